@@ -1,0 +1,3 @@
+fn main() {
+    println!("z3 {}", epipen::z3_version());
+}
