@@ -1,0 +1,135 @@
+//! The lowered story: names resolved to ids, every expression typed. This is what the
+//! engine and the brute-force evaluator both consume.
+
+use crate::syntax::Span;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CharId(pub usize);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstId(pub usize);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CheckpointId(pub usize);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Int,
+    Bool,
+}
+
+impl Ty {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::Int => "int",
+            Ty::Bool => "bool",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Character {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Constant {
+    pub name: String,
+    pub ty: Ty,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checkpoint {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A resolved, type-checked story. Ids index the vectors here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    pub characters: Vec<Character>,
+    pub constants: Vec<Constant>,
+    pub checkpoints: Vec<Checkpoint>,
+    pub statements: Vec<Stmt>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StmtKind {
+    /// `announce φ` (speaker `None`: κ := κ ∧ φ) or `A: φ` (κ := κ ∧ K_A φ).
+    Announce { speaker: Option<CharId>, formula: Expr },
+    /// `A learns e`: A gets access to the value of `e` (a constant or any expression
+    /// without knowledge operators).
+    Learn { who: CharId, what: Expr },
+    /// `checkpoint name`: remember the knowledge state.
+    Checkpoint(CheckpointId),
+    /// `worlds [N]`: print the possible worlds here.
+    Worlds { limit: u64 },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Ty,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    /// Integer division as in SMT-LIB (Euclidean); `x / 0` is defined as 0.
+    Div,
+    /// Modulo as in SMT-LIB (0 <= x % y < |y|); `x % 0` is defined as x.
+    Mod,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    /// `==`, on ints or on bools.
+    Eq,
+    /// `!=`, on ints or on bools.
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogicOp {
+    And,
+    Or,
+    Implies,
+    Iff,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Const(ConstId),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    Logic(LogicOp, Box<Expr>, Box<Expr>),
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `(e1, …, en) in {(a1, …, an), …}`: every set element has the tuple's arity and
+    /// types (n = 1 for `e in {a, b}`).
+    In { tuple: Vec<Expr>, set: Vec<Vec<Expr>> },
+    /// `knows(A, φ)`: K_A φ.
+    Knows { agent: CharId, formula: Box<Expr> },
+    /// `knows_value(A, e1, …, en)`: ∃v̄. K_A(e1 = v1 ∧ … ∧ en = vn).
+    KnowsValue { agent: CharId, exprs: Vec<Expr> },
+    /// `at(c, φ)`: φ with its knowledge operators evaluated in the state saved at `c`.
+    At { checkpoint: CheckpointId, body: Box<Expr> },
+}
