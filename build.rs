@@ -62,8 +62,11 @@ fn link_dir(lib: &Path, source: &str) {
     // `cargo test` and `cargo run`, which covers doctests; the rpath covers everything else.
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("z3lib");
     let _ = fs::remove_dir_all(&out);
-    fs::create_dir_all(&out).unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", out.display())));
-    for entry in fs::read_dir(lib).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", lib.display()))) {
+    fs::create_dir_all(&out)
+        .unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", out.display())));
+    for entry in
+        fs::read_dir(lib).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", lib.display())))
+    {
         let entry = entry.unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", lib.display())));
         let name = entry.file_name();
         if name.to_string_lossy().starts_with("libz3.so") {
@@ -78,13 +81,20 @@ fn link_dir(lib: &Path, source: &str) {
 
 /// The system Z3's version as pkg-config reports it.
 fn system_version() -> Option<(u32, u32, u32)> {
-    let out = Command::new("pkg-config").args(["--modversion", "z3"]).output().ok()?;
+    let out = Command::new("pkg-config")
+        .args(["--modversion", "z3"])
+        .output()
+        .ok()?;
     if !out.status.success() {
         return None;
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut parts = text.trim().split('.').map(|p| p.parse::<u32>().ok());
-    Some((parts.next()??, parts.next()??, parts.next().flatten().unwrap_or(0)))
+    Some((
+        parts.next()??,
+        parts.next()??,
+        parts.next().flatten().unwrap_or(0),
+    ))
 }
 
 fn cache_root() -> PathBuf {
@@ -108,24 +118,44 @@ fn provision_wheel() -> PathBuf {
     if dest.join("sha256").exists() && lib.join(WHEEL_SONAME).exists() {
         return lib;
     }
-    println!("cargo:warning=provisioning Z3 {WHEEL_VERSION} (z3-solver wheel from PyPI) into {}", dest.display());
-    fs::create_dir_all(&root)
-        .unwrap_or_else(|e| fail(&format!("cannot create the Z3 cache {}: {e}", root.display())));
+    // Not a cargo warning: cargo replays those on every later build, long after the fact.
+    eprintln!(
+        "provisioning Z3 {WHEEL_VERSION} (z3-solver wheel from PyPI) into {}",
+        dest.display()
+    );
+    fs::create_dir_all(&root).unwrap_or_else(|e| {
+        fail(&format!(
+            "cannot create the Z3 cache {}: {e}",
+            root.display()
+        ))
+    });
     // Work in a private directory and rename it into place, so concurrent builds never
     // see a half-unpacked library.
     let tmp = root.join(format!(".tmp-{}-{}", WHEEL_VERSION, std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", tmp.display())));
+    fs::create_dir_all(&tmp)
+        .unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", tmp.display())));
 
     let python = env::var("PYTHON").unwrap_or_else(|_| "python3".into());
     let status = Command::new(&python)
-        .args(["-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "--quiet", "-d"])
+        .args([
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--disable-pip-version-check",
+            "--quiet",
+            "-d",
+        ])
         .arg(&tmp)
         .arg(format!("z3-solver=={WHEEL_VERSION}"))
         .status();
     match status {
         Ok(s) if s.success() => {}
-        Ok(s) => fail(&format!("`{python} -m pip download z3-solver=={WHEEL_VERSION}` failed ({s})")),
+        Ok(s) => fail(&format!(
+            "`{python} -m pip download z3-solver=={WHEEL_VERSION}` failed ({s})"
+        )),
         Err(e) => fail(&format!("cannot run `{python} -m pip`: {e}")),
     }
 
@@ -168,7 +198,10 @@ open(os.path.join(out, 'sha256'), 'w').write(got + '\n')
             .unwrap_or_else(|e| fail(&format!("cannot link {WHEEL_SONAME}: {e}")));
     }
     if fs::rename(&unpacked, &dest).is_err() && !dest.join("sha256").exists() {
-        fail(&format!("cannot move the unpacked Z3 into {}", dest.display()));
+        fail(&format!(
+            "cannot move the unpacked Z3 into {}",
+            dest.display()
+        ));
     }
     let _ = fs::remove_dir_all(&tmp);
     lib

@@ -64,7 +64,10 @@ pub struct Stmt {
 #[derive(Debug, Clone, PartialEq)]
 pub enum StmtKind {
     /// `announce φ` (speaker `None`: κ := κ ∧ φ) or `A: φ` (κ := κ ∧ K_A φ).
-    Announce { speaker: Option<CharId>, formula: Expr },
+    Announce {
+        speaker: Option<CharId>,
+        formula: Expr,
+    },
     /// `A learns e`: A gets access to the value of `e` (a constant or any expression
     /// without knowledge operators).
     Learn { who: CharId, what: Expr },
@@ -125,11 +128,23 @@ pub enum ExprKind {
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `(e1, …, en) in {(a1, …, an), …}`: every set element has the tuple's arity and
     /// types (n = 1 for `e in {a, b}`).
-    In { tuple: Vec<Expr>, set: Vec<Vec<Expr>> },
+    In {
+        tuple: Vec<Expr>,
+        set: Vec<Vec<Expr>>,
+    },
     /// `knows(A, φ)`: K_A φ.
-    Knows { agent: CharId, formula: Box<Expr> },
+    Knows {
+        agent: CharId,
+        formula: Box<Expr>,
+    },
     /// `knows_value(A, e1, …, en)`: ∃v̄. K_A(e1 = v1 ∧ … ∧ en = vn).
-    KnowsValue { agent: CharId, exprs: Vec<Expr> },
+    KnowsValue {
+        agent: CharId,
+        exprs: Vec<Expr>,
+    },
     /// `at(c, φ)`: φ with its knowledge operators evaluated in the state saved at `c`.
-    At { checkpoint: CheckpointId, body: Box<Expr> },
+    At {
+        checkpoint: CheckpointId,
+        body: Box<Expr>,
+    },
 }

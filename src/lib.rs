@@ -7,6 +7,7 @@
 //! explicit-state evaluator used to cross-check the engine on finite stories.
 
 pub mod bruteforce;
+pub mod cli;
 pub mod engine;
 pub mod ir;
 pub mod lower;

@@ -1,3 +1,3 @@
-fn main() {
-    println!("z3 {}", epipen::z3_version());
+fn main() -> std::process::ExitCode {
+    epipen::cli::main()
 }

@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use crate::ir::{Program, Ty};
+use crate::ir::Ty;
 
 /// The value of one constant in one world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -81,4 +81,117 @@ impl PartialOrd for World {
 pub struct WorldSet {
     pub worlds: Vec<World>,
     pub complete: bool,
+}
+
+/// Above this many worlds within one magnitude bound, the canonical order is given up.
+const LEVEL_CAP: usize = 100_000;
+
+/// The first `limit` worlds in canonical order, given `enumerate(bound, cap)`, which
+/// returns up to `cap` distinct worlds whose ints all lie within ±bound (no bound:
+/// any worlds) and whether it proved there are no others.
+///
+/// When there are at most `limit` worlds, they are all found and the set is complete.
+/// Otherwise the bound doubles until at least `limit` worlds lie within it: all worlds
+/// of smaller magnitude are then known, so the first `limit` in canonical order are
+/// exactly the first `limit` of those, whatever order the solver found them in.
+pub fn first_worlds<E>(
+    limit: usize,
+    mut enumerate: impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), E>,
+) -> Result<WorldSet, E> {
+    let (mut worlds, exhausted) = enumerate(None, limit)?;
+    if exhausted {
+        worlds.sort();
+        return Ok(WorldSet {
+            worlds,
+            complete: true,
+        });
+    }
+    let mut bound: u64 = 1;
+    loop {
+        let (mut within, exhausted) = enumerate(Some(bound), LEVEL_CAP.max(limit))?;
+        if within.len() >= limit || bound >= i64::MAX as u64 {
+            if !exhausted {
+                tracing::warn!(
+                    "more than {LEVEL_CAP} worlds within ±{bound}; the worlds shown are not the canonical first ones"
+                );
+            }
+            within.sort();
+            within.truncate(limit);
+            return Ok(WorldSet {
+                worlds: within,
+                complete: false,
+            });
+        }
+        bound = bound.saturating_mul(2);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(values: &[i64]) -> World {
+        World(values.iter().map(|&n| Value::Int(n)).collect())
+    }
+
+    /// An explicit world set standing in for the solver's answers.
+    fn from_set(
+        all: Vec<World>,
+    ) -> impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), ()> {
+        move |bound, cap| {
+            // Hand out worlds in a scrambled order, as a solver might.
+            let mut matching: Vec<World> = all
+                .iter()
+                .filter(|x| bound.is_none_or(|b| x.magnitude() <= b))
+                .cloned()
+                .collect();
+            matching.reverse();
+            let exhausted = matching.len() <= cap;
+            matching.truncate(cap);
+            Ok((matching, exhausted))
+        }
+    }
+
+    #[test]
+    fn canonical_order_is_magnitude_then_values() {
+        let mut ws = vec![w(&[3, 0]), w(&[-1, 1]), w(&[1, -1]), w(&[0, 0]), w(&[2, 2])];
+        ws.sort();
+        assert_eq!(
+            ws,
+            vec![w(&[0, 0]), w(&[-1, 1]), w(&[1, -1]), w(&[2, 2]), w(&[3, 0])]
+        );
+    }
+
+    #[test]
+    fn few_worlds_are_complete_and_sorted() {
+        let set = first_worlds(10, from_set(vec![w(&[7, 16]), w(&[5, 15])])).unwrap();
+        assert_eq!(
+            set,
+            WorldSet {
+                worlds: vec![w(&[5, 15]), w(&[7, 16])],
+                complete: true
+            }
+        );
+    }
+
+    #[test]
+    fn exactly_limit_worlds_are_complete() {
+        let set = first_worlds(2, from_set(vec![w(&[7, 16]), w(&[5, 15])])).unwrap();
+        assert!(set.complete);
+        assert_eq!(set.worlds.len(), 2);
+    }
+
+    #[test]
+    fn many_worlds_give_the_canonical_first_ones() {
+        // Consecutive pairs (n, n + 1) for n in 0..1000: the first three are fixed.
+        let all: Vec<World> = (0..1000).map(|n| w(&[n, n + 1])).collect();
+        let set = first_worlds(3, from_set(all)).unwrap();
+        assert_eq!(
+            set,
+            WorldSet {
+                worlds: vec![w(&[0, 1]), w(&[1, 2]), w(&[2, 3])],
+                complete: false
+            }
+        );
+    }
 }

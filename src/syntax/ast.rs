@@ -109,14 +109,31 @@ pub enum ExprKind {
     Bool(bool),
     /// A name: a constant, a character (as an agent argument), or a checkpoint (in `at`).
     Name(Ident),
-    Unary { op: UnOp, operand: Box<Expr> },
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Unary {
+        op: UnOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `if c then a else b`
-    Ite { cond: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    Ite {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
     /// `(e1, e2)`: only meaningful on either side of `in`; `(e)` parses as `e` itself.
     Tuple(Vec<Expr>),
     /// `e in {a, b}` or `(e1, e2) in {(a1, a2), (b1, b2)}`.
-    In { element: Box<Expr>, set: Vec<Expr> },
+    In {
+        element: Box<Expr>,
+        set: Vec<Expr>,
+    },
     /// `name(args)`: `knows`, `knows_value`, `at` (resolved by `lower`).
-    Call { name: Ident, args: Vec<Expr> },
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+    },
 }
