@@ -45,11 +45,9 @@ fn main() {
         return;
     }
 
-    if let Some(version) = system_version() {
-        if version >= MIN_SYSTEM_VERSION {
-            println!("cargo:rustc-env=EPIPEN_Z3_SOURCE=system");
-            return;
-        }
+    if system_version().is_some_and(|v| v >= MIN_SYSTEM_VERSION) {
+        println!("cargo:rustc-env=EPIPEN_Z3_SOURCE=system");
+        return;
     }
 
     let lib = provision_wheel();

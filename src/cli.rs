@@ -73,6 +73,11 @@ pub fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     init_tracing(cli.verbose);
+    tracing::debug!(
+        "Z3 {} (linked from: {})",
+        crate::z3_version(),
+        env!("EPIPEN_Z3_SOURCE")
+    );
     let options = Options {
         timeout: cli.timeout,
     };

@@ -106,10 +106,10 @@ fn run_prints_each_worlds_statement_where_it_stands() {
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert_eq!(
         out.stdout,
-        "-- line 20: worlds --\n\
+        "-- line 18: worlds --\n\
          more than 3 possible worlds; the first 3:\n  A = 1, B = 2\n  A = 2, B = 3\n  A = 3, B = 2\n\
          (more worlds exist; raise the number after `worlds` to see more)\n\
-         -- line 27: worlds --\n\
+         -- line 25: worlds --\n\
          2 possible worlds:\n  A = 1, B = 2\n  A = 2, B = 3\n(and that's all)\n"
     );
 }
@@ -203,7 +203,7 @@ fn usage_errors_exit_2() {
         "{}",
         out.stderr
     );
-    let out = epipen(&["--timeout", "-1", "worlds", "stories/cheryl.story"]);
+    let out = epipen(&["--timeout=-1", "worlds", "stories/cheryl.story"]);
     assert_eq!(out.code, 2);
     assert!(
         out.stderr

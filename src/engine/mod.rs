@@ -323,10 +323,10 @@ impl<'p> Engine<'p> {
             ),
         };
         let formula = Term::forall(&to, &Term::and(&hyp).implies(&conclusion));
-        if !formula.is_nonlinear() {
-            if let Eliminated::Free(t) = self.z3.eliminate_quantifiers(&formula)? {
-                return Ok(t);
-            }
+        if !formula.is_nonlinear()
+            && let Eliminated::Free(t) = self.z3.eliminate_quantifiers(&formula)?
+        {
+            return Ok(t);
         }
         tracing::debug!("quantifier elimination not applicable; taking the finite-domain route");
         self.knows_finite(agent, state, &goal)

@@ -26,17 +26,176 @@ impl Diagnostic {
     }
 }
 
-// Temporary until the syntax helper delivers the real renderer.
+/// Clamps `offset` into `source` and back onto a char boundary.
+fn clamp(source: &str, offset: usize) -> usize {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// 1-based line and column (column counted in chars) of a byte offset. Offsets past the
+/// end point at the end.
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let offset = clamp(source, offset);
+    let before = &source[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, source[line_start..offset].chars().count() + 1)
+}
+
 impl Diagnostic {
+    /// `path:line:col: error: message`, the source line, carets under the span, hints.
+    ///
+    /// ```text
+    /// stories/x.story:7:10: error: unknown name `dya`
+    ///   |
+    /// 7 | announce dya > 3
+    ///   |          ^^^
+    ///   = hint: did you mean `day`?
+    /// ```
     pub fn render(&self, path: &str, source: &str) -> String {
-        let (l, c) = line_col(source, self.span.start);
-        format!("{path}:{l}:{c}: error: {}\n", self.message)
+        let start = clamp(source, self.span.start);
+        let (line, col) = line_col(source, start);
+        let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
+        let text = source[line_start..line_end].trim_end_matches('\r');
+        let text_end = line_start + text.len();
+        let end = clamp(source, self.span.end).min(text_end).max(start);
+        let carets = source[start..end].chars().count().max(1);
+        let prefix: String = source[line_start..start]
+            .chars()
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+
+        let number = line.to_string();
+        let pad = " ".repeat(number.len());
+        let mut out = format!("{path}:{line}:{col}: error: {}\n", self.message);
+        out.push_str(&format!("{pad} |\n"));
+        if text.is_empty() {
+            out.push_str(&format!("{number} |\n"));
+        } else {
+            out.push_str(&format!("{number} | {text}\n"));
+        }
+        out.push_str(&format!("{pad} | {prefix}{}\n", "^".repeat(carets)));
+        for hint in &self.hints {
+            out.push_str(&format!("{pad} = hint: {hint}\n"));
+        }
+        out
     }
 }
 
-pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let before = &source[..offset.min(source.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(source: &str, needle: &str) -> Span {
+        let start = source.find(needle).expect("needle");
+        Span::new(start, start + needle.len())
+    }
+
+    #[test]
+    fn line_and_column() {
+        let src = "ab\ncé\tx\n";
+        assert_eq!(line_col(src, 0), (1, 1));
+        assert_eq!(line_col(src, 2), (1, 3));
+        assert_eq!(line_col(src, 3), (2, 1));
+        assert_eq!(line_col(src, 4), (2, 2));
+        // After the two-byte `é`: column counts chars.
+        assert_eq!(line_col(src, 6), (2, 3));
+        // Inside `é`: backs up to its start.
+        assert_eq!(line_col(src, 5), (2, 2));
+        assert_eq!(line_col(src, src.len()), (3, 1));
+        assert_eq!(line_col(src, 1000), (3, 1));
+        assert_eq!(line_col("", 5), (1, 1));
+    }
+
+    #[test]
+    fn renders_the_example() {
+        let src = "characters A\nint month, day\n\n\n\n\nannounce dya > 3\nworlds\n";
+        let d = Diagnostic::error(at(src, "dya"), "unknown name `dya`")
+            .with_hint("did you mean `day`?");
+        assert_eq!(
+            d.render("stories/x.story", src),
+            "\
+stories/x.story:7:10: error: unknown name `dya`
+  |
+7 | announce dya > 3
+  |          ^^^
+  = hint: did you mean `day`?
+"
+        );
+    }
+
+    #[test]
+    fn renders_wide_gutters_and_several_hints() {
+        let src = format!("{}announce x = 1\n", "\n".repeat(11));
+        let d = Diagnostic::error(at(&src, "="), "`=` is not an operator")
+            .with_hint("use `==` to compare")
+            .with_hint("another");
+        assert_eq!(
+            d.render("s", &src),
+            "\
+s:12:12: error: `=` is not an operator
+   |
+12 | announce x = 1
+   |            ^
+   = hint: use `==` to compare
+   = hint: another
+"
+        );
+    }
+
+    #[test]
+    fn renders_tabs_aligned() {
+        let src = "announce\t(a +\tb) @\n";
+        let d = Diagnostic::error(at(src, "@"), "unexpected character `@`");
+        assert_eq!(
+            d.render("t.story", src),
+            "t.story:1:18: error: unexpected character `@`\n  |\n1 | announce\t(a +\tb) @\n  |         \t    \t   ^\n"
+        );
+    }
+
+    #[test]
+    fn renders_end_of_input() {
+        let src = "int x\nannounce x ==";
+        let d = Diagnostic::error(
+            Span::new(src.len(), src.len()),
+            "expected an expression, found end of input",
+        );
+        assert_eq!(
+            d.render("e.story", src),
+            "\
+e.story:2:14: error: expected an expression, found end of input
+  |
+2 | announce x ==
+  |              ^
+"
+        );
+        // Past the end, after a final newline: an empty last line.
+        let src = "int x\n";
+        let d = Diagnostic::error(Span::new(99, 120), "oops");
+        assert_eq!(d.render("e", src), "e:2:1: error: oops\n  |\n2 |\n  | ^\n");
+        assert_eq!(d.render("e", ""), "e:1:1: error: oops\n  |\n1 |\n  | ^\n");
+    }
+
+    #[test]
+    fn renders_multi_line_spans_to_the_end_of_the_first_line() {
+        let src = "announce (a\r\n  and b)\n";
+        let d = Diagnostic::error(Span::new(9, 21), "span");
+        assert_eq!(
+            d.render("m", src),
+            "m:1:10: error: span\n  |\n1 | announce (a\n  |          ^^\n"
+        );
+        // Unicode in the span and before it: one caret per char.
+        let src = "é announce ≤≤ x";
+        let d = Diagnostic::error(at(src, "≤≤"), "u");
+        assert_eq!(
+            d.render("u", src),
+            "u:1:12: error: u\n  |\n1 | é announce ≤≤ x\n  |            ^^\n"
+        );
+    }
 }

@@ -1,0 +1,467 @@
+//! The lexer: source text → tokens.
+//!
+//! Two passes. The first cuts the text into raw tokens (comments dropped, every newline
+//! kept). The second decides which newlines end a statement: newlines inside `( )` /
+//! `{ }`, after a token that cannot end an expression, and on blank lines are dropped.
+//! A line that clearly starts a new statement (`int …`, `announce …`, `Albert learns …`,
+//! `Albert: …`, …) always ends the previous one, even inside an unclosed bracket, so an
+//! unclosed `(` cannot swallow the rest of the file.
+//!
+//! Characters that are not part of the language become [`TokenKind::Invalid`] tokens
+//! carrying their diagnostic; the parser reports them like any other unexpected token.
+
+use super::diagnostic::Diagnostic;
+use super::span::Span;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TokenKind {
+    Ident(String),
+    /// An integer literal; `None` if it does not fit in a `u64`.
+    Int(Option<u64>),
+    // Keywords.
+    Characters,
+    IntKw,
+    BoolKw,
+    Announce,
+    Learns,
+    Checkpoint,
+    Worlds,
+    True,
+    False,
+    Not,
+    And,
+    Or,
+    If,
+    Then,
+    Else,
+    In,
+    // Punctuation and operators.
+    LParen,
+    RParen,
+    LBrace,
+    RBrace,
+    Comma,
+    Colon,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Percent,
+    EqEq,
+    NotEq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `->`
+    Arrow,
+    /// `<->`
+    DoubleArrow,
+    /// The end of a statement.
+    Newline,
+    Eof,
+    /// Something that is not a token of the language. `continues` is set for would-be
+    /// binary operators (`=`, `&&`, …) so that a line ending in one continues, keeping
+    /// the error to one per statement.
+    Invalid {
+        diag: Box<Diagnostic>,
+        continues: bool,
+    },
+}
+
+impl TokenKind {
+    pub(crate) fn is_keyword(&self) -> bool {
+        use TokenKind::*;
+        matches!(
+            self,
+            Characters
+                | IntKw
+                | BoolKw
+                | Announce
+                | Learns
+                | Checkpoint
+                | Worlds
+                | True
+                | False
+                | Not
+                | And
+                | Or
+                | If
+                | Then
+                | Else
+                | In
+        )
+    }
+
+    /// Tokens after which a newline does not end the statement.
+    fn continues_line(&self) -> bool {
+        use TokenKind::*;
+        match self {
+            And | Or | Arrow | DoubleArrow | Plus | Minus | Star | Slash | Percent | EqEq
+            | NotEq | Lt | Le | Gt | Ge | Comma | In | Then | Else | If | Not | Colon
+            | Announce | LParen | LBrace => true,
+            Invalid { continues, .. } => *continues,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Token {
+    pub kind: TokenKind,
+    pub span: Span,
+}
+
+fn keyword(word: &str) -> Option<TokenKind> {
+    use TokenKind::*;
+    Some(match word {
+        "characters" => Characters,
+        "int" => IntKw,
+        "bool" => BoolKw,
+        "announce" => Announce,
+        "learns" => Learns,
+        "checkpoint" => Checkpoint,
+        "worlds" => Worlds,
+        "true" => True,
+        "false" => False,
+        "not" => Not,
+        "and" => And,
+        "or" => Or,
+        "if" => If,
+        "then" => Then,
+        "else" => Else,
+        "in" => In,
+        _ => return None,
+    })
+}
+
+/// Cuts `source` into tokens. The result always ends with [`TokenKind::Eof`] and never
+/// contains two newlines in a row or a leading newline.
+pub(crate) fn lex(source: &str) -> Vec<Token> {
+    layout(raw_tokens(source))
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+fn is_ident_continue(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn invalid(span: Span, message: String, hint: Option<&str>, continues: bool) -> TokenKind {
+    let mut diag = Diagnostic::error(span, message);
+    if let Some(hint) = hint {
+        diag = diag.with_hint(hint);
+    }
+    TokenKind::Invalid {
+        diag: Box::new(diag),
+        continues,
+    }
+}
+
+/// A would-be operator that is not one: `text` is not an operator, with a hint.
+fn not_an_operator(start: usize, text: &str, hint: &str) -> (TokenKind, usize) {
+    let end = start + text.len();
+    let span = Span::new(start, end);
+    (
+        invalid(
+            span,
+            format!("`{text}` is not an operator"),
+            Some(hint),
+            true,
+        ),
+        end,
+    )
+}
+
+fn raw_tokens(src: &str) -> Vec<Token> {
+    use TokenKind::*;
+    let b = src.as_bytes();
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        let c = b[i];
+        let (kind, end) = match c {
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\n' => (Newline, i + 1),
+            b'0'..=b'9' => {
+                let mut j = i;
+                while at(j).is_ascii_digit() {
+                    j += 1;
+                }
+                if is_ident_continue(at(j)) {
+                    while is_ident_continue(at(j)) {
+                        j += 1;
+                    }
+                    let span = Span::new(i, j);
+                    let msg = format!("invalid number `{}`", &src[i..j]);
+                    (
+                        invalid(span, msg, Some("names cannot start with a digit"), false),
+                        j,
+                    )
+                } else {
+                    (Int(src[i..j].parse::<u64>().ok()), j)
+                }
+            }
+            c if is_ident_start(c) => {
+                let mut j = i;
+                while is_ident_continue(at(j)) {
+                    j += 1;
+                }
+                let word = &src[i..j];
+                (keyword(word).unwrap_or_else(|| Ident(word.to_string())), j)
+            }
+            b'(' => (LParen, i + 1),
+            b')' => (RParen, i + 1),
+            b'{' => (LBrace, i + 1),
+            b'}' => (RBrace, i + 1),
+            b',' => (Comma, i + 1),
+            b':' => (Colon, i + 1),
+            b'+' => (Plus, i + 1),
+            b'*' => (Star, i + 1),
+            b'/' => (Slash, i + 1),
+            b'%' => (Percent, i + 1),
+            b'-' if at(i + 1) == b'>' => (Arrow, i + 2),
+            b'-' => (Minus, i + 1),
+            b'<' if at(i + 1) == b'-' && at(i + 2) == b'>' => (DoubleArrow, i + 3),
+            b'<' if at(i + 1) == b'=' && at(i + 2) == b'>' => {
+                not_an_operator(i, "<=>", "use `<->`")
+            }
+            b'<' if at(i + 1) == b'=' => (Le, i + 2),
+            b'<' => (Lt, i + 1),
+            b'>' if at(i + 1) == b'=' => (Ge, i + 2),
+            b'>' => (Gt, i + 1),
+            b'=' if at(i + 1) == b'=' => (EqEq, i + 2),
+            b'=' if at(i + 1) == b'>' => not_an_operator(i, "=>", "use `->`"),
+            b'=' => not_an_operator(i, "=", "use `==` to compare"),
+            b'!' if at(i + 1) == b'=' => (NotEq, i + 2),
+            b'!' => not_an_operator(i, "!", "use `not` or `!=`"),
+            b'&' if at(i + 1) == b'&' => not_an_operator(i, "&&", "use `and`"),
+            b'&' => not_an_operator(i, "&", "use `and`"),
+            b'|' if at(i + 1) == b'|' => not_an_operator(i, "||", "use `or`"),
+            b'|' => not_an_operator(i, "|", "use `or`"),
+            _ => {
+                let ch = src[i..].chars().next().unwrap_or('\u{fffd}');
+                let end = i + ch.len_utf8();
+                let span = Span::new(i, end);
+                let shown: String = if ch.is_control() || ch.is_whitespace() {
+                    ch.escape_unicode().collect()
+                } else {
+                    ch.to_string()
+                };
+                let hint = match ch {
+                    ';' => Some("a statement ends at the end of its line"),
+                    '"' | '\'' => Some("there are no strings in stories"),
+                    '≤' => Some("use `<=`"),
+                    '≥' => Some("use `>=`"),
+                    '≠' => Some("use `!=`"),
+                    '∧' => Some("use `and`"),
+                    '∨' => Some("use `or`"),
+                    '¬' => Some("use `not`"),
+                    '→' | '⇒' => Some("use `->`"),
+                    '↔' | '⇔' => Some("use `<->`"),
+                    _ => None,
+                };
+                let continues = matches!(ch, '≤' | '≥' | '≠' | '∧' | '∨' | '→' | '⇒' | '↔' | '⇔');
+                let msg = format!("unexpected character `{shown}`");
+                (invalid(span, msg, hint, continues), end)
+            }
+        };
+        out.push(Token {
+            kind,
+            span: Span::new(start, end),
+        });
+        i = end;
+    }
+    out
+}
+
+/// Does the line starting at `rest` clearly begin a statement?
+fn starts_statement(rest: &[Token]) -> bool {
+    use TokenKind::*;
+    match rest.first().map(|t| &t.kind) {
+        Some(Characters | IntKw | BoolKw | Announce | Checkpoint | Worlds) => true,
+        Some(Ident(_)) => matches!(rest.get(1).map(|t| &t.kind), Some(Learns | Colon)),
+        _ => false,
+    }
+}
+
+fn layout(raw: Vec<Token>) -> Vec<Token> {
+    let mut out: Vec<Token> = Vec::with_capacity(raw.len() + 1);
+    let mut depth = 0usize;
+    for (idx, tok) in raw.iter().enumerate() {
+        match tok.kind {
+            TokenKind::Newline => {
+                let Some(last) = out.last() else { continue };
+                if last.kind == TokenKind::Newline {
+                    continue;
+                }
+                // The newline's span is empty, right after the line's last token, so
+                // "found end of line" points there rather than past a comment.
+                let newline = Token {
+                    kind: TokenKind::Newline,
+                    span: Span::new(last.span.end, last.span.end),
+                };
+                if starts_statement(&raw[idx + 1..]) {
+                    depth = 0;
+                    out.push(newline);
+                } else if depth == 0 && !last.kind.continues_line() {
+                    out.push(newline);
+                }
+            }
+            TokenKind::LParen | TokenKind::LBrace => {
+                depth += 1;
+                out.push(tok.clone());
+            }
+            TokenKind::RParen | TokenKind::RBrace => {
+                depth = depth.saturating_sub(1);
+                out.push(tok.clone());
+            }
+            _ => out.push(tok.clone()),
+        }
+    }
+    let end = out
+        .iter()
+        .rev()
+        .find(|t| t.kind != TokenKind::Newline)
+        .map_or(0, |t| t.span.end);
+    out.push(Token {
+        kind: TokenKind::Eof,
+        span: Span::new(end, end),
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TokenKind::*;
+    use super::*;
+
+    fn kinds(src: &str) -> Vec<TokenKind> {
+        lex(src).into_iter().map(|t| t.kind).collect()
+    }
+
+    fn id(s: &str) -> TokenKind {
+        Ident(s.to_string())
+    }
+
+    #[test]
+    fn operators_and_keywords() {
+        assert_eq!(
+            kinds("a<->b->c<=d>=e<f>g==h!=i+-*/%"),
+            vec![
+                id("a"),
+                DoubleArrow,
+                id("b"),
+                Arrow,
+                id("c"),
+                Le,
+                id("d"),
+                Ge,
+                id("e"),
+                Lt,
+                id("f"),
+                Gt,
+                id("g"),
+                EqEq,
+                id("h"),
+                NotEq,
+                id("i"),
+                Plus,
+                Minus,
+                Star,
+                Slash,
+                Percent,
+                Eof
+            ]
+        );
+        assert_eq!(
+            kinds("knows_value inx in"),
+            vec![id("knows_value"), id("inx"), In, Eof]
+        );
+        assert_eq!(
+            kinds("007 18446744073709551616"),
+            vec![Int(Some(7)), Int(None), Eof]
+        );
+    }
+
+    #[test]
+    fn newlines() {
+        // Blank lines, comments and leading newlines collapse.
+        assert_eq!(
+            kinds("\n\n# c\na # x\n\n\nb\n"),
+            vec![id("a"), Newline, id("b"), Newline, Eof]
+        );
+        // Continuation after an operator and inside brackets.
+        assert_eq!(kinds("a +\nb"), vec![id("a"), Plus, id("b"), Eof]);
+        assert_eq!(
+            kinds("(a\n,\nb)\nc"),
+            vec![
+                LParen,
+                id("a"),
+                Comma,
+                id("b"),
+                RParen,
+                Newline,
+                id("c"),
+                Eof
+            ]
+        );
+        // A statement start ends an unclosed bracket's line.
+        assert_eq!(
+            kinds("(a\nworlds"),
+            vec![LParen, id("a"), Newline, Worlds, Eof]
+        );
+        assert_eq!(
+            kinds("a and\nB: c"),
+            vec![id("a"), And, Newline, id("B"), Colon, id("c"), Eof]
+        );
+    }
+
+    #[test]
+    fn spans() {
+        let toks = lex("ab  <->\n# x\n 12 ");
+        let spans: Vec<(usize, usize)> = toks.iter().map(|t| (t.span.start, t.span.end)).collect();
+        assert_eq!(spans, vec![(0, 2), (4, 7), (13, 15), (15, 15)]);
+        // Newlines are empty spans right after the line's last token.
+        let toks = lex("a # c\nb");
+        assert_eq!(toks[1].span, Span::new(1, 1));
+    }
+
+    #[test]
+    fn invalid_characters() {
+        let toks = lex("a @ é = b");
+        match &toks[1].kind {
+            Invalid {
+                diag,
+                continues: false,
+            } => {
+                assert_eq!(diag.message, "unexpected character `@`");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(toks[2].span, Span::new(4, 6));
+        match &toks[3].kind {
+            Invalid {
+                diag,
+                continues: true,
+            } => {
+                assert_eq!(diag.message, "`=` is not an operator");
+                assert_eq!(diag.hints, vec!["use `==` to compare".to_string()]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,1687 @@
+//! The parser: tokens → [`ast::Story`], by recursive descent.
+//!
+//! Each statement either parses completely or yields exactly one diagnostic, after
+//! which the parser skips to the next statement end and carries on, so every
+//! independent error in a story is reported in one go.
+
+use super::ast::{BinOp, Expr, ExprKind, Ident, SortName, Stmt, StmtKind, Story, UnOp};
+use super::diagnostic::Diagnostic;
+use super::lexer::{Token, TokenKind};
+use super::span::Span;
+
+/// How many brackets / `if`s may nest inside each other.
+const MAX_NESTING: usize = 64;
+/// The tallest expression tree accepted (later stages recurse over it).
+const MAX_HEIGHT: u32 = 256;
+
+type PResult<T> = Result<T, Diagnostic>;
+/// An expression and the height of its tree.
+type Node = (Expr, u32);
+
+const STATEMENT_KEYWORDS: [&str; 6] = [
+    "characters",
+    "int",
+    "bool",
+    "announce",
+    "checkpoint",
+    "worlds",
+];
+
+pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Vec<Diagnostic>> {
+    let mut parser = Parser {
+        src: source,
+        toks: tokens,
+        pos: 0,
+        nesting: 0,
+    };
+    let mut statements = Vec::new();
+    let mut diags = Vec::new();
+    loop {
+        while parser.at(&TokenKind::Newline) {
+            parser.bump();
+        }
+        if parser.at(&TokenKind::Eof) {
+            break;
+        }
+        parser.nesting = 0;
+        let first = parser.peek().clone();
+        match parser.statement() {
+            Ok(stmt) => statements.push(stmt),
+            Err(mut diag) => {
+                // An error at a line end followed by a line that can only be the rest of
+                // an expression (`and b`, `else 2`): the author meant to continue the
+                // statement. Say how, and skip those lines instead of reporting them too.
+                let at_line_end = parser.at(&TokenKind::Newline) && diag.span == parser.peek().span;
+                parser.recover();
+                if at_line_end && continues_expression(parser.peek_kind()) {
+                    let text = parser.text(parser.peek().span);
+                    diag = diag.with_hint(format!(
+                        "a statement continues on the next line only if this line ends with an operator or \
+                         keyword; move `{text}` to the end of this line"
+                    ));
+                    while continues_expression(parser.peek_kind()) {
+                        parser.recover();
+                    }
+                } else if diag.span == first.span && continues_expression(&first.kind) {
+                    let text = parser.text(first.span);
+                    diag = diag.with_hint(format!(
+                        "to continue the previous statement, end its line with `{text}` instead"
+                    ));
+                    while continues_expression(parser.peek_kind()) {
+                        parser.recover();
+                    }
+                }
+                diags.push(diag);
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(Story { statements })
+    } else {
+        Err(diags)
+    }
+}
+
+struct Parser<'s> {
+    src: &'s str,
+    /// Always ends with `Eof`; `pos` never moves past it.
+    toks: Vec<Token>,
+    pos: usize,
+    nesting: usize,
+}
+
+fn binop_of(kind: &TokenKind) -> Option<BinOp> {
+    use TokenKind::*;
+    Some(match kind {
+        Plus => BinOp::Add,
+        Minus => BinOp::Sub,
+        Star => BinOp::Mul,
+        Slash => BinOp::Div,
+        Percent => BinOp::Mod,
+        EqEq => BinOp::Eq,
+        NotEq => BinOp::Ne,
+        Lt => BinOp::Lt,
+        Le => BinOp::Le,
+        Gt => BinOp::Gt,
+        Ge => BinOp::Ge,
+        And => BinOp::And,
+        Or => BinOp::Or,
+        Arrow => BinOp::Implies,
+        DoubleArrow => BinOp::Iff,
+        _ => return None,
+    })
+}
+
+fn is_comparison(kind: &TokenKind) -> bool {
+    use TokenKind::*;
+    matches!(kind, EqEq | NotEq | Lt | Le | Gt | Ge | In)
+}
+
+/// Can a line starting with this token only be the rest of an expression?
+fn continues_expression(kind: &TokenKind) -> bool {
+    use TokenKind::*;
+    (binop_of(kind).is_some() && *kind != Minus) || matches!(kind, Then | Else | In | Comma)
+}
+
+/// Can this token begin an expression?
+fn starts_expr(kind: &TokenKind) -> bool {
+    use TokenKind::*;
+    matches!(
+        kind,
+        Ident(_) | Int(_) | True | False | Not | If | LParen | Minus
+    )
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// `word` looks like a misspelling of `target`.
+fn close_to(word: &str, target: &str) -> bool {
+    word != target && word.len() >= 3 && levenshtein(&word.to_lowercase(), target) <= 2
+}
+
+fn boxed(node: Node) -> Box<Expr> {
+    Box::new(node.0)
+}
+
+impl<'s> Parser<'s> {
+    // ----- token access -------------------------------------------------------------
+
+    fn peek(&self) -> &Token {
+        &self.toks[self.pos]
+    }
+
+    fn peek_kind(&self) -> &TokenKind {
+        &self.toks[self.pos].kind
+    }
+
+    fn at(&self, kind: &TokenKind) -> bool {
+        self.peek_kind() == kind
+    }
+
+    fn at_line_end(&self) -> bool {
+        matches!(self.peek_kind(), TokenKind::Newline | TokenKind::Eof)
+    }
+
+    fn bump(&mut self) -> Token {
+        let tok = self.toks[self.pos].clone();
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+        tok
+    }
+
+    /// Skips to just after the next statement end.
+    fn recover(&mut self) {
+        while !self.at_line_end() {
+            self.bump();
+        }
+        if self.at(&TokenKind::Newline) {
+            self.bump();
+        }
+    }
+
+    fn text(&self, span: Span) -> &'s str {
+        self.src.get(span.start..span.end).unwrap_or("")
+    }
+
+    /// How a token is named in messages: `` `x` ``, "end of line", "end of input".
+    fn describe(&self, tok: &Token) -> String {
+        match tok.kind {
+            TokenKind::Newline => "end of line".to_string(),
+            TokenKind::Eof => "end of input".to_string(),
+            _ => format!("`{}`", self.text(tok.span)),
+        }
+    }
+
+    /// "expected {expected}, found …" at the current token; an invalid token reports
+    /// its own diagnostic instead.
+    fn unexpected(&self, expected: &str) -> Diagnostic {
+        let tok = self.peek();
+        if let TokenKind::Invalid { diag, .. } = &tok.kind {
+            return (**diag).clone();
+        }
+        Diagnostic::error(
+            tok.span,
+            format!("expected {expected}, found {}", self.describe(tok)),
+        )
+    }
+
+    fn expect(&mut self, kind: TokenKind, expected: &str) -> PResult<Token> {
+        if self.at(&kind) {
+            Ok(self.bump())
+        } else {
+            Err(self.unexpected(expected))
+        }
+    }
+
+    fn keyword_hint(&self, diag: Diagnostic) -> Diagnostic {
+        let tok = self.peek();
+        if tok.kind.is_keyword() {
+            let text = self.text(tok.span);
+            diag.with_hint(format!("`{text}` is a keyword"))
+        } else {
+            diag
+        }
+    }
+
+    // ----- statements ---------------------------------------------------------------
+
+    fn statement(&mut self) -> PResult<Stmt> {
+        let first = self.peek().clone();
+        let kind = match &first.kind {
+            TokenKind::Characters => {
+                self.bump();
+                StmtKind::Characters(self.name_list()?)
+            }
+            TokenKind::IntKw | TokenKind::BoolKw => {
+                self.bump();
+                let sort = if first.kind == TokenKind::IntKw {
+                    SortName::Int
+                } else {
+                    SortName::Bool
+                };
+                StmtKind::Constants {
+                    sort,
+                    names: self.name_list()?,
+                }
+            }
+            TokenKind::Announce => {
+                self.bump();
+                StmtKind::Announce(self.expr()?)
+            }
+            TokenKind::Checkpoint => {
+                self.bump();
+                StmtKind::Checkpoint(self.name()?)
+            }
+            TokenKind::Worlds => {
+                self.bump();
+                StmtKind::Worlds {
+                    limit: self.worlds_limit()?,
+                }
+            }
+            TokenKind::Ident(name) => {
+                let who = Ident {
+                    name: name.clone(),
+                    span: first.span,
+                };
+                self.bump();
+                match self.peek_kind() {
+                    TokenKind::Learns => {
+                        self.bump();
+                        StmtKind::Learns {
+                            who,
+                            what: self.expr()?,
+                        }
+                    }
+                    TokenKind::Colon => {
+                        self.bump();
+                        StmtKind::Says {
+                            speaker: who,
+                            what: self.expr()?,
+                        }
+                    }
+                    _ => return Err(self.bad_name_statement(&who)),
+                }
+            }
+            TokenKind::Invalid { diag, .. } => return Err((**diag).clone()),
+            _ => {
+                let mut diag = self.unexpected("a statement");
+                if starts_expr(&first.kind) {
+                    diag = diag.with_hint("to announce a fact, write `announce …`");
+                } else if first.kind == TokenKind::Learns {
+                    diag = diag
+                        .with_hint("`learns` follows a character's name: `Albert learns month`");
+                }
+                return Err(diag);
+            }
+        };
+        let end = self.toks[self.pos.saturating_sub(1)].span.end;
+        self.statement_end()?;
+        Ok(Stmt {
+            kind,
+            span: Span::new(first.span.start, end),
+        })
+    }
+
+    fn statement_end(&mut self) -> PResult<()> {
+        match self.peek_kind() {
+            TokenKind::Newline => {
+                self.bump();
+                Ok(())
+            }
+            TokenKind::Eof => Ok(()),
+            TokenKind::RParen | TokenKind::RBrace => {
+                let text = self.text(self.peek().span);
+                let hint = format!("this `{text}` has no matching opening bracket");
+                Err(self.unexpected("end of line").with_hint(hint))
+            }
+            _ => Err(self.unexpected("end of line")),
+        }
+    }
+
+    /// A statement that starts with a name not followed by `learns` or `:`.
+    fn bad_name_statement(&self, who: &Ident) -> Diagnostic {
+        let next = self.peek();
+        let next_is_operator = binop_of(&next.kind).is_some()
+            || next.kind == TokenKind::In
+            || matches!(
+                next.kind,
+                TokenKind::Invalid {
+                    continues: true,
+                    ..
+                }
+            );
+        if !next_is_operator {
+            let word = who.name.as_str();
+            if let Some(kw) = STATEMENT_KEYWORDS.iter().find(|kw| close_to(word, kw)) {
+                return Diagnostic::error(
+                    who.span,
+                    format!("unknown statement starting with `{word}`"),
+                )
+                .with_hint(format!("did you mean `{kw}`?"));
+            }
+        }
+        let mut diag = Diagnostic::error(
+            next.span,
+            format!("expected `learns` or `:` after `{}`", who.name),
+        );
+        match &next.kind {
+            TokenKind::Ident(word) if word == "says" || word == "said" => {
+                diag = diag.with_hint(format!(
+                    "write `{}: …` for what {} says",
+                    who.name, who.name
+                ));
+            }
+            TokenKind::Ident(word) if close_to(word, "learns") => {
+                diag = diag.with_hint("did you mean `learns`?");
+            }
+            _ if next_is_operator => {
+                diag = diag.with_hint("to announce a fact, write `announce …`");
+            }
+            _ => {}
+        }
+        diag
+    }
+
+    fn worlds_limit(&mut self) -> PResult<Option<(u64, Span)>> {
+        match self.peek_kind() {
+            TokenKind::Newline | TokenKind::Eof => Ok(None),
+            TokenKind::Int(Some(n)) => {
+                let n = *n;
+                Ok(Some((n, self.bump().span)))
+            }
+            TokenKind::Int(None) => Err(Diagnostic::error(
+                self.peek().span,
+                "integer literal too large",
+            )),
+            TokenKind::Invalid { diag, .. } => Err((**diag).clone()),
+            _ => {
+                let found = self.describe(self.peek());
+                Err(Diagnostic::error(
+                    self.peek().span,
+                    format!("`worlds` takes a whole number, found {found}"),
+                )
+                .with_hint("e.g. `worlds 25`, or just `worlds` for up to 10"))
+            }
+        }
+    }
+
+    fn name(&mut self) -> PResult<Ident> {
+        if let TokenKind::Ident(name) = self.peek_kind() {
+            let name = name.clone();
+            let span = self.bump().span;
+            Ok(Ident { name, span })
+        } else {
+            Err(self.keyword_hint(self.unexpected("a name")))
+        }
+    }
+
+    /// `a, b, c` with an optional trailing comma.
+    fn name_list(&mut self) -> PResult<Vec<Ident>> {
+        let mut names = vec![self.name()?];
+        while self.at(&TokenKind::Comma) {
+            self.bump();
+            if self.at_line_end() {
+                break;
+            }
+            names.push(self.name()?);
+        }
+        Ok(names)
+    }
+
+    // ----- expressions --------------------------------------------------------------
+
+    fn expr(&mut self) -> PResult<Expr> {
+        Ok(self.expr_node()?.0)
+    }
+
+    fn node(&self, kind: ExprKind, span: Span, height: u32) -> PResult<Node> {
+        if height > MAX_HEIGHT {
+            return Err(
+                Diagnostic::error(span, "expression is too large").with_hint(format!(
+                    "expressions may be at most {MAX_HEIGHT} operators deep"
+                )),
+            );
+        }
+        Ok((Expr { kind, span }, height))
+    }
+
+    fn binary(&self, op: BinOp, lhs: Node, rhs: Node) -> PResult<Node> {
+        let span = lhs.0.span.to(rhs.0.span);
+        let height = 1 + lhs.1.max(rhs.1);
+        self.node(
+            ExprKind::Binary {
+                op,
+                lhs: boxed(lhs),
+                rhs: boxed(rhs),
+            },
+            span,
+            height,
+        )
+    }
+
+    fn unary(&self, op: UnOp, op_span: Span, operand: Node) -> PResult<Node> {
+        let span = op_span.to(operand.0.span);
+        let height = 1 + operand.1;
+        self.node(
+            ExprKind::Unary {
+                op,
+                operand: boxed(operand),
+            },
+            span,
+            height,
+        )
+    }
+
+    /// A full expression (the loosest level).
+    fn expr_node(&mut self) -> PResult<Node> {
+        if self.nesting >= MAX_NESTING {
+            return Err(Diagnostic::error(
+                self.peek().span,
+                "expression is nested too deeply",
+            ));
+        }
+        self.nesting += 1;
+        let result = self.iff();
+        self.nesting -= 1;
+        result
+    }
+
+    /// Left-associative binary operators `ops` over operands parsed by `operand`.
+    fn left_assoc(
+        &mut self,
+        ops: &[TokenKind],
+        operand: fn(&mut Self) -> PResult<Node>,
+    ) -> PResult<Node> {
+        let mut lhs = operand(self)?;
+        while ops.contains(self.peek_kind()) {
+            let op = binop_of(&self.bump().kind).expect("binary operator");
+            let rhs = operand(self)?;
+            lhs = self.binary(op, lhs, rhs)?;
+        }
+        Ok(lhs)
+    }
+
+    fn iff(&mut self) -> PResult<Node> {
+        self.left_assoc(&[TokenKind::DoubleArrow], Self::implies)
+    }
+
+    /// `->` is right-associative.
+    fn implies(&mut self) -> PResult<Node> {
+        let mut operands = vec![self.or()?];
+        while self.at(&TokenKind::Arrow) {
+            self.bump();
+            operands.push(self.or()?);
+        }
+        let mut acc = operands.pop().expect("at least one operand");
+        while let Some(lhs) = operands.pop() {
+            acc = self.binary(BinOp::Implies, lhs, acc)?;
+        }
+        Ok(acc)
+    }
+
+    fn or(&mut self) -> PResult<Node> {
+        self.left_assoc(&[TokenKind::Or], Self::and)
+    }
+
+    fn and(&mut self) -> PResult<Node> {
+        self.left_assoc(&[TokenKind::And], Self::not)
+    }
+
+    fn not(&mut self) -> PResult<Node> {
+        let mut nots = Vec::new();
+        while self.at(&TokenKind::Not) {
+            nots.push(self.bump().span);
+        }
+        let mut acc = self.comparison()?;
+        while let Some(span) = nots.pop() {
+            acc = self.unary(UnOp::Not, span, acc)?;
+        }
+        Ok(acc)
+    }
+
+    /// One comparison or `in` (non-associative).
+    fn comparison(&mut self) -> PResult<Node> {
+        let lhs = self.additive()?;
+        if !is_comparison(self.peek_kind()) {
+            return Ok(lhs);
+        }
+        let op1 = self.bump();
+        let (expr, rhs_span) = self.comparison_rhs(&op1, lhs)?;
+        if is_comparison(self.peek_kind()) {
+            return Err(self.chained(&expr.0, &op1, rhs_span));
+        }
+        Ok(expr)
+    }
+
+    /// The right-hand side of comparison `op` and the resulting node, plus the span of
+    /// the right-hand side (the set's braces for `in`).
+    fn comparison_rhs(&mut self, op: &Token, lhs: Node) -> PResult<(Node, Span)> {
+        if op.kind == TokenKind::In {
+            if !self.at(&TokenKind::LBrace) {
+                return Err(self
+                    .unexpected("`{` after `in`")
+                    .with_hint("write a set: `x in {1, 2, 3}`"));
+            }
+            let open = self.bump();
+            let (items, close) = self.comma_list(&open, TokenKind::RBrace)?;
+            let set_span = open.span.to(close);
+            let height = 1 + items.iter().map(|n| n.1).max().unwrap_or(0).max(lhs.1);
+            let span = lhs.0.span.to(close);
+            let set = items.into_iter().map(|n| n.0).collect();
+            let node = self.node(
+                ExprKind::In {
+                    element: boxed(lhs),
+                    set,
+                },
+                span,
+                height,
+            )?;
+            Ok((node, set_span))
+        } else {
+            let op = binop_of(&op.kind).expect("comparison operator");
+            let rhs = self.additive()?;
+            let rhs_span = rhs.0.span;
+            Ok((self.binary(op, lhs, rhs)?, rhs_span))
+        }
+    }
+
+    /// The error for `a < b < c`, at the second operator.
+    fn chained(&mut self, first: &Expr, op1: &Token, mid: Span) -> Diagnostic {
+        let op2 = self.bump();
+        let diag = Diagnostic::error(op2.span, "comparisons cannot be chained");
+        let lhs_span = match &first.kind {
+            ExprKind::Binary { lhs, .. } => lhs.span,
+            ExprKind::In { element, .. } => element.span,
+            _ => first.span,
+        };
+        if op1.kind == TokenKind::In || op2.kind == TokenKind::In {
+            return diag.with_hint("use `and`, or parentheses");
+        }
+        let (o1, o2) = (self.text(op1.span), self.text(op2.span));
+        let generic = format!("use `and`: a {o1} b and b {o2} c");
+        let Ok(rhs) = self.additive() else {
+            return diag.with_hint(generic);
+        };
+        let parts = [lhs_span, mid, rhs.0.span].map(|s| self.text(s));
+        if parts
+            .iter()
+            .any(|p| p.is_empty() || p.len() > 30 || p.contains('\n'))
+        {
+            return diag.with_hint(generic);
+        }
+        let [a, b, c] = parts;
+        diag.with_hint(format!("use `and`: {a} {o1} {b} and {b} {o2} {c}"))
+    }
+
+    fn additive(&mut self) -> PResult<Node> {
+        self.left_assoc(&[TokenKind::Plus, TokenKind::Minus], Self::multiplicative)
+    }
+
+    fn multiplicative(&mut self) -> PResult<Node> {
+        self.left_assoc(
+            &[TokenKind::Star, TokenKind::Slash, TokenKind::Percent],
+            Self::negation,
+        )
+    }
+
+    fn negation(&mut self) -> PResult<Node> {
+        let mut minuses = Vec::new();
+        while self.at(&TokenKind::Minus) {
+            minuses.push(self.bump().span);
+        }
+        let mut acc = self.primary()?;
+        while let Some(span) = minuses.pop() {
+            acc = self.unary(UnOp::Neg, span, acc)?;
+        }
+        Ok(acc)
+    }
+
+    fn primary(&mut self) -> PResult<Node> {
+        let tok = self.peek().clone();
+        match &tok.kind {
+            TokenKind::Int(value) => {
+                self.bump();
+                match value.and_then(|v| i64::try_from(v).ok()) {
+                    Some(v) => self.node(ExprKind::Int(v), tok.span, 1),
+                    None => Err(Diagnostic::error(tok.span, "integer literal too large")
+                        .with_hint(format!("integers must be at most {}", i64::MAX))),
+                }
+            }
+            TokenKind::True | TokenKind::False => {
+                self.bump();
+                self.node(ExprKind::Bool(tok.kind == TokenKind::True), tok.span, 1)
+            }
+            TokenKind::Ident(name) => {
+                self.bump();
+                let ident = Ident {
+                    name: name.clone(),
+                    span: tok.span,
+                };
+                if !self.at(&TokenKind::LParen) {
+                    return self.node(ExprKind::Name(ident), tok.span, 1);
+                }
+                let open = self.bump();
+                let (args, close) = self.comma_list(&open, TokenKind::RParen)?;
+                let height = 1 + args.iter().map(|n| n.1).max().unwrap_or(0);
+                let args = args.into_iter().map(|n| n.0).collect();
+                self.node(
+                    ExprKind::Call { name: ident, args },
+                    tok.span.to(close),
+                    height,
+                )
+            }
+            TokenKind::LParen => self.parenthesised(),
+            TokenKind::If => {
+                self.bump();
+                let cond = self.expr_node()?;
+                self.expect(TokenKind::Then, "`then`")?;
+                let then = self.expr_node()?;
+                self.expect(TokenKind::Else, "`else`")?;
+                let otherwise = self.expr_node()?;
+                let span = tok.span.to(otherwise.0.span);
+                let height = 1 + cond.1.max(then.1).max(otherwise.1);
+                let kind = ExprKind::Ite {
+                    cond: boxed(cond),
+                    then: boxed(then),
+                    otherwise: boxed(otherwise),
+                };
+                self.node(kind, span, height)
+            }
+            TokenKind::Not => Err(self
+                .unexpected("an expression")
+                .with_hint("`not` binds loosely: write `(not …)` here")),
+            TokenKind::LBrace => Err(self
+                .unexpected("an expression")
+                .with_hint("sets `{…}` only follow `in`")),
+            TokenKind::Characters
+            | TokenKind::IntKw
+            | TokenKind::BoolKw
+            | TokenKind::Announce
+            | TokenKind::Learns
+            | TokenKind::Checkpoint
+            | TokenKind::Worlds => Err(self.keyword_hint(self.unexpected("an expression"))),
+            _ => Err(self.unexpected("an expression")),
+        }
+    }
+
+    /// `( e )` is `e` (its span widened to the parentheses); `(e1, e2, …)` is a tuple.
+    fn parenthesised(&mut self) -> PResult<Node> {
+        let open = self.bump();
+        if self.at_line_end() {
+            return Err(unclosed(&open));
+        }
+        let first = self.expr_node()?;
+        match self.peek_kind() {
+            TokenKind::RParen => {
+                let close = self.bump().span;
+                let (mut expr, height) = first;
+                expr.span = open.span.to(close);
+                Ok((expr, height))
+            }
+            TokenKind::Comma => {
+                self.bump();
+                let (rest, close) = self.comma_list(&open, TokenKind::RParen)?;
+                let height = 1 + rest.iter().map(|n| n.1).max().unwrap_or(0).max(first.1);
+                let items = std::iter::once(first).chain(rest).map(|n| n.0).collect();
+                self.node(ExprKind::Tuple(items), open.span.to(close), height)
+            }
+            TokenKind::Newline | TokenKind::Eof => Err(unclosed(&open)),
+            _ => Err(self.unexpected("`,` or `)`")),
+        }
+    }
+
+    /// Comma-separated expressions up to and including `close` (trailing comma and
+    /// empty list allowed); returns the items and the closing bracket's span.
+    fn comma_list(&mut self, open: &Token, close: TokenKind) -> PResult<(Vec<Node>, Span)> {
+        let close_text = if close == TokenKind::RParen {
+            "`)`"
+        } else {
+            "`}`"
+        };
+        let mut items = Vec::new();
+        loop {
+            if self.at(&close) {
+                return Ok((items, self.bump().span));
+            }
+            if self.at_line_end() {
+                return Err(unclosed(open));
+            }
+            items.push(self.expr_node()?);
+            if self.at(&TokenKind::Comma) {
+                self.bump();
+            } else if self.at(&close) {
+                return Ok((items, self.bump().span));
+            } else if self.at_line_end() {
+                return Err(unclosed(open));
+            } else {
+                return Err(self.unexpected(&format!("`,` or {close_text}")));
+            }
+        }
+    }
+}
+
+fn unclosed(open: &Token) -> Diagnostic {
+    let (text, close) = if open.kind == TokenKind::LBrace {
+        ("{", "}")
+    } else {
+        ("(", ")")
+    };
+    Diagnostic::error(open.span, format!("unclosed `{text}`"))
+        .with_hint(format!("add a matching `{close}`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{diagnostic::line_col, parse};
+    use super::*;
+
+    /// An S-expression rendering of an expression.
+    fn show(e: &Expr) -> String {
+        let list = |head: &str, items: &[&Expr]| {
+            let mut s = format!("({head}");
+            for item in items {
+                s.push(' ');
+                s.push_str(&show(item));
+            }
+            s + ")"
+        };
+        match &e.kind {
+            ExprKind::Int(n) => n.to_string(),
+            ExprKind::Bool(b) => b.to_string(),
+            ExprKind::Name(id) => id.name.clone(),
+            ExprKind::Unary {
+                op: UnOp::Neg,
+                operand,
+            } => list("-", &[operand]),
+            ExprKind::Unary {
+                op: UnOp::Not,
+                operand,
+            } => list("not", &[operand]),
+            ExprKind::Binary { op, lhs, rhs } => list(op.symbol(), &[lhs, rhs]),
+            ExprKind::Ite {
+                cond,
+                then,
+                otherwise,
+            } => list("if", &[cond, then, otherwise]),
+            ExprKind::Tuple(items) => list("tuple", &items.iter().collect::<Vec<_>>()),
+            ExprKind::In { element, set } => {
+                let set = list("set", &set.iter().collect::<Vec<_>>());
+                format!("(in {} {set})", show(element))
+            }
+            ExprKind::Call { name, args } => list(
+                &format!("call {}", name.name),
+                &args.iter().collect::<Vec<_>>(),
+            ),
+        }
+    }
+
+    fn parse_ok(src: &str) -> Story {
+        match parse(src) {
+            Ok(story) => story,
+            Err(diags) => panic!("{src:?} failed: {diags:?}"),
+        }
+    }
+
+    /// Parses `announce <src>` and shows the expression.
+    fn expr(src: &str) -> String {
+        let story = parse_ok(&format!("announce {src}"));
+        assert_eq!(story.statements.len(), 1, "{src:?}");
+        match &story.statements[0].kind {
+            StmtKind::Announce(e) => show(e),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The diagnostics of `src` as (message, line, column).
+    fn errors(src: &str) -> Vec<(String, usize, usize)> {
+        match parse(src) {
+            Ok(story) => panic!("{src:?} parsed: {story:?}"),
+            Err(diags) => diags
+                .into_iter()
+                .map(|d| {
+                    let (line, col) = line_col(src, d.span.start);
+                    (d.message, line, col)
+                })
+                .collect(),
+        }
+    }
+
+    fn error(src: &str) -> Diagnostic {
+        match parse(src) {
+            Ok(story) => panic!("{src:?} parsed: {story:?}"),
+            Err(mut diags) => {
+                assert_eq!(diags.len(), 1, "{src:?}: {diags:?}");
+                diags.remove(0)
+            }
+        }
+    }
+
+    #[test]
+    fn expressions() {
+        let table = [
+            // Atoms.
+            ("5", "5"),
+            ("true", "true"),
+            ("false", "false"),
+            ("month", "month"),
+            ("(month)", "month"),
+            ("((month))", "month"),
+            // Precedence, loosest to tightest.
+            ("a <-> b -> c", "(<-> a (-> b c))"),
+            ("a -> b <-> c", "(<-> (-> a b) c)"),
+            ("a -> b or c", "(-> a (or b c))"),
+            ("a or b and c", "(or a (and b c))"),
+            ("a and b or c", "(or (and a b) c)"),
+            ("not a and b", "(and (not a) b)"),
+            ("not a == b", "(not (== a b))"),
+            ("not not a", "(not (not a))"),
+            ("a == b + c", "(== a (+ b c))"),
+            ("a + b < c * d", "(< (+ a b) (* c d))"),
+            ("a + b * c", "(+ a (* b c))"),
+            ("a * b + c", "(+ (* a b) c)"),
+            ("-a * b", "(* (- a) b)"),
+            ("- -a", "(- (- a))"),
+            ("(a + b) * c", "(* (+ a b) c)"),
+            // Associativity.
+            ("a <-> b <-> c", "(<-> (<-> a b) c)"),
+            ("a -> b -> c", "(-> a (-> b c))"),
+            ("a or b or c", "(or (or a b) c)"),
+            ("a and b and c", "(and (and a b) c)"),
+            ("a - b - c", "(- (- a b) c)"),
+            ("a / b / c", "(/ (/ a b) c)"),
+            ("a % b * c", "(* (% a b) c)"),
+            // Every comparison.
+            ("a == b", "(== a b)"),
+            ("a != b", "(!= a b)"),
+            ("a < b", "(< a b)"),
+            ("a <= b", "(<= a b)"),
+            ("a > b", "(> a b)"),
+            ("a >= b", "(>= a b)"),
+            // Unary vs binary minus.
+            ("a - b", "(- a b)"),
+            ("a - -b", "(- a (- b))"),
+            ("a -b", "(- a b)"),
+            ("-5", "(- 5)"),
+            ("-a - b", "(- (- a) b)"),
+            ("a * -b", "(* a (- b))"),
+            // `if`.
+            ("if c then 1 else 2", "(if c 1 2)"),
+            ("if c then 1 else 2 + 3", "(if c 1 (+ 2 3))"),
+            ("if c then a else b or d", "(if c a (or b d))"),
+            ("1 + if c then 2 else 3", "(+ 1 (if c 2 3))"),
+            ("(if c then 2 else 3) + 1", "(+ (if c 2 3) 1)"),
+            (
+                "if a and b then if c then 1 else 2 else 3",
+                "(if (and a b) (if c 1 2) 3)",
+            ),
+            ("x == if c then 1 else 2", "(== x (if c 1 2))"),
+            // Tuples and `in`.
+            ("(a, b)", "(tuple a b)"),
+            ("(a, b,)", "(tuple a b)"),
+            ("(a,)", "(tuple a)"),
+            ("month in {5, 6}", "(in month (set 5 6))"),
+            ("month in {}", "(in month (set))"),
+            ("month in {5,}", "(in month (set 5))"),
+            (
+                "(month, day) in {(5, 15), (6, 17),}",
+                "(in (tuple month day) (set (tuple 5 15) (tuple 6 17)))",
+            ),
+            (
+                "not x + 1 in {2} and b",
+                "(and (not (in (+ x 1) (set 2))) b)",
+            ),
+            ("x in {1 + 2, -3}", "(in x (set (+ 1 2) (- 3)))"),
+            // Calls.
+            ("f()", "(call f)"),
+            ("knows(Albert)", "(call knows Albert)"),
+            (
+                "knows(Albert, month == 5)",
+                "(call knows Albert (== month 5))",
+            ),
+            ("knows_value(Albert, day,)", "(call knows_value Albert day)"),
+            (
+                "at(start, knows(Albert, not rain))",
+                "(call at start (call knows Albert (not rain)))",
+            ),
+            (
+                "not knows(Albert, x) and y",
+                "(and (not (call knows Albert x)) y)",
+            ),
+            // Big literal.
+            ("9223372036854775807", "9223372036854775807"),
+            // Multi-line continuation.
+            ("a and\n b", "(and a b)"),
+            ("a ->\n\n b", "(-> a b)"),
+            ("a +  # comment\n  # another\n b", "(+ a b)"),
+            ("(a\n and b)", "(and a b)"),
+            ("x in {\n 1,\n 2\n}", "(in x (set 1 2))"),
+            ("knows(\n Albert,\n x\n)", "(call knows Albert x)"),
+            ("if c then\n 1 else\n 2", "(if c 1 2)"),
+            ("if\n c then 1 else 2", "(if c 1 2)"),
+            ("not\n a", "(not a)"),
+            ("a <->\n b", "(<-> a b)"),
+            ("a in\n {1}", "(in a (set 1))"),
+            ("\n a", "a"),
+        ];
+        for (src, want) in table {
+            assert_eq!(expr(src), want, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn expression_spans() {
+        let src = "announce (a + b) * knows(Al, x) and -c";
+        let story = parse_ok(src);
+        let StmtKind::Announce(e) = &story.statements[0].kind else {
+            panic!()
+        };
+        let text = |s: Span| &src[s.start..s.end];
+        assert_eq!(text(e.span), "(a + b) * knows(Al, x) and -c");
+        let ExprKind::Binary { lhs, rhs, .. } = &e.kind else {
+            panic!()
+        };
+        assert_eq!(text(lhs.span), "(a + b) * knows(Al, x)");
+        assert_eq!(text(rhs.span), "-c");
+        let ExprKind::Binary {
+            lhs: paren,
+            rhs: call,
+            ..
+        } = &lhs.kind
+        else {
+            panic!()
+        };
+        assert_eq!(text(paren.span), "(a + b)");
+        assert_eq!(text(call.span), "knows(Al, x)");
+        let ExprKind::Call { name, args } = &call.kind else {
+            panic!()
+        };
+        assert_eq!(text(name.span), "knows");
+        assert_eq!(text(args[1].span), "x");
+
+        let src = "announce (m, d) in {(1, 2)} -> if c then 1 else 2";
+        let text = |s: Span| &src[s.start..s.end];
+        let story = parse_ok(src);
+        let StmtKind::Announce(e) = &story.statements[0].kind else {
+            panic!()
+        };
+        let ExprKind::Binary { lhs, rhs, .. } = &e.kind else {
+            panic!()
+        };
+        assert_eq!(text(lhs.span), "(m, d) in {(1, 2)}");
+        assert_eq!(text(rhs.span), "if c then 1 else 2");
+    }
+
+    #[test]
+    fn statements() {
+        let src = "\
+# Cheryl's birthday
+characters Albert, Bernard,
+int month, day
+bool rain
+announce (month, day) in {
+  (5, 15), (5, 16),
+}
+Albert learns month
+Eve learns day / 10
+Bernard: knows(Albert, month == 5)   # says
+checkpoint start
+worlds
+worlds 25
+characters A,
+  B
+";
+        let story = parse_ok(src);
+        let shown: Vec<String> = story
+            .statements
+            .iter()
+            .map(|s| {
+                let names = |ns: &[Ident]| {
+                    ns.iter()
+                        .map(|n| n.name.clone())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                match &s.kind {
+                    StmtKind::Characters(ns) => format!("characters {}", names(ns)),
+                    StmtKind::Constants { sort, names: ns } => format!("{sort:?} {}", names(ns)),
+                    StmtKind::Announce(e) => format!("announce {}", show(e)),
+                    StmtKind::Learns { who, what } => format!("{} learns {}", who.name, show(what)),
+                    StmtKind::Says { speaker, what } => {
+                        format!("{} says {}", speaker.name, show(what))
+                    }
+                    StmtKind::Checkpoint(n) => format!("checkpoint {}", n.name),
+                    StmtKind::Worlds { limit } => format!("worlds {limit:?}"),
+                }
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "characters Albert Bernard",
+                "Int month day",
+                "Bool rain",
+                "announce (in (tuple month day) (set (tuple 5 15) (tuple 5 16)))",
+                "Albert learns month",
+                "Eve learns (/ day 10)",
+                "Bernard says (call knows Albert (== month 5))",
+                "checkpoint start",
+                "worlds None",
+                "worlds Some((25, Span { start: 237, end: 239 }))",
+                "characters A B",
+            ]
+        );
+        let spans: Vec<&str> = story
+            .statements
+            .iter()
+            .map(|s| &src[s.span.start..s.span.end])
+            .collect();
+        assert_eq!(
+            spans,
+            [
+                "characters Albert, Bernard,",
+                "int month, day",
+                "bool rain",
+                "announce (month, day) in {\n  (5, 15), (5, 16),\n}",
+                "Albert learns month",
+                "Eve learns day / 10",
+                "Bernard: knows(Albert, month == 5)",
+                "checkpoint start",
+                "worlds",
+                "worlds 25",
+                "characters A,\n  B",
+            ]
+        );
+        assert_eq!(&src[237..239], "25");
+        let StmtKind::Learns { who, .. } = &story.statements[4].kind else {
+            panic!()
+        };
+        assert_eq!(&src[who.span.start..who.span.end], "Albert");
+    }
+
+    #[test]
+    fn empty_and_blank_stories() {
+        for src in ["", "\n", "   \n\n  # only a comment\n", "# c", "\r\n\t\r\n"] {
+            assert_eq!(parse(src), Ok(Story { statements: vec![] }), "{src:?}");
+        }
+        // Windows line endings.
+        assert_eq!(parse_ok("int a\r\nbool b\r\n").statements.len(), 2);
+        // Last line without a newline.
+        assert_eq!(parse_ok("int a\nannounce a > 1").statements.len(), 2);
+    }
+
+    #[test]
+    fn error_messages() {
+        // (source, message, line, column, hints)
+        let table: &[(&str, &str, usize, usize, &[&str])] = &[
+            (
+                "announce )",
+                "expected an expression, found `)`",
+                1,
+                10,
+                &[],
+            ),
+            (
+                "announce (a + b",
+                "unclosed `(`",
+                1,
+                10,
+                &["add a matching `)`"],
+            ),
+            (
+                "announce x in {1, 2",
+                "unclosed `{`",
+                1,
+                15,
+                &["add a matching `}`"],
+            ),
+            (
+                "announce knows(A,\nworlds",
+                "unclosed `(`",
+                1,
+                15,
+                &["add a matching `)`"],
+            ),
+            (
+                "announce if a then b",
+                "expected `else`, found end of input",
+                1,
+                21,
+                &[],
+            ),
+            (
+                "announce if a else b",
+                "expected `then`, found `else`",
+                1,
+                15,
+                &[],
+            ),
+            (
+                "announce a < b < c",
+                "comparisons cannot be chained",
+                1,
+                16,
+                &["use `and`: a < b and b < c"],
+            ),
+            (
+                "announce 1 <= x < 5",
+                "comparisons cannot be chained",
+                1,
+                17,
+                &["use `and`: 1 <= x and x < 5"],
+            ),
+            (
+                "announce a == b in {1}",
+                "comparisons cannot be chained",
+                1,
+                17,
+                &["use `and`, or parentheses"],
+            ),
+            ("announce a @ b", "unexpected character `@`", 1, 12, &[]),
+            (
+                "announce a = b",
+                "`=` is not an operator",
+                1,
+                12,
+                &["use `==` to compare"],
+            ),
+            (
+                "announce ! a",
+                "`!` is not an operator",
+                1,
+                10,
+                &["use `not` or `!=`"],
+            ),
+            (
+                "announce a && b",
+                "`&&` is not an operator",
+                1,
+                12,
+                &["use `and`"],
+            ),
+            (
+                "announce a || b",
+                "`||` is not an operator",
+                1,
+                12,
+                &["use `or`"],
+            ),
+            (
+                "announce a => b",
+                "`=>` is not an operator",
+                1,
+                12,
+                &["use `->`"],
+            ),
+            (
+                "announce a ≤ b",
+                "unexpected character `≤`",
+                1,
+                12,
+                &["use `<=`"],
+            ),
+            (
+                "Albert month",
+                "expected `learns` or `:` after `Albert`",
+                1,
+                8,
+                &[],
+            ),
+            (
+                "Albert",
+                "expected `learns` or `:` after `Albert`",
+                1,
+                7,
+                &[],
+            ),
+            (
+                "Albert learn month",
+                "expected `learns` or `:` after `Albert`",
+                1,
+                8,
+                &["did you mean `learns`?"],
+            ),
+            (
+                "Albert says x",
+                "expected `learns` or `:` after `Albert`",
+                1,
+                8,
+                &["write `Albert: …` for what Albert says"],
+            ),
+            (
+                "month == 5",
+                "expected `learns` or `:` after `month`",
+                1,
+                7,
+                &["to announce a fact, write `announce …`"],
+            ),
+            (
+                "anounce x",
+                "unknown statement starting with `anounce`",
+                1,
+                1,
+                &["did you mean `announce`?"],
+            ),
+            (
+                "character A",
+                "unknown statement starting with `character`",
+                1,
+                1,
+                &["did you mean `characters`?"],
+            ),
+            (
+                "3 > 2",
+                "expected a statement, found `3`",
+                1,
+                1,
+                &["to announce a fact, write `announce …`"],
+            ),
+            ("characters 3", "expected a name, found `3`", 1, 12, &[]),
+            (
+                "int in",
+                "expected a name, found `in`",
+                1,
+                5,
+                &["`in` is a keyword"],
+            ),
+            (
+                "characters A, if",
+                "expected a name, found `if`",
+                1,
+                15,
+                &["`if` is a keyword"],
+            ),
+            (
+                "checkpoint",
+                "expected a name, found end of input",
+                1,
+                11,
+                &[],
+            ),
+            (
+                "announce worlds > 3",
+                "expected an expression, found `worlds`",
+                1,
+                10,
+                &["`worlds` is a keyword"],
+            ),
+            (
+                "announce",
+                "expected an expression, found end of input",
+                1,
+                9,
+                &[],
+            ),
+            (
+                "announce a ==\n",
+                "expected an expression, found end of input",
+                1,
+                14,
+                &[],
+            ),
+            (
+                "announce a ==\nworlds",
+                "expected an expression, found end of line",
+                1,
+                14,
+                &[],
+            ),
+            (
+                "announce a b",
+                "expected end of line, found `b`",
+                1,
+                12,
+                &[],
+            ),
+            (
+                "announce a)",
+                "expected end of line, found `)`",
+                1,
+                11,
+                &["this `)` has no matching opening bracket"],
+            ),
+            (
+                "announce (a b)",
+                "expected `,` or `)`, found `b`",
+                1,
+                13,
+                &[],
+            ),
+            (
+                "announce f(a b)",
+                "expected `,` or `)`, found `b`",
+                1,
+                14,
+                &[],
+            ),
+            (
+                "announce x in {1 2}",
+                "expected `,` or `}`, found `2`",
+                1,
+                18,
+                &[],
+            ),
+            (
+                "announce x in (1, 2)",
+                "expected `{` after `in`, found `(`",
+                1,
+                15,
+                &["write a set: `x in {1, 2, 3}`"],
+            ),
+            (
+                "announce ()",
+                "expected an expression, found `)`",
+                1,
+                11,
+                &[],
+            ),
+            (
+                "announce a == not b",
+                "expected an expression, found `not`",
+                1,
+                15,
+                &["`not` binds loosely: write `(not …)` here"],
+            ),
+            (
+                "announce {1}",
+                "expected an expression, found `{`",
+                1,
+                10,
+                &["sets `{…}` only follow `in`"],
+            ),
+            (
+                "worlds x",
+                "`worlds` takes a whole number, found `x`",
+                1,
+                8,
+                &["e.g. `worlds 25`, or just `worlds` for up to 10"],
+            ),
+            (
+                "worlds -1",
+                "`worlds` takes a whole number, found `-`",
+                1,
+                8,
+                &["e.g. `worlds 25`, or just `worlds` for up to 10"],
+            ),
+            (
+                "worlds 99999999999999999999",
+                "integer literal too large",
+                1,
+                8,
+                &[],
+            ),
+            (
+                "announce 9223372036854775808",
+                "integer literal too large",
+                1,
+                10,
+                &["integers must be at most 9223372036854775807"],
+            ),
+            (
+                "announce 12ab",
+                "invalid number `12ab`",
+                1,
+                10,
+                &["names cannot start with a digit"],
+            ),
+            (
+                "learns x",
+                "expected a statement, found `learns`",
+                1,
+                1,
+                &["`learns` follows a character's name: `Albert learns month`"],
+            ),
+            (
+                "int a;",
+                "unexpected character `;`",
+                1,
+                6,
+                &["a statement ends at the end of its line"],
+            ),
+            (
+                "announce a and # x\n  @",
+                "unexpected character `@`",
+                2,
+                3,
+                &[],
+            ),
+        ];
+        for &(src, message, line, col, hints) in table {
+            let d = error(src);
+            assert_eq!(d.message, message, "{src:?}");
+            assert_eq!(line_col(src, d.span.start), (line, col), "{src:?}: {d:?}");
+            assert_eq!(d.hints, hints, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn error_spans_point_at_the_token() {
+        let src = "announce a && b";
+        let d = error(src);
+        assert_eq!(&src[d.span.start..d.span.end], "&&");
+        let src = "Albert month";
+        let d = error(src);
+        assert_eq!(&src[d.span.start..d.span.end], "month");
+    }
+
+    #[test]
+    fn every_error_is_reported() {
+        let src = "\
+characters Albert, Bernard
+int month, day
+announce month = 5
+Albert learns month
+announce (day > 3
+  and day < 10
+Bernard learns day
+
+announce day < month < 10
+worlds
+";
+        assert_eq!(
+            errors(src),
+            [
+                ("`=` is not an operator".to_string(), 3, 16),
+                ("unclosed `(`".to_string(), 5, 10),
+                ("comparisons cannot be chained".to_string(), 9, 22),
+            ]
+        );
+    }
+
+    #[test]
+    fn one_error_per_statement() {
+        // The bad statement spans lines through its brackets; the rest still parses.
+        let src = "announce a @ (b\n c @ d)\nannounce = \nworlds\n";
+        assert_eq!(
+            errors(src),
+            [
+                ("unexpected character `@`".to_string(), 1, 12),
+                ("`=` is not an operator".to_string(), 3, 10)
+            ]
+        );
+        // A trailing bad operator continues the line, so the next line is not a
+        // second, confusing error.
+        let src = "announce a =\n  b\nworlds";
+        assert_eq!(errors(src), [("`=` is not an operator".to_string(), 1, 12)]);
+    }
+
+    #[test]
+    fn a_line_starting_with_an_operator_is_one_error() {
+        let src = "announce a\n  and b\n  or c\nannounce )";
+        let diags = parse(src).unwrap_err();
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert_eq!(diags[0].message, "expected a statement, found `and`");
+        assert_eq!(line_col(src, diags[0].span.start), (2, 3));
+        assert_eq!(
+            diags[0].hints,
+            ["to continue the previous statement, end its line with `and` instead"]
+        );
+        assert_eq!(diags[1].message, "expected an expression, found `)`");
+
+        let src = "announce if c then 1\nelse 2\nworlds";
+        let diags = parse(src).unwrap_err();
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].message, "expected `else`, found end of line");
+        assert_eq!(line_col(src, diags[0].span.start), (1, 21));
+        assert_eq!(
+            diags[0].hints,
+            [
+                "a statement continues on the next line only if this line ends with an operator or keyword; \
+              move `else` to the end of this line"
+            ]
+        );
+    }
+
+    #[test]
+    fn unclosed_bracket_does_not_swallow_the_story() {
+        let src = "announce (a and b\nAlbert learns month\nannounce )\n";
+        assert_eq!(
+            errors(src),
+            [
+                ("unclosed `(`".to_string(), 1, 10),
+                ("expected an expression, found `)`".to_string(), 3, 10)
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = format!("announce {}a{}", "(".repeat(10_000), ")".repeat(10_000));
+        assert_eq!(error(&deep).message, "expression is nested too deeply");
+        let long = format!("announce a{}", " + a".repeat(10_000));
+        assert_eq!(error(&long).message, "expression is too large");
+        let nots = format!("announce {}a", "not ".repeat(10_000));
+        assert_eq!(error(&nots).message, "expression is too large");
+        let ok = format!("announce {}a{}", "(".repeat(50), ")".repeat(50));
+        parse_ok(&ok);
+        let ok = format!("announce a{}", " + a".repeat(200));
+        parse_ok(&ok);
+    }
+
+    /// A tiny deterministic PRNG (xorshift) for the no-panic test.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn never_panics() {
+        let pieces = [
+            "characters",
+            "int",
+            "bool",
+            "announce",
+            "learns",
+            "checkpoint",
+            "worlds",
+            "true",
+            "false",
+            "not",
+            "and",
+            "or",
+            "if",
+            "then",
+            "else",
+            "in",
+            "knows",
+            "(",
+            ")",
+            "{",
+            "}",
+            ",",
+            ":",
+            "+",
+            "-",
+            "*",
+            "/",
+            "%",
+            "==",
+            "!=",
+            "<",
+            "<=",
+            ">",
+            ">=",
+            "->",
+            "<->",
+            "=",
+            "!",
+            "&",
+            "&&",
+            "|",
+            "@",
+            "#",
+            "\n",
+            "\n",
+            "\n",
+            " ",
+            "\t",
+            "\r",
+            "Albert",
+            "x",
+            "0",
+            "7",
+            "99999999999999999999999",
+            "é",
+            "≤",
+            "💥",
+            "\u{0}",
+            ";",
+            "\"",
+            "_",
+            "12ab",
+        ];
+        let story = "characters A, B\nint m, d\nannounce (m, d) in {(1, 2)}\nA learns m\nB: knows(A, m)\nworlds 3\n";
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let mut src = String::new();
+            for _ in 0..rng.below(30) {
+                src.push_str(pieces[rng.below(pieces.len())]);
+                if rng.below(2) == 0 {
+                    src.push(' ');
+                }
+            }
+            check_no_panic(&src);
+            // Garble a valid story: delete, duplicate or insert at random char positions.
+            let chars: Vec<char> = story.chars().collect();
+            let mut garbled: Vec<char> = chars.clone();
+            for _ in 0..1 + rng.below(4) {
+                let i = rng.below(garbled.len() + 1);
+                match rng.below(3) {
+                    0 if i < garbled.len() => {
+                        garbled.remove(i);
+                    }
+                    1 => garbled.insert(i, chars[rng.below(chars.len())]),
+                    _ => {
+                        let piece = pieces[rng.below(pieces.len())];
+                        for (k, c) in piece.chars().enumerate() {
+                            garbled.insert(i + k, c);
+                        }
+                    }
+                }
+            }
+            check_no_panic(&garbled.into_iter().collect::<String>());
+        }
+        // Truncations of a valid story at every byte that is a char boundary.
+        for i in 0..=story.len() {
+            check_no_panic(&story[..i]);
+        }
+    }
+
+    fn check_no_panic(src: &str) {
+        if let Err(diags) = parse(src) {
+            assert!(!diags.is_empty());
+            for d in diags {
+                assert!(
+                    d.span.start <= d.span.end && d.span.end <= src.len(),
+                    "{src:?}: {d:?}"
+                );
+                assert!(src.is_char_boundary(d.span.start) && src.is_char_boundary(d.span.end));
+                let rendered = d.render("f.story", src);
+                assert!(rendered.ends_with('\n'));
+            }
+        }
+    }
+}
