@@ -259,3 +259,64 @@ fn nonlinear_knowledge_over_infinite_worlds_fails_clearly() {
         out.stderr
     );
 }
+
+#[test]
+fn syntax_errors_are_all_reported_with_location_caret_and_hint() {
+    let story = story_file(
+        "syntax.story",
+        "characters Albert\nint month\nannounce month = 5\nannounce (month + ) > 2\nworlds\n",
+    );
+    let out = epipen(&["worlds", &story]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{story}:3:16: error: `=` is not an operator\n  |\n3 | announce month = 5\n  |                ^\n  = hint: use `==` to compare\n\
+             {story}:4:19: error: expected an expression, found `)`\n  |\n4 | announce (month + ) > 2\n  |                   ^\n\
+             error: {story}: 2 errors found\n"
+        )
+    );
+}
+
+#[test]
+fn name_and_type_errors_are_all_reported_with_hints() {
+    let story = story_file(
+        "names.story",
+        "characters Albert, Bernard\nint month, day\nannounce dya > 3\nannounce month + 1\n\
+         announce knows(day > 2)\nmonth learns day\n",
+    );
+    let out = epipen(&["worlds", &story]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{story}:3:10: error: unknown name `dya`\n  |\n3 | announce dya > 3\n  |          ^^^\n  = hint: did you mean `day`?\n\
+             {story}:4:10: error: expected bool, found int\n  |\n4 | announce month + 1\n  |          ^^^^^^^^^\n\
+             {story}:5:10: error: `knows` needs a character here\n  |\n5 | announce knows(day > 2)\n  |          ^^^^^^^^^^^^^^\n  \
+             = hint: outside `Albert: …` name the character first, e.g. `knows(Albert, …)`\n\
+             {story}:6:1: error: `month` is not a character\n  |\n6 | month learns day\n  | ^^^^^\n  \
+             = hint: the characters are `Albert` and `Bernard`\n\
+             error: {story}: 4 errors found\n"
+        )
+    );
+}
+
+#[test]
+fn an_empty_story_has_one_world_with_no_constants() {
+    let story = story_file("empty.story", "# nothing happens\n");
+    let out = epipen(&["worlds", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "1 possible world:\n  (no constants)\n(and that's all)\n"
+    );
+    let out = epipen(&["run", &story]);
+    assert_eq!(out.code, 0);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "note: the story has no `worlds` statement; `epipen worlds FILE` prints the worlds at its end\n"
+    );
+}
