@@ -12,19 +12,35 @@ pub struct ConstId(pub usize);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CheckpointId(pub usize);
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EnumId(pub usize);
+
+/// The type of an expression or constant. Values of an enum are its variants' indices
+/// `0..k` (the engine encodes an enum constant as an int constrained to that range).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Ty {
     Int,
     Bool,
+    Enum(EnumId),
 }
 
 impl Ty {
+    /// The name of `int` and `bool`; enums need [`Program::ty_name`].
     pub fn name(self) -> &'static str {
         match self {
             Ty::Int => "int",
             Ty::Bool => "bool",
+            Ty::Enum(_) => "enum",
         }
     }
+}
+
+/// `enum Colour { red, green, blue }`
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumDef {
+    pub name: String,
+    pub variants: Vec<String>,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -46,13 +62,28 @@ pub struct Checkpoint {
     pub span: Span,
 }
 
-/// A resolved, type-checked story. Ids index the vectors here.
+/// A resolved, type-checked story. Ids index the vectors here. Parameters (`const`),
+/// loops, statement-level `if`s and aggregates (`all`, `sum`, …) are gone: lowering
+/// unrolls them, and members of families are ordinary characters and constants named
+/// like `muddy[0]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Program {
     pub characters: Vec<Character>,
     pub constants: Vec<Constant>,
     pub checkpoints: Vec<Checkpoint>,
+    pub enums: Vec<EnumDef>,
     pub statements: Vec<Stmt>,
+}
+
+impl Program {
+    /// The name of a type as written in stories: `int`, `bool`, or the enum's name.
+    pub fn ty_name(&self, ty: Ty) -> &str {
+        match ty {
+            Ty::Int => "int",
+            Ty::Bool => "bool",
+            Ty::Enum(e) => &self.enums[e.0].name,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -75,6 +106,31 @@ pub enum StmtKind {
     Checkpoint(CheckpointId),
     /// `worlds [N]`: print the possible worlds here.
     Worlds { limit: u64 },
+    /// `simultaneously { … }`: every announcement inside (only `Announce` and `Reveal`
+    /// after unrolling) is evaluated in the state at the block's start, and they take
+    /// effect together at its end.
+    Simultaneously(Vec<Stmt>),
+    /// `actual φ`: φ (no knowledge operators) must determine exactly one world, the
+    /// actual one. It is not announced.
+    Actual(Expr),
+    /// `A reveals φ`: A announces φ if φ holds in the actual world, else `not φ`.
+    /// `text` is φ as the run prints it, e.g. `knows_value(muddy[0])` (loop variables
+    /// replaced by their values, the speaker left implicit).
+    Reveal {
+        who: CharId,
+        formula: Expr,
+        text: String,
+    },
+    /// `repeat max N { … } until φ`: runs the body, then evaluates φ (knowledge
+    /// operators allowed) in the actual world; stops when it holds, fails after N rounds.
+    Repeat {
+        max: u64,
+        body: Vec<Stmt>,
+        until: Expr,
+    },
+    /// `assert_adds_ck φ { … }`: runs the body, then checks κ_after ≡ κ_before ∧ φ
+    /// under κ_before; when it holds κ becomes κ_before ∧ φ.
+    AssertAddsCk { hint: Expr, body: Vec<Stmt> },
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -121,6 +121,7 @@ impl Lowerer {
                 characters: self.characters,
                 constants: self.constants,
                 checkpoints: self.checkpoints,
+                enums: Vec::new(),
                 statements: self.statements,
             })
         } else {

@@ -71,7 +71,7 @@ impl<'p> Engine<'p> {
             .constants
             .iter()
             .map(|c| match c.ty {
-                Ty::Int => Term::int_var(&c.name),
+                Ty::Int | Ty::Enum(_) => Term::int_var(&c.name),
                 Ty::Bool => Term::bool_var(&c.name),
             })
             .collect();
@@ -167,6 +167,13 @@ impl<'p> Engine<'p> {
             }
             StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
             StmtKind::Worlds { limit } => return self.worlds(*limit).map(Some),
+            StmtKind::Simultaneously(_)
+            | StmtKind::Actual(_)
+            | StmtKind::Reveal { .. }
+            | StmtKind::Repeat { .. }
+            | StmtKind::AssertAddsCk { .. } => {
+                return Err(SolverError::Unsupported("not implemented yet".into()));
+            }
         }
         Ok(None)
     }
