@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::engine::{Engine, EngineError, Options};
-use crate::ir::{Program, StmtKind};
+use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
+use crate::ir::Program;
 use crate::syntax::{Diagnostic, Span};
-use crate::worlds::{Value, WorldSet};
+use crate::worlds;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -49,9 +49,20 @@ enum Command {
         /// Print one JSON object: {"worlds": [...], "complete": true|false}
         #[arg(long)]
         json: bool,
+        /// Take `assert_adds_ck` hints on trust instead of verifying them
+        #[arg(long)]
+        trust_hints: bool,
     },
-    /// Run a story, printing the output of each `worlds` statement where it stands
+    /// Run a story, printing each `worlds` statement's worlds and each reveal where it stands
     Run {
+        /// The story file
+        file: PathBuf,
+        /// Take `assert_adds_ck` hints on trust instead of verifying them
+        #[arg(long)]
+        trust_hints: bool,
+    },
+    /// Verify every `assert_adds_ck` hint of a story, printing each as verified or refuted
+    Check {
         /// The story file
         file: PathBuf,
     },
@@ -78,71 +89,159 @@ pub fn main() -> ExitCode {
         crate::z3_version(),
         env!("EPIPEN_Z3_SOURCE")
     );
-    let options = Options {
+    let mut options = Options {
         timeout: cli.timeout,
+        ..Options::default()
     };
     match &cli.command {
-        Command::Worlds { file, limit, json } => with_story(file, |story| {
-            let mut engine = Engine::new(&story.program, &options);
-            let mut progress = Progress::new(&story.program);
-            for stmt in &story.program.statements {
-                if matches!(stmt.kind, StmtKind::Worlds { .. }) {
-                    continue;
+        Command::Worlds {
+            file,
+            limit,
+            json,
+            trust_hints,
+        } => with_story(file, |story| {
+            options.trust_hints = *trust_hints;
+            options.skip_worlds_statements = true;
+            let mut trusted = Vec::new();
+            let engine = story.run(&options, &mut |event| {
+                if let Event::HintTrusted { span } = event {
+                    trusted.push(story.line(span));
                 }
-                progress.tick(story, stmt.span);
-                engine.step(stmt).map_err(|e| story.solver_failure(&e))?;
-            }
-            progress.done();
-            let end = story
-                .program
-                .statements
-                .last()
-                .map(|s| s.span)
-                .unwrap_or_default();
-            let set = engine
-                .worlds(*limit)
-                .map_err(|error| story.solver_failure(&EngineError { span: end, error }))?;
+            })?;
+            let set = engine.worlds(*limit).map_err(|error| {
+                story.failure(&EngineError {
+                    span: story.end(),
+                    error: error.into(),
+                })
+            })?;
             if *json {
-                println!("{}", worlds_json(&story.program, &set));
+                println!("{}", worlds::worlds_json(&story.program, &set, &trusted));
             } else {
+                print!("{}", trusted_note(&trusted));
                 print!(
                     "{}",
-                    worlds_text(&story.program, &set, "raise --limit to see more")
+                    worlds::worlds_text(&story.program, &set, "raise --limit to see more")
                 );
             }
             Ok(())
         }),
-        Command::Run { file } => with_story(file, |story| {
-            let mut engine = Engine::new(&story.program, &options);
-            let mut progress = Progress::new(&story.program);
+        Command::Run { file, trust_hints } => with_story(file, |story| {
+            options.trust_hints = *trust_hints;
             let mut printed = false;
-            for stmt in &story.program.statements {
-                progress.tick(story, stmt.span);
-                if let Some(set) = engine.step(stmt).map_err(|e| story.solver_failure(&e))? {
-                    progress.clear();
-                    let (line, _) =
-                        crate::syntax::diagnostic::line_col(&story.source, stmt.span.start);
-                    println!("-- line {line}: worlds --");
-                    print!(
-                        "{}",
-                        worlds_text(
-                            &story.program,
-                            &set,
-                            "raise the number after `worlds` to see more"
-                        )
-                    );
-                    printed = true;
-                }
-            }
-            progress.done();
+            story.run(&options, &mut |event| {
+                printed |= print_event(story, &event);
+            })?;
             if !printed {
                 eprintln!(
-                    "note: the story has no `worlds` statement; `epipen worlds FILE` prints the worlds at its end"
+                    "note: the story printed nothing; `epipen worlds FILE` prints the worlds at its end"
                 );
             }
             Ok(())
         }),
+        Command::Check { file } => with_story(file, |story| {
+            options.keep_refuted_hints = true;
+            options.skip_worlds_statements = true;
+            let (mut verified, mut refuted) = (0, 0);
+            story.run(&options, &mut |event| match event {
+                Event::HintVerified { span, elapsed } => {
+                    verified += 1;
+                    println!(
+                        "line {}: hint `{}` verified ({:.2} s)",
+                        story.line(span),
+                        story.hint_text(span),
+                        elapsed.as_secs_f64()
+                    );
+                }
+                Event::HintRefuted {
+                    span,
+                    elapsed,
+                    counterexample,
+                } => {
+                    refuted += 1;
+                    println!(
+                        "line {}: hint `{}` refuted ({:.2} s): counterexample {}",
+                        story.line(span),
+                        story.hint_text(span),
+                        elapsed.as_secs_f64(),
+                        counterexample.describe(&story.program)
+                    );
+                }
+                _ => {}
+            })?;
+            println!("{verified} verified, {refuted} refuted");
+            if refuted > 0 {
+                Err(Failure::Quiet(1))
+            } else {
+                Ok(())
+            }
+        }),
     }
+}
+
+/// Prints one event of `epipen run`; returns whether it printed anything.
+fn print_event(story: &Story, event: &Event) -> bool {
+    match event {
+        Event::Worlds { span, set } => {
+            println!("-- line {}: worlds --", story.line(*span));
+            print!(
+                "{}",
+                worlds::worlds_text(
+                    &story.program,
+                    set,
+                    "raise the number after `worlds` to see more"
+                )
+            );
+        }
+        Event::Reveal {
+            round,
+            who,
+            text,
+            holds,
+            ..
+        } => {
+            let said = if *holds { text.clone() } else { negate(text) };
+            let who = &story.program.characters[who.0].name;
+            match round {
+                Some(r) => println!("round {r}: {who}: {said}"),
+                None => println!("{who}: {said}"),
+            }
+        }
+        Event::RepeatDone { span, rounds } => {
+            println!(
+                "-- line {}: repeat done after {rounds} round{} --",
+                story.line(*span),
+                if *rounds == 1 { "" } else { "s" }
+            );
+        }
+        Event::HintTrusted { span } => print!("{}", trusted_note(&[story.line(*span)])),
+        Event::HintVerified { .. } | Event::HintRefuted { .. } => return false,
+    }
+    true
+}
+
+/// `not φ` as a reader expects it: parentheses around anything with a top-level space.
+fn negate(text: &str) -> String {
+    let mut depth = 0i32;
+    let compound = text.chars().any(|c| {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth -= 1,
+            _ => {}
+        }
+        c == ' ' && depth == 0
+    });
+    if compound {
+        format!("not ({text})")
+    } else {
+        format!("not {text}")
+    }
+}
+
+fn trusted_note(lines: &[usize]) -> String {
+    lines
+        .iter()
+        .map(|l| format!("(the hint on line {l} was taken on trust, not verified)\n"))
+        .collect()
 }
 
 fn init_tracing(verbose: u8) {
@@ -168,22 +267,72 @@ struct Story {
     program: Program,
 }
 
-/// Why a command failed, already rendered; the exit code follows from the kind.
+/// Why a command failed: a rendered message and its exit code.
 enum Failure {
+    Story(String),
     Solver(String),
+    /// Everything was already printed; just the exit code.
+    Quiet(u8),
 }
 
 impl Story {
-    fn solver_failure(&self, e: &EngineError) -> Failure {
-        let hint = match e.error {
-            crate::engine::SolverError::Timeout => Some("raise --timeout, or simplify the story"),
-            _ => None,
-        };
-        let mut d = Diagnostic::error(e.span, format!("solver failure: {}", e.error));
-        if let Some(h) = hint {
-            d = d.with_hint(h);
+    fn line(&self, span: Span) -> usize {
+        crate::syntax::diagnostic::line_col(&self.source, span.start).0
+    }
+
+    fn end(&self) -> Span {
+        self.program
+            .statements
+            .last()
+            .map(|s| s.span)
+            .unwrap_or_default()
+    }
+
+    /// The hint of the `assert_adds_ck` statement at `span`, as written.
+    fn hint_text(&self, span: Span) -> &str {
+        let text = &self.source[span.start..span.end];
+        let text = text.strip_prefix("assert_adds_ck").unwrap_or(text);
+        text.split('{').next().unwrap_or(text).trim()
+    }
+
+    /// Runs the story's statements with a progress line on stderr.
+    fn run(&self, options: &Options, sink: &mut dyn FnMut(Event)) -> Result<Engine<'_>, Failure> {
+        let mut engine = Engine::new(&self.program, options);
+        let mut progress = Progress::new(&self.program);
+        for stmt in &self.program.statements {
+            progress.tick(self, stmt.span);
+            engine
+                .step(stmt, &mut |event| {
+                    progress.clear();
+                    sink(event)
+                })
+                .map_err(|e| self.failure(&e))?;
         }
-        Failure::Solver(d.render(&self.path, &self.source))
+        progress.clear();
+        Ok(engine)
+    }
+
+    fn failure(&self, e: &EngineError) -> Failure {
+        let d = Diagnostic::error(e.span, e.error.to_string());
+        match &e.error {
+            EngineFailure::Solver(SolverError::Timeout) => Failure::Solver(
+                d.with_hint("raise --timeout, or simplify the story")
+                    .render(&self.path, &self.source),
+            ),
+            EngineFailure::Solver(_) => Failure::Solver(d.render(&self.path, &self.source)),
+            EngineFailure::Story { hints, .. } => {
+                let d = hints.iter().fold(d, |d, h| d.with_hint(h.clone()));
+                Failure::Story(d.render(&self.path, &self.source))
+            }
+            EngineFailure::Refuted(c) => {
+                let d = Diagnostic::error(
+                    e.span,
+                    format!("the hint `{}` is wrong", self.hint_text(e.span)),
+                )
+                .with_hint(format!("counterexample: {}", c.describe(&self.program)));
+                Failure::Solver(d.render(&self.path, &self.source))
+            }
+        }
     }
 }
 
@@ -217,10 +366,15 @@ fn with_story(file: &PathBuf, f: impl FnOnce(&Story) -> Result<(), Failure>) -> 
         program,
     }) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Story(text)) => {
+            eprint!("{text}");
+            ExitCode::from(2)
+        }
         Err(Failure::Solver(text)) => {
             eprint!("{text}");
             ExitCode::from(1)
         }
+        Err(Failure::Quiet(code)) => ExitCode::from(code),
     }
 }
 
@@ -264,66 +418,4 @@ impl Progress {
             self.shown = false;
         }
     }
-
-    fn done(&mut self) {
-        self.clear();
-    }
-}
-
-fn world_line(program: &Program, values: &[Value]) -> String {
-    if values.is_empty() {
-        return "(no constants)".into();
-    }
-    program
-        .constants
-        .iter()
-        .zip(values)
-        .map(|(c, v)| format!("{} = {v}", c.name))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The human form: a header, one world per line, and whether that is all.
-pub fn worlds_text(program: &Program, set: &WorldSet, more_hint: &str) -> String {
-    let n = set.worlds.len();
-    let mut out = if set.complete {
-        match n {
-            0 => "no possible worlds: the announcements contradict each other\n".to_string(),
-            1 => "1 possible world:\n".to_string(),
-            _ => format!("{n} possible worlds:\n"),
-        }
-    } else {
-        format!("more than {n} possible worlds; the first {n}:\n")
-    };
-    for w in &set.worlds {
-        out.push_str(&format!("  {}\n", world_line(program, &w.0)));
-    }
-    if set.complete {
-        out.push_str("(and that's all)\n");
-    } else {
-        out.push_str(&format!("(more worlds exist; {more_hint})\n"));
-    }
-    out
-}
-
-/// `{"worlds": [{"month": 7, "day": 16}], "complete": true}`, keys in declaration order.
-pub fn worlds_json(program: &Program, set: &WorldSet) -> String {
-    let worlds: Vec<String> = set
-        .worlds
-        .iter()
-        .map(|w| {
-            let fields: Vec<String> = program
-                .constants
-                .iter()
-                .zip(&w.0)
-                .map(|(c, v)| format!("{}: {v}", serde_json::Value::String(c.name.clone())))
-                .collect();
-            format!("{{{}}}", fields.join(", "))
-        })
-        .collect();
-    format!(
-        "{{\"worlds\": [{}], \"complete\": {}}}",
-        worlds.join(", "),
-        set.complete
-    )
 }

@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use crate::ir::Ty;
+use crate::ir::{Program, Ty};
 
 /// The value of one constant in one world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -81,6 +81,92 @@ impl PartialOrd for World {
 pub struct WorldSet {
     pub worlds: Vec<World>,
     pub complete: bool,
+}
+
+/// A value as stories write it: enum values by their variant's name.
+pub fn show_value(program: &Program, ty: Ty, value: Value) -> String {
+    match (ty, value) {
+        (Ty::Enum(e), Value::Int(i)) => usize::try_from(i)
+            .ok()
+            .and_then(|i| program.enums[e.0].variants.get(i))
+            .cloned()
+            .unwrap_or_else(|| i.to_string()),
+        _ => value.to_string(),
+    }
+}
+
+/// `month = 7, day = 16`
+pub fn world_line(program: &Program, values: &[Value]) -> String {
+    if values.is_empty() {
+        return "(no constants)".into();
+    }
+    program
+        .constants
+        .iter()
+        .zip(values)
+        .map(|(c, v)| format!("{} = {}", c.name, show_value(program, c.ty, *v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The human form: a header, one world per line, and whether that is all.
+pub fn worlds_text(program: &Program, set: &WorldSet, more_hint: &str) -> String {
+    let n = set.worlds.len();
+    let mut out = if set.complete {
+        match n {
+            0 => "no possible worlds: the announcements contradict each other\n".to_string(),
+            1 => "1 possible world:\n".to_string(),
+            _ => format!("{n} possible worlds:\n"),
+        }
+    } else {
+        format!("more than {n} possible worlds; the first {n}:\n")
+    };
+    for w in &set.worlds {
+        out.push_str(&format!("  {}\n", world_line(program, &w.0)));
+    }
+    if set.complete {
+        out.push_str("(and that's all)\n");
+    } else {
+        out.push_str(&format!("(more worlds exist; {more_hint})\n"));
+    }
+    out
+}
+
+/// `{"worlds": [{"month": 7, "day": 16}], "complete": true}`, keys in declaration order;
+/// with `"unverified_hints": [lines]` added when hints were taken on trust.
+pub fn worlds_json(program: &Program, set: &WorldSet, unverified_hints: &[usize]) -> String {
+    let worlds: Vec<String> = set
+        .worlds
+        .iter()
+        .map(|w| {
+            let fields: Vec<String> = program
+                .constants
+                .iter()
+                .zip(&w.0)
+                .map(|(c, v)| {
+                    let value = match c.ty {
+                        Ty::Enum(_) => {
+                            serde_json::Value::String(show_value(program, c.ty, *v)).to_string()
+                        }
+                        _ => v.to_string(),
+                    };
+                    format!("{}: {value}", serde_json::Value::String(c.name.clone()))
+                })
+                .collect();
+            format!("{{{}}}", fields.join(", "))
+        })
+        .collect();
+    let trusted = if unverified_hints.is_empty() {
+        String::new()
+    } else {
+        let lines: Vec<String> = unverified_hints.iter().map(|l| l.to_string()).collect();
+        format!(", \"unverified_hints\": [{}]", lines.join(", "))
+    };
+    format!(
+        "{{\"worlds\": [{}], \"complete\": {}{trusted}}}",
+        worlds.join(", "),
+        set.complete
+    )
 }
 
 /// Above this many worlds within one magnitude bound, the canonical order is given up.

@@ -317,6 +317,6 @@ fn an_empty_story_has_one_world_with_no_constants() {
     assert_eq!(out.stdout, "");
     assert_eq!(
         out.stderr,
-        "note: the story has no `worlds` statement; `epipen worlds FILE` prints the worlds at its end\n"
+        "note: the story printed nothing; `epipen worlds FILE` prints the worlds at its end\n"
     );
 }

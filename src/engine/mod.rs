@@ -1,73 +1,103 @@
-//! The EpiPEn engine: the knowledge state (κ and who learned what), the K/KV encodings,
-//! quantifier elimination with a finite-domain fallback, and the introspection check.
+//! The EpiPEn engine: runs a program's statements against Z3, keeping the knowledge state
+//! (κ and who learned what), and reports what happens as [`Event`]s.
 //! See docs/encoding.md for the formulas.
 
 pub mod error;
+mod knowledge;
 pub mod solver;
+#[cfg(test)]
+mod tests;
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-pub use error::{EngineError, SolverError};
-use solver::{Assignment, Eliminated, Term, Z3};
+pub use error::{EngineError, Failure, SolverError};
+use knowledge::{Goal, Learned, State};
+use solver::{Assignment, Term, Z3};
 
-use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp, Program, Stmt, StmtKind, Ty};
+use crate::ir::{CharId, Expr, Program, Stmt, StmtKind, Ty};
+use crate::syntax::Span;
 use crate::worlds::{self, Value, World, WorldSet};
-
-/// Above this many worlds the finite-domain route gives up.
-const FINITE_CAP: usize = 200_000;
-/// An int constant beyond ±this under κ makes the finite-domain route give up at once.
-const FINITE_BOUND: i64 = 10_000_000;
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// A deadline for the whole run.
     pub timeout: Option<Duration>,
+    /// Take `assert_adds_ck` hints on trust: skip the block's announcements and verification.
+    pub trust_hints: bool,
+    /// Keep going after a refuted hint (with the block's true effect), reporting it as an
+    /// event instead of failing: what `epipen check` does.
+    pub keep_refuted_hints: bool,
+    /// Skip `worlds` statements (`epipen worlds` prints only the worlds at the end).
+    pub skip_worlds_statements: bool,
 }
 
-/// What a character has learned: a constant, or the value of an expression.
-#[derive(Clone)]
-enum Learned {
-    Const(usize),
-    Expr(Term),
+/// Something the run reports, in story order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A `worlds` statement's worlds.
+    Worlds { span: Span, set: WorldSet },
+    /// `A reveals φ`: what A announced (φ, or `not φ` when `holds` is false), in the
+    /// given round of the innermost `repeat`.
+    Reveal {
+        span: Span,
+        round: Option<u64>,
+        who: CharId,
+        text: String,
+        holds: bool,
+    },
+    /// A `repeat` stopped after this many rounds.
+    RepeatDone { span: Span, rounds: u64 },
+    /// An `assert_adds_ck` hint was proven right.
+    HintVerified { span: Span, elapsed: Duration },
+    /// An `assert_adds_ck` hint was taken on trust (`--trust-hints`).
+    HintTrusted { span: Span },
+    /// An `assert_adds_ck` hint was refuted (only with `keep_refuted_hints`).
+    HintRefuted {
+        span: Span,
+        elapsed: Duration,
+        counterexample: Counterexample,
+    },
 }
 
-/// The knowledge state: common knowledge κ and what each character learned. When κ has
-/// been found to have finitely many worlds, they are kept too and filtered as κ grows.
-#[derive(Clone)]
-struct State {
-    kappa: Term,
-    learned: Vec<Vec<Learned>>,
-    worlds: Option<Rc<Vec<Vec<Value>>>>,
+/// A world on which a hint and its block disagree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counterexample {
+    pub world: World,
+    /// True when the block keeps the world and the hint rules it out; false when the
+    /// hint allows it and the block rules it out.
+    pub kept_by_block: bool,
 }
 
-/// The goal of a knowledge operator: that a formula holds, or the values of expressions.
-enum Goal {
-    That(Term),
-    Values(Vec<Term>),
-}
-
-/// Timing and size of one executed statement, for `-v` logs.
-#[derive(Debug, Clone)]
-pub struct StepStats {
-    pub elapsed: Duration,
-    pub kappa_size: usize,
+impl Counterexample {
+    pub fn describe(&self, program: &Program) -> String {
+        let side = if self.kept_by_block {
+            "the block keeps this world but the hint rules it out"
+        } else {
+            "the hint allows this world but the block rules it out"
+        };
+        format!("{} ({side})", worlds::world_line(program, &self.world.0))
+    }
 }
 
 /// Runs a program statement by statement against Z3.
 pub struct Engine<'p> {
     program: &'p Program,
+    options: Options,
     z3: Z3,
     /// The world variables x̄, one per declared constant.
     vars: Vec<Term>,
     state: State,
     checkpoints: Vec<Option<State>>,
+    /// The actual world, once `actual` has pinned it down.
+    actual: Option<Vec<Value>>,
+    /// The round of the innermost running `repeat`.
+    round: Option<u64>,
 }
 
 impl<'p> Engine<'p> {
     pub fn new(program: &'p Program, options: &Options) -> Engine<'p> {
-        let vars = program
+        let vars: Vec<Term> = program
             .constants
             .iter()
             .map(|c| match c.ty {
@@ -75,16 +105,20 @@ impl<'p> Engine<'p> {
                 Ty::Bool => Term::bool_var(&c.name),
             })
             .collect();
+        let domains = enum_domains(program, &vars);
         Engine {
             program,
+            options: options.clone(),
             z3: Z3::new(options.timeout),
             vars,
             state: State {
-                kappa: Term::bool(true),
+                kappa: domains.simplify(),
                 learned: vec![Vec::new(); program.characters.len()],
                 worlds: None,
             },
             checkpoints: vec![None; program.checkpoints.len()],
+            actual: None,
+            round: None,
         }
     }
 
@@ -93,89 +127,308 @@ impl<'p> Engine<'p> {
         &self.state.kappa
     }
 
-    /// Executes one statement. A `worlds` statement returns the worlds possible there.
-    pub fn step(&mut self, stmt: &Stmt) -> Result<Option<WorldSet>, EngineError> {
-        let start = Instant::now();
-        let result = self.execute(stmt).map_err(|error| EngineError {
-            span: stmt.span,
-            error,
-        });
-        let stats = StepStats {
-            elapsed: start.elapsed(),
-            kappa_size: self.state.kappa.dag_size(),
-        };
-        tracing::debug!(
-            span = ?stmt.span,
-            elapsed_ms = stats.elapsed.as_secs_f64() * 1000.0,
-            kappa_size = stats.kappa_size,
-            "statement done"
-        );
-        result
+    /// Runs every statement of the program, reporting events to `sink`.
+    pub fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        let program = self.program;
+        self.block(&program.statements, sink)
     }
 
-    fn execute(&mut self, stmt: &Stmt) -> Result<Option<WorldSet>, SolverError> {
+    fn block(&mut self, stmts: &[Stmt], sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        for stmt in stmts {
+            self.step(stmt, sink)?;
+        }
+        Ok(())
+    }
+
+    /// Executes one statement (blocks recursively), reporting events to `sink`.
+    pub fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        let start = Instant::now();
         match &stmt.kind {
-            StmtKind::Announce {
-                speaker: None,
-                formula,
-            } => {
+            StmtKind::Announce { speaker, formula } => {
                 let state = self.state.clone();
-                let psi = self.encode(formula, &state)?;
-                self.add_to_kappa(psi)?;
+                let added = self.announcement(*speaker, formula, &state).at(stmt.span)?;
+                self.add_to_kappa(added).at(stmt.span)?;
             }
-            StmtKind::Announce {
-                speaker: Some(agent),
-                formula,
-            } => {
+            StmtKind::Reveal { who, formula, text } => {
                 let state = self.state.clone();
-                let psi = self.encode(formula, &state)?;
-                let k = self.knows(*agent, &state, Goal::That(psi.clone()))?;
-                // Introspection: when κ ⊨ ψ → K_A ψ, ψ and K_A ψ are equivalent under κ
-                // (K_A ψ → ψ always holds under κ), so the smaller one is added.
-                let introspective = match self
-                    .z3
-                    .is_valid(&Term::and(&[state.kappa.clone(), psi.clone()]).implies(&k))
-                {
-                    Ok(v) => v,
-                    Err(SolverError::Timeout) => return Err(SolverError::Timeout),
-                    Err(e) => {
-                        tracing::debug!("introspection check failed ({e}); adding K_A ψ");
-                        false
-                    }
-                };
-                let added = if introspective && psi.dag_size() < k.dag_size() {
-                    psi
-                } else {
-                    k
-                };
-                tracing::debug!(
-                    introspective,
-                    "announcement by {}",
-                    self.program.characters[agent.0].name
-                );
-                self.add_to_kappa(added)?;
+                let (added, holds) = self.reveal(*who, formula, &state).at(stmt.span)?;
+                sink(Event::Reveal {
+                    span: stmt.span,
+                    round: self.round,
+                    who: *who,
+                    text: text.clone(),
+                    holds,
+                });
+                self.add_to_kappa(added).at(stmt.span)?;
             }
             StmtKind::Learn { who, what } => {
                 let learned = match what.kind {
-                    ExprKind::Const(c) => Learned::Const(c.0),
+                    crate::ir::ExprKind::Const(c) => Learned::Const(c.0),
                     _ => {
                         let state = self.state.clone();
-                        Learned::Expr(self.encode(what, &state)?)
+                        Learned::Expr(self.encode(what, &state).at(stmt.span)?)
                     }
                 };
                 self.state.learned[who.0].push(learned);
             }
             StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
-            StmtKind::Worlds { limit } => return self.worlds(*limit).map(Some),
-            StmtKind::Simultaneously(_)
-            | StmtKind::Actual(_)
-            | StmtKind::Reveal { .. }
-            | StmtKind::Repeat { .. }
-            | StmtKind::AssertAddsCk { .. } => {
-                return Err(SolverError::Unsupported("not implemented yet".into()));
+            StmtKind::Worlds { limit } => {
+                if !self.options.skip_worlds_statements {
+                    let set = self.worlds(*limit).at(stmt.span)?;
+                    sink(Event::Worlds {
+                        span: stmt.span,
+                        set,
+                    });
+                }
+            }
+            StmtKind::Simultaneously(stmts) => {
+                // Every announcement is evaluated in the state at the block's start; they
+                // take effect together.
+                let state = self.state.clone();
+                let mut added = Vec::new();
+                for s in stmts {
+                    match &s.kind {
+                        StmtKind::Announce { speaker, formula } => {
+                            added.push(self.announcement(*speaker, formula, &state).at(s.span)?);
+                        }
+                        StmtKind::Reveal { who, formula, text } => {
+                            let (phi, holds) = self.reveal(*who, formula, &state).at(s.span)?;
+                            sink(Event::Reveal {
+                                span: s.span,
+                                round: self.round,
+                                who: *who,
+                                text: text.clone(),
+                                holds,
+                            });
+                            added.push(phi);
+                        }
+                        _ => unreachable!("lowering lets only announcements into `simultaneously`"),
+                    }
+                }
+                self.add_to_kappa(Term::and(&added)).at(stmt.span)?;
+            }
+            StmtKind::Actual(expr) => self.set_actual(expr).at(stmt.span)?,
+            StmtKind::Repeat { max, body, until } => {
+                let outer = self.round;
+                let mut rounds = 0;
+                loop {
+                    if rounds == *max {
+                        return Err(Failure::Story {
+                            message: format!("`repeat` ran its maximum of {max} rounds and `until` still does not hold"),
+                            hints: vec!["raise the number after `max`, or check the `until` condition".into()],
+                        })
+                        .at(stmt.span);
+                    }
+                    rounds += 1;
+                    self.round = Some(rounds);
+                    self.block(body, sink)?;
+                    let state = self.state.clone();
+                    let holds = self
+                        .holds_in_actual(until, &state, "`until`")
+                        .at(stmt.span)?;
+                    if holds {
+                        break;
+                    }
+                }
+                self.round = outer;
+                sink(Event::RepeatDone {
+                    span: stmt.span,
+                    rounds,
+                });
+            }
+            StmtKind::AssertAddsCk { hint, body } => {
+                self.assert_adds_ck(stmt.span, hint, body, sink)?
             }
         }
-        Ok(None)
+        tracing::debug!(
+            span = ?stmt.span,
+            elapsed_ms = start.elapsed().as_secs_f64() * 1000.0,
+            kappa_size = self.state.kappa.dag_size(),
+            "statement done"
+        );
+        Ok(())
+    }
+
+    /// The formula an announcement adds to κ, evaluated in `state`.
+    fn announcement(
+        &mut self,
+        speaker: Option<CharId>,
+        formula: &Expr,
+        state: &State,
+    ) -> Result<Term, Failure> {
+        let psi = self.encode(formula, state)?;
+        let added = match speaker {
+            None => psi,
+            Some(agent) => self.announced_by(agent, psi, state)?,
+        };
+        self.check_true_in_actual(&added)?;
+        Ok(added)
+    }
+
+    /// What A's announcement of ψ adds: K_A ψ, or ψ itself when the introspection check
+    /// proves them equivalent under κ and ψ is smaller.
+    fn announced_by(
+        &mut self,
+        agent: CharId,
+        psi: Term,
+        state: &State,
+    ) -> Result<Term, SolverError> {
+        let k = self.knows(agent, state, Goal::That(psi.clone()))?;
+        // When κ ⊨ ψ → K_A ψ, ψ and K_A ψ are equivalent under κ (K_A ψ → ψ always holds
+        // under κ), so the smaller one is added.
+        let check = Term::and(&[state.kappa.clone(), psi.clone()]).implies(&k);
+        let introspective = match self.z3.is_valid(&check) {
+            Ok(v) => v,
+            Err(SolverError::Timeout) => return Err(SolverError::Timeout),
+            Err(e) => {
+                tracing::debug!("introspection check failed ({e}); adding K_A ψ");
+                false
+            }
+        };
+        tracing::debug!(
+            introspective,
+            "announcement by {}",
+            self.program.characters[agent.0].name
+        );
+        Ok(if introspective && psi.dag_size() < k.dag_size() {
+            psi
+        } else {
+            k
+        })
+    }
+
+    /// `A reveals φ`: what A announces (φ or not φ, as φ holds in the actual world).
+    fn reveal(
+        &mut self,
+        who: CharId,
+        formula: &Expr,
+        state: &State,
+    ) -> Result<(Term, bool), Failure> {
+        let psi = self.encode(formula, state)?;
+        let holds = self.eval_actual(&psi, "`reveals`")?;
+        let said = if holds { psi } else { psi.not() };
+        Ok((self.announced_by(who, said, state)?, holds))
+    }
+
+    fn actual_world(&self, what: &str) -> Result<&[Value], Failure> {
+        self.actual.as_deref().ok_or_else(|| Failure::Story {
+            message: format!("{what} needs the actual world, and none is declared yet"),
+            hints: vec!["declare it before, e.g. `actual muddy[0] and not muddy[1]`".into()],
+        })
+    }
+
+    fn eval_actual(&self, term: &Term, what: &str) -> Result<bool, Failure> {
+        let actual = self.actual_world(what)?;
+        Ok(Assignment::new(&self.vars, actual).eval(term)? == Value::Bool(true))
+    }
+
+    fn holds_in_actual(&mut self, expr: &Expr, state: &State, what: &str) -> Result<bool, Failure> {
+        self.actual_world(what)?;
+        let term = self.encode(expr, state)?;
+        self.eval_actual(&term, what)
+    }
+
+    /// Fails when an announcement is false in the actual world (if there is one).
+    fn check_true_in_actual(&self, added: &Term) -> Result<(), Failure> {
+        if self.actual.is_some() && !self.eval_actual(added, "")? {
+            return Err(Failure::Story {
+                message: "this announcement is false in the actual world".into(),
+                hints: vec!["announcements are truthful: check it against `actual`".into()],
+            });
+        }
+        Ok(())
+    }
+
+    /// `actual φ`: φ must allow exactly one world, which must be possible under κ.
+    fn set_actual(&mut self, expr: &Expr) -> Result<(), Failure> {
+        let state = self.state.clone();
+        let phi = self.encode(expr, &state)?;
+        let domains = enum_domains(self.program, &self.vars);
+        let (found, _) = self
+            .z3
+            .enumerate(&Term::and(&[phi, domains]), &self.vars, None, 2)?;
+        match found.as_slice() {
+            [] => Err(Failure::Story {
+                message: "`actual` allows no world at all".into(),
+                hints: vec![],
+            }),
+            [w] => {
+                if Assignment::new(&self.vars, w).eval(&self.state.kappa)? != Value::Bool(true) {
+                    return Err(Failure::Story {
+                        message: "the actual world contradicts what was announced before".into(),
+                        hints: vec![],
+                    });
+                }
+                self.actual = Some(w.clone());
+                Ok(())
+            }
+            [a, b, ..] => Err(Failure::Story {
+                message: "`actual` must pin down exactly one world, but it allows several".into(),
+                hints: vec![format!(
+                    "for example {} and {}; give every constant a value",
+                    worlds::world_line(self.program, a),
+                    worlds::world_line(self.program, b)
+                )],
+            }),
+        }
+    }
+
+    /// `assert_adds_ck φ { … }`: runs the block, then proves κ_after ≡ κ_before ∧ φ under
+    /// κ_before, and keeps the small form κ_before ∧ φ.
+    fn assert_adds_ck(
+        &mut self,
+        span: Span,
+        hint: &Expr,
+        body: &[Stmt],
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<(), EngineError> {
+        let start = Instant::now();
+        let before = self.state.clone();
+        let h = self.encode(hint, &before).at(span)?;
+        if self.options.trust_hints {
+            // Keep what the block teaches characters; take its announcements on trust.
+            for s in body {
+                if matches!(s.kind, StmtKind::Learn { .. } | StmtKind::Checkpoint(_)) {
+                    self.step(s, sink)?;
+                }
+            }
+            self.state.kappa = before.kappa.clone();
+            self.state.worlds = before.worlds.clone();
+            self.add_to_kappa(h).at(span)?;
+            sink(Event::HintTrusted { span });
+            return Ok(());
+        }
+        self.block(body, sink)?;
+        let after = self.state.kappa.clone();
+        // A world of κ_before where κ_after and the hint disagree refutes the hint.
+        let disagree = Term::and(&[before.kappa.clone(), after.iff(&h).not()]);
+        let (found, _) = self.z3.enumerate(&disagree, &self.vars, None, 1).at(span)?;
+        let elapsed = start.elapsed();
+        match found.into_iter().next() {
+            None => {
+                self.state.kappa = self.z3.simplify(&Term::and(&[before.kappa, h])).at(span)?;
+                sink(Event::HintVerified { span, elapsed });
+                Ok(())
+            }
+            Some(w) => {
+                let kept_by_block =
+                    Assignment::new(&self.vars, &w).eval(&after).at(span)? == Value::Bool(true);
+                let counterexample = Counterexample {
+                    world: World(w),
+                    kept_by_block,
+                };
+                if self.options.keep_refuted_hints {
+                    sink(Event::HintRefuted {
+                        span,
+                        elapsed,
+                        counterexample,
+                    });
+                    Ok(())
+                } else {
+                    Err(Failure::Refuted(counterexample)).at(span)
+                }
+            }
+        }
     }
 
     /// κ := simplify(κ ∧ φ); an explicit world list, when known, is filtered by φ.
@@ -216,441 +469,55 @@ impl<'p> Engine<'p> {
             Ok((ws.into_iter().map(World).collect(), exhausted))
         })
     }
+}
 
-    /// Translates an expression into a term over the world variables, evaluating every
-    /// knowledge operator in `state` (at the moment of the statement).
-    fn encode(&mut self, e: &Expr, state: &State) -> Result<Term, SolverError> {
-        Ok(match &e.kind {
-            ExprKind::Int(n) => Term::int(*n),
-            ExprKind::Bool(v) => Term::bool(*v),
-            ExprKind::Const(c) => self.vars[c.0].clone(),
-            ExprKind::Neg(a) => self.encode(a, state)?.neg(),
-            ExprKind::Not(a) => self.encode(a, state)?.not(),
-            ExprKind::Arith(op, a, b) => {
-                let (a, b) = (self.encode(a, state)?, self.encode(b, state)?);
-                match op {
-                    ArithOp::Add => a.add(&b),
-                    ArithOp::Sub => a.sub(&b),
-                    ArithOp::Mul => a.mul(&b),
-                    ArithOp::Div => a.div(&b),
-                    ArithOp::Mod => a.modulo(&b),
-                }
-            }
-            ExprKind::Cmp(op, a, b) => {
-                let (a, b) = (self.encode(a, state)?, self.encode(b, state)?);
-                match op {
-                    CmpOp::Eq => a.eq(&b),
-                    CmpOp::Ne => a.eq(&b).not(),
-                    CmpOp::Lt => a.lt(&b),
-                    CmpOp::Le => a.le(&b),
-                    CmpOp::Gt => b.lt(&a),
-                    CmpOp::Ge => b.le(&a),
-                }
-            }
-            ExprKind::Logic(op, a, b) => {
-                let (a, b) = (self.encode(a, state)?, self.encode(b, state)?);
-                match op {
-                    LogicOp::And => Term::and(&[a, b]),
-                    LogicOp::Or => Term::or(&[a, b]),
-                    LogicOp::Implies => a.implies(&b),
-                    LogicOp::Iff => a.iff(&b),
-                }
-            }
-            ExprKind::Ite(c, a, b) => {
-                let c = self.encode(c, state)?;
-                c.ite(&self.encode(a, state)?, &self.encode(b, state)?)
-            }
-            ExprKind::In { tuple, set } => {
-                let tuple: Vec<Term> = tuple
-                    .iter()
-                    .map(|t| self.encode(t, state))
-                    .collect::<Result<_, _>>()?;
-                let mut items = Vec::with_capacity(set.len());
-                for item in set {
-                    let mut eqs = Vec::with_capacity(item.len());
-                    for (t, v) in tuple.iter().zip(item) {
-                        eqs.push(t.eq(&self.encode(v, state)?));
-                    }
-                    items.push(Term::and(&eqs));
-                }
-                Term::or(&items)
-            }
-            ExprKind::Knows { agent, formula } => {
-                let phi = self.encode(formula, state)?;
-                self.knows(*agent, state, Goal::That(phi))?
-            }
-            ExprKind::KnowsValue { agent, exprs } => {
-                let es = exprs
-                    .iter()
-                    .map(|x| self.encode(x, state))
-                    .collect::<Result<_, _>>()?;
-                self.knows(*agent, state, Goal::Values(es))?
-            }
-            ExprKind::At { checkpoint, body } => {
-                let saved = self.checkpoints[checkpoint.0]
-                    .clone()
-                    .expect("lowering only lets `at` name a checkpoint passed earlier");
-                self.encode(body, &saved)?
-            }
+/// Attaches a statement's span to a failure.
+trait At<T> {
+    fn at(self, span: Span) -> Result<T, EngineError>;
+}
+
+impl<T, E: Into<Failure>> At<T> for Result<T, E> {
+    fn at(self, span: Span) -> Result<T, EngineError> {
+        self.map_err(|e| EngineError {
+            span,
+            error: e.into(),
         })
     }
+}
 
-    /// K_A goal in `state`, as a quantifier-free formula over the world variables x̄:
-    /// `∀ȳ. κ(ȳ) ∧ L_A(ȳ) = L_A(x̄) → goal(ȳ)`, where ȳ renames the constants A has not
-    /// learned directly and L_A are A's learned expressions. For values ē the goal is
-    /// `ē(ȳ) = ē(x̄)`, which is ∃v̄. K_A(ē = v̄) in every world of κ.
-    fn knows(&mut self, agent: CharId, state: &State, goal: Goal) -> Result<Term, SolverError> {
-        let learned = &state.learned[agent.0];
-        let direct: Vec<usize> = learned
-            .iter()
-            .filter_map(|l| match l {
-                Learned::Const(c) => Some(*c),
-                Learned::Expr(_) => None,
-            })
-            .collect();
-        let (mut from, mut to) = (Vec::new(), Vec::new());
-        for (k, x) in self.vars.iter().enumerate() {
-            if !direct.contains(&k) {
-                from.push(x.clone());
-                to.push(x.fresh_like(&format!("{}'", self.program.constants[k].name)));
+/// What every world satisfies: an enum constant is an int that takes one of its
+/// variants' indices.
+fn enum_domains(program: &Program, vars: &[Term]) -> Term {
+    let domains: Vec<Term> = program
+        .constants
+        .iter()
+        .zip(vars)
+        .filter_map(|(c, v)| match c.ty {
+            Ty::Enum(e) => {
+                let k = program.enums[e.0].variants.len() as i64;
+                Some(Term::and(&[Term::int(0).le(v), v.lt(&Term::int(k))]))
             }
-        }
-        let mut hyp = vec![state.kappa.substitute(&from, &to)];
-        for l in learned {
-            if let Learned::Expr(e) = l {
-                hyp.push(e.substitute(&from, &to).eq(e));
-            }
-        }
-        let conclusion = match &goal {
-            Goal::That(phi) => phi.substitute(&from, &to),
-            Goal::Values(es) => Term::and(
-                &es.iter()
-                    .map(|e| e.substitute(&from, &to).eq(e))
-                    .collect::<Vec<_>>(),
-            ),
-        };
-        let formula = Term::forall(&to, &Term::and(&hyp).implies(&conclusion));
-        if !formula.is_nonlinear()
-            && let Eliminated::Free(t) = self.z3.eliminate_quantifiers(&formula)?
-        {
-            return Ok(t);
-        }
-        tracing::debug!("quantifier elimination not applicable; taking the finite-domain route");
-        self.knows_finite(agent, state, &goal)
-    }
-
-    /// K_A goal by explicit enumeration of κ's worlds, grouped by what A learned: the
-    /// result says which groups know, and is equivalent to K_A goal under κ.
-    fn knows_finite(
-        &mut self,
-        agent: CharId,
-        state: &State,
-        goal: &Goal,
-    ) -> Result<Term, SolverError> {
-        let worlds = self.finite_worlds(state)?;
-        let learned: Vec<Term> = state.learned[agent.0]
-            .iter()
-            .map(|l| match l {
-                Learned::Const(c) => self.vars[*c].clone(),
-                Learned::Expr(e) => e.clone(),
-            })
-            .collect();
-        // For each group (values of what A learned): does A know, and (for values) the
-        // first value tuple seen.
-        let mut groups: BTreeMap<World, (bool, Option<Vec<Value>>)> = BTreeMap::new();
-        for w in worlds.iter() {
-            let a = Assignment::new(&self.vars, w);
-            let key = World(
-                learned
-                    .iter()
-                    .map(|l| a.eval(l))
-                    .collect::<Result<_, _>>()?,
-            );
-            let entry = groups.entry(key).or_insert((true, None));
-            if !entry.0 {
-                continue;
-            }
-            match goal {
-                Goal::That(phi) => entry.0 = a.eval(phi)? == Value::Bool(true),
-                Goal::Values(es) => {
-                    let values: Vec<Value> =
-                        es.iter().map(|e| a.eval(e)).collect::<Result<_, _>>()?;
-                    match &entry.1 {
-                        None => entry.1 = Some(values),
-                        Some(first) => entry.0 = *first == values,
-                    }
-                }
-            }
-        }
-        let matches = |key: &World| -> Term {
-            Term::and(
-                &learned
-                    .iter()
-                    .zip(&key.0)
-                    .map(|(l, v)| l.eq(&Term::value(*v)))
-                    .collect::<Vec<_>>(),
-            )
-        };
-        let good: Vec<Term> = groups
-            .iter()
-            .filter(|(_, g)| g.0)
-            .map(|(k, _)| matches(k))
-            .collect();
-        let bad: Vec<Term> = groups
-            .iter()
-            .filter(|(_, g)| !g.0)
-            .map(|(k, _)| matches(k))
-            .collect();
-        Ok(if good.len() <= bad.len() {
-            Term::or(&good)
-        } else {
-            Term::or(&bad).not()
+            _ => None,
         })
-    }
-
-    /// Every world of κ in `state`, when there are finitely many (at most FINITE_CAP).
-    fn finite_worlds(&mut self, state: &State) -> Result<Rc<Vec<Vec<Value>>>, SolverError> {
-        if let Some(ws) = &state.worlds {
-            return Ok(ws.clone());
-        }
-        let unsupported = || {
-            SolverError::Unsupported(
-                "quantifier elimination cannot handle this statement (non-linear arithmetic such as x * y), \
-                 and the possible worlds are not finitely many, so the finite-domain route is closed too; \
-                 bound every constant in an announcement, e.g. `announce x >= 0 and x <= 100`"
-                    .into(),
-            )
-        };
-        let outside: Vec<Term> = self
-            .vars
-            .iter()
-            .filter(|v| !v.is_bool())
-            .map(|v| {
-                Term::or(&[
-                    v.lt(&Term::int(-FINITE_BOUND)),
-                    Term::int(FINITE_BOUND).lt(v),
-                ])
-            })
-            .collect();
-        if self
-            .z3
-            .is_sat(&Term::and(&[state.kappa.clone(), Term::or(&outside)]))?
-        {
-            return Err(unsupported());
-        }
-        let (worlds, exhausted) = self
-            .z3
-            .enumerate(&state.kappa, &self.vars, None, FINITE_CAP)?;
-        if !exhausted {
-            return Err(unsupported());
-        }
-        tracing::debug!(
-            worlds = worlds.len(),
-            "enumerated κ for the finite-domain route"
-        );
-        let worlds = Rc::new(worlds);
-        // The current state is where this mostly happens: remember its worlds.
-        if state.kappa == self.state.kappa && self.state.worlds.is_none() {
-            self.state.worlds = Some(worlds.clone());
-        }
-        Ok(worlds)
-    }
+        .collect();
+    Term::and(&domains)
 }
 
 /// Runs the whole program and returns up to `limit` of the worlds possible at its end.
 pub fn solve(program: &Program, limit: u64) -> Result<WorldSet, EngineError> {
-    let mut engine = Engine::new(program, &Options::default());
-    for stmt in &program.statements {
-        engine.step(stmt)?;
-    }
+    let options = Options {
+        skip_worlds_statements: true,
+        ..Options::default()
+    };
+    let mut engine = Engine::new(program, &options);
+    engine.run(&mut |_| {})?;
     let end = program
         .statements
         .last()
         .map(|s| s.span)
         .unwrap_or_default();
-    engine
-        .worlds(limit)
-        .map_err(|error| EngineError { span: end, error })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ir::*;
-    use crate::syntax::Span;
-
-    fn e(kind: ExprKind, ty: Ty) -> Expr {
-        Expr {
-            kind,
-            ty,
-            span: Span::default(),
-        }
-    }
-    fn c(i: usize) -> Expr {
-        e(ExprKind::Const(ConstId(i)), Ty::Int)
-    }
-    fn n(v: i64) -> Expr {
-        e(ExprKind::Int(v), Ty::Int)
-    }
-    fn not(x: Expr) -> Expr {
-        e(ExprKind::Not(Box::new(x)), Ty::Bool)
-    }
-    fn kv(a: usize, xs: Vec<Expr>) -> Expr {
-        e(
-            ExprKind::KnowsValue {
-                agent: CharId(a),
-                exprs: xs,
-            },
-            Ty::Bool,
-        )
-    }
-    fn stmt(kind: StmtKind) -> Stmt {
-        Stmt {
-            kind,
-            span: Span::default(),
-        }
-    }
-    fn says(a: Option<usize>, f: Expr) -> Stmt {
-        stmt(StmtKind::Announce {
-            speaker: a.map(CharId),
-            formula: f,
-        })
-    }
-    fn ints(values: &[(i64, i64)]) -> Vec<World> {
-        values
-            .iter()
-            .map(|&(a, b)| World(vec![Value::Int(a), Value::Int(b)]))
-            .collect()
-    }
-
-    fn two_chars_two_ints(first: Expr, mul: bool, dialogue: Vec<Stmt>) -> Program {
-        let ch = |n: &str| Character {
-            name: n.into(),
-            span: Span::default(),
-        };
-        let k = |n: &str| Constant {
-            name: n.into(),
-            ty: Ty::Int,
-            span: Span::default(),
-        };
-        let learn1 = if mul {
-            e(
-                ExprKind::Arith(ArithOp::Mul, Box::new(c(0)), Box::new(c(1))),
-                Ty::Int,
-            )
-        } else {
-            c(0)
-        };
-        let learn2 = if mul {
-            e(
-                ExprKind::Arith(ArithOp::Add, Box::new(c(0)), Box::new(c(1))),
-                Ty::Int,
-            )
-        } else {
-            c(1)
-        };
-        let mut statements = vec![
-            says(None, first),
-            stmt(StmtKind::Learn {
-                who: CharId(0),
-                what: learn1,
-            }),
-            stmt(StmtKind::Learn {
-                who: CharId(1),
-                what: learn2,
-            }),
-        ];
-        statements.extend(dialogue);
-        Program {
-            characters: vec![ch("A"), ch("B")],
-            constants: vec![k("x"), k("y")],
-            checkpoints: vec![],
-            statements,
-        }
-    }
-
-    fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
-        e(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
-    }
-    fn and(a: Expr, b: Expr) -> Expr {
-        e(
-            ExprKind::Logic(LogicOp::And, Box::new(a), Box::new(b)),
-            Ty::Bool,
-        )
-    }
-    fn or(a: Expr, b: Expr) -> Expr {
-        e(
-            ExprKind::Logic(LogicOp::Or, Box::new(a), Box::new(b)),
-            Ty::Bool,
-        )
-    }
-    fn plus1(x: Expr) -> Expr {
-        e(
-            ExprKind::Arith(ArithOp::Add, Box::new(x), Box::new(n(1))),
-            Ty::Int,
-        )
-    }
-
-    /// Consecutive numbers (linear: the quantifier-elimination route, infinite worlds).
-    #[test]
-    fn consecutive_numbers() {
-        let first = and(
-            and(cmp(CmpOp::Ge, c(0), n(0)), cmp(CmpOp::Ge, c(1), n(0))),
-            or(
-                cmp(CmpOp::Eq, c(0), plus1(c(1))),
-                cmp(CmpOp::Eq, c(1), plus1(c(0))),
-            ),
-        );
-        let dialogue = vec![
-            says(Some(0), not(kv(0, vec![c(1)]))),
-            says(Some(1), not(kv(1, vec![c(0)]))),
-            says(Some(0), kv(0, vec![c(1)])),
-            says(Some(1), kv(1, vec![c(0)])),
-        ];
-        let program = two_chars_two_ints(first.clone(), false, dialogue.clone());
-        let set = solve(&program, 10).unwrap();
-        assert_eq!(
-            set,
-            WorldSet {
-                worlds: ints(&[(1, 2), (2, 3)]),
-                complete: true
-            }
-        );
-        // After two announcements the worlds are still infinitely many.
-        let program = two_chars_two_ints(first, false, dialogue[..2].to_vec());
-        let set = solve(&program, 3).unwrap();
-        // Gone: (0, 1), (1, 0) (Anne or Bill would know) and (2, 1) (Bill would know, as A = 0 is gone).
-        assert_eq!(
-            set,
-            WorldSet {
-                worlds: ints(&[(1, 2), (2, 3), (3, 2)]),
-                complete: false
-            }
-        );
-    }
-
-    /// A small sum-and-product (non-linear: the finite-domain route).
-    #[test]
-    fn sum_and_product_small() {
-        // 1 <= x <= y <= 6; A learns x*y, B learns x+y; A: "I don't know"; B: "I knew".
-        let first = and(
-            and(cmp(CmpOp::Ge, c(0), n(1)), cmp(CmpOp::Le, c(0), c(1))),
-            cmp(CmpOp::Le, c(1), n(6)),
-        );
-        let dialogue = vec![
-            says(Some(0), not(kv(0, vec![c(0), c(1)]))),
-            says(Some(0), kv(0, vec![c(0), c(1)])),
-        ];
-        let program = two_chars_two_ints(first, true, dialogue);
-        // Products with two factorisations in range: 4 = 1*4 = 2*2, 6 = 1*6 = 2*3, 12 = 2*6 = 3*4.
-        // After "I don't know", A can't know: contradiction, no worlds.
-        let set = solve(&program, 10).unwrap();
-        assert_eq!(
-            set,
-            WorldSet {
-                worlds: vec![],
-                complete: true
-            }
-        );
-    }
+    engine.worlds(limit).map_err(|error| EngineError {
+        span: end,
+        error: error.into(),
+    })
 }

@@ -1,0 +1,284 @@
+//! The knowledge state and the K/KV encodings: every knowledge operator becomes a
+//! quantifier-free formula over the world variables, by quantifier elimination or, where
+//! that cannot work, by enumerating the finitely many worlds of κ.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::solver::{Assignment, Eliminated, Term};
+use super::{Engine, SolverError};
+use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp};
+use crate::worlds::{Value, World};
+
+/// Above this many worlds the finite-domain route gives up.
+const FINITE_CAP: usize = 200_000;
+/// An int constant beyond ±this under κ makes the finite-domain route give up at once.
+const FINITE_BOUND: i64 = 10_000_000;
+
+/// What a character has learned: a constant, or the value of an expression.
+#[derive(Clone)]
+pub(super) enum Learned {
+    Const(usize),
+    Expr(Term),
+}
+
+/// The knowledge state: common knowledge κ and what each character learned. When κ has
+/// been found to have finitely many worlds, they are kept too and filtered as κ grows.
+#[derive(Clone)]
+pub(super) struct State {
+    pub kappa: Term,
+    pub learned: Vec<Vec<Learned>>,
+    pub worlds: Option<Rc<Vec<Vec<Value>>>>,
+}
+
+/// The goal of a knowledge operator: that a formula holds, or the values of expressions.
+pub(super) enum Goal {
+    That(Term),
+    Values(Vec<Term>),
+}
+
+impl Engine<'_> {
+    /// Translates an expression into a term over the world variables, evaluating every
+    /// knowledge operator in `state` (at the moment of the statement).
+    pub(super) fn encode(&mut self, e: &Expr, state: &State) -> Result<Term, SolverError> {
+        Ok(match &e.kind {
+            ExprKind::Int(n) => Term::int(*n),
+            ExprKind::Bool(v) => Term::bool(*v),
+            ExprKind::Const(c) => self.vars[c.0].clone(),
+            ExprKind::Neg(a) => self.encode(a, state)?.neg(),
+            ExprKind::Not(a) => self.encode(a, state)?.not(),
+            ExprKind::Arith(op, a, b) => {
+                let (a, b) = (self.encode(a, state)?, self.encode(b, state)?);
+                match op {
+                    ArithOp::Add => a.add(&b),
+                    ArithOp::Sub => a.sub(&b),
+                    ArithOp::Mul => a.mul(&b),
+                    ArithOp::Div => a.div(&b),
+                    ArithOp::Mod => a.modulo(&b),
+                }
+            }
+            ExprKind::Cmp(op, a, b) => {
+                let (a, b) = (self.encode(a, state)?, self.encode(b, state)?);
+                match op {
+                    CmpOp::Eq => a.eq(&b),
+                    CmpOp::Ne => a.eq(&b).not(),
+                    CmpOp::Lt => a.lt(&b),
+                    CmpOp::Le => a.le(&b),
+                    CmpOp::Gt => b.lt(&a),
+                    CmpOp::Ge => b.le(&a),
+                }
+            }
+            ExprKind::Logic(op, a, b) => {
+                let (a, b) = (self.encode(a, state)?, self.encode(b, state)?);
+                match op {
+                    LogicOp::And => Term::and(&[a, b]),
+                    LogicOp::Or => Term::or(&[a, b]),
+                    LogicOp::Implies => a.implies(&b),
+                    LogicOp::Iff => a.iff(&b),
+                }
+            }
+            ExprKind::Ite(c, a, b) => {
+                let c = self.encode(c, state)?;
+                c.ite(&self.encode(a, state)?, &self.encode(b, state)?)
+            }
+            ExprKind::In { tuple, set } => {
+                let tuple: Vec<Term> = tuple
+                    .iter()
+                    .map(|t| self.encode(t, state))
+                    .collect::<Result<_, _>>()?;
+                let mut items = Vec::with_capacity(set.len());
+                for item in set {
+                    let mut eqs = Vec::with_capacity(item.len());
+                    for (t, v) in tuple.iter().zip(item) {
+                        eqs.push(t.eq(&self.encode(v, state)?));
+                    }
+                    items.push(Term::and(&eqs));
+                }
+                Term::or(&items)
+            }
+            ExprKind::Knows { agent, formula } => {
+                let phi = self.encode(formula, state)?;
+                self.knows(*agent, state, Goal::That(phi))?
+            }
+            ExprKind::KnowsValue { agent, exprs } => {
+                let es = exprs
+                    .iter()
+                    .map(|x| self.encode(x, state))
+                    .collect::<Result<_, _>>()?;
+                self.knows(*agent, state, Goal::Values(es))?
+            }
+            ExprKind::At { checkpoint, body } => {
+                let saved = self.checkpoints[checkpoint.0]
+                    .clone()
+                    .expect("lowering only lets `at` name a checkpoint passed earlier");
+                self.encode(body, &saved)?
+            }
+        })
+    }
+
+    /// K_A goal in `state`, as a quantifier-free formula over the world variables x̄:
+    /// `∀ȳ. κ(ȳ) ∧ L_A(ȳ) = L_A(x̄) → goal(ȳ)`, where ȳ renames the constants A has not
+    /// learned directly and L_A are A's learned expressions. For values ē the goal is
+    /// `ē(ȳ) = ē(x̄)`, which is ∃v̄. K_A(ē = v̄) in every world of κ.
+    pub(super) fn knows(
+        &mut self,
+        agent: CharId,
+        state: &State,
+        goal: Goal,
+    ) -> Result<Term, SolverError> {
+        let learned = &state.learned[agent.0];
+        let direct: Vec<usize> = learned
+            .iter()
+            .filter_map(|l| match l {
+                Learned::Const(c) => Some(*c),
+                Learned::Expr(_) => None,
+            })
+            .collect();
+        let (mut from, mut to) = (Vec::new(), Vec::new());
+        for (k, x) in self.vars.iter().enumerate() {
+            if !direct.contains(&k) {
+                from.push(x.clone());
+                to.push(x.fresh_like(&format!("{}'", self.program.constants[k].name)));
+            }
+        }
+        let mut hyp = vec![state.kappa.substitute(&from, &to)];
+        for l in learned {
+            if let Learned::Expr(e) = l {
+                hyp.push(e.substitute(&from, &to).eq(e));
+            }
+        }
+        let conclusion = match &goal {
+            Goal::That(phi) => phi.substitute(&from, &to),
+            Goal::Values(es) => Term::and(
+                &es.iter()
+                    .map(|e| e.substitute(&from, &to).eq(e))
+                    .collect::<Vec<_>>(),
+            ),
+        };
+        let formula = Term::forall(&to, &Term::and(&hyp).implies(&conclusion));
+        if !formula.is_nonlinear()
+            && let Eliminated::Free(t) = self.z3.eliminate_quantifiers(&formula)?
+        {
+            return Ok(t);
+        }
+        tracing::debug!("quantifier elimination not applicable; taking the finite-domain route");
+        self.knows_finite(agent, state, &goal)
+    }
+
+    /// K_A goal by explicit enumeration of κ's worlds, grouped by what A learned: the
+    /// result says which groups know, and is equivalent to K_A goal under κ.
+    fn knows_finite(
+        &mut self,
+        agent: CharId,
+        state: &State,
+        goal: &Goal,
+    ) -> Result<Term, SolverError> {
+        let worlds = self.finite_worlds(state)?;
+        let learned: Vec<Term> = state.learned[agent.0]
+            .iter()
+            .map(|l| match l {
+                Learned::Const(c) => self.vars[*c].clone(),
+                Learned::Expr(e) => e.clone(),
+            })
+            .collect();
+        // For each group (values of what A learned): does A know, and (for values) the
+        // first value tuple seen.
+        let mut groups: BTreeMap<World, (bool, Option<Vec<Value>>)> = BTreeMap::new();
+        for w in worlds.iter() {
+            let a = Assignment::new(&self.vars, w);
+            let key = World(
+                learned
+                    .iter()
+                    .map(|l| a.eval(l))
+                    .collect::<Result<_, _>>()?,
+            );
+            let entry = groups.entry(key).or_insert((true, None));
+            if !entry.0 {
+                continue;
+            }
+            match goal {
+                Goal::That(phi) => entry.0 = a.eval(phi)? == Value::Bool(true),
+                Goal::Values(es) => {
+                    let values: Vec<Value> =
+                        es.iter().map(|e| a.eval(e)).collect::<Result<_, _>>()?;
+                    match &entry.1 {
+                        None => entry.1 = Some(values),
+                        Some(first) => entry.0 = *first == values,
+                    }
+                }
+            }
+        }
+        let matches = |key: &World| -> Term {
+            Term::and(
+                &learned
+                    .iter()
+                    .zip(&key.0)
+                    .map(|(l, v)| l.eq(&Term::value(*v)))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let good: Vec<Term> = groups
+            .iter()
+            .filter(|(_, g)| g.0)
+            .map(|(k, _)| matches(k))
+            .collect();
+        let bad: Vec<Term> = groups
+            .iter()
+            .filter(|(_, g)| !g.0)
+            .map(|(k, _)| matches(k))
+            .collect();
+        Ok(if good.len() <= bad.len() {
+            Term::or(&good)
+        } else {
+            Term::or(&bad).not()
+        })
+    }
+
+    /// Every world of κ in `state`, when there are finitely many (at most FINITE_CAP).
+    fn finite_worlds(&mut self, state: &State) -> Result<Rc<Vec<Vec<Value>>>, SolverError> {
+        if let Some(ws) = &state.worlds {
+            return Ok(ws.clone());
+        }
+        let unsupported = || {
+            SolverError::Unsupported(
+                "quantifier elimination cannot handle this statement (non-linear arithmetic such as x * y), \
+                 and the possible worlds are not finitely many, so the finite-domain route is closed too; \
+                 bound every constant in an announcement, e.g. `announce x >= 0 and x <= 100`"
+                    .into(),
+            )
+        };
+        let outside: Vec<Term> = self
+            .vars
+            .iter()
+            .filter(|v| !v.is_bool())
+            .map(|v| {
+                Term::or(&[
+                    v.lt(&Term::int(-FINITE_BOUND)),
+                    Term::int(FINITE_BOUND).lt(v),
+                ])
+            })
+            .collect();
+        if self
+            .z3
+            .is_sat(&Term::and(&[state.kappa.clone(), Term::or(&outside)]))?
+        {
+            return Err(unsupported());
+        }
+        let (worlds, exhausted) = self
+            .z3
+            .enumerate(&state.kappa, &self.vars, None, FINITE_CAP)?;
+        if !exhausted {
+            return Err(unsupported());
+        }
+        tracing::debug!(
+            worlds = worlds.len(),
+            "enumerated κ for the finite-domain route"
+        );
+        let worlds = Rc::new(worlds);
+        // The current state is where this mostly happens: remember its worlds.
+        if state.kappa == self.state.kappa && self.state.worlds.is_none() {
+            self.state.worlds = Some(worlds.clone());
+        }
+        Ok(worlds)
+    }
+}
