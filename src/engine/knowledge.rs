@@ -239,6 +239,11 @@ impl Engine<'_> {
         if let Some(ws) = &state.worlds {
             return Ok(ws.clone());
         }
+        if let Some((kappa, ws)) = &self.finite_cache
+            && *kappa == state.kappa
+        {
+            return Ok(ws.clone());
+        }
         let unsupported = || {
             SolverError::Unsupported(
                 "quantifier elimination cannot handle this statement (non-linear arithmetic such as x * y), \
@@ -279,6 +284,7 @@ impl Engine<'_> {
         if state.kappa == self.state.kappa && self.state.worlds.is_none() {
             self.state.worlds = Some(worlds.clone());
         }
+        self.finite_cache = Some((state.kappa.clone(), worlds.clone()));
         Ok(worlds)
     }
 }

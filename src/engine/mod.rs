@@ -93,6 +93,8 @@ pub struct Engine<'p> {
     actual: Option<Vec<Value>>,
     /// The round of the innermost running `repeat`.
     round: Option<u64>,
+    /// The worlds of the κ last enumerated for the finite-domain route.
+    finite_cache: Option<(Term, Rc<Vec<Vec<Value>>>)>,
 }
 
 impl<'p> Engine<'p> {
@@ -119,6 +121,7 @@ impl<'p> Engine<'p> {
             checkpoints: vec![None; program.checkpoints.len()],
             actual: None,
             round: None,
+            finite_cache: None,
         }
     }
 
