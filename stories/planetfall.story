@@ -13,8 +13,7 @@
 
 enum Sex { male, female }
 enum Species { pharrix, boorb, keqree }
-enum Job { gravity_engineer, cosmobiologist, sleep_technician, ambassador,
-           fusion_supervisor, editor }
+enum Job { gravity_engineer, cosmobiologist, sleep_technician, ambassador, fusion_supervisor, editor }
 enum Planet { gallium, legllama, granjil_6, storvbay, ansill, jaaggo }
 
 # Who sits in each seat, their job, and their planet of origin.

@@ -5,13 +5,15 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::solver::{Assignment, Eliminated, Term};
+use super::solver::{Eliminated, Term};
 use super::{Engine, SolverError};
 use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp};
 use crate::worlds::{Value, World};
 
 /// Above this many worlds the finite-domain route gives up.
 const FINITE_CAP: usize = 200_000;
+/// The largest box of int values the finite-domain route scans point by point.
+const BOX_CAP: u128 = 4_000_000;
 /// An int constant beyond ±this under κ makes the finite-domain route give up at once.
 const FINITE_BOUND: i64 = 10_000_000;
 
@@ -184,12 +186,17 @@ impl Engine<'_> {
         // For each group (values of what A learned): does A know, and (for values) the
         // first value tuple seen.
         let mut groups: BTreeMap<World, (bool, Option<Vec<Value>>)> = BTreeMap::new();
+        let compiled: Vec<_> = learned.iter().map(|l| l.compile(&self.vars)).collect();
+        let goal_terms = match goal {
+            Goal::That(phi) => vec![phi.compile(&self.vars)],
+            Goal::Values(es) => es.iter().map(|e| e.compile(&self.vars)).collect(),
+        };
+        let mut scratch = Vec::new();
         for w in worlds.iter() {
-            let a = Assignment::new(&self.vars, w);
             let key = World(
-                learned
+                compiled
                     .iter()
-                    .map(|l| a.eval(l))
+                    .map(|l| l.eval(w, &mut scratch))
                     .collect::<Result<_, _>>()?,
             );
             let entry = groups.entry(key).or_insert((true, None));
@@ -197,10 +204,14 @@ impl Engine<'_> {
                 continue;
             }
             match goal {
-                Goal::That(phi) => entry.0 = a.eval(phi)? == Value::Bool(true),
-                Goal::Values(es) => {
-                    let values: Vec<Value> =
-                        es.iter().map(|e| a.eval(e)).collect::<Result<_, _>>()?;
+                Goal::That(_) => {
+                    entry.0 = goal_terms[0].eval(w, &mut scratch)? == Value::Bool(true)
+                }
+                Goal::Values(_) => {
+                    let values: Vec<Value> = goal_terms
+                        .iter()
+                        .map(|e| e.eval(w, &mut scratch))
+                        .collect::<Result<_, _>>()?;
                     match &entry.1 {
                         None => entry.1 = Some(values),
                         Some(first) => entry.0 = *first == values,
@@ -269,12 +280,18 @@ impl Engine<'_> {
         {
             return Err(unsupported());
         }
-        let (worlds, exhausted) = self
-            .z3
-            .enumerate(&state.kappa, &self.vars, None, FINITE_CAP)?;
-        if !exhausted {
-            return Err(unsupported());
-        }
+        let worlds = match self.box_worlds(&state.kappa)? {
+            Some(worlds) => worlds,
+            None => {
+                let (worlds, exhausted) =
+                    self.z3
+                        .enumerate(&state.kappa, &self.vars, None, FINITE_CAP)?;
+                if !exhausted {
+                    return Err(unsupported());
+                }
+                worlds
+            }
+        };
         tracing::debug!(
             worlds = worlds.len(),
             "enumerated κ for the finite-domain route"
@@ -286,5 +303,69 @@ impl Engine<'_> {
         }
         self.finite_cache = Some((state.kappa.clone(), worlds.clone()));
         Ok(worlds)
+    }
+
+    /// κ's worlds found by evaluating κ natively at every point of the box its int
+    /// constants range over (from Z3's optimizer), when that box is small enough.
+    fn box_worlds(&self, kappa: &Term) -> Result<Option<Vec<Vec<Value>>>, SolverError> {
+        let compiled = kappa.compile(&self.vars);
+        if !compiled.is_native() {
+            return Ok(None);
+        }
+        let mut ranges = Vec::with_capacity(self.vars.len());
+        let mut size: u128 = 1;
+        for v in &self.vars {
+            let (lo, hi) = if v.is_bool() {
+                (0, 1)
+            } else {
+                match self.z3.range(kappa, v)? {
+                    Some(r) => r,
+                    None => return Ok(None),
+                }
+            };
+            size = size.saturating_mul((hi as i128 - lo as i128 + 1).max(0) as u128);
+            if size > BOX_CAP {
+                return Ok(None);
+            }
+            ranges.push((lo, hi, v.is_bool()));
+        }
+        let mut worlds = Vec::new();
+        if ranges.iter().any(|r| r.0 > r.1) {
+            return Ok(Some(worlds));
+        }
+        let value = |x: i64, is_bool: bool| {
+            if is_bool {
+                Value::Bool(x != 0)
+            } else {
+                Value::Int(x)
+            }
+        };
+        let mut point: Vec<i64> = ranges.iter().map(|r| r.0).collect();
+        let mut world: Vec<Value> = point
+            .iter()
+            .zip(&ranges)
+            .map(|(x, r)| value(*x, r.2))
+            .collect();
+        let mut scratch = Vec::new();
+        loop {
+            if compiled.eval(&world, &mut scratch)? == Value::Bool(true) {
+                worlds.push(world.clone());
+            }
+            // The next point, the last variable fastest.
+            let mut k = ranges.len();
+            loop {
+                if k == 0 {
+                    return Ok(Some(worlds));
+                }
+                k -= 1;
+                if point[k] < ranges[k].1 {
+                    point[k] += 1;
+                    world[k] = value(point[k], ranges[k].2);
+                    break;
+                }
+                point[k] = ranges[k].0;
+                world[k] = value(point[k], ranges[k].2);
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 pub use error::{EngineError, Failure, SolverError};
 use knowledge::{Goal, Learned, State};
-use solver::{Assignment, Term, Z3};
+use solver::{Term, Z3};
 
 use crate::ir::{CharId, Expr, Program, Stmt, StmtKind, Ty};
 use crate::syntax::Span;
@@ -280,7 +280,23 @@ impl<'p> Engine<'p> {
         // When κ ⊨ ψ → K_A ψ, ψ and K_A ψ are equivalent under κ (K_A ψ → ψ always holds
         // under κ), so the smaller one is added.
         let check = Term::and(&[state.kappa.clone(), psi.clone()]).implies(&k);
-        let introspective = match self.z3.is_valid(&check) {
+        let explicit = match &state.worlds {
+            // With κ's worlds at hand, the check is an evaluation in each of them.
+            Some(worlds) => {
+                let check = psi.implies(&k).compile(&self.vars);
+                let mut scratch = Vec::new();
+                let mut valid = true;
+                for w in worlds.iter() {
+                    if check.eval(w, &mut scratch)? != Value::Bool(true) {
+                        valid = false;
+                        break;
+                    }
+                }
+                Some(Ok(valid))
+            }
+            None => None,
+        };
+        let introspective = match explicit.unwrap_or_else(|| self.z3.is_valid(&check)) {
             Ok(v) => v,
             Err(SolverError::Timeout) => return Err(SolverError::Timeout),
             Err(e) => {
@@ -322,7 +338,7 @@ impl<'p> Engine<'p> {
 
     fn eval_actual(&self, term: &Term, what: &str) -> Result<bool, Failure> {
         let actual = self.actual_world(what)?;
-        Ok(Assignment::new(&self.vars, actual).eval(term)? == Value::Bool(true))
+        Ok(self.eval_in(term, actual)? == Value::Bool(true))
     }
 
     fn holds_in_actual(&mut self, expr: &Expr, state: &State, what: &str) -> Result<bool, Failure> {
@@ -356,7 +372,7 @@ impl<'p> Engine<'p> {
                 hints: vec![],
             }),
             [w] => {
-                if Assignment::new(&self.vars, w).eval(&self.state.kappa)? != Value::Bool(true) {
+                if self.eval_in(&self.state.kappa, w)? != Value::Bool(true) {
                     return Err(Failure::Story {
                         message: "the actual world contradicts what was announced before".into(),
                         hints: vec![],
@@ -414,8 +430,7 @@ impl<'p> Engine<'p> {
                 Ok(())
             }
             Some(w) => {
-                let kept_by_block =
-                    Assignment::new(&self.vars, &w).eval(&after).at(span)? == Value::Bool(true);
+                let kept_by_block = self.eval_in(&after, &w).at(span)? == Value::Bool(true);
                 let counterexample = Counterexample {
                     world: World(w),
                     kept_by_block,
@@ -438,9 +453,11 @@ impl<'p> Engine<'p> {
     fn add_to_kappa(&mut self, phi: Term) -> Result<(), SolverError> {
         let phi = self.z3.simplify(&phi)?;
         if let Some(worlds) = &self.state.worlds {
+            let compiled = phi.compile(&self.vars);
+            let mut scratch = Vec::new();
             let mut kept = Vec::new();
             for w in worlds.iter() {
-                if Assignment::new(&self.vars, w).eval(&phi)? == Value::Bool(true) {
+                if compiled.eval(w, &mut scratch)? == Value::Bool(true) {
                     kept.push(w.clone());
                 }
             }
@@ -450,6 +467,11 @@ impl<'p> Engine<'p> {
             .z3
             .simplify(&Term::and(&[self.state.kappa.clone(), phi]))?;
         Ok(())
+    }
+
+    /// The value of `term` in one world.
+    fn eval_in(&self, term: &Term, world: &[Value]) -> Result<Value, SolverError> {
+        term.compile(&self.vars).eval(world, &mut Vec::new())
     }
 
     /// Up to `limit` of the worlds possible now, in canonical order.

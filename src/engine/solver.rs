@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use z3::ast::{Ast, Bool, Dynamic, Int};
-use z3::{AstKind, DeclKind, Goal, Model, Params, SatResult, Solver, SortKind, Tactic};
+use z3::{AstKind, DeclKind, Goal, Model, Optimize, Params, SatResult, Solver, SortKind, Tactic};
 
 use super::error::SolverError;
 use crate::worlds::Value;
@@ -252,12 +252,12 @@ impl Term {
 }
 
 /// A world as an assignment to the world variables, for evaluating ground terms.
-pub struct Assignment {
+struct Assignment {
     model: Model,
 }
 
 impl Assignment {
-    pub fn new(vars: &[Term], values: &[Value]) -> Assignment {
+    fn new(vars: &[Term], values: &[Value]) -> Assignment {
         let model = Model::new();
         for (var, value) in vars.iter().zip(values) {
             let decl = var.0.decl();
@@ -267,7 +267,7 @@ impl Assignment {
     }
 
     /// The value of `term` in this world (unassigned variables default to 0/false).
-    pub fn eval(&self, term: &Term) -> Result<Value, SolverError> {
+    fn eval(&self, term: &Term) -> Result<Value, SolverError> {
         let t = self.model.eval(&term.0, true).ok_or_else(|| {
             SolverError::Unsupported("Z3 could not evaluate a term in a world".into())
         })?;
@@ -389,6 +389,48 @@ impl Z3 {
         Ok(formula.simplify())
     }
 
+    /// The least and greatest value of the int `var` in the models of `formula`, when
+    /// Z3's optimizer finds both (None when it cannot: then enumerate instead).
+    pub fn range(&self, formula: &Term, var: &Term) -> Result<Option<(i64, i64)>, SolverError> {
+        let mut ends = [0i64; 2];
+        for (k, end) in ends.iter_mut().enumerate() {
+            let opt = Optimize::new();
+            if let Some(left) = self.remaining()? {
+                let mut p = Params::new();
+                p.set_u32(
+                    "timeout",
+                    left.as_millis().clamp(1, u32::MAX as u128) as u32,
+                );
+                opt.set_params(&p);
+            }
+            opt.assert(&b(formula));
+            if k == 0 {
+                opt.minimize(&i(var));
+            } else {
+                opt.maximize(&i(var));
+            }
+            match opt.check(&[]) {
+                SatResult::Sat => {}
+                SatResult::Unsat => return Ok(None),
+                SatResult::Unknown => {
+                    if self.remaining().is_err() {
+                        return Err(SolverError::Timeout);
+                    }
+                    return Ok(None);
+                }
+            }
+            let value = opt
+                .get_model()
+                .and_then(|m| m.eval(&i(var), true))
+                .and_then(|v| v.as_i64());
+            match value {
+                Some(v) => *end = v,
+                None => return Ok(None),
+            }
+        }
+        Ok(Some((ends[0], ends[1])))
+    }
+
     /// Models of `formula` projected on `vars`, each distinct, up to `cap` of them, with
     /// every int variable within `[-bound, bound]` when a bound is given. Returns the
     /// worlds found and whether the solver proved there are no more.
@@ -443,6 +485,189 @@ impl Z3 {
                 );
                 s.set_params(&p);
             }
+        }
+    }
+}
+
+/// One node of a [`Compiled`] term; children are indices of earlier nodes.
+#[derive(Debug, Clone)]
+enum Node {
+    Lit(i128),
+    Var(usize),
+    Not(usize),
+    And(Vec<usize>),
+    Or(Vec<usize>),
+    Xor(usize, usize),
+    Implies(usize, usize),
+    Eq(usize, usize),
+    Distinct(Vec<usize>),
+    Ite(usize, usize, usize),
+    Le(usize, usize),
+    Lt(usize, usize),
+    Add(Vec<usize>),
+    Sub(Vec<usize>),
+    Neg(usize),
+    Mul(Vec<usize>),
+    Div(usize, usize),
+    Mod(usize, usize),
+    Rem(usize, usize),
+    Abs(usize),
+}
+
+/// A quantifier-free term compiled for fast evaluation in explicit worlds: its DAG in
+/// topological order, over the indices of the world variables. Terms with constructs it
+/// does not know are evaluated by Z3's model evaluator instead.
+pub struct Compiled {
+    plan: Result<Vec<Node>, Term>,
+    vars: Vec<Term>,
+    is_bool: bool,
+}
+
+impl Term {
+    /// Compiles the term for evaluation in worlds that give `vars` their values.
+    pub fn compile(&self, vars: &[Term]) -> Compiled {
+        Compiled {
+            plan: compile_nodes(&self.0, vars).ok_or_else(|| self.clone()),
+            vars: vars.to_vec(),
+            is_bool: self.is_bool(),
+        }
+    }
+}
+
+fn compile_nodes(root: &Dynamic, vars: &[Term]) -> Option<Vec<Node>> {
+    use std::collections::HashMap;
+    let var_index: HashMap<&Dynamic, usize> =
+        vars.iter().enumerate().map(|(k, v)| (&v.0, k)).collect();
+    let mut index: HashMap<Dynamic, usize> = HashMap::new();
+    let mut nodes = Vec::new();
+    // Iterative post-order: deep `ite` chains must not overflow the stack.
+    let mut stack: Vec<(Dynamic, bool)> = vec![(root.clone(), false)];
+    while let Some((t, expanded)) = stack.pop() {
+        if index.contains_key(&t) {
+            continue;
+        }
+        let children = match t.kind() {
+            AstKind::Numeral => Vec::new(),
+            AstKind::App => t.children(),
+            _ => return None,
+        };
+        if !expanded {
+            stack.push((t.clone(), true));
+            stack.extend(
+                children
+                    .into_iter()
+                    .filter(|c| !index.contains_key(c))
+                    .map(|c| (c, false)),
+            );
+            continue;
+        }
+        let args: Vec<usize> = children.iter().map(|c| index[c]).collect();
+        let two = |f: fn(usize, usize) -> Node| (args.len() == 2).then(|| f(args[0], args[1]));
+        let node = match t.kind() {
+            AstKind::Numeral => Node::Lit(t.as_int()?.as_i64()? as i128),
+            _ => match t.decl().kind() {
+                DeclKind::True => Node::Lit(1),
+                DeclKind::False => Node::Lit(0),
+                DeclKind::Uninterpreted if args.is_empty() => Node::Var(*var_index.get(&t)?),
+                DeclKind::Not => Node::Not(args[0]),
+                DeclKind::And => Node::And(args),
+                DeclKind::Or => Node::Or(args),
+                DeclKind::Xor => two(Node::Xor)?,
+                DeclKind::Implies => two(Node::Implies)?,
+                DeclKind::Eq | DeclKind::Iff => two(Node::Eq)?,
+                DeclKind::Distinct => Node::Distinct(args),
+                DeclKind::Ite => Node::Ite(args[0], args[1], args[2]),
+                DeclKind::Le => two(Node::Le)?,
+                DeclKind::Lt => two(Node::Lt)?,
+                DeclKind::Ge => two(|a, b| Node::Le(b, a))?,
+                DeclKind::Gt => two(|a, b| Node::Lt(b, a))?,
+                DeclKind::Add => Node::Add(args),
+                DeclKind::Sub => Node::Sub(args),
+                DeclKind::Uminus => Node::Neg(args[0]),
+                DeclKind::Mul => Node::Mul(args),
+                DeclKind::Idiv => two(Node::Div)?,
+                DeclKind::Mod => two(Node::Mod)?,
+                DeclKind::Rem => two(Node::Rem)?,
+                DeclKind::Abs => Node::Abs(args[0]),
+                _ => return None,
+            },
+        };
+        index.insert(t, nodes.len());
+        nodes.push(node);
+    }
+    Some(nodes)
+}
+
+impl Compiled {
+    /// Whether evaluation runs natively (not through Z3's model evaluator).
+    pub fn is_native(&self) -> bool {
+        self.plan.is_ok()
+    }
+
+    /// The term's value in `world` (values of the variables, in order).
+    pub fn eval(&self, world: &[Value], scratch: &mut Vec<i128>) -> Result<Value, SolverError> {
+        let nodes = match &self.plan {
+            Ok(nodes) => nodes,
+            Err(term) => return Assignment::new(&self.vars, world).eval(term),
+        };
+        scratch.clear();
+        let b = |x: bool| x as i128;
+        for node in nodes {
+            let v = |i: &usize| scratch[*i];
+            let value = match node {
+                Node::Lit(n) => *n,
+                Node::Var(k) => match world[*k] {
+                    Value::Int(n) => n as i128,
+                    Value::Bool(x) => b(x),
+                },
+                Node::Not(a) => b(v(a) == 0),
+                Node::And(xs) => b(xs.iter().all(|x| v(x) != 0)),
+                Node::Or(xs) => b(xs.iter().any(|x| v(x) != 0)),
+                Node::Xor(x, y) => b((v(x) != 0) != (v(y) != 0)),
+                Node::Implies(x, y) => b(v(x) == 0 || v(y) != 0),
+                Node::Eq(x, y) => b(v(x) == v(y)),
+                Node::Distinct(xs) => {
+                    let vals: Vec<i128> = xs.iter().map(v).collect();
+                    b(vals
+                        .iter()
+                        .enumerate()
+                        .all(|(i, a)| !vals[i + 1..].contains(a)))
+                }
+                Node::Ite(c, x, y) => {
+                    if v(c) != 0 {
+                        v(x)
+                    } else {
+                        v(y)
+                    }
+                }
+                Node::Le(x, y) => b(v(x) <= v(y)),
+                Node::Lt(x, y) => b(v(x) < v(y)),
+                Node::Add(xs) => xs.iter().map(v).fold(0i128, i128::wrapping_add),
+                Node::Sub(xs) => xs[1..].iter().map(v).fold(v(&xs[0]), i128::wrapping_sub),
+                Node::Neg(x) => v(x).wrapping_neg(),
+                Node::Mul(xs) => xs.iter().map(v).fold(1i128, i128::wrapping_mul),
+                // Z3 leaves division by zero unspecified; the engine guards every division
+                // with `ite`, so the value of an unguarded zero division never matters.
+                Node::Div(x, y) => v(x).checked_div_euclid(v(y)).unwrap_or(0),
+                Node::Mod(x, y) => v(x).checked_rem_euclid(v(y)).unwrap_or(v(x)),
+                Node::Rem(x, y) => {
+                    // SMT-LIB rem: sign follows the divisor.
+                    let m = v(x).checked_rem_euclid(v(y)).unwrap_or(v(x));
+                    if v(y) < 0 { m.wrapping_neg() } else { m }
+                }
+                Node::Abs(x) => v(x).wrapping_abs(),
+            };
+            scratch.push(value);
+        }
+        let top = *scratch
+            .last()
+            .expect("a compiled term has at least one node");
+        if self.is_bool {
+            Ok(Value::Bool(top != 0))
+        } else {
+            i64::try_from(top).map(Value::Int).map_err(|_| {
+                SolverError::Unsupported("an integer in a world overflowed 64 bits".into())
+            })
         }
     }
 }
