@@ -403,7 +403,7 @@ impl Z3 {
                 );
                 opt.set_params(&p);
             }
-            opt.assert(&b(formula));
+            opt.assert(b(formula));
             if k == 0 {
                 opt.minimize(&i(var));
             } else {
