@@ -19,6 +19,11 @@ use crate::ir::{CharId, Expr, Program, Stmt, StmtKind, Ty};
 use crate::syntax::Span;
 use crate::worlds::{self, Value, World, WorldSet};
 
+/// Added formulas with more DAG nodes than this are shrunk before joining κ.
+const SHRINK_ABOVE: usize = 24;
+/// Shrinking gives up beyond this many cubes.
+const SHRINK_MAX_CUBES: usize = 64;
+
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// A deadline for the whole run.
@@ -450,8 +455,21 @@ impl<'p> Engine<'p> {
     }
 
     /// κ := simplify(κ ∧ φ); an explicit world list, when known, is filtered by φ.
+    /// With a symbolic κ, a large φ is first replaced by a smaller equivalent under κ
+    /// built from its own atoms (an automatic, proven hint: see `Z3::shrink`).
     fn add_to_kappa(&mut self, phi: Term) -> Result<(), SolverError> {
-        let phi = self.z3.simplify(&phi)?;
+        let mut phi = self.z3.simplify(&phi)?;
+        let size = phi.dag_size();
+        if self.state.worlds.is_none()
+            && size > SHRINK_ABOVE
+            && let Some(smaller) = self.z3.shrink(&self.state.kappa, &phi, SHRINK_MAX_CUBES)?
+        {
+            let new_size = smaller.dag_size();
+            tracing::debug!(from = size, to = new_size, "automatic hint");
+            if new_size < size {
+                phi = smaller;
+            }
+        }
         if let Some(worlds) = &self.state.worlds {
             let compiled = phi.compile(&self.vars);
             let mut scratch = Vec::new();

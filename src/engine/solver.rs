@@ -233,6 +233,46 @@ impl Term {
         })
     }
 
+    /// The term's atoms: its maximal boolean subterms that are not boolean connectives
+    /// (comparisons, and boolean constants), each once, in order of first appearance.
+    pub fn atoms(&self) -> Vec<Term> {
+        let mut seen = HashSet::new();
+        let mut atoms = Vec::new();
+        let mut stack = vec![self.0.clone()];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t.clone()) || t.sort_kind() != SortKind::Bool {
+                continue;
+            }
+            let connective = t.kind() == AstKind::App
+                && match t.decl().kind() {
+                    DeclKind::And
+                    | DeclKind::Or
+                    | DeclKind::Not
+                    | DeclKind::Implies
+                    | DeclKind::Iff
+                    | DeclKind::Xor => true,
+                    DeclKind::Ite => true,
+                    DeclKind::Eq | DeclKind::Distinct => t
+                        .children()
+                        .first()
+                        .is_some_and(|c| c.sort_kind() == SortKind::Bool),
+                    _ => false,
+                };
+            match t.kind() {
+                AstKind::App if connective => {
+                    let children = t.children();
+                    // The condition of a boolean `ite` is a formula too; keep the order stable.
+                    stack.extend(children.into_iter().rev());
+                }
+                AstKind::App if !matches!(t.decl().kind(), DeclKind::True | DeclKind::False) => {
+                    atoms.push(Term(t))
+                }
+                _ => {}
+            }
+        }
+        atoms
+    }
+
     fn any_node(&self, pred: impl Fn(&Dynamic) -> bool) -> bool {
         let mut seen = HashSet::new();
         let mut stack = vec![self.0.clone()];
@@ -387,6 +427,80 @@ impl Z3 {
     pub fn simplify(&self, formula: &Term) -> Result<Term, SolverError> {
         self.remaining()?;
         Ok(formula.simplify())
+    }
+
+    /// A formula equivalent to `phi` in every world of `kappa`, built from `phi`'s own
+    /// atoms: a disjunction of cubes, each taken from a model of κ ∧ φ and cut down to a
+    /// minimal set of literals that still implies φ under κ (an unsat core, then literal
+    /// by literal). The construction is the proof: every cube implies φ under κ, and the
+    /// loop ends only when κ ∧ φ ∧ ¬(cubes) is unsatisfiable. None when it gives up
+    /// (more than `max_cubes` cubes, or a solver `unknown`).
+    pub fn shrink(
+        &self,
+        kappa: &Term,
+        phi: &Term,
+        max_cubes: usize,
+    ) -> Result<Option<Term>, SolverError> {
+        let atoms = phi.atoms();
+        let inside = self.solver()?; // κ ∧ φ ∧ ¬(cubes so far)
+        inside.assert(b(kappa));
+        inside.assert(b(phi));
+        let outside = self.solver()?; // κ ∧ ¬φ: a cube implies φ when it is unsat here
+        outside.assert(b(kappa));
+        outside.assert(b(&phi.not()));
+        let mut cubes: Vec<Term> = Vec::new();
+        loop {
+            match inside.check() {
+                SatResult::Unsat => break,
+                SatResult::Unknown => return self.gave_up(&inside),
+                SatResult::Sat => {}
+            }
+            if cubes.len() == max_cubes {
+                return Ok(None);
+            }
+            let Some(model) = inside.get_model() else {
+                return Ok(None);
+            };
+            let mut lits: Vec<Bool> = Vec::with_capacity(atoms.len());
+            for a in &atoms {
+                let Some(v) = model.eval(&b(a), true).and_then(|v| v.as_bool()) else {
+                    return Ok(None);
+                };
+                lits.push(if v { b(a) } else { b(a).not() });
+            }
+            match outside.check_assumptions(&lits) {
+                SatResult::Unsat => {}
+                SatResult::Unknown => return self.gave_up(&outside),
+                // The model's literals pin φ down, so this cannot happen; give up safely.
+                SatResult::Sat => return Ok(None),
+            }
+            let core = outside.get_unsat_core();
+            lits.retain(|l| core.contains(l));
+            let mut k = 0;
+            while k < lits.len() {
+                let mut fewer = lits.clone();
+                fewer.remove(k);
+                match outside.check_assumptions(&fewer) {
+                    SatResult::Unsat => lits = fewer,
+                    SatResult::Sat => k += 1,
+                    SatResult::Unknown => return self.gave_up(&outside),
+                }
+            }
+            let cube = wrap(Bool::and(&lits));
+            inside.assert(b(&cube.not()));
+            cubes.push(cube);
+        }
+        Ok(Some(Term::or(&cubes).simplify()))
+    }
+
+    fn gave_up<T>(&self, s: &Solver) -> Result<Option<T>, SolverError> {
+        match self.unknown(s) {
+            SolverError::Timeout => Err(SolverError::Timeout),
+            e => {
+                tracing::debug!("shrinking gave up: {e}");
+                Ok(None)
+            }
+        }
     }
 
     /// The least and greatest value of the int `var` in the models of `formula`, when
