@@ -346,9 +346,10 @@ fn with_story(file: &PathBuf, f: impl FnOnce(&Story) -> Result<(), Failure>) -> 
             return ExitCode::from(2);
         }
     };
-    let program = match crate::compile(&source) {
+    let program = match crate::compile(&source, &[]) {
         Ok(p) => p,
-        Err(diagnostics) => {
+        Err(crate::CompileError::UnknownSet { name, .. }) => unreachable!("no --set, yet `{name}`"),
+        Err(crate::CompileError::Story(diagnostics)) => {
             for d in &diagnostics {
                 eprint!("{}", d.render(&path, &source));
             }

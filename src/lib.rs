@@ -16,10 +16,31 @@ pub mod worlds;
 
 pub use syntax::{Diagnostic, Span};
 
-/// Parses and lowers a story, returning every error found.
-pub fn compile(source: &str) -> Result<ir::Program, Vec<Diagnostic>> {
-    let story = syntax::parse(source)?;
-    lower::lower(&story)
+/// Why a story did not compile.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompileError {
+    /// Every error found in the story.
+    Story(Vec<Diagnostic>),
+    /// `--set name=…` where the story has no `const name`.
+    UnknownSet {
+        name: String,
+        /// The story's consts, in order.
+        consts: Vec<String>,
+    },
+}
+
+/// Parses and lowers a story, returning every error found. `sets` override the values of
+/// the story's `const`s (`--set n=8`); each must name one.
+pub fn compile(source: &str, sets: &[(String, i64)]) -> Result<ir::Program, CompileError> {
+    let story = syntax::parse(source).map_err(CompileError::Story)?;
+    let consts = lower::const_names(&story);
+    if let Some((name, _)) = sets.iter().find(|(name, _)| !consts.contains(name)) {
+        return Err(CompileError::UnknownSet {
+            name: name.clone(),
+            consts,
+        });
+    }
+    lower::lower(&story, sets).map_err(CompileError::Story)
 }
 
 /// The version of the Z3 library loaded at run time, e.g. "5.4.0.0".

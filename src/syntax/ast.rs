@@ -8,16 +8,49 @@ pub struct Story {
     pub statements: Vec<Stmt>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ident {
     pub name: String,
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The sort of declared constants.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SortName {
     Int,
     Bool,
+    /// `Colour wall[5]`: an enum's name.
+    Enum(Ident),
+}
+
+/// One declared name: `x`, or a family `x[size]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decl {
+    pub name: Ident,
+    /// The size expression of a family (compile-time).
+    pub size: Option<Expr>,
+}
+
+/// `{ statements }`
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub statements: Vec<Stmt>,
+    /// From `{` to `}`.
+    pub span: Span,
+}
+
+/// `lo..hi`: the integers lo, lo + 1, …, hi - 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Range {
+    pub lo: Expr,
+    pub hi: Expr,
+}
+
+/// `i in lo..hi` in an aggregate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Binder {
+    pub var: Ident,
+    pub range: Range,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -29,20 +62,46 @@ pub struct Stmt {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum StmtKind {
-    /// `characters Albert, Bernard`
-    Characters(Vec<Ident>),
-    /// `int month, day` / `bool rain`
-    Constants { sort: SortName, names: Vec<Ident> },
+    /// `characters Albert, child[n]`
+    Characters(Vec<Decl>),
+    /// `int month, day` / `bool rain, muddy[n]` / `Colour wall[5], door`
+    Constants { sort: SortName, names: Vec<Decl> },
+    /// `const n = 6`
+    Const { name: Ident, value: Expr },
+    /// `enum Colour { red, green, blue }`
+    Enum { name: Ident, variants: Vec<Ident> },
     /// `announce <expr>`
     Announce(Expr),
-    /// `Albert learns <expr>`
-    Learns { who: Ident, what: Expr },
-    /// `Albert: <expr>`
-    Says { speaker: Ident, what: Expr },
+    /// `Albert learns <expr>` / `child[i] learns <expr>`; `who` is a name or an index.
+    Learns { who: Expr, what: Expr },
+    /// `Albert: <expr>`; `speaker` is a name or an index.
+    Says { speaker: Expr, what: Expr },
+    /// `Albert reveals <expr>`; `who` is a name or an index.
+    Reveals { who: Expr, what: Expr },
     /// `checkpoint start`
     Checkpoint(Ident),
     /// `worlds` / `worlds 25` (the span is the number's)
     Worlds { limit: Option<(u64, Span)> },
+    /// `for i in lo..hi { … }`
+    For {
+        var: Ident,
+        range: Range,
+        body: Block,
+    },
+    /// `if c { … } else { … }`; `else if` is an `else` block holding one `If`.
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+    },
+    /// `simultaneously { … }`
+    Simultaneously(Block),
+    /// `actual <expr>`
+    Actual(Expr),
+    /// `repeat max N { … } until <expr>`
+    Repeat { max: Expr, body: Block, until: Expr },
+    /// `assert_adds_ck <expr> { … }`
+    AssertAddsCk { hint: Expr, body: Block },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -131,9 +190,22 @@ pub enum ExprKind {
         element: Box<Expr>,
         set: Vec<Expr>,
     },
-    /// `name(args)`: `knows`, `knows_value`, `at` (resolved by `lower`).
+    /// `name(args)`: `knows`, `knows_value`, `at`, `abs`, … (resolved by `lower`).
     Call {
         name: Ident,
         args: Vec<Expr>,
+    },
+    /// `muddy[i + 1]`: a member of a family.
+    Index {
+        base: Ident,
+        index: Box<Expr>,
+    },
+    /// `all(i in 0..n, j in 0..n if i != j: body)`: `all`, `any`, `sum`, `count`,
+    /// `distinct` (resolved by `lower`).
+    Aggregate {
+        name: Ident,
+        binders: Vec<Binder>,
+        guard: Option<Box<Expr>>,
+        body: Box<Expr>,
     },
 }

@@ -1,11 +1,17 @@
 //! The lexer: source text → tokens.
 //!
 //! Two passes. The first cuts the text into raw tokens (comments dropped, every newline
-//! kept). The second decides which newlines end a statement: newlines inside `( )` /
-//! `{ }`, after a token that cannot end an expression, and on blank lines are dropped.
-//! A line that clearly starts a new statement (`int …`, `announce …`, `Albert learns …`,
-//! `Albert: …`, …) always ends the previous one, even inside an unclosed bracket, so an
-//! unclosed `(` cannot swallow the rest of the file.
+//! kept). The second decides which newlines end a statement: newlines inside `( )`,
+//! `[ ]` and sets `{ }`, after a token that cannot end an expression, and on blank lines
+//! are dropped. A line that clearly starts a new statement (`int …`, `announce …`,
+//! `Albert learns …`, `Albert: …`, …) always ends the previous one, even inside an
+//! unclosed bracket, so an unclosed `(` cannot swallow the rest of the file.
+//!
+//! Braces come in two kinds, told apart here with a stack of open brackets: a `{`
+//! directly after `in`, or after `enum Name`, opens a set (newlines inside are ignored,
+//! tokens [`TokenKind::LBrace`] / [`TokenKind::RBrace`]); any other `{` opens a block of
+//! statements, where newlines stay significant ([`TokenKind::LBlock`] /
+//! [`TokenKind::RBlock`]).
 //!
 //! Characters that are not part of the language become [`TokenKind::Invalid`] tokens
 //! carrying their diagnostic; the parser reports them like any other unexpected token.
@@ -35,11 +41,30 @@ pub(crate) enum TokenKind {
     Then,
     Else,
     In,
+    Const,
+    Enum,
+    For,
+    Simultaneously,
+    Actual,
+    Reveals,
+    Repeat,
+    Until,
+    AssertAddsCk,
     // Punctuation and operators.
     LParen,
     RParen,
+    /// `{` opening a set (after `in`) or an enum's variants.
     LBrace,
+    /// `}` closing a set or an enum's variants (or matching nothing).
     RBrace,
+    /// `{` opening a block of statements.
+    LBlock,
+    /// `}` closing a block of statements.
+    RBlock,
+    LBracket,
+    RBracket,
+    /// `..`
+    DotDot,
     Comma,
     Colon,
     Plus,
@@ -90,6 +115,15 @@ impl TokenKind {
                 | Then
                 | Else
                 | In
+                | Const
+                | Enum
+                | For
+                | Simultaneously
+                | Actual
+                | Reveals
+                | Repeat
+                | Until
+                | AssertAddsCk
         )
     }
 
@@ -99,7 +133,8 @@ impl TokenKind {
         match self {
             And | Or | Arrow | DoubleArrow | Plus | Minus | Star | Slash | Percent | EqEq
             | NotEq | Lt | Le | Gt | Ge | Comma | In | Then | Else | If | Not | Colon
-            | Announce | LParen | LBrace => true,
+            | Announce | LParen | LBrace | LBlock | LBracket | DotDot | Until | Actual
+            | AssertAddsCk => true,
             Invalid { continues, .. } => *continues,
             _ => false,
         }
@@ -131,6 +166,15 @@ fn keyword(word: &str) -> Option<TokenKind> {
         "then" => Then,
         "else" => Else,
         "in" => In,
+        "const" => Const,
+        "enum" => Enum,
+        "for" => For,
+        "simultaneously" => Simultaneously,
+        "actual" => Actual,
+        "reveals" => Reveals,
+        "repeat" => Repeat,
+        "until" => Until,
+        "assert_adds_ck" => AssertAddsCk,
         _ => return None,
     })
 }
@@ -227,6 +271,9 @@ fn raw_tokens(src: &str) -> Vec<Token> {
             b')' => (RParen, i + 1),
             b'{' => (LBrace, i + 1),
             b'}' => (RBrace, i + 1),
+            b'[' => (LBracket, i + 1),
+            b']' => (RBracket, i + 1),
+            b'.' if at(i + 1) == b'.' => (DotDot, i + 2),
             b',' => (Comma, i + 1),
             b':' => (Colon, i + 1),
             b'+' => (Plus, i + 1),
@@ -263,6 +310,7 @@ fn raw_tokens(src: &str) -> Vec<Token> {
                 };
                 let hint = match ch {
                     ';' => Some("a statement ends at the end of its line"),
+                    '.' => Some("a range is written `a..b`"),
                     '"' | '\'' => Some("there are no strings in stories"),
                     '≤' => Some("use `<=`"),
                     '≥' => Some("use `>=`"),
@@ -288,20 +336,70 @@ fn raw_tokens(src: &str) -> Vec<Token> {
     out
 }
 
+/// An open bracket, as tracked by [`layout`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Open {
+    Paren,
+    Bracket,
+    /// A set `{1, 2}` or an enum's variants: newlines inside are ignored.
+    Set,
+    /// A block of statements: newlines inside end statements.
+    Block,
+}
+
+/// Is the innermost open brace a block?
+fn in_block(stack: &[Open]) -> bool {
+    stack
+        .iter()
+        .rev()
+        .find(|o| matches!(o, Open::Set | Open::Block))
+        == Some(&Open::Block)
+}
+
 /// Does the line starting at `rest` clearly begin a statement?
-fn starts_statement(rest: &[Token]) -> bool {
+fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
     use TokenKind::*;
     match rest.first().map(|t| &t.kind) {
-        Some(Characters | IntKw | BoolKw | Announce | Checkpoint | Worlds) => true,
-        Some(Ident(_)) => matches!(rest.get(1).map(|t| &t.kind), Some(Learns | Colon)),
+        Some(
+            Characters | IntKw | BoolKw | Announce | Checkpoint | Worlds | Const | Enum | For
+            | Simultaneously | Actual | Repeat | AssertAddsCk,
+        ) => true,
+        Some(RBrace) => in_block(stack),
+        Some(Ident(_)) => {
+            let mut next = 1;
+            // `child[i] learns …`: skip a balanced index on this line.
+            if rest.get(1).map(|t| &t.kind) == Some(&LBracket) {
+                let mut depth = 0usize;
+                loop {
+                    match rest.get(next).map(|t| &t.kind) {
+                        Some(LBracket) => depth += 1,
+                        Some(RBracket) => {
+                            depth -= 1;
+                            if depth == 0 {
+                                next += 1;
+                                break;
+                            }
+                        }
+                        None | Some(Newline) => return false,
+                        _ => {}
+                    }
+                    next += 1;
+                }
+            }
+            matches!(
+                rest.get(next).map(|t| &t.kind),
+                Some(Learns | Colon | Reveals)
+            )
+        }
         _ => false,
     }
 }
 
 fn layout(raw: Vec<Token>) -> Vec<Token> {
     let mut out: Vec<Token> = Vec::with_capacity(raw.len() + 1);
-    let mut depth = 0usize;
+    let mut stack: Vec<Open> = Vec::new();
     for (idx, tok) in raw.iter().enumerate() {
+        let mut tok = tok.clone();
         match tok.kind {
             TokenKind::Newline => {
                 let Some(last) = out.last() else { continue };
@@ -314,23 +412,53 @@ fn layout(raw: Vec<Token>) -> Vec<Token> {
                     kind: TokenKind::Newline,
                     span: Span::new(last.span.end, last.span.end),
                 };
-                if starts_statement(&raw[idx + 1..]) {
-                    depth = 0;
+                let sensitive = stack.last().is_none_or(|o| *o == Open::Block);
+                if starts_statement(&raw[idx + 1..], &stack) {
+                    while stack.last().is_some_and(|o| *o != Open::Block) {
+                        stack.pop();
+                    }
                     out.push(newline);
-                } else if depth == 0 && !last.kind.continues_line() {
+                } else if sensitive && !last.kind.continues_line() {
                     out.push(newline);
                 }
+                continue;
             }
-            TokenKind::LParen | TokenKind::LBrace => {
-                depth += 1;
-                out.push(tok.clone());
+            TokenKind::LParen => stack.push(Open::Paren),
+            TokenKind::LBracket => stack.push(Open::Bracket),
+            TokenKind::LBrace => {
+                let n = out.len();
+                let kind = |i: usize| out.get(i).map(|t: &Token| &t.kind);
+                let after_in = n >= 1 && kind(n - 1) == Some(&TokenKind::In);
+                let after_enum = n >= 2
+                    && kind(n - 2) == Some(&TokenKind::Enum)
+                    && matches!(kind(n - 1), Some(TokenKind::Ident(_)));
+                if after_in || after_enum {
+                    stack.push(Open::Set);
+                } else {
+                    stack.push(Open::Block);
+                    tok.kind = TokenKind::LBlock;
+                }
             }
-            TokenKind::RParen | TokenKind::RBrace => {
-                depth = depth.saturating_sub(1);
-                out.push(tok.clone());
+            TokenKind::RParen if stack.last() == Some(&Open::Paren) => {
+                stack.pop();
             }
-            _ => out.push(tok.clone()),
+            TokenKind::RBracket if stack.last() == Some(&Open::Bracket) => {
+                stack.pop();
+            }
+            TokenKind::RBrace if stack.iter().any(|o| matches!(o, Open::Set | Open::Block)) => {
+                while let Some(open) = stack.pop() {
+                    if open == Open::Block {
+                        tok.kind = TokenKind::RBlock;
+                        break;
+                    }
+                    if open == Open::Set {
+                        break;
+                    }
+                }
+            }
+            _ => {}
         }
+        out.push(tok);
     }
     let end = out
         .iter()

@@ -4,7 +4,11 @@
 //! which the parser skips to the next statement end and carries on, so every
 //! independent error in a story is reported in one go.
 
-use super::ast::{BinOp, Expr, ExprKind, Ident, SortName, Stmt, StmtKind, Story, UnOp};
+use std::collections::HashSet;
+
+use super::ast::{
+    BinOp, Binder, Block, Decl, Expr, ExprKind, Ident, Range, SortName, Stmt, StmtKind, Story, UnOp,
+};
 use super::diagnostic::Diagnostic;
 use super::lexer::{Token, TokenKind};
 use super::span::Span;
@@ -18,66 +22,47 @@ type PResult<T> = Result<T, Diagnostic>;
 /// An expression and the height of its tree.
 type Node = (Expr, u32);
 
-const STATEMENT_KEYWORDS: [&str; 6] = [
+const STATEMENT_KEYWORDS: [&str; 13] = [
     "characters",
     "int",
     "bool",
     "announce",
     "checkpoint",
     "worlds",
+    "const",
+    "enum",
+    "for",
+    "simultaneously",
+    "actual",
+    "repeat",
+    "assert_adds_ck",
 ];
 
 pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Vec<Diagnostic>> {
+    // Names of enums declared anywhere, so that `Colour wall[5]` reads as a declaration
+    // (an enum declared later is then reported by `lower`).
+    let enums = tokens
+        .windows(2)
+        .filter_map(|w| match (&w[0].kind, &w[1].kind) {
+            (TokenKind::Enum, TokenKind::Ident(name)) => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
     let mut parser = Parser {
         src: source,
         toks: tokens,
         pos: 0,
         nesting: 0,
+        blocks: 0,
+        enums,
+        diags: Vec::new(),
     };
-    let mut statements = Vec::new();
-    let mut diags = Vec::new();
-    loop {
-        while parser.at(&TokenKind::Newline) {
-            parser.bump();
-        }
-        if parser.at(&TokenKind::Eof) {
-            break;
-        }
-        parser.nesting = 0;
-        let first = parser.peek().clone();
-        match parser.statement() {
-            Ok(stmt) => statements.push(stmt),
-            Err(mut diag) => {
-                // An error at a line end followed by a line that can only be the rest of
-                // an expression (`and b`, `else 2`): the author meant to continue the
-                // statement. Say how, and skip those lines instead of reporting them too.
-                let at_line_end = parser.at(&TokenKind::Newline) && diag.span == parser.peek().span;
-                parser.recover();
-                if at_line_end && continues_expression(parser.peek_kind()) {
-                    let text = parser.text(parser.peek().span);
-                    diag = diag.with_hint(format!(
-                        "a statement continues on the next line only if this line ends with an operator or \
-                         keyword; move `{text}` to the end of this line"
-                    ));
-                    while continues_expression(parser.peek_kind()) {
-                        parser.recover();
-                    }
-                } else if diag.span == first.span && continues_expression(&first.kind) {
-                    let text = parser.text(first.span);
-                    diag = diag.with_hint(format!(
-                        "to continue the previous statement, end its line with `{text}` instead"
-                    ));
-                    while continues_expression(parser.peek_kind()) {
-                        parser.recover();
-                    }
-                }
-                diags.push(diag);
-            }
-        }
-    }
-    if diags.is_empty() {
+    let statements = parser.statements(false);
+    if parser.diags.is_empty() {
         Ok(Story { statements })
     } else {
+        let mut diags = parser.diags;
+        diags.sort_by_key(|d| d.span.start);
         Err(diags)
     }
 }
@@ -88,6 +73,12 @@ struct Parser<'s> {
     toks: Vec<Token>,
     pos: usize,
     nesting: usize,
+    /// How many blocks `{ … }` enclose the current statement.
+    blocks: usize,
+    /// The names of the story's enums.
+    enums: HashSet<String>,
+    /// Every error found so far.
+    diags: Vec<Diagnostic>,
 }
 
 fn binop_of(kind: &TokenKind) -> Option<BinOp> {
@@ -183,12 +174,22 @@ impl<'s> Parser<'s> {
         tok
     }
 
-    /// Skips to just after the next statement end.
+    /// Skips to just after the next statement end. A block opened on the way is skipped
+    /// whole; inside a block, the block's closing `}` is left for the block.
     fn recover(&mut self) {
-        while !self.at_line_end() {
-            self.bump();
-        }
-        if self.at(&TokenKind::Newline) {
+        let mut depth = 0usize;
+        loop {
+            match self.peek_kind() {
+                TokenKind::Eof => return,
+                TokenKind::Newline if depth == 0 => {
+                    self.bump();
+                    return;
+                }
+                TokenKind::RBlock if depth == 0 && self.blocks > 0 => return,
+                TokenKind::LBlock => depth += 1,
+                TokenKind::RBlock => depth = depth.saturating_sub(1),
+                _ => {}
+            }
             self.bump();
         }
     }
@@ -239,12 +240,59 @@ impl<'s> Parser<'s> {
 
     // ----- statements ---------------------------------------------------------------
 
+    /// Statements up to the end of input, or inside a block up to its `}` (left for the
+    /// caller). Errors go to `self.diags`; after one the parser skips to the next line.
+    fn statements(&mut self, in_block: bool) -> Vec<Stmt> {
+        let mut statements = Vec::new();
+        loop {
+            while self.at(&TokenKind::Newline) {
+                self.bump();
+            }
+            if self.at(&TokenKind::Eof) || (in_block && self.at(&TokenKind::RBlock)) {
+                break;
+            }
+            self.nesting = 0;
+            let first = self.peek().clone();
+            match self.statement() {
+                Ok(stmt) => statements.push(stmt),
+                Err(mut diag) => {
+                    // An error at a line end followed by a line that can only be the rest
+                    // of an expression (`and b`, `else 2`): the author meant to continue
+                    // the statement. Say how, and skip those lines instead of reporting
+                    // them too.
+                    let at_line_end = self.at(&TokenKind::Newline) && diag.span == self.peek().span;
+                    self.recover();
+                    if at_line_end && continues_expression(self.peek_kind()) {
+                        let text = self.text(self.peek().span);
+                        diag = diag.with_hint(format!(
+                            "a statement continues on the next line only if this line ends with an operator or \
+                             keyword; move `{text}` to the end of this line"
+                        ));
+                        while continues_expression(self.peek_kind()) {
+                            self.recover();
+                        }
+                    } else if diag.span == first.span && continues_expression(&first.kind) {
+                        let text = self.text(first.span);
+                        diag = diag.with_hint(format!(
+                            "to continue the previous statement, end its line with `{text}` instead"
+                        ));
+                        while continues_expression(self.peek_kind()) {
+                            self.recover();
+                        }
+                    }
+                    self.diags.push(diag);
+                }
+            }
+        }
+        statements
+    }
+
     fn statement(&mut self) -> PResult<Stmt> {
         let first = self.peek().clone();
         let kind = match &first.kind {
             TokenKind::Characters => {
                 self.bump();
-                StmtKind::Characters(self.name_list()?)
+                StmtKind::Characters(self.decl_list()?)
             }
             TokenKind::IntKw | TokenKind::BoolKw => {
                 self.bump();
@@ -255,12 +303,24 @@ impl<'s> Parser<'s> {
                 };
                 StmtKind::Constants {
                     sort,
-                    names: self.name_list()?,
+                    names: self.decl_list()?,
                 }
+            }
+            TokenKind::Const => {
+                self.bump();
+                self.const_decl()?
+            }
+            TokenKind::Enum => {
+                self.bump();
+                self.enum_decl()?
             }
             TokenKind::Announce => {
                 self.bump();
                 StmtKind::Announce(self.expr()?)
+            }
+            TokenKind::Actual => {
+                self.bump();
+                StmtKind::Actual(self.expr()?)
             }
             TokenKind::Checkpoint => {
                 self.bump();
@@ -272,31 +332,54 @@ impl<'s> Parser<'s> {
                     limit: self.worlds_limit()?,
                 }
             }
+            TokenKind::For => {
+                self.bump();
+                self.for_loop()?
+            }
+            TokenKind::If => {
+                self.bump();
+                self.if_statement()?
+            }
+            TokenKind::Simultaneously => {
+                self.bump();
+                StmtKind::Simultaneously(self.block("`simultaneously`")?)
+            }
+            TokenKind::Repeat => {
+                self.bump();
+                self.repeat()?
+            }
+            TokenKind::AssertAddsCk => {
+                self.bump();
+                let hint = self.expr()?;
+                let body = self.block("the hint of `assert_adds_ck`")?;
+                StmtKind::AssertAddsCk { hint, body }
+            }
             TokenKind::Ident(name) => {
-                let who = Ident {
+                let ident = Ident {
                     name: name.clone(),
                     span: first.span,
                 };
                 self.bump();
-                match self.peek_kind() {
-                    TokenKind::Learns => {
-                        self.bump();
-                        StmtKind::Learns {
-                            who,
-                            what: self.expr()?,
-                        }
+                if matches!(self.peek_kind(), TokenKind::Ident(_)) && self.enums.contains(name) {
+                    StmtKind::Constants {
+                        sort: SortName::Enum(ident),
+                        names: self.decl_list()?,
                     }
-                    TokenKind::Colon => {
-                        self.bump();
-                        StmtKind::Says {
-                            speaker: who,
-                            what: self.expr()?,
-                        }
-                    }
-                    _ => return Err(self.bad_name_statement(&who)),
+                } else {
+                    self.character_statement(ident)?
                 }
             }
             TokenKind::Invalid { diag, .. } => return Err((**diag).clone()),
+            TokenKind::Else => {
+                return Err(self.unexpected("a statement").with_hint(
+                    "`else` goes on the same line as the `}` that closes the `if` block: `} else {`",
+                ));
+            }
+            TokenKind::Until => {
+                return Err(self.unexpected("a statement").with_hint(
+                    "`until` goes on the same line as the `}` that closes the `repeat` block: `} until …`",
+                ));
+            }
             _ => {
                 let mut diag = self.unexpected("a statement");
                 if starts_expr(&first.kind) {
@@ -304,6 +387,8 @@ impl<'s> Parser<'s> {
                 } else if first.kind == TokenKind::Learns {
                     diag = diag
                         .with_hint("`learns` follows a character's name: `Albert learns month`");
+                } else if first.kind == TokenKind::RBrace || first.kind == TokenKind::RBlock {
+                    diag = diag.with_hint("this `}` has no matching `{`");
                 }
                 return Err(diag);
             }
@@ -316,6 +401,240 @@ impl<'s> Parser<'s> {
         })
     }
 
+    /// A statement starting with a character: `A learns e`, `A: e`, `A reveals e`, where
+    /// `A` may be a family member `child[i]`.
+    fn character_statement(&mut self, name: Ident) -> PResult<StmtKind> {
+        let who = if self.at(&TokenKind::LBracket) {
+            self.index(name)?.0
+        } else {
+            let span = name.span;
+            Expr {
+                kind: ExprKind::Name(name),
+                span,
+            }
+        };
+        match self.peek_kind() {
+            TokenKind::Learns => {
+                self.bump();
+                Ok(StmtKind::Learns {
+                    who,
+                    what: self.expr()?,
+                })
+            }
+            TokenKind::Colon => {
+                self.bump();
+                Ok(StmtKind::Says {
+                    speaker: who,
+                    what: self.expr()?,
+                })
+            }
+            TokenKind::Reveals => {
+                self.bump();
+                Ok(StmtKind::Reveals {
+                    who,
+                    what: self.expr()?,
+                })
+            }
+            _ => match &who.kind {
+                ExprKind::Name(name) => Err(self.bad_name_statement(name)),
+                _ => {
+                    let text = self.text(who.span);
+                    Err(self.unexpected(&format!("`learns`, `:` or `reveals` after `{text}`")))
+                }
+            },
+        }
+    }
+
+    /// `const n = e` after `const`.
+    fn const_decl(&mut self) -> PResult<StmtKind> {
+        let name = self.name()?;
+        let tok = self.peek();
+        let is_assign = matches!(tok.kind, TokenKind::Invalid { .. }) && self.text(tok.span) == "=";
+        if !is_assign {
+            let diag = Diagnostic::error(
+                tok.span,
+                format!(
+                    "expected `=` after `const {}`, found {}",
+                    name.name,
+                    self.describe(tok)
+                ),
+            );
+            return Err(diag.with_hint(format!("write `const {} = 3`", name.name)));
+        }
+        self.bump();
+        Ok(StmtKind::Const {
+            name,
+            value: self.expr()?,
+        })
+    }
+
+    /// `enum E { a, b, c }` after `enum`.
+    fn enum_decl(&mut self) -> PResult<StmtKind> {
+        let name = self.name()?;
+        if !self.at(&TokenKind::LBrace) {
+            return Err(self
+                .unexpected(&format!("`{{` after `enum {}`", name.name))
+                .with_hint(format!("write `enum {} {{ a, b, c }}`", name.name)));
+        }
+        let open = self.bump();
+        let mut variants = Vec::new();
+        loop {
+            if self.at(&TokenKind::RBrace) {
+                break;
+            }
+            if self.at_line_end() {
+                return Err(unclosed(&open));
+            }
+            variants.push(self.name()?);
+            if self.at(&TokenKind::Comma) {
+                self.bump();
+            } else if !self.at(&TokenKind::RBrace) {
+                if self.at_line_end() {
+                    return Err(unclosed(&open));
+                }
+                return Err(self.unexpected("`,` or `}`"));
+            }
+        }
+        let close = self.bump();
+        if variants.is_empty() {
+            return Err(Diagnostic::error(
+                open.span.to(close.span),
+                format!("enum `{}` needs at least one value", name.name),
+            )
+            .with_hint(format!("e.g. `enum {} {{ a, b }}`", name.name)));
+        }
+        Ok(StmtKind::Enum { name, variants })
+    }
+
+    /// `for i in a..b { … }` after `for`.
+    fn for_loop(&mut self) -> PResult<StmtKind> {
+        let var = self.name()?;
+        if !self.at(&TokenKind::In) {
+            return Err(self
+                .unexpected(&format!("`in` after `for {}`", var.name))
+                .with_hint(format!("write `for {} in 0..n {{ … }}`", var.name)));
+        }
+        self.bump();
+        let range = self.range()?;
+        let body = self.block("the range of `for`")?;
+        Ok(StmtKind::For { var, range, body })
+    }
+
+    /// `lo..hi`
+    fn range(&mut self) -> PResult<Range> {
+        let lo = self.additive()?.0;
+        if !self.at(&TokenKind::DotDot) {
+            return Err(self
+                .unexpected("`..`")
+                .with_hint("a range is written `a..b`: the integers from a up to b - 1"));
+        }
+        self.bump();
+        let hi = self.additive()?.0;
+        Ok(Range { lo, hi })
+    }
+
+    /// `if c { … } [else { … } | else if …]` after `if`.
+    fn if_statement(&mut self) -> PResult<StmtKind> {
+        let cond = self.expr()?;
+        if self.at(&TokenKind::Then) {
+            return Err(self.unexpected("`{`").with_hint(
+                "a statement `if` takes a block: `if c { … }`; to announce a conditional fact, \
+                 write `announce if c then … else …`",
+            ));
+        }
+        let then = self.block("the condition of `if`")?;
+        let otherwise = if self.at(&TokenKind::Else) {
+            self.bump();
+            if self.at(&TokenKind::If) {
+                let start = self.bump().span;
+                let kind = self.if_statement()?;
+                let end = self.toks[self.pos.saturating_sub(1)].span.end;
+                let span = Span::new(start.start, end);
+                Some(Block {
+                    statements: vec![Stmt { kind, span }],
+                    span,
+                })
+            } else {
+                Some(self.block("`else`")?)
+            }
+        } else {
+            self.check_same_line(TokenKind::Else, "`else`")?;
+            None
+        };
+        Ok(StmtKind::If {
+            cond,
+            then,
+            otherwise,
+        })
+    }
+
+    /// `repeat max N { … } until e` after `repeat`.
+    fn repeat(&mut self) -> PResult<StmtKind> {
+        let example = "write `repeat max 10 { … } until …`";
+        match self.peek_kind() {
+            TokenKind::Ident(word) if word == "max" => {
+                self.bump();
+            }
+            _ => return Err(self.unexpected("`max` after `repeat`").with_hint(example)),
+        }
+        let max = self.additive()?.0;
+        let body = self.block("the number of rounds")?;
+        if !self.at(&TokenKind::Until) {
+            self.check_same_line(TokenKind::Until, "`until`")?;
+            return Err(self
+                .unexpected("`until` after the block of `repeat`")
+                .with_hint("say when to stop: `repeat max 10 { … } until …`"));
+        }
+        self.bump();
+        let until = self.expr()?;
+        Ok(StmtKind::Repeat { max, body, until })
+    }
+
+    /// After a block: the next line must not start with `keyword`, which belongs on the
+    /// line of the `}`.
+    fn check_same_line(&mut self, keyword: TokenKind, text: &str) -> PResult<()> {
+        if self.at(&TokenKind::Newline)
+            && self.toks.get(self.pos + 1).map(|t| &t.kind) == Some(&keyword)
+        {
+            let tok = self.toks[self.pos + 1].clone();
+            return Err(Diagnostic::error(
+                tok.span,
+                format!("{text} must be on the same line as the `}}` before it"),
+            )
+            .with_hint(format!("write `}} {}`", self.text(tok.span))));
+        }
+        Ok(())
+    }
+
+    /// `{ statements }`; `after` names what precedes it, for messages.
+    fn block(&mut self, after: &str) -> PResult<Block> {
+        if !self.at(&TokenKind::LBlock) {
+            let mut diag = self.unexpected(&format!("`{{` after {after}"));
+            if self.at_line_end() {
+                diag = diag.with_hint("a block starts with `{` on the same line");
+            }
+            return Err(diag);
+        }
+        if self.blocks >= MAX_NESTING {
+            return Err(Diagnostic::error(
+                self.peek().span,
+                "blocks are nested too deeply",
+            ));
+        }
+        let open = self.bump();
+        self.blocks += 1;
+        let statements = self.statements(true);
+        self.blocks -= 1;
+        if !self.at(&TokenKind::RBlock) {
+            return Err(unclosed(&open));
+        }
+        let close = self.bump();
+        Ok(Block {
+            statements,
+            span: open.span.to(close.span),
+        })
+    }
+
     fn statement_end(&mut self) -> PResult<()> {
         match self.peek_kind() {
             TokenKind::Newline => {
@@ -323,7 +642,8 @@ impl<'s> Parser<'s> {
                 Ok(())
             }
             TokenKind::Eof => Ok(()),
-            TokenKind::RParen | TokenKind::RBrace => {
+            TokenKind::RBlock if self.blocks > 0 => Ok(()),
+            TokenKind::RParen | TokenKind::RBrace | TokenKind::RBracket | TokenKind::RBlock => {
                 let text = self.text(self.peek().span);
                 let hint = format!("this `{text}` has no matching opening bracket");
                 Err(self.unexpected("end of line").with_hint(hint))
@@ -353,6 +673,17 @@ impl<'s> Parser<'s> {
                 )
                 .with_hint(format!("did you mean `{kw}`?"));
             }
+            if matches!(next.kind, TokenKind::Ident(_)) {
+                let mut enums: Vec<&String> = self.enums.iter().collect();
+                enums.sort();
+                if let Some(sort) = enums.into_iter().find(|e| close_to(word, e)) {
+                    return Diagnostic::error(
+                        who.span,
+                        format!("unknown statement starting with `{word}`"),
+                    )
+                    .with_hint(format!("did you mean `{sort}`?"));
+                }
+            }
         }
         let mut diag = Diagnostic::error(
             next.span,
@@ -367,6 +698,9 @@ impl<'s> Parser<'s> {
             }
             TokenKind::Ident(word) if close_to(word, "learns") => {
                 diag = diag.with_hint("did you mean `learns`?");
+            }
+            TokenKind::Ident(word) if close_to(word, "reveals") => {
+                diag = diag.with_hint("did you mean `reveals`?");
             }
             _ if next_is_operator => {
                 diag = diag.with_hint("to announce a fact, write `announce …`");
@@ -409,17 +743,70 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `a, b, c` with an optional trailing comma.
-    fn name_list(&mut self) -> PResult<Vec<Ident>> {
-        let mut names = vec![self.name()?];
+    /// `a, b[n], c` with an optional trailing comma.
+    fn decl_list(&mut self) -> PResult<Vec<Decl>> {
+        let mut names = vec![self.decl()?];
         while self.at(&TokenKind::Comma) {
             self.bump();
             if self.at_line_end() {
                 break;
             }
-            names.push(self.name()?);
+            names.push(self.decl()?);
         }
         Ok(names)
+    }
+
+    /// `a` or `a[size]`
+    fn decl(&mut self) -> PResult<Decl> {
+        let name = self.name()?;
+        if !self.at(&TokenKind::LBracket) {
+            return Ok(Decl { name, size: None });
+        }
+        let (index, _) = self.index(name)?;
+        let ExprKind::Index { base, index } = index.kind else {
+            unreachable!("index() builds an Index")
+        };
+        Ok(Decl {
+            name: base,
+            size: Some(*index),
+        })
+    }
+
+    /// `[e]` after the name `base` (the current token is `[`).
+    fn index(&mut self, base: Ident) -> PResult<Node> {
+        let open = self.bump();
+        if self.at(&TokenKind::RBracket) {
+            return Err(self.unexpected("an expression"));
+        }
+        let index = self.expr_node()?;
+        match self.peek_kind() {
+            TokenKind::RBracket => {}
+            TokenKind::Comma => {
+                return Err(
+                    Diagnostic::error(self.peek().span, "only one index is allowed")
+                        .with_hint(format!("families have a single index: `{}[0]`", base.name)),
+                );
+            }
+            TokenKind::Newline | TokenKind::Eof => return Err(unclosed(&open)),
+            _ => return Err(self.unexpected("`]`")),
+        }
+        let close = self.bump().span;
+        if self.at(&TokenKind::LBracket) {
+            return Err(
+                Diagnostic::error(self.peek().span, "only one index is allowed")
+                    .with_hint(format!("families have a single index: `{}[0]`", base.name)),
+            );
+        }
+        let span = base.span.to(close);
+        let height = 1 + index.1;
+        self.node(
+            ExprKind::Index {
+                base,
+                index: boxed(index),
+            },
+            span,
+            height,
+        )
     }
 
     // ----- expressions --------------------------------------------------------------
@@ -651,10 +1038,16 @@ impl<'s> Parser<'s> {
                     name: name.clone(),
                     span: tok.span,
                 };
+                if self.at(&TokenKind::LBracket) {
+                    return self.index(ident);
+                }
                 if !self.at(&TokenKind::LParen) {
                     return self.node(ExprKind::Name(ident), tok.span, 1);
                 }
                 let open = self.bump();
+                if self.at_binder() {
+                    return self.aggregate(ident, &open);
+                }
                 let (args, close) = self.comma_list(&open, TokenKind::RParen)?;
                 let height = 1 + args.iter().map(|n| n.1).max().unwrap_or(0);
                 let args = args.into_iter().map(|n| n.0).collect();
@@ -684,7 +1077,7 @@ impl<'s> Parser<'s> {
             TokenKind::Not => Err(self
                 .unexpected("an expression")
                 .with_hint("`not` binds loosely: write `(not …)` here")),
-            TokenKind::LBrace => Err(self
+            TokenKind::LBrace | TokenKind::LBlock => Err(self
                 .unexpected("an expression")
                 .with_hint("sets `{…}` only follow `in`")),
             TokenKind::Characters
@@ -693,9 +1086,82 @@ impl<'s> Parser<'s> {
             | TokenKind::Announce
             | TokenKind::Learns
             | TokenKind::Checkpoint
-            | TokenKind::Worlds => Err(self.keyword_hint(self.unexpected("an expression"))),
+            | TokenKind::Worlds
+            | TokenKind::Const
+            | TokenKind::Enum
+            | TokenKind::For
+            | TokenKind::Simultaneously
+            | TokenKind::Actual
+            | TokenKind::Reveals
+            | TokenKind::Repeat
+            | TokenKind::Until
+            | TokenKind::AssertAddsCk => Err(self.keyword_hint(self.unexpected("an expression"))),
             _ => Err(self.unexpected("an expression")),
         }
+    }
+
+    /// At `i in a..b` (not `x in {…}`) right after the `(` of a call?
+    fn at_binder(&self) -> bool {
+        let kind = |i: usize| self.toks.get(self.pos + i).map(|t| &t.kind);
+        matches!(kind(0), Some(TokenKind::Ident(_)))
+            && kind(1) == Some(&TokenKind::In)
+            && kind(2) != Some(&TokenKind::LBrace)
+    }
+
+    /// `name(i in a..b, j in c..d if guard: body)` after the `(`.
+    fn aggregate(&mut self, name: Ident, open: &Token) -> PResult<Node> {
+        let mut binders = Vec::new();
+        let mut height = 0;
+        loop {
+            let var = self.name()?;
+            self.bump(); // `in`, checked by `at_binder`
+            let range = self.range()?;
+            binders.push(Binder { var, range });
+            if !self.at(&TokenKind::Comma) {
+                break;
+            }
+            self.bump();
+            if !self.at_binder() {
+                return Err(self
+                    .unexpected("another `name in a..b`")
+                    .with_hint(format!("write `{}(i in 0..n, j in 0..n: …)`", name.name)));
+            }
+        }
+        let guard = if self.at(&TokenKind::If) {
+            self.bump();
+            let guard = self.expr_node()?;
+            height = height.max(guard.1);
+            Some(boxed(guard))
+        } else {
+            None
+        };
+        if !self.at(&TokenKind::Colon) {
+            if self.at_line_end() {
+                return Err(unclosed(open));
+            }
+            return Err(self
+                .unexpected("`:` before the body")
+                .with_hint(format!("write `{}(i in 0..n: …)`", name.name)));
+        }
+        self.bump();
+        let body = self.expr_node()?;
+        height = 1 + height.max(body.1);
+        let close = match self.peek_kind() {
+            TokenKind::RParen => self.bump().span,
+            TokenKind::Newline | TokenKind::Eof => return Err(unclosed(open)),
+            _ => return Err(self.unexpected("`)`")),
+        };
+        let span = name.span.to(close);
+        self.node(
+            ExprKind::Aggregate {
+                name,
+                binders,
+                guard,
+                body: boxed(body),
+            },
+            span,
+            height,
+        )
     }
 
     /// `( e )` is `e` (its span widened to the parentheses); `(e1, e2, …)` is a tuple.
@@ -806,6 +1272,97 @@ mod tests {
                 &format!("call {}", name.name),
                 &args.iter().collect::<Vec<_>>(),
             ),
+            ExprKind::Index { base, index } => format!("(index {} {})", base.name, show(index)),
+            ExprKind::Aggregate {
+                name,
+                binders,
+                guard,
+                body,
+            } => {
+                let mut s = format!("({}", name.name);
+                for b in binders {
+                    s.push_str(&format!(
+                        " ({} {} {})",
+                        b.var.name,
+                        show(&b.range.lo),
+                        show(&b.range.hi)
+                    ));
+                }
+                if let Some(guard) = guard {
+                    s.push_str(&format!(" (if {})", show(guard)));
+                }
+                format!("{s} {})", show(body))
+            }
+        }
+    }
+
+    fn show_decls(decls: &[Decl]) -> String {
+        decls
+            .iter()
+            .map(|d| match &d.size {
+                None => d.name.name.clone(),
+                Some(size) => format!("{}[{}]", d.name.name, show(size)),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn show_block(b: &Block) -> String {
+        let inner: Vec<String> = b.statements.iter().map(show_stmt).collect();
+        format!("{{{}}}", inner.join("; "))
+    }
+
+    /// A statement as a compact string.
+    fn show_stmt(s: &Stmt) -> String {
+        match &s.kind {
+            StmtKind::Characters(ns) => format!("characters {}", show_decls(ns)),
+            StmtKind::Constants { sort, names } => {
+                let sort = match sort {
+                    SortName::Enum(name) => name.name.clone(),
+                    other => format!("{other:?}"),
+                };
+                format!("{sort} {}", show_decls(names))
+            }
+            StmtKind::Const { name, value } => format!("const {} = {}", name.name, show(value)),
+            StmtKind::Enum { name, variants } => {
+                let vs: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+                format!("enum {} {}", name.name, vs.join(" "))
+            }
+            StmtKind::Announce(e) => format!("announce {}", show(e)),
+            StmtKind::Learns { who, what } => format!("{} learns {}", show(who), show(what)),
+            StmtKind::Says { speaker, what } => format!("{} says {}", show(speaker), show(what)),
+            StmtKind::Reveals { who, what } => format!("{} reveals {}", show(who), show(what)),
+            StmtKind::Checkpoint(n) => format!("checkpoint {}", n.name),
+            StmtKind::Worlds { limit } => format!("worlds {limit:?}"),
+            StmtKind::For { var, range, body } => format!(
+                "for {} in {}..{} {}",
+                var.name,
+                show(&range.lo),
+                show(&range.hi),
+                show_block(body)
+            ),
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let mut s = format!("if {} {}", show(cond), show_block(then));
+                if let Some(otherwise) = otherwise {
+                    s.push_str(&format!(" else {}", show_block(otherwise)));
+                }
+                s
+            }
+            StmtKind::Simultaneously(b) => format!("simultaneously {}", show_block(b)),
+            StmtKind::Actual(e) => format!("actual {}", show(e)),
+            StmtKind::Repeat { max, body, until } => format!(
+                "repeat max {} {} until {}",
+                show(max),
+                show_block(body),
+                show(until)
+            ),
+            StmtKind::AssertAddsCk { hint, body } => {
+                format!("assert_adds_ck {} {}", show(hint), show_block(body))
+            }
         }
     }
 
@@ -1025,29 +1582,7 @@ characters A,
   B
 ";
         let story = parse_ok(src);
-        let shown: Vec<String> = story
-            .statements
-            .iter()
-            .map(|s| {
-                let names = |ns: &[Ident]| {
-                    ns.iter()
-                        .map(|n| n.name.clone())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
-                match &s.kind {
-                    StmtKind::Characters(ns) => format!("characters {}", names(ns)),
-                    StmtKind::Constants { sort, names: ns } => format!("{sort:?} {}", names(ns)),
-                    StmtKind::Announce(e) => format!("announce {}", show(e)),
-                    StmtKind::Learns { who, what } => format!("{} learns {}", who.name, show(what)),
-                    StmtKind::Says { speaker, what } => {
-                        format!("{} says {}", speaker.name, show(what))
-                    }
-                    StmtKind::Checkpoint(n) => format!("checkpoint {}", n.name),
-                    StmtKind::Worlds { limit } => format!("worlds {limit:?}"),
-                }
-            })
-            .collect();
+        let shown: Vec<String> = story.statements.iter().map(show_stmt).collect();
         assert_eq!(
             shown,
             [
