@@ -1,1 +1,961 @@
 //! An independent evaluator for finite stories: explicit sets of worlds, no Z3.
+//!
+//! It runs EpiPEn's semantics literally on a finite box of worlds, so the engine (which
+//! works symbolically through Z3) can be cross-checked against it:
+//!
+//! * the state is a set of worlds `W` plus, per character, the list of expressions it
+//!   has learned (`A learns month` adds the expression `month`);
+//! * `announce φ` keeps the worlds of `W` where `φ` holds, `A: φ` keeps those where
+//!   `K_A φ` holds;
+//! * `K_A φ` holds at `w` when `φ` holds at every world of `W` that `A` cannot tell
+//!   from `w` (same values of everything `A` learned); `knows_value(A, ē)` holds at `w`
+//!   when all those worlds agree on `ē`;
+//! * `at(c, φ)` evaluates the knowledge operators of `φ` in the state saved at `c`.
+//!
+//! A knowledge operator is evaluated for a whole state at once: the worlds of the state
+//! are grouped by what the agent learned, each group records whether all of its worlds
+//! satisfy `φ` (or the one value of `ē` they share), and the table is memoised per
+//! (operator, state), so nested operators cost time linear in the number of worlds.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp, Program, Stmt, StmtKind, Ty};
+use crate::worlds::{Value, World};
+
+/// The most worlds [`evaluate`] will enumerate.
+pub const MAX_WORLDS: u64 = 2_000_000;
+
+/// The finite box the evaluator enumerates: for each constant (indexed by `ConstId`),
+/// `Some((lo, hi))` (inclusive) for an int constant, `None` for a bool constant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Domain {
+    pub ranges: Vec<Option<(i64, i64)>>,
+}
+
+/// Runs `program` on every world of `domain` and returns the worlds possible at its
+/// end, sorted in the canonical order.
+pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String> {
+    let all = Rc::new(enumerate(program, domain)?);
+    let mut ev = Evaluator {
+        checkpoints: vec![None; program.checkpoints.len()],
+        memo: HashMap::new(),
+        next_id: 1,
+        state: Rc::new(State {
+            id: 0,
+            worlds: all.clone(),
+            learned: vec![Vec::new(); program.characters.len()],
+        }),
+        all,
+        actual: None,
+    };
+    ev.block(&program.statements)?;
+    let mut worlds = ev.state.worlds.to_vec();
+    worlds.sort();
+    Ok(worlds)
+}
+
+/// The cartesian product of the domain's ranges.
+fn enumerate(program: &Program, domain: &Domain) -> Result<Vec<World>, String> {
+    if domain.ranges.len() != program.constants.len() {
+        return Err(format!(
+            "the domain has {} ranges for {} constants",
+            domain.ranges.len(),
+            program.constants.len()
+        ));
+    }
+    let mut axes: Vec<Vec<Value>> = Vec::new();
+    let mut total: u64 = 1;
+    for (constant, range) in program.constants.iter().zip(&domain.ranges) {
+        let int_axis = |lo: i64, hi: i64| -> Result<Vec<Value>, String> {
+            if hi >= lo && (hi as i128 - lo as i128) >= MAX_WORLDS as i128 {
+                return Err(format!("the range of {} is too large", constant.name));
+            }
+            Ok((lo..=hi).map(Value::Int).collect())
+        };
+        let axis: Vec<Value> = match (constant.ty, range) {
+            (Ty::Bool, None) => vec![Value::Bool(false), Value::Bool(true)],
+            (Ty::Int, Some((lo, hi))) => int_axis(*lo, *hi)?,
+            // An enum's values are its variants' indices; a range narrows them.
+            (Ty::Enum(e), range) => {
+                let k = program.enums[e.0].variants.len() as i64;
+                let (lo, hi) = range.unwrap_or((0, k - 1));
+                int_axis(lo.max(0), hi.min(k - 1))?
+            }
+            (Ty::Bool, Some(_)) => {
+                return Err(format!("{} is a bool but has an int range", constant.name));
+            }
+            (Ty::Int, None) => return Err(format!("{} is an int but has no range", constant.name)),
+        };
+        total = total.saturating_mul(axis.len() as u64);
+        axes.push(axis);
+    }
+    if total > MAX_WORLDS {
+        return Err(format!(
+            "the domain has {total} worlds, more than the {MAX_WORLDS} the evaluator enumerates"
+        ));
+    }
+    let mut worlds = vec![World(Vec::with_capacity(axes.len()))];
+    for axis in &axes {
+        let mut next = Vec::with_capacity(worlds.len() * axis.len());
+        for w in &worlds {
+            for v in axis {
+                let mut w = w.clone();
+                w.0.push(*v);
+                next.push(w);
+            }
+        }
+        worlds = next;
+    }
+    Ok(worlds)
+}
+
+/// A value during evaluation: ints are wider than the worlds' so that intermediate
+/// results (`x * y * z`) do not overflow silently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum V {
+    I(i128),
+    B(bool),
+}
+
+impl V {
+    fn as_bool(self) -> Result<bool, String> {
+        match self {
+            V::B(b) => Ok(b),
+            V::I(_) => Err("expected a bool, found an int".to_string()),
+        }
+    }
+
+    fn as_int(self) -> Result<i128, String> {
+        match self {
+            V::I(n) => Ok(n),
+            V::B(_) => Err("expected an int, found a bool".to_string()),
+        }
+    }
+}
+
+/// A knowledge state: the possible worlds and what each character has learned. States
+/// are immutable; `id` is unique per state and keys the memo.
+struct State<'p> {
+    id: usize,
+    worlds: Rc<Vec<World>>,
+    learned: Vec<Vec<&'p Expr>>,
+}
+
+/// A memoised knowledge operator over one state, indexed by the agent's observation
+/// (the values of everything it learned).
+enum Table {
+    /// `K_A φ`: whether every world of the group satisfies `φ`.
+    Knows(HashMap<Vec<V>, bool>),
+    /// `knows_value(A, ē)`: the one value of `ē` in the group, or `None` when the
+    /// group's worlds disagree.
+    KnowsValue(HashMap<Vec<V>, Option<Vec<V>>>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Op {
+    Knows,
+    KnowsNot,
+    KnowsValue,
+}
+
+/// (operator kind, address of the formula / expression list, agent, state id).
+type MemoKey = (Op, usize, usize, usize);
+
+/// The formula an announcement adds: `φ`, or `K_A φ` (negated for a reveal that
+/// does not hold in the actual world, `K_A ¬φ`).
+#[derive(Clone, Copy)]
+struct Added<'p> {
+    speaker: Option<CharId>,
+    formula: &'p Expr,
+    negated: bool,
+}
+
+struct Evaluator<'p> {
+    checkpoints: Vec<Option<Rc<State<'p>>>>,
+    memo: HashMap<MemoKey, Table>,
+    next_id: usize,
+    /// The current state.
+    state: Rc<State<'p>>,
+    /// Every world of the domain (for `actual`).
+    all: Rc<Vec<World>>,
+    /// The actual world, once `actual` has pinned it down.
+    actual: Option<World>,
+}
+
+impl<'p> Evaluator<'p> {
+    fn new_state(&mut self, worlds: Rc<Vec<World>>, learned: Vec<Vec<&'p Expr>>) -> Rc<State<'p>> {
+        let id = self.next_id;
+        self.next_id += 1;
+        Rc::new(State {
+            id,
+            worlds,
+            learned,
+        })
+    }
+
+    fn block(&mut self, stmts: &'p [Stmt]) -> Result<(), String> {
+        for stmt in stmts {
+            self.step(stmt)?;
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, stmt: &'p Stmt) -> Result<(), String> {
+        match &stmt.kind {
+            StmtKind::Learn { who, what } => {
+                let mut learned = self.state.learned.clone();
+                learned[who.0].push(what);
+                self.state = self.new_state(self.state.worlds.clone(), learned);
+            }
+            StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
+                let state = self.state.clone();
+                let added = self.announcement(stmt, &state)?;
+                self.restrict(&[added], &state)?;
+            }
+            StmtKind::Simultaneously(stmts) => {
+                // Every announcement is evaluated in the state at the block's start.
+                let state = self.state.clone();
+                let mut added = Vec::new();
+                for s in stmts {
+                    added.push(self.announcement(s, &state)?);
+                }
+                self.restrict(&added, &state)?;
+            }
+            StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
+            StmtKind::Worlds { .. } => {}
+            StmtKind::Actual(formula) => {
+                let state = self.state.clone();
+                let all = self.all.clone();
+                let mut found = Vec::new();
+                for w in all.iter() {
+                    if self.eval(formula, w, &state)?.as_bool()? {
+                        found.push(w.clone());
+                        if found.len() > 1 {
+                            return Err("`actual` allows several worlds".to_string());
+                        }
+                    }
+                }
+                let Some(actual) = found.pop() else {
+                    return Err("`actual` allows no world of the domain".to_string());
+                };
+                if !state.worlds.contains(&actual) {
+                    return Err("the actual world contradicts what was announced".to_string());
+                }
+                self.actual = Some(actual);
+            }
+            StmtKind::Repeat { max, body, until } => {
+                let mut rounds = 0;
+                loop {
+                    if rounds == *max {
+                        return Err(format!("`repeat` ran its {max} rounds"));
+                    }
+                    rounds += 1;
+                    self.block(body)?;
+                    let state = self.state.clone();
+                    let actual = self.actual()?;
+                    if self.eval(until, &actual, &state)?.as_bool()? {
+                        break;
+                    }
+                }
+            }
+            StmtKind::AssertAddsCk { hint, body } => {
+                let before = self.state.clone();
+                self.block(body)?;
+                let after = self.state.clone();
+                // κ_after must equal κ_before ∧ hint on the worlds of κ_before.
+                let mut kept = Vec::new();
+                for w in before.worlds.iter() {
+                    let by_hint = self.eval(hint, w, &before)?.as_bool()?;
+                    if by_hint != after.worlds.contains(w) {
+                        return Err(format!("the hint is refuted by the world {w:?}"));
+                    }
+                    if by_hint {
+                        kept.push(w.clone());
+                    }
+                }
+                self.state = self.new_state(Rc::new(kept), after.learned.clone());
+            }
+        }
+        Ok(())
+    }
+
+    fn actual(&self) -> Result<World, String> {
+        self.actual
+            .clone()
+            .ok_or_else(|| "the actual world is not declared yet".to_string())
+    }
+
+    /// What an `Announce` or `Reveal` adds, evaluated in `state`; fails when that is
+    /// false in the actual world (announcements are truthful).
+    fn announcement(&mut self, stmt: &'p Stmt, state: &Rc<State<'p>>) -> Result<Added<'p>, String> {
+        let added = match &stmt.kind {
+            StmtKind::Announce { speaker, formula } => Added {
+                speaker: *speaker,
+                formula,
+                negated: false,
+            },
+            StmtKind::Reveal { who, formula, .. } => {
+                let actual = self.actual()?;
+                let holds = self.eval(formula, &actual, state)?.as_bool()?;
+                Added {
+                    speaker: Some(*who),
+                    formula,
+                    negated: !holds,
+                }
+            }
+            _ => return Err("only announcements can be made simultaneously".to_string()),
+        };
+        if let Some(actual) = self.actual.clone()
+            && !self.holds(added, &actual, state)?
+        {
+            return Err("an announcement is false in the actual world".to_string());
+        }
+        Ok(added)
+    }
+
+    fn holds(&mut self, added: Added<'p>, w: &World, s: &Rc<State<'p>>) -> Result<bool, String> {
+        match added.speaker {
+            None => self.eval(added.formula, w, s)?.as_bool(),
+            Some(agent) if added.negated => self.knows_not(agent, added.formula, w, s),
+            Some(agent) => self.knows(agent, added.formula, w, s),
+        }
+    }
+
+    /// W := the worlds of `state` where every one of `added` holds (in `state`).
+    fn restrict(&mut self, added: &[Added<'p>], state: &Rc<State<'p>>) -> Result<(), String> {
+        let mut kept = Vec::new();
+        'worlds: for w in state.worlds.iter() {
+            for a in added {
+                if !self.holds(*a, w, state)? {
+                    continue 'worlds;
+                }
+            }
+            kept.push(w.clone());
+        }
+        let learned = self.state.learned.clone();
+        self.state = self.new_state(Rc::new(kept), learned);
+        Ok(())
+    }
+
+    /// What `agent` observes at `w`: the values of its learned expressions.
+    fn observation(
+        &mut self,
+        agent: CharId,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<Vec<V>, String> {
+        let mut obs = Vec::with_capacity(s.learned[agent.0].len());
+        for e in &s.learned[agent.0] {
+            obs.push(self.eval(e, w, s)?);
+        }
+        Ok(obs)
+    }
+
+    /// `K_agent formula` at `w` in state `s`.
+    fn knows(
+        &mut self,
+        agent: CharId,
+        formula: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        self.knows_polarity(agent, formula, true, w, s)
+    }
+
+    /// `K_agent ¬formula` at `w` in state `s`.
+    fn knows_not(
+        &mut self,
+        agent: CharId,
+        formula: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        self.knows_polarity(agent, formula, false, w, s)
+    }
+
+    /// `K_agent (formula == polarity)` at `w` in state `s`.
+    fn knows_polarity(
+        &mut self,
+        agent: CharId,
+        formula: &'p Expr,
+        polarity: bool,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let op = if polarity { Op::Knows } else { Op::KnowsNot };
+        let key = (op, formula as *const Expr as usize, agent.0, s.id);
+        if !self.memo.contains_key(&key) {
+            let mut table: HashMap<Vec<V>, bool> = HashMap::new();
+            for w2 in s.worlds.iter() {
+                let obs = self.observation(agent, w2, s)?;
+                let holds = self.eval(formula, w2, s)?.as_bool()? == polarity;
+                *table.entry(obs).or_insert(true) &= holds;
+            }
+            self.memo.insert(key, Table::Knows(table));
+        }
+        let obs = self.observation(agent, w, s)?;
+        match &self.memo[&key] {
+            // No world of the state looks like `w` to the agent: vacuously true.
+            Table::Knows(table) => Ok(table.get(&obs).copied().unwrap_or(true)),
+            Table::KnowsValue(_) => unreachable!("memo key kinds are distinct"),
+        }
+    }
+
+    /// `knows_value(agent, exprs)` at `w` in state `s`.
+    fn knows_value(
+        &mut self,
+        agent: CharId,
+        exprs: &'p [Expr],
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let key = (Op::KnowsValue, exprs.as_ptr() as usize, agent.0, s.id);
+        if !self.memo.contains_key(&key) {
+            let mut table: HashMap<Vec<V>, Option<Vec<V>>> = HashMap::new();
+            for w2 in s.worlds.iter() {
+                let obs = self.observation(agent, w2, s)?;
+                let mut vals = Vec::with_capacity(exprs.len());
+                for e in exprs {
+                    vals.push(self.eval(e, w2, s)?);
+                }
+                match table.get_mut(&obs) {
+                    None => {
+                        table.insert(obs, Some(vals));
+                    }
+                    Some(slot) => {
+                        if slot.as_ref().is_some_and(|v| *v != vals) {
+                            *slot = None;
+                        }
+                    }
+                }
+            }
+            self.memo.insert(key, Table::KnowsValue(table));
+        }
+        let obs = self.observation(agent, w, s)?;
+        match &self.memo[&key] {
+            // An empty group (vacuously true) or one whose worlds all agree.
+            Table::KnowsValue(table) => Ok(table.get(&obs).is_none_or(|v| v.is_some())),
+            Table::Knows(_) => unreachable!("memo key kinds are distinct"),
+        }
+    }
+
+    fn eval(&mut self, e: &'p Expr, w: &World, s: &Rc<State<'p>>) -> Result<V, String> {
+        Ok(match &e.kind {
+            ExprKind::Int(n) => V::I(*n as i128),
+            ExprKind::Bool(b) => V::B(*b),
+            ExprKind::Const(id) => match w.0.get(id.0) {
+                Some(Value::Int(n)) => V::I(*n as i128),
+                Some(Value::Bool(b)) => V::B(*b),
+                None => return Err(format!("constant #{} is not in the world", id.0)),
+            },
+            ExprKind::Neg(a) => {
+                let a = self.eval(a, w, s)?.as_int()?;
+                V::I(a.checked_neg().ok_or("integer overflow")?)
+            }
+            ExprKind::Not(a) => V::B(!self.eval(a, w, s)?.as_bool()?),
+            ExprKind::Arith(op, a, b) => {
+                let x = self.eval(a, w, s)?.as_int()?;
+                let y = self.eval(b, w, s)?.as_int()?;
+                V::I(arith(*op, x, y)?)
+            }
+            ExprKind::Cmp(op, a, b) => {
+                let x = self.eval(a, w, s)?;
+                let y = self.eval(b, w, s)?;
+                V::B(match op {
+                    CmpOp::Eq => x == y,
+                    CmpOp::Ne => x != y,
+                    CmpOp::Lt => x.as_int()? < y.as_int()?,
+                    CmpOp::Le => x.as_int()? <= y.as_int()?,
+                    CmpOp::Gt => x.as_int()? > y.as_int()?,
+                    CmpOp::Ge => x.as_int()? >= y.as_int()?,
+                })
+            }
+            ExprKind::Logic(op, a, b) => {
+                let x = self.eval(a, w, s)?.as_bool()?;
+                V::B(match op {
+                    LogicOp::And => x && self.eval(b, w, s)?.as_bool()?,
+                    LogicOp::Or => x || self.eval(b, w, s)?.as_bool()?,
+                    LogicOp::Implies => !x || self.eval(b, w, s)?.as_bool()?,
+                    LogicOp::Iff => x == self.eval(b, w, s)?.as_bool()?,
+                })
+            }
+            ExprKind::Ite(c, a, b) => {
+                if self.eval(c, w, s)?.as_bool()? {
+                    self.eval(a, w, s)?
+                } else {
+                    self.eval(b, w, s)?
+                }
+            }
+            ExprKind::In { tuple, set } => {
+                let mut vals = Vec::with_capacity(tuple.len());
+                for t in tuple {
+                    vals.push(self.eval(t, w, s)?);
+                }
+                let mut found = false;
+                'items: for item in set {
+                    if item.len() != vals.len() {
+                        return Err("a set element has the wrong arity".to_string());
+                    }
+                    for (x, v) in item.iter().zip(&vals) {
+                        if self.eval(x, w, s)? != *v {
+                            continue 'items;
+                        }
+                    }
+                    found = true;
+                    break;
+                }
+                V::B(found)
+            }
+            ExprKind::Knows { agent, formula } => V::B(self.knows(*agent, formula, w, s)?),
+            ExprKind::KnowsValue { agent, exprs } => V::B(self.knows_value(*agent, exprs, w, s)?),
+            ExprKind::At { checkpoint, body } => {
+                let saved = match self.checkpoints.get(checkpoint.0) {
+                    Some(Some(saved)) => saved.clone(),
+                    _ => return Err(format!("checkpoint #{} is not reached yet", checkpoint.0)),
+                };
+                self.eval(body, w, &saved)?
+            }
+        })
+    }
+}
+
+/// Integer arithmetic as the engine defines it (SMT-LIB's Euclidean `div`/`mod`, with
+/// `x / 0 = 0` and `x % 0 = x`).
+fn arith(op: ArithOp, x: i128, y: i128) -> Result<i128, String> {
+    let r = match op {
+        ArithOp::Add => x.checked_add(y),
+        ArithOp::Sub => x.checked_sub(y),
+        ArithOp::Mul => x.checked_mul(y),
+        ArithOp::Div if y == 0 => Some(0),
+        ArithOp::Div => x.checked_div_euclid(y),
+        ArithOp::Mod if y == 0 => Some(x),
+        ArithOp::Mod => x.checked_rem_euclid(y),
+    };
+    r.ok_or_else(|| "integer overflow".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{
+        Character, Checkpoint, CheckpointId, ConstId, Constant, Program, Stmt, StmtKind,
+    };
+    use crate::syntax::Span;
+
+    // Hand-built programs (the tests through `crate::compile` are further down).
+
+    fn ex(kind: ExprKind, ty: Ty) -> Expr {
+        Expr {
+            kind,
+            ty,
+            span: Span::default(),
+        }
+    }
+    fn c(i: usize) -> Expr {
+        ex(ExprKind::Const(ConstId(i)), Ty::Int)
+    }
+    fn int(n: i64) -> Expr {
+        ex(ExprKind::Int(n), Ty::Int)
+    }
+    fn not(a: Expr) -> Expr {
+        ex(ExprKind::Not(Box::new(a)), Ty::Bool)
+    }
+    fn and(a: Expr, b: Expr) -> Expr {
+        ex(
+            ExprKind::Logic(LogicOp::And, Box::new(a), Box::new(b)),
+            Ty::Bool,
+        )
+    }
+    fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
+        ex(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
+    }
+    fn arith_e(op: ArithOp, a: Expr, b: Expr) -> Expr {
+        ex(ExprKind::Arith(op, Box::new(a), Box::new(b)), Ty::Int)
+    }
+    fn kv(agent: usize, exprs: Vec<Expr>) -> Expr {
+        ex(
+            ExprKind::KnowsValue {
+                agent: CharId(agent),
+                exprs,
+            },
+            Ty::Bool,
+        )
+    }
+    fn knows(agent: usize, f: Expr) -> Expr {
+        ex(
+            ExprKind::Knows {
+                agent: CharId(agent),
+                formula: Box::new(f),
+            },
+            Ty::Bool,
+        )
+    }
+    fn at(cp: usize, f: Expr) -> Expr {
+        ex(
+            ExprKind::At {
+                checkpoint: CheckpointId(cp),
+                body: Box::new(f),
+            },
+            Ty::Bool,
+        )
+    }
+    fn st(kind: StmtKind) -> Stmt {
+        Stmt {
+            kind,
+            span: Span::default(),
+        }
+    }
+    fn announce(f: Expr) -> Stmt {
+        st(StmtKind::Announce {
+            speaker: None,
+            formula: f,
+        })
+    }
+    fn says(who: usize, f: Expr) -> Stmt {
+        st(StmtKind::Announce {
+            speaker: Some(CharId(who)),
+            formula: f,
+        })
+    }
+    fn learns(who: usize, what: Expr) -> Stmt {
+        st(StmtKind::Learn {
+            who: CharId(who),
+            what,
+        })
+    }
+    fn program(
+        chars: &[&str],
+        ints: &[&str],
+        checkpoints: usize,
+        statements: Vec<Stmt>,
+    ) -> Program {
+        Program {
+            characters: chars
+                .iter()
+                .map(|n| Character {
+                    name: n.to_string(),
+                    span: Span::default(),
+                })
+                .collect(),
+            constants: ints
+                .iter()
+                .map(|n| Constant {
+                    name: n.to_string(),
+                    ty: Ty::Int,
+                    span: Span::default(),
+                })
+                .collect(),
+            enums: vec![],
+            checkpoints: (0..checkpoints)
+                .map(|i| Checkpoint {
+                    name: format!("c{i}"),
+                    span: Span::default(),
+                })
+                .collect(),
+            statements,
+        }
+    }
+    fn ints(vals: &[&[i64]]) -> Vec<World> {
+        let mut ws: Vec<World> = vals
+            .iter()
+            .map(|v| World(v.iter().map(|n| Value::Int(*n)).collect()))
+            .collect();
+        ws.sort();
+        ws
+    }
+
+    const DATES: [(i64, i64); 10] = [
+        (5, 15),
+        (5, 16),
+        (5, 19),
+        (6, 17),
+        (6, 18),
+        (7, 14),
+        (7, 16),
+        (8, 14),
+        (8, 15),
+        (8, 17),
+    ];
+
+    #[test]
+    fn cheryl_by_hand() {
+        let set = DATES.iter().map(|(m, d)| vec![int(*m), int(*d)]).collect();
+        let dates = ex(
+            ExprKind::In {
+                tuple: vec![c(0), c(1)],
+                set,
+            },
+            Ty::Bool,
+        );
+        let p = program(
+            &["Albert", "Bernard"],
+            &["month", "day"],
+            0,
+            vec![
+                announce(dates),
+                learns(0, c(0)),
+                learns(1, c(1)),
+                says(0, not(kv(0, vec![c(0), c(1)]))),
+                says(0, knows(0, not(kv(1, vec![c(0), c(1)])))),
+                says(1, kv(1, vec![c(0), c(1)])),
+                says(0, kv(0, vec![c(0), c(1)])),
+            ],
+        );
+        let domain = Domain {
+            ranges: vec![Some((1, 12)), Some((1, 31))],
+        };
+        assert_eq!(evaluate(&p, &domain).unwrap(), ints(&[&[7, 16]]));
+    }
+
+    #[test]
+    fn consecutive_by_hand() {
+        let consecutive = ex(
+            ExprKind::Logic(
+                LogicOp::Or,
+                Box::new(cmp(CmpOp::Eq, c(0), arith_e(ArithOp::Add, c(1), int(1)))),
+                Box::new(cmp(CmpOp::Eq, c(1), arith_e(ArithOp::Add, c(0), int(1)))),
+            ),
+            Ty::Bool,
+        );
+        let p = program(
+            &["Anne", "Bill"],
+            &["A", "B"],
+            1,
+            vec![
+                announce(and(
+                    and(cmp(CmpOp::Ge, c(0), int(0)), cmp(CmpOp::Ge, c(1), int(0))),
+                    consecutive,
+                )),
+                learns(0, c(0)),
+                learns(1, c(1)),
+                st(StmtKind::Checkpoint(CheckpointId(0))),
+                says(0, not(kv(0, vec![c(1)]))),
+                says(1, not(kv(1, vec![c(0)]))),
+                says(0, kv(0, vec![c(1)])),
+                says(1, kv(1, vec![c(0)])),
+            ],
+        );
+        let domain = Domain {
+            ranges: vec![Some((0, 20)), Some((0, 20))],
+        };
+        // The unbounded puzzle ends in {A 1, B 2} and {A 2, B 3}; the box's upper edge
+        // is common knowledge here too (nothing in the story hides it), which mirrors
+        // them at the top: {A 19, B 18} and {A 18, B 17}.
+        let answer = ints(&[&[1, 2], &[2, 3], &[18, 17], &[19, 18]]);
+        assert_eq!(evaluate(&p, &domain).unwrap(), answer);
+
+        // At the checkpoint Anne did not know B in any of these worlds: `at` looks back.
+        let mut q = p.clone();
+        q.statements.push(announce(not(at(0, kv(0, vec![c(1)])))));
+        assert_eq!(evaluate(&q, &domain).unwrap(), answer);
+        // …whereas now she knows it in every remaining world.
+        let mut q = p.clone();
+        q.statements.push(announce(not(kv(0, vec![c(1)]))));
+        assert_eq!(evaluate(&q, &domain).unwrap(), ints(&[]));
+        // At the checkpoint, Anne knew B exactly when A = 0 (or at the edge, A = 20).
+        let mut q = p;
+        q.statements.truncate(4);
+        q.statements.push(announce(at(0, kv(0, vec![c(1)]))));
+        assert_eq!(evaluate(&q, &domain).unwrap(), ints(&[&[0, 1], &[20, 19]]));
+    }
+
+    #[test]
+    fn division_and_modulo_follow_smt_lib() {
+        assert_eq!(arith(ArithOp::Div, 7, 2), Ok(3));
+        assert_eq!(arith(ArithOp::Div, -7, 2), Ok(-4));
+        assert_eq!(arith(ArithOp::Div, 7, -2), Ok(-3));
+        assert_eq!(arith(ArithOp::Div, -7, -2), Ok(4));
+        assert_eq!(arith(ArithOp::Mod, -7, 2), Ok(1));
+        assert_eq!(arith(ArithOp::Mod, 7, -2), Ok(1));
+        assert_eq!(arith(ArithOp::Mod, -7, -2), Ok(1));
+        assert_eq!(arith(ArithOp::Div, 5, 0), Ok(0));
+        assert_eq!(arith(ArithOp::Div, -5, 0), Ok(0));
+        assert_eq!(arith(ArithOp::Mod, 5, 0), Ok(5));
+        assert_eq!(arith(ArithOp::Mod, -5, 0), Ok(-5));
+
+        // x / y == 0 with y ranging over -2..=2 and x over -3..=3.
+        let p = program(
+            &[],
+            &["x", "y"],
+            0,
+            vec![announce(and(
+                cmp(CmpOp::Eq, arith_e(ArithOp::Div, c(0), c(1)), int(0)),
+                cmp(CmpOp::Eq, arith_e(ArithOp::Mod, c(0), c(1)), c(0)),
+            ))],
+        );
+        let domain = Domain {
+            ranges: vec![Some((-3, 3)), Some((-2, 2))],
+        };
+        // y = 0: always (x/0 = 0, x%0 = x). y ≠ 0: x/y = 0 and x%y = x iff 0 <= x < |y|.
+        let mut expected: Vec<Vec<i64>> = (-3..=3).map(|x| vec![x, 0]).collect();
+        for y in [-2i64, -1, 1, 2] {
+            for x in 0..y.abs() {
+                expected.push(vec![x, y]);
+            }
+        }
+        let expected: Vec<&[i64]> = expected.iter().map(|v| v.as_slice()).collect();
+        assert_eq!(evaluate(&p, &domain).unwrap(), ints(&expected));
+    }
+
+    #[test]
+    fn refuses_huge_domains_and_overflow() {
+        let p = program(&[], &["x", "y"], 0, vec![]);
+        let domain = Domain {
+            ranges: vec![Some((0, 9999)), Some((0, 9999))],
+        };
+        assert!(evaluate(&p, &domain).is_err());
+        let p = program(
+            &[],
+            &["x"],
+            0,
+            vec![announce(cmp(
+                CmpOp::Eq,
+                arith_e(
+                    ArithOp::Mul,
+                    arith_e(ArithOp::Mul, c(0), int(i64::MAX)),
+                    int(i64::MAX),
+                ),
+                int(0),
+            ))],
+        );
+        let domain = Domain {
+            ranges: vec![Some((0, 3))],
+        };
+        // i64::MAX² fits in i128, times 3 does not.
+        assert!(evaluate(&p, &domain).is_err());
+    }
+
+    #[test]
+    fn empty_groups_are_vacuous() {
+        // At c0 Anne has learned nothing; at c1 she knows x and only x = 0 is left. In
+        // c0 she considers x = 1 possible, and at c1 no world looks like x = 1 to her,
+        // so `knows(x == 5)` there is vacuously true at x = 1.
+        let inner = at(1, knows(0, cmp(CmpOp::Eq, c(0), int(5))));
+        let f = at(
+            0,
+            knows(
+                0,
+                ex(
+                    ExprKind::Logic(
+                        LogicOp::Implies,
+                        Box::new(cmp(CmpOp::Ne, c(0), int(0))),
+                        Box::new(inner),
+                    ),
+                    Ty::Bool,
+                ),
+            ),
+        );
+        let p = program(
+            &["Anne"],
+            &["x"],
+            2,
+            vec![
+                st(StmtKind::Checkpoint(CheckpointId(0))),
+                learns(0, c(0)),
+                announce(cmp(CmpOp::Eq, c(0), int(0))),
+                st(StmtKind::Checkpoint(CheckpointId(1))),
+                announce(f),
+            ],
+        );
+        let domain = Domain {
+            ranges: vec![Some((0, 2))],
+        };
+        assert_eq!(evaluate(&p, &domain).unwrap(), ints(&[&[0]]));
+    }
+
+    #[test]
+    fn sum_and_product_is_fast() {
+        // Freudenthal's puzzle: 1 < x < y, x + y <= 100; S knows the sum, P the product.
+        let bounds = and(
+            and(cmp(CmpOp::Gt, c(0), int(1)), cmp(CmpOp::Lt, c(0), c(1))),
+            cmp(CmpOp::Le, arith_e(ArithOp::Add, c(0), c(1)), int(100)),
+        );
+        let p = program(
+            &["S", "P"],
+            &["x", "y"],
+            0,
+            vec![
+                announce(bounds),
+                learns(0, arith_e(ArithOp::Add, c(0), c(1))),
+                learns(1, arith_e(ArithOp::Mul, c(0), c(1))),
+                // "I knew you didn't know" (in the initial state).
+                says(0, knows(0, not(kv(1, vec![c(0), c(1)])))),
+                says(1, kv(1, vec![c(0), c(1)])),
+                says(0, kv(0, vec![c(0), c(1)])),
+            ],
+        );
+        let domain = Domain {
+            ranges: vec![Some((2, 99)), Some((2, 99))],
+        };
+        let start = std::time::Instant::now();
+        assert_eq!(evaluate(&p, &domain).unwrap(), ints(&[&[4, 13]]));
+        assert!(
+            start.elapsed().as_secs_f64() < 5.0,
+            "took {:?}",
+            start.elapsed()
+        );
+    }
+
+    // Through the parser and lowering.
+
+    fn run(source: &str, ranges: Vec<Option<(i64, i64)>>) -> Vec<World> {
+        let program = crate::compile(source, &[]).expect("the story compiles");
+        evaluate(&program, &Domain { ranges }).expect("the evaluator runs")
+    }
+
+    #[test]
+    fn cheryl_from_text() {
+        let story = "characters Albert, Bernard
+int month, day
+announce (month, day) in {(5, 15), (5, 16), (5, 19), (6, 17), (6, 18),
+                          (7, 14), (7, 16), (8, 14), (8, 15), (8, 17)}
+Albert learns month
+Bernard learns day
+Albert: not knows_value(month, day)
+Albert: knows(not knows_value(Bernard, month, day))
+Bernard: knows_value(month, day)
+Albert: knows_value(month, day)
+";
+        let ranges = vec![Some((1, 12)), Some((1, 31))];
+        assert_eq!(run(story, ranges), ints(&[&[7, 16]]));
+    }
+
+    #[test]
+    fn consecutive_from_text_with_at() {
+        let story = "characters Anne, Bill
+int A, B
+announce A >= 0 and B >= 0 and A <= 20 and B <= 20 and (A == B + 1 or B == A + 1)
+Anne learns A
+Bill learns B
+checkpoint start
+Anne: not knows_value(B)
+Bill: not knows_value(A)
+Anne: knows_value(B)
+Bill: knows_value(A)
+";
+        let ranges = vec![Some((0, 20)), Some((0, 20))];
+        let answer = ints(&[&[1, 2], &[2, 3], &[18, 17], &[19, 18]]);
+        assert_eq!(run(story, ranges.clone()), answer);
+        // Bill knew A at the start exactly when B was 0 or 20.
+        let looked_back = format!("{story}announce at(start, knows_value(Bill, A)) or A == 1\n");
+        assert_eq!(run(&looked_back, ranges), ints(&[&[1, 2]]));
+    }
+
+    #[test]
+    fn division_by_zero_from_text() {
+        let story = "characters Eve
+int x, y
+announce x / y == 0 and x % y == x
+Eve learns y
+Eve: knows_value(x / (y + 1))
+";
+        // The announcement keeps every x when y = 0 (x / 0 = 0, x % 0 = x), else
+        // 0 <= x < |y|. Eve learns y; x / (y + 1) is then x (y = 0: unknown), always 0
+        // (y = -1: division by zero), 0 (y = 1: x = 0; y = 2: x in {0, 1}), or -x
+        // (y = -2, x in {0, 1}: unknown).
+        let worlds = run(story, vec![Some((-2, 2)), Some((-2, 2))]);
+        let expected = ints(&[&[0, -1], &[0, 1], &[0, 2], &[1, 2]]);
+        assert_eq!(worlds, expected);
+    }
+}
