@@ -6,10 +6,13 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::solver::{Eliminated, Term};
-use super::{Engine, SolverError};
+use super::{Engine, SolverError, Strategy};
 use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp};
 use crate::worlds::{Value, World};
 
+/// With `Strategy::Auto`, κ counts as finite when the solver lists at most this many
+/// worlds (a box of values scanned natively may hold more).
+const AUTO_FINITE_CAP: usize = 5_000;
 /// Above this many worlds the finite-domain route gives up.
 const FINITE_CAP: usize = 200_000;
 /// The largest box of int values the finite-domain route scans point by point.
@@ -158,6 +161,16 @@ impl Engine<'_> {
             ),
         };
         let formula = Term::forall(&to, &Term::and(&hyp).implies(&conclusion));
+        match self.options.strategy {
+            // Finitely many worlds: the finite-domain route is exact and cheap.
+            Strategy::Auto => {
+                if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
+                    return self.knows_finite(agent, state, &goal);
+                }
+            }
+            Strategy::Finite => return self.knows_finite(agent, state, &goal),
+            Strategy::Symbolic => {}
+        }
         if !formula.is_nonlinear()
             && let Eliminated::Free(t) = self.z3.eliminate_quantifiers(&formula)?
         {
@@ -245,24 +258,57 @@ impl Engine<'_> {
         })
     }
 
-    /// Every world of κ in `state`, when there are finitely many (at most FINITE_CAP).
+    /// Every world of κ in `state`, when there are finitely many (else the error that
+    /// says the finite-domain route is closed).
     fn finite_worlds(&mut self, state: &State) -> Result<Rc<Vec<Vec<Value>>>, SolverError> {
-        if let Some(ws) = &state.worlds {
-            return Ok(ws.clone());
-        }
-        if let Some((kappa, ws)) = &self.finite_cache
-            && *kappa == state.kappa
-        {
-            return Ok(ws.clone());
-        }
-        let unsupported = || {
+        self.small_worlds(state, FINITE_CAP)?.ok_or_else(|| {
             SolverError::Unsupported(
                 "quantifier elimination cannot handle this statement (non-linear arithmetic such as x * y), \
                  and the possible worlds are not finitely many, so the finite-domain route is closed too; \
                  bound every constant in an announcement, e.g. `announce x >= 0 and x <= 100`"
                     .into(),
             )
-        };
+        })
+    }
+
+    /// κ's worlds in `state` when they are finitely many and at most `cap` of them are
+    /// found by the solver one by one (a box of values scanned natively may hold more).
+    /// The answer is cached per κ; the current state keeps its list and filters it as κ
+    /// grows.
+    pub(super) fn small_worlds(
+        &mut self,
+        state: &State,
+        cap: usize,
+    ) -> Result<Option<Rc<Vec<Vec<Value>>>>, SolverError> {
+        if let Some(ws) = &state.worlds {
+            return Ok(Some(ws.clone()));
+        }
+        if let Some((kappa, ws)) = &self.finite_cache
+            && *kappa == state.kappa
+            && (ws.is_some() || self.finite_cache_cap >= cap)
+        {
+            return Ok(ws.clone());
+        }
+        let found = self.list_worlds(&state.kappa, cap)?.map(Rc::new);
+        if let Some(ws) = &found {
+            tracing::debug!(
+                worlds = ws.len(),
+                "enumerated κ for the finite-domain route"
+            );
+            if state.kappa == self.state.kappa && self.state.worlds.is_none() {
+                self.state.worlds = Some(ws.clone());
+            }
+        }
+        self.finite_cache = Some((state.kappa.clone(), found.clone()));
+        self.finite_cache_cap = cap;
+        Ok(found)
+    }
+
+    fn list_worlds(
+        &self,
+        kappa: &Term,
+        cap: usize,
+    ) -> Result<Option<Vec<Vec<Value>>>, SolverError> {
         let outside: Vec<Term> = self
             .vars
             .iter()
@@ -276,33 +322,15 @@ impl Engine<'_> {
             .collect();
         if self
             .z3
-            .is_sat(&Term::and(&[state.kappa.clone(), Term::or(&outside)]))?
+            .is_sat(&Term::and(&[kappa.clone(), Term::or(&outside)]))?
         {
-            return Err(unsupported());
+            return Ok(None);
         }
-        let worlds = match self.box_worlds(&state.kappa)? {
-            Some(worlds) => worlds,
-            None => {
-                let (worlds, exhausted) =
-                    self.z3
-                        .enumerate(&state.kappa, &self.vars, None, FINITE_CAP)?;
-                if !exhausted {
-                    return Err(unsupported());
-                }
-                worlds
-            }
-        };
-        tracing::debug!(
-            worlds = worlds.len(),
-            "enumerated κ for the finite-domain route"
-        );
-        let worlds = Rc::new(worlds);
-        // The current state is where this mostly happens: remember its worlds.
-        if state.kappa == self.state.kappa && self.state.worlds.is_none() {
-            self.state.worlds = Some(worlds.clone());
+        if let Some(worlds) = self.box_worlds(kappa)? {
+            return Ok(Some(worlds));
         }
-        self.finite_cache = Some((state.kappa.clone(), worlds.clone()));
-        Ok(worlds)
+        let (worlds, exhausted) = self.z3.enumerate(kappa, &self.vars, None, cap)?;
+        Ok(exhausted.then_some(worlds))
     }
 
     /// κ's worlds found by evaluating κ natively at every point of the box its int

@@ -24,8 +24,24 @@ const SHRINK_ABOVE: usize = 24;
 /// Shrinking gives up beyond this many cubes.
 const SHRINK_MAX_CUBES: usize = 64;
 
+/// How knowledge operators become quantifier-free (see docs/encoding.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// The finite-domain route when κ has finitely many worlds, else quantifier
+    /// elimination (with the finite-domain route where that cannot work).
+    #[default]
+    Auto,
+    /// Quantifier elimination first, the finite-domain route only where it cannot work
+    /// (tests use it to cross-check the symbolic route on finite stories).
+    Symbolic,
+    /// Always the finite-domain route (fails when κ has infinitely many worlds).
+    Finite,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Options {
+    /// How knowledge operators are eliminated.
+    pub strategy: Strategy,
     /// A deadline for the whole run.
     pub timeout: Option<Duration>,
     /// Take `assert_adds_ck` hints on trust: skip the block's announcements and verification.
@@ -98,8 +114,10 @@ pub struct Engine<'p> {
     actual: Option<Vec<Value>>,
     /// The round of the innermost running `repeat`.
     round: Option<u64>,
-    /// The worlds of the κ last enumerated for the finite-domain route.
-    finite_cache: Option<(Term, Rc<Vec<Vec<Value>>>)>,
+    /// The last κ asked for its worlds, and the answer (None: not finite, or more than
+    /// `finite_cache_cap` worlds to list one by one).
+    finite_cache: Option<(Term, Option<Rc<Vec<Vec<Value>>>>)>,
+    finite_cache_cap: usize,
 }
 
 impl<'p> Engine<'p> {
@@ -127,6 +145,7 @@ impl<'p> Engine<'p> {
             actual: None,
             round: None,
             finite_cache: None,
+            finite_cache_cap: 0,
         }
     }
 

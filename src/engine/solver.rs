@@ -174,13 +174,86 @@ impl Term {
         Term(b(self).ite(&then.0, &otherwise.0))
     }
 
-    /// ∀ vars. body
+    /// ∀ vars. body, with every `t div k` and `t mod k` (k a non-zero literal, t mentioning
+    /// a bound variable) replaced by fresh bound q and r under `t = k·q + r ∧ 0 ≤ r < |k|`. That is
+    /// equivalent (q and r are determined by t) and keeps div and mod away from Z3's `qe`
+    /// tactic, which answers wrongly on some of them in Z3 5.4 (see docs/encoding.md).
     pub fn forall(vars: &[Term], body: &Term) -> Term {
         if vars.is_empty() {
             return body.clone();
         }
-        let bounds: Vec<&dyn Ast> = vars.iter().map(|v| &v.0 as &dyn Ast).collect();
-        wrap(z3::ast::forall_const(&bounds, &[], &b(body)))
+        let (body, divisions) = body.purify_divisions(vars);
+        let mut bound: Vec<&dyn Ast> = vars.iter().map(|v| &v.0 as &dyn Ast).collect();
+        let mut definitions = Vec::new();
+        for d in &divisions {
+            bound.push(&d.quotient.0);
+            bound.push(&d.remainder.0);
+            definitions.push(d.definition());
+        }
+        let body = Term::and(&definitions).implies(&body);
+        wrap(z3::ast::forall_const(&bound, &[], &b(&body)))
+    }
+
+    /// The term with each division of a term over `bound` by a non-zero literal replaced
+    /// by fresh variables, and the divisions so replaced (inner ones first). Divisions of
+    /// terms over free variables stay: they are opaque terms to quantifier elimination.
+    fn purify_divisions(&self, bound: &[Term]) -> (Term, Vec<Division>) {
+        use std::collections::HashMap;
+        let mut found: HashMap<(Dynamic, i64), usize> = HashMap::new();
+        let mut divisions: Vec<Division> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![(self.0.clone(), false)];
+        // Post-order, so that an inner division is numbered before one containing it.
+        while let Some((t, expanded)) = stack.pop() {
+            if !expanded {
+                if !seen.insert(t.clone()) || t.kind() != AstKind::App {
+                    continue;
+                }
+                stack.push((t.clone(), true));
+                stack.extend(t.children().into_iter().map(|c| (c, false)));
+                continue;
+            }
+            if !matches!(t.decl().kind(), DeclKind::Idiv | DeclKind::Mod) {
+                continue;
+            }
+            let args = t.children();
+            let Some(k) = args
+                .get(1)
+                .and_then(|a| a.as_int())
+                .and_then(|a| a.as_i64())
+                .filter(|k| *k != 0)
+            else {
+                continue;
+            };
+            if !Term(args[0].clone()).any_node(|n| bound.iter().any(|v| v.0 == *n)) {
+                continue;
+            }
+            found.entry((args[0].clone(), k)).or_insert_with(|| {
+                divisions.push(Division {
+                    dividend: Term(args[0].clone()),
+                    divisor: k,
+                    quotient: wrap(Int::fresh_const("q")),
+                    remainder: wrap(Int::fresh_const("r")),
+                });
+                divisions.len() - 1
+            });
+        }
+        if divisions.is_empty() {
+            return (self.clone(), divisions);
+        }
+        // Replace every `t div k` / `t mod k` by q / r, in the body and in the dividends.
+        let mut from = Vec::new();
+        let mut to = Vec::new();
+        for d in &divisions {
+            from.push(wrap(i(&d.dividend).div(Int::from_i64(d.divisor))));
+            to.push(d.quotient.clone());
+            from.push(wrap(i(&d.dividend).modulo(Int::from_i64(d.divisor))));
+            to.push(d.remainder.clone());
+        }
+        for d in &mut divisions {
+            d.dividend = d.dividend.substitute(&from, &to);
+        }
+        (self.substitute(&from, &to), divisions)
     }
 
     /// Replaces each `from[k]` by `to[k]`.
@@ -288,6 +361,28 @@ impl Term {
             }
         }
         false
+    }
+}
+
+/// `dividend = divisor · quotient + remainder`, with `0 ≤ remainder < |divisor|`.
+struct Division {
+    dividend: Term,
+    divisor: i64,
+    quotient: Term,
+    remainder: Term,
+}
+
+impl Division {
+    fn definition(&self) -> Term {
+        let k = Term::int(self.divisor);
+        Term::and(&[
+            self.dividend
+                .eq(&k.mul(&self.quotient).add(&self.remainder)),
+            Term::int(0).le(&self.remainder),
+            self.remainder.lt(&Term::int(
+                self.divisor.unsigned_abs().min(i64::MAX as u64) as i64
+            )),
+        ])
     }
 }
 
