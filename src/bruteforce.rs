@@ -10,7 +10,13 @@
 //! * `K_A φ` holds at `w` when `φ` holds at every world of `W` that `A` cannot tell
 //!   from `w` (same values of everything `A` learned); `knows_value(A, ē)` holds at `w`
 //!   when all those worlds agree on `ē`;
-//! * `at(c, φ)` evaluates the knowledge operators of `φ` in the state saved at `c`.
+//! * `at(c, φ)` evaluates the knowledge operators of `φ` in the state saved at `c`;
+//! * `actual φ` picks the one world of the domain where `φ` holds (it must be possible);
+//!   announcements must then hold in it; `A reveals φ` is `A: φ` when `φ` holds in the
+//!   actual world, else `A: not φ`; `simultaneously { … }` evaluates its announcements
+//!   in the state at its start and applies them together; `repeat max N { … } until φ`
+//!   reruns its body until `φ` holds in the actual world; `assert_adds_ck φ { … }` runs
+//!   its body and fails unless it kept exactly the worlds where `φ` holds.
 //!
 //! A knowledge operator is evaluated for a whole state at once: the worlds of the state
 //! are grouped by what the agent learned, each group records whether all of its worlds
@@ -957,5 +963,82 @@ Eve: knows_value(x / (y + 1))
         let worlds = run(story, vec![Some((-2, 2)), Some((-2, 2))]);
         let expected = ints(&[&[0, -1], &[0, 1], &[0, 2], &[1, 2]]);
         assert_eq!(worlds, expected);
+    }
+
+    #[test]
+    fn muddy_children_rounds() {
+        let story = include_str!("../stories/muddy-children.story");
+        let sets = [("n".to_string(), 4), ("k".to_string(), 2)];
+        let program = crate::compile(story, &sets).expect("the story compiles");
+        let worlds = evaluate(
+            &program,
+            &Domain {
+                ranges: vec![None; 4],
+            },
+        )
+        .unwrap();
+        let b = |v: &[bool]| World(v.iter().map(|x| Value::Bool(*x)).collect());
+        assert_eq!(worlds, vec![b(&[true, true, false, false])]);
+        // The clean children know only at the start of round k + 1 = 3.
+        let program = crate::compile(&story.replace("max 100", "max 2"), &sets).unwrap();
+        assert!(
+            evaluate(
+                &program,
+                &Domain {
+                    ranges: vec![None; 4]
+                }
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn colour_fairies_enums() {
+        let story = include_str!("../stories/colour-fairies.story");
+        let program = crate::compile(story, &[]).expect("the story compiles");
+        let worlds = evaluate(
+            &program,
+            &Domain {
+                ranges: vec![None; 5],
+            },
+        )
+        .unwrap();
+        // turquoise, earth, ivory, sage, emerald.
+        assert_eq!(worlds, ints(&[&[4, 8, 5, 1, 7]]));
+    }
+
+    #[test]
+    fn assert_adds_ck_checks_the_hint() {
+        let story = |hint: &str| {
+            format!(
+                "characters Anne, Bill, Cath
+int A, B, C
+announce A > 0 and B > 0 and C > 0 and A <= 20 and B <= 20 and C <= 20
+announce A == B + C or B == A + C or C == A + B
+Anne learns B
+Anne learns C
+Bill learns A
+Bill learns C
+assert_adds_ck {hint} {{
+  Anne: not knows_value(A)
+}}
+Bill: knows_value(B)
+"
+            )
+        };
+        let ranges = vec![Some((1, 20)); 3];
+        // On this box Anne also knows A when B + C > 20.
+        let program = crate::compile(&story("B != C and B + C <= 20"), &[]).unwrap();
+        let worlds = evaluate(
+            &program,
+            &Domain {
+                ranges: ranges.clone(),
+            },
+        )
+        .unwrap();
+        assert!(!worlds.is_empty());
+        assert!(worlds.iter().all(|w| w.0[1] != w.0[2]));
+        let program = crate::compile(&story("B != C"), &[]).unwrap();
+        assert!(evaluate(&program, &Domain { ranges }).is_err());
     }
 }

@@ -24,17 +24,6 @@ pub enum Ty {
     Enum(EnumId),
 }
 
-impl Ty {
-    /// The name of `int` and `bool`; enums need [`Program::ty_name`].
-    pub fn name(self) -> &'static str {
-        match self {
-            Ty::Int => "int",
-            Ty::Bool => "bool",
-            Ty::Enum(_) => "enum",
-        }
-    }
-}
-
 /// `enum Colour { red, green, blue }`
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnumDef {

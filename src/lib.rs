@@ -5,15 +5,44 @@
 //! (knowledge state, K/KV encodings, quantifier elimination; the only place that talks
 //! to Z3) → [`worlds`] (the possible worlds). [`bruteforce`] is an independent
 //! explicit-state evaluator used to cross-check the engine on finite stories.
+//!
+//! # Rust API
+//!
+//! Besides story files, a Rust program can tell a puzzle with [`Story`] ([`story`]):
+//! declare characters and constants, then run statements one by one against a live
+//! engine, with typed expressions ([`Int`], [`Formula`], [`Enum`]) and typed errors
+//! ([`Error`]).
+//!
+//! ```
+//! use epipen::{Formula as F, Story};
+//! # fn main() -> Result<(), epipen::Error> {
+//! let mut story = Story::new();
+//! let anne = story.character("Anne");
+//! let x = story.int("x");
+//! story.announce(x.ge(1) & x.le(3))?;
+//! story.learns(anne, &x % 2)?; // Anne learns whether x is odd
+//! story.says(anne, F::knows_value(anne, &x))?; // "I know x": x is even, so 2
+//! let worlds = story.worlds(10)?;
+//! assert_eq!(worlds.len(), 1);
+//! assert_eq!(worlds[0].int(&x), Some(2));
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod bruteforce;
 pub mod cli;
 pub mod engine;
 pub mod ir;
 pub mod lower;
+pub mod story;
 pub mod syntax;
 pub mod worlds;
 
+pub use engine::Options;
+pub use story::{
+    Block, Character, Checkpoint, Enum, EnumType, Error, Formula, Hint, Int, PossibleWorld,
+    Refutation, Simultaneous, Story, Worlds,
+};
 pub use syntax::{Diagnostic, Span};
 
 /// Why a story did not compile.

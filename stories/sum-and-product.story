@@ -18,8 +18,9 @@ checkpoint informed
 # The following conversation now takes place:
 # P says: "I don't know the numbers."
 P: not knows_value(x, y)
-# S says: "I knew you didn't know the numbers." (S knew it already when informed,
-# before P spoke. Asked after P's words it would be empty: everyone now knows it.)
+# S says: "I knew you didn't know the numbers." (S knew it when informed, before P
+# spoke. Read after P's words, knows(not knows_value(P, x, y)) would hold everywhere,
+# add nothing, and the dialogue would end with no worlds at all.)
 S: at(informed, knows(not knows_value(P, x, y)))
 # P says: "Now I know the numbers."
 P: knows_value(x, y)

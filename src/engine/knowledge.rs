@@ -20,6 +20,9 @@ const BOX_CAP: u128 = 4_000_000;
 /// An int constant beyond ±this under κ makes the finite-domain route give up at once.
 const FINITE_BOUND: i64 = 10_000_000;
 
+/// An explicit list of worlds, shared between states.
+pub(super) type WorldList = Rc<Vec<Vec<Value>>>;
+
 /// What a character has learned: a constant, or the value of an expression.
 #[derive(Clone)]
 pub(super) enum Learned {
@@ -33,7 +36,7 @@ pub(super) enum Learned {
 pub(super) struct State {
     pub kappa: Term,
     pub learned: Vec<Vec<Learned>>,
-    pub worlds: Option<Rc<Vec<Vec<Value>>>>,
+    pub worlds: Option<WorldList>,
 }
 
 /// The goal of a knowledge operator: that a formula holds, or the values of expressions.
@@ -260,7 +263,7 @@ impl Engine<'_> {
 
     /// Every world of κ in `state`, when there are finitely many (else the error that
     /// says the finite-domain route is closed).
-    fn finite_worlds(&mut self, state: &State) -> Result<Rc<Vec<Vec<Value>>>, SolverError> {
+    fn finite_worlds(&mut self, state: &State) -> Result<WorldList, SolverError> {
         self.small_worlds(state, FINITE_CAP)?.ok_or_else(|| {
             SolverError::Unsupported(
                 "quantifier elimination cannot handle this statement (non-linear arithmetic such as x * y), \
@@ -279,7 +282,7 @@ impl Engine<'_> {
         &mut self,
         state: &State,
         cap: usize,
-    ) -> Result<Option<Rc<Vec<Vec<Value>>>>, SolverError> {
+    ) -> Result<Option<WorldList>, SolverError> {
         if let Some(ws) = &state.worlds {
             return Ok(Some(ws.clone()));
         }

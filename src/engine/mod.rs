@@ -12,7 +12,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 pub use error::{EngineError, Failure, SolverError};
-use knowledge::{Goal, Learned, State};
+use knowledge::{Goal, Learned, State, WorldList};
 use solver::{Term, Z3};
 
 use crate::ir::{CharId, Expr, Program, Stmt, StmtKind, Ty};
@@ -116,7 +116,7 @@ pub struct Engine<'p> {
     round: Option<u64>,
     /// The last κ asked for its worlds, and the answer (None: not finite, or more than
     /// `finite_cache_cap` worlds to list one by one).
-    finite_cache: Option<(Term, Option<Rc<Vec<Vec<Value>>>>)>,
+    finite_cache: Option<(Term, Option<WorldList>)>,
     finite_cache_cap: usize,
 }
 

@@ -22,6 +22,9 @@ pub(super) const FUNCTIONS: [&str; 11] = [
     "max",
 ];
 
+/// The most values of `min`/`max` (their expansion grows with the square).
+const MAX_MIN_MAX: usize = 64;
+
 /// The functions that take ranges: `all(i in 0..n: …)`.
 const AGGREGATES: [&str; 5] = ["all", "any", "sum", "count", "distinct"];
 
@@ -594,11 +597,13 @@ impl Lowerer {
         ctx: Ctx,
     ) -> Option<ir::Expr> {
         let items: Vec<Option<ir::Expr>> = args.iter().map(|a| self.expr(a, ctx)).collect();
-        if items.is_empty() {
-            self.error(Diagnostic::error(
-                span,
-                format!("`{function}` needs at least one value"),
-            ));
+        if items.is_empty() || items.len() > MAX_MIN_MAX {
+            let message = if items.is_empty() {
+                format!("`{function}` needs at least one value")
+            } else {
+                format!("`{function}` takes at most {MAX_MIN_MAX} values")
+            };
+            self.error(Diagnostic::error(span, message));
             return None;
         }
         let mut ok = true;
@@ -648,16 +653,16 @@ impl Lowerer {
         if !ok {
             return None;
         }
-        let mut result: Option<ir::Expr> = None;
+        let mut pairs = Vec::new();
         for (i, a) in items.iter().enumerate() {
             for b in &items[i + 1..] {
-                let ne = fold::cmp(ir::CmpOp::Ne, a.clone(), b.clone(), span);
-                result = Some(match result {
-                    None => ne,
-                    Some(acc) => fold::logic(ir::LogicOp::And, acc, ne, span),
-                });
+                if !self.spend(span) {
+                    return None;
+                }
+                pairs.push(fold::cmp(ir::CmpOp::Ne, a.clone(), b.clone(), span));
             }
         }
+        let result = combine(pairs, &|a, b| fold::logic(ir::LogicOp::And, a, b, span));
         let mut result = result.unwrap_or_else(|| bool_lit(true, span));
         result.span = span;
         Some(result)
@@ -730,13 +735,9 @@ impl Lowerer {
         }
         let items = acc.items;
         let mut result = match function {
-            "all" => items
-                .into_iter()
-                .reduce(|a, b| fold::logic(ir::LogicOp::And, a, b, span))
+            "all" => combine(items, &|a, b| fold::logic(ir::LogicOp::And, a, b, span))
                 .unwrap_or_else(|| bool_lit(true, span)),
-            "any" => items
-                .into_iter()
-                .reduce(|a, b| fold::logic(ir::LogicOp::Or, a, b, span))
+            "any" => combine(items, &|a, b| fold::logic(ir::LogicOp::Or, a, b, span))
                 .unwrap_or_else(|| bool_lit(false, span)),
             "sum" => sum(items, span),
             "count" => sum(
@@ -798,8 +799,22 @@ impl Lowerer {
 
 /// `e1 + e2 + … + ek`, or 0.
 fn sum(items: Vec<ir::Expr>, span: Span) -> ir::Expr {
-    items
-        .into_iter()
-        .reduce(|a, b| fold::arith(ir::ArithOp::Add, a, b, span))
+    combine(items, &|a, b| fold::arith(ir::ArithOp::Add, a, b, span))
         .unwrap_or_else(|| int_lit(0, span))
+}
+
+/// The longest chain `((e1 op e2) op e3) …` built as written; longer lists are split in
+/// halves, so that a large aggregate does not become a tree too deep to walk.
+const CHAIN: usize = 64;
+
+/// `e1 op e2 op … op ek` for an associative `op`, or `None` for no items.
+fn combine(
+    mut items: Vec<ir::Expr>,
+    op: &dyn Fn(ir::Expr, ir::Expr) -> ir::Expr,
+) -> Option<ir::Expr> {
+    if items.len() <= CHAIN {
+        return items.into_iter().reduce(op);
+    }
+    let right = items.split_off(items.len() / 2);
+    Some(op(combine(items, op)?, combine(right, op)?))
 }

@@ -357,7 +357,7 @@ impl Lowerer {
             StmtKind::Const { name, value } => {
                 let computed = self.compile_time_int(value, "the value of a `const`");
                 let value = self.sets.get(&name.name).copied().or(computed);
-                if self.declare(name) {
+                if self.declare(name, false) {
                     self.names.insert(name.name.clone(), Entity::Param(value));
                 }
                 None
@@ -606,12 +606,26 @@ impl Lowerer {
 
     // ----- declarations -----
 
-    /// Checks that a global name is new; reports it otherwise.
-    fn declare(&mut self, name: &Ident) -> bool {
-        if self.names.contains_key(&name.name) {
+    /// Checks that a global name is new; reports it otherwise. `basic`: the name is a
+    /// character or a constant (for the hint).
+    fn declare(&mut self, name: &Ident, basic: bool) -> bool {
+        if let Some(existing) = self.names.get(&name.name) {
+            let both_basic = basic
+                && matches!(
+                    existing,
+                    Entity::Character(_)
+                        | Entity::Constant(_)
+                        | Entity::CharFamily(_)
+                        | Entity::ConstFamily(_)
+                );
+            let hint = if both_basic {
+                "names of characters and constants must be unique"
+            } else {
+                "names of characters, constants, consts, enums and enum values must be unique"
+            };
             self.error(
                 Diagnostic::error(name.span, format!("`{}` is already declared", name.name))
-                    .with_hint("names of characters and constants must be unique"),
+                    .with_hint(hint),
             );
             false
         } else {
@@ -646,7 +660,7 @@ impl Lowerer {
 
     fn declare_characters(&mut self, decl: &ast::Decl) {
         let size = self.family_size(decl);
-        if !self.declare(&decl.name) {
+        if !self.declare(&decl.name, true) {
             return;
         }
         let name = &decl.name;
@@ -675,7 +689,7 @@ impl Lowerer {
 
     fn declare_constants(&mut self, decl: &ast::Decl, ty: Option<Ty>) {
         let size = self.family_size(decl);
-        if !self.declare(&decl.name) {
+        if !self.declare(&decl.name, true) {
             return;
         }
         let (Some(ty), Ok(size)) = (ty, size) else {
@@ -708,12 +722,12 @@ impl Lowerer {
 
     fn declare_enum(&mut self, name: &Ident, variants: &[Ident]) {
         let id = EnumId(self.enums.len());
-        if self.declare(name) {
+        if self.declare(name, false) {
             self.names.insert(name.name.clone(), Entity::Enum(id));
         }
         let mut values = Vec::new();
         for variant in variants {
-            if self.declare(variant) {
+            if self.declare(variant, false) {
                 self.names
                     .insert(variant.name.clone(), Entity::Variant(id, values.len()));
             }

@@ -703,12 +703,40 @@ fn mangled_stories_do_not_panic() {
         CHERYL,
         "characters A, B\nint x, y\nbool r\nannounce (x, y) in {(1, 2), (3, 4)} and (r -> x < y)\n\
          A learns x + y\ncheckpoint c\nB: at(c, knows(A, r) or knows_value(x, y))\nworlds 3\n",
+        "const n = 2\nenum C { r, g }\ncharacters c[n]\nC w[n]\nbool p[3]\nfor i in 0..n {\n  \
+         if i != 0 { c[i] learns w[i] } else { worlds }\n}\nsimultaneously { c[0] reveals \
+         knows_value(w[1]) }\nrepeat max 2 {\n  checkpoint k\n  actual w[0] == r\n} until \
+         all(i in 0..n: w[i] != g) and at(k, true)\nassert_adds_ck sum(i in 0..3: abs(i)) > 1 \
+         { announce count(i in 0..3 if i > 0: p[i]) == min(1, 2) }\n",
     ];
     let replacements = [
-        "(", ")", ",", "knows", "at", "A", "x", "{", "}", "in", "-", "if", "0", ":", "\n",
+        "(",
+        ")",
+        ",",
+        "knows",
+        "at",
+        "A",
+        "x",
+        "{",
+        "}",
+        "in",
+        "-",
+        "if",
+        "0",
+        ":",
+        "\n",
+        "[",
+        "]",
+        "..",
+        "i",
+        "n",
+        "9",
+        "for i in 0..2 {",
+        "else",
     ];
     let mut count = 0;
     for story in stories {
+        ok(story);
         let chars: Vec<(usize, char)> = story.char_indices().collect();
         for &(at, c) in &chars {
             let after = at + c.len_utf8();
@@ -788,39 +816,1199 @@ fn rendered(src: &str) -> Vec<String> {
     render(&ok(src))
 }
 
+/// An expression with every span zeroed, to compare trees.
+fn strip(e: &ir::Expr) -> ir::Expr {
+    use ir::ExprKind as E;
+    let b = |e: &ir::Expr| Box::new(strip(e));
+    let kind = match &e.kind {
+        E::Int(_) | E::Bool(_) | E::Const(_) => e.kind.clone(),
+        E::Neg(a) => E::Neg(b(a)),
+        E::Not(a) => E::Not(b(a)),
+        E::Arith(op, x, y) => E::Arith(*op, b(x), b(y)),
+        E::Cmp(op, x, y) => E::Cmp(*op, b(x), b(y)),
+        E::Logic(op, x, y) => E::Logic(*op, b(x), b(y)),
+        E::Ite(c, x, y) => E::Ite(b(c), b(x), b(y)),
+        E::In { tuple, set } => E::In {
+            tuple: tuple.iter().map(strip).collect(),
+            set: set.iter().map(|i| i.iter().map(strip).collect()).collect(),
+        },
+        E::Knows { agent, formula } => E::Knows {
+            agent: *agent,
+            formula: b(formula),
+        },
+        E::KnowsValue { agent, exprs } => E::KnowsValue {
+            agent: *agent,
+            exprs: exprs.iter().map(strip).collect(),
+        },
+        E::At { checkpoint, body } => E::At {
+            checkpoint: *checkpoint,
+            body: b(body),
+        },
+    };
+    ir::Expr {
+        kind,
+        ty: e.ty,
+        span: Span::default(),
+    }
+}
+
+/// The formula of the last statement, an `announce`.
+fn last_formula(program: &ir::Program) -> &ir::Expr {
+    match &program.statements.last().expect("a statement").kind {
+        ir::StmtKind::Announce { formula, .. } => formula,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Helpers to write expected trees.
+mod build {
+    use crate::ir::{self, ConstId, ExprKind as E, Ty};
+    use crate::syntax::Span;
+
+    pub fn e(kind: E, ty: Ty) -> ir::Expr {
+        ir::Expr {
+            kind,
+            ty,
+            span: Span::default(),
+        }
+    }
+    pub fn int(n: i64) -> ir::Expr {
+        e(E::Int(n), Ty::Int)
+    }
+    pub fn bool(b: bool) -> ir::Expr {
+        e(E::Bool(b), Ty::Bool)
+    }
+    pub fn c(id: usize, ty: Ty) -> ir::Expr {
+        e(E::Const(ConstId(id)), ty)
+    }
+    pub fn add(a: ir::Expr, b: ir::Expr) -> ir::Expr {
+        e(
+            E::Arith(ir::ArithOp::Add, Box::new(a), Box::new(b)),
+            Ty::Int,
+        )
+    }
+    pub fn cmp(op: ir::CmpOp, a: ir::Expr, b: ir::Expr) -> ir::Expr {
+        e(E::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
+    }
+    pub fn logic(op: ir::LogicOp, a: ir::Expr, b: ir::Expr) -> ir::Expr {
+        e(E::Logic(op, Box::new(a), Box::new(b)), Ty::Bool)
+    }
+    pub fn ite(c: ir::Expr, a: ir::Expr, b: ir::Expr) -> ir::Expr {
+        let ty = a.ty;
+        e(E::Ite(Box::new(c), Box::new(a), Box::new(b)), ty)
+    }
+}
+
 #[test]
-fn smoke() {
+fn for_and_if_unroll_into_plain_statements() {
+    let program = ok("\
+characters child[3]
+bool muddy[3]
+for i in 0..3 { if i != 1 { child[i] learns muddy[i] } }
+");
+    let learns: Vec<(CharId, &ir::ExprKind)> = program
+        .statements
+        .iter()
+        .map(|s| match &s.kind {
+            ir::StmtKind::Learn { who, what } => (*who, &what.kind),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        learns,
+        [
+            (CharId(0), &ir::ExprKind::Const(ConstId(0))),
+            (CharId(2), &ir::ExprKind::Const(ConstId(2))),
+        ]
+    );
+    // The unrolled statements keep the span of the statement they come from.
+    let src = "characters A\nfor i in 0..2 {\n  worlds\n}";
+    let program = ok(src);
+    assert_eq!(program.statements.len(), 2);
+    for stmt in &program.statements {
+        assert_eq!(&src[stmt.span.start..stmt.span.end], "worlds");
+    }
+}
+
+#[test]
+fn families_are_consecutive_members() {
+    let program = ok("\
+const n = 2
+characters Alice, child[n + 1], Nobody
+int age[n], x
+bool muddy[0]
+");
+    let chars: Vec<&str> = program.characters.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        chars,
+        ["Alice", "child[0]", "child[1]", "child[2]", "Nobody"]
+    );
+    let consts: Vec<(&str, Ty)> = program
+        .constants
+        .iter()
+        .map(|c| (c.name.as_str(), c.ty))
+        .collect();
+    assert_eq!(
+        consts,
+        [("age[0]", Ty::Int), ("age[1]", Ty::Int), ("x", Ty::Int)]
+    );
+}
+
+#[test]
+fn sum_count_and_friends_expand() {
+    use build::*;
+    use ir::{CmpOp, LogicOp};
+    let prelude = "characters A\nint age[3]\nbool p[3]\n";
+    let table: Vec<(&str, ir::Expr)> = vec![
+        (
+            "sum(i in 0..3: age[i]) == 10",
+            cmp(
+                CmpOp::Eq,
+                add(add(c(0, Ty::Int), c(1, Ty::Int)), c(2, Ty::Int)),
+                int(10),
+            ),
+        ),
+        (
+            "count(i in 1..3: p[i]) == 1",
+            cmp(
+                CmpOp::Eq,
+                add(
+                    ite(c(4, Ty::Bool), int(1), int(0)),
+                    ite(c(5, Ty::Bool), int(1), int(0)),
+                ),
+                int(1),
+            ),
+        ),
+        (
+            "all(i in 0..2: p[i])",
+            logic(LogicOp::And, c(3, Ty::Bool), c(4, Ty::Bool)),
+        ),
+        ("any(i in 2..3: p[i])", c(5, Ty::Bool)),
+        (
+            "all(i in 0..3, j in 0..3 if i < j: age[i] != age[j])",
+            logic(
+                LogicOp::And,
+                logic(
+                    LogicOp::And,
+                    cmp(CmpOp::Ne, c(0, Ty::Int), c(1, Ty::Int)),
+                    cmp(CmpOp::Ne, c(0, Ty::Int), c(2, Ty::Int)),
+                ),
+                cmp(CmpOp::Ne, c(1, Ty::Int), c(2, Ty::Int)),
+            ),
+        ),
+        // A later range may use an earlier variable.
+        (
+            "distinct(i in 0..3: age[i]) <-> all(i in 0..3, j in i + 1..3: age[i] != age[j])",
+            {
+                let d = logic(
+                    LogicOp::And,
+                    logic(
+                        LogicOp::And,
+                        cmp(CmpOp::Ne, c(0, Ty::Int), c(1, Ty::Int)),
+                        cmp(CmpOp::Ne, c(0, Ty::Int), c(2, Ty::Int)),
+                    ),
+                    cmp(CmpOp::Ne, c(1, Ty::Int), c(2, Ty::Int)),
+                );
+                logic(LogicOp::Iff, d.clone(), d)
+            },
+        ),
+        (
+            "distinct(age[0], age[1])",
+            cmp(CmpOp::Ne, c(0, Ty::Int), c(1, Ty::Int)),
+        ),
+        ("distinct(age[0])", bool(true)),
+        ("distinct()", bool(true)),
+        // Empty aggregates.
+        ("all(i in 0..0: p[i])", bool(true)),
+        ("any(i in 3..1: p[i])", bool(false)),
+        ("sum(i in 0..0: age[i]) == 0", bool(true)),
+        ("count(i in 0..3 if false: p[i]) == 0", bool(true)),
+        (
+            "abs(age[0]) == 1",
+            cmp(
+                CmpOp::Eq,
+                ite(
+                    cmp(CmpOp::Lt, c(0, Ty::Int), int(0)),
+                    e(ir::ExprKind::Neg(Box::new(c(0, Ty::Int))), Ty::Int),
+                    c(0, Ty::Int),
+                ),
+                int(1),
+            ),
+        ),
+        (
+            "min(age[0], age[1], age[2]) == 1",
+            cmp(
+                CmpOp::Eq,
+                ite(
+                    logic(
+                        LogicOp::And,
+                        cmp(CmpOp::Le, c(0, Ty::Int), c(1, Ty::Int)),
+                        cmp(CmpOp::Le, c(0, Ty::Int), c(2, Ty::Int)),
+                    ),
+                    c(0, Ty::Int),
+                    ite(
+                        cmp(CmpOp::Le, c(1, Ty::Int), c(2, Ty::Int)),
+                        c(1, Ty::Int),
+                        c(2, Ty::Int),
+                    ),
+                ),
+                int(1),
+            ),
+        ),
+        (
+            "max(age[0], 4) == 1",
+            cmp(
+                CmpOp::Eq,
+                ite(cmp(CmpOp::Ge, c(0, Ty::Int), int(4)), c(0, Ty::Int), int(4)),
+                int(1),
+            ),
+        ),
+        (
+            "max(age[2]) == age[2]",
+            cmp(CmpOp::Eq, c(2, Ty::Int), c(2, Ty::Int)),
+        ),
+        // Compile-time parts fold away.
+        ("abs(-3) + min(2, 1) + max(2, 5) == 9", bool(true)),
+        (
+            "age[7 % 3] == sum(i in 0..4: i)",
+            cmp(CmpOp::Eq, c(1, Ty::Int), int(6)),
+        ),
+        (
+            "age[-1 + 1] == -(2 * 3) / 4",
+            cmp(CmpOp::Eq, c(0, Ty::Int), int(-2)),
+        ),
+    ];
+    for (src, want) in table {
+        let program = ok(&format!("{prelude}announce {src}"));
+        assert_eq!(strip(last_formula(&program)), want, "{src}");
+    }
+}
+
+#[test]
+fn consts_and_loop_variables_become_literals() {
+    use build::*;
+    let program = ok("\
+const n = 4
+const half = n / 2
+int x
+for i in half..n { announce x != i + n * 10 }
+");
+    let formulas: Vec<ir::Expr> = program
+        .statements
+        .iter()
+        .map(|s| match &s.kind {
+            ir::StmtKind::Announce { formula, .. } => strip(formula),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        formulas,
+        [
+            cmp(ir::CmpOp::Ne, c(0, Ty::Int), int(42)),
+            cmp(ir::CmpOp::Ne, c(0, Ty::Int), int(43)),
+        ]
+    );
+}
+
+#[test]
+fn statement_if_chooses_a_branch() {
+    let src = "\
+const n = 2
+for i in 0..4 {
+  if i == 0 { worlds 1 } else if i < n { worlds 2 } else if i == 2 { worlds 3 } else { worlds 4 }
+}
+if n > 5 { worlds 9 }
+";
+    assert_eq!(
+        rendered(src),
+        ["worlds 1", "worlds 2", "worlds 3", "worlds 4"]
+    );
+}
+
+#[test]
+fn enums_type_constants_and_values() {
+    use build::*;
+    let program = ok("\
+enum Colour {
+  red,
+  green,
+  blue,
+}
+enum Size { small, large }
+Colour wall[2], door
+Size s
+announce door == blue and wall[1] in {red, green} and s != large
+");
+    assert_eq!(
+        program.enums,
+        [
+            ir::EnumDef {
+                name: "Colour".to_string(),
+                variants: vec!["red".into(), "green".into(), "blue".into()],
+                span: program.enums[0].span,
+            },
+            ir::EnumDef {
+                name: "Size".to_string(),
+                variants: vec!["small".into(), "large".into()],
+                span: program.enums[1].span,
+            },
+        ]
+    );
+    let colour = Ty::Enum(ir::EnumId(0));
+    let size = Ty::Enum(ir::EnumId(1));
+    let tys: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
+    assert_eq!(tys, [colour, colour, colour, size]);
+    assert_eq!(program.ty_name(colour), "Colour");
+    let value = |n, ty| e(ir::ExprKind::Int(n), ty);
+    let want = logic(
+        ir::LogicOp::And,
+        logic(
+            ir::LogicOp::And,
+            cmp(ir::CmpOp::Eq, c(2, colour), value(2, colour)),
+            e(
+                ir::ExprKind::In {
+                    tuple: vec![c(1, colour)],
+                    set: vec![vec![value(0, colour)], vec![value(1, colour)]],
+                },
+                Ty::Bool,
+            ),
+        ),
+        cmp(ir::CmpOp::Ne, c(3, size), value(1, size)),
+    );
+    assert_eq!(strip(last_formula(&program)), want);
+    // Enum values compare at compile time too.
+    let program = ok("enum C { a, b }\nif a != b { worlds 3 }");
+    assert_eq!(render(&program), ["worlds 3"]);
+}
+
+#[test]
+fn the_full_story_language_lowers() {
     let src = "\
 const n = 3
-enum Colour { red, green, blue }
 characters child[n], Nobody
 bool muddy[n]
-int age[3]
-Colour wall[2], door
+actual muddy[0] and not muddy[1] and muddy[2]
 announce any(i in 0..n: muddy[i])
 for i in 0..n {
   for j in 0..n {
     if i != j { child[i] learns muddy[j] }
   }
 }
-announce sum(i in 0..3: age[i]) == 10 and count(i in 0..n: muddy[i]) >= 1
-announce distinct(wall[0], wall[1], door) and door != red
-announce all(i in 0..n, j in 0..n if i < j: age[i] <= age[j])
-announce abs(age[0] - 3) == min(age[1], age[2], 4) + max(1, 2)
+checkpoint start
 simultaneously {
   for i in 0..n { child[i] reveals knows_value(muddy[i]) }
+  announce true
 }
-actual muddy[0] and not muddy[1]
 repeat max n {
-  checkpoint r
+  checkpoint round
   simultaneously { for i in 0..n { child[i] reveals not knows_value(muddy[i]) } }
-} until all(i in 0..n: knows_value(child[i], muddy[i])) or at(r, true)
-assert_adds_ck muddy[0] {
-  announce muddy[0]
+} until all(i in 0..n: knows_value(child[i], muddy[i])) or at(round, true)
+assert_adds_ck count(i in 0..n: muddy[i]) >= 1 {
+  announce any(i in 0..n: muddy[i])
 }
+Nobody: at(start, not knows_value(muddy[0]))
 worlds
 ";
-    for line in rendered(src) {
-        eprintln!("{line}");
+    assert_eq!(
+        rendered(src),
+        [
+            "actual muddy[0] and not muddy[1] and muddy[2]",
+            "announce muddy[0] or muddy[1] or muddy[2]",
+            "child[0] learns muddy[1]",
+            "child[0] learns muddy[2]",
+            "child[1] learns muddy[0]",
+            "child[1] learns muddy[2]",
+            "child[2] learns muddy[0]",
+            "child[2] learns muddy[1]",
+            "checkpoint start",
+            "simultaneously",
+            "  child[0] reveals knows_value(muddy[0])",
+            "  child[1] reveals knows_value(muddy[1])",
+            "  child[2] reveals knows_value(muddy[2])",
+            "  announce true",
+            "repeat max 3",
+            "  checkpoint round",
+            "  simultaneously",
+            "    child[0] reveals not knows_value(muddy[0])",
+            "    child[1] reveals not knows_value(muddy[1])",
+            "    child[2] reveals not knows_value(muddy[2])",
+            "until knows_value(child[0], muddy[0]) and knows_value(child[1], muddy[1]) and \
+             knows_value(child[2], muddy[2]) or at(round, true)",
+            "assert_adds_ck (if muddy[0] then 1 else 0) + (if muddy[1] then 1 else 0) + \
+             (if muddy[2] then 1 else 0) >= 1",
+            "  announce muddy[0] or muddy[1] or muddy[2]",
+            "Nobody: at(start, not knows_value(muddy[0]))",
+            "worlds 10",
+        ]
+    );
+}
+
+#[test]
+fn reveals_keep_the_implicit_agent_implicit() {
+    let program = ok("\
+characters Alice, Bob
+int x
+bool muddy[2]
+Alice reveals knows(not knows_value(Bob, x))
+Bob reveals knows_value(Bob, muddy[1]) and knows(Alice, knows_value(x))
+");
+    let texts: Vec<(&CharId, &str)> = program
+        .statements
+        .iter()
+        .map(|s| match &s.kind {
+            ir::StmtKind::Reveal { who, text, .. } => (who, text.as_str()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            (&CharId(0), "knows(not knows_value(Bob, x))"),
+            (
+                &CharId(1),
+                "knows_value(muddy[1]) and knows(Alice, knows_value(x))"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn show_prints_minimal_parentheses() {
+    let prelude = "\
+enum Colour { red, green }
+characters A, B
+int x, y, z
+bool p, q, r
+Colour c
+checkpoint s
+";
+    // (expression as written, as shown)
+    let table = [
+        ("p and q or r", "p and q or r"),
+        ("p and (q or r)", "p and (q or r)"),
+        ("(p and q) and r", "p and q and r"),
+        ("p and (q and r)", "p and (q and r)"),
+        ("p -> q -> r", "p -> q -> r"),
+        ("(p -> q) -> r", "(p -> q) -> r"),
+        ("p <-> q <-> r", "p <-> q <-> r"),
+        ("p <-> (q <-> r)", "p <-> (q <-> r)"),
+        ("not (p and q)", "not (p and q)"),
+        ("not not p", "not not p"),
+        ("not x == 1", "not x == 1"),
+        ("(p == q) == r", "(p == q) == r"),
+        ("x - (y - z) == x - y - z", "x - (y - z) == x - y - z"),
+        ("x * (y + z) == x * y + z", "x * (y + z) == x * y + z"),
+        ("x / (y * z) == x % y * z", "x / (y * z) == x % y * z"),
+        ("-(x + 1) == -x", "-(x + 1) == -x"),
+        ("x == -5 and x - -5 == 0", "x == -5 and x - -5 == 0"),
+        ("-(-x) == x", "- -x == x"),
+        (
+            "(if p then 1 else 2) + 1 == x",
+            "(if p then 1 else 2) + 1 == x",
+        ),
+        ("x == (if p then 1 else 2)", "x == (if p then 1 else 2)"),
+        (
+            "if p then q else if q then r else p",
+            "if p then q else if q then r else p",
+        ),
+        (
+            "if (if p then q else r) then q else r",
+            "if (if p then q else r) then q else r",
+        ),
+        ("x in {1, 2}", "x in {1, 2}"),
+        ("x + 1 in {}", "x + 1 in {}"),
+        (
+            "(x, p) in {(1, true), (2, false)}",
+            "(x, p) in {(1, true), (2, false)}",
+        ),
+        ("c == red or c in {green}", "c == red or c in {green}"),
+        (
+            "knows(A, p) and knows_value(B, x, y)",
+            "knows(A, p) and knows_value(B, x, y)",
+        ),
+        ("at(s, knows(A, not p))", "at(s, knows(A, not p))"),
+        (
+            "(p or q) and not knows(A, p or q)",
+            "(p or q) and not knows(A, p or q)",
+        ),
+        ("x == 2 + 3", "x == 5"),
+    ];
+    for (written, shown) in table {
+        let program = ok(&format!("{prelude}announce {written}"));
+        let formula = last_formula(&program);
+        assert_eq!(program.show(formula, None), shown, "{written}");
+        // What is shown reads back as the same formula.
+        let again = ok(&format!("{prelude}announce {shown}"));
+        assert_eq!(strip(last_formula(&again)), strip(formula), "{shown}");
     }
+    // The speaker's own agent is left out.
+    let program = ok(&format!(
+        "{prelude}A: knows(p) and knows(B, knows_value(x))"
+    ));
+    let formula = last_formula(&program);
+    assert_eq!(
+        program.show(formula, Some(CharId(0))),
+        "knows(p) and knows(B, knows_value(x))"
+    );
+    assert_eq!(
+        program.show(formula, None),
+        "knows(A, p) and knows(B, knows_value(A, x))"
+    );
+}
+
+fn compile_with(src: &str, sets: &[(&str, i64)]) -> Result<ir::Program, crate::CompileError> {
+    let sets: Vec<(String, i64)> = sets.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+    crate::compile(src, &sets)
+}
+
+#[test]
+fn sets_override_consts() {
+    let src = "const n = 2\nconst m = n * 10\ncharacters child[n]\nint x\nannounce x == m\n";
+    let program = compile_with(src, &[("n", 4)]).unwrap();
+    assert_eq!(program.characters.len(), 4);
+    assert_eq!(program.show(last_formula(&program), None), "x == 40");
+    let program = compile_with(src, &[("n", 4), ("m", 7), ("n", 1)]).unwrap();
+    assert_eq!(program.characters.len(), 1);
+    assert_eq!(program.show(last_formula(&program), None), "x == 7");
+    assert_eq!(
+        compile_with(src, &[("x", 3)]),
+        Err(crate::CompileError::UnknownSet {
+            name: "x".to_string(),
+            consts: vec!["n".to_string(), "m".to_string()],
+        })
+    );
+    // A set value is checked like the declared one.
+    let Err(crate::CompileError::Story(diagnostics)) = compile_with(src, &[("n", -1)]) else {
+        panic!()
+    };
+    assert_eq!(diagnostics[0].message, "a family cannot have -1 members");
+    // A syntax error comes first.
+    assert!(matches!(
+        compile_with("announce )", &[("x", 1)]),
+        Err(crate::CompileError::Story(_))
+    ));
+}
+
+#[test]
+fn repeat_checkpoints_are_visible_to_until() {
+    let program = ok("\
+characters A
+bool p
+repeat max 5 {
+  A: p
+  checkpoint c
+} until at(c, knows(A, p))
+announce at(c, true)
+");
+    assert_eq!(program.checkpoints.len(), 1);
+    let ir::StmtKind::Repeat {
+        max: 5,
+        body,
+        until,
+    } = &program.statements[0].kind
+    else {
+        panic!("{:?}", program.statements[0])
+    };
+    assert_eq!(body.len(), 2);
+    assert!(matches!(
+        until.kind,
+        ir::ExprKind::At {
+            checkpoint: CheckpointId(0),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn code_that_does_not_run_is_still_checked() {
+    // Names and types are checked in an empty loop and in an untaken branch…
+    assert_eq!(
+        errors(
+            "bool p\nfor i in 0..0 { announce zz }\nif false { announce 1 } else { announce p }"
+        ),
+        [
+            ("unknown name `zz`".to_string(), "zz".to_string()),
+            ("expected bool, found int".to_string(), "1".to_string()),
+        ]
+    );
+    assert_eq!(
+        errors("bool p[2]\nannounce all(i in 0..0: p[i] + 1)"),
+        [("expected int, found bool".to_string(), "p[i]".to_string())]
+    );
+    // …but values there are placeholders: no range errors, nothing emitted.
+    let program = ok("\
+const n = 1
+bool muddy[n]
+for i in 0..n {
+  if i + 1 < n { announce muddy[i + 1] }
+}
+announce all(i in 0..n, j in 0..n if i != j: muddy[j])
+");
+    assert_eq!(rendered_program(&program), ["announce true"]);
+}
+
+fn rendered_program(program: &ir::Program) -> Vec<String> {
+    render(program)
+}
+
+#[test]
+fn new_constructs_report_located_errors() {
+    let table: &[(&str, &[(&str, &str)])] = &[
+        // consts
+        ("for i in 0..n { worlds }", &[("unknown name `n`", "n")]),
+        (
+            "int x\nconst n = x + 1",
+            &[(
+                "the value of a `const` must be computable before the story runs (from consts and loop variables)",
+                "x + 1",
+            )],
+        ),
+        ("const n = true", &[("expected int, found bool", "true")]),
+        (
+            "const n = 1\nconst n = 2",
+            &[("`n` is already declared", "n")],
+        ),
+        (
+            "const big = 9223372036854775807 + 1",
+            &[(
+                "the value of a `const` overflows 64-bit integers",
+                "9223372036854775807 + 1",
+            )],
+        ),
+        // families and indices
+        (
+            "bool muddy[6]\nannounce muddy[6]",
+            &[("index 6 is out of range: `muddy` has 6 members (0..5)", "6")],
+        ),
+        (
+            "bool muddy[3]\nfor i in 0..4 { announce muddy[i] }",
+            &[("index 3 is out of range: `muddy` has 3 members (0..2)", "i")],
+        ),
+        (
+            "bool muddy[1]\nannounce muddy[-1 + 0]",
+            &[(
+                "index -1 is out of range: `muddy` has 1 member (0)",
+                "-1 + 0",
+            )],
+        ),
+        (
+            "bool muddy[0]\nannounce muddy[0]",
+            &[("index 0 is out of range: `muddy` has no members", "0")],
+        ),
+        (
+            "bool muddy[6]\nint x\nannounce muddy[x]",
+            &[(
+                "an index must be computable before the story runs (from consts and loop variables)",
+                "x",
+            )],
+        ),
+        (
+            "characters A\nbool muddy[6]\nannounce muddy[if knows(A, true) then 1 else 0]",
+            &[(
+                "an index must be computable before the story runs (from consts and loop variables)",
+                "if knows(A, true) then 1 else 0",
+            )],
+        ),
+        (
+            "bool muddy[6]\nannounce muddy",
+            &[(
+                "`muddy` is a family; pick a member, e.g. `muddy[0]`",
+                "muddy",
+            )],
+        ),
+        (
+            "characters child[2]\nchild: true",
+            &[(
+                "`child` is a family; pick a member, e.g. `child[0]`",
+                "child",
+            )],
+        ),
+        (
+            "characters child[2]\nannounce knows(child, true)",
+            &[(
+                "`child` is a family; pick a member, e.g. `child[0]`",
+                "child",
+            )],
+        ),
+        (
+            "characters child[2]\nannounce child[1]",
+            &[("`child[1]` is a character, not a value", "child[1]")],
+        ),
+        (
+            "bool muddy[2]\nmuddy[0] learns true",
+            &[("`muddy[0]` is not a character", "muddy[0]")],
+        ),
+        ("int x\nannounce x[0]", &[("`x` is not a family", "x")]),
+        (
+            "for i in 0..2 { announce i[0] }",
+            &[("`i` is not a family", "i")],
+        ),
+        ("announce zz[0]", &[("unknown name `zz`", "zz")]),
+        (
+            "bool muddy[2]\nannounce muddy[true]",
+            &[("expected int, found bool", "true")],
+        ),
+        (
+            "int size\nbool muddy[size]",
+            &[(
+                "the size of a family must be computable before the story runs (from consts and loop variables)",
+                "size",
+            )],
+        ),
+        (
+            "bool muddy[-1]",
+            &[("a family cannot have -1 members", "-1")],
+        ),
+        (
+            "bool muddy[100001]",
+            &[(
+                "a family may have at most 100000 members, found 100001",
+                "100001",
+            )],
+        ),
+        // enums
+        (
+            "enum Colour { red, green }\nColour c\nannounce c == 1",
+            &[("cannot compare Colour with int", "c == 1")],
+        ),
+        (
+            "enum Colour { red, green }\nColour c\nannounce c < green",
+            &[
+                ("`<` needs ints, found Colour", "c"),
+                ("`<` needs ints, found Colour", "green"),
+            ],
+        ),
+        (
+            "enum Colour { red }\nColour c\nannounce c + 1 == 2",
+            &[("`+` needs ints, found Colour", "c")],
+        ),
+        (
+            "enum Colour { red }\nColour c\nannounce -c == 2",
+            &[("`-` needs ints, found Colour", "c")],
+        ),
+        (
+            "enum Colour { red }\nint x\nannounce x in {1, red}",
+            &[("expected int, found Colour", "red")],
+        ),
+        (
+            "enum Colour { red, green }\nColour c\nannounce c == gren",
+            &[("unknown name `gren`", "gren")],
+        ),
+        (
+            "enum Colour { red }\nannounce Colour == red",
+            &[("`Colour` is an enum, not a value", "Colour")],
+        ),
+        (
+            "enum Colour { red, red }",
+            &[("`red` is already declared", "red")],
+        ),
+        (
+            "characters red\nenum Colour { red }",
+            &[("`red` is already declared", "red")],
+        ),
+        (
+            "enum Colour { red }\nconst red = 1",
+            &[("`red` is already declared", "red")],
+        ),
+        (
+            "Colour c\nenum Colour { red }",
+            &[("unknown enum `Colour`", "Colour")],
+        ),
+        (
+            "enum C { r }\nC c\nannounce min(c, 1) == 1",
+            &[("`min` needs ints, found C", "c")],
+        ),
+        (
+            "enum C { r }\nC c\nannounce distinct(c, 1)",
+            &[("cannot compare C with int", "1")],
+        ),
+        (
+            "enum C { r }\nC c\nannounce sum(i in 0..2: c) == 1",
+            &[("`sum` needs ints, found C", "c")],
+        ),
+        // loops and conditions
+        (
+            "const n = 3\nfor n in 0..3 { worlds }",
+            &[("`n` is already declared", "n")],
+        ),
+        (
+            "for i in 0..3 { for i in 0..2 { worlds } }",
+            &[("`i` is a loop variable here", "i")],
+        ),
+        (
+            "bool p\nannounce all(p in 0..2: true)",
+            &[("`p` is already declared", "p")],
+        ),
+        (
+            "int x\nfor i in 0..x { worlds }",
+            &[(
+                "a range bound must be computable before the story runs (from consts and loop variables)",
+                "x",
+            )],
+        ),
+        (
+            "int x\nif x > 1 { worlds }",
+            &[(
+                "the condition of `if` must be computable before the story runs (from consts and loop variables)",
+                "x > 1",
+            )],
+        ),
+        ("if 1 { worlds }", &[("expected bool, found int", "1")]),
+        (
+            "bool p[2]\nannounce all(i in 0..2 if p[i]: true)",
+            &[(
+                "the condition of an aggregate must be computable before the story runs (from consts and loop variables)",
+                "p[i]",
+            )],
+        ),
+        (
+            "for i in 0..3 { int x }",
+            &[(
+                "declarations must be at the top level of the story",
+                "int x",
+            )],
+        ),
+        (
+            "if true { const n = 1 }",
+            &[(
+                "declarations must be at the top level of the story",
+                "const n = 1",
+            )],
+        ),
+        (
+            "repeat max 2 { enum E { a } } until true",
+            &[(
+                "declarations must be at the top level of the story",
+                "enum E { a }",
+            )],
+        ),
+        // aggregates and functions
+        (
+            "announce sum(i in 0..3: true) == 1",
+            &[("expected int, found bool", "true")],
+        ),
+        (
+            "announce all(i in 0..3: 1)",
+            &[("expected bool, found int", "1")],
+        ),
+        (
+            "announce count(i in 0..3: i) == 1",
+            &[("expected bool, found int", "i")],
+        ),
+        (
+            "bool p\nannounce all(p)",
+            &[("`all` needs a range", "all(p)")],
+        ),
+        (
+            "announce min() == 1",
+            &[("`min` needs at least one value", "min()")],
+        ),
+        (
+            "announce abs(1, 2) == 1",
+            &[("`abs` takes one integer", "abs(1, 2)")],
+        ),
+        (
+            "announce abs(true) == 1",
+            &[("expected int, found bool", "true")],
+        ),
+        (
+            "announce abs(i in 0..3: true)",
+            &[("`abs` does not take a range", "abs")],
+        ),
+        (
+            "announce foo(i in 0..3: true)",
+            &[("unknown function `foo`", "foo")],
+        ),
+        // simultaneously, actual, reveals, repeat, assert_adds_ck
+        (
+            "characters A\nsimultaneously { A learns true }",
+            &[(
+                "only announcements can be made simultaneously",
+                "A learns true",
+            )],
+        ),
+        (
+            "characters A\nsimultaneously {\n  A: true\n  checkpoint c\n  worlds\n}",
+            &[
+                (
+                    "only announcements can be made simultaneously",
+                    "checkpoint c",
+                ),
+                ("only announcements can be made simultaneously", "worlds"),
+            ],
+        ),
+        (
+            "characters A\nsimultaneously { for i in 0..2 { if i == 1 { actual true } } }",
+            &[(
+                "only announcements can be made simultaneously",
+                "actual true",
+            )],
+        ),
+        (
+            "characters A\nsimultaneously { simultaneously { A: true } }",
+            &[(
+                "only announcements can be made simultaneously",
+                "simultaneously { A: true }",
+            )],
+        ),
+        (
+            "characters A\nbool p\nactual knows(A, p)",
+            &[(
+                "`actual` describes the world itself, without knowledge operators",
+                "knows(A, p)",
+            )],
+        ),
+        ("int x\nactual x", &[("expected bool, found int", "x")]),
+        (
+            "characters A\nint x\nA reveals x",
+            &[("expected bool, found int", "x")],
+        ),
+        ("int x\nx reveals true", &[("`x` is not a character", "x")]),
+        (
+            "characters A\nbool p\nannounce knows(p)\nA reveals knows(p)",
+            &[("`knows` needs a character here", "knows(p)")],
+        ),
+        (
+            "bool p\nrepeat max 0 { announce p } until p",
+            &[("`repeat` needs at least 1 round, found 0", "0")],
+        ),
+        (
+            "int x\nrepeat max x { worlds } until true",
+            &[(
+                "the number of rounds must be computable before the story runs (from consts and loop variables)",
+                "x",
+            )],
+        ),
+        (
+            "characters A\nbool p\nrepeat max 3 { A: p } until knows_value(p)",
+            &[("`knows_value` needs a character here", "knows_value(p)")],
+        ),
+        (
+            "int x\nrepeat max 3 { worlds } until x",
+            &[("expected bool, found int", "x")],
+        ),
+        (
+            "bool p\nrepeat max 3 { worlds } until at(c, p)\ncheckpoint c",
+            &[("checkpoint `c` is defined after this statement", "c")],
+        ),
+        (
+            "int x\nassert_adds_ck x { worlds }",
+            &[("expected bool, found int", "x")],
+        ),
+        (
+            "bool p\nassert_adds_ck knows(p) { worlds }",
+            &[("`knows` needs a character here", "knows(p)")],
+        ),
+        // checkpoints in blocks
+        (
+            "for i in 0..3 { checkpoint c }",
+            &[(
+                "checkpoint `c` is defined again in the next round of this loop",
+                "c",
+            )],
+        ),
+        (
+            "bool p\nif false { checkpoint c }\nannounce at(c, p)",
+            &[("checkpoint `c` is never reached", "c")],
+        ),
+        (
+            "bool p\nannounce at(c, p)\nrepeat max 2 { checkpoint c } until true",
+            &[("checkpoint `c` is defined after this statement", "c")],
+        ),
+        (
+            "bool p\nrepeat max 2 { announce at(c, p)\n checkpoint c } until true",
+            &[("checkpoint `c` is defined after this statement", "c")],
+        ),
+    ];
+    for (src, expected) in table {
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(m, t)| (m.to_string(), t.to_string()))
+            .collect();
+        assert_eq!(errors(src), expected, "\n{src}");
+    }
+}
+
+#[test]
+fn new_constructs_hint_what_to_do() {
+    let table: &[(&str, &[&str])] = &[
+        (
+            "for i in 0..n { worlds }",
+            &["declare it first, e.g. `const n = 3`"],
+        ),
+        (
+            "const num = 3\nfor i in 0..nu { worlds }",
+            &["did you mean `num`?"],
+        ),
+        (
+            "for i in 0..n { worlds }\nconst n = 3",
+            &["`n` is declared later in the story"],
+        ),
+        (
+            "enum Colour { red, green }\nColour c\nannounce c == gren",
+            &["did you mean `green`?"],
+        ),
+        (
+            "bool muddy[3]\nannounce mudy[0]",
+            &["did you mean `muddy`?"],
+        ),
+        (
+            "bool muddy[6]\nint x\nannounce muddy[x]",
+            &["`x` is a hidden constant: its value is known only as the story runs"],
+        ),
+        (
+            "characters A\nbool muddy[6]\nannounce muddy[if knows(A, true) then 1 else 0]",
+            &["knowledge operators are evaluated as the story runs"],
+        ),
+        (
+            "characters child[2], Nobody\nbool p\np: true",
+            &["the characters are `child[…]` and `Nobody`"],
+        ),
+        (
+            "characters child[2]\nannounce child[1]",
+            &[
+                "to talk about what child[1] knows, use `knows(child[1], …)` or `knows_value(child[1], …)`",
+            ],
+        ),
+        (
+            "enum Colour { red, green }\nannounce Colour == red",
+            &["its values are `red` and `green`"],
+        ),
+        (
+            "enum Colour { red, red }",
+            &["names of characters, constants, consts, enums and enum values must be unique"],
+        ),
+        (
+            "Colour c\nenum Colour { red }",
+            &["`Colour` is declared later in the story"],
+        ),
+        (
+            "const n = 3\nfor n in 0..3 { worlds }",
+            &["a loop variable needs a name of its own"],
+        ),
+        (
+            "for i in 0..3 { int x }",
+            &["move it before the block; a loop can use a family, e.g. `bool muddy[n]`"],
+        ),
+        (
+            "characters A\nsimultaneously { A learns true }",
+            &["inside `simultaneously { … }` write `announce …`, `A: …` or `A reveals …`"],
+        ),
+        (
+            "bool p\nrepeat max 0 { worlds } until p",
+            &["write e.g. `repeat max 10 { … } until …`"],
+        ),
+        (
+            "bool p\nannounce all(p)",
+            &["write e.g. `all(i in 0..n: …)`"],
+        ),
+        (
+            "announce abs(i in 0..3: true)",
+            &["the functions over a range are `all`, `any`, `sum`, `count` and `distinct`"],
+        ),
+        ("announce summ(i in 0..3: 1) == 1", &["did you mean `sum`?"]),
+        ("announce mx(1) == 1", &["did you mean `max`?"]),
+        (
+            "for i in 0..3 { checkpoint c }",
+            &["checkpoint names must be unique; define it outside the `for` loop"],
+        ),
+        (
+            "bool p\nif false { checkpoint c }\nannounce at(c, p)",
+            &[
+                "it is defined only in a part of the story that does not run (an `if` branch not taken or an empty loop)",
+            ],
+        ),
+    ];
+    for (src, expected) in table {
+        assert_eq!(hints(src), *expected, "\n{src}");
+    }
+}
+
+#[test]
+fn errors_inside_blocks_are_all_reported_once() {
+    let src = "\
+characters child[3]
+bool muddy[3]
+for i in 0..3 {
+  child[i] learns mudy[i]
+  announce muddy[i] + 1
+  for j in 0..4 {
+    child[i] learns muddy[j]
+  }
+}
+worlds 0
+";
+    assert_eq!(
+        errors(src),
+        [
+            ("unknown name `mudy`".to_string(), "mudy".to_string()),
+            (
+                "expected int, found bool".to_string(),
+                "muddy[i]".to_string()
+            ),
+            (
+                "index 3 is out of range: `muddy` has 3 members (0..2)".to_string(),
+                "j".to_string()
+            ),
+            ("a limit must be at least 1".to_string(), "0".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn unrolling_has_a_budget() {
+    let diagnostics = compile("for i in 0..2000000 { worlds }").unwrap_err();
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(
+        diagnostics[0].message,
+        "the story unrolls into too many rounds"
+    );
+    let diagnostics = compile("int x[3000]\nannounce distinct(i in 0..3000: x[i])").unwrap_err();
+    assert_eq!(
+        diagnostics[0].message,
+        "the story unrolls into too many rounds"
+    );
+    let many = vec!["1"; 65].join(", ");
+    assert_eq!(
+        errors(&format!("announce min({many}) == 1"))[0].0,
+        "`min` takes at most 64 values"
+    );
+    // Large aggregates stay shallow trees.
+    let program = ok("bool p[1000]\nannounce all(i in 0..1000: p[i])");
+    fn height(e: &ir::Expr) -> usize {
+        match &e.kind {
+            ir::ExprKind::Logic(_, a, b) => 1 + height(a).max(height(b)),
+            _ => 1,
+        }
+    }
+    assert!(height(last_formula(&program)) < 80);
+}
+
+/// The examples of docs/language.md compile: the top one alone, and those of the full
+/// language's sections after the declarations they rely on.
+#[test]
+fn the_documented_examples_compile() {
+    let doc = include_str!("../../docs/language.md");
+    let blocks = |text: &str| -> Vec<String> {
+        text.split("```")
+            .skip(1)
+            .step_by(2)
+            .map(|b| b.strip_prefix('\n').unwrap_or(b).to_string())
+            .collect()
+    };
+    let head = &doc[..doc.find("## Lexical structure").unwrap()];
+    for story in blocks(head) {
+        ok(&story);
+    }
+    let start = doc.find("## Parameters").unwrap();
+    let end = doc.find("## Worlds").unwrap();
+    let examples = blocks(&doc[start..end]);
+    assert!(examples.len() >= 8, "{examples:?}");
+    // Parameters, enums and families declare what they use.
+    for story in &examples[..3] {
+        ok(story);
+    }
+    let prelude = "const n = 3\ncharacters child[n]\nbool muddy[n]\nint age[3]\n\
+                   enum Colour { red, green, blue }\nColour wall[5], door\n";
+    ok(&format!("{prelude}{}", examples[3..].join("\n")));
 }

@@ -592,4 +592,137 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+
+    #[test]
+    fn sets_and_blocks() {
+        // A `{` after `in` opens a set: newlines inside are dropped.
+        assert_eq!(
+            kinds("x in {\n1,\n2\n}\ny"),
+            vec![
+                id("x"),
+                In,
+                LBrace,
+                Int(Some(1)),
+                Comma,
+                Int(Some(2)),
+                RBrace,
+                Newline,
+                id("y"),
+                Eof
+            ]
+        );
+        // Any other `{` opens a block: newlines inside end statements.
+        assert_eq!(
+            kinds("for i in 0..n {\n a\n b\n}\nc"),
+            vec![
+                For,
+                id("i"),
+                In,
+                Int(Some(0)),
+                DotDot,
+                id("n"),
+                LBlock,
+                id("a"),
+                Newline,
+                id("b"),
+                Newline,
+                RBlock,
+                Newline,
+                id("c"),
+                Eof
+            ]
+        );
+        // A set inside a block, and a block after a set.
+        assert_eq!(
+            kinds("if x in {1,\n 2} { a }"),
+            vec![
+                If,
+                id("x"),
+                In,
+                LBrace,
+                Int(Some(1)),
+                Comma,
+                Int(Some(2)),
+                RBrace,
+                LBlock,
+                id("a"),
+                RBlock,
+                Eof
+            ]
+        );
+        // An enum's values are a set.
+        assert_eq!(
+            kinds("enum C {\n r,\n g,\n}"),
+            vec![
+                Enum,
+                id("C"),
+                LBrace,
+                id("r"),
+                Comma,
+                id("g"),
+                Comma,
+                RBrace,
+                Eof
+            ]
+        );
+        // Brackets ignore newlines.
+        assert_eq!(
+            kinds("a[\n1\n]"),
+            vec![id("a"), LBracket, Int(Some(1)), RBracket, Eof]
+        );
+        // A `}` line closes the block even after an unclosed `(`.
+        assert_eq!(
+            kinds("{\n(a\n}\nb"),
+            vec![
+                LBlock,
+                LParen,
+                id("a"),
+                Newline,
+                RBlock,
+                Newline,
+                id("b"),
+                Eof
+            ]
+        );
+        // A stray `}` is a plain `RBrace`.
+        assert_eq!(kinds("}"), vec![RBrace, Eof]);
+    }
+
+    #[test]
+    fn new_statement_starts() {
+        // `child[i] learns …`, `A reveals …` and the new keywords end an unclosed `(`.
+        for (line, first) in [
+            ("child[i + 1] learns x", id("child")),
+            ("A reveals x", id("A")),
+            ("const n = 1", Const),
+            ("enum E { a }", Enum),
+            ("for i in 0..1 { }", For),
+            ("simultaneously { }", Simultaneously),
+            ("actual x", Actual),
+            ("repeat max 1 { } until x", Repeat),
+            ("assert_adds_ck x { }", AssertAddsCk),
+        ] {
+            let toks = kinds(&format!("announce (a\n{line}"));
+            assert_eq!(toks[3], Newline, "{line}");
+            assert_eq!(toks[4], first, "{line}");
+        }
+        // An index alone does not start a statement.
+        assert_eq!(
+            kinds("(a and\nb[0] or c)"),
+            vec![
+                LParen,
+                id("a"),
+                And,
+                id("b"),
+                LBracket,
+                Int(Some(0)),
+                RBracket,
+                Or,
+                id("c"),
+                RParen,
+                Eof
+            ]
+        );
+        assert_eq!(kinds("0..n"), vec![Int(Some(0)), DotDot, id("n"), Eof]);
+    }
 }

@@ -272,10 +272,12 @@ impl<'s> Parser<'s> {
                             self.recover();
                         }
                     } else if diag.span == first.span && continues_expression(&first.kind) {
-                        let text = self.text(first.span);
-                        diag = diag.with_hint(format!(
-                            "to continue the previous statement, end its line with `{text}` instead"
-                        ));
+                        if diag.hints.is_empty() {
+                            let text = self.text(first.span);
+                            diag = diag.with_hint(format!(
+                                "to continue the previous statement, end its line with `{text}` instead"
+                            ));
+                        }
                         while continues_expression(self.peek_kind()) {
                             self.recover();
                         }
@@ -447,6 +449,14 @@ impl<'s> Parser<'s> {
 
     /// `const n = e` after `const`.
     fn const_decl(&mut self) -> PResult<StmtKind> {
+        if !matches!(self.peek_kind(), TokenKind::Ident(_)) {
+            let found = self.describe(self.peek());
+            let diag = Diagnostic::error(
+                self.peek().span,
+                format!("expected a name after `const`, found {found}"),
+            );
+            return Err(self.keyword_hint(diag.with_hint("write e.g. `const n = 3`")));
+        }
         let name = self.name()?;
         let tok = self.peek();
         let is_assign = matches!(tok.kind, TokenKind::Invalid { .. }) && self.text(tok.span) == "=";
@@ -523,6 +533,9 @@ impl<'s> Parser<'s> {
     /// `lo..hi`
     fn range(&mut self) -> PResult<Range> {
         let lo = self.additive()?.0;
+        if let TokenKind::Invalid { diag, .. } = self.peek_kind() {
+            return Err((**diag).clone());
+        }
         if !self.at(&TokenKind::DotDot) {
             return Err(self
                 .unexpected("`..`")
@@ -546,8 +559,15 @@ impl<'s> Parser<'s> {
         let otherwise = if self.at(&TokenKind::Else) {
             self.bump();
             if self.at(&TokenKind::If) {
+                // An `else if` nests like a block.
+                if self.blocks >= MAX_NESTING {
+                    return Err(self.too_deep());
+                }
                 let start = self.bump().span;
-                let kind = self.if_statement()?;
+                self.blocks += 1;
+                let kind = self.if_statement();
+                self.blocks -= 1;
+                let kind = kind?;
                 let end = self.toks[self.pos.saturating_sub(1)].span.end;
                 let span = Span::new(start.start, end);
                 Some(Block {
@@ -596,7 +616,9 @@ impl<'s> Parser<'s> {
         if self.at(&TokenKind::Newline)
             && self.toks.get(self.pos + 1).map(|t| &t.kind) == Some(&keyword)
         {
-            let tok = self.toks[self.pos + 1].clone();
+            // Step onto the misplaced line, so that recovery skips it too.
+            self.bump();
+            let tok = self.peek().clone();
             return Err(Diagnostic::error(
                 tok.span,
                 format!("{text} must be on the same line as the `}}` before it"),
@@ -606,20 +628,27 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
+    fn too_deep(&self) -> Diagnostic {
+        Diagnostic::error(self.peek().span, "blocks are nested too deeply").with_hint(format!(
+            "at most {MAX_NESTING} blocks and `else if`s may nest"
+        ))
+    }
+
     /// `{ statements }`; `after` names what precedes it, for messages.
     fn block(&mut self, after: &str) -> PResult<Block> {
         if !self.at(&TokenKind::LBlock) {
             let mut diag = self.unexpected(&format!("`{{` after {after}"));
             if self.at_line_end() {
                 diag = diag.with_hint("a block starts with `{` on the same line");
+                if self.toks.get(self.pos + 1).map(|t| &t.kind) == Some(&TokenKind::LBlock) {
+                    // The block is on the next line: skip it along with this statement.
+                    self.bump();
+                }
             }
             return Err(diag);
         }
         if self.blocks >= MAX_NESTING {
-            return Err(Diagnostic::error(
-                self.peek().span,
-                "blocks are nested too deeply",
-            ));
+            return Err(self.too_deep());
         }
         let open = self.bump();
         self.blocks += 1;
@@ -713,6 +742,7 @@ impl<'s> Parser<'s> {
     fn worlds_limit(&mut self) -> PResult<Option<(u64, Span)>> {
         match self.peek_kind() {
             TokenKind::Newline | TokenKind::Eof => Ok(None),
+            TokenKind::RBlock if self.blocks > 0 => Ok(None),
             TokenKind::Int(Some(n)) => {
                 let n = *n;
                 Ok(Some((n, self.bump().span)))
@@ -1221,10 +1251,10 @@ impl<'s> Parser<'s> {
 }
 
 fn unclosed(open: &Token) -> Diagnostic {
-    let (text, close) = if open.kind == TokenKind::LBrace {
-        ("{", "}")
-    } else {
-        ("(", ")")
+    let (text, close) = match open.kind {
+        TokenKind::LBrace | TokenKind::LBlock => ("{", "}"),
+        TokenKind::LBracket => ("[", "]"),
+        _ => ("(", ")"),
     };
     Diagnostic::error(open.span, format!("unclosed `{text}`"))
         .with_hint(format!("add a matching `{close}`"))
@@ -1625,6 +1655,469 @@ characters A,
             panic!()
         };
         assert_eq!(&src[who.span.start..who.span.end], "Albert");
+    }
+
+    /// The statements of a story that must parse, one string each.
+    fn stmts(src: &str) -> Vec<String> {
+        parse_ok(src).statements.iter().map(show_stmt).collect()
+    }
+
+    #[test]
+    fn new_statements() {
+        let table: &[(&str, &[&str])] = &[
+            ("const n = 6", &["const n = 6"]),
+            (
+                "const m = -n * 2 + max(n, 3)",
+                &["const m = (+ (* (- n) 2) (call max n 3))"],
+            ),
+            (
+                "enum Colour { red, green, blue }",
+                &["enum Colour red green blue"],
+            ),
+            (
+                "enum Colour {\n  red,\n  green,\n}\nColour wall[5], door",
+                &["enum Colour red green", "Colour wall[5] door"],
+            ),
+            (
+                "characters child[n], Nobody\nbool muddy[n + 1]\nint age[3],",
+                &[
+                    "characters child[n] Nobody",
+                    "Bool muddy[(+ n 1)]",
+                    "Int age[3]",
+                ],
+            ),
+            (
+                "child[i] learns muddy[j]\nchild[0]: knows(muddy[0])\nchild[i - 1] reveals true",
+                &[
+                    "(index child i) learns (index muddy j)",
+                    "(index child 0) says (call knows (index muddy 0))",
+                    "(index child (- i 1)) reveals true",
+                ],
+            ),
+            (
+                "A reveals not knows_value(x)",
+                &["A reveals (not (call knows_value x))"],
+            ),
+            ("for i in 0..n { worlds }", &["for i in 0..n {worlds None}"]),
+            ("for i in 0..n {}", &["for i in 0..n {}"]),
+            (
+                "for i in a + 1..b * 2 {\n\n  A learns x\n  # comment\n  worlds\n\n}",
+                &["for i in (+ a 1)..(* b 2) {A learns x; worlds None}"],
+            ),
+            (
+                "for i in 0..n {\n  for j in 0..n {\n    if i != j { child[i] learns muddy[j] }\n  }\n}",
+                &[
+                    "for i in 0..n {for j in 0..n {if (!= i j) {(index child i) learns (index muddy j)}}}",
+                ],
+            ),
+            (
+                "if n > 1 { worlds } else { worlds 2 }",
+                &["if (> n 1) {worlds None} else {worlds Some((2, Span { start: 34, end: 35 }))}"],
+            ),
+            (
+                "if a { worlds } else if b {\n  announce c\n} else {\n}",
+                &["if a {worlds None} else {if b {announce c} else {}}"],
+            ),
+            (
+                "if x in {1, 2} { announce x in {3} }",
+                &["if (in x (set 1 2)) {announce (in x (set 3))}"],
+            ),
+            (
+                "simultaneously {\n  A: p\n  for i in 0..2 { child[i] reveals q }\n}",
+                &["simultaneously {A says p; for i in 0..2 {(index child i) reveals q}}"],
+            ),
+            (
+                "actual muddy[0] and not p",
+                &["actual (and (index muddy 0) (not p))"],
+            ),
+            (
+                "repeat max n {\n  checkpoint c\n  A: p\n} until knows(A, p)",
+                &["repeat max n {checkpoint c; A says p} until (call knows A p)"],
+            ),
+            (
+                "repeat max 3 { worlds } until\n  p",
+                &["repeat max 3 {worlds None} until p"],
+            ),
+            (
+                "assert_adds_ck p and q {\n  A: p\n}",
+                &["assert_adds_ck (and p q) {A says p}"],
+            ),
+            (
+                "assert_adds_ck x in {1} { announce p }",
+                &["assert_adds_ck (in x (set 1)) {announce p}"],
+            ),
+            (
+                "announce all(i in 0..n: muddy[i])",
+                &["announce (all (i 0 n) (index muddy i))"],
+            ),
+            (
+                "announce all(i in 0..n, j in i + 1..n if i != j: x[i] != x[j])",
+                &[
+                    "announce (all (i 0 n) (j (+ i 1) n) (if (!= i j)) (!= (index x i) (index x j)))",
+                ],
+            ),
+            (
+                "announce sum(i in 0..3:\n  age[i]) == 10",
+                &["announce (== (sum (i 0 3) (index age i)) 10)"],
+            ),
+            (
+                "announce distinct(a, b, c) and distinct(x in {1}, y)",
+                &["announce (and (call distinct a b c) (call distinct (in x (set 1)) y))"],
+            ),
+            (
+                "announce abs(x - 1) < min(y, 2)",
+                &["announce (< (call abs (- x 1)) (call min y 2))"],
+            ),
+            (
+                "announce -a[0] * b[i]",
+                &["announce (* (- (index a 0)) (index b i))"],
+            ),
+        ];
+        for (src, want) in table {
+            assert_eq!(stmts(src), *want, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn new_statement_spans() {
+        let src = "for i in 0..2 {\n  child[i] learns x\n}\nif c { worlds } else { worlds }\nrepeat max 2 { worlds } until p\n";
+        let story = parse_ok(src);
+        let text = |s: Span| &src[s.start..s.end];
+        let spans: Vec<&str> = story.statements.iter().map(|s| text(s.span)).collect();
+        assert_eq!(
+            spans,
+            [
+                "for i in 0..2 {\n  child[i] learns x\n}",
+                "if c { worlds } else { worlds }",
+                "repeat max 2 { worlds } until p",
+            ]
+        );
+        let StmtKind::For { body, .. } = &story.statements[0].kind else {
+            panic!()
+        };
+        assert_eq!(text(body.span), "{\n  child[i] learns x\n}");
+        assert_eq!(text(body.statements[0].span), "child[i] learns x");
+        let StmtKind::Learns { who, .. } = &body.statements[0].kind else {
+            panic!()
+        };
+        assert_eq!(text(who.span), "child[i]");
+    }
+
+    #[test]
+    fn new_error_messages() {
+        // (source, message, line, column, hints)
+        let table: &[(&str, &str, usize, usize, &[&str])] = &[
+            (
+                "const n == 3",
+                "expected `=` after `const n`, found `==`",
+                1,
+                9,
+                &["write `const n = 3`"],
+            ),
+            (
+                "const = 3",
+                "expected a name after `const`, found `=`",
+                1,
+                7,
+                &["write e.g. `const n = 3`"],
+            ),
+            (
+                "const n",
+                "expected `=` after `const n`, found end of input",
+                1,
+                8,
+                &["write `const n = 3`"],
+            ),
+            (
+                "enum E {}",
+                "enum `E` needs at least one value",
+                1,
+                8,
+                &["e.g. `enum E { a, b }`"],
+            ),
+            (
+                "enum E red, green",
+                "expected `{` after `enum E`, found `red`",
+                1,
+                8,
+                &["write `enum E { a, b, c }`"],
+            ),
+            (
+                "enum E { a b }",
+                "expected `,` or `}`, found `b`",
+                1,
+                12,
+                &[],
+            ),
+            ("enum E { a,", "unclosed `{`", 1, 8, &["add a matching `}`"]),
+            (
+                "bool p[3]\nannounce p[0, 1]",
+                "only one index is allowed",
+                2,
+                13,
+                &["families have a single index: `p[0]`"],
+            ),
+            (
+                "bool p[3]\nannounce p[0][1]",
+                "only one index is allowed",
+                2,
+                14,
+                &["families have a single index: `p[0]`"],
+            ),
+            (
+                "announce p[]",
+                "expected an expression, found `]`",
+                1,
+                12,
+                &[],
+            ),
+            (
+                "announce p[0",
+                "unclosed `[`",
+                1,
+                11,
+                &["add a matching `]`"],
+            ),
+            (
+                "child[0] says x",
+                "expected `learns`, `:` or `reveals` after `child[0]`, found `says`",
+                1,
+                10,
+                &[],
+            ),
+            (
+                "characters A\nA reveal p",
+                "expected `learns` or `:` after `A`",
+                2,
+                3,
+                &["did you mean `reveals`?"],
+            ),
+            (
+                "enum Colour { red }\nColur wall",
+                "unknown statement starting with `Colur`",
+                2,
+                1,
+                &["did you mean `Colour`?"],
+            ),
+            (
+                "for i 0..3 { worlds }",
+                "expected `in` after `for i`, found `0`",
+                1,
+                7,
+                &["write `for i in 0..n { … }`"],
+            ),
+            (
+                "for i in 0 { worlds }",
+                "expected `..`, found `{`",
+                1,
+                12,
+                &["a range is written `a..b`: the integers from a up to b - 1"],
+            ),
+            (
+                "for i in 0.3 { worlds }",
+                "unexpected character `.`",
+                1,
+                11,
+                &["a range is written `a..b`"],
+            ),
+            (
+                "for i in 0..3 worlds",
+                "expected `{` after the range of `for`, found `worlds`",
+                1,
+                15,
+                &[],
+            ),
+            (
+                "for i in 0..3\n{ worlds }",
+                "expected `{` after the range of `for`, found end of line",
+                1,
+                14,
+                &["a block starts with `{` on the same line"],
+            ),
+            (
+                "for i in 0..3 { worlds",
+                "unclosed `{`",
+                1,
+                15,
+                &["add a matching `}`"],
+            ),
+            (
+                "for i in 0..3 { worlds worlds }",
+                "`worlds` takes a whole number, found `worlds`",
+                1,
+                24,
+                &["e.g. `worlds 25`, or just `worlds` for up to 10"],
+            ),
+            (
+                "if p then announce q",
+                "expected `{`, found `then`",
+                1,
+                6,
+                &[
+                    "a statement `if` takes a block: `if c { … }`; to announce a conditional fact, \
+                   write `announce if c then … else …`",
+                ],
+            ),
+            (
+                "if p { worlds }\nelse { worlds }",
+                "`else` must be on the same line as the `}` before it",
+                2,
+                1,
+                &["write `} else`"],
+            ),
+            (
+                "else { worlds }",
+                "expected a statement, found `else`",
+                1,
+                1,
+                &["`else` goes on the same line as the `}` that closes the `if` block: `} else {`"],
+            ),
+            (
+                "repeat 3 { worlds } until p",
+                "expected `max` after `repeat`, found `3`",
+                1,
+                8,
+                &["write `repeat max 10 { … } until …`"],
+            ),
+            (
+                "repeat max 3 { worlds }",
+                "expected `until` after the block of `repeat`, found end of input",
+                1,
+                24,
+                &["say when to stop: `repeat max 10 { … } until …`"],
+            ),
+            (
+                "repeat max 3 { worlds }\nuntil p",
+                "`until` must be on the same line as the `}` before it",
+                2,
+                1,
+                &["write `} until`"],
+            ),
+            (
+                "repeat max 3 { worlds } until",
+                "expected an expression, found end of input",
+                1,
+                30,
+                &[],
+            ),
+            (
+                "simultaneously announce p",
+                "expected `{` after `simultaneously`, found `announce`",
+                1,
+                16,
+                &[],
+            ),
+            (
+                "assert_adds_ck p\n{ worlds }",
+                "expected `{` after the hint of `assert_adds_ck`, found end of line",
+                1,
+                17,
+                &["a block starts with `{` on the same line"],
+            ),
+            (
+                "announce all(i in 0..3 j in 0..3: p)",
+                "expected `:` before the body, found `j`",
+                1,
+                24,
+                &["write `all(i in 0..n: …)`"],
+            ),
+            (
+                "announce all(i in 0..3, 4: p)",
+                "expected another `name in a..b`, found `4`",
+                1,
+                25,
+                &["write `all(i in 0..n, j in 0..n: …)`"],
+            ),
+            (
+                "announce all(i in 0..3: p",
+                "unclosed `(`",
+                1,
+                13,
+                &["add a matching `)`"],
+            ),
+            (
+                "announce all(i in 0..3: p q)",
+                "expected `)`, found `q`",
+                1,
+                27,
+                &[],
+            ),
+            (
+                "}",
+                "expected a statement, found `}`",
+                1,
+                1,
+                &["this `}` has no matching `{`"],
+            ),
+            (
+                "announce for",
+                "expected an expression, found `for`",
+                1,
+                10,
+                &["`for` is a keyword"],
+            ),
+            (
+                "int until",
+                "expected a name, found `until`",
+                1,
+                5,
+                &["`until` is a keyword"],
+            ),
+        ];
+        for &(src, message, line, col, hints) in table {
+            let d = error(src);
+            assert_eq!(d.message, message, "{src:?}");
+            assert_eq!(line_col(src, d.span.start), (line, col), "{src:?}: {d:?}");
+            assert_eq!(d.hints, hints, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn errors_inside_blocks_recover_at_the_next_line() {
+        let src = "\
+for i in 0..3 {
+  announce a =
+  child[i] learns
+  worlds
+  if p {
+    announce )
+  }
+}
+announce (
+worlds
+";
+        assert_eq!(
+            errors(src),
+            [
+                ("`=` is not an operator".to_string(), 2, 14),
+                (
+                    "expected an expression, found end of line".to_string(),
+                    3,
+                    18
+                ),
+                ("expected an expression, found `)`".to_string(), 6, 14),
+                ("unclosed `(`".to_string(), 9, 10),
+            ]
+        );
+        // A bad header skips its whole block.
+        let src = "for i 0..3 {\n  announce )\n}\nannounce )";
+        assert_eq!(
+            errors(src),
+            [
+                ("expected `in` after `for i`, found `0`".to_string(), 1, 7),
+                ("expected an expression, found `)`".to_string(), 4, 10),
+            ]
+        );
+        // Deeply nested blocks are an error, not a crash.
+        let deep = format!("{}worlds{}", "if p { ".repeat(100), " }".repeat(100));
+        assert_eq!(error(&deep).message, "blocks are nested too deeply");
+        let long = format!(
+            "if p {{ worlds }}{}",
+            " else if p { worlds }".repeat(10_000)
+        );
+        assert_eq!(error(&long).message, "blocks are nested too deeply");
+        let ok = format!("if p {{ worlds }}{}", " else if p { worlds }".repeat(50));
+        parse_ok(&ok);
     }
 
     #[test]
@@ -2122,6 +2615,22 @@ worlds
             "else",
             "in",
             "knows",
+            "const",
+            "enum",
+            "for",
+            "simultaneously",
+            "actual",
+            "reveals",
+            "repeat",
+            "max",
+            "until",
+            "assert_adds_ck",
+            "[",
+            "]",
+            "..",
+            ".",
+            "all(i in 0..3: x)",
+            "for i in 0..2 {\n",
             "(",
             ")",
             "{",
@@ -2169,6 +2678,7 @@ worlds
             "12ab",
         ];
         let story = "characters A, B\nint m, d\nannounce (m, d) in {(1, 2)}\nA learns m\nB: knows(A, m)\nworlds 3\n";
+        let full = "const n = 2\nenum C { r, g }\ncharacters c[n]\nC w[n]\nfor i in 0..n {\n  if i != 0 { c[i] learns w[i] } else { worlds }\n}\nsimultaneously { c[0] reveals knows_value(w[1]) }\nrepeat max 2 {\n  actual w[0] == r\n} until all(i in 0..n: w[i] != g)\nassert_adds_ck true { announce true }\n";
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
             let mut src = String::new();
@@ -2180,7 +2690,8 @@ worlds
             }
             check_no_panic(&src);
             // Garble a valid story: delete, duplicate or insert at random char positions.
-            let chars: Vec<char> = story.chars().collect();
+            let base = if rng.below(2) == 0 { story } else { full };
+            let chars: Vec<char> = base.chars().collect();
             let mut garbled: Vec<char> = chars.clone();
             for _ in 0..1 + rng.below(4) {
                 let i = rng.below(garbled.len() + 1);
@@ -2200,8 +2711,11 @@ worlds
             check_no_panic(&garbled.into_iter().collect::<String>());
         }
         // Truncations of a valid story at every byte that is a char boundary.
-        for i in 0..=story.len() {
-            check_no_panic(&story[..i]);
+        for base in [story, full] {
+            parse_ok(base);
+            for i in 0..=base.len() {
+                check_no_panic(&base[..i]);
+            }
         }
     }
 

@@ -40,21 +40,22 @@ class State:
         return tuple(f(w) for f in self.learned[agent])
 
     def classes(self, agent):
-        """Partition of κ into the agent's indistinguishability classes."""
-        out = {}
-        for w in self.kappa:
-            out.setdefault(self.obs(agent, w), []).append(w)
-        return out
+        """(the agent's observation of each world of κ, the partition of κ into the
+        agent's indistinguishability classes), computed once per state."""
+        cache = self.__dict__.setdefault("_cache", {})
+        if agent not in cache:
+            fs = self.learned[agent]
+            of = {w: tuple(f(w) for f in fs) for w in self.kappa}
+            out = {}
+            for w, o in of.items():
+                out.setdefault(o, []).append(w)
+            cache[agent] = (of, out)
+        return cache[agent]
 
     def cls(self, agent, w):
-        return self._classes_cached(agent)[self.obs(agent, w)]
-
-    def _classes_cached(self, agent):
-        key = ("_cls", agent)
-        cache = self.__dict__.setdefault("_cache", {})
-        if key not in cache:
-            cache[key] = self.classes(agent)
-        return cache[key]
+        """The worlds of κ the agent cannot tell from w (w itself must be in κ)."""
+        of, out = self.classes(agent)
+        return out[of[w]] if w in of else out.get(self.obs(agent, w), [])
 
     def learn(self, agent, f):
         self.learned[agent].append(f)
@@ -331,7 +332,7 @@ def sum_and_product(lo_x=2, strict=True, max_sum=100, max_y=None, s_doesnt_know=
 def sum_and_product_knows_after():
     """The same, with S's "I knew you didn't know" wrongly evaluated after P spoke:
     then it is true everywhere (P's ignorance is unchanged by announcing it), and the
-    puzzle no longer has one answer."""
+    dialogue becomes contradictory: no world is left (epipen agrees)."""
     worlds = [(x, y) for x in range(2, 100) for y in range(x + 1, 100) if x + y <= 100]
     st = State(worlds, ["S", "P"])
     st.learn("S", lambda w: w[0] + w[1])
@@ -374,8 +375,8 @@ def sum_and_product_mccarthy():
 #    know"s for every c >= 1: the alternatives involved are, for (2c+50, c+50, c),
 #    Bill's (2c+50, 3c+50, c), Cath's (2c+50, c+50, 3c+100) and Bill's alternative
 #    to that, (2c+50, 5c+150, 3c+100) -- no two of any triple's numbers are ever equal
-#    and no alternative is ever 0, for any c >= 1, so nothing eliminates them (by
-#    symmetry the same for (2b+50, b, b+50) with (2b+50, 3b+100, b+50),
+#    and no alternative is ever 0, for any c >= 1, so nothing eliminates them (and
+#    likewise for (2b+50, b, b+50) with (2b+50, 3b+100, b+50),
 #    (2b+50, b, 3b+50), (2b+50, 5b+100, 3b+50)). So Anne never knows A = 50 in
 #    those families: the answer is among the 49 finite worlds, which the exact
 #    evaluator decides; it also checks the families up to c = 20000 numerically.
@@ -391,15 +392,24 @@ def _sum_worlds(N):
 
 
 def who_has_the_sum_bounded(N):
-    st = State(_sum_worlds(N), [0, 1, 2])
-    for a in range(3):
-        st.learn(a, lambda w, a=a: tuple(w[j] for j in range(3) if j != a))
-    for a in range(3):     # Anne, Bill, Cath: "I don't know my number."
-        s = st.copy()
-        st.says(a, lambda w, s=s, a=a: not s.knows_value(a, lambda v: v[a], w))
-    s = st.copy()           # Anne: "I know my number. It is 50."
-    st.says(0, lambda w: s.knows(0, lambda v: v[0] == 50, w))
-    return st.kappa
+    """Explicit worlds in 1..N. Agent a's class of w is the worlds of κ that agree
+    with w everywhere but at a; a knows her number when that class is {w}."""
+    kappa = _sum_worlds(N)
+
+    def dont_know(kappa, a):
+        seen = {}
+        for w in kappa:
+            key = w[:a] + w[a + 1:]
+            seen[key] = seen.get(key, 0) + 1
+        return {w for w in kappa if seen[w[:a] + w[a + 1:]] > 1}
+
+    for a in range(3):      # Anne, Bill, Cath: "I don't know my number."
+        kappa = dont_know(kappa, a)
+    # Anne: "I know my number. It is 50.": every world of her class has A == 50.
+    cls = {}
+    for w in kappa:
+        cls.setdefault(w[1:], []).append(w)
+    return {w for w in kappa if all(v[0] == 50 for v in cls[w[1:]])}
 
 
 def _alt(w, a):
