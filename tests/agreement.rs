@@ -1,0 +1,841 @@
+//! The engine (Z3) and the brute-force evaluator must agree on generated finite stories.
+//!
+//! A deterministic generator writes story text in three families (dates as in Cheryl's
+//! birthday, sums and products of small numbers, booleans) together with the finite
+//! box the evaluator enumerates. Every story bounds every int constant inside that box
+//! with its first `announce`, so the engine's worlds are exactly the evaluator's.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use epipen::bruteforce::{self, Domain};
+use epipen::engine::{Engine, Options};
+use epipen::worlds::{World, WorldSet};
+
+/// SplitMix64: small, deterministic, good enough to pick templates.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % ((hi - lo + 1) as u64)) as i64
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Family {
+    Dates,
+    Arithmetic,
+    Booleans,
+    Rounds,
+}
+
+struct Story {
+    family: Family,
+    text: String,
+    domain: Domain,
+}
+
+/// Joins two formulas with `op`, parenthesising the sides that are not atoms.
+fn combine(rng: &mut Rng, a: String, b: String) -> String {
+    let op = *rng.pick(&["and", "and", "or", "->", "<->"]);
+    format!("{} {op} {}", paren(a), paren(b))
+}
+
+fn paren(s: String) -> String {
+    let atomic =
+        !s.contains(' ') || (s.ends_with(')') && !s.contains(") ") && !s.starts_with("not "));
+    if atomic { s } else { format!("({s})") }
+}
+
+/// A random formula from `atoms`: an atom, a negation, or a combination of two.
+fn formula(rng: &mut Rng, atoms: &[String]) -> String {
+    let a = rng.pick(atoms).clone();
+    match rng.range(0, 9) {
+        0..=3 => a,
+        4..=6 => format!("not {}", paren(a)),
+        7 => {
+            let b = rng.pick(atoms).clone();
+            let b = if rng.chance(40) {
+                format!("not {}", paren(b))
+            } else {
+                b
+            };
+            combine(rng, a, b)
+        }
+        _ => {
+            let b = rng.pick(atoms).clone();
+            format!("not ({} and {})", paren(a), paren(b))
+        }
+    }
+}
+
+/// What the story should end with. The dialogue is steered with the evaluator (which
+/// the engine is compared against, so steering cannot hide a disagreement) so that the
+/// generated stories do not all end with no world, or with many.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// Any outcome: every generated statement is kept.
+    Free,
+    /// Keep statements that leave at least one world; stop once exactly one is left.
+    One,
+    /// Keep statements that leave at least two worlds.
+    Many,
+}
+
+/// Appends a dialogue of 1–5 statements made by `statement(rng, at_ok)` to `text`
+/// (`at_ok`: a `checkpoint start` came before). With `checkpoint_percent` chance a
+/// checkpoint is placed before one of the statements, followed by `after_checkpoint`
+/// (appended at the end when there is no checkpoint).
+fn dialogue(
+    rng: &mut Rng,
+    text: &mut String,
+    domain: &Domain,
+    checkpoint_percent: u64,
+    after_checkpoint: &[String],
+    mut statement: impl FnMut(&mut Rng, bool) -> String,
+) {
+    let target = match rng.range(0, 99) {
+        0..=34 => Target::Free,
+        35..=74 => Target::One,
+        _ => Target::Many,
+    };
+    let n = rng.range(1, 5) as usize;
+    let checkpoint_at = if rng.chance(checkpoint_percent) {
+        Some(rng.range(0, (n as i64 - 1) / 2) as usize)
+    } else {
+        None
+    };
+    for i in 0..n {
+        if checkpoint_at == Some(i) {
+            writeln!(text, "checkpoint start").unwrap();
+            for l in after_checkpoint {
+                writeln!(text, "{l}").unwrap();
+            }
+        }
+        let at_ok = checkpoint_at.is_some_and(|c| i >= c);
+        // Free: the first candidate. One: a candidate leaving exactly one world, else
+        // the one leaving the fewest (but some). Many: the first leaving two or more.
+        let mut best: Option<(String, usize)> = None;
+        for _attempt in 0..8 {
+            let candidate = format!("{text}{}\n", statement(rng, at_ok));
+            if target == Target::Free {
+                best = Some((candidate, usize::MAX));
+                break;
+            }
+            let count = outcome(&candidate, domain);
+            let better = match target {
+                Target::Free => unreachable!(),
+                Target::One => count >= 1 && best.as_ref().is_none_or(|(_, b)| count < *b),
+                Target::Many => count >= 2,
+            };
+            if better {
+                best = Some((candidate, count));
+                if target == Target::Many || count == 1 {
+                    break;
+                }
+            }
+        }
+        let mut done = false;
+        if let Some((candidate, count)) = best {
+            *text = candidate;
+            done = count == 1;
+        }
+        if done {
+            break;
+        }
+    }
+    if !text.contains("checkpoint start") {
+        for l in after_checkpoint {
+            writeln!(text, "{l}").unwrap();
+        }
+    }
+}
+
+/// The number of worlds the evaluator finds at the end of `text`.
+fn outcome(text: &str, domain: &Domain) -> usize {
+    let program = epipen::compile(text, &[]).unwrap_or_else(|d| {
+        panic!("a generated story does not compile: {d:?}\n--- story ---\n{text}")
+    });
+    bruteforce::evaluate(&program, domain)
+        .unwrap_or_else(|e| panic!("the evaluator failed: {e}\n--- story ---\n{text}"))
+        .len()
+}
+
+// ---------------------------------------------------------------------------------
+// Family 1: dates.
+
+const DATE_CHARS: [&str; 4] = ["Albert", "Bernard", "Eve", "Nobody"];
+
+fn dates_story(rng: &mut Rng) -> Story {
+    let (m_lo, m_hi, d_lo, d_hi) = (3, 7, 13, 29);
+    let count = rng.range(6, 12) as usize;
+    let mut dates = Vec::new();
+    while dates.len() < count {
+        let date = (rng.range(m_lo, m_hi), rng.range(d_lo, d_hi));
+        if !dates.contains(&date) {
+            dates.push(date);
+        }
+    }
+    // Crowd a few dates together so that some are unique and some shared.
+    dates.sort();
+
+    let mut text = String::new();
+    writeln!(text, "characters {}", DATE_CHARS.join(", ")).unwrap();
+    writeln!(text, "int month, day").unwrap();
+    let set: Vec<String> = dates.iter().map(|(m, d)| format!("({m}, {d})")).collect();
+    writeln!(text, "announce (month, day) in {{{}}}", set.join(", ")).unwrap();
+    writeln!(text, "Albert learns month").unwrap();
+    writeln!(text, "Bernard learns day").unwrap();
+
+    let eve_learns = rng.chance(50);
+    let mut eve_lines = Vec::new();
+    if eve_learns {
+        eve_lines.push("Eve learns day / 10".to_string());
+        eve_lines.push(
+            rng.pick(&[
+                "Eve learns month % 2",
+                "Eve learns if month == 3 or month == 5 then 0 else 1",
+                "Eve learns month - day % 4",
+            ])
+            .to_string(),
+        );
+    }
+    // Eve learns before the dialogue or, sometimes, only after the checkpoint.
+    let eve_late = eve_learns && rng.chance(30);
+    if !eve_late {
+        for l in &eve_lines {
+            writeln!(text, "{l}").unwrap();
+        }
+    }
+
+    let domain = Domain {
+        ranges: vec![Some((m_lo, m_hi)), Some((d_lo, d_hi))],
+    };
+    let late: Vec<String> = if eve_late { eve_lines } else { Vec::new() };
+    dialogue(rng, &mut text, &domain, 75, &late, |rng, at_ok| {
+        dates_statement(rng, at_ok, &dates)
+    });
+    Story {
+        family: Family::Dates,
+        text,
+        domain,
+    }
+}
+
+fn dates_statement(rng: &mut Rng, at_ok: bool, dates: &[(i64, i64)]) -> String {
+    let x = *rng.pick(&DATE_CHARS[..3]);
+    let y = *rng.pick(&DATE_CHARS);
+    let (m, d) = *rng.pick(dates);
+    let mut atoms: Vec<String> = vec![
+        "knows_value(month, day)".into(),
+        "knows_value(month, day)".into(),
+        "knows_value(month)".into(),
+        "knows_value(day)".into(),
+        format!("knows(not knows_value({y}, month, day))"),
+        format!("knows(knows_value({y}, day))"),
+        format!("knows(knows_value({y}, month) or month != {m})"),
+        format!("knows_value({y}, month, day)"),
+        format!("knows(day > {d})"),
+        "not knows_value(Nobody, month, day)".into(),
+    ];
+    if at_ok {
+        atoms.push("at(start, knows_value(month, day))".into());
+        atoms.push(format!("not at(start, knows_value({y}, day))"));
+        atoms.push("at(start, not knows_value(month, day)) and knows_value(month, day)".into());
+        atoms.push(format!(
+            "knows(at(start, not knows_value({y}, month, day)))"
+        ));
+    }
+    match rng.range(0, 9) {
+        0 => format!("announce month != {m}"),
+        1 => {
+            // A public announcement: its knowledge operators name their agent.
+            let mut public: Vec<String> = vec![
+                format!("not knows_value({x}, month, day)"),
+                format!("knows_value({x}, month)"),
+                format!("knows({x}, day > {d})"),
+                format!("knows_value({y}, month, day) or month > {m}"),
+            ];
+            if at_ok {
+                public.push(format!(
+                    "not at(start, knows_value({y}, day)) or month > {m}"
+                ));
+                public.push(format!("at(start, knows({x}, not knows_value({y}, day)))"));
+            }
+            format!("announce {}", formula(rng, &public))
+        }
+        2 if at_ok => {
+            format!("{x}: not at(start, knows_value(month, day)) and knows_value(month, day)")
+        }
+        _ => format!("{x}: {}", formula(rng, &atoms)),
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Family 2: sums and products.
+
+fn arithmetic_story(rng: &mut Rng) -> Story {
+    let three = rng.chance(25);
+    let hi = if three {
+        rng.range(3, 5)
+    } else {
+        rng.range(4, 9)
+    };
+    let lo = *rng.pick(&[1, 1, 1, 0, -2]);
+    let vars: &[&str] = if three { &["x", "y", "z"] } else { &["x", "y"] };
+    let sorted = rng.chance(60);
+
+    let mut text = String::new();
+    writeln!(text, "characters S, P, D, Nobody").unwrap();
+    writeln!(text, "int {}", vars.join(", ")).unwrap();
+    let mut bounds = Vec::new();
+    for (i, v) in vars.iter().enumerate() {
+        let low = if sorted && i > 0 {
+            vars[i - 1].to_string()
+        } else {
+            lo.to_string()
+        };
+        bounds.push(format!("{v} >= {low} and {v} <= {hi}"));
+    }
+    if sorted && lo < 0 {
+        // `y >= x` alone leaves y's lower edge to x's; x's own bound covers it.
+        bounds.push(format!("y >= {lo}"));
+    }
+    writeln!(text, "announce {}", bounds.join(" and ")).unwrap();
+
+    let sum = vars.join(" + ");
+    let product = vars.join(" * ");
+    writeln!(text, "S learns {sum}").unwrap();
+    writeln!(text, "P learns {product}").unwrap();
+    let d_learns = rng.chance(50);
+    if d_learns {
+        let what = *rng.pick(&["y - x", "x % 3", "x / 2", "(x - y) % 3", "y / (x - 1)"]);
+        writeln!(text, "D learns {what}").unwrap();
+    }
+    let tuple = vars.join(", ");
+    let domain = Domain {
+        ranges: vars.iter().map(|_| Some((lo, hi))).collect(),
+    };
+    dialogue(rng, &mut text, &domain, 75, &[], |rng, at_ok| {
+        arithmetic_statement(rng, at_ok, &tuple, hi)
+    });
+    Story {
+        family: Family::Arithmetic,
+        text,
+        domain,
+    }
+}
+
+fn arithmetic_statement(rng: &mut Rng, at_ok: bool, tuple: &str, hi: i64) -> String {
+    let x = *rng.pick(&["S", "P", "D"]);
+    let y = *rng.pick(&["S", "P", "D", "Nobody"]);
+    let k = rng.range(1, hi);
+    let mut atoms: Vec<String> = vec![
+        format!("knows_value({tuple})"),
+        format!("knows_value({tuple})"),
+        "knows_value(x)".into(),
+        "knows_value(y)".into(),
+        format!("knows(not knows_value({y}, {tuple}))"),
+        format!("knows(knows_value({y}, x) or x > {k})"),
+        format!("knows(x * y != {k})"),
+        format!("knows_value(x * y)"),
+    ];
+    if at_ok {
+        atoms.push(format!(
+            "at(start, not knows_value({tuple})) and knows_value({tuple})"
+        ));
+        atoms.push(format!("not at(start, knows_value({y}, {tuple}))"));
+    }
+    match rng.range(0, 9) {
+        0 => format!("announce x != {k}"),
+        1 => format!("announce not knows_value({y}, {tuple})"),
+        2 if at_ok => format!("announce at(start, not knows_value({x}, {tuple})) or x + y > {k}"),
+        3..=4 => {
+            let canonical = [
+                format!("P: not knows_value({tuple})"),
+                format!("S: knows(not knows_value(P, {tuple}))"),
+                format!("P: knows_value({tuple})"),
+                format!("S: knows_value({tuple})"),
+                "S: not knows_value(x)".to_string(),
+            ];
+            rng.pick(&canonical).clone()
+        }
+        _ => format!("{x}: {}", formula(rng, &atoms)),
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Family 3: booleans (muddy children), sometimes with an int.
+
+fn booleans_story(rng: &mut Rng) -> Story {
+    let kids = rng.range(2, 4) as usize;
+    let with_int = rng.chance(35);
+    let chars: Vec<String> = (1..=kids).map(|i| format!("C{i}")).collect();
+    let muds: Vec<String> = (1..=kids).map(|i| format!("m{i}")).collect();
+
+    let mut text = String::new();
+    writeln!(text, "characters {}, Father", chars.join(", ")).unwrap();
+    writeln!(text, "bool {}", muds.join(", ")).unwrap();
+    let mut ranges = vec![None; kids];
+    if with_int {
+        writeln!(text, "int n").unwrap();
+        ranges.push(Some((0, 3)));
+        // The int's bound comes first; the father's statement may follow.
+        let father = if rng.chance(50) {
+            format!(" and ({})", muds.join(" or "))
+        } else {
+            String::new()
+        };
+        writeln!(text, "announce n >= 0 and n <= 3{father}").unwrap();
+    } else if rng.chance(60) {
+        writeln!(text, "announce {}", muds.join(" or ")).unwrap();
+    }
+    for (i, c) in chars.iter().enumerate() {
+        for (j, m) in muds.iter().enumerate() {
+            if i != j {
+                writeln!(text, "{c} learns {m}").unwrap();
+            }
+        }
+    }
+    if with_int {
+        let what = *rng.pick(&["n", "if m1 then n else 0", "n % 2"]);
+        writeln!(text, "C1 learns {what}").unwrap();
+        writeln!(text, "Father learns n").unwrap();
+    }
+
+    let domain = Domain { ranges };
+    dialogue(rng, &mut text, &domain, 70, &[], |rng, at_ok| {
+        booleans_statement(rng, at_ok, &chars, &muds, with_int)
+    });
+    Story {
+        family: Family::Booleans,
+        text,
+        domain,
+    }
+}
+
+fn booleans_statement(
+    rng: &mut Rng,
+    at_ok: bool,
+    chars: &[String],
+    muds: &[String],
+    with_int: bool,
+) -> String {
+    let i = rng.range(0, chars.len() as i64 - 1) as usize;
+    let j = rng.range(0, chars.len() as i64 - 1) as usize;
+    let (c, m) = (&chars[i], &muds[i]);
+    let (mj, cj) = (&muds[j], &chars[j]);
+    match rng.range(0, 9) {
+        0 => {
+            // Everyone says "I don't know".
+            let parts: Vec<String> = chars
+                .iter()
+                .zip(muds)
+                .map(|(c, m)| format!("not knows_value({c}, {m})"))
+                .collect();
+            format!("announce {}", parts.join(" and "))
+        }
+        1 => {
+            let ops = ["->", "<->", "==", "!=", "or", "and"];
+            let op = rng.pick(&ops);
+            if rng.chance(40) {
+                format!("announce (not {m}) {op} {mj}")
+            } else {
+                format!("announce {m} {op} {mj}")
+            }
+        }
+        2 if at_ok => format!("{c}: not at(start, knows_value({m})) and knows_value({m})"),
+        3 if with_int => {
+            let k = rng.range(0, 3);
+            let atoms = [
+                "knows_value(n)".to_string(),
+                format!("knows({m} or n > {k})"),
+                format!("knows_value(n + {k} * 0, {mj})"),
+                format!("knows(not knows_value(Father, {m}))"),
+            ];
+            let who = *rng.pick(&[c.as_str(), "Father"]);
+            format!("{who}: {}", formula(rng, &atoms))
+        }
+        _ => {
+            let mut atoms = vec![
+                format!("knows_value({m})"),
+                format!("knows_value({m})"),
+                format!("knows({m})"),
+                format!("knows(not {m})"),
+                format!("knows(knows_value({cj}, {mj}))"),
+                format!("knows(not knows_value({cj}, {mj}))"),
+                format!("knows_value({mj})"),
+            ];
+            if at_ok {
+                atoms.push(format!("at(start, knows_value({cj}, {mj}))"));
+            }
+            format!("{c}: {}", formula(rng, &atoms))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Family 4: rounds with an actual world (`actual`, `reveals`, `simultaneously`,
+// `repeat … until`), over bools (muddy children) or an enum (hat colours).
+
+fn rounds_story(rng: &mut Rng) -> Story {
+    let kids = rng.range(2, 4) as usize;
+    let chars: Vec<String> = (1..=kids).map(|i| format!("C{i}")).collect();
+    let hats = rng.chance(40);
+    let vars: Vec<String> = (1..=kids)
+        .map(|i| format!("{}{i}", if hats { "h" } else { "m" }))
+        .collect();
+    let mut text = String::new();
+    writeln!(text, "characters {}", chars.join(", ")).unwrap();
+    // The actual world, and a fact about it the father announces.
+    let (actual, father): (Vec<String>, String) = if hats {
+        writeln!(text, "enum Colour {{ red, green, blue }}").unwrap();
+        writeln!(text, "Colour {}", vars.join(", ")).unwrap();
+        let colours = ["red", "green", "blue"];
+        let mut values: Vec<&str> = vars.iter().map(|_| *rng.pick(&colours)).collect();
+        values[rng.range(0, kids as i64 - 1) as usize] = "red";
+        let actual = vars
+            .iter()
+            .zip(&values)
+            .map(|(v, c)| format!("{v} == {c}"))
+            .collect();
+        let father = if rng.chance(50) {
+            format!("red in {{{}}}", vars.join(", "))
+        } else {
+            let reds: Vec<String> = vars
+                .iter()
+                .map(|v| format!("(if {v} == red then 1 else 0)"))
+                .collect();
+            let k = values.iter().filter(|c| **c == "red").count();
+            format!("{} >= {}", reds.join(" + "), rng.range(1, k as i64))
+        };
+        (actual, father)
+    } else {
+        writeln!(text, "bool {}", vars.join(", ")).unwrap();
+        let mut values: Vec<bool> = vars.iter().map(|_| rng.chance(50)).collect();
+        values[rng.range(0, kids as i64 - 1) as usize] = true;
+        let actual = vars
+            .iter()
+            .zip(&values)
+            .map(|(v, b)| if *b { v.clone() } else { format!("not {v}") })
+            .collect();
+        (actual, vars.join(" or "))
+    };
+    writeln!(text, "actual {}", actual.join(" and ")).unwrap();
+    for (i, c) in chars.iter().enumerate() {
+        for (j, v) in vars.iter().enumerate() {
+            if i != j {
+                writeln!(text, "{c} learns {v}").unwrap();
+            }
+        }
+    }
+    writeln!(text, "announce {father}").unwrap();
+    let reveal = |i: usize| format!("{} reveals knows_value({})", chars[i], vars[i]);
+    // Hats of three colours need not all become known: no `repeat … until` for them.
+    match rng.range(if hats { 1 } else { 0 }, 2) {
+        0 => {
+            // Muddy children: everyone steps forward or not, at once, until all know.
+            let knew: Vec<String> = chars
+                .iter()
+                .zip(&vars)
+                .map(|(c, v)| format!("at(round_start, knows_value({c}, {v}))"))
+                .collect();
+            writeln!(text, "repeat max {} {{", kids + 3).unwrap();
+            writeln!(text, "  checkpoint round_start").unwrap();
+            writeln!(text, "  simultaneously {{").unwrap();
+            for i in 0..kids {
+                writeln!(text, "    {}", reveal(i)).unwrap();
+            }
+            writeln!(text, "  }}").unwrap();
+            writeln!(text, "}} until {}", knew.join(" and ")).unwrap();
+        }
+        1 => {
+            // One child after another, in a random order, a few times.
+            for _ in 0..rng.range(1, 2 * kids as i64) {
+                writeln!(text, "{}", reveal(rng.range(0, kids as i64 - 1) as usize)).unwrap();
+            }
+        }
+        _ => {
+            // Rounds of simultaneous reveals by some of the children.
+            for _ in 0..rng.range(1, 3) {
+                writeln!(text, "simultaneously {{").unwrap();
+                for i in 0..kids {
+                    if rng.chance(70) {
+                        writeln!(text, "  {}", reveal(i)).unwrap();
+                    }
+                }
+                writeln!(text, "  announce {father}").unwrap();
+                writeln!(text, "}}").unwrap();
+            }
+        }
+    }
+    Story {
+        family: Family::Rounds,
+        text,
+        domain: Domain {
+            ranges: vec![None; kids],
+        },
+    }
+}
+
+// ---------------------------------------------------------------------------------
+
+const DATES_COUNT: u64 = 100;
+const ARITHMETIC_COUNT: u64 = 70;
+const BOOLEANS_COUNT: u64 = 40;
+const ROUNDS_COUNT: u64 = 30;
+
+/// `EPIPEN_AGREEMENT_SCALE=10 cargo test --test agreement` runs ten times as many stories
+/// (the first 210 are always the same).
+fn scale() -> u64 {
+    std::env::var("EPIPEN_AGREEMENT_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+        .max(1)
+}
+
+fn stories() -> Vec<Story> {
+    let k = scale();
+    let mut out = Vec::new();
+    for i in 0..DATES_COUNT * k {
+        out.push(dates_story(&mut Rng::new(0xDA7E_0000 + i)));
+    }
+    for i in 0..ARITHMETIC_COUNT * k {
+        out.push(arithmetic_story(&mut Rng::new(0x5A_0000 + i)));
+    }
+    for i in 0..BOOLEANS_COUNT * k {
+        out.push(booleans_story(&mut Rng::new(0xB0_0000 + i)));
+    }
+    for i in 0..ROUNDS_COUNT * k {
+        out.push(rounds_story(&mut Rng::new(0x40_0000 + i)));
+    }
+    out
+}
+
+fn compile(story: &Story) -> epipen::ir::Program {
+    match epipen::compile(&story.text, &[]) {
+        Ok(p) => p,
+        Err(diagnostics) => panic!(
+            "a generated story does not compile: {diagnostics:?}\n--- story ---\n{}",
+            story.text
+        ),
+    }
+}
+
+fn brute(story: &Story, program: &epipen::ir::Program) -> Vec<World> {
+    bruteforce::evaluate(program, &story.domain)
+        .unwrap_or_else(|e| panic!("the evaluator failed: {e}\n--- story ---\n{}", story.text))
+}
+
+/// Time allowed to the engine per story: a hang is reported as a disagreement instead
+/// of stalling the suite.
+const ENGINE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// `engine::solve(program, 1_000_000)`, with a deadline.
+fn solve(program: &epipen::ir::Program) -> Result<WorldSet, String> {
+    let options = Options {
+        timeout: Some(ENGINE_TIMEOUT),
+        skip_worlds_statements: true,
+        ..Options::default()
+    };
+    let mut engine = Engine::new(program, &options);
+    engine.run(&mut |_| {}).map_err(|e| e.to_string())?;
+    engine.worlds(1_000_000).map_err(|e| e.to_string())
+}
+
+fn show(worlds: &[World]) -> String {
+    let items: Vec<String> = worlds
+        .iter()
+        .map(|w| {
+            let vals: Vec<String> = w.0.iter().map(|v| v.to_string()).collect();
+            format!("({})", vals.join(", "))
+        })
+        .collect();
+    format!("{} worlds: [{}]", worlds.len(), items.join(", "))
+}
+
+fn bucket(n: usize) -> &'static str {
+    match n {
+        0 => "0",
+        1 => "1",
+        2 => "2",
+        3..=5 => "3-5",
+        6..=20 => "6-20",
+        usize::MAX => "refused",
+        _ => ">20",
+    }
+}
+
+/// Per family and outcome bucket, how many stories.
+fn summary(outcomes: &[(Family, usize)]) -> String {
+    let mut table: BTreeMap<Family, BTreeMap<&str, usize>> = BTreeMap::new();
+    for (f, n) in outcomes {
+        *table.entry(*f).or_default().entry(bucket(*n)).or_default() += 1;
+    }
+    let mut s = String::new();
+    for (f, buckets) in &table {
+        let total: usize = buckets.values().sum();
+        writeln!(s, "{f:?}: {total} stories, final world counts {buckets:?}").unwrap();
+    }
+    s
+}
+
+#[test]
+fn generator_covers_the_mix() {
+    let stories = stories();
+    assert!(stories.len() >= 200);
+    let mut outcomes = Vec::new();
+    for story in &stories {
+        let program = compile(story);
+        outcomes.push((story.family, brute(story, &program).len()));
+    }
+    eprintln!("{}", summary(&outcomes));
+    let with = |needle: &str| stories.iter().filter(|s| s.text.contains(needle)).count();
+    let ones = outcomes.iter().filter(|(_, n)| *n == 1).count();
+    let zeros = outcomes.iter().filter(|(_, n)| *n == 0).count();
+    let many = outcomes.iter().filter(|(_, n)| *n >= 2).count();
+    eprintln!(
+        "stories with '*': {}, with 'at(': {}, with '%': {}, with '/': {}, with 'bool': {}; \
+         ending with 0 worlds: {zeros}, 1 world: {ones}, 2 or more: {many}",
+        with("*"),
+        with("at("),
+        with("%"),
+        with("/"),
+        with("bool"),
+    );
+    assert!(with("*") >= 60, "too few stories with products");
+    assert!(with("at(") >= 50, "too few stories with `at`");
+    assert!(with("%") >= 30, "too few stories with `%`");
+    assert!(with(" / ") >= 30, "too few stories with `/`");
+    assert!(with("reveals") >= 20, "too few stories with `reveals`");
+    assert!(with("enum") >= 8, "too few stories with an enum");
+    assert!(ones >= 30, "too few stories end with exactly one world");
+    assert!(zeros >= 30, "too few stories end with no world");
+    assert!(many >= 30, "too few stories end with several worlds");
+}
+
+#[test]
+fn engine_agrees_with_bruteforce() {
+    let stories = stories();
+    let mut mismatches = 0;
+    let mut first: Option<String> = None;
+    let mut outcomes = Vec::new();
+    let progress = std::env::var_os("EPIPEN_AGREEMENT_PROGRESS").is_some();
+    let mut slow = Vec::new();
+    for (index, story) in stories.iter().enumerate() {
+        let program = compile(story);
+        let expected = bruteforce::evaluate(&program, &story.domain);
+        outcomes.push((
+            story.family,
+            expected.as_ref().map_or(usize::MAX, |w| w.len()),
+        ));
+        if progress {
+            eprintln!("story {index} ({:?})", story.family);
+        }
+        let start = Instant::now();
+        let solved = solve(&program);
+        let elapsed = start.elapsed();
+        if elapsed > Duration::from_secs(2) {
+            slow.push((elapsed, index));
+            eprintln!("--- slow: the engine took {elapsed:?} ---\n{}", story.text);
+        }
+        let expected = match expected {
+            Ok(worlds) => worlds,
+            // Both refuse the story (e.g. `repeat` runs out of rounds): they agree.
+            Err(e) if solved.is_err() => {
+                eprintln!("both refuse story {index}: evaluator: {e}");
+                continue;
+            }
+            Err(e) => panic!("the evaluator failed: {e}\n--- story ---\n{}", story.text),
+        };
+        let report = match solved {
+            Ok(set) if set.complete && set.worlds == expected => None,
+            Ok(set) => Some(format!(
+                "engine (complete: {}): {}\nevaluator: {}",
+                set.complete,
+                show(&set.worlds),
+                show(&expected)
+            )),
+            Err(e) => Some(format!("engine error: {e}\nevaluator: {}", show(&expected))),
+        };
+        if let Some(report) = report {
+            mismatches += 1;
+            eprintln!(
+                "--- mismatch ({:?}) ---\n{}{report}\n",
+                story.family, story.text
+            );
+            if first.is_none() {
+                first = Some(format!("--- story ---\n{}{report}", story.text));
+            }
+        }
+    }
+    eprintln!("{}", summary(&outcomes));
+    eprintln!("engine calls over 2 s: {slow:?}");
+    if let Some(first) = first {
+        panic!(
+            "{mismatches} of {} stories disagree; the first:\n{first}",
+            stories.len()
+        );
+    }
+}
+
+/// The first disagreement the generator found, minimised: D learns `(x - y) % 3`, which
+/// is 0 in both worlds, so D cannot tell them apart and knows neither. Z3's `qe` tactic
+/// (5.4.0) eliminates `∀x' y'. κ(x', y') ∧ (x' - y') % 3 = (x - y) % 3 → x' = x ∧ y' = y`
+/// into a formula that is true at (0, 0).
+#[test]
+fn mod_of_a_difference() {
+    let text = "characters D\nint x, y\nannounce (x, y) in {(0, 0), (8, 8)}\n\
+                D learns (x - y) % 3\nannounce not knows_value(D, x, y)\n";
+    let story = Story {
+        family: Family::Arithmetic,
+        text: text.to_string(),
+        domain: Domain {
+            ranges: vec![Some((0, 8)), Some((0, 8))],
+        },
+    };
+    let program = compile(&story);
+    let expected = brute(&story, &program);
+    assert_eq!(show(&expected), "2 worlds: [(0, 0), (8, 8)]");
+    let set = epipen::engine::solve(&program, 100).expect("the engine runs");
+    assert_eq!(show(&set.worlds), show(&expected), "--- story ---\n{text}");
+}
+
+/// `EPIPEN_STORY=17 cargo test --test agreement print_story -- --ignored --nocapture`
+/// prints story 17 (with `EPIPEN_AGREEMENT_SCALE` as in the run that reported it).
+#[test]
+#[ignore]
+fn print_story() {
+    let index: usize = std::env::var("EPIPEN_STORY")
+        .expect("set EPIPEN_STORY")
+        .parse()
+        .expect("a story index");
+    let story = &stories()[index];
+    eprintln!(
+        "{:?}, domain {:?}\n{}",
+        story.family, story.domain.ranges, story.text
+    );
+}
