@@ -20,6 +20,8 @@ Examples:
   epipen worlds stories/consecutive-numbers.story --limit 3
   epipen run stories/cheryl-eve.story             print each `worlds` statement
   epipen -vv worlds stories/cheryl.story          with debug logs (κ size, timings)
+  epipen run stories/muddy-children.story --set n=8 --set k=2
+  epipen check stories/who-has-the-sum.story      verify its assert_adds_ck hint
 
 Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit),
 2 usage or story error.";
@@ -35,6 +37,9 @@ struct Cli {
     /// Give up after this many seconds for the whole run (exit code 1)
     #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
+    /// Override a `const` of the story, e.g. --set n=8 (repeatable)
+    #[arg(long = "set", global = true, value_name = "NAME=VALUE", value_parser = parse_set)]
+    sets: Vec<(String, i64)>,
 }
 
 #[derive(Subcommand)]
@@ -75,6 +80,17 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     }
 }
 
+fn parse_set(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let value = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{value}` is not a whole number"))?;
+    Ok((name.trim().to_string(), value))
+}
+
 /// Parses the arguments, runs the command, and returns the process's exit code.
 pub fn main() -> ExitCode {
     let version = format!("{} (Z3 {})", env!("CARGO_PKG_VERSION"), crate::z3_version());
@@ -99,7 +115,7 @@ pub fn main() -> ExitCode {
             limit,
             json,
             trust_hints,
-        } => with_story(file, |story| {
+        } => with_story(file, &cli.sets, |story| {
             options.trust_hints = *trust_hints;
             options.skip_worlds_statements = true;
             let mut trusted = Vec::new();
@@ -125,7 +141,7 @@ pub fn main() -> ExitCode {
             }
             Ok(())
         }),
-        Command::Run { file, trust_hints } => with_story(file, |story| {
+        Command::Run { file, trust_hints } => with_story(file, &cli.sets, |story| {
             options.trust_hints = *trust_hints;
             let mut printed = false;
             story.run(&options, &mut |event| {
@@ -138,7 +154,7 @@ pub fn main() -> ExitCode {
             }
             Ok(())
         }),
-        Command::Check { file } => with_story(file, |story| {
+        Command::Check { file } => with_story(file, &cli.sets, |story| {
             options.keep_refuted_hints = true;
             options.skip_worlds_statements = true;
             let (mut verified, mut refuted) = (0, 0);
@@ -337,7 +353,11 @@ impl Story {
 }
 
 /// Reads and compiles the story, runs `f`, and turns the outcome into an exit code.
-fn with_story(file: &PathBuf, f: impl FnOnce(&Story) -> Result<(), Failure>) -> ExitCode {
+fn with_story(
+    file: &PathBuf,
+    sets: &[(String, i64)],
+    f: impl FnOnce(&Story) -> Result<(), Failure>,
+) -> ExitCode {
     let path = file.display().to_string();
     let source = match std::fs::read_to_string(file) {
         Ok(s) => s,
@@ -346,9 +366,23 @@ fn with_story(file: &PathBuf, f: impl FnOnce(&Story) -> Result<(), Failure>) -> 
             return ExitCode::from(2);
         }
     };
-    let program = match crate::compile(&source, &[]) {
+    let program = match crate::compile(&source, sets) {
         Ok(p) => p,
-        Err(crate::CompileError::UnknownSet { name, .. }) => unreachable!("no --set, yet `{name}`"),
+        Err(crate::CompileError::UnknownSet { name, consts }) => {
+            eprintln!("error: --set {name}=…: {path} has no `const {name}`");
+            match consts.as_slice() {
+                [] => eprintln!("  = hint: the story declares no consts"),
+                _ => eprintln!(
+                    "  = hint: its consts are {}",
+                    consts
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+            return ExitCode::from(2);
+        }
         Err(crate::CompileError::Story(diagnostics)) => {
             for d in &diagnostics {
                 eprint!("{}", d.render(&path, &source));
