@@ -320,3 +320,297 @@ fn an_empty_story_has_one_world_with_no_constants() {
         "note: the story printed nothing; `epipen worlds FILE` prints the worlds at its end\n"
     );
 }
+
+// ---- The full language: constraint puzzles, rounds, hints, parameters ----
+
+#[test]
+fn zebra_the_german_has_the_fish() {
+    let world = "owner[0] = norwegian, owner[1] = dane, owner[2] = brit, owner[3] = german, owner[4] = swede, walls[0] = yellow, walls[1] = blue, walls[2] = red, walls[3] = green, walls[4] = white, animal[0] = cat, animal[1] = horse, animal[2] = bird, animal[3] = fish, animal[4] = dog, drinks[0] = water, drinks[1] = tea, drinks[2] = milk, drinks[3] = coffee, drinks[4] = root_beer, smokes[0] = dunhill, smokes[1] = blends, smokes[2] = pall_mall, smokes[3] = prince, smokes[4] = blue_master";
+    assert_worlds(
+        "stories/zebra.story",
+        &format!("1 possible world:\n  {world}\n(and that's all)\n"),
+    );
+    assert!(world.contains("owner[3] = german") && world.contains("animal[3] = fish"));
+}
+
+#[test]
+fn planetfall_seating_is_the_one_the_seed_prints() {
+    assert_worlds(
+        "stories/planetfall.story",
+        "1 possible world:\n  sex[0] = male, sex[1] = female, sex[2] = male, sex[3] = female, sex[4] = male, sex[5] = female, species[0] = pharrix, species[1] = boorb, species[2] = keqree, species[3] = pharrix, species[4] = boorb, species[5] = keqree, job[0] = gravity_engineer, job[1] = fusion_supervisor, job[2] = editor, job[3] = ambassador, job[4] = cosmobiologist, job[5] = sleep_technician, planet[0] = storvbay, planet[1] = gallium, planet[2] = legllama, planet[3] = ansill, planet[4] = jaaggo, planet[5] = granjil_6\n(and that's all)\n",
+    );
+}
+
+#[test]
+fn colour_fairies() {
+    assert_worlds(
+        "stories/colour-fairies.story",
+        "1 possible world:\n  Cloe = turquoise, Ariana = earth, Oliviana = ivory, Anya = sage, Caroline = emerald\n(and that's all)\n",
+    );
+    // Before the two cardinality clues, the pearls alone allow six readings.
+    let out = epipen(&["run", "stories/colour-fairies.story"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert!(
+        out.stdout.contains("\n6 possible worlds:\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn cheryls_age() {
+    assert_worlds(
+        "stories/cheryls-age.story",
+        "1 possible world:\n  cheryl = 9, b1 = 4, b2 = 4\n(and that's all)\n",
+    );
+}
+
+#[test]
+fn three_logicians_all_want_a_drink() {
+    assert_worlds(
+        "stories/three-logicians.story",
+        "1 possible world:\n  wants[0] = true, wants[1] = true, wants[2] = true\n(and that's all)\n",
+    );
+}
+
+#[test]
+fn sum_and_product() {
+    assert_worlds(
+        "stories/sum-and-product.story",
+        "1 possible world:\n  x = 4, y = 13\n(and that's all)\n",
+    );
+    assert_worlds(
+        "stories/sum-and-product-mccarthy.story",
+        "1 possible world:\n  m = 4, n = 13\n(and that's all)\n",
+    );
+}
+
+#[test]
+fn who_has_the_sum_with_and_without_the_hint() {
+    let answer = "1 possible world:\n  A = 50, B = 20, C = 30\n(and that's all)\n";
+    assert_worlds("stories/who-has-the-sum.story", answer);
+    assert_worlds("stories/who-has-the-sum-nohint.story", answer);
+}
+
+/// The expected `epipen run` output of muddy children with n children, the first k muddy.
+fn muddy_rounds(n: usize, k: usize) -> String {
+    let mut out = String::new();
+    for round in 1..=k + 1 {
+        for i in 0..n {
+            let knows = round > k || (round == k && i < k);
+            let not = if knows { "" } else { "not " };
+            out.push_str(&format!(
+                "round {round}: child[{i}]: {not}knows_value(muddy[{i}])\n"
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "-- line 26: repeat done after {} rounds --\n-- line 35: worlds --\n1 possible world:\n  ",
+        k + 1
+    ));
+    let world: Vec<String> = (0..n).map(|i| format!("muddy[{i}] = {}", i < k)).collect();
+    out.push_str(&world.join(", "));
+    out.push_str("\n(and that's all)\n");
+    out
+}
+
+#[test]
+fn muddy_children_step_forward_in_round_k() {
+    let out = epipen(&["run", "stories/muddy-children.story"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(out.stdout, muddy_rounds(6, 3));
+    let out = epipen(&[
+        "run",
+        "stories/muddy-children.story",
+        "--set",
+        "n=4",
+        "--set",
+        "k=2",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(out.stdout, muddy_rounds(4, 2));
+    let out = epipen(&[
+        "--set",
+        "n=8",
+        "--set",
+        "k=5",
+        "run",
+        "stories/muddy-children.story",
+    ]);
+    assert_eq!(out.stdout, muddy_rounds(8, 5));
+}
+
+#[test]
+fn set_must_name_a_const() {
+    let out = epipen(&["worlds", "stories/muddy-children.story", "--set", "m=3"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "error: --set m=…: stories/muddy-children.story has no `const m`\n  = hint: its consts are `n`, `k`\n"
+    );
+    let out = epipen(&["worlds", "stories/muddy-children.story", "--set", "n"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("`n` is not NAME=VALUE"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn check_verifies_the_who_has_the_sum_hint() {
+    let out = epipen(&["check", "stories/who-has-the-sum.story"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    assert!(
+        lines[0].starts_with("line 24: hint `B != C` verified ("),
+        "{}",
+        out.stdout
+    );
+    assert!(lines[0].ends_with(" s)"), "{}", out.stdout);
+    assert_eq!(lines[1], "1 verified, 0 refuted");
+}
+
+#[test]
+fn trusted_hints_are_said_to_be_unverified() {
+    let out = epipen(&["worlds", "stories/who-has-the-sum.story", "--trust-hints"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "(the hint on line 24 was taken on trust, not verified)\n1 possible world:\n  A = 50, B = 20, C = 30\n(and that's all)\n"
+    );
+    let out = epipen(&[
+        "worlds",
+        "stories/who-has-the-sum.story",
+        "--trust-hints",
+        "--json",
+    ]);
+    assert_eq!(
+        out.stdout,
+        "{\"worlds\": [{\"A\": 50, \"B\": 20, \"C\": 30}], \"complete\": true, \"unverified_hints\": [24]}\n"
+    );
+}
+
+/// Parses `A = 14, B = 18, C = 32` out of a counterexample line.
+fn counterexample(text: &str) -> (i64, i64, i64) {
+    let start = text.find("counterexample").expect("a counterexample") + "counterexample".len();
+    let values: Vec<i64> = text[start..]
+        .split(['(', '\n'])
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|kv| {
+            kv.split('=')
+                .nth(1)
+                .expect("name = value")
+                .trim()
+                .parse()
+                .expect("a number")
+        })
+        .collect();
+    (values[0], values[1], values[2])
+}
+
+#[test]
+fn a_wrong_hint_is_refuted_with_a_real_counterexample() {
+    // The paper wraps the whole dialogue in `assert_adds_ck B != C`: the dialogue adds
+    // far more than B != C, so the hint is wrong.
+    let story = story_file(
+        "whs-wrong-hint.story",
+        "characters Anne, Bill, Cath\nint A, B, C\n\
+         announce A > 0 and B > 0 and C > 0 and (A == B + C or B == A + C or C == A + B)\n\
+         Anne learns B\nAnne learns C\nBill learns A\nBill learns C\nCath learns A\nCath learns B\n\
+         assert_adds_ck B != C {\n  Anne: not knows_value(A)\n  Bill: not knows_value(B)\n\
+         Cath: not knows_value(C)\n  Anne: A == 50\n}\n",
+    );
+    let out = epipen(&["check", &story]);
+    assert_eq!(out.code, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.starts_with("line 10: hint `B != C` refuted ("),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with(
+            "(the hint allows this world but the block rules it out)\n0 verified, 1 refuted\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    // The counterexample is a world of κ before the block that the hint allows.
+    let (a, b, c) = counterexample(&out.stdout);
+    assert!(
+        a > 0 && b > 0 && c > 0 && (a == b + c || b == a + c || c == a + b),
+        "{a} {b} {c}"
+    );
+    assert_ne!(b, c);
+
+    let out = epipen(&["worlds", &story]);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr.starts_with(&format!(
+            "{story}:10:1: error: the hint `B != C` is wrong\n"
+        )),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("= hint: counterexample: A = "),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn runtime_story_errors_are_located() {
+    let cases = [
+        (
+            "actual-ambiguous.story",
+            "bool p, q\nactual p\n",
+            "2:1: error: `actual` must pin down exactly one world, but it allows several\n  |\n2 | actual p\n  | ^^^^^^^^\n  \
+             = hint: for example p = true, q = false and p = true, q = true; give every constant a value\n",
+        ),
+        (
+            "reveal-no-actual.story",
+            "characters A\nbool p\nA reveals p\n",
+            "3:1: error: `reveals` needs the actual world, and none is declared yet\n  |\n3 | A reveals p\n  | ^^^^^^^^^^^\n  \
+             = hint: declare it first with `actual …`, giving every constant its value\n",
+        ),
+        (
+            "repeat-max.story",
+            "characters A\nbool p\nactual p\nrepeat max 3 {\n  A reveals knows(p)\n} until knows(A, p)\n",
+            "4:1: error: `repeat` ran its maximum of 3 rounds and `until` still does not hold\n  |\n4 | repeat max 3 {\n  | ^^^^^^^^^^^^^^\n  \
+             = hint: raise the number after `max`, or check the `until` condition\n",
+        ),
+        (
+            "false-announcement.story",
+            "bool p\nactual p\nannounce not p\n",
+            "3:1: error: this announcement is false in the actual world\n  |\n3 | announce not p\n  | ^^^^^^^^^^^^^^\n  \
+             = hint: announcements are truthful: check it against `actual`\n",
+        ),
+    ];
+    for (name, source, expected) in cases {
+        let story = story_file(name, source);
+        let out = epipen(&["worlds", &story]);
+        assert_eq!(out.code, 2, "{name}: {}", out.stderr);
+        assert_eq!(out.stdout, "", "{name}");
+        assert_eq!(out.stderr, format!("{story}:{expected}"), "{name}");
+    }
+}
+
+#[test]
+fn every_story_has_a_pinned_test() {
+    let tests = include_str!("cli.rs");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("stories");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".story") && !tests.contains(&format!("\"stories/{name}\"")) {
+            missing.push(name);
+        }
+    }
+    assert!(missing.is_empty(), "stories without a test in tests/cli.rs: {missing:?}");
+}

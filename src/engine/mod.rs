@@ -356,7 +356,7 @@ impl<'p> Engine<'p> {
     fn actual_world(&self, what: &str) -> Result<&[Value], Failure> {
         self.actual.as_deref().ok_or_else(|| Failure::Story {
             message: format!("{what} needs the actual world, and none is declared yet"),
-            hints: vec!["declare it before, e.g. `actual muddy[0] and not muddy[1]`".into()],
+            hints: vec!["declare it first with `actual …`, giving every constant its value".into()],
         })
     }
 
@@ -387,9 +387,13 @@ impl<'p> Engine<'p> {
         let state = self.state.clone();
         let phi = self.encode(expr, &state)?;
         let domains = enum_domains(self.program, &self.vars);
-        let (found, _) = self
-            .z3
-            .enumerate(&Term::and(&[phi, domains]), &self.vars, None, 2)?;
+        // The first two worlds in canonical order: the examples in the error are stable.
+        let allowed = Term::and(&[phi, domains]);
+        let found = worlds::first_worlds(2, |bound, cap| {
+            let (ws, exhausted) = self.z3.enumerate(&allowed, &self.vars, bound, cap)?;
+            Ok::<_, SolverError>((ws.into_iter().map(World).collect::<Vec<_>>(), exhausted))
+        })?;
+        let found: Vec<Vec<Value>> = found.worlds.into_iter().map(|w| w.0).collect();
         match found.as_slice() {
             [] => Err(Failure::Story {
                 message: "`actual` allows no world at all".into(),
