@@ -4,6 +4,7 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -280,7 +281,7 @@ fn init_tracing(verbose: u8) {
 struct Story {
     path: String,
     source: String,
-    program: Program,
+    program: Rc<Program>,
 }
 
 /// Why a command failed: a rendered message and its exit code.
@@ -312,8 +313,8 @@ impl Story {
     }
 
     /// Runs the story's statements with a progress line on stderr.
-    fn run(&self, options: &Options, sink: &mut dyn FnMut(Event)) -> Result<Engine<'_>, Failure> {
-        let mut engine = Engine::new(&self.program, options);
+    fn run(&self, options: &Options, sink: &mut dyn FnMut(Event)) -> Result<Engine, Failure> {
+        let mut engine = Engine::new(self.program.clone(), options);
         let mut progress = Progress::new(&self.program);
         for stmt in &self.program.statements {
             progress.tick(self, stmt.span);
@@ -398,7 +399,7 @@ fn with_story(
     match f(&Story {
         path,
         source,
-        program,
+        program: Rc::new(program),
     }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Story(text)) => {

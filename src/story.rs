@@ -107,7 +107,6 @@
 #![warn(missing_docs)]
 
 use std::fmt;
-use std::mem::ManuallyDrop;
 use std::ops;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -1053,13 +1052,8 @@ pub enum Hint {
 }
 
 /// An engine running over a snapshot of the story's declarations.
-///
-/// The engine borrows its program, so the snapshot lives on the heap, behind a raw
-/// pointer, for as long as the engine: a self-referential pair. This goes away if the
-/// engine owns (or shares) its program.
 struct Live {
-    engine: ManuallyDrop<Engine<'static>>,
-    program: *mut Program,
+    engine: Engine,
     /// The declarations the snapshot holds: (characters, constants, enums).
     declared: (usize, usize, usize),
     /// How many checkpoints the engine has room for.
@@ -1084,14 +1078,8 @@ impl Live {
             checkpoints,
             statements: Vec::new(),
         };
-        let program = Box::into_raw(Box::new(snapshot));
-        // SAFETY: `program` is a valid, uniquely owned allocation that is never written
-        // or moved until `Drop`, which drops the engine (the only borrower) first. The
-        // engine hands out no reference with the `'static` lifetime.
-        let engine = Engine::new(unsafe { &*program }, options);
         Live {
-            engine: ManuallyDrop::new(engine),
-            program,
+            engine: Engine::new(Rc::new(snapshot), options),
             declared: (
                 decls.characters.len(),
                 decls.constants.len(),
@@ -1109,16 +1097,6 @@ impl Live {
                 decls.enums.len(),
             )
             && decls.checkpoints.len() <= self.checkpoint_slots
-    }
-}
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        // SAFETY: the engine goes first, then the program it borrowed (see `Live::new`).
-        unsafe {
-            ManuallyDrop::drop(&mut self.engine);
-            drop(Box::from_raw(self.program));
-        }
     }
 }
 

@@ -669,7 +669,7 @@ fn solve(
         skip_worlds_statements: true,
         ..Options::default()
     };
-    let mut engine = Engine::new(program, &options);
+    let mut engine = Engine::new(std::rc::Rc::new(program.clone()), &options);
     engine.run(&mut |_| {}).map_err(|e| e.error)?;
     engine.worlds(1_000_000).map_err(Failure::Solver)
 }

@@ -612,5 +612,8 @@ fn every_story_has_a_pinned_test() {
             missing.push(name);
         }
     }
-    assert!(missing.is_empty(), "stories without a test in tests/cli.rs: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "stories without a test in tests/cli.rs: {missing:?}"
+    );
 }

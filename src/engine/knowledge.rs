@@ -45,7 +45,7 @@ pub(super) enum Goal {
     Values(Vec<Term>),
 }
 
-impl Engine<'_> {
+impl Engine {
     /// Translates an expression into a term over the world variables, evaluating every
     /// knowledge operator in `state` (at the moment of the statement).
     pub(super) fn encode(&mut self, e: &Expr, state: &State) -> Result<Term, SolverError> {

@@ -102,8 +102,8 @@ impl Counterexample {
 }
 
 /// Runs a program statement by statement against Z3.
-pub struct Engine<'p> {
-    program: &'p Program,
+pub struct Engine {
+    program: Rc<Program>,
     options: Options,
     z3: Z3,
     /// The world variables x̄, one per declared constant.
@@ -120,8 +120,9 @@ pub struct Engine<'p> {
     finite_cache_cap: usize,
 }
 
-impl<'p> Engine<'p> {
-    pub fn new(program: &'p Program, options: &Options) -> Engine<'p> {
+impl Engine {
+    /// An engine at the start of `program` (which it shares: callers keep their `Rc`).
+    pub fn new(program: Rc<Program>, options: &Options) -> Engine {
         let vars: Vec<Term> = program
             .constants
             .iter()
@@ -130,7 +131,8 @@ impl<'p> Engine<'p> {
                 Ty::Bool => Term::bool_var(&c.name),
             })
             .collect();
-        let domains = enum_domains(program, &vars);
+        let domains = enum_domains(&program, &vars);
+        let (characters, checkpoints) = (program.characters.len(), program.checkpoints.len());
         Engine {
             program,
             options: options.clone(),
@@ -138,10 +140,10 @@ impl<'p> Engine<'p> {
             vars,
             state: State {
                 kappa: domains.simplify(),
-                learned: vec![Vec::new(); program.characters.len()],
+                learned: vec![Vec::new(); characters],
                 worlds: None,
             },
-            checkpoints: vec![None; program.checkpoints.len()],
+            checkpoints: vec![None; checkpoints],
             actual: None,
             round: None,
             finite_cache: None,
@@ -156,7 +158,7 @@ impl<'p> Engine<'p> {
 
     /// Runs every statement of the program, reporting events to `sink`.
     pub fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
-        let program = self.program;
+        let program = self.program.clone();
         self.block(&program.statements, sink)
     }
 
@@ -386,7 +388,7 @@ impl<'p> Engine<'p> {
     fn set_actual(&mut self, expr: &Expr) -> Result<(), Failure> {
         let state = self.state.clone();
         let phi = self.encode(expr, &state)?;
-        let domains = enum_domains(self.program, &self.vars);
+        let domains = enum_domains(&self.program, &self.vars);
         // The first two worlds in canonical order: the examples in the error are stable.
         let allowed = Term::and(&[phi, domains]);
         let found = worlds::first_worlds(2, |bound, cap| {
@@ -413,8 +415,8 @@ impl<'p> Engine<'p> {
                 message: "`actual` must pin down exactly one world, but it allows several".into(),
                 hints: vec![format!(
                     "for example {} and {}; give every constant a value",
-                    worlds::world_line(self.program, a),
-                    worlds::world_line(self.program, b)
+                    worlds::world_line(&self.program, a),
+                    worlds::world_line(&self.program, b)
                 )],
             }),
         }
@@ -575,7 +577,7 @@ pub fn solve(program: &Program, limit: u64) -> Result<WorldSet, EngineError> {
         skip_worlds_statements: true,
         ..Options::default()
     };
-    let mut engine = Engine::new(program, &options);
+    let mut engine = Engine::new(Rc::new(program.clone()), &options);
     engine.run(&mut |_| {})?;
     let end = program
         .statements
