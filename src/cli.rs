@@ -38,6 +38,9 @@ struct Cli {
     /// Give up after this many seconds for the whole run (exit code 1)
     #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
+    /// Print each statement's time and κ's size after it, on stderr
+    #[arg(long, global = true)]
+    stats: bool,
     /// Override a `const` of the story, e.g. --set n=8 (repeatable)
     #[arg(long = "set", global = true, value_name = "NAME=VALUE", value_parser = parse_set)]
     sets: Vec<(String, i64)>,
@@ -108,6 +111,7 @@ pub fn main() -> ExitCode {
     );
     let mut options = Options {
         timeout: cli.timeout,
+        stats: cli.stats,
         ..Options::default()
     };
     match &cli.command {
@@ -231,7 +235,9 @@ fn print_event(story: &Story, event: &Event) -> bool {
             );
         }
         Event::HintTrusted { span } => print!("{}", trusted_note(&[story.line(*span)])),
-        Event::HintVerified { .. } | Event::HintRefuted { .. } => return false,
+        Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {
+            return false;
+        }
     }
     true
 }
@@ -305,6 +311,14 @@ impl Story {
             .unwrap_or_default()
     }
 
+    /// The first line of the statement at `span`, as written.
+    fn first_line(&self, span: Span) -> &str {
+        self.source[span.start..span.end]
+            .lines()
+            .next()
+            .unwrap_or("")
+    }
+
     /// The hint of the `assert_adds_ck` statement at `span`, as written.
     fn hint_text(&self, span: Span) -> &str {
         let text = &self.source[span.start..span.end];
@@ -321,7 +335,19 @@ impl Story {
             engine
                 .step(stmt, &mut |event| {
                     progress.clear();
-                    sink(event)
+                    match event {
+                        Event::Step {
+                            span,
+                            elapsed,
+                            kappa_size,
+                        } => eprintln!(
+                            "stats: line {:>4}  {:>10.3} ms  κ {kappa_size} nodes  {}",
+                            self.line(span),
+                            elapsed.as_secs_f64() * 1000.0,
+                            self.first_line(span)
+                        ),
+                        event => sink(event),
+                    }
                 })
                 .map_err(|e| self.failure(&e))?;
         }

@@ -51,6 +51,8 @@ pub struct Options {
     pub keep_refuted_hints: bool,
     /// Skip `worlds` statements (`epipen worlds` prints only the worlds at the end).
     pub skip_worlds_statements: bool,
+    /// Report an [`Event::Step`] after every statement (time and κ's size).
+    pub stats: bool,
 }
 
 /// Something the run reports, in story order.
@@ -78,6 +80,13 @@ pub enum Event {
         span: Span,
         elapsed: Duration,
         counterexample: Counterexample,
+    },
+    /// A statement finished (only with `stats`): its time, blocks included, and the size
+    /// of κ after it, in DAG nodes.
+    Step {
+        span: Span,
+        elapsed: Duration,
+        kappa_size: usize,
     },
 }
 
@@ -275,6 +284,13 @@ impl Engine {
             kappa_size = self.state.kappa.dag_size(),
             "statement done"
         );
+        if self.options.stats {
+            sink(Event::Step {
+                span: stmt.span,
+                elapsed: start.elapsed(),
+                kappa_size: self.state.kappa.dag_size(),
+            });
+        }
         Ok(())
     }
 
