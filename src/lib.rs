@@ -45,6 +45,11 @@ pub use story::{
 };
 pub use syntax::{Diagnostic, Span};
 
+/// The README's Rust example is compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// Why a story did not compile.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompileError {
