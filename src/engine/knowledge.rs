@@ -134,6 +134,16 @@ impl Engine {
         state: &State,
         goal: Goal,
     ) -> Result<Term, SolverError> {
+        match self.options.strategy {
+            // Finitely many worlds: the finite-domain route is exact and cheap.
+            Strategy::Auto => {
+                if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
+                    return self.knows_finite(agent, state, &goal);
+                }
+            }
+            Strategy::Finite => return self.knows_finite(agent, state, &goal),
+            Strategy::Symbolic => {}
+        }
         let learned = &state.learned[agent.0];
         let direct: Vec<usize> = learned
             .iter()
@@ -149,7 +159,7 @@ impl Engine {
                 to.push(x.fresh_like(&format!("{}'", self.program.constants[k].name)));
             }
         }
-        let mut hyp = vec![state.kappa.substitute(&from, &to)];
+        let mut hyp = vec![self.kappa_of(state).substitute(&from, &to)];
         for l in learned {
             if let Learned::Expr(e) = l {
                 hyp.push(e.substitute(&from, &to).eq(e));
@@ -164,16 +174,6 @@ impl Engine {
             ),
         };
         let formula = Term::forall(&to, &Term::and(&hyp).implies(&conclusion));
-        match self.options.strategy {
-            // Finitely many worlds: the finite-domain route is exact and cheap.
-            Strategy::Auto => {
-                if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
-                    return self.knows_finite(agent, state, &goal);
-                }
-            }
-            Strategy::Finite => return self.knows_finite(agent, state, &goal),
-            Strategy::Symbolic => {}
-        }
         if !formula.is_nonlinear()
             && let Eliminated::Free(t) = self.z3.eliminate_quantifiers(&formula)?
         {

@@ -160,9 +160,33 @@ impl Engine {
         }
     }
 
-    /// The current common knowledge κ.
-    pub fn kappa(&self) -> &Term {
-        &self.state.kappa
+    /// The current common knowledge κ as a formula.
+    pub fn kappa(&self) -> Term {
+        self.kappa_of(&self.state)
+    }
+
+    /// κ of `state` as a formula: the symbolic κ, or, once its worlds are listed (they
+    /// are then the truth, and the symbolic κ is no longer kept up to date), their
+    /// disjunction.
+    fn kappa_of(&self, state: &State) -> Term {
+        match &state.worlds {
+            None => state.kappa.clone(),
+            Some(worlds) => Term::or(
+                &worlds
+                    .iter()
+                    .map(|w| {
+                        Term::and(
+                            &self
+                                .vars
+                                .iter()
+                                .zip(w)
+                                .map(|(x, v)| x.eq(&Term::value(*v)))
+                                .collect::<Vec<_>>(),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        }
     }
 
     /// Runs every statement of the program, reporting events to `sink`.
@@ -281,14 +305,14 @@ impl Engine {
         tracing::debug!(
             span = ?stmt.span,
             elapsed_ms = start.elapsed().as_secs_f64() * 1000.0,
-            kappa_size = self.state.kappa.dag_size(),
+            kappa_size = self.kappa().dag_size(),
             "statement done"
         );
         if self.options.stats {
             sink(Event::Step {
                 span: stmt.span,
                 elapsed: start.elapsed(),
-                kappa_size: self.state.kappa.dag_size(),
+                kappa_size: self.kappa().dag_size(),
             });
         }
         Ok(())
@@ -321,7 +345,6 @@ impl Engine {
         let k = self.knows(agent, state, Goal::That(psi.clone()))?;
         // When κ ⊨ ψ → K_A ψ, ψ and K_A ψ are equivalent under κ (K_A ψ → ψ always holds
         // under κ), so the smaller one is added.
-        let check = Term::and(&[state.kappa.clone(), psi.clone()]).implies(&k);
         let explicit = match &state.worlds {
             // With κ's worlds at hand, the check is an evaluation in each of them.
             Some(worlds) => {
@@ -338,7 +361,10 @@ impl Engine {
             }
             None => None,
         };
-        let introspective = match explicit.unwrap_or_else(|| self.z3.is_valid(&check)) {
+        let introspective = match explicit.unwrap_or_else(|| {
+            self.z3
+                .is_valid(&Term::and(&[state.kappa.clone(), psi.clone()]).implies(&k))
+        }) {
             Ok(v) => v,
             Err(SolverError::Timeout) => return Err(SolverError::Timeout),
             Err(e) => {
@@ -418,7 +444,11 @@ impl Engine {
                 hints: vec![],
             }),
             [w] => {
-                if self.eval_in(&self.state.kappa, w)? != Value::Bool(true) {
+                let possible = match &self.state.worlds {
+                    Some(worlds) => worlds.contains(w),
+                    None => self.eval_in(&self.state.kappa, w)? == Value::Bool(true),
+                };
+                if !possible {
                     return Err(Failure::Story {
                         message: "the actual world contradicts what was announced before".into(),
                         hints: vec![],
@@ -464,14 +494,18 @@ impl Engine {
             return Ok(());
         }
         self.block(body, sink)?;
-        let after = self.state.kappa.clone();
+        let after = self.kappa();
+        let kappa_before = self.kappa_of(&before);
         // A world of κ_before where κ_after and the hint disagree refutes the hint.
-        let disagree = Term::and(&[before.kappa.clone(), after.iff(&h).not()]);
+        let disagree = Term::and(&[kappa_before.clone(), after.iff(&h).not()]);
         let (found, _) = self.z3.enumerate(&disagree, &self.vars, None, 1).at(span)?;
         let elapsed = start.elapsed();
         match found.into_iter().next() {
             None => {
-                self.state.kappa = self.z3.simplify(&Term::and(&[before.kappa, h])).at(span)?;
+                // With its worlds listed, κ after the block is already that small form.
+                if self.state.worlds.is_none() {
+                    self.state.kappa = self.z3.simplify(&Term::and(&[kappa_before, h])).at(span)?;
+                }
                 sink(Event::HintVerified { span, elapsed });
                 Ok(())
             }
@@ -495,22 +529,10 @@ impl Engine {
         }
     }
 
-    /// κ := simplify(κ ∧ φ); an explicit world list, when known, is filtered by φ.
+    /// κ := simplify(κ ∧ φ), or, once κ's worlds are listed, the list filtered by φ.
     /// With a symbolic κ, a large φ is first replaced by a smaller equivalent under κ
     /// built from its own atoms (an automatic, proven hint: see `Z3::shrink`).
     fn add_to_kappa(&mut self, phi: Term) -> Result<(), SolverError> {
-        let mut phi = self.z3.simplify(&phi)?;
-        let size = phi.dag_size();
-        if self.state.worlds.is_none()
-            && size > SHRINK_ABOVE
-            && let Some(smaller) = self.z3.shrink(&self.state.kappa, &phi, SHRINK_MAX_CUBES)?
-        {
-            let new_size = smaller.dag_size();
-            tracing::debug!(from = size, to = new_size, "automatic hint");
-            if new_size < size {
-                phi = smaller;
-            }
-        }
         if let Some(worlds) = &self.state.worlds {
             let compiled = phi.compile(&self.vars);
             let mut scratch = Vec::new();
@@ -521,6 +543,18 @@ impl Engine {
                 }
             }
             self.state.worlds = Some(Rc::new(kept));
+            return Ok(());
+        }
+        let mut phi = self.z3.simplify(&phi)?;
+        let size = phi.dag_size();
+        if size > SHRINK_ABOVE
+            && let Some(smaller) = self.z3.shrink(&self.state.kappa, &phi, SHRINK_MAX_CUBES)?
+        {
+            let new_size = smaller.dag_size();
+            tracing::debug!(from = size, to = new_size, "automatic hint");
+            if new_size < size {
+                phi = smaller;
+            }
         }
         self.state.kappa = self
             .z3

@@ -721,6 +721,9 @@ enum Node {
     Mod(usize, usize),
     Rem(usize, usize),
     Abs(usize),
+    /// A disjunction of cubes over the same atoms: whether the atoms' values are one of
+    /// the cubes' rows.
+    InSet(Vec<usize>, HashSet<Vec<i128>>),
 }
 
 /// A quantifier-free term compiled for fast evaluation in explicit worlds: its DAG in
@@ -749,6 +752,7 @@ fn compile_nodes(root: &Dynamic, vars: &[Term]) -> Option<Vec<Node>> {
         vars.iter().enumerate().map(|(k, v)| (&v.0, k)).collect();
     let mut index: HashMap<Dynamic, usize> = HashMap::new();
     let mut nodes = Vec::new();
+    let mut tables: HashMap<Dynamic, (Vec<Dynamic>, HashSet<Vec<i128>>)> = HashMap::new();
     // Iterative post-order: deep `ite` chains must not overflow the stack.
     let mut stack: Vec<(Dynamic, bool)> = vec![(root.clone(), false)];
     while let Some((t, expanded)) = stack.pop() {
@@ -762,12 +766,27 @@ fn compile_nodes(root: &Dynamic, vars: &[Term]) -> Option<Vec<Node>> {
         };
         if !expanded {
             stack.push((t.clone(), true));
+            // A disjunction of cubes over the same atoms needs only the atoms compiled.
+            let children = match dnf_table(&t) {
+                Some(table) => {
+                    let atoms = table.0.clone();
+                    tables.insert(t.clone(), table);
+                    atoms
+                }
+                None => children,
+            };
             stack.extend(
                 children
                     .into_iter()
                     .filter(|c| !index.contains_key(c))
                     .map(|c| (c, false)),
             );
+            continue;
+        }
+        if let Some((atoms, rows)) = tables.remove(&t) {
+            let node = Node::InSet(atoms.iter().map(|a| index[a]).collect(), rows);
+            index.insert(t, nodes.len());
+            nodes.push(node);
             continue;
         }
         let args: Vec<usize> = children.iter().map(|c| index[c]).collect();
@@ -805,6 +824,76 @@ fn compile_nodes(root: &Dynamic, vars: &[Term]) -> Option<Vec<Node>> {
         nodes.push(node);
     }
     Some(nodes)
+}
+
+/// For `or(cube, …)` with at least 4 cubes, each a conjunction of literals over one and
+/// the same set of atoms (`p`, `not p`, `t = 7`): the atoms, and each cube's row of
+/// values (bools as 0/1). None for anything else.
+#[allow(clippy::type_complexity)]
+fn dnf_table(t: &Dynamic) -> Option<(Vec<Dynamic>, HashSet<Vec<i128>>)> {
+    if t.kind() != AstKind::App || t.decl().kind() != DeclKind::Or || t.num_children() < 4 {
+        return None;
+    }
+    let is_bool_const = |x: &Dynamic| {
+        x.kind() == AstKind::App
+            && x.decl().kind() == DeclKind::Uninterpreted
+            && x.num_children() == 0
+    };
+    let literal = |l: &Dynamic| -> Option<(Dynamic, i128)> {
+        if l.sort_kind() == SortKind::Bool && is_bool_const(l) {
+            return Some((l.clone(), 1));
+        }
+        if l.kind() != AstKind::App {
+            return None;
+        }
+        let args = l.children();
+        match l.decl().kind() {
+            DeclKind::Not if is_bool_const(&args[0]) => Some((args[0].clone(), 0)),
+            DeclKind::Eq if args.len() == 2 => {
+                let num = |x: &Dynamic| {
+                    (x.kind() == AstKind::Numeral)
+                        .then(|| x.as_int()?.as_i64())
+                        .flatten()
+                };
+                match (num(&args[0]), num(&args[1])) {
+                    (None, Some(v)) => Some((args[0].clone(), v as i128)),
+                    (Some(v), None) => Some((args[1].clone(), v as i128)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    };
+    let mut atoms: Vec<Dynamic> = Vec::new();
+    let mut position: std::collections::HashMap<Dynamic, usize> = std::collections::HashMap::new();
+    let mut rows = HashSet::new();
+    for (k, cube) in t.children().iter().enumerate() {
+        let lits = if cube.kind() == AstKind::App && cube.decl().kind() == DeclKind::And {
+            cube.children()
+        } else {
+            vec![cube.clone()]
+        };
+        let mut row: Vec<Option<i128>> = vec![None; atoms.len().max(lits.len())];
+        for l in &lits {
+            let (atom, value) = literal(l)?;
+            let p = if k == 0 {
+                *position.entry(atom.clone()).or_insert_with(|| {
+                    atoms.push(atom);
+                    atoms.len() - 1
+                })
+            } else {
+                *position.get(&atom)?
+            };
+            if row[p].replace(value).is_some() {
+                return None;
+            }
+        }
+        if row.len() != atoms.len() || row.iter().any(|v| v.is_none()) {
+            return None;
+        }
+        rows.insert(row.into_iter().map(|v| v.expect("checked above")).collect());
+    }
+    Some((atoms, rows))
 }
 
 impl Compiled {
@@ -865,6 +954,10 @@ impl Compiled {
                     if v(y) < 0 { m.wrapping_neg() } else { m }
                 }
                 Node::Abs(x) => v(x).wrapping_abs(),
+                Node::InSet(atoms, rows) => {
+                    let row: Vec<i128> = atoms.iter().map(v).collect();
+                    b(rows.contains(&row))
+                }
             };
             scratch.push(value);
         }

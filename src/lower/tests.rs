@@ -1993,6 +1993,7 @@ fn the_documented_examples_compile() {
         text.split("```")
             .skip(1)
             .step_by(2)
+            .filter(|b| !b.starts_with("text\n"))
             .map(|b| b.strip_prefix('\n').unwrap_or(b).to_string())
             .collect()
     };
