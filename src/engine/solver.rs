@@ -447,14 +447,21 @@ impl Z3 {
         }
     }
 
-    fn solver(&self) -> Result<Solver, SolverError> {
-        let s = Solver::new();
-        if let Some(left) = self.remaining()? {
+    /// Z3's `timeout` parameter set to the time left (None: no deadline).
+    fn timeout_params(&self) -> Result<Option<Params>, SolverError> {
+        Ok(self.remaining()?.map(|left| {
             let mut p = Params::new();
             p.set_u32(
                 "timeout",
                 left.as_millis().clamp(1, u32::MAX as u128) as u32,
             );
+            p
+        }))
+    }
+
+    fn solver(&self) -> Result<Solver, SolverError> {
+        let s = Solver::new();
+        if let Some(p) = self.timeout_params()? {
             s.set_params(&p);
         }
         Ok(s)
@@ -604,12 +611,7 @@ impl Z3 {
         let mut ends = [0i64; 2];
         for (k, end) in ends.iter_mut().enumerate() {
             let opt = Optimize::new();
-            if let Some(left) = self.remaining()? {
-                let mut p = Params::new();
-                p.set_u32(
-                    "timeout",
-                    left.as_millis().clamp(1, u32::MAX as u128) as u32,
-                );
+            if let Some(p) = self.timeout_params()? {
                 opt.set_params(&p);
             }
             opt.assert(b(formula));
@@ -686,12 +688,7 @@ impl Z3 {
             }
             worlds.push(world);
             s.assert(b(&Term::or(&differs)));
-            if let Some(left) = self.remaining()? {
-                let mut p = Params::new();
-                p.set_u32(
-                    "timeout",
-                    left.as_millis().clamp(1, u32::MAX as u128) as u32,
-                );
+            if let Some(p) = self.timeout_params()? {
                 s.set_params(&p);
             }
         }
