@@ -193,3 +193,39 @@ pub enum ExprKind {
         body: Box<Expr>,
     },
 }
+
+impl Expr {
+    /// Calls `f` on every subexpression, `self` first, stopping at the first error.
+    pub fn walk<E>(&self, f: &mut dyn FnMut(&Expr) -> Result<(), E>) -> Result<(), E> {
+        f(self)?;
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Const(_) => Ok(()),
+            ExprKind::Neg(a) | ExprKind::Not(a) => a.walk(f),
+            ExprKind::Arith(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Logic(_, a, b) => {
+                a.walk(f)?;
+                b.walk(f)
+            }
+            ExprKind::Ite(c, a, b) => {
+                c.walk(f)?;
+                a.walk(f)?;
+                b.walk(f)
+            }
+            ExprKind::In { tuple, set } => tuple
+                .iter()
+                .chain(set.iter().flatten())
+                .try_for_each(|x| x.walk(f)),
+            ExprKind::Knows { formula, .. } => formula.walk(f),
+            ExprKind::KnowsValue { exprs, .. } => exprs.iter().try_for_each(|x| x.walk(f)),
+            ExprKind::At { body, .. } => body.walk(f),
+        }
+    }
+
+    /// Whether a knowledge operator (`knows`, `knows_value`, `at`) occurs in it.
+    pub fn mentions_knowledge(&self) -> bool {
+        self.walk(&mut |x| match x.kind {
+            ExprKind::Knows { .. } | ExprKind::KnowsValue { .. } | ExprKind::At { .. } => Err(()),
+            _ => Ok(()),
+        })
+        .is_err()
+    }
+}

@@ -1616,27 +1616,7 @@ fn reveal_outcomes(events: &[Event]) -> Vec<bool> {
 
 /// Calls `f` on every subexpression of `e`, `e` first.
 fn walk(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr) -> Result<(), Error>) -> Result<(), Error> {
-    f(e)?;
-    match &e.kind {
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Const(_) => Ok(()),
-        ExprKind::Neg(a) | ExprKind::Not(a) => walk(a, f),
-        ExprKind::Arith(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Logic(_, a, b) => {
-            walk(a, f)?;
-            walk(b, f)
-        }
-        ExprKind::Ite(c, a, b) => {
-            walk(c, f)?;
-            walk(a, f)?;
-            walk(b, f)
-        }
-        ExprKind::In { tuple, set } => tuple
-            .iter()
-            .chain(set.iter().flatten())
-            .try_for_each(|x| walk(x, f)),
-        ExprKind::Knows { formula, .. } => walk(formula, f),
-        ExprKind::KnowsValue { exprs, .. } => exprs.iter().try_for_each(|x| walk(x, f)),
-        ExprKind::At { body, .. } => walk(body, f),
-    }
+    e.walk(f)
 }
 
 fn no_knowledge(e: &ir::Expr, what: &str) -> Result<(), Error> {

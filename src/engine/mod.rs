@@ -209,7 +209,8 @@ impl Engine {
             StmtKind::Announce { speaker, formula } => {
                 let state = self.state.clone();
                 let added = self.announcement(*speaker, formula, &state).at(stmt.span)?;
-                self.add_to_kappa(added).at(stmt.span)?;
+                let derived = speaker.is_some() || formula.mentions_knowledge();
+                self.add_to_kappa(added, derived).at(stmt.span)?;
             }
             StmtKind::Reveal { who, formula, text } => {
                 let state = self.state.clone();
@@ -221,7 +222,7 @@ impl Engine {
                     text: text.clone(),
                     holds,
                 });
-                self.add_to_kappa(added).at(stmt.span)?;
+                self.add_to_kappa(added, true).at(stmt.span)?;
             }
             StmtKind::Learn { who, what } => {
                 let learned = match what.kind {
@@ -267,7 +268,7 @@ impl Engine {
                         _ => unreachable!("lowering lets only announcements into `simultaneously`"),
                     }
                 }
-                self.add_to_kappa(Term::and(&added)).at(stmt.span)?;
+                self.add_to_kappa(Term::and(&added), true).at(stmt.span)?;
             }
             StmtKind::Actual(expr) => self.set_actual(expr).at(stmt.span)?,
             StmtKind::Repeat { max, body, until } => {
@@ -489,7 +490,7 @@ impl Engine {
             }
             self.state.kappa = before.kappa.clone();
             self.state.worlds = before.worlds.clone();
-            self.add_to_kappa(h).at(span)?;
+            self.add_to_kappa(h, false).at(span)?;
             sink(Event::HintTrusted { span });
             return Ok(());
         }
@@ -530,9 +531,10 @@ impl Engine {
     }
 
     /// κ := simplify(κ ∧ φ), or, once κ's worlds are listed, the list filtered by φ.
-    /// With a symbolic κ, a large φ is first replaced by a smaller equivalent under κ
+    /// With a symbolic κ, a large φ `derived` by the engine (knowledge operators, not a
+    /// formula the story wrote out) is first replaced by a smaller equivalent under κ
     /// built from its own atoms (an automatic, proven hint: see `Z3::shrink`).
-    fn add_to_kappa(&mut self, phi: Term) -> Result<(), SolverError> {
+    fn add_to_kappa(&mut self, phi: Term, derived: bool) -> Result<(), SolverError> {
         if let Some(worlds) = &self.state.worlds {
             let compiled = phi.compile(&self.vars);
             let mut scratch = Vec::new();
@@ -547,7 +549,8 @@ impl Engine {
         }
         let mut phi = self.z3.simplify(&phi)?;
         let size = phi.dag_size();
-        if size > SHRINK_ABOVE
+        if derived
+            && size > SHRINK_ABOVE
             && let Some(smaller) = self.z3.shrink(&self.state.kappa, &phi, SHRINK_MAX_CUBES)?
         {
             let new_size = smaller.dag_size();
