@@ -75,6 +75,17 @@ enum Command {
         /// The story file
         file: PathBuf,
     },
+    /// Time stories as child processes `epipen worlds STORY`: wall time, peak memory, κ's size
+    Bench {
+        /// The story files (default: every stories/*.story, sorted by name)
+        files: Vec<PathBuf>,
+        /// Timed runs per story (one more with --stats gives κ's sizes)
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
+        runs: u64,
+        /// One JSON object per story per line
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -195,6 +206,13 @@ pub fn main() -> ExitCode {
             } else {
                 Ok(())
             }
+        }),
+        Command::Bench { files, runs, json } => crate::bench::main(&crate::bench::Args {
+            stories: files.clone(),
+            runs: *runs as usize,
+            sets: cli.sets.clone(),
+            timeout: cli.timeout,
+            json: *json,
         }),
     }
 }

@@ -29,6 +29,7 @@
 //! # }
 //! ```
 
+pub mod bench;
 pub mod bruteforce;
 pub mod cli;
 pub mod engine;

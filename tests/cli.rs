@@ -617,3 +617,22 @@ fn every_story_has_a_pinned_test() {
         "stories without a test in tests/cli.rs: {missing:?}"
     );
 }
+
+#[test]
+fn bench_one_story() {
+    let out = epipen(&["bench", "stories/cheryl.story", "--runs", "1"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(
+        header,
+        [
+            "story", "median", "min", "max", "peak", "MB", "κ", "max", "κ", "final"
+        ]
+    );
+    assert_eq!(lines.len(), 2, "stdout: {}", out.stdout);
+    assert!(lines[1].starts_with("cheryl.story "), "row: {}", lines[1]);
+    // median, min, max (each "N ms" or "N s"), peak MB, κ max, κ final
+    assert_eq!(lines[1].split_whitespace().count(), 10, "row: {}", lines[1]);
+    assert_eq!(out.stderr, "[1/1] cheryl.story\n");
+}
