@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -348,7 +349,11 @@ impl Story {
     fn run(&self, options: &Options, sink: &mut dyn FnMut(Event)) -> Result<Engine, Failure> {
         let mut engine = Engine::new(self.program.clone(), options);
         let mut progress = Progress::new(&self.program);
+        let current = options.timeout.map(|t| self.watchdog(t));
         for stmt in &self.program.statements {
+            if let Some(current) = &current {
+                *current.lock().unwrap_or_else(|e| e.into_inner()) = stmt.span;
+            }
             progress.tick(self, stmt.span);
             engine
                 .step(stmt, &mut |event| {
@@ -371,6 +376,25 @@ impl Story {
         }
         progress.clear();
         Ok(engine)
+    }
+
+    /// Keeps `--timeout` a promise: the engine checks the deadline between solver calls,
+    /// but a single long Z3 call (a `simplify`, say) does not look at it. A second after
+    /// the deadline this thread reports the timeout at the running statement, as the
+    /// engine would, and ends the process with exit code 1. Returns where to record the
+    /// running statement.
+    fn watchdog(&self, timeout: Duration) -> Arc<Mutex<Span>> {
+        let current = Arc::new(Mutex::new(Span::default()));
+        let (path, source, at) = (self.path.clone(), self.source.clone(), current.clone());
+        std::thread::spawn(move || {
+            std::thread::sleep(timeout + Duration::from_secs(1));
+            let span = *at.lock().unwrap_or_else(|e| e.into_inner());
+            let d = Diagnostic::error(span, format!("solver failure: {}", SolverError::Timeout))
+                .with_hint("raise --timeout, or simplify the story");
+            eprint!("{}", d.render(&path, &source));
+            std::process::exit(1);
+        });
+        current
     }
 
     fn failure(&self, e: &EngineError) -> Failure {
