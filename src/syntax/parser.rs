@@ -939,13 +939,23 @@ impl<'s> Parser<'s> {
     }
 
     fn not(&mut self) -> PResult<Node> {
-        let mut nots = Vec::new();
-        while self.at(&TokenKind::Not) {
-            nots.push(self.bump().span);
+        self.prefix(TokenKind::Not, UnOp::Not, Self::comparison)
+    }
+
+    /// Any number of the prefix operator `token`, then an `operand`.
+    fn prefix(
+        &mut self,
+        token: TokenKind,
+        op: UnOp,
+        operand: fn(&mut Self) -> PResult<Node>,
+    ) -> PResult<Node> {
+        let mut spans = Vec::new();
+        while self.at(&token) {
+            spans.push(self.bump().span);
         }
-        let mut acc = self.comparison()?;
-        while let Some(span) = nots.pop() {
-            acc = self.unary(UnOp::Not, span, acc)?;
+        let mut acc = operand(self)?;
+        while let Some(span) = spans.pop() {
+            acc = self.unary(op, span, acc)?;
         }
         Ok(acc)
     }
@@ -1036,15 +1046,7 @@ impl<'s> Parser<'s> {
     }
 
     fn negation(&mut self) -> PResult<Node> {
-        let mut minuses = Vec::new();
-        while self.at(&TokenKind::Minus) {
-            minuses.push(self.bump().span);
-        }
-        let mut acc = self.primary()?;
-        while let Some(span) = minuses.pop() {
-            acc = self.unary(UnOp::Neg, span, acc)?;
-        }
-        Ok(acc)
+        self.prefix(TokenKind::Minus, UnOp::Neg, Self::primary)
     }
 
     fn primary(&mut self) -> PResult<Node> {
