@@ -25,8 +25,8 @@ Examples:
   epipen run stories/muddy-children.story --set n=8 --set k=2
   epipen check stories/who-has-the-sum.story      verify its assert_adds_ck hint
 
-Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit),
-2 usage or story error.";
+Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit)
+or a refuted hint, 2 usage or story error.";
 
 #[derive(Parser)]
 #[command(name = "epipen", about = "Solve epistemic logic puzzles with the Z3 SMT solver", after_help = EXAMPLES)]
