@@ -206,23 +206,10 @@ impl Engine {
     pub fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
         let start = Instant::now();
         match &stmt.kind {
-            StmtKind::Announce { speaker, formula } => {
+            StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
                 let state = self.state.clone();
-                let added = self.announcement(*speaker, formula, &state).at(stmt.span)?;
-                let derived = speaker.is_some() || formula.mentions_knowledge();
+                let (added, derived) = self.announced(stmt, &state, sink)?;
                 self.add_to_kappa(added, derived).at(stmt.span)?;
-            }
-            StmtKind::Reveal { who, formula, text } => {
-                let state = self.state.clone();
-                let (added, holds) = self.reveal(*who, formula, &state).at(stmt.span)?;
-                sink(Event::Reveal {
-                    span: stmt.span,
-                    round: self.round,
-                    who: *who,
-                    text: text.clone(),
-                    holds,
-                });
-                self.add_to_kappa(added, true).at(stmt.span)?;
             }
             StmtKind::Learn { who, what } => {
                 let learned = match what.kind {
@@ -250,23 +237,7 @@ impl Engine {
                 let state = self.state.clone();
                 let mut added = Vec::new();
                 for s in stmts {
-                    match &s.kind {
-                        StmtKind::Announce { speaker, formula } => {
-                            added.push(self.announcement(*speaker, formula, &state).at(s.span)?);
-                        }
-                        StmtKind::Reveal { who, formula, text } => {
-                            let (phi, holds) = self.reveal(*who, formula, &state).at(s.span)?;
-                            sink(Event::Reveal {
-                                span: s.span,
-                                round: self.round,
-                                who: *who,
-                                text: text.clone(),
-                                holds,
-                            });
-                            added.push(phi);
-                        }
-                        _ => unreachable!("lowering lets only announcements into `simultaneously`"),
-                    }
+                    added.push(self.announced(s, &state, sink)?.0);
                 }
                 self.add_to_kappa(Term::and(&added), true).at(stmt.span)?;
             }
@@ -317,6 +288,37 @@ impl Engine {
             });
         }
         Ok(())
+    }
+
+    /// What an `announce`, `A: …` or `A reveals …` statement adds to κ, evaluated in
+    /// `state`, and whether the engine derived it (so that shrinking it may pay off);
+    /// a reveal is reported to `sink`.
+    fn announced(
+        &mut self,
+        stmt: &Stmt,
+        state: &State,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<(Term, bool), EngineError> {
+        match &stmt.kind {
+            StmtKind::Announce { speaker, formula } => {
+                let added = self.announcement(*speaker, formula, state).at(stmt.span)?;
+                Ok((added, speaker.is_some() || formula.mentions_knowledge()))
+            }
+            StmtKind::Reveal { who, formula, text } => {
+                let (added, holds) = self.reveal(*who, formula, state).at(stmt.span)?;
+                sink(Event::Reveal {
+                    span: stmt.span,
+                    round: self.round,
+                    who: *who,
+                    text: text.clone(),
+                    holds,
+                });
+                Ok((added, true))
+            }
+            _ => unreachable!(
+                "only announcements are announced (lowering keeps `simultaneously` to them)"
+            ),
+        }
     }
 
     /// The formula an announcement adds to κ, evaluated in `state`.
