@@ -1,6 +1,7 @@
 //! The command line: the only place that prints results and picks exit codes
 //! (0 success, 1 solver failure, 2 usage or story error).
 
+use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,9 +12,16 @@ use std::time::{Duration, Instant};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
-use crate::ir::Program;
+use crate::explore::graph::{self, GRAPH_CAP};
+use crate::explore::trace::{Fates, TraceStep, Tracer};
+use crate::explore::{self};
+use crate::ir::{CheckpointId, Program};
 use crate::syntax::{Diagnostic, Span};
-use crate::worlds;
+use crate::worlds::{self, World, WorldCount};
+
+/// `run --trace` says which statement eliminated each world when there are at most
+/// this many.
+const FATES_SHOWN: usize = 100;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -59,6 +67,9 @@ enum Command {
         /// Print one JSON object: {"worlds": [...], "complete": true|false}
         #[arg(long)]
         json: bool,
+        /// Print the epistemic model at the end as Graphviz DOT (as `epipen graph`)
+        #[arg(long, conflicts_with = "json")]
+        dot: bool,
         /// Take `assert_adds_ck` hints on trust instead of verifying them
         #[arg(long)]
         trust_hints: bool,
@@ -70,6 +81,27 @@ enum Command {
         /// Take `assert_adds_ck` hints on trust instead of verifying them
         #[arg(long)]
         trust_hints: bool,
+        /// After each statement, print how many worlds are possible (and which, when few),
+        /// and at the end which statement eliminated each world
+        #[arg(long)]
+        trace: bool,
+        /// With --trace: one JSON object per line instead of text
+        #[arg(long, requires = "trace")]
+        json: bool,
+        /// With --trace: list the worlds when there are at most this many
+        #[arg(long, default_value_t = 10, requires = "trace")]
+        limit: u64,
+    },
+    /// Print the epistemic model (worlds, and who cannot tell them apart) as Graphviz DOT
+    Graph {
+        /// The story file
+        file: PathBuf,
+        /// The model at this checkpoint instead of the end
+        #[arg(long, value_name = "CHECKPOINT")]
+        at: Option<String>,
+        /// Render to this SVG file with Graphviz's `dot` instead of printing DOT
+        #[arg(long, value_name = "OUT")]
+        svg: Option<PathBuf>,
     },
     /// Verify every `assert_adds_ck` hint of a story, printing each as verified or refuted
     Check {
@@ -109,6 +141,12 @@ fn parse_set(s: &str) -> Result<(String, i64), String> {
 
 /// Parses the arguments, runs the command, and returns the process's exit code.
 pub fn main() -> ExitCode {
+    // Like any Unix filter, end quietly when stdout is closed (`epipen … | head`) instead
+    // of failing to print.
+    // SAFETY: restoring the default action of SIGPIPE, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let version = format!("{} (Z3 {})", env!("CARGO_PKG_VERSION"), crate::z3_version());
     let matches = Cli::command().version(version).get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
@@ -131,16 +169,21 @@ pub fn main() -> ExitCode {
             file,
             limit,
             json,
+            dot,
             trust_hints,
         } => with_story(file, &cli.sets, |story| {
             options.trust_hints = *trust_hints;
             options.skip_worlds_statements = true;
             let mut trusted = Vec::new();
-            let engine = story.run(&options, &mut |event| {
+            let mut engine = story.run(&options, &mut |event| {
                 if let Event::HintTrusted { span } = event {
                     trusted.push(story.line(span));
                 }
             })?;
+            if *dot {
+                print!("{}", story.graph(&mut engine, None)?);
+                return Ok(());
+            }
             let set = engine.worlds(*limit).map_err(|error| {
                 story.failure(&EngineError {
                     span: story.end(),
@@ -158,7 +201,12 @@ pub fn main() -> ExitCode {
             }
             Ok(())
         }),
-        Command::Run { file, trust_hints } => with_story(file, &cli.sets, |story| {
+        Command::Run {
+            file,
+            trust_hints,
+            trace: false,
+            ..
+        } => with_story(file, &cli.sets, |story| {
             options.trust_hints = *trust_hints;
             let mut printed = false;
             story.run(&options, &mut |event| {
@@ -168,6 +216,28 @@ pub fn main() -> ExitCode {
                 eprintln!(
                     "note: the story printed nothing; `epipen worlds FILE` prints the worlds at its end"
                 );
+            }
+            Ok(())
+        }),
+        Command::Run {
+            file,
+            trust_hints,
+            trace: true,
+            json,
+            limit,
+        } => with_story(file, &cli.sets, |story| {
+            options.trust_hints = *trust_hints;
+            let limit = usize::try_from(*limit).unwrap_or(usize::MAX);
+            story.trace(&options, limit, *json)
+        }),
+        Command::Graph { file, at, svg } => with_story(file, &cli.sets, |story| {
+            options.skip_worlds_statements = true;
+            let checkpoint = story.checkpoint(at.as_deref())?;
+            let mut engine = story.run(&options, &mut |_| {})?;
+            let dot = story.graph(&mut engine, checkpoint)?;
+            match svg {
+                None => print!("{dot}"),
+                Some(out) => render_svg(&dot, out)?,
             }
             Ok(())
         }),
@@ -218,8 +288,19 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Whether `epipen run` prints the event.
+fn printed_by_run(event: &Event) -> bool {
+    !matches!(
+        event,
+        Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. }
+    )
+}
+
 /// Prints one event of `epipen run`; returns whether it printed anything.
 fn print_event(story: &Story, event: &Event) -> bool {
+    if !printed_by_run(event) {
+        return false;
+    }
     match event {
         Event::Worlds { span, set } => {
             println!("-- line {}: worlds --", story.line(*span));
@@ -254,11 +335,51 @@ fn print_event(story: &Story, event: &Event) -> bool {
             );
         }
         Event::HintTrusted { span } => print!("{}", trusted_note(&[story.line(*span)])),
-        Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {
-            return false;
-        }
+        Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {}
     }
     true
+}
+
+/// How many worlds, in JSON: a number, `"infinite"`, or `">N"`.
+fn count_json(count: WorldCount) -> serde_json::Value {
+    match count {
+        WorldCount::Exactly(n) => n.into(),
+        WorldCount::Infinite => "infinite".into(),
+        WorldCount::MoreThan(n) => format!(">{n}").into(),
+    }
+}
+
+/// Renders DOT text to an SVG file with Graphviz's `dot` (given a file, not a pipe: a
+/// `dot` that dies early cannot take epipen down with it).
+fn render_svg(dot: &str, out: &std::path::Path) -> Result<(), Failure> {
+    let input = std::env::temp_dir().join(format!("epipen-{}.dot", std::process::id()));
+    std::fs::write(&input, dot)
+        .map_err(|e| Failure::Story(format!("error: cannot write {}: {e}\n", input.display())))?;
+    let ran = std::process::Command::new("dot")
+        .arg("-Tsvg")
+        .arg("-o")
+        .arg(out)
+        .arg(&input)
+        .output();
+    let _ = std::fs::remove_file(&input);
+    match ran {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Failure::Story(
+            "error: --svg needs Graphviz's `dot` program, which is not installed (not found on PATH)\n  \
+             = hint: install Graphviz (Debian: `apt install graphviz`), or print the DOT text instead: `epipen graph FILE > model.dot`\n"
+                .to_string(),
+        )),
+        Err(e) => Err(Failure::Story(format!("error: cannot run `dot`: {e}\n"))),
+        Ok(output) if !output.status.success() => Err(Failure::Solver(format!(
+            "error: `dot` failed ({}) writing {}\n{}",
+            output.status,
+            out.display(),
+            String::from_utf8_lossy(&output.stderr)
+        ))),
+        Ok(_) => {
+            println!("wrote {}", out.display());
+            Ok(())
+        }
+    }
 }
 
 /// `not φ` as a reader expects it: parentheses around anything with a top-level space.
@@ -301,6 +422,9 @@ fn init_tracing(verbose: u8) {
         .with_target(false)
         .try_init();
 }
+
+/// Called with the engine at the start (span None) and after each statement.
+type AfterStep<'a> = dyn FnMut(&mut Engine, Option<Span>) -> Result<(), Failure> + 'a;
 
 /// A story file read and compiled.
 struct Story {
@@ -347,9 +471,21 @@ impl Story {
 
     /// Runs the story's statements with a progress line on stderr.
     fn run(&self, options: &Options, sink: &mut dyn FnMut(Event)) -> Result<Engine, Failure> {
+        self.run_observed(options, sink, &mut |_, _| Ok(()))
+    }
+
+    /// Runs the story's statements like [`Story::run`], calling `after` with the engine at
+    /// the start (span None) and after each statement.
+    fn run_observed(
+        &self,
+        options: &Options,
+        sink: &mut dyn FnMut(Event),
+        after: &mut AfterStep<'_>,
+    ) -> Result<Engine, Failure> {
         let mut engine = Engine::new(self.program.clone(), options);
         let mut progress = Progress::new(&self.program);
         let current = options.timeout.map(|t| self.watchdog(t));
+        after(&mut engine, None)?;
         for stmt in &self.program.statements {
             if let Some(current) = &current {
                 *current.lock().unwrap_or_else(|e| e.into_inner()) = stmt.span;
@@ -373,9 +509,289 @@ impl Story {
                     }
                 })
                 .map_err(|e| self.failure(&e))?;
+            after(&mut engine, Some(stmt.span))?;
         }
         progress.clear();
         Ok(engine)
+    }
+
+    /// `epipen run --trace`: the run's own output, and after each statement the worlds
+    /// possible; at the end, which statement eliminated each world.
+    fn trace(&self, options: &Options, limit: usize, json: bool) -> Result<(), Failure> {
+        let mut tracer = Tracer::new(limit);
+        // The step not printed yet: the next may come from the same (unrolled) statement.
+        // It is printed before anything the next statement prints.
+        let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
+        let flush = || {
+            if let Some(step) = pending.borrow_mut().take() {
+                if json {
+                    println!("{}", self.step_json(&step));
+                } else {
+                    print!("{}", self.step_text(&step));
+                }
+            }
+        };
+        self.run_observed(
+            options,
+            &mut |event| {
+                if json {
+                    if let Some(line) = self.event_json(&event) {
+                        flush();
+                        println!("{line}");
+                    }
+                } else if printed_by_run(&event) {
+                    flush();
+                    print_event(self, &event);
+                }
+            },
+            &mut |engine, span| {
+                let step = tracer
+                    .observe(engine, span)
+                    .map_err(|e| self.failure(&self.located(span, e)))?;
+                let same = matches!(&*pending.borrow(), Some(p) if p.span.is_some() && p.span == step.span);
+                if same {
+                    if let Some(p) = pending.borrow_mut().as_mut() {
+                        p.absorb(step);
+                    }
+                } else {
+                    flush();
+                    *pending.borrow_mut() = Some(step);
+                }
+                Ok(())
+            },
+        )?;
+        flush();
+        if let Some(fates) = tracer.fates() {
+            if json {
+                println!("{}", self.fates_json(fates));
+            } else {
+                print!("{}", self.fates_text(fates));
+            }
+        }
+        Ok(())
+    }
+
+    /// A failure outside any statement's run, at `span` (None: the story's end).
+    fn located(&self, span: Option<Span>, error: EngineFailure) -> EngineError {
+        EngineError {
+            span: span.unwrap_or_else(|| self.end()),
+            error,
+        }
+    }
+
+    /// `line 8: announce …` (or `start`), cut to fit a line.
+    fn step_title(&self, span: Option<Span>) -> String {
+        match span {
+            None => "start".to_string(),
+            Some(span) => format!(
+                "line {}: {}",
+                self.line(span),
+                explore::truncate(&self.statement(span), 72)
+            ),
+        }
+    }
+
+    /// The statement at `span` on one line.
+    fn statement(&self, span: Span) -> String {
+        explore::statement_text(&self.source[span.start..span.end])
+    }
+
+    fn step_text(&self, step: &TraceStep) -> String {
+        let mut out = format!("{}  =>  {}", self.step_title(step.span), step.count);
+        match &step.eliminated {
+            Some(gone) if !gone.is_empty() => {
+                out.push_str(&format!(" ({} eliminated)", gone.len()))
+            }
+            _ if step.changed == Some(false) => out.push_str(" (unchanged)"),
+            _ => {}
+        }
+        out.push('\n');
+        if step.changed == Some(true)
+            && let Some(worlds) = &step.worlds
+        {
+            for w in worlds {
+                out.push_str(&format!(
+                    "    {}\n",
+                    worlds::world_line(&self.program, &w.0)
+                ));
+            }
+        }
+        out
+    }
+
+    fn fates_text(&self, fates: &Fates) -> String {
+        let since = match fates.since {
+            None => "at the start".to_string(),
+            Some(span) => format!("after line {}", self.line(span)),
+        };
+        let n = fates.worlds.len();
+        if n > FATES_SHOWN {
+            return format!(
+                "({n} worlds {since}: too many to say which statement eliminated each; --json lists them)\n"
+            );
+        }
+        let mut out = format!(
+            "-- which statement eliminated each of the {n} world{} possible {since} --\n",
+            if n == 1 { "" } else { "s" }
+        );
+        let lines: Vec<String> = fates
+            .worlds
+            .iter()
+            .map(|(w, _)| worlds::world_line(&self.program, &w.0))
+            .collect();
+        let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        for (line, (_, fate)) in lines.iter().zip(&fates.worlds) {
+            let fate = match fate {
+                None => "still possible".to_string(),
+                Some(span) => self.step_title(Some(*span)),
+            };
+            out.push_str(&format!("  {line:<width$}  {fate}\n"));
+        }
+        out
+    }
+
+    fn step_json(&self, step: &TraceStep) -> serde_json::Value {
+        let mut object = serde_json::Map::new();
+        object.insert("kind".into(), "step".into());
+        object.insert("line".into(), step.span.map(|s| self.line(s)).into());
+        object.insert(
+            "event".into(),
+            step.span
+                .map_or("start".to_string(), |s| self.statement(s))
+                .into(),
+        );
+        object.insert("worlds".into(), count_json(step.count));
+        object.insert("changed".into(), step.changed.into());
+        if let Some(worlds) = &step.worlds {
+            object.insert("list".into(), self.worlds_value(worlds));
+        }
+        if let Some(gone) = &step.eliminated {
+            object.insert("eliminated".into(), self.worlds_value(gone));
+        }
+        object.into()
+    }
+
+    fn fates_json(&self, fates: &Fates) -> serde_json::Value {
+        let worlds: Vec<serde_json::Value> = fates
+            .worlds
+            .iter()
+            .map(|(w, fate)| {
+                serde_json::json!({
+                    "world": worlds::world_json(&self.program, w),
+                    "eliminated_by": fate.map(|s| self.line(s)),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "kind": "fates",
+            "since": fates.since.map(|s| self.line(s)),
+            "fates": worlds,
+        })
+    }
+
+    fn worlds_value(&self, worlds: &[World]) -> serde_json::Value {
+        worlds
+            .iter()
+            .map(|w| serde_json::Value::Object(worlds::world_json(&self.program, w)))
+            .collect()
+    }
+
+    /// A run's own event (a reveal, a `worlds` statement, …) as one JSON line.
+    fn event_json(&self, event: &Event) -> Option<serde_json::Value> {
+        Some(match event {
+            Event::Worlds { span, set } => serde_json::json!({
+                "kind": "worlds",
+                "line": self.line(*span),
+                "worlds": self.worlds_value(&set.worlds),
+                "complete": set.complete,
+            }),
+            Event::Reveal {
+                span,
+                round,
+                who,
+                text,
+                holds,
+            } => serde_json::json!({
+                "kind": "reveal",
+                "line": self.line(*span),
+                "round": round,
+                "who": self.program.characters[who.0].name,
+                "said": if *holds { text.clone() } else { negate(text) },
+            }),
+            Event::RepeatDone { span, rounds } => serde_json::json!({
+                "kind": "repeat",
+                "line": self.line(*span),
+                "rounds": rounds,
+            }),
+            Event::HintTrusted { span } => serde_json::json!({
+                "kind": "hint",
+                "line": self.line(*span),
+                "trusted": true,
+            }),
+            Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {
+                return None;
+            }
+        })
+    }
+
+    /// The checkpoint named `name` (None: the end of the story).
+    fn checkpoint(&self, name: Option<&str>) -> Result<Option<CheckpointId>, Failure> {
+        let Some(name) = name else { return Ok(None) };
+        match self.program.checkpoints.iter().position(|c| c.name == name) {
+            Some(k) => Ok(Some(CheckpointId(k))),
+            None => {
+                let names: Vec<String> = self
+                    .program
+                    .checkpoints
+                    .iter()
+                    .map(|c| format!("`{}`", c.name))
+                    .collect();
+                let hint = if names.is_empty() {
+                    "the story has no checkpoints; add `checkpoint NAME` where you want the graph"
+                        .to_string()
+                } else {
+                    format!("its checkpoints are {}", names.join(", "))
+                };
+                Err(Failure::Story(format!(
+                    "error: --at {name}: {} has no checkpoint `{name}`\n  = hint: {hint}\n",
+                    self.path
+                )))
+            }
+        }
+    }
+
+    /// The epistemic model at `checkpoint` (None: now) as DOT, or the error that says
+    /// why it cannot be drawn.
+    fn graph(
+        &self,
+        engine: &mut Engine,
+        checkpoint: Option<CheckpointId>,
+    ) -> Result<String, Failure> {
+        let (span, place) = match checkpoint {
+            None => (self.end(), "at the end".to_string()),
+            Some(c) => (
+                self.program.checkpoints[c.0].span,
+                format!("at checkpoint {}", self.program.checkpoints[c.0].name),
+            ),
+        };
+        let at = |error: EngineFailure| self.failure(&EngineError { span, error });
+        let Some(model) = engine.model(checkpoint, GRAPH_CAP).map_err(at)? else {
+            let count = engine.count_worlds(checkpoint, GRAPH_CAP).map_err(at)?;
+            let d = Diagnostic::error(
+                span,
+                format!("the model {place} has {count}; a graph shows at most {GRAPH_CAP}"),
+            )
+            .with_hint("graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)");
+            return Err(Failure::Story(d.render(&self.path, &self.source)));
+        };
+        let file = std::path::Path::new(&self.path)
+            .file_name()
+            .map_or(self.path.clone(), |f| f.to_string_lossy().into_owned());
+        let title = format!(
+            "{file} {place}: {}",
+            WorldCount::Exactly(model.worlds.len() as u64)
+        );
+        Ok(graph::dot(&self.program, &model, &title))
     }
 
     /// Keeps `--timeout` a promise: the engine checks the deadline between solver calls,

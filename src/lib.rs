@@ -33,6 +33,7 @@ pub mod bench;
 pub mod bruteforce;
 pub mod cli;
 pub mod engine;
+pub mod explore;
 pub mod ir;
 pub mod lower;
 pub mod story;

@@ -83,6 +83,37 @@ pub struct WorldSet {
     pub complete: bool,
 }
 
+/// How many worlds are possible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorldCount {
+    Exactly(u64),
+    /// The solver proved some int constant unbounded.
+    Infinite,
+    /// More than this many, and the solver could not say whether finitely many.
+    MoreThan(u64),
+}
+
+impl std::fmt::Display for WorldCount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorldCount::Exactly(1) => write!(f, "1 world"),
+            WorldCount::Exactly(n) => write!(f, "{n} worlds"),
+            WorldCount::Infinite => write!(f, "infinitely many worlds"),
+            WorldCount::MoreThan(n) => write!(f, "more than {n} worlds"),
+        }
+    }
+}
+
+/// The epistemic model of a finite knowledge state: its worlds in canonical order and,
+/// for each character, what it observes in each world (the values of what it learned).
+/// A character cannot tell two worlds apart when its observations there are equal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Model {
+    pub worlds: Vec<World>,
+    /// `views[c][w]`: what character `c` observes in `worlds[w]`.
+    pub views: Vec<Vec<Vec<Value>>>,
+}
+
 /// A value as stories write it: enum values by their variant's name.
 pub fn show_value(program: &Program, ty: Ty, value: Value) -> String {
     match (ty, value) {
@@ -132,6 +163,24 @@ pub fn worlds_text(program: &Program, set: &WorldSet, more_hint: &str) -> String
     out
 }
 
+/// One world as a JSON object, keys in declaration order: `{"month": 7, "day": 16}`
+/// (enum values by name).
+pub fn world_json(program: &Program, world: &World) -> serde_json::Map<String, serde_json::Value> {
+    program
+        .constants
+        .iter()
+        .zip(&world.0)
+        .map(|(c, v)| {
+            let value = match (c.ty, v) {
+                (Ty::Enum(_), _) => serde_json::Value::from(show_value(program, c.ty, *v)),
+                (_, Value::Int(n)) => serde_json::Value::from(*n),
+                (_, Value::Bool(b)) => serde_json::Value::from(*b),
+            };
+            (c.name.clone(), value)
+        })
+        .collect()
+}
+
 /// `{"worlds": [{"month": 7, "day": 16}], "complete": true}`, keys in declaration order;
 /// with `"unverified_hints": [lines]` added when hints were taken on trust.
 pub fn worlds_json(program: &Program, set: &WorldSet, unverified_hints: &[usize]) -> String {
@@ -139,19 +188,9 @@ pub fn worlds_json(program: &Program, set: &WorldSet, unverified_hints: &[usize]
         .worlds
         .iter()
         .map(|w| {
-            let fields: Vec<String> = program
-                .constants
+            let fields: Vec<String> = world_json(program, w)
                 .iter()
-                .zip(&w.0)
-                .map(|(c, v)| {
-                    let value = match c.ty {
-                        Ty::Enum(_) => {
-                            serde_json::Value::String(show_value(program, c.ty, *v)).to_string()
-                        }
-                        _ => v.to_string(),
-                    };
-                    format!("{}: {value}", serde_json::Value::String(c.name.clone()))
-                })
+                .map(|(name, value)| format!("{}: {value}", serde_json::Value::from(name.as_str())))
                 .collect();
             format!("{{{}}}", fields.join(", "))
         })

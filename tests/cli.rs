@@ -1,6 +1,9 @@
 //! Drives the real `epipen` executable: every story in `stories/` with its exact output,
 //! bad stories with their exact errors and exit codes, and the solver-failure paths.
 
+#[path = "cli/explore.rs"]
+mod explore;
+
 use std::path::Path;
 use std::process::Command;
 

@@ -15,9 +15,9 @@ pub use error::{EngineError, Failure, SolverError};
 use knowledge::{Goal, Learned, State, WorldList};
 use solver::{Term, Z3};
 
-use crate::ir::{CharId, Expr, Program, Stmt, StmtKind, Ty};
+use crate::ir::{CharId, CheckpointId, Expr, Program, Stmt, StmtKind, Ty};
 use crate::syntax::Span;
-use crate::worlds::{self, Value, World, WorldSet};
+use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 
 /// Added formulas with more DAG nodes than this are shrunk before joining κ.
 const SHRINK_ABOVE: usize = 24;
@@ -591,6 +591,78 @@ impl Engine {
                 .enumerate(&self.state.kappa, &self.vars, bound, cap)?;
             Ok((ws.into_iter().map(World).collect(), exhausted))
         })
+    }
+}
+
+impl Engine {
+    /// The state saved at `checkpoint` (None: the current state); a story error when the
+    /// run has not passed the checkpoint.
+    fn state_at(&self, checkpoint: Option<CheckpointId>) -> Result<State, Failure> {
+        match checkpoint {
+            None => Ok(self.state.clone()),
+            Some(c) => self.checkpoints[c.0].clone().ok_or_else(|| Failure::Story {
+                message: format!(
+                    "the story never reaches `checkpoint {}`",
+                    self.program.checkpoints[c.0].name
+                ),
+                hints: vec![],
+            }),
+        }
+    }
+
+    /// How many worlds are possible now (or at `checkpoint`): exact when at most `cap`,
+    /// `Infinite` when the solver proves an int constant unbounded.
+    pub fn count_worlds(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<WorldCount, Failure> {
+        let state = self.state_at(checkpoint)?;
+        if let Some(ws) = self.small_worlds(&state, cap)? {
+            return Ok(WorldCount::Exactly(ws.len() as u64));
+        }
+        for v in self.vars.iter().filter(|v| !v.is_bool()) {
+            if self.z3.unbounded(&state.kappa, v)? {
+                return Ok(WorldCount::Infinite);
+            }
+        }
+        Ok(WorldCount::MoreThan(cap as u64))
+    }
+
+    /// The epistemic model now (or at `checkpoint`) when it has at most `cap` worlds.
+    pub fn model(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<Option<Model>, Failure> {
+        let state = self.state_at(checkpoint)?;
+        let Some(list) = self.small_worlds(&state, cap)? else {
+            return Ok(None);
+        };
+        let mut worlds: Vec<World> = list.iter().map(|w| World(w.clone())).collect();
+        worlds.sort();
+        let mut scratch = Vec::new();
+        let mut views = Vec::with_capacity(state.learned.len());
+        for learned in &state.learned {
+            let compiled: Vec<_> = learned
+                .iter()
+                .map(|l| match l {
+                    Learned::Const(c) => self.vars[*c].compile(&self.vars),
+                    Learned::Expr(e) => e.compile(&self.vars),
+                })
+                .collect();
+            let mut view = Vec::with_capacity(worlds.len());
+            for w in &worlds {
+                view.push(
+                    compiled
+                        .iter()
+                        .map(|c| c.eval(&w.0, &mut scratch))
+                        .collect::<Result<Vec<_>, _>>()?,
+                );
+            }
+            views.push(view);
+        }
+        Ok(Some(Model { worlds, views }))
     }
 }
 

@@ -642,6 +642,42 @@ impl Z3 {
         Ok(Some((ends[0], ends[1])))
     }
 
+    /// Whether the int `var` takes unboundedly large (or small) values in the models of
+    /// `formula`, as Z3's optimizer proves it: then `formula` has infinitely many models.
+    /// False when the optimizer finds both ends, or cannot tell (non-linear arithmetic).
+    pub fn unbounded(&self, formula: &Term, var: &Term) -> Result<bool, SolverError> {
+        for maximize in [false, true] {
+            let opt = Optimize::new();
+            if let Some(p) = self.timeout_params()? {
+                opt.set_params(&p);
+            }
+            opt.assert(b(formula));
+            if maximize {
+                opt.maximize(&i(var));
+            } else {
+                opt.minimize(&i(var));
+            }
+            match opt.check(&[]) {
+                SatResult::Sat => {}
+                SatResult::Unsat => return Ok(false),
+                SatResult::Unknown => {
+                    self.remaining()?;
+                    return Ok(false);
+                }
+            }
+            let end = if maximize {
+                opt.get_upper(0)
+            } else {
+                opt.get_lower(0)
+            };
+            // A finite optimum is a numeral; an unbounded one is `oo` (or `-oo`).
+            if end.is_some_and(|e| e.as_int().and_then(|n| n.as_i64()).is_none()) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Models of `formula` projected on `vars`, each distinct, up to `cap` of them, with
     /// every int variable within `[-bound, bound]` when a bound is given. Returns the
     /// worlds found and whether the solver proved there are no more.

@@ -1,0 +1,52 @@
+//! Tools for puzzle designers and teachers, built on the engine: step-by-step traces
+//! ([`trace`]), epistemic model graphs ([`graph`]) and parameter/sample sweeps
+//! ([`sweep`]). They compute data and text; the CLI prints it.
+
+pub mod graph;
+pub mod sweep;
+pub mod trace;
+
+/// A statement's source text on one line: comments dropped, whitespace collapsed.
+pub fn statement_text(source: &str) -> String {
+    let joined: Vec<&str> = source
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .flat_map(str::split_whitespace)
+        .collect();
+    joined
+        .join(" ")
+        .replace("{ ", "{")
+        .replace(" }", "}")
+        .replace(", }", "}")
+        .replace(",}", "}")
+}
+
+/// `text` cut to at most `max` characters, with `…` where it was cut.
+pub fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statement_text_is_one_line_without_comments() {
+        let src = "announce (month, day) in {\n  (5, 15), (5, 16), # May\n  (6, 17),\n}";
+        assert_eq!(
+            statement_text(src),
+            "announce (month, day) in {(5, 15), (5, 16), (6, 17)}"
+        );
+    }
+
+    #[test]
+    fn truncate_marks_the_cut() {
+        assert_eq!(truncate("abcdef", 6), "abcdef");
+        assert_eq!(truncate("abcdefg", 6), "abcde…");
+    }
+}

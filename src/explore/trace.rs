@@ -1,0 +1,131 @@
+//! `epipen run --trace`: how the possible worlds shrink, statement by statement, and which
+//! statement eliminated each world of a finite story.
+
+use crate::engine::{Engine, Failure};
+use crate::syntax::Span;
+use crate::worlds::{World, WorldCount};
+
+/// Worlds are counted exactly, and followed one by one, up to this many.
+pub const TRACK_CAP: usize = 10_000;
+
+/// The possible worlds after one statement (or at the start).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceStep {
+    /// The statement (None: the start, before any statement).
+    pub span: Option<Span>,
+    pub count: WorldCount,
+    /// The worlds, when there are at most the tracer's limit.
+    pub worlds: Option<Vec<World>>,
+    /// Whether the worlds differ from those before the statement (None: cannot tell,
+    /// there are too many to compare).
+    pub changed: Option<bool>,
+    /// The followed worlds this statement eliminated (None before worlds are followed).
+    pub eliminated: Option<Vec<World>>,
+}
+
+impl TraceStep {
+    /// Folds the next step into this one when both come from the same statement of the
+    /// source (a statement unrolled by `for` runs once per value): the result says what
+    /// the statement did as a whole.
+    pub fn absorb(&mut self, later: TraceStep) {
+        let eliminated = match (self.eliminated.take(), later.eliminated) {
+            (Some(mut a), Some(b)) => {
+                a.extend(b);
+                a.sort();
+                Some(a)
+            }
+            (a, b) => b.or(a),
+        };
+        let changed = match (self.changed, later.changed) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        };
+        *self = TraceStep {
+            changed,
+            eliminated,
+            ..later
+        };
+    }
+}
+
+/// What became of each world followed since the first finite state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fates {
+    /// The statement after which the worlds were first finitely many (None: the start).
+    pub since: Option<Span>,
+    /// Each world, in canonical order, with the statement that eliminated it (None:
+    /// still possible at the end).
+    pub worlds: Vec<(World, Option<Span>)>,
+}
+
+/// Follows a run: call [`Tracer::observe`] at the start and after each statement.
+pub struct Tracer {
+    limit: usize,
+    last: Option<(WorldCount, Option<Vec<World>>)>,
+    fates: Option<Fates>,
+}
+
+impl Tracer {
+    /// A tracer listing the worlds when there are at most `limit`.
+    pub fn new(limit: usize) -> Tracer {
+        Tracer {
+            limit,
+            last: None,
+            fates: None,
+        }
+    }
+
+    /// The worlds now, after the statement at `span` (None: the start).
+    pub fn observe(
+        &mut self,
+        engine: &mut Engine,
+        span: Option<Span>,
+    ) -> Result<TraceStep, Failure> {
+        let count = engine.count_worlds(None, TRACK_CAP)?;
+        let all = match count {
+            WorldCount::Exactly(n) => Some(engine.worlds(n)?.worlds),
+            _ => None,
+        };
+        let changed = match &self.last {
+            None => Some(true),
+            Some((before, _)) if all.is_none() && *before == count => None,
+            Some((before, ws)) => Some(*before != count || *ws != all),
+        };
+        let eliminated = match (&mut self.fates, &all) {
+            (Some(fates), Some(now)) => {
+                let mut gone = Vec::new();
+                for (w, fate) in fates.worlds.iter_mut() {
+                    if fate.is_none() && now.binary_search(w).is_err() {
+                        *fate = span;
+                        gone.push(w.clone());
+                    }
+                }
+                Some(gone)
+            }
+            (None, Some(now)) => {
+                self.fates = Some(Fates {
+                    since: span,
+                    worlds: now.iter().map(|w| (w.clone(), None)).collect(),
+                });
+                None
+            }
+            (_, None) => None,
+        };
+        let worlds = all.as_ref().filter(|ws| ws.len() <= self.limit).cloned();
+        self.last = Some((count, all));
+        Ok(TraceStep {
+            span,
+            count,
+            worlds,
+            changed,
+            eliminated,
+        })
+    }
+
+    /// What became of each followed world (None: the worlds were never finitely many,
+    /// or more than [`TRACK_CAP`]).
+    pub fn fates(&self) -> Option<&Fates> {
+        self.fates.as_ref()
+    }
+}
