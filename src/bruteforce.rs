@@ -660,6 +660,7 @@ mod tests {
                 })
                 .collect(),
             statements,
+            samples: Vec::new(),
         }
     }
     fn ints(vals: &[&[i64]]) -> Vec<World> {

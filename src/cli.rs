@@ -14,7 +14,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
 use crate::explore::graph::{self, GRAPH_CAP};
 use crate::explore::trace::{Fates, TraceStep, Tracer};
-use crate::explore::{self};
+use crate::explore::{self, sweep};
 use crate::ir::{CheckpointId, Program};
 use crate::syntax::{Diagnostic, Span};
 use crate::worlds::{self, World, WorldCount};
@@ -50,9 +50,13 @@ struct Cli {
     /// Print each statement's time and κ's size after it, on stderr
     #[arg(long, global = true)]
     stats: bool,
-    /// Override a `const` of the story, e.g. --set n=8 (repeatable)
+    /// Override a `const` of the story, e.g. --set n=8 (repeatable); `sweep` also takes
+    /// n=1..10 (inclusive) and n=2,4,8
     #[arg(long = "set", global = true, value_name = "NAME=VALUE", value_parser = parse_set)]
-    sets: Vec<(String, i64)>,
+    sets: Vec<(String, Vec<i64>)>,
+    /// Seed of the story's `sample(k, {…})` draws (the first seed with `sweep --samples`)
+    #[arg(long, global = true, default_value_t = 0)]
+    seed: u64,
 }
 
 #[derive(Subcommand)]
@@ -108,6 +112,19 @@ enum Command {
         /// The story file
         file: PathBuf,
     },
+    /// Run a story for every combination of --set values (n=1..10), or for many seeds of
+    /// its samples (--samples), in parallel; print how many worlds each run leaves
+    Sweep {
+        /// The story file
+        file: PathBuf,
+        /// Run this many seeds of the story's `sample(…)`s, from --seed on, and count how
+        /// many give 0, 1, 2, … worlds
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        samples: Option<u64>,
+        /// One JSON object per line: per run, or per combination with --samples
+        #[arg(long)]
+        json: bool,
+    },
     /// Time stories as child processes `epipen worlds STORY`: wall time, peak memory, κ's size
     Bench {
         /// The story files (default: every stories/*.story, sorted by name)
@@ -128,15 +145,50 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     }
 }
 
-fn parse_set(s: &str) -> Result<(String, i64), String> {
+/// The most values one `--set` may give.
+const MAX_SET_VALUES: usize = 100_000;
+
+/// `n=8`, `n=1..10` (both ends included) or `n=2,4,8`.
+fn parse_set(s: &str) -> Result<(String, Vec<i64>), String> {
     let (name, value) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
-    let value = value
-        .trim()
-        .parse::<i64>()
-        .map_err(|_| format!("`{value}` is not a whole number"))?;
-    Ok((name.trim().to_string(), value))
+    let int = |v: &str| {
+        v.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("`{}` is not a whole number", v.trim()))
+    };
+    let values = if let Some((lo, hi)) = value.split_once("..") {
+        let (lo, hi) = (int(lo)?, int(hi.strip_prefix('=').unwrap_or(hi))?);
+        if lo > hi {
+            return Err(format!(
+                "the range {lo}..{hi} is empty (both ends are included)"
+            ));
+        }
+        if (hi as i128 - lo as i128) >= MAX_SET_VALUES as i128 {
+            return Err(format!(
+                "the range {lo}..{hi} has more than {MAX_SET_VALUES} values"
+            ));
+        }
+        (lo..=hi).collect()
+    } else {
+        value.split(',').map(int).collect::<Result<Vec<_>, _>>()?
+    };
+    Ok((name.trim().to_string(), values))
+}
+
+/// The `--set` values of a command that runs the story once: one value each.
+fn single_values(sets: &[(String, Vec<i64>)]) -> Result<Vec<(String, i64)>, ExitCode> {
+    sets.iter()
+        .map(|(name, values)| match values.as_slice() {
+            [v] => Ok((name.clone(), *v)),
+            _ => {
+                eprintln!("error: --set {name}=…: gives {} values, and only `epipen sweep` runs a story once per value", values.len());
+                eprintln!("  = hint: `epipen sweep FILE --set {name}=…`, or give one value");
+                Err(ExitCode::from(2))
+            }
+        })
+        .collect()
 }
 
 /// Parses the arguments, runs the command, and returns the process's exit code.
@@ -164,6 +216,13 @@ pub fn main() -> ExitCode {
         stats: cli.stats,
         ..Options::default()
     };
+    let sets = match &cli.command {
+        Command::Sweep { .. } => Vec::new(),
+        _ => match single_values(&cli.sets) {
+            Ok(sets) => sets,
+            Err(code) => return code,
+        },
+    };
     match &cli.command {
         Command::Worlds {
             file,
@@ -171,7 +230,7 @@ pub fn main() -> ExitCode {
             json,
             dot,
             trust_hints,
-        } => with_story(file, &cli.sets, |story| {
+        } => with_story(file, &sets, cli.seed, |story| {
             options.trust_hints = *trust_hints;
             options.skip_worlds_statements = true;
             let mut trusted = Vec::new();
@@ -206,7 +265,7 @@ pub fn main() -> ExitCode {
             trust_hints,
             trace: false,
             ..
-        } => with_story(file, &cli.sets, |story| {
+        } => with_story(file, &sets, cli.seed, |story| {
             options.trust_hints = *trust_hints;
             let mut printed = false;
             story.run(&options, &mut |event| {
@@ -225,12 +284,12 @@ pub fn main() -> ExitCode {
             trace: true,
             json,
             limit,
-        } => with_story(file, &cli.sets, |story| {
+        } => with_story(file, &sets, cli.seed, |story| {
             options.trust_hints = *trust_hints;
             let limit = usize::try_from(*limit).unwrap_or(usize::MAX);
             story.trace(&options, limit, *json)
         }),
-        Command::Graph { file, at, svg } => with_story(file, &cli.sets, |story| {
+        Command::Graph { file, at, svg } => with_story(file, &sets, cli.seed, |story| {
             options.skip_worlds_statements = true;
             let checkpoint = story.checkpoint(at.as_deref())?;
             let mut engine = story.run(&options, &mut |_| {})?;
@@ -241,7 +300,23 @@ pub fn main() -> ExitCode {
             }
             Ok(())
         }),
-        Command::Check { file } => with_story(file, &cli.sets, |story| {
+        Command::Sweep {
+            file,
+            samples,
+            json,
+        } => {
+            let seeds = match samples {
+                Some(n) => cli.seed..cli.seed.saturating_add(*n),
+                None => cli.seed..cli.seed + 1,
+            };
+            let jobs = sweep::jobs(&cli.sets, seeds);
+            // The first run's values check the story and the names before the sweep.
+            let first = jobs.first().map(|j| j.sets.clone()).unwrap_or_default();
+            with_story(file, &first, cli.seed, |story| {
+                story.sweep(jobs, &options, samples.is_some(), *json)
+            })
+        }
+        Command::Check { file } => with_story(file, &sets, cli.seed, |story| {
             options.keep_refuted_hints = true;
             options.skip_worlds_statements = true;
             let (mut verified, mut refuted) = (0, 0);
@@ -281,7 +356,7 @@ pub fn main() -> ExitCode {
         Command::Bench { files, runs, json } => crate::bench::main(&crate::bench::Args {
             stories: files.clone(),
             runs: *runs as usize,
-            sets: cli.sets.clone(),
+            sets: sets.clone(),
             timeout: cli.timeout,
             json: *json,
         }),
@@ -734,6 +809,280 @@ impl Story {
         })
     }
 
+    /// `epipen sweep`: runs every job in parallel and prints a table (one row per run,
+    /// or with `samples` one distribution per combination of values).
+    fn sweep(
+        &self,
+        jobs: Vec<sweep::Job>,
+        options: &Options,
+        samples: bool,
+        json: bool,
+    ) -> Result<(), Failure> {
+        let start = Instant::now();
+        let terminal = std::io::stderr().is_terminal();
+        let outcomes = sweep::run_all(&self.source, jobs, options, &|done, total| {
+            if terminal && start.elapsed() > Duration::from_millis(500) {
+                eprint!(
+                    "\r\x1b[2Ksweep: {done}/{total} runs ({:.1} s)",
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        });
+        if terminal && start.elapsed() > Duration::from_millis(500) {
+            eprint!("\r\x1b[2K");
+        }
+        if samples {
+            for group in outcomes.chunk_by(|a, b| a.job.sets == b.job.sets) {
+                if json {
+                    println!("{}", self.distribution_json(group));
+                } else {
+                    print!("{}", self.distribution_text(group));
+                }
+            }
+        } else if json {
+            for o in &outcomes {
+                println!("{}", self.outcome_json(o));
+            }
+        } else {
+            print!("{}", self.sweep_table(&outcomes));
+        }
+        // The worst failure decides the exit code: a story error (2) over a solver one (1).
+        let failed = outcomes.iter().filter(|o| o.result.is_err()).count();
+        let code = outcomes
+            .iter()
+            .filter_map(|o| o.result.as_ref().err().map(|e| self.run_error_code(e)))
+            .max();
+        match code {
+            None => Ok(()),
+            Some(code) => {
+                eprintln!(
+                    "error: {failed} of {} runs failed; the first: {}",
+                    outcomes.len(),
+                    outcomes
+                        .iter()
+                        .find_map(|o| o.result.as_ref().err())
+                        .map(|e| self.run_error_text(e))
+                        .unwrap_or_default()
+                );
+                Err(Failure::Quiet(code))
+            }
+        }
+    }
+
+    fn run_error_code(&self, e: &sweep::RunError) -> u8 {
+        match e {
+            sweep::RunError::Compile(_) => 2,
+            sweep::RunError::Engine(e) => match self.failure(e) {
+                Failure::Story(_) => 2,
+                _ => 1,
+            },
+        }
+    }
+
+    /// A failed run on one line: `line 26: …`.
+    fn run_error_text(&self, e: &sweep::RunError) -> String {
+        match e {
+            sweep::RunError::Compile(ds) => ds
+                .first()
+                .map(|d| format!("line {}: {}", self.line(d.span), d.message))
+                .unwrap_or_default(),
+            sweep::RunError::Engine(e) => format!("line {}: {}", self.line(e.span), e.error),
+        }
+    }
+
+    fn sweep_table(&self, outcomes: &[sweep::Outcome]) -> String {
+        let names: Vec<&str> = outcomes
+            .first()
+            .map(|o| o.job.sets.iter().map(|s| s.0.as_str()).collect())
+            .unwrap_or_default();
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let mut header: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        header.extend(["worlds", "time", "the world, when one"].map(String::from));
+        rows.push(header);
+        for o in outcomes {
+            let mut row: Vec<String> = o.job.sets.iter().map(|s| s.1.to_string()).collect();
+            match &o.result {
+                Ok(summary) => {
+                    row.push(summary.count.to_string());
+                    row.push(format!("{:.1} ms", o.elapsed.as_secs_f64() * 1000.0));
+                    row.push(
+                        summary
+                            .world
+                            .as_ref()
+                            .map(|w| worlds::world_line(&summary.program, &w.0))
+                            .unwrap_or_default(),
+                    );
+                }
+                Err(e) => {
+                    row.push("error".into());
+                    row.push(format!("{:.1} ms", o.elapsed.as_secs_f64() * 1000.0));
+                    row.push(self.run_error_text(e));
+                }
+            }
+            rows.push(row);
+        }
+        let columns = rows[0].len();
+        let widths: Vec<usize> = (0..columns)
+            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
+        let mut out = String::new();
+        for row in &rows {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .map(|(c, (cell, w))| {
+                    if c + 1 == columns {
+                        cell.clone()
+                    } else if c + 2 == columns {
+                        format!("{cell:>w$}")
+                    } else {
+                        format!("{cell:<w$}")
+                    }
+                })
+                .collect();
+            out.push_str(cells.join("  ").trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// `{(5, 15), (6, 17), …}`: the items a sample drew, as written in the story.
+    fn draw_text(&self, draw: &crate::ir::SampleDraw) -> String {
+        let items: Vec<&str> = draw
+            .items
+            .iter()
+            .map(|s| &self.source[s.start..s.end])
+            .collect();
+        format!("{{{}}}", items.join(", "))
+    }
+
+    fn sets_text(sets: &[(String, i64)]) -> String {
+        sets.iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn distribution_text(&self, group: &[sweep::Outcome]) -> String {
+        let d = sweep::distribution(group);
+        let mut out = String::new();
+        if let Some(first) = group.first()
+            && !first.job.sets.is_empty()
+        {
+            out.push_str(&format!("{}:\n", Self::sets_text(&first.job.sets)));
+        }
+        let (lo, hi) = (
+            group.first().map_or(0, |o| o.job.seed),
+            group.last().map_or(0, |o| o.job.seed),
+        );
+        let n = group.len();
+        out.push_str(&format!("{n} samples (seeds {lo} to {hi}):\n"));
+        out.push_str("  worlds  samples   share\n");
+        let share = |k: usize| 100.0 * k as f64 / n as f64;
+        for (worlds, k) in &d.counts {
+            let label = worlds.map_or(format!(">{}", sweep::COUNT_CAP), |w| w.to_string());
+            out.push_str(&format!("  {label:>6}  {k:>7}  {:>5.1}%\n", share(*k)));
+        }
+        if d.failed > 0 {
+            out.push_str(&format!(
+                "  failed  {:>7}  {:>5.1}%\n",
+                d.failed,
+                share(d.failed)
+            ));
+        }
+        match d.first_unique.map(|k| &group[k]) {
+            None => out.push_str("no sample leaves exactly one world\n"),
+            Some(o) => {
+                out.push_str(&format!(
+                    "first sample with exactly one world: --seed {}\n",
+                    o.job.seed
+                ));
+                if let Ok(summary) = &o.result {
+                    for draw in &summary.draws {
+                        out.push_str(&format!(
+                            "  line {}: drew {}\n",
+                            self.line(draw.span),
+                            self.draw_text(draw)
+                        ));
+                    }
+                    if let Some(w) = &summary.world {
+                        out.push_str(&format!(
+                            "  the world: {}\n",
+                            worlds::world_line(&summary.program, &w.0)
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn sets_json(sets: &[(String, i64)]) -> serde_json::Value {
+        sets.iter()
+            .map(|(n, v)| (n.clone(), serde_json::Value::from(*v)))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    }
+
+    fn outcome_json(&self, o: &sweep::Outcome) -> serde_json::Value {
+        let mut object = serde_json::Map::new();
+        object.insert("sets".into(), Self::sets_json(&o.job.sets));
+        object.insert("seed".into(), o.job.seed.into());
+        match &o.result {
+            Ok(s) => {
+                object.insert("worlds".into(), count_json(s.count));
+                if let Some(w) = &s.world {
+                    object.insert("world".into(), worlds::world_json(&s.program, w).into());
+                }
+            }
+            Err(e) => {
+                object.insert("error".into(), self.run_error_text(e).into());
+            }
+        }
+        object.insert(
+            "ms".into(),
+            ((o.elapsed.as_secs_f64() * 10_000.0).round() / 10.0).into(),
+        );
+        object.into()
+    }
+
+    fn distribution_json(&self, group: &[sweep::Outcome]) -> serde_json::Value {
+        let d = sweep::distribution(group);
+        let counts: serde_json::Map<String, serde_json::Value> = d
+            .counts
+            .iter()
+            .map(|(w, k)| {
+                let key = w.map_or(format!(">{}", sweep::COUNT_CAP), |w| w.to_string());
+                (key, serde_json::Value::from(*k))
+            })
+            .collect();
+        let first_unique = d.first_unique.map(|k| {
+            let o = &group[k];
+            let (world, drew) = match &o.result {
+                Ok(s) => (
+                    s.world
+                        .as_ref()
+                        .map(|w| serde_json::Value::from(worlds::world_json(&s.program, w))),
+                    s.draws
+                        .iter()
+                        .map(|d| self.draw_text(d))
+                        .collect::<Vec<_>>(),
+                ),
+                Err(_) => (None, Vec::new()),
+            };
+            serde_json::json!({"seed": o.job.seed, "world": world, "drew": drew})
+        });
+        serde_json::json!({
+            "sets": Self::sets_json(group.first().map_or(&[][..], |o| &o.job.sets)),
+            "samples": group.len(),
+            "seeds": [group.first().map(|o| o.job.seed), group.last().map(|o| o.job.seed)],
+            "counts": counts,
+            "failed": d.failed,
+            "first_unique": first_unique,
+        })
+    }
+
     /// The checkpoint named `name` (None: the end of the story).
     fn checkpoint(&self, name: Option<&str>) -> Result<Option<CheckpointId>, Failure> {
         let Some(name) = name else { return Ok(None) };
@@ -841,6 +1190,7 @@ impl Story {
 fn with_story(
     file: &PathBuf,
     sets: &[(String, i64)],
+    seed: u64,
     f: impl FnOnce(&Story) -> Result<(), Failure>,
 ) -> ExitCode {
     let path = file.display().to_string();
@@ -851,7 +1201,7 @@ fn with_story(
             return ExitCode::from(2);
         }
     };
-    let program = match crate::compile(&source, sets) {
+    let program = match crate::compile_seeded(&source, sets, seed) {
         Ok(p) => p,
         Err(crate::CompileError::UnknownSet { name, consts }) => {
             eprintln!("error: --set {name}=…: {path} has no `const {name}`");

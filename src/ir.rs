@@ -62,6 +62,16 @@ pub struct Program {
     pub checkpoints: Vec<Checkpoint>,
     pub enums: Vec<EnumDef>,
     pub statements: Vec<Stmt>,
+    /// What each `sample(k, {…})` drew, in the order they were compiled.
+    pub samples: Vec<SampleDraw>,
+}
+
+/// The items one `sample(k, {…})` drew: where it is written, and the spans of the
+/// chosen items, in the set's order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampleDraw {
+    pub span: Span,
+    pub items: Vec<Span>,
 }
 
 impl Program {

@@ -66,8 +66,18 @@ pub enum CompileError {
 }
 
 /// Parses and lowers a story, returning every error found. `sets` override the values of
-/// the story's `const`s (`--set n=8`); each must name one.
+/// the story's `const`s (`--set n=8`); each must name one. `sample(k, {…})` draws with
+/// seed 0 (see [`compile_seeded`]).
 pub fn compile(source: &str, sets: &[(String, i64)]) -> Result<ir::Program, CompileError> {
+    compile_seeded(source, sets, 0)
+}
+
+/// [`compile`], with `sample(k, {…})` drawing from `seed` (`--seed`).
+pub fn compile_seeded(
+    source: &str,
+    sets: &[(String, i64)],
+    seed: u64,
+) -> Result<ir::Program, CompileError> {
     let story = syntax::parse(source).map_err(CompileError::Story)?;
     let consts = lower::const_names(&story);
     if let Some((name, _)) = sets.iter().find(|(name, _)| !consts.contains(name)) {
@@ -76,7 +86,7 @@ pub fn compile(source: &str, sets: &[(String, i64)]) -> Result<ir::Program, Comp
             consts,
         });
     }
-    lower::lower(&story, sets).map_err(CompileError::Story)
+    lower::lower(&story, sets, seed).map_err(CompileError::Story)
 }
 
 /// The version of the Z3 library loaded at run time, e.g. "5.4.0.0".

@@ -1077,6 +1077,7 @@ impl Live {
             enums: decls.enums.clone(),
             checkpoints,
             statements: Vec::new(),
+            samples: Vec::new(),
         };
         Live {
             engine: Engine::new(Rc::new(snapshot), options),
@@ -1157,6 +1158,7 @@ impl Story {
                 checkpoints: Vec::new(),
                 enums: Vec::new(),
                 statements: Vec::new(),
+                samples: Vec::new(),
             },
             saved: Vec::new(),
             live: None,
@@ -1439,6 +1441,7 @@ impl Story {
             checkpoints: self.program.checkpoints.clone(),
             enums: self.program.enums.clone(),
             statements: Vec::new(),
+            samples: Vec::new(),
         });
         Ok(Worlds {
             worlds: set

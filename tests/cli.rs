@@ -606,7 +606,7 @@ fn runtime_story_errors_are_located() {
 
 #[test]
 fn every_story_has_a_pinned_test() {
-    let tests = include_str!("cli.rs");
+    let tests = [include_str!("cli.rs"), include_str!("cli/explore.rs")].concat();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("stories");
     let mut missing = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {

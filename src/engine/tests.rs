@@ -90,6 +90,7 @@ fn two_chars_two_ints(first: Expr, mul: bool, dialogue: Vec<Stmt>) -> Program {
         checkpoints: vec![],
         enums: vec![],
         statements,
+        samples: Vec::new(),
     }
 }
 

@@ -1,1 +1,220 @@
-//! sweep
+//! `epipen sweep`: runs a story for every combination of parameter values, or for many
+//! seeds of its `sample(…)`s, in parallel (one engine, and so one Z3 context, per
+//! thread), and summarises how many worlds each run leaves.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::engine::{Engine, EngineError, Options};
+use crate::ir::{Program, SampleDraw};
+use crate::syntax::Diagnostic;
+use crate::worlds::{World, WorldCount};
+
+/// Worlds are counted exactly up to this many.
+pub const COUNT_CAP: usize = 1_000;
+
+/// One run: values for the story's consts, and the seed of its samples.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    pub sets: Vec<(String, i64)>,
+    pub seed: u64,
+}
+
+/// Every combination of `ranges` (the first name varies slowest), each run with every
+/// seed of `seeds`.
+pub fn jobs(ranges: &[(String, Vec<i64>)], seeds: std::ops::Range<u64>) -> Vec<Job> {
+    let mut combos: Vec<Vec<(String, i64)>> = vec![Vec::new()];
+    for (name, values) in ranges {
+        combos = combos
+            .into_iter()
+            .flat_map(|combo| {
+                values.iter().map(move |v| {
+                    let mut c = combo.clone();
+                    c.push((name.clone(), *v));
+                    c
+                })
+            })
+            .collect();
+    }
+    combos
+        .into_iter()
+        .flat_map(|sets| {
+            seeds.clone().map(move |seed| Job {
+                sets: sets.clone(),
+                seed,
+            })
+        })
+        .collect()
+}
+
+/// What one run left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// The story as compiled for this run (families sized by its values).
+    pub program: Arc<Program>,
+    pub count: WorldCount,
+    /// The world, when exactly one is left.
+    pub world: Option<World>,
+    /// What the story's `sample(…)`s drew.
+    pub draws: Vec<SampleDraw>,
+}
+
+/// Why one run failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunError {
+    /// The story does not compile with these values.
+    Compile(Vec<Diagnostic>),
+    /// The run failed at a statement.
+    Engine(EngineError),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub job: Job,
+    pub result: Result<Summary, RunError>,
+    pub elapsed: Duration,
+}
+
+/// Runs every job on the thread pool; `progress(done, total)` is called after each.
+/// Outcomes come back in the jobs' order.
+pub fn run_all(
+    source: &str,
+    jobs: Vec<Job>,
+    options: &Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Outcome> {
+    let total = jobs.len();
+    let done = AtomicUsize::new(0);
+    jobs.into_par_iter()
+        .map(|job| {
+            let start = Instant::now();
+            let result = run_one(source, &job, options);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            Outcome {
+                job,
+                result,
+                elapsed: start.elapsed(),
+            }
+        })
+        .collect()
+}
+
+fn run_one(source: &str, job: &Job, options: &Options) -> Result<Summary, RunError> {
+    let program = match crate::compile_seeded(source, &job.sets, job.seed) {
+        Ok(p) => p,
+        Err(crate::CompileError::Story(d)) => return Err(RunError::Compile(d)),
+        Err(crate::CompileError::UnknownSet { name, .. }) => {
+            return Err(RunError::Compile(vec![Diagnostic::error(
+                crate::Span::default(),
+                format!("the story has no `const {name}`"),
+            )]));
+        }
+    };
+    let end = program
+        .statements
+        .last()
+        .map(|s| s.span)
+        .unwrap_or_default();
+    let draws = program.samples.clone();
+    let shared = Arc::new(program.clone());
+    let options = Options {
+        skip_worlds_statements: true,
+        stats: false,
+        ..options.clone()
+    };
+    let mut engine = Engine::new(Rc::new(program), &options);
+    engine.run(&mut |_| {}).map_err(RunError::Engine)?;
+    let at_end = |error| RunError::Engine(EngineError { span: end, error });
+    let count = engine.count_worlds(None, COUNT_CAP).map_err(at_end)?;
+    let world = match count {
+        WorldCount::Exactly(1) => engine.worlds(1).map_err(|e| at_end(e.into()))?.worlds.pop(),
+        _ => None,
+    };
+    Ok(Summary {
+        program: shared,
+        count,
+        world,
+        draws,
+    })
+}
+
+/// How the runs of one combination of values spread over world counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Distribution {
+    /// Runs by the number of worlds they left (None: infinitely many or more than
+    /// [`COUNT_CAP`]).
+    pub counts: BTreeMap<Option<u64>, usize>,
+    pub failed: usize,
+    /// The first run (in seed order) that left exactly one world.
+    pub first_unique: Option<usize>,
+}
+
+/// The distribution of `outcomes` (the runs of one combination).
+pub fn distribution(outcomes: &[Outcome]) -> Distribution {
+    let mut d = Distribution {
+        counts: BTreeMap::new(),
+        failed: 0,
+        first_unique: None,
+    };
+    for (k, o) in outcomes.iter().enumerate() {
+        match &o.result {
+            Ok(s) => {
+                let n = match s.count {
+                    WorldCount::Exactly(n) => Some(n),
+                    _ => None,
+                };
+                *d.counts.entry(n).or_default() += 1;
+                if n == Some(1) && d.first_unique.is_none() {
+                    d.first_unique = Some(k);
+                }
+            }
+            Err(_) => d.failed += 1,
+        }
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_are_every_combination_then_every_seed() {
+        let ranges = vec![("n".to_string(), vec![1, 2]), ("k".to_string(), vec![5, 6])];
+        let got: Vec<(Vec<i64>, u64)> = jobs(&ranges, 0..1)
+            .into_iter()
+            .map(|j| (j.sets.iter().map(|s| s.1).collect(), j.seed))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (vec![1, 5], 0),
+                (vec![1, 6], 0),
+                (vec![2, 5], 0),
+                (vec![2, 6], 0)
+            ]
+        );
+        assert_eq!(jobs(&[], 3..6).len(), 3);
+    }
+
+    #[test]
+    fn runs_are_parallel_and_in_order() {
+        let source = "const n = 1\ncharacters A\nint x\nannounce x >= 0 and x < n\n";
+        let ranges = vec![("n".to_string(), (0..6).collect())];
+        let outcomes = run_all(source, jobs(&ranges, 0..1), &Options::default(), &|_, _| {});
+        let counts: Vec<WorldCount> = outcomes
+            .iter()
+            .map(|o| o.result.as_ref().expect("runs").count)
+            .collect();
+        assert_eq!(counts, (0..6).map(WorldCount::Exactly).collect::<Vec<_>>());
+        assert_eq!(
+            outcomes[1].result.as_ref().unwrap().world,
+            Some(World(vec![crate::worlds::Value::Int(0)]))
+        );
+    }
+}

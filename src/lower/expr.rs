@@ -107,7 +107,11 @@ impl Lowerer {
                 );
                 None
             }
-            ExprKind::In { element, set } => self.membership(element, set, span, ctx),
+            ExprKind::In {
+                element,
+                set,
+                sample,
+            } => self.membership(element, set, sample.as_ref(), span, ctx),
             ExprKind::Call { name, args } => self.call(name, args, span, ctx),
             ExprKind::Index { base, index } => self.index_value(base, index, span),
             ExprKind::Aggregate {
@@ -359,6 +363,7 @@ impl Lowerer {
         &mut self,
         element: &ast::Expr,
         set: &[ast::Expr],
+        sample: Option<&ast::Sample>,
         span: Span,
         ctx: Ctx,
     ) -> Option<ir::Expr> {
@@ -404,11 +409,44 @@ impl Lowerer {
             }
             items.push(lowered);
         }
+        let drawn = match sample {
+            None => None,
+            Some(sample) => Some(self.draw(sample, set)?),
+        };
         if !ok {
             return None;
         }
+        if let Some(chosen) = drawn {
+            items = chosen.into_iter().map(|k| items[k].clone()).collect();
+        }
         let tuple = tuple.into_iter().collect::<Option<Vec<_>>>()?;
         Some(fold::membership(tuple, items, span))
+    }
+
+    /// The indices of the items `sample(k, set)` draws, recorded in the program (none
+    /// drawn in code that does not run).
+    fn draw(&mut self, sample: &ast::Sample, set: &[ast::Expr]) -> Option<Vec<usize>> {
+        let k = self.compile_time_int(&sample.count, "the number of items to sample")?;
+        let n = set.len();
+        let Some(k) = usize::try_from(k).ok().filter(|&k| k <= n) else {
+            self.error(
+                Diagnostic::error(
+                    sample.count.span,
+                    format!("cannot sample {k} items from a set of {n}"),
+                )
+                .with_hint(format!("sample between 0 and {n} items")),
+            );
+            return None;
+        };
+        if self.dead > 0 {
+            return Some((0..k).collect());
+        }
+        let chosen = self.rng.choose(k, n);
+        self.samples.push(ir::SampleDraw {
+            span: sample.span,
+            items: chosen.iter().map(|&i| set[i].span).collect(),
+        });
+        Some(chosen)
     }
 
     // ----- calls -----

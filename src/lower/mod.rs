@@ -14,6 +14,7 @@
 
 mod expr;
 mod fold;
+mod sample;
 mod show;
 #[cfg(test)]
 mod tests;
@@ -49,9 +50,14 @@ pub fn const_names(story: &ast::Story) -> Vec<String> {
 }
 
 /// Resolves names, checks types and unrolls loops, reporting every error found. `sets`
-/// override the values of `const`s (the caller checks that each names a `const`).
-pub fn lower(story: &ast::Story, sets: &[(String, i64)]) -> Result<ir::Program, Vec<Diagnostic>> {
-    let mut lowerer = Lowerer::new(story, sets);
+/// override the values of `const`s (the caller checks that each names a `const`);
+/// `seed` seeds the draws of `sample(k, {…})`.
+pub fn lower(
+    story: &ast::Story,
+    sets: &[(String, i64)],
+    seed: u64,
+) -> Result<ir::Program, Vec<Diagnostic>> {
+    let mut lowerer = Lowerer::new(story, sets, seed);
     let mut statements = Vec::new();
     for stmt in &story.statements {
         lowerer.stmt(stmt, &mut statements);
@@ -157,11 +163,15 @@ struct Lowerer {
     dead: u32,
     /// Rounds left to unroll.
     budget: u64,
+    /// Draws the items of `sample(k, {…})`.
+    rng: sample::Rng,
+    /// What each `sample` drew.
+    samples: Vec<ir::SampleDraw>,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl Lowerer {
-    fn new(story: &ast::Story, sets: &[(String, i64)]) -> Lowerer {
+    fn new(story: &ast::Story, sets: &[(String, i64)], seed: u64) -> Lowerer {
         let mut declared_at = HashMap::new();
         for stmt in &story.statements {
             let mut declare = |name: &Ident| {
@@ -195,6 +205,8 @@ impl Lowerer {
             declared_at,
             defined_at,
             sets: sets.iter().cloned().collect(),
+            rng: sample::Rng::new(seed),
+            samples: Vec::new(),
             current: 0,
             depth: 0,
             simultaneous: false,
@@ -212,6 +224,7 @@ impl Lowerer {
                 checkpoints: self.checkpoints,
                 enums: self.enums,
                 statements,
+                samples: self.samples,
             })
         } else {
             // Expressions report inner problems before outer ones; show them in source

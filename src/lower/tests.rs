@@ -2013,3 +2013,115 @@ fn the_documented_examples_compile() {
                    enum Colour { red, green, blue }\nColour wall[5], door\n";
     ok(&format!("{prelude}{}", examples[3..].join("\n")));
 }
+
+fn compile_seed(src: &str, seed: u64) -> ir::Program {
+    let story = crate::syntax::parse(src).expect("parses");
+    lower(&story, &[], seed).expect("lowers")
+}
+
+/// The values of the set a story's first announcement keeps, for `x in …`.
+fn announced_set(program: &ir::Program) -> Vec<i64> {
+    let ir::StmtKind::Announce { formula, .. } = &program.statements[0].kind else {
+        panic!("an announcement first")
+    };
+    let mut values = Vec::new();
+    formula
+        .walk(&mut |e| {
+            if let ir::ExprKind::In { set, .. } = &e.kind {
+                for item in set {
+                    if let ir::ExprKind::Int(n) = item[0].kind {
+                        values.push(n);
+                    }
+                }
+            }
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+    values
+}
+
+#[test]
+fn sample_draws_k_items_by_seed_and_records_them() {
+    let src = "int x\nannounce x in sample(3, {10, 20, 30, 40, 50, 60})\n";
+    let a = compile_seed(src, 1);
+    let drawn = announced_set(&a);
+    assert_eq!(drawn.len(), 3, "{drawn:?}");
+    assert!(
+        drawn.windows(2).all(|w| w[0] < w[1]),
+        "kept in the set's order"
+    );
+    assert_eq!(a.samples.len(), 1);
+    let items: Vec<&str> = a.samples[0]
+        .items
+        .iter()
+        .map(|s| &src[s.start..s.end])
+        .collect();
+    let expected: Vec<String> = drawn.iter().map(|n| n.to_string()).collect();
+    assert_eq!(items, expected);
+    assert_eq!(
+        &src[a.samples[0].span.start..a.samples[0].span.end],
+        "sample(3, {10, 20, 30, 40, 50, 60})"
+    );
+    // The same seed draws the same items; some other seed draws others.
+    assert_eq!(announced_set(&compile_seed(src, 1)), drawn);
+    assert!((2..20).any(|seed| announced_set(&compile_seed(src, seed)) != drawn));
+    // `compile` draws with seed 0.
+    assert_eq!(
+        announced_set(&ok(src)),
+        announced_set(&compile_seed(src, 0))
+    );
+}
+
+#[test]
+fn sample_of_tuples_across_lines() {
+    let src = "int m, d\nannounce (m, d) in sample(2, {\n  (1, 2), (3, 4),\n  (5, 6),\n})\n";
+    let program = compile_seed(src, 5);
+    assert_eq!(program.samples[0].items.len(), 2);
+    assert!(
+        program.samples[0]
+            .items
+            .iter()
+            .all(|s| ["(1, 2)", "(3, 4)", "(5, 6)"].contains(&&src[s.start..s.end]))
+    );
+}
+
+#[test]
+fn sample_errors_are_located() {
+    assert_eq!(
+        errors("int x\nannounce x in sample(4, {1, 2, 3})"),
+        [(
+            "cannot sample 4 items from a set of 3".to_string(),
+            "4".to_string()
+        )]
+    );
+    assert_eq!(
+        hints("int x\nannounce x in sample(-1, {1, 2, 3})"),
+        ["sample between 0 and 3 items"]
+    );
+    assert_eq!(
+        errors("int x, y\nannounce x in sample(y, {1, 2, 3})"),
+        [(
+            "the number of items to sample must be computable before the story runs (from consts and loop variables)".to_string(),
+            "y".to_string()
+        )]
+    );
+    let d = crate::syntax::parse("int x\nannounce x in sample(2 {1, 2})").expect_err("no comma");
+    assert_eq!(
+        d[0].message,
+        "expected `,` after the number of items to sample, found `{`"
+    );
+    assert_eq!(d[0].hints, ["write `x in sample(3, {1, 2, 3, 4, 5})`"]);
+    let d = crate::syntax::parse("int x\nannounce x in sample(2, {1, 2}").expect_err("no paren");
+    assert_eq!(
+        d[0].message,
+        "expected `)` after the set of `sample(…)`, found end of input"
+    );
+}
+
+#[test]
+fn sample_in_code_that_does_not_run_draws_nothing() {
+    let src =
+        "int x\nif false { announce x in sample(1, {1, 2}) }\nannounce x in sample(1, {7, 8, 9})\n";
+    let program = compile_seed(src, 3);
+    assert_eq!(program.samples.len(), 1);
+}

@@ -185,10 +185,12 @@ pub enum ExprKind {
     },
     /// `(e1, e2)`: only meaningful on either side of `in`; `(e)` parses as `e` itself.
     Tuple(Vec<Expr>),
-    /// `e in {a, b}` or `(e1, e2) in {(a1, a2), (b1, b2)}`.
+    /// `e in {a, b}` or `(e1, e2) in {(a1, a2), (b1, b2)}`; with `sample`, `e in
+    /// sample(k, {…})`: k items of the set drawn at random when the story is compiled.
     In {
         element: Box<Expr>,
         set: Vec<Expr>,
+        sample: Option<Sample>,
     },
     /// `name(args)`: `knows`, `knows_value`, `at`, `abs`, … (resolved by `lower`).
     Call {
@@ -208,4 +210,12 @@ pub enum ExprKind {
         guard: Option<Box<Expr>>,
         body: Box<Expr>,
     },
+}
+
+/// `sample(k, {…})` on the right of `in`: the number of items to draw, and where the
+/// whole `sample(…)` is written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    pub count: Box<Expr>,
+    pub span: Span,
 }

@@ -432,7 +432,9 @@ fn layout(raw: Vec<Token>) -> Vec<Token> {
                 let after_enum = n >= 2
                     && kind(n - 2) == Some(&TokenKind::Enum)
                     && matches!(kind(n - 1), Some(TokenKind::Ident(_)));
-                if after_in || after_enum {
+                // Blocks never open inside brackets: `sample(3, {…})` is a set.
+                let inside = matches!(stack.last(), Some(Open::Paren | Open::Bracket | Open::Set));
+                if after_in || after_enum || inside {
                     stack.push(Open::Set);
                 } else {
                     stack.push(Open::Block);

@@ -7,7 +7,8 @@
 use std::collections::HashSet;
 
 use super::ast::{
-    BinOp, Binder, Block, Decl, Expr, ExprKind, Ident, Range, SortName, Stmt, StmtKind, Story, UnOp,
+    BinOp, Binder, Block, Decl, Expr, ExprKind, Ident, Range, Sample, SortName, Stmt, StmtKind,
+    Story, UnOp,
 };
 use super::diagnostic::Diagnostic;
 use super::lexer::{Token, TokenKind};
@@ -978,21 +979,37 @@ impl<'s> Parser<'s> {
     /// the right-hand side (the set's braces for `in`).
     fn comparison_rhs(&mut self, op: &Token, lhs: Node) -> PResult<(Node, Span)> {
         if op.kind == TokenKind::In {
+            let sample = self.accept_sample_start()?;
             if !self.at(&TokenKind::LBrace) {
                 return Err(self
                     .unexpected("`{` after `in`")
                     .with_hint("write a set: `x in {1, 2, 3}`"));
             }
             let open = self.bump();
-            let (items, close) = self.comma_list(&open, TokenKind::RBrace)?;
-            let set_span = open.span.to(close);
-            let height = 1 + items.iter().map(|n| n.1).max().unwrap_or(0).max(lhs.1);
+            let (items, mut close) = self.comma_list(&open, TokenKind::RBrace)?;
+            let mut set_span = open.span.to(close);
+            let mut height = 1 + items.iter().map(|n| n.1).max().unwrap_or(0).max(lhs.1);
+            let sample = match sample {
+                None => None,
+                Some((start, count)) => {
+                    close = self
+                        .expect(TokenKind::RParen, "`)` after the set of `sample(…)`")?
+                        .span;
+                    set_span = start.to(close);
+                    height = height.max(1 + count.1);
+                    Some(Sample {
+                        count: boxed(count),
+                        span: set_span,
+                    })
+                }
+            };
             let span = lhs.0.span.to(close);
             let set = items.into_iter().map(|n| n.0).collect();
             let node = self.node(
                 ExprKind::In {
                     element: boxed(lhs),
                     set,
+                    sample,
                 },
                 span,
                 height,
@@ -1004,6 +1021,27 @@ impl<'s> Parser<'s> {
             let rhs_span = rhs.0.span;
             Ok((self.binary(op, lhs, rhs)?, rhs_span))
         }
+    }
+
+    /// `sample(k,` after `in`: the start of `sample` and the count k (None when the set
+    /// is written out).
+    fn accept_sample_start(&mut self) -> PResult<Option<(Span, Node)>> {
+        let is_sample = matches!(self.peek_kind(), TokenKind::Ident(word) if word == "sample")
+            && self.toks.get(self.pos + 1).map(|t| &t.kind) == Some(&TokenKind::LParen);
+        if !is_sample {
+            return Ok(None);
+        }
+        let start = self.bump().span;
+        self.bump();
+        let count = self.expr_node()?;
+        self.expect(TokenKind::Comma, "`,` after the number of items to sample")
+            .map_err(|d| d.with_hint("write `x in sample(3, {1, 2, 3, 4, 5})`"))?;
+        if !self.at(&TokenKind::LBrace) {
+            return Err(self
+                .unexpected("`{` after `sample(…,`")
+                .with_hint("write the set to sample from: `x in sample(3, {1, 2, 3, 4, 5})`"));
+        }
+        Ok(Some((start, count)))
     }
 
     /// The error for `a < b < c`, at the second operator.
@@ -1296,9 +1334,16 @@ mod tests {
                 otherwise,
             } => list("if", &[cond, then, otherwise]),
             ExprKind::Tuple(items) => list("tuple", &items.iter().collect::<Vec<_>>()),
-            ExprKind::In { element, set } => {
+            ExprKind::In {
+                element,
+                set,
+                sample,
+            } => {
                 let set = list("set", &set.iter().collect::<Vec<_>>());
-                format!("(in {} {set})", show(element))
+                match sample {
+                    None => format!("(in {} {set})", show(element)),
+                    Some(s) => format!("(in {} (sample {} {set}))", show(element), show(&s.count)),
+                }
             }
             ExprKind::Call { name, args } => list(
                 &format!("call {}", name.name),

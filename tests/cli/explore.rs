@@ -287,3 +287,210 @@ fn svg_goes_through_dot_or_says_it_is_missing() {
     );
     assert!(stderr.contains("apt install graphviz"), "{stderr}");
 }
+
+/// The cells of a sweep table's rows (columns are two or more spaces apart), without
+/// the time column.
+fn table(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .lines()
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty() && !c.ends_with(" ms") && *c != "time")
+                .map(String::from)
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn sweep_runs_every_combination_in_order() {
+    let out = epipen(&[
+        "sweep",
+        "stories/muddy-children.story",
+        "--set",
+        "n=2..4",
+        "--set",
+        "k=1,3",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let rows = table(&out.stdout);
+    let t = |n: &str, k: &str, world: &str| -> Vec<String> {
+        [n, k, "1 world", world].map(String::from).to_vec()
+    };
+    assert_eq!(
+        rows,
+        [
+            ["n", "k", "worlds", "the world, when one"]
+                .map(String::from)
+                .to_vec(),
+            t("2", "1", "muddy[0] = true, muddy[1] = false"),
+            t("2", "3", "muddy[0] = true, muddy[1] = true"),
+            t(
+                "3",
+                "1",
+                "muddy[0] = true, muddy[1] = false, muddy[2] = false"
+            ),
+            t(
+                "3",
+                "3",
+                "muddy[0] = true, muddy[1] = true, muddy[2] = true"
+            ),
+            t(
+                "4",
+                "1",
+                "muddy[0] = true, muddy[1] = false, muddy[2] = false, muddy[3] = false"
+            ),
+            t(
+                "4",
+                "3",
+                "muddy[0] = true, muddy[1] = true, muddy[2] = true, muddy[3] = false"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn sweep_json_has_one_object_per_run() {
+    let story = story_file(
+        "sweep-count.story",
+        "const n = 1\ncharacters A\nint x\nannounce x >= 0 and x < n\n",
+    );
+    let out = epipen(&["sweep", &story, "--set", "n=0..2", "--json"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let rows: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("ms").expect("a time");
+            v
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            serde_json::json!({"sets": {"n": 0}, "seed": 0, "worlds": 0}),
+            serde_json::json!({"sets": {"n": 1}, "seed": 0, "worlds": 1, "world": {"x": 0}}),
+            serde_json::json!({"sets": {"n": 2}, "seed": 0, "worlds": 2}),
+        ]
+    );
+}
+
+#[test]
+fn sweep_reports_failed_runs_and_exits_with_the_worst_code() {
+    let story = story_file(
+        "sweep-fail.story",
+        "const n = 1\ncharacters A\nbool p\nactual p\nrepeat max n { announce p } until n >= 3\n",
+    );
+    let out = epipen(&["sweep", &story, "--set", "n=1..3"]);
+    assert_eq!(out.code, 2);
+    let rows = table(&out.stdout);
+    assert_eq!(
+        rows[1],
+        [
+            "1",
+            "error",
+            "line 5: `repeat` ran its maximum of 1 rounds and `until` still does not hold"
+        ]
+    );
+    assert_eq!(rows[3], ["3", "1 world", "p = true"]);
+    assert_eq!(
+        out.stderr,
+        "error: 2 of 3 runs failed; the first: line 5: `repeat` ran its maximum of 1 rounds and `until` still does not hold\n"
+    );
+}
+
+#[test]
+fn ranges_are_for_sweep_only() {
+    let out = epipen(&["worlds", "stories/muddy-children.story", "--set", "n=1..3"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        "error: --set n=…: gives 3 values, and only `epipen sweep` runs a story once per value\n  \
+         = hint: `epipen sweep FILE --set n=…`, or give one value\n"
+    );
+    let out = epipen(&["sweep", "stories/muddy-children.story", "--set", "n=5..1"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("the range 5..1 is empty (both ends are included)"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn sampled_cheryl_gives_one_world_for_seed_3() {
+    let out = epipen(&["worlds", "stories/cheryl-sample.story", "--seed", "3"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "1 possible world:\n  month = 6, day = 25\n(and that's all)\n"
+    );
+    // Seed 0 (no --seed) draws dates that leave no world.
+    let out = epipen(&["worlds", "stories/cheryl-sample.story"]);
+    assert_eq!(
+        out.stdout,
+        "no possible worlds: the announcements contradict each other\n(and that's all)\n"
+    );
+}
+
+#[test]
+fn sampled_eve_stories_have_their_first_unique_seeds() {
+    for (story, seed, world) in [
+        (
+            "stories/cheryl-eve-sample.story",
+            "98",
+            "month = 3, day = 16",
+        ),
+        (
+            "stories/cheryl-eve-complex-sample.story",
+            "5",
+            "month = 4, day = 17",
+        ),
+    ] {
+        let out = epipen(&["worlds", story, "--seed", seed]);
+        assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+        assert_eq!(
+            out.stdout,
+            format!("1 possible world:\n  {world}\n(and that's all)\n")
+        );
+    }
+}
+
+#[test]
+fn sweep_samples_count_worlds_like_norvigs_counter() {
+    let out = epipen(&[
+        "sweep",
+        "stories/cheryl-sample.story",
+        "--samples",
+        "40",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "40 samples (seeds 1 to 40):\n  worlds  samples   share\n       0       35   87.5%\n       1        3    7.5%\n       2        2    5.0%\n\
+         first sample with exactly one world: --seed 3\n  \
+         line 11: drew {(3, 25), (3, 26), (3, 27), (4, 16), (4, 18), (5, 28), (6, 16), (6, 18), (6, 25), (7, 25)}\n  \
+         the world: month = 6, day = 25\n"
+    );
+    let out = epipen(&[
+        "sweep",
+        "stories/cheryl-sample.story",
+        "--samples",
+        "40",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).expect("one object");
+    assert_eq!(v["counts"], serde_json::json!({"0": 35, "1": 3, "2": 2}));
+    assert_eq!(v["first_unique"]["seed"], 3);
+    assert_eq!(
+        v["first_unique"]["world"],
+        serde_json::json!({"month": 6, "day": 25})
+    );
+}
