@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::solver::{Eliminated, Term};
 use super::{Engine, SolverError, Strategy};
-use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp};
+use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp, Ty};
 use crate::worlds::{Value, World};
 
 /// With `Strategy::Auto`, κ counts as finite when the solver lists at most this many
@@ -336,6 +336,14 @@ impl Engine {
         Ok(exhausted.then_some(worlds))
     }
 
+    /// The values of constant `k` when it is an enum's: its variants' indices.
+    pub(super) fn enum_range(&self, k: usize) -> Option<(i64, i64)> {
+        match self.program.constants[k].ty {
+            Ty::Enum(e) => Some((0, self.program.enums[e.0].variants.len() as i64 - 1)),
+            _ => None,
+        }
+    }
+
     /// κ's worlds found by evaluating κ natively at every point of the box its int
     /// constants range over (from Z3's optimizer), when that box is small enough.
     fn box_worlds(&self, kappa: &Term) -> Result<Option<Vec<Vec<Value>>>, SolverError> {
@@ -345,9 +353,11 @@ impl Engine {
         }
         let mut ranges = Vec::with_capacity(self.vars.len());
         let mut size: u128 = 1;
-        for v in &self.vars {
+        for (k, v) in self.vars.iter().enumerate() {
             let (lo, hi) = if v.is_bool() {
                 (0, 1)
+            } else if let Some(range) = self.enum_range(k) {
+                range
             } else {
                 match self.z3.range(kappa, v)? {
                     Some(r) => r,

@@ -21,6 +21,9 @@ use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 
 /// Added formulas with more DAG nodes than this are shrunk before joining κ.
 const SHRINK_ABOVE: usize = 24;
+/// Counting worlds finds at most this many one by one with the solver (each costs a
+/// solver call, and more as the blocking clauses pile up).
+pub const COUNT_ENUMERATION_CAP: usize = 200;
 /// Shrinking gives up beyond this many cubes.
 const SHRINK_MAX_CUBES: usize = 64;
 
@@ -610,18 +613,24 @@ impl Engine {
         }
     }
 
-    /// How many worlds are possible now (or at `checkpoint`): exact when at most `cap`,
-    /// `Infinite` when the solver proves an int constant unbounded.
+    /// How many worlds are possible now (or at `checkpoint`): exact when at most `cap`
+    /// (or when a box of values scanned natively holds them; worlds the solver has to
+    /// find one by one are counted up to [`COUNT_ENUMERATION_CAP`]), `Infinite` when the
+    /// solver proves an int constant unbounded.
     pub fn count_worlds(
         &mut self,
         checkpoint: Option<CheckpointId>,
         cap: usize,
     ) -> Result<WorldCount, Failure> {
+        let cap = cap.min(COUNT_ENUMERATION_CAP);
         let state = self.state_at(checkpoint)?;
         if let Some(ws) = self.small_worlds(&state, cap)? {
             return Ok(WorldCount::Exactly(ws.len() as u64));
         }
-        for v in self.vars.iter().filter(|v| !v.is_bool()) {
+        // Only an int constant can take infinitely many values.
+        let ints = (self.vars.iter().enumerate())
+            .filter(|(k, v)| !v.is_bool() && self.enum_range(*k).is_none());
+        for (_, v) in ints {
             if self.z3.unbounded(&state.kappa, v)? {
                 return Ok(WorldCount::Infinite);
             }
