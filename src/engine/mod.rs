@@ -247,11 +247,7 @@ impl Engine {
                 let mut rounds = 0;
                 loop {
                     if rounds == *max {
-                        return Err(Failure::Story {
-                            message: format!("`repeat` ran its maximum of {max} rounds and `until` still does not hold"),
-                            hints: vec!["raise the number after `max`, or check the `until` condition".into()],
-                        })
-                        .at(stmt.span);
+                        return Err(Failure::repeat_exhausted(*max)).at(stmt.span);
                     }
                     rounds += 1;
                     self.round = Some(rounds);
@@ -401,10 +397,9 @@ impl Engine {
     }
 
     fn actual_world(&self, what: &str) -> Result<&[Value], Failure> {
-        self.actual.as_deref().ok_or_else(|| Failure::Story {
-            message: format!("{what} needs the actual world, and none is declared yet"),
-            hints: vec!["declare it first with `actual …`, giving every constant its value".into()],
-        })
+        self.actual
+            .as_deref()
+            .ok_or_else(|| Failure::no_actual_world(what))
     }
 
     fn eval_actual(&self, term: &Term, what: &str) -> Result<bool, Failure> {
@@ -421,10 +416,7 @@ impl Engine {
     /// Fails when an announcement is false in the actual world (if there is one).
     fn check_true_in_actual(&self, added: &Term) -> Result<(), Failure> {
         if self.actual.is_some() && !self.eval_actual(added, "")? {
-            return Err(Failure::Story {
-                message: "this announcement is false in the actual world".into(),
-                hints: vec!["announcements are truthful: check it against `actual`".into()],
-            });
+            return Err(Failure::false_in_actual());
         }
         Ok(())
     }
@@ -442,32 +434,19 @@ impl Engine {
         })?;
         let found: Vec<Vec<Value>> = found.worlds.into_iter().map(|w| w.0).collect();
         match found.as_slice() {
-            [] => Err(Failure::Story {
-                message: "`actual` allows no world at all".into(),
-                hints: vec![],
-            }),
+            [] => Err(Failure::actual_allows_none()),
             [w] => {
                 let possible = match &self.state.worlds {
                     Some(worlds) => worlds.contains(w),
                     None => self.eval_in(&self.state.kappa, w)? == Value::Bool(true),
                 };
                 if !possible {
-                    return Err(Failure::Story {
-                        message: "the actual world contradicts what was announced before".into(),
-                        hints: vec![],
-                    });
+                    return Err(Failure::actual_contradicts());
                 }
                 self.actual = Some(w.clone());
                 Ok(())
             }
-            [a, b, ..] => Err(Failure::Story {
-                message: "`actual` must pin down exactly one world, but it allows several".into(),
-                hints: vec![format!(
-                    "for example {} and {}; give every constant a value",
-                    worlds::world_line(&self.program, a),
-                    worlds::world_line(&self.program, b)
-                )],
-            }),
+            [a, b, ..] => Err(Failure::actual_allows_several(&self.program, a, b)),
         }
     }
 
