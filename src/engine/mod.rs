@@ -1,7 +1,9 @@
-//! The EpiPEn engine: runs a program's statements against Z3, keeping the knowledge state
-//! (κ and who learned what), and reports what happens as [`Event`]s.
+//! The EpiPEn engine: runs a program's statements, keeping the knowledge state (κ and who
+//! learned what), and reports what happens as [`Event`]s. Two backends do the work: Z3
+//! (every story) and BDDs ([`bdd`], stories whose constants are all bools and enums).
 //! See docs/encoding.md for the formulas.
 
+mod bdd;
 pub mod error;
 mod knowledge;
 pub mod solver;
@@ -24,18 +26,22 @@ const SHRINK_ABOVE: usize = 24;
 /// Shrinking gives up beyond this many cubes.
 const SHRINK_MAX_CUBES: usize = 64;
 
-/// How knowledge operators become quantifier-free (see docs/encoding.md).
+/// Which backend runs the story and, with Z3, how knowledge operators become
+/// quantifier-free (see docs/encoding.md).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Strategy {
-    /// The finite-domain route when κ has finitely many worlds, else quantifier
-    /// elimination (with the finite-domain route where that cannot work).
+    /// The BDD backend when every constant is a bool or an enum; otherwise Z3 with the
+    /// finite-domain route when κ has finitely many worlds, else quantifier elimination
+    /// (with the finite-domain route where that cannot work).
     #[default]
     Auto,
     /// Quantifier elimination first, the finite-domain route only where it cannot work
     /// (tests use it to cross-check the symbolic route on finite stories).
     Symbolic,
-    /// Always the finite-domain route (fails when κ has infinitely many worlds).
+    /// Z3, always the finite-domain route (fails when κ has infinitely many worlds).
     Finite,
+    /// The BDD backend (fails at the first statement when a constant is an int).
+    Bdd,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -110,8 +116,95 @@ impl Counterexample {
     }
 }
 
-/// Runs a program statement by statement against Z3.
+/// Runs a program statement by statement, with the backend the options choose.
 pub struct Engine {
+    backend: Backend,
+}
+
+enum Backend {
+    Z3(Box<Z3Engine>),
+    Bdd(Box<bdd::BddEngine>),
+    /// `Strategy::Bdd` on a story the BDD backend cannot run: why, and the span of the
+    /// program's first statement (where `run` reports it).
+    Refused(String, Span),
+}
+
+impl Engine {
+    /// An engine at the start of `program` (which it shares: callers keep their `Rc`).
+    /// `Strategy::Auto` takes the BDD backend when every constant is a bool or an enum.
+    pub fn new(program: Rc<Program>, options: &Options) -> Engine {
+        let backend = match options.strategy {
+            Strategy::Bdd => match bdd::BddEngine::new(program.clone(), options) {
+                Ok(engine) => Backend::Bdd(Box::new(engine)),
+                Err(why) => {
+                    let first = program.statements.first().map(|s| s.span);
+                    Backend::Refused(why, first.unwrap_or_default())
+                }
+            },
+            Strategy::Auto if bdd::supports(&program) => {
+                match bdd::BddEngine::new(program.clone(), options) {
+                    Ok(engine) => Backend::Bdd(Box::new(engine)),
+                    Err(_) => Backend::Z3(Box::new(Z3Engine::new(program, options))),
+                }
+            }
+            _ => Backend::Z3(Box::new(Z3Engine::new(program, options))),
+        };
+        Engine { backend }
+    }
+
+    /// Runs every statement of the program, reporting events to `sink`.
+    pub fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        match &mut self.backend {
+            Backend::Z3(e) => e.run(sink),
+            Backend::Bdd(e) => e.run(sink),
+            Backend::Refused(why, first) => Err(refused(why, *first)),
+        }
+    }
+
+    /// Executes one statement (blocks recursively), reporting events to `sink`.
+    pub fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        match &mut self.backend {
+            Backend::Z3(e) => e.step(stmt, sink),
+            Backend::Bdd(e) => e.step(stmt, sink),
+            Backend::Refused(why, _) => Err(refused(why, stmt.span)),
+        }
+    }
+
+    /// Up to `limit` of the worlds possible now, in canonical order.
+    pub fn worlds(&self, limit: u64) -> Result<WorldSet, SolverError> {
+        match &self.backend {
+            Backend::Z3(e) => e.worlds(limit),
+            Backend::Bdd(e) => e.worlds(limit),
+            Backend::Refused(why, _) => Err(SolverError::Unsupported(why.clone())),
+        }
+    }
+
+    /// The size of the current common knowledge κ: DAG nodes of its Z3 formula, or
+    /// nodes of its BDD.
+    pub fn kappa_size(&self) -> usize {
+        match &self.backend {
+            Backend::Z3(e) => e.kappa().dag_size(),
+            Backend::Bdd(e) => e.kappa_size(),
+            Backend::Refused(..) => 0,
+        }
+    }
+
+    /// Whether the BDD backend runs the story (else Z3).
+    pub fn uses_bdd(&self) -> bool {
+        matches!(self.backend, Backend::Bdd(_))
+    }
+}
+
+/// The error of a refused backend, at `span`.
+fn refused(why: &str, span: Span) -> EngineError {
+    EngineError {
+        span,
+        error: Failure::Solver(SolverError::Unsupported(why.to_string())),
+    }
+}
+
+/// Runs a program statement by statement against Z3.
+struct Z3Engine {
     program: Rc<Program>,
     options: Options,
     z3: Z3,
@@ -129,9 +222,9 @@ pub struct Engine {
     finite_cache_cap: usize,
 }
 
-impl Engine {
+impl Z3Engine {
     /// An engine at the start of `program` (which it shares: callers keep their `Rc`).
-    pub fn new(program: Rc<Program>, options: &Options) -> Engine {
+    fn new(program: Rc<Program>, options: &Options) -> Z3Engine {
         let vars: Vec<Term> = program
             .constants
             .iter()
@@ -142,7 +235,7 @@ impl Engine {
             .collect();
         let domains = enum_domains(&program, &vars);
         let (characters, checkpoints) = (program.characters.len(), program.checkpoints.len());
-        Engine {
+        Z3Engine {
             program,
             options: options.clone(),
             z3: Z3::new(options.timeout),
@@ -161,7 +254,7 @@ impl Engine {
     }
 
     /// The current common knowledge κ as a formula.
-    pub fn kappa(&self) -> Term {
+    fn kappa(&self) -> Term {
         self.kappa_of(&self.state)
     }
 
@@ -190,7 +283,7 @@ impl Engine {
     }
 
     /// Runs every statement of the program, reporting events to `sink`.
-    pub fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+    fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
         let program = self.program.clone();
         self.block(&program.statements, sink)
     }
@@ -203,7 +296,7 @@ impl Engine {
     }
 
     /// Executes one statement (blocks recursively), reporting events to `sink`.
-    pub fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+    fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
         let start = Instant::now();
         match &stmt.kind {
             StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
@@ -552,7 +645,7 @@ impl Engine {
     }
 
     /// Up to `limit` of the worlds possible now, in canonical order.
-    pub fn worlds(&self, limit: u64) -> Result<WorldSet, SolverError> {
+    fn worlds(&self, limit: u64) -> Result<WorldSet, SolverError> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         if let Some(ws) = &self.state.worlds {
             let mut all: Vec<World> = ws.iter().map(|w| World(w.clone())).collect();
@@ -574,7 +667,7 @@ impl Engine {
 }
 
 /// Attaches a statement's span to a failure.
-trait At<T> {
+pub(crate) trait At<T> {
     fn at(self, span: Span) -> Result<T, EngineError>;
 }
 
