@@ -14,9 +14,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use biodivine_lib_bdd::{Bdd, op_function};
+use biodivine_lib_bdd::{Bdd, BddVariable, op_function};
 
 use super::BddEngine;
+use super::space::{Kind, Space};
 use super::value::{Partition, Val, tuple_cells};
 use crate::engine::SolverError;
 use crate::ir::{CharId, CmpOp, Expr, ExprKind, LogicOp};
@@ -141,7 +142,7 @@ impl BddEngine {
             return Ok(Val::Bool(b));
         }
         match self.space.kind(c) {
-            Some(super::space::Kind::Enum(_)) => Ok(Val::Int(self.space.enum_partition(c))),
+            Some(Kind::Enum(_)) => Ok(Val::Int(self.space.enum_partition(c))),
             _ => Err(SolverError::Unsupported(format!(
                 "constant #{c} is not a bool or an enum"
             ))),
@@ -174,18 +175,11 @@ impl BddEngine {
             return Ok(known.clone());
         }
         let learned = state.learned.get(agent.0).map_or(&[][..], |l| l.as_slice());
-        let hidden: Vec<usize> = (0..self.program.constants.len())
-            .filter(|c| {
-                !learned
-                    .iter()
-                    .any(|l| matches!(l, Learned::Const(d) if d == c))
-            })
-            .collect();
-        let hidden = self.space.bits_of(&hidden);
-        let exprs: Vec<&Rc<Vec<Bdd>>> = learned
+        let hidden = self.hidden_bits(learned);
+        let exprs: Vec<&[Bdd]> = learned
             .iter()
             .filter_map(|l| match l {
-                Learned::Expr(cells) => Some(cells),
+                Learned::Expr(cells) => Some(cells.as_slice()),
                 Learned::Const(_) => None,
             })
             .collect();
@@ -195,19 +189,42 @@ impl BddEngine {
         } else {
             // ¬∃U'. (κ ∧ ¬φ)(ȳ) ∧ L(ȳ) = L(x̄)
             let bad = self.space.prime(&state.kappa.and_not(phi), &hidden)?;
-            let mut same = self.space.mk_true();
-            for cells in exprs {
-                let mut equal = self.space.mk_false();
-                for cell in cells.iter() {
-                    equal = equal.or(&cell.and(&self.space.prime(cell, &hidden)?));
-                }
-                same = same.and(&equal);
-            }
-            let primed = super::space::Space::primed(&hidden);
-            Bdd::binary_op_with_exists(&bad, &same, op_function::and, &primed).not()
+            let same = self.same_observation(&exprs, &hidden)?;
+            Bdd::binary_op_with_exists(&bad, &same, op_function::and, &Space::primed(&hidden)).not()
         };
         state.known.borrow_mut().insert(key, result.clone());
         Ok(result)
+    }
+
+    /// The bits of the constants an agent has not learned directly.
+    fn hidden_bits(&self, learned: &[Learned]) -> Vec<BddVariable> {
+        let hidden: Vec<usize> = (0..self.program.constants.len())
+            .filter(|c| {
+                !learned
+                    .iter()
+                    .any(|l| matches!(l, Learned::Const(d) if d == c))
+            })
+            .collect();
+        self.space.bits_of(&hidden)
+    }
+
+    /// `L(ȳ) = L(x̄)` for learned expressions L (each given by the conditions of its
+    /// values), ȳ being x̄ with the `hidden` bits primed: in each, some value's condition
+    /// holds on both sides.
+    fn same_observation(
+        &self,
+        exprs: &[&[Bdd]],
+        hidden: &[BddVariable],
+    ) -> Result<Bdd, SolverError> {
+        let mut same = self.space.mk_true();
+        for cells in exprs {
+            let mut equal = self.space.mk_false();
+            for cell in cells.iter() {
+                equal = equal.or(&cell.and(&self.space.prime(cell, hidden)?));
+            }
+            same = same.and(&equal);
+        }
+        Ok(same)
     }
 
     /// `knows_value(agent, ē)` in `state`, ē given by the conditions of its values.

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use biodivine_lib_bdd::{Bdd, BddValuation};
 
 use super::{At, Counterexample, EngineError, Event, Failure, Options, SolverError};
-use crate::ir::{CharId, ExprKind, Program, Stmt, StmtKind, Ty};
+use crate::ir::{CharId, Expr, ExprKind, Program, Stmt, StmtKind, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Value, World, WorldSet};
 use knowledge::{Learned, State};
@@ -165,7 +165,7 @@ impl BddEngine {
     }
 
     /// `who learns what`: a constant, or the conditions of the expression's values.
-    fn learn(&mut self, who: CharId, what: &crate::ir::Expr) -> Result<(), SolverError> {
+    fn learn(&mut self, who: CharId, what: &Expr) -> Result<(), SolverError> {
         let learned = match what.kind {
             ExprKind::Const(c) => Learned::Const(c.0),
             _ => {
@@ -237,7 +237,7 @@ impl BddEngine {
     }
 
     /// `actual φ`: φ must allow exactly one world, which must be possible under κ.
-    fn set_actual(&mut self, expr: &crate::ir::Expr) -> Result<(), Failure> {
+    fn set_actual(&mut self, expr: &Expr) -> Result<(), Failure> {
         let state = self.state.clone();
         let allowed = self.bool(expr, &state)?.and(self.space.domain());
         // The first two worlds in canonical order: the examples in the error are stable.
@@ -261,7 +261,7 @@ impl BddEngine {
         span: Span,
         max: u64,
         body: &[Stmt],
-        until: &crate::ir::Expr,
+        until: &Expr,
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EngineError> {
         let outer = self.round;
@@ -292,7 +292,7 @@ impl BddEngine {
     fn assert_adds_ck(
         &mut self,
         span: Span,
-        hint: &crate::ir::Expr,
+        hint: &Expr,
         body: &[Stmt],
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EngineError> {

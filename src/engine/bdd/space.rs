@@ -185,9 +185,15 @@ impl Space {
     /// `bdd` with each of `bits` renamed to its primed copy. `bdd` must not mention primed
     /// bits: each sits right after its bit, so the renaming keeps the variable order.
     pub(super) fn prime(&self, bdd: &Bdd, bits: &[BddVariable]) -> Result<Bdd, SolverError> {
+        let mut renamed = vec![false; 2 * self.all_bits.len()];
+        for bit in bits {
+            if let Some(r) = renamed.get_mut(bit.to_index()) {
+                *r = true;
+            }
+        }
         let mut nodes = bdd.clone().to_nodes();
         for node in nodes.iter_mut().skip(2) {
-            if bits.contains(&node.var) {
+            if renamed.get(node.var.to_index()) == Some(&true) {
                 *node = BddNode::mk_node(
                     BddVariable::from_index(node.var.to_index() + 1),
                     node.low_link,
