@@ -528,7 +528,7 @@ impl<'p> Evaluator<'p> {
 
 /// Integer arithmetic as the engine defines it (SMT-LIB's Euclidean `div`/`mod`, with
 /// `x / 0 = 0` and `x % 0 = x`).
-fn arith(op: ArithOp, x: i128, y: i128) -> Result<i128, String> {
+pub(crate) fn arith(op: ArithOp, x: i128, y: i128) -> Result<i128, String> {
     let r = match op {
         ArithOp::Add => x.checked_add(y),
         ArithOp::Sub => x.checked_sub(y),

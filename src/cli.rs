@@ -673,10 +673,8 @@ impl Story {
 
     fn step_text(&self, step: &TraceStep) -> String {
         let mut out = format!("{}  =>  {}", self.step_title(step.span), step.count);
-        match &step.eliminated {
-            Some(gone) if !gone.is_empty() => {
-                out.push_str(&format!(" ({} eliminated)", gone.len()))
-            }
+        match step.removed {
+            Some(n) if n > 0 => out.push_str(&format!(" ({n} eliminated)")),
             _ if step.changed == Some(false) => out.push_str(" (unchanged)"),
             _ => {}
         }
@@ -739,6 +737,9 @@ impl Story {
         object.insert("changed".into(), step.changed.into());
         if let Some(worlds) = &step.worlds {
             object.insert("list".into(), self.worlds_value(worlds));
+        }
+        if let Some(n) = step.removed {
+            object.insert("removed".into(), n.into());
         }
         if let Some(gone) = &step.eliminated {
             object.insert("eliminated".into(), self.worlds_value(gone));

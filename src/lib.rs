@@ -3,7 +3,8 @@
 //! A story flows through the stages once: [`syntax`] (lexer, parser, diagnostics) →
 //! [`lower`] (names resolved, types checked, giving an [`ir::Program`]) → [`engine`]
 //! (knowledge state, K/KV encodings, quantifier elimination; the only place that talks
-//! to Z3) → [`worlds`] (the possible worlds). [`bruteforce`] is an independent
+//! to Z3, and the home of the BDD backend that runs stories of bools and enums) →
+//! [`worlds`] (the possible worlds). [`bruteforce`] is an independent
 //! explicit-state evaluator used to cross-check the engine on finite stories.
 //!
 //! # Rust API

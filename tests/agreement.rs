@@ -1,17 +1,20 @@
-//! The engine (Z3) and the brute-force evaluator must agree on generated finite stories.
+//! The engine and the brute-force evaluator must agree on generated finite stories, and
+//! so must the engine's two backends (Z3 and BDDs) on those with only bools and enums.
 //!
-//! A deterministic generator writes story text in three families (dates as in Cheryl's
-//! birthday, sums and products of small numbers, booleans) together with the finite
-//! box the evaluator enumerates. Every story bounds every int constant inside that box
-//! with its first `announce`, so the engine's worlds are exactly the evaluator's.
+//! A deterministic generator writes story text in five families (dates as in Cheryl's
+//! birthday, sums and products of small numbers, booleans, rounds with an actual world,
+//! hats of enum colours) together with the finite box the evaluator enumerates. Every
+//! story bounds every int constant inside that box with its first `announce`, so the
+//! engine's worlds are exactly the evaluator's.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use epipen::bruteforce::{self, Domain};
-use epipen::engine::{Engine, Options, SolverError, Strategy, error::Failure};
-use epipen::worlds::{World, WorldSet};
+use epipen::engine::{Engine, Event, Options, SolverError, Strategy, error::Failure};
+use epipen::ir::{ExprKind, StmtKind, Ty};
+use epipen::worlds::{Value, World, WorldSet};
 
 /// SplitMix64: small, deterministic, good enough to pick templates.
 struct Rng(u64);
@@ -49,6 +52,7 @@ enum Family {
     Arithmetic,
     Booleans,
     Rounds,
+    Hats,
 }
 
 struct Story {
@@ -601,14 +605,180 @@ fn rounds_story(rng: &mut Rng) -> Story {
 }
 
 // ---------------------------------------------------------------------------------
+// Family 5: hats of enum colours and a bool, only (the BDD backend's ground): learned
+// expressions that are not constants (ints among them), checkpoints and `at`, then
+// sometimes an actual world picked among the worlds left, with reveals, `simultaneously`
+// and `repeat … until`.
+
+const HAT_CHARS: [&str; 4] = ["Ann", "Bob", "Cy", "Nobody"];
+
+fn hats_story(rng: &mut Rng) -> Story {
+    let n = rng.range(2, 3) as usize;
+    let mut text = String::new();
+    writeln!(text, "characters {}", HAT_CHARS.join(", ")).unwrap();
+    writeln!(text, "enum Colour {{ red, green, blue }}").unwrap();
+    writeln!(text, "Colour hat[{n}]").unwrap();
+    writeln!(text, "bool p").unwrap();
+    if rng.chance(50) {
+        writeln!(text, "announce red in {{{}}}", hat_list(n)).unwrap();
+    }
+    let learnable = [
+        format!("count(i in 0..{n}: hat[i] == red)"),
+        "hat[0] == hat[1]".to_string(),
+        "p != (hat[0] == blue)".to_string(),
+        "if p then hat[1] else hat[0]".to_string(),
+        "(if hat[0] == red then 2 else 0) + (if p then 1 else 0)".to_string(),
+        format!("count(i in 0..{n}: hat[i] != green) % 2"),
+    ];
+    for who in &HAT_CHARS[..3] {
+        for j in 0..n {
+            if rng.chance(40) {
+                writeln!(text, "{who} learns hat[{j}]").unwrap();
+            }
+        }
+        if rng.chance(30) {
+            writeln!(text, "{who} learns p").unwrap();
+        }
+        if rng.chance(70) {
+            writeln!(text, "{who} learns {}", rng.pick(&learnable)).unwrap();
+        }
+    }
+    let domain = Domain {
+        ranges: vec![None; n + 1],
+    };
+    dialogue(rng, &mut text, &domain, 80, &[], |rng, at_ok| {
+        hats_statement(rng, at_ok, n)
+    });
+    if rng.chance(60) {
+        actual_rounds(rng, &mut text, &domain, n);
+    }
+    Story {
+        family: Family::Hats,
+        text,
+        domain,
+    }
+}
+
+fn hat_list(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("hat[{i}]"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+const COLOURS: [&str; 3] = ["red", "green", "blue"];
+
+fn hats_statement(rng: &mut Rng, at_ok: bool, n: usize) -> String {
+    let x = *rng.pick(&HAT_CHARS[..3]);
+    let y = *rng.pick(&HAT_CHARS);
+    let j = rng.range(0, n as i64 - 1);
+    let colour = *rng.pick(&COLOURS);
+    let mut atoms: Vec<String> = vec![
+        format!("knows_value(hat[{j}])"),
+        "knows_value(p)".into(),
+        format!("knows(hat[{j}] != {colour})"),
+        "knows(p or hat[0] == green)".into(),
+        "knows_value(hat[0], hat[1])".into(),
+        format!("knows_value(count(i in 0..{n}: hat[i] == red))"),
+        format!("knows(not knows_value({y}, hat[{j}]))"),
+        format!("knows(knows_value({y}, p))"),
+    ];
+    if at_ok {
+        atoms.push(format!("at(start, knows_value(hat[{j}]))"));
+        atoms.push(format!("not at(start, knows_value({y}, p))"));
+        atoms.push(format!("knows(at(start, not knows_value({y}, hat[{j}])))"));
+    }
+    match rng.range(0, 9) {
+        0 => format!("announce hat[{j}] != {colour}"),
+        1 => {
+            let public = [
+                format!("not knows_value({x}, hat[{j}])"),
+                format!("knows({x}, p) or hat[0] == {colour}"),
+                format!("knows_value({y}, hat[0], p)"),
+            ];
+            format!("announce {}", formula(rng, &public))
+        }
+        _ => format!("{x}: {}", formula(rng, &atoms)),
+    }
+}
+
+/// Declares an actual world among those the evaluator leaves at the end of `text` (none
+/// left: nothing is added), then has the characters reveal what they know about it.
+fn actual_rounds(rng: &mut Rng, text: &mut String, domain: &Domain, n: usize) {
+    let program = epipen::compile(text, &[]).expect("a generated story compiles");
+    let Ok(worlds) = bruteforce::evaluate(&program, domain) else {
+        return;
+    };
+    if worlds.is_empty() {
+        return;
+    }
+    let world = &worlds[(rng.next() % worlds.len() as u64) as usize];
+    let mut facts = Vec::new();
+    for (i, v) in world.0.iter().enumerate() {
+        facts.push(match v {
+            Value::Int(c) if i < n => format!("hat[{i}] == {}", COLOURS[*c as usize]),
+            Value::Bool(true) => "p".to_string(),
+            _ => "not p".to_string(),
+        });
+    }
+    writeln!(text, "actual {}", facts.join(" and ")).unwrap();
+    // What a speaker may reveal: her own knowledge (so that saying it, or its negation,
+    // is true in the actual world).
+    let reveal = |rng: &mut Rng| {
+        let who = *rng.pick(&HAT_CHARS[..3]);
+        let j = rng.range(0, n as i64 - 1);
+        let what = rng
+            .pick(&[
+                format!("knows_value(hat[{j}])"),
+                "knows(p)".to_string(),
+                "knows_value(p) and not knows_value(hat[0])".to_string(),
+                format!("knows_value(count(i in 0..{n}: hat[i] == red))"),
+            ])
+            .clone();
+        format!("{who} reveals {what}")
+    };
+    match rng.range(0, 2) {
+        0 => {
+            for _ in 0..rng.range(1, 3) {
+                writeln!(text, "{}", reveal(rng)).unwrap();
+            }
+        }
+        1 => {
+            writeln!(text, "simultaneously {{").unwrap();
+            for _ in 0..rng.range(1, 3) {
+                writeln!(text, "  {}", reveal(rng)).unwrap();
+            }
+            writeln!(text, "  announce {} or p", facts[0]).unwrap();
+            writeln!(text, "}}").unwrap();
+        }
+        _ => {
+            writeln!(text, "repeat max 3 {{").unwrap();
+            writeln!(text, "  checkpoint round_start").unwrap();
+            writeln!(text, "  simultaneously {{").unwrap();
+            for _ in 0..rng.range(1, 3) {
+                writeln!(text, "    {}", reveal(rng)).unwrap();
+            }
+            writeln!(text, "  }}").unwrap();
+            let who = *rng.pick(&HAT_CHARS[..3]);
+            writeln!(
+                text,
+                "}} until at(round_start, knows_value({who}, hat[0])) or knows_value({who}, p)"
+            )
+            .unwrap();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
 
 const DATES_COUNT: u64 = 100;
 const ARITHMETIC_COUNT: u64 = 70;
 const BOOLEANS_COUNT: u64 = 40;
 const ROUNDS_COUNT: u64 = 30;
+const HATS_COUNT: u64 = 50;
 
 /// `EPIPEN_AGREEMENT_SCALE=10 cargo test --test agreement` runs ten times as many stories
-/// (the first 210 are always the same).
+/// (each family's first stories are the default run's).
 fn scale() -> u64 {
     std::env::var("EPIPEN_AGREEMENT_SCALE")
         .ok()
@@ -631,6 +801,9 @@ fn stories() -> Vec<Story> {
     }
     for i in 0..ROUNDS_COUNT * k {
         out.push(rounds_story(&mut Rng::new(0x40_0000 + i)));
+    }
+    for i in 0..HATS_COUNT * k {
+        out.push(hats_story(&mut Rng::new(0x4A7_0000 + i)));
     }
     out
 }
@@ -716,11 +889,56 @@ fn generator_covers_the_mix() {
     let stories = stories();
     assert!(stories.len() >= 200);
     let mut outcomes = Vec::new();
+    let mut finite = Vec::new();
     for story in &stories {
         let program = compile(story);
-        outcomes.push((story.family, brute(story, &program).len()));
+        // A story the evaluator refuses (`repeat` out of rounds) is counted as refused.
+        let worlds = bruteforce::evaluate(&program, &story.domain);
+        outcomes.push((story.family, worlds.map_or(usize::MAX, |w| w.len())));
+        if finite_by_type(&program) {
+            finite.push((story, learns_an_expression(&program)));
+        }
     }
     eprintln!("{}", summary(&outcomes));
+    // The BDD backend's ground (only bools and enums) has every kind of statement.
+    let finite_with = |needle: &str| {
+        finite
+            .iter()
+            .filter(|(s, _)| s.text.contains(needle))
+            .count()
+    };
+    let learned_expressions = finite.iter().filter(|(_, e)| *e).count();
+    eprintln!(
+        "of {} stories of bools and enums, with 'enum': {}, 'reveals': {}, 'simultaneously': {}, \
+         'repeat': {}, 'at(': {}, a learned expression: {learned_expressions}",
+        finite.len(),
+        finite_with("enum"),
+        finite_with("reveals"),
+        finite_with("simultaneously"),
+        finite_with("repeat"),
+        finite_with("at("),
+    );
+    assert!(
+        finite_with("enum") >= 40,
+        "too few stories of bools and enums with an enum"
+    );
+    assert!(
+        finite_with("reveals") >= 40,
+        "too few stories of bools and enums with `reveals`"
+    );
+    assert!(
+        finite_with("simultaneously") >= 20,
+        "too few with `simultaneously`"
+    );
+    assert!(finite_with("repeat") >= 10, "too few with `repeat`");
+    assert!(
+        finite_with("at(") >= 30,
+        "too few stories of bools and enums with `at`"
+    );
+    assert!(
+        learned_expressions >= 30,
+        "too few stories of bools and enums learn an expression"
+    );
     let with = |needle: &str| stories.iter().filter(|s| s.text.contains(needle)).count();
     let ones = outcomes.iter().filter(|(_, n)| *n == 1).count();
     let zeros = outcomes.iter().filter(|(_, n)| *n == 0).count();
@@ -745,9 +963,18 @@ fn generator_covers_the_mix() {
     assert!(many >= 30, "too few stories end with several worlds");
 }
 
+/// Whether a character learns an expression that is not a constant.
+fn learns_an_expression(program: &epipen::ir::Program) -> bool {
+    program.statements.iter().any(|s| {
+        matches!(&s.kind, StmtKind::Learn { what, .. } if !matches!(what.kind, ExprKind::Const(_)))
+    })
+}
+
 /// What one pass of the engine over every generated story gave.
 struct Pass {
     stories: usize,
+    /// The stories the pass ran (`Strategy::Bdd` takes only bools and enums).
+    checked: usize,
     timeouts: usize,
     /// Wrong answers and unexpected failures, each with its story.
     mismatches: Vec<String>,
@@ -757,6 +984,7 @@ fn agreement_pass(strategy: Strategy, timeout: Duration) -> Pass {
     let stories = stories();
     let mut pass = Pass {
         stories: stories.len(),
+        checked: 0,
         timeouts: 0,
         mismatches: Vec::new(),
     };
@@ -765,6 +993,10 @@ fn agreement_pass(strategy: Strategy, timeout: Duration) -> Pass {
     let mut slow = Vec::new();
     for (index, story) in stories.iter().enumerate() {
         let program = compile(story);
+        if strategy == Strategy::Bdd && !finite_by_type(&program) {
+            continue;
+        }
+        pass.checked += 1;
         let expected = bruteforce::evaluate(&program, &story.domain);
         outcomes.push((
             story.family,
@@ -831,6 +1063,98 @@ fn engine_agrees_with_bruteforce() {
             pass.stories
         );
     }
+}
+
+/// Whether every constant is a bool or an enum (what the BDD backend runs).
+fn finite_by_type(program: &epipen::ir::Program) -> bool {
+    program
+        .constants
+        .iter()
+        .all(|c| matches!(c.ty, Ty::Bool | Ty::Enum(_)))
+}
+
+/// The BDD backend agrees with the evaluator on every story of bools and enums.
+#[test]
+fn bdd_agrees_with_bruteforce() {
+    let pass = agreement_pass(Strategy::Bdd, ENGINE_TIMEOUT);
+    if let Some(first) = pass.mismatches.first() {
+        panic!(
+            "{} of {} stories disagree; the first:\n{first}",
+            pass.mismatches.len(),
+            pass.checked
+        );
+    }
+    assert!(
+        pass.checked >= 100,
+        "only {} stories of bools and enums",
+        pass.checked
+    );
+}
+
+/// What a backend reports of a run: the reveals (round, who, what, whether it held),
+/// then the worlds at the end or that it failed.
+fn transcript(program: &epipen::ir::Program, strategy: Strategy) -> String {
+    let options = Options {
+        timeout: Some(ENGINE_TIMEOUT),
+        strategy,
+        skip_worlds_statements: true,
+        ..Options::default()
+    };
+    let mut engine = Engine::new(std::rc::Rc::new(program.clone()), &options);
+    let mut out = String::new();
+    let run = engine.run(&mut |event| {
+        if let Event::Reveal {
+            round,
+            who,
+            text,
+            holds,
+            ..
+        } = event
+        {
+            writeln!(out, "round {round:?}: {who:?} reveals {text}: {holds}").unwrap();
+        }
+    });
+    match run.map_err(|e| e.error) {
+        Ok(()) => match engine.worlds(1_000_000) {
+            Ok(set) => writeln!(out, "complete {}: {}", set.complete, show(&set.worlds)),
+            Err(e) => writeln!(out, "no worlds: {e}"),
+        },
+        Err(Failure::Solver(e)) => writeln!(out, "solver failure: {e}"),
+        Err(e) => writeln!(out, "failure: {e}"),
+    }
+    .unwrap();
+    out
+}
+
+/// The BDD backend and Z3 (the finite-domain route) report the same reveals, worlds and
+/// story errors on every story of bools and enums.
+#[test]
+fn bdd_agrees_with_z3() {
+    let mut checked = 0;
+    let mut mismatches = Vec::new();
+    for (index, story) in stories().iter().enumerate() {
+        let program = compile(story);
+        if !finite_by_type(&program) {
+            continue;
+        }
+        checked += 1;
+        let (bdd, z3) = (
+            transcript(&program, Strategy::Bdd),
+            transcript(&program, Strategy::Finite),
+        );
+        if bdd != z3 {
+            eprintln!(
+                "--- mismatch (story {index}) ---\n{}BDD:\n{bdd}Z3:\n{z3}",
+                story.text
+            );
+            mismatches.push(index);
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "stories {mismatches:?} of {checked} disagree"
+    );
+    assert!(checked >= 100, "only {checked} stories of bools and enums");
 }
 
 /// Quantifier elimination forced first (the route infinite stories take) never gives a

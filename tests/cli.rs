@@ -395,10 +395,13 @@ fn who_has_the_sum_with_and_without_the_hint() {
     assert_worlds("stories/who-has-the-sum-nohint.story", answer);
 }
 
-/// The expected `epipen run` output of muddy children with n children, the first k muddy.
+/// The expected `epipen run` output of muddy children with n children, the first k muddy:
+/// nobody knows before round k, the muddy ones know in round k, everyone in round k + 1
+/// (in round k when all are muddy).
 fn muddy_rounds(n: usize, k: usize) -> String {
+    let last = if k == n { k } else { k + 1 };
     let mut out = String::new();
-    for round in 1..=k + 1 {
+    for round in 1..=last {
         for i in 0..n {
             let knows = round > k || (round == k && i < k);
             let not = if knows { "" } else { "not " };
@@ -408,8 +411,7 @@ fn muddy_rounds(n: usize, k: usize) -> String {
         }
     }
     out.push_str(&format!(
-        "-- line 26: repeat done after {} rounds --\n-- line 35: worlds --\n1 possible world:\n  ",
-        k + 1
+        "-- line 26: repeat done after {last} rounds --\n-- line 35: worlds --\n1 possible world:\n  "
     ));
     let world: Vec<String> = (0..n).map(|i| format!("muddy[{i}] = {}", i < k)).collect();
     out.push_str(&world.join(", "));
@@ -441,6 +443,26 @@ fn muddy_children_step_forward_in_round_k() {
         "stories/muddy-children.story",
     ]);
     assert_eq!(out.stdout, muddy_rounds(8, 5));
+}
+
+/// The sizes of the performance targets (docs/benchmarks.md), run by the BDD backend:
+/// 2^12 and 2^40 worlds.
+#[test]
+fn muddy_children_at_the_target_sizes() {
+    for (n, k) in [(12, 3), (12, 12), (40, 40)] {
+        let (n_set, k_set) = (format!("n={n}"), format!("k={k}"));
+        let args = [
+            "run",
+            "stories/muddy-children.story",
+            "--set",
+            &n_set,
+            "--set",
+            &k_set,
+        ];
+        let out = epipen(&args);
+        assert_eq!(out.code, 0, "n={n} k={k}, stderr: {}", out.stderr);
+        assert_eq!(out.stdout, muddy_rounds(n, k), "n={n} k={k}");
+    }
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! What can go wrong while the engine asks Z3 questions.
 
 use super::Counterexample;
+use crate::ir::Program;
 use crate::syntax::Span;
+use crate::worlds::{self, Value};
 
 /// A question Z3 could not answer. Never to be read as "no worlds".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +45,70 @@ pub enum Failure {
 impl From<SolverError> for Failure {
     fn from(e: SolverError) -> Failure {
         Failure::Solver(e)
+    }
+}
+
+/// The story errors that only running a story shows, worded once for every backend.
+impl Failure {
+    fn story(message: impl Into<String>, hints: &[String]) -> Failure {
+        Failure::Story {
+            message: message.into(),
+            hints: hints.to_vec(),
+        }
+    }
+
+    /// A question about a checkpoint the run has not passed.
+    pub(crate) fn checkpoint_not_reached(name: &str) -> Failure {
+        Failure::story(format!("the story never reaches `checkpoint {name}`"), &[])
+    }
+
+    /// A `repeat` whose `until` still does not hold after `max` rounds.
+    pub(crate) fn repeat_exhausted(max: u64) -> Failure {
+        Failure::story(
+            format!("`repeat` ran its maximum of {max} rounds and `until` still does not hold"),
+            &["raise the number after `max`, or check the `until` condition".into()],
+        )
+    }
+
+    /// `what` (e.g. "`reveals`") needs the actual world before `actual` declared it.
+    pub(crate) fn no_actual_world(what: &str) -> Failure {
+        Failure::story(
+            format!("{what} needs the actual world, and none is declared yet"),
+            &["declare it first with `actual …`, giving every constant its value".into()],
+        )
+    }
+
+    /// An announcement that does not hold in the actual world.
+    pub(crate) fn false_in_actual() -> Failure {
+        Failure::story(
+            "this announcement is false in the actual world",
+            &["announcements are truthful: check it against `actual`".into()],
+        )
+    }
+
+    /// `actual φ` where φ holds in no world.
+    pub(crate) fn actual_allows_none() -> Failure {
+        Failure::story("`actual` allows no world at all", &[])
+    }
+
+    /// `actual φ` whose one world was ruled out by earlier announcements.
+    pub(crate) fn actual_contradicts() -> Failure {
+        Failure::story(
+            "the actual world contradicts what was announced before",
+            &[],
+        )
+    }
+
+    /// `actual φ` where φ holds in several worlds, `a` and `b` the first two.
+    pub(crate) fn actual_allows_several(program: &Program, a: &[Value], b: &[Value]) -> Failure {
+        Failure::story(
+            "`actual` must pin down exactly one world, but it allows several",
+            &[format!(
+                "for example {} and {}; give every constant a value",
+                worlds::world_line(program, a),
+                worlds::world_line(program, b)
+            )],
+        )
     }
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::solver::{Eliminated, Term};
-use super::{Engine, SolverError, Strategy};
+use super::{SolverError, Strategy, Z3Engine};
 use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp, Ty};
 use crate::worlds::{Value, World};
 
@@ -45,7 +45,7 @@ pub(super) enum Goal {
     Values(Vec<Term>),
 }
 
-impl Engine {
+impl Z3Engine {
     /// Translates an expression into a term over the world variables, evaluating every
     /// knowledge operator in `state` (at the moment of the statement).
     pub(super) fn encode(&mut self, e: &Expr, state: &State) -> Result<Term, SolverError> {
@@ -135,8 +135,9 @@ impl Engine {
         goal: Goal,
     ) -> Result<Term, SolverError> {
         match self.options.strategy {
-            // Finitely many worlds: the finite-domain route is exact and cheap.
-            Strategy::Auto => {
+            // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
+            // never reaches Z3: the engine refuses what the BDD backend cannot run.)
+            Strategy::Auto | Strategy::Bdd => {
                 if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
                     return self.knows_finite(agent, state, &goal);
                 }

@@ -1,7 +1,9 @@
-//! The EpiPEn engine: runs a program's statements against Z3, keeping the knowledge state
-//! (κ and who learned what), and reports what happens as [`Event`]s.
+//! The EpiPEn engine: runs a program's statements, keeping the knowledge state (κ and who
+//! learned what), and reports what happens as [`Event`]s. Two backends do the work: Z3
+//! (every story) and BDDs ([`bdd`], stories whose constants are all bools and enums).
 //! See docs/encoding.md for the formulas.
 
+mod bdd;
 pub mod error;
 mod knowledge;
 pub mod solver;
@@ -27,18 +29,22 @@ pub const COUNT_ENUMERATION_CAP: usize = 200;
 /// Shrinking gives up beyond this many cubes.
 const SHRINK_MAX_CUBES: usize = 64;
 
-/// How knowledge operators become quantifier-free (see docs/encoding.md).
+/// Which backend runs the story and, with Z3, how knowledge operators become
+/// quantifier-free (see docs/encoding.md).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Strategy {
-    /// The finite-domain route when κ has finitely many worlds, else quantifier
-    /// elimination (with the finite-domain route where that cannot work).
+    /// The BDD backend when every constant is a bool or an enum; otherwise Z3 with the
+    /// finite-domain route when κ has finitely many worlds, else quantifier elimination
+    /// (with the finite-domain route where that cannot work).
     #[default]
     Auto,
     /// Quantifier elimination first, the finite-domain route only where it cannot work
     /// (tests use it to cross-check the symbolic route on finite stories).
     Symbolic,
-    /// Always the finite-domain route (fails when κ has infinitely many worlds).
+    /// Z3, always the finite-domain route (fails when κ has infinitely many worlds).
     Finite,
+    /// The BDD backend (fails at the first statement when a constant is an int).
+    Bdd,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -113,8 +119,125 @@ impl Counterexample {
     }
 }
 
-/// Runs a program statement by statement against Z3.
+/// Runs a program statement by statement, with the backend the options choose.
 pub struct Engine {
+    backend: Backend,
+}
+
+enum Backend {
+    Z3(Box<Z3Engine>),
+    Bdd(Box<bdd::BddEngine>),
+    /// `Strategy::Bdd` on a story the BDD backend cannot run: why, and the span of the
+    /// program's first statement (where `run` reports it).
+    Refused(String, Span),
+}
+
+impl Engine {
+    /// An engine at the start of `program` (which it shares: callers keep their `Rc`).
+    /// `Strategy::Auto` takes the BDD backend when every constant is a bool or an enum.
+    pub fn new(program: Rc<Program>, options: &Options) -> Engine {
+        let backend = match options.strategy {
+            Strategy::Bdd => match bdd::BddEngine::new(program.clone(), options) {
+                Ok(engine) => Backend::Bdd(Box::new(engine)),
+                Err(why) => {
+                    let first = program.statements.first().map(|s| s.span);
+                    Backend::Refused(why, first.unwrap_or_default())
+                }
+            },
+            Strategy::Auto if bdd::supports(&program) => {
+                match bdd::BddEngine::new(program.clone(), options) {
+                    Ok(engine) => Backend::Bdd(Box::new(engine)),
+                    Err(_) => Backend::Z3(Box::new(Z3Engine::new(program, options))),
+                }
+            }
+            _ => Backend::Z3(Box::new(Z3Engine::new(program, options))),
+        };
+        Engine { backend }
+    }
+
+    /// Runs every statement of the program, reporting events to `sink`.
+    pub fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        match &mut self.backend {
+            Backend::Z3(e) => e.run(sink),
+            Backend::Bdd(e) => e.run(sink),
+            Backend::Refused(why, first) => Err(refused(why, *first)),
+        }
+    }
+
+    /// Executes one statement (blocks recursively), reporting events to `sink`.
+    pub fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        match &mut self.backend {
+            Backend::Z3(e) => e.step(stmt, sink),
+            Backend::Bdd(e) => e.step(stmt, sink),
+            Backend::Refused(why, _) => Err(refused(why, stmt.span)),
+        }
+    }
+
+    /// Up to `limit` of the worlds possible now, in canonical order.
+    pub fn worlds(&self, limit: u64) -> Result<WorldSet, SolverError> {
+        match &self.backend {
+            Backend::Z3(e) => e.worlds(limit),
+            Backend::Bdd(e) => e.worlds(limit),
+            Backend::Refused(why, _) => Err(SolverError::Unsupported(why.clone())),
+        }
+    }
+
+    /// The size of the current common knowledge κ: DAG nodes of its Z3 formula, or
+    /// nodes of its BDD.
+    pub fn kappa_size(&self) -> usize {
+        match &self.backend {
+            Backend::Z3(e) => e.kappa().dag_size(),
+            Backend::Bdd(e) => e.kappa_size(),
+            Backend::Refused(..) => 0,
+        }
+    }
+
+    /// How many worlds are possible now (or at `checkpoint`). The BDD backend counts
+    /// exactly. Z3 counts exactly up to `cap`, or when a box of values scanned natively
+    /// holds the worlds; worlds it has to find one by one, it counts up to
+    /// [`COUNT_ENUMERATION_CAP`]. `Infinite` when the solver proves an int constant
+    /// unbounded.
+    pub fn count_worlds(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<WorldCount, Failure> {
+        match &mut self.backend {
+            Backend::Z3(e) => e.count_worlds(checkpoint, cap),
+            Backend::Bdd(e) => e.count_worlds(checkpoint),
+            Backend::Refused(why, _) => Err(SolverError::Unsupported(why.clone()).into()),
+        }
+    }
+
+    /// The epistemic model now (or at `checkpoint`) when it has at most `cap` worlds.
+    pub fn model(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<Option<Model>, Failure> {
+        match &mut self.backend {
+            Backend::Z3(e) => e.model(checkpoint, cap),
+            Backend::Bdd(e) => e.model(checkpoint, cap),
+            Backend::Refused(why, _) => Err(SolverError::Unsupported(why.clone()).into()),
+        }
+    }
+
+    /// Whether the BDD backend runs the story (else Z3).
+    pub fn uses_bdd(&self) -> bool {
+        matches!(self.backend, Backend::Bdd(_))
+    }
+}
+
+/// The error of a refused backend, at `span`.
+fn refused(why: &str, span: Span) -> EngineError {
+    EngineError {
+        span,
+        error: Failure::Solver(SolverError::Unsupported(why.to_string())),
+    }
+}
+
+/// Runs a program statement by statement against Z3.
+struct Z3Engine {
     program: Rc<Program>,
     options: Options,
     z3: Z3,
@@ -132,9 +255,9 @@ pub struct Engine {
     finite_cache_cap: usize,
 }
 
-impl Engine {
+impl Z3Engine {
     /// An engine at the start of `program` (which it shares: callers keep their `Rc`).
-    pub fn new(program: Rc<Program>, options: &Options) -> Engine {
+    fn new(program: Rc<Program>, options: &Options) -> Z3Engine {
         let vars: Vec<Term> = program
             .constants
             .iter()
@@ -145,7 +268,7 @@ impl Engine {
             .collect();
         let domains = enum_domains(&program, &vars);
         let (characters, checkpoints) = (program.characters.len(), program.checkpoints.len());
-        Engine {
+        Z3Engine {
             program,
             options: options.clone(),
             z3: Z3::new(options.timeout),
@@ -164,7 +287,7 @@ impl Engine {
     }
 
     /// The current common knowledge κ as a formula.
-    pub fn kappa(&self) -> Term {
+    fn kappa(&self) -> Term {
         self.kappa_of(&self.state)
     }
 
@@ -193,7 +316,7 @@ impl Engine {
     }
 
     /// Runs every statement of the program, reporting events to `sink`.
-    pub fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+    fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
         let program = self.program.clone();
         self.block(&program.statements, sink)
     }
@@ -206,7 +329,7 @@ impl Engine {
     }
 
     /// Executes one statement (blocks recursively), reporting events to `sink`.
-    pub fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+    fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
         let start = Instant::now();
         match &stmt.kind {
             StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
@@ -250,11 +373,7 @@ impl Engine {
                 let mut rounds = 0;
                 loop {
                     if rounds == *max {
-                        return Err(Failure::Story {
-                            message: format!("`repeat` ran its maximum of {max} rounds and `until` still does not hold"),
-                            hints: vec!["raise the number after `max`, or check the `until` condition".into()],
-                        })
-                        .at(stmt.span);
+                        return Err(Failure::repeat_exhausted(*max)).at(stmt.span);
                     }
                     rounds += 1;
                     self.round = Some(rounds);
@@ -404,10 +523,9 @@ impl Engine {
     }
 
     fn actual_world(&self, what: &str) -> Result<&[Value], Failure> {
-        self.actual.as_deref().ok_or_else(|| Failure::Story {
-            message: format!("{what} needs the actual world, and none is declared yet"),
-            hints: vec!["declare it first with `actual …`, giving every constant its value".into()],
-        })
+        self.actual
+            .as_deref()
+            .ok_or_else(|| Failure::no_actual_world(what))
     }
 
     fn eval_actual(&self, term: &Term, what: &str) -> Result<bool, Failure> {
@@ -424,10 +542,7 @@ impl Engine {
     /// Fails when an announcement is false in the actual world (if there is one).
     fn check_true_in_actual(&self, added: &Term) -> Result<(), Failure> {
         if self.actual.is_some() && !self.eval_actual(added, "")? {
-            return Err(Failure::Story {
-                message: "this announcement is false in the actual world".into(),
-                hints: vec!["announcements are truthful: check it against `actual`".into()],
-            });
+            return Err(Failure::false_in_actual());
         }
         Ok(())
     }
@@ -445,32 +560,19 @@ impl Engine {
         })?;
         let found: Vec<Vec<Value>> = found.worlds.into_iter().map(|w| w.0).collect();
         match found.as_slice() {
-            [] => Err(Failure::Story {
-                message: "`actual` allows no world at all".into(),
-                hints: vec![],
-            }),
+            [] => Err(Failure::actual_allows_none()),
             [w] => {
                 let possible = match &self.state.worlds {
                     Some(worlds) => worlds.contains(w),
                     None => self.eval_in(&self.state.kappa, w)? == Value::Bool(true),
                 };
                 if !possible {
-                    return Err(Failure::Story {
-                        message: "the actual world contradicts what was announced before".into(),
-                        hints: vec![],
-                    });
+                    return Err(Failure::actual_contradicts());
                 }
                 self.actual = Some(w.clone());
                 Ok(())
             }
-            [a, b, ..] => Err(Failure::Story {
-                message: "`actual` must pin down exactly one world, but it allows several".into(),
-                hints: vec![format!(
-                    "for example {} and {}; give every constant a value",
-                    worlds::world_line(&self.program, a),
-                    worlds::world_line(&self.program, b)
-                )],
-            }),
+            [a, b, ..] => Err(Failure::actual_allows_several(&self.program, a, b)),
         }
     }
 
@@ -576,7 +678,7 @@ impl Engine {
     }
 
     /// Up to `limit` of the worlds possible now, in canonical order.
-    pub fn worlds(&self, limit: u64) -> Result<WorldSet, SolverError> {
+    fn worlds(&self, limit: u64) -> Result<WorldSet, SolverError> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         if let Some(ws) = &self.state.worlds {
             let mut all: Vec<World> = ws.iter().map(|w| World(w.clone())).collect();
@@ -597,27 +699,20 @@ impl Engine {
     }
 }
 
-impl Engine {
+impl Z3Engine {
     /// The state saved at `checkpoint` (None: the current state); a story error when the
     /// run has not passed the checkpoint.
     fn state_at(&self, checkpoint: Option<CheckpointId>) -> Result<State, Failure> {
         match checkpoint {
             None => Ok(self.state.clone()),
-            Some(c) => self.checkpoints[c.0].clone().ok_or_else(|| Failure::Story {
-                message: format!(
-                    "the story never reaches `checkpoint {}`",
-                    self.program.checkpoints[c.0].name
-                ),
-                hints: vec![],
+            Some(c) => self.checkpoints[c.0].clone().ok_or_else(|| {
+                Failure::checkpoint_not_reached(&self.program.checkpoints[c.0].name)
             }),
         }
     }
 
-    /// How many worlds are possible now (or at `checkpoint`): exact when at most `cap`
-    /// (or when a box of values scanned natively holds them; worlds the solver has to
-    /// find one by one are counted up to [`COUNT_ENUMERATION_CAP`]), `Infinite` when the
-    /// solver proves an int constant unbounded.
-    pub fn count_worlds(
+    /// See [`Engine::count_worlds`].
+    fn count_worlds(
         &mut self,
         checkpoint: Option<CheckpointId>,
         cap: usize,
@@ -638,8 +733,8 @@ impl Engine {
         Ok(WorldCount::MoreThan(cap as u64))
     }
 
-    /// The epistemic model now (or at `checkpoint`) when it has at most `cap` worlds.
-    pub fn model(
+    /// See [`Engine::model`].
+    fn model(
         &mut self,
         checkpoint: Option<CheckpointId>,
         cap: usize,
@@ -676,7 +771,7 @@ impl Engine {
 }
 
 /// Attaches a statement's span to a failure.
-trait At<T> {
+pub(crate) trait At<T> {
     fn at(self, span: Span) -> Result<T, EngineError>;
 }
 

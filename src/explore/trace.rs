@@ -21,6 +21,8 @@ pub struct TraceStep {
     pub changed: Option<bool>,
     /// The followed worlds this statement eliminated (None before worlds are followed).
     pub eliminated: Option<Vec<World>>,
+    /// How many worlds it eliminated, when both counts are exact.
+    pub removed: Option<u64>,
 }
 
 impl TraceStep {
@@ -41,9 +43,14 @@ impl TraceStep {
             (Some(false), Some(false)) => Some(false),
             _ => None,
         };
+        let removed = match (self.removed, later.removed) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
         *self = TraceStep {
             changed,
             eliminated,
+            removed,
             ..later
         };
     }
@@ -84,7 +91,13 @@ impl Tracer {
     ) -> Result<TraceStep, Failure> {
         let count = engine.count_worlds(None, TRACK_CAP)?;
         let all = match count {
-            WorldCount::Exactly(n) => Some(engine.worlds(n)?.worlds),
+            WorldCount::Exactly(n) if n <= TRACK_CAP as u64 => Some(engine.worlds(n)?.worlds),
+            _ => None,
+        };
+        let removed = match (self.last.as_ref().map(|l| l.0), count) {
+            (Some(WorldCount::Exactly(before)), WorldCount::Exactly(now)) => {
+                Some(before.saturating_sub(now))
+            }
             _ => None,
         };
         let changed = match &self.last {
@@ -120,6 +133,7 @@ impl Tracer {
             worlds,
             changed,
             eliminated,
+            removed,
         })
     }
 

@@ -494,3 +494,62 @@ fn sweep_samples_count_worlds_like_norvigs_counter() {
         serde_json::json!({"month": 6, "day": 25})
     );
 }
+
+#[test]
+fn graph_of_a_bool_story_follows_learned_expressions() {
+    // Bools and enums take the BDD backend: views come from its partitions.
+    let story = story_file(
+        "graph-bools.story",
+        "characters A, B\nbool p, q\nA learns p\nB learns p != q\n",
+    );
+    let out = epipen(&["graph", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let edges: Vec<&str> = out.stdout.lines().filter(|l| l.contains(" -- ")).collect();
+    // Worlds: (f,f) (f,t) (t,f) (t,t). A sees p; B sees whether p != q.
+    assert_eq!(
+        edges,
+        [
+            "  w0 -- w1 [label=\"A\"];",
+            "  w0 -- w3 [label=\"B\"];",
+            "  w1 -- w2 [label=\"B\"];",
+            "  w2 -- w3 [label=\"A\"];",
+        ]
+    );
+}
+
+#[test]
+fn trace_counts_two_to_the_forty_muddy_worlds_exactly() {
+    let out = epipen(&[
+        "run",
+        "--trace",
+        "stories/muddy-children.story",
+        "--set",
+        "n=40",
+        "--set",
+        "k=40",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let steps: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains("  =>  "))
+        .collect();
+    assert_eq!(steps[0], "start  =>  1099511627776 worlds");
+    assert_eq!(
+        steps[3],
+        "line 21: announce any(i in 0..n: muddy[i])  =>  1099511627775 worlds (1 eliminated)"
+    );
+    assert!(
+        steps[4].ends_with("=>  1 world (1099511627774 eliminated)"),
+        "{}",
+        steps[4]
+    );
+    assert!(
+        out.stdout
+            .contains("round 39: child[39]: not knows_value(muddy[39])\n")
+    );
+    assert!(
+        out.stdout
+            .contains("round 40: child[0]: knows_value(muddy[0])\n")
+    );
+}

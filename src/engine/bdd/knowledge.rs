@@ -1,0 +1,256 @@
+//! The knowledge state over BDDs, and expressions evaluated in it: every boolean
+//! expression becomes the BDD of the worlds where it holds, knowledge operators included.
+//!
+//! `K_A φ` holds at x̄ when φ holds at every world of κ that A cannot tell from x̄ (same
+//! values of everything A learned; vacuously when there is none). When A learned only
+//! constants, that is `∀U. κ → φ` with U the bits of the constants A has not learned.
+//! When A also learned expressions L, the worlds A cannot tell from x̄ are written over
+//! primed copies of U: `¬∃U'. κ(ȳ) ∧ L(ȳ) = L(x̄) ∧ ¬φ(ȳ)`, ȳ being x̄ with U primed.
+//! `knows_value(A, ē)` holds where A's worlds all give ē one value: the disjunction of
+//! `K_A (ē's value is v)` over the values v that ē takes in κ (true when it takes none:
+//! every group is empty).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use biodivine_lib_bdd::{Bdd, BddVariable, op_function};
+
+use super::BddEngine;
+use super::space::{Kind, Space};
+use super::value::{Partition, Val, tuple_cells};
+use crate::engine::SolverError;
+use crate::ir::{CharId, CmpOp, Expr, ExprKind, LogicOp};
+
+/// What a character has learned: a constant, or an expression (the conditions of its
+/// distinct values).
+#[derive(Clone)]
+pub(super) enum Learned {
+    Const(usize),
+    Expr(Rc<Vec<Bdd>>),
+}
+
+/// A knowledge state: κ, what each character learned, and the knowledge operators
+/// already evaluated in it (keyed by agent and goal: asking the same question about the
+/// same state, as the `until` of a `repeat` does, costs a lookup).
+pub(super) struct State {
+    pub kappa: Bdd,
+    pub learned: Vec<Vec<Learned>>,
+    known: RefCell<HashMap<(usize, Bdd), Bdd>>,
+}
+
+impl State {
+    pub(super) fn new(kappa: Bdd, learned: Vec<Vec<Learned>>) -> Rc<State> {
+        Rc::new(State {
+            kappa,
+            learned,
+            known: RefCell::new(HashMap::new()),
+        })
+    }
+}
+
+impl BddEngine {
+    /// `e` in `state`, as a value over the world's bits.
+    pub(super) fn eval(&self, e: &Expr, state: &Rc<State>) -> Result<Val, SolverError> {
+        Ok(match &e.kind {
+            ExprKind::Int(n) => Val::Int(Partition::constant(i128::from(*n), self.space.mk_true())),
+            ExprKind::Bool(b) => Val::Bool(self.space.mk_bool(*b)),
+            ExprKind::Const(c) => self.constant(c.0)?,
+            ExprKind::Neg(a) => Val::Int(self.int(a, state)?.neg()?),
+            ExprKind::Not(a) => Val::Bool(self.bool(a, state)?.not()),
+            ExprKind::Arith(op, a, b) => {
+                Val::Int(self.int(a, state)?.arith(*op, &self.int(b, state)?)?)
+            }
+            ExprKind::Cmp(op, a, b) => {
+                let (a, b) = (self.eval(a, state)?, self.eval(b, state)?);
+                Val::Bool(self.compare(*op, &a, &b)?)
+            }
+            ExprKind::Logic(op, a, b) => {
+                let (a, b) = (self.bool(a, state)?, self.bool(b, state)?);
+                Val::Bool(match op {
+                    LogicOp::And => a.and(&b),
+                    LogicOp::Or => a.or(&b),
+                    LogicOp::Implies => a.imp(&b),
+                    LogicOp::Iff => a.iff(&b),
+                })
+            }
+            ExprKind::Ite(c, a, b) => {
+                let c = self.bool(c, state)?;
+                match (self.eval(a, state)?, self.eval(b, state)?) {
+                    (Val::Bool(a), Val::Bool(b)) => Val::Bool(Bdd::if_then_else(&c, &a, &b)),
+                    (Val::Int(a), Val::Int(b)) => Val::Int(Partition::ite(&c, &a, &b)),
+                    _ => return Err(mixed_types()),
+                }
+            }
+            ExprKind::In { tuple, set } => {
+                let tuple = self.eval_all(tuple, state)?;
+                let mut found = self.space.mk_false();
+                for item in set {
+                    let mut all = self.space.mk_true();
+                    for (t, x) in tuple.iter().zip(item) {
+                        all = all.and(&self.compare(CmpOp::Eq, t, &self.eval(x, state)?)?);
+                    }
+                    found = found.or(&all);
+                }
+                Val::Bool(found)
+            }
+            ExprKind::Knows { agent, formula } => {
+                let phi = self.bool(formula, state)?;
+                Val::Bool(self.knows(*agent, state, &phi)?)
+            }
+            ExprKind::KnowsValue { agent, exprs } => {
+                let values = self.eval_all(exprs, state)?;
+                let cells = tuple_cells(&values, &self.space.mk_true());
+                Val::Bool(self.knows_value(*agent, state, &cells)?)
+            }
+            ExprKind::At { checkpoint, body } => {
+                let saved = match self.checkpoints.get(checkpoint.0) {
+                    Some(Some(saved)) => saved.clone(),
+                    _ => {
+                        return Err(SolverError::Unsupported(
+                            "`at` names a checkpoint the story has not passed yet".into(),
+                        ));
+                    }
+                };
+                self.eval(body, &saved)?
+            }
+        })
+    }
+
+    fn eval_all(&self, es: &[Expr], state: &Rc<State>) -> Result<Vec<Val>, SolverError> {
+        es.iter().map(|e| self.eval(e, state)).collect()
+    }
+
+    /// A boolean expression's BDD.
+    pub(super) fn bool(&self, e: &Expr, state: &Rc<State>) -> Result<Bdd, SolverError> {
+        match self.eval(e, state)? {
+            Val::Bool(b) => Ok(b),
+            Val::Int(_) => Err(mixed_types()),
+        }
+    }
+
+    fn int(&self, e: &Expr, state: &Rc<State>) -> Result<Partition, SolverError> {
+        match self.eval(e, state)? {
+            Val::Int(p) => Ok(p),
+            Val::Bool(_) => Err(mixed_types()),
+        }
+    }
+
+    /// A constant's value: its bit, or its enum's partition.
+    fn constant(&self, c: usize) -> Result<Val, SolverError> {
+        if let Some(b) = self.space.bool_constant(c) {
+            return Ok(Val::Bool(b));
+        }
+        match self.space.kind(c) {
+            Some(Kind::Enum(_)) => Ok(Val::Int(self.space.enum_partition(c))),
+            _ => Err(SolverError::Unsupported(format!(
+                "constant #{c} is not a bool or an enum"
+            ))),
+        }
+    }
+
+    /// Where `a op b` holds: `==` and `!=` on bools compare BDDs, the rest values.
+    fn compare(&self, op: CmpOp, a: &Val, b: &Val) -> Result<Bdd, SolverError> {
+        match (a, b) {
+            (Val::Bool(a), Val::Bool(b)) => match op {
+                CmpOp::Eq => Ok(a.iff(b)),
+                CmpOp::Ne => Ok(a.xor(b)),
+                _ => Err(mixed_types()),
+            },
+            (Val::Int(a), Val::Int(b)) => Ok(a.compare(op, b, &self.space.mk_false())),
+            _ => Err(mixed_types()),
+        }
+    }
+
+    /// `K_agent φ` in `state`.
+    pub(super) fn knows(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+        phi: &Bdd,
+    ) -> Result<Bdd, SolverError> {
+        self.check_deadline()?;
+        let key = (agent.0, phi.clone());
+        if let Some(known) = state.known.borrow().get(&key) {
+            return Ok(known.clone());
+        }
+        let learned = state.learned.get(agent.0).map_or(&[][..], |l| l.as_slice());
+        let hidden = self.hidden_bits(learned);
+        let exprs: Vec<&[Bdd]> = learned
+            .iter()
+            .filter_map(|l| match l {
+                Learned::Expr(cells) => Some(cells.as_slice()),
+                Learned::Const(_) => None,
+            })
+            .collect();
+        let result = if exprs.is_empty() {
+            // ∀U. κ → φ
+            Bdd::binary_op_with_for_all(&state.kappa, phi, op_function::imp, &hidden)
+        } else {
+            // ¬∃U'. (κ ∧ ¬φ)(ȳ) ∧ L(ȳ) = L(x̄)
+            let bad = self.space.prime(&state.kappa.and_not(phi), &hidden)?;
+            let same = self.same_observation(&exprs, &hidden)?;
+            Bdd::binary_op_with_exists(&bad, &same, op_function::and, &Space::primed(&hidden)).not()
+        };
+        state.known.borrow_mut().insert(key, result.clone());
+        Ok(result)
+    }
+
+    /// The bits of the constants an agent has not learned directly.
+    fn hidden_bits(&self, learned: &[Learned]) -> Vec<BddVariable> {
+        let hidden: Vec<usize> = (0..self.program.constants.len())
+            .filter(|c| {
+                !learned
+                    .iter()
+                    .any(|l| matches!(l, Learned::Const(d) if d == c))
+            })
+            .collect();
+        self.space.bits_of(&hidden)
+    }
+
+    /// `L(ȳ) = L(x̄)` for learned expressions L (each given by the conditions of its
+    /// values), ȳ being x̄ with the `hidden` bits primed: in each, some value's condition
+    /// holds on both sides.
+    fn same_observation(
+        &self,
+        exprs: &[&[Bdd]],
+        hidden: &[BddVariable],
+    ) -> Result<Bdd, SolverError> {
+        let mut same = self.space.mk_true();
+        for cells in exprs {
+            let mut equal = self.space.mk_false();
+            for cell in cells.iter() {
+                equal = equal.or(&cell.and(&self.space.prime(cell, hidden)?));
+            }
+            same = same.and(&equal);
+        }
+        Ok(same)
+    }
+
+    /// `knows_value(agent, ē)` in `state`, ē given by the conditions of its values.
+    fn knows_value(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+        cells: &[Bdd],
+    ) -> Result<Bdd, SolverError> {
+        let mut known: Option<Bdd> = None;
+        for cell in cells {
+            // A value ē never takes in κ is known only in empty groups, where any other
+            // value is known too.
+            if state.kappa.and(cell).is_false() {
+                continue;
+            }
+            let k = self.knows(agent, state, cell)?;
+            known = Some(match known {
+                Some(acc) => acc.or(&k),
+                None => k,
+            });
+        }
+        Ok(known.unwrap_or_else(|| self.space.mk_true()))
+    }
+}
+
+fn mixed_types() -> SolverError {
+    SolverError::Unsupported("internal error: an expression of the wrong type".into())
+}

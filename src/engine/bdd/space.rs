@@ -1,0 +1,287 @@
+//! The world's bits: how constants become BDD variables, and back.
+//!
+//! A bool constant is one bit; an enum constant with k variants is ⌈log₂ k⌉ bits holding
+//! its variant's index, most significant bit first (so that the lexicographic order of
+//! the bits, false before true, is the numeric order of the index). Every bit x has a
+//! primed copy x' right after it in the variable order: the knowledge operators rename
+//! the constants an agent has not learned to their primed copies when the agent learned
+//! expressions (see `knowledge.rs`). Constants take their bits in declaration order, so
+//! that walking a BDD low branch first lists worlds in the canonical order of
+//! [`crate::worlds::World`] (within one magnitude; see `walk.rs`).
+
+use biodivine_lib_bdd::{Bdd, BddNode, BddValuation, BddVariable, BddVariableSet};
+
+use super::value::Partition;
+use crate::engine::SolverError;
+use crate::ir::{Program, Ty};
+use crate::worlds::{Value, World};
+
+/// What a constant is, as bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Bool,
+    /// An enum with this many variants.
+    Enum(usize),
+}
+
+/// The BDD variables of a program's constants.
+pub(super) struct Space {
+    set: BddVariableSet,
+    kinds: Vec<Kind>,
+    /// Per constant, its (unprimed) bits, most significant first.
+    bits: Vec<Vec<BddVariable>>,
+    /// Every unprimed bit, in variable order.
+    all_bits: Vec<BddVariable>,
+    /// What every world satisfies: each enum constant holds one of its variants.
+    domain: Bdd,
+}
+
+/// Bits needed for the indices `0..k`.
+fn bits_for(k: usize) -> usize {
+    let mut bits = 0;
+    while (1usize << bits) < k {
+        bits += 1;
+    }
+    bits
+}
+
+impl Space {
+    /// The bits of `program`'s constants, or why the BDD backend cannot take it (an int
+    /// constant, or more bits than the BDD library has variables).
+    pub(super) fn new(program: &Program) -> Result<Space, String> {
+        let mut kinds = Vec::with_capacity(program.constants.len());
+        for c in &program.constants {
+            kinds.push(match c.ty {
+                Ty::Bool => Kind::Bool,
+                Ty::Enum(e) => Kind::Enum(program.enums.get(e.0).map_or(0, |d| d.variants.len())),
+                Ty::Int => {
+                    return Err(format!(
+                        "the BDD backend handles only bool and enum constants, and `{}` is an int; \
+                         use the default strategy (Z3)",
+                        c.name
+                    ));
+                }
+            });
+        }
+        let widths: Vec<usize> = kinds
+            .iter()
+            .map(|k| match k {
+                Kind::Bool => 1,
+                Kind::Enum(n) => bits_for(*n),
+            })
+            .collect();
+        let total: usize = widths.iter().sum();
+        let vars = u16::try_from(2 * total).map_err(|_| {
+            format!("the story has {total} bits of constants, more than the BDD backend handles")
+        })?;
+        let set = BddVariableSet::new_anonymous(vars);
+        let mut bits = Vec::with_capacity(widths.len());
+        let mut next = 0;
+        for w in widths {
+            bits.push(
+                (next..next + w)
+                    .map(|i| BddVariable::from_index(2 * i))
+                    .collect(),
+            );
+            next += w;
+        }
+        let all_bits = (0..total).map(|i| BddVariable::from_index(2 * i)).collect();
+        let mut space = Space {
+            domain: set.mk_true(),
+            set,
+            kinds,
+            bits,
+            all_bits,
+        };
+        space.domain = space.make_domain();
+        Ok(space)
+    }
+
+    fn make_domain(&self) -> Bdd {
+        let mut domain = self.mk_true();
+        for (c, kind) in self.kinds.iter().enumerate() {
+            if let Kind::Enum(_) = kind {
+                domain = domain.and(&self.enum_partition(c).support(&self.mk_false()));
+            }
+        }
+        domain
+    }
+
+    pub(super) fn mk_true(&self) -> Bdd {
+        self.set.mk_true()
+    }
+
+    pub(super) fn mk_false(&self) -> Bdd {
+        self.set.mk_false()
+    }
+
+    pub(super) fn mk_bool(&self, value: bool) -> Bdd {
+        if value {
+            self.mk_true()
+        } else {
+            self.mk_false()
+        }
+    }
+
+    pub(super) fn domain(&self) -> &Bdd {
+        &self.domain
+    }
+
+    pub(super) fn kind(&self, constant: usize) -> Option<Kind> {
+        self.kinds.get(constant).copied()
+    }
+
+    /// The bit of a bool constant.
+    pub(super) fn bool_constant(&self, constant: usize) -> Option<Bdd> {
+        match (self.kind(constant)?, self.bits[constant].as_slice()) {
+            (Kind::Bool, [bit]) => Some(self.set.mk_var(*bit)),
+            _ => None,
+        }
+    }
+
+    /// An enum constant as a partition: each variant's index with the bits that hold it.
+    pub(super) fn enum_partition(&self, constant: usize) -> Partition {
+        let k = match self.kind(constant) {
+            Some(Kind::Enum(k)) => k,
+            _ => 0,
+        };
+        let bits = &self.bits[constant];
+        let cells = (0..k).map(|v| {
+            let mut cube = self.mk_true();
+            for (i, bit) in bits.iter().enumerate() {
+                let set = (v >> (bits.len() - 1 - i)) & 1 == 1;
+                cube = cube.and(&self.set.mk_literal(*bit, set));
+            }
+            (v as i128, cube)
+        });
+        Partition::from_disjoint(cells.collect())
+    }
+
+    /// Every unprimed bit, in variable order.
+    pub(super) fn all_bits(&self) -> &[BddVariable] {
+        &self.all_bits
+    }
+
+    /// The bits of the given constants.
+    pub(super) fn bits_of(&self, constants: &[usize]) -> Vec<BddVariable> {
+        constants
+            .iter()
+            .flat_map(|c| self.bits[*c].iter().copied())
+            .collect()
+    }
+
+    /// The primed copies of `bits`.
+    pub(super) fn primed(bits: &[BddVariable]) -> Vec<BddVariable> {
+        bits.iter()
+            .map(|b| BddVariable::from_index(b.to_index() + 1))
+            .collect()
+    }
+
+    /// Every primed bit.
+    pub(super) fn all_primed(&self) -> Vec<BddVariable> {
+        Space::primed(&self.all_bits)
+    }
+
+    /// `bdd` with each of `bits` renamed to its primed copy. `bdd` must not mention primed
+    /// bits: each sits right after its bit, so the renaming keeps the variable order.
+    pub(super) fn prime(&self, bdd: &Bdd, bits: &[BddVariable]) -> Result<Bdd, SolverError> {
+        let mut renamed = vec![false; 2 * self.all_bits.len()];
+        for bit in bits {
+            if let Some(r) = renamed.get_mut(bit.to_index()) {
+                *r = true;
+            }
+        }
+        let mut nodes = bdd.clone().to_nodes();
+        for node in nodes.iter_mut().skip(2) {
+            if renamed.get(node.var.to_index()) == Some(&true) {
+                *node = BddNode::mk_node(
+                    BddVariable::from_index(node.var.to_index() + 1),
+                    node.low_link,
+                    node.high_link,
+                );
+            }
+        }
+        Bdd::from_nodes(&nodes)
+            .map_err(|e| SolverError::Unsupported(format!("internal error renaming bits: {e}")))
+    }
+
+    /// A world as a valuation of every variable (primed copies false).
+    pub(super) fn valuation(&self, world: &[Value]) -> BddValuation {
+        let mut valuation = BddValuation::all_false(self.set.num_vars());
+        for (c, value) in world.iter().enumerate() {
+            let Some(bits) = self.bits.get(c) else {
+                continue;
+            };
+            let n = match value {
+                Value::Bool(b) => u64::from(*b),
+                Value::Int(i) => u64::try_from(*i).unwrap_or(0),
+            };
+            for (i, bit) in bits.iter().enumerate() {
+                valuation.set_value(*bit, (n >> (bits.len() - 1 - i)) & 1 == 1);
+            }
+        }
+        valuation
+    }
+
+    /// The world whose unprimed bits are `values` (in the order of [`Space::all_bits`]).
+    pub(super) fn world(&self, values: &[bool]) -> World {
+        let mut at = 0;
+        let mut world = Vec::with_capacity(self.kinds.len());
+        for (kind, bits) in self.kinds.iter().zip(&self.bits) {
+            let mut n: i64 = 0;
+            for v in values.iter().skip(at).take(bits.len()) {
+                n = 2 * n + i64::from(*v);
+            }
+            at += bits.len();
+            world.push(match kind {
+                Kind::Bool => Value::Bool(n == 1),
+                Kind::Enum(_) => Value::Int(n),
+            });
+        }
+        World(world)
+    }
+
+    /// The worlds whose enum constants all hold an index of at most `m` (every world when
+    /// there is no enum constant; none when `m` is negative and there is one).
+    pub(super) fn magnitude_at_most(&self, m: i64) -> Bdd {
+        let mut within = self.mk_true();
+        for (c, kind) in self.kinds.iter().enumerate() {
+            if let Kind::Enum(_) = kind {
+                let low = self
+                    .enum_partition(c)
+                    .cells()
+                    .filter(|(v, _)| *v <= i128::from(m))
+                    .fold(self.mk_false(), |acc, (_, cell)| acc.or(cell));
+                within = within.and(&low);
+            }
+        }
+        within
+    }
+
+    /// The largest index an enum constant can hold (None: no enum constant).
+    pub(super) fn max_magnitude(&self) -> Option<i64> {
+        self.kinds
+            .iter()
+            .filter_map(|k| match k {
+                Kind::Enum(n) => Some(*n as i64 - 1),
+                Kind::Bool => None,
+            })
+            .max()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bits_for;
+
+    #[test]
+    fn bits_cover_the_indices() {
+        assert_eq!(bits_for(0), 0);
+        assert_eq!(bits_for(1), 0);
+        assert_eq!(bits_for(2), 1);
+        assert_eq!(bits_for(3), 2);
+        assert_eq!(bits_for(4), 2);
+        assert_eq!(bits_for(5), 3);
+        assert_eq!(bits_for(9), 4);
+    }
+}

@@ -1,0 +1,282 @@
+use std::rc::Rc;
+
+use super::value::{Partition, Val};
+use super::*;
+use crate::bruteforce::{self, Domain};
+use crate::engine::{Engine, Strategy};
+use crate::ir::{ArithOp, CmpOp};
+
+fn compile(source: &str) -> Rc<Program> {
+    Rc::new(crate::compile(source, &[]).expect("the story compiles"))
+}
+
+fn bdd_engine(program: &Rc<Program>, options: Options) -> BddEngine {
+    BddEngine::new(program.clone(), &options).expect("the BDD backend takes the story")
+}
+
+/// Every world of the program's domain that the brute-force evaluator keeps, sorted.
+fn brute(program: &Program) -> Vec<World> {
+    let domain = Domain {
+        ranges: vec![None; program.constants.len()],
+    };
+    bruteforce::evaluate(program, &domain).expect("the evaluator runs")
+}
+
+const MIXED: &str = "enum Colour { red, green, blue }
+enum Size { xs, s, m, l, xl }
+bool p
+Colour c
+Size z
+bool q
+Colour d
+";
+
+#[test]
+fn worlds_come_in_canonical_order_with_bools_and_enums() {
+    // 2 · 3 · 5 · 2 · 3 = 180 worlds, in magnitude layers 0..=4.
+    for extra in [
+        "",
+        "announce c != d or (p and z != l)\n",
+        "announce z == xl\n",
+    ] {
+        let program = compile(&format!("{MIXED}{extra}"));
+        let expected = brute(&program);
+        let mut engine = bdd_engine(&program, Options::default());
+        engine.run(&mut |_| {}).expect("the story runs");
+        for limit in [0, 1, 2, 7, 40, expected.len() - 1, expected.len(), 1000] {
+            let set = engine.worlds(limit as u64).expect("worlds");
+            let n = limit.min(expected.len());
+            assert_eq!(set.worlds, expected[..n], "limit {limit}, story:\n{extra}");
+            assert_eq!(set.complete, limit >= expected.len(), "limit {limit}");
+        }
+    }
+}
+
+#[test]
+fn worlds_of_bools_only_and_of_no_constant() {
+    let program = compile("bool a, b, c\n");
+    let engine = bdd_engine(&program, Options::default());
+    let set = engine.worlds(3).expect("worlds");
+    let b = |v: [bool; 3]| World(v.iter().map(|x| Value::Bool(*x)).collect());
+    assert_eq!(
+        set.worlds,
+        vec![
+            b([false, false, false]),
+            b([false, false, true]),
+            b([false, true, false])
+        ]
+    );
+    assert!(!set.complete);
+    let program = compile("characters A\n");
+    let engine = bdd_engine(&program, Options::default());
+    let set = engine.worlds(5).expect("worlds");
+    assert_eq!(set.worlds, vec![World(vec![])]);
+    assert!(set.complete);
+}
+
+/// The value a partition gives in `world` (None: no cell holds there).
+fn value_at(space: &Space, p: &Partition, world: &World) -> Option<i128> {
+    let valuation = space.valuation(&world.0);
+    p.cells()
+        .find(|(_, cell)| cell.eval_in(&valuation))
+        .map(|(v, _)| *v)
+}
+
+#[test]
+fn partitions_follow_the_evaluators_arithmetic() {
+    let program = compile("enum Five { a, b, c, d, e }\nenum Three { x, y, z }\nFive f\nThree t\n");
+    let space = Space::new(&program).expect("bits");
+    let (f, t) = (space.enum_partition(0), space.enum_partition(1));
+    let minus_two = Partition::constant(-2, space.mk_true());
+    let worlds = brute(&program);
+    assert_eq!(worlds.len(), 15);
+    let int = |w: &World, i: usize| match w.0[i] {
+        Value::Int(n) => i128::from(n),
+        Value::Bool(_) => unreachable!("enum constants are ints"),
+    };
+    for op in [
+        ArithOp::Add,
+        ArithOp::Sub,
+        ArithOp::Mul,
+        ArithOp::Div,
+        ArithOp::Mod,
+    ] {
+        // (f - 2) op t, so that negative values and division by zero both occur.
+        let shifted = f
+            .arith(ArithOp::Sub, &Partition::constant(2, space.mk_true()))
+            .unwrap();
+        let p = shifted.arith(op, &t).unwrap();
+        for w in &worlds {
+            let expected = bruteforce::arith(op, int(w, 0) - 2, int(w, 1)).unwrap();
+            assert_eq!(value_at(&space, &p, w), Some(expected), "{op:?} at {w:?}");
+        }
+        // Values are distinct and their conditions disjoint.
+        let cells: Vec<_> = p.cells().collect();
+        for (i, (v, a)) in cells.iter().enumerate() {
+            for (u, b) in &cells[i + 1..] {
+                assert!(v < u);
+                assert!(a.and(b).is_false());
+            }
+        }
+    }
+    let nowhere = space.mk_false();
+    for op in [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ] {
+        let holds = f.neg().unwrap().compare(op, &minus_two, &nowhere);
+        for w in &worlds {
+            let (x, y) = (-int(w, 0), -2);
+            let expected = match op {
+                CmpOp::Eq => x == y,
+                CmpOp::Ne => x != y,
+                CmpOp::Lt => x < y,
+                CmpOp::Le => x <= y,
+                CmpOp::Gt => x > y,
+                CmpOp::Ge => x >= y,
+            };
+            assert_eq!(holds.eval_in(&space.valuation(&w.0)), expected, "{op:?}");
+        }
+    }
+    // if f == c then t else 7
+    let c = f.compare(
+        CmpOp::Eq,
+        &Partition::constant(2, space.mk_true()),
+        &nowhere,
+    );
+    let p = Partition::ite(&c, &t, &Partition::constant(7, space.mk_true()));
+    for w in &worlds {
+        let expected = if int(w, 0) == 2 { int(w, 1) } else { 7 };
+        assert_eq!(value_at(&space, &p, w), Some(expected));
+    }
+    // A tuple's distinct values: (f, t) takes 15, a bool 2.
+    let tuple = value::tuple_cells(&[Val::Int(f), Val::Int(t)], &space.mk_true());
+    assert_eq!(
+        tuple
+            .iter()
+            .filter(|c| !c.and(space.domain()).is_false())
+            .count(),
+        15
+    );
+    assert_eq!(Val::Bool(space.mk_true()).cells().len(), 2);
+}
+
+#[test]
+fn overflow_is_an_error_not_a_panic() {
+    let program = compile("bool p\n");
+    let space = Space::new(&program).expect("bits");
+    let big = Partition::constant(i128::MAX, space.mk_true());
+    assert!(matches!(
+        big.arith(ArithOp::Add, &big),
+        Err(SolverError::Unsupported(_))
+    ));
+    let engine = bdd_engine(&program, Options::default());
+    let state = engine.state.clone();
+    let story = compile(
+        "bool p\nannounce (if p then 9223372036854775807 else 0) * 9223372036854775807 * 4 == 0\n",
+    );
+    let expr = match &story.statements[0].kind {
+        StmtKind::Announce { formula, .. } => formula.clone(),
+        _ => unreachable!("an announcement"),
+    };
+    assert!(engine.bool(&expr, &state).is_err());
+}
+
+const HINT: &str = "characters A, B
+bool a, b, c
+A learns a
+B learns b
+announce a or b or c
+assert_adds_ck HINT {
+  A: not knows(a)
+}
+";
+
+#[test]
+fn a_wrong_hint_is_refuted_with_the_first_counterexample() {
+    // `A: not knows(a)`: A, who learned a, says she does not know a: so a is false.
+    let right = compile(&HINT.replace("HINT", "not a"));
+    let mut engine = bdd_engine(&right, Options::default());
+    let mut events = Vec::new();
+    engine.run(&mut |e| events.push(e)).expect("a right hint");
+    assert!(matches!(events.as_slice(), [Event::HintVerified { .. }]));
+    assert_eq!(engine.worlds(10).unwrap().worlds, brute(&right));
+
+    // `c`: the block keeps (false, true, false), where c is false; that comes before
+    // (true, ...) worlds, which the hint allows and the block rules out.
+    let wrong = compile(&HINT.replace("HINT", "c"));
+    let mut engine = bdd_engine(&wrong, Options::default());
+    let err = engine.run(&mut |_| {}).expect_err("a wrong hint");
+    let b = |v: [bool; 3]| World(v.iter().map(|x| Value::Bool(*x)).collect());
+    let expected = Counterexample {
+        world: b([false, true, false]),
+        kept_by_block: true,
+    };
+    assert_eq!(err.error, Failure::Refuted(expected.clone()));
+    assert_eq!(err.span, wrong.statements[3].span);
+
+    // Kept going: the block's true effect, and the refutation as an event.
+    let options = Options {
+        keep_refuted_hints: true,
+        ..Options::default()
+    };
+    let mut engine = bdd_engine(&wrong, options);
+    let mut refuted = Vec::new();
+    engine
+        .run(&mut |e| {
+            if let Event::HintRefuted { counterexample, .. } = e {
+                refuted.push(counterexample);
+            }
+        })
+        .expect("kept going");
+    assert_eq!(refuted, vec![expected]);
+    assert_eq!(engine.worlds(10).unwrap().worlds, brute(&right));
+}
+
+#[test]
+fn the_strategy_picks_the_backend() {
+    let bools = compile("characters A\nbool p\nA learns p\n");
+    let ints = compile("characters A\nint x\nannounce x == 1\n");
+    let engine = |p: &Rc<Program>, strategy| {
+        let options = Options {
+            strategy,
+            ..Options::default()
+        };
+        Engine::new(p.clone(), &options)
+    };
+    assert!(engine(&bools, Strategy::Auto).uses_bdd());
+    // κ's size is the BDD's nodes on one backend, the formula's DAG nodes on the other.
+    let mut on_bdd = engine(&bools, Strategy::Bdd);
+    on_bdd.run(&mut |_| {}).expect("the story runs");
+    assert_eq!(on_bdd.kappa_size(), 2, "the true BDD: two terminals");
+    let mut on_z3 = engine(&bools, Strategy::Finite);
+    on_z3.run(&mut |_| {}).expect("the story runs");
+    assert_eq!(on_z3.kappa_size(), 1, "the formula `true`");
+    assert!(engine(&bools, Strategy::Bdd).uses_bdd());
+    assert!(!engine(&bools, Strategy::Finite).uses_bdd());
+    assert!(!engine(&bools, Strategy::Symbolic).uses_bdd());
+    assert!(!engine(&ints, Strategy::Auto).uses_bdd());
+    let mut refused = engine(&ints, Strategy::Bdd);
+    let err = refused.run(&mut |_| {}).expect_err("an int constant");
+    assert_eq!(err.span, ints.statements[0].span);
+    let Failure::Solver(SolverError::Unsupported(message)) = err.error else {
+        panic!("not unsupported: {:?}", err.error);
+    };
+    assert!(message.contains("`x` is an int"), "{message}");
+}
+
+#[test]
+fn a_timeout_is_reported_not_waited_out() {
+    let program = compile(include_str!("../../../stories/muddy-children.story"));
+    let options = Options {
+        timeout: Some(Duration::ZERO),
+        ..Options::default()
+    };
+    let mut engine = bdd_engine(&program, options);
+    let err = engine.run(&mut |_| {}).expect_err("no time at all");
+    assert_eq!(err.error, Failure::Solver(SolverError::Timeout));
+}
