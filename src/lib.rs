@@ -4,7 +4,8 @@
 //! [`lower`] (names resolved, types checked, giving an [`ir::Program`]) → [`engine`]
 //! (knowledge state, K/KV encodings, quantifier elimination; the only place that talks
 //! to Z3, and the home of the BDD backend that runs stories of bools and enums) →
-//! [`worlds`] (the possible worlds). [`bruteforce`] is an independent
+//! [`worlds`] (the possible worlds). [`explore`] builds traces, model graphs and
+//! sweeps on the engine; [`cli`] prints. [`bruteforce`] is an independent
 //! explicit-state evaluator used to cross-check the engine on finite stories.
 //!
 //! # Rust API

@@ -1,6 +1,6 @@
 //! The EpiPEn engine: runs a program's statements, keeping the knowledge state (κ and who
 //! learned what), and reports what happens as [`Event`]s. Two backends do the work: Z3
-//! (every story) and BDDs ([`bdd`], stories whose constants are all bools and enums).
+//! (every story) and BDDs (`bdd`, stories whose constants are all bools and enums).
 //! See docs/encoding.md for the formulas.
 
 mod bdd;

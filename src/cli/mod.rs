@@ -1,7 +1,7 @@
 //! The command line: the only place that prints results and picks exit codes
-//! (0 success, 1 solver failure, 2 usage or story error).
+//! (0 success, 1 solver failure, 2 usage or story error). The explorer's output is in
+//! `trace.rs` (`run --trace`), `graph.rs` (`graph`, `worlds --dot`) and `sweep.rs`.
 
-use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,17 +11,15 @@ use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
-use crate::explore::graph::{self, GRAPH_CAP};
-use crate::explore::trace::{Fates, TraceStep, Tracer};
-use crate::explore::{self, sweep};
-use crate::ir::{CheckpointId, Program};
-use crate::syntax::{Diagnostic, Span};
-use crate::worlds::{self, World, WorldCount};
+mod graph;
+mod sweep;
+mod trace;
 
-/// `run --trace` says which statement eliminated each world when there are at most
-/// this many.
-const FATES_SHOWN: usize = 100;
+use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
+use crate::explore;
+use crate::ir::Program;
+use crate::syntax::{Diagnostic, Span};
+use crate::worlds::{self, WorldCount};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -296,7 +294,7 @@ pub fn main() -> ExitCode {
             let dot = story.graph(&mut engine, checkpoint)?;
             match svg {
                 None => print!("{dot}"),
-                Some(out) => render_svg(&dot, out)?,
+                Some(out) => graph::render_svg(&dot, out)?,
             }
             Ok(())
         }),
@@ -309,7 +307,7 @@ pub fn main() -> ExitCode {
                 Some(n) => cli.seed..cli.seed.saturating_add(*n),
                 None => cli.seed..cli.seed + 1,
             };
-            let jobs = sweep::jobs(&cli.sets, seeds);
+            let jobs = explore::sweep::jobs(&cli.sets, seeds);
             // The first run's values check the story and the names before the sweep.
             let first = jobs.first().map(|j| j.sets.clone()).unwrap_or_default();
             with_story(file, &first, cli.seed, |story| {
@@ -413,48 +411,6 @@ fn print_event(story: &Story, event: &Event) -> bool {
         Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {}
     }
     true
-}
-
-/// How many worlds, in JSON: a number, `"infinite"`, or `">N"`.
-fn count_json(count: WorldCount) -> serde_json::Value {
-    match count {
-        WorldCount::Exactly(n) => n.into(),
-        WorldCount::Infinite => "infinite".into(),
-        WorldCount::MoreThan(n) => format!(">{n}").into(),
-    }
-}
-
-/// Renders DOT text to an SVG file with Graphviz's `dot` (given a file, not a pipe: a
-/// `dot` that dies early cannot take epipen down with it).
-fn render_svg(dot: &str, out: &std::path::Path) -> Result<(), Failure> {
-    let input = std::env::temp_dir().join(format!("epipen-{}.dot", std::process::id()));
-    std::fs::write(&input, dot)
-        .map_err(|e| Failure::Story(format!("error: cannot write {}: {e}\n", input.display())))?;
-    let ran = std::process::Command::new("dot")
-        .arg("-Tsvg")
-        .arg("-o")
-        .arg(out)
-        .arg(&input)
-        .output();
-    let _ = std::fs::remove_file(&input);
-    match ran {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Failure::Story(
-            "error: --svg needs Graphviz's `dot` program, which is not installed (not found on PATH)\n  \
-             = hint: install Graphviz (Debian: `apt install graphviz`), or print the DOT text instead: `epipen graph FILE > model.dot`\n"
-                .to_string(),
-        )),
-        Err(e) => Err(Failure::Story(format!("error: cannot run `dot`: {e}\n"))),
-        Ok(output) if !output.status.success() => Err(Failure::Solver(format!(
-            "error: `dot` failed ({}) writing {}\n{}",
-            output.status,
-            out.display(),
-            String::from_utf8_lossy(&output.stderr)
-        ))),
-        Ok(_) => {
-            println!("wrote {}", out.display());
-            Ok(())
-        }
-    }
 }
 
 /// `not φ` as a reader expects it: parentheses around anything with a top-level space.
@@ -588,560 +544,6 @@ impl Story {
         }
         progress.clear();
         Ok(engine)
-    }
-
-    /// `epipen run --trace`: the run's own output, and after each statement the worlds
-    /// possible; at the end, which statement eliminated each world.
-    fn trace(&self, options: &Options, limit: usize, json: bool) -> Result<(), Failure> {
-        let mut tracer = Tracer::new(limit);
-        // The step not printed yet: the next may come from the same (unrolled) statement.
-        // It is printed before anything the next statement prints.
-        let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
-        let flush = || {
-            if let Some(step) = pending.borrow_mut().take() {
-                if json {
-                    println!("{}", self.step_json(&step));
-                } else {
-                    print!("{}", self.step_text(&step));
-                }
-            }
-        };
-        self.run_observed(
-            options,
-            &mut |event| {
-                if json {
-                    if let Some(line) = self.event_json(&event) {
-                        flush();
-                        println!("{line}");
-                    }
-                } else if printed_by_run(&event) {
-                    flush();
-                    print_event(self, &event);
-                }
-            },
-            &mut |engine, span| {
-                let step = tracer
-                    .observe(engine, span)
-                    .map_err(|e| self.failure(&self.located(span, e)))?;
-                let same = matches!(&*pending.borrow(), Some(p) if p.span.is_some() && p.span == step.span);
-                if same {
-                    if let Some(p) = pending.borrow_mut().as_mut() {
-                        p.absorb(step);
-                    }
-                } else {
-                    flush();
-                    *pending.borrow_mut() = Some(step);
-                }
-                Ok(())
-            },
-        )?;
-        flush();
-        if let Some(fates) = tracer.fates() {
-            if json {
-                println!("{}", self.fates_json(fates));
-            } else {
-                print!("{}", self.fates_text(fates));
-            }
-        }
-        Ok(())
-    }
-
-    /// A failure outside any statement's run, at `span` (None: the story's end).
-    fn located(&self, span: Option<Span>, error: EngineFailure) -> EngineError {
-        EngineError {
-            span: span.unwrap_or_else(|| self.end()),
-            error,
-        }
-    }
-
-    /// `line 8: announce …` (or `start`), cut to fit a line.
-    fn step_title(&self, span: Option<Span>) -> String {
-        match span {
-            None => "start".to_string(),
-            Some(span) => format!(
-                "line {}: {}",
-                self.line(span),
-                explore::truncate(&self.statement(span), 72)
-            ),
-        }
-    }
-
-    /// The statement at `span` on one line.
-    fn statement(&self, span: Span) -> String {
-        explore::statement_text(&self.source[span.start..span.end])
-    }
-
-    fn step_text(&self, step: &TraceStep) -> String {
-        let mut out = format!("{}  =>  {}", self.step_title(step.span), step.count);
-        match step.removed {
-            Some(n) if n > 0 => out.push_str(&format!(" ({n} eliminated)")),
-            _ if step.changed == Some(false) => out.push_str(" (unchanged)"),
-            _ => {}
-        }
-        out.push('\n');
-        if step.changed == Some(true)
-            && let Some(worlds) = &step.worlds
-        {
-            for w in worlds {
-                out.push_str(&format!(
-                    "    {}\n",
-                    worlds::world_line(&self.program, &w.0)
-                ));
-            }
-        }
-        out
-    }
-
-    fn fates_text(&self, fates: &Fates) -> String {
-        let since = match fates.since {
-            None => "at the start".to_string(),
-            Some(span) => format!("after line {}", self.line(span)),
-        };
-        let n = fates.worlds.len();
-        if n > FATES_SHOWN {
-            return format!(
-                "({n} worlds {since}: too many to say which statement eliminated each; --json lists them)\n"
-            );
-        }
-        let mut out = format!(
-            "-- which statement eliminated each of the {n} world{} possible {since} --\n",
-            if n == 1 { "" } else { "s" }
-        );
-        let lines: Vec<String> = fates
-            .worlds
-            .iter()
-            .map(|(w, _)| worlds::world_line(&self.program, &w.0))
-            .collect();
-        let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-        for (line, (_, fate)) in lines.iter().zip(&fates.worlds) {
-            let fate = match fate {
-                None => "still possible".to_string(),
-                Some(span) => self.step_title(Some(*span)),
-            };
-            out.push_str(&format!("  {line:<width$}  {fate}\n"));
-        }
-        out
-    }
-
-    fn step_json(&self, step: &TraceStep) -> serde_json::Value {
-        let mut object = serde_json::Map::new();
-        object.insert("kind".into(), "step".into());
-        object.insert("line".into(), step.span.map(|s| self.line(s)).into());
-        object.insert(
-            "event".into(),
-            step.span
-                .map_or("start".to_string(), |s| self.statement(s))
-                .into(),
-        );
-        object.insert("worlds".into(), count_json(step.count));
-        object.insert("changed".into(), step.changed.into());
-        if let Some(worlds) = &step.worlds {
-            object.insert("list".into(), self.worlds_value(worlds));
-        }
-        if let Some(n) = step.removed {
-            object.insert("removed".into(), n.into());
-        }
-        if let Some(gone) = &step.eliminated {
-            object.insert("eliminated".into(), self.worlds_value(gone));
-        }
-        object.into()
-    }
-
-    fn fates_json(&self, fates: &Fates) -> serde_json::Value {
-        let worlds: Vec<serde_json::Value> = fates
-            .worlds
-            .iter()
-            .map(|(w, fate)| {
-                serde_json::json!({
-                    "world": worlds::world_json(&self.program, w),
-                    "eliminated_by": fate.map(|s| self.line(s)),
-                })
-            })
-            .collect();
-        serde_json::json!({
-            "kind": "fates",
-            "since": fates.since.map(|s| self.line(s)),
-            "fates": worlds,
-        })
-    }
-
-    fn worlds_value(&self, worlds: &[World]) -> serde_json::Value {
-        worlds
-            .iter()
-            .map(|w| serde_json::Value::Object(worlds::world_json(&self.program, w)))
-            .collect()
-    }
-
-    /// A run's own event (a reveal, a `worlds` statement, …) as one JSON line.
-    fn event_json(&self, event: &Event) -> Option<serde_json::Value> {
-        Some(match event {
-            Event::Worlds { span, set } => serde_json::json!({
-                "kind": "worlds",
-                "line": self.line(*span),
-                "worlds": self.worlds_value(&set.worlds),
-                "complete": set.complete,
-            }),
-            Event::Reveal {
-                span,
-                round,
-                who,
-                text,
-                holds,
-            } => serde_json::json!({
-                "kind": "reveal",
-                "line": self.line(*span),
-                "round": round,
-                "who": self.program.characters[who.0].name,
-                "said": if *holds { text.clone() } else { negate(text) },
-            }),
-            Event::RepeatDone { span, rounds } => serde_json::json!({
-                "kind": "repeat",
-                "line": self.line(*span),
-                "rounds": rounds,
-            }),
-            Event::HintTrusted { span } => serde_json::json!({
-                "kind": "hint",
-                "line": self.line(*span),
-                "trusted": true,
-            }),
-            Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {
-                return None;
-            }
-        })
-    }
-
-    /// `epipen sweep`: runs every job in parallel and prints a table (one row per run,
-    /// or with `samples` one distribution per combination of values).
-    fn sweep(
-        &self,
-        jobs: Vec<sweep::Job>,
-        options: &Options,
-        samples: bool,
-        json: bool,
-    ) -> Result<(), Failure> {
-        let start = Instant::now();
-        let terminal = std::io::stderr().is_terminal();
-        let outcomes = sweep::run_all(&self.source, jobs, options, &|done, total| {
-            if terminal && start.elapsed() > Duration::from_millis(500) {
-                eprint!(
-                    "\r\x1b[2Ksweep: {done}/{total} runs ({:.1} s)",
-                    start.elapsed().as_secs_f64()
-                );
-            }
-        });
-        if terminal && start.elapsed() > Duration::from_millis(500) {
-            eprint!("\r\x1b[2K");
-        }
-        if samples {
-            for group in outcomes.chunk_by(|a, b| a.job.sets == b.job.sets) {
-                if json {
-                    println!("{}", self.distribution_json(group));
-                } else {
-                    print!("{}", self.distribution_text(group));
-                }
-            }
-        } else if json {
-            for o in &outcomes {
-                println!("{}", self.outcome_json(o));
-            }
-        } else {
-            print!("{}", self.sweep_table(&outcomes));
-        }
-        // The worst failure decides the exit code: a story error (2) over a solver one (1).
-        let failed = outcomes.iter().filter(|o| o.result.is_err()).count();
-        let code = outcomes
-            .iter()
-            .filter_map(|o| o.result.as_ref().err().map(|e| self.run_error_code(e)))
-            .max();
-        match code {
-            None => Ok(()),
-            Some(code) => {
-                eprintln!(
-                    "error: {failed} of {} runs failed; the first: {}",
-                    outcomes.len(),
-                    outcomes
-                        .iter()
-                        .find_map(|o| o.result.as_ref().err())
-                        .map(|e| self.run_error_text(e))
-                        .unwrap_or_default()
-                );
-                Err(Failure::Quiet(code))
-            }
-        }
-    }
-
-    fn run_error_code(&self, e: &sweep::RunError) -> u8 {
-        match e {
-            sweep::RunError::Compile(_) => 2,
-            sweep::RunError::Engine(e) => match self.failure(e) {
-                Failure::Story(_) => 2,
-                _ => 1,
-            },
-        }
-    }
-
-    /// A failed run on one line: `line 26: …`.
-    fn run_error_text(&self, e: &sweep::RunError) -> String {
-        match e {
-            sweep::RunError::Compile(ds) => ds
-                .first()
-                .map(|d| format!("line {}: {}", self.line(d.span), d.message))
-                .unwrap_or_default(),
-            sweep::RunError::Engine(e) => format!("line {}: {}", self.line(e.span), e.error),
-        }
-    }
-
-    fn sweep_table(&self, outcomes: &[sweep::Outcome]) -> String {
-        let names: Vec<&str> = outcomes
-            .first()
-            .map(|o| o.job.sets.iter().map(|s| s.0.as_str()).collect())
-            .unwrap_or_default();
-        let mut rows: Vec<Vec<String>> = Vec::new();
-        let mut header: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        header.extend(["worlds", "time", "the world, when one"].map(String::from));
-        rows.push(header);
-        for o in outcomes {
-            let mut row: Vec<String> = o.job.sets.iter().map(|s| s.1.to_string()).collect();
-            match &o.result {
-                Ok(summary) => {
-                    row.push(summary.count.to_string());
-                    row.push(format!("{:.1} ms", o.elapsed.as_secs_f64() * 1000.0));
-                    row.push(
-                        summary
-                            .world
-                            .as_ref()
-                            .map(|w| worlds::world_line(&summary.program, &w.0))
-                            .unwrap_or_default(),
-                    );
-                }
-                Err(e) => {
-                    row.push("error".into());
-                    row.push(format!("{:.1} ms", o.elapsed.as_secs_f64() * 1000.0));
-                    row.push(self.run_error_text(e));
-                }
-            }
-            rows.push(row);
-        }
-        let columns = rows[0].len();
-        let widths: Vec<usize> = (0..columns)
-            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-            .collect();
-        let mut out = String::new();
-        for row in &rows {
-            let cells: Vec<String> = row
-                .iter()
-                .zip(&widths)
-                .enumerate()
-                .map(|(c, (cell, w))| {
-                    if c + 1 == columns {
-                        cell.clone()
-                    } else if c + 2 == columns {
-                        format!("{cell:>w$}")
-                    } else {
-                        format!("{cell:<w$}")
-                    }
-                })
-                .collect();
-            out.push_str(cells.join("  ").trim_end());
-            out.push('\n');
-        }
-        out
-    }
-
-    /// `{(5, 15), (6, 17), …}`: the items a sample drew, as written in the story.
-    fn draw_text(&self, draw: &crate::ir::SampleDraw) -> String {
-        let items: Vec<&str> = draw
-            .items
-            .iter()
-            .map(|s| &self.source[s.start..s.end])
-            .collect();
-        format!("{{{}}}", items.join(", "))
-    }
-
-    fn sets_text(sets: &[(String, i64)]) -> String {
-        sets.iter()
-            .map(|(n, v)| format!("{n} = {v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
-    fn distribution_text(&self, group: &[sweep::Outcome]) -> String {
-        let d = sweep::distribution(group);
-        let mut out = String::new();
-        if let Some(first) = group.first()
-            && !first.job.sets.is_empty()
-        {
-            out.push_str(&format!("{}:\n", Self::sets_text(&first.job.sets)));
-        }
-        let (lo, hi) = (
-            group.first().map_or(0, |o| o.job.seed),
-            group.last().map_or(0, |o| o.job.seed),
-        );
-        let n = group.len();
-        out.push_str(&format!("{n} samples (seeds {lo} to {hi}):\n"));
-        out.push_str("  worlds  samples   share\n");
-        let share = |k: usize| 100.0 * k as f64 / n as f64;
-        for (worlds, k) in &d.counts {
-            let label = worlds.map_or(format!(">{}", sweep::COUNT_CAP), |w| w.to_string());
-            out.push_str(&format!("  {label:>6}  {k:>7}  {:>5.1}%\n", share(*k)));
-        }
-        if d.failed > 0 {
-            out.push_str(&format!(
-                "  failed  {:>7}  {:>5.1}%\n",
-                d.failed,
-                share(d.failed)
-            ));
-        }
-        match d.first_unique.map(|k| &group[k]) {
-            None => out.push_str("no sample leaves exactly one world\n"),
-            Some(o) => {
-                out.push_str(&format!(
-                    "first sample with exactly one world: --seed {}\n",
-                    o.job.seed
-                ));
-                if let Ok(summary) = &o.result {
-                    for draw in &summary.draws {
-                        out.push_str(&format!(
-                            "  line {}: drew {}\n",
-                            self.line(draw.span),
-                            self.draw_text(draw)
-                        ));
-                    }
-                    if let Some(w) = &summary.world {
-                        out.push_str(&format!(
-                            "  the world: {}\n",
-                            worlds::world_line(&summary.program, &w.0)
-                        ));
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn sets_json(sets: &[(String, i64)]) -> serde_json::Value {
-        sets.iter()
-            .map(|(n, v)| (n.clone(), serde_json::Value::from(*v)))
-            .collect::<serde_json::Map<_, _>>()
-            .into()
-    }
-
-    fn outcome_json(&self, o: &sweep::Outcome) -> serde_json::Value {
-        let mut object = serde_json::Map::new();
-        object.insert("sets".into(), Self::sets_json(&o.job.sets));
-        object.insert("seed".into(), o.job.seed.into());
-        match &o.result {
-            Ok(s) => {
-                object.insert("worlds".into(), count_json(s.count));
-                if let Some(w) = &s.world {
-                    object.insert("world".into(), worlds::world_json(&s.program, w).into());
-                }
-            }
-            Err(e) => {
-                object.insert("error".into(), self.run_error_text(e).into());
-            }
-        }
-        object.insert(
-            "ms".into(),
-            ((o.elapsed.as_secs_f64() * 10_000.0).round() / 10.0).into(),
-        );
-        object.into()
-    }
-
-    fn distribution_json(&self, group: &[sweep::Outcome]) -> serde_json::Value {
-        let d = sweep::distribution(group);
-        let counts: serde_json::Map<String, serde_json::Value> = d
-            .counts
-            .iter()
-            .map(|(w, k)| {
-                let key = w.map_or(format!(">{}", sweep::COUNT_CAP), |w| w.to_string());
-                (key, serde_json::Value::from(*k))
-            })
-            .collect();
-        let first_unique = d.first_unique.map(|k| {
-            let o = &group[k];
-            let (world, drew) = match &o.result {
-                Ok(s) => (
-                    s.world
-                        .as_ref()
-                        .map(|w| serde_json::Value::from(worlds::world_json(&s.program, w))),
-                    s.draws
-                        .iter()
-                        .map(|d| self.draw_text(d))
-                        .collect::<Vec<_>>(),
-                ),
-                Err(_) => (None, Vec::new()),
-            };
-            serde_json::json!({"seed": o.job.seed, "world": world, "drew": drew})
-        });
-        serde_json::json!({
-            "sets": Self::sets_json(group.first().map_or(&[][..], |o| &o.job.sets)),
-            "samples": group.len(),
-            "seeds": [group.first().map(|o| o.job.seed), group.last().map(|o| o.job.seed)],
-            "counts": counts,
-            "failed": d.failed,
-            "first_unique": first_unique,
-        })
-    }
-
-    /// The checkpoint named `name` (None: the end of the story).
-    fn checkpoint(&self, name: Option<&str>) -> Result<Option<CheckpointId>, Failure> {
-        let Some(name) = name else { return Ok(None) };
-        match self.program.checkpoints.iter().position(|c| c.name == name) {
-            Some(k) => Ok(Some(CheckpointId(k))),
-            None => {
-                let names: Vec<String> = self
-                    .program
-                    .checkpoints
-                    .iter()
-                    .map(|c| format!("`{}`", c.name))
-                    .collect();
-                let hint = if names.is_empty() {
-                    "the story has no checkpoints; add `checkpoint NAME` where you want the graph"
-                        .to_string()
-                } else {
-                    format!("its checkpoints are {}", names.join(", "))
-                };
-                Err(Failure::Story(format!(
-                    "error: --at {name}: {} has no checkpoint `{name}`\n  = hint: {hint}\n",
-                    self.path
-                )))
-            }
-        }
-    }
-
-    /// The epistemic model at `checkpoint` (None: now) as DOT, or the error that says
-    /// why it cannot be drawn.
-    fn graph(
-        &self,
-        engine: &mut Engine,
-        checkpoint: Option<CheckpointId>,
-    ) -> Result<String, Failure> {
-        let (span, place) = match checkpoint {
-            None => (self.end(), "at the end".to_string()),
-            Some(c) => (
-                self.program.checkpoints[c.0].span,
-                format!("at checkpoint {}", self.program.checkpoints[c.0].name),
-            ),
-        };
-        let at = |error: EngineFailure| self.failure(&EngineError { span, error });
-        let Some(model) = engine.model(checkpoint, GRAPH_CAP).map_err(at)? else {
-            let count = engine.count_worlds(checkpoint, GRAPH_CAP).map_err(at)?;
-            let d = Diagnostic::error(
-                span,
-                format!("the model {place} has {count}; a graph shows at most {GRAPH_CAP}"),
-            )
-            .with_hint("graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)");
-            return Err(Failure::Story(d.render(&self.path, &self.source)));
-        };
-        let file = std::path::Path::new(&self.path)
-            .file_name()
-            .map_or(self.path.clone(), |f| f.to_string_lossy().into_owned());
-        let title = format!(
-            "{file} {place}: {}",
-            WorldCount::Exactly(model.worlds.len() as u64)
-        );
-        Ok(graph::dot(&self.program, &model, &title))
     }
 
     /// Keeps `--timeout` a promise: the engine checks the deadline between solver calls,
@@ -1288,5 +690,14 @@ impl Progress {
             eprint!("\r\x1b[2K");
             self.shown = false;
         }
+    }
+}
+
+/// How many worlds, in JSON: a number, `"infinite"`, or `">N"`.
+fn count_json(count: WorldCount) -> serde_json::Value {
+    match count {
+        WorldCount::Exactly(n) => n.into(),
+        WorldCount::Infinite => "infinite".into(),
+        WorldCount::MoreThan(n) => format!(">{n}").into(),
     }
 }
