@@ -173,9 +173,8 @@ impl Engine {
                     .collect::<Vec<_>>(),
             ),
         };
-        let formula = Term::forall(&to, &Term::and(&hyp).implies(&conclusion));
-        if !formula.is_nonlinear()
-            && let Eliminated::Free(t) = self.z3.eliminate_quantifiers(&formula)?
+        if !Term::and(&hyp).implies(&conclusion).is_nonlinear()
+            && let Eliminated::Free(t) = self.z3.eliminate_forall(&to, &hyp, &conclusion)?
         {
             return Ok(t);
         }

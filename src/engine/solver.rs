@@ -263,6 +263,40 @@ impl Term {
         Term(self.0.substitute(&pairs))
     }
 
+    /// The conjuncts of a conjunction (nested ones flattened); else the term itself.
+    fn conjuncts(&self) -> Vec<Term> {
+        self.flatten(DeclKind::And)
+    }
+
+    /// The disjuncts of a disjunction (nested ones flattened); else the term itself.
+    fn disjuncts(&self) -> Vec<Term> {
+        self.flatten(DeclKind::Or)
+    }
+
+    fn flatten(&self, kind: DeclKind) -> Vec<Term> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.0.clone()];
+        while let Some(t) = stack.pop() {
+            if t.kind() == AstKind::App && t.decl().kind() == kind {
+                stack.extend(t.children().into_iter().rev());
+            } else {
+                out.push(Term(t));
+            }
+        }
+        out
+    }
+
+    /// Whether the term is an equation between ints.
+    fn is_int_equation(&self) -> bool {
+        self.0.kind() == AstKind::App
+            && self.0.decl().kind() == DeclKind::Eq
+            && self
+                .0
+                .children()
+                .first()
+                .is_some_and(|c| c.sort_kind() == SortKind::Int)
+    }
+
     /// Z3's bottom-up simplifier.
     pub fn simplify(&self) -> Term {
         Term(self.0.simplify())
@@ -412,6 +446,9 @@ impl Assignment {
     }
 }
 
+/// Quantifier elimination by cases gives up beyond this many cases.
+const MAX_CASES: usize = 16;
+
 /// The handle through which the engine asks Z3 questions; it enforces the deadline.
 pub struct Z3 {
     deadline: Option<Instant>,
@@ -500,9 +537,83 @@ impl Z3 {
         if !formula.has_quantifier() {
             return Ok(Eliminated::Free(self.simplify(formula)?));
         }
+        let eliminated = self.apply_tactic("qe", formula)?;
+        if eliminated.has_quantifier() {
+            Ok(Eliminated::Leftover)
+        } else {
+            Ok(Eliminated::Free(eliminated))
+        }
+    }
+
+    /// `∀ vars. ⋀ hyps → conclusion` without quantifiers. First by cases: each conjunct
+    /// of the hypotheses that is a disjunction of cases each holding an equation over a
+    /// bound variable (κ's `B = A + 1 or A = B + 1`) is split, `∀ȳ. (H₁ ∨ H₂) ∧ R → C`
+    /// being `(∀ȳ. H₁ ∧ R → C) ∧ (∀ȳ. H₂ ∧ R → C)`, and Z3's `qe-light` substitutes the
+    /// bound variables each case pins down by an equation: a fraction of a millisecond
+    /// where `qe` costs several. When that leaves a quantifier in any case, the `qe`
+    /// tactic runs on the whole formula (see [`Z3::eliminate_quantifiers`]).
+    pub fn eliminate_forall(
+        &self,
+        vars: &[Term],
+        hyps: &[Term],
+        conclusion: &Term,
+    ) -> Result<Eliminated, SolverError> {
+        if let Some(t) = self.eliminate_by_cases(vars, hyps, conclusion)? {
+            return Ok(Eliminated::Free(t));
+        }
+        self.eliminate_quantifiers(&Term::forall(vars, &Term::and(hyps).implies(conclusion)))
+    }
+
+    fn eliminate_by_cases(
+        &self,
+        vars: &[Term],
+        hyps: &[Term],
+        conclusion: &Term,
+    ) -> Result<Option<Term>, SolverError> {
+        let mut rest = Vec::new();
+        let mut splits: Vec<Vec<Term>> = Vec::new();
+        let mut cases = 1;
+        for h in hyps.iter().flat_map(|h| h.conjuncts()) {
+            let disjuncts = h.disjuncts();
+            let pinned = |d: &Term| {
+                d.conjuncts()
+                    .iter()
+                    .any(|c| c.is_int_equation() && c.any_node(|n| vars.iter().any(|v| v.0 == *n)))
+            };
+            if disjuncts.len() > 1
+                && cases * disjuncts.len() <= MAX_CASES
+                && disjuncts.iter().all(pinned)
+            {
+                cases *= disjuncts.len();
+                splits.push(disjuncts);
+            } else {
+                rest.push(h);
+            }
+        }
+        let mut results = Vec::with_capacity(cases);
+        for k in 0..cases {
+            let mut case = rest.clone();
+            let mut index = k;
+            for disjuncts in &splits {
+                case.push(disjuncts[index % disjuncts.len()].clone());
+                index /= disjuncts.len();
+            }
+            let formula = Term::forall(vars, &Term::and(&case).implies(conclusion));
+            let eliminated = self.apply_tactic("qe-light", &formula)?;
+            if eliminated.has_quantifier() {
+                return Ok(None);
+            }
+            results.push(eliminated);
+        }
+        Ok(Some(Term::and(&results).simplify()))
+    }
+
+    /// The tactic `name` followed by `simplify`, applied to `formula` under the deadline:
+    /// the disjunction of the subgoals, simplified.
+    fn apply_tactic(&self, name: &str, formula: &Term) -> Result<Term, SolverError> {
         let goal = Goal::new(false, false, false);
         goal.assert(&b(formula));
-        let mut tactic = Tactic::new("qe").and_then(&Tactic::new("simplify"));
+        let mut tactic = Tactic::new(name).and_then(&Tactic::new("simplify"));
         if let Some(left) = self.remaining()? {
             tactic = tactic.try_for(left);
         }
@@ -517,12 +628,7 @@ impl Z3 {
             .list_subgoals()
             .map(|g| Term::and(&g.get_formulas().into_iter().map(wrap).collect::<Vec<_>>()))
             .collect();
-        let eliminated = Term::or(&disjuncts).simplify();
-        if eliminated.has_quantifier() {
-            Ok(Eliminated::Leftover)
-        } else {
-            Ok(Eliminated::Free(eliminated))
-        }
+        Ok(Term::or(&disjuncts).simplify())
     }
 
     /// Z3's simplifier (cheap, local rewriting).
