@@ -504,6 +504,22 @@ impl Z3 {
         Ok(s)
     }
 
+    /// A solver for questions about `formula` (and formulas like it) that need neither
+    /// assumptions nor unsat cores. For quantifier-free linear arithmetic it is Z3's SMT
+    /// core alone: the default solver first picks and builds a preprocessing pipeline
+    /// for the goal's logic at every check, which costs ~1.5 ms, more than these
+    /// questions themselves.
+    fn solver_for(&self, formula: &Term) -> Result<Solver, SolverError> {
+        if formula.is_nonlinear() || formula.has_quantifier() {
+            return self.solver();
+        }
+        let s = Tactic::new("smt").solver();
+        if let Some(p) = self.timeout_params()? {
+            s.set_params(&p);
+        }
+        Ok(s)
+    }
+
     fn unknown(&self, s: &Solver) -> SolverError {
         let reason = s.get_reason_unknown().unwrap_or_else(|| "unknown".into());
         if self.remaining().is_err() || reason.contains("timeout") || reason.contains("canceled") {
@@ -522,7 +538,7 @@ impl Z3 {
 
     /// Whether some world satisfies `formula`.
     pub fn is_sat(&self, formula: &Term) -> Result<bool, SolverError> {
-        let s = self.solver()?;
+        let s = self.solver_for(formula)?;
         s.assert(b(formula));
         match s.check() {
             SatResult::Sat => Ok(true),
@@ -650,7 +666,7 @@ impl Z3 {
         max_cubes: usize,
     ) -> Result<Option<Term>, SolverError> {
         let atoms = phi.atoms();
-        let inside = self.solver()?; // κ ∧ φ ∧ ¬(cubes so far)
+        let inside = self.solver_for(&Term::and(&[kappa.clone(), phi.clone()]))?; // κ ∧ φ ∧ ¬(cubes so far)
         inside.assert(b(kappa));
         inside.assert(b(phi));
         let outside = self.solver()?; // κ ∧ ¬φ: a cube implies φ when it is unsat here
