@@ -342,16 +342,17 @@ impl Engine {
         if !compiled.is_native() {
             return Ok(None);
         }
+        let ints: Vec<Term> = self.vars.iter().filter(|v| !v.is_bool()).cloned().collect();
+        let Some(int_ranges) = self.z3.ranges(kappa, &ints)? else {
+            return Ok(None);
+        };
+        let mut int_ranges = int_ranges.into_iter();
         let mut ranges = Vec::with_capacity(self.vars.len());
         let mut size: u128 = 1;
         for v in &self.vars {
-            let (lo, hi) = if v.is_bool() {
-                (0, 1)
-            } else {
-                match self.z3.range(kappa, v)? {
-                    Some(r) => r,
-                    None => return Ok(None),
-                }
+            let (lo, hi) = match v.is_bool() {
+                true => (0, 1),
+                false => int_ranges.next().expect("one range per int"),
             };
             size = size.saturating_mul((hi as i128 - lo as i128 + 1).max(0) as u128);
             if size > BOX_CAP {
