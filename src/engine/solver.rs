@@ -781,7 +781,7 @@ impl Z3 {
         bound: Option<u64>,
         cap: usize,
     ) -> Result<(Vec<Vec<Value>>, bool), SolverError> {
-        let s = self.solver()?;
+        let s = self.solver_for(formula)?;
         s.assert(b(formula));
         if let Some(bound) = bound {
             let bound = bound.min(i64::MAX as u64) as i64;
