@@ -174,9 +174,8 @@ impl Z3Engine {
                     .collect::<Vec<_>>(),
             ),
         };
-        let formula = Term::forall(&to, &Term::and(&hyp).implies(&conclusion));
-        if !formula.is_nonlinear()
-            && let Eliminated::Free(t) = self.z3.eliminate_quantifiers(&formula)?
+        if !Term::and(&hyp).implies(&conclusion).is_nonlinear()
+            && let Eliminated::Free(t) = self.z3.eliminate_forall(&to, &hyp, &conclusion)?
         {
             return Ok(t);
         }
@@ -352,6 +351,15 @@ impl Z3Engine {
         if !compiled.is_native() {
             return Ok(None);
         }
+        // Enum constants take their range from their type; the optimizer bounds the ints.
+        let ints: Vec<Term> = (self.vars.iter().enumerate())
+            .filter(|(k, v)| !v.is_bool() && self.enum_range(*k).is_none())
+            .map(|(_, v)| v.clone())
+            .collect();
+        let Some(int_ranges) = self.z3.ranges(kappa, &ints)? else {
+            return Ok(None);
+        };
+        let mut int_ranges = int_ranges.into_iter();
         let mut ranges = Vec::with_capacity(self.vars.len());
         let mut size: u128 = 1;
         for (k, v) in self.vars.iter().enumerate() {
@@ -360,10 +368,7 @@ impl Z3Engine {
             } else if let Some(range) = self.enum_range(k) {
                 range
             } else {
-                match self.z3.range(kappa, v)? {
-                    Some(r) => r,
-                    None => return Ok(None),
-                }
+                int_ranges.next().expect("one range per int")
             };
             size = size.saturating_mul((hi as i128 - lo as i128 + 1).max(0) as u128);
             if size > BOX_CAP {

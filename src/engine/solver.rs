@@ -263,6 +263,40 @@ impl Term {
         Term(self.0.substitute(&pairs))
     }
 
+    /// The conjuncts of a conjunction (nested ones flattened); else the term itself.
+    fn conjuncts(&self) -> Vec<Term> {
+        self.flatten(DeclKind::And)
+    }
+
+    /// The disjuncts of a disjunction (nested ones flattened); else the term itself.
+    fn disjuncts(&self) -> Vec<Term> {
+        self.flatten(DeclKind::Or)
+    }
+
+    fn flatten(&self, kind: DeclKind) -> Vec<Term> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.0.clone()];
+        while let Some(t) = stack.pop() {
+            if t.kind() == AstKind::App && t.decl().kind() == kind {
+                stack.extend(t.children().into_iter().rev());
+            } else {
+                out.push(Term(t));
+            }
+        }
+        out
+    }
+
+    /// Whether the term is an equation between ints.
+    fn is_int_equation(&self) -> bool {
+        self.0.kind() == AstKind::App
+            && self.0.decl().kind() == DeclKind::Eq
+            && self
+                .0
+                .children()
+                .first()
+                .is_some_and(|c| c.sort_kind() == SortKind::Int)
+    }
+
     /// Z3's bottom-up simplifier.
     pub fn simplify(&self) -> Term {
         Term(self.0.simplify())
@@ -412,6 +446,9 @@ impl Assignment {
     }
 }
 
+/// Quantifier elimination by cases gives up beyond this many cases.
+const MAX_CASES: usize = 16;
+
 /// The handle through which the engine asks Z3 questions; it enforces the deadline.
 pub struct Z3 {
     deadline: Option<Instant>,
@@ -467,6 +504,22 @@ impl Z3 {
         Ok(s)
     }
 
+    /// A solver for questions about `formula` (and formulas like it) that need neither
+    /// assumptions nor unsat cores. For quantifier-free linear arithmetic it is Z3's SMT
+    /// core alone: the default solver first picks and builds a preprocessing pipeline
+    /// for the goal's logic at every check, which costs ~1.5 ms, more than these
+    /// questions themselves.
+    fn solver_for(&self, formula: &Term) -> Result<Solver, SolverError> {
+        if formula.is_nonlinear() || formula.has_quantifier() {
+            return self.solver();
+        }
+        let s = Tactic::new("smt").solver();
+        if let Some(p) = self.timeout_params()? {
+            s.set_params(&p);
+        }
+        Ok(s)
+    }
+
     fn unknown(&self, s: &Solver) -> SolverError {
         let reason = s.get_reason_unknown().unwrap_or_else(|| "unknown".into());
         if self.remaining().is_err() || reason.contains("timeout") || reason.contains("canceled") {
@@ -485,7 +538,7 @@ impl Z3 {
 
     /// Whether some world satisfies `formula`.
     pub fn is_sat(&self, formula: &Term) -> Result<bool, SolverError> {
-        let s = self.solver()?;
+        let s = self.solver_for(formula)?;
         s.assert(b(formula));
         match s.check() {
             SatResult::Sat => Ok(true),
@@ -500,9 +553,83 @@ impl Z3 {
         if !formula.has_quantifier() {
             return Ok(Eliminated::Free(self.simplify(formula)?));
         }
+        let eliminated = self.apply_tactic("qe", formula)?;
+        if eliminated.has_quantifier() {
+            Ok(Eliminated::Leftover)
+        } else {
+            Ok(Eliminated::Free(eliminated))
+        }
+    }
+
+    /// `∀ vars. ⋀ hyps → conclusion` without quantifiers. First by cases: each conjunct
+    /// of the hypotheses that is a disjunction of cases each holding an equation over a
+    /// bound variable (κ's `B = A + 1 or A = B + 1`) is split, `∀ȳ. (H₁ ∨ H₂) ∧ R → C`
+    /// being `(∀ȳ. H₁ ∧ R → C) ∧ (∀ȳ. H₂ ∧ R → C)`, and Z3's `qe-light` substitutes the
+    /// bound variables each case pins down by an equation: a fraction of a millisecond
+    /// where `qe` costs several. When that leaves a quantifier in any case, the `qe`
+    /// tactic runs on the whole formula (see [`Z3::eliminate_quantifiers`]).
+    pub fn eliminate_forall(
+        &self,
+        vars: &[Term],
+        hyps: &[Term],
+        conclusion: &Term,
+    ) -> Result<Eliminated, SolverError> {
+        if let Some(t) = self.eliminate_by_cases(vars, hyps, conclusion)? {
+            return Ok(Eliminated::Free(t));
+        }
+        self.eliminate_quantifiers(&Term::forall(vars, &Term::and(hyps).implies(conclusion)))
+    }
+
+    fn eliminate_by_cases(
+        &self,
+        vars: &[Term],
+        hyps: &[Term],
+        conclusion: &Term,
+    ) -> Result<Option<Term>, SolverError> {
+        let mut rest = Vec::new();
+        let mut splits: Vec<Vec<Term>> = Vec::new();
+        let mut cases = 1;
+        for h in hyps.iter().flat_map(|h| h.conjuncts()) {
+            let disjuncts = h.disjuncts();
+            let pinned = |d: &Term| {
+                d.conjuncts()
+                    .iter()
+                    .any(|c| c.is_int_equation() && c.any_node(|n| vars.iter().any(|v| v.0 == *n)))
+            };
+            if disjuncts.len() > 1
+                && cases * disjuncts.len() <= MAX_CASES
+                && disjuncts.iter().all(pinned)
+            {
+                cases *= disjuncts.len();
+                splits.push(disjuncts);
+            } else {
+                rest.push(h);
+            }
+        }
+        let mut results = Vec::with_capacity(cases);
+        for k in 0..cases {
+            let mut case = rest.clone();
+            let mut index = k;
+            for disjuncts in &splits {
+                case.push(disjuncts[index % disjuncts.len()].clone());
+                index /= disjuncts.len();
+            }
+            let formula = Term::forall(vars, &Term::and(&case).implies(conclusion));
+            let eliminated = self.apply_tactic("qe-light", &formula)?;
+            if eliminated.has_quantifier() {
+                return Ok(None);
+            }
+            results.push(eliminated);
+        }
+        Ok(Some(Term::and(&results).simplify()))
+    }
+
+    /// The tactic `name` followed by `simplify`, applied to `formula` under the deadline:
+    /// the disjunction of the subgoals, simplified.
+    fn apply_tactic(&self, name: &str, formula: &Term) -> Result<Term, SolverError> {
         let goal = Goal::new(false, false, false);
         goal.assert(&b(formula));
-        let mut tactic = Tactic::new("qe").and_then(&Tactic::new("simplify"));
+        let mut tactic = Tactic::new(name).and_then(&Tactic::new("simplify"));
         if let Some(left) = self.remaining()? {
             tactic = tactic.try_for(left);
         }
@@ -517,12 +644,7 @@ impl Z3 {
             .list_subgoals()
             .map(|g| Term::and(&g.get_formulas().into_iter().map(wrap).collect::<Vec<_>>()))
             .collect();
-        let eliminated = Term::or(&disjuncts).simplify();
-        if eliminated.has_quantifier() {
-            Ok(Eliminated::Leftover)
-        } else {
-            Ok(Eliminated::Free(eliminated))
-        }
+        Ok(Term::or(&disjuncts).simplify())
     }
 
     /// Z3's simplifier (cheap, local rewriting).
@@ -544,7 +666,7 @@ impl Z3 {
         max_cubes: usize,
     ) -> Result<Option<Term>, SolverError> {
         let atoms = phi.atoms();
-        let inside = self.solver()?; // κ ∧ φ ∧ ¬(cubes so far)
+        let inside = self.solver_for(&Term::and(&[kappa.clone(), phi.clone()]))?; // κ ∧ φ ∧ ¬(cubes so far)
         inside.assert(b(kappa));
         inside.assert(b(phi));
         let outside = self.solver()?; // κ ∧ ¬φ: a cube implies φ when it is unsat here
@@ -605,41 +727,48 @@ impl Z3 {
         }
     }
 
-    /// The least and greatest value of the int `var` in the models of `formula`, when
-    /// Z3's optimizer finds both (None when it cannot: then enumerate instead).
-    pub fn range(&self, formula: &Term, var: &Term) -> Result<Option<(i64, i64)>, SolverError> {
-        let mut ends = [0i64; 2];
-        for (k, end) in ends.iter_mut().enumerate() {
-            let opt = Optimize::new();
-            if let Some(p) = self.timeout_params()? {
-                opt.set_params(&p);
-            }
-            opt.assert(b(formula));
-            if k == 0 {
-                opt.minimize(&i(var));
-            } else {
-                opt.maximize(&i(var));
-            }
-            match opt.check(&[]) {
-                SatResult::Sat => {}
-                SatResult::Unsat => return Ok(None),
-                SatResult::Unknown => {
-                    if self.remaining().is_err() {
-                        return Err(SolverError::Timeout);
-                    }
-                    return Ok(None);
+    /// The least and greatest value of each int in `vars` over the models of `formula`,
+    /// when Z3's optimizer finds them all (None when it cannot: then enumerate instead).
+    /// One optimizer answers every bound at once (`priority=box`: each objective
+    /// optimized on its own), a third of the cost of an optimizer per bound.
+    pub fn ranges(
+        &self,
+        formula: &Term,
+        vars: &[Term],
+    ) -> Result<Option<Vec<(i64, i64)>>, SolverError> {
+        if vars.is_empty() {
+            return Ok(Some(Vec::new()));
+        }
+        let opt = Optimize::new();
+        let mut p = self.timeout_params()?.unwrap_or_default();
+        p.set_symbol("priority", "box");
+        opt.set_params(&p);
+        opt.assert(b(formula));
+        for v in vars {
+            opt.minimize(&i(v));
+            opt.maximize(&i(v));
+        }
+        match opt.check(&[]) {
+            SatResult::Sat => {}
+            SatResult::Unsat => return Ok(None),
+            SatResult::Unknown => {
+                if self.remaining().is_err() {
+                    return Err(SolverError::Timeout);
                 }
-            }
-            let value = opt
-                .get_model()
-                .and_then(|m| m.eval(&i(var), true))
-                .and_then(|v| v.as_i64());
-            match value {
-                Some(v) => *end = v,
-                None => return Ok(None),
+                return Ok(None);
             }
         }
-        Ok(Some((ends[0], ends[1])))
+        // Objective 2k minimizes vars[k], 2k + 1 maximizes it; an optimum is reached
+        // when its lower and upper bounds are the same number (not ±∞).
+        let optimum = |k: usize| {
+            let k = u32::try_from(k).ok()?;
+            let lower = opt.get_lower(k)?.as_int()?.as_i64()?;
+            let upper = opt.get_upper(k)?.as_int()?.as_i64()?;
+            (lower == upper).then_some(lower)
+        };
+        Ok((0..vars.len())
+            .map(|k| Some((optimum(2 * k)?, optimum(2 * k + 1)?)))
+            .collect())
     }
 
     /// Whether the int `var` takes unboundedly large (or small) values in the models of
@@ -688,7 +817,7 @@ impl Z3 {
         bound: Option<u64>,
         cap: usize,
     ) -> Result<(Vec<Vec<Value>>, bool), SolverError> {
-        let s = self.solver()?;
+        let s = self.solver_for(formula)?;
         s.assert(b(formula));
         if let Some(bound) = bound {
             let bound = bound.min(i64::MAX as u64) as i64;
