@@ -30,6 +30,10 @@ Examples:
   epipen -vv worlds stories/cheryl.story          with debug logs (κ size, timings)
   epipen run stories/muddy-children.story --set n=8 --set k=2
   epipen check stories/who-has-the-sum.story      verify its assert_adds_ck hint
+  epipen run --trace stories/cheryl.story         worlds after each statement
+  epipen graph stories/cheryl.story --at whispered --svg cheryl.svg
+  epipen sweep stories/muddy-children.story --set n=2..8 --set k=1..3
+  epipen sweep stories/cheryl-sample.story --samples 1000 --seed 1
 
 Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit)
 or a refuted hint, 2 usage or story error.";
