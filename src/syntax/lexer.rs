@@ -395,6 +395,17 @@ fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
     }
 }
 
+/// Whether the next line starts with `and`, `or`, `->` or `<->`: operators that can
+/// neither start a statement nor an expression, so that the line continues the one
+/// before it.
+fn starts_with_logical_operator(rest: &[Token]) -> bool {
+    use TokenKind::*;
+    matches!(
+        rest.first().map(|t| &t.kind),
+        Some(And | Or | Arrow | DoubleArrow)
+    )
+}
+
 fn layout(raw: Vec<Token>) -> Vec<Token> {
     let mut out: Vec<Token> = Vec::with_capacity(raw.len() + 1);
     let mut stack: Vec<Open> = Vec::new();
@@ -413,6 +424,10 @@ fn layout(raw: Vec<Token>) -> Vec<Token> {
                     span: Span::new(last.span.end, last.span.end),
                 };
                 let sensitive = stack.last().is_none_or(|o| *o == Open::Block);
+                if starts_with_logical_operator(&raw[idx + 1..]) {
+                    // `and b` on the next line can only continue this statement.
+                    continue;
+                }
                 if starts_statement(&raw[idx + 1..], &stack) {
                     while stack.last().is_some_and(|o| *o != Open::Block) {
                         stack.pop();

@@ -2574,15 +2574,29 @@ worlds
     }
 
     #[test]
+    fn a_line_starting_with_and_or_continues_the_statement() {
+        let src = "announce a\n  and b\n  or c ->\n  d\n  <-> e\nworlds";
+        let story = parse(src).expect("parses");
+        assert_eq!(story.statements.len(), 2);
+        let StmtKind::Announce(formula) = &story.statements[0].kind else {
+            panic!("an announcement: {:?}", story.statements[0])
+        };
+        assert_eq!(show(formula), "(<-> (-> (or (and a b) c) d) e)");
+        // Inside a block too.
+        let src = "for i in 0..2 {\n  announce a\n    and b\n}";
+        assert!(parse(src).is_ok());
+    }
+
+    #[test]
     fn a_line_starting_with_an_operator_is_one_error() {
-        let src = "announce a\n  and b\n  or c\nannounce )";
+        let src = "announce a\n  == b\n  + c\nannounce )";
         let diags = parse(src).unwrap_err();
         assert_eq!(diags.len(), 2, "{diags:?}");
-        assert_eq!(diags[0].message, "expected a statement, found `and`");
+        assert_eq!(diags[0].message, "expected a statement, found `==`");
         assert_eq!(line_col(src, diags[0].span.start), (2, 3));
         assert_eq!(
             diags[0].hints,
-            ["to continue the previous statement, end its line with `and` instead"]
+            ["to continue the previous statement, end its line with `==` instead"]
         );
         assert_eq!(diags[1].message, "expected an expression, found `)`");
 
