@@ -589,11 +589,8 @@ impl Z3Engine {
         let before = self.state.clone();
         let h = self.encode(hint, &before).at(span)?;
         if self.options.trust_hints {
-            // Keep what the block teaches characters; take its announcements on trust.
-            for s in body {
-                if matches!(s.kind, StmtKind::Learn { .. } | StmtKind::Checkpoint(_)) {
-                    self.step(s, sink)?;
-                }
+            for s in kept_when_trusted(body) {
+                self.step(s, sink)?;
             }
             self.state.kappa = before.kappa.clone();
             self.state.worlds = before.worlds.clone();
@@ -768,6 +765,14 @@ impl Z3Engine {
         }
         Ok(Some(Model { worlds, views }))
     }
+}
+
+/// The statements of an `assert_adds_ck` block that still run when its hint is taken on
+/// trust: what the block teaches characters (`learns`) and the checkpoints it saves. Its
+/// announcements are replaced by the hint.
+fn kept_when_trusted(body: &[Stmt]) -> impl Iterator<Item = &Stmt> {
+    body.iter()
+        .filter(|s| matches!(s.kind, StmtKind::Learn { .. } | StmtKind::Checkpoint(_)))
 }
 
 /// Attaches a statement's span to a failure.

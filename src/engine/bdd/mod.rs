@@ -300,11 +300,8 @@ impl BddEngine {
         let before = self.state.clone();
         let h = self.bool(hint, &before).at(span)?;
         if self.options.trust_hints {
-            // Keep what the block teaches characters; take its announcements on trust.
-            for s in body {
-                if matches!(s.kind, StmtKind::Learn { .. } | StmtKind::Checkpoint(_)) {
-                    self.step(s, sink)?;
-                }
+            for s in super::kept_when_trusted(body) {
+                self.step(s, sink)?;
             }
             self.state = State::new(before.kappa.and(&h), self.state.learned.clone());
             sink(Event::HintTrusted { span });
