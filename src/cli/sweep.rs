@@ -181,7 +181,7 @@ impl Story {
         out.push_str("  worlds  samples   share\n");
         let share = |k: usize| 100.0 * k as f64 / n as f64;
         for (worlds, k) in &d.counts {
-            let label = worlds.map_or(format!(">{}", sweep::COUNT_CAP), |w| w.to_string());
+            let label = count_label(*worlds);
             out.push_str(&format!("  {label:>6}  {k:>7}  {:>5.1}%\n", share(*k)));
         }
         if d.failed > 0 {
@@ -253,7 +253,7 @@ impl Story {
             .counts
             .iter()
             .map(|(w, k)| {
-                let key = w.map_or(format!(">{}", sweep::COUNT_CAP), |w| w.to_string());
+                let key = count_label(*w);
                 (key, serde_json::Value::from(*k))
             })
             .collect();
@@ -282,4 +282,9 @@ impl Story {
             "first_unique": first_unique,
         })
     }
+}
+
+/// A key of a distribution: the number of worlds, or `>1000` past what was counted.
+fn count_label(worlds: Option<u64>) -> String {
+    worlds.map_or(format!(">{}", sweep::COUNT_CAP), |w| w.to_string())
 }

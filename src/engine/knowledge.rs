@@ -336,6 +336,14 @@ impl Z3Engine {
         Ok(exhausted.then_some(worlds))
     }
 
+    /// The variables of the int constants (not bools, not enums): the only ones that
+    /// need the optimizer for their bounds, and that can take infinitely many values.
+    pub(super) fn int_vars(&self) -> impl Iterator<Item = &Term> {
+        (self.vars.iter().enumerate())
+            .filter(|(k, v)| !v.is_bool() && self.enum_range(*k).is_none())
+            .map(|(_, v)| v)
+    }
+
     /// The values of constant `k` when it is an enum's: its variants' indices.
     pub(super) fn enum_range(&self, k: usize) -> Option<(i64, i64)> {
         match self.program.constants[k].ty {
@@ -352,10 +360,7 @@ impl Z3Engine {
             return Ok(None);
         }
         // Enum constants take their range from their type; the optimizer bounds the ints.
-        let ints: Vec<Term> = (self.vars.iter().enumerate())
-            .filter(|(k, v)| !v.is_bool() && self.enum_range(*k).is_none())
-            .map(|(_, v)| v.clone())
-            .collect();
+        let ints: Vec<Term> = self.int_vars().cloned().collect();
         let Some(int_ranges) = self.z3.ranges(kappa, &ints)? else {
             return Ok(None);
         };

@@ -719,10 +719,7 @@ impl Z3Engine {
         if let Some(ws) = self.small_worlds(&state, cap)? {
             return Ok(WorldCount::Exactly(ws.len() as u64));
         }
-        // Only an int constant can take infinitely many values.
-        let ints = (self.vars.iter().enumerate())
-            .filter(|(k, v)| !v.is_bool() && self.enum_range(*k).is_none());
-        for (_, v) in ints {
+        for v in self.int_vars() {
             if self.z3.unbounded(&state.kappa, v)? {
                 return Ok(WorldCount::Infinite);
             }

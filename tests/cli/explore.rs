@@ -149,6 +149,11 @@ fn trace_options_need_trace() {
     assert!(out.stderr.contains("--trace"), "{}", out.stderr);
 }
 
+/// The edge lines of a DOT graph.
+fn edge_lines(dot: &str) -> Vec<&str> {
+    dot.lines().filter(|l| l.contains(" -- ")).collect()
+}
+
 #[test]
 fn graph_of_cheryl_after_the_whisper() {
     let out = epipen(&["graph", "stories/cheryl.story", "--at", "whispered"]);
@@ -158,7 +163,7 @@ fn graph_of_cheryl_after_the_whisper() {
         "graph epistemic_model {\n  label=\"cheryl.story at checkpoint whispered: 10 worlds\";\n"
     ));
     assert!(dot.contains("  w5 [label=\"month = 7\\nday = 16\"];\n"));
-    let edges: Vec<&str> = dot.lines().filter(|l| l.contains(" -- ")).collect();
+    let edges = edge_lines(&dot);
     // Albert cannot tell dates of one month apart: 3 + 1 + 3 + 1 pairs among
     // May (3 dates), June (2), July (2), August (3); Bernard those of one day: 14, 15,
     // 16, 17 have two dates each.
@@ -182,7 +187,7 @@ fn graph_labels_an_edge_with_every_character_who_cannot_tell() {
     );
     let out = epipen(&["worlds", "--dot", &story]);
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
-    let edges: Vec<&str> = out.stdout.lines().filter(|l| l.contains(" -- ")).collect();
+    let edges = edge_lines(&out.stdout);
     // Worlds in canonical order: (1,1) (1,2) (2,1) (2,2).
     assert_eq!(
         edges,
@@ -504,7 +509,7 @@ fn graph_of_a_bool_story_follows_learned_expressions() {
     );
     let out = epipen(&["graph", &story]);
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
-    let edges: Vec<&str> = out.stdout.lines().filter(|l| l.contains(" -- ")).collect();
+    let edges = edge_lines(&out.stdout);
     // Worlds: (f,f) (f,t) (t,f) (t,t). A sees p; B sees whether p != q.
     assert_eq!(
         edges,
