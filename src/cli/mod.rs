@@ -518,6 +518,13 @@ impl Story {
         after: &mut AfterStep<'_>,
     ) -> Result<Engine, Failure> {
         let mut engine = Engine::new(self.program.clone(), options);
+        if options.stats && engine.uses_bdd() {
+            let order = crate::bdd_order::order(&self.program);
+            eprintln!(
+                "stats: BDD variable order: {}",
+                crate::bdd_order::describe(&self.program, &order)
+            );
+        }
         let mut progress = Progress::new(&self.program);
         let current = options.timeout.map(|t| self.watchdog(t));
         after(&mut engine, None)?;

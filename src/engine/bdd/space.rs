@@ -5,9 +5,10 @@
 //! the bits, false before true, is the numeric order of the index). Every bit x has a
 //! primed copy x' right after it in the variable order: the knowledge operators rename
 //! the constants an agent has not learned to their primed copies when the agent learned
-//! expressions (see `knowledge.rs`). Constants take their bits in declaration order, so
-//! that walking a BDD low branch first lists worlds in the canonical order of
-//! [`crate::worlds::World`] (within one magnitude; see `walk.rs`).
+//! expressions (see `knowledge.rs`). Constants take their bits in the order
+//! [`crate::bdd_order`] derives from the story (families interleaved by index), not in
+//! declaration order; `walk.rs` still lists worlds in the canonical order of
+//! [`crate::worlds::World`], which follows the declarations.
 
 use biodivine_lib_bdd::{Bdd, BddNode, BddValuation, BddVariable, BddVariableSet};
 
@@ -32,6 +33,9 @@ pub(super) struct Space {
     bits: Vec<Vec<BddVariable>>,
     /// Every unprimed bit, in variable order.
     all_bits: Vec<BddVariable>,
+    /// Every unprimed bit in declaration order: constant by constant, each most
+    /// significant bit first.
+    declared_bits: Vec<BddVariable>,
     /// What every world satisfies: each enum constant holds one of its variants.
     domain: Bdd,
 }
@@ -75,23 +79,24 @@ impl Space {
             format!("the story has {total} bits of constants, more than the BDD backend handles")
         })?;
         let set = BddVariableSet::new_anonymous(vars);
-        let mut bits = Vec::with_capacity(widths.len());
+        let mut bits = vec![Vec::new(); widths.len()];
         let mut next = 0;
-        for w in widths {
-            bits.push(
-                (next..next + w)
-                    .map(|i| BddVariable::from_index(2 * i))
-                    .collect(),
-            );
+        for c in crate::bdd_order::order(program) {
+            let w = widths[c];
+            bits[c] = (next..next + w)
+                .map(|i| BddVariable::from_index(2 * i))
+                .collect();
             next += w;
         }
         let all_bits = (0..total).map(|i| BddVariable::from_index(2 * i)).collect();
+        let declared_bits = bits.iter().flatten().copied().collect();
         let mut space = Space {
             domain: set.mk_true(),
             set,
             kinds,
             bits,
             all_bits,
+            declared_bits,
         };
         space.domain = space.make_domain();
         Ok(space)
@@ -162,6 +167,11 @@ impl Space {
         &self.all_bits
     }
 
+    /// Every unprimed bit in declaration order (see [`Space::world`]).
+    pub(super) fn declared_bits(&self) -> &[BddVariable] {
+        &self.declared_bits
+    }
+
     /// The bits of the given constants.
     pub(super) fn bits_of(&self, constants: &[usize]) -> Vec<BddVariable> {
         constants
@@ -223,7 +233,8 @@ impl Space {
         valuation
     }
 
-    /// The world whose unprimed bits are `values` (in the order of [`Space::all_bits`]).
+    /// The world whose unprimed bits are `values` (in the order of
+    /// [`Space::declared_bits`]).
     pub(super) fn world(&self, values: &[bool]) -> World {
         let mut at = 0;
         let mut world = Vec::with_capacity(self.kinds.len());
