@@ -1433,7 +1433,7 @@ impl Story {
     /// magnitude first, then value by value in declaration order).
     pub fn worlds(&mut self, limit: u64) -> Result<Worlds, Error> {
         self.ensure_live()?;
-        let live = self.live.as_ref().expect("ensure_live made the engine");
+        let live = self.live.as_mut().expect("ensure_live made the engine");
         let set = live.engine.worlds(limit)?;
         let decls = Rc::new(Program {
             characters: self.program.characters.clone(),

@@ -616,6 +616,20 @@ fn runtime_story_errors_are_located() {
             "3:1: error: this announcement is false in the actual world\n  |\n3 | announce not p\n  | ^^^^^^^^^^^^^^\n  \
              = hint: announcements are truthful: check it against `actual`\n",
         ),
+        (
+            // A reveals what it knows: A never learned p, so it cannot reveal it (the
+            // actual world would otherwise be eliminated, leaving no world at all).
+            "reveal-unknown.story",
+            "characters A\nbool p\nactual p\nA reveals p\nworlds\n",
+            "4:1: error: A cannot reveal this: it is true in the actual world, but A does not know it\n  |\n4 | A reveals p\n  | ^^^^^^^^^^^\n  \
+             = hint: `reveals` says what the speaker knows; in the actual world A still considers a world possible where it is false\n",
+        ),
+        (
+            "reveal-unknown-int.story",
+            "characters A\nint x\nannounce x >= 0 and x <= 3\nactual x == 2\nA reveals x != 2\n",
+            "5:1: error: A cannot reveal this: it is false in the actual world, but A does not know it\n  |\n5 | A reveals x != 2\n  | ^^^^^^^^^^^^^^^^\n  \
+             = hint: `reveals` says what the speaker knows; in the actual world A still considers a world possible where it is true\n",
+        ),
     ];
     for (name, source, expected) in cases {
         let story = story_file(name, source);

@@ -1,17 +1,25 @@
 use std::rc::Rc;
+use std::time::Duration;
 
 use super::value::{Partition, Val};
 use super::*;
 use crate::bruteforce::{self, Domain};
-use crate::engine::{Engine, Strategy};
-use crate::ir::{ArithOp, CmpOp};
+use crate::engine::driver::Backend;
+use crate::engine::{Counterexample, Engine, Event, Strategy};
+use crate::ir::{ArithOp, CmpOp, StmtKind};
 
 fn compile(source: &str) -> Rc<Program> {
     Rc::new(crate::compile(source, &[]).expect("the story compiles"))
 }
 
-fn bdd_engine(program: &Rc<Program>, options: Options) -> BddEngine {
-    BddEngine::new(program.clone(), &options).expect("the BDD backend takes the story")
+fn bdd_engine(program: &Rc<Program>, options: Options) -> Engine {
+    let options = Options {
+        strategy: Strategy::Bdd,
+        ..options
+    };
+    let engine = Engine::new(program.clone(), &options);
+    assert_eq!(engine.backend(), "bdd", "the BDD backend takes the story");
+    engine
 }
 
 /// Every world of the program's domain that the brute-force evaluator keeps, sorted.
@@ -55,7 +63,7 @@ fn worlds_come_in_canonical_order_with_bools_and_enums() {
 #[test]
 fn worlds_of_bools_only_and_of_no_constant() {
     let program = compile("bool a, b, c\n");
-    let engine = bdd_engine(&program, Options::default());
+    let mut engine = bdd_engine(&program, Options::default());
     let set = engine.worlds(3).expect("worlds");
     let b = |v: [bool; 3]| World(v.iter().map(|x| Value::Bool(*x)).collect());
     assert_eq!(
@@ -68,7 +76,7 @@ fn worlds_of_bools_only_and_of_no_constant() {
     );
     assert!(!set.complete);
     let program = compile("characters A\n");
-    let engine = bdd_engine(&program, Options::default());
+    let mut engine = bdd_engine(&program, Options::default());
     let set = engine.worlds(5).expect("worlds");
     assert_eq!(set.worlds, vec![World(vec![])]);
     assert!(set.complete);
@@ -174,8 +182,8 @@ fn overflow_is_an_error_not_a_panic() {
         big.arith(ArithOp::Add, &big),
         Err(SolverError::Unsupported(_))
     ));
-    let engine = bdd_engine(&program, Options::default());
-    let state = engine.state.clone();
+    let mut backend = BddBackend::new(program.clone(), &Options::default()).expect("bools");
+    let state = backend.initial().expect("the initial state");
     let story = compile(
         "bool p\nannounce (if p then 9223372036854775807 else 0) * 9223372036854775807 * 4 == 0\n",
     );
@@ -183,7 +191,7 @@ fn overflow_is_an_error_not_a_panic() {
         StmtKind::Announce { formula, .. } => formula.clone(),
         _ => unreachable!("an announcement"),
     };
-    assert!(engine.bool(&expr, &state).is_err());
+    assert!(backend.bool(&expr, &state).is_err());
 }
 
 const HINT: &str = "characters A, B
@@ -248,7 +256,7 @@ fn the_strategy_picks_the_backend() {
         };
         Engine::new(p.clone(), &options)
     };
-    assert!(engine(&bools, Strategy::Auto).uses_bdd());
+    assert_eq!(engine(&bools, Strategy::Auto).backend(), "bdd");
     // κ's size is the BDD's nodes on one backend, the formula's DAG nodes on the other.
     let mut on_bdd = engine(&bools, Strategy::Bdd);
     on_bdd.run(&mut |_| {}).expect("the story runs");
@@ -256,10 +264,10 @@ fn the_strategy_picks_the_backend() {
     let mut on_z3 = engine(&bools, Strategy::Finite);
     on_z3.run(&mut |_| {}).expect("the story runs");
     assert_eq!(on_z3.kappa_size(), 1, "the formula `true`");
-    assert!(engine(&bools, Strategy::Bdd).uses_bdd());
-    assert!(!engine(&bools, Strategy::Finite).uses_bdd());
-    assert!(!engine(&bools, Strategy::Symbolic).uses_bdd());
-    assert!(!engine(&ints, Strategy::Auto).uses_bdd());
+    assert_eq!(engine(&bools, Strategy::Bdd).backend(), "bdd");
+    assert_eq!(engine(&bools, Strategy::Finite).backend(), "z3");
+    assert_eq!(engine(&bools, Strategy::Symbolic).backend(), "z3");
+    assert_eq!(engine(&ints, Strategy::Auto).backend(), "z3");
     let mut refused = engine(&ints, Strategy::Bdd);
     let err = refused.run(&mut |_| {}).expect_err("an int constant");
     assert_eq!(err.span, ints.statements[0].span);
