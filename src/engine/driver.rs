@@ -43,7 +43,8 @@ pub(crate) trait Backend {
         state: &Self::State,
     ) -> Result<Self::Set, SolverError>;
     fn not(&mut self, set: &Self::Set) -> Self::Set;
-    fn and(&mut self, sets: Vec<Self::Set>) -> Self::Set;
+    /// The intersection of `first` and the sets of `rest`.
+    fn and(&mut self, first: Self::Set, rest: Vec<Self::Set>) -> Self::Set;
     /// κ ∧ `added`, what characters learned kept. `derived`: the engine derived `added`
     /// (from knowledge operators), so a smaller equivalent may be worth finding.
     fn restrict(
@@ -231,8 +232,11 @@ impl<B: Backend> Driver<B> {
                 for s in stmts {
                     added.push(self.announced(s, &state, sink)?);
                 }
-                let added = self.backend.and(added);
-                self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
+                if !added.is_empty() {
+                    let first = added.remove(0);
+                    let added = self.backend.and(first, added);
+                    self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
+                }
             }
             StmtKind::Actual(expr) => self.set_actual(expr).at(stmt.span)?,
             StmtKind::Repeat { max, body, until } => {
@@ -478,7 +482,7 @@ impl Refused {
     fn error(&self, span: Span) -> EngineError {
         EngineError {
             span,
-            error: Failure::Solver(SolverError::Unsupported(self.why.clone())),
+            error: Failure::refused(&self.why),
         }
     }
 }

@@ -97,6 +97,14 @@ impl Failure {
         )
     }
 
+    /// The backend asked for by name cannot run the story.
+    pub(crate) fn refused(why: &str) -> Failure {
+        Failure::story(
+            why,
+            &["`--backend auto` (the default) picks a backend that takes the story".into()],
+        )
+    }
+
     /// A second `actual`: the actual world is declared once.
     pub(crate) fn second_actual() -> Failure {
         Failure::story(

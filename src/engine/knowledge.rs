@@ -158,7 +158,7 @@ impl Z3Backend {
         match self.options.strategy {
             // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
             // never reaches Z3: the engine refuses what the BDD backend cannot run.)
-            Strategy::Auto | Strategy::Bdd => {
+            Strategy::Auto | Strategy::Z3 | Strategy::Bdd | Strategy::Explicit => {
                 if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
                     return self.knows_finite(agent, state, &goal);
                 }

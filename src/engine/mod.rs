@@ -6,6 +6,7 @@
 mod bdd;
 mod driver;
 pub mod error;
+mod explicit;
 mod knowledge;
 pub mod solver;
 mod symbolic;
@@ -16,6 +17,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use driver::{Driver, Refused, Run};
+use explicit::{ExplicitBackend, Refusal};
 pub use error::{EngineError, Failure, SolverError};
 use symbolic::Z3Backend;
 
@@ -31,11 +33,18 @@ pub const COUNT_ENUMERATION_CAP: usize = 200;
 /// quantifier-free (see docs/encoding.md).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Strategy {
-    /// The BDD backend when every constant is a bool or an enum; otherwise Z3 with the
-    /// finite-domain route when κ has finitely many worlds, else quantifier elimination
-    /// (with the finite-domain route where that cannot work).
+    /// The explicit-worlds backend when the story's first announcements bound every
+    /// constant to a list of worlds it can hold (bool and enum stories: when their types
+    /// allow at most 2^16 worlds); the BDD backend for other stories of bools and enums;
+    /// otherwise Z3 ([`Strategy::Z3`]).
     #[default]
     Auto,
+    /// Z3, with the finite-domain route when κ has finitely many worlds, else quantifier
+    /// elimination (with the finite-domain route where that cannot work).
+    Z3,
+    /// The explicit-worlds backend (refuses a story whose first announcements do not
+    /// bound every int).
+    Explicit,
     /// Quantifier elimination first, the finite-domain route only where it cannot work
     /// (tests use it to cross-check the symbolic route on finite stories).
     Symbolic,
@@ -128,33 +137,54 @@ impl Engine {
     /// `Strategy::Auto` takes the BDD backend when every constant is a bool or an enum.
     pub fn new(program: Rc<Program>, options: &Options) -> Engine {
         let first = program.statements.first().map(|s| s.span).unwrap_or_default();
-        let refused = |why: String| -> Box<dyn Run> { Box::new(Refused { why, first }) };
+        let refused = |why: String, at: Option<Span>| -> Box<dyn Run> {
+            Box::new(Refused {
+                why,
+                first: at.unwrap_or(first),
+            })
+        };
         let z3 = |program: Rc<Program>| -> Box<dyn Run> {
             let backend = Z3Backend::new(program.clone(), options);
             match Driver::new(program, options, backend) {
                 Ok(driver) => Box::new(driver),
-                Err(e) => refused(e.to_string()),
+                Err(e) => refused(e.to_string(), None),
             }
+        };
+        let bdd = |program: Rc<Program>| -> Result<Box<dyn Run>, String> {
+            let backend = bdd::BddBackend::new(program.clone(), options)?;
+            let driver = Driver::new(program, options, backend).map_err(|e| e.to_string())?;
+            Ok(Box::new(driver))
+        };
+        let explicit = |program: Rc<Program>, forced| -> Result<Box<dyn Run>, Refusal> {
+            let backend = ExplicitBackend::new(program.clone(), options, forced)?;
+            let driver = Driver::new(program, options, backend).map_err(|e| Refusal {
+                why: e.to_string(),
+                span: None,
+            })?;
+            Ok(Box::new(driver))
         };
         let driver = match options.strategy {
-            Strategy::Bdd => match bdd::BddBackend::new(program.clone(), options)
-                .map_err(|why| why.to_string())
-                .and_then(|b| Driver::new(program, options, b).map_err(|e| e.to_string()))
-            {
-                Ok(driver) => Box::new(driver),
-                Err(why) => refused(why),
-            },
-            Strategy::Auto if bdd::supports(&program) => {
-                match bdd::BddBackend::new(program.clone(), options) {
-                    Ok(b) => match Driver::new(program.clone(), options, b) {
-                        Ok(driver) => Box::new(driver),
-                        Err(_) => z3(program),
-                    },
-                    Err(_) => z3(program),
+            Strategy::Bdd => bdd(program).unwrap_or_else(|why| refused(why, None)),
+            Strategy::Explicit => {
+                explicit(program, true).unwrap_or_else(|r| refused(r.why, r.span))
+            }
+            Strategy::Auto => {
+                let by_types = explicit::finite_type_worlds(&program);
+                if by_types.is_some_and(|n| n > explicit::AUTO_MAX_FINITE_TYPES) {
+                    bdd(program.clone()).unwrap_or_else(|_| z3(program))
+                } else {
+                    match explicit(program.clone(), false) {
+                        Ok(driver) => driver,
+                        Err(refusal) => {
+                            tracing::debug!(why = refusal.why, "not the explicit backend");
+                            z3(program)
+                        }
+                    }
                 }
             }
-            _ => z3(program),
+            Strategy::Z3 | Strategy::Symbolic | Strategy::Finite => z3(program),
         };
+        tracing::debug!(backend = driver.backend(), "backend chosen");
         Engine { driver }
     }
 

@@ -206,8 +206,9 @@ impl Backend for Z3Backend {
         set.not()
     }
 
-    fn and(&mut self, sets: Vec<Term>) -> Term {
-        Term::and(&sets)
+    fn and(&mut self, first: Term, mut rest: Vec<Term>) -> Term {
+        rest.insert(0, first);
+        Term::and(&rest)
     }
 
     fn restrict(&mut self, state: &State, added: Term, derived: bool) -> Result<State, SolverError> {

@@ -20,18 +20,10 @@ use biodivine_lib_bdd::{Bdd, BddValuation};
 
 use super::driver::Backend;
 use super::{Failure, Options, SolverError};
-use crate::ir::{CharId, Expr, ExprKind, Program, Ty};
+use crate::ir::{CharId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use knowledge::{Learned, State};
 use space::Space;
-
-/// Whether the BDD backend can run `program`: every constant is a bool or an enum.
-pub(super) fn supports(program: &Program) -> bool {
-    program
-        .constants
-        .iter()
-        .all(|c| matches!(c.ty, Ty::Bool | Ty::Enum(_)))
-}
 
 /// Runs a program's statements over BDDs (through the driver).
 pub(super) struct BddBackend {
@@ -103,8 +95,8 @@ impl Backend for BddBackend {
         set.not()
     }
 
-    fn and(&mut self, sets: Vec<Bdd>) -> Bdd {
-        sets.iter().fold(self.space.mk_true(), |all, s| all.and(s))
+    fn and(&mut self, first: Bdd, rest: Vec<Bdd>) -> Bdd {
+        rest.iter().fold(first, |all, s| all.and(s))
     }
 
     /// κ := κ ∧ `added`, in a new state (what characters learned is kept).

@@ -248,7 +248,9 @@ fn a_wrong_hint_is_refuted_with_the_first_counterexample() {
 #[test]
 fn the_strategy_picks_the_backend() {
     let bools = compile("characters A\nbool p\nA learns p\n");
-    let ints = compile("characters A\nint x\nannounce x == 1\n");
+    let many_bools = compile("characters A\nbool p[17]\nA learns p[0]\n");
+    let bounded = compile("characters A\nint x\nannounce x >= 1 and x <= 3\n");
+    let unbounded = compile("characters A\nint x\nannounce x >= 1\n");
     let engine = |p: &Rc<Program>, strategy| {
         let options = Options {
             strategy,
@@ -256,25 +258,42 @@ fn the_strategy_picks_the_backend() {
         };
         Engine::new(p.clone(), &options)
     };
-    assert_eq!(engine(&bools, Strategy::Auto).backend(), "bdd");
-    // κ's size is the BDD's nodes on one backend, the formula's DAG nodes on the other.
+    assert_eq!(engine(&bools, Strategy::Auto).backend(), "explicit");
+    assert_eq!(engine(&many_bools, Strategy::Auto).backend(), "bdd");
+    assert_eq!(engine(&bounded, Strategy::Auto).backend(), "explicit");
+    assert_eq!(engine(&unbounded, Strategy::Auto).backend(), "z3");
+    // κ's size is the BDD's nodes on one backend, the formula's DAG nodes on another,
+    // the worlds on the third.
     let mut on_bdd = engine(&bools, Strategy::Bdd);
     on_bdd.run(&mut |_| {}).expect("the story runs");
     assert_eq!(on_bdd.kappa_size(), 2, "the true BDD: two terminals");
     let mut on_z3 = engine(&bools, Strategy::Finite);
     on_z3.run(&mut |_| {}).expect("the story runs");
     assert_eq!(on_z3.kappa_size(), 1, "the formula `true`");
+    let mut on_explicit = engine(&bools, Strategy::Explicit);
+    on_explicit.run(&mut |_| {}).expect("the story runs");
+    assert_eq!(on_explicit.kappa_size(), 2, "two worlds");
     assert_eq!(engine(&bools, Strategy::Bdd).backend(), "bdd");
+    assert_eq!(engine(&bools, Strategy::Z3).backend(), "z3");
     assert_eq!(engine(&bools, Strategy::Finite).backend(), "z3");
     assert_eq!(engine(&bools, Strategy::Symbolic).backend(), "z3");
-    assert_eq!(engine(&ints, Strategy::Auto).backend(), "z3");
-    let mut refused = engine(&ints, Strategy::Bdd);
-    let err = refused.run(&mut |_| {}).expect_err("an int constant");
-    assert_eq!(err.span, ints.statements[0].span);
-    let Failure::Solver(SolverError::Unsupported(message)) = err.error else {
-        panic!("not unsupported: {:?}", err.error);
-    };
-    assert!(message.contains("`x` is an int"), "{message}");
+    assert_eq!(engine(&bounded, Strategy::Explicit).backend(), "explicit");
+    // A backend asked for by name that does not fit the story refuses it, saying why:
+    // a story error, at the first statement or at what it cannot take.
+    let refusals = [
+        (&bounded, Strategy::Bdd, "`x` is an int"),
+        (&unbounded, Strategy::Explicit, "leave `x` unbounded"),
+    ];
+    for (program, strategy, why) in refusals {
+        let mut refused = engine(program, strategy);
+        assert_eq!(refused.backend(), "none");
+        let err = refused.run(&mut |_| {}).expect_err("refused");
+        assert_eq!(err.span, program.statements[0].span);
+        let Failure::Story { message, .. } = err.error else {
+            panic!("not a story error: {:?}", err.error);
+        };
+        assert!(message.contains(why), "{message}");
+    }
 }
 
 #[test]
