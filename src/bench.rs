@@ -24,6 +24,8 @@ pub struct Args {
     pub sets: Vec<(String, i64)>,
     /// Passed to every child; the bench kills a child still running a second after it.
     pub timeout: Option<Duration>,
+    /// `--backend`, passed to every child.
+    pub backend: crate::cli::Backend,
     /// One JSON object per story per line instead of a table.
     pub json: bool,
 }
@@ -152,6 +154,7 @@ fn measure(exe: &Path, story: &Path, args: &Args) -> Result<Measured, Failed> {
         if let Some(t) = args.timeout {
             c.arg("--timeout").arg(t.as_secs_f64().to_string());
         }
+        c.arg("--backend").arg(args.backend.name());
         if stats {
             c.arg("--stats");
         }
@@ -329,10 +332,14 @@ fn maxrss_kb(usage: &libc::rusage) -> u64 {
 }
 
 /// Parses one line of `--stats`:
-/// `stats: line N  T ms  κ K nodes  <statement>`.
+/// `stats: line N  T ms  κ K UNIT  <statement>` (UNIT: nodes or worlds).
 pub fn parse_stats_line(line: &str) -> Option<StepStat> {
     let rest = line.strip_prefix("stats: line")?;
-    let (numbers, statement) = rest.split_once(" nodes")?;
+    // The unit is the first of the words that can name it.
+    let (numbers, statement) = [" nodes", " worlds"]
+        .iter()
+        .filter_map(|unit| rest.split_once(unit))
+        .min_by_key(|(numbers, _)| numbers.len())?;
     let fields: Vec<&str> = numbers.split_whitespace().collect();
     match fields.as_slice() {
         [line, ms, "ms", "κ", kappa] => Some(StepStat {
@@ -477,6 +484,15 @@ mod tests {
                 ms: 3.25,
                 kappa: 42,
                 statement: "Anne: not knows_value(B)".to_string(),
+            })
+        );
+        assert_eq!(
+            parse_stats_line("stats: line    3       0.001 ms  κ 7 worlds  announce nodes > 2"),
+            Some(StepStat {
+                line: 3,
+                ms: 0.001,
+                kappa: 7,
+                statement: "announce nodes > 2".to_string(),
             })
         );
         assert_eq!(parse_stats_line("1 possible world:"), None);

@@ -15,7 +15,9 @@ mod graph;
 mod sweep;
 mod trace;
 
-use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
+use crate::engine::{
+    Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError, Strategy,
+};
 use crate::explore;
 use crate::ir::Program;
 use crate::syntax::{Diagnostic, Span};
@@ -59,6 +61,41 @@ struct Cli {
     /// Seed of the story's `sample(k, {…})` draws (the first seed with `sweep --samples`)
     #[arg(long, global = true, default_value_t = 0)]
     seed: u64,
+    /// Which backend runs the story: explicit worlds when the first announcements bound
+    /// every constant, BDDs for larger stories of bools and enums, Z3 otherwise (auto);
+    /// a backend named here that does not fit the story is an error (exit code 2)
+    #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
+}
+
+/// `--backend`: which of the engine's backends runs the story.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    Auto,
+    Z3,
+    Bdd,
+    Explicit,
+}
+
+impl Backend {
+    fn strategy(self) -> Strategy {
+        match self {
+            Backend::Auto => Strategy::Auto,
+            Backend::Z3 => Strategy::Z3,
+            Backend::Bdd => Strategy::Bdd,
+            Backend::Explicit => Strategy::Explicit,
+        }
+    }
+
+    /// As `--backend` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Z3 => "z3",
+            Backend::Bdd => "bdd",
+            Backend::Explicit => "explicit",
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -214,6 +251,7 @@ pub fn main() -> ExitCode {
         env!("EPIPEN_Z3_SOURCE")
     );
     let mut options = Options {
+        strategy: cli.backend.strategy(),
         timeout: cli.timeout,
         stats: cli.stats,
         ..Options::default()
@@ -360,6 +398,7 @@ pub fn main() -> ExitCode {
             runs: *runs as usize,
             sets: sets.clone(),
             timeout: cli.timeout,
+            backend: cli.backend,
             json: *json,
         }),
     }
@@ -534,8 +573,9 @@ impl Story {
                             span,
                             elapsed,
                             kappa_size,
+                            unit,
                         } => eprintln!(
-                            "stats: line {:>4}  {:>10.3} ms  κ {kappa_size} nodes  {}",
+                            "stats: line {:>4}  {:>10.3} ms  κ {kappa_size} {unit}  {}",
                             self.line(span),
                             elapsed.as_secs_f64() * 1000.0,
                             self.first_line(span)

@@ -25,6 +25,10 @@ pub(crate) trait Backend {
     fn initial(&mut self) -> Result<Self::State, SolverError>;
     /// κ's size in the backend's own unit (DAG nodes, BDD nodes, worlds), for `--stats`.
     fn size(&self, state: &Self::State) -> usize;
+    /// What [`Backend::size`] counts, e.g. "nodes".
+    fn size_unit(&self) -> &'static str {
+        "nodes"
+    }
 
     /// The worlds where `e` holds, its knowledge operators evaluated in `state` and an
     /// `at(c, …)` in `saved[c]` (always a state the run has passed).
@@ -193,6 +197,7 @@ impl<B: Backend> Driver<B> {
                 span: stmt.span,
                 elapsed: start.elapsed(),
                 kappa_size,
+                unit: self.backend.size_unit(),
             });
         }
         Ok(())

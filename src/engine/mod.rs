@@ -98,11 +98,13 @@ pub enum Event {
         counterexample: Counterexample,
     },
     /// A statement finished (only with `stats`): its time, blocks included, and the size
-    /// of κ after it, in DAG nodes.
+    /// of κ after it, in the backend's `unit` (Z3: DAG nodes of its formula, BDD: nodes,
+    /// explicit worlds: worlds).
     Step {
         span: Span,
         elapsed: Duration,
         kappa_size: usize,
+        unit: &'static str,
     },
 }
 

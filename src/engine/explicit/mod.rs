@@ -497,13 +497,22 @@ impl Backend for ExplicitBackend {
         state.worlds.len()
     }
 
+    fn size_unit(&self) -> &'static str {
+        "worlds"
+    }
+
     fn formula(
         &mut self,
         e: &Expr,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Set, SolverError> {
-        let bits = self.eval_bools(e, &state.worlds.clone(), state, saved)?;
+        // An announcement that bounds the universe holds in all of it by construction.
+        let bits = if state.pending > 0 {
+            vec![true; state.worlds.len()]
+        } else {
+            self.eval_bools(e, &state.worlds.clone(), state, saved)?
+        };
         Ok(Set {
             worlds: state.worlds.clone(),
             bits: Rc::new(bits),
