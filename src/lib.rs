@@ -81,14 +81,24 @@ pub fn compile_seeded(
     seed: u64,
 ) -> Result<ir::Program, CompileError> {
     let story = syntax::parse(source).map_err(CompileError::Story)?;
-    let consts = lower::const_names(&story);
+    compile_parsed(&story, sets, seed)
+}
+
+/// [`compile_seeded`] on a story already parsed: what a sweep does once per run, having
+/// parsed the story once.
+pub fn compile_parsed(
+    story: &syntax::ast::Story,
+    sets: &[(String, i64)],
+    seed: u64,
+) -> Result<ir::Program, CompileError> {
+    let consts = lower::const_names(story);
     if let Some((name, _)) = sets.iter().find(|(name, _)| !consts.contains(name)) {
         return Err(CompileError::UnknownSet {
             name: name.clone(),
             consts,
         });
     }
-    lower::lower(&story, sets, seed).map_err(CompileError::Story)
+    lower::lower(story, sets, seed).map_err(CompileError::Story)
 }
 
 /// The version of the Z3 library loaded at run time, e.g. "5.4.0.0".

@@ -73,8 +73,7 @@ pub(crate) trait Backend {
     /// Whether `set` holds at `point`.
     fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
     /// Whether `point` is a world of κ in `state`.
-    fn contains(&mut self, state: &Self::State, point: &Self::Point)
-    -> Result<bool, SolverError>;
+    fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, SolverError>;
 
     /// A world of κ `before` where κ `after` and `hint` disagree, and whether `after` keeps
     /// it; None when `after` is exactly `before` ∧ `hint`.
@@ -209,7 +208,10 @@ impl<B: Backend> Driver<B> {
                 let state = self.state.clone();
                 let added = self.announced(stmt, &state, sink)?;
                 let derived = speaker.is_some() || formula.mentions_knowledge();
-                self.state = self.backend.restrict(&state, added, derived).at(stmt.span)?;
+                self.state = self
+                    .backend
+                    .restrict(&state, added, derived)
+                    .at(stmt.span)?;
             }
             StmtKind::Reveal { .. } => {
                 let state = self.state.clone();

@@ -88,9 +88,15 @@ impl Failure {
 
     /// `who reveals φ` where, in the actual world, `who` does not know whether φ.
     pub(crate) fn reveals_unknown(who: &str, holds: bool) -> Failure {
-        let (truth, other) = if holds { ("true", "false") } else { ("false", "true") };
+        let (truth, other) = if holds {
+            ("true", "false")
+        } else {
+            ("false", "true")
+        };
         Failure::story(
-            format!("{who} cannot reveal this: it is {truth} in the actual world, but {who} does not know it"),
+            format!(
+                "{who} cannot reveal this: it is {truth} in the actual world, but {who} does not know it"
+            ),
             &[format!(
                 "`reveals` says what the speaker knows; in the actual world {who} still considers a world possible where it is {other}"
             )],

@@ -106,7 +106,10 @@ impl Z3Backend {
             }
             ExprKind::Ite(c, a, b) => {
                 let c = self.encode(c, state, saved)?;
-                c.ite(&self.encode(a, state, saved)?, &self.encode(b, state, saved)?)
+                c.ite(
+                    &self.encode(a, state, saved)?,
+                    &self.encode(b, state, saved)?,
+                )
             }
             ExprKind::In { tuple, set } => {
                 let tuple: Vec<Term> = tuple

@@ -17,8 +17,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use driver::{Driver, Refused, Run};
-use explicit::{ExplicitBackend, Refusal};
 pub use error::{EngineError, Failure, SolverError};
+use explicit::{ExplicitBackend, Refusal};
 use symbolic::Z3Backend;
 
 use crate::ir::{CharId, CheckpointId, Program, Stmt};
@@ -138,7 +138,11 @@ impl Engine {
     /// An engine at the start of `program` (which it shares: callers keep their `Rc`).
     /// `Strategy::Auto` takes the BDD backend when every constant is a bool or an enum.
     pub fn new(program: Rc<Program>, options: &Options) -> Engine {
-        let first = program.statements.first().map(|s| s.span).unwrap_or_default();
+        let first = program
+            .statements
+            .first()
+            .map(|s| s.span)
+            .unwrap_or_default();
         let refused = |why: String, at: Option<Span>| -> Box<dyn Run> {
             Box::new(Refused {
                 why,

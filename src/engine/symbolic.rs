@@ -211,7 +211,12 @@ impl Backend for Z3Backend {
         Term::and(&rest)
     }
 
-    fn restrict(&mut self, state: &State, added: Term, derived: bool) -> Result<State, SolverError> {
+    fn restrict(
+        &mut self,
+        state: &State,
+        added: Term,
+        derived: bool,
+    ) -> Result<State, SolverError> {
         self.add_to_kappa(state, added, derived)
     }
 

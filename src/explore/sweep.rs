@@ -55,7 +55,8 @@ pub fn jobs(ranges: &[(String, Vec<i64>)], seeds: std::ops::Range<u64>) -> Vec<J
 /// What one run left.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
-    /// The story as compiled for this run (families sized by its values).
+    /// The declarations of the story as compiled for this run (families sized by its
+    /// values); no statements.
     pub program: Arc<Program>,
     pub count: WorldCount,
     /// The world, when exactly one is left.
@@ -90,10 +91,15 @@ pub fn run_all(
 ) -> Vec<Outcome> {
     let total = jobs.len();
     let done = AtomicUsize::new(0);
+    // Parsed once; each run lowers it with its own values and seed.
+    let parsed = crate::syntax::parse(source);
     jobs.into_par_iter()
         .map(|job| {
             let start = Instant::now();
-            let result = run_one(source, &job, options);
+            let result = match &parsed {
+                Ok(story) => run_one(story, &job, options),
+                Err(d) => Err(RunError::Compile(d.clone())),
+            };
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             Outcome {
                 job,
@@ -104,8 +110,12 @@ pub fn run_all(
         .collect()
 }
 
-fn run_one(source: &str, job: &Job, options: &Options) -> Result<Summary, RunError> {
-    let program = match crate::compile_seeded(source, &job.sets, job.seed) {
+fn run_one(
+    story: &crate::syntax::ast::Story,
+    job: &Job,
+    options: &Options,
+) -> Result<Summary, RunError> {
+    let program = match crate::compile_parsed(story, &job.sets, job.seed) {
         Ok(p) => p,
         Err(crate::CompileError::Story(d)) => return Err(RunError::Compile(d)),
         Err(crate::CompileError::UnknownSet { name, .. }) => {
@@ -121,7 +131,15 @@ fn run_one(source: &str, job: &Job, options: &Options) -> Result<Summary, RunErr
         .map(|s| s.span)
         .unwrap_or_default();
     let draws = program.samples.clone();
-    let shared = Arc::new(program.clone());
+    // What the summary needs of the program: its declarations, to print the world.
+    let shared = Arc::new(Program {
+        characters: program.characters.clone(),
+        constants: program.constants.clone(),
+        checkpoints: program.checkpoints.clone(),
+        enums: program.enums.clone(),
+        statements: Vec::new(),
+        samples: Vec::new(),
+    });
     let options = Options {
         skip_worlds_statements: true,
         stats: false,

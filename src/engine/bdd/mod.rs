@@ -100,12 +100,22 @@ impl Backend for BddBackend {
     }
 
     /// κ := κ ∧ `added`, in a new state (what characters learned is kept).
-    fn restrict(&mut self, state: &Rc<State>, added: Bdd, _: bool) -> Result<Rc<State>, SolverError> {
+    fn restrict(
+        &mut self,
+        state: &Rc<State>,
+        added: Bdd,
+        _: bool,
+    ) -> Result<Rc<State>, SolverError> {
         Ok(State::new(state.kappa.and(&added), state.learned.clone()))
     }
 
     /// `who learns what`: a constant, or the conditions of the expression's values.
-    fn learn(&mut self, state: &Rc<State>, who: CharId, what: &Expr) -> Result<Rc<State>, SolverError> {
+    fn learn(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        what: &Expr,
+    ) -> Result<Rc<State>, SolverError> {
         let learned = match what.kind {
             ExprKind::Const(c) => Learned::Const(c.0),
             _ => Learned::Expr(Rc::new(self.eval(what, state)?.cells())),

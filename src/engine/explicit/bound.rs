@@ -406,11 +406,6 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
         return Err(Empty);
     }
     match &e.kind {
-        ExprKind::Int(_) | ExprKind::Bool(_) => {
-            if interval(e, dom).meet(target).is_empty() {
-                return Err(Empty);
-            }
-        }
         ExprKind::Const(c) => {
             let d = dom[c.0].meet(target);
             if d.is_empty() {
@@ -420,7 +415,7 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
         }
         ExprKind::Neg(a) => narrow(a, target.neg(), dom)?,
         ExprKind::Arith(op, a, b) => {
-            let (ia, ib) = (interval(a, dom), interval(b, dom));
+            let ib = interval(b, dom);
             match op {
                 ArithOp::Add => {
                     narrow(a, target.sub(ib), dom)?;
@@ -438,11 +433,8 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
                     if !ia.contains(0) {
                         narrow(b, target.quotient(ia), dom)?;
                     }
-                    let _ = ia;
                 }
-                ArithOp::Div | ArithOp::Mod => {
-                    let _ = (ia, ib);
-                }
+                ArithOp::Div | ArithOp::Mod => {}
             }
         }
         _ => {}
@@ -456,11 +448,6 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
 /// Narrows the box so that the boolean `e` can be `want`.
 fn revise(e: &Expr, want: bool, dom: &mut [Interval]) -> Result<(), Empty> {
     match &e.kind {
-        ExprKind::Bool(b) => {
-            if *b != want {
-                return Err(Empty);
-            }
-        }
         ExprKind::Const(_) => narrow(e, Interval::point(i128::from(want)), dom)?,
         ExprKind::Not(a) => revise(a, !want, dom)?,
         ExprKind::Logic(op, a, b) => match (op, want) {
@@ -604,14 +591,15 @@ fn except(d: Interval, v: i128) -> Interval {
 
 /// Narrows the box by every constraint until nothing changes (or `rounds` passes).
 fn propagate(constraints: &[&Expr], dom: &mut [Interval], rounds: usize) -> Result<(), Empty> {
+    let mut before = dom.to_vec();
     for _ in 0..rounds {
-        let before = dom.to_vec();
         for c in constraints {
             revise(c, true, dom)?;
         }
         if before == dom {
             break;
         }
+        before.copy_from_slice(dom);
     }
     Ok(())
 }
@@ -711,37 +699,83 @@ impl Search<'_> {
         if propagate(self.constraints, &mut dom, 16).is_err() {
             return Ok(());
         }
-        let open: Vec<&&Expr> = self
-            .constraints
-            .iter()
-            .filter(|c| truth(c, &dom) != Tri::True)
-            .collect();
-        if open.is_empty() {
+        if self.constraints.iter().all(|c| truth(c, &dom) == Tri::True) {
             return self.emit_box(&dom);
         }
-        match dom.iter().position(|d| d.lo != d.hi) {
-            Some(k) => {
-                let d = dom[k];
-                for v in d.lo..=d.hi {
-                    let mut below = dom.clone();
-                    below[k] = Interval::point(v);
-                    self.node(below)?;
-                }
-                Ok(())
+        let Some(k) = dom.iter().position(|d| d.lo != d.hi) else {
+            // One world, on which the intervals left some constraint open: decide it
+            // exactly.
+            for (p, d) in self.point.iter_mut().zip(&dom) {
+                *p = d.lo;
             }
-            None => {
-                // One world, on which the intervals left some constraint open: decide
-                // it exactly.
-                for (p, d) in self.point.iter_mut().zip(&dom) {
-                    *p = d.lo;
-                }
-                let point = self.point.clone();
-                if open.iter().all(|c| (self.exact)(c, &point)) {
-                    self.emit_box(&dom)?;
-                }
-                Ok(())
+            let point = self.point.clone();
+            let constraints = self.constraints;
+            if constraints
+                .iter()
+                .all(|c| truth(c, &dom) == Tri::True || (self.exact)(c, &point))
+            {
+                self.emit_box(&dom)?;
             }
+            return Ok(());
+        };
+        if let Some(rows) = self.table_rows(k, &dom) {
+            // A table `(x_k, x_k+1, …) in {…}` of literals: branch on its rows, in order.
+            for row in rows {
+                let mut below = dom.clone();
+                for (j, v) in row.into_iter().enumerate() {
+                    below[k + j] = Interval::point(v);
+                }
+                self.node(below)?;
+            }
+            return Ok(());
         }
+        let d = dom[k];
+        for v in d.lo..=d.hi {
+            let mut below = dom.clone();
+            below[k] = Interval::point(v);
+            self.node(below)?;
+        }
+        Ok(())
+    }
+
+    /// The rows, sorted, inside `dom`, of a constraint `(x_k, x_k+1, …, x_k+m) in {…}`
+    /// whose items are literals: the search assigns them together, which keeps the
+    /// worlds in lexicographic order.
+    fn table_rows(&self, k: usize, dom: &[Interval]) -> Option<Vec<Vec<i128>>> {
+        self.constraints.iter().find_map(|c| {
+            let ExprKind::In { tuple, set } = &c.kind else {
+                return None;
+            };
+            let consecutive = tuple
+                .iter()
+                .enumerate()
+                .all(|(j, t)| matches!(t.kind, ExprKind::Const(id) if id.0 == k + j));
+            if !consecutive {
+                return None;
+            }
+            let mut rows = Vec::with_capacity(set.len());
+            for item in set {
+                let mut row = Vec::with_capacity(item.len());
+                for (j, x) in item.iter().enumerate() {
+                    let v = match x.kind {
+                        ExprKind::Int(n) => i128::from(n),
+                        ExprKind::Bool(b) => i128::from(b),
+                        _ => return None,
+                    };
+                    if !dom[k + j].contains(v) {
+                        row.clear();
+                        break;
+                    }
+                    row.push(v);
+                }
+                if row.len() == item.len() {
+                    rows.push(row);
+                }
+            }
+            rows.sort_unstable();
+            rows.dedup();
+            Some(rows)
+        })
     }
 
     /// Every world of the box, in lexicographic order.

@@ -172,9 +172,9 @@ impl ExplicitBackend {
                     self.eval(a, chunk, place, state, saved)?,
                     self.eval(b, chunk, place, state, saved)?,
                 ) {
-                    (Col::Bool(a), Col::Bool(b)) => Col::Bool(
-                        (0..n).map(|i| if c[i] { a[i] } else { b[i] }).collect(),
-                    ),
+                    (Col::Bool(a), Col::Bool(b)) => {
+                        Col::Bool((0..n).map(|i| if c[i] { a[i] } else { b[i] }).collect())
+                    }
                     (a, b) => {
                         let (a, b) = (a.ints()?, b.ints()?);
                         Col::Int((0..n).map(|i| if c[i] { a[i] } else { b[i] }).collect())
@@ -202,7 +202,12 @@ impl ExplicitBackend {
                 Col::Bool(found)
             }
             ExprKind::Knows { agent, formula } => {
-                let key = (0, std::ptr::from_ref(&**formula) as usize, agent.0, state.id);
+                let key = (
+                    0,
+                    std::ptr::from_ref(&**formula) as usize,
+                    agent.0,
+                    state.id,
+                );
                 let table = match self.memo.get(&key) {
                     Some(t) => t.clone(),
                     None => {
@@ -261,7 +266,10 @@ impl ExplicitBackend {
             self.check_deadline()?;
             let values = exprs
                 .iter()
-                .map(|x| self.eval(x, chunk, Place::At(k * CHUNK), state, saved)?.ints())
+                .map(|x| {
+                    self.eval(x, chunk, Place::At(k * CHUNK), state, saved)?
+                        .ints()
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             for i in 0..chunk.len() {
                 let g = groups.gid[k * CHUNK + i] as usize;
@@ -306,7 +314,11 @@ impl ExplicitBackend {
     }
 
     /// `agent`'s groups in `state`, computed once per state.
-    pub(super) fn groups(&mut self, state: &Rc<State>, agent: usize) -> Result<Rc<Groups>, SolverError> {
+    pub(super) fn groups(
+        &mut self,
+        state: &Rc<State>,
+        agent: usize,
+    ) -> Result<Rc<Groups>, SolverError> {
         if let Some(g) = state.views.borrow().get(&agent) {
             return Ok(g.clone());
         }
@@ -367,7 +379,9 @@ impl ExplicitBackend {
                 let worlds = state.worlds.clone();
                 for (k, chunk) in worlds.chunks(CHUNK).enumerate() {
                     self.check_deadline()?;
-                    let values = self.eval(e, chunk, Place::At(k * CHUNK), state, &[])?.ints()?;
+                    let values = self
+                        .eval(e, chunk, Place::At(k * CHUNK), state, &[])?
+                        .ints()?;
                     for (i, v) in values.into_iter().enumerate() {
                         f(k * CHUNK + i, v);
                     }

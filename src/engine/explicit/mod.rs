@@ -103,13 +103,13 @@ impl ExplicitBackend {
         let prefix = bounding_prefix(&program.statements);
         let start = type_box(&program);
         let mut overflow = false;
-        let found = bound::solve(&prefix, start, &limits, &mut |e, point| {
-            match exact_truth(e, point) {
-                Some(b) => b,
-                None => {
-                    overflow = true;
-                    false
-                }
+        let found = bound::solve(&prefix, start, &limits, &mut |e, point| match exact_truth(
+            e, point,
+        ) {
+            Some(b) => b,
+            None => {
+                overflow = true;
+                false
             }
         });
         let (columns, root) = found.map_err(|stop| refusal(&program, stop))?;
@@ -162,7 +162,10 @@ impl ExplicitBackend {
 
     /// A state before the universe's bounds all hold, on Z3 (made for the question: only
     /// the explorer asks about such states): κ is the types and the announcements so far.
-    fn early(&mut self, state: &State) -> Result<(Z3Backend, super::knowledge::State), SolverError> {
+    fn early(
+        &mut self,
+        state: &State,
+    ) -> Result<(Z3Backend, super::knowledge::State), SolverError> {
         let mut z3 = Z3Backend::new(self.program.clone(), &self.options);
         let mut kappa = z3.initial()?;
         for e in &self.prefix[..self.prefix.len() - state.pending] {
@@ -232,7 +235,12 @@ impl ExplicitBackend {
         heap.into_sorted_vec().into_iter().map(|(_, w)| w).collect()
     }
 
-    fn filtered(&mut self, state: &Rc<State>, set: &Set, keep: bool) -> Result<Rc<State>, SolverError> {
+    fn filtered(
+        &mut self,
+        state: &Rc<State>,
+        set: &Set,
+        keep: bool,
+    ) -> Result<Rc<State>, SolverError> {
         if !Rc::ptr_eq(&set.worlds, &state.worlds) {
             return Err(eval::internal("a set of another state"));
         }
@@ -556,19 +564,35 @@ impl Backend for ExplicitBackend {
         }
     }
 
-    fn restrict(&mut self, state: &Rc<State>, added: Set, _: bool) -> Result<Rc<State>, SolverError> {
+    fn restrict(
+        &mut self,
+        state: &Rc<State>,
+        added: Set,
+        _: bool,
+    ) -> Result<Rc<State>, SolverError> {
         if state.pending > 0 {
             // One of the announcements that bound the universe: it holds in all of it.
             if added.bits.iter().any(|b| !b) {
-                return Err(eval::internal("an announcement that bounds the worlds fails in one"));
+                return Err(eval::internal(
+                    "an announcement that bounds the worlds fails in one",
+                ));
             }
-            let next = self.state(state.pending - 1, state.worlds.clone(), state.learned.clone());
+            let next = self.state(
+                state.pending - 1,
+                state.worlds.clone(),
+                state.learned.clone(),
+            );
             return Ok(next);
         }
         self.filtered(state, &added, true)
     }
 
-    fn learn(&mut self, state: &Rc<State>, who: CharId, what: &Expr) -> Result<Rc<State>, SolverError> {
+    fn learn(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        what: &Expr,
+    ) -> Result<Rc<State>, SolverError> {
         let item = match what.kind {
             ExprKind::Const(c) => Learned::Const(c.0),
             _ => Learned::Expr(Rc::new(what.clone())),
@@ -660,7 +684,9 @@ impl Backend for ExplicitBackend {
 
     fn holds(&mut self, set: &Set, point: &Option<u32>) -> Result<bool, SolverError> {
         let Some(w) = point else {
-            return Err(eval::internal("the actual world is not a world of the story"));
+            return Err(eval::internal(
+                "the actual world is not a world of the story",
+            ));
         };
         match set.worlds.binary_search(w) {
             Ok(i) => Ok(set.bits[i]),
@@ -730,7 +756,9 @@ impl Backend for ExplicitBackend {
             // Every world of the constants' types.
             return Ok(match finite_type_worlds(&self.program) {
                 None => WorldCount::Infinite,
-                Some(n) => u64::try_from(n).map_or(WorldCount::MoreThan(u64::MAX), WorldCount::Exactly),
+                Some(n) => {
+                    u64::try_from(n).map_or(WorldCount::MoreThan(u64::MAX), WorldCount::Exactly)
+                }
             });
         }
         if state.pending > 0 {
