@@ -2,11 +2,13 @@
 //! column, with knowledge operators answered from per-group tables.
 //!
 //! `K_A φ` in a state holds at a world when φ holds in every world of the state that A
-//! cannot tell from it; the worlds of the state are grouped by A's view (the values of
-//! what A learned: [`Groups`]), φ is evaluated once over the state, and each group
-//! records whether all its worlds satisfy it. `knows_value(A, ē)` records whether all
-//! of a group's worlds give ē one value. The tables are memoised per (operator, state)
-//! for the running statement.
+//! cannot tell from it. A's view of a world (the values of what A learned) does not
+//! depend on the state, so the whole universe is grouped by it once ([`Groups`]); φ is
+//! evaluated once over the state, and each group records whether all of its worlds in
+//! the state satisfy it (a group with none does, vacuously). `knows_value(A, ē)` records
+//! whether they all give ē one value. Reading the operator at any world is then a look-up
+//! of its group. The tables are memoised per (operator, state) for the running
+//! statement.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -46,17 +48,10 @@ pub(super) fn internal(what: &str) -> SolverError {
     ))
 }
 
-/// How the worlds of a chunk are found in the state whose knowledge is asked about:
-/// they are its worlds from `offset` on, or they have to be looked up.
-#[derive(Clone, Copy)]
-pub(super) enum Place {
-    At(usize),
-    Search,
-}
-
-/// A character's view of a state: which group each world of the state falls in.
+/// A character's view of the universe: which group each world falls in (the worlds of a
+/// group look alike to the character).
 pub(super) struct Groups {
-    /// `gid[i]`: the group of the state's i-th world.
+    /// `gid[w]`: the group of universe world `w`.
     pub gid: Vec<u32>,
     pub count: usize,
 }
@@ -71,20 +66,14 @@ impl ExplicitBackend {
     pub(super) fn eval_bools(
         &mut self,
         e: &Expr,
-        worlds: &Rc<Vec<u32>>,
+        worlds: &[u32],
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Vec<bool>, SolverError> {
-        let same = Rc::ptr_eq(worlds, &state.worlds);
         let mut out = Vec::with_capacity(worlds.len());
-        for (k, chunk) in worlds.chunks(CHUNK).enumerate() {
+        for chunk in worlds.chunks(CHUNK) {
             self.check_deadline()?;
-            let place = if same {
-                Place::At(k * CHUNK)
-            } else {
-                Place::Search
-            };
-            out.extend(self.eval(e, chunk, place, state, saved)?.bools()?);
+            out.extend(self.eval(e, chunk, state, saved)?.bools()?);
         }
         Ok(out)
     }
@@ -94,7 +83,6 @@ impl ExplicitBackend {
         &mut self,
         e: &Expr,
         chunk: &[u32],
-        place: Place,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Col, SolverError> {
@@ -116,16 +104,16 @@ impl ExplicitBackend {
                 }
             }
             ExprKind::Neg(a) => {
-                let a = self.eval(a, chunk, place, state, saved)?.ints()?;
+                let a = self.eval(a, chunk, state, saved)?.ints()?;
                 Col::Int(a.into_iter().map(|x| -x).collect())
             }
             ExprKind::Not(a) => {
-                let a = self.eval(a, chunk, place, state, saved)?.bools()?;
+                let a = self.eval(a, chunk, state, saved)?.bools()?;
                 Col::Bool(a.into_iter().map(|x| !x).collect())
             }
             ExprKind::Arith(op, a, b) => {
-                let a = self.eval(a, chunk, place, state, saved)?.ints()?;
-                let b = self.eval(b, chunk, place, state, saved)?.ints()?;
+                let a = self.eval(a, chunk, state, saved)?.ints()?;
+                let b = self.eval(b, chunk, state, saved)?.ints()?;
                 let mut out = Vec::with_capacity(n);
                 for (x, y) in a.into_iter().zip(b) {
                     out.push(arith(*op, x, y)?);
@@ -133,8 +121,8 @@ impl ExplicitBackend {
                 Col::Int(out)
             }
             ExprKind::Cmp(op, a, b) => {
-                let a = self.eval(a, chunk, place, state, saved)?.ints()?;
-                let b = self.eval(b, chunk, place, state, saved)?.ints()?;
+                let a = self.eval(a, chunk, state, saved)?.ints()?;
+                let b = self.eval(b, chunk, state, saved)?.ints()?;
                 let op = *op;
                 Col::Bool(
                     a.into_iter()
@@ -151,8 +139,8 @@ impl ExplicitBackend {
                 )
             }
             ExprKind::Logic(op, a, b) => {
-                let a = self.eval(a, chunk, place, state, saved)?.bools()?;
-                let b = self.eval(b, chunk, place, state, saved)?.bools()?;
+                let a = self.eval(a, chunk, state, saved)?.bools()?;
+                let b = self.eval(b, chunk, state, saved)?.bools()?;
                 let op = *op;
                 Col::Bool(
                     a.into_iter()
@@ -167,10 +155,10 @@ impl ExplicitBackend {
                 )
             }
             ExprKind::Ite(c, a, b) => {
-                let c = self.eval(c, chunk, place, state, saved)?.bools()?;
+                let c = self.eval(c, chunk, state, saved)?.bools()?;
                 match (
-                    self.eval(a, chunk, place, state, saved)?,
-                    self.eval(b, chunk, place, state, saved)?,
+                    self.eval(a, chunk, state, saved)?,
+                    self.eval(b, chunk, state, saved)?,
                 ) {
                     (Col::Bool(a), Col::Bool(b)) => {
                         Col::Bool((0..n).map(|i| if c[i] { a[i] } else { b[i] }).collect())
@@ -184,13 +172,13 @@ impl ExplicitBackend {
             ExprKind::In { tuple, set } => {
                 let tuple = tuple
                     .iter()
-                    .map(|t| self.eval(t, chunk, place, state, saved)?.ints())
+                    .map(|t| self.eval(t, chunk, state, saved)?.ints())
                     .collect::<Result<Vec<_>, _>>()?;
                 let mut found = vec![false; n];
                 for item in set {
                     let mut all = vec![true; n];
                     for (t, x) in tuple.iter().zip(item) {
-                        let x = self.eval(x, chunk, place, state, saved)?.ints()?;
+                        let x = self.eval(x, chunk, state, saved)?.ints()?;
                         for i in 0..n {
                             all[i] &= t[i] == x[i];
                         }
@@ -212,11 +200,15 @@ impl ExplicitBackend {
                     Some(t) => t.clone(),
                     None => {
                         let groups = self.groups(state, agent.0)?;
-                        let phi = self.eval_bools(formula, &state.worlds.clone(), state, saved)?;
                         let mut good = vec![true; groups.count];
-                        for (g, holds) in groups.gid.iter().zip(phi) {
-                            if !holds {
-                                good[*g as usize] = false;
+                        let worlds = state.worlds.clone();
+                        for chunk in worlds.chunks(CHUNK) {
+                            self.check_deadline()?;
+                            let phi = self.eval(formula, chunk, state, saved)?.bools()?;
+                            for (w, holds) in chunk.iter().zip(phi) {
+                                if !holds {
+                                    good[groups.gid[*w as usize] as usize] = false;
+                                }
                             }
                         }
                         let table = Rc::new(good);
@@ -224,7 +216,7 @@ impl ExplicitBackend {
                         table
                     }
                 };
-                self.lookup(&table, agent.0, chunk, place, state)?
+                self.lookup(&table, agent.0, chunk, state)?
             }
             ExprKind::KnowsValue { agent, exprs } => {
                 let key = (1, exprs.as_ptr() as usize, agent.0, state.id);
@@ -236,14 +228,14 @@ impl ExplicitBackend {
                         table
                     }
                 };
-                self.lookup(&table, agent.0, chunk, place, state)?
+                self.lookup(&table, agent.0, chunk, state)?
             }
             ExprKind::At { checkpoint, body } => {
                 let Some(Some(then)) = saved.get(checkpoint.0) else {
                     return Err(internal("`at` names a checkpoint the run has not passed"));
                 };
                 let then = then.clone();
-                self.eval(body, chunk, Place::Search, &then, saved)?
+                self.eval(body, chunk, &then, saved)?
             }
         })
     }
@@ -257,22 +249,29 @@ impl ExplicitBackend {
         saved: &[Option<Rc<State>>],
     ) -> Result<Vec<bool>, SolverError> {
         let groups = self.groups(state, agent)?;
+        let worlds = state.worlds.clone();
+        if self.names_every_constant(exprs) {
+            // The values of every constant tell the worlds apart: a group agrees when it
+            // holds at most one world of the state.
+            let mut seen = vec![0u8; groups.count];
+            for w in worlds.iter() {
+                let g = &mut seen[groups.gid[*w as usize] as usize];
+                *g = (*g).saturating_add(1);
+            }
+            return Ok(seen.into_iter().map(|n| n <= 1).collect());
+        }
         let arity = exprs.len();
         let mut agree = vec![true; groups.count];
         let mut first: Vec<i128> = vec![0; groups.count * arity];
         let mut seen = vec![false; groups.count];
-        let worlds = state.worlds.clone();
-        for (k, chunk) in worlds.chunks(CHUNK).enumerate() {
+        for chunk in worlds.chunks(CHUNK) {
             self.check_deadline()?;
             let values = exprs
                 .iter()
-                .map(|x| {
-                    self.eval(x, chunk, Place::At(k * CHUNK), state, saved)?
-                        .ints()
-                })
+                .map(|x| self.eval(x, chunk, state, saved)?.ints())
                 .collect::<Result<Vec<_>, _>>()?;
-            for i in 0..chunk.len() {
-                let g = groups.gid[k * CHUNK + i] as usize;
+            for (i, w) in chunk.iter().enumerate() {
+                let g = groups.gid[*w as usize] as usize;
                 if !agree[g] {
                     continue;
                 }
@@ -292,126 +291,107 @@ impl ExplicitBackend {
         Ok(agree)
     }
 
+    /// Whether `exprs` are the constants themselves, every one of them.
+    fn names_every_constant(&self, exprs: &[Expr]) -> bool {
+        let mut named = vec![false; self.program.constants.len()];
+        for e in exprs {
+            match e.kind {
+                ExprKind::Const(c) => named[c.0] = true,
+                _ => return false,
+            }
+        }
+        named.into_iter().all(|n| n)
+    }
+
     /// A per-group table read at the worlds of a chunk.
     fn lookup(
         &mut self,
         table: &[bool],
         agent: usize,
         chunk: &[u32],
-        place: Place,
         state: &Rc<State>,
     ) -> Result<Col, SolverError> {
         let groups = self.groups(state, agent)?;
-        Ok(Col::Bool(match place {
-            Place::At(offset) => (0..chunk.len())
-                .map(|i| table[groups.gid[offset + i] as usize])
+        Ok(Col::Bool(
+            chunk
+                .iter()
+                .map(|w| table[groups.gid[*w as usize] as usize])
                 .collect(),
-            Place::Search => positions(chunk, &state.worlds)?
-                .into_iter()
-                .map(|p| table[groups.gid[p] as usize])
-                .collect(),
-        }))
+        ))
     }
 
-    /// `agent`'s groups in `state`, computed once per state.
+    /// `agent`'s groups as what it learned in `state` makes them, computed once per list
+    /// of things learned.
     pub(super) fn groups(
         &mut self,
         state: &Rc<State>,
         agent: usize,
     ) -> Result<Rc<Groups>, SolverError> {
-        if let Some(g) = state.views.borrow().get(&agent) {
+        let learned = &state.learned[agent];
+        let key = (agent, learned.len());
+        if let Some(g) = self.views.get(&key) {
             return Ok(g.clone());
         }
-        let n = state.worlds.len();
+        let n = self.universe.len;
         let mut gid = vec![0u32; n];
         let mut count = usize::from(n > 0);
-        let learned = state.learned[agent].clone();
-        for item in &learned {
-            let (lo, hi) = self.key_range(item);
+        for item in learned.clone() {
+            let (lo, hi) = self.key_range(&item);
             let width = (hi - lo) as u128 + 1;
             let dense = (count as u128).saturating_mul(width) <= (4 * n as u128).max(1 << 20);
-            let mut next = Vec::with_capacity(n);
             let mut fresh = 0usize;
             if dense {
                 let width = width as usize;
                 let mut map = vec![u32::MAX; count * width];
-                self.keys(item, state, &mut |i, key| {
-                    let slot = &mut map[gid[i] as usize * width + (key - lo) as usize];
+                self.keys(&item, &mut |w, key| {
+                    let slot = &mut map[gid[w] as usize * width + (key - lo) as usize];
                     if *slot == u32::MAX {
                         *slot = fresh as u32;
                         fresh += 1;
                     }
-                    next.push(*slot);
+                    gid[w] = *slot;
                 })?;
             } else {
                 let mut map: HashMap<(u32, i128), u32> = HashMap::with_capacity(n.min(1 << 20));
-                self.keys(item, state, &mut |i, key| {
-                    let id = *map.entry((gid[i], key)).or_insert_with(|| {
+                self.keys(&item, &mut |w, key| {
+                    let id = *map.entry((gid[w], key)).or_insert_with(|| {
                         fresh += 1;
                         fresh as u32 - 1
                     });
-                    next.push(id);
+                    gid[w] = id;
                 })?;
             }
-            gid = next;
             count = fresh;
         }
         let groups = Rc::new(Groups { gid, count });
-        state.views.borrow_mut().insert(agent, groups.clone());
+        self.views.insert(key, groups.clone());
         Ok(groups)
     }
 
-    /// Calls `f(i, key)` with the value of a learned item in the state's i-th world.
-    fn keys(
-        &mut self,
-        item: &Learned,
-        state: &Rc<State>,
-        f: &mut dyn FnMut(usize, i128),
-    ) -> Result<(), SolverError> {
+    /// Calls `f(w, key)` with the value of a learned item in every universe world `w`,
+    /// in order.
+    fn keys(&mut self, item: &Learned, f: &mut dyn FnMut(usize, i128)) -> Result<(), SolverError> {
         match item {
             Learned::Const(c) => {
-                let column = &self.universe.columns[*c];
-                for (i, &w) in state.worlds.iter().enumerate() {
-                    f(i, i128::from(column[w as usize]));
+                for (w, v) in self.universe.columns[*c].iter().enumerate() {
+                    f(w, i128::from(*v));
                 }
             }
             Learned::Expr(e) => {
-                let worlds = state.worlds.clone();
-                for (k, chunk) in worlds.chunks(CHUNK).enumerate() {
+                // A learned expression has no knowledge operator: any state will do.
+                let all = self.scratch();
+                let every: Vec<u32> = (0..self.universe.len as u32).collect();
+                for chunk in every.chunks(CHUNK) {
                     self.check_deadline()?;
-                    let values = self
-                        .eval(e, chunk, Place::At(k * CHUNK), state, &[])?
-                        .ints()?;
-                    for (i, v) in values.into_iter().enumerate() {
-                        f(k * CHUNK + i, v);
+                    let values = self.eval(e, chunk, &all, &[])?.ints()?;
+                    for (w, v) in chunk.iter().zip(values) {
+                        f(*w as usize, v);
                     }
                 }
             }
         }
         Ok(())
     }
-}
-
-/// Where each of `chunk`'s worlds stands in `worlds` (both sorted): found by galloping
-/// forward from the previous one.
-fn positions(chunk: &[u32], worlds: &[u32]) -> Result<Vec<usize>, SolverError> {
-    let mut out = Vec::with_capacity(chunk.len());
-    let mut from = 0;
-    for &w in chunk {
-        let mut bound = 1;
-        while from + bound < worlds.len() && worlds[from + bound] < w {
-            bound *= 2;
-        }
-        let end = (from + bound + 1).min(worlds.len());
-        match worlds[from..end].binary_search(&w) {
-            Ok(p) => {
-                from += p;
-                out.push(from);
-            }
-            Err(_) => return Err(internal("a world is missing from an earlier state")),
-        }
-    }
-    Ok(out)
 }
 
 /// Integer arithmetic as the language defines it, on values the analysis proved to fit.

@@ -9,7 +9,6 @@
 mod bound;
 mod eval;
 
-use std::cell::RefCell;
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
@@ -21,7 +20,7 @@ use crate::ir::{CharId, Expr, ExprKind, Program, Stmt, StmtKind, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use bound::{Interval, Limits, Stop};
-use eval::{Groups, MemoKey, Place};
+use eval::{Groups, MemoKey};
 
 /// The most worlds the backend lists, and the most search nodes it spends listing them,
 /// when it is chosen automatically (a story beyond either goes to Z3) and when it is
@@ -46,7 +45,7 @@ enum Learned {
 }
 
 /// A knowledge state: the indices of κ's worlds (sorted) and what each character
-/// learned; each character's groups are computed once.
+/// learned.
 pub(crate) struct State {
     id: u64,
     /// How many of the story's first announcements (those that bound the universe) are
@@ -55,7 +54,6 @@ pub(crate) struct State {
     pending: usize,
     worlds: Rc<Vec<u32>>,
     learned: Rc<Vec<Vec<Learned>>>,
-    views: RefCell<HashMap<usize, Rc<Groups>>>,
 }
 
 /// A set of worlds: which of a state's worlds it holds.
@@ -74,6 +72,9 @@ pub(crate) struct ExplicitBackend {
     deadline: Option<Instant>,
     /// Knowledge tables of the running statement.
     memo: HashMap<MemoKey, Rc<Vec<bool>>>,
+    /// Each character's groups, by (character, how many things it has learned): what a
+    /// character learns only grows.
+    views: HashMap<(usize, usize), Rc<Groups>>,
     next_id: u64,
     /// Z3, made only when an `actual` needs it.
     z3: Option<Z3Backend>,
@@ -132,6 +133,7 @@ impl ExplicitBackend {
             universe: Universe { columns, len },
             deadline,
             memo: HashMap::new(),
+            views: HashMap::new(),
             next_id: 0,
             z3: None,
         })
@@ -156,8 +158,12 @@ impl ExplicitBackend {
             pending,
             worlds,
             learned,
-            views: RefCell::new(HashMap::new()),
         })
+    }
+
+    /// A state of no world, to evaluate knowledge-free expressions with.
+    fn scratch(&mut self) -> Rc<State> {
+        self.state(0, Rc::new(Vec::new()), Rc::new(Vec::new()))
     }
 
     /// A state before the universe's bounds all hold, on Z3 (made for the question: only
@@ -258,8 +264,8 @@ impl ExplicitBackend {
         Ok(match item {
             Learned::Const(c) => self.world(w).0[*c],
             Learned::Expr(e) => {
-                let dummy = self.state(0, Rc::new(vec![w]), Rc::new(Vec::new()));
-                match self.eval(e, &[w], Place::At(0), &dummy, &[])? {
+                let scratch = self.scratch();
+                match self.eval(e, &[w], &scratch, &[])? {
                     eval::Col::Int(v) => Value::Int(i64::try_from(v[0]).unwrap_or(i64::MAX)),
                     eval::Col::Bool(v) => Value::Bool(v[0]),
                 }
@@ -532,15 +538,17 @@ impl Backend for ExplicitBackend {
             return Err(eval::internal("a set of another state"));
         }
         let groups = self.groups(state, agent.0)?;
+        let gid = |w: &u32| groups.gid[*w as usize] as usize;
         let mut good = vec![true; groups.count];
-        for (g, holds) in groups.gid.iter().zip(psi.bits.iter()) {
+        for (w, holds) in psi.worlds.iter().zip(psi.bits.iter()) {
             if !holds {
-                good[*g as usize] = false;
+                good[gid(w)] = false;
             }
         }
+        let bits = psi.worlds.iter().map(|w| good[gid(w)]).collect();
         Ok(Set {
             worlds: psi.worlds,
-            bits: Rc::new(groups.gid.iter().map(|g| good[*g as usize]).collect()),
+            bits: Rc::new(bits),
         })
     }
 
@@ -599,14 +607,7 @@ impl Backend for ExplicitBackend {
         };
         let mut learned = (*state.learned).clone();
         learned[who.0].push(item);
-        let next = self.state(state.pending, state.worlds.clone(), Rc::new(learned));
-        // The other characters' views are unchanged.
-        for (agent, groups) in state.views.borrow().iter() {
-            if *agent != who.0 {
-                next.views.borrow_mut().insert(*agent, groups.clone());
-            }
-        }
-        Ok(next)
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(learned)))
     }
 
     /// Natively when the intervals bound φ's worlds (a few), else with Z3, made for it.
