@@ -7,6 +7,7 @@ learned, keep the worlds where the statement holds.
     python3 bench/brute.py sum-and-product N     # 1 < x < y, x + y <= N
     python3 bench/brute.py cheryls-age
     python3 bench/brute.py cheryl
+    python3 bench/brute.py what-sum B        # x, y, z in 1..B, one the sum of the others
 """
 import sys
 from collections import Counter, defaultdict
@@ -74,6 +75,17 @@ def cheryl():
     return [w for w in worlds if w in a_now]
 
 
+def what_sum(b):
+    worlds = [(x, y, z) for x in range(1, b + 1) for y in range(1, b + 1)
+              for z in range(1, b + 1) if x == y + z or y == x + z or z == x + y]
+    # Each sees the other two numbers and says in turn "I don't know my number".
+    for i in range(3):
+        view = lambda w, i=i: w[:i] + w[i + 1:]
+        knows = knows_value(worlds, view, lambda w, i=i: w[i])
+        worlds = [w for w in worlds if w not in knows]
+    return worlds
+
+
 def main():
     puzzle = sys.argv[1] if len(sys.argv) > 1 else "sum-and-product"
     if puzzle == "sum-and-product":
@@ -82,6 +94,8 @@ def main():
         worlds = cheryls_age()
     elif puzzle == "cheryl":
         worlds = cheryl()
+    elif puzzle == "what-sum":
+        worlds = what_sum(int(sys.argv[2]) if len(sys.argv) > 2 else 10)
     else:
         sys.exit(f"unknown puzzle {puzzle}")
     print(f"{len(worlds)} worlds: {sorted(worlds)}")

@@ -771,3 +771,11 @@ fn sum_and_product_up_to_2000_has_three_answers() {
         "3 possible worlds:\n  x = 4, y = 13\n  x = 4, y = 61\n  x = 16, y = 73\n(and that's all)\n",
     );
 }
+
+#[test]
+fn what_sum_at_ten() {
+    assert_worlds(
+        "stories/what-sum.story",
+        "2 possible worlds:\n  x = 1, y = 3, z = 2\n  x = 1, y = 3, z = 4\n(and that's all)\n",
+    );
+}

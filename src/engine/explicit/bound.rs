@@ -623,6 +623,46 @@ pub(super) fn unbounded(d: Interval) -> bool {
     d.lo <= i128::from(i64::MIN) || d.hi >= i128::from(i64::MAX)
 }
 
+/// The values, sorted and inside its interval, that constant `k` may take for `e` to
+/// hold when every other constant of `dom` is a point; `None` when `e` does not pin
+/// them down (`x < y`), so that every value must be tried.
+fn choices(e: &Expr, k: usize, dom: &[Interval]) -> Option<Vec<i128>> {
+    match &e.kind {
+        ExprKind::Logic(LogicOp::And, a, b) => match (choices(a, k, dom), choices(b, k, dom)) {
+            (Some(mut x), Some(y)) => {
+                x.retain(|v| y.binary_search(v).is_ok());
+                Some(x)
+            }
+            (x, None) | (None, x) => x,
+        },
+        ExprKind::Logic(LogicOp::Or, a, b) => {
+            let mut x = choices(a, k, dom)?;
+            x.extend(choices(b, k, dom)?);
+            x.sort_unstable();
+            x.dedup();
+            Some(x)
+        }
+        ExprKind::Cmp(CmpOp::Eq, a, b) => {
+            let (ia, ib) = (interval(a, dom), interval(b, dom));
+            let (side, value) = match (ia.singleton(), ib.singleton()) {
+                (Some(_), Some(_)) | (None, None) => return None,
+                (Some(v), None) => (b, v),
+                (None, Some(v)) => (a, v),
+            };
+            let mut dom = dom.to_vec();
+            if narrow(side, Interval::point(value), &mut dom).is_err() {
+                return Some(Vec::new());
+            }
+            dom[k].singleton().map(|v| vec![v])
+        }
+        _ if truth(e, dom) == Tri::False => Some(Vec::new()),
+        _ => None,
+    }
+}
+
+/// Worlds tested one by one count this much less than a search node.
+const TESTS_PER_NODE: usize = 64;
+
 /// Why the search stopped without listing every solution.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Stop {
@@ -667,6 +707,7 @@ pub(super) fn solve(
         columns: &mut columns,
         worlds: 0,
         nodes: 0,
+        tests: 0,
         limits,
         exact,
         point: vec![0; n],
@@ -680,6 +721,8 @@ struct Search<'a> {
     columns: &'a mut Vec<Vec<i64>>,
     worlds: usize,
     nodes: usize,
+    /// Worlds tested one by one (see [`Search::last`]).
+    tests: usize,
     limits: &'a Limits,
     exact: &'a mut dyn FnMut(&Expr, &[i128]) -> bool,
     point: Vec<i128>,
@@ -695,6 +738,11 @@ impl Search<'_> {
             && self.limits.deadline.is_some_and(|d| Instant::now() >= d)
         {
             return Err(Stop::Timeout);
+        }
+        let mut open = dom.iter().enumerate().filter(|(_, d)| d.lo != d.hi);
+        if let (Some((k, _)), None) = (open.next(), open.next()) {
+            // One open constant: testing its values beats propagating.
+            return self.last(dom, k);
         }
         if propagate(self.constraints, &mut dom, 16).is_err() {
             return Ok(());
@@ -730,10 +778,63 @@ impl Search<'_> {
             return Ok(());
         }
         let d = dom[k];
+        if dom[k + 1..].iter().all(|d| d.lo == d.hi) {
+            // The last open constant: its values are single worlds, tested one by one.
+            return self.last(dom, k);
+        }
         for v in d.lo..=d.hi {
             let mut below = dom.clone();
             below[k] = Interval::point(v);
             self.node(below)?;
+        }
+        Ok(())
+    }
+
+    /// The worlds of a box where only constant `k` has several values.
+    fn last(&mut self, mut dom: Box, k: usize) -> Result<(), Stop> {
+        let d = dom[k];
+        for (p, d) in self.point.iter_mut().zip(&dom) {
+            *p = d.lo;
+        }
+        let constraints = self.constraints;
+        // The values some constraint leaves, when it pins them down (`z == x + y`).
+        let mut values: Option<Vec<i128>> = None;
+        for c in constraints {
+            if let Some(mut these) = choices(c, k, &dom) {
+                if let Some(before) = values {
+                    these.retain(|v| before.binary_search(v).is_ok());
+                }
+                values = Some(these);
+            }
+        }
+        let values: std::boxed::Box<dyn Iterator<Item = i128>> = match values {
+            Some(values) => std::boxed::Box::new(values.into_iter()),
+            None if constraints.iter().all(|c| truth(c, &dom) == Tri::True) => {
+                return self.emit_box(&dom);
+            }
+            None => std::boxed::Box::new(d.lo..=d.hi),
+        };
+        for v in values {
+            self.tests += 1;
+            if self.tests > TESTS_PER_NODE * self.limits.max_nodes {
+                return Err(Stop::TooHard(self.limits.max_nodes));
+            }
+            if self.tests.is_multiple_of(1 << 16)
+                && self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                return Err(Stop::Timeout);
+            }
+            dom[k] = Interval::point(v);
+            self.point[k] = v;
+            let point = self.point.clone();
+            let holds = constraints.iter().all(|c| match truth(c, &dom) {
+                Tri::True => true,
+                Tri::False => false,
+                Tri::Unknown => (self.exact)(c, &point),
+            });
+            if holds {
+                self.emit_box(&dom)?;
+            }
         }
         Ok(())
     }
