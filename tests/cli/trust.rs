@@ -1,0 +1,41 @@
+//! Trust: no silent wrong answer, no panic, no runaway (issue 12). Each test is one of
+//! the issue's repros, run through the real executable.
+
+use super::{assert_worlds, epipen, story_file};
+
+const NO_WORLDS: &str =
+    "no possible worlds: the announcements contradict each other\n(and that's all)\n";
+
+#[test]
+fn integers_are_exact_in_the_native_evaluator() {
+    // a^6 = 10^42 leaves i128: wrapped around, it was negative and the world vanished.
+    let story = story_file(
+        "power.story",
+        "characters A\nint a\nannounce a == 10000000\nA: a * a * a * a * a * a > 0\n",
+    );
+    assert_worlds(
+        &story,
+        "1 possible world:\n  a = 10000000\n(and that's all)\n",
+    );
+    // A learns that a^6 > 0, true in both worlds: A cannot know a.
+    let story = story_file(
+        "power-learned.story",
+        "characters A\nint a\nannounce a in {1, 10000000}\nA learns a*a*a*a*a*a > 0\nA: knows_value(a)\n",
+    );
+    assert_worlds(&story, NO_WORLDS);
+}
+
+#[test]
+fn values_beyond_64_bits_are_a_clear_error() {
+    let story = story_file("beyond.story", "int x\nannounce x > 9223372036854775807\n");
+    let out = epipen(&["worlds", &story]);
+    assert_eq!(out.code, 1, "stdout: {}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "a possible world has x = 9223372036854775808: values beyond the 64-bit integers (-2^63 to 2^63 - 1) are not supported"
+        ),
+        "stderr: {}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("unknown"), "stderr: {}", out.stderr);
+}
