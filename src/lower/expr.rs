@@ -737,6 +737,10 @@ impl Lowerer {
         let mut probe = None;
         if !acc.live {
             // Nothing ran: still check the guard and the body, with placeholder values.
+            // The aggregate is its identity whatever the body gives there: a body that
+            // cannot be built for the placeholders (an index out of range of an empty
+            // family) is no error, and then only its type goes unchecked.
+            let reported = self.reported;
             probe = self.dead(|l| {
                 for b in binders {
                     l.loop_vars.push((b.var.name.clone(), 0));
@@ -748,7 +752,9 @@ impl Lowerer {
                 l.loop_vars.truncate(l.loop_vars.len() - binders.len());
                 probe
             });
-            probe.as_ref()?;
+            if probe.is_none() && self.reported > reported {
+                return None;
+            }
         }
         let want = match function {
             "all" | "any" | "count" => Some(Ty::Bool),

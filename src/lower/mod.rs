@@ -11,6 +11,12 @@
 //! untaken branch of an `if`, the body of an empty loop) is still checked for names and
 //! types, in *dead* mode: nothing is emitted, and errors that depend on values (an index
 //! out of range) are not reported, since the values there are placeholders.
+//!
+//! Nothing vanishes: a statement that runs either lowers to IR or is a reported error.
+//! An aggregate over an empty range is its identity (`any` false, `all` and `distinct`
+//! true, `sum` and `count` 0), even when its body, checked in dead mode, could not be
+//! built (an index out of range of an empty family). A statement that lowers to nothing
+//! without an error is a bug of epipen's, reported as an internal error.
 
 mod expr;
 mod fold;
@@ -168,6 +174,10 @@ struct Lowerer {
     /// What each `sample` drew.
     samples: Vec<ir::SampleDraw>,
     diagnostics: Vec<Diagnostic>,
+    /// How many errors were found (a repeated one counts again).
+    reported: usize,
+    /// The first statement that runs and lowered to nothing without an error.
+    vanished: Option<Span>,
 }
 
 impl Lowerer {
@@ -213,10 +223,23 @@ impl Lowerer {
             dead: 0,
             budget: UNROLL_BUDGET,
             diagnostics: Vec::new(),
+            reported: 0,
+            vanished: None,
         }
     }
 
     fn finish(mut self, statements: Vec<ir::Stmt>) -> Result<ir::Program, Vec<Diagnostic>> {
+        if let Some(span) = self.vanished
+            && self.diagnostics.is_empty()
+        {
+            self.error(
+                Diagnostic::error(
+                    span,
+                    "internal error: this statement lowered to nothing, without an error",
+                )
+                .with_hint("this is a bug in epipen; please report it with the story"),
+            );
+        }
         if self.diagnostics.is_empty() {
             Ok(ir::Program {
                 characters: self.characters,
@@ -238,6 +261,7 @@ impl Lowerer {
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {
+        self.reported += 1;
         self.diagnostics.push(diagnostic);
     }
 
@@ -303,16 +327,30 @@ impl Lowerer {
         self.depth -= 1;
     }
 
-    fn emit(&self, out: &mut Vec<ir::Stmt>, kind: Option<ir::StmtKind>, span: Span) {
-        if let Some(kind) = kind
-            && self.dead == 0
-        {
-            out.push(ir::Stmt { kind, span });
+    /// Emits a statement that runs. `reported`: the error count before it was lowered;
+    /// one that lowers to nothing must have reported an error.
+    fn emit(
+        &mut self,
+        out: &mut Vec<ir::Stmt>,
+        kind: Option<ir::StmtKind>,
+        span: Span,
+        reported: usize,
+    ) {
+        if self.dead > 0 {
+            return;
+        }
+        match kind {
+            Some(kind) => out.push(ir::Stmt { kind, span }),
+            None if self.reported == reported => {
+                self.vanished.get_or_insert(span);
+            }
+            None => {}
         }
     }
 
     fn stmt(&mut self, stmt: &ast::Stmt, out: &mut Vec<ir::Stmt>) {
         self.current = stmt.span.start;
+        let reported = self.reported;
         let is_declaration = matches!(
             stmt.kind,
             StmtKind::Characters(_)
@@ -354,7 +392,7 @@ impl Lowerer {
                 for decl in decls {
                     self.declare_characters(decl);
                 }
-                None
+                return;
             }
             StmtKind::Constants { sort, names } => {
                 let ty = match sort {
@@ -365,7 +403,7 @@ impl Lowerer {
                 for decl in names {
                     self.declare_constants(decl, ty);
                 }
-                None
+                return;
             }
             StmtKind::Const { name, value } => {
                 let computed = self.compile_time_int(value, "the value of a `const`");
@@ -373,11 +411,11 @@ impl Lowerer {
                 if self.declare(name, false) {
                     self.names.insert(name.name.clone(), Entity::Param(value));
                 }
-                None
+                return;
             }
             StmtKind::Enum { name, variants } => {
                 self.declare_enum(name, variants);
-                None
+                return;
             }
             StmtKind::Announce(what) => {
                 let formula = self.expr(what, Ctx::storyteller());
@@ -444,7 +482,7 @@ impl Lowerer {
             },
             StmtKind::For { var, range, body } => {
                 self.for_loop(var, range, body, out);
-                None
+                return;
             }
             StmtKind::If {
                 cond,
@@ -471,7 +509,7 @@ impl Lowerer {
                         l.block(otherwise, out);
                     }),
                 }
-                None
+                return;
             }
             StmtKind::Simultaneously(body) => {
                 let mut inner = Vec::new();
@@ -517,7 +555,7 @@ impl Lowerer {
                 hint.map(|hint| ir::StmtKind::AssertAddsCk { hint, body: inner })
             }
         };
-        self.emit(out, kind, stmt.span);
+        self.emit(out, kind, stmt.span, reported);
     }
 
     /// The speaker and formula of `A: φ` / `A reveals φ`.

@@ -2125,3 +2125,71 @@ fn sample_in_code_that_does_not_run_draws_nothing() {
     let program = compile_seed(src, 3);
     assert_eq!(program.samples.len(), 1);
 }
+
+#[test]
+fn empty_aggregates_are_their_identity_and_never_vanish() {
+    let with = |src: &str, sets: &[(&str, i64)]| render(&compile_with(src, sets).unwrap());
+    // The body indexes past the family; over an empty range it is never built, and the
+    // statement stays, with the aggregate's identity.
+    let src = "const n = 3\nbool b[n]\nannounce any(i in 0..n - 1: b[i] != b[i + 1])\n";
+    assert_eq!(with(src, &[("n", 1)]), ["announce false"]);
+    assert_eq!(
+        rendered("bool p\nbool m[0]\nannounce p and any(i in 0..0: m[i])"),
+        ["announce p and false"]
+    );
+    assert_eq!(
+        rendered(
+            "characters A\nint x[0]\nannounce all(i in 0..0: x[i] > 0)\n\
+             A: sum(i in 0..0: x[i]) == count(i in 0..0: x[i] == 1)\n\
+             announce distinct(i in 0..0: x[i])"
+        ),
+        ["announce true", "A: true", "announce true"]
+    );
+    // Muddy children with no child: the actual world is the empty one, the father's
+    // "at least one of you is muddy" is false, the `until` holds at once.
+    let muddy = std::fs::read_to_string("stories/muddy-children.story").unwrap();
+    assert_eq!(
+        with(&muddy, &[("n", 0)]),
+        [
+            "actual true",
+            "announce false",
+            "repeat max 100",
+            "  checkpoint round_start",
+            "  simultaneously",
+            "until true",
+            "worlds 10"
+        ]
+    );
+    // Mistakes in a body that never runs are still reported.
+    assert_eq!(
+        errors("bool m[0]\nannounce any(i in 0..0: mm[i])"),
+        [("unknown name `mm`".to_string(), "mm".to_string())]
+    );
+}
+
+#[test]
+fn a_statement_that_lowers_to_nothing_is_an_internal_error() {
+    let story = crate::syntax::parse("bool p\nannounce p\n").unwrap();
+    let statement = story.statements[1].span;
+    let mut lowerer = Lowerer::new(&story, &[], 0);
+    lowerer.vanished = Some(statement);
+    let diagnostics = lowerer.finish(Vec::new()).unwrap_err();
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].span, statement);
+    assert_eq!(
+        diagnostics[0].message,
+        "internal error: this statement lowered to nothing, without an error"
+    );
+    assert_eq!(
+        diagnostics[0].hints,
+        ["this is a bug in epipen; please report it with the story"]
+    );
+    // Lowering a story records none.
+    let mut lowerer = Lowerer::new(&story, &[], 0);
+    let mut out = Vec::new();
+    for stmt in &story.statements {
+        lowerer.stmt(stmt, &mut out);
+    }
+    assert_eq!(lowerer.vanished, None);
+    assert_eq!(out.len(), 1);
+}

@@ -39,3 +39,39 @@ fn values_beyond_64_bits_are_a_clear_error() {
     );
     assert!(!out.stderr.contains("unknown"), "stderr: {}", out.stderr);
 }
+
+#[test]
+fn an_aggregate_over_an_empty_range_keeps_its_statement() {
+    let story = story_file(
+        "neighbours.story",
+        "const n = 3\nbool b[n]\nannounce any(i in 0..n - 1: b[i] != b[i + 1])\n",
+    );
+    let out = epipen(&["worlds", &story, "--set", "n=1"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, NO_WORLDS),
+        "{}",
+        out.stderr
+    );
+    let story = story_file(
+        "empty-family.story",
+        "bool p\nbool m[0]\nannounce p and any(i in 0..0: m[i])\n",
+    );
+    assert_worlds(&story, NO_WORLDS);
+    // No child: the father's "at least one of you is muddy" is false in the actual world.
+    let out = epipen(&[
+        "run",
+        "--trace",
+        "stories/muddy-children.story",
+        "--set",
+        "n=0",
+    ]);
+    assert_eq!(out.code, 2, "stdout: {}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "muddy-children.story:21:1: error: this announcement is false in the actual world"
+        ),
+        "stderr: {}",
+        out.stderr
+    );
+}
