@@ -46,7 +46,7 @@ struct Cli {
     /// Log to stderr: -v info, -vv debug, -vvv trace (RUST_LOG overrides)
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
-    /// Give up after this many seconds for the whole run (exit code 1)
+    /// Give up after this many seconds for the whole run (exit code 1), at most 1e9
     #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
     /// Print each statement's time and κ's size after it, on stderr
@@ -140,8 +140,15 @@ enum Command {
     },
 }
 
+/// The longest `--timeout`, in seconds (about 31 years): a deadline must be a time the
+/// clock can hold.
+const MAX_TIMEOUT: f64 = 1e9;
+
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
+        Ok(v) if v > MAX_TIMEOUT && v.is_finite() => Err(format!(
+            "`{s}` seconds is longer than the longest timeout, {MAX_TIMEOUT:.0} seconds (about 31 years)"
+        )),
         Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v)),
         _ => Err(format!("`{s}` is not a positive number of seconds")),
     }

@@ -75,3 +75,20 @@ fn an_aggregate_over_an_empty_range_keeps_its_statement() {
         out.stderr
     );
 }
+
+#[test]
+fn a_timeout_beyond_the_clock_is_a_usage_error() {
+    for secs in ["1e20", "1e19"] {
+        let out = epipen(&["--timeout", secs, "worlds", "stories/cheryl.story"]);
+        assert_eq!(out.code, 2, "stderr: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!(
+                "`{secs}` seconds is longer than the longest timeout, 1000000000 seconds"
+            )),
+            "stderr: {}",
+            out.stderr
+        );
+    }
+    let out = epipen(&["--timeout", "1e9", "worlds", "stories/cheryl.story"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+}
