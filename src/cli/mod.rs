@@ -12,8 +12,11 @@ use std::time::{Duration, Instant};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod graph;
+pub(crate) mod output;
 mod sweep;
 mod trace;
+
+use output::{err, errln, out, outln};
 
 use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
 use crate::explore;
@@ -35,8 +38,8 @@ Examples:
   epipen sweep stories/muddy-children.story --set n=2..8 --set k=1..3
   epipen sweep stories/cheryl-sample.story --samples 1000 --seed 1
 
-Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit)
-or a refuted hint, 2 usage or story error.";
+Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit),
+a refuted hint or output that cannot be written, 2 usage or story error.";
 
 #[derive(Parser)]
 #[command(name = "epipen", about = "Solve epistemic logic puzzles with the Z3 SMT solver", after_help = EXAMPLES)]
@@ -192,8 +195,8 @@ fn single_values(sets: &[(String, Vec<i64>)]) -> Result<Vec<(String, i64)>, Exit
         .map(|(name, values)| match values.as_slice() {
             [v] => Ok((name.clone(), *v)),
             _ => {
-                eprintln!("error: --set {name}=…: gives {} values, and only `epipen sweep` runs a story once per value", values.len());
-                eprintln!("  = hint: `epipen sweep FILE --set {name}=…`, or give one value");
+                errln!("error: --set {name}=…: gives {} values, and only `epipen sweep` runs a story once per value", values.len());
+                errln!("  = hint: `epipen sweep FILE --set {name}=…`, or give one value");
                 Err(ExitCode::from(2))
             }
         })
@@ -202,6 +205,13 @@ fn single_values(sets: &[(String, Vec<i64>)]) -> Result<Vec<(String, i64)>, Exit
 
 /// Parses the arguments, runs the command, and returns the process's exit code.
 pub fn main() -> ExitCode {
+    let code = run_command();
+    // What is left in stdout's buffer: a failure to write it is an error too.
+    output::flush_stdout();
+    code
+}
+
+fn run_command() -> ExitCode {
     // Like any Unix filter, end quietly when stdout is closed (`epipen … | head`) instead
     // of failing to print.
     // SAFETY: restoring the default action of SIGPIPE, before any thread starts.
@@ -249,7 +259,7 @@ pub fn main() -> ExitCode {
                 }
             })?;
             if *dot {
-                print!("{}", story.graph(&mut engine, None)?);
+                out!("{}", story.graph(&mut engine, None)?);
                 return Ok(());
             }
             let set = engine.worlds(*limit).map_err(|error| {
@@ -259,10 +269,10 @@ pub fn main() -> ExitCode {
                 })
             })?;
             if *json {
-                println!("{}", worlds::worlds_json(&story.program, &set, &trusted));
+                outln!("{}", worlds::worlds_json(&story.program, &set, &trusted));
             } else {
-                print!("{}", trusted_note(&trusted));
-                print!(
+                out!("{}", trusted_note(&trusted));
+                out!(
                     "{}",
                     worlds::worlds_text(&story.program, &set, "raise --limit to see more")
                 );
@@ -281,7 +291,7 @@ pub fn main() -> ExitCode {
                 printed |= print_event(story, &event);
             })?;
             if !printed {
-                eprintln!(
+                errln!(
                     "note: the story printed nothing; `epipen worlds FILE` prints the worlds at its end"
                 );
             }
@@ -304,7 +314,7 @@ pub fn main() -> ExitCode {
             let mut engine = story.run(&options, &mut |_| {})?;
             let dot = story.graph(&mut engine, checkpoint)?;
             match svg {
-                None => print!("{dot}"),
+                None => out!("{dot}"),
                 Some(out) => graph::render_svg(&dot, out)?,
             }
             Ok(())
@@ -332,7 +342,7 @@ pub fn main() -> ExitCode {
             story.run(&options, &mut |event| match event {
                 Event::HintVerified { span, elapsed } => {
                     verified += 1;
-                    println!(
+                    outln!(
                         "line {}: hint `{}` verified ({:.2} s)",
                         story.line(span),
                         story.hint_text(span),
@@ -345,7 +355,7 @@ pub fn main() -> ExitCode {
                     counterexample,
                 } => {
                     refuted += 1;
-                    println!(
+                    outln!(
                         "line {}: hint `{}` refuted ({:.2} s): counterexample {}",
                         story.line(span),
                         story.hint_text(span),
@@ -355,7 +365,7 @@ pub fn main() -> ExitCode {
                 }
                 _ => {}
             })?;
-            println!("{verified} verified, {refuted} refuted");
+            outln!("{verified} verified, {refuted} refuted");
             if refuted > 0 {
                 Err(Failure::Quiet(1))
             } else {
@@ -387,8 +397,8 @@ fn print_event(story: &Story, event: &Event) -> bool {
     }
     match event {
         Event::Worlds { span, set } => {
-            println!("-- line {}: worlds --", story.line(*span));
-            print!(
+            outln!("-- line {}: worlds --", story.line(*span));
+            out!(
                 "{}",
                 worlds::worlds_text(
                     &story.program,
@@ -407,18 +417,18 @@ fn print_event(story: &Story, event: &Event) -> bool {
             let said = if *holds { text.clone() } else { negate(text) };
             let who = &story.program.characters[who.0].name;
             match round {
-                Some(r) => println!("round {r}: {who}: {said}"),
-                None => println!("{who}: {said}"),
+                Some(r) => outln!("round {r}: {who}: {said}"),
+                None => outln!("{who}: {said}"),
             }
         }
         Event::RepeatDone { span, rounds } => {
-            println!(
+            outln!(
                 "-- line {}: repeat done after {rounds} round{} --",
                 story.line(*span),
                 if *rounds == 1 { "" } else { "s" }
             );
         }
-        Event::HintTrusted { span } => print!("{}", trusted_note(&[story.line(*span)])),
+        Event::HintTrusted { span } => out!("{}", trusted_note(&[story.line(*span)])),
         Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {}
     }
     true
@@ -460,7 +470,7 @@ fn init_tracing(verbose: u8) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(|| output::LogWriter)
         .with_target(false)
         .try_init();
 }
@@ -541,7 +551,7 @@ impl Story {
                             span,
                             elapsed,
                             kappa_size,
-                        } => eprintln!(
+                        } => errln!(
                             "stats: line {:>4}  {:>10.3} ms  κ {kappa_size} nodes  {}",
                             self.line(span),
                             elapsed.as_secs_f64() * 1000.0,
@@ -570,7 +580,7 @@ impl Story {
             let span = *at.lock().unwrap_or_else(|e| e.into_inner());
             let d = Diagnostic::error(span, format!("solver failure: {}", SolverError::Timeout))
                 .with_hint("raise --timeout, or simplify the story");
-            eprint!("{}", d.render(&path, &source));
+            err!("{}", d.render(&path, &source));
             std::process::exit(1);
         });
         current
@@ -611,17 +621,17 @@ fn with_story(
     let source = match std::fs::read_to_string(file) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: cannot read {path}: {e}");
+            errln!("error: cannot read {path}: {e}");
             return ExitCode::from(2);
         }
     };
     let program = match crate::compile_seeded(&source, sets, seed) {
         Ok(p) => p,
         Err(crate::CompileError::UnknownSet { name, consts }) => {
-            eprintln!("error: --set {name}=…: {path} has no `const {name}`");
+            errln!("error: --set {name}=…: {path} has no `const {name}`");
             match consts.as_slice() {
-                [] => eprintln!("  = hint: the story declares no consts"),
-                _ => eprintln!(
+                [] => errln!("  = hint: the story declares no consts"),
+                _ => errln!(
                     "  = hint: its consts are {}",
                     consts
                         .iter()
@@ -634,10 +644,10 @@ fn with_story(
         }
         Err(crate::CompileError::Story(diagnostics)) => {
             for d in &diagnostics {
-                eprint!("{}", d.render(&path, &source));
+                err!("{}", d.render(&path, &source));
             }
             let n = diagnostics.len();
-            eprintln!(
+            errln!(
                 "error: {path}: {n} error{} found",
                 if n == 1 { "" } else { "s" }
             );
@@ -651,11 +661,11 @@ fn with_story(
     }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Story(text)) => {
-            eprint!("{text}");
+            err!("{text}");
             ExitCode::from(2)
         }
         Err(Failure::Solver(text)) => {
-            eprint!("{text}");
+            err!("{text}");
             ExitCode::from(1)
         }
         Err(Failure::Quiet(code)) => ExitCode::from(code),
@@ -686,7 +696,7 @@ impl Progress {
         self.done += 1;
         if self.enabled && self.start.elapsed() > Duration::from_millis(500) {
             let (line, _) = crate::syntax::diagnostic::line_col(&story.source, span.start);
-            eprint!(
+            err!(
                 "\r\x1b[2K[{}/{}] line {line} ({:.1} s)",
                 self.done,
                 self.total,
@@ -698,7 +708,7 @@ impl Progress {
 
     fn clear(&mut self) {
         if self.shown {
-            eprint!("\r\x1b[2K");
+            err!("\r\x1b[2K");
             self.shown = false;
         }
     }

@@ -3,6 +3,7 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
+use super::output::{err, errln, out, outln};
 use super::{Failure, Story, count_json};
 use crate::engine::Options;
 use crate::explore::sweep;
@@ -22,29 +23,29 @@ impl Story {
         let terminal = std::io::stderr().is_terminal();
         let outcomes = sweep::run_all(&self.source, jobs, options, &|done, total| {
             if terminal && start.elapsed() > Duration::from_millis(500) {
-                eprint!(
+                err!(
                     "\r\x1b[2Ksweep: {done}/{total} runs ({:.1} s)",
                     start.elapsed().as_secs_f64()
                 );
             }
         });
         if terminal && start.elapsed() > Duration::from_millis(500) {
-            eprint!("\r\x1b[2K");
+            err!("\r\x1b[2K");
         }
         if samples {
             for group in outcomes.chunk_by(|a, b| a.job.sets == b.job.sets) {
                 if json {
-                    println!("{}", self.distribution_json(group));
+                    outln!("{}", self.distribution_json(group));
                 } else {
-                    print!("{}", self.distribution_text(group));
+                    out!("{}", self.distribution_text(group));
                 }
             }
         } else if json {
             for o in &outcomes {
-                println!("{}", self.outcome_json(o));
+                outln!("{}", self.outcome_json(o));
             }
         } else {
-            print!("{}", self.sweep_table(&outcomes));
+            out!("{}", self.sweep_table(&outcomes));
         }
         // The worst failure decides the exit code: a story error (2) over a solver one (1).
         let failed = outcomes.iter().filter(|o| o.result.is_err()).count();
@@ -55,7 +56,7 @@ impl Story {
         match code {
             None => Ok(()),
             Some(code) => {
-                eprintln!(
+                errln!(
                     "error: {failed} of {} runs failed; the first: {}",
                     outcomes.len(),
                     outcomes

@@ -1,6 +1,9 @@
 //! Trust: no silent wrong answer, no panic, no runaway (issue 12). Each test is one of
 //! the issue's repros, run through the real executable.
 
+use std::fs::File;
+use std::process::{Command, Stdio};
+
 use super::{assert_worlds, epipen, story_file};
 
 const NO_WORLDS: &str =
@@ -91,4 +94,55 @@ fn a_timeout_beyond_the_clock_is_a_usage_error() {
     }
     let out = epipen(&["--timeout", "1e9", "worlds", "stories/cheryl.story"]);
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+}
+
+/// Runs epipen with stdout (`full_stdout`) or stderr on /dev/full, a device where every
+/// write fails with "no space left"; returns the exit code and the other stream.
+fn epipen_into_full(args: &[&str], full_stdout: bool) -> (Option<i32>, String) {
+    let full = || Stdio::from(File::create("/dev/full").expect("/dev/full"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_epipen"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("RUST_LOG");
+    if full_stdout {
+        command.stdout(full()).stderr(Stdio::piped());
+    } else {
+        command.stdout(Stdio::piped()).stderr(full());
+    }
+    let out = command.output().expect("run epipen");
+    let other = if full_stdout { out.stderr } else { out.stdout };
+    (out.status.code(), String::from_utf8(other).unwrap())
+}
+
+#[test]
+fn write_errors_are_reported_not_panics() {
+    let (code, stderr) = epipen_into_full(&["worlds", "stories/cheryl.story"], true);
+    assert_eq!(code, Some(1), "stderr: {stderr}");
+    assert_eq!(
+        stderr,
+        "error: cannot write the output: No space left on device (os error 28)\n"
+    );
+    for args in [
+        &["run", "--trace", "stories/cheryl.story"][..],
+        &["sweep", "stories/muddy-children.story", "--set", "n=2..3"],
+        &["graph", "stories/cheryl.story"],
+    ] {
+        let (code, stderr) = epipen_into_full(args, true);
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: cannot write the output"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // A story error with stderr full: its exit code still says so.
+    let story = story_file("unknown-name.story", "announce zz\n");
+    assert_eq!(epipen_into_full(&["worlds", &story], false).0, Some(2));
+    // Logs that cannot be written are dropped; the answer is still printed.
+    let (code, stdout) = epipen_into_full(&["-vv", "worlds", "stories/cheryl.story"], false);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        stdout,
+        "1 possible world:\n  month = 7, day = 16\n(and that's all)\n"
+    );
 }
