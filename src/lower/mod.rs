@@ -1207,39 +1207,66 @@ fn list(names: &[&str]) -> String {
 /// The candidate closest to `name` if it is close enough to be a likely typo: edit
 /// distance ≤ 2, or ≤ 1 for names of at most 3 characters. Ties go to the earliest.
 fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = if name.chars().count() <= 3 { 1 } else { 2 };
+    let name: Vec<char> = name.chars().collect();
+    let limit = if name.len() <= 3 { 1 } else { 2 };
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
-        let distance = edit_distance(name, candidate);
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+        // Only a strictly closer candidate replaces the best so far.
+        let bound = match best {
+            None => limit,
+            Some((0, _)) => break,
+            Some((d, _)) => d - 1,
+        };
+        let chars: Vec<char> = candidate.chars().collect();
+        if let Some(distance) = edit_distance_within(&name, &chars, bound) {
             best = Some((distance, candidate));
         }
     }
     best.map(|(_, candidate)| candidate)
 }
 
-/// Edit distance over chars where inserting, deleting, replacing a char or swapping two
-/// neighbours costs 1 (optimal string alignment), so `dya` is one step from `day`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    // d[i][j]: distance between a[..i] and b[..j].
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
+/// The edit distance between `a` and `b` when it is at most `limit`, where inserting,
+/// deleting, replacing a char or swapping two neighbours costs 1 (optimal string
+/// alignment), so `dya` is one step from `day`. Only the band of cells within `limit`
+/// of the diagonal is computed, three rows at a time: time O(len · limit), memory
+/// O(len), however long the names (a full table of two 40 000-char names takes 12 GB).
+fn edit_distance_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
     }
-    for (j, cell) in d[0].iter_mut().enumerate() {
+    let far = limit + 1; // any distance beyond the limit
+    // rows[i % 3][j]: distance between a[..i] and b[..j], capped at `far`.
+    let mut rows = vec![vec![far; b.len() + 1]; 3];
+    for (j, cell) in rows[0].iter_mut().enumerate().take(far) {
         *cell = j;
     }
     for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let substitute = d[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            let mut best = substitute.min(d[i - 1][j] + 1).min(d[i][j - 1] + 1);
+        // The band of row i; the cells on either side of it read as `far`.
+        let (lo, hi) = (i.saturating_sub(limit), (i + limit).min(b.len()));
+        let (before, above, row) = ((i + 1) % 3, (i + 2) % 3, i % 3);
+        if lo == 0 {
+            rows[row][0] = i;
+        } else {
+            rows[row][lo - 1] = far;
+        }
+        if hi < b.len() {
+            rows[row][hi + 1] = far;
+        }
+        let mut smallest = if lo == 0 { i } else { far };
+        for j in lo.max(1)..=hi {
+            let mut best = (rows[above][j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                .min(rows[above][j] + 1)
+                .min(rows[row][j - 1] + 1);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
+                best = best.min(rows[before][j - 2] + 1);
             }
-            d[i][j] = best;
+            rows[row][j] = best.min(far);
+            smallest = smallest.min(rows[row][j]);
+        }
+        if smallest > limit {
+            return None;
         }
     }
-    d[a.len()][b.len()]
+    let distance = rows[a.len() % 3][b.len()];
+    (distance <= limit).then_some(distance)
 }

@@ -15,16 +15,81 @@ fn compile(src: &str) -> Result<ir::Program, Vec<Diagnostic>> {
 
 #[test]
 fn edit_distance_and_closest() {
-    assert_eq!(edit_distance("dya", "day"), 1);
-    assert_eq!(edit_distance("abc", "abc"), 0);
-    assert_eq!(edit_distance("", "abc"), 3);
-    assert_eq!(edit_distance("kitten", "sitting"), 3);
+    let within = |a: &str, b: &str, limit| {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        edit_distance_within(&a, &b, limit)
+    };
+    assert_eq!(within("dya", "day", 2), Some(1));
+    assert_eq!(within("abc", "abc", 0), Some(0));
+    assert_eq!(within("", "abc", 3), Some(3));
+    assert_eq!(within("", "abc", 2), None);
+    assert_eq!(within("kitten", "sitting", 3), Some(3));
+    assert_eq!(within("kitten", "sitting", 2), None);
     assert_eq!(closest("dya", ["day", "month"]), Some("day"));
     assert_eq!(closest("dxx", ["day", "month"]), None);
     assert_eq!(closest("dy", ["day", "month"]), Some("day"));
     assert_eq!(closest("mnth", ["day", "month"]), Some("month"));
     assert_eq!(closest("know", FUNCTIONS), Some("knows"));
     assert_eq!(closest("knows_val", FUNCTIONS), Some("knows_value"));
+    assert_eq!(closest("dau", ["day", "dax", "dau"]), Some("dau"));
+    assert_eq!(closest("dau", ["day", "dax"]), Some("day"));
+}
+
+/// The full table of optimal string alignment, to check the banded one against.
+fn full_edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let mut best = (d[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                .min(d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[test]
+fn the_banded_edit_distance_is_the_full_one_within_its_limit() {
+    // Every pair of words of up to 4 letters over {a, b, c}, for every limit up to 4.
+    let mut words: Vec<Vec<char>> = vec![Vec::new()];
+    for len in 1..=4 {
+        for n in 0..3usize.pow(len) {
+            let digits = (0..len).scan(n, |k, _| {
+                let c = ['a', 'b', 'c'][*k % 3];
+                *k /= 3;
+                Some(c)
+            });
+            words.push(digits.collect());
+        }
+    }
+    for a in &words {
+        for b in &words {
+            let full = full_edit_distance(a, b);
+            for limit in 0..=4 {
+                let want = (full <= limit).then_some(full);
+                assert_eq!(
+                    edit_distance_within(a, b, limit),
+                    want,
+                    "{a:?} {b:?} {limit}"
+                );
+            }
+        }
+    }
+    // Two 40 000-char names: a band, not a 12 GB table.
+    let long: Vec<char> = "x".repeat(40_000).chars().collect();
+    let mut other = long.clone();
+    other[20_000] = 'y';
+    assert_eq!(edit_distance_within(&long, &other, 2), Some(1));
 }
 
 // ----- stories through the parser -----

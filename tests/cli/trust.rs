@@ -146,3 +146,22 @@ fn write_errors_are_reported_not_panics() {
         "1 possible world:\n  month = 7, day = 16\n(and that's all)\n"
     );
 }
+
+#[test]
+fn did_you_mean_stays_small_for_huge_names() {
+    // Two 40 000-char names one edit apart: a full edit-distance table took 12.6 GB.
+    let name = "x".repeat(40_000);
+    let typo = format!("{}y{}", &name[..20_000], &name[20_001..]);
+    let story = story_file(
+        "long-names.story",
+        &format!("int {name}\nannounce {typo} == 1\n"),
+    );
+    let out = epipen(&["--timeout", "5", "worlds", &story]);
+    assert_eq!(out.code, 2, "stdout: {}", out.stdout);
+    assert!(
+        out.stderr
+            .contains(&format!("= hint: did you mean `{name}`?")),
+        "{} bytes of stderr",
+        out.stderr.len()
+    );
+}
