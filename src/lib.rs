@@ -65,6 +65,9 @@ pub enum CompileError {
         /// The story's consts, in order.
         consts: Vec<String>,
     },
+    /// The deadline passed while unrolling the loop or aggregate whose range is at
+    /// `span` ([`lower::TIMEOUT_MESSAGE`]).
+    Timeout { span: Span },
 }
 
 /// Parses and lowers a story, returning every error found. `sets` override the values of
@@ -80,6 +83,17 @@ pub fn compile_seeded(
     sets: &[(String, i64)],
     seed: u64,
 ) -> Result<ir::Program, CompileError> {
+    compile_until(source, sets, seed, None)
+}
+
+/// [`compile_seeded`], giving up with [`CompileError::Timeout`] when `deadline` passes
+/// while loops and aggregates are unrolled.
+pub fn compile_until(
+    source: &str,
+    sets: &[(String, i64)],
+    seed: u64,
+    deadline: Option<std::time::Instant>,
+) -> Result<ir::Program, CompileError> {
     let story = syntax::parse(source).map_err(CompileError::Story)?;
     let consts = lower::const_names(&story);
     if let Some((name, _)) = sets.iter().find(|(name, _)| !consts.contains(name)) {
@@ -88,7 +102,7 @@ pub fn compile_seeded(
             consts,
         });
     }
-    lower::lower(&story, sets, seed).map_err(CompileError::Story)
+    lower::lower(&story, sets, seed, deadline)
 }
 
 /// The version of the Z3 library loaded at run time, e.g. "5.4.0.0".

@@ -6,7 +6,6 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -15,6 +14,7 @@ mod graph;
 pub(crate) mod output;
 mod sweep;
 mod trace;
+mod watchdog;
 
 use output::{err, errln, out, outln};
 
@@ -224,6 +224,12 @@ fn run_command() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
+    let deadline = cli.timeout.map(|t| Instant::now() + t);
+    if let Some(deadline) = deadline
+        && !matches!(cli.command, Command::Sweep { .. } | Command::Bench { .. })
+    {
+        watchdog::start(deadline);
+    }
     init_tracing(cli.verbose);
     tracing::debug!(
         "Z3 {} (linked from: {})",
@@ -249,7 +255,7 @@ fn run_command() -> ExitCode {
             json,
             dot,
             trust_hints,
-        } => with_story(file, &sets, cli.seed, |story| {
+        } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             options.skip_worlds_statements = true;
             let mut trusted = Vec::new();
@@ -284,7 +290,7 @@ fn run_command() -> ExitCode {
             trust_hints,
             trace: false,
             ..
-        } => with_story(file, &sets, cli.seed, |story| {
+        } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             let mut printed = false;
             story.run(&options, &mut |event| {
@@ -303,12 +309,12 @@ fn run_command() -> ExitCode {
             trace: true,
             json,
             limit,
-        } => with_story(file, &sets, cli.seed, |story| {
+        } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             let limit = usize::try_from(*limit).unwrap_or(usize::MAX);
             story.trace(&options, limit, *json)
         }),
-        Command::Graph { file, at, svg } => with_story(file, &sets, cli.seed, |story| {
+        Command::Graph { file, at, svg } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.skip_worlds_statements = true;
             let checkpoint = story.checkpoint(at.as_deref())?;
             let mut engine = story.run(&options, &mut |_| {})?;
@@ -331,11 +337,11 @@ fn run_command() -> ExitCode {
             let jobs = explore::sweep::jobs(&cli.sets, seeds);
             // The first run's values check the story and the names before the sweep.
             let first = jobs.first().map(|j| j.sets.clone()).unwrap_or_default();
-            with_story(file, &first, cli.seed, |story| {
+            with_story(file, &first, cli.seed, deadline, |story| {
                 story.sweep(jobs, &options, samples.is_some(), *json)
             })
         }
-        Command::Check { file } => with_story(file, &sets, cli.seed, |story| {
+        Command::Check { file } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.keep_refuted_hints = true;
             options.skip_worlds_statements = true;
             let (mut verified, mut refuted) = (0, 0);
@@ -483,6 +489,8 @@ struct Story {
     path: String,
     source: String,
     program: Rc<Program>,
+    /// When `--timeout` runs out.
+    deadline: Option<Instant>,
 }
 
 /// Why a command failed: a rendered message and its exit code.
@@ -534,14 +542,18 @@ impl Story {
         sink: &mut dyn FnMut(Event),
         after: &mut AfterStep<'_>,
     ) -> Result<Engine, Failure> {
-        let mut engine = Engine::new(self.program.clone(), options);
+        // The deadline counts from the start of the command, reading and compiling included.
+        let options = Options {
+            timeout: self
+                .deadline
+                .map(|d| d.saturating_duration_since(Instant::now())),
+            ..options.clone()
+        };
+        let mut engine = Engine::new(self.program.clone(), &options);
         let mut progress = Progress::new(&self.program);
-        let current = options.timeout.map(|t| self.watchdog(t));
         after(&mut engine, None)?;
         for stmt in &self.program.statements {
-            if let Some(current) = &current {
-                *current.lock().unwrap_or_else(|e| e.into_inner()) = stmt.span;
-            }
+            watchdog::statement(stmt.span);
             progress.tick(self, stmt.span);
             engine
                 .step(stmt, &mut |event| {
@@ -565,25 +577,6 @@ impl Story {
         }
         progress.clear();
         Ok(engine)
-    }
-
-    /// Keeps `--timeout` a promise: the engine checks the deadline between solver calls,
-    /// but a single long Z3 call (a `simplify`, say) does not look at it. A second after
-    /// the deadline this thread reports the timeout at the running statement, as the
-    /// engine would, and ends the process with exit code 1. Returns where to record the
-    /// running statement.
-    fn watchdog(&self, timeout: Duration) -> Arc<Mutex<Span>> {
-        let current = Arc::new(Mutex::new(Span::default()));
-        let (path, source, at) = (self.path.clone(), self.source.clone(), current.clone());
-        std::thread::spawn(move || {
-            std::thread::sleep(timeout + Duration::from_secs(1));
-            let span = *at.lock().unwrap_or_else(|e| e.into_inner());
-            let d = Diagnostic::error(span, format!("solver failure: {}", SolverError::Timeout))
-                .with_hint("raise --timeout, or simplify the story");
-            err!("{}", d.render(&path, &source));
-            std::process::exit(1);
-        });
-        current
     }
 
     fn failure(&self, e: &EngineError) -> Failure {
@@ -610,23 +603,49 @@ impl Story {
     }
 }
 
+/// The largest story file epipen reads.
+const MAX_STORY_BYTES: u64 = 64 << 20;
+
+/// The text of a story file, at most [`MAX_STORY_BYTES`] long.
+fn read_story(file: &PathBuf) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_STORY_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_STORY_BYTES {
+        return Err(format!("it is larger than {} MiB", MAX_STORY_BYTES >> 20));
+    }
+    String::from_utf8(bytes).map_err(|e| format!("it is not UTF-8 text ({e})"))
+}
+
 /// Reads and compiles the story, runs `f`, and turns the outcome into an exit code.
+/// Unrolling stops at `deadline`, and the story keeps it for the run.
 fn with_story(
     file: &PathBuf,
     sets: &[(String, i64)],
     seed: u64,
+    deadline: Option<Instant>,
     f: impl FnOnce(&Story) -> Result<(), Failure>,
 ) -> ExitCode {
     let path = file.display().to_string();
-    let source = match std::fs::read_to_string(file) {
+    watchdog::reading(&path);
+    let source = match read_story(file) {
         Ok(s) => s,
         Err(e) => {
             errln!("error: cannot read {path}: {e}");
             return ExitCode::from(2);
         }
     };
-    let program = match crate::compile_seeded(&source, sets, seed) {
+    watchdog::compiling(&path);
+    let program = match crate::compile_until(&source, sets, seed, deadline) {
         Ok(p) => p,
+        Err(crate::CompileError::Timeout { span }) => {
+            let d = Diagnostic::error(span, crate::lower::TIMEOUT_MESSAGE)
+                .with_hint("raise --timeout, or simplify the story");
+            err!("{}", d.render(&path, &source));
+            return ExitCode::from(1);
+        }
         Err(crate::CompileError::UnknownSet { name, consts }) => {
             errln!("error: --set {name}=…: {path} has no `const {name}`");
             match consts.as_slice() {
@@ -654,10 +673,12 @@ fn with_story(
             return ExitCode::from(2);
         }
     };
+    watchdog::running(&path, &source);
     match f(&Story {
         path,
         source,
         program: Rc::new(program),
+        deadline,
     }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Story(text)) => {

@@ -73,6 +73,7 @@ impl Story {
     fn run_error_code(&self, e: &sweep::RunError) -> u8 {
         match e {
             sweep::RunError::Compile(_) => 2,
+            sweep::RunError::Timeout(_) => 1,
             sweep::RunError::Engine(e) => match self.failure(e) {
                 Failure::Story(_) => 2,
                 _ => 1,
@@ -88,6 +89,13 @@ impl Story {
                 .map(|d| format!("line {}: {}", self.line(d.span), d.message))
                 .unwrap_or_default(),
             sweep::RunError::Engine(e) => format!("line {}: {}", self.line(e.span), e.error),
+            sweep::RunError::Timeout(span) => {
+                format!(
+                    "line {}: {}",
+                    self.line(*span),
+                    crate::lower::TIMEOUT_MESSAGE
+                )
+            }
         }
     }
 

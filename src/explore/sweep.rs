@@ -69,6 +69,8 @@ pub struct Summary {
 pub enum RunError {
     /// The story does not compile with these values.
     Compile(Vec<Diagnostic>),
+    /// `--timeout` ran out while unrolling the loop or aggregate at this range.
+    Timeout(crate::Span),
     /// The run failed at a statement.
     Engine(EngineError),
 }
@@ -105,9 +107,11 @@ pub fn run_all(
 }
 
 fn run_one(source: &str, job: &Job, options: &Options) -> Result<Summary, RunError> {
-    let program = match crate::compile_seeded(source, &job.sets, job.seed) {
+    let deadline = options.timeout.map(|t| Instant::now() + t);
+    let program = match crate::compile_until(source, &job.sets, job.seed, deadline) {
         Ok(p) => p,
         Err(crate::CompileError::Story(d)) => return Err(RunError::Compile(d)),
+        Err(crate::CompileError::Timeout { span }) => return Err(RunError::Timeout(span)),
         Err(crate::CompileError::UnknownSet { name, .. }) => {
             return Err(RunError::Compile(vec![Diagnostic::error(
                 crate::Span::default(),
@@ -125,6 +129,7 @@ fn run_one(source: &str, job: &Job, options: &Options) -> Result<Summary, RunErr
     let options = Options {
         skip_worlds_statements: true,
         stats: false,
+        timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         ..options.clone()
     };
     let mut engine = Engine::new(Rc::new(program), &options);

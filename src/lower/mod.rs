@@ -27,6 +27,9 @@ mod tests;
 
 use std::collections::{HashMap, HashSet};
 
+use std::time::Instant;
+
+use crate::CompileError;
 use crate::ir::{self, CharId, CheckpointId, ConstId, EnumId, Ty};
 use crate::syntax::ast::{self, ExprKind, Ident, StmtKind};
 use crate::syntax::{Diagnostic, Span};
@@ -55,15 +58,21 @@ pub fn const_names(story: &ast::Story) -> Vec<String> {
         .collect()
 }
 
+/// What a story that runs out of time while it is unrolled is told, at the range.
+pub const TIMEOUT_MESSAGE: &str =
+    "ran out of time (timeout) while unrolling this loop or aggregate";
+
 /// Resolves names, checks types and unrolls loops, reporting every error found. `sets`
 /// override the values of `const`s (the caller checks that each names a `const`);
-/// `seed` seeds the draws of `sample(k, {…})`.
+/// `seed` seeds the draws of `sample(k, {…})`. Unrolling stops once `deadline` passes.
 pub fn lower(
     story: &ast::Story,
     sets: &[(String, i64)],
     seed: u64,
-) -> Result<ir::Program, Vec<Diagnostic>> {
+    deadline: Option<Instant>,
+) -> Result<ir::Program, CompileError> {
     let mut lowerer = Lowerer::new(story, sets, seed);
+    lowerer.deadline = deadline;
     let mut statements = Vec::new();
     for stmt in &story.statements {
         lowerer.stmt(stmt, &mut statements);
@@ -169,11 +178,19 @@ struct Lowerer {
     dead: u32,
     /// Rounds left to unroll.
     budget: u64,
+    /// When to stop unrolling (`--timeout`).
+    deadline: Option<Instant>,
+    /// The range being unrolled when the deadline passed.
+    timed_out: Option<Span>,
     /// Draws the items of `sample(k, {…})`.
     rng: sample::Rng,
     /// What each `sample` drew.
     samples: Vec<ir::SampleDraw>,
     diagnostics: Vec<Diagnostic>,
+    /// The places (spans) with errors: the first error's index in `diagnostics`, and the
+    /// hashes of the distinct messages found there. Unrolling finds a mistake once per
+    /// round, each time with its round's values: it is reported once, with a count.
+    places: HashMap<(usize, usize), (usize, HashSet<u64>)>,
     /// How many errors were found (a repeated one counts again).
     reported: usize,
     /// The first statement that runs and lowered to nothing without an error.
@@ -222,13 +239,19 @@ impl Lowerer {
             simultaneous: false,
             dead: 0,
             budget: UNROLL_BUDGET,
+            deadline: None,
+            timed_out: None,
             diagnostics: Vec::new(),
+            places: HashMap::new(),
             reported: 0,
             vanished: None,
         }
     }
 
-    fn finish(mut self, statements: Vec<ir::Stmt>) -> Result<ir::Program, Vec<Diagnostic>> {
+    fn finish(mut self, statements: Vec<ir::Stmt>) -> Result<ir::Program, CompileError> {
+        if let Some(span) = self.timed_out {
+            return Err(CompileError::Timeout { span });
+        }
         if let Some(span) = self.vanished
             && self.diagnostics.is_empty()
         {
@@ -250,19 +273,41 @@ impl Lowerer {
                 samples: self.samples,
             })
         } else {
+            for (first, messages) in self.places.values() {
+                let more = messages.len() - 1;
+                if more > 0 {
+                    let d = &mut self.diagnostics[*first];
+                    d.hints.push(format!(
+                        "and {more} more error{} here, in other rounds of the unrolling",
+                        if more == 1 { "" } else { "s" }
+                    ));
+                }
+            }
             // Expressions report inner problems before outer ones; show them in source
-            // order. Unrolling repeats a mistake once per round: report it once.
+            // order.
             self.diagnostics.sort_by_key(|d| d.span.start);
-            let mut seen = HashSet::new();
-            self.diagnostics
-                .retain(|d| seen.insert((d.span.start, d.span.end, d.message.clone())));
-            Err(self.diagnostics)
+            Err(CompileError::Story(self.diagnostics))
         }
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {
+        use std::hash::{Hash, Hasher};
         self.reported += 1;
-        self.diagnostics.push(diagnostic);
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        diagnostic.message.hash(&mut hasher);
+        let message = hasher.finish();
+        match self
+            .places
+            .entry((diagnostic.span.start, diagnostic.span.end))
+        {
+            std::collections::hash_map::Entry::Occupied(mut place) => {
+                place.get_mut().1.insert(message);
+            }
+            std::collections::hash_map::Entry::Vacant(place) => {
+                place.insert((self.diagnostics.len(), HashSet::from([message])));
+                self.diagnostics.push(diagnostic);
+            }
+        }
     }
 
     fn namer(&self) -> Namer<'_> {
@@ -298,9 +343,15 @@ impl Lowerer {
         result
     }
 
-    /// Takes one round from the unrolling budget; reports (once) when it runs out.
+    /// Takes one round from the unrolling budget; reports (once) when it runs out. The
+    /// deadline passed, the budget is gone.
     fn spend(&mut self, span: Span) -> bool {
         if self.budget == 0 {
+            return false;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.timed_out = Some(span);
+            self.budget = 0;
             return false;
         }
         self.budget -= 1;

@@ -2081,7 +2081,7 @@ fn the_documented_examples_compile() {
 
 fn compile_seed(src: &str, seed: u64) -> ir::Program {
     let story = crate::syntax::parse(src).expect("parses");
-    lower(&story, &[], seed).expect("lowers")
+    lower(&story, &[], seed, None).expect("lowers")
 }
 
 /// The values of the set a story's first announcement keeps, for `x in …`.
@@ -2238,7 +2238,9 @@ fn a_statement_that_lowers_to_nothing_is_an_internal_error() {
     let statement = story.statements[1].span;
     let mut lowerer = Lowerer::new(&story, &[], 0);
     lowerer.vanished = Some(statement);
-    let diagnostics = lowerer.finish(Vec::new()).unwrap_err();
+    let Err(CompileError::Story(diagnostics)) = lowerer.finish(Vec::new()) else {
+        panic!("an internal error")
+    };
     assert_eq!(diagnostics.len(), 1);
     assert_eq!(diagnostics[0].span, statement);
     assert_eq!(
@@ -2257,4 +2259,37 @@ fn a_statement_that_lowers_to_nothing_is_an_internal_error() {
     }
     assert_eq!(lowerer.vanished, None);
     assert_eq!(out.len(), 1);
+}
+
+#[test]
+fn each_error_is_reported_once_with_a_count_of_its_rounds() {
+    let diagnostics = compile("int a[2]\nfor i in 0..5 {\n  announce a[i] == 0\n}\n").unwrap_err();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        diagnostics[0].message,
+        "index 2 is out of range: `a` has 2 members (0..1)"
+    );
+    assert_eq!(
+        diagnostics[0].hints,
+        ["and 2 more errors here, in other rounds of the unrolling"]
+    );
+    // The same message again in another round is not counted again.
+    let src = "int a[2]\nfor j in 0..3 {\n  for i in 0..4 {\n    announce a[i] == 0\n  }\n}\n";
+    let diagnostics = compile(src).unwrap_err();
+    assert_eq!(
+        diagnostics[0].hints,
+        ["and 1 more error here, in other rounds of the unrolling"]
+    );
+}
+
+#[test]
+fn unrolling_stops_at_the_deadline() {
+    let src = "int x\nannounce sum(i in 0..999999: x * i) == 1\n";
+    let story = crate::syntax::parse(src).unwrap();
+    let Err(CompileError::Timeout { span }) =
+        lower(&story, &[], 0, Some(std::time::Instant::now()))
+    else {
+        panic!("a timeout")
+    };
+    assert_eq!(&src[span.start..span.end], "0..999999");
 }

@@ -9,6 +9,25 @@ use super::{assert_worlds, epipen, story_file};
 const NO_WORLDS: &str =
     "no possible worlds: the announcements contradict each other\n(and that's all)\n";
 
+/// Runs epipen, which must exit with `code`, print nothing on stdout, and say `needle`
+/// on stderr; returns stderr.
+#[track_caller]
+fn fails(args: &[&str], code: i32, needle: &str) -> String {
+    let out = epipen(args);
+    assert_eq!(
+        out.code, code,
+        "{args:?}\nstdout: {}\nstderr: {}",
+        out.stdout, out.stderr
+    );
+    assert_eq!(out.stdout, "", "{args:?}");
+    assert!(
+        out.stderr.contains(needle),
+        "{args:?}\nstderr: {}",
+        out.stderr
+    );
+    out.stderr
+}
+
 #[test]
 fn integers_are_exact_in_the_native_evaluator() {
     // a^6 = 10^42 leaves i128: wrapped around, it was negative and the world vanished.
@@ -31,16 +50,12 @@ fn integers_are_exact_in_the_native_evaluator() {
 #[test]
 fn values_beyond_64_bits_are_a_clear_error() {
     let story = story_file("beyond.story", "int x\nannounce x > 9223372036854775807\n");
-    let out = epipen(&["worlds", &story]);
-    assert_eq!(out.code, 1, "stdout: {}", out.stdout);
-    assert!(
-        out.stderr.contains(
-            "a possible world has x = 9223372036854775808: values beyond the 64-bit integers (-2^63 to 2^63 - 1) are not supported"
-        ),
-        "stderr: {}",
-        out.stderr
+    let stderr = fails(
+        &["worlds", &story],
+        1,
+        "a possible world has x = 9223372036854775808: values beyond the 64-bit integers (-2^63 to 2^63 - 1) are not supported",
     );
-    assert!(!out.stderr.contains("unknown"), "stderr: {}", out.stderr);
+    assert!(!stderr.contains("unknown"), "stderr: {stderr}");
 }
 
 #[test]
@@ -70,26 +85,19 @@ fn an_aggregate_over_an_empty_range_keeps_its_statement() {
         "n=0",
     ]);
     assert_eq!(out.code, 2, "stdout: {}", out.stdout);
-    assert!(
-        out.stderr.contains(
-            "muddy-children.story:21:1: error: this announcement is false in the actual world"
-        ),
-        "stderr: {}",
-        out.stderr
-    );
+    let father = "muddy-children.story:21:1: error: this announcement is false in the actual world";
+    assert!(out.stderr.contains(father), "stderr: {}", out.stderr);
 }
 
 #[test]
 fn a_timeout_beyond_the_clock_is_a_usage_error() {
     for secs in ["1e20", "1e19"] {
-        let out = epipen(&["--timeout", secs, "worlds", "stories/cheryl.story"]);
-        assert_eq!(out.code, 2, "stderr: {}", out.stderr);
-        assert!(
-            out.stderr.contains(&format!(
-                "`{secs}` seconds is longer than the longest timeout, 1000000000 seconds"
-            )),
-            "stderr: {}",
-            out.stderr
+        let needle =
+            format!("`{secs}` seconds is longer than the longest timeout, 1000000000 seconds");
+        fails(
+            &["--timeout", secs, "worlds", "stories/cheryl.story"],
+            2,
+            &needle,
         );
     }
     let out = epipen(&["--timeout", "1e9", "worlds", "stories/cheryl.story"]);
@@ -156,12 +164,56 @@ fn did_you_mean_stays_small_for_huge_names() {
         "long-names.story",
         &format!("int {name}\nannounce {typo} == 1\n"),
     );
-    let out = epipen(&["--timeout", "5", "worlds", &story]);
-    assert_eq!(out.code, 2, "stdout: {}", out.stdout);
-    assert!(
-        out.stderr
-            .contains(&format!("= hint: did you mean `{name}`?")),
-        "{} bytes of stderr",
-        out.stderr.len()
+    let hint = format!("= hint: did you mean `{name}`?");
+    fails(&["--timeout", "5", "worlds", &story], 2, &hint);
+}
+
+#[test]
+fn an_error_repeated_by_unrolling_is_reported_once() {
+    // Once per round, this wrote 184 MB of "index out of range".
+    let story = story_file(
+        "count-out-of-range.story",
+        "int a[2]\nannounce count(i in 0..1000000000: a[i] == 0) == 1\n",
+    );
+    let stderr = fails(
+        &["--timeout", "60", "worlds", &story],
+        2,
+        "error: index 2 is out of range: `a` has 2 members (0..1)\n  |\n2 | announce count(i in 0..1000000000: a[i] == 0) == 1\n  |                                      ^\n  = hint: and 999996 more errors here, in other rounds of the unrolling\n",
+    );
+    assert!(stderr.len() < 1000, "{stderr}");
+    assert!(stderr.ends_with(": 2 errors found\n"), "{stderr}");
+}
+
+#[test]
+fn the_timeout_covers_unrolling_and_reading() {
+    let story = story_file(
+        "long-sum.story",
+        "int x\nannounce sum(i in 0..999999: x * i) == 1\n",
+    );
+    fails(
+        &["--timeout", "0.001", "worlds", &story],
+        1,
+        "long-sum.story:2:19: error: ran out of time (timeout) while unrolling this loop or aggregate\n",
+    );
+    // An endless file is refused once it passes the size limit.
+    let stderr = fails(&["worlds", "/dev/zero"], 2, "");
+    assert_eq!(
+        stderr,
+        "error: cannot read /dev/zero: it is larger than 64 MiB\n"
+    );
+    // A read that never ends: the watchdog reports it a second after the deadline.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_epipen"))
+        .args(["--timeout", "0.5", "worlds", "/dev/stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run epipen");
+    let _open = child.stdin.take(); // kept open, never written
+    let out = child.wait_with_output().expect("epipen ends");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: /dev/stdin: ran out of time (timeout) while reading the story\n  = hint: raise --timeout, or simplify the story\n"
     );
 }
