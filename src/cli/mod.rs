@@ -334,6 +334,25 @@ fn run_command() -> ExitCode {
                 Some(n) => cli.seed..cli.seed.saturating_add(*n),
                 None => cli.seed..cli.seed + 1,
             };
+            let runs = explore::sweep::run_count(&cli.sets, seeds.end - seeds.start);
+            if runs > explore::sweep::MAX_RUNS {
+                let sizes: Vec<String> = (cli.sets.iter())
+                    .map(|(name, values)| format!("{} values of {name}", values.len()))
+                    .chain(samples.map(|n| format!("{n} samples")))
+                    .collect();
+                errln!(
+                    "error: the sweep would make {} runs ({}), more than the {} it makes at most",
+                    if runs == u64::MAX {
+                        "more than 2^64".to_string()
+                    } else {
+                        runs.to_string()
+                    },
+                    sizes.join(" × "),
+                    explore::sweep::MAX_RUNS
+                );
+                errln!("  = hint: sweep fewer values at a time");
+                return ExitCode::from(2);
+            }
             let jobs = explore::sweep::jobs(&cli.sets, seeds);
             // The first run's values check the story and the names before the sweep.
             let first = jobs.first().map(|j| j.sets.clone()).unwrap_or_default();

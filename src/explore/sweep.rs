@@ -25,8 +25,19 @@ pub struct Job {
     pub seed: u64,
 }
 
+/// The most runs a sweep makes (combinations of values times seeds).
+pub const MAX_RUNS: u64 = 1_000_000;
+
+/// How many runs [`jobs`] makes: the product of the ranges' sizes times `seeds`
+/// (saturating, so that a product past u64 still compares above [`MAX_RUNS`]).
+pub fn run_count(ranges: &[(String, Vec<i64>)], seeds: u64) -> u64 {
+    ranges.iter().fold(seeds, |n, (_, values)| {
+        n.saturating_mul(values.len() as u64)
+    })
+}
+
 /// Every combination of `ranges` (the first name varies slowest), each run with every
-/// seed of `seeds`.
+/// seed of `seeds`. The caller keeps [`run_count`] within [`MAX_RUNS`].
 pub fn jobs(ranges: &[(String, Vec<i64>)], seeds: std::ops::Range<u64>) -> Vec<Job> {
     let mut combos: Vec<Vec<(String, i64)>> = vec![Vec::new()];
     for (name, values) in ranges {
@@ -205,6 +216,9 @@ mod tests {
             ]
         );
         assert_eq!(jobs(&[], 3..6).len(), 3);
+        assert_eq!(run_count(&ranges, 1), 4);
+        let huge = vec![("n".to_string(), vec![0; 100_000]); 4];
+        assert_eq!(run_count(&huge, 1), u64::MAX);
     }
 
     #[test]

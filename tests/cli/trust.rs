@@ -217,3 +217,24 @@ fn the_timeout_covers_unrolling_and_reading() {
         "error: /dev/stdin: ran out of time (timeout) while reading the story\n  = hint: raise --timeout, or simplify the story\n"
     );
 }
+
+#[test]
+fn a_sweep_past_its_cap_is_refused_before_it_starts() {
+    // 10^10 combinations were materialised (19 GB in a minute, no output).
+    let stderr = fails(
+        &[
+            "sweep",
+            "stories/muddy-children.story",
+            "--set",
+            "n=1..100000",
+            "--set",
+            "k=1..100000",
+        ],
+        2,
+        "error: the sweep would make 10000000000 runs (100000 values of n × 100000 values of k), more than the 1000000 it makes at most\n",
+    );
+    assert!(
+        stderr.ends_with("= hint: sweep fewer values at a time\n"),
+        "{stderr}"
+    );
+}
