@@ -330,11 +330,8 @@ fn run_command() -> ExitCode {
             samples,
             json,
         } => {
-            let seeds = match samples {
-                Some(n) => cli.seed..cli.seed.saturating_add(*n),
-                None => cli.seed..cli.seed + 1,
-            };
-            let runs = explore::sweep::run_count(&cli.sets, seeds.end - seeds.start);
+            let seeds = samples.unwrap_or(1);
+            let runs = explore::sweep::run_count(&cli.sets, seeds);
             if runs > explore::sweep::MAX_RUNS {
                 let sizes: Vec<String> = (cli.sets.iter())
                     .map(|(name, values)| format!("{} values of {name}", values.len()))
@@ -353,7 +350,7 @@ fn run_command() -> ExitCode {
                 errln!("  = hint: sweep fewer values at a time");
                 return ExitCode::from(2);
             }
-            let jobs = explore::sweep::jobs(&cli.sets, seeds);
+            let jobs = explore::sweep::jobs(&cli.sets, cli.seed, seeds);
             // The first run's values check the story and the names before the sweep.
             let first = jobs.first().map(|j| j.sets.clone()).unwrap_or_default();
             with_story(file, &first, cli.seed, deadline, |story| {

@@ -36,9 +36,10 @@ pub fn run_count(ranges: &[(String, Vec<i64>)], seeds: u64) -> u64 {
     })
 }
 
-/// Every combination of `ranges` (the first name varies slowest), each run with every
-/// seed of `seeds`. The caller keeps [`run_count`] within [`MAX_RUNS`].
-pub fn jobs(ranges: &[(String, Vec<i64>)], seeds: std::ops::Range<u64>) -> Vec<Job> {
+/// Every combination of `ranges` (the first name varies slowest), each run with the
+/// `seeds` seeds from `first_seed` on (past 2^64 - 1 they go on from 0). The caller
+/// keeps [`run_count`] within [`MAX_RUNS`].
+pub fn jobs(ranges: &[(String, Vec<i64>)], first_seed: u64, seeds: u64) -> Vec<Job> {
     let mut combos: Vec<Vec<(String, i64)>> = vec![Vec::new()];
     for (name, values) in ranges {
         combos = combos
@@ -55,9 +56,9 @@ pub fn jobs(ranges: &[(String, Vec<i64>)], seeds: std::ops::Range<u64>) -> Vec<J
     combos
         .into_iter()
         .flat_map(|sets| {
-            seeds.clone().map(move |seed| Job {
+            (0..seeds).map(move |k| Job {
                 sets: sets.clone(),
-                seed,
+                seed: first_seed.wrapping_add(k),
             })
         })
         .collect()
@@ -202,7 +203,7 @@ mod tests {
     #[test]
     fn jobs_are_every_combination_then_every_seed() {
         let ranges = vec![("n".to_string(), vec![1, 2]), ("k".to_string(), vec![5, 6])];
-        let got: Vec<(Vec<i64>, u64)> = jobs(&ranges, 0..1)
+        let got: Vec<(Vec<i64>, u64)> = jobs(&ranges, 0, 1)
             .into_iter()
             .map(|j| (j.sets.iter().map(|s| s.1).collect(), j.seed))
             .collect();
@@ -215,7 +216,9 @@ mod tests {
                 (vec![2, 6], 0)
             ]
         );
-        assert_eq!(jobs(&[], 3..6).len(), 3);
+        assert_eq!(jobs(&[], 3, 3).len(), 3);
+        let seeds: Vec<u64> = jobs(&[], u64::MAX - 1, 3).iter().map(|j| j.seed).collect();
+        assert_eq!(seeds, [u64::MAX - 1, u64::MAX, 0]);
         assert_eq!(run_count(&ranges, 1), 4);
         let huge = vec![("n".to_string(), vec![0; 100_000]); 4];
         assert_eq!(run_count(&huge, 1), u64::MAX);
@@ -225,7 +228,7 @@ mod tests {
     fn runs_are_parallel_and_in_order() {
         let source = "const n = 1\ncharacters A\nint x\nannounce x >= 0 and x < n\n";
         let ranges = vec![("n".to_string(), (0..6).collect())];
-        let outcomes = run_all(source, jobs(&ranges, 0..1), &Options::default(), &|_, _| {});
+        let outcomes = run_all(source, jobs(&ranges, 0, 1), &Options::default(), &|_, _| {});
         let counts: Vec<WorldCount> = outcomes
             .iter()
             .map(|o| o.result.as_ref().expect("runs").count)

@@ -238,3 +238,35 @@ fn a_sweep_past_its_cap_is_refused_before_it_starts() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_largest_seed_is_swept() {
+    // `seed + 1` wrapped: the sweep ran nothing and exited 0.
+    let max = u64::MAX.to_string();
+    let args = [
+        "--seed",
+        &max,
+        "sweep",
+        "stories/cheryl-sample.story",
+        "--json",
+    ];
+    let out = epipen(&args);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let run: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert_eq!(run["seed"], u64::MAX);
+    // The same seed as `worlds` draws it.
+    let worlds = epipen(&[
+        "--seed",
+        &max,
+        "worlds",
+        "stories/cheryl-sample.story",
+        "--json",
+    ]);
+    let worlds: serde_json::Value = serde_json::from_str(&worlds.stdout).unwrap();
+    assert_eq!(run["worlds"], worlds["worlds"].as_array().unwrap().len());
+    // With --samples, the seeds go on from 0.
+    let out = epipen(&[&args[..], &["--samples", "2"]].concat());
+    let d: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert_eq!(d["samples"], 2);
+    assert_eq!(d["seeds"], serde_json::json!([u64::MAX, 0]));
+}
