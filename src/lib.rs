@@ -94,15 +94,28 @@ pub fn compile_until(
     seed: u64,
     deadline: Option<std::time::Instant>,
 ) -> Result<ir::Program, CompileError> {
+    let story = parse_with_sets(source, sets.iter().map(|(name, _)| name.as_str()))?;
+    lower::lower(&story, sets, seed, deadline)
+}
+
+/// Parses a story and checks that each of `names` (of `--set`s) names one of its
+/// `const`s: what compiling checks before any value is used.
+pub fn parse_with_sets<'a>(
+    source: &str,
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<syntax::ast::Story, CompileError> {
     let story = syntax::parse(source).map_err(CompileError::Story)?;
     let consts = lower::const_names(&story);
-    if let Some((name, _)) = sets.iter().find(|(name, _)| !consts.contains(name)) {
+    if let Some(name) = names
+        .into_iter()
+        .find(|name| !consts.iter().any(|c| c == name))
+    {
         return Err(CompileError::UnknownSet {
-            name: name.clone(),
+            name: name.to_string(),
             consts,
         });
     }
-    lower::lower(&story, sets, seed, deadline)
+    Ok(story)
 }
 
 /// The version of the Z3 library loaded at run time, e.g. "5.4.0.0".

@@ -351,11 +351,18 @@ fn run_command() -> ExitCode {
                 return ExitCode::from(2);
             }
             let jobs = explore::sweep::jobs(&cli.sets, cli.seed, seeds);
-            // The first run's values check the story and the names before the sweep.
-            let first = jobs.first().map(|j| j.sets.clone()).unwrap_or_default();
-            with_story(file, &first, cli.seed, deadline, |story| {
-                story.sweep(jobs, &options, samples.is_some(), *json)
-            })
+            let (path, source) = match read_source(file) {
+                Ok(read) => read,
+                Err(code) => return code,
+            };
+            // What no value changes is checked once: the syntax and the names of the
+            // `--set`s. Whatever a run's values break is that run's `error` row.
+            let names = cli.sets.iter().map(|(name, _)| name.as_str());
+            if let Err(e) = crate::parse_with_sets(&source, names) {
+                return compile_failed(&path, &source, e);
+            }
+            let sweep = sweep::Sweep { source: &source };
+            exit_code(sweep.run(jobs, &options, samples.is_some(), *json))
         }
         Command::Check { file } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.keep_refuted_hints = true;
@@ -635,6 +642,20 @@ fn read_story(file: &PathBuf) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| format!("it is not UTF-8 text ({e})"))
 }
 
+/// Reads the story file: its path as shown and its text, or the exit code of the error
+/// already printed.
+fn read_source(file: &PathBuf) -> Result<(String, String), ExitCode> {
+    let path = file.display().to_string();
+    watchdog::reading(&path);
+    match read_story(file) {
+        Ok(source) => Ok((path, source)),
+        Err(e) => {
+            errln!("error: cannot read {path}: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
 /// Reads and compiles the story, runs `f`, and turns the outcome into an exit code.
 /// Unrolling stops at `deadline`, and the story keeps it for the run.
 fn with_story(
@@ -644,25 +665,37 @@ fn with_story(
     deadline: Option<Instant>,
     f: impl FnOnce(&Story) -> Result<(), Failure>,
 ) -> ExitCode {
-    let path = file.display().to_string();
-    watchdog::reading(&path);
-    let source = match read_story(file) {
-        Ok(s) => s,
-        Err(e) => {
-            errln!("error: cannot read {path}: {e}");
-            return ExitCode::from(2);
-        }
+    let (path, source) = match read_source(file) {
+        Ok(read) => read,
+        Err(code) => return code,
     };
     watchdog::compiling(&path);
     let program = match crate::compile_until(&source, sets, seed, deadline) {
         Ok(p) => p,
-        Err(crate::CompileError::Timeout { span }) => {
+        Err(crate::CompileError::Story(diagnostics)) if !sets.is_empty() => {
+            return set_failed(&path, &source, sets, seed, deadline, &diagnostics);
+        }
+        Err(e) => return compile_failed(&path, &source, e),
+    };
+    watchdog::running(&path, &source);
+    exit_code(f(&Story {
+        path,
+        source,
+        program: Rc::new(program),
+        deadline,
+    }))
+}
+
+/// Prints why a story does not compile; returns the exit code.
+fn compile_failed(path: &str, source: &str, e: crate::CompileError) -> ExitCode {
+    match e {
+        crate::CompileError::Timeout { span } => {
             let d = Diagnostic::error(span, crate::lower::TIMEOUT_MESSAGE)
                 .with_hint("raise --timeout, or simplify the story");
-            err!("{}", d.render(&path, &source));
-            return ExitCode::from(1);
+            err!("{}", d.render(path, source));
+            ExitCode::from(1)
         }
-        Err(crate::CompileError::UnknownSet { name, consts }) => {
+        crate::CompileError::UnknownSet { name, consts } => {
             errln!("error: --set {name}=…: {path} has no `const {name}`");
             match consts.as_slice() {
                 [] => errln!("  = hint: the story declares no consts"),
@@ -675,27 +708,72 @@ fn with_story(
                         .join(", ")
                 ),
             }
-            return ExitCode::from(2);
+            ExitCode::from(2)
         }
-        Err(crate::CompileError::Story(diagnostics)) => {
+        crate::CompileError::Story(diagnostics) => {
             for d in &diagnostics {
-                err!("{}", d.render(&path, &source));
+                err!("{}", d.render(path, source));
             }
             let n = diagnostics.len();
             errln!(
                 "error: {path}: {n} error{} found",
                 if n == 1 { "" } else { "s" }
             );
-            return ExitCode::from(2);
+            ExitCode::from(2)
         }
-    };
-    watchdog::running(&path, &source);
-    match f(&Story {
-        path,
-        source,
-        program: Rc::new(program),
-        deadline,
-    }) {
+    }
+}
+
+/// A story that does not compile with its `--set` values (`diagnostics`). When it does
+/// with its own values, the values are at fault: one error against the flags that break
+/// it (each alone, or all of them together), with the story's first complaint as a hint,
+/// instead of every consequence (a family of -1 members, then each use of it).
+fn set_failed(
+    path: &str,
+    source: &str,
+    sets: &[(String, i64)],
+    seed: u64,
+    deadline: Option<Instant>,
+    diagnostics: &[Diagnostic],
+) -> ExitCode {
+    let compiles = |sets: &[(String, i64)]| crate::compile_until(source, sets, seed, deadline);
+    if compiles(&[]).is_err() {
+        return compile_failed(
+            path,
+            source,
+            crate::CompileError::Story(diagnostics.to_vec()),
+        );
+    }
+    let mut blamed: Vec<&(String, i64)> = sets
+        .iter()
+        .filter(|set| compiles(std::slice::from_ref(*set)).is_err())
+        .collect();
+    if blamed.is_empty() {
+        blamed = sets.iter().collect();
+    }
+    let flags: Vec<String> = blamed
+        .iter()
+        .map(|(name, value)| format!("--set {name}={value}"))
+        .collect();
+    errln!(
+        "error: {}: {path} does not compile with {}",
+        flags.join(" "),
+        if blamed.len() == 1 {
+            "this value"
+        } else {
+            "these values"
+        }
+    );
+    if let Some(first) = diagnostics.first() {
+        let line = crate::syntax::diagnostic::line_col(source, first.span.start).0;
+        errln!("  = hint: line {line}: {}", first.message);
+    }
+    ExitCode::from(2)
+}
+
+/// The exit code of a command's outcome, its message printed.
+fn exit_code(outcome: Result<(), Failure>) -> ExitCode {
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Story(text)) => {
             err!("{text}");

@@ -4,15 +4,24 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use super::output::{err, errln, out, outln};
-use super::{Failure, Story, count_json};
+use super::{Failure, count_json};
 use crate::engine::Options;
 use crate::explore::sweep;
 use crate::worlds;
 
-impl Story {
-    /// `epipen sweep`: runs every job in parallel and prints a table (one row per run,
-    /// or with `samples` one distribution per combination of values).
-    pub(super) fn sweep(
+/// `epipen sweep` on a story: its text, for the lines of errors and the items drawn.
+pub(super) struct Sweep<'a> {
+    pub(super) source: &'a str,
+}
+
+impl Sweep<'_> {
+    fn line(&self, span: crate::Span) -> usize {
+        crate::syntax::diagnostic::line_col(self.source, span.start).0
+    }
+
+    /// Runs every job in parallel and prints a table (one row per run, or with
+    /// `samples` one distribution per combination of values).
+    pub(super) fn run(
         &self,
         jobs: Vec<sweep::Job>,
         options: &Options,
@@ -21,7 +30,7 @@ impl Story {
     ) -> Result<(), Failure> {
         let start = Instant::now();
         let terminal = std::io::stderr().is_terminal();
-        let outcomes = sweep::run_all(&self.source, jobs, options, &|done, total| {
+        let outcomes = sweep::run_all(self.source, jobs, options, &|done, total| {
             if terminal && start.elapsed() > Duration::from_millis(500) {
                 err!(
                     "\r\x1b[2Ksweep: {done}/{total} runs ({:.1} s)",
@@ -51,31 +60,40 @@ impl Story {
         let failed = outcomes.iter().filter(|o| o.result.is_err()).count();
         let code = outcomes
             .iter()
-            .filter_map(|o| o.result.as_ref().err().map(|e| self.run_error_code(e)))
+            .filter_map(|o| o.result.as_ref().err().map(Self::run_error_code))
             .max();
         match code {
             None => Ok(()),
             Some(code) => {
+                let first = outcomes
+                    .iter()
+                    .find_map(|o| Some((&o.job, o.result.as_ref().err()?)))
+                    .map(|(job, e)| {
+                        let mut which = Self::sets_text(&job.sets);
+                        if samples {
+                            which = [which, format!("seed {}", job.seed)]
+                                .join(", ")
+                                .trim_start_matches(", ")
+                                .to_string();
+                        }
+                        format!("({which}): {}", self.run_error_text(e))
+                    })
+                    .unwrap_or_default();
                 errln!(
-                    "error: {failed} of {} runs failed; the first: {}",
+                    "error: {failed} of {} runs failed; the first {first}",
                     outcomes.len(),
-                    outcomes
-                        .iter()
-                        .find_map(|o| o.result.as_ref().err())
-                        .map(|e| self.run_error_text(e))
-                        .unwrap_or_default()
                 );
                 Err(Failure::Quiet(code))
             }
         }
     }
 
-    fn run_error_code(&self, e: &sweep::RunError) -> u8 {
+    fn run_error_code(e: &sweep::RunError) -> u8 {
         match e {
             sweep::RunError::Compile(_) => 2,
             sweep::RunError::Timeout(_) => 1,
-            sweep::RunError::Engine(e) => match self.failure(e) {
-                Failure::Story(_) => 2,
+            sweep::RunError::Engine(e) => match e.error {
+                crate::engine::Failure::Story { .. } => 2,
                 _ => 1,
             },
         }

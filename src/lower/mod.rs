@@ -99,6 +99,9 @@ enum Entity {
     /// `const n = …`; `None` when its value failed (already reported).
     Param(Option<i64>),
     Enum(EnumId),
+    /// A declaration that failed (a family of -1 members; already reported): its uses
+    /// stay quiet.
+    Failed,
 }
 
 /// Who "knows" means when the agent is left out.
@@ -768,7 +771,7 @@ impl Lowerer {
         let name = &decl.name;
         let first = self.characters.len();
         let entity = match size {
-            Err(()) => return,
+            Err(()) => Entity::Failed,
             Ok(None) => {
                 self.characters.push(ir::Character {
                     name: name.name.clone(),
@@ -795,6 +798,7 @@ impl Lowerer {
             return;
         }
         let (Some(ty), Ok(size)) = (ty, size) else {
+            self.names.insert(decl.name.name.clone(), Entity::Failed);
             return;
         };
         let name = &decl.name;
@@ -1053,6 +1057,10 @@ impl Lowerer {
                     self.not_a_character(expr.span, &shown);
                     None
                 }
+                Some(Entity::Failed) => {
+                    self.expr(index, Ctx::compile_time());
+                    None
+                }
                 _ => {
                     self.not_a_family(base, index);
                     None
@@ -1083,6 +1091,7 @@ impl Lowerer {
         }
         match self.names.get(&name.name).copied() {
             Some(Entity::Character(id)) => Some(id),
+            Some(Entity::Failed) => None,
             Some(Entity::CharFamily(_)) => {
                 self.is_a_family(name);
                 None

@@ -2293,3 +2293,33 @@ fn unrolling_stops_at_the_deadline() {
     };
     assert_eq!(&src[span.start..span.end], "0..999999");
 }
+
+#[test]
+fn a_failed_declaration_is_reported_once_not_at_each_use() {
+    let src = "characters A, c[-1]\nbool m[-1]\nA: knows_value(c[0], m[0])\n\
+               announce knows(c[1], m[2])\nA: knows_value(m[0])\nc[0] learns m[0]\nannounce m\n";
+    assert_eq!(
+        errors(src),
+        [
+            (
+                "a family cannot have -1 members".to_string(),
+                "-1".to_string()
+            ),
+            (
+                "a family cannot have -1 members".to_string(),
+                "-1".to_string()
+            ),
+        ]
+    );
+    // Its index is still checked.
+    assert_eq!(
+        errors("bool m[-1]\nannounce m[zz]"),
+        [
+            (
+                "a family cannot have -1 members".to_string(),
+                "-1".to_string()
+            ),
+            ("unknown name `zz`".to_string(), "zz".to_string()),
+        ]
+    );
+}

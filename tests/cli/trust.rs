@@ -270,3 +270,74 @@ fn the_largest_seed_is_swept() {
     assert_eq!(d["samples"], 2);
     assert_eq!(d["seeds"], serde_json::json!([u64::MAX, 0]));
 }
+
+#[test]
+fn a_value_that_breaks_a_sweep_run_is_that_runs_error_row() {
+    // The sweep aborted with 8 diagnostics and no table.
+    let out = epipen(&["sweep", "stories/muddy-children.story", "--set", "n=-1..1"]);
+    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
+    let rows: Vec<Vec<&str>> = out
+        .stdout
+        .lines()
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows[0], ["n", "worlds", "time", "the world, when one"]);
+    assert_eq!(
+        [rows[1][..2].to_vec(), rows[1][3..].to_vec()],
+        [
+            vec!["-1", "error"],
+            vec!["line 7: a family cannot have -1 members"]
+        ]
+    );
+    assert_eq!(rows[2][..2], ["0", "error"]);
+    assert_eq!(rows[3][..2], ["1", "1 world"]);
+    assert_eq!(
+        out.stderr,
+        "error: 2 of 3 runs failed; the first (n = -1): line 7: a family cannot have -1 members\n"
+    );
+    // A run out of time while unrolling is a row too (exit code 1).
+    let story = story_file(
+        "sweep-sum.story",
+        "int x\nannounce sum(i in 0..999999: x * i) == 1\n",
+    );
+    let out = epipen(&["--timeout", "0.001", "sweep", &story, "--json"]);
+    assert_eq!(out.code, 1, "stderr: {}", out.stderr);
+    assert!(
+        out.stdout.contains(
+            "\"error\":\"line 2: ran out of time (timeout) while unrolling this loop or aggregate\""
+        ),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_bad_set_value_is_one_error_against_the_flag() {
+    // It was 11 errors, nine of them "unknown name `muddy`".
+    let args = [
+        "worlds",
+        "stories/muddy-children.story",
+        "--set",
+        "n=-1",
+        "--set",
+        "k=1",
+    ];
+    let stderr = fails(&args, 2, "");
+    assert_eq!(
+        stderr,
+        "error: --set n=-1: stories/muddy-children.story does not compile with this value\n  \
+         = hint: line 7: a family cannot have -1 members\n"
+    );
+    // A story that is wrong by itself still gets its own errors.
+    let story = story_file("self-broken.story", "const n = 2\nbool b[n]\nannounce zz\n");
+    fails(
+        &["worlds", &story, "--set", "n=-1"],
+        2,
+        "error: unknown name `zz`",
+    );
+}
