@@ -218,6 +218,9 @@ fn run_command() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Ctrl-C ends epipen like any command (exit status 130), also inside a solver call,
+    // where Z3 would otherwise catch it and answer `unknown` (a solver failure, exit 1).
+    z3::set_global_param("ctrl_c", "false");
     let version = format!("{} (Z3 {})", env!("CARGO_PKG_VERSION"), crate::z3_version());
     let matches = Cli::command().version(version).get_matches();
     let cli = match Cli::from_arg_matches(&matches) {

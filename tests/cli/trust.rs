@@ -341,3 +341,45 @@ fn a_bad_set_value_is_one_error_against_the_flag() {
         "error: unknown name `zz`",
     );
 }
+
+#[test]
+fn ctrl_c_inside_a_solver_call_ends_the_run_like_anywhere_else() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    // Non-linear over infinitely many worlds: the solver searches for as long as it may.
+    let story = story_file(
+        "fermat.story",
+        "int x, y, z\nannounce x*x*x + y*y*y == z*z*z and x > 0 and y > 0 and z > 0\n",
+    );
+    let mut command = Command::new(env!("CARGO_BIN_EXE_epipen"));
+    command
+        .args(["worlds", &story])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // A test runner started in the background may ignore SIGINT, and children inherit
+    // that: give the child the default action, as a terminal's Ctrl-C finds it.
+    // SAFETY: signal(2) is async-signal-safe, as pre_exec requires.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("run epipen");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    // SAFETY: kill(2) of the child this test started and has not reaped.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let mut status = None;
+    for _ in 0..100 {
+        status = child.try_wait().expect("wait for epipen");
+        if status.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let Some(status) = status else {
+        child.kill().expect("kill epipen");
+        panic!("epipen still runs 10 s after Ctrl-C");
+    };
+    // Killed by the signal (the shell's 130), not a "solver failure" (exit code 1).
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+}
