@@ -198,6 +198,8 @@ struct Lowerer {
     reported: usize,
     /// The first statement that runs and lowered to nothing without an error.
     vanished: Option<Span>,
+    /// The `actual` that declared the actual world.
+    actual: Option<Span>,
 }
 
 impl Lowerer {
@@ -248,6 +250,7 @@ impl Lowerer {
             places: HashMap::new(),
             reported: 0,
             vanished: None,
+            actual: None,
         }
     }
 
@@ -521,6 +524,9 @@ impl Lowerer {
                     ..Ctx::storyteller()
                 };
                 let formula = self.expr(what, ctx);
+                if self.dead == 0 {
+                    self.one_actual(stmt.span);
+                }
                 self.formula(formula).map(ir::StmtKind::Actual)
             }
             StmtKind::Checkpoint(name) => self.define_checkpoint(name),
@@ -625,6 +631,26 @@ impl Lowerer {
         };
         let formula = self.expr(what, ctx);
         (who, self.formula(formula))
+    }
+
+    /// Reports a second `actual` that runs: the actual world is declared once.
+    fn one_actual(&mut self, span: Span) {
+        let Some(first) = self.actual else {
+            self.actual = Some(span);
+            return;
+        };
+        let diagnostic = if first == span {
+            Diagnostic::error(
+                span,
+                "`actual` is declared again in the next round of this loop",
+            )
+            .with_hint("the actual world is declared once; move `actual` out of the loop")
+        } else {
+            Diagnostic::error(span, "the actual world is already declared")
+                .with_note(first, "the first `actual`")
+                .with_hint("declare it once: join the two in one `actual`, e.g. `actual φ and ψ`")
+        };
+        self.error(diagnostic);
     }
 
     fn define_checkpoint(&mut self, name: &Ident) -> Option<ir::StmtKind> {

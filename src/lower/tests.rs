@@ -2323,3 +2323,36 @@ fn a_failed_declaration_is_reported_once_not_at_each_use() {
         ]
     );
 }
+
+#[test]
+fn the_actual_world_is_declared_once() {
+    let src = "characters A\nbool p, q\nactual p and q\nA reveals p\nactual p and not q\n";
+    let diagnostics = compile(src).unwrap_err();
+    assert_eq!(diagnostics.len(), 1);
+    let d = &diagnostics[0];
+    assert_eq!(d.message, "the actual world is already declared");
+    assert_eq!(&src[d.span.start..d.span.end], "actual p and not q");
+    assert_eq!(
+        d.notes
+            .iter()
+            .map(|(span, note)| (&src[span.start..span.end], note.as_str()))
+            .collect::<Vec<_>>(),
+        [("actual p and q", "the first `actual`")]
+    );
+    assert_eq!(
+        d.render("x.story", src),
+        "x.story:5:1: error: the actual world is already declared\n  |\n5 | actual p and not q\n  \
+         | ^^^^^^^^^^^^^^^^^^\n  = note: line 3: the first `actual`\n  \
+         = hint: declare it once: join the two in one `actual`, e.g. `actual φ and ψ`\n"
+    );
+    assert_eq!(
+        errors("bool p[2]\nfor i in 0..2 { actual p[i] }"),
+        [(
+            "`actual` is declared again in the next round of this loop".to_string(),
+            "actual p[i]".to_string()
+        )]
+    );
+    // One in code that does not run, or run once per round of a `repeat`, is fine.
+    ok("bool p\nif false { actual not p }\nactual p");
+    ok("characters A\nbool p\nrepeat max 2 { actual p\nA reveals p } until true");
+}

@@ -7,6 +7,9 @@ use super::span::Span;
 pub struct Diagnostic {
     pub message: String,
     pub span: Span,
+    /// Other places the error is about, rendered as `= note: line N: ...` lines under
+    /// the excerpt, before the hints.
+    pub notes: Vec<(Span, String)>,
     /// Rendered as `= hint: ...` lines under the excerpt.
     pub hints: Vec<String>,
 }
@@ -16,8 +19,14 @@ impl Diagnostic {
         Diagnostic {
             message: message.into(),
             span,
+            notes: Vec::new(),
             hints: Vec::new(),
         }
+    }
+
+    pub fn with_note(mut self, span: Span, note: impl Into<String>) -> Diagnostic {
+        self.notes.push((span, note.into()));
+        self
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
@@ -81,6 +90,10 @@ impl Diagnostic {
             out.push_str(&format!("{number} | {text}\n"));
         }
         out.push_str(&format!("{pad} | {prefix}{}\n", "^".repeat(carets)));
+        for (span, note) in &self.notes {
+            let (line, _) = line_col(source, span.start);
+            out.push_str(&format!("{pad} = note: line {line}: {note}\n"));
+        }
         for hint in &self.hints {
             out.push_str(&format!("{pad} = hint: {hint}\n"));
         }
