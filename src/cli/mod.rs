@@ -543,7 +543,7 @@ impl Story {
     /// The first line of the statement at `span`, as written.
     fn first_line(&self, span: Span) -> &str {
         self.source[span.start..span.end]
-            .lines()
+            .split(['\n', '\r'])
             .next()
             .unwrap_or("")
     }

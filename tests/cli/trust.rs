@@ -383,3 +383,40 @@ fn ctrl_c_inside_a_solver_call_ends_the_run_like_anywhere_else() {
     // Killed by the signal (the shell's 130), not a "solver failure" (exit code 1).
     assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
 }
+
+#[test]
+fn old_mac_line_endings_and_a_byte_order_mark_are_read() {
+    let two_worlds = "2 possible worlds:\n  x = 1\n  x = 2\n(and that's all)\n";
+    // CR-only line endings were read as one comment line.
+    let body = "# Two worlds\ncharacters A\nint x\nannounce x > 0 and # a comment\n  x < 3\n";
+    for (name, text) in [
+        ("cr.story", body.replace('\n', "\r")),
+        ("crlf.story", body.replace('\n', "\r\n")),
+        ("bom.story", format!("\u{feff}{body}")),
+    ] {
+        let story = story_file(name, &text);
+        assert_worlds(&story, two_worlds);
+        let out = epipen(&["run", "--trace", &story]);
+        assert!(
+            out.stdout
+                .contains("line 4: announce x > 0 and x < 3  =>  2 worlds\n"),
+            "{name}: {}",
+            out.stdout
+        );
+        // Errors point at the right line and column.
+        let story = story_file(name, &format!("{text}announce zz\r"));
+        fails(
+            &["worlds", &story],
+            2,
+            &format!(
+                "{name}:6:10: error: unknown name `zz`\n  |\n6 | announce zz\n  |          ^^\n"
+            ),
+        );
+    }
+    let story = story_file("bom-first.story", "\u{feff}announce zz\n");
+    fails(
+        &["worlds", &story],
+        2,
+        "bom-first.story:1:10: error: unknown name `zz`\n  |\n1 | announce zz\n  |          ^^\n",
+    );
+}
