@@ -358,11 +358,26 @@ fn run_command() -> ExitCode {
                 Ok(read) => read,
                 Err(code) => return code,
             };
-            // What no value changes is checked once: the syntax and the names of the
-            // `--set`s. Whatever a run's values break is that run's `error` row.
+            // What no value changes is checked once: the syntax, the names of the
+            // `--set`s, and errors the story makes whatever the values (the same with
+            // its own values as with the first run's). Whatever a run's values break
+            // is that run's `error` row.
             let names = cli.sets.iter().map(|(name, _)| name.as_str());
             if let Err(e) = crate::parse_with_sets(&source, names) {
                 return compile_failed(&path, &source, e);
+            }
+            let compile = |sets: &[(String, i64)], seed| match crate::compile_until(
+                &source, sets, seed, deadline,
+            ) {
+                Err(crate::CompileError::Story(diagnostics)) => diagnostics,
+                _ => Vec::new(),
+            };
+            let own = compile(&[], cli.seed);
+            if let Some(first) = jobs.first()
+                && !own.is_empty()
+                && compile(&first.sets, first.seed).first() == own.first()
+            {
+                return compile_failed(&path, &source, crate::CompileError::Story(own));
             }
             let sweep = sweep::Sweep { source: &source };
             exit_code(sweep.run(jobs, &options, samples.is_some(), *json))

@@ -69,18 +69,22 @@ impl Sweep<'_> {
                     .iter()
                     .find_map(|o| Some((&o.job, o.result.as_ref().err()?)))
                     .map(|(job, e)| {
+                        // Which run: its values, and its seed when the seeds vary.
                         let mut which = Self::sets_text(&job.sets);
                         if samples {
-                            which = [which, format!("seed {}", job.seed)]
-                                .join(", ")
-                                .trim_start_matches(", ")
-                                .to_string();
+                            if !which.is_empty() {
+                                which.push_str(", ");
+                            }
+                            which.push_str(&format!("seed {}", job.seed));
                         }
-                        format!("({which}): {}", self.run_error_text(e))
+                        if !which.is_empty() {
+                            which = format!(" ({which})");
+                        }
+                        format!("{which}: {}", self.run_error_text(e))
                     })
                     .unwrap_or_default();
                 errln!(
-                    "error: {failed} of {} runs failed; the first {first}",
+                    "error: {failed} of {} runs failed; the first{first}",
                     outcomes.len(),
                 );
                 Err(Failure::Quiet(code))

@@ -119,7 +119,7 @@ pub fn run_all(
 }
 
 fn run_one(source: &str, job: &Job, options: &Options) -> Result<Summary, RunError> {
-    let deadline = options.timeout.map(|t| Instant::now() + t);
+    let deadline = options.timeout.and_then(|t| Instant::now().checked_add(t));
     let program = match crate::compile_until(source, &job.sets, job.seed, deadline) {
         Ok(p) => p,
         Err(crate::CompileError::Story(d)) => return Err(RunError::Compile(d)),

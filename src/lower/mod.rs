@@ -25,8 +25,9 @@ mod show;
 #[cfg(test)]
 mod tests;
 
+use std::collections::hash_map::{DefaultHasher, Entry};
 use std::collections::{HashMap, HashSet};
-
+use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use crate::CompileError;
@@ -297,19 +298,18 @@ impl Lowerer {
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {
-        use std::hash::{Hash, Hasher};
         self.reported += 1;
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let mut hasher = DefaultHasher::new();
         diagnostic.message.hash(&mut hasher);
         let message = hasher.finish();
         match self
             .places
             .entry((diagnostic.span.start, diagnostic.span.end))
         {
-            std::collections::hash_map::Entry::Occupied(mut place) => {
+            Entry::Occupied(mut place) => {
                 place.get_mut().1.insert(message);
             }
-            std::collections::hash_map::Entry::Vacant(place) => {
+            Entry::Vacant(place) => {
                 place.insert((self.diagnostics.len(), HashSet::from([message])));
                 self.diagnostics.push(diagnostic);
             }

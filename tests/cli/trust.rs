@@ -300,6 +300,17 @@ fn a_value_that_breaks_a_sweep_run_is_that_runs_error_row() {
         out.stderr,
         "error: 2 of 3 runs failed; the first (n = -1): line 7: a family cannot have -1 members\n"
     );
+    // A story wrong whatever the values is one story error before the sweep.
+    let story = story_file(
+        "sweep-unknown.story",
+        "const n = 2\nbool p[n]\nannounce zz\n",
+    );
+    let stderr = fails(
+        &["sweep", &story, "--set", "n=1..3"],
+        2,
+        "error: unknown name `zz`",
+    );
+    assert!(stderr.ends_with(": 1 error found\n"), "{stderr}");
     // A run out of time while unrolling is a row too (exit code 1).
     let story = story_file(
         "sweep-sum.story",
