@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use crate::cli::output::{errln, out, outln};
+
 /// The bench's child is killed this long after its own `--timeout` should have stopped it.
 const KILL_GRACE: Duration = Duration::from_secs(1);
 
@@ -67,7 +69,7 @@ pub fn main(args: &Args) -> ExitCode {
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
         Err(e) => {
-            eprintln!("error: cannot find the epipen executable: {e}");
+            errln!("error: cannot find the epipen executable: {e}");
             return ExitCode::from(2);
         }
     };
@@ -75,11 +77,11 @@ pub fn main(args: &Args) -> ExitCode {
         match default_stories(Path::new("stories")) {
             Ok(s) if !s.is_empty() => s,
             Ok(_) => {
-                eprintln!("error: no stories given and no stories/*.story here");
+                errln!("error: no stories given and no stories/*.story here");
                 return ExitCode::from(2);
             }
             Err(e) => {
-                eprintln!("error: no stories given and cannot read stories/: {e}");
+                errln!("error: no stories given and cannot read stories/: {e}");
                 return ExitCode::from(2);
             }
         }
@@ -89,7 +91,7 @@ pub fn main(args: &Args) -> ExitCode {
     let mut reports = Vec::new();
     for (i, path) in stories.iter().enumerate() {
         let name = display_name(path, &args.sets);
-        eprintln!("[{}/{}] {name}", i + 1, stories.len());
+        errln!("[{}/{}] {name}", i + 1, stories.len());
         let result = measure(&exe, path, args);
         let report = Report {
             name,
@@ -97,17 +99,17 @@ pub fn main(args: &Args) -> ExitCode {
             result,
         };
         if args.json {
-            println!("{}", report_json(&report, args));
+            outln!("{}", report_json(&report, args));
         }
         reports.push(report);
     }
     if !args.json {
-        print!("{}", table(&reports));
+        out!("{}", table(&reports));
         for r in &reports {
             if let Err(f) = &r.result {
-                eprintln!("error: {}: {}", r.name, f.short);
+                errln!("error: {}: {}", r.name, f.short);
                 for line in f.text.lines() {
-                    eprintln!("  {line}");
+                    errln!("  {line}");
                 }
             }
         }

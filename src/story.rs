@@ -1309,10 +1309,17 @@ impl Story {
 
     /// `actual φ`: declares the actual world, which φ (without knowledge operators)
     /// must pin down exactly. It is not announced. Needed by [`Story::reveals`]; later
-    /// announcements must be true in it.
+    /// announcements must be true in it. It is declared once: a second `actual` is an
+    /// [`Error::Invalid`].
     pub fn actual(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
         let e = self.expr(formula.into().0)?;
         no_knowledge(&e, "`actual`")?;
+        if (self.program.statements.iter()).any(|s| matches!(s.kind, StmtKind::Actual(_))) {
+            return Err(Error::Invalid(
+                "the actual world is already declared; declare it once, e.g. `actual(φ & ψ)`"
+                    .into(),
+            ));
+        }
         self.run(stmt(StmtKind::Actual(e))).map(drop)
     }
 

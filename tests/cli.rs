@@ -3,6 +3,8 @@
 
 #[path = "cli/explore.rs"]
 mod explore;
+#[path = "cli/trust.rs"]
+mod trust;
 
 use std::path::Path;
 use std::process::Command;

@@ -332,6 +332,11 @@ impl Backend for Z3Backend {
                 return Ok(WorldCount::Infinite);
             }
         }
+        // Finitely many, but not all within the finite route's bounds: list them.
+        let (worlds, exhausted) = self.z3.enumerate(&state.kappa, &self.vars, None, cap)?;
+        if exhausted {
+            return Ok(WorldCount::Exactly(worlds.len() as u64));
+        }
         Ok(WorldCount::MoreThan(cap as u64))
     }
 

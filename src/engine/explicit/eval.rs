@@ -396,12 +396,5 @@ impl ExplicitBackend {
 
 /// Integer arithmetic as the language defines it, on values the analysis proved to fit.
 fn arith(op: ArithOp, x: i128, y: i128) -> Result<i128, SolverError> {
-    let r = match op {
-        ArithOp::Add => x.checked_add(y),
-        ArithOp::Sub => x.checked_sub(y),
-        ArithOp::Mul => x.checked_mul(y),
-        ArithOp::Div => Some(if y == 0 { 0 } else { x.div_euclid(y) }),
-        ArithOp::Mod => Some(if y == 0 { x } else { x.rem_euclid(y) }),
-    };
-    r.ok_or_else(|| internal("an integer overflowed 128 bits"))
+    crate::ir::arith::checked(op, x, y).ok_or_else(|| internal("an integer overflowed 128 bits"))
 }

@@ -413,7 +413,7 @@ fn exact_truth(e: &Expr, point: &[i128]) -> Option<bool> {
 }
 
 fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
-    use crate::ir::{ArithOp, CmpOp, LogicOp};
+    use crate::ir::{CmpOp, LogicOp};
     Some(match &e.kind {
         ExprKind::Int(n) => i128::from(*n),
         ExprKind::Bool(b) => i128::from(*b),
@@ -421,26 +421,7 @@ fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
         ExprKind::Neg(a) => exact(a, point)?.checked_neg()?,
         ExprKind::Not(a) => i128::from(exact(a, point)? == 0),
         ExprKind::Arith(op, a, b) => {
-            let (x, y) = (exact(a, point)?, exact(b, point)?);
-            match op {
-                ArithOp::Add => x.checked_add(y)?,
-                ArithOp::Sub => x.checked_sub(y)?,
-                ArithOp::Mul => x.checked_mul(y)?,
-                ArithOp::Div => {
-                    if y == 0 {
-                        0
-                    } else {
-                        x.checked_div_euclid(y)?
-                    }
-                }
-                ArithOp::Mod => {
-                    if y == 0 {
-                        x
-                    } else {
-                        x.checked_rem_euclid(y)?
-                    }
-                }
-            }
+            crate::ir::arith::checked(*op, exact(a, point)?, exact(b, point)?)?
         }
         ExprKind::Cmp(op, a, b) => {
             let (x, y) = (exact(a, point)?, exact(b, point)?);
