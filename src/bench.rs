@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use crate::cli::output::{errln, out, outln};
+
 /// The bench's child is killed this long after its own `--timeout` should have stopped it.
 const KILL_GRACE: Duration = Duration::from_secs(1);
 
@@ -24,6 +26,8 @@ pub struct Args {
     pub sets: Vec<(String, i64)>,
     /// Passed to every child; the bench kills a child still running a second after it.
     pub timeout: Option<Duration>,
+    /// `--backend`, passed to every child.
+    pub backend: crate::cli::Backend,
     /// One JSON object per story per line instead of a table.
     pub json: bool,
 }
@@ -65,7 +69,7 @@ pub fn main(args: &Args) -> ExitCode {
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
         Err(e) => {
-            eprintln!("error: cannot find the epipen executable: {e}");
+            errln!("error: cannot find the epipen executable: {e}");
             return ExitCode::from(2);
         }
     };
@@ -73,11 +77,11 @@ pub fn main(args: &Args) -> ExitCode {
         match default_stories(Path::new("stories")) {
             Ok(s) if !s.is_empty() => s,
             Ok(_) => {
-                eprintln!("error: no stories given and no stories/*.story here");
+                errln!("error: no stories given and no stories/*.story here");
                 return ExitCode::from(2);
             }
             Err(e) => {
-                eprintln!("error: no stories given and cannot read stories/: {e}");
+                errln!("error: no stories given and cannot read stories/: {e}");
                 return ExitCode::from(2);
             }
         }
@@ -87,7 +91,7 @@ pub fn main(args: &Args) -> ExitCode {
     let mut reports = Vec::new();
     for (i, path) in stories.iter().enumerate() {
         let name = display_name(path, &args.sets);
-        eprintln!("[{}/{}] {name}", i + 1, stories.len());
+        errln!("[{}/{}] {name}", i + 1, stories.len());
         let result = measure(&exe, path, args);
         let report = Report {
             name,
@@ -95,17 +99,17 @@ pub fn main(args: &Args) -> ExitCode {
             result,
         };
         if args.json {
-            println!("{}", report_json(&report, args));
+            outln!("{}", report_json(&report, args));
         }
         reports.push(report);
     }
     if !args.json {
-        print!("{}", table(&reports));
+        out!("{}", table(&reports));
         for r in &reports {
             if let Err(f) = &r.result {
-                eprintln!("error: {}: {}", r.name, f.short);
+                errln!("error: {}: {}", r.name, f.short);
                 for line in f.text.lines() {
-                    eprintln!("  {line}");
+                    errln!("  {line}");
                 }
             }
         }
@@ -152,6 +156,7 @@ fn measure(exe: &Path, story: &Path, args: &Args) -> Result<Measured, Failed> {
         if let Some(t) = args.timeout {
             c.arg("--timeout").arg(t.as_secs_f64().to_string());
         }
+        c.arg("--backend").arg(args.backend.name());
         if stats {
             c.arg("--stats");
         }
@@ -329,10 +334,14 @@ fn maxrss_kb(usage: &libc::rusage) -> u64 {
 }
 
 /// Parses one line of `--stats`:
-/// `stats: line N  T ms  κ K nodes  <statement>`.
+/// `stats: line N  T ms  κ K UNIT  <statement>` (UNIT: nodes or worlds).
 pub fn parse_stats_line(line: &str) -> Option<StepStat> {
     let rest = line.strip_prefix("stats: line")?;
-    let (numbers, statement) = rest.split_once(" nodes")?;
+    // The unit is the first of the words that can name it.
+    let (numbers, statement) = [" nodes", " worlds"]
+        .iter()
+        .filter_map(|unit| rest.split_once(unit))
+        .min_by_key(|(numbers, _)| numbers.len())?;
     let fields: Vec<&str> = numbers.split_whitespace().collect();
     match fields.as_slice() {
         [line, ms, "ms", "κ", kappa] => Some(StepStat {
@@ -477,6 +486,15 @@ mod tests {
                 ms: 3.25,
                 kappa: 42,
                 statement: "Anne: not knows_value(B)".to_string(),
+            })
+        );
+        assert_eq!(
+            parse_stats_line("stats: line    3       0.001 ms  κ 7 worlds  announce nodes > 2"),
+            Some(StepStat {
+                line: 3,
+                ms: 0.001,
+                kappa: 7,
+                statement: "announce nodes > 2".to_string(),
             })
         );
         assert_eq!(parse_stats_line("1 possible world:"), None);

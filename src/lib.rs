@@ -66,6 +66,9 @@ pub enum CompileError {
         /// The story's consts, in order.
         consts: Vec<String>,
     },
+    /// The deadline passed while unrolling the loop or aggregate whose range is at
+    /// `span` ([`lower::TIMEOUT_MESSAGE`]).
+    Timeout { span: Span },
 }
 
 /// Parses and lowers a story, returning every error found. `sets` override the values of
@@ -81,15 +84,50 @@ pub fn compile_seeded(
     sets: &[(String, i64)],
     seed: u64,
 ) -> Result<ir::Program, CompileError> {
+    compile_until(source, sets, seed, None)
+}
+
+/// [`compile_seeded`], giving up with [`CompileError::Timeout`] when `deadline` passes
+/// while loops and aggregates are unrolled.
+pub fn compile_until(
+    source: &str,
+    sets: &[(String, i64)],
+    seed: u64,
+    deadline: Option<std::time::Instant>,
+) -> Result<ir::Program, CompileError> {
+    let story = parse_with_sets(source, sets.iter().map(|(name, _)| name.as_str()))?;
+    compile_parsed(&story, sets, seed, deadline)
+}
+
+/// [`compile_until`] on a story already parsed by [`parse_with_sets`] with the names of
+/// `sets`: what a sweep does once per run, having parsed the story once.
+pub fn compile_parsed(
+    story: &syntax::ast::Story,
+    sets: &[(String, i64)],
+    seed: u64,
+    deadline: Option<std::time::Instant>,
+) -> Result<ir::Program, CompileError> {
+    lower::lower(story, sets, seed, deadline)
+}
+
+/// Parses a story and checks that each of `names` (of `--set`s) names one of its
+/// `const`s: what compiling checks before any value is used.
+pub fn parse_with_sets<'a>(
+    source: &str,
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<syntax::ast::Story, CompileError> {
     let story = syntax::parse(source).map_err(CompileError::Story)?;
     let consts = lower::const_names(&story);
-    if let Some((name, _)) = sets.iter().find(|(name, _)| !consts.contains(name)) {
+    if let Some(name) = names
+        .into_iter()
+        .find(|name| !consts.iter().any(|c| c == name))
+    {
         return Err(CompileError::UnknownSet {
-            name: name.clone(),
+            name: name.to_string(),
             consts,
         });
     }
-    lower::lower(&story, sets, seed).map_err(CompileError::Story)
+    Ok(story)
 }
 
 /// The version of the Z3 library loaded at run time, e.g. "5.4.0.0".

@@ -1309,10 +1309,17 @@ impl Story {
 
     /// `actual φ`: declares the actual world, which φ (without knowledge operators)
     /// must pin down exactly. It is not announced. Needed by [`Story::reveals`]; later
-    /// announcements must be true in it.
+    /// announcements must be true in it. It is declared once: a second `actual` is an
+    /// [`Error::Invalid`].
     pub fn actual(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
         let e = self.expr(formula.into().0)?;
         no_knowledge(&e, "`actual`")?;
+        if (self.program.statements.iter()).any(|s| matches!(s.kind, StmtKind::Actual(_))) {
+            return Err(Error::Invalid(
+                "the actual world is already declared; declare it once, e.g. `actual(φ & ψ)`"
+                    .into(),
+            ));
+        }
         self.run(stmt(StmtKind::Actual(e))).map(drop)
     }
 
@@ -1433,7 +1440,7 @@ impl Story {
     /// magnitude first, then value by value in declaration order).
     pub fn worlds(&mut self, limit: u64) -> Result<Worlds, Error> {
         self.ensure_live()?;
-        let live = self.live.as_ref().expect("ensure_live made the engine");
+        let live = self.live.as_mut().expect("ensure_live made the engine");
         let set = live.engine.worlds(limit)?;
         let decls = Rc::new(Program {
             characters: self.program.characters.clone(),

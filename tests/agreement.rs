@@ -1,5 +1,6 @@
 //! The engine and the brute-force evaluator must agree on generated finite stories, and
-//! so must the engine's two backends (Z3 and BDDs) on those with only bools and enums.
+//! so must the engine's three backends (Z3, BDDs on those with only bools and enums,
+//! explicit worlds on all of them: every story bounds its ints first).
 //!
 //! A deterministic generator writes story text in five families (dates as in Cheryl's
 //! birthday, sums and products of small numbers, booleans, rounds with an actual world,
@@ -993,7 +994,7 @@ fn agreement_pass(strategy: Strategy, timeout: Duration) -> Pass {
     let mut slow = Vec::new();
     for (index, story) in stories.iter().enumerate() {
         let program = compile(story);
-        if strategy == Strategy::Bdd && !finite_by_type(&program) {
+        if !takes(strategy, &program) {
             continue;
         }
         pass.checked += 1;
@@ -1065,12 +1066,55 @@ fn engine_agrees_with_bruteforce() {
     }
 }
 
+/// Whether the backend of `strategy` takes the story (BDDs take only bools and enums;
+/// the explicit backend what its first announcements bound).
+fn takes(strategy: Strategy, program: &epipen::ir::Program) -> bool {
+    let options = Options {
+        strategy,
+        ..Options::default()
+    };
+    Engine::new(std::rc::Rc::new(program.clone()), &options).backend() != "none"
+}
+
 /// Whether every constant is a bool or an enum (what the BDD backend runs).
 fn finite_by_type(program: &epipen::ir::Program) -> bool {
     program
         .constants
         .iter()
         .all(|c| matches!(c.ty, Ty::Bool | Ty::Enum(_)))
+}
+
+/// Z3 (the finite-domain route on these finite stories) agrees with the evaluator on
+/// every story.
+#[test]
+fn z3_agrees_with_bruteforce() {
+    let pass = agreement_pass(Strategy::Z3, ENGINE_TIMEOUT);
+    if let Some(first) = pass.mismatches.first() {
+        panic!(
+            "{} of {} stories disagree; the first:\n{first}",
+            pass.mismatches.len(),
+            pass.stories
+        );
+    }
+    assert_eq!(pass.checked, pass.stories, "Z3 takes every story");
+}
+
+/// The explicit-worlds backend agrees with the evaluator on every story, and takes all
+/// of them (each bounds its ints in its first announcement).
+#[test]
+fn explicit_agrees_with_bruteforce() {
+    let pass = agreement_pass(Strategy::Explicit, ENGINE_TIMEOUT);
+    if let Some(first) = pass.mismatches.first() {
+        panic!(
+            "{} of {} stories disagree; the first:\n{first}",
+            pass.mismatches.len(),
+            pass.stories
+        );
+    }
+    assert_eq!(
+        pass.checked, pass.stories,
+        "the explicit backend takes every story"
+    );
 }
 
 /// The BDD backend agrees with the evaluator on every story of bools and enums.
@@ -1126,35 +1170,44 @@ fn transcript(program: &epipen::ir::Program, strategy: Strategy) -> String {
     out
 }
 
-/// The BDD backend and Z3 (the finite-domain route) report the same reveals, worlds and
-/// story errors on every story of bools and enums.
+/// The BDD and explicit backends report the same reveals, worlds and story errors as Z3
+/// (the finite-domain route) on every story they take.
 #[test]
-fn bdd_agrees_with_z3() {
-    let mut checked = 0;
+fn backends_agree_with_z3() {
+    let mut checked = [0, 0];
     let mut mismatches = Vec::new();
     for (index, story) in stories().iter().enumerate() {
         let program = compile(story);
-        if !finite_by_type(&program) {
-            continue;
-        }
-        checked += 1;
-        let (bdd, z3) = (
-            transcript(&program, Strategy::Bdd),
-            transcript(&program, Strategy::Finite),
-        );
-        if bdd != z3 {
-            eprintln!(
-                "--- mismatch (story {index}) ---\n{}BDD:\n{bdd}Z3:\n{z3}",
-                story.text
-            );
-            mismatches.push(index);
+        let z3 = transcript(&program, Strategy::Finite);
+        for (k, strategy) in [Strategy::Bdd, Strategy::Explicit].into_iter().enumerate() {
+            if !takes(strategy, &program) {
+                continue;
+            }
+            checked[k] += 1;
+            let other = transcript(&program, strategy);
+            if other != z3 {
+                eprintln!(
+                    "--- mismatch (story {index}) ---\n{}{strategy:?}:\n{other}Z3:\n{z3}",
+                    story.text
+                );
+                mismatches.push((index, strategy));
+            }
         }
     }
     assert!(
         mismatches.is_empty(),
-        "stories {mismatches:?} of {checked} disagree"
+        "stories {mismatches:?} disagree ({checked:?} checked)"
     );
-    assert!(checked >= 100, "only {checked} stories of bools and enums");
+    assert!(
+        checked[0] >= 100,
+        "only {} stories of bools and enums",
+        checked[0]
+    );
+    assert_eq!(
+        checked[1],
+        stories().len(),
+        "the explicit backend takes every story"
+    );
 }
 
 /// Quantifier elimination forced first (the route infinite stories take) never gives a
@@ -1195,7 +1248,12 @@ fn mod_of_a_difference() {
     let program = compile(&story);
     let expected = brute(&story, &program);
     assert_eq!(show(&expected), "2 worlds: [(0, 0), (8, 8)]");
-    for strategy in [Strategy::Symbolic, Strategy::Auto, Strategy::Finite] {
+    for strategy in [
+        Strategy::Symbolic,
+        Strategy::Auto,
+        Strategy::Finite,
+        Strategy::Explicit,
+    ] {
         let set = solve(&program, strategy, ENGINE_TIMEOUT).expect("the engine runs");
         assert_eq!(
             show(&set.worlds),
@@ -1257,6 +1315,35 @@ fn sampled_cheryl_stories_agree_with_the_evaluator() {
         assert_eq!(draws.len(), 30, "{name}: every seed draws other dates");
         if name == "cheryl-sample" {
             assert_eq!(sizes.into_iter().collect::<Vec<_>>(), [0, 1, 2], "{name}");
+        }
+    }
+}
+
+/// What Sum (stories/what-sum.story) leaves SMCDEL's published counts; at small bounds
+/// the worlds agree with the evaluator on every backend that takes the story.
+#[test]
+fn what_sum_leaves_the_published_counts() {
+    let path = format!("{}/stories/what-sum.story", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("the story exists");
+    for (b, count) in [(10, 2), (20, 36), (30, 100), (40, 198), (50, 330)] {
+        let program = epipen::compile(&text, &[("B".to_string(), b)]).expect("compiles");
+        let set = solve(&program, Strategy::Auto, ENGINE_TIMEOUT).expect("the engine runs");
+        assert_eq!(set.worlds.len(), count, "B = {b}");
+        if b > 20 {
+            continue;
+        }
+        let story = Story {
+            family: Family::Arithmetic,
+            text: text.clone(),
+            domain: Domain {
+                ranges: vec![Some((1, b)); 3],
+            },
+        };
+        let expected = show(&brute(&story, &program));
+        assert_eq!(show(&set.worlds), expected, "B = {b}, auto");
+        for strategy in [Strategy::Z3, Strategy::Explicit] {
+            let set = solve(&program, strategy, ENGINE_TIMEOUT).expect("the engine runs");
+            assert_eq!(show(&set.worlds), expected, "B = {b}, {strategy:?}");
         }
     }
 }

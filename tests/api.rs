@@ -370,6 +370,12 @@ fn story_errors_come_from_running_and_leave_no_trace() {
     let w = story.worlds(10).unwrap();
     let xs: Vec<_> = w.iter().map(|w| w.int(&x).unwrap()).collect();
     assert_eq!(xs, [0, 2]);
+    // A second `actual` does not replace the first.
+    invalid(
+        story.actual(x.eq(0)),
+        "the actual world is already declared",
+    );
+    assert!(!story.reveals(a, x.eq(0)).unwrap());
 }
 
 #[test]

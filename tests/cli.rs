@@ -3,6 +3,8 @@
 
 #[path = "cli/explore.rs"]
 mod explore;
+#[path = "cli/trust.rs"]
+mod trust;
 
 use std::path::Path;
 use std::process::Command;
@@ -616,6 +618,20 @@ fn runtime_story_errors_are_located() {
             "3:1: error: this announcement is false in the actual world\n  |\n3 | announce not p\n  | ^^^^^^^^^^^^^^\n  \
              = hint: announcements are truthful: check it against `actual`\n",
         ),
+        (
+            // A reveals what it knows: A never learned p, so it cannot reveal it (the
+            // actual world would otherwise be eliminated, leaving no world at all).
+            "reveal-unknown.story",
+            "characters A\nbool p\nactual p\nA reveals p\nworlds\n",
+            "4:1: error: A cannot reveal this: it is true in the actual world, but A does not know it\n  |\n4 | A reveals p\n  | ^^^^^^^^^^^\n  \
+             = hint: `reveals` says what the speaker knows; in the actual world A still considers a world possible where it is false\n",
+        ),
+        (
+            "reveal-unknown-int.story",
+            "characters A\nint x\nannounce x >= 0 and x <= 3\nactual x == 2\nA reveals x != 2\n",
+            "5:1: error: A cannot reveal this: it is false in the actual world, but A does not know it\n  |\n5 | A reveals x != 2\n  | ^^^^^^^^^^^^^^^^\n  \
+             = hint: `reveals` says what the speaker knows; in the actual world A still considers a world possible where it is true\n",
+        ),
     ];
     for (name, source, expected) in cases {
         let story = story_file(name, source);
@@ -660,4 +676,108 @@ fn bench_one_story() {
     // median, min, max (each "N ms" or "N s"), peak MB, κ max, κ final
     assert_eq!(lines[1].split_whitespace().count(), 10, "row: {}", lines[1]);
     assert_eq!(out.stderr, "[1/1] cheryl.story\n");
+}
+
+/// Every story prints the same worlds on every backend that takes it, and a backend
+/// asked for by name that cannot take a story says why (exit code 2, at the statement
+/// it cannot take, with a hint).
+#[test]
+fn every_story_runs_alike_on_every_backend_that_takes_it() {
+    // The stories a backend refuses, and why; every other story runs on every backend.
+    let refused: &[(&str, &str, &str)] = &[
+        (
+            "bdd",
+            "",
+            "the BDD backend handles only bool and enum constants",
+        ),
+        (
+            "explicit",
+            "consecutive-numbers.story",
+            "the explicit-worlds backend needs every int bounded",
+        ),
+        (
+            "explicit",
+            "who-has-the-sum-nohint.story",
+            "the explicit-worlds backend needs every int bounded",
+        ),
+        (
+            "explicit",
+            "who-has-the-sum.story",
+            "the explicit-worlds backend needs every int bounded",
+        ),
+    ];
+    let bdd_takes = [
+        "colour-fairies.story",
+        "muddy-children.story",
+        "planetfall.story",
+        "three-logicians.story",
+        "zebra.story",
+    ];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("stories");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".story"))
+        .collect();
+    names.sort();
+    for name in &names {
+        let path = format!("stories/{name}");
+        let auto = epipen(&["worlds", &path]);
+        assert_eq!(auto.code, 0, "{name}: {}", auto.stderr);
+        for backend in ["z3", "bdd", "explicit"] {
+            let out = epipen(&["--backend", backend, "worlds", &path]);
+            let why = refused
+                .iter()
+                .find(|(b, n, _)| {
+                    *b == backend && (*n == name || (n.is_empty() && !bdd_takes.contains(&&**name)))
+                })
+                .map(|(_, _, why)| *why);
+            match why {
+                None => {
+                    assert_eq!(out.code, 0, "{name} on {backend}: {}", out.stderr);
+                    assert_eq!(out.stdout, auto.stdout, "{name} on {backend}");
+                }
+                Some(why) => {
+                    assert_eq!(out.code, 2, "{name} on {backend}: {}", out.stderr);
+                    assert_eq!(out.stdout, "", "{name} on {backend}");
+                    assert!(
+                        out.stderr.starts_with(&format!("{path}:"))
+                            && out.stderr.contains(&format!("error: {why}"))
+                            && out.stderr.contains(
+                                "= hint: `--backend auto` (the default) picks a backend that takes the story"
+                            ),
+                        "{name} on {backend}: {}",
+                        out.stderr
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Freudenthal's puzzle with x + y <= 2000 (997 002 worlds at the start, on the explicit
+/// backend) has three answers.
+#[test]
+fn sum_and_product_up_to_2000_has_three_answers() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("stories/sum-and-product.story"),
+    )
+    .unwrap();
+    assert!(text.contains("x + y <= 100\n"));
+    let story = story_file(
+        "sum-and-product-2000.story",
+        &text.replace("x + y <= 100\n", "x + y <= 2000\n"),
+    );
+    assert_worlds(
+        &story,
+        "3 possible worlds:\n  x = 4, y = 13\n  x = 4, y = 61\n  x = 16, y = 73\n(and that's all)\n",
+    );
+}
+
+#[test]
+fn what_sum_at_ten() {
+    assert_worlds(
+        "stories/what-sum.story",
+        "2 possible worlds:\n  x = 1, y = 3, z = 2\n  x = 1, y = 3, z = 4\n(and that's all)\n",
+    );
 }

@@ -1,5 +1,6 @@
 //! `epipen graph` and `worlds --dot`: the model as DOT, and SVG through Graphviz.
 
+use super::output::outln;
 use super::{Failure, Story};
 use crate::engine::{Engine, EngineError, Failure as EngineFailure};
 use crate::explore::graph::{self, GRAPH_CAP};
@@ -96,7 +97,7 @@ pub(super) fn render_svg(dot: &str, out: &std::path::Path) -> Result<(), Failure
             String::from_utf8_lossy(&output.stderr)
         ))),
         Ok(_) => {
-            println!("wrote {}", out.display());
+            outln!("wrote {}", out.display());
             Ok(())
         }
     }

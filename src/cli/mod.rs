@@ -6,16 +6,21 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod graph;
+pub(crate) mod output;
 mod sweep;
 mod trace;
+mod watchdog;
 
-use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
+use output::{err, errln, out, outln};
+
+use crate::engine::{
+    Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError, Strategy,
+};
 use crate::explore;
 use crate::ir::Program;
 use crate::syntax::{Diagnostic, Span};
@@ -35,8 +40,8 @@ Examples:
   epipen sweep stories/muddy-children.story --set n=2..8 --set k=1..3
   epipen sweep stories/cheryl-sample.story --samples 1000 --seed 1
 
-Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit)
-or a refuted hint, 2 usage or story error.";
+Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit),
+a refuted hint or output that cannot be written, 2 usage or story error.";
 
 #[derive(Parser)]
 #[command(name = "epipen", about = "Solve epistemic logic puzzles with the Z3 SMT solver", after_help = EXAMPLES)]
@@ -46,7 +51,7 @@ struct Cli {
     /// Log to stderr: -v info, -vv debug, -vvv trace (RUST_LOG overrides)
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
-    /// Give up after this many seconds for the whole run (exit code 1)
+    /// Give up after this many seconds for the whole run (exit code 1), at most 1e9
     #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
     /// Print each statement's time and κ's size after it, on stderr
@@ -59,6 +64,41 @@ struct Cli {
     /// Seed of the story's `sample(k, {…})` draws (the first seed with `sweep --samples`)
     #[arg(long, global = true, default_value_t = 0)]
     seed: u64,
+    /// Which backend runs the story: explicit worlds when the first announcements bound
+    /// every constant, BDDs for larger stories of bools and enums, Z3 otherwise (auto);
+    /// a backend named here that does not fit the story is an error (exit code 2)
+    #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
+}
+
+/// `--backend`: which of the engine's backends runs the story.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    Auto,
+    Z3,
+    Bdd,
+    Explicit,
+}
+
+impl Backend {
+    fn strategy(self) -> Strategy {
+        match self {
+            Backend::Auto => Strategy::Auto,
+            Backend::Z3 => Strategy::Z3,
+            Backend::Bdd => Strategy::Bdd,
+            Backend::Explicit => Strategy::Explicit,
+        }
+    }
+
+    /// As `--backend` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Z3 => "z3",
+            Backend::Bdd => "bdd",
+            Backend::Explicit => "explicit",
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -140,8 +180,15 @@ enum Command {
     },
 }
 
+/// The longest `--timeout`, in seconds (about 31 years): a deadline must be a time the
+/// clock can hold.
+const MAX_TIMEOUT: f64 = 1e9;
+
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
+        Ok(v) if v > MAX_TIMEOUT && v.is_finite() => Err(format!(
+            "`{s}` seconds is longer than the longest timeout, {MAX_TIMEOUT:.0} seconds (about 31 years)"
+        )),
         Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v)),
         _ => Err(format!("`{s}` is not a positive number of seconds")),
     }
@@ -185,8 +232,8 @@ fn single_values(sets: &[(String, Vec<i64>)]) -> Result<Vec<(String, i64)>, Exit
         .map(|(name, values)| match values.as_slice() {
             [v] => Ok((name.clone(), *v)),
             _ => {
-                eprintln!("error: --set {name}=…: gives {} values, and only `epipen sweep` runs a story once per value", values.len());
-                eprintln!("  = hint: `epipen sweep FILE --set {name}=…`, or give one value");
+                errln!("error: --set {name}=…: gives {} values, and only `epipen sweep` runs a story once per value", values.len());
+                errln!("  = hint: `epipen sweep FILE --set {name}=…`, or give one value");
                 Err(ExitCode::from(2))
             }
         })
@@ -195,18 +242,34 @@ fn single_values(sets: &[(String, Vec<i64>)]) -> Result<Vec<(String, i64)>, Exit
 
 /// Parses the arguments, runs the command, and returns the process's exit code.
 pub fn main() -> ExitCode {
+    let code = run_command();
+    // What is left in stdout's buffer: a failure to write it is an error too.
+    output::flush_stdout();
+    code
+}
+
+fn run_command() -> ExitCode {
     // Like any Unix filter, end quietly when stdout is closed (`epipen … | head`) instead
     // of failing to print.
     // SAFETY: restoring the default action of SIGPIPE, before any thread starts.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Ctrl-C ends epipen like any command (exit status 130), also inside a solver call,
+    // where Z3 would otherwise catch it and answer `unknown` (a solver failure, exit 1).
+    z3::set_global_param("ctrl_c", "false");
     let version = format!("{} (Z3 {})", env!("CARGO_PKG_VERSION"), crate::z3_version());
     let matches = Cli::command().version(version).get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
+    let deadline = cli.timeout.map(|t| Instant::now() + t);
+    if let Some(deadline) = deadline
+        && !matches!(cli.command, Command::Sweep { .. } | Command::Bench { .. })
+    {
+        watchdog::start(deadline);
+    }
     init_tracing(cli.verbose);
     tracing::debug!(
         "Z3 {} (linked from: {})",
@@ -214,6 +277,7 @@ pub fn main() -> ExitCode {
         env!("EPIPEN_Z3_SOURCE")
     );
     let mut options = Options {
+        strategy: cli.backend.strategy(),
         timeout: cli.timeout,
         stats: cli.stats,
         ..Options::default()
@@ -232,7 +296,7 @@ pub fn main() -> ExitCode {
             json,
             dot,
             trust_hints,
-        } => with_story(file, &sets, cli.seed, |story| {
+        } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             options.skip_worlds_statements = true;
             let mut trusted = Vec::new();
@@ -242,7 +306,7 @@ pub fn main() -> ExitCode {
                 }
             })?;
             if *dot {
-                print!("{}", story.graph(&mut engine, None)?);
+                out!("{}", story.graph(&mut engine, None)?);
                 return Ok(());
             }
             let set = engine.worlds(*limit).map_err(|error| {
@@ -252,10 +316,10 @@ pub fn main() -> ExitCode {
                 })
             })?;
             if *json {
-                println!("{}", worlds::worlds_json(&story.program, &set, &trusted));
+                outln!("{}", worlds::worlds_json(&story.program, &set, &trusted));
             } else {
-                print!("{}", trusted_note(&trusted));
-                print!(
+                out!("{}", trusted_note(&trusted));
+                out!(
                     "{}",
                     worlds::worlds_text(&story.program, &set, "raise --limit to see more")
                 );
@@ -267,14 +331,14 @@ pub fn main() -> ExitCode {
             trust_hints,
             trace: false,
             ..
-        } => with_story(file, &sets, cli.seed, |story| {
+        } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             let mut printed = false;
             story.run(&options, &mut |event| {
                 printed |= print_event(story, &event);
             })?;
             if !printed {
-                eprintln!(
+                errln!(
                     "note: the story printed nothing; `epipen worlds FILE` prints the worlds at its end"
                 );
             }
@@ -286,18 +350,18 @@ pub fn main() -> ExitCode {
             trace: true,
             json,
             limit,
-        } => with_story(file, &sets, cli.seed, |story| {
+        } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             let limit = usize::try_from(*limit).unwrap_or(usize::MAX);
             story.trace(&options, limit, *json)
         }),
-        Command::Graph { file, at, svg } => with_story(file, &sets, cli.seed, |story| {
+        Command::Graph { file, at, svg } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.skip_worlds_statements = true;
             let checkpoint = story.checkpoint(at.as_deref())?;
             let mut engine = story.run(&options, &mut |_| {})?;
             let dot = story.graph(&mut engine, checkpoint)?;
             match svg {
-                None => print!("{dot}"),
+                None => out!("{dot}"),
                 Some(out) => graph::render_svg(&dot, out)?,
             }
             Ok(())
@@ -307,25 +371,63 @@ pub fn main() -> ExitCode {
             samples,
             json,
         } => {
-            let seeds = match samples {
-                Some(n) => cli.seed..cli.seed.saturating_add(*n),
-                None => cli.seed..cli.seed + 1,
+            let seeds = samples.unwrap_or(1);
+            let runs = explore::sweep::run_count(&cli.sets, seeds);
+            if runs > explore::sweep::MAX_RUNS {
+                let sizes: Vec<String> = (cli.sets.iter())
+                    .map(|(name, values)| format!("{} values of {name}", values.len()))
+                    .chain(samples.map(|n| format!("{n} samples")))
+                    .collect();
+                errln!(
+                    "error: the sweep would make {} runs ({}), more than the {} it makes at most",
+                    if runs == u64::MAX {
+                        "more than 2^64".to_string()
+                    } else {
+                        runs.to_string()
+                    },
+                    sizes.join(" × "),
+                    explore::sweep::MAX_RUNS
+                );
+                errln!("  = hint: sweep fewer values at a time");
+                return ExitCode::from(2);
+            }
+            let jobs = explore::sweep::jobs(&cli.sets, cli.seed, seeds);
+            let (path, source) = match read_source(file) {
+                Ok(read) => read,
+                Err(code) => return code,
             };
-            let jobs = explore::sweep::jobs(&cli.sets, seeds);
-            // The first run's values check the story and the names before the sweep.
-            let first = jobs.first().map(|j| j.sets.clone()).unwrap_or_default();
-            with_story(file, &first, cli.seed, |story| {
-                story.sweep(jobs, &options, samples.is_some(), *json)
-            })
+            // What no value changes is checked once: the syntax, the names of the
+            // `--set`s, and errors the story makes whatever the values (the same with
+            // its own values as with the first run's). Whatever a run's values break
+            // is that run's `error` row.
+            let names = cli.sets.iter().map(|(name, _)| name.as_str());
+            if let Err(e) = crate::parse_with_sets(&source, names) {
+                return compile_failed(&path, &source, e);
+            }
+            let compile = |sets: &[(String, i64)], seed| match crate::compile_until(
+                &source, sets, seed, deadline,
+            ) {
+                Err(crate::CompileError::Story(diagnostics)) => diagnostics,
+                _ => Vec::new(),
+            };
+            let own = compile(&[], cli.seed);
+            if let Some(first) = jobs.first()
+                && !own.is_empty()
+                && compile(&first.sets, first.seed).first() == own.first()
+            {
+                return compile_failed(&path, &source, crate::CompileError::Story(own));
+            }
+            let sweep = sweep::Sweep { source: &source };
+            exit_code(sweep.run(jobs, &options, samples.is_some(), *json))
         }
-        Command::Check { file } => with_story(file, &sets, cli.seed, |story| {
+        Command::Check { file } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.keep_refuted_hints = true;
             options.skip_worlds_statements = true;
             let (mut verified, mut refuted) = (0, 0);
             story.run(&options, &mut |event| match event {
                 Event::HintVerified { span, elapsed } => {
                     verified += 1;
-                    println!(
+                    outln!(
                         "line {}: hint `{}` verified ({:.2} s)",
                         story.line(span),
                         story.hint_text(span),
@@ -338,7 +440,7 @@ pub fn main() -> ExitCode {
                     counterexample,
                 } => {
                     refuted += 1;
-                    println!(
+                    outln!(
                         "line {}: hint `{}` refuted ({:.2} s): counterexample {}",
                         story.line(span),
                         story.hint_text(span),
@@ -348,7 +450,7 @@ pub fn main() -> ExitCode {
                 }
                 _ => {}
             })?;
-            println!("{verified} verified, {refuted} refuted");
+            outln!("{verified} verified, {refuted} refuted");
             if refuted > 0 {
                 Err(Failure::Quiet(1))
             } else {
@@ -360,6 +462,7 @@ pub fn main() -> ExitCode {
             runs: *runs as usize,
             sets: sets.clone(),
             timeout: cli.timeout,
+            backend: cli.backend,
             json: *json,
         }),
     }
@@ -380,8 +483,8 @@ fn print_event(story: &Story, event: &Event) -> bool {
     }
     match event {
         Event::Worlds { span, set } => {
-            println!("-- line {}: worlds --", story.line(*span));
-            print!(
+            outln!("-- line {}: worlds --", story.line(*span));
+            out!(
                 "{}",
                 worlds::worlds_text(
                     &story.program,
@@ -400,18 +503,18 @@ fn print_event(story: &Story, event: &Event) -> bool {
             let said = if *holds { text.clone() } else { negate(text) };
             let who = &story.program.characters[who.0].name;
             match round {
-                Some(r) => println!("round {r}: {who}: {said}"),
-                None => println!("{who}: {said}"),
+                Some(r) => outln!("round {r}: {who}: {said}"),
+                None => outln!("{who}: {said}"),
             }
         }
         Event::RepeatDone { span, rounds } => {
-            println!(
+            outln!(
                 "-- line {}: repeat done after {rounds} round{} --",
                 story.line(*span),
                 if *rounds == 1 { "" } else { "s" }
             );
         }
-        Event::HintTrusted { span } => print!("{}", trusted_note(&[story.line(*span)])),
+        Event::HintTrusted { span } => out!("{}", trusted_note(&[story.line(*span)])),
         Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {}
     }
     true
@@ -453,7 +556,7 @@ fn init_tracing(verbose: u8) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(|| output::LogWriter)
         .with_target(false)
         .try_init();
 }
@@ -466,6 +569,8 @@ struct Story {
     path: String,
     source: String,
     program: Rc<Program>,
+    /// When `--timeout` runs out.
+    deadline: Option<Instant>,
 }
 
 /// Why a command failed: a rendered message and its exit code.
@@ -492,7 +597,7 @@ impl Story {
     /// The first line of the statement at `span`, as written.
     fn first_line(&self, span: Span) -> &str {
         self.source[span.start..span.end]
-            .lines()
+            .split(['\n', '\r'])
             .next()
             .unwrap_or("")
     }
@@ -517,21 +622,25 @@ impl Story {
         sink: &mut dyn FnMut(Event),
         after: &mut AfterStep<'_>,
     ) -> Result<Engine, Failure> {
-        let mut engine = Engine::new(self.program.clone(), options);
-        if options.stats && engine.uses_bdd() {
+        // The deadline counts from the start of the command, reading and compiling included.
+        let options = Options {
+            timeout: self
+                .deadline
+                .map(|d| d.saturating_duration_since(Instant::now())),
+            ..options.clone()
+        };
+        let mut engine = Engine::new(self.program.clone(), &options);
+        if options.stats && engine.backend() == "bdd" {
             let order = crate::bdd_order::order(&self.program);
-            eprintln!(
+            errln!(
                 "stats: BDD variable order: {}",
                 crate::bdd_order::describe(&self.program, &order)
             );
         }
         let mut progress = Progress::new(&self.program);
-        let current = options.timeout.map(|t| self.watchdog(t));
         after(&mut engine, None)?;
         for stmt in &self.program.statements {
-            if let Some(current) = &current {
-                *current.lock().unwrap_or_else(|e| e.into_inner()) = stmt.span;
-            }
+            watchdog::statement(stmt.span);
             progress.tick(self, stmt.span);
             engine
                 .step(stmt, &mut |event| {
@@ -541,8 +650,9 @@ impl Story {
                             span,
                             elapsed,
                             kappa_size,
-                        } => eprintln!(
-                            "stats: line {:>4}  {:>10.3} ms  κ {kappa_size} nodes  {}",
+                            unit,
+                        } => errln!(
+                            "stats: line {:>4}  {:>10.3} ms  κ {kappa_size} {unit}  {}",
                             self.line(span),
                             elapsed.as_secs_f64() * 1000.0,
                             self.first_line(span)
@@ -555,25 +665,6 @@ impl Story {
         }
         progress.clear();
         Ok(engine)
-    }
-
-    /// Keeps `--timeout` a promise: the engine checks the deadline between solver calls,
-    /// but a single long Z3 call (a `simplify`, say) does not look at it. A second after
-    /// the deadline this thread reports the timeout at the running statement, as the
-    /// engine would, and ends the process with exit code 1. Returns where to record the
-    /// running statement.
-    fn watchdog(&self, timeout: Duration) -> Arc<Mutex<Span>> {
-        let current = Arc::new(Mutex::new(Span::default()));
-        let (path, source, at) = (self.path.clone(), self.source.clone(), current.clone());
-        std::thread::spawn(move || {
-            std::thread::sleep(timeout + Duration::from_secs(1));
-            let span = *at.lock().unwrap_or_else(|e| e.into_inner());
-            let d = Diagnostic::error(span, format!("solver failure: {}", SolverError::Timeout))
-                .with_hint("raise --timeout, or simplify the story");
-            eprint!("{}", d.render(&path, &source));
-            std::process::exit(1);
-        });
-        current
     }
 
     fn failure(&self, e: &EngineError) -> Failure {
@@ -600,28 +691,80 @@ impl Story {
     }
 }
 
+/// The largest story file epipen reads.
+const MAX_STORY_BYTES: u64 = 64 << 20;
+
+/// The text of a story file, at most [`MAX_STORY_BYTES`] long.
+fn read_story(file: &PathBuf) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_STORY_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_STORY_BYTES {
+        return Err(format!("it is larger than {} MiB", MAX_STORY_BYTES >> 20));
+    }
+    String::from_utf8(bytes).map_err(|e| format!("it is not UTF-8 text ({e})"))
+}
+
+/// Reads the story file: its path as shown and its text, or the exit code of the error
+/// already printed.
+fn read_source(file: &PathBuf) -> Result<(String, String), ExitCode> {
+    let path = file.display().to_string();
+    watchdog::reading(&path);
+    match read_story(file) {
+        Ok(source) => Ok((path, source)),
+        Err(e) => {
+            errln!("error: cannot read {path}: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
 /// Reads and compiles the story, runs `f`, and turns the outcome into an exit code.
+/// Unrolling stops at `deadline`, and the story keeps it for the run.
 fn with_story(
     file: &PathBuf,
     sets: &[(String, i64)],
     seed: u64,
+    deadline: Option<Instant>,
     f: impl FnOnce(&Story) -> Result<(), Failure>,
 ) -> ExitCode {
-    let path = file.display().to_string();
-    let source = match std::fs::read_to_string(file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: cannot read {path}: {e}");
-            return ExitCode::from(2);
-        }
+    let (path, source) = match read_source(file) {
+        Ok(read) => read,
+        Err(code) => return code,
     };
-    let program = match crate::compile_seeded(&source, sets, seed) {
+    watchdog::compiling(&path);
+    let program = match crate::compile_until(&source, sets, seed, deadline) {
         Ok(p) => p,
-        Err(crate::CompileError::UnknownSet { name, consts }) => {
-            eprintln!("error: --set {name}=…: {path} has no `const {name}`");
+        Err(crate::CompileError::Story(diagnostics)) if !sets.is_empty() => {
+            return set_failed(&path, &source, sets, seed, deadline, &diagnostics);
+        }
+        Err(e) => return compile_failed(&path, &source, e),
+    };
+    watchdog::running(&path, &source);
+    exit_code(f(&Story {
+        path,
+        source,
+        program: Rc::new(program),
+        deadline,
+    }))
+}
+
+/// Prints why a story does not compile; returns the exit code.
+fn compile_failed(path: &str, source: &str, e: crate::CompileError) -> ExitCode {
+    match e {
+        crate::CompileError::Timeout { span } => {
+            let d = Diagnostic::error(span, crate::lower::TIMEOUT_MESSAGE)
+                .with_hint("raise --timeout, or simplify the story");
+            err!("{}", d.render(path, source));
+            ExitCode::from(1)
+        }
+        crate::CompileError::UnknownSet { name, consts } => {
+            errln!("error: --set {name}=…: {path} has no `const {name}`");
             match consts.as_slice() {
-                [] => eprintln!("  = hint: the story declares no consts"),
-                _ => eprintln!(
+                [] => errln!("  = hint: the story declares no consts"),
+                _ => errln!(
                     "  = hint: its consts are {}",
                     consts
                         .iter()
@@ -630,32 +773,79 @@ fn with_story(
                         .join(", ")
                 ),
             }
-            return ExitCode::from(2);
+            ExitCode::from(2)
         }
-        Err(crate::CompileError::Story(diagnostics)) => {
+        crate::CompileError::Story(diagnostics) => {
             for d in &diagnostics {
-                eprint!("{}", d.render(&path, &source));
+                err!("{}", d.render(path, source));
             }
             let n = diagnostics.len();
-            eprintln!(
+            errln!(
                 "error: {path}: {n} error{} found",
                 if n == 1 { "" } else { "s" }
             );
-            return ExitCode::from(2);
+            ExitCode::from(2)
         }
-    };
-    match f(&Story {
-        path,
-        source,
-        program: Rc::new(program),
-    }) {
+    }
+}
+
+/// A story that does not compile with its `--set` values (`diagnostics`). When it does
+/// with its own values, the values are at fault: one error against the flags that break
+/// it (each alone, or all of them together), with the story's first complaint as a hint,
+/// instead of every consequence (a family of -1 members, then each use of it).
+fn set_failed(
+    path: &str,
+    source: &str,
+    sets: &[(String, i64)],
+    seed: u64,
+    deadline: Option<Instant>,
+    diagnostics: &[Diagnostic],
+) -> ExitCode {
+    let compiles = |sets: &[(String, i64)]| crate::compile_until(source, sets, seed, deadline);
+    if compiles(&[]).is_err() {
+        return compile_failed(
+            path,
+            source,
+            crate::CompileError::Story(diagnostics.to_vec()),
+        );
+    }
+    let mut blamed: Vec<&(String, i64)> = sets
+        .iter()
+        .filter(|set| compiles(std::slice::from_ref(*set)).is_err())
+        .collect();
+    if blamed.is_empty() {
+        blamed = sets.iter().collect();
+    }
+    let flags: Vec<String> = blamed
+        .iter()
+        .map(|(name, value)| format!("--set {name}={value}"))
+        .collect();
+    errln!(
+        "error: {}: {path} does not compile with {}",
+        flags.join(" "),
+        if blamed.len() == 1 {
+            "this value"
+        } else {
+            "these values"
+        }
+    );
+    if let Some(first) = diagnostics.first() {
+        let line = crate::syntax::diagnostic::line_col(source, first.span.start).0;
+        errln!("  = hint: line {line}: {}", first.message);
+    }
+    ExitCode::from(2)
+}
+
+/// The exit code of a command's outcome, its message printed.
+fn exit_code(outcome: Result<(), Failure>) -> ExitCode {
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Story(text)) => {
-            eprint!("{text}");
+            err!("{text}");
             ExitCode::from(2)
         }
         Err(Failure::Solver(text)) => {
-            eprint!("{text}");
+            err!("{text}");
             ExitCode::from(1)
         }
         Err(Failure::Quiet(code)) => ExitCode::from(code),
@@ -686,7 +876,7 @@ impl Progress {
         self.done += 1;
         if self.enabled && self.start.elapsed() > Duration::from_millis(500) {
             let (line, _) = crate::syntax::diagnostic::line_col(&story.source, span.start);
-            eprint!(
+            err!(
                 "\r\x1b[2K[{}/{}] line {line} ({:.1} s)",
                 self.done,
                 self.total,
@@ -698,7 +888,7 @@ impl Progress {
 
     fn clear(&mut self) {
         if self.shown {
-            eprint!("\r\x1b[2K");
+            err!("\r\x1b[2K");
             self.shown = false;
         }
     }

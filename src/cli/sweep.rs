@@ -3,15 +3,25 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use super::{Failure, Story, count_json};
+use super::output::{err, errln, out, outln};
+use super::{Failure, count_json};
 use crate::engine::Options;
 use crate::explore::sweep;
 use crate::worlds;
 
-impl Story {
-    /// `epipen sweep`: runs every job in parallel and prints a table (one row per run,
-    /// or with `samples` one distribution per combination of values).
-    pub(super) fn sweep(
+/// `epipen sweep` on a story: its text, for the lines of errors and the items drawn.
+pub(super) struct Sweep<'a> {
+    pub(super) source: &'a str,
+}
+
+impl Sweep<'_> {
+    fn line(&self, span: crate::Span) -> usize {
+        crate::syntax::diagnostic::line_col(self.source, span.start).0
+    }
+
+    /// Runs every job in parallel and prints a table (one row per run, or with
+    /// `samples` one distribution per combination of values).
+    pub(super) fn run(
         &self,
         jobs: Vec<sweep::Job>,
         options: &Options,
@@ -20,60 +30,74 @@ impl Story {
     ) -> Result<(), Failure> {
         let start = Instant::now();
         let terminal = std::io::stderr().is_terminal();
-        let outcomes = sweep::run_all(&self.source, jobs, options, &|done, total| {
+        let outcomes = sweep::run_all(self.source, jobs, options, &|done, total| {
             if terminal && start.elapsed() > Duration::from_millis(500) {
-                eprint!(
+                err!(
                     "\r\x1b[2Ksweep: {done}/{total} runs ({:.1} s)",
                     start.elapsed().as_secs_f64()
                 );
             }
         });
         if terminal && start.elapsed() > Duration::from_millis(500) {
-            eprint!("\r\x1b[2K");
+            err!("\r\x1b[2K");
         }
         if samples {
             for group in outcomes.chunk_by(|a, b| a.job.sets == b.job.sets) {
                 if json {
-                    println!("{}", self.distribution_json(group));
+                    outln!("{}", self.distribution_json(group));
                 } else {
-                    print!("{}", self.distribution_text(group));
+                    out!("{}", self.distribution_text(group));
                 }
             }
         } else if json {
             for o in &outcomes {
-                println!("{}", self.outcome_json(o));
+                outln!("{}", self.outcome_json(o));
             }
         } else {
-            print!("{}", self.sweep_table(&outcomes));
+            out!("{}", self.sweep_table(&outcomes));
         }
         // The worst failure decides the exit code: a story error (2) over a solver one (1).
         let failed = outcomes.iter().filter(|o| o.result.is_err()).count();
         let code = outcomes
             .iter()
-            .filter_map(|o| o.result.as_ref().err().map(|e| self.run_error_code(e)))
+            .filter_map(|o| o.result.as_ref().err().map(Self::run_error_code))
             .max();
         match code {
             None => Ok(()),
             Some(code) => {
-                eprintln!(
-                    "error: {failed} of {} runs failed; the first: {}",
+                let first = outcomes
+                    .iter()
+                    .find_map(|o| Some((&o.job, o.result.as_ref().err()?)))
+                    .map(|(job, e)| {
+                        // Which run: its values, and its seed when the seeds vary.
+                        let mut which = Self::sets_text(&job.sets);
+                        if samples {
+                            if !which.is_empty() {
+                                which.push_str(", ");
+                            }
+                            which.push_str(&format!("seed {}", job.seed));
+                        }
+                        if !which.is_empty() {
+                            which = format!(" ({which})");
+                        }
+                        format!("{which}: {}", self.run_error_text(e))
+                    })
+                    .unwrap_or_default();
+                errln!(
+                    "error: {failed} of {} runs failed; the first{first}",
                     outcomes.len(),
-                    outcomes
-                        .iter()
-                        .find_map(|o| o.result.as_ref().err())
-                        .map(|e| self.run_error_text(e))
-                        .unwrap_or_default()
                 );
                 Err(Failure::Quiet(code))
             }
         }
     }
 
-    fn run_error_code(&self, e: &sweep::RunError) -> u8 {
+    fn run_error_code(e: &sweep::RunError) -> u8 {
         match e {
             sweep::RunError::Compile(_) => 2,
-            sweep::RunError::Engine(e) => match self.failure(e) {
-                Failure::Story(_) => 2,
+            sweep::RunError::Timeout(_) => 1,
+            sweep::RunError::Engine(e) => match e.error {
+                crate::engine::Failure::Story { .. } => 2,
                 _ => 1,
             },
         }
@@ -87,6 +111,13 @@ impl Story {
                 .map(|d| format!("line {}: {}", self.line(d.span), d.message))
                 .unwrap_or_default(),
             sweep::RunError::Engine(e) => format!("line {}: {}", self.line(e.span), e.error),
+            sweep::RunError::Timeout(span) => {
+                format!(
+                    "line {}: {}",
+                    self.line(*span),
+                    crate::lower::TIMEOUT_MESSAGE
+                )
+            }
         }
     }
 

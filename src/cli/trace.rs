@@ -2,6 +2,7 @@
 
 use std::cell::RefCell;
 
+use super::output::{out, outln};
 use super::{Failure, Story, count_json, negate, print_event, printed_by_run};
 use crate::engine::{EngineError, Event, Failure as EngineFailure, Options};
 use crate::explore::{
@@ -26,9 +27,9 @@ impl Story {
         let flush = || {
             if let Some(step) = pending.borrow_mut().take() {
                 if json {
-                    println!("{}", self.step_json(&step));
+                    outln!("{}", self.step_json(&step));
                 } else {
-                    print!("{}", self.step_text(&step));
+                    out!("{}", self.step_text(&step));
                 }
             }
         };
@@ -38,7 +39,7 @@ impl Story {
                 if json {
                     if let Some(line) = self.event_json(&event) {
                         flush();
-                        println!("{line}");
+                        outln!("{line}");
                     }
                 } else if printed_by_run(&event) {
                     flush();
@@ -64,9 +65,9 @@ impl Story {
         flush();
         if let Some(fates) = tracer.fates() {
             if json {
-                println!("{}", self.fates_json(fates));
+                outln!("{}", self.fates_json(fates));
             } else {
-                print!("{}", self.fates_text(fates));
+                out!("{}", self.fates_text(fates));
             }
         }
         Ok(())

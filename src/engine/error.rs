@@ -86,6 +86,47 @@ impl Failure {
         )
     }
 
+    /// `who reveals φ` where, in the actual world, `who` does not know whether φ.
+    pub(crate) fn reveals_unknown(who: &str, holds: bool) -> Failure {
+        let (truth, other) = if holds {
+            ("true", "false")
+        } else {
+            ("false", "true")
+        };
+        Failure::story(
+            format!(
+                "{who} cannot reveal this: it is {truth} in the actual world, but {who} does not know it"
+            ),
+            &[format!(
+                "`reveals` says what the speaker knows; in the actual world {who} still considers a world possible where it is {other}"
+            )],
+        )
+    }
+
+    /// The backend asked for by name cannot run the story.
+    pub(crate) fn refused(why: &str) -> Failure {
+        Failure::story(
+            why,
+            &["`--backend auto` (the default) picks a backend that takes the story".into()],
+        )
+    }
+
+    /// A second `actual`: the actual world is declared once.
+    pub(crate) fn second_actual() -> Failure {
+        Failure::story(
+            "the actual world is already declared",
+            &["a story has one `actual`: merge the two into one".into()],
+        )
+    }
+
+    /// A state the engine should never reach (a bug: please report it).
+    pub(crate) fn internal(what: &str) -> Failure {
+        Failure::story(
+            format!("internal error: {what}"),
+            &["this is a bug in epipen: please report it with the story".into()],
+        )
+    }
+
     /// `actual φ` where φ holds in no world.
     pub(crate) fn actual_allows_none() -> Failure {
         Failure::story("`actual` allows no world at all", &[])

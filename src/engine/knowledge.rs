@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::solver::{Eliminated, Term};
-use super::{SolverError, Strategy, Z3Engine};
+use super::symbolic::Z3Backend;
+use super::{SolverError, Strategy};
 use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp, Ty};
 use crate::worlds::{Value, World};
 
@@ -19,6 +20,18 @@ const FINITE_CAP: usize = 200_000;
 const BOX_CAP: u128 = 4_000_000;
 /// An int constant beyond ±this under κ makes the finite-domain route give up at once.
 const FINITE_BOUND: i64 = 10_000_000;
+
+/// How many κs the finite-domain route remembers the answer for (the current one and
+/// those of the checkpoints an `at(…)` asks about).
+const FINITE_CACHE_ENTRIES: usize = 4;
+
+/// What the finite-domain route found for one κ: its worlds (None: not finite, or more
+/// than `cap` to list one by one).
+pub(super) struct FiniteAnswer {
+    pub kappa: Term,
+    pub worlds: Option<WorldList>,
+    pub cap: usize,
+}
 
 /// An explicit list of worlds, shared between states.
 pub(super) type WorldList = Rc<Vec<Vec<Value>>>;
@@ -33,7 +46,7 @@ pub(super) enum Learned {
 /// The knowledge state: common knowledge κ and what each character learned. When κ has
 /// been found to have finitely many worlds, they are kept too and filtered as κ grows.
 #[derive(Clone)]
-pub(super) struct State {
+pub(crate) struct State {
     pub kappa: Term,
     pub learned: Vec<Vec<Learned>>,
     pub worlds: Option<WorldList>,
@@ -45,18 +58,24 @@ pub(super) enum Goal {
     Values(Vec<Term>),
 }
 
-impl Z3Engine {
+impl Z3Backend {
     /// Translates an expression into a term over the world variables, evaluating every
-    /// knowledge operator in `state` (at the moment of the statement).
-    pub(super) fn encode(&mut self, e: &Expr, state: &State) -> Result<Term, SolverError> {
+    /// knowledge operator in `state` (at the moment of the statement) and those under
+    /// `at(c, …)` in `saved[c]`.
+    pub(super) fn encode(
+        &mut self,
+        e: &Expr,
+        state: &State,
+        saved: &[Option<State>],
+    ) -> Result<Term, SolverError> {
         Ok(match &e.kind {
             ExprKind::Int(n) => Term::int(*n),
             ExprKind::Bool(v) => Term::bool(*v),
             ExprKind::Const(c) => self.vars[c.0].clone(),
-            ExprKind::Neg(a) => self.encode(a, state)?.neg(),
-            ExprKind::Not(a) => self.encode(a, state)?.not(),
+            ExprKind::Neg(a) => self.encode(a, state, saved)?.neg(),
+            ExprKind::Not(a) => self.encode(a, state, saved)?.not(),
             ExprKind::Arith(op, a, b) => {
-                let (a, b) = (self.encode(a, state)?, self.encode(b, state)?);
+                let (a, b) = (self.encode(a, state, saved)?, self.encode(b, state, saved)?);
                 match op {
                     ArithOp::Add => a.add(&b),
                     ArithOp::Sub => a.sub(&b),
@@ -66,7 +85,7 @@ impl Z3Engine {
                 }
             }
             ExprKind::Cmp(op, a, b) => {
-                let (a, b) = (self.encode(a, state)?, self.encode(b, state)?);
+                let (a, b) = (self.encode(a, state, saved)?, self.encode(b, state, saved)?);
                 match op {
                     CmpOp::Eq => a.eq(&b),
                     CmpOp::Ne => a.eq(&b).not(),
@@ -77,7 +96,7 @@ impl Z3Engine {
                 }
             }
             ExprKind::Logic(op, a, b) => {
-                let (a, b) = (self.encode(a, state)?, self.encode(b, state)?);
+                let (a, b) = (self.encode(a, state, saved)?, self.encode(b, state, saved)?);
                 match op {
                     LogicOp::And => Term::and(&[a, b]),
                     LogicOp::Or => Term::or(&[a, b]),
@@ -86,40 +105,45 @@ impl Z3Engine {
                 }
             }
             ExprKind::Ite(c, a, b) => {
-                let c = self.encode(c, state)?;
-                c.ite(&self.encode(a, state)?, &self.encode(b, state)?)
+                let c = self.encode(c, state, saved)?;
+                c.ite(
+                    &self.encode(a, state, saved)?,
+                    &self.encode(b, state, saved)?,
+                )
             }
             ExprKind::In { tuple, set } => {
                 let tuple: Vec<Term> = tuple
                     .iter()
-                    .map(|t| self.encode(t, state))
+                    .map(|t| self.encode(t, state, saved))
                     .collect::<Result<_, _>>()?;
                 let mut items = Vec::with_capacity(set.len());
                 for item in set {
                     let mut eqs = Vec::with_capacity(item.len());
                     for (t, v) in tuple.iter().zip(item) {
-                        eqs.push(t.eq(&self.encode(v, state)?));
+                        eqs.push(t.eq(&self.encode(v, state, saved)?));
                     }
                     items.push(Term::and(&eqs));
                 }
                 Term::or(&items)
             }
             ExprKind::Knows { agent, formula } => {
-                let phi = self.encode(formula, state)?;
+                let phi = self.encode(formula, state, saved)?;
                 self.knows(*agent, state, Goal::That(phi))?
             }
             ExprKind::KnowsValue { agent, exprs } => {
                 let es = exprs
                     .iter()
-                    .map(|x| self.encode(x, state))
+                    .map(|x| self.encode(x, state, saved))
                     .collect::<Result<_, _>>()?;
                 self.knows(*agent, state, Goal::Values(es))?
             }
             ExprKind::At { checkpoint, body } => {
-                let saved = self.checkpoints[checkpoint.0]
-                    .clone()
-                    .expect("lowering only lets `at` name a checkpoint passed earlier");
-                self.encode(body, &saved)?
+                let Some(Some(then)) = saved.get(checkpoint.0) else {
+                    return Err(SolverError::Unsupported(
+                        "internal error: `at` names a checkpoint the run has not passed".into(),
+                    ));
+                };
+                self.encode(body, then, saved)?
             }
         })
     }
@@ -137,7 +161,7 @@ impl Z3Engine {
         match self.options.strategy {
             // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
             // never reaches Z3: the engine refuses what the BDD backend cannot run.)
-            Strategy::Auto | Strategy::Bdd => {
+            Strategy::Auto | Strategy::Z3 | Strategy::Bdd | Strategy::Explicit => {
                 if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
                     return self.knows_finite(agent, state, &goal);
                 }
@@ -286,11 +310,12 @@ impl Z3Engine {
         if let Some(ws) = &state.worlds {
             return Ok(Some(ws.clone()));
         }
-        if let Some((kappa, ws)) = &self.finite_cache
-            && *kappa == state.kappa
-            && (ws.is_some() || self.finite_cache_cap >= cap)
+        if let Some(answer) = self
+            .finite_cache
+            .iter()
+            .find(|a| a.kappa == state.kappa && (a.worlds.is_some() || a.cap >= cap))
         {
-            return Ok(ws.clone());
+            return Ok(answer.worlds.clone());
         }
         let found = self.list_worlds(&state.kappa, cap)?.map(Rc::new);
         if let Some(ws) = &found {
@@ -298,12 +323,16 @@ impl Z3Engine {
                 worlds = ws.len(),
                 "enumerated κ for the finite-domain route"
             );
-            if state.kappa == self.state.kappa && self.state.worlds.is_none() {
-                self.state.worlds = Some(ws.clone());
-            }
         }
-        self.finite_cache = Some((state.kappa.clone(), found.clone()));
-        self.finite_cache_cap = cap;
+        self.finite_cache.retain(|a| a.kappa != state.kappa);
+        if self.finite_cache.len() == FINITE_CACHE_ENTRIES {
+            self.finite_cache.remove(0);
+        }
+        self.finite_cache.push(FiniteAnswer {
+            kappa: state.kappa.clone(),
+            worlds: found.clone(),
+            cap,
+        });
         Ok(found)
     }
 

@@ -11,6 +11,8 @@ use z3::ast::{Ast, Bool, Dynamic, Int};
 use z3::{AstKind, DeclKind, Goal, Model, Optimize, Params, SatResult, Solver, SortKind, Tactic};
 
 use super::error::SolverError;
+use crate::ir::ArithOp;
+use crate::ir::arith::{self, Integer};
 use crate::worlds::Value;
 
 /// The version of the Z3 library loaded at run time.
@@ -799,8 +801,9 @@ impl Z3 {
             } else {
                 opt.get_lower(0)
             };
-            // A finite optimum is a numeral; an unbounded one is `oo` (or `-oo`).
-            if end.is_some_and(|e| e.as_int().and_then(|n| n.as_i64()).is_none()) {
+            // A finite optimum is a numeral (of any size); an unbounded one is `oo` (or
+            // `-oo`).
+            if end.is_some_and(|e| e.kind() != AstKind::Numeral) {
                 return Ok(true);
             }
         }
@@ -842,12 +845,14 @@ impl Z3 {
             let mut world = Vec::with_capacity(vars.len());
             let mut differs = Vec::with_capacity(vars.len());
             for v in vars {
-                let value = model
-                    .eval(&v.0, true)
-                    .and_then(|t| Term(t).as_value())
-                    .ok_or_else(|| {
-                        SolverError::Unknown(format!("the model gives no value to {v}"))
-                    })?;
+                let t = model.eval(&v.0, true).ok_or_else(|| {
+                    SolverError::Unknown(format!("the model gives no value to {v}"))
+                })?;
+                let value = Term(t.clone()).as_value().ok_or_else(|| {
+                    SolverError::Unsupported(format!(
+                        "a possible world has {v} = {t}: values beyond the 64-bit integers (-2^63 to 2^63 - 1) are not supported"
+                    ))
+                })?;
                 differs.push(v.eq(&Term::value(value)).not());
                 world.push(value);
             }
@@ -1064,74 +1069,186 @@ impl Compiled {
         self.plan.is_ok()
     }
 
-    /// The term's value in `world` (values of the variables, in order).
+    /// The term's value in `world` (values of the variables, in order). Integers are
+    /// mathematical: the world is evaluated on i128, and again exactly when an
+    /// intermediate value leaves i128, never wrapped around.
     pub fn eval(&self, world: &[Value], scratch: &mut Vec<i128>) -> Result<Value, SolverError> {
         let nodes = match &self.plan {
             Ok(nodes) => nodes,
             Err(term) => return Assignment::new(&self.vars, world).eval(term),
         };
-        scratch.clear();
-        let b = |x: bool| x as i128;
-        for node in nodes {
-            let v = |i: &usize| scratch[*i];
-            let value = match node {
-                Node::Lit(n) => *n,
-                Node::Var(k) => match world[*k] {
-                    Value::Int(n) => n as i128,
-                    Value::Bool(x) => b(x),
-                },
-                Node::Not(a) => b(v(a) == 0),
-                Node::And(xs) => b(xs.iter().all(|x| v(x) != 0)),
-                Node::Or(xs) => b(xs.iter().any(|x| v(x) != 0)),
-                Node::Xor(x, y) => b((v(x) != 0) != (v(y) != 0)),
-                Node::Implies(x, y) => b(v(x) == 0 || v(y) != 0),
-                Node::Eq(x, y) => b(v(x) == v(y)),
-                Node::Distinct(xs) => {
-                    let vals: Vec<i128> = xs.iter().map(v).collect();
-                    b(vals
-                        .iter()
-                        .enumerate()
-                        .all(|(i, a)| !vals[i + 1..].contains(a)))
-                }
-                Node::Ite(c, x, y) => {
-                    if v(c) != 0 {
-                        v(x)
-                    } else {
-                        v(y)
-                    }
-                }
-                Node::Le(x, y) => b(v(x) <= v(y)),
-                Node::Lt(x, y) => b(v(x) < v(y)),
-                Node::Add(xs) => xs.iter().map(v).fold(0i128, i128::wrapping_add),
-                Node::Sub(xs) => xs[1..].iter().map(v).fold(v(&xs[0]), i128::wrapping_sub),
-                Node::Neg(x) => v(x).wrapping_neg(),
-                Node::Mul(xs) => xs.iter().map(v).fold(1i128, i128::wrapping_mul),
-                // Z3 leaves division by zero unspecified; the engine guards every division
-                // with `ite`, so the value of an unguarded zero division never matters.
-                Node::Div(x, y) => v(x).checked_div_euclid(v(y)).unwrap_or(0),
-                Node::Mod(x, y) => v(x).checked_rem_euclid(v(y)).unwrap_or(v(x)),
-                Node::Rem(x, y) => {
-                    // SMT-LIB rem: sign follows the divisor.
-                    let m = v(x).checked_rem_euclid(v(y)).unwrap_or(v(x));
-                    if v(y) < 0 { m.wrapping_neg() } else { m }
-                }
-                Node::Abs(x) => v(x).wrapping_abs(),
-                Node::InSet(atoms, rows) => {
-                    let row: Vec<i128> = atoms.iter().map(v).collect();
-                    b(rows.contains(&row))
-                }
-            };
-            scratch.push(value);
-        }
-        let top = *scratch
-            .last()
-            .expect("a compiled term has at least one node");
+        let top = match run(nodes, world, scratch) {
+            Some(top) => Integer::from(top),
+            None => run::<Integer>(nodes, world, &mut Vec::new())
+                .expect("exact arithmetic does not overflow"),
+        };
         if self.is_bool {
-            Ok(Value::Bool(top != 0))
+            Ok(Value::Bool(top != Integer::from(0i128)))
         } else {
-            i64::try_from(top).map(Value::Int).map_err(|_| {
-                SolverError::Unsupported("an integer in a world overflowed 64 bits".into())
+            top.to_i64().map(Value::Int).ok_or_else(|| {
+                SolverError::Unsupported(format!(
+                    "a value in a world is {top}, beyond the 64-bit integers (-2^63 to 2^63 - 1) worlds hold"
+                ))
             })
         }
+    }
+}
+
+/// The numbers [`run`] computes with: i128, which says when a result does not fit, or
+/// exact integers.
+trait Number: Clone + Ord + From<i128> {
+    /// `self op other` (None: it does not fit).
+    fn arith(&self, op: ArithOp, other: &Self) -> Option<Self>;
+    /// `-self` (None: it does not fit).
+    fn neg(&self) -> Option<Self>;
+    /// The value as an i128, when it is one.
+    fn small(&self) -> Option<i128>;
+}
+
+impl Number for i128 {
+    fn arith(&self, op: ArithOp, other: &i128) -> Option<i128> {
+        arith::checked(op, *self, *other)
+    }
+
+    fn neg(&self) -> Option<i128> {
+        self.checked_neg()
+    }
+
+    fn small(&self) -> Option<i128> {
+        Some(*self)
+    }
+}
+
+impl Number for Integer {
+    fn arith(&self, op: ArithOp, other: &Integer) -> Option<Integer> {
+        Some(Integer::arith(self, op, other))
+    }
+
+    fn neg(&self) -> Option<Integer> {
+        Some(Integer::neg(self))
+    }
+
+    fn small(&self) -> Option<i128> {
+        match self {
+            Integer::Small(v) => Some(*v),
+            Integer::Big(_) => None,
+        }
+    }
+}
+
+/// The value of the compiled term's nodes in `world` (bools as 0 and 1): the last
+/// node's, or None when a value does not fit in `N`.
+fn run<N: Number>(nodes: &[Node], world: &[Value], scratch: &mut Vec<N>) -> Option<N> {
+    scratch.clear();
+    let (zero, one) = (N::from(0), N::from(1));
+    let b = |x: bool| if x { one.clone() } else { zero.clone() };
+    let fold = |start: N, op: ArithOp, xs: &[usize], scratch: &[N]| {
+        xs.iter()
+            .try_fold(start, |acc, x| acc.arith(op, &scratch[*x]))
+    };
+    for node in nodes {
+        let v = |i: &usize| &scratch[*i];
+        let truth = |i: &usize| scratch[*i] != zero;
+        let value = match node {
+            Node::Lit(n) => N::from(*n),
+            Node::Var(k) => match world[*k] {
+                Value::Int(n) => N::from(n.into()),
+                Value::Bool(x) => b(x),
+            },
+            Node::Not(a) => b(!truth(a)),
+            Node::And(xs) => b(xs.iter().all(truth)),
+            Node::Or(xs) => b(xs.iter().any(truth)),
+            Node::Xor(x, y) => b(truth(x) != truth(y)),
+            Node::Implies(x, y) => b(!truth(x) || truth(y)),
+            Node::Eq(x, y) => b(v(x) == v(y)),
+            Node::Distinct(xs) => b(xs
+                .iter()
+                .enumerate()
+                .all(|(i, a)| xs[i + 1..].iter().all(|c| v(a) != v(c)))),
+            Node::Ite(c, x, y) => {
+                if truth(c) {
+                    v(x).clone()
+                } else {
+                    v(y).clone()
+                }
+            }
+            Node::Le(x, y) => b(v(x) <= v(y)),
+            Node::Lt(x, y) => b(v(x) < v(y)),
+            Node::Add(xs) => fold(zero.clone(), ArithOp::Add, xs, scratch)?,
+            Node::Sub(xs) => fold(v(&xs[0]).clone(), ArithOp::Sub, &xs[1..], scratch)?,
+            Node::Neg(x) => v(x).neg()?,
+            Node::Mul(xs) => fold(one.clone(), ArithOp::Mul, xs, scratch)?,
+            // Z3 leaves division by zero unspecified; the engine guards every division
+            // with `ite`, so the value of an unguarded zero division never matters.
+            Node::Div(x, y) => v(x).arith(ArithOp::Div, v(y))?,
+            Node::Mod(x, y) => v(x).arith(ArithOp::Mod, v(y))?,
+            Node::Rem(x, y) => {
+                // SMT-LIB rem: sign follows the divisor.
+                let m = v(x).arith(ArithOp::Mod, v(y))?;
+                if *v(y) < zero { m.neg()? } else { m }
+            }
+            Node::Abs(x) => {
+                if *v(x) < zero {
+                    v(x).neg()?
+                } else {
+                    v(x).clone()
+                }
+            }
+            // The rows are literals: an atom beyond i128 matches none of them.
+            Node::InSet(atoms, rows) => b(atoms
+                .iter()
+                .map(|a| v(a).small())
+                .collect::<Option<Vec<i128>>>()
+                .is_some_and(|row| rows.contains(&row))),
+        };
+        scratch.push(value);
+    }
+    scratch.last().cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn native_evaluation_is_exact_past_128_bits() {
+        let a = Term::int_var("a");
+        let vars = [a.clone()];
+        // a^6 = 10^42 for a = 10^7: past i128, where wrapping made it negative.
+        let power = (0..5).fold(a.clone(), |p, _| p.mul(&a));
+        let positive = Term::int(0).lt(&power).compile(&vars);
+        assert!(positive.is_native());
+        let world = [Value::Int(10_000_000)];
+        let mut scratch = Vec::new();
+        assert_eq!(positive.eval(&world, &mut scratch), Ok(Value::Bool(true)));
+        // Exactly: 10^42 / 10^35 = 10^7, back within 64 bits.
+        let back = power.div(&(0..4).fold(a.clone(), |p, _| p.mul(&a)));
+        let back = back.div(&Term::int(1000)).compile(&vars);
+        assert!(back.is_native());
+        assert_eq!(back.eval(&world, &mut scratch), Ok(Value::Int(10_000)));
+        // A value no world can hold is an error, not a wrapped number.
+        let huge = power.compile(&vars);
+        assert!(matches!(
+            huge.eval(&world, &mut scratch),
+            Err(SolverError::Unsupported(m)) if m.contains("beyond the 64-bit integers")
+        ));
+        // Small worlds still take the i128 path and agree.
+        assert_eq!(
+            positive.eval(&[Value::Int(-3)], &mut scratch),
+            Ok(Value::Bool(true))
+        );
+        assert_eq!(
+            back.eval(&[Value::Int(-3)], &mut scratch),
+            Ok(Value::Int(-1))
+        );
+    }
+
+    #[test]
+    fn an_optimum_beyond_64_bits_is_finite() {
+        let x = Term::int_var("x");
+        let big = Term::int(i64::MAX).add(&Term::int(1));
+        let z3 = Z3::new(None);
+        assert_eq!(z3.unbounded(&x.eq(&big), &x), Ok(false));
+        assert_eq!(z3.unbounded(&big.le(&x), &x), Ok(true));
     }
 }

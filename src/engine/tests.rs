@@ -1,6 +1,7 @@
 use super::*;
 use crate::ir::*;
 use crate::syntax::Span;
+use crate::worlds::Value;
 
 fn e(kind: ExprKind, ty: Ty) -> Expr {
     Expr {

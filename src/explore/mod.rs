@@ -6,10 +6,11 @@ pub mod graph;
 pub mod sweep;
 pub mod trace;
 
-/// A statement's source text on one line: comments dropped, whitespace collapsed.
+/// A statement's source text on one line: comments dropped, whitespace collapsed. Lines
+/// end at `\n`, `\r\n` or a lone `\r`.
 pub fn statement_text(source: &str) -> String {
     let joined: Vec<&str> = source
-        .lines()
+        .split(['\n', '\r'])
         .map(|l| l.split('#').next().unwrap_or(""))
         .flat_map(str::split_whitespace)
         .collect();

@@ -25,9 +25,21 @@ pub struct Job {
     pub seed: u64,
 }
 
-/// Every combination of `ranges` (the first name varies slowest), each run with every
-/// seed of `seeds`.
-pub fn jobs(ranges: &[(String, Vec<i64>)], seeds: std::ops::Range<u64>) -> Vec<Job> {
+/// The most runs a sweep makes (combinations of values times seeds).
+pub const MAX_RUNS: u64 = 1_000_000;
+
+/// How many runs [`jobs`] makes: the product of the ranges' sizes times `seeds`
+/// (saturating, so that a product past u64 still compares above [`MAX_RUNS`]).
+pub fn run_count(ranges: &[(String, Vec<i64>)], seeds: u64) -> u64 {
+    ranges.iter().fold(seeds, |n, (_, values)| {
+        n.saturating_mul(values.len() as u64)
+    })
+}
+
+/// Every combination of `ranges` (the first name varies slowest), each run with the
+/// `seeds` seeds from `first_seed` on (past 2^64 - 1 they go on from 0). The caller
+/// keeps [`run_count`] within [`MAX_RUNS`].
+pub fn jobs(ranges: &[(String, Vec<i64>)], first_seed: u64, seeds: u64) -> Vec<Job> {
     let mut combos: Vec<Vec<(String, i64)>> = vec![Vec::new()];
     for (name, values) in ranges {
         combos = combos
@@ -44,9 +56,9 @@ pub fn jobs(ranges: &[(String, Vec<i64>)], seeds: std::ops::Range<u64>) -> Vec<J
     combos
         .into_iter()
         .flat_map(|sets| {
-            seeds.clone().map(move |seed| Job {
+            (0..seeds).map(move |k| Job {
                 sets: sets.clone(),
-                seed,
+                seed: first_seed.wrapping_add(k),
             })
         })
         .collect()
@@ -55,7 +67,8 @@ pub fn jobs(ranges: &[(String, Vec<i64>)], seeds: std::ops::Range<u64>) -> Vec<J
 /// What one run left.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
-    /// The story as compiled for this run (families sized by its values).
+    /// The declarations of the story as compiled for this run (families sized by its
+    /// values); no statements.
     pub program: Arc<Program>,
     pub count: WorldCount,
     /// The world, when exactly one is left.
@@ -69,6 +82,8 @@ pub struct Summary {
 pub enum RunError {
     /// The story does not compile with these values.
     Compile(Vec<Diagnostic>),
+    /// `--timeout` ran out while unrolling the loop or aggregate at this range.
+    Timeout(crate::Span),
     /// The run failed at a statement.
     Engine(EngineError),
 }
@@ -90,10 +105,20 @@ pub fn run_all(
 ) -> Vec<Outcome> {
     let total = jobs.len();
     let done = AtomicUsize::new(0);
+    // Parsed once (and the names of the values checked); each run lowers it with its
+    // own values and seed.
+    let names: Vec<&str> = jobs
+        .first()
+        .map(|job| job.sets.iter().map(|(name, _)| name.as_str()).collect())
+        .unwrap_or_default();
+    let parsed = crate::parse_with_sets(source, names);
     jobs.into_par_iter()
         .map(|job| {
             let start = Instant::now();
-            let result = run_one(source, &job, options);
+            let result = match &parsed {
+                Ok(story) => run_one(story, &job, options),
+                Err(e) => Err(compile_error(e.clone())),
+            };
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             Outcome {
                 job,
@@ -104,27 +129,44 @@ pub fn run_all(
         .collect()
 }
 
-fn run_one(source: &str, job: &Job, options: &Options) -> Result<Summary, RunError> {
-    let program = match crate::compile_seeded(source, &job.sets, job.seed) {
-        Ok(p) => p,
-        Err(crate::CompileError::Story(d)) => return Err(RunError::Compile(d)),
-        Err(crate::CompileError::UnknownSet { name, .. }) => {
-            return Err(RunError::Compile(vec![Diagnostic::error(
-                crate::Span::default(),
-                format!("the story has no `const {name}`"),
-            )]));
-        }
-    };
+fn compile_error(error: crate::CompileError) -> RunError {
+    match error {
+        crate::CompileError::Story(d) => RunError::Compile(d),
+        crate::CompileError::Timeout { span } => RunError::Timeout(span),
+        crate::CompileError::UnknownSet { name, .. } => RunError::Compile(vec![Diagnostic::error(
+            crate::Span::default(),
+            format!("the story has no `const {name}`"),
+        )]),
+    }
+}
+
+fn run_one(
+    story: &crate::syntax::ast::Story,
+    job: &Job,
+    options: &Options,
+) -> Result<Summary, RunError> {
+    let deadline = options.timeout.and_then(|t| Instant::now().checked_add(t));
+    let program =
+        crate::compile_parsed(story, &job.sets, job.seed, deadline).map_err(compile_error)?;
     let end = program
         .statements
         .last()
         .map(|s| s.span)
         .unwrap_or_default();
     let draws = program.samples.clone();
-    let shared = Arc::new(program.clone());
+    // What the summary needs of the program: its declarations, to print the world.
+    let shared = Arc::new(Program {
+        characters: program.characters.clone(),
+        constants: program.constants.clone(),
+        checkpoints: program.checkpoints.clone(),
+        enums: program.enums.clone(),
+        statements: Vec::new(),
+        samples: Vec::new(),
+    });
     let options = Options {
         skip_worlds_statements: true,
         stats: false,
+        timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         ..options.clone()
     };
     let mut engine = Engine::new(Rc::new(program), &options);
@@ -186,7 +228,7 @@ mod tests {
     #[test]
     fn jobs_are_every_combination_then_every_seed() {
         let ranges = vec![("n".to_string(), vec![1, 2]), ("k".to_string(), vec![5, 6])];
-        let got: Vec<(Vec<i64>, u64)> = jobs(&ranges, 0..1)
+        let got: Vec<(Vec<i64>, u64)> = jobs(&ranges, 0, 1)
             .into_iter()
             .map(|j| (j.sets.iter().map(|s| s.1).collect(), j.seed))
             .collect();
@@ -199,14 +241,19 @@ mod tests {
                 (vec![2, 6], 0)
             ]
         );
-        assert_eq!(jobs(&[], 3..6).len(), 3);
+        assert_eq!(jobs(&[], 3, 3).len(), 3);
+        let seeds: Vec<u64> = jobs(&[], u64::MAX - 1, 3).iter().map(|j| j.seed).collect();
+        assert_eq!(seeds, [u64::MAX - 1, u64::MAX, 0]);
+        assert_eq!(run_count(&ranges, 1), 4);
+        let huge = vec![("n".to_string(), vec![0; 100_000]); 4];
+        assert_eq!(run_count(&huge, 1), u64::MAX);
     }
 
     #[test]
     fn runs_are_parallel_and_in_order() {
         let source = "const n = 1\ncharacters A\nint x\nannounce x >= 0 and x < n\n";
         let ranges = vec![("n".to_string(), (0..6).collect())];
-        let outcomes = run_all(source, jobs(&ranges, 0..1), &Options::default(), &|_, _| {});
+        let outcomes = run_all(source, jobs(&ranges, 0, 1), &Options::default(), &|_, _| {});
         let counts: Vec<WorldCount> = outcomes
             .iter()
             .map(|o| o.result.as_ref().expect("runs").count)

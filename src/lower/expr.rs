@@ -153,6 +153,7 @@ impl Lowerer {
                 span,
             }),
             Some(Entity::Param(value)) => value.map(|v| int_lit(v, span)),
+            Some(Entity::Failed) => None,
             Some(Entity::Variant(id, index)) => Some(ir::Expr {
                 kind: ir::ExprKind::Int(index as i64),
                 ty: Ty::Enum(id),
@@ -245,6 +246,10 @@ impl Lowerer {
                 );
                 None
             }
+            Some(Entity::Failed) => {
+                self.expr(index, Ctx::compile_time());
+                None
+            }
             _ => {
                 self.not_a_family(base, index);
                 None
@@ -285,6 +290,17 @@ impl Lowerer {
         match self.names.get(&name.name) {
             Some(Entity::Character(_)) => !indexed,
             Some(Entity::CharFamily(_)) => true,
+            _ => false,
+        }
+    }
+
+    /// Whether `expr` names a declaration that failed, or a member of one.
+    fn names_failed(&self, expr: &ast::Expr) -> bool {
+        match &expr.kind {
+            ExprKind::Name(name) | ExprKind::Index { base: name, .. } => {
+                self.loop_var(&name.name).is_none()
+                    && matches!(self.names.get(&name.name), Some(Entity::Failed))
+            }
             _ => false,
         }
     }
@@ -552,6 +568,10 @@ impl Lowerer {
     fn knows_value(&mut self, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
         let (named_agent, exprs) = match args {
             [first, rest @ ..] if self.names_character(first) => (Some(first), rest),
+            // A failed declaration first, with more after it: likely the agent (quiet).
+            [first, rest @ ..] if !rest.is_empty() && self.names_failed(first) => {
+                (Some(first), rest)
+            }
             _ => (None, args),
         };
         if exprs.is_empty() {
@@ -737,6 +757,10 @@ impl Lowerer {
         let mut probe = None;
         if !acc.live {
             // Nothing ran: still check the guard and the body, with placeholder values.
+            // The aggregate is its identity whatever the body gives there: a body that
+            // cannot be built for the placeholders (an index out of range of an empty
+            // family) is no error, and then only its type goes unchecked.
+            let reported = self.reported;
             probe = self.dead(|l| {
                 for b in binders {
                     l.loop_vars.push((b.var.name.clone(), 0));
@@ -748,7 +772,9 @@ impl Lowerer {
                 l.loop_vars.truncate(l.loop_vars.len() - binders.len());
                 probe
             });
-            probe.as_ref()?;
+            if probe.is_none() && self.reported > reported {
+                return None;
+            }
         }
         let want = match function {
             "all" | "any" | "count" => Some(Ty::Bool),

@@ -11,6 +11,12 @@
 //! untaken branch of an `if`, the body of an empty loop) is still checked for names and
 //! types, in *dead* mode: nothing is emitted, and errors that depend on values (an index
 //! out of range) are not reported, since the values there are placeholders.
+//!
+//! Nothing vanishes: a statement that runs either lowers to IR or is a reported error.
+//! An aggregate over an empty range is its identity (`any` false, `all` and `distinct`
+//! true, `sum` and `count` 0), even when its body, checked in dead mode, could not be
+//! built (an index out of range of an empty family). A statement that lowers to nothing
+//! without an error is a bug of epipen's, reported as an internal error.
 
 mod expr;
 mod fold;
@@ -19,8 +25,12 @@ mod show;
 #[cfg(test)]
 mod tests;
 
+use std::collections::hash_map::{DefaultHasher, Entry};
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::time::Instant;
 
+use crate::CompileError;
 use crate::ir::{self, CharId, CheckpointId, ConstId, EnumId, Ty};
 use crate::syntax::ast::{self, ExprKind, Ident, StmtKind};
 use crate::syntax::{Diagnostic, Span};
@@ -49,15 +59,21 @@ pub fn const_names(story: &ast::Story) -> Vec<String> {
         .collect()
 }
 
+/// What a story that runs out of time while it is unrolled is told, at the range.
+pub const TIMEOUT_MESSAGE: &str =
+    "ran out of time (timeout) while unrolling this loop or aggregate";
+
 /// Resolves names, checks types and unrolls loops, reporting every error found. `sets`
 /// override the values of `const`s (the caller checks that each names a `const`);
-/// `seed` seeds the draws of `sample(k, {…})`.
+/// `seed` seeds the draws of `sample(k, {…})`. Unrolling stops once `deadline` passes.
 pub fn lower(
     story: &ast::Story,
     sets: &[(String, i64)],
     seed: u64,
-) -> Result<ir::Program, Vec<Diagnostic>> {
+    deadline: Option<Instant>,
+) -> Result<ir::Program, CompileError> {
     let mut lowerer = Lowerer::new(story, sets, seed);
+    lowerer.deadline = deadline;
     let mut statements = Vec::new();
     for stmt in &story.statements {
         lowerer.stmt(stmt, &mut statements);
@@ -84,6 +100,9 @@ enum Entity {
     /// `const n = …`; `None` when its value failed (already reported).
     Param(Option<i64>),
     Enum(EnumId),
+    /// A declaration that failed (a family of -1 members; already reported): its uses
+    /// stay quiet.
+    Failed,
 }
 
 /// Who "knows" means when the agent is left out.
@@ -163,11 +182,25 @@ struct Lowerer {
     dead: u32,
     /// Rounds left to unroll.
     budget: u64,
+    /// When to stop unrolling (`--timeout`).
+    deadline: Option<Instant>,
+    /// The range being unrolled when the deadline passed.
+    timed_out: Option<Span>,
     /// Draws the items of `sample(k, {…})`.
     rng: sample::Rng,
     /// What each `sample` drew.
     samples: Vec<ir::SampleDraw>,
     diagnostics: Vec<Diagnostic>,
+    /// The places (spans) with errors: the first error's index in `diagnostics`, and the
+    /// hashes of the distinct messages found there. Unrolling finds a mistake once per
+    /// round, each time with its round's values: it is reported once, with a count.
+    places: HashMap<(usize, usize), (usize, HashSet<u64>)>,
+    /// How many errors were found (a repeated one counts again).
+    reported: usize,
+    /// The first statement that runs and lowered to nothing without an error.
+    vanished: Option<Span>,
+    /// The `actual` that declared the actual world.
+    actual: Option<Span>,
 }
 
 impl Lowerer {
@@ -212,11 +245,31 @@ impl Lowerer {
             simultaneous: false,
             dead: 0,
             budget: UNROLL_BUDGET,
+            deadline: None,
+            timed_out: None,
             diagnostics: Vec::new(),
+            places: HashMap::new(),
+            reported: 0,
+            vanished: None,
+            actual: None,
         }
     }
 
-    fn finish(mut self, statements: Vec<ir::Stmt>) -> Result<ir::Program, Vec<Diagnostic>> {
+    fn finish(mut self, statements: Vec<ir::Stmt>) -> Result<ir::Program, CompileError> {
+        if let Some(span) = self.timed_out {
+            return Err(CompileError::Timeout { span });
+        }
+        if let Some(span) = self.vanished
+            && self.diagnostics.is_empty()
+        {
+            self.error(
+                Diagnostic::error(
+                    span,
+                    "internal error: this statement lowered to nothing, without an error",
+                )
+                .with_hint("this is a bug in epipen; please report it with the story"),
+            );
+        }
         if self.diagnostics.is_empty() {
             Ok(ir::Program {
                 characters: self.characters,
@@ -227,18 +280,40 @@ impl Lowerer {
                 samples: self.samples,
             })
         } else {
+            for (first, messages) in self.places.values() {
+                let more = messages.len() - 1;
+                if more > 0 {
+                    let d = &mut self.diagnostics[*first];
+                    d.hints.push(format!(
+                        "and {more} more error{} here, in other rounds of the unrolling",
+                        if more == 1 { "" } else { "s" }
+                    ));
+                }
+            }
             // Expressions report inner problems before outer ones; show them in source
-            // order. Unrolling repeats a mistake once per round: report it once.
+            // order.
             self.diagnostics.sort_by_key(|d| d.span.start);
-            let mut seen = HashSet::new();
-            self.diagnostics
-                .retain(|d| seen.insert((d.span.start, d.span.end, d.message.clone())));
-            Err(self.diagnostics)
+            Err(CompileError::Story(self.diagnostics))
         }
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {
-        self.diagnostics.push(diagnostic);
+        self.reported += 1;
+        let mut hasher = DefaultHasher::new();
+        diagnostic.message.hash(&mut hasher);
+        let message = hasher.finish();
+        match self
+            .places
+            .entry((diagnostic.span.start, diagnostic.span.end))
+        {
+            Entry::Occupied(mut place) => {
+                place.get_mut().1.insert(message);
+            }
+            Entry::Vacant(place) => {
+                place.insert((self.diagnostics.len(), HashSet::from([message])));
+                self.diagnostics.push(diagnostic);
+            }
+        }
     }
 
     fn namer(&self) -> Namer<'_> {
@@ -274,9 +349,15 @@ impl Lowerer {
         result
     }
 
-    /// Takes one round from the unrolling budget; reports (once) when it runs out.
+    /// Takes one round from the unrolling budget; reports (once) when it runs out. The
+    /// deadline passed, the budget is gone.
     fn spend(&mut self, span: Span) -> bool {
         if self.budget == 0 {
+            return false;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.timed_out = Some(span);
+            self.budget = 0;
             return false;
         }
         self.budget -= 1;
@@ -303,16 +384,30 @@ impl Lowerer {
         self.depth -= 1;
     }
 
-    fn emit(&self, out: &mut Vec<ir::Stmt>, kind: Option<ir::StmtKind>, span: Span) {
-        if let Some(kind) = kind
-            && self.dead == 0
-        {
-            out.push(ir::Stmt { kind, span });
+    /// Emits a statement that runs. `reported`: the error count before it was lowered;
+    /// one that lowers to nothing must have reported an error.
+    fn emit(
+        &mut self,
+        out: &mut Vec<ir::Stmt>,
+        kind: Option<ir::StmtKind>,
+        span: Span,
+        reported: usize,
+    ) {
+        if self.dead > 0 {
+            return;
+        }
+        match kind {
+            Some(kind) => out.push(ir::Stmt { kind, span }),
+            None if self.reported == reported => {
+                self.vanished.get_or_insert(span);
+            }
+            None => {}
         }
     }
 
     fn stmt(&mut self, stmt: &ast::Stmt, out: &mut Vec<ir::Stmt>) {
         self.current = stmt.span.start;
+        let reported = self.reported;
         let is_declaration = matches!(
             stmt.kind,
             StmtKind::Characters(_)
@@ -354,7 +449,7 @@ impl Lowerer {
                 for decl in decls {
                     self.declare_characters(decl);
                 }
-                None
+                return;
             }
             StmtKind::Constants { sort, names } => {
                 let ty = match sort {
@@ -365,7 +460,7 @@ impl Lowerer {
                 for decl in names {
                     self.declare_constants(decl, ty);
                 }
-                None
+                return;
             }
             StmtKind::Const { name, value } => {
                 let computed = self.compile_time_int(value, "the value of a `const`");
@@ -373,11 +468,11 @@ impl Lowerer {
                 if self.declare(name, false) {
                     self.names.insert(name.name.clone(), Entity::Param(value));
                 }
-                None
+                return;
             }
             StmtKind::Enum { name, variants } => {
                 self.declare_enum(name, variants);
-                None
+                return;
             }
             StmtKind::Announce(what) => {
                 let formula = self.expr(what, Ctx::storyteller());
@@ -429,6 +524,9 @@ impl Lowerer {
                     ..Ctx::storyteller()
                 };
                 let formula = self.expr(what, ctx);
+                if self.dead == 0 {
+                    self.one_actual(stmt.span);
+                }
                 self.formula(formula).map(ir::StmtKind::Actual)
             }
             StmtKind::Checkpoint(name) => self.define_checkpoint(name),
@@ -444,7 +542,7 @@ impl Lowerer {
             },
             StmtKind::For { var, range, body } => {
                 self.for_loop(var, range, body, out);
-                None
+                return;
             }
             StmtKind::If {
                 cond,
@@ -471,7 +569,7 @@ impl Lowerer {
                         l.block(otherwise, out);
                     }),
                 }
-                None
+                return;
             }
             StmtKind::Simultaneously(body) => {
                 let mut inner = Vec::new();
@@ -517,7 +615,7 @@ impl Lowerer {
                 hint.map(|hint| ir::StmtKind::AssertAddsCk { hint, body: inner })
             }
         };
-        self.emit(out, kind, stmt.span);
+        self.emit(out, kind, stmt.span, reported);
     }
 
     /// The speaker and formula of `A: φ` / `A reveals φ`.
@@ -533,6 +631,26 @@ impl Lowerer {
         };
         let formula = self.expr(what, ctx);
         (who, self.formula(formula))
+    }
+
+    /// Reports a second `actual` that runs: the actual world is declared once.
+    fn one_actual(&mut self, span: Span) {
+        let Some(first) = self.actual else {
+            self.actual = Some(span);
+            return;
+        };
+        let diagnostic = if first == span {
+            Diagnostic::error(
+                span,
+                "`actual` is declared again in the next round of this loop",
+            )
+            .with_hint("the actual world is declared once; move `actual` out of the loop")
+        } else {
+            Diagnostic::error(span, "the actual world is already declared")
+                .with_note(first, "the first `actual`")
+                .with_hint("declare it once: join the two in one `actual`, e.g. `actual φ and ψ`")
+        };
+        self.error(diagnostic);
     }
 
     fn define_checkpoint(&mut self, name: &Ident) -> Option<ir::StmtKind> {
@@ -679,7 +797,7 @@ impl Lowerer {
         let name = &decl.name;
         let first = self.characters.len();
         let entity = match size {
-            Err(()) => return,
+            Err(()) => Entity::Failed,
             Ok(None) => {
                 self.characters.push(ir::Character {
                     name: name.name.clone(),
@@ -706,6 +824,7 @@ impl Lowerer {
             return;
         }
         let (Some(ty), Ok(size)) = (ty, size) else {
+            self.names.insert(decl.name.name.clone(), Entity::Failed);
             return;
         };
         let name = &decl.name;
@@ -964,6 +1083,10 @@ impl Lowerer {
                     self.not_a_character(expr.span, &shown);
                     None
                 }
+                Some(Entity::Failed) => {
+                    self.expr(index, Ctx::compile_time());
+                    None
+                }
                 _ => {
                     self.not_a_family(base, index);
                     None
@@ -994,6 +1117,7 @@ impl Lowerer {
         }
         match self.names.get(&name.name).copied() {
             Some(Entity::Character(id)) => Some(id),
+            Some(Entity::Failed) => None,
             Some(Entity::CharFamily(_)) => {
                 self.is_a_family(name);
                 None
@@ -1169,39 +1293,66 @@ fn list(names: &[&str]) -> String {
 /// The candidate closest to `name` if it is close enough to be a likely typo: edit
 /// distance ≤ 2, or ≤ 1 for names of at most 3 characters. Ties go to the earliest.
 fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = if name.chars().count() <= 3 { 1 } else { 2 };
+    let name: Vec<char> = name.chars().collect();
+    let limit = if name.len() <= 3 { 1 } else { 2 };
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
-        let distance = edit_distance(name, candidate);
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+        // Only a strictly closer candidate replaces the best so far.
+        let bound = match best {
+            None => limit,
+            Some((0, _)) => break,
+            Some((d, _)) => d - 1,
+        };
+        let chars: Vec<char> = candidate.chars().collect();
+        if let Some(distance) = edit_distance_within(&name, &chars, bound) {
             best = Some((distance, candidate));
         }
     }
     best.map(|(_, candidate)| candidate)
 }
 
-/// Edit distance over chars where inserting, deleting, replacing a char or swapping two
-/// neighbours costs 1 (optimal string alignment), so `dya` is one step from `day`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    // d[i][j]: distance between a[..i] and b[..j].
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
+/// The edit distance between `a` and `b` when it is at most `limit`, where inserting,
+/// deleting, replacing a char or swapping two neighbours costs 1 (optimal string
+/// alignment), so `dya` is one step from `day`. Only the band of cells within `limit`
+/// of the diagonal is computed, three rows at a time: time O(len · limit), memory
+/// O(len), however long the names (a full table of two 40 000-char names takes 12 GB).
+fn edit_distance_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
     }
-    for (j, cell) in d[0].iter_mut().enumerate() {
+    let far = limit + 1; // any distance beyond the limit
+    // rows[i % 3][j]: distance between a[..i] and b[..j], capped at `far`.
+    let mut rows = vec![vec![far; b.len() + 1]; 3];
+    for (j, cell) in rows[0].iter_mut().enumerate().take(far) {
         *cell = j;
     }
     for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let substitute = d[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            let mut best = substitute.min(d[i - 1][j] + 1).min(d[i][j - 1] + 1);
+        // The band of row i; the cells on either side of it read as `far`.
+        let (lo, hi) = (i.saturating_sub(limit), (i + limit).min(b.len()));
+        let (before, above, row) = ((i + 1) % 3, (i + 2) % 3, i % 3);
+        if lo == 0 {
+            rows[row][0] = i;
+        } else {
+            rows[row][lo - 1] = far;
+        }
+        if hi < b.len() {
+            rows[row][hi + 1] = far;
+        }
+        let mut smallest = if lo == 0 { i } else { far };
+        for j in lo.max(1)..=hi {
+            let mut best = (rows[above][j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                .min(rows[above][j] + 1)
+                .min(rows[row][j - 1] + 1);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
+                best = best.min(rows[before][j - 2] + 1);
             }
-            d[i][j] = best;
+            rows[row][j] = best.min(far);
+            smallest = smallest.min(rows[row][j]);
+        }
+        if smallest > limit {
+            return None;
         }
     }
-    d[a.len()][b.len()]
+    let distance = rows[a.len() % 3][b.len()];
+    (distance <= limit).then_some(distance)
 }

@@ -15,16 +15,81 @@ fn compile(src: &str) -> Result<ir::Program, Vec<Diagnostic>> {
 
 #[test]
 fn edit_distance_and_closest() {
-    assert_eq!(edit_distance("dya", "day"), 1);
-    assert_eq!(edit_distance("abc", "abc"), 0);
-    assert_eq!(edit_distance("", "abc"), 3);
-    assert_eq!(edit_distance("kitten", "sitting"), 3);
+    let within = |a: &str, b: &str, limit| {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        edit_distance_within(&a, &b, limit)
+    };
+    assert_eq!(within("dya", "day", 2), Some(1));
+    assert_eq!(within("abc", "abc", 0), Some(0));
+    assert_eq!(within("", "abc", 3), Some(3));
+    assert_eq!(within("", "abc", 2), None);
+    assert_eq!(within("kitten", "sitting", 3), Some(3));
+    assert_eq!(within("kitten", "sitting", 2), None);
     assert_eq!(closest("dya", ["day", "month"]), Some("day"));
     assert_eq!(closest("dxx", ["day", "month"]), None);
     assert_eq!(closest("dy", ["day", "month"]), Some("day"));
     assert_eq!(closest("mnth", ["day", "month"]), Some("month"));
     assert_eq!(closest("know", FUNCTIONS), Some("knows"));
     assert_eq!(closest("knows_val", FUNCTIONS), Some("knows_value"));
+    assert_eq!(closest("dau", ["day", "dax", "dau"]), Some("dau"));
+    assert_eq!(closest("dau", ["day", "dax"]), Some("day"));
+}
+
+/// The full table of optimal string alignment, to check the banded one against.
+fn full_edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let mut best = (d[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                .min(d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[test]
+fn the_banded_edit_distance_is_the_full_one_within_its_limit() {
+    // Every pair of words of up to 4 letters over {a, b, c}, for every limit up to 4.
+    let mut words: Vec<Vec<char>> = vec![Vec::new()];
+    for len in 1..=4 {
+        for n in 0..3usize.pow(len) {
+            let digits = (0..len).scan(n, |k, _| {
+                let c = ['a', 'b', 'c'][*k % 3];
+                *k /= 3;
+                Some(c)
+            });
+            words.push(digits.collect());
+        }
+    }
+    for a in &words {
+        for b in &words {
+            let full = full_edit_distance(a, b);
+            for limit in 0..=4 {
+                let want = (full <= limit).then_some(full);
+                assert_eq!(
+                    edit_distance_within(a, b, limit),
+                    want,
+                    "{a:?} {b:?} {limit}"
+                );
+            }
+        }
+    }
+    // Two 40 000-char names: a band, not a 12 GB table.
+    let long: Vec<char> = "x".repeat(40_000).chars().collect();
+    let mut other = long.clone();
+    other[20_000] = 'y';
+    assert_eq!(edit_distance_within(&long, &other, 2), Some(1));
 }
 
 // ----- stories through the parser -----
@@ -2016,7 +2081,7 @@ fn the_documented_examples_compile() {
 
 fn compile_seed(src: &str, seed: u64) -> ir::Program {
     let story = crate::syntax::parse(src).expect("parses");
-    lower(&story, &[], seed).expect("lowers")
+    lower(&story, &[], seed, None).expect("lowers")
 }
 
 /// The values of the set a story's first announcement keeps, for `x in …`.
@@ -2124,4 +2189,170 @@ fn sample_in_code_that_does_not_run_draws_nothing() {
         "int x\nif false { announce x in sample(1, {1, 2}) }\nannounce x in sample(1, {7, 8, 9})\n";
     let program = compile_seed(src, 3);
     assert_eq!(program.samples.len(), 1);
+}
+
+#[test]
+fn empty_aggregates_are_their_identity_and_never_vanish() {
+    let with = |src: &str, sets: &[(&str, i64)]| render(&compile_with(src, sets).unwrap());
+    // The body indexes past the family; over an empty range it is never built, and the
+    // statement stays, with the aggregate's identity.
+    let src = "const n = 3\nbool b[n]\nannounce any(i in 0..n - 1: b[i] != b[i + 1])\n";
+    assert_eq!(with(src, &[("n", 1)]), ["announce false"]);
+    assert_eq!(
+        rendered("bool p\nbool m[0]\nannounce p and any(i in 0..0: m[i])"),
+        ["announce p and false"]
+    );
+    assert_eq!(
+        rendered(
+            "characters A\nint x[0]\nannounce all(i in 0..0: x[i] > 0)\n\
+             A: sum(i in 0..0: x[i]) == count(i in 0..0: x[i] == 1)\n\
+             announce distinct(i in 0..0: x[i])"
+        ),
+        ["announce true", "A: true", "announce true"]
+    );
+    // Muddy children with no child: the actual world is the empty one, the father's
+    // "at least one of you is muddy" is false, the `until` holds at once.
+    let muddy = std::fs::read_to_string("stories/muddy-children.story").unwrap();
+    assert_eq!(
+        with(&muddy, &[("n", 0)]),
+        [
+            "actual true",
+            "announce false",
+            "repeat max 100",
+            "  checkpoint round_start",
+            "  simultaneously",
+            "until true",
+            "worlds 10"
+        ]
+    );
+    // Mistakes in a body that never runs are still reported.
+    assert_eq!(
+        errors("bool m[0]\nannounce any(i in 0..0: mm[i])"),
+        [("unknown name `mm`".to_string(), "mm".to_string())]
+    );
+}
+
+#[test]
+fn a_statement_that_lowers_to_nothing_is_an_internal_error() {
+    let story = crate::syntax::parse("bool p\nannounce p\n").unwrap();
+    let statement = story.statements[1].span;
+    let mut lowerer = Lowerer::new(&story, &[], 0);
+    lowerer.vanished = Some(statement);
+    let Err(CompileError::Story(diagnostics)) = lowerer.finish(Vec::new()) else {
+        panic!("an internal error")
+    };
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].span, statement);
+    assert_eq!(
+        diagnostics[0].message,
+        "internal error: this statement lowered to nothing, without an error"
+    );
+    assert_eq!(
+        diagnostics[0].hints,
+        ["this is a bug in epipen; please report it with the story"]
+    );
+    // Lowering a story records none.
+    let mut lowerer = Lowerer::new(&story, &[], 0);
+    let mut out = Vec::new();
+    for stmt in &story.statements {
+        lowerer.stmt(stmt, &mut out);
+    }
+    assert_eq!(lowerer.vanished, None);
+    assert_eq!(out.len(), 1);
+}
+
+#[test]
+fn each_error_is_reported_once_with_a_count_of_its_rounds() {
+    let diagnostics = compile("int a[2]\nfor i in 0..5 {\n  announce a[i] == 0\n}\n").unwrap_err();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        diagnostics[0].message,
+        "index 2 is out of range: `a` has 2 members (0..1)"
+    );
+    assert_eq!(
+        diagnostics[0].hints,
+        ["and 2 more errors here, in other rounds of the unrolling"]
+    );
+    // The same message again in another round is not counted again.
+    let src = "int a[2]\nfor j in 0..3 {\n  for i in 0..4 {\n    announce a[i] == 0\n  }\n}\n";
+    let diagnostics = compile(src).unwrap_err();
+    assert_eq!(
+        diagnostics[0].hints,
+        ["and 1 more error here, in other rounds of the unrolling"]
+    );
+}
+
+#[test]
+fn unrolling_stops_at_the_deadline() {
+    let src = "int x\nannounce sum(i in 0..999999: x * i) == 1\n";
+    let story = crate::syntax::parse(src).unwrap();
+    let Err(CompileError::Timeout { span }) =
+        lower(&story, &[], 0, Some(std::time::Instant::now()))
+    else {
+        panic!("a timeout")
+    };
+    assert_eq!(&src[span.start..span.end], "0..999999");
+}
+
+#[test]
+fn a_failed_declaration_is_reported_once_not_at_each_use() {
+    let src = "characters A, c[-1]\nbool m[-1]\nA: knows_value(c[0], m[0])\n\
+               announce knows(c[1], m[2])\nA: knows_value(m[0])\nc[0] learns m[0]\nannounce m\n";
+    assert_eq!(
+        errors(src),
+        [
+            (
+                "a family cannot have -1 members".to_string(),
+                "-1".to_string()
+            ),
+            (
+                "a family cannot have -1 members".to_string(),
+                "-1".to_string()
+            ),
+        ]
+    );
+    // Its index is still checked.
+    assert_eq!(
+        errors("bool m[-1]\nannounce m[zz]"),
+        [
+            (
+                "a family cannot have -1 members".to_string(),
+                "-1".to_string()
+            ),
+            ("unknown name `zz`".to_string(), "zz".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn the_actual_world_is_declared_once() {
+    let src = "characters A\nbool p, q\nactual p and q\nA reveals p\nactual p and not q\n";
+    let diagnostics = compile(src).unwrap_err();
+    assert_eq!(diagnostics.len(), 1);
+    let d = &diagnostics[0];
+    assert_eq!(d.message, "the actual world is already declared");
+    assert_eq!(&src[d.span.start..d.span.end], "actual p and not q");
+    assert_eq!(
+        d.notes
+            .iter()
+            .map(|(span, note)| (&src[span.start..span.end], note.as_str()))
+            .collect::<Vec<_>>(),
+        [("actual p and q", "the first `actual`")]
+    );
+    assert_eq!(
+        d.render("x.story", src),
+        "x.story:5:1: error: the actual world is already declared\n  |\n5 | actual p and not q\n  \
+         | ^^^^^^^^^^^^^^^^^^\n  = note: line 3: the first `actual`\n  \
+         = hint: declare it once: join the two in one `actual`, e.g. `actual φ and ψ`\n"
+    );
+    assert_eq!(
+        errors("bool p[2]\nfor i in 0..2 { actual p[i] }"),
+        [(
+            "`actual` is declared again in the next round of this loop".to_string(),
+            "actual p[i]".to_string()
+        )]
+    );
+    // One in code that does not run, or run once per round of a `repeat`, is fine.
+    ok("bool p\nif false { actual not p }\nactual p");
+    ok("characters A\nbool p\nrepeat max 2 { actual p\nA reveals p } until true");
 }

@@ -7,6 +7,9 @@ use super::span::Span;
 pub struct Diagnostic {
     pub message: String,
     pub span: Span,
+    /// Other places the error is about, rendered as `= note: line N: ...` lines under
+    /// the excerpt, before the hints.
+    pub notes: Vec<(Span, String)>,
     /// Rendered as `= hint: ...` lines under the excerpt.
     pub hints: Vec<String>,
 }
@@ -16,8 +19,14 @@ impl Diagnostic {
         Diagnostic {
             message: message.into(),
             span,
+            notes: Vec::new(),
             hints: Vec::new(),
         }
+    }
+
+    pub fn with_note(mut self, span: Span, note: impl Into<String>) -> Diagnostic {
+        self.notes.push((span, note.into()));
+        self
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
@@ -35,14 +44,28 @@ fn clamp(source: &str, offset: usize) -> usize {
     offset
 }
 
+/// Whether the byte at `i` ends a line: a `\n`, or a `\r` not followed by `\n` (old Mac
+/// line endings; in `\r\n` the `\n` ends the line).
+pub(crate) fn ends_line(b: &[u8], i: usize) -> bool {
+    b[i] == b'\n' || (b[i] == b'\r' && b.get(i + 1) != Some(&b'\n'))
+}
+
+/// The 1-based line of a byte offset (already clamped) and where that line starts (on
+/// the first line, after a byte-order mark).
+fn line_start(source: &str, offset: usize) -> (usize, usize) {
+    let b = source.as_bytes();
+    let bom = if source.starts_with('\u{feff}') { 3 } else { 0 };
+    (0..offset)
+        .filter(|&i| ends_line(b, i))
+        .fold((1, bom.min(offset)), |(line, _), i| (line + 1, i + 1))
+}
+
 /// 1-based line and column (column counted in chars) of a byte offset. Offsets past the
 /// end point at the end.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let offset = clamp(source, offset);
-    let before = &source[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, source[line_start..offset].chars().count() + 1)
+    let (line, start) = line_start(source, offset);
+    (line, source[start..offset].chars().count() + 1)
 }
 
 impl Diagnostic {
@@ -58,10 +81,10 @@ impl Diagnostic {
     pub fn render(&self, path: &str, source: &str) -> String {
         let start = clamp(source, self.span.start);
         let (line, col) = line_col(source, start);
-        let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = source[start..]
-            .find('\n')
-            .map_or(source.len(), |i| start + i);
+        let (_, line_start) = line_start(source, start);
+        let line_end = (start..source.len())
+            .find(|&i| ends_line(source.as_bytes(), i))
+            .unwrap_or(source.len());
         let text = source[line_start..line_end].trim_end_matches('\r');
         let text_end = line_start + text.len();
         let end = clamp(source, self.span.end).min(text_end).max(start);
@@ -81,6 +104,10 @@ impl Diagnostic {
             out.push_str(&format!("{number} | {text}\n"));
         }
         out.push_str(&format!("{pad} | {prefix}{}\n", "^".repeat(carets)));
+        for (span, note) in &self.notes {
+            let (line, _) = line_col(source, span.start);
+            out.push_str(&format!("{pad} = note: line {line}: {note}\n"));
+        }
         for hint in &self.hints {
             out.push_str(&format!("{pad} = hint: {hint}\n"));
         }
@@ -111,6 +138,13 @@ mod tests {
         assert_eq!(line_col(src, src.len()), (3, 1));
         assert_eq!(line_col(src, 1000), (3, 1));
         assert_eq!(line_col("", 5), (1, 1));
+        // A lone `\r` ends a line; `\r\n` is one line end.
+        let src = "a\rb\r\nc";
+        assert_eq!(line_col(src, 2), (2, 1));
+        assert_eq!(line_col(src, 3), (2, 2));
+        assert_eq!(line_col(src, 5), (3, 1));
+        // A byte-order mark takes no column.
+        assert_eq!(line_col("\u{feff}ab", 4), (1, 2));
     }
 
     #[test]

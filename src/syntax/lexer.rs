@@ -220,26 +220,33 @@ fn not_an_operator(start: usize, text: &str, hint: &str) -> (TokenKind, usize) {
 }
 
 fn raw_tokens(src: &str) -> Vec<Token> {
+    use super::diagnostic::ends_line;
     use TokenKind::*;
     let b = src.as_bytes();
     let at = |i: usize| b.get(i).copied().unwrap_or(0);
     let mut out = Vec::new();
-    let mut i = 0;
+    // A UTF-8 byte-order mark, as some editors write first, is no character of the story.
+    let mut i = if src.starts_with('\u{feff}') { 3 } else { 0 };
     while i < b.len() {
         let start = i;
         let c = b[i];
         let (kind, end) = match c {
-            b' ' | b'\t' | b'\r' => {
+            b' ' | b'\t' => {
                 i += 1;
                 continue;
             }
             b'#' => {
-                while i < b.len() && b[i] != b'\n' {
+                while i < b.len() && !ends_line(b, i) {
                     i += 1;
                 }
                 continue;
             }
-            b'\n' => (Newline, i + 1),
+            // `\n`, `\r\n`, or a lone `\r` (old Mac line endings) ends a line.
+            b'\r' if at(i + 1) == b'\n' => {
+                i += 1;
+                continue;
+            }
+            b'\n' | b'\r' => (Newline, i + 1),
             b'0'..=b'9' => {
                 let mut j = i;
                 while at(j).is_ascii_digit() {

@@ -402,7 +402,7 @@ fn sweep_reports_failed_runs_and_exits_with_the_worst_code() {
     assert_eq!(rows[3], ["3", "1 world", "p = true"]);
     assert_eq!(
         out.stderr,
-        "error: 2 of 3 runs failed; the first: line 5: `repeat` ran its maximum of 1 rounds and `until` still does not hold\n"
+        "error: 2 of 3 runs failed; the first (n = 1): line 5: `repeat` ran its maximum of 1 rounds and `until` still does not hold\n"
     );
 }
 

@@ -7,7 +7,8 @@ the notebook's own puzzle functions on them (copied from
 ../shared/seeds/000_07e8501f73d8ff16.txt). The counts can then be compared, sample by
 sample, with `epipen sweep stories/cheryl*-sample.story --samples N --seed S`.
 
-    python3 tests/puzzles/norvig_counter.py [N [S]]     (default 10000 samples from seed 1)
+    python3 tests/puzzles/norvig_counter.py [N [S [PUZZLE…]]]
+        (default 10000 samples from seed 1, every puzzle)
 """
 import sys
 from collections import Counter
@@ -112,7 +113,9 @@ PUZZLES = {
 if __name__ == '__main__':
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
     start = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    for name, statements in PUZZLES.items():
+    names = sys.argv[3:] or list(PUZZLES)
+    for name in names:
+        statements = PUZZLES[name]
         counts = Counter(len(puzzle(draw(seed), *statements)) for seed in range(start, start + n))
         first_unique = next((s for s in range(start, start + n)
                              if len(puzzle(draw(s), *statements)) == 1), None)

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use biodivine_lib_bdd::{Bdd, BddVariable, op_function};
 
-use super::BddEngine;
+use super::BddBackend;
 use super::space::{Kind, Space};
 use super::value::{Partition, Val, tuple_cells};
 use crate::engine::SolverError;
@@ -25,7 +25,7 @@ use crate::ir::{CharId, CmpOp, Expr, ExprKind, LogicOp};
 /// What a character has learned: a constant, or an expression (the conditions of its
 /// distinct values).
 #[derive(Clone)]
-pub(super) enum Learned {
+pub(crate) enum Learned {
     Const(usize),
     Expr(Rc<Vec<Bdd>>),
 }
@@ -33,7 +33,7 @@ pub(super) enum Learned {
 /// A knowledge state: κ, what each character learned, and the knowledge operators
 /// already evaluated in it (keyed by agent and goal: asking the same question about the
 /// same state, as the `until` of a `repeat` does, costs a lookup).
-pub(super) struct State {
+pub(crate) struct State {
     pub kappa: Bdd,
     pub learned: Vec<Vec<Learned>>,
     known: RefCell<HashMap<(usize, Bdd), Bdd>>,
@@ -49,7 +49,7 @@ impl State {
     }
 }
 
-impl BddEngine {
+impl BddBackend {
     /// `e` in `state`, as a value over the world's bits.
     pub(super) fn eval(&self, e: &Expr, state: &Rc<State>) -> Result<Val, SolverError> {
         Ok(match &e.kind {

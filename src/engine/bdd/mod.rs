@@ -14,56 +14,36 @@ mod value;
 mod walk;
 
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use biodivine_lib_bdd::{Bdd, BddValuation};
 
-use super::{At, Counterexample, EngineError, Event, Failure, Options, SolverError};
-use crate::ir::{CharId, CheckpointId, Expr, ExprKind, Program, Stmt, StmtKind, Ty};
-use crate::syntax::Span;
+use super::driver::Backend;
+use super::{Failure, Options, SolverError};
+use crate::ir::{CharId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use knowledge::{Learned, State};
 use space::Space;
 
-/// Whether the BDD backend can run `program`: every constant is a bool or an enum.
-pub(super) fn supports(program: &Program) -> bool {
-    program
-        .constants
-        .iter()
-        .all(|c| matches!(c.ty, Ty::Bool | Ty::Enum(_)))
-}
-
-/// Runs a program statement by statement over BDDs.
-pub(super) struct BddEngine {
+/// Runs a program's statements over BDDs (through the driver).
+pub(super) struct BddBackend {
     program: Rc<Program>,
-    options: Options,
     space: Space,
     deadline: Option<Instant>,
-    state: Rc<State>,
+    /// The states saved at checkpoints, as the driver has them when it asks for a
+    /// formula (`at(c, …)` reads them).
     checkpoints: Vec<Option<Rc<State>>>,
-    /// The actual world, once `actual` has pinned it down, and as a valuation of the bits.
-    actual: Option<(Vec<Value>, BddValuation)>,
-    /// The round of the innermost running `repeat`.
-    round: Option<u64>,
 }
 
-impl BddEngine {
-    /// An engine at the start of `program`, or why the BDD backend cannot run it.
-    pub(super) fn new(program: Rc<Program>, options: &Options) -> Result<BddEngine, String> {
+impl BddBackend {
+    /// A backend for `program`, or why BDDs cannot run it.
+    pub(super) fn new(program: Rc<Program>, options: &Options) -> Result<BddBackend, String> {
         let space = Space::new(&program)?;
-        let state = State::new(
-            space.domain().clone(),
-            vec![Vec::new(); program.characters.len()],
-        );
-        Ok(BddEngine {
+        Ok(BddBackend {
             checkpoints: vec![None; program.checkpoints.len()],
             program,
-            options: options.clone(),
             space,
-            deadline: options.timeout.map(|t| Instant::now() + t),
-            state,
-            actual: None,
-            round: None,
+            deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
         })
     }
 
@@ -73,317 +53,142 @@ impl BddEngine {
             _ => Ok(()),
         }
     }
+}
+
+impl Backend for BddBackend {
+    type Set = Bdd;
+    type State = Rc<State>;
+    type Point = BddValuation;
+
+    fn name(&self) -> &'static str {
+        "bdd"
+    }
+
+    fn initial(&mut self) -> Result<Rc<State>, SolverError> {
+        Ok(State::new(
+            self.space.domain().clone(),
+            vec![Vec::new(); self.program.characters.len()],
+        ))
+    }
 
     /// The number of nodes of κ's BDD.
-    pub(super) fn kappa_size(&self) -> usize {
-        self.state.kappa.size()
+    fn size(&self, state: &Rc<State>) -> usize {
+        state.kappa.size()
     }
 
-    /// Runs every statement of the program, reporting events to `sink`.
-    pub(super) fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
-        let program = self.program.clone();
-        self.block(&program.statements, sink)
-    }
-
-    fn block(&mut self, stmts: &[Stmt], sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
-        for stmt in stmts {
-            self.step(stmt, sink)?;
-        }
-        Ok(())
-    }
-
-    /// Executes one statement (blocks recursively), reporting events to `sink`.
-    pub(super) fn step(
+    fn formula(
         &mut self,
-        stmt: &Stmt,
-        sink: &mut dyn FnMut(Event),
-    ) -> Result<(), EngineError> {
-        let start = Instant::now();
-        self.check_deadline().at(stmt.span)?;
-        match &stmt.kind {
-            StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
-                let state = self.state.clone();
-                let added = self.announced(stmt, &state, sink)?;
-                self.restrict(&added);
-            }
-            StmtKind::Learn { who, what } => self.learn(*who, what).at(stmt.span)?,
-            StmtKind::Checkpoint(c) => match self.checkpoints.get_mut(c.0) {
-                Some(slot) => *slot = Some(self.state.clone()),
-                None => {
-                    return Err(SolverError::Unsupported(
-                        "a checkpoint the program does not declare".into(),
-                    ))
-                    .at(stmt.span);
-                }
-            },
-            StmtKind::Worlds { limit } => {
-                if !self.options.skip_worlds_statements {
-                    let set = self.worlds(*limit).at(stmt.span)?;
-                    sink(Event::Worlds {
-                        span: stmt.span,
-                        set,
-                    });
-                }
-            }
-            StmtKind::Simultaneously(stmts) => {
-                // Every announcement is evaluated in the state at the block's start; they
-                // take effect together.
-                let state = self.state.clone();
-                let mut added = self.space.mk_true();
-                for s in stmts {
-                    added = added.and(&self.announced(s, &state, sink)?);
-                }
-                self.restrict(&added);
-            }
-            StmtKind::Actual(expr) => self.set_actual(expr).at(stmt.span)?,
-            StmtKind::Repeat { max, body, until } => {
-                self.repeat(stmt.span, *max, body, until, sink)?
-            }
-            StmtKind::AssertAddsCk { hint, body } => {
-                self.assert_adds_ck(stmt.span, hint, body, sink)?
-            }
-        }
-        tracing::debug!(
-            span = ?stmt.span,
-            elapsed_ms = start.elapsed().as_secs_f64() * 1000.0,
-            kappa_size = self.kappa_size(),
-            "statement done"
-        );
-        if self.options.stats {
-            sink(Event::Step {
-                span: stmt.span,
-                elapsed: start.elapsed(),
-                kappa_size: self.kappa_size(),
-            });
-        }
-        Ok(())
+        e: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Bdd, SolverError> {
+        self.checkpoints.clear();
+        self.checkpoints.extend_from_slice(saved);
+        self.bool(e, state)
+    }
+
+    fn said(&mut self, agent: CharId, psi: Bdd, state: &Rc<State>) -> Result<Bdd, SolverError> {
+        self.knows(agent, state, &psi)
+    }
+
+    fn not(&mut self, set: &Bdd) -> Bdd {
+        set.not()
+    }
+
+    fn and(&mut self, first: Bdd, rest: Vec<Bdd>) -> Bdd {
+        rest.iter().fold(first, |all, s| all.and(s))
     }
 
     /// κ := κ ∧ `added`, in a new state (what characters learned is kept).
-    fn restrict(&mut self, added: &Bdd) {
-        self.state = State::new(self.state.kappa.and(added), self.state.learned.clone());
+    fn restrict(
+        &mut self,
+        state: &Rc<State>,
+        added: Bdd,
+        _: bool,
+    ) -> Result<Rc<State>, SolverError> {
+        Ok(State::new(state.kappa.and(&added), state.learned.clone()))
     }
 
     /// `who learns what`: a constant, or the conditions of the expression's values.
-    fn learn(&mut self, who: CharId, what: &Expr) -> Result<(), SolverError> {
+    fn learn(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        what: &Expr,
+    ) -> Result<Rc<State>, SolverError> {
         let learned = match what.kind {
             ExprKind::Const(c) => Learned::Const(c.0),
-            _ => {
-                let state = self.state.clone();
-                Learned::Expr(Rc::new(self.eval(what, &state)?.cells()))
-            }
+            _ => Learned::Expr(Rc::new(self.eval(what, state)?.cells())),
         };
-        let mut all = self.state.learned.clone();
+        let mut all = state.learned.clone();
         if let Some(list) = all.get_mut(who.0) {
             list.push(learned);
         }
-        self.state = State::new(self.state.kappa.clone(), all);
-        Ok(())
+        Ok(State::new(state.kappa.clone(), all))
     }
 
-    /// What an `announce`, `A: …` or `A reveals …` statement adds to κ, evaluated in
-    /// `state`; a reveal is reported to `sink`.
-    fn announced(
-        &mut self,
-        stmt: &Stmt,
-        state: &Rc<State>,
-        sink: &mut dyn FnMut(Event),
-    ) -> Result<Bdd, EngineError> {
-        match &stmt.kind {
-            StmtKind::Announce { speaker, formula } => {
-                let psi = self.bool(formula, state).at(stmt.span)?;
-                let added = match speaker {
-                    None => psi,
-                    Some(agent) => self.knows(*agent, state, &psi).at(stmt.span)?,
-                };
-                self.check_true_in_actual(&added).at(stmt.span)?;
-                Ok(added)
-            }
-            StmtKind::Reveal { who, formula, text } => {
-                let psi = self.bool(formula, state).at(stmt.span)?;
-                let holds = self.holds_in_actual(&psi, "`reveals`").at(stmt.span)?;
-                let said = if holds { psi } else { psi.not() };
-                let added = self.knows(*who, state, &said).at(stmt.span)?;
-                sink(Event::Reveal {
-                    span: stmt.span,
-                    round: self.round,
-                    who: *who,
-                    text: text.clone(),
-                    holds,
-                });
-                Ok(added)
-            }
-            _ => Err(SolverError::Unsupported(
-                "only announcements can be made simultaneously".into(),
-            ))
-            .at(stmt.span),
-        }
-    }
-
-    /// Whether `set` holds in the actual world (`what` names the statement that needs it).
-    fn holds_in_actual(&self, set: &Bdd, what: &str) -> Result<bool, Failure> {
-        match &self.actual {
-            Some((_, valuation)) => Ok(set.eval_in(valuation)),
-            None => Err(Failure::no_actual_world(what)),
-        }
-    }
-
-    /// Fails when an announcement is false in the actual world (if there is one).
-    fn check_true_in_actual(&self, added: &Bdd) -> Result<(), Failure> {
-        if self.actual.is_some() && !self.holds_in_actual(added, "")? {
-            return Err(Failure::false_in_actual());
-        }
-        Ok(())
-    }
-
-    /// `actual φ`: φ must allow exactly one world, which must be possible under κ.
-    fn set_actual(&mut self, expr: &Expr) -> Result<(), Failure> {
-        let state = self.state.clone();
-        let allowed = self.bool(expr, &state)?.and(self.space.domain());
+    fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
+        let allowed = self.bool(phi, state)?.and(self.space.domain());
         // The first two worlds in canonical order: the examples in the error are stable.
-        match walk::first_worlds(&self.space, &allowed, 2).as_slice() {
-            [] => Err(Failure::actual_allows_none()),
-            [w] => {
-                let valuation = self.space.valuation(&w.0);
-                if !self.state.kappa.eval_in(&valuation) {
-                    return Err(Failure::actual_contradicts());
-                }
-                self.actual = Some((w.0.clone(), valuation));
-                Ok(())
-            }
-            [a, b, ..] => Err(Failure::actual_allows_several(&self.program, &a.0, &b.0)),
-        }
+        Ok(walk::first_worlds(&self.space, &allowed, 2))
     }
 
-    /// `repeat max N { … } until φ`: runs the body until φ holds in the actual world.
-    fn repeat(
-        &mut self,
-        span: Span,
-        max: u64,
-        body: &[Stmt],
-        until: &Expr,
-        sink: &mut dyn FnMut(Event),
-    ) -> Result<(), EngineError> {
-        let outer = self.round;
-        let mut rounds = 0;
-        loop {
-            if rounds == max {
-                return Err(Failure::repeat_exhausted(max)).at(span);
-            }
-            rounds += 1;
-            self.round = Some(rounds);
-            self.block(body, sink)?;
-            if self.actual.is_none() {
-                return Err(Failure::no_actual_world("`until`")).at(span);
-            }
-            let state = self.state.clone();
-            let phi = self.bool(until, &state).at(span)?;
-            if self.holds_in_actual(&phi, "`until`").at(span)? {
-                break;
-            }
-        }
-        self.round = outer;
-        sink(Event::RepeatDone { span, rounds });
-        Ok(())
+    fn point(&mut self, world: &[Value]) -> Result<BddValuation, SolverError> {
+        Ok(self.space.valuation(world))
     }
 
-    /// `assert_adds_ck φ { … }`: runs the block, then checks κ_after ≡ κ_before ∧ φ under
-    /// κ_before.
-    fn assert_adds_ck(
+    fn holds(&mut self, set: &Bdd, point: &BddValuation) -> Result<bool, SolverError> {
+        Ok(set.eval_in(point))
+    }
+
+    fn contains(&mut self, state: &Rc<State>, point: &BddValuation) -> Result<bool, SolverError> {
+        Ok(state.kappa.eval_in(point))
+    }
+
+    fn disagreement(
         &mut self,
-        span: Span,
-        hint: &Expr,
-        body: &[Stmt],
-        sink: &mut dyn FnMut(Event),
-    ) -> Result<(), EngineError> {
-        let start = Instant::now();
-        let before = self.state.clone();
-        let h = self.bool(hint, &before).at(span)?;
-        if self.options.trust_hints {
-            for s in super::kept_when_trusted(body) {
-                self.step(s, sink)?;
-            }
-            self.state = State::new(before.kappa.and(&h), self.state.learned.clone());
-            sink(Event::HintTrusted { span });
-            return Ok(());
-        }
-        self.block(body, sink)?;
-        let after = self.state.kappa.clone();
+        before: &Rc<State>,
+        after: &Rc<State>,
+        hint: &Bdd,
+    ) -> Result<Option<(World, bool)>, SolverError> {
         // A world of κ_before where κ_after and the hint disagree refutes the hint.
-        let disagree = before.kappa.and(&after.xor(&h));
-        let elapsed = start.elapsed();
-        match walk::first_worlds(&self.space, &disagree, 1).pop() {
-            // κ_after is then κ_before ∧ φ already.
-            None => {
-                sink(Event::HintVerified { span, elapsed });
-                Ok(())
-            }
-            Some(world) => self.refuted(span, elapsed, &after, world, sink),
-        }
+        let disagree = before.kappa.and(&after.kappa.xor(hint));
+        Ok(walk::first_worlds(&self.space, &disagree, 1)
+            .pop()
+            .map(|world| {
+                let kept = after.kappa.eval_in(&self.space.valuation(&world.0));
+                (world, kept)
+            }))
     }
 
-    /// A refuted hint: an error, or (with `keep_refuted_hints`) an event.
-    fn refuted(
+    fn hinted(
         &mut self,
-        span: Span,
-        elapsed: Duration,
-        after: &Bdd,
-        world: World,
-        sink: &mut dyn FnMut(Event),
-    ) -> Result<(), EngineError> {
-        let kept_by_block = after.eval_in(&self.space.valuation(&world.0));
-        let counterexample = Counterexample {
-            world,
-            kept_by_block,
-        };
-        if self.options.keep_refuted_hints {
-            sink(Event::HintRefuted {
-                span,
-                elapsed,
-                counterexample,
-            });
-            Ok(())
-        } else {
-            Err(Failure::Refuted(counterexample)).at(span)
+        before: &Rc<State>,
+        hint: Bdd,
+        learned: &Rc<State>,
+        verified: bool,
+    ) -> Result<Rc<State>, SolverError> {
+        // Verified, κ_after is κ_before ∧ φ already.
+        if verified {
+            return Ok(learned.clone());
         }
+        Ok(State::new(before.kappa.and(&hint), learned.learned.clone()))
     }
 
-    /// The state saved at `checkpoint` (None: the current state).
-    fn state_at(&self, checkpoint: Option<CheckpointId>) -> Result<Rc<State>, Failure> {
-        match checkpoint {
-            None => Ok(self.state.clone()),
-            Some(c) => self.checkpoints.get(c.0).cloned().flatten().ok_or_else(|| {
-                let name = self.program.checkpoints.get(c.0).map_or("?", |c| &c.name);
-                Failure::checkpoint_not_reached(name)
-            }),
-        }
-    }
-
-    /// How many worlds are possible now (or at `checkpoint`), exactly (more than 2⁶⁴ − 1
-    /// is reported as more than that).
-    pub(super) fn count_worlds(
-        &self,
-        checkpoint: Option<CheckpointId>,
-    ) -> Result<WorldCount, Failure> {
-        let kappa = &self.state_at(checkpoint)?.kappa;
+    /// How many worlds are possible (more than 2⁶⁴ − 1 is reported as more than that).
+    fn count(&mut self, state: &Rc<State>, _: usize) -> Result<WorldCount, Failure> {
         // κ mentions no primed bit, so each of its worlds counts once per valuation of
         // the primed copies.
-        let count = kappa.exact_cardinality() >> self.space.all_bits().len();
+        let count = state.kappa.exact_cardinality() >> self.space.all_bits().len();
         Ok(match u64::try_from(&count) {
             Ok(n) => WorldCount::Exactly(n),
             Err(_) => WorldCount::MoreThan(u64::MAX),
         })
     }
 
-    /// The epistemic model now (or at `checkpoint`) when it has at most `cap` worlds.
-    /// A character's view of a world is the value (the index of the partition cell) of
-    /// each thing it learned.
-    pub(super) fn model(
-        &self,
-        checkpoint: Option<CheckpointId>,
-        cap: usize,
-    ) -> Result<Option<Model>, Failure> {
-        let state = self.state_at(checkpoint)?;
+    /// The epistemic model when it has at most `cap` worlds. A character's view of a
+    /// world is the value (the index of the partition cell) of each thing it learned.
+    fn model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
         let worlds = walk::first_worlds(&self.space, &state.kappa, cap.saturating_add(1));
         if worlds.len() > cap {
             return Ok(None);
@@ -416,11 +221,9 @@ impl BddEngine {
         Ok(Some(Model { worlds, views }))
     }
 
-    /// Up to `limit` of the worlds possible now, in canonical order.
-    pub(super) fn worlds(&self, limit: u64) -> Result<WorldSet, SolverError> {
-        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-        let mut worlds =
-            walk::first_worlds(&self.space, &self.state.kappa, limit.saturating_add(1));
+    /// Up to `limit` of κ's worlds in canonical order.
+    fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, SolverError> {
+        let mut worlds = walk::first_worlds(&self.space, &state.kappa, limit.saturating_add(1));
         let complete = worlds.len() <= limit;
         worlds.truncate(limit);
         Ok(WorldSet { worlds, complete })

@@ -1,17 +1,25 @@
 use std::rc::Rc;
+use std::time::Duration;
 
 use super::value::{Partition, Val};
 use super::*;
 use crate::bruteforce::{self, Domain};
-use crate::engine::{Engine, Strategy};
-use crate::ir::{ArithOp, CmpOp};
+use crate::engine::driver::Backend;
+use crate::engine::{Counterexample, Engine, Event, Strategy};
+use crate::ir::{ArithOp, CmpOp, StmtKind};
 
 fn compile(source: &str) -> Rc<Program> {
     Rc::new(crate::compile(source, &[]).expect("the story compiles"))
 }
 
-fn bdd_engine(program: &Rc<Program>, options: Options) -> BddEngine {
-    BddEngine::new(program.clone(), &options).expect("the BDD backend takes the story")
+fn bdd_engine(program: &Rc<Program>, options: Options) -> Engine {
+    let options = Options {
+        strategy: Strategy::Bdd,
+        ..options
+    };
+    let engine = Engine::new(program.clone(), &options);
+    assert_eq!(engine.backend(), "bdd", "the BDD backend takes the story");
+    engine
 }
 
 /// Every world of the program's domain that the brute-force evaluator keeps, sorted.
@@ -94,7 +102,7 @@ announce c[0] != c[2] or q
 #[test]
 fn worlds_of_bools_only_and_of_no_constant() {
     let program = compile("bool a, b, c\n");
-    let engine = bdd_engine(&program, Options::default());
+    let mut engine = bdd_engine(&program, Options::default());
     let set = engine.worlds(3).expect("worlds");
     let b = |v: [bool; 3]| World(v.iter().map(|x| Value::Bool(*x)).collect());
     assert_eq!(
@@ -107,7 +115,7 @@ fn worlds_of_bools_only_and_of_no_constant() {
     );
     assert!(!set.complete);
     let program = compile("characters A\n");
-    let engine = bdd_engine(&program, Options::default());
+    let mut engine = bdd_engine(&program, Options::default());
     let set = engine.worlds(5).expect("worlds");
     assert_eq!(set.worlds, vec![World(vec![])]);
     assert!(set.complete);
@@ -146,7 +154,7 @@ fn partitions_follow_the_evaluators_arithmetic() {
             .unwrap();
         let p = shifted.arith(op, &t).unwrap();
         for w in &worlds {
-            let expected = bruteforce::arith(op, int(w, 0) - 2, int(w, 1)).unwrap();
+            let expected = crate::ir::arith::checked(op, int(w, 0) - 2, int(w, 1)).unwrap();
             assert_eq!(value_at(&space, &p, w), Some(expected), "{op:?} at {w:?}");
         }
         // Values are distinct and their conditions disjoint.
@@ -213,8 +221,8 @@ fn overflow_is_an_error_not_a_panic() {
         big.arith(ArithOp::Add, &big),
         Err(SolverError::Unsupported(_))
     ));
-    let engine = bdd_engine(&program, Options::default());
-    let state = engine.state.clone();
+    let mut backend = BddBackend::new(program.clone(), &Options::default()).expect("bools");
+    let state = backend.initial().expect("the initial state");
     let story = compile(
         "bool p\nannounce (if p then 9223372036854775807 else 0) * 9223372036854775807 * 4 == 0\n",
     );
@@ -222,7 +230,7 @@ fn overflow_is_an_error_not_a_panic() {
         StmtKind::Announce { formula, .. } => formula.clone(),
         _ => unreachable!("an announcement"),
     };
-    assert!(engine.bool(&expr, &state).is_err());
+    assert!(backend.bool(&expr, &state).is_err());
 }
 
 const HINT: &str = "characters A, B
@@ -279,7 +287,9 @@ fn a_wrong_hint_is_refuted_with_the_first_counterexample() {
 #[test]
 fn the_strategy_picks_the_backend() {
     let bools = compile("characters A\nbool p\nA learns p\n");
-    let ints = compile("characters A\nint x\nannounce x == 1\n");
+    let many_bools = compile("characters A\nbool p[17]\nA learns p[0]\n");
+    let bounded = compile("characters A\nint x\nannounce x >= 1 and x <= 3\n");
+    let unbounded = compile("characters A\nint x\nannounce x >= 1\n");
     let engine = |p: &Rc<Program>, strategy| {
         let options = Options {
             strategy,
@@ -287,25 +297,42 @@ fn the_strategy_picks_the_backend() {
         };
         Engine::new(p.clone(), &options)
     };
-    assert!(engine(&bools, Strategy::Auto).uses_bdd());
-    // κ's size is the BDD's nodes on one backend, the formula's DAG nodes on the other.
+    assert_eq!(engine(&bools, Strategy::Auto).backend(), "explicit");
+    assert_eq!(engine(&many_bools, Strategy::Auto).backend(), "bdd");
+    assert_eq!(engine(&bounded, Strategy::Auto).backend(), "explicit");
+    assert_eq!(engine(&unbounded, Strategy::Auto).backend(), "z3");
+    // κ's size is the BDD's nodes on one backend, the formula's DAG nodes on another,
+    // the worlds on the third.
     let mut on_bdd = engine(&bools, Strategy::Bdd);
     on_bdd.run(&mut |_| {}).expect("the story runs");
     assert_eq!(on_bdd.kappa_size(), 2, "the true BDD: two terminals");
     let mut on_z3 = engine(&bools, Strategy::Finite);
     on_z3.run(&mut |_| {}).expect("the story runs");
     assert_eq!(on_z3.kappa_size(), 1, "the formula `true`");
-    assert!(engine(&bools, Strategy::Bdd).uses_bdd());
-    assert!(!engine(&bools, Strategy::Finite).uses_bdd());
-    assert!(!engine(&bools, Strategy::Symbolic).uses_bdd());
-    assert!(!engine(&ints, Strategy::Auto).uses_bdd());
-    let mut refused = engine(&ints, Strategy::Bdd);
-    let err = refused.run(&mut |_| {}).expect_err("an int constant");
-    assert_eq!(err.span, ints.statements[0].span);
-    let Failure::Solver(SolverError::Unsupported(message)) = err.error else {
-        panic!("not unsupported: {:?}", err.error);
-    };
-    assert!(message.contains("`x` is an int"), "{message}");
+    let mut on_explicit = engine(&bools, Strategy::Explicit);
+    on_explicit.run(&mut |_| {}).expect("the story runs");
+    assert_eq!(on_explicit.kappa_size(), 2, "two worlds");
+    assert_eq!(engine(&bools, Strategy::Bdd).backend(), "bdd");
+    assert_eq!(engine(&bools, Strategy::Z3).backend(), "z3");
+    assert_eq!(engine(&bools, Strategy::Finite).backend(), "z3");
+    assert_eq!(engine(&bools, Strategy::Symbolic).backend(), "z3");
+    assert_eq!(engine(&bounded, Strategy::Explicit).backend(), "explicit");
+    // A backend asked for by name that does not fit the story refuses it, saying why:
+    // a story error, at the first statement or at what it cannot take.
+    let refusals = [
+        (&bounded, Strategy::Bdd, "`x` is an int"),
+        (&unbounded, Strategy::Explicit, "leave `x` unbounded"),
+    ];
+    for (program, strategy, why) in refusals {
+        let mut refused = engine(program, strategy);
+        assert_eq!(refused.backend(), "none");
+        let err = refused.run(&mut |_| {}).expect_err("refused");
+        assert_eq!(err.span, program.statements[0].span);
+        let Failure::Story { message, .. } = err.error else {
+            panic!("not a story error: {:?}", err.error);
+        };
+        assert!(message.contains(why), "{message}");
+    }
 }
 
 #[test]

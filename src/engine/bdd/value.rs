@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use biodivine_lib_bdd::Bdd;
 
-use crate::bruteforce::arith;
 use crate::engine::SolverError;
+use crate::ir::arith::checked;
 use crate::ir::{ArithOp, CmpOp};
 
 /// An int-valued expression: (value, where it takes it) pairs with distinct values,
@@ -57,8 +57,7 @@ impl Partition {
         Ok(Partition::from_disjoint(out))
     }
 
-    /// `self op other`, value by value (SMT-LIB division: the brute-force evaluator's
-    /// [`arith`]).
+    /// `self op other`, value by value (the language's arithmetic: [`checked`]).
     pub(super) fn arith(&self, op: ArithOp, other: &Partition) -> Result<Partition, SolverError> {
         let mut merged: BTreeMap<i128, Bdd> = BTreeMap::new();
         for (x, a) in &self.0 {
@@ -67,7 +66,7 @@ impl Partition {
                 if both.is_false() {
                     continue;
                 }
-                let v = arith(op, *x, *y).map_err(|_| overflow())?;
+                let v = checked(op, *x, *y).ok_or_else(overflow)?;
                 match merged.get_mut(&v) {
                     Some(cond) => *cond = cond.or(&both),
                     None => {

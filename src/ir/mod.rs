@@ -3,6 +3,8 @@
 
 use crate::syntax::Span;
 
+pub mod arith;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CharId(pub usize);
 

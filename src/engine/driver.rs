@@ -1,0 +1,533 @@
+//! The one statement driver: what each statement means, written once, over a [`Backend`]
+//! that knows how to represent sets of worlds and knowledge states (Z3 formulas, BDDs,
+//! explicit lists of worlds).
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use super::{At, Counterexample, EngineError, Event, Failure, Options, SolverError};
+use crate::ir::{CharId, CheckpointId, Expr, Program, Stmt, StmtKind};
+use crate::syntax::Span;
+use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
+
+/// What a backend provides to the driver. A `Set` is the meaning of a formula (the worlds
+/// where it holds) and a `State` a knowledge state (κ and what each character learned);
+/// both are values, cheap to clone, and never change once made.
+pub(crate) trait Backend {
+    type Set: Clone;
+    type State: Clone;
+    /// The actual world in the backend's own form.
+    type Point;
+
+    /// The backend's name, as `--backend` spells it.
+    fn name(&self) -> &'static str;
+    /// The state at the start of the story: every world of the constants' types.
+    fn initial(&mut self) -> Result<Self::State, SolverError>;
+    /// κ's size in the backend's own unit (DAG nodes, BDD nodes, worlds), for `--stats`.
+    fn size(&self, state: &Self::State) -> usize;
+    /// What [`Backend::size`] counts, e.g. "nodes".
+    fn size_unit(&self) -> &'static str {
+        "nodes"
+    }
+
+    /// The worlds where `e` holds, its knowledge operators evaluated in `state` and an
+    /// `at(c, …)` in `saved[c]` (always a state the run has passed).
+    fn formula(
+        &mut self,
+        e: &Expr,
+        state: &Self::State,
+        saved: &[Option<Self::State>],
+    ) -> Result<Self::Set, SolverError>;
+    /// What `agent`'s truthful announcement of ψ adds in `state`: K_A ψ, or a set equal
+    /// to it on κ.
+    fn said(
+        &mut self,
+        agent: CharId,
+        psi: Self::Set,
+        state: &Self::State,
+    ) -> Result<Self::Set, SolverError>;
+    fn not(&mut self, set: &Self::Set) -> Self::Set;
+    /// The intersection of `first` and the sets of `rest`.
+    fn and(&mut self, first: Self::Set, rest: Vec<Self::Set>) -> Self::Set;
+    /// κ ∧ `added`, what characters learned kept. `derived`: the engine derived `added`
+    /// (from knowledge operators), so a smaller equivalent may be worth finding.
+    fn restrict(
+        &mut self,
+        state: &Self::State,
+        added: Self::Set,
+        derived: bool,
+    ) -> Result<Self::State, SolverError>;
+    /// `who` learns `what` (a knowledge-free expression).
+    fn learn(
+        &mut self,
+        state: &Self::State,
+        who: CharId,
+        what: &Expr,
+    ) -> Result<Self::State, SolverError>;
+
+    /// The first two worlds (canonical order) of the constants' types where the
+    /// knowledge-free `phi` holds: `actual φ` must allow exactly one.
+    fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Vec<World>, SolverError>;
+    /// A world in the backend's own form.
+    fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
+    /// Whether `set` holds at `point`.
+    fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
+    /// Whether `point` is a world of κ in `state`.
+    fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, SolverError>;
+
+    /// A world of κ `before` where κ `after` and `hint` disagree, and whether `after` keeps
+    /// it; None when `after` is exactly `before` ∧ `hint`.
+    fn disagreement(
+        &mut self,
+        before: &Self::State,
+        after: &Self::State,
+        hint: &Self::Set,
+    ) -> Result<Option<(World, bool)>, SolverError>;
+    /// κ `before` ∧ `hint` with what `learned` says characters learned: the state after
+    /// a verified or trusted hint.
+    fn hinted(
+        &mut self,
+        before: &Self::State,
+        hint: Self::Set,
+        learned: &Self::State,
+        verified: bool,
+    ) -> Result<Self::State, SolverError>;
+
+    /// Up to `limit` of κ's worlds in canonical order.
+    fn worlds(&mut self, state: &Self::State, limit: usize) -> Result<WorldSet, SolverError>;
+    /// How many worlds κ has (see [`super::Engine::count_worlds`]).
+    fn count(&mut self, state: &Self::State, cap: usize) -> Result<WorldCount, Failure>;
+    /// The epistemic model of κ when it has at most `cap` worlds.
+    fn model(&mut self, state: &Self::State, cap: usize) -> Result<Option<Model>, Failure>;
+    /// Called after each top-level statement: caches keyed by the statement's
+    /// expressions may be dropped.
+    fn statement_done(&mut self) {}
+}
+
+/// The driver as the engine sees it, whatever its backend.
+pub(crate) trait Run {
+    fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError>;
+    fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError>;
+    fn worlds(&mut self, limit: u64) -> Result<WorldSet, SolverError>;
+    fn kappa_size(&self) -> usize;
+    fn count_worlds(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<WorldCount, Failure>;
+    fn model(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<Option<Model>, Failure>;
+    fn backend(&self) -> &'static str;
+}
+
+/// Runs a program's statements over one backend.
+pub(crate) struct Driver<B: Backend> {
+    program: Rc<Program>,
+    options: Options,
+    backend: B,
+    deadline: Option<Instant>,
+    state: B::State,
+    checkpoints: Vec<Option<B::State>>,
+    /// The actual world, once `actual` has pinned it down, and the backend's form of it.
+    actual: Option<(Vec<Value>, B::Point)>,
+    /// The round of the innermost running `repeat`.
+    round: Option<u64>,
+    /// How deep in blocks the running statement is (0: top level).
+    depth: usize,
+}
+
+impl<B: Backend> Driver<B> {
+    pub(crate) fn new(
+        program: Rc<Program>,
+        options: &Options,
+        mut backend: B,
+    ) -> Result<Driver<B>, SolverError> {
+        let state = backend.initial()?;
+        Ok(Driver {
+            checkpoints: vec![None; program.checkpoints.len()],
+            program,
+            options: options.clone(),
+            backend,
+            deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
+            state,
+            actual: None,
+            round: None,
+            depth: 0,
+        })
+    }
+
+    fn check_deadline(&self) -> Result<(), SolverError> {
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
+            _ => Ok(()),
+        }
+    }
+
+    fn block(&mut self, stmts: &[Stmt], sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        for stmt in stmts {
+            self.statement(stmt, sink)?;
+        }
+        Ok(())
+    }
+
+    /// Executes one statement (blocks recursively), reporting events to `sink`.
+    fn statement(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        let start = Instant::now();
+        self.check_deadline().at(stmt.span)?;
+        self.depth += 1;
+        let done = self.execute(stmt, sink);
+        self.depth -= 1;
+        if self.depth == 0 {
+            self.backend.statement_done();
+        }
+        done?;
+        let kappa_size = self.backend.size(&self.state);
+        tracing::debug!(
+            span = ?stmt.span,
+            elapsed_ms = start.elapsed().as_secs_f64() * 1000.0,
+            kappa_size,
+            "statement done"
+        );
+        if self.options.stats {
+            sink(Event::Step {
+                span: stmt.span,
+                elapsed: start.elapsed(),
+                kappa_size,
+                unit: self.backend.size_unit(),
+            });
+        }
+        Ok(())
+    }
+
+    fn execute(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        match &stmt.kind {
+            StmtKind::Announce { speaker, formula } => {
+                let state = self.state.clone();
+                let added = self.announced(stmt, &state, sink)?;
+                let derived = speaker.is_some() || formula.mentions_knowledge();
+                self.state = self
+                    .backend
+                    .restrict(&state, added, derived)
+                    .at(stmt.span)?;
+            }
+            StmtKind::Reveal { .. } => {
+                let state = self.state.clone();
+                let added = self.announced(stmt, &state, sink)?;
+                self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
+            }
+            StmtKind::Learn { who, what } => {
+                self.state = self.backend.learn(&self.state, *who, what).at(stmt.span)?;
+            }
+            StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
+            StmtKind::Worlds { limit } => {
+                if !self.options.skip_worlds_statements {
+                    let set = self.worlds_now(*limit).at(stmt.span)?;
+                    sink(Event::Worlds {
+                        span: stmt.span,
+                        set,
+                    });
+                }
+            }
+            StmtKind::Simultaneously(stmts) => {
+                // Every announcement is evaluated in the state at the block's start; they
+                // take effect together.
+                let state = self.state.clone();
+                let mut added = Vec::with_capacity(stmts.len());
+                for s in stmts {
+                    added.push(self.announced(s, &state, sink)?);
+                }
+                if !added.is_empty() {
+                    let first = added.remove(0);
+                    let added = self.backend.and(first, added);
+                    self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
+                }
+            }
+            StmtKind::Actual(expr) => self.set_actual(expr).at(stmt.span)?,
+            StmtKind::Repeat { max, body, until } => {
+                self.repeat(stmt.span, *max, body, until, sink)?
+            }
+            StmtKind::AssertAddsCk { hint, body } => {
+                self.assert_adds_ck(stmt.span, hint, body, sink)?
+            }
+        }
+        Ok(())
+    }
+
+    /// What an `announce`, `A: …` or `A reveals …` statement adds to κ, evaluated in
+    /// `state`; a reveal is reported to `sink`. An announcement must hold in the actual
+    /// world, when there is one.
+    fn announced(
+        &mut self,
+        stmt: &Stmt,
+        state: &B::State,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<B::Set, EngineError> {
+        let span = stmt.span;
+        match &stmt.kind {
+            StmtKind::Announce { speaker, formula } => {
+                let psi = self.formula(formula, state).at(span)?;
+                let added = match speaker {
+                    None => psi,
+                    Some(agent) => self.backend.said(*agent, psi, state).at(span)?,
+                };
+                if self.actual.is_some() && !self.holds_in_actual(&added, "").at(span)? {
+                    return Err(Failure::false_in_actual()).at(span);
+                }
+                Ok(added)
+            }
+            StmtKind::Reveal { who, formula, text } => {
+                let psi = self.formula(formula, state).at(span)?;
+                let holds = self.holds_in_actual(&psi, "`reveals`").at(span)?;
+                let said = if holds { psi } else { self.backend.not(&psi) };
+                let added = self.backend.said(*who, said, state).at(span)?;
+                // A reveals what it knows: in the actual world it must know φ or not φ.
+                if !self.holds_in_actual(&added, "`reveals`").at(span)? {
+                    let name = &self.program.characters[who.0].name;
+                    return Err(Failure::reveals_unknown(name, holds)).at(span);
+                }
+                sink(Event::Reveal {
+                    span,
+                    round: self.round,
+                    who: *who,
+                    text: text.clone(),
+                    holds,
+                });
+                Ok(added)
+            }
+            _ => Err(Failure::internal(
+                "only announcements can be made simultaneously (lowering keeps them so)",
+            ))
+            .at(span),
+        }
+    }
+
+    fn formula(&mut self, e: &Expr, state: &B::State) -> Result<B::Set, SolverError> {
+        self.backend.formula(e, state, &self.checkpoints)
+    }
+
+    /// Whether `set` holds in the actual world (`what` names the statement that needs it).
+    fn holds_in_actual(&mut self, set: &B::Set, what: &str) -> Result<bool, Failure> {
+        match &self.actual {
+            Some((_, point)) => Ok(self.backend.holds(set, point)?),
+            None => Err(Failure::no_actual_world(what)),
+        }
+    }
+
+    /// `actual φ`: φ must allow exactly one world, which must be possible under κ.
+    fn set_actual(&mut self, expr: &Expr) -> Result<(), Failure> {
+        if self.actual.is_some() {
+            return Err(Failure::second_actual());
+        }
+        let state = self.state.clone();
+        match self.backend.pin(expr, &state)?.as_slice() {
+            [] => Err(Failure::actual_allows_none()),
+            [w] => {
+                let point = self.backend.point(&w.0)?;
+                if !self.backend.contains(&state, &point)? {
+                    return Err(Failure::actual_contradicts());
+                }
+                self.actual = Some((w.0.clone(), point));
+                Ok(())
+            }
+            [a, b, ..] => Err(Failure::actual_allows_several(&self.program, &a.0, &b.0)),
+        }
+    }
+
+    /// `repeat max N { … } until φ`: runs the body until φ holds in the actual world.
+    fn repeat(
+        &mut self,
+        span: Span,
+        max: u64,
+        body: &[Stmt],
+        until: &Expr,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<(), EngineError> {
+        let outer = self.round;
+        let mut rounds = 0;
+        loop {
+            if rounds == max {
+                return Err(Failure::repeat_exhausted(max)).at(span);
+            }
+            rounds += 1;
+            self.round = Some(rounds);
+            self.block(body, sink)?;
+            if self.actual.is_none() {
+                return Err(Failure::no_actual_world("`until`")).at(span);
+            }
+            let state = self.state.clone();
+            let phi = self.formula(until, &state).at(span)?;
+            if self.holds_in_actual(&phi, "`until`").at(span)? {
+                break;
+            }
+        }
+        self.round = outer;
+        sink(Event::RepeatDone { span, rounds });
+        Ok(())
+    }
+
+    /// `assert_adds_ck φ { … }`: runs the block, then checks κ_after ≡ κ_before ∧ φ under
+    /// κ_before, and keeps the small form κ_before ∧ φ.
+    fn assert_adds_ck(
+        &mut self,
+        span: Span,
+        hint: &Expr,
+        body: &[Stmt],
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<(), EngineError> {
+        let start = Instant::now();
+        let before = self.state.clone();
+        let h = self.formula(hint, &before).at(span)?;
+        if self.options.trust_hints {
+            for s in kept_when_trusted(body) {
+                self.statement(s, sink)?;
+            }
+            let learned = self.state.clone();
+            self.state = self.backend.hinted(&before, h, &learned, false).at(span)?;
+            sink(Event::HintTrusted { span });
+            return Ok(());
+        }
+        self.block(body, sink)?;
+        let after = self.state.clone();
+        let found = self.backend.disagreement(&before, &after, &h).at(span)?;
+        let elapsed = start.elapsed();
+        match found {
+            None => {
+                self.state = self.backend.hinted(&before, h, &after, true).at(span)?;
+                sink(Event::HintVerified { span, elapsed });
+                Ok(())
+            }
+            Some((world, kept_by_block)) => {
+                let counterexample = Counterexample {
+                    world,
+                    kept_by_block,
+                };
+                if self.options.keep_refuted_hints {
+                    sink(Event::HintRefuted {
+                        span,
+                        elapsed,
+                        counterexample,
+                    });
+                    Ok(())
+                } else {
+                    Err(Failure::Refuted(counterexample)).at(span)
+                }
+            }
+        }
+    }
+
+    fn worlds_now(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        let state = self.state.clone();
+        self.backend.worlds(&state, limit)
+    }
+
+    /// The state saved at `checkpoint` (None: the current state); a story error when the
+    /// run has not passed the checkpoint.
+    fn state_at(&self, checkpoint: Option<CheckpointId>) -> Result<B::State, Failure> {
+        match checkpoint {
+            None => Ok(self.state.clone()),
+            Some(c) => self.checkpoints.get(c.0).cloned().flatten().ok_or_else(|| {
+                let name = self.program.checkpoints.get(c.0).map_or("?", |c| &c.name);
+                Failure::checkpoint_not_reached(name)
+            }),
+        }
+    }
+}
+
+impl<B: Backend> Run for Driver<B> {
+    fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        let program = self.program.clone();
+        self.block(&program.statements, sink)
+    }
+
+    fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        self.statement(stmt, sink)
+    }
+
+    fn worlds(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
+        self.worlds_now(limit)
+    }
+
+    fn kappa_size(&self) -> usize {
+        self.backend.size(&self.state)
+    }
+
+    fn count_worlds(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<WorldCount, Failure> {
+        let state = self.state_at(checkpoint)?;
+        self.backend.count(&state, cap)
+    }
+
+    fn model(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<Option<Model>, Failure> {
+        let state = self.state_at(checkpoint)?;
+        self.backend.model(&state, cap)
+    }
+
+    fn backend(&self) -> &'static str {
+        self.backend.name()
+    }
+}
+
+/// A backend that refused the story: every question is answered with why.
+pub(crate) struct Refused {
+    pub why: String,
+    /// Where `run` reports it: the program's first statement.
+    pub first: Span,
+}
+
+impl Refused {
+    fn error(&self, span: Span) -> EngineError {
+        EngineError {
+            span,
+            error: Failure::refused(&self.why),
+        }
+    }
+}
+
+impl Run for Refused {
+    fn run(&mut self, _: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        Err(self.error(self.first))
+    }
+
+    fn step(&mut self, stmt: &Stmt, _: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        Err(self.error(stmt.span))
+    }
+
+    fn worlds(&mut self, _: u64) -> Result<WorldSet, SolverError> {
+        Err(SolverError::Unsupported(self.why.clone()))
+    }
+
+    fn kappa_size(&self) -> usize {
+        0
+    }
+
+    fn count_worlds(&mut self, _: Option<CheckpointId>, _: usize) -> Result<WorldCount, Failure> {
+        Err(SolverError::Unsupported(self.why.clone()).into())
+    }
+
+    fn model(&mut self, _: Option<CheckpointId>, _: usize) -> Result<Option<Model>, Failure> {
+        Err(SolverError::Unsupported(self.why.clone()).into())
+    }
+
+    fn backend(&self) -> &'static str {
+        "none"
+    }
+}
+
+/// The statements of an `assert_adds_ck` block that still run when its hint is taken on
+/// trust: what the block teaches characters (`learns`) and the checkpoints it saves. Its
+/// announcements are replaced by the hint.
+fn kept_when_trusted(body: &[Stmt]) -> impl Iterator<Item = &Stmt> {
+    body.iter()
+        .filter(|s| matches!(s.kind, StmtKind::Learn { .. } | StmtKind::Checkpoint(_)))
+}

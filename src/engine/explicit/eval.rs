@@ -1,0 +1,400 @@
+//! Expressions evaluated over many worlds at once: in chunks of worlds, column by
+//! column, with knowledge operators answered from per-group tables.
+//!
+//! `K_A φ` in a state holds at a world when φ holds in every world of the state that A
+//! cannot tell from it. A's view of a world (the values of what A learned) does not
+//! depend on the state, so the whole universe is grouped by it once ([`Groups`]); φ is
+//! evaluated once over the state, and each group records whether all of its worlds in
+//! the state satisfy it (a group with none does, vacuously). `knows_value(A, ē)` records
+//! whether they all give ē one value. Reading the operator at any world is then a look-up
+//! of its group. The tables are memoised per (operator, state) for the running
+//! statement.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::{ExplicitBackend, Learned, State};
+use crate::engine::SolverError;
+use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, LogicOp, Ty};
+
+/// Worlds evaluated at once.
+pub(super) const CHUNK: usize = 4096;
+
+/// The values of an expression in a chunk of worlds.
+pub(super) enum Col {
+    Int(Vec<i128>),
+    Bool(Vec<bool>),
+}
+
+impl Col {
+    fn ints(self) -> Result<Vec<i128>, SolverError> {
+        match self {
+            Col::Int(v) => Ok(v),
+            Col::Bool(v) => Ok(v.into_iter().map(i128::from).collect()),
+        }
+    }
+
+    fn bools(self) -> Result<Vec<bool>, SolverError> {
+        match self {
+            Col::Bool(v) => Ok(v),
+            Col::Int(_) => Err(internal("a boolean was expected, an int was found")),
+        }
+    }
+}
+
+pub(super) fn internal(what: &str) -> SolverError {
+    SolverError::Unsupported(format!(
+        "internal error in the explicit-worlds backend: {what} (please report it)"
+    ))
+}
+
+/// A character's view of the universe: which group each world falls in (the worlds of a
+/// group look alike to the character).
+pub(super) struct Groups {
+    /// `gid[w]`: the group of universe world `w`.
+    pub gid: Vec<u32>,
+    pub count: usize,
+}
+
+/// Memo keys: the operator's kind, the address of its expression, the agent and the
+/// state's id.
+pub(super) type MemoKey = (u8, usize, usize, u64);
+
+impl ExplicitBackend {
+    /// The values of `e` over `worlds` (universe indices, sorted), its knowledge operators
+    /// evaluated in `state`, chunk by chunk.
+    pub(super) fn eval_bools(
+        &mut self,
+        e: &Expr,
+        worlds: &[u32],
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        let mut out = Vec::with_capacity(worlds.len());
+        for chunk in worlds.chunks(CHUNK) {
+            self.check_deadline()?;
+            out.extend(self.eval(e, chunk, state, saved)?.bools()?);
+        }
+        Ok(out)
+    }
+
+    /// The values of `e` in a chunk of worlds.
+    pub(super) fn eval(
+        &mut self,
+        e: &Expr,
+        chunk: &[u32],
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Col, SolverError> {
+        let n = chunk.len();
+        Ok(match &e.kind {
+            ExprKind::Int(v) => Col::Int(vec![i128::from(*v); n]),
+            ExprKind::Bool(b) => Col::Bool(vec![*b; n]),
+            ExprKind::Const(c) => {
+                let column = &self.universe.columns[c.0];
+                if self.program.constants[c.0].ty == Ty::Bool {
+                    Col::Bool(chunk.iter().map(|&w| column[w as usize] != 0).collect())
+                } else {
+                    Col::Int(
+                        chunk
+                            .iter()
+                            .map(|&w| i128::from(column[w as usize]))
+                            .collect(),
+                    )
+                }
+            }
+            ExprKind::Neg(a) => {
+                let a = self.eval(a, chunk, state, saved)?.ints()?;
+                Col::Int(a.into_iter().map(|x| -x).collect())
+            }
+            ExprKind::Not(a) => {
+                let a = self.eval(a, chunk, state, saved)?.bools()?;
+                Col::Bool(a.into_iter().map(|x| !x).collect())
+            }
+            ExprKind::Arith(op, a, b) => {
+                let a = self.eval(a, chunk, state, saved)?.ints()?;
+                let b = self.eval(b, chunk, state, saved)?.ints()?;
+                let mut out = Vec::with_capacity(n);
+                for (x, y) in a.into_iter().zip(b) {
+                    out.push(arith(*op, x, y)?);
+                }
+                Col::Int(out)
+            }
+            ExprKind::Cmp(op, a, b) => {
+                let a = self.eval(a, chunk, state, saved)?.ints()?;
+                let b = self.eval(b, chunk, state, saved)?.ints()?;
+                let op = *op;
+                Col::Bool(
+                    a.into_iter()
+                        .zip(b)
+                        .map(|(x, y)| match op {
+                            CmpOp::Eq => x == y,
+                            CmpOp::Ne => x != y,
+                            CmpOp::Lt => x < y,
+                            CmpOp::Le => x <= y,
+                            CmpOp::Gt => x > y,
+                            CmpOp::Ge => x >= y,
+                        })
+                        .collect(),
+                )
+            }
+            ExprKind::Logic(op, a, b) => {
+                let a = self.eval(a, chunk, state, saved)?.bools()?;
+                let b = self.eval(b, chunk, state, saved)?.bools()?;
+                let op = *op;
+                Col::Bool(
+                    a.into_iter()
+                        .zip(b)
+                        .map(|(x, y)| match op {
+                            LogicOp::And => x && y,
+                            LogicOp::Or => x || y,
+                            LogicOp::Implies => !x || y,
+                            LogicOp::Iff => x == y,
+                        })
+                        .collect(),
+                )
+            }
+            ExprKind::Ite(c, a, b) => {
+                let c = self.eval(c, chunk, state, saved)?.bools()?;
+                match (
+                    self.eval(a, chunk, state, saved)?,
+                    self.eval(b, chunk, state, saved)?,
+                ) {
+                    (Col::Bool(a), Col::Bool(b)) => {
+                        Col::Bool((0..n).map(|i| if c[i] { a[i] } else { b[i] }).collect())
+                    }
+                    (a, b) => {
+                        let (a, b) = (a.ints()?, b.ints()?);
+                        Col::Int((0..n).map(|i| if c[i] { a[i] } else { b[i] }).collect())
+                    }
+                }
+            }
+            ExprKind::In { tuple, set } => {
+                let tuple = tuple
+                    .iter()
+                    .map(|t| self.eval(t, chunk, state, saved)?.ints())
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut found = vec![false; n];
+                for item in set {
+                    let mut all = vec![true; n];
+                    for (t, x) in tuple.iter().zip(item) {
+                        let x = self.eval(x, chunk, state, saved)?.ints()?;
+                        for i in 0..n {
+                            all[i] &= t[i] == x[i];
+                        }
+                    }
+                    for i in 0..n {
+                        found[i] |= all[i];
+                    }
+                }
+                Col::Bool(found)
+            }
+            ExprKind::Knows { agent, formula } => {
+                let key = (
+                    0,
+                    std::ptr::from_ref(&**formula) as usize,
+                    agent.0,
+                    state.id,
+                );
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let groups = self.groups(state, agent.0)?;
+                        let mut good = vec![true; groups.count];
+                        let worlds = state.worlds.clone();
+                        for chunk in worlds.chunks(CHUNK) {
+                            self.check_deadline()?;
+                            let phi = self.eval(formula, chunk, state, saved)?.bools()?;
+                            for (w, holds) in chunk.iter().zip(phi) {
+                                if !holds {
+                                    good[groups.gid[*w as usize] as usize] = false;
+                                }
+                            }
+                        }
+                        let table = Rc::new(good);
+                        self.memo.insert(key, table.clone());
+                        table
+                    }
+                };
+                self.lookup(&table, agent.0, chunk, state)?
+            }
+            ExprKind::KnowsValue { agent, exprs } => {
+                let key = (1, exprs.as_ptr() as usize, agent.0, state.id);
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let table = Rc::new(self.agree(agent.0, exprs, state, saved)?);
+                        self.memo.insert(key, table.clone());
+                        table
+                    }
+                };
+                self.lookup(&table, agent.0, chunk, state)?
+            }
+            ExprKind::At { checkpoint, body } => {
+                let Some(Some(then)) = saved.get(checkpoint.0) else {
+                    return Err(internal("`at` names a checkpoint the run has not passed"));
+                };
+                let then = then.clone();
+                self.eval(body, chunk, &then, saved)?
+            }
+        })
+    }
+
+    /// Whether the worlds of each of `agent`'s groups in `state` all give `exprs` one value.
+    fn agree(
+        &mut self,
+        agent: usize,
+        exprs: &[Expr],
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        let groups = self.groups(state, agent)?;
+        let worlds = state.worlds.clone();
+        if self.names_every_constant(exprs) {
+            // The values of every constant tell the worlds apart: a group agrees when it
+            // holds at most one world of the state.
+            let mut seen = vec![0u8; groups.count];
+            for w in worlds.iter() {
+                let g = &mut seen[groups.gid[*w as usize] as usize];
+                *g = (*g).saturating_add(1);
+            }
+            return Ok(seen.into_iter().map(|n| n <= 1).collect());
+        }
+        let arity = exprs.len();
+        let mut agree = vec![true; groups.count];
+        let mut first: Vec<i128> = vec![0; groups.count * arity];
+        let mut seen = vec![false; groups.count];
+        for chunk in worlds.chunks(CHUNK) {
+            self.check_deadline()?;
+            let values = exprs
+                .iter()
+                .map(|x| self.eval(x, chunk, state, saved)?.ints())
+                .collect::<Result<Vec<_>, _>>()?;
+            for (i, w) in chunk.iter().enumerate() {
+                let g = groups.gid[*w as usize] as usize;
+                if !agree[g] {
+                    continue;
+                }
+                let slot = &mut first[g * arity..(g + 1) * arity];
+                if seen[g] {
+                    if values.iter().zip(slot.iter()).any(|(v, f)| v[i] != *f) {
+                        agree[g] = false;
+                    }
+                } else {
+                    seen[g] = true;
+                    for (f, v) in slot.iter_mut().zip(&values) {
+                        *f = v[i];
+                    }
+                }
+            }
+        }
+        Ok(agree)
+    }
+
+    /// Whether `exprs` are the constants themselves, every one of them.
+    fn names_every_constant(&self, exprs: &[Expr]) -> bool {
+        let mut named = vec![false; self.program.constants.len()];
+        for e in exprs {
+            match e.kind {
+                ExprKind::Const(c) => named[c.0] = true,
+                _ => return false,
+            }
+        }
+        named.into_iter().all(|n| n)
+    }
+
+    /// A per-group table read at the worlds of a chunk.
+    fn lookup(
+        &mut self,
+        table: &[bool],
+        agent: usize,
+        chunk: &[u32],
+        state: &Rc<State>,
+    ) -> Result<Col, SolverError> {
+        let groups = self.groups(state, agent)?;
+        Ok(Col::Bool(
+            chunk
+                .iter()
+                .map(|w| table[groups.gid[*w as usize] as usize])
+                .collect(),
+        ))
+    }
+
+    /// `agent`'s groups as what it learned in `state` makes them, computed once per list
+    /// of things learned.
+    pub(super) fn groups(
+        &mut self,
+        state: &Rc<State>,
+        agent: usize,
+    ) -> Result<Rc<Groups>, SolverError> {
+        let learned = &state.learned[agent];
+        let key = (agent, learned.len());
+        if let Some(g) = self.views.get(&key) {
+            return Ok(g.clone());
+        }
+        let n = self.universe.len;
+        let mut gid = vec![0u32; n];
+        let mut count = usize::from(n > 0);
+        for item in learned.clone() {
+            let (lo, hi) = self.key_range(&item);
+            let width = (hi - lo) as u128 + 1;
+            let dense = (count as u128).saturating_mul(width) <= (4 * n as u128).max(1 << 20);
+            let mut fresh = 0usize;
+            if dense {
+                let width = width as usize;
+                let mut map = vec![u32::MAX; count * width];
+                self.keys(&item, &mut |w, key| {
+                    let slot = &mut map[gid[w] as usize * width + (key - lo) as usize];
+                    if *slot == u32::MAX {
+                        *slot = fresh as u32;
+                        fresh += 1;
+                    }
+                    gid[w] = *slot;
+                })?;
+            } else {
+                let mut map: HashMap<(u32, i128), u32> = HashMap::with_capacity(n.min(1 << 20));
+                self.keys(&item, &mut |w, key| {
+                    let id = *map.entry((gid[w], key)).or_insert_with(|| {
+                        fresh += 1;
+                        fresh as u32 - 1
+                    });
+                    gid[w] = id;
+                })?;
+            }
+            count = fresh;
+        }
+        let groups = Rc::new(Groups { gid, count });
+        self.views.insert(key, groups.clone());
+        Ok(groups)
+    }
+
+    /// Calls `f(w, key)` with the value of a learned item in every universe world `w`,
+    /// in order.
+    fn keys(&mut self, item: &Learned, f: &mut dyn FnMut(usize, i128)) -> Result<(), SolverError> {
+        match item {
+            Learned::Const(c) => {
+                for (w, v) in self.universe.columns[*c].iter().enumerate() {
+                    f(w, i128::from(*v));
+                }
+            }
+            Learned::Expr(e) => {
+                // A learned expression has no knowledge operator: any state will do.
+                let all = self.scratch();
+                let every: Vec<u32> = (0..self.universe.len as u32).collect();
+                for chunk in every.chunks(CHUNK) {
+                    self.check_deadline()?;
+                    let values = self.eval(e, chunk, &all, &[])?.ints()?;
+                    for (w, v) in chunk.iter().zip(values) {
+                        f(*w as usize, v);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Integer arithmetic as the language defines it, on values the analysis proved to fit.
+fn arith(op: ArithOp, x: i128, y: i128) -> Result<i128, SolverError> {
+    crate::ir::arith::checked(op, x, y).ok_or_else(|| internal("an integer overflowed 128 bits"))
+}
