@@ -6,6 +6,7 @@
 //! made. The semantics are the Z3 engine's and the brute-force evaluator's; tests
 //! cross-check all three (tests/agreement.rs).
 
+mod diagram;
 mod knowledge;
 mod space;
 #[cfg(test)]
@@ -16,7 +17,7 @@ mod walk;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use biodivine_lib_bdd::{Bdd, BddValuation};
+use diagram::{Bdd, BddValuation};
 
 use super::{At, Counterexample, EngineError, Event, Failure, Options, SolverError};
 use crate::ir::{CharId, CheckpointId, Expr, ExprKind, Program, Stmt, StmtKind, Ty};
@@ -365,13 +366,10 @@ impl BddEngine {
         &self,
         checkpoint: Option<CheckpointId>,
     ) -> Result<WorldCount, Failure> {
-        let kappa = &self.state_at(checkpoint)?.kappa;
-        // κ mentions no primed bit, so each of its worlds counts once per valuation of
-        // the primed copies.
-        let count = kappa.exact_cardinality() >> self.space.all_bits().len();
-        Ok(match u64::try_from(&count) {
-            Ok(n) => WorldCount::Exactly(n),
-            Err(_) => WorldCount::MoreThan(u64::MAX),
+        let count = self.space.count(&self.state_at(checkpoint)?.kappa);
+        Ok(match count.and_then(|n| u64::try_from(n).ok()) {
+            Some(n) => WorldCount::Exactly(n),
+            None => WorldCount::MoreThan(u64::MAX),
         })
     }
 
