@@ -10,10 +10,9 @@
 //! declaration order; `walk.rs` still lists worlds in the canonical order of
 //! [`crate::worlds::World`], which follows the declarations.
 
-use biodivine_lib_bdd::{Bdd, BddNode, BddValuation, BddVariable, BddVariableSet};
+use super::diagram::{Bdd, BddValuation, BddVariable, Diagrams, MAX_VARS};
 
 use super::value::Partition;
-use crate::engine::SolverError;
 use crate::ir::{Program, Ty};
 use crate::worlds::{Value, World};
 
@@ -27,7 +26,7 @@ pub(super) enum Kind {
 
 /// The BDD variables of a program's constants.
 pub(super) struct Space {
-    set: BddVariableSet,
+    set: Diagrams,
     kinds: Vec<Kind>,
     /// Per constant, its (unprimed) bits, most significant first.
     bits: Vec<Vec<BddVariable>>,
@@ -51,7 +50,7 @@ fn bits_for(k: usize) -> usize {
 
 impl Space {
     /// The bits of `program`'s constants, or why the BDD backend cannot take it (an int
-    /// constant, or more bits than the BDD library has variables).
+    /// constant, or more bits than [`MAX_VARS`] allows).
     pub(super) fn new(program: &Program) -> Result<Space, String> {
         let mut kinds = Vec::with_capacity(program.constants.len());
         for c in &program.constants {
@@ -75,10 +74,13 @@ impl Space {
             })
             .collect();
         let total: usize = widths.iter().sum();
-        let vars = u16::try_from(2 * total).map_err(|_| {
-            format!("the story has {total} bits of constants, more than the BDD backend handles")
-        })?;
-        let set = BddVariableSet::new_anonymous(vars);
+        if 2 * total > MAX_VARS {
+            return Err(format!(
+                "the story has {total} bits of constants, more than the BDD backend handles ({})",
+                MAX_VARS / 2
+            ));
+        }
+        let set = Diagrams::new(2 * total);
         let mut bits = vec![Vec::new(); widths.len()];
         let mut next = 0;
         for c in crate::bdd_order::order(program) {
@@ -162,11 +164,6 @@ impl Space {
         Partition::from_disjoint(cells.collect())
     }
 
-    /// Every unprimed bit, in variable order.
-    pub(super) fn all_bits(&self) -> &[BddVariable] {
-        &self.all_bits
-    }
-
     /// Every unprimed bit in declaration order (see [`Space::world`]).
     pub(super) fn declared_bits(&self) -> &[BddVariable] {
         &self.declared_bits
@@ -180,6 +177,23 @@ impl Space {
             .collect()
     }
 
+    /// How many worlds `set` holds (its primed bits ignored); None when there are 2^100
+    /// or more.
+    pub(super) fn count(&self, set: &Bdd) -> Option<u128> {
+        set.exists(&self.all_primed()).count(&self.all_bits)
+    }
+
+    /// `bits` marked in a table indexed by variable.
+    pub(super) fn mark(&self, bits: &[BddVariable]) -> Vec<bool> {
+        let mut marked = vec![false; 2 * self.all_bits.len()];
+        for bit in bits {
+            if let Some(m) = marked.get_mut(bit.to_index()) {
+                *m = true;
+            }
+        }
+        marked
+    }
+
     /// The primed copies of `bits`.
     pub(super) fn primed(bits: &[BddVariable]) -> Vec<BddVariable> {
         bits.iter()
@@ -187,32 +201,20 @@ impl Space {
             .collect()
     }
 
-    /// Every primed bit.
-    pub(super) fn all_primed(&self) -> Vec<BddVariable> {
-        Space::primed(&self.all_bits)
+    /// The conjunction of `bits`, to quantify them ([`Bdd::exists`]).
+    pub(super) fn cube(&self, bits: &[BddVariable]) -> Bdd {
+        self.set.cube(bits)
+    }
+
+    /// Every primed bit, as a cube.
+    pub(super) fn all_primed(&self) -> Bdd {
+        self.cube(&Space::primed(&self.all_bits))
     }
 
     /// `bdd` with each of `bits` renamed to its primed copy. `bdd` must not mention primed
     /// bits: each sits right after its bit, so the renaming keeps the variable order.
-    pub(super) fn prime(&self, bdd: &Bdd, bits: &[BddVariable]) -> Result<Bdd, SolverError> {
-        let mut renamed = vec![false; 2 * self.all_bits.len()];
-        for bit in bits {
-            if let Some(r) = renamed.get_mut(bit.to_index()) {
-                *r = true;
-            }
-        }
-        let mut nodes = bdd.clone().to_nodes();
-        for node in nodes.iter_mut().skip(2) {
-            if renamed.get(node.var.to_index()) == Some(&true) {
-                *node = BddNode::mk_node(
-                    BddVariable::from_index(node.var.to_index() + 1),
-                    node.low_link,
-                    node.high_link,
-                );
-            }
-        }
-        Bdd::from_nodes(&nodes)
-            .map_err(|e| SolverError::Unsupported(format!("internal error renaming bits: {e}")))
+    pub(super) fn prime(&self, bdd: &Bdd, bits: &[BddVariable]) -> Bdd {
+        bdd.rename_to_next(&self.mark(bits))
     }
 
     /// A world as a valuation of every variable (primed copies false).

@@ -12,8 +12,7 @@
 //! tries both branches of the others; it visits each node at most once. The magnitudes
 //! are walked as layers, smallest first.
 
-use biodivine_lib_bdd::{Bdd, BddPointer, BddVariable};
-
+use super::diagram::{Bdd, BddVariable};
 use super::space::Space;
 use crate::worlds::World;
 
@@ -54,8 +53,13 @@ fn walk(bdd: &Bdd, vars: &[BddVariable], limit: usize, emit: &mut dyn FnMut(&[bo
     if bdd.is_false() || limit == 0 {
         return;
     }
-    let support = bdd.support_set();
-    let mut search = Search::new(bdd);
+    let mut mentioned = vec![false; vars.iter().map(|v| v.to_index() + 1).max().unwrap_or(0)];
+    for v in bdd.support() {
+        if let Some(m) = mentioned.get_mut(v.to_index()) {
+            *m = true;
+        }
+    }
+    let mut fixed: Vec<Option<bool>> = vec![None; mentioned.len()];
     let n = vars.len();
     let mut values = vec![false; n];
     // tried[i]: how many values of vars[i] have been tried on the current path.
@@ -75,7 +79,7 @@ fn walk(bdd: &Bdd, vars: &[BddVariable], limit: usize, emit: &mut dyn FnMut(&[bo
         let var = vars[level];
         if tried[level] == 2 {
             tried[level] = 0;
-            search.unfix(var);
+            fixed[var.to_index()] = None;
             if level == 0 {
                 return;
             }
@@ -84,87 +88,13 @@ fn walk(bdd: &Bdd, vars: &[BddVariable], limit: usize, emit: &mut dyn FnMut(&[bo
         }
         let value = tried[level] == 1;
         tried[level] += 1;
-        search.fix(var, value);
+        fixed[var.to_index()] = Some(value);
         // A bit the set does not mention takes either value: the valuations fixed so far
         // extend to a world of the set, so they still do.
-        if support.contains(&var) && !search.feasible() {
+        if mentioned[var.to_index()] && !bdd.satisfiable_with(&fixed) {
             continue;
         }
         values[level] = value;
         level += 1;
-    }
-}
-
-/// Whether a BDD has a satisfying valuation that agrees with some fixed variables.
-struct Search<'a> {
-    bdd: &'a Bdd,
-    /// Per variable index, its fixed value.
-    fixed: Vec<Option<bool>>,
-    /// Per node, the number of the search that found it leads to no valuation.
-    dead: Vec<u32>,
-    searches: u32,
-    stack: Vec<(BddPointer, u8)>,
-}
-
-impl<'a> Search<'a> {
-    fn new(bdd: &'a Bdd) -> Search<'a> {
-        Search {
-            bdd,
-            fixed: vec![None; usize::from(bdd.num_vars())],
-            dead: vec![0; bdd.size()],
-            searches: 0,
-            stack: Vec::new(),
-        }
-    }
-
-    fn fix(&mut self, var: BddVariable, value: bool) {
-        self.fixed[var.to_index()] = Some(value);
-    }
-
-    fn unfix(&mut self, var: BddVariable) {
-        self.fixed[var.to_index()] = None;
-    }
-
-    /// Whether some path from the root to `true` agrees with the fixed variables: a
-    /// depth-first search that marks the nodes it leaves without finding one.
-    fn feasible(&mut self) -> bool {
-        self.searches += 1;
-        let root = self.bdd.root_pointer();
-        if root.is_one() {
-            return true;
-        }
-        if root.is_zero() {
-            return false;
-        }
-        self.stack.clear();
-        self.stack.push((root, 0));
-        while let Some((node, next)) = self.stack.last_mut() {
-            let node = *node;
-            let var = self.bdd.var_of(node);
-            let children = match self.fixed[var.to_index()] {
-                Some(false) => [Some(self.bdd.low_link_of(node)), None],
-                Some(true) => [Some(self.bdd.high_link_of(node)), None],
-                None => [
-                    Some(self.bdd.low_link_of(node)),
-                    Some(self.bdd.high_link_of(node)),
-                ],
-            };
-            match children.get(usize::from(*next)).copied().flatten() {
-                Some(child) => {
-                    *next += 1;
-                    if child.is_one() {
-                        return true;
-                    }
-                    if !child.is_zero() && self.dead[child.to_index()] != self.searches {
-                        self.stack.push((child, 0));
-                    }
-                }
-                None => {
-                    self.dead[node.to_index()] = self.searches;
-                    self.stack.pop();
-                }
-            }
-        }
-        false
     }
 }
