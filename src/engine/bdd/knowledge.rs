@@ -240,7 +240,7 @@ impl BddBackend {
             .collect();
         let view = Rc::new(if exprs.is_empty() {
             View::Constants {
-                cube: self.space.cube(&hidden),
+                cube: self.space.hidden_cube(&hidden),
                 hidden: self.space.mark(&hidden),
             }
         } else {
