@@ -31,12 +31,12 @@ const FALSE: Edge = 1;
 const TERMINAL_VAR: u32 = u32::MAX;
 /// The variable of a node on the free list.
 const FREE_VAR: u32 = u32::MAX - 1;
-const EMPTY_SLOT: u32 = u32::MAX;
+const EMPTY_SLOT: u64 = u64::MAX;
 
 /// Garbage collection waits until at least this many nodes are in use.
-const MIN_GC_THRESHOLD: usize = 1 << 20;
+const MIN_GC_THRESHOLD: usize = 1 << 19;
 const MIN_CACHE: usize = 1 << 16;
-const MAX_CACHE: usize = 1 << 20;
+const MAX_CACHE: usize = 1 << 22;
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -130,8 +130,10 @@ struct Manager {
     /// Per node, how many handles reach it directly.
     refs: Vec<u32>,
     free: Vec<u32>,
-    /// Open addressing: node indices, `EMPTY_SLOT` where there is none.
-    unique: Vec<u32>,
+    /// Open addressing, at most half full: per slot a node's index in the low 32 bits
+    /// and the high half of its hash above them (most mismatches are told without
+    /// reading the node), `EMPTY_SLOT` where there is none.
+    unique: Vec<u64>,
     cache: Vec<CacheEntry>,
     /// Nodes in use (not free), terminal included.
     in_use: usize,
@@ -215,19 +217,24 @@ impl Manager {
         }
         let neg = high & 1;
         let (low, high) = (low ^ neg, high ^ neg);
-        if 4 * (self.in_use + 1) > 3 * self.unique.len() {
+        if 2 * (self.in_use + 1) > self.unique.len() {
             self.grow_unique();
         }
         let mask = self.unique.len() - 1;
-        let mut slot = (mix(var, low, high, 0) as usize) & mask;
+        let hash = mix(var, low, high, 0);
+        let tag = hash & !u64::from(u32::MAX);
+        let mut slot = (hash as usize) & mask;
         loop {
-            let index = self.unique[slot];
-            if index == EMPTY_SLOT {
+            let entry = self.unique[slot];
+            if entry == EMPTY_SLOT {
                 break;
             }
-            let n = self.nodes[index as usize];
-            if n.var == var && n.low == low && n.high == high {
-                return (index << 1) | neg;
+            if entry & !u64::from(u32::MAX) == tag {
+                let index = entry as u32;
+                let n = self.nodes[index as usize];
+                if n.var == var && n.low == low && n.high == high {
+                    return (index << 1) | neg;
+                }
             }
             slot = (slot + 1) & mask;
         }
@@ -244,7 +251,7 @@ impl Manager {
                 u32::try_from(self.nodes.len() - 1).expect("fewer than 2^31 nodes")
             }
         };
-        self.unique[slot] = index;
+        self.unique[slot] = tag | u64::from(index);
         self.in_use += 1;
         (index << 1) | neg
     }
@@ -265,11 +272,12 @@ impl Manager {
             if n.var == FREE_VAR {
                 continue;
             }
-            let mut slot = (mix(n.var, n.low, n.high, 0) as usize) & mask;
+            let hash = mix(n.var, n.low, n.high, 0);
+            let mut slot = (hash as usize) & mask;
             while self.unique[slot] != EMPTY_SLOT {
                 slot = (slot + 1) & mask;
             }
-            self.unique[slot] = i as u32;
+            self.unique[slot] = (hash & !u64::from(u32::MAX)) | i as u64;
         }
     }
 
