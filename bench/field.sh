@@ -37,7 +37,7 @@ else:
 EOF
 }
 
-echo "| family | size | worlds left | epipen (median of $runs) | peak memory | largest κ |"
+echo "| family | size | worlds left | epipen (median of $runs) | peak memory | largest κ (BDD nodes; What Sum: worlds) |"
 echo "|---|---|---|---|---|---|"
 for n in 50 100 200 400 800; do
   row "dining cryptographers" stories/dining-cryptographers.story "n=$n"
