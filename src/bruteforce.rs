@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::ir::arith::Integer;
-use crate::ir::{CharId, CmpOp, Expr, ExprKind, LogicOp, Program, Stmt, StmtKind, Ty};
+use crate::ir::{CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Program, Stmt, StmtKind, Ty};
 use crate::worlds::{Value, World};
 
 /// The most worlds [`evaluate`] will enumerate.
@@ -52,14 +52,22 @@ pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String
             id: 0,
             worlds: all.clone(),
             learned: vec![Vec::new(); program.characters.len()],
+            time: 0,
         }),
         all,
         actual: None,
+        changes: Vec::new(),
+        then: HashMap::new(),
     };
     ev.block(&program.statements)?;
     let mut worlds = ev.state.worlds.to_vec();
     worlds.sort();
-    Ok(worlds)
+    // As the story names them at its end.
+    let time = ev.state.time;
+    worlds
+        .iter()
+        .map(|w| Ok(World(ev.values_at(w, time)?.to_vec())))
+        .collect()
 }
 
 /// The cartesian product of the domain's ranges.
@@ -145,8 +153,13 @@ impl V {
 /// are immutable; `id` is unique per state and keys the memo.
 struct State<'p> {
     id: usize,
+    /// The worlds, by the constants' values at the story's start.
     worlds: Rc<Vec<World>>,
-    learned: Vec<Vec<&'p Expr>>,
+    /// What each character learned, and how many changes (`x := e`) had happened then.
+    learned: Vec<Vec<(&'p Expr, usize)>>,
+    /// How many changes had happened in this state: a world's constants have the values
+    /// its start values take after the first `time` changes.
+    time: usize,
 }
 
 /// A memoised knowledge operator over one state, indexed by the agent's observation
@@ -188,16 +201,113 @@ struct Evaluator<'p> {
     all: Rc<Vec<World>>,
     /// The actual world, once `actual` has pinned it down.
     actual: Option<World>,
+    /// The changes (`x := e`) so far, in order.
+    changes: Vec<(usize, &'p Expr)>,
+    /// A world's values after some changes, by its start values and the changes' count.
+    then: HashMap<(World, usize), Rc<Vec<Value>>>,
 }
 
 impl<'p> Evaluator<'p> {
-    fn new_state(&mut self, worlds: Rc<Vec<World>>, learned: Vec<Vec<&'p Expr>>) -> Rc<State<'p>> {
+    fn new_state(
+        &mut self,
+        worlds: Rc<Vec<World>>,
+        learned: Vec<Vec<(&'p Expr, usize)>>,
+    ) -> Rc<State<'p>> {
         let id = self.next_id;
         self.next_id += 1;
         Rc::new(State {
             id,
             worlds,
             learned,
+            time: self.changes.len(),
+        })
+    }
+
+    /// The values of world `w`'s constants after the first `time` changes, replayed one
+    /// by one from its start values.
+    fn values_at(&mut self, w: &World, time: usize) -> Result<Rc<Vec<Value>>, String> {
+        if let Some(v) = self.then.get(&(w.clone(), time)) {
+            return Ok(v.clone());
+        }
+        let values = if time == 0 {
+            w.0.clone()
+        } else {
+            let before = self.values_at(w, time - 1)?;
+            let (target, e) = self.changes[time - 1];
+            let value = match self.value(e, &before)? {
+                V::B(b) => Value::Bool(b),
+                V::I(n) => Value::Int(
+                    n.to_i64()
+                        .ok_or_else(|| format!("a changed value leaves 64 bits: {n}"))?,
+                ),
+            };
+            let mut values = before.to_vec();
+            values[target] = value;
+            values
+        };
+        let values = Rc::new(values);
+        self.then.insert((w.clone(), time), values.clone());
+        Ok(values)
+    }
+
+    /// A knowledge-free expression on the values of the constants.
+    fn value(&self, e: &Expr, values: &[Value]) -> Result<V, String> {
+        let int = |e: &Expr| self.value(e, values)?.into_int();
+        let bool = |e: &Expr| self.value(e, values)?.into_bool();
+        Ok(match &e.kind {
+            ExprKind::Int(n) => V::I(Integer::from(*n)),
+            ExprKind::Bool(b) => V::B(*b),
+            ExprKind::Const(id) => match values.get(id.0) {
+                Some(Value::Int(n)) => V::I(Integer::from(*n)),
+                Some(Value::Bool(b)) => V::B(*b),
+                None => return Err(format!("constant #{} is not in the world", id.0)),
+            },
+            ExprKind::Neg(a) => V::I(int(a)?.neg()),
+            ExprKind::Not(a) => V::B(!bool(a)?),
+            ExprKind::Arith(op, a, b) => V::I(int(a)?.arith(*op, &int(b)?)),
+            ExprKind::Cmp(op, a, b) => {
+                let (x, y) = (self.value(a, values)?, self.value(b, values)?);
+                V::B(match op {
+                    CmpOp::Eq => x == y,
+                    CmpOp::Ne => x != y,
+                    CmpOp::Lt => x.into_int()? < y.into_int()?,
+                    CmpOp::Le => x.into_int()? <= y.into_int()?,
+                    CmpOp::Gt => x.into_int()? > y.into_int()?,
+                    CmpOp::Ge => x.into_int()? >= y.into_int()?,
+                })
+            }
+            ExprKind::Logic(op, a, b) => {
+                let (x, y) = (bool(a)?, bool(b)?);
+                V::B(match op {
+                    LogicOp::And => x && y,
+                    LogicOp::Or => x || y,
+                    LogicOp::Implies => !x || y,
+                    LogicOp::Iff => x == y,
+                })
+            }
+            ExprKind::Ite(c, a, b) => {
+                if bool(c)? {
+                    self.value(a, values)?
+                } else {
+                    self.value(b, values)?
+                }
+            }
+            ExprKind::In { tuple, set } => {
+                let t: Vec<V> = tuple
+                    .iter()
+                    .map(|x| self.value(x, values))
+                    .collect::<Result<_, _>>()?;
+                let mut found = false;
+                for item in set {
+                    let r: Vec<V> = item
+                        .iter()
+                        .map(|x| self.value(x, values))
+                        .collect::<Result<_, _>>()?;
+                    found |= r == t;
+                }
+                V::B(found)
+            }
+            _ => return Err("a knowledge operator where a value of the world is needed".into()),
         })
     }
 
@@ -212,7 +322,7 @@ impl<'p> Evaluator<'p> {
         match &stmt.kind {
             StmtKind::Learn { who, what } => {
                 let mut learned = self.state.learned.clone();
-                learned[who.0].push(what);
+                learned[who.0].push((what, self.changes.len()));
                 self.state = self.new_state(self.state.worlds.clone(), learned);
             }
             StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
@@ -231,6 +341,19 @@ impl<'p> Evaluator<'p> {
             }
             StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
             StmtKind::Worlds { .. } => {}
+            StmtKind::Check(formula) => {
+                let state = self.state.clone();
+                for w in state.worlds.iter() {
+                    if !self.eval(formula, w, &state)?.into_bool()? {
+                        return Err(format!("the check fails in the world {w:?}"));
+                    }
+                }
+            }
+            StmtKind::Assign { target, value } => {
+                self.changes.push((target.0, value));
+                let (worlds, learned) = (self.state.worlds.clone(), self.state.learned.clone());
+                self.state = self.new_state(worlds, learned);
+            }
             StmtKind::Actual(formula) => {
                 let state = self.state.clone();
                 let all = self.all.clone();
@@ -353,8 +476,9 @@ impl<'p> Evaluator<'p> {
         s: &Rc<State<'p>>,
     ) -> Result<Vec<V>, String> {
         let mut obs = Vec::with_capacity(s.learned[agent.0].len());
-        for e in &s.learned[agent.0] {
-            obs.push(self.eval(e, w, s)?);
+        for (e, time) in &s.learned[agent.0] {
+            let values = self.values_at(w, *time)?;
+            obs.push(self.value(e, &values)?);
         }
         Ok(obs)
     }
@@ -451,7 +575,7 @@ impl<'p> Evaluator<'p> {
         Ok(match &e.kind {
             ExprKind::Int(n) => V::I(Integer::from(*n)),
             ExprKind::Bool(b) => V::B(*b),
-            ExprKind::Const(id) => match w.0.get(id.0) {
+            ExprKind::Const(id) => match self.values_at(w, s.time)?.get(id.0) {
                 Some(Value::Int(n)) => V::I(Integer::from(*n)),
                 Some(Value::Bool(b)) => V::B(*b),
                 None => return Err(format!("constant #{} is not in the world", id.0)),
@@ -520,7 +644,79 @@ impl<'p> Evaluator<'p> {
                 };
                 self.eval(body, w, &saved)?
             }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => V::B(self.group(*op, agents, formula, w, s)?),
         })
+    }
+
+    /// Group knowledge at `w` in `s`, from the definitions: E, every member knows; D, the
+    /// worlds that agree with `w` on what every member observes satisfy the formula; C,
+    /// every world reachable from `w` in one or more steps (to a world of `s` some member
+    /// cannot tell from the one before) satisfies it.
+    fn group(
+        &mut self,
+        op: GroupOp,
+        agents: &[CharId],
+        formula: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let observe = |ev: &mut Self, v: &World| -> Result<Vec<Vec<V>>, String> {
+            agents.iter().map(|a| ev.observation(*a, v, s)).collect()
+        };
+        match op {
+            GroupOp::Everyone => {
+                for a in agents {
+                    if !self.knows(*a, formula, w, s)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            GroupOp::Distributed => {
+                let seen = observe(self, w)?;
+                for v in s.worlds.iter() {
+                    if observe(self, v)? == seen && !self.eval(formula, v, s)?.into_bool()? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            GroupOp::Common => {
+                let views: Vec<Vec<Vec<V>>> = s
+                    .worlds
+                    .iter()
+                    .map(|v| observe(self, v))
+                    .collect::<Result<_, _>>()?;
+                let step =
+                    |from: &[Vec<V>], to: &[Vec<V>]| from.iter().zip(to).any(|(a, b)| a == b);
+                let start = observe(self, w)?;
+                let mut reached = vec![false; s.worlds.len()];
+                let mut frontier: Vec<usize> = (0..s.worlds.len())
+                    .filter(|&i| step(&start, &views[i]))
+                    .collect();
+                for &i in &frontier {
+                    reached[i] = true;
+                }
+                while let Some(i) = frontier.pop() {
+                    for j in 0..s.worlds.len() {
+                        if !reached[j] && step(&views[i], &views[j]) {
+                            reached[j] = true;
+                            frontier.push(j);
+                        }
+                    }
+                }
+                for (i, v) in s.worlds.iter().enumerate() {
+                    if reached[i] && !self.eval(formula, v, s)?.into_bool()? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
     }
 }
 

@@ -434,6 +434,23 @@ fn run_command() -> ExitCode {
                         elapsed.as_secs_f64()
                     );
                 }
+                Event::CheckHolds { span } => {
+                    verified += 1;
+                    outln!(
+                        "line {}: check `{}` holds",
+                        story.line(span),
+                        story.hint_text(span)
+                    );
+                }
+                Event::CheckFailed { span, world } => {
+                    refuted += 1;
+                    outln!(
+                        "line {}: check `{}` fails in the world {}",
+                        story.line(span),
+                        story.hint_text(span),
+                        worlds::world_line(&story.program, &world.0)
+                    );
+                }
                 Event::HintRefuted {
                     span,
                     elapsed,
@@ -515,6 +532,12 @@ fn print_event(story: &Story, event: &Event) -> bool {
             );
         }
         Event::HintTrusted { span } => out!("{}", trusted_note(&[story.line(*span)])),
+        Event::CheckHolds { span } => outln!("check line {}: holds", story.line(*span)),
+        Event::CheckFailed { span, world } => outln!(
+            "check line {}: fails in the world {}",
+            story.line(*span),
+            worlds::world_line(&story.program, &world.0)
+        ),
         Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {}
     }
     true
@@ -605,7 +628,9 @@ impl Story {
     /// The hint of the `assert_adds_ck` statement at `span`, as written.
     fn hint_text(&self, span: Span) -> &str {
         let text = &self.source[span.start..span.end];
-        let text = text.strip_prefix("assert_adds_ck").unwrap_or(text);
+        let text = (text.strip_prefix("assert_adds_ck"))
+            .or_else(|| text.strip_prefix("check"))
+            .unwrap_or(text);
         text.split('{').next().unwrap_or(text).trim()
     }
 
@@ -671,6 +696,17 @@ impl Story {
             EngineFailure::Story { hints, .. } => {
                 let d = hints.iter().fold(d, |d, h| d.with_hint(h.clone()));
                 Failure::Story(d.render(&self.path, &self.source))
+            }
+            EngineFailure::CheckFailed(world) => {
+                let d = Diagnostic::error(
+                    e.span,
+                    format!("the check `{}` fails", self.hint_text(e.span)),
+                )
+                .with_hint(format!(
+                    "it is false in the possible world {}",
+                    worlds::world_line(&self.program, &world.0)
+                ));
+                Failure::Solver(d.render(&self.path, &self.source))
             }
             EngineFailure::Refuted(c) => {
                 let d = Diagnostic::error(

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::solver::{Eliminated, Term};
 use super::symbolic::Z3Backend;
 use super::{SolverError, Strategy};
-use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp, Ty};
+use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 use crate::worlds::{Value, World};
 
 /// With `Strategy::Auto`, κ counts as finite when the solver lists at most this many
@@ -20,6 +20,9 @@ const FINITE_CAP: usize = 200_000;
 const BOX_CAP: u128 = 4_000_000;
 /// An int constant beyond ±this under κ makes the finite-domain route give up at once.
 const FINITE_BOUND: i64 = 10_000_000;
+
+/// The most rounds of the common-knowledge fixpoint on the symbolic route.
+const COMMON_ROUNDS: usize = 64;
 
 /// How many κs the finite-domain route remembers the answer for (the current one and
 /// those of the checkpoints an `at(…)` asks about).
@@ -137,6 +140,14 @@ impl Z3Backend {
                     .collect::<Result<_, _>>()?;
                 self.knows(*agent, state, Goal::Values(es))?
             }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => {
+                let phi = self.encode(formula, state, saved)?;
+                self.group(*op, agents, state, phi)?
+            }
             ExprKind::At { checkpoint, body } => {
                 let Some(Some(then)) = saved.get(checkpoint.0) else {
                     return Err(SolverError::Unsupported(
@@ -158,18 +169,79 @@ impl Z3Backend {
         state: &State,
         goal: Goal,
     ) -> Result<Term, SolverError> {
+        self.knows_seeing(&state.learned[agent.0], state, goal)
+    }
+
+    /// Group knowledge of `agents` of φ in `state`. Common knowledge iterates
+    /// X = E(φ ∧ X) from X = true until two iterates agree on κ (the next is then the
+    /// same formula: E looks only at κ's worlds), at most [`COMMON_ROUNDS`] times.
+    fn group(
+        &mut self,
+        op: GroupOp,
+        agents: &[CharId],
+        state: &State,
+        phi: Term,
+    ) -> Result<Term, SolverError> {
+        match op {
+            GroupOp::Everyone => self.everyone(agents, state, &phi),
+            GroupOp::Distributed => {
+                let learned: Vec<Learned> = agents
+                    .iter()
+                    .flat_map(|a| state.learned[a.0].iter().cloned())
+                    .collect();
+                self.knows_seeing(&learned, state, Goal::That(phi))
+            }
+            GroupOp::Common => {
+                let mut x = Term::bool(true);
+                for _ in 0..COMMON_ROUNDS {
+                    let next =
+                        self.everyone(agents, state, &Term::and(&[phi.clone(), x.clone()]))?;
+                    let differ = Term::and(&[self.kappa_of(state), next.iff(&x).not()]);
+                    if !self.z3.is_sat(&differ)? {
+                        return Ok(next);
+                    }
+                    x = next;
+                }
+                Err(SolverError::Unsupported(format!(
+                    "common knowledge did not reach its fixpoint in {COMMON_ROUNDS} rounds \
+                     (X = everyone knows (φ and X)); over infinitely many worlds it may never"
+                )))
+            }
+        }
+    }
+
+    /// E φ: every one of `agents` knows φ.
+    fn everyone(
+        &mut self,
+        agents: &[CharId],
+        state: &State,
+        phi: &Term,
+    ) -> Result<Term, SolverError> {
+        let mut all = Vec::with_capacity(agents.len());
+        for a in agents {
+            all.push(self.knows(*a, state, Goal::That(phi.clone()))?);
+        }
+        Ok(Term::and(&all))
+    }
+
+    /// K goal in `state` for whoever learned `learned`.
+    fn knows_seeing(
+        &mut self,
+        learned: &[Learned],
+        state: &State,
+        goal: Goal,
+    ) -> Result<Term, SolverError> {
         match self.options.strategy {
             // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
             // never reaches Z3: the engine refuses what the BDD backend cannot run.)
             Strategy::Auto | Strategy::Z3 | Strategy::Bdd | Strategy::Explicit => {
                 if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
-                    return self.knows_finite(agent, state, &goal);
+                    return self.knows_finite(learned, state, &goal);
                 }
             }
-            Strategy::Finite => return self.knows_finite(agent, state, &goal),
+            Strategy::Finite => return self.knows_finite(learned, state, &goal),
             Strategy::Symbolic => {}
         }
-        let learned = &state.learned[agent.0];
         let direct: Vec<usize> = learned
             .iter()
             .filter_map(|l| match l {
@@ -204,19 +276,19 @@ impl Z3Backend {
             return Ok(t);
         }
         tracing::debug!("quantifier elimination not applicable; taking the finite-domain route");
-        self.knows_finite(agent, state, &goal)
+        self.knows_finite(learned, state, &goal)
     }
 
     /// K_A goal by explicit enumeration of κ's worlds, grouped by what A learned: the
     /// result says which groups know, and is equivalent to K_A goal under κ.
     fn knows_finite(
         &mut self,
-        agent: CharId,
+        learned: &[Learned],
         state: &State,
         goal: &Goal,
     ) -> Result<Term, SolverError> {
         let worlds = self.finite_worlds(state)?;
-        let learned: Vec<Term> = state.learned[agent.0]
+        let learned: Vec<Term> = learned
             .iter()
             .map(|l| match l {
                 Learned::Const(c) => self.vars[*c].clone(),

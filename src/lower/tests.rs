@@ -851,6 +851,12 @@ fn render(program: &ir::Program) -> Vec<String> {
                     continue;
                 }
                 ir::StmtKind::Actual(e) => format!("actual {}", program.show(e, None)),
+                ir::StmtKind::Check(e) => format!("check {}", program.show(e, None)),
+                ir::StmtKind::Assign { target, value } => format!(
+                    "{} := {}",
+                    program.constants[target.0].name,
+                    program.show(value, None)
+                ),
                 ir::StmtKind::Reveal { who, formula, text } => {
                     assert_eq!(text, &program.show(formula, Some(*who)));
                     format!("{} reveals {text}", name(*who))
@@ -908,6 +914,15 @@ fn strip(e: &ir::Expr) -> ir::Expr {
         E::At { checkpoint, body } => E::At {
             checkpoint: *checkpoint,
             body: b(body),
+        },
+        E::Group {
+            op,
+            agents,
+            formula,
+        } => E::Group {
+            op: *op,
+            agents: agents.clone(),
+            formula: b(formula),
         },
     };
     ir::Expr {

@@ -20,7 +20,7 @@ use super::BddBackend;
 use super::space::{Kind, Space};
 use super::value::{Partition, Val, tuple_cells};
 use crate::engine::SolverError;
-use crate::ir::{CharId, CmpOp, Expr, ExprKind, LogicOp};
+use crate::ir::{CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp};
 
 /// What a character has learned: a constant, or an expression (the conditions of its
 /// distinct values).
@@ -103,6 +103,14 @@ impl BddBackend {
                 let cells = tuple_cells(&values, &self.space.mk_true());
                 Val::Bool(self.knows_value(*agent, state, &cells)?)
             }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => {
+                let phi = self.bool(formula, state)?;
+                Val::Bool(self.group(*op, agents, state, &phi)?)
+            }
             ExprKind::At { checkpoint, body } => {
                 let saved = match self.checkpoints.get(checkpoint.0) {
                     Some(Some(saved)) => saved.clone(),
@@ -175,6 +183,18 @@ impl BddBackend {
             return Ok(known.clone());
         }
         let learned = state.learned.get(agent.0).map_or(&[][..], |l| l.as_slice());
+        let result = self.knows_seeing(learned, state, phi)?;
+        state.known.borrow_mut().insert(key, result.clone());
+        Ok(result)
+    }
+
+    /// K φ in `state` for whoever learned `learned`.
+    fn knows_seeing(
+        &self,
+        learned: &[Learned],
+        state: &Rc<State>,
+        phi: &Bdd,
+    ) -> Result<Bdd, SolverError> {
         let hidden = self.hidden_bits(learned);
         let exprs: Vec<&[Bdd]> = learned
             .iter()
@@ -192,8 +212,47 @@ impl BddBackend {
             let same = self.same_observation(&exprs, &hidden)?;
             Bdd::binary_op_with_exists(&bad, &same, op_function::and, &Space::primed(&hidden)).not()
         };
-        state.known.borrow_mut().insert(key, result.clone());
         Ok(result)
+    }
+
+    /// Group knowledge of `agents` of φ in `state`.
+    fn group(
+        &self,
+        op: GroupOp,
+        agents: &[CharId],
+        state: &Rc<State>,
+        phi: &Bdd,
+    ) -> Result<Bdd, SolverError> {
+        let everyone = |x: &Bdd| -> Result<Bdd, SolverError> {
+            let mut all = self.space.mk_true();
+            for a in agents {
+                all = all.and(&self.knows(*a, state, x)?);
+            }
+            Ok(all)
+        };
+        match op {
+            GroupOp::Everyone => everyone(phi),
+            GroupOp::Distributed => {
+                let learned: Vec<Learned> = agents
+                    .iter()
+                    .flat_map(|a| state.learned[a.0].iter().cloned())
+                    .collect();
+                self.knows_seeing(&learned, state, phi)
+            }
+            GroupOp::Common => {
+                // X = E(φ ∧ X) from X = true: the iterates shrink; once two agree on κ,
+                // the next is the same function (E looks only at κ's worlds).
+                let mut x = self.space.mk_true();
+                loop {
+                    self.check_deadline()?;
+                    let next = everyone(&phi.and(&x))?;
+                    if next.xor(&x).and(&state.kappa).is_false() {
+                        return Ok(next);
+                    }
+                    x = next;
+                }
+            }
+        }
     }
 
     /// The bits of the constants an agent has not learned directly.

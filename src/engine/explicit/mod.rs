@@ -75,6 +75,9 @@ pub(crate) struct ExplicitBackend {
     /// Each character's groups, by (character, how many things it has learned): what a
     /// character learns only grows.
     views: HashMap<(usize, usize), Rc<Groups>>,
+    /// The groups of worlds that agree on everything some characters learned (for
+    /// distributed knowledge), by (character, how many things it has learned) of each.
+    joint: HashMap<Vec<(usize, usize)>, Rc<Groups>>,
     next_id: u64,
     /// Z3, made only when an `actual` needs it.
     z3: Option<Z3Backend>,
@@ -134,6 +137,7 @@ impl ExplicitBackend {
             deadline,
             memo: HashMap::new(),
             views: HashMap::new(),
+            joint: HashMap::new(),
             next_id: 0,
             z3: None,
         })
@@ -392,7 +396,7 @@ fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr) -> Result<(), ()>) -> Result<(),
     match &s.kind {
         StmtKind::Announce { formula, .. } | StmtKind::Reveal { formula, .. } => formula.walk(f),
         StmtKind::Learn { what, .. } => what.walk(f),
-        StmtKind::Actual(e) => e.walk(f),
+        StmtKind::Actual(e) | StmtKind::Check(e) | StmtKind::Assign { value: e, .. } => e.walk(f),
         StmtKind::Checkpoint(_) | StmtKind::Worlds { .. } => Ok(()),
         StmtKind::Simultaneously(body) => body.iter().try_for_each(|s| each_expr(s, f)),
         StmtKind::Repeat { body, until, .. } => {
@@ -466,9 +470,10 @@ fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
             i128::from(found)
         }
         // Never in the constraints that bound the worlds.
-        ExprKind::Knows { .. } | ExprKind::KnowsValue { .. } | ExprKind::At { .. } => {
-            return None;
-        }
+        ExprKind::Knows { .. }
+        | ExprKind::KnowsValue { .. }
+        | ExprKind::At { .. }
+        | ExprKind::Group { .. } => return None,
     })
 }
 
@@ -728,6 +733,7 @@ impl Backend for ExplicitBackend {
         }
         let first = self.first(&state.worlds, limit);
         Ok(WorldSet {
+            before: None,
             worlds: first.into_iter().map(|w| self.world(w)).collect(),
             complete: state.worlds.len() <= limit,
         })
@@ -773,7 +779,11 @@ impl Backend for ExplicitBackend {
             }
             views.push(view);
         }
-        Ok(Some(Model { worlds, views }))
+        Ok(Some(Model {
+            before: None,
+            worlds,
+            views,
+        }))
     }
 
     fn statement_done(&mut self) {
