@@ -3,6 +3,8 @@
 
 #[path = "cli/explore.rs"]
 mod explore;
+#[path = "cli/knowledge.rs"]
+mod knowledge;
 #[path = "cli/trust.rs"]
 mod trust;
 

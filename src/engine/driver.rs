@@ -430,12 +430,20 @@ impl<B: Backend> Driver<B> {
     ) -> Result<(), EngineError> {
         let state = self.state.clone();
         let set = self.formula(phi, &state).at(span)?;
-        // The worlds of κ where κ and φ disagree: those where φ is false.
-        let found = self.backend.disagreement(&state, &state, &set).at(span)?;
-        match found {
-            None => sink(Event::CheckHolds { span }),
-            Some((world, _)) => {
-                let world = self.shown(&world).at(span)?;
+        // The first world, in the canonical order, of κ where φ is false.
+        let not = self.backend.not(&set);
+        let failing = self.backend.restrict(&state, not, false).at(span)?;
+        let found = self.backend.worlds(&failing, 1).at(span)?;
+        match found.worlds.first() {
+            None if found.complete => sink(Event::CheckHolds { span }),
+            None => {
+                return Err(Failure::internal(
+                    "the solver listed no world and did not say there is none",
+                ))
+                .at(span);
+            }
+            Some(world) => {
+                let world = self.shown(world).at(span)?;
                 if self.options.keep_refuted_hints {
                     sink(Event::CheckFailed { span, world });
                 } else {
