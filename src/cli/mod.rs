@@ -35,6 +35,7 @@ Examples:
   epipen -vv worlds stories/cheryl.story          with debug logs (κ size, timings)
   epipen run stories/muddy-children.story --set n=8 --set k=2
   epipen check stories/who-has-the-sum.story      verify its assert_adds_ck hint
+  epipen check stories/russian-cards.story        verify its checks (`check φ`)
   epipen run --trace stories/cheryl.story         worlds after each statement
   epipen graph stories/cheryl.story --at whispered --svg cheryl.svg
   epipen sweep stories/muddy-children.story --set n=2..8 --set k=1..3
@@ -149,7 +150,7 @@ enum Command {
         #[arg(long, value_name = "OUT")]
         svg: Option<PathBuf>,
     },
-    /// Verify every `assert_adds_ck` hint of a story, printing each as verified or refuted
+    /// Verify every `assert_adds_ck` hint and every `check` of a story, printing each as verified/holds or refuted/fails
     Check {
         /// The story file
         file: PathBuf,
