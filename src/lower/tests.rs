@@ -418,7 +418,8 @@ fn hints_say_what_to_do() {
         (
             "announce foo(true)",
             &[
-                "the functions are `knows`, `knows_value`, `at`, `all`, `any`, `sum`, `count`, \
+                "the functions are `knows`, `knows_value`, `at`, `everyone_knows`, \
+                 `common_knowledge`, `distributed_knowledge`, `all`, `any`, `sum`, `count`, \
              `distinct`, `abs`, `min` and `max`",
             ],
         ),

@@ -1943,7 +1943,7 @@ characters A,
             ),
             (
                 "child[0] says x",
-                "expected `learns`, `:` or `reveals` after `child[0]`, found `says`",
+                "expected `learns`, `:`, `reveals` or `:=` after `child[0]`, found `says`",
                 1,
                 10,
                 &[],

@@ -612,7 +612,9 @@ pub(super) fn type_box(types: &[Ty], enum_sizes: &[usize]) -> Box {
         .map(|ty| match ty {
             Ty::Bool => Interval::new(0, 1),
             Ty::Enum(e) => Interval::new(0, enum_sizes[e.0] as i128 - 1),
-            Ty::Int => Interval::new(i128::from(i64::MIN), i128::from(i64::MAX)),
+            // Mathematical integers: a constraint like `x > 2^63 - 1` must not empty the
+            // box (the story's worlds then lie beyond what the backend takes).
+            Ty::Int => Interval::new(NEG_INF, POS_INF),
         })
         .collect()
 }
