@@ -794,7 +794,6 @@ impl Search<'_> {
 
     /// The worlds of a box where only constant `k` has several values.
     fn last(&mut self, mut dom: Box, k: usize) -> Result<(), Stop> {
-        let d = dom[k];
         for (p, d) in self.point.iter_mut().zip(&dom) {
             *p = d.lo;
         }
@@ -811,10 +810,17 @@ impl Search<'_> {
         }
         let values: std::boxed::Box<dyn Iterator<Item = i128>> = match values {
             Some(values) => std::boxed::Box::new(values.into_iter()),
-            None if constraints.iter().all(|c| truth(c, &dom) == Tri::True) => {
-                return self.emit_box(&dom);
+            None => {
+                // Bounds (`x < y`, `x + y <= n`) narrow the interval, often to values
+                // that all satisfy every constraint: one box.
+                if propagate(constraints, &mut dom, 16).is_err() {
+                    return Ok(());
+                }
+                if constraints.iter().all(|c| truth(c, &dom) == Tri::True) {
+                    return self.emit_box(&dom);
+                }
+                std::boxed::Box::new(dom[k].lo..=dom[k].hi)
             }
-            None => std::boxed::Box::new(d.lo..=d.hi),
         };
         for v in values {
             self.tests += 1;
