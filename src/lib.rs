@@ -31,6 +31,7 @@
 //! # }
 //! ```
 
+pub mod bdd_order;
 pub mod bench;
 pub mod bruteforce;
 pub mod cli;

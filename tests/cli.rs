@@ -720,6 +720,7 @@ fn every_story_runs_alike_on_every_backend_that_takes_it() {
     ];
     let bdd_takes = [
         "colour-fairies.story",
+        "dining-cryptographers.story",
         "muddy-children-common.story",
         "muddy-children.story",
         "planetfall.story",

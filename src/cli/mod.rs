@@ -656,6 +656,13 @@ impl Story {
             ..options.clone()
         };
         let mut engine = Engine::new(self.program.clone(), &options);
+        if options.stats && engine.backend() == "bdd" {
+            let order = crate::bdd_order::order(&self.program);
+            errln!(
+                "stats: BDD variable order: {}",
+                crate::bdd_order::describe(&self.program, &order)
+            );
+        }
         let mut progress = Progress::new(&self.program);
         after(&mut engine, None)?;
         for stmt in &self.program.statements {

@@ -203,3 +203,30 @@ fn wrong_uses_are_located_errors() {
         );
     }
 }
+
+#[test]
+fn dining_cryptographers_learn_that_one_paid_not_who() {
+    let expected = "cryptographer[0]: not ((coin[0] != coin[2]) != paid[0])\n\
+                    cryptographer[1]: not ((coin[1] != coin[0]) != paid[1])\n\
+                    cryptographer[2]: (coin[2] != coin[1]) != paid[2]\n\
+                    check line 34: holds\ncheck line 38: holds\n\
+                    -- line 41: worlds --\nmore than 3 possible worlds; the first 3:\n\
+                    \x20 paid[0] = false, paid[1] = false, paid[2] = true, coin[0] = false, coin[1] = false, coin[2] = false\n\
+                    \x20 paid[0] = false, paid[1] = false, paid[2] = true, coin[0] = true, coin[1] = true, coin[2] = true\n\
+                    \x20 paid[0] = false, paid[1] = true, paid[2] = false, coin[0] = false, coin[1] = true, coin[2] = false\n\
+                    (more worlds exist; raise the number after `worlds` to see more)\n";
+    assert_run(&["stories/dining-cryptographers.story"], &ALL, expected);
+    // With 8 cryptographers, on the backends that take it quickly.
+    let out = epipen(&[
+        "check",
+        "--set",
+        "n=8",
+        "stories/dining-cryptographers.story",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.ends_with("2 verified, 0 refuted\n"),
+        "{}",
+        out.stdout
+    );
+}

@@ -10,13 +10,12 @@
 //! `K_A (ē's value is v)` over the values v that ē takes in κ (true when it takes none:
 //! every group is empty).
 
+use foldhash::{HashMap, HashMapExt};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
-use biodivine_lib_bdd::{Bdd, BddVariable, op_function};
-
 use super::BddBackend;
+use super::diagram::{Bdd, BddVariable};
 use super::space::{Kind, Space};
 use super::value::{Partition, Val, tuple_cells};
 use crate::engine::SolverError;
@@ -35,16 +34,33 @@ pub(crate) enum Learned {
 /// same state, as the `until` of a `repeat` does, costs a lookup).
 pub(crate) struct State {
     pub kappa: Bdd,
-    pub learned: Vec<Vec<Learned>>,
+    pub learned: Rc<Vec<Vec<Learned>>>,
     known: RefCell<HashMap<(usize, Bdd), Bdd>>,
+    /// Per agent, what `K_agent` quantifies, once asked for.
+    views: RefCell<HashMap<usize, Rc<View>>>,
+}
+
+/// What an agent's knowledge operator quantifies in a state.
+enum View {
+    /// The agent learned only constants: the bits of the others, as a cube and marked by
+    /// variable index.
+    Constants { cube: Bdd, hidden: Vec<bool> },
+    /// The agent learned expressions too: the bits of the constants it did not learn,
+    /// `L(ȳ) = L(x̄)` over those bits primed, and the primed bits as a cube.
+    Expressions {
+        hidden: Vec<BddVariable>,
+        same: Bdd,
+        primed: Bdd,
+    },
 }
 
 impl State {
-    pub(super) fn new(kappa: Bdd, learned: Vec<Vec<Learned>>) -> Rc<State> {
+    pub(super) fn new(kappa: Bdd, learned: Rc<Vec<Vec<Learned>>>) -> Rc<State> {
         Rc::new(State {
             kappa,
             learned,
             known: RefCell::new(HashMap::new()),
+            views: RefCell::new(HashMap::new()),
         })
     }
 }
@@ -182,37 +198,26 @@ impl BddBackend {
         if let Some(known) = state.known.borrow().get(&key) {
             return Ok(known.clone());
         }
-        let learned = state.learned.get(agent.0).map_or(&[][..], |l| l.as_slice());
-        let result = self.knows_seeing(learned, state, phi)?;
+        let result = self.knows_in(&self.view(agent, state), state, phi);
         state.known.borrow_mut().insert(key, result.clone());
         Ok(result)
     }
 
-    /// K φ in `state` for whoever learned `learned`.
-    fn knows_seeing(
-        &self,
-        learned: &[Learned],
-        state: &Rc<State>,
-        phi: &Bdd,
-    ) -> Result<Bdd, SolverError> {
-        let hidden = self.hidden_bits(learned);
-        let exprs: Vec<&[Bdd]> = learned
-            .iter()
-            .filter_map(|l| match l {
-                Learned::Expr(cells) => Some(cells.as_slice()),
-                Learned::Const(_) => None,
-            })
-            .collect();
-        let result = if exprs.is_empty() {
-            // ∀U. κ → φ
-            Bdd::binary_op_with_for_all(&state.kappa, phi, op_function::imp, &hidden)
-        } else {
+    /// K φ in `state` for whoever sees `view`.
+    fn knows_in(&self, view: &View, state: &Rc<State>, phi: &Bdd) -> Bdd {
+        match view {
+            // ∀U. κ → φ, that is ¬∃U. κ ∧ ¬φ
+            View::Constants { cube, .. } => state.kappa.and_exists(&phi.not(), cube).not(),
             // ¬∃U'. (κ ∧ ¬φ)(ȳ) ∧ L(ȳ) = L(x̄)
-            let bad = self.space.prime(&state.kappa.and_not(phi), &hidden)?;
-            let same = self.same_observation(&exprs, &hidden)?;
-            Bdd::binary_op_with_exists(&bad, &same, op_function::and, &Space::primed(&hidden)).not()
-        };
-        Ok(result)
+            View::Expressions {
+                hidden,
+                same,
+                primed,
+            } => {
+                let bad = self.space.prime(&state.kappa.and_not(phi), hidden);
+                bad.and_exists(same, primed).not()
+            }
+        }
     }
 
     /// Group knowledge of `agents` of φ in `state`.
@@ -233,11 +238,12 @@ impl BddBackend {
         match op {
             GroupOp::Everyone => everyone(phi),
             GroupOp::Distributed => {
+                self.check_deadline()?;
                 let learned: Vec<Learned> = agents
                     .iter()
                     .flat_map(|a| state.learned[a.0].iter().cloned())
                     .collect();
-                self.knows_seeing(&learned, state, phi)
+                Ok(self.knows_in(&self.view_of(&learned), state, phi))
             }
             GroupOp::Common => {
                 // X = E(φ ∧ X) from X = true: the iterates shrink; once two agree on κ,
@@ -255,35 +261,85 @@ impl BddBackend {
         }
     }
 
-    /// The bits of the constants an agent has not learned directly.
-    fn hidden_bits(&self, learned: &[Learned]) -> Vec<BddVariable> {
-        let hidden: Vec<usize> = (0..self.program.constants.len())
-            .filter(|c| {
-                !learned
-                    .iter()
-                    .any(|l| matches!(l, Learned::Const(d) if d == c))
+    /// What the agent's truthful announcement of ψ adds to κ in `state`: K_agent ψ, or ψ
+    /// itself when the agent learned only constants and ψ tests none of the others' bits
+    /// (the agent sees whether ψ holds, so on κ, K_agent ψ is ψ).
+    pub(super) fn said_by(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+        psi: Bdd,
+    ) -> Result<Bdd, SolverError> {
+        if let View::Constants { hidden, .. } = &*self.view(agent, state)
+            && !psi.tests_any(hidden)
+        {
+            return Ok(psi);
+        }
+        self.knows(agent, state, &psi)
+    }
+
+    /// What `K_agent` quantifies in `state`.
+    fn view(&self, agent: CharId, state: &State) -> Rc<View> {
+        if let Some(view) = state.views.borrow().get(&agent.0) {
+            return view.clone();
+        }
+        let learned = state.learned.get(agent.0).map_or(&[][..], |l| l.as_slice());
+        let view = Rc::new(self.view_of(learned));
+        state.views.borrow_mut().insert(agent.0, view.clone());
+        view
+    }
+
+    /// What K quantifies for whoever learned `learned`.
+    fn view_of(&self, learned: &[Learned]) -> View {
+        let hidden = self.hidden_bits(learned);
+        let exprs: Vec<&[Bdd]> = learned
+            .iter()
+            .filter_map(|l| match l {
+                Learned::Expr(cells) => Some(cells.as_slice()),
+                Learned::Const(_) => None,
             })
             .collect();
+        if exprs.is_empty() {
+            View::Constants {
+                cube: self.space.cube(&hidden),
+                hidden: self.space.mark(&hidden),
+            }
+        } else {
+            View::Expressions {
+                same: self.same_observation(&exprs, &hidden),
+                primed: self.space.cube(&Space::primed(&hidden)),
+                hidden,
+            }
+        }
+    }
+
+    /// The bits of the constants an agent has not learned directly.
+    fn hidden_bits(&self, learned: &[Learned]) -> Vec<BddVariable> {
+        let mut seen = vec![false; self.program.constants.len()];
+        for l in learned {
+            if let Learned::Const(c) = l
+                && let Some(s) = seen.get_mut(*c)
+            {
+                *s = true;
+            }
+        }
+        let hidden: Vec<usize> = (0..seen.len()).filter(|c| !seen[*c]).collect();
         self.space.bits_of(&hidden)
     }
 
     /// `L(ȳ) = L(x̄)` for learned expressions L (each given by the conditions of its
     /// values), ȳ being x̄ with the `hidden` bits primed: in each, some value's condition
     /// holds on both sides.
-    fn same_observation(
-        &self,
-        exprs: &[&[Bdd]],
-        hidden: &[BddVariable],
-    ) -> Result<Bdd, SolverError> {
+    fn same_observation(&self, exprs: &[&[Bdd]], hidden: &[BddVariable]) -> Bdd {
         let mut same = self.space.mk_true();
         for cells in exprs {
             let mut equal = self.space.mk_false();
             for cell in cells.iter() {
-                equal = equal.or(&cell.and(&self.space.prime(cell, hidden)?));
+                equal = equal.or(&cell.and(&self.space.prime(cell, hidden)));
             }
             same = same.and(&equal);
         }
-        Ok(same)
+        same
     }
 
     /// `knows_value(agent, ē)` in `state`, ē given by the conditions of its values.
@@ -297,7 +353,7 @@ impl BddBackend {
         for cell in cells {
             // A value ē never takes in κ is known only in empty groups, where any other
             // value is known too.
-            if state.kappa.and(cell).is_false() {
+            if !state.kappa.intersects(cell) {
                 continue;
             }
             let k = self.knows(agent, state, cell)?;

@@ -6,6 +6,7 @@
 //! made. The semantics are the Z3 engine's and the brute-force evaluator's; tests
 //! cross-check all three (tests/agreement.rs).
 
+mod diagram;
 mod knowledge;
 mod space;
 #[cfg(test)]
@@ -16,7 +17,7 @@ mod walk;
 use std::rc::Rc;
 use std::time::Instant;
 
-use biodivine_lib_bdd::{Bdd, BddValuation};
+use diagram::{Bdd, BddValuation};
 
 use super::driver::Backend;
 use super::{Failure, Options, SolverError};
@@ -67,7 +68,7 @@ impl Backend for BddBackend {
     fn initial(&mut self) -> Result<Rc<State>, SolverError> {
         Ok(State::new(
             self.space.domain().clone(),
-            vec![Vec::new(); self.program.characters.len()],
+            Rc::new(vec![Vec::new(); self.program.characters.len()]),
         ))
     }
 
@@ -88,7 +89,7 @@ impl Backend for BddBackend {
     }
 
     fn said(&mut self, agent: CharId, psi: Bdd, state: &Rc<State>) -> Result<Bdd, SolverError> {
-        self.knows(agent, state, &psi)
+        self.said_by(agent, state, psi)
     }
 
     fn not(&mut self, set: &Bdd) -> Bdd {
@@ -120,11 +121,11 @@ impl Backend for BddBackend {
             ExprKind::Const(c) => Learned::Const(c.0),
             _ => Learned::Expr(Rc::new(self.eval(what, state)?.cells())),
         };
-        let mut all = state.learned.clone();
+        let mut all = (*state.learned).clone();
         if let Some(list) = all.get_mut(who.0) {
             list.push(learned);
         }
-        Ok(State::new(state.kappa.clone(), all))
+        Ok(State::new(state.kappa.clone(), Rc::new(all)))
     }
 
     fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
@@ -177,12 +178,10 @@ impl Backend for BddBackend {
 
     /// How many worlds are possible (more than 2⁶⁴ − 1 is reported as more than that).
     fn count(&mut self, state: &Rc<State>, _: usize) -> Result<WorldCount, Failure> {
-        // κ mentions no primed bit, so each of its worlds counts once per valuation of
-        // the primed copies.
-        let count = state.kappa.exact_cardinality() >> self.space.all_bits().len();
-        Ok(match u64::try_from(&count) {
-            Ok(n) => WorldCount::Exactly(n),
-            Err(_) => WorldCount::MoreThan(u64::MAX),
+        let count = self.space.count(&state.kappa);
+        Ok(match count.and_then(|n| u64::try_from(n).ok()) {
+            Some(n) => WorldCount::Exactly(n),
+            None => WorldCount::MoreThan(u64::MAX),
         })
     }
 

@@ -5,14 +5,14 @@
 //! the bits, false before true, is the numeric order of the index). Every bit x has a
 //! primed copy x' right after it in the variable order: the knowledge operators rename
 //! the constants an agent has not learned to their primed copies when the agent learned
-//! expressions (see `knowledge.rs`). Constants take their bits in declaration order, so
-//! that walking a BDD low branch first lists worlds in the canonical order of
-//! [`crate::worlds::World`] (within one magnitude; see `walk.rs`).
+//! expressions (see `knowledge.rs`). Constants take their bits in the order
+//! [`crate::bdd_order`] derives from the story (families interleaved by index), not in
+//! declaration order; `walk.rs` still lists worlds in the canonical order of
+//! [`crate::worlds::World`], which follows the declarations.
 
-use biodivine_lib_bdd::{Bdd, BddNode, BddValuation, BddVariable, BddVariableSet};
+use super::diagram::{Bdd, BddValuation, BddVariable, Diagrams, MAX_VARS};
 
 use super::value::Partition;
-use crate::engine::SolverError;
 use crate::ir::{Program, Ty};
 use crate::worlds::{Value, World};
 
@@ -26,12 +26,15 @@ pub(super) enum Kind {
 
 /// The BDD variables of a program's constants.
 pub(super) struct Space {
-    set: BddVariableSet,
+    set: Diagrams,
     kinds: Vec<Kind>,
     /// Per constant, its (unprimed) bits, most significant first.
     bits: Vec<Vec<BddVariable>>,
     /// Every unprimed bit, in variable order.
     all_bits: Vec<BddVariable>,
+    /// Every unprimed bit in declaration order: constant by constant, each most
+    /// significant bit first.
+    declared_bits: Vec<BddVariable>,
     /// What every world satisfies: each enum constant holds one of its variants.
     domain: Bdd,
 }
@@ -47,7 +50,7 @@ fn bits_for(k: usize) -> usize {
 
 impl Space {
     /// The bits of `program`'s constants, or why the BDD backend cannot take it (an int
-    /// constant, or more bits than the BDD library has variables).
+    /// constant, or more bits than [`MAX_VARS`] allows).
     pub(super) fn new(program: &Program) -> Result<Space, String> {
         let mut kinds = Vec::with_capacity(program.constants.len());
         for c in &program.constants {
@@ -70,27 +73,31 @@ impl Space {
             })
             .collect();
         let total: usize = widths.iter().sum();
-        let vars = u16::try_from(2 * total).map_err(|_| {
-            format!("the story has {total} bits of constants, more than the BDD backend handles")
-        })?;
-        let set = BddVariableSet::new_anonymous(vars);
-        let mut bits = Vec::with_capacity(widths.len());
+        if 2 * total > MAX_VARS {
+            return Err(format!(
+                "the story has {total} bits of constants, more than the BDD backend handles ({})",
+                MAX_VARS / 2
+            ));
+        }
+        let set = Diagrams::new(2 * total);
+        let mut bits = vec![Vec::new(); widths.len()];
         let mut next = 0;
-        for w in widths {
-            bits.push(
-                (next..next + w)
-                    .map(|i| BddVariable::from_index(2 * i))
-                    .collect(),
-            );
+        for c in crate::bdd_order::order(program) {
+            let w = widths[c];
+            bits[c] = (next..next + w)
+                .map(|i| BddVariable::from_index(2 * i))
+                .collect();
             next += w;
         }
         let all_bits = (0..total).map(|i| BddVariable::from_index(2 * i)).collect();
+        let declared_bits = bits.iter().flatten().copied().collect();
         let mut space = Space {
             domain: set.mk_true(),
             set,
             kinds,
             bits,
             all_bits,
+            declared_bits,
         };
         space.domain = space.make_domain();
         Ok(space)
@@ -156,9 +163,9 @@ impl Space {
         Partition::from_disjoint(cells.collect())
     }
 
-    /// Every unprimed bit, in variable order.
-    pub(super) fn all_bits(&self) -> &[BddVariable] {
-        &self.all_bits
+    /// Every unprimed bit in declaration order (see [`Space::world`]).
+    pub(super) fn declared_bits(&self) -> &[BddVariable] {
+        &self.declared_bits
     }
 
     /// The bits of the given constants.
@@ -169,6 +176,23 @@ impl Space {
             .collect()
     }
 
+    /// How many worlds `set` holds (its primed bits ignored); None when there are 2^100
+    /// or more.
+    pub(super) fn count(&self, set: &Bdd) -> Option<u128> {
+        set.exists(&self.all_primed()).count(&self.all_bits)
+    }
+
+    /// `bits` marked in a table indexed by variable.
+    pub(super) fn mark(&self, bits: &[BddVariable]) -> Vec<bool> {
+        let mut marked = vec![false; 2 * self.all_bits.len()];
+        for bit in bits {
+            if let Some(m) = marked.get_mut(bit.to_index()) {
+                *m = true;
+            }
+        }
+        marked
+    }
+
     /// The primed copies of `bits`.
     pub(super) fn primed(bits: &[BddVariable]) -> Vec<BddVariable> {
         bits.iter()
@@ -176,32 +200,20 @@ impl Space {
             .collect()
     }
 
-    /// Every primed bit.
-    pub(super) fn all_primed(&self) -> Vec<BddVariable> {
-        Space::primed(&self.all_bits)
+    /// The conjunction of `bits`, to quantify them ([`Bdd::exists`]).
+    pub(super) fn cube(&self, bits: &[BddVariable]) -> Bdd {
+        self.set.cube(bits)
+    }
+
+    /// Every primed bit, as a cube.
+    pub(super) fn all_primed(&self) -> Bdd {
+        self.cube(&Space::primed(&self.all_bits))
     }
 
     /// `bdd` with each of `bits` renamed to its primed copy. `bdd` must not mention primed
     /// bits: each sits right after its bit, so the renaming keeps the variable order.
-    pub(super) fn prime(&self, bdd: &Bdd, bits: &[BddVariable]) -> Result<Bdd, SolverError> {
-        let mut renamed = vec![false; 2 * self.all_bits.len()];
-        for bit in bits {
-            if let Some(r) = renamed.get_mut(bit.to_index()) {
-                *r = true;
-            }
-        }
-        let mut nodes = bdd.clone().to_nodes();
-        for node in nodes.iter_mut().skip(2) {
-            if renamed.get(node.var.to_index()) == Some(&true) {
-                *node = BddNode::mk_node(
-                    BddVariable::from_index(node.var.to_index() + 1),
-                    node.low_link,
-                    node.high_link,
-                );
-            }
-        }
-        Bdd::from_nodes(&nodes)
-            .map_err(|e| SolverError::Unsupported(format!("internal error renaming bits: {e}")))
+    pub(super) fn prime(&self, bdd: &Bdd, bits: &[BddVariable]) -> Bdd {
+        bdd.rename_to_next(&self.mark(bits))
     }
 
     /// A world as a valuation of every variable (primed copies false).
@@ -222,7 +234,8 @@ impl Space {
         valuation
     }
 
-    /// The world whose unprimed bits are `values` (in the order of [`Space::all_bits`]).
+    /// The world whose unprimed bits are `values` (in the order of
+    /// [`Space::declared_bits`]).
     pub(super) fn world(&self, values: &[bool]) -> World {
         let mut at = 0;
         let mut world = Vec::with_capacity(self.kinds.len());

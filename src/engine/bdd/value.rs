@@ -5,8 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use biodivine_lib_bdd::Bdd;
-
+use super::diagram::Bdd;
 use crate::engine::SolverError;
 use crate::ir::arith::checked;
 use crate::ir::{ArithOp, CmpOp};

@@ -2,13 +2,17 @@
 //! enumerating the others.
 //!
 //! The canonical order is magnitude first (the largest enum index; bools count 0), then
-//! value by value in declaration order. The bits are laid out in declaration order, most
-//! significant first (see `space.rs`), so within one magnitude the canonical order is the
-//! lexicographic order of the bits, false first: a depth-first walk taking low branches
-//! first. The magnitudes are walked as layers, smallest first.
+//! value by value in declaration order. Each constant's bits are most significant first
+//! (see `space.rs`), so within one magnitude the canonical order is the lexicographic
+//! order of the bits taken in declaration order, false first. The BDD's variable order
+//! is another one (families interleaved, see [`crate::bdd_order`]), so the walk does
+//! not follow the BDD's branches: it fixes the bits one by one in declaration order,
+//! each to false when some world of the set agrees with everything fixed so far, else
+//! to true. Whether one does is a search through the BDD that follows the fixed bits and
+//! tries both branches of the others; it visits each node at most once. The magnitudes
+//! are walked as layers, smallest first.
 
-use biodivine_lib_bdd::{Bdd, BddPointer, BddVariable};
-
+use super::diagram::{Bdd, BddVariable};
 use super::space::Space;
 use crate::worlds::World;
 
@@ -18,7 +22,7 @@ pub(super) fn first_worlds(space: &Space, set: &Bdd, limit: usize) -> Vec<World>
     let set = set.exists(&space.all_primed());
     let mut out = Vec::new();
     let Some(max) = space.max_magnitude() else {
-        walk(&set, space.all_bits(), limit, &mut |bits| {
+        walk(&set, space.declared_bits(), limit, &mut |bits| {
             out.push(space.world(bits))
         });
         return out;
@@ -30,26 +34,35 @@ pub(super) fn first_worlds(space: &Space, set: &Bdd, limit: usize) -> Vec<World>
         }
         let within = space.magnitude_at_most(m);
         let layer = set.and(&within).and_not(&below);
-        walk(&layer, space.all_bits(), limit - out.len(), &mut |bits| {
-            out.push(space.world(bits))
-        });
+        walk(
+            &layer,
+            space.declared_bits(),
+            limit - out.len(),
+            &mut |bits| out.push(space.world(bits)),
+        );
         below = within;
     }
     out
 }
 
 /// Calls `emit` with the values of `vars` of up to `limit` satisfying valuations of
-/// `bdd`, in lexicographic order (false first). `bdd` must mention only `vars`, which are
-/// in variable order. Every node of a reduced BDD other than false leads to true, so
-/// each step down the walk leads to a valuation: the walk costs O(limit · vars).
+/// `bdd`, in lexicographic order of `vars` (false first). `bdd` must mention only `vars`
+/// (in any variable order). Every bit is fixed once the bits before it are: the walk
+/// never backs out of a dead end, so each valuation costs at most two searches per bit.
 fn walk(bdd: &Bdd, vars: &[BddVariable], limit: usize, emit: &mut dyn FnMut(&[bool])) {
     if bdd.is_false() || limit == 0 {
         return;
     }
+    let mut mentioned = vec![false; vars.iter().map(|v| v.to_index() + 1).max().unwrap_or(0)];
+    for v in bdd.support() {
+        if let Some(m) = mentioned.get_mut(v.to_index()) {
+            *m = true;
+        }
+    }
+    let mut fixed: Vec<Option<bool>> = vec![None; mentioned.len()];
     let n = vars.len();
     let mut values = vec![false; n];
-    // nodes[i]: the node reached before choosing vars[i]; tried[i]: values tried there.
-    let mut nodes = vec![bdd.root_pointer(); n + 1];
+    // tried[i]: how many values of vars[i] have been tried on the current path.
     let mut tried = vec![0u8; n + 1];
     let mut emitted = 0;
     let mut level = 0;
@@ -63,8 +76,10 @@ fn walk(bdd: &Bdd, vars: &[BddVariable], limit: usize, emit: &mut dyn FnMut(&[bo
             level -= 1;
             continue;
         }
+        let var = vars[level];
         if tried[level] == 2 {
             tried[level] = 0;
+            fixed[var.to_index()] = None;
             if level == 0 {
                 return;
             }
@@ -73,24 +88,13 @@ fn walk(bdd: &Bdd, vars: &[BddVariable], limit: usize, emit: &mut dyn FnMut(&[bo
         }
         let value = tried[level] == 1;
         tried[level] += 1;
-        let child = child(bdd, nodes[level], vars[level], value);
-        if child.is_zero() {
+        fixed[var.to_index()] = Some(value);
+        // A bit the set does not mention takes either value: the valuations fixed so far
+        // extend to a world of the set, so they still do.
+        if mentioned[var.to_index()] && !bdd.satisfiable_with(&fixed) {
             continue;
         }
         values[level] = value;
-        nodes[level + 1] = child;
         level += 1;
-    }
-}
-
-/// The node reached from `node` by setting `var` to `value` (`node` itself when it does
-/// not test `var`: the variable is free there).
-fn child(bdd: &Bdd, node: BddPointer, var: BddVariable, value: bool) -> BddPointer {
-    if node.is_terminal() || bdd.var_of(node) != var {
-        node
-    } else if value {
-        bdd.high_link_of(node)
-    } else {
-        bdd.low_link_of(node)
     }
 }

@@ -1,0 +1,41 @@
+# The Dining Cryptographers (David Chaum, 1988; SMCDEL's Examples/DiningCrypto.hs).
+#
+# n cryptographers have dinner around a round table. The waiter tells them the bill
+# has been paid: by one of them, or by the NSA. They want to know whether one of them
+# paid, without learning who.
+const n = 3
+# The one who paid (n: none of them, the NSA did).
+const payer = 1
+characters cryptographer[n]
+bool paid[n], coin[n]
+
+# At most one of them paid.
+announce all(i in 0..n, j in i + 1..n: not (paid[i] and paid[j]))
+
+# Each of them knows whether she paid. Each flips a coin that she and her right
+# neighbour see: cryptographer i sees her own coin and her left neighbour's.
+for i in 0..n {
+  cryptographer[i] learns paid[i]
+  cryptographer[i] learns coin[i]
+  cryptographer[i] learns coin[(i + n - 1) % n]
+}
+
+# What happened: cryptographer `payer` paid, and the even-numbered coins fell heads.
+actual all(i in 0..n: paid[i] == (i == payer) and coin[i] == (i % 2 == 0))
+
+# Each says whether the two coins she sees differ, saying the opposite if she paid.
+simultaneously {
+  for i in 0..n {
+    cryptographer[i] reveals (coin[i] != coin[(i + n - 1) % n]) != paid[i]
+  }
+}
+
+# Now everyone knows whether one of them paid,
+check all(i in 0..n: knows_value(cryptographer[i], any(j in 0..n: paid[j])))
+
+# and when one of them paid, each of the others still thinks that any one of the
+# others may have paid: she knows that none of them paid only about herself.
+check any(k in 0..n: paid[k]) ->
+  all(i in 0..n, j in 0..n if j != i: not paid[i] -> not knows(cryptographer[i], not paid[j]))
+
+worlds 3
