@@ -28,6 +28,7 @@ use std::rc::Rc;
 
 use crate::ir::arith::Integer;
 use crate::ir::{CharId, CmpOp, Expr, ExprKind, LogicOp, Program, Stmt, StmtKind, Ty};
+use crate::syntax::Span;
 use crate::worlds::{Value, World};
 
 /// The most worlds [`evaluate`] will enumerate.
@@ -43,7 +44,75 @@ pub struct Domain {
 /// Runs `program` on every world of `domain` and returns the worlds possible at its
 /// end, sorted in the canonical order.
 pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String> {
-    let all = Rc::new(enumerate(program, domain)?);
+    trace(program, domain).end.map_err(|e| e.message)
+}
+
+/// What the evaluator reports of a run, in story order: the engine's
+/// [`Event`](crate::engine::Event)s, as the evaluator sees them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A `worlds` statement: every world possible there, sorted.
+    Worlds { span: Span, worlds: Vec<World> },
+    /// `who reveals φ` in the given round of the innermost `repeat`; `holds`: φ holds
+    /// in the actual world (so `who` announced φ, else `not φ`).
+    Reveal {
+        span: Span,
+        round: Option<u64>,
+        who: CharId,
+        holds: bool,
+    },
+    /// A `repeat` stopped after this many rounds.
+    RepeatDone { span: Span, rounds: u64 },
+    /// An `assert_adds_ck` hint is right.
+    HintVerified { span: Span },
+}
+
+/// Why a run stopped before the story's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The story is wrong in a way only running it shows: an `actual` that does not pin
+    /// one possible world, an announcement false in the actual world, a `repeat` out of
+    /// rounds (the engines' story errors, exit code 2).
+    Story,
+    /// An `assert_adds_ck` hint is wrong (exit code 1).
+    Refuted,
+    /// The domain does not fit the program, or has too many worlds.
+    Domain,
+    /// An expression of the wrong type, or a checkpoint not reached: the program is not
+    /// one lowering makes.
+    Internal,
+}
+
+/// A run that stopped at the statement at `span` (the innermost one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub span: Span,
+    pub message: String,
+}
+
+/// A whole run: its events, and the worlds possible at the end or why it stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    pub events: Vec<Event>,
+    pub end: Result<Vec<World>, Error>,
+}
+
+/// Runs `program` on every world of `domain`, reporting what happens on the way.
+pub fn trace(program: &Program, domain: &Domain) -> Trace {
+    let all = match enumerate(program, domain) {
+        Ok(all) => Rc::new(all),
+        Err(message) => {
+            return Trace {
+                events: Vec::new(),
+                end: Err(Error {
+                    kind: ErrorKind::Domain,
+                    span: Span::default(),
+                    message,
+                }),
+            };
+        }
+    };
     let mut ev = Evaluator {
         checkpoints: vec![None; program.checkpoints.len()],
         memo: HashMap::new(),
@@ -55,11 +124,21 @@ pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String
         }),
         all,
         actual: None,
+        round: None,
+        events: Vec::new(),
     };
-    ev.block(&program.statements)?;
-    let mut worlds = ev.state.worlds.to_vec();
-    worlds.sort();
-    Ok(worlds)
+    let end = match ev.block(&program.statements) {
+        Ok(()) => Ok(ev.sorted_worlds()),
+        Err(fail) => Err(Error {
+            kind: fail.kind,
+            span: fail.span.unwrap_or_default(),
+            message: fail.message,
+        }),
+    };
+    Trace {
+        events: ev.events,
+        end,
+    }
 }
 
 /// The cartesian product of the domain's ranges.
@@ -178,6 +257,34 @@ struct Added<'p> {
     negated: bool,
 }
 
+/// A failure inside the run; `span` is set by the innermost statement it passes.
+struct Fail {
+    kind: ErrorKind,
+    span: Option<Span>,
+    message: String,
+}
+
+impl Fail {
+    fn story(message: impl Into<String>) -> Fail {
+        Fail {
+            kind: ErrorKind::Story,
+            span: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// Errors of expression evaluation: the program is not one lowering makes.
+impl From<String> for Fail {
+    fn from(message: String) -> Fail {
+        Fail {
+            kind: ErrorKind::Internal,
+            span: None,
+            message,
+        }
+    }
+}
+
 struct Evaluator<'p> {
     checkpoints: Vec<Option<Rc<State<'p>>>>,
     memo: HashMap<MemoKey, Table>,
@@ -188,6 +295,9 @@ struct Evaluator<'p> {
     all: Rc<Vec<World>>,
     /// The actual world, once `actual` has pinned it down.
     actual: Option<World>,
+    /// The round of the innermost running `repeat`.
+    round: Option<u64>,
+    events: Vec<Event>,
 }
 
 impl<'p> Evaluator<'p> {
@@ -201,14 +311,27 @@ impl<'p> Evaluator<'p> {
         })
     }
 
-    fn block(&mut self, stmts: &'p [Stmt]) -> Result<(), String> {
+    fn sorted_worlds(&self) -> Vec<World> {
+        let mut worlds = self.state.worlds.to_vec();
+        worlds.sort();
+        worlds
+    }
+
+    fn block(&mut self, stmts: &'p [Stmt]) -> Result<(), Fail> {
         for stmt in stmts {
             self.step(stmt)?;
         }
         Ok(())
     }
 
-    fn step(&mut self, stmt: &'p Stmt) -> Result<(), String> {
+    fn step(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
+        self.execute(stmt).map_err(|mut fail| {
+            fail.span.get_or_insert(stmt.span);
+            fail
+        })
+    }
+
+    fn execute(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
         match &stmt.kind {
             StmtKind::Learn { who, what } => {
                 let mut learned = self.state.learned.clone();
@@ -225,12 +348,22 @@ impl<'p> Evaluator<'p> {
                 let state = self.state.clone();
                 let mut added = Vec::new();
                 for s in stmts {
-                    added.push(self.announcement(s, &state)?);
+                    let one = self.announcement(s, &state).map_err(|mut fail| {
+                        fail.span.get_or_insert(s.span);
+                        fail
+                    })?;
+                    added.push(one);
                 }
                 self.restrict(&added, &state)?;
             }
             StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
-            StmtKind::Worlds { .. } => {}
+            StmtKind::Worlds { .. } => {
+                let worlds = self.sorted_worlds();
+                self.events.push(Event::Worlds {
+                    span: stmt.span,
+                    worlds,
+                });
+            }
             StmtKind::Actual(formula) => {
                 let state = self.state.clone();
                 let all = self.all.clone();
@@ -239,25 +372,29 @@ impl<'p> Evaluator<'p> {
                     if self.eval(formula, w, &state)?.into_bool()? {
                         found.push(w.clone());
                         if found.len() > 1 {
-                            return Err("`actual` allows several worlds".to_string());
+                            return Err(Fail::story("`actual` allows several worlds"));
                         }
                     }
                 }
                 let Some(actual) = found.pop() else {
-                    return Err("`actual` allows no world of the domain".to_string());
+                    return Err(Fail::story("`actual` allows no world of the domain"));
                 };
                 if !state.worlds.contains(&actual) {
-                    return Err("the actual world contradicts what was announced".to_string());
+                    return Err(Fail::story(
+                        "the actual world contradicts what was announced",
+                    ));
                 }
                 self.actual = Some(actual);
             }
             StmtKind::Repeat { max, body, until } => {
+                let outer = self.round;
                 let mut rounds = 0;
                 loop {
                     if rounds == *max {
-                        return Err(format!("`repeat` ran its {max} rounds"));
+                        return Err(Fail::story(format!("`repeat` ran its {max} rounds")));
                     }
                     rounds += 1;
+                    self.round = Some(rounds);
                     self.block(body)?;
                     let state = self.state.clone();
                     let actual = self.actual()?;
@@ -265,6 +402,11 @@ impl<'p> Evaluator<'p> {
                         break;
                     }
                 }
+                self.round = outer;
+                self.events.push(Event::RepeatDone {
+                    span: stmt.span,
+                    rounds,
+                });
             }
             StmtKind::AssertAddsCk { hint, body } => {
                 let before = self.state.clone();
@@ -275,27 +417,32 @@ impl<'p> Evaluator<'p> {
                 for w in before.worlds.iter() {
                     let by_hint = self.eval(hint, w, &before)?.into_bool()?;
                     if by_hint != after.worlds.contains(w) {
-                        return Err(format!("the hint is refuted by the world {w:?}"));
+                        return Err(Fail {
+                            kind: ErrorKind::Refuted,
+                            span: None,
+                            message: format!("the hint is refuted by the world {w:?}"),
+                        });
                     }
                     if by_hint {
                         kept.push(w.clone());
                     }
                 }
+                self.events.push(Event::HintVerified { span: stmt.span });
                 self.state = self.new_state(Rc::new(kept), after.learned.clone());
             }
         }
         Ok(())
     }
 
-    fn actual(&self) -> Result<World, String> {
+    fn actual(&self) -> Result<World, Fail> {
         self.actual
             .clone()
-            .ok_or_else(|| "the actual world is not declared yet".to_string())
+            .ok_or_else(|| Fail::story("the actual world is not declared yet"))
     }
 
     /// What an `Announce` or `Reveal` adds, evaluated in `state`; fails when that is
     /// false in the actual world (announcements are truthful).
-    fn announcement(&mut self, stmt: &'p Stmt, state: &Rc<State<'p>>) -> Result<Added<'p>, String> {
+    fn announcement(&mut self, stmt: &'p Stmt, state: &Rc<State<'p>>) -> Result<Added<'p>, Fail> {
         let added = match &stmt.kind {
             StmtKind::Announce { speaker, formula } => Added {
                 speaker: *speaker,
@@ -311,12 +458,24 @@ impl<'p> Evaluator<'p> {
                     negated: !holds,
                 }
             }
-            _ => return Err("only announcements can be made simultaneously".to_string()),
+            _ => {
+                return Err(Fail::from(
+                    "only announcements can be made simultaneously".to_string(),
+                ));
+            }
         };
         if let Some(actual) = self.actual.clone()
             && !self.holds(added, &actual, state)?
         {
-            return Err("an announcement is false in the actual world".to_string());
+            return Err(Fail::story("an announcement is false in the actual world"));
+        }
+        if let StmtKind::Reveal { who, .. } = &stmt.kind {
+            self.events.push(Event::Reveal {
+                span: stmt.span,
+                round: self.round,
+                who: *who,
+                holds: !added.negated,
+            });
         }
         Ok(added)
     }
