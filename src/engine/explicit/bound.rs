@@ -612,15 +612,17 @@ pub(super) fn type_box(types: &[Ty], enum_sizes: &[usize]) -> Box {
         .map(|ty| match ty {
             Ty::Bool => Interval::new(0, 1),
             Ty::Enum(e) => Interval::new(0, enum_sizes[e.0] as i128 - 1),
-            Ty::Int => Interval::new(i128::from(i64::MIN), i128::from(i64::MAX)),
+            // One beyond i64 at each end: a constraint that bounds an int to the
+            // edge (`x <= 9223372036854775807`) still narrows it.
+            Ty::Int => Interval::new(i128::from(i64::MIN) - 1, i128::from(i64::MAX) + 1),
         })
         .collect()
 }
 
-/// Whether an int constant's interval still spans (nearly) all of i64: the constraints
-/// did not bound it.
+/// Whether an int constant's interval goes beyond i64: the constraints did not bound
+/// it.
 pub(super) fn unbounded(d: Interval) -> bool {
-    d.lo <= i128::from(i64::MIN) || d.hi >= i128::from(i64::MAX)
+    d.lo < i128::from(i64::MIN) || d.hi > i128::from(i64::MAX)
 }
 
 /// The values, sorted and inside its interval, that constant `k` may take for `e` to

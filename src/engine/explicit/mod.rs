@@ -266,7 +266,13 @@ impl ExplicitBackend {
             Learned::Expr(e) => {
                 let scratch = self.scratch();
                 match self.eval(e, &[w], &scratch, &[])? {
-                    eval::Col::Int(v) => Value::Int(i64::try_from(v[0]).unwrap_or(i64::MAX)),
+                    eval::Col::Int(v) => Value::Int(i64::try_from(v[0]).map_err(|_| {
+                        SolverError::Unsupported(format!(
+                            "a character observes {} in a world, beyond the 64-bit integers \
+                             (-2^63 to 2^63 - 1) the model's views hold",
+                            v[0]
+                        ))
+                    })?),
                     eval::Col::Bool(v) => Value::Bool(v[0]),
                 }
             }
