@@ -210,3 +210,21 @@ fn explicit_graph_views_beyond_64_bits_are_an_error() {
         );
     }
 }
+
+/// A story with no constants has one world, or none once something false is announced:
+/// the explicit backend (the default for such stories) counted its worlds by its first
+/// column of values, and with no column kept the one world after `announce false` and
+/// pinned an `actual false` (src/engine/explicit/bound.rs `solve` returns how many
+/// worlds it found; mod.rs, `ExplicitBackend::new` and `pin`).
+#[test]
+fn explicit_announce_false_without_constants_leaves_no_world() {
+    assert_eq!(worlds(&agree("announce false\n", &[], &[])), "0 worlds: []");
+    assert_eq!(
+        worlds(&agree("announce true\n", &[], &[])),
+        "1 worlds: [()]"
+    );
+    let t = agree("characters A\nannounce false\nactual true\n", &[], &[]);
+    assert_eq!(t.end, common::End::Story("3:1".into()), "{t}");
+    let t = agree("characters A\nactual false\n", &[], &[]);
+    assert_eq!(t.end, common::End::Story("2:1".into()), "{t}");
+}

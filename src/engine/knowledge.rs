@@ -353,12 +353,7 @@ impl Z3Backend {
             .vars
             .iter()
             .filter(|v| !v.is_bool())
-            .map(|v| {
-                Term::or(&[
-                    v.lt(&Term::int(i64::MIN)),
-                    Term::int(i64::MAX).lt(v),
-                ])
-            })
+            .map(|v| Term::or(&[v.lt(&Term::int(i64::MIN)), Term::int(i64::MAX).lt(v)]))
             .collect();
         if self
             .z3

@@ -13,7 +13,11 @@ use epipen::syntax::Span;
 use epipen::worlds::{World, WorldSet};
 
 /// The engine's worlds at the end of the story, or why it gave none.
-pub fn solve(program: &Program, strategy: Strategy, timeout: Duration) -> Result<WorldSet, Failure> {
+pub fn solve(
+    program: &Program,
+    strategy: Strategy,
+    timeout: Duration,
+) -> Result<WorldSet, Failure> {
     let options = Options {
         timeout: Some(timeout),
         strategy,

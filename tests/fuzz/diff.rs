@@ -3,8 +3,8 @@
 //! held, finished repeats, verified hints), then the same worlds, or the same kind of
 //! error at the same statement.
 
-use std::collections::BTreeMap;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use epipen::engine::Strategy;
@@ -82,7 +82,11 @@ pub fn take_tally() -> Tally {
 fn ending(t: &Transcript) -> String {
     match &t.end {
         End::Worlds(s) => {
-            let count: usize = s.split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+            let count: usize = s
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
             match count {
                 0 => "0 worlds".into(),
                 1 => "1 world".into(),
@@ -169,7 +173,10 @@ fn compare(printed: &Printed) -> Result<(), String> {
     tally(|t| *t.endings.entry(ending(&expected)).or_default() += 1);
     if let Some(needle) = std::env::var_os("FUZZ_SHOW") {
         // Tuning the generator: the stories whose evaluator run says this.
-        if expected.message.contains(needle.to_str().unwrap_or_default()) {
+        if expected
+            .message
+            .contains(needle.to_str().unwrap_or_default())
+        {
             eprintln!("=== {} ===\n{}{expected}", printed.command(), printed.text);
         }
     }

@@ -285,7 +285,10 @@ impl Printer<'_> {
             self.line(&format!("int {}", names("x", d.ints.len()).join(", ")));
         }
         if d.bools > 0 {
-            self.line(&format!("bool {}", names("p", usize::from(d.bools)).join(", ")));
+            self.line(&format!(
+                "bool {}",
+                names("p", usize::from(d.bools)).join(", ")
+            ));
         }
         if d.enum_consts > 0 {
             let list = names("c", usize::from(d.enum_consts)).join(", ");
@@ -321,9 +324,17 @@ impl Printer<'_> {
                 let items: Vec<String> = (lo..=hi).map(|v| lit(v).0).collect();
                 format!("{name} in {{{}}}", items.join(", "))
             } else if style & 8 == 8 {
-                format!("{} <= {name} and {name} <= {}", operand(lit(lo)), operand(lit(hi)))
+                format!(
+                    "{} <= {name} and {name} <= {}",
+                    operand(lit(lo)),
+                    operand(lit(hi))
+                )
             } else {
-                format!("{name} >= {} and {name} <= {}", operand(lit(lo)), operand(lit(hi)))
+                format!(
+                    "{name} >= {} and {name} <= {}",
+                    operand(lit(lo)),
+                    operand(lit(hi))
+                )
             }
         };
         let mut parts: Vec<String> = d

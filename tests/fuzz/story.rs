@@ -491,7 +491,12 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
     let sim = vec(sim_item(part), 0..3).prop_map(Stmt::Simultaneously);
     let mut blocks = vec![
         (8, simple),
-        (2, (range(), block.clone()).prop_map(|(r, b)| Stmt::For(r, b)).boxed()),
+        (
+            2,
+            (range(), block.clone())
+                .prop_map(|(r, b)| Stmt::For(r, b))
+                .boxed(),
+        ),
         (
             1,
             (ct_cond(), block.clone(), option::of(block.clone()))
@@ -499,7 +504,12 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
                 .boxed(),
         ),
         (2, sim.boxed()),
-        (1, (hint(), vec(inner, 1..3)).prop_map(|(h, b)| Stmt::Assert(h, b)).boxed()),
+        (
+            1,
+            (hint(), vec(inner, 1..3))
+                .prop_map(|(h, b)| Stmt::Assert(h, b))
+                .boxed(),
+        ),
     ];
     if part == Part::Post {
         blocks.push((2, repeat().boxed()));
@@ -511,10 +521,20 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
 fn sim_item(part: Part) -> BoxedStrategy<Stmt> {
     let mut items = vec![
         (2, epistemic_bool().prop_map(Stmt::Announce).boxed()),
-        (3, (0u8..5, epistemic_bool()).prop_map(|(a, f)| Stmt::Says(a, f)).boxed()),
+        (
+            3,
+            (0u8..5, epistemic_bool())
+                .prop_map(|(a, f)| Stmt::Says(a, f))
+                .boxed(),
+        ),
     ];
     if part == Part::Post {
-        items.push((5, (0u8..5, revealable()).prop_map(|(a, f)| Stmt::Reveals(a, f)).boxed()));
+        items.push((
+            5,
+            (0u8..5, revealable())
+                .prop_map(|(a, f)| Stmt::Reveals(a, f))
+                .boxed(),
+        ));
     }
     let item = proptest::strategy::Union::new_weighted(items).boxed();
     prop_oneof![
@@ -572,7 +592,15 @@ fn decls() -> impl Strategy<Value = Decls> {
     );
     let extra = option::weighted(0.3, plain_bool());
     (chars, consts, ints, finite, families, any::<u8>(), extra).prop_map(
-        |((chars, char_family), (n, k), ints, (bools, colours, enum_consts), fams, style, extra)| {
+        |(
+            (chars, char_family),
+            (n, k),
+            ints,
+            (bools, colours, enum_consts),
+            fams,
+            style,
+            extra,
+        )| {
             Decls {
                 chars,
                 char_family,
@@ -593,7 +621,10 @@ fn decls() -> impl Strategy<Value = Decls> {
 }
 
 fn set_n() -> impl Strategy<Value = Option<i64>> {
-    option::weighted(0.25, prop_oneof![Just(0i64), Just(1), Just(2), Just(3), Just(-1)])
+    option::weighted(
+        0.25,
+        prop_oneof![Just(0i64), Just(1), Just(2), Just(3), Just(-1)],
+    )
 }
 
 fn set_k() -> impl Strategy<Value = Option<i64>> {
@@ -640,16 +671,18 @@ pub fn story() -> impl Strategy<Value = Story> {
         set_k(),
         0u64..4,
     )
-        .prop_map(|(decls, pre, actual, post, steer, set_n, set_k, seed)| Story {
-            decls,
-            pre,
-            actual,
-            post,
-            steer,
-            set_n,
-            set_k,
-            seed,
-        })
+        .prop_map(
+            |(decls, pre, actual, post, steer, set_n, set_k, seed)| Story {
+                decls,
+                pre,
+                actual,
+                post,
+                steer,
+                set_n,
+                set_k,
+                seed,
+            },
+        )
         .prop_filter("too many worlds", |s| {
             world_count(&s.decls, s.set_n.unwrap_or(s.decls.n)) <= MAX_WORLDS
         })

@@ -686,20 +686,20 @@ pub(super) struct Limits {
 }
 
 /// Every solution of the conjunction of `constraints` inside `start`, in lexicographic
-/// order, as columns (one per constant) of values; and the box the root propagation
-/// gave. `exact` decides a constraint exactly in one world (for the boxes where the
+/// order, as columns (one per constant) of values; how many (with no constant, the
+/// columns cannot say: 1 or 0); and the box the root propagation gave. `exact` decides a constraint exactly in one world (for the boxes where the
 /// intervals leave it open).
 pub(super) fn solve(
     constraints: &[&Expr],
     start: Box,
     limits: &Limits,
     exact: &mut dyn FnMut(&Expr, &[i128]) -> bool,
-) -> Result<(Vec<Vec<i64>>, Box), Stop> {
+) -> Result<(Vec<Vec<i64>>, usize, Box), Stop> {
     let mut root = start;
     let n = root.len();
     let mut columns = vec![Vec::new(); n];
     if propagate(constraints, &mut root, 64).is_err() {
-        return Ok((columns, root));
+        return Ok((columns, 0, root));
     }
     if let Some(k) = root.iter().position(|d| unbounded(*d)) {
         return Err(Stop::Unbounded(k));
@@ -715,7 +715,8 @@ pub(super) fn solve(
         point: vec![0; n],
     };
     search.node(root.clone())?;
-    Ok((columns, root))
+    let len = search.worlds;
+    Ok((columns, len, root))
 }
 
 struct Search<'a> {

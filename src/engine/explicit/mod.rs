@@ -113,7 +113,7 @@ impl ExplicitBackend {
                 false
             }
         });
-        let (columns, root) = found.map_err(|stop| refusal(&program, stop))?;
+        let (columns, len, root) = found.map_err(|stop| refusal(&program, stop))?;
         if overflow {
             return Err(Refusal {
                 why: "the explicit-worlds backend computes with integers of up to 100 bits, \
@@ -123,7 +123,6 @@ impl ExplicitBackend {
             });
         }
         check_widths(&program, &root)?;
-        let len = columns.first().map_or(1, Vec::len);
         tracing::debug!(worlds = len, "explicit backend: worlds listed");
         let prefix = prefix.into_iter().cloned().collect();
         Ok(ExplicitBackend {
@@ -612,8 +611,7 @@ impl Backend for ExplicitBackend {
             })
         });
         match found {
-            Ok((columns, _)) if !overflow => {
-                let n = columns.first().map_or(1, Vec::len);
+            Ok((columns, n, _)) if !overflow => {
                 let mut worlds: Vec<World> = (0..n)
                     .map(|i| {
                         World(
