@@ -228,3 +228,45 @@ fn explicit_announce_false_without_constants_leaves_no_world() {
     let t = agree("characters A\nactual false\n", &[], &[]);
     assert_eq!(t.end, common::End::Story("2:1".into()), "{t}");
 }
+
+/// `worlds N` lists the first N worlds in canonical order, by magnitude: Z3 searched
+/// magnitudes up to 2^63 - 1 only, so it never found -2^63 (magnitude 2^63) and printed
+/// fewer worlds than there are, or none (src/engine/solver.rs, `Z3::enumerate`).
+#[test]
+fn z3_worlds_statement_reaches_minus_two_to_the_63() {
+    let t = agree(
+        "int x, y\nannounce x in {-9223372036854775807 - 1, -9223372036854775807} and y in {1, 2, 3}\n\
+         worlds 4\n",
+        &[],
+        &[("x", (i64::MIN, i64::MIN + 1)), ("y", (1, 3))],
+    );
+    assert_eq!(
+        t.events,
+        [
+            "3:1: worlds 4 worlds: [(-9223372036854775807, 1), (-9223372036854775807, 2), \
+          (-9223372036854775807, 3), (-9223372036854775808, 1)] and more"
+        ]
+    );
+}
+
+/// `actual` in a `repeat` is one declaration, made again each round (docs/language.md):
+/// every backend stopped the second round with "the actual world is already declared"
+/// (src/engine/driver.rs, `set_actual`).
+#[test]
+fn actual_in_a_repeat_is_declared_again_each_round() {
+    let t = agree(
+        "characters A\nbool p\nA learns p\nrepeat max 3 {\n  actual p\n  A reveals knows(p)\n\
+         } until false\n",
+        &[],
+        &[],
+    );
+    assert_eq!(t.events.len(), 3, "{t}");
+    assert_eq!(t.end, common::End::Story("4:1".into()), "{t}");
+    let t = agree(
+        "characters A\nbool p\nA learns p\ncheckpoint c\nrepeat max 3 {\n  actual not p\n  A reveals knows(p)\n\
+         } until at(c, true) and knows(A, not p)\n",
+        &[],
+        &[],
+    );
+    assert_eq!(worlds(&t), "1 worlds: [(false)]");
+}

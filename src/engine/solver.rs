@@ -857,10 +857,12 @@ impl Z3 {
         let s = self.solver_for(formula)?;
         s.assert(b(formula));
         if let Some(bound) = bound {
-            let bound = bound.min(i64::MAX as u64) as i64;
+            // Up to 2^63: the magnitude of -2^63, which `-(i64::MAX)` would leave out.
+            let upper = Term::integer(&Integer::from(i128::from(bound)));
+            let lower = Term::integer(&Integer::from(-i128::from(bound)));
             for v in vars.iter().filter(|v| !v.is_bool()) {
-                s.assert(i(v).le(Int::from_i64(bound)));
-                s.assert(i(v).ge(Int::from_i64(-bound)));
+                s.assert(b(&v.le(&upper)));
+                s.assert(b(&lower.le(v)));
             }
         }
         let mut worlds = Vec::new();

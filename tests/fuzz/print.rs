@@ -120,7 +120,9 @@ pub fn print(story: &Story) -> Printed {
     };
     p.declarations();
     p.block(&story.pre, Where::top());
-    if let Some(pick) = story.actual {
+    if let Some(pick) = story.actual
+        && !p.actual
+    {
         p.actual(pick);
     }
     p.block(&story.post, Where::top());
@@ -810,10 +812,11 @@ impl Printer<'_> {
                 debug_assert!(self.printed.text.len() > start);
             }
             Stmt::Assert(hint, body) if at.top && !at.sim => self.assert(hint, body),
+            Stmt::Actual(pick) if !at.sim && !at.unrolled && !self.actual => self.actual(*pick),
             // Not allowed here: its statements, or nothing.
             Stmt::Assert(_, body) => self.block(body, at),
             Stmt::Repeat(_, body, _) | Stmt::Simultaneously(body) => self.block(body, at),
-            Stmt::Worlds(_) | Stmt::Checkpoint | Stmt::Learns(..) => {}
+            Stmt::Worlds(_) | Stmt::Checkpoint | Stmt::Learns(..) | Stmt::Actual(_) => {}
         }
     }
 
@@ -888,7 +891,8 @@ impl Printer<'_> {
     /// `actual` with every constant's value in one of the worlds possible here (the
     /// first world of the box when none is: a story error).
     fn actual(&mut self, pick: u32) {
-        let worlds = self.worlds(&self.printed.text).unwrap_or_default();
+        let (here, ..) = self.with_line("");
+        let worlds = self.worlds(&here).unwrap_or_default();
         let world = if worlds.is_empty() {
             self.first_world()
         } else {
@@ -976,11 +980,15 @@ impl Printer<'_> {
     /// `assert_adds_ck` with its block, the hint written once the block is known.
     fn assert(&mut self, hint: &Hint, body: &[Stmt]) {
         let before_text = self.printed.text.clone();
+        let visible = self.checkpoints.len();
         self.open("assert_adds_ck true {", "}");
         let body_start = self.printed.text.len();
         self.block(body, Where::top().nested());
         self.closers.pop();
         let body_text = self.printed.text[body_start..].to_string();
+        // The hint sees the checkpoints before the block, not the block's own.
+        let all = self.checkpoints.clone();
+        self.checkpoints.truncate(visible);
         // The block's statements run as they would at the top level.
         let after = || self.worlds(&format!("{before_text}{body_text}"));
         let hint = match hint {
@@ -1004,6 +1012,7 @@ impl Printer<'_> {
             }
             Hint::Any(f) => self.bool_e(f, &Cx::public()).0,
         };
+        self.checkpoints = all;
         self.printed.text = format!("{before_text}assert_adds_ck {hint} {{\n{body_text}}}\n");
     }
 

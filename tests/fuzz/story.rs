@@ -90,6 +90,9 @@ pub enum Stmt {
     Simultaneously(Vec<Stmt>),
     Repeat(u8, Vec<Stmt>, BoolE),
     Assert(Hint, Vec<Stmt>),
+    /// `actual` inside a `repeat` (declared again each round), when none came before:
+    /// which of the worlds the evaluator leaves there.
+    Actual(u32),
 }
 
 /// The hint of an `assert_adds_ck`.
@@ -512,7 +515,9 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
         ),
     ];
     if part == Part::Post {
-        blocks.push((2, repeat().boxed()));
+        blocks.push((2, repeat(false).boxed()));
+    } else {
+        blocks.push((1, repeat(true).boxed()));
     }
     proptest::strategy::Union::new_weighted(blocks).boxed()
 }
@@ -545,8 +550,9 @@ fn sim_item(part: Part) -> BoxedStrategy<Stmt> {
     .boxed()
 }
 
-/// `repeat max N { … } until φ`: rounds of reveals, as in the muddy children.
-fn repeat() -> impl Strategy<Value = Stmt> {
+/// `repeat max N { … } until φ`: rounds of reveals, as in the muddy children; with
+/// `actual`, the body declares the actual world first.
+fn repeat(actual: bool) -> impl Strategy<Value = Stmt> {
     let reveal = (0u8..5, revealable()).prop_map(|(a, f)| Stmt::Reveals(a, f));
     let item = prop_oneof![
         4 => reveal.clone(),
@@ -563,9 +569,15 @@ fn repeat() -> impl Strategy<Value = Stmt> {
         2 => (0u8..5, vec(term(plain_bool()), 1..=2)).prop_map(|(a, t)| BoolE::KnowsValue(Some(a), t)),
         1 => Just(BoolE::Lit(true)),
     ];
-    (1u8..=4, vec(item, 1..3), until).prop_map(|(max, body, until)| {
+    let pick = if actual {
+        any::<u32>().prop_map(Some).boxed()
+    } else {
+        Just(None).boxed()
+    };
+    (1u8..=4, vec(item, 1..3), until, pick).prop_map(|(max, body, until, pick)| {
         // A checkpoint first, so that the `until` can look back at the round's start.
         let mut b = vec![Stmt::Checkpoint];
+        b.extend(pick.map(Stmt::Actual));
         b.extend(body);
         Stmt::Repeat(max, b, until)
     })
