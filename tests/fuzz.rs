@@ -15,11 +15,16 @@
 mod common;
 #[path = "fuzz/diff.rs"]
 mod diff;
+#[path = "fuzz/mutate.rs"]
+mod mutate;
 #[path = "fuzz/print.rs"]
 mod print;
 #[path = "fuzz/story.rs"]
 mod story;
 
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
 use proptest::test_runner::{
     Config, FileFailurePersistence, RngSeed, TestCaseError, TestError, TestRunner,
 };
@@ -32,79 +37,327 @@ fn cases(default: u32) -> u32 {
         .unwrap_or(default)
 }
 
-/// Runs the differential fuzzer on `cases` stories drawn from `seed`; panics with the
-/// minimal failing story. (On its own thread: proptest's generators of nested
-/// strategies take more stack than a test thread's 2 MB in debug builds.)
-fn differential(cases: u32, seed: u64) -> diff::Tally {
+/// `FUZZ_SEED`, else `default`.
+fn seed(default: u64) -> u64 {
+    std::env::var("FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A seed of the moment (printed by each run, so that a failure can be run again with
+/// `FUZZ_SEED`).
+fn random_seed() -> u64 {
+    seed(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64),
+    )
+}
+
+/// Runs `f` on a thread with a large stack: proptest's generators of nested strategies
+/// take more than a test thread's 2 MB in debug builds.
+fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     let run = std::thread::Builder::new()
         .stack_size(64 << 20)
-        .spawn(move || differential_here(cases, seed))
+        .spawn(f)
         .expect("a thread for the fuzzer");
     match run.join() {
-        Ok(tally) => tally,
+        Ok(t) => t,
         Err(panic) => std::panic::resume_unwind(panic),
     }
 }
 
-fn differential_here(cases: u32, seed: u64) -> diff::Tally {
-    let config = Config {
+/// A proptest configuration: `cases` cases from `seed`, failures kept in `regressions`.
+fn config(cases: u32, seed: u64, regressions: &'static str) -> Config {
+    Config {
         cases,
         rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/fuzz/differential.regressions",
-        ))),
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(regressions))),
         // Steering and shrinking both run stories: give up on rejects only when most are.
         max_local_rejects: cases.saturating_mul(20).max(1000),
         max_shrink_iters: 4096,
         max_shrink_time: 600_000,
         ..Config::default()
-    };
-    let mut runner = TestRunner::new(config);
-    let result = runner.run(&story::story(), |s| {
-        let printed = print::print(&s);
-        diff::check(&printed).map_err(TestCaseError::fail)
-    });
-    let tally = diff::take_tally();
-    eprintln!("seed {seed}: {}", tally.report());
+    }
+}
+
+/// Panics with the minimal failing input of a proptest run.
+fn outcome<T: std::fmt::Debug>(result: Result<(), TestError<T>>, seed: u64) {
     match result {
-        Ok(()) => tally,
+        Ok(()) => {}
         Err(TestError::Fail(why, minimal)) => {
-            panic!("{why}\n(minimal story: {minimal:?})\n(seed {seed})")
+            panic!("{why}\n(minimal input: {minimal:?})\n(seed {seed})")
         }
         Err(TestError::Abort(why)) => panic!("the fuzzer gave up: {why} (seed {seed})"),
     }
 }
 
+/// Runs the differential fuzzer on `cases` stories drawn from `seed`; panics with the
+/// minimal failing story. (On its own thread: proptest's generators of nested
+/// strategies take more stack than a test thread's 2 MB in debug builds.)
+fn differential(cases: u32, seed: u64) -> diff::Tally {
+    with_stack(move || {
+        let mut runner =
+            TestRunner::new(config(cases, seed, "tests/fuzz/differential.regressions"));
+        let result = runner.run(&story::story(), |s| {
+            let printed = print::print(&s);
+            diff::check(&printed).map_err(TestCaseError::fail)
+        });
+        let tally = diff::take_tally();
+        eprintln!("seed {seed}: {}", tally.report());
+        outcome(result, seed);
+        tally
+    })
+}
+
 /// A fixed sample of stories, the same on every run.
 #[test]
 fn differential_fixed_seed() {
-    differential(cases(150), 0x0123_4567_89ab_cdef);
+    differential(cases(600), 0x0123_4567_89ab_cdef);
 }
 
-/// A short run from a seed of the moment (printed, so that a failure can be run again
-/// with `FUZZ_SEED`).
+/// A short run from a seed of the moment.
 #[test]
 fn differential_random_seed() {
-    let seed = std::env::var("FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64)
-        });
-    differential(cases(50), seed);
+    differential(cases(50), random_seed());
 }
 
 /// A campaign: `FUZZ_CASES` stories from `FUZZ_SEED` (see docs/testing.md).
 #[test]
 #[ignore]
 fn campaign() {
-    let seed = std::env::var("FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    differential(cases(10_000), seed);
+    differential(cases(10_000), seed(1));
+}
+
+// ---------------------------------------------------------------------------------
+// The parser/lowering fuzzer.
+
+/// What the parser fuzzer feeds epipen.
+#[derive(Debug, Clone)]
+enum Input {
+    Bytes(Vec<u8>),
+    Soup(Vec<u8>),
+    /// A story of `stories/` (by index) mutated.
+    Mutated(usize, Vec<mutate::Mutation>),
+}
+
+impl Input {
+    fn bytes(&self, seeds: &[(String, String)]) -> Vec<u8> {
+        match self {
+            Input::Bytes(b) | Input::Soup(b) => b.clone(),
+            Input::Mutated(i, m) => mutate::apply(seeds[i % seeds.len()].1.as_bytes(), m),
+        }
+    }
+}
+
+fn input() -> impl Strategy<Value = Input> {
+    prop_oneof![
+        1 => mutate::bytes().prop_map(Input::Bytes),
+        2 => mutate::token_soup().prop_map(Input::Soup),
+        6 => mutate::mutated().prop_map(|(i, m)| Input::Mutated(i, m)),
+    ]
+}
+
+/// `--set` values at the edges, for each const of the story.
+fn set_values() -> impl Strategy<Value = Vec<i64>> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just(0i64),
+            Just(1),
+            Just(-1),
+            Just(i64::MAX),
+            Just(i64::MIN),
+            Just(3)
+        ],
+        0..3,
+    )
+}
+
+/// Compiling never panics, whatever the text and the `--set`s, and stops at its
+/// deadline.
+fn parse_fuzz(cases: u32, seed: u64) {
+    with_stack(move || {
+        let seeds = mutate::seeds();
+        let mut runner = TestRunner::new(config(cases, seed, "tests/fuzz/parser.regressions"));
+        let compiled = std::cell::Cell::new(0u32);
+        let result = runner.run(&(input(), set_values()), |(input, values)| {
+            let bytes = input.bytes(&seeds);
+            let text = String::from_utf8_lossy(&bytes);
+            let mut sets: Vec<Vec<(String, i64)>> = vec![Vec::new()];
+            if let Ok(story) = epipen::syntax::parse(&text) {
+                let names = epipen::lower::const_names(&story);
+                for (name, v) in names.iter().zip(&values) {
+                    sets.push(vec![(name.clone(), *v)]);
+                }
+                sets.push(vec![("not_a_const".to_string(), 1)]);
+            }
+            for sets in sets {
+                let start = Instant::now();
+                let deadline = start + Duration::from_secs(2);
+                let result = epipen::compile_until(&text, &sets, 0, Some(deadline));
+                compiled.set(compiled.get() + u32::from(result.is_ok()));
+                prop_assert!(
+                    start.elapsed() < Duration::from_secs(10),
+                    "compiling took {:?} past a deadline of 2 s",
+                    start.elapsed()
+                );
+            }
+            Ok(())
+        });
+        eprintln!(
+            "seed {seed}: {cases} inputs, {} compiles succeeded",
+            compiled.get()
+        );
+        outcome(result, seed);
+    })
+}
+
+#[test]
+fn parser_fixed_seed() {
+    parse_fuzz(cases(400), 0x5eed_0000_0000_0001);
+}
+
+#[test]
+fn parser_random_seed() {
+    parse_fuzz(cases(200), random_seed());
+}
+
+/// A run of the real executable: its exit status, wall time, and largest resident set.
+struct Run {
+    code: Option<i32>,
+    signal: Option<i32>,
+    elapsed: Duration,
+    max_rss_kb: i64,
+    stderr: String,
+}
+
+/// Runs epipen with `args` (stdout and stderr to files), killing it after `limit`.
+// The child is reaped with `wait4`, which also gives its resource usage.
+#[allow(clippy::zombie_processes)]
+fn run_epipen(args: &[String], limit: Duration) -> Run {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz");
+    std::fs::create_dir_all(&dir).expect("a directory for the outputs");
+    let out = std::fs::File::create(dir.join(format!("out-{}", std::process::id())))
+        .expect("stdout file");
+    let err_path = dir.join(format!("err-{:?}", std::thread::current().id()));
+    let err = std::fs::File::create(&err_path).expect("stderr file");
+    let start = Instant::now();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_epipen"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::null())
+        .stdout(out)
+        .stderr(err)
+        .spawn()
+        .expect("run epipen");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: waits for our own child, with valid pointers to locals.
+        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if done == pid {
+            break;
+        }
+        if start.elapsed() > limit {
+            // SAFETY: our own child, not yet reaped.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let elapsed = start.elapsed();
+    Run {
+        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
+        elapsed,
+        max_rss_kb: usage.ru_maxrss,
+        stderr: std::fs::read_to_string(&err_path).unwrap_or_default(),
+    }
+}
+
+/// The command lines the executable is run with (before the story's path).
+const COMMANDS: &[&[&str]] = &[
+    &["worlds"],
+    &["run", "--trace"],
+    &["check"],
+    &["graph"],
+    &["--set", "n=-1", "worlds"],
+    &["sweep", "--set", "n=0..2"],
+    &["worlds", "--json", "--trust-hints"],
+];
+
+/// The executable's `--timeout` in the fuzzer: every run must end within it and the
+/// watchdog's second, give or take a loaded machine.
+const CLI_TIMEOUT: Duration = Duration::from_secs(1);
+const CLI_SLACK: Duration = Duration::from_secs(3);
+/// The most memory a run may take.
+const CLI_MAX_RSS_KB: i64 = 1 << 20;
+
+/// Through the real executable: exit code 0, 1 or 2 only, no signal, bounded memory,
+/// `--timeout` honoured.
+fn cli_fuzz(cases: u32, seed: u64) {
+    with_stack(move || {
+        let seeds = mutate::seeds();
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz");
+        std::fs::create_dir_all(&dir).expect("a directory for the stories");
+        let mut runner = TestRunner::new(config(cases, seed, "tests/fuzz/cli.regressions"));
+        let codes = std::cell::Cell::new([0u32; 3]);
+        let slowest = std::cell::Cell::new(Duration::ZERO);
+        let result = runner.run(&(input(), 0..COMMANDS.len()), |(input, command)| {
+            let path = dir.join(format!("story-{:?}.story", std::thread::current().id()));
+            std::fs::write(&path, input.bytes(&seeds)).expect("write the story");
+            let mut args: Vec<String> =
+                vec!["--timeout".into(), format!("{}", CLI_TIMEOUT.as_secs_f64())];
+            args.extend(COMMANDS[command].iter().map(|s| s.to_string()));
+            args.push(path.display().to_string());
+            let run = run_epipen(&args, CLI_TIMEOUT + Duration::from_secs(30));
+            slowest.set(slowest.get().max(run.elapsed));
+            prop_assert!(
+                run.signal.is_none(),
+                "killed by signal {:?}: {args:?}\n{}",
+                run.signal,
+                run.stderr
+            );
+            let code = run.code.unwrap_or(-1);
+            prop_assert!(
+                (0..=2).contains(&code),
+                "exit code {code}: {args:?}\n{}",
+                run.stderr
+            );
+            let mut counted = codes.get();
+            counted[code as usize] += 1;
+            codes.set(counted);
+            prop_assert!(
+                run.elapsed <= CLI_TIMEOUT + CLI_SLACK,
+                "took {:?} with --timeout {CLI_TIMEOUT:?}: {args:?}",
+                run.elapsed
+            );
+            prop_assert!(
+                run.max_rss_kb <= CLI_MAX_RSS_KB,
+                "took {} MB: {args:?}",
+                run.max_rss_kb / 1024
+            );
+            Ok(())
+        });
+        eprintln!(
+            "seed {seed}: {cases} runs, exit codes 0/1/2: {:?}, slowest {:.2} s",
+            codes.get(),
+            slowest.get().as_secs_f64()
+        );
+        outcome(result, seed);
+    })
+}
+
+#[test]
+fn cli_fixed_seed() {
+    cli_fuzz(cases(30), 0x5eed_0000_0000_0002);
+}
+
+#[test]
+fn cli_random_seed() {
+    cli_fuzz(cases(10), random_seed());
 }
 
 // ---------------------------------------------------------------------------------
