@@ -28,6 +28,7 @@ use std::rc::Rc;
 
 use crate::ir::arith::Integer;
 use crate::ir::{CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Program, Stmt, StmtKind, Ty};
+use crate::syntax::Span;
 use crate::worlds::{Value, World};
 
 /// The most worlds [`evaluate`] will enumerate.
@@ -43,7 +44,79 @@ pub struct Domain {
 /// Runs `program` on every world of `domain` and returns the worlds possible at its
 /// end, sorted in the canonical order.
 pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String> {
-    let all = Rc::new(enumerate(program, domain)?);
+    trace(program, domain).end.map_err(|e| e.message)
+}
+
+/// What the evaluator reports of a run, in story order: the engine's
+/// [`Event`](crate::engine::Event)s, as the evaluator sees them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A `worlds` statement: every world possible there, sorted.
+    Worlds { span: Span, worlds: Vec<World> },
+    /// `who reveals φ` in the given round of the innermost `repeat`; `holds`: φ holds
+    /// in the actual world (so `who` announced φ, else `not φ`).
+    Reveal {
+        span: Span,
+        round: Option<u64>,
+        who: CharId,
+        holds: bool,
+    },
+    /// A `repeat` stopped after this many rounds.
+    RepeatDone { span: Span, rounds: u64 },
+    /// An `assert_adds_ck` hint is right.
+    HintVerified { span: Span },
+    /// A `check φ` holds.
+    CheckHolds { span: Span },
+}
+
+/// Why a run stopped before the story's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The story is wrong in a way only running it shows: an `actual` that does not pin
+    /// one possible world, an announcement false in the actual world, a `repeat` out of
+    /// rounds (the engines' story errors, exit code 2).
+    Story,
+    /// An `assert_adds_ck` hint is wrong (exit code 1).
+    Refuted,
+    /// A `check φ` fails (exit code 1).
+    CheckFailed,
+    /// The domain does not fit the program, or has too many worlds.
+    Domain,
+    /// An expression of the wrong type, or a checkpoint not reached: the program is not
+    /// one lowering makes.
+    Internal,
+}
+
+/// A run that stopped at the statement at `span` (the innermost one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub span: Span,
+    pub message: String,
+}
+
+/// A whole run: its events, and the worlds possible at the end or why it stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    pub events: Vec<Event>,
+    pub end: Result<Vec<World>, Error>,
+}
+
+/// Runs `program` on every world of `domain`, reporting what happens on the way.
+pub fn trace(program: &Program, domain: &Domain) -> Trace {
+    let all = match enumerate(program, domain) {
+        Ok(all) => Rc::new(all),
+        Err(message) => {
+            return Trace {
+                events: Vec::new(),
+                end: Err(Error {
+                    kind: ErrorKind::Domain,
+                    span: Span::default(),
+                    message,
+                }),
+            };
+        }
+    };
     let mut ev = Evaluator {
         checkpoints: vec![None; program.checkpoints.len()],
         memo: HashMap::new(),
@@ -58,16 +131,21 @@ pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String
         actual: None,
         changes: Vec::new(),
         then: HashMap::new(),
+        round: None,
+        events: Vec::new(),
     };
-    ev.block(&program.statements)?;
-    let mut worlds = ev.state.worlds.to_vec();
-    worlds.sort();
-    // As the story names them at its end.
-    let time = ev.state.time;
-    worlds
-        .iter()
-        .map(|w| Ok(World(ev.values_at(w, time)?.to_vec())))
-        .collect()
+    let end = match ev.block(&program.statements) {
+        Ok(()) => ev.shown_worlds(),
+        Err(fail) => Err(fail),
+    };
+    Trace {
+        events: ev.events,
+        end: end.map_err(|fail| Error {
+            kind: fail.kind,
+            span: fail.span.unwrap_or_default(),
+            message: fail.message,
+        }),
+    }
 }
 
 /// The cartesian product of the domain's ranges.
@@ -191,6 +269,34 @@ struct Added<'p> {
     negated: bool,
 }
 
+/// A failure inside the run; `span` is set by the innermost statement it passes.
+struct Fail {
+    kind: ErrorKind,
+    span: Option<Span>,
+    message: String,
+}
+
+impl Fail {
+    fn story(message: impl Into<String>) -> Fail {
+        Fail {
+            kind: ErrorKind::Story,
+            span: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// Errors of expression evaluation: the program is not one lowering makes.
+impl From<String> for Fail {
+    fn from(message: String) -> Fail {
+        Fail {
+            kind: ErrorKind::Internal,
+            span: None,
+            message,
+        }
+    }
+}
+
 struct Evaluator<'p> {
     checkpoints: Vec<Option<Rc<State<'p>>>>,
     memo: HashMap<MemoKey, Table>,
@@ -205,6 +311,9 @@ struct Evaluator<'p> {
     changes: Vec<(usize, &'p Expr)>,
     /// A world's values after some changes, by its start values and the changes' count.
     then: HashMap<(World, usize), Rc<Vec<Value>>>,
+    /// The round of the innermost running `repeat`.
+    round: Option<u64>,
+    events: Vec<Event>,
 }
 
 impl<'p> Evaluator<'p> {
@@ -311,14 +420,33 @@ impl<'p> Evaluator<'p> {
         })
     }
 
-    fn block(&mut self, stmts: &'p [Stmt]) -> Result<(), String> {
+    /// The worlds of the current state, sorted by their values at the story's start,
+    /// with their values now.
+    fn shown_worlds(&mut self) -> Result<Vec<World>, Fail> {
+        let mut worlds = self.state.worlds.to_vec();
+        worlds.sort();
+        let time = self.state.time;
+        worlds
+            .iter()
+            .map(|w| Ok(World(self.values_at(w, time)?.to_vec())))
+            .collect()
+    }
+
+    fn block(&mut self, stmts: &'p [Stmt]) -> Result<(), Fail> {
         for stmt in stmts {
             self.step(stmt)?;
         }
         Ok(())
     }
 
-    fn step(&mut self, stmt: &'p Stmt) -> Result<(), String> {
+    fn step(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
+        self.execute(stmt).map_err(|mut fail| {
+            fail.span.get_or_insert(stmt.span);
+            fail
+        })
+    }
+
+    fn execute(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
         match &stmt.kind {
             StmtKind::Learn { who, what } => {
                 let mut learned = self.state.learned.clone();
@@ -335,19 +463,37 @@ impl<'p> Evaluator<'p> {
                 let state = self.state.clone();
                 let mut added = Vec::new();
                 for s in stmts {
-                    added.push(self.announcement(s, &state)?);
+                    let one = self.announcement(s, &state).map_err(|mut fail| {
+                        fail.span.get_or_insert(s.span);
+                        fail
+                    })?;
+                    added.push(one);
                 }
                 self.restrict(&added, &state)?;
             }
             StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
-            StmtKind::Worlds { .. } => {}
+            StmtKind::Worlds { .. } => {
+                let worlds = self.shown_worlds()?;
+                self.events.push(Event::Worlds {
+                    span: stmt.span,
+                    worlds,
+                });
+            }
             StmtKind::Check(formula) => {
                 let state = self.state.clone();
-                for w in state.worlds.iter() {
+                let mut worlds = state.worlds.to_vec();
+                worlds.sort();
+                for w in &worlds {
                     if !self.eval(formula, w, &state)?.into_bool()? {
-                        return Err(format!("the check fails in the world {w:?}"));
+                        let now = self.values_at(w, state.time)?;
+                        return Err(Fail {
+                            kind: ErrorKind::CheckFailed,
+                            span: None,
+                            message: format!("the check fails in the world {now:?}"),
+                        });
                     }
                 }
+                self.events.push(Event::CheckHolds { span: stmt.span });
             }
             StmtKind::Assign { target, value } => {
                 self.changes.push((target.0, value));
@@ -362,25 +508,29 @@ impl<'p> Evaluator<'p> {
                     if self.eval(formula, w, &state)?.into_bool()? {
                         found.push(w.clone());
                         if found.len() > 1 {
-                            return Err("`actual` allows several worlds".to_string());
+                            return Err(Fail::story("`actual` allows several worlds"));
                         }
                     }
                 }
                 let Some(actual) = found.pop() else {
-                    return Err("`actual` allows no world of the domain".to_string());
+                    return Err(Fail::story("`actual` allows no world of the domain"));
                 };
                 if !state.worlds.contains(&actual) {
-                    return Err("the actual world contradicts what was announced".to_string());
+                    return Err(Fail::story(
+                        "the actual world contradicts what was announced",
+                    ));
                 }
                 self.actual = Some(actual);
             }
             StmtKind::Repeat { max, body, until } => {
+                let outer = self.round;
                 let mut rounds = 0;
                 loop {
                     if rounds == *max {
-                        return Err(format!("`repeat` ran its {max} rounds"));
+                        return Err(Fail::story(format!("`repeat` ran its {max} rounds")));
                     }
                     rounds += 1;
+                    self.round = Some(rounds);
                     self.block(body)?;
                     let state = self.state.clone();
                     let actual = self.actual()?;
@@ -388,6 +538,11 @@ impl<'p> Evaluator<'p> {
                         break;
                     }
                 }
+                self.round = outer;
+                self.events.push(Event::RepeatDone {
+                    span: stmt.span,
+                    rounds,
+                });
             }
             StmtKind::AssertAddsCk { hint, body } => {
                 let before = self.state.clone();
@@ -398,27 +553,32 @@ impl<'p> Evaluator<'p> {
                 for w in before.worlds.iter() {
                     let by_hint = self.eval(hint, w, &before)?.into_bool()?;
                     if by_hint != after.worlds.contains(w) {
-                        return Err(format!("the hint is refuted by the world {w:?}"));
+                        return Err(Fail {
+                            kind: ErrorKind::Refuted,
+                            span: None,
+                            message: format!("the hint is refuted by the world {w:?}"),
+                        });
                     }
                     if by_hint {
                         kept.push(w.clone());
                     }
                 }
+                self.events.push(Event::HintVerified { span: stmt.span });
                 self.state = self.new_state(Rc::new(kept), after.learned.clone());
             }
         }
         Ok(())
     }
 
-    fn actual(&self) -> Result<World, String> {
+    fn actual(&self) -> Result<World, Fail> {
         self.actual
             .clone()
-            .ok_or_else(|| "the actual world is not declared yet".to_string())
+            .ok_or_else(|| Fail::story("the actual world is not declared yet"))
     }
 
     /// What an `Announce` or `Reveal` adds, evaluated in `state`; fails when that is
     /// false in the actual world (announcements are truthful).
-    fn announcement(&mut self, stmt: &'p Stmt, state: &Rc<State<'p>>) -> Result<Added<'p>, String> {
+    fn announcement(&mut self, stmt: &'p Stmt, state: &Rc<State<'p>>) -> Result<Added<'p>, Fail> {
         let added = match &stmt.kind {
             StmtKind::Announce { speaker, formula } => Added {
                 speaker: *speaker,
@@ -434,12 +594,24 @@ impl<'p> Evaluator<'p> {
                     negated: !holds,
                 }
             }
-            _ => return Err("only announcements can be made simultaneously".to_string()),
+            _ => {
+                return Err(Fail::from(
+                    "only announcements can be made simultaneously".to_string(),
+                ));
+            }
         };
         if let Some(actual) = self.actual.clone()
             && !self.holds(added, &actual, state)?
         {
-            return Err("an announcement is false in the actual world".to_string());
+            return Err(Fail::story("an announcement is false in the actual world"));
+        }
+        if let StmtKind::Reveal { who, .. } = &stmt.kind {
+            self.events.push(Event::Reveal {
+                span: stmt.span,
+                round: self.round,
+                who: *who,
+                holds: !added.negated,
+            });
         }
         Ok(added)
     }

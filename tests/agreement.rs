@@ -12,10 +12,13 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::{engine_transcript, evaluator_transcript, show, solve, takes};
 use epipen::bruteforce::{self, Domain};
-use epipen::engine::{Engine, Event, Options, SolverError, Strategy, error::Failure};
+use epipen::engine::{SolverError, Strategy, error::Failure};
 use epipen::ir::{ExprKind, StmtKind, Ty};
-use epipen::worlds::{Value, World, WorldSet};
+use epipen::worlds::{Value, World};
 
 /// SplitMix64: small, deterministic, good enough to pick templates.
 struct Rng(u64);
@@ -831,34 +834,6 @@ const ENGINE_TIMEOUT: Duration = Duration::from_secs(30);
 /// where it can be slow; a timeout there is counted, never taken as an answer.
 const SYMBOLIC_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// The engine's worlds at the end of the story, or why it gave none.
-fn solve(
-    program: &epipen::ir::Program,
-    strategy: Strategy,
-    timeout: Duration,
-) -> Result<WorldSet, Failure> {
-    let options = Options {
-        timeout: Some(timeout),
-        strategy,
-        skip_worlds_statements: true,
-        ..Options::default()
-    };
-    let mut engine = Engine::new(std::rc::Rc::new(program.clone()), &options);
-    engine.run(&mut |_| {}).map_err(|e| e.error)?;
-    engine.worlds(1_000_000).map_err(Failure::Solver)
-}
-
-fn show(worlds: &[World]) -> String {
-    let items: Vec<String> = worlds
-        .iter()
-        .map(|w| {
-            let vals: Vec<String> = w.0.iter().map(|v| v.to_string()).collect();
-            format!("({})", vals.join(", "))
-        })
-        .collect();
-    format!("{} worlds: [{}]", worlds.len(), items.join(", "))
-}
-
 fn bucket(n: usize) -> &'static str {
     match n {
         0 => "0",
@@ -1066,16 +1041,6 @@ fn engine_agrees_with_bruteforce() {
     }
 }
 
-/// Whether the backend of `strategy` takes the story (BDDs take only bools and enums;
-/// the explicit backend what its first announcements bound).
-fn takes(strategy: Strategy, program: &epipen::ir::Program) -> bool {
-    let options = Options {
-        strategy,
-        ..Options::default()
-    };
-    Engine::new(std::rc::Rc::new(program.clone()), &options).backend() != "none"
-}
-
 /// Whether every constant is a bool or an enum (what the BDD backend runs).
 fn finite_by_type(program: &epipen::ir::Program) -> bool {
     program
@@ -1135,56 +1100,29 @@ fn bdd_agrees_with_bruteforce() {
     );
 }
 
-/// What a backend reports of a run: the reveals (round, who, what, whether it held),
-/// then the worlds at the end or that it failed.
-fn transcript(program: &epipen::ir::Program, strategy: Strategy) -> String {
-    let options = Options {
-        timeout: Some(ENGINE_TIMEOUT),
-        strategy,
-        skip_worlds_statements: true,
-        ..Options::default()
-    };
-    let mut engine = Engine::new(std::rc::Rc::new(program.clone()), &options);
-    let mut out = String::new();
-    let run = engine.run(&mut |event| {
-        if let Event::Reveal {
-            round,
-            who,
-            text,
-            holds,
-            ..
-        } = event
-        {
-            writeln!(out, "round {round:?}: {who:?} reveals {text}: {holds}").unwrap();
-        }
-    });
-    match run.map_err(|e| e.error) {
-        Ok(()) => match engine.worlds(1_000_000) {
-            Ok(set) => writeln!(out, "complete {}: {}", set.complete, show(&set.worlds)),
-            Err(e) => writeln!(out, "no worlds: {e}"),
-        },
-        Err(Failure::Solver(e)) => writeln!(out, "solver failure: {e}"),
-        Err(e) => writeln!(out, "failure: {e}"),
-    }
-    .unwrap();
-    out
-}
-
 /// The BDD and explicit backends report the same reveals, worlds and story errors as Z3
-/// (the finite-domain route) on every story they take.
+/// (the finite-domain route) on every story they take, and so does the evaluator.
 #[test]
 fn backends_agree_with_z3() {
     let mut checked = [0, 0];
     let mut mismatches = Vec::new();
     for (index, story) in stories().iter().enumerate() {
         let program = compile(story);
-        let z3 = transcript(&program, Strategy::Finite);
+        let z3 = engine_transcript(&program, &story.text, Strategy::Finite, ENGINE_TIMEOUT);
+        let evaluator = evaluator_transcript(&program, &story.text, &story.domain);
+        if evaluator != z3 {
+            eprintln!(
+                "--- mismatch (story {index}) ---\n{}evaluator:\n{evaluator}Z3:\n{z3}",
+                story.text
+            );
+            mismatches.push((index, Strategy::Finite));
+        }
         for (k, strategy) in [Strategy::Bdd, Strategy::Explicit].into_iter().enumerate() {
             if !takes(strategy, &program) {
                 continue;
             }
             checked[k] += 1;
-            let other = transcript(&program, strategy);
+            let other = engine_transcript(&program, &story.text, strategy, ENGINE_TIMEOUT);
             if other != z3 {
                 eprintln!(
                     "--- mismatch (story {index}) ---\n{}{strategy:?}:\n{other}Z3:\n{z3}",

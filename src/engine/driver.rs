@@ -135,6 +135,8 @@ pub(crate) struct Driver<B: Backend> {
     checkpoints: Vec<Option<B::State>>,
     /// The actual world, once `actual` has pinned it down, and the backend's form of it.
     actual: Option<(Vec<Value>, B::Point)>,
+    /// The `actual` statement that declared it.
+    actual_at: Option<Span>,
     /// The round of the innermost running `repeat`.
     round: Option<u64>,
     /// How deep in blocks the running statement is (0: top level).
@@ -185,6 +187,7 @@ impl<B: Backend> Driver<B> {
             deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
             state,
             actual: None,
+            actual_at: None,
             round: None,
             depth: 0,
             terms: None,
@@ -357,7 +360,7 @@ impl<B: Backend> Driver<B> {
                     self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
                 }
             }
-            StmtKind::Actual(expr) => self.set_actual(expr).at(stmt.span)?,
+            StmtKind::Actual(expr) => self.set_actual(expr, stmt.span).at(stmt.span)?,
             StmtKind::Repeat { max, body, until } => {
                 self.repeat(stmt.span, *max, body, until, sink)?
             }
@@ -462,8 +465,12 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    /// `actual φ`: φ must allow exactly one world, which must be possible under κ.
-    fn set_actual(&mut self, expr: &Expr) -> Result<(), Failure> {
+    /// `actual φ`: φ must allow exactly one world, which must be possible under κ. The
+    /// same statement again (in the next round of a `repeat`) declares the same world.
+    fn set_actual(&mut self, expr: &Expr, span: Span) -> Result<(), Failure> {
+        if self.actual_at == Some(span) {
+            return Ok(());
+        }
         if self.actual.is_some() {
             return Err(Failure::second_actual());
         }
@@ -477,6 +484,7 @@ impl<B: Backend> Driver<B> {
                     return Err(Failure::actual_contradicts());
                 }
                 self.actual = Some((w.0.clone(), point));
+                self.actual_at = Some(span);
                 Ok(())
             }
             [a, b, ..] => Err(Failure::actual_allows_several(&self.program, &a.0, &b.0)),

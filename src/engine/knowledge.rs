@@ -8,8 +8,9 @@ use std::rc::Rc;
 use super::solver::{Eliminated, Term};
 use super::symbolic::Z3Backend;
 use super::{SolverError, Strategy};
+use crate::ir::arith::Integer;
 use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
-use crate::worlds::{Value, World};
+use crate::worlds::Value;
 
 /// With `Strategy::Auto`, κ counts as finite when the solver lists at most this many
 /// worlds (a box of values scanned natively may hold more).
@@ -18,8 +19,6 @@ const AUTO_FINITE_CAP: usize = 5_000;
 const FINITE_CAP: usize = 200_000;
 /// The largest box of int values the finite-domain route scans point by point.
 const BOX_CAP: u128 = 4_000_000;
-/// An int constant beyond ±this under κ makes the finite-domain route give up at once.
-const FINITE_BOUND: i64 = 10_000_000;
 
 /// The most rounds of the common-knowledge fixpoint on the symbolic route.
 const COMMON_ROUNDS: usize = 64;
@@ -295,9 +294,10 @@ impl Z3Backend {
                 Learned::Expr(e) => e.clone(),
             })
             .collect();
-        // For each group (values of what A learned): does A know, and (for values) the
-        // first value tuple seen.
-        let mut groups: BTreeMap<World, (bool, Option<Vec<Value>>)> = BTreeMap::new();
+        // For each group (values of what A learned, exact: an observation need not fit
+        // in a world's 64 bits): does A know, and (for values) the first value tuple
+        // seen.
+        let mut groups: BTreeMap<Vec<Integer>, (bool, Option<Vec<Integer>>)> = BTreeMap::new();
         let compiled: Vec<_> = learned.iter().map(|l| l.compile(&self.vars)).collect();
         let goal_terms = match goal {
             Goal::That(phi) => vec![phi.compile(&self.vars)],
@@ -305,12 +305,10 @@ impl Z3Backend {
         };
         let mut scratch = Vec::new();
         for w in worlds.iter() {
-            let key = World(
-                compiled
-                    .iter()
-                    .map(|l| l.eval(w, &mut scratch))
-                    .collect::<Result<_, _>>()?,
-            );
+            let key = compiled
+                .iter()
+                .map(|l| l.eval_exact(w, &mut scratch))
+                .collect::<Result<_, _>>()?;
             let entry = groups.entry(key).or_insert((true, None));
             if !entry.0 {
                 continue;
@@ -320,9 +318,9 @@ impl Z3Backend {
                     entry.0 = goal_terms[0].eval(w, &mut scratch)? == Value::Bool(true)
                 }
                 Goal::Values(_) => {
-                    let values: Vec<Value> = goal_terms
+                    let values: Vec<Integer> = goal_terms
                         .iter()
-                        .map(|e| e.eval(w, &mut scratch))
+                        .map(|e| e.eval_exact(w, &mut scratch))
                         .collect::<Result<_, _>>()?;
                     match &entry.1 {
                         None => entry.1 = Some(values),
@@ -331,12 +329,18 @@ impl Z3Backend {
                 }
             }
         }
-        let matches = |key: &World| -> Term {
+        let matches = |key: &Vec<Integer>| -> Term {
             Term::and(
                 &learned
                     .iter()
-                    .zip(&key.0)
-                    .map(|(l, v)| l.eq(&Term::value(*v)))
+                    .zip(key)
+                    .map(|(l, v)| {
+                        if l.is_bool() {
+                            l.eq(&Term::bool(*v != Integer::from(0i64)))
+                        } else {
+                            l.eq(&Term::integer(v))
+                        }
+                    })
                     .collect::<Vec<_>>(),
             )
         };
@@ -413,16 +417,15 @@ impl Z3Backend {
         kappa: &Term,
         cap: usize,
     ) -> Result<Option<Vec<Vec<Value>>>, SolverError> {
+        // An int constant beyond the 64-bit integers under κ (unbounded, or a value no
+        // world can hold) closes the finite-domain route at once. Within them κ is
+        // finite, large values or not: the box or the solver lists its worlds, up to
+        // their caps.
         let outside: Vec<Term> = self
             .vars
             .iter()
             .filter(|v| !v.is_bool())
-            .map(|v| {
-                Term::or(&[
-                    v.lt(&Term::int(-FINITE_BOUND)),
-                    Term::int(FINITE_BOUND).lt(v),
-                ])
-            })
+            .map(|v| Term::or(&[v.lt(&Term::int(i64::MIN)), Term::int(i64::MAX).lt(v)]))
             .collect();
         if self
             .z3

@@ -116,7 +116,7 @@ impl ExplicitBackend {
                 false
             }
         });
-        let (columns, root) = found.map_err(|stop| refusal(&program, stop))?;
+        let (columns, len, root) = found.map_err(|stop| refusal(&program, stop))?;
         if overflow {
             return Err(Refusal {
                 why: "the explicit-worlds backend computes with integers of up to 100 bits, \
@@ -126,7 +126,6 @@ impl ExplicitBackend {
             });
         }
         check_widths(&program, &root)?;
-        let len = columns.first().map_or(1, Vec::len);
         tracing::debug!(worlds = len, "explicit backend: worlds listed");
         let prefix = prefix.into_iter().cloned().collect();
         Ok(ExplicitBackend {
@@ -270,7 +269,13 @@ impl ExplicitBackend {
             Learned::Expr(e) => {
                 let scratch = self.scratch();
                 match self.eval(e, &[w], &scratch, &[])? {
-                    eval::Col::Int(v) => Value::Int(i64::try_from(v[0]).unwrap_or(i64::MAX)),
+                    eval::Col::Int(v) => Value::Int(i64::try_from(v[0]).map_err(|_| {
+                        SolverError::Unsupported(format!(
+                            "a character observes {} in a world, beyond the 64-bit integers \
+                             (-2^63 to 2^63 - 1) the model's views hold",
+                            v[0]
+                        ))
+                    })?),
                     eval::Col::Bool(v) => Value::Bool(v[0]),
                 }
             }
@@ -611,8 +616,7 @@ impl Backend for ExplicitBackend {
             })
         });
         match found {
-            Ok((columns, _)) if !overflow => {
-                let n = columns.first().map_or(1, Vec::len);
+            Ok((columns, n, _)) if !overflow => {
                 let mut worlds: Vec<World> = (0..n)
                     .map(|i| {
                         World(
