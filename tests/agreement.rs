@@ -1354,3 +1354,41 @@ fn group_knowledge_checks_and_change_agree_with_the_evaluator() {
     // 8 stories of bools on four backends, 2 of ints on three.
     assert_eq!(compared, 8 * 4 + 2 * 3);
 }
+
+/// The field's boolean families at small sizes (stories/dining-cryptographers.story,
+/// stories/drinking-logicians.story): every backend leaves the evaluator's worlds, as
+/// many as the stories say (dining cryptographers: 2n, as any of the n may have paid
+/// and the coins are known up to flipping them all; drinking logicians: one).
+#[test]
+fn dining_cryptographers_and_drinking_logicians_agree_with_the_evaluator() {
+    let stories: [(&str, &[(i64, usize)]); 2] = [
+        ("dining-cryptographers", &[(3, 6), (4, 8), (5, 10), (6, 12)]),
+        ("drinking-logicians", &[(1, 1), (3, 1), (6, 1), (12, 1)]),
+    ];
+    for (name, sizes) in stories {
+        let path = format!("{}/stories/{name}.story", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the story exists");
+        for &(n, count) in sizes {
+            let program = epipen::compile(&text, &[("n".to_string(), n)]).expect("compiles");
+            let story = Story {
+                family: Family::Booleans,
+                text: text.clone(),
+                domain: Domain {
+                    ranges: vec![None; program.constants.len()],
+                },
+            };
+            let expected = brute(&story, &program);
+            assert_eq!(expected.len(), count, "{name}, n = {n}");
+            let expected = show(&expected);
+            for strategy in [
+                Strategy::Auto,
+                Strategy::Z3,
+                Strategy::Bdd,
+                Strategy::Explicit,
+            ] {
+                let set = solve(&program, strategy, ENGINE_TIMEOUT).expect("the engine runs");
+                assert_eq!(show(&set.worlds), expected, "{name}, n = {n}, {strategy:?}");
+            }
+        }
+    }
+}

@@ -380,6 +380,69 @@ fn three_logicians_all_want_a_drink() {
     );
 }
 
+/// Any of the three may have paid (cryptographer 1 did, so someone did), and the coins
+/// are known up to flipping them all; both claims of the story are verified, also at
+/// n = 60 on the BDD backend.
+#[test]
+fn dining_cryptographers_learn_that_someone_paid_but_not_who() {
+    // The run's output on every backend: tests/cli/knowledge.rs.
+    let out = epipen(&[
+        "worlds",
+        "--limit",
+        "10",
+        "stories/dining-cryptographers.story",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "6 possible worlds:\n  \
+         paid[0] = false, paid[1] = false, paid[2] = true, coin[0] = false, coin[1] = false, coin[2] = false\n  \
+         paid[0] = false, paid[1] = false, paid[2] = true, coin[0] = true, coin[1] = true, coin[2] = true\n  \
+         paid[0] = false, paid[1] = true, paid[2] = false, coin[0] = false, coin[1] = true, coin[2] = false\n  \
+         paid[0] = false, paid[1] = true, paid[2] = false, coin[0] = true, coin[1] = false, coin[2] = true\n  \
+         paid[0] = true, paid[1] = false, paid[2] = false, coin[0] = false, coin[1] = false, coin[2] = true\n  \
+         paid[0] = true, paid[1] = false, paid[2] = false, coin[0] = true, coin[1] = true, coin[2] = false\n\
+         (and that's all)\n"
+    );
+    for n in ["n=3", "n=60"] {
+        let out = epipen(&["check", "--set", n, "stories/dining-cryptographers.story"]);
+        assert_eq!(out.code, 0, "{n}, stderr: {}", out.stderr);
+        assert_eq!(
+            out.stdout,
+            "line 34: check `all(i in 0..n: knows_value(cryptographer[i], any(j in 0..n: paid[j])))` holds\n\
+             line 41: check `not paid[0] ->\n  knows(cryptographer[0], all(k in 0..n: not paid[k])) or\n  \
+             (knows(cryptographer[0], any(k in 1..n: paid[k])) and\n   all(k in 1..n: not knows(cryptographer[0], paid[k])))` holds\n\
+             2 verified, 0 refuted\n",
+            "{n}"
+        );
+    }
+}
+
+/// Every "I don't know" says that the speaker wants a drink, so the last logician knows
+/// that they all do: one world is left, at n = 3 and (on the BDD backend) n = 300.
+#[test]
+fn drinking_logicians_all_want_a_drink() {
+    assert_worlds(
+        "stories/drinking-logicians.story",
+        "1 possible world:\n  wants[0] = true, wants[1] = true, wants[2] = true, everyone = true\n(and that's all)\n",
+    );
+    let out = epipen(&[
+        "worlds",
+        "--set",
+        "n=300",
+        "stories/drinking-logicians.story",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let wants: Vec<String> = (0..300).map(|i| format!("wants[{i}] = true")).collect();
+    assert_eq!(
+        out.stdout,
+        format!(
+            "1 possible world:\n  {}, everyone = true\n(and that's all)\n",
+            wants.join(", ")
+        )
+    );
+}
+
 #[test]
 fn sum_and_product() {
     assert_worlds(
@@ -721,6 +784,7 @@ fn every_story_runs_alike_on_every_backend_that_takes_it() {
     let bdd_takes = [
         "colour-fairies.story",
         "dining-cryptographers.story",
+        "drinking-logicians.story",
         "muddy-children-common.story",
         "muddy-children.story",
         "planetfall.story",

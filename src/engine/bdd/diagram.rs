@@ -36,7 +36,7 @@ const EMPTY_SLOT: u32 = u32::MAX;
 /// Garbage collection waits until at least this many nodes are in use.
 const MIN_GC_THRESHOLD: usize = 1 << 20;
 const MIN_CACHE: usize = 1 << 16;
-const MAX_CACHE: usize = 1 << 22;
+const MAX_CACHE: usize = 1 << 20;
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -144,6 +144,10 @@ struct Manager {
     visits: Vec<u32>,
     /// The current traversal.
     traversal: u32,
+    /// Per variable v, the cube of v and every variable after it (then `TRUE`): a
+    /// quantification whose cube is one of these asks only whether there is a
+    /// satisfying valuation.
+    everything_from: Vec<Edge>,
 }
 
 /// A hash of four words whose low bits depend on all of them.
@@ -175,8 +179,17 @@ impl Manager {
             stacks: Vec::new(),
             visits: Vec::new(),
             traversal: 0,
+            everything_from: Vec::new(),
         };
         m.refs[0] = 1;
+        let mut chain = vec![TRUE];
+        for v in (0..m.num_vars).rev() {
+            let cube = m.mk(v, FALSE, chain[chain.len() - 1]);
+            m.refs[(cube >> 1) as usize] += 1;
+            chain.push(cube);
+        }
+        chain.reverse();
+        m.everything_from = chain;
         m
     }
 
@@ -408,6 +421,15 @@ impl Manager {
         };
         let var = self.var(f).min(self.var(g));
         let cube = self.cube_from(cube, var);
+        if matches!(op, Op::Exists | Op::AndExists)
+            && self.everything_from.get(var as usize) == Some(&cube)
+        {
+            // Every variable left is quantified: the result is true or false.
+            return match op {
+                Op::Exists => Start::Done(TRUE),
+                _ => self.start(Op::Intersects, f, g, TRUE),
+            };
+        }
         if cube == TRUE {
             match op {
                 Op::Exists => return Start::Done(f),

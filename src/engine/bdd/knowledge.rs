@@ -301,7 +301,7 @@ impl BddBackend {
             .collect();
         if exprs.is_empty() {
             View::Constants {
-                cube: self.space.cube(&hidden),
+                cube: self.space.hidden_cube(&hidden),
                 hidden: self.space.mark(&hidden),
             }
         } else {

@@ -205,6 +205,16 @@ impl Space {
         self.set.cube(bits)
     }
 
+    /// The cube that `K_A` quantifies when A learned only constants: the `hidden` bits
+    /// and every primed bit. κ tests no primed bit, so quantifying them changes nothing,
+    /// but below the last bit A sees the cube then holds every variable, and the BDD
+    /// package answers such a quantification by a search for one satisfying valuation.
+    pub(super) fn hidden_cube(&self, hidden: &[BddVariable]) -> Bdd {
+        let mut bits = Space::primed(&self.all_bits);
+        bits.extend_from_slice(hidden);
+        self.cube(&bits)
+    }
+
     /// Every primed bit, as a cube.
     pub(super) fn all_primed(&self) -> Bdd {
         self.cube(&Space::primed(&self.all_bits))
