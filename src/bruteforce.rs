@@ -343,7 +343,7 @@ impl<'p> Evaluator<'p> {
         } else {
             let before = self.values_at(w, time - 1)?;
             let (target, e) = self.changes[time - 1];
-            let value = match self.value(e, &before)? {
+            let value = match self.eval(e, w, &Self::at_time(time - 1))? {
                 V::B(b) => Value::Bool(b),
                 V::I(n) => Value::Int(
                     n.to_i64()
@@ -359,64 +359,14 @@ impl<'p> Evaluator<'p> {
         Ok(values)
     }
 
-    /// A knowledge-free expression on the values of the constants.
-    fn value(&self, e: &Expr, values: &[Value]) -> Result<V, String> {
-        let int = |e: &Expr| self.value(e, values)?.into_int();
-        let bool = |e: &Expr| self.value(e, values)?.into_bool();
-        Ok(match &e.kind {
-            ExprKind::Int(n) => V::I(Integer::from(*n)),
-            ExprKind::Bool(b) => V::B(*b),
-            ExprKind::Const(id) => match values.get(id.0) {
-                Some(Value::Int(n)) => V::I(Integer::from(*n)),
-                Some(Value::Bool(b)) => V::B(*b),
-                None => return Err(format!("constant #{} is not in the world", id.0)),
-            },
-            ExprKind::Neg(a) => V::I(int(a)?.neg()),
-            ExprKind::Not(a) => V::B(!bool(a)?),
-            ExprKind::Arith(op, a, b) => V::I(int(a)?.arith(*op, &int(b)?)),
-            ExprKind::Cmp(op, a, b) => {
-                let (x, y) = (self.value(a, values)?, self.value(b, values)?);
-                V::B(match op {
-                    CmpOp::Eq => x == y,
-                    CmpOp::Ne => x != y,
-                    CmpOp::Lt => x.into_int()? < y.into_int()?,
-                    CmpOp::Le => x.into_int()? <= y.into_int()?,
-                    CmpOp::Gt => x.into_int()? > y.into_int()?,
-                    CmpOp::Ge => x.into_int()? >= y.into_int()?,
-                })
-            }
-            ExprKind::Logic(op, a, b) => {
-                let (x, y) = (bool(a)?, bool(b)?);
-                V::B(match op {
-                    LogicOp::And => x && y,
-                    LogicOp::Or => x || y,
-                    LogicOp::Implies => !x || y,
-                    LogicOp::Iff => x == y,
-                })
-            }
-            ExprKind::Ite(c, a, b) => {
-                if bool(c)? {
-                    self.value(a, values)?
-                } else {
-                    self.value(b, values)?
-                }
-            }
-            ExprKind::In { tuple, set } => {
-                let t: Vec<V> = tuple
-                    .iter()
-                    .map(|x| self.value(x, values))
-                    .collect::<Result<_, _>>()?;
-                let mut found = false;
-                for item in set {
-                    let r: Vec<V> = item
-                        .iter()
-                        .map(|x| self.value(x, values))
-                        .collect::<Result<_, _>>()?;
-                    found |= r == t;
-                }
-                V::B(found)
-            }
-            _ => return Err("a knowledge operator where a value of the world is needed".into()),
+    /// A state at `time` with no worlds and nothing learned: where a knowledge-free
+    /// expression is evaluated with the constants' values of that time.
+    fn at_time(time: usize) -> Rc<State<'p>> {
+        Rc::new(State {
+            id: usize::MAX,
+            worlds: Rc::new(Vec::new()),
+            learned: Vec::new(),
+            time,
         })
     }
 
@@ -649,8 +599,7 @@ impl<'p> Evaluator<'p> {
     ) -> Result<Vec<V>, String> {
         let mut obs = Vec::with_capacity(s.learned[agent.0].len());
         for (e, time) in &s.learned[agent.0] {
-            let values = self.values_at(w, *time)?;
-            obs.push(self.value(e, &values)?);
+            obs.push(self.eval(e, w, &Self::at_time(*time))?);
         }
         Ok(obs)
     }
@@ -747,11 +696,19 @@ impl<'p> Evaluator<'p> {
         Ok(match &e.kind {
             ExprKind::Int(n) => V::I(Integer::from(*n)),
             ExprKind::Bool(b) => V::B(*b),
-            ExprKind::Const(id) => match self.values_at(w, s.time)?.get(id.0) {
-                Some(Value::Int(n)) => V::I(Integer::from(*n)),
-                Some(Value::Bool(b)) => V::B(*b),
-                None => return Err(format!("constant #{} is not in the world", id.0)),
-            },
+            ExprKind::Const(id) => {
+                // Before any change, the world's own values.
+                let value = if s.time == 0 {
+                    w.0.get(id.0).copied()
+                } else {
+                    self.values_at(w, s.time)?.get(id.0).copied()
+                };
+                match value {
+                    Some(Value::Int(n)) => V::I(Integer::from(n)),
+                    Some(Value::Bool(b)) => V::B(b),
+                    None => return Err(format!("constant #{} is not in the world", id.0).into()),
+                }
+            }
             ExprKind::Neg(a) => V::I(self.eval(a, w, s)?.into_int()?.neg()),
             ExprKind::Not(a) => V::B(!self.eval(a, w, s)?.into_bool()?),
             ExprKind::Arith(op, a, b) => {
