@@ -27,7 +27,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::ir::arith::Integer;
-use crate::ir::{CharId, CmpOp, Expr, ExprKind, LogicOp, Program, Stmt, StmtKind, Ty};
+use crate::ir::{CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Program, Stmt, StmtKind, Ty};
+use crate::syntax::Span;
 use crate::worlds::{Value, World};
 
 /// The most worlds [`evaluate`] will enumerate.
@@ -43,7 +44,79 @@ pub struct Domain {
 /// Runs `program` on every world of `domain` and returns the worlds possible at its
 /// end, sorted in the canonical order.
 pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String> {
-    let all = Rc::new(enumerate(program, domain)?);
+    trace(program, domain).end.map_err(|e| e.message)
+}
+
+/// What the evaluator reports of a run, in story order: the engine's
+/// [`Event`](crate::engine::Event)s, as the evaluator sees them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A `worlds` statement: every world possible there, sorted.
+    Worlds { span: Span, worlds: Vec<World> },
+    /// `who reveals φ` in the given round of the innermost `repeat`; `holds`: φ holds
+    /// in the actual world (so `who` announced φ, else `not φ`).
+    Reveal {
+        span: Span,
+        round: Option<u64>,
+        who: CharId,
+        holds: bool,
+    },
+    /// A `repeat` stopped after this many rounds.
+    RepeatDone { span: Span, rounds: u64 },
+    /// An `assert_adds_ck` hint is right.
+    HintVerified { span: Span },
+    /// A `check φ` holds.
+    CheckHolds { span: Span },
+}
+
+/// Why a run stopped before the story's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The story is wrong in a way only running it shows: an `actual` that does not pin
+    /// one possible world, an announcement false in the actual world, a `repeat` out of
+    /// rounds (the engines' story errors, exit code 2).
+    Story,
+    /// An `assert_adds_ck` hint is wrong (exit code 1).
+    Refuted,
+    /// A `check φ` fails (exit code 1).
+    CheckFailed,
+    /// The domain does not fit the program, or has too many worlds.
+    Domain,
+    /// An expression of the wrong type, or a checkpoint not reached: the program is not
+    /// one lowering makes.
+    Internal,
+}
+
+/// A run that stopped at the statement at `span` (the innermost one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub span: Span,
+    pub message: String,
+}
+
+/// A whole run: its events, and the worlds possible at the end or why it stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    pub events: Vec<Event>,
+    pub end: Result<Vec<World>, Error>,
+}
+
+/// Runs `program` on every world of `domain`, reporting what happens on the way.
+pub fn trace(program: &Program, domain: &Domain) -> Trace {
+    let all = match enumerate(program, domain) {
+        Ok(all) => Rc::new(all),
+        Err(message) => {
+            return Trace {
+                events: Vec::new(),
+                end: Err(Error {
+                    kind: ErrorKind::Domain,
+                    span: Span::default(),
+                    message,
+                }),
+            };
+        }
+    };
     let mut ev = Evaluator {
         checkpoints: vec![None; program.checkpoints.len()],
         memo: HashMap::new(),
@@ -52,14 +125,27 @@ pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String
             id: 0,
             worlds: all.clone(),
             learned: vec![Vec::new(); program.characters.len()],
+            time: 0,
         }),
         all,
         actual: None,
+        changes: Vec::new(),
+        then: HashMap::new(),
+        round: None,
+        events: Vec::new(),
     };
-    ev.block(&program.statements)?;
-    let mut worlds = ev.state.worlds.to_vec();
-    worlds.sort();
-    Ok(worlds)
+    let end = match ev.block(&program.statements) {
+        Ok(()) => ev.shown_worlds(),
+        Err(fail) => Err(fail),
+    };
+    Trace {
+        events: ev.events,
+        end: end.map_err(|fail| Error {
+            kind: fail.kind,
+            span: fail.span.unwrap_or_default(),
+            message: fail.message,
+        }),
+    }
 }
 
 /// The cartesian product of the domain's ranges.
@@ -145,8 +231,13 @@ impl V {
 /// are immutable; `id` is unique per state and keys the memo.
 struct State<'p> {
     id: usize,
+    /// The worlds, by the constants' values at the story's start.
     worlds: Rc<Vec<World>>,
-    learned: Vec<Vec<&'p Expr>>,
+    /// What each character learned, and how many changes (`x := e`) had happened then.
+    learned: Vec<Vec<(&'p Expr, usize)>>,
+    /// How many changes had happened in this state: a world's constants have the values
+    /// its start values take after the first `time` changes.
+    time: usize,
 }
 
 /// A memoised knowledge operator over one state, indexed by the agent's observation
@@ -178,6 +269,34 @@ struct Added<'p> {
     negated: bool,
 }
 
+/// A failure inside the run; `span` is set by the innermost statement it passes.
+struct Fail {
+    kind: ErrorKind,
+    span: Option<Span>,
+    message: String,
+}
+
+impl Fail {
+    fn story(message: impl Into<String>) -> Fail {
+        Fail {
+            kind: ErrorKind::Story,
+            span: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// Errors of expression evaluation: the program is not one lowering makes.
+impl From<String> for Fail {
+    fn from(message: String) -> Fail {
+        Fail {
+            kind: ErrorKind::Internal,
+            span: None,
+            message,
+        }
+    }
+}
+
 struct Evaluator<'p> {
     checkpoints: Vec<Option<Rc<State<'p>>>>,
     memo: HashMap<MemoKey, Table>,
@@ -188,31 +307,100 @@ struct Evaluator<'p> {
     all: Rc<Vec<World>>,
     /// The actual world, once `actual` has pinned it down.
     actual: Option<World>,
+    /// The changes (`x := e`) so far, in order.
+    changes: Vec<(usize, &'p Expr)>,
+    /// A world's values after some changes, by its start values and the changes' count.
+    then: HashMap<(World, usize), Rc<Vec<Value>>>,
+    /// The round of the innermost running `repeat`.
+    round: Option<u64>,
+    events: Vec<Event>,
 }
 
 impl<'p> Evaluator<'p> {
-    fn new_state(&mut self, worlds: Rc<Vec<World>>, learned: Vec<Vec<&'p Expr>>) -> Rc<State<'p>> {
+    fn new_state(
+        &mut self,
+        worlds: Rc<Vec<World>>,
+        learned: Vec<Vec<(&'p Expr, usize)>>,
+    ) -> Rc<State<'p>> {
         let id = self.next_id;
         self.next_id += 1;
         Rc::new(State {
             id,
             worlds,
             learned,
+            time: self.changes.len(),
         })
     }
 
-    fn block(&mut self, stmts: &'p [Stmt]) -> Result<(), String> {
+    /// The values of world `w`'s constants after the first `time` changes, replayed one
+    /// by one from its start values.
+    fn values_at(&mut self, w: &World, time: usize) -> Result<Rc<Vec<Value>>, String> {
+        if let Some(v) = self.then.get(&(w.clone(), time)) {
+            return Ok(v.clone());
+        }
+        let values = if time == 0 {
+            w.0.clone()
+        } else {
+            let before = self.values_at(w, time - 1)?;
+            let (target, e) = self.changes[time - 1];
+            let value = match self.eval(e, w, &Self::at_time(time - 1))? {
+                V::B(b) => Value::Bool(b),
+                V::I(n) => Value::Int(
+                    n.to_i64()
+                        .ok_or_else(|| format!("a changed value leaves 64 bits: {n}"))?,
+                ),
+            };
+            let mut values = before.to_vec();
+            values[target] = value;
+            values
+        };
+        let values = Rc::new(values);
+        self.then.insert((w.clone(), time), values.clone());
+        Ok(values)
+    }
+
+    /// A state at `time` with no worlds and nothing learned: where a knowledge-free
+    /// expression is evaluated with the constants' values of that time.
+    fn at_time(time: usize) -> Rc<State<'p>> {
+        Rc::new(State {
+            id: usize::MAX,
+            worlds: Rc::new(Vec::new()),
+            learned: Vec::new(),
+            time,
+        })
+    }
+
+    /// The worlds of the current state, sorted by their values at the story's start,
+    /// with their values now.
+    fn shown_worlds(&mut self) -> Result<Vec<World>, Fail> {
+        let mut worlds = self.state.worlds.to_vec();
+        worlds.sort();
+        let time = self.state.time;
+        worlds
+            .iter()
+            .map(|w| Ok(World(self.values_at(w, time)?.to_vec())))
+            .collect()
+    }
+
+    fn block(&mut self, stmts: &'p [Stmt]) -> Result<(), Fail> {
         for stmt in stmts {
             self.step(stmt)?;
         }
         Ok(())
     }
 
-    fn step(&mut self, stmt: &'p Stmt) -> Result<(), String> {
+    fn step(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
+        self.execute(stmt).map_err(|mut fail| {
+            fail.span.get_or_insert(stmt.span);
+            fail
+        })
+    }
+
+    fn execute(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
         match &stmt.kind {
             StmtKind::Learn { who, what } => {
                 let mut learned = self.state.learned.clone();
-                learned[who.0].push(what);
+                learned[who.0].push((what, self.changes.len()));
                 self.state = self.new_state(self.state.worlds.clone(), learned);
             }
             StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
@@ -225,12 +413,43 @@ impl<'p> Evaluator<'p> {
                 let state = self.state.clone();
                 let mut added = Vec::new();
                 for s in stmts {
-                    added.push(self.announcement(s, &state)?);
+                    let one = self.announcement(s, &state).map_err(|mut fail| {
+                        fail.span.get_or_insert(s.span);
+                        fail
+                    })?;
+                    added.push(one);
                 }
                 self.restrict(&added, &state)?;
             }
             StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
-            StmtKind::Worlds { .. } => {}
+            StmtKind::Worlds { .. } => {
+                let worlds = self.shown_worlds()?;
+                self.events.push(Event::Worlds {
+                    span: stmt.span,
+                    worlds,
+                });
+            }
+            StmtKind::Check(formula) => {
+                let state = self.state.clone();
+                let mut worlds = state.worlds.to_vec();
+                worlds.sort();
+                for w in &worlds {
+                    if !self.eval(formula, w, &state)?.into_bool()? {
+                        let now = self.values_at(w, state.time)?;
+                        return Err(Fail {
+                            kind: ErrorKind::CheckFailed,
+                            span: None,
+                            message: format!("the check fails in the world {now:?}"),
+                        });
+                    }
+                }
+                self.events.push(Event::CheckHolds { span: stmt.span });
+            }
+            StmtKind::Assign { target, value } => {
+                self.changes.push((target.0, value));
+                let (worlds, learned) = (self.state.worlds.clone(), self.state.learned.clone());
+                self.state = self.new_state(worlds, learned);
+            }
             StmtKind::Actual(formula) => {
                 let state = self.state.clone();
                 let all = self.all.clone();
@@ -239,25 +458,29 @@ impl<'p> Evaluator<'p> {
                     if self.eval(formula, w, &state)?.into_bool()? {
                         found.push(w.clone());
                         if found.len() > 1 {
-                            return Err("`actual` allows several worlds".to_string());
+                            return Err(Fail::story("`actual` allows several worlds"));
                         }
                     }
                 }
                 let Some(actual) = found.pop() else {
-                    return Err("`actual` allows no world of the domain".to_string());
+                    return Err(Fail::story("`actual` allows no world of the domain"));
                 };
                 if !state.worlds.contains(&actual) {
-                    return Err("the actual world contradicts what was announced".to_string());
+                    return Err(Fail::story(
+                        "the actual world contradicts what was announced",
+                    ));
                 }
                 self.actual = Some(actual);
             }
             StmtKind::Repeat { max, body, until } => {
+                let outer = self.round;
                 let mut rounds = 0;
                 loop {
                     if rounds == *max {
-                        return Err(format!("`repeat` ran its {max} rounds"));
+                        return Err(Fail::story(format!("`repeat` ran its {max} rounds")));
                     }
                     rounds += 1;
+                    self.round = Some(rounds);
                     self.block(body)?;
                     let state = self.state.clone();
                     let actual = self.actual()?;
@@ -265,6 +488,11 @@ impl<'p> Evaluator<'p> {
                         break;
                     }
                 }
+                self.round = outer;
+                self.events.push(Event::RepeatDone {
+                    span: stmt.span,
+                    rounds,
+                });
             }
             StmtKind::AssertAddsCk { hint, body } => {
                 let before = self.state.clone();
@@ -275,27 +503,32 @@ impl<'p> Evaluator<'p> {
                 for w in before.worlds.iter() {
                     let by_hint = self.eval(hint, w, &before)?.into_bool()?;
                     if by_hint != after.worlds.contains(w) {
-                        return Err(format!("the hint is refuted by the world {w:?}"));
+                        return Err(Fail {
+                            kind: ErrorKind::Refuted,
+                            span: None,
+                            message: format!("the hint is refuted by the world {w:?}"),
+                        });
                     }
                     if by_hint {
                         kept.push(w.clone());
                     }
                 }
+                self.events.push(Event::HintVerified { span: stmt.span });
                 self.state = self.new_state(Rc::new(kept), after.learned.clone());
             }
         }
         Ok(())
     }
 
-    fn actual(&self) -> Result<World, String> {
+    fn actual(&self) -> Result<World, Fail> {
         self.actual
             .clone()
-            .ok_or_else(|| "the actual world is not declared yet".to_string())
+            .ok_or_else(|| Fail::story("the actual world is not declared yet"))
     }
 
     /// What an `Announce` or `Reveal` adds, evaluated in `state`; fails when that is
     /// false in the actual world (announcements are truthful).
-    fn announcement(&mut self, stmt: &'p Stmt, state: &Rc<State<'p>>) -> Result<Added<'p>, String> {
+    fn announcement(&mut self, stmt: &'p Stmt, state: &Rc<State<'p>>) -> Result<Added<'p>, Fail> {
         let added = match &stmt.kind {
             StmtKind::Announce { speaker, formula } => Added {
                 speaker: *speaker,
@@ -311,12 +544,24 @@ impl<'p> Evaluator<'p> {
                     negated: !holds,
                 }
             }
-            _ => return Err("only announcements can be made simultaneously".to_string()),
+            _ => {
+                return Err(Fail::from(
+                    "only announcements can be made simultaneously".to_string(),
+                ));
+            }
         };
         if let Some(actual) = self.actual.clone()
             && !self.holds(added, &actual, state)?
         {
-            return Err("an announcement is false in the actual world".to_string());
+            return Err(Fail::story("an announcement is false in the actual world"));
+        }
+        if let StmtKind::Reveal { who, .. } = &stmt.kind {
+            self.events.push(Event::Reveal {
+                span: stmt.span,
+                round: self.round,
+                who: *who,
+                holds: !added.negated,
+            });
         }
         Ok(added)
     }
@@ -353,8 +598,8 @@ impl<'p> Evaluator<'p> {
         s: &Rc<State<'p>>,
     ) -> Result<Vec<V>, String> {
         let mut obs = Vec::with_capacity(s.learned[agent.0].len());
-        for e in &s.learned[agent.0] {
-            obs.push(self.eval(e, w, s)?);
+        for (e, time) in &s.learned[agent.0] {
+            obs.push(self.eval(e, w, &Self::at_time(*time))?);
         }
         Ok(obs)
     }
@@ -451,11 +696,19 @@ impl<'p> Evaluator<'p> {
         Ok(match &e.kind {
             ExprKind::Int(n) => V::I(Integer::from(*n)),
             ExprKind::Bool(b) => V::B(*b),
-            ExprKind::Const(id) => match w.0.get(id.0) {
-                Some(Value::Int(n)) => V::I(Integer::from(*n)),
-                Some(Value::Bool(b)) => V::B(*b),
-                None => return Err(format!("constant #{} is not in the world", id.0)),
-            },
+            ExprKind::Const(id) => {
+                // Before any change, the world's own values.
+                let value = if s.time == 0 {
+                    w.0.get(id.0).copied()
+                } else {
+                    self.values_at(w, s.time)?.get(id.0).copied()
+                };
+                match value {
+                    Some(Value::Int(n)) => V::I(Integer::from(n)),
+                    Some(Value::Bool(b)) => V::B(b),
+                    None => return Err(format!("constant #{} is not in the world", id.0).into()),
+                }
+            }
             ExprKind::Neg(a) => V::I(self.eval(a, w, s)?.into_int()?.neg()),
             ExprKind::Not(a) => V::B(!self.eval(a, w, s)?.into_bool()?),
             ExprKind::Arith(op, a, b) => {
@@ -520,7 +773,79 @@ impl<'p> Evaluator<'p> {
                 };
                 self.eval(body, w, &saved)?
             }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => V::B(self.group(*op, agents, formula, w, s)?),
         })
+    }
+
+    /// Group knowledge at `w` in `s`, from the definitions: E, every member knows; D, the
+    /// worlds that agree with `w` on what every member observes satisfy the formula; C,
+    /// every world reachable from `w` in one or more steps (to a world of `s` some member
+    /// cannot tell from the one before) satisfies it.
+    fn group(
+        &mut self,
+        op: GroupOp,
+        agents: &[CharId],
+        formula: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let observe = |ev: &mut Self, v: &World| -> Result<Vec<Vec<V>>, String> {
+            agents.iter().map(|a| ev.observation(*a, v, s)).collect()
+        };
+        match op {
+            GroupOp::Everyone => {
+                for a in agents {
+                    if !self.knows(*a, formula, w, s)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            GroupOp::Distributed => {
+                let seen = observe(self, w)?;
+                for v in s.worlds.iter() {
+                    if observe(self, v)? == seen && !self.eval(formula, v, s)?.into_bool()? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            GroupOp::Common => {
+                let views: Vec<Vec<Vec<V>>> = s
+                    .worlds
+                    .iter()
+                    .map(|v| observe(self, v))
+                    .collect::<Result<_, _>>()?;
+                let step =
+                    |from: &[Vec<V>], to: &[Vec<V>]| from.iter().zip(to).any(|(a, b)| a == b);
+                let start = observe(self, w)?;
+                let mut reached = vec![false; s.worlds.len()];
+                let mut frontier: Vec<usize> = (0..s.worlds.len())
+                    .filter(|&i| step(&start, &views[i]))
+                    .collect();
+                for &i in &frontier {
+                    reached[i] = true;
+                }
+                while let Some(i) = frontier.pop() {
+                    for j in 0..s.worlds.len() {
+                        if !reached[j] && step(&views[i], &views[j]) {
+                            reached[j] = true;
+                            frontier.push(j);
+                        }
+                    }
+                }
+                for (i, v) in s.worlds.iter().enumerate() {
+                    if reached[i] && !self.eval(formula, v, s)?.into_bool()? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
     }
 }
 

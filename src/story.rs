@@ -1611,6 +1611,13 @@ fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + '_ {
             description: c.describe(program),
             counterexample: c,
         }),
+        Failure::CheckFailed(world) => Error::Story {
+            message: format!(
+                "the check fails in the world {}",
+                worlds::world_line(program, &world.0)
+            ),
+            hints: Vec::new(),
+        },
     }
 }
 
@@ -1630,13 +1637,14 @@ fn walk(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr) -> Result<(), Error>) -> Resu
 }
 
 fn no_knowledge(e: &ir::Expr, what: &str) -> Result<(), Error> {
-    walk(e, &mut |x| match x.kind {
-        ExprKind::Knows { .. } | ExprKind::KnowsValue { .. } | ExprKind::At { .. } => {
+    walk(e, &mut |x| {
+        if x.is_knowledge() {
             Err(Error::Invalid(format!(
-                "{what} takes no knowledge operators (knows, knows_value, at)"
+                "{what} takes no knowledge operators (knows, knows_value, at, group knowledge)"
             )))
+        } else {
+            Ok(())
         }
-        _ => Ok(()),
     })
 }
 
@@ -1659,6 +1667,8 @@ fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), Error> {
         StmtKind::Announce { formula: e, .. }
         | StmtKind::Learn { what: e, .. }
         | StmtKind::Actual(e)
+        | StmtKind::Check(e)
+        | StmtKind::Assign { value: e, .. }
         | StmtKind::Reveal { formula: e, .. } => check(e, saved),
         StmtKind::Checkpoint(c) => {
             if saved.len() <= c.0 {
@@ -1835,6 +1845,7 @@ impl Worlds {
     /// The worlds as the engine reports them.
     pub fn to_set(&self) -> WorldSet {
         WorldSet {
+            before: None,
             worlds: self.worlds.iter().map(|w| w.world.clone()).collect(),
             complete: self.complete,
         }
@@ -1945,7 +1956,7 @@ impl PossibleWorld {
         if node.story.is_some_and(|s| s != self.story) {
             return None;
         }
-        eval(node.expr.as_ref().ok()?, &self.world.0)
+        worlds::value_of(node.expr.as_ref().ok()?, &self.world.0)
     }
 }
 
@@ -1954,79 +1965,4 @@ impl fmt::Display for PossibleWorld {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", worlds::world_line(&self.decls, &self.world.0))
     }
-}
-
-/// Evaluates an expression without knowledge operators in a world, with the engine's
-/// semantics (mathematical integers; `None` when they leave 64 bits).
-fn eval(e: &ir::Expr, world: &[Value]) -> Option<Value> {
-    let int = |e: &ir::Expr| match eval(e, world)? {
-        Value::Int(n) => Some(n),
-        Value::Bool(_) => None,
-    };
-    let bool = |e: &ir::Expr| match eval(e, world)? {
-        Value::Bool(b) => Some(b),
-        Value::Int(_) => None,
-    };
-    Some(match &e.kind {
-        ExprKind::Int(n) => Value::Int(*n),
-        ExprKind::Bool(b) => Value::Bool(*b),
-        ExprKind::Const(c) => *world.get(c.0)?,
-        ExprKind::Neg(a) => Value::Int(int(a)?.checked_neg()?),
-        ExprKind::Not(a) => Value::Bool(!bool(a)?),
-        ExprKind::Arith(op, a, b) => {
-            let (a, b) = (int(a)?, int(b)?);
-            Value::Int(match op {
-                ArithOp::Add => a.checked_add(b)?,
-                ArithOp::Sub => a.checked_sub(b)?,
-                ArithOp::Mul => a.checked_mul(b)?,
-                ArithOp::Div if b == 0 => 0,
-                ArithOp::Div => a.checked_div_euclid(b)?,
-                ArithOp::Mod if b == 0 => a,
-                ArithOp::Mod => a.checked_rem_euclid(b)?,
-            })
-        }
-        ExprKind::Cmp(op, a, b) => {
-            let (a, b) = (eval(a, world)?, eval(b, world)?);
-            Value::Bool(match (op, a, b) {
-                (CmpOp::Eq, a, b) => a == b,
-                (CmpOp::Ne, a, b) => a != b,
-                (op, Value::Int(a), Value::Int(b)) => match op {
-                    CmpOp::Lt => a < b,
-                    CmpOp::Le => a <= b,
-                    CmpOp::Gt => a > b,
-                    _ => a >= b,
-                },
-                _ => return None,
-            })
-        }
-        ExprKind::Logic(op, a, b) => {
-            let (a, b) = (bool(a)?, bool(b)?);
-            Value::Bool(match op {
-                LogicOp::And => a && b,
-                LogicOp::Or => a || b,
-                LogicOp::Implies => !a || b,
-                LogicOp::Iff => a == b,
-            })
-        }
-        ExprKind::Ite(c, a, b) => {
-            if bool(c)? {
-                eval(a, world)?
-            } else {
-                eval(b, world)?
-            }
-        }
-        ExprKind::In { tuple, set } => {
-            let t: Vec<Value> = tuple
-                .iter()
-                .map(|x| eval(x, world))
-                .collect::<Option<_>>()?;
-            let mut found = false;
-            for row in set {
-                let r: Vec<Value> = row.iter().map(|x| eval(x, world)).collect::<Option<_>>()?;
-                found |= r == t;
-            }
-            Value::Bool(found)
-        }
-        ExprKind::Knows { .. } | ExprKind::KnowsValue { .. } | ExprKind::At { .. } => return None,
-    })
 }

@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use crate::ir::{Program, Ty};
+use crate::ir::{CmpOp, Expr, ExprKind, LogicOp, Program, Ty, arith};
 
 /// The value of one constant in one world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -81,6 +81,9 @@ impl PartialOrd for World {
 pub struct WorldSet {
     pub worlds: Vec<World>,
     pub complete: bool,
+    /// When the story changed constants (`x := e`): each world's values at its start
+    /// (two worlds may have the same values now and differ in their past).
+    pub before: Option<Vec<World>>,
 }
 
 /// How many worlds are possible.
@@ -110,6 +113,8 @@ impl std::fmt::Display for WorldCount {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Model {
     pub worlds: Vec<World>,
+    /// As in [`WorldSet::before`].
+    pub before: Option<Vec<World>>,
     /// `views[c][w]`: what character `c` observes in `worlds[w]`.
     pub views: Vec<Vec<Vec<Value>>>,
 }
@@ -140,6 +145,27 @@ pub fn world_line(program: &Program, values: &[Value]) -> String {
         .join(", ")
 }
 
+/// `x = 4 (was 3), y = 2`: a world whose constants may have changed since `before`.
+pub fn world_line_since(program: &Program, values: &[Value], before: Option<&World>) -> String {
+    let Some(before) = before else {
+        return world_line(program, values);
+    };
+    if values.is_empty() {
+        return "(no constants)".into();
+    }
+    (program.constants.iter().zip(values).zip(&before.0))
+        .map(|((c, v), b)| {
+            let now = format!("{} = {}", c.name, show_value(program, c.ty, *v));
+            if v == b {
+                now
+            } else {
+                format!("{now} (was {})", show_value(program, c.ty, *b))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The human form: a header, one world per line, and whether that is all.
 pub fn worlds_text(program: &Program, set: &WorldSet, more_hint: &str) -> String {
     let n = set.worlds.len();
@@ -152,8 +178,9 @@ pub fn worlds_text(program: &Program, set: &WorldSet, more_hint: &str) -> String
     } else {
         format!("more than {n} possible worlds; the first {n}:\n")
     };
-    for w in &set.worlds {
-        out.push_str(&format!("  {}\n", world_line(program, &w.0)));
+    for (i, w) in set.worlds.iter().enumerate() {
+        let before = set.before.as_ref().and_then(|b| b.get(i));
+        out.push_str(&format!("  {}\n", world_line_since(program, &w.0, before)));
     }
     if set.complete {
         out.push_str("(and that's all)\n");
@@ -184,17 +211,21 @@ pub fn world_json(program: &Program, world: &World) -> serde_json::Map<String, s
 /// `{"worlds": [{"month": 7, "day": 16}], "complete": true}`, keys in declaration order;
 /// with `"unverified_hints": [lines]` added when hints were taken on trust.
 pub fn worlds_json(program: &Program, set: &WorldSet, unverified_hints: &[usize]) -> String {
-    let worlds: Vec<String> = set
-        .worlds
-        .iter()
-        .map(|w| {
-            let fields: Vec<String> = world_json(program, w)
-                .iter()
-                .map(|(name, value)| format!("{}: {value}", serde_json::Value::from(name.as_str())))
-                .collect();
-            format!("{{{}}}", fields.join(", "))
-        })
-        .collect();
+    let object = |w: &World| {
+        let fields: Vec<String> = world_json(program, w)
+            .iter()
+            .map(|(name, value)| format!("{}: {value}", serde_json::Value::from(name.as_str())))
+            .collect();
+        format!("{{{}}}", fields.join(", "))
+    };
+    let worlds: Vec<String> = set.worlds.iter().map(object).collect();
+    let before = match &set.before {
+        Some(before) => {
+            let before: Vec<String> = before.iter().map(object).collect();
+            format!(", \"before\": [{}]", before.join(", "))
+        }
+        None => String::new(),
+    };
     let trusted = if unverified_hints.is_empty() {
         String::new()
     } else {
@@ -202,7 +233,7 @@ pub fn worlds_json(program: &Program, set: &WorldSet, unverified_hints: &[usize]
         format!(", \"unverified_hints\": [{}]", lines.join(", "))
     };
     format!(
-        "{{\"worlds\": [{}], \"complete\": {}{trusted}}}",
+        "{{\"worlds\": [{}], \"complete\": {}{before}{trusted}}}",
         worlds.join(", "),
         set.complete
     )
@@ -227,6 +258,7 @@ pub fn first_worlds<E>(
     if exhausted {
         worlds.sort();
         return Ok(WorldSet {
+            before: None,
             worlds,
             complete: true,
         });
@@ -243,12 +275,86 @@ pub fn first_worlds<E>(
             within.sort();
             within.truncate(limit);
             return Ok(WorldSet {
+                before: None,
                 worlds: within,
                 complete: false,
             });
         }
         bound = bound.saturating_mul(2);
     }
+}
+
+/// Evaluates an expression without knowledge operators in a world, with the engine's
+/// semantics (mathematical integers; `None` when they leave 64 bits).
+pub fn value_of(e: &Expr, world: &[Value]) -> Option<Value> {
+    let int = |e: &Expr| match value_of(e, world)? {
+        Value::Int(n) => Some(n),
+        Value::Bool(_) => None,
+    };
+    let bool = |e: &Expr| match value_of(e, world)? {
+        Value::Bool(b) => Some(b),
+        Value::Int(_) => None,
+    };
+    Some(match &e.kind {
+        ExprKind::Int(n) => Value::Int(*n),
+        ExprKind::Bool(b) => Value::Bool(*b),
+        ExprKind::Const(c) => *world.get(c.0)?,
+        ExprKind::Neg(a) => Value::Int(int(a)?.checked_neg()?),
+        ExprKind::Not(a) => Value::Bool(!bool(a)?),
+        ExprKind::Arith(op, a, b) => {
+            let (a, b) = (int(a)?, int(b)?);
+            Value::Int(i64::try_from(arith::checked(*op, a.into(), b.into())?).ok()?)
+        }
+        ExprKind::Cmp(op, a, b) => {
+            let (a, b) = (value_of(a, world)?, value_of(b, world)?);
+            Value::Bool(match (op, a, b) {
+                (CmpOp::Eq, a, b) => a == b,
+                (CmpOp::Ne, a, b) => a != b,
+                (op, Value::Int(a), Value::Int(b)) => match op {
+                    CmpOp::Lt => a < b,
+                    CmpOp::Le => a <= b,
+                    CmpOp::Gt => a > b,
+                    _ => a >= b,
+                },
+                _ => return None,
+            })
+        }
+        ExprKind::Logic(op, a, b) => {
+            let (a, b) = (bool(a)?, bool(b)?);
+            Value::Bool(match op {
+                LogicOp::And => a && b,
+                LogicOp::Or => a || b,
+                LogicOp::Implies => !a || b,
+                LogicOp::Iff => a == b,
+            })
+        }
+        ExprKind::Ite(c, a, b) => {
+            if bool(c)? {
+                value_of(a, world)?
+            } else {
+                value_of(b, world)?
+            }
+        }
+        ExprKind::In { tuple, set } => {
+            let t: Vec<Value> = tuple
+                .iter()
+                .map(|x| value_of(x, world))
+                .collect::<Option<_>>()?;
+            let mut found = false;
+            for row in set {
+                let r: Vec<Value> = row
+                    .iter()
+                    .map(|x| value_of(x, world))
+                    .collect::<Option<_>>()?;
+                found |= r == t;
+            }
+            Value::Bool(found)
+        }
+        ExprKind::Knows { .. }
+        | ExprKind::KnowsValue { .. }
+        | ExprKind::At { .. }
+        | ExprKind::Group { .. } => return None,
+    })
 }
 
 #[cfg(test)]
@@ -293,6 +399,7 @@ mod tests {
         assert_eq!(
             set,
             WorldSet {
+                before: None,
                 worlds: vec![w(&[5, 15]), w(&[7, 16])],
                 complete: true
             }
@@ -314,6 +421,7 @@ mod tests {
         assert_eq!(
             set,
             WorldSet {
+                before: None,
                 worlds: vec![w(&[0, 1]), w(&[1, 2]), w(&[2, 3])],
                 complete: false
             }

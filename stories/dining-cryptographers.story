@@ -30,23 +30,17 @@ simultaneously {
   }
 }
 
-# Now everyone knows whether one of them paid (announcing it adds nothing: it holds in
-# every world still possible) ...
-assert_adds_ck true {
-  announce all(i in 0..n: knows_value(cryptographer[i], any(j in 0..n: paid[j])))
-}
+# Now everyone knows whether one of them paid,
+check all(i in 0..n: knows_value(cryptographer[i], any(j in 0..n: paid[j])))
 
-# ... and a cryptographer who did not pay learns nothing about which of the others did:
+# and a cryptographer who did not pay learns nothing about which of the others did:
 # she knows that none of them paid, or she knows that one of the others did but not
 # which. This is the property of the benchmark of MCMAS and SMCDEL (bench/diningcrypto.hs),
 # stated, like theirs, for one cryptographer (the ring is symmetric: the same holds for
-# each). These two blocks announce only what already holds everywhere; they will be
-# `check φ` statements once the language has them.
-assert_adds_ck true {
-  announce not paid[0] ->
-    knows(cryptographer[0], all(k in 0..n: not paid[k])) or
-    (knows(cryptographer[0], any(k in 1..n: paid[k])) and
-     all(k in 1..n: not knows(cryptographer[0], paid[k])))
-}
+# each).
+check not paid[0] ->
+  knows(cryptographer[0], all(k in 0..n: not paid[k])) or
+  (knows(cryptographer[0], any(k in 1..n: paid[k])) and
+   all(k in 1..n: not knows(cryptographer[0], paid[k])))
 
 worlds 3

@@ -12,10 +12,13 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::{engine_transcript, evaluator_transcript, show, solve, takes};
 use epipen::bruteforce::{self, Domain};
-use epipen::engine::{Engine, Event, Options, SolverError, Strategy, error::Failure};
+use epipen::engine::{SolverError, Strategy, error::Failure};
 use epipen::ir::{ExprKind, StmtKind, Ty};
-use epipen::worlds::{Value, World, WorldSet};
+use epipen::worlds::{Value, World};
 
 /// SplitMix64: small, deterministic, good enough to pick templates.
 struct Rng(u64);
@@ -831,34 +834,6 @@ const ENGINE_TIMEOUT: Duration = Duration::from_secs(30);
 /// where it can be slow; a timeout there is counted, never taken as an answer.
 const SYMBOLIC_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// The engine's worlds at the end of the story, or why it gave none.
-fn solve(
-    program: &epipen::ir::Program,
-    strategy: Strategy,
-    timeout: Duration,
-) -> Result<WorldSet, Failure> {
-    let options = Options {
-        timeout: Some(timeout),
-        strategy,
-        skip_worlds_statements: true,
-        ..Options::default()
-    };
-    let mut engine = Engine::new(std::rc::Rc::new(program.clone()), &options);
-    engine.run(&mut |_| {}).map_err(|e| e.error)?;
-    engine.worlds(1_000_000).map_err(Failure::Solver)
-}
-
-fn show(worlds: &[World]) -> String {
-    let items: Vec<String> = worlds
-        .iter()
-        .map(|w| {
-            let vals: Vec<String> = w.0.iter().map(|v| v.to_string()).collect();
-            format!("({})", vals.join(", "))
-        })
-        .collect();
-    format!("{} worlds: [{}]", worlds.len(), items.join(", "))
-}
-
 fn bucket(n: usize) -> &'static str {
     match n {
         0 => "0",
@@ -1066,16 +1041,6 @@ fn engine_agrees_with_bruteforce() {
     }
 }
 
-/// Whether the backend of `strategy` takes the story (BDDs take only bools and enums;
-/// the explicit backend what its first announcements bound).
-fn takes(strategy: Strategy, program: &epipen::ir::Program) -> bool {
-    let options = Options {
-        strategy,
-        ..Options::default()
-    };
-    Engine::new(std::rc::Rc::new(program.clone()), &options).backend() != "none"
-}
-
 /// Whether every constant is a bool or an enum (what the BDD backend runs).
 fn finite_by_type(program: &epipen::ir::Program) -> bool {
     program
@@ -1135,56 +1100,29 @@ fn bdd_agrees_with_bruteforce() {
     );
 }
 
-/// What a backend reports of a run: the reveals (round, who, what, whether it held),
-/// then the worlds at the end or that it failed.
-fn transcript(program: &epipen::ir::Program, strategy: Strategy) -> String {
-    let options = Options {
-        timeout: Some(ENGINE_TIMEOUT),
-        strategy,
-        skip_worlds_statements: true,
-        ..Options::default()
-    };
-    let mut engine = Engine::new(std::rc::Rc::new(program.clone()), &options);
-    let mut out = String::new();
-    let run = engine.run(&mut |event| {
-        if let Event::Reveal {
-            round,
-            who,
-            text,
-            holds,
-            ..
-        } = event
-        {
-            writeln!(out, "round {round:?}: {who:?} reveals {text}: {holds}").unwrap();
-        }
-    });
-    match run.map_err(|e| e.error) {
-        Ok(()) => match engine.worlds(1_000_000) {
-            Ok(set) => writeln!(out, "complete {}: {}", set.complete, show(&set.worlds)),
-            Err(e) => writeln!(out, "no worlds: {e}"),
-        },
-        Err(Failure::Solver(e)) => writeln!(out, "solver failure: {e}"),
-        Err(e) => writeln!(out, "failure: {e}"),
-    }
-    .unwrap();
-    out
-}
-
 /// The BDD and explicit backends report the same reveals, worlds and story errors as Z3
-/// (the finite-domain route) on every story they take.
+/// (the finite-domain route) on every story they take, and so does the evaluator.
 #[test]
 fn backends_agree_with_z3() {
     let mut checked = [0, 0];
     let mut mismatches = Vec::new();
     for (index, story) in stories().iter().enumerate() {
         let program = compile(story);
-        let z3 = transcript(&program, Strategy::Finite);
+        let z3 = engine_transcript(&program, &story.text, Strategy::Finite, ENGINE_TIMEOUT);
+        let evaluator = evaluator_transcript(&program, &story.text, &story.domain);
+        if evaluator != z3 {
+            eprintln!(
+                "--- mismatch (story {index}) ---\n{}evaluator:\n{evaluator}Z3:\n{z3}",
+                story.text
+            );
+            mismatches.push((index, Strategy::Finite));
+        }
         for (k, strategy) in [Strategy::Bdd, Strategy::Explicit].into_iter().enumerate() {
             if !takes(strategy, &program) {
                 continue;
             }
             checked[k] += 1;
-            let other = transcript(&program, strategy);
+            let other = engine_transcript(&program, &story.text, strategy, ENGINE_TIMEOUT);
             if other != z3 {
                 eprintln!(
                     "--- mismatch (story {index}) ---\n{}{strategy:?}:\n{other}Z3:\n{z3}",
@@ -1346,6 +1284,75 @@ fn what_sum_leaves_the_published_counts() {
             assert_eq!(show(&set.worlds), expected, "B = {b}, {strategy:?}");
         }
     }
+}
+
+/// Group knowledge, `check` and `x := e` (issue 13): each story's worlds (or its failed
+/// check) agree between the evaluator and every backend that takes it.
+#[test]
+fn group_knowledge_checks_and_change_agree_with_the_evaluator() {
+    let bools = |n: usize| Domain {
+        ranges: vec![None; n],
+    };
+    let ints = |n: usize, lo: i64, hi: i64| Domain {
+        ranges: vec![Some((lo, hi)); n],
+    };
+    let hats = "characters c[3]\nbool h[3]\nfor i in 0..3 {\n  for j in 0..3 {\n    if i != j { c[i] learns h[j] }\n  }\n}\n";
+    let cases: Vec<(String, Domain)> = vec![
+        (format!("{hats}announce common_knowledge(h[0] or h[1])\n"), bools(3)),
+        (format!("{hats}announce everyone_knows(c[0], c[1], h[2])\n"), bools(3)),
+        (format!("{hats}announce not common_knowledge(c[0], c[1], any(i in 0..3: h[i]))\n"), bools(3)),
+        (format!("{hats}announce any(i in 0..3: h[i])\nc[0]: common_knowledge(any(i in 0..3: h[i]))\nannounce distributed_knowledge(c[1], c[2], h[0])\n"), bools(3)),
+        (format!("{hats}checkpoint s\nannounce h[0]\nannounce at(s, not everyone_knows(h[0] or h[1] or h[2]))\n"), bools(3)),
+        (format!("{hats}h[0] := not h[0]\nannounce knows(c[1], h[0])\ncheck everyone_knows(c[1], c[2], h[0])\n"), bools(3)),
+        (format!("{hats}h[0] := h[1] and h[2]\nc[0] learns h[0]\nannounce not knows_value(c[1], h[1])\n"), bools(3)),
+        (format!("{hats}check common_knowledge(h[0])\n"), bools(3)),
+        (
+            "characters A, B\nint x, y\nannounce x >= 0 and x <= 3 and y >= 0 and y <= 3\nA learns x\nB learns y\n\
+             checkpoint c\nx := x + y\nannounce at(c, not knows_value(A, y))\nB learns x\nannounce knows_value(B, x)\nx := x % 2\nannounce not distributed_knowledge(x == 0)\n"
+                .to_string(),
+            ints(2, 0, 3),
+        ),
+        (
+            "characters A, B\nint m\nannounce m >= 0 and m <= 6\nA learns m / 2\nB learns (m + 1) / 2\nannounce not common_knowledge(m >= 1) and everyone_knows(m >= 2)\n"
+                .to_string(),
+            ints(1, 0, 6),
+        ),
+    ];
+    let mut compared = 0;
+    for (text, domain) in cases {
+        let story = Story {
+            family: Family::Arithmetic,
+            text: text.clone(),
+            domain,
+        };
+        let program = compile(&story);
+        let expected = bruteforce::evaluate(&program, &story.domain).map(|w| show(&w));
+        for strategy in [
+            Strategy::Auto,
+            Strategy::Z3,
+            Strategy::Bdd,
+            Strategy::Explicit,
+        ] {
+            if !takes(strategy, &program) {
+                continue;
+            }
+            let got = solve(&program, strategy, ENGINE_TIMEOUT);
+            compared += 1;
+            match (&expected, got) {
+                (Ok(expected), Ok(set)) => {
+                    assert_eq!(&show(&set.worlds), expected, "{strategy:?}\n{text}")
+                }
+                (Err(e), Err(Failure::CheckFailed(_))) if e.contains("check fails") => {}
+                (expected, got) => {
+                    panic!(
+                        "{strategy:?} disagrees:\n{text}\nevaluator: {expected:?}\nengine: {got:?}"
+                    )
+                }
+            }
+        }
+    }
+    // 8 stories of bools on four backends, 2 of ints on three.
+    assert_eq!(compared, 8 * 4 + 2 * 3);
 }
 
 /// The field's boolean families at small sizes (stories/dining-cryptographers.story,

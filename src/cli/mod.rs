@@ -35,6 +35,7 @@ Examples:
   epipen -vv worlds stories/cheryl.story          with debug logs (κ size, timings)
   epipen run stories/muddy-children.story --set n=8 --set k=2
   epipen check stories/who-has-the-sum.story      verify its assert_adds_ck hint
+  epipen check stories/russian-cards.story        verify its checks (`check φ`)
   epipen run --trace stories/cheryl.story         worlds after each statement
   epipen graph stories/cheryl.story --at whispered --svg cheryl.svg
   epipen sweep stories/muddy-children.story --set n=2..8 --set k=1..3
@@ -149,7 +150,7 @@ enum Command {
         #[arg(long, value_name = "OUT")]
         svg: Option<PathBuf>,
     },
-    /// Verify every `assert_adds_ck` hint of a story, printing each as verified or refuted
+    /// Verify every `assert_adds_ck` hint and every `check` of a story, printing each as verified/holds or refuted/fails
     Check {
         /// The story file
         file: PathBuf,
@@ -434,6 +435,23 @@ fn run_command() -> ExitCode {
                         elapsed.as_secs_f64()
                     );
                 }
+                Event::CheckHolds { span } => {
+                    verified += 1;
+                    outln!(
+                        "line {}: check `{}` holds",
+                        story.line(span),
+                        story.hint_text(span)
+                    );
+                }
+                Event::CheckFailed { span, world } => {
+                    refuted += 1;
+                    outln!(
+                        "line {}: check `{}` fails in the world {}",
+                        story.line(span),
+                        story.hint_text(span),
+                        worlds::world_line(&story.program, &world.0)
+                    );
+                }
                 Event::HintRefuted {
                     span,
                     elapsed,
@@ -515,6 +533,12 @@ fn print_event(story: &Story, event: &Event) -> bool {
             );
         }
         Event::HintTrusted { span } => out!("{}", trusted_note(&[story.line(*span)])),
+        Event::CheckHolds { span } => outln!("check line {}: holds", story.line(*span)),
+        Event::CheckFailed { span, world } => outln!(
+            "check line {}: fails in the world {}",
+            story.line(*span),
+            worlds::world_line(&story.program, &world.0)
+        ),
         Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {}
     }
     true
@@ -605,7 +629,9 @@ impl Story {
     /// The hint of the `assert_adds_ck` statement at `span`, as written.
     fn hint_text(&self, span: Span) -> &str {
         let text = &self.source[span.start..span.end];
-        let text = text.strip_prefix("assert_adds_ck").unwrap_or(text);
+        let text = (text.strip_prefix("assert_adds_ck"))
+            .or_else(|| text.strip_prefix("check"))
+            .unwrap_or(text);
         text.split('{').next().unwrap_or(text).trim()
     }
 
@@ -678,6 +704,17 @@ impl Story {
             EngineFailure::Story { hints, .. } => {
                 let d = hints.iter().fold(d, |d, h| d.with_hint(h.clone()));
                 Failure::Story(d.render(&self.path, &self.source))
+            }
+            EngineFailure::CheckFailed(world) => {
+                let d = Diagnostic::error(
+                    e.span,
+                    format!("the check `{}` fails", self.hint_text(e.span)),
+                )
+                .with_hint(format!(
+                    "it is false in the possible world {}",
+                    worlds::world_line(&self.program, &world.0)
+                ));
+                Failure::Solver(d.render(&self.path, &self.source))
             }
             EngineFailure::Refuted(c) => {
                 let d = Diagnostic::error(

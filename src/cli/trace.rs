@@ -231,6 +231,17 @@ impl Story {
                 "line": self.line(*span),
                 "trusted": true,
             }),
+            Event::CheckHolds { span } => serde_json::json!({
+                "kind": "check",
+                "line": self.line(*span),
+                "holds": true,
+            }),
+            Event::CheckFailed { span, world } => serde_json::json!({
+                "kind": "check",
+                "line": self.line(*span),
+                "holds": false,
+                "world": worlds::world_json(&self.program, world),
+            }),
             Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {
                 return None;
             }

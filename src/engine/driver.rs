@@ -2,13 +2,15 @@
 //! that knows how to represent sets of worlds and knowledge states (Z3 formulas, BDDs,
 //! explicit lists of worlds).
 
+use std::collections::HashMap;
+use std::ops::Deref;
 use std::rc::Rc;
 use std::time::Instant;
 
 use super::{At, Counterexample, EngineError, Event, Failure, Options, SolverError};
-use crate::ir::{CharId, CheckpointId, Expr, Program, Stmt, StmtKind};
+use crate::ir::{CharId, CheckpointId, ConstId, Expr, ExprKind, Program, Stmt, StmtKind};
 use crate::syntax::Span;
-use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
+use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 
 /// What a backend provides to the driver. A `Set` is the meaning of a formula (the worlds
 /// where it holds) and a `State` a knowledge state (κ and what each character learned);
@@ -133,10 +135,40 @@ pub(crate) struct Driver<B: Backend> {
     checkpoints: Vec<Option<B::State>>,
     /// The actual world, once `actual` has pinned it down, and the backend's form of it.
     actual: Option<(Vec<Value>, B::Point)>,
+    /// The `actual` statement that declared it.
+    actual_at: Option<Span>,
     /// The round of the innermost running `repeat`.
     round: Option<u64>,
     /// How deep in blocks the running statement is (0: top level).
     depth: usize,
+    /// What each constant's name stands for now, over the values at the story's start:
+    /// None until the first `x := e` (every name stands for itself).
+    terms: Option<Rc<Vec<Expr>>>,
+    /// `terms` as each checkpoint saved them.
+    saved_terms: Vec<Option<Rc<Vec<Expr>>>>,
+    /// Changes `terms` or a saved checkpoint went through: with the address of an
+    /// expression of the program, the key of its substituted form.
+    generation: u64,
+    /// Substituted expressions, kept for the whole run: backends may key caches by the
+    /// address of an expression, which must not be reused by another.
+    substituted: HashMap<(usize, u64), Rc<Expr>>,
+}
+
+/// An expression of the program as the driver hands it to the backend: itself, or with
+/// the names of changed constants replaced by their terms.
+enum Now<'e> {
+    Same(&'e Expr),
+    Changed(Rc<Expr>),
+}
+
+impl Deref for Now<'_> {
+    type Target = Expr;
+    fn deref(&self) -> &Expr {
+        match self {
+            Now::Same(e) => e,
+            Now::Changed(e) => e,
+        }
+    }
 }
 
 impl<B: Backend> Driver<B> {
@@ -146,6 +178,7 @@ impl<B: Backend> Driver<B> {
         mut backend: B,
     ) -> Result<Driver<B>, SolverError> {
         let state = backend.initial()?;
+        let program_checkpoints = program.checkpoints.len();
         Ok(Driver {
             checkpoints: vec![None; program.checkpoints.len()],
             program,
@@ -154,8 +187,66 @@ impl<B: Backend> Driver<B> {
             deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
             state,
             actual: None,
+            actual_at: None,
             round: None,
             depth: 0,
+            terms: None,
+            saved_terms: vec![None; program_checkpoints],
+            generation: 0,
+            substituted: HashMap::new(),
+        })
+    }
+
+    /// `e` as the backend must read it: over the constants' values at the story's start.
+    fn now<'e>(&mut self, e: &'e Expr) -> Now<'e> {
+        if self.generation == 0 {
+            return Now::Same(e);
+        }
+        let key = (std::ptr::from_ref(e) as usize, self.generation);
+        if let Some(done) = self.substituted.get(&key) {
+            return Now::Changed(done.clone());
+        }
+        let saved = &self.saved_terms;
+        let at = |c: CheckpointId| saved.get(c.0).and_then(|t| t.as_deref().map(Vec::as_slice));
+        let done = Rc::new(e.substitute(self.terms.as_deref().map(Vec::as_slice), &at));
+        self.substituted.insert(key, done.clone());
+        Now::Changed(done)
+    }
+
+    /// A world as the story now names it: its constants' current values.
+    fn shown(&self, world: &World) -> Result<World, SolverError> {
+        let Some(terms) = &self.terms else {
+            return Ok(world.clone());
+        };
+        let values = terms
+            .iter()
+            .map(|t| {
+                worlds::value_of(t, &world.0).ok_or_else(|| {
+                    SolverError::Unsupported(format!(
+                        "a changed constant leaves the 64-bit integers in the world {}",
+                        worlds::world_line(&self.program, &world.0)
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(World(values))
+    }
+
+    /// A set of worlds as the story now names them, with their values at its start when
+    /// it changed constants.
+    fn shown_set(&self, set: WorldSet) -> Result<WorldSet, SolverError> {
+        if self.terms.is_none() {
+            return Ok(set);
+        }
+        let worlds = set
+            .worlds
+            .iter()
+            .map(|w| self.shown(w))
+            .collect::<Result<_, _>>()?;
+        Ok(WorldSet {
+            worlds,
+            complete: set.complete,
+            before: Some(set.worlds),
         })
     }
 
@@ -219,9 +310,33 @@ impl<B: Backend> Driver<B> {
                 self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
             }
             StmtKind::Learn { who, what } => {
-                self.state = self.backend.learn(&self.state, *who, what).at(stmt.span)?;
+                let what = self.now(what);
+                self.state = self.backend.learn(&self.state, *who, &what).at(stmt.span)?;
             }
-            StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
+            StmtKind::Checkpoint(c) => {
+                self.checkpoints[c.0] = Some(self.state.clone());
+                if self.terms.is_some() {
+                    self.saved_terms[c.0] = self.terms.clone();
+                    self.generation += 1;
+                }
+            }
+            StmtKind::Check(phi) => self.check(stmt.span, phi, sink)?,
+            StmtKind::Assign { target, value } => {
+                let value = self.now(value).clone();
+                let mut terms = match &self.terms {
+                    Some(terms) => terms.as_ref().clone(),
+                    None => (self.program.constants.iter().enumerate())
+                        .map(|(k, c)| Expr {
+                            kind: ExprKind::Const(ConstId(k)),
+                            ty: c.ty,
+                            span: c.span,
+                        })
+                        .collect(),
+                };
+                terms[target.0] = value;
+                self.terms = Some(Rc::new(terms));
+                self.generation += 1;
+            }
             StmtKind::Worlds { limit } => {
                 if !self.options.skip_worlds_statements {
                     let set = self.worlds_now(*limit).at(stmt.span)?;
@@ -245,7 +360,7 @@ impl<B: Backend> Driver<B> {
                     self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
                 }
             }
-            StmtKind::Actual(expr) => self.set_actual(expr).at(stmt.span)?,
+            StmtKind::Actual(expr) => self.set_actual(expr, stmt.span).at(stmt.span)?,
             StmtKind::Repeat { max, body, until } => {
                 self.repeat(stmt.span, *max, body, until, sink)?
             }
@@ -305,7 +420,41 @@ impl<B: Backend> Driver<B> {
     }
 
     fn formula(&mut self, e: &Expr, state: &B::State) -> Result<B::Set, SolverError> {
-        self.backend.formula(e, state, &self.checkpoints)
+        let e = self.now(e);
+        self.backend.formula(&e, state, &self.checkpoints)
+    }
+
+    /// `check φ`: φ must hold in every world of κ.
+    fn check(
+        &mut self,
+        span: Span,
+        phi: &Expr,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<(), EngineError> {
+        let state = self.state.clone();
+        let set = self.formula(phi, &state).at(span)?;
+        // The first world, in the canonical order, of κ where φ is false.
+        let not = self.backend.not(&set);
+        let failing = self.backend.restrict(&state, not, false).at(span)?;
+        let found = self.backend.worlds(&failing, 1).at(span)?;
+        match found.worlds.first() {
+            None if found.complete => sink(Event::CheckHolds { span }),
+            None => {
+                return Err(Failure::internal(
+                    "the solver listed no world and did not say there is none",
+                ))
+                .at(span);
+            }
+            Some(world) => {
+                let world = self.shown(world).at(span)?;
+                if self.options.keep_refuted_hints {
+                    sink(Event::CheckFailed { span, world });
+                } else {
+                    return Err(Failure::CheckFailed(world)).at(span);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Whether `set` holds in the actual world (`what` names the statement that needs it).
@@ -316,13 +465,18 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    /// `actual φ`: φ must allow exactly one world, which must be possible under κ.
-    fn set_actual(&mut self, expr: &Expr) -> Result<(), Failure> {
+    /// `actual φ`: φ must allow exactly one world, which must be possible under κ. The
+    /// same statement again (in the next round of a `repeat`) declares the same world.
+    fn set_actual(&mut self, expr: &Expr, span: Span) -> Result<(), Failure> {
+        if self.actual_at == Some(span) {
+            return Ok(());
+        }
         if self.actual.is_some() {
             return Err(Failure::second_actual());
         }
         let state = self.state.clone();
-        match self.backend.pin(expr, &state)?.as_slice() {
+        let expr = self.now(expr);
+        match self.backend.pin(&expr, &state)?.as_slice() {
             [] => Err(Failure::actual_allows_none()),
             [w] => {
                 let point = self.backend.point(&w.0)?;
@@ -330,6 +484,7 @@ impl<B: Backend> Driver<B> {
                     return Err(Failure::actual_contradicts());
                 }
                 self.actual = Some((w.0.clone(), point));
+                self.actual_at = Some(span);
                 Ok(())
             }
             [a, b, ..] => Err(Failure::actual_allows_several(&self.program, &a.0, &b.0)),
@@ -401,7 +556,7 @@ impl<B: Backend> Driver<B> {
             }
             Some((world, kept_by_block)) => {
                 let counterexample = Counterexample {
-                    world,
+                    world: self.shown(&world).at(span)?,
                     kept_by_block,
                 };
                 if self.options.keep_refuted_hints {
@@ -421,7 +576,8 @@ impl<B: Backend> Driver<B> {
     fn worlds_now(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let state = self.state.clone();
-        self.backend.worlds(&state, limit)
+        let set = self.backend.worlds(&state, limit)?;
+        self.shown_set(set)
     }
 
     /// The state saved at `checkpoint` (None: the current state); a story error when the
@@ -470,7 +626,26 @@ impl<B: Backend> Run for Driver<B> {
         cap: usize,
     ) -> Result<Option<Model>, Failure> {
         let state = self.state_at(checkpoint)?;
-        self.backend.model(&state, cap)
+        let Some(model) = self.backend.model(&state, cap)? else {
+            return Ok(None);
+        };
+        // Worlds as the story named them then: with the terms of the checkpoint's time.
+        let terms = match checkpoint {
+            Some(c) => self.saved_terms[c.0].clone(),
+            None => self.terms.clone(),
+        };
+        if terms.is_none() {
+            return Ok(Some(model));
+        }
+        let now = std::mem::replace(&mut self.terms, terms);
+        let shown: Result<Vec<World>, SolverError> =
+            model.worlds.iter().map(|w| self.shown(w)).collect();
+        self.terms = now;
+        Ok(Some(Model {
+            worlds: shown?,
+            before: Some(model.worlds),
+            views: model.views,
+        }))
     }
 
     fn backend(&self) -> &'static str {

@@ -3,7 +3,7 @@
 use super::Counterexample;
 use crate::ir::Program;
 use crate::syntax::Span;
-use crate::worlds::{self, Value};
+use crate::worlds::{self, Value, World};
 
 /// A question Z3 could not answer. Never to be read as "no worlds".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +40,8 @@ pub enum Failure {
     Story { message: String, hints: Vec<String> },
     /// An `assert_adds_ck` hint is wrong (exit code 1).
     Refuted(Counterexample),
+    /// A `check φ` fails in this world of κ (exit code 1).
+    CheckFailed(World),
 }
 
 impl From<SolverError> for Failure {
@@ -159,6 +161,7 @@ impl std::fmt::Display for Failure {
             Failure::Solver(e) => write!(f, "solver failure: {e}"),
             Failure::Story { message, .. } => write!(f, "{message}"),
             Failure::Refuted(_) => write!(f, "the hint is wrong"),
+            Failure::CheckFailed(_) => write!(f, "the check fails"),
         }
     }
 }

@@ -8,8 +8,9 @@ use std::rc::Rc;
 use super::solver::{Eliminated, Term};
 use super::symbolic::Z3Backend;
 use super::{SolverError, Strategy};
-use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, LogicOp, Ty};
-use crate::worlds::{Value, World};
+use crate::ir::arith::Integer;
+use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
+use crate::worlds::Value;
 
 /// With `Strategy::Auto`, κ counts as finite when the solver lists at most this many
 /// worlds (a box of values scanned natively may hold more).
@@ -18,8 +19,9 @@ const AUTO_FINITE_CAP: usize = 5_000;
 const FINITE_CAP: usize = 200_000;
 /// The largest box of int values the finite-domain route scans point by point.
 const BOX_CAP: u128 = 4_000_000;
-/// An int constant beyond ±this under κ makes the finite-domain route give up at once.
-const FINITE_BOUND: i64 = 10_000_000;
+
+/// The most rounds of the common-knowledge fixpoint on the symbolic route.
+const COMMON_ROUNDS: usize = 64;
 
 /// How many κs the finite-domain route remembers the answer for (the current one and
 /// those of the checkpoints an `at(…)` asks about).
@@ -137,6 +139,14 @@ impl Z3Backend {
                     .collect::<Result<_, _>>()?;
                 self.knows(*agent, state, Goal::Values(es))?
             }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => {
+                let phi = self.encode(formula, state, saved)?;
+                self.group(*op, agents, state, phi)?
+            }
             ExprKind::At { checkpoint, body } => {
                 let Some(Some(then)) = saved.get(checkpoint.0) else {
                     return Err(SolverError::Unsupported(
@@ -158,18 +168,79 @@ impl Z3Backend {
         state: &State,
         goal: Goal,
     ) -> Result<Term, SolverError> {
+        self.knows_seeing(&state.learned[agent.0], state, goal)
+    }
+
+    /// Group knowledge of `agents` of φ in `state`. Common knowledge iterates
+    /// X = E(φ ∧ X) from X = true until two iterates agree on κ (the next is then the
+    /// same formula: E looks only at κ's worlds), at most [`COMMON_ROUNDS`] times.
+    fn group(
+        &mut self,
+        op: GroupOp,
+        agents: &[CharId],
+        state: &State,
+        phi: Term,
+    ) -> Result<Term, SolverError> {
+        match op {
+            GroupOp::Everyone => self.everyone(agents, state, &phi),
+            GroupOp::Distributed => {
+                let learned: Vec<Learned> = agents
+                    .iter()
+                    .flat_map(|a| state.learned[a.0].iter().cloned())
+                    .collect();
+                self.knows_seeing(&learned, state, Goal::That(phi))
+            }
+            GroupOp::Common => {
+                let mut x = Term::bool(true);
+                for _ in 0..COMMON_ROUNDS {
+                    let next =
+                        self.everyone(agents, state, &Term::and(&[phi.clone(), x.clone()]))?;
+                    let differ = Term::and(&[self.kappa_of(state), next.iff(&x).not()]);
+                    if !self.z3.is_sat(&differ)? {
+                        return Ok(next);
+                    }
+                    x = next;
+                }
+                Err(SolverError::Unsupported(format!(
+                    "common knowledge did not reach its fixpoint in {COMMON_ROUNDS} rounds \
+                     (X = everyone knows (φ and X)); over infinitely many worlds it may never"
+                )))
+            }
+        }
+    }
+
+    /// E φ: every one of `agents` knows φ.
+    fn everyone(
+        &mut self,
+        agents: &[CharId],
+        state: &State,
+        phi: &Term,
+    ) -> Result<Term, SolverError> {
+        let mut all = Vec::with_capacity(agents.len());
+        for a in agents {
+            all.push(self.knows(*a, state, Goal::That(phi.clone()))?);
+        }
+        Ok(Term::and(&all))
+    }
+
+    /// K goal in `state` for whoever learned `learned`.
+    fn knows_seeing(
+        &mut self,
+        learned: &[Learned],
+        state: &State,
+        goal: Goal,
+    ) -> Result<Term, SolverError> {
         match self.options.strategy {
             // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
             // never reaches Z3: the engine refuses what the BDD backend cannot run.)
             Strategy::Auto | Strategy::Z3 | Strategy::Bdd | Strategy::Explicit => {
                 if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
-                    return self.knows_finite(agent, state, &goal);
+                    return self.knows_finite(learned, state, &goal);
                 }
             }
-            Strategy::Finite => return self.knows_finite(agent, state, &goal),
+            Strategy::Finite => return self.knows_finite(learned, state, &goal),
             Strategy::Symbolic => {}
         }
-        let learned = &state.learned[agent.0];
         let direct: Vec<usize> = learned
             .iter()
             .filter_map(|l| match l {
@@ -204,28 +275,29 @@ impl Z3Backend {
             return Ok(t);
         }
         tracing::debug!("quantifier elimination not applicable; taking the finite-domain route");
-        self.knows_finite(agent, state, &goal)
+        self.knows_finite(learned, state, &goal)
     }
 
     /// K_A goal by explicit enumeration of κ's worlds, grouped by what A learned: the
     /// result says which groups know, and is equivalent to K_A goal under κ.
     fn knows_finite(
         &mut self,
-        agent: CharId,
+        learned: &[Learned],
         state: &State,
         goal: &Goal,
     ) -> Result<Term, SolverError> {
         let worlds = self.finite_worlds(state)?;
-        let learned: Vec<Term> = state.learned[agent.0]
+        let learned: Vec<Term> = learned
             .iter()
             .map(|l| match l {
                 Learned::Const(c) => self.vars[*c].clone(),
                 Learned::Expr(e) => e.clone(),
             })
             .collect();
-        // For each group (values of what A learned): does A know, and (for values) the
-        // first value tuple seen.
-        let mut groups: BTreeMap<World, (bool, Option<Vec<Value>>)> = BTreeMap::new();
+        // For each group (values of what A learned, exact: an observation need not fit
+        // in a world's 64 bits): does A know, and (for values) the first value tuple
+        // seen.
+        let mut groups: BTreeMap<Vec<Integer>, (bool, Option<Vec<Integer>>)> = BTreeMap::new();
         let compiled: Vec<_> = learned.iter().map(|l| l.compile(&self.vars)).collect();
         let goal_terms = match goal {
             Goal::That(phi) => vec![phi.compile(&self.vars)],
@@ -233,12 +305,10 @@ impl Z3Backend {
         };
         let mut scratch = Vec::new();
         for w in worlds.iter() {
-            let key = World(
-                compiled
-                    .iter()
-                    .map(|l| l.eval(w, &mut scratch))
-                    .collect::<Result<_, _>>()?,
-            );
+            let key = compiled
+                .iter()
+                .map(|l| l.eval_exact(w, &mut scratch))
+                .collect::<Result<_, _>>()?;
             let entry = groups.entry(key).or_insert((true, None));
             if !entry.0 {
                 continue;
@@ -248,9 +318,9 @@ impl Z3Backend {
                     entry.0 = goal_terms[0].eval(w, &mut scratch)? == Value::Bool(true)
                 }
                 Goal::Values(_) => {
-                    let values: Vec<Value> = goal_terms
+                    let values: Vec<Integer> = goal_terms
                         .iter()
-                        .map(|e| e.eval(w, &mut scratch))
+                        .map(|e| e.eval_exact(w, &mut scratch))
                         .collect::<Result<_, _>>()?;
                     match &entry.1 {
                         None => entry.1 = Some(values),
@@ -259,12 +329,18 @@ impl Z3Backend {
                 }
             }
         }
-        let matches = |key: &World| -> Term {
+        let matches = |key: &Vec<Integer>| -> Term {
             Term::and(
                 &learned
                     .iter()
-                    .zip(&key.0)
-                    .map(|(l, v)| l.eq(&Term::value(*v)))
+                    .zip(key)
+                    .map(|(l, v)| {
+                        if l.is_bool() {
+                            l.eq(&Term::bool(*v != Integer::from(0i64)))
+                        } else {
+                            l.eq(&Term::integer(v))
+                        }
+                    })
                     .collect::<Vec<_>>(),
             )
         };
@@ -341,16 +417,15 @@ impl Z3Backend {
         kappa: &Term,
         cap: usize,
     ) -> Result<Option<Vec<Vec<Value>>>, SolverError> {
+        // An int constant beyond the 64-bit integers under κ (unbounded, or a value no
+        // world can hold) closes the finite-domain route at once. Within them κ is
+        // finite, large values or not: the box or the solver lists its worlds, up to
+        // their caps.
         let outside: Vec<Term> = self
             .vars
             .iter()
             .filter(|v| !v.is_bool())
-            .map(|v| {
-                Term::or(&[
-                    v.lt(&Term::int(-FINITE_BOUND)),
-                    Term::int(FINITE_BOUND).lt(v),
-                ])
-            })
+            .map(|v| Term::or(&[v.lt(&Term::int(i64::MIN)), Term::int(i64::MAX).lt(v)]))
             .collect();
         if self
             .z3

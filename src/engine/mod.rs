@@ -97,6 +97,11 @@ pub enum Event {
         elapsed: Duration,
         counterexample: Counterexample,
     },
+    /// A `check φ` held in every world.
+    CheckHolds { span: Span },
+    /// A `check φ` failed in this world (only with `keep_refuted_hints`; otherwise the
+    /// run stops with [`Failure::CheckFailed`]).
+    CheckFailed { span: Span, world: World },
     /// A statement finished (only with `stats`): its time, blocks included, and the size
     /// of κ after it, in the backend's `unit` (Z3: DAG nodes of its formula, BDD: nodes,
     /// explicit worlds: worlds).

@@ -72,6 +72,14 @@ impl Term {
         wrap(Bool::from_bool(v))
     }
 
+    /// An integer literal of any size.
+    pub fn integer(n: &Integer) -> Term {
+        match n.to_i64() {
+            Some(v) => Term::int(v),
+            None => wrap(n.to_string().parse::<Int>().expect("a decimal numeral")),
+        }
+    }
+
     pub fn value(v: Value) -> Term {
         match v {
             Value::Int(n) => Term::int(n),
@@ -435,6 +443,32 @@ impl Assignment {
             model.add_const_interp(&decl, &Term::value(*value).0);
         }
         Assignment { model }
+    }
+
+    /// The exact value of `term` in this world (bools as 0 and 1).
+    fn eval_exact(&self, term: &Term) -> Result<Integer, SolverError> {
+        let t = self.model.eval(&term.0, true).ok_or_else(|| {
+            SolverError::Unsupported("Z3 could not evaluate a term in a world".into())
+        })?;
+        let t = Term(t);
+        if t.is_bool() {
+            return match b(&t).as_bool() {
+                Some(v) => Ok(Integer::from(i64::from(v))),
+                None => Err(SolverError::Unsupported(format!(
+                    "Z3 left a term unevaluated in a world: {term}"
+                ))),
+            };
+        }
+        // A numeral prints as `123` or `(- 123)`.
+        let text = t.to_string();
+        let digits = text.trim_start_matches("(- ").trim_end_matches(')');
+        match digits.parse::<num_bigint::BigInt>() {
+            Ok(n) if text.starts_with("(- ") => Ok(Integer::from(-n)),
+            Ok(n) => Ok(Integer::from(n)),
+            Err(_) => Err(SolverError::Unsupported(format!(
+                "Z3 left a term unevaluated in a world: {term}"
+            ))),
+        }
     }
 
     /// The value of `term` in this world (unassigned variables default to 0/false).
@@ -823,10 +857,12 @@ impl Z3 {
         let s = self.solver_for(formula)?;
         s.assert(b(formula));
         if let Some(bound) = bound {
-            let bound = bound.min(i64::MAX as u64) as i64;
+            // Up to 2^63: the magnitude of -2^63, which `-(i64::MAX)` would leave out.
+            let upper = Term::integer(&Integer::from(i128::from(bound)));
+            let lower = Term::integer(&Integer::from(-i128::from(bound)));
             for v in vars.iter().filter(|v| !v.is_bool()) {
-                s.assert(i(v).le(Int::from_i64(bound)));
-                s.assert(i(v).ge(Int::from_i64(-bound)));
+                s.assert(b(&v.le(&upper)));
+                s.assert(b(&lower.le(v)));
             }
         }
         let mut worlds = Vec::new();
@@ -1077,11 +1113,7 @@ impl Compiled {
             Ok(nodes) => nodes,
             Err(term) => return Assignment::new(&self.vars, world).eval(term),
         };
-        let top = match run(nodes, world, scratch) {
-            Some(top) => Integer::from(top),
-            None => run::<Integer>(nodes, world, &mut Vec::new())
-                .expect("exact arithmetic does not overflow"),
-        };
+        let top = exact(nodes, world, scratch);
         if self.is_bool {
             Ok(Value::Bool(top != Integer::from(0i128)))
         } else {
@@ -1091,6 +1123,31 @@ impl Compiled {
                 ))
             })
         }
+    }
+}
+
+impl Compiled {
+    /// The term's exact value in `world`, however large (bools as 0 and 1): what a
+    /// character observes of a learned expression, which a world need not hold.
+    pub fn eval_exact(
+        &self,
+        world: &[Value],
+        scratch: &mut Vec<i128>,
+    ) -> Result<Integer, SolverError> {
+        match &self.plan {
+            Ok(nodes) => Ok(exact(nodes, world, scratch)),
+            Err(term) => Assignment::new(&self.vars, world).eval_exact(term),
+        }
+    }
+}
+
+/// The value of the compiled term's nodes in `world`: on i128, or exactly when a value
+/// leaves i128.
+fn exact(nodes: &[Node], world: &[Value], scratch: &mut Vec<i128>) -> Integer {
+    match run(nodes, world, scratch) {
+        Some(top) => Integer::from(top),
+        None => run::<Integer>(nodes, world, &mut Vec::new())
+            .expect("exact arithmetic does not overflow"),
     }
 }
 

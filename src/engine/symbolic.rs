@@ -311,6 +311,7 @@ impl Backend for Z3Backend {
             let complete = all.len() <= limit;
             all.truncate(limit);
             return Ok(WorldSet {
+                before: None,
                 worlds: all,
                 complete,
             });
@@ -367,7 +368,11 @@ impl Backend for Z3Backend {
             }
             views.push(view);
         }
-        Ok(Some(Model { worlds, views }))
+        Ok(Some(Model {
+            before: None,
+            worlds,
+            views,
+        }))
     }
 }
 

@@ -138,6 +138,7 @@ fn consecutive_numbers() {
     assert_eq!(
         set,
         WorldSet {
+            before: None,
             worlds: ints(&[(1, 2), (2, 3)]),
             complete: true
         }
@@ -149,6 +150,7 @@ fn consecutive_numbers() {
     assert_eq!(
         set,
         WorldSet {
+            before: None,
             worlds: ints(&[(1, 2), (2, 3), (3, 2)]),
             complete: false
         }
@@ -174,6 +176,7 @@ fn sum_and_product_small() {
     assert_eq!(
         set,
         WorldSet {
+            before: None,
             worlds: vec![],
             complete: true
         }

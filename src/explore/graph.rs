@@ -90,6 +90,7 @@ mod tests {
     fn edges_join_worlds_with_equal_views() {
         // Three worlds; A sees the first value, B sees nothing.
         let model = Model {
+            before: None,
             worlds: vec![w(&[1, 1]), w(&[1, 2]), w(&[2, 2])],
             views: vec![
                 vec![

@@ -104,6 +104,12 @@ impl From<i128> for Integer {
     }
 }
 
+impl From<BigInt> for Integer {
+    fn from(n: BigInt) -> Integer {
+        Integer::from_big(n)
+    }
+}
+
 impl Ord for Integer {
     fn cmp(&self, other: &Integer) -> Ordering {
         match (self, other) {

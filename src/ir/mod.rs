@@ -132,6 +132,11 @@ pub enum StmtKind {
     /// `assert_adds_ck φ { … }`: runs the body, then checks κ_after ≡ κ_before ∧ φ
     /// under κ_before; when it holds κ becomes κ_before ∧ φ.
     AssertAddsCk { hint: Expr, body: Vec<Stmt> },
+    /// `check φ`: φ must hold in every world of κ; κ does not change.
+    Check(Expr),
+    /// `x := e`: from here on, `x` has the value `e` had (in each world) just before:
+    /// a public change. `e` has no knowledge operators and the type of `x`.
+    Assign { target: ConstId, value: Expr },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -204,6 +209,40 @@ pub enum ExprKind {
         checkpoint: CheckpointId,
         body: Box<Expr>,
     },
+    /// `everyone_knows(G, φ)`, `common_knowledge(G, φ)`, `distributed_knowledge(G, φ)`:
+    /// group knowledge of the characters `agents` (sorted, distinct, at least one).
+    Group {
+        op: GroupOp,
+        agents: Vec<CharId>,
+        formula: Box<Expr>,
+    },
+}
+
+/// The group knowledge operators. In a world w of a knowledge state with common
+/// knowledge κ, a member A of the group G cannot tell w from the worlds v of κ that agree
+/// with w on everything A learned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GroupOp {
+    /// E_G φ: every member knows φ.
+    Everyone,
+    /// C_G φ: φ holds in every world reachable from w by one or more steps, each step to
+    /// a world some member cannot tell from the one before (the greatest fixpoint of
+    /// X = E_G(φ ∧ X)).
+    Common,
+    /// D_G φ: φ holds in every world of κ that agrees with w on everything any member
+    /// learned.
+    Distributed,
+}
+
+impl GroupOp {
+    /// The operator as stories write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupOp::Everyone => "everyone_knows",
+            GroupOp::Common => "common_knowledge",
+            GroupOp::Distributed => "distributed_knowledge",
+        }
+    }
 }
 
 impl Expr {
@@ -229,15 +268,88 @@ impl Expr {
             ExprKind::Knows { formula, .. } => formula.walk(f),
             ExprKind::KnowsValue { exprs, .. } => exprs.iter().try_for_each(|x| x.walk(f)),
             ExprKind::At { body, .. } => body.walk(f),
+            ExprKind::Group { formula, .. } => formula.walk(f),
         }
     }
 
-    /// Whether a knowledge operator (`knows`, `knows_value`, `at`) occurs in it.
+    /// The expression with every constant replaced by its term in `terms` (None: by
+    /// itself), and inside `at(c, …)` by its term in `at(c)`: what a story that changed
+    /// constants (`x := e`) means by its names, over the values they had at its start.
+    pub fn substitute<'t>(
+        &self,
+        terms: Option<&'t [Expr]>,
+        at: &dyn Fn(CheckpointId) -> Option<&'t [Expr]>,
+    ) -> Expr {
+        let sub = |x: &Expr| Box::new(x.substitute(terms, at));
+        let all =
+            |xs: &[Expr]| -> Vec<Expr> { xs.iter().map(|x| x.substitute(terms, at)).collect() };
+        let kind = match &self.kind {
+            ExprKind::Const(c) => match terms {
+                Some(terms) => {
+                    return Expr {
+                        span: self.span,
+                        ..terms[c.0].clone()
+                    };
+                }
+                None => ExprKind::Const(*c),
+            },
+            ExprKind::Int(n) => ExprKind::Int(*n),
+            ExprKind::Bool(b) => ExprKind::Bool(*b),
+            ExprKind::Neg(a) => ExprKind::Neg(sub(a)),
+            ExprKind::Not(a) => ExprKind::Not(sub(a)),
+            ExprKind::Arith(op, a, b) => ExprKind::Arith(*op, sub(a), sub(b)),
+            ExprKind::Cmp(op, a, b) => ExprKind::Cmp(*op, sub(a), sub(b)),
+            ExprKind::Logic(op, a, b) => ExprKind::Logic(*op, sub(a), sub(b)),
+            ExprKind::Ite(c, a, b) => ExprKind::Ite(sub(c), sub(a), sub(b)),
+            ExprKind::In { tuple, set } => ExprKind::In {
+                tuple: all(tuple),
+                set: set.iter().map(|item| all(item)).collect(),
+            },
+            ExprKind::Knows { agent, formula } => ExprKind::Knows {
+                agent: *agent,
+                formula: sub(formula),
+            },
+            ExprKind::KnowsValue { agent, exprs } => ExprKind::KnowsValue {
+                agent: *agent,
+                exprs: all(exprs),
+            },
+            ExprKind::At { checkpoint, body } => ExprKind::At {
+                checkpoint: *checkpoint,
+                body: Box::new(body.substitute(at(*checkpoint), at)),
+            },
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => ExprKind::Group {
+                op: *op,
+                agents: agents.clone(),
+                formula: sub(formula),
+            },
+        };
+        Expr {
+            kind,
+            ty: self.ty,
+            span: self.span,
+        }
+    }
+
+    /// Whether a knowledge operator (`knows`, `knows_value`, `at`, group knowledge)
+    /// occurs in it.
     pub fn mentions_knowledge(&self) -> bool {
-        self.walk(&mut |x| match x.kind {
-            ExprKind::Knows { .. } | ExprKind::KnowsValue { .. } | ExprKind::At { .. } => Err(()),
-            _ => Ok(()),
-        })
-        .is_err()
+        self.walk(&mut |x| if x.is_knowledge() { Err(()) } else { Ok(()) })
+            .is_err()
+    }
+
+    /// Whether this node is a knowledge operator (`knows`, `knows_value`, `at`, group
+    /// knowledge).
+    pub fn is_knowledge(&self) -> bool {
+        matches!(
+            self.kind,
+            ExprKind::Knows { .. }
+                | ExprKind::KnowsValue { .. }
+                | ExprKind::At { .. }
+                | ExprKind::Group { .. }
+        )
     }
 }

@@ -8,10 +8,13 @@ use crate::syntax::ast::{self, BinOp, ExprKind, Ident, UnOp};
 use crate::syntax::{Diagnostic, Span};
 
 /// The built-in functions, for "did you mean" hints.
-pub(super) const FUNCTIONS: [&str; 11] = [
+pub(super) const FUNCTIONS: [&str; 14] = [
     "knows",
     "knows_value",
     "at",
+    "everyone_knows",
+    "common_knowledge",
+    "distributed_knowledge",
     "all",
     "any",
     "sum",
@@ -20,6 +23,16 @@ pub(super) const FUNCTIONS: [&str; 11] = [
     "abs",
     "min",
     "max",
+];
+
+/// The functions that are knowledge operators.
+const KNOWLEDGE: [&str; 6] = [
+    "knows",
+    "knows_value",
+    "at",
+    "everyone_knows",
+    "common_knowledge",
+    "distributed_knowledge",
 ];
 
 /// The most values of `min`/`max` (their expansion grows with the square).
@@ -487,7 +500,7 @@ impl Lowerer {
             }
             return None;
         }
-        if matches!(function, "knows" | "knows_value" | "at")
+        if KNOWLEDGE.contains(&function)
             && let Some(objective) = ctx.objective
         {
             let message = match objective {
@@ -497,6 +510,10 @@ impl Lowerer {
                 Objective::Actual => {
                     "`actual` describes the world itself, without knowledge operators".to_string()
                 }
+                Objective::Assign => {
+                    "`:=` gives a constant a value of the world, without knowledge operators"
+                        .to_string()
+                }
             };
             self.error(Diagnostic::error(span, message));
             return None;
@@ -505,6 +522,9 @@ impl Lowerer {
             "knows" => self.knows(args, span, ctx),
             "knows_value" => self.knows_value(args, span, ctx),
             "at" => self.at(args, span, ctx),
+            "everyone_knows" => self.group(ir::GroupOp::Everyone, args, span, ctx),
+            "common_knowledge" => self.group(ir::GroupOp::Common, args, span, ctx),
+            "distributed_knowledge" => self.group(ir::GroupOp::Distributed, args, span, ctx),
             "abs" => self.abs(args, span, ctx),
             "min" | "max" => self.min_max(function, args, span, ctx),
             "distinct" => {
@@ -626,6 +646,83 @@ impl Lowerer {
             ty: Ty::Bool,
             span,
         })
+    }
+
+    /// `everyone_knows(G…, φ)`, `common_knowledge(G…, φ)`, `distributed_knowledge(G…, φ)`:
+    /// the group is every character when only φ is given, else the characters listed
+    /// before φ (a family's name stands for all its members).
+    fn group(
+        &mut self,
+        op: ir::GroupOp,
+        args: &[ast::Expr],
+        span: Span,
+        ctx: Ctx,
+    ) -> Option<ir::Expr> {
+        let name = op.name();
+        let Some((formula, members)) = args.split_last() else {
+            self.error(
+                Diagnostic::error(span, format!("`{name}` takes a formula")).with_hint(format!(
+                    "write e.g. `{name}(φ)` or `{name}(Albert, Bernard, φ)`"
+                )),
+            );
+            return None;
+        };
+        let mut agents = Vec::new();
+        let mut ok = true;
+        if members.is_empty() {
+            agents.extend((0..self.characters.len()).map(CharId));
+        }
+        for member in members {
+            match self.group_member(member) {
+                Some(ids) => agents.extend(ids),
+                None => ok = false,
+            }
+        }
+        let formula = self.expr(formula, ctx);
+        let formula_ok = self.expect_opt(&formula, Ty::Bool);
+        let formula = formula?;
+        if !ok || !formula_ok {
+            return None;
+        }
+        agents.sort();
+        agents.dedup();
+        if agents.is_empty() {
+            let what = if members.is_empty() {
+                "the story has no characters"
+            } else {
+                "the families named here have no members"
+            };
+            self.error(Diagnostic::error(
+                span,
+                format!("`{name}` needs at least one character: {what}"),
+            ));
+            return None;
+        }
+        Some(ir::Expr {
+            kind: ir::ExprKind::Group {
+                op,
+                agents,
+                formula: Box::new(formula),
+            },
+            ty: Ty::Bool,
+            span,
+        })
+    }
+
+    /// A member of a group: a character, a family member, or a whole family of
+    /// characters.
+    fn group_member(&mut self, member: &ast::Expr) -> Option<Vec<CharId>> {
+        if let ExprKind::Name(name) = &member.kind
+            && self.loop_var(&name.name).is_none()
+            && let Some(Entity::CharFamily(family)) = self.names.get(&name.name).copied()
+        {
+            return Some(
+                (family.first..family.first + family.len)
+                    .map(CharId)
+                    .collect(),
+            );
+        }
+        self.character_expr(member).map(|id| vec![id])
     }
 
     /// `abs(e)` → `if e < 0 then -e else e`.

@@ -105,6 +105,17 @@ enum Entity {
     Failed,
 }
 
+/// The first `:=` among `stmts` and the blocks inside them.
+fn first_assign(stmts: &[ir::Stmt]) -> Option<Span> {
+    stmts.iter().find_map(|s| match &s.kind {
+        ir::StmtKind::Assign { .. } => Some(s.span),
+        ir::StmtKind::Simultaneously(body)
+        | ir::StmtKind::Repeat { body, .. }
+        | ir::StmtKind::AssertAddsCk { body, .. } => first_assign(body),
+        _ => None,
+    })
+}
+
 /// Who "knows" means when the agent is left out.
 #[derive(Debug, Clone, Copy)]
 enum Speaker {
@@ -123,6 +134,8 @@ enum Objective<'s> {
     Learns(&'s str),
     /// `actual …`
     Actual,
+    /// `x := …`
+    Assign,
 }
 
 /// Where an expression sits.
@@ -612,10 +625,54 @@ impl Lowerer {
                 let hint = self.formula(hint);
                 let mut inner = Vec::new();
                 self.block(body, &mut inner);
+                if let Some(span) = first_assign(&inner) {
+                    self.error(
+                        Diagnostic::error(span, "a hint's block cannot change constants")
+                            .with_hint(
+                                "the hint describes the worlds before and after the block: move `:=` out of it",
+                            ),
+                    );
+                    return;
+                }
                 hint.map(|hint| ir::StmtKind::AssertAddsCk { hint, body: inner })
             }
+            StmtKind::Check(what) => {
+                let formula = self.expr(what, Ctx::storyteller());
+                self.formula(formula).map(ir::StmtKind::Check)
+            }
+            StmtKind::Assign { target, value } => self.assign(target, value),
         };
         self.emit(out, kind, stmt.span, reported);
+    }
+
+    /// `x := e`: the target must be a constant, the value of its type and free of
+    /// knowledge operators.
+    fn assign(&mut self, target: &ast::Expr, value: &ast::Expr) -> Option<ir::StmtKind> {
+        let ctx = Ctx {
+            objective: Some(Objective::Assign),
+            ..Ctx::storyteller()
+        };
+        let lowered = self.expr(target, ctx);
+        let value = self.expr(value, ctx);
+        let target = match lowered {
+            Some(ir::Expr {
+                kind: ir::ExprKind::Const(c),
+                ..
+            }) => c,
+            Some(_) => {
+                self.error(
+                    Diagnostic::error(target.span, "only a constant can be given a new value")
+                        .with_hint("write e.g. `x := x + 1` or `b[i] := not b[i]`"),
+                );
+                return None;
+            }
+            None => return None,
+        };
+        let value = value?;
+        if !self.expect(&value, self.constants[target.0].ty) {
+            return None;
+        }
+        Some(ir::StmtKind::Assign { target, value })
     }
 
     /// The speaker and formula of `A: φ` / `A reveals φ`.
@@ -968,7 +1025,7 @@ impl Lowerer {
                 "`{}` is a hidden constant: its value is known only as the story runs",
                 self.constants[id.0].name
             )),
-            E::Knows { .. } | E::KnowsValue { .. } | E::At { .. } => {
+            E::Knows { .. } | E::KnowsValue { .. } | E::At { .. } | E::Group { .. } => {
                 Some("knowledge operators are evaluated as the story runs".to_string())
             }
             E::Int(_) | E::Bool(_) => None,

@@ -196,6 +196,21 @@ impl Printer<'_, '_> {
                 );
                 (text, ATOM)
             }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => {
+                let mut parts: Vec<String> = if agents.len() == self.names.characters.len() {
+                    Vec::new()
+                } else {
+                    (agents.iter())
+                        .map(|a| self.names.characters[a.0].name.clone())
+                        .collect()
+                };
+                parts.push(self.at_least(formula, IF));
+                (format!("{}({})", op.name(), parts.join(", ")), ATOM)
+            }
         }
     }
 }

@@ -418,7 +418,8 @@ fn hints_say_what_to_do() {
         (
             "announce foo(true)",
             &[
-                "the functions are `knows`, `knows_value`, `at`, `all`, `any`, `sum`, `count`, \
+                "the functions are `knows`, `knows_value`, `at`, `everyone_knows`, \
+                 `common_knowledge`, `distributed_knowledge`, `all`, `any`, `sum`, `count`, \
              `distinct`, `abs`, `min` and `max`",
             ],
         ),
@@ -851,6 +852,12 @@ fn render(program: &ir::Program) -> Vec<String> {
                     continue;
                 }
                 ir::StmtKind::Actual(e) => format!("actual {}", program.show(e, None)),
+                ir::StmtKind::Check(e) => format!("check {}", program.show(e, None)),
+                ir::StmtKind::Assign { target, value } => format!(
+                    "{} := {}",
+                    program.constants[target.0].name,
+                    program.show(value, None)
+                ),
                 ir::StmtKind::Reveal { who, formula, text } => {
                     assert_eq!(text, &program.show(formula, Some(*who)));
                     format!("{} reveals {text}", name(*who))
@@ -908,6 +915,15 @@ fn strip(e: &ir::Expr) -> ir::Expr {
         E::At { checkpoint, body } => E::At {
             checkpoint: *checkpoint,
             body: b(body),
+        },
+        E::Group {
+            op,
+            agents,
+            formula,
+        } => E::Group {
+            op: *op,
+            agents: agents.clone(),
+            formula: b(formula),
         },
     };
     ir::Expr {

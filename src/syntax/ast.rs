@@ -102,6 +102,10 @@ pub enum StmtKind {
     Repeat { max: Expr, body: Block, until: Expr },
     /// `assert_adds_ck <expr> { … }`
     AssertAddsCk { hint: Expr, body: Block },
+    /// `check <expr>`
+    Check(Expr),
+    /// `x := <expr>` / `b[i] := <expr>`; `target` is a name or an index.
+    Assign { target: Expr, value: Expr },
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -50,6 +50,7 @@ pub(crate) enum TokenKind {
     Repeat,
     Until,
     AssertAddsCk,
+    Check,
     // Punctuation and operators.
     LParen,
     RParen,
@@ -67,6 +68,8 @@ pub(crate) enum TokenKind {
     DotDot,
     Comma,
     Colon,
+    /// `:=`
+    Assign,
     Plus,
     Minus,
     Star,
@@ -124,6 +127,7 @@ impl TokenKind {
                 | Repeat
                 | Until
                 | AssertAddsCk
+                | Check
         )
     }
 
@@ -134,7 +138,7 @@ impl TokenKind {
             And | Or | Arrow | DoubleArrow | Plus | Minus | Star | Slash | Percent | EqEq
             | NotEq | Lt | Le | Gt | Ge | Comma | In | Then | Else | If | Not | Colon
             | Announce | LParen | LBrace | LBlock | LBracket | DotDot | Until | Actual
-            | AssertAddsCk => true,
+            | AssertAddsCk | Check | Assign => true,
             Invalid { continues, .. } => *continues,
             _ => false,
         }
@@ -175,6 +179,7 @@ fn keyword(word: &str) -> Option<TokenKind> {
         "repeat" => Repeat,
         "until" => Until,
         "assert_adds_ck" => AssertAddsCk,
+        "check" => Check,
         _ => return None,
     })
 }
@@ -282,6 +287,7 @@ fn raw_tokens(src: &str) -> Vec<Token> {
             b']' => (RBracket, i + 1),
             b'.' if at(i + 1) == b'.' => (DotDot, i + 2),
             b',' => (Comma, i + 1),
+            b':' if at(i + 1) == b'=' => (Assign, i + 2),
             b':' => (Colon, i + 1),
             b'+' => (Plus, i + 1),
             b'*' => (Star, i + 1),
@@ -369,7 +375,7 @@ fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
     match rest.first().map(|t| &t.kind) {
         Some(
             Characters | IntKw | BoolKw | Announce | Checkpoint | Worlds | Const | Enum | For
-            | Simultaneously | Actual | Repeat | AssertAddsCk,
+            | Simultaneously | Actual | Repeat | AssertAddsCk | Check,
         ) => true,
         Some(RBrace) => in_block(stack),
         Some(Ident(_)) => {
@@ -395,7 +401,7 @@ fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
             }
             matches!(
                 rest.get(next).map(|t| &t.kind),
-                Some(Learns | Colon | Reveals)
+                Some(Learns | Colon | Reveals | Assign)
             )
         }
         _ => false,

@@ -23,7 +23,7 @@ type PResult<T> = Result<T, Diagnostic>;
 /// An expression and the height of its tree.
 type Node = (Expr, u32);
 
-const STATEMENT_KEYWORDS: [&str; 13] = [
+const STATEMENT_KEYWORDS: [&str; 14] = [
     "characters",
     "int",
     "bool",
@@ -37,6 +37,7 @@ const STATEMENT_KEYWORDS: [&str; 13] = [
     "actual",
     "repeat",
     "assert_adds_ck",
+    "check",
 ];
 
 pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Vec<Diagnostic>> {
@@ -325,6 +326,10 @@ impl<'s> Parser<'s> {
                 self.bump();
                 StmtKind::Actual(self.expr()?)
             }
+            TokenKind::Check => {
+                self.bump();
+                StmtKind::Check(self.expr()?)
+            }
             TokenKind::Checkpoint => {
                 self.bump();
                 StmtKind::Checkpoint(self.name()?)
@@ -438,11 +443,19 @@ impl<'s> Parser<'s> {
                     what: self.expr()?,
                 })
             }
+            TokenKind::Assign => {
+                self.bump();
+                Ok(StmtKind::Assign {
+                    target: who,
+                    value: self.expr()?,
+                })
+            }
             _ => match &who.kind {
                 ExprKind::Name(name) => Err(self.bad_name_statement(name)),
                 _ => {
                     let text = self.text(who.span);
-                    Err(self.unexpected(&format!("`learns`, `:` or `reveals` after `{text}`")))
+                    Err(self
+                        .unexpected(&format!("`learns`, `:`, `reveals` or `:=` after `{text}`")))
                 }
             },
         }
@@ -1165,7 +1178,8 @@ impl<'s> Parser<'s> {
             | TokenKind::Reveals
             | TokenKind::Repeat
             | TokenKind::Until
-            | TokenKind::AssertAddsCk => Err(self.keyword_hint(self.unexpected("an expression"))),
+            | TokenKind::AssertAddsCk
+            | TokenKind::Check => Err(self.keyword_hint(self.unexpected("an expression"))),
             _ => Err(self.unexpected("an expression")),
         }
     }
@@ -1440,6 +1454,8 @@ mod tests {
             StmtKind::AssertAddsCk { hint, body } => {
                 format!("assert_adds_ck {} {}", show(hint), show_block(body))
             }
+            StmtKind::Check(e) => format!("check {}", show(e)),
+            StmtKind::Assign { target, value } => format!("{} := {}", show(target), show(value)),
         }
     }
 
@@ -1927,7 +1943,7 @@ characters A,
             ),
             (
                 "child[0] says x",
-                "expected `learns`, `:` or `reveals` after `child[0]`, found `says`",
+                "expected `learns`, `:`, `reveals` or `:=` after `child[0]`, found `says`",
                 1,
                 10,
                 &[],

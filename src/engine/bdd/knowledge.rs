@@ -19,7 +19,7 @@ use super::diagram::{Bdd, BddVariable};
 use super::space::{Kind, Space};
 use super::value::{Partition, Val, tuple_cells};
 use crate::engine::SolverError;
-use crate::ir::{CharId, CmpOp, Expr, ExprKind, LogicOp};
+use crate::ir::{CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp};
 
 /// What a character has learned: a constant, or an expression (the conditions of its
 /// distinct values).
@@ -119,6 +119,14 @@ impl BddBackend {
                 let cells = tuple_cells(&values, &self.space.mk_true());
                 Val::Bool(self.knows_value(*agent, state, &cells)?)
             }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => {
+                let phi = self.bool(formula, state)?;
+                Val::Bool(self.group(*op, agents, state, &phi)?)
+            }
             ExprKind::At { checkpoint, body } => {
                 let saved = match self.checkpoints.get(checkpoint.0) {
                     Some(Some(saved)) => saved.clone(),
@@ -190,7 +198,14 @@ impl BddBackend {
         if let Some(known) = state.known.borrow().get(&key) {
             return Ok(known.clone());
         }
-        let result = match &*self.view(agent, state) {
+        let result = self.knows_in(&self.view(agent, state), state, phi);
+        state.known.borrow_mut().insert(key, result.clone());
+        Ok(result)
+    }
+
+    /// K φ in `state` for whoever sees `view`.
+    fn knows_in(&self, view: &View, state: &Rc<State>, phi: &Bdd) -> Bdd {
+        match view {
             // ∀U. κ → φ, that is ¬∃U. κ ∧ ¬φ
             View::Constants { cube, .. } => state.kappa.and_exists(&phi.not(), cube).not(),
             // ¬∃U'. (κ ∧ ¬φ)(ȳ) ∧ L(ȳ) = L(x̄)
@@ -202,9 +217,48 @@ impl BddBackend {
                 let bad = self.space.prime(&state.kappa.and_not(phi), hidden);
                 bad.and_exists(same, primed).not()
             }
+        }
+    }
+
+    /// Group knowledge of `agents` of φ in `state`.
+    fn group(
+        &self,
+        op: GroupOp,
+        agents: &[CharId],
+        state: &Rc<State>,
+        phi: &Bdd,
+    ) -> Result<Bdd, SolverError> {
+        let everyone = |x: &Bdd| -> Result<Bdd, SolverError> {
+            let mut all = self.space.mk_true();
+            for a in agents {
+                all = all.and(&self.knows(*a, state, x)?);
+            }
+            Ok(all)
         };
-        state.known.borrow_mut().insert(key, result.clone());
-        Ok(result)
+        match op {
+            GroupOp::Everyone => everyone(phi),
+            GroupOp::Distributed => {
+                self.check_deadline()?;
+                let learned: Vec<Learned> = agents
+                    .iter()
+                    .flat_map(|a| state.learned[a.0].iter().cloned())
+                    .collect();
+                Ok(self.knows_in(&self.view_of(&learned), state, phi))
+            }
+            GroupOp::Common => {
+                // X = E(φ ∧ X) from X = true: the iterates shrink; once two agree on κ,
+                // the next is the same function (E looks only at κ's worlds).
+                let mut x = self.space.mk_true();
+                loop {
+                    self.check_deadline()?;
+                    let next = everyone(&phi.and(&x))?;
+                    if next.xor(&x).and(&state.kappa).is_false() {
+                        return Ok(next);
+                    }
+                    x = next;
+                }
+            }
+        }
     }
 
     /// What the agent's truthful announcement of ψ adds to κ in `state`: K_agent ψ, or ψ
@@ -230,6 +284,13 @@ impl BddBackend {
             return view.clone();
         }
         let learned = state.learned.get(agent.0).map_or(&[][..], |l| l.as_slice());
+        let view = Rc::new(self.view_of(learned));
+        state.views.borrow_mut().insert(agent.0, view.clone());
+        view
+    }
+
+    /// What K quantifies for whoever learned `learned`.
+    fn view_of(&self, learned: &[Learned]) -> View {
         let hidden = self.hidden_bits(learned);
         let exprs: Vec<&[Bdd]> = learned
             .iter()
@@ -238,7 +299,7 @@ impl BddBackend {
                 Learned::Const(_) => None,
             })
             .collect();
-        let view = Rc::new(if exprs.is_empty() {
+        if exprs.is_empty() {
             View::Constants {
                 cube: self.space.hidden_cube(&hidden),
                 hidden: self.space.mark(&hidden),
@@ -249,9 +310,7 @@ impl BddBackend {
                 primed: self.space.cube(&Space::primed(&hidden)),
                 hidden,
             }
-        });
-        state.views.borrow_mut().insert(agent.0, view.clone());
-        view
+        }
     }
 
     /// The bits of the constants an agent has not learned directly.

@@ -217,7 +217,11 @@ impl Backend for BddBackend {
                     .collect()
             })
             .collect();
-        Ok(Some(Model { worlds, views }))
+        Ok(Some(Model {
+            before: None,
+            worlds,
+            views,
+        }))
     }
 
     /// Up to `limit` of κ's worlds in canonical order.
@@ -225,6 +229,10 @@ impl Backend for BddBackend {
         let mut worlds = walk::first_worlds(&self.space, &state.kappa, limit.saturating_add(1));
         let complete = worlds.len() <= limit;
         worlds.truncate(limit);
-        Ok(WorldSet { worlds, complete })
+        Ok(WorldSet {
+            before: None,
+            worlds,
+            complete,
+        })
     }
 }

@@ -59,8 +59,7 @@ impl Space {
                 Ty::Enum(e) => Kind::Enum(program.enums.get(e.0).map_or(0, |d| d.variants.len())),
                 Ty::Int => {
                     return Err(format!(
-                        "the BDD backend handles only bool and enum constants, and `{}` is an int; \
-                         use the default strategy (Z3)",
+                        "the BDD backend handles only bool and enum constants, and `{}` is an int",
                         c.name
                     ));
                 }

@@ -612,15 +612,17 @@ pub(super) fn type_box(types: &[Ty], enum_sizes: &[usize]) -> Box {
         .map(|ty| match ty {
             Ty::Bool => Interval::new(0, 1),
             Ty::Enum(e) => Interval::new(0, enum_sizes[e.0] as i128 - 1),
-            Ty::Int => Interval::new(i128::from(i64::MIN), i128::from(i64::MAX)),
+            // One beyond i64 at each end: a constraint that bounds an int to the
+            // edge (`x <= 9223372036854775807`) still narrows it.
+            Ty::Int => Interval::new(i128::from(i64::MIN) - 1, i128::from(i64::MAX) + 1),
         })
         .collect()
 }
 
-/// Whether an int constant's interval still spans (nearly) all of i64: the constraints
-/// did not bound it.
+/// Whether an int constant's interval goes beyond i64: the constraints did not bound
+/// it.
 pub(super) fn unbounded(d: Interval) -> bool {
-    d.lo <= i128::from(i64::MIN) || d.hi >= i128::from(i64::MAX)
+    d.lo < i128::from(i64::MIN) || d.hi > i128::from(i64::MAX)
 }
 
 /// The values, sorted and inside its interval, that constant `k` may take for `e` to
@@ -684,20 +686,20 @@ pub(super) struct Limits {
 }
 
 /// Every solution of the conjunction of `constraints` inside `start`, in lexicographic
-/// order, as columns (one per constant) of values; and the box the root propagation
-/// gave. `exact` decides a constraint exactly in one world (for the boxes where the
+/// order, as columns (one per constant) of values; how many (with no constant, the
+/// columns cannot say: 1 or 0); and the box the root propagation gave. `exact` decides a constraint exactly in one world (for the boxes where the
 /// intervals leave it open).
 pub(super) fn solve(
     constraints: &[&Expr],
     start: Box,
     limits: &Limits,
     exact: &mut dyn FnMut(&Expr, &[i128]) -> bool,
-) -> Result<(Vec<Vec<i64>>, Box), Stop> {
+) -> Result<(Vec<Vec<i64>>, usize, Box), Stop> {
     let mut root = start;
     let n = root.len();
     let mut columns = vec![Vec::new(); n];
     if propagate(constraints, &mut root, 64).is_err() {
-        return Ok((columns, root));
+        return Ok((columns, 0, root));
     }
     if let Some(k) = root.iter().position(|d| unbounded(*d)) {
         return Err(Stop::Unbounded(k));
@@ -713,7 +715,8 @@ pub(super) fn solve(
         point: vec![0; n],
     };
     search.node(root.clone())?;
-    Ok((columns, root))
+    let len = search.worlds;
+    Ok((columns, len, root))
 }
 
 struct Search<'a> {
@@ -792,7 +795,6 @@ impl Search<'_> {
 
     /// The worlds of a box where only constant `k` has several values.
     fn last(&mut self, mut dom: Box, k: usize) -> Result<(), Stop> {
-        let d = dom[k];
         for (p, d) in self.point.iter_mut().zip(&dom) {
             *p = d.lo;
         }
@@ -809,10 +811,17 @@ impl Search<'_> {
         }
         let values: std::boxed::Box<dyn Iterator<Item = i128>> = match values {
             Some(values) => std::boxed::Box::new(values.into_iter()),
-            None if constraints.iter().all(|c| truth(c, &dom) == Tri::True) => {
-                return self.emit_box(&dom);
+            None => {
+                // Bounds (`x < y`, `x + y <= n`) narrow the interval, often to values
+                // that all satisfy every constraint: one box.
+                if propagate(constraints, &mut dom, 16).is_err() {
+                    return Ok(());
+                }
+                if constraints.iter().all(|c| truth(c, &dom) == Tri::True) {
+                    return self.emit_box(&dom);
+                }
+                std::boxed::Box::new(dom[k].lo..=dom[k].hi)
             }
-            None => std::boxed::Box::new(d.lo..=d.hi),
         };
         for v in values {
             self.tests += 1;

@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use super::{ExplicitBackend, Learned, State};
 use crate::engine::SolverError;
-use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, LogicOp, Ty};
+use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 
 /// Worlds evaluated at once.
 pub(super) const CHUNK: usize = 4096;
@@ -190,33 +190,17 @@ impl ExplicitBackend {
                 Col::Bool(found)
             }
             ExprKind::Knows { agent, formula } => {
-                let key = (
-                    0,
-                    std::ptr::from_ref(&**formula) as usize,
-                    agent.0,
-                    state.id,
-                );
-                let table = match self.memo.get(&key) {
-                    Some(t) => t.clone(),
-                    None => {
-                        let groups = self.groups(state, agent.0)?;
-                        let mut good = vec![true; groups.count];
-                        let worlds = state.worlds.clone();
-                        for chunk in worlds.chunks(CHUNK) {
-                            self.check_deadline()?;
-                            let phi = self.eval(formula, chunk, state, saved)?.bools()?;
-                            for (w, holds) in chunk.iter().zip(phi) {
-                                if !holds {
-                                    good[groups.gid[*w as usize] as usize] = false;
-                                }
-                            }
-                        }
-                        let table = Rc::new(good);
-                        self.memo.insert(key, table.clone());
-                        table
-                    }
-                };
-                self.lookup(&table, agent.0, chunk, state)?
+                let table = self.knows_table(agent.0, formula, state, saved)?;
+                let groups = self.groups(state, agent.0)?;
+                Col::Bool(lookup(&table, &groups, chunk))
+            }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => {
+                let agents: Vec<usize> = agents.iter().map(|a| a.0).collect();
+                Col::Bool(self.group(*op, &agents, formula, chunk, state, saved)?)
             }
             ExprKind::KnowsValue { agent, exprs } => {
                 let key = (1, exprs.as_ptr() as usize, agent.0, state.id);
@@ -228,7 +212,8 @@ impl ExplicitBackend {
                         table
                     }
                 };
-                self.lookup(&table, agent.0, chunk, state)?
+                let groups = self.groups(state, agent.0)?;
+                Col::Bool(lookup(&table, &groups, chunk))
             }
             ExprKind::At { checkpoint, body } => {
                 let Some(Some(then)) = saved.get(checkpoint.0) else {
@@ -303,21 +288,198 @@ impl ExplicitBackend {
         named.into_iter().all(|n| n)
     }
 
-    /// A per-group table read at the worlds of a chunk.
-    fn lookup(
+    /// Whether `agent` knows `formula` in `state`, per group of `agent`'s view: all the
+    /// group's worlds in the state satisfy it. Memoised for the running statement.
+    fn knows_table(
         &mut self,
-        table: &[bool],
         agent: usize,
+        formula: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Rc<Vec<bool>>, SolverError> {
+        let key = (0, std::ptr::from_ref(formula) as usize, agent, state.id);
+        if let Some(t) = self.memo.get(&key) {
+            return Ok(t.clone());
+        }
+        let groups = self.groups(state, agent)?;
+        let table = Rc::new(self.all_in_group(&groups, formula, state, saved)?);
+        self.memo.insert(key, table.clone());
+        Ok(table)
+    }
+
+    /// Per group: whether `formula` holds in every world of the group in `state`.
+    fn all_in_group(
+        &mut self,
+        groups: &Groups,
+        formula: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        let mut good = vec![true; groups.count];
+        let worlds = state.worlds.clone();
+        for chunk in worlds.chunks(CHUNK) {
+            self.check_deadline()?;
+            let phi = self.eval(formula, chunk, state, saved)?.bools()?;
+            for (w, holds) in chunk.iter().zip(phi) {
+                if !holds {
+                    good[groups.gid[*w as usize] as usize] = false;
+                }
+            }
+        }
+        Ok(good)
+    }
+
+    /// Group knowledge of `agents` (sorted, at least one) in a chunk of worlds.
+    fn group(
+        &mut self,
+        op: GroupOp,
+        agents: &[usize],
+        formula: &Expr,
         chunk: &[u32],
         state: &Rc<State>,
-    ) -> Result<Col, SolverError> {
-        let groups = self.groups(state, agent)?;
-        Ok(Col::Bool(
-            chunk
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        let tag = match op {
+            GroupOp::Everyone => 2,
+            GroupOp::Common => 3,
+            GroupOp::Distributed => 4,
+        };
+        // The group's members are part of the expression, whose address is in the key.
+        let key = (tag, std::ptr::from_ref(formula) as usize, 0, state.id);
+        match op {
+            GroupOp::Everyone => {
+                let mut out = vec![true; chunk.len()];
+                for &a in agents {
+                    let table = self.knows_table(a, formula, state, saved)?;
+                    let groups = self.groups(state, a)?;
+                    for (o, k) in out.iter_mut().zip(lookup(&table, &groups, chunk)) {
+                        *o &= k;
+                    }
+                }
+                Ok(out)
+            }
+            GroupOp::Distributed => {
+                let groups = self.joint_groups(state, agents)?;
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let t = Rc::new(self.all_in_group(&groups, formula, state, saved)?);
+                        self.memo.insert(key, t.clone());
+                        t
+                    }
+                };
+                Ok(lookup(&table, &groups, chunk))
+            }
+            GroupOp::Common => {
+                // Per member, per group: whether every world of the group in the state
+                // lies in a component (of the members' steps) where the formula always
+                // holds. Stored one member after the other.
+                let all: Vec<Rc<Groups>> = agents
+                    .iter()
+                    .map(|&a| self.groups(state, a))
+                    .collect::<Result<_, _>>()?;
+                let offsets: Vec<usize> = all
+                    .iter()
+                    .scan(0, |acc, g| {
+                        let at = *acc;
+                        *acc += g.count;
+                        Some(at)
+                    })
+                    .collect();
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let t = Rc::new(self.common_table(&all, &offsets, formula, state, saved)?);
+                        self.memo.insert(key, t.clone());
+                        t
+                    }
+                };
+                let mut out = vec![true; chunk.len()];
+                for (groups, offset) in all.iter().zip(&offsets) {
+                    for (o, w) in out.iter_mut().zip(chunk) {
+                        *o &= table[offset + groups.gid[*w as usize] as usize];
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// For common knowledge: the members' groups (`all`, numbered one member after the
+    /// other from `offsets`) joined into components by the worlds of the state they share;
+    /// a group is good when its component has no world of the state where `formula` fails.
+    fn common_table(
+        &mut self,
+        all: &[Rc<Groups>],
+        offsets: &[usize],
+        formula: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        let total = all.iter().map(|g| g.count).sum::<usize>();
+        let mut parent: Vec<usize> = (0..total).collect();
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        let worlds = state.worlds.clone();
+        for &w in worlds.iter() {
+            let first = find(&mut parent, all[0].gid[w as usize] as usize);
+            for (groups, offset) in all.iter().zip(offsets).skip(1) {
+                let other = find(&mut parent, offset + groups.gid[w as usize] as usize);
+                parent[other] = first;
+            }
+        }
+        let mut good = vec![true; total];
+        for chunk in worlds.chunks(CHUNK) {
+            self.check_deadline()?;
+            let phi = self.eval(formula, chunk, state, saved)?.bools()?;
+            for (w, holds) in chunk.iter().zip(phi) {
+                if !holds {
+                    let root = find(&mut parent, all[0].gid[*w as usize] as usize);
+                    good[root] = false;
+                }
+            }
+        }
+        Ok((0..total).map(|g| good[find(&mut parent, g)]).collect())
+    }
+
+    /// The groups of worlds that agree on everything any of `agents` learned in `state`.
+    fn joint_groups(
+        &mut self,
+        state: &Rc<State>,
+        agents: &[usize],
+    ) -> Result<Rc<Groups>, SolverError> {
+        let key: Vec<(usize, usize)> = agents
+            .iter()
+            .map(|&a| (a, state.learned[a].len()))
+            .collect();
+        if let Some(g) = self.joint.get(&key) {
+            return Ok(g.clone());
+        }
+        let mut joint = self.groups(state, agents[0])?;
+        for &a in &agents[1..] {
+            let other = self.groups(state, a)?;
+            let mut map: HashMap<(u32, u32), u32> = HashMap::new();
+            let gid: Vec<u32> = joint
+                .gid
                 .iter()
-                .map(|w| table[groups.gid[*w as usize] as usize])
-                .collect(),
-        ))
+                .zip(&other.gid)
+                .map(|(x, y)| {
+                    let fresh = map.len() as u32;
+                    *map.entry((*x, *y)).or_insert(fresh)
+                })
+                .collect();
+            joint = Rc::new(Groups {
+                gid,
+                count: map.len(),
+            });
+        }
+        self.joint.insert(key, joint.clone());
+        Ok(joint)
     }
 
     /// `agent`'s groups as what it learned in `state` makes them, computed once per list
@@ -394,7 +556,22 @@ impl ExplicitBackend {
     }
 }
 
-/// Integer arithmetic as the language defines it, on values the analysis proved to fit.
+/// A per-group table read at the worlds of a chunk.
+fn lookup(table: &[bool], groups: &Groups, chunk: &[u32]) -> Vec<bool> {
+    chunk
+        .iter()
+        .map(|w| table[groups.gid[*w as usize] as usize])
+        .collect()
+}
+
+/// Integer arithmetic as the language defines it.
 fn arith(op: ArithOp, x: i128, y: i128) -> Result<i128, SolverError> {
-    crate::ir::arith::checked(op, x, y).ok_or_else(|| internal("an integer overflowed 128 bits"))
+    crate::ir::arith::checked(op, x, y).ok_or_else(|| {
+        // Only values a story changed (`x := x * x` in a `repeat`) can grow this far.
+        SolverError::Unsupported(
+            "a value goes beyond the 128-bit integers of the explicit-worlds backend; \
+             `--backend z3` computes with unbounded integers"
+                .into(),
+        )
+    })
 }

@@ -75,6 +75,9 @@ pub(crate) struct ExplicitBackend {
     /// Each character's groups, by (character, how many things it has learned): what a
     /// character learns only grows.
     views: HashMap<(usize, usize), Rc<Groups>>,
+    /// The groups of worlds that agree on everything some characters learned (for
+    /// distributed knowledge), by (character, how many things it has learned) of each.
+    joint: HashMap<Vec<(usize, usize)>, Rc<Groups>>,
     next_id: u64,
     /// Z3, made only when an `actual` needs it.
     z3: Option<Z3Backend>,
@@ -113,7 +116,7 @@ impl ExplicitBackend {
                 false
             }
         });
-        let (columns, root) = found.map_err(|stop| refusal(&program, stop))?;
+        let (columns, len, root) = found.map_err(|stop| refusal(&program, stop))?;
         if overflow {
             return Err(Refusal {
                 why: "the explicit-worlds backend computes with integers of up to 100 bits, \
@@ -123,7 +126,6 @@ impl ExplicitBackend {
             });
         }
         check_widths(&program, &root)?;
-        let len = columns.first().map_or(1, Vec::len);
         tracing::debug!(worlds = len, "explicit backend: worlds listed");
         let prefix = prefix.into_iter().cloned().collect();
         Ok(ExplicitBackend {
@@ -134,6 +136,7 @@ impl ExplicitBackend {
             deadline,
             memo: HashMap::new(),
             views: HashMap::new(),
+            joint: HashMap::new(),
             next_id: 0,
             z3: None,
         })
@@ -266,7 +269,13 @@ impl ExplicitBackend {
             Learned::Expr(e) => {
                 let scratch = self.scratch();
                 match self.eval(e, &[w], &scratch, &[])? {
-                    eval::Col::Int(v) => Value::Int(i64::try_from(v[0]).unwrap_or(i64::MAX)),
+                    eval::Col::Int(v) => Value::Int(i64::try_from(v[0]).map_err(|_| {
+                        SolverError::Unsupported(format!(
+                            "a character observes {} in a world, beyond the 64-bit integers \
+                             (-2^63 to 2^63 - 1) the model's views hold",
+                            v[0]
+                        ))
+                    })?),
                     eval::Col::Bool(v) => Value::Bool(v[0]),
                 }
             }
@@ -392,7 +401,7 @@ fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr) -> Result<(), ()>) -> Result<(),
     match &s.kind {
         StmtKind::Announce { formula, .. } | StmtKind::Reveal { formula, .. } => formula.walk(f),
         StmtKind::Learn { what, .. } => what.walk(f),
-        StmtKind::Actual(e) => e.walk(f),
+        StmtKind::Actual(e) | StmtKind::Check(e) | StmtKind::Assign { value: e, .. } => e.walk(f),
         StmtKind::Checkpoint(_) | StmtKind::Worlds { .. } => Ok(()),
         StmtKind::Simultaneously(body) => body.iter().try_for_each(|s| each_expr(s, f)),
         StmtKind::Repeat { body, until, .. } => {
@@ -466,9 +475,10 @@ fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
             i128::from(found)
         }
         // Never in the constraints that bound the worlds.
-        ExprKind::Knows { .. } | ExprKind::KnowsValue { .. } | ExprKind::At { .. } => {
-            return None;
-        }
+        ExprKind::Knows { .. }
+        | ExprKind::KnowsValue { .. }
+        | ExprKind::At { .. }
+        | ExprKind::Group { .. } => return None,
     })
 }
 
@@ -606,8 +616,7 @@ impl Backend for ExplicitBackend {
             })
         });
         match found {
-            Ok((columns, _)) if !overflow => {
-                let n = columns.first().map_or(1, Vec::len);
+            Ok((columns, n, _)) if !overflow => {
                 let mut worlds: Vec<World> = (0..n)
                     .map(|i| {
                         World(
@@ -728,6 +737,7 @@ impl Backend for ExplicitBackend {
         }
         let first = self.first(&state.worlds, limit);
         Ok(WorldSet {
+            before: None,
             worlds: first.into_iter().map(|w| self.world(w)).collect(),
             complete: state.worlds.len() <= limit,
         })
@@ -773,7 +783,11 @@ impl Backend for ExplicitBackend {
             }
             views.push(view);
         }
-        Ok(Some(Model { worlds, views }))
+        Ok(Some(Model {
+            before: None,
+            worlds,
+            views,
+        }))
     }
 
     fn statement_done(&mut self) {
