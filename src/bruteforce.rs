@@ -706,7 +706,7 @@ impl<'p> Evaluator<'p> {
                 match value {
                     Some(Value::Int(n)) => V::I(Integer::from(n)),
                     Some(Value::Bool(b)) => V::B(b),
-                    None => return Err(format!("constant #{} is not in the world", id.0).into()),
+                    None => return Err(format!("constant #{} is not in the world", id.0)),
                 }
             }
             ExprKind::Neg(a) => V::I(self.eval(a, w, s)?.into_int()?.neg()),
