@@ -706,7 +706,7 @@ impl<'p> Evaluator<'p> {
                 match value {
                     Some(Value::Int(n)) => V::I(Integer::from(n)),
                     Some(Value::Bool(b)) => V::B(b),
-                    None => return Err(format!("constant #{} is not in the world", id.0).into()),
+                    None => return Err(format!("constant #{} is not in the world", id.0)),
                 }
             }
             ExprKind::Neg(a) => V::I(self.eval(a, w, s)?.into_int()?.neg()),
@@ -1275,7 +1275,7 @@ Eve: knows_value(x / (y + 1))
         let b = |v: &[bool]| World(v.iter().map(|x| Value::Bool(*x)).collect());
         assert_eq!(worlds, vec![b(&[true, true, false, false])]);
         // The clean children know only at the start of round k + 1 = 3.
-        let program = crate::compile(&story.replace("max 100", "max 2"), &sets).unwrap();
+        let program = crate::compile(&story.replace("max n + 1", "max 2"), &sets).unwrap();
         assert!(
             evaluate(
                 &program,

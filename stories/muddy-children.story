@@ -23,7 +23,7 @@ announce any(i in 0..n: muddy[i])
 # and then says, "In a moment I will clap my hands. If you know whether you are
 # muddy, please step forward." He repeats this request over and over again, until
 # all children have stepped forward. The children step forward (or not) at once.
-repeat max 100 {
+repeat max n + 1 {
   checkpoint round_start
   simultaneously {
     for i in 0..n {

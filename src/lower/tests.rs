@@ -2234,7 +2234,7 @@ fn empty_aggregates_are_their_identity_and_never_vanish() {
         [
             "actual true",
             "announce false",
-            "repeat max 100",
+            "repeat max 1",
             "  checkpoint round_start",
             "  simultaneously",
             "until true",

@@ -31,12 +31,14 @@ const FALSE: Edge = 1;
 const TERMINAL_VAR: u32 = u32::MAX;
 /// The variable of a node on the free list.
 const FREE_VAR: u32 = u32::MAX - 1;
-const EMPTY_SLOT: u32 = u32::MAX;
+/// An empty slot of the unique table: no node's entry is 0, as the terminal (node 0) is
+/// never in the table.
+const EMPTY_SLOT: u64 = 0;
 
 /// Garbage collection waits until at least this many nodes are in use.
-const MIN_GC_THRESHOLD: usize = 1 << 20;
+const MIN_GC_THRESHOLD: usize = 1 << 19;
 const MIN_CACHE: usize = 1 << 16;
-const MAX_CACHE: usize = 1 << 20;
+const MAX_CACHE: usize = 1 << 22;
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -76,22 +78,12 @@ struct Frame {
     low: Option<Edge>,
 }
 
-#[derive(Clone, Copy)]
-struct CacheEntry {
-    op: u32,
-    a: Edge,
-    b: Edge,
-    c: Edge,
-    result: Edge,
-}
+/// A computed-cache entry: the operation (0: none), its three arguments and its result.
+/// All zeros is the empty entry, so a new cache is zeroed memory the system hands out
+/// page by page as it is used.
+type CacheEntry = [u32; 5];
 
-const NO_ENTRY: CacheEntry = CacheEntry {
-    op: 0,
-    a: 0,
-    b: 0,
-    c: 0,
-    result: 0,
-};
+const NO_ENTRY: CacheEntry = [0; 5];
 
 /// A BDD variable (a level of the order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -130,8 +122,10 @@ struct Manager {
     /// Per node, how many handles reach it directly.
     refs: Vec<u32>,
     free: Vec<u32>,
-    /// Open addressing: node indices, `EMPTY_SLOT` where there is none.
-    unique: Vec<u32>,
+    /// Open addressing, at most half full: per slot a node's index in the low 32 bits
+    /// and the high half of its hash above them (most mismatches are told without
+    /// reading the node), `EMPTY_SLOT` where there is none.
+    unique: Vec<u64>,
     cache: Vec<CacheEntry>,
     /// Nodes in use (not free), terminal included.
     in_use: usize,
@@ -171,8 +165,8 @@ impl Manager {
             }],
             refs: vec![1],
             free: Vec::new(),
-            unique: vec![EMPTY_SLOT; 1 << 10],
-            cache: vec![NO_ENTRY; MIN_CACHE],
+            unique: vec![0; 1 << 10],
+            cache: vec![[0; 5]; MIN_CACHE],
             in_use: 1,
             gc_threshold: MIN_GC_THRESHOLD,
             min_gc_threshold: MIN_GC_THRESHOLD,
@@ -215,19 +209,24 @@ impl Manager {
         }
         let neg = high & 1;
         let (low, high) = (low ^ neg, high ^ neg);
-        if 4 * (self.in_use + 1) > 3 * self.unique.len() {
+        if 2 * (self.in_use + 1) > self.unique.len() {
             self.grow_unique();
         }
         let mask = self.unique.len() - 1;
-        let mut slot = (mix(var, low, high, 0) as usize) & mask;
+        let hash = mix(var, low, high, 0);
+        let tag = hash & !u64::from(u32::MAX);
+        let mut slot = (hash as usize) & mask;
         loop {
-            let index = self.unique[slot];
-            if index == EMPTY_SLOT {
+            let entry = self.unique[slot];
+            if entry == EMPTY_SLOT {
                 break;
             }
-            let n = self.nodes[index as usize];
-            if n.var == var && n.low == low && n.high == high {
-                return (index << 1) | neg;
+            if entry & !u64::from(u32::MAX) == tag {
+                let index = entry as u32;
+                let n = self.nodes[index as usize];
+                if n.var == var && n.low == low && n.high == high {
+                    return (index << 1) | neg;
+                }
             }
             slot = (slot + 1) & mask;
         }
@@ -244,7 +243,7 @@ impl Manager {
                 u32::try_from(self.nodes.len() - 1).expect("fewer than 2^31 nodes")
             }
         };
-        self.unique[slot] = index;
+        self.unique[slot] = tag | u64::from(index);
         self.in_use += 1;
         (index << 1) | neg
     }
@@ -254,22 +253,23 @@ impl Manager {
         self.rebuild_unique(size);
         let cache = size.clamp(MIN_CACHE, MAX_CACHE);
         if cache > self.cache.len() {
-            self.cache = vec![NO_ENTRY; cache];
+            self.cache = vec![[0; 5]; cache];
         }
     }
 
     fn rebuild_unique(&mut self, size: usize) {
-        self.unique = vec![EMPTY_SLOT; size];
+        self.unique = vec![0; size];
         let mask = size - 1;
         for (i, n) in self.nodes.iter().enumerate().skip(1) {
             if n.var == FREE_VAR {
                 continue;
             }
-            let mut slot = (mix(n.var, n.low, n.high, 0) as usize) & mask;
+            let hash = mix(n.var, n.low, n.high, 0);
+            let mut slot = (hash as usize) & mask;
             while self.unique[slot] != EMPTY_SLOT {
                 slot = (slot + 1) & mask;
             }
-            self.unique[slot] = i as u32;
+            self.unique[slot] = (hash & !u64::from(u32::MAX)) | i as u64;
         }
     }
 
@@ -278,19 +278,13 @@ impl Manager {
     }
 
     fn cached(&self, op: Op, a: Edge, b: Edge, c: Edge) -> Option<Edge> {
-        let e = self.cache[self.cache_slot(op, a, b, c)];
-        (e.op == op as u32 && e.a == a && e.b == b && e.c == c).then_some(e.result)
+        let [o, ea, eb, ec, result] = self.cache[self.cache_slot(op, a, b, c)];
+        (o == op as u32 && ea == a && eb == b && ec == c).then_some(result)
     }
 
     fn remember(&mut self, op: Op, a: Edge, b: Edge, c: Edge, result: Edge) {
         let slot = self.cache_slot(op, a, b, c);
-        self.cache[slot] = CacheEntry {
-            op: op as u32,
-            a,
-            b,
-            c,
-            result,
-        };
+        self.cache[slot] = [op as u32, a, b, c, result];
     }
 
     /// Frees the nodes no handle reaches when more than the threshold are in use.
@@ -326,9 +320,8 @@ impl Manager {
         // Cache entries that name a freed node go; the others stay valid.
         let live = |e: Edge| marked[(e >> 1) as usize];
         for entry in &mut self.cache {
-            if entry.op != 0
-                && !(live(entry.a) && live(entry.b) && live(entry.c) && live(entry.result))
-            {
+            let [op, a, b, c, result] = *entry;
+            if op != 0 && !(live(a) && live(b) && live(c) && live(result)) {
                 *entry = NO_ENTRY;
             }
         }
