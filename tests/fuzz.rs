@@ -523,3 +523,22 @@ fn actual_in_a_repeat_is_declared_again_each_round() {
     );
     assert_eq!(worlds(&t), "1 worlds: [(false)]");
 }
+
+/// `f(x in sample(k, {…}))`, a membership as a call's first argument, was parsed as an
+/// aggregate's binder `x in a..b` and failed with "expected an expression, found `{`"
+/// (src/syntax/parser.rs, `at_binder`).
+#[test]
+fn a_sample_as_a_calls_first_argument_is_a_membership() {
+    let t = agree(
+        "characters A\nint x\nannounce x >= 1 and x <= 3\nA learns x\n\
+         A: knows(x in sample(3, {1, 2, 3}))\n",
+        &[],
+        &[("x", (1, 3))],
+    );
+    assert_eq!(worlds(&t), "3 worlds: [(1), (2), (3)]");
+    let e = epipen::compile("int x\nannounce any(x in sample(1, {2}))\n", &[]);
+    let Err(epipen::CompileError::Story(d)) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(d[0].message, "`any` needs a range");
+}
