@@ -257,10 +257,6 @@ fn engine_facts(engine: &mut Engine, n: usize) -> Vec<String> {
     if n <= MODEL_CAP as u64 {
         facts.push(match engine.model(None, MODEL_CAP) {
             Ok(Some(model)) => format!("model: {}", partitions(&model)),
-            // Each backend says so in its own words.
-            Err(e) if e.to_string().contains("beyond the 64-bit integers") => {
-                "model: an observation beyond 64 bits".to_string()
-            }
             other => format!("model: {other:?}"),
         });
     }
