@@ -118,13 +118,13 @@ fn differential(cases: u32, seed: u64) {
 /// A fixed sample of stories, the same on every run.
 #[test]
 fn differential_fixed_seed() {
-    differential(cases(600), 0x0123_4567_89ab_cdef);
+    differential(cases(1000), 0x0123_4567_89ab_cdef);
 }
 
 /// A short run from a seed of the moment.
 #[test]
 fn differential_random_seed() {
-    differential(cases(50), random_seed());
+    differential(cases(150), random_seed());
 }
 
 /// A campaign: `FUZZ_CASES` stories from `FUZZ_SEED` (see docs/testing.md).
