@@ -108,8 +108,9 @@ impl std::fmt::Display for WorldCount {
 }
 
 /// The epistemic model of a finite knowledge state: its worlds in canonical order and,
-/// for each character, what it observes in each world (the values of what it learned).
-/// A character cannot tell two worlds apart when its observations there are equal.
+/// for each character, what it observes in each world (the values of what it learned,
+/// see [`observations`]). A character cannot tell two worlds apart when its
+/// observations there are equal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Model {
     pub worlds: Vec<World>,
@@ -117,6 +118,22 @@ pub struct Model {
     pub before: Option<Vec<World>>,
     /// `views[c][w]`: what character `c` observes in `worlds[w]`.
     pub views: Vec<Vec<Vec<Value>>>,
+}
+
+/// One thing a character learned, as observed in each world of a [`Model`]: the values
+/// themselves when they all fit in 64 bits, else their ranks among the values observed
+/// (views are only compared for equality, and `x * x` may go beyond 64 bits).
+pub fn observations<T: Ord + Clone>(column: &[T], small: impl Fn(&T) -> Option<i64>) -> Vec<Value> {
+    if let Some(values) = column.iter().map(&small).collect::<Option<Vec<i64>>>() {
+        return values.into_iter().map(Value::Int).collect();
+    }
+    let mut distinct = column.to_vec();
+    distinct.sort();
+    distinct.dedup();
+    column
+        .iter()
+        .map(|x| Value::Int(distinct.binary_search(x).map_or(-1, |k| k as i64)))
+        .collect()
 }
 
 /// A value as stories write it: enum values by their variant's name.

@@ -9,6 +9,7 @@ use super::driver::Backend;
 use super::knowledge::{FiniteAnswer, Goal, Learned, State, WorldList};
 use super::solver::{Term, Z3};
 use super::{COUNT_ENUMERATION_CAP, Failure, Options, SolverError};
+use crate::ir::arith::Integer;
 use crate::ir::{CharId, Expr, ExprKind, Program, Ty};
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 
@@ -350,21 +351,26 @@ impl Backend for Z3Backend {
         let mut scratch = Vec::new();
         let mut views = Vec::with_capacity(state.learned.len());
         for learned in &state.learned {
-            let compiled: Vec<_> = learned
-                .iter()
-                .map(|l| match l {
-                    Learned::Const(c) => self.vars[*c].compile(&self.vars),
-                    Learned::Expr(e) => e.compile(&self.vars),
-                })
-                .collect();
-            let mut view = Vec::with_capacity(worlds.len());
-            for w in &worlds {
-                view.push(
-                    compiled
-                        .iter()
-                        .map(|c| c.eval(&w.0, &mut scratch))
-                        .collect::<Result<Vec<_>, _>>()?,
-                );
+            let mut view = vec![Vec::with_capacity(learned.len()); worlds.len()];
+            for l in learned {
+                let term = match l {
+                    Learned::Const(c) => &self.vars[*c],
+                    Learned::Expr(e) => e,
+                };
+                let compiled = term.compile(&self.vars);
+                let column = worlds
+                    .iter()
+                    .map(|w| compiled.eval_exact(&w.0, &mut scratch))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let observed = if term.is_bool() {
+                    let zero = Integer::from(0i64);
+                    column.iter().map(|x| Value::Bool(*x != zero)).collect()
+                } else {
+                    worlds::observations(&column, Integer::to_i64)
+                };
+                for (v, o) in view.iter_mut().zip(observed) {
+                    v.push(o);
+                }
             }
             views.push(view);
         }

@@ -1184,12 +1184,16 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// At `i in a..b` (not `x in {…}`) right after the `(` of a call?
+    /// At `i in a..b` (not `x in {…}` nor `x in sample(k, {…})`) right after the `(` of
+    /// a call?
     fn at_binder(&self) -> bool {
         let kind = |i: usize| self.toks.get(self.pos + i).map(|t| &t.kind);
+        let sample = matches!(kind(2), Some(TokenKind::Ident(word)) if word == "sample")
+            && kind(3) == Some(&TokenKind::LParen);
         matches!(kind(0), Some(TokenKind::Ident(_)))
             && kind(1) == Some(&TokenKind::In)
             && kind(2) != Some(&TokenKind::LBrace)
+            && !sample
     }
 
     /// `name(i in a..b, j in c..d if guard: body)` after the `(`.

@@ -10,7 +10,7 @@ use epipen::bruteforce::{self, Domain, ErrorKind};
 use epipen::engine::{Engine, Event, Options, SolverError, Strategy, error::Failure};
 use epipen::ir::{Program, Stmt, StmtKind};
 use epipen::syntax::Span;
-use epipen::worlds::{World, WorldSet};
+use epipen::worlds::{Model, World, WorldCount, WorldSet};
 
 /// The engine's worlds at the end of the story, or why it gave none.
 pub fn solve(
@@ -92,6 +92,10 @@ pub struct Transcript {
     pub end: End,
     /// The error's message, when the run stopped early.
     pub message: String,
+    /// What only the engine reports, compared between backends: how many worlds it
+    /// counts at the end, and the epistemic model (`epipen graph`) as which worlds each
+    /// character tells apart.
+    pub engine: Vec<String>,
 }
 
 impl PartialEq for Transcript {
@@ -108,6 +112,9 @@ impl std::fmt::Display for Transcript {
         writeln!(f, "  end: {:?}", self.end)?;
         if !self.message.is_empty() {
             writeln!(f, "  ({})", self.message)?;
+        }
+        for fact in &self.engine {
+            writeln!(f, "  {fact}")?;
         }
         Ok(())
     }
@@ -173,7 +180,16 @@ pub fn engine_transcript(
         strategy,
         ..Options::default()
     };
-    let mut engine = Engine::new(Rc::new(program.clone()), &options);
+    engine_transcript_with(program, text, &options)
+}
+
+/// The most worlds whose epistemic model a transcript records.
+const MODEL_CAP: usize = 64;
+
+/// What a backend reports of a run of `program` (compiled from `text`) with `options`
+/// (`keep_refuted_hints`: as `epipen check` runs it).
+pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) -> Transcript {
+    let mut engine = Engine::new(Rc::new(program.clone()), options);
     let mut events = Vec::new();
     let mut message = String::new();
     let run = engine.run(&mut |event| match event {
@@ -196,14 +212,18 @@ pub fn engine_transcript(
         Event::CheckHolds { span } => {
             events.push(format!("{}: check holds", position(text, span.start)));
         }
-        Event::HintTrusted { .. }
-        | Event::HintRefuted { .. }
-        | Event::CheckFailed { .. }
-        | Event::Step { .. } => {}
+        Event::HintRefuted { span, .. } => {
+            events.push(format!("{}: hint refuted", position(text, span.start)));
+        }
+        Event::HintTrusted { .. } | Event::CheckFailed { .. } | Event::Step { .. } => {}
     });
+    let mut facts = Vec::new();
     let end = match run {
         Ok(()) => match engine.worlds(1_000_000) {
-            Ok(set) if set.complete => End::Worlds(show(&set.worlds)),
+            Ok(set) if set.complete => {
+                facts = engine_facts(&mut engine, set.worlds.len());
+                End::Worlds(show(&set.worlds))
+            }
             Ok(set) => End::Incomplete(show(&set.worlds)),
             Err(e) => solver_end(e),
         },
@@ -225,7 +245,45 @@ pub fn engine_transcript(
         events,
         end,
         message,
+        engine: facts,
     }
+}
+
+/// What the engine says of the `n` worlds possible at the end: whether it counts them
+/// right (Z3 may only say "more than" beyond what it lists), and, for a few, the
+/// epistemic model.
+fn engine_facts(engine: &mut Engine, n: usize) -> Vec<String> {
+    let n = n as u64;
+    let count = match engine.count_worlds(None, 1_000_000) {
+        Ok(WorldCount::Exactly(k)) if k == n => "right".to_string(),
+        Ok(WorldCount::MoreThan(k)) if k < n => "right".to_string(),
+        other => format!("{other:?} for {n} worlds"),
+    };
+    let mut facts = vec![format!("count: {count}")];
+    if n <= MODEL_CAP as u64 {
+        facts.push(match engine.model(None, MODEL_CAP) {
+            Ok(Some(model)) => format!("model: {}", partitions(&model)),
+            other => format!("model: {other:?}"),
+        });
+    }
+    facts
+}
+
+/// The worlds of an epistemic model and, per character, which of them it cannot tell
+/// apart: each world's number is that of the first world with the same view.
+fn partitions(model: &Model) -> String {
+    let worlds = show(&model.worlds);
+    let classes: Vec<Vec<usize>> = model
+        .views
+        .iter()
+        .map(|views| {
+            views
+                .iter()
+                .map(|v| views.iter().position(|u| u == v).unwrap_or(usize::MAX))
+                .collect()
+        })
+        .collect();
+    format!("{worlds}, classes {classes:?}")
 }
 
 fn solver_end(e: SolverError) -> End {
@@ -285,5 +343,6 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
         events,
         end,
         message,
+        engine: Vec::new(),
     }
 }

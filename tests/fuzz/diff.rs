@@ -7,9 +7,11 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use epipen::engine::Strategy;
+use epipen::engine::{Options, Strategy};
 
-use super::common::{End, Transcript, engine_transcript, evaluator_transcript, takes};
+use super::common::{
+    End, Transcript, engine_transcript, engine_transcript_with, evaluator_transcript, takes,
+};
 use super::print::Printed;
 
 /// The backends every story is offered to.
@@ -188,7 +190,9 @@ fn compare(printed: &Printed) -> Result<(), String> {
         ));
     }
     let mut runs = vec![("evaluator".to_string(), expected.clone())];
+    let mut checks = Vec::new();
     let mut disagree = false;
+    let hints = text.contains("assert_adds_ck");
     for (i, strategy) in BACKENDS.into_iter().enumerate() {
         if !takes(strategy, &program) {
             let why = engine_transcript(&program, text, strategy, TIMEOUT).message;
@@ -198,12 +202,29 @@ fn compare(printed: &Printed) -> Result<(), String> {
         }
         tally(|t| t.taken[i] += 1);
         let got = engine_transcript(&program, text, strategy, TIMEOUT);
-        disagree |= got != expected;
+        // What only engines report (counts, models) agrees between them.
+        disagree |= got != expected
+            || runs
+                .get(1)
+                .is_some_and(|(_, first)| first.engine != got.engine);
         runs.push((format!("{strategy:?}"), got));
+        if hints {
+            // As `epipen check` runs it: every hint's verdict, refuted ones included.
+            let options = Options {
+                timeout: Some(TIMEOUT),
+                strategy,
+                keep_refuted_hints: true,
+                ..Options::default()
+            };
+            let got = engine_transcript_with(&program, text, &options);
+            disagree |= checks.first().is_some_and(|(_, first)| *first != got);
+            checks.push((format!("{strategy:?} (check)"), got));
+        }
     }
     if !disagree {
         return Ok(());
     }
+    runs.extend(checks);
     let report = report(printed, "the runs disagree", &runs);
     if std::env::var_os("FUZZ_EXPLORE").is_some() {
         // Triage: every disagreement on stderr, none stops the run.

@@ -379,16 +379,12 @@ impl Printer<'_> {
     // -----------------------------------------------------------------------------
     // Names in scope.
 
-    fn live_vars(&self) -> impl Iterator<Item = &Var> {
-        self.scope.iter()
-    }
-
     /// The members of family `name` that can be written here: indexed by a variable in
     /// scope whose values stay inside the family, or by a constant.
     fn members(&self, name: &str) -> Vec<String> {
         let n = self.n;
         let mut out = Vec::new();
-        for v in self.live_vars() {
+        for v in &self.scope {
             if v.lo > v.hi {
                 // The code never runs: any index is checked for its type only.
                 out.push(format!("{name}[{}]", v.name));
@@ -803,13 +799,11 @@ impl Printer<'_> {
             }
             Stmt::Repeat(max, body, until) if !at.sim => {
                 // The `until` is printed once the body's checkpoints are defined.
-                let start = self.printed.text.len();
                 self.open(&format!("repeat max {max} {{"), "} until true");
                 self.block(body, at.nested());
                 let until = self.bool_e(until, &Cx::public()).0;
                 self.closers.pop();
                 self.line(&format!("}} until {until}"));
-                debug_assert!(self.printed.text.len() > start);
             }
             Stmt::Assert(hint, body) if at.top && !at.sim => self.assert(hint, body),
             Stmt::Actual(pick) if !at.sim && !at.unrolled && !self.actual => self.actual(*pick),

@@ -3,7 +3,6 @@ use std::time::Duration;
 
 use super::value::{Partition, Val};
 use super::*;
-use crate::bruteforce::{self, Domain};
 use crate::engine::driver::Backend;
 use crate::engine::{Counterexample, Engine, Event, Strategy};
 use crate::ir::{ArithOp, CmpOp, StmtKind};
@@ -22,12 +21,20 @@ fn bdd_engine(program: &Rc<Program>, options: Options) -> Engine {
     engine
 }
 
-/// Every world of the program's domain that the brute-force evaluator keeps, sorted.
-fn brute(program: &Program) -> Vec<World> {
-    let domain = Domain {
-        ranges: vec![None; program.constants.len()],
+/// Every world Z3 keeps at the program's end, in canonical order: another backend to
+/// cross-check against (the brute-force evaluator, which stays independent of the
+/// engine, does so from tests/agreement.rs and tests/fuzz.rs).
+fn by_z3(program: &Program) -> Vec<World> {
+    let options = Options {
+        strategy: Strategy::Z3,
+        skip_worlds_statements: true,
+        ..Options::default()
     };
-    bruteforce::evaluate(program, &domain).expect("the evaluator runs")
+    let mut engine = Engine::new(Rc::new(program.clone()), &options);
+    engine.run(&mut |_| {}).expect("Z3 runs the story");
+    let set = engine.worlds(u64::MAX).expect("Z3's worlds");
+    assert!(set.complete);
+    set.worlds
 }
 
 const MIXED: &str = "enum Colour { red, green, blue }
@@ -48,7 +55,7 @@ fn worlds_come_in_canonical_order_with_bools_and_enums() {
         "announce z == xl\n",
     ] {
         let program = compile(&format!("{MIXED}{extra}"));
-        let expected = brute(&program);
+        let expected = by_z3(&program);
         let mut engine = bdd_engine(&program, Options::default());
         engine.run(&mut |_| {}).expect("the story runs");
         for limit in [0, 1, 2, 7, 40, expected.len() - 1, expected.len(), 1000] {
@@ -79,7 +86,7 @@ announce c[0] != c[2] or q
         (0..order.len()).collect::<Vec<_>>(),
         "the order is not the declarations'"
     );
-    let expected = brute(&program);
+    let expected = by_z3(&program);
     let mut engine = bdd_engine(&program, Options::default());
     engine.run(&mut |_| {}).expect("the story runs");
     for limit in [
@@ -135,7 +142,7 @@ fn partitions_follow_the_evaluators_arithmetic() {
     let space = Space::new(&program).expect("bits");
     let (f, t) = (space.enum_partition(0), space.enum_partition(1));
     let minus_two = Partition::constant(-2, space.mk_true());
-    let worlds = brute(&program);
+    let worlds = by_z3(&program);
     assert_eq!(worlds.len(), 15);
     let int = |w: &World, i: usize| match w.0[i] {
         Value::Int(n) => i128::from(n),
@@ -251,7 +258,7 @@ fn a_wrong_hint_is_refuted_with_the_first_counterexample() {
     let mut events = Vec::new();
     engine.run(&mut |e| events.push(e)).expect("a right hint");
     assert!(matches!(events.as_slice(), [Event::HintVerified { .. }]));
-    assert_eq!(engine.worlds(10).unwrap().worlds, brute(&right));
+    assert_eq!(engine.worlds(10).unwrap().worlds, by_z3(&right));
 
     // `c`: the block keeps (false, true, false), where c is false; that comes before
     // (true, ...) worlds, which the hint allows and the block rules out.
@@ -281,7 +288,7 @@ fn a_wrong_hint_is_refuted_with_the_first_counterexample() {
         })
         .expect("kept going");
     assert_eq!(refuted, vec![expected]);
-    assert_eq!(engine.worlds(10).unwrap().worlds, brute(&right));
+    assert_eq!(engine.worlds(10).unwrap().worlds, by_z3(&right));
 }
 
 #[test]

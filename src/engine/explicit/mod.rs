@@ -263,20 +263,17 @@ impl ExplicitBackend {
         Ok(self.state(0, Rc::new(worlds), state.learned.clone()))
     }
 
-    fn values(&mut self, item: &Learned, w: u32) -> Result<Value, SolverError> {
+    /// What a learned item is in each of `order`'s worlds, as a model's views hold it.
+    fn observed(&mut self, item: &Learned, order: &[u32]) -> Result<Vec<Value>, SolverError> {
         Ok(match item {
-            Learned::Const(c) => self.world(w).0[*c],
+            Learned::Const(c) => order.iter().map(|&w| self.world(w).0[*c]).collect(),
             Learned::Expr(e) => {
                 let scratch = self.scratch();
-                match self.eval(e, &[w], &scratch, &[])? {
-                    eval::Col::Int(v) => Value::Int(i64::try_from(v[0]).map_err(|_| {
-                        SolverError::Unsupported(format!(
-                            "a character observes {} in a world, beyond the 64-bit integers \
-                             (-2^63 to 2^63 - 1) the model's views hold",
-                            v[0]
-                        ))
-                    })?),
-                    eval::Col::Bool(v) => Value::Bool(v[0]),
+                match self.eval(e, order, &scratch, &[])? {
+                    eval::Col::Int(v) => {
+                        crate::worlds::observations(&v, |x| i64::try_from(*x).ok())
+                    }
+                    eval::Col::Bool(v) => v.into_iter().map(Value::Bool).collect(),
                 }
             }
         })
@@ -772,14 +769,11 @@ impl Backend for ExplicitBackend {
         let worlds: Vec<World> = order.iter().map(|&w| self.world(w)).collect();
         let mut views = Vec::with_capacity(state.learned.len());
         for learned in state.learned.iter() {
-            let mut view = Vec::with_capacity(order.len());
-            for &w in &order {
-                view.push(
-                    learned
-                        .iter()
-                        .map(|item| self.values(item, w))
-                        .collect::<Result<Vec<_>, _>>()?,
-                );
+            let mut view = vec![Vec::with_capacity(learned.len()); order.len()];
+            for item in learned {
+                for (v, o) in view.iter_mut().zip(self.observed(item, &order)?) {
+                    v.push(o);
+                }
             }
             views.push(view);
         }
