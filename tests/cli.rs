@@ -3,6 +3,10 @@
 
 #[path = "cli/explore.rs"]
 mod explore;
+#[path = "cli/http.rs"]
+mod http;
+#[path = "cli/serve.rs"]
+mod serve;
 #[path = "cli/trust.rs"]
 mod trust;
 
