@@ -1,6 +1,8 @@
 //! Drives the real `epipen` executable: every story in `stories/` with its exact output,
 //! bad stories with their exact errors and exit codes, and the solver-failure paths.
 
+#[path = "cli/browser.rs"]
+mod browser;
 #[path = "cli/explore.rs"]
 mod explore;
 #[path = "cli/http.rs"]

@@ -117,7 +117,7 @@ fn cheryl() -> Value {
 
 /// What `epipen ARGS… NAME` prints on stderr for a story file `NAME` holding `source`,
 /// run from its directory (so that messages name the file as the playground does).
-fn cli_error(args: &[&str], name: &str, source: &str) -> (i32, String) {
+pub(crate) fn cli_error(args: &[&str], name: &str, source: &str) -> (i32, String) {
     let path = story_file(name, source);
     let dir = std::path::Path::new(&path).parent().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_epipen"))

@@ -70,6 +70,8 @@ function renderEditor() {
     return cls ? `<span class="${cls}" data-line="${n}">${html}</span>` : html;
   }).join("\n") + "\n";
   $("gutter").textContent = lines.map((_, i) => i + 1).join("\n") + "\n";
+  // As tall as the story, within the window.
+  $("editor").style.height = `min(78vh, max(14em, calc(${lines.length + 1} * var(--line) + 1.2em)))`;
   syncScroll();
 }
 
@@ -269,7 +271,7 @@ function showRun(answer, ms) {
     error.textContent = "";
     // The CLI's text, its `file:line:col` made links to the place.
     const pattern = /^(.*?):(\d+):(\d+): error: /;
-    for (const line of answer.error.message.split("\n")) {
+    for (const line of answer.error.message.replace(/\n$/, "").split("\n")) {
       const m = line.match(pattern);
       if (m && m[1] === state.name) {
         const a = document.createElement("a");
@@ -495,7 +497,7 @@ async function drawGraph(request, number) {
     span.append(swatch, `${name} cannot tell these apart`);
     legend.append(span);
   });
-  if (answer.characters.length > 1) {
+  if (answer.edges.some((e) => e.who.length > 1)) {
     const span = document.createElement("span");
     const swatch = document.createElement("span");
     swatch.className = "swatch";
@@ -512,7 +514,7 @@ function layout(n, edges) {
     const angle = (2 * Math.PI * i) / Math.max(n, 1) - Math.PI / 2;
     points.push({ x: Math.cos(angle) * 100 * Math.sqrt(n), y: Math.sin(angle) * 100 * Math.sqrt(n) });
   }
-  if (n <= 12) return points;
+  if (n <= 3) return points;
   const ideal = 90;
   for (let step = 0; step < 300; step++) {
     const heat = 20 * (1 - step / 300) + 1;
@@ -591,7 +593,7 @@ function drawModel(model) {
     svg("title", {}, g).textContent = worldText(w);
   });
   if (keys.length) {
-    svg("text", { x: minX + 8, y: minY + 14, class: "edge-label", fill: "#6b7280" }, root)
+    svg("text", { x: minX + 8, y: minY + 16, class: "axis", fill: "#6b7280" }, root)
       .textContent = `nodes: (${keys.join(", ")})`;
   }
   return root;
