@@ -3,6 +3,8 @@
 
 #[path = "cli/browser.rs"]
 mod browser;
+#[path = "cli/dependent.rs"]
+mod dependent;
 #[path = "cli/explore.rs"]
 mod explore;
 #[path = "cli/http.rs"]
