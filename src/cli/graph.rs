@@ -81,6 +81,24 @@ impl Story {
     }
 }
 
+/// Checks that `epipen graph --svg OUT` can write `OUT`: its directory exists (before the
+/// story runs, and without Graphviz, which would only say it cannot open the file).
+pub(super) fn check_svg_path(out: &std::path::Path) -> Result<(), Failure> {
+    let dir = out
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    if dir.is_dir() {
+        return Ok(());
+    }
+    Err(Failure::Story(format!(
+        "error: --svg {}: the directory {} does not exist\n  = hint: create it first (`mkdir -p {}`)\n",
+        out.display(),
+        dir.display(),
+        dir.display()
+    )))
+}
+
 /// Renders DOT text to an SVG file with Graphviz's `dot` (given a file, not a pipe: a
 /// `dot` that dies early cannot take epipen down with it).
 pub(super) fn render_svg(dot: &str, out: &std::path::Path) -> Result<(), Failure> {

@@ -112,7 +112,7 @@ enum Command {
         /// The story file
         file: PathBuf,
         /// Print at most this many worlds
-        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 10, value_parser = parse_limit)]
         limit: u64,
         /// Print one JSON object: {"worlds": [...], "complete": true|false}
         #[arg(long)]
@@ -207,6 +207,20 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         )),
         Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v)),
         _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+/// `worlds --limit N`: how many worlds to print, at least one.
+fn parse_limit(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err(
+            "the limit is how many worlds to print at most, and 0 would print none: give 1 or more"
+                .to_string(),
+        ),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{s}` is not a whole number of worlds (the limit is how many to print at most)"
+        )),
     }
 }
 
@@ -370,6 +384,9 @@ fn run_command() -> ExitCode {
             story.trace(&options, limit, *json)
         }),
         Command::Graph { file, at, svg } => with_story(file, &sets, cli.seed, deadline, |story| {
+            if let Some(out) = svg {
+                graph::check_svg_path(out)?;
+            }
             options.skip_worlds_statements = true;
             let checkpoint = story.checkpoint(at.as_deref())?;
             let mut engine = story.run(&options, &mut |_| {})?;
@@ -434,6 +451,22 @@ fn run_command() -> ExitCode {
                     &source,
                     crate::CompileError::Story(own),
                 )));
+            }
+            let draws = |job: &explore::sweep::Job| {
+                crate::compile_until(&source, &job.sets, job.seed, deadline)
+                    .is_ok_and(|p| !p.samples.is_empty())
+            };
+            if samples.is_some()
+                && let Some(first) = jobs.first()
+                && !draws(first)
+            {
+                errln!(
+                    "error: --samples: {path} draws nothing with `sample(k, {{…}})`, so every seed would run the same story"
+                );
+                errln!(
+                    "  = hint: draw the story's values with `(…) in sample(k, {{…}})`, or sweep --set values instead"
+                );
+                return ExitCode::from(2);
             }
             let sweep = sweep::Sweep { source: &source };
             exit_code(sweep.run(jobs, &options, samples.is_some(), *json))
@@ -584,6 +617,7 @@ fn init_tracing(verbose: u8) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(|| output::LogWriter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .try_init();
 }
@@ -625,12 +659,12 @@ impl Story {
             .unwrap_or_default()
     }
 
-    /// The first line of the statement at `span`, as written.
-    fn first_line(&self, span: Span) -> &str {
-        self.source[span.start..span.end]
-            .split(['\n', '\r'])
-            .next()
-            .unwrap_or("")
+    /// The statement at `span` on one line, cut to fit (`--stats`, the trace).
+    fn statement_line(&self, span: Span) -> String {
+        explore::truncate(
+            &explore::statement_text(&self.source[span.start..span.end]),
+            72,
+        )
     }
 
     /// The hint of the `assert_adds_ck` statement at `span`, as written.
@@ -658,10 +692,14 @@ impl Story {
         after: &mut AfterStep<'_>,
     ) -> Result<Engine, Failure> {
         // The deadline counts from the start of the command, reading and compiling included.
+        // Each statement's time and κ size come as `Step` events for `--stats` and for
+        // the debug log.
+        let logged = tracing::enabled!(tracing::Level::DEBUG);
         let options = Options {
             timeout: self
                 .deadline
                 .map(|d| d.saturating_duration_since(Instant::now())),
+            stats: options.stats || logged,
             ..options.clone()
         };
         let mut engine = Engine::new(self.program.clone(), &options);
@@ -681,12 +719,23 @@ impl Story {
                             elapsed,
                             kappa_size,
                             unit,
-                        } => errln!(
-                            "stats: line {:>4}  {:>10.3} ms  κ {kappa_size} {unit}  {}",
-                            self.line(span),
-                            elapsed.as_secs_f64() * 1000.0,
-                            self.first_line(span)
-                        ),
+                        } => {
+                            let ms = elapsed.as_secs_f64() * 1000.0;
+                            let statement = self.statement_line(span);
+                            if logged {
+                                let (line, column) =
+                                    crate::syntax::diagnostic::line_col(&self.source, span.start);
+                                tracing::debug!(
+                                    "line {line}:{column}: done in {ms:.3} ms, κ {kappa_size} {unit}: {statement}"
+                                );
+                            }
+                            if options.stats {
+                                errln!(
+                                    "stats: line {:>4}  {ms:>10.3} ms  κ {kappa_size:>9} {unit:<6}  {statement}",
+                                    self.line(span),
+                                );
+                            }
+                        }
                         event => sink(event),
                     }
                 })

@@ -109,11 +109,7 @@ impl Story {
     fn step_title(&self, span: Option<Span>) -> String {
         match span {
             None => "start".to_string(),
-            Some(span) => format!(
-                "line {}: {}",
-                self.line(span),
-                explore::truncate(&self.statement(span), 72)
-            ),
+            Some(span) => format!("line {}: {}", self.line(span), self.statement_line(span)),
         }
     }
 
