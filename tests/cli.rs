@@ -9,6 +9,8 @@ mod dependent;
 mod explore;
 #[path = "cli/http.rs"]
 mod http;
+#[path = "cli/newcomer.rs"]
+mod newcomer;
 #[path = "cli/serve.rs"]
 mod serve;
 #[path = "cli/trust.rs"]

@@ -72,10 +72,12 @@ fn default_limit() -> usize {
 }
 
 impl Request {
-    /// The request, or why the API refuses it (status 400).
-    fn checked(body: Result<Json<Request>, JsonRejection>) -> Result<Request, Response> {
-        let Json(request) = body.map_err(|e| error(e.status(), e.body_text()))?;
-        let bad = |why: String| Err(error(StatusCode::BAD_REQUEST, why));
+    /// The request, or why the API refuses it: the status and the reason.
+    fn checked(
+        body: Result<Json<Request>, JsonRejection>,
+    ) -> Result<Request, (StatusCode, String)> {
+        let Json(request) = body.map_err(|e| (e.status(), e.body_text()))?;
+        let bad = |why: String| Err((StatusCode::BAD_REQUEST, why));
         if request.name.is_empty()
             || request.name.chars().count() > 200
             || request.name.contains(char::is_control)
@@ -150,19 +152,7 @@ pub(super) async fn run(
     Extract(state): Extract<Arc<State>>,
     body: Result<Json<Request>, JsonRejection>,
 ) -> Response {
-    let request = match Request::checked(body) {
-        Ok(request) => request,
-        Err(refused) => return refused,
-    };
-    let limit = request.time_limit(&state);
-    let name = request.name.clone();
-    solve(
-        &state,
-        limit,
-        move || run_story(&request, limit),
-        move || timed_out(&name, limit),
-    )
-    .await
+    answer(&state, body, run_story).await
 }
 
 /// `POST /api/graph`
@@ -170,16 +160,25 @@ pub(super) async fn graph(
     Extract(state): Extract<Arc<State>>,
     body: Result<Json<Request>, JsonRejection>,
 ) -> Response {
+    answer(&state, body, graph_story).await
+}
+
+/// Checks the request and answers it with `work`, a solve within its time limit.
+async fn answer(
+    state: &State,
+    body: Result<Json<Request>, JsonRejection>,
+    work: fn(&Request, Duration) -> Value,
+) -> Response {
     let request = match Request::checked(body) {
         Ok(request) => request,
-        Err(refused) => return refused,
+        Err((status, why)) => return error(status, why),
     };
-    let limit = request.time_limit(&state);
+    let limit = request.time_limit(state);
     let name = request.name.clone();
     solve(
-        &state,
+        state,
         limit,
-        move || graph_story(&request, limit),
+        move || work(&request, limit),
         move || timed_out(&name, limit),
     )
     .await
