@@ -41,6 +41,7 @@ Examples:
   epipen graph stories/cheryl.story --at whispered --svg cheryl.svg
   epipen sweep stories/muddy-children.story --set n=2..8 --set k=1..3
   epipen sweep stories/cheryl-sample.story --samples 1000 --seed 1
+  epipen serve --open                             the web playground, in the browser
 
 Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit),
 a refuted hint or output that cannot be written, 2 usage or story error.";

@@ -27,7 +27,7 @@ impl Story {
     /// `epipen run --trace`: the run's own output, and after each statement the worlds
     /// possible; at the end, which statement eliminated each world.
     pub(super) fn trace(&self, options: &Options, limit: usize, json: bool) -> Result<(), Failure> {
-        let (_, fates) = self.trace_run(options, limit, &mut |item| match item {
+        let (_, fates) = self.trace_run(options, Tracer::new(limit), &mut |item| match item {
             Traced::Step(step) if json => outln!("{}", self.step_json(step)),
             Traced::Step(step) => out!("{}", self.step_text(step)),
             Traced::Event(event) if json => {
@@ -50,16 +50,15 @@ impl Story {
     }
 
     /// Runs the story, reporting each event and, after each statement, the worlds
-    /// possible (listed when at most `limit`), the steps of one statement unrolled by
+    /// possible as `tracer` sees them, the steps of one statement unrolled by
     /// `for` folded into one. Returns the engine at the end and which statement
     /// eliminated each world, when the worlds were ever few enough to follow.
     pub(crate) fn trace_run(
         &self,
         options: &Options,
-        limit: usize,
+        mut tracer: Tracer,
         emit: &mut dyn FnMut(Traced),
     ) -> Result<(Engine, Option<Fates>), Failure> {
-        let mut tracer = Tracer::new(limit);
         // The step not reported yet: the next may come from the same (unrolled)
         // statement. It is reported before anything the next statement prints.
         let pending: RefCell<Option<TraceStep>> = RefCell::new(None);

@@ -28,6 +28,7 @@ use super::{State, error, solve};
 use crate::cli::{Backend, Failure, Story, Traced, compile_story};
 use crate::engine::{Event, Options};
 use crate::explore::graph::edges;
+use crate::explore::trace::Tracer;
 use crate::syntax::ast::StmtKind;
 
 /// `stories/*.story` by file name, compiled in (listed by build.rs).
@@ -35,6 +36,11 @@ const STORIES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/stories.rs"
 
 /// The most worlds a request may ask to see listed.
 const MAX_LIMIT: usize = 1000;
+
+/// The trace follows the worlds (says what eliminated each) from when there are at most
+/// this many, as many as a graph shows: a table the page can show, and few enough for Z3
+/// to list quickly (`run --trace` follows up to [`crate::explore::trace::TRACK_CAP`]).
+const FOLLOWED: usize = crate::explore::graph::GRAPH_CAP;
 
 /// What `/api/run` and `/api/graph` take.
 #[derive(Debug, Deserialize)]
@@ -127,14 +133,14 @@ pub(super) async fn stories() -> Json<Value> {
     Json(stories.into())
 }
 
-/// A story's title: its first comment line up to a parenthesis or full stop.
+/// A story's title: its first comment line up to a parenthesis or a full stop.
 fn title(source: &str) -> String {
     let first = source
         .lines()
         .find_map(|l| l.strip_prefix('#'))
         .unwrap_or("")
         .trim();
-    let cut = [" (", ". ", ", "]
+    let cut = [" (", ". "]
         .iter()
         .filter_map(|sep| first.find(sep))
         .min()
@@ -202,16 +208,20 @@ fn run_story(request: &Request, limit: Duration) -> Value {
     };
     let (mut trace, mut hints) = (Vec::new(), Vec::new());
     let outcome = story
-        .trace_run(&options, request.limit, &mut |item| match item {
-            Traced::Step(step) => trace.push(story.step_json(step)),
-            Traced::Event(event) => {
-                if let Some(line) = story.event_json(event) {
-                    trace.push(line);
-                } else if let Some(verdict) = verdict_json(&story, event) {
-                    hints.push(verdict);
+        .trace_run(
+            &options,
+            Tracer::following(request.limit, FOLLOWED),
+            &mut |item| match item {
+                Traced::Step(step) => trace.push(story.step_json(step)),
+                Traced::Event(event) => {
+                    if let Some(line) = story.event_json(event) {
+                        trace.push(line);
+                    } else if let Some(verdict) = verdict_json(&story, event) {
+                        hints.push(verdict);
+                    }
                 }
-            }
-        })
+            },
+        )
         .and_then(|(mut engine, fates)| {
             let set = story.final_worlds(&mut engine, request.limit as u64)?;
             Ok((engine.backend(), set, fates))

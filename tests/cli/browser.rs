@@ -324,11 +324,19 @@ fn the_playground_solves_and_explains_cheryls_birthday_in_a_browser() {
         "document.querySelectorAll('#story option').length > 10",
     );
 
-    // Another story first, then Cheryl's Birthday, as a visitor would pick them.
+    // Other stories first, then Cheryl's Birthday, as a visitor would pick them.
     browser.pick("Consecutive Numbers");
     assert_eq!(
         browser.worlds(),
         json!([["A", "B"], ["1", "2"], ["2", "3"]])
+    );
+    // Too many worlds at its first checkpoint for a graph: the model at the end instead.
+    browser.pick("Sum and Product");
+    assert_eq!(browser.worlds(), json!([["x", "y"], ["4", "13"]]));
+    assert_eq!(
+        browser.text("#graph-note"),
+        "(at checkpoint informed: the model at checkpoint informed has 2352 worlds; a graph \
+         shows at most 500) sum-and-product.story at the end: 1 world"
     );
     browser.pick("Cheryl's Birthday");
     assert_eq!(browser.worlds(), json!([["month", "day"], ["7", "16"]]));

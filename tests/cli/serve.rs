@@ -575,3 +575,34 @@ fn a_busy_port_and_a_missing_browser_are_clear() {
     );
     assert_eq!(opened.run(&cheryl())["exit_code"], 0);
 }
+
+#[test]
+fn every_story_runs_and_draws_in_the_playground() {
+    let server = Server::start(&["--timeout", "120"]);
+    for entry in std::fs::read_dir("stories").unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let source = std::fs::read_to_string(&path).unwrap();
+        let answer = server.run(&json!({"source": source, "name": name}));
+        assert_eq!(answer["exit_code"], 0, "{name}: {}", answer["error"]);
+        let cli = epipen(&["worlds", "--json", "--limit", "20", path.to_str().unwrap()]);
+        let expected: Value = serde_json::from_str(&cli.stdout).unwrap();
+        assert_eq!(answer["worlds"]["list"], expected["worlds"], "{name}");
+        assert_eq!(answer["worlds"]["complete"], expected["complete"], "{name}");
+        // The model at the end, or why there is none to draw.
+        let graph = server
+            .client()
+            .post_json("/api/graph", &json!({"source": source, "name": name}));
+        let graph = graph.json();
+        match graph["exit_code"].as_u64() {
+            Some(0) => assert!(graph["worlds"].is_array(), "{name}"),
+            _ => assert!(
+                graph["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("a graph shows at most 500"),
+                "{name}: {graph}"
+            ),
+        }
+    }
+}

@@ -23,6 +23,7 @@ const state = {
   checkpoints: [],
   errorLines: new Map(), // line -> column of the last run's errors
   markLine: 0,          // a line the trace points at
+  pickedAt: false,      // whether the visitor chose the graph's checkpoint
   run: 0,               // the number of the latest run started
   controller: null,
   timer: 0,
@@ -99,10 +100,12 @@ function goTo(line, column) {
 // ---- settings and the shareable link ----
 
 function settings() {
+  // The values typed in (or brought by a link), for the story's consts once it is known
+  // which they are.
+  const known = new Set(state.consts.map((c) => c.name));
   const sets = {};
-  for (const c of state.consts) {
-    const v = state.sets[c.name];
-    if (v !== undefined && v !== "") sets[c.name] = Number(v);
+  for (const [name, v] of Object.entries(state.sets)) {
+    if (v !== undefined && v !== "" && (known.size === 0 || known.has(name))) sets[name] = Number(v);
   }
   return {
     source: $("source").value,
@@ -376,7 +379,7 @@ function showTrace(trace) {
       li.addEventListener("click", () => { state.markLine = item.line; renderEditor(); goTo(item.line, 1); });
     }
     if (item.kind === "step") {
-      if (item.changed !== false) counts.push(countText(item.worlds));
+      if (item.changed === true) counts.push(countText(item.worlds));
       const title = item.line ? `line ${item.line}: ${item.event}` : "start";
       const count = document.createElement("span");
       count.className = "count";
@@ -457,6 +460,7 @@ function showCheckpoints(checkpoints) {
   const same = JSON.stringify(checkpoints) === JSON.stringify(state.checkpoints);
   state.checkpoints = checkpoints;
   if (same && select.options.length) return;
+  state.pickedAt = false;
   select.textContent = "";
   for (const c of checkpoints) select.append(new Option(`at checkpoint ${c}`, c));
   select.append(new Option("at the end", ""));
@@ -480,8 +484,16 @@ async function drawGraph(request, number) {
   if (number !== state.run) return;
   $("graph").textContent = "";
   $("legend").textContent = "";
+  const why = answer.error && answer.error.message.split("\n")[0].replace(/^.*?error: /, "");
+  if (answer.error && at && !state.pickedAt && answer.exit_code === 2) {
+    // The first checkpoint, picked for the visitor, has too many worlds: the end then.
+    $("at").value = "";
+    await drawGraph(request, number);
+    if (number === state.run) note.textContent = `(at checkpoint ${at}: ${why}) ` + note.textContent;
+    return;
+  }
   if (answer.error) {
-    note.textContent = answer.error.message.split("\n")[0].replace(/^.*?error: /, "");
+    note.textContent = why;
     const hint = answer.error.message.split("\n").find((l) => l.includes("= hint:"));
     if (hint) note.textContent += " (" + hint.replace(/^.*= hint: /, "") + ")";
     return;
@@ -560,12 +572,21 @@ function drawModel(model) {
   const n = model.worlds.length;
   const points = layout(n, model.edges);
   const keys = n ? Object.keys(model.worlds[0]) : [];
-  const labels = model.worlds.map((w) => keys.map((k) => String(w[k])).join(", "));
-  const radius = Math.max(16, Math.min(40, 4 + 3.4 * Math.max(1, ...labels.map((l) => l.length))));
+  // Booleans as 1 and 0, side by side: `110` for three of them.
+  const bools = n > 0 && keys.every((k) => typeof model.worlds[0][k] === "boolean");
+  const labels = model.worlds.map((w) => bools
+    ? keys.map((k) => (w[k] ? "1" : "0")).join("")
+    : keys.map((k) => String(w[k])).join(", "));
+  const radius = Math.max(16, Math.min(48, 6 + 3.3 * Math.max(1, ...labels.map((l) => l.length))));
   const pad = radius + 10;
   const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
-  const minX = Math.min(0, ...xs) - pad, maxX = Math.max(0, ...xs) + pad;
-  const minY = Math.min(0, ...ys) - pad, maxY = Math.max(0, ...ys) + pad;
+  // At least 480 × 200 units, so that a few worlds are not drawn huge.
+  const spanX = Math.max(480, Math.max(0, ...xs) - Math.min(0, ...xs) + 2 * pad);
+  const spanY = Math.max(200, Math.max(0, ...ys) - Math.min(0, ...ys) + 2 * pad);
+  const midX = (Math.max(0, ...xs) + Math.min(0, ...xs)) / 2;
+  const midY = (Math.max(0, ...ys) + Math.min(0, ...ys)) / 2;
+  const minX = midX - spanX / 2, maxX = midX + spanX / 2;
+  const minY = midY - spanY / 2, maxY = midY + spanY / 2;
   const root = svg("svg", {
     viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`,
     role: "img",
@@ -594,7 +615,7 @@ function drawModel(model) {
   });
   if (keys.length) {
     svg("text", { x: minX + 8, y: minY + 16, class: "axis", fill: "#6b7280" }, root)
-      .textContent = `nodes: (${keys.join(", ")})`;
+      .textContent = bools ? `nodes: ${keys.join(" ")} (1: true, 0: false)` : `nodes: (${keys.join(", ")})`;
   }
   return root;
 }
@@ -624,6 +645,7 @@ async function start() {
   $("story").addEventListener("change", (e) => pickStory(e.target.value));
   for (const id of ["seed", "backend", "limit"]) $(id).addEventListener("change", () => scheduleRun(0));
   $("at").addEventListener("change", () => {
+    state.pickedAt = true;
     const number = ++state.run;
     state.controller = new AbortController();
     drawGraph(settings(), number);
