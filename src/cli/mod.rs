@@ -696,6 +696,7 @@ impl Story {
         // Each statement's time and κ size come as `Step` events for `--stats` and for
         // the debug log.
         let logged = tracing::enabled!(tracing::Level::DEBUG);
+        let printed = options.stats;
         let options = Options {
             timeout: self
                 .deadline
@@ -730,7 +731,7 @@ impl Story {
                                     "line {line}:{column}: done in {ms:.3} ms, κ {kappa_size} {unit}: {statement}"
                                 );
                             }
-                            if options.stats {
+                            if printed {
                                 errln!(
                                     "stats: line {:>4}  {ms:>10.3} ms  κ {kappa_size:>9} {unit:<6}  {statement}",
                                     self.line(span),

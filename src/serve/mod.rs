@@ -1,6 +1,6 @@
 //! `epipen serve`: the web playground. One page (`assets/`, compiled in: no network at
 //! run time) to edit a story, run it, and explore its trace and epistemic model, served
-//! by axum on tokio; the JSON API it calls is in [`api`].
+//! by axum on tokio; the JSON API it calls is in `api.rs`.
 //!
 //! Each solve runs on a blocking thread (the engine is not `Send`: it is built there),
 //! after taking one of [`Config::workers`] permits (one per core by default: a solve is

@@ -162,7 +162,7 @@ impl Browser {
         browser.call("Log.enable", json!({}));
         browser.call(
             "Emulation.setDeviceMetricsOverride",
-            json!({"width": 1400, "height": 1650, "deviceScaleFactor": 1, "mobile": false}),
+            json!({"width": 1400, "height": 1450, "deviceScaleFactor": 1, "mobile": false}),
         );
         browser
     }

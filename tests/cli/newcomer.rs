@@ -8,6 +8,7 @@ fn debug_logs_off_a_terminal_have_no_colour_and_name_lines_and_columns() {
     let out = epipen(&["-vv", "worlds", "stories/cheryl.story"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.stderr.contains('\x1b'), "{}", out.stderr);
+    assert!(!out.stderr.contains("stats:"), "{}", out.stderr);
     let done: Vec<&str> = out
         .stderr
         .lines()
