@@ -1,6 +1,6 @@
 //! epipen as a library: a crate that depends on it (tests/fixtures/dependent) builds,
-//! links the pinned Z3, and its binary and its `cargo test` run with no environment set
-//! by hand (no `LD_LIBRARY_PATH`, no `Z3_SYS_Z3_VERSION`).
+//! links the pinned Z3, and its binary, its `cargo run` and its `cargo test` work with no
+//! environment set by hand (no `LD_LIBRARY_PATH`, no `Z3_SYS_Z3_VERSION`).
 //!
 //! The fixture is copied under target/ with its path dependency made absolute, next to
 //! epipen's `Cargo.lock` and profiles, and built into epipen's own target directory, so
@@ -93,6 +93,13 @@ fn a_crate_that_depends_on_epipen_builds_runs_and_tests_with_nothing_set() {
         String::from_utf8_lossy(&ran.stderr)
     );
     assert!(epipen::z3_version().starts_with("5.4."));
+    let via_cargo = cargo(&dir, &["run", "--quiet"]);
+    assert_eq!(
+        via_cargo.stdout,
+        ran.stdout,
+        "{}",
+        String::from_utf8_lossy(&via_cargo.stderr)
+    );
     let tested = cargo(&dir, &["test", "--quiet"]);
     let stdout = String::from_utf8_lossy(&tested.stdout);
     assert!(
