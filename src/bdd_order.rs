@@ -17,7 +17,7 @@
 //! printed in the canonical order of [`crate::worlds::World`] (see the backend's
 //! `walk.rs`). `--stats` prints the order ([`describe`]).
 
-use crate::ir::Program;
+use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind};
 
 /// A family member's family name and index: `coin[12]` is `("coin", 12)`.
 fn member(name: &str) -> Option<(&str, usize)> {
@@ -26,8 +26,26 @@ fn member(name: &str) -> Option<(&str, usize)> {
     Some((&name[..open], index))
 }
 
-/// The program's constants (their indices in `program.constants`) in BDD variable order.
+/// The program's constants (their indices in `program.constants`) in BDD variable order:
+/// families interleaved by index ([`interleaved`]) unless the declarations' order keeps
+/// the constants that the story's formulas relate closer together ([`spread`]). The
+/// zebra puzzle's `distinct(h in 0..5: owner[h])` relates a family's members with each
+/// other, and interleaving its five families would put 20 other variables between
+/// `owner[0]` and `owner[4]` (a BDD of millions of nodes instead of hundreds); the
+/// dining cryptographers relate `paid[i]` with `coin[i]` and `coin[i - 1]` only.
 pub fn order(program: &Program) -> Vec<usize> {
+    let interleaved = interleaved(program);
+    let declared: Vec<usize> = (0..program.constants.len()).collect();
+    if interleaved != declared && spread(program, &declared) < spread(program, &interleaved) {
+        declared
+    } else {
+        interleaved
+    }
+}
+
+/// First the constants that belong to no family, in declaration order, then every
+/// family's member 0 (in the order the families were declared), every member 1, …
+fn interleaved(program: &Program) -> Vec<usize> {
     let mut families: Vec<&str> = Vec::new();
     let mut scalars = Vec::new();
     let mut members = Vec::new();
@@ -53,10 +71,90 @@ pub fn order(program: &Program) -> Vec<usize> {
         .collect()
 }
 
+/// How far apart `order` puts the constants that the story's formulas relate: over
+/// every formula of every statement, the distance between the first and the last of the
+/// constants it mentions. (The sum over the gaps between neighbouring variables of how
+/// many formulas reach across it: a BDD's width at a level grows with what the formulas
+/// crossing it have to remember. Whole formulas, not their conjuncts: the dining
+/// cryptographers' "at most one paid", n² / 2 conjuncts over `paid` alone, is a small
+/// BDD in any order.)
+fn spread(program: &Program, order: &[usize]) -> usize {
+    let mut position = vec![0; order.len()];
+    for (p, c) in order.iter().enumerate() {
+        position[*c] = p;
+    }
+    let mut total = 0;
+    statements(&program.statements, &mut |e: &Expr| {
+        let (mut low, mut high) = (usize::MAX, 0);
+        let _ = e.walk::<()>(&mut |x| {
+            if let ExprKind::Const(c) = x.kind {
+                low = low.min(position[c.0]);
+                high = high.max(position[c.0]);
+            }
+            Ok(())
+        });
+        total += high.saturating_sub(low);
+    });
+    total
+}
+
+/// Calls `f` on every formula or term of `statements`, blocks included.
+fn statements(list: &[Stmt], f: &mut dyn FnMut(&Expr)) {
+    for stmt in list {
+        match &stmt.kind {
+            StmtKind::Announce { formula, .. } | StmtKind::Reveal { formula, .. } => f(formula),
+            StmtKind::Learn { what, .. } => f(what),
+            StmtKind::Actual(e) | StmtKind::Check(e) => f(e),
+            StmtKind::Assign { value, .. } => f(value),
+            StmtKind::Simultaneously(body) => statements(body, f),
+            StmtKind::Repeat { body, until, .. } => {
+                statements(body, f);
+                f(until);
+            }
+            StmtKind::AssertAddsCk { hint, body } => {
+                statements(body, f);
+                f(hint);
+            }
+            StmtKind::Checkpoint(_) | StmtKind::Worlds { .. } => {}
+        }
+    }
+}
+
 /// The order as `--stats` prints it: the constants outside families, then the families
 /// interleaved, e.g. `x, y, then by index: paid[i] coin[i] (i in 0..200)`.
 pub fn describe(program: &Program, order: &[usize]) -> String {
     let name = |c: &usize| program.constants[*c].name.as_str();
+    let declared = order.iter().enumerate().all(|(p, c)| p == *c);
+    if declared && order.iter().any(|c| member(name(c)).is_some()) {
+        // Runs of a family's members with consecutive indices: `owner[0..5]`.
+        /// A constant's name, and for a family member the run it starts: family, first
+        /// index, last index + 1.
+        type Part<'a> = (String, Option<(&'a str, usize, usize)>);
+        let mut parts: Vec<Part> = Vec::new();
+        for c in order {
+            let n = name(c);
+            if let Some((family, index)) = member(n)
+                && let Some((_, Some((f, _, end)))) = parts.last_mut()
+                && *f == family
+                && *end == index
+            {
+                *end += 1;
+                continue;
+            }
+            let run = member(n).map(|(family, index)| (family, index, index + 1));
+            parts.push((n.to_string(), run));
+        }
+        let parts: Vec<String> = parts
+            .into_iter()
+            .map(|(n, run)| match run {
+                Some((family, start, end)) if end > start + 1 => {
+                    format!("{family}[{start}..{end}]")
+                }
+                _ => n,
+            })
+            .collect();
+        return format!("as declared: {}", parts.join(", "));
+    }
     let scalars: Vec<&str> = order
         .iter()
         .map(name)
@@ -128,6 +226,30 @@ mod tests {
         assert_eq!(
             describe(&program, &order(&program)),
             "by index: paid[i] coin[i] (i in 0..2)"
+        );
+    }
+
+    #[test]
+    fn families_whose_members_are_related_with_each_other_keep_the_declarations() {
+        // The zebra puzzle's shape: permutations, and members related index by index.
+        let story = "enum C { a, b, c }\nC x[3], y[3]\nbool z\n\
+                     announce distinct(h in 0..3: x[h])\n\
+                     announce distinct(h in 0..3: y[h])\n\
+                     announce any(h in 0..3: x[h] == a and y[h] == b)\n";
+        let program = compile(story);
+        assert_eq!(order(&program), (0..7).collect::<Vec<_>>());
+        assert_eq!(
+            describe(&program, &order(&program)),
+            "as declared: x[0..3], y[0..3], z"
+        );
+        // The dining cryptographers' shape: a ring of neighbours, interleaved.
+        let story = "const n = 4\nbool paid[n], coin[n]\n\
+                     announce all(i in 0..n, j in i + 1..n: not (paid[i] and paid[j]))\n\
+                     for i in 0..n {\n  announce paid[i] != (coin[i] != coin[(i + 1) % n])\n}\n";
+        let program = compile(story);
+        assert_eq!(
+            describe(&program, &order(&program)),
+            "by index: paid[i] coin[i] (i in 0..4)"
         );
     }
 

@@ -5,7 +5,8 @@
 //! (knowledge state, K/KV encodings, quantifier elimination; the only place that talks
 //! to Z3, and the home of the BDD backend that runs stories of bools and enums) →
 //! [`worlds`] (the possible worlds). [`explore`] builds traces, model graphs and
-//! sweeps on the engine; [`cli`] prints. [`bruteforce`] is an independent
+//! sweeps on the engine; [`cli`] prints, and [`serve`] is the web playground.
+//! [`bruteforce`] is an independent
 //! explicit-state evaluator used to cross-check the engine on finite stories.
 //!
 //! # Rust API
@@ -39,6 +40,7 @@ pub mod engine;
 pub mod explore;
 pub mod ir;
 pub mod lower;
+pub mod serve;
 pub mod story;
 pub mod syntax;
 pub mod worlds;

@@ -1,10 +1,20 @@
 //! Drives the real `epipen` executable: every story in `stories/` with its exact output,
 //! bad stories with their exact errors and exit codes, and the solver-failure paths.
 
+#[path = "cli/browser.rs"]
+mod browser;
+#[path = "cli/dependent.rs"]
+mod dependent;
 #[path = "cli/explore.rs"]
 mod explore;
+#[path = "cli/http.rs"]
+mod http;
 #[path = "cli/knowledge.rs"]
 mod knowledge;
+#[path = "cli/newcomer.rs"]
+mod newcomer;
+#[path = "cli/serve.rs"]
+mod serve;
 #[path = "cli/trust.rs"]
 mod trust;
 

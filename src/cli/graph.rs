@@ -6,11 +6,11 @@ use crate::engine::{Engine, EngineError, Failure as EngineFailure};
 use crate::explore::graph::{self, GRAPH_CAP};
 use crate::ir::CheckpointId;
 use crate::syntax::Diagnostic;
-use crate::worlds::WorldCount;
+use crate::worlds::{Model, WorldCount};
 
 impl Story {
     /// The checkpoint named `name` (None: the end of the story).
-    pub(super) fn checkpoint(&self, name: Option<&str>) -> Result<Option<CheckpointId>, Failure> {
+    pub(crate) fn checkpoint(&self, name: Option<&str>) -> Result<Option<CheckpointId>, Failure> {
         let Some(name) = name else { return Ok(None) };
         match self.program.checkpoints.iter().position(|c| c.name == name) {
             Some(k) => Ok(Some(CheckpointId(k))),
@@ -42,6 +42,17 @@ impl Story {
         engine: &mut Engine,
         checkpoint: Option<CheckpointId>,
     ) -> Result<String, Failure> {
+        let (model, title) = self.model(engine, checkpoint)?;
+        Ok(graph::dot(&self.program, &model, &title))
+    }
+
+    /// The epistemic model at `checkpoint` (None: now) and its title (`cheryl.story at
+    /// checkpoint whispered: 10 worlds`), or the error that says why it cannot be drawn.
+    pub(crate) fn model(
+        &self,
+        engine: &mut Engine,
+        checkpoint: Option<CheckpointId>,
+    ) -> Result<(Model, String), Failure> {
         let (span, place) = match checkpoint {
             None => (self.end(), "at the end".to_string()),
             Some(c) => (
@@ -66,8 +77,26 @@ impl Story {
             "{file} {place}: {}",
             WorldCount::Exactly(model.worlds.len() as u64)
         );
-        Ok(graph::dot(&self.program, &model, &title))
+        Ok((model, title))
     }
+}
+
+/// Checks that `epipen graph --svg OUT` can write `OUT`: its directory exists (before the
+/// story runs, and without Graphviz, which would only say it cannot open the file).
+pub(super) fn check_svg_path(out: &std::path::Path) -> Result<(), Failure> {
+    let dir = out
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    if dir.is_dir() {
+        return Ok(());
+    }
+    Err(Failure::Story(format!(
+        "error: --svg {}: the directory {} does not exist\n  = hint: create it first (`mkdir -p {}`)\n",
+        out.display(),
+        dir.display(),
+        dir.display()
+    )))
 }
 
 /// Renders DOT text to an SVG file with Graphviz's `dot` (given a file, not a pipe: a

@@ -16,6 +16,8 @@ mod sweep;
 mod trace;
 mod watchdog;
 
+pub(crate) use trace::Traced;
+
 use output::{err, errln, out, outln};
 
 use crate::engine::{
@@ -24,7 +26,7 @@ use crate::engine::{
 use crate::explore;
 use crate::ir::Program;
 use crate::syntax::{Diagnostic, Span};
-use crate::worlds::{self, WorldCount};
+use crate::worlds::{self, WorldCount, WorldSet};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -40,6 +42,7 @@ Examples:
   epipen graph stories/cheryl.story --at whispered --svg cheryl.svg
   epipen sweep stories/muddy-children.story --set n=2..8 --set k=1..3
   epipen sweep stories/cheryl-sample.story --samples 1000 --seed 1
+  epipen serve --open                             the web playground, in the browser
 
 Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit),
 a refuted hint or output that cannot be written, 2 usage or story error.";
@@ -73,8 +76,10 @@ struct Cli {
 }
 
 /// `--backend`: which of the engine's backends runs the story.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Backend {
+    #[default]
     Auto,
     Z3,
     Bdd,
@@ -82,7 +87,7 @@ pub enum Backend {
 }
 
 impl Backend {
-    fn strategy(self) -> Strategy {
+    pub(crate) fn strategy(self) -> Strategy {
         match self {
             Backend::Auto => Strategy::Auto,
             Backend::Z3 => Strategy::Z3,
@@ -109,7 +114,7 @@ enum Command {
         /// The story file
         file: PathBuf,
         /// Print at most this many worlds
-        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 10, value_parser = parse_limit)]
         limit: u64,
         /// Print one JSON object: {"worlds": [...], "complete": true|false}
         #[arg(long)]
@@ -168,6 +173,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the web playground: edit, run and explore stories in the browser
+    Serve {
+        /// The address to listen on (127.0.0.1: this machine only)
+        #[arg(long, default_value_t = std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST))]
+        host: std::net::IpAddr,
+        /// The port (0 picks a free one)
+        #[arg(long, default_value_t = crate::serve::DEFAULT_PORT)]
+        port: u16,
+        /// Open the playground in the browser (with xdg-open)
+        #[arg(long)]
+        open: bool,
+    },
     /// Time stories as child processes `epipen worlds STORY`: wall time, peak memory, κ's size
     Bench {
         /// The story files (default: every stories/*.story, sorted by name)
@@ -192,6 +209,20 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         )),
         Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v)),
         _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+/// `worlds --limit N`: how many worlds to print, at least one.
+fn parse_limit(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err(
+            "the limit is how many worlds to print at most, and 0 would print none: give 1 or more"
+                .to_string(),
+        ),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{s}` is not a whole number of worlds (the limit is how many to print at most)"
+        )),
     }
 }
 
@@ -267,7 +298,10 @@ fn run_command() -> ExitCode {
     };
     let deadline = cli.timeout.map(|t| Instant::now() + t);
     if let Some(deadline) = deadline
-        && !matches!(cli.command, Command::Sweep { .. } | Command::Bench { .. })
+        && !matches!(
+            cli.command,
+            Command::Sweep { .. } | Command::Bench { .. } | Command::Serve { .. }
+        )
     {
         watchdog::start(deadline);
     }
@@ -310,12 +344,7 @@ fn run_command() -> ExitCode {
                 out!("{}", story.graph(&mut engine, None)?);
                 return Ok(());
             }
-            let set = engine.worlds(*limit).map_err(|error| {
-                story.failure(&EngineError {
-                    span: story.end(),
-                    error: error.into(),
-                })
-            })?;
+            let set = story.final_worlds(&mut engine, *limit)?;
             if *json {
                 outln!("{}", worlds::worlds_json(&story.program, &set, &trusted));
             } else {
@@ -357,6 +386,9 @@ fn run_command() -> ExitCode {
             story.trace(&options, limit, *json)
         }),
         Command::Graph { file, at, svg } => with_story(file, &sets, cli.seed, deadline, |story| {
+            if let Some(out) = svg {
+                graph::check_svg_path(out)?;
+            }
             options.skip_worlds_statements = true;
             let checkpoint = story.checkpoint(at.as_deref())?;
             let mut engine = story.run(&options, &mut |_| {})?;
@@ -403,7 +435,7 @@ fn run_command() -> ExitCode {
             // is that run's `error` row.
             let names = cli.sets.iter().map(|(name, _)| name.as_str());
             if let Err(e) = crate::parse_with_sets(&source, names) {
-                return compile_failed(&path, &source, e);
+                return exit_code(Err(compile_failure(&path, &source, e)));
             }
             let compile = |sets: &[(String, i64)], seed| match crate::compile_until(
                 &source, sets, seed, deadline,
@@ -416,7 +448,27 @@ fn run_command() -> ExitCode {
                 && !own.is_empty()
                 && compile(&first.sets, first.seed).first() == own.first()
             {
-                return compile_failed(&path, &source, crate::CompileError::Story(own));
+                return exit_code(Err(compile_failure(
+                    &path,
+                    &source,
+                    crate::CompileError::Story(own),
+                )));
+            }
+            let draws = |job: &explore::sweep::Job| {
+                crate::compile_until(&source, &job.sets, job.seed, deadline)
+                    .is_ok_and(|p| !p.samples.is_empty())
+            };
+            if samples.is_some()
+                && let Some(first) = jobs.first()
+                && !draws(first)
+            {
+                errln!(
+                    "error: --samples: {path} draws nothing with `sample(k, {{…}})`, so every seed would run the same story"
+                );
+                errln!(
+                    "  = hint: draw the story's values with `(…) in sample(k, {{…}})`, or sweep --set values instead"
+                );
+                return ExitCode::from(2);
             }
             let sweep = sweep::Sweep { source: &source };
             exit_code(sweep.run(jobs, &options, samples.is_some(), *json))
@@ -475,6 +527,15 @@ fn run_command() -> ExitCode {
                 Ok(())
             }
         }),
+        Command::Serve { host, port, open } => crate::serve::main(
+            &crate::serve::Config {
+                host: *host,
+                port: *port,
+                timeout: cli.timeout.unwrap_or(crate::serve::DEFAULT_TIMEOUT),
+                ..crate::serve::Config::default()
+            },
+            *open,
+        ),
         Command::Bench { files, runs, json } => crate::bench::main(&crate::bench::Args {
             stories: files.clone(),
             runs: *runs as usize,
@@ -581,6 +642,7 @@ fn init_tracing(verbose: u8) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(|| output::LogWriter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .try_init();
 }
@@ -589,16 +651,20 @@ fn init_tracing(verbose: u8) {
 type AfterStep<'a> = dyn FnMut(&mut Engine, Option<Span>) -> Result<(), Failure> + 'a;
 
 /// A story file read and compiled.
-struct Story {
-    path: String,
-    source: String,
-    program: Rc<Program>,
+pub(crate) struct Story {
+    /// The file's path as messages name it.
+    pub(crate) path: String,
+    pub(crate) source: String,
+    pub(crate) program: Rc<Program>,
     /// When `--timeout` runs out.
     deadline: Option<Instant>,
+    /// Whether a run shows its progress on stderr (when it is a terminal) and keeps the
+    /// watchdog informed: the command line's runs do, the web playground's do not.
+    pub(crate) progress: bool,
 }
 
 /// Why a command failed: a rendered message and its exit code.
-enum Failure {
+pub(crate) enum Failure {
     Story(String),
     Solver(String),
     /// Everything was already printed; just the exit code.
@@ -606,11 +672,11 @@ enum Failure {
 }
 
 impl Story {
-    fn line(&self, span: Span) -> usize {
+    pub(crate) fn line(&self, span: Span) -> usize {
         crate::syntax::diagnostic::line_col(&self.source, span.start).0
     }
 
-    fn end(&self) -> Span {
+    pub(crate) fn end(&self) -> Span {
         self.program
             .statements
             .last()
@@ -618,16 +684,16 @@ impl Story {
             .unwrap_or_default()
     }
 
-    /// The first line of the statement at `span`, as written.
-    fn first_line(&self, span: Span) -> &str {
-        self.source[span.start..span.end]
-            .split(['\n', '\r'])
-            .next()
-            .unwrap_or("")
+    /// The statement at `span` on one line, cut to fit (`--stats`, the trace).
+    fn statement_line(&self, span: Span) -> String {
+        explore::truncate(
+            &explore::statement_text(&self.source[span.start..span.end]),
+            72,
+        )
     }
 
     /// The hint of the `assert_adds_ck` statement at `span`, as written.
-    fn hint_text(&self, span: Span) -> &str {
+    pub(crate) fn hint_text(&self, span: Span) -> &str {
         let text = &self.source[span.start..span.end];
         let text = (text.strip_prefix("assert_adds_ck"))
             .or_else(|| text.strip_prefix("check"))
@@ -636,7 +702,11 @@ impl Story {
     }
 
     /// Runs the story's statements with a progress line on stderr.
-    fn run(&self, options: &Options, sink: &mut dyn FnMut(Event)) -> Result<Engine, Failure> {
+    pub(crate) fn run(
+        &self,
+        options: &Options,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<Engine, Failure> {
         self.run_observed(options, sink, &mut |_, _| Ok(()))
     }
 
@@ -649,10 +719,15 @@ impl Story {
         after: &mut AfterStep<'_>,
     ) -> Result<Engine, Failure> {
         // The deadline counts from the start of the command, reading and compiling included.
+        // Each statement's time and κ size come as `Step` events for `--stats` and for
+        // the debug log.
+        let logged = tracing::enabled!(tracing::Level::DEBUG);
+        let printed = options.stats;
         let options = Options {
             timeout: self
                 .deadline
                 .map(|d| d.saturating_duration_since(Instant::now())),
+            stats: options.stats || logged,
             ..options.clone()
         };
         let mut engine = Engine::new(self.program.clone(), &options);
@@ -663,10 +738,12 @@ impl Story {
                 crate::bdd_order::describe(&self.program, &order)
             );
         }
-        let mut progress = Progress::new(&self.program);
+        let mut progress = Progress::new(&self.program, self.progress);
         after(&mut engine, None)?;
         for stmt in &self.program.statements {
-            watchdog::statement(stmt.span);
+            if self.progress {
+                watchdog::statement(stmt.span);
+            }
             progress.tick(self, stmt.span);
             engine
                 .step(stmt, &mut |event| {
@@ -677,12 +754,23 @@ impl Story {
                             elapsed,
                             kappa_size,
                             unit,
-                        } => errln!(
-                            "stats: line {:>4}  {:>10.3} ms  κ {kappa_size} {unit}  {}",
-                            self.line(span),
-                            elapsed.as_secs_f64() * 1000.0,
-                            self.first_line(span)
-                        ),
+                        } => {
+                            let ms = elapsed.as_secs_f64() * 1000.0;
+                            let statement = self.statement_line(span);
+                            if logged {
+                                let (line, column) =
+                                    crate::syntax::diagnostic::line_col(&self.source, span.start);
+                                tracing::debug!(
+                                    "line {line}:{column}: done in {ms:.3} ms, κ {kappa_size} {unit}: {statement}"
+                                );
+                            }
+                            if printed {
+                                errln!(
+                                    "stats: line {:>4}  {ms:>10.3} ms  κ {kappa_size:>9} {unit:<6}  {statement}",
+                                    self.line(span),
+                                );
+                            }
+                        }
                         event => sink(event),
                     }
                 })
@@ -693,7 +781,21 @@ impl Story {
         Ok(engine)
     }
 
-    fn failure(&self, e: &EngineError) -> Failure {
+    /// Up to `limit` of the worlds possible at the end of the run of `engine`.
+    pub(crate) fn final_worlds(
+        &self,
+        engine: &mut Engine,
+        limit: u64,
+    ) -> Result<WorldSet, Failure> {
+        engine.worlds(limit).map_err(|error| {
+            self.failure(&EngineError {
+                span: self.end(),
+                error: error.into(),
+            })
+        })
+    }
+
+    pub(crate) fn failure(&self, e: &EngineError) -> Failure {
         let d = Diagnostic::error(e.span, e.error.to_string());
         match &e.error {
             EngineFailure::Solver(SolverError::Timeout) => Failure::Solver(
@@ -772,56 +874,75 @@ fn with_story(
         Err(code) => return code,
     };
     watchdog::compiling(&path);
-    let program = match crate::compile_until(&source, sets, seed, deadline) {
-        Ok(p) => p,
-        Err(crate::CompileError::Story(diagnostics)) if !sets.is_empty() => {
-            return set_failed(&path, &source, sets, seed, deadline, &diagnostics);
-        }
-        Err(e) => return compile_failed(&path, &source, e),
-    };
-    watchdog::running(&path, &source);
-    exit_code(f(&Story {
-        path,
-        source,
-        program: Rc::new(program),
-        deadline,
-    }))
+    exit_code(
+        compile_story(path, source, sets, seed, deadline).and_then(|story| {
+            watchdog::running(&story.path, &story.source);
+            f(&story)
+        }),
+    )
 }
 
-/// Prints why a story does not compile; returns the exit code.
-fn compile_failed(path: &str, source: &str, e: crate::CompileError) -> ExitCode {
+/// Compiles the story `source` (read from `path`, as messages name it) with its `--set`s
+/// and seed; unrolling stops at `deadline`, and the story keeps it for its runs.
+pub(crate) fn compile_story(
+    path: String,
+    source: String,
+    sets: &[(String, i64)],
+    seed: u64,
+    deadline: Option<Instant>,
+) -> Result<Story, Failure> {
+    match crate::compile_until(&source, sets, seed, deadline) {
+        Ok(program) => Ok(Story {
+            path,
+            source,
+            program: Rc::new(program),
+            deadline,
+            progress: true,
+        }),
+        Err(crate::CompileError::Story(diagnostics)) if !sets.is_empty() => Err(set_failure(
+            &path,
+            &source,
+            sets,
+            seed,
+            deadline,
+            &diagnostics,
+        )),
+        Err(e) => Err(compile_failure(&path, &source, e)),
+    }
+}
+
+/// Why a story does not compile, rendered.
+fn compile_failure(path: &str, source: &str, e: crate::CompileError) -> Failure {
     match e {
         crate::CompileError::Timeout { span } => {
             let d = Diagnostic::error(span, crate::lower::TIMEOUT_MESSAGE)
                 .with_hint("raise --timeout, or simplify the story");
-            err!("{}", d.render(path, source));
-            ExitCode::from(1)
+            Failure::Solver(d.render(path, source))
         }
         crate::CompileError::UnknownSet { name, consts } => {
-            errln!("error: --set {name}=…: {path} has no `const {name}`");
-            match consts.as_slice() {
-                [] => errln!("  = hint: the story declares no consts"),
-                _ => errln!(
-                    "  = hint: its consts are {}",
+            let hint = match consts.as_slice() {
+                [] => "the story declares no consts".to_string(),
+                _ => format!(
+                    "its consts are {}",
                     consts
                         .iter()
                         .map(|c| format!("`{c}`"))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
-            }
-            ExitCode::from(2)
+            };
+            Failure::Story(format!(
+                "error: --set {name}=…: {path} has no `const {name}`\n  = hint: {hint}\n"
+            ))
         }
         crate::CompileError::Story(diagnostics) => {
-            for d in &diagnostics {
-                err!("{}", d.render(path, source));
-            }
+            let mut text: String = diagnostics.iter().map(|d| d.render(path, source)).collect();
             let n = diagnostics.len();
-            errln!(
-                "error: {path}: {n} error{} found",
+            text.push_str(&format!(
+                "error: {path}: {n} error{} found\n",
                 if n == 1 { "" } else { "s" }
-            );
-            ExitCode::from(2)
+            ));
+            Failure::Story(text)
         }
     }
 }
@@ -830,17 +951,17 @@ fn compile_failed(path: &str, source: &str, e: crate::CompileError) -> ExitCode 
 /// with its own values, the values are at fault: one error against the flags that break
 /// it (each alone, or all of them together), with the story's first complaint as a hint,
 /// instead of every consequence (a family of -1 members, then each use of it).
-fn set_failed(
+fn set_failure(
     path: &str,
     source: &str,
     sets: &[(String, i64)],
     seed: u64,
     deadline: Option<Instant>,
     diagnostics: &[Diagnostic],
-) -> ExitCode {
+) -> Failure {
     let compiles = |sets: &[(String, i64)]| crate::compile_until(source, sets, seed, deadline);
     if compiles(&[]).is_err() {
-        return compile_failed(
+        return compile_failure(
             path,
             source,
             crate::CompileError::Story(diagnostics.to_vec()),
@@ -857,8 +978,8 @@ fn set_failed(
         .iter()
         .map(|(name, value)| format!("--set {name}={value}"))
         .collect();
-    errln!(
-        "error: {}: {path} does not compile with {}",
+    let mut text = format!(
+        "error: {}: {path} does not compile with {}\n",
         flags.join(" "),
         if blamed.len() == 1 {
             "this value"
@@ -868,9 +989,9 @@ fn set_failed(
     );
     if let Some(first) = diagnostics.first() {
         let line = crate::syntax::diagnostic::line_col(source, first.span.start).0;
-        errln!("  = hint: line {line}: {}", first.message);
+        text.push_str(&format!("  = hint: line {line}: {}\n", first.message));
     }
-    ExitCode::from(2)
+    Failure::Story(text)
 }
 
 /// The exit code of a command's outcome, its message printed.
@@ -899,13 +1020,13 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(program: &Program) -> Progress {
+    fn new(program: &Program, wanted: bool) -> Progress {
         Progress {
             start: Instant::now(),
             total: program.statements.len(),
             done: 0,
             shown: false,
-            enabled: std::io::stderr().is_terminal(),
+            enabled: wanted && std::io::stderr().is_terminal(),
         }
     }
 

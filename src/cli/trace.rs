@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use super::output::{out, outln};
 use super::{Failure, Story, count_json, negate, print_event, printed_by_run};
-use crate::engine::{EngineError, Event, Failure as EngineFailure, Options};
+use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options};
 use crate::explore::{
     self,
     trace::{Fates, TraceStep, Tracer},
@@ -16,35 +16,65 @@ use crate::worlds::{self, World};
 /// this many.
 const FATES_SHOWN: usize = 100;
 
+/// What a traced run reports, in order: the worlds after a statement (or at the start),
+/// or an event of the run.
+pub(crate) enum Traced<'a> {
+    Step(&'a TraceStep),
+    Event(&'a Event),
+}
+
 impl Story {
     /// `epipen run --trace`: the run's own output, and after each statement the worlds
     /// possible; at the end, which statement eliminated each world.
     pub(super) fn trace(&self, options: &Options, limit: usize, json: bool) -> Result<(), Failure> {
-        let mut tracer = Tracer::new(limit);
-        // The step not printed yet: the next may come from the same (unrolled) statement.
-        // It is printed before anything the next statement prints.
-        let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
-        let flush = || {
-            if let Some(step) = pending.borrow_mut().take() {
-                if json {
-                    outln!("{}", self.step_json(&step));
-                } else {
-                    out!("{}", self.step_text(&step));
+        let (_, fates) = self.trace_run(options, Tracer::new(limit), &mut |item| match item {
+            Traced::Step(step) if json => outln!("{}", self.step_json(step)),
+            Traced::Step(step) => out!("{}", self.step_text(step)),
+            Traced::Event(event) if json => {
+                if let Some(line) = self.event_json(event) {
+                    outln!("{line}");
                 }
             }
+            Traced::Event(event) => {
+                print_event(self, event);
+            }
+        })?;
+        if let Some(fates) = fates {
+            if json {
+                outln!("{}", self.fates_json(&fates));
+            } else {
+                out!("{}", self.fates_text(&fates));
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the story, reporting each event and, after each statement, the worlds
+    /// possible as `tracer` sees them, the steps of one statement unrolled by
+    /// `for` folded into one. Returns the engine at the end and which statement
+    /// eliminated each world, when the worlds were ever few enough to follow.
+    pub(crate) fn trace_run(
+        &self,
+        options: &Options,
+        mut tracer: Tracer,
+        emit: &mut dyn FnMut(Traced),
+    ) -> Result<(Engine, Option<Fates>), Failure> {
+        // The step not reported yet: the next may come from the same (unrolled)
+        // statement. It is reported before anything the next statement prints.
+        let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
+        let emit = RefCell::new(emit);
+        let flush = || {
+            if let Some(step) = pending.borrow_mut().take() {
+                (emit.borrow_mut())(Traced::Step(&step));
+            }
         };
-        self.run_observed(
+        let engine = self.run_observed(
             options,
             &mut |event| {
-                if json {
-                    if let Some(line) = self.event_json(&event) {
-                        flush();
-                        outln!("{line}");
-                    }
-                } else if printed_by_run(&event) {
+                if printed_by_run(&event) {
                     flush();
-                    print_event(self, &event);
                 }
+                (emit.borrow_mut())(Traced::Event(&event));
             },
             &mut |engine, span| {
                 let step = tracer
@@ -63,14 +93,7 @@ impl Story {
             },
         )?;
         flush();
-        if let Some(fates) = tracer.fates() {
-            if json {
-                outln!("{}", self.fates_json(fates));
-            } else {
-                out!("{}", self.fates_text(fates));
-            }
-        }
-        Ok(())
+        Ok((engine, tracer.fates().cloned()))
     }
 
     /// A failure outside any statement's run, at `span` (None: the story's end).
@@ -85,11 +108,7 @@ impl Story {
     fn step_title(&self, span: Option<Span>) -> String {
         match span {
             None => "start".to_string(),
-            Some(span) => format!(
-                "line {}: {}",
-                self.line(span),
-                explore::truncate(&self.statement(span), 72)
-            ),
+            Some(span) => format!("line {}: {}", self.line(span), self.statement_line(span)),
         }
     }
 
@@ -150,7 +169,7 @@ impl Story {
         out
     }
 
-    fn step_json(&self, step: &TraceStep) -> serde_json::Value {
+    pub(crate) fn step_json(&self, step: &TraceStep) -> serde_json::Value {
         let mut object = serde_json::Map::new();
         object.insert("kind".into(), "step".into());
         object.insert("line".into(), step.span.map(|s| self.line(s)).into());
@@ -174,7 +193,7 @@ impl Story {
         object.into()
     }
 
-    fn fates_json(&self, fates: &Fates) -> serde_json::Value {
+    pub(crate) fn fates_json(&self, fates: &Fates) -> serde_json::Value {
         let worlds: Vec<serde_json::Value> = fates
             .worlds
             .iter()
@@ -192,7 +211,7 @@ impl Story {
         })
     }
 
-    pub(super) fn worlds_value(&self, worlds: &[World]) -> serde_json::Value {
+    pub(crate) fn worlds_value(&self, worlds: &[World]) -> serde_json::Value {
         worlds
             .iter()
             .map(|w| serde_json::Value::Object(worlds::world_json(&self.program, w)))
@@ -200,7 +219,7 @@ impl Story {
     }
 
     /// A run's own event (a reveal, a `worlds` statement, …) as one JSON line.
-    fn event_json(&self, event: &Event) -> Option<serde_json::Value> {
+    pub(crate) fn event_json(&self, event: &Event) -> Option<serde_json::Value> {
         Some(match event {
             Event::Worlds { span, set } => serde_json::json!({
                 "kind": "worlds",

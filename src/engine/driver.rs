@@ -275,18 +275,12 @@ impl<B: Backend> Driver<B> {
             self.backend.statement_done();
         }
         done?;
-        let kappa_size = self.backend.size(&self.state);
-        tracing::debug!(
-            span = ?stmt.span,
-            elapsed_ms = start.elapsed().as_secs_f64() * 1000.0,
-            kappa_size,
-            "statement done"
-        );
+        // (The CLI logs these events at debug level, the span as a line and column.)
         if self.options.stats {
             sink(Event::Step {
                 span: stmt.span,
                 elapsed: start.elapsed(),
-                kappa_size,
+                kappa_size: self.backend.size(&self.state),
                 unit: self.backend.size_unit(),
             });
         }

@@ -69,15 +69,27 @@ pub struct Fates {
 /// Follows a run: call [`Tracer::observe`] at the start and after each statement.
 pub struct Tracer {
     limit: usize,
+    /// Worlds are followed one by one up to this many (and counted exactly up to
+    /// [`TRACK_CAP`] at least).
+    track: usize,
     last: Option<(WorldCount, Option<Vec<World>>)>,
     fates: Option<Fates>,
 }
 
 impl Tracer {
-    /// A tracer listing the worlds when there are at most `limit`.
+    /// A tracer listing the worlds when there are at most `limit`, and following them
+    /// from when there are at most [`TRACK_CAP`].
     pub fn new(limit: usize) -> Tracer {
+        Tracer::following(limit, TRACK_CAP)
+    }
+
+    /// A tracer listing the worlds when there are at most `limit`, and following them
+    /// from when there are at most `track` (listing thousands of worlds one by one with
+    /// Z3 takes seconds: the web playground follows fewer).
+    pub fn following(limit: usize, track: usize) -> Tracer {
         Tracer {
             limit,
+            track,
             last: None,
             fates: None,
         }
@@ -89,9 +101,9 @@ impl Tracer {
         engine: &mut Engine,
         span: Option<Span>,
     ) -> Result<TraceStep, Failure> {
-        let count = engine.count_worlds(None, TRACK_CAP)?;
+        let count = engine.count_worlds(None, TRACK_CAP.max(self.track))?;
         let all = match count {
-            WorldCount::Exactly(n) if n <= TRACK_CAP as u64 => Some(engine.worlds(n)?.worlds),
+            WorldCount::Exactly(n) if n <= self.track as u64 => Some(engine.worlds(n)?.worlds),
             _ => None,
         };
         let removed = match (self.last.as_ref().map(|l| l.0), count) {
@@ -138,7 +150,7 @@ impl Tracer {
     }
 
     /// What became of each followed world (None: the worlds were never finitely many,
-    /// or more than [`TRACK_CAP`]).
+    /// or more than it follows).
     pub fn fates(&self) -> Option<&Fates> {
         self.fates.as_ref()
     }

@@ -76,8 +76,9 @@ bool p[3]
 Colour c[3]
 bool q
 Colour d[2]
-announce p[0] != p[2] or c[1] != d[0]
-announce c[0] != c[2] or q
+announce p[0] or c[0] != d[0]
+announce p[2] != p[1] or c[2] != c[1]
+announce c[1] != d[1] or q
 ";
     let program = compile(story);
     let order = crate::bdd_order::order(&program);

@@ -1,0 +1,675 @@
+// The epipen playground: edits a story, runs it through the server's JSON API
+// (POST /api/run, /api/graph; see src/serve/api.rs) and shows the worlds, the trace,
+// the hints' verdicts and the epistemic model, which it draws itself as SVG.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+const KEYWORDS = new Set(("characters int bool announce learns checkpoint worlds true false " +
+  "not and or if then else in const enum for simultaneously actual reveals repeat until " +
+  "assert_adds_ck max").split(" "));
+const FUNCTIONS = new Set(("knows knows_value at all any sum count distinct abs min max " +
+  "sample").split(" "));
+// Distinct colours for the characters' edges, in declaration order.
+const COLOURS = ["#2457c5", "#d1480f", "#0a7f5a", "#9b2fae", "#b8860b", "#c2185b", "#00838f",
+  "#5d4037"];
+
+const state = {
+  stories: [],
+  name: "story",        // the file name errors give the story
+  sets: {},             // const name -> value typed in
+  consts: [],           // [{name, value}] of the last run
+  checkpoints: [],
+  errorLines: new Map(), // line -> column of the last run's errors
+  markLine: 0,          // a line the trace points at
+  pickedAt: false,      // whether the visitor chose the graph's checkpoint
+  run: 0,               // the number of the latest run started
+  controller: null,
+  timer: 0,
+};
+
+// ---- the editor: a textarea over a highlighted copy of its text ----
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+// One line of a story as highlighted HTML; `column` (1-based) underlines the token there.
+function highlightLine(line, column) {
+  const token = /(#.*)|([A-Za-z_][A-Za-z0-9_]*)|(\d+)|(==|!=|<=|>=|=>|->|<->|\.\.|[-+*\/%<>=:])|(\s+|.)/g;
+  let html = "";
+  let match;
+  while ((match = token.exec(line)) !== null) {
+    const [text, comment, word, number, op] = match;
+    const start = match.index + 1;
+    let kind = "";
+    if (comment) kind = "comment";
+    else if (word) {
+      if (KEYWORDS.has(word)) kind = "keyword";
+      else if (FUNCTIONS.has(word) && line.slice(token.lastIndex).trimStart().startsWith("(")) kind = "function";
+      else if (/^[A-Z]/.test(word)) kind = "name";
+    } else if (number) kind = "number";
+    else if (op) kind = "op";
+    let classes = kind ? ["tok-" + kind] : [];
+    if (column && start <= column && column < start + text.length && !/^\s+$/.test(text)) {
+      classes.push("err-at");
+    }
+    const escaped = escapeHtml(text);
+    html += classes.length ? `<span class="${classes.join(" ")}">${escaped}</span>` : escaped;
+  }
+  return html;
+}
+
+function renderEditor() {
+  const lines = $("source").value.split("\n");
+  $("highlight").innerHTML = lines.map((line, i) => {
+    const n = i + 1;
+    const column = state.errorLines.get(n);
+    const cls = column !== undefined ? "err-line" : n === state.markLine ? "hl-line" : "";
+    const html = highlightLine(line, column) || " ";
+    return cls ? `<span class="${cls}" data-line="${n}">${html}</span>` : html;
+  }).join("\n") + "\n";
+  $("gutter").textContent = lines.map((_, i) => i + 1).join("\n") + "\n";
+  // As tall as the story, within the window.
+  $("editor").style.height = `min(78vh, max(14em, calc(${lines.length + 1} * var(--line) + 1.2em)))`;
+  syncScroll();
+}
+
+function syncScroll() {
+  const source = $("source");
+  $("highlight").scrollTop = source.scrollTop;
+  $("highlight").scrollLeft = source.scrollLeft;
+  $("gutter").scrollTop = source.scrollTop;
+}
+
+// Puts the caret at line:column and scrolls there.
+function goTo(line, column) {
+  const source = $("source");
+  const lines = source.value.split("\n");
+  let offset = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
+  offset += Math.max(0, (column || 1) - 1);
+  source.focus();
+  source.setSelectionRange(offset, offset);
+  const lineHeight = parseFloat(getComputedStyle(source).lineHeight) || 18;
+  source.scrollTop = Math.max(0, (line - 5) * lineHeight);
+  syncScroll();
+}
+
+// ---- settings and the shareable link ----
+
+function settings() {
+  // The values typed in (or brought by a link), for the story's consts once it is known
+  // which they are.
+  const known = new Set(state.consts.map((c) => c.name));
+  const sets = {};
+  for (const [name, v] of Object.entries(state.sets)) {
+    if (v !== undefined && v !== "" && (known.size === 0 || known.has(name))) sets[name] = Number(v);
+  }
+  return {
+    source: $("source").value,
+    name: state.name,
+    sets,
+    seed: Number($("seed").value) || 0,
+    backend: $("backend").value,
+    limit: Math.min(1000, Math.max(1, Number($("limit").value) || 20)),
+  };
+}
+
+function renderConsts() {
+  const box = $("consts");
+  box.textContent = "";
+  for (const c of state.consts) {
+    const label = document.createElement("label");
+    label.title = `--set ${c.name}=…: the story says ${c.value}`;
+    label.append(`${c.name} = `);
+    const input = document.createElement("input");
+    input.type = "number";
+    input.step = "1";
+    input.placeholder = c.value;
+    input.value = state.sets[c.name] ?? "";
+    input.dataset.const = c.name;
+    input.addEventListener("change", () => {
+      state.sets[c.name] = input.value;
+      scheduleRun(0);
+    });
+    label.append(input);
+    box.append(label);
+  }
+}
+
+function toBase64Url(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+function shareLink() {
+  const s = settings();
+  const params = new URLSearchParams();
+  params.set("name", s.name);
+  params.set("story", toBase64Url(s.source));
+  if (s.seed) params.set("seed", String(s.seed));
+  if (s.backend !== "auto") params.set("backend", s.backend);
+  for (const [name, value] of Object.entries(s.sets)) params.set("set." + name, String(value));
+  const url = `${location.origin}${location.pathname}#${params}`;
+  history.replaceState(null, "", url);
+  const link = $("link");
+  link.hidden = false;
+  link.value = url;
+  link.select();
+  if (navigator.clipboard) {
+    navigator.clipboard.writeText(url).then(
+      () => status("link copied to the clipboard"),
+      () => status("copy the link next to the settings"));
+  }
+}
+
+// Loads the story a shared link carries; returns whether there was one.
+function loadFromLink() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (!params.has("story")) return false;
+  try {
+    $("source").value = fromBase64Url(params.get("story"));
+  } catch (e) {
+    status("the link's story is damaged: " + e.message, true);
+    return false;
+  }
+  state.name = params.get("name") || "story";
+  $("seed").value = params.get("seed") || "0";
+  $("backend").value = params.get("backend") || "auto";
+  state.sets = {};
+  for (const [key, value] of params) {
+    if (key.startsWith("set.")) state.sets[key.slice(4)] = value;
+  }
+  const known = state.stories.some((s) => s.file === state.name);
+  $("story").value = known ? state.name : "";
+  return true;
+}
+
+function pickStory(file) {
+  const story = state.stories.find((s) => s.file === file);
+  if (!story) return;
+  state.name = story.file;
+  state.sets = {};
+  state.consts = [];
+  $("seed").value = "0";
+  $("source").value = story.source;
+  $("source").scrollTop = 0;
+  state.errorLines = new Map();
+  state.markLine = 0;
+  renderConsts();
+  renderEditor();
+  scheduleRun(0);
+}
+
+// ---- running ----
+
+function status(text, bad) {
+  $("status").textContent = text;
+  $("status").classList.toggle("bad", !!bad);
+}
+
+function scheduleRun(delay) {
+  clearTimeout(state.timer);
+  state.timer = setTimeout(run, delay);
+}
+
+async function post(path, body, signal) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
+  const answer = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(answer.error || `HTTP ${response.status}`);
+  return answer;
+}
+
+async function run() {
+  const number = ++state.run;
+  if (state.controller) state.controller.abort();
+  state.controller = new AbortController();
+  const request = settings();
+  const started = performance.now();
+  status("running…");
+  document.body.dataset.state = "running";
+  let answer;
+  try {
+    answer = await post("/api/run", request, state.controller.signal);
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    status("the server did not answer: " + e.message, true);
+    document.body.dataset.state = "failed";
+    return;
+  }
+  if (number !== state.run) return;
+  const ms = performance.now() - started;
+  showRun(answer, ms);
+  await drawGraph(request, number);
+  if (number === state.run) document.body.dataset.state = "done";
+}
+
+function showRun(answer, ms) {
+  if (answer.consts && answer.consts.length + state.consts.length > 0) {
+    const same = JSON.stringify(answer.consts) === JSON.stringify(state.consts);
+    state.consts = answer.consts;
+    if (!same) renderConsts();
+  }
+  state.errorLines = new Map();
+  const error = $("error");
+  if (answer.error) {
+    for (const at of answer.error.locations) {
+      if (!state.errorLines.has(at.line)) state.errorLines.set(at.line, at.column);
+    }
+    error.hidden = false;
+    error.textContent = "";
+    // The CLI's text, its `file:line:col` made links to the place.
+    const pattern = /^(.*?):(\d+):(\d+): error: /;
+    for (const line of answer.error.message.replace(/\n$/, "").split("\n")) {
+      const m = line.match(pattern);
+      if (m && m[1] === state.name) {
+        const a = document.createElement("a");
+        a.href = "#";
+        a.textContent = `${m[1]}:${m[2]}:${m[3]}`;
+        a.addEventListener("click", (e) => { e.preventDefault(); goTo(+m[2], +m[3]); });
+        error.append(a, line.slice(a.textContent.length) + "\n");
+      } else {
+        error.append(line + "\n");
+      }
+    }
+    const kind = answer.exit_code === 2 ? "story error" : "solver failure";
+    status(`exit code ${answer.exit_code}: ${kind}`, true);
+  } else {
+    error.hidden = true;
+    const n = answer.worlds.list.length;
+    const count = answer.worlds.complete ? `${n} world${n === 1 ? "" : "s"}` : `more than ${n} worlds`;
+    status(`${count} at the end · ${ms.toFixed(0)} ms · ${answer.backend} backend`);
+  }
+  renderEditor();
+  showWorlds(answer.worlds);
+  showTrace(answer.trace || []);
+  showHints(answer.hints || []);
+  showFates(answer.fates, answer.trace || []);
+  showCheckpoints(answer.checkpoints);
+}
+
+// A world's values: `month = 7, day = 16`.
+function worldText(world) {
+  const parts = Object.entries(world).map(([k, v]) => `${k} = ${v}`);
+  return parts.length ? parts.join(", ") : "(no constants)";
+}
+
+function table(headers, rows) {
+  const t = document.createElement("table");
+  const head = t.createTHead().insertRow();
+  for (const h of headers) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.append(th);
+  }
+  const body = t.createTBody();
+  for (const row of rows) {
+    const tr = body.insertRow();
+    for (const cell of row) {
+      const td = tr.insertCell();
+      if (cell instanceof Node) td.append(cell); else td.textContent = String(cell);
+    }
+  }
+  return t;
+}
+
+function showWorlds(worlds) {
+  const box = $("worlds");
+  box.textContent = "";
+  if (!worlds) {
+    box.append(note("no answer: see the error"));
+    return;
+  }
+  const list = worlds.list;
+  if (list.length === 0) {
+    box.append(note(worlds.complete ? "no possible worlds: the announcements contradict each other" : "none listed"));
+    return;
+  }
+  const keys = Object.keys(list[0]);
+  box.append(table(keys, list.map((w) => keys.map((k) => w[k]))));
+  box.append(note(worlds.complete ? "(and that's all)" : "(more worlds exist; raise “list up to” to see more)"));
+}
+
+function note(text) {
+  const p = document.createElement("p");
+  p.className = "note";
+  p.textContent = text;
+  return p;
+}
+
+function countText(count) {
+  if (count === "infinite") return "∞";
+  return String(count);
+}
+
+function worldList(worlds, cls) {
+  const ul = document.createElement("ul");
+  for (const w of worlds) {
+    const li = document.createElement("li");
+    li.textContent = worldText(w);
+    if (cls) li.className = cls;
+    ul.append(li);
+  }
+  return ul;
+}
+
+function showTrace(trace) {
+  const list = $("trace");
+  list.textContent = "";
+  const counts = [];
+  for (const item of trace) {
+    const li = document.createElement("li");
+    li.dataset.kind = item.kind;
+    if (item.line) {
+      li.dataset.line = item.line;
+      li.addEventListener("click", () => { state.markLine = item.line; renderEditor(); goTo(item.line, 1); });
+    }
+    if (item.kind === "step") {
+      if (item.changed === true) counts.push(countText(item.worlds));
+      const title = item.line ? `line ${item.line}: ${item.event}` : "start";
+      const count = document.createElement("span");
+      count.className = "count";
+      const n = item.worlds;
+      count.textContent = n === "infinite" ? "infinitely many worlds"
+        : typeof n === "number" ? `${n} world${n === 1 ? "" : "s"}` : `${n.replace(">", "more than ")} worlds`;
+      li.append(`${title}  ⇒  `, count);
+      if (item.removed) {
+        const gone = document.createElement("span");
+        gone.className = "gone";
+        gone.textContent = ` (${item.removed} eliminated)`;
+        li.append(gone);
+      } else if (item.changed === false) {
+        li.classList.add("unchanged");
+        li.append(" (unchanged)");
+      }
+      if (item.changed && item.list) li.append(worldList(item.list));
+    } else if (item.kind === "reveal") {
+      li.classList.add("event");
+      li.textContent = `${item.round ? `round ${item.round}: ` : ""}${item.who}: ${item.said}`;
+    } else if (item.kind === "repeat") {
+      li.classList.add("event");
+      li.textContent = `line ${item.line}: repeat done after ${item.rounds} round${item.rounds === 1 ? "" : "s"}`;
+    } else if (item.kind === "worlds") {
+      li.classList.add("event");
+      li.append(`line ${item.line}: worlds — ${item.worlds.length}${item.complete ? "" : "+"}`);
+      li.append(worldList(item.worlds));
+    } else if (item.kind === "hint") {
+      li.classList.add("event");
+      li.textContent = `line ${item.line}: hint taken on trust`;
+    }
+    list.append(li);
+  }
+  $("counts").textContent = counts.length > 1 ? counts.join(" → ") : "";
+}
+
+function showHints(hints) {
+  $("hints-section").hidden = hints.length === 0;
+  const ul = $("hints");
+  ul.textContent = "";
+  for (const h of hints) {
+    const li = document.createElement("li");
+    li.className = h.verdict;
+    li.textContent = `line ${h.line}: hint \`${h.hint}\` ${h.verdict} (${h.seconds.toFixed(2)} s)` +
+      (h.counterexample ? `: counterexample ${h.counterexample}` : "");
+    ul.append(li);
+  }
+}
+
+function showFates(fates, trace) {
+  const box = $("fates");
+  box.textContent = "";
+  $("fates-section").hidden = !fates;
+  if (!fates) return;
+  const statements = new Map(trace.filter((t) => t.kind === "step" && t.line).map((t) => [t.line, t.event]));
+  const since = fates.since ? `after line ${fates.since}` : "at the start";
+  box.append(note(`The ${fates.fates.length} worlds possible ${since}:`));
+  const rows = fates.fates.map((f) => {
+    const cell = document.createElement("span");
+    if (f.eliminated_by === null) {
+      cell.textContent = "still possible";
+      cell.className = "alive";
+    } else {
+      const text = statements.get(f.eliminated_by) || "";
+      cell.textContent = `line ${f.eliminated_by}: ${text.length > 70 ? text.slice(0, 69) + "…" : text}`;
+    }
+    return [worldText(f.world), cell];
+  });
+  const t = table(["world", "eliminated by"], rows);
+  for (const td of t.querySelectorAll("td span.alive")) td.parentElement.classList.add("alive");
+  box.append(t);
+}
+
+function showCheckpoints(checkpoints) {
+  if (!checkpoints) return;
+  const select = $("at");
+  const before = select.value;
+  const same = JSON.stringify(checkpoints) === JSON.stringify(state.checkpoints);
+  state.checkpoints = checkpoints;
+  if (same && select.options.length) return;
+  state.pickedAt = false;
+  select.textContent = "";
+  for (const c of checkpoints) select.append(new Option(`at checkpoint ${c}`, c));
+  select.append(new Option("at the end", ""));
+  // The first checkpoint by default: usually the model the characters reason about.
+  select.value = checkpoints.includes(before) ? before : checkpoints[0] ?? "";
+}
+
+// ---- the epistemic model ----
+
+async function drawGraph(request, number) {
+  const note = $("graph-note");
+  const at = $("at").value;
+  let answer;
+  try {
+    answer = await post("/api/graph", { ...request, limit: undefined, at: at || undefined },
+      state.controller.signal);
+  } catch (e) {
+    if (e.name !== "AbortError") note.textContent = "the server did not answer: " + e.message;
+    return;
+  }
+  if (number !== state.run) return;
+  $("graph").textContent = "";
+  $("legend").textContent = "";
+  const why = answer.error && answer.error.message.split("\n")[0].replace(/^.*?error: /, "");
+  if (answer.error && at && !state.pickedAt && answer.exit_code === 2) {
+    // The first checkpoint, picked for the visitor, has too many worlds: the end then.
+    $("at").value = "";
+    await drawGraph(request, number);
+    if (number === state.run) note.textContent = `(at checkpoint ${at}: ${why}) ` + note.textContent;
+    return;
+  }
+  if (answer.error) {
+    note.textContent = why;
+    const hint = answer.error.message.split("\n").find((l) => l.includes("= hint:"));
+    if (hint) note.textContent += " (" + hint.replace(/^.*= hint: /, "") + ")";
+    return;
+  }
+  note.textContent = answer.title;
+  $("graph").append(drawModel(answer));
+  const legend = $("legend");
+  answer.characters.forEach((name, i) => {
+    const span = document.createElement("span");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = COLOURS[i % COLOURS.length];
+    span.append(swatch, `${name} cannot tell these apart`);
+    legend.append(span);
+  });
+  if (answer.edges.some((e) => e.who.length > 1)) {
+    const span = document.createElement("span");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = "#555";
+    span.append(swatch, "several characters");
+    legend.append(span);
+  }
+}
+
+// Node positions: a circle for few worlds, else a force layout started from the circle.
+function layout(n, edges) {
+  const points = [];
+  for (let i = 0; i < n; i++) {
+    const angle = (2 * Math.PI * i) / Math.max(n, 1) - Math.PI / 2;
+    points.push({ x: Math.cos(angle) * 100 * Math.sqrt(n), y: Math.sin(angle) * 100 * Math.sqrt(n) });
+  }
+  if (n <= 3) return points;
+  const ideal = 90;
+  for (let step = 0; step < 300; step++) {
+    const heat = 20 * (1 - step / 300) + 1;
+    const force = points.map(() => ({ x: 0, y: 0 }));
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const dx = points[i].x - points[j].x, dy = points[i].y - points[j].y;
+        const d2 = Math.max(dx * dx + dy * dy, 1);
+        const f = (ideal * ideal) / d2;
+        force[i].x += dx * f; force[i].y += dy * f;
+        force[j].x -= dx * f; force[j].y -= dy * f;
+      }
+    }
+    for (const e of edges) {
+      const a = points[e.a], b = points[e.b];
+      const dx = a.x - b.x, dy = a.y - b.y;
+      const d = Math.max(Math.hypot(dx, dy), 1);
+      const f = d / ideal;
+      force[e.a].x -= dx * f; force[e.a].y -= dy * f;
+      force[e.b].x += dx * f; force[e.b].y += dy * f;
+    }
+    for (let i = 0; i < n; i++) {
+      force[i].x -= points[i].x * 0.01; force[i].y -= points[i].y * 0.01;
+      const len = Math.hypot(force[i].x, force[i].y);
+      if (len > 0) {
+        const move = Math.min(len, heat);
+        points[i].x += (force[i].x / len) * move;
+        points[i].y += (force[i].y / len) * move;
+      }
+    }
+  }
+  return points;
+}
+
+function svg(tag, attributes, parent) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+  if (parent) parent.append(el);
+  return el;
+}
+
+function drawModel(model) {
+  const n = model.worlds.length;
+  const points = layout(n, model.edges);
+  const keys = n ? Object.keys(model.worlds[0]) : [];
+  // Booleans as 1 and 0, side by side: `110` for three of them.
+  const bools = n > 0 && keys.every((k) => typeof model.worlds[0][k] === "boolean");
+  const labels = model.worlds.map((w) => bools
+    ? keys.map((k) => (w[k] ? "1" : "0")).join("")
+    : keys.map((k) => String(w[k])).join(", "));
+  const radius = Math.max(16, Math.min(48, 6 + 3.3 * Math.max(1, ...labels.map((l) => l.length))));
+  const pad = radius + 10;
+  const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
+  // At least 480 × 200 units, so that a few worlds are not drawn huge.
+  const spanX = Math.max(480, Math.max(0, ...xs) - Math.min(0, ...xs) + 2 * pad);
+  const spanY = Math.max(200, Math.max(0, ...ys) - Math.min(0, ...ys) + 2 * pad);
+  const midX = (Math.max(0, ...xs) + Math.min(0, ...xs)) / 2;
+  const midY = (Math.max(0, ...ys) + Math.min(0, ...ys)) / 2;
+  const minX = midX - spanX / 2, maxX = midX + spanX / 2;
+  const minY = midY - spanY / 2, maxY = midY + spanY / 2;
+  const root = svg("svg", {
+    viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`,
+    role: "img",
+    "aria-label": `the epistemic model: ${n} worlds, ${model.edges.length} edges`,
+  });
+  const index = new Map(model.characters.map((c, i) => [c, i]));
+  const edgeLayer = svg("g", {}, root), labelLayer = svg("g", {}, root), nodeLayer = svg("g", {}, root);
+  const showLabels = model.edges.length <= 60;
+  for (const e of model.edges) {
+    const a = points[e.a], b = points[e.b];
+    const colour = e.who.length === 1 ? COLOURS[index.get(e.who[0]) % COLOURS.length] : "#555";
+    const line = svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: colour, class: "edge",
+      "data-who": e.who.join(", ") }, edgeLayer);
+    svg("title", {}, line).textContent = `${e.who.join(", ")}: ${worldText(model.worlds[e.a])} ~ ${worldText(model.worlds[e.b])}`;
+    if (showLabels) {
+      const text = svg("text", { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, fill: colour,
+        class: "edge-label", "text-anchor": "middle" }, labelLayer);
+      text.textContent = e.who.join(", ");
+    }
+  }
+  model.worlds.forEach((w, i) => {
+    const g = svg("g", { class: "node", transform: `translate(${points[i].x} ${points[i].y})` }, nodeLayer);
+    svg("circle", { r: radius }, g);
+    svg("text", {}, g).textContent = labels[i];
+    svg("title", {}, g).textContent = worldText(w);
+  });
+  if (keys.length) {
+    svg("text", { x: minX + 8, y: minY + 16, class: "axis", fill: "#6b7280" }, root)
+      .textContent = bools ? `nodes: ${keys.join(" ")} (1: true, 0: false)` : `nodes: (${keys.join(", ")})`;
+  }
+  return root;
+}
+
+// ---- start ----
+
+async function start() {
+  const source = $("source");
+  source.addEventListener("input", () => {
+    state.errorLines = new Map();
+    state.markLine = 0;
+    renderEditor();
+    if ($("live").checked) scheduleRun(600);
+  });
+  source.addEventListener("scroll", syncScroll);
+  source.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      scheduleRun(0);
+    } else if (e.key === "Tab" && !e.shiftKey) {
+      e.preventDefault();
+      document.execCommand("insertText", false, "  ");
+    }
+  });
+  $("run").addEventListener("click", () => scheduleRun(0));
+  $("share").addEventListener("click", shareLink);
+  $("story").addEventListener("change", (e) => pickStory(e.target.value));
+  for (const id of ["seed", "backend", "limit"]) $(id).addEventListener("change", () => scheduleRun(0));
+  $("at").addEventListener("change", () => {
+    state.pickedAt = true;
+    const number = ++state.run;
+    state.controller = new AbortController();
+    drawGraph(settings(), number);
+  });
+  window.addEventListener("hashchange", () => { if (loadFromLink()) { renderEditor(); scheduleRun(0); } });
+
+  fetch("/api/version").then((r) => r.json()).then((v) => {
+    $("version").textContent = `epipen ${v.epipen} · Z3 ${v.z3}`;
+  }).catch(() => {});
+  try {
+    state.stories = await (await fetch("/api/stories")).json();
+  } catch (e) {
+    status("cannot load the stories: " + e.message, true);
+  }
+  const select = $("story");
+  select.append(new Option("(your own story)", ""));
+  for (const s of state.stories) select.append(new Option(`${s.title} — ${s.file}`, s.file));
+  if (loadFromLink()) {
+    renderEditor();
+    scheduleRun(0);
+  } else {
+    select.value = "cheryl.story";
+    pickStory("cheryl.story");
+  }
+}
+
+start();

@@ -1,0 +1,459 @@
+//! The playground in a real browser: headless Chromium (Debian's `chromium` package)
+//! loads `epipen serve`'s page, picks Cheryl's Birthday, sees its one world, its trace and
+//! its model, and then a typed error at its place, driven through the DevTools protocol.
+//!
+//! Chromium is provisioned like the build provisions Z3: `CHROMIUM` names a binary, else
+//! `chromium` on the PATH, else the test installs Debian's package with apt-get (as root,
+//! or with `sudo -n`), saying so; when it cannot, the test fails and says why. It is never
+//! skipped. `EPIPEN_SCREENSHOTS=docs` also writes the screenshots into docs/ (else they go
+//! to target/tmp/).
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+use super::serve::{Server, cli_error};
+
+/// Says something on the terminal, past the test harness's capture.
+fn say(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// The Chromium binary, installed the first time if need be.
+fn chromium() -> PathBuf {
+    static CHROMIUM: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    CHROMIUM
+        .get_or_init(provision)
+        .clone()
+        .unwrap_or_else(|why| panic!("{why}"))
+}
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+fn provision() -> Result<PathBuf, String> {
+    if let Some(path) = std::env::var_os("CHROMIUM") {
+        return Ok(PathBuf::from(path));
+    }
+    if let Some(path) = on_path("chromium") {
+        return Ok(path);
+    }
+    let cannot = |why: String| {
+        format!(
+            "the browser test needs Chromium, and could not install it: {why}\n\
+             install Debian's package (`apt-get install chromium` as root), or set CHROMIUM \
+             to a Chromium or Chrome binary"
+        )
+    };
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    let (program, prefix): (&str, &[&str]) = if root {
+        ("apt-get", &[])
+    } else if on_path("sudo").is_some() {
+        ("sudo", &["-n", "apt-get"])
+    } else {
+        return Err(cannot("not root, and no sudo".into()));
+    };
+    say(
+        "browser test: Chromium is not installed; installing Debian's `chromium` package with apt-get (once, about 100 MB)",
+    );
+    for args in [
+        &["update", "-qq"][..],
+        &["install", "-y", "-qq", "chromium"],
+    ] {
+        let status = Command::new(program)
+            .args(prefix)
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|e| cannot(format!("cannot run {program}: {e}")))?;
+        if !status.success() {
+            return Err(cannot(format!(
+                "`apt-get {}` failed ({status})",
+                args.join(" ")
+            )));
+        }
+    }
+    on_path("chromium").ok_or_else(|| cannot("apt-get installed no `chromium` on the PATH".into()))
+}
+
+/// A headless Chromium with one page, driven over the DevTools protocol.
+struct Browser {
+    child: Child,
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    session: String,
+    next: u64,
+    /// Exceptions thrown and errors logged in the page.
+    errors: Vec<String>,
+}
+
+impl Browser {
+    fn launch() -> Browser {
+        let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("chromium-profile-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        let mut child = Command::new(chromium())
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--disable-extensions",
+                "--disable-background-networking",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", chromium().display()));
+        // Chromium says where its DevTools listen on stderr; the rest of stderr is drained.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stderr = BufReader::new(child.stderr.take().expect("stderr"));
+        std::thread::spawn(move || {
+            for line in stderr.lines().map_while(Result::ok) {
+                if let Some(url) = line.strip_prefix("DevTools listening on ") {
+                    let _ = tx.send(url.to_string());
+                }
+            }
+        });
+        let url = match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(url) => url,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("Chromium did not start its DevTools within 60 s");
+            }
+        };
+        let (socket, _) = tungstenite::connect(&url).expect("connect to Chromium's DevTools");
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_secs(60)))
+                .unwrap();
+        }
+        let mut browser = Browser {
+            child,
+            socket,
+            session: String::new(),
+            next: 0,
+            errors: Vec::new(),
+        };
+        let target = browser.call("Target.createTarget", json!({"url": "about:blank"}));
+        let attached = browser.call(
+            "Target.attachToTarget",
+            json!({"targetId": target["targetId"], "flatten": true}),
+        );
+        browser.session = attached["sessionId"].as_str().unwrap().to_string();
+        browser.call("Runtime.enable", json!({}));
+        browser.call("Log.enable", json!({}));
+        browser.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": 1400, "height": 1450, "deviceScaleFactor": 1, "mobile": false}),
+        );
+        browser
+    }
+
+    /// Calls a DevTools method on the page and returns its result.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let mut message = json!({"id": self.next, "method": method, "params": params});
+        if !self.session.is_empty() {
+            message["sessionId"] = self.session.clone().into();
+        }
+        self.socket
+            .send(Message::text(message.to_string()))
+            .unwrap_or_else(|e| panic!("{method}: {e}"));
+        loop {
+            let reply = self
+                .socket
+                .read()
+                .unwrap_or_else(|e| panic!("{method}: {e}"));
+            let Message::Text(text) = reply else { continue };
+            let reply: Value = serde_json::from_str(&text).unwrap();
+            match reply["method"].as_str() {
+                Some("Runtime.exceptionThrown") => self
+                    .errors
+                    .push(reply["params"]["exceptionDetails"].to_string()),
+                Some("Log.entryAdded") if reply["params"]["entry"]["level"] == "error" => self
+                    .errors
+                    .push(reply["params"]["entry"]["text"].to_string()),
+                _ => {}
+            }
+            if reply["id"] == self.next {
+                if !reply["error"].is_null() {
+                    panic!("{method}: {}", reply["error"]);
+                }
+                return reply["result"].clone();
+            }
+        }
+    }
+
+    /// The value of a JavaScript expression in the page (promises awaited).
+    fn eval(&mut self, expression: &str) -> Value {
+        let result = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "awaitPromise": true, "returnByValue": true}),
+        );
+        if !result["exceptionDetails"].is_null() {
+            panic!("{expression}: {}", result["exceptionDetails"]);
+        }
+        result["result"]["value"].clone()
+    }
+
+    /// Waits until `expression` is true in the page (a minute at most).
+    fn wait(&mut self, what: &str, expression: &str) {
+        let start = Instant::now();
+        while self.eval(expression) != json!(true) {
+            if start.elapsed() > Duration::from_secs(60) {
+                let status = self.eval("document.getElementById('status').textContent");
+                panic!("waited a minute for {what} ({expression}); the page says {status}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Runs `action` (JavaScript) and waits for the run it starts to finish.
+    fn run(&mut self, what: &str, action: &str) {
+        self.eval(&format!(
+            "document.body.dataset.state = 'waiting'; {{ {action} }} true"
+        ));
+        self.wait(what, "document.body?.dataset.state === 'done'");
+    }
+
+    /// Picks a story from the list by its title (options read `TITLE — FILE`).
+    fn pick(&mut self, title: &str) {
+        let title = serde_json::to_string(&format!("{title} — ")).unwrap();
+        self.run(
+            title.as_str(),
+            &format!(
+                "const select = document.getElementById('story');
+                 const option = [...select.options].find(o => o.text.startsWith({title}));
+                 select.value = option.value;
+                 select.dispatchEvent(new Event('change'))"
+            ),
+        );
+    }
+
+    /// The rows of the worlds table, its header first.
+    fn worlds(&mut self) -> Value {
+        self.eval("[...document.querySelectorAll('#worlds tr')].map(r => [...r.cells].map(c => c.textContent))")
+    }
+
+    fn text(&mut self, selector: &str) -> String {
+        let selector = serde_json::to_string(selector).unwrap();
+        self.eval(&format!("document.querySelector({selector}).textContent"))
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Saves a PNG of the page as target/tmp/NAME (and docs/NAME with
+    /// `EPIPEN_SCREENSHOTS=docs`).
+    fn screenshot(&mut self, name: &str) {
+        let shot = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let png = base64(shot["data"].as_str().unwrap());
+        assert_eq!(&png[1..4], b"PNG");
+        std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join(name), &png).unwrap();
+        if std::env::var("EPIPEN_SCREENSHOTS").as_deref() == Ok("docs") {
+            std::fs::write(Path::new("docs").join(name), &png).unwrap();
+        }
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Decodes standard base64 (what DevTools sends screenshots in).
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    digits
+        .chunks(4)
+        .flat_map(|chunk| {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &d)| n | (d as u32) << (18 - 6 * i));
+            n.to_be_bytes()[1..chunk.len()].to_vec()
+        })
+        .collect()
+}
+
+#[test]
+fn base64_decodes() {
+    assert_eq!(base64("aGVsbG8="), b"hello");
+    assert_eq!(base64("aGk="), b"hi");
+    assert_eq!(base64("YWJj"), b"abc");
+}
+
+#[test]
+fn the_playground_solves_and_explains_cheryls_birthday_in_a_browser() {
+    let server = Server::start(&[]);
+    let mut browser = Browser::launch();
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://{}/", server.addr)}),
+    );
+    browser.wait(
+        "the page to list the stories",
+        "document.querySelectorAll('#story option').length > 10",
+    );
+
+    // Other stories first, then Cheryl's Birthday, as a visitor would pick them.
+    browser.pick("Consecutive Numbers");
+    assert_eq!(
+        browser.worlds(),
+        json!([["A", "B"], ["1", "2"], ["2", "3"]])
+    );
+    // Too many worlds at its first checkpoint for a graph: the model at the end instead.
+    browser.pick("Sum and Product");
+    assert_eq!(browser.worlds(), json!([["x", "y"], ["4", "13"]]));
+    assert_eq!(
+        browser.text("#graph-note"),
+        "(at checkpoint informed: the model at checkpoint informed has 2352 worlds; a graph \
+         shows at most 500) sum-and-product.story at the end: 1 world"
+    );
+    browser.pick("Cheryl's Birthday");
+    assert_eq!(browser.worlds(), json!([["month", "day"], ["7", "16"]]));
+    let status = browser.text("#status");
+    assert!(status.starts_with("1 world at the end · "), "{status}");
+    assert!(status.ends_with(" ms · explicit backend"), "{status}");
+    assert_eq!(browser.text("#counts"), "∞ → 10 → 5 → 3 → 1");
+    let steps = browser.eval(
+        "[...document.querySelectorAll('#trace li[data-kind=step]')].map(li => li.firstChild.textContent + li.children[0].textContent)",
+    );
+    assert_eq!(steps[0], "start  ⇒  infinitely many worlds");
+    assert_eq!(steps[3], "line 17: Bernard learns day  ⇒  10 worlds");
+    assert_eq!(
+        steps[5],
+        "line 21: Albert: not knows_value(month, day) and knows(not knows_value(Bernard, month, day))  ⇒  5 worlds"
+    );
+    let fates = browser.eval(
+        "[...document.querySelectorAll('#fates tr')].slice(1).map(r => r.cells[0].textContent + ': ' + r.cells[1].textContent)",
+    );
+    assert_eq!(fates.as_array().unwrap().len(), 10);
+    assert_eq!(fates[5], "month = 7, day = 16: still possible");
+    assert_eq!(
+        fates[3],
+        "month = 8, day = 15: line 27: Albert: knows_value(month, day)"
+    );
+
+    // The model at the checkpoint `whispered`: ten dates; Albert cannot tell apart the
+    // dates of a month, Bernard those of a day.
+    assert_eq!(
+        browser.text("#graph-note"),
+        "cheryl.story at checkpoint whispered: 10 worlds"
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#graph g.node').length"),
+        10
+    );
+    let edges =
+        browser.eval("[...document.querySelectorAll('#graph line.edge')].map(e => e.dataset.who)");
+    let by = |who: &str| {
+        edges
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| *e == who)
+            .count()
+    };
+    assert_eq!((by("Albert"), by("Bernard")), (8, 4));
+    assert_eq!(
+        browser.text("#legend"),
+        "Albert cannot tell these apartBernard cannot tell these apart"
+    );
+    browser.screenshot("playground.png");
+
+    // The model at the end: the one world.
+    browser.eval(
+        "{ const at = document.getElementById('at'); at.value = ''; at.dispatchEvent(new Event('change')); } true",
+    );
+    browser.wait(
+        "the model at the end",
+        "document.getElementById('graph-note').textContent === 'cheryl.story at the end: 1 world'",
+    );
+
+    // Type an error: `month` on line 16 becomes `mnth`.
+    let source = browser.eval("document.getElementById('source').value");
+    let source = source.as_str().unwrap().to_string();
+    let byte = source.find("Albert learns month").unwrap() + "Albert learns ".len();
+    // The page counts UTF-16 code units (line 1 has a `§`).
+    let at = source[..byte].encode_utf16().count();
+    browser.eval(&format!(
+        "{{ const s = document.getElementById('source'); s.focus(); s.setSelectionRange({at}, {}); }} true",
+        at + "month".len()
+    ));
+    browser.eval("document.body.dataset.state = 'waiting'; true");
+    browser.call("Input.insertText", json!({"text": "mnth"}));
+    browser.wait(
+        "the run after typing",
+        "document.body?.dataset.state === 'done'",
+    );
+    let typed = source.replacen("Albert learns month", "Albert learns mnth", 1);
+    let (code, stderr) = cli_error(&["run"], "cheryl.story", &typed);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("cheryl.story:16:15: error: unknown name `mnth`\n"),
+        "{stderr}"
+    );
+    assert_eq!(browser.text("#error"), stderr);
+    assert_eq!(browser.text("#status"), "exit code 2: story error");
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#highlight .err-line')].map(l => l.dataset.line)"
+        ),
+        json!(["16"])
+    );
+    assert_eq!(browser.text("#highlight .err-at"), "mnth");
+    // Its place is a link to the line and column.
+    browser.eval("document.querySelector('#error a').click(); true");
+    assert_eq!(
+        browser.eval("document.getElementById('source').selectionStart"),
+        json!(at)
+    );
+    browser.screenshot("playground-error.png");
+
+    // A shared link carries the story: opened afresh, it shows the same error.
+    browser.eval("document.getElementById('share').click(); true");
+    let link = browser.eval("document.getElementById('link').value");
+    let link = link.as_str().unwrap().to_string();
+    assert!(link.contains("#name=cheryl.story&story="), "{link}");
+    browser.call("Page.navigate", json!({"url": "about:blank"}));
+    browser.call("Page.navigate", json!({"url": link}));
+    browser.wait(
+        "the shared story to run",
+        "document.body?.dataset.state === 'done'",
+    );
+    assert_eq!(browser.text("#error"), stderr);
+    assert_eq!(
+        browser.eval("document.getElementById('source').value"),
+        json!(typed)
+    );
+    assert_eq!(browser.errors, Vec::<String>::new());
+}
