@@ -36,7 +36,7 @@ const FREE_VAR: u32 = u32::MAX - 1;
 const EMPTY_SLOT: u64 = 0;
 
 /// Garbage collection waits until at least this many nodes are in use.
-const MIN_GC_THRESHOLD: usize = 1 << 19;
+const MIN_GC_THRESHOLD: usize = 1 << 18;
 const MIN_CACHE: usize = 1 << 16;
 const MAX_CACHE: usize = 1 << 22;
 
@@ -413,10 +413,19 @@ impl Manager {
             }
         };
         let var = self.var(f).min(self.var(g));
-        let cube = self.cube_from(cube, var);
-        if matches!(op, Op::Exists | Op::AndExists)
-            && self.everything_from.get(var as usize) == Some(&cube)
-        {
+        // A negated cube keeps its variables and quantifies every other one.
+        let keep = cube & 1 == 1 && matches!(op, Op::Exists | Op::AndExists);
+        let cube = if keep {
+            self.cube_from(cube ^ 1, var) ^ 1
+        } else {
+            self.cube_from(cube, var)
+        };
+        let all_quantified = if keep {
+            cube == TRUE ^ 1
+        } else {
+            self.everything_from.get(var as usize) == Some(&cube)
+        };
+        if matches!(op, Op::Exists | Op::AndExists) && all_quantified {
             // Every variable left is quantified: the result is true or false.
             return match op {
                 Op::Exists => Start::Done(TRUE),
@@ -435,8 +444,18 @@ impl Manager {
         }
         let (f0, f1) = self.cofactors(f, var);
         let (g0, g1) = self.cofactors(g, var);
-        let quantified = op == Op::Intersects || (cube != TRUE && self.var(cube) == var);
-        let rest = if quantified && cube != TRUE {
+        let quantified = if keep {
+            self.var(cube ^ 1) != var
+        } else {
+            op == Op::Intersects || (cube != TRUE && self.var(cube) == var)
+        };
+        let rest = if keep {
+            if quantified {
+                cube
+            } else {
+                self.nodes[(cube >> 1) as usize].high ^ 1
+            }
+        } else if quantified && cube != TRUE {
             self.nodes[(cube >> 1) as usize].high
         } else {
             cube
@@ -656,7 +675,9 @@ impl Diagrams {
     }
 
     /// The conjunction of `vars`: how [`Bdd::exists`] and [`Bdd::and_exists`] take the
-    /// variables they quantify.
+    /// variables they quantify. Its negation (`cube(vars).not()`) asks them to quantify
+    /// every variable but `vars`: a few nodes where the cube of all the others would
+    /// take one per variable, new for each set of variables kept.
     pub(super) fn cube(&self, vars: &[BddVariable]) -> Bdd {
         let edge = {
             let mut m = self.manager.borrow_mut();
@@ -1047,6 +1068,17 @@ mod tests {
             let cube = d.cube(&bdd_vars);
             assert_eq!(table(&f.exists(&cube)), exists_table(&tf, &vars));
             assert_eq!(table(&f.and_exists(&g, &cube)), exists_table(&both, &vars));
+            // The negated cube of the others quantifies the same variables.
+            let others: Vec<BddVariable> = (0..VARS)
+                .filter(|v| !vars.contains(v))
+                .map(BddVariable::from_index)
+                .collect();
+            let all_but = d.cube(&others).not();
+            assert_eq!(table(&f.exists(&all_but)), exists_table(&tf, &vars));
+            assert_eq!(
+                table(&f.and_exists(&g, &all_but)),
+                exists_table(&both, &vars)
+            );
             let count = tf.iter().filter(|x| **x).count() as u128;
             let all: Vec<BddVariable> = (0..VARS).map(BddVariable::from_index).collect();
             assert_eq!(f.count(&all), Some(count));

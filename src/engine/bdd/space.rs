@@ -205,14 +205,20 @@ impl Space {
         self.set.cube(bits)
     }
 
-    /// The cube that `K_A` quantifies when A learned only constants: the `hidden` bits
-    /// and every primed bit. κ tests no primed bit, so quantifying them changes nothing,
-    /// but below the last bit A sees the cube then holds every variable, and the BDD
-    /// package answers such a quantification by a search for one satisfying valuation.
+    /// What `K_A` quantifies when A learned only constants: the `hidden` bits and every
+    /// primed bit, that is every variable but the bits A sees (given as their negated
+    /// cube: one node per bit seen, where the cube of the others would take a new node
+    /// for nearly every variable, for each agent). κ tests no primed bit, so quantifying
+    /// them changes nothing, but below the last bit A sees every variable is quantified,
+    /// and the BDD package answers that by a search for one satisfying valuation.
     pub(super) fn hidden_cube(&self, hidden: &[BddVariable]) -> Bdd {
-        let mut bits = Space::primed(&self.all_bits);
-        bits.extend_from_slice(hidden);
-        self.cube(&bits)
+        // Every variable but the bits A sees: the negated cube of those.
+        let hidden = self.mark(hidden);
+        let seen: Vec<BddVariable> = (self.all_bits.iter())
+            .filter(|b| !hidden[b.to_index()])
+            .copied()
+            .collect();
+        self.cube(&seen).not()
     }
 
     /// Every primed bit, as a cube.
