@@ -652,13 +652,24 @@ pub(crate) struct Refused {
     pub why: String,
     /// Where `run` reports it: the program's first statement.
     pub first: Span,
+    /// The run's time ran out while the backend was being made: every question is
+    /// answered with the timeout (exit 1), not with a refusal of the story (exit 2).
+    pub timed_out: bool,
 }
 
 impl Refused {
     fn error(&self, span: Span) -> EngineError {
         EngineError {
             span,
-            error: Failure::refused(&self.why),
+            error: self.failure(),
+        }
+    }
+
+    fn failure(&self) -> Failure {
+        if self.timed_out {
+            SolverError::Timeout.into()
+        } else {
+            Failure::refused(&self.why)
         }
     }
 }
@@ -673,7 +684,11 @@ impl Run for Refused {
     }
 
     fn worlds(&mut self, _: u64) -> Result<WorldSet, SolverError> {
-        Err(SolverError::Unsupported(self.why.clone()))
+        Err(if self.timed_out {
+            SolverError::Timeout
+        } else {
+            SolverError::Unsupported(self.why.clone())
+        })
     }
 
     fn kappa_size(&self) -> usize {
@@ -681,11 +696,11 @@ impl Run for Refused {
     }
 
     fn count_worlds(&mut self, _: Option<CheckpointId>, _: usize) -> Result<WorldCount, Failure> {
-        Err(SolverError::Unsupported(self.why.clone()).into())
+        Err(self.failure())
     }
 
     fn model(&mut self, _: Option<CheckpointId>, _: usize) -> Result<Option<Model>, Failure> {
-        Err(SolverError::Unsupported(self.why.clone()).into())
+        Err(self.failure())
     }
 
     fn backend(&self) -> &'static str {

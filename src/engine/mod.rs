@@ -152,6 +152,16 @@ impl Engine {
             Box::new(Refused {
                 why,
                 first: at.unwrap_or(first),
+                timed_out: false,
+            })
+        };
+        // The time ran out while the explicit backend listed the worlds: no other
+        // backend would have more of it.
+        let timed_out = |r: Refusal| -> Box<dyn Run> {
+            Box::new(Refused {
+                why: r.why,
+                first: r.span.unwrap_or(first),
+                timed_out: true,
             })
         };
         let z3 = |program: Rc<Program>| -> Box<dyn Run> {
@@ -171,14 +181,19 @@ impl Engine {
             let driver = Driver::new(program, options, backend).map_err(|e| Refusal {
                 why: e.to_string(),
                 span: None,
+                timed_out: false,
             })?;
             Ok(Box::new(driver))
         };
         let driver = match options.strategy {
             Strategy::Bdd => bdd(program).unwrap_or_else(|why| refused(why, None)),
-            Strategy::Explicit => {
-                explicit(program, true).unwrap_or_else(|r| refused(r.why, r.span))
-            }
+            Strategy::Explicit => explicit(program, true).unwrap_or_else(|r| {
+                if r.timed_out {
+                    timed_out(r)
+                } else {
+                    refused(r.why, r.span)
+                }
+            }),
             Strategy::Auto => {
                 let by_types = explicit::finite_type_worlds(&program);
                 if by_types.is_some_and(|n| n > explicit::AUTO_MAX_FINITE_TYPES) {
@@ -186,6 +201,7 @@ impl Engine {
                 } else {
                     match explicit(program.clone(), false) {
                         Ok(driver) => driver,
+                        Err(refusal) if refusal.timed_out => timed_out(refusal),
                         Err(refusal) => {
                             tracing::debug!(why = refusal.why, "not the explicit backend");
                             z3(program)

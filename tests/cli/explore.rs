@@ -558,3 +558,49 @@ fn trace_counts_two_to_the_forty_muddy_worlds_exactly() {
             .contains("round 40: child[0]: knows_value(muddy[0])\n")
     );
 }
+
+/// Before every bounding announcement has been made, the explicit backend lists the
+/// worlds of the types and the announcements so far natively (Z3 only when there are too
+/// many): the trace, its lists and the fates are Z3's.
+#[test]
+fn trace_before_the_bounds_all_hold_is_the_same_on_the_explicit_backend_and_z3() {
+    let path = story_file(
+        "early-bounds.story",
+        "enum C { red, green, blue, white }
+characters A
+C x, y, z
+announce x != y
+announce y != z and x != z
+announce x == red or z == blue
+A learns x
+A: knows_value(y)
+",
+    );
+    let explicit = epipen(&[
+        "--backend",
+        "explicit",
+        "run",
+        "--trace",
+        "--limit",
+        "30",
+        &path,
+    ]);
+    let z3 = epipen(&["--backend", "z3", "run", "--trace", "--limit", "30", &path]);
+    assert_eq!(explicit.code, 0, "stderr: {}", explicit.stderr);
+    assert_eq!(explicit.stdout, z3.stdout);
+    let steps: Vec<&str> = (explicit.stdout.lines())
+        .filter(|l| l.contains("  =>  "))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "start  =>  64 worlds",
+            "line 4: announce x != y  =>  48 worlds (16 eliminated)",
+            "line 5: announce y != z and x != z  =>  24 worlds (24 eliminated)",
+            "line 6: announce x == red or z == blue  =>  10 worlds (14 eliminated)",
+            "line 7: A learns x  =>  10 worlds (unchanged)",
+            "line 8: A: knows_value(y)  =>  0 worlds (10 eliminated)",
+        ]
+    );
+    assert!(explicit.stdout.contains("x = red, y = green, z = blue"));
+}

@@ -446,3 +446,29 @@ fn a_sweep_counts_worlds_far_from_zero() {
         assert_eq!(run["worlds"], 2, "{backend}: {}", out.stdout);
     }
 }
+
+/// The explicit backend stops listing 25 million worlds when the time runs out, and the
+/// run ends there as a timeout (exit 1) at the announcement that bounds them: no other
+/// backend is tried with the time that is left (Z3 went on past the deadline).
+#[test]
+fn a_timeout_while_listing_the_worlds_ends_the_run() {
+    let source = std::fs::read_to_string("stories/sum-and-product.story")
+        .unwrap()
+        .replace("x + y <= 100\n", "x + y <= 10000\n");
+    assert!(source.contains("x + y <= 10000"));
+    let story = story_file("sum-and-product-10000.story", &source);
+    for backend in ["auto", "explicit"] {
+        let start = std::time::Instant::now();
+        let out = epipen(&["--timeout", "0.5", "--backend", backend, "worlds", &story]);
+        let took = start.elapsed().as_secs_f64();
+        assert_eq!(out.code, 1, "{backend}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(
+                "sum-and-product-10000.story:11:1: error: solver failure: the solver ran out of time (timeout)"
+            ),
+            "{backend}: {}",
+            out.stderr
+        );
+        assert!(took < 0.5 + 2.0, "{backend}: {took} s");
+    }
+}

@@ -732,14 +732,16 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    fn past_deadline(&self) -> bool {
+        self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     fn node(&mut self, mut dom: Box) -> Result<(), Stop> {
         self.nodes += 1;
         if self.nodes > self.limits.max_nodes {
             return Err(Stop::TooHard(self.limits.max_nodes));
         }
-        if self.nodes.is_multiple_of(4096)
-            && self.limits.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.nodes.is_multiple_of(4096) && self.past_deadline() {
             return Err(Stop::Timeout);
         }
         let mut open = dom.iter().enumerate().filter(|(_, d)| d.lo != d.hi);
@@ -828,9 +830,7 @@ impl Search<'_> {
             if self.tests > TESTS_PER_NODE * self.limits.max_nodes {
                 return Err(Stop::TooHard(self.limits.max_nodes));
             }
-            if self.tests.is_multiple_of(1 << 16)
-                && self.limits.deadline.is_some_and(|d| Instant::now() >= d)
-            {
+            if self.tests.is_multiple_of(1 << 16) && self.past_deadline() {
                 return Err(Stop::Timeout);
             }
             dom[k] = Interval::point(v);
@@ -901,6 +901,10 @@ impl Search<'_> {
         }
         let size = size as usize;
         self.worlds += size;
+        // Boxes can be large and nodes few: look at the clock every 2^18 worlds too.
+        if (self.worlds >> 18) != ((self.worlds - size) >> 18) && self.past_deadline() {
+            return Err(Stop::Timeout);
+        }
         // Column k repeats each value `inner` times (the product of the widths after
         // it), and the whole pattern `outer` times.
         let mut inner = size;

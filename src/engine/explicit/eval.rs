@@ -239,9 +239,12 @@ impl ExplicitBackend {
             // The values of every constant tell the worlds apart: a group agrees when it
             // holds at most one world of the state.
             let mut seen = vec![0u8; groups.count];
-            for w in worlds.iter() {
-                let g = &mut seen[groups.gid[*w as usize] as usize];
-                *g = (*g).saturating_add(1);
+            for chunk in worlds.chunks(CHUNK) {
+                self.check_deadline()?;
+                for w in chunk {
+                    let g = &mut seen[groups.gid[*w as usize] as usize];
+                    *g = (*g).saturating_add(1);
+                }
             }
             return Ok(seen.into_iter().map(|n| n <= 1).collect());
         }

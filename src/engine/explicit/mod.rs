@@ -20,7 +20,7 @@ use crate::ir::{CharId, Expr, ExprKind, Program, Stmt, StmtKind, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use bound::{Interval, Limits, Stop};
-use eval::{Groups, MemoKey};
+use eval::{CHUNK, Groups, MemoKey};
 
 /// The most worlds the backend lists, and the most search nodes it spends listing them,
 /// when it is chosen automatically (a story beyond either goes to Z3) and when it is
@@ -29,9 +29,12 @@ const AUTO_LIMITS: (usize, usize) = (40_000_000, 2_000_000);
 const FORCED_LIMITS: (usize, usize) = (100_000_000, 50_000_000);
 /// Bool and enum stories with more worlds than this go to the BDD backend by default.
 pub(super) const AUTO_MAX_FINITE_TYPES: u128 = 1 << 16;
+/// The most worlds a state before the universe's bounds all hold is listed with natively.
+const EARLY_MAX_WORLDS: usize = 1 << 20;
 
 /// The worlds the story's first announcements allow, in lexicographic order of their
 /// values, one column of values per constant.
+#[derive(Clone)]
 struct Universe {
     columns: Vec<Vec<i64>>,
     len: usize,
@@ -69,6 +72,9 @@ pub(crate) struct ExplicitBackend {
     /// The announcements that bound the universe.
     prefix: Vec<Expr>,
     universe: Universe,
+    /// The worlds of states before the universe's bounds all hold, by how many of the
+    /// bounding announcements are still to come (None: too many to list natively).
+    early: HashMap<usize, Option<Rc<Universe>>>,
     deadline: Option<Instant>,
     /// Knowledge tables of the running statement.
     memo: HashMap<MemoKey, Rc<Vec<bool>>>,
@@ -87,6 +93,8 @@ pub(crate) struct ExplicitBackend {
 pub(crate) struct Refusal {
     pub why: String,
     pub span: Option<Span>,
+    /// The run's time ran out while listing the worlds: no other backend is tried.
+    pub timed_out: bool,
 }
 
 impl ExplicitBackend {
@@ -123,6 +131,7 @@ impl ExplicitBackend {
                       and the first announcements go beyond that"
                     .into(),
                 span: prefix.first().map(|e| e.span),
+                timed_out: false,
             });
         }
         check_widths(&program, &root)?;
@@ -133,6 +142,7 @@ impl ExplicitBackend {
             options: options.clone(),
             prefix,
             universe: Universe { columns, len },
+            early: HashMap::new(),
             deadline,
             memo: HashMap::new(),
             views: HashMap::new(),
@@ -169,8 +179,57 @@ impl ExplicitBackend {
         self.state(0, Rc::new(Vec::new()), Rc::new(Vec::new()))
     }
 
-    /// A state before the universe's bounds all hold, on Z3 (made for the question: only
-    /// the explorer asks about such states): κ is the types and the announcements so far.
+    /// A state before the universe's bounds all hold, listed natively when its worlds
+    /// (the types and the announcements so far) number at most [`EARLY_MAX_WORLDS`]: a
+    /// backend of its own whose universe they are, and the state of all of them. Only the
+    /// explorer asks about such states (`run --trace`, the playground).
+    fn early_native(&mut self, state: &State) -> Option<(ExplicitBackend, Rc<State>)> {
+        let prefix = &self.prefix[..self.prefix.len() - state.pending];
+        let universe = match self.early.get(&state.pending) {
+            Some(known) => known.clone()?,
+            None => {
+                let limits = Limits {
+                    max_worlds: EARLY_MAX_WORLDS,
+                    max_nodes: AUTO_LIMITS.1,
+                    deadline: self.deadline,
+                };
+                let constraints: Vec<&Expr> = prefix.iter().collect();
+                let mut overflow = false;
+                let start = type_box(&self.program);
+                let found = bound::solve(&constraints, start, &limits, &mut |e, p| {
+                    exact_truth(e, p).unwrap_or_else(|| {
+                        overflow = true;
+                        false
+                    })
+                });
+                let universe = (found.ok().filter(|_| !overflow))
+                    .map(|(columns, len, _)| Rc::new(Universe { columns, len }));
+                self.early.insert(state.pending, universe.clone());
+                universe?
+            }
+        };
+        let len = universe.len;
+        let mut backend = ExplicitBackend {
+            program: self.program.clone(),
+            options: self.options.clone(),
+            prefix: prefix.to_vec(),
+            universe: (*universe).clone(),
+            early: HashMap::new(),
+            deadline: self.deadline,
+            memo: HashMap::new(),
+            views: HashMap::new(),
+            joint: HashMap::new(),
+            next_id: 0,
+            z3: None,
+        };
+        let all = Rc::new((0..len as u32).collect());
+        let state = backend.state(0, all, state.learned.clone());
+        Some((backend, state))
+    }
+
+    /// A state before the universe's bounds all hold, on Z3 (made for the question, when
+    /// [`Self::early_native`] cannot list it): κ is the types and the announcements so
+    /// far.
     fn early(
         &mut self,
         state: &State,
@@ -253,13 +312,12 @@ impl ExplicitBackend {
         if !Rc::ptr_eq(&set.worlds, &state.worlds) {
             return Err(eval::internal("a set of another state"));
         }
-        let worlds: Vec<u32> = state
-            .worlds
-            .iter()
-            .zip(set.bits.iter())
-            .filter(|(_, b)| **b == keep)
-            .map(|(w, _)| *w)
-            .collect();
+        let mut worlds = Vec::new();
+        for (chunk, bits) in state.worlds.chunks(CHUNK).zip(set.bits.chunks(CHUNK)) {
+            self.check_deadline()?;
+            let kept = chunk.iter().zip(bits).filter(|(_, b)| **b == keep);
+            worlds.extend(kept.map(|(w, _)| *w));
+        }
         Ok(self.state(0, Rc::new(worlds), state.learned.clone()))
     }
 
@@ -340,11 +398,11 @@ pub(super) fn finite_type_worlds(program: &Program) -> Option<u128> {
 }
 
 fn refusal(program: &Program, stop: Stop) -> Refusal {
-    let why = match stop {
+    let why = match &stop {
         Stop::Unbounded(k) => format!(
             "the explicit-worlds backend needs every int bounded by the story's first \
              announcements, and they leave `{}` unbounded",
-            program.constants[k].name
+            program.constants[*k].name
         ),
         Stop::TooMany(n) => format!(
             "the story's first announcements allow more than {n} worlds, more than the \
@@ -357,6 +415,7 @@ fn refusal(program: &Program, stop: Stop) -> Refusal {
         Stop::Timeout => "the run's time ran out while listing the worlds".into(),
     };
     Refusal {
+        timed_out: matches!(stop, Stop::Timeout),
         why,
         span: program
             .statements
@@ -389,6 +448,7 @@ fn check_widths(program: &Program, root: &[Interval]) -> Result<(), Refusal> {
                   and this expression may go beyond that"
                 .into(),
             span: Some(span),
+            timed_out: false,
         }),
     }
 }
@@ -528,12 +588,19 @@ impl Backend for ExplicitBackend {
         let groups = self.groups(state, agent.0)?;
         let gid = |w: &u32| groups.gid[*w as usize] as usize;
         let mut good = vec![true; groups.count];
-        for (w, holds) in psi.worlds.iter().zip(psi.bits.iter()) {
-            if !holds {
-                good[gid(w)] = false;
+        for (worlds, bits) in psi.worlds.chunks(CHUNK).zip(psi.bits.chunks(CHUNK)) {
+            self.check_deadline()?;
+            for (w, holds) in worlds.iter().zip(bits) {
+                if !holds {
+                    good[gid(w)] = false;
+                }
             }
         }
-        let bits = psi.worlds.iter().map(|w| good[gid(w)]).collect();
+        let mut bits = Vec::with_capacity(psi.worlds.len());
+        for worlds in psi.worlds.chunks(CHUNK) {
+            self.check_deadline()?;
+            bits.extend(worlds.iter().map(|w| good[gid(w)]));
+        }
         Ok(Set {
             worlds: psi.worlds,
             bits: Rc::new(bits),
@@ -729,6 +796,9 @@ impl Backend for ExplicitBackend {
 
     fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, SolverError> {
         if state.pending > 0 {
+            if let Some((mut early, all)) = self.early_native(state) {
+                return early.worlds(&all, limit);
+            }
             let (mut z3, kappa) = self.early(state)?;
             return z3.worlds(&kappa, limit);
         }
@@ -751,6 +821,9 @@ impl Backend for ExplicitBackend {
             });
         }
         if state.pending > 0 {
+            if let Some((mut early, all)) = self.early_native(state) {
+                return early.count(&all, cap);
+            }
             let (mut z3, kappa) = self.early(state)?;
             return z3.count(&kappa, cap);
         }
@@ -759,6 +832,9 @@ impl Backend for ExplicitBackend {
 
     fn model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
         if state.pending > 0 {
+            if let Some((mut early, all)) = self.early_native(state) {
+                return early.model(&all, cap);
+            }
             let (mut z3, kappa) = self.early(state)?;
             return z3.model(&kappa, cap);
         }
