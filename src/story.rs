@@ -114,8 +114,8 @@ use std::time::Duration;
 
 use crate::engine::{Counterexample, Engine, EngineError, Event, Failure, Options, SolverError};
 use crate::ir::{
-    self, ArithOp, CharId, CheckpointId, CmpOp, ConstId, EnumId, ExprKind, LogicOp, Program, Stmt,
-    StmtKind, Ty,
+    self, ArithOp, CharId, CheckpointId, CmpOp, ConstId, EnumId, ExprKind, GroupOp, LogicOp,
+    Program, Stmt, StmtKind, Ty,
 };
 use crate::syntax::Span;
 use crate::worlds::{self, Value, World, WorldSet};
@@ -663,6 +663,55 @@ impl Formula {
                 Ty::Bool,
             ))
         }))
+    }
+
+    /// `everyone_knows(G, φ)`: every character of `group` knows φ (E_G φ).
+    pub fn everyone_knows(group: &[Character], formula: impl Into<Formula>) -> Formula {
+        Formula::group(GroupOp::Everyone, group, formula.into())
+    }
+
+    /// `common_knowledge(G, φ)`: φ holds in every world reachable by any chain of
+    /// indistinguishability steps of `group`'s characters (C_G φ). Pass every character
+    /// for the whole story's common knowledge.
+    pub fn common_knowledge(group: &[Character], formula: impl Into<Formula>) -> Formula {
+        Formula::group(GroupOp::Common, group, formula.into())
+    }
+
+    /// `distributed_knowledge(G, φ)`: φ holds in every world that agrees with this one on
+    /// everything `group`'s characters learned, together (D_G φ).
+    pub fn distributed_knowledge(group: &[Character], formula: impl Into<Formula>) -> Formula {
+        Formula::group(GroupOp::Distributed, group, formula.into())
+    }
+
+    fn group(op: GroupOp, group: &[Character], formula: Formula) -> Formula {
+        let Some(first) = group.first() else {
+            return Formula(Node::invalid(&format!(
+                "`{}` needs at least one character",
+                op.name()
+            )));
+        };
+        if group.iter().any(|c| c.story != first.story) {
+            return Formula(Node::invalid(
+                "an expression mixes handles of two different stories",
+            ));
+        }
+        let mut agents: Vec<CharId> = group.iter().map(|c| c.id).collect();
+        agents.sort();
+        agents.dedup();
+        Formula(Node::combine(
+            vec![formula.0],
+            Some(first.story),
+            |mut es| {
+                Ok(mk(
+                    ExprKind::Group {
+                        op,
+                        agents,
+                        formula: Box::new(es.remove(0)),
+                    },
+                    Ty::Bool,
+                ))
+            },
+        ))
     }
 
     /// `at(c, φ)`: φ with its knowledge operators evaluated in the state saved at
@@ -1434,6 +1483,75 @@ impl Story {
                 _ => None,
             })
             .unwrap_or(Hint::Trusted))
+    }
+
+    /// `check φ`: φ must hold in every world possible now; nothing changes. A check
+    /// that fails is an [`Error::Story`] naming a world where φ is false.
+    ///
+    /// ```
+    /// use epipen::{Formula as F, Story};
+    /// # fn main() -> Result<(), epipen::Error> {
+    /// let mut story = Story::new();
+    /// let kids = story.characters("child", 2);
+    /// let muddy = story.bools("muddy", 2);
+    /// story.learns(kids[0], &muddy[1])?;
+    /// story.learns(kids[1], &muddy[0])?;
+    /// // Where both are muddy, each sees a muddy child: everyone knows someone is...
+    /// let someone = F::any(&muddy);
+    /// let both = muddy[0].clone() & muddy[1].clone();
+    /// story.check(both.implies(F::everyone_knows(&kids, someone.clone())))?;
+    /// // ...but nowhere is it common knowledge until the father says it.
+    /// assert!(story.check(F::common_knowledge(&kids, someone.clone())).is_err());
+    /// story.announce(someone.clone())?;
+    /// story.check(F::common_knowledge(&kids, someone))?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn check(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
+        let e = self.expr(formula.into().0)?;
+        self.run(stmt(StmtKind::Check(e))).map(drop)
+    }
+
+    /// `x := e`: from now on the constant `target` has the value `value` had, in each
+    /// world, just before: a public change (everyone knows it happened and how). What
+    /// characters learned before keeps meaning the old values; `at` sees the values of
+    /// its checkpoint's time.
+    ///
+    /// ```
+    /// use epipen::{Formula as F, Story};
+    /// # fn main() -> Result<(), epipen::Error> {
+    /// let mut story = Story::new();
+    /// let anne = story.character("Anne");
+    /// let x = story.int("x");
+    /// story.announce(x.is_in([1, 2]))?;
+    /// story.actual(x.eq(1))?;
+    /// story.assign(&x, &x + 10)?;
+    /// story.learns(anne, &x)?;
+    /// story.check(F::knows_value(anne, &x) & x.is_in([11, 12]))?;
+    /// let worlds = story.worlds(10)?;
+    /// assert_eq!(worlds.len(), 2);
+    /// assert_eq!(worlds[0].int(&x), Some(11));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn assign<T: Expression>(&mut self, target: &T, value: impl Into<T>) -> Result<(), Error> {
+        let target = self.expr(target.node().clone())?;
+        let ExprKind::Const(c) = target.kind else {
+            return Err(Error::Invalid(
+                "`:=` changes a constant: its target must be one (a handle from \
+                 `Story::int`, `Story::bool` or `Story::enum_constant`)"
+                    .into(),
+            ));
+        };
+        let value = self.expr(value.into().into_node())?;
+        no_knowledge(&value, "`:=`")?;
+        if value.ty != target.ty {
+            return Err(Error::Invalid(
+                "`:=` needs a value of the constant's type (the same enum)".into(),
+            ));
+        }
+        self.run(stmt(StmtKind::Assign { target: c, value }))
+            .map(drop)
     }
 
     /// Up to `limit` of the worlds possible now, in the canonical order (smaller

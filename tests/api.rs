@@ -1,7 +1,7 @@
 //! The Rust API (`epipen::Story`): the stories of `stories/` told in Rust, and the
 //! errors a Rust program can get back.
 
-use epipen::{Error, Formula as F, Hint, Options, Story};
+use epipen::{Error, Formula as F, Hint, Int, Options, Story};
 
 /// The muddy children with n children, the first k muddy: who steps forward in each
 /// round, until everyone has (at most n + 1 rounds).
@@ -421,4 +421,90 @@ fn arithmetic_follows_the_engine() {
         .announce((&x / &y).eq(-3) & (&x % &y).eq(2) & (&x % 0).eq(-7))
         .unwrap();
     assert_eq!(story.worlds(1).unwrap().len(), 1);
+}
+
+/// stories/muddy-children-common.story told in Rust: group knowledge and `check`; a
+/// failing check is a story error naming a world where it is false.
+#[test]
+fn group_knowledge_and_checks() {
+    let mut story = Story::new();
+    let child = story.characters("child", 3);
+    let muddy = story.bools("muddy", 3);
+    story
+        .actual(muddy[0].clone() & muddy[1].clone() & !&muddy[2])
+        .unwrap();
+    for (i, &c) in child.iter().enumerate() {
+        for (_, m) in muddy.iter().enumerate().filter(|&(j, _)| j != i) {
+            story.learns(c, m).unwrap();
+        }
+    }
+    let someone = F::any(&muddy);
+    let two = Int::count(&muddy).ge(2);
+    story
+        .check(two.implies(F::everyone_knows(&child, someone.clone())))
+        .unwrap();
+    story
+        .check(!F::common_knowledge(&child, someone.clone()))
+        .unwrap();
+    match story.check(F::common_knowledge(&child, someone.clone())) {
+        Err(Error::Story { message, .. }) => assert_eq!(
+            message,
+            "the check fails in the world muddy[0] = false, muddy[1] = false, muddy[2] = false"
+        ),
+        other => panic!("{other:?}"),
+    }
+    story.announce(someone.clone()).unwrap();
+    story.check(F::common_knowledge(&child, someone)).unwrap();
+    let each_known = F::all(muddy.iter().map(|m| {
+        F::distributed_knowledge(&child, m.clone()) | F::distributed_knowledge(&child, !m)
+    }));
+    story.check(each_known).unwrap();
+    // A group of two: children 1 and 2 both see child 0.
+    story
+        .check(F::everyone_knows(&child[1..], muddy[0].clone()) | !&muddy[0])
+        .unwrap();
+    assert_eq!(story.worlds(100).unwrap().len(), 7);
+    invalid(
+        story.check(F::common_knowledge(&[], true)),
+        "`common_knowledge` needs at least one character",
+    );
+}
+
+/// `x := e` in Rust: a public change, and the mistakes it refuses.
+#[test]
+fn public_change() {
+    let mut story = Story::new();
+    let anne = story.character("Anne");
+    let x = story.int("x");
+    let y = story.int("y");
+    story.announce(x.is_in([1, 2, 3]) & y.eq(0)).unwrap();
+    story.learns(anne, x.clone() % 2).unwrap();
+    let before = story.checkpoint("before").unwrap();
+    story.assign(&x, &x * 10).unwrap();
+    story.assign(&y, 5).unwrap();
+    // Anne learned the parity of the old x: the new x is its multiple by ten.
+    story
+        .check(F::knows(anne, (&x % 20).eq(10)) | F::knows(anne, (&x % 20).eq(0)))
+        .unwrap();
+    // At `before`, x has its old value, which Anne knew when it was 2 (now 20).
+    story
+        .check(F::at(before, F::knows_value(anne, &x)).iff(x.eq(20)))
+        .unwrap();
+    let worlds = story.worlds(10).unwrap();
+    let values: Vec<(i64, i64)> = (worlds.iter())
+        .map(|w| (w.int(&x).unwrap(), w.int(&y).unwrap()))
+        .collect();
+    assert_eq!(values, [(10, 5), (20, 5), (30, 5)]);
+    invalid(story.assign(&(&x + 1), 3), "`:=` changes a constant");
+    invalid(
+        story.assign(&x, F::knows_value(anne, &x).ite(Int::from(1), 2)),
+        "`:=` takes no knowledge operators",
+    );
+    let colour = story.enumeration("Colour", &["red", "green"]);
+    let size = story.enumeration("Size", &["s", "m"]);
+    let c = story.enum_constant(&colour, "c");
+    invalid(
+        story.assign(&c, size.value("s")),
+        "`:=` needs a value of the constant's type",
+    );
 }

@@ -693,12 +693,33 @@ impl Story {
     }
 
     /// The hint of the `assert_adds_ck` statement at `span`, as written.
-    pub(crate) fn hint_text(&self, span: Span) -> &str {
+    /// (On one line: `check φ` spread over several lines comes with its spaces
+    /// collapsed.)
+    pub(crate) fn hint_text(&self, span: Span) -> String {
         let text = &self.source[span.start..span.end];
-        let text = (text.strip_prefix("assert_adds_ck"))
-            .or_else(|| text.strip_prefix("check"))
-            .unwrap_or(text);
-        text.split('{').next().unwrap_or(text).trim()
+        let formula = if let Some(hint) = text.strip_prefix("assert_adds_ck") {
+            // The hint ends where the block that closes the statement opens (the hint
+            // may hold braces of its own: `(m, d) in {(5, 15), …}`).
+            let mut depth = 0usize;
+            let mut open = hint.len();
+            for (i, c) in hint.char_indices().rev() {
+                match c {
+                    '}' => depth += 1,
+                    '{' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            open = i;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            &hint[..open]
+        } else {
+            text.strip_prefix("check").unwrap_or(text)
+        };
+        formula.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
     /// Runs the story's statements with a progress line on stderr.

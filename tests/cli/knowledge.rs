@@ -230,3 +230,37 @@ fn dining_cryptographers_learn_that_one_paid_not_who() {
         out.stdout
     );
 }
+
+/// `epipen check` names each check and hint as written, on one line, braces of sets
+/// included.
+#[test]
+fn check_names_formulas_with_sets_and_over_several_lines() {
+    let story = story_file(
+        "check-text.story",
+        "int x
+announce x in {1, 2}
+check x in {1, 2}
+check x == 1 or
+      x == 2
+assert_adds_ck x in {1} {
+  if true { announce x != 2 }
+}
+",
+    );
+    let out = epipen(&["check", &story]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let verdicts: Vec<&str> = out
+        .stdout
+        .lines()
+        .map(|l| l.split(" (").next().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "line 3: check `x in {1, 2}` holds",
+            "line 4: check `x == 1 or x == 2` holds",
+            "line 6: hint `x in {1}` verified",
+            "3 verified, 0 refuted",
+        ]
+    );
+}
