@@ -685,7 +685,7 @@ impl Formula {
 
     fn group(op: GroupOp, group: &[Character], formula: Formula) -> Formula {
         let Some(first) = group.first() else {
-            return Formula(Node::invalid(&format!(
+            return Formula(Node::invalid(format!(
                 "`{}` needs at least one character",
                 op.name()
             )));
