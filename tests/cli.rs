@@ -420,8 +420,9 @@ fn dining_cryptographers_learn_that_someone_paid_but_not_who() {
         assert_eq!(
             out.stdout,
             "line 34: check `all(i in 0..n: knows_value(cryptographer[i], any(j in 0..n: paid[j])))` holds\n\
-             line 41: check `not paid[0] ->\n  knows(cryptographer[0], all(k in 0..n: not paid[k])) or\n  \
-             (knows(cryptographer[0], any(k in 1..n: paid[k])) and\n   all(k in 1..n: not knows(cryptographer[0], paid[k])))` holds\n\
+             line 41: check `not paid[0] -> knows(cryptographer[0], all(k in 0..n: not paid[k])) or \
+             (knows(cryptographer[0], any(k in 1..n: paid[k])) and \
+             all(k in 1..n: not knows(cryptographer[0], paid[k])))` holds\n\
              2 verified, 0 refuted\n",
             "{n}"
         );

@@ -35,7 +35,7 @@ pub const COUNT_ENUMERATION_CAP: usize = 200;
 pub enum Strategy {
     /// The explicit-worlds backend when the story's first announcements bound every
     /// constant to a list of worlds it can hold (bool and enum stories: when their types
-    /// allow at most 2^16 worlds); the BDD backend for other stories of bools and enums;
+    /// allow at most 2^12 worlds); the BDD backend for other stories of bools and enums;
     /// otherwise Z3 ([`Strategy::Z3`]).
     #[default]
     Auto,

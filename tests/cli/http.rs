@@ -57,7 +57,14 @@ impl Client {
         head.push_str("\r\n");
         let stream = self.reader.get_mut();
         stream.write_all(head.as_bytes())?;
-        stream.write_all(body)?;
+        if let Err(e) = stream.write_all(body) {
+            // A server may answer before it has read the whole body (413 for one over
+            // its limit) and close: its answer is there to read, as curl reads it.
+            use std::io::ErrorKind::{BrokenPipe, ConnectionReset};
+            if !matches!(e.kind(), BrokenPipe | ConnectionReset) {
+                return Err(e);
+            }
+        }
         self.read_response()
     }
 

@@ -27,8 +27,9 @@ use eval::{CHUNK, Groups, MemoKey};
 /// asked for by name.
 const AUTO_LIMITS: (usize, usize) = (40_000_000, 2_000_000);
 const FORCED_LIMITS: (usize, usize) = (100_000_000, 50_000_000);
-/// Bool and enum stories with more worlds than this go to the BDD backend by default.
-pub(super) const AUTO_MAX_FINITE_TYPES: u128 = 1 << 16;
+/// Bool and enum stories with more worlds than this go to the BDD backend by default
+/// (the colour fairies' 9^5 worlds: 9.0 ms listed, 6.4 ms on BDDs, whole processes).
+pub(super) const AUTO_MAX_FINITE_TYPES: u128 = 1 << 12;
 /// The most worlds a state before the universe's bounds all hold is listed with natively.
 const EARLY_MAX_WORLDS: usize = 1 << 20;
 
