@@ -685,6 +685,10 @@ pub(super) struct Limits {
     pub deadline: Option<Instant>,
 }
 
+/// What [`solve`] lists: one column of values per constant, how many solutions, and the
+/// box the root propagation gave.
+pub(super) type Solutions = (Vec<Vec<i64>>, usize, Box);
+
 /// Every solution of the conjunction of `constraints` inside `start`, in lexicographic
 /// order, as columns (one per constant) of values; how many (with no constant, the
 /// columns cannot say: 1 or 0); and the box the root propagation gave. `exact` decides a constraint exactly in one world (for the boxes where the
@@ -694,7 +698,7 @@ pub(super) fn solve(
     start: Box,
     limits: &Limits,
     exact: &mut dyn FnMut(&Expr, &[i128]) -> bool,
-) -> Result<(Vec<Vec<i64>>, usize, Box), Stop> {
+) -> Result<Solutions, Stop> {
     let mut root = start;
     let n = root.len();
     let mut columns = vec![Vec::new(); n];

@@ -114,17 +114,7 @@ impl ExplicitBackend {
             deadline,
         };
         let prefix = bounding_prefix(&program.statements);
-        let start = type_box(&program);
-        let mut overflow = false;
-        let found = bound::solve(&prefix, start, &limits, &mut |e, point| match exact_truth(
-            e, point,
-        ) {
-            Some(b) => b,
-            None => {
-                overflow = true;
-                false
-            }
-        });
+        let (found, overflow) = list_worlds(&program, &prefix, &limits);
         let (columns, len, root) = found.map_err(|stop| refusal(&program, stop))?;
         if overflow {
             return Err(Refusal {
@@ -138,11 +128,25 @@ impl ExplicitBackend {
         check_widths(&program, &root)?;
         tracing::debug!(worlds = len, "explicit backend: worlds listed");
         let prefix = prefix.into_iter().cloned().collect();
-        Ok(ExplicitBackend {
+        let universe = Universe { columns, len };
+        Ok(ExplicitBackend::over(
+            program, options, prefix, universe, deadline,
+        ))
+    }
+
+    /// A backend whose worlds are `universe`, the worlds `prefix` allows.
+    fn over(
+        program: Rc<Program>,
+        options: &Options,
+        prefix: Vec<Expr>,
+        universe: Universe,
+        deadline: Option<Instant>,
+    ) -> ExplicitBackend {
+        ExplicitBackend {
             program,
             options: options.clone(),
             prefix,
-            universe: Universe { columns, len },
+            universe,
             early: HashMap::new(),
             deadline,
             memo: HashMap::new(),
@@ -150,7 +154,7 @@ impl ExplicitBackend {
             joint: HashMap::new(),
             next_id: 0,
             z3: None,
-        })
+        }
     }
 
     fn check_deadline(&self) -> Result<(), SolverError> {
@@ -195,14 +199,7 @@ impl ExplicitBackend {
                     deadline: self.deadline,
                 };
                 let constraints: Vec<&Expr> = prefix.iter().collect();
-                let mut overflow = false;
-                let start = type_box(&self.program);
-                let found = bound::solve(&constraints, start, &limits, &mut |e, p| {
-                    exact_truth(e, p).unwrap_or_else(|| {
-                        overflow = true;
-                        false
-                    })
-                });
+                let (found, overflow) = list_worlds(&self.program, &constraints, &limits);
                 let universe = (found.ok().filter(|_| !overflow))
                     .map(|(columns, len, _)| Rc::new(Universe { columns, len }));
                 self.early.insert(state.pending, universe.clone());
@@ -210,19 +207,13 @@ impl ExplicitBackend {
             }
         };
         let len = universe.len;
-        let mut backend = ExplicitBackend {
-            program: self.program.clone(),
-            options: self.options.clone(),
-            prefix: prefix.to_vec(),
-            universe: (*universe).clone(),
-            early: HashMap::new(),
-            deadline: self.deadline,
-            memo: HashMap::new(),
-            views: HashMap::new(),
-            joint: HashMap::new(),
-            next_id: 0,
-            z3: None,
-        };
+        let mut backend = ExplicitBackend::over(
+            self.program.clone(),
+            &self.options,
+            prefix.to_vec(),
+            (*universe).clone(),
+            self.deadline,
+        );
         let all = Rc::new((0..len as u32).collect());
         let state = backend.state(0, all, state.learned.clone());
         Some((backend, state))
@@ -396,6 +387,24 @@ pub(super) fn finite_type_worlds(program: &Program) -> Option<u128> {
         size = size.saturating_mul(d.width());
     }
     Some(size)
+}
+
+/// The worlds of the program's types where every constraint holds ([`bound::solve`],
+/// deciding exactly where the intervals leave a constraint open), and whether some
+/// constraint went beyond the backend's integers on the way (then the list is wrong).
+fn list_worlds(
+    program: &Program,
+    constraints: &[&Expr],
+    limits: &Limits,
+) -> (Result<bound::Solutions, Stop>, bool) {
+    let mut overflow = false;
+    let found = bound::solve(constraints, type_box(program), limits, &mut |e, point| {
+        exact_truth(e, point).unwrap_or_else(|| {
+            overflow = true;
+            false
+        })
+    });
+    (found, overflow)
 }
 
 fn refusal(program: &Program, stop: Stop) -> Refusal {
@@ -673,13 +682,7 @@ impl Backend for ExplicitBackend {
             max_nodes: 1_000_000,
             deadline: self.deadline,
         };
-        let mut overflow = false;
-        let found = bound::solve(&[phi], type_box(&self.program), &limits, &mut |e, p| {
-            exact_truth(e, p).unwrap_or_else(|| {
-                overflow = true;
-                false
-            })
-        });
+        let (found, overflow) = list_worlds(&self.program, &[phi], &limits);
         match found {
             Ok((columns, n, _)) if !overflow => {
                 let mut worlds: Vec<World> = (0..n)
