@@ -13,6 +13,7 @@
 use super::diagram::{Bdd, BddValuation, BddVariable, Diagrams, MAX_VARS};
 
 use super::value::Partition;
+use crate::ir::arith::Integer;
 use crate::ir::{Program, Ty};
 use crate::worlds::{Value, World};
 
@@ -158,7 +159,7 @@ impl Space {
                 let set = (v >> (bits.len() - 1 - i)) & 1 == 1;
                 cube = cube.and(&self.set.mk_literal(*bit, set));
             }
-            (v as i128, cube)
+            (Integer::Small(v as i128), cube)
         });
         Partition::from_disjoint(cells.collect())
     }
@@ -278,7 +279,7 @@ impl Space {
                 let low = self
                     .enum_partition(c)
                     .cells()
-                    .filter(|(v, _)| *v <= i128::from(m))
+                    .filter(|(v, _)| *v <= Integer::Small(m.into()))
                     .fold(self.mk_false(), |acc, (_, cell)| acc.or(cell));
                 within = within.and(&low);
             }

@@ -7,15 +7,16 @@ use std::collections::BTreeMap;
 
 use super::diagram::Bdd;
 use crate::engine::SolverError;
-use crate::ir::arith::checked;
+use crate::ir::arith::Integer;
 use crate::ir::{ArithOp, CmpOp};
 
 /// An int-valued expression: (value, where it takes it) pairs with distinct values,
 /// pairwise disjoint and non-empty conditions, sorted by value. The conditions need not
 /// cover every valuation of the bits (an enum constant takes no value on the bit
-/// patterns beyond its variants, which no world has).
+/// patterns beyond its variants, which no world has). Values are exact integers, as the
+/// language's are.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Partition(Vec<(i128, Bdd)>);
+pub(super) struct Partition(Vec<(Integer, Bdd)>);
 
 /// The value of an expression.
 #[derive(Debug, Clone)]
@@ -26,19 +27,19 @@ pub(super) enum Val {
 
 impl Partition {
     /// From pairs with distinct values and disjoint conditions; drops the empty ones.
-    pub(super) fn from_disjoint(mut pairs: Vec<(i128, Bdd)>) -> Partition {
+    pub(super) fn from_disjoint(mut pairs: Vec<(Integer, Bdd)>) -> Partition {
         pairs.retain(|(_, b)| !b.is_false());
-        pairs.sort_by_key(|(v, _)| *v);
+        pairs.sort_by(|(v, _), (u, _)| v.cmp(u));
         Partition(pairs)
     }
 
     /// The constant `n` (taken everywhere: `everywhere` is the true BDD).
     pub(super) fn constant(n: i128, everywhere: Bdd) -> Partition {
-        Partition::from_disjoint(vec![(n, everywhere)])
+        Partition::from_disjoint(vec![(Integer::Small(n), everywhere)])
     }
 
     /// The (value, condition) pairs, by increasing value.
-    pub(super) fn cells(&self) -> impl Iterator<Item = &(i128, Bdd)> {
+    pub(super) fn cells(&self) -> impl Iterator<Item = &(Integer, Bdd)> {
         self.0.iter()
     }
 
@@ -49,23 +50,21 @@ impl Partition {
 
     /// `-self`.
     pub(super) fn neg(&self) -> Result<Partition, SolverError> {
-        let mut out = Vec::with_capacity(self.0.len());
-        for (v, b) in &self.0 {
-            out.push((v.checked_neg().ok_or_else(overflow)?, b.clone()));
-        }
+        let out = self.0.iter().map(|(v, b)| (v.neg(), b.clone())).collect();
         Ok(Partition::from_disjoint(out))
     }
 
-    /// `self op other`, value by value (the language's arithmetic: [`checked`]).
+    /// `self op other`, value by value (the language's arithmetic, exact:
+    /// [`Integer::arith`]).
     pub(super) fn arith(&self, op: ArithOp, other: &Partition) -> Result<Partition, SolverError> {
-        let mut merged: BTreeMap<i128, Bdd> = BTreeMap::new();
+        let mut merged: BTreeMap<Integer, Bdd> = BTreeMap::new();
         for (x, a) in &self.0 {
             for (y, b) in &other.0 {
                 let both = a.and(b);
                 if both.is_false() {
                     continue;
                 }
-                let v = checked(op, *x, *y).ok_or_else(overflow)?;
+                let v = x.arith(op, y);
                 match merged.get_mut(&v) {
                     Some(cond) => *cond = cond.or(&both),
                     None => {
@@ -79,7 +78,7 @@ impl Partition {
 
     /// Where `self op other` holds (`nowhere`: the false BDD).
     pub(super) fn compare(&self, op: CmpOp, other: &Partition, nowhere: &Bdd) -> Bdd {
-        let test = |x: i128, y: i128| match op {
+        let test = |x: &Integer, y: &Integer| match op {
             CmpOp::Eq => x == y,
             CmpOp::Ne => x != y,
             CmpOp::Lt => x < y,
@@ -90,7 +89,7 @@ impl Partition {
         let mut holds = nowhere.clone();
         for (x, a) in &self.0 {
             for (y, b) in &other.0 {
-                if test(*x, *y) {
+                if test(x, y) {
                     holds = holds.or(&a.and(b));
                 }
             }
@@ -100,12 +99,12 @@ impl Partition {
 
     /// `if c then self else other`.
     pub(super) fn ite(c: &Bdd, then: &Partition, other: &Partition) -> Partition {
-        let mut merged: BTreeMap<i128, Bdd> = BTreeMap::new();
+        let mut merged: BTreeMap<Integer, Bdd> = BTreeMap::new();
         let sides = then
             .0
             .iter()
-            .map(|(v, b)| (*v, b.and(c)))
-            .chain(other.0.iter().map(|(v, b)| (*v, b.and_not(c))));
+            .map(|(v, b)| (v.clone(), b.and(c)))
+            .chain(other.0.iter().map(|(v, b)| (v.clone(), b.and_not(c))));
         for (v, b) in sides {
             if b.is_false() {
                 continue;
@@ -144,8 +143,4 @@ pub(super) fn tuple_cells(values: &[Val], everywhere: &Bdd) -> Vec<Bdd> {
             .collect();
     }
     cells
-}
-
-fn overflow() -> SolverError {
-    SolverError::Unsupported("integer overflow: a value does not fit in 128 bits".into())
 }
