@@ -269,6 +269,16 @@ const LEVEL_CAP: usize = 100_000;
 /// exactly the first `limit` of those, whatever order the solver found them in.
 pub fn first_worlds<E>(
     limit: usize,
+    enumerate: impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), E>,
+) -> Result<WorldSet, E> {
+    first_worlds_within(limit, LEVEL_CAP, enumerate)
+}
+
+/// [`first_worlds`], giving the canonical order up above `level_cap` worlds within one
+/// magnitude bound.
+pub fn first_worlds_within<E>(
+    limit: usize,
+    level_cap: usize,
     mut enumerate: impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), E>,
 ) -> Result<WorldSet, E> {
     let (mut worlds, exhausted) = enumerate(None, limit)?;
@@ -282,11 +292,11 @@ pub fn first_worlds<E>(
     }
     let mut bound: u64 = 1;
     loop {
-        let (mut within, exhausted) = enumerate(Some(bound), LEVEL_CAP.max(limit))?;
+        let (mut within, exhausted) = enumerate(Some(bound), level_cap.max(limit))?;
         if within.len() >= limit || bound >= i64::MAX as u64 {
             if !exhausted {
                 tracing::warn!(
-                    "more than {LEVEL_CAP} worlds within ±{bound}; the worlds shown are not the canonical first ones"
+                    "more than {level_cap} worlds within ±{bound}; the worlds shown are not the canonical first ones"
                 );
             }
             within.sort();

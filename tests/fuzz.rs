@@ -384,6 +384,8 @@ fn agree(text: &str, sets: &[(&str, i64)], bounds: &[(&str, (i64, i64))]) -> com
         seed: 0,
         bounds: bounds.iter().map(|(n, r)| (n.to_string(), *r)).collect(),
         negative_size: false,
+        refused: Vec::new(),
+        constructs: Default::default(),
     };
     if let Err(report) = diff::check(&printed) {
         panic!("{report}");
@@ -575,4 +577,44 @@ fn z3_finds_a_non_linear_kappa_empty() {
         &[("x", (1, 2))],
     );
     assert_eq!(worlds(&t), "0 worlds: []");
+}
+
+/// `actual` naming a value of one int only, the other free: Z3 looked for the two first
+/// worlds in canonical order (the error's examples) level by level, and at ±2^24 began
+/// to list 100 000 worlds one by one: "`actual` allows several worlds" ran out of time on
+/// every backend (the explicit one asks Z3 when its box does not bound the types). Now
+/// two of a level's first 64 worlds are examples enough (src/worlds.rs
+/// `first_worlds_within`, engine/symbolic.rs `pin`).
+#[test]
+fn actual_allowing_many_worlds_far_from_zero_is_refused_at_once() {
+    let t = agree(
+        "int x0, x1\nannounce x0 >= -2 and x0 <= 0\nannounce x1 >= -10000003 and x1 <= -10000001\n\
+         actual x1 == -10000003\n",
+        &[],
+        &[("x0", (-2, 0)), ("x1", (-10_000_003, -10_000_001))],
+    );
+    assert_eq!(t.end, common::End::Story("4:1".into()), "{t}");
+    // The same after a change: `x0 := 0` leaves x0's start value free.
+    let t = agree(
+        "characters A\nint x0, x1\nannounce x0 >= -2 and x0 <= 0\nannounce x1 in {-10000003}\n\
+         x0 := 0\nactual x0 == 0 and x1 == -10000003\n",
+        &[],
+        &[("x0", (-2, 0)), ("x1", (-10_000_003, -10_000_003))],
+    );
+    assert_eq!(t.end, common::End::Story("6:1".into()), "{t}");
+}
+
+/// An `actual` in a `repeat` is made again each round with the values its names have
+/// then: after `p := not p` it names the other world, which was announced away. The
+/// engines kept the first round's world ("`repeat` ran its rounds"); the evaluator made
+/// the declaration again (src/engine/driver.rs, `set_actual`).
+#[test]
+fn actual_in_a_repeat_is_made_again_with_the_changed_values() {
+    let t = agree(
+        "characters A\nbool p\nannounce p\nrepeat max 2 {\n  actual p\n  p := not p\n} until false\n",
+        &[],
+        &[],
+    );
+    assert_eq!(t.end, common::End::Story("5:3".into()), "{t}");
+    assert!(t.message.contains("contradicts"), "{t}");
 }

@@ -32,6 +32,8 @@ pub struct Tally {
     pub stories: u64,
     /// Stories that do not compile, as expected (`--set n` below 0 with families).
     pub compile_errors: u64,
+    /// Stories with a `:=` where none can stand, refused at its place, as expected.
+    pub refused: u64,
     /// Per backend (in [`BACKENDS`] order): stories it took.
     pub taken: [u64; 4],
     /// How the evaluator's runs ended: worlds (by count), story errors, refuted hints.
@@ -53,11 +55,13 @@ impl Tally {
             .map(|(n, t)| format!("{n} {t}"))
             .collect();
         format!(
-            "{} stories in {:.1} s ({} do not compile, as expected); taken: {}; \
-             evaluator endings: {:?}; refusals: {:?}; features: {:?}; disagreements: {}",
+            "{} stories in {:.1} s ({} do not compile, as expected; {} with a change refused \
+             at its place, as expected); taken: {}; evaluator endings: {:?}; refusals: {:?}; \
+             features: {:?}; disagreements: {}",
             self.stories,
             self.elapsed.as_secs_f64(),
             self.compile_errors,
+            self.refused,
             taken.join(", "),
             self.endings,
             self.refusals,
@@ -98,6 +102,7 @@ fn ending(t: &Transcript) -> String {
         }
         End::Story(_) => format!("story error: {}", without_numbers(&t.message)),
         End::Refuted(_) => "refuted hint".into(),
+        End::CheckFailed(_) => "failed check".into(),
         other => format!("{other:?}"),
     }
 }
@@ -112,7 +117,7 @@ fn without_numbers(message: &str) -> String {
     words.join(" ")
 }
 
-const FEATURES: [(&str, &str); 13] = [
+const FEATURES: [(&str, &str); 19] = [
     ("actual", "actual "),
     ("reveals", " reveals "),
     ("repeat", "repeat max"),
@@ -126,6 +131,12 @@ const FEATURES: [(&str, &str); 13] = [
     ("enum", "enum Colour"),
     ("learns", " learns "),
     ("knows_value", "knows_value("),
+    ("everyone_knows", "everyone_knows("),
+    ("common_knowledge", "common_knowledge("),
+    ("distributed_knowledge", "distributed_knowledge("),
+    ("check", "check "),
+    (":=", " := "),
+    ("member :=", "] := "),
 ];
 
 /// Runs `printed` everywhere; Err(report) when two runs disagree.
@@ -141,6 +152,9 @@ pub fn check(printed: &Printed) -> Result<(), String> {
                 *t.features.entry(name).or_default() += 1;
             }
         }
+        for name in &printed.constructs {
+            *t.features.entry(name).or_default() += 1;
+        }
         if result.is_err() {
             t.disagreements += 1;
         }
@@ -154,6 +168,17 @@ fn compare(printed: &Printed) -> Result<(), String> {
         Ok(p) => p,
         Err(_) if printed.negative_size => {
             tally(|t| t.compile_errors += 1);
+            return Ok(());
+        }
+        // Every backend compiles alike: the error, at the `:=`, is theirs and the
+        // evaluator's.
+        Err(epipen::CompileError::Story(errors))
+            if !printed.refused.is_empty()
+                && errors
+                    .iter()
+                    .all(|e| printed.refused.contains(&e.span.start)) =>
+        {
+            tally(|t| t.refused += 1);
             return Ok(());
         }
         Err(e) => {
@@ -171,8 +196,23 @@ fn compare(printed: &Printed) -> Result<(), String> {
             &[],
         ));
     }
+    if !printed.refused.is_empty() {
+        return Err(report(
+            printed,
+            "a change in `simultaneously` or in a hint's block compiles",
+            &[],
+        ));
+    }
     let expected = evaluator_transcript(&program, text, &printed.domain(&program));
-    tally(|t| *t.endings.entry(ending(&expected)).or_default() += 1);
+    let held = expected
+        .events
+        .iter()
+        .filter(|e| e.ends_with("check holds"));
+    let held = held.count() as u64;
+    tally(|t| {
+        *t.endings.entry(ending(&expected)).or_default() += 1;
+        *t.features.entry("checks held (events)").or_default() += held;
+    });
     if let Some(needle) = std::env::var_os("FUZZ_SHOW") {
         // Tuning the generator: the stories whose evaluator run says this.
         if expected
@@ -192,7 +232,7 @@ fn compare(printed: &Printed) -> Result<(), String> {
     let mut runs = vec![("evaluator".to_string(), expected.clone())];
     let mut checks = Vec::new();
     let mut disagree = false;
-    let hints = text.contains("assert_adds_ck");
+    let hints = text.contains("assert_adds_ck") || text.contains("check ");
     for (i, strategy) in BACKENDS.into_iter().enumerate() {
         if !takes(strategy, &program) {
             let why = engine_transcript(&program, text, strategy, TIMEOUT).message;
@@ -209,7 +249,8 @@ fn compare(printed: &Printed) -> Result<(), String> {
                 .is_some_and(|(_, first)| first.engine != got.engine);
         runs.push((format!("{strategy:?}"), got));
         if hints {
-            // As `epipen check` runs it: every hint's verdict, refuted ones included.
+            // As `epipen check` runs it: every hint's and check's verdict, refuted and
+            // failed ones included.
             let options = Options {
                 timeout: Some(TIMEOUT),
                 strategy,
