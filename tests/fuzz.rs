@@ -618,3 +618,21 @@ fn actual_in_a_repeat_is_made_again_with_the_changed_values() {
     assert_eq!(t.end, common::End::Story("5:3".into()), "{t}");
     assert!(t.message.contains("contradicts"), "{t}");
 }
+
+/// A changed constant's value is computed exactly on the way: `p := x + x > 0` with x
+/// near 2^63 is true, but the engines printed the world with 64-bit arithmetic, gave up
+/// at `x + x` and failed ("a changed constant leaves the 64-bit integers") where the
+/// evaluator printed p = true (src/worlds.rs, `value_of`).
+#[test]
+fn a_changed_value_is_exact_on_the_way() {
+    let t = agree(
+        "characters A\nint x\nbool p\nannounce x in {9223372036854775804}\n\
+         actual x == 9223372036854775804 and not p\np := x + x > 0\n",
+        &[],
+        &[("x", (i64::MAX - 3, i64::MAX - 3))],
+    );
+    assert_eq!(
+        worlds(&t),
+        "2 worlds: [(9223372036854775804, true), (9223372036854775804, true)]"
+    );
+}
