@@ -23,8 +23,14 @@ pub const BACKENDS: [Strategy; 4] = [
 ];
 
 /// Time allowed to a backend per story: generated stories take milliseconds, so a
-/// timeout is a finding (counted, and reported as a failure).
-pub const TIMEOUT: Duration = Duration::from_secs(60);
+/// timeout is a finding (counted, and reported as a failure). 60 s, or `FUZZ_TIMEOUT`
+/// seconds (to find runaways quickly).
+pub fn timeout() -> Duration {
+    let secs = std::env::var("FUZZ_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    Duration::from_secs(secs.unwrap_or(60))
+}
 
 /// What a campaign found, for its report and docs/testing.md.
 #[derive(Debug, Default, Clone)]
@@ -235,13 +241,13 @@ fn compare(printed: &Printed) -> Result<(), String> {
     let hints = text.contains("assert_adds_ck") || text.contains("check ");
     for (i, strategy) in BACKENDS.into_iter().enumerate() {
         if !takes(strategy, &program) {
-            let why = engine_transcript(&program, text, strategy, TIMEOUT).message;
+            let why = engine_transcript(&program, text, strategy, timeout()).message;
             let why = format!("{strategy:?}: {}", without_numbers(&why));
             tally(|t| *t.refusals.entry(why).or_default() += 1);
             continue;
         }
         tally(|t| t.taken[i] += 1);
-        let got = engine_transcript(&program, text, strategy, TIMEOUT);
+        let got = engine_transcript(&program, text, strategy, timeout());
         // What only engines report (counts, models) agrees between them.
         disagree |= got != expected
             || runs
@@ -252,7 +258,7 @@ fn compare(printed: &Printed) -> Result<(), String> {
             // As `epipen check` runs it: every hint's and check's verdict, refuted and
             // failed ones included.
             let options = Options {
-                timeout: Some(TIMEOUT),
+                timeout: Some(timeout()),
                 strategy,
                 keep_refuted_hints: true,
                 ..Options::default()
