@@ -248,6 +248,13 @@ enum Table {
     /// `knows_value(A, ē)`: the one value of `ē` in the group, or `None` when the
     /// group's worlds disagree.
     KnowsValue(HashMap<Vec<V>, Option<Vec<V>>>),
+    /// `D_G φ`: by the members' observations together, whether every world with them
+    /// satisfies `φ`.
+    Distributed(HashMap<Vec<Vec<V>>, bool>),
+    /// `C_G φ`: the worlds joined by some member's indistinguishability, in components,
+    /// found by (member's index in G, its observation); and whether every world of each
+    /// component satisfies `φ`.
+    Common(HashMap<(usize, Vec<V>), usize>, Vec<bool>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -255,6 +262,8 @@ enum Op {
     Knows,
     KnowsNot,
     KnowsValue,
+    Distributed,
+    Common,
 }
 
 /// (operator kind, address of the formula / expression list, agent, state id).
@@ -650,7 +659,7 @@ impl<'p> Evaluator<'p> {
         match &self.memo[&key] {
             // No world of the state looks like `w` to the agent: vacuously true.
             Table::Knows(table) => Ok(table.get(&obs).copied().unwrap_or(true)),
-            Table::KnowsValue(_) => unreachable!("memo key kinds are distinct"),
+            _ => unreachable!("memo key kinds are distinct"),
         }
     }
 
@@ -688,7 +697,7 @@ impl<'p> Evaluator<'p> {
         match &self.memo[&key] {
             // An empty group (vacuously true) or one whose worlds all agree.
             Table::KnowsValue(table) => Ok(table.get(&obs).is_none_or(|v| v.is_some())),
-            Table::Knows(_) => unreachable!("memo key kinds are distinct"),
+            _ => unreachable!("memo key kinds are distinct"),
         }
     }
 
@@ -796,55 +805,86 @@ impl<'p> Evaluator<'p> {
         let observe = |ev: &mut Self, v: &World| -> Result<Vec<Vec<V>>, String> {
             agents.iter().map(|a| ev.observation(*a, v, s)).collect()
         };
-        match op {
+        // One table per (operator, formula, state), as for `knows`: the formula's address
+        // is that of one group expression, so it stands for the group too.
+        let key = match op {
             GroupOp::Everyone => {
                 for a in agents {
                     if !self.knows(*a, formula, w, s)? {
                         return Ok(false);
                     }
                 }
-                Ok(true)
+                return Ok(true);
             }
-            GroupOp::Distributed => {
-                let seen = observe(self, w)?;
-                for v in s.worlds.iter() {
-                    if observe(self, v)? == seen && !self.eval(formula, v, s)?.into_bool()? {
-                        return Ok(false);
+            GroupOp::Distributed => (Op::Distributed, formula as *const Expr as usize, 0, s.id),
+            GroupOp::Common => (Op::Common, formula as *const Expr as usize, 0, s.id),
+        };
+        if !self.memo.contains_key(&key) {
+            let views: Vec<Vec<Vec<V>>> = s
+                .worlds
+                .iter()
+                .map(|v| observe(self, v))
+                .collect::<Result<_, _>>()?;
+            let mut truth = Vec::with_capacity(s.worlds.len());
+            for v in s.worlds.iter() {
+                truth.push(self.eval(formula, v, s)?.into_bool()?);
+            }
+            let table = if op == GroupOp::Distributed {
+                let mut table: HashMap<Vec<Vec<V>>, bool> = HashMap::new();
+                for (view, holds) in views.into_iter().zip(&truth) {
+                    *table.entry(view).or_insert(true) &= holds;
+                }
+                Table::Distributed(table)
+            } else {
+                // Union-find over the worlds: two worlds some member cannot tell apart
+                // are joined; a component is what the steps reach.
+                let mut parent: Vec<usize> = (0..s.worlds.len()).collect();
+                fn root(parent: &mut [usize], mut i: usize) -> usize {
+                    while parent[i] != i {
+                        parent[i] = parent[parent[i]];
+                        i = parent[i];
                     }
+                    i
                 }
-                Ok(true)
-            }
-            GroupOp::Common => {
-                let views: Vec<Vec<Vec<V>>> = s
-                    .worlds
-                    .iter()
-                    .map(|v| observe(self, v))
-                    .collect::<Result<_, _>>()?;
-                let step =
-                    |from: &[Vec<V>], to: &[Vec<V>]| from.iter().zip(to).any(|(a, b)| a == b);
-                let start = observe(self, w)?;
-                let mut reached = vec![false; s.worlds.len()];
-                let mut frontier: Vec<usize> = (0..s.worlds.len())
-                    .filter(|&i| step(&start, &views[i]))
-                    .collect();
-                for &i in &frontier {
-                    reached[i] = true;
-                }
-                while let Some(i) = frontier.pop() {
-                    for j in 0..s.worlds.len() {
-                        if !reached[j] && step(&views[i], &views[j]) {
-                            reached[j] = true;
-                            frontier.push(j);
+                let mut first: HashMap<(usize, Vec<V>), usize> = HashMap::new();
+                for (i, view) in views.iter().enumerate() {
+                    for (m, obs) in view.iter().enumerate() {
+                        match first.get(&(m, obs.clone())) {
+                            Some(&j) => {
+                                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                                parent[a] = b;
+                            }
+                            None => {
+                                first.insert((m, obs.clone()), i);
+                            }
                         }
                     }
                 }
-                for (i, v) in s.worlds.iter().enumerate() {
-                    if reached[i] && !self.eval(formula, v, s)?.into_bool()? {
-                        return Ok(false);
-                    }
+                let mut good = vec![true; s.worlds.len()];
+                for (i, holds) in truth.iter().enumerate() {
+                    let r = root(&mut parent, i);
+                    good[r] &= holds;
                 }
-                Ok(true)
-            }
+                let classes = first
+                    .into_iter()
+                    .map(|(class, i)| (class, root(&mut parent, i)))
+                    .collect();
+                Table::Common(classes, good)
+            };
+            self.memo.insert(key, table);
+        }
+        let seen = observe(self, w)?;
+        match &self.memo[&key] {
+            // D: every world that agrees with `w` on what every member observes.
+            Table::Distributed(table) => Ok(table.get(&seen).copied().unwrap_or(true)),
+            // C: a first step to a world some member cannot tell from `w`, then any
+            // number more: the components of those worlds.
+            Table::Common(classes, good) => Ok(seen
+                .into_iter()
+                .enumerate()
+                .filter_map(|(m, obs)| classes.get(&(m, obs)))
+                .all(|&c| good[c])),
+            _ => unreachable!("memo key kinds are distinct"),
         }
     }
 }

@@ -269,6 +269,16 @@ const LEVEL_CAP: usize = 100_000;
 /// exactly the first `limit` of those, whatever order the solver found them in.
 pub fn first_worlds<E>(
     limit: usize,
+    enumerate: impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), E>,
+) -> Result<WorldSet, E> {
+    first_worlds_within(limit, LEVEL_CAP, enumerate)
+}
+
+/// [`first_worlds`], giving the canonical order up above `level_cap` worlds within one
+/// magnitude bound.
+pub fn first_worlds_within<E>(
+    limit: usize,
+    level_cap: usize,
     mut enumerate: impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), E>,
 ) -> Result<WorldSet, E> {
     let (mut worlds, exhausted) = enumerate(None, limit)?;
@@ -282,11 +292,11 @@ pub fn first_worlds<E>(
     }
     let mut bound: u64 = 1;
     loop {
-        let (mut within, exhausted) = enumerate(Some(bound), LEVEL_CAP.max(limit))?;
+        let (mut within, exhausted) = enumerate(Some(bound), level_cap.max(limit))?;
         if within.len() >= limit || bound >= i64::MAX as u64 {
             if !exhausted {
                 tracing::warn!(
-                    "more than {LEVEL_CAP} worlds within ±{bound}; the worlds shown are not the canonical first ones"
+                    "more than {level_cap} worlds within ±{bound}; the worlds shown are not the canonical first ones"
                 );
             }
             within.sort();
@@ -302,32 +312,47 @@ pub fn first_worlds<E>(
 }
 
 /// Evaluates an expression without knowledge operators in a world, with the engine's
-/// semantics (mathematical integers; `None` when they leave 64 bits).
+/// semantics (mathematical integers, exact however large on the way; `None` when the
+/// value itself leaves 64 bits).
 pub fn value_of(e: &Expr, world: &[Value]) -> Option<Value> {
-    let int = |e: &Expr| match value_of(e, world)? {
-        Value::Int(n) => Some(n),
-        Value::Bool(_) => None,
+    Some(match exact_value(e, world)? {
+        Exact::Int(n) => Value::Int(n.to_i64()?),
+        Exact::Bool(b) => Value::Bool(b),
+    })
+}
+
+/// A value on the way: ints exact.
+#[derive(PartialEq, Eq)]
+enum Exact {
+    Int(arith::Integer),
+    Bool(bool),
+}
+
+fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
+    let int = |e: &Expr| match exact_value(e, world)? {
+        Exact::Int(n) => Some(n),
+        Exact::Bool(_) => None,
     };
-    let bool = |e: &Expr| match value_of(e, world)? {
-        Value::Bool(b) => Some(b),
-        Value::Int(_) => None,
+    let bool = |e: &Expr| match exact_value(e, world)? {
+        Exact::Bool(b) => Some(b),
+        Exact::Int(_) => None,
     };
     Some(match &e.kind {
-        ExprKind::Int(n) => Value::Int(*n),
-        ExprKind::Bool(b) => Value::Bool(*b),
-        ExprKind::Const(c) => *world.get(c.0)?,
-        ExprKind::Neg(a) => Value::Int(int(a)?.checked_neg()?),
-        ExprKind::Not(a) => Value::Bool(!bool(a)?),
-        ExprKind::Arith(op, a, b) => {
-            let (a, b) = (int(a)?, int(b)?);
-            Value::Int(i64::try_from(arith::checked(*op, a.into(), b.into())?).ok()?)
-        }
+        ExprKind::Int(n) => Exact::Int((*n).into()),
+        ExprKind::Bool(b) => Exact::Bool(*b),
+        ExprKind::Const(c) => match *world.get(c.0)? {
+            Value::Int(n) => Exact::Int(n.into()),
+            Value::Bool(b) => Exact::Bool(b),
+        },
+        ExprKind::Neg(a) => Exact::Int(int(a)?.neg()),
+        ExprKind::Not(a) => Exact::Bool(!bool(a)?),
+        ExprKind::Arith(op, a, b) => Exact::Int(int(a)?.arith(*op, &int(b)?)),
         ExprKind::Cmp(op, a, b) => {
-            let (a, b) = (value_of(a, world)?, value_of(b, world)?);
-            Value::Bool(match (op, a, b) {
+            let (a, b) = (exact_value(a, world)?, exact_value(b, world)?);
+            Exact::Bool(match (op, a, b) {
                 (CmpOp::Eq, a, b) => a == b,
                 (CmpOp::Ne, a, b) => a != b,
-                (op, Value::Int(a), Value::Int(b)) => match op {
+                (op, Exact::Int(a), Exact::Int(b)) => match op {
                     CmpOp::Lt => a < b,
                     CmpOp::Le => a <= b,
                     CmpOp::Gt => a > b,
@@ -338,7 +363,7 @@ pub fn value_of(e: &Expr, world: &[Value]) -> Option<Value> {
         }
         ExprKind::Logic(op, a, b) => {
             let (a, b) = (bool(a)?, bool(b)?);
-            Value::Bool(match op {
+            Exact::Bool(match op {
                 LogicOp::And => a && b,
                 LogicOp::Or => a || b,
                 LogicOp::Implies => !a || b,
@@ -347,25 +372,25 @@ pub fn value_of(e: &Expr, world: &[Value]) -> Option<Value> {
         }
         ExprKind::Ite(c, a, b) => {
             if bool(c)? {
-                value_of(a, world)?
+                exact_value(a, world)?
             } else {
-                value_of(b, world)?
+                exact_value(b, world)?
             }
         }
         ExprKind::In { tuple, set } => {
-            let t: Vec<Value> = tuple
+            let t: Vec<Exact> = tuple
                 .iter()
-                .map(|x| value_of(x, world))
+                .map(|x| exact_value(x, world))
                 .collect::<Option<_>>()?;
             let mut found = false;
             for row in set {
-                let r: Vec<Value> = row
+                let r: Vec<Exact> = row
                     .iter()
-                    .map(|x| value_of(x, world))
+                    .map(|x| exact_value(x, world))
                     .collect::<Option<_>>()?;
                 found |= r == t;
             }
-            Value::Bool(found)
+            Exact::Bool(found)
         }
         ExprKind::Knows { .. }
         | ExprKind::KnowsValue { .. }

@@ -384,6 +384,8 @@ fn agree(text: &str, sets: &[(&str, i64)], bounds: &[(&str, (i64, i64))]) -> com
         seed: 0,
         bounds: bounds.iter().map(|(n, r)| (n.to_string(), *r)).collect(),
         negative_size: false,
+        refused: Vec::new(),
+        constructs: Default::default(),
     };
     if let Err(report) = diff::check(&printed) {
         panic!("{report}");
@@ -575,4 +577,85 @@ fn z3_finds_a_non_linear_kappa_empty() {
         &[("x", (1, 2))],
     );
     assert_eq!(worlds(&t), "0 worlds: []");
+}
+
+/// `actual` naming a value of one int only, the other free: Z3 looked for the two first
+/// worlds in canonical order (the error's examples) level by level, and at ±2^24 began
+/// to list 100 000 worlds one by one: "`actual` allows several worlds" ran out of time on
+/// every backend (the explicit one asks Z3 when its box does not bound the types). Now
+/// two of a level's first 64 worlds are examples enough (src/worlds.rs
+/// `first_worlds_within`, engine/symbolic.rs `pin`).
+#[test]
+fn actual_allowing_many_worlds_far_from_zero_is_refused_at_once() {
+    let t = agree(
+        "int x0, x1\nannounce x0 >= -2 and x0 <= 0\nannounce x1 >= -10000003 and x1 <= -10000001\n\
+         actual x1 == -10000003\n",
+        &[],
+        &[("x0", (-2, 0)), ("x1", (-10_000_003, -10_000_001))],
+    );
+    assert_eq!(t.end, common::End::Story("4:1".into()), "{t}");
+    // The same after a change: `x0 := 0` leaves x0's start value free.
+    let t = agree(
+        "characters A\nint x0, x1\nannounce x0 >= -2 and x0 <= 0\nannounce x1 in {-10000003}\n\
+         x0 := 0\nactual x0 == 0 and x1 == -10000003\n",
+        &[],
+        &[("x0", (-2, 0)), ("x1", (-10_000_003, -10_000_003))],
+    );
+    assert_eq!(t.end, common::End::Story("6:1".into()), "{t}");
+}
+
+/// An `actual` in a `repeat` is made again each round with the values its names have
+/// then: after `p := not p` it names the other world, which was announced away. The
+/// engines kept the first round's world ("`repeat` ran its rounds"); the evaluator made
+/// the declaration again (src/engine/driver.rs, `set_actual`).
+#[test]
+fn actual_in_a_repeat_is_made_again_with_the_changed_values() {
+    let t = agree(
+        "characters A\nbool p\nannounce p\nrepeat max 2 {\n  actual p\n  p := not p\n} until false\n",
+        &[],
+        &[],
+    );
+    assert_eq!(t.end, common::End::Story("5:3".into()), "{t}");
+    assert!(t.message.contains("contradicts"), "{t}");
+}
+
+/// A changed constant's value is computed exactly on the way: `p := x + x > 0` with x
+/// near 2^63 is true, but the engines printed the world with 64-bit arithmetic, gave up
+/// at `x + x` and failed ("a changed constant leaves the 64-bit integers") where the
+/// evaluator printed p = true (src/worlds.rs, `value_of`).
+#[test]
+fn a_changed_value_is_exact_on_the_way() {
+    let t = agree(
+        "characters A\nint x\nbool p\nannounce x in {9223372036854775804}\n\
+         actual x == 9223372036854775804 and not p\np := x + x > 0\n",
+        &[],
+        &[("x", (i64::MAX - 3, i64::MAX - 3))],
+    );
+    assert_eq!(
+        worlds(&t),
+        "2 worlds: [(9223372036854775804, true), (9223372036854775804, true)]"
+    );
+}
+
+/// The BDD backend computes int values on 128 bits: beyond, it fails with a clear error
+/// (exit code 1) where the others answer. A limitation the fuzzer counts as a refusal
+/// (`diff::BEYOND_128_BITS`); when the BDD backend computes exactly, this test fails
+/// and the refusal goes.
+#[test]
+fn bdd_says_when_a_value_goes_beyond_128_bits() {
+    let text = "const k = 9223372036854775807\ncharacters A\nbool p0\n\
+                announce not (0 == k * (3 * k)) or p0\n";
+    let t = agree(text, &[], &[]);
+    assert_eq!(worlds(&t), "2 worlds: [(false), (true)]");
+    let program = epipen::compile(text, &[]).expect("compiles");
+    let bdd = common::engine_transcript(
+        &program,
+        text,
+        epipen::engine::Strategy::Bdd,
+        std::time::Duration::from_secs(60),
+    );
+    assert!(
+        matches!(&bdd.end, common::End::Solver(why) if why.contains(diff::BEYOND_128_BITS)),
+        "{bdd}"
+    );
 }

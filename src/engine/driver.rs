@@ -463,7 +463,9 @@ impl<B: Backend> Driver<B> {
     /// same statement again (in the next round of a `repeat`) declares the same world.
     fn set_actual(&mut self, expr: &Expr, span: Span) -> Result<(), Failure> {
         if self.actual_at == Some(span) {
-            return Ok(());
+            // The same `actual` in a later round of its `repeat`: made again, with the
+            // values its names have now (after a `:=`, another world's).
+            self.actual = None;
         }
         if self.actual.is_some() {
             return Err(Failure::second_actual());

@@ -62,7 +62,8 @@ pub enum End {
     Story(String),
     /// A refuted `assert_adds_ck` (exit code 1) at this line:column.
     Refuted(String),
-    /// A failed `check` (exit code 1) at this line:column.
+    /// A failed `check` (exit code 1) at this line:column, and the first world (in the
+    /// canonical order, its values now) where it fails.
     CheckFailed(String),
     /// The run's time ran out.
     Timeout,
@@ -215,7 +216,14 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
         Event::HintRefuted { span, .. } => {
             events.push(format!("{}: hint refuted", position(text, span.start)));
         }
-        Event::HintTrusted { .. } | Event::CheckFailed { .. } | Event::Step { .. } => {}
+        Event::CheckFailed { span, world } => {
+            events.push(format!(
+                "{}: check fails in {:?}",
+                position(text, span.start),
+                world.0
+            ));
+        }
+        Event::HintTrusted { .. } | Event::Step { .. } => {}
     });
     let mut facts = Vec::new();
     let end = match run {
@@ -236,7 +244,7 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
                 }
                 Failure::Story { .. } => End::Story(at),
                 Failure::Refuted(_) => End::Refuted(at),
-                Failure::CheckFailed(_) => End::CheckFailed(at),
+                Failure::CheckFailed(world) => End::CheckFailed(format!("{at} in {:?}", world.0)),
                 Failure::Solver(e) => solver_end(e),
             }
         }
@@ -332,7 +340,11 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
             match e.kind {
                 ErrorKind::Story => End::Story(at),
                 ErrorKind::Refuted => End::Refuted(at),
-                ErrorKind::CheckFailed => End::CheckFailed(at),
+                ErrorKind::CheckFailed => {
+                    // "the check fails in the world [Int(1), …]"
+                    let world = e.message.rsplit(" world ").next().unwrap_or_default();
+                    End::CheckFailed(format!("{at} in {world}"))
+                }
                 ErrorKind::Domain | ErrorKind::Internal => {
                     End::Internal(format!("{at}: evaluator: {}", e.message))
                 }

@@ -14,6 +14,8 @@
 //! The evaluator is the reference the engines are compared against, so steering with it
 //! cannot hide a disagreement: the printed story is what every backend runs.
 
+use std::collections::BTreeSet;
+
 use epipen::bruteforce::{self, Domain, Trace};
 use epipen::ir::{Program, Ty};
 use epipen::worlds::{Value, World};
@@ -31,6 +33,12 @@ pub struct Printed {
     pub bounds: Vec<(String, (i64, i64))>,
     /// `--set n` makes a family of fewer than 0 members: the story cannot compile.
     pub negative_size: bool,
+    /// Where the `:=`s printed in a `simultaneously` block or in a hint's block start
+    /// (byte offsets): the story must fail to compile with errors there, and only there.
+    pub refused: Vec<usize>,
+    /// Constructs the printer wrote that the text does not show by a plain search (a
+    /// group listed, a check's kind, where a change stands), for the tally.
+    pub constructs: BTreeSet<&'static str>,
 }
 
 impl Printed {
@@ -79,7 +87,26 @@ impl Printed {
     }
 }
 
+/// Prints `story`; when a change then leaves the 64-bit integers in some world (a story
+/// the engines and the evaluator report in different places: docs/testing.md), prints it
+/// again with every int change clamped to ±10^12.
 pub fn print(story: &Story) -> Printed {
+    let printed = print_with(story, false);
+    let overflows = || {
+        printed.trace(&printed.text).is_some_and(|t| {
+            t.end
+                .is_err_and(|e| e.message.starts_with("a changed value leaves 64 bits"))
+        })
+    };
+    if printed.constructs.contains(":= of an int") && overflows() {
+        let mut clamped = print_with(story, true);
+        clamped.constructs.insert(":= clamped");
+        return clamped;
+    }
+    printed
+}
+
+fn print_with(story: &Story, clamp: bool) -> Printed {
     let d = &story.decls;
     let n = story.set_n.unwrap_or(d.n);
     let k = story.set_k.unwrap_or(d.k);
@@ -107,6 +134,8 @@ pub fn print(story: &Story) -> Printed {
             seed: story.seed,
             bounds,
             negative_size: n < 0 && families,
+            refused: Vec::new(),
+            constructs: BTreeSet::new(),
         },
         d,
         n,
@@ -117,6 +146,13 @@ pub fn print(story: &Story) -> Printed {
         actual: false,
         steer: story.steer,
         consts: Vec::new(),
+        refuse: story.refuse,
+        clamp,
+        loops: 0,
+        actual_again: false,
+        no_actual: story.actual.is_none()
+            && !declares_actual(&story.pre)
+            && !declares_actual(&story.post),
     };
     p.declarations();
     p.block(&story.pre, Where::top());
@@ -127,6 +163,18 @@ pub fn print(story: &Story) -> Printed {
     }
     p.block(&story.post, Where::top());
     p.printed
+}
+
+/// Whether `stmts` (or a block inside them) declare the actual world.
+fn declares_actual(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Actual(_) => true,
+        Stmt::For(_, b) | Stmt::Simultaneously(b) | Stmt::Repeat(_, b, _) | Stmt::Assert(_, b) => {
+            declares_actual(b)
+        }
+        Stmt::If(_, t, e) => declares_actual(t) || e.as_deref().is_some_and(declares_actual),
+        _ => false,
+    })
 }
 
 /// A loop or aggregate variable: its name and the values it can take (`lo > hi`: none,
@@ -148,6 +196,8 @@ struct Where {
     unrolled: bool,
     /// At the top level (`assert_adds_ck` only there).
     top: bool,
+    /// In a hint's block (no `:=`).
+    hint: bool,
 }
 
 impl Where {
@@ -156,6 +206,7 @@ impl Where {
             sim: false,
             unrolled: false,
             top: true,
+            hint: false,
         }
     }
 
@@ -249,6 +300,16 @@ struct Printer<'a> {
     steer: bool,
     /// The program's constants (names and types), once declared.
     consts: Vec<(String, Ty)>,
+    /// Print the `:=`s of `simultaneously` blocks and hints' blocks (refused).
+    refuse: bool,
+    /// Clamp every int change to ±10^12 (so that none leaves 64 bits).
+    clamp: bool,
+    /// How many `for` and `repeat` blocks enclose the statement being printed.
+    loops: u32,
+    /// Inside a `repeat` whose `actual` is declared again each round.
+    actual_again: bool,
+    /// The story declares no actual world.
+    no_actual: bool,
 }
 
 impl Printer<'_> {
@@ -440,6 +501,41 @@ impl Printer<'_> {
             out.extend(self.members("P"));
         }
         out
+    }
+
+    /// A group operator's group as written before its formula (`A, P[0], `): `first`
+    /// (when given) and the members picked from the characters, the family members in
+    /// scope and the family `P` named whole; nothing for every character.
+    fn group(&mut self, first: Option<String>, list: Option<&[u8]>) -> String {
+        let Some(list) = list else {
+            self.printed.constructs.insert("group of every character");
+            return String::new();
+        };
+        let mut names = self.agents();
+        if self.d.char_family {
+            names.push("P".into());
+        }
+        let mut members: Vec<String> = first.into_iter().collect();
+        for i in list {
+            let m = names[usize::from(*i) % names.len()].clone();
+            if !members.contains(&m) {
+                members.push(m);
+            }
+        }
+        if self.n <= 0 && members.iter().all(|m| m == "P") {
+            // A family of no members named alone is no group (a story error).
+            members.insert(0, "A".into());
+        }
+        self.printed.constructs.insert("group listed");
+        if members.iter().any(|m| m == "P") {
+            self.printed
+                .constructs
+                .insert("group: a family named whole");
+        }
+        if members.iter().any(|m| m.starts_with("P[")) {
+            self.printed.constructs.insert("group: family members");
+        }
+        members.iter().map(|m| format!("{m}, ")).collect()
     }
 
     fn agent(&self, i: u8) -> String {
@@ -707,6 +803,14 @@ impl Printer<'_> {
                 let c = self.checkpoints[usize::from(*c) % self.checkpoints.len()].clone();
                 atom(format!("at({c}, {})", self.bool_e(f, cx).0))
             }
+            BoolE::Group(op, group, f) => {
+                if !cx.knowledge {
+                    return self.bool_e(f, cx);
+                }
+                let group = self.group(None, group.as_deref());
+                let f = self.bool_e(f, cx).0;
+                atom(format!("{}({group}{f})", op.name()))
+            }
         }
     }
 
@@ -768,7 +872,9 @@ impl Printer<'_> {
                     unrolled: true,
                     ..at.nested()
                 };
+                self.loops += 1;
                 self.block(body, inner);
+                self.loops -= 1;
                 self.scope.pop();
                 self.close();
             }
@@ -800,17 +906,43 @@ impl Printer<'_> {
             Stmt::Repeat(max, body, until) if !at.sim => {
                 // The `until` is printed once the body's checkpoints are defined.
                 self.open(&format!("repeat max {max} {{"), "} until true");
+                self.loops += 1;
+                let again = self.actual_again;
                 self.block(body, at.nested());
+                self.actual_again = again;
+                self.loops -= 1;
                 let until = self.bool_e(until, &Cx::public()).0;
                 self.closers.pop();
                 self.line(&format!("}} until {until}"));
             }
             Stmt::Assert(hint, body) if at.top && !at.sim => self.assert(hint, body),
-            Stmt::Actual(pick) if !at.sim && !at.unrolled && !self.actual => self.actual(*pick),
+            Stmt::Actual(pick) if !at.sim && !at.unrolled && !self.actual => {
+                self.actual(*pick);
+                self.actual_again = self.loops > 0;
+            }
+            Stmt::Check(c) if !at.sim => self.check(c),
+            Stmt::Assign(target, value) if !at.sim && !at.hint => {
+                self.assign(*target, value, None);
+            }
+            // Refused: in `simultaneously`, even in code that does not run; in a hint's
+            // block where it runs (not under a `for` or an `if`, to be sure).
+            Stmt::Assign(target, value) if self.refuse && (at.sim || !at.unrolled) => {
+                let why = if at.sim {
+                    ":= refused in simultaneously"
+                } else {
+                    ":= refused in a hint's block"
+                };
+                self.assign(*target, value, Some(why));
+            }
             // Not allowed here: its statements, or nothing.
             Stmt::Assert(_, body) => self.block(body, at),
             Stmt::Repeat(_, body, _) | Stmt::Simultaneously(body) => self.block(body, at),
-            Stmt::Worlds(_) | Stmt::Checkpoint | Stmt::Learns(..) | Stmt::Actual(_) => {}
+            Stmt::Worlds(_)
+            | Stmt::Checkpoint
+            | Stmt::Learns(..)
+            | Stmt::Actual(_)
+            | Stmt::Check(_)
+            | Stmt::Assign(..) => {}
         }
     }
 
@@ -843,12 +975,128 @@ impl Printer<'_> {
 
     /// Whether the evaluator stops with a story error at `candidate`, the next line.
     fn fails(&self, candidate: &str) -> bool {
+        self.stops(candidate, bruteforce::ErrorKind::Story)
+    }
+
+    /// Whether the evaluator stops with an error of `kind` at `candidate`, the next line.
+    fn stops(&self, candidate: &str, kind: bruteforce::ErrorKind) -> bool {
         let (text, start, end) = self.with_line(candidate);
         match self.printed.trace(&text) {
             Some(Trace { end: Err(e), .. }) => {
-                e.kind == bruteforce::ErrorKind::Story && (start..end).contains(&e.span.start)
+                e.kind == kind && (start..end).contains(&e.span.start)
             }
             _ => false,
+        }
+    }
+
+    /// `x := e` with a constant of the value's type; `refused`: where it cannot stand
+    /// (its place is recorded).
+    fn assign(&mut self, target: u8, value: &Term, refused: Option<&'static str>) {
+        let (names, kind) = match value {
+            Term::Int(_) => (self.int_names(), ":= of an int"),
+            Term::Bool(_) => (self.bool_names(), ":= of a bool"),
+            Term::Enum(_) => (self.enum_names(), ":= of a colour"),
+        };
+        let Some(name) = Self::pick(&names, target) else {
+            return;
+        };
+        // `actual` names the worlds by their values now, and an int's changed value may
+        // no longer tell its start values apart: `actual x == 0` after `x := 0` allows
+        // every x of the type, where the evaluator sees only those of its box. So ints
+        // change once the actual world is declared for good.
+        if refused.is_none()
+            && matches!(value, Term::Int(_))
+            && !self.no_actual
+            && (!self.actual || self.actual_again)
+        {
+            return;
+        }
+        let mut v = self.term(value, &Cx::plain());
+        if self.clamp && matches!(value, Term::Int(_)) {
+            v = format!("min(max({v}, -1000000000000), 1000000000000)");
+        }
+        let constructs = &mut self.printed.constructs;
+        match refused {
+            Some(why) => {
+                constructs.insert(why);
+                let at = self.printed.text.len() + 2 * self.closers.len();
+                self.printed.refused.push(at);
+            }
+            None => {
+                constructs.insert(kind);
+                if name.contains('[') {
+                    constructs.insert(":= of a family member");
+                }
+                if self.loops > 0 {
+                    constructs.insert(":= in a loop");
+                }
+                constructs.insert(if self.actual {
+                    ":= after actual"
+                } else {
+                    ":= before actual"
+                });
+            }
+        }
+        self.line(&format!("{name} := {v}"));
+    }
+
+    /// `check φ`.
+    fn check(&mut self, c: &Check) {
+        let line = match c {
+            Check::Plain(steer, f) => {
+                let f = self.bool_e(f, &Cx::public()).0;
+                let line = format!("check {f}");
+                let negated = format!("check not ({f})");
+                if *steer
+                    && self.stops(&line, bruteforce::ErrorKind::CheckFailed)
+                    && !self.stops(&negated, bruteforce::ErrorKind::CheckFailed)
+                {
+                    self.printed.constructs.insert("check negated");
+                    negated
+                } else {
+                    line
+                }
+            }
+            Check::Law(law, a, others, f) => {
+                self.printed.constructs.insert("check of a law");
+                format!("check {}", self.law(*law, *a, others, f))
+            }
+            Check::Kept => {
+                let (here, ..) = self.with_line("");
+                let kept = match self.worlds(&here) {
+                    Some(w) => self.membership(&w),
+                    None => "true".to_string(),
+                };
+                format!("check {kept}")
+            }
+        };
+        self.line(&line);
+    }
+
+    /// A law of group knowledge in S5 about character `a`, a group with it, and φ: true
+    /// in every world.
+    fn law(&mut self, law: u8, a: u8, others: &[u8], f: &BoolE) -> String {
+        let a = self.agent(a);
+        let g = self.group(Some(a.clone()), Some(others));
+        let f = self.bool_e(f, &Cx::public()).0;
+        let (e, c, d) = (
+            "everyone_knows",
+            "common_knowledge",
+            "distributed_knowledge",
+        );
+        match law % 12 {
+            0 => format!("knows({a}, {f}) -> ({f})"),
+            1 => format!("{e}({g}{f}) -> knows({a}, {f})"),
+            2 => format!("{c}({g}{f}) -> {e}({g}{f})"),
+            3 => format!("{c}({g}{f}) -> knows({a}, {c}({g}{f}))"),
+            4 => format!("knows({a}, {f}) -> {d}({g}{f})"),
+            5 => format!("{d}({g}{f}) -> ({f})"),
+            6 => format!("not knows({a}, {f}) -> knows({a}, not knows({a}, {f}))"),
+            7 => format!("{c}({a}, {f}) <-> knows({a}, {f})"),
+            8 => format!("{d}({a}, {f}) <-> knows({a}, {f})"),
+            9 => format!("{e}({a}, {f}) <-> knows({a}, {f})"),
+            10 => format!("{c}({g}{f}) <-> {e}({g}({f}) and {c}({g}{f}))"),
+            _ => format!("{e}({g}{f}) -> {d}({g}{f})"),
         }
     }
 
@@ -975,9 +1223,14 @@ impl Printer<'_> {
     fn assert(&mut self, hint: &Hint, body: &[Stmt]) {
         let before_text = self.printed.text.clone();
         let visible = self.checkpoints.len();
+        let refused = self.printed.refused.len();
         self.open("assert_adds_ck true {", "}");
         let body_start = self.printed.text.len();
-        self.block(body, Where::top().nested());
+        let inner = Where {
+            hint: true,
+            ..Where::top().nested()
+        };
+        self.block(body, inner);
         self.closers.pop();
         let body_text = self.printed.text[body_start..].to_string();
         // The hint sees the checkpoints before the block, not the block's own.
@@ -1008,6 +1261,10 @@ impl Printer<'_> {
         };
         self.checkpoints = all;
         self.printed.text = format!("{before_text}assert_adds_ck {hint} {{\n{body_text}}}\n");
+        // The block's refused changes moved with the hint's text.
+        for at in &mut self.printed.refused[refused..] {
+            *at = *at + hint.len() - "true".len();
+        }
     }
 
     /// What the first statement of `body` says, when it is an announcement, as the

@@ -75,6 +75,9 @@ pub struct Story {
     pub set_k: Option<i64>,
     /// `--seed` (for `sample`).
     pub seed: u64,
+    /// Print the `:=` of a `simultaneously` block or of a hint's block (a story error
+    /// every backend shares, at the `:=`); otherwise they are left out.
+    pub refuse: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -93,6 +96,41 @@ pub enum Stmt {
     /// `actual` inside a `repeat` (declared again each round), when none came before:
     /// which of the worlds the evaluator leaves there.
     Actual(u32),
+    /// `check φ`.
+    Check(Check),
+    /// `x := e` / `b[i] := e`: a constant of the value's type (by index), and its new
+    /// value.
+    Assign(u8, Term),
+}
+
+/// What a `check` says.
+#[derive(Debug, Clone)]
+pub enum Check {
+    /// `check φ`; steered (true): printed negated when φ fails where its negation holds.
+    Plain(bool, BoolE),
+    /// A law of the logic instantiated with a character (by index), the other members of
+    /// a group that has it, and φ: it holds in every world.
+    Law(u8, u8, Vec<u8>, BoolE),
+    /// The worlds possible here as a set of tuples of their values now: holds.
+    Kept,
+}
+
+/// The group operators.
+#[derive(Debug, Clone, Copy)]
+pub enum GroupOp {
+    Everyone,
+    Common,
+    Distributed,
+}
+
+impl GroupOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupOp::Everyone => "everyone_knows",
+            GroupOp::Common => "common_knowledge",
+            GroupOp::Distributed => "distributed_knowledge",
+        }
+    }
 }
 
 /// The hint of an `assert_adds_ck`.
@@ -212,6 +250,10 @@ pub enum BoolE {
     Knows(Option<u8>, Box<BoolE>),
     KnowsValue(Option<u8>, Vec<Term>),
     At(u8, Box<BoolE>),
+    /// `everyone_knows`, `common_knowledge`, `distributed_knowledge`: over every
+    /// character (None), or over the group listed first (members by index among the
+    /// characters, family members in scope and the family `P` named whole).
+    Group(GroupOp, Option<Vec<u8>>, Box<BoolE>),
 }
 
 #[derive(Debug, Clone)]
@@ -413,12 +455,25 @@ fn agent() -> impl Strategy<Value = Option<u8>> {
     option::weighted(0.6, 0u8..5)
 }
 
+fn group_op() -> impl Strategy<Value = GroupOp> {
+    prop_oneof![
+        Just(GroupOp::Everyone),
+        Just(GroupOp::Common),
+        Just(GroupOp::Distributed),
+    ]
+}
+
+fn group() -> impl Strategy<Value = Option<Vec<u8>>> {
+    option::weighted(0.6, vec(0u8..8, 1..=3))
+}
+
 /// Formulas with knowledge operators.
 pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
     let atom = prop_oneof![
         2 => bool_leaf(),
         3 => (agent(), plain_bool()).prop_map(|(a, f)| BoolE::Knows(a, Box::new(f))),
         4 => (agent(), vec(term(plain_bool()), 1..=2)).prop_map(|(a, t)| BoolE::KnowsValue(a, t)),
+        2 => (group_op(), group(), plain_bool()).prop_map(|(op, g, f)| BoolE::Group(op, g, Box::new(f))),
     ];
     atom.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
@@ -427,6 +482,8 @@ pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
                 .prop_map(|(op, a, b)| BoolE::Logic(op, Box::new(a), Box::new(b))),
             2 => (agent(), inner.clone()).prop_map(|(a, f)| BoolE::Knows(a, Box::new(f))),
             2 => (0u8..3, inner.clone()).prop_map(|(c, f)| BoolE::At(c, Box::new(f))),
+            1 => (group_op(), group(), inner.clone())
+                .prop_map(|(op, g, f)| BoolE::Group(op, g, Box::new(f))),
             1 => (any::<bool>(), vec(range(), 1..=2), any::<bool>(), inner.clone())
                 .prop_map(|(all, r, guard, body)| BoolE::Quant(all, r, guard, Box::new(body))),
             1 => (inner.clone(), inner.clone(), inner)
@@ -443,6 +500,9 @@ fn revealable() -> BoxedStrategy<BoolE> {
     let own = prop_oneof![
         2 => plain_bool().prop_map(|f| BoolE::Knows(None, Box::new(f))),
         3 => vec(term(plain_bool()), 1..=2).prop_map(|t| BoolE::KnowsValue(None, t)),
+        1 => (group_op(), group(), plain_bool()).prop_map(|(op, g, f)| {
+            BoolE::Knows(None, Box::new(BoolE::Group(op, g, Box::new(f))))
+        }),
     ];
     let own = own.prop_recursive(1, 3, 2, |inner| {
         prop_oneof![
@@ -479,6 +539,8 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
         6 => (0u8..5, epistemic_bool()).prop_map(|(a, f)| Stmt::Says(a, f)),
         4 => (0u8..5, learnable()).prop_map(|(a, t)| Stmt::Learns(a, t)),
         2 => plain_bool().prop_map(Stmt::Announce),
+        2 => check().prop_map(Stmt::Check),
+        3 => assign(),
     ];
     let simple = if part == Part::Post {
         prop_oneof![4 => simple, 3 => (0u8..5, revealable()).prop_map(|(a, f)| Stmt::Reveals(a, f))]
@@ -546,8 +608,24 @@ fn sim_item(part: Part) -> BoxedStrategy<Stmt> {
         6 => item.clone(),
         1 => (range(), vec(item.clone(), 1..3)).prop_map(|(r, b)| Stmt::For(r, b)),
         1 => (ct_cond(), vec(item, 1..3)).prop_map(|(c, b)| Stmt::If(c, b, None)),
+        // Refused (printed only in stories that print refused changes).
+        1 => assign(),
     ]
     .boxed()
+}
+
+/// `x := e`, of an int (most often), a bool or a colour.
+fn assign() -> impl Strategy<Value = Stmt> {
+    (0u8..8, learnable()).prop_map(|(target, value)| Stmt::Assign(target, value))
+}
+
+fn check() -> impl Strategy<Value = Check> {
+    prop_oneof![
+        4 => (prop::bool::weighted(0.7), epistemic_bool()).prop_map(|(s, f)| Check::Plain(s, f)),
+        3 => (0u8..12, 0u8..5, vec(0u8..8, 0..=2), epistemic_bool())
+            .prop_map(|(law, a, others, f)| Check::Law(law, a, others, f)),
+        1 => Just(Check::Kept),
+    ]
 }
 
 /// `repeat max N { … } until φ`: rounds of reveals, as in the muddy children; with
@@ -562,6 +640,8 @@ fn repeat(actual: bool) -> impl Strategy<Value = Stmt> {
         1 => Just(Stmt::Checkpoint),
         1 => (0u8..5, learnable()).prop_map(|(a, t)| Stmt::Learns(a, t)),
         1 => (0u8..4).prop_map(Stmt::Worlds),
+        2 => assign(),
+        1 => check().prop_map(Stmt::Check),
     ];
     // Until: anything, or what a reveal is about, or at once.
     let until = prop_oneof![
@@ -682,9 +762,10 @@ pub fn story() -> impl Strategy<Value = Story> {
         set_n(),
         set_k(),
         0u64..4,
+        prop::bool::weighted(0.3),
     )
         .prop_map(
-            |(decls, pre, actual, post, steer, set_n, set_k, seed)| Story {
+            |(decls, pre, actual, post, steer, set_n, set_k, seed, refuse)| Story {
                 decls,
                 pre,
                 actual,
@@ -693,6 +774,7 @@ pub fn story() -> impl Strategy<Value = Story> {
                 set_n,
                 set_k,
                 seed,
+                refuse,
             },
         )
         .prop_filter("too many worlds", |s| {
