@@ -24,7 +24,7 @@ use crate::engine::{
     Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError, Strategy,
 };
 use crate::explore;
-use crate::ir::Program;
+use crate::ir::{Program, Stmt, StmtKind};
 use crate::syntax::{Diagnostic, Span};
 use crate::worlds::{self, WorldCount, WorldSet};
 
@@ -692,34 +692,22 @@ impl Story {
         )
     }
 
-    /// The hint of the `assert_adds_ck` statement at `span`, as written.
-    /// (On one line: `check φ` spread over several lines comes with its spaces
-    /// collapsed.)
+    /// The hint of the `assert_adds_ck` statement, or the formula of the `check`, at
+    /// `span`, as written (on one line: its spaces collapsed).
     pub(crate) fn hint_text(&self, span: Span) -> String {
-        let text = &self.source[span.start..span.end];
-        let formula = if let Some(hint) = text.strip_prefix("assert_adds_ck") {
-            // The hint ends where the block that closes the statement opens (the hint
-            // may hold braces of its own: `(m, d) in {(5, 15), …}`).
-            let mut depth = 0usize;
-            let mut open = hint.len();
-            for (i, c) in hint.char_indices().rev() {
-                match c {
-                    '}' => depth += 1,
-                    '{' => {
-                        depth = depth.saturating_sub(1);
-                        if depth == 0 {
-                            open = i;
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            &hint[..open]
-        } else {
-            text.strip_prefix("check").unwrap_or(text)
-        };
-        formula.split_whitespace().collect::<Vec<_>>().join(" ")
+        fn formula(stmts: &[Stmt], span: Span) -> Option<Span> {
+            stmts.iter().find_map(|stmt| match &stmt.kind {
+                StmtKind::AssertAddsCk { hint, .. } if stmt.span == span => Some(hint.span),
+                StmtKind::Check(e) if stmt.span == span => Some(e.span),
+                StmtKind::AssertAddsCk { body, .. }
+                | StmtKind::Simultaneously(body)
+                | StmtKind::Repeat { body, .. } => formula(body, span),
+                _ => None,
+            })
+        }
+        let at = formula(&self.program.statements, span).unwrap_or(span);
+        let text = &self.source[at.start..at.end];
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
     /// Runs the story's statements with a progress line on stderr.
