@@ -148,27 +148,20 @@ impl Engine {
             .first()
             .map(|s| s.span)
             .unwrap_or_default();
-        let refused = |why: String, at: Option<Span>| -> Box<dyn Run> {
-            Box::new(Refused {
-                why,
-                first: at.unwrap_or(first),
-                timed_out: false,
-            })
-        };
-        // The time ran out while the explicit backend listed the worlds: no other
-        // backend would have more of it.
-        let timed_out = |r: Refusal| -> Box<dyn Run> {
+        // A refusal because the time ran out (while the explicit backend listed the
+        // worlds) answers with the timeout: no other backend would have more time.
+        let refused = |r: Refusal| -> Box<dyn Run> {
             Box::new(Refused {
                 why: r.why,
                 first: r.span.unwrap_or(first),
-                timed_out: true,
+                timed_out: r.timed_out,
             })
         };
         let z3 = |program: Rc<Program>| -> Box<dyn Run> {
             let backend = Z3Backend::new(program.clone(), options);
             match Driver::new(program, options, backend) {
                 Ok(driver) => Box::new(driver),
-                Err(e) => refused(e.to_string(), None),
+                Err(e) => refused(Refusal::because(e.to_string())),
             }
         };
         let bdd = |program: Rc<Program>| -> Result<Box<dyn Run>, String> {
@@ -178,22 +171,13 @@ impl Engine {
         };
         let explicit = |program: Rc<Program>, forced| -> Result<Box<dyn Run>, Refusal> {
             let backend = ExplicitBackend::new(program.clone(), options, forced)?;
-            let driver = Driver::new(program, options, backend).map_err(|e| Refusal {
-                why: e.to_string(),
-                span: None,
-                timed_out: false,
-            })?;
+            let driver = Driver::new(program, options, backend)
+                .map_err(|e| Refusal::because(e.to_string()))?;
             Ok(Box::new(driver))
         };
         let driver = match options.strategy {
-            Strategy::Bdd => bdd(program).unwrap_or_else(|why| refused(why, None)),
-            Strategy::Explicit => explicit(program, true).unwrap_or_else(|r| {
-                if r.timed_out {
-                    timed_out(r)
-                } else {
-                    refused(r.why, r.span)
-                }
-            }),
+            Strategy::Bdd => bdd(program).unwrap_or_else(|why| refused(Refusal::because(why))),
+            Strategy::Explicit => explicit(program, true).unwrap_or_else(refused),
             Strategy::Auto => {
                 let by_types = explicit::finite_type_worlds(&program);
                 if by_types.is_some_and(|n| n > explicit::AUTO_MAX_FINITE_TYPES) {
@@ -201,7 +185,7 @@ impl Engine {
                 } else {
                     match explicit(program.clone(), false) {
                         Ok(driver) => driver,
-                        Err(refusal) if refusal.timed_out => timed_out(refusal),
+                        Err(refusal) if refusal.timed_out => refused(refusal),
                         Err(refusal) => {
                             tracing::debug!(why = refusal.why, "not the explicit backend");
                             z3(program)

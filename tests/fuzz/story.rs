@@ -115,23 +115,8 @@ pub enum Check {
     Kept,
 }
 
-/// The group operators.
-#[derive(Debug, Clone, Copy)]
-pub enum GroupOp {
-    Everyone,
-    Common,
-    Distributed,
-}
-
-impl GroupOp {
-    pub fn name(self) -> &'static str {
-        match self {
-            GroupOp::Everyone => "everyone_knows",
-            GroupOp::Common => "common_knowledge",
-            GroupOp::Distributed => "distributed_knowledge",
-        }
-    }
-}
+/// The group operators: the IR's (`name` is how stories write them).
+pub use epipen::ir::GroupOp;
 
 /// The hint of an `assert_adds_ck`.
 #[derive(Debug, Clone)]

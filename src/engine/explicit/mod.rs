@@ -35,7 +35,6 @@ const EARLY_MAX_WORLDS: usize = 1 << 20;
 
 /// The worlds the story's first announcements allow, in lexicographic order of their
 /// values, one column of values per constant.
-#[derive(Clone)]
 struct Universe {
     columns: Vec<Vec<i64>>,
     len: usize,
@@ -72,7 +71,7 @@ pub(crate) struct ExplicitBackend {
     options: Options,
     /// The announcements that bound the universe.
     prefix: Vec<Expr>,
-    universe: Universe,
+    universe: Rc<Universe>,
     /// The worlds of states before the universe's bounds all hold, by how many of the
     /// bounding announcements are still to come (None: too many to list natively).
     early: HashMap<usize, Option<Rc<Universe>>>,
@@ -96,6 +95,17 @@ pub(crate) struct Refusal {
     pub span: Option<Span>,
     /// The run's time ran out while listing the worlds: no other backend is tried.
     pub timed_out: bool,
+}
+
+impl Refusal {
+    /// A refusal for `why`, reported at the story's first statement.
+    pub(crate) fn because(why: String) -> Refusal {
+        Refusal {
+            why,
+            span: None,
+            timed_out: false,
+        }
+    }
 }
 
 impl ExplicitBackend {
@@ -128,7 +138,7 @@ impl ExplicitBackend {
         check_widths(&program, &root)?;
         tracing::debug!(worlds = len, "explicit backend: worlds listed");
         let prefix = prefix.into_iter().cloned().collect();
-        let universe = Universe { columns, len };
+        let universe = Rc::new(Universe { columns, len });
         Ok(ExplicitBackend::over(
             program, options, prefix, universe, deadline,
         ))
@@ -139,7 +149,7 @@ impl ExplicitBackend {
         program: Rc<Program>,
         options: &Options,
         prefix: Vec<Expr>,
-        universe: Universe,
+        universe: Rc<Universe>,
         deadline: Option<Instant>,
     ) -> ExplicitBackend {
         ExplicitBackend {
@@ -211,7 +221,7 @@ impl ExplicitBackend {
             self.program.clone(),
             &self.options,
             prefix.to_vec(),
-            (*universe).clone(),
+            universe,
             self.deadline,
         );
         let all = Rc::new((0..len as u32).collect());
