@@ -1,0 +1,1395 @@
+//! An independent evaluator for finite stories: explicit sets of worlds, no Z3.
+//!
+//! It runs EpiPEn's semantics literally on a finite box of worlds, so the engine (which
+//! works symbolically through Z3) can be cross-checked against it:
+//!
+//! * the state is a set of worlds `W` plus, per character, the list of expressions it
+//!   has learned (`A learns month` adds the expression `month`);
+//! * `announce φ` keeps the worlds of `W` where `φ` holds, `A: φ` keeps those where
+//!   `K_A φ` holds;
+//! * `K_A φ` holds at `w` when `φ` holds at every world of `W` that `A` cannot tell
+//!   from `w` (same values of everything `A` learned); `knows_value(A, ē)` holds at `w`
+//!   when all those worlds agree on `ē`;
+//! * `at(c, φ)` evaluates the knowledge operators of `φ` in the state saved at `c`;
+//! * `actual φ` picks the one world of the domain where `φ` holds (it must be possible);
+//!   announcements must then hold in it; `A reveals φ` is `A: φ` when `φ` holds in the
+//!   actual world, else `A: not φ`; `simultaneously { … }` evaluates its announcements
+//!   in the state at its start and applies them together; `repeat max N { … } until φ`
+//!   reruns its body until `φ` holds in the actual world; `assert_adds_ck φ { … }` runs
+//!   its body and fails unless it kept exactly the worlds where `φ` holds.
+//!
+//! A knowledge operator is evaluated for a whole state at once: the worlds of the state
+//! are grouped by what the agent learned, each group records whether all of its worlds
+//! satisfy `φ` (or the one value of `ē` they share), and the table is memoised per
+//! (operator, state), so nested operators cost time linear in the number of worlds.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use epipen_ir::{
+    ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Program, Span, Stmt, StmtKind, Ty,
+    Value, World,
+};
+use num_bigint::BigInt;
+use num_traits::{Euclid, ToPrimitive, Zero};
+
+/// The most worlds [`evaluate`] will enumerate.
+pub const MAX_WORLDS: u64 = 2_000_000;
+
+/// The finite box the evaluator enumerates: for each constant (indexed by `ConstId`),
+/// `Some((lo, hi))` (inclusive) for an int constant, `None` for a bool constant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Domain {
+    pub ranges: Vec<Option<(i64, i64)>>,
+}
+
+/// Runs `program` on every world of `domain` and returns the worlds possible at its
+/// end, sorted in the canonical order.
+pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String> {
+    trace(program, domain).end.map_err(|e| e.message)
+}
+
+/// What the evaluator reports of a run, in story order: the engine's
+/// `epipen::engine::Event`s, as the evaluator sees them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A `worlds` statement: every world possible there, sorted.
+    Worlds { span: Span, worlds: Vec<World> },
+    /// `who reveals φ` in the given round of the innermost `repeat`; `holds`: φ holds
+    /// in the actual world (so `who` announced φ, else `not φ`).
+    Reveal {
+        span: Span,
+        round: Option<u64>,
+        who: CharId,
+        holds: bool,
+    },
+    /// A `repeat` stopped after this many rounds.
+    RepeatDone { span: Span, rounds: u64 },
+    /// An `assert_adds_ck` hint is right.
+    HintVerified { span: Span },
+    /// A `check φ` holds.
+    CheckHolds { span: Span },
+}
+
+/// Why a run stopped before the story's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The story is wrong in a way only running it shows: an `actual` that does not pin
+    /// one possible world, an announcement false in the actual world, a `repeat` out of
+    /// rounds (the engines' story errors, exit code 2).
+    Story,
+    /// An `assert_adds_ck` hint is wrong (exit code 1).
+    Refuted,
+    /// A `check φ` fails (exit code 1).
+    CheckFailed,
+    /// The domain does not fit the program, or has too many worlds.
+    Domain,
+    /// An expression of the wrong type, or a checkpoint not reached: the program is not
+    /// one lowering makes.
+    Internal,
+}
+
+/// A run that stopped at the statement at `span` (the innermost one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub span: Span,
+    pub message: String,
+}
+
+/// A whole run: its events, and the worlds possible at the end or why it stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    pub events: Vec<Event>,
+    pub end: Result<Vec<World>, Error>,
+}
+
+/// Runs `program` on every world of `domain`, reporting what happens on the way.
+pub fn trace(program: &Program, domain: &Domain) -> Trace {
+    let all = match enumerate(program, domain) {
+        Ok(all) => Rc::new(all),
+        Err(message) => {
+            return Trace {
+                events: Vec::new(),
+                end: Err(Error {
+                    kind: ErrorKind::Domain,
+                    span: Span::default(),
+                    message,
+                }),
+            };
+        }
+    };
+    let mut ev = Evaluator {
+        checkpoints: vec![None; program.checkpoints.len()],
+        memo: HashMap::new(),
+        next_id: 1,
+        state: Rc::new(State {
+            id: 0,
+            worlds: all.clone(),
+            learned: vec![Vec::new(); program.characters.len()],
+            time: 0,
+        }),
+        all,
+        actual: None,
+        changes: Vec::new(),
+        then: HashMap::new(),
+        round: None,
+        events: Vec::new(),
+    };
+    let end = match ev.block(&program.statements) {
+        Ok(()) => ev.shown_worlds(),
+        Err(fail) => Err(fail),
+    };
+    Trace {
+        events: ev.events,
+        end: end.map_err(|fail| Error {
+            kind: fail.kind,
+            span: fail.span.unwrap_or_default(),
+            message: fail.message,
+        }),
+    }
+}
+
+/// The cartesian product of the domain's ranges.
+fn enumerate(program: &Program, domain: &Domain) -> Result<Vec<World>, String> {
+    if domain.ranges.len() != program.constants.len() {
+        return Err(format!(
+            "the domain has {} ranges for {} constants",
+            domain.ranges.len(),
+            program.constants.len()
+        ));
+    }
+    let mut axes: Vec<Vec<Value>> = Vec::new();
+    let mut total: u64 = 1;
+    for (constant, range) in program.constants.iter().zip(&domain.ranges) {
+        let int_axis = |lo: i64, hi: i64| -> Result<Vec<Value>, String> {
+            if hi >= lo && (hi as i128 - lo as i128) >= MAX_WORLDS as i128 {
+                return Err(format!("the range of {} is too large", constant.name));
+            }
+            Ok((lo..=hi).map(Value::Int).collect())
+        };
+        let axis: Vec<Value> = match (constant.ty, range) {
+            (Ty::Bool, None) => vec![Value::Bool(false), Value::Bool(true)],
+            (Ty::Int, Some((lo, hi))) => int_axis(*lo, *hi)?,
+            // An enum's values are its variants' indices; a range narrows them.
+            (Ty::Enum(e), range) => {
+                let k = program.enums[e.0].variants.len() as i64;
+                let (lo, hi) = range.unwrap_or((0, k - 1));
+                int_axis(lo.max(0), hi.min(k - 1))?
+            }
+            (Ty::Bool, Some(_)) => {
+                return Err(format!("{} is a bool but has an int range", constant.name));
+            }
+            (Ty::Int, None) => return Err(format!("{} is an int but has no range", constant.name)),
+        };
+        total = total.saturating_mul(axis.len() as u64);
+        axes.push(axis);
+    }
+    if total > MAX_WORLDS {
+        return Err(format!(
+            "the domain has {total} worlds, more than the {MAX_WORLDS} the evaluator enumerates"
+        ));
+    }
+    let mut worlds = vec![World(Vec::with_capacity(axes.len()))];
+    for axis in &axes {
+        let mut next = Vec::with_capacity(worlds.len() * axis.len());
+        for w in &worlds {
+            for v in axis {
+                let mut w = w.clone();
+                w.0.push(*v);
+                next.push(w);
+            }
+        }
+        worlds = next;
+    }
+    Ok(worlds)
+}
+
+/// A value during evaluation: ints are exact, so that intermediate results (`x * y * z`)
+/// never overflow.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum V {
+    I(BigInt),
+    B(bool),
+}
+
+impl V {
+    fn into_bool(self) -> Result<bool, String> {
+        match self {
+            V::B(b) => Ok(b),
+            V::I(_) => Err("expected a bool, found an int".to_string()),
+        }
+    }
+
+    fn into_int(self) -> Result<BigInt, String> {
+        match self {
+            V::I(n) => Ok(n),
+            V::B(_) => Err("expected an int, found a bool".to_string()),
+        }
+    }
+}
+
+/// `x op y` as the language defines it: integers are mathematical, and division and
+/// modulo are SMT-LIB's (Euclidean: `0 <= x % y < |y|`), with `x / 0 = 0` and
+/// `x % 0 = x`.
+fn arith(op: ArithOp, x: &BigInt, y: &BigInt) -> BigInt {
+    match op {
+        ArithOp::Add => x + y,
+        ArithOp::Sub => x - y,
+        ArithOp::Mul => x * y,
+        ArithOp::Div if y.is_zero() => BigInt::zero(),
+        ArithOp::Div => x.div_euclid(y),
+        ArithOp::Mod if y.is_zero() => x.clone(),
+        ArithOp::Mod => x.rem_euclid(y),
+    }
+}
+
+/// A knowledge state: the possible worlds and what each character has learned. States
+/// are immutable; `id` is unique per state and keys the memo.
+struct State<'p> {
+    id: usize,
+    /// The worlds, by the constants' values at the story's start.
+    worlds: Rc<Vec<World>>,
+    /// What each character learned, and how many changes (`x := e`) had happened then.
+    learned: Vec<Vec<(&'p Expr, usize)>>,
+    /// How many changes had happened in this state: a world's constants have the values
+    /// its start values take after the first `time` changes.
+    time: usize,
+}
+
+/// A memoised knowledge operator over one state, indexed by the agent's observation
+/// (the values of everything it learned).
+enum Table {
+    /// `K_A φ`: whether every world of the group satisfies `φ`.
+    Knows(HashMap<Vec<V>, bool>),
+    /// `knows_value(A, ē)`: the one value of `ē` in the group, or `None` when the
+    /// group's worlds disagree.
+    KnowsValue(HashMap<Vec<V>, Option<Vec<V>>>),
+    /// `D_G φ`: by the members' observations together, whether every world with them
+    /// satisfies `φ`.
+    Distributed(HashMap<Vec<Vec<V>>, bool>),
+    /// `C_G φ`: the worlds joined by some member's indistinguishability, in components,
+    /// found by (member's index in G, its observation); and whether every world of each
+    /// component satisfies `φ`.
+    Common(HashMap<(usize, Vec<V>), usize>, Vec<bool>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Op {
+    Knows,
+    KnowsNot,
+    KnowsValue,
+    Distributed,
+    Common,
+}
+
+/// (operator kind, address of the formula / expression list, agent, state id).
+type MemoKey = (Op, usize, usize, usize);
+
+/// The formula an announcement adds: `φ`, or `K_A φ` (negated for a reveal that
+/// does not hold in the actual world, `K_A ¬φ`).
+#[derive(Clone, Copy)]
+struct Added<'p> {
+    speaker: Option<CharId>,
+    formula: &'p Expr,
+    negated: bool,
+}
+
+/// A failure inside the run; `span` is set by the innermost statement it passes.
+struct Fail {
+    kind: ErrorKind,
+    span: Option<Span>,
+    message: String,
+}
+
+impl Fail {
+    fn story(message: impl Into<String>) -> Fail {
+        Fail {
+            kind: ErrorKind::Story,
+            span: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// Errors of expression evaluation: the program is not one lowering makes.
+impl From<String> for Fail {
+    fn from(message: String) -> Fail {
+        Fail {
+            kind: ErrorKind::Internal,
+            span: None,
+            message,
+        }
+    }
+}
+
+struct Evaluator<'p> {
+    checkpoints: Vec<Option<Rc<State<'p>>>>,
+    memo: HashMap<MemoKey, Table>,
+    next_id: usize,
+    /// The current state.
+    state: Rc<State<'p>>,
+    /// Every world of the domain (for `actual`).
+    all: Rc<Vec<World>>,
+    /// The actual world, once `actual` has pinned it down.
+    actual: Option<World>,
+    /// The changes (`x := e`) so far, in order.
+    changes: Vec<(usize, &'p Expr)>,
+    /// A world's values after some changes, by its start values and the changes' count.
+    then: HashMap<(World, usize), Rc<Vec<Value>>>,
+    /// The round of the innermost running `repeat`.
+    round: Option<u64>,
+    events: Vec<Event>,
+}
+
+impl<'p> Evaluator<'p> {
+    fn new_state(
+        &mut self,
+        worlds: Rc<Vec<World>>,
+        learned: Vec<Vec<(&'p Expr, usize)>>,
+    ) -> Rc<State<'p>> {
+        let id = self.next_id;
+        self.next_id += 1;
+        Rc::new(State {
+            id,
+            worlds,
+            learned,
+            time: self.changes.len(),
+        })
+    }
+
+    /// The values of world `w`'s constants after the first `time` changes, replayed one
+    /// by one from its start values.
+    fn values_at(&mut self, w: &World, time: usize) -> Result<Rc<Vec<Value>>, String> {
+        if let Some(v) = self.then.get(&(w.clone(), time)) {
+            return Ok(v.clone());
+        }
+        let values = if time == 0 {
+            w.0.clone()
+        } else {
+            let before = self.values_at(w, time - 1)?;
+            let (target, e) = self.changes[time - 1];
+            let value = match self.eval(e, w, &Self::at_time(time - 1))? {
+                V::B(b) => Value::Bool(b),
+                V::I(n) => Value::Int(
+                    n.to_i64()
+                        .ok_or_else(|| format!("a changed value leaves 64 bits: {n}"))?,
+                ),
+            };
+            let mut values = before.to_vec();
+            values[target] = value;
+            values
+        };
+        let values = Rc::new(values);
+        self.then.insert((w.clone(), time), values.clone());
+        Ok(values)
+    }
+
+    /// A state at `time` with no worlds and nothing learned: where a knowledge-free
+    /// expression is evaluated with the constants' values of that time.
+    fn at_time(time: usize) -> Rc<State<'p>> {
+        Rc::new(State {
+            id: usize::MAX,
+            worlds: Rc::new(Vec::new()),
+            learned: Vec::new(),
+            time,
+        })
+    }
+
+    /// The worlds of the current state, sorted by their values at the story's start,
+    /// with their values now.
+    fn shown_worlds(&mut self) -> Result<Vec<World>, Fail> {
+        let mut worlds = self.state.worlds.to_vec();
+        worlds.sort();
+        let time = self.state.time;
+        worlds
+            .iter()
+            .map(|w| Ok(World(self.values_at(w, time)?.to_vec())))
+            .collect()
+    }
+
+    fn block(&mut self, stmts: &'p [Stmt]) -> Result<(), Fail> {
+        for stmt in stmts {
+            self.step(stmt)?;
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
+        self.execute(stmt).map_err(|mut fail| {
+            fail.span.get_or_insert(stmt.span);
+            fail
+        })
+    }
+
+    fn execute(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
+        match &stmt.kind {
+            StmtKind::Learn { who, what } => {
+                let mut learned = self.state.learned.clone();
+                learned[who.0].push((what, self.changes.len()));
+                self.state = self.new_state(self.state.worlds.clone(), learned);
+            }
+            StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
+                let state = self.state.clone();
+                let added = self.announcement(stmt, &state)?;
+                self.restrict(&[added], &state)?;
+            }
+            StmtKind::Simultaneously(stmts) => {
+                // Every announcement is evaluated in the state at the block's start.
+                let state = self.state.clone();
+                let mut added = Vec::new();
+                for s in stmts {
+                    let one = self.announcement(s, &state).map_err(|mut fail| {
+                        fail.span.get_or_insert(s.span);
+                        fail
+                    })?;
+                    added.push(one);
+                }
+                self.restrict(&added, &state)?;
+            }
+            StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
+            StmtKind::Worlds { .. } => {
+                let worlds = self.shown_worlds()?;
+                self.events.push(Event::Worlds {
+                    span: stmt.span,
+                    worlds,
+                });
+            }
+            StmtKind::Check(formula) => {
+                let state = self.state.clone();
+                let mut worlds = state.worlds.to_vec();
+                worlds.sort();
+                for w in &worlds {
+                    if !self.eval(formula, w, &state)?.into_bool()? {
+                        let now = self.values_at(w, state.time)?;
+                        return Err(Fail {
+                            kind: ErrorKind::CheckFailed,
+                            span: None,
+                            message: format!("the check fails in the world {now:?}"),
+                        });
+                    }
+                }
+                self.events.push(Event::CheckHolds { span: stmt.span });
+            }
+            StmtKind::Assign { target, value } => {
+                self.changes.push((target.0, value));
+                let (worlds, learned) = (self.state.worlds.clone(), self.state.learned.clone());
+                self.state = self.new_state(worlds, learned);
+            }
+            StmtKind::Actual(formula) => {
+                let state = self.state.clone();
+                let all = self.all.clone();
+                let mut found = Vec::new();
+                for w in all.iter() {
+                    if self.eval(formula, w, &state)?.into_bool()? {
+                        found.push(w.clone());
+                        if found.len() > 1 {
+                            return Err(Fail::story("`actual` allows several worlds"));
+                        }
+                    }
+                }
+                let Some(actual) = found.pop() else {
+                    return Err(Fail::story("`actual` allows no world of the domain"));
+                };
+                if !state.worlds.contains(&actual) {
+                    return Err(Fail::story(
+                        "the actual world contradicts what was announced",
+                    ));
+                }
+                self.actual = Some(actual);
+            }
+            StmtKind::Repeat { max, body, until } => {
+                let outer = self.round;
+                let mut rounds = 0;
+                loop {
+                    if rounds == *max {
+                        return Err(Fail::story(format!("`repeat` ran its {max} rounds")));
+                    }
+                    rounds += 1;
+                    self.round = Some(rounds);
+                    self.block(body)?;
+                    let state = self.state.clone();
+                    let actual = self.actual()?;
+                    if self.eval(until, &actual, &state)?.into_bool()? {
+                        break;
+                    }
+                }
+                self.round = outer;
+                self.events.push(Event::RepeatDone {
+                    span: stmt.span,
+                    rounds,
+                });
+            }
+            StmtKind::AssertAddsCk { hint, body } => {
+                let before = self.state.clone();
+                self.block(body)?;
+                let after = self.state.clone();
+                // κ_after must equal κ_before ∧ hint on the worlds of κ_before.
+                let mut kept = Vec::new();
+                for w in before.worlds.iter() {
+                    let by_hint = self.eval(hint, w, &before)?.into_bool()?;
+                    if by_hint != after.worlds.contains(w) {
+                        return Err(Fail {
+                            kind: ErrorKind::Refuted,
+                            span: None,
+                            message: format!("the hint is refuted by the world {w:?}"),
+                        });
+                    }
+                    if by_hint {
+                        kept.push(w.clone());
+                    }
+                }
+                self.events.push(Event::HintVerified { span: stmt.span });
+                self.state = self.new_state(Rc::new(kept), after.learned.clone());
+            }
+        }
+        Ok(())
+    }
+
+    fn actual(&self) -> Result<World, Fail> {
+        self.actual
+            .clone()
+            .ok_or_else(|| Fail::story("the actual world is not declared yet"))
+    }
+
+    /// What an `Announce` or `Reveal` adds, evaluated in `state`; fails when that is
+    /// false in the actual world (announcements are truthful).
+    fn announcement(&mut self, stmt: &'p Stmt, state: &Rc<State<'p>>) -> Result<Added<'p>, Fail> {
+        let added = match &stmt.kind {
+            StmtKind::Announce { speaker, formula } => Added {
+                speaker: *speaker,
+                formula,
+                negated: false,
+            },
+            StmtKind::Reveal { who, formula, .. } => {
+                let actual = self.actual()?;
+                let holds = self.eval(formula, &actual, state)?.into_bool()?;
+                Added {
+                    speaker: Some(*who),
+                    formula,
+                    negated: !holds,
+                }
+            }
+            _ => {
+                return Err(Fail::from(
+                    "only announcements can be made simultaneously".to_string(),
+                ));
+            }
+        };
+        if let Some(actual) = self.actual.clone()
+            && !self.holds(added, &actual, state)?
+        {
+            return Err(Fail::story("an announcement is false in the actual world"));
+        }
+        if let StmtKind::Reveal { who, .. } = &stmt.kind {
+            self.events.push(Event::Reveal {
+                span: stmt.span,
+                round: self.round,
+                who: *who,
+                holds: !added.negated,
+            });
+        }
+        Ok(added)
+    }
+
+    fn holds(&mut self, added: Added<'p>, w: &World, s: &Rc<State<'p>>) -> Result<bool, String> {
+        match added.speaker {
+            None => self.eval(added.formula, w, s)?.into_bool(),
+            Some(agent) if added.negated => self.knows_not(agent, added.formula, w, s),
+            Some(agent) => self.knows(agent, added.formula, w, s),
+        }
+    }
+
+    /// W := the worlds of `state` where every one of `added` holds (in `state`).
+    fn restrict(&mut self, added: &[Added<'p>], state: &Rc<State<'p>>) -> Result<(), String> {
+        let mut kept = Vec::new();
+        'worlds: for w in state.worlds.iter() {
+            for a in added {
+                if !self.holds(*a, w, state)? {
+                    continue 'worlds;
+                }
+            }
+            kept.push(w.clone());
+        }
+        let learned = self.state.learned.clone();
+        self.state = self.new_state(Rc::new(kept), learned);
+        Ok(())
+    }
+
+    /// What `agent` observes at `w`: the values of its learned expressions.
+    fn observation(
+        &mut self,
+        agent: CharId,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<Vec<V>, String> {
+        let mut obs = Vec::with_capacity(s.learned[agent.0].len());
+        for (e, time) in &s.learned[agent.0] {
+            obs.push(self.eval(e, w, &Self::at_time(*time))?);
+        }
+        Ok(obs)
+    }
+
+    /// `K_agent formula` at `w` in state `s`.
+    fn knows(
+        &mut self,
+        agent: CharId,
+        formula: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        self.knows_polarity(agent, formula, true, w, s)
+    }
+
+    /// `K_agent ¬formula` at `w` in state `s`.
+    fn knows_not(
+        &mut self,
+        agent: CharId,
+        formula: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        self.knows_polarity(agent, formula, false, w, s)
+    }
+
+    /// `K_agent (formula == polarity)` at `w` in state `s`.
+    fn knows_polarity(
+        &mut self,
+        agent: CharId,
+        formula: &'p Expr,
+        polarity: bool,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let op = if polarity { Op::Knows } else { Op::KnowsNot };
+        let key = (op, formula as *const Expr as usize, agent.0, s.id);
+        if !self.memo.contains_key(&key) {
+            let mut table: HashMap<Vec<V>, bool> = HashMap::new();
+            for w2 in s.worlds.iter() {
+                let obs = self.observation(agent, w2, s)?;
+                let holds = self.eval(formula, w2, s)?.into_bool()? == polarity;
+                *table.entry(obs).or_insert(true) &= holds;
+            }
+            self.memo.insert(key, Table::Knows(table));
+        }
+        let obs = self.observation(agent, w, s)?;
+        match &self.memo[&key] {
+            // No world of the state looks like `w` to the agent: vacuously true.
+            Table::Knows(table) => Ok(table.get(&obs).copied().unwrap_or(true)),
+            _ => unreachable!("memo key kinds are distinct"),
+        }
+    }
+
+    /// `knows_value(agent, exprs)` at `w` in state `s`.
+    fn knows_value(
+        &mut self,
+        agent: CharId,
+        exprs: &'p [Expr],
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let key = (Op::KnowsValue, exprs.as_ptr() as usize, agent.0, s.id);
+        if !self.memo.contains_key(&key) {
+            let mut table: HashMap<Vec<V>, Option<Vec<V>>> = HashMap::new();
+            for w2 in s.worlds.iter() {
+                let obs = self.observation(agent, w2, s)?;
+                let mut vals = Vec::with_capacity(exprs.len());
+                for e in exprs {
+                    vals.push(self.eval(e, w2, s)?);
+                }
+                match table.get_mut(&obs) {
+                    None => {
+                        table.insert(obs, Some(vals));
+                    }
+                    Some(slot) => {
+                        if slot.as_ref().is_some_and(|v| *v != vals) {
+                            *slot = None;
+                        }
+                    }
+                }
+            }
+            self.memo.insert(key, Table::KnowsValue(table));
+        }
+        let obs = self.observation(agent, w, s)?;
+        match &self.memo[&key] {
+            // An empty group (vacuously true) or one whose worlds all agree.
+            Table::KnowsValue(table) => Ok(table.get(&obs).is_none_or(|v| v.is_some())),
+            _ => unreachable!("memo key kinds are distinct"),
+        }
+    }
+
+    fn eval(&mut self, e: &'p Expr, w: &World, s: &Rc<State<'p>>) -> Result<V, String> {
+        Ok(match &e.kind {
+            ExprKind::Int(n) => V::I(BigInt::from(*n)),
+            ExprKind::Bool(b) => V::B(*b),
+            ExprKind::Const(id) => {
+                // Before any change, the world's own values.
+                let value = if s.time == 0 {
+                    w.0.get(id.0).copied()
+                } else {
+                    self.values_at(w, s.time)?.get(id.0).copied()
+                };
+                match value {
+                    Some(Value::Int(n)) => V::I(BigInt::from(n)),
+                    Some(Value::Bool(b)) => V::B(b),
+                    None => return Err(format!("constant #{} is not in the world", id.0)),
+                }
+            }
+            ExprKind::Neg(a) => V::I(-self.eval(a, w, s)?.into_int()?),
+            ExprKind::Not(a) => V::B(!self.eval(a, w, s)?.into_bool()?),
+            ExprKind::Arith(op, a, b) => {
+                let x = self.eval(a, w, s)?.into_int()?;
+                let y = self.eval(b, w, s)?.into_int()?;
+                V::I(arith(*op, &x, &y))
+            }
+            ExprKind::Cmp(op, a, b) => {
+                let x = self.eval(a, w, s)?;
+                let y = self.eval(b, w, s)?;
+                V::B(match op {
+                    CmpOp::Eq => x == y,
+                    CmpOp::Ne => x != y,
+                    CmpOp::Lt => x.into_int()? < y.into_int()?,
+                    CmpOp::Le => x.into_int()? <= y.into_int()?,
+                    CmpOp::Gt => x.into_int()? > y.into_int()?,
+                    CmpOp::Ge => x.into_int()? >= y.into_int()?,
+                })
+            }
+            ExprKind::Logic(op, a, b) => {
+                let x = self.eval(a, w, s)?.into_bool()?;
+                V::B(match op {
+                    LogicOp::And => x && self.eval(b, w, s)?.into_bool()?,
+                    LogicOp::Or => x || self.eval(b, w, s)?.into_bool()?,
+                    LogicOp::Implies => !x || self.eval(b, w, s)?.into_bool()?,
+                    LogicOp::Iff => x == self.eval(b, w, s)?.into_bool()?,
+                })
+            }
+            ExprKind::Ite(c, a, b) => {
+                if self.eval(c, w, s)?.into_bool()? {
+                    self.eval(a, w, s)?
+                } else {
+                    self.eval(b, w, s)?
+                }
+            }
+            ExprKind::In { tuple, set } => {
+                let mut vals = Vec::with_capacity(tuple.len());
+                for t in tuple {
+                    vals.push(self.eval(t, w, s)?);
+                }
+                let mut found = false;
+                'items: for item in set {
+                    if item.len() != vals.len() {
+                        return Err("a set element has the wrong arity".to_string());
+                    }
+                    for (x, v) in item.iter().zip(&vals) {
+                        if self.eval(x, w, s)? != *v {
+                            continue 'items;
+                        }
+                    }
+                    found = true;
+                    break;
+                }
+                V::B(found)
+            }
+            ExprKind::Knows { agent, formula } => V::B(self.knows(*agent, formula, w, s)?),
+            ExprKind::KnowsValue { agent, exprs } => V::B(self.knows_value(*agent, exprs, w, s)?),
+            ExprKind::At { checkpoint, body } => {
+                let saved = match self.checkpoints.get(checkpoint.0) {
+                    Some(Some(saved)) => saved.clone(),
+                    _ => return Err(format!("checkpoint #{} is not reached yet", checkpoint.0)),
+                };
+                self.eval(body, w, &saved)?
+            }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => V::B(self.group(*op, agents, formula, w, s)?),
+        })
+    }
+
+    /// Group knowledge at `w` in `s`, from the definitions: E, every member knows; D, the
+    /// worlds that agree with `w` on what every member observes satisfy the formula; C,
+    /// every world reachable from `w` in one or more steps (to a world of `s` some member
+    /// cannot tell from the one before) satisfies it.
+    fn group(
+        &mut self,
+        op: GroupOp,
+        agents: &[CharId],
+        formula: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let observe = |ev: &mut Self, v: &World| -> Result<Vec<Vec<V>>, String> {
+            agents.iter().map(|a| ev.observation(*a, v, s)).collect()
+        };
+        // One table per (operator, formula, state), as for `knows`: the formula's address
+        // is that of one group expression, so it stands for the group too.
+        let key = match op {
+            GroupOp::Everyone => {
+                for a in agents {
+                    if !self.knows(*a, formula, w, s)? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
+            GroupOp::Distributed => (Op::Distributed, formula as *const Expr as usize, 0, s.id),
+            GroupOp::Common => (Op::Common, formula as *const Expr as usize, 0, s.id),
+        };
+        if !self.memo.contains_key(&key) {
+            let views: Vec<Vec<Vec<V>>> = s
+                .worlds
+                .iter()
+                .map(|v| observe(self, v))
+                .collect::<Result<_, _>>()?;
+            let mut truth = Vec::with_capacity(s.worlds.len());
+            for v in s.worlds.iter() {
+                truth.push(self.eval(formula, v, s)?.into_bool()?);
+            }
+            let table = if op == GroupOp::Distributed {
+                let mut table: HashMap<Vec<Vec<V>>, bool> = HashMap::new();
+                for (view, holds) in views.into_iter().zip(&truth) {
+                    *table.entry(view).or_insert(true) &= holds;
+                }
+                Table::Distributed(table)
+            } else {
+                // Union-find over the worlds: two worlds some member cannot tell apart
+                // are joined; a component is what the steps reach.
+                let mut parent: Vec<usize> = (0..s.worlds.len()).collect();
+                fn root(parent: &mut [usize], mut i: usize) -> usize {
+                    while parent[i] != i {
+                        parent[i] = parent[parent[i]];
+                        i = parent[i];
+                    }
+                    i
+                }
+                let mut first: HashMap<(usize, Vec<V>), usize> = HashMap::new();
+                for (i, view) in views.iter().enumerate() {
+                    for (m, obs) in view.iter().enumerate() {
+                        match first.get(&(m, obs.clone())) {
+                            Some(&j) => {
+                                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                                parent[a] = b;
+                            }
+                            None => {
+                                first.insert((m, obs.clone()), i);
+                            }
+                        }
+                    }
+                }
+                let mut good = vec![true; s.worlds.len()];
+                for (i, holds) in truth.iter().enumerate() {
+                    let r = root(&mut parent, i);
+                    good[r] &= holds;
+                }
+                let classes = first
+                    .into_iter()
+                    .map(|(class, i)| (class, root(&mut parent, i)))
+                    .collect();
+                Table::Common(classes, good)
+            };
+            self.memo.insert(key, table);
+        }
+        let seen = observe(self, w)?;
+        match &self.memo[&key] {
+            // D: every world that agrees with `w` on what every member observes.
+            Table::Distributed(table) => Ok(table.get(&seen).copied().unwrap_or(true)),
+            // C: a first step to a world some member cannot tell from `w`, then any
+            // number more: the components of those worlds.
+            Table::Common(classes, good) => Ok(seen
+                .into_iter()
+                .enumerate()
+                .filter_map(|(m, obs)| classes.get(&(m, obs)))
+                .all(|&c| good[c])),
+            _ => unreachable!("memo key kinds are distinct"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use epipen_ir::{
+        ArithOp, Character, Checkpoint, CheckpointId, ConstId, Constant, Program, Stmt, StmtKind,
+    };
+
+    // Hand-built programs (the tests through `epipen::compile` are further down).
+
+    fn ex(kind: ExprKind, ty: Ty) -> Expr {
+        Expr {
+            kind,
+            ty,
+            span: Span::default(),
+        }
+    }
+    fn c(i: usize) -> Expr {
+        ex(ExprKind::Const(ConstId(i)), Ty::Int)
+    }
+    fn int(n: i64) -> Expr {
+        ex(ExprKind::Int(n), Ty::Int)
+    }
+    fn not(a: Expr) -> Expr {
+        ex(ExprKind::Not(Box::new(a)), Ty::Bool)
+    }
+    fn and(a: Expr, b: Expr) -> Expr {
+        ex(
+            ExprKind::Logic(LogicOp::And, Box::new(a), Box::new(b)),
+            Ty::Bool,
+        )
+    }
+    fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
+        ex(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
+    }
+    fn arith_e(op: ArithOp, a: Expr, b: Expr) -> Expr {
+        ex(ExprKind::Arith(op, Box::new(a), Box::new(b)), Ty::Int)
+    }
+    fn kv(agent: usize, exprs: Vec<Expr>) -> Expr {
+        ex(
+            ExprKind::KnowsValue {
+                agent: CharId(agent),
+                exprs,
+            },
+            Ty::Bool,
+        )
+    }
+    fn knows(agent: usize, f: Expr) -> Expr {
+        ex(
+            ExprKind::Knows {
+                agent: CharId(agent),
+                formula: Box::new(f),
+            },
+            Ty::Bool,
+        )
+    }
+    fn at(cp: usize, f: Expr) -> Expr {
+        ex(
+            ExprKind::At {
+                checkpoint: CheckpointId(cp),
+                body: Box::new(f),
+            },
+            Ty::Bool,
+        )
+    }
+    fn st(kind: StmtKind) -> Stmt {
+        Stmt {
+            kind,
+            span: Span::default(),
+        }
+    }
+    fn announce(f: Expr) -> Stmt {
+        st(StmtKind::Announce {
+            speaker: None,
+            formula: f,
+        })
+    }
+    fn says(who: usize, f: Expr) -> Stmt {
+        st(StmtKind::Announce {
+            speaker: Some(CharId(who)),
+            formula: f,
+        })
+    }
+    fn learns(who: usize, what: Expr) -> Stmt {
+        st(StmtKind::Learn {
+            who: CharId(who),
+            what,
+        })
+    }
+    fn program(
+        chars: &[&str],
+        ints: &[&str],
+        checkpoints: usize,
+        statements: Vec<Stmt>,
+    ) -> Program {
+        Program {
+            characters: chars
+                .iter()
+                .map(|n| Character {
+                    name: n.to_string(),
+                    span: Span::default(),
+                })
+                .collect(),
+            constants: ints
+                .iter()
+                .map(|n| Constant {
+                    name: n.to_string(),
+                    ty: Ty::Int,
+                    span: Span::default(),
+                })
+                .collect(),
+            enums: vec![],
+            checkpoints: (0..checkpoints)
+                .map(|i| Checkpoint {
+                    name: format!("c{i}"),
+                    span: Span::default(),
+                })
+                .collect(),
+            statements,
+            samples: Vec::new(),
+        }
+    }
+    fn ints(vals: &[&[i64]]) -> Vec<World> {
+        let mut ws: Vec<World> = vals
+            .iter()
+            .map(|v| World(v.iter().map(|n| Value::Int(*n)).collect()))
+            .collect();
+        ws.sort();
+        ws
+    }
+
+    const DATES: [(i64, i64); 10] = [
+        (5, 15),
+        (5, 16),
+        (5, 19),
+        (6, 17),
+        (6, 18),
+        (7, 14),
+        (7, 16),
+        (8, 14),
+        (8, 15),
+        (8, 17),
+    ];
+
+    #[test]
+    fn cheryl_by_hand() {
+        let set = DATES.iter().map(|(m, d)| vec![int(*m), int(*d)]).collect();
+        let dates = ex(
+            ExprKind::In {
+                tuple: vec![c(0), c(1)],
+                set,
+            },
+            Ty::Bool,
+        );
+        let p = program(
+            &["Albert", "Bernard"],
+            &["month", "day"],
+            0,
+            vec![
+                announce(dates),
+                learns(0, c(0)),
+                learns(1, c(1)),
+                says(0, not(kv(0, vec![c(0), c(1)]))),
+                says(0, knows(0, not(kv(1, vec![c(0), c(1)])))),
+                says(1, kv(1, vec![c(0), c(1)])),
+                says(0, kv(0, vec![c(0), c(1)])),
+            ],
+        );
+        let domain = Domain {
+            ranges: vec![Some((1, 12)), Some((1, 31))],
+        };
+        assert_eq!(evaluate(&p, &domain).unwrap(), ints(&[&[7, 16]]));
+    }
+
+    #[test]
+    fn consecutive_by_hand() {
+        let consecutive = ex(
+            ExprKind::Logic(
+                LogicOp::Or,
+                Box::new(cmp(CmpOp::Eq, c(0), arith_e(ArithOp::Add, c(1), int(1)))),
+                Box::new(cmp(CmpOp::Eq, c(1), arith_e(ArithOp::Add, c(0), int(1)))),
+            ),
+            Ty::Bool,
+        );
+        let p = program(
+            &["Anne", "Bill"],
+            &["A", "B"],
+            1,
+            vec![
+                announce(and(
+                    and(cmp(CmpOp::Ge, c(0), int(0)), cmp(CmpOp::Ge, c(1), int(0))),
+                    consecutive,
+                )),
+                learns(0, c(0)),
+                learns(1, c(1)),
+                st(StmtKind::Checkpoint(CheckpointId(0))),
+                says(0, not(kv(0, vec![c(1)]))),
+                says(1, not(kv(1, vec![c(0)]))),
+                says(0, kv(0, vec![c(1)])),
+                says(1, kv(1, vec![c(0)])),
+            ],
+        );
+        let domain = Domain {
+            ranges: vec![Some((0, 20)), Some((0, 20))],
+        };
+        // The unbounded puzzle ends in {A 1, B 2} and {A 2, B 3}; the box's upper edge
+        // is common knowledge here too (nothing in the story hides it), which mirrors
+        // them at the top: {A 19, B 18} and {A 18, B 17}.
+        let answer = ints(&[&[1, 2], &[2, 3], &[18, 17], &[19, 18]]);
+        assert_eq!(evaluate(&p, &domain).unwrap(), answer);
+
+        // At the checkpoint Anne did not know B in any of these worlds: `at` looks back.
+        let mut q = p.clone();
+        q.statements.push(announce(not(at(0, kv(0, vec![c(1)])))));
+        assert_eq!(evaluate(&q, &domain).unwrap(), answer);
+        // …whereas now she knows it in every remaining world.
+        let mut q = p.clone();
+        q.statements.push(announce(not(kv(0, vec![c(1)]))));
+        assert_eq!(evaluate(&q, &domain).unwrap(), ints(&[]));
+        // At the checkpoint, Anne knew B exactly when A = 0 (or at the edge, A = 20).
+        let mut q = p;
+        q.statements.truncate(4);
+        q.statements.push(announce(at(0, kv(0, vec![c(1)]))));
+        assert_eq!(evaluate(&q, &domain).unwrap(), ints(&[&[0, 1], &[20, 19]]));
+    }
+
+    #[test]
+    fn division_and_modulo_follow_smt_lib() {
+        // x / y == 0 with y ranging over -2..=2 and x over -3..=3.
+        let p = program(
+            &[],
+            &["x", "y"],
+            0,
+            vec![announce(and(
+                cmp(CmpOp::Eq, arith_e(ArithOp::Div, c(0), c(1)), int(0)),
+                cmp(CmpOp::Eq, arith_e(ArithOp::Mod, c(0), c(1)), c(0)),
+            ))],
+        );
+        let domain = Domain {
+            ranges: vec![Some((-3, 3)), Some((-2, 2))],
+        };
+        // y = 0: always (x/0 = 0, x%0 = x). y ≠ 0: x/y = 0 and x%y = x iff 0 <= x < |y|.
+        let mut expected: Vec<Vec<i64>> = (-3..=3).map(|x| vec![x, 0]).collect();
+        for y in [-2i64, -1, 1, 2] {
+            for x in 0..y.abs() {
+                expected.push(vec![x, y]);
+            }
+        }
+        let expected: Vec<&[i64]> = expected.iter().map(|v| v.as_slice()).collect();
+        assert_eq!(evaluate(&p, &domain).unwrap(), ints(&expected));
+    }
+
+    #[test]
+    fn refuses_huge_domains_and_computes_exactly() {
+        let p = program(&[], &["x", "y"], 0, vec![]);
+        let domain = Domain {
+            ranges: vec![Some((0, 9999)), Some((0, 9999))],
+        };
+        assert!(evaluate(&p, &domain).is_err());
+        // x · (2^63 − 1)^3 > 0: the product leaves i128 for |x| >= 1, and keeps x's sign.
+        let max = || int(i64::MAX);
+        let product = arith_e(
+            ArithOp::Mul,
+            arith_e(ArithOp::Mul, arith_e(ArithOp::Mul, c(0), max()), max()),
+            max(),
+        );
+        let p = program(
+            &[],
+            &["x"],
+            0,
+            vec![announce(cmp(CmpOp::Gt, product, int(0)))],
+        );
+        let domain = Domain {
+            ranges: vec![Some((-3, 3))],
+        };
+        assert_eq!(evaluate(&p, &domain).unwrap(), ints(&[&[1], &[2], &[3]]));
+    }
+
+    #[test]
+    fn empty_groups_are_vacuous() {
+        // At c0 Anne has learned nothing; at c1 she knows x and only x = 0 is left. In
+        // c0 she considers x = 1 possible, and at c1 no world looks like x = 1 to her,
+        // so `knows(x == 5)` there is vacuously true at x = 1.
+        let inner = at(1, knows(0, cmp(CmpOp::Eq, c(0), int(5))));
+        let f = at(
+            0,
+            knows(
+                0,
+                ex(
+                    ExprKind::Logic(
+                        LogicOp::Implies,
+                        Box::new(cmp(CmpOp::Ne, c(0), int(0))),
+                        Box::new(inner),
+                    ),
+                    Ty::Bool,
+                ),
+            ),
+        );
+        let p = program(
+            &["Anne"],
+            &["x"],
+            2,
+            vec![
+                st(StmtKind::Checkpoint(CheckpointId(0))),
+                learns(0, c(0)),
+                announce(cmp(CmpOp::Eq, c(0), int(0))),
+                st(StmtKind::Checkpoint(CheckpointId(1))),
+                announce(f),
+            ],
+        );
+        let domain = Domain {
+            ranges: vec![Some((0, 2))],
+        };
+        assert_eq!(evaluate(&p, &domain).unwrap(), ints(&[&[0]]));
+    }
+
+    #[test]
+    fn sum_and_product_is_fast() {
+        // Freudenthal's puzzle: 1 < x < y, x + y <= 100; S knows the sum, P the product.
+        let bounds = and(
+            and(cmp(CmpOp::Gt, c(0), int(1)), cmp(CmpOp::Lt, c(0), c(1))),
+            cmp(CmpOp::Le, arith_e(ArithOp::Add, c(0), c(1)), int(100)),
+        );
+        let p = program(
+            &["S", "P"],
+            &["x", "y"],
+            0,
+            vec![
+                announce(bounds),
+                learns(0, arith_e(ArithOp::Add, c(0), c(1))),
+                learns(1, arith_e(ArithOp::Mul, c(0), c(1))),
+                // "I knew you didn't know" (in the initial state).
+                says(0, knows(0, not(kv(1, vec![c(0), c(1)])))),
+                says(1, kv(1, vec![c(0), c(1)])),
+                says(0, kv(0, vec![c(0), c(1)])),
+            ],
+        );
+        let domain = Domain {
+            ranges: vec![Some((2, 99)), Some((2, 99))],
+        };
+        let start = std::time::Instant::now();
+        assert_eq!(evaluate(&p, &domain).unwrap(), ints(&[&[4, 13]]));
+        assert!(
+            start.elapsed().as_secs_f64() < 5.0,
+            "took {:?}",
+            start.elapsed()
+        );
+    }
+
+    // Through the parser and lowering.
+
+    fn run(source: &str, ranges: Vec<Option<(i64, i64)>>) -> Vec<World> {
+        let program = epipen::compile(source, &[]).expect("the story compiles");
+        evaluate(&program, &Domain { ranges }).expect("the evaluator runs")
+    }
+
+    #[test]
+    fn cheryl_from_text() {
+        let story = "characters Albert, Bernard
+int month, day
+announce (month, day) in {(5, 15), (5, 16), (5, 19), (6, 17), (6, 18),
+                          (7, 14), (7, 16), (8, 14), (8, 15), (8, 17)}
+Albert learns month
+Bernard learns day
+Albert: not knows_value(month, day)
+Albert: knows(not knows_value(Bernard, month, day))
+Bernard: knows_value(month, day)
+Albert: knows_value(month, day)
+";
+        let ranges = vec![Some((1, 12)), Some((1, 31))];
+        assert_eq!(run(story, ranges), ints(&[&[7, 16]]));
+    }
+
+    #[test]
+    fn consecutive_from_text_with_at() {
+        let story = "characters Anne, Bill
+int A, B
+announce A >= 0 and B >= 0 and A <= 20 and B <= 20 and (A == B + 1 or B == A + 1)
+Anne learns A
+Bill learns B
+checkpoint start
+Anne: not knows_value(B)
+Bill: not knows_value(A)
+Anne: knows_value(B)
+Bill: knows_value(A)
+";
+        let ranges = vec![Some((0, 20)), Some((0, 20))];
+        let answer = ints(&[&[1, 2], &[2, 3], &[18, 17], &[19, 18]]);
+        assert_eq!(run(story, ranges.clone()), answer);
+        // Bill knew A at the start exactly when B was 0 or 20.
+        let looked_back = format!("{story}announce at(start, knows_value(Bill, A)) or A == 1\n");
+        assert_eq!(run(&looked_back, ranges), ints(&[&[1, 2]]));
+    }
+
+    #[test]
+    fn division_by_zero_from_text() {
+        let story = "characters Eve
+int x, y
+announce x / y == 0 and x % y == x
+Eve learns y
+Eve: knows_value(x / (y + 1))
+";
+        // The announcement keeps every x when y = 0 (x / 0 = 0, x % 0 = x), else
+        // 0 <= x < |y|. Eve learns y; x / (y + 1) is then x (y = 0: unknown), always 0
+        // (y = -1: division by zero), 0 (y = 1: x = 0; y = 2: x in {0, 1}), or -x
+        // (y = -2, x in {0, 1}: unknown).
+        let worlds = run(story, vec![Some((-2, 2)), Some((-2, 2))]);
+        let expected = ints(&[&[0, -1], &[0, 1], &[0, 2], &[1, 2]]);
+        assert_eq!(worlds, expected);
+    }
+
+    #[test]
+    fn muddy_children_rounds() {
+        let story = include_str!("../../../stories/muddy-children.story");
+        let sets = [("n".to_string(), 4), ("k".to_string(), 2)];
+        let program = epipen::compile(story, &sets).expect("the story compiles");
+        let worlds = evaluate(
+            &program,
+            &Domain {
+                ranges: vec![None; 4],
+            },
+        )
+        .unwrap();
+        let b = |v: &[bool]| World(v.iter().map(|x| Value::Bool(*x)).collect());
+        assert_eq!(worlds, vec![b(&[true, true, false, false])]);
+        // The clean children know only at the start of round k + 1 = 3.
+        let program = epipen::compile(&story.replace("max n + 1", "max 2"), &sets).unwrap();
+        assert!(
+            evaluate(
+                &program,
+                &Domain {
+                    ranges: vec![None; 4]
+                }
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn colour_fairies_enums() {
+        let story = include_str!("../../../stories/colour-fairies.story");
+        let program = epipen::compile(story, &[]).expect("the story compiles");
+        let worlds = evaluate(
+            &program,
+            &Domain {
+                ranges: vec![None; 5],
+            },
+        )
+        .unwrap();
+        // turquoise, earth, ivory, sage, emerald.
+        assert_eq!(worlds, ints(&[&[4, 8, 5, 1, 7]]));
+    }
+
+    #[test]
+    fn assert_adds_ck_checks_the_hint() {
+        let story = |hint: &str| {
+            format!(
+                "characters Anne, Bill, Cath
+int A, B, C
+announce A > 0 and B > 0 and C > 0 and A <= 20 and B <= 20 and C <= 20
+announce A == B + C or B == A + C or C == A + B
+Anne learns B
+Anne learns C
+Bill learns A
+Bill learns C
+assert_adds_ck {hint} {{
+  Anne: not knows_value(A)
+}}
+Bill: knows_value(B)
+"
+            )
+        };
+        let ranges = vec![Some((1, 20)); 3];
+        // On this box Anne also knows A when B + C > 20.
+        let program = epipen::compile(&story("B != C and B + C <= 20"), &[]).unwrap();
+        let worlds = evaluate(
+            &program,
+            &Domain {
+                ranges: ranges.clone(),
+            },
+        )
+        .unwrap();
+        assert!(!worlds.is_empty());
+        assert!(worlds.iter().all(|w| w.0[1] != w.0[2]));
+        let program = epipen::compile(&story("B != C"), &[]).unwrap();
+        assert!(evaluate(&program, &Domain { ranges }).is_err());
+    }
+}

@@ -1,0 +1,223 @@
+//! The command line's arguments (clap): the commands, the global options, and how
+//! `--timeout`, `--limit` and `--set` values are read.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+
+use crate::backend::Backend;
+use crate::output::errln;
+
+const EXAMPLES: &str = "\
+Examples:
+  epipen worlds stories/cheryl.story              the worlds left at the end
+  epipen worlds stories/cheryl.story --json       ... as one JSON object
+  epipen worlds stories/consecutive-numbers.story --limit 3
+  epipen run stories/cheryl-eve.story             print each `worlds` statement
+  epipen -vv worlds stories/cheryl.story          with debug logs (κ size, timings)
+  epipen run stories/muddy-children.story --set n=8 --set k=2
+  epipen check stories/who-has-the-sum.story      verify its assert_adds_ck hint
+  epipen check stories/russian-cards.story        verify its checks (`check φ`)
+  epipen run --trace stories/cheryl.story         worlds after each statement
+  epipen graph stories/cheryl.story --at whispered --svg cheryl.svg
+  epipen sweep stories/muddy-children.story --set n=2..8 --set k=1..3
+  epipen sweep stories/cheryl-sample.story --samples 1000 --seed 1
+  epipen serve --open                             the web playground, in the browser
+
+Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit),
+a refuted hint or output that cannot be written, 2 usage or story error.";
+
+#[derive(Parser)]
+#[command(name = "epipen", about = "Solve epistemic logic puzzles with the Z3 SMT solver", after_help = EXAMPLES)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+    /// Log to stderr: -v info, -vv debug, -vvv trace (RUST_LOG overrides)
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub(crate) verbose: u8,
+    /// Give up after this many seconds for the whole run (exit code 1), at most 1e9
+    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
+    pub(crate) timeout: Option<Duration>,
+    /// Print each statement's time and κ's size after it, on stderr
+    #[arg(long, global = true)]
+    pub(crate) stats: bool,
+    /// Override a `const` of the story, e.g. --set n=8 (repeatable); `sweep` also takes
+    /// n=1..10 (inclusive) and n=2,4,8
+    #[arg(long = "set", global = true, value_name = "NAME=VALUE", value_parser = parse_set)]
+    pub(crate) sets: Vec<(String, Vec<i64>)>,
+    /// Seed of the story's `sample(k, {…})` draws (the first seed with `sweep --samples`)
+    #[arg(long, global = true, default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// Which backend runs the story: explicit worlds when the first announcements bound
+    /// every constant, BDDs for larger stories of bools and enums, Z3 otherwise (auto);
+    /// a backend named here that does not fit the story is an error (exit code 2)
+    #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
+    pub(crate) backend: Backend,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Run a story and print the worlds possible at its end
+    Worlds {
+        /// The story file
+        file: PathBuf,
+        /// Print at most this many worlds
+        #[arg(long, default_value_t = 10, value_parser = parse_limit)]
+        limit: u64,
+        /// Print one JSON object: {"worlds": [...], "complete": true|false}
+        #[arg(long)]
+        json: bool,
+        /// Print the epistemic model at the end as Graphviz DOT (as `epipen graph`)
+        #[arg(long, conflicts_with = "json")]
+        dot: bool,
+        /// Take `assert_adds_ck` hints on trust instead of verifying them
+        #[arg(long)]
+        trust_hints: bool,
+    },
+    /// Run a story, printing each `worlds` statement's worlds and each reveal where it stands
+    Run {
+        /// The story file
+        file: PathBuf,
+        /// Take `assert_adds_ck` hints on trust instead of verifying them
+        #[arg(long)]
+        trust_hints: bool,
+        /// After each statement, print how many worlds are possible (and which, when few),
+        /// and at the end which statement eliminated each world
+        #[arg(long)]
+        trace: bool,
+        /// With --trace: one JSON object per line instead of text
+        #[arg(long, requires = "trace")]
+        json: bool,
+        /// With --trace: list the worlds when there are at most this many
+        #[arg(long, default_value_t = 10, requires = "trace")]
+        limit: u64,
+    },
+    /// Print the epistemic model (worlds, and who cannot tell them apart) as Graphviz DOT
+    Graph {
+        /// The story file
+        file: PathBuf,
+        /// The model at this checkpoint instead of the end
+        #[arg(long, value_name = "CHECKPOINT")]
+        at: Option<String>,
+        /// Render to this SVG file with Graphviz's `dot` instead of printing DOT
+        #[arg(long, value_name = "OUT")]
+        svg: Option<PathBuf>,
+    },
+    /// Verify every `assert_adds_ck` hint and every `check` of a story, printing each as verified/holds or refuted/fails
+    Check {
+        /// The story file
+        file: PathBuf,
+    },
+    /// Run a story for every combination of --set values (n=1..10), or for many seeds of
+    /// its samples (--samples), in parallel; print how many worlds each run leaves
+    Sweep {
+        /// The story file
+        file: PathBuf,
+        /// Run this many seeds of the story's `sample(…)`s, from --seed on, and count how
+        /// many give 0, 1, 2, … worlds
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        samples: Option<u64>,
+        /// One JSON object per line: per run, or per combination with --samples
+        #[arg(long)]
+        json: bool,
+    },
+    /// Serve the web playground: edit, run and explore stories in the browser
+    Serve {
+        /// The address to listen on (127.0.0.1: this machine only)
+        #[arg(long, default_value_t = std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST))]
+        host: std::net::IpAddr,
+        /// The port (0 picks a free one)
+        #[arg(long, default_value_t = crate::serve::DEFAULT_PORT)]
+        port: u16,
+        /// Open the playground in the browser (with xdg-open)
+        #[arg(long)]
+        open: bool,
+    },
+    /// Time stories as child processes `epipen worlds STORY`: wall time, peak memory, κ's size
+    Bench {
+        /// The story files (default: every stories/*.story, sorted by name)
+        files: Vec<PathBuf>,
+        /// Timed runs per story (one more with --stats gives κ's sizes)
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
+        runs: u64,
+        /// One JSON object per story per line
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The longest `--timeout`, in seconds (about 31 years): a deadline must be a time the
+/// clock can hold.
+const MAX_TIMEOUT: f64 = 1e9;
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > MAX_TIMEOUT && v.is_finite() => Err(format!(
+            "`{s}` seconds is longer than the longest timeout, {MAX_TIMEOUT:.0} seconds (about 31 years)"
+        )),
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v)),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+/// `worlds --limit N`: how many worlds to print, at least one.
+fn parse_limit(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err(
+            "the limit is how many worlds to print at most, and 0 would print none: give 1 or more"
+                .to_string(),
+        ),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{s}` is not a whole number of worlds (the limit is how many to print at most)"
+        )),
+    }
+}
+
+/// The most values one `--set` may give.
+const MAX_SET_VALUES: usize = 100_000;
+
+/// `n=8`, `n=1..10` (both ends included) or `n=2,4,8`.
+fn parse_set(s: &str) -> Result<(String, Vec<i64>), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let int = |v: &str| {
+        v.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("`{}` is not a whole number", v.trim()))
+    };
+    let values = if let Some((lo, hi)) = value.split_once("..") {
+        let (lo, hi) = (int(lo)?, int(hi.strip_prefix('=').unwrap_or(hi))?);
+        if lo > hi {
+            return Err(format!(
+                "the range {lo}..{hi} is empty (both ends are included)"
+            ));
+        }
+        if (hi as i128 - lo as i128) >= MAX_SET_VALUES as i128 {
+            return Err(format!(
+                "the range {lo}..{hi} has more than {MAX_SET_VALUES} values"
+            ));
+        }
+        (lo..=hi).collect()
+    } else {
+        value.split(',').map(int).collect::<Result<Vec<_>, _>>()?
+    };
+    Ok((name.trim().to_string(), values))
+}
+
+/// The `--set` values of a command that runs the story once: one value each.
+pub(crate) fn single_values(sets: &[(String, Vec<i64>)]) -> Result<Vec<(String, i64)>, ExitCode> {
+    sets.iter()
+        .map(|(name, values)| match values.as_slice() {
+            [v] => Ok((name.clone(), *v)),
+            _ => {
+                errln!("error: --set {name}=…: gives {} values, and only `epipen sweep` runs a story once per value", values.len());
+                errln!("  = hint: `epipen sweep FILE --set {name}=…`, or give one value");
+                Err(ExitCode::from(2))
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,314 @@
+//! The commands: each reads its story, runs it, prints what it found and returns the
+//! exit code.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{CommandFactory, FromArgMatches};
+use epipen::compiled::compile_failure;
+use epipen::engine::{Event, Options};
+use epipen::explore;
+use epipen::worlds;
+
+use crate::args::{Cli, Command, single_values};
+use crate::output::{self, errln, out, outln};
+use crate::story::{Failure, exit_code, print_event, read_source, trusted_note, with_story};
+use crate::{graph, sweep, watchdog};
+
+/// Parses the arguments, runs the command, and returns the process's exit code.
+pub fn main() -> ExitCode {
+    let code = run_command();
+    // What is left in stdout's buffer: a failure to write it is an error too.
+    output::flush_stdout();
+    code
+}
+
+fn run_command() -> ExitCode {
+    // Like any Unix filter, end quietly when stdout is closed (`epipen … | head`) instead
+    // of failing to print.
+    // SAFETY: restoring the default action of SIGPIPE, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    // Ctrl-C ends epipen like any command (exit status 130), also inside a solver call,
+    // where Z3 would otherwise catch it and answer `unknown` (a solver failure, exit 1).
+    epipen::engine::solver::leave_ctrl_c_to_the_process();
+    let version = format!(
+        "{} (Z3 {})",
+        env!("CARGO_PKG_VERSION"),
+        epipen::z3_version()
+    );
+    let matches = Cli::command().version(version).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let deadline = cli.timeout.map(|t| Instant::now() + t);
+    if let Some(deadline) = deadline
+        && !matches!(
+            cli.command,
+            Command::Sweep { .. } | Command::Bench { .. } | Command::Serve { .. }
+        )
+    {
+        watchdog::start(deadline);
+    }
+    init_tracing(cli.verbose);
+    tracing::debug!(
+        "Z3 {} (linked from: {})",
+        epipen::z3_version(),
+        epipen::z3_source()
+    );
+    let mut options = Options {
+        strategy: cli.backend.strategy(),
+        timeout: cli.timeout,
+        stats: cli.stats,
+        ..Options::default()
+    };
+    let sets = match &cli.command {
+        Command::Sweep { .. } => Vec::new(),
+        _ => match single_values(&cli.sets) {
+            Ok(sets) => sets,
+            Err(code) => return code,
+        },
+    };
+    match &cli.command {
+        Command::Worlds {
+            file,
+            limit,
+            json,
+            dot,
+            trust_hints,
+        } => with_story(file, &sets, cli.seed, deadline, |story| {
+            options.trust_hints = *trust_hints;
+            options.skip_worlds_statements = true;
+            let mut trusted = Vec::new();
+            let mut engine = story.run(&options, &mut |event| {
+                if let Event::HintTrusted { span } = event {
+                    trusted.push(story.line(span));
+                }
+            })?;
+            if *dot {
+                out!("{}", story.graph(&mut engine, None)?);
+                return Ok(());
+            }
+            let set = story.final_worlds(&mut engine, *limit)?;
+            if *json {
+                outln!("{}", worlds::worlds_json(&story.program, &set, &trusted));
+            } else {
+                out!("{}", trusted_note(&trusted));
+                out!(
+                    "{}",
+                    worlds::worlds_text(&story.program, &set, "raise --limit to see more")
+                );
+            }
+            Ok(())
+        }),
+        Command::Run {
+            file,
+            trust_hints,
+            trace: false,
+            ..
+        } => with_story(file, &sets, cli.seed, deadline, |story| {
+            options.trust_hints = *trust_hints;
+            let mut printed = false;
+            story.run(&options, &mut |event| {
+                printed |= print_event(story, &event);
+            })?;
+            if !printed {
+                errln!(
+                    "note: the story printed nothing; `epipen worlds FILE` prints the worlds at its end"
+                );
+            }
+            Ok(())
+        }),
+        Command::Run {
+            file,
+            trust_hints,
+            trace: true,
+            json,
+            limit,
+        } => with_story(file, &sets, cli.seed, deadline, |story| {
+            options.trust_hints = *trust_hints;
+            let limit = usize::try_from(*limit).unwrap_or(usize::MAX);
+            story.trace(&options, limit, *json)
+        }),
+        Command::Graph { file, at, svg } => with_story(file, &sets, cli.seed, deadline, |story| {
+            if let Some(out) = svg {
+                graph::check_svg_path(out)?;
+            }
+            options.skip_worlds_statements = true;
+            let checkpoint = story.checkpoint(at.as_deref())?;
+            let mut engine = story.run(&options, &mut |_| {})?;
+            let dot = story.graph(&mut engine, checkpoint)?;
+            match svg {
+                None => out!("{dot}"),
+                Some(out) => graph::render_svg(&dot, out)?,
+            }
+            Ok(())
+        }),
+        Command::Sweep {
+            file,
+            samples,
+            json,
+        } => {
+            let seeds = samples.unwrap_or(1);
+            let runs = explore::sweep::run_count(&cli.sets, seeds);
+            if runs > explore::sweep::MAX_RUNS {
+                let sizes: Vec<String> = (cli.sets.iter())
+                    .map(|(name, values)| format!("{} values of {name}", values.len()))
+                    .chain(samples.map(|n| format!("{n} samples")))
+                    .collect();
+                errln!(
+                    "error: the sweep would make {} runs ({}), more than the {} it makes at most",
+                    if runs == u64::MAX {
+                        "more than 2^64".to_string()
+                    } else {
+                        runs.to_string()
+                    },
+                    sizes.join(" × "),
+                    explore::sweep::MAX_RUNS
+                );
+                errln!("  = hint: sweep fewer values at a time");
+                return ExitCode::from(2);
+            }
+            let jobs = explore::sweep::jobs(&cli.sets, cli.seed, seeds);
+            let (path, source) = match read_source(file) {
+                Ok(read) => read,
+                Err(code) => return code,
+            };
+            // What no value changes is checked once: the syntax, the names of the
+            // `--set`s, and errors the story makes whatever the values (the same with
+            // its own values as with the first run's). Whatever a run's values break
+            // is that run's `error` row.
+            let names = cli.sets.iter().map(|(name, _)| name.as_str());
+            if let Err(e) = epipen::parse_with_sets(&source, names) {
+                return exit_code(Err(compile_failure(&path, &source, e).into()));
+            }
+            let compile = |sets: &[(String, i64)], seed| match epipen::compile_until(
+                &source, sets, seed, deadline,
+            ) {
+                Err(epipen::CompileError::Story(diagnostics)) => diagnostics,
+                _ => Vec::new(),
+            };
+            let own = compile(&[], cli.seed);
+            if let Some(first) = jobs.first()
+                && !own.is_empty()
+                && compile(&first.sets, first.seed).first() == own.first()
+            {
+                return exit_code(Err(compile_failure(
+                    &path,
+                    &source,
+                    epipen::CompileError::Story(own),
+                )
+                .into()));
+            }
+            let draws = |job: &explore::sweep::Job| {
+                epipen::compile_until(&source, &job.sets, job.seed, deadline)
+                    .is_ok_and(|p| !p.samples.is_empty())
+            };
+            if samples.is_some()
+                && let Some(first) = jobs.first()
+                && !draws(first)
+            {
+                errln!(
+                    "error: --samples: {path} draws nothing with `sample(k, {{…}})`, so every seed would run the same story"
+                );
+                errln!(
+                    "  = hint: draw the story's values with `(…) in sample(k, {{…}})`, or sweep --set values instead"
+                );
+                return ExitCode::from(2);
+            }
+            let sweep = sweep::Sweep { source: &source };
+            exit_code(sweep.run(jobs, &options, samples.is_some(), *json))
+        }
+        Command::Check { file } => with_story(file, &sets, cli.seed, deadline, |story| {
+            options.keep_refuted_hints = true;
+            options.skip_worlds_statements = true;
+            let (mut verified, mut refuted) = (0, 0);
+            story.run(&options, &mut |event| match event {
+                Event::HintVerified { span, elapsed } => {
+                    verified += 1;
+                    outln!(
+                        "line {}: hint `{}` verified ({:.2} s)",
+                        story.line(span),
+                        story.hint_text(span),
+                        elapsed.as_secs_f64()
+                    );
+                }
+                Event::CheckHolds { span } => {
+                    verified += 1;
+                    outln!(
+                        "line {}: check `{}` holds",
+                        story.line(span),
+                        story.hint_text(span)
+                    );
+                }
+                Event::CheckFailed { span, world } => {
+                    refuted += 1;
+                    outln!(
+                        "line {}: check `{}` fails in the world {}",
+                        story.line(span),
+                        story.hint_text(span),
+                        worlds::world_line(&story.program, &world.0)
+                    );
+                }
+                Event::HintRefuted {
+                    span,
+                    elapsed,
+                    counterexample,
+                } => {
+                    refuted += 1;
+                    outln!(
+                        "line {}: hint `{}` refuted ({:.2} s): counterexample {}",
+                        story.line(span),
+                        story.hint_text(span),
+                        elapsed.as_secs_f64(),
+                        counterexample.describe(&story.program)
+                    );
+                }
+                _ => {}
+            })?;
+            outln!("{verified} verified, {refuted} refuted");
+            if refuted > 0 {
+                Err(Failure::Quiet(1))
+            } else {
+                Ok(())
+            }
+        }),
+        Command::Serve { host, port, open } => crate::serve::main(
+            &crate::serve::Config {
+                host: *host,
+                port: *port,
+                timeout: cli.timeout.unwrap_or(crate::serve::DEFAULT_TIMEOUT),
+                ..crate::serve::Config::default()
+            },
+            *open,
+        ),
+        Command::Bench { files, runs, json } => crate::bench::main(&crate::bench::Args {
+            stories: files.clone(),
+            runs: *runs as usize,
+            sets: sets.clone(),
+            timeout: cli.timeout,
+            backend: cli.backend,
+            json: *json,
+        }),
+    }
+}
+
+fn init_tracing(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let level = match verbose {
+        0 => "warn",
+        1 => "epipen=info,epipen_cli=info",
+        2 => "epipen=debug,epipen_cli=debug",
+        _ => "epipen=trace,epipen_cli=trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(|| output::LogWriter)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_target(false)
+        .try_init();
+}

@@ -1,0 +1,26 @@
+//! The `epipen` command: the only place that prints results and picks exit codes
+//! (0 success, 1 solver failure, 2 usage or story error), over the epipen library.
+//!
+//! - [`args`]: the command line (clap);
+//! - [`commands`]: each command run, its output printed;
+//! - [`story`]: a story file read, compiled and run with progress and `--stats`;
+//! - `trace.rs` (`run --trace`), `graph.rs` (`graph`, `worlds --dot`), `sweep.rs`
+//!   (`sweep`): the explorer's output;
+//! - [`serve`]: the web playground (`epipen serve`);
+//! - [`bench`]: `epipen bench`, stories timed as child processes;
+//! - `watchdog.rs`: `--timeout` kept when a single solver call runs long;
+//!   `output.rs`: stdout and stderr that fail cleanly.
+
+pub mod args;
+pub mod backend;
+pub mod bench;
+mod commands;
+mod graph;
+pub(crate) mod output;
+pub mod serve;
+mod story;
+mod sweep;
+mod trace;
+mod watchdog;
+
+pub use commands::main;

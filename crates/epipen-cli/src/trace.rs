@@ -1,0 +1,205 @@
+//! `epipen run --trace`: the trace's text and JSON lines.
+
+use epipen::compiled::Traced;
+use epipen::engine::{Event, Options};
+use epipen::explore::trace::{Fates, TraceStep, Tracer};
+use epipen::syntax::Span;
+use epipen::worlds::{self, World};
+
+use crate::output::{out, outln};
+use crate::story::{Failure, Story, count_json, negate, print_event};
+
+/// `run --trace` says which statement eliminated each world when there are at most
+/// this many.
+const FATES_SHOWN: usize = 100;
+
+impl Story {
+    /// `epipen run --trace`: the run's own output, and after each statement the worlds
+    /// possible; at the end, which statement eliminated each world.
+    pub(crate) fn trace(&self, options: &Options, limit: usize, json: bool) -> Result<(), Failure> {
+        let mut terminal = self.terminal(options);
+        let (_, fates) = self.trace_run(
+            options,
+            &mut terminal,
+            Tracer::new(limit),
+            &mut |item| match item {
+                Traced::Step(step) if json => outln!("{}", self.step_json(step)),
+                Traced::Step(step) => out!("{}", self.step_text(step)),
+                Traced::Event(event) if json => {
+                    if let Some(line) = self.event_json(event) {
+                        outln!("{line}");
+                    }
+                }
+                Traced::Event(event) => {
+                    print_event(self, event);
+                }
+            },
+        )?;
+        if let Some(fates) = fates {
+            if json {
+                outln!("{}", self.fates_json(&fates));
+            } else {
+                out!("{}", self.fates_text(&fates));
+            }
+        }
+        Ok(())
+    }
+
+    /// `line 8: announce …` (or `start`), cut to fit a line.
+    fn step_title(&self, span: Option<Span>) -> String {
+        match span {
+            None => "start".to_string(),
+            Some(span) => format!("line {}: {}", self.line(span), self.statement_line(span)),
+        }
+    }
+
+    fn step_text(&self, step: &TraceStep) -> String {
+        let mut out = format!("{}  =>  {}", self.step_title(step.span), step.count);
+        match step.removed {
+            Some(n) if n > 0 => out.push_str(&format!(" ({n} eliminated)")),
+            _ if step.changed == Some(false) => out.push_str(" (unchanged)"),
+            _ => {}
+        }
+        out.push('\n');
+        if step.changed == Some(true)
+            && let Some(worlds) = &step.worlds
+        {
+            for w in worlds {
+                out.push_str(&format!(
+                    "    {}\n",
+                    worlds::world_line(&self.program, &w.0)
+                ));
+            }
+        }
+        out
+    }
+
+    fn fates_text(&self, fates: &Fates) -> String {
+        let since = match fates.since {
+            None => "at the start".to_string(),
+            Some(span) => format!("after line {}", self.line(span)),
+        };
+        let n = fates.worlds.len();
+        if n > FATES_SHOWN {
+            return format!(
+                "({n} worlds {since}: too many to say which statement eliminated each; --json lists them)\n"
+            );
+        }
+        let mut out = format!(
+            "-- which statement eliminated each of the {n} world{} possible {since} --\n",
+            if n == 1 { "" } else { "s" }
+        );
+        let lines: Vec<String> = fates
+            .worlds
+            .iter()
+            .map(|(w, _)| worlds::world_line(&self.program, &w.0))
+            .collect();
+        let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        for (line, (_, fate)) in lines.iter().zip(&fates.worlds) {
+            let fate = match fate {
+                None => "still possible".to_string(),
+                Some(span) => self.step_title(Some(*span)),
+            };
+            out.push_str(&format!("  {line:<width$}  {fate}\n"));
+        }
+        out
+    }
+
+    pub(crate) fn step_json(&self, step: &TraceStep) -> serde_json::Value {
+        let mut object = serde_json::Map::new();
+        object.insert("kind".into(), "step".into());
+        object.insert("line".into(), step.span.map(|s| self.line(s)).into());
+        object.insert(
+            "event".into(),
+            step.span
+                .map_or("start".to_string(), |s| self.statement(s))
+                .into(),
+        );
+        object.insert("worlds".into(), count_json(step.count));
+        object.insert("changed".into(), step.changed.into());
+        if let Some(worlds) = &step.worlds {
+            object.insert("list".into(), self.worlds_value(worlds));
+        }
+        if let Some(n) = step.removed {
+            object.insert("removed".into(), n.into());
+        }
+        if let Some(gone) = &step.eliminated {
+            object.insert("eliminated".into(), self.worlds_value(gone));
+        }
+        object.into()
+    }
+
+    pub(crate) fn fates_json(&self, fates: &Fates) -> serde_json::Value {
+        let worlds: Vec<serde_json::Value> = fates
+            .worlds
+            .iter()
+            .map(|(w, fate)| {
+                serde_json::json!({
+                    "world": worlds::world_json(&self.program, w),
+                    "eliminated_by": fate.map(|s| self.line(s)),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "kind": "fates",
+            "since": fates.since.map(|s| self.line(s)),
+            "fates": worlds,
+        })
+    }
+
+    pub(crate) fn worlds_value(&self, worlds: &[World]) -> serde_json::Value {
+        worlds
+            .iter()
+            .map(|w| serde_json::Value::Object(worlds::world_json(&self.program, w)))
+            .collect()
+    }
+
+    /// A run's own event (a reveal, a `worlds` statement, …) as one JSON line.
+    pub(crate) fn event_json(&self, event: &Event) -> Option<serde_json::Value> {
+        Some(match event {
+            Event::Worlds { span, set } => serde_json::json!({
+                "kind": "worlds",
+                "line": self.line(*span),
+                "worlds": self.worlds_value(&set.worlds),
+                "complete": set.complete,
+            }),
+            Event::Reveal {
+                span,
+                round,
+                who,
+                text,
+                holds,
+            } => serde_json::json!({
+                "kind": "reveal",
+                "line": self.line(*span),
+                "round": round,
+                "who": self.program.characters[who.0].name,
+                "said": if *holds { text.clone() } else { negate(text) },
+            }),
+            Event::RepeatDone { span, rounds } => serde_json::json!({
+                "kind": "repeat",
+                "line": self.line(*span),
+                "rounds": rounds,
+            }),
+            Event::HintTrusted { span } => serde_json::json!({
+                "kind": "hint",
+                "line": self.line(*span),
+                "trusted": true,
+            }),
+            Event::CheckHolds { span } => serde_json::json!({
+                "kind": "check",
+                "line": self.line(*span),
+                "holds": true,
+            }),
+            Event::CheckFailed { span, world } => serde_json::json!({
+                "kind": "check",
+                "line": self.line(*span),
+                "holds": false,
+                "world": worlds::world_json(&self.program, world),
+            }),
+            Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {
+                return None;
+            }
+        })
+    }
+}

@@ -1,0 +1,606 @@
+//! The explorer commands: `run --trace`, `graph` / `worlds --dot`, `sweep`.
+
+use super::{epipen, story_file};
+
+/// The JSON lines of `epipen run --trace --json` with their "kind".
+fn trace_json(args: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = vec!["run", "--trace", "--json"];
+    all.extend_from_slice(args);
+    let out = epipen(&all);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    out.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn cheryl_traces_10_5_3_1() {
+    let out = epipen(&["run", "--trace", "stories/cheryl.story"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let steps: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains("  =>  "))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "start  =>  infinitely many worlds",
+            "line 8: announce (month, day) in {(5, 15), (5, 16), (5, 19), (6, 17), (6, 18), …  =>  10 worlds",
+            "line 16: Albert learns month  =>  10 worlds (unchanged)",
+            "line 17: Bernard learns day  =>  10 worlds (unchanged)",
+            "line 18: checkpoint whispered  =>  10 worlds (unchanged)",
+            "line 21: Albert: not knows_value(month, day) and knows(not knows_value(Bernard, …  =>  5 worlds (5 eliminated)",
+            "line 24: Bernard: not at(whispered, knows_value(month, day)) and knows_value(mon…  =>  3 worlds (2 eliminated)",
+            "line 27: Albert: knows_value(month, day)  =>  1 world (2 eliminated)",
+        ]
+    );
+    // The worlds are listed under a step that changed them, when few.
+    assert!(out.stdout.contains(
+        "(2 eliminated)\n    month = 8, day = 15\n    month = 7, day = 16\n    month = 8, day = 17\nline 27"
+    ));
+    // Which statement eliminated each of the ten dates.
+    let fates = out
+        .stdout
+        .split("-- which statement")
+        .nth(1)
+        .expect("fates");
+    let fate = |date: &str| {
+        fates
+            .lines()
+            .find(|l| l.trim_start().starts_with(date))
+            .map(|l| l[date.len() + 2..].trim().to_string())
+            .unwrap_or_else(|| panic!("no line for {date}"))
+    };
+    assert!(fates.starts_with(" eliminated each of the 10 worlds possible after line 8 --\n"));
+    assert!(fate("month = 5, day = 15").starts_with("line 21: Albert:"));
+    assert!(fate("month = 7, day = 14").starts_with("line 24: Bernard:"));
+    assert!(fate("month = 8, day = 17").starts_with("line 27: Albert: knows_value"));
+    assert_eq!(fate("month = 7, day = 16"), "still possible");
+}
+
+#[test]
+fn trace_json_has_one_object_per_step_and_the_fates() {
+    let lines = trace_json(&["stories/cheryl.story", "--limit", "3"]);
+    let steps: Vec<&serde_json::Value> = lines.iter().filter(|l| l["kind"] == "step").collect();
+    let counts: Vec<String> = steps.iter().map(|s| s["worlds"].to_string()).collect();
+    assert_eq!(
+        counts,
+        ["\"infinite\"", "10", "10", "10", "10", "5", "3", "1"]
+    );
+    let albert = &steps[5];
+    assert_eq!(albert["line"], 21);
+    assert_eq!(
+        albert["event"],
+        "Albert: not knows_value(month, day) and knows(not knows_value(Bernard, month, day))"
+    );
+    assert_eq!(albert["eliminated"].as_array().map(Vec::len), Some(5));
+    // The list only when --limit allows it.
+    assert!(albert.get("list").is_none());
+    assert_eq!(
+        steps[6]["list"],
+        serde_json::json!([
+            {"month": 8, "day": 15}, {"month": 7, "day": 16}, {"month": 8, "day": 17}
+        ])
+    );
+    let fates = lines.last().expect("fates");
+    assert_eq!(fates["kind"], "fates");
+    assert_eq!(fates["since"], 8);
+    let survivor: Vec<&serde_json::Value> = fates["fates"]
+        .as_array()
+        .expect("fates")
+        .iter()
+        .filter(|f| f["eliminated_by"].is_null())
+        .collect();
+    assert_eq!(
+        survivor,
+        [&serde_json::json!({"world": {"month": 7, "day": 16}, "eliminated_by": null})]
+    );
+}
+
+#[test]
+fn trace_folds_unrolled_statements_and_keeps_the_rounds() {
+    let lines = trace_json(&[
+        "stories/muddy-children.story",
+        "--set",
+        "n=3",
+        "--set",
+        "k=2",
+    ]);
+    let kinds: Vec<String> = lines
+        .iter()
+        .map(|l| match l["kind"].as_str() {
+            Some("step") => format!("{} {}", l["line"], l["worlds"]),
+            Some("reveal") => format!("round {} {}", l["round"], l["said"]),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "null 8",
+            "11 8",
+            // Six `learns` from one line of the story: one step.
+            "16 8",
+            "21 7",
+            "round 1 \"not knows_value(muddy[0])\"",
+            "round 1 \"not knows_value(muddy[1])\"",
+            "round 1 \"not knows_value(muddy[2])\"",
+            "round 2 \"knows_value(muddy[0])\"",
+            "round 2 \"knows_value(muddy[1])\"",
+            "round 2 \"not knows_value(muddy[2])\"",
+            "round 3 \"knows_value(muddy[0])\"",
+            "round 3 \"knows_value(muddy[1])\"",
+            "round 3 \"knows_value(muddy[2])\"",
+            "Some(\"repeat\")",
+            "26 1",
+            "Some(\"worlds\")",
+            "35 1",
+            "Some(\"fates\")",
+        ]
+    );
+}
+
+#[test]
+fn trace_options_need_trace() {
+    let out = epipen(&["run", "stories/cheryl.story", "--json"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("--trace"), "{}", out.stderr);
+}
+
+/// The edge lines of a DOT graph.
+fn edge_lines(dot: &str) -> Vec<&str> {
+    dot.lines().filter(|l| l.contains(" -- ")).collect()
+}
+
+#[test]
+fn graph_of_cheryl_after_the_whisper() {
+    let out = epipen(&["graph", "stories/cheryl.story", "--at", "whispered"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let dot = out.stdout;
+    assert!(dot.starts_with(
+        "graph epistemic_model {\n  label=\"cheryl.story at checkpoint whispered: 10 worlds\";\n"
+    ));
+    assert!(dot.contains("  w5 [label=\"month = 7\\nday = 16\"];\n"));
+    let edges = edge_lines(&dot);
+    // Albert cannot tell dates of one month apart: 3 + 1 + 3 + 1 pairs among
+    // May (3 dates), June (2), July (2), August (3); Bernard those of one day: 14, 15,
+    // 16, 17 have two dates each.
+    assert_eq!(edges.len(), 12, "{dot}");
+    assert_eq!(edges.iter().filter(|e| e.contains("\"Albert\"")).count(), 8);
+    assert_eq!(
+        edges.iter().filter(|e| e.contains("\"Bernard\"")).count(),
+        4
+    );
+    // July 14 and July 16: Albert only; July 14 and August 14: Bernard only.
+    assert!(edges.contains(&"  w0 -- w5 [label=\"Albert\"];"));
+    assert!(edges.contains(&"  w0 -- w1 [label=\"Bernard\"];"));
+    assert!(dot.ends_with("}\n"));
+}
+
+#[test]
+fn graph_labels_an_edge_with_every_character_who_cannot_tell() {
+    let story = story_file(
+        "graph-both.story",
+        "characters A, B, C\nint x, y\nannounce x in {1, 2} and y in {1, 2}\nA learns x\nC learns x + y\n",
+    );
+    let out = epipen(&["worlds", "--dot", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let edges = edge_lines(&out.stdout);
+    // Worlds in canonical order: (1,1) (1,2) (2,1) (2,2).
+    assert_eq!(
+        edges,
+        [
+            "  w0 -- w1 [label=\"A, B\"];",
+            "  w0 -- w2 [label=\"B\"];",
+            "  w0 -- w3 [label=\"B\"];",
+            "  w1 -- w2 [label=\"B, C\"];",
+            "  w1 -- w3 [label=\"B\"];",
+            "  w2 -- w3 [label=\"A, B\"];",
+        ]
+    );
+}
+
+#[test]
+fn graph_refuses_infinite_models_and_unknown_checkpoints() {
+    let story = story_file(
+        "graph-infinite.story",
+        "characters A\nint x\nannounce x >= 0\ncheckpoint open\nannounce x <= 3\n",
+    );
+    let out = epipen(&["graph", &story, "--at", "open"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains(
+            "graph-infinite.story:4:12: error: the model at checkpoint open has infinitely many worlds; a graph shows at most 500\n"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("= hint: graph a checkpoint"),
+        "{}",
+        out.stderr
+    );
+    // At the end there are four worlds.
+    let out = epipen(&["graph", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert!(out.stdout.contains("at the end: 4 worlds"));
+
+    let out = epipen(&["graph", &story, "--at", "closed"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("has no checkpoint `closed`"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("= hint: its checkpoints are `open`"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// A directory holding a stand-in for Graphviz's `dot` that copies its input file to
+/// the file after `-o`, so the test sees what epipen hands to Graphviz.
+fn fake_dot() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fake-dot");
+    std::fs::create_dir_all(&dir).unwrap();
+    let dot = dir.join("dot");
+    std::fs::write(
+        &dot,
+        "#!/bin/sh\n[ \"$1\" = -Tsvg ] && [ \"$2\" = -o ] || exit 3\n/bin/cp \"$4\" \"$3\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+#[test]
+fn svg_goes_through_dot_or_says_it_is_missing() {
+    let bin = env!("CARGO_BIN_EXE_epipen");
+    let out_file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cheryl.svg");
+    let run = |path: &std::path::Path| {
+        std::process::Command::new(bin)
+            .args(["graph", "stories/cheryl.story", "--svg"])
+            .arg(&out_file)
+            .current_dir(super::ROOT)
+            .env("PATH", path)
+            .output()
+            .expect("run epipen")
+    };
+    let _ = std::fs::remove_file(&out_file);
+    let out = run(&fake_dot());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = std::fs::read_to_string(&out_file).expect("dot wrote the file");
+    assert!(written.starts_with("graph epistemic_model {"), "{written}");
+
+    let empty = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("empty-path");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = run(&empty);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: --svg needs Graphviz's `dot` program, which is not installed"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("apt install graphviz"), "{stderr}");
+}
+
+/// The cells of a sweep table's rows (columns are two or more spaces apart), without
+/// the time column.
+fn table(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .lines()
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty() && !c.ends_with(" ms") && *c != "time")
+                .map(String::from)
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn sweep_runs_every_combination_in_order() {
+    let out = epipen(&[
+        "sweep",
+        "stories/muddy-children.story",
+        "--set",
+        "n=2..4",
+        "--set",
+        "k=1,3",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let rows = table(&out.stdout);
+    let t = |n: &str, k: &str, world: &str| -> Vec<String> {
+        [n, k, "1 world", world].map(String::from).to_vec()
+    };
+    assert_eq!(
+        rows,
+        [
+            ["n", "k", "worlds", "the world, when one"]
+                .map(String::from)
+                .to_vec(),
+            t("2", "1", "muddy[0] = true, muddy[1] = false"),
+            t("2", "3", "muddy[0] = true, muddy[1] = true"),
+            t(
+                "3",
+                "1",
+                "muddy[0] = true, muddy[1] = false, muddy[2] = false"
+            ),
+            t(
+                "3",
+                "3",
+                "muddy[0] = true, muddy[1] = true, muddy[2] = true"
+            ),
+            t(
+                "4",
+                "1",
+                "muddy[0] = true, muddy[1] = false, muddy[2] = false, muddy[3] = false"
+            ),
+            t(
+                "4",
+                "3",
+                "muddy[0] = true, muddy[1] = true, muddy[2] = true, muddy[3] = false"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn sweep_json_has_one_object_per_run() {
+    let story = story_file(
+        "sweep-count.story",
+        "const n = 1\ncharacters A\nint x\nannounce x >= 0 and x < n\n",
+    );
+    let out = epipen(&["sweep", &story, "--set", "n=0..2", "--json"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let rows: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("ms").expect("a time");
+            v
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            serde_json::json!({"sets": {"n": 0}, "seed": 0, "worlds": 0}),
+            serde_json::json!({"sets": {"n": 1}, "seed": 0, "worlds": 1, "world": {"x": 0}}),
+            serde_json::json!({"sets": {"n": 2}, "seed": 0, "worlds": 2}),
+        ]
+    );
+}
+
+#[test]
+fn sweep_reports_failed_runs_and_exits_with_the_worst_code() {
+    let story = story_file(
+        "sweep-fail.story",
+        "const n = 1\ncharacters A\nbool p\nactual p\nrepeat max n { announce p } until n >= 3\n",
+    );
+    let out = epipen(&["sweep", &story, "--set", "n=1..3"]);
+    assert_eq!(out.code, 2);
+    let rows = table(&out.stdout);
+    assert_eq!(
+        rows[1],
+        [
+            "1",
+            "error",
+            "line 5: `repeat` ran its maximum of 1 rounds and `until` still does not hold"
+        ]
+    );
+    assert_eq!(rows[3], ["3", "1 world", "p = true"]);
+    assert_eq!(
+        out.stderr,
+        "error: 2 of 3 runs failed; the first (n = 1): line 5: `repeat` ran its maximum of 1 rounds and `until` still does not hold\n"
+    );
+}
+
+#[test]
+fn ranges_are_for_sweep_only() {
+    let out = epipen(&["worlds", "stories/muddy-children.story", "--set", "n=1..3"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        "error: --set n=…: gives 3 values, and only `epipen sweep` runs a story once per value\n  \
+         = hint: `epipen sweep FILE --set n=…`, or give one value\n"
+    );
+    let out = epipen(&["sweep", "stories/muddy-children.story", "--set", "n=5..1"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("the range 5..1 is empty (both ends are included)"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn sampled_cheryl_gives_one_world_for_seed_3() {
+    let out = epipen(&["worlds", "stories/cheryl-sample.story", "--seed", "3"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "1 possible world:\n  month = 6, day = 25\n(and that's all)\n"
+    );
+    // Seed 0 (no --seed) draws dates that leave no world.
+    let out = epipen(&["worlds", "stories/cheryl-sample.story"]);
+    assert_eq!(
+        out.stdout,
+        "no possible worlds: the announcements contradict each other\n(and that's all)\n"
+    );
+}
+
+#[test]
+fn sampled_eve_stories_have_their_first_unique_seeds() {
+    for (story, seed, world) in [
+        (
+            "stories/cheryl-eve-sample.story",
+            "98",
+            "month = 3, day = 16",
+        ),
+        (
+            "stories/cheryl-eve-complex-sample.story",
+            "5",
+            "month = 4, day = 17",
+        ),
+    ] {
+        let out = epipen(&["worlds", story, "--seed", seed]);
+        assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+        assert_eq!(
+            out.stdout,
+            format!("1 possible world:\n  {world}\n(and that's all)\n")
+        );
+    }
+}
+
+#[test]
+fn sweep_samples_count_worlds_like_norvigs_counter() {
+    let out = epipen(&[
+        "sweep",
+        "stories/cheryl-sample.story",
+        "--samples",
+        "40",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "40 samples (seeds 1 to 40):\n  worlds  samples   share\n       0       35   87.5%\n       1        3    7.5%\n       2        2    5.0%\n\
+         first sample with exactly one world: --seed 3\n  \
+         line 11: drew {(3, 25), (3, 26), (3, 27), (4, 16), (4, 18), (5, 28), (6, 16), (6, 18), (6, 25), (7, 25)}\n  \
+         the world: month = 6, day = 25\n"
+    );
+    let out = epipen(&[
+        "sweep",
+        "stories/cheryl-sample.story",
+        "--samples",
+        "40",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).expect("one object");
+    assert_eq!(v["counts"], serde_json::json!({"0": 35, "1": 3, "2": 2}));
+    assert_eq!(v["first_unique"]["seed"], 3);
+    assert_eq!(
+        v["first_unique"]["world"],
+        serde_json::json!({"month": 6, "day": 25})
+    );
+}
+
+#[test]
+fn graph_of_a_bool_story_follows_learned_expressions() {
+    // Bools and enums take the BDD backend: views come from its partitions.
+    let story = story_file(
+        "graph-bools.story",
+        "characters A, B\nbool p, q\nA learns p\nB learns p != q\n",
+    );
+    let out = epipen(&["graph", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let edges = edge_lines(&out.stdout);
+    // Worlds: (f,f) (f,t) (t,f) (t,t). A sees p; B sees whether p != q.
+    assert_eq!(
+        edges,
+        [
+            "  w0 -- w1 [label=\"A\"];",
+            "  w0 -- w3 [label=\"B\"];",
+            "  w1 -- w2 [label=\"B\"];",
+            "  w2 -- w3 [label=\"A\"];",
+        ]
+    );
+}
+
+#[test]
+fn trace_counts_two_to_the_forty_muddy_worlds_exactly() {
+    let out = epipen(&[
+        "run",
+        "--trace",
+        "stories/muddy-children.story",
+        "--set",
+        "n=40",
+        "--set",
+        "k=40",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let steps: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains("  =>  "))
+        .collect();
+    assert_eq!(steps[0], "start  =>  1099511627776 worlds");
+    assert_eq!(
+        steps[3],
+        "line 21: announce any(i in 0..n: muddy[i])  =>  1099511627775 worlds (1 eliminated)"
+    );
+    assert!(
+        steps[4].ends_with("=>  1 world (1099511627774 eliminated)"),
+        "{}",
+        steps[4]
+    );
+    assert!(
+        out.stdout
+            .contains("round 39: child[39]: not knows_value(muddy[39])\n")
+    );
+    assert!(
+        out.stdout
+            .contains("round 40: child[0]: knows_value(muddy[0])\n")
+    );
+}
+
+/// Before every bounding announcement has been made, the explicit backend lists the
+/// worlds of the types and the announcements so far natively (Z3 only when there are too
+/// many): the trace, its lists and the fates are Z3's.
+#[test]
+fn trace_before_the_bounds_all_hold_is_the_same_on_the_explicit_backend_and_z3() {
+    let path = story_file(
+        "early-bounds.story",
+        "enum C { red, green, blue, white }
+characters A
+C x, y, z
+announce x != y
+announce y != z and x != z
+announce x == red or z == blue
+A learns x
+A: knows_value(y)
+",
+    );
+    let explicit = epipen(&[
+        "--backend",
+        "explicit",
+        "run",
+        "--trace",
+        "--limit",
+        "30",
+        &path,
+    ]);
+    let z3 = epipen(&["--backend", "z3", "run", "--trace", "--limit", "30", &path]);
+    assert_eq!(explicit.code, 0, "stderr: {}", explicit.stderr);
+    assert_eq!(explicit.stdout, z3.stdout);
+    let steps: Vec<&str> = (explicit.stdout.lines())
+        .filter(|l| l.contains("  =>  "))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "start  =>  64 worlds",
+            "line 4: announce x != y  =>  48 worlds (16 eliminated)",
+            "line 5: announce y != z and x != z  =>  24 worlds (24 eliminated)",
+            "line 6: announce x == red or z == blue  =>  10 worlds (14 eliminated)",
+            "line 7: A learns x  =>  10 worlds (unchanged)",
+            "line 8: A: knows_value(y)  =>  0 worlds (10 eliminated)",
+        ]
+    );
+    assert!(explicit.stdout.contains("x = red, y = green, z = blue"));
+}

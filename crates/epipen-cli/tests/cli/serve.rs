@@ -1,0 +1,606 @@
+//! `epipen serve`: the playground's HTTP API, driven over loopback against the real
+//! executable (JSON in and out, bad input, timeouts, concurrent requests). The page
+//! itself is tested in a browser (browser.rs).
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{Value, json};
+
+use super::http::Client;
+use super::{epipen, story_file};
+
+/// A running `epipen serve --port 0 …`, stopped when dropped.
+pub(crate) struct Server {
+    child: Child,
+    /// `127.0.0.1:PORT`
+    pub(crate) addr: String,
+    /// What it printed before serving.
+    pub(crate) banner: Vec<String>,
+    /// What it printed on stderr so far.
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Server {
+    pub(crate) fn start(args: &[&str]) -> Server {
+        Server::start_with(args, &[])
+    }
+
+    pub(crate) fn start_with(args: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_epipen"))
+            .arg("serve")
+            .args(["--port", "0"])
+            .args(args)
+            .envs(env.iter().copied())
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start epipen serve");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut banner = Vec::new();
+        while banner.len() < 3 {
+            let mut line = String::new();
+            if stdout.read_line(&mut line).expect("read the banner") == 0 {
+                let mut stderr = String::new();
+                let _ = child
+                    .stderr
+                    .take()
+                    .expect("stderr")
+                    .read_to_string(&mut stderr);
+                panic!("epipen serve ended: {banner:?}\nstderr: {stderr}");
+            }
+            banner.push(line.trim_end().to_string());
+        }
+        let addr = banner[0]
+            .strip_prefix("epipen playground: http://")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("no URL in {banner:?}"))
+            .to_string();
+        // Keep the pipes drained so the server never blocks on them.
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let mut pipe = BufReader::new(child.stderr.take().expect("stderr"));
+        let collected = stderr.clone();
+        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            while pipe.read_line(&mut line).is_ok_and(|n| n > 0) {
+                collected.lock().unwrap().push_str(&line);
+                line.clear();
+            }
+        });
+        Server {
+            child,
+            addr,
+            banner,
+            stderr,
+        }
+    }
+
+    /// Waits (a few seconds at most) until its stderr holds `text`; returns all of it.
+    pub(crate) fn stderr_with(&self, text: &str) -> String {
+        for _ in 0..100 {
+            let stderr = self.stderr.lock().unwrap().clone();
+            if stderr.contains(text) {
+                return stderr;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        self.stderr.lock().unwrap().clone()
+    }
+
+    pub(crate) fn client(&self) -> Client {
+        Client::connect(&self.addr).expect("connect to the server")
+    }
+
+    /// `POST /api/run`
+    pub(crate) fn run(&self, request: &Value) -> Value {
+        let response = self.client().post_json("/api/run", request);
+        assert_eq!(response.status, 200, "{}", response.body);
+        response.json()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn cheryl() -> Value {
+    json!({
+        "source": super::read_story("cheryl.story"),
+        "name": "cheryl.story",
+    })
+}
+
+/// What `epipen ARGS… NAME` prints on stderr for a story file `NAME` holding `source`,
+/// run from its directory (so that messages name the file as the playground does).
+pub(crate) fn cli_error(args: &[&str], name: &str, source: &str) -> (i32, String) {
+    let path = story_file(name, source);
+    let dir = std::path::Path::new(&path).parent().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_epipen"))
+        .args(args)
+        .arg(name)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn it_says_where_it_listens_and_serves_the_page() {
+    let server = Server::start(&[]);
+    let port = server.addr.strip_prefix("127.0.0.1:").expect("loopback");
+    assert_eq!(
+        server.banner,
+        [
+            format!("epipen playground: http://127.0.0.1:{port}/"),
+            "(listening on 127.0.0.1 only: other machines cannot reach it; --host 0.0.0.0 serves them)"
+                .to_string(),
+            format!(
+                "each run: at most 10 s (--timeout), {} at a time; Ctrl-C stops the server",
+                std::thread::available_parallelism().unwrap()
+            ),
+        ]
+    );
+    let mut client = server.client();
+    let page = client.get("/");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body
+            .contains(r#"<script src="/app.js" defer></script>"#)
+    );
+    let script = client.get("/app.js");
+    assert_eq!(script.status, 200);
+    assert!(script.body.contains("async function run()"));
+    assert_eq!(client.get("/style.css").status, 200);
+    let missing = client.get("/nothing");
+    assert_eq!(
+        (missing.status, missing.json()),
+        (404, json!({"error": "no such page"}))
+    );
+    let version = client.get("/api/version").json();
+    assert_eq!(version["epipen"], env!("CARGO_PKG_VERSION"));
+    assert!(version["z3"].as_str().unwrap().starts_with("5.4."));
+}
+
+#[test]
+fn every_story_is_listed_with_its_title() {
+    let server = Server::start(&[]);
+    let stories = server.client().get("/api/stories").json();
+    let stories = stories.as_array().unwrap();
+    let files: Vec<&str> = stories
+        .iter()
+        .map(|s| s["file"].as_str().unwrap())
+        .collect();
+    let mut expected: Vec<String> =
+        std::fs::read_dir(std::path::Path::new(super::ROOT).join("stories"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|f| f.ends_with(".story"))
+            .collect();
+    expected.sort();
+    assert_eq!(files, expected);
+    let cheryl = &stories[files.iter().position(|f| *f == "cheryl.story").unwrap()];
+    assert_eq!(cheryl["title"], "Cheryl's Birthday");
+    assert_eq!(cheryl["source"], super::read_story("cheryl.story"));
+}
+
+#[test]
+fn cheryl_runs_with_its_trace_and_what_eliminated_each_world() {
+    let server = Server::start(&[]);
+    let answer = server.run(&cheryl());
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    assert_eq!(
+        answer["worlds"],
+        json!({"list": [{"month": 7, "day": 16}], "complete": true})
+    );
+    assert_eq!(answer["backend"], "explicit");
+    assert_eq!(answer["checkpoints"], json!(["whispered"]));
+    assert_eq!(answer["consts"], json!([]));
+    assert_eq!(answer["samples"], false);
+    assert_eq!(answer["hints"], json!([]));
+    // The same steps as `epipen run --trace --json`, but for its last line (the fates).
+    let steps = epipen(&["run", "--trace", "--json", "stories/cheryl.story"]);
+    let mut lines: Vec<Value> = steps
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let fates = lines.pop().unwrap();
+    assert_eq!(answer["fates"], fates);
+    // The page asks for 20 worlds per step by default; the CLI lists 10.
+    let cli_limit = server.run(&json!({
+        "source": cheryl()["source"], "name": "cheryl.story", "limit": 10
+    }));
+    assert_eq!(cli_limit["trace"], Value::from(lines));
+    let counts: Vec<&Value> = answer["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["changed"] == true)
+        .map(|s| &s["worlds"])
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            &json!("infinite"),
+            &json!(10),
+            &json!(5),
+            &json!(3),
+            &json!(1)
+        ]
+    );
+}
+
+#[test]
+fn reveals_rounds_hints_consts_and_seeds() {
+    let server = Server::start(&[]);
+    let read = |name: &str| super::read_story(name);
+    let muddy = server.run(&json!({
+        "source": read("muddy-children.story"),
+        "name": "muddy-children.story",
+        "sets": {"n": 3, "k": 2},
+    }));
+    assert_eq!(muddy["exit_code"], 0, "{muddy}");
+    assert_eq!(
+        muddy["consts"],
+        json!([{"name": "n", "value": "6"}, {"name": "k", "value": "3"}])
+    );
+    let events: Vec<String> = muddy["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] != "step")
+        .map(|e| match e["kind"].as_str().unwrap() {
+            "reveal" => format!(
+                "round {}: {}: {}",
+                e["round"],
+                e["who"].as_str().unwrap(),
+                e["said"].as_str().unwrap()
+            ),
+            "repeat" => format!("repeat: {} rounds", e["rounds"]),
+            "worlds" => format!("worlds: {}", e["worlds"]),
+            other => panic!("unexpected event {other}"),
+        })
+        .collect();
+    let cli = epipen(&[
+        "--set",
+        "n=3",
+        "--set",
+        "k=2",
+        "run",
+        "stories/muddy-children.story",
+    ]);
+    let reveals: Vec<&str> = cli
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("round "))
+        .collect();
+    assert_eq!(reveals.len(), 9);
+    assert_eq!(&events[..9], reveals.as_slice());
+    assert_eq!(events[9], "repeat: 3 rounds");
+    assert_eq!(
+        events[10],
+        r#"worlds: [{"muddy[0]":true,"muddy[1]":true,"muddy[2]":false}]"#
+    );
+
+    let hinted = server.run(&json!({
+        "source": read("who-has-the-sum.story"),
+        "name": "who-has-the-sum.story",
+    }));
+    assert_eq!(hinted["exit_code"], 0, "{hinted}");
+    let hints = hinted["hints"].as_array().unwrap();
+    assert_eq!(hints.len(), 1);
+    assert_eq!(hints[0]["verdict"], "verified");
+    let check = epipen(&["check", "stories/who-has-the-sum.story"]);
+    let line = format!(
+        "line {}: hint `{}` verified",
+        hints[0]["line"],
+        hints[0]["hint"].as_str().unwrap()
+    );
+    assert!(
+        check.stdout.starts_with(&line),
+        "{} vs {line}",
+        check.stdout
+    );
+
+    // A refuted hint is a verdict, and the run goes on with the block's true effect.
+    let wrong =
+        read("who-has-the-sum.story").replacen("assert_adds_ck B != C", "assert_adds_ck B == C", 1);
+    let refuted = server.run(&json!({"source": wrong, "name": "wrong.story"}));
+    assert_eq!(refuted["hints"][0]["verdict"], "refuted", "{refuted}");
+    assert_eq!(refuted["worlds"], hinted["worlds"]);
+
+    let sampled = |seed: u64| {
+        server.run(&json!({
+            "source": read("cheryl-sample.story"), "name": "cheryl-sample.story", "seed": seed,
+        }))
+    };
+    let three = sampled(3);
+    assert_eq!(three["samples"], true);
+    assert_eq!(three["worlds"]["list"], json!([{"month": 6, "day": 25}]));
+    assert_ne!(sampled(4)["trace"], three["trace"]);
+}
+
+#[test]
+fn the_model_at_a_checkpoint_is_a_graph() {
+    let server = Server::start(&[]);
+    let graph = |at: Option<&str>| {
+        let mut request = cheryl();
+        if let Some(at) = at {
+            request["at"] = at.into();
+        }
+        let response = server.client().post_json("/api/graph", &request);
+        assert_eq!(response.status, 200);
+        response.json()
+    };
+    let whispered = graph(Some("whispered"));
+    assert_eq!(whispered["exit_code"], 0, "{whispered}");
+    assert_eq!(
+        whispered["title"],
+        "cheryl.story at checkpoint whispered: 10 worlds"
+    );
+    assert_eq!(whispered["characters"], json!(["Albert", "Bernard"]));
+    assert_eq!(whispered["worlds"].as_array().unwrap().len(), 10);
+    let edges = whispered["edges"].as_array().unwrap();
+    let by = |who: &str| edges.iter().filter(|e| e["who"] == json!([who])).count();
+    // Albert cannot tell dates of a month apart, Bernard dates of a day.
+    assert_eq!((by("Albert"), by("Bernard"), edges.len()), (8, 4, 12));
+    assert_eq!(edges[0], json!({"a": 0, "b": 1, "who": ["Bernard"]}));
+    let end = graph(None);
+    assert_eq!(end["title"], "cheryl.story at the end: 1 world");
+    assert_eq!(end["edges"], json!([]));
+    // The same error as `epipen graph --at nowhere`.
+    let nowhere = graph(Some("nowhere"));
+    let source = cheryl()["source"].as_str().unwrap().to_string();
+    let (code, stderr) = cli_error(&["graph", "--at", "nowhere"], "cheryl.story", &source);
+    assert_eq!(nowhere["exit_code"], code);
+    assert_eq!(nowhere["error"]["message"], stderr);
+}
+
+#[test]
+fn errors_are_the_clis_with_their_places() {
+    let server = Server::start(&[]);
+    let source = "characters A\nint x\nannounce y > 3\nA learns w\n";
+    let answer = server.run(&json!({"source": source, "name": "bad.story"}));
+    let (code, stderr) = cli_error(&["run", "--trace"], "bad.story", source);
+    assert_eq!((code, &answer["exit_code"]), (2, &json!(2)));
+    assert_eq!(answer["error"]["message"], stderr);
+    assert!(stderr.contains("= hint: did you mean `x`?"), "{stderr}");
+    let places: Vec<(u64, u64)> = answer["error"]["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["line"].as_u64().unwrap(), l["column"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(places, [(3, 10), (4, 10)]);
+    assert_eq!(
+        answer["error"]["locations"][0]["message"],
+        "unknown name `y`"
+    );
+
+    // --set errors, as the CLI words them.
+    let muddy = super::read_story("muddy-children.story");
+    for (set, value) in [("nope", 1), ("n", -1)] {
+        let answer = server.run(&json!({
+            "source": muddy, "name": "muddy-children.story", "sets": {set: value},
+        }));
+        let flag = format!("{set}={value}");
+        let (code, stderr) = cli_error(&["--set", &flag, "run"], "muddy-children.story", &muddy);
+        assert_eq!(answer["exit_code"], code);
+        assert_eq!(answer["error"]["message"], stderr);
+    }
+}
+
+#[test]
+fn bad_requests_are_refused_with_a_reason() {
+    let server = Server::start(&[]);
+    let mut client = server.client();
+    let mut send = |kind: &str, body: &str| {
+        let r = client
+            .send("POST", "/api/run", Some(kind), body.as_bytes())
+            .unwrap();
+        (r.status, r.json()["error"].as_str().unwrap().to_string())
+    };
+    let json_kind = "application/json";
+    let (status, why) = send(json_kind, "{not json");
+    assert_eq!(status, 400, "{why}");
+    assert!(
+        why.starts_with("Failed to parse the request body as JSON"),
+        "{why}"
+    );
+    let (status, why) = send(json_kind, r#"{"source": 1}"#);
+    assert_eq!(status, 422);
+    assert!(
+        why.contains("source: invalid type: integer `1`, expected a string"),
+        "{why}"
+    );
+    let (status, why) = send(json_kind, r#"{"source": "", "sauce": 1}"#);
+    assert_eq!(status, 422);
+    assert!(why.contains("unknown field `sauce`"), "{why}");
+    let (status, why) = send(json_kind, r#"{"source": "", "sets": {"n": "8"}}"#);
+    assert_eq!(status, 422);
+    assert!(why.contains("sets.n: invalid type: string \"8\""), "{why}");
+    let (status, why) = send(json_kind, r#"{"source": "", "backend": "fast"}"#);
+    assert_eq!(status, 422);
+    assert!(why.contains("unknown variant `fast`"), "{why}");
+    assert_eq!(
+        send(json_kind, r#"{"source": "", "limit": 0}"#),
+        (400, "`limit` must be from 1 to 1000".to_string())
+    );
+    assert_eq!(
+        send(json_kind, r#"{"source": "", "timeout": -1}"#),
+        (
+            400,
+            "`timeout` must be a positive number of seconds".to_string()
+        )
+    );
+    assert_eq!(
+        send(json_kind, r#"{"source": "", "name": "a\nb"}"#),
+        (
+            400,
+            "`name` must be a file name of 1 to 200 characters".to_string()
+        )
+    );
+    // A page elsewhere cannot post a form to it (no JSON content type).
+    let (status, why) = send("text/plain", "{}");
+    assert_eq!(status, 415, "{why}");
+
+    // Bodies over 1 MiB.
+    let big = json!({ "source": "#".repeat(1 << 20) }).to_string();
+    let (status, why) = send(json_kind, &big);
+    assert_eq!(
+        (status, why.as_str()),
+        (
+            413,
+            "Failed to buffer the request body: length limit exceeded"
+        )
+    );
+
+    // Another name for 127.0.0.1 (DNS rebinding) is refused.
+    let mut elsewhere = Client::connect(&server.addr).unwrap();
+    elsewhere.host = "playground.example:80".into();
+    let refused = elsewhere.get("/");
+    assert_eq!(refused.status, 403);
+    assert_eq!(
+        refused.json()["error"],
+        format!(
+            "the playground answers to {} only, not to `playground.example:80`",
+            server.addr
+        )
+    );
+    // And the server still answers.
+    assert_eq!(server.run(&cheryl())["exit_code"], 0);
+}
+
+#[test]
+fn a_story_that_runs_out_of_time_is_a_solver_failure_and_the_server_serves_on() {
+    let server = Server::start(&["--timeout", "2"]);
+    let what_sum = super::read_story("what-sum.story");
+    let slow = |timeout: Option<f64>| {
+        let mut request = json!({
+            "source": what_sum, "name": "what-sum.story", "sets": {"B": 1000}, "backend": "z3",
+        });
+        if let Some(t) = timeout {
+            request["timeout"] = t.into();
+        }
+        let start = std::time::Instant::now();
+        let answer = server.run(&request);
+        (answer, start.elapsed())
+    };
+    for (timeout, limit) in [(Some(0.5), 0.5), (None, 2.0), (Some(60.0), 2.0)] {
+        let (answer, took) = slow(timeout);
+        assert_eq!(answer["exit_code"], 1, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains("ran out of time (timeout)"), "{message}");
+        assert!(
+            message.ends_with("= hint: raise --timeout, or simplify the story\n"),
+            "{message}"
+        );
+        // Within the limit and the grace, whatever the machine's load.
+        assert!(took.as_secs_f64() >= limit, "{took:?}");
+        assert!(took.as_secs_f64() < limit + 2.0 + 5.0, "{took:?}");
+        assert_eq!(server.run(&cheryl())["exit_code"], 0);
+    }
+}
+
+#[test]
+fn concurrent_requests_all_get_their_answer() {
+    let server = Server::start(&[]);
+    let stories = [
+        "cheryl.story",
+        "cheryl-gabe.story",
+        "consecutive-numbers.story",
+        "zebra.story",
+    ];
+    let answers: Vec<(String, Value)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..12)
+            .map(|i| {
+                let name = stories[i % stories.len()];
+                let server = &server;
+                scope.spawn(move || {
+                    let source = super::read_story(name);
+                    let answer = server.run(&json!({"source": source, "name": name}));
+                    (name.to_string(), answer)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (name, answer) in answers {
+        assert_eq!(answer["exit_code"], 0, "{name}: {answer}");
+        let worlds = epipen(&[
+            "worlds",
+            "--json",
+            "--limit",
+            "20",
+            &format!("stories/{name}"),
+        ]);
+        let expected: Value = serde_json::from_str(&worlds.stdout).unwrap();
+        assert_eq!(answer["worlds"]["list"], expected["worlds"], "{name}");
+    }
+}
+
+#[test]
+fn a_busy_port_and_a_missing_browser_are_clear() {
+    let server = Server::start(&[]);
+    let port = server.addr.strip_prefix("127.0.0.1:").unwrap();
+    let out = epipen(&["serve", "--port", port]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: cannot listen on 127.0.0.1:{port}: Address already in use (os error 98)\n  \
+             = hint: --port 0 picks a free port\n"
+        )
+    );
+    // `--open` with no xdg-open on the PATH says so, and serves anyway.
+    let empty = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-programs");
+    std::fs::create_dir_all(&empty).unwrap();
+    let opened = Server::start_with(&["--open"], &[("PATH", empty.to_str().unwrap())]);
+    let url = format!("http://{}/", opened.addr);
+    assert_eq!(
+        opened.stderr_with("yourself"),
+        format!(
+            "note: could not open a browser (xdg-open is not installed); open {url} yourself\n"
+        )
+    );
+    assert_eq!(opened.run(&cheryl())["exit_code"], 0);
+}
+
+#[test]
+fn every_story_runs_and_draws_in_the_playground() {
+    let server = Server::start(&["--timeout", "120"]);
+    for entry in std::fs::read_dir(std::path::Path::new(super::ROOT).join("stories")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let source = std::fs::read_to_string(&path).unwrap();
+        let answer = server.run(&json!({"source": source, "name": name}));
+        assert_eq!(answer["exit_code"], 0, "{name}: {}", answer["error"]);
+        let cli = epipen(&["worlds", "--json", "--limit", "20", path.to_str().unwrap()]);
+        let expected: Value = serde_json::from_str(&cli.stdout).unwrap();
+        assert_eq!(answer["worlds"]["list"], expected["worlds"], "{name}");
+        assert_eq!(answer["worlds"]["complete"], expected["complete"], "{name}");
+        // The model at the end, or why there is none to draw.
+        let graph = server
+            .client()
+            .post_json("/api/graph", &json!({"source": source, "name": name}));
+        let graph = graph.json();
+        match graph["exit_code"].as_u64() {
+            Some(0) => assert!(graph["worlds"].is_array(), "{name}"),
+            _ => assert!(
+                graph["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("a graph shows at most 500"),
+                "{name}: {graph}"
+            ),
+        }
+    }
+}

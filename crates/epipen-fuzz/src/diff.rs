@@ -1,0 +1,294 @@
+//! Runs a printed story on every backend that takes it and on the evaluator, and says
+//! whether they agree: the same events (worlds statements, reveals and whether they
+//! held, finished repeats, verified hints), then the same worlds, or the same kind of
+//! error at the same statement.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use epipen::engine::{Options, Strategy};
+
+use crate::print::Printed;
+use crate::transcript::{
+    End, Transcript, engine_transcript, engine_transcript_with, evaluator_transcript, takes,
+};
+
+/// The backends every story is offered to.
+pub const BACKENDS: [Strategy; 4] = [
+    Strategy::Z3,
+    Strategy::Bdd,
+    Strategy::Explicit,
+    Strategy::Auto,
+];
+
+/// Time allowed to a backend per story: generated stories take milliseconds, so a
+/// timeout is a finding (counted, and reported as a failure). 60 s, or `FUZZ_TIMEOUT`
+/// seconds (to find runaways quickly).
+pub fn timeout() -> Duration {
+    let secs = std::env::var("FUZZ_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    Duration::from_secs(secs.unwrap_or(60))
+}
+
+/// What a campaign found, for its report and docs/testing.md.
+#[derive(Debug, Default, Clone)]
+pub struct Tally {
+    pub stories: u64,
+    /// Stories that do not compile, as expected (`--set n` below 0 with families).
+    pub compile_errors: u64,
+    /// Stories with a `:=` where none can stand, refused at its place, as expected.
+    pub refused: u64,
+    /// Per backend (in [`BACKENDS`] order): stories it took.
+    pub taken: [u64; 4],
+    /// How the evaluator's runs ended: worlds (by count), story errors, refuted hints.
+    pub endings: BTreeMap<String, u64>,
+    /// Why a backend did not take a story (its refusal, numbers left out).
+    pub refusals: BTreeMap<String, u64>,
+    /// Stories with an `actual`, a reveal, a `repeat`, a hint, ...
+    pub features: BTreeMap<&'static str, u64>,
+    pub disagreements: u64,
+    pub elapsed: Duration,
+}
+
+impl Tally {
+    pub fn report(&self) -> String {
+        let names = ["z3", "bdd", "explicit", "auto"];
+        let taken: Vec<String> = names
+            .iter()
+            .zip(self.taken)
+            .map(|(n, t)| format!("{n} {t}"))
+            .collect();
+        format!(
+            "{} stories in {:.1} s ({} do not compile, as expected; {} with a change refused \
+             at its place, as expected); taken: {}; evaluator endings: {:?}; refusals: {:?}; \
+             features: {:?}; disagreements: {}",
+            self.stories,
+            self.elapsed.as_secs_f64(),
+            self.compile_errors,
+            self.refused,
+            taken.join(", "),
+            self.endings,
+            self.refusals,
+            self.features,
+            self.disagreements
+        )
+    }
+}
+
+thread_local! {
+    /// What this thread's stories gave (each test runs on its own thread).
+    static TALLY: RefCell<Tally> = RefCell::new(Tally::default());
+}
+
+fn tally(f: impl FnOnce(&mut Tally)) {
+    TALLY.with(|t| f(&mut t.borrow_mut()));
+}
+
+/// This thread's tally so far, reset.
+pub fn take_tally() -> Tally {
+    TALLY.with(|t| std::mem::take(&mut *t.borrow_mut()))
+}
+
+fn ending(t: &Transcript) -> String {
+    match &t.end {
+        End::Worlds(s) => {
+            let count: usize = s
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            match count {
+                0 => "0 worlds".into(),
+                1 => "1 world".into(),
+                2..=5 => "2-5 worlds".into(),
+                _ => "6+ worlds".into(),
+            }
+        }
+        End::Story(_) => format!("story error: {}", without_numbers(&t.message)),
+        End::Refuted(_) => "refuted hint".into(),
+        End::CheckFailed(_) => "failed check".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// A message without its numbers and names in backquotes: "`repeat` ran its 3
+/// rounds" and "… ran its 4 rounds" count as one.
+fn without_numbers(message: &str) -> String {
+    let words: Vec<&str> = message
+        .split(' ')
+        .filter(|w| !w.chars().any(|c| c.is_ascii_digit()) && !w.starts_with("`x"))
+        .collect();
+    words.join(" ")
+}
+
+const FEATURES: [(&str, &str); 19] = [
+    ("actual", "actual "),
+    ("reveals", " reveals "),
+    ("repeat", "repeat max"),
+    ("simultaneously", "simultaneously {"),
+    ("assert_adds_ck", "assert_adds_ck"),
+    ("at(", "at(c"),
+    ("for", "for i"),
+    ("if", "\nif "),
+    ("sample", "sample("),
+    ("family", "[n]"),
+    ("enum", "enum Colour"),
+    ("learns", " learns "),
+    ("knows_value", "knows_value("),
+    ("everyone_knows", "everyone_knows("),
+    ("common_knowledge", "common_knowledge("),
+    ("distributed_knowledge", "distributed_knowledge("),
+    ("check", "check "),
+    (":=", " := "),
+    ("member :=", "] := "),
+];
+
+/// Runs `printed` everywhere; Err(report) when two runs disagree.
+pub fn check(printed: &Printed) -> Result<(), String> {
+    let start = Instant::now();
+    let result = compare(printed);
+    let elapsed = start.elapsed();
+    tally(|t| {
+        t.stories += 1;
+        t.elapsed += elapsed;
+        for (name, needle) in FEATURES {
+            if printed.text.contains(needle) {
+                *t.features.entry(name).or_default() += 1;
+            }
+        }
+        for name in &printed.constructs {
+            *t.features.entry(name).or_default() += 1;
+        }
+        if result.is_err() {
+            t.disagreements += 1;
+        }
+    });
+    result
+}
+
+fn compare(printed: &Printed) -> Result<(), String> {
+    let text = &printed.text;
+    let program = match printed.compile() {
+        Ok(p) => p,
+        Err(_) if printed.negative_size => {
+            tally(|t| t.compile_errors += 1);
+            return Ok(());
+        }
+        // Every backend compiles alike: the error, at the `:=`, is theirs and the
+        // evaluator's.
+        Err(epipen::CompileError::Story(errors))
+            if !printed.refused.is_empty()
+                && errors
+                    .iter()
+                    .all(|e| printed.refused.contains(&e.span.start)) =>
+        {
+            tally(|t| t.refused += 1);
+            return Ok(());
+        }
+        Err(e) => {
+            return Err(report(
+                printed,
+                &format!("a generated story does not compile: {e:?}"),
+                &[],
+            ));
+        }
+    };
+    if printed.negative_size {
+        return Err(report(
+            printed,
+            "a family of fewer than 0 members compiles",
+            &[],
+        ));
+    }
+    if !printed.refused.is_empty() {
+        return Err(report(
+            printed,
+            "a change in `simultaneously` or in a hint's block compiles",
+            &[],
+        ));
+    }
+    let expected = evaluator_transcript(&program, text, &printed.domain(&program));
+    let held = expected
+        .events
+        .iter()
+        .filter(|e| e.ends_with("check holds"));
+    let held = held.count() as u64;
+    tally(|t| {
+        *t.endings.entry(ending(&expected)).or_default() += 1;
+        *t.features.entry("checks held (events)").or_default() += held;
+    });
+    if let Some(needle) = std::env::var_os("FUZZ_SHOW") {
+        // Tuning the generator: the stories whose evaluator run says this.
+        if expected
+            .message
+            .contains(needle.to_str().unwrap_or_default())
+        {
+            eprintln!("=== {} ===\n{}{expected}", printed.command(), printed.text);
+        }
+    }
+    if let End::Internal(why) = &expected.end {
+        return Err(report(
+            printed,
+            &format!("the evaluator cannot run the story: {why}"),
+            &[],
+        ));
+    }
+    let mut runs = vec![("evaluator".to_string(), expected.clone())];
+    let mut checks = Vec::new();
+    let mut disagree = false;
+    let hints = text.contains("assert_adds_ck") || text.contains("check ");
+    for (i, strategy) in BACKENDS.into_iter().enumerate() {
+        if !takes(strategy, &program) {
+            let why = engine_transcript(&program, text, strategy, timeout()).message;
+            let why = format!("{strategy:?}: {}", without_numbers(&why));
+            tally(|t| *t.refusals.entry(why).or_default() += 1);
+            continue;
+        }
+        let got = engine_transcript(&program, text, strategy, timeout());
+        tally(|t| t.taken[i] += 1);
+        // What only engines report (counts, models) agrees between them.
+        disagree |= got != expected
+            || runs
+                .get(1)
+                .is_some_and(|(_, first)| first.engine != got.engine);
+        runs.push((format!("{strategy:?}"), got));
+        if hints {
+            // As `epipen check` runs it: every hint's and check's verdict, refuted and
+            // failed ones included.
+            let options = Options {
+                timeout: Some(timeout()),
+                strategy,
+                keep_refuted_hints: true,
+                ..Options::default()
+            };
+            let got = engine_transcript_with(&program, text, &options);
+            disagree |= checks.first().is_some_and(|(_, first)| *first != got);
+            checks.push((format!("{strategy:?} (check)"), got));
+        }
+    }
+    if !disagree {
+        return Ok(());
+    }
+    runs.extend(checks);
+    let report = report(printed, "the runs disagree", &runs);
+    if std::env::var_os("FUZZ_EXPLORE").is_some() {
+        // Triage: every disagreement on stderr, none stops the run.
+        eprintln!("=== disagreement ===\n{report}");
+        return Ok(());
+    }
+    Err(report)
+}
+
+pub fn report(printed: &Printed, what: &str, runs: &[(String, Transcript)]) -> String {
+    let mut s = format!(
+        "{what}\n--- story ({}) ---\n{}---\n",
+        printed.command(),
+        printed.text
+    );
+    for (name, t) in runs {
+        s += &format!("{name}:\n{t}");
+    }
+    s
+}

@@ -1,0 +1,30 @@
+//! Random stories for epipen's tests, and the comparison of the engines with the
+//! reference evaluator ([`epipen_bruteforce`]). docs/testing.md says what is generated.
+//!
+//! - [`story`]: the story AST and its proptest strategies (every reference an index
+//!   the printer resolves, so every story generated or shrunk is valid);
+//! - [`print`]: the AST as story text, with its `--set`s and the box of values the
+//!   evaluator enumerates;
+//! - [`transcript`]: a run on an engine or on the evaluator as comparable text;
+//! - [`diff`]: one story on every backend that takes it and on the evaluator;
+//! - [`mutate`]: inputs for the parser and CLI fuzzers (bytes, token soup, the stories
+//!   of `stories/` mutated);
+//! - [`runner`]: proptest as every fuzz test runs it.
+//!
+//! The tests are `tests/fuzz.rs` (the differential and parser fuzzers, and each finding
+//! as a named test) and `tests/agreement.rs` (families of finite stories on every
+//! backend); epipen-cli's tests fuzz the executable with [`mutate`]'s inputs.
+
+pub mod diff;
+pub mod mutate;
+pub mod print;
+pub mod runner;
+pub mod story;
+pub mod transcript;
+
+use std::path::{Path, PathBuf};
+
+/// The workspace's root, where `stories/` is.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}

@@ -1,0 +1,358 @@
+//! What the agreement tests and the fuzzer share: running a program on a backend or on
+//! the brute-force evaluator, and writing down what happened in one comparable form.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use epipen::engine::{Engine, Event, Options, SolverError, Strategy, error::Failure};
+use epipen::ir::{Program, Stmt, StmtKind};
+use epipen::syntax::Span;
+use epipen::worlds::{Model, World, WorldCount, WorldSet};
+use epipen_bruteforce::{self as bruteforce, Domain, ErrorKind};
+
+/// The engine's worlds at the end of the story, or why it gave none.
+pub fn solve(
+    program: &Program,
+    strategy: Strategy,
+    timeout: Duration,
+) -> Result<WorldSet, Failure> {
+    let options = Options {
+        timeout: Some(timeout),
+        strategy,
+        skip_worlds_statements: true,
+        ..Options::default()
+    };
+    let mut engine = Engine::new(Rc::new(program.clone()), &options);
+    engine.run(&mut |_| {}).map_err(|e| e.error)?;
+    engine.worlds(1_000_000).map_err(Failure::Solver)
+}
+
+/// Whether the backend of `strategy` takes the story (BDDs take only bools and enums;
+/// the explicit backend what its first announcements bound); one that does not fails
+/// every statement with [`Failure::Story`], saying why.
+pub fn takes(strategy: Strategy, program: &Program) -> bool {
+    let options = Options {
+        strategy,
+        ..Options::default()
+    };
+    Engine::new(Rc::new(program.clone()), &options).backend() != "none"
+}
+
+pub fn show(worlds: &[World]) -> String {
+    let items: Vec<String> = worlds
+        .iter()
+        .map(|w| {
+            let vals: Vec<String> = w.0.iter().map(|v| v.to_string()).collect();
+            format!("({})", vals.join(", "))
+        })
+        .collect();
+    format!("{} worlds: [{}]", worlds.len(), items.join(", "))
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum End {
+    /// Every world possible at the end (`show`n).
+    Worlds(String),
+    /// Some worlds, and the engine could not say there are no others.
+    Incomplete(String),
+    /// A story error (exit code 2) at the statement starting at this line:column.
+    Story(String),
+    /// A refuted `assert_adds_ck` (exit code 1) at this line:column.
+    Refuted(String),
+    /// A failed `check` (exit code 1) at this line:column, and the first world (in the
+    /// canonical order, its values now) where it fails.
+    CheckFailed(String),
+    /// The run's time ran out.
+    Timeout,
+    /// Another solver failure (exit code 1): unknown, a resource limit, unsupported.
+    Solver(String),
+    /// Something that should not happen (a bug either way), with its message.
+    Internal(String),
+}
+
+impl End {
+    /// The exit code `epipen` gives this ending.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            End::Worlds(_) | End::Incomplete(_) => 0,
+            End::Story(_) | End::Internal(_) => 2,
+            End::Refuted(_) | End::CheckFailed(_) | End::Timeout | End::Solver(_) => 1,
+        }
+    }
+}
+
+/// What a run reported, in order (worlds statements, reveals, finished repeats,
+/// verified hints, one per line), and how it ended. Two transcripts are equal when
+/// their events and endings are: `message` (the error's wording) is left out.
+#[derive(Debug, Clone)]
+pub struct Transcript {
+    pub events: Vec<String>,
+    pub end: End,
+    /// The error's message, when the run stopped early.
+    pub message: String,
+    /// What only the engine reports, compared between backends: how many worlds it
+    /// counts at the end, and the epistemic model (`epipen graph`) as which worlds each
+    /// character tells apart.
+    pub engine: Vec<String>,
+}
+
+impl PartialEq for Transcript {
+    fn eq(&self, other: &Transcript) -> bool {
+        self.events == other.events && self.end == other.end
+    }
+}
+
+impl std::fmt::Display for Transcript {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for e in &self.events {
+            writeln!(f, "  {e}")?;
+        }
+        writeln!(f, "  end: {:?}", self.end)?;
+        if !self.message.is_empty() {
+            writeln!(f, "  ({})", self.message)?;
+        }
+        for fact in &self.engine {
+            writeln!(f, "  {fact}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `line:column` of a byte offset of `text` (lines end with `\n`, as generated stories'
+/// do).
+pub fn position(text: &str, offset: usize) -> String {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    format!("{line}:{column}")
+}
+
+/// The statements of `program` (blocks included), in order.
+fn all_statements(statements: &[Stmt], out: &mut Vec<(Span, u64)>) {
+    for s in statements {
+        match &s.kind {
+            StmtKind::Worlds { limit } => out.push((s.span, *limit)),
+            StmtKind::Simultaneously(body)
+            | StmtKind::Repeat { body, .. }
+            | StmtKind::AssertAddsCk { body, .. } => all_statements(body, out),
+            _ => {}
+        }
+    }
+}
+
+/// The limit of the `worlds` statement at `span`.
+fn worlds_limit(program: &Program, span: Span) -> u64 {
+    let mut found = Vec::new();
+    all_statements(&program.statements, &mut found);
+    found
+        .into_iter()
+        .find(|(s, _)| *s == span)
+        .map_or(u64::MAX, |(_, limit)| limit)
+}
+
+fn worlds_line(text: &str, span: Span, worlds: &[World], complete: bool) -> String {
+    format!(
+        "{}: worlds {}{}",
+        position(text, span.start),
+        show(worlds),
+        if complete { "" } else { " and more" }
+    )
+}
+
+fn reveal_line(text: &str, span: Span, round: Option<u64>, who: usize, holds: bool) -> String {
+    format!(
+        "{}: round {round:?}: character #{who} reveals: {holds}",
+        position(text, span.start)
+    )
+}
+
+/// What a backend reports of a run of `program` (compiled from `text`).
+pub fn engine_transcript(
+    program: &Program,
+    text: &str,
+    strategy: Strategy,
+    timeout: Duration,
+) -> Transcript {
+    let options = Options {
+        timeout: Some(timeout),
+        strategy,
+        ..Options::default()
+    };
+    engine_transcript_with(program, text, &options)
+}
+
+/// The most worlds whose epistemic model a transcript records.
+const MODEL_CAP: usize = 64;
+
+/// What a backend reports of a run of `program` (compiled from `text`) with `options`
+/// (`keep_refuted_hints`: as `epipen check` runs it).
+pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) -> Transcript {
+    let mut engine = Engine::new(Rc::new(program.clone()), options);
+    let mut events = Vec::new();
+    let mut message = String::new();
+    let run = engine.run(&mut |event| match event {
+        Event::Worlds { span, set } => {
+            events.push(worlds_line(text, span, &set.worlds, set.complete));
+        }
+        Event::Reveal {
+            span,
+            round,
+            who,
+            holds,
+            ..
+        } => events.push(reveal_line(text, span, round, who.0, holds)),
+        Event::RepeatDone { span, rounds } => {
+            events.push(format!("{}: {rounds} rounds", position(text, span.start)));
+        }
+        Event::HintVerified { span, .. } => {
+            events.push(format!("{}: hint verified", position(text, span.start)));
+        }
+        Event::CheckHolds { span } => {
+            events.push(format!("{}: check holds", position(text, span.start)));
+        }
+        Event::HintRefuted { span, .. } => {
+            events.push(format!("{}: hint refuted", position(text, span.start)));
+        }
+        Event::CheckFailed { span, world } => {
+            events.push(format!(
+                "{}: check fails in {:?}",
+                position(text, span.start),
+                world.0
+            ));
+        }
+        Event::HintTrusted { .. } | Event::Step { .. } => {}
+    });
+    let mut facts = Vec::new();
+    let end = match run {
+        Ok(()) => match engine.worlds(1_000_000) {
+            Ok(set) if set.complete => {
+                facts = engine_facts(&mut engine, set.worlds.len());
+                End::Worlds(show(&set.worlds))
+            }
+            Ok(set) => End::Incomplete(show(&set.worlds)),
+            Err(e) => solver_end(e),
+        },
+        Err(e) => {
+            let at = position(text, e.span.start);
+            message = e.error.to_string();
+            match e.error {
+                Failure::Story { message, .. } if message.starts_with("internal error") => {
+                    End::Internal(format!("{at}: {message}"))
+                }
+                Failure::Story { .. } => End::Story(at),
+                Failure::Refuted(_) => End::Refuted(at),
+                Failure::CheckFailed(world) => End::CheckFailed(format!("{at} in {:?}", world.0)),
+                Failure::Solver(e) => solver_end(e),
+            }
+        }
+    };
+    Transcript {
+        events,
+        end,
+        message,
+        engine: facts,
+    }
+}
+
+/// What the engine says of the `n` worlds possible at the end: whether it counts them
+/// right (Z3 may only say "more than" beyond what it lists), and, for a few, the
+/// epistemic model.
+fn engine_facts(engine: &mut Engine, n: usize) -> Vec<String> {
+    let n = n as u64;
+    let count = match engine.count_worlds(None, 1_000_000) {
+        Ok(WorldCount::Exactly(k)) if k == n => "right".to_string(),
+        Ok(WorldCount::MoreThan(k)) if k < n => "right".to_string(),
+        other => format!("{other:?} for {n} worlds"),
+    };
+    let mut facts = vec![format!("count: {count}")];
+    if n <= MODEL_CAP as u64 {
+        facts.push(match engine.model(None, MODEL_CAP) {
+            Ok(Some(model)) => format!("model: {}", partitions(&model)),
+            other => format!("model: {other:?}"),
+        });
+    }
+    facts
+}
+
+/// The worlds of an epistemic model and, per character, which of them it cannot tell
+/// apart: each world's number is that of the first world with the same view.
+fn partitions(model: &Model) -> String {
+    let worlds = show(&model.worlds);
+    let classes: Vec<Vec<usize>> = model
+        .views
+        .iter()
+        .map(|views| {
+            views
+                .iter()
+                .map(|v| views.iter().position(|u| u == v).unwrap_or(usize::MAX))
+                .collect()
+        })
+        .collect();
+    format!("{worlds}, classes {classes:?}")
+}
+
+fn solver_end(e: SolverError) -> End {
+    match e {
+        SolverError::Timeout => End::Timeout,
+        e => End::Solver(e.to_string()),
+    }
+}
+
+/// What the brute-force evaluator reports of a run of `program` over `domain`, in the
+/// engine's terms.
+pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> Transcript {
+    let trace = bruteforce::trace(program, domain);
+    let events = trace
+        .events
+        .iter()
+        .map(|e| match e {
+            bruteforce::Event::Worlds { span, worlds } => {
+                let limit = usize::try_from(worlds_limit(program, *span)).unwrap_or(usize::MAX);
+                let shown = &worlds[..worlds.len().min(limit)];
+                worlds_line(text, *span, shown, worlds.len() <= limit)
+            }
+            bruteforce::Event::Reveal {
+                span,
+                round,
+                who,
+                holds,
+            } => reveal_line(text, *span, *round, who.0, *holds),
+            bruteforce::Event::RepeatDone { span, rounds } => {
+                format!("{}: {rounds} rounds", position(text, span.start))
+            }
+            bruteforce::Event::HintVerified { span } => {
+                format!("{}: hint verified", position(text, span.start))
+            }
+            bruteforce::Event::CheckHolds { span } => {
+                format!("{}: check holds", position(text, span.start))
+            }
+        })
+        .collect();
+    let mut message = String::new();
+    let end = match trace.end {
+        Ok(worlds) => End::Worlds(show(&worlds)),
+        Err(e) => {
+            let at = position(text, e.span.start);
+            message = e.message.clone();
+            match e.kind {
+                ErrorKind::Story => End::Story(at),
+                ErrorKind::Refuted => End::Refuted(at),
+                ErrorKind::CheckFailed => {
+                    // "the check fails in the world [Int(1), …]"
+                    let world = e.message.rsplit(" world ").next().unwrap_or_default();
+                    End::CheckFailed(format!("{at} in {world}"))
+                }
+                ErrorKind::Domain | ErrorKind::Internal => {
+                    End::Internal(format!("{at}: evaluator: {}", e.message))
+                }
+            }
+        }
+    };
+    Transcript {
+        events,
+        end,
+        message,
+        engine: Vec::new(),
+    }
+}

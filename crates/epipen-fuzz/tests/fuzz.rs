@@ -1,0 +1,421 @@
+//! Fuzzing (issue 12): a differential fuzzer over the whole story language, and a
+//! parser/lowering fuzzer. docs/testing.md says what is generated, how to run a long
+//! campaign and how a failure is kept.
+//!
+//! The differential fuzzer generates random valid stories as a structured AST
+//! ([`epipen_fuzz::story`]), prints them ([`epipen_fuzz::print`]), and runs each on every
+//! backend that takes it and on the brute-force evaluator ([`epipen_fuzz::diff`]).
+//! proptest shrinks a failing story's AST to a minimal one, prints it, and records its
+//! seed in `tests/regressions/differential.regressions` (replayed first by every later
+//! run).
+//!
+//! `cargo test -p epipen-fuzz --test fuzz` runs a fixed-seed sample and a short random
+//! one; `FUZZ_CASES=10000 FUZZ_SEED=7 cargo test --release -p epipen-fuzz --test fuzz
+//! campaign -- --ignored --nocapture` runs a campaign.
+
+use std::time::{Duration, Instant};
+
+use epipen_fuzz::mutate::{self, input};
+use epipen_fuzz::runner::{cases, config, outcome, random_seed, seed, with_stack};
+use epipen_fuzz::transcript as common;
+use epipen_fuzz::{diff, print, story};
+use proptest::prelude::*;
+use proptest::test_runner::{TestCaseError, TestRunner};
+
+/// Runs the differential fuzzer on `cases` stories drawn from `seed`; panics with the
+/// minimal failing story.
+fn differential(cases: u32, seed: u64) {
+    with_stack(move || {
+        let mut runner = TestRunner::new(config(
+            cases,
+            seed,
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/regressions/differential.regressions"
+            ),
+        ));
+        let result = runner.run(&story::story(), |s| {
+            let printed = print::print(&s);
+            diff::check(&printed).map_err(TestCaseError::fail)
+        });
+        let tally = diff::take_tally();
+        eprintln!("seed {seed}: {}", tally.report());
+        outcome(result, seed);
+    })
+}
+
+/// A fixed sample of stories, the same on every run.
+#[test]
+fn differential_fixed_seed() {
+    differential(cases(1000), 0x0123_4567_89ab_cdef);
+}
+
+/// A short run from a seed of the moment.
+#[test]
+fn differential_random_seed() {
+    differential(cases(150), random_seed());
+}
+
+/// A campaign: `FUZZ_CASES` stories from `FUZZ_SEED` (see docs/testing.md).
+#[test]
+#[ignore]
+fn campaign() {
+    differential(cases(10_000), seed(1));
+}
+
+// ---------------------------------------------------------------------------------
+// The parser/lowering fuzzer.
+
+/// `--set` values at the edges, for each const of the story.
+fn set_values() -> impl Strategy<Value = Vec<i64>> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just(0i64),
+            Just(1),
+            Just(-1),
+            Just(i64::MAX),
+            Just(i64::MIN),
+            Just(3)
+        ],
+        0..3,
+    )
+}
+
+/// Compiling never panics, whatever the text and the `--set`s, and stops at its
+/// deadline.
+fn parse_fuzz(cases: u32, seed: u64) {
+    with_stack(move || {
+        let seeds = mutate::seeds();
+        let mut runner = TestRunner::new(config(
+            cases,
+            seed,
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/regressions/parser.regressions"
+            ),
+        ));
+        let compiled = std::cell::Cell::new(0u32);
+        let result = runner.run(&(input(), set_values()), |(input, values)| {
+            let bytes = input.bytes(&seeds);
+            let text = String::from_utf8_lossy(&bytes);
+            let mut sets: Vec<Vec<(String, i64)>> = vec![Vec::new()];
+            if let Ok(story) = epipen::syntax::parse(&text) {
+                let names = epipen::lower::const_names(&story);
+                for (name, v) in names.iter().zip(&values) {
+                    sets.push(vec![(name.clone(), *v)]);
+                }
+                sets.push(vec![("not_a_const".to_string(), 1)]);
+            }
+            for sets in sets {
+                let start = Instant::now();
+                let deadline = start + Duration::from_secs(2);
+                let result = epipen::compile_until(&text, &sets, 0, Some(deadline));
+                compiled.set(compiled.get() + u32::from(result.is_ok()));
+                prop_assert!(
+                    start.elapsed() < Duration::from_secs(10),
+                    "compiling took {:?} past a deadline of 2 s",
+                    start.elapsed()
+                );
+            }
+            Ok(())
+        });
+        eprintln!(
+            "seed {seed}: {cases} inputs, {} compiles succeeded",
+            compiled.get()
+        );
+        outcome(result, seed);
+    })
+}
+
+#[test]
+fn parser_fixed_seed() {
+    parse_fuzz(cases(2000), 0x5eed_0000_0000_0001);
+}
+
+#[test]
+fn parser_random_seed() {
+    parse_fuzz(cases(500), random_seed());
+}
+
+// ---------------------------------------------------------------------------------
+// Each disagreement the fuzzer found, minimised, as a named test.
+
+/// Runs `text` on every backend that takes it and on the evaluator (ints bounded by
+/// `bounds`, by name), panics unless they agree, and returns how the runs ended.
+fn agree(text: &str, sets: &[(&str, i64)], bounds: &[(&str, (i64, i64))]) -> common::Transcript {
+    let printed = print::Printed {
+        text: text.to_string(),
+        sets: sets.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        seed: 0,
+        bounds: bounds.iter().map(|(n, r)| (n.to_string(), *r)).collect(),
+        negative_size: false,
+        refused: Vec::new(),
+        constructs: Default::default(),
+    };
+    if let Err(report) = diff::check(&printed) {
+        panic!("{report}");
+    }
+    let program = printed.compile().expect("the story compiles");
+    common::evaluator_transcript(&program, text, &printed.domain(&program))
+}
+
+fn worlds(t: &common::Transcript) -> &str {
+    match &t.end {
+        common::End::Worlds(w) => w,
+        other => panic!("the run ended with {other:?}"),
+    }
+}
+
+/// Z3's finite-domain route gave up on any κ with a value beyond ±10^7 ("the possible
+/// worlds are not finitely many"), so a knowledge operator over a non-linear expression
+/// failed with exit 1 on a story with one world (src/engine/knowledge.rs,
+/// `list_worlds`).
+#[test]
+fn z3_lists_finitely_many_worlds_beyond_ten_million() {
+    let t = agree(
+        "characters A\nint x\nannounce x >= 10000000 and x <= 10000001\nA learns x % 2\n\
+         A: knows_value(x * x)\n",
+        &[],
+        &[("x", (10_000_000, 10_000_001))],
+    );
+    assert_eq!(worlds(&t), "2 worlds: [(10000000), (10000001)]");
+}
+
+/// What a character learns may go beyond the 64 bits a world holds: Z3's finite route
+/// grouped worlds by learned values as 64-bit numbers and failed (src/engine/
+/// knowledge.rs, `knows_finite`; solver.rs, `Compiled::eval_exact`).
+#[test]
+fn z3_groups_worlds_by_learned_values_beyond_64_bits() {
+    let t = agree(
+        "characters A\nint x\nannounce x >= 3037000499 and x <= 3037000500\n\
+         A learns x * x\nA: knows_value(x * x * x)\n",
+        &[],
+        &[("x", (3_037_000_499, 3_037_000_500))],
+    );
+    assert_eq!(worlds(&t), "2 worlds: [(3037000499), (3037000500)]");
+}
+
+/// The explicit backend took an int bounded at the 64-bit edge for an unbounded one
+/// and refused the story (src/engine/explicit/bound.rs, `type_box` and `unbounded`).
+#[test]
+fn explicit_takes_ints_bounded_at_the_64_bit_edge() {
+    for (bound, lo, hi) in [
+        (
+            "x >= 9223372036854775806 and x <= 9223372036854775807",
+            i64::MAX - 1,
+            i64::MAX,
+        ),
+        ("x in {-9223372036854775807 - 1}", i64::MIN, i64::MIN),
+    ] {
+        let text = format!("characters A\nint x\nannounce {bound}\nA: not knows_value(x)\n");
+        let program = epipen::compile(&text, &[]).expect("compiles");
+        assert!(
+            common::takes(epipen::engine::Strategy::Explicit, &program),
+            "{bound}"
+        );
+        agree(&text, &[], &[("x", (lo, hi))]);
+    }
+}
+
+/// The epistemic model (`epipen graph`) joins the worlds a character cannot tell apart:
+/// the explicit backend clamped an observation beyond 64 bits to 2^63 - 1 (so worlds a
+/// character tells apart were joined), Z3 failed; now both compare such observations
+/// exactly, as the BDD backend does (src/worlds.rs `observations`, used by
+/// explicit/mod.rs `observed` and symbolic.rs `model`).
+#[test]
+fn graph_views_beyond_64_bits_tell_worlds_apart() {
+    use epipen::engine::{Engine, Options, Strategy};
+    for (learned, classes) in [
+        ("x + 1", [0, 1]),
+        ("x * 0 + 9223372036854775807 + 1", [0, 0]),
+    ] {
+        let text = format!(
+            "characters A\nint x\nannounce x >= 9223372036854775806 and x <= 9223372036854775807\n\
+             A learns {learned}\n"
+        );
+        let program = std::rc::Rc::new(epipen::compile(&text, &[]).expect("compiles"));
+        for strategy in [Strategy::Explicit, Strategy::Z3] {
+            let options = Options {
+                strategy,
+                ..Options::default()
+            };
+            let mut engine = Engine::new(program.clone(), &options);
+            engine.run(&mut |_| {}).expect("the story runs");
+            let model = engine.model(None, 10).expect("a model").expect("2 worlds");
+            let views = &model.views[0];
+            let found: Vec<usize> = views
+                .iter()
+                .map(|v| views.iter().position(|u| u == v).unwrap())
+                .collect();
+            assert_eq!(found, classes, "{strategy:?}, A learns {learned}");
+        }
+    }
+}
+
+/// A story with no constants has one world, or none once something false is announced:
+/// the explicit backend (the default for such stories) counted its worlds by its first
+/// column of values, and with no column kept the one world after `announce false` and
+/// pinned an `actual false` (src/engine/explicit/bound.rs `solve` returns how many
+/// worlds it found; mod.rs, `ExplicitBackend::new` and `pin`).
+#[test]
+fn explicit_announce_false_without_constants_leaves_no_world() {
+    assert_eq!(worlds(&agree("announce false\n", &[], &[])), "0 worlds: []");
+    assert_eq!(
+        worlds(&agree("announce true\n", &[], &[])),
+        "1 worlds: [()]"
+    );
+    let t = agree("characters A\nannounce false\nactual true\n", &[], &[]);
+    assert_eq!(t.end, common::End::Story("3:1".into()), "{t}");
+    let t = agree("characters A\nactual false\n", &[], &[]);
+    assert_eq!(t.end, common::End::Story("2:1".into()), "{t}");
+}
+
+/// `worlds N` lists the first N worlds in canonical order, by magnitude: Z3 searched
+/// magnitudes up to 2^63 - 1 only, so it never found -2^63 (magnitude 2^63) and printed
+/// fewer worlds than there are, or none (src/engine/solver.rs, `Z3::enumerate`).
+#[test]
+fn z3_worlds_statement_reaches_minus_two_to_the_63() {
+    let t = agree(
+        "int x, y\nannounce x in {-9223372036854775807 - 1, -9223372036854775807} and y in {1, 2, 3}\n\
+         worlds 4\n",
+        &[],
+        &[("x", (i64::MIN, i64::MIN + 1)), ("y", (1, 3))],
+    );
+    assert_eq!(
+        t.events,
+        [
+            "3:1: worlds 4 worlds: [(-9223372036854775807, 1), (-9223372036854775807, 2), \
+          (-9223372036854775807, 3), (-9223372036854775808, 1)] and more"
+        ]
+    );
+}
+
+/// `actual` in a `repeat` is one declaration, made again each round (docs/language.md):
+/// every backend stopped the second round with "the actual world is already declared"
+/// (src/engine/driver.rs, `set_actual`).
+#[test]
+fn actual_in_a_repeat_is_declared_again_each_round() {
+    let t = agree(
+        "characters A\nbool p\nA learns p\nrepeat max 3 {\n  actual p\n  A reveals knows(p)\n\
+         } until false\n",
+        &[],
+        &[],
+    );
+    assert_eq!(t.events.len(), 3, "{t}");
+    assert_eq!(t.end, common::End::Story("4:1".into()), "{t}");
+    let t = agree(
+        "characters A\nbool p\nA learns p\ncheckpoint c\nrepeat max 3 {\n  actual not p\n  A reveals knows(p)\n\
+         } until at(c, true) and knows(A, not p)\n",
+        &[],
+        &[],
+    );
+    assert_eq!(worlds(&t), "1 worlds: [(false)]");
+}
+
+/// `f(x in sample(k, {…}))`, a membership as a call's first argument, was parsed as an
+/// aggregate's binder `x in a..b` and failed with "expected an expression, found `{`"
+/// (src/syntax/parser.rs, `at_binder`).
+#[test]
+fn a_sample_as_a_calls_first_argument_is_a_membership() {
+    let t = agree(
+        "characters A\nint x\nannounce x >= 1 and x <= 3\nA learns x\n\
+         A: knows(x in sample(3, {1, 2, 3}))\n",
+        &[],
+        &[("x", (1, 3))],
+    );
+    assert_eq!(worlds(&t), "3 worlds: [(1), (2), (3)]");
+    let e = epipen::compile("int x\nannounce any(x in sample(1, {2}))\n", &[]);
+    let Err(epipen::CompileError::Story(d)) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(d[0].message, "`any` needs a range");
+}
+
+/// A κ with no world, non-linear (`abs(x % x) == 5`): Z3's finite-domain route asked the
+/// optimizer for the box of values first, which never proved it empty, and `A: true`
+/// ran out of time (src/engine/knowledge.rs, `list_worlds` asks the solver first).
+#[test]
+fn z3_finds_a_non_linear_kappa_empty() {
+    let t = agree(
+        "characters A\nint x\nannounce x in {1, 2}\nannounce abs(x % x) == 5\nA: true\n",
+        &[],
+        &[("x", (1, 2))],
+    );
+    assert_eq!(worlds(&t), "0 worlds: []");
+}
+
+/// `actual` naming a value of one int only, the other free: Z3 looked for the two first
+/// worlds in canonical order (the error's examples) level by level, and at ±2^24 began
+/// to list 100 000 worlds one by one: "`actual` allows several worlds" ran out of time on
+/// every backend (the explicit one asks Z3 when its box does not bound the types). Now
+/// two of a level's first 64 worlds are examples enough (src/worlds.rs
+/// `first_worlds_within`, engine/symbolic.rs `pin`).
+#[test]
+fn actual_allowing_many_worlds_far_from_zero_is_refused_at_once() {
+    let t = agree(
+        "int x0, x1\nannounce x0 >= -2 and x0 <= 0\nannounce x1 >= -10000003 and x1 <= -10000001\n\
+         actual x1 == -10000003\n",
+        &[],
+        &[("x0", (-2, 0)), ("x1", (-10_000_003, -10_000_001))],
+    );
+    assert_eq!(t.end, common::End::Story("4:1".into()), "{t}");
+    // The same after a change: `x0 := 0` leaves x0's start value free.
+    let t = agree(
+        "characters A\nint x0, x1\nannounce x0 >= -2 and x0 <= 0\nannounce x1 in {-10000003}\n\
+         x0 := 0\nactual x0 == 0 and x1 == -10000003\n",
+        &[],
+        &[("x0", (-2, 0)), ("x1", (-10_000_003, -10_000_003))],
+    );
+    assert_eq!(t.end, common::End::Story("6:1".into()), "{t}");
+}
+
+/// An `actual` in a `repeat` is made again each round with the values its names have
+/// then: after `p := not p` it names the other world, which was announced away. The
+/// engines kept the first round's world ("`repeat` ran its rounds"); the evaluator made
+/// the declaration again (src/engine/driver.rs, `set_actual`).
+#[test]
+fn actual_in_a_repeat_is_made_again_with_the_changed_values() {
+    let t = agree(
+        "characters A\nbool p\nannounce p\nrepeat max 2 {\n  actual p\n  p := not p\n} until false\n",
+        &[],
+        &[],
+    );
+    assert_eq!(t.end, common::End::Story("5:3".into()), "{t}");
+    assert!(t.message.contains("contradicts"), "{t}");
+}
+
+/// A changed constant's value is computed exactly on the way: `p := x + x > 0` with x
+/// near 2^63 is true, but the engines printed the world with 64-bit arithmetic, gave up
+/// at `x + x` and failed ("a changed constant leaves the 64-bit integers") where the
+/// evaluator printed p = true (src/worlds.rs, `value_of`).
+#[test]
+fn a_changed_value_is_exact_on_the_way() {
+    let t = agree(
+        "characters A\nint x\nbool p\nannounce x in {9223372036854775804}\n\
+         actual x == 9223372036854775804 and not p\np := x + x > 0\n",
+        &[],
+        &[("x", (i64::MAX - 3, i64::MAX - 3))],
+    );
+    assert_eq!(
+        worlds(&t),
+        "2 worlds: [(9223372036854775804, true), (9223372036854775804, true)]"
+    );
+}
+
+/// The BDD backend computes int values exactly: beyond 128 bits it failed (exit 1)
+/// where the others answered (a campaign finding, fixed in src/engine/bdd/value.rs).
+#[test]
+fn bdd_computes_values_beyond_128_bits() {
+    let text = "const k = 9223372036854775807\ncharacters A\nbool p0\n\
+                announce not (0 == k * (3 * k)) or p0\n";
+    let t = agree(text, &[], &[]);
+    assert_eq!(worlds(&t), "2 worlds: [(false), (true)]");
+    let program = epipen::compile(text, &[]).expect("compiles");
+    let bdd = common::engine_transcript(
+        &program,
+        text,
+        epipen::engine::Strategy::Bdd,
+        std::time::Duration::from_secs(60),
+    );
+    assert_eq!(worlds(&bdd), "2 worlds: [(false), (true)]", "{bdd}");
+}

@@ -1,0 +1,216 @@
+//! Printing IR expressions back in story syntax, e.g. for what `A reveals` said.
+
+use crate::{
+    ArithOp, CharId, Character, Checkpoint, CmpOp, Constant, EnumDef, Expr, ExprKind, LogicOp,
+    Program, Ty,
+};
+
+/// Binding strength, loosest first (as in the grammar).
+const IF: u8 = 1;
+const IFF: u8 = 2;
+const IMPLIES: u8 = 3;
+const OR: u8 = 4;
+const AND: u8 = 5;
+const NOT: u8 = 6;
+const CMP: u8 = 7;
+const ADD: u8 = 8;
+const MUL: u8 = 9;
+const NEG: u8 = 10;
+const ATOM: u8 = 11;
+
+/// The names an expression's ids refer to.
+#[derive(Debug, Clone, Copy)]
+pub struct Namer<'a> {
+    pub characters: &'a [Character],
+    pub constants: &'a [Constant],
+    pub checkpoints: &'a [Checkpoint],
+    pub enums: &'a [EnumDef],
+}
+
+impl Program {
+    /// `e` in story syntax with minimal parentheses: enum values by name, family members
+    /// as `muddy[0]`, and `speaker` (if any) left out as the implicit agent of `knows` and
+    /// `knows_value`, as in `A: …`.
+    pub fn show(&self, e: &Expr, speaker: Option<CharId>) -> String {
+        Namer {
+            characters: &self.characters,
+            constants: &self.constants,
+            checkpoints: &self.checkpoints,
+            enums: &self.enums,
+        }
+        .show(e, speaker)
+    }
+}
+
+impl Namer<'_> {
+    /// See [`Program::show`].
+    pub fn show(&self, e: &Expr, speaker: Option<CharId>) -> String {
+        Printer {
+            names: self,
+            speaker,
+        }
+        .at_least(e, IF)
+    }
+}
+
+struct Printer<'a, 'n> {
+    names: &'a Namer<'n>,
+    speaker: Option<CharId>,
+}
+
+impl Printer<'_, '_> {
+    /// `e`, parenthesised unless it binds at least as tightly as `level`.
+    fn at_least(&self, e: &Expr, level: u8) -> String {
+        let (text, own) = self.show(e);
+        if own < level {
+            format!("({text})")
+        } else {
+            text
+        }
+    }
+
+    fn list(&self, items: &[Expr]) -> String {
+        items
+            .iter()
+            .map(|e| self.at_least(e, IF))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// `(e1, e2)` for a tuple, `e` alone for one item.
+    fn tuple(&self, items: &[Expr], level: u8) -> String {
+        match items {
+            [one] => self.at_least(one, level),
+            _ => format!("({})", self.list(items)),
+        }
+    }
+
+    /// The agent argument with its comma, or nothing for the implicit speaker.
+    fn agent(&self, agent: CharId) -> String {
+        if Some(agent) == self.speaker {
+            String::new()
+        } else {
+            format!("{}, ", self.names.characters[agent.0].name)
+        }
+    }
+
+    fn show(&self, e: &Expr) -> (String, u8) {
+        match &e.kind {
+            ExprKind::Int(n) => match e.ty {
+                Ty::Enum(id) => {
+                    let variants = &self.names.enums[id.0].variants;
+                    let name = usize::try_from(*n)
+                        .ok()
+                        .and_then(|i| variants.get(i))
+                        .cloned()
+                        .unwrap_or_else(|| n.to_string());
+                    (name, ATOM)
+                }
+                _ if *n < 0 => (n.to_string(), NEG),
+                _ => (n.to_string(), ATOM),
+            },
+            ExprKind::Bool(b) => (b.to_string(), ATOM),
+            ExprKind::Const(id) => (self.names.constants[id.0].name.clone(), ATOM),
+            ExprKind::Neg(a) => {
+                let inner = self.at_least(a, NEG);
+                let sep = if inner.starts_with('-') { " " } else { "" };
+                (format!("-{sep}{inner}"), NEG)
+            }
+            ExprKind::Not(a) => (format!("not {}", self.at_least(a, NOT)), NOT),
+            ExprKind::Arith(op, a, b) => {
+                let (symbol, level) = match op {
+                    ArithOp::Add => ("+", ADD),
+                    ArithOp::Sub => ("-", ADD),
+                    ArithOp::Mul => ("*", MUL),
+                    ArithOp::Div => ("/", MUL),
+                    ArithOp::Mod => ("%", MUL),
+                };
+                let text = format!(
+                    "{} {symbol} {}",
+                    self.at_least(a, level),
+                    self.at_least(b, level + 1)
+                );
+                (text, level)
+            }
+            ExprKind::Cmp(op, a, b) => {
+                let symbol = match op {
+                    CmpOp::Eq => "==",
+                    CmpOp::Ne => "!=",
+                    CmpOp::Lt => "<",
+                    CmpOp::Le => "<=",
+                    CmpOp::Gt => ">",
+                    CmpOp::Ge => ">=",
+                };
+                let text = format!(
+                    "{} {symbol} {}",
+                    self.at_least(a, ADD),
+                    self.at_least(b, ADD)
+                );
+                (text, CMP)
+            }
+            ExprKind::Logic(op, a, b) => {
+                let (symbol, level, left, right) = match op {
+                    LogicOp::And => ("and", AND, AND, AND + 1),
+                    LogicOp::Or => ("or", OR, OR, OR + 1),
+                    LogicOp::Implies => ("->", IMPLIES, IMPLIES + 1, IMPLIES),
+                    LogicOp::Iff => ("<->", IFF, IFF, IFF + 1),
+                };
+                let text = format!(
+                    "{} {symbol} {}",
+                    self.at_least(a, left),
+                    self.at_least(b, right)
+                );
+                (text, level)
+            }
+            ExprKind::Ite(c, a, b) => {
+                let text = format!(
+                    "if {} then {} else {}",
+                    self.at_least(c, IFF),
+                    self.at_least(a, IFF),
+                    self.at_least(b, IF)
+                );
+                (text, IF)
+            }
+            ExprKind::In { tuple, set } => {
+                let items: Vec<String> = set.iter().map(|item| self.tuple(item, IF)).collect();
+                let text = format!("{} in {{{}}}", self.tuple(tuple, ADD), items.join(", "));
+                (text, CMP)
+            }
+            ExprKind::Knows { agent, formula } => {
+                let text = format!(
+                    "knows({}{})",
+                    self.agent(*agent),
+                    self.at_least(formula, IF)
+                );
+                (text, ATOM)
+            }
+            ExprKind::KnowsValue { agent, exprs } => {
+                let text = format!("knows_value({}{})", self.agent(*agent), self.list(exprs));
+                (text, ATOM)
+            }
+            ExprKind::At { checkpoint, body } => {
+                let text = format!(
+                    "at({}, {})",
+                    self.names.checkpoints[checkpoint.0].name,
+                    self.at_least(body, IF)
+                );
+                (text, ATOM)
+            }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => {
+                let mut parts: Vec<String> = if agents.len() == self.names.characters.len() {
+                    Vec::new()
+                } else {
+                    (agents.iter())
+                        .map(|a| self.names.characters[a.0].name.clone())
+                        .collect()
+                };
+                parts.push(self.at_least(formula, IF));
+                (format!("{}({})", op.name(), parts.join(", ")), ATOM)
+            }
+        }
+    }
+}

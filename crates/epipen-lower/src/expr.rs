@@ -1,0 +1,981 @@
+//! Expressions: names resolved, types checked, compile-time parts evaluated and
+//! aggregates expanded.
+
+use super::fold::{self, bool_lit, int_lit};
+use super::{Ctx, Entity, Lowerer, Objective, Speaker, closest, list};
+use epipen_ir::{self as ir, CharId, Ty};
+use epipen_syntax::ast::{self, BinOp, ExprKind, Ident, UnOp};
+use epipen_syntax::{Diagnostic, Span};
+
+/// The built-in functions, for "did you mean" hints.
+pub(super) const FUNCTIONS: [&str; 14] = [
+    "knows",
+    "knows_value",
+    "at",
+    "everyone_knows",
+    "common_knowledge",
+    "distributed_knowledge",
+    "all",
+    "any",
+    "sum",
+    "count",
+    "distinct",
+    "abs",
+    "min",
+    "max",
+];
+
+/// The functions that are knowledge operators.
+const KNOWLEDGE: [&str; 6] = [
+    "knows",
+    "knows_value",
+    "at",
+    "everyone_knows",
+    "common_knowledge",
+    "distributed_knowledge",
+];
+
+/// The most values of `min`/`max` (their expansion grows with the square).
+const MAX_MIN_MAX: usize = 64;
+
+/// The functions that take ranges: `all(i in 0..n: …)`.
+const AGGREGATES: [&str; 5] = ["all", "any", "sum", "count", "distinct"];
+
+/// How a binary operator types its operands.
+#[derive(Debug, Clone, Copy)]
+enum OpClass {
+    /// int, int → int
+    Arith(ir::ArithOp),
+    /// int, int → bool
+    Order(ir::CmpOp),
+    /// same type twice → bool
+    Equality(ir::CmpOp),
+    /// bool, bool → bool
+    Logic(ir::LogicOp),
+}
+
+/// The items of an aggregate as they are unrolled.
+#[derive(Default)]
+struct Items {
+    items: Vec<ir::Expr>,
+    /// Some part failed (already reported).
+    failed: bool,
+    /// The body was lowered at least once in live code.
+    live: bool,
+}
+
+impl Lowerer {
+    pub(super) fn expr(&mut self, expr: &ast::Expr, ctx: Ctx) -> Option<ir::Expr> {
+        self.expr_in(expr, ctx, false)
+    }
+
+    /// `maybe_agent`: see [`Lowerer::value`].
+    fn expr_in(&mut self, expr: &ast::Expr, ctx: Ctx, maybe_agent: bool) -> Option<ir::Expr> {
+        let span = expr.span;
+        match &expr.kind {
+            ExprKind::Int(n) => Some(int_lit(*n, span)),
+            ExprKind::Bool(b) => Some(bool_lit(*b, span)),
+            ExprKind::Name(name) => self.value(name, span, maybe_agent, ctx),
+            ExprKind::Unary { op, operand } => {
+                let operand = self.expr(operand, ctx)?;
+                match op {
+                    UnOp::Neg => self
+                        .expect_int(&operand, "-")
+                        .then(|| fold::neg(operand, span)),
+                    UnOp::Not => self
+                        .expect(&operand, Ty::Bool)
+                        .then(|| fold::not(operand, span)),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span, ctx),
+            ExprKind::Ite {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let cond = self.expr(cond, ctx);
+                let then = self.expr(then, ctx);
+                let otherwise = self.expr(otherwise, ctx);
+                let cond_ok = self.expect_opt(&cond, Ty::Bool);
+                let (cond, then, otherwise) = (cond?, then?, otherwise?);
+                if then.ty != otherwise.ty {
+                    let message = format!(
+                        "the branches of `if` have different types: {} and {}",
+                        self.ty_name(then.ty),
+                        self.ty_name(otherwise.ty)
+                    );
+                    self.error(Diagnostic::error(span, message));
+                    return None;
+                }
+                cond_ok.then(|| fold::ite(cond, then, otherwise, span))
+            }
+            ExprKind::Tuple(items) => {
+                for item in items {
+                    self.expr(item, ctx);
+                }
+                self.error(
+                    Diagnostic::error(span, "a tuple can only be used with `in`").with_hint(
+                        "write `(a, b) in {(1, 2), (3, 4)}`, or compare the values one by one",
+                    ),
+                );
+                None
+            }
+            ExprKind::In {
+                element,
+                set,
+                sample,
+            } => self.membership(element, set, sample.as_ref(), span, ctx),
+            ExprKind::Call { name, args } => self.call(name, args, span, ctx),
+            ExprKind::Index { base, index } => self.index_value(base, index, span),
+            ExprKind::Aggregate {
+                name,
+                binders,
+                guard,
+                body,
+            } => self.aggregate(name, binders, guard.as_deref(), body, span, ctx),
+        }
+    }
+
+    /// Reports `expr` unless it is an int; `op` names the operator for enums.
+    fn expect_int(&mut self, expr: &ir::Expr, op: &str) -> bool {
+        match expr.ty {
+            Ty::Int => true,
+            Ty::Bool => self.expect(expr, Ty::Int),
+            Ty::Enum(_) => {
+                let message = format!("`{op}` needs ints, found {}", self.ty_name(expr.ty));
+                self.error(Diagnostic::error(expr.span, message));
+                false
+            }
+        }
+    }
+
+    // ----- names -----
+
+    /// A name used as a value. `maybe_agent`: the name stands where a character could
+    /// have been meant too (the first argument of `knows`/`knows_value`), so characters
+    /// count for "did you mean".
+    /// `span` is the whole expression's (it may include parentheses).
+    fn value(&mut self, name: &Ident, span: Span, maybe_agent: bool, ctx: Ctx) -> Option<ir::Expr> {
+        if let Some(value) = self.loop_var(&name.name) {
+            return Some(int_lit(value, span));
+        }
+        match self.names.get(&name.name).copied() {
+            Some(Entity::Constant(id)) => Some(ir::Expr {
+                kind: ir::ExprKind::Const(id),
+                ty: self.constants[id.0].ty,
+                span,
+            }),
+            Some(Entity::Param(value)) => value.map(|v| int_lit(v, span)),
+            Some(Entity::Failed) => None,
+            Some(Entity::Variant(id, index)) => Some(ir::Expr {
+                kind: ir::ExprKind::Int(index as i64),
+                ty: Ty::Enum(id),
+                span,
+            }),
+            Some(Entity::Character(_)) => {
+                self.error(
+                    Diagnostic::error(name.span, format!("`{}` is a character, not a value", name.name)).with_hint(
+                        format!(
+                            "to talk about what {0} knows, use `knows({0}, …)` or `knows_value({0}, …)`",
+                            name.name
+                        ),
+                    ),
+                );
+                None
+            }
+            Some(Entity::CharFamily(_) | Entity::ConstFamily(_)) => {
+                self.is_a_family(name);
+                None
+            }
+            Some(Entity::Enum(id)) => {
+                let values: Vec<&str> = self.enums[id.0]
+                    .variants
+                    .iter()
+                    .map(String::as_str)
+                    .collect();
+                let hint = format!("its values are {}", list(&values));
+                self.error(
+                    Diagnostic::error(
+                        name.span,
+                        format!("`{}` is an enum, not a value", name.name),
+                    )
+                    .with_hint(hint),
+                );
+                None
+            }
+            None if self.checkpoint_ids.contains_key(&name.name) => {
+                self.error(
+                    Diagnostic::error(
+                        name.span,
+                        format!("`{}` is a checkpoint, not a value", name.name),
+                    )
+                    .with_hint(format!(
+                        "to evaluate a formula at a checkpoint, use `at({}, …)`",
+                        name.name
+                    )),
+                );
+                None
+            }
+            None => {
+                let mut candidates = self.value_candidates();
+                if maybe_agent {
+                    candidates.extend(self.char_candidates());
+                }
+                let declare_with = if ctx.compile_time { "const" } else { "int" };
+                let hint = self.unknown_hint(name, &candidates, declare_with);
+                self.error(
+                    Diagnostic::error(name.span, format!("unknown name `{}`", name.name))
+                        .with_hint(hint),
+                );
+                None
+            }
+        }
+    }
+
+    /// `muddy[i]` used as a value.
+    fn index_value(&mut self, base: &Ident, index: &ast::Expr, span: Span) -> Option<ir::Expr> {
+        let entity = match self.loop_var(&base.name) {
+            Some(_) => None,
+            None => self.names.get(&base.name).copied(),
+        };
+        match entity {
+            Some(Entity::ConstFamily(family)) => {
+                let i = self.member(base, family, index)?;
+                let id = ir::ConstId(family.first + i);
+                Some(ir::Expr {
+                    kind: ir::ExprKind::Const(id),
+                    ty: self.constants[id.0].ty,
+                    span,
+                })
+            }
+            Some(Entity::CharFamily(family)) => {
+                let i = self.member(base, family, index)?;
+                let name = self.characters[family.first + i].name.clone();
+                self.error(
+                    Diagnostic::error(span, format!("`{name}` is a character, not a value"))
+                        .with_hint(format!(
+                            "to talk about what {name} knows, use `knows({name}, …)` or `knows_value({name}, …)`"
+                        )),
+                );
+                None
+            }
+            Some(Entity::Failed) => {
+                self.expr(index, Ctx::compile_time());
+                None
+            }
+            _ => {
+                self.not_a_family(base, index);
+                None
+            }
+        }
+    }
+
+    /// The agent of `knows(φ)` / `knows_value(e, …)`, which must be the speaker.
+    fn implicit_agent(&mut self, ctx: Ctx, function: &str, call: Span) -> Option<CharId> {
+        match ctx.speaker {
+            Speaker::Character(id) => Some(id),
+            Speaker::Unresolved => None,
+            Speaker::Storyteller => {
+                let example = self
+                    .characters
+                    .first()
+                    .map_or("Albert".to_string(), |c| c.name.clone());
+                let diagnostic = Diagnostic::error(call, format!("`{function}` needs a character here"))
+                    .with_hint(format!(
+                        "outside `{example}: …` name the character first, e.g. `{function}({example}, …)`"
+                    ));
+                self.error(diagnostic);
+                None
+            }
+        }
+    }
+
+    /// Whether `expr` names a character (or a family of them) declared so far.
+    fn names_character(&self, expr: &ast::Expr) -> bool {
+        let (name, indexed) = match &expr.kind {
+            ExprKind::Name(name) => (name, false),
+            ExprKind::Index { base, .. } => (base, true),
+            _ => return false,
+        };
+        if self.loop_var(&name.name).is_some() {
+            return false;
+        }
+        match self.names.get(&name.name) {
+            Some(Entity::Character(_)) => !indexed,
+            Some(Entity::CharFamily(_)) => true,
+            _ => false,
+        }
+    }
+
+    /// Whether `expr` names a declaration that failed, or a member of one.
+    fn names_failed(&self, expr: &ast::Expr) -> bool {
+        match &expr.kind {
+            ExprKind::Name(name) | ExprKind::Index { base: name, .. } => {
+                self.loop_var(&name.name).is_none()
+                    && matches!(self.names.get(&name.name), Some(Entity::Failed))
+            }
+            _ => false,
+        }
+    }
+
+    // ----- operators -----
+
+    fn binary(
+        &mut self,
+        op: BinOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+        ctx: Ctx,
+    ) -> Option<ir::Expr> {
+        let lhs = self.expr(lhs, ctx);
+        let rhs = self.expr(rhs, ctx);
+        let class = match op {
+            BinOp::Add => OpClass::Arith(ir::ArithOp::Add),
+            BinOp::Sub => OpClass::Arith(ir::ArithOp::Sub),
+            BinOp::Mul => OpClass::Arith(ir::ArithOp::Mul),
+            BinOp::Div => OpClass::Arith(ir::ArithOp::Div),
+            BinOp::Mod => OpClass::Arith(ir::ArithOp::Mod),
+            BinOp::Eq => OpClass::Equality(ir::CmpOp::Eq),
+            BinOp::Ne => OpClass::Equality(ir::CmpOp::Ne),
+            BinOp::Lt => OpClass::Order(ir::CmpOp::Lt),
+            BinOp::Le => OpClass::Order(ir::CmpOp::Le),
+            BinOp::Gt => OpClass::Order(ir::CmpOp::Gt),
+            BinOp::Ge => OpClass::Order(ir::CmpOp::Ge),
+            BinOp::And => OpClass::Logic(ir::LogicOp::And),
+            BinOp::Or => OpClass::Logic(ir::LogicOp::Or),
+            BinOp::Implies => OpClass::Logic(ir::LogicOp::Implies),
+            BinOp::Iff => OpClass::Logic(ir::LogicOp::Iff),
+        };
+        match class {
+            OpClass::Arith(_) | OpClass::Order(_) => {
+                // Non-short-circuit `&`: both operands get reported.
+                let l = lhs
+                    .as_ref()
+                    .is_some_and(|l| self.expect_int(l, op.symbol()));
+                let r = rhs
+                    .as_ref()
+                    .is_some_and(|r| self.expect_int(r, op.symbol()));
+                if !(l & r) {
+                    return None;
+                }
+            }
+            OpClass::Logic(_) => {
+                let ok = self.expect_opt(&lhs, Ty::Bool) & self.expect_opt(&rhs, Ty::Bool);
+                if !ok {
+                    return None;
+                }
+            }
+            OpClass::Equality(_) => {
+                let (l, r) = (lhs.as_ref()?, rhs.as_ref()?);
+                if l.ty != r.ty {
+                    let message = format!(
+                        "cannot compare {} with {}",
+                        self.ty_name(l.ty),
+                        self.ty_name(r.ty)
+                    );
+                    self.error(Diagnostic::error(span, message));
+                    return None;
+                }
+            }
+        }
+        let (lhs, rhs) = (lhs?, rhs?);
+        Some(match class {
+            OpClass::Arith(op) => fold::arith(op, lhs, rhs, span),
+            OpClass::Order(op) | OpClass::Equality(op) => fold::cmp(op, lhs, rhs, span),
+            OpClass::Logic(op) => fold::logic(op, lhs, rhs, span),
+        })
+    }
+
+    /// `e in {…}` / `(e1, …, en) in {(…), …}`.
+    fn membership(
+        &mut self,
+        element: &ast::Expr,
+        set: &[ast::Expr],
+        sample: Option<&ast::Sample>,
+        span: Span,
+        ctx: Ctx,
+    ) -> Option<ir::Expr> {
+        let components = match &element.kind {
+            ExprKind::Tuple(items) => items.as_slice(),
+            _ => std::slice::from_ref(element),
+        };
+        let arity = components.len();
+        let tuple: Vec<Option<ir::Expr>> = components.iter().map(|c| self.expr(c, ctx)).collect();
+        let mut ok = tuple.iter().all(Option::is_some);
+        let mut items = Vec::with_capacity(set.len());
+        for item in set {
+            let values = match &item.kind {
+                ExprKind::Tuple(values) => values.as_slice(),
+                _ => std::slice::from_ref(item),
+            };
+            if values.len() != arity {
+                let plural = if values.len() == 1 { "value" } else { "values" };
+                self.error(Diagnostic::error(
+                    item.span,
+                    format!(
+                        "this set item has {} {plural}, the element has {arity}",
+                        values.len()
+                    ),
+                ));
+                // Still look inside for other mistakes.
+                for value in values {
+                    self.expr(value, ctx);
+                }
+                ok = false;
+                continue;
+            }
+            let mut lowered = Vec::with_capacity(arity);
+            for (value, component) in values.iter().zip(&tuple) {
+                let value = self.expr(value, ctx);
+                if let (Some(value), Some(component)) = (&value, component) {
+                    ok &= self.expect(value, component.ty);
+                }
+                match value {
+                    Some(value) => lowered.push(value),
+                    None => ok = false,
+                }
+            }
+            items.push(lowered);
+        }
+        let drawn = match sample {
+            None => None,
+            Some(sample) => Some(self.draw(sample, set)?),
+        };
+        if !ok {
+            return None;
+        }
+        if let Some(chosen) = drawn {
+            items = chosen.into_iter().map(|k| items[k].clone()).collect();
+        }
+        let tuple = tuple.into_iter().collect::<Option<Vec<_>>>()?;
+        Some(fold::membership(tuple, items, span))
+    }
+
+    /// The indices of the items `sample(k, set)` draws, recorded in the program (none
+    /// drawn in code that does not run).
+    fn draw(&mut self, sample: &ast::Sample, set: &[ast::Expr]) -> Option<Vec<usize>> {
+        let k = self.compile_time_int(&sample.count, "the number of items to sample")?;
+        let n = set.len();
+        let Some(k) = usize::try_from(k).ok().filter(|&k| k <= n) else {
+            self.error(
+                Diagnostic::error(
+                    sample.count.span,
+                    format!("cannot sample {k} items from a set of {n}"),
+                )
+                .with_hint(format!("sample between 0 and {n} items")),
+            );
+            return None;
+        };
+        if self.dead > 0 {
+            return Some((0..k).collect());
+        }
+        let chosen = self.rng.choose(k, n);
+        self.samples.push(ir::SampleDraw {
+            span: sample.span,
+            items: chosen.iter().map(|&i| set[i].span).collect(),
+        });
+        Some(chosen)
+    }
+
+    // ----- calls -----
+
+    fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
+        let function = name.name.as_str();
+        if !FUNCTIONS.contains(&function) {
+            let hint = match closest(function, FUNCTIONS.iter().copied()) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => format!("the functions are {}", list(&FUNCTIONS)),
+            };
+            self.error(
+                Diagnostic::error(name.span, format!("unknown function `{function}`"))
+                    .with_hint(hint),
+            );
+            // Look inside for other mistakes; a leading plain name may be meant as a
+            // character or checkpoint, so leave it alone.
+            for (i, arg) in args.iter().enumerate() {
+                if !(i == 0 && matches!(arg.kind, ExprKind::Name(_))) {
+                    self.expr(arg, ctx);
+                }
+            }
+            return None;
+        }
+        if KNOWLEDGE.contains(&function)
+            && let Some(objective) = ctx.objective
+        {
+            let message = match objective {
+                Objective::Learns(learner) => format!(
+                    "`{learner} learns` takes a constant or an expression of constants, not a knowledge operator"
+                ),
+                Objective::Actual => {
+                    "`actual` describes the world itself, without knowledge operators".to_string()
+                }
+                Objective::Assign => {
+                    "`:=` gives a constant a value of the world, without knowledge operators"
+                        .to_string()
+                }
+            };
+            self.error(Diagnostic::error(span, message));
+            return None;
+        }
+        match function {
+            "knows" => self.knows(args, span, ctx),
+            "knows_value" => self.knows_value(args, span, ctx),
+            "at" => self.at(args, span, ctx),
+            "everyone_knows" => self.group(ir::GroupOp::Everyone, args, span, ctx),
+            "common_knowledge" => self.group(ir::GroupOp::Common, args, span, ctx),
+            "distributed_knowledge" => self.group(ir::GroupOp::Distributed, args, span, ctx),
+            "abs" => self.abs(args, span, ctx),
+            "min" | "max" => self.min_max(function, args, span, ctx),
+            "distinct" => {
+                let items: Vec<Option<ir::Expr>> = args.iter().map(|a| self.expr(a, ctx)).collect();
+                self.distinct(items, span)
+            }
+            _ => {
+                for arg in args {
+                    self.expr(arg, ctx);
+                }
+                self.error(
+                    Diagnostic::error(span, format!("`{function}` needs a range"))
+                        .with_hint(format!("write e.g. `{function}(i in 0..n: …)`")),
+                );
+                None
+            }
+        }
+    }
+
+    fn knows(&mut self, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
+        let arity_error = |span| Diagnostic::error(span, "`knows` takes a character and a formula");
+        let (agent, formula) = match args {
+            [who, formula] => {
+                let agent = match &who.kind {
+                    ExprKind::Name(_) | ExprKind::Index { .. } => self.character_expr(who),
+                    _ => {
+                        self.error(arity_error(who.span));
+                        None
+                    }
+                };
+                (agent, self.expr(formula, ctx))
+            }
+            [only] if self.names_character(only) => {
+                self.error(arity_error(span));
+                return None;
+            }
+            [formula] => {
+                let agent = self.implicit_agent(ctx, "knows", span);
+                (agent, self.expr_in(formula, ctx, true))
+            }
+            _ => {
+                self.error(arity_error(span));
+                return None;
+            }
+        };
+        let formula_ok = self.expect_opt(&formula, Ty::Bool);
+        let (agent, formula) = (agent?, formula?);
+        if !formula_ok {
+            return None;
+        }
+        Some(ir::Expr {
+            kind: ir::ExprKind::Knows {
+                agent,
+                formula: Box::new(formula),
+            },
+            ty: Ty::Bool,
+            span,
+        })
+    }
+
+    fn knows_value(&mut self, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
+        let (named_agent, exprs) = match args {
+            [first, rest @ ..] if self.names_character(first) => (Some(first), rest),
+            // A failed declaration first, with more after it: likely the agent (quiet).
+            [first, rest @ ..] if !rest.is_empty() && self.names_failed(first) => {
+                (Some(first), rest)
+            }
+            _ => (None, args),
+        };
+        if exprs.is_empty() {
+            self.error(Diagnostic::error(
+                span,
+                "`knows_value` needs at least one expression",
+            ));
+            return None;
+        }
+        let agent = match named_agent {
+            Some(who) => self.character_expr(who),
+            None => self.implicit_agent(ctx, "knows_value", span),
+        };
+        let lowered: Vec<Option<ir::Expr>> = exprs
+            .iter()
+            .enumerate()
+            .map(|(i, e)| self.expr_in(e, ctx, i == 0 && named_agent.is_none()))
+            .collect();
+        let agent = agent?;
+        let exprs = lowered.into_iter().collect::<Option<Vec<_>>>()?;
+        Some(ir::Expr {
+            kind: ir::ExprKind::KnowsValue { agent, exprs },
+            ty: Ty::Bool,
+            span,
+        })
+    }
+
+    fn at(&mut self, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
+        let arity_error = |span| Diagnostic::error(span, "`at` takes a checkpoint and a formula");
+        let [checkpoint, body] = args else {
+            self.error(arity_error(span));
+            return None;
+        };
+        let checkpoint = match &checkpoint.kind {
+            ExprKind::Name(name) => self.checkpoint(name),
+            _ => {
+                self.error(arity_error(checkpoint.span));
+                None
+            }
+        };
+        let body = self.expr(body, ctx);
+        let body_ok = self.expect_opt(&body, Ty::Bool);
+        let (checkpoint, body) = (checkpoint?, body?);
+        if !body_ok {
+            return None;
+        }
+        Some(ir::Expr {
+            kind: ir::ExprKind::At {
+                checkpoint,
+                body: Box::new(body),
+            },
+            ty: Ty::Bool,
+            span,
+        })
+    }
+
+    /// `everyone_knows(G…, φ)`, `common_knowledge(G…, φ)`, `distributed_knowledge(G…, φ)`:
+    /// the group is every character when only φ is given, else the characters listed
+    /// before φ (a family's name stands for all its members).
+    fn group(
+        &mut self,
+        op: ir::GroupOp,
+        args: &[ast::Expr],
+        span: Span,
+        ctx: Ctx,
+    ) -> Option<ir::Expr> {
+        let name = op.name();
+        let Some((formula, members)) = args.split_last() else {
+            self.error(
+                Diagnostic::error(span, format!("`{name}` takes a formula")).with_hint(format!(
+                    "write e.g. `{name}(φ)` or `{name}(Albert, Bernard, φ)`"
+                )),
+            );
+            return None;
+        };
+        let mut agents = Vec::new();
+        let mut ok = true;
+        if members.is_empty() {
+            agents.extend((0..self.characters.len()).map(CharId));
+        }
+        for member in members {
+            match self.group_member(member) {
+                Some(ids) => agents.extend(ids),
+                None => ok = false,
+            }
+        }
+        let formula = self.expr(formula, ctx);
+        let formula_ok = self.expect_opt(&formula, Ty::Bool);
+        let formula = formula?;
+        if !ok || !formula_ok {
+            return None;
+        }
+        agents.sort();
+        agents.dedup();
+        if agents.is_empty() {
+            let what = if members.is_empty() {
+                "the story has no characters"
+            } else {
+                "the families named here have no members"
+            };
+            self.error(Diagnostic::error(
+                span,
+                format!("`{name}` needs at least one character: {what}"),
+            ));
+            return None;
+        }
+        Some(ir::Expr {
+            kind: ir::ExprKind::Group {
+                op,
+                agents,
+                formula: Box::new(formula),
+            },
+            ty: Ty::Bool,
+            span,
+        })
+    }
+
+    /// A member of a group: a character, a family member, or a whole family of
+    /// characters.
+    fn group_member(&mut self, member: &ast::Expr) -> Option<Vec<CharId>> {
+        if let ExprKind::Name(name) = &member.kind
+            && self.loop_var(&name.name).is_none()
+            && let Some(Entity::CharFamily(family)) = self.names.get(&name.name).copied()
+        {
+            return Some(
+                (family.first..family.first + family.len)
+                    .map(CharId)
+                    .collect(),
+            );
+        }
+        self.character_expr(member).map(|id| vec![id])
+    }
+
+    /// `abs(e)` → `if e < 0 then -e else e`.
+    fn abs(&mut self, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
+        let [arg] = args else {
+            for arg in args {
+                self.expr(arg, ctx);
+            }
+            self.error(Diagnostic::error(span, "`abs` takes one integer"));
+            return None;
+        };
+        let e = self.expr(arg, ctx)?;
+        if !self.expect_int(&e, "abs") {
+            return None;
+        }
+        let negative = fold::cmp(ir::CmpOp::Lt, e.clone(), int_lit(0, span), span);
+        Some(fold::ite(negative, fold::neg(e.clone(), span), e, span))
+    }
+
+    /// `min(e1, …, ek)`: `if e1 <= e2 and … and e1 <= ek then e1 else if …`; `max`
+    /// likewise with `>=`.
+    fn min_max(
+        &mut self,
+        function: &str,
+        args: &[ast::Expr],
+        span: Span,
+        ctx: Ctx,
+    ) -> Option<ir::Expr> {
+        let items: Vec<Option<ir::Expr>> = args.iter().map(|a| self.expr(a, ctx)).collect();
+        if items.is_empty() || items.len() > MAX_MIN_MAX {
+            let message = if items.is_empty() {
+                format!("`{function}` needs at least one value")
+            } else {
+                format!("`{function}` takes at most {MAX_MIN_MAX} values")
+            };
+            self.error(Diagnostic::error(span, message));
+            return None;
+        }
+        let mut ok = true;
+        for item in items.iter().flatten() {
+            ok &= self.expect_int(item, function);
+        }
+        let items = items.into_iter().collect::<Option<Vec<_>>>()?;
+        if !ok {
+            return None;
+        }
+        let op = if function == "min" {
+            ir::CmpOp::Le
+        } else {
+            ir::CmpOp::Ge
+        };
+        let mut result = items.last().expect("at least one").clone();
+        for i in (0..items.len() - 1).rev() {
+            let cond = items[i + 1..]
+                .iter()
+                .map(|other| fold::cmp(op, items[i].clone(), other.clone(), span))
+                .reduce(|a, b| fold::logic(ir::LogicOp::And, a, b, span))
+                .expect("a later item");
+            result = fold::ite(cond, items[i].clone(), result, span);
+        }
+        result.span = span;
+        Some(result)
+    }
+
+    /// `distinct(e1, …, ek)`: the conjunction of `ei != ej` for i < j.
+    fn distinct(&mut self, items: Vec<Option<ir::Expr>>, span: Span) -> Option<ir::Expr> {
+        let mut ok = true;
+        let first_ty = items.iter().flatten().next().map(|e| e.ty);
+        if let Some(ty) = first_ty {
+            for item in items.iter().flatten() {
+                if item.ty != ty {
+                    let message = format!(
+                        "cannot compare {} with {}",
+                        self.ty_name(ty),
+                        self.ty_name(item.ty)
+                    );
+                    self.error(Diagnostic::error(item.span, message));
+                    ok = false;
+                }
+            }
+        }
+        let items = items.into_iter().collect::<Option<Vec<_>>>()?;
+        if !ok {
+            return None;
+        }
+        let mut pairs = Vec::new();
+        for (i, a) in items.iter().enumerate() {
+            for b in &items[i + 1..] {
+                if !self.spend(span) {
+                    return None;
+                }
+                pairs.push(fold::cmp(ir::CmpOp::Ne, a.clone(), b.clone(), span));
+            }
+        }
+        let result = combine(pairs, &|a, b| fold::logic(ir::LogicOp::And, a, b, span));
+        let mut result = result.unwrap_or_else(|| bool_lit(true, span));
+        result.span = span;
+        Some(result)
+    }
+
+    // ----- aggregates -----
+
+    /// `all(i in a..b, … if guard: body)` and friends, unrolled.
+    fn aggregate(
+        &mut self,
+        name: &Ident,
+        binders: &[ast::Binder],
+        guard: Option<&ast::Expr>,
+        body: &ast::Expr,
+        span: Span,
+        ctx: Ctx,
+    ) -> Option<ir::Expr> {
+        let function = name.name.as_str();
+        if !AGGREGATES.contains(&function) {
+            let message = if FUNCTIONS.contains(&function) {
+                format!("`{function}` does not take a range")
+            } else {
+                format!("unknown function `{function}`")
+            };
+            let hint = match closest(function, AGGREGATES) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => format!("the functions over a range are {}", list(&AGGREGATES)),
+            };
+            self.error(Diagnostic::error(name.span, message).with_hint(hint));
+            return None;
+        }
+        let mut acc = Items::default();
+        self.unroll(binders, guard, body, ctx, &mut acc);
+        let mut probe = None;
+        if !acc.live {
+            // Nothing ran: still check the guard and the body, with placeholder values.
+            // The aggregate is its identity whatever the body gives there: a body that
+            // cannot be built for the placeholders (an index out of range of an empty
+            // family) is no error, and then only its type goes unchecked.
+            let reported = self.reported;
+            probe = self.dead(|l| {
+                for b in binders {
+                    l.loop_vars.push((b.var.name.clone(), 0));
+                }
+                if let Some(guard) = guard {
+                    l.compile_time_bool(guard, "the condition of an aggregate");
+                }
+                let probe = l.expr(body, ctx);
+                l.loop_vars.truncate(l.loop_vars.len() - binders.len());
+                probe
+            });
+            if probe.is_none() && self.reported > reported {
+                return None;
+            }
+        }
+        let want = match function {
+            "all" | "any" | "count" => Some(Ty::Bool),
+            "sum" => Some(Ty::Int),
+            _ => None,
+        };
+        if let Some(want) = want {
+            let mut ok = true;
+            for item in acc.items.iter().chain(&probe) {
+                ok &= if want == Ty::Int {
+                    self.expect_int(item, "sum")
+                } else {
+                    self.expect(item, want)
+                };
+            }
+            if !ok {
+                return None;
+            }
+        }
+        if acc.failed {
+            return None;
+        }
+        let items = acc.items;
+        let mut result = match function {
+            "all" => combine(items, &|a, b| fold::logic(ir::LogicOp::And, a, b, span))
+                .unwrap_or_else(|| bool_lit(true, span)),
+            "any" => combine(items, &|a, b| fold::logic(ir::LogicOp::Or, a, b, span))
+                .unwrap_or_else(|| bool_lit(false, span)),
+            "sum" => sum(items, span),
+            "count" => sum(
+                items
+                    .into_iter()
+                    .map(|c| fold::ite(c, int_lit(1, span), int_lit(0, span), span))
+                    .collect(),
+                span,
+            ),
+            _ => self.distinct(items.into_iter().map(Some).collect(), span)?,
+        };
+        result.span = span;
+        Some(result)
+    }
+
+    /// Unrolls the binders, collecting the body for each combination the guard admits.
+    fn unroll(
+        &mut self,
+        binders: &[ast::Binder],
+        guard: Option<&ast::Expr>,
+        body: &ast::Expr,
+        ctx: Ctx,
+        acc: &mut Items,
+    ) {
+        let Some((binder, rest)) = binders.split_first() else {
+            if let Some(guard) = guard {
+                match self.compile_time_bool(guard, "the condition of an aggregate") {
+                    Some(true) => {}
+                    Some(false) => return,
+                    None => {
+                        acc.failed = true;
+                        return;
+                    }
+                }
+            }
+            acc.live = true;
+            match self.expr(body, ctx) {
+                Some(item) => acc.items.push(item),
+                None => acc.failed = true,
+            }
+            return;
+        };
+        self.check_loop_var(&binder.var);
+        let Some((lo, hi)) = self.range(&binder.range) else {
+            acc.failed = true;
+            return;
+        };
+        for value in lo..hi {
+            if !self.spend(super::range_span(&binder.range)) {
+                acc.failed = true;
+                return;
+            }
+            self.bound(&binder.var.name, value, |l| {
+                l.unroll(rest, guard, body, ctx, acc);
+            });
+        }
+    }
+}
+
+/// `e1 + e2 + … + ek`, or 0.
+fn sum(items: Vec<ir::Expr>, span: Span) -> ir::Expr {
+    combine(items, &|a, b| fold::arith(ir::ArithOp::Add, a, b, span))
+        .unwrap_or_else(|| int_lit(0, span))
+}
+
+/// The longest chain `((e1 op e2) op e3) …` built as written; longer lists are split in
+/// halves, so that a large aggregate does not become a tree too deep to walk.
+const CHAIN: usize = 64;
+
+/// `e1 op e2 op … op ek` for an associative `op`, or `None` for no items.
+fn combine(
+    mut items: Vec<ir::Expr>,
+    op: &dyn Fn(ir::Expr, ir::Expr) -> ir::Expr,
+) -> Option<ir::Expr> {
+    if items.len() <= CHAIN {
+        return items.into_iter().reduce(op);
+    }
+    let right = items.split_off(items.len() / 2);
+    Some(op(combine(items, op)?, combine(right, op)?))
+}

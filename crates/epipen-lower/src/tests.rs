@@ -1,0 +1,2374 @@
+//! Lowering tests, through the parser.
+
+use super::expr::FUNCTIONS;
+use super::*;
+use epipen_ir::CheckpointId;
+
+/// Compiles a story without `--set`s, giving its diagnostics on failure.
+fn compile(src: &str) -> Result<ir::Program, Vec<Diagnostic>> {
+    match crate::compile(src, &[]) {
+        Ok(program) => Ok(program),
+        Err(crate::CompileError::Story(diagnostics)) => Err(diagnostics),
+        Err(other) => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn edit_distance_and_closest() {
+    let within = |a: &str, b: &str, limit| {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        edit_distance_within(&a, &b, limit)
+    };
+    assert_eq!(within("dya", "day", 2), Some(1));
+    assert_eq!(within("abc", "abc", 0), Some(0));
+    assert_eq!(within("", "abc", 3), Some(3));
+    assert_eq!(within("", "abc", 2), None);
+    assert_eq!(within("kitten", "sitting", 3), Some(3));
+    assert_eq!(within("kitten", "sitting", 2), None);
+    assert_eq!(closest("dya", ["day", "month"]), Some("day"));
+    assert_eq!(closest("dxx", ["day", "month"]), None);
+    assert_eq!(closest("dy", ["day", "month"]), Some("day"));
+    assert_eq!(closest("mnth", ["day", "month"]), Some("month"));
+    assert_eq!(closest("know", FUNCTIONS), Some("knows"));
+    assert_eq!(closest("knows_val", FUNCTIONS), Some("knows_value"));
+    assert_eq!(closest("dau", ["day", "dax", "dau"]), Some("dau"));
+    assert_eq!(closest("dau", ["day", "dax"]), Some("day"));
+}
+
+/// The full table of optimal string alignment, to check the banded one against.
+fn full_edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let mut best = (d[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                .min(d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[test]
+fn the_banded_edit_distance_is_the_full_one_within_its_limit() {
+    // Every pair of words of up to 4 letters over {a, b, c}, for every limit up to 4.
+    let mut words: Vec<Vec<char>> = vec![Vec::new()];
+    for len in 1..=4 {
+        for n in 0..3usize.pow(len) {
+            let digits = (0..len).scan(n, |k, _| {
+                let c = ['a', 'b', 'c'][*k % 3];
+                *k /= 3;
+                Some(c)
+            });
+            words.push(digits.collect());
+        }
+    }
+    for a in &words {
+        for b in &words {
+            let full = full_edit_distance(a, b);
+            for limit in 0..=4 {
+                let want = (full <= limit).then_some(full);
+                assert_eq!(
+                    edit_distance_within(a, b, limit),
+                    want,
+                    "{a:?} {b:?} {limit}"
+                );
+            }
+        }
+    }
+    // Two 40 000-char names: a band, not a 12 GB table.
+    let long: Vec<char> = "x".repeat(40_000).chars().collect();
+    let mut other = long.clone();
+    other[20_000] = 'y';
+    assert_eq!(edit_distance_within(&long, &other, 2), Some(1));
+}
+
+// ----- stories through the parser -----
+
+/// (message, text under the span) for every diagnostic of a story that must fail.
+fn errors(src: &str) -> Vec<(String, String)> {
+    let diagnostics = compile(src).expect_err(src);
+    diagnostics
+        .iter()
+        .map(|d| (d.message.clone(), src[d.span.start..d.span.end].to_string()))
+        .collect()
+}
+
+/// The hints of the one diagnostic of a story.
+fn hints(src: &str) -> Vec<String> {
+    let diagnostics = compile(src).expect_err(src);
+    assert_eq!(diagnostics.len(), 1, "{src}: {diagnostics:?}");
+    diagnostics[0].hints.clone()
+}
+
+fn ok(src: &str) -> ir::Program {
+    match compile(src) {
+        Ok(program) => program,
+        Err(diagnostics) => panic!("{src}\n{diagnostics:#?}"),
+    }
+}
+
+#[test]
+fn every_check_has_its_message_and_span() {
+    let table: &[(&str, &[(&str, &str)])] = &[
+        // names
+        (
+            "int day\nannounce dya == 1",
+            &[("unknown name `dya`", "dya")],
+        ),
+        (
+            "announce day == 1\nint day",
+            &[("unknown name `day`", "day")],
+        ),
+        ("int day\nbool day", &[("`day` is already declared", "day")]),
+        (
+            "characters Albert\nint Albert",
+            &[("`Albert` is already declared", "Albert")],
+        ),
+        (
+            "characters Albert, Albert",
+            &[("`Albert` is already declared", "Albert")],
+        ),
+        (
+            "checkpoint start\ncheckpoint start",
+            &[("checkpoint `start` is already defined", "start")],
+        ),
+        (
+            "characters Albert\nannounce Albert == 1",
+            &[("`Albert` is a character, not a value", "Albert")],
+        ),
+        (
+            "checkpoint c\nannounce c",
+            &[("`c` is a checkpoint, not a value", "c")],
+        ),
+        // characters
+        (
+            "int month\nmonth learns month",
+            &[("`month` is not a character", "month")],
+        ),
+        (
+            "int month\nmonth: month == 1",
+            &[("`month` is not a character", "month")],
+        ),
+        (
+            "characters Albert\nAlbrt: true",
+            &[("unknown name `Albrt`", "Albrt")],
+        ),
+        (
+            "characters Albert\nint m\nannounce knows(m, true)",
+            &[("`m` is not a character", "m")],
+        ),
+        // types
+        (
+            "int x\nannounce x + 1",
+            &[("expected bool, found int", "x + 1")],
+        ),
+        (
+            "bool r\nannounce r + 1 == 2",
+            &[("expected int, found bool", "r")],
+        ),
+        (
+            "bool r\nannounce 1 < r",
+            &[("expected int, found bool", "r")],
+        ),
+        (
+            "int x\nannounce x and true",
+            &[("expected bool, found int", "x")],
+        ),
+        (
+            "int x\nannounce (x) and true",
+            &[("expected bool, found int", "(x)")],
+        ),
+        (
+            "int x\nannounce not x",
+            &[("expected bool, found int", "x")],
+        ),
+        (
+            "bool r\nannounce -r == 1",
+            &[("expected int, found bool", "r")],
+        ),
+        (
+            "int x\nbool r\nannounce x == r",
+            &[("cannot compare int with bool", "x == r")],
+        ),
+        (
+            "int x\nbool r\nannounce r != x",
+            &[("cannot compare bool with int", "r != x")],
+        ),
+        (
+            "int x\nannounce if x then true else false",
+            &[("expected bool, found int", "x")],
+        ),
+        (
+            "int x\nannounce (if x > 1 then x else true) == 1",
+            &[(
+                "the branches of `if` have different types: int and bool",
+                "(if x > 1 then x else true)",
+            )],
+        ),
+        // `in` and tuples
+        (
+            "int m, d\nannounce (m, d) in {(5, 15), (5, 15, 1)}",
+            &[(
+                "this set item has 3 values, the element has 2",
+                "(5, 15, 1)",
+            )],
+        ),
+        (
+            "int m, d\nannounce (m, d) in {(5, 15), 5}",
+            &[("this set item has 1 value, the element has 2", "5")],
+        ),
+        (
+            "int m\nannounce m in {1, (2, 3)}",
+            &[("this set item has 2 values, the element has 1", "(2, 3)")],
+        ),
+        (
+            "int m\nannounce m in {1, true}",
+            &[("expected int, found bool", "true")],
+        ),
+        (
+            "int m\nbool r\nannounce (m, r) in {(1, 2)}",
+            &[("expected bool, found int", "2")],
+        ),
+        (
+            "int m, d\nannounce (m, d) == (1, 2)",
+            &[
+                ("a tuple can only be used with `in`", "(m, d)"),
+                ("a tuple can only be used with `in`", "(1, 2)"),
+            ],
+        ),
+        (
+            "int m, d\nannounce ((m, d), 1) in {(1, 2)}",
+            &[("a tuple can only be used with `in`", "(m, d)")],
+        ),
+        // knowledge operators
+        (
+            "characters Albert\nint m\nannounce knows(m == 1)",
+            &[("`knows` needs a character here", "knows(m == 1)")],
+        ),
+        (
+            "characters Bernard\nint m\nannounce knows_value(m)",
+            &[("`knows_value` needs a character here", "knows_value(m)")],
+        ),
+        (
+            "characters A\nannounce knows(A)",
+            &[("`knows` takes a character and a formula", "knows(A)")],
+        ),
+        (
+            "characters A\nannounce knows()",
+            &[("`knows` takes a character and a formula", "knows()")],
+        ),
+        (
+            "characters A\nannounce knows(A, true, true)",
+            &[(
+                "`knows` takes a character and a formula",
+                "knows(A, true, true)",
+            )],
+        ),
+        (
+            "characters A\nannounce knows_value(A)",
+            &[(
+                "`knows_value` needs at least one expression",
+                "knows_value(A)",
+            )],
+        ),
+        (
+            "characters A\nA: knows_value()",
+            &[(
+                "`knows_value` needs at least one expression",
+                "knows_value()",
+            )],
+        ),
+        (
+            "characters A\nint m\nannounce knows(A, m)",
+            &[("expected bool, found int", "m")],
+        ),
+        (
+            "characters A\nint m\nA: knows(m + 1)",
+            &[("expected bool, found int", "m + 1")],
+        ),
+        (
+            "characters A\nint m\nA: knows_value(A, B)",
+            &[("unknown name `B`", "B")],
+        ),
+        (
+            "announce know(true)",
+            &[("unknown function `know`", "know")],
+        ),
+        ("announce foo(true)", &[("unknown function `foo`", "foo")]),
+        (
+            "int m\nannounce foo(m, zz)",
+            &[
+                ("unknown function `foo`", "foo"),
+                ("unknown name `zz`", "zz"),
+            ],
+        ),
+        (
+            "characters A\nint m\nA learns knows_value(A, m)",
+            &[(
+                "`A learns` takes a constant or an expression of constants, not a knowledge operator",
+                "knows_value(A, m)",
+            )],
+        ),
+        (
+            "characters A\nint m\ncheckpoint c\nA learns m + (if at(c, true) then 1 else 0)",
+            &[(
+                "`A learns` takes a constant or an expression of constants, not a knowledge operator",
+                "at(c, true)",
+            )],
+        ),
+        // checkpoints
+        (
+            "int x\ncheckpoint start\nannounce at(strat, x == 1)",
+            &[("unknown checkpoint `strat`", "strat")],
+        ),
+        (
+            "int x\nannounce at(later, x == 1)\ncheckpoint later",
+            &[(
+                "checkpoint `later` is defined after this statement",
+                "later",
+            )],
+        ),
+        (
+            "announce at(true)",
+            &[("`at` takes a checkpoint and a formula", "at(true)")],
+        ),
+        (
+            "checkpoint c\nannounce at(1, true)",
+            &[("`at` takes a checkpoint and a formula", "1")],
+        ),
+        (
+            "int x\ncheckpoint c\nannounce at(c, x)",
+            &[("expected bool, found int", "x")],
+        ),
+        // worlds
+        ("worlds 0", &[("a limit must be at least 1", "0")]),
+    ];
+    for (src, expected) in table {
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(m, t)| (m.to_string(), t.to_string()))
+            .collect();
+        assert_eq!(errors(src), expected, "\n{src}");
+    }
+}
+
+#[test]
+fn hints_say_what_to_do() {
+    let table: &[(&str, &[&str])] = &[
+        ("int day\nannounce dya == 1", &["did you mean `day`?"]),
+        (
+            "int day\nannounce zzz == 1",
+            &["declare it first, e.g. `int zzz`"],
+        ),
+        (
+            "announce day == 1\nint day",
+            &["`day` is declared later in the story"],
+        ),
+        (
+            "int day\nbool day",
+            &["names of characters and constants must be unique"],
+        ),
+        (
+            "characters Albert\nannounce Albert == 1",
+            &[
+                "to talk about what Albert knows, use `knows(Albert, …)` or `knows_value(Albert, …)`",
+            ],
+        ),
+        (
+            "characters Albert\nAlbrt: true",
+            &["did you mean `Albert`?"],
+        ),
+        (
+            "characters Albert\nZed: true",
+            &["declare it first, e.g. `characters Zed`"],
+        ),
+        (
+            "characters Albert, Bernard\nint m\nm: true",
+            &["the characters are `Albert` and `Bernard`"],
+        ),
+        // A character is a likely meaning of the first argument of `knows_value`.
+        (
+            "characters Bernard\nint month\nBernard: knows_value(Bernrd, month)",
+            &["did you mean `Bernard`?"],
+        ),
+        (
+            "characters Albert\nint m\nannounce knows(m == 1)",
+            &["outside `Albert: …` name the character first, e.g. `knows(Albert, …)`"],
+        ),
+        (
+            "characters Bernard\nint m\nannounce knows_value(m)",
+            &["outside `Bernard: …` name the character first, e.g. `knows_value(Bernard, …)`"],
+        ),
+        (
+            "bool r\nannounce knows(r)",
+            &["outside `Albert: …` name the character first, e.g. `knows(Albert, …)`"],
+        ),
+        ("announce know(true)", &["did you mean `knows`?"]),
+        ("announce knows_val(true)", &["did you mean `knows_value`?"]),
+        (
+            "announce foo(true)",
+            &[
+                "the functions are `knows`, `knows_value`, `at`, `everyone_knows`, \
+                 `common_knowledge`, `distributed_knowledge`, `all`, `any`, `sum`, `count`, \
+             `distinct`, `abs`, `min` and `max`",
+            ],
+        ),
+        (
+            "int x\ncheckpoint start\nannounce at(strat, x == 1)",
+            &["did you mean `start`?"],
+        ),
+        (
+            "int x\nannounce at(nowhere, x == 1)",
+            &["define it first with `checkpoint nowhere`"],
+        ),
+    ];
+    for (src, expected) in table {
+        assert_eq!(hints(src), *expected, "\n{src}");
+    }
+}
+
+#[test]
+fn duplicates_point_at_the_second_declaration() {
+    for src in [
+        "int day\nbool day",
+        "characters A, A",
+        "checkpoint s\ncheckpoint s",
+    ] {
+        let diagnostics = compile(src).unwrap_err();
+        let last = src.rfind(|c: char| c.is_alphabetic()).unwrap();
+        assert_eq!(diagnostics[0].span.end, last + 1, "{src}");
+    }
+}
+
+#[test]
+fn a_story_with_many_errors_reports_all_of_them() {
+    let src = "\
+characters Albert, Bernard
+int month, day
+int day
+announce (month, day) in {(5, 15), (5, 16, 1)}
+Albert learns mnth
+Bernrd learns day
+Albert: knows(Bernard, month)
+announce knows(month == 5) and Albert
+checkpoint start
+announce at(strat, true) or at(end, true)
+checkpoint end
+worlds 0
+";
+    let expected = [
+        ("`day` is already declared", "day"),
+        (
+            "this set item has 3 values, the element has 2",
+            "(5, 16, 1)",
+        ),
+        ("unknown name `mnth`", "mnth"),
+        ("unknown name `Bernrd`", "Bernrd"),
+        ("expected bool, found int", "month"),
+        ("`knows` needs a character here", "knows(month == 5)"),
+        ("`Albert` is a character, not a value", "Albert"),
+        ("unknown checkpoint `strat`", "strat"),
+        ("checkpoint `end` is defined after this statement", "end"),
+        ("a limit must be at least 1", "0"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(m, t)| (m.to_string(), t.to_string()))
+        .collect();
+    assert_eq!(errors(src), expected);
+}
+
+const CHERYL: &str = "\
+characters Albert, Bernard
+int month, day
+announce (month, day) in {(5, 15), (5, 16), (5, 19), (6, 17), (6, 18),
+                      (7, 14), (7, 16), (8, 14), (8, 15), (8, 17)}
+Albert learns month
+Bernard learns day
+checkpoint start
+Albert: not knows_value(month, day) and not knows_value(Bernard, month, day)
+Bernard: at(start, not knows_value(month, day)) and knows_value(month, day)
+Albert: knows_value(month, day)
+worlds
+";
+
+#[test]
+fn cheryls_birthday_lowers_to_ids_and_types() {
+    use ir::ExprKind as E;
+    let program = ok(CHERYL);
+    let names: Vec<&str> = program.characters.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["Albert", "Bernard"]);
+    let constants: Vec<(&str, Ty)> = program
+        .constants
+        .iter()
+        .map(|c| (c.name.as_str(), c.ty))
+        .collect();
+    assert_eq!(constants, [("month", Ty::Int), ("day", Ty::Int)]);
+    assert_eq!(program.checkpoints.len(), 1);
+    assert_eq!(program.checkpoints[0].name, "start");
+    assert_eq!(
+        &CHERYL[program.characters[1].span.start..program.characters[1].span.end],
+        "Bernard"
+    );
+
+    let kinds: Vec<&ir::StmtKind> = program.statements.iter().map(|s| &s.kind).collect();
+    assert_eq!(kinds.len(), 8);
+    let ir::StmtKind::Announce {
+        speaker: None,
+        formula,
+    } = kinds[0]
+    else {
+        panic!("{:?}", kinds[0])
+    };
+    let E::In { tuple, set } = &formula.kind else {
+        panic!("{formula:?}")
+    };
+    assert_eq!(
+        tuple.iter().map(|e| &e.kind).collect::<Vec<_>>(),
+        [&E::Const(ConstId(0)), &E::Const(ConstId(1))]
+    );
+    assert_eq!(set.len(), 10);
+    assert_eq!(
+        set[9].iter().map(|e| &e.kind).collect::<Vec<_>>(),
+        [&E::Int(8), &E::Int(17)]
+    );
+    assert_eq!(formula.ty, Ty::Bool);
+
+    let learn = |k: &ir::StmtKind| match k {
+        ir::StmtKind::Learn {
+            who,
+            what:
+                ir::Expr {
+                    kind: E::Const(c),
+                    ty: Ty::Int,
+                    ..
+                },
+        } => (*who, *c),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(learn(kinds[1]), (CharId(0), ConstId(0)));
+    assert_eq!(learn(kinds[2]), (CharId(1), ConstId(1)));
+    assert_eq!(kinds[3], &ir::StmtKind::Checkpoint(CheckpointId(0)));
+
+    // Albert: not knows_value(month, day) and not knows_value(Bernard, month, day)
+    let ir::StmtKind::Announce {
+        speaker: Some(CharId(0)),
+        formula,
+    } = kinds[4]
+    else {
+        panic!("{:?}", kinds[4])
+    };
+    let E::Logic(ir::LogicOp::And, l, r) = &formula.kind else {
+        panic!("{formula:?}")
+    };
+    let agent_of = |e: &ir::Expr| match &e.kind {
+        E::Not(inner) => match &inner.kind {
+            E::KnowsValue { agent, exprs } => (*agent, exprs.len()),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(agent_of(l), (CharId(0), 2));
+    assert_eq!(agent_of(r), (CharId(1), 2));
+
+    // Bernard: at(start, not knows_value(month, day)) and knows_value(month, day)
+    let ir::StmtKind::Announce {
+        speaker: Some(CharId(1)),
+        formula,
+    } = kinds[5]
+    else {
+        panic!("{:?}", kinds[5])
+    };
+    let E::Logic(ir::LogicOp::And, l, r) = &formula.kind else {
+        panic!("{formula:?}")
+    };
+    let E::At {
+        checkpoint: CheckpointId(0),
+        body,
+    } = &l.kind
+    else {
+        panic!("{l:?}")
+    };
+    assert_eq!(agent_of(body), (CharId(1), 2));
+    assert!(matches!(
+        &r.kind,
+        E::KnowsValue {
+            agent: CharId(1),
+            ..
+        }
+    ));
+
+    assert!(matches!(
+        kinds[6],
+        ir::StmtKind::Announce {
+            speaker: Some(CharId(0)),
+            ..
+        }
+    ));
+    assert_eq!(kinds[7], &ir::StmtKind::Worlds { limit: 10 });
+}
+
+#[test]
+fn implicit_agents_and_disambiguation() {
+    use ir::ExprKind as E;
+    let src = "\
+characters Albert, Bernard
+int month
+bool rain
+Bernard: knows_value(month) and knows_value(Albert, month) and knows(rain) and knows(Albert, rain)
+Bernard: knows(Albert, knows(rain))
+worlds 25
+";
+    let program = ok(src);
+    let ir::StmtKind::Announce {
+        speaker: Some(CharId(1)),
+        formula,
+    } = &program.statements[0].kind
+    else {
+        panic!()
+    };
+    // ((a and b) and c) and d
+    let mut agents = Vec::new();
+    let mut rest = formula;
+    while let E::Logic(ir::LogicOp::And, l, r) = &rest.kind {
+        agents.push(&r.kind);
+        rest = l;
+    }
+    agents.push(&rest.kind);
+    agents.reverse();
+    let month = || ir::Expr {
+        kind: E::Const(ConstId(0)),
+        ty: Ty::Int,
+        span: Span::default(),
+    };
+    let agent = |k: &E| match k {
+        E::KnowsValue { agent, exprs } => {
+            assert_eq!(exprs.len(), 1);
+            assert_eq!(exprs[0].kind, month().kind);
+            *agent
+        }
+        E::Knows { agent, formula } => {
+            assert_eq!(formula.kind, E::Const(ConstId(1)));
+            *agent
+        }
+        other => panic!("{other:?}"),
+    };
+    let agents: Vec<CharId> = agents.into_iter().map(agent).collect();
+    assert_eq!(agents, [CharId(1), CharId(0), CharId(1), CharId(0)]);
+
+    // The speaker stays the implicit agent inside another character's `knows`.
+    let ir::StmtKind::Announce { formula, .. } = &program.statements[1].kind else {
+        panic!()
+    };
+    let E::Knows {
+        agent: CharId(0),
+        formula,
+    } = &formula.kind
+    else {
+        panic!("{formula:?}")
+    };
+    assert!(matches!(
+        formula.kind,
+        E::Knows {
+            agent: CharId(1),
+            ..
+        }
+    ));
+    assert_eq!(
+        program.statements[2].kind,
+        ir::StmtKind::Worlds { limit: 25 }
+    );
+}
+
+#[test]
+fn at_with_an_earlier_checkpoint_and_literals() {
+    use ir::ExprKind as E;
+    let program =
+        ok("characters A\nint x\ncheckpoint one\ncheckpoint two\nA: at(two, knows(x == -5))");
+    let ir::StmtKind::Announce { formula, .. } = &program.statements[2].kind else {
+        panic!()
+    };
+    let E::At {
+        checkpoint: CheckpointId(1),
+        body,
+    } = &formula.kind
+    else {
+        panic!("{formula:?}")
+    };
+    let E::Knows {
+        agent: CharId(0),
+        formula,
+    } = &body.kind
+    else {
+        panic!("{body:?}")
+    };
+    let E::Cmp(ir::CmpOp::Eq, l, r) = &formula.kind else {
+        panic!("{formula:?}")
+    };
+    assert_eq!((&l.kind, &r.kind), (&E::Const(ConstId(0)), &E::Int(-5)));
+    assert_eq!(r.ty, Ty::Int);
+}
+
+#[test]
+fn every_operator_types_its_result() {
+    use ir::ExprKind as E;
+    let src = "int x, y\nbool p, q\nannounce \
+        (x + y * 2 - x / y % 3 == -(x) and x != y and x < y and x <= y and x > y and x >= y) \
+        -> (p or q) <-> (if p then q else not q) and (p == q) and (p != q) and (x, p) in {(1, true)}";
+    let program = ok(src);
+    let ir::StmtKind::Announce { formula, .. } = &program.statements[0].kind else {
+        panic!()
+    };
+    fn walk(e: &ir::Expr, seen: &mut Vec<&'static str>) {
+        let (name, ty, children): (&'static str, Ty, Vec<&ir::Expr>) = match &e.kind {
+            E::Int(_) => ("int", Ty::Int, vec![]),
+            E::Bool(_) => ("bool", Ty::Bool, vec![]),
+            E::Const(_) => ("const", e.ty, vec![]),
+            E::Neg(a) => ("neg", Ty::Int, vec![a]),
+            E::Not(a) => ("not", Ty::Bool, vec![a]),
+            E::Arith(_, a, b) => ("arith", Ty::Int, vec![a, b]),
+            E::Cmp(_, a, b) => ("cmp", Ty::Bool, vec![a, b]),
+            E::Logic(_, a, b) => ("logic", Ty::Bool, vec![a, b]),
+            E::Ite(c, a, b) => ("ite", a.ty, vec![c, a, b]),
+            E::In { tuple, set } => (
+                "in",
+                Ty::Bool,
+                tuple.iter().chain(set.iter().flatten()).collect(),
+            ),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(e.ty, ty, "{e:?}");
+        seen.push(name);
+        for child in children {
+            walk(child, seen);
+        }
+    }
+    let mut seen = Vec::new();
+    walk(formula, &mut seen);
+    for name in [
+        "int", "bool", "const", "neg", "not", "arith", "cmp", "logic", "ite", "in",
+    ] {
+        assert!(seen.contains(&name), "{name} missing from {seen:?}");
+    }
+}
+
+/// Mangled stories (characters deleted, doubled, swapped, truncated) never panic.
+#[test]
+fn mangled_stories_do_not_panic() {
+    let stories = [
+        CHERYL,
+        "characters A, B\nint x, y\nbool r\nannounce (x, y) in {(1, 2), (3, 4)} and (r -> x < y)\n\
+         A learns x + y\ncheckpoint c\nB: at(c, knows(A, r) or knows_value(x, y))\nworlds 3\n",
+        "const n = 2\nenum C { r, g }\ncharacters c[n]\nC w[n]\nbool p[3]\nfor i in 0..n {\n  \
+         if i != 0 { c[i] learns w[i] } else { worlds }\n}\nsimultaneously { c[0] reveals \
+         knows_value(w[1]) }\nrepeat max 2 {\n  checkpoint k\n  actual w[0] == r\n} until \
+         all(i in 0..n: w[i] != g) and at(k, true)\nassert_adds_ck sum(i in 0..3: abs(i)) > 1 \
+         { announce count(i in 0..3 if i > 0: p[i]) == min(1, 2) }\n",
+    ];
+    let replacements = [
+        "(",
+        ")",
+        ",",
+        "knows",
+        "at",
+        "A",
+        "x",
+        "{",
+        "}",
+        "in",
+        "-",
+        "if",
+        "0",
+        ":",
+        "\n",
+        "[",
+        "]",
+        "..",
+        "i",
+        "n",
+        "9",
+        "for i in 0..2 {",
+        "else",
+    ];
+    let mut count = 0;
+    for story in stories {
+        ok(story);
+        let chars: Vec<(usize, char)> = story.char_indices().collect();
+        for &(at, c) in &chars {
+            let after = at + c.len_utf8();
+            let mut variants = vec![
+                format!("{}{}", &story[..at], &story[after..]),
+                format!("{}{c}{}", &story[..after], &story[after..]),
+            ];
+            variants.push(story[..at].to_string());
+            for r in replacements {
+                variants.push(format!("{}{r}{}", &story[..at], &story[after..]));
+            }
+            for variant in variants {
+                let _ = compile(&variant);
+                count += 1;
+            }
+        }
+    }
+    assert!(count > 1000);
+}
+
+// ----- the full story language -----
+
+/// The statements of a program, one line each, expressions shown by `Program::show`.
+fn render(program: &ir::Program) -> Vec<String> {
+    fn go(program: &ir::Program, stmts: &[ir::Stmt], indent: &str, out: &mut Vec<String>) {
+        let name = |c: CharId| program.characters[c.0].name.clone();
+        for stmt in stmts {
+            let line = match &stmt.kind {
+                ir::StmtKind::Announce {
+                    speaker: None,
+                    formula,
+                } => format!("announce {}", program.show(formula, None)),
+                ir::StmtKind::Announce {
+                    speaker: Some(who),
+                    formula,
+                } => format!("{}: {}", name(*who), program.show(formula, Some(*who))),
+                ir::StmtKind::Learn { who, what } => {
+                    format!("{} learns {}", name(*who), program.show(what, None))
+                }
+                ir::StmtKind::Checkpoint(c) => {
+                    format!("checkpoint {}", program.checkpoints[c.0].name)
+                }
+                ir::StmtKind::Worlds { limit } => format!("worlds {limit}"),
+                ir::StmtKind::Simultaneously(body) => {
+                    out.push(format!("{indent}simultaneously"));
+                    go(program, body, &format!("{indent}  "), out);
+                    continue;
+                }
+                ir::StmtKind::Actual(e) => format!("actual {}", program.show(e, None)),
+                ir::StmtKind::Check(e) => format!("check {}", program.show(e, None)),
+                ir::StmtKind::Assign { target, value } => format!(
+                    "{} := {}",
+                    program.constants[target.0].name,
+                    program.show(value, None)
+                ),
+                ir::StmtKind::Reveal { who, formula, text } => {
+                    assert_eq!(text, &program.show(formula, Some(*who)));
+                    format!("{} reveals {text}", name(*who))
+                }
+                ir::StmtKind::Repeat { max, body, until } => {
+                    out.push(format!("{indent}repeat max {max}"));
+                    go(program, body, &format!("{indent}  "), out);
+                    format!("until {}", program.show(until, None))
+                }
+                ir::StmtKind::AssertAddsCk { hint, body } => {
+                    out.push(format!(
+                        "{indent}assert_adds_ck {}",
+                        program.show(hint, None)
+                    ));
+                    go(program, body, &format!("{indent}  "), out);
+                    continue;
+                }
+            };
+            out.push(format!("{indent}{line}"));
+        }
+    }
+    let mut out = Vec::new();
+    go(program, &program.statements, "", &mut out);
+    out
+}
+
+fn rendered(src: &str) -> Vec<String> {
+    render(&ok(src))
+}
+
+/// An expression with every span zeroed, to compare trees.
+fn strip(e: &ir::Expr) -> ir::Expr {
+    use ir::ExprKind as E;
+    let b = |e: &ir::Expr| Box::new(strip(e));
+    let kind = match &e.kind {
+        E::Int(_) | E::Bool(_) | E::Const(_) => e.kind.clone(),
+        E::Neg(a) => E::Neg(b(a)),
+        E::Not(a) => E::Not(b(a)),
+        E::Arith(op, x, y) => E::Arith(*op, b(x), b(y)),
+        E::Cmp(op, x, y) => E::Cmp(*op, b(x), b(y)),
+        E::Logic(op, x, y) => E::Logic(*op, b(x), b(y)),
+        E::Ite(c, x, y) => E::Ite(b(c), b(x), b(y)),
+        E::In { tuple, set } => E::In {
+            tuple: tuple.iter().map(strip).collect(),
+            set: set.iter().map(|i| i.iter().map(strip).collect()).collect(),
+        },
+        E::Knows { agent, formula } => E::Knows {
+            agent: *agent,
+            formula: b(formula),
+        },
+        E::KnowsValue { agent, exprs } => E::KnowsValue {
+            agent: *agent,
+            exprs: exprs.iter().map(strip).collect(),
+        },
+        E::At { checkpoint, body } => E::At {
+            checkpoint: *checkpoint,
+            body: b(body),
+        },
+        E::Group {
+            op,
+            agents,
+            formula,
+        } => E::Group {
+            op: *op,
+            agents: agents.clone(),
+            formula: b(formula),
+        },
+    };
+    ir::Expr {
+        kind,
+        ty: e.ty,
+        span: Span::default(),
+    }
+}
+
+/// The formula of the last statement, an `announce`.
+fn last_formula(program: &ir::Program) -> &ir::Expr {
+    match &program.statements.last().expect("a statement").kind {
+        ir::StmtKind::Announce { formula, .. } => formula,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Helpers to write expected trees.
+mod build {
+    use epipen_ir::{self as ir, ConstId, ExprKind as E, Ty};
+    use epipen_syntax::Span;
+
+    pub fn e(kind: E, ty: Ty) -> ir::Expr {
+        ir::Expr {
+            kind,
+            ty,
+            span: Span::default(),
+        }
+    }
+    pub fn int(n: i64) -> ir::Expr {
+        e(E::Int(n), Ty::Int)
+    }
+    pub fn bool(b: bool) -> ir::Expr {
+        e(E::Bool(b), Ty::Bool)
+    }
+    pub fn c(id: usize, ty: Ty) -> ir::Expr {
+        e(E::Const(ConstId(id)), ty)
+    }
+    pub fn add(a: ir::Expr, b: ir::Expr) -> ir::Expr {
+        e(
+            E::Arith(ir::ArithOp::Add, Box::new(a), Box::new(b)),
+            Ty::Int,
+        )
+    }
+    pub fn cmp(op: ir::CmpOp, a: ir::Expr, b: ir::Expr) -> ir::Expr {
+        e(E::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
+    }
+    pub fn logic(op: ir::LogicOp, a: ir::Expr, b: ir::Expr) -> ir::Expr {
+        e(E::Logic(op, Box::new(a), Box::new(b)), Ty::Bool)
+    }
+    pub fn ite(c: ir::Expr, a: ir::Expr, b: ir::Expr) -> ir::Expr {
+        let ty = a.ty;
+        e(E::Ite(Box::new(c), Box::new(a), Box::new(b)), ty)
+    }
+}
+
+#[test]
+fn for_and_if_unroll_into_plain_statements() {
+    let program = ok("\
+characters child[3]
+bool muddy[3]
+for i in 0..3 { if i != 1 { child[i] learns muddy[i] } }
+");
+    let learns: Vec<(CharId, &ir::ExprKind)> = program
+        .statements
+        .iter()
+        .map(|s| match &s.kind {
+            ir::StmtKind::Learn { who, what } => (*who, &what.kind),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        learns,
+        [
+            (CharId(0), &ir::ExprKind::Const(ConstId(0))),
+            (CharId(2), &ir::ExprKind::Const(ConstId(2))),
+        ]
+    );
+    // The unrolled statements keep the span of the statement they come from.
+    let src = "characters A\nfor i in 0..2 {\n  worlds\n}";
+    let program = ok(src);
+    assert_eq!(program.statements.len(), 2);
+    for stmt in &program.statements {
+        assert_eq!(&src[stmt.span.start..stmt.span.end], "worlds");
+    }
+}
+
+#[test]
+fn families_are_consecutive_members() {
+    let program = ok("\
+const n = 2
+characters Alice, child[n + 1], Nobody
+int age[n], x
+bool muddy[0]
+");
+    let chars: Vec<&str> = program.characters.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        chars,
+        ["Alice", "child[0]", "child[1]", "child[2]", "Nobody"]
+    );
+    let consts: Vec<(&str, Ty)> = program
+        .constants
+        .iter()
+        .map(|c| (c.name.as_str(), c.ty))
+        .collect();
+    assert_eq!(
+        consts,
+        [("age[0]", Ty::Int), ("age[1]", Ty::Int), ("x", Ty::Int)]
+    );
+}
+
+#[test]
+fn sum_count_and_friends_expand() {
+    use build::*;
+    use ir::{CmpOp, LogicOp};
+    let prelude = "characters A\nint age[3]\nbool p[3]\n";
+    let table: Vec<(&str, ir::Expr)> = vec![
+        (
+            "sum(i in 0..3: age[i]) == 10",
+            cmp(
+                CmpOp::Eq,
+                add(add(c(0, Ty::Int), c(1, Ty::Int)), c(2, Ty::Int)),
+                int(10),
+            ),
+        ),
+        (
+            "count(i in 1..3: p[i]) == 1",
+            cmp(
+                CmpOp::Eq,
+                add(
+                    ite(c(4, Ty::Bool), int(1), int(0)),
+                    ite(c(5, Ty::Bool), int(1), int(0)),
+                ),
+                int(1),
+            ),
+        ),
+        (
+            "all(i in 0..2: p[i])",
+            logic(LogicOp::And, c(3, Ty::Bool), c(4, Ty::Bool)),
+        ),
+        ("any(i in 2..3: p[i])", c(5, Ty::Bool)),
+        (
+            "all(i in 0..3, j in 0..3 if i < j: age[i] != age[j])",
+            logic(
+                LogicOp::And,
+                logic(
+                    LogicOp::And,
+                    cmp(CmpOp::Ne, c(0, Ty::Int), c(1, Ty::Int)),
+                    cmp(CmpOp::Ne, c(0, Ty::Int), c(2, Ty::Int)),
+                ),
+                cmp(CmpOp::Ne, c(1, Ty::Int), c(2, Ty::Int)),
+            ),
+        ),
+        // A later range may use an earlier variable.
+        (
+            "distinct(i in 0..3: age[i]) <-> all(i in 0..3, j in i + 1..3: age[i] != age[j])",
+            {
+                let d = logic(
+                    LogicOp::And,
+                    logic(
+                        LogicOp::And,
+                        cmp(CmpOp::Ne, c(0, Ty::Int), c(1, Ty::Int)),
+                        cmp(CmpOp::Ne, c(0, Ty::Int), c(2, Ty::Int)),
+                    ),
+                    cmp(CmpOp::Ne, c(1, Ty::Int), c(2, Ty::Int)),
+                );
+                logic(LogicOp::Iff, d.clone(), d)
+            },
+        ),
+        (
+            "distinct(age[0], age[1])",
+            cmp(CmpOp::Ne, c(0, Ty::Int), c(1, Ty::Int)),
+        ),
+        ("distinct(age[0])", bool(true)),
+        ("distinct()", bool(true)),
+        // Empty aggregates.
+        ("all(i in 0..0: p[i])", bool(true)),
+        ("any(i in 3..1: p[i])", bool(false)),
+        ("sum(i in 0..0: age[i]) == 0", bool(true)),
+        ("count(i in 0..3 if false: p[i]) == 0", bool(true)),
+        (
+            "abs(age[0]) == 1",
+            cmp(
+                CmpOp::Eq,
+                ite(
+                    cmp(CmpOp::Lt, c(0, Ty::Int), int(0)),
+                    e(ir::ExprKind::Neg(Box::new(c(0, Ty::Int))), Ty::Int),
+                    c(0, Ty::Int),
+                ),
+                int(1),
+            ),
+        ),
+        (
+            "min(age[0], age[1], age[2]) == 1",
+            cmp(
+                CmpOp::Eq,
+                ite(
+                    logic(
+                        LogicOp::And,
+                        cmp(CmpOp::Le, c(0, Ty::Int), c(1, Ty::Int)),
+                        cmp(CmpOp::Le, c(0, Ty::Int), c(2, Ty::Int)),
+                    ),
+                    c(0, Ty::Int),
+                    ite(
+                        cmp(CmpOp::Le, c(1, Ty::Int), c(2, Ty::Int)),
+                        c(1, Ty::Int),
+                        c(2, Ty::Int),
+                    ),
+                ),
+                int(1),
+            ),
+        ),
+        (
+            "max(age[0], 4) == 1",
+            cmp(
+                CmpOp::Eq,
+                ite(cmp(CmpOp::Ge, c(0, Ty::Int), int(4)), c(0, Ty::Int), int(4)),
+                int(1),
+            ),
+        ),
+        (
+            "max(age[2]) == age[2]",
+            cmp(CmpOp::Eq, c(2, Ty::Int), c(2, Ty::Int)),
+        ),
+        // Compile-time parts fold away.
+        ("abs(-3) + min(2, 1) + max(2, 5) == 9", bool(true)),
+        (
+            "age[7 % 3] == sum(i in 0..4: i)",
+            cmp(CmpOp::Eq, c(1, Ty::Int), int(6)),
+        ),
+        (
+            "age[-1 + 1] == -(2 * 3) / 4",
+            cmp(CmpOp::Eq, c(0, Ty::Int), int(-2)),
+        ),
+    ];
+    for (src, want) in table {
+        let program = ok(&format!("{prelude}announce {src}"));
+        assert_eq!(strip(last_formula(&program)), want, "{src}");
+    }
+}
+
+#[test]
+fn consts_and_loop_variables_become_literals() {
+    use build::*;
+    let program = ok("\
+const n = 4
+const half = n / 2
+int x
+for i in half..n { announce x != i + n * 10 }
+");
+    let formulas: Vec<ir::Expr> = program
+        .statements
+        .iter()
+        .map(|s| match &s.kind {
+            ir::StmtKind::Announce { formula, .. } => strip(formula),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        formulas,
+        [
+            cmp(ir::CmpOp::Ne, c(0, Ty::Int), int(42)),
+            cmp(ir::CmpOp::Ne, c(0, Ty::Int), int(43)),
+        ]
+    );
+}
+
+#[test]
+fn statement_if_chooses_a_branch() {
+    let src = "\
+const n = 2
+for i in 0..4 {
+  if i == 0 { worlds 1 } else if i < n { worlds 2 } else if i == 2 { worlds 3 } else { worlds 4 }
+}
+if n > 5 { worlds 9 }
+";
+    assert_eq!(
+        rendered(src),
+        ["worlds 1", "worlds 2", "worlds 3", "worlds 4"]
+    );
+}
+
+#[test]
+fn enums_type_constants_and_values() {
+    use build::*;
+    let program = ok("\
+enum Colour {
+  red,
+  green,
+  blue,
+}
+enum Size { small, large }
+Colour wall[2], door
+Size s
+announce door == blue and wall[1] in {red, green} and s != large
+");
+    assert_eq!(
+        program.enums,
+        [
+            ir::EnumDef {
+                name: "Colour".to_string(),
+                variants: vec!["red".into(), "green".into(), "blue".into()],
+                span: program.enums[0].span,
+            },
+            ir::EnumDef {
+                name: "Size".to_string(),
+                variants: vec!["small".into(), "large".into()],
+                span: program.enums[1].span,
+            },
+        ]
+    );
+    let colour = Ty::Enum(ir::EnumId(0));
+    let size = Ty::Enum(ir::EnumId(1));
+    let tys: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
+    assert_eq!(tys, [colour, colour, colour, size]);
+    assert_eq!(program.ty_name(colour), "Colour");
+    let value = |n, ty| e(ir::ExprKind::Int(n), ty);
+    let want = logic(
+        ir::LogicOp::And,
+        logic(
+            ir::LogicOp::And,
+            cmp(ir::CmpOp::Eq, c(2, colour), value(2, colour)),
+            e(
+                ir::ExprKind::In {
+                    tuple: vec![c(1, colour)],
+                    set: vec![vec![value(0, colour)], vec![value(1, colour)]],
+                },
+                Ty::Bool,
+            ),
+        ),
+        cmp(ir::CmpOp::Ne, c(3, size), value(1, size)),
+    );
+    assert_eq!(strip(last_formula(&program)), want);
+    // Enum values compare at compile time too.
+    let program = ok("enum C { a, b }\nif a != b { worlds 3 }");
+    assert_eq!(render(&program), ["worlds 3"]);
+}
+
+#[test]
+fn the_full_story_language_lowers() {
+    let src = "\
+const n = 3
+characters child[n], Nobody
+bool muddy[n]
+actual muddy[0] and not muddy[1] and muddy[2]
+announce any(i in 0..n: muddy[i])
+for i in 0..n {
+  for j in 0..n {
+    if i != j { child[i] learns muddy[j] }
+  }
+}
+checkpoint start
+simultaneously {
+  for i in 0..n { child[i] reveals knows_value(muddy[i]) }
+  announce true
+}
+repeat max n {
+  checkpoint round
+  simultaneously { for i in 0..n { child[i] reveals not knows_value(muddy[i]) } }
+} until all(i in 0..n: knows_value(child[i], muddy[i])) or at(round, true)
+assert_adds_ck count(i in 0..n: muddy[i]) >= 1 {
+  announce any(i in 0..n: muddy[i])
+}
+Nobody: at(start, not knows_value(muddy[0]))
+worlds
+";
+    assert_eq!(
+        rendered(src),
+        [
+            "actual muddy[0] and not muddy[1] and muddy[2]",
+            "announce muddy[0] or muddy[1] or muddy[2]",
+            "child[0] learns muddy[1]",
+            "child[0] learns muddy[2]",
+            "child[1] learns muddy[0]",
+            "child[1] learns muddy[2]",
+            "child[2] learns muddy[0]",
+            "child[2] learns muddy[1]",
+            "checkpoint start",
+            "simultaneously",
+            "  child[0] reveals knows_value(muddy[0])",
+            "  child[1] reveals knows_value(muddy[1])",
+            "  child[2] reveals knows_value(muddy[2])",
+            "  announce true",
+            "repeat max 3",
+            "  checkpoint round",
+            "  simultaneously",
+            "    child[0] reveals not knows_value(muddy[0])",
+            "    child[1] reveals not knows_value(muddy[1])",
+            "    child[2] reveals not knows_value(muddy[2])",
+            "until knows_value(child[0], muddy[0]) and knows_value(child[1], muddy[1]) and \
+             knows_value(child[2], muddy[2]) or at(round, true)",
+            "assert_adds_ck (if muddy[0] then 1 else 0) + (if muddy[1] then 1 else 0) + \
+             (if muddy[2] then 1 else 0) >= 1",
+            "  announce muddy[0] or muddy[1] or muddy[2]",
+            "Nobody: at(start, not knows_value(muddy[0]))",
+            "worlds 10",
+        ]
+    );
+}
+
+#[test]
+fn reveals_keep_the_implicit_agent_implicit() {
+    let program = ok("\
+characters Alice, Bob
+int x
+bool muddy[2]
+Alice reveals knows(not knows_value(Bob, x))
+Bob reveals knows_value(Bob, muddy[1]) and knows(Alice, knows_value(x))
+");
+    let texts: Vec<(&CharId, &str)> = program
+        .statements
+        .iter()
+        .map(|s| match &s.kind {
+            ir::StmtKind::Reveal { who, text, .. } => (who, text.as_str()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            (&CharId(0), "knows(not knows_value(Bob, x))"),
+            (
+                &CharId(1),
+                "knows_value(muddy[1]) and knows(Alice, knows_value(x))"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn show_prints_minimal_parentheses() {
+    let prelude = "\
+enum Colour { red, green }
+characters A, B
+int x, y, z
+bool p, q, r
+Colour c
+checkpoint s
+";
+    // (expression as written, as shown)
+    let table = [
+        ("p and q or r", "p and q or r"),
+        ("p and (q or r)", "p and (q or r)"),
+        ("(p and q) and r", "p and q and r"),
+        ("p and (q and r)", "p and (q and r)"),
+        ("p -> q -> r", "p -> q -> r"),
+        ("(p -> q) -> r", "(p -> q) -> r"),
+        ("p <-> q <-> r", "p <-> q <-> r"),
+        ("p <-> (q <-> r)", "p <-> (q <-> r)"),
+        ("not (p and q)", "not (p and q)"),
+        ("not not p", "not not p"),
+        ("not x == 1", "not x == 1"),
+        ("(p == q) == r", "(p == q) == r"),
+        ("x - (y - z) == x - y - z", "x - (y - z) == x - y - z"),
+        ("x * (y + z) == x * y + z", "x * (y + z) == x * y + z"),
+        ("x / (y * z) == x % y * z", "x / (y * z) == x % y * z"),
+        ("-(x + 1) == -x", "-(x + 1) == -x"),
+        ("x == -5 and x - -5 == 0", "x == -5 and x - -5 == 0"),
+        ("-(-x) == x", "- -x == x"),
+        (
+            "(if p then 1 else 2) + 1 == x",
+            "(if p then 1 else 2) + 1 == x",
+        ),
+        ("x == (if p then 1 else 2)", "x == (if p then 1 else 2)"),
+        (
+            "if p then q else if q then r else p",
+            "if p then q else if q then r else p",
+        ),
+        (
+            "if (if p then q else r) then q else r",
+            "if (if p then q else r) then q else r",
+        ),
+        ("x in {1, 2}", "x in {1, 2}"),
+        ("x + 1 in {}", "x + 1 in {}"),
+        (
+            "(x, p) in {(1, true), (2, false)}",
+            "(x, p) in {(1, true), (2, false)}",
+        ),
+        ("c == red or c in {green}", "c == red or c in {green}"),
+        (
+            "knows(A, p) and knows_value(B, x, y)",
+            "knows(A, p) and knows_value(B, x, y)",
+        ),
+        ("at(s, knows(A, not p))", "at(s, knows(A, not p))"),
+        (
+            "(p or q) and not knows(A, p or q)",
+            "(p or q) and not knows(A, p or q)",
+        ),
+        ("x == 2 + 3", "x == 5"),
+    ];
+    for (written, shown) in table {
+        let program = ok(&format!("{prelude}announce {written}"));
+        let formula = last_formula(&program);
+        assert_eq!(program.show(formula, None), shown, "{written}");
+        // What is shown reads back as the same formula.
+        let again = ok(&format!("{prelude}announce {shown}"));
+        assert_eq!(strip(last_formula(&again)), strip(formula), "{shown}");
+    }
+    // The speaker's own agent is left out.
+    let program = ok(&format!(
+        "{prelude}A: knows(p) and knows(B, knows_value(x))"
+    ));
+    let formula = last_formula(&program);
+    assert_eq!(
+        program.show(formula, Some(CharId(0))),
+        "knows(p) and knows(B, knows_value(x))"
+    );
+    assert_eq!(
+        program.show(formula, None),
+        "knows(A, p) and knows(B, knows_value(A, x))"
+    );
+}
+
+fn compile_with(src: &str, sets: &[(&str, i64)]) -> Result<ir::Program, crate::CompileError> {
+    let sets: Vec<(String, i64)> = sets.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+    crate::compile(src, &sets)
+}
+
+#[test]
+fn sets_override_consts() {
+    let src = "const n = 2\nconst m = n * 10\ncharacters child[n]\nint x\nannounce x == m\n";
+    let program = compile_with(src, &[("n", 4)]).unwrap();
+    assert_eq!(program.characters.len(), 4);
+    assert_eq!(program.show(last_formula(&program), None), "x == 40");
+    let program = compile_with(src, &[("n", 4), ("m", 7), ("n", 1)]).unwrap();
+    assert_eq!(program.characters.len(), 1);
+    assert_eq!(program.show(last_formula(&program), None), "x == 7");
+    assert_eq!(
+        compile_with(src, &[("x", 3)]),
+        Err(crate::CompileError::UnknownSet {
+            name: "x".to_string(),
+            consts: vec!["n".to_string(), "m".to_string()],
+        })
+    );
+    // A set value is checked like the declared one.
+    let Err(crate::CompileError::Story(diagnostics)) = compile_with(src, &[("n", -1)]) else {
+        panic!()
+    };
+    assert_eq!(diagnostics[0].message, "a family cannot have -1 members");
+    // A syntax error comes first.
+    assert!(matches!(
+        compile_with("announce )", &[("x", 1)]),
+        Err(crate::CompileError::Story(_))
+    ));
+}
+
+#[test]
+fn repeat_checkpoints_are_visible_to_until() {
+    let program = ok("\
+characters A
+bool p
+repeat max 5 {
+  A: p
+  checkpoint c
+} until at(c, knows(A, p))
+announce at(c, true)
+");
+    assert_eq!(program.checkpoints.len(), 1);
+    let ir::StmtKind::Repeat {
+        max: 5,
+        body,
+        until,
+    } = &program.statements[0].kind
+    else {
+        panic!("{:?}", program.statements[0])
+    };
+    assert_eq!(body.len(), 2);
+    assert!(matches!(
+        until.kind,
+        ir::ExprKind::At {
+            checkpoint: CheckpointId(0),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn code_that_does_not_run_is_still_checked() {
+    // Names and types are checked in an empty loop and in an untaken branch…
+    assert_eq!(
+        errors(
+            "bool p\nfor i in 0..0 { announce zz }\nif false { announce 1 } else { announce p }"
+        ),
+        [
+            ("unknown name `zz`".to_string(), "zz".to_string()),
+            ("expected bool, found int".to_string(), "1".to_string()),
+        ]
+    );
+    assert_eq!(
+        errors("bool p[2]\nannounce all(i in 0..0: p[i] + 1)"),
+        [("expected int, found bool".to_string(), "p[i]".to_string())]
+    );
+    // …but values there are placeholders: no range errors, nothing emitted.
+    let program = ok("\
+const n = 1
+bool muddy[n]
+for i in 0..n {
+  if i + 1 < n { announce muddy[i + 1] }
+}
+announce all(i in 0..n, j in 0..n if i != j: muddy[j])
+");
+    assert_eq!(rendered_program(&program), ["announce true"]);
+}
+
+fn rendered_program(program: &ir::Program) -> Vec<String> {
+    render(program)
+}
+
+#[test]
+fn new_constructs_report_located_errors() {
+    let table: &[(&str, &[(&str, &str)])] = &[
+        // consts
+        ("for i in 0..n { worlds }", &[("unknown name `n`", "n")]),
+        (
+            "int x\nconst n = x + 1",
+            &[(
+                "the value of a `const` must be computable before the story runs (from consts and loop variables)",
+                "x + 1",
+            )],
+        ),
+        ("const n = true", &[("expected int, found bool", "true")]),
+        (
+            "const n = 1\nconst n = 2",
+            &[("`n` is already declared", "n")],
+        ),
+        (
+            "const big = 9223372036854775807 + 1",
+            &[(
+                "the value of a `const` overflows 64-bit integers",
+                "9223372036854775807 + 1",
+            )],
+        ),
+        // families and indices
+        (
+            "bool muddy[6]\nannounce muddy[6]",
+            &[("index 6 is out of range: `muddy` has 6 members (0..5)", "6")],
+        ),
+        (
+            "bool muddy[3]\nfor i in 0..4 { announce muddy[i] }",
+            &[("index 3 is out of range: `muddy` has 3 members (0..2)", "i")],
+        ),
+        (
+            "bool muddy[1]\nannounce muddy[-1 + 0]",
+            &[(
+                "index -1 is out of range: `muddy` has 1 member (0)",
+                "-1 + 0",
+            )],
+        ),
+        (
+            "bool muddy[0]\nannounce muddy[0]",
+            &[("index 0 is out of range: `muddy` has no members", "0")],
+        ),
+        (
+            "bool muddy[6]\nint x\nannounce muddy[x]",
+            &[(
+                "an index must be computable before the story runs (from consts and loop variables)",
+                "x",
+            )],
+        ),
+        (
+            "characters A\nbool muddy[6]\nannounce muddy[if knows(A, true) then 1 else 0]",
+            &[(
+                "an index must be computable before the story runs (from consts and loop variables)",
+                "if knows(A, true) then 1 else 0",
+            )],
+        ),
+        (
+            "bool muddy[6]\nannounce muddy",
+            &[(
+                "`muddy` is a family; pick a member, e.g. `muddy[0]`",
+                "muddy",
+            )],
+        ),
+        (
+            "characters child[2]\nchild: true",
+            &[(
+                "`child` is a family; pick a member, e.g. `child[0]`",
+                "child",
+            )],
+        ),
+        (
+            "characters child[2]\nannounce knows(child, true)",
+            &[(
+                "`child` is a family; pick a member, e.g. `child[0]`",
+                "child",
+            )],
+        ),
+        (
+            "characters child[2]\nannounce child[1]",
+            &[("`child[1]` is a character, not a value", "child[1]")],
+        ),
+        (
+            "bool muddy[2]\nmuddy[0] learns true",
+            &[("`muddy[0]` is not a character", "muddy[0]")],
+        ),
+        ("int x\nannounce x[0]", &[("`x` is not a family", "x")]),
+        (
+            "for i in 0..2 { announce i[0] }",
+            &[("`i` is not a family", "i")],
+        ),
+        ("announce zz[0]", &[("unknown name `zz`", "zz")]),
+        (
+            "bool muddy[2]\nannounce muddy[true]",
+            &[("expected int, found bool", "true")],
+        ),
+        (
+            "int size\nbool muddy[size]",
+            &[(
+                "the size of a family must be computable before the story runs (from consts and loop variables)",
+                "size",
+            )],
+        ),
+        (
+            "bool muddy[-1]",
+            &[("a family cannot have -1 members", "-1")],
+        ),
+        (
+            "bool muddy[100001]",
+            &[(
+                "a family may have at most 100000 members, found 100001",
+                "100001",
+            )],
+        ),
+        // enums
+        (
+            "enum Colour { red, green }\nColour c\nannounce c == 1",
+            &[("cannot compare Colour with int", "c == 1")],
+        ),
+        (
+            "enum Colour { red, green }\nColour c\nannounce c < green",
+            &[
+                ("`<` needs ints, found Colour", "c"),
+                ("`<` needs ints, found Colour", "green"),
+            ],
+        ),
+        (
+            "enum Colour { red }\nColour c\nannounce c + 1 == 2",
+            &[("`+` needs ints, found Colour", "c")],
+        ),
+        (
+            "enum Colour { red }\nColour c\nannounce -c == 2",
+            &[("`-` needs ints, found Colour", "c")],
+        ),
+        (
+            "enum Colour { red }\nint x\nannounce x in {1, red}",
+            &[("expected int, found Colour", "red")],
+        ),
+        (
+            "enum Colour { red, green }\nColour c\nannounce c == gren",
+            &[("unknown name `gren`", "gren")],
+        ),
+        (
+            "enum Colour { red }\nannounce Colour == red",
+            &[("`Colour` is an enum, not a value", "Colour")],
+        ),
+        (
+            "enum Colour { red, red }",
+            &[("`red` is already declared", "red")],
+        ),
+        (
+            "characters red\nenum Colour { red }",
+            &[("`red` is already declared", "red")],
+        ),
+        (
+            "enum Colour { red }\nconst red = 1",
+            &[("`red` is already declared", "red")],
+        ),
+        (
+            "Colour c\nenum Colour { red }",
+            &[("unknown enum `Colour`", "Colour")],
+        ),
+        (
+            "enum C { r }\nC c\nannounce min(c, 1) == 1",
+            &[("`min` needs ints, found C", "c")],
+        ),
+        (
+            "enum C { r }\nC c\nannounce distinct(c, 1)",
+            &[("cannot compare C with int", "1")],
+        ),
+        (
+            "enum C { r }\nC c\nannounce sum(i in 0..2: c) == 1",
+            &[("`sum` needs ints, found C", "c")],
+        ),
+        // loops and conditions
+        (
+            "const n = 3\nfor n in 0..3 { worlds }",
+            &[("`n` is already declared", "n")],
+        ),
+        (
+            "for i in 0..3 { for i in 0..2 { worlds } }",
+            &[("`i` is a loop variable here", "i")],
+        ),
+        (
+            "bool p\nannounce all(p in 0..2: true)",
+            &[("`p` is already declared", "p")],
+        ),
+        (
+            "int x\nfor i in 0..x { worlds }",
+            &[(
+                "a range bound must be computable before the story runs (from consts and loop variables)",
+                "x",
+            )],
+        ),
+        (
+            "int x\nif x > 1 { worlds }",
+            &[(
+                "the condition of `if` must be computable before the story runs (from consts and loop variables)",
+                "x > 1",
+            )],
+        ),
+        ("if 1 { worlds }", &[("expected bool, found int", "1")]),
+        (
+            "bool p[2]\nannounce all(i in 0..2 if p[i]: true)",
+            &[(
+                "the condition of an aggregate must be computable before the story runs (from consts and loop variables)",
+                "p[i]",
+            )],
+        ),
+        (
+            "for i in 0..3 { int x }",
+            &[(
+                "declarations must be at the top level of the story",
+                "int x",
+            )],
+        ),
+        (
+            "if true { const n = 1 }",
+            &[(
+                "declarations must be at the top level of the story",
+                "const n = 1",
+            )],
+        ),
+        (
+            "repeat max 2 { enum E { a } } until true",
+            &[(
+                "declarations must be at the top level of the story",
+                "enum E { a }",
+            )],
+        ),
+        // aggregates and functions
+        (
+            "announce sum(i in 0..3: true) == 1",
+            &[("expected int, found bool", "true")],
+        ),
+        (
+            "announce all(i in 0..3: 1)",
+            &[("expected bool, found int", "1")],
+        ),
+        (
+            "announce count(i in 0..3: i) == 1",
+            &[("expected bool, found int", "i")],
+        ),
+        (
+            "bool p\nannounce all(p)",
+            &[("`all` needs a range", "all(p)")],
+        ),
+        (
+            "announce min() == 1",
+            &[("`min` needs at least one value", "min()")],
+        ),
+        (
+            "announce abs(1, 2) == 1",
+            &[("`abs` takes one integer", "abs(1, 2)")],
+        ),
+        (
+            "announce abs(true) == 1",
+            &[("expected int, found bool", "true")],
+        ),
+        (
+            "announce abs(i in 0..3: true)",
+            &[("`abs` does not take a range", "abs")],
+        ),
+        (
+            "announce foo(i in 0..3: true)",
+            &[("unknown function `foo`", "foo")],
+        ),
+        // simultaneously, actual, reveals, repeat, assert_adds_ck
+        (
+            "characters A\nsimultaneously { A learns true }",
+            &[(
+                "only announcements can be made simultaneously",
+                "A learns true",
+            )],
+        ),
+        (
+            "characters A\nsimultaneously {\n  A: true\n  checkpoint c\n  worlds\n}",
+            &[
+                (
+                    "only announcements can be made simultaneously",
+                    "checkpoint c",
+                ),
+                ("only announcements can be made simultaneously", "worlds"),
+            ],
+        ),
+        (
+            "characters A\nsimultaneously { for i in 0..2 { if i == 1 { actual true } } }",
+            &[(
+                "only announcements can be made simultaneously",
+                "actual true",
+            )],
+        ),
+        (
+            "characters A\nsimultaneously { simultaneously { A: true } }",
+            &[(
+                "only announcements can be made simultaneously",
+                "simultaneously { A: true }",
+            )],
+        ),
+        (
+            "characters A\nbool p\nactual knows(A, p)",
+            &[(
+                "`actual` describes the world itself, without knowledge operators",
+                "knows(A, p)",
+            )],
+        ),
+        ("int x\nactual x", &[("expected bool, found int", "x")]),
+        (
+            "characters A\nint x\nA reveals x",
+            &[("expected bool, found int", "x")],
+        ),
+        ("int x\nx reveals true", &[("`x` is not a character", "x")]),
+        (
+            "characters A\nbool p\nannounce knows(p)\nA reveals knows(p)",
+            &[("`knows` needs a character here", "knows(p)")],
+        ),
+        (
+            "bool p\nrepeat max 0 { announce p } until p",
+            &[("`repeat` needs at least 1 round, found 0", "0")],
+        ),
+        (
+            "int x\nrepeat max x { worlds } until true",
+            &[(
+                "the number of rounds must be computable before the story runs (from consts and loop variables)",
+                "x",
+            )],
+        ),
+        (
+            "characters A\nbool p\nrepeat max 3 { A: p } until knows_value(p)",
+            &[("`knows_value` needs a character here", "knows_value(p)")],
+        ),
+        (
+            "int x\nrepeat max 3 { worlds } until x",
+            &[("expected bool, found int", "x")],
+        ),
+        (
+            "bool p\nrepeat max 3 { worlds } until at(c, p)\ncheckpoint c",
+            &[("checkpoint `c` is defined after this statement", "c")],
+        ),
+        (
+            "int x\nassert_adds_ck x { worlds }",
+            &[("expected bool, found int", "x")],
+        ),
+        (
+            "bool p\nassert_adds_ck knows(p) { worlds }",
+            &[("`knows` needs a character here", "knows(p)")],
+        ),
+        // checkpoints in blocks
+        (
+            "for i in 0..3 { checkpoint c }",
+            &[(
+                "checkpoint `c` is defined again in the next round of this loop",
+                "c",
+            )],
+        ),
+        (
+            "bool p\nif false { checkpoint c }\nannounce at(c, p)",
+            &[("checkpoint `c` is never reached", "c")],
+        ),
+        (
+            "bool p\nannounce at(c, p)\nrepeat max 2 { checkpoint c } until true",
+            &[("checkpoint `c` is defined after this statement", "c")],
+        ),
+        (
+            "bool p\nrepeat max 2 { announce at(c, p)\n checkpoint c } until true",
+            &[("checkpoint `c` is defined after this statement", "c")],
+        ),
+    ];
+    for (src, expected) in table {
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(m, t)| (m.to_string(), t.to_string()))
+            .collect();
+        assert_eq!(errors(src), expected, "\n{src}");
+    }
+}
+
+#[test]
+fn new_constructs_hint_what_to_do() {
+    let table: &[(&str, &[&str])] = &[
+        (
+            "for i in 0..n { worlds }",
+            &["declare it first, e.g. `const n = 3`"],
+        ),
+        (
+            "const num = 3\nfor i in 0..nu { worlds }",
+            &["did you mean `num`?"],
+        ),
+        (
+            "for i in 0..n { worlds }\nconst n = 3",
+            &["`n` is declared later in the story"],
+        ),
+        (
+            "enum Colour { red, green }\nColour c\nannounce c == gren",
+            &["did you mean `green`?"],
+        ),
+        (
+            "bool muddy[3]\nannounce mudy[0]",
+            &["did you mean `muddy`?"],
+        ),
+        (
+            "bool muddy[6]\nint x\nannounce muddy[x]",
+            &["`x` is a hidden constant: its value is known only as the story runs"],
+        ),
+        (
+            "characters A\nbool muddy[6]\nannounce muddy[if knows(A, true) then 1 else 0]",
+            &["knowledge operators are evaluated as the story runs"],
+        ),
+        (
+            "characters child[2], Nobody\nbool p\np: true",
+            &["the characters are `child[…]` and `Nobody`"],
+        ),
+        (
+            "characters child[2]\nannounce child[1]",
+            &[
+                "to talk about what child[1] knows, use `knows(child[1], …)` or `knows_value(child[1], …)`",
+            ],
+        ),
+        (
+            "enum Colour { red, green }\nannounce Colour == red",
+            &["its values are `red` and `green`"],
+        ),
+        (
+            "enum Colour { red, red }",
+            &["names of characters, constants, consts, enums and enum values must be unique"],
+        ),
+        (
+            "Colour c\nenum Colour { red }",
+            &["`Colour` is declared later in the story"],
+        ),
+        (
+            "const n = 3\nfor n in 0..3 { worlds }",
+            &["a loop variable needs a name of its own"],
+        ),
+        (
+            "for i in 0..3 { int x }",
+            &["move it before the block; a loop can use a family, e.g. `bool muddy[n]`"],
+        ),
+        (
+            "characters A\nsimultaneously { A learns true }",
+            &["inside `simultaneously { … }` write `announce …`, `A: …` or `A reveals …`"],
+        ),
+        (
+            "bool p\nrepeat max 0 { worlds } until p",
+            &["write e.g. `repeat max 10 { … } until …`"],
+        ),
+        (
+            "bool p\nannounce all(p)",
+            &["write e.g. `all(i in 0..n: …)`"],
+        ),
+        (
+            "announce abs(i in 0..3: true)",
+            &["the functions over a range are `all`, `any`, `sum`, `count` and `distinct`"],
+        ),
+        ("announce summ(i in 0..3: 1) == 1", &["did you mean `sum`?"]),
+        ("announce mx(1) == 1", &["did you mean `max`?"]),
+        (
+            "for i in 0..3 { checkpoint c }",
+            &["checkpoint names must be unique; define it outside the `for` loop"],
+        ),
+        (
+            "bool p\nif false { checkpoint c }\nannounce at(c, p)",
+            &[
+                "it is defined only in a part of the story that does not run (an `if` branch not taken or an empty loop)",
+            ],
+        ),
+    ];
+    for (src, expected) in table {
+        assert_eq!(hints(src), *expected, "\n{src}");
+    }
+}
+
+#[test]
+fn errors_inside_blocks_are_all_reported_once() {
+    let src = "\
+characters child[3]
+bool muddy[3]
+for i in 0..3 {
+  child[i] learns mudy[i]
+  announce muddy[i] + 1
+  for j in 0..4 {
+    child[i] learns muddy[j]
+  }
+}
+worlds 0
+";
+    assert_eq!(
+        errors(src),
+        [
+            ("unknown name `mudy`".to_string(), "mudy".to_string()),
+            (
+                "expected int, found bool".to_string(),
+                "muddy[i]".to_string()
+            ),
+            (
+                "index 3 is out of range: `muddy` has 3 members (0..2)".to_string(),
+                "j".to_string()
+            ),
+            ("a limit must be at least 1".to_string(), "0".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn unrolling_has_a_budget() {
+    let diagnostics = compile("for i in 0..2000000 { worlds }").unwrap_err();
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(
+        diagnostics[0].message,
+        "the story unrolls into too many rounds"
+    );
+    let diagnostics = compile("int x[3000]\nannounce distinct(i in 0..3000: x[i])").unwrap_err();
+    assert_eq!(
+        diagnostics[0].message,
+        "the story unrolls into too many rounds"
+    );
+    let many = vec!["1"; 65].join(", ");
+    assert_eq!(
+        errors(&format!("announce min({many}) == 1"))[0].0,
+        "`min` takes at most 64 values"
+    );
+    // Large aggregates stay shallow trees.
+    let program = ok("bool p[1000]\nannounce all(i in 0..1000: p[i])");
+    fn height(e: &ir::Expr) -> usize {
+        match &e.kind {
+            ir::ExprKind::Logic(_, a, b) => 1 + height(a).max(height(b)),
+            _ => 1,
+        }
+    }
+    assert!(height(last_formula(&program)) < 80);
+}
+
+/// The examples of docs/language.md compile: the top one alone, and those of the full
+/// language's sections after the declarations they rely on.
+#[test]
+fn the_documented_examples_compile() {
+    let doc = include_str!("../../../docs/language.md");
+    let blocks = |text: &str| -> Vec<String> {
+        text.split("```")
+            .skip(1)
+            .step_by(2)
+            .filter(|b| !b.starts_with("text\n"))
+            .map(|b| b.strip_prefix('\n').unwrap_or(b).to_string())
+            .collect()
+    };
+    let head = &doc[..doc.find("## Lexical structure").unwrap()];
+    for story in blocks(head) {
+        ok(&story);
+    }
+    let start = doc.find("## Parameters").unwrap();
+    let end = doc.find("## Worlds").unwrap();
+    let examples = blocks(&doc[start..end]);
+    assert!(examples.len() >= 8, "{examples:?}");
+    // Parameters, enums and families declare what they use.
+    for story in &examples[..3] {
+        ok(story);
+    }
+    let prelude = "const n = 3\ncharacters child[n]\nbool muddy[n]\nint age[3]\n\
+                   enum Colour { red, green, blue }\nColour wall[5], door\n";
+    ok(&format!("{prelude}{}", examples[3..].join("\n")));
+}
+
+fn compile_seed(src: &str, seed: u64) -> ir::Program {
+    let story = epipen_syntax::parse(src).expect("parses");
+    lower(&story, &[], seed, None).expect("lowers")
+}
+
+/// The values of the set a story's first announcement keeps, for `x in …`.
+fn announced_set(program: &ir::Program) -> Vec<i64> {
+    let ir::StmtKind::Announce { formula, .. } = &program.statements[0].kind else {
+        panic!("an announcement first")
+    };
+    let mut values = Vec::new();
+    formula
+        .walk(&mut |e| {
+            if let ir::ExprKind::In { set, .. } = &e.kind {
+                for item in set {
+                    if let ir::ExprKind::Int(n) = item[0].kind {
+                        values.push(n);
+                    }
+                }
+            }
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+    values
+}
+
+#[test]
+fn sample_draws_k_items_by_seed_and_records_them() {
+    let src = "int x\nannounce x in sample(3, {10, 20, 30, 40, 50, 60})\n";
+    let a = compile_seed(src, 1);
+    let drawn = announced_set(&a);
+    assert_eq!(drawn.len(), 3, "{drawn:?}");
+    assert!(
+        drawn.windows(2).all(|w| w[0] < w[1]),
+        "kept in the set's order"
+    );
+    assert_eq!(a.samples.len(), 1);
+    let items: Vec<&str> = a.samples[0]
+        .items
+        .iter()
+        .map(|s| &src[s.start..s.end])
+        .collect();
+    let expected: Vec<String> = drawn.iter().map(|n| n.to_string()).collect();
+    assert_eq!(items, expected);
+    assert_eq!(
+        &src[a.samples[0].span.start..a.samples[0].span.end],
+        "sample(3, {10, 20, 30, 40, 50, 60})"
+    );
+    // The same seed draws the same items; some other seed draws others.
+    assert_eq!(announced_set(&compile_seed(src, 1)), drawn);
+    assert!((2..20).any(|seed| announced_set(&compile_seed(src, seed)) != drawn));
+    // `compile` draws with seed 0.
+    assert_eq!(
+        announced_set(&ok(src)),
+        announced_set(&compile_seed(src, 0))
+    );
+}
+
+#[test]
+fn sample_of_tuples_across_lines() {
+    let src = "int m, d\nannounce (m, d) in sample(2, {\n  (1, 2), (3, 4),\n  (5, 6),\n})\n";
+    let program = compile_seed(src, 5);
+    assert_eq!(program.samples[0].items.len(), 2);
+    assert!(
+        program.samples[0]
+            .items
+            .iter()
+            .all(|s| ["(1, 2)", "(3, 4)", "(5, 6)"].contains(&&src[s.start..s.end]))
+    );
+}
+
+#[test]
+fn sample_errors_are_located() {
+    assert_eq!(
+        errors("int x\nannounce x in sample(4, {1, 2, 3})"),
+        [(
+            "cannot sample 4 items from a set of 3".to_string(),
+            "4".to_string()
+        )]
+    );
+    assert_eq!(
+        hints("int x\nannounce x in sample(-1, {1, 2, 3})"),
+        ["sample between 0 and 3 items"]
+    );
+    assert_eq!(
+        errors("int x, y\nannounce x in sample(y, {1, 2, 3})"),
+        [(
+            "the number of items to sample must be computable before the story runs (from consts and loop variables)".to_string(),
+            "y".to_string()
+        )]
+    );
+    let d = epipen_syntax::parse("int x\nannounce x in sample(2 {1, 2})").expect_err("no comma");
+    assert_eq!(
+        d[0].message,
+        "expected `,` after the number of items to sample, found `{`"
+    );
+    assert_eq!(d[0].hints, ["write `x in sample(3, {1, 2, 3, 4, 5})`"]);
+    let d = epipen_syntax::parse("int x\nannounce x in sample(2, {1, 2}").expect_err("no paren");
+    assert_eq!(
+        d[0].message,
+        "expected `)` after the set of `sample(…)`, found end of input"
+    );
+}
+
+#[test]
+fn sample_in_code_that_does_not_run_draws_nothing() {
+    let src =
+        "int x\nif false { announce x in sample(1, {1, 2}) }\nannounce x in sample(1, {7, 8, 9})\n";
+    let program = compile_seed(src, 3);
+    assert_eq!(program.samples.len(), 1);
+}
+
+#[test]
+fn empty_aggregates_are_their_identity_and_never_vanish() {
+    let with = |src: &str, sets: &[(&str, i64)]| render(&compile_with(src, sets).unwrap());
+    // The body indexes past the family; over an empty range it is never built, and the
+    // statement stays, with the aggregate's identity.
+    let src = "const n = 3\nbool b[n]\nannounce any(i in 0..n - 1: b[i] != b[i + 1])\n";
+    assert_eq!(with(src, &[("n", 1)]), ["announce false"]);
+    assert_eq!(
+        rendered("bool p\nbool m[0]\nannounce p and any(i in 0..0: m[i])"),
+        ["announce p and false"]
+    );
+    assert_eq!(
+        rendered(
+            "characters A\nint x[0]\nannounce all(i in 0..0: x[i] > 0)\n\
+             A: sum(i in 0..0: x[i]) == count(i in 0..0: x[i] == 1)\n\
+             announce distinct(i in 0..0: x[i])"
+        ),
+        ["announce true", "A: true", "announce true"]
+    );
+    // Muddy children with no child: the actual world is the empty one, the father's
+    // "at least one of you is muddy" is false, the `until` holds at once.
+    let muddy = include_str!("../../../stories/muddy-children.story").to_string();
+    assert_eq!(
+        with(&muddy, &[("n", 0)]),
+        [
+            "actual true",
+            "announce false",
+            "repeat max 1",
+            "  checkpoint round_start",
+            "  simultaneously",
+            "until true",
+            "worlds 10"
+        ]
+    );
+    // Mistakes in a body that never runs are still reported.
+    assert_eq!(
+        errors("bool m[0]\nannounce any(i in 0..0: mm[i])"),
+        [("unknown name `mm`".to_string(), "mm".to_string())]
+    );
+}
+
+#[test]
+fn a_statement_that_lowers_to_nothing_is_an_internal_error() {
+    let story = epipen_syntax::parse("bool p\nannounce p\n").unwrap();
+    let statement = story.statements[1].span;
+    let mut lowerer = Lowerer::new(&story, &[], 0);
+    lowerer.vanished = Some(statement);
+    let Err(CompileError::Story(diagnostics)) = lowerer.finish(Vec::new()) else {
+        panic!("an internal error")
+    };
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].span, statement);
+    assert_eq!(
+        diagnostics[0].message,
+        "internal error: this statement lowered to nothing, without an error"
+    );
+    assert_eq!(
+        diagnostics[0].hints,
+        ["this is a bug in epipen; please report it with the story"]
+    );
+    // Lowering a story records none.
+    let mut lowerer = Lowerer::new(&story, &[], 0);
+    let mut out = Vec::new();
+    for stmt in &story.statements {
+        lowerer.stmt(stmt, &mut out);
+    }
+    assert_eq!(lowerer.vanished, None);
+    assert_eq!(out.len(), 1);
+}
+
+#[test]
+fn each_error_is_reported_once_with_a_count_of_its_rounds() {
+    let diagnostics = compile("int a[2]\nfor i in 0..5 {\n  announce a[i] == 0\n}\n").unwrap_err();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        diagnostics[0].message,
+        "index 2 is out of range: `a` has 2 members (0..1)"
+    );
+    assert_eq!(
+        diagnostics[0].hints,
+        ["and 2 more errors here, in other rounds of the unrolling"]
+    );
+    // The same message again in another round is not counted again.
+    let src = "int a[2]\nfor j in 0..3 {\n  for i in 0..4 {\n    announce a[i] == 0\n  }\n}\n";
+    let diagnostics = compile(src).unwrap_err();
+    assert_eq!(
+        diagnostics[0].hints,
+        ["and 1 more error here, in other rounds of the unrolling"]
+    );
+}
+
+#[test]
+fn unrolling_stops_at_the_deadline() {
+    let src = "int x\nannounce sum(i in 0..999999: x * i) == 1\n";
+    let story = epipen_syntax::parse(src).unwrap();
+    let Err(CompileError::Timeout { span }) =
+        lower(&story, &[], 0, Some(std::time::Instant::now()))
+    else {
+        panic!("a timeout")
+    };
+    assert_eq!(&src[span.start..span.end], "0..999999");
+}
+
+#[test]
+fn a_failed_declaration_is_reported_once_not_at_each_use() {
+    let src = "characters A, c[-1]\nbool m[-1]\nA: knows_value(c[0], m[0])\n\
+               announce knows(c[1], m[2])\nA: knows_value(m[0])\nc[0] learns m[0]\nannounce m\n";
+    assert_eq!(
+        errors(src),
+        [
+            (
+                "a family cannot have -1 members".to_string(),
+                "-1".to_string()
+            ),
+            (
+                "a family cannot have -1 members".to_string(),
+                "-1".to_string()
+            ),
+        ]
+    );
+    // Its index is still checked.
+    assert_eq!(
+        errors("bool m[-1]\nannounce m[zz]"),
+        [
+            (
+                "a family cannot have -1 members".to_string(),
+                "-1".to_string()
+            ),
+            ("unknown name `zz`".to_string(), "zz".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn the_actual_world_is_declared_once() {
+    let src = "characters A\nbool p, q\nactual p and q\nA reveals p\nactual p and not q\n";
+    let diagnostics = compile(src).unwrap_err();
+    assert_eq!(diagnostics.len(), 1);
+    let d = &diagnostics[0];
+    assert_eq!(d.message, "the actual world is already declared");
+    assert_eq!(&src[d.span.start..d.span.end], "actual p and not q");
+    assert_eq!(
+        d.notes
+            .iter()
+            .map(|(span, note)| (&src[span.start..span.end], note.as_str()))
+            .collect::<Vec<_>>(),
+        [("actual p and q", "the first `actual`")]
+    );
+    assert_eq!(
+        d.render("x.story", src),
+        "x.story:5:1: error: the actual world is already declared\n  |\n5 | actual p and not q\n  \
+         | ^^^^^^^^^^^^^^^^^^\n  = note: line 3: the first `actual`\n  \
+         = hint: declare it once: join the two in one `actual`, e.g. `actual φ and ψ`\n"
+    );
+    assert_eq!(
+        errors("bool p[2]\nfor i in 0..2 { actual p[i] }"),
+        [(
+            "`actual` is declared again in the next round of this loop".to_string(),
+            "actual p[i]".to_string()
+        )]
+    );
+    // One in code that does not run, or run once per round of a `repeat`, is fine.
+    ok("bool p\nif false { actual not p }\nactual p");
+    ok("characters A\nbool p\nrepeat max 2 { actual p\nA reveals p } until true");
+}

@@ -1,0 +1,480 @@
+//! A story as a front end holds it: read from a file (or typed into the playground),
+//! compiled with its `--set`s and seed, and run with a deadline; every failure rendered
+//! once, as the CLI prints it (`file:line:column`, a caret excerpt, a hint). The
+//! command line, the web playground and the Python package all run stories through
+//! [`CompiledStory`], and print or send what it gives them.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
+use crate::explore::graph::GRAPH_CAP;
+use crate::explore::trace::{Fates, TraceStep, Tracer};
+use crate::ir::{CheckpointId, Program, Stmt, StmtKind};
+use crate::syntax::diagnostic::line_col;
+use crate::syntax::{Diagnostic, Span};
+use crate::worlds::{Model, WorldCount, WorldSet};
+use crate::{CompileError, explore};
+
+/// A story compiled, with its text and the name messages give it.
+#[derive(Debug, Clone)]
+pub struct CompiledStory {
+    /// The file's path as messages name it.
+    pub path: String,
+    pub source: String,
+    pub program: Rc<Program>,
+    /// When the run's time is up (counted from before compiling).
+    pub deadline: Option<Instant>,
+}
+
+/// Why a story could not be compiled or run, rendered as the CLI prints it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The story is wrong (exit code 2).
+    Story(String),
+    /// The solver failed or gave up: a timeout, `unknown`, a refuted hint or a failed
+    /// check (exit code 1).
+    Solver(String),
+}
+
+impl Failure {
+    /// The rendered message.
+    pub fn text(&self) -> &str {
+        match self {
+            Failure::Story(text) | Failure::Solver(text) => text,
+        }
+    }
+
+    /// The exit code the CLI gives it: 2 for a story error, 1 for a solver failure.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Failure::Story(_) => 2,
+            Failure::Solver(_) => 1,
+        }
+    }
+}
+
+/// What a front end watches while a story runs (every method does nothing unless
+/// overridden): the command line shows progress and prints `--stats` with it.
+pub trait Watch {
+    /// The engine is made, before the first statement.
+    fn begun(&mut self, _story: &CompiledStory, _engine: &Engine) {}
+    /// The top-level statement at `span` starts.
+    fn starting(&mut self, _story: &CompiledStory, _span: Span) {}
+    /// Something is about to be reported (an event, or a statement's figures).
+    fn reporting(&mut self) {}
+    /// With [`Options::stats`]: the statement at `span` took `elapsed`, and κ has
+    /// `kappa_size` `unit`s after it.
+    fn stats(
+        &mut self,
+        _story: &CompiledStory,
+        _span: Span,
+        _elapsed: Duration,
+        _kappa_size: usize,
+        _unit: &'static str,
+    ) {
+    }
+    /// The last statement finished.
+    fn finished(&mut self) {}
+}
+
+/// A [`Watch`] that watches nothing.
+pub struct Unwatched;
+
+impl Watch for Unwatched {}
+
+/// Called with the engine at the start (span None) and after each top-level statement.
+pub type AfterStep<'a> = dyn FnMut(&mut Engine, Option<Span>) -> Result<(), Failure> + 'a;
+
+/// What a traced run reports, in order: the worlds after a statement (or at the start),
+/// or an event of the run.
+pub enum Traced<'a> {
+    Step(&'a TraceStep),
+    Event(&'a Event),
+}
+
+/// The hint given with a timeout.
+const TIMEOUT_HINT: &str = "raise --timeout, or simplify the story";
+
+impl CompiledStory {
+    /// Compiles the story `source` (read from `path`, as messages name it) with its
+    /// `--set`s and seed; unrolling stops at `deadline`, and the story keeps it for
+    /// its runs.
+    pub fn compile(
+        path: String,
+        source: String,
+        sets: &[(String, i64)],
+        seed: u64,
+        deadline: Option<Instant>,
+    ) -> Result<CompiledStory, Failure> {
+        match crate::compile_until(&source, sets, seed, deadline) {
+            Ok(program) => Ok(CompiledStory {
+                path,
+                source,
+                program: Rc::new(program),
+                deadline,
+            }),
+            Err(CompileError::Story(diagnostics)) if !sets.is_empty() => Err(set_failure(
+                &path,
+                &source,
+                sets,
+                seed,
+                deadline,
+                &diagnostics,
+            )),
+            Err(e) => Err(compile_failure(&path, &source, e)),
+        }
+    }
+
+    /// The line of `span`'s start, from 1.
+    pub fn line(&self, span: Span) -> usize {
+        line_col(&self.source, span.start).0
+    }
+
+    /// The span of the story's last statement (where failures at its end are reported).
+    pub fn end(&self) -> Span {
+        self.program
+            .statements
+            .last()
+            .map(|s| s.span)
+            .unwrap_or_default()
+    }
+
+    /// The statement at `span` on one line, cut to fit (`--stats`, the trace).
+    pub fn statement_line(&self, span: Span) -> String {
+        explore::truncate(&self.statement(span), 72)
+    }
+
+    /// The statement at `span` on one line.
+    pub fn statement(&self, span: Span) -> String {
+        explore::statement_text(&self.source[span.start..span.end])
+    }
+
+    /// The hint of the `assert_adds_ck` statement, or the formula of the `check`, at
+    /// `span`, as written (on one line: its spaces collapsed).
+    pub fn hint_text(&self, span: Span) -> String {
+        fn formula(stmts: &[Stmt], span: Span) -> Option<Span> {
+            stmts.iter().find_map(|stmt| match &stmt.kind {
+                StmtKind::AssertAddsCk { hint, .. } if stmt.span == span => Some(hint.span),
+                StmtKind::Check(e) if stmt.span == span => Some(e.span),
+                StmtKind::AssertAddsCk { body, .. }
+                | StmtKind::Simultaneously(body)
+                | StmtKind::Repeat { body, .. } => formula(body, span),
+                _ => None,
+            })
+        }
+        let at = formula(&self.program.statements, span).unwrap_or(span);
+        let text = &self.source[at.start..at.end];
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// Runs the story's statements.
+    pub fn run(&self, options: &Options, sink: &mut dyn FnMut(Event)) -> Result<Engine, Failure> {
+        self.run_watched(options, &mut Unwatched, sink, &mut |_, _| Ok(()))
+    }
+
+    /// Runs the story's statements like [`CompiledStory::run`], telling `watch` where
+    /// the run is, and calling `after` with the engine at the start (span None) and
+    /// after each statement.
+    pub fn run_watched(
+        &self,
+        options: &Options,
+        watch: &mut dyn Watch,
+        sink: &mut dyn FnMut(Event),
+        after: &mut AfterStep<'_>,
+    ) -> Result<Engine, Failure> {
+        // The deadline counts from the start of the command, reading and compiling
+        // included. Each statement's time and κ size come as `Step` events for
+        // `--stats` and for the debug log.
+        let logged = tracing::enabled!(tracing::Level::DEBUG);
+        let printed = options.stats;
+        let options = Options {
+            timeout: self
+                .deadline
+                .map(|d| d.saturating_duration_since(Instant::now())),
+            stats: options.stats || logged,
+            ..options.clone()
+        };
+        let mut engine = Engine::new(self.program.clone(), &options);
+        watch.begun(self, &engine);
+        after(&mut engine, None)?;
+        for stmt in &self.program.statements {
+            watch.starting(self, stmt.span);
+            engine
+                .step(stmt, &mut |event| {
+                    watch.reporting();
+                    match event {
+                        Event::Step {
+                            span,
+                            elapsed,
+                            kappa_size,
+                            unit,
+                        } => {
+                            if logged {
+                                let (line, column) = line_col(&self.source, span.start);
+                                let ms = elapsed.as_secs_f64() * 1000.0;
+                                tracing::debug!(
+                                    "line {line}:{column}: done in {ms:.3} ms, κ {kappa_size} {unit}: {}",
+                                    self.statement_line(span)
+                                );
+                            }
+                            if printed {
+                                watch.stats(self, span, elapsed, kappa_size, unit);
+                            }
+                        }
+                        event => sink(event),
+                    }
+                })
+                .map_err(|e| self.failure(&e))?;
+            after(&mut engine, Some(stmt.span))?;
+        }
+        watch.finished();
+        Ok(engine)
+    }
+
+    /// Runs the story, reporting each event and, after each statement, the worlds
+    /// possible as `tracer` sees them, the steps of one statement unrolled by `for`
+    /// folded into one. Returns the engine at the end and which statement eliminated
+    /// each world, when the worlds were ever few enough to follow.
+    pub fn trace_run(
+        &self,
+        options: &Options,
+        watch: &mut dyn Watch,
+        mut tracer: Tracer,
+        emit: &mut dyn FnMut(Traced),
+    ) -> Result<(Engine, Option<Fates>), Failure> {
+        // The step not reported yet: the next may come from the same (unrolled)
+        // statement. It is reported before anything the next statement prints.
+        let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
+        let emit = RefCell::new(emit);
+        let flush = || {
+            if let Some(step) = pending.borrow_mut().take() {
+                (emit.borrow_mut())(Traced::Step(&step));
+            }
+        };
+        let engine = self.run_watched(
+            options,
+            watch,
+            &mut |event| {
+                if reported_by_run(&event) {
+                    flush();
+                }
+                (emit.borrow_mut())(Traced::Event(&event));
+            },
+            &mut |engine, span| {
+                let step = tracer
+                    .observe(engine, span)
+                    .map_err(|e| self.failure(&self.located(span, e)))?;
+                let same = matches!(&*pending.borrow(), Some(p) if p.span.is_some() && p.span == step.span);
+                if same {
+                    if let Some(p) = pending.borrow_mut().as_mut() {
+                        p.absorb(step);
+                    }
+                } else {
+                    flush();
+                    *pending.borrow_mut() = Some(step);
+                }
+                Ok(())
+            },
+        )?;
+        flush();
+        Ok((engine, tracer.fates().cloned()))
+    }
+
+    /// A failure outside any statement's run, at `span` (None: the story's end).
+    fn located(&self, span: Option<Span>, error: EngineFailure) -> EngineError {
+        EngineError {
+            span: span.unwrap_or_else(|| self.end()),
+            error,
+        }
+    }
+
+    /// Up to `limit` of the worlds possible at the end of the run of `engine`.
+    pub fn final_worlds(&self, engine: &mut Engine, limit: u64) -> Result<WorldSet, Failure> {
+        engine
+            .worlds(limit)
+            .map_err(|error| self.failure(&self.located(None, error.into())))
+    }
+
+    /// The checkpoint named `name` (None: the end of the story).
+    pub fn checkpoint(&self, name: Option<&str>) -> Result<Option<CheckpointId>, Failure> {
+        let Some(name) = name else { return Ok(None) };
+        match self.program.checkpoints.iter().position(|c| c.name == name) {
+            Some(k) => Ok(Some(CheckpointId(k))),
+            None => {
+                let names: Vec<String> = self
+                    .program
+                    .checkpoints
+                    .iter()
+                    .map(|c| format!("`{}`", c.name))
+                    .collect();
+                let hint = if names.is_empty() {
+                    "the story has no checkpoints; add `checkpoint NAME` where you want the graph"
+                        .to_string()
+                } else {
+                    format!("its checkpoints are {}", names.join(", "))
+                };
+                Err(Failure::Story(format!(
+                    "error: --at {name}: {} has no checkpoint `{name}`\n  = hint: {hint}\n",
+                    self.path
+                )))
+            }
+        }
+    }
+
+    /// The epistemic model at `checkpoint` (None: now) and its title (`cheryl.story at
+    /// checkpoint whispered: 10 worlds`), or the error that says why it cannot be drawn
+    /// (more than [`GRAPH_CAP`] worlds).
+    pub fn model(
+        &self,
+        engine: &mut Engine,
+        checkpoint: Option<CheckpointId>,
+    ) -> Result<(Model, String), Failure> {
+        let (span, place) = match checkpoint {
+            None => (self.end(), "at the end".to_string()),
+            Some(c) => (
+                self.program.checkpoints[c.0].span,
+                format!("at checkpoint {}", self.program.checkpoints[c.0].name),
+            ),
+        };
+        let at = |error: EngineFailure| self.failure(&EngineError { span, error });
+        let Some(model) = engine.model(checkpoint, GRAPH_CAP).map_err(at)? else {
+            let count = engine.count_worlds(checkpoint, GRAPH_CAP).map_err(at)?;
+            let d = Diagnostic::error(
+                span,
+                format!("the model {place} has {count}; a graph shows at most {GRAPH_CAP}"),
+            )
+            .with_hint("graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)");
+            return Err(Failure::Story(d.render(&self.path, &self.source)));
+        };
+        let file = std::path::Path::new(&self.path)
+            .file_name()
+            .map_or(self.path.clone(), |f| f.to_string_lossy().into_owned());
+        let title = format!(
+            "{file} {place}: {}",
+            WorldCount::Exactly(model.worlds.len() as u64)
+        );
+        Ok((model, title))
+    }
+
+    /// An engine's failure, rendered.
+    pub fn failure(&self, e: &EngineError) -> Failure {
+        let d = Diagnostic::error(e.span, e.error.to_string());
+        let render = |d: Diagnostic| d.render(&self.path, &self.source);
+        match &e.error {
+            EngineFailure::Solver(SolverError::Timeout) => {
+                Failure::Solver(render(d.with_hint(TIMEOUT_HINT)))
+            }
+            EngineFailure::Solver(_) => Failure::Solver(render(d)),
+            EngineFailure::Story { hints, .. } => {
+                Failure::Story(render(hints.iter().fold(d, |d, h| d.with_hint(h.clone()))))
+            }
+            EngineFailure::CheckFailed(world) => Failure::Solver(render(
+                Diagnostic::error(
+                    e.span,
+                    format!("the check `{}` fails", self.hint_text(e.span)),
+                )
+                .with_hint(format!(
+                    "it is false in the possible world {}",
+                    crate::worlds::world_line(&self.program, &world.0)
+                )),
+            )),
+            EngineFailure::Refuted(c) => Failure::Solver(render(
+                Diagnostic::error(
+                    e.span,
+                    format!("the hint `{}` is wrong", self.hint_text(e.span)),
+                )
+                .with_hint(format!("counterexample: {}", c.describe(&self.program))),
+            )),
+        }
+    }
+}
+
+/// Whether `epipen run` prints the event (a `worlds` statement, a reveal, a `repeat`
+/// done, a trusted hint, a check), as opposed to the figures and verdicts of other
+/// commands.
+pub fn reported_by_run(event: &Event) -> bool {
+    !matches!(
+        event,
+        Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. }
+    )
+}
+
+/// Why a story does not compile, rendered.
+pub fn compile_failure(path: &str, source: &str, e: CompileError) -> Failure {
+    match e {
+        CompileError::Timeout { span } => {
+            let d = Diagnostic::error(span, crate::lower::TIMEOUT_MESSAGE).with_hint(TIMEOUT_HINT);
+            Failure::Solver(d.render(path, source))
+        }
+        CompileError::UnknownSet { name, consts } => {
+            let hint = match consts.as_slice() {
+                [] => "the story declares no consts".to_string(),
+                _ => format!(
+                    "its consts are {}",
+                    consts
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            Failure::Story(format!(
+                "error: --set {name}=…: {path} has no `const {name}`\n  = hint: {hint}\n"
+            ))
+        }
+        CompileError::Story(diagnostics) => {
+            let mut text: String = diagnostics.iter().map(|d| d.render(path, source)).collect();
+            let n = diagnostics.len();
+            text.push_str(&format!(
+                "error: {path}: {n} error{} found\n",
+                if n == 1 { "" } else { "s" }
+            ));
+            Failure::Story(text)
+        }
+    }
+}
+
+/// A story that does not compile with its `--set` values (`diagnostics`). When it does
+/// with its own values, the values are at fault: one error against the flags that break
+/// it (each alone, or all of them together), with the story's first complaint as a hint,
+/// instead of every consequence (a family of -1 members, then each use of it).
+fn set_failure(
+    path: &str,
+    source: &str,
+    sets: &[(String, i64)],
+    seed: u64,
+    deadline: Option<Instant>,
+    diagnostics: &[Diagnostic],
+) -> Failure {
+    let compiles = |sets: &[(String, i64)]| crate::compile_until(source, sets, seed, deadline);
+    if compiles(&[]).is_err() {
+        return compile_failure(path, source, CompileError::Story(diagnostics.to_vec()));
+    }
+    let mut blamed: Vec<&(String, i64)> = sets
+        .iter()
+        .filter(|set| compiles(std::slice::from_ref(*set)).is_err())
+        .collect();
+    if blamed.is_empty() {
+        blamed = sets.iter().collect();
+    }
+    let flags: Vec<String> = blamed
+        .iter()
+        .map(|(name, value)| format!("--set {name}={value}"))
+        .collect();
+    let mut text = format!(
+        "error: {}: {path} does not compile with {}\n",
+        flags.join(" "),
+        if blamed.len() == 1 {
+            "this value"
+        } else {
+            "these values"
+        }
+    );
+    if let Some(first) = diagnostics.first() {
+        let line = line_col(source, first.span.start).0;
+        text.push_str(&format!("  = hint: line {line}: {}\n", first.message));
+    }
+    Failure::Story(text)
+}

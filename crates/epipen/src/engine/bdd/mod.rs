@@ -1,0 +1,239 @@
+//! The BDD backend: stories whose constants are all bools and enums have finitely many
+//! worlds, and every set of worlds is a binary decision diagram over their bits
+//! ([`space`]). κ is a BDD, every boolean expression evaluates to one (knowledge
+//! operators by quantifying bits, [`knowledge`]), int-valued ones to partitions
+//! ([`value`]), and the worlds are read off κ in canonical order ([`walk`]). No Z3 call is
+//! made. The semantics are the Z3 engine's and the brute-force evaluator's; tests
+//! cross-check all three (tests/agreement.rs).
+
+mod diagram;
+mod knowledge;
+pub(crate) mod order;
+mod space;
+#[cfg(test)]
+mod tests;
+mod value;
+mod walk;
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use diagram::{Bdd, BddValuation};
+
+use super::driver::Backend;
+use super::{Failure, Options, SolverError};
+use crate::ir::{CharId, Expr, ExprKind, Program};
+use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
+use knowledge::{Learned, State};
+use space::Space;
+
+/// Runs a program's statements over BDDs (through the driver).
+pub(super) struct BddBackend {
+    program: Rc<Program>,
+    space: Space,
+    deadline: Option<Instant>,
+    /// The states saved at checkpoints, as the driver has them when it asks for a
+    /// formula (`at(c, …)` reads them).
+    checkpoints: Vec<Option<Rc<State>>>,
+}
+
+impl BddBackend {
+    /// A backend for `program`, or why BDDs cannot run it.
+    pub(super) fn new(program: Rc<Program>, options: &Options) -> Result<BddBackend, String> {
+        let space = Space::new(&program)?;
+        Ok(BddBackend {
+            checkpoints: vec![None; program.checkpoints.len()],
+            program,
+            space,
+            deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
+        })
+    }
+
+    fn check_deadline(&self) -> Result<(), SolverError> {
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Backend for BddBackend {
+    type Set = Bdd;
+    type State = Rc<State>;
+    type Point = BddValuation;
+
+    fn name(&self) -> &'static str {
+        "bdd"
+    }
+
+    fn initial(&mut self) -> Result<Rc<State>, SolverError> {
+        Ok(State::new(
+            self.space.domain().clone(),
+            Rc::new(vec![Vec::new(); self.program.characters.len()]),
+        ))
+    }
+
+    /// The number of nodes of κ's BDD.
+    fn size(&self, state: &Rc<State>) -> usize {
+        state.kappa.size()
+    }
+
+    fn formula(
+        &mut self,
+        e: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Bdd, SolverError> {
+        self.checkpoints.clear();
+        self.checkpoints.extend_from_slice(saved);
+        self.bool(e, state)
+    }
+
+    fn said(&mut self, agent: CharId, psi: Bdd, state: &Rc<State>) -> Result<Bdd, SolverError> {
+        self.said_by(agent, state, psi)
+    }
+
+    fn not(&mut self, set: &Bdd) -> Bdd {
+        set.not()
+    }
+
+    fn and(&mut self, first: Bdd, rest: Vec<Bdd>) -> Bdd {
+        rest.iter().fold(first, |all, s| all.and(s))
+    }
+
+    /// κ := κ ∧ `added`, in a new state (what characters learned is kept).
+    fn restrict(
+        &mut self,
+        state: &Rc<State>,
+        added: Bdd,
+        _: bool,
+    ) -> Result<Rc<State>, SolverError> {
+        Ok(State::new(state.kappa.and(&added), state.learned.clone()))
+    }
+
+    /// `who learns what`: a constant, or the conditions of the expression's values.
+    fn learn(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        what: &Expr,
+    ) -> Result<Rc<State>, SolverError> {
+        let learned = match what.kind {
+            ExprKind::Const(c) => Learned::Const(c.0),
+            _ => Learned::Expr(Rc::new(self.eval(what, state)?.cells())),
+        };
+        let mut all = (*state.learned).clone();
+        if let Some(list) = all.get_mut(who.0) {
+            list.push(learned);
+        }
+        Ok(State::new(state.kappa.clone(), Rc::new(all)))
+    }
+
+    fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
+        let allowed = self.bool(phi, state)?.and(self.space.domain());
+        // The first two worlds in canonical order: the examples in the error are stable.
+        Ok(walk::first_worlds(&self.space, &allowed, 2))
+    }
+
+    fn point(&mut self, world: &[Value]) -> Result<BddValuation, SolverError> {
+        Ok(self.space.valuation(world))
+    }
+
+    fn holds(&mut self, set: &Bdd, point: &BddValuation) -> Result<bool, SolverError> {
+        Ok(set.eval_in(point))
+    }
+
+    fn contains(&mut self, state: &Rc<State>, point: &BddValuation) -> Result<bool, SolverError> {
+        Ok(state.kappa.eval_in(point))
+    }
+
+    fn disagreement(
+        &mut self,
+        before: &Rc<State>,
+        after: &Rc<State>,
+        hint: &Bdd,
+    ) -> Result<Option<(World, bool)>, SolverError> {
+        // A world of κ_before where κ_after and the hint disagree refutes the hint.
+        let disagree = before.kappa.and(&after.kappa.xor(hint));
+        Ok(walk::first_worlds(&self.space, &disagree, 1)
+            .pop()
+            .map(|world| {
+                let kept = after.kappa.eval_in(&self.space.valuation(&world.0));
+                (world, kept)
+            }))
+    }
+
+    fn hinted(
+        &mut self,
+        before: &Rc<State>,
+        hint: Bdd,
+        learned: &Rc<State>,
+        verified: bool,
+    ) -> Result<Rc<State>, SolverError> {
+        // Verified, κ_after is κ_before ∧ φ already.
+        if verified {
+            return Ok(learned.clone());
+        }
+        Ok(State::new(before.kappa.and(&hint), learned.learned.clone()))
+    }
+
+    /// How many worlds are possible (more than 2⁶⁴ − 1 is reported as more than that).
+    fn count(&mut self, state: &Rc<State>, _: usize) -> Result<WorldCount, Failure> {
+        let count = self.space.count(&state.kappa);
+        Ok(match count.and_then(|n| u64::try_from(n).ok()) {
+            Some(n) => WorldCount::Exactly(n),
+            None => WorldCount::MoreThan(u64::MAX),
+        })
+    }
+
+    /// The epistemic model when it has at most `cap` worlds. A character's view of a
+    /// world is the value (the index of the partition cell) of each thing it learned.
+    fn model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
+        let worlds = walk::first_worlds(&self.space, &state.kappa, cap.saturating_add(1));
+        if worlds.len() > cap {
+            return Ok(None);
+        }
+        let valuations: Vec<_> = worlds.iter().map(|w| self.space.valuation(&w.0)).collect();
+        let views = state
+            .learned
+            .iter()
+            .map(|learned| {
+                worlds
+                    .iter()
+                    .zip(&valuations)
+                    .map(|(w, at)| {
+                        learned
+                            .iter()
+                            .map(|l| match l {
+                                Learned::Const(c) => w.0.get(*c).copied().unwrap_or(Value::Int(-1)),
+                                Learned::Expr(cells) => Value::Int(
+                                    cells
+                                        .iter()
+                                        .position(|cell| cell.eval_in(at))
+                                        .map_or(-1, |k| k as i64),
+                                ),
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Some(Model {
+            before: None,
+            worlds,
+            views,
+        }))
+    }
+
+    /// Up to `limit` of κ's worlds in canonical order.
+    fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, SolverError> {
+        let mut worlds = walk::first_worlds(&self.space, &state.kappa, limit.saturating_add(1));
+        let complete = worlds.len() <= limit;
+        worlds.truncate(limit);
+        Ok(WorldSet {
+            before: None,
+            worlds,
+            complete,
+        })
+    }
+}

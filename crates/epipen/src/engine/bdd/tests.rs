@@ -1,0 +1,388 @@
+use std::rc::Rc;
+use std::time::Duration;
+
+use super::value::{Partition, Val};
+use super::*;
+use crate::engine::driver::Backend;
+use crate::engine::{Counterexample, Engine, Event, Strategy};
+use crate::ir::arith::Integer;
+use crate::ir::{ArithOp, CmpOp, StmtKind};
+
+fn compile(source: &str) -> Rc<Program> {
+    Rc::new(crate::compile(source, &[]).expect("the story compiles"))
+}
+
+fn bdd_engine(program: &Rc<Program>, options: Options) -> Engine {
+    let options = Options {
+        strategy: Strategy::Bdd,
+        ..options
+    };
+    let engine = Engine::new(program.clone(), &options);
+    assert_eq!(engine.backend(), "bdd", "the BDD backend takes the story");
+    engine
+}
+
+/// Every world Z3 keeps at the program's end, in canonical order: another backend to
+/// cross-check against (the brute-force evaluator, which stays independent of the
+/// engine, does so from tests/agreement.rs and tests/fuzz.rs).
+fn by_z3(program: &Program) -> Vec<World> {
+    let options = Options {
+        strategy: Strategy::Z3,
+        skip_worlds_statements: true,
+        ..Options::default()
+    };
+    let mut engine = Engine::new(Rc::new(program.clone()), &options);
+    engine.run(&mut |_| {}).expect("Z3 runs the story");
+    let set = engine.worlds(u64::MAX).expect("Z3's worlds");
+    assert!(set.complete);
+    set.worlds
+}
+
+const MIXED: &str = "enum Colour { red, green, blue }
+enum Size { xs, s, m, l, xl }
+bool p
+Colour c
+Size z
+bool q
+Colour d
+";
+
+#[test]
+fn worlds_come_in_canonical_order_with_bools_and_enums() {
+    // 2 · 3 · 5 · 2 · 3 = 180 worlds, in magnitude layers 0..=4.
+    for extra in [
+        "",
+        "announce c != d or (p and z != l)\n",
+        "announce z == xl\n",
+    ] {
+        let program = compile(&format!("{MIXED}{extra}"));
+        let expected = by_z3(&program);
+        let mut engine = bdd_engine(&program, Options::default());
+        engine.run(&mut |_| {}).expect("the story runs");
+        for limit in [0, 1, 2, 7, 40, expected.len() - 1, expected.len(), 1000] {
+            let set = engine.worlds(limit as u64).expect("worlds");
+            let n = limit.min(expected.len());
+            assert_eq!(set.worlds, expected[..n], "limit {limit}, story:\n{extra}");
+            assert_eq!(set.complete, limit >= expected.len(), "limit {limit}");
+        }
+    }
+}
+
+/// Families interleaved by index put the bits in another order than the declarations;
+/// the worlds still come in canonical order.
+#[test]
+fn worlds_come_in_canonical_order_when_families_are_interleaved() {
+    let story = "enum Colour { red, green, blue }
+bool p[3]
+Colour c[3]
+bool q
+Colour d[2]
+announce p[0] or c[0] != d[0]
+announce p[2] != p[1] or c[2] != c[1]
+announce c[1] != d[1] or q
+";
+    let program = compile(story);
+    let order = crate::engine::bdd::order::order(&program);
+    assert_ne!(
+        order,
+        (0..order.len()).collect::<Vec<_>>(),
+        "the order is not the declarations'"
+    );
+    let expected = by_z3(&program);
+    let mut engine = bdd_engine(&program, Options::default());
+    engine.run(&mut |_| {}).expect("the story runs");
+    for limit in [
+        1,
+        2,
+        5,
+        30,
+        200,
+        expected.len() - 1,
+        expected.len(),
+        expected.len() + 1,
+    ] {
+        let set = engine.worlds(limit as u64).expect("worlds");
+        let n = limit.min(expected.len());
+        assert_eq!(set.worlds, expected[..n], "limit {limit}");
+        assert_eq!(set.complete, limit >= expected.len(), "limit {limit}");
+    }
+}
+
+#[test]
+fn worlds_of_bools_only_and_of_no_constant() {
+    let program = compile("bool a, b, c\n");
+    let mut engine = bdd_engine(&program, Options::default());
+    let set = engine.worlds(3).expect("worlds");
+    let b = |v: [bool; 3]| World(v.iter().map(|x| Value::Bool(*x)).collect());
+    assert_eq!(
+        set.worlds,
+        vec![
+            b([false, false, false]),
+            b([false, false, true]),
+            b([false, true, false])
+        ]
+    );
+    assert!(!set.complete);
+    let program = compile("characters A\n");
+    let mut engine = bdd_engine(&program, Options::default());
+    let set = engine.worlds(5).expect("worlds");
+    assert_eq!(set.worlds, vec![World(vec![])]);
+    assert!(set.complete);
+}
+
+/// The value a partition gives in `world` (None: no cell holds there).
+fn value_at(space: &Space, p: &Partition, world: &World) -> Option<i128> {
+    let valuation = space.valuation(&world.0);
+    p.cells()
+        .find(|(_, cell)| cell.eval_in(&valuation))
+        .map(|(v, _)| match v {
+            Integer::Small(v) => *v,
+            Integer::Big(_) => panic!("a small value"),
+        })
+}
+
+#[test]
+fn partitions_follow_the_evaluators_arithmetic() {
+    let program = compile("enum Five { a, b, c, d, e }\nenum Three { x, y, z }\nFive f\nThree t\n");
+    let space = Space::new(&program).expect("bits");
+    let (f, t) = (space.enum_partition(0), space.enum_partition(1));
+    let minus_two = Partition::constant(-2, space.mk_true());
+    let worlds = by_z3(&program);
+    assert_eq!(worlds.len(), 15);
+    let int = |w: &World, i: usize| match w.0[i] {
+        Value::Int(n) => i128::from(n),
+        Value::Bool(_) => unreachable!("enum constants are ints"),
+    };
+    for op in [
+        ArithOp::Add,
+        ArithOp::Sub,
+        ArithOp::Mul,
+        ArithOp::Div,
+        ArithOp::Mod,
+    ] {
+        // (f - 2) op t, so that negative values and division by zero both occur.
+        let shifted = f
+            .arith(ArithOp::Sub, &Partition::constant(2, space.mk_true()))
+            .unwrap();
+        let p = shifted.arith(op, &t).unwrap();
+        for w in &worlds {
+            let expected = crate::ir::arith::checked(op, int(w, 0) - 2, int(w, 1)).unwrap();
+            assert_eq!(value_at(&space, &p, w), Some(expected), "{op:?} at {w:?}");
+        }
+        // Values are distinct and their conditions disjoint.
+        let cells: Vec<_> = p.cells().collect();
+        for (i, (v, a)) in cells.iter().enumerate() {
+            for (u, b) in &cells[i + 1..] {
+                assert!(v < u);
+                assert!(a.and(b).is_false());
+            }
+        }
+    }
+    let nowhere = space.mk_false();
+    for op in [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ] {
+        let holds = f.neg().unwrap().compare(op, &minus_two, &nowhere);
+        for w in &worlds {
+            let (x, y) = (-int(w, 0), -2);
+            let expected = match op {
+                CmpOp::Eq => x == y,
+                CmpOp::Ne => x != y,
+                CmpOp::Lt => x < y,
+                CmpOp::Le => x <= y,
+                CmpOp::Gt => x > y,
+                CmpOp::Ge => x >= y,
+            };
+            assert_eq!(holds.eval_in(&space.valuation(&w.0)), expected, "{op:?}");
+        }
+    }
+    // if f == c then t else 7
+    let c = f.compare(
+        CmpOp::Eq,
+        &Partition::constant(2, space.mk_true()),
+        &nowhere,
+    );
+    let p = Partition::ite(&c, &t, &Partition::constant(7, space.mk_true()));
+    for w in &worlds {
+        let expected = if int(w, 0) == 2 { int(w, 1) } else { 7 };
+        assert_eq!(value_at(&space, &p, w), Some(expected));
+    }
+    // A tuple's distinct values: (f, t) takes 15, a bool 2.
+    let tuple = value::tuple_cells(&[Val::Int(f), Val::Int(t)], &space.mk_true());
+    assert_eq!(
+        tuple
+            .iter()
+            .filter(|c| !c.and(space.domain()).is_false())
+            .count(),
+        15
+    );
+    assert_eq!(Val::Bool(space.mk_true()).cells().len(), 2);
+}
+
+/// Beyond 128 bits the backend computes exactly (it failed there once).
+#[test]
+fn values_beyond_128_bits_are_exact() {
+    let program = compile("bool p\n");
+    let mut backend = BddBackend::new(program.clone(), &Options::default()).expect("bools");
+    let state = backend.initial().expect("the initial state");
+    let story = compile(
+        "bool p\nannounce (if p then 9223372036854775807 else 0) * 9223372036854775807 * 4 == 0\n",
+    );
+    let expr = match &story.statements[0].kind {
+        StmtKind::Announce { formula, .. } => formula.clone(),
+        _ => unreachable!("an announcement"),
+    };
+    let p = backend.space.bool_constant(0).expect("p");
+    assert_eq!(backend.bool(&expr, &state).expect("exact"), p.not());
+}
+
+const HINT: &str = "characters A, B
+bool a, b, c
+A learns a
+B learns b
+announce a or b or c
+assert_adds_ck HINT {
+  A: not knows(a)
+}
+";
+
+#[test]
+fn a_wrong_hint_is_refuted_with_the_first_counterexample() {
+    // `A: not knows(a)`: A, who learned a, says she does not know a: so a is false.
+    let right = compile(&HINT.replace("HINT", "not a"));
+    let mut engine = bdd_engine(&right, Options::default());
+    let mut events = Vec::new();
+    engine.run(&mut |e| events.push(e)).expect("a right hint");
+    assert!(matches!(events.as_slice(), [Event::HintVerified { .. }]));
+    assert_eq!(engine.worlds(10).unwrap().worlds, by_z3(&right));
+
+    // `c`: the block keeps (false, true, false), where c is false; that comes before
+    // (true, ...) worlds, which the hint allows and the block rules out.
+    let wrong = compile(&HINT.replace("HINT", "c"));
+    let mut engine = bdd_engine(&wrong, Options::default());
+    let err = engine.run(&mut |_| {}).expect_err("a wrong hint");
+    let b = |v: [bool; 3]| World(v.iter().map(|x| Value::Bool(*x)).collect());
+    let expected = Counterexample {
+        world: b([false, true, false]),
+        kept_by_block: true,
+    };
+    assert_eq!(err.error, Failure::Refuted(expected.clone()));
+    assert_eq!(err.span, wrong.statements[3].span);
+
+    // Kept going: the block's true effect, and the refutation as an event.
+    let options = Options {
+        keep_refuted_hints: true,
+        ..Options::default()
+    };
+    let mut engine = bdd_engine(&wrong, options);
+    let mut refuted = Vec::new();
+    engine
+        .run(&mut |e| {
+            if let Event::HintRefuted { counterexample, .. } = e {
+                refuted.push(counterexample);
+            }
+        })
+        .expect("kept going");
+    assert_eq!(refuted, vec![expected]);
+    assert_eq!(engine.worlds(10).unwrap().worlds, by_z3(&right));
+}
+
+#[test]
+fn the_strategy_picks_the_backend() {
+    let bools = compile("characters A\nbool p\nA learns p\n");
+    let many_bools = compile("characters A\nbool p[17]\nA learns p[0]\n");
+    let bounded = compile("characters A\nint x\nannounce x >= 1 and x <= 3\n");
+    let unbounded = compile("characters A\nint x\nannounce x >= 1\n");
+    let engine = |p: &Rc<Program>, strategy| {
+        let options = Options {
+            strategy,
+            ..Options::default()
+        };
+        Engine::new(p.clone(), &options)
+    };
+    assert_eq!(engine(&bools, Strategy::Auto).backend(), "explicit");
+    assert_eq!(engine(&many_bools, Strategy::Auto).backend(), "bdd");
+    assert_eq!(engine(&bounded, Strategy::Auto).backend(), "explicit");
+    assert_eq!(engine(&unbounded, Strategy::Auto).backend(), "z3");
+    // κ's size is the BDD's nodes on one backend, the formula's DAG nodes on another,
+    // the worlds on the third.
+    let mut on_bdd = engine(&bools, Strategy::Bdd);
+    on_bdd.run(&mut |_| {}).expect("the story runs");
+    assert_eq!(on_bdd.kappa_size(), 1, "the true BDD: the terminal alone");
+    let mut on_z3 = engine(&bools, Strategy::Finite);
+    on_z3.run(&mut |_| {}).expect("the story runs");
+    assert_eq!(on_z3.kappa_size(), 1, "the formula `true`");
+    let mut on_explicit = engine(&bools, Strategy::Explicit);
+    on_explicit.run(&mut |_| {}).expect("the story runs");
+    assert_eq!(on_explicit.kappa_size(), 2, "two worlds");
+    assert_eq!(engine(&bools, Strategy::Bdd).backend(), "bdd");
+    assert_eq!(engine(&bools, Strategy::Z3).backend(), "z3");
+    assert_eq!(engine(&bools, Strategy::Finite).backend(), "z3");
+    assert_eq!(engine(&bools, Strategy::Symbolic).backend(), "z3");
+    assert_eq!(engine(&bounded, Strategy::Explicit).backend(), "explicit");
+    // A backend asked for by name that does not fit the story refuses it, saying why:
+    // a story error, at the first statement or at what it cannot take.
+    let refusals = [
+        (&bounded, Strategy::Bdd, "`x` is an int"),
+        (&unbounded, Strategy::Explicit, "leave `x` unbounded"),
+    ];
+    for (program, strategy, why) in refusals {
+        let mut refused = engine(program, strategy);
+        assert_eq!(refused.backend(), "none");
+        let err = refused.run(&mut |_| {}).expect_err("refused");
+        assert_eq!(err.span, program.statements[0].span);
+        let Failure::Story { message, .. } = err.error else {
+            panic!("not a story error: {:?}", err.error);
+        };
+        assert!(message.contains(why), "{message}");
+    }
+}
+
+#[test]
+fn a_timeout_is_reported_not_waited_out() {
+    let program = compile(include_str!("../../../../../stories/muddy-children.story"));
+    let options = Options {
+        timeout: Some(Duration::ZERO),
+        ..Options::default()
+    };
+    let mut engine = bdd_engine(&program, options);
+    let err = engine.run(&mut |_| {}).expect_err("no time at all");
+    assert_eq!(err.error, Failure::Solver(SolverError::Timeout));
+}
+
+/// Values are exact integers: products beyond 128 bits neither wrap nor fail.
+#[test]
+fn partitions_compute_beyond_128_bits() {
+    let program = compile("enum Two { a, b }\nTwo t\n");
+    let space = Space::new(&program).expect("bits");
+    let big = Partition::constant(i128::MAX, space.mk_true());
+    let t = space.enum_partition(0); // 0 or 1
+    let square = big.arith(ArithOp::Mul, &big).unwrap();
+    let cells: Vec<_> = square.cells().map(|(v, _)| v.clone()).collect();
+    assert_eq!(
+        cells,
+        [Integer::Small(i128::MAX).arith(ArithOp::Mul, &Integer::Small(i128::MAX))]
+    );
+    assert!(matches!(cells[0], Integer::Big(_)));
+    // t * MAX² > MAX² - 1 holds where t is 1 (b), and the difference is exact.
+    let nowhere = space.mk_false();
+    let scaled = t.arith(ArithOp::Mul, &square).unwrap();
+    let minus_one = square
+        .arith(ArithOp::Sub, &Partition::constant(1, space.mk_true()))
+        .unwrap();
+    let holds = scaled.compare(CmpOp::Gt, &minus_one, &nowhere);
+    assert_eq!(
+        holds,
+        t.compare(
+            CmpOp::Eq,
+            &Partition::constant(1, space.mk_true()),
+            &nowhere
+        )
+    );
+    assert_eq!(scaled.neg().unwrap().neg().unwrap(), scaled);
+}

@@ -1,0 +1,320 @@
+//! The K/KV encodings: every knowledge operator becomes a quantifier-free formula over
+//! the world variables, by quantifier elimination or, where that cannot work, over the
+//! finitely many worlds of κ (listed by `finite.rs`).
+
+use std::collections::BTreeMap;
+
+use super::{Goal, Learned, State, Z3Backend};
+use crate::engine::solver::{Eliminated, Term};
+use crate::engine::{SolverError, Strategy};
+use crate::ir::arith::Integer;
+use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp};
+use crate::worlds::Value;
+
+/// With `Strategy::Auto`, κ counts as finite when the solver lists at most this many
+/// worlds (a box of values scanned natively may hold more).
+const AUTO_FINITE_CAP: usize = 5_000;
+/// The most rounds of the common-knowledge fixpoint on the symbolic route.
+const COMMON_ROUNDS: usize = 64;
+
+impl Z3Backend {
+    /// Translates an expression into a term over the world variables, evaluating every
+    /// knowledge operator in `state` (at the moment of the statement) and those under
+    /// `at(c, …)` in `saved[c]`.
+    pub(super) fn encode(
+        &mut self,
+        e: &Expr,
+        state: &State,
+        saved: &[Option<State>],
+    ) -> Result<Term, SolverError> {
+        Ok(match &e.kind {
+            ExprKind::Int(n) => Term::int(*n),
+            ExprKind::Bool(v) => Term::bool(*v),
+            ExprKind::Const(c) => self.vars[c.0].clone(),
+            ExprKind::Neg(a) => self.encode(a, state, saved)?.neg(),
+            ExprKind::Not(a) => self.encode(a, state, saved)?.not(),
+            ExprKind::Arith(op, a, b) => {
+                let (a, b) = (self.encode(a, state, saved)?, self.encode(b, state, saved)?);
+                match op {
+                    ArithOp::Add => a.add(&b),
+                    ArithOp::Sub => a.sub(&b),
+                    ArithOp::Mul => a.mul(&b),
+                    ArithOp::Div => a.div(&b),
+                    ArithOp::Mod => a.modulo(&b),
+                }
+            }
+            ExprKind::Cmp(op, a, b) => {
+                let (a, b) = (self.encode(a, state, saved)?, self.encode(b, state, saved)?);
+                match op {
+                    CmpOp::Eq => a.eq(&b),
+                    CmpOp::Ne => a.eq(&b).not(),
+                    CmpOp::Lt => a.lt(&b),
+                    CmpOp::Le => a.le(&b),
+                    CmpOp::Gt => b.lt(&a),
+                    CmpOp::Ge => b.le(&a),
+                }
+            }
+            ExprKind::Logic(op, a, b) => {
+                let (a, b) = (self.encode(a, state, saved)?, self.encode(b, state, saved)?);
+                match op {
+                    LogicOp::And => Term::and(&[a, b]),
+                    LogicOp::Or => Term::or(&[a, b]),
+                    LogicOp::Implies => a.implies(&b),
+                    LogicOp::Iff => a.iff(&b),
+                }
+            }
+            ExprKind::Ite(c, a, b) => {
+                let c = self.encode(c, state, saved)?;
+                c.ite(
+                    &self.encode(a, state, saved)?,
+                    &self.encode(b, state, saved)?,
+                )
+            }
+            ExprKind::In { tuple, set } => {
+                let tuple: Vec<Term> = tuple
+                    .iter()
+                    .map(|t| self.encode(t, state, saved))
+                    .collect::<Result<_, _>>()?;
+                let mut items = Vec::with_capacity(set.len());
+                for item in set {
+                    let mut eqs = Vec::with_capacity(item.len());
+                    for (t, v) in tuple.iter().zip(item) {
+                        eqs.push(t.eq(&self.encode(v, state, saved)?));
+                    }
+                    items.push(Term::and(&eqs));
+                }
+                Term::or(&items)
+            }
+            ExprKind::Knows { agent, formula } => {
+                let phi = self.encode(formula, state, saved)?;
+                self.knows(*agent, state, Goal::That(phi))?
+            }
+            ExprKind::KnowsValue { agent, exprs } => {
+                let es = exprs
+                    .iter()
+                    .map(|x| self.encode(x, state, saved))
+                    .collect::<Result<_, _>>()?;
+                self.knows(*agent, state, Goal::Values(es))?
+            }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => {
+                let phi = self.encode(formula, state, saved)?;
+                self.group(*op, agents, state, phi)?
+            }
+            ExprKind::At { checkpoint, body } => {
+                let Some(Some(then)) = saved.get(checkpoint.0) else {
+                    return Err(SolverError::Unsupported(
+                        "internal error: `at` names a checkpoint the run has not passed".into(),
+                    ));
+                };
+                self.encode(body, then, saved)?
+            }
+        })
+    }
+
+    /// K_A goal in `state`, as a quantifier-free formula over the world variables x̄:
+    /// `∀ȳ. κ(ȳ) ∧ L_A(ȳ) = L_A(x̄) → goal(ȳ)`, where ȳ renames the constants A has not
+    /// learned directly and L_A are A's learned expressions. For values ē the goal is
+    /// `ē(ȳ) = ē(x̄)`, which is ∃v̄. K_A(ē = v̄) in every world of κ.
+    pub(super) fn knows(
+        &mut self,
+        agent: CharId,
+        state: &State,
+        goal: Goal,
+    ) -> Result<Term, SolverError> {
+        self.knows_seeing(&state.learned[agent.0], state, goal)
+    }
+
+    /// Group knowledge of `agents` of φ in `state`. Common knowledge iterates
+    /// X = E(φ ∧ X) from X = true until two iterates agree on κ (the next is then the
+    /// same formula: E looks only at κ's worlds), at most [`COMMON_ROUNDS`] times.
+    fn group(
+        &mut self,
+        op: GroupOp,
+        agents: &[CharId],
+        state: &State,
+        phi: Term,
+    ) -> Result<Term, SolverError> {
+        match op {
+            GroupOp::Everyone => self.everyone(agents, state, &phi),
+            GroupOp::Distributed => {
+                let learned: Vec<Learned> = agents
+                    .iter()
+                    .flat_map(|a| state.learned[a.0].iter().cloned())
+                    .collect();
+                self.knows_seeing(&learned, state, Goal::That(phi))
+            }
+            GroupOp::Common => {
+                let mut x = Term::bool(true);
+                for _ in 0..COMMON_ROUNDS {
+                    let next =
+                        self.everyone(agents, state, &Term::and(&[phi.clone(), x.clone()]))?;
+                    let differ = Term::and(&[self.kappa_of(state), next.iff(&x).not()]);
+                    if !self.z3.is_sat(&differ)? {
+                        return Ok(next);
+                    }
+                    x = next;
+                }
+                Err(SolverError::Unsupported(format!(
+                    "common knowledge did not reach its fixpoint in {COMMON_ROUNDS} rounds \
+                     (X = everyone knows (φ and X)); over infinitely many worlds it may never"
+                )))
+            }
+        }
+    }
+
+    /// E φ: every one of `agents` knows φ.
+    fn everyone(
+        &mut self,
+        agents: &[CharId],
+        state: &State,
+        phi: &Term,
+    ) -> Result<Term, SolverError> {
+        let mut all = Vec::with_capacity(agents.len());
+        for a in agents {
+            all.push(self.knows(*a, state, Goal::That(phi.clone()))?);
+        }
+        Ok(Term::and(&all))
+    }
+
+    /// K goal in `state` for whoever learned `learned`.
+    fn knows_seeing(
+        &mut self,
+        learned: &[Learned],
+        state: &State,
+        goal: Goal,
+    ) -> Result<Term, SolverError> {
+        match self.options.strategy {
+            // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
+            // never reaches Z3: the engine refuses what the BDD backend cannot run.)
+            Strategy::Auto | Strategy::Z3 | Strategy::Bdd | Strategy::Explicit => {
+                if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
+                    return self.knows_finite(learned, state, &goal);
+                }
+            }
+            Strategy::Finite => return self.knows_finite(learned, state, &goal),
+            Strategy::Symbolic => {}
+        }
+        let direct: Vec<usize> = learned
+            .iter()
+            .filter_map(|l| match l {
+                Learned::Const(c) => Some(*c),
+                Learned::Expr(_) => None,
+            })
+            .collect();
+        let (mut from, mut to) = (Vec::new(), Vec::new());
+        for (k, x) in self.vars.iter().enumerate() {
+            if !direct.contains(&k) {
+                from.push(x.clone());
+                to.push(x.fresh_like(&format!("{}'", self.program.constants[k].name)));
+            }
+        }
+        let mut hyp = vec![self.kappa_of(state).substitute(&from, &to)];
+        for l in learned {
+            if let Learned::Expr(e) = l {
+                hyp.push(e.substitute(&from, &to).eq(e));
+            }
+        }
+        let conclusion = match &goal {
+            Goal::That(phi) => phi.substitute(&from, &to),
+            Goal::Values(es) => Term::and(
+                &es.iter()
+                    .map(|e| e.substitute(&from, &to).eq(e))
+                    .collect::<Vec<_>>(),
+            ),
+        };
+        if !Term::and(&hyp).implies(&conclusion).is_nonlinear()
+            && let Eliminated::Free(t) = self.z3.eliminate_forall(&to, &hyp, &conclusion)?
+        {
+            return Ok(t);
+        }
+        tracing::debug!("quantifier elimination not applicable; taking the finite-domain route");
+        self.knows_finite(learned, state, &goal)
+    }
+
+    /// K_A goal by explicit enumeration of κ's worlds, grouped by what A learned: the
+    /// result says which groups know, and is equivalent to K_A goal under κ.
+    fn knows_finite(
+        &mut self,
+        learned: &[Learned],
+        state: &State,
+        goal: &Goal,
+    ) -> Result<Term, SolverError> {
+        let worlds = self.finite_worlds(state)?;
+        let learned: Vec<Term> = learned
+            .iter()
+            .map(|l| match l {
+                Learned::Const(c) => self.vars[*c].clone(),
+                Learned::Expr(e) => e.clone(),
+            })
+            .collect();
+        // For each group (values of what A learned, exact: an observation need not fit
+        // in a world's 64 bits): does A know, and (for values) the first value tuple
+        // seen.
+        let mut groups: BTreeMap<Vec<Integer>, (bool, Option<Vec<Integer>>)> = BTreeMap::new();
+        let compiled: Vec<_> = learned.iter().map(|l| l.compile(&self.vars)).collect();
+        let goal_terms = match goal {
+            Goal::That(phi) => vec![phi.compile(&self.vars)],
+            Goal::Values(es) => es.iter().map(|e| e.compile(&self.vars)).collect(),
+        };
+        let mut scratch = Vec::new();
+        for w in worlds.iter() {
+            let key = compiled
+                .iter()
+                .map(|l| l.eval_exact(w, &mut scratch))
+                .collect::<Result<_, _>>()?;
+            let entry = groups.entry(key).or_insert((true, None));
+            if !entry.0 {
+                continue;
+            }
+            match goal {
+                Goal::That(_) => {
+                    entry.0 = goal_terms[0].eval(w, &mut scratch)? == Value::Bool(true)
+                }
+                Goal::Values(_) => {
+                    let values: Vec<Integer> = goal_terms
+                        .iter()
+                        .map(|e| e.eval_exact(w, &mut scratch))
+                        .collect::<Result<_, _>>()?;
+                    match &entry.1 {
+                        None => entry.1 = Some(values),
+                        Some(first) => entry.0 = *first == values,
+                    }
+                }
+            }
+        }
+        let matches = |key: &Vec<Integer>| -> Term {
+            Term::and(
+                &learned
+                    .iter()
+                    .zip(key)
+                    .map(|(l, v)| {
+                        if l.is_bool() {
+                            l.eq(&Term::bool(*v != Integer::from(0i64)))
+                        } else {
+                            l.eq(&Term::integer(v))
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let good: Vec<Term> = groups
+            .iter()
+            .filter(|(_, g)| g.0)
+            .map(|(k, _)| matches(k))
+            .collect();
+        let bad: Vec<Term> = groups
+            .iter()
+            .filter(|(_, g)| !g.0)
+            .map(|(k, _)| matches(k))
+            .collect();
+        Ok(if good.len() <= bad.len() {
+            Term::or(&good)
+        } else {
+            Term::or(&bad).not()
+        })
+    }
+}

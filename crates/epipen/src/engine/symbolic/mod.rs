@@ -1,0 +1,438 @@
+//! The Z3 backend: κ is a quantifier-free formula over the world variables (the EpiPEn
+//! encoding), knowledge operators become formulas by quantifier elimination or, when κ
+//! has finitely many worlds, by listing them (see `knowledge`). It runs every story,
+//! infinite domains included.
+
+use std::rc::Rc;
+
+use crate::engine::driver::Backend;
+use crate::engine::solver::{Term, Z3};
+use crate::engine::{COUNT_ENUMERATION_CAP, Failure, Options, SolverError};
+use crate::ir::arith::Integer;
+use crate::ir::{CharId, Expr, ExprKind, Program, Ty};
+use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
+
+mod finite;
+mod knowledge;
+
+/// Added formulas with more DAG nodes than this are shrunk before joining κ.
+const SHRINK_ABOVE: usize = 24;
+/// Shrinking gives up beyond this many cubes.
+const SHRINK_MAX_CUBES: usize = 64;
+
+/// What the finite-domain route found for one κ: its worlds (None: not finite, or more
+/// than `cap` to list one by one).
+pub(super) struct FiniteAnswer {
+    pub kappa: Term,
+    pub worlds: Option<WorldList>,
+    pub cap: usize,
+}
+
+/// An explicit list of worlds, shared between states.
+pub(super) type WorldList = Rc<Vec<Vec<Value>>>;
+
+/// What a character has learned: a constant, or the value of an expression.
+#[derive(Clone)]
+pub(super) enum Learned {
+    Const(usize),
+    Expr(Term),
+}
+
+/// The knowledge state: common knowledge κ and what each character learned. When κ has
+/// been found to have finitely many worlds, they are kept too and filtered as κ grows.
+#[derive(Clone)]
+pub(crate) struct State {
+    pub kappa: Term,
+    pub learned: Vec<Vec<Learned>>,
+    pub worlds: Option<WorldList>,
+}
+
+/// The goal of a knowledge operator: that a formula holds, or the values of expressions.
+pub(super) enum Goal {
+    That(Term),
+    Values(Vec<Term>),
+}
+
+pub(crate) struct Z3Backend {
+    pub(super) program: Rc<Program>,
+    pub(super) options: Options,
+    pub(super) z3: Z3,
+    /// The world variables x̄, one per declared constant.
+    pub(super) vars: Vec<Term>,
+    /// The last few κs asked for their worlds, and the answers.
+    pub(super) finite_cache: Vec<FiniteAnswer>,
+}
+
+impl Z3Backend {
+    pub(crate) fn new(program: Rc<Program>, options: &Options) -> Z3Backend {
+        let vars: Vec<Term> = program
+            .constants
+            .iter()
+            .map(|c| match c.ty {
+                Ty::Int | Ty::Enum(_) => Term::int_var(&c.name),
+                Ty::Bool => Term::bool_var(&c.name),
+            })
+            .collect();
+        Z3Backend {
+            program,
+            options: options.clone(),
+            z3: Z3::new(options.timeout),
+            vars,
+            finite_cache: Vec::new(),
+        }
+    }
+
+    /// κ of `state` as a formula: the symbolic κ, or, once its worlds are listed (they
+    /// are then the truth, and the symbolic κ is no longer kept up to date), their
+    /// disjunction.
+    pub(super) fn kappa_of(&self, state: &State) -> Term {
+        match &state.worlds {
+            None => state.kappa.clone(),
+            Some(worlds) => Term::or(
+                &worlds
+                    .iter()
+                    .map(|w| {
+                        Term::and(
+                            &self
+                                .vars
+                                .iter()
+                                .zip(w)
+                                .map(|(x, v)| x.eq(&Term::value(*v)))
+                                .collect::<Vec<_>>(),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
+
+    /// κ's worlds in `state` when they are already listed: kept in the state, or found
+    /// for its κ by the last finite-domain question.
+    pub(super) fn listed(&self, state: &State) -> Option<WorldList> {
+        if let Some(ws) = &state.worlds {
+            return Some(ws.clone());
+        }
+        self.finite_cache
+            .iter()
+            .find(|a| a.kappa == state.kappa)
+            .and_then(|a| a.worlds.clone())
+    }
+
+    /// The value of `term` in one world.
+    fn eval_in(&self, term: &Term, world: &[Value]) -> Result<Value, SolverError> {
+        term.compile(&self.vars).eval(world, &mut Vec::new())
+    }
+
+    /// `state` with κ := simplify(κ ∧ φ), or, once κ's worlds are listed, the list
+    /// filtered by φ. With a symbolic κ, a large φ `derived` by the engine (knowledge
+    /// operators, not a formula the story wrote out) is first replaced by a smaller
+    /// equivalent under κ built from its own atoms (an automatic, proven hint: see
+    /// `Z3::shrink`).
+    fn add_to_kappa(&self, state: &State, phi: Term, derived: bool) -> Result<State, SolverError> {
+        if let Some(worlds) = self.listed(state) {
+            let compiled = phi.compile(&self.vars);
+            let mut scratch = Vec::new();
+            let mut kept = Vec::new();
+            for w in worlds.iter() {
+                if compiled.eval(w, &mut scratch)? == Value::Bool(true) {
+                    kept.push(w.clone());
+                }
+            }
+            return Ok(State {
+                kappa: state.kappa.clone(),
+                learned: state.learned.clone(),
+                worlds: Some(Rc::new(kept)),
+            });
+        }
+        let mut phi = self.z3.simplify(&phi)?;
+        let size = phi.dag_size();
+        if derived
+            && size > SHRINK_ABOVE
+            && let Some(smaller) = self.z3.shrink(&state.kappa, &phi, SHRINK_MAX_CUBES)?
+        {
+            let new_size = smaller.dag_size();
+            tracing::debug!(from = size, to = new_size, "automatic hint");
+            if new_size < size {
+                phi = smaller;
+            }
+        }
+        Ok(State {
+            kappa: self.z3.simplify(&Term::and(&[state.kappa.clone(), phi]))?,
+            learned: state.learned.clone(),
+            worlds: None,
+        })
+    }
+}
+
+impl Backend for Z3Backend {
+    type Set = Term;
+    type State = State;
+    type Point = Vec<Value>;
+
+    fn name(&self) -> &'static str {
+        "z3"
+    }
+
+    fn initial(&mut self) -> Result<State, SolverError> {
+        Ok(State {
+            kappa: enum_domains(&self.program, &self.vars).simplify(),
+            learned: vec![Vec::new(); self.program.characters.len()],
+            worlds: None,
+        })
+    }
+
+    fn size(&self, state: &State) -> usize {
+        self.kappa_of(state).dag_size()
+    }
+
+    fn formula(
+        &mut self,
+        e: &Expr,
+        state: &State,
+        saved: &[Option<State>],
+    ) -> Result<Term, SolverError> {
+        self.encode(e, state, saved)
+    }
+
+    /// K_A ψ, or ψ itself when the introspection check proves them equivalent under κ
+    /// and ψ is smaller.
+    fn said(&mut self, agent: CharId, psi: Term, state: &State) -> Result<Term, SolverError> {
+        let k = self.knows(agent, state, Goal::That(psi.clone()))?;
+        // When κ ⊨ ψ → K_A ψ, ψ and K_A ψ are equivalent under κ (K_A ψ → ψ always holds
+        // under κ), so the smaller one is added.
+        let introspective = match self.listed(state) {
+            // With κ's worlds at hand, the check is an evaluation in each of them.
+            Some(worlds) => {
+                let check = psi.implies(&k).compile(&self.vars);
+                let mut scratch = Vec::new();
+                let mut valid = true;
+                for w in worlds.iter() {
+                    if check.eval(w, &mut scratch)? != Value::Bool(true) {
+                        valid = false;
+                        break;
+                    }
+                }
+                Ok(valid)
+            }
+            None => self
+                .z3
+                .is_valid(&Term::and(&[state.kappa.clone(), psi.clone()]).implies(&k)),
+        };
+        let introspective = match introspective {
+            Ok(v) => v,
+            Err(SolverError::Timeout) => return Err(SolverError::Timeout),
+            Err(e) => {
+                tracing::debug!("introspection check failed ({e}); adding K_A ψ");
+                false
+            }
+        };
+        tracing::debug!(
+            introspective,
+            "announcement by {}",
+            self.program.characters[agent.0].name
+        );
+        Ok(if introspective && psi.dag_size() < k.dag_size() {
+            psi
+        } else {
+            k
+        })
+    }
+
+    fn not(&mut self, set: &Term) -> Term {
+        set.not()
+    }
+
+    fn and(&mut self, first: Term, mut rest: Vec<Term>) -> Term {
+        rest.insert(0, first);
+        Term::and(&rest)
+    }
+
+    fn restrict(
+        &mut self,
+        state: &State,
+        added: Term,
+        derived: bool,
+    ) -> Result<State, SolverError> {
+        self.add_to_kappa(state, added, derived)
+    }
+
+    fn learn(&mut self, state: &State, who: CharId, what: &Expr) -> Result<State, SolverError> {
+        let learned = match what.kind {
+            ExprKind::Const(c) => Learned::Const(c.0),
+            _ => Learned::Expr(self.encode(what, state, &[])?),
+        };
+        let mut next = state.clone();
+        next.learned[who.0].push(learned);
+        Ok(next)
+    }
+
+    fn pin(&mut self, phi: &Expr, state: &State) -> Result<Vec<World>, SolverError> {
+        let phi = self.encode(phi, state, &[])?;
+        let domains = enum_domains(&self.program, &self.vars);
+        // The first two worlds in canonical order: the examples in the error are stable.
+        // Not at any price: when a magnitude level holds many worlds (`actual y == -10000003`
+        // leaves x free: 2^25 worlds within ±2^24), two of its first 64 are examples enough.
+        let allowed = Term::and(&[phi, domains]);
+        let found = worlds::first_worlds_within(2, 64, |bound, cap| {
+            let (ws, exhausted) = self.z3.enumerate(&allowed, &self.vars, bound, cap)?;
+            Ok::<_, SolverError>((ws.into_iter().map(World).collect::<Vec<_>>(), exhausted))
+        })?;
+        Ok(found.worlds)
+    }
+
+    fn point(&mut self, world: &[Value]) -> Result<Vec<Value>, SolverError> {
+        Ok(world.to_vec())
+    }
+
+    fn holds(&mut self, set: &Term, point: &Vec<Value>) -> Result<bool, SolverError> {
+        Ok(self.eval_in(set, point)? == Value::Bool(true))
+    }
+
+    fn contains(&mut self, state: &State, point: &Vec<Value>) -> Result<bool, SolverError> {
+        match self.listed(state) {
+            Some(worlds) => Ok(worlds.contains(point)),
+            None => Ok(self.eval_in(&state.kappa, point)? == Value::Bool(true)),
+        }
+    }
+
+    fn disagreement(
+        &mut self,
+        before: &State,
+        after: &State,
+        hint: &Term,
+    ) -> Result<Option<(World, bool)>, SolverError> {
+        let after = self.kappa_of(after);
+        // A world of κ_before where κ_after and the hint disagree refutes the hint.
+        let disagree = Term::and(&[self.kappa_of(before), after.iff(hint).not()]);
+        let (found, _) = self.z3.enumerate(&disagree, &self.vars, None, 1)?;
+        match found.into_iter().next() {
+            None => Ok(None),
+            Some(w) => {
+                let kept_by_block = self.eval_in(&after, &w)? == Value::Bool(true);
+                Ok(Some((World(w), kept_by_block)))
+            }
+        }
+    }
+
+    fn hinted(
+        &mut self,
+        before: &State,
+        hint: Term,
+        learned: &State,
+        verified: bool,
+    ) -> Result<State, SolverError> {
+        if verified {
+            // With its worlds listed, κ after the block is already that small form.
+            if learned.worlds.is_some() {
+                return Ok(learned.clone());
+            }
+            return Ok(State {
+                kappa: self
+                    .z3
+                    .simplify(&Term::and(&[self.kappa_of(before), hint]))?,
+                learned: learned.learned.clone(),
+                worlds: None,
+            });
+        }
+        let start = State {
+            kappa: before.kappa.clone(),
+            learned: learned.learned.clone(),
+            worlds: before.worlds.clone(),
+        };
+        self.add_to_kappa(&start, hint, false)
+    }
+
+    fn worlds(&mut self, state: &State, limit: usize) -> Result<WorldSet, SolverError> {
+        if let Some(ws) = self.listed(state) {
+            let mut all: Vec<World> = ws.iter().map(|w| World(w.clone())).collect();
+            all.sort();
+            let complete = all.len() <= limit;
+            all.truncate(limit);
+            return Ok(WorldSet {
+                before: None,
+                worlds: all,
+                complete,
+            });
+        }
+        worlds::first_worlds(limit, |bound, cap| {
+            let (ws, exhausted) = self.z3.enumerate(&state.kappa, &self.vars, bound, cap)?;
+            Ok((ws.into_iter().map(World).collect(), exhausted))
+        })
+    }
+
+    fn count(&mut self, state: &State, cap: usize) -> Result<WorldCount, Failure> {
+        let cap = cap.min(COUNT_ENUMERATION_CAP);
+        if let Some(ws) = self.small_worlds(state, cap)? {
+            return Ok(WorldCount::Exactly(ws.len() as u64));
+        }
+        let ints: Vec<Term> = self.int_vars().cloned().collect();
+        for v in &ints {
+            if self.z3.unbounded(&state.kappa, v)? {
+                return Ok(WorldCount::Infinite);
+            }
+        }
+        // Finitely many, but not all within the finite route's bounds: list them.
+        let (worlds, exhausted) = self.z3.enumerate(&state.kappa, &self.vars, None, cap)?;
+        if exhausted {
+            return Ok(WorldCount::Exactly(worlds.len() as u64));
+        }
+        Ok(WorldCount::MoreThan(cap as u64))
+    }
+
+    fn model(&mut self, state: &State, cap: usize) -> Result<Option<Model>, Failure> {
+        let Some(list) = self.small_worlds(state, cap)? else {
+            return Ok(None);
+        };
+        let mut worlds: Vec<World> = list.iter().map(|w| World(w.clone())).collect();
+        worlds.sort();
+        let mut scratch = Vec::new();
+        let mut views = Vec::with_capacity(state.learned.len());
+        for learned in &state.learned {
+            let mut view = vec![Vec::with_capacity(learned.len()); worlds.len()];
+            for l in learned {
+                let term = match l {
+                    Learned::Const(c) => &self.vars[*c],
+                    Learned::Expr(e) => e,
+                };
+                let compiled = term.compile(&self.vars);
+                let column = worlds
+                    .iter()
+                    .map(|w| compiled.eval_exact(&w.0, &mut scratch))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let observed = if term.is_bool() {
+                    let zero = Integer::from(0i64);
+                    column.iter().map(|x| Value::Bool(*x != zero)).collect()
+                } else {
+                    worlds::observations(&column, Integer::to_i64)
+                };
+                for (v, o) in view.iter_mut().zip(observed) {
+                    v.push(o);
+                }
+            }
+            views.push(view);
+        }
+        Ok(Some(Model {
+            before: None,
+            worlds,
+            views,
+        }))
+    }
+}
+
+/// What every world satisfies: an enum constant is an int that takes one of its
+/// variants' indices.
+pub(super) fn enum_domains(program: &Program, vars: &[Term]) -> Term {
+    let domains: Vec<Term> = program
+        .constants
+        .iter()
+        .zip(vars)
+        .filter_map(|(c, v)| match c.ty {
+            Ty::Enum(e) => {
+                let k = program.enums[e.0].variants.len() as i64;
+                Some(Term::and(&[Term::int(0).le(v), v.lt(&Term::int(k))]))
+            }
+            _ => None,
+        })
+        .collect();
+    Term::and(&domains)
+}

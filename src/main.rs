@@ -1,6 +1,0 @@
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn main() -> std::process::ExitCode {
-    epipen::cli::main()
-}
