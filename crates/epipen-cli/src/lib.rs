@@ -2,12 +2,12 @@
 //! (0 success, 1 solver failure, 2 usage or story error), over the epipen library.
 //!
 //! - [`args`]: the command line (clap);
-//! - [`commands`]: each command run, its output printed;
-//! - [`story`]: a story file read, compiled and run with progress and `--stats`;
+//! - `commands.rs`: each command run, its output printed;
+//! - `story.rs`: a story file read, compiled and run with progress and `--stats`;
 //! - `trace.rs` (`run --trace`), `graph.rs` (`graph`, `worlds --dot`), `sweep.rs`
 //!   (`sweep`): the explorer's output;
 //! - [`serve`]: the web playground (`epipen serve`);
-//! - [`bench`]: `epipen bench`, stories timed as child processes;
+//! - [`bench`](mod@bench): `epipen bench`, stories timed as child processes;
 //! - `watchdog.rs`: `--timeout` kept when a single solver call runs long;
 //!   `output.rs`: stdout and stderr that fail cleanly.
 

@@ -3,7 +3,7 @@
 //!
 //! - [`story`]: the story AST and its proptest strategies (every reference an index
 //!   the printer resolves, so every story generated or shrunk is valid);
-//! - [`print`]: the AST as story text, with its `--set`s and the box of values the
+//! - [`print`](mod@print): the AST as story text, with its `--set`s and the box of values the
 //!   evaluator enumerates;
 //! - [`transcript`]: a run on an engine or on the evaluator as comparable text;
 //! - [`diff`]: one story on every backend that takes it and on the evaluator;

@@ -18,7 +18,7 @@ pub enum CompileError {
         consts: Vec<String>,
     },
     /// The deadline passed while unrolling the loop or aggregate whose range is at
-    /// `span` ([`TIMEOUT_MESSAGE`]).
+    /// `span` ([`TIMEOUT_MESSAGE`](crate::TIMEOUT_MESSAGE)).
     Timeout { span: Span },
 }
 

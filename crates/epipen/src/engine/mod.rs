@@ -133,7 +133,7 @@ impl Counterexample {
 }
 
 /// Runs a program statement by statement, with the backend the options choose, through
-/// the one statement driver ([`driver`]).
+/// the one statement driver (`driver.rs`).
 pub struct Engine {
     driver: Box<dyn Run>,
 }

@@ -1,0 +1,256 @@
+//! The parser: tokens → [`ast::Story`], by recursive descent.
+//!
+//! Each statement either parses completely or yields exactly one diagnostic, after
+//! which the parser skips to the next statement end and carries on, so every
+//! independent error in a story is reported in one go.
+
+mod expr;
+mod stmt;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashSet;
+
+use crate::ast::{BinOp, Expr, Story};
+use crate::diagnostic::Diagnostic;
+use crate::lexer::{Token, TokenKind};
+use crate::span::Span;
+
+/// How many brackets / `if`s may nest inside each other.
+const MAX_NESTING: usize = 64;
+/// The tallest expression tree accepted (later stages recurse over it).
+const MAX_HEIGHT: u32 = 256;
+
+type PResult<T> = Result<T, Diagnostic>;
+/// An expression and the height of its tree.
+type Node = (Expr, u32);
+
+const STATEMENT_KEYWORDS: [&str; 14] = [
+    "characters",
+    "int",
+    "bool",
+    "announce",
+    "checkpoint",
+    "worlds",
+    "const",
+    "enum",
+    "for",
+    "simultaneously",
+    "actual",
+    "repeat",
+    "assert_adds_ck",
+    "check",
+];
+
+pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Vec<Diagnostic>> {
+    // Names of enums declared anywhere, so that `Colour wall[5]` reads as a declaration
+    // (an enum declared later is then reported by `lower`).
+    let enums = tokens
+        .windows(2)
+        .filter_map(|w| match (&w[0].kind, &w[1].kind) {
+            (TokenKind::Enum, TokenKind::Ident(name)) => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut parser = Parser {
+        src: source,
+        toks: tokens,
+        pos: 0,
+        nesting: 0,
+        blocks: 0,
+        enums,
+        diags: Vec::new(),
+    };
+    let statements = parser.statements(false);
+    if parser.diags.is_empty() {
+        Ok(Story { statements })
+    } else {
+        let mut diags = parser.diags;
+        diags.sort_by_key(|d| d.span.start);
+        Err(diags)
+    }
+}
+
+struct Parser<'s> {
+    src: &'s str,
+    /// Always ends with `Eof`; `pos` never moves past it.
+    toks: Vec<Token>,
+    pos: usize,
+    nesting: usize,
+    /// How many blocks `{ … }` enclose the current statement.
+    blocks: usize,
+    /// The names of the story's enums.
+    enums: HashSet<String>,
+    /// Every error found so far.
+    diags: Vec<Diagnostic>,
+}
+
+fn binop_of(kind: &TokenKind) -> Option<BinOp> {
+    use TokenKind::*;
+    Some(match kind {
+        Plus => BinOp::Add,
+        Minus => BinOp::Sub,
+        Star => BinOp::Mul,
+        Slash => BinOp::Div,
+        Percent => BinOp::Mod,
+        EqEq => BinOp::Eq,
+        NotEq => BinOp::Ne,
+        Lt => BinOp::Lt,
+        Le => BinOp::Le,
+        Gt => BinOp::Gt,
+        Ge => BinOp::Ge,
+        And => BinOp::And,
+        Or => BinOp::Or,
+        Arrow => BinOp::Implies,
+        DoubleArrow => BinOp::Iff,
+        _ => return None,
+    })
+}
+
+fn is_comparison(kind: &TokenKind) -> bool {
+    use TokenKind::*;
+    matches!(kind, EqEq | NotEq | Lt | Le | Gt | Ge | In)
+}
+
+/// Can a line starting with this token only be the rest of an expression?
+fn continues_expression(kind: &TokenKind) -> bool {
+    use TokenKind::*;
+    (binop_of(kind).is_some() && *kind != Minus) || matches!(kind, Then | Else | In | Comma)
+}
+
+/// Can this token begin an expression?
+fn starts_expr(kind: &TokenKind) -> bool {
+    use TokenKind::*;
+    matches!(
+        kind,
+        Ident(_) | Int(_) | True | False | Not | If | LParen | Minus
+    )
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// `word` looks like a misspelling of `target`.
+fn close_to(word: &str, target: &str) -> bool {
+    word != target && word.len() >= 3 && levenshtein(&word.to_lowercase(), target) <= 2
+}
+
+fn boxed(node: Node) -> Box<Expr> {
+    Box::new(node.0)
+}
+
+impl<'s> Parser<'s> {
+    // ----- token access -------------------------------------------------------------
+
+    fn peek(&self) -> &Token {
+        &self.toks[self.pos]
+    }
+
+    fn peek_kind(&self) -> &TokenKind {
+        &self.toks[self.pos].kind
+    }
+
+    fn at(&self, kind: &TokenKind) -> bool {
+        self.peek_kind() == kind
+    }
+
+    fn at_line_end(&self) -> bool {
+        matches!(self.peek_kind(), TokenKind::Newline | TokenKind::Eof)
+    }
+
+    fn bump(&mut self) -> Token {
+        let tok = self.toks[self.pos].clone();
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+        tok
+    }
+
+    /// Skips to just after the next statement end. A block opened on the way is skipped
+    /// whole; inside a block, the block's closing `}` is left for the block.
+    fn recover(&mut self) {
+        let mut depth = 0usize;
+        loop {
+            match self.peek_kind() {
+                TokenKind::Eof => return,
+                TokenKind::Newline if depth == 0 => {
+                    self.bump();
+                    return;
+                }
+                TokenKind::RBlock if depth == 0 && self.blocks > 0 => return,
+                TokenKind::LBlock => depth += 1,
+                TokenKind::RBlock => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn text(&self, span: Span) -> &'s str {
+        self.src.get(span.start..span.end).unwrap_or("")
+    }
+
+    /// How a token is named in messages: `` `x` ``, "end of line", "end of input".
+    fn describe(&self, tok: &Token) -> String {
+        match tok.kind {
+            TokenKind::Newline => "end of line".to_string(),
+            TokenKind::Eof => "end of input".to_string(),
+            _ => format!("`{}`", self.text(tok.span)),
+        }
+    }
+
+    /// "expected {expected}, found …" at the current token; an invalid token reports
+    /// its own diagnostic instead.
+    fn unexpected(&self, expected: &str) -> Diagnostic {
+        let tok = self.peek();
+        if let TokenKind::Invalid { diag, .. } = &tok.kind {
+            return (**diag).clone();
+        }
+        Diagnostic::error(
+            tok.span,
+            format!("expected {expected}, found {}", self.describe(tok)),
+        )
+    }
+
+    fn expect(&mut self, kind: TokenKind, expected: &str) -> PResult<Token> {
+        if self.at(&kind) {
+            Ok(self.bump())
+        } else {
+            Err(self.unexpected(expected))
+        }
+    }
+
+    fn keyword_hint(&self, diag: Diagnostic) -> Diagnostic {
+        let tok = self.peek();
+        if tok.kind.is_keyword() {
+            let text = self.text(tok.span);
+            diag.with_hint(format!("`{text}` is a keyword"))
+        } else {
+            diag
+        }
+    }
+
+    // ----- statements ---------------------------------------------------------------
+}
+
+fn unclosed(open: &Token) -> Diagnostic {
+    let (text, close) = match open.kind {
+        TokenKind::LBrace | TokenKind::LBlock => ("{", "}"),
+        TokenKind::LBracket => ("[", "]"),
+        _ => ("(", ")"),
+    };
+    Diagnostic::error(open.span, format!("unclosed `{text}`"))
+        .with_hint(format!("add a matching `{close}`"))
+}

@@ -1,0 +1,65 @@
+//! Why a statement of a [`Story`](super::Story) failed.
+
+use std::fmt;
+
+use crate::engine::{Counterexample, SolverError};
+
+/// Why a statement of a [`Story`](crate::story::Story) failed. A failed statement has no effect.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A mistake caught before running: a handle of another story, values of two
+    /// different enums compared, an unknown enum variant, a duplicate constant name, a
+    /// knowledge operator in [`Story::learns`](crate::story::Story::learns) or [`Story::actual`](crate::story::Story::actual), a checkpoint used
+    /// by [`Formula::at`](crate::story::Formula::at) before it was saved, …
+    Invalid(String),
+    /// The story is wrong in a way only running it shows: an `actual` formula that
+    /// allows several worlds, an announcement false in the actual world, `reveals`
+    /// without an actual world, …
+    Story {
+        /// What is wrong.
+        message: String,
+        /// How to fix it, when known.
+        hints: Vec<String>,
+    },
+    /// An [`Story::assert_adds_ck`](crate::story::Story::assert_adds_ck) hint is wrong.
+    Refuted(Refutation),
+    /// Z3 could not answer (timeout, resource limit, `unknown`, or a formula outside
+    /// what the engine can decide). Never to be read as "no worlds".
+    Solver(SolverError),
+}
+
+/// A world on which an [`Story::assert_adds_ck`](crate::story::Story::assert_adds_ck) hint and its block disagree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refutation {
+    /// The world, and which side keeps it.
+    pub counterexample: Counterexample,
+    /// The world as text, e.g. `A = 0, B = 1 (the hint allows this world but the block
+    /// rules it out)`.
+    pub description: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Invalid(m) => write!(f, "{m}"),
+            Error::Story { message, hints } => {
+                write!(f, "{message}")?;
+                for h in hints {
+                    write!(f, "; hint: {h}")?;
+                }
+                Ok(())
+            }
+            Error::Refuted(r) => write!(f, "the hint is wrong: {}", r.description),
+            Error::Solver(e) => write!(f, "solver failure: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<SolverError> for Error {
+    fn from(e: SolverError) -> Error {
+        Error::Solver(e)
+    }
+}

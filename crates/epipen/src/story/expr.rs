@@ -1,0 +1,818 @@
+//! Typed expressions of the Rust API: [`Int`], [`Formula`], [`Enum`], with Rust's
+//! operators, built as IR expressions that remember which story their handles belong to.
+
+use std::ops;
+
+use crate::ir::{self, ArithOp, CharId, CmpOp, ExprKind, GroupOp, LogicOp, Ty};
+use crate::syntax::Span;
+
+use super::{Character, Checkpoint, EnumType};
+
+mod sealed {
+    use super::*;
+
+    /// A typed IR expression under construction, or the mistake that stopped it. It
+    /// remembers which story its handles belong to (`None`: only literals).
+    #[derive(Debug, Clone)]
+    pub struct Node {
+        pub(crate) story: Option<u64>,
+        pub(crate) expr: Result<ir::Expr, String>,
+    }
+
+    /// What the expression types share; not implementable outside this crate.
+    pub trait Typed: Clone {
+        fn node(&self) -> &Node;
+        fn into_node(self) -> Node;
+        /// A node of the same type as `self` (for enums: the same enum).
+        fn rewrap(&self, node: Node) -> Self;
+    }
+
+    /// Anything that gives a list of expressions: see [`super::Values`].
+    pub trait IntoNodes {
+        fn into_nodes(self) -> Vec<Node>;
+    }
+
+    /// Anything an enum value can be compared with: see [`super::EnumOperand`].
+    pub trait IntoEnumNode {
+        fn into_enum_node(self, ty: &super::EnumType) -> Node;
+    }
+}
+
+pub(super) use sealed::{IntoEnumNode, IntoNodes, Node, Typed};
+
+pub(super) fn mk(kind: ExprKind, ty: Ty) -> ir::Expr {
+    ir::Expr {
+        kind,
+        ty,
+        span: Span::default(),
+    }
+}
+
+impl Node {
+    pub(super) fn lit(expr: ir::Expr) -> Node {
+        Node {
+            story: None,
+            expr: Ok(expr),
+        }
+    }
+
+    pub(super) fn of(story: u64, expr: ir::Expr) -> Node {
+        Node {
+            story: Some(story),
+            expr: Ok(expr),
+        }
+    }
+
+    pub(super) fn invalid(message: impl Into<String>) -> Node {
+        Node {
+            story: None,
+            expr: Err(message.into()),
+        }
+    }
+
+    /// Combines nodes into one with `build`: the first mistake wins, and handles of two
+    /// different stories are a mistake.
+    pub(super) fn combine(
+        nodes: Vec<Node>,
+        extra: Option<u64>,
+        build: impl FnOnce(Vec<ir::Expr>) -> Result<ir::Expr, String>,
+    ) -> Node {
+        let mut story = extra;
+        let mut exprs = Vec::with_capacity(nodes.len());
+        for n in nodes {
+            match (story, n.story) {
+                (Some(a), Some(b)) if a != b => {
+                    return Node::invalid("an expression mixes handles of two different stories");
+                }
+                (None, s) => story = s,
+                _ => {}
+            }
+            match n.expr {
+                Ok(e) => exprs.push(e),
+                Err(m) => {
+                    return Node {
+                        story,
+                        expr: Err(m),
+                    };
+                }
+            }
+        }
+        Node {
+            story,
+            expr: build(exprs),
+        }
+    }
+}
+
+/// The sealed trait of the expression types [`Int`], [`Formula`] and [`Enum`]: it
+/// lets generic functions such as [`Formula::ite`] take any of them.
+pub trait Expression: Typed {}
+
+/// An integer expression: an `int` constant, a literal, or arithmetic over them.
+///
+/// Arithmetic uses operators, on owned values or references, with integers on either
+/// side: `&month * 100 + &day`, `2 * x - 1`. `/` and `%` are SMT-LIB's (Euclidean)
+/// integer division and modulo, with `x / 0 == 0` and `x % 0 == x`. Comparisons are
+/// methods returning a [`Formula`]: [`Int::eq`], [`Int::lt`], …
+///
+/// Plain integers convert with `Int::from(5)` (or implicitly wherever an
+/// `impl Into<Int>` is taken).
+#[derive(Debug, Clone)]
+pub struct Int(pub(super) Node);
+
+/// A boolean expression: a `bool` constant, a comparison, a logical combination, or a
+/// knowledge operator ([`Formula::knows`], [`Formula::knows_value`], [`Formula::at`]).
+///
+/// Combine with methods ([`Formula::and`], [`Formula::or`], [`Formula::implies`],
+/// [`Formula::iff`]) or operators: `a & b`, `a | b`, `!a`.
+#[derive(Debug, Clone)]
+pub struct Formula(pub(super) Node);
+
+/// A value of an enum type declared with [`Story::enumeration`](crate::story::Story::enumeration): a constant of that
+/// type ([`Story::enum_constant`](crate::story::Story::enum_constant)) or one of its variants ([`EnumType::value`]).
+///
+/// Compare with [`Enum::eq`], [`Enum::ne`] and [`Enum::is_in`], against other values of
+/// the same enum or variant names: `cloe.eq("rose")`, `cloe.is_in(["rose", "violet"])`.
+#[derive(Debug, Clone)]
+pub struct Enum {
+    pub(super) node: Node,
+    pub(super) ty: EnumType,
+}
+
+impl Typed for Int {
+    fn node(&self) -> &Node {
+        &self.0
+    }
+    fn into_node(self) -> Node {
+        self.0
+    }
+    fn rewrap(&self, node: Node) -> Int {
+        Int(node)
+    }
+}
+impl Expression for Int {}
+
+impl Typed for Formula {
+    fn node(&self) -> &Node {
+        &self.0
+    }
+    fn into_node(self) -> Node {
+        self.0
+    }
+    fn rewrap(&self, node: Node) -> Formula {
+        Formula(node)
+    }
+}
+impl Expression for Formula {}
+
+impl Typed for Enum {
+    fn node(&self) -> &Node {
+        &self.node
+    }
+    fn into_node(self) -> Node {
+        self.node
+    }
+    fn rewrap(&self, node: Node) -> Enum {
+        Enum {
+            node,
+            ty: self.ty.clone(),
+        }
+    }
+}
+impl Expression for Enum {}
+
+fn unary(node: Node, build: impl FnOnce(ir::Expr) -> ir::Expr) -> Node {
+    Node::combine(vec![node], None, |mut es| Ok(build(es.remove(0))))
+}
+
+fn binary(a: Node, b: Node, build: impl FnOnce(ir::Expr, ir::Expr) -> ir::Expr) -> Node {
+    Node::combine(vec![a, b], None, |mut es| {
+        let b = es.remove(1);
+        let a = es.remove(0);
+        Ok(build(a, b))
+    })
+}
+
+fn cmp(op: CmpOp, a: Node, b: Node) -> Formula {
+    Formula(binary(a, b, |a, b| {
+        mk(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
+    }))
+}
+
+/// `(e1, …, en) in {rows}`: every row must have n values of the tuple's types.
+fn membership(tuple: Vec<Node>, rows: Vec<Vec<Node>>) -> Node {
+    let arity = tuple.len();
+    if arity == 0 {
+        return Node::invalid("a membership test needs at least one expression");
+    }
+    if let Some(row) = rows.iter().find(|r| r.len() != arity) {
+        return Node::invalid(format!(
+            "a set item has {} values, the tuple has {arity}",
+            row.len()
+        ));
+    }
+    let widths: Vec<usize> = rows.iter().map(Vec::len).collect();
+    let all: Vec<Node> = tuple
+        .into_iter()
+        .chain(rows.into_iter().flatten())
+        .collect();
+    Node::combine(all, None, |mut es| {
+        let rest = es.split_off(arity);
+        let tuple = es;
+        let mut set = Vec::with_capacity(widths.len());
+        let mut it = rest.into_iter();
+        for w in widths {
+            let row: Vec<ir::Expr> = it.by_ref().take(w).collect();
+            for (v, t) in row.iter().zip(&tuple) {
+                if v.ty != t.ty {
+                    return Err(format!(
+                        "a set item has a value of type {} where the tuple has {}",
+                        ty_name(v.ty),
+                        ty_name(t.ty)
+                    ));
+                }
+            }
+            set.push(row);
+        }
+        Ok(mk(ExprKind::In { tuple, set }, Ty::Bool))
+    })
+}
+
+/// `int`, `bool` or `enum`, for messages.
+fn ty_name(ty: Ty) -> &'static str {
+    match ty {
+        Ty::Int => "int",
+        Ty::Bool => "bool",
+        Ty::Enum(_) => "enum",
+    }
+}
+
+impl Int {
+    fn arith(op: ArithOp, a: Int, b: Int) -> Int {
+        Int(binary(a.0, b.0, |a, b| {
+            mk(ExprKind::Arith(op, Box::new(a), Box::new(b)), Ty::Int)
+        }))
+    }
+
+    /// `self == other`.
+    pub fn eq(&self, other: impl Into<Int>) -> Formula {
+        cmp(CmpOp::Eq, self.0.clone(), other.into().0)
+    }
+
+    /// `self != other`.
+    pub fn ne(&self, other: impl Into<Int>) -> Formula {
+        cmp(CmpOp::Ne, self.0.clone(), other.into().0)
+    }
+
+    /// `self < other`.
+    pub fn lt(&self, other: impl Into<Int>) -> Formula {
+        cmp(CmpOp::Lt, self.0.clone(), other.into().0)
+    }
+
+    /// `self <= other`.
+    pub fn le(&self, other: impl Into<Int>) -> Formula {
+        cmp(CmpOp::Le, self.0.clone(), other.into().0)
+    }
+
+    /// `self > other`.
+    pub fn gt(&self, other: impl Into<Int>) -> Formula {
+        cmp(CmpOp::Gt, self.0.clone(), other.into().0)
+    }
+
+    /// `self >= other`.
+    pub fn ge(&self, other: impl Into<Int>) -> Formula {
+        cmp(CmpOp::Ge, self.0.clone(), other.into().0)
+    }
+
+    /// `self in {values}`: equal to one of the values (false for none).
+    ///
+    /// ```
+    /// # let mut story = epipen::Story::new();
+    /// let x = story.int("x");
+    /// let small_prime = x.is_in([2, 3, 5, 7]);
+    /// ```
+    pub fn is_in<T: Into<Int>>(&self, values: impl IntoIterator<Item = T>) -> Formula {
+        let rows = values.into_iter().map(|v| vec![v.into().0]).collect();
+        Formula(membership(vec![self.0.clone()], rows))
+    }
+
+    /// The sum of the terms (0 for none).
+    pub fn sum<T: Into<Int>>(terms: impl IntoIterator<Item = T>) -> Int {
+        terms
+            .into_iter()
+            .map(Into::into)
+            .reduce(|a, b| a + b)
+            .unwrap_or_else(|| Int::from(0))
+    }
+
+    /// How many of the formulas hold: the sum of `if f then 1 else 0`.
+    pub fn count<T: Into<Formula>>(formulas: impl IntoIterator<Item = T>) -> Int {
+        Int::sum(formulas.into_iter().map(|f| f.into().ite(Int::from(1), 0)))
+    }
+}
+
+impl From<&Int> for Int {
+    fn from(x: &Int) -> Int {
+        x.clone()
+    }
+}
+
+impl From<i64> for Int {
+    fn from(n: i64) -> Int {
+        Int(Node::lit(mk(ExprKind::Int(n), Ty::Int)))
+    }
+}
+
+macro_rules! int_from {
+    (lossless: $($t:ty),*; checked: $($u:ty),*) => {
+        $(impl From<$t> for Int {
+            fn from(n: $t) -> Int {
+                Int::from(i64::from(n))
+            }
+        })*
+        $(impl From<$u> for Int {
+            fn from(n: $u) -> Int {
+                match i64::try_from(n) {
+                    Ok(n) => Int::from(n),
+                    Err(_) => Int(Node::invalid(format!("the integer {n} does not fit in 64 bits"))),
+                }
+            }
+        })*
+    };
+}
+int_from!(lossless: i8, i16, i32, u8, u16, u32; checked: u64, usize, i128, u128, isize);
+
+macro_rules! int_ops {
+    ($($trait:ident $method:ident $op:ident;)*) => {$(
+        impl<R: Into<Int>> ops::$trait<R> for Int {
+            type Output = Int;
+            fn $method(self, rhs: R) -> Int {
+                Int::arith(ArithOp::$op, self, rhs.into())
+            }
+        }
+        impl<R: Into<Int>> ops::$trait<R> for &Int {
+            type Output = Int;
+            fn $method(self, rhs: R) -> Int {
+                Int::arith(ArithOp::$op, self.clone(), rhs.into())
+            }
+        }
+        int_ops!(@lhs $trait $method $op: i64, i32);
+    )*};
+    (@lhs $trait:ident $method:ident $op:ident: $($t:ty),*) => {$(
+        impl ops::$trait<Int> for $t {
+            type Output = Int;
+            fn $method(self, rhs: Int) -> Int {
+                Int::arith(ArithOp::$op, Int::from(self), rhs)
+            }
+        }
+        impl ops::$trait<&Int> for $t {
+            type Output = Int;
+            fn $method(self, rhs: &Int) -> Int {
+                Int::arith(ArithOp::$op, Int::from(self), rhs.clone())
+            }
+        }
+    )*};
+}
+int_ops! {
+    Add add Add;
+    Sub sub Sub;
+    Mul mul Mul;
+    Div div Div;
+    Rem rem Mod;
+}
+
+impl ops::Neg for Int {
+    type Output = Int;
+    fn neg(self) -> Int {
+        Int(unary(self.0, |a| match a.kind {
+            ExprKind::Int(n) if n.checked_neg().is_some() => mk(ExprKind::Int(-n), Ty::Int),
+            _ => mk(ExprKind::Neg(Box::new(a)), Ty::Int),
+        }))
+    }
+}
+
+impl ops::Neg for &Int {
+    type Output = Int;
+    fn neg(self) -> Int {
+        -self.clone()
+    }
+}
+
+impl Formula {
+    fn logic(op: LogicOp, a: Formula, b: Formula) -> Formula {
+        Formula(binary(a.0, b.0, |a, b| {
+            mk(ExprKind::Logic(op, Box::new(a), Box::new(b)), Ty::Bool)
+        }))
+    }
+
+    /// `self and other` (also `self & other`).
+    pub fn and(self, other: impl Into<Formula>) -> Formula {
+        Formula::logic(LogicOp::And, self, other.into())
+    }
+
+    /// `self or other` (also `self | other`).
+    pub fn or(self, other: impl Into<Formula>) -> Formula {
+        Formula::logic(LogicOp::Or, self, other.into())
+    }
+
+    /// `self -> other`.
+    pub fn implies(self, other: impl Into<Formula>) -> Formula {
+        Formula::logic(LogicOp::Implies, self, other.into())
+    }
+
+    /// `self <-> other`.
+    pub fn iff(self, other: impl Into<Formula>) -> Formula {
+        Formula::logic(LogicOp::Iff, self, other.into())
+    }
+
+    /// `self == other`, for two formulas (the same as [`Formula::iff`]).
+    pub fn eq(&self, other: impl Into<Formula>) -> Formula {
+        cmp(CmpOp::Eq, self.0.clone(), other.into().0)
+    }
+
+    /// `self != other`, for two formulas.
+    pub fn ne(&self, other: impl Into<Formula>) -> Formula {
+        cmp(CmpOp::Ne, self.0.clone(), other.into().0)
+    }
+
+    /// `not f` (also `!f`).
+    pub fn not(f: impl Into<Formula>) -> Formula {
+        Formula(unary(f.into().0, |a| {
+            mk(ExprKind::Not(Box::new(a)), Ty::Bool)
+        }))
+    }
+
+    /// `if self then a else b`, for two values of the same type.
+    ///
+    /// ```
+    /// # let mut story = epipen::Story::new();
+    /// let p = story.bool("p");
+    /// let x = story.int("x");
+    /// let y = p.ite(x + 1, 0);
+    /// ```
+    pub fn ite<T: Expression>(&self, then: T, otherwise: impl Into<T>) -> T {
+        let otherwise = otherwise.into();
+        let node = Node::combine(
+            vec![
+                self.0.clone(),
+                then.clone().into_node(),
+                otherwise.into_node(),
+            ],
+            None,
+            |mut es| {
+                let b = es.remove(2);
+                let a = es.remove(1);
+                let c = es.remove(0);
+                if a.ty != b.ty {
+                    return Err("the branches of `ite` have values of two different enums".into());
+                }
+                let ty = a.ty;
+                Ok(mk(ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b)), ty))
+            },
+        );
+        then.rewrap(node)
+    }
+
+    /// Every formula holds (true for none).
+    pub fn all<T: Into<Formula>>(formulas: impl IntoIterator<Item = T>) -> Formula {
+        formulas
+            .into_iter()
+            .map(Into::into)
+            .reduce(Formula::and)
+            .unwrap_or_else(|| Formula::from(true))
+    }
+
+    /// At least one formula holds (false for none).
+    pub fn any<T: Into<Formula>>(formulas: impl IntoIterator<Item = T>) -> Formula {
+        formulas
+            .into_iter()
+            .map(Into::into)
+            .reduce(Formula::or)
+            .unwrap_or_else(|| Formula::from(false))
+    }
+
+    /// `(e1, …, en) in {(a1, …, an), …}`: the tuple of int expressions equals one of the
+    /// rows. A row of the wrong length is an [`Error::Invalid`](crate::story::Error::Invalid) when used.
+    ///
+    /// ```
+    /// # let mut story = epipen::Story::new();
+    /// let month = story.int("month");
+    /// let day = story.int("day");
+    /// let dates = epipen::Formula::tuple_in((&month, &day), [[5, 15], [5, 16], [6, 17]]);
+    /// ```
+    pub fn tuple_in<R: AsRef<[i64]>>(
+        tuple: impl Values,
+        rows: impl IntoIterator<Item = R>,
+    ) -> Formula {
+        let rows = rows
+            .into_iter()
+            .map(|r| r.as_ref().iter().map(|&n| Int::from(n).0).collect())
+            .collect();
+        Formula(membership(tuple.into_nodes(), rows))
+    }
+
+    /// `knows(A, φ)`: `who` knows that φ holds.
+    pub fn knows(who: Character, formula: impl Into<Formula>) -> Formula {
+        Formula(Node::combine(
+            vec![formula.into().0],
+            Some(who.story),
+            |mut es| {
+                Ok(mk(
+                    ExprKind::Knows {
+                        agent: who.id,
+                        formula: Box::new(es.remove(0)),
+                    },
+                    Ty::Bool,
+                ))
+            },
+        ))
+    }
+
+    /// `knows_value(A, e1, …, en)`: `who` knows the value of the tuple. `values` is one
+    /// expression (`&month`) or several (`(&month, &day)`, `[&x, &y]`, a `Vec`).
+    pub fn knows_value(who: Character, values: impl Values) -> Formula {
+        let nodes = values.into_nodes();
+        if nodes.is_empty() {
+            return Formula(Node::invalid("`knows_value` needs at least one expression"));
+        }
+        Formula(Node::combine(nodes, Some(who.story), |exprs| {
+            Ok(mk(
+                ExprKind::KnowsValue {
+                    agent: who.id,
+                    exprs,
+                },
+                Ty::Bool,
+            ))
+        }))
+    }
+
+    /// `everyone_knows(G, φ)`: every character of `group` knows φ (E_G φ).
+    pub fn everyone_knows(group: &[Character], formula: impl Into<Formula>) -> Formula {
+        Formula::group(GroupOp::Everyone, group, formula.into())
+    }
+
+    /// `common_knowledge(G, φ)`: φ holds in every world reachable by any chain of
+    /// indistinguishability steps of `group`'s characters (C_G φ). Pass every character
+    /// for the whole story's common knowledge.
+    pub fn common_knowledge(group: &[Character], formula: impl Into<Formula>) -> Formula {
+        Formula::group(GroupOp::Common, group, formula.into())
+    }
+
+    /// `distributed_knowledge(G, φ)`: φ holds in every world that agrees with this one on
+    /// everything `group`'s characters learned, together (D_G φ).
+    pub fn distributed_knowledge(group: &[Character], formula: impl Into<Formula>) -> Formula {
+        Formula::group(GroupOp::Distributed, group, formula.into())
+    }
+
+    fn group(op: GroupOp, group: &[Character], formula: Formula) -> Formula {
+        let Some(first) = group.first() else {
+            return Formula(Node::invalid(format!(
+                "`{}` needs at least one character",
+                op.name()
+            )));
+        };
+        if group.iter().any(|c| c.story != first.story) {
+            return Formula(Node::invalid(
+                "an expression mixes handles of two different stories",
+            ));
+        }
+        let mut agents: Vec<CharId> = group.iter().map(|c| c.id).collect();
+        agents.sort();
+        agents.dedup();
+        Formula(Node::combine(
+            vec![formula.0],
+            Some(first.story),
+            |mut es| {
+                Ok(mk(
+                    ExprKind::Group {
+                        op,
+                        agents,
+                        formula: Box::new(es.remove(0)),
+                    },
+                    Ty::Bool,
+                ))
+            },
+        ))
+    }
+
+    /// `at(c, φ)`: φ with its knowledge operators evaluated in the state saved at
+    /// checkpoint `c`.
+    pub fn at(checkpoint: Checkpoint, formula: impl Into<Formula>) -> Formula {
+        Formula(Node::combine(
+            vec![formula.into().0],
+            Some(checkpoint.story),
+            |mut es| {
+                Ok(mk(
+                    ExprKind::At {
+                        checkpoint: checkpoint.id,
+                        body: Box::new(es.remove(0)),
+                    },
+                    Ty::Bool,
+                ))
+            },
+        ))
+    }
+}
+
+impl From<bool> for Formula {
+    fn from(b: bool) -> Formula {
+        Formula(Node::lit(mk(ExprKind::Bool(b), Ty::Bool)))
+    }
+}
+
+impl From<&Formula> for Formula {
+    fn from(f: &Formula) -> Formula {
+        f.clone()
+    }
+}
+
+impl ops::Not for Formula {
+    type Output = Formula;
+    fn not(self) -> Formula {
+        Formula::not(self)
+    }
+}
+
+impl ops::Not for &Formula {
+    type Output = Formula;
+    fn not(self) -> Formula {
+        Formula::not(self.clone())
+    }
+}
+
+impl<R: Into<Formula>> ops::BitAnd<R> for Formula {
+    type Output = Formula;
+    fn bitand(self, rhs: R) -> Formula {
+        self.and(rhs)
+    }
+}
+
+impl<R: Into<Formula>> ops::BitOr<R> for Formula {
+    type Output = Formula;
+    fn bitor(self, rhs: R) -> Formula {
+        self.or(rhs)
+    }
+}
+
+impl<R: Into<Formula>> ops::BitAnd<R> for &Formula {
+    type Output = Formula;
+    fn bitand(self, rhs: R) -> Formula {
+        self.clone().and(rhs)
+    }
+}
+
+impl<R: Into<Formula>> ops::BitOr<R> for &Formula {
+    type Output = Formula;
+    fn bitor(self, rhs: R) -> Formula {
+        self.clone().or(rhs)
+    }
+}
+
+/// What an [`Enum`] value can be compared with: another value of the same enum, or a
+/// variant's name (`"red"`). Implemented for `&str`, `String`, [`Enum`] and `&Enum`.
+pub trait EnumOperand: IntoEnumNode {}
+impl<T: IntoEnumNode> EnumOperand for T {}
+
+impl IntoEnumNode for &str {
+    fn into_enum_node(self, ty: &EnumType) -> Node {
+        ty.value(self).node
+    }
+}
+impl IntoEnumNode for String {
+    fn into_enum_node(self, ty: &EnumType) -> Node {
+        ty.value(&self).node
+    }
+}
+impl IntoEnumNode for &String {
+    fn into_enum_node(self, ty: &EnumType) -> Node {
+        ty.value(self).node
+    }
+}
+impl IntoEnumNode for Enum {
+    fn into_enum_node(self, ty: &EnumType) -> Node {
+        if self.ty.same(ty) {
+            self.node
+        } else {
+            Node::invalid(format!(
+                "cannot compare a value of enum `{}` with one of enum `{}`",
+                ty.0.name, self.ty.0.name
+            ))
+        }
+    }
+}
+impl IntoEnumNode for &Enum {
+    fn into_enum_node(self, ty: &EnumType) -> Node {
+        self.clone().into_enum_node(ty)
+    }
+}
+
+impl From<&Enum> for Enum {
+    fn from(e: &Enum) -> Enum {
+        e.clone()
+    }
+}
+
+impl Enum {
+    /// `self == other`: `other` is a value of the same enum or a variant's name.
+    pub fn eq(&self, other: impl EnumOperand) -> Formula {
+        cmp(CmpOp::Eq, self.node.clone(), other.into_enum_node(&self.ty))
+    }
+
+    /// `self != other`.
+    pub fn ne(&self, other: impl EnumOperand) -> Formula {
+        cmp(CmpOp::Ne, self.node.clone(), other.into_enum_node(&self.ty))
+    }
+
+    /// `self in {values}`: equal to one of them (variant names or values).
+    ///
+    /// ```
+    /// # let mut story = epipen::Story::new();
+    /// let colour = story.enumeration("Colour", &["red", "green", "blue"]);
+    /// let cloe = story.enum_constant(&colour, "Cloe");
+    /// let warm = cloe.is_in(["red"]);
+    /// ```
+    pub fn is_in<T: EnumOperand>(&self, values: impl IntoIterator<Item = T>) -> Formula {
+        let rows = values
+            .into_iter()
+            .map(|v| vec![v.into_enum_node(&self.ty)])
+            .collect();
+        Formula(membership(vec![self.node.clone()], rows))
+    }
+
+    /// The enum type of this value.
+    pub fn enum_type(&self) -> &EnumType {
+        &self.ty
+    }
+}
+
+/// A list of expressions, for [`Formula::knows_value`], [`Formula::tuple_in`] and
+/// [`Story::learns`](crate::story::Story::learns): one expression (`&x`, `x`), a tuple of them (`(&x, &y)`, up to
+/// four), an array, a slice or a `Vec`.
+pub trait Values: IntoNodes {}
+impl<T: IntoNodes> Values for T {}
+
+macro_rules! values_of_expr {
+    ($($t:ty),*) => {$(
+        impl IntoNodes for $t {
+            fn into_nodes(self) -> Vec<Node> {
+                vec![self.into_node()]
+            }
+        }
+        impl IntoNodes for &$t {
+            fn into_nodes(self) -> Vec<Node> {
+                vec![self.clone().into_node()]
+            }
+        }
+    )*};
+}
+values_of_expr!(Int, Formula, Enum);
+
+impl<T: IntoNodes, const N: usize> IntoNodes for [T; N] {
+    fn into_nodes(self) -> Vec<Node> {
+        self.into_iter().flat_map(IntoNodes::into_nodes).collect()
+    }
+}
+
+impl<T: IntoNodes> IntoNodes for Vec<T> {
+    fn into_nodes(self) -> Vec<Node> {
+        self.into_iter().flat_map(IntoNodes::into_nodes).collect()
+    }
+}
+
+impl<T: IntoNodes + Clone> IntoNodes for &[T] {
+    fn into_nodes(self) -> Vec<Node> {
+        self.iter()
+            .cloned()
+            .flat_map(IntoNodes::into_nodes)
+            .collect()
+    }
+}
+
+impl<T: IntoNodes + Clone, const N: usize> IntoNodes for &[T; N] {
+    fn into_nodes(self) -> Vec<Node> {
+        self.as_slice().into_nodes()
+    }
+}
+
+impl<T: IntoNodes + Clone> IntoNodes for &Vec<T> {
+    fn into_nodes(self) -> Vec<Node> {
+        self.as_slice().into_nodes()
+    }
+}
+
+macro_rules! values_of_tuple {
+    ($($name:ident),*) => {
+        impl<$($name: IntoNodes),*> IntoNodes for ($($name,)*) {
+            #[allow(non_snake_case)]
+            fn into_nodes(self) -> Vec<Node> {
+                let ($($name,)*) = self;
+                let mut nodes = Vec::new();
+                $(nodes.extend($name.into_nodes());)*
+                nodes
+            }
+        }
+    };
+}
+values_of_tuple!(A, B);
+values_of_tuple!(A, B, C);
+values_of_tuple!(A, B, C, D);

@@ -1,0 +1,82 @@
+//! Handles of a story's declarations: characters, checkpoints and enum types.
+
+use std::rc::Rc;
+
+use crate::ir::{CharId, CheckpointId, EnumId, ExprKind, Ty};
+
+use super::expr::{Enum, Node, mk};
+
+/// A character (agent) of a [`Story`](crate::story::Story), from [`Story::character`](crate::story::Story::character).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Character {
+    pub(super) story: u64,
+    pub(super) id: CharId,
+}
+
+impl Character {
+    /// The character's id in the story's [`Program`](crate::ir::Program).
+    pub fn id(self) -> CharId {
+        self.id
+    }
+}
+
+/// A saved knowledge state, from [`Story::checkpoint`](crate::story::Story::checkpoint), for [`Formula::at`](crate::story::Formula::at).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Checkpoint {
+    pub(super) story: u64,
+    pub(super) id: CheckpointId,
+}
+
+#[derive(Debug)]
+pub(super) struct EnumInfo {
+    pub(super) story: u64,
+    pub(super) id: EnumId,
+    pub(super) name: String,
+    pub(super) variants: Vec<String>,
+}
+
+/// An enum type of a [`Story`](crate::story::Story), from [`Story::enumeration`](crate::story::Story::enumeration). Its values are the
+/// variants, in declaration order.
+#[derive(Debug, Clone)]
+pub struct EnumType(pub(super) Rc<EnumInfo>);
+
+impl EnumType {
+    pub(super) fn same(&self, other: &EnumType) -> bool {
+        self.0.story == other.0.story && self.0.id == other.0.id
+    }
+
+    /// The enum's name.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// The variants' names, in declaration order.
+    pub fn variants(&self) -> &[String] {
+        &self.0.variants
+    }
+
+    /// The variant called `name`. An unknown name gives a value that fails with
+    /// [`Error::Invalid`](crate::story::Error::Invalid) when a statement uses it.
+    pub fn value(&self, name: &str) -> Enum {
+        let node = match self.0.variants.iter().position(|v| v == name) {
+            Some(i) => Node::of(
+                self.0.story,
+                mk(ExprKind::Int(i as i64), Ty::Enum(self.0.id)),
+            ),
+            None => Node::invalid(format!(
+                "enum `{}` has no variant `{name}` (its variants: {})",
+                self.0.name,
+                self.0.variants.join(", ")
+            )),
+        };
+        Enum {
+            node,
+            ty: self.clone(),
+        }
+    }
+
+    /// Every variant as a value, in declaration order.
+    pub fn values(&self) -> Vec<Enum> {
+        self.0.variants.iter().map(|v| self.value(v)).collect()
+    }
+}

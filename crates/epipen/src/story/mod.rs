@@ -1,0 +1,862 @@
+//! The Rust API: state a puzzle in Rust instead of a story file.
+//!
+//! A [`Story`] declares characters and hidden constants, then tells what happens, one
+//! call per statement. Every statement runs at once against a live engine, so a Rust
+//! program can look at results (what [`Story::reveals`] found, the [`Story::worlds`]
+//! still possible) and decide what happens next, which is how loops like the muddy
+//! children's rounds are written (see `examples/muddy_children.rs`).
+//!
+//! Expressions are typed in Rust: [`Int`] (with `+ - * / %`), [`Formula`] (with
+//! `& | !`, [`Formula::and`], [`Formula::knows`], …) and [`Enum`]. Constants are
+//! expressions: `story.int("month")` returns an [`Int`].
+//!
+//! # Cheryl's birthday
+//!
+//! ```
+//! use epipen::{Formula as F, Story};
+//!
+//! # fn main() -> Result<(), epipen::Error> {
+//! let mut story = Story::new();
+//! let albert = story.character("Albert");
+//! let bernard = story.character("Bernard");
+//! let month = story.int("month");
+//! let day = story.int("day");
+//!
+//! // Cheryl wrote down ten dates: "My birthday is one of these."
+//! story.announce(F::tuple_in(
+//!     (&month, &day),
+//!     [[5, 15], [5, 16], [5, 19], [6, 17], [6, 18],
+//!      [7, 14], [7, 16], [8, 14], [8, 15], [8, 17]],
+//! ))?;
+//! story.learns(albert, &month)?;
+//! story.learns(bernard, &day)?;
+//! let whispered = story.checkpoint("whispered")?;
+//!
+//! // Albert: "I don't know when your birthday is, but I know Bernard doesn't know."
+//! story.says(
+//!     albert,
+//!     !F::knows_value(albert, (&month, &day))
+//!         & F::knows(albert, !F::knows_value(bernard, (&month, &day))),
+//! )?;
+//! // Bernard: "I didn't know originally, but now I do."
+//! story.says(
+//!     bernard,
+//!     !F::at(whispered, F::knows_value(bernard, (&month, &day)))
+//!         & F::knows_value(bernard, (&month, &day)),
+//! )?;
+//! // Albert: "Well, now I know too!"
+//! story.says(albert, F::knows_value(albert, (&month, &day)))?;
+//!
+//! let worlds = story.worlds(10)?;
+//! assert_eq!(worlds.len(), 1);
+//! assert!(worlds.is_complete());
+//! assert_eq!(worlds[0].int(&month), Some(7));
+//! assert_eq!(worlds[0].int(&day), Some(16));
+//! assert_eq!(worlds[0].to_string(), "month = 7, day = 16");
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Consecutive numbers
+//!
+//! Infinitely many worlds are fine: [`Story::worlds`] returns the first ones in the
+//! canonical order and says more exist.
+//!
+//! ```
+//! use epipen::{Formula as F, Story};
+//!
+//! # fn main() -> Result<(), epipen::Error> {
+//! let mut story = Story::new();
+//! let anne = story.character("Anne");
+//! let bill = story.character("Bill");
+//! let a = story.int("A");
+//! let b = story.int("B");
+//!
+//! story.announce(a.ge(0) & b.ge(0) & (a.eq(&b + 1) | b.eq(&a + 1)))?;
+//! story.learns(anne, &a)?;
+//! story.learns(bill, &b)?;
+//! story.says(anne, !F::knows_value(anne, &b))?;
+//! story.says(bill, !F::knows_value(bill, &a))?;
+//!
+//! let middle = story.worlds(3)?;
+//! assert!(!middle.is_complete());
+//! assert_eq!(middle.len(), 3);
+//!
+//! story.says(anne, F::knows_value(anne, &b))?;
+//! story.says(bill, F::knows_value(bill, &a))?;
+//!
+//! let worlds = story.worlds(10)?;
+//! let pairs: Vec<(i64, i64)> = worlds
+//!     .iter()
+//!     .map(|w| (w.int(&a).unwrap(), w.int(&b).unwrap()))
+//!     .collect();
+//! assert_eq!(pairs, [(1, 2), (2, 3)]);
+//! assert!(worlds.is_complete());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Errors
+//!
+//! Mistakes Rust's types cannot catch (a constant of another story, comparing values
+//! of two different enums, an unknown enum variant, a knowledge operator where none is
+//! allowed, …) are carried inside the expression and reported as [`Error::Invalid`] by
+//! the statement that uses it, before anything reaches the engine. A statement that
+//! fails, for whatever reason, has no effect: the story is as it was before the call.
+
+#![warn(missing_docs)]
+
+mod blocks;
+mod error;
+mod expr;
+mod handles;
+mod possible;
+
+pub use blocks::{Block, Simultaneous};
+pub use error::{Error, Refutation};
+pub use expr::{Enum, EnumOperand, Expression, Formula, Int, Values};
+pub use handles::{Character, Checkpoint, EnumType};
+pub use possible::{PossibleWorld, Worlds};
+
+use std::fmt;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::engine::{Counterexample, Engine, EngineError, Event, Failure, Options};
+use crate::ir::{
+    self, CharId, CheckpointId, ConstId, EnumId, ExprKind, Program, Stmt, StmtKind, Ty,
+};
+use crate::syntax::Span;
+use crate::worlds::{self};
+
+use expr::{Node, mk};
+use handles::EnumInfo;
+
+/// Tells stories apart, so a handle of one story is never used in another.
+static NEXT_STORY: AtomicU64 = AtomicU64::new(1);
+
+/// How an [`Story::assert_adds_ck`] hint was handled.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Hint {
+    /// Proven right; κ became κ_before ∧ hint.
+    Verified {
+        /// How long the block and the proof took.
+        elapsed: Duration,
+    },
+    /// Taken on trust ([`Options::trust_hints`]).
+    Trusted,
+    /// Refuted, and the story went on with the block's true effect (only with
+    /// [`Options::keep_refuted_hints`]; otherwise a refuted hint is
+    /// [`Error::Refuted`]).
+    Refuted(Refutation),
+}
+
+/// An engine running over a snapshot of the story's declarations.
+struct Live {
+    engine: Engine,
+    /// The declarations the snapshot holds: (characters, constants, enums).
+    declared: (usize, usize, usize),
+    /// How many checkpoints the engine has room for.
+    checkpoint_slots: usize,
+}
+
+impl Live {
+    fn new(decls: &Program, options: &Options) -> Live {
+        let checkpoint_slots = (decls.checkpoints.len() * 2).max(16);
+        let mut checkpoints = decls.checkpoints.clone();
+        checkpoints.resize(
+            checkpoint_slots,
+            ir::Checkpoint {
+                name: String::new(),
+                span: Span::default(),
+            },
+        );
+        let snapshot = Program {
+            characters: decls.characters.clone(),
+            constants: decls.constants.clone(),
+            enums: decls.enums.clone(),
+            checkpoints,
+            statements: Vec::new(),
+            samples: Vec::new(),
+        };
+        Live {
+            engine: Engine::new(Rc::new(snapshot), options),
+            declared: (
+                decls.characters.len(),
+                decls.constants.len(),
+                decls.enums.len(),
+            ),
+            checkpoint_slots,
+        }
+    }
+
+    fn fits(&self, decls: &Program) -> bool {
+        self.declared
+            == (
+                decls.characters.len(),
+                decls.constants.len(),
+                decls.enums.len(),
+            )
+            && decls.checkpoints.len() <= self.checkpoint_slots
+    }
+}
+
+/// An epistemic puzzle, told statement by statement.
+///
+/// Declarations ([`Story::character`], [`Story::int`], [`Story::bool`],
+/// [`Story::enumeration`], [`Story::enum_constant`]) return handles; statements
+/// ([`Story::announce`], [`Story::learns`], [`Story::says`], …) run at once and return a
+/// [`Result`]. Declarations may come at any time; one after the first statement makes
+/// the next statement replay the story so far on a fresh engine (correct, but slower).
+///
+/// A story uses Z3, whose contexts are thread-local: it stays on the thread that made it.
+/// See the [module documentation](self) for complete examples.
+pub struct Story {
+    id: u64,
+    options: Options,
+    /// The declarations, and every statement that ran successfully.
+    program: Program,
+    /// Which checkpoints the statements so far have saved.
+    saved: Vec<bool>,
+    live: Option<Live>,
+}
+
+impl Default for Story {
+    fn default() -> Story {
+        Story::new()
+    }
+}
+
+impl fmt::Debug for Story {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Story")
+            .field("characters", &self.program.characters.len())
+            .field("constants", &self.program.constants.len())
+            .field("statements", &self.program.statements.len())
+            .finish()
+    }
+}
+
+impl Story {
+    /// An empty story with default options.
+    pub fn new() -> Story {
+        Story::with_options(Options::default())
+    }
+
+    /// An empty story. Of the [`Options`]: `timeout` is a deadline counted from when
+    /// the engine starts (at the first statement, and again when the story is replayed
+    /// after a late declaration or a failed statement); `trust_hints` and
+    /// `keep_refuted_hints` change [`Story::assert_adds_ck`]; `skip_worlds_statements`
+    /// does not matter here.
+    pub fn with_options(options: Options) -> Story {
+        Story {
+            id: NEXT_STORY.fetch_add(1, Ordering::Relaxed),
+            options,
+            program: Program {
+                characters: Vec::new(),
+                constants: Vec::new(),
+                checkpoints: Vec::new(),
+                enums: Vec::new(),
+                statements: Vec::new(),
+                samples: Vec::new(),
+            },
+            saved: Vec::new(),
+            live: None,
+        }
+    }
+
+    /// The story as a lowered [`Program`]: its declarations and the statements that ran
+    /// so far (e.g. for [`crate::worlds::world_line`] or to run it again elsewhere).
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    // --- declarations ---
+
+    /// Declares a character. Names are labels: two characters may share one.
+    pub fn character(&mut self, name: &str) -> Character {
+        let id = CharId(self.program.characters.len());
+        self.program.characters.push(ir::Character {
+            name: name.into(),
+            span: Span::default(),
+        });
+        Character { story: self.id, id }
+    }
+
+    /// Declares `n` characters named `name[0]`, …, `name[n-1]`.
+    pub fn characters(&mut self, name: &str, n: usize) -> Vec<Character> {
+        (0..n)
+            .map(|i| self.character(&format!("{name}[{i}]")))
+            .collect()
+    }
+
+    fn constant(&mut self, name: &str, ty: Ty) -> Node {
+        if self.program.constants.iter().any(|c| c.name == name) {
+            return Node::invalid(format!("the constant `{name}` is already declared"));
+        }
+        let id = ConstId(self.program.constants.len());
+        self.program.constants.push(ir::Constant {
+            name: name.into(),
+            ty,
+            span: Span::default(),
+        });
+        Node::of(self.id, mk(ExprKind::Const(id), ty))
+    }
+
+    /// Declares a hidden integer constant (any integer: bound it with an announcement
+    /// if needed). Constant names are unique: a second `month` gives an expression that
+    /// fails with [`Error::Invalid`] when used.
+    pub fn int(&mut self, name: &str) -> Int {
+        Int(self.constant(name, Ty::Int))
+    }
+
+    /// Declares `n` int constants named `name[0]`, …, `name[n-1]`.
+    pub fn ints(&mut self, name: &str, n: usize) -> Vec<Int> {
+        (0..n).map(|i| self.int(&format!("{name}[{i}]"))).collect()
+    }
+
+    /// Declares a hidden boolean constant, which is a [`Formula`].
+    pub fn bool(&mut self, name: &str) -> Formula {
+        Formula(self.constant(name, Ty::Bool))
+    }
+
+    /// Declares `n` bool constants named `name[0]`, …, `name[n-1]`.
+    pub fn bools(&mut self, name: &str, n: usize) -> Vec<Formula> {
+        (0..n).map(|i| self.bool(&format!("{name}[{i}]"))).collect()
+    }
+
+    /// Declares an enum type with the given variants: `enum Colour { red, green }`.
+    ///
+    /// ```
+    /// use epipen::Story;
+    /// # fn main() -> Result<(), epipen::Error> {
+    /// let mut story = Story::new();
+    /// let colour = story.enumeration("Colour", &["red", "green", "blue"]);
+    /// let cloe = story.enum_constant(&colour, "Cloe");
+    /// let anya = story.enum_constant(&colour, "Anya");
+    /// story.announce(cloe.ne("red") & anya.eq(&cloe) & anya.is_in(["red", "blue"]))?;
+    /// let worlds = story.worlds(10)?;
+    /// assert_eq!(worlds.len(), 1);
+    /// assert_eq!(worlds[0].variant(&cloe), Some("blue"));
+    /// assert_eq!(worlds[0].to_string(), "Cloe = blue, Anya = blue");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn enumeration(&mut self, name: &str, variants: &[&str]) -> EnumType {
+        let id = EnumId(self.program.enums.len());
+        self.program.enums.push(ir::EnumDef {
+            name: name.into(),
+            variants: variants.iter().map(|v| v.to_string()).collect(),
+            span: Span::default(),
+        });
+        EnumType(Rc::new(EnumInfo {
+            story: self.id,
+            id,
+            name: name.into(),
+            variants: variants.iter().map(|v| v.to_string()).collect(),
+        }))
+    }
+
+    /// Declares a hidden constant of an enum type: one of its variants.
+    pub fn enum_constant(&mut self, ty: &EnumType, name: &str) -> Enum {
+        let node = if ty.0.story == self.id {
+            self.constant(name, Ty::Enum(ty.0.id))
+        } else {
+            Node::invalid("the enum type belongs to another story")
+        };
+        Enum {
+            node,
+            ty: ty.clone(),
+        }
+    }
+
+    /// The name a character was declared with.
+    pub fn name(&self, who: Character) -> Option<&str> {
+        (who.story == self.id).then(|| self.program.characters[who.id.0].name.as_str())
+    }
+
+    // --- statements ---
+
+    /// `announce φ`: the storyteller announces φ, which becomes common knowledge.
+    pub fn announce(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
+        let stmt = self.announcement(None, formula.into())?;
+        self.run(stmt).map(drop)
+    }
+
+    /// `A: φ`: `who` truthfully announces φ (κ := κ ∧ K_A φ).
+    pub fn says(&mut self, who: Character, formula: impl Into<Formula>) -> Result<(), Error> {
+        let stmt = self.announcement(Some(who), formula.into())?;
+        self.run(stmt).map(drop)
+    }
+
+    /// `A learns e`: `who` gets access to the value of each expression (a constant, or
+    /// any expression of constants without knowledge operators): `learns(a, &month)`,
+    /// `learns(a, (&x, &y))`, `learns(a, &x + &y)`.
+    pub fn learns(&mut self, who: Character, values: impl Values) -> Result<(), Error> {
+        let stmts = self.learn_stmts(who, values)?;
+        // One statement per value, run as a unit so that a failure leaves no trace.
+        self.run_all(stmts).map(drop)
+    }
+
+    /// `checkpoint c`: saves the knowledge state (κ and who learned what) under `name`,
+    /// for [`Formula::at`]. Saving under a name used before overwrites that checkpoint
+    /// and returns the same handle.
+    pub fn checkpoint(&mut self, name: &str) -> Result<Checkpoint, Error> {
+        let cp = self.declare_checkpoint(name);
+        self.run(stmt(StmtKind::Checkpoint(cp.id)))?;
+        Ok(cp)
+    }
+
+    /// `actual φ`: declares the actual world, which φ (without knowledge operators)
+    /// must pin down exactly. It is not announced. Needed by [`Story::reveals`]; later
+    /// announcements must be true in it. It is declared once: a second `actual` is an
+    /// [`Error::Invalid`].
+    pub fn actual(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
+        let e = self.expr(formula.into().0)?;
+        no_knowledge(&e, "`actual`")?;
+        if (self.program.statements.iter()).any(|s| matches!(s.kind, StmtKind::Actual(_))) {
+            return Err(Error::Invalid(
+                "the actual world is already declared; declare it once, e.g. `actual(φ & ψ)`"
+                    .into(),
+            ));
+        }
+        self.run(stmt(StmtKind::Actual(e))).map(drop)
+    }
+
+    /// `A reveals φ`: `who` announces φ if it holds in the actual world, else `not φ`.
+    /// Returns whether φ held.
+    pub fn reveals(&mut self, who: Character, formula: impl Into<Formula>) -> Result<bool, Error> {
+        let stmt = self.reveal_stmt(who, formula.into())?;
+        let events = self.run(stmt)?;
+        Ok(reveal_outcomes(&events).first().copied().unwrap_or(false))
+    }
+
+    /// `simultaneously { … }`: every announcement made in `block` is evaluated in the
+    /// state at the block's start, and they take effect together. Returns what each
+    /// [`Simultaneous::reveals`] in the block found, in order.
+    ///
+    /// ```
+    /// use epipen::{Formula as F, Story};
+    /// # fn main() -> Result<(), epipen::Error> {
+    /// let mut story = Story::new();
+    /// let kids = story.characters("child", 2);
+    /// let muddy = story.bools("muddy", 2);
+    /// story.actual(muddy[0].clone() & muddy[1].clone())?;
+    /// story.learns(kids[0], &muddy[1])?;
+    /// story.learns(kids[1], &muddy[0])?;
+    /// story.announce(F::any(&muddy))?;
+    /// let round = |story: &mut Story| {
+    ///     story.simultaneously(|s| {
+    ///         for (kid, m) in kids.iter().zip(&muddy) {
+    ///             s.reveals(*kid, F::knows_value(*kid, m));
+    ///         }
+    ///     })
+    /// };
+    /// assert_eq!(round(&mut story)?, [false, false]);
+    /// assert_eq!(round(&mut story)?, [true, true]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn simultaneously(
+        &mut self,
+        block: impl FnOnce(&mut Simultaneous),
+    ) -> Result<Vec<bool>, Error> {
+        let mut s = Simultaneous {
+            story: self,
+            stmts: Vec::new(),
+            error: None,
+        };
+        block(&mut s);
+        let Simultaneous { stmts, error, .. } = s;
+        if let Some(e) = error {
+            return Err(e);
+        }
+        let events = self.run(stmt(StmtKind::Simultaneously(stmts)))?;
+        Ok(reveal_outcomes(&events))
+    }
+
+    /// `assert_adds_ck φ { … }`: runs `block`, then proves that it added exactly `hint`
+    /// to the common knowledge (κ_after ≡ κ_before ∧ hint under κ_before), and keeps
+    /// the small form κ_before ∧ hint. A wrong hint is [`Error::Refuted`], with a world
+    /// where the two disagree.
+    ///
+    /// ```
+    /// use epipen::{Error, Formula as F, Story};
+    /// # fn main() -> Result<(), Error> {
+    /// let mut story = Story::new();
+    /// let anne = story.character("Anne");
+    /// let a = story.int("A");
+    /// let b = story.int("B");
+    /// story.announce(a.ge(0) & b.ge(0) & (a.eq(&b + 1) | b.eq(&a + 1)))?;
+    /// story.learns(anne, &a)?;
+    /// // Right: Anne does not know B exactly when A > 0.
+    /// story.assert_adds_ck(a.gt(0), |s| {
+    ///     s.says(anne, !F::knows_value(anne, &b));
+    /// })?;
+    /// // Wrong: "B > 5" is not what "Anne knows B" adds.
+    /// let err = story
+    ///     .assert_adds_ck(b.gt(5), |s| {
+    ///         s.says(anne, F::knows_value(anne, &b));
+    ///     })
+    ///     .unwrap_err();
+    /// assert!(matches!(err, Error::Refuted(_)));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn assert_adds_ck(
+        &mut self,
+        hint: impl Into<Formula>,
+        block: impl FnOnce(&mut Block),
+    ) -> Result<Hint, Error> {
+        let hint = self.expr(hint.into().0)?;
+        let mut b = Block {
+            story: self,
+            stmts: Vec::new(),
+            error: None,
+        };
+        block(&mut b);
+        let Block { stmts, error, .. } = b;
+        if let Some(e) = error {
+            return Err(e);
+        }
+        let events = self.run(stmt(StmtKind::AssertAddsCk { hint, body: stmts }))?;
+        let description = |c: &Counterexample| c.describe(&self.program);
+        Ok(events
+            .into_iter()
+            .rev()
+            .find_map(|e| match e {
+                Event::HintVerified { elapsed, .. } => Some(Hint::Verified { elapsed }),
+                Event::HintTrusted { .. } => Some(Hint::Trusted),
+                Event::HintRefuted { counterexample, .. } => Some(Hint::Refuted(Refutation {
+                    description: description(&counterexample),
+                    counterexample,
+                })),
+                _ => None,
+            })
+            .unwrap_or(Hint::Trusted))
+    }
+
+    /// `check φ`: φ must hold in every world possible now; nothing changes. A check
+    /// that fails is an [`Error::Story`] naming a world where φ is false.
+    ///
+    /// ```
+    /// use epipen::{Formula as F, Story};
+    /// # fn main() -> Result<(), epipen::Error> {
+    /// let mut story = Story::new();
+    /// let kids = story.characters("child", 2);
+    /// let muddy = story.bools("muddy", 2);
+    /// story.learns(kids[0], &muddy[1])?;
+    /// story.learns(kids[1], &muddy[0])?;
+    /// // Where both are muddy, each sees a muddy child: everyone knows someone is...
+    /// let someone = F::any(&muddy);
+    /// let both = muddy[0].clone() & muddy[1].clone();
+    /// story.check(both.implies(F::everyone_knows(&kids, someone.clone())))?;
+    /// // ...but nowhere is it common knowledge until the father says it.
+    /// assert!(story.check(F::common_knowledge(&kids, someone.clone())).is_err());
+    /// story.announce(someone.clone())?;
+    /// story.check(F::common_knowledge(&kids, someone))?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn check(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
+        let e = self.expr(formula.into().0)?;
+        self.run(stmt(StmtKind::Check(e))).map(drop)
+    }
+
+    /// `x := e`: from now on the constant `target` has the value `value` had, in each
+    /// world, just before: a public change (everyone knows it happened and how). What
+    /// characters learned before keeps meaning the old values; `at` sees the values of
+    /// its checkpoint's time.
+    ///
+    /// ```
+    /// use epipen::{Formula as F, Story};
+    /// # fn main() -> Result<(), epipen::Error> {
+    /// let mut story = Story::new();
+    /// let anne = story.character("Anne");
+    /// let x = story.int("x");
+    /// story.announce(x.is_in([1, 2]))?;
+    /// story.actual(x.eq(1))?;
+    /// story.assign(&x, &x + 10)?;
+    /// story.learns(anne, &x)?;
+    /// story.check(F::knows_value(anne, &x) & x.is_in([11, 12]))?;
+    /// let worlds = story.worlds(10)?;
+    /// assert_eq!(worlds.len(), 2);
+    /// assert_eq!(worlds[0].int(&x), Some(11));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn assign<T: Expression>(&mut self, target: &T, value: impl Into<T>) -> Result<(), Error> {
+        let target = self.expr(target.node().clone())?;
+        let ExprKind::Const(c) = target.kind else {
+            return Err(Error::Invalid(
+                "`:=` changes a constant: its target must be one (a handle from \
+                 `Story::int`, `Story::bool` or `Story::enum_constant`)"
+                    .into(),
+            ));
+        };
+        let value = self.expr(value.into().into_node())?;
+        no_knowledge(&value, "`:=`")?;
+        if value.ty != target.ty {
+            return Err(Error::Invalid(
+                "`:=` needs a value of the constant's type (the same enum)".into(),
+            ));
+        }
+        self.run(stmt(StmtKind::Assign { target: c, value }))
+            .map(drop)
+    }
+
+    /// Up to `limit` of the worlds possible now, in the canonical order (smaller
+    /// magnitude first, then value by value in declaration order).
+    pub fn worlds(&mut self, limit: u64) -> Result<Worlds, Error> {
+        self.ensure_live()?;
+        let live = self.live.as_mut().expect("ensure_live made the engine");
+        let set = live.engine.worlds(limit)?;
+        let decls = Rc::new(Program {
+            characters: self.program.characters.clone(),
+            constants: self.program.constants.clone(),
+            checkpoints: self.program.checkpoints.clone(),
+            enums: self.program.enums.clone(),
+            statements: Vec::new(),
+            samples: Vec::new(),
+        });
+        Ok(Worlds {
+            worlds: set
+                .worlds
+                .into_iter()
+                .map(|world| PossibleWorld {
+                    story: self.id,
+                    world,
+                    decls: decls.clone(),
+                })
+                .collect(),
+            complete: set.complete,
+            decls,
+        })
+    }
+
+    // --- internals ---
+
+    /// The IR of an expression of this story.
+    fn expr(&self, node: Node) -> Result<ir::Expr, Error> {
+        if node.story.is_some_and(|s| s != self.id) {
+            return Err(Error::Invalid(
+                "an expression uses handles of another story".into(),
+            ));
+        }
+        node.expr.map_err(Error::Invalid)
+    }
+
+    fn check_character(&self, who: Character) -> Result<(), Error> {
+        if who.story == self.id {
+            Ok(())
+        } else {
+            Err(Error::Invalid(
+                "the character belongs to another story".into(),
+            ))
+        }
+    }
+
+    fn announcement(&self, who: Option<Character>, formula: Formula) -> Result<Stmt, Error> {
+        if let Some(who) = who {
+            self.check_character(who)?;
+        }
+        let formula = self.expr(formula.0)?;
+        Ok(stmt(StmtKind::Announce {
+            speaker: who.map(|w| w.id),
+            formula,
+        }))
+    }
+
+    fn reveal_stmt(&self, who: Character, formula: Formula) -> Result<Stmt, Error> {
+        self.check_character(who)?;
+        let formula = self.expr(formula.0)?;
+        Ok(stmt(StmtKind::Reveal {
+            who: who.id,
+            formula,
+            text: String::new(),
+        }))
+    }
+
+    fn learn_stmts(&self, who: Character, values: impl Values) -> Result<Vec<Stmt>, Error> {
+        self.check_character(who)?;
+        let nodes = values.into_nodes();
+        if nodes.is_empty() {
+            return Err(Error::Invalid(
+                "`learns` needs at least one expression".into(),
+            ));
+        }
+        nodes
+            .into_iter()
+            .map(|n| {
+                let what = self.expr(n)?;
+                no_knowledge(&what, "`learns`")?;
+                Ok(stmt(StmtKind::Learn { who: who.id, what }))
+            })
+            .collect()
+    }
+
+    fn declare_checkpoint(&mut self, name: &str) -> Checkpoint {
+        let id = match self.program.checkpoints.iter().position(|c| c.name == name) {
+            Some(i) => CheckpointId(i),
+            None => {
+                self.program.checkpoints.push(ir::Checkpoint {
+                    name: name.into(),
+                    span: Span::default(),
+                });
+                CheckpointId(self.program.checkpoints.len() - 1)
+            }
+        };
+        Checkpoint { story: self.id, id }
+    }
+
+    /// Makes sure a live engine matches the declarations, replaying the statements so
+    /// far on a new one when needed.
+    fn ensure_live(&mut self) -> Result<(), Error> {
+        if self.live.as_ref().is_some_and(|l| l.fits(&self.program)) {
+            return Ok(());
+        }
+        self.live = None;
+        let mut live = Live::new(&self.program, &self.options);
+        for s in &self.program.statements {
+            live.engine
+                .step(s, &mut |_| {})
+                .map_err(from_engine(&self.program))?;
+        }
+        self.live = Some(live);
+        Ok(())
+    }
+
+    /// Runs one statement; on success it becomes part of the story.
+    fn run(&mut self, stmt: Stmt) -> Result<Vec<Event>, Error> {
+        self.run_all(vec![stmt])
+    }
+
+    /// Runs statements as a unit: all succeed and join the story, or the story stays
+    /// as it was.
+    fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Event>, Error> {
+        let mut saved = self.saved.clone();
+        saved.resize(self.program.checkpoints.len(), false);
+        for s in &stmts {
+            check_checkpoints(s, &mut saved)?;
+        }
+        self.ensure_live()?;
+        let live = self.live.as_mut().expect("ensure_live made the engine");
+        let mut events = Vec::new();
+        let mut result = Ok(());
+        for s in &stmts {
+            result = live.engine.step(s, &mut |e| events.push(e));
+            if result.is_err() {
+                break;
+            }
+        }
+        match result {
+            Ok(()) => {
+                self.saved = saved;
+                self.program.statements.extend(stmts);
+                Ok(events)
+            }
+            Err(e) => {
+                // The engine may hold part of the failed statement's effect: start
+                // afresh (replaying the story) at the next statement.
+                self.live = None;
+                Err(from_engine(&self.program)(e))
+            }
+        }
+    }
+}
+
+fn stmt(kind: StmtKind) -> Stmt {
+    Stmt {
+        kind,
+        span: Span::default(),
+    }
+}
+
+fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + '_ {
+    move |e| match e.error {
+        Failure::Solver(s) => Error::Solver(s),
+        Failure::Story { message, hints } => Error::Story { message, hints },
+        Failure::Refuted(c) => Error::Refuted(Refutation {
+            description: c.describe(program),
+            counterexample: c,
+        }),
+        Failure::CheckFailed(world) => Error::Story {
+            message: format!(
+                "the check fails in the world {}",
+                worlds::world_line(program, &world.0)
+            ),
+            hints: Vec::new(),
+        },
+    }
+}
+
+fn reveal_outcomes(events: &[Event]) -> Vec<bool> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Reveal { holds, .. } => Some(*holds),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Calls `f` on every subexpression of `e`, `e` first.
+fn walk(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr) -> Result<(), Error>) -> Result<(), Error> {
+    e.walk(f)
+}
+
+fn no_knowledge(e: &ir::Expr, what: &str) -> Result<(), Error> {
+    walk(e, &mut |x| {
+        if x.is_knowledge() {
+            Err(Error::Invalid(format!(
+                "{what} takes no knowledge operators (knows, knows_value, at, group knowledge)"
+            )))
+        } else {
+            Ok(())
+        }
+    })
+}
+
+/// Checks that every `at` names a checkpoint saved before it, in story order, and
+/// records the checkpoints `s` saves.
+fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), Error> {
+    let check = |e: &ir::Expr, saved: &Vec<bool>| {
+        walk(e, &mut |x| match x.kind {
+            ExprKind::At { checkpoint, .. }
+                if !saved.get(checkpoint.0).copied().unwrap_or(false) =>
+            {
+                Err(Error::Invalid(
+                    "`at` names a checkpoint that is not saved at this point of the story".into(),
+                ))
+            }
+            _ => Ok(()),
+        })
+    };
+    match &s.kind {
+        StmtKind::Announce { formula: e, .. }
+        | StmtKind::Learn { what: e, .. }
+        | StmtKind::Actual(e)
+        | StmtKind::Check(e)
+        | StmtKind::Assign { value: e, .. }
+        | StmtKind::Reveal { formula: e, .. } => check(e, saved),
+        StmtKind::Checkpoint(c) => {
+            if saved.len() <= c.0 {
+                saved.resize(c.0 + 1, false);
+            }
+            saved[c.0] = true;
+            Ok(())
+        }
+        StmtKind::Worlds { .. } => Ok(()),
+        StmtKind::Simultaneously(body) => body.iter().try_for_each(|b| check_checkpoints(b, saved)),
+        StmtKind::Repeat { body, until, .. } => {
+            body.iter().try_for_each(|b| check_checkpoints(b, saved))?;
+            check(until, saved)
+        }
+        StmtKind::AssertAddsCk { hint, body } => {
+            check(hint, saved)?;
+            body.iter().try_for_each(|b| check_checkpoints(b, saved))
+        }
+    }
+}
