@@ -77,6 +77,10 @@ pub trait Watch {
     }
     /// The last statement finished.
     fn finished(&mut self) {}
+    /// The run failed with `error` (at its span), which the run returns rendered as a
+    /// [`Failure`]: front ends that show a failure their own way (the Python package's
+    /// exceptions, with a line and a column) take it here.
+    fn failed(&mut self, _story: &CompiledStory, _error: &EngineError) {}
 }
 
 /// A [`Watch`] that watches nothing.
@@ -226,7 +230,10 @@ impl CompiledStory {
                         event => sink(event),
                     }
                 })
-                .map_err(|e| self.failure(&e))?;
+                .map_err(|e| {
+                    watch.failed(self, &e);
+                    self.failure(&e)
+                })?;
             after(&mut engine, Some(stmt.span))?;
         }
         watch.finished();
@@ -247,13 +254,15 @@ impl CompiledStory {
         // The step not reported yet: the next may come from the same (unrolled)
         // statement. It is reported before anything the next statement prints.
         let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
+        // A failure of the tracer, for `watch` once the run has returned.
+        let failed: RefCell<Option<EngineError>> = RefCell::new(None);
         let emit = RefCell::new(emit);
         let flush = || {
             if let Some(step) = pending.borrow_mut().take() {
                 (emit.borrow_mut())(Traced::Step(&step));
             }
         };
-        let engine = self.run_watched(
+        let run = self.run_watched(
             options,
             watch,
             &mut |event| {
@@ -263,9 +272,12 @@ impl CompiledStory {
                 (emit.borrow_mut())(Traced::Event(&event));
             },
             &mut |engine, span| {
-                let step = tracer
-                    .observe(engine, span)
-                    .map_err(|e| self.failure(&self.located(span, e)))?;
+                let step = tracer.observe(engine, span).map_err(|e| {
+                    let e = self.located(span, e);
+                    let failure = self.failure(&e);
+                    *failed.borrow_mut() = Some(e);
+                    failure
+                })?;
                 let same = matches!(&*pending.borrow(), Some(p) if p.span.is_some() && p.span == step.span);
                 if same {
                     if let Some(p) = pending.borrow_mut().as_mut() {
@@ -277,7 +289,11 @@ impl CompiledStory {
                 }
                 Ok(())
             },
-        )?;
+        );
+        if let Some(e) = failed.borrow_mut().take() {
+            watch.failed(self, &e);
+        }
+        let engine = run?;
         flush();
         Ok((engine, tracer.fates().cloned()))
     }

@@ -18,6 +18,7 @@ use std::time::Duration;
 use driver::{Driver, Refused, Run};
 pub use error::{EngineError, Failure, SolverError};
 use explicit::{ExplicitBackend, Refusal};
+pub use solver::Cancel;
 use symbolic::Z3Backend;
 
 use crate::ir::{CharId, CheckpointId, Program, Stmt};
@@ -68,6 +69,9 @@ pub struct Options {
     pub skip_worlds_statements: bool,
     /// Report an [`Event::Step`] after every statement (time and κ's size).
     pub stats: bool,
+    /// Stops the run, wherever the deadline is checked and inside Z3 calls, with
+    /// [`SolverError::Interrupted`] once raised from another thread.
+    pub cancel: Cancel,
 }
 
 /// Something the run reports, in story order.

@@ -32,6 +32,7 @@ pub(super) struct BddBackend {
     program: Rc<Program>,
     space: Space,
     deadline: Option<Instant>,
+    cancel: super::Cancel,
     /// The states saved at checkpoints, as the driver has them when it asks for a
     /// formula (`at(c, …)` reads them).
     checkpoints: Vec<Option<Rc<State>>>,
@@ -46,10 +47,12 @@ impl BddBackend {
             program,
             space,
             deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
+            cancel: options.cancel.clone(),
         })
     }
 
     fn check_deadline(&self) -> Result<(), SolverError> {
+        self.cancel.check()?;
         match self.deadline {
             Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
             _ => Ok(()),

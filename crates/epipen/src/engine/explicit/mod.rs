@@ -122,6 +122,7 @@ impl ExplicitBackend {
             max_worlds,
             max_nodes,
             deadline,
+            cancel: options.cancel.clone(),
         };
         let prefix = bounding_prefix(&program.statements);
         let (found, overflow) = list_worlds(&program, &prefix, &limits);
@@ -168,6 +169,7 @@ impl ExplicitBackend {
     }
 
     fn check_deadline(&self) -> Result<(), SolverError> {
+        self.options.cancel.check()?;
         match self.deadline {
             Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
             _ => Ok(()),
@@ -207,6 +209,7 @@ impl ExplicitBackend {
                     max_worlds: EARLY_MAX_WORLDS,
                     max_nodes: AUTO_LIMITS.1,
                     deadline: self.deadline,
+                    cancel: self.options.cancel.clone(),
                 };
                 let constraints: Vec<&Expr> = prefix.iter().collect();
                 let (found, overflow) = list_worlds(&self.program, &constraints, &limits);
@@ -688,6 +691,7 @@ impl Backend for ExplicitBackend {
             max_worlds: 10_000,
             max_nodes: 1_000_000,
             deadline: self.deadline,
+            cancel: self.options.cancel.clone(),
         };
         let (found, overflow) = list_worlds(&self.program, &[phi], &limits);
         match found {

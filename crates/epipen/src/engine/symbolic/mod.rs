@@ -76,7 +76,7 @@ impl Z3Backend {
         Z3Backend {
             program,
             options: options.clone(),
-            z3: Z3::new(options.timeout),
+            z3: Z3::new(options.timeout).cancelled_by(&options.cancel),
             vars,
             finite_cache: Vec::new(),
         }
