@@ -50,6 +50,15 @@ impl Cancel {
         }
     }
 
+    /// Lowers the flag again, for a front end that runs statement after statement with
+    /// one flag (the Python package's `Story`, whose engine keeps its options): call it
+    /// only once the cancelled run has stopped.
+    pub fn reset(&self) {
+        if let Some(flag) = &self.0 {
+            flag.cancelled.store(false, Ordering::SeqCst);
+        }
+    }
+
     /// Whether [`Cancel::cancel`] was called.
     pub fn is_cancelled(&self) -> bool {
         self.0
