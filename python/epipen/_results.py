@@ -365,8 +365,9 @@ class Result:
 
     def __repr__(self) -> str:
         n = len(self.worlds)
-        more = "" if self.complete else "+"
-        return f"<epipen.Result {n}{more} world{'' if n == 1 and self.complete else 's'}: {[dict(w) for w in self.worlds[:3]]}{' …' if n > 3 else ''}>"
+        count = f"{n} world{'' if n == 1 else 's'}" if self.complete else f"more than {n} worlds"
+        shown = "; ".join(str(w) for w in self.worlds[:3]) + ("; …" if n > 3 else "")
+        return f"<epipen.Result: {count}{': ' + shown if shown else ''}>"
 
     def __str__(self) -> str:
         out = "".join(f"{e}\n" for e in self.events)

@@ -38,3 +38,20 @@ def test_values_on_ray_equal_the_local_sweep(ray):
 def test_story_errors_reach_the_driver_before_any_task(ray):
     with pytest.raises(epipen.StoryError):
         epipen.sweep("characters A\nint x\nannounce y\n", samples=10, cluster="ray")
+
+
+def test_the_readmes_example(ray, monkeypatch):
+    # The README's Python example, as written (it ends with a sweep on Ray).
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Python") :]
+    code = section[section.index("```python\n") + len("```python\n") :]
+    code = code[: code.index("```")]
+    monkeypatch.chdir(ROOT)
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert scope["result"].worlds == [{"month": 7, "day": 16}]
+    assert scope["result"].trace.counts == ["infinite", 10, 10, 10, 10, 5, 3, 1]
+    assert scope["s"].worlds() == [{"A": 1, "B": 2}, {"A": 2, "B": 3}]
+    assert "cluster=\"ray\"" in code

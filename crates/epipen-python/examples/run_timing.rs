@@ -15,8 +15,10 @@ use epipen::engine::Options;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(path), Some(runs)) = (args.get(1), args.get(2).and_then(|n| n.parse::<usize>().ok()))
-    else {
+    let (Some(path), Some(runs)) = (
+        args.get(1),
+        args.get(2).and_then(|n| n.parse::<usize>().ok()),
+    ) else {
         eprintln!("usage: run_timing STORY RUNS");
         std::process::exit(2);
     };

@@ -24,6 +24,9 @@ use std::process::ExitCode;
 
 use pyo3::prelude::*;
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The version of the Z3 library the module loaded, e.g. `5.4.0.0`.
 #[pyfunction]
 fn z3_version() -> String {

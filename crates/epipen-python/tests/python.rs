@@ -162,7 +162,7 @@ impl Venv {
             return Ok(venv);
         }
         say(&format!(
-            "python tests: making the environment target/python/venvs/{name} ({}); kept for later runs",
+            "python tests: making the environment target/python/venvs/{name} ({}){}",
             if requirements.is_empty() && with_wheel.is_none() {
                 "nothing but the wheel".to_string()
             } else {
@@ -173,6 +173,11 @@ impl Venv {
                     .filter(|r| !r.is_empty())
                     .collect::<Vec<_>>()
                     .join(", ")
+            },
+            if name == "clean" {
+                ""
+            } else {
+                "; kept for later runs"
             }
         ));
         let _ = std::fs::remove_dir_all(&venv.dir);
