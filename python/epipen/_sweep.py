@@ -439,26 +439,31 @@ def sweep(
     done = 0
     if samples is not None:
         size = ray.chunk_size(runs) if ray else max(1000, min(100_000, samples // 50))
-        for combo in combos:
-            group = SweepGroup(dict(combo), seed, samples)
-            pieces = list(_chunks(samples, size))
-            if ray:
-                calls = [
-                    (ray.samples, (name, source, combo, (seed + first) % 2**64, count, backend, timeout))
-                    for first, count in pieces
-                ]
-                chunks = ray.run(calls, _Offset(bar, done), [count for _, count in pieces])
-            else:
-                chunks = []
+        pieces = list(_chunks(samples, size))
+        groups = [SweepGroup(dict(combo), seed, samples) for combo in combos]
+        if ray:
+            # Every chunk of every combination in flight at once.
+            calls = [
+                (ray.samples, (name, source, combo, (seed + first) % 2**64, count, backend, timeout))
+                for combo in combos
+                for first, count in pieces
+            ]
+            chunks = ray.run(calls, bar, [count for _ in combos for _, count in pieces])
+        else:
+            chunks = []
+            for combo in combos:
                 for first, count in pieces:
                     chunks.append(
                         _native.sweep_samples(name, source, combo, (seed + first) % 2**64, count, backend, timeout, threads)
                     )
-                    bar.update(done + first + count)
-            for chunk in chunks:
-                group._add(chunk)
-            done += samples
-            result.groups.append(group)
+                    done += count
+                    bar.update(done)
+        # Chunks in seed order within each combination: the first unique (and failed)
+        # sample is the first chunk's that has one.
+        for k, chunk in enumerate(chunks):
+            groups[k // len(pieces)]._add(chunk)
+        result.groups = groups
+        done = runs
     else:
         size = ray.chunk_size(runs) if ray else max(16, len(combos) // 50)
         pieces = list(_chunks(len(combos), size))
@@ -480,16 +485,6 @@ def sweep(
     bar.close(done)
     result.seconds = time.monotonic() - start
     return result
-
-
-class _Offset:
-    """A progress bar seen from one group of a sweep: its done count shifted."""
-
-    def __init__(self, bar: _Progress, offset: int):
-        self.bar, self.offset = bar, offset
-
-    def update(self, done: int) -> None:
-        self.bar.update(self.offset + done)
 
 
 def _check_seed(seed) -> int:

@@ -47,3 +47,14 @@ def fermat(tmp_path):
     path = tmp_path / "fermat.story"
     path.write_text(FERMAT)
     return path
+
+# Random dates, a const drawing how many: a sweep over both values and samples.
+DRAWS = """const m = 3
+characters Albert, Bernard
+int month, day
+announce (month, day) in sample(m, {(5, 15), (5, 16), (6, 17), (6, 18), (7, 14), (7, 16), (8, 14), (8, 17)})
+Albert learns month
+Bernard learns day
+Albert: knows_value(month, day)
+Bernard: knows_value(month, day)
+"""

@@ -55,3 +55,13 @@ def test_the_readmes_example(ray, monkeypatch):
     assert scope["result"].trace.counts == ["infinite", 10, 10, 10, 10, 5, 3, 1]
     assert scope["s"].worlds() == [{"A": 1, "B": 2}, {"A": 2, "B": 3}]
     assert "cluster=\"ray\"" in code
+
+
+def test_values_and_samples_on_ray(ray, tmp_path):
+    from conftest import DRAWS
+
+    path = tmp_path / "draws.story"
+    path.write_text(DRAWS)
+    local = epipen.sweep_file(path, samples=300, sets={"m": range(2, 6)}, seed=9)
+    remote = epipen.sweep_file(path, samples=300, sets={"m": range(2, 6)}, seed=9, cluster="ray")
+    assert str(remote) == str(local)

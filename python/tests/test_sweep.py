@@ -97,3 +97,14 @@ def test_to_pandas():
     assert list(df["worlds"]) == [0, 1, 2] and list(df["samples"]) == [35, 3, 2]
     rows = epipen.sweep_file(STORIES / "muddy-children.story", sets={"n": [2, 3], "k": 1}).to_pandas()
     assert list(rows.columns) == ["n", "k", "worlds", "world", "error", "ms"]
+
+
+def test_values_and_samples_give_a_group_per_value(tmp_path):
+    from conftest import DRAWS
+
+    path = tmp_path / "draws.story"
+    path.write_text(DRAWS)
+    s = epipen.sweep_file(path, samples=30, sets={"m": range(2, 5)}, seed=5)
+    assert [g.sets for g in s.groups] == [{"m": 2}, {"m": 3}, {"m": 4}]
+    assert str(s) == cli("sweep", path, "--samples", "30", "--set", "m=2..4", "--seed", "5", check=0).stdout
+    assert s.runs == 90 and sum(s.counts.values()) == 90
