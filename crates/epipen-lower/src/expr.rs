@@ -167,6 +167,11 @@ impl Lowerer {
             }),
             Some(Entity::Param(value)) => value.map(|v| int_lit(v, span)),
             Some(Entity::Failed) => None,
+            Some(Entity::Event(id)) => Some(ir::Expr {
+                kind: ir::ExprKind::Latest(id),
+                ty: Ty::Enum(self.events[id.0].sort),
+                span,
+            }),
             Some(Entity::Variant(id, index)) => Some(ir::Expr {
                 kind: ir::ExprKind::Int(index as i64),
                 ty: Ty::Enum(id),
@@ -328,8 +333,10 @@ impl Lowerer {
         span: Span,
         ctx: Ctx,
     ) -> Option<ir::Expr> {
-        let lhs = self.expr(lhs, ctx);
-        let rhs = self.expr(rhs, ctx);
+        let (lhs, rhs) = match op {
+            BinOp::Eq | BinOp::Ne => self.comparands(lhs, rhs, ctx),
+            _ => (self.expr(lhs, ctx), self.expr(rhs, ctx)),
+        };
         let class = match op {
             BinOp::Add => OpClass::Arith(ir::ArithOp::Add),
             BinOp::Sub => OpClass::Arith(ir::ArithOp::Sub),
@@ -427,7 +434,7 @@ impl Lowerer {
             }
             let mut lowered = Vec::with_capacity(arity);
             for (value, component) in values.iter().zip(&tuple) {
-                let value = self.expr(value, ctx);
+                let value = self.compared(value, component.as_ref(), ctx);
                 if let (Some(value), Some(component)) = (&value, component) {
                     ok &= self.expect(value, component.ty);
                 }
@@ -504,9 +511,6 @@ impl Lowerer {
             && let Some(objective) = ctx.objective
         {
             let message = match objective {
-                Objective::Learns(learner) => format!(
-                    "`{learner} learns` takes a constant or an expression of constants, not a knowledge operator"
-                ),
                 Objective::Actual => {
                     "`actual` describes the world itself, without knowledge operators".to_string()
                 }

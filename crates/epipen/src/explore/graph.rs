@@ -48,11 +48,9 @@ pub fn dot(program: &Program, model: &Model, title: &str) -> String {
         escape(title)
     );
     for (k, w) in model.worlds.iter().enumerate() {
-        let lines: Vec<String> = program
-            .constants
-            .iter()
-            .zip(&w.0)
-            .map(|(c, v)| escape(&format!("{} = {}", c.name, show_value(program, c.ty, *v))))
+        let lines: Vec<String> = (program.constants.iter().zip(&w.0).enumerate())
+            .filter(|(k, (_, v))| program.shows(crate::ir::ConstId(*k), **v))
+            .map(|(_, (c, v))| escape(&format!("{} = {}", c.name, show_value(program, c.ty, *v))))
             .collect();
         out.push_str(&format!("  w{k} [label=\"{}\"];\n", lines.join("\\n")));
     }

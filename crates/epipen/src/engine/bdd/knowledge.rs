@@ -72,6 +72,7 @@ impl BddBackend {
             ExprKind::Int(n) => Val::Int(Partition::constant(i128::from(*n), self.space.mk_true())),
             ExprKind::Bool(b) => Val::Bool(self.space.mk_bool(*b)),
             ExprKind::Const(c) => self.constant(c.0)?,
+            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
             ExprKind::Neg(a) => Val::Int(self.int(a, state)?.neg()?),
             ExprKind::Not(a) => Val::Bool(self.bool(a, state)?.not()),
             ExprKind::Arith(op, a, b) => {

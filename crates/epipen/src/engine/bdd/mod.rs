@@ -22,7 +22,7 @@ use diagram::{Bdd, BddValuation};
 
 use super::driver::Backend;
 use super::{Failure, Options, SolverError};
-use crate::ir::{CharId, Expr, ExprKind, Program};
+use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use knowledge::{Learned, State};
 use space::Space;
@@ -49,6 +49,15 @@ impl BddBackend {
         })
     }
 
+    /// The worlds where the enum constant `c` holds the value `v`.
+    fn case(&self, c: ConstId, v: i64) -> Bdd {
+        self.space
+            .enum_partition(c.0)
+            .cells()
+            .find(|(value, _)| *value == crate::ir::arith::Integer::from(v))
+            .map_or_else(|| self.space.mk_false(), |(_, cell)| cell.clone())
+    }
+
     fn check_deadline(&self) -> Result<(), SolverError> {
         match self.deadline {
             Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
@@ -67,8 +76,17 @@ impl Backend for BddBackend {
     }
 
     fn initial(&mut self) -> Result<Rc<State>, SolverError> {
+        // Every occurrence of an event holds its not-yet value until it happens.
+        let mut kappa = self.space.domain().clone();
+        for occ in self.program.occurrences() {
+            let o = self.program.constants[occ.0]
+                .occurrence
+                .expect("an occurrence");
+            let not_yet = self.program.events[o.event.0].not_yet();
+            kappa = kappa.and(&self.case(occ, not_yet));
+        }
         Ok(State::new(
-            self.space.domain().clone(),
+            kappa,
             Rc::new(vec![Vec::new(); self.program.characters.len()]),
         ))
     }
@@ -127,6 +145,37 @@ impl Backend for BddBackend {
             list.push(learned);
         }
         Ok(State::new(state.kappa.clone(), Rc::new(all)))
+    }
+
+    fn learn_set(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Bdd,
+    ) -> Result<Rc<State>, SolverError> {
+        let mut all = (*state.learned).clone();
+        if let Some(list) = all.get_mut(who.0) {
+            list.push(Learned::Expr(Rc::new(vec![set.not(), set])));
+        }
+        Ok(State::new(state.kappa.clone(), Rc::new(all)))
+    }
+
+    /// κ' = (∃ occ. κ) ∧ ⋁_c (occ = c ∧ pres[c]): κ holds `occ` at its not-yet value
+    /// and the preconditions do not read it.
+    fn event(
+        &mut self,
+        state: &Rc<State>,
+        occ: ConstId,
+        pres: Vec<Bdd>,
+    ) -> Result<Rc<State>, SolverError> {
+        self.check_deadline()?;
+        let bits = self.space.bits_of(&[occ.0]);
+        let free = state.kappa.exists(&self.space.cube(&bits));
+        let mut happened = self.space.mk_false();
+        for (c, pre) in pres.iter().enumerate() {
+            happened = happened.or(&self.case(occ, c as i64).and(pre));
+        }
+        Ok(State::new(free.and(&happened), state.learned.clone()))
     }
 
     fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {

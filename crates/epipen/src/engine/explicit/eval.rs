@@ -88,6 +88,7 @@ impl ExplicitBackend {
     ) -> Result<Col, SolverError> {
         let n = chunk.len();
         Ok(match &e.kind {
+            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
             ExprKind::Int(v) => Col::Int(vec![i128::from(*v); n]),
             ExprKind::Bool(b) => Col::Bool(vec![*b; n]),
             ExprKind::Const(c) => {
@@ -540,6 +541,11 @@ impl ExplicitBackend {
             Learned::Const(c) => {
                 for (w, v) in self.universe.columns[*c].iter().enumerate() {
                     f(w, i128::from(*v));
+                }
+            }
+            Learned::Set(bits) => {
+                for (w, b) in bits.iter().enumerate() {
+                    f(w, i128::from(*b));
                 }
             }
             Learned::Expr(e) => {

@@ -16,7 +16,7 @@ use std::time::Instant;
 use super::driver::Backend;
 use super::symbolic::Z3Backend;
 use super::{Failure, Options, SolverError};
-use crate::ir::{CharId, Expr, ExprKind, Program, Stmt, StmtKind, Ty};
+use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Stmt, StmtKind, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use bound::{Interval, Limits, Stop};
@@ -40,11 +40,13 @@ struct Universe {
     len: usize,
 }
 
-/// What a character learned: a constant, or the value of an expression.
+/// What a character learned: a constant, the value of an expression, or whether a
+/// formula with knowledge operators held when it was learned (for each universe world).
 #[derive(Clone)]
 enum Learned {
     Const(usize),
     Expr(Rc<Expr>),
+    Set(Rc<Vec<bool>>),
 }
 
 /// A knowledge state: the indices of κ's worlds (sorted) and what each character
@@ -117,6 +119,11 @@ impl ExplicitBackend {
         forced: bool,
     ) -> Result<ExplicitBackend, Refusal> {
         let deadline = options.timeout.and_then(|t| Instant::now().checked_add(t));
+        if !program.events.is_empty() {
+            return Err(Refusal::because(
+                "the explicit-worlds backend does not run events yet".into(),
+            ));
+        }
         let (max_worlds, max_nodes) = if forced { FORCED_LIMITS } else { AUTO_LIMITS };
         let limits = Limits {
             max_worlds,
@@ -248,6 +255,14 @@ impl ExplicitBackend {
                         span: Span::default(),
                     },
                     Learned::Expr(e) => (**e).clone(),
+                    Learned::Set(_) => {
+                        return Err(SolverError::Unsupported(
+                            "the explicit-worlds backend cannot ask this about a state where a character \
+                             learned a formula with knowledge operators before the announcements that \
+                             bound the worlds; `--backend z3` can"
+                                .into(),
+                        ));
+                    }
                 };
                 kappa = z3.learn(&kappa, CharId(who), &what)?;
             }
@@ -324,6 +339,10 @@ impl ExplicitBackend {
     fn observed(&mut self, item: &Learned, order: &[u32]) -> Result<Vec<Value>, SolverError> {
         Ok(match item {
             Learned::Const(c) => order.iter().map(|&w| self.world(w).0[*c]).collect(),
+            Learned::Set(bits) => order
+                .iter()
+                .map(|&w| Value::Bool(bits[w as usize]))
+                .collect(),
             Learned::Expr(e) => {
                 let scratch = self.scratch();
                 match self.eval(e, order, &scratch, &[])? {
@@ -342,6 +361,7 @@ impl ExplicitBackend {
         let d = match item {
             Learned::Const(c) => dom[*c],
             Learned::Expr(e) => bound::interval(e, &dom),
+            Learned::Set(_) => return (0, 1),
         };
         (d.lo, d.hi)
     }
@@ -454,7 +474,7 @@ fn check_widths(program: &Program, root: &[Interval]) -> Result<(), Refusal> {
         Ok(())
     };
     for s in &program.statements {
-        if each_expr(s, &mut visit).is_err() {
+        if s.each_expr(&mut |e| e.walk(&mut visit)).is_err() {
             break;
         }
     }
@@ -470,25 +490,6 @@ fn check_widths(program: &Program, root: &[Interval]) -> Result<(), Refusal> {
     }
 }
 
-/// Calls `f` on every expression of a statement (blocks included).
-fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr) -> Result<(), ()>) -> Result<(), ()> {
-    match &s.kind {
-        StmtKind::Announce { formula, .. } | StmtKind::Reveal { formula, .. } => formula.walk(f),
-        StmtKind::Learn { what, .. } => what.walk(f),
-        StmtKind::Actual(e) | StmtKind::Check(e) | StmtKind::Assign { value: e, .. } => e.walk(f),
-        StmtKind::Checkpoint(_) | StmtKind::Worlds { .. } => Ok(()),
-        StmtKind::Simultaneously(body) => body.iter().try_for_each(|s| each_expr(s, f)),
-        StmtKind::Repeat { body, until, .. } => {
-            body.iter().try_for_each(|s| each_expr(s, f))?;
-            until.walk(f)
-        }
-        StmtKind::AssertAddsCk { hint, body } => {
-            hint.walk(f)?;
-            body.iter().try_for_each(|s| each_expr(s, f))
-        }
-    }
-}
-
 /// A knowledge-free formula in one world (values as in the universe: bools 0/1), exactly;
 /// None when a value goes beyond i128.
 fn exact_truth(e: &Expr, point: &[i128]) -> Option<bool> {
@@ -501,6 +502,7 @@ fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
         ExprKind::Int(n) => i128::from(*n),
         ExprKind::Bool(b) => i128::from(*b),
         ExprKind::Const(c) => point[c.0],
+        ExprKind::Latest(_) => return None,
         ExprKind::Neg(a) => exact(a, point)?.checked_neg()?,
         ExprKind::Not(a) => i128::from(exact(a, point)? == 0),
         ExprKind::Arith(op, a, b) => {
@@ -680,6 +682,27 @@ impl Backend for ExplicitBackend {
         let mut learned = (*state.learned).clone();
         learned[who.0].push(item);
         Ok(self.state(state.pending, state.worlds.clone(), Rc::new(learned)))
+    }
+
+    fn learn_set(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Set,
+    ) -> Result<Rc<State>, SolverError> {
+        let mut bits = vec![false; self.universe.len];
+        for (w, b) in set.worlds.iter().zip(set.bits.iter()) {
+            bits[*w as usize] = *b;
+        }
+        let mut learned = (*state.learned).clone();
+        learned[who.0].push(Learned::Set(Rc::new(bits)));
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(learned)))
+    }
+
+    fn event(&mut self, _: &Rc<State>, _: ConstId, _: Vec<Set>) -> Result<Rc<State>, SolverError> {
+        Err(SolverError::Unsupported(
+            "the explicit-worlds backend does not run events yet".into(),
+        ))
     }
 
     /// Natively when the intervals bound φ's worlds (a few), else with Z3, made for it.

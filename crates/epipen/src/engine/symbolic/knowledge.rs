@@ -31,6 +31,7 @@ impl Z3Backend {
             ExprKind::Int(n) => Term::int(*n),
             ExprKind::Bool(v) => Term::bool(*v),
             ExprKind::Const(c) => self.vars[c.0].clone(),
+            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
             ExprKind::Neg(a) => self.encode(a, state, saved)?.neg(),
             ExprKind::Not(a) => self.encode(a, state, saved)?.not(),
             ExprKind::Arith(op, a, b) => {

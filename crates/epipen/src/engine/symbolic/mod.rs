@@ -9,7 +9,7 @@ use crate::engine::driver::Backend;
 use crate::engine::solver::{Term, Z3};
 use crate::engine::{COUNT_ENUMERATION_CAP, Failure, Options, SolverError};
 use crate::ir::arith::Integer;
-use crate::ir::{CharId, Expr, ExprKind, Program, Ty};
+use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 
 mod finite;
@@ -118,6 +118,14 @@ impl Z3Backend {
             .and_then(|a| a.worlds.clone())
     }
 
+    /// The value an occurrence constant holds until its event happens.
+    fn not_yet(&self, occ: ConstId) -> i64 {
+        let o = self.program.constants[occ.0]
+            .occurrence
+            .expect("an occurrence");
+        self.program.events[o.event.0].not_yet()
+    }
+
     /// The value of `term` in one world.
     fn eval_in(&self, term: &Term, world: &[Value]) -> Result<Value, SolverError> {
         term.compile(&self.vars).eval(world, &mut Vec::new())
@@ -174,8 +182,14 @@ impl Backend for Z3Backend {
     }
 
     fn initial(&mut self) -> Result<State, SolverError> {
+        // Every occurrence of an event holds its not-yet value until it happens.
+        let not_yet: Vec<Term> = (self.program.occurrences())
+            .map(|o| self.vars[o.0].eq(&Term::int(self.not_yet(o))))
+            .collect();
+        let mut kappa = vec![enum_domains(&self.program, &self.vars)];
+        kappa.extend(not_yet);
         Ok(State {
-            kappa: enum_domains(&self.program, &self.vars).simplify(),
+            kappa: Term::and(&kappa).simplify(),
             learned: vec![Vec::new(); self.program.characters.len()],
             worlds: None,
         })
@@ -264,6 +278,57 @@ impl Backend for Z3Backend {
         let mut next = state.clone();
         next.learned[who.0].push(learned);
         Ok(next)
+    }
+
+    fn learn_set(&mut self, state: &State, who: CharId, set: Term) -> Result<State, SolverError> {
+        let mut next = state.clone();
+        next.learned[who.0].push(Learned::Expr(set));
+        Ok(next)
+    }
+
+    fn event(
+        &mut self,
+        state: &State,
+        occ: ConstId,
+        pres: Vec<Term>,
+    ) -> Result<State, SolverError> {
+        let var = self.vars[occ.0].clone();
+        let not_yet = Term::int(self.not_yet(occ));
+        // κ and the preconditions hold `occ` at its not-yet value: read them there.
+        let before =
+            |t: &Term| t.substitute(std::slice::from_ref(&var), std::slice::from_ref(&not_yet));
+        let pres: Vec<Term> = pres.iter().map(before).collect();
+        if let Some(worlds) = self.listed(state) {
+            let compiled: Vec<_> = pres.iter().map(|p| p.compile(&self.vars)).collect();
+            let mut scratch = Vec::new();
+            let mut next = Vec::new();
+            for w in worlds.iter() {
+                for (c, pre) in compiled.iter().enumerate() {
+                    if pre.eval(w, &mut scratch)? == Value::Bool(true) {
+                        let mut w = w.clone();
+                        w[occ.0] = Value::Int(c as i64);
+                        next.push(w);
+                    }
+                }
+            }
+            return Ok(State {
+                kappa: state.kappa.clone(),
+                learned: state.learned.clone(),
+                worlds: Some(Rc::new(next)),
+            });
+        }
+        let happened: Vec<Term> = pres
+            .into_iter()
+            .enumerate()
+            .map(|(c, pre)| Term::and(&[var.eq(&Term::int(c as i64)), pre]))
+            .collect();
+        Ok(State {
+            kappa: self
+                .z3
+                .simplify(&Term::and(&[before(&state.kappa), Term::or(&happened)]))?,
+            learned: state.learned.clone(),
+            worlds: None,
+        })
     }
 
     fn pin(&mut self, phi: &Expr, state: &State) -> Result<Vec<World>, SolverError> {
