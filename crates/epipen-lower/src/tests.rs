@@ -2131,7 +2131,12 @@ fn the_documented_examples_compile() {
         ok(&story);
     }
     let start = doc.find("## Parameters").unwrap();
-    let end = doc.find("## Worlds").unwrap();
+    let end = doc.find("## Events").unwrap();
+    // Each example of the events section declares what it uses.
+    let events = &doc[end..doc.find("## Worlds").unwrap()];
+    for story in blocks(events) {
+        ok(&story);
+    }
     let examples = blocks(&doc[start..end]);
     assert!(examples.len() >= 8, "{examples:?}");
     // Parameters, enums and families declare what they use.
