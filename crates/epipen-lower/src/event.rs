@@ -699,7 +699,22 @@ impl Lowerer {
                     span: e.span,
                 });
             }
-            if matches!(e.kind, ast::ExprKind::Index { .. }) || self.unknown_name(e) {
+            let family = match &e.kind {
+                ast::ExprKind::Index { base, .. } => {
+                    let prefix = format!("{}[", base.name);
+                    def.cases.iter().any(|c| c.starts_with(&prefix))
+                }
+                _ => false,
+            };
+            if family && self.dead > 0 {
+                // Code that does not run: its indices are placeholders.
+                return Some(ir::Expr {
+                    kind: ir::ExprKind::Int(0),
+                    ty: Ty::Enum(def.sort),
+                    span: e.span,
+                });
+            }
+            if family || self.unknown_name(e) {
                 let cases: Vec<&str> = def.cases.iter().map(String::as_str).collect();
                 let hint = match closest(&name, cases.iter().copied()) {
                     Some(close) => format!("did you mean `{close}`?"),

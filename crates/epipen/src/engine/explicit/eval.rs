@@ -544,8 +544,8 @@ impl ExplicitBackend {
                 }
             }
             Learned::Set(bits) => {
-                for (w, b) in bits.iter().enumerate() {
-                    f(w, i128::from(*b));
+                for w in 0..self.universe.len {
+                    f(w, i128::from(self.learned_bit(bits, w)));
                 }
             }
             Learned::Expr(e) => {

@@ -8,6 +8,7 @@
 
 mod bound;
 mod eval;
+mod universe;
 
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
@@ -16,11 +17,16 @@ use std::time::Instant;
 use super::driver::Backend;
 use super::symbolic::Z3Backend;
 use super::{Failure, Options, SolverError};
-use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Stmt, StmtKind, Ty};
+use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use bound::{Interval, Limits, Stop};
 use eval::{CHUNK, Groups, MemoKey};
+pub(super) use universe::finite_type_worlds;
+use universe::{
+    MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, list_worlds, list_worlds_in,
+    refusal, type_box_after,
+};
 
 /// The most worlds the backend lists, and the most search nodes it spends listing them,
 /// when it is chosen automatically (a story beyond either goes to Z3) and when it is
@@ -32,13 +38,6 @@ const FORCED_LIMITS: (usize, usize) = (100_000_000, 50_000_000);
 pub(super) const AUTO_MAX_FINITE_TYPES: u128 = 1 << 12;
 /// The most worlds a state before the universe's bounds all hold is listed with natively.
 const EARLY_MAX_WORLDS: usize = 1 << 20;
-
-/// The worlds the story's first announcements allow, in lexicographic order of their
-/// values, one column of values per constant.
-struct Universe {
-    columns: Vec<Vec<i64>>,
-    len: usize,
-}
 
 /// What a character learned: a constant, the value of an expression, or whether a
 /// formula with knowledge operators held when it was learned (for each universe world).
@@ -89,6 +88,8 @@ pub(crate) struct ExplicitBackend {
     next_id: u64,
     /// Z3, made only when an `actual` needs it.
     z3: Option<Z3Backend>,
+    /// Which occurrence constants have happened (their events ran).
+    happened: Vec<bool>,
 }
 
 /// Why the explicit backend does not take a story, and where.
@@ -119,11 +120,6 @@ impl ExplicitBackend {
         forced: bool,
     ) -> Result<ExplicitBackend, Refusal> {
         let deadline = options.timeout.and_then(|t| Instant::now().checked_add(t));
-        if !program.events.is_empty() {
-            return Err(Refusal::because(
-                "the explicit-worlds backend does not run events yet".into(),
-            ));
-        }
         let (max_worlds, max_nodes) = if forced { FORCED_LIMITS } else { AUTO_LIMITS };
         let limits = Limits {
             max_worlds,
@@ -144,8 +140,15 @@ impl ExplicitBackend {
         }
         check_widths(&program, &root)?;
         tracing::debug!(worlds = len, "explicit backend: worlds listed");
+        let occurrences = program.occurrences().count() as u128;
+        if occurrences * len as u128 > MAX_OCCURRENCE_VALUES {
+            return Err(Refusal::because(format!(
+                "the explicit-worlds backend would keep {occurrences} columns of event \
+                 occurrences over {len} worlds, more than {MAX_OCCURRENCE_VALUES} values"
+            )));
+        }
         let prefix = prefix.into_iter().cloned().collect();
-        let universe = Rc::new(Universe { columns, len });
+        let universe = Rc::new(Universe::new(columns, len));
         Ok(ExplicitBackend::over(
             program, options, prefix, universe, deadline,
         ))
@@ -171,6 +174,7 @@ impl ExplicitBackend {
             joint: HashMap::new(),
             next_id: 0,
             z3: None,
+            happened: Vec::new(),
         }
     }
 
@@ -218,7 +222,7 @@ impl ExplicitBackend {
                 let constraints: Vec<&Expr> = prefix.iter().collect();
                 let (found, overflow) = list_worlds(&self.program, &constraints, &limits);
                 let universe = (found.ok().filter(|_| !overflow))
-                    .map(|(columns, len, _)| Rc::new(Universe { columns, len }));
+                    .map(|(columns, len, _)| Rc::new(Universe::new(columns, len)));
                 self.early.insert(state.pending, universe.clone());
                 universe?
             }
@@ -341,7 +345,7 @@ impl ExplicitBackend {
             Learned::Const(c) => order.iter().map(|&w| self.world(w).0[*c]).collect(),
             Learned::Set(bits) => order
                 .iter()
-                .map(|&w| Value::Bool(bits[w as usize]))
+                .map(|&w| Value::Bool(self.learned_bit(bits, w as usize)))
                 .collect(),
             Learned::Expr(e) => {
                 let scratch = self.scratch();
@@ -353,6 +357,12 @@ impl ExplicitBackend {
                 }
             }
         })
+    }
+
+    /// Whether a formula learned over the universe as it was then holds at world `w`
+    /// (made later by an event: at the world it came from).
+    fn learned_bit(&self, bits: &[bool], w: usize) -> bool {
+        bits[self.universe.ancestor(w, bits.len())]
     }
 
     /// The interval a learned item's values stay in (from the universe's box).
@@ -378,184 +388,6 @@ impl ExplicitBackend {
             })
             .collect()
     }
-}
-
-/// The statements at the start of the story whose constraints bound the worlds: the
-/// storyteller's knowledge-free announcements, and `learns` between them (which look at
-/// no world). The first other statement ends it.
-fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
-    let mut prefix = Vec::new();
-    for s in statements {
-        match &s.kind {
-            StmtKind::Announce {
-                speaker: None,
-                formula,
-            } if !formula.mentions_knowledge() => prefix.push(formula),
-            StmtKind::Learn { .. } => {}
-            _ => break,
-        }
-    }
-    prefix
-}
-
-fn type_box(program: &Program) -> bound::Box {
-    let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
-    let sizes: Vec<usize> = program.enums.iter().map(|e| e.variants.len()).collect();
-    bound::type_box(&types, &sizes)
-}
-
-/// How many worlds the constants' types allow (saturating): bools and enums only.
-pub(super) fn finite_type_worlds(program: &Program) -> Option<u128> {
-    let mut size: u128 = 1;
-    for d in type_box(program) {
-        if bound::unbounded(d) {
-            return None;
-        }
-        size = size.saturating_mul(d.width());
-    }
-    Some(size)
-}
-
-/// The worlds of the program's types where every constraint holds ([`bound::solve`],
-/// deciding exactly where the intervals leave a constraint open), and whether some
-/// constraint went beyond the backend's integers on the way (then the list is wrong).
-fn list_worlds(
-    program: &Program,
-    constraints: &[&Expr],
-    limits: &Limits,
-) -> (Result<bound::Solutions, Stop>, bool) {
-    let mut overflow = false;
-    let found = bound::solve(constraints, type_box(program), limits, &mut |e, point| {
-        exact_truth(e, point).unwrap_or_else(|| {
-            overflow = true;
-            false
-        })
-    });
-    (found, overflow)
-}
-
-fn refusal(program: &Program, stop: Stop) -> Refusal {
-    let why = match &stop {
-        Stop::Unbounded(k) => format!(
-            "the explicit-worlds backend needs every int bounded by the story's first \
-             announcements, and they leave `{}` unbounded",
-            program.constants[*k].name
-        ),
-        Stop::TooMany(n) => format!(
-            "the story's first announcements allow more than {n} worlds, more than the \
-             explicit-worlds backend lists"
-        ),
-        Stop::TooHard(n) => format!(
-            "listing the worlds of the story's first announcements took more than {n} \
-             search steps"
-        ),
-        Stop::Timeout => "the run's time ran out while listing the worlds".into(),
-    };
-    Refusal {
-        timed_out: matches!(stop, Stop::Timeout),
-        why,
-        span: program
-            .statements
-            .iter()
-            .find(|s| matches!(s.kind, StmtKind::Announce { .. }))
-            .map(|s| s.span),
-    }
-}
-
-/// Refuses a story one of whose int expressions may, on the universe's box, take a value
-/// beyond ±2^100 (the backend computes with i128).
-fn check_widths(program: &Program, root: &[Interval]) -> Result<(), Refusal> {
-    let mut bad = None;
-    let mut visit = |e: &Expr| -> Result<(), ()> {
-        if e.ty != Ty::Bool && !bound::interval(e, root).is_bounded() {
-            bad = Some(e.span);
-            return Err(());
-        }
-        Ok(())
-    };
-    for s in &program.statements {
-        if s.each_expr(&mut |e| e.walk(&mut visit)).is_err() {
-            break;
-        }
-    }
-    match bad {
-        None => Ok(()),
-        Some(span) => Err(Refusal {
-            why: "the explicit-worlds backend computes with integers of up to 100 bits, \
-                  and this expression may go beyond that"
-                .into(),
-            span: Some(span),
-            timed_out: false,
-        }),
-    }
-}
-
-/// A knowledge-free formula in one world (values as in the universe: bools 0/1), exactly;
-/// None when a value goes beyond i128.
-fn exact_truth(e: &Expr, point: &[i128]) -> Option<bool> {
-    Some(exact(e, point)? != 0)
-}
-
-fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
-    use crate::ir::{CmpOp, LogicOp};
-    Some(match &e.kind {
-        ExprKind::Int(n) => i128::from(*n),
-        ExprKind::Bool(b) => i128::from(*b),
-        ExprKind::Const(c) => point[c.0],
-        ExprKind::Latest(_) => return None,
-        ExprKind::Neg(a) => exact(a, point)?.checked_neg()?,
-        ExprKind::Not(a) => i128::from(exact(a, point)? == 0),
-        ExprKind::Arith(op, a, b) => {
-            crate::ir::arith::checked(*op, exact(a, point)?, exact(b, point)?)?
-        }
-        ExprKind::Cmp(op, a, b) => {
-            let (x, y) = (exact(a, point)?, exact(b, point)?);
-            i128::from(match op {
-                CmpOp::Eq => x == y,
-                CmpOp::Ne => x != y,
-                CmpOp::Lt => x < y,
-                CmpOp::Le => x <= y,
-                CmpOp::Gt => x > y,
-                CmpOp::Ge => x >= y,
-            })
-        }
-        ExprKind::Logic(op, a, b) => {
-            let (x, y) = (exact(a, point)? != 0, exact(b, point)? != 0);
-            i128::from(match op {
-                LogicOp::And => x && y,
-                LogicOp::Or => x || y,
-                LogicOp::Implies => !x || y,
-                LogicOp::Iff => x == y,
-            })
-        }
-        ExprKind::Ite(c, a, b) => {
-            if exact(c, point)? != 0 {
-                exact(a, point)?
-            } else {
-                exact(b, point)?
-            }
-        }
-        ExprKind::In { tuple, set } => {
-            let t: Vec<i128> = tuple
-                .iter()
-                .map(|x| exact(x, point))
-                .collect::<Option<_>>()?;
-            let mut found = false;
-            for item in set {
-                let mut all = true;
-                for (v, x) in t.iter().zip(item) {
-                    all &= *v == exact(x, point)?;
-                }
-                found |= all;
-            }
-            i128::from(found)
-        }
-        // Never in the constraints that bound the worlds.
-        ExprKind::Knows { .. }
-        | ExprKind::KnowsValue { .. }
-        | ExprKind::At { .. }
-        | ExprKind::Group { .. } => return None,
-    })
 }
 
 impl Backend for ExplicitBackend {
@@ -699,10 +531,67 @@ impl Backend for ExplicitBackend {
         Ok(self.state(state.pending, state.worlds.clone(), Rc::new(learned)))
     }
 
-    fn event(&mut self, _: &Rc<State>, _: ConstId, _: Vec<Set>) -> Result<Rc<State>, SolverError> {
-        Err(SolverError::Unsupported(
-            "the explicit-worlds backend does not run events yet".into(),
-        ))
+    /// The product: a new world for each world of the state and each case whose
+    /// precondition holds there, appended to the universe with the case in `occ`'s
+    /// column.
+    fn event(
+        &mut self,
+        state: &Rc<State>,
+        occ: ConstId,
+        pres: Vec<Set>,
+    ) -> Result<Rc<State>, SolverError> {
+        if state.pending > 0 || pres.iter().any(|p| !Rc::ptr_eq(&p.worlds, &state.worlds)) {
+            return Err(eval::internal(
+                "an event on a state it was not evaluated in",
+            ));
+        }
+        let mut made: Vec<(u32, i64)> = Vec::new();
+        for (i, &w) in state.worlds.iter().enumerate() {
+            if i % CHUNK == 0 {
+                self.check_deadline()?;
+            }
+            for (c, pre) in pres.iter().enumerate() {
+                if pre.bits[i] {
+                    made.push((w, c as i64));
+                }
+            }
+        }
+        let old = &self.universe;
+        let base = old.len;
+        if base + made.len() > u32::MAX as usize {
+            return Err(SolverError::Unsupported(
+                "the events made more worlds than the explicit-worlds backend indexes".into(),
+            ));
+        }
+        let columns = (old.columns.iter().enumerate())
+            .map(|(k, old)| {
+                let mut col = Vec::with_capacity(base + made.len());
+                col.extend_from_slice(old);
+                col.extend(
+                    made.iter()
+                        .map(|&(w, c)| if k == occ.0 { c } else { old[w as usize] }),
+                );
+                col
+            })
+            .collect();
+        let mut segments = old.segments.clone();
+        segments.push(base);
+        let mut parent = old.parent.clone();
+        parent.extend(made.iter().map(|&(w, _)| w));
+        self.universe = Rc::new(Universe {
+            columns,
+            len: base + made.len(),
+            segments,
+            parent,
+        });
+        self.happened.resize(self.program.constants.len(), false);
+        self.happened[occ.0] = true;
+        // Views were grouped over the universe before these worlds.
+        self.views.clear();
+        self.joint.clear();
+        self.memo.clear();
+        let worlds = (base as u32..(base + made.len()) as u32).collect();
+        Ok(self.state(0, Rc::new(worlds), state.learned.clone()))
     }
 
     /// Natively when the intervals bound φ's worlds (a few), else with Z3, made for it.
@@ -712,7 +601,8 @@ impl Backend for ExplicitBackend {
             max_nodes: 1_000_000,
             deadline: self.deadline,
         };
-        let (found, overflow) = list_worlds(&self.program, &[phi], &limits);
+        let tbox = type_box_after(&self.program, &self.happened);
+        let (found, overflow) = list_worlds_in(tbox, &[phi], &limits);
         match found {
             Ok((columns, n, _)) if !overflow => {
                 let mut worlds: Vec<World> = (0..n)
@@ -757,15 +647,25 @@ impl Backend for ExplicitBackend {
                 Value::Bool(b) => i64::from(*b),
             })
             .collect();
-        let columns = &self.universe.columns;
-        let (mut lo, mut hi) = (0usize, self.universe.len);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let row = columns.iter().map(|c| c[mid]);
-            match row.cmp(values.iter().copied()) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Ok(Some(mid as u32)),
+        let universe = &self.universe;
+        let ends = universe
+            .segments
+            .iter()
+            .skip(1)
+            .copied()
+            .chain([universe.len]);
+        // The latest segment first: the actual world is in the latest event's worlds.
+        let segments: Vec<(usize, usize)> = universe.segments.iter().copied().zip(ends).collect();
+        for &(start, end) in segments.iter().rev() {
+            let (mut lo, mut hi) = (start, end);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                let row = universe.columns.iter().map(|c| c[mid]);
+                match row.cmp(values.iter().copied()) {
+                    std::cmp::Ordering::Less => lo = mid + 1,
+                    std::cmp::Ordering::Greater => hi = mid,
+                    std::cmp::Ordering::Equal => return Ok(Some(mid as u32)),
+                }
             }
         }
         Ok(None)
