@@ -14,7 +14,9 @@ use crate::{Change, Evaluator, Fail, Learned};
 pub(crate) const NOT_HAPPENED: &str = "the event has not happened yet";
 
 impl<'p> Evaluator<'p> {
-    pub(crate) fn event(&mut self, event: &'p EventStmt) -> Result<(), Fail> {
+    /// Runs the event; returns the case that happened in the actual world (None without
+    /// an actual world).
+    pub(crate) fn event(&mut self, event: &'p EventStmt) -> Result<Option<usize>, Fail> {
         let Some(occ) = event
             .occurrences
             .iter()
@@ -94,7 +96,7 @@ impl<'p> Evaluator<'p> {
         if let (Some(k), Some(actual)) = (actual_case, &self.actual) {
             self.actual = Some(with_case(actual, occ, k));
         }
-        Ok(())
+        Ok(actual_case)
     }
 
     /// The case of the occurrence `occ` in world `w` (in its slot).

@@ -72,6 +72,15 @@ pub enum Event {
         who: CharId,
         holds: bool,
     },
+    /// An event happened, in the given round of the innermost `repeat`: in the actual
+    /// world, the case `case` (None without an actual world), and for each character the
+    /// cases it could not tell from it.
+    Happened {
+        span: Span,
+        round: Option<u64>,
+        case: Option<usize>,
+        saw: Vec<Vec<usize>>,
+    },
     /// A `repeat` stopped after this many rounds.
     RepeatDone { span: Span, rounds: u64 },
     /// An `assert_adds_ck` hint is right.
@@ -501,7 +510,27 @@ impl<'p> Evaluator<'p> {
                 }
                 self.events.push(Event::CheckHolds { span: stmt.span });
             }
-            StmtKind::Event(event) => self.event(event)?,
+            StmtKind::Event(event) => {
+                let case = self.event(event)?;
+                // What each character saw: the cases in the group of its `sees` line that
+                // holds the actual case.
+                let saw = match case {
+                    None => Vec::new(),
+                    Some(k) => (event.sees.iter())
+                        .map(|groups| {
+                            (0..event.cases.len())
+                                .filter(|&d| groups.as_ref().is_none_or(|g| g[d] == g[k]))
+                                .collect()
+                        })
+                        .collect(),
+                };
+                self.events.push(Event::Happened {
+                    span: stmt.span,
+                    round: self.round,
+                    case,
+                    saw,
+                });
+            }
             StmtKind::Actual(formula) => {
                 let state = self.state.clone();
                 let all = self.all.clone();

@@ -176,6 +176,33 @@ impl Story {
                 "who": self.program.characters[who.0].name,
                 "said": if *holds { text.clone() } else { negate(text) },
             }),
+            Event::Happened {
+                span,
+                round,
+                event,
+                case: Some(case),
+                saw,
+            } => {
+                let def = &self.program.events[event.0];
+                let seen: serde_json::Map<String, serde_json::Value> =
+                    (self.program.characters.iter())
+                        .zip(saw)
+                        .map(|(who, cases)| {
+                            let names: Vec<&str> =
+                                cases.iter().map(|&k| def.cases[k].as_str()).collect();
+                            (who.name.clone(), names.into())
+                        })
+                        .collect();
+                serde_json::json!({
+                    "kind": "event",
+                    "line": self.line(*span),
+                    "round": round,
+                    "event": def.name,
+                    "case": def.cases[*case],
+                    "saw": seen,
+                })
+            }
+            Event::Happened { case: None, .. } => return None,
             Event::RepeatDone { span, rounds } => serde_json::json!({
                 "kind": "repeat",
                 "line": self.line(*span),

@@ -202,6 +202,13 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
             holds,
             ..
         } => events.push(reveal_line(text, span, round, who.0, holds)),
+        Event::Happened {
+            span,
+            round,
+            case,
+            saw,
+            ..
+        } => events.push(happened_line(text, span, round, case, &saw)),
         Event::RepeatDone { span, rounds } => {
             events.push(format!("{}: {rounds} rounds", position(text, span.start)));
         }
@@ -301,6 +308,20 @@ fn solver_end(e: SolverError) -> End {
 
 /// What the brute-force evaluator reports of a run of `program` over `domain`, in the
 /// engine's terms.
+/// An event's line: where, in which round, the actual case and what each saw.
+fn happened_line(
+    text: &str,
+    span: Span,
+    round: Option<u64>,
+    case: Option<usize>,
+    saw: &[Vec<usize>],
+) -> String {
+    format!(
+        "{}: round {round:?}: case {case:?}, saw {saw:?}",
+        position(text, span.start)
+    )
+}
+
 pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> Transcript {
     let trace = bruteforce::trace(program, domain);
     let events = trace
@@ -318,6 +339,12 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
                 who,
                 holds,
             } => reveal_line(text, *span, *round, who.0, *holds),
+            bruteforce::Event::Happened {
+                span,
+                round,
+                case,
+                saw,
+            } => happened_line(text, *span, *round, *case, saw),
             bruteforce::Event::RepeatDone { span, rounds } => {
                 format!("{}: {rounds} rounds", position(text, span.start))
             }

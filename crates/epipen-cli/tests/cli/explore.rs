@@ -142,6 +142,60 @@ fn trace_folds_unrolled_statements_and_keeps_the_rounds() {
     );
 }
 
+/// A world is followed by its values at the start: after `x := x + 1` the world that
+/// started at 0 is eliminated by the announcement that rules out its new value, and
+/// after an event it lives on as the worlds it became.
+#[test]
+fn trace_follows_worlds_through_changes_and_events() {
+    let change = story_file(
+        "trace-change.story",
+        "characters A\nint x\nannounce x >= 0 and x <= 2\nx := x + 1\nannounce x >= 2\n",
+    );
+    let out = epipen(&["run", "--trace", &change]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert!(
+        out.stdout.ends_with(
+            "-- which statement eliminated each of the 3 worlds possible after line 3 --\n  \
+             x = 0  line 5: announce x >= 2\n  x = 1  still possible\n  x = 2  still possible\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    let sally = story_file(
+        "trace-event.story",
+        "characters Anne, Sally\nenum Place { basket, box }\nPlace marble\nannounce marble == basket\n\
+         actual marble == basket\nevent move {\n  moved if marble == basket then marble := box\n  stayed\n  \
+         Anne sees moved | stayed\n  actual moved\n}\n",
+    );
+    let out = epipen(&["run", &sally]);
+    assert_eq!(
+        out.stdout,
+        "move: moved (Anne saw moved; Sally saw moved or stayed)\n"
+    );
+    let out = epipen(&["run", "--trace", &sally]);
+    assert!(
+        out.stdout.contains(
+            "move: moved (Anne saw moved; Sally saw moved or stayed)\nline 6: event move {moved if"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with("  marble = basket  still possible\n  marble = box     line 4: announce marble == basket\n"),
+        "{}",
+        out.stdout
+    );
+    let lines = trace_json(&[&sally]);
+    let event = lines
+        .iter()
+        .find(|l| l["kind"] == "event")
+        .expect("an event line");
+    assert_eq!(
+        event.to_string(),
+        r#"{"kind":"event","line":6,"round":null,"event":"move","case":"moved","saw":{"Anne":["moved"],"Sally":["moved","stayed"]}}"#
+    );
+}
+
 #[test]
 fn trace_options_need_trace() {
     let out = epipen(&["run", "stories/cheryl.story", "--json"]);

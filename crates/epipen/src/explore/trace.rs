@@ -2,8 +2,9 @@
 //! statement eliminated each world of a finite story.
 
 use crate::engine::{Engine, Failure};
+use crate::ir::{Program, Value};
 use crate::syntax::Span;
-use crate::worlds::{World, WorldCount};
+use crate::worlds::{World, WorldCount, WorldSet};
 
 /// Worlds are counted exactly, and followed one by one, up to this many.
 pub const TRACK_CAP: usize = 10_000;
@@ -62,8 +63,31 @@ pub struct Fates {
     /// The statement after which the worlds were first finitely many (None: the start).
     pub since: Option<Span>,
     /// Each world, in canonical order, with the statement that eliminated it (None:
-    /// still possible at the end).
+    /// still possible at the end). A world is followed by its values at the story's
+    /// start, its events' cases left out: after `x := e` it is the same world, and
+    /// after an event it lives on as long as one of the worlds it became does.
     pub worlds: Vec<(World, Option<Span>)>,
+}
+
+/// The worlds of `set` as the tracer follows them: their values at the story's start,
+/// every occurrence of an event at its not-yet value (sorted, without repeats).
+fn followed(program: &Program, set: &WorldSet) -> Vec<World> {
+    let starts = set.before.as_ref().unwrap_or(&set.worlds);
+    let mut ids: Vec<World> = starts
+        .iter()
+        .map(|w| {
+            let mut values = w.0.clone();
+            for occ in program.occurrences() {
+                if let Some(o) = program.constants[occ.0].occurrence {
+                    values[occ.0] = Value::Int(program.events[o.event.0].not_yet());
+                }
+            }
+            World(values)
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
 }
 
 /// Follows a run: call [`Tracer::observe`] at the start and after each statement.
@@ -102,9 +126,13 @@ impl Tracer {
         span: Option<Span>,
     ) -> Result<TraceStep, Failure> {
         let count = engine.count_worlds(None, TRACK_CAP.max(self.track))?;
-        let all = match count {
-            WorldCount::Exactly(n) if n <= self.track as u64 => Some(engine.worlds(n)?.worlds),
-            _ => None,
+        let (all, ids) = match count {
+            WorldCount::Exactly(n) if n <= self.track as u64 => {
+                let set = engine.worlds(n)?;
+                let ids = followed(engine.program(), &set);
+                (Some(set.worlds), Some(ids))
+            }
+            _ => (None, None),
         };
         let removed = match (self.last.as_ref().map(|l| l.0), count) {
             (Some(WorldCount::Exactly(before)), WorldCount::Exactly(now)) => {
@@ -117,7 +145,7 @@ impl Tracer {
             Some((before, _)) if all.is_none() && *before == count => None,
             Some((before, ws)) => Some(*before != count || *ws != all),
         };
-        let eliminated = match (&mut self.fates, &all) {
+        let eliminated = match (&mut self.fates, &ids) {
             (Some(fates), Some(now)) => {
                 let mut gone = Vec::new();
                 for (w, fate) in fates.worlds.iter_mut() {

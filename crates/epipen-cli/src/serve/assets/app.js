@@ -400,6 +400,13 @@ function showTrace(trace) {
     } else if (item.kind === "reveal") {
       li.classList.add("event");
       li.textContent = `${item.round ? `round ${item.round}: ` : ""}${item.who}: ${item.said}`;
+    } else if (item.kind === "event") {
+      // What happened, and what each character saw of it.
+      li.classList.add("event");
+      const saw = Object.entries(item.saw)
+        .map(([who, cases]) => `${who} saw ${cases.length === 1 ? cases[0] : cases.slice(0, -1).join(", ") + " or " + cases[cases.length - 1]}`)
+        .join("; ");
+      li.textContent = `${item.round ? `round ${item.round}: ` : ""}${item.event}: ${item.case} (${saw})`;
     } else if (item.kind === "repeat") {
       li.classList.add("event");
       li.textContent = `line ${item.line}: repeat done after ${item.rounds} round${item.rounds === 1 ? "" : "s"}`;

@@ -16,7 +16,7 @@ impl<B: Backend> Driver<B> {
         &mut self,
         span: Span,
         event: &EventStmt,
-        _sink: &mut dyn FnMut(Event),
+        sink: &mut dyn FnMut(Event),
     ) -> Result<(), EngineError> {
         let def = &self.program.events[event.event.0];
         let name = def.name.clone();
@@ -87,6 +87,22 @@ impl<B: Backend> Driver<B> {
             let point = self.backend.point(&world).at(span)?;
             self.actual = Some((world, point));
         }
+        let saw = match actual_case {
+            None => Vec::new(),
+            Some(k) => (event.sees.iter())
+                .map(|groups| match groups {
+                    Some(g) => (0..g.len()).filter(|&d| g[d] == g[k]).collect(),
+                    None => (0..event.cases.len()).collect(),
+                })
+                .collect(),
+        };
+        sink(Event::Happened {
+            span,
+            round: self.round,
+            event: event.event,
+            case: actual_case,
+            saw,
+        });
         Ok(())
     }
 
