@@ -335,6 +335,8 @@ fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
         }
         ExprKind::Knows { .. }
         | ExprKind::KnowsValue { .. }
+        | ExprKind::Believes { .. }
+        | ExprKind::BelievesValue { .. }
         | ExprKind::At { .. }
         | ExprKind::Group { .. } => return None,
     })
