@@ -2153,6 +2153,7 @@ fn the_documented_examples_compile() {
     let end = doc.find("## Events").unwrap();
     // Each example of the events section declares what it uses.
     let events = &doc[end..doc.find("## Worlds").unwrap()];
+    assert!(events.contains("## Belief"));
     for story in blocks(events) {
         ok(&story);
     }
