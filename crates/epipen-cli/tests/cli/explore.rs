@@ -257,6 +257,40 @@ fn graph_labels_an_edge_with_every_character_who_cannot_tell() {
 }
 
 #[test]
+fn graph_draws_belief_as_dashed_arrows_on_every_backend() {
+    // A learns p; B cannot tell any world apart but expects p: from every world, B's
+    // arrows go to the worlds where p holds (other than itself).
+    let story = story_file(
+        "graph-belief.story",
+        "characters A, B\nbool p, q\nA learns p\nB expects p\n",
+    );
+    for backend in ["z3", "bdd", "explicit"] {
+        let out = epipen(&["worlds", "--dot", "--backend", backend, &story]);
+        assert_eq!(out.code, 0, "{backend}: {}", out.stderr);
+        let arrows: Vec<&str> = edge_lines(&out.stdout)
+            .into_iter()
+            .filter(|l| l.contains("dashed"))
+            .collect();
+        assert_eq!(
+            arrows,
+            [
+                "  w0 -- w2 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w0 -- w3 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w1 -- w2 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w1 -- w3 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w2 -- w3 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w3 -- w2 [dir=forward, style=dashed, label=\"B believes\"];",
+            ],
+            "{backend}"
+        );
+    }
+    // Without plausibility, no arrows.
+    let flat = story_file("graph-flat.story", "characters A, B\nbool p\nA learns p\n");
+    let out = epipen(&["worlds", "--dot", &flat]);
+    assert!(!out.stdout.contains("dashed"), "{}", out.stdout);
+}
+
+#[test]
 fn graph_refuses_infinite_models_and_unknown_checkpoints() {
     let story = story_file(
         "graph-infinite.story",

@@ -332,10 +332,31 @@ impl Backend for BddBackend {
                     .collect()
             })
             .collect();
+        let ranks = state
+            .ranks
+            .iter()
+            .map(|own| {
+                valuations
+                    .iter()
+                    .map(|at| {
+                        own.iter()
+                            .map(|rank| match rank {
+                                Rank::Expected(set) => i64::from(!set.eval_in(at)),
+                                Rank::Levels(levels) => levels
+                                    .iter()
+                                    .position(|cell| cell.eval_in(at))
+                                    .map_or(-1, |k| k as i64),
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 

@@ -805,6 +805,7 @@ impl<B: Backend> Run for Driver<B> {
             worlds: shown?,
             before: Some(model.worlds),
             views: model.views,
+            ranks: model.ranks,
         }))
     }
 

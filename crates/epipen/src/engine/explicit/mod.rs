@@ -826,10 +826,21 @@ impl Backend for ExplicitBackend {
             }
             views.push(view);
         }
+        let mut ranks = Vec::with_capacity(state.minds.ranks.len());
+        for own in state.minds.ranks.iter() {
+            let mut per_world = vec![Vec::with_capacity(own.len()); order.len()];
+            for rank in own {
+                for (t, v) in per_world.iter_mut().zip(self.rank_values(rank, &order)?) {
+                    t.push(i64::try_from(v).unwrap_or(i64::MAX));
+                }
+            }
+            ranks.push(per_world);
+        }
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 
