@@ -474,5 +474,10 @@ fn the_playground_solves_and_explains_cheryls_birthday_in_a_browser() {
             .eval("[...document.querySelectorAll('#graph path.belief')].map(p => p.dataset.who)"),
         json!(["B"])
     );
+    // The trace says what B believes after `B expects p`.
+    assert_eq!(
+        browser.eval("[...document.querySelectorAll('#trace p.belief')].map(p => p.textContent)"),
+        json!(["where B cannot tell apart p = false; p = true, B believes: p = true"])
+    );
     assert_eq!(browser.errors, Vec::<String>::new());
 }

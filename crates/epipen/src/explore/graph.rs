@@ -92,6 +92,21 @@ pub fn arrows(model: &Model) -> Vec<Arrow> {
         .collect()
 }
 
+/// The worlds character `c` cannot tell from world `w` (`w` among them, in the model's
+/// order) and, of those, the ones it finds most plausible: what it believes at `w`.
+pub fn belief_at(model: &Model, c: CharId, w: usize) -> (Vec<usize>, Vec<usize>) {
+    let view = &model.views[c.0];
+    let class: Vec<usize> = (0..view.len()).filter(|&v| view[v] == view[w]).collect();
+    let ranks = &model.ranks[c.0];
+    let least = class.iter().map(|&v| &ranks[v]).min();
+    let believed = class
+        .iter()
+        .copied()
+        .filter(|&v| Some(&ranks[v]) == least)
+        .collect();
+    (class, believed)
+}
+
 /// The model in Graphviz's DOT language, titled `title`.
 pub fn dot(program: &Program, model: &Model, title: &str) -> String {
     let mut out = format!(

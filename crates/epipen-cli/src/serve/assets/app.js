@@ -397,6 +397,18 @@ function showTrace(trace) {
         li.append(" (unchanged)");
       }
       if (item.changed && item.list) li.append(worldList(item.list));
+      // What the characters the statement asks about believe.
+      for (const b of item.beliefs || []) {
+        const p = document.createElement("p");
+        p.className = "belief";
+        p.dataset.who = b.who;
+        const shown = (ws) => ws.map(worldText).join("; ");
+        p.textContent = b.actual
+          ? `in the actual world, ${b.who} believes: ${shown(b.believed)}` +
+            (b.worlds.length > 1 ? ` (the most plausible of the ${b.worlds.length} worlds ${b.who} cannot tell apart)` : "")
+          : `where ${b.who} cannot tell apart ${shown(b.worlds)}, ${b.who} believes: ${shown(b.believed)}`;
+        li.append(p);
+      }
     } else if (item.kind === "reveal") {
       li.classList.add("event");
       li.textContent = `${item.round ? `round ${item.round}: ` : ""}${item.who}: ${item.said}`;

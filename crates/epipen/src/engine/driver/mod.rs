@@ -163,6 +163,7 @@ pub(crate) trait Run {
         cap: usize,
     ) -> Result<Option<Model>, Failure>;
     fn backend(&self) -> &'static str;
+    fn actual(&self) -> Option<World>;
 }
 
 /// Runs a program's statements over one backend.
@@ -812,6 +813,12 @@ impl<B: Backend> Run for Driver<B> {
     fn backend(&self) -> &'static str {
         self.backend.name()
     }
+
+    fn actual(&self) -> Option<World> {
+        self.actual
+            .as_ref()
+            .map(|(values, _)| World(values.clone()))
+    }
 }
 
 /// A backend that refused the story: every question is answered with why.
@@ -872,6 +879,10 @@ impl Run for Refused {
 
     fn backend(&self) -> &'static str {
         "none"
+    }
+
+    fn actual(&self) -> Option<World> {
+        None
     }
 }
 
