@@ -139,7 +139,9 @@ class Check:
 class Event(dict):
     """Something the story printed, as a dict: ``kind`` "worlds" (a ``worlds``
     statement: ``line``, ``worlds``), "reveal" (``line``, ``round``, ``who``, ``said``,
-    ``holds``) or "repeat" (``line``, ``rounds``)."""
+    ``holds``), "happened" (an event: ``line``, ``round``, ``event``, ``case``, ``saw``:
+    (character, the cases it could not tell apart) pairs) or "repeat" (``line``,
+    ``rounds``)."""
 
     def __str__(self) -> str:
         kind = self["kind"]
@@ -148,6 +150,13 @@ class Event(dict):
         if kind == "reveal":
             who = f"round {self['round']}: {self['who']}" if self["round"] is not None else self["who"]
             return f"{who}: {self['said']}"
+        if kind == "happened":
+            def saw(cases):
+                return ", ".join(cases[:-1]) + " or " + cases[-1] if len(cases) > 1 else "".join(cases)
+
+            seen = "; ".join(f"{who} saw {saw(cases)}" for who, cases in self["saw"])
+            text = f"{self['event']}: {self['case']} ({seen})"
+            return f"round {self['round']}: {text}" if self["round"] is not None else text
         rounds = self["rounds"]
         return f"-- line {self['line']}: repeat done after {rounds} round{'' if rounds == 1 else 's'} --"
 
@@ -170,15 +179,35 @@ def _count_text(count: Any) -> str:
     return "1 world" if count == 1 else f"{count} worlds"
 
 
+def _belief_text(b: dict) -> str:
+    """What a character believes, as ``epipen run --trace`` says it."""
+    who, n = b["who"], len(b["worlds"])
+    believed = "; ".join(str(w) for w in b["believed"])
+    if b["actual"]:
+        if n == 1:
+            return f"in the actual world, {who} knows: {believed}"
+        return (
+            f"in the actual world, {who} believes: {believed}  "
+            f"(the most plausible of the {n} worlds {who} cannot tell apart)"
+        )
+    if n == 1:
+        return f"where {believed}, {who} knows it"
+    if b["believed"] == b["worlds"]:
+        return f"{who} cannot tell apart {believed}, and finds them equally plausible"
+    return f"where {who} cannot tell apart {'; '.join(str(w) for w in b['worlds'])}, {who} believes: {believed}"
+
+
 class Step:
     """The worlds after one statement of a trace (or at its start): ``line`` (None at the
     start), ``statement`` (on one line), ``count`` (an int, "infinite", or ">200": more
     than the solver listed), ``worlds`` (a :class:`Worlds` when at most the trace's limit,
     else None), ``changed`` (None: cannot tell), ``removed`` (how many worlds it
-    eliminated, when both counts are exact) and ``eliminated`` (the worlds followed since
-    the first finite state that it eliminated)."""
+    eliminated, when both counts are exact), ``eliminated`` (the worlds followed since
+    the first finite state that it eliminated) and ``beliefs`` (for a statement that asks
+    what characters believe: dicts with ``who``, ``actual``, ``worlds`` it cannot tell
+    apart and those it ``believed`` most plausible)."""
 
-    __slots__ = ("line", "statement", "count", "worlds", "changed", "removed", "eliminated")
+    __slots__ = ("line", "statement", "count", "worlds", "changed", "removed", "eliminated", "beliefs")
 
     def __init__(self, names: list, raw: dict):
         self.line = raw["line"]
@@ -188,6 +217,15 @@ class Step:
         self.changed = raw["changed"]
         self.removed = raw["removed"]
         self.eliminated = None if raw["eliminated"] is None else _worlds(names, raw["eliminated"])
+        self.beliefs = [
+            {
+                "who": b["who"],
+                "actual": b["actual"],
+                "worlds": _worlds(names, b["worlds"]),
+                "believed": _worlds(names, b["believed"]),
+            }
+            for b in raw["beliefs"]
+        ]
 
     @property
     def title(self) -> str:
@@ -205,6 +243,8 @@ class Step:
             out += " (unchanged)"
         if self.changed and self.worlds is not None:
             out += "".join(f"\n    {w}" for w in self.worlds)
+        for b in self.beliefs:
+            out += "\n    " + _belief_text(b)
         return out
 
     def __repr__(self) -> str:
@@ -275,9 +315,10 @@ class Trace(list):
 
 class Model:
     """The epistemic model at a checkpoint (or the story's end): ``worlds`` (a list of
-    :class:`World`), ``characters`` (their names), and ``edges``: (a, b, who), an index
+    :class:`World`), ``characters`` (their names), ``edges``: (a, b, who), an index
     pair into ``worlds`` and the names of the characters who cannot tell the two worlds
-    apart. In Jupyter it is drawn (``_repr_svg_``, by epipen itself: no Graphviz); ``svg``
+    apart, and ``beliefs``: (a, b, who) where the characters, in world a, find world b
+    the most plausible of those they cannot tell from it. In Jupyter it is drawn (``_repr_svg_``, by epipen itself: no Graphviz); ``svg``
     is the picture's text."""
 
     def __init__(self, raw: dict, at: Optional[str]):
@@ -288,6 +329,7 @@ class Model:
         self.names = names
         self.worlds = _worlds(names, raw["worlds"])
         self.edges = [(a, b, tuple(who)) for a, b, who in raw["edges"]]
+        self.beliefs = [(a, b, tuple(who)) for a, b, who in raw["beliefs"]]
         self.svg = raw["svg"]
 
     def __repr__(self) -> str:

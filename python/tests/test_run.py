@@ -145,3 +145,73 @@ def test_versions():
     cargo = (ROOT / "Cargo.toml").read_text()
     assert epipen.__version__ == re.search(r'\nversion = "([^"]+)"', cargo).group(1)
     assert epipen.z3_version() == "5.4.0.0"
+
+
+MOVE = """characters Anne, Sally
+enum Place { basket, box }
+Place marble
+announce marble == basket
+actual marble == basket
+
+event move {                                    # Anne moves the marble, or not
+  moved if marble == basket then marble := box
+  stayed
+  Anne sees moved | stayed
+  actual moved
+}
+check actual knows(Anne, marble == box)
+check actual not knows_value(Sally, marble)
+"""
+
+
+def test_events_happen(tmp_path):
+    path = tmp_path / "move.story"
+    path.write_text(MOVE)
+    r = epipen.run_file(path)
+    assert r.worlds == [{"marble": "box", "move": "moved"}, {"marble": "basket", "move": "stayed"}]
+    assert r.worlds.before == [{"marble": "basket", "move": "moved"}, {"marble": "basket", "move": "stayed"}]
+    (happened,) = r.events
+    assert (happened["kind"], happened["event"], happened["case"]) == ("happened", "move", "moved")
+    assert happened["saw"] == [("Anne", ["moved"]), ("Sally", ["moved", "stayed"])]
+    printed = cli("run", path, check=0).stdout.splitlines()
+    assert printed[0] == str(happened) == "move: moved (Anne saw moved; Sally saw moved or stayed)"
+    assert [(c.kind, c.line, c.holds) for c in r.checks] == [("check", 13, True), ("check", 14, True)]
+    assert str(r.worlds) == cli("worlds", path, check=0).stdout
+
+
+SALLY = """characters Anne, Sally
+enum Place { basket, box }
+Place marble
+announce marble == basket
+actual marble == basket
+
+event move {
+  moved if marble == basket then marble := box
+  stayed
+  Anne sees moved | stayed
+  Sally expects stayed
+  actual moved
+}
+check actual knows(Anne, marble == box)
+check actual not knows(Sally, marble == basket)
+check actual believes(Sally, marble == basket)
+"""
+
+
+def test_beliefs_in_traces_and_models(tmp_path):
+    path = tmp_path / "sally.story"
+    path.write_text(SALLY)
+    r = epipen.run_file(path)
+    assert [c.holds for c in r.checks] == [True, True, True]
+    t = r.trace
+    step = next(s for s in t if s.line == 7)
+    (belief,) = step.beliefs
+    assert belief["who"] == "Sally" and belief["actual"]
+    assert belief["believed"] == [{"marble": "basket", "move": "stayed"}]
+    text = cli("run", "--trace", path, check=0).stdout
+    assert str(step) in text
+    assert "in the actual world, Sally believes: marble = basket, move = stayed  (the most plausible" in str(step)
+    m = r.model()
+    assert m.beliefs == [(0, 1, ("Sally",))]
+    assert m.edges == [(0, 1, ("Sally",))]
+    assert 'stroke-dasharray="5 4"' in m.svg and "1 belief arrows" in m.svg

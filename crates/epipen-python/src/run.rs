@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use epipen::compiled::{CompiledStory, Traced, Watch};
 use epipen::engine::{Cancel, EngineError, Event, Options, Strategy};
-use epipen::explore::graph::edges;
+use epipen::explore::graph::{arrows, edges};
 use epipen::explore::svg::svg;
 use epipen::explore::trace::{TraceStep, Tracer};
 use epipen::syntax::{Diagnostic, Span};
@@ -163,6 +163,15 @@ pub(crate) enum EventOut {
         line: usize,
         rounds: u64,
     },
+    /// An event happened: its case in the actual world, and the cases each character
+    /// could not tell from it.
+    Happened {
+        line: usize,
+        round: Option<u64>,
+        event: String,
+        case: String,
+        saw: Vec<(String, Vec<String>)>,
+    },
 }
 
 /// What the checks and the printed events of a run say, from its events.
@@ -201,6 +210,30 @@ impl Events {
                 said: if *holds { text.clone() } else { negate(text) },
                 holds: *holds,
             }),
+            Event::Happened {
+                span,
+                round,
+                event,
+                case: Some(case),
+                saw,
+            } => {
+                let def = &program.events[event.0];
+                self.printed.push(EventOut::Happened {
+                    line: story.line(*span),
+                    round: *round,
+                    event: def.name.clone(),
+                    case: def.cases[*case].clone(),
+                    saw: (program.characters.iter().zip(saw))
+                        .map(|(who, cases)| {
+                            (
+                                who.name.clone(),
+                                cases.iter().map(|&k| def.cases[k].clone()).collect(),
+                            )
+                        })
+                        .collect(),
+                });
+            }
+            Event::Happened { case: None, .. } => {}
             Event::RepeatDone { span, rounds } => self.printed.push(EventOut::Repeat {
                 line: story.line(*span),
                 rounds: *rounds,
@@ -345,6 +378,23 @@ fn py_events<'py>(py: Python<'py>, events: &[EventOut]) -> PyResult<Bound<'py, P
                     ("rounds", any(py, rounds)?),
                 ],
             )?,
+            EventOut::Happened {
+                line,
+                round,
+                event,
+                case,
+                saw,
+            } => dict(
+                py,
+                vec![
+                    ("kind", any(py, "happened")?),
+                    ("line", any(py, line)?),
+                    ("round", any(py, round)?),
+                    ("event", any(py, event)?),
+                    ("case", any(py, case)?),
+                    ("saw", any(py, saw)?),
+                ],
+            )?,
         };
         list.append(d)?;
     }
@@ -414,7 +464,12 @@ struct StepOut {
     changed: Option<bool>,
     removed: Option<u64>,
     eliminated: Option<Vec<Vec<Out>>>,
+    /// What the characters the statement asks about believe: who, whether in the actual
+    /// world, the worlds they cannot tell apart, those they find most plausible.
+    beliefs: Vec<BeliefOut>,
 }
+
+type BeliefOut = (String, bool, Vec<Vec<Out>>, Vec<Vec<Out>>);
 
 /// After which line the worlds were followed, and each world with the line that
 /// eliminated it.
@@ -449,6 +504,18 @@ fn trace_story(request: &Request, limit: usize, cancel: &Cancel) -> Result<Trace
         changed: s.changed,
         removed: s.removed,
         eliminated: s.eliminated.as_ref().map(|w| convert::worlds(&program, w)),
+        beliefs: s
+            .beliefs
+            .iter()
+            .map(|b| {
+                (
+                    program.characters[b.who.0].name.clone(),
+                    b.actual,
+                    convert::worlds(&program, &b.class),
+                    convert::worlds(&program, &b.believed),
+                )
+            })
+            .collect(),
     };
     let (_, fates) = story
         .trace_run(
@@ -504,6 +571,18 @@ pub(crate) fn trace<'py>(
     };
     let steps = PyList::empty(py);
     for s in &out.steps {
+        let beliefs = PyList::empty(py);
+        for (who, actual, class, believed) in &s.beliefs {
+            beliefs.append(dict(
+                py,
+                vec![
+                    ("who", any(py, who)?),
+                    ("actual", any(py, actual)?),
+                    ("worlds", py_worlds(py, class)?.into_any()),
+                    ("believed", py_worlds(py, believed)?.into_any()),
+                ],
+            )?)?;
+        }
         steps.append(dict(
             py,
             vec![
@@ -514,6 +593,7 @@ pub(crate) fn trace<'py>(
                 ("changed", any(py, s.changed)?),
                 ("removed", any(py, s.removed)?),
                 ("eliminated", optional(&s.eliminated)?),
+                ("beliefs", beliefs.into_any()),
             ],
         )?)?;
     }
@@ -549,6 +629,9 @@ struct ModelOut {
     constants: Vec<(String, String)>,
     worlds: Vec<Vec<Out>>,
     edges: Vec<(usize, usize, Vec<String>)>,
+    /// Belief: (from, to, who) for each world a character finds most plausible among
+    /// those it cannot tell from `from`.
+    beliefs: Vec<(usize, usize, Vec<String>)>,
     svg: String,
 }
 
@@ -587,6 +670,10 @@ fn model_story(request: &Request, at: Option<&str>, cancel: &Cancel) -> Result<M
             .iter()
             .map(|e| (e.a, e.b, e.who.iter().map(name).collect()))
             .collect(),
+        beliefs: arrows(&model)
+            .iter()
+            .map(|a| (a.from, a.to, a.who.iter().map(name).collect()))
+            .collect(),
         title,
     })
 }
@@ -619,6 +706,7 @@ pub(crate) fn model<'py>(
             ("constants", any(py, &out.constants)?),
             ("worlds", py_worlds(py, &out.worlds)?.into_any()),
             ("edges", any(py, &out.edges)?),
+            ("beliefs", any(py, &out.beliefs)?),
             ("svg", any(py, &out.svg)?),
         ],
     )

@@ -51,6 +51,9 @@ pub(crate) enum TokenKind {
     Until,
     AssertAddsCk,
     Check,
+    Event,
+    Sees,
+    Expects,
     // Punctuation and operators.
     LParen,
     RParen,
@@ -85,6 +88,8 @@ pub(crate) enum TokenKind {
     Arrow,
     /// `<->`
     DoubleArrow,
+    /// `|`, between the groups of a `sees` line.
+    Bar,
     /// The end of a statement.
     Newline,
     Eof,
@@ -128,6 +133,9 @@ impl TokenKind {
                 | Until
                 | AssertAddsCk
                 | Check
+                | Event
+                | Sees
+                | Expects
         )
     }
 
@@ -138,7 +146,7 @@ impl TokenKind {
             And | Or | Arrow | DoubleArrow | Plus | Minus | Star | Slash | Percent | EqEq
             | NotEq | Lt | Le | Gt | Ge | Comma | In | Then | Else | If | Not | Colon
             | Announce | LParen | LBrace | LBlock | LBracket | DotDot | Until | Actual
-            | AssertAddsCk | Check | Assign => true,
+            | AssertAddsCk | Check | Assign | Bar | Sees | Expects => true,
             Invalid { continues, .. } => *continues,
             _ => false,
         }
@@ -180,6 +188,9 @@ fn keyword(word: &str) -> Option<TokenKind> {
         "until" => Until,
         "assert_adds_ck" => AssertAddsCk,
         "check" => Check,
+        "event" => Event,
+        "sees" => Sees,
+        "expects" => Expects,
         _ => return None,
     })
 }
@@ -311,7 +322,7 @@ fn raw_tokens(src: &str) -> Vec<Token> {
             b'&' if at(i + 1) == b'&' => not_an_operator(i, "&&", "use `and`"),
             b'&' => not_an_operator(i, "&", "use `and`"),
             b'|' if at(i + 1) == b'|' => not_an_operator(i, "||", "use `or`"),
-            b'|' => not_an_operator(i, "|", "use `or`"),
+            b'|' => (Bar, i + 1),
             _ => {
                 let ch = src[i..].chars().next().unwrap_or('\u{fffd}');
                 let end = i + ch.len_utf8();
@@ -375,7 +386,7 @@ fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
     match rest.first().map(|t| &t.kind) {
         Some(
             Characters | IntKw | BoolKw | Announce | Checkpoint | Worlds | Const | Enum | For
-            | Simultaneously | Actual | Repeat | AssertAddsCk | Check,
+            | Simultaneously | Actual | Repeat | AssertAddsCk | Check | Event,
         ) => true,
         Some(RBrace) => in_block(stack),
         Some(Ident(_)) => {
@@ -401,7 +412,7 @@ fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
             }
             matches!(
                 rest.get(next).map(|t| &t.kind),
-                Some(Learns | Colon | Reveals | Assign)
+                Some(Learns | Colon | Reveals | Assign | Sees | Expects)
             )
         }
         _ => false,

@@ -4,13 +4,15 @@
 //! Jupyter display) show the same picture. One circle per world, labelled with its
 //! values (booleans as `1`/`0` side by side when every constant is a bool); an edge
 //! between two worlds some characters cannot tell apart, in the character's colour (grey
-//! for several), labelled with their names; a legend under the graph. The layout is a
+//! for several), labelled with their names; a dashed arrow from a world to each world a
+//! character believes most plausible among those it cannot tell from it (for characters
+//! whose plausibility is not flat); a legend under the graph. The layout is a
 //! force layout started from a circle, with a fixed number of steps: the same model
 //! always gives the same picture.
 
 use std::fmt::Write;
 
-use crate::explore::graph::{Edge, edges};
+use crate::explore::graph::{Edge, arrows, edges};
 use crate::ir::{Program, Ty};
 use crate::worlds::{Model, Value, show_value};
 
@@ -80,6 +82,7 @@ pub fn layout(n: usize, edges: &[Edge]) -> Vec<(f64, f64)> {
 pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String {
     let n = model.worlds.len();
     let edges = edges(model);
+    let arrows = arrows(model);
     let points = layout(n, &edges);
     let bools = n > 0
         && !program.constants.is_empty()
@@ -138,6 +141,12 @@ pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String 
     if edges.iter().any(|e| e.who.len() > 1) {
         legend.push((Some(SHARED), "several characters".into()));
     }
+    if !arrows.is_empty() {
+        legend.push((
+            None,
+            "dashed arrows: the worlds a character believes most plausible among those it cannot tell apart".into(),
+        ));
+    }
     let line = 16.0;
     let legend_height = line * legend.len() as f64 + 8.0;
     let total_y = span_y + legend_height;
@@ -147,7 +156,7 @@ pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String 
     let _ = writeln!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{} {} {} {}\" width=\"{}\" \
-         height=\"{}\" role=\"img\" aria-label=\"the epistemic model: {n} worlds, {} edges\" \
+         height=\"{}\" role=\"img\" aria-label=\"the epistemic model: {n} worlds, {} edges{}\" \
          style=\"max-width: 100%; height: auto; background: #fff\">",
         num(min_x),
         num(min_y),
@@ -155,7 +164,12 @@ pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String 
         num(total_y),
         num(span_x * scale),
         num(total_y * scale),
-        edges.len()
+        edges.len(),
+        if arrows.is_empty() {
+            String::new()
+        } else {
+            format!(", {} belief arrows", arrows.len())
+        }
     );
     let _ = writeln!(out, "<title>{}</title>", escape(title));
     out.push_str("<g class=\"edges\" stroke-width=\"1.6\">\n");
@@ -182,6 +196,53 @@ pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String 
             escape(&who(e)),
             escape(&world_text(e.a)),
             escape(&world_text(e.b))
+        );
+    }
+    if !arrows.is_empty() {
+        out.push_str(
+            "<defs><marker id=\"belief-head\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" \
+             markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">\
+             <path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"context-stroke\"/></marker></defs>\n",
+        );
+    }
+    for a in &arrows {
+        // From the world to the edge of the target's circle, bent off the knowledge edge
+        // between the same worlds.
+        let (p, q) = (points[a.from], points[a.to]);
+        let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+        let length = match dx.hypot(dy) {
+            l if l > 0.0 => l,
+            _ => 1.0,
+        };
+        let end = (
+            q.0 - dx / length * (radius + 2.0),
+            q.1 - dy / length * (radius + 2.0),
+        );
+        let bend = 18.0;
+        let mid = (
+            (p.0 + end.0) / 2.0 - dy / length * bend,
+            (p.1 + end.1) / 2.0 + dx / length * bend,
+        );
+        let colour = match a.who.as_slice() {
+            [one] => COLOURS[one.0 % COLOURS.len()],
+            _ => SHARED,
+        };
+        let names: Vec<&str> = (a.who.iter())
+            .map(|c| characters[c.0].name.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "<path d=\"M {} {} Q {} {} {} {}\" fill=\"none\" stroke=\"{colour}\" \
+             stroke-dasharray=\"5 4\" marker-end=\"url(#belief-head)\"><title>{}: in {}, believes {} most plausible</title></path>",
+            num(p.0),
+            num(p.1),
+            num(mid.0),
+            num(mid.1),
+            num(end.0),
+            num(end.1),
+            escape(&names.join(", ")),
+            escape(&world_text(a.from)),
+            escape(&world_text(a.to))
         );
     }
     out.push_str("</g>\n");
@@ -310,6 +371,7 @@ mod tests {
         let model = Model {
             worlds: vec![w(5, 15), w(5, 16), w(5, 19), w(6, 17)],
             before: None,
+            ranks: vec![vec![Vec::new(); 4]; 2],
             views: vec![
                 vec![
                     vec![Value::Int(5)],
@@ -346,6 +408,19 @@ mod tests {
         assert!(picture.contains("Albert cannot tell these apart"));
         assert!(!picture.contains("Bernard cannot tell"));
         assert!(picture.contains("nodes: (month, day)"));
+    }
+
+    #[test]
+    fn beliefs_are_dashed_arrows() {
+        let (program, mut model) = cheryl();
+        // Albert finds May 16 the most plausible of the May dates.
+        model.ranks[0] = vec![vec![1], vec![0], vec![1], vec![0]];
+        let picture = svg(&program, &model, "t", 720.0);
+        assert_eq!(picture.matches("stroke-dasharray=\"5 4\"").count(), 2);
+        assert!(picture.contains("<title>Albert: in month = 5, day = 15, believes month = 5, day = 16 most plausible</title>"));
+        assert!(picture.contains("2 belief arrows"));
+        assert!(picture.contains("dashed arrows: the worlds a character believes most plausible"));
+        assert!(!svg(&program, &cheryl().1, "t", 720.0).contains("belief"));
     }
 
     #[test]

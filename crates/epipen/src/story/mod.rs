@@ -177,6 +177,7 @@ impl Live {
             characters: decls.characters.clone(),
             constants: decls.constants.clone(),
             enums: decls.enums.clone(),
+            events: decls.events.clone(),
             checkpoints,
             statements: Vec::new(),
             samples: Vec::new(),
@@ -259,6 +260,7 @@ impl Story {
                 constants: Vec::new(),
                 checkpoints: Vec::new(),
                 enums: Vec::new(),
+                events: Vec::new(),
                 statements: Vec::new(),
                 samples: Vec::new(),
             },
@@ -301,6 +303,7 @@ impl Story {
             name: name.into(),
             ty,
             span: Span::default(),
+            occurrence: None,
         });
         Node::of(self.id, mk(ExprKind::Const(id), ty))
     }
@@ -603,8 +606,10 @@ impl Story {
                 "`:=` needs a value of the constant's type (the same enum)".into(),
             ));
         }
-        self.run(stmt(StmtKind::Assign { target: c, value }))
-            .map(drop)
+        self.run(stmt(StmtKind::Assign {
+            changes: vec![(c, value)],
+        }))
+        .map(drop)
     }
 
     /// Up to `limit` of the worlds possible now, in the canonical order (smaller
@@ -618,6 +623,7 @@ impl Story {
             constants: self.program.constants.clone(),
             checkpoints: self.program.checkpoints.clone(),
             enums: self.program.enums.clone(),
+            events: self.program.events.clone(),
             statements: Vec::new(),
             samples: Vec::new(),
         });
@@ -839,8 +845,11 @@ fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), Error> {
         | StmtKind::Learn { what: e, .. }
         | StmtKind::Actual(e)
         | StmtKind::Check(e)
-        | StmtKind::Assign { value: e, .. }
+        | StmtKind::CheckActual(e)
         | StmtKind::Reveal { formula: e, .. } => check(e, saved),
+        StmtKind::Assign { .. } | StmtKind::Event(_) | StmtKind::Expects { .. } => {
+            s.each_expr(&mut |e| check(e, saved))
+        }
         StmtKind::Checkpoint(c) => {
             if saved.len() <= c.0 {
                 saved.resize(c.0 + 1, false);
