@@ -5,7 +5,7 @@
 //!
 //! - `the_package_passes_its_tests`: the API, errors, the Story builder, sweeps, Jupyter
 //!   (python/examples/epipen.ipynb executed with nbclient), the `epipen` command, every
-//!   story against `epipen worlds --json`, Ctrl-C and the GIL;
+//!   story against `epipen worlds --json`, Ctrl-C and the GIL, docs/python.md's examples;
 //! - `the_wheel_works_in_a_clean_environment`: a fresh environment with the wheel alone
 //!   (no z3-solver, nothing else) solves stories with the wheel's own Z3;
 //! - `epipen_and_z3_solver_share_a_process`: beside z3-solver 4.13.3, in both orders;
@@ -329,6 +329,7 @@ fn the_package_passes_its_tests() {
         "test_cli.py",
         "test_stories.py",
         "test_interrupt.py",
+        "test_docs.py",
     ];
     let out = venv.pytest(&files).unwrap_or_else(|why| panic!("{why}"));
     say(&format!(
