@@ -105,8 +105,9 @@ def test_a_long_solve_releases_the_gil():
     stop.set()
     counter.join()
     assert 0.9 < elapsed < 5
-    # The other thread kept running while Z3 worked (it would be stuck with the GIL held).
-    assert ticks > 100
+    # The other thread kept running while Z3 worked: with the GIL held for the second,
+    # it would have ticked once or twice (20 leaves room for a loaded machine's sleeps).
+    assert ticks > 20
 
 
 def test_solves_from_several_threads_at_once():
