@@ -122,3 +122,34 @@ def test_solves_from_several_threads_at_once():
     for t in threads:
         t.join()
     assert results == [[{"month": 7, "day": 16}]] * 8
+
+
+def test_a_forked_child_solves_and_sweeps():
+    # The worker threads, the sweep's pool and a Story's thread stay in the parent; the
+    # child makes its own instead of waiting for them forever.
+    done = _python(
+        f"""
+        import os, sys
+        import epipen
+        s = epipen.Story()
+        x = s.int("x")
+        s.announce((x > 0) & (x < 3))
+        epipen.run_file("stories/cheryl.story")
+        epipen.sweep_file("stories/cheryl-sample.story", samples=50, progress=False)
+        pid = os.fork()
+        if pid == 0:
+            ok = epipen.run_file("stories/cheryl.story").worlds == [{{"month": 7, "day": 16}}]
+            ok &= epipen.sweep_file("stories/cheryl-sample.story", samples=50, progress=False).counts[0] > 0
+            try:
+                s.worlds()
+                ok = False
+            except RuntimeError as e:
+                ok &= "forked" in str(e)
+            os._exit(0 if ok else 1)
+        _, status = os.waitpid(pid, 0)
+        print("child", os.waitstatus_to_exitcode(status))
+        print(s.worlds() == [{{"x": 1}}, {{"x": 2}}])
+        """,
+        timeout=60,
+    )
+    assert done.stdout.split("\n")[:2] == ["child 0", "True"], done.stdout + done.stderr

@@ -762,10 +762,18 @@ fn serve(mut actor: Actor, requests: Receiver<Request>) {
 pub(crate) struct NativeStory {
     requests: Mutex<Option<Sender<Request>>>,
     cancel: Cancel,
+    /// The process whose thread holds the story (a forked child has no such thread).
+    owner: u32,
 }
 
 impl NativeStory {
     fn ask(&self, py: Python<'_>, command: Command) -> PyResult<Reply> {
+        if std::process::id() != self.owner {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "this epipen.Story was made before the process forked, and its engine stayed \
+                 in the parent: make the Story in the child process",
+            ));
+        }
         let (tx, rx) = mpsc::channel();
         let sent = self
             .requests
@@ -821,6 +829,7 @@ impl NativeStory {
         Ok(NativeStory {
             requests: Mutex::new(Some(tx)),
             cancel,
+            owner: std::process::id(),
         })
     }
 

@@ -19,46 +19,50 @@ use crate::convert::{self, Count, Kind, Located, Out, any, dict};
 use crate::run::Request;
 use crate::worker::solve;
 
-/// Rayon pools by their number of threads (None: rayon's global pool, a thread per core
-/// or `RAYON_NUM_THREADS`).
-fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let Some(n) = threads else { return Ok(None) };
-    if n == 0 {
+/// The rayon pool of `threads` threads (None: rayon's default, a thread per core or
+/// `RAYON_NUM_THREADS`), made once per process: the package never uses rayon's global
+/// pool, whose threads a forked child would not have.
+fn pool(threads: Option<usize>) -> PyResult<Arc<rayon::ThreadPool>> {
+    type Pools = HashMap<(u32, usize), Arc<rayon::ThreadPool>>;
+    static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
+    if threads == Some(0) {
         return Err(PyValueError::new_err(
             "threads=0: a sweep needs at least one thread",
         ));
     }
+    let n = threads.unwrap_or(0);
+    let key = (std::process::id(), n);
     let mut pools = POOLS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.get(&n) {
-        return Ok(Some(p.clone()));
+    if let Some(p) = pools.get(&key) {
+        return Ok(p.clone());
+    }
+    // Pools of a parent process are forgotten in a forked child (their threads are not
+    // here; dropping one would wait for them).
+    for (_, stale) in pools.extract_if(|(pid, _), _| *pid != key.0) {
+        std::mem::forget(stale);
     }
     let built = rayon::ThreadPoolBuilder::new()
         .num_threads(n)
         .thread_name(|k| format!("epipen-sweep-{k}"))
         .build()
-        .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}")))?;
+        .map_err(|e| PyValueError::new_err(format!("cannot start the sweep's threads: {e}")))?;
     let built = Arc::new(built);
-    pools.insert(n, built.clone());
-    Ok(Some(built))
+    pools.insert(key, built.clone());
+    Ok(built)
 }
 
 /// Runs `jobs` on the pool.
 fn run_jobs(
     request: &Request,
     jobs: Vec<Job>,
-    threads: Option<Arc<rayon::ThreadPool>>,
+    pool: Arc<rayon::ThreadPool>,
     cancel: &epipen::engine::Cancel,
 ) -> Vec<Outcome> {
     let options = request.options(cancel);
-    let go = || sweep::run_all(&request.source, jobs, &options, &|_, _| {});
-    match threads {
-        Some(pool) => pool.install(go),
-        None => go(),
-    }
+    pool.install(|| sweep::run_all(&request.source, jobs, &options, &|_, _| {}))
 }
 
 /// A failed run on one line, as `epipen sweep` reports it: `line 26: …`.
@@ -179,7 +183,7 @@ fn chunk(
     request: &Request,
     first_seed: u64,
     count: u64,
-    threads: Option<Arc<rayon::ThreadPool>>,
+    threads: Arc<rayon::ThreadPool>,
     cancel: &epipen::engine::Cancel,
 ) -> Option<ChunkOut> {
     let jobs: Vec<Job> = (0..count)

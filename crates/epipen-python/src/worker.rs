@@ -21,8 +21,9 @@ use pyo3::prelude::*;
 
 type Job = Box<dyn FnOnce() + Send>;
 
-/// Idle workers, waiting for a job.
-static IDLE: Mutex<Vec<Sender<Job>>> = Mutex::new(Vec::new());
+/// Idle workers, waiting for a job, with the process they belong to: after a `fork`, the
+/// child has none of its parent's threads, and a job sent to one would wait forever.
+static IDLE: Mutex<Vec<(u32, Sender<Job>)>> = Mutex::new(Vec::new());
 
 /// At most this many idle workers are kept.
 const MAX_IDLE: usize = 16;
@@ -54,10 +55,14 @@ pub(crate) fn internal(what: &str) -> PyErr {
 }
 
 fn submit(mut job: Job) {
+    let me = std::process::id();
     loop {
         let idle = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop();
         match idle {
-            Some(worker) => match worker.send(job) {
+            // A worker of the parent process, gone in this forked child: its channel is
+            // forgotten, never used.
+            Some((owner, worker)) if owner != me => std::mem::forget(worker),
+            Some((_, worker)) => match worker.send(job) {
                 Ok(()) => return,
                 Err(mpsc::SendError(back)) => job = back,
             },
@@ -77,7 +82,7 @@ fn submit(mut job: Job) {
                     if idle.len() >= MAX_IDLE {
                         return;
                     }
-                    idle.push(tx.clone());
+                    idle.push((me, tx.clone()));
                 }
                 match rx.recv() {
                     Ok(next) => job = next,
