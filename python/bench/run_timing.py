@@ -5,7 +5,6 @@ story file's text, RUNS times in a row, each call timed (compare with
     python3 python/bench/run_timing.py stories/cheryl.story 2000
 """
 
-import statistics
 import sys
 import time
 

@@ -11,7 +11,7 @@ no overflow). Like z3's, these expressions have no truth value: write ``a & b``,
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 from . import _native
 from ._errors import StoryError

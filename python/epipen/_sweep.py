@@ -8,13 +8,12 @@ from __future__ import annotations
 import html
 import itertools
 import math
-import os
 import sys
 import time
 from typing import Any, Iterable, Mapping, Optional
 
 from . import _native
-from ._results import World, _need, _value_text
+from ._results import World, _need
 
 __all__ = ["sweep", "sweep_file", "Sweep", "SweepGroup", "SweepRow", "MAX_RUNS"]
 

@@ -4,7 +4,7 @@ cargo builds."""
 import re
 
 import epipen
-from conftest import ROOT, cli
+from conftest import cli
 
 
 def test_worlds_of_cheryl():

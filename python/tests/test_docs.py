@@ -3,7 +3,6 @@ repository's root), but for the sweep on Ray (the Ray environment runs the READM
 and the signatures."""
 
 import doctest
-import os
 import re
 
 from conftest import ROOT

@@ -128,7 +128,7 @@ def test_a_forked_child_solves_and_sweeps():
     # The worker threads, the sweep's pool and a Story's thread stay in the parent; the
     # child makes its own instead of waiting for them forever.
     done = _python(
-        f"""
+        """
         import os, sys
         import epipen
         s = epipen.Story()
@@ -138,7 +138,7 @@ def test_a_forked_child_solves_and_sweeps():
         epipen.sweep_file("stories/cheryl-sample.story", samples=50, progress=False)
         pid = os.fork()
         if pid == 0:
-            ok = epipen.run_file("stories/cheryl.story").worlds == [{{"month": 7, "day": 16}}]
+            ok = epipen.run_file("stories/cheryl.story").worlds == [{"month": 7, "day": 16}]
             ok &= epipen.sweep_file("stories/cheryl-sample.story", samples=50, progress=False).counts[0] > 0
             try:
                 s.worlds()
@@ -148,7 +148,7 @@ def test_a_forked_child_solves_and_sweeps():
             os._exit(0 if ok else 1)
         _, status = os.waitpid(pid, 0)
         print("child", os.waitstatus_to_exitcode(status))
-        print(s.worlds() == [{{"x": 1}}, {{"x": 2}}])
+        print(s.worlds() == [{"x": 1}, {"x": 2}])
         """,
         timeout=60,
     )

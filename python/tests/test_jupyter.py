@@ -4,7 +4,6 @@ EPIPEN_NOTEBOOK=write the executed notebook is written back, outputs and all."""
 
 import json
 import os
-import pathlib
 import sys
 
 import pytest

@@ -1,7 +1,6 @@
 """epipen.run and run_file: worlds, completeness, checks, events, traces and models of
 story files, and the versions."""
 
-import json
 import re
 
 import pytest
