@@ -145,11 +145,32 @@ const FEATURES: [(&str, &str); 19] = [
     ("member :=", "] := "),
 ];
 
+/// With `FUZZ_DUMP=path`, writes `text` there: the story about to run, for a run that
+/// does not end with a report (a stack overflow aborts the process).
+pub fn dump(text: &str) {
+    if let Some(path) = std::env::var_os("FUZZ_DUMP") {
+        let _ = std::fs::write(path, text);
+    }
+}
+
 /// Runs `printed` everywhere; Err(report) when two runs disagree.
 pub fn check(printed: &Printed) -> Result<(), String> {
     let start = Instant::now();
     let result = compare(printed);
     let elapsed = start.elapsed();
+    if let Some(slow) = std::env::var("FUZZ_SLOW")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        && elapsed.as_secs_f64() > slow
+    {
+        // Tuning the generator: the stories that take longer than this.
+        eprintln!(
+            "=== slow: {:.1} s ===\n{}{}",
+            elapsed.as_secs_f64(),
+            printed.command(),
+            printed.text
+        );
+    }
     tally(|t| {
         t.stories += 1;
         t.elapsed += elapsed;
@@ -209,6 +230,7 @@ fn compare(printed: &Printed) -> Result<(), String> {
             &[],
         ));
     }
+    dump(text);
     let expected = evaluator_transcript(&program, text, &printed.domain(&program));
     let held = expected
         .events
