@@ -5,13 +5,14 @@
 //! [`CompiledStory`], and print or send what it gives them.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
 use crate::explore::graph::GRAPH_CAP;
-use crate::explore::trace::{Fates, TraceStep, Tracer};
-use crate::ir::{CheckpointId, Program, Stmt, StmtKind};
+use crate::explore::trace::{Fates, TraceStep, Tracer, asked_beliefs};
+use crate::ir::{CharId, CheckpointId, Program, Stmt, StmtKind};
 use crate::syntax::diagnostic::line_col;
 use crate::syntax::{Diagnostic, Span};
 use crate::worlds::{Model, WorldCount, WorldSet};
@@ -84,8 +85,8 @@ pub struct Unwatched;
 
 impl Watch for Unwatched {}
 
-/// Called with the engine at the start (span None) and after each top-level statement.
-pub type AfterStep<'a> = dyn FnMut(&mut Engine, Option<Span>) -> Result<(), Failure> + 'a;
+/// Called with the engine at the start (None) and after each top-level statement.
+pub type AfterStep<'a> = dyn FnMut(&mut Engine, Option<&Stmt>) -> Result<(), Failure> + 'a;
 
 /// What a traced run reports, in order: the worlds after a statement (or at the start),
 /// or an event of the run.
@@ -175,8 +176,8 @@ impl CompiledStory {
     }
 
     /// Runs the story's statements like [`CompiledStory::run`], telling `watch` where
-    /// the run is, and calling `after` with the engine at the start (span None) and
-    /// after each statement.
+    /// the run is, and calling `after` with the engine at the start (None) and after
+    /// each statement.
     pub fn run_watched(
         &self,
         options: &Options,
@@ -227,7 +228,7 @@ impl CompiledStory {
                     }
                 })
                 .map_err(|e| self.failure(&e))?;
-            after(&mut engine, Some(stmt.span))?;
+            after(&mut engine, Some(stmt))?;
         }
         watch.finished();
         Ok(engine)
@@ -247,6 +248,18 @@ impl CompiledStory {
         // The step not reported yet: the next may come from the same (unrolled)
         // statement. It is reported before anything the next statement prints.
         let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
+        // The characters whose belief each statement asks about; a statement unrolled
+        // by `for` is one step, asking about those of all its copies.
+        let mut asked: HashMap<(usize, usize), Vec<CharId>> = HashMap::new();
+        for stmt in &self.program.statements {
+            let chars = asked_beliefs(stmt);
+            if !chars.is_empty() {
+                let all = asked.entry((stmt.span.start, stmt.span.end)).or_default();
+                all.extend(chars);
+                all.sort();
+                all.dedup();
+            }
+        }
         let emit = RefCell::new(emit);
         let flush = || {
             if let Some(step) = pending.borrow_mut().take() {
@@ -262,9 +275,11 @@ impl CompiledStory {
                 }
                 (emit.borrow_mut())(Traced::Event(&event));
             },
-            &mut |engine, span| {
+            &mut |engine, stmt| {
+                let span = stmt.map(|s| s.span);
+                let asked = span.and_then(|s| asked.get(&(s.start, s.end)));
                 let step = tracer
-                    .observe(engine, span)
+                    .observe(engine, span, asked.map_or(&[], Vec::as_slice))
                     .map_err(|e| self.failure(&self.located(span, e)))?;
                 let same = matches!(&*pending.borrow(), Some(p) if p.span.is_some() && p.span == step.span);
                 if same {
