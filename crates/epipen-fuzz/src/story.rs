@@ -491,6 +491,7 @@ pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
         3 => (agent(), plain_bool()).prop_map(|(a, f)| BoolE::Knows(a, Box::new(f))),
         4 => (agent(), vec(term(plain_bool()), 1..=2)).prop_map(|(a, t)| BoolE::KnowsValue(a, t)),
         2 => (group_op(), group(), plain_bool()).prop_map(|(op, g, f)| BoolE::Group(op, g, Box::new(f))),
+        1 => event::event_at(),
     ];
     atom.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
@@ -566,6 +567,7 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
         4 => event::event(),
         2 => event::learns_whether(),
         1 => event::assign_many(),
+        1 => event::check_actual(),
     ];
     let simple = if part == Part::Post {
         prop_oneof![4 => simple, 3 => (0u8..5, revealable()).prop_map(|(a, f)| Stmt::Reveals(a, f))]
@@ -672,6 +674,7 @@ fn repeat(actual: bool) -> impl Strategy<Value = Stmt> {
         3 => event::event(),
         1 => event::learns_whether(),
         1 => event::assign_many(),
+        1 => event::check_actual(),
     ];
     // Until: anything, or what a reveal is about, or at once.
     let until = prop_oneof![

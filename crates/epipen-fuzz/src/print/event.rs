@@ -67,6 +67,24 @@ impl Printer<'_> {
         (!from.is_empty()).then(|| from[usize::from(i) % from.len()].clone())
     }
 
+    /// The checkpoint (by index) `c` picks for `at(c, f)`: when `f` names an event (alone
+    /// or under `knows`), one that comes after an event, if any does.
+    pub(super) fn checkpoint_for(&self, c: u8, f: &BoolE) -> usize {
+        let names_event = match f {
+            BoolE::EventIs(..) => true,
+            BoolE::Knows(_, f) => matches!(**f, BoolE::EventIs(..)),
+            _ => false,
+        };
+        let after: Vec<usize> = (0..self.checkpoints.len())
+            .filter(|&j| self.events.iter().any(|e| e.usable && e.after <= j))
+            .collect();
+        if names_event && !after.is_empty() {
+            after[usize::from(c) % after.len()]
+        } else {
+            usize::from(c) % self.checkpoints.len()
+        }
+    }
+
     /// `e0 == s1`, `e0 != f1[2]`, `e0 in {s0, g2[0, 1]}`, `s1 == e0`.
     pub(super) fn event_is(&mut self, event: u8, form: u8, cases: &[u8]) -> P {
         let Some(info) = self.event_ref(event) else {
@@ -159,13 +177,26 @@ impl Printer<'_> {
 
     /// `x, y := y, x` or `x, y, z := y, z, x` of constants of one type.
     pub(super) fn swap(&mut self, ty: u8, first: u8, count: u8, refused: Option<&'static str>) {
+        let Some(picked) = self.swapped(ty, first, count, refused.is_some()) else {
+            return;
+        };
+        let mut rotated = picked.clone();
+        rotated.rotate_left(1);
+        self.changed(refused, true, ":= swap");
+        self.line(&format!("{} := {}", picked.join(", "), rotated.join(", ")));
+    }
+
+    /// Two or three constants of one type (0 int, 1 bool, 2 colour) from the one at
+    /// `first` on: scalars, and one member per family (whose index could equal
+    /// another's). None when there are fewer than two, or ints cannot change here (and
+    /// the change is not `refused` anyway).
+    fn swapped(&self, ty: u8, first: u8, count: u8, refused: bool) -> Option<Vec<String>> {
         let names = match ty % 3 {
-            0 if !self.ints_change() && refused.is_none() => return,
+            0 if !self.ints_change() && !refused => return None,
             0 => self.int_names(),
             1 => self.bool_names(),
             _ => self.enum_names(),
         };
-        // Scalars, and one member per family.
         let mut picked: Vec<String> = Vec::new();
         for k in 0..names.len() {
             let name = &names[(usize::from(first) + k) % names.len()];
@@ -177,13 +208,7 @@ impl Printer<'_> {
                 break;
             }
         }
-        if picked.len() < 2 {
-            return;
-        }
-        let mut rotated = picked.clone();
-        rotated.rotate_left(1);
-        self.changed(refused, true, ":= swap");
-        self.line(&format!("{} := {}", picked.join(", "), rotated.join(", ")));
+        (picked.len() >= 2).then_some(picked)
     }
 
     /// Records a change about to be printed (at the next line): refused, or made.
@@ -431,7 +456,19 @@ impl Printer<'_> {
             out += &format!(" if {f}");
             self.printed.constructs.insert("event: precondition");
         }
-        let changes = self.changes(&case.changes);
+        let swap = case
+            .swap
+            .and_then(|(ty, first)| self.swapped(ty, first, 2, false));
+        let changes = match swap {
+            Some(names) => {
+                self.printed.constructs.insert("event: a swap");
+                vec![
+                    format!("{} := {}", names[0], names[1]),
+                    format!("{} := {}", names[1], names[0]),
+                ]
+            }
+            None => self.changes(&case.changes),
+        };
         if !changes.is_empty() {
             out += &format!(" then {}", changes.join(", "));
             self.printed.constructs.insert("event: change");

@@ -212,7 +212,7 @@ impl Printer<'_> {
                 if !cx.knowledge || self.checkpoints.is_empty() {
                     return self.bool_e(f, cx);
                 }
-                let index = usize::from(*c) % self.checkpoints.len();
+                let index = self.checkpoint_for(*c, f);
                 let c = self.checkpoints[index].clone();
                 let outer = self.at_checkpoint.replace(index);
                 let f = self.bool_e(f, cx).0;

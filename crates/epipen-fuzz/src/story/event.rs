@@ -8,7 +8,7 @@ use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
 
-use super::{BoolE, Stmt, Term, epistemic_bool, new_value, plain_bool};
+use super::{BoolE, Check, Stmt, Term, epistemic_bool, new_value, plain_bool};
 
 /// `event e { … }`.
 #[derive(Debug, Clone)]
@@ -46,11 +46,13 @@ impl CaseLine {
 }
 
 /// A case's precondition (None: always possible) and its simultaneous changes (a
-/// constant of each value's type, by index; a constant named twice is changed once).
+/// constant of each value's type, by index; a constant named twice is changed once), or
+/// a swap `x := y, y := x` of two constants of one type (as `Stmt::Swap`).
 #[derive(Debug, Clone)]
 pub struct Case {
     pub pre: Option<BoolE>,
     pub changes: Vec<(u8, Term)>,
+    pub swap: Option<(u8, u8)>,
 }
 
 /// How a `sees` line splits the cases: the group of each case (by position, cycling),
@@ -92,11 +94,12 @@ fn case(knowledge: bool) -> impl Strategy<Value = Case> {
         prop_oneof![2 => Just(None), 1 => plain_bool().prop_map(Some)].boxed()
     };
     let changes = prop_oneof![
-        2 => Just(Vec::new()),
-        2 => vec((0u8..8, new_value()), 1..=1),
-        1 => vec((0u8..8, new_value()), 2..=3),
+        4 => Just(Vec::new()),
+        4 => vec((0u8..8, new_value()), 1..=1),
+        2 => vec((0u8..8, new_value()), 2..=3),
     ];
-    (pre, changes).prop_map(|(pre, changes)| Case { pre, changes })
+    let swap = option::weighted(0.15, (0u8..3, 0u8..8));
+    (pre, changes, swap).prop_map(|(pre, changes, swap)| Case { pre, changes, swap })
 }
 
 fn case_line() -> impl Strategy<Value = CaseLine> {
@@ -164,4 +167,20 @@ pub fn learns_whether() -> impl Strategy<Value = Stmt> {
 pub fn event_is() -> impl Strategy<Value = BoolE> {
     (any::<u8>(), 0u8..4, vec(any::<u8>(), 1..=2))
         .prop_map(|(event, form, cases)| BoolE::EventIs(event, form, cases))
+}
+
+/// What happened at a checkpoint: `at(c, e0 == s1)`, `at(c, knows(A, e0 != s0))`.
+pub fn event_at() -> impl Strategy<Value = BoolE> {
+    (0u8..3, option::of(0u8..5), event_is()).prop_map(|(c, knower, is)| {
+        let f = match knower {
+            Some(a) => BoolE::Knows(Some(a), Box::new(is)),
+            None => is,
+        };
+        BoolE::At(c, Box::new(f))
+    })
+}
+
+/// `check actual φ`.
+pub fn check_actual() -> impl Strategy<Value = Stmt> {
+    (0u8..10, epistemic_bool()).prop_map(|(mode, f)| Stmt::Check(Check::Actual(mode, f)))
 }
