@@ -152,22 +152,39 @@ impl CompiledStory {
         explore::statement_text(&self.source[span.start..span.end])
     }
 
-    /// The hint of the `assert_adds_ck` statement, or the formula of the `check`, at
-    /// `span`, as written (on one line: its spaces collapsed).
+    /// The hint of the `assert_adds_ck` statement, or the formula of the `check` (or
+    /// `check actual`), at `span`, as written (on one line: its spaces collapsed).
     pub fn hint_text(&self, span: Span) -> String {
-        fn formula(stmts: &[Stmt], span: Span) -> Option<Span> {
+        let at = self.formula_at(span).map_or(span, |(at, _)| at);
+        let text = &self.source[at.start..at.end];
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// How `epipen check` and errors name the check at `span`: ``check `φ` `` or
+    /// ``check actual `φ` ``.
+    pub fn check_label(&self, span: Span) -> String {
+        let actual = matches!(self.formula_at(span), Some((_, true)));
+        let kind = if actual { "check actual" } else { "check" };
+        format!("{kind} `{}`", self.hint_text(span))
+    }
+
+    /// The span of the hint or checked formula of the statement at `span`, and whether
+    /// it is a `check actual`.
+    fn formula_at(&self, span: Span) -> Option<(Span, bool)> {
+        fn formula(stmts: &[Stmt], span: Span) -> Option<(Span, bool)> {
             stmts.iter().find_map(|stmt| match &stmt.kind {
-                StmtKind::AssertAddsCk { hint, .. } if stmt.span == span => Some(hint.span),
-                StmtKind::Check(e) if stmt.span == span => Some(e.span),
+                StmtKind::AssertAddsCk { hint, .. } if stmt.span == span => {
+                    Some((hint.span, false))
+                }
+                StmtKind::Check(e) if stmt.span == span => Some((e.span, false)),
+                StmtKind::CheckActual(e) if stmt.span == span => Some((e.span, true)),
                 StmtKind::AssertAddsCk { body, .. }
                 | StmtKind::Simultaneously(body)
                 | StmtKind::Repeat { body, .. } => formula(body, span),
                 _ => None,
             })
         }
-        let at = formula(&self.program.statements, span).unwrap_or(span);
-        let text = &self.source[at.start..at.end];
-        text.split_whitespace().collect::<Vec<_>>().join(" ")
+        formula(&self.program.statements, span)
     }
 
     /// Runs the story's statements.
@@ -385,16 +402,17 @@ impl CompiledStory {
             EngineFailure::Story { hints, .. } => {
                 Failure::Story(render(hints.iter().fold(d, |d, h| d.with_hint(h.clone()))))
             }
-            EngineFailure::CheckFailed(world) => Failure::Solver(render(
-                Diagnostic::error(
-                    e.span,
-                    format!("the check `{}` fails", self.hint_text(e.span)),
-                )
-                .with_hint(format!(
-                    "it is false in the possible world {}",
-                    crate::worlds::world_line(&self.program, &world.0)
-                )),
-            )),
+            EngineFailure::CheckFailed(world) => {
+                let actual = matches!(self.formula_at(e.span), Some((_, true)));
+                Failure::Solver(render(
+                    Diagnostic::error(e.span, format!("the {} fails", self.check_label(e.span)))
+                        .with_hint(format!(
+                            "it is false in the {} world {}",
+                            if actual { "actual" } else { "possible" },
+                            crate::worlds::world_line(&self.program, &world.0)
+                        )),
+                ))
+            }
             EngineFailure::Refuted(c) => Failure::Solver(render(
                 Diagnostic::error(
                     e.span,
