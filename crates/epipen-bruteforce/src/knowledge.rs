@@ -4,11 +4,29 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use epipen_ir::{CharId, Expr, GroupOp, World};
+use epipen_ir::{CharId, Expr, GroupOp, Value, World};
 
 use crate::{Evaluator, Learned, Op, State, Table, V};
 
 impl<'p> Evaluator<'p> {
+    /// What `A learns φ` (φ with knowledge operators) teaches: whether φ holds now, in
+    /// each world of the state.
+    pub(crate) fn whether(&mut self, what: &'p Expr) -> Result<Learned<'p>, String> {
+        let state = self.state.clone();
+        let mut held = HashMap::with_capacity(state.worlds.len());
+        for w in state.worlds.iter() {
+            let value = self.eval(what, w, &state)?.into_bool()?;
+            held.insert(w.clone(), value);
+        }
+        let later = (0..self.happened.len())
+            .filter(|&o| !self.happened[o] && self.program.constants[o].occurrence.is_some())
+            .collect();
+        Ok(Learned::Whether {
+            held: Rc::new(held),
+            later: Rc::new(later),
+        })
+    }
+
     /// What `agent` observes at `w`: the values of its learned expressions, the truth of
     /// the formulas it learned (in the states it learned them in), and the groups of the
     /// events' cases it saw.
@@ -22,7 +40,16 @@ impl<'p> Evaluator<'p> {
         for learned in &s.learned[agent.0] {
             obs.push(match learned {
                 Learned::Value(e, time) => self.eval(e, w, &Self::at_time(*time))?,
-                Learned::Whether(e, then) => self.eval(e, w, then)?,
+                Learned::Whether { held, later } => {
+                    let mut past = w.clone();
+                    for &occ in later.iter() {
+                        past.0[occ] = Value::Int(self.not_yet(occ) as i64);
+                    }
+                    let held = held.get(&past).ok_or_else(|| {
+                        format!("the world {w:?} was not possible when its character learned")
+                    })?;
+                    V::B(*held)
+                }
                 Learned::Saw { occ, groups } => {
                     let case = self.case_in(w, *occ)?;
                     V::I(groups[case].into())

@@ -310,8 +310,14 @@ fn dense<K: Ord>(keys: Vec<(World, K)>) -> HashMap<World, usize> {
 enum Learned<'p> {
     /// `A learns e`: the value of `e` after the first `time` changes.
     Value(&'p Expr, usize),
-    /// `A learns φ` with knowledge operators: whether φ held in the state then.
-    Whether(&'p Expr, Rc<State<'p>>),
+    /// `A learns φ` with knowledge operators: whether φ held in the state then, in each
+    /// of its worlds (`at(c, …)` read with the checkpoint of then, which a later round
+    /// may set again), found for a later world by its past: the slots of the
+    /// occurrences in `later`, which had not happened then, back to their not-yet value.
+    Whether {
+        held: Rc<HashMap<World, bool>>,
+        later: Rc<Vec<usize>>,
+    },
     /// An event: which group of its `sees` line the case in the occurrence's slot is in.
     Saw { occ: usize, groups: &'p [usize] },
 }
@@ -466,14 +472,17 @@ impl<'p> Evaluator<'p> {
     }
 
     fn step(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
-        self.execute(stmt).map_err(|mut fail| {
-            fail.span.get_or_insert(stmt.span);
-            // Naming an event before it happened is the story's mistake.
-            if fail.message == event::NOT_HAPPENED {
-                fail.kind = ErrorKind::Story;
-            }
-            fail
-        })
+        self.named_events(stmt)
+            .map_err(Fail::from)
+            .and_then(|()| self.execute(stmt))
+            .map_err(|mut fail| {
+                fail.span.get_or_insert(stmt.span);
+                // Naming an event before it happened is the story's mistake.
+                if fail.message == event::NOT_HAPPENED {
+                    fail.kind = ErrorKind::Story;
+                }
+                fail
+            })
     }
 
     fn execute(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
@@ -481,7 +490,7 @@ impl<'p> Evaluator<'p> {
             StmtKind::Learn { who, what } => {
                 let mut learned = self.state.learned.clone();
                 learned[who.0].push(if what.mentions_knowledge() {
-                    Learned::Whether(what, self.state.clone())
+                    self.whether(what)?
                 } else {
                     Learned::Value(what, self.changes.len())
                 });
@@ -497,10 +506,12 @@ impl<'p> Evaluator<'p> {
                 let state = self.state.clone();
                 let mut added = Vec::new();
                 for s in stmts {
-                    let one = self.announcement(s, &state).map_err(|mut fail| {
-                        fail.span.get_or_insert(s.span);
-                        fail
-                    })?;
+                    let one = (self.named_events(s).map_err(Fail::from))
+                        .and_then(|()| self.announcement(s, &state))
+                        .map_err(|mut fail| {
+                            fail.span.get_or_insert(s.span);
+                            fail
+                        })?;
                     added.push(one);
                 }
                 self.restrict(&added, &state)?;
@@ -587,7 +598,7 @@ impl<'p> Evaluator<'p> {
             }
             StmtKind::Actual(formula) => {
                 let state = self.state.clone();
-                let all = self.all.clone();
+                let all = self.candidates()?;
                 let mut found = Vec::new();
                 for w in all.iter() {
                     if self.eval(formula, w, &state)?.into_bool()? {
@@ -617,6 +628,7 @@ impl<'p> Evaluator<'p> {
                     rounds += 1;
                     self.round = Some(rounds);
                     self.block(body)?;
+                    self.happened_by(until, self.changes.len())?;
                     let state = self.state.clone();
                     let actual = self.actual()?;
                     if self.eval(until, &actual, &state)?.into_bool()? {
