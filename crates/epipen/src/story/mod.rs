@@ -107,13 +107,17 @@
 #![warn(missing_docs)]
 
 mod blocks;
+mod change;
 mod error;
+mod event;
 mod expr;
 mod handles;
 mod possible;
 
 pub use blocks::{Block, Simultaneous};
+pub use change::{Change, ValueOf};
 pub use error::{Error, Refutation};
+pub use event::{Case, CaseRef, Event, EventBlock, Happened};
 pub use expr::{Enum, EnumOperand, Expression, Formula, Int, Values};
 pub use handles::{Character, Checkpoint, EnumType};
 pub use possible::{PossibleWorld, Worlds};
@@ -123,7 +127,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::engine::{Counterexample, Engine, EngineError, Event, Failure, Options};
+use crate::engine::{Counterexample, Engine, EngineError, Event as Report, Failure, Options};
 use crate::ir::{
     self, CharId, CheckpointId, ConstId, EnumId, ExprKind, Program, Stmt, StmtKind, Ty,
 };
@@ -160,6 +164,11 @@ struct Live {
     declared: (usize, usize, usize),
     /// How many checkpoints the engine has room for.
     checkpoint_slots: usize,
+    /// Every statement the engine ran, kept where it is for the engine's life: the
+    /// engine keys caches by the address of a statement's expressions, which another
+    /// statement must not take over (hence the boxes: a `Vec<Stmt>` moves them).
+    #[allow(clippy::vec_box)]
+    ran: Vec<Box<Stmt>>,
 }
 
 impl Live {
@@ -190,7 +199,15 @@ impl Live {
                 decls.enums.len(),
             ),
             checkpoint_slots,
+            ran: Vec::new(),
         }
+    }
+
+    /// Runs one statement on the engine.
+    fn step(&mut self, s: &Stmt, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        self.ran.push(Box::new(s.clone()));
+        let kept = self.ran.last().expect("just pushed");
+        self.engine.step(kept, sink)
     }
 
     fn fits(&self, decls: &Program) -> bool {
@@ -298,6 +315,12 @@ impl Story {
         if self.program.constants.iter().any(|c| c.name == name) {
             return Node::invalid(format!("the constant `{name}` is already declared"));
         }
+        if let Some(e) = (self.program.events.iter()).find(|e| event::event_owns(&e.name, name)) {
+            return Node::invalid(format!(
+                "`{name}` names the executions of the event `{}`: a constant needs another name",
+                e.name
+            ));
+        }
         let id = ConstId(self.program.constants.len());
         self.program.constants.push(ir::Constant {
             name: name.into(),
@@ -359,15 +382,21 @@ impl Story {
             id,
             name: name.into(),
             variants: variants.iter().map(|v| v.to_string()).collect(),
+            event: false,
         }))
     }
 
     /// Declares a hidden constant of an enum type: one of its variants.
     pub fn enum_constant(&mut self, ty: &EnumType, name: &str) -> Enum {
-        let node = if ty.0.story == self.id {
-            self.constant(name, Ty::Enum(ty.0.id))
-        } else {
+        let node = if ty.0.story != self.id {
             Node::invalid("the enum type belongs to another story")
+        } else if ty.0.event {
+            Node::invalid(format!(
+                "`{}` is an event: constants are not declared of its cases",
+                ty.0.name
+            ))
+        } else {
+            self.constant(name, Ty::Enum(ty.0.id))
         };
         Enum {
             node,
@@ -395,8 +424,10 @@ impl Story {
     }
 
     /// `A learns e`: `who` gets access to the value of each expression (a constant, or
-    /// any expression of constants without knowledge operators): `learns(a, &month)`,
-    /// `learns(a, (&x, &y))`, `learns(a, &x + &y)`.
+    /// any expression of constants): `learns(a, &month)`, `learns(a, (&x, &y))`,
+    /// `learns(a, &x + &y)`. A formula with knowledge operators is learned as the truth
+    /// value it has now: `learns(a, F::knows(b, p))` (an int or enum expression with
+    /// them is an [`Error::Invalid`]).
     pub fn learns(&mut self, who: Character, values: impl Values) -> Result<(), Error> {
         let stmts = self.learn_stmts(who, values)?;
         // One statement per value, run as a unit so that a failure leaves no trace.
@@ -530,9 +561,9 @@ impl Story {
             .into_iter()
             .rev()
             .find_map(|e| match e {
-                Event::HintVerified { elapsed, .. } => Some(Hint::Verified { elapsed }),
-                Event::HintTrusted { .. } => Some(Hint::Trusted),
-                Event::HintRefuted { counterexample, .. } => Some(Hint::Refuted(Refutation {
+                Report::HintVerified { elapsed, .. } => Some(Hint::Verified { elapsed }),
+                Report::HintTrusted { .. } => Some(Hint::Trusted),
+                Report::HintRefuted { counterexample, .. } => Some(Hint::Refuted(Refutation {
                     description: description(&counterexample),
                     counterexample,
                 })),
@@ -568,10 +599,9 @@ impl Story {
         self.run(stmt(StmtKind::Check(e))).map(drop)
     }
 
-    /// `x := e`: from now on the constant `target` has the value `value` had, in each
-    /// world, just before: a public change (everyone knows it happened and how). What
-    /// characters learned before keeps meaning the old values; `at` sees the values of
-    /// its checkpoint's time.
+    /// `check actual φ`: φ must hold in the actual world ([`Story::actual`]); nothing
+    /// changes. A check that fails is an [`Error::Story`] naming the actual world; without
+    /// an actual world it is an [`Error::Story`] too.
     ///
     /// ```
     /// use epipen::{Formula as F, Story};
@@ -579,37 +609,17 @@ impl Story {
     /// let mut story = Story::new();
     /// let anne = story.character("Anne");
     /// let x = story.int("x");
-    /// story.announce(x.is_in([1, 2]))?;
-    /// story.actual(x.eq(1))?;
-    /// story.assign(&x, &x + 10)?;
-    /// story.learns(anne, &x)?;
-    /// story.check(F::knows_value(anne, &x) & x.is_in([11, 12]))?;
-    /// let worlds = story.worlds(10)?;
-    /// assert_eq!(worlds.len(), 2);
-    /// assert_eq!(worlds[0].int(&x), Some(11));
+    /// story.announce(x.is_in([1, 2, 3]))?;
+    /// story.actual(x.eq(2))?;
+    /// story.learns(anne, x.gt(1))?;
+    /// story.check_actual(!F::knows_value(anne, &x))?; // in the actual world
+    /// assert!(story.check(!F::knows_value(anne, &x)).is_err()); // not where x = 1
     /// # Ok(())
     /// # }
     /// ```
-    pub fn assign<T: Expression>(&mut self, target: &T, value: impl Into<T>) -> Result<(), Error> {
-        let target = self.expr(target.node().clone())?;
-        let ExprKind::Const(c) = target.kind else {
-            return Err(Error::Invalid(
-                "`:=` changes a constant: its target must be one (a handle from \
-                 `Story::int`, `Story::bool` or `Story::enum_constant`)"
-                    .into(),
-            ));
-        };
-        let value = self.expr(value.into().into_node())?;
-        no_knowledge(&value, "`:=`")?;
-        if value.ty != target.ty {
-            return Err(Error::Invalid(
-                "`:=` needs a value of the constant's type (the same enum)".into(),
-            ));
-        }
-        self.run(stmt(StmtKind::Assign {
-            changes: vec![(c, value)],
-        }))
-        .map(drop)
+    pub fn check_actual(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
+        let e = self.expr(formula.into().0)?;
+        self.run(stmt(StmtKind::CheckActual(e))).map(drop)
     }
 
     /// Up to `limit` of the worlds possible now, in the canonical order (smaller
@@ -697,7 +707,13 @@ impl Story {
             .into_iter()
             .map(|n| {
                 let what = self.expr(n)?;
-                no_knowledge(&what, "`learns`")?;
+                if what.ty != Ty::Bool && what.mentions_knowledge() {
+                    return Err(Error::Invalid(
+                        "a value learned with knowledge operators must be a formula (learning \
+                         a formula learns whether it holds now)"
+                            .into(),
+                    ));
+                }
                 Ok(stmt(StmtKind::Learn { who: who.id, what }))
             })
             .collect()
@@ -726,8 +742,7 @@ impl Story {
         self.live = None;
         let mut live = Live::new(&self.program, &self.options);
         for s in &self.program.statements {
-            live.engine
-                .step(s, &mut |_| {})
+            live.step(s, &mut |_| {})
                 .map_err(from_engine(&self.program))?;
         }
         self.live = Some(live);
@@ -735,13 +750,13 @@ impl Story {
     }
 
     /// Runs one statement; on success it becomes part of the story.
-    fn run(&mut self, stmt: Stmt) -> Result<Vec<Event>, Error> {
+    fn run(&mut self, stmt: Stmt) -> Result<Vec<Report>, Error> {
         self.run_all(vec![stmt])
     }
 
     /// Runs statements as a unit: all succeed and join the story, or the story stays
     /// as it was.
-    fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Event>, Error> {
+    fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Report>, Error> {
         let mut saved = self.saved.clone();
         saved.resize(self.program.checkpoints.len(), false);
         for s in &stmts {
@@ -752,7 +767,7 @@ impl Story {
         let mut events = Vec::new();
         let mut result = Ok(());
         for s in &stmts {
-            result = live.engine.step(s, &mut |e| events.push(e));
+            result = live.step(s, &mut |e| events.push(e));
             if result.is_err() {
                 break;
             }
@@ -798,11 +813,11 @@ fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + '_ {
     }
 }
 
-fn reveal_outcomes(events: &[Event]) -> Vec<bool> {
+fn reveal_outcomes(events: &[Report]) -> Vec<bool> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::Reveal { holds, .. } => Some(*holds),
+            Report::Reveal { holds, .. } => Some(*holds),
             _ => None,
         })
         .collect()
