@@ -8,7 +8,8 @@
 //!
 //! Expressions are typed in Rust: [`Int`] (with `+ - * / %`), [`Formula`] (with
 //! `& | !`, [`Formula::and`], [`Formula::knows`], …) and [`Enum`]. Constants are
-//! expressions: `story.int("month")` returns an [`Int`].
+//! expressions: `story.int("month")` returns an [`Int`]. Constants change by
+//! [`Story::assign`] and [`Story::assign_all`] ([`Change`]), and by events.
 //!
 //! # Cheryl's birthday
 //!
@@ -96,13 +97,56 @@
 //! # }
 //! ```
 //!
+//! # Events
+//!
+//! [`Story::event`] runs one execution of an event, stated in a closure as the language's
+//! `event NAME { … }` block: its [`Case`]s, each with a precondition and changes, who
+//! sees which cases apart, and the case that happened. Each call is a new execution, so
+//! rounds are a Rust loop; it returns what happened ([`Happened`]), and the [`Event`]
+//! handle names the latest execution's case in later formulas. Here a die with three
+//! faces is rolled three times; Alice sees each roll, Bob none:
+//!
+//! ```
+//! use epipen::{Formula as F, Story};
+//!
+//! # fn main() -> Result<(), epipen::Error> {
+//! let mut story = Story::new();
+//! let (alice, bob) = (story.character("Alice"), story.character("Bob"));
+//! let die = story.int("die");
+//! story.announce(die.eq(0))?;
+//! story.actual(die.eq(0))?;
+//! for roll in [2, 3, 1] {
+//!     let rolled = story.event("roll", |e| {
+//!         for face in 1..=3 {
+//!             e.case(&format!("face[{face}]")).then(&die, face);
+//!         }
+//!         e.sees_each(alice);
+//!         e.actual(format!("face[{roll}]"));
+//!     })?;
+//!     assert_eq!(rolled.saw(alice), [format!("face[{roll}]")]);
+//!     assert_eq!(rolled.saw(bob).len(), 3);
+//! }
+//! story.check_actual(F::knows(alice, die.eq(1)))?;
+//! story.check_actual(!F::knows_value(bob, &die))?;
+//! let worlds = story.worlds(100)?;
+//! assert_eq!(worlds.len(), 27); // every history of three rolls
+//! assert_eq!(
+//!     worlds[0].to_string(),
+//!     "die = 1, roll#1 = face[1], roll#2 = face[1], roll#3 = face[1]"
+//! );
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Errors
 //!
 //! Mistakes Rust's types cannot catch (a constant of another story, comparing values
 //! of two different enums, an unknown enum variant, a knowledge operator where none is
 //! allowed, …) are carried inside the expression and reported as [`Error::Invalid`] by
-//! the statement that uses it, before anything reaches the engine. A statement that
-//! fails, for whatever reason, has no effect: the story is as it was before the call.
+//! the statement that uses it, before anything reaches the engine; so are the mistakes
+//! of an event's block (an unknown case, a case missing from a `sees` line, …). A
+//! statement that fails, for whatever reason, has no effect: the story is as it was
+//! before the call.
 
 #![warn(missing_docs)]
 
@@ -312,14 +356,14 @@ impl Story {
     }
 
     fn constant(&mut self, name: &str, ty: Ty) -> Node {
-        if self.program.constants.iter().any(|c| c.name == name) {
-            return Node::invalid(format!("the constant `{name}` is already declared"));
-        }
         if let Some(e) = (self.program.events.iter()).find(|e| event::event_owns(&e.name, name)) {
             return Node::invalid(format!(
                 "`{name}` names the executions of the event `{}`: a constant needs another name",
                 e.name
             ));
+        }
+        if self.program.constants.iter().any(|c| c.name == name) {
+            return Node::invalid(format!("the constant `{name}` is already declared"));
         }
         let id = ConstId(self.program.constants.len());
         self.program.constants.push(ir::Constant {
