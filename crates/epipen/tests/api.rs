@@ -1238,3 +1238,71 @@ fn events_that_cannot_happen_leave_no_trace() {
         .check_actual(F::knows(anne, event.is("heads")))
         .unwrap();
 }
+
+/// Events taking turns in a Rust loop (the engine is given room for the executions to
+/// come, in the order they took so far): the worlds and the occurrences' names are the
+/// story file's, on every backend, and so is a refuted hint's world.
+#[test]
+fn events_taking_turns_give_the_worlds_of_the_same_story_file() {
+    let turns = [
+        "tick", "tock", "tock", "tick", "tock", "tock", "tock", "tick", "tick",
+    ];
+    let mut text = String::from("characters A, B\nbool q, p\nactual q and p\nA learns p\n");
+    for name in turns {
+        text += &format!(
+            "event {name} {{\n  up if p\n  down if not p\n  A sees up | down\n}}\n\
+             check actual knows(A, p) and not knows_value(B, p)\n"
+        );
+    }
+    same_as_text(
+        |options| {
+            let mut story = Story::with_options(options);
+            let a = story.character("A");
+            let b = story.character("B");
+            let (q, p) = (story.bool("q"), story.bool("p"));
+            story.actual(q.clone() & p.clone()).unwrap();
+            story.learns(a, &p).unwrap();
+            for name in turns {
+                let happened = story
+                    .event(name, |e| {
+                        let up = e.case("up").when(p.clone());
+                        let down = e.case("down").when(!&p);
+                        e.sees(a, [[up], [down]]);
+                    })
+                    .unwrap();
+                assert_eq!(happened.case(), Some("up"));
+                story
+                    .check_actual(F::knows(a, p.clone()) & !F::knows_value(b, &p))
+                    .unwrap();
+            }
+            story
+        },
+        &text,
+        FINITE,
+    );
+    let mut story = Story::new();
+    let a = story.character("A");
+    let p = story.bool("p");
+    for name in turns {
+        story
+            .event(name, |e| {
+                let up = e.case("up").when(p.clone());
+                let down = e.case("down").when(!&p);
+                e.sees(a, [[up], [down]]);
+            })
+            .unwrap();
+    }
+    match story.assert_adds_ck(p.clone(), |b| {
+        b.says(a, F::knows_value(a, &p));
+    }) {
+        Err(Error::Refuted(r)) => {
+            assert_eq!(r.counterexample.world.0.len(), 1 + turns.len());
+            assert!(
+                r.description.starts_with("p = false, tick#1 = down"),
+                "{}",
+                r.description
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -198,7 +198,8 @@ impl EventBlock {
     /// in no `sees` line tells no cases apart, but knows that the event happened.
     ///
     /// `groups` is a list of lists: `[[moved], [stayed]]`, `vec![vec![a, b], vec![c]]`,
-    /// of [`Case`] handles or names ([`CaseRef`]).
+    /// of [`Case`] handles or names ([`CaseRef`]). The name of a family of cases
+    /// (`"face"`) puts all its cases (`face[1]`, `face[2]`, …) in the group.
     pub fn sees<G, C>(&self, who: Character, groups: impl IntoIterator<Item = G>)
     where
         G: IntoIterator<Item = C>,
@@ -814,4 +815,52 @@ impl Scope<'_> {
             })
             .collect())
     }
+}
+
+/// The fewest spare occurrences a live engine is given (see [`spares`]).
+const MIN_SPARES: usize = 8;
+
+/// The spare occurrences of a new engine over `program`: occurrence constants beyond
+/// the story's, ready for the next executions. A new execution whose occurrence takes
+/// the place of a spare of its event runs on the same engine, where any other new
+/// constant makes the story replay on a new one. The spares continue the executions so
+/// far by their shortest period (one event's rounds, or several events taking turns;
+/// the last execution's event when no period shows yet), as many as the story has
+/// executions (at least [`MIN_SPARES`]), so that a loop of k executions replays the
+/// story about log k times. A spare holds its "not yet" value in every world, which
+/// worlds do not show; the story cuts them off what the engine reports.
+pub(super) fn spares(program: &ir::Program) -> Vec<ir::Constant> {
+    let history: Vec<EventId> = (program.constants.iter())
+        .filter_map(|c| c.occurrence.map(|o| o.event))
+        .collect();
+    let n = history.len();
+    let period = (1..=n / 2)
+        .find(|&p| (n.saturating_sub(2 * p).max(p)..n).all(|i| history[i] == history[i - p]))
+        .unwrap_or(1);
+    let mut next: Vec<usize> = vec![0; program.events.len()];
+    for e in &history {
+        next[e.0] += 1;
+    }
+    let count = if n == 0 { 0 } else { n.max(MIN_SPARES) };
+    (0..count)
+        .map(|k| {
+            let event = history[n - period + k % period];
+            let def = &program.events[event.0];
+            next[event.0] += 1;
+            ir::Constant {
+                name: format!("{}#{}", def.name, next[event.0]),
+                ty: Ty::Enum(def.sort),
+                span: Span::default(),
+                occurrence: Some(ir::Occurrence { event }),
+            }
+        })
+        .collect()
+}
+
+/// Whether the constants a story declared since its engine was made are occurrences
+/// that take the places of the engine's spares, in order.
+pub(super) fn spares_taken(new: &[ir::Constant], spares: &[ir::Constant]) -> bool {
+    new.len() <= spares.len()
+        && (new.iter().zip(spares))
+            .all(|(n, s)| n.occurrence.is_some() && n.occurrence == s.occurrence)
 }

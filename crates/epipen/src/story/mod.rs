@@ -216,7 +216,9 @@ struct Live {
 }
 
 impl Live {
-    fn new(decls: &Program, options: &Options) -> Live {
+    /// An engine over the declarations and `spares`, occurrences for the executions to
+    /// come ([`event::spares`]).
+    fn new(decls: &Program, options: &Options, spares: Vec<ir::Constant>) -> Live {
         let checkpoint_slots = (decls.checkpoints.len() * 2).max(16);
         let mut checkpoints = decls.checkpoints.clone();
         checkpoints.resize(
@@ -226,9 +228,11 @@ impl Live {
                 span: Span::default(),
             },
         );
+        let mut constants = decls.constants.clone();
+        constants.extend(spares);
         let snapshot = Program {
             characters: decls.characters.clone(),
-            constants: decls.constants.clone(),
+            constants,
             enums: decls.enums.clone(),
             events: decls.events.clone(),
             checkpoints,
@@ -255,13 +259,14 @@ impl Live {
     }
 
     fn fits(&self, decls: &Program) -> bool {
-        self.declared
-            == (
-                decls.characters.len(),
-                decls.constants.len(),
-                decls.enums.len(),
-            )
+        let (characters, constants, enums) = self.declared;
+        (characters, enums) == (decls.characters.len(), decls.enums.len())
             && decls.checkpoints.len() <= self.checkpoint_slots
+            && decls.constants.len() >= constants
+            && event::spares_taken(
+                &decls.constants[constants..],
+                &self.engine.program().constants[constants..],
+            )
     }
 }
 
@@ -272,6 +277,9 @@ impl Live {
 /// ([`Story::announce`], [`Story::learns`], [`Story::says`], …) run at once and return a
 /// [`Result`]. Declarations may come at any time; one after the first statement makes
 /// the next statement replay the story so far on a fresh engine (correct, but slower).
+/// An event's execution declares the constant that records its case, but the engine is
+/// given room for the executions to come, so that a loop of k executions replays the
+/// story about log k times.
 ///
 /// A story uses Z3, whose contexts are thread-local: it stays on the thread that made it.
 /// See the [module documentation](self) for complete examples.
@@ -600,17 +608,15 @@ impl Story {
             return Err(e);
         }
         let events = self.run(stmt(StmtKind::AssertAddsCk { hint, body: stmts }))?;
-        let description = |c: &Counterexample| c.describe(&self.program);
         Ok(events
             .into_iter()
             .rev()
             .find_map(|e| match e {
                 Report::HintVerified { elapsed, .. } => Some(Hint::Verified { elapsed }),
                 Report::HintTrusted { .. } => Some(Hint::Trusted),
-                Report::HintRefuted { counterexample, .. } => Some(Hint::Refuted(Refutation {
-                    description: description(&counterexample),
-                    counterexample,
-                })),
+                Report::HintRefuted { counterexample, .. } => {
+                    Some(Hint::Refuted(refutation(&self.program, counterexample)))
+                }
                 _ => None,
             })
             .unwrap_or(Hint::Trusted))
@@ -671,7 +677,15 @@ impl Story {
     pub fn worlds(&mut self, limit: u64) -> Result<Worlds, Error> {
         self.ensure_live()?;
         let live = self.live.as_mut().expect("ensure_live made the engine");
-        let set = live.engine.worlds(limit)?;
+        let shown = self.program.constants.len();
+        let set = if live.engine.program().constants.len() > shown {
+            // The canonical order counts occurrences that have not happened (as a story's
+            // later events count where it prints worlds): list them on an engine without
+            // the spares, so that the order is the one the story as a file has at its end.
+            self.replayed(Vec::new())?.engine.worlds(limit)?
+        } else {
+            live.engine.worlds(limit)?
+        };
         let decls = Rc::new(Program {
             characters: self.program.characters.clone(),
             constants: self.program.constants.clone(),
@@ -685,10 +699,13 @@ impl Story {
             worlds: set
                 .worlds
                 .into_iter()
-                .map(|world| PossibleWorld {
-                    story: self.id,
-                    world,
-                    decls: decls.clone(),
+                .map(|mut world| {
+                    world.0.truncate(shown);
+                    PossibleWorld {
+                        story: self.id,
+                        world,
+                        decls: decls.clone(),
+                    }
                 })
                 .collect(),
             complete: set.complete,
@@ -784,13 +801,19 @@ impl Story {
             return Ok(());
         }
         self.live = None;
-        let mut live = Live::new(&self.program, &self.options);
+        let spares = event::spares(&self.program);
+        self.live = Some(self.replayed(spares)?);
+        Ok(())
+    }
+
+    /// A new engine, with `spares`, that ran the statements so far.
+    fn replayed(&self, spares: Vec<ir::Constant>) -> Result<Live, Error> {
+        let mut live = Live::new(&self.program, &self.options, spares);
         for s in &self.program.statements {
             live.step(s, &mut |_| {})
                 .map_err(from_engine(&self.program))?;
         }
-        self.live = Some(live);
-        Ok(())
+        Ok(live)
     }
 
     /// Runs one statement; on success it becomes part of the story.
@@ -839,14 +862,20 @@ fn stmt(kind: StmtKind) -> Stmt {
     }
 }
 
+/// A refuted hint's world, without the engine's spare occurrences.
+fn refutation(program: &Program, mut counterexample: Counterexample) -> Refutation {
+    counterexample.world.0.truncate(program.constants.len());
+    Refutation {
+        description: counterexample.describe(program),
+        counterexample,
+    }
+}
+
 fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + '_ {
     move |e| match e.error {
         Failure::Solver(s) => Error::Solver(s),
         Failure::Story { message, hints } => Error::Story { message, hints },
-        Failure::Refuted(c) => Error::Refuted(Refutation {
-            description: c.describe(program),
-            counterexample: c,
-        }),
+        Failure::Refuted(c) => Error::Refuted(refutation(program, c)),
         Failure::CheckFailed(world) => Error::Story {
             message: format!(
                 "the check fails in the world {}",
