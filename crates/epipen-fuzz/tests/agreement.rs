@@ -1450,6 +1450,12 @@ fn events_agree_with_the_evaluator() {
             &[],
         ),
     ];
+    agree_and_hold(stories);
+}
+
+/// Runs each story on every backend that takes it and on the evaluator: the transcripts
+/// agree, and every check holds (the runs reach the end).
+fn agree_and_hold(stories: &[(&str, Bounds)]) {
     for (text, bounds) in stories {
         let printed = epipen_fuzz::print::Printed {
             text: text.to_string(),
@@ -1475,4 +1481,56 @@ fn events_agree_with_the_evaluator() {
             "{text}\n{t:?}"
         );
     }
+}
+
+/// Belief (issue 20): plausibility from `expects` lines (action priority) and `A expects
+/// φ` statements (radical upgrade), `believes` and `believes_value` nested in knowledge,
+/// revision by announcements, lies, and an int story: every backend that takes them
+/// gives the evaluator's transcript, the checks holding.
+#[test]
+fn belief_agrees_with_the_evaluator() {
+    let stories: &[(&str, Bounds)] = &[
+        (
+            "characters Anne, Sally\nenum Place { basket, box }\nPlace marble\nannounce marble == basket\n\
+             actual marble == basket\nevent move {\n  moved if marble == basket then marble := box\n  stayed\n  \
+             Anne sees moved | stayed\n  Sally expects stayed\n  actual moved\n}\n\
+             check actual knows(Anne, marble == box) and believes(Sally, marble == basket)\n\
+             check actual not knows(Sally, marble == basket)\n\
+             check actual knows(Anne, believes(Sally, marble == basket))\n\
+             check actual believes_value(Sally, marble) and not knows_value(Sally, marble)\n\
+             Sally expects marble == box\ncheck actual believes(Sally, marble == box)\n\
+             announce marble == box\ncheck actual knows(Sally, marble == box)\n",
+            &[],
+        ),
+        (
+            "characters A, B, C\nbool p\nactual not p\nevent say {\n  honest if p\n  lie if not p\n  \
+             B expects honest > lie\n  C sees honest | lie\n}\n\
+             check actual believes(B, p) and not knows(B, p)\ncheck actual knows(C, not p) and believes(C, not p)\n\
+             check actual not believes(A, p) and not believes(A, not p)\n\
+             check actual knows(C, believes(B, p))\nworlds\n",
+            &[],
+        ),
+        (
+            "characters A, B\nbool p, q\nA learns q\nA expects p\ncheck believes(A, p)\n\
+             checkpoint before\nannounce not p\ncheck believes(A, not p) and at(before, believes(A, p))\n\
+             B expects q\nB expects not q\ncheck believes(B, not q)\nworlds\n",
+            &[],
+        ),
+        (
+            "characters A, B\nint x\nannounce x >= 0 and x <= 5\nA learns x % 2\nA expects x >= 3\n\
+             B expects x <= 1\ncheck knows(A, believes_value(A, x % 2))\nworlds 10\n\
+             announce believes(A, x == 3 or x == 5) or believes(A, x == 4)\nworlds 10\n\
+             announce not believes_value(B, x) or knows(B, x == 0)\nworlds 10\n",
+            &[("x", (0, 5))],
+        ),
+        (
+            "const n = 3\ncharacters c[n]\nbool m[n]\nactual m[0] and not m[1] and m[2]\n\
+             for i in 0..n { for j in 0..n { if i != j { c[i] learns m[j] } } }\n\
+             event peek {\n  look\n  skip\n  c[0] sees look | skip\n  c[1] expects skip > look\n  actual look\n}\n\
+             c[0] learns m[0] or peek == skip\nannounce everyone_knows(believes(c[1], not knows_value(c[0], m[0])))\n\
+             check actual knows_value(c[0], m[0]) and believes(c[1], not knows_value(c[0], m[0]))\nworlds\n",
+            &[],
+        ),
+    ];
+    agree_and_hold(stories);
 }

@@ -268,6 +268,13 @@ impl Engine {
     pub fn backend(&self) -> &'static str {
         self.driver.backend()
     }
+
+    /// The actual world, once an `actual` statement has declared it: its values at the
+    /// story's start, with the case of each event that has happened (as a [`Model`]'s
+    /// `before` holds its worlds).
+    pub fn actual_world(&self) -> Option<World> {
+        self.driver.actual()
+    }
 }
 
 /// Attaches a statement's span to a failure.

@@ -6,6 +6,7 @@
 //! ([`eval`]). No Z3 context is created unless an `actual` needs one (see
 //! [`ExplicitBackend::pin`]). docs/encoding.md describes it beside the other backends.
 
+mod belief;
 mod bound;
 mod eval;
 mod universe;
@@ -48,8 +49,8 @@ enum Learned {
     Set(Rc<Vec<bool>>),
 }
 
-/// A knowledge state: the indices of κ's worlds (sorted) and what each character
-/// learned.
+/// A knowledge state: the indices of κ's worlds (sorted), and what each character
+/// learned and expects.
 pub(crate) struct State {
     id: u64,
     /// How many of the story's first announcements (those that bound the universe) are
@@ -57,7 +58,17 @@ pub(crate) struct State {
     /// universe that `worlds` lists.
     pending: usize,
     worlds: Rc<Vec<u32>>,
-    learned: Rc<Vec<Vec<Learned>>>,
+    minds: Rc<Minds>,
+}
+
+/// Per character: what it learned (which worlds it tells apart), and its plausibility
+/// ranks, most significant first (a world's rank is the tuple of their values, compared
+/// lexicographically, lower more plausible): a formula expected (`Set`, rank 0 where it
+/// held) or an event's case ranks (`Expr`).
+#[derive(Clone, Default)]
+pub(crate) struct Minds {
+    learned: Vec<Vec<Learned>>,
+    ranks: Vec<Vec<Learned>>,
 }
 
 /// A set of worlds: which of a state's worlds it holds.
@@ -79,6 +90,9 @@ pub(crate) struct ExplicitBackend {
     deadline: Option<Instant>,
     /// Knowledge tables of the running statement.
     memo: HashMap<MemoKey, Rc<Vec<bool>>>,
+    /// The worlds each agent finds most plausible, by (state, agent), for the running
+    /// statement.
+    plausible: HashMap<(u64, usize), Rc<Vec<u32>>>,
     /// Each character's groups, by (character, how many things it has learned): what a
     /// character learns only grows.
     views: HashMap<(usize, usize), Rc<Groups>>,
@@ -170,6 +184,7 @@ impl ExplicitBackend {
             early: HashMap::new(),
             deadline,
             memo: HashMap::new(),
+            plausible: HashMap::new(),
             views: HashMap::new(),
             joint: HashMap::new(),
             next_id: 0,
@@ -185,24 +200,19 @@ impl ExplicitBackend {
         }
     }
 
-    fn state(
-        &mut self,
-        pending: usize,
-        worlds: Rc<Vec<u32>>,
-        learned: Rc<Vec<Vec<Learned>>>,
-    ) -> Rc<State> {
+    fn state(&mut self, pending: usize, worlds: Rc<Vec<u32>>, minds: Rc<Minds>) -> Rc<State> {
         self.next_id += 1;
         Rc::new(State {
             id: self.next_id,
             pending,
             worlds,
-            learned,
+            minds,
         })
     }
 
     /// A state of no world, to evaluate knowledge-free expressions with.
     fn scratch(&mut self) -> Rc<State> {
-        self.state(0, Rc::new(Vec::new()), Rc::new(Vec::new()))
+        self.state(0, Rc::new(Vec::new()), Rc::default())
     }
 
     /// A state before the universe's bounds all hold, listed natively when its worlds
@@ -236,7 +246,7 @@ impl ExplicitBackend {
             self.deadline,
         );
         let all = Rc::new((0..len as u32).collect());
-        let state = backend.state(0, all, state.learned.clone());
+        let state = backend.state(0, all, state.minds.clone());
         Some((backend, state))
     }
 
@@ -250,7 +260,7 @@ impl ExplicitBackend {
             let phi = z3.formula(e, &kappa, &[])?;
             kappa = z3.restrict(&kappa, phi, false)?;
         }
-        for (who, items) in state.learned.iter().enumerate() {
+        for (who, items) in state.minds.learned.iter().enumerate() {
             for item in items {
                 let what = match item {
                     Learned::Const(c) => Expr {
@@ -336,7 +346,7 @@ impl ExplicitBackend {
             let kept = chunk.iter().zip(bits).filter(|(_, b)| **b == keep);
             worlds.extend(kept.map(|(w, _)| *w));
         }
-        Ok(self.state(0, Rc::new(worlds), state.learned.clone()))
+        Ok(self.state(0, Rc::new(worlds), state.minds.clone()))
     }
 
     /// What a learned item is in each of `order`'s worlds, as a model's views hold it.
@@ -357,6 +367,15 @@ impl ExplicitBackend {
                 }
             }
         })
+    }
+
+    /// A set of a state's worlds as a bit per universe world (false outside the state).
+    fn universe_bits(&self, set: &Set) -> Rc<Vec<bool>> {
+        let mut bits = vec![false; self.universe.len];
+        for (w, b) in set.worlds.iter().zip(set.bits.iter()) {
+            bits[*w as usize] = *b;
+        }
+        Rc::new(bits)
     }
 
     /// Whether a formula learned over the universe as it was then holds at world `w`
@@ -401,8 +420,12 @@ impl Backend for ExplicitBackend {
 
     fn initial(&mut self) -> Result<Rc<State>, SolverError> {
         let all: Vec<u32> = (0..self.universe.len as u32).collect();
-        let learned = Rc::new(vec![Vec::new(); self.program.characters.len()]);
-        Ok(self.state(self.prefix.len(), Rc::new(all), learned))
+        let characters = self.program.characters.len();
+        let minds = Rc::new(Minds {
+            learned: vec![Vec::new(); characters],
+            ranks: vec![Vec::new(); characters],
+        });
+        Ok(self.state(self.prefix.len(), Rc::new(all), minds))
     }
 
     /// κ's worlds.
@@ -491,11 +514,7 @@ impl Backend for ExplicitBackend {
                     "an announcement that bounds the worlds fails in one",
                 ));
             }
-            let next = self.state(
-                state.pending - 1,
-                state.worlds.clone(),
-                state.learned.clone(),
-            );
+            let next = self.state(state.pending - 1, state.worlds.clone(), state.minds.clone());
             return Ok(next);
         }
         self.filtered(state, &added, true)
@@ -511,9 +530,9 @@ impl Backend for ExplicitBackend {
             ExprKind::Const(c) => Learned::Const(c.0),
             _ => Learned::Expr(Rc::new(what.clone())),
         };
-        let mut learned = (*state.learned).clone();
-        learned[who.0].push(item);
-        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(learned)))
+        let mut minds = (*state.minds).clone();
+        minds.learned[who.0].push(item);
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
     }
 
     fn learn_set(
@@ -522,13 +541,32 @@ impl Backend for ExplicitBackend {
         who: CharId,
         set: Set,
     ) -> Result<Rc<State>, SolverError> {
-        let mut bits = vec![false; self.universe.len];
-        for (w, b) in set.worlds.iter().zip(set.bits.iter()) {
-            bits[*w as usize] = *b;
-        }
-        let mut learned = (*state.learned).clone();
-        learned[who.0].push(Learned::Set(Rc::new(bits)));
-        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(learned)))
+        let mut minds = (*state.minds).clone();
+        minds.learned[who.0].push(Learned::Set(self.universe_bits(&set)));
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
+    }
+
+    fn upgrade(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Set,
+    ) -> Result<Rc<State>, SolverError> {
+        let mut minds = (*state.minds).clone();
+        minds.ranks[who.0].insert(0, Learned::Set(self.universe_bits(&set)));
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
+    }
+
+    fn prefer(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        rank: &Expr,
+        _: usize,
+    ) -> Result<Rc<State>, SolverError> {
+        let mut minds = (*state.minds).clone();
+        minds.ranks[who.0].insert(0, Learned::Expr(Rc::new(rank.clone())));
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
     }
 
     /// The product: a new world for each world of the state and each case whose
@@ -590,8 +628,9 @@ impl Backend for ExplicitBackend {
         self.views.clear();
         self.joint.clear();
         self.memo.clear();
+        self.plausible.clear();
         let worlds = (base as u32..(base + made.len()) as u32).collect();
-        Ok(self.state(0, Rc::new(worlds), state.learned.clone()))
+        Ok(self.state(0, Rc::new(worlds), state.minds.clone()))
     }
 
     /// Natively when the intervals bound φ's worlds (a few), else with Z3, made for it.
@@ -725,7 +764,7 @@ impl Backend for ExplicitBackend {
             return Ok(learned.clone());
         }
         let kept = self.filtered(before, &hint, true)?;
-        Ok(self.state(0, kept.worlds.clone(), learned.learned.clone()))
+        Ok(self.state(0, kept.worlds.clone(), learned.minds.clone()))
     }
 
     fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, SolverError> {
@@ -777,8 +816,8 @@ impl Backend for ExplicitBackend {
         }
         let order = self.first(&state.worlds, cap);
         let worlds: Vec<World> = order.iter().map(|&w| self.world(w)).collect();
-        let mut views = Vec::with_capacity(state.learned.len());
-        for learned in state.learned.iter() {
+        let mut views = Vec::with_capacity(state.minds.learned.len());
+        for learned in state.minds.learned.iter() {
             let mut view = vec![Vec::with_capacity(learned.len()); order.len()];
             for item in learned {
                 for (v, o) in view.iter_mut().zip(self.observed(item, &order)?) {
@@ -787,14 +826,26 @@ impl Backend for ExplicitBackend {
             }
             views.push(view);
         }
+        let mut ranks = Vec::with_capacity(state.minds.ranks.len());
+        for own in state.minds.ranks.iter() {
+            let mut per_world = vec![Vec::with_capacity(own.len()); order.len()];
+            for rank in own {
+                for (t, v) in per_world.iter_mut().zip(self.rank_values(rank, &order)?) {
+                    t.push(i64::try_from(v).unwrap_or(i64::MAX));
+                }
+            }
+            ranks.push(per_world);
+        }
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 
     fn statement_done(&mut self) {
         self.memo.clear();
+        self.plausible.clear();
     }
 }

@@ -244,6 +244,8 @@ pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
         // Never in the constraints that bound the worlds.
         ExprKind::Knows { .. }
         | ExprKind::KnowsValue { .. }
+        | ExprKind::Believes { .. }
+        | ExprKind::BelievesValue { .. }
         | ExprKind::At { .. }
         | ExprKind::Group { .. } => return None,
     })
