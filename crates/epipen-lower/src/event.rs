@@ -699,6 +699,17 @@ impl Lowerer {
                     span: e.span,
                 });
             }
+            // In code that does not run, an index past a family of cases is no mistake,
+            // as an index past a family of constants is not (`if i != j { … c[i, j] … }`).
+            if self.dead > 0
+                && let ast::ExprKind::Index { base, .. } = &e.kind
+                && def.cases.iter().any(|c| {
+                    c.strip_prefix(base.name.as_str())
+                        .is_some_and(|rest| rest.starts_with('['))
+                })
+            {
+                return None;
+            }
             if matches!(e.kind, ast::ExprKind::Index { .. }) || self.unknown_name(e) {
                 let cases: Vec<&str> = def.cases.iter().map(String::as_str).collect();
                 let hint = match closest(&name, cases.iter().copied()) {

@@ -2642,4 +2642,34 @@ fn event_mistakes_are_located_with_a_hint() {
         rendered(&format!("{head}A learns knows(B, p)")),
         ["A learns knows(B, p)"]
     );
+    // A case index past the family in code that does not run is no mistake, as for a
+    // family of constants; where it runs it is one, and so is a name that is no case.
+    let calls =
+        "characters P[3]\nevent call {\n  for i in 0..3 { for j in i + 1..3 { c[i, j] } }\n}\n";
+    assert_eq!(
+        rendered(&format!(
+            "{calls}for i in 0..3 {{ for j in 0..3 {{ if i < j {{ announce call != c[i, j] }} }} }}"
+        ))[4..],
+        [
+            "announce call != c[0, 1]",
+            "announce call != c[0, 2]",
+            "announce call != c[1, 2]"
+        ]
+    );
+    assert_eq!(
+        errors(&format!(
+            "{calls}for i in 0..2 {{ announce call != c[i, 2 - i] }}"
+        )),
+        [(
+            "the event `call` has no case `c[1, 1]`".to_string(),
+            "c[i, 2 - i]".to_string()
+        )]
+    );
+    assert_eq!(
+        errors(&format!("{calls}if false {{ announce call != cc[0, 1] }}")),
+        [(
+            "the event `call` has no case `cc[0, 1]`".to_string(),
+            "cc[0, 1]".to_string()
+        )]
+    );
 }
