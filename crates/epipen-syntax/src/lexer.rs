@@ -462,9 +462,11 @@ fn layout(raw: Vec<Token>) -> Vec<Token> {
                     // `and b` on the next line can only continue this statement.
                     continue;
                 }
-                // `then x := 1,` / `x, y := 1,` on one line and `y := 2` on the next: a
-                // comma cannot end a change, so that line continues the list of changes.
-                let more_changes = last.kind == TokenKind::Comma && assigns(&raw[idx + 1..]);
+                // `then x := 1,` / `x, y := 1,` / `a if p then` on one line and `y := 2`
+                // on the next: neither a comma nor `then` can end a statement, so that
+                // line continues the case's (or the change's) list of changes.
+                let more_changes = matches!(last.kind, TokenKind::Comma | TokenKind::Then)
+                    && assigns(&raw[idx + 1..]);
                 if starts_statement(&raw[idx + 1..], &stack) && !more_changes {
                     while stack.last().is_some_and(|o| *o != Open::Block) {
                         stack.pop();
@@ -798,6 +800,10 @@ mod tests {
                 Int(Some(2)),
                 Eof
             ]
+        );
+        assert_eq!(
+            kinds("a then\n  x := 1"),
+            vec![id("a"), Then, id("x"), Assign, Int(Some(1)), Eof]
         );
         assert_eq!(kinds("x := 1\ny := 2")[3], Newline);
         assert_eq!(kinds("bool p,\nannounce p")[3], Newline);

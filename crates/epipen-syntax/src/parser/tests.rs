@@ -1638,9 +1638,9 @@ fn events() {
             ],
         ),
         (
-            "event e {\n  a then x := 1,\n    b[0] := 2,\n    y := 3\n  c\n}\nx, y := 1,\n  2\nx,\n  y := 1, 2",
+            "event e {\n  a then x := 1,\n    b[0] := 2,\n    y := 3\n  c if p then\n    x := 2\n}\nx, y := 1,\n  2\nx,\n  y := 1, 2",
             &[
-                "event e {a then x := 1, (index b 0) := 2, y := 3; c}",
+                "event e {a then x := 1, (index b 0) := 2, y := 3; c if p then x := 2}",
                 "x, y := 1, 2",
                 "x, y := 1, 2",
             ],
