@@ -22,7 +22,12 @@ impl<'p> Evaluator<'p> {
         for learned in &s.learned[agent.0] {
             obs.push(match learned {
                 Learned::Value(e, time) => self.eval(e, w, &Self::at_time(*time))?,
-                Learned::Whether(e, then) => self.eval(e, w, then)?,
+                Learned::Whether(e, then, saved) => {
+                    let now = std::mem::replace(&mut self.checkpoints, saved.clone());
+                    let holds = self.eval(e, w, then);
+                    self.checkpoints = now;
+                    holds?
+                }
                 Learned::Saw { occ, groups } => {
                     let case = self.case_in(w, *occ)?;
                     V::I(groups[case].into())

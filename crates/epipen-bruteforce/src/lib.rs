@@ -130,7 +130,7 @@ pub fn trace(program: &Program, domain: &Domain) -> Trace {
     };
     let mut ev = Evaluator {
         program,
-        checkpoints: vec![None; program.checkpoints.len()],
+        checkpoints: Rc::new(vec![None; program.checkpoints.len()]),
         memo: HashMap::new(),
         next_id: 1,
         state: Rc::new(State {
@@ -274,13 +274,18 @@ struct State<'p> {
     time: usize,
 }
 
+/// The state each checkpoint saved last (None: not reached yet).
+type Checkpoints<'p> = Rc<Vec<Option<Rc<State<'p>>>>>;
+
 /// Something a character learned.
 #[derive(Clone)]
 enum Learned<'p> {
     /// `A learns e`: the value of `e` after the first `time` changes.
     Value(&'p Expr, usize),
-    /// `A learns φ` with knowledge operators: whether φ held in the state then.
-    Whether(&'p Expr, Rc<State<'p>>),
+    /// `A learns φ` with knowledge operators: whether φ held in the state then, `at`
+    /// reading the checkpoints as saved then (one saved again later, by the next round
+    /// of a loop or a `repeat`, does not change what φ said).
+    Whether(&'p Expr, Rc<State<'p>>, Checkpoints<'p>),
     /// An event: which group of its `sees` line the case in the occurrence's slot is in.
     Saw { occ: usize, groups: &'p [usize] },
 }
@@ -362,7 +367,7 @@ impl From<String> for Fail {
 
 struct Evaluator<'p> {
     program: &'p Program,
-    checkpoints: Vec<Option<Rc<State<'p>>>>,
+    checkpoints: Checkpoints<'p>,
     memo: HashMap<MemoKey, Table>,
     next_id: usize,
     /// The current state.
@@ -435,7 +440,7 @@ impl<'p> Evaluator<'p> {
             StmtKind::Learn { who, what } => {
                 let mut learned = self.state.learned.clone();
                 learned[who.0].push(if what.mentions_knowledge() {
-                    Learned::Whether(what, self.state.clone())
+                    Learned::Whether(what, self.state.clone(), self.checkpoints.clone())
                 } else {
                     Learned::Value(what, self.changes.len())
                 });
@@ -459,7 +464,9 @@ impl<'p> Evaluator<'p> {
                 }
                 self.restrict(&added, &state)?;
             }
-            StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
+            StmtKind::Checkpoint(c) => {
+                Rc::make_mut(&mut self.checkpoints)[c.0] = Some(self.state.clone())
+            }
             StmtKind::Worlds { .. } => {
                 let worlds = self.shown_worlds()?;
                 self.events.push(Event::Worlds {
@@ -1070,6 +1077,42 @@ Eve: knows_value(x / (y + 1))
         let worlds = run(story, vec![Some((-2, 2)), Some((-2, 2))]);
         let expected = ints(&[&[0, -1], &[0, 1], &[0, 2], &[1, 2]]);
         assert_eq!(worlds, expected);
+    }
+
+    /// A formula learned in a round says what `at` meant then: saving its checkpoint again
+    /// in the next round (of a loop or a `repeat`) does not change it. (The evaluator
+    /// read the latest save, so the learned formula, asked about through the state it
+    /// was learned in, asked itself again: a stack overflow.)
+    #[test]
+    fn a_learned_at_keeps_the_checkpoint_of_its_time() {
+        let rounds = "characters A, B
+bool p
+B learns p
+for t in 0..2 {
+  checkpoint before
+  A learns at(before, knows(B, p) or knows(A, p))
+}
+announce knows(A, p)
+";
+        let b = |v: bool| World(vec![Value::Bool(v)]);
+        assert_eq!(run(rounds, vec![None]), vec![b(true)]);
+        let repeated = "characters A, B
+bool p
+B learns p
+actual p
+repeat max 2 {
+  checkpoint before
+  A learns at(before, knows(B, p) or knows(A, p))
+} until at(before, knows(A, p))
+";
+        let program = epipen::compile(repeated, &[]).expect("the story compiles");
+        let t = trace(&program, &Domain { ranges: vec![None] });
+        assert!(
+            matches!(t.events.as_slice(), [Event::RepeatDone { rounds: 2, .. }]),
+            "{:?}",
+            t.events
+        );
+        assert_eq!(t.end.expect("the evaluator runs"), vec![b(false), b(true)]);
     }
 
     #[test]
