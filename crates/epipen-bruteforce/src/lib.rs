@@ -132,6 +132,8 @@ pub fn trace(program: &Program, domain: &Domain) -> Trace {
         program,
         checkpoints: Rc::new(vec![None; program.checkpoints.len()]),
         memo: HashMap::new(),
+        classes: HashMap::new(),
+        observations: HashMap::new(),
         next_id: 1,
         state: Rc::new(State {
             id: 0,
@@ -302,11 +304,11 @@ enum Change<'p> {
 /// A memoised knowledge operator over one state, indexed by the agent's observation
 /// (the values of everything it learned).
 enum Table {
-    /// `K_A φ`: whether every world of the group satisfies `φ`.
-    Knows(HashMap<Vec<V>, bool>),
-    /// `knows_value(A, ē)`: the one value of `ē` in the group, or `None` when the
-    /// group's worlds disagree.
-    KnowsValue(HashMap<Vec<V>, Option<Vec<V>>>),
+    /// `K_A φ`: by the agent's class of worlds, whether every world of it satisfies `φ`.
+    Knows(HashMap<usize, bool>),
+    /// `knows_value(A, ē)`: by class, the one value of `ē` in it, or `None` when its
+    /// worlds disagree.
+    KnowsValue(HashMap<usize, Option<Vec<V>>>),
     /// `D_G φ`: by the members' observations together, whether every world with them
     /// satisfies `φ`.
     Distributed(HashMap<Vec<Vec<V>>, bool>),
@@ -369,6 +371,11 @@ struct Evaluator<'p> {
     program: &'p Program,
     checkpoints: Checkpoints<'p>,
     memo: HashMap<MemoKey, Table>,
+    /// The class of a world for an agent in a state (agent, state id, world): the number
+    /// of its observation among that agent's observations in that state.
+    classes: HashMap<(usize, usize, World), usize>,
+    /// Per (agent, state id), the observations met so far, numbered.
+    observations: HashMap<(usize, usize), HashMap<Vec<V>, usize>>,
     next_id: usize,
     /// The current state.
     state: Rc<State<'p>>,
