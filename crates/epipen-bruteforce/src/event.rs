@@ -7,14 +7,16 @@ use std::rc::Rc;
 
 use epipen_ir::{EventStmt, Value, World};
 
-use crate::{Change, Evaluator, Fail, Learned};
+use crate::{Change, Evaluator, Fail, Learned, dense, rank};
 
 /// What an expression naming an event that has not happened fails with (a story error,
 /// as the engines report it).
 pub(crate) const NOT_HAPPENED: &str = "the event has not happened yet";
 
 impl<'p> Evaluator<'p> {
-    pub(crate) fn event(&mut self, event: &'p EventStmt) -> Result<(), Fail> {
+    /// Runs the event; returns the case that happened in the actual world (None without
+    /// an actual world).
+    pub(crate) fn event(&mut self, event: &'p EventStmt) -> Result<Option<usize>, Fail> {
         let Some(occ) = event
             .occurrences
             .iter()
@@ -72,13 +74,22 @@ impl<'p> Evaluator<'p> {
             }
         };
         let mut worlds = Vec::new();
+        // Action priority: (w, c) below (v, d) for A when A expects c more than d, or
+        // equally and w is below v.
+        let mut keys: Vec<Vec<(World, (usize, usize))>> = vec![Vec::new(); event.expects.len()];
         for (w, row) in state.worlds.iter().zip(&possible) {
             for (c, &can) in row.iter().enumerate() {
                 if can {
-                    worlds.push(with_case(w, occ, c));
+                    let pair = with_case(w, occ, c);
+                    for (a, ranks) in event.expects.iter().enumerate() {
+                        let case_rank = ranks.as_ref().map_or(0, |r| r[c]);
+                        keys[a].push((pair.clone(), (case_rank, rank(&state, a, w))));
+                    }
+                    worlds.push(pair);
                 }
             }
         }
+        let plausibility = keys.into_iter().map(|k| Rc::new(dense(k))).collect();
         let mut learned = state.learned.clone();
         for (who, groups) in event.sees.iter().enumerate() {
             if let Some(groups) = groups {
@@ -90,11 +101,11 @@ impl<'p> Evaluator<'p> {
             occ,
             cases: &event.cases,
         });
-        self.state = self.new_state(Rc::new(worlds), learned);
+        self.state = self.new_state_ranked(Rc::new(worlds), learned, plausibility);
         if let (Some(k), Some(actual)) = (actual_case, &self.actual) {
             self.actual = Some(with_case(actual, occ, k));
         }
-        Ok(())
+        Ok(actual_case)
     }
 
     /// The case of the occurrence `occ` in world `w` (in its slot).

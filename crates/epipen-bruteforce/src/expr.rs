@@ -50,6 +50,7 @@ impl<'p> Evaluator<'p> {
             worlds: Rc::new(Vec::new()),
             learned: Vec::new(),
             time,
+            plausibility: Vec::new(),
         })
     }
 
@@ -132,6 +133,10 @@ impl<'p> Evaluator<'p> {
             }
             ExprKind::Knows { agent, formula } => V::B(self.knows(*agent, formula, w, s)?),
             ExprKind::KnowsValue { agent, exprs } => V::B(self.knows_value(*agent, exprs, w, s)?),
+            ExprKind::Believes { agent, formula } => V::B(self.believes(*agent, formula, w, s)?),
+            ExprKind::BelievesValue { agent, exprs } => {
+                V::B(self.believes_value(*agent, exprs, w, s)?)
+            }
             ExprKind::At { checkpoint, body } => {
                 let saved = match self.checkpoints.get(checkpoint.0) {
                     Some(Some(saved)) => saved.clone(),

@@ -240,4 +240,91 @@ impl<'p> Evaluator<'p> {
             _ => unreachable!("memo key kinds are distinct"),
         }
     }
+
+    /// `believes(agent, formula)` at `w` in `s`: the formula holds in every world the
+    /// agent finds most plausible among those of `s` it cannot tell from `w`.
+    pub(crate) fn believes(
+        &mut self,
+        agent: CharId,
+        formula: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let key = (Op::Believes, formula as *const Expr as usize, agent.0, s.id);
+        if !self.memo.contains_key(&key) {
+            let best = self.most_plausible(agent, s)?;
+            let mut table: HashMap<Vec<V>, bool> = HashMap::new();
+            for (obs, v) in best {
+                let holds = self.eval(formula, &v, s)?.into_bool()?;
+                *table.entry(obs).or_insert(true) &= holds;
+            }
+            self.memo.insert(key, Table::Knows(table));
+        }
+        let obs = self.observation(agent, w, s)?;
+        match &self.memo[&key] {
+            Table::Knows(table) => Ok(table.get(&obs).copied().unwrap_or(true)),
+            _ => unreachable!("memo key kinds are distinct"),
+        }
+    }
+
+    /// `believes_value(agent, exprs)` at `w` in `s`: the worlds the agent finds most
+    /// plausible among those of `s` it cannot tell from `w` agree on the values.
+    pub(crate) fn believes_value(
+        &mut self,
+        agent: CharId,
+        exprs: &'p [Expr],
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let key = (Op::BelievesValue, exprs.as_ptr() as usize, agent.0, s.id);
+        if !self.memo.contains_key(&key) {
+            let best = self.most_plausible(agent, s)?;
+            let mut table: HashMap<Vec<V>, Option<Vec<V>>> = HashMap::new();
+            for (obs, v) in best {
+                let mut vals = Vec::with_capacity(exprs.len());
+                for e in exprs {
+                    vals.push(self.eval(e, &v, s)?);
+                }
+                match table.get_mut(&obs) {
+                    None => {
+                        table.insert(obs, Some(vals));
+                    }
+                    Some(slot) => {
+                        if slot.as_ref().is_some_and(|x| *x != vals) {
+                            *slot = None;
+                        }
+                    }
+                }
+            }
+            self.memo.insert(key, Table::KnowsValue(table));
+        }
+        let obs = self.observation(agent, w, s)?;
+        match &self.memo[&key] {
+            Table::KnowsValue(table) => Ok(table.get(&obs).is_none_or(|v| v.is_some())),
+            _ => unreachable!("memo key kinds are distinct"),
+        }
+    }
+
+    /// The worlds of `s` of least rank in the agent's plausibility order among those it
+    /// cannot tell apart, with the agent's observation of each.
+    fn most_plausible(
+        &mut self,
+        agent: CharId,
+        s: &Rc<State<'p>>,
+    ) -> Result<Vec<(Vec<V>, World)>, String> {
+        let mut least: HashMap<Vec<V>, usize> = HashMap::new();
+        let mut seen = Vec::with_capacity(s.worlds.len());
+        for v in s.worlds.iter() {
+            let obs = self.observation(agent, v, s)?;
+            let r = crate::rank(s, agent.0, v);
+            let slot = least.entry(obs.clone()).or_insert(r);
+            *slot = (*slot).min(r);
+            seen.push((obs, v.clone(), r));
+        }
+        Ok(seen
+            .into_iter()
+            .filter(|(obs, _, r)| least[obs] == *r)
+            .map(|(obs, v, _)| (obs, v))
+            .collect())
+    }
 }

@@ -72,6 +72,15 @@ pub enum Event {
         who: CharId,
         holds: bool,
     },
+    /// An event happened, in the given round of the innermost `repeat`: in the actual
+    /// world, the case `case` (None without an actual world), and for each character the
+    /// cases it could not tell from it.
+    Happened {
+        span: Span,
+        round: Option<u64>,
+        case: Option<usize>,
+        saw: Vec<Vec<usize>>,
+    },
     /// A `repeat` stopped after this many rounds.
     RepeatDone { span: Span, rounds: u64 },
     /// An `assert_adds_ck` hint is right.
@@ -140,6 +149,7 @@ pub fn trace(program: &Program, domain: &Domain) -> Trace {
             worlds: all.clone(),
             learned: vec![Vec::new(); program.characters.len()],
             time: 0,
+            plausibility: vec![Rc::default(); program.characters.len()],
         }),
         all,
         actual: None,
@@ -274,6 +284,27 @@ struct State<'p> {
     /// How many changes had happened in this state: a world's constants have the values
     /// its start values take after the first `time` changes.
     time: usize,
+    /// Each character's plausibility order on the worlds: a world's rank (lower is more
+    /// plausible; a world not listed has rank 0).
+    plausibility: Vec<Rc<HashMap<World, usize>>>,
+}
+
+/// `w`'s rank in `agent`'s plausibility order in `s` (lower is more plausible).
+fn rank(s: &State, agent: usize, w: &World) -> usize {
+    s.plausibility[agent].get(w).copied().unwrap_or(0)
+}
+
+/// Ranks from keys compared lexicographically: equal keys get equal ranks, and ranks
+/// count up from 0 without gaps.
+fn dense<K: Ord>(keys: Vec<(World, K)>) -> HashMap<World, usize> {
+    let mut order: Vec<&K> = keys.iter().map(|(_, k)| k).collect();
+    order.sort();
+    order.dedup();
+    let ranks: Vec<usize> = keys
+        .iter()
+        .map(|(_, k)| order.binary_search(&k).expect("a key of the list"))
+        .collect();
+    keys.into_iter().map(|(w, _)| w).zip(ranks).collect()
 }
 
 /// The state each checkpoint saved last (None: not reached yet).
@@ -323,6 +354,8 @@ enum Op {
     Knows,
     KnowsNot,
     KnowsValue,
+    Believes,
+    BelievesValue,
     Distributed,
     Common,
 }
@@ -397,10 +430,22 @@ struct Evaluator<'p> {
 }
 
 impl<'p> Evaluator<'p> {
+    /// A state of these worlds, with what characters learned; their plausibility orders
+    /// are the current state's (an announcement keeps them, restricted to its worlds).
     fn new_state(
         &mut self,
         worlds: Rc<Vec<World>>,
         learned: Vec<Vec<Learned<'p>>>,
+    ) -> Rc<State<'p>> {
+        let plausibility = self.state.plausibility.clone();
+        self.new_state_ranked(worlds, learned, plausibility)
+    }
+
+    fn new_state_ranked(
+        &mut self,
+        worlds: Rc<Vec<World>>,
+        learned: Vec<Vec<Learned<'p>>>,
+        plausibility: Vec<Rc<HashMap<World, usize>>>,
     ) -> Rc<State<'p>> {
         let id = self.next_id;
         self.next_id += 1;
@@ -409,6 +454,7 @@ impl<'p> Evaluator<'p> {
             worlds,
             learned,
             time: self.changes.len(),
+            plausibility,
         })
     }
 
@@ -515,7 +561,44 @@ impl<'p> Evaluator<'p> {
                 }
                 self.events.push(Event::CheckHolds { span: stmt.span });
             }
-            StmtKind::Event(event) => self.event(event)?,
+            StmtKind::Expects { who, formula } => {
+                // Radical upgrade: every world where φ holds (now) below every other,
+                // the old order deciding within each part.
+                let state = self.state.clone();
+                let mut keys = Vec::with_capacity(state.worlds.len());
+                for w in state.worlds.iter() {
+                    let holds = self.eval(formula, w, &state)?.into_bool()?;
+                    keys.push((w.clone(), (usize::from(!holds), rank(&state, who.0, w))));
+                }
+                let mut plausibility = state.plausibility.clone();
+                plausibility[who.0] = Rc::new(dense(keys));
+                self.state = self.new_state_ranked(
+                    state.worlds.clone(),
+                    state.learned.clone(),
+                    plausibility,
+                );
+            }
+            StmtKind::Event(event) => {
+                let case = self.event(event)?;
+                // What each character saw: the cases in the group of its `sees` line that
+                // holds the actual case.
+                let saw = match case {
+                    None => Vec::new(),
+                    Some(k) => (event.sees.iter())
+                        .map(|groups| {
+                            (0..event.cases.len())
+                                .filter(|&d| groups.as_ref().is_none_or(|g| g[d] == g[k]))
+                                .collect()
+                        })
+                        .collect(),
+                };
+                self.events.push(Event::Happened {
+                    span: stmt.span,
+                    round: self.round,
+                    case,
+                    saw,
+                });
+            }
             StmtKind::Actual(formula) => {
                 let state = self.state.clone();
                 let all = self.all.clone();

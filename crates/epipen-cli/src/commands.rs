@@ -239,17 +239,17 @@ fn run_command() -> ExitCode {
                 Event::CheckHolds { span } => {
                     verified += 1;
                     outln!(
-                        "line {}: check `{}` holds",
+                        "line {}: {} holds",
                         story.line(span),
-                        story.hint_text(span)
+                        story.check_label(span)
                     );
                 }
                 Event::CheckFailed { span, world } => {
                     refuted += 1;
                     outln!(
-                        "line {}: check `{}` fails in the world {}",
+                        "line {}: {} fails in the world {}",
                         story.line(span),
-                        story.hint_text(span),
+                        story.check_label(span),
                         worlds::world_line(&story.program, &world.0)
                     );
                 }

@@ -192,6 +192,10 @@ pub enum StmtKind {
     Check(Expr),
     /// `check actual φ`: φ must hold in the actual world; κ does not change.
     CheckActual(Expr),
+    /// `A expects φ`: soft information. A now finds every world where φ holds (now)
+    /// more plausible than every other, its old plausibility deciding inside each part
+    /// (radical upgrade); nobody learns anything.
+    Expects { who: CharId, formula: Expr },
     /// `x := e` / `x, y := e, f`: from here on, each `x` has the value its `e` had (in
     /// each world) just before, every value read before any is written: a public change.
     /// Each `e` has no knowledge operators and the type of its `x`; the targets are
@@ -243,6 +247,7 @@ impl Stmt {
             StmtKind::Announce { formula, .. } | StmtKind::Reveal { formula, .. } => f(formula),
             StmtKind::Learn { what, .. } => f(what),
             StmtKind::Actual(e) | StmtKind::Check(e) | StmtKind::CheckActual(e) => f(e),
+            StmtKind::Expects { formula, .. } => f(formula),
             StmtKind::Assign { changes } => changes.iter().try_for_each(|(_, e)| f(e)),
             StmtKind::Checkpoint(_) | StmtKind::Worlds { .. } => Ok(()),
             StmtKind::Simultaneously(body) => body.iter().try_for_each(|s| s.each_expr(f)),
@@ -329,6 +334,18 @@ pub enum ExprKind {
         agent: CharId,
         exprs: Vec<Expr>,
     },
+    /// `believes(A, φ)`: φ holds in every world A finds most plausible among those it
+    /// cannot tell from this one.
+    Believes {
+        agent: CharId,
+        formula: Box<Expr>,
+    },
+    /// `believes_value(A, e1, …, en)`: the worlds A finds most plausible among those it
+    /// cannot tell from this one agree on the tuple.
+    BelievesValue {
+        agent: CharId,
+        exprs: Vec<Expr>,
+    },
     /// `at(c, φ)`: φ with its knowledge operators evaluated in the state saved at `c`.
     At {
         checkpoint: CheckpointId,
@@ -406,8 +423,10 @@ impl Expr {
                 .iter()
                 .chain(set.iter().flatten())
                 .try_for_each(|x| x.walk(f)),
-            ExprKind::Knows { formula, .. } => formula.walk(f),
-            ExprKind::KnowsValue { exprs, .. } => exprs.iter().try_for_each(|x| x.walk(f)),
+            ExprKind::Knows { formula, .. } | ExprKind::Believes { formula, .. } => formula.walk(f),
+            ExprKind::KnowsValue { exprs, .. } | ExprKind::BelievesValue { exprs, .. } => {
+                exprs.iter().try_for_each(|x| x.walk(f))
+            }
             ExprKind::At { body, .. } => body.walk(f),
             ExprKind::Group { formula, .. } => formula.walk(f),
         }
@@ -456,6 +475,14 @@ impl Expr {
                 agent: *agent,
                 exprs: all(exprs),
             },
+            ExprKind::Believes { agent, formula } => ExprKind::Believes {
+                agent: *agent,
+                formula: sub(formula),
+            },
+            ExprKind::BelievesValue { agent, exprs } => ExprKind::BelievesValue {
+                agent: *agent,
+                exprs: all(exprs),
+            },
             ExprKind::At { checkpoint, body } => ExprKind::At {
                 checkpoint: *checkpoint,
                 body: Box::new(body.substitute(at(*checkpoint), at)),
@@ -477,20 +504,22 @@ impl Expr {
         }
     }
 
-    /// Whether a knowledge operator (`knows`, `knows_value`, `at`, group knowledge)
-    /// occurs in it.
+    /// Whether a knowledge operator (`knows`, `knows_value`, `believes`,
+    /// `believes_value`, `at`, group knowledge) occurs in it.
     pub fn mentions_knowledge(&self) -> bool {
         self.walk(&mut |x| if x.is_knowledge() { Err(()) } else { Ok(()) })
             .is_err()
     }
 
-    /// Whether this node is a knowledge operator (`knows`, `knows_value`, `at`, group
-    /// knowledge).
+    /// Whether this node is a knowledge operator (`knows`, `knows_value`, `believes`,
+    /// `believes_value`, `at`, group knowledge).
     pub fn is_knowledge(&self) -> bool {
         matches!(
             self.kind,
             ExprKind::Knows { .. }
                 | ExprKind::KnowsValue { .. }
+                | ExprKind::Believes { .. }
+                | ExprKind::BelievesValue { .. }
                 | ExprKind::At { .. }
                 | ExprKind::Group { .. }
         )

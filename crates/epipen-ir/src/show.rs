@@ -191,6 +191,18 @@ impl Printer<'_, '_> {
                 let text = format!("knows_value({}{})", self.agent(*agent), self.list(exprs));
                 (text, ATOM)
             }
+            ExprKind::Believes { agent, formula } => {
+                let text = format!(
+                    "believes({}{})",
+                    self.agent(*agent),
+                    self.at_least(formula, IF)
+                );
+                (text, ATOM)
+            }
+            ExprKind::BelievesValue { agent, exprs } => {
+                let text = format!("believes_value({}{})", self.agent(*agent), self.list(exprs));
+                (text, ATOM)
+            }
             ExprKind::At { checkpoint, body } => {
                 let text = format!(
                     "at({}, {})",

@@ -105,15 +105,22 @@ impl Lowerer {
                 None => ok = false,
             }
         }
-        if let Some(line) = block.expects.first() {
-            self.error(
-                Diagnostic::error(
-                    line.span,
-                    "`expects` needs belief, which epipen does not have yet",
-                )
-                .with_hint("remove the `expects` line: every case is then equally plausible"),
-            );
-            ok = false;
+        let mut expects: Vec<Option<Vec<usize>>> = vec![None; self.characters.len()];
+        for line in &block.expects {
+            match self.partition(name, &names, &index, line, "expects") {
+                Some(ranks) if expects[line.who.0].is_none() => expects[line.who.0] = Some(ranks),
+                Some(_) => {
+                    ok = false;
+                    let who = self.characters[line.who.0].name.clone();
+                    self.error(
+                        Diagnostic::error(line.span, format!("{who} has two `expects` lines"))
+                            .with_hint(
+                                "one line orders the cases, most plausible first: `a > b, c`",
+                            ),
+                    );
+                }
+                None => ok = false,
+            }
         }
         let actual = match block.actual.as_slice() {
             [] => None,
@@ -150,7 +157,7 @@ impl Lowerer {
             event,
             cases,
             sees,
-            expects: vec![None; self.characters.len()],
+            expects,
             actual,
             occurrences,
         })))
@@ -479,7 +486,10 @@ impl Lowerer {
         None
     }
 
-    /// The group of each case in a `sees` line: every case in exactly one group.
+    /// The group of each case in a `sees` line (every case in exactly one group, groups
+    /// numbered in order of appearance), or its rank in an `expects` line (groups in the
+    /// line's order, most plausible first; cases it does not name come last, equally
+    /// plausible).
     fn partition(
         &mut self,
         name: &Ident,
@@ -559,6 +569,10 @@ impl Lowerer {
             for slot in group_of.iter_mut().filter(|s| s.is_none()) {
                 *slot = Some(g);
             }
+        }
+        if keyword == "expects" {
+            let last = line.groups.len();
+            return ok.then(|| group_of.into_iter().map(|g| g.unwrap_or(last)).collect());
         }
         let missing: Vec<&str> = (cases.iter().zip(&group_of))
             .filter(|(_, g)| g.is_none())
@@ -699,18 +713,22 @@ impl Lowerer {
                     span: e.span,
                 });
             }
-            // In code that does not run, an index past a family of cases is no mistake,
-            // as an index past a family of constants is not (`if i != j { … c[i, j] … }`).
-            if self.dead > 0
-                && let ast::ExprKind::Index { base, .. } = &e.kind
-                && def.cases.iter().any(|c| {
-                    c.strip_prefix(base.name.as_str())
-                        .is_some_and(|rest| rest.starts_with('['))
-                })
-            {
-                return None;
+            let family = match &e.kind {
+                ast::ExprKind::Index { base, .. } => {
+                    let prefix = format!("{}[", base.name);
+                    def.cases.iter().any(|c| c.starts_with(&prefix))
+                }
+                _ => false,
+            };
+            if family && self.dead > 0 {
+                // Code that does not run: its indices are placeholders.
+                return Some(ir::Expr {
+                    kind: ir::ExprKind::Int(0),
+                    ty: Ty::Enum(def.sort),
+                    span: e.span,
+                });
             }
-            if matches!(e.kind, ast::ExprKind::Index { .. }) || self.unknown_name(e) {
+            if family || self.unknown_name(e) {
                 let cases: Vec<&str> = def.cases.iter().map(String::as_str).collect();
                 let hint = match closest(&name, cases.iter().copied()) {
                     Some(close) => format!("did you mean `{close}`?"),

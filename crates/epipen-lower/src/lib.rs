@@ -23,6 +23,7 @@ mod decl;
 mod event;
 mod expr;
 mod fold;
+mod modal;
 mod names;
 mod sample;
 mod stmt;

@@ -40,7 +40,12 @@ impl Lowerer {
                 "`{}` is a hidden constant: its value is known only as the story runs",
                 self.constants[id.0].name
             )),
-            E::Knows { .. } | E::KnowsValue { .. } | E::At { .. } | E::Group { .. } => {
+            E::Knows { .. }
+            | E::KnowsValue { .. }
+            | E::Believes { .. }
+            | E::BelievesValue { .. }
+            | E::At { .. }
+            | E::Group { .. } => {
                 Some("knowledge operators are evaluated as the story runs".to_string())
             }
             E::Latest(e) => Some(format!(

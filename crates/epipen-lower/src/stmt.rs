@@ -272,6 +272,13 @@ impl Lowerer {
                 let formula = self.expr(what, Ctx::storyteller());
                 self.formula(formula).map(ir::StmtKind::Check)
             }
+            StmtKind::Expects { who, what } => {
+                let who = self.character_expr(who);
+                let formula = self.expr(what, Ctx::storyteller());
+                let formula = self.formula(formula);
+                who.zip(formula)
+                    .map(|(who, formula)| ir::StmtKind::Expects { who, formula })
+            }
             StmtKind::CheckActual(what) => {
                 let formula = self.expr(what, Ctx::storyteller());
                 self.formula(formula).map(ir::StmtKind::CheckActual)

@@ -412,7 +412,7 @@ fn hints_say_what_to_do() {
         (
             "announce foo(true)",
             &[
-                "the functions are `knows`, `knows_value`, `at`, `everyone_knows`, \
+                "the functions are `knows`, `knows_value`, `believes`, `believes_value`, `at`, `everyone_knows`, \
                  `common_knowledge`, `distributed_knowledge`, `all`, `any`, `sum`, `count`, \
              `distinct`, `abs`, `min` and `max`",
             ],
@@ -861,6 +861,9 @@ fn render(program: &ir::Program) -> Vec<String> {
                         .join(", ")
                 ),
                 ir::StmtKind::CheckActual(e) => format!("check actual {}", program.show(e, None)),
+                ir::StmtKind::Expects { who, formula } => {
+                    format!("{} expects {}", name(*who), program.show(formula, None))
+                }
                 ir::StmtKind::Event(ev) => {
                     let def = &program.events[ev.event.0];
                     out.push(format!(
@@ -897,6 +900,14 @@ fn render(program: &ir::Program) -> Vec<String> {
                         if let Some(groups) = groups {
                             out.push(format!(
                                 "{indent}  {} sees {groups:?}",
+                                program.characters[who].name
+                            ));
+                        }
+                    }
+                    for (who, ranks) in ev.expects.iter().enumerate() {
+                        if let Some(ranks) = ranks {
+                            out.push(format!(
+                                "{indent}  {} expects {ranks:?}",
                                 program.characters[who].name
                             ));
                         }
@@ -957,6 +968,14 @@ fn strip(e: &ir::Expr) -> ir::Expr {
             formula: b(formula),
         },
         E::KnowsValue { agent, exprs } => E::KnowsValue {
+            agent: *agent,
+            exprs: exprs.iter().map(strip).collect(),
+        },
+        E::Believes { agent, formula } => E::Believes {
+            agent: *agent,
+            formula: b(formula),
+        },
+        E::BelievesValue { agent, exprs } => E::BelievesValue {
             agent: *agent,
             exprs: exprs.iter().map(strip).collect(),
         },
@@ -2152,6 +2171,7 @@ fn the_documented_examples_compile() {
     let end = doc.find("## Events").unwrap();
     // Each example of the events section declares what it uses.
     let events = &doc[end..doc.find("## Worlds").unwrap()];
+    assert!(events.contains("## Belief"));
     for story in blocks(events) {
         ok(&story);
     }
@@ -2690,4 +2710,76 @@ fn event_mistakes_are_located_with_a_hint() {
             "cc[0, 1]".to_string()
         )]
     );
+}
+
+#[test]
+fn belief_lowers_beside_knowledge() {
+    let story = "characters Anne, Sally\nenum Place { basket, box }\nPlace marble\n\
+                 event move {\n  moved then marble := box\n  stayed\n  spied\n  \
+                 Anne sees moved | stayed, spied\n  Sally expects stayed > spied\n}\n\
+                 Sally expects marble == basket\n\
+                 announce believes(Sally, marble == basket) and not believes_value(Anne, marble)\n\
+                 Anne: believes(marble == box) or knows_value(marble)";
+    assert_eq!(
+        rendered(story),
+        [
+            "event move (move)",
+            "  moved then marble := box",
+            "  stayed",
+            "  spied",
+            "  Anne sees [0, 1, 1]",
+            "  Sally expects [2, 0, 1]",
+            "Sally expects marble == basket",
+            "announce believes(Sally, marble == basket) and not believes_value(Anne, marble)",
+            "Anne: believes(marble == box) or knows_value(marble)",
+        ]
+    );
+    let head = "characters A, B\nbool p\n";
+    let table: &[(&str, &str, &str, &[&str])] = &[
+        (
+            "event e {\n  a\n  b\n  A expects a > zz\n}",
+            "the event `e` has no case `zz`",
+            "zz",
+            &["its cases are `a` and `b`"],
+        ),
+        (
+            "event e {\n  a\n  b\n  A expects a > a\n}",
+            "the case `a` is in two groups of A's `expects` line",
+            "a",
+            &["every case is in exactly one group of the line"],
+        ),
+        (
+            "event e {\n  a\n  A expects a\n  A expects a\n}",
+            "A has two `expects` lines",
+            "A expects a",
+            &["one line orders the cases, most plausible first: `a > b, c`"],
+        ),
+        (
+            "announce believes(p, p)",
+            "`p` is not a character",
+            "p",
+            &["the characters are `A` and `B`"],
+        ),
+        (
+            "announce believes(p)",
+            "`believes` needs a character here",
+            "believes(p)",
+            &["outside `A: …` name the character first, e.g. `believes(A, …)`"],
+        ),
+        (
+            "p expects p",
+            "`p` is not a character",
+            "p",
+            &["the characters are `A` and `B`"],
+        ),
+    ];
+    for (body, message, under, hints) in table {
+        let src = format!("{head}{body}");
+        let diagnostics = compile(&src).expect_err(&src);
+        let d = &diagnostics[0];
+        assert_eq!(d.message, *message, "{src}");
+        assert_eq!(&src[d.span.start..d.span.end], *under, "{src}");
+        let got: Vec<&str> = d.hints.iter().map(String::as_str).collect();
+        assert_eq!(&got, hints, "{src}");
+    }
 }

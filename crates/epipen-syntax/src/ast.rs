@@ -112,6 +112,8 @@ pub enum StmtKind {
     },
     /// `check actual <expr>`
     CheckActual(Expr),
+    /// `Sally expects <expr>`: soft information (belief).
+    Expects { who: Expr, what: Expr },
     /// `event move { … }`: the event's name and the lines of its block.
     Event { name: Ident, body: Vec<EventItem> },
 }

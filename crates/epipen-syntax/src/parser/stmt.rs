@@ -221,6 +221,13 @@ impl Parser<'_> {
                     what: self.expr()?,
                 })
             }
+            TokenKind::Expects => {
+                self.bump();
+                Ok(StmtKind::Expects {
+                    who,
+                    what: self.expr()?,
+                })
+            }
             TokenKind::Assign => {
                 self.bump();
                 Ok(StmtKind::Assign {
@@ -233,8 +240,9 @@ impl Parser<'_> {
                 ExprKind::Name(name) => Err(self.bad_name_statement(name)),
                 _ => {
                     let text = self.text(who.span);
-                    Err(self
-                        .unexpected(&format!("`learns`, `:`, `reveals` or `:=` after `{text}`")))
+                    Err(self.unexpected(&format!(
+                        "`learns`, `:`, `reveals`, `expects` or `:=` after `{text}`"
+                    )))
                 }
             },
         }

@@ -148,6 +148,7 @@ fn show_stmt(s: &Stmt) -> String {
             values.iter().map(show).collect::<Vec<_>>().join(", ")
         ),
         StmtKind::CheckActual(e) => format!("check actual {}", show(e)),
+        StmtKind::Expects { who, what } => format!("{} expects {}", show(who), show(what)),
         StmtKind::Event { name, body } => format!("event {} {}", name.name, show_event(body)),
     }
 }
@@ -730,7 +731,7 @@ fn new_error_messages() {
         ),
         (
             "child[0] says x",
-            "expected `learns`, `:`, `reveals` or `:=` after `child[0]`, found `says`",
+            "expected `learns`, `:`, `reveals`, `expects` or `:=` after `child[0]`, found `says`",
             1,
             10,
             &[],

@@ -847,7 +847,9 @@ fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), Error> {
         | StmtKind::Check(e)
         | StmtKind::CheckActual(e)
         | StmtKind::Reveal { formula: e, .. } => check(e, saved),
-        StmtKind::Assign { .. } | StmtKind::Event(_) => s.each_expr(&mut |e| check(e, saved)),
+        StmtKind::Assign { .. } | StmtKind::Event(_) | StmtKind::Expects { .. } => {
+            s.each_expr(&mut |e| check(e, saved))
+        }
         StmtKind::Checkpoint(c) => {
             if saved.len() <= c.0 {
                 saved.resize(c.0 + 1, false);

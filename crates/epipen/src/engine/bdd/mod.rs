@@ -24,7 +24,7 @@ use super::driver::Backend;
 use super::{Failure, Options, SolverError};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
-use knowledge::{Learned, State};
+use knowledge::{Learned, Rank, State};
 use space::Space;
 
 /// Runs a program's statements over BDDs (through the driver).
@@ -47,6 +47,26 @@ impl BddBackend {
             space,
             deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
         })
+    }
+
+    /// `state` with `rank` as `who`'s new most significant plausibility rank.
+    fn ranked(&self, state: &Rc<State>, who: CharId, rank: Rank) -> Rc<State> {
+        let mut ranks = (*state.ranks).clone();
+        ranks[who.0].insert(0, rank);
+        State::new(state.kappa.clone(), state.learned.clone(), Rc::new(ranks))
+    }
+
+    /// The worlds where the int value `value` is `v`.
+    fn value_is(&self, value: &value::Val, v: i64) -> Result<Bdd, SolverError> {
+        match value {
+            value::Val::Int(p) => Ok(p
+                .cells()
+                .find(|(x, _)| *x == crate::ir::arith::Integer::from(v))
+                .map_or_else(|| self.space.mk_false(), |(_, cell)| cell.clone())),
+            value::Val::Bool(_) => Err(SolverError::Unsupported(
+                "internal error: a rank that is a bool".into(),
+            )),
+        }
     }
 
     /// The worlds where the enum constant `c` holds the value `v`.
@@ -85,9 +105,11 @@ impl Backend for BddBackend {
             let not_yet = self.program.events[o.event.0].not_yet();
             kappa = kappa.and(&self.case(occ, not_yet));
         }
+        let characters = self.program.characters.len();
         Ok(State::new(
             kappa,
-            Rc::new(vec![Vec::new(); self.program.characters.len()]),
+            Rc::new(vec![Vec::new(); characters]),
+            Rc::new(vec![Vec::new(); characters]),
         ))
     }
 
@@ -126,7 +148,11 @@ impl Backend for BddBackend {
         added: Bdd,
         _: bool,
     ) -> Result<Rc<State>, SolverError> {
-        Ok(State::new(state.kappa.and(&added), state.learned.clone()))
+        Ok(State::new(
+            state.kappa.and(&added),
+            state.learned.clone(),
+            state.ranks.clone(),
+        ))
     }
 
     /// `who learns what`: a constant, or the conditions of the expression's values.
@@ -144,7 +170,11 @@ impl Backend for BddBackend {
         if let Some(list) = all.get_mut(who.0) {
             list.push(learned);
         }
-        Ok(State::new(state.kappa.clone(), Rc::new(all)))
+        Ok(State::new(
+            state.kappa.clone(),
+            Rc::new(all),
+            state.ranks.clone(),
+        ))
     }
 
     fn learn_set(
@@ -157,7 +187,34 @@ impl Backend for BddBackend {
         if let Some(list) = all.get_mut(who.0) {
             list.push(Learned::Expr(Rc::new(vec![set.not(), set])));
         }
-        Ok(State::new(state.kappa.clone(), Rc::new(all)))
+        Ok(State::new(
+            state.kappa.clone(),
+            Rc::new(all),
+            state.ranks.clone(),
+        ))
+    }
+
+    fn upgrade(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Bdd,
+    ) -> Result<Rc<State>, SolverError> {
+        Ok(self.ranked(state, who, Rank::Expected(set)))
+    }
+
+    fn prefer(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        rank: &Expr,
+        levels: usize,
+    ) -> Result<Rc<State>, SolverError> {
+        let value = self.eval(rank, state)?;
+        let cells: Vec<Bdd> = (0..levels)
+            .map(|v| self.value_is(&value, v as i64))
+            .collect::<Result<_, _>>()?;
+        Ok(self.ranked(state, who, Rank::Levels(Rc::new(cells))))
     }
 
     /// κ' = (∃ occ. κ) ∧ ⋁_c (occ = c ∧ pres[c]): κ holds `occ` at its not-yet value
@@ -175,7 +232,11 @@ impl Backend for BddBackend {
         for (c, pre) in pres.iter().enumerate() {
             happened = happened.or(&self.case(occ, c as i64).and(pre));
         }
-        Ok(State::new(free.and(&happened), state.learned.clone()))
+        Ok(State::new(
+            free.and(&happened),
+            state.learned.clone(),
+            state.ranks.clone(),
+        ))
     }
 
     fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
@@ -223,7 +284,11 @@ impl Backend for BddBackend {
         if verified {
             return Ok(learned.clone());
         }
-        Ok(State::new(before.kappa.and(&hint), learned.learned.clone()))
+        Ok(State::new(
+            before.kappa.and(&hint),
+            learned.learned.clone(),
+            learned.ranks.clone(),
+        ))
     }
 
     /// How many worlds are possible (more than 2⁶⁴ − 1 is reported as more than that).
@@ -267,10 +332,31 @@ impl Backend for BddBackend {
                     .collect()
             })
             .collect();
+        let ranks = state
+            .ranks
+            .iter()
+            .map(|own| {
+                valuations
+                    .iter()
+                    .map(|at| {
+                        own.iter()
+                            .map(|rank| match rank {
+                                Rank::Expected(set) => i64::from(!set.eval_in(at)),
+                                Rank::Levels(levels) => levels
+                                    .iter()
+                                    .position(|cell| cell.eval_in(at))
+                                    .map_or(-1, |k| k as i64),
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 

@@ -16,7 +16,7 @@ impl<B: Backend> Driver<B> {
         &mut self,
         span: Span,
         event: &EventStmt,
-        _sink: &mut dyn FnMut(Event),
+        sink: &mut dyn FnMut(Event),
     ) -> Result<(), EngineError> {
         let def = &self.program.events[event.event.0];
         let name = def.name.clone();
@@ -45,6 +45,19 @@ impl<B: Backend> Driver<B> {
             next = self
                 .backend
                 .learn(&next, crate::ir::CharId(who), &what)
+                .at(span)?;
+        }
+        // Each character's plausibility of the cases (action priority).
+        for (who, ranks) in event.expects.iter().enumerate() {
+            let Some(ranks) = ranks else { continue };
+            let levels = ranks.iter().copied().max().unwrap_or(0) + 1;
+            if levels == 1 {
+                continue;
+            }
+            let rank = rank_of(occ, self.program.constants[occ.0].ty, ranks, span);
+            next = self
+                .backend
+                .prefer(&next, crate::ir::CharId(who), &rank, levels)
                 .at(span)?;
         }
         // The changes: each changed constant's new term, by case.
@@ -87,6 +100,22 @@ impl<B: Backend> Driver<B> {
             let point = self.backend.point(&world).at(span)?;
             self.actual = Some((world, point));
         }
+        let saw = match actual_case {
+            None => Vec::new(),
+            Some(k) => (event.sees.iter())
+                .map(|groups| match groups {
+                    Some(g) => (0..g.len()).filter(|&d| g[d] == g[k]).collect(),
+                    None => (0..event.cases.len()).collect(),
+                })
+                .collect(),
+        };
+        sink(Event::Happened {
+            span,
+            round: self.round,
+            event: event.event,
+            case: actual_case,
+            saw,
+        });
         Ok(())
     }
 
@@ -174,6 +203,21 @@ fn ite(cond: Expr, then: Expr, otherwise: Expr) -> Expr {
         ty: then.ty,
         kind: ExprKind::Ite(Box::new(cond), Box::new(then), Box::new(otherwise)),
     }
+}
+
+/// The rank of the case `occ` holds, by `ranks` (an int: 0 most plausible).
+fn rank_of(occ: ConstId, ty: Ty, ranks: &[usize], span: Span) -> Expr {
+    let int = |n: usize| Expr {
+        kind: ExprKind::Int(n as i64),
+        ty: Ty::Int,
+        span,
+    };
+    (0..ranks.len())
+        .rev()
+        .skip(1)
+        .fold(int(ranks[ranks.len() - 1]), |rest, k| {
+            ite(is_case(occ, ty, k, span), int(ranks[k]), rest)
+        })
 }
 
 /// What a character with these groups of cases learns of `occ`: the occurrence itself

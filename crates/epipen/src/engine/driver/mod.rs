@@ -76,6 +76,25 @@ pub(crate) trait Backend {
         who: CharId,
         set: Self::Set,
     ) -> Result<Self::State, SolverError>;
+    /// `who` now finds the worlds of `set` more plausible than the others, its old
+    /// plausibility deciding inside each part (radical upgrade): `who`'s new most
+    /// significant rank is 0 in `set` and 1 elsewhere.
+    fn upgrade(
+        &mut self,
+        state: &Self::State,
+        who: CharId,
+        set: Self::Set,
+    ) -> Result<Self::State, SolverError>;
+    /// `who`'s new most significant rank is the value of `rank`, an int expression with
+    /// values in `0..levels`, lower more plausible: after an event, each case's rank in
+    /// `who`'s `expects` line (the action-priority update).
+    fn prefer(
+        &mut self,
+        state: &Self::State,
+        who: CharId,
+        rank: &Expr,
+        levels: usize,
+    ) -> Result<Self::State, SolverError>;
     /// An event happens: `occ`, an occurrence constant that holds its not-yet value in
     /// every world of `state` (and in `pres`), takes the value of the case that happened.
     /// The new κ holds the world w with `occ` = c for every world w of κ in `pres[c]`
@@ -144,6 +163,7 @@ pub(crate) trait Run {
         cap: usize,
     ) -> Result<Option<Model>, Failure>;
     fn backend(&self) -> &'static str;
+    fn actual(&self) -> Option<World>;
 }
 
 /// Runs a program's statements over one backend.
@@ -352,6 +372,11 @@ impl<B: Backend> Driver<B> {
                 let state = self.state.clone();
                 let set = self.formula(what, &state).at(stmt.span)?;
                 self.state = self.backend.learn_set(&state, *who, set).at(stmt.span)?;
+            }
+            StmtKind::Expects { who, formula } => {
+                let state = self.state.clone();
+                let set = self.formula(formula, &state).at(stmt.span)?;
+                self.state = self.backend.upgrade(&state, *who, set).at(stmt.span)?;
             }
             StmtKind::Learn { who, what } => {
                 let what = self.now(what).at(stmt.span)?;
@@ -781,11 +806,18 @@ impl<B: Backend> Run for Driver<B> {
             worlds: shown?,
             before: Some(model.worlds),
             views: model.views,
+            ranks: model.ranks,
         }))
     }
 
     fn backend(&self) -> &'static str {
         self.backend.name()
+    }
+
+    fn actual(&self) -> Option<World> {
+        self.actual
+            .as_ref()
+            .map(|(values, _)| World(values.clone()))
     }
 }
 
@@ -848,6 +880,10 @@ impl Run for Refused {
     fn backend(&self) -> &'static str {
         "none"
     }
+
+    fn actual(&self) -> Option<World> {
+        None
+    }
 }
 
 /// A story error unless every event `e` names has happened (the driver has replaced
@@ -860,9 +896,14 @@ fn no_latest(program: &Program, e: &Expr) -> Result<(), Failure> {
 }
 
 /// The statements of an `assert_adds_ck` block that still run when its hint is taken on
-/// trust: what the block teaches characters (`learns`) and the checkpoints it saves. Its
-/// announcements are replaced by the hint.
+/// trust: what the block teaches characters (`learns`), what it makes them expect
+/// (`expects`: κ does not change) and the checkpoints it saves. Its announcements are
+/// replaced by the hint.
 fn kept_when_trusted(body: &[Stmt]) -> impl Iterator<Item = &Stmt> {
-    body.iter()
-        .filter(|s| matches!(s.kind, StmtKind::Learn { .. } | StmtKind::Checkpoint(_)))
+    body.iter().filter(|s| {
+        matches!(
+            s.kind,
+            StmtKind::Learn { .. } | StmtKind::Expects { .. } | StmtKind::Checkpoint(_)
+        )
+    })
 }

@@ -27,7 +27,7 @@ pub(super) enum Col {
 }
 
 impl Col {
-    fn ints(self) -> Result<Vec<i128>, SolverError> {
+    pub(super) fn ints(self) -> Result<Vec<i128>, SolverError> {
         match self {
             Col::Int(v) => Ok(v),
             Col::Bool(v) => Ok(v.into_iter().map(i128::from).collect()),
@@ -208,7 +208,43 @@ impl ExplicitBackend {
                 let table = match self.memo.get(&key) {
                     Some(t) => t.clone(),
                     None => {
-                        let table = Rc::new(self.agree(agent.0, exprs, state, saved)?);
+                        let worlds = state.worlds.clone();
+                        let table = Rc::new(self.agree(agent.0, exprs, worlds, state, saved)?);
+                        self.memo.insert(key, table.clone());
+                        table
+                    }
+                };
+                let groups = self.groups(state, agent.0)?;
+                Col::Bool(lookup(&table, &groups, chunk))
+            }
+            ExprKind::Believes { agent, formula } => {
+                let key = (
+                    3,
+                    std::ptr::from_ref(&**formula) as usize,
+                    agent.0,
+                    state.id,
+                );
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let groups = self.groups(state, agent.0)?;
+                        let best = self.most_plausible(state, agent.0)?;
+                        let table =
+                            Rc::new(self.all_in_group(&groups, formula, &best, state, saved)?);
+                        self.memo.insert(key, table.clone());
+                        table
+                    }
+                };
+                let groups = self.groups(state, agent.0)?;
+                Col::Bool(lookup(&table, &groups, chunk))
+            }
+            ExprKind::BelievesValue { agent, exprs } => {
+                let key = (4, exprs.as_ptr() as usize, agent.0, state.id);
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let best = self.most_plausible(state, agent.0)?;
+                        let table = Rc::new(self.agree(agent.0, exprs, best, state, saved)?);
                         self.memo.insert(key, table.clone());
                         table
                     }
@@ -226,16 +262,17 @@ impl ExplicitBackend {
         })
     }
 
-    /// Whether the worlds of each of `agent`'s groups in `state` all give `exprs` one value.
+    /// Whether the worlds of each of `agent`'s groups among `worlds` (of `state`) all
+    /// give `exprs` one value.
     fn agree(
         &mut self,
         agent: usize,
         exprs: &[Expr],
+        worlds: Rc<Vec<u32>>,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Vec<bool>, SolverError> {
         let groups = self.groups(state, agent)?;
-        let worlds = state.worlds.clone();
         if self.names_every_constant(exprs) {
             // The values of every constant tell the worlds apart: a group agrees when it
             // holds at most one world of the state.
@@ -306,21 +343,23 @@ impl ExplicitBackend {
             return Ok(t.clone());
         }
         let groups = self.groups(state, agent)?;
-        let table = Rc::new(self.all_in_group(&groups, formula, state, saved)?);
+        let worlds = state.worlds.clone();
+        let table = Rc::new(self.all_in_group(&groups, formula, &worlds, state, saved)?);
         self.memo.insert(key, table.clone());
         Ok(table)
     }
 
-    /// Per group: whether `formula` holds in every world of the group in `state`.
+    /// Per group: whether `formula` holds in every world of the group among `worlds`
+    /// (of `state`).
     fn all_in_group(
         &mut self,
         groups: &Groups,
         formula: &Expr,
+        worlds: &[u32],
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Vec<bool>, SolverError> {
         let mut good = vec![true; groups.count];
-        let worlds = state.worlds.clone();
         for chunk in worlds.chunks(CHUNK) {
             self.check_deadline()?;
             let phi = self.eval(formula, chunk, state, saved)?.bools()?;
@@ -367,7 +406,9 @@ impl ExplicitBackend {
                 let table = match self.memo.get(&key) {
                     Some(t) => t.clone(),
                     None => {
-                        let t = Rc::new(self.all_in_group(&groups, formula, state, saved)?);
+                        let worlds = state.worlds.clone();
+                        let t =
+                            Rc::new(self.all_in_group(&groups, formula, &worlds, state, saved)?);
                         self.memo.insert(key, t.clone());
                         t
                     }
@@ -459,7 +500,7 @@ impl ExplicitBackend {
     ) -> Result<Rc<Groups>, SolverError> {
         let key: Vec<(usize, usize)> = agents
             .iter()
-            .map(|&a| (a, state.learned[a].len()))
+            .map(|&a| (a, state.minds.learned[a].len()))
             .collect();
         if let Some(g) = self.joint.get(&key) {
             return Ok(g.clone());
@@ -493,7 +534,7 @@ impl ExplicitBackend {
         state: &Rc<State>,
         agent: usize,
     ) -> Result<Rc<Groups>, SolverError> {
-        let learned = &state.learned[agent];
+        let learned = &state.minds.learned[agent];
         let key = (agent, learned.len());
         if let Some(g) = self.views.get(&key) {
             return Ok(g.clone());
@@ -544,8 +585,8 @@ impl ExplicitBackend {
                 }
             }
             Learned::Set(bits) => {
-                for (w, b) in bits.iter().enumerate() {
-                    f(w, i128::from(*b));
+                for w in 0..self.universe.len {
+                    f(w, i128::from(self.learned_bit(bits, w)));
                 }
             }
             Learned::Expr(e) => {

@@ -45,12 +45,16 @@ pub(crate) struct State {
     pub kappa: Term,
     pub learned: Vec<Vec<Learned>>,
     pub worlds: Option<WorldList>,
+    /// Each character's plausibility ranks, most significant first: an int term (lower
+    /// more plausible) and how many values it takes (0 to that, less one).
+    pub ranks: Rc<Vec<Vec<(Term, usize)>>>,
 }
 
 /// The goal of a knowledge operator: that a formula holds, or the values of expressions.
 pub(super) enum Goal {
     That(Term),
-    Values(Vec<Term>),
+    /// The values of the terms, in the worlds where the condition holds (all: None).
+    Values(Vec<Term>, Option<Term>),
 }
 
 pub(crate) struct Z3Backend {
@@ -118,6 +122,17 @@ impl Z3Backend {
             .and_then(|a| a.worlds.clone())
     }
 
+    /// `state` with `rank` (an int term with `levels` values) as `who`'s new most
+    /// significant plausibility rank.
+    fn ranked(&self, state: &State, who: CharId, rank: Term, levels: usize) -> State {
+        let mut ranks = (*state.ranks).clone();
+        ranks[who.0].insert(0, (rank, levels));
+        State {
+            ranks: Rc::new(ranks),
+            ..state.clone()
+        }
+    }
+
     /// The value an occurrence constant holds until its event happens.
     fn not_yet(&self, occ: ConstId) -> i64 {
         let o = self.program.constants[occ.0]
@@ -150,6 +165,7 @@ impl Z3Backend {
                 kappa: state.kappa.clone(),
                 learned: state.learned.clone(),
                 worlds: Some(Rc::new(kept)),
+                ranks: state.ranks.clone(),
             });
         }
         let mut phi = self.z3.simplify(&phi)?;
@@ -168,6 +184,7 @@ impl Z3Backend {
             kappa: self.z3.simplify(&Term::and(&[state.kappa.clone(), phi]))?,
             learned: state.learned.clone(),
             worlds: None,
+            ranks: state.ranks.clone(),
         })
     }
 }
@@ -192,6 +209,7 @@ impl Backend for Z3Backend {
             kappa: Term::and(&kappa).simplify(),
             learned: vec![Vec::new(); self.program.characters.len()],
             worlds: None,
+            ranks: Rc::new(vec![Vec::new(); self.program.characters.len()]),
         })
     }
 
@@ -280,6 +298,22 @@ impl Backend for Z3Backend {
         Ok(next)
     }
 
+    fn upgrade(&mut self, state: &State, who: CharId, set: Term) -> Result<State, SolverError> {
+        let rank = set.ite(&Term::int(0), &Term::int(1));
+        Ok(self.ranked(state, who, rank, 2))
+    }
+
+    fn prefer(
+        &mut self,
+        state: &State,
+        who: CharId,
+        rank: &Expr,
+        levels: usize,
+    ) -> Result<State, SolverError> {
+        let rank = self.encode(rank, state, &[])?;
+        Ok(self.ranked(state, who, rank, levels))
+    }
+
     fn learn_set(&mut self, state: &State, who: CharId, set: Term) -> Result<State, SolverError> {
         let mut next = state.clone();
         next.learned[who.0].push(Learned::Expr(set));
@@ -315,6 +349,7 @@ impl Backend for Z3Backend {
                 kappa: state.kappa.clone(),
                 learned: state.learned.clone(),
                 worlds: Some(Rc::new(next)),
+                ranks: state.ranks.clone(),
             });
         }
         let happened: Vec<Term> = pres
@@ -328,6 +363,7 @@ impl Backend for Z3Backend {
                 .simplify(&Term::and(&[before(&state.kappa), Term::or(&happened)]))?,
             learned: state.learned.clone(),
             worlds: None,
+            ranks: state.ranks.clone(),
         })
     }
 
@@ -397,12 +433,14 @@ impl Backend for Z3Backend {
                     .simplify(&Term::and(&[self.kappa_of(before), hint]))?,
                 learned: learned.learned.clone(),
                 worlds: None,
+                ranks: learned.ranks.clone(),
             });
         }
         let start = State {
             kappa: before.kappa.clone(),
             learned: learned.learned.clone(),
             worlds: before.worlds.clone(),
+            ranks: learned.ranks.clone(),
         };
         self.add_to_kappa(&start, hint, false)
     }
@@ -476,10 +514,27 @@ impl Backend for Z3Backend {
             }
             views.push(view);
         }
+        let mut ranks = Vec::with_capacity(state.ranks.len());
+        for own in state.ranks.iter() {
+            let compiled: Vec<_> = own.iter().map(|(r, _)| r.compile(&self.vars)).collect();
+            let mut per_world = Vec::with_capacity(worlds.len());
+            for w in &worlds {
+                let tuple = compiled
+                    .iter()
+                    .map(|r| match r.eval(&w.0, &mut scratch)? {
+                        Value::Int(n) => Ok(n),
+                        Value::Bool(b) => Ok(i64::from(b)),
+                    })
+                    .collect::<Result<Vec<i64>, SolverError>>()?;
+                per_world.push(tuple);
+            }
+            ranks.push(per_world);
+        }
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 }
