@@ -258,11 +258,11 @@ impl<'p> Evaluator<'p> {
                 let holds = self.eval(formula, &v, s)?.into_bool()?;
                 *table.entry(obs).or_insert(true) &= holds;
             }
-            self.memo.insert(key, Table::Knows(table));
+            self.memo.insert(key, Table::Believes(table));
         }
         let obs = self.observation(agent, w, s)?;
         match &self.memo[&key] {
-            Table::Knows(table) => Ok(table.get(&obs).copied().unwrap_or(true)),
+            Table::Believes(table) => Ok(table.get(&obs).copied().unwrap_or(true)),
             _ => unreachable!("memo key kinds are distinct"),
         }
     }
@@ -296,11 +296,11 @@ impl<'p> Evaluator<'p> {
                     }
                 }
             }
-            self.memo.insert(key, Table::KnowsValue(table));
+            self.memo.insert(key, Table::BelievesValue(table));
         }
         let obs = self.observation(agent, w, s)?;
         match &self.memo[&key] {
-            Table::KnowsValue(table) => Ok(table.get(&obs).is_none_or(|v| v.is_some())),
+            Table::BelievesValue(table) => Ok(table.get(&obs).is_none_or(|v| v.is_some())),
             _ => unreachable!("memo key kinds are distinct"),
         }
     }

@@ -335,11 +335,18 @@ enum Change<'p> {
 /// A memoised knowledge operator over one state, indexed by the agent's observation
 /// (the values of everything it learned).
 enum Table {
-    /// `K_A φ`: by the agent's class of worlds, whether every world of it satisfies `φ`.
+    /// `K_A φ`: by the agent's class of worlds (see `Evaluator::class`), whether every
+    /// world of it satisfies `φ`.
     Knows(HashMap<usize, bool>),
     /// `knows_value(A, ē)`: by class, the one value of `ē` in it, or `None` when its
     /// worlds disagree.
     KnowsValue(HashMap<usize, Option<Vec<V>>>),
+    /// `believes(A, φ)`: by the agent's observation, whether every most plausible world
+    /// with it satisfies `φ`.
+    Believes(HashMap<Vec<V>, bool>),
+    /// `believes_value(A, ē)`: by observation, the one value of `ē` in the most
+    /// plausible worlds with it, or `None` when they disagree.
+    BelievesValue(HashMap<Vec<V>, Option<Vec<V>>>),
     /// `D_G φ`: by the members' observations together, whether every world with them
     /// satisfies `φ`.
     Distributed(HashMap<Vec<Vec<V>>, bool>),
