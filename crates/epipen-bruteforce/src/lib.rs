@@ -139,8 +139,10 @@ pub fn trace(program: &Program, domain: &Domain) -> Trace {
     };
     let mut ev = Evaluator {
         program,
-        checkpoints: vec![None; program.checkpoints.len()],
+        checkpoints: Rc::new(vec![None; program.checkpoints.len()]),
         memo: HashMap::new(),
+        classes: HashMap::new(),
+        observations: HashMap::new(),
         next_id: 1,
         state: Rc::new(State {
             id: 0,
@@ -305,6 +307,9 @@ fn dense<K: Ord>(keys: Vec<(World, K)>) -> HashMap<World, usize> {
     keys.into_iter().map(|(w, _)| w).zip(ranks).collect()
 }
 
+/// The state each checkpoint saved last (None: not reached yet).
+type Checkpoints<'p> = Rc<Vec<Option<Rc<State<'p>>>>>;
+
 /// Something a character learned.
 #[derive(Clone)]
 enum Learned<'p> {
@@ -334,11 +339,18 @@ enum Change<'p> {
 /// A memoised knowledge operator over one state, indexed by the agent's observation
 /// (the values of everything it learned).
 enum Table {
-    /// `K_A φ`: whether every world of the group satisfies `φ`.
-    Knows(HashMap<Vec<V>, bool>),
-    /// `knows_value(A, ē)`: the one value of `ē` in the group, or `None` when the
-    /// group's worlds disagree.
-    KnowsValue(HashMap<Vec<V>, Option<Vec<V>>>),
+    /// `K_A φ`: by the agent's class of worlds (see `Evaluator::class`), whether every
+    /// world of it satisfies `φ`.
+    Knows(HashMap<usize, bool>),
+    /// `knows_value(A, ē)`: by class, the one value of `ē` in it, or `None` when its
+    /// worlds disagree.
+    KnowsValue(HashMap<usize, Option<Vec<V>>>),
+    /// `believes(A, φ)`: by the agent's observation, whether every most plausible world
+    /// with it satisfies `φ`.
+    Believes(HashMap<Vec<V>, bool>),
+    /// `believes_value(A, ē)`: by observation, the one value of `ē` in the most
+    /// plausible worlds with it, or `None` when they disagree.
+    BelievesValue(HashMap<Vec<V>, Option<Vec<V>>>),
     /// `D_G φ`: by the members' observations together, whether every world with them
     /// satisfies `φ`.
     Distributed(HashMap<Vec<Vec<V>>, bool>),
@@ -401,8 +413,13 @@ impl From<String> for Fail {
 
 struct Evaluator<'p> {
     program: &'p Program,
-    checkpoints: Vec<Option<Rc<State<'p>>>>,
+    checkpoints: Checkpoints<'p>,
     memo: HashMap<MemoKey, Table>,
+    /// The class of a world for an agent in a state (agent, state id, world): the number
+    /// of its observation among that agent's observations in that state.
+    classes: HashMap<(usize, usize, World), usize>,
+    /// Per (agent, state id), the observations met so far, numbered.
+    observations: HashMap<(usize, usize), HashMap<Vec<V>, usize>>,
     next_id: usize,
     /// The current state.
     state: Rc<State<'p>>,
@@ -516,7 +533,9 @@ impl<'p> Evaluator<'p> {
                 }
                 self.restrict(&added, &state)?;
             }
-            StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
+            StmtKind::Checkpoint(c) => {
+                Rc::make_mut(&mut self.checkpoints)[c.0] = Some(self.state.clone())
+            }
             StmtKind::Worlds { .. } => {
                 let worlds = self.shown_worlds()?;
                 self.events.push(Event::Worlds {
@@ -1165,6 +1184,42 @@ Eve: knows_value(x / (y + 1))
         let worlds = run(story, vec![Some((-2, 2)), Some((-2, 2))]);
         let expected = ints(&[&[0, -1], &[0, 1], &[0, 2], &[1, 2]]);
         assert_eq!(worlds, expected);
+    }
+
+    /// A formula learned in a round says what `at` meant then: saving its checkpoint again
+    /// in the next round (of a loop or a `repeat`) does not change it. (The evaluator
+    /// read the latest save, so the learned formula, asked about through the state it
+    /// was learned in, asked itself again: a stack overflow.)
+    #[test]
+    fn a_learned_at_keeps_the_checkpoint_of_its_time() {
+        let rounds = "characters A, B
+bool p
+B learns p
+for t in 0..2 {
+  checkpoint before
+  A learns at(before, knows(B, p) or knows(A, p))
+}
+announce knows(A, p)
+";
+        let b = |v: bool| World(vec![Value::Bool(v)]);
+        assert_eq!(run(rounds, vec![None]), vec![b(true)]);
+        let repeated = "characters A, B
+bool p
+B learns p
+actual p
+repeat max 2 {
+  checkpoint before
+  A learns at(before, knows(B, p) or knows(A, p))
+} until at(before, knows(A, p))
+";
+        let program = epipen::compile(repeated, &[]).expect("the story compiles");
+        let t = trace(&program, &Domain { ranges: vec![None] });
+        assert!(
+            matches!(t.events.as_slice(), [Event::RepeatDone { rounds: 2, .. }]),
+            "{:?}",
+            t.events
+        );
+        assert_eq!(t.end.expect("the evaluator runs"), vec![b(false), b(true)]);
     }
 
     #[test]
