@@ -74,7 +74,12 @@ impl Lowerer {
     }
 
     /// `maybe_agent`: see [`Lowerer::value`].
-    pub(super) fn expr_in(&mut self, expr: &ast::Expr, ctx: Ctx, maybe_agent: bool) -> Option<ir::Expr> {
+    pub(super) fn expr_in(
+        &mut self,
+        expr: &ast::Expr,
+        ctx: Ctx,
+        maybe_agent: bool,
+    ) -> Option<ir::Expr> {
         let span = expr.span;
         match &expr.kind {
             ExprKind::Int(n) => Some(int_lit(*n, span)),
@@ -280,7 +285,12 @@ impl Lowerer {
     }
 
     /// The agent of `knows(φ)` / `knows_value(e, …)`, which must be the speaker.
-    pub(super) fn implicit_agent(&mut self, ctx: Ctx, function: &str, call: Span) -> Option<CharId> {
+    pub(super) fn implicit_agent(
+        &mut self,
+        ctx: Ctx,
+        function: &str,
+        call: Span,
+    ) -> Option<CharId> {
         match ctx.speaker {
             Speaker::Character(id) => Some(id),
             Speaker::Unresolved => None,
