@@ -151,13 +151,18 @@ impl CompiledStory {
         explore::statement_text(&self.source[span.start..span.end])
     }
 
-    /// The hint of the `assert_adds_ck` statement, or the formula of the `check`, at
-    /// `span`, as written (on one line: its spaces collapsed).
+    /// The hint of the `assert_adds_ck` statement, or the formula of the `check` (`actual
+    /// φ` for a `check actual`), at `span`, as written (on one line: its spaces
+    /// collapsed).
     pub fn hint_text(&self, span: Span) -> String {
         fn formula(stmts: &[Stmt], span: Span) -> Option<Span> {
             stmts.iter().find_map(|stmt| match &stmt.kind {
                 StmtKind::AssertAddsCk { hint, .. } if stmt.span == span => Some(hint.span),
                 StmtKind::Check(e) if stmt.span == span => Some(e.span),
+                // The statement without its `check` keyword.
+                StmtKind::CheckActual(e) if stmt.span == span => {
+                    Some(Span::new(span.start + "check".len(), e.span.end))
+                }
                 StmtKind::AssertAddsCk { body, .. }
                 | StmtKind::Simultaneously(body)
                 | StmtKind::Repeat { body, .. } => formula(body, span),
