@@ -26,6 +26,7 @@ event move {                                   # While she is away, Anne may mov
 }
 
 here := true                                   # Sally comes back.
+checkpoint back                                # (`epipen graph --at back` draws this moment)
 
 # Where is the marble? In the box, and Anne knows it.
 check actual marble == box and knows(Anne, marble == box)

@@ -24,20 +24,20 @@ fn sally_believes_the_marble_is_in_the_basket() {
         &["run", "stories/sally-anne.story"],
         &ALL,
         "move: moved (Sally saw moved or stayed; Anne saw moved)\n\
-        check line 31: holds\n\
-        check line 33: holds\n\
+        check line 32: holds\n\
         check line 34: holds\n\
-        check line 36: holds\n\
+        check line 35: holds\n\
         check line 37: holds\n\
-        check line 40: holds\n\
+        check line 38: holds\n\
         check line 41: holds\n\
         check line 42: holds\n\
-        check line 46: holds\n\
+        check line 43: holds\n\
         check line 47: holds\n\
-        check line 49: holds\n\
-        check line 53: holds\n\
+        check line 48: holds\n\
+        check line 50: holds\n\
         check line 54: holds\n\
-        -- line 58: worlds --\n\
+        check line 55: holds\n\
+        -- line 59: worlds --\n\
         2 possible worlds:\n\
         \x20 marble = box (was hand), here = true, move = moved\n\
         \x20 marble = basket (was hand), here = true, move = stayed\n\
@@ -47,19 +47,19 @@ fn sally_believes_the_marble_is_in_the_basket() {
     assert_run(
         &["check", "stories/sally-anne.story"],
         &ALL,
-        "line 31: check `actual marble == box and knows(Anne, marble == box)` holds\n\
-        line 33: check `actual not knows_value(Sally, marble)` holds\n\
-        line 34: check `actual not knows(Sally, marble == basket)` holds\n\
-        line 36: check `actual believes(Sally, marble == basket)` holds\n\
-        line 37: check `actual believes_value(Sally, marble)` holds\n\
-        line 40: check `actual believes(Sally, marble == basket) and marble != basket` holds\n\
-        line 41: check `actual knows(Anne, believes(Sally, marble == basket))` holds\n\
-        line 42: check `actual knows(Anne, not believes(Sally, marble == box))` holds\n\
-        line 46: check `actual believes(Anne, believes(Sally, marble == basket))` holds\n\
-        line 47: check `actual believes(Sally, believes(Anne, marble == basket))` holds\n\
-        line 49: check `actual knows(Sally, not knows_value(Sally, marble))` holds\n\
-        line 53: check `actual knows(Sally, marble == box)` holds\n\
-        line 54: check `actual knows(Sally, move == moved)` holds\n\
+        "line 32: check `actual marble == box and knows(Anne, marble == box)` holds\n\
+        line 34: check `actual not knows_value(Sally, marble)` holds\n\
+        line 35: check `actual not knows(Sally, marble == basket)` holds\n\
+        line 37: check `actual believes(Sally, marble == basket)` holds\n\
+        line 38: check `actual believes_value(Sally, marble)` holds\n\
+        line 41: check `actual believes(Sally, marble == basket) and marble != basket` holds\n\
+        line 42: check `actual knows(Anne, believes(Sally, marble == basket))` holds\n\
+        line 43: check `actual knows(Anne, not believes(Sally, marble == box))` holds\n\
+        line 47: check `actual believes(Anne, believes(Sally, marble == basket))` holds\n\
+        line 48: check `actual believes(Sally, believes(Anne, marble == basket))` holds\n\
+        line 50: check `actual knows(Sally, not knows_value(Sally, marble))` holds\n\
+        line 54: check `actual knows(Sally, marble == box)` holds\n\
+        line 55: check `actual knows(Sally, move == moved)` holds\n\
         13 verified, 0 refuted\n",
     );
 }
@@ -80,12 +80,12 @@ fn sally_does_not_know_where_the_marble_is() {
         assert_eq!(
             out.stdout,
             "move: moved (Sally saw moved or stayed; Anne saw moved)\n\
-             check line 31: holds\ncheck line 33: holds\n",
+             check line 32: holds\ncheck line 34: holds\n",
             "{backend}"
         );
         assert!(
             out.stderr.contains(
-                ":34:1: error: the check `actual knows(Sally, marble == basket)` fails\n"
+                ":35:1: error: the check `actual knows(Sally, marble == basket)` fails\n"
             ) && out.stderr.contains(
                 "= hint: it is false in the possible world marble = box, here = true, move = moved\n"
             ),
