@@ -1534,6 +1534,7 @@ fn belief_agrees_with_the_evaluator() {
     ];
     agree_and_hold(stories);
 }
+
 /// The event stories of issue 19 (stories/coin-flip.story, group-announcement, monty-hall,
 /// hangman, prisoners, gossip), at several settings: every backend that takes them gives
 /// the evaluator's transcript (each check, each `worlds` statement, the end: every world
@@ -1597,4 +1598,53 @@ fn event_stories_agree_with_the_evaluator() {
             );
         }
     }
+}
+
+/// The belief stories of `stories/` (issue 20): Sally-Anne, Hintikka's World's spying
+/// version (with and without the spying) and "My first example", the lie, belief
+/// revision, the peeking muddy child and the private secrets, each as written; and
+/// consecutive numbers with a hunch, which has no bound (Z3 only), with A and B at most
+/// 8 and its checks about every world kept to the worlds below the bound (at A = 8 Anne
+/// knows B = 7). Every backend that takes them gives the evaluator's transcript, every
+/// check holding.
+#[test]
+fn belief_stories_agree_with_the_evaluator() {
+    let read = |name: &str| {
+        std::fs::read_to_string(epipen_fuzz::root().join(format!("stories/{name}.story")))
+            .expect("the story exists")
+    };
+    let mut stories: Vec<(String, Bounds)> = [
+        "sally-anne",
+        "sally-anne-spying",
+        "first-example",
+        "lie",
+        "belief-revision",
+        "muddy-children-peek",
+        "secrets",
+    ]
+    .iter()
+    .map(|name| (read(name), &[][..]))
+    .collect();
+    let spying = read("sally-anne-spying");
+    assert!(spying.contains("const spying = 1\n"));
+    stories.push((
+        spying.replace("const spying = 1\n", "const spying = 0\n"),
+        &[],
+    ));
+    let mut bounded = read("consecutive-numbers-belief").replace(
+        "announce A >= 0 and B >= 0 and",
+        "announce A >= 0 and B >= 0 and A <= 8 and B <= 8 and",
+    );
+    for check in [
+        "check believes(Anne, B == A + 1) and believes_value(Anne, B)",
+        "check believes(Bill, A == B + 1) and believes_value(Bill, A)",
+        "check knows_value(Anne, B) <-> A == 0",
+    ] {
+        assert!(bounded.contains(check), "{check}");
+        let formula = &check["check ".len()..];
+        bounded = bounded.replace(check, &format!("check A < 8 and B < 8 -> ({formula})"));
+    }
+    stories.push((bounded, &[("A", (0, 8)), ("B", (0, 8))]));
+    let stories: Vec<(&str, Bounds)> = stories.iter().map(|(t, b)| (t.as_str(), *b)).collect();
+    agree_and_hold(&stories);
 }

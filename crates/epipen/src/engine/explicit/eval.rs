@@ -542,8 +542,13 @@ impl ExplicitBackend {
         let n = self.universe.len;
         let mut gid = vec![0u32; n];
         let mut count = usize::from(n > 0);
+        let dom = if learned.is_empty() {
+            Vec::new()
+        } else {
+            self.ranges()
+        };
         for item in learned.clone() {
-            let (lo, hi) = self.key_range(&item);
+            let (lo, hi) = Self::key_range(&dom, &item);
             let width = (hi - lo) as u128 + 1;
             let dense = (count as u128).saturating_mul(width) <= (4 * n as u128).max(1 << 20);
             let mut fresh = 0usize;

@@ -387,18 +387,19 @@ impl ExplicitBackend {
         bits[self.universe.ancestor(w, bits.len())]
     }
 
-    /// The interval a learned item's values stay in (from the universe's box).
-    fn key_range(&self, item: &Learned) -> (i128, i128) {
-        let dom = self.ranges();
+    /// The interval a learned item's values stay in, from the universe's box `dom`
+    /// ([`ExplicitBackend::ranges`]).
+    fn key_range(dom: &[Interval], item: &Learned) -> (i128, i128) {
         let d = match item {
             Learned::Const(c) => dom[*c],
-            Learned::Expr(e) => bound::interval(e, &dom),
+            Learned::Expr(e) => bound::interval(e, dom),
             Learned::Set(_) => return (0, 1),
         };
         (d.lo, d.hi)
     }
 
-    /// Each constant's smallest and largest value in the universe.
+    /// Each constant's smallest and largest value in the universe (a walk over every
+    /// column: compute it once, not per learned item).
     fn ranges(&self) -> Vec<Interval> {
         self.universe
             .columns
