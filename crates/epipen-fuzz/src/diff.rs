@@ -123,7 +123,7 @@ fn without_numbers(message: &str) -> String {
     words.join(" ")
 }
 
-const FEATURES: [(&str, &str); 19] = [
+const FEATURES: [(&str, &str); 23] = [
     ("actual", "actual "),
     ("reveals", " reveals "),
     ("repeat", "repeat max"),
@@ -143,6 +143,10 @@ const FEATURES: [(&str, &str); 19] = [
     ("check", "check "),
     (":=", " := "),
     ("member :=", "] := "),
+    ("event", "event e"),
+    ("believes", "believes("),
+    ("believes_value", "believes_value("),
+    ("expects", " expects "),
 ];
 
 /// With `FUZZ_DUMP=path`, writes `text` there: the story about to run, for a run that
@@ -237,9 +241,30 @@ fn compare(printed: &Printed) -> Result<(), String> {
         .iter()
         .filter(|e| e.ends_with("check holds"));
     let held = held.count() as u64;
+    // Stories that ran everywhere (compiled) with events and belief (issues 19 and 20).
+    let happened = expected.events.iter().any(|e| e.contains(": case "));
+    let ran = [
+        ("ran: an event", text.contains("event e")),
+        ("ran: an event happened", happened),
+        (
+            "ran: belief",
+            text.contains("believes") || text.contains(" expects "),
+        ),
+        ("ran: believes or believes_value", text.contains("believes")),
+        ("ran: expects line or statement", text.contains(" expects ")),
+        (
+            "ran: events and believes",
+            text.contains("event e") && text.contains("believes"),
+        ),
+    ];
     tally(|t| {
         *t.endings.entry(ending(&expected)).or_default() += 1;
         *t.features.entry("checks held (events)").or_default() += held;
+        for (name, yes) in ran {
+            if yes {
+                *t.features.entry(name).or_default() += 1;
+            }
+        }
     });
     if let Some(needle) = std::env::var_os("FUZZ_SHOW") {
         // Tuning the generator: the stories whose evaluator run says this.

@@ -12,6 +12,7 @@ use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
 
+mod belief;
 mod event;
 
 pub use event::{ActualLine, Case, CaseLine, Event, FamilySees, Partition};
@@ -115,6 +116,8 @@ pub enum Stmt {
     Event(Box<Event>),
     /// `A learns φ`, φ with knowledge operators: whether it holds now.
     LearnsWhether(u8, BoolE),
+    /// `A expects φ` (issue 20): soft information, a radical upgrade.
+    Expects(u8, BoolE),
 }
 
 /// What a `check` says.
@@ -130,6 +133,9 @@ pub enum Check {
     /// `check actual φ`: steered as `Plain` when the mode is below 7; with no actual world
     /// yet, a story error when the mode is 9, else printed as `check φ`.
     Actual(u8, BoolE),
+    /// A law of knowledge and belief (plausibility models) instantiated with a character
+    /// (by index) and φ: it holds in every world.
+    BeliefLaw(u8, u8, BoolE),
 }
 
 /// The group operators: the IR's (`name` is how stories write them).
@@ -251,6 +257,9 @@ pub enum BoolE {
     /// `knows(agent, φ)`; no agent: the speaker's (or the first character's).
     Knows(Option<u8>, Box<BoolE>),
     KnowsValue(Option<u8>, Vec<Term>),
+    /// `believes(agent, φ)` (issue 20); no agent as for `knows`.
+    Believes(Option<u8>, Box<BoolE>),
+    BelievesValue(Option<u8>, Vec<Term>),
     At(u8, Box<BoolE>),
     /// `everyone_knows`, `common_knowledge`, `distributed_knowledge`: over every
     /// character (None), or over the group listed first (members by index among the
@@ -492,6 +501,8 @@ pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
         4 => (agent(), vec(term(plain_bool()), 1..=2)).prop_map(|(a, t)| BoolE::KnowsValue(a, t)),
         2 => (group_op(), group(), plain_bool()).prop_map(|(op, g, f)| BoolE::Group(op, g, Box::new(f))),
         1 => event::event_at(),
+        4 => belief::believes(plain_bool()),
+        2 => belief::believes_value(),
     ];
     atom.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
@@ -499,6 +510,7 @@ pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
             4 => (l_op(), inner.clone(), inner.clone())
                 .prop_map(|(op, a, b)| BoolE::Logic(op, Box::new(a), Box::new(b))),
             2 => (agent(), inner.clone()).prop_map(|(a, f)| BoolE::Knows(a, Box::new(f))),
+            2 => belief::believes(inner.clone()),
             2 => (0u8..3, inner.clone()).prop_map(|(c, f)| BoolE::At(c, Box::new(f))),
             1 => (group_op(), group(), inner.clone())
                 .prop_map(|(op, g, f)| BoolE::Group(op, g, Box::new(f))),
@@ -521,6 +533,7 @@ fn revealable() -> BoxedStrategy<BoolE> {
         1 => (group_op(), group(), plain_bool()).prop_map(|(op, g, f)| {
             BoolE::Knows(None, Box::new(BoolE::Group(op, g, Box::new(f))))
         }),
+        2 => belief::own_belief(),
     ];
     let own = own.prop_recursive(1, 3, 2, |inner| {
         prop_oneof![
@@ -568,6 +581,7 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
         2 => event::learns_whether(),
         1 => event::assign_many(),
         1 => event::check_actual(),
+        3 => belief::expects(),
     ];
     let simple = if part == Part::Post {
         prop_oneof![4 => simple, 3 => (0u8..5, revealable()).prop_map(|(a, f)| Stmt::Reveals(a, f))]
@@ -637,7 +651,7 @@ fn sim_item(part: Part) -> BoxedStrategy<Stmt> {
         1 => (ct_cond(), vec(item, 1..3)).prop_map(|(c, b)| Stmt::If(c, b, None)),
         // Refused (printed only in stories that print refused changes and events).
         1 => assign(),
-        1 => prop_oneof![event::assign_many(), event::event()],
+        1 => prop_oneof![event::assign_many(), event::event(), belief::expects()],
     ]
     .boxed()
 }
@@ -654,6 +668,7 @@ fn check() -> impl Strategy<Value = Check> {
             .prop_map(|(law, a, others, f)| Check::Law(law, a, others, f)),
         1 => Just(Check::Kept),
         2 => (0u8..10, epistemic_bool()).prop_map(|(mode, f)| Check::Actual(mode, f)),
+        2 => (any::<u8>(), 0u8..5, epistemic_bool()).prop_map(|(law, a, f)| Check::BeliefLaw(law, a, f)),
     ]
 }
 
@@ -675,6 +690,7 @@ fn repeat(actual: bool) -> impl Strategy<Value = Stmt> {
         1 => event::learns_whether(),
         1 => event::assign_many(),
         1 => event::check_actual(),
+        1 => belief::expects(),
     ];
     // Until: anything, or what a reveal is about, or at once.
     let until = prop_oneof![
@@ -786,6 +802,9 @@ pub fn world_count(d: &Decls, n: i64) -> u128 {
 pub const MAX_WORLDS: u128 = 512;
 
 pub fn story() -> impl Strategy<Value = Story> {
+    // Most stories have an event with `expects` lines at the top level, before or after
+    // the actual world (events and belief in most stories of a campaign).
+    let featured = option::weighted(0.85, (event::event_with(1), any::<u8>(), any::<bool>()));
     (
         decls(),
         vec(stmt(Part::Pre, 2), 0..4),
@@ -796,18 +815,26 @@ pub fn story() -> impl Strategy<Value = Story> {
         set_k(),
         0u64..4,
         prop::bool::weighted(0.3),
+        featured,
     )
         .prop_map(
-            |(decls, pre, actual, post, steer, set_n, set_k, seed, refuse)| Story {
-                decls,
-                pre,
-                actual,
-                post,
-                steer,
-                set_n,
-                set_k,
-                seed,
-                refuse,
+            |(decls, mut pre, actual, mut post, steer, set_n, set_k, seed, refuse, featured)| {
+                if let Some((event, at, before)) = featured {
+                    let into = if before { &mut pre } else { &mut post };
+                    let at = usize::from(at) % (into.len() + 1);
+                    into.insert(at, event);
+                }
+                Story {
+                    decls,
+                    pre,
+                    actual,
+                    post,
+                    steer,
+                    set_n,
+                    set_k,
+                    seed,
+                    refuse,
+                }
             },
         )
         .prop_filter("too many worlds", |s| {

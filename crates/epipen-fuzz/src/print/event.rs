@@ -44,6 +44,13 @@ enum Shape {
     },
 }
 
+/// Which line of an event block groups its cases.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Line {
+    Sees,
+    Expects,
+}
+
 /// The cases of a block: each case's name and the line (index in `shapes`) it comes from.
 struct Cases {
     names: Vec<(String, usize)>,
@@ -72,7 +79,7 @@ impl Printer<'_> {
     pub(super) fn checkpoint_for(&self, c: u8, f: &BoolE) -> usize {
         let names_event = match f {
             BoolE::EventIs(..) => true,
-            BoolE::Knows(_, f) => matches!(**f, BoolE::EventIs(..)),
+            BoolE::Knows(_, f) | BoolE::Believes(_, f) => matches!(**f, BoolE::EventIs(..)),
             _ => false,
         };
         let after: Vec<usize> = (0..self.checkpoints.len())
@@ -297,6 +304,7 @@ impl Printer<'_> {
             .world_bound
             .saturating_mul(factor.saturating_pow(self.runs));
         self.sees_lines(ev, &cases, &mut body);
+        self.expects_lines(ev, &cases, &mut body);
         self.note_event(ev, &cases);
         let header = format!("event {name} {{");
         let block = |actual: Option<&str>| -> Vec<String> {
@@ -493,7 +501,7 @@ impl Printer<'_> {
             {
                 continue;
             }
-            let groups = self.partition(cases, part, None);
+            let groups = self.partition(cases, part, Line::Sees);
             body.push(format!("{who} sees {groups}"));
             seen.push(who);
         }
@@ -511,13 +519,52 @@ impl Printer<'_> {
             hi: n - 1,
         });
         let groups = match family {
-            FamilySees::Same(part) => self.partition(cases, part, None),
+            FamilySees::Same(part) => self.partition(cases, part, Line::Sees),
             FamilySees::Own => self.own_groups(cases, &k),
         };
         self.scope.pop();
         self.printed.constructs.insert("event: sees in a for");
         body.push(format!("for {k} in 0..n {{"));
         body.push(format!("  P[{k}] sees {groups}"));
+        body.push("}".into());
+    }
+
+    /// The `expects` lines (issue 20), appended to `body`: the characters' own (each at
+    /// most once; one member of the family at most, none when the family has its `for`
+    /// line), then the family's. The partition's groups in order, most plausible first;
+    /// now and then its last group left out (those cases come last).
+    fn expects_lines(&mut self, ev: &Event, cases: &Cases, body: &mut Vec<String>) {
+        let family = ev.family_expects.as_ref().filter(|_| self.d.char_family);
+        let mut seen: Vec<String> = Vec::new();
+        for (who, part) in &ev.expects {
+            let who = self.agent(*who);
+            let member = who.starts_with("P[");
+            if seen.contains(&who)
+                || (member && (family.is_some() || seen.iter().any(|s| s.starts_with("P["))))
+            {
+                continue;
+            }
+            let groups = self.partition(cases, part, Line::Expects);
+            body.push(format!("{who} expects {groups}"));
+            seen.push(who);
+        }
+        if !seen.is_empty() {
+            self.printed.constructs.insert("event: expects line");
+        }
+        let Some(part) = family else { return };
+        let k = self.next_var();
+        let n = self.n;
+        self.scope.push(super::Var {
+            name: k.clone(),
+            lo: 0,
+            hi: n - 1,
+        });
+        let groups = self.partition(cases, part, Line::Expects);
+        self.scope.pop();
+        self.printed.constructs.insert("event: expects line");
+        self.printed.constructs.insert("event: expects in a for");
+        body.push(format!("for {k} in 0..n {{"));
+        body.push(format!("  P[{k}] expects {groups}"));
         body.push("}".into());
     }
 
@@ -550,8 +597,9 @@ impl Printer<'_> {
 
     /// A `sees` line's groups: each case's group from the partition (cycling), families
     /// written whole (by name, `all(…)`) or each case a group (`each(…)`), `others` for
-    /// one group.
-    fn partition(&mut self, cases: &Cases, part: &Partition, _k: Option<&str>) -> String {
+    /// one group. An `expects` line's likewise, in order, most plausible first, with now
+    /// and then its last group left out.
+    fn partition(&mut self, cases: &Cases, part: &Partition, line: Line) -> String {
         let mut group_of: Vec<usize> = (0..cases.names.len())
             .map(|c| usize::from(part.groups[c % part.groups.len()]))
             .collect();
@@ -607,10 +655,18 @@ impl Printer<'_> {
                 groups.entry(group_of[c]).or_default().push(name.clone());
             }
         }
-        if part.style & 1 == 1
+        let omit =
+            line == Line::Expects && part.style & 0x20 != 0 && groups.len() + eaches.len() > 1;
+        if omit {
+            groups.pop_last();
+            self.printed.constructs.insert("expects: cases left out");
+        } else if part.style & 1 == 1
             && let Some((_, items)) = groups.iter_mut().next_back()
         {
-            self.printed.constructs.insert("sees: others");
+            self.printed.constructs.insert(match line {
+                Line::Sees => "sees: others",
+                Line::Expects => "expects: others",
+            });
             *items = vec!["others".into()];
         }
         let mut out: Vec<String> = groups.into_values().map(|g| g.join(", ")).collect();
@@ -620,10 +676,25 @@ impl Printer<'_> {
             eaches.extend(out);
             out = eaches;
         }
-        if out.len() > 1 {
-            self.printed.constructs.insert("sees: several groups");
+        match line {
+            Line::Sees => {
+                if out.len() > 1 {
+                    self.printed.constructs.insert("sees: several groups");
+                }
+                out.join(" | ")
+            }
+            Line::Expects => {
+                if out.len() > 1 {
+                    self.printed.constructs.insert("expects: several groups");
+                }
+                if out.iter().any(|g| g.contains(", ")) {
+                    self.printed
+                        .constructs
+                        .insert("expects: a group of several");
+                }
+                out.join(" > ")
+            }
         }
-        out.join(" | ")
     }
 
     /// Constructs of the event, for the tally.

@@ -208,6 +208,8 @@ impl Printer<'_> {
                 let terms: Vec<String> = terms.iter().map(|t| self.term(t, &plain)).collect();
                 atom(format!("knows_value({who}{})", terms.join(", ")))
             }
+            BoolE::Believes(agent, f) => self.believes(*agent, f, cx),
+            BoolE::BelievesValue(agent, terms) => self.believes_value(*agent, terms, cx),
             BoolE::At(c, f) => {
                 if !cx.knowledge || self.checkpoints.is_empty() {
                     return self.bool_e(f, cx);

@@ -17,6 +17,7 @@
 //! `expr.rs` prints expressions, `stmt.rs` statements (and does the steering); this
 //! file holds the printer's state, declarations and names.
 
+mod belief;
 mod event;
 mod expr;
 mod stmt;

@@ -123,6 +123,11 @@ impl Printer<'_> {
             }
             Stmt::Event(ev) if !at.sim && !at.hint => self.event(ev, None),
             Stmt::LearnsWhether(who, f) if !at.sim => self.learns_whether(*who, f),
+            Stmt::Expects(who, f) if !at.sim => self.expects(*who, f, None),
+            // Refused: only announcements can be made simultaneously.
+            Stmt::Expects(who, f) if self.refuse => {
+                self.expects(*who, f, Some("expects refused in simultaneously"));
+            }
             // Refused, as `:=` is.
             Stmt::AssignMany(changes) if self.refuse && (at.sim || !at.unrolled) => {
                 self.assign_many(changes, Some(refused_why(at)));
@@ -160,7 +165,8 @@ impl Printer<'_> {
             | Stmt::AssignMany(_)
             | Stmt::Swap(..)
             | Stmt::Event(_)
-            | Stmt::LearnsWhether(..) => {}
+            | Stmt::LearnsWhether(..)
+            | Stmt::Expects(..) => {}
         }
     }
 
@@ -279,6 +285,10 @@ impl Printer<'_> {
             Check::Law(law, a, others, f) => {
                 self.printed.constructs.insert("check of a law");
                 format!("check {}", self.law(*law, *a, others, f))
+            }
+            Check::BeliefLaw(law, a, f) => {
+                self.printed.constructs.insert("check of a law of belief");
+                format!("check {}", self.belief_law(*law, *a, f))
             }
             Check::Kept => {
                 let (here, ..) = self.with_line("");

@@ -22,6 +22,11 @@ pub struct Event {
     pub sees: Vec<(u8, Partition)>,
     /// `for k in 0..n { P[k] sees … }`, when there is a family of characters.
     pub family: Option<FamilySees>,
+    /// `A expects G1 > G2 > …` lines (issue 20; characters by index, a character named
+    /// twice has one line): the partition's groups in order, most plausible first.
+    pub expects: Vec<(u8, Partition)>,
+    /// `for k in 0..n { P[k] expects … }`, when there is a family of characters.
+    pub family_expects: Option<Partition>,
     /// The `actual CASE` line, steered by the evaluator.
     pub actual: ActualLine,
 }
@@ -110,7 +115,7 @@ fn case_line() -> impl Strategy<Value = CaseLine> {
     ]
 }
 
-fn partition() -> impl Strategy<Value = Partition> {
+pub(super) fn partition() -> impl Strategy<Value = Partition> {
     (vec(0u8..4, 1..=4), any::<u8>()).prop_map(|(groups, style)| Partition { groups, style })
 }
 
@@ -124,6 +129,16 @@ fn actual_line() -> impl Strategy<Value = ActualLine> {
 
 /// An event statement.
 pub fn event() -> impl Strategy<Value = Stmt> {
+    event_with(0)
+}
+
+/// An event statement with at least `expects` lines of `expects` (as many as there are
+/// characters to write them).
+pub fn event_with(expects: usize) -> impl Strategy<Value = Stmt> {
+    let lines = prop_oneof![
+        2 => vec((0u8..5, partition()), expects..=expects),
+        3 => vec((0u8..5, partition()), expects.max(1)..=3),
+    ];
     (
         option::weighted(0.2, any::<u8>()),
         vec(case_line(), 1..=3),
@@ -136,16 +151,21 @@ pub fn event() -> impl Strategy<Value = Stmt> {
             ],
         ),
         actual_line(),
+        (lines, option::weighted(0.4, partition())),
     )
-        .prop_map(|(again, cases, sees, family, actual)| {
-            Stmt::Event(Box::new(Event {
-                again,
-                cases,
-                sees,
-                family,
-                actual,
-            }))
-        })
+        .prop_map(
+            |(again, cases, sees, family, actual, (expects, family_expects))| {
+                Stmt::Event(Box::new(Event {
+                    again,
+                    cases,
+                    sees,
+                    family,
+                    actual,
+                    expects,
+                    family_expects,
+                }))
+            },
+        )
 }
 
 /// `x, y := e, f` (values of any type: the printer picks constants of their types), or
