@@ -501,8 +501,8 @@ pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
         4 => (agent(), vec(term(plain_bool()), 1..=2)).prop_map(|(a, t)| BoolE::KnowsValue(a, t)),
         2 => (group_op(), group(), plain_bool()).prop_map(|(op, g, f)| BoolE::Group(op, g, Box::new(f))),
         1 => event::event_at(),
-        4 => belief::believes(plain_bool()),
-        2 => belief::believes_value(),
+        6 => belief::believes(plain_bool()),
+        3 => belief::believes_value(),
     ];
     atom.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
@@ -804,7 +804,7 @@ pub const MAX_WORLDS: u128 = 512;
 pub fn story() -> impl Strategy<Value = Story> {
     // Most stories have an event with `expects` lines at the top level, before or after
     // the actual world (events and belief in most stories of a campaign).
-    let featured = option::weighted(0.85, (event::event_with(1), any::<u8>(), any::<bool>()));
+    let featured = option::weighted(0.97, (event::event_with(1), any::<u8>(), any::<bool>()));
     (
         decls(),
         vec(stmt(Part::Pre, 2), 0..4),
