@@ -152,18 +152,44 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Fails when `e`, read at `time` (inside `at(c, …)`, at the checkpoint's), names an
-    /// event that has not happened then.
+    /// event that has not happened then. An `at(c, …)` inside another reads its body at
+    /// its own checkpoint's time only (`at(c0, at(c1, e == s))` with c1 after c0 and the
+    /// event between them names it), as the engines read it.
     pub(crate) fn happened_by(&self, e: &Expr, time: usize) -> Result<(), String> {
-        e.walk(&mut |x| match &x.kind {
+        let each = |xs: &[Expr]| xs.iter().try_for_each(|x| self.happened_by(x, time));
+        match &e.kind {
             ExprKind::Latest(event) if self.latest[time][event.0].is_none() => {
                 Err(NOT_HAPPENED.to_string())
             }
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Const(_) | ExprKind::Latest(_) => {
+                Ok(())
+            }
             ExprKind::At { checkpoint, body } => match &self.checkpoints[checkpoint.0] {
                 Some(state) => self.happened_by(body, state.time),
-                None => Ok(()),
+                None => self.happened_by(body, time),
             },
-            _ => Ok(()),
-        })
+            ExprKind::Neg(a)
+            | ExprKind::Not(a)
+            | ExprKind::Knows { formula: a, .. }
+            | ExprKind::Believes { formula: a, .. }
+            | ExprKind::Group { formula: a, .. } => self.happened_by(a, time),
+            ExprKind::Arith(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Logic(_, a, b) => {
+                self.happened_by(a, time)?;
+                self.happened_by(b, time)
+            }
+            ExprKind::Ite(c, a, b) => {
+                self.happened_by(c, time)?;
+                self.happened_by(a, time)?;
+                self.happened_by(b, time)
+            }
+            ExprKind::In { tuple, set } => {
+                each(tuple)?;
+                set.iter().try_for_each(|x| each(x))
+            }
+            ExprKind::KnowsValue { exprs, .. } | ExprKind::BelievesValue { exprs, .. } => {
+                each(exprs)
+            }
+        }
     }
 
     /// The case of the occurrence `occ` in world `w` (in its slot).

@@ -546,3 +546,49 @@ fn explicit_composed_changes_beyond_128_bits_are_a_known_limit() {
         );
     }
 }
+
+/// An `at(c1, …)` inside `at(c0, …)` reads its body at c1, as the engines read it: the
+/// evaluator checked the names of events in the body at c1's time and then again at
+/// c0's, so `at(c0, at(c1, e == s0))` with the event between the checkpoints failed
+/// there only ("the event has not happened yet"; crates/epipen-bruteforce/src/event.rs,
+/// `happened_by`). A campaign finding (issue 20's generator: `A expects at(c0, … at(c1,
+/// knows(A, e0 != s0)))`).
+#[test]
+fn a_nested_at_names_the_events_of_its_own_checkpoint() {
+    let t = agree(
+        "characters A\nbool p\nactual p\ncheckpoint c0\nevent e {\n  s0\n  s1\n  A sees s0 | s1\n  \
+         actual s0\n}\ncheckpoint c1\nA expects at(c0, knows_value(A, p) and at(c1, knows(A, e != s1)))\n\
+         check actual at(c0, at(c1, knows(A, e == s0)))\n",
+        &[],
+        &[],
+    );
+    assert_eq!(
+        t.events.last().map(String::as_str),
+        Some("13:1: check holds"),
+        "{t}"
+    );
+    assert_eq!(
+        worlds(&t),
+        "4 worlds: [(false, 0), (true, 0), (false, 1), (true, 1)]",
+        "{t}"
+    );
+}
+
+/// The explicit backend binary-searched each event's worlds by their values, in the order
+/// it made them (each world of the state before, then each case): in a `repeat`, an
+/// event's second execution has a column before those of the events after it in the
+/// body, so that order was not sorted, the actual world was not found and the run failed
+/// ("internal error … the actual world is not a world of the story") where the others
+/// answered (crates/epipen/src/engine/explicit/mod.rs, `event` sorts them). A campaign
+/// finding.
+#[test]
+fn explicit_finds_the_actual_world_after_events_in_a_repeat() {
+    let t = agree(
+        "characters A\nactual true\nrepeat max 2 {\n  event e0 {\n    s0\n    f1\n    actual s0\n  }\n  \
+         event e1 {\n    s0\n    f1\n    s2\n    A sees f1 | s0, s2\n    actual s2\n  }\n} until false\n",
+        &[],
+        &[],
+    );
+    assert_eq!(t.events.len(), 4, "{t}");
+    assert_eq!(t.end, common::End::Story("3:1".into()), "{t}");
+}

@@ -599,6 +599,15 @@ impl Backend for ExplicitBackend {
             }
         }
         let old = &self.universe;
+        // Each segment is in lexicographic order (`point` searches it): the occurrence's
+        // column need not be the last one that tells the state's worlds apart (in a
+        // `repeat`, an event's later executions have columns before those of events
+        // after it in the body), so the new worlds are sorted by their rows.
+        let row = |&(w, c): &(u32, i64)| {
+            (old.columns.iter().enumerate())
+                .map(move |(k, col)| if k == occ.0 { c } else { col[w as usize] })
+        };
+        made.sort_by(|a, b| row(a).cmp(row(b)));
         let base = old.len;
         if base + made.len() > u32::MAX as usize {
             return Err(SolverError::Unsupported(
