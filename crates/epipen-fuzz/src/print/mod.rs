@@ -100,11 +100,21 @@ impl Printed {
 /// again with every int change clamped to ±10^12.
 pub fn print(story: &Story) -> Printed {
     let printed = print_with(story, false);
-    let overflows = || {
-        printed.trace(&printed.text).is_some_and(|t| {
+    // Where the evaluator stops, or would stop had no hint been refuted and no check
+    // failed (`epipen check` goes on past them, and the backends then report the value
+    // where each prints a world: a campaign finding).
+    let overflow = |t: Option<Trace>| {
+        t.is_some_and(|t| {
             t.end
                 .is_err_and(|e| e.message.starts_with("a changed value leaves 64 bits"))
         })
+    };
+    let overflows = || {
+        overflow(printed.trace(&printed.text))
+            || printed.compile().is_ok_and(|mut program| {
+                program.statements = without_verdicts(program.statements);
+                overflow(Some(bruteforce::trace(&program, &printed.domain(&program))))
+            })
     };
     if printed.constructs.contains(":= of an int") && overflows() {
         let mut clamped = print_with(story, true);
@@ -176,6 +186,26 @@ fn print_with(story: &Story, clamp: bool) -> Printed {
     }
     p.block(&story.post, Where::top());
     p.printed
+}
+
+/// `stmts` with every check left out and every hint's block in its place, for the
+/// overflow check.
+fn without_verdicts(stmts: Vec<epipen::ir::Stmt>) -> Vec<epipen::ir::Stmt> {
+    use epipen::ir::StmtKind;
+    let mut out = Vec::with_capacity(stmts.len());
+    for mut s in stmts {
+        match s.kind {
+            StmtKind::Check(_) | StmtKind::CheckActual(_) => {}
+            StmtKind::AssertAddsCk { body, .. } => out.extend(without_verdicts(body)),
+            StmtKind::Repeat { max, body, until } => {
+                let body = without_verdicts(body);
+                s.kind = StmtKind::Repeat { max, body, until };
+                out.push(s);
+            }
+            _ => out.push(s),
+        }
+    }
+    out
 }
 
 /// Whether `stmts` (or a block inside them) declare the actual world.
