@@ -185,8 +185,6 @@ def test_mistakes_are_story_errors_and_type_errors():
         s.int("x")
     with pytest.raises(ep.StoryError, match="may be left out only in what a character says"):
         s.announce(ep.knows_value(x))
-    with pytest.raises(ep.StoryError, match="knowledge operators"):
-        s.learns(a, ep.knows(a, p))
     other = ep.Story()
     y = other.int("y")
     with pytest.raises(ep.StoryError, match="two different stories"):
@@ -231,3 +229,16 @@ def test_options_reach_the_engine():
         s.announce(x > 0)
     with pytest.raises(ValueError, match="the backends are"):
         ep.Story(backend="nope")
+
+
+def test_a_character_learns_a_formula_with_knowledge():
+    # A learns whether B knows p (issue 19: learns of a formula with knowledge operators).
+    s = ep.Story()
+    a, b = s.characters("A B")
+    p = s.bool("p")
+    s.learns(b, p)
+    s.learns(a, ep.knows(b, p))
+    s.check(ep.knows(a, ep.knows(b, p)) | ep.knows(a, ~ep.knows(b, p)))
+    # B knows p exactly where p holds: so A, learning that, learns whether p.
+    s.check(ep.knows(a, p) | ep.knows(a, ~p))
+    assert s.worlds() == [{"p": False}, {"p": True}]
