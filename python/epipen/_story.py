@@ -718,8 +718,9 @@ class Story:
 
     def learns(self, who: Character, *values) -> None:
         """``A learns e``: ``who`` gets the value of each expression (constants, or
-        expressions of them without knowledge operators): ``learns(a, month)``,
-        ``learns(a, x + y)``, ``learns(a, x, y)``."""
+        expressions of them): ``learns(a, month)``, ``learns(a, x + y)``,
+        ``learns(a, x, y)``. A formula with knowledge operators is learned as the truth
+        value it has now: ``learns(a, ep.knows(b, p))``."""
         self._native.learns(self._char(who), self._values(values))
 
     def actual(self, formula) -> None:

@@ -259,8 +259,8 @@ def test_mistakes_are_story_errors_and_type_errors():
         s.int("x")
     with pytest.raises(ep.StoryError, match="may be left out only in what a character says"):
         s.announce(ep.knows_value(x))
-    with pytest.raises(ep.StoryError, match="knowledge operators"):
-        s.learns(a, ep.knows(a, p))
+    with pytest.raises(ep.StoryError, match="a value learned with knowledge operators must be a formula"):
+        s.learns(a, ep.If(ep.knows(a, p), x, 0))
     other = ep.Story()
     y = other.int("y")
     with pytest.raises(ep.StoryError, match="two different stories"):
