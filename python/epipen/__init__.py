@@ -4,7 +4,7 @@ children, …) with the Z3 SMT solver, from Python.
 - :func:`run` / :func:`run_file`: a story in epipen's language, solved; the result has
   the worlds possible at its end, its checks, its trace and its epistemic models.
 - :class:`Story`: a puzzle told statement by statement in Python (an EpiPEn script
-  ports line by line), with :func:`knows`, :func:`knows_value` and friends.
+  ports line by line), with :func:`knows`, :func:`knows_value`, :func:`believes` and friends.
 - :func:`sweep`: a story run for many values or random samples, on this machine's cores
   or as Ray tasks (``cluster="ray"``).
 - Errors are exceptions: :class:`StoryError` (the story is wrong, with ``line``,
@@ -42,6 +42,8 @@ from ._story import (
     Story,
     Sum,
     at,
+    believes,
+    believes_value,
     common_knowledge,
     distributed_knowledge,
     everyone_knows,
@@ -80,6 +82,8 @@ __all__ = [
     "EnumType",
     "knows",
     "knows_value",
+    "believes",
+    "believes_value",
     "at",
     "everyone_knows",
     "common_knowledge",

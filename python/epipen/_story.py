@@ -28,6 +28,8 @@ __all__ = [
     "EnumType",
     "knows",
     "knows_value",
+    "believes",
+    "believes_value",
     "at",
     "everyone_knows",
     "common_knowledge",
@@ -226,7 +228,8 @@ class Int(Expr):
 
 class Bool(Expr):
     """A formula: a ``bool`` constant, a comparison, a combination with ``& | ~ ^``, or
-    a knowledge operator (:func:`knows`, :func:`knows_value`, :func:`at`, …)."""
+    a knowledge operator (:func:`knows`, :func:`knows_value`, :func:`believes`,
+    :func:`believes_value`, :func:`at`, …)."""
 
     __slots__ = ()
     _type = "a formula"
@@ -384,6 +387,32 @@ def knows_value(*args) -> Bool:
     owner = _mix(*(e._owner for e in exprs), who._story if who is not None else None)
     names = ([who.name] if who else []) + [e._text for e in exprs]
     return Bool(("knows_value", _who(who), [e._t for e in exprs]), owner, f"knows_value({', '.join(names)})")
+
+
+def believes(who, formula=None) -> Bool:
+    """``believes(A, φ)``: φ holds in every world A finds most plausible among those it
+    cannot tell from this one (belief can be wrong, knowledge cannot; see
+    :meth:`Story.expects`). In what a character :meth:`Story.says`, the speaker may be
+    left out: ``believes(φ)``."""
+    if formula is None and not isinstance(who, Character):
+        who, formula = None, who
+    f = _bool(formula)
+    owner = _mix(f._owner, who._story if who is not None else None)
+    name = f"{who.name}, " if who is not None else ""
+    return Bool(("believes", _who(who), f._t), owner, f"believes({name}{f._text})")
+
+
+def believes_value(*args) -> Bool:
+    """``believes_value(A, e1, …, en)``: the worlds A finds most plausible among those it
+    cannot tell from this one agree on the tuple (e1, …, en). In what a character
+    :meth:`Story.says`, the speaker may be left out: ``believes_value(e)``."""
+    who = args[0] if args and isinstance(args[0], Character) else None
+    exprs = [_any(e) for e in (args[1:] if who is not None else args)]
+    if not exprs:
+        raise TypeError("believes_value needs at least one expression")
+    owner = _mix(*(e._owner for e in exprs), who._story if who is not None else None)
+    names = ([who.name] if who else []) + [e._text for e in exprs]
+    return Bool(("believes_value", _who(who), [e._t for e in exprs]), owner, f"believes_value({', '.join(names)})")
 
 
 def at(checkpoint: Checkpoint, formula) -> Bool:
@@ -683,14 +712,15 @@ class Story:
         self._native.announce(self._formula(formula))
 
     def says(self, who: Character, formula) -> None:
-        """``A: φ``: ``who`` truthfully announces φ (``knows(φ)`` and
-        ``knows_value(e)`` in φ may leave the speaker out)."""
+        """``A: φ``: ``who`` truthfully announces φ (``knows(φ)``, ``knows_value(e)``,
+        ``believes(φ)`` and ``believes_value(e)`` in φ may leave the speaker out)."""
         self._native.says(self._char(who), self._formula(formula))
 
     def learns(self, who: Character, *values) -> None:
         """``A learns e``: ``who`` gets the value of each expression (constants, or
-        expressions of them without knowledge operators): ``learns(a, month)``,
-        ``learns(a, x + y)``, ``learns(a, x, y)``."""
+        expressions of them): ``learns(a, month)``, ``learns(a, x + y)``,
+        ``learns(a, x, y)``. A formula with knowledge operators is learned as the truth
+        value it has now: ``learns(a, ep.knows(b, p))``."""
         self._native.learns(self._char(who), self._values(values))
 
     def actual(self, formula) -> None:
@@ -707,6 +737,18 @@ class Story:
         """``check φ``: φ must hold in every world possible now (a StoryError says in which
         world it fails); nothing changes."""
         self._native.check(self._formula(formula))
+
+    def expects(self, who: Character, formula) -> None:
+        """``A expects φ``: soft information. ``who`` now finds every world where φ holds
+        (now) more plausible than every other, its old plausibility deciding inside each
+        part; nobody learns anything, but what ``who`` :func:`believes` changes, and an
+        announcement that removes every world it believed possible revises its belief to
+        the next most plausible ones::
+
+            s.expects(watson, culprit == suspect.butler)
+            s.check(ep.believes(watson, culprit == suspect.butler))
+        """
+        self._native.expects(self._char(who), self._formula(formula))
 
     def assign(self, constant: Expr, value) -> None:
         """``x := e``: a public change of the constant ``x`` to the value ``e`` had."""

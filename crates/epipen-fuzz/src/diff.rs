@@ -222,7 +222,7 @@ fn compare(printed: &Printed) -> Result<(), String> {
             &[],
         ));
     }
-    crate::print::dump(text);
+    crate::dump(text);
     let expected = evaluator_transcript(&program, text, &printed.domain(&program));
     let held = expected
         .events

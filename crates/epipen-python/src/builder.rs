@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use epipen::engine::{Cancel, Options};
-use epipen::story::Hint;
+use epipen::story::{Hint, Values};
 use epipen::{Character, Checkpoint, Enum, EnumType, Error, Formula, Int, Story};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -43,6 +43,9 @@ enum Tree {
     /// None: the speaker of the `says` it is in.
     Knows(Option<usize>, Box<Tree>),
     KnowsValue(Option<usize>, Vec<Tree>),
+    /// None: the speaker of the `says` it is in.
+    Believes(Option<usize>, Box<Tree>),
+    BelievesValue(Option<usize>, Vec<Tree>),
     At(String, Box<Tree>),
     Group(String, Vec<usize>, Box<Tree>),
 }
@@ -80,6 +83,8 @@ fn tree(obj: &Bound<'_, PyAny>) -> PyResult<Tree> {
         }
         "knows" => Tree::Knows(t.get_item(1)?.extract()?, sub(2)?),
         "knows_value" => Tree::KnowsValue(t.get_item(1)?.extract()?, list(2)?),
+        "believes" => Tree::Believes(t.get_item(1)?.extract()?, sub(2)?),
+        "believes_value" => Tree::BelievesValue(t.get_item(1)?.extract()?, list(2)?),
         "at" => Tree::At(t.get_item(1)?.extract()?, sub(2)?),
         "group" => Tree::Group(
             t.get_item(1)?.extract()?,
@@ -148,6 +153,7 @@ enum Command {
     Actual(Tree),
     Reveals(usize, Tree),
     Check(Tree),
+    Expects(usize, Tree),
     Assign(usize, Tree),
     Simultaneously(Vec<Item>),
     AssertAddsCk(Tree, Vec<Item>),
@@ -213,6 +219,47 @@ impl Handles {
                 "`{op}` needs a character here: it may be left out only in what a character says"
             )),
         }
+    }
+
+    /// `knows_value(A, e1, …)` or `believes_value(A, e1, …)` (`op`). Knowing (or
+    /// believing) a tuple's value is knowing each member's: the tuple of each type as one
+    /// `knows_value`.
+    fn value_known(
+        &self,
+        who: Option<usize>,
+        exprs: &[Tree],
+        speaker: Option<Character>,
+        op: &str,
+    ) -> Result<Formula, String> {
+        let who = self.agent(who, speaker, op)?;
+        if exprs.is_empty() {
+            return Err(format!("`{op}` needs at least one expression"));
+        }
+        let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
+        for e in exprs {
+            match self.value(e, speaker)? {
+                Value::Int(i) => ints.push(i),
+                Value::Bool(b) => bools.push(b),
+                Value::Enum(e) => enums.push(e),
+            }
+        }
+        fn of<V: Values>(op: &str, who: Character, values: V) -> Formula {
+            match op {
+                "knows_value" => Formula::knows_value(who, values),
+                _ => Formula::believes_value(who, values),
+            }
+        }
+        let mut parts = Vec::new();
+        if !ints.is_empty() {
+            parts.push(of(op, who, ints));
+        }
+        if !bools.is_empty() {
+            parts.push(of(op, who, bools));
+        }
+        if !enums.is_empty() {
+            parts.push(of(op, who, enums));
+        }
+        Ok(Formula::all(parts))
     }
 
     fn int(&self, t: &Tree, speaker: Option<Character>) -> Result<Int, String> {
@@ -314,31 +361,14 @@ impl Handles {
                 formula(f)?,
             )),
             Tree::KnowsValue(who, exprs) => {
-                let who = self.agent(*who, speaker, "knows_value")?;
-                if exprs.is_empty() {
-                    return Err("`knows_value` needs at least one expression".into());
-                }
-                // Knowing a tuple's value is knowing each member's: the tuple of each
-                // type as one `knows_value`.
-                let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
-                for e in exprs {
-                    match v(e)? {
-                        Value::Int(i) => ints.push(i),
-                        Value::Bool(b) => bools.push(b),
-                        Value::Enum(e) => enums.push(e),
-                    }
-                }
-                let mut parts = Vec::new();
-                if !ints.is_empty() {
-                    parts.push(Formula::knows_value(who, ints));
-                }
-                if !bools.is_empty() {
-                    parts.push(Formula::knows_value(who, bools));
-                }
-                if !enums.is_empty() {
-                    parts.push(Formula::knows_value(who, enums));
-                }
-                Value::Bool(Formula::all(parts))
+                Value::Bool(self.value_known(*who, exprs, speaker, "knows_value")?)
+            }
+            Tree::Believes(who, f) => Value::Bool(Formula::believes(
+                self.agent(*who, speaker, "believes")?,
+                formula(f)?,
+            )),
+            Tree::BelievesValue(who, exprs) => {
+                Value::Bool(self.value_known(*who, exprs, speaker, "believes_value")?)
             }
             Tree::At(name, f) => {
                 let cp = self.checkpoints.get(name).ok_or_else(|| {
@@ -551,6 +581,12 @@ impl Actor {
             Command::Check(t) => {
                 let f = formula(&t, None)?;
                 self.story.check(f).map_err(failed)?;
+                Ok(Reply::Done)
+            }
+            Command::Expects(who, t) => {
+                let who = character(who)?;
+                let f = formula(&t, None)?;
+                self.story.expects(who, f).map_err(failed)?;
                 Ok(Reply::Done)
             }
             Command::Assign(k, t) => {
@@ -886,6 +922,10 @@ impl NativeStory {
 
     fn check(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
         self.done(py, Command::Check(tree(formula)?))
+    }
+
+    fn expects(&self, py: Python<'_>, who: usize, formula: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.done(py, Command::Expects(who, tree(formula)?))
     }
 
     fn assign(&self, py: Python<'_>, constant: usize, value: &Bound<'_, PyAny>) -> PyResult<()> {
