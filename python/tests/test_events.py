@@ -501,3 +501,31 @@ def test_naming_cases_in_formulas():
     )
     assert s.worlds() == file.worlds and len(file.worlds) == 4
     assert s.worlds()[0] == {"p": True, "tell": "yes", "flip": "heads"}
+
+
+def test_a_missing_or_impossible_actual_case_fails_when_the_event_runs():
+    s = ep.Story()
+    s.character("A")
+    p = s.bool("p")
+    with pytest.raises(ep.StoryError) as e:
+        s.event("e", lambda e: (e.case("x"), e.actual("x")))
+    assert e.value.message == (
+        "`actual x` needs the story's actual world, and none is declared yet; hint: declare it first "
+        "with `actual …`, or remove this line"
+    )
+    s.actual(p)
+    with pytest.raises(ep.StoryError) as e:
+        s.event("e", lambda e: (e.case("x"), e.case("y")))
+    assert e.value.message == (
+        "which case of `e` happened? `x`, `y` can happen in the actual world; hint: say which in the "
+        "event's block, e.g. `actual x`"
+    )
+    with pytest.raises(ep.StoryError) as e:
+        s.event("e", lambda e: (e.case("x", when=~p), e.case("y"), e.actual("x")))
+    assert e.value.message == (
+        "the case `x` of `e` cannot happen in the actual world; hint: its precondition is false there: "
+        "name a case that can happen"
+    )
+    assert s.worlds() == [{"p": False}, {"p": True}] and s.worlds().names == ["p"]
+    # Exactly one case possible in the actual world: no `actual` needed.
+    assert s.event("e", lambda e: (e.case("x", when=~p), e.case("y"))).case == "y"
