@@ -20,7 +20,8 @@ Sally and Anne::
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Optional, Union
+from collections.abc import Mapping
+from typing import Callable, Iterable, Optional, Union
 
 from ._errors import StoryError
 from ._story import Bool, Character, EnumType, EnumValue
@@ -66,11 +67,19 @@ class Case:
             self.then(target, value)
         return self
 
+    def __eq__(self, other):
+        # A case equals its name, so that `happened.case == moved` says what it reads.
+        if isinstance(other, Case):
+            return self is other
+        if isinstance(other, str):
+            return self.name == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
     def __repr__(self) -> str:
         return self.name
-
-    def __bool__(self):
-        raise TypeError(f"the case `{self.name}` has no truth value: compare the event with it (`moving == {self.name}`)")
 
 
 def _pairs(changes) -> list:

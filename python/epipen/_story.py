@@ -7,6 +7,10 @@ Expressions are typed: :class:`Int` (``+ - * // %``, unary ``-``, ``abs``, compa
 variant's name). Python ints of any size are exact (the story language's arithmetic has
 no overflow). Like z3's, these expressions have no truth value: write ``a & b``, not
 ``a and b``.
+
+Events (:meth:`Story.event`, the module ``epipen._events``) happen while the characters
+watch, each seeing part of them; afterwards the event's handle is an enum value, its
+latest case: ``moving == "moved"``.
 """
 
 from __future__ import annotations

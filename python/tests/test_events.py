@@ -529,3 +529,13 @@ def test_a_missing_or_impossible_actual_case_fails_when_the_event_runs():
     assert s.worlds() == [{"p": False}, {"p": True}] and s.worlds().names == ["p"]
     # Exactly one case possible in the actual world: no `actual` needed.
     assert s.event("e", lambda e: (e.case("x", when=~p), e.case("y"))).case == "y"
+
+
+def test_a_case_handle_equals_its_name():
+    s = ep.Story()
+    s.bool("p")
+    with s.event("e") as e:
+        x, y = e.case("x"), e.case("y")
+    assert e.happened.case is None  # no actual world
+    assert x == "x" and x != y and x != "y" and {x: 1}[x] == 1 and repr(y) == "y"
+    assert [c for c in [x, y] if c == "y"] == [y]
