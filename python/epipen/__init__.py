@@ -4,7 +4,8 @@ children, …) with the Z3 SMT solver, from Python.
 - :func:`run` / :func:`run_file`: a story in epipen's language, solved; the result has
   the worlds possible at its end, its checks, its trace and its epistemic models.
 - :class:`Story`: a puzzle told statement by statement in Python (an EpiPEn script
-  ports line by line), with :func:`knows`, :func:`knows_value` and friends.
+  ports line by line), with :func:`knows`, :func:`knows_value`, :func:`believes` and
+  friends, and events that characters see part of (:meth:`Story.event`).
 - :func:`sweep`: a story run for many values or random samples, on this machine's cores
   or as Ray tasks (``cluster="ray"``).
 - Errors are exceptions: :class:`StoryError` (the story is wrong, with ``line``,
@@ -23,6 +24,7 @@ from typing import Mapping, Optional
 
 from . import _native
 from ._errors import EpipenError, RefutedError, SolverError, StoryError
+from ._events import Case, EventBlock, EventCases, EventHandle, Happened
 from ._results import Check, Event, Model, Result, Step, Trace, World, Worlds
 from ._story import (
     And,
@@ -42,6 +44,8 @@ from ._story import (
     Story,
     Sum,
     at,
+    believes,
+    believes_value,
     common_knowledge,
     distributed_knowledge,
     everyone_knows,
@@ -78,8 +82,15 @@ __all__ = [
     "Bool",
     "EnumValue",
     "EnumType",
+    "EventBlock",
+    "Case",
+    "EventHandle",
+    "EventCases",
+    "Happened",
     "knows",
     "knows_value",
+    "believes",
+    "believes_value",
     "at",
     "everyone_knows",
     "common_knowledge",

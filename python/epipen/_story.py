@@ -7,6 +7,10 @@ Expressions are typed: :class:`Int` (``+ - * // %``, unary ``-``, ``abs``, compa
 variant's name). Python ints of any size are exact (the story language's arithmetic has
 no overflow). Like z3's, these expressions have no truth value: write ``a & b``, not
 ``a and b``.
+
+Events (:meth:`Story.event`, the module ``epipen._events``) happen while the characters
+watch, each seeing part of them; afterwards the event's handle is an enum value, its
+latest case: ``moving == "moved"``.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ __all__ = [
     "EnumType",
     "knows",
     "knows_value",
+    "believes",
+    "believes_value",
     "at",
     "everyone_knows",
     "common_knowledge",
@@ -226,7 +232,8 @@ class Int(Expr):
 
 class Bool(Expr):
     """A formula: a ``bool`` constant, a comparison, a combination with ``& | ~ ^``, or
-    a knowledge operator (:func:`knows`, :func:`knows_value`, :func:`at`, …)."""
+    a knowledge operator (:func:`knows`, :func:`knows_value`, :func:`believes`,
+    :func:`believes_value`, :func:`at`, …)."""
 
     __slots__ = ()
     _type = "a formula"
@@ -281,11 +288,9 @@ class EnumValue(Expr):
         self._enum = enum
 
     def _other(self, o) -> "EnumValue":
-        if isinstance(o, str):
-            return self._enum[o]
         if isinstance(o, EnumValue):
             return o
-        raise TypeError(f"compare enum values with values of the same enum or variants' names, not {o!r}")
+        return self._enum._operand(o)
 
     def __eq__(self, o):  # type: ignore[override]
         return _cmp("==", self, self._other(o))
@@ -313,6 +318,12 @@ class EnumType:
                 f"enum `{self.name}` has no variant `{variant}` (its variants: {', '.join(self.variants)})"
             )
         return EnumValue(("variant", self._index, variant), self._story, variant, self)
+
+    def _operand(self, o) -> EnumValue:
+        """What a value of the enum is compared with: a variant's name."""
+        if isinstance(o, str):
+            return self[o]
+        raise TypeError(f"compare enum values with values of the same enum or variants' names, not {o!r}")
 
     def __getattr__(self, variant: str) -> EnumValue:
         if variant.startswith("_"):
@@ -384,6 +395,32 @@ def knows_value(*args) -> Bool:
     owner = _mix(*(e._owner for e in exprs), who._story if who is not None else None)
     names = ([who.name] if who else []) + [e._text for e in exprs]
     return Bool(("knows_value", _who(who), [e._t for e in exprs]), owner, f"knows_value({', '.join(names)})")
+
+
+def believes(who, formula=None) -> Bool:
+    """``believes(A, φ)``: φ holds in every world A finds most plausible among those it
+    cannot tell from this one (belief can be wrong, knowledge cannot; see
+    :meth:`Story.expects`). In what a character :meth:`Story.says`, the speaker may be
+    left out: ``believes(φ)``."""
+    if formula is None and not isinstance(who, Character):
+        who, formula = None, who
+    f = _bool(formula)
+    owner = _mix(f._owner, who._story if who is not None else None)
+    name = f"{who.name}, " if who is not None else ""
+    return Bool(("believes", _who(who), f._t), owner, f"believes({name}{f._text})")
+
+
+def believes_value(*args) -> Bool:
+    """``believes_value(A, e1, …, en)``: the worlds A finds most plausible among those it
+    cannot tell from this one agree on the tuple (e1, …, en). In what a character
+    :meth:`Story.says`, the speaker may be left out: ``believes_value(e)``."""
+    who = args[0] if args and isinstance(args[0], Character) else None
+    exprs = [_any(e) for e in (args[1:] if who is not None else args)]
+    if not exprs:
+        raise TypeError("believes_value needs at least one expression")
+    owner = _mix(*(e._owner for e in exprs), who._story if who is not None else None)
+    names = ([who.name] if who else []) + [e._text for e in exprs]
+    return Bool(("believes_value", _who(who), [e._t for e in exprs]), owner, f"believes_value({', '.join(names)})")
 
 
 def at(checkpoint: Checkpoint, formula) -> Bool:
@@ -625,7 +662,9 @@ class Story:
     def __init__(self, *, backend: str = "auto", timeout: Optional[float] = None, trust_hints: bool = False):
         self._native = _native.NativeStory(backend, timeout, trust_hints)
         self._characters: list = []
-        self._constants: list = []
+        # The events that happened (by the native story's index), and how many times.
+        self._events: dict = {}
+        self._executions: dict = {}
 
     # --- declarations ---
 
@@ -683,14 +722,15 @@ class Story:
         self._native.announce(self._formula(formula))
 
     def says(self, who: Character, formula) -> None:
-        """``A: φ``: ``who`` truthfully announces φ (``knows(φ)`` and
-        ``knows_value(e)`` in φ may leave the speaker out)."""
+        """``A: φ``: ``who`` truthfully announces φ (``knows(φ)``, ``knows_value(e)``,
+        ``believes(φ)`` and ``believes_value(e)`` in φ may leave the speaker out)."""
         self._native.says(self._char(who), self._formula(formula))
 
     def learns(self, who: Character, *values) -> None:
         """``A learns e``: ``who`` gets the value of each expression (constants, or
-        expressions of them without knowledge operators): ``learns(a, month)``,
-        ``learns(a, x + y)``, ``learns(a, x, y)``."""
+        expressions of them): ``learns(a, month)``, ``learns(a, x + y)``,
+        ``learns(a, x, y)``. A formula with knowledge operators is learned as the truth
+        value it has now: ``learns(a, ep.knows(b, p))``."""
         self._native.learns(self._char(who), self._values(values))
 
     def actual(self, formula) -> None:
@@ -708,16 +748,66 @@ class Story:
         world it fails); nothing changes."""
         self._native.check(self._formula(formula))
 
+    def check_actual(self, formula) -> None:
+        """``check actual φ``: φ must hold in the actual world (:meth:`actual`; a
+        StoryError names the actual world when it does not, and says so when the story
+        has none); nothing changes."""
+        self._native.check_actual(self._formula(formula))
+
+    def expects(self, who: Character, formula) -> None:
+        """``A expects φ``: soft information. ``who`` now finds every world where φ holds
+        (now) more plausible than every other, its old plausibility deciding inside each
+        part; nobody learns anything, but what ``who`` :func:`believes` changes, and an
+        announcement that removes every world it believed possible revises its belief to
+        the next most plausible ones::
+
+            s.expects(watson, culprit == suspect.butler)
+            s.check(ep.believes(watson, culprit == suspect.butler))
+        """
+        self._native.expects(self._char(who), self._formula(formula))
+
     def assign(self, constant: Expr, value) -> None:
-        """``x := e``: a public change of the constant ``x`` to the value ``e`` had."""
-        if not isinstance(constant, Expr) or constant._t[0] != "const":
-            raise StoryError("`assign` changes a constant: its target must be one (from Story.int, bool or enum_constant)")
-        self._own(constant)
-        if isinstance(constant, EnumValue) and isinstance(value, str):
-            value = constant._other(value)
-        value = _any(value)
-        self._own(value)
-        self._native.assign(constant._t[1], value._t)
+        """``x := e``: a public change of the constant ``x`` to the value ``e`` had (an
+        enum constant takes a value of its enum or a variant's name)."""
+        self._native.assign(*self._change(constant, value, "assign"))
+
+    def assign_all(self, changes) -> None:
+        """``x, y := e, f``: a simultaneous public change, every value read before any
+        constant changes: ``assign_all({x: y, y: x})`` (or pairs, ``[(x, y), (y, x)]``)
+        swaps them. Each constant is changed once; otherwise as :meth:`assign`."""
+        from ._events import _pairs
+
+        self._native.assign_all([self._change(t, v, "assign_all") for t, v in _pairs(changes)])
+
+    def event(self, name: str, block: Optional[Callable] = None):
+        """``event NAME { … }``: one execution of the event ``name``, stated by the block:
+        its cases (:meth:`EventBlock.case`), who sees which apart
+        (:meth:`EventBlock.sees`), who expects which (:meth:`EventBlock.expects`), the
+        case that happened (:meth:`EventBlock.actual`). Each call is a new execution
+        (call it in a loop for rounds); the first declares the event, later ones must
+        have the same cases in the same order. Worlds carry the case of every execution
+        (``move = moved``; ``move#1``, ``move#2``, … once it happened more than once).
+
+        With a function, runs ``block(e)`` and returns what happened (a
+        :class:`Happened`); without, a ``with`` block whose ``happened`` says it::
+
+            with s.event("move") as e:
+                moved = e.case("moved", when=marble == "basket", then={marble: "box"})
+                stayed = e.case("stayed")
+                e.sees(anne, [moved], [stayed])
+                e.actual(moved)
+            moving = e.happened.event
+            s.check(ep.knows(sally, (marble == "box").iff(moving == "moved")))
+
+        Mistakes raise :class:`StoryError` with the Rust API's message and run nothing: no
+        cases, two cases of one name, other cases than the event's earlier executions, a
+        case in no group or two groups of a ``sees`` line, a case in two groups of an
+        ``expects`` line, two ``sees`` or ``expects`` lines of one character, an unknown
+        case, a case of another block, two ``actual`` cases; a missing or impossible
+        ``actual`` case when it runs."""
+        from ._events import run_event
+
+        return run_event(self, name, block)
 
     def simultaneously(self, block: Optional[Callable] = None):
         """``simultaneously { … }``: the block's announcements (``announce``, ``says``,
@@ -764,6 +854,24 @@ class Story:
         if who._story is not self:
             raise StoryError("the character belongs to another story")
         return who._index
+
+    def _change(self, constant, value, what: str) -> tuple:
+        """``constant := value`` as the native story takes it: (its index, the value)."""
+        if not isinstance(constant, Expr) or constant._t[0] != "const":
+            raise StoryError(
+                f"`{what}` changes a constant: its target must be one (from Story.int, bool or enum_constant)"
+            )
+        self._own(constant)
+        if isinstance(constant, EnumValue) and isinstance(value, str):
+            value = constant._other(value)
+        value = _any(value)
+        self._own(value)
+        return (constant._t[1], value._t)
+
+    def _happened(self, raw):
+        from ._events import happened
+
+        return happened(self, raw)
 
     def _formula_expr(self, formula) -> Bool:
         f = _bool(formula)

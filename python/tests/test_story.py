@@ -104,6 +104,80 @@ def test_group_knowledge_and_checks():
     s.check(ep.distributed_knowledge(kids, muddy[0]) | ep.distributed_knowledge(kids, ~muddy[0]))
 
 
+def test_belief_revised_as_the_story_file_revises_it():
+    # stories/belief-revision.story's hunches, told in Python.
+    s = ep.Story()
+    holmes, watson = s.characters("Holmes Watson")
+    suspect = s.enumeration("Suspect", "butler gardener cook")
+    culprit = s.enum_constant(suspect, "culprit")
+    s.actual(culprit == "cook")
+    s.learns(holmes, culprit)
+    s.expects(watson, culprit != "cook")
+    s.expects(watson, culprit == suspect.butler)
+    s.check(ep.believes(watson, culprit == "butler") & ep.believes_value(watson, culprit))
+    with pytest.raises(ep.StoryError, match="the check fails"):
+        s.check(ep.knows(watson, culprit == "butler"))  # a belief, not knowledge
+    hunches = s.checkpoint("hunches")
+    s.announce(culprit != "butler")
+    # Revised to the next most plausible suspect, though nothing was said of him.
+    s.check(ep.believes(watson, culprit == "gardener") & ~ep.believes(watson, culprit == "cook"))
+    s.check(ep.at(hunches, ep.believes(watson, culprit == "butler")))
+    s.check(ep.knows(holmes, ep.believes(watson, culprit == "gardener")))
+    assert s.worlds() == [{"culprit": "gardener"}, {"culprit": "cook"}]
+    # Holmes: "I believe it was the cook" (the speaker left out), which tells Watson.
+    s.says(holmes, ep.believes(culprit == "cook") & ep.believes_value(culprit))
+    s.check(ep.knows(watson, culprit == "cook"))
+    worlds = s.worlds()
+    assert worlds == [{"culprit": "cook"}]
+    file = ep.run(
+        "characters Holmes, Watson\nenum Suspect { butler, gardener, cook }\nSuspect culprit\n"
+        "actual culprit == cook\nHolmes learns culprit\nWatson expects culprit != cook\n"
+        "Watson expects culprit == butler\nannounce culprit != butler\n"
+        "check believes(Watson, culprit == gardener)\nHolmes: believes(culprit == cook)\n"
+    )
+    assert file.worlds == worlds and all(c.holds for c in file.checks)
+
+
+def test_belief_over_unbounded_ints():
+    # stories/consecutive-numbers-belief.story's hunches: each believes a value of the
+    # other's number, and knows it only when holding 0.
+    s = ep.Story()
+    anne, bill = s.characters("Anne Bill")
+    a, b = s.ints("A B")
+    s.announce((a >= 0) & (b >= 0) & ((a == b + 1) | (b == a + 1)))
+    s.learns(anne, a)
+    s.learns(bill, b)
+    s.expects(anne, b > a)
+    s.check(ep.believes(anne, b == a + 1) & ep.believes_value(anne, b))
+    s.check(ep.Iff(ep.knows_value(anne, b), a == 0))
+    with pytest.raises(ep.StoryError, match="the check fails"):
+        s.check(ep.believes(bill, a == b + 1))  # Bill has no hunch
+    assert repr(ep.believes(anne, b > 2)) == "believes(Anne, B > 2)"
+    assert repr(ep.believes_value(anne, a, b)) == "believes_value(Anne, A, B)"
+
+
+def test_belief_mistakes_are_story_errors_and_type_errors():
+    s = ep.Story()
+    a = s.character("A")
+    p = s.bool("p")
+    other = ep.Story()
+    bob = other.character("Bob")
+    with pytest.raises(TypeError, match="believes_value needs at least one expression"):
+        ep.believes_value(a)
+    with pytest.raises(TypeError, match="expected a character"):
+        s.expects(p, p)
+    with pytest.raises(ep.StoryError, match="the character belongs to another story"):
+        s.expects(bob, p)
+    with pytest.raises(ep.StoryError, match="two different stories"):
+        ep.believes(bob, p) & p
+    with pytest.raises(ep.StoryError, match="may be left out only in what a character says"):
+        s.check(ep.believes(p))
+    with pytest.raises(ep.StoryError, match="`actual` takes no knowledge operators"):
+        s.actual(ep.believes(a, p))
+    # Nothing of that reached the story.
+    assert s.worlds() == [{"p": False}, {"p": True}]
+
+
 def test_enums_compare_with_variants_by_name():
     s = ep.Story()
     colour = s.enumeration("Colour", ["red", "green", "blue"])
@@ -185,8 +259,8 @@ def test_mistakes_are_story_errors_and_type_errors():
         s.int("x")
     with pytest.raises(ep.StoryError, match="may be left out only in what a character says"):
         s.announce(ep.knows_value(x))
-    with pytest.raises(ep.StoryError, match="knowledge operators"):
-        s.learns(a, ep.knows(a, p))
+    with pytest.raises(ep.StoryError, match="a value learned with knowledge operators must be a formula"):
+        s.learns(a, ep.If(ep.knows(a, p), x, 0))
     other = ep.Story()
     y = other.int("y")
     with pytest.raises(ep.StoryError, match="two different stories"):
@@ -231,3 +305,16 @@ def test_options_reach_the_engine():
         s.announce(x > 0)
     with pytest.raises(ValueError, match="the backends are"):
         ep.Story(backend="nope")
+
+
+def test_a_character_learns_a_formula_with_knowledge():
+    # A learns whether B knows p (issue 19: learns of a formula with knowledge operators).
+    s = ep.Story()
+    a, b = s.characters("A B")
+    p = s.bool("p")
+    s.learns(b, p)
+    s.learns(a, ep.knows(b, p))
+    s.check(ep.knows(a, ep.knows(b, p)) | ep.knows(a, ~ep.knows(b, p)))
+    # B knows p exactly where p holds: so A, learning that, learns whether p.
+    s.check(ep.knows(a, p) | ep.knows(a, ~p))
+    assert s.worlds() == [{"p": False}, {"p": True}]

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use epipen::compiled::{self, CompiledStory, Watch, reported_by_run};
 use epipen::engine::{Engine, Event, Options};
+use epipen::explore::negated;
 use epipen::ir::{EventId, Program};
 use epipen::syntax::Span;
 use epipen::worlds::{self, WorldCount};
@@ -162,7 +163,7 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
             holds,
             ..
         } => {
-            let said = if *holds { text.clone() } else { negate(text) };
+            let said = if *holds { text.clone() } else { negated(text) };
             let who = &story.program.characters[who.0].name;
             match round {
                 Some(r) => outln!("round {r}: {who}: {said}"),
@@ -223,24 +224,6 @@ pub(crate) fn happened_text(
         })
         .collect();
     format!("{}: {} ({})", def.name, def.cases[case], seen.join("; "))
-}
-
-/// `not φ` as a reader expects it: parentheses around anything with a top-level space.
-pub(crate) fn negate(text: &str) -> String {
-    let mut depth = 0i32;
-    let compound = text.chars().any(|c| {
-        match c {
-            '(' | '{' => depth += 1,
-            ')' | '}' => depth -= 1,
-            _ => {}
-        }
-        c == ' ' && depth == 0
-    });
-    if compound {
-        format!("not ({text})")
-    } else {
-        format!("not {text}")
-    }
 }
 
 pub(crate) fn trusted_note(lines: &[usize]) -> String {

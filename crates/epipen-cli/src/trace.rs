@@ -2,12 +2,13 @@
 
 use epipen::compiled::Traced;
 use epipen::engine::{Event, Options};
+use epipen::explore::negated;
 use epipen::explore::trace::{Belief, Fates, TraceStep, Tracer};
 use epipen::syntax::Span;
 use epipen::worlds::{self, World};
 
 use crate::output::{out, outln};
-use crate::story::{Failure, Story, count_json, negate, print_event};
+use crate::story::{Failure, Story, count_json, print_event};
 
 /// `run --trace` says which statement eliminated each world when there are at most
 /// this many.
@@ -219,7 +220,7 @@ impl Story {
                 "line": self.line(*span),
                 "round": round,
                 "who": self.program.characters[who.0].name,
-                "said": if *holds { text.clone() } else { negate(text) },
+                "said": if *holds { text.clone() } else { negated(text) },
             }),
             Event::Happened {
                 span,

@@ -24,6 +24,14 @@ pub mod transcript;
 
 use std::path::{Path, PathBuf};
 
+/// With `FUZZ_DUMP=path`, writes `text` there: the story about to run, for a run that
+/// does not end with a report (a stack overflow aborts the process).
+pub fn dump(text: &str) {
+    if let Some(path) = std::env::var_os("FUZZ_DUMP") {
+        let _ = std::fs::write(path, text);
+    }
+}
+
 /// The workspace's root, where `stories/` is.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

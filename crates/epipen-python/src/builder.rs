@@ -15,15 +15,21 @@ use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use epipen::engine::{Cancel, Options};
-use epipen::story::Hint;
+use epipen::story::Values;
 use epipen::{Character, Checkpoint, Enum, EnumType, Error, Formula, Int, Story};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use crate::convert::{self, Kind, Located, Out};
 use crate::run::{strategy, timeout_of};
 use crate::worker::{internal, panic_message, wait};
+
+mod blocks;
+mod events;
+
+use blocks::{Item, items};
+use events::{EventSpec, Reported};
 
 /// An expression as Python sends it.
 #[derive(Debug, Clone)]
@@ -43,8 +49,16 @@ enum Tree {
     /// None: the speaker of the `says` it is in.
     Knows(Option<usize>, Box<Tree>),
     KnowsValue(Option<usize>, Vec<Tree>),
+    /// None: the speaker of the `says` it is in.
+    Believes(Option<usize>, Box<Tree>),
+    BelievesValue(Option<usize>, Vec<Tree>),
     At(String, Box<Tree>),
     Group(String, Vec<usize>, Box<Tree>),
+    /// The latest execution's case of the event with this index.
+    Latest(usize),
+    /// A case of the event with this index, by name; with the event of the block whose
+    /// handle named it.
+    Case(usize, String, Option<String>),
 }
 
 fn tree(obj: &Bound<'_, PyAny>) -> PyResult<Tree> {
@@ -80,11 +94,19 @@ fn tree(obj: &Bound<'_, PyAny>) -> PyResult<Tree> {
         }
         "knows" => Tree::Knows(t.get_item(1)?.extract()?, sub(2)?),
         "knows_value" => Tree::KnowsValue(t.get_item(1)?.extract()?, list(2)?),
+        "believes" => Tree::Believes(t.get_item(1)?.extract()?, sub(2)?),
+        "believes_value" => Tree::BelievesValue(t.get_item(1)?.extract()?, list(2)?),
         "at" => Tree::At(t.get_item(1)?.extract()?, sub(2)?),
         "group" => Tree::Group(
             t.get_item(1)?.extract()?,
             t.get_item(2)?.extract()?,
             sub(3)?,
+        ),
+        "latest" => Tree::Latest(t.get_item(1)?.extract()?),
+        "case" => Tree::Case(
+            t.get_item(1)?.extract()?,
+            t.get_item(2)?.extract()?,
+            t.get_item(3)?.extract()?,
         ),
         other => {
             return Err(PyTypeError::new_err(format!(
@@ -92,46 +114,6 @@ fn tree(obj: &Bound<'_, PyAny>) -> PyResult<Tree> {
             )));
         }
     })
-}
-
-/// A statement of a block (`simultaneously`, `assert_adds_ck`).
-#[derive(Debug, Clone)]
-enum Item {
-    Announce(Tree),
-    Says(usize, Tree),
-    Reveals(usize, Tree),
-    Learns(usize, Vec<Tree>),
-    Checkpoint(String),
-    Simultaneously(Vec<Item>),
-}
-
-fn items(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
-    obj.try_iter()?
-        .map(|item| {
-            let item = item?;
-            let t = item.cast::<PyTuple>()?;
-            let kind: String = t.get_item(0)?.extract()?;
-            Ok(match kind.as_str() {
-                "announce" => Item::Announce(tree(&t.get_item(1)?)?),
-                "says" => Item::Says(t.get_item(1)?.extract()?, tree(&t.get_item(2)?)?),
-                "reveals" => Item::Reveals(t.get_item(1)?.extract()?, tree(&t.get_item(2)?)?),
-                "learns" => Item::Learns(
-                    t.get_item(1)?.extract()?,
-                    t.get_item(2)?
-                        .try_iter()?
-                        .map(|v| tree(&v?))
-                        .collect::<PyResult<_>>()?,
-                ),
-                "checkpoint" => Item::Checkpoint(t.get_item(1)?.extract()?),
-                "simultaneously" => Item::Simultaneously(items(&t.get_item(1)?)?),
-                other => {
-                    return Err(PyValueError::new_err(format!(
-                        "not a block statement: {other}"
-                    )));
-                }
-            })
-        })
-        .collect()
 }
 
 /// What the Python thread asks the story's thread.
@@ -148,7 +130,11 @@ enum Command {
     Actual(Tree),
     Reveals(usize, Tree),
     Check(Tree),
-    Assign(usize, Tree),
+    Expects(usize, Tree),
+    /// The changes, and the method that makes them (for messages).
+    Assign(Vec<(usize, Tree)>, &'static str),
+    CheckActual(Tree),
+    Event(Box<EventSpec>),
     Simultaneously(Vec<Item>),
     AssertAddsCk(Tree, Vec<Item>),
     Worlds(u64),
@@ -161,6 +147,7 @@ enum Reply {
     Bools(Vec<bool>),
     Hint(&'static str),
     Worlds(Vec<String>, Vec<Vec<Out>>, bool),
+    Happened(Reported),
 }
 
 type Answer = Result<Reply, Located>;
@@ -190,6 +177,8 @@ struct Handles {
     constants: Vec<Value>,
     enums: Vec<EnumType>,
     checkpoints: HashMap<String, Checkpoint>,
+    /// The events that happened, in order of their first execution.
+    events: Vec<epipen::Event>,
 }
 
 impl Handles {
@@ -213,6 +202,47 @@ impl Handles {
                 "`{op}` needs a character here: it may be left out only in what a character says"
             )),
         }
+    }
+
+    /// `knows_value(A, e1, …)` or `believes_value(A, e1, …)` (`op`). Knowing (or
+    /// believing) a tuple's value is knowing each member's: the tuple of each type as one
+    /// `knows_value`.
+    fn value_known(
+        &self,
+        who: Option<usize>,
+        exprs: &[Tree],
+        speaker: Option<Character>,
+        op: &str,
+    ) -> Result<Formula, String> {
+        let who = self.agent(who, speaker, op)?;
+        if exprs.is_empty() {
+            return Err(format!("`{op}` needs at least one expression"));
+        }
+        let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
+        for e in exprs {
+            match self.value(e, speaker)? {
+                Value::Int(i) => ints.push(i),
+                Value::Bool(b) => bools.push(b),
+                Value::Enum(e) => enums.push(e),
+            }
+        }
+        fn of<V: Values>(op: &str, who: Character, values: V) -> Formula {
+            match op {
+                "knows_value" => Formula::knows_value(who, values),
+                _ => Formula::believes_value(who, values),
+            }
+        }
+        let mut parts = Vec::new();
+        if !ints.is_empty() {
+            parts.push(of(op, who, ints));
+        }
+        if !bools.is_empty() {
+            parts.push(of(op, who, bools));
+        }
+        if !enums.is_empty() {
+            parts.push(of(op, who, enums));
+        }
+        Ok(Formula::all(parts))
     }
 
     fn int(&self, t: &Tree, speaker: Option<Character>) -> Result<Int, String> {
@@ -314,31 +344,14 @@ impl Handles {
                 formula(f)?,
             )),
             Tree::KnowsValue(who, exprs) => {
-                let who = self.agent(*who, speaker, "knows_value")?;
-                if exprs.is_empty() {
-                    return Err("`knows_value` needs at least one expression".into());
-                }
-                // Knowing a tuple's value is knowing each member's: the tuple of each
-                // type as one `knows_value`.
-                let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
-                for e in exprs {
-                    match v(e)? {
-                        Value::Int(i) => ints.push(i),
-                        Value::Bool(b) => bools.push(b),
-                        Value::Enum(e) => enums.push(e),
-                    }
-                }
-                let mut parts = Vec::new();
-                if !ints.is_empty() {
-                    parts.push(Formula::knows_value(who, ints));
-                }
-                if !bools.is_empty() {
-                    parts.push(Formula::knows_value(who, bools));
-                }
-                if !enums.is_empty() {
-                    parts.push(Formula::knows_value(who, enums));
-                }
-                Value::Bool(Formula::all(parts))
+                Value::Bool(self.value_known(*who, exprs, speaker, "knows_value")?)
+            }
+            Tree::Believes(who, f) => Value::Bool(Formula::believes(
+                self.agent(*who, speaker, "believes")?,
+                formula(f)?,
+            )),
+            Tree::BelievesValue(who, exprs) => {
+                Value::Bool(self.value_known(*who, exprs, speaker, "believes_value")?)
             }
             Tree::At(name, f) => {
                 let cp = self.checkpoints.get(name).ok_or_else(|| {
@@ -359,7 +372,27 @@ impl Handles {
                     other => return Err(format!("unknown group operator {other}")),
                 })
             }
+            Tree::Latest(k) => Value::Enum(self.event(*k)?.latest()),
+            Tree::Case(k, name, of) => {
+                let event = self.event(*k)?;
+                match of {
+                    // The Rust API's words for a handle of another event.
+                    Some(other) if other != event.name() => {
+                        return Err(format!(
+                            "the case `{name}` is a case of the event `{other}`, not of `{}`",
+                            event.name()
+                        ));
+                    }
+                    _ => Value::Enum(event.case(name)),
+                }
+            }
         })
+    }
+
+    fn event(&self, k: usize) -> Result<&epipen::Event, String> {
+        self.events
+            .get(k)
+            .ok_or_else(|| "an event of another story".to_string())
     }
 
     /// `(e1, …, en) in {rows}`.
@@ -433,9 +466,6 @@ impl Handles {
         Ok(Formula::any(any))
     }
 }
-
-/// A statement of a `simultaneously` block, built: its kind, its speaker, its formula.
-type Simultaneous = (&'static str, Option<Character>, Formula);
 
 /// The story's thread: the Rust story and its handles.
 struct Actor {
@@ -553,28 +583,23 @@ impl Actor {
                 self.story.check(f).map_err(failed)?;
                 Ok(Reply::Done)
             }
-            Command::Assign(k, t) => {
-                let target = h
-                    .constants
-                    .get(k)
-                    .cloned()
-                    .ok_or_else(|| invalid("a constant of another story".into()))?;
-                let value = h.value(&t, None).map_err(invalid)?;
-                match (target, value) {
-                    (Value::Int(x), Value::Int(v)) => self.story.assign(&x, v),
-                    (Value::Bool(x), Value::Bool(v)) => self.story.assign(&x, v),
-                    (Value::Enum(x), Value::Enum(v)) => self.story.assign(&x, v),
-                    (x, v) => {
-                        return Err(invalid(format!(
-                            "`assign` needs a value of the constant's type: the constant is {}, the value {}",
-                            x.kind(),
-                            v.kind()
-                        )));
-                    }
-                }
-                .map_err(failed)?;
+            Command::Expects(who, t) => {
+                let who = character(who)?;
+                let f = formula(&t, None)?;
+                self.story.expects(who, f).map_err(failed)?;
                 Ok(Reply::Done)
             }
+            Command::Assign(pairs, op) => {
+                let changes = events::changes(h, &pairs, op).map_err(invalid)?;
+                self.story.assign_all(changes).map_err(failed)?;
+                Ok(Reply::Done)
+            }
+            Command::CheckActual(t) => {
+                let f = formula(&t, None)?;
+                self.story.check_actual(f).map_err(failed)?;
+                Ok(Reply::Done)
+            }
+            Command::Event(spec) => self.event(*spec),
             Command::Simultaneously(block) => {
                 let statements = self.simultaneous(&block)?;
                 let outcomes = self
@@ -620,129 +645,6 @@ impl Actor {
             return Err(invalid("`learns` needs at least one expression".into()));
         }
         Ok((ints, bools, enums))
-    }
-
-    /// A `simultaneously` block's statements, built.
-    fn simultaneous(&self, block: &[Item]) -> Result<Vec<Simultaneous>, Located> {
-        let h = &self.handles;
-        block
-            .iter()
-            .map(|item| {
-                Ok(match item {
-                    Item::Announce(t) => ("announce", None, h.formula(t, None).map_err(invalid)?),
-                    Item::Says(who, t) => {
-                        let who = h.character(*who).map_err(invalid)?;
-                        ("says", Some(who), h.formula(t, Some(who)).map_err(invalid)?)
-                    }
-                    Item::Reveals(who, t) => {
-                        let who = h.character(*who).map_err(invalid)?;
-                        ("reveals", Some(who), h.formula(t, Some(who)).map_err(invalid)?)
-                    }
-                    _ => {
-                        return Err(invalid(
-                            "a `simultaneously` block holds announcements only (announce, says, reveals)"
-                                .into(),
-                        ));
-                    }
-                })
-            })
-            .collect()
-    }
-
-    fn assert_adds_ck(&mut self, hint: &Tree, block: &[Item]) -> Answer {
-        let hint = self.handles.formula(hint, None).map_err(invalid)?;
-        let Actor { story, handles, .. } = self;
-        // Statements are built as the block runs: a checkpoint saved in the block may be
-        // named by the statements after it. The first mistake stops the block (an
-        // invalid statement makes the story refuse it) and is what is reported.
-        let mut mistake: Option<String> = None;
-        let outcome = story.assert_adds_ck(hint, |b| {
-            let mut saved: Vec<(String, Checkpoint)> = Vec::new();
-            let spoil = |b: &mut epipen::Block, mistake: &mut Option<String>, m: String| {
-                mistake.get_or_insert(m);
-                b.announce(Formula::from(false).and(Int::from(u64::MAX).eq(0)));
-            };
-            for item in block {
-                if mistake.is_some() {
-                    break;
-                }
-                for (name, cp) in saved.drain(..) {
-                    handles.checkpoints.insert(name, cp);
-                }
-                let h = &*handles;
-                let built = (|| -> Result<(), String> {
-                    match item {
-                        Item::Announce(t) => {
-                            b.announce(h.formula(t, None)?);
-                        }
-                        Item::Says(who, t) => {
-                            let who = h.character(*who)?;
-                            b.says(who, h.formula(t, Some(who))?);
-                        }
-                        Item::Reveals(who, t) => {
-                            let who = h.character(*who)?;
-                            b.reveals(who, h.formula(t, Some(who))?);
-                        }
-                        Item::Learns(who, trees) => {
-                            let who = h.character(*who)?;
-                            for t in trees {
-                                match h.value(t, None)? {
-                                    Value::Int(i) => b.learns(who, i),
-                                    Value::Bool(f) => b.learns(who, f),
-                                    Value::Enum(e) => b.learns(who, e),
-                                };
-                            }
-                        }
-                        Item::Checkpoint(name) => {
-                            saved.push((name.clone(), b.checkpoint(name)));
-                        }
-                        Item::Simultaneously(inner) => {
-                            let mut statements = Vec::new();
-                            for item in inner {
-                                match item {
-                                    Item::Announce(t) => statements.push((None, false, h.formula(t, None)?)),
-                                    Item::Says(who, t) => {
-                                        let who = h.character(*who)?;
-                                        statements.push((Some(who), false, h.formula(t, Some(who))?));
-                                    }
-                                    Item::Reveals(who, t) => {
-                                        let who = h.character(*who)?;
-                                        statements.push((Some(who), true, h.formula(t, Some(who))?));
-                                    }
-                                    _ => {
-                                        return Err("a `simultaneously` block holds announcements only (announce, says, reveals)".into());
-                                    }
-                                }
-                            }
-                            b.simultaneously(|s| {
-                                for (who, reveals, f) in statements {
-                                    match (who, reveals) {
-                                        (None, _) => s.announce(f),
-                                        (Some(who), false) => s.says(who, f),
-                                        (Some(who), true) => s.reveals(who, f),
-                                    };
-                                }
-                            });
-                        }
-                    }
-                    Ok(())
-                })();
-                if let Err(m) = built {
-                    spoil(b, &mut mistake, m);
-                }
-            }
-            for (name, cp) in saved {
-                handles.checkpoints.insert(name, cp);
-            }
-        });
-        if let Some(m) = mistake {
-            return Err(invalid(m));
-        }
-        match outcome.map_err(failed)? {
-            Hint::Verified { .. } => Ok(Reply::Hint("verified")),
-            Hint::Trusted => Ok(Reply::Hint("trusted")),
-            _ => Ok(Reply::Hint("refuted")),
-        }
     }
 }
 
@@ -888,8 +790,44 @@ impl NativeStory {
         self.done(py, Command::Check(tree(formula)?))
     }
 
+    fn expects(&self, py: Python<'_>, who: usize, formula: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.done(py, Command::Expects(who, tree(formula)?))
+    }
+
     fn assign(&self, py: Python<'_>, constant: usize, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.done(py, Command::Assign(constant, tree(value)?))
+        self.done(
+            py,
+            Command::Assign(vec![(constant, tree(value)?)], "assign"),
+        )
+    }
+
+    /// `changes`: `[(constant, value), …]`.
+    fn assign_all(&self, py: Python<'_>, changes: &Bound<'_, PyAny>) -> PyResult<()> {
+        let changes = events::changes_of(changes)?;
+        self.done(py, Command::Assign(changes, "assign_all"))
+    }
+
+    fn check_actual(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.done(py, Command::CheckActual(tree(formula)?))
+    }
+
+    /// An event block (see `events::EventSpec::from_py`); returns (event index, name,
+    /// cases, occurrence's constant index, case or None, its index, what each character
+    /// saw, the text).
+    fn event<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        cases: &Bound<'py, PyAny>,
+        sees: &Bound<'py, PyAny>,
+        expects: &Bound<'py, PyAny>,
+        actual: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let spec = EventSpec::from_py(name, cases, sees, expects, actual)?;
+        match self.ask(py, Command::Event(Box::new(spec)))? {
+            Reply::Happened(r) => r.into_pyobject(py),
+            _ => Err(internal("`event` gave no report")),
+        }
     }
 
     fn simultaneously(&self, py: Python<'_>, block: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {

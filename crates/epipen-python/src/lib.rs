@@ -5,7 +5,8 @@
 //!
 //! - `run.rs`: story files run, traced and graphed as the command line runs them;
 //! - `sweep.rs`: sweeps, in chunks;
-//! - `builder.rs`: `epipen.Story`, the Rust API's story builder;
+//! - `builder.rs`: `epipen.Story`, the Rust API's story builder (`builder/blocks.rs`:
+//!   `simultaneously` and `assert_adds_ck`; `builder/events.rs`: events and changes);
 //! - `worker.rs`: where solves run (worker threads; the GIL released; Ctrl-C cancels);
 //! - `convert.rs`: values, worlds and errors as Python sees them.
 //!

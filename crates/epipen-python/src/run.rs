@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use epipen::compiled::{CompiledStory, Traced, Watch};
 use epipen::engine::{Cancel, EngineError, Event, Options, Strategy};
 use epipen::explore::graph::{arrows, edges};
+use epipen::explore::negated;
 use epipen::explore::svg::svg;
 use epipen::explore::trace::{TraceStep, Tracer};
 use epipen::syntax::{Diagnostic, Span};
@@ -207,7 +208,7 @@ impl Events {
                 line: story.line(*span),
                 round: *round,
                 who: program.characters[who.0].name.clone(),
-                said: if *holds { text.clone() } else { negate(text) },
+                said: if *holds { text.clone() } else { negated(text) },
                 holds: *holds,
             }),
             Event::Happened {
@@ -267,24 +268,6 @@ impl Events {
             )),
             Event::Step { .. } => {}
         }
-    }
-}
-
-/// `not φ`, as `epipen run` prints a reveal that did not hold.
-fn negate(text: &str) -> String {
-    let mut depth = 0i32;
-    let compound = text.chars().any(|c| {
-        match c {
-            '(' | '{' => depth += 1,
-            ')' | '}' => depth -= 1,
-            _ => {}
-        }
-        c == ' ' && depth == 0
-    });
-    if compound {
-        format!("not ({text})")
-    } else {
-        format!("not {text}")
     }
 }
 

@@ -3,9 +3,10 @@
 //! profile, the pinned libz3 bundled), installed into virtual environments under
 //! target/python/, and pytest runs python/tests in them:
 //!
-//! - `the_package_passes_its_tests`: the API, errors, the Story builder, sweeps, Jupyter
-//!   (python/examples/epipen.ipynb executed with nbclient), the `epipen` command, every
-//!   story against `epipen worlds --json`, Ctrl-C and the GIL, docs/python.md's examples;
+//! - `the_package_passes_its_tests`: the API, errors, the Story builder and its events,
+//!   sweeps, Jupyter (python/examples/epipen.ipynb executed with nbclient), the `epipen`
+//!   command, every story against `epipen worlds --json`, Ctrl-C and the GIL,
+//!   docs/python.md's examples;
 //! - `the_wheel_works_in_a_clean_environment`: a fresh environment with the wheel alone
 //!   (no z3-solver, nothing else) solves stories with the wheel's own Z3;
 //! - `epipen_and_z3_solver_share_a_process`: beside z3-solver 4.13.3, in both orders;
@@ -324,6 +325,7 @@ fn the_package_passes_its_tests() {
         "test_run.py",
         "test_errors.py",
         "test_story.py",
+        "test_events.py",
         "test_sweep.py",
         "test_jupyter.py",
         "test_cli.py",

@@ -4,6 +4,9 @@
 use epipen::engine::Strategy;
 use epipen::{Change, Error, Formula as F, Hint, Int, Options, Story};
 
+#[path = "api/belief.rs"]
+mod belief;
+
 /// The muddy children with n children, the first k muddy: who steps forward in each
 /// round, until everyone has (at most n + 1 rounds).
 fn muddy_rounds(n: usize, k: usize) -> Vec<Vec<bool>> {

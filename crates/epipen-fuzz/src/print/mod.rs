@@ -77,7 +77,7 @@ impl Printed {
 
     /// What the evaluator does with the story (None: it does not compile).
     pub fn trace(&self, text: &str) -> Option<Trace> {
-        crate::diff::dump(text);
+        crate::dump(text);
         let program = epipen::compile_seeded(text, &self.sets, self.seed).ok()?;
         Some(bruteforce::trace(&program, &self.domain(&program)))
     }

@@ -23,6 +23,25 @@ pub fn statement_text(source: &str) -> String {
         .replace(",}", "}")
 }
 
+/// `not φ` as a reader expects it (a reveal that did not hold): parentheses around
+/// anything with a top-level space.
+pub fn negated(text: &str) -> String {
+    let mut depth = 0i32;
+    let compound = text.chars().any(|c| {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth -= 1,
+            _ => {}
+        }
+        c == ' ' && depth == 0
+    });
+    if compound {
+        format!("not ({text})")
+    } else {
+        format!("not {text}")
+    }
+}
+
 /// `text` cut to at most `max` characters, with `…` where it was cut.
 pub fn truncate(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

@@ -1,8 +1,8 @@
 //! Events ([`Story::event`]): something happens while the characters watch, each seeing
 //! part of it. An [`EventBlock`] states one execution of an event as the story
 //! language's `event NAME { … }` block does: its [`Case`]s (a precondition, changes),
-//! who sees which cases apart, and the case that happened; the [`Event`] handle names
-//! the latest execution's case in formulas afterwards.
+//! who sees which cases apart, who expects which cases, and the case that happened; the
+//! [`Event`] handle names the latest execution's case in formulas afterwards.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -101,6 +101,12 @@ struct SeesLine {
     groups: Option<Vec<Vec<Named>>>,
 }
 
+/// An `expects` line: its groups, most plausible first.
+struct ExpectsLine {
+    who: Character,
+    groups: Vec<Vec<Named>>,
+}
+
 /// One execution of an event, as [`Story::event`]'s closure states it: the language's
 /// `event NAME { … }` block. Its methods take `&self`, so that [`Case`] handles and the
 /// block can be used side by side; mistakes are reported by [`Story::event`], which then
@@ -110,12 +116,14 @@ pub struct EventBlock {
     name: String,
     cases: RefCell<Vec<CaseLine>>,
     sees: RefCell<Vec<SeesLine>>,
+    expects: RefCell<Vec<ExpectsLine>>,
     actual: RefCell<Vec<Named>>,
 }
 
 /// A case of an event block, from [`EventBlock::case`]: `moved if φ then x := e`. Add
 /// its precondition with [`Case::when`] and its changes with [`Case::then`]; name it in
-/// [`EventBlock::sees`] and [`EventBlock::actual`], or in formulas with [`Event::is`].
+/// [`EventBlock::sees`], [`EventBlock::expects`] and [`EventBlock::actual`], or in
+/// formulas with [`Event::is`].
 #[derive(Clone, Copy)]
 pub struct Case<'e> {
     block: &'e EventBlock,
@@ -171,6 +179,7 @@ impl EventBlock {
             name: name.into(),
             cases: RefCell::new(Vec::new()),
             sees: RefCell::new(Vec::new()),
+            expects: RefCell::new(Vec::new()),
             actual: RefCell::new(Vec::new()),
         }
     }
@@ -218,6 +227,30 @@ impl EventBlock {
     /// `A sees each(…)`: `who` tells every case apart (each case a group of its own).
     pub fn sees_each(&self, who: Character) {
         self.sees.borrow_mut().push(SeesLine { who, groups: None });
+    }
+
+    /// `A expects G1 > G2 > …`: `who`'s plausibility of the cases, most plausible group
+    /// first; the cases of one group are equally plausible, and cases in no group come
+    /// last, equally plausible. Without an `expects` line every case is equally plausible
+    /// for `who`. A world after the event is more plausible than another for `who` when
+    /// its case is, or when their cases are equally plausible and the world before was
+    /// (docs/language.md, "Belief"). A case is in one group at most; a character is named
+    /// in one `expects` line at most.
+    ///
+    /// `groups` is a list of lists, as in [`EventBlock::sees`]: `[[stayed]]` (`Sally
+    /// expects stayed`), `[[honest], [lie]]` (`Bob expects honest > lie`). What `who`
+    /// tells apart is its `sees` line's business: a character may expect a case it sees
+    /// did not happen, and then believes what it sees.
+    pub fn expects<G, C>(&self, who: Character, groups: impl IntoIterator<Item = G>)
+    where
+        G: IntoIterator<Item = C>,
+        C: CaseRef,
+    {
+        let groups = groups
+            .into_iter()
+            .map(|g| g.into_iter().map(NamesCase::named).collect())
+            .collect();
+        self.expects.borrow_mut().push(ExpectsLine { who, groups });
     }
 
     /// `actual CASE`: the case that happened in the actual world. Required when the
@@ -387,6 +420,7 @@ struct Checked {
     names: Vec<String>,
     cases: Vec<ir::Case>,
     sees: Vec<Option<Vec<usize>>>,
+    expects: Vec<Option<Vec<usize>>>,
     actual: Option<usize>,
 }
 
@@ -445,8 +479,9 @@ impl Story {
     ///
     /// Mistakes are [`Error::Invalid`] and run nothing: an event without cases, two
     /// cases of one name, other cases than the event's earlier executions, a case named
-    /// in no group or in two groups of a `sees` line, a character with two `sees` lines,
-    /// an unknown case, two `actual` cases. A missing or impossible `actual` case is an
+    /// in no group or in two groups of a `sees` line, a case in two groups of an
+    /// `expects` line, a character with two `sees` lines or two `expects` lines, an
+    /// unknown case, two `actual` cases. A missing or impossible `actual` case is an
     /// [`Error::Story`] when the event runs.
     pub fn event(
         &mut self,
@@ -470,7 +505,7 @@ impl Story {
             event,
             cases: checked.cases,
             sees: checked.sees,
-            expects: vec![None; self.program.characters.len()],
+            expects: checked.expects,
             actual: checked.actual,
             occurrences: vec![occurrence],
         })));
@@ -598,6 +633,7 @@ impl Story {
             name: event,
             cases: lines,
             sees: sees_lines,
+            expects: expects_lines,
             actual: actual_lines,
         } = block;
         let event = event.as_str();
@@ -651,8 +687,20 @@ impl Story {
             }
             sees[line.who.id.0] = Some(match line.groups {
                 None => (0..names.len()).collect(),
-                Some(groups) => scope.partition(who, groups)?,
+                Some(groups) => scope.partition(who, groups, "sees")?,
             });
+        }
+        let mut expects: Vec<Option<Vec<usize>>> = vec![None; self.program.characters.len()];
+        for line in expects_lines.into_inner() {
+            self.check_character(line.who)?;
+            let who = &self.program.characters[line.who.id.0].name;
+            if expects[line.who.id.0].is_some() {
+                return Err(Error::Invalid(format!(
+                    "{who} has two `expects` lines (one line orders the cases, most \
+                     plausible first: `a > b, c`)"
+                )));
+            }
+            expects[line.who.id.0] = Some(scope.partition(who, line.groups, "expects")?);
         }
         let actual = match actual_lines.into_inner().as_slice() {
             [] => None,
@@ -669,6 +717,7 @@ impl Story {
             names,
             cases,
             sees,
+            expects,
             actual,
         })
     }
@@ -764,8 +813,15 @@ impl Scope<'_> {
     }
 
     /// The group of each case in `who`'s `sees` line: every case in exactly one group,
-    /// groups numbered in order of first appearance (so equal partitions are equal).
-    fn partition(&self, who: &str, groups: Vec<Vec<Named>>) -> Result<Vec<usize>, Error> {
+    /// groups numbered in order of first appearance (so equal partitions are equal). Or,
+    /// for its `expects` line (`keyword`), each case's rank: its group's place in the
+    /// line (0 most plausible), the number of groups for a case in none.
+    fn partition(
+        &self,
+        who: &str,
+        groups: Vec<Vec<Named>>,
+        keyword: &str,
+    ) -> Result<Vec<usize>, Error> {
         let names = self.names;
         let mut group_of: Vec<Option<usize>> = vec![None; names.len()];
         for (g, group) in groups.iter().filter(|g| !g.is_empty()).enumerate() {
@@ -776,7 +832,7 @@ impl Scope<'_> {
                             format!("the case `{}` is named twice in one group", names[k])
                         } else {
                             format!(
-                                "the case `{}` is in two groups of {who}'s `sees` line",
+                                "the case `{}` is in two groups of {who}'s `{keyword}` line",
                                 names[k]
                             )
                         };
@@ -787,6 +843,10 @@ impl Scope<'_> {
                     group_of[k] = Some(g);
                 }
             }
+        }
+        if keyword == "expects" {
+            let last = groups.iter().filter(|g| !g.is_empty()).count();
+            return Ok(group_of.into_iter().map(|g| g.unwrap_or(last)).collect());
         }
         let missing: Vec<&str> = (names.iter().zip(&group_of))
             .filter(|(_, g)| g.is_none())

@@ -121,7 +121,8 @@ pub trait Expression: Typed {}
 pub struct Int(pub(super) Node);
 
 /// A boolean expression: a `bool` constant, a comparison, a logical combination, or a
-/// knowledge operator ([`Formula::knows`], [`Formula::knows_value`], [`Formula::at`]).
+/// knowledge operator ([`Formula::knows`], [`Formula::knows_value`], [`Formula::believes`],
+/// [`Formula::believes_value`], [`Formula::at`]).
 ///
 /// Combine with methods ([`Formula::and`], [`Formula::or`], [`Formula::implies`],
 /// [`Formula::iff`]) or operators: `a & b`, `a | b`, `!a`.
@@ -538,6 +539,50 @@ impl Formula {
         Formula(Node::combine(nodes, Some(who.story), |exprs| {
             Ok(mk(
                 ExprKind::KnowsValue {
+                    agent: who.id,
+                    exprs,
+                },
+                Ty::Bool,
+            ))
+        }))
+    }
+
+    /// `believes(A, φ)`: φ holds in every world `who` finds most plausible among those it
+    /// cannot tell from this one (docs/language.md, "Belief"). Belief can be wrong, where
+    /// knowledge cannot; worlds become more plausible by [`Story::expects`] and by an
+    /// event's [`EventBlock::expects`] lines.
+    ///
+    /// [`Story::expects`]: crate::story::Story::expects
+    /// [`EventBlock::expects`]: crate::story::EventBlock::expects
+    pub fn believes(who: Character, formula: impl Into<Formula>) -> Formula {
+        Formula(Node::combine(
+            vec![formula.into().0],
+            Some(who.story),
+            |mut es| {
+                Ok(mk(
+                    ExprKind::Believes {
+                        agent: who.id,
+                        formula: Box::new(es.remove(0)),
+                    },
+                    Ty::Bool,
+                ))
+            },
+        ))
+    }
+
+    /// `believes_value(A, e1, …, en)`: the worlds `who` finds most plausible among those
+    /// it cannot tell from this one agree on the tuple. `values` as in
+    /// [`Formula::knows_value`].
+    pub fn believes_value(who: Character, values: impl Values) -> Formula {
+        let nodes = values.into_nodes();
+        if nodes.is_empty() {
+            return Formula(Node::invalid(
+                "`believes_value` needs at least one expression",
+            ));
+        }
+        Formula(Node::combine(nodes, Some(who.story), |exprs| {
+            Ok(mk(
+                ExprKind::BelievesValue {
                     agent: who.id,
                     exprs,
                 },

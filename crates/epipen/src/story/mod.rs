@@ -7,7 +7,7 @@
 //! children's rounds are written (see `examples/muddy_children.rs`).
 //!
 //! Expressions are typed in Rust: [`Int`] (with `+ - * / %`), [`Formula`] (with
-//! `& | !`, [`Formula::and`], [`Formula::knows`], …) and [`Enum`]. Constants are
+//! `& | !`, [`Formula::and`], [`Formula::knows`], [`Formula::believes`], …) and [`Enum`]. Constants are
 //! expressions: `story.int("month")` returns an [`Int`]. Constants change by
 //! [`Story::assign`] and [`Story::assign_all`] ([`Change`]), and by events.
 //!
@@ -101,7 +101,8 @@
 //!
 //! [`Story::event`] runs one execution of an event, stated in a closure as the language's
 //! `event NAME { … }` block: its [`Case`]s, each with a precondition and changes, who
-//! sees which cases apart, and the case that happened. Each call is a new execution, so
+//! sees which cases apart (and who expects which, see [Belief](#belief)), and the case
+//! that happened. Each call is a new execution, so
 //! rounds are a Rust loop; it returns what happened ([`Happened`]), and the [`Event`]
 //! handle names the latest execution's case in later formulas. Here a die with three
 //! faces is rolled three times; Alice sees each roll, Bob none:
@@ -138,24 +139,68 @@
 //! # }
 //! ```
 //!
+//! # Belief
+//!
+//! Knowledge is what a character cannot be wrong about; belief is what it takes to be
+//! the case: [`Formula::believes`] and [`Formula::believes_value`] hold in the worlds a
+//! character finds most plausible among those it cannot tell apart. An event's
+//! [`EventBlock::expects`] line orders its cases by plausibility for a character, and
+//! [`Story::expects`] makes the worlds where a formula holds more plausible for one
+//! (docs/language.md, "Belief"). Sally-Anne: while Sally is out, Anne moves the marble;
+//! Sally, away, takes it that nothing happened.
+//!
+//! ```
+//! use epipen::{Formula as F, Story};
+//!
+//! # fn main() -> Result<(), epipen::Error> {
+//! let mut story = Story::new();
+//! let (sally, anne) = (story.character("Sally"), story.character("Anne"));
+//! let place = story.enumeration("Place", &["basket", "box"]);
+//! let marble = story.enum_constant(&place, "marble");
+//! story.announce(marble.eq("basket"))?;
+//! story.actual(marble.eq("basket"))?;
+//! story.event("move", |e| {
+//!     let moved = e.case("moved").when(marble.eq("basket")).then(&marble, "box");
+//!     let stayed = e.case("stayed");
+//!     e.sees(anne, [[moved], [stayed]]); // Anne knows what she did;
+//!     e.expects(sally, [[stayed]]); // Sally expects that nothing happened.
+//!     e.actual(moved);
+//! })?;
+//! // Sally does not know where the marble is, but she believes it is in the basket...
+//! story.check_actual(!F::knows(sally, marble.eq("basket")))?;
+//! story.check_actual(F::believes(sally, marble.eq("basket")))?;
+//! story.check_actual(F::believes_value(sally, &marble))?;
+//! // ...which is false (belief can be), and Anne knows she believes it.
+//! story.check_actual(marble.eq("box"))?;
+//! story.check_actual(F::knows(anne, F::believes(sally, marble.eq("basket"))))?;
+//! // Sally looks into the basket: her belief is revised by what she sees.
+//! story.learns(sally, marble.eq("basket"))?;
+//! story.check_actual(F::knows(sally, marble.eq("box")))?;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Errors
 //!
 //! Mistakes Rust's types cannot catch (a constant of another story, comparing values
 //! of two different enums, an unknown enum variant, a knowledge operator where none is
 //! allowed, …) are carried inside the expression and reported as [`Error::Invalid`] by
 //! the statement that uses it, before anything reaches the engine; so are the mistakes
-//! of an event's block (an unknown case, a case missing from a `sees` line, …). A
+//! of an event's block (an unknown case, a case missing from a `sees` line, a case in
+//! two groups of an `expects` line, …). A
 //! statement that fails, for whatever reason, has no effect: the story is as it was
 //! before the call.
 
 #![warn(missing_docs)]
 
+mod belief;
 mod blocks;
 mod change;
 mod error;
 mod event;
 mod expr;
 mod handles;
+mod live;
 mod possible;
 
 pub use blocks::{Block, Simultaneous};
@@ -171,15 +216,15 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::engine::{Counterexample, Engine, EngineError, Event as Report, Failure, Options};
+use crate::engine::{Event as Report, Options};
 use crate::ir::{
     self, CharId, CheckpointId, ConstId, EnumId, ExprKind, Program, Stmt, StmtKind, Ty,
 };
 use crate::syntax::Span;
-use crate::worlds::{self};
 
 use expr::{Node, mk};
 use handles::EnumInfo;
+use live::{Live, refutation};
 
 /// Tells stories apart, so a handle of one story is never used in another.
 static NEXT_STORY: AtomicU64 = AtomicU64::new(1);
@@ -199,75 +244,6 @@ pub enum Hint {
     /// [`Options::keep_refuted_hints`]; otherwise a refuted hint is
     /// [`Error::Refuted`]).
     Refuted(Refutation),
-}
-
-/// An engine running over a snapshot of the story's declarations.
-struct Live {
-    engine: Engine,
-    /// The declarations the snapshot holds: (characters, constants, enums).
-    declared: (usize, usize, usize),
-    /// How many checkpoints the engine has room for.
-    checkpoint_slots: usize,
-    /// Every statement the engine ran, kept where it is for the engine's life: the
-    /// engine keys caches by the address of a statement's expressions, which another
-    /// statement must not take over (hence the boxes: a `Vec<Stmt>` moves them).
-    #[allow(clippy::vec_box)]
-    ran: Vec<Box<Stmt>>,
-}
-
-impl Live {
-    /// An engine over the declarations and `spares`, occurrences for the executions to
-    /// come ([`event::spares`]).
-    fn new(decls: &Program, options: &Options, spares: Vec<ir::Constant>) -> Live {
-        let checkpoint_slots = (decls.checkpoints.len() * 2).max(16);
-        let mut checkpoints = decls.checkpoints.clone();
-        checkpoints.resize(
-            checkpoint_slots,
-            ir::Checkpoint {
-                name: String::new(),
-                span: Span::default(),
-            },
-        );
-        let mut constants = decls.constants.clone();
-        constants.extend(spares);
-        let snapshot = Program {
-            characters: decls.characters.clone(),
-            constants,
-            enums: decls.enums.clone(),
-            events: decls.events.clone(),
-            checkpoints,
-            statements: Vec::new(),
-            samples: Vec::new(),
-        };
-        Live {
-            engine: Engine::new(Rc::new(snapshot), options),
-            declared: (
-                decls.characters.len(),
-                decls.constants.len(),
-                decls.enums.len(),
-            ),
-            checkpoint_slots,
-            ran: Vec::new(),
-        }
-    }
-
-    /// Runs one statement on the engine.
-    fn step(&mut self, s: &Stmt, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
-        self.ran.push(Box::new(s.clone()));
-        let kept = self.ran.last().expect("just pushed");
-        self.engine.step(kept, sink)
-    }
-
-    fn fits(&self, decls: &Program) -> bool {
-        let (characters, constants, enums) = self.declared;
-        (characters, enums) == (decls.characters.len(), decls.enums.len())
-            && decls.checkpoints.len() <= self.checkpoint_slots
-            && decls.constants.len() >= constants
-            && event::spares_taken(
-                &decls.constants[constants..],
-                &self.engine.program().constants[constants..],
-            )
-    }
 }
 
 /// An epistemic puzzle, told statement by statement.
@@ -793,96 +769,12 @@ impl Story {
         };
         Checkpoint { story: self.id, id }
     }
-
-    /// Makes sure a live engine matches the declarations, replaying the statements so
-    /// far on a new one when needed.
-    fn ensure_live(&mut self) -> Result<(), Error> {
-        if self.live.as_ref().is_some_and(|l| l.fits(&self.program)) {
-            return Ok(());
-        }
-        self.live = None;
-        let spares = event::spares(&self.program);
-        self.live = Some(self.replayed(spares)?);
-        Ok(())
-    }
-
-    /// A new engine, with `spares`, that ran the statements so far.
-    fn replayed(&self, spares: Vec<ir::Constant>) -> Result<Live, Error> {
-        let mut live = Live::new(&self.program, &self.options, spares);
-        for s in &self.program.statements {
-            live.step(s, &mut |_| {})
-                .map_err(from_engine(&self.program))?;
-        }
-        Ok(live)
-    }
-
-    /// Runs one statement; on success it becomes part of the story.
-    fn run(&mut self, stmt: Stmt) -> Result<Vec<Report>, Error> {
-        self.run_all(vec![stmt])
-    }
-
-    /// Runs statements as a unit: all succeed and join the story, or the story stays
-    /// as it was.
-    fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Report>, Error> {
-        let mut saved = self.saved.clone();
-        saved.resize(self.program.checkpoints.len(), false);
-        for s in &stmts {
-            check_checkpoints(s, &mut saved)?;
-        }
-        self.ensure_live()?;
-        let live = self.live.as_mut().expect("ensure_live made the engine");
-        let mut events = Vec::new();
-        let mut result = Ok(());
-        for s in &stmts {
-            result = live.step(s, &mut |e| events.push(e));
-            if result.is_err() {
-                break;
-            }
-        }
-        match result {
-            Ok(()) => {
-                self.saved = saved;
-                self.program.statements.extend(stmts);
-                Ok(events)
-            }
-            Err(e) => {
-                // The engine may hold part of the failed statement's effect: start
-                // afresh (replaying the story) at the next statement.
-                self.live = None;
-                Err(from_engine(&self.program)(e))
-            }
-        }
-    }
 }
 
 fn stmt(kind: StmtKind) -> Stmt {
     Stmt {
         kind,
         span: Span::default(),
-    }
-}
-
-/// A refuted hint's world, without the engine's spare occurrences.
-fn refutation(program: &Program, mut counterexample: Counterexample) -> Refutation {
-    counterexample.world.0.truncate(program.constants.len());
-    Refutation {
-        description: counterexample.describe(program),
-        counterexample,
-    }
-}
-
-fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + '_ {
-    move |e| match e.error {
-        Failure::Solver(s) => Error::Solver(s),
-        Failure::Story { message, hints } => Error::Story { message, hints },
-        Failure::Refuted(c) => Error::Refuted(refutation(program, c)),
-        Failure::CheckFailed(world) => Error::Story {
-            message: format!(
-                "the check fails in the world {}",
-                worlds::world_line(program, &world.0)
-            ),
-            hints: Vec::new(),
-        },
     }
 }
 
@@ -905,55 +797,11 @@ fn no_knowledge(e: &ir::Expr, what: &str) -> Result<(), Error> {
     walk(e, &mut |x| {
         if x.is_knowledge() {
             Err(Error::Invalid(format!(
-                "{what} takes no knowledge operators (knows, knows_value, at, group knowledge)"
+                "{what} takes no knowledge operators (knows, knows_value, believes, \
+                 believes_value, at, group knowledge)"
             )))
         } else {
             Ok(())
         }
     })
-}
-
-/// Checks that every `at` names a checkpoint saved before it, in story order, and
-/// records the checkpoints `s` saves.
-fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), Error> {
-    let check = |e: &ir::Expr, saved: &Vec<bool>| {
-        walk(e, &mut |x| match x.kind {
-            ExprKind::At { checkpoint, .. }
-                if !saved.get(checkpoint.0).copied().unwrap_or(false) =>
-            {
-                Err(Error::Invalid(
-                    "`at` names a checkpoint that is not saved at this point of the story".into(),
-                ))
-            }
-            _ => Ok(()),
-        })
-    };
-    match &s.kind {
-        StmtKind::Announce { formula: e, .. }
-        | StmtKind::Learn { what: e, .. }
-        | StmtKind::Actual(e)
-        | StmtKind::Check(e)
-        | StmtKind::CheckActual(e)
-        | StmtKind::Reveal { formula: e, .. } => check(e, saved),
-        StmtKind::Assign { .. } | StmtKind::Event(_) | StmtKind::Expects { .. } => {
-            s.each_expr(&mut |e| check(e, saved))
-        }
-        StmtKind::Checkpoint(c) => {
-            if saved.len() <= c.0 {
-                saved.resize(c.0 + 1, false);
-            }
-            saved[c.0] = true;
-            Ok(())
-        }
-        StmtKind::Worlds { .. } => Ok(()),
-        StmtKind::Simultaneously(body) => body.iter().try_for_each(|b| check_checkpoints(b, saved)),
-        StmtKind::Repeat { body, until, .. } => {
-            body.iter().try_for_each(|b| check_checkpoints(b, saved))?;
-            check(until, saved)
-        }
-        StmtKind::AssertAddsCk { hint, body } => {
-            check(hint, saved)?;
-            body.iter().try_for_each(|b| check_checkpoints(b, saved))
-        }
-    }
 }

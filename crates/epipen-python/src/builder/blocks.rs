@@ -1,0 +1,179 @@
+//! Blocks from Python: `simultaneously` and `assert_adds_ck`, their statements as Python
+//! sends them ([`Item`]), built and run on the story's thread.
+
+use epipen::story::Hint;
+use epipen::{Character, Checkpoint, Formula, Int};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use super::{Actor, Answer, Reply, Tree, Value, failed, invalid, tree};
+use crate::convert::Located;
+
+/// A statement of a block (`simultaneously`, `assert_adds_ck`).
+#[derive(Debug, Clone)]
+pub(super) enum Item {
+    Announce(Tree),
+    Says(usize, Tree),
+    Reveals(usize, Tree),
+    Learns(usize, Vec<Tree>),
+    Checkpoint(String),
+    Simultaneously(Vec<Item>),
+}
+
+pub(super) fn items(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
+    obj.try_iter()?
+        .map(|item| {
+            let item = item?;
+            let t = item.cast::<PyTuple>()?;
+            let kind: String = t.get_item(0)?.extract()?;
+            Ok(match kind.as_str() {
+                "announce" => Item::Announce(tree(&t.get_item(1)?)?),
+                "says" => Item::Says(t.get_item(1)?.extract()?, tree(&t.get_item(2)?)?),
+                "reveals" => Item::Reveals(t.get_item(1)?.extract()?, tree(&t.get_item(2)?)?),
+                "learns" => Item::Learns(
+                    t.get_item(1)?.extract()?,
+                    t.get_item(2)?
+                        .try_iter()?
+                        .map(|v| tree(&v?))
+                        .collect::<PyResult<_>>()?,
+                ),
+                "checkpoint" => Item::Checkpoint(t.get_item(1)?.extract()?),
+                "simultaneously" => Item::Simultaneously(items(&t.get_item(1)?)?),
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "not a block statement: {other}"
+                    )));
+                }
+            })
+        })
+        .collect()
+}
+
+/// A statement of a `simultaneously` block, built: its kind, its speaker, its formula.
+type Simultaneous = (&'static str, Option<Character>, Formula);
+
+impl Actor {
+    /// A `simultaneously` block's statements, built.
+    pub(super) fn simultaneous(&self, block: &[Item]) -> Result<Vec<Simultaneous>, Located> {
+        let h = &self.handles;
+        block
+            .iter()
+            .map(|item| {
+                Ok(match item {
+                    Item::Announce(t) => ("announce", None, h.formula(t, None).map_err(invalid)?),
+                    Item::Says(who, t) => {
+                        let who = h.character(*who).map_err(invalid)?;
+                        ("says", Some(who), h.formula(t, Some(who)).map_err(invalid)?)
+                    }
+                    Item::Reveals(who, t) => {
+                        let who = h.character(*who).map_err(invalid)?;
+                        ("reveals", Some(who), h.formula(t, Some(who)).map_err(invalid)?)
+                    }
+                    _ => {
+                        return Err(invalid(
+                            "a `simultaneously` block holds announcements only (announce, says, reveals)"
+                                .into(),
+                        ));
+                    }
+                })
+            })
+            .collect()
+    }
+
+    pub(super) fn assert_adds_ck(&mut self, hint: &Tree, block: &[Item]) -> Answer {
+        let hint = self.handles.formula(hint, None).map_err(invalid)?;
+        let Actor { story, handles, .. } = self;
+        // Statements are built as the block runs: a checkpoint saved in the block may be
+        // named by the statements after it. The first mistake stops the block (an
+        // invalid statement makes the story refuse it) and is what is reported.
+        let mut mistake: Option<String> = None;
+        let outcome = story.assert_adds_ck(hint, |b| {
+            let mut saved: Vec<(String, Checkpoint)> = Vec::new();
+            let spoil = |b: &mut epipen::Block, mistake: &mut Option<String>, m: String| {
+                mistake.get_or_insert(m);
+                b.announce(Formula::from(false).and(Int::from(u64::MAX).eq(0)));
+            };
+            for item in block {
+                if mistake.is_some() {
+                    break;
+                }
+                for (name, cp) in saved.drain(..) {
+                    handles.checkpoints.insert(name, cp);
+                }
+                let h = &*handles;
+                let built = (|| -> Result<(), String> {
+                    match item {
+                        Item::Announce(t) => {
+                            b.announce(h.formula(t, None)?);
+                        }
+                        Item::Says(who, t) => {
+                            let who = h.character(*who)?;
+                            b.says(who, h.formula(t, Some(who))?);
+                        }
+                        Item::Reveals(who, t) => {
+                            let who = h.character(*who)?;
+                            b.reveals(who, h.formula(t, Some(who))?);
+                        }
+                        Item::Learns(who, trees) => {
+                            let who = h.character(*who)?;
+                            for t in trees {
+                                match h.value(t, None)? {
+                                    Value::Int(i) => b.learns(who, i),
+                                    Value::Bool(f) => b.learns(who, f),
+                                    Value::Enum(e) => b.learns(who, e),
+                                };
+                            }
+                        }
+                        Item::Checkpoint(name) => {
+                            saved.push((name.clone(), b.checkpoint(name)));
+                        }
+                        Item::Simultaneously(inner) => {
+                            let mut statements = Vec::new();
+                            for item in inner {
+                                match item {
+                                    Item::Announce(t) => statements.push((None, false, h.formula(t, None)?)),
+                                    Item::Says(who, t) => {
+                                        let who = h.character(*who)?;
+                                        statements.push((Some(who), false, h.formula(t, Some(who))?));
+                                    }
+                                    Item::Reveals(who, t) => {
+                                        let who = h.character(*who)?;
+                                        statements.push((Some(who), true, h.formula(t, Some(who))?));
+                                    }
+                                    _ => {
+                                        return Err("a `simultaneously` block holds announcements only (announce, says, reveals)".into());
+                                    }
+                                }
+                            }
+                            b.simultaneously(|s| {
+                                for (who, reveals, f) in statements {
+                                    match (who, reveals) {
+                                        (None, _) => s.announce(f),
+                                        (Some(who), false) => s.says(who, f),
+                                        (Some(who), true) => s.reveals(who, f),
+                                    };
+                                }
+                            });
+                        }
+                    }
+                    Ok(())
+                })();
+                if let Err(m) = built {
+                    spoil(b, &mut mistake, m);
+                }
+            }
+            for (name, cp) in saved {
+                handles.checkpoints.insert(name, cp);
+            }
+        });
+        if let Some(m) = mistake {
+            return Err(invalid(m));
+        }
+        match outcome.map_err(failed)? {
+            Hint::Verified { .. } => Ok(Reply::Hint("verified")),
+            Hint::Trusted => Ok(Reply::Hint("trusted")),
+            _ => Ok(Reply::Hint("refuted")),
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! The live engine behind a [`Story`]: each statement runs on it at once; a story whose
+//! declarations outgrew it, or whose statement failed, replays on a new one.
+
+use std::rc::Rc;
+
+use crate::engine::{Counterexample, Engine, EngineError, Event as Report, Failure, Options};
+use crate::ir::{self, ExprKind, Program, Stmt, StmtKind};
+use crate::syntax::Span;
+use crate::worlds;
+
+use super::{Error, Refutation, Story, event, walk};
+
+/// An engine running over a snapshot of the story's declarations.
+pub(super) struct Live {
+    pub(super) engine: Engine,
+    /// The declarations the snapshot holds: (characters, constants, enums).
+    declared: (usize, usize, usize),
+    /// How many checkpoints the engine has room for.
+    checkpoint_slots: usize,
+    /// Every statement the engine ran, kept where it is for the engine's life: the
+    /// engine keys caches by the address of a statement's expressions, which another
+    /// statement must not take over (hence the boxes: a `Vec<Stmt>` moves them).
+    #[allow(clippy::vec_box)]
+    ran: Vec<Box<Stmt>>,
+}
+
+impl Live {
+    /// An engine over the declarations and `spares`, occurrences for the executions to
+    /// come ([`event::spares`]).
+    fn new(decls: &Program, options: &Options, spares: Vec<ir::Constant>) -> Live {
+        let checkpoint_slots = (decls.checkpoints.len() * 2).max(16);
+        let mut checkpoints = decls.checkpoints.clone();
+        checkpoints.resize(
+            checkpoint_slots,
+            ir::Checkpoint {
+                name: String::new(),
+                span: Span::default(),
+            },
+        );
+        let mut constants = decls.constants.clone();
+        constants.extend(spares);
+        let snapshot = Program {
+            characters: decls.characters.clone(),
+            constants,
+            enums: decls.enums.clone(),
+            events: decls.events.clone(),
+            checkpoints,
+            statements: Vec::new(),
+            samples: Vec::new(),
+        };
+        Live {
+            engine: Engine::new(Rc::new(snapshot), options),
+            declared: (
+                decls.characters.len(),
+                decls.constants.len(),
+                decls.enums.len(),
+            ),
+            checkpoint_slots,
+            ran: Vec::new(),
+        }
+    }
+
+    /// Runs one statement on the engine.
+    fn step(&mut self, s: &Stmt, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        self.ran.push(Box::new(s.clone()));
+        let kept = self.ran.last().expect("just pushed");
+        self.engine.step(kept, sink)
+    }
+
+    fn fits(&self, decls: &Program) -> bool {
+        let (characters, constants, enums) = self.declared;
+        (characters, enums) == (decls.characters.len(), decls.enums.len())
+            && decls.checkpoints.len() <= self.checkpoint_slots
+            && decls.constants.len() >= constants
+            && event::spares_taken(
+                &decls.constants[constants..],
+                &self.engine.program().constants[constants..],
+            )
+    }
+}
+
+impl Story {
+    /// Makes sure a live engine matches the declarations, replaying the statements so
+    /// far on a new one when needed.
+    pub(super) fn ensure_live(&mut self) -> Result<(), Error> {
+        if self.live.as_ref().is_some_and(|l| l.fits(&self.program)) {
+            return Ok(());
+        }
+        self.live = None;
+        let spares = event::spares(&self.program);
+        self.live = Some(self.replayed(spares)?);
+        Ok(())
+    }
+
+    /// A new engine, with `spares`, that ran the statements so far.
+    pub(super) fn replayed(&self, spares: Vec<ir::Constant>) -> Result<Live, Error> {
+        let mut live = Live::new(&self.program, &self.options, spares);
+        for s in &self.program.statements {
+            live.step(s, &mut |_| {})
+                .map_err(from_engine(&self.program))?;
+        }
+        Ok(live)
+    }
+
+    /// Runs one statement; on success it becomes part of the story.
+    pub(super) fn run(&mut self, stmt: Stmt) -> Result<Vec<Report>, Error> {
+        self.run_all(vec![stmt])
+    }
+
+    /// Runs statements as a unit: all succeed and join the story, or the story stays
+    /// as it was.
+    pub(super) fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Report>, Error> {
+        let mut saved = self.saved.clone();
+        saved.resize(self.program.checkpoints.len(), false);
+        for s in &stmts {
+            check_checkpoints(s, &mut saved)?;
+        }
+        self.ensure_live()?;
+        let live = self.live.as_mut().expect("ensure_live made the engine");
+        let mut events = Vec::new();
+        let mut result = Ok(());
+        for s in &stmts {
+            result = live.step(s, &mut |e| events.push(e));
+            if result.is_err() {
+                break;
+            }
+        }
+        match result {
+            Ok(()) => {
+                self.saved = saved;
+                self.program.statements.extend(stmts);
+                Ok(events)
+            }
+            Err(e) => {
+                // The engine may hold part of the failed statement's effect: start
+                // afresh (replaying the story) at the next statement.
+                self.live = None;
+                Err(from_engine(&self.program)(e))
+            }
+        }
+    }
+}
+
+/// A refuted hint's world, without the engine's spare occurrences.
+pub(super) fn refutation(program: &Program, mut counterexample: Counterexample) -> Refutation {
+    counterexample.world.0.truncate(program.constants.len());
+    Refutation {
+        description: counterexample.describe(program),
+        counterexample,
+    }
+}
+
+pub(super) fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + '_ {
+    move |e| match e.error {
+        Failure::Solver(s) => Error::Solver(s),
+        Failure::Story { message, hints } => Error::Story { message, hints },
+        Failure::Refuted(c) => Error::Refuted(refutation(program, c)),
+        Failure::CheckFailed(world) => Error::Story {
+            message: format!(
+                "the check fails in the world {}",
+                worlds::world_line(program, &world.0)
+            ),
+            hints: Vec::new(),
+        },
+    }
+}
+
+/// Checks that every `at` names a checkpoint saved before it, in story order, and
+/// records the checkpoints `s` saves.
+pub(super) fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), Error> {
+    let check = |e: &ir::Expr, saved: &Vec<bool>| {
+        walk(e, &mut |x| match x.kind {
+            ExprKind::At { checkpoint, .. }
+                if !saved.get(checkpoint.0).copied().unwrap_or(false) =>
+            {
+                Err(Error::Invalid(
+                    "`at` names a checkpoint that is not saved at this point of the story".into(),
+                ))
+            }
+            _ => Ok(()),
+        })
+    };
+    match &s.kind {
+        StmtKind::Announce { formula: e, .. }
+        | StmtKind::Learn { what: e, .. }
+        | StmtKind::Actual(e)
+        | StmtKind::Check(e)
+        | StmtKind::CheckActual(e)
+        | StmtKind::Reveal { formula: e, .. } => check(e, saved),
+        StmtKind::Assign { .. } | StmtKind::Event(_) | StmtKind::Expects { .. } => {
+            s.each_expr(&mut |e| check(e, saved))
+        }
+        StmtKind::Checkpoint(c) => {
+            if saved.len() <= c.0 {
+                saved.resize(c.0 + 1, false);
+            }
+            saved[c.0] = true;
+            Ok(())
+        }
+        StmtKind::Worlds { .. } => Ok(()),
+        StmtKind::Simultaneously(body) => body.iter().try_for_each(|b| check_checkpoints(b, saved)),
+        StmtKind::Repeat { body, until, .. } => {
+            body.iter().try_for_each(|b| check_checkpoints(b, saved))?;
+            check(until, saved)
+        }
+        StmtKind::AssertAddsCk { hint, body } => {
+            check(hint, saved)?;
+            body.iter().try_for_each(|b| check_checkpoints(b, saved))
+        }
+    }
+}
