@@ -111,9 +111,11 @@ pub fn print(story: &Story) -> Printed {
     };
     let overflows = || {
         overflow(printed.trace(&printed.text))
-            || printed.compile().is_ok_and(|mut program| {
-                program.statements = without_verdicts(program.statements);
-                overflow(Some(bruteforce::trace(&program, &printed.domain(&program))))
+            || [false, true].into_iter().any(|all| {
+                printed.compile().is_ok_and(|mut program| {
+                    program.statements = without_verdicts(program.statements, all);
+                    overflow(Some(bruteforce::trace(&program, &printed.domain(&program))))
+                })
             })
     };
     if printed.constructs.contains(":= of an int") && overflows() {
@@ -188,17 +190,26 @@ fn print_with(story: &Story, clamp: bool) -> Printed {
     p.printed
 }
 
-/// `stmts` with every check left out and every hint's block in its place, for the
+/// `stmts` with every check left out and every hint's block in its place, and with
+/// `announcements`, every announcement and reveal left out too (so that the worlds a
+/// refuted hint's report prints, which may be gone at the end, are still there), for the
 /// overflow check.
-fn without_verdicts(stmts: Vec<epipen::ir::Stmt>) -> Vec<epipen::ir::Stmt> {
+fn without_verdicts(stmts: Vec<epipen::ir::Stmt>, announcements: bool) -> Vec<epipen::ir::Stmt> {
     use epipen::ir::StmtKind;
     let mut out = Vec::with_capacity(stmts.len());
     for mut s in stmts {
         match s.kind {
             StmtKind::Check(_) | StmtKind::CheckActual(_) => {}
-            StmtKind::AssertAddsCk { body, .. } => out.extend(without_verdicts(body)),
+            StmtKind::Announce { .. } | StmtKind::Reveal { .. } if announcements => {}
+            StmtKind::AssertAddsCk { body, .. } => {
+                out.extend(without_verdicts(body, announcements));
+            }
+            StmtKind::Simultaneously(body) => {
+                s.kind = StmtKind::Simultaneously(without_verdicts(body, announcements));
+                out.push(s);
+            }
             StmtKind::Repeat { max, body, until } => {
-                let body = without_verdicts(body);
+                let body = without_verdicts(body, announcements);
                 s.kind = StmtKind::Repeat { max, body, until };
                 out.push(s);
             }
