@@ -769,7 +769,6 @@ impl Bdd {
         self.apply(|m| m.rename_next(self.edge, renamed))
     }
 
-    #[cfg(test)]
     pub(super) fn is_true(&self) -> bool {
         self.edge == TRUE
     }
@@ -780,6 +779,12 @@ impl Bdd {
 
     pub(super) fn eval_in(&self, valuation: &BddValuation) -> bool {
         self.manager.borrow().eval(self.edge, &valuation.0)
+    }
+
+    /// The first variable, in the order, that the function tests (None: a constant).
+    pub(super) fn top_var(&self) -> Option<usize> {
+        let var = self.manager.borrow().nodes[(self.edge >> 1) as usize].var;
+        (var != TERMINAL_VAR).then_some(var as usize)
     }
 
     /// The number of nodes, the terminal included.

@@ -19,7 +19,7 @@ use super::diagram::{Bdd, BddVariable};
 use super::space::{Kind, Space};
 use super::value::{Partition, Val, tuple_cells};
 use crate::engine::SolverError;
-use crate::ir::{CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp};
+use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 
 /// What a character has learned: a constant, or an expression (the conditions of its
 /// distinct values).
@@ -74,10 +74,18 @@ impl BddBackend {
             ExprKind::Const(c) => self.constant(c.0)?,
             ExprKind::Neg(a) => Val::Int(self.int(a, state)?.neg()?),
             ExprKind::Not(a) => Val::Bool(self.bool(a, state)?.not()),
+            ExprKind::Arith(ArithOp::Add | ArithOp::Sub, _, _) => {
+                Val::Int(self.int_value(e, state)?)
+            }
             ExprKind::Arith(op, a, b) => {
                 Val::Int(self.int(a, state)?.arith(*op, &self.int(b, state)?)?)
             }
             ExprKind::Cmp(op, a, b) => {
+                if a.ty != Ty::Bool
+                    && let Some(holds) = self.compare_linear(*op, a, b, state)?
+                {
+                    return Ok(Val::Bool(holds));
+                }
                 let (a, b) = (self.eval(a, state)?, self.eval(b, state)?);
                 Val::Bool(self.compare(*op, &a, &b)?)
             }
@@ -153,7 +161,7 @@ impl BddBackend {
         }
     }
 
-    fn int(&self, e: &Expr, state: &Rc<State>) -> Result<Partition, SolverError> {
+    pub(super) fn int(&self, e: &Expr, state: &Rc<State>) -> Result<Partition, SolverError> {
         match self.eval(e, state)? {
             Val::Int(p) => Ok(p),
             Val::Bool(_) => Err(mixed_types()),

@@ -8,6 +8,7 @@
 
 mod diagram;
 mod knowledge;
+mod linear;
 pub(crate) mod order;
 mod space;
 #[cfg(test)]
