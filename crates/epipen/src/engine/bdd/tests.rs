@@ -492,3 +492,87 @@ fn linear_forms_and_ordered_sums_equal_the_partitions() {
         }
     }
 }
+
+/// Knowledge answered by the classes of an agent's view (literal goals from the values
+/// the class's worlds take, other goals by a search per class) equals the quantification:
+/// random κ, agents seeing 1 to 3 bits, many goals asked of one state.
+#[test]
+fn knowledge_by_view_classes_equals_quantification() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    for round in 0..60 {
+        let mut story = String::from(
+            "characters A, B\nenum Colour { red, green, blue }\nbool b[6]\nColour c\n",
+        );
+        for _ in 0..1 + next(3) {
+            story += &format!("A learns b[{}]\n", next(6));
+        }
+        if next(2) == 0 {
+            story += "A learns c\n";
+        }
+        let clause = |next: &mut dyn FnMut(u64) -> u64| {
+            let lit = |next: &mut dyn FnMut(u64) -> u64| {
+                let not = if next(2) == 0 { "not " } else { "" };
+                format!("{not}b[{}]", next(6))
+            };
+            format!("({} or {} or c == green)", lit(next), lit(next))
+        };
+        for _ in 0..next(5) {
+            story += &format!("announce {}\n", clause(&mut next));
+        }
+        let goals = [
+            "b[0]",
+            "not b[1]",
+            "b[2] and not b[3]",
+            "b[4] and b[5] and not b[0]",
+            "c == red",
+            "c != blue",
+            "b[1] or b[2]",
+            "b[3] -> c == green",
+            "true",
+            "false",
+            "b[5]",
+            "not b[4]",
+        ];
+        for g in goals {
+            story += &format!("check {g}\n");
+        }
+        let program = compile(&story);
+        let mut backend = BddBackend::new(program.clone(), &Options::default()).expect("bits");
+        let mut state = backend.initial().expect("a state");
+        let mut questions = Vec::new();
+        for s in &program.statements {
+            match &s.kind {
+                StmtKind::Learn { who, what } => {
+                    state = backend.learn(&state, *who, what).expect("learns")
+                }
+                StmtKind::Announce { formula, .. } => {
+                    let phi = backend.formula(formula, &state, &[]).expect("a formula");
+                    state = backend.restrict(&state, phi, false).expect("restricts");
+                }
+                StmtKind::Check(goal) => {
+                    questions.push(backend.formula(goal, &state, &[]).expect("a goal"))
+                }
+                _ => {}
+            }
+        }
+        for agent in [CharId(0), CharId(1)] {
+            for (k, goal) in questions.iter().enumerate() {
+                // A fresh state answers its first questions by quantifying.
+                let fresh = knowledge::State::new(state.kappa.clone(), state.learned.clone());
+                let expected = backend.knows(agent, &fresh, goal).expect("knows");
+                let batched = backend.knows(agent, &state, goal).expect("knows");
+                assert_eq!(
+                    batched, expected,
+                    "round {round}, agent {agent:?}, goal {}: {story}",
+                    goals[k]
+                );
+            }
+        }
+    }
+}
