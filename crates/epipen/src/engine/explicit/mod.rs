@@ -8,6 +8,7 @@
 
 mod bound;
 mod eval;
+mod search;
 
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
@@ -19,8 +20,9 @@ use super::{Failure, Options, SolverError};
 use crate::ir::{CharId, Expr, ExprKind, Program, Stmt, StmtKind, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
-use bound::{Interval, Limits, Stop};
+use bound::Interval;
 use eval::{CHUNK, Groups, MemoKey};
+use search::{Limits, Stop};
 
 /// The most worlds the backend lists, and the most search nodes it spends listing them,
 /// when it is chosen automatically (a story beyond either goes to Z3) and when it is
@@ -396,21 +398,27 @@ pub(super) fn finite_type_worlds(program: &Program) -> Option<u128> {
     Some(size)
 }
 
-/// The worlds of the program's types where every constraint holds ([`bound::solve`],
+/// The worlds of the program's types where every constraint holds ([`search::solve`],
 /// deciding exactly where the intervals leave a constraint open), and whether some
 /// constraint went beyond the backend's integers on the way (then the list is wrong).
 fn list_worlds(
     program: &Program,
     constraints: &[&Expr],
     limits: &Limits,
-) -> (Result<bound::Solutions, Stop>, bool) {
+) -> (Result<search::Solutions, Stop>, bool) {
     let mut overflow = false;
-    let found = bound::solve(constraints, type_box(program), limits, &mut |e, point| {
-        exact_truth(e, point).unwrap_or_else(|| {
-            overflow = true;
-            false
-        })
-    });
+    let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
+    let found = search::solve(
+        constraints,
+        type_box(program),
+        &types,
+        limits,
+        &mut |e, point| {
+            let v = exact(e, point);
+            overflow |= v.is_none();
+            v
+        },
+    );
     (found, overflow)
 }
 
@@ -487,12 +495,6 @@ fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr) -> Result<(), ()>) -> Result<(),
             body.iter().try_for_each(|s| each_expr(s, f))
         }
     }
-}
-
-/// A knowledge-free formula in one world (values as in the universe: bools 0/1), exactly;
-/// None when a value goes beyond i128.
-fn exact_truth(e: &Expr, point: &[i128]) -> Option<bool> {
-    Some(exact(e, point)? != 0)
 }
 
 fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
