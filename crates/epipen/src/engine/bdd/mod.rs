@@ -25,7 +25,8 @@ use super::driver::Backend;
 use super::{Failure, Options, SolverError};
 use crate::ir::{CharId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
-use knowledge::{Learned, State};
+use knowledge::Learned;
+pub(crate) use knowledge::State;
 use space::Space;
 
 /// Runs a program's statements over BDDs (through the driver).

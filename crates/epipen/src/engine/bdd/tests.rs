@@ -309,6 +309,21 @@ fn the_strategy_picks_the_backend() {
     assert_eq!(engine(&many_bools, Strategy::Auto).backend(), "bdd");
     assert_eq!(engine(&bounded, Strategy::Auto).backend(), "explicit");
     assert_eq!(engine(&unbounded, Strategy::Auto).backend(), "z3");
+    // Measured, not guessed from how the bounds are written: bools the first
+    // announcements leave few worlds of go to the explicit backend, many to BDDs; bounds
+    // inside an `if` or a disjunction bound the story.
+    let few = compile("characters A\nbool p[20]\nannounce count(i in 0..20: p[i]) == 1\n");
+    let many = compile("characters A\nbool p[20]\nannounce count(i in 0..20: p[i]) <= 10\n");
+    let inside_if = compile(
+        "characters A\nint x\nbool v\nannounce if v then x >= 0 and x <= 3 else x >= 5 and x <= 6\n",
+    );
+    let disjunction = compile(
+        "characters A\nint x, y\nannounce (x == 1 or x == 5) and (y, 2) in {(3, 2), (4, 2)}\n",
+    );
+    assert_eq!(engine(&few, Strategy::Auto).backend(), "explicit");
+    assert_eq!(engine(&many, Strategy::Auto).backend(), "bdd");
+    assert_eq!(engine(&inside_if, Strategy::Auto).backend(), "explicit");
+    assert_eq!(engine(&disjunction, Strategy::Auto).backend(), "explicit");
     // κ's size is the BDD's nodes on one backend, the formula's DAG nodes on another,
     // the worlds on the third.
     let mut on_bdd = engine(&bools, Strategy::Bdd);

@@ -410,6 +410,7 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
             dom[c.0] = d;
         }
         ExprKind::Neg(a) => narrow(a, target.neg(), dom)?,
+        ExprKind::Arith(ArithOp::Add | ArithOp::Sub, _, _) => narrow_sum(e, target, dom)?,
         ExprKind::Arith(op, a, b) => {
             let ib = interval(b, dom);
             match op {
@@ -446,8 +447,11 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
                     revise(c, true, dom)?;
                     narrow(a, target, dom)?;
                 }
+                // Both branches lie within the target: nothing to narrow.
+                Tri::Unknown if within(ia, target) && within(ib, target) => {}
                 Tri::Unknown => either(
                     dom,
+                    &mentioned(&[c, a, b]),
                     &mut |d| {
                         revise(c, true, d)?;
                         narrow(a, target, d)
@@ -467,37 +471,134 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
     Ok(())
 }
 
-/// Narrows the box so that the boolean `e` can be `want`.
-/// Narrows the box to the hull of what `first` and `second` leave of it (each on a
-/// copy): the constraint is one or the other. Empty when both are.
+/// Narrows a sum's terms so that the sum can take a value in `target`: each term to
+/// the target less what the others can add (one pass over the terms, however the sum
+/// is nested: `count(…)` over hundreds of bools is a sum of as many `if`s).
+fn narrow_sum(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty> {
+    let mut terms: Vec<(bool, &Expr)> = Vec::new();
+    summands(e, true, &mut terms);
+    let values: Vec<Interval> = terms
+        .iter()
+        .map(|(positive, t)| {
+            let i = interval(t, dom);
+            if *positive { i } else { i.neg() }
+        })
+        .collect();
+    // What the terms before k and after k add.
+    let zero = Interval::point(0);
+    let mut after = vec![zero; values.len() + 1];
+    for k in (0..values.len()).rev() {
+        after[k] = after[k + 1].add(values[k]);
+    }
+    let mut before = zero;
+    for (k, (positive, t)) in terms.iter().enumerate() {
+        let others = before.add(after[k + 1]);
+        let own = target.sub(others);
+        narrow(t, if *positive { own } else { own.neg() }, dom)?;
+        before = before.add(values[k]);
+    }
+    Ok(())
+}
+
+/// The summands of a chain of `+`, `-` and unary `-`, with their signs.
+fn summands<'e>(e: &'e Expr, positive: bool, out: &mut Vec<(bool, &'e Expr)>) {
+    match &e.kind {
+        ExprKind::Arith(ArithOp::Add, a, b) => {
+            summands(a, positive, out);
+            summands(b, positive, out);
+        }
+        ExprKind::Arith(ArithOp::Sub, a, b) => {
+            summands(a, positive, out);
+            summands(b, !positive, out);
+        }
+        ExprKind::Neg(a) => summands(a, !positive, out),
+        _ => out.push((positive, e)),
+    }
+}
+
+/// Narrows the box so that `a` is `want_a` or `b` is `want_b`: by the side that can be,
+/// when the other cannot; by the hull of what each side leaves of it (constructive
+/// disjunction) when both are open; not at all when one side certainly is.
+fn one_of(
+    dom: &mut [Interval],
+    (a, want_a): (&Expr, bool),
+    (b, want_b): (&Expr, bool),
+) -> Result<(), Empty> {
+    let is = |e: &Expr, want: bool, dom: &[Interval]| match truth(e, dom) {
+        Tri::Unknown => Tri::Unknown,
+        t => Tri::of((t == Tri::True) == want),
+    };
+    match (is(a, want_a, dom), is(b, want_b, dom)) {
+        (Tri::True, _) | (_, Tri::True) => Ok(()),
+        (Tri::False, Tri::False) => Err(Empty),
+        (Tri::False, _) => revise(b, want_b, dom),
+        (_, Tri::False) => revise(a, want_a, dom),
+        _ => either(
+            dom,
+            &mentioned(&[a, b]),
+            &mut |d| revise(a, want_a, d),
+            &mut |d| revise(b, want_b, d),
+        ),
+    }
+}
+
+/// Whether every value of `inner` lies in `outer`.
+fn within(inner: Interval, outer: Interval) -> bool {
+    inner.is_empty() || (outer.lo <= inner.lo && inner.hi <= outer.hi)
+}
+
+/// Narrows the box to the hull of what `first` and `second` leave of it: the
+/// constraint is one or the other; empty when both are. Only the intervals of the
+/// constants `mentioned` (all that the two sides may narrow) are saved and restored,
+/// so a disjunction of two constants costs the same in a box of four hundred.
 fn either(
     dom: &mut [Interval],
+    mentioned: &[usize],
     first: &mut dyn FnMut(&mut [Interval]) -> Result<(), Empty>,
     second: &mut dyn FnMut(&mut [Interval]) -> Result<(), Empty>,
 ) -> Result<(), Empty> {
-    let mut one = dom.to_vec();
-    let one_ok = first(&mut one).is_ok();
-    let mut other = dom.to_vec();
-    let other_ok = second(&mut other).is_ok();
+    let saved: Vec<Interval> = mentioned.iter().map(|&k| dom[k]).collect();
+    let one_ok = first(dom).is_ok();
+    let one: Vec<Interval> = mentioned.iter().map(|&k| dom[k]).collect();
+    for (&k, d) in mentioned.iter().zip(&saved) {
+        dom[k] = *d;
+    }
+    let other_ok = second(dom).is_ok();
     match (one_ok, other_ok) {
         (false, false) => Err(Empty),
         (true, false) => {
-            dom.copy_from_slice(&one);
+            for (&k, d) in mentioned.iter().zip(&one) {
+                dom[k] = *d;
+            }
             Ok(())
         }
-        (false, true) => {
-            dom.copy_from_slice(&other);
-            Ok(())
-        }
+        (false, true) => Ok(()),
         (true, true) => {
-            for ((d, x), y) in dom.iter_mut().zip(&one).zip(&other) {
-                *d = x.hull(*y);
+            for (&k, d) in mentioned.iter().zip(&one) {
+                dom[k] = d.hull(dom[k]);
             }
             Ok(())
         }
     }
 }
 
+/// The constants `es` mention, sorted.
+fn mentioned(es: &[&Expr]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for e in es {
+        let _ = e.walk(&mut |x: &Expr| -> Result<(), ()> {
+            if let ExprKind::Const(c) = x.kind {
+                out.push(c.0);
+            }
+            Ok(())
+        });
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Narrows the box so that the boolean `e` can be `want`.
 pub(super) fn revise(e: &Expr, want: bool, dom: &mut [Interval]) -> Result<(), Empty> {
     match &e.kind {
         ExprKind::Const(_) => narrow(e, Interval::point(i128::from(want)), dom)?,
@@ -515,17 +616,10 @@ pub(super) fn revise(e: &Expr, want: bool, dom: &mut [Interval]) -> Result<(), E
                 revise(a, true, dom)?;
                 revise(b, false, dom)?;
             }
-            // One side or the other: each side narrows a copy, the box becomes their
-            // hull (only one side when the other is impossible).
-            (LogicOp::And, false) => either(dom, &mut |d| revise(a, false, d), &mut |d| {
-                revise(b, false, d)
-            })?,
-            (LogicOp::Or, true) => either(dom, &mut |d| revise(a, true, d), &mut |d| {
-                revise(b, true, d)
-            })?,
-            (LogicOp::Implies, true) => either(dom, &mut |d| revise(a, false, d), &mut |d| {
-                revise(b, true, d)
-            })?,
+            // One side or the other.
+            (LogicOp::And, false) => one_of(dom, (a, false), (b, false))?,
+            (LogicOp::Or, true) => one_of(dom, (a, true), (b, true))?,
+            (LogicOp::Implies, true) => one_of(dom, (a, false), (b, true))?,
             (LogicOp::Iff, _) => match (truth(a, dom), truth(b, dom)) {
                 (Tri::Unknown, Tri::Unknown) => {}
                 (Tri::Unknown, t) => revise(a, (t == Tri::True) == want, dom)?,
@@ -576,6 +670,7 @@ pub(super) fn revise(e: &Expr, want: bool, dom: &mut [Interval]) -> Result<(), E
             Tri::False => revise(b, want, dom)?,
             Tri::Unknown => either(
                 dom,
+                &mentioned(&[c, a, b]),
                 &mut |d| {
                     revise(c, true, d)?;
                     revise(a, want, d)
@@ -639,25 +734,6 @@ fn except(d: Interval, v: i128) -> Interval {
     } else {
         d
     }
-}
-
-/// Narrows the box by every constraint until nothing changes (or `rounds` passes).
-pub(super) fn propagate(
-    constraints: &[&Expr],
-    dom: &mut [Interval],
-    rounds: usize,
-) -> Result<(), Empty> {
-    let mut before = dom.to_vec();
-    for _ in 0..rounds {
-        for c in constraints {
-            revise(c, true, dom)?;
-        }
-        if before == dom {
-            break;
-        }
-        before.copy_from_slice(dom);
-    }
-    Ok(())
 }
 
 /// The initial box of a program's constants: bools 0..=1, enums their variants, ints all

@@ -43,6 +43,9 @@ pub(super) enum Stop {
 pub(super) struct Limits {
     pub max_worlds: usize,
     pub max_nodes: usize,
+    /// The most work (expression nodes looked at: conjuncts read, revised, tested), a
+    /// measure of the listing's cost that does not depend on the machine's load.
+    pub max_work: usize,
     pub deadline: Option<Instant>,
 }
 
@@ -56,6 +59,8 @@ pub(super) type Value<'a> = &'a mut dyn FnMut(&Expr, &[i128]) -> Option<i128>;
 
 /// Worlds tested one by one count this much less than a search node.
 const TESTS_PER_NODE: usize = 64;
+/// The work of reading the constraints, per node of their expressions.
+const READING_COST: usize = 4;
 /// Definitions stop being taken when an expression would grow beyond this many nodes.
 const MAX_DEFINITION_SIZE: usize = 4096;
 /// The most revisions of conjuncts a node's propagation makes, per conjunct open there.
@@ -73,19 +78,47 @@ pub(super) fn solve(
     value: Value,
 ) -> Result<Solutions, Stop> {
     let n = start.len();
+    // Reading the constraints (splitting, defining, a round of propagation) costs a few
+    // times their size: a budget that cannot pay for that much is spent at once.
+    let sizes: usize = constraints.iter().map(|c| size(c)).sum();
+    if sizes.saturating_mul(READING_COST) > limits.max_work {
+        return Err(Stop::TooHard(limits.max_nodes));
+    }
     let mut conjuncts = Vec::new();
     for c in constraints {
         split(c, &mut conjuncts);
     }
-    let (conjuncts, definitions) = define(conjuncts, types);
+    let (conjuncts, definitions) =
+        define(conjuncts, types, limits.deadline).ok_or(Stop::Timeout)?;
+    let weights: Vec<usize> = conjuncts.iter().map(size).collect();
+    let mut work = sizes;
     let mut defined = vec![false; n];
     for (c, _) in &definitions {
         defined[*c] = true;
     }
     let mut root = start.clone();
-    let refs: Vec<&Expr> = conjuncts.iter().collect();
     let mut columns = vec![Vec::new(); n];
-    let consistent = bound::propagate(&refs, &mut root, 64).is_ok();
+    // Round by round (at most 64), looking at the clock now and then.
+    let mut consistent = true;
+    'rounds: for _ in 0..64 {
+        let before = root.clone();
+        for (i, c) in conjuncts.iter().enumerate() {
+            if i % 256 == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Stop::Timeout);
+            }
+            work += weights[i];
+            if work > limits.max_work {
+                return Err(Stop::TooHard(limits.max_nodes));
+            }
+            if bound::revise(c, true, &mut root).is_err() {
+                consistent = false;
+                break 'rounds;
+            }
+        }
+        if root == before {
+            break;
+        }
+    }
     for (c, e) in &definitions {
         root[*c] = bound::interval(e, &root).meet(start[*c]);
     }
@@ -98,7 +131,7 @@ pub(super) fn solve(
     let mut touching = vec![Vec::new(); n];
     let mut vars = Vec::with_capacity(conjuncts.len());
     for (i, c) in conjuncts.iter().enumerate() {
-        let mentioned = constants_of(c, n);
+        let mentioned = constants_of(c);
         for &k in &mentioned {
             touching[k].push(i);
         }
@@ -112,6 +145,8 @@ pub(super) fn solve(
     }
     let mut search = Search {
         conjuncts: &conjuncts,
+        weights,
+        work,
         touching,
         order,
         columns: &mut columns,
@@ -124,6 +159,12 @@ pub(super) fn solve(
     };
     let open: Vec<usize> = (0..conjuncts.len()).collect();
     search.node(searched, open, &[])?;
+    tracing::debug!(
+        nodes = search.nodes,
+        work = search.work,
+        worlds = search.worlds,
+        "explicit backend: search done"
+    );
     let mut len = search.worlds;
     if !definitions.is_empty() {
         len = fill_definitions(&mut columns, len, &definitions, &start, value);
@@ -145,17 +186,17 @@ fn split(e: &Expr, out: &mut Vec<Expr>) {
 }
 
 /// The constants `e` mentions, sorted.
-fn constants_of(e: &Expr, n: usize) -> Vec<usize> {
-    let mut seen = vec![false; n];
+fn constants_of(e: &Expr) -> Vec<usize> {
+    let mut seen = Vec::new();
     let _ = e.walk(&mut |x: &Expr| -> Result<(), ()> {
-        if let ExprKind::Const(c) = x.kind
-            && let Some(s) = seen.get_mut(c.0)
-        {
-            *s = true;
+        if let ExprKind::Const(c) = x.kind {
+            seen.push(c.0);
         }
         Ok(())
     });
-    (0..n).filter(|k| seen[*k]).collect()
+    seen.sort_unstable();
+    seen.dedup();
+    seen
 }
 
 fn size(e: &Expr) -> usize {
@@ -169,14 +210,14 @@ fn size(e: &Expr) -> usize {
 
 /// The constant `e` defines and its definition, when `e` is `c == d` or `c <-> d` (either
 /// side) with d not mentioning c.
-fn definition(e: &Expr, n: usize) -> Option<(usize, &Expr)> {
+fn definition(e: &Expr) -> Option<(usize, &Expr)> {
     let (a, b) = match &e.kind {
         ExprKind::Cmp(crate::ir::CmpOp::Eq, a, b) | ExprKind::Logic(LogicOp::Iff, a, b) => (a, b),
         _ => return None,
     };
     for (c, d) in [(a, b), (b, a)] {
         if let ExprKind::Const(k) = c.kind
-            && !constants_of(d, n).contains(&k.0)
+            && !constants_of(d).contains(&k.0)
         {
             return Some((k.0, d));
         }
@@ -186,16 +227,28 @@ fn definition(e: &Expr, n: usize) -> Option<(usize, &Expr)> {
 
 /// Takes the definitions out of `conjuncts` (see the module's comment): the conjuncts
 /// left, with every defined constant replaced by its definition, and the definitions,
-/// each over constants that are not defined.
-fn define(conjuncts: Vec<Expr>, types: &[Ty]) -> (Vec<Expr>, Vec<(usize, Expr)>) {
+/// each over constants that are not defined. None when the deadline passes.
+#[allow(clippy::type_complexity)]
+fn define(
+    conjuncts: Vec<Expr>,
+    types: &[Ty],
+    deadline: Option<Instant>,
+) -> Option<(Vec<Expr>, Vec<(usize, Expr)>)> {
     let n = types.len();
     let mut terms: Vec<Expr> = Vec::new();
     let mut definitions: Vec<(usize, Expr)> = Vec::new();
     let mut rest = Vec::with_capacity(conjuncts.len());
     let mut is_defined = vec![false; n];
-    for conjunct in conjuncts {
-        let conjunct = substitute(&conjunct, &definitions, &mut terms, types);
-        let found = definition(&conjunct, n)
+    for (i, conjunct) in conjuncts.into_iter().enumerate() {
+        if i % 256 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+        let conjunct = if definitions.is_empty() {
+            conjunct
+        } else {
+            substitute(&conjunct, &definitions, &mut terms, types)
+        };
+        let found = definition(&conjunct)
             .filter(|(c, d)| !is_defined[*c] && size(d) <= MAX_DEFINITION_SIZE);
         match found {
             Some((c, d)) => {
@@ -213,11 +266,14 @@ fn define(conjuncts: Vec<Expr>, types: &[Ty]) -> (Vec<Expr>, Vec<(usize, Expr)>)
             None => rest.push(conjunct),
         }
     }
+    if definitions.is_empty() {
+        return Some((rest, definitions));
+    }
     let rest = rest
         .iter()
         .map(|c| substitute(c, &definitions, &mut terms, types))
         .collect();
-    (rest, definitions)
+    Some((rest, definitions))
 }
 
 /// `e` with the defined constants replaced by their definitions (`terms`: the
@@ -244,38 +300,55 @@ fn substitute(
     e.substitute(Some(terms), &|_| None)
 }
 
-/// A static search order: see the module's comment.
+/// A static search order: see the module's comment. Scores are kept up to date as
+/// constants are placed (a heap of stale-or-current entries), so the order costs the
+/// conjuncts' sizes, not their number times the constants'.
 fn search_order(vars: &[Vec<usize>], defined: &[bool]) -> Vec<usize> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
     let n = defined.len();
-    let mut placed = vec![false; n];
-    let mut order = Vec::new();
-    // Per conjunct of several constants: how many of them are not placed yet.
-    let mut missing: Vec<usize> = vars.iter().map(Vec::len).collect();
     let mut touching: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, v) in vars.iter().enumerate() {
-        for &k in v {
-            touching[k].push(i);
+        if v.len() >= 2 {
+            for &k in v {
+                touching[k].push(i);
+            }
         }
     }
-    let wide = |i: usize| vars[i].len() >= 2;
-    for _ in 0..n {
-        let best = (0..n)
-            .filter(|k| !placed[*k] && !defined[*k])
-            .max_by_key(|&k| {
-                let completes = touching[k]
-                    .iter()
-                    .filter(|&&i| wide(i) && missing[i] == 1)
-                    .count();
-                let shares = (touching[k].iter())
-                    .filter(|&&i| wide(i) && missing[i] < vars[i].len())
-                    .count();
-                (completes, shares, std::cmp::Reverse(k))
-            });
-        let Some(k) = best else { break };
+    // Per conjunct (of several constants): how many of them are not placed yet.
+    let mut missing: Vec<usize> = vars.iter().map(Vec::len).collect();
+    // Per constant: (conjuncts it would complete, conjuncts it shares with those placed).
+    let mut score = vec![(0usize, 0usize); n];
+    let mut placed = vec![false; n];
+    let mut heap: BinaryHeap<((usize, usize), Reverse<usize>)> = (0..n)
+        .filter(|k| !defined[*k])
+        .map(|k| ((0, 0), Reverse(k)))
+        .collect();
+    let mut order = Vec::new();
+    while let Some((s, Reverse(k))) = heap.pop() {
+        if placed[k] || s != score[k] {
+            continue;
+        }
         placed[k] = true;
         order.push(k);
         for &i in &touching[k] {
+            let first = missing[i] == vars[i].len();
             missing[i] -= 1;
+            for &j in &vars[i] {
+                if placed[j] || defined[j] {
+                    continue;
+                }
+                let before = score[j];
+                if first {
+                    score[j].1 += 1;
+                }
+                if missing[i] == 1 {
+                    score[j].0 += 1;
+                }
+                if score[j] != before {
+                    heap.push((score[j], Reverse(j)));
+                }
+            }
         }
     }
     order
@@ -283,6 +356,9 @@ fn search_order(vars: &[Vec<usize>], defined: &[bool]) -> Vec<usize> {
 
 struct Search<'a> {
     conjuncts: &'a [Expr],
+    /// Per conjunct, its size: the work of revising or testing it.
+    weights: Vec<usize>,
+    work: usize,
     /// Per constant, the conjuncts that mention it.
     touching: Vec<Vec<usize>>,
     order: Vec<usize>,
@@ -310,20 +386,33 @@ impl Search<'_> {
     /// Narrows `dom` by the `open` conjuncts that mention the `changed` constants, then by
     /// those of the constants that narrows, until nothing changes (or the budget is
     /// spent).
+    /// Counts `units` of work; too hard beyond the limit.
+    fn spend(&mut self, units: usize) -> Result<(), Stop> {
+        self.work += units;
+        if self.work > self.limits.max_work {
+            return Err(Stop::TooHard(self.limits.max_nodes));
+        }
+        Ok(())
+    }
+
+    /// Narrows `dom` by the `open` conjuncts that mention the `changed` constants, then by
+    /// those of the constants that narrows, until nothing changes (or the budget is
+    /// spent). Ok(false): no world is left in `dom`.
     fn propagate(
-        &self,
+        &mut self,
         dom: &mut Box,
         open: &[usize],
         changed: &[usize],
-    ) -> Result<(), bound::Empty> {
+    ) -> Result<bool, Stop> {
         let mut queued = vec![false; self.conjuncts.len()];
         let mut is_open = vec![false; self.conjuncts.len()];
         for &i in open {
             is_open[i] = true;
         }
         let mut queue: Vec<usize> = Vec::new();
+        let touching = &self.touching;
         let push = |k: usize, queue: &mut Vec<usize>, queued: &mut Vec<bool>| {
-            for &i in &self.touching[k] {
+            for &i in &touching[k] {
                 if is_open[i] && !queued[i] {
                     queued[i] = true;
                     queue.push(i);
@@ -335,9 +424,15 @@ impl Search<'_> {
         }
         let mut budget = REVISIONS_PER_CONJUNCT * open.len().max(1);
         let mut before = dom.clone();
+        let mut spent = 0;
+        let mut empty = false;
         while let Some(i) = queue.pop() {
             queued[i] = false;
-            bound::revise(&self.conjuncts[i], true, dom)?;
+            spent += self.weights[i];
+            if bound::revise(&self.conjuncts[i], true, dom).is_err() {
+                empty = true;
+                break;
+            }
             budget -= 1;
             if budget == 0 {
                 break;
@@ -349,7 +444,8 @@ impl Search<'_> {
                 }
             }
         }
-        Ok(())
+        self.spend(spent)?;
+        Ok(!empty)
     }
 
     fn node(&mut self, mut dom: Box, mut open: Vec<usize>, changed: &[usize]) -> Result<(), Stop> {
@@ -357,7 +453,7 @@ impl Search<'_> {
         if self.nodes > self.limits.max_nodes {
             return Err(Stop::TooHard(self.limits.max_nodes));
         }
-        if self.nodes.is_multiple_of(4096) && self.past_deadline() {
+        if self.nodes.is_multiple_of(8) && self.past_deadline() {
             return Err(Stop::Timeout);
         }
         {
@@ -371,10 +467,11 @@ impl Search<'_> {
                 return self.last(dom, open, changed, k);
             }
         }
-        if !changed.is_empty() && self.propagate(&mut dom, &open, changed).is_err() {
+        if !changed.is_empty() && !self.propagate(&mut dom, &open, changed)? {
             return Ok(());
         }
         let mut refuted = false;
+        self.spend(open.iter().map(|&i| self.weights[i]).sum())?;
         open.retain(|&i| match bound::truth(&self.conjuncts[i], &dom) {
             Tri::True => false,
             Tri::False => {
@@ -453,7 +550,7 @@ impl Search<'_> {
             None => {
                 // Bounds (`x < y`, `x + y <= n`) narrow the interval, often to values
                 // that all satisfy every conjunct: one box.
-                if self.propagate(&mut dom, &open, changed).is_err() {
+                if !self.propagate(&mut dom, &open, changed)? {
                     return Ok(());
                 }
                 open.retain(|&i| bound::truth(&self.conjuncts[i], &dom) != Tri::True);
@@ -466,12 +563,14 @@ impl Search<'_> {
         for (p, d) in self.point.iter_mut().zip(&dom) {
             *p = d.lo;
         }
+        let weight: usize = open.iter().map(|&i| self.weights[i]).sum();
         for v in values {
+            self.spend(weight)?;
             self.tests += 1;
             if self.tests > TESTS_PER_NODE * self.limits.max_nodes {
                 return Err(Stop::TooHard(self.limits.max_nodes));
             }
-            if self.tests.is_multiple_of(1 << 16) && self.past_deadline() {
+            if self.tests.is_multiple_of(1 << 12) && self.past_deadline() {
                 return Err(Stop::Timeout);
             }
             dom[k] = Interval::point(v);
@@ -698,6 +797,7 @@ mod tests {
             let limits = Limits {
                 max_worlds: 1 << 20,
                 max_nodes: 1 << 20,
+                max_work: usize::MAX,
                 deadline: None,
             };
             let (columns, len, _) = solve(&constraints, start, &types, &limits, &mut |e, p| {
