@@ -16,7 +16,13 @@
 //!   actual world, else `A: not φ`; `simultaneously { … }` evaluates its announcements
 //!   in the state at its start and applies them together; `repeat max N { … } until φ`
 //!   reruns its body until `φ` holds in the actual world; `assert_adds_ck φ { … }` runs
-//!   its body and fails unless it kept exactly the worlds where `φ` holds.
+//!   its body and fails unless it kept exactly the worlds where `φ` holds;
+//! * an event (`event e { … }`) is the product update: the new worlds are the pairs
+//!   (w, c) of a world w and a case c whose precondition holds at w (a pair is w with
+//!   the case written in the slot of the statement's occurrence), with the values after
+//!   c's changes; A cannot tell (w, c) from (v, d) when it could not tell w from v and
+//!   its `sees` line puts c and d in one group; `x := e` and `A learns φ` (φ with
+//!   knowledge operators: whether φ held then) are recorded as they are written.
 //!
 //! A knowledge operator is evaluated for a whole state at once: the worlds of the state
 //! are grouped by what the agent learned, each group records whether all of its worlds
@@ -26,12 +32,15 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+mod event;
+mod expr;
+mod knowledge;
+
 use epipen_ir::{
-    ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Program, Span, Stmt, StmtKind, Ty,
-    Value, World,
+    ArithOp, Case, CharId, ConstId, Expr, Program, Span, Stmt, StmtKind, Ty, Value, World,
 };
 use num_bigint::BigInt;
-use num_traits::{Euclid, ToPrimitive, Zero};
+use num_traits::{Euclid, Zero};
 
 /// The most worlds [`evaluate`] will enumerate.
 pub const MAX_WORLDS: u64 = 2_000_000;
@@ -62,6 +71,15 @@ pub enum Event {
         round: Option<u64>,
         who: CharId,
         holds: bool,
+    },
+    /// An event happened, in the given round of the innermost `repeat`: in the actual
+    /// world, the case `case` (None without an actual world), and for each character the
+    /// cases it could not tell from it.
+    Happened {
+        span: Span,
+        round: Option<u64>,
+        case: Option<usize>,
+        saw: Vec<Vec<usize>>,
     },
     /// A `repeat` stopped after this many rounds.
     RepeatDone { span: Span, rounds: u64 },
@@ -120,18 +138,24 @@ pub fn trace(program: &Program, domain: &Domain) -> Trace {
         }
     };
     let mut ev = Evaluator {
-        checkpoints: vec![None; program.checkpoints.len()],
+        program,
+        checkpoints: Rc::new(vec![None; program.checkpoints.len()]),
         memo: HashMap::new(),
+        classes: HashMap::new(),
+        observations: HashMap::new(),
         next_id: 1,
         state: Rc::new(State {
             id: 0,
             worlds: all.clone(),
             learned: vec![Vec::new(); program.characters.len()],
             time: 0,
+            plausibility: vec![Rc::default(); program.characters.len()],
         }),
         all,
         actual: None,
         changes: Vec::new(),
+        latest: vec![Rc::new(vec![None; program.events.len()])],
+        happened: vec![false; program.constants.len()],
         then: HashMap::new(),
         round: None,
         events: Vec::new(),
@@ -169,6 +193,11 @@ fn enumerate(program: &Program, domain: &Domain) -> Result<Vec<World>, String> {
             Ok((lo..=hi).map(Value::Int).collect())
         };
         let axis: Vec<Value> = match (constant.ty, range) {
+            // An event's occurrence holds its not-yet value until the event happens.
+            _ if constant.occurrence.is_some() => {
+                let o = constant.occurrence.expect("an occurrence");
+                vec![Value::Int(program.events[o.event.0].not_yet())]
+            }
             (Ty::Bool, None) => vec![Value::Bool(false), Value::Bool(true)],
             (Ty::Int, Some((lo, hi))) => int_axis(*lo, *hi)?,
             // An enum's values are its variants' indices; a range narrows them.
@@ -250,21 +279,78 @@ struct State<'p> {
     id: usize,
     /// The worlds, by the constants' values at the story's start.
     worlds: Rc<Vec<World>>,
-    /// What each character learned, and how many changes (`x := e`) had happened then.
-    learned: Vec<Vec<(&'p Expr, usize)>>,
+    /// What each character learned.
+    learned: Vec<Vec<Learned<'p>>>,
     /// How many changes had happened in this state: a world's constants have the values
     /// its start values take after the first `time` changes.
     time: usize,
+    /// Each character's plausibility order on the worlds: a world's rank (lower is more
+    /// plausible; a world not listed has rank 0).
+    plausibility: Vec<Rc<HashMap<World, usize>>>,
+}
+
+/// `w`'s rank in `agent`'s plausibility order in `s` (lower is more plausible).
+fn rank(s: &State, agent: usize, w: &World) -> usize {
+    s.plausibility[agent].get(w).copied().unwrap_or(0)
+}
+
+/// Ranks from keys compared lexicographically: equal keys get equal ranks, and ranks
+/// count up from 0 without gaps.
+fn dense<K: Ord>(keys: Vec<(World, K)>) -> HashMap<World, usize> {
+    let mut order: Vec<&K> = keys.iter().map(|(_, k)| k).collect();
+    order.sort();
+    order.dedup();
+    let ranks: Vec<usize> = keys
+        .iter()
+        .map(|(_, k)| order.binary_search(&k).expect("a key of the list"))
+        .collect();
+    keys.into_iter().map(|(w, _)| w).zip(ranks).collect()
+}
+
+/// The state each checkpoint saved last (None: not reached yet).
+type Checkpoints<'p> = Rc<Vec<Option<Rc<State<'p>>>>>;
+
+/// Something a character learned.
+#[derive(Clone)]
+enum Learned<'p> {
+    /// `A learns e`: the value of `e` after the first `time` changes.
+    Value(&'p Expr, usize),
+    /// `A learns φ` with knowledge operators: whether φ held in the state then, in each
+    /// of its worlds (`at(c, …)` read with the checkpoint of then, which a later round
+    /// may set again), found for a later world by its past: the slots of the
+    /// occurrences in `later`, which had not happened then, back to their not-yet value.
+    Whether {
+        held: Rc<HashMap<World, bool>>,
+        later: Rc<Vec<usize>>,
+    },
+    /// An event: which group of its `sees` line the case in the occurrence's slot is in.
+    Saw { occ: usize, groups: &'p [usize] },
+}
+
+/// A change of the constants' values, in the order they happen.
+#[derive(Clone, Copy)]
+enum Change<'p> {
+    /// `x := e, y := f`: every value computed before any is written.
+    Assign(&'p [(ConstId, Expr)]),
+    /// An event: the changes of the case in the occurrence's slot.
+    Event { occ: usize, cases: &'p [Case] },
 }
 
 /// A memoised knowledge operator over one state, indexed by the agent's observation
 /// (the values of everything it learned).
 enum Table {
-    /// `K_A φ`: whether every world of the group satisfies `φ`.
-    Knows(HashMap<Vec<V>, bool>),
-    /// `knows_value(A, ē)`: the one value of `ē` in the group, or `None` when the
-    /// group's worlds disagree.
-    KnowsValue(HashMap<Vec<V>, Option<Vec<V>>>),
+    /// `K_A φ`: by the agent's class of worlds (see `Evaluator::class`), whether every
+    /// world of it satisfies `φ`.
+    Knows(HashMap<usize, bool>),
+    /// `knows_value(A, ē)`: by class, the one value of `ē` in it, or `None` when its
+    /// worlds disagree.
+    KnowsValue(HashMap<usize, Option<Vec<V>>>),
+    /// `believes(A, φ)`: by the agent's observation, whether every most plausible world
+    /// with it satisfies `φ`.
+    Believes(HashMap<Vec<V>, bool>),
+    /// `believes_value(A, ē)`: by observation, the one value of `ē` in the most
+    /// plausible worlds with it, or `None` when they disagree.
+    BelievesValue(HashMap<Vec<V>, Option<Vec<V>>>),
     /// `D_G φ`: by the members' observations together, whether every world with them
     /// satisfies `φ`.
     Distributed(HashMap<Vec<Vec<V>>, bool>),
@@ -279,6 +365,8 @@ enum Op {
     Knows,
     KnowsNot,
     KnowsValue,
+    Believes,
+    BelievesValue,
     Distributed,
     Common,
 }
@@ -324,8 +412,14 @@ impl From<String> for Fail {
 }
 
 struct Evaluator<'p> {
-    checkpoints: Vec<Option<Rc<State<'p>>>>,
+    program: &'p Program,
+    checkpoints: Checkpoints<'p>,
     memo: HashMap<MemoKey, Table>,
+    /// The class of a world for an agent in a state (agent, state id, world): the number
+    /// of its observation among that agent's observations in that state.
+    classes: HashMap<(usize, usize, World), usize>,
+    /// Per (agent, state id), the observations met so far, numbered.
+    observations: HashMap<(usize, usize), HashMap<Vec<V>, usize>>,
     next_id: usize,
     /// The current state.
     state: Rc<State<'p>>,
@@ -333,8 +427,12 @@ struct Evaluator<'p> {
     all: Rc<Vec<World>>,
     /// The actual world, once `actual` has pinned it down.
     actual: Option<World>,
-    /// The changes (`x := e`) so far, in order.
-    changes: Vec<(usize, &'p Expr)>,
+    /// The changes (`x := e`, events) so far, in order.
+    changes: Vec<Change<'p>>,
+    /// Each event's latest occurrence (its slot) after the first `time` changes, by time.
+    latest: Vec<Rc<Vec<Option<usize>>>>,
+    /// The occurrence slots events have filled.
+    happened: Vec<bool>,
     /// A world's values after some changes, by its start values and the changes' count.
     then: HashMap<(World, usize), Rc<Vec<Value>>>,
     /// The round of the innermost running `repeat`.
@@ -343,10 +441,22 @@ struct Evaluator<'p> {
 }
 
 impl<'p> Evaluator<'p> {
+    /// A state of these worlds, with what characters learned; their plausibility orders
+    /// are the current state's (an announcement keeps them, restricted to its worlds).
     fn new_state(
         &mut self,
         worlds: Rc<Vec<World>>,
-        learned: Vec<Vec<(&'p Expr, usize)>>,
+        learned: Vec<Vec<Learned<'p>>>,
+    ) -> Rc<State<'p>> {
+        let plausibility = self.state.plausibility.clone();
+        self.new_state_ranked(worlds, learned, plausibility)
+    }
+
+    fn new_state_ranked(
+        &mut self,
+        worlds: Rc<Vec<World>>,
+        learned: Vec<Vec<Learned<'p>>>,
+        plausibility: Vec<Rc<HashMap<World, usize>>>,
     ) -> Rc<State<'p>> {
         let id = self.next_id;
         self.next_id += 1;
@@ -355,44 +465,7 @@ impl<'p> Evaluator<'p> {
             worlds,
             learned,
             time: self.changes.len(),
-        })
-    }
-
-    /// The values of world `w`'s constants after the first `time` changes, replayed one
-    /// by one from its start values.
-    fn values_at(&mut self, w: &World, time: usize) -> Result<Rc<Vec<Value>>, String> {
-        if let Some(v) = self.then.get(&(w.clone(), time)) {
-            return Ok(v.clone());
-        }
-        let values = if time == 0 {
-            w.0.clone()
-        } else {
-            let before = self.values_at(w, time - 1)?;
-            let (target, e) = self.changes[time - 1];
-            let value = match self.eval(e, w, &Self::at_time(time - 1))? {
-                V::B(b) => Value::Bool(b),
-                V::I(n) => Value::Int(
-                    n.to_i64()
-                        .ok_or_else(|| format!("a changed value leaves 64 bits: {n}"))?,
-                ),
-            };
-            let mut values = before.to_vec();
-            values[target] = value;
-            values
-        };
-        let values = Rc::new(values);
-        self.then.insert((w.clone(), time), values.clone());
-        Ok(values)
-    }
-
-    /// A state at `time` with no worlds and nothing learned: where a knowledge-free
-    /// expression is evaluated with the constants' values of that time.
-    fn at_time(time: usize) -> Rc<State<'p>> {
-        Rc::new(State {
-            id: usize::MAX,
-            worlds: Rc::new(Vec::new()),
-            learned: Vec::new(),
-            time,
+            plausibility,
         })
     }
 
@@ -416,17 +489,28 @@ impl<'p> Evaluator<'p> {
     }
 
     fn step(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
-        self.execute(stmt).map_err(|mut fail| {
-            fail.span.get_or_insert(stmt.span);
-            fail
-        })
+        self.named_events(stmt)
+            .map_err(Fail::from)
+            .and_then(|()| self.execute(stmt))
+            .map_err(|mut fail| {
+                fail.span.get_or_insert(stmt.span);
+                // Naming an event before it happened is the story's mistake.
+                if fail.message == event::NOT_HAPPENED {
+                    fail.kind = ErrorKind::Story;
+                }
+                fail
+            })
     }
 
     fn execute(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
         match &stmt.kind {
             StmtKind::Learn { who, what } => {
                 let mut learned = self.state.learned.clone();
-                learned[who.0].push((what, self.changes.len()));
+                learned[who.0].push(if what.mentions_knowledge() {
+                    self.whether(what)?
+                } else {
+                    Learned::Value(what, self.changes.len())
+                });
                 self.state = self.new_state(self.state.worlds.clone(), learned);
             }
             StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
@@ -439,15 +523,19 @@ impl<'p> Evaluator<'p> {
                 let state = self.state.clone();
                 let mut added = Vec::new();
                 for s in stmts {
-                    let one = self.announcement(s, &state).map_err(|mut fail| {
-                        fail.span.get_or_insert(s.span);
-                        fail
-                    })?;
+                    let one = (self.named_events(s).map_err(Fail::from))
+                        .and_then(|()| self.announcement(s, &state))
+                        .map_err(|mut fail| {
+                            fail.span.get_or_insert(s.span);
+                            fail
+                        })?;
                     added.push(one);
                 }
                 self.restrict(&added, &state)?;
             }
-            StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
+            StmtKind::Checkpoint(c) => {
+                Rc::make_mut(&mut self.checkpoints)[c.0] = Some(self.state.clone())
+            }
             StmtKind::Worlds { .. } => {
                 let worlds = self.shown_worlds()?;
                 self.events.push(Event::Worlds {
@@ -471,14 +559,65 @@ impl<'p> Evaluator<'p> {
                 }
                 self.events.push(Event::CheckHolds { span: stmt.span });
             }
-            StmtKind::Assign { target, value } => {
-                self.changes.push((target.0, value));
+            StmtKind::Assign { changes } => {
+                self.change(Change::Assign(changes));
                 let (worlds, learned) = (self.state.worlds.clone(), self.state.learned.clone());
                 self.state = self.new_state(worlds, learned);
             }
+            StmtKind::CheckActual(formula) => {
+                let state = self.state.clone();
+                let actual = self.actual()?;
+                if !self.eval(formula, &actual, &state)?.into_bool()? {
+                    let now = self.values_at(&actual, state.time)?;
+                    return Err(Fail {
+                        kind: ErrorKind::CheckFailed,
+                        span: None,
+                        message: format!("the check fails in the actual world {now:?}"),
+                    });
+                }
+                self.events.push(Event::CheckHolds { span: stmt.span });
+            }
+            StmtKind::Expects { who, formula } => {
+                // Radical upgrade: every world where φ holds (now) below every other,
+                // the old order deciding within each part.
+                let state = self.state.clone();
+                let mut keys = Vec::with_capacity(state.worlds.len());
+                for w in state.worlds.iter() {
+                    let holds = self.eval(formula, w, &state)?.into_bool()?;
+                    keys.push((w.clone(), (usize::from(!holds), rank(&state, who.0, w))));
+                }
+                let mut plausibility = state.plausibility.clone();
+                plausibility[who.0] = Rc::new(dense(keys));
+                self.state = self.new_state_ranked(
+                    state.worlds.clone(),
+                    state.learned.clone(),
+                    plausibility,
+                );
+            }
+            StmtKind::Event(event) => {
+                let case = self.event(event)?;
+                // What each character saw: the cases in the group of its `sees` line that
+                // holds the actual case.
+                let saw = match case {
+                    None => Vec::new(),
+                    Some(k) => (event.sees.iter())
+                        .map(|groups| {
+                            (0..event.cases.len())
+                                .filter(|&d| groups.as_ref().is_none_or(|g| g[d] == g[k]))
+                                .collect()
+                        })
+                        .collect(),
+                };
+                self.events.push(Event::Happened {
+                    span: stmt.span,
+                    round: self.round,
+                    case,
+                    saw,
+                });
+            }
             StmtKind::Actual(formula) => {
                 let state = self.state.clone();
-                let all = self.all.clone();
+                let all = self.candidates()?;
                 let mut found = Vec::new();
                 for w in all.iter() {
                     if self.eval(formula, w, &state)?.into_bool()? {
@@ -508,6 +647,7 @@ impl<'p> Evaluator<'p> {
                     rounds += 1;
                     self.round = Some(rounds);
                     self.block(body)?;
+                    self.happened_by(until, self.changes.len())?;
                     let state = self.state.clone();
                     let actual = self.actual()?;
                     if self.eval(until, &actual, &state)?.into_bool()? {
@@ -616,293 +756,20 @@ impl<'p> Evaluator<'p> {
         Ok(())
     }
 
-    /// What `agent` observes at `w`: the values of its learned expressions.
-    fn observation(
-        &mut self,
-        agent: CharId,
-        w: &World,
-        s: &Rc<State<'p>>,
-    ) -> Result<Vec<V>, String> {
-        let mut obs = Vec::with_capacity(s.learned[agent.0].len());
-        for (e, time) in &s.learned[agent.0] {
-            obs.push(self.eval(e, w, &Self::at_time(*time))?);
-        }
-        Ok(obs)
-    }
-
-    /// `K_agent formula` at `w` in state `s`.
-    fn knows(
-        &mut self,
-        agent: CharId,
-        formula: &'p Expr,
-        w: &World,
-        s: &Rc<State<'p>>,
-    ) -> Result<bool, String> {
-        self.knows_polarity(agent, formula, true, w, s)
-    }
-
-    /// `K_agent ¬formula` at `w` in state `s`.
-    fn knows_not(
-        &mut self,
-        agent: CharId,
-        formula: &'p Expr,
-        w: &World,
-        s: &Rc<State<'p>>,
-    ) -> Result<bool, String> {
-        self.knows_polarity(agent, formula, false, w, s)
-    }
-
-    /// `K_agent (formula == polarity)` at `w` in state `s`.
-    fn knows_polarity(
-        &mut self,
-        agent: CharId,
-        formula: &'p Expr,
-        polarity: bool,
-        w: &World,
-        s: &Rc<State<'p>>,
-    ) -> Result<bool, String> {
-        let op = if polarity { Op::Knows } else { Op::KnowsNot };
-        let key = (op, formula as *const Expr as usize, agent.0, s.id);
-        if !self.memo.contains_key(&key) {
-            let mut table: HashMap<Vec<V>, bool> = HashMap::new();
-            for w2 in s.worlds.iter() {
-                let obs = self.observation(agent, w2, s)?;
-                let holds = self.eval(formula, w2, s)?.into_bool()? == polarity;
-                *table.entry(obs).or_insert(true) &= holds;
+    /// Records a change of the constants (one more unit of time), and the events'
+    /// latest occurrences after it.
+    fn change(&mut self, change: Change<'p>) {
+        self.changes.push(change);
+        let latest = self.latest.last().cloned().unwrap_or_default();
+        let latest = match change {
+            Change::Event { occ, .. } => {
+                let mut next = latest.as_ref().clone();
+                next[self.event_of(occ)] = Some(occ);
+                Rc::new(next)
             }
-            self.memo.insert(key, Table::Knows(table));
-        }
-        let obs = self.observation(agent, w, s)?;
-        match &self.memo[&key] {
-            // No world of the state looks like `w` to the agent: vacuously true.
-            Table::Knows(table) => Ok(table.get(&obs).copied().unwrap_or(true)),
-            _ => unreachable!("memo key kinds are distinct"),
-        }
-    }
-
-    /// `knows_value(agent, exprs)` at `w` in state `s`.
-    fn knows_value(
-        &mut self,
-        agent: CharId,
-        exprs: &'p [Expr],
-        w: &World,
-        s: &Rc<State<'p>>,
-    ) -> Result<bool, String> {
-        let key = (Op::KnowsValue, exprs.as_ptr() as usize, agent.0, s.id);
-        if !self.memo.contains_key(&key) {
-            let mut table: HashMap<Vec<V>, Option<Vec<V>>> = HashMap::new();
-            for w2 in s.worlds.iter() {
-                let obs = self.observation(agent, w2, s)?;
-                let mut vals = Vec::with_capacity(exprs.len());
-                for e in exprs {
-                    vals.push(self.eval(e, w2, s)?);
-                }
-                match table.get_mut(&obs) {
-                    None => {
-                        table.insert(obs, Some(vals));
-                    }
-                    Some(slot) => {
-                        if slot.as_ref().is_some_and(|v| *v != vals) {
-                            *slot = None;
-                        }
-                    }
-                }
-            }
-            self.memo.insert(key, Table::KnowsValue(table));
-        }
-        let obs = self.observation(agent, w, s)?;
-        match &self.memo[&key] {
-            // An empty group (vacuously true) or one whose worlds all agree.
-            Table::KnowsValue(table) => Ok(table.get(&obs).is_none_or(|v| v.is_some())),
-            _ => unreachable!("memo key kinds are distinct"),
-        }
-    }
-
-    fn eval(&mut self, e: &'p Expr, w: &World, s: &Rc<State<'p>>) -> Result<V, String> {
-        Ok(match &e.kind {
-            ExprKind::Int(n) => V::I(BigInt::from(*n)),
-            ExprKind::Bool(b) => V::B(*b),
-            ExprKind::Const(id) => {
-                // Before any change, the world's own values.
-                let value = if s.time == 0 {
-                    w.0.get(id.0).copied()
-                } else {
-                    self.values_at(w, s.time)?.get(id.0).copied()
-                };
-                match value {
-                    Some(Value::Int(n)) => V::I(BigInt::from(n)),
-                    Some(Value::Bool(b)) => V::B(b),
-                    None => return Err(format!("constant #{} is not in the world", id.0)),
-                }
-            }
-            ExprKind::Neg(a) => V::I(-self.eval(a, w, s)?.into_int()?),
-            ExprKind::Not(a) => V::B(!self.eval(a, w, s)?.into_bool()?),
-            ExprKind::Arith(op, a, b) => {
-                let x = self.eval(a, w, s)?.into_int()?;
-                let y = self.eval(b, w, s)?.into_int()?;
-                V::I(arith(*op, &x, &y))
-            }
-            ExprKind::Cmp(op, a, b) => {
-                let x = self.eval(a, w, s)?;
-                let y = self.eval(b, w, s)?;
-                V::B(match op {
-                    CmpOp::Eq => x == y,
-                    CmpOp::Ne => x != y,
-                    CmpOp::Lt => x.into_int()? < y.into_int()?,
-                    CmpOp::Le => x.into_int()? <= y.into_int()?,
-                    CmpOp::Gt => x.into_int()? > y.into_int()?,
-                    CmpOp::Ge => x.into_int()? >= y.into_int()?,
-                })
-            }
-            ExprKind::Logic(op, a, b) => {
-                let x = self.eval(a, w, s)?.into_bool()?;
-                V::B(match op {
-                    LogicOp::And => x && self.eval(b, w, s)?.into_bool()?,
-                    LogicOp::Or => x || self.eval(b, w, s)?.into_bool()?,
-                    LogicOp::Implies => !x || self.eval(b, w, s)?.into_bool()?,
-                    LogicOp::Iff => x == self.eval(b, w, s)?.into_bool()?,
-                })
-            }
-            ExprKind::Ite(c, a, b) => {
-                if self.eval(c, w, s)?.into_bool()? {
-                    self.eval(a, w, s)?
-                } else {
-                    self.eval(b, w, s)?
-                }
-            }
-            ExprKind::In { tuple, set } => {
-                let mut vals = Vec::with_capacity(tuple.len());
-                for t in tuple {
-                    vals.push(self.eval(t, w, s)?);
-                }
-                let mut found = false;
-                'items: for item in set {
-                    if item.len() != vals.len() {
-                        return Err("a set element has the wrong arity".to_string());
-                    }
-                    for (x, v) in item.iter().zip(&vals) {
-                        if self.eval(x, w, s)? != *v {
-                            continue 'items;
-                        }
-                    }
-                    found = true;
-                    break;
-                }
-                V::B(found)
-            }
-            ExprKind::Knows { agent, formula } => V::B(self.knows(*agent, formula, w, s)?),
-            ExprKind::KnowsValue { agent, exprs } => V::B(self.knows_value(*agent, exprs, w, s)?),
-            ExprKind::At { checkpoint, body } => {
-                let saved = match self.checkpoints.get(checkpoint.0) {
-                    Some(Some(saved)) => saved.clone(),
-                    _ => return Err(format!("checkpoint #{} is not reached yet", checkpoint.0)),
-                };
-                self.eval(body, w, &saved)?
-            }
-            ExprKind::Group {
-                op,
-                agents,
-                formula,
-            } => V::B(self.group(*op, agents, formula, w, s)?),
-        })
-    }
-
-    /// Group knowledge at `w` in `s`, from the definitions: E, every member knows; D, the
-    /// worlds that agree with `w` on what every member observes satisfy the formula; C,
-    /// every world reachable from `w` in one or more steps (to a world of `s` some member
-    /// cannot tell from the one before) satisfies it.
-    fn group(
-        &mut self,
-        op: GroupOp,
-        agents: &[CharId],
-        formula: &'p Expr,
-        w: &World,
-        s: &Rc<State<'p>>,
-    ) -> Result<bool, String> {
-        let observe = |ev: &mut Self, v: &World| -> Result<Vec<Vec<V>>, String> {
-            agents.iter().map(|a| ev.observation(*a, v, s)).collect()
+            Change::Assign(_) => latest,
         };
-        // One table per (operator, formula, state), as for `knows`: the formula's address
-        // is that of one group expression, so it stands for the group too.
-        let key = match op {
-            GroupOp::Everyone => {
-                for a in agents {
-                    if !self.knows(*a, formula, w, s)? {
-                        return Ok(false);
-                    }
-                }
-                return Ok(true);
-            }
-            GroupOp::Distributed => (Op::Distributed, formula as *const Expr as usize, 0, s.id),
-            GroupOp::Common => (Op::Common, formula as *const Expr as usize, 0, s.id),
-        };
-        if !self.memo.contains_key(&key) {
-            let views: Vec<Vec<Vec<V>>> = s
-                .worlds
-                .iter()
-                .map(|v| observe(self, v))
-                .collect::<Result<_, _>>()?;
-            let mut truth = Vec::with_capacity(s.worlds.len());
-            for v in s.worlds.iter() {
-                truth.push(self.eval(formula, v, s)?.into_bool()?);
-            }
-            let table = if op == GroupOp::Distributed {
-                let mut table: HashMap<Vec<Vec<V>>, bool> = HashMap::new();
-                for (view, holds) in views.into_iter().zip(&truth) {
-                    *table.entry(view).or_insert(true) &= holds;
-                }
-                Table::Distributed(table)
-            } else {
-                // Union-find over the worlds: two worlds some member cannot tell apart
-                // are joined; a component is what the steps reach.
-                let mut parent: Vec<usize> = (0..s.worlds.len()).collect();
-                fn root(parent: &mut [usize], mut i: usize) -> usize {
-                    while parent[i] != i {
-                        parent[i] = parent[parent[i]];
-                        i = parent[i];
-                    }
-                    i
-                }
-                let mut first: HashMap<(usize, Vec<V>), usize> = HashMap::new();
-                for (i, view) in views.iter().enumerate() {
-                    for (m, obs) in view.iter().enumerate() {
-                        match first.get(&(m, obs.clone())) {
-                            Some(&j) => {
-                                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
-                                parent[a] = b;
-                            }
-                            None => {
-                                first.insert((m, obs.clone()), i);
-                            }
-                        }
-                    }
-                }
-                let mut good = vec![true; s.worlds.len()];
-                for (i, holds) in truth.iter().enumerate() {
-                    let r = root(&mut parent, i);
-                    good[r] &= holds;
-                }
-                let classes = first
-                    .into_iter()
-                    .map(|(class, i)| (class, root(&mut parent, i)))
-                    .collect();
-                Table::Common(classes, good)
-            };
-            self.memo.insert(key, table);
-        }
-        let seen = observe(self, w)?;
-        match &self.memo[&key] {
-            // D: every world that agrees with `w` on what every member observes.
-            Table::Distributed(table) => Ok(table.get(&seen).copied().unwrap_or(true)),
-            // C: a first step to a world some member cannot tell from `w`, then any
-            // number more: the components of those worlds.
-            Table::Common(classes, good) => Ok(seen
-                .into_iter()
-                .enumerate()
-                .filter_map(|(m, obs)| classes.get(&(m, obs)))
-                .all(|&c| good[c])),
-            _ => unreachable!("memo key kinds are distinct"),
-        }
+        self.latest.push(latest);
     }
 }
 
@@ -910,7 +777,8 @@ impl<'p> Evaluator<'p> {
 mod tests {
     use super::*;
     use epipen_ir::{
-        ArithOp, Character, Checkpoint, CheckpointId, ConstId, Constant, Program, Stmt, StmtKind,
+        ArithOp, Character, Checkpoint, CheckpointId, CmpOp, ConstId, Constant, ExprKind, LogicOp,
+        Program, Stmt, StmtKind,
     };
 
     // Hand-built programs (the tests through `epipen::compile` are further down).
@@ -1014,9 +882,11 @@ mod tests {
                     name: n.to_string(),
                     ty: Ty::Int,
                     span: Span::default(),
+                    occurrence: None,
                 })
                 .collect(),
             enums: vec![],
+            events: vec![],
             checkpoints: (0..checkpoints)
                 .map(|i| Checkpoint {
                     name: format!("c{i}"),
@@ -1314,6 +1184,42 @@ Eve: knows_value(x / (y + 1))
         let worlds = run(story, vec![Some((-2, 2)), Some((-2, 2))]);
         let expected = ints(&[&[0, -1], &[0, 1], &[0, 2], &[1, 2]]);
         assert_eq!(worlds, expected);
+    }
+
+    /// A formula learned in a round says what `at` meant then: saving its checkpoint again
+    /// in the next round (of a loop or a `repeat`) does not change it. (The evaluator
+    /// read the latest save, so the learned formula, asked about through the state it
+    /// was learned in, asked itself again: a stack overflow.)
+    #[test]
+    fn a_learned_at_keeps_the_checkpoint_of_its_time() {
+        let rounds = "characters A, B
+bool p
+B learns p
+for t in 0..2 {
+  checkpoint before
+  A learns at(before, knows(B, p) or knows(A, p))
+}
+announce knows(A, p)
+";
+        let b = |v: bool| World(vec![Value::Bool(v)]);
+        assert_eq!(run(rounds, vec![None]), vec![b(true)]);
+        let repeated = "characters A, B
+bool p
+B learns p
+actual p
+repeat max 2 {
+  checkpoint before
+  A learns at(before, knows(B, p) or knows(A, p))
+} until at(before, knows(A, p))
+";
+        let program = epipen::compile(repeated, &[]).expect("the story compiles");
+        let t = trace(&program, &Domain { ranges: vec![None] });
+        assert!(
+            matches!(t.events.as_slice(), [Event::RepeatDone { rounds: 2, .. }]),
+            "{:?}",
+            t.events
+        );
+        assert_eq!(t.end.expect("the evaluator runs"), vec![b(false), b(true)]);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use epipen::compiled::{self, CompiledStory, Watch, reported_by_run};
 use epipen::engine::{Engine, Event, Options};
-use epipen::ir::Program;
+use epipen::ir::{EventId, Program};
 use epipen::syntax::Span;
 use epipen::worlds::{self, WorldCount};
 
@@ -169,6 +169,20 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
                 None => outln!("{who}: {said}"),
             }
         }
+        Event::Happened {
+            round,
+            event,
+            case,
+            saw,
+            ..
+        } => {
+            let Some(case) = case else { return false };
+            let text = happened_text(&story.program, *event, *case, saw);
+            match round {
+                Some(r) => outln!("round {r}: {text}"),
+                None => outln!("{text}"),
+            }
+        }
         Event::RepeatDone { span, rounds } => {
             outln!(
                 "-- line {}: repeat done after {rounds} round{} --",
@@ -186,6 +200,29 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
         Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {}
     }
     true
+}
+
+/// `move: moved (Anne saw moved; Sally saw moved or stayed)`: the case that happened in
+/// the actual world, and what each character saw of it.
+pub(crate) fn happened_text(
+    program: &Program,
+    event: EventId,
+    case: usize,
+    saw: &[Vec<usize>],
+) -> String {
+    let def = &program.events[event.0];
+    let seen: Vec<String> = (program.characters.iter().zip(saw))
+        .map(|(who, cases)| {
+            let names: Vec<&str> = cases.iter().map(|&k| def.cases[k].as_str()).collect();
+            let saw = match names.as_slice() {
+                [one] => one.to_string(),
+                [init @ .., last] => format!("{} or {last}", init.join(", ")),
+                [] => String::new(),
+            };
+            format!("{} saw {saw}", who.name)
+        })
+        .collect();
+    format!("{}: {} ({})", def.name, def.cases[case], seen.join("; "))
 }
 
 /// `not φ` as a reader expects it: parentheses around anything with a top-level space.

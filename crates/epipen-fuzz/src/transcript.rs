@@ -202,6 +202,13 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
             holds,
             ..
         } => events.push(reveal_line(text, span, round, who.0, holds)),
+        Event::Happened {
+            span,
+            round,
+            case,
+            saw,
+            ..
+        } => events.push(happened_line(text, span, round, case, &saw)),
         Event::RepeatDone { span, rounds } => {
             events.push(format!("{}: {rounds} rounds", position(text, span.start)));
         }
@@ -268,7 +275,14 @@ fn engine_facts(engine: &mut Engine, n: usize) -> Vec<String> {
     let mut facts = vec![format!("count: {count}")];
     if n <= MODEL_CAP as u64 {
         facts.push(match engine.model(None, MODEL_CAP) {
-            Ok(Some(model)) => format!("model: {}", partitions(&model)),
+            Ok(Some(model)) => format!(
+                "model: {}, believed: {:?}",
+                partitions(&model),
+                epipen::explore::graph::arrows(&model)
+                    .iter()
+                    .map(|a| (a.from, a.to, a.who.iter().map(|c| c.0).collect::<Vec<_>>()))
+                    .collect::<Vec<_>>()
+            ),
             other => format!("model: {other:?}"),
         });
     }
@@ -301,6 +315,20 @@ fn solver_end(e: SolverError) -> End {
 
 /// What the brute-force evaluator reports of a run of `program` over `domain`, in the
 /// engine's terms.
+/// An event's line: where, in which round, the actual case and what each saw.
+fn happened_line(
+    text: &str,
+    span: Span,
+    round: Option<u64>,
+    case: Option<usize>,
+    saw: &[Vec<usize>],
+) -> String {
+    format!(
+        "{}: round {round:?}: case {case:?}, saw {saw:?}",
+        position(text, span.start)
+    )
+}
+
 pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> Transcript {
     let trace = bruteforce::trace(program, domain);
     let events = trace
@@ -318,6 +346,12 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
                 who,
                 holds,
             } => reveal_line(text, *span, *round, who.0, *holds),
+            bruteforce::Event::Happened {
+                span,
+                round,
+                case,
+                saw,
+            } => happened_line(text, *span, *round, *case, saw),
             bruteforce::Event::RepeatDone { span, rounds } => {
                 format!("{}: {rounds} rounds", position(text, span.start))
             }

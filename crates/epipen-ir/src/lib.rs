@@ -22,6 +22,9 @@ pub struct CheckpointId(pub usize);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EnumId(pub usize);
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EventId(pub usize);
+
 /// The type of an expression or constant. Values of an enum are its variants' indices
 /// `0..k` (the engine encodes an enum constant as an int constrained to that range).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -50,6 +53,36 @@ pub struct Constant {
     pub name: String,
     pub ty: Ty,
     pub span: Span,
+    /// Set for the constant that records which case of an event happened (one per
+    /// execution of an `event` statement; see [`EventStmt`]); None for the story's own.
+    pub occurrence: Option<Occurrence>,
+}
+
+/// What an occurrence constant records: the case of one execution of an event. Its type
+/// is the event's enum ([`EventDef::sort`]), whose last value ([`EventDef::not_yet`])
+/// it holds until the execution happens; worlds do not show it then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Occurrence {
+    pub event: EventId,
+}
+
+/// An event, by name: its cases, shared by every `event` statement of that name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventDef {
+    pub name: String,
+    /// The cases' names (`moved`, `face[3]`), in order: case k is value k.
+    pub cases: Vec<String>,
+    /// The enum of its occurrences: the cases, then one more value, "not yet".
+    pub sort: EnumId,
+    /// Where the first `event` statement of this name is.
+    pub span: Span,
+}
+
+impl EventDef {
+    /// The value an occurrence constant holds until its execution happens.
+    pub fn not_yet(&self) -> i64 {
+        self.cases.len() as i64
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +101,7 @@ pub struct Program {
     pub constants: Vec<Constant>,
     pub checkpoints: Vec<Checkpoint>,
     pub enums: Vec<EnumDef>,
+    pub events: Vec<EventDef>,
     pub statements: Vec<Stmt>,
     /// What each `sample(k, {…})` drew, in the order they were compiled.
     pub samples: Vec<SampleDraw>,
@@ -82,6 +116,22 @@ pub struct SampleDraw {
 }
 
 impl Program {
+    /// Whether a world shows the constant `c` when it holds `value`: every constant but
+    /// an event's occurrence that has not happened.
+    pub fn shows(&self, c: ConstId, value: Value) -> bool {
+        match self.constants[c.0].occurrence {
+            Some(o) => value != Value::Int(self.events[o.event.0].not_yet()),
+            None => true,
+        }
+    }
+
+    /// The occurrence constants (`move`, `move#2`, …), in order.
+    pub fn occurrences(&self) -> impl Iterator<Item = ConstId> + '_ {
+        (self.constants.iter().enumerate())
+            .filter(|(_, c)| c.occurrence.is_some())
+            .map(|(k, _)| ConstId(k))
+    }
+
     /// The name of a type as written in stories: `int`, `bool`, or the enum's name.
     pub fn ty_name(&self, ty: Ty) -> &str {
         match ty {
@@ -105,8 +155,9 @@ pub enum StmtKind {
         speaker: Option<CharId>,
         formula: Expr,
     },
-    /// `A learns e`: A gets access to the value of `e` (a constant or any expression
-    /// without knowledge operators).
+    /// `A learns e`: A gets access to the value of `e` (a constant or any expression),
+    /// as it is now. With knowledge operators (a formula), A learns the truth value the
+    /// formula has in the current state.
     Learn { who: CharId, what: Expr },
     /// `checkpoint name`: remember the knowledge state.
     Checkpoint(CheckpointId),
@@ -139,9 +190,83 @@ pub enum StmtKind {
     AssertAddsCk { hint: Expr, body: Vec<Stmt> },
     /// `check φ`: φ must hold in every world of κ; κ does not change.
     Check(Expr),
-    /// `x := e`: from here on, `x` has the value `e` had (in each world) just before:
-    /// a public change. `e` has no knowledge operators and the type of `x`.
-    Assign { target: ConstId, value: Expr },
+    /// `check actual φ`: φ must hold in the actual world; κ does not change.
+    CheckActual(Expr),
+    /// `A expects φ`: soft information. A now finds every world where φ holds (now)
+    /// more plausible than every other, its old plausibility deciding inside each part
+    /// (radical upgrade); nobody learns anything.
+    Expects { who: CharId, formula: Expr },
+    /// `x := e` / `x, y := e, f`: from here on, each `x` has the value its `e` had (in
+    /// each world) just before, every value read before any is written: a public change.
+    /// Each `e` has no knowledge operators and the type of its `x`; the targets are
+    /// distinct.
+    Assign { changes: Vec<(ConstId, Expr)> },
+    /// `event NAME { … }`: one execution of an event (see [`EventStmt`]).
+    Event(Box<EventStmt>),
+}
+
+/// An `event` statement. Executed in a state W, it gives W' = {(w, c) : w in W, the
+/// precondition of case c holds at w}, with the values after c's changes; a character
+/// tells (w, c) from (v, d) apart when it told w from v, or when its `sees` line puts
+/// c and d in different groups. The case that happened is recorded by an occurrence
+/// constant: the statement's next one in [`EventStmt::occurrences`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventStmt {
+    pub event: EventId,
+    pub cases: Vec<Case>,
+    /// For each character (by `CharId`), the group of each case in its `sees` line;
+    /// None when it has none (it tells no cases apart).
+    pub sees: Vec<Option<Vec<usize>>>,
+    /// For each character, the plausibility rank of each case in its `expects` line
+    /// (0 most plausible); None when it has none (all equally plausible).
+    pub expects: Vec<Option<Vec<usize>>>,
+    /// `actual CASE`: the case that happened in the actual world.
+    pub actual: Option<usize>,
+    /// The occurrence constants the statement's executions fill, in order: one, or one
+    /// per round of the `repeat`s around it.
+    pub occurrences: Vec<ConstId>,
+}
+
+/// A case of an event: `moved if φ then x := e, y := f`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    pub name: String,
+    /// None: always possible. Knowledge operators are evaluated in the state before the
+    /// event.
+    pub pre: Option<Expr>,
+    /// Simultaneous changes (every value read before the event), to distinct constants.
+    pub changes: Vec<(ConstId, Expr)>,
+    pub span: Span,
+}
+
+impl Stmt {
+    /// Calls `f` on every expression the statement holds, and those of the statements in
+    /// its blocks, in order, stopping at the first error.
+    pub fn each_expr<E>(&self, f: &mut dyn FnMut(&Expr) -> Result<(), E>) -> Result<(), E> {
+        match &self.kind {
+            StmtKind::Announce { formula, .. } | StmtKind::Reveal { formula, .. } => f(formula),
+            StmtKind::Learn { what, .. } => f(what),
+            StmtKind::Actual(e) | StmtKind::Check(e) | StmtKind::CheckActual(e) => f(e),
+            StmtKind::Expects { formula, .. } => f(formula),
+            StmtKind::Assign { changes } => changes.iter().try_for_each(|(_, e)| f(e)),
+            StmtKind::Checkpoint(_) | StmtKind::Worlds { .. } => Ok(()),
+            StmtKind::Simultaneously(body) => body.iter().try_for_each(|s| s.each_expr(f)),
+            StmtKind::Repeat { body, until, .. } => {
+                body.iter().try_for_each(|s| s.each_expr(f))?;
+                f(until)
+            }
+            StmtKind::AssertAddsCk { hint, body } => {
+                f(hint)?;
+                body.iter().try_for_each(|s| s.each_expr(f))
+            }
+            StmtKind::Event(event) => event.cases.iter().try_for_each(|case| {
+                if let Some(pre) = &case.pre {
+                    f(pre)?;
+                }
+                case.changes.iter().try_for_each(|(_, e)| f(e))
+            }),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -209,11 +334,27 @@ pub enum ExprKind {
         agent: CharId,
         exprs: Vec<Expr>,
     },
+    /// `believes(A, φ)`: φ holds in every world A finds most plausible among those it
+    /// cannot tell from this one.
+    Believes {
+        agent: CharId,
+        formula: Box<Expr>,
+    },
+    /// `believes_value(A, e1, …, en)`: the worlds A finds most plausible among those it
+    /// cannot tell from this one agree on the tuple.
+    BelievesValue {
+        agent: CharId,
+        exprs: Vec<Expr>,
+    },
     /// `at(c, φ)`: φ with its knowledge operators evaluated in the state saved at `c`.
     At {
         checkpoint: CheckpointId,
         body: Box<Expr>,
     },
+    /// The case of the latest execution of an event so far (`move == moved`), of the
+    /// event's enum type. The driver replaces it by the occurrence constant of that
+    /// execution before a backend sees it.
+    Latest(EventId),
     /// `everyone_knows(G, φ)`, `common_knowledge(G, φ)`, `distributed_knowledge(G, φ)`:
     /// group knowledge of the characters `agents` (sorted, distinct, at least one).
     Group {
@@ -221,6 +362,16 @@ pub enum ExprKind {
         agents: Vec<CharId>,
         formula: Box<Expr>,
     },
+}
+
+/// What the names of a story stand for at one moment of a run (see
+/// [`Expr::substitute`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Moment<'t> {
+    /// Each constant's term over the values at the story's start (None: itself).
+    pub terms: Option<&'t [Expr]>,
+    /// Each event's latest occurrence constant (None: it has not happened).
+    pub latest: &'t [Option<ConstId>],
 }
 
 /// The group knowledge operators. In a world w of a knowledge state with common
@@ -255,7 +406,9 @@ impl Expr {
     pub fn walk<E>(&self, f: &mut dyn FnMut(&Expr) -> Result<(), E>) -> Result<(), E> {
         f(self)?;
         match &self.kind {
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Const(_) => Ok(()),
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Const(_) | ExprKind::Latest(_) => {
+                Ok(())
+            }
             ExprKind::Neg(a) | ExprKind::Not(a) => a.walk(f),
             ExprKind::Arith(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Logic(_, a, b) => {
                 a.walk(f)?;
@@ -270,24 +423,24 @@ impl Expr {
                 .iter()
                 .chain(set.iter().flatten())
                 .try_for_each(|x| x.walk(f)),
-            ExprKind::Knows { formula, .. } => formula.walk(f),
-            ExprKind::KnowsValue { exprs, .. } => exprs.iter().try_for_each(|x| x.walk(f)),
+            ExprKind::Knows { formula, .. } | ExprKind::Believes { formula, .. } => formula.walk(f),
+            ExprKind::KnowsValue { exprs, .. } | ExprKind::BelievesValue { exprs, .. } => {
+                exprs.iter().try_for_each(|x| x.walk(f))
+            }
             ExprKind::At { body, .. } => body.walk(f),
             ExprKind::Group { formula, .. } => formula.walk(f),
         }
     }
 
-    /// The expression with every constant replaced by its term in `terms` (None: by
-    /// itself), and inside `at(c, …)` by its term in `at(c)`: what a story that changed
-    /// constants (`x := e`) means by its names, over the values they had at its start.
-    pub fn substitute<'t>(
-        &self,
-        terms: Option<&'t [Expr]>,
-        at: &dyn Fn(CheckpointId) -> Option<&'t [Expr]>,
-    ) -> Expr {
-        let sub = |x: &Expr| Box::new(x.substitute(terms, at));
-        let all =
-            |xs: &[Expr]| -> Vec<Expr> { xs.iter().map(|x| x.substitute(terms, at)).collect() };
+    /// The expression as a run reads it at one moment: every constant replaced by its
+    /// term in `now.terms` (None: by itself) and every `Latest(e)` by the occurrence in
+    /// `now.latest` (None: left as it is), and inside `at(c, …)` by those of `at(c)`:
+    /// what a story that changed constants (`x := e`) or ran events means by its names,
+    /// over the values at its start and the cases that happened.
+    pub fn substitute<'t>(&self, now: Moment<'t>, at: &dyn Fn(CheckpointId) -> Moment<'t>) -> Expr {
+        let terms = now.terms;
+        let sub = |x: &Expr| Box::new(x.substitute(now, at));
+        let all = |xs: &[Expr]| -> Vec<Expr> { xs.iter().map(|x| x.substitute(now, at)).collect() };
         let kind = match &self.kind {
             ExprKind::Const(c) => match terms {
                 Some(terms) => {
@@ -299,6 +452,10 @@ impl Expr {
                 None => ExprKind::Const(*c),
             },
             ExprKind::Int(n) => ExprKind::Int(*n),
+            ExprKind::Latest(e) => match now.latest.get(e.0).copied().flatten() {
+                Some(c) => ExprKind::Const(c),
+                None => ExprKind::Latest(*e),
+            },
             ExprKind::Bool(b) => ExprKind::Bool(*b),
             ExprKind::Neg(a) => ExprKind::Neg(sub(a)),
             ExprKind::Not(a) => ExprKind::Not(sub(a)),
@@ -315,6 +472,14 @@ impl Expr {
                 formula: sub(formula),
             },
             ExprKind::KnowsValue { agent, exprs } => ExprKind::KnowsValue {
+                agent: *agent,
+                exprs: all(exprs),
+            },
+            ExprKind::Believes { agent, formula } => ExprKind::Believes {
+                agent: *agent,
+                formula: sub(formula),
+            },
+            ExprKind::BelievesValue { agent, exprs } => ExprKind::BelievesValue {
                 agent: *agent,
                 exprs: all(exprs),
             },
@@ -339,20 +504,22 @@ impl Expr {
         }
     }
 
-    /// Whether a knowledge operator (`knows`, `knows_value`, `at`, group knowledge)
-    /// occurs in it.
+    /// Whether a knowledge operator (`knows`, `knows_value`, `believes`,
+    /// `believes_value`, `at`, group knowledge) occurs in it.
     pub fn mentions_knowledge(&self) -> bool {
         self.walk(&mut |x| if x.is_knowledge() { Err(()) } else { Ok(()) })
             .is_err()
     }
 
-    /// Whether this node is a knowledge operator (`knows`, `knows_value`, `at`, group
-    /// knowledge).
+    /// Whether this node is a knowledge operator (`knows`, `knows_value`, `believes`,
+    /// `believes_value`, `at`, group knowledge).
     pub fn is_knowledge(&self) -> bool {
         matches!(
             self.kind,
             ExprKind::Knows { .. }
                 | ExprKind::KnowsValue { .. }
+                | ExprKind::Believes { .. }
+                | ExprKind::BelievesValue { .. }
                 | ExprKind::At { .. }
                 | ExprKind::Group { .. }
         )

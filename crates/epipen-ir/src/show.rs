@@ -1,8 +1,8 @@
 //! Printing IR expressions back in story syntax, e.g. for what `A reveals` said.
 
 use crate::{
-    ArithOp, CharId, Character, Checkpoint, CmpOp, Constant, EnumDef, Expr, ExprKind, LogicOp,
-    Program, Ty,
+    ArithOp, CharId, Character, Checkpoint, CmpOp, Constant, EnumDef, EventDef, Expr, ExprKind,
+    LogicOp, Program, Ty,
 };
 
 /// Binding strength, loosest first (as in the grammar).
@@ -25,6 +25,7 @@ pub struct Namer<'a> {
     pub constants: &'a [Constant],
     pub checkpoints: &'a [Checkpoint],
     pub enums: &'a [EnumDef],
+    pub events: &'a [EventDef],
 }
 
 impl Program {
@@ -37,6 +38,7 @@ impl Program {
             constants: &self.constants,
             checkpoints: &self.checkpoints,
             enums: &self.enums,
+            events: &self.events,
         }
         .show(e, speaker)
     }
@@ -96,6 +98,7 @@ impl Printer<'_, '_> {
 
     fn show(&self, e: &Expr) -> (String, u8) {
         match &e.kind {
+            ExprKind::Latest(event) => (self.names.events[event.0].name.clone(), ATOM),
             ExprKind::Int(n) => match e.ty {
                 Ty::Enum(id) => {
                     let variants = &self.names.enums[id.0].variants;
@@ -186,6 +189,18 @@ impl Printer<'_, '_> {
             }
             ExprKind::KnowsValue { agent, exprs } => {
                 let text = format!("knows_value({}{})", self.agent(*agent), self.list(exprs));
+                (text, ATOM)
+            }
+            ExprKind::Believes { agent, formula } => {
+                let text = format!(
+                    "believes({}{})",
+                    self.agent(*agent),
+                    self.at_least(formula, IF)
+                );
+                (text, ATOM)
+            }
+            ExprKind::BelievesValue { agent, exprs } => {
+                let text = format!("believes_value({}{})", self.agent(*agent), self.list(exprs));
                 (text, ATOM)
             }
             ExprKind::At { checkpoint, body } => {

@@ -8,9 +8,11 @@ use epipen_syntax::ast::{self, BinOp, ExprKind, Ident, UnOp};
 use epipen_syntax::{Diagnostic, Span};
 
 /// The built-in functions, for "did you mean" hints.
-pub(super) const FUNCTIONS: [&str; 14] = [
+pub(super) const FUNCTIONS: [&str; 16] = [
     "knows",
     "knows_value",
+    "believes",
+    "believes_value",
     "at",
     "everyone_knows",
     "common_knowledge",
@@ -26,9 +28,11 @@ pub(super) const FUNCTIONS: [&str; 14] = [
 ];
 
 /// The functions that are knowledge operators.
-const KNOWLEDGE: [&str; 6] = [
+const KNOWLEDGE: [&str; 8] = [
     "knows",
     "knows_value",
+    "believes",
+    "believes_value",
     "at",
     "everyone_knows",
     "common_knowledge",
@@ -70,7 +74,12 @@ impl Lowerer {
     }
 
     /// `maybe_agent`: see [`Lowerer::value`].
-    fn expr_in(&mut self, expr: &ast::Expr, ctx: Ctx, maybe_agent: bool) -> Option<ir::Expr> {
+    pub(super) fn expr_in(
+        &mut self,
+        expr: &ast::Expr,
+        ctx: Ctx,
+        maybe_agent: bool,
+    ) -> Option<ir::Expr> {
         let span = expr.span;
         match &expr.kind {
             ExprKind::Int(n) => Some(int_lit(*n, span)),
@@ -167,6 +176,11 @@ impl Lowerer {
             }),
             Some(Entity::Param(value)) => value.map(|v| int_lit(v, span)),
             Some(Entity::Failed) => None,
+            Some(Entity::Event(id)) => Some(ir::Expr {
+                kind: ir::ExprKind::Latest(id),
+                ty: Ty::Enum(self.events[id.0].sort),
+                span,
+            }),
             Some(Entity::Variant(id, index)) => Some(ir::Expr {
                 kind: ir::ExprKind::Int(index as i64),
                 ty: Ty::Enum(id),
@@ -271,7 +285,12 @@ impl Lowerer {
     }
 
     /// The agent of `knows(φ)` / `knows_value(e, …)`, which must be the speaker.
-    fn implicit_agent(&mut self, ctx: Ctx, function: &str, call: Span) -> Option<CharId> {
+    pub(super) fn implicit_agent(
+        &mut self,
+        ctx: Ctx,
+        function: &str,
+        call: Span,
+    ) -> Option<CharId> {
         match ctx.speaker {
             Speaker::Character(id) => Some(id),
             Speaker::Unresolved => None,
@@ -291,7 +310,7 @@ impl Lowerer {
     }
 
     /// Whether `expr` names a character (or a family of them) declared so far.
-    fn names_character(&self, expr: &ast::Expr) -> bool {
+    pub(super) fn names_character(&self, expr: &ast::Expr) -> bool {
         let (name, indexed) = match &expr.kind {
             ExprKind::Name(name) => (name, false),
             ExprKind::Index { base, .. } => (base, true),
@@ -308,7 +327,7 @@ impl Lowerer {
     }
 
     /// Whether `expr` names a declaration that failed, or a member of one.
-    fn names_failed(&self, expr: &ast::Expr) -> bool {
+    pub(super) fn names_failed(&self, expr: &ast::Expr) -> bool {
         match &expr.kind {
             ExprKind::Name(name) | ExprKind::Index { base: name, .. } => {
                 self.loop_var(&name.name).is_none()
@@ -328,8 +347,10 @@ impl Lowerer {
         span: Span,
         ctx: Ctx,
     ) -> Option<ir::Expr> {
-        let lhs = self.expr(lhs, ctx);
-        let rhs = self.expr(rhs, ctx);
+        let (lhs, rhs) = match op {
+            BinOp::Eq | BinOp::Ne => self.comparands(lhs, rhs, ctx),
+            _ => (self.expr(lhs, ctx), self.expr(rhs, ctx)),
+        };
         let class = match op {
             BinOp::Add => OpClass::Arith(ir::ArithOp::Add),
             BinOp::Sub => OpClass::Arith(ir::ArithOp::Sub),
@@ -427,7 +448,7 @@ impl Lowerer {
             }
             let mut lowered = Vec::with_capacity(arity);
             for (value, component) in values.iter().zip(&tuple) {
-                let value = self.expr(value, ctx);
+                let value = self.compared(value, component.as_ref(), ctx);
                 if let (Some(value), Some(component)) = (&value, component) {
                     ok &= self.expect(value, component.ty);
                 }
@@ -504,9 +525,6 @@ impl Lowerer {
             && let Some(objective) = ctx.objective
         {
             let message = match objective {
-                Objective::Learns(learner) => format!(
-                    "`{learner} learns` takes a constant or an expression of constants, not a knowledge operator"
-                ),
                 Objective::Actual => {
                     "`actual` describes the world itself, without knowledge operators".to_string()
                 }
@@ -519,8 +537,8 @@ impl Lowerer {
             return None;
         }
         match function {
-            "knows" => self.knows(args, span, ctx),
-            "knows_value" => self.knows_value(args, span, ctx),
+            "knows" | "believes" => self.knows(function, args, span, ctx),
+            "knows_value" | "believes_value" => self.knows_value(function, args, span, ctx),
             "at" => self.at(args, span, ctx),
             "everyone_knows" => self.group(ir::GroupOp::Everyone, args, span, ctx),
             "common_knowledge" => self.group(ir::GroupOp::Common, args, span, ctx),
@@ -542,187 +560,6 @@ impl Lowerer {
                 None
             }
         }
-    }
-
-    fn knows(&mut self, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
-        let arity_error = |span| Diagnostic::error(span, "`knows` takes a character and a formula");
-        let (agent, formula) = match args {
-            [who, formula] => {
-                let agent = match &who.kind {
-                    ExprKind::Name(_) | ExprKind::Index { .. } => self.character_expr(who),
-                    _ => {
-                        self.error(arity_error(who.span));
-                        None
-                    }
-                };
-                (agent, self.expr(formula, ctx))
-            }
-            [only] if self.names_character(only) => {
-                self.error(arity_error(span));
-                return None;
-            }
-            [formula] => {
-                let agent = self.implicit_agent(ctx, "knows", span);
-                (agent, self.expr_in(formula, ctx, true))
-            }
-            _ => {
-                self.error(arity_error(span));
-                return None;
-            }
-        };
-        let formula_ok = self.expect_opt(&formula, Ty::Bool);
-        let (agent, formula) = (agent?, formula?);
-        if !formula_ok {
-            return None;
-        }
-        Some(ir::Expr {
-            kind: ir::ExprKind::Knows {
-                agent,
-                formula: Box::new(formula),
-            },
-            ty: Ty::Bool,
-            span,
-        })
-    }
-
-    fn knows_value(&mut self, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
-        let (named_agent, exprs) = match args {
-            [first, rest @ ..] if self.names_character(first) => (Some(first), rest),
-            // A failed declaration first, with more after it: likely the agent (quiet).
-            [first, rest @ ..] if !rest.is_empty() && self.names_failed(first) => {
-                (Some(first), rest)
-            }
-            _ => (None, args),
-        };
-        if exprs.is_empty() {
-            self.error(Diagnostic::error(
-                span,
-                "`knows_value` needs at least one expression",
-            ));
-            return None;
-        }
-        let agent = match named_agent {
-            Some(who) => self.character_expr(who),
-            None => self.implicit_agent(ctx, "knows_value", span),
-        };
-        let lowered: Vec<Option<ir::Expr>> = exprs
-            .iter()
-            .enumerate()
-            .map(|(i, e)| self.expr_in(e, ctx, i == 0 && named_agent.is_none()))
-            .collect();
-        let agent = agent?;
-        let exprs = lowered.into_iter().collect::<Option<Vec<_>>>()?;
-        Some(ir::Expr {
-            kind: ir::ExprKind::KnowsValue { agent, exprs },
-            ty: Ty::Bool,
-            span,
-        })
-    }
-
-    fn at(&mut self, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
-        let arity_error = |span| Diagnostic::error(span, "`at` takes a checkpoint and a formula");
-        let [checkpoint, body] = args else {
-            self.error(arity_error(span));
-            return None;
-        };
-        let checkpoint = match &checkpoint.kind {
-            ExprKind::Name(name) => self.checkpoint(name),
-            _ => {
-                self.error(arity_error(checkpoint.span));
-                None
-            }
-        };
-        let body = self.expr(body, ctx);
-        let body_ok = self.expect_opt(&body, Ty::Bool);
-        let (checkpoint, body) = (checkpoint?, body?);
-        if !body_ok {
-            return None;
-        }
-        Some(ir::Expr {
-            kind: ir::ExprKind::At {
-                checkpoint,
-                body: Box::new(body),
-            },
-            ty: Ty::Bool,
-            span,
-        })
-    }
-
-    /// `everyone_knows(G…, φ)`, `common_knowledge(G…, φ)`, `distributed_knowledge(G…, φ)`:
-    /// the group is every character when only φ is given, else the characters listed
-    /// before φ (a family's name stands for all its members).
-    fn group(
-        &mut self,
-        op: ir::GroupOp,
-        args: &[ast::Expr],
-        span: Span,
-        ctx: Ctx,
-    ) -> Option<ir::Expr> {
-        let name = op.name();
-        let Some((formula, members)) = args.split_last() else {
-            self.error(
-                Diagnostic::error(span, format!("`{name}` takes a formula")).with_hint(format!(
-                    "write e.g. `{name}(φ)` or `{name}(Albert, Bernard, φ)`"
-                )),
-            );
-            return None;
-        };
-        let mut agents = Vec::new();
-        let mut ok = true;
-        if members.is_empty() {
-            agents.extend((0..self.characters.len()).map(CharId));
-        }
-        for member in members {
-            match self.group_member(member) {
-                Some(ids) => agents.extend(ids),
-                None => ok = false,
-            }
-        }
-        let formula = self.expr(formula, ctx);
-        let formula_ok = self.expect_opt(&formula, Ty::Bool);
-        let formula = formula?;
-        if !ok || !formula_ok {
-            return None;
-        }
-        agents.sort();
-        agents.dedup();
-        if agents.is_empty() {
-            let what = if members.is_empty() {
-                "the story has no characters"
-            } else {
-                "the families named here have no members"
-            };
-            self.error(Diagnostic::error(
-                span,
-                format!("`{name}` needs at least one character: {what}"),
-            ));
-            return None;
-        }
-        Some(ir::Expr {
-            kind: ir::ExprKind::Group {
-                op,
-                agents,
-                formula: Box::new(formula),
-            },
-            ty: Ty::Bool,
-            span,
-        })
-    }
-
-    /// A member of a group: a character, a family member, or a whole family of
-    /// characters.
-    fn group_member(&mut self, member: &ast::Expr) -> Option<Vec<CharId>> {
-        if let ExprKind::Name(name) = &member.kind
-            && self.loop_var(&name.name).is_none()
-            && let Some(Entity::CharFamily(family)) = self.names.get(&name.name).copied()
-        {
-            return Some(
-                (family.first..family.first + family.len)
-                    .map(CharId)
-                    .collect(),
-            );
-        }
-        self.character_expr(member).map(|id| vec![id])
     }
 
     /// `abs(e)` → `if e < 0 then -e else e`.

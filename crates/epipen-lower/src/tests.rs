@@ -1,6 +1,7 @@
 //! Lowering tests, through the parser.
 
 use super::expr::FUNCTIONS;
+use super::names::edit_distance_within;
 use super::*;
 use epipen_ir::CheckpointId;
 
@@ -313,17 +314,10 @@ fn every_check_has_its_message_and_span() {
             ],
         ),
         (
-            "characters A\nint m\nA learns knows_value(A, m)",
-            &[(
-                "`A learns` takes a constant or an expression of constants, not a knowledge operator",
-                "knows_value(A, m)",
-            )],
-        ),
-        (
             "characters A\nint m\ncheckpoint c\nA learns m + (if at(c, true) then 1 else 0)",
             &[(
-                "`A learns` takes a constant or an expression of constants, not a knowledge operator",
-                "at(c, true)",
+                "a value learned with knowledge operators must be a formula",
+                "m + (if at(c, true) then 1 else 0)",
             )],
         ),
         // checkpoints
@@ -418,7 +412,7 @@ fn hints_say_what_to_do() {
         (
             "announce foo(true)",
             &[
-                "the functions are `knows`, `knows_value`, `at`, `everyone_knows`, \
+                "the functions are `knows`, `knows_value`, `believes`, `believes_value`, `at`, `everyone_knows`, \
                  `common_knowledge`, `distributed_knowledge`, `all`, `any`, `sum`, `count`, \
              `distinct`, `abs`, `min` and `max`",
             ],
@@ -853,11 +847,76 @@ fn render(program: &ir::Program) -> Vec<String> {
                 }
                 ir::StmtKind::Actual(e) => format!("actual {}", program.show(e, None)),
                 ir::StmtKind::Check(e) => format!("check {}", program.show(e, None)),
-                ir::StmtKind::Assign { target, value } => format!(
+                ir::StmtKind::Assign { changes } => format!(
                     "{} := {}",
-                    program.constants[target.0].name,
-                    program.show(value, None)
+                    changes
+                        .iter()
+                        .map(|(c, _)| program.constants[c.0].name.clone())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    changes
+                        .iter()
+                        .map(|(_, v)| program.show(v, None))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
+                ir::StmtKind::CheckActual(e) => format!("check actual {}", program.show(e, None)),
+                ir::StmtKind::Expects { who, formula } => {
+                    format!("{} expects {}", name(*who), program.show(formula, None))
+                }
+                ir::StmtKind::Event(ev) => {
+                    let def = &program.events[ev.event.0];
+                    out.push(format!(
+                        "{indent}event {} ({})",
+                        def.name,
+                        ev.occurrences
+                            .iter()
+                            .map(|o| program.constants[o.0].name.clone())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ));
+                    for case in &ev.cases {
+                        let mut line = format!("{indent}  {}", case.name);
+                        if let Some(pre) = &case.pre {
+                            line.push_str(&format!(" if {}", program.show(pre, None)));
+                        }
+                        if !case.changes.is_empty() {
+                            let cs: Vec<String> = case
+                                .changes
+                                .iter()
+                                .map(|(c, v)| {
+                                    format!(
+                                        "{} := {}",
+                                        program.constants[c.0].name,
+                                        program.show(v, None)
+                                    )
+                                })
+                                .collect();
+                            line.push_str(&format!(" then {}", cs.join(", ")));
+                        }
+                        out.push(line);
+                    }
+                    for (who, groups) in ev.sees.iter().enumerate() {
+                        if let Some(groups) = groups {
+                            out.push(format!(
+                                "{indent}  {} sees {groups:?}",
+                                program.characters[who].name
+                            ));
+                        }
+                    }
+                    for (who, ranks) in ev.expects.iter().enumerate() {
+                        if let Some(ranks) = ranks {
+                            out.push(format!(
+                                "{indent}  {} expects {ranks:?}",
+                                program.characters[who].name
+                            ));
+                        }
+                    }
+                    if let Some(k) = ev.actual {
+                        out.push(format!("{indent}  actual {}", ev.cases[k].name));
+                    }
+                    continue;
+                }
                 ir::StmtKind::Reveal { who, formula, text } => {
                     assert_eq!(text, &program.show(formula, Some(*who)));
                     format!("{} reveals {text}", name(*who))
@@ -893,7 +952,7 @@ fn strip(e: &ir::Expr) -> ir::Expr {
     use ir::ExprKind as E;
     let b = |e: &ir::Expr| Box::new(strip(e));
     let kind = match &e.kind {
-        E::Int(_) | E::Bool(_) | E::Const(_) => e.kind.clone(),
+        E::Int(_) | E::Bool(_) | E::Const(_) | E::Latest(_) => e.kind.clone(),
         E::Neg(a) => E::Neg(b(a)),
         E::Not(a) => E::Not(b(a)),
         E::Arith(op, x, y) => E::Arith(*op, b(x), b(y)),
@@ -909,6 +968,14 @@ fn strip(e: &ir::Expr) -> ir::Expr {
             formula: b(formula),
         },
         E::KnowsValue { agent, exprs } => E::KnowsValue {
+            agent: *agent,
+            exprs: exprs.iter().map(strip).collect(),
+        },
+        E::Believes { agent, formula } => E::Believes {
+            agent: *agent,
+            formula: b(formula),
+        },
+        E::BelievesValue { agent, exprs } => E::BelievesValue {
             agent: *agent,
             exprs: exprs.iter().map(strip).collect(),
         },
@@ -1009,6 +1076,23 @@ for i in 0..3 { if i != 1 { child[i] learns muddy[i] } }
     for stmt in &program.statements {
         assert_eq!(&src[stmt.span.start..stmt.span.end], "worlds");
     }
+    // A checkpoint in a loop is one checkpoint, saved again in each round (as in a
+    // `repeat`): `at` names the latest save.
+    let program = ok("bool p\nfor i in 0..2 {\n  checkpoint c\n  announce at(c, p)\n}");
+    assert_eq!(program.checkpoints.len(), 1);
+    let kinds: Vec<String> = program
+        .statements
+        .iter()
+        .map(|s| match &s.kind {
+            ir::StmtKind::Checkpoint(c) => format!("checkpoint {}", c.0),
+            ir::StmtKind::Announce { .. } => "announce".to_string(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["checkpoint 0", "announce", "checkpoint 0", "announce"]
+    );
 }
 
 #[test]
@@ -1882,11 +1966,12 @@ fn new_constructs_report_located_errors() {
         ),
         // checkpoints in blocks
         (
-            "for i in 0..3 { checkpoint c }",
-            &[(
-                "checkpoint `c` is defined again in the next round of this loop",
-                "c",
-            )],
+            "bool p\nfor i in 0..3 { announce at(c, p)\n checkpoint c }",
+            &[("checkpoint `c` is defined after this statement", "c")],
+        ),
+        (
+            "bool p\ncheckpoint c\nfor i in 0..3 { checkpoint c }",
+            &[("checkpoint `c` is already defined", "c")],
         ),
         (
             "bool p\nif false { checkpoint c }\nannounce at(c, p)",
@@ -1990,8 +2075,8 @@ fn new_constructs_hint_what_to_do() {
         ("announce summ(i in 0..3: 1) == 1", &["did you mean `sum`?"]),
         ("announce mx(1) == 1", &["did you mean `max`?"]),
         (
-            "for i in 0..3 { checkpoint c }",
-            &["checkpoint names must be unique; define it outside the `for` loop"],
+            "bool p\ncheckpoint c\nfor i in 0..3 { checkpoint c }",
+            &["checkpoint names must be unique"],
         ),
         (
             "bool p\nif false { checkpoint c }\nannounce at(c, p)",
@@ -2083,7 +2168,13 @@ fn the_documented_examples_compile() {
         ok(&story);
     }
     let start = doc.find("## Parameters").unwrap();
-    let end = doc.find("## Worlds").unwrap();
+    let end = doc.find("## Events").unwrap();
+    // Each example of the events section declares what it uses.
+    let events = &doc[end..doc.find("## Worlds").unwrap()];
+    assert!(events.contains("## Belief"));
+    for story in blocks(events) {
+        ok(&story);
+    }
     let examples = blocks(&doc[start..end]);
     assert!(examples.len() >= 8, "{examples:?}");
     // Parameters, enums and families declare what they use.
@@ -2371,4 +2462,324 @@ fn the_actual_world_is_declared_once() {
     // One in code that does not run, or run once per round of a `repeat`, is fine.
     ok("bool p\nif false { actual not p }\nactual p");
     ok("characters A\nbool p\nrepeat max 2 { actual p\nA reveals p } until true");
+}
+
+#[test]
+fn events_lower_with_their_cases_groups_and_occurrences() {
+    let story = "characters Anne, Bob, Sally\nenum Place { basket, box }\nPlace marble\n\
+                 announce marble == basket\nactual marble == basket\n\
+                 event move {\n  moved if marble == basket then marble := box\n  stayed\n  \
+                 Anne sees moved | stayed\n  Bob sees moved, stayed\n  actual moved\n}\n\
+                 announce move == moved and marble == box\n\
+                 check actual move in {moved}";
+    assert_eq!(
+        rendered(story),
+        [
+            "announce marble == basket",
+            "actual marble == basket",
+            "event move (move)",
+            "  moved if marble == basket then marble := box",
+            "  stayed",
+            "  Anne sees [0, 1]",
+            "  Bob sees [0, 0]",
+            "  actual moved",
+            "announce move == moved and marble == box",
+            "check actual move in {moved}",
+        ]
+    );
+    let program = ok(story);
+    let occ = &program.constants[1];
+    assert_eq!(occ.name, "move");
+    assert_eq!(program.events[0].cases, ["moved", "stayed"]);
+    assert_eq!(
+        program.enums[1].variants,
+        ["moved", "stayed", "(no move yet)"]
+    );
+
+    // Families of cases, loops and `each`/`all`/`others`; an event in a loop happens
+    // once per round, in a `repeat` once per round of it.
+    let gossip = "const n = 3\ncharacters P[n]\nbool s[n]\n\
+                  for t in 0..2 {\n  event call {\n    for i in 0..n { for j in i + 1..n { c[i, j] } }\n    \
+                  for k in 0..n { P[k] sees each(i in 0..n, j in i + 1..n if i == k or j == k: c[i, j]) | others }\n  }\n}\n\
+                  announce call == c[0, 2]\n\
+                  repeat max 3 {\n  event flip {\n    heads\n    tails\n    P[0] sees all(x in 0..1: heads) | tails\n  }\n} until true";
+    assert_eq!(
+        rendered(gossip),
+        [
+            "event call (call#1)",
+            "  c[0, 1]",
+            "  c[0, 2]",
+            "  c[1, 2]",
+            "  P[0] sees [0, 1, 2]",
+            "  P[1] sees [0, 1, 2]",
+            "  P[2] sees [0, 1, 2]",
+            "event call (call#2)",
+            "  c[0, 1]",
+            "  c[0, 2]",
+            "  c[1, 2]",
+            "  P[0] sees [0, 1, 2]",
+            "  P[1] sees [0, 1, 2]",
+            "  P[2] sees [0, 1, 2]",
+            "announce call == c[0, 2]",
+            "repeat max 3",
+            "  event flip (flip#1 flip#2 flip#3)",
+            "    heads",
+            "    tails",
+            "    P[0] sees [0, 1]",
+            "until true",
+        ]
+    );
+}
+
+#[test]
+fn event_mistakes_are_located_with_a_hint() {
+    let head = "characters A, B\nbool p\nint x\n";
+    let table: &[(&str, &str, &str, &[&str])] = &[
+        (
+            "event e {\n  a\n  b\n  A sees a | cc\n}",
+            "the event `e` has no case `cc`",
+            "cc",
+            &["its cases are `a` and `b`"],
+        ),
+        (
+            "event e {\n  moved\n  stayed\n  A sees mooved | stayed\n}",
+            "the event `e` has no case `mooved`",
+            "mooved",
+            &["did you mean `moved`?"],
+        ),
+        (
+            "event e {\n  a\n  b\n  A sees a | a, b\n}",
+            "the case `a` is in two groups of A's `sees` line",
+            "a",
+            &["every case is in exactly one group of the line"],
+        ),
+        (
+            "event e {\n  a\n  b\n  c\n  A sees a\n}",
+            "the cases `b` and `c` are in no group of A's `sees` line",
+            "A sees a",
+            &["every case is in exactly one group: add it, or end the line with `| others`"],
+        ),
+        (
+            "event e {\n  a\n  a then x := 1\n}",
+            "the case `a` is written twice",
+            "a",
+            &["every case of an event needs a name of its own"],
+        ),
+        (
+            "event e {\n  a\n  b\n  actual a\n  actual b\n}",
+            "the event has two `actual` lines",
+            "b",
+            &["one case happened: keep one `actual` line"],
+        ),
+        (
+            "event e {\n  a\n  actual zz\n}",
+            "the event `e` has no case `zz`",
+            "zz",
+            &["its cases are `a`"],
+        ),
+        (
+            "event e {\n  a\n  A sees a\n  A sees a\n}",
+            "A has two `sees` lines",
+            "A sees a",
+            &["one line says every group of cases a character tells apart"],
+        ),
+        (
+            "event e {\n  a\n}\nevent e {\n  a\n  b\n}",
+            "the event `e` has other cases here",
+            "e",
+            &["every `event e` has the same cases, in the same order: `a`"],
+        ),
+        (
+            "event e {\n  a then x := 1, x := 2\n}",
+            "`x` is changed twice",
+            "x",
+            &["a constant gets one new value per change"],
+        ),
+        (
+            "event e {\n  a then x := knows(A, p)\n}",
+            "`:=` gives a constant a value of the world, without knowledge operators",
+            "knows(A, p)",
+            &[],
+        ),
+        (
+            "event e {\n  a then p := 1\n}",
+            "expected bool, found int",
+            "1",
+            &[],
+        ),
+        (
+            "simultaneously {\n  event e {\n    a\n  }\n}",
+            "only announcements can be made simultaneously",
+            "event e {\n    a\n  }",
+            &["inside `simultaneously { … }` write `announce …`, `A: …` or `A reveals …`"],
+        ),
+        (
+            "assert_adds_ck true {\n  event e {\n    a\n  }\n}",
+            "a hint's block cannot hold an event",
+            "event e {\n    a\n  }",
+            &[
+                "the hint describes the worlds before and after the block, which an event changes: move the event out of it",
+            ],
+        ),
+        (
+            "announce e == a\nevent e {\n  a\n}",
+            "unknown name `e`",
+            "e",
+            &["`e` is declared later in the story"],
+        ),
+        (
+            "event e {\n  a\n  b\n}\nannounce e == cc",
+            "the event `e` has no case `cc`",
+            "cc",
+            &["its cases are `a` and `b`"],
+        ),
+        (
+            "event e {\n  a\n  A sees each(i in 0..1: a), b\n}",
+            "`each(…)` is a whole group of its own",
+            "each(i in 0..1: a)",
+            &["separate it with `|`; `all(…)` puts cases in this group"],
+        ),
+        (
+            "event e {\n}",
+            "the event `e` has no cases",
+            "event e {\n}",
+            &["write its cases in the block, e.g. `moved if … then …`"],
+        ),
+        (
+            "A learns x + (if knows(B, p) then 1 else 0)",
+            "a value learned with knowledge operators must be a formula",
+            "x + (if knows(B, p) then 1 else 0)",
+            &[
+                "`A learns φ` with knowledge operators learns whether φ holds now; write the formula, e.g. `A learns knows(B, x == 1)`",
+            ],
+        ),
+        (
+            "x, x := 1, 2",
+            "`x` is changed twice",
+            "x",
+            &["a constant gets one new value per change"],
+        ),
+        (
+            "bool q[3]\nannounce q[0, 1]",
+            "only one index is allowed",
+            "0, 1",
+            &["families have a single index: `q[0]`"],
+        ),
+    ];
+    for (body, message, under, hints) in table {
+        let src = format!("{head}{body}");
+        let diagnostics = compile(&src).expect_err(&src);
+        let d = &diagnostics[0];
+        assert_eq!(d.message, *message, "{src}");
+        assert_eq!(&src[d.span.start..d.span.end], *under, "{src}");
+        let got: Vec<&str> = d.hints.iter().map(String::as_str).collect();
+        assert_eq!(&got, hints, "{src}");
+    }
+    // Learning a formula with knowledge operators is fine.
+    assert_eq!(
+        rendered(&format!("{head}A learns knows(B, p)")),
+        ["A learns knows(B, p)"]
+    );
+    // A case index past the family in code that does not run is no mistake, as for a
+    // family of constants; where it runs it is one, and so is a name that is no case.
+    let calls =
+        "characters P[3]\nevent call {\n  for i in 0..3 { for j in i + 1..3 { c[i, j] } }\n}\n";
+    assert_eq!(
+        rendered(&format!(
+            "{calls}for i in 0..3 {{ for j in 0..3 {{ if i < j {{ announce call != c[i, j] }} }} }}"
+        ))[4..],
+        [
+            "announce call != c[0, 1]",
+            "announce call != c[0, 2]",
+            "announce call != c[1, 2]"
+        ]
+    );
+    assert_eq!(
+        errors(&format!(
+            "{calls}for i in 0..2 {{ announce call != c[i, 2 - i] }}"
+        )),
+        [(
+            "the event `call` has no case `c[1, 1]`".to_string(),
+            "c[i, 2 - i]".to_string()
+        )]
+    );
+    assert_eq!(
+        errors(&format!("{calls}if false {{ announce call != cc[0, 1] }}")),
+        [(
+            "the event `call` has no case `cc[0, 1]`".to_string(),
+            "cc[0, 1]".to_string()
+        )]
+    );
+}
+
+#[test]
+fn belief_lowers_beside_knowledge() {
+    let story = "characters Anne, Sally\nenum Place { basket, box }\nPlace marble\n\
+                 event move {\n  moved then marble := box\n  stayed\n  spied\n  \
+                 Anne sees moved | stayed, spied\n  Sally expects stayed > spied\n}\n\
+                 Sally expects marble == basket\n\
+                 announce believes(Sally, marble == basket) and not believes_value(Anne, marble)\n\
+                 Anne: believes(marble == box) or knows_value(marble)";
+    assert_eq!(
+        rendered(story),
+        [
+            "event move (move)",
+            "  moved then marble := box",
+            "  stayed",
+            "  spied",
+            "  Anne sees [0, 1, 1]",
+            "  Sally expects [2, 0, 1]",
+            "Sally expects marble == basket",
+            "announce believes(Sally, marble == basket) and not believes_value(Anne, marble)",
+            "Anne: believes(marble == box) or knows_value(marble)",
+        ]
+    );
+    let head = "characters A, B\nbool p\n";
+    let table: &[(&str, &str, &str, &[&str])] = &[
+        (
+            "event e {\n  a\n  b\n  A expects a > zz\n}",
+            "the event `e` has no case `zz`",
+            "zz",
+            &["its cases are `a` and `b`"],
+        ),
+        (
+            "event e {\n  a\n  b\n  A expects a > a\n}",
+            "the case `a` is in two groups of A's `expects` line",
+            "a",
+            &["every case is in exactly one group of the line"],
+        ),
+        (
+            "event e {\n  a\n  A expects a\n  A expects a\n}",
+            "A has two `expects` lines",
+            "A expects a",
+            &["one line orders the cases, most plausible first: `a > b, c`"],
+        ),
+        (
+            "announce believes(p, p)",
+            "`p` is not a character",
+            "p",
+            &["the characters are `A` and `B`"],
+        ),
+        (
+            "announce believes(p)",
+            "`believes` needs a character here",
+            "believes(p)",
+            &["outside `A: …` name the character first, e.g. `believes(A, …)`"],
+        ),
+        (
+            "p expects p",
+            "`p` is not a character",
+            "p",
+            &["the characters are `A` and `B`"],
+        ),
+    ];
+    for (body, message, under, hints) in table {
+        let src = format!("{head}{body}");
+        let diagnostics = compile(&src).expect_err(&src);
+        let d = &diagnostics[0];
+        assert_eq!(d.message, *message, "{src}");
+        assert_eq!(&src[d.span.start..d.span.end], *under, "{src}");
+        let got: Vec<&str> = d.hints.iter().map(String::as_str).collect();
+        assert_eq!(&got, hints, "{src}");
+    }
 }

@@ -104,8 +104,104 @@ pub enum StmtKind {
     AssertAddsCk { hint: Expr, body: Block },
     /// `check <expr>`
     Check(Expr),
-    /// `x := <expr>` / `b[i] := <expr>`; `target` is a name or an index.
-    Assign { target: Expr, value: Expr },
+    /// `x := <expr>` / `b[i] := <expr>` / `x, y := <expr>, <expr>`: the targets (names or
+    /// indices) and their values, as many of each.
+    Assign {
+        targets: Vec<Expr>,
+        values: Vec<Expr>,
+    },
+    /// `check actual <expr>`
+    CheckActual(Expr),
+    /// `Sally expects <expr>`: soft information (belief).
+    Expects { who: Expr, what: Expr },
+    /// `event move { … }`: the event's name and the lines of its block.
+    Event { name: Ident, body: Vec<EventItem> },
+}
+
+/// A line of an `event` block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventItem {
+    pub kind: EventItemKind,
+    /// The whole line (or the whole `for`/`if`).
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum EventItemKind {
+    /// `moved if φ then x := e, y := f`: a case, its precondition and its changes
+    /// (targets are names or indices).
+    Case {
+        name: CaseName,
+        pre: Option<Expr>,
+        changes: Vec<(Expr, Expr)>,
+    },
+    /// `Anne sees moved | stayed`: the groups of cases `who` tells apart.
+    Sees {
+        who: Expr,
+        groups: Vec<Vec<GroupItem>>,
+    },
+    /// `Sally expects stayed > moved`: groups of cases, most plausible first.
+    Expects {
+        who: Expr,
+        groups: Vec<Vec<GroupItem>>,
+    },
+    /// `actual moved`: the case that happened.
+    Actual(CaseName),
+    /// `for i in lo..hi { … }` around lines of the block.
+    For {
+        var: Ident,
+        range: Range,
+        body: Vec<EventItem>,
+    },
+    /// `if c { … } else { … }` around lines of the block.
+    If {
+        cond: Expr,
+        then: Vec<EventItem>,
+        otherwise: Option<Vec<EventItem>>,
+    },
+}
+
+/// A case as written: `moved`, `face[f]`, `call[i, j]` (indices are compile-time).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseName {
+    pub name: Ident,
+    pub indices: Vec<Expr>,
+    pub span: Span,
+}
+
+/// One item of a group in a `sees` or `expects` line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GroupItem {
+    /// A case (`moved`, `face[3]`), or a whole family of cases (`face`).
+    Case(CaseName),
+    /// `each(i in 0..n if …: call[i, k])`: every case it names, each a group of its own
+    /// (it stands for a whole group, between `|`s).
+    Each {
+        binders: Vec<Binder>,
+        guard: Option<Expr>,
+        case: CaseName,
+        span: Span,
+    },
+    /// `all(i in 0..n if …: call[i, k])`: every case it names, in this group.
+    All {
+        binders: Vec<Binder>,
+        guard: Option<Expr>,
+        case: CaseName,
+        span: Span,
+    },
+    /// `others`: every case the line names nowhere else, as one group.
+    Others(Span),
+}
+
+impl GroupItem {
+    /// Where the item is written.
+    pub fn span(&self) -> Span {
+        match self {
+            GroupItem::Case(c) => c.span,
+            GroupItem::Each { span, .. } | GroupItem::All { span, .. } => *span,
+            GroupItem::Others(span) => *span,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -1,6 +1,6 @@
 //! Possible worlds: values, their canonical order, and how they are printed.
 
-use crate::ir::{CmpOp, Expr, ExprKind, LogicOp, Program, Ty, arith};
+use crate::ir::{CmpOp, ConstId, Constant, Expr, ExprKind, LogicOp, Program, Ty, arith};
 
 pub use crate::ir::{Value, World};
 
@@ -46,6 +46,10 @@ pub struct Model {
     pub before: Option<Vec<World>>,
     /// `views[c][w]`: what character `c` observes in `worlds[w]`.
     pub views: Vec<Vec<Vec<Value>>>,
+    /// `ranks[c][w]`: the plausibility rank of `worlds[w]` for character `c`, a tuple
+    /// compared lexicographically, lower more plausible (empty: every world equally
+    /// plausible).
+    pub ranks: Vec<Vec<Vec<i64>>>,
 }
 
 /// One thing a character learned, as observed in each world of a [`Model`]: the values
@@ -77,17 +81,26 @@ pub fn show_value(program: &Program, ty: Ty, value: Value) -> String {
 }
 
 /// `month = 7, day = 16`
+/// (Events that have not happened are not shown.)
 pub fn world_line(program: &Program, values: &[Value]) -> String {
     if values.is_empty() {
         return "(no constants)".into();
     }
-    program
-        .constants
-        .iter()
-        .zip(values)
+    shown(program, values)
         .map(|(c, v)| format!("{} = {}", c.name, show_value(program, c.ty, *v)))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The constants a world shows, with their values: every constant but the occurrences
+/// of events that have not happened.
+fn shown<'a>(
+    program: &'a Program,
+    values: &'a [Value],
+) -> impl Iterator<Item = (&'a Constant, &'a Value)> + 'a {
+    (program.constants.iter().zip(values).enumerate())
+        .filter(|(k, (_, v))| program.shows(ConstId(*k), **v))
+        .map(|(_, cv)| cv)
 }
 
 /// `x = 4 (was 3), y = 2`: a world whose constants may have changed since `before`.
@@ -98,17 +111,23 @@ pub fn world_line_since(program: &Program, values: &[Value], before: Option<&Wor
     if values.is_empty() {
         return "(no constants)".into();
     }
-    (program.constants.iter().zip(values).zip(&before.0))
-        .map(|((c, v), b)| {
-            let now = format!("{} = {}", c.name, show_value(program, c.ty, *v));
-            if v == b {
-                now
-            } else {
-                format!("{now} (was {})", show_value(program, c.ty, *b))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    (program
+        .constants
+        .iter()
+        .zip(values)
+        .zip(&before.0)
+        .enumerate())
+    .filter(|(k, ((_, v), _))| program.shows(ConstId(*k), **v))
+    .map(|(_, ((c, v), b))| {
+        let now = format!("{} = {}", c.name, show_value(program, c.ty, *v));
+        if v == b {
+            now
+        } else {
+            format!("{now} (was {})", show_value(program, c.ty, *b))
+        }
+    })
+    .collect::<Vec<_>>()
+    .join(", ")
 }
 
 /// The human form: a header, one world per line, and whether that is all.
@@ -138,10 +157,7 @@ pub fn worlds_text(program: &Program, set: &WorldSet, more_hint: &str) -> String
 /// One world as a JSON object, keys in declaration order: `{"month": 7, "day": 16}`
 /// (enum values by name).
 pub fn world_json(program: &Program, world: &World) -> serde_json::Map<String, serde_json::Value> {
-    program
-        .constants
-        .iter()
-        .zip(&world.0)
+    shown(program, &world.0)
         .map(|(c, v)| {
             let value = match (c.ty, v) {
                 (Ty::Enum(_), _) => serde_json::Value::from(show_value(program, c.ty, *v)),
@@ -272,6 +288,7 @@ fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
             Value::Int(n) => Exact::Int(n.into()),
             Value::Bool(b) => Exact::Bool(b),
         },
+        ExprKind::Latest(_) => return None,
         ExprKind::Neg(a) => Exact::Int(int(a)?.neg()),
         ExprKind::Not(a) => Exact::Bool(!bool(a)?),
         ExprKind::Arith(op, a, b) => Exact::Int(int(a)?.arith(*op, &int(b)?)),
@@ -322,6 +339,8 @@ fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
         }
         ExprKind::Knows { .. }
         | ExprKind::KnowsValue { .. }
+        | ExprKind::Believes { .. }
+        | ExprKind::BelievesValue { .. }
         | ExprKind::At { .. }
         | ExprKind::Group { .. } => return None,
     })

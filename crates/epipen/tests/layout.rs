@@ -43,8 +43,8 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The lines of a source file before its unit tests (`#[cfg(test)]` then `mod …`);
-/// none for a file of tests (`tests.rs`, or under a `tests/` folder).
+/// The lines of a source file before its inline unit tests (`#[cfg(test)]` then
+/// `mod … {`); none for a file of tests (`tests.rs`, or under a `tests/` folder).
 fn code_lines(path: &Path) -> Vec<String> {
     if path.file_name().is_some_and(|n| n == "tests.rs")
         || path.components().any(|c| c.as_os_str() == "tests")
@@ -58,7 +58,7 @@ fn code_lines(path: &Path) -> Vec<String> {
             lines[i].trim() == "#[cfg(test)]"
                 && lines
                     .get(i + 1)
-                    .is_some_and(|l| l.trim_start().starts_with("mod "))
+                    .is_some_and(|l| l.trim_start().starts_with("mod ") && l.ends_with('{'))
         })
         .unwrap_or(lines.len());
     lines[..end].iter().map(|l| l.to_string()).collect()

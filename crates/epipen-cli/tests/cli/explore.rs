@@ -142,6 +142,60 @@ fn trace_folds_unrolled_statements_and_keeps_the_rounds() {
     );
 }
 
+/// A world is followed by its values at the start: after `x := x + 1` the world that
+/// started at 0 is eliminated by the announcement that rules out its new value, and
+/// after an event it lives on as the worlds it became.
+#[test]
+fn trace_follows_worlds_through_changes_and_events() {
+    let change = story_file(
+        "trace-change.story",
+        "characters A\nint x\nannounce x >= 0 and x <= 2\nx := x + 1\nannounce x >= 2\n",
+    );
+    let out = epipen(&["run", "--trace", &change]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert!(
+        out.stdout.ends_with(
+            "-- which statement eliminated each of the 3 worlds possible after line 3 --\n  \
+             x = 0  line 5: announce x >= 2\n  x = 1  still possible\n  x = 2  still possible\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    let sally = story_file(
+        "trace-event.story",
+        "characters Anne, Sally\nenum Place { basket, box }\nPlace marble\nannounce marble == basket\n\
+         actual marble == basket\nevent move {\n  moved if marble == basket then marble := box\n  stayed\n  \
+         Anne sees moved | stayed\n  actual moved\n}\n",
+    );
+    let out = epipen(&["run", &sally]);
+    assert_eq!(
+        out.stdout,
+        "move: moved (Anne saw moved; Sally saw moved or stayed)\n"
+    );
+    let out = epipen(&["run", "--trace", &sally]);
+    assert!(
+        out.stdout.contains(
+            "move: moved (Anne saw moved; Sally saw moved or stayed)\nline 6: event move {moved if"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with("  marble = basket  still possible\n  marble = box     line 4: announce marble == basket\n"),
+        "{}",
+        out.stdout
+    );
+    let lines = trace_json(&[&sally]);
+    let event = lines
+        .iter()
+        .find(|l| l["kind"] == "event")
+        .expect("an event line");
+    assert_eq!(
+        event.to_string(),
+        r#"{"kind":"event","line":6,"round":null,"event":"move","case":"moved","saw":{"Anne":["moved"],"Sally":["moved","stayed"]}}"#
+    );
+}
+
 #[test]
 fn trace_options_need_trace() {
     let out = epipen(&["run", "stories/cheryl.story", "--json"]);
@@ -200,6 +254,125 @@ fn graph_labels_an_edge_with_every_character_who_cannot_tell() {
             "  w2 -- w3 [label=\"A, B\"];",
         ]
     );
+}
+
+#[test]
+fn graph_draws_belief_as_dashed_arrows_on_every_backend() {
+    // A learns p; B cannot tell any world apart but expects p: from every world, B's
+    // arrows go to the worlds where p holds (other than itself).
+    let story = story_file(
+        "graph-belief.story",
+        "characters A, B\nbool p, q\nA learns p\nB expects p\n",
+    );
+    for backend in ["z3", "bdd", "explicit"] {
+        let out = epipen(&["worlds", "--dot", "--backend", backend, &story]);
+        assert_eq!(out.code, 0, "{backend}: {}", out.stderr);
+        let arrows: Vec<&str> = edge_lines(&out.stdout)
+            .into_iter()
+            .filter(|l| l.contains("dashed"))
+            .collect();
+        assert_eq!(
+            arrows,
+            [
+                "  w0 -- w2 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w0 -- w3 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w1 -- w2 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w1 -- w3 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w2 -- w3 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w3 -- w2 [dir=forward, style=dashed, label=\"B believes\"];",
+            ],
+            "{backend}"
+        );
+    }
+    // Without plausibility, no arrows.
+    let flat = story_file("graph-flat.story", "characters A, B\nbool p\nA learns p\n");
+    let out = epipen(&["worlds", "--dot", &flat]);
+    assert!(!out.stdout.contains("dashed"), "{}", out.stdout);
+}
+
+#[test]
+fn trace_says_what_a_character_believes_where_the_story_asks() {
+    // Sally-Anne: Sally does not see the move and expects none.
+    let story = story_file(
+        "trace-belief.story",
+        "characters Sally, Anne\nenum Place { basket, box }\nPlace marble\n\
+         announce marble == basket\nactual marble == basket\n\
+         event move {\n  moved then marble := box\n  stayed\n  Anne sees moved | stayed\n  \
+         Sally expects stayed\n  actual moved\n}\n\
+         check actual believes(Sally, marble == basket) and knows(Anne, marble == box)\n",
+    );
+    let sally = "    in the actual world, Sally believes: marble = basket, move = stayed  \
+                 (the most plausible of the 2 worlds Sally cannot tell apart)";
+    for backend in ["z3", "bdd", "explicit"] {
+        let out = epipen(&["run", "--trace", "--backend", backend, &story]);
+        assert_eq!(out.code, 0, "{backend}: {}", out.stderr);
+        let lines: Vec<&str> = out.stdout.lines().collect();
+        // After the event (its `expects` line) and after the check that asks.
+        let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap();
+        let event = at("line 6: event move");
+        assert_eq!(lines[event + 3], sally, "{backend}: {}", out.stdout);
+        let check = at("line 13: check actual");
+        assert_eq!(lines[check + 1], sally, "{backend}: {}", out.stdout);
+        // Anne is not asked about: nothing said of her belief.
+        assert!(!out.stdout.contains("Anne believes"), "{}", out.stdout);
+    }
+
+    // Without an actual world: each class of worlds the character cannot tell apart.
+    let story = story_file(
+        "trace-belief-classes.story",
+        "characters A, B\nbool p, q\nA learns p\nB expects p and q\ncheck not believes(A, q)\n",
+    );
+    let steps = trace_json(&[&story]);
+    let expects = steps.iter().find(|s| s["line"] == 4).unwrap();
+    assert_eq!(
+        expects["beliefs"],
+        serde_json::json!([{
+            "who": "B",
+            "actual": false,
+            "worlds": [
+                {"p": false, "q": false}, {"p": false, "q": true},
+                {"p": true, "q": false}, {"p": true, "q": true},
+            ],
+            "believed": [{"p": true, "q": true}],
+        }])
+    );
+    let check = steps
+        .iter()
+        .find(|s| s["line"] == 5 && s["kind"] == "step")
+        .unwrap();
+    let classes: Vec<&serde_json::Value> = check["beliefs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| &b["worlds"])
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            &serde_json::json!([{"p": false, "q": false}, {"p": false, "q": true}]),
+            &serde_json::json!([{"p": true, "q": false}, {"p": true, "q": true}]),
+        ]
+    );
+    let out = epipen(&["run", "--trace", &story]);
+    assert!(
+        out.stdout.contains(
+            "    where B cannot tell apart p = false, q = false; p = false, q = true; \
+             p = true, q = false; p = true, q = true, B believes: p = true, q = true\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains(
+            "    A cannot tell apart p = false, q = false; p = false, q = true, \
+             and finds them equally plausible\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    // A story that asks about no belief says nothing of it.
+    let out = epipen(&["run", "--trace", "stories/cheryl.story"]);
+    assert!(!out.stdout.contains("believes"), "{}", out.stdout);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! which the parser skips to the next statement end and carries on, so every
 //! independent error in a story is reported in one go.
 
+mod event;
 mod expr;
 mod stmt;
 #[cfg(test)]
@@ -25,7 +26,7 @@ type PResult<T> = Result<T, Diagnostic>;
 /// An expression and the height of its tree.
 type Node = (Expr, u32);
 
-const STATEMENT_KEYWORDS: [&str; 14] = [
+const STATEMENT_KEYWORDS: [&str; 15] = [
     "characters",
     "int",
     "bool",
@@ -40,6 +41,7 @@ const STATEMENT_KEYWORDS: [&str; 14] = [
     "repeat",
     "assert_adds_ck",
     "check",
+    "event",
 ];
 
 pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Vec<Diagnostic>> {

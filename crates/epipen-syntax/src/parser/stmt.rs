@@ -97,7 +97,16 @@ impl Parser<'_> {
             }
             TokenKind::Check => {
                 self.bump();
-                StmtKind::Check(self.expr()?)
+                if self.at(&TokenKind::Actual) {
+                    self.bump();
+                    StmtKind::CheckActual(self.expr()?)
+                } else {
+                    StmtKind::Check(self.expr()?)
+                }
+            }
+            TokenKind::Event => {
+                self.bump();
+                self.event()?
             }
             TokenKind::Checkpoint => {
                 self.bump();
@@ -212,22 +221,73 @@ impl Parser<'_> {
                     what: self.expr()?,
                 })
             }
+            TokenKind::Expects => {
+                self.bump();
+                Ok(StmtKind::Expects {
+                    who,
+                    what: self.expr()?,
+                })
+            }
             TokenKind::Assign => {
                 self.bump();
                 Ok(StmtKind::Assign {
-                    target: who,
-                    value: self.expr()?,
+                    targets: vec![who],
+                    values: vec![self.expr()?],
                 })
             }
+            TokenKind::Comma => self.assignments(who),
             _ => match &who.kind {
                 ExprKind::Name(name) => Err(self.bad_name_statement(name)),
                 _ => {
                     let text = self.text(who.span);
-                    Err(self
-                        .unexpected(&format!("`learns`, `:`, `reveals` or `:=` after `{text}`")))
+                    Err(self.unexpected(&format!(
+                        "`learns`, `:`, `reveals`, `expects` or `:=` after `{text}`"
+                    )))
                 }
             },
         }
+    }
+
+    /// `x, y := e, f` after `x` (the current token is the first `,`): every target is
+    /// assigned at once, its value read before any is written.
+    pub(super) fn assignments(&mut self, first: Expr) -> PResult<StmtKind> {
+        let mut targets = vec![first];
+        while self.at(&TokenKind::Comma) {
+            self.bump();
+            let name = self.name()?;
+            targets.push(if self.at(&TokenKind::LBracket) {
+                self.index(name)?.0
+            } else {
+                let span = name.span;
+                Expr {
+                    kind: ExprKind::Name(name),
+                    span,
+                }
+            });
+        }
+        if !self.at(&TokenKind::Assign) {
+            return Err(self
+                .unexpected("`:=` after the names to change")
+                .with_hint("a simultaneous change is written `x, y := e, f`"));
+        }
+        let assign = self.bump().span;
+        let mut values = vec![self.expr()?];
+        while self.at(&TokenKind::Comma) {
+            self.bump();
+            values.push(self.expr()?);
+        }
+        if values.len() != targets.len() {
+            let (t, v) = (targets.len(), values.len());
+            return Err(Diagnostic::error(
+                assign,
+                format!(
+                    "{t} names to change but {v} value{}",
+                    if v == 1 { "" } else { "s" }
+                ),
+            )
+            .with_hint("give one value per name, in the same order: `x, y := e, f`"));
+        }
+        Ok(StmtKind::Assign { targets, values })
     }
 
     /// `const n = e` after `const`.
@@ -460,6 +520,7 @@ impl Parser<'_> {
                 let hint = format!("this `{text}` has no matching opening bracket");
                 Err(self.unexpected("end of line").with_hint(hint))
             }
+            TokenKind::Bar => Err(self.unexpected("end of line").with_hint("use `or`")),
             _ => Err(self.unexpected("end of line")),
         }
     }
@@ -585,23 +646,24 @@ impl Parser<'_> {
         })
     }
 
-    /// `[e]` after the name `base` (the current token is `[`).
+    /// `[e]` (or `[e1, e2]`, a tuple: the index of a case `call[i, j]`) after the name
+    /// `base` (the current token is `[`).
     pub(super) fn index(&mut self, base: Ident) -> PResult<Node> {
         let open = self.bump();
         if self.at(&TokenKind::RBracket) {
             return Err(self.unexpected("an expression"));
         }
-        let index = self.expr_node()?;
-        match self.peek_kind() {
-            TokenKind::RBracket => {}
-            TokenKind::Comma => {
-                return Err(
-                    Diagnostic::error(self.peek().span, "only one index is allowed")
-                        .with_hint(format!("families have a single index: `{}[0]`", base.name)),
-                );
+        let mut items = vec![self.expr_node()?];
+        loop {
+            match self.peek_kind() {
+                TokenKind::RBracket => break,
+                TokenKind::Comma => {
+                    self.bump();
+                    items.push(self.expr_node()?);
+                }
+                TokenKind::Newline | TokenKind::Eof => return Err(unclosed(&open)),
+                _ => return Err(self.unexpected("`]`")),
             }
-            TokenKind::Newline | TokenKind::Eof => return Err(unclosed(&open)),
-            _ => return Err(self.unexpected("`]`")),
         }
         let close = self.bump().span;
         if self.at(&TokenKind::LBracket) {
@@ -611,7 +673,20 @@ impl Parser<'_> {
             );
         }
         let span = base.span.to(close);
-        let height = 1 + index.1;
+        let height = 1 + items.iter().map(|n| n.1).max().unwrap_or(0);
+        let index = if items.len() == 1 {
+            items.remove(0)
+        } else {
+            let span = items[0].0.span.to(items[items.len() - 1].0.span);
+            let items = items.into_iter().map(|n| n.0).collect();
+            (
+                Expr {
+                    kind: ExprKind::Tuple(items),
+                    span,
+                },
+                height - 1,
+            )
+        };
         self.node(
             ExprKind::Index {
                 base,

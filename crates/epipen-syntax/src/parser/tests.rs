@@ -1,6 +1,9 @@
 use super::super::{diagnostic::line_col, parse};
 use super::*;
-use crate::ast::{Block, Decl, Expr, ExprKind, SortName, Stmt, StmtKind, Story, UnOp};
+use crate::ast::{
+    Block, CaseName, Decl, EventItem, EventItemKind, Expr, ExprKind, GroupItem, SortName, Stmt,
+    StmtKind, Story, UnOp,
+};
 use crate::diagnostic::Diagnostic;
 
 /// An S-expression rendering of an expression.
@@ -139,8 +142,118 @@ fn show_stmt(s: &Stmt) -> String {
             format!("assert_adds_ck {} {}", show(hint), show_block(body))
         }
         StmtKind::Check(e) => format!("check {}", show(e)),
-        StmtKind::Assign { target, value } => format!("{} := {}", show(target), show(value)),
+        StmtKind::Assign { targets, values } => format!(
+            "{} := {}",
+            targets.iter().map(show).collect::<Vec<_>>().join(", "),
+            values.iter().map(show).collect::<Vec<_>>().join(", ")
+        ),
+        StmtKind::CheckActual(e) => format!("check actual {}", show(e)),
+        StmtKind::Expects { who, what } => format!("{} expects {}", show(who), show(what)),
+        StmtKind::Event { name, body } => format!("event {} {}", name.name, show_event(body)),
     }
+}
+
+fn show_case(c: &CaseName) -> String {
+    if c.indices.is_empty() {
+        c.name.name.clone()
+    } else {
+        let ix: Vec<String> = c.indices.iter().map(show).collect();
+        format!("{}[{}]", c.name.name, ix.join(", "))
+    }
+}
+
+fn show_groups(groups: &[Vec<GroupItem>], separator: &str) -> String {
+    let item = |g: &GroupItem| match g {
+        GroupItem::Case(c) => show_case(c),
+        GroupItem::Others(_) => "others".to_string(),
+        GroupItem::Each {
+            binders,
+            guard,
+            case,
+            ..
+        }
+        | GroupItem::All {
+            binders,
+            guard,
+            case,
+            ..
+        } => {
+            let kind = if matches!(g, GroupItem::Each { .. }) {
+                "each"
+            } else {
+                "all"
+            };
+            let bs: Vec<String> = binders
+                .iter()
+                .map(|b| {
+                    format!(
+                        "{} in {}..{}",
+                        b.var.name,
+                        show(&b.range.lo),
+                        show(&b.range.hi)
+                    )
+                })
+                .collect();
+            let guard = guard
+                .as_ref()
+                .map(|g| format!(" if {}", show(g)))
+                .unwrap_or_default();
+            format!("{kind}({}{guard}: {})", bs.join(", "), show_case(case))
+        }
+    };
+    groups
+        .iter()
+        .map(|g| g.iter().map(item).collect::<Vec<_>>().join(", "))
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+fn show_event(items: &[EventItem]) -> String {
+    let lines: Vec<String> = items
+        .iter()
+        .map(|item| match &item.kind {
+            EventItemKind::Case { name, pre, changes } => {
+                let mut s = show_case(name);
+                if let Some(pre) = pre {
+                    s.push_str(&format!(" if {}", show(pre)));
+                }
+                if !changes.is_empty() {
+                    let cs: Vec<String> = changes
+                        .iter()
+                        .map(|(t, v)| format!("{} := {}", show(t), show(v)))
+                        .collect();
+                    s.push_str(&format!(" then {}", cs.join(", ")));
+                }
+                s
+            }
+            EventItemKind::Sees { who, groups } => {
+                format!("{} sees {}", show(who), show_groups(groups, " | "))
+            }
+            EventItemKind::Expects { who, groups } => {
+                format!("{} expects {}", show(who), show_groups(groups, " > "))
+            }
+            EventItemKind::Actual(c) => format!("actual {}", show_case(c)),
+            EventItemKind::For { var, range, body } => format!(
+                "for {} in {}..{} {}",
+                var.name,
+                show(&range.lo),
+                show(&range.hi),
+                show_event(body)
+            ),
+            EventItemKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let mut s = format!("if {} {}", show(cond), show_event(then));
+                if let Some(o) = otherwise {
+                    s.push_str(&format!(" else {}", show_event(o)));
+                }
+                s
+            }
+        })
+        .collect();
+    format!("{{{}}}", lines.join("; "))
 }
 
 fn parse_ok(src: &str) -> Story {
@@ -596,13 +709,6 @@ fn new_error_messages() {
         ),
         ("enum E { a,", "unclosed `{`", 1, 8, &["add a matching `}`"]),
         (
-            "bool p[3]\nannounce p[0, 1]",
-            "only one index is allowed",
-            2,
-            13,
-            &["families have a single index: `p[0]`"],
-        ),
-        (
             "bool p[3]\nannounce p[0][1]",
             "only one index is allowed",
             2,
@@ -625,7 +731,7 @@ fn new_error_messages() {
         ),
         (
             "child[0] says x",
-            "expected `learns`, `:`, `reveals` or `:=` after `child[0]`, found `says`",
+            "expected `learns`, `:`, `reveals`, `expects` or `:=` after `child[0]`, found `says`",
             1,
             10,
             &[],
@@ -1490,5 +1596,157 @@ fn check_no_panic(src: &str) {
             let rendered = d.render("f.story", src);
             assert!(rendered.ends_with('\n'));
         }
+    }
+}
+
+#[test]
+fn events() {
+    let table: &[(&str, &[&str])] = &[
+        (
+            "event move {\n  moved if marble == basket then marble := box\n  stayed\n  \
+             Anne sees moved | stayed\n  Bob sees moved, stayed\n  Sally expects stayed\n  \
+             actual moved\n}",
+            &[
+                "event move {moved if (== marble basket) then marble := box; stayed; \
+               Anne sees moved | stayed; Bob sees moved, stayed; Sally expects stayed; \
+               actual moved}",
+            ],
+        ),
+        (
+            "event roll {\n  for f in 1..7 {\n    face[f] then die := f, seen := true\n  }\n  \
+             Alice sees each(f in 1..7: face[f])\n  Bob sees face\n}",
+            &[
+                "event roll {for f in 1..7 {face[f] then die := f, seen := true}; \
+               Alice sees each(f in 1..7: face[f]); Bob sees face}",
+            ],
+        ),
+        (
+            "event call {\n  for i in 0..n { for j in i + 1..n { c[i, j] } }\n  \
+             for k in 0..n {\n    P[k] sees each(i in 0..n, j in i + 1..n if i == k or j == k: c[i, j]) | others\n  }\n  \
+             if t == 0 { actual c[0, 1] } else if t == 1 { actual c[2, 3] } else { actual c[0, 2] }\n}",
+            &[
+                "event call {for i in 0..n {for j in (+ i 1)..n {c[i, j]}}; \
+               for k in 0..n {(index P k) sees each(i in 0..n, j in (+ i 1)..n if (or (== i k) (== j k)): c[i, j]) | others}; \
+               if (== t 0) {actual c[0, 1]} else {if (== t 1) {actual c[2, 3]} else {actual c[0, 2]}}}",
+            ],
+        ),
+        ("event e {\n  a, \n}", &[]),
+        ("event e {}", &["event e {}"]),
+        (
+            "event e {\n  a if knows(A, p) and\n    q then x := 1, y :=\n    2\n  A sees a |\n    all(i in 0..2: b[i]), c\n}",
+            &[
+                "event e {a if (and (call knows A p) q) then x := 1, y := 2; A sees a | all(i in 0..2: b[i]), c}",
+            ],
+        ),
+        (
+            "event e {\n  a then x := 1,\n    b[0] := 2,\n    y := 3\n  c if p then\n    x := 2\n}\nx, y := 1,\n  2\nx,\n  y := 1, 2",
+            &[
+                "event e {a then x := 1, (index b 0) := 2, y := 3; c if p then x := 2}",
+                "x, y := 1, 2",
+                "x, y := 1, 2",
+            ],
+        ),
+        (
+            "x, y := y, x\nb[0], c := 1, b[0] + 1\ncheck actual x == 1",
+            &[
+                "x, y := y, x",
+                "(index b 0), c := 1, (+ (index b 0) 1)",
+                "check actual (== x 1)",
+            ],
+        ),
+    ];
+    for (src, expected) in table {
+        if expected.is_empty() {
+            assert!(parse(src).is_err(), "{src:?} parsed");
+            continue;
+        }
+        let got: Vec<String> = parse_ok(src).statements.iter().map(show_stmt).collect();
+        assert_eq!(&got, expected, "{src:?}");
+    }
+}
+
+#[test]
+fn event_errors() {
+    // (source, message, line, column, hints)
+    let table: &[(&str, &str, usize, usize, &[&str])] = &[
+        (
+            "event { a }",
+            "expected a name after `event`, found `{`",
+            1,
+            7,
+            &["write e.g. `event move { … }`"],
+        ),
+        (
+            "event move\nannounce true",
+            "expected `{` after `event move`, found end of line",
+            1,
+            11,
+            &["a block starts with `{` on the same line"],
+        ),
+        (
+            "event move {\n  moved if x == 1 marble := box\n}",
+            "expected `then` or end of line after the case's precondition, found `marble`",
+            2,
+            19,
+            &["a case is written `NAME if φ then x := e, y := f` (`if` and `then` optional)"],
+        ),
+        (
+            "event move {\n  moved then marble = box\n}",
+            "expected `:=`, found `=`",
+            2,
+            21,
+            &["a case's changes are written `then x := e, y := f`"],
+        ),
+        (
+            "event move {\n  announce x\n}",
+            "expected a case, a `sees` line, `actual`, `for` or `if` in the event's block, found `announce`",
+            2,
+            3,
+            &["`announce` is a keyword"],
+        ),
+        (
+            "event move {\n  A sees a |\n}",
+            "expected a case, found end of line",
+            2,
+            13,
+            &[],
+        ),
+        (
+            "event move {\n  A[1, 2] sees a\n}",
+            "only one index is allowed",
+            2,
+            3,
+            &["families have a single index: `A[0]`"],
+        ),
+        (
+            "x, y := 1",
+            "2 names to change but 1 value",
+            1,
+            6,
+            &["give one value per name, in the same order: `x, y := e, f`"],
+        ),
+        (
+            "announce a | b",
+            "expected end of line, found `|`",
+            1,
+            12,
+            &["use `or`"],
+        ),
+    ];
+    for (src, message, line, column, hints) in table {
+        let diags = match parse(src) {
+            Ok(story) => panic!("{src:?} parsed: {story:?}"),
+            Err(diags) => diags,
+        };
+        let d = &diags[0];
+        assert_eq!(d.message, *message, "{src:?}");
+        assert_eq!(
+            line_col(src, d.span.start),
+            (*line, *column),
+            "{src:?}: {}",
+            d.message
+        );
+        let got: Vec<&str> = d.hints.iter().map(String::as_str).collect();
+        assert_eq!(&got, hints, "{src:?}");
     }
 }

@@ -10,6 +10,8 @@ use crate::worlds::{self, Value, World};
 pub enum SolverError {
     /// The run's `--timeout` ran out.
     Timeout,
+    /// The run was cancelled ([`Options::cancel`](crate::engine::Options::cancel)).
+    Interrupted,
     /// Z3 hit a resource or memory limit.
     ResourceLimit(String),
     /// Z3 answered `unknown`, with its reason.
@@ -19,10 +21,23 @@ pub enum SolverError {
     Unsupported(String),
 }
 
+impl SolverError {
+    /// What a backend answers for an event's name, which the driver replaces by the
+    /// occurrence of its latest execution before any backend sees it (a bug otherwise).
+    pub(crate) fn unresolved_event() -> SolverError {
+        SolverError::Unsupported(
+            "internal error: an event's name reached a backend unresolved (a bug in epipen: \
+             please report it with the story)"
+                .into(),
+        )
+    }
+}
+
 impl std::fmt::Display for SolverError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SolverError::Timeout => write!(f, "the solver ran out of time (timeout)"),
+            SolverError::Interrupted => write!(f, "the run was interrupted"),
             SolverError::ResourceLimit(r) => write!(f, "the solver hit a resource limit ({r})"),
             SolverError::Unknown(r) => write!(f, "the solver answered unknown ({r})"),
             SolverError::Unsupported(m) => write!(f, "{m}"),
@@ -126,6 +141,56 @@ impl Failure {
         Failure::story(
             format!("internal error: {what}"),
             &["this is a bug in epipen: please report it with the story".into()],
+        )
+    }
+
+    /// `actual CASE` in an event, where the story has no actual world.
+    pub(crate) fn case_without_actual_world(case: &str) -> Failure {
+        Failure::story(
+            format!("`actual {case}` needs the story's actual world, and none is declared yet"),
+            &["declare it first with `actual …`, or remove this line".into()],
+        )
+    }
+
+    /// `actual CASE` where the case's precondition is false in the actual world.
+    pub(crate) fn case_impossible(event: &str, case: &str) -> Failure {
+        Failure::story(
+            format!("the case `{case}` of `{event}` cannot happen in the actual world"),
+            &["its precondition is false there: name a case that can happen".into()],
+        )
+    }
+
+    /// An event without `actual` in a story with an actual world, where not exactly one
+    /// case can happen there (`possible`: those that can).
+    pub(crate) fn case_unknown(event: &str, possible: &[&str]) -> Failure {
+        match possible {
+            [] => Failure::story(
+                format!("no case of `{event}` can happen in the actual world"),
+                &["every case's precondition is false there".into()],
+            ),
+            _ => Failure::story(
+                format!(
+                    "which case of `{event}` happened? {} can happen in the actual world",
+                    possible
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                &[format!(
+                    "say which in the event's block, e.g. `actual {}`",
+                    possible[0]
+                )],
+            ),
+        }
+    }
+
+    /// A name of an event before any execution of it (an expression reached in an order
+    /// the story's text does not show, e.g. in an earlier round of a `repeat`).
+    pub(crate) fn event_not_happened(event: &str) -> Failure {
+        Failure::story(
+            format!("the event `{event}` has not happened yet here"),
+            &["talk about an event's case after the event".into()],
         )
     }
 

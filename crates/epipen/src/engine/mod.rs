@@ -18,9 +18,10 @@ use std::time::Duration;
 use driver::{Driver, Refused, Run};
 pub use error::{EngineError, Failure, SolverError};
 use explicit::{ExplicitBackend, Refusal, Size};
+pub use solver::Cancel;
 use symbolic::Z3Backend;
 
-use crate::ir::{CharId, CheckpointId, Program, Stmt};
+use crate::ir::{CharId, CheckpointId, EventId, Program, Stmt};
 use crate::syntax::Span;
 use crate::worlds::{self, Model, World, WorldCount, WorldSet};
 
@@ -70,6 +71,9 @@ pub struct Options {
     pub skip_worlds_statements: bool,
     /// Report an [`Event::Step`] after every statement (time and κ's size).
     pub stats: bool,
+    /// Stops the run, wherever the deadline is checked and inside Z3 calls, with
+    /// [`SolverError::Interrupted`] once raised from another thread.
+    pub cancel: Cancel,
 }
 
 /// Something the run reports, in story order.
@@ -85,6 +89,18 @@ pub enum Event {
         who: CharId,
         text: String,
         holds: bool,
+    },
+    /// An event happened (see [`crate::ir::EventStmt`]), in the given round of the
+    /// innermost `repeat`: in the actual world, the case `case` (its index in the
+    /// event's cases; None when the story has no actual world), and for each character
+    /// (by `CharId`) the cases it could not tell from it (every case, for a character
+    /// with no `sees` line; none without an actual world).
+    Happened {
+        span: Span,
+        round: Option<u64>,
+        event: EventId,
+        case: Option<usize>,
+        saw: Vec<Vec<usize>>,
     },
     /// A `repeat` stopped after this many rounds.
     RepeatDone { span: Span, rounds: u64 },
@@ -138,12 +154,14 @@ impl Counterexample {
 /// the one statement driver (`driver.rs`).
 pub struct Engine {
     driver: Box<dyn Run>,
+    program: Rc<Program>,
 }
 
 impl Engine {
     /// An engine at the start of `program` (which it shares: callers keep their `Rc`).
     /// `Strategy::Auto` takes the BDD backend when every constant is a bool or an enum.
     pub fn new(program: Rc<Program>, options: &Options) -> Engine {
+        let shared = program.clone();
         let first = program
             .statements
             .first()
@@ -204,7 +222,15 @@ impl Engine {
             Strategy::Z3 | Strategy::Symbolic | Strategy::Finite => z3(program),
         };
         tracing::debug!(backend = driver.backend(), "backend chosen");
-        Engine { driver }
+        Engine {
+            driver,
+            program: shared,
+        }
+    }
+
+    /// The program the engine runs.
+    pub fn program(&self) -> &Program {
+        &self.program
     }
 
     /// Runs every statement of the program, reporting events to `sink`.
@@ -254,6 +280,13 @@ impl Engine {
     /// asked for refused it).
     pub fn backend(&self) -> &'static str {
         self.driver.backend()
+    }
+
+    /// The actual world, once an `actual` statement has declared it: its values at the
+    /// story's start, with the case of each event that has happened (as a [`Model`]'s
+    /// `before` holds its worlds).
+    pub fn actual_world(&self) -> Option<World> {
+        self.driver.actual()
     }
 }
 

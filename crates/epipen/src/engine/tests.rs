@@ -56,6 +56,7 @@ fn two_chars_two_ints(first: Expr, mul: bool, dialogue: Vec<Stmt>) -> Program {
         name: n.into(),
         ty: Ty::Int,
         span: Span::default(),
+        occurrence: None,
     };
     let learn1 = if mul {
         e(
@@ -90,6 +91,7 @@ fn two_chars_two_ints(first: Expr, mul: bool, dialogue: Vec<Stmt>) -> Program {
         constants: vec![k("x"), k("y")],
         checkpoints: vec![],
         enums: vec![],
+        events: vec![],
         statements,
         samples: Vec::new(),
     }

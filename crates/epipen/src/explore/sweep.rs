@@ -160,6 +160,7 @@ fn run_one(
         constants: program.constants.clone(),
         checkpoints: program.checkpoints.clone(),
         enums: program.enums.clone(),
+        events: program.events.clone(),
         statements: Vec::new(),
         samples: Vec::new(),
     });

@@ -29,12 +29,22 @@ pub(crate) enum Learned {
     Expr(Rc<Vec<Bdd>>),
 }
 
-/// A knowledge state: κ, what each character learned, and the knowledge operators
-/// already evaluated in it (keyed by agent and goal: asking the same question about the
-/// same state, as the `until` of a `repeat` does, costs a lookup).
+/// A plausibility rank (lower more plausible): an expected formula (0 where it held, 1
+/// elsewhere), or an event's case ranks (the worlds at each level, from 0).
+#[derive(Clone)]
+pub(crate) enum Rank {
+    Expected(Bdd),
+    Levels(Rc<Vec<Bdd>>),
+}
+
+/// A knowledge state: κ, what each character learned and its plausibility ranks (most
+/// significant first), and the knowledge operators already evaluated in it (keyed by
+/// agent and goal: asking the same question about the same state, as the `until` of a
+/// `repeat` does, costs a lookup).
 pub(crate) struct State {
     pub kappa: Bdd,
     pub learned: Rc<Vec<Vec<Learned>>>,
+    pub ranks: Rc<Vec<Vec<Rank>>>,
     known: RefCell<HashMap<(usize, Bdd), Bdd>>,
     /// Per agent, what `K_agent` quantifies, once asked for.
     views: RefCell<HashMap<usize, Rc<View>>>,
@@ -42,6 +52,8 @@ pub(crate) struct State {
     /// they are enough, κ split by the agent's view (see [`Classes`]).
     asked: RefCell<HashMap<usize, usize>>,
     classes: RefCell<HashMap<usize, Option<Rc<Classes>>>>,
+    /// Per agent, the worlds it finds most plausible in their class, once asked for.
+    plausible: RefCell<HashMap<usize, Bdd>>,
 }
 
 /// κ split by what an agent who learned only a few bits sees: for each valuation v of
@@ -85,14 +97,20 @@ enum View {
 }
 
 impl State {
-    pub(super) fn new(kappa: Bdd, learned: Rc<Vec<Vec<Learned>>>) -> Rc<State> {
+    pub(super) fn new(
+        kappa: Bdd,
+        learned: Rc<Vec<Vec<Learned>>>,
+        ranks: Rc<Vec<Vec<Rank>>>,
+    ) -> Rc<State> {
         Rc::new(State {
             kappa,
             learned,
+            ranks,
             known: RefCell::new(HashMap::new()),
             views: RefCell::new(HashMap::new()),
             asked: RefCell::new(HashMap::new()),
             classes: RefCell::new(HashMap::new()),
+            plausible: RefCell::new(HashMap::new()),
         })
     }
 }
@@ -104,6 +122,7 @@ impl BddBackend {
             ExprKind::Int(n) => Val::Int(Partition::constant(i128::from(*n), self.space.mk_true())),
             ExprKind::Bool(b) => Val::Bool(self.space.mk_bool(*b)),
             ExprKind::Const(c) => self.constant(c.0)?,
+            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
             ExprKind::Neg(a) => Val::Int(self.int(a, state)?.neg()?),
             ExprKind::Not(a) => Val::Bool(self.bool(a, state)?.not()),
             ExprKind::Arith(ArithOp::Add | ArithOp::Sub, _, _) => {
@@ -157,7 +176,19 @@ impl BddBackend {
             ExprKind::KnowsValue { agent, exprs } => {
                 let values = self.eval_all(exprs, state)?;
                 let cells = tuple_cells(&values, &self.space.mk_true());
-                Val::Bool(self.knows_value(*agent, state, &cells)?)
+                Val::Bool(self.knows_value(*agent, state, &cells, None)?)
+            }
+            // B_A φ = K_A(most plausible → φ).
+            ExprKind::Believes { agent, formula } => {
+                let phi = self.bool(formula, state)?;
+                let best = self.most_plausible(*agent, state)?;
+                Val::Bool(self.knows(*agent, state, &best.imp(&phi))?)
+            }
+            ExprKind::BelievesValue { agent, exprs } => {
+                let values = self.eval_all(exprs, state)?;
+                let cells = tuple_cells(&values, &self.space.mk_true());
+                let best = self.most_plausible(*agent, state)?;
+                Val::Bool(self.knows_value(*agent, state, &cells, Some(&best))?)
             }
             ExprKind::Group {
                 op,
@@ -456,27 +487,68 @@ impl BddBackend {
         same
     }
 
-    /// `knows_value(agent, ē)` in `state`, ē given by the conditions of its values.
+    /// `knows_value(agent, ē)` in `state`, ē given by the conditions of its values; with
+    /// `among` (the worlds the agent finds most plausible), `believes_value`: the value
+    /// is the same in every world of the agent's class that is `among` them.
     fn knows_value(
         &self,
         agent: CharId,
         state: &Rc<State>,
         cells: &[Bdd],
+        among: Option<&Bdd>,
     ) -> Result<Bdd, SolverError> {
         let mut known: Option<Bdd> = None;
+        let within = among.map_or_else(|| state.kappa.clone(), |b| state.kappa.and(b));
         for cell in cells {
             // A value ē never takes in κ is known only in empty groups, where any other
             // value is known too.
-            if !state.kappa.intersects(cell) {
+            if !within.intersects(cell) {
                 continue;
             }
-            let k = self.knows(agent, state, cell)?;
+            let cell = match among {
+                Some(best) => best.imp(cell),
+                None => cell.clone(),
+            };
+            let k = self.knows(agent, state, &cell)?;
             known = Some(match known {
                 Some(acc) => acc.or(&k),
                 None => k,
             });
         }
         Ok(known.unwrap_or_else(|| self.space.mk_true()))
+    }
+}
+
+impl BddBackend {
+    /// The worlds of κ that `agent` finds most plausible among those it cannot tell
+    /// apart: rank by rank (most significant first), in each class the worlds of the
+    /// least level, a world kept when no world of its class (among those kept so far) is
+    /// of a lower level, that is when the agent knows none is.
+    pub(super) fn most_plausible(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+    ) -> Result<Bdd, SolverError> {
+        if let Some(best) = state.plausible.borrow().get(&agent.0) {
+            return Ok(best.clone());
+        }
+        let mut best = state.kappa.clone();
+        for rank in &state.ranks[agent.0] {
+            let levels = match rank {
+                Rank::Expected(set) => vec![set.clone(), set.not()],
+                Rank::Levels(levels) => levels.to_vec(),
+            };
+            let mut lower = self.space.mk_false();
+            let mut kept = self.space.mk_false();
+            for level in &levels {
+                let here = best.and(level);
+                kept = kept.or(&here.and(&self.knows(agent, state, &lower.not())?));
+                lower = lower.or(&here);
+            }
+            best = kept;
+        }
+        state.plausible.borrow_mut().insert(agent.0, best.clone());
+        Ok(best)
     }
 }
 

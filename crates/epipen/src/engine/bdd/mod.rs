@@ -23,10 +23,10 @@ use diagram::{Bdd, BddValuation};
 
 use super::driver::Backend;
 use super::{Failure, Options, SolverError};
-use crate::ir::{CharId, Expr, ExprKind, Program};
+use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
-use knowledge::Learned;
 pub(crate) use knowledge::State;
+use knowledge::{Learned, Rank};
 use space::Space;
 
 /// Runs a program's statements over BDDs (through the driver).
@@ -34,6 +34,7 @@ pub(super) struct BddBackend {
     program: Rc<Program>,
     space: Space,
     deadline: Option<Instant>,
+    cancel: super::Cancel,
     /// The states saved at checkpoints, as the driver has them when it asks for a
     /// formula (`at(c, …)` reads them).
     checkpoints: Vec<Option<Rc<State>>>,
@@ -48,10 +49,41 @@ impl BddBackend {
             program,
             space,
             deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
+            cancel: options.cancel.clone(),
         })
     }
 
+    /// `state` with `rank` as `who`'s new most significant plausibility rank.
+    fn ranked(&self, state: &Rc<State>, who: CharId, rank: Rank) -> Rc<State> {
+        let mut ranks = (*state.ranks).clone();
+        ranks[who.0].insert(0, rank);
+        State::new(state.kappa.clone(), state.learned.clone(), Rc::new(ranks))
+    }
+
+    /// The worlds where the int value `value` is `v`.
+    fn value_is(&self, value: &value::Val, v: i64) -> Result<Bdd, SolverError> {
+        match value {
+            value::Val::Int(p) => Ok(p
+                .cells()
+                .find(|(x, _)| *x == crate::ir::arith::Integer::from(v))
+                .map_or_else(|| self.space.mk_false(), |(_, cell)| cell.clone())),
+            value::Val::Bool(_) => Err(SolverError::Unsupported(
+                "internal error: a rank that is a bool".into(),
+            )),
+        }
+    }
+
+    /// The worlds where the enum constant `c` holds the value `v`.
+    fn case(&self, c: ConstId, v: i64) -> Bdd {
+        self.space
+            .enum_partition(c.0)
+            .cells()
+            .find(|(value, _)| *value == crate::ir::arith::Integer::from(v))
+            .map_or_else(|| self.space.mk_false(), |(_, cell)| cell.clone())
+    }
+
     fn check_deadline(&self) -> Result<(), SolverError> {
+        self.cancel.check()?;
         match self.deadline {
             Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
             _ => Ok(()),
@@ -69,9 +101,20 @@ impl Backend for BddBackend {
     }
 
     fn initial(&mut self) -> Result<Rc<State>, SolverError> {
+        // Every occurrence of an event holds its not-yet value until it happens.
+        let mut kappa = self.space.domain().clone();
+        for occ in self.program.occurrences() {
+            let o = self.program.constants[occ.0]
+                .occurrence
+                .expect("an occurrence");
+            let not_yet = self.program.events[o.event.0].not_yet();
+            kappa = kappa.and(&self.case(occ, not_yet));
+        }
+        let characters = self.program.characters.len();
         Ok(State::new(
-            self.space.domain().clone(),
-            Rc::new(vec![Vec::new(); self.program.characters.len()]),
+            kappa,
+            Rc::new(vec![Vec::new(); characters]),
+            Rc::new(vec![Vec::new(); characters]),
         ))
     }
 
@@ -110,7 +153,11 @@ impl Backend for BddBackend {
         added: Bdd,
         _: bool,
     ) -> Result<Rc<State>, SolverError> {
-        Ok(State::new(state.kappa.and(&added), state.learned.clone()))
+        Ok(State::new(
+            state.kappa.and(&added),
+            state.learned.clone(),
+            state.ranks.clone(),
+        ))
     }
 
     /// `who learns what`: a constant, or the conditions of the expression's values.
@@ -128,7 +175,73 @@ impl Backend for BddBackend {
         if let Some(list) = all.get_mut(who.0) {
             list.push(learned);
         }
-        Ok(State::new(state.kappa.clone(), Rc::new(all)))
+        Ok(State::new(
+            state.kappa.clone(),
+            Rc::new(all),
+            state.ranks.clone(),
+        ))
+    }
+
+    fn learn_set(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Bdd,
+    ) -> Result<Rc<State>, SolverError> {
+        let mut all = (*state.learned).clone();
+        if let Some(list) = all.get_mut(who.0) {
+            list.push(Learned::Expr(Rc::new(vec![set.not(), set])));
+        }
+        Ok(State::new(
+            state.kappa.clone(),
+            Rc::new(all),
+            state.ranks.clone(),
+        ))
+    }
+
+    fn upgrade(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Bdd,
+    ) -> Result<Rc<State>, SolverError> {
+        Ok(self.ranked(state, who, Rank::Expected(set)))
+    }
+
+    fn prefer(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        rank: &Expr,
+        levels: usize,
+    ) -> Result<Rc<State>, SolverError> {
+        let value = self.eval(rank, state)?;
+        let cells: Vec<Bdd> = (0..levels)
+            .map(|v| self.value_is(&value, v as i64))
+            .collect::<Result<_, _>>()?;
+        Ok(self.ranked(state, who, Rank::Levels(Rc::new(cells))))
+    }
+
+    /// κ' = (∃ occ. κ) ∧ ⋁_c (occ = c ∧ pres[c]): κ holds `occ` at its not-yet value
+    /// and the preconditions do not read it.
+    fn event(
+        &mut self,
+        state: &Rc<State>,
+        occ: ConstId,
+        pres: Vec<Bdd>,
+    ) -> Result<Rc<State>, SolverError> {
+        self.check_deadline()?;
+        let bits = self.space.bits_of(&[occ.0]);
+        let free = state.kappa.exists(&self.space.cube(&bits));
+        let mut happened = self.space.mk_false();
+        for (c, pre) in pres.iter().enumerate() {
+            happened = happened.or(&self.case(occ, c as i64).and(pre));
+        }
+        Ok(State::new(
+            free.and(&happened),
+            state.learned.clone(),
+            state.ranks.clone(),
+        ))
     }
 
     fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
@@ -176,7 +289,11 @@ impl Backend for BddBackend {
         if verified {
             return Ok(learned.clone());
         }
-        Ok(State::new(before.kappa.and(&hint), learned.learned.clone()))
+        Ok(State::new(
+            before.kappa.and(&hint),
+            learned.learned.clone(),
+            learned.ranks.clone(),
+        ))
     }
 
     /// How many worlds are possible (more than 2⁶⁴ − 1 is reported as more than that).
@@ -220,10 +337,31 @@ impl Backend for BddBackend {
                     .collect()
             })
             .collect();
+        let ranks = state
+            .ranks
+            .iter()
+            .map(|own| {
+                valuations
+                    .iter()
+                    .map(|at| {
+                        own.iter()
+                            .map(|rank| match rank {
+                                Rank::Expected(set) => i64::from(!set.eval_in(at)),
+                                Rank::Levels(levels) => levels
+                                    .iter()
+                                    .position(|cell| cell.eval_in(at))
+                                    .map_or(-1, |k| k as i64),
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 

@@ -17,7 +17,7 @@
 //! printed in the canonical order of [`crate::worlds::World`] (see the backend's
 //! `walk.rs`). `--stats` prints the order ([`describe`]).
 
-use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind};
+use crate::ir::{EventStmt, Expr, ExprKind, Program, Stmt, StmtKind};
 
 /// A family member's family name and index: `coin[12]` is `("coin", 12)`.
 fn member(name: &str) -> Option<(&str, usize)> {
@@ -84,39 +84,55 @@ fn spread(program: &Program, order: &[usize]) -> usize {
         position[*c] = p;
     }
     let mut total = 0;
-    statements(&program.statements, &mut |e: &Expr| {
+    let mut reach = |constants: &mut dyn Iterator<Item = usize>| {
         let (mut low, mut high) = (usize::MAX, 0);
-        let _ = e.walk::<()>(&mut |x| {
-            if let ExprKind::Const(c) = x.kind {
-                low = low.min(position[c.0]);
-                high = high.max(position[c.0]);
-            }
+        for c in constants {
+            low = low.min(position[c]);
+            high = high.max(position[c]);
+        }
+        total += high.saturating_sub(low);
+    };
+    for stmt in &program.statements {
+        let _ = stmt.each_expr::<()>(&mut |e: &Expr| {
+            reach(&mut mentioned(e).into_iter());
             Ok(())
         });
-        total += high.saturating_sub(low);
-    });
+        events(stmt, &mut |event| {
+            // An event relates its occurrences with what its cases read and change.
+            let mut all: Vec<usize> = event.occurrences.iter().map(|o| o.0).collect();
+            for case in &event.cases {
+                all.extend(case.pre.iter().flat_map(mentioned));
+                for (target, value) in &case.changes {
+                    all.push(target.0);
+                    all.extend(mentioned(value));
+                }
+            }
+            reach(&mut all.into_iter());
+        });
+    }
     total
 }
 
-/// Calls `f` on every formula or term of `statements`, blocks included.
-fn statements(list: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    for stmt in list {
-        match &stmt.kind {
-            StmtKind::Announce { formula, .. } | StmtKind::Reveal { formula, .. } => f(formula),
-            StmtKind::Learn { what, .. } => f(what),
-            StmtKind::Actual(e) | StmtKind::Check(e) => f(e),
-            StmtKind::Assign { value, .. } => f(value),
-            StmtKind::Simultaneously(body) => statements(body, f),
-            StmtKind::Repeat { body, until, .. } => {
-                statements(body, f);
-                f(until);
-            }
-            StmtKind::AssertAddsCk { hint, body } => {
-                statements(body, f);
-                f(hint);
-            }
-            StmtKind::Checkpoint(_) | StmtKind::Worlds { .. } => {}
+/// The constants an expression mentions.
+fn mentioned(e: &Expr) -> Vec<usize> {
+    let mut found = Vec::new();
+    let _ = e.walk::<()>(&mut |x| {
+        if let ExprKind::Const(c) = x.kind {
+            found.push(c.0);
         }
+        Ok(())
+    });
+    found
+}
+
+/// Calls `f` on every event statement of `stmt` (blocks included).
+fn events(stmt: &Stmt, f: &mut dyn FnMut(&EventStmt)) {
+    match &stmt.kind {
+        StmtKind::Event(event) => f(event),
+        StmtKind::Simultaneously(body)
+        | StmtKind::Repeat { body, .. }
+        | StmtKind::AssertAddsCk { body, .. } => body.iter().for_each(|s| events(s, f)),
+        _ => {}
     }
 }
 

@@ -579,7 +579,11 @@ fn knowledge_by_view_classes_equals_quantification() {
         for agent in [CharId(0), CharId(1)] {
             for (k, goal) in questions.iter().enumerate() {
                 // A fresh state answers its first questions by quantifying.
-                let fresh = knowledge::State::new(state.kappa.clone(), state.learned.clone());
+                let fresh = knowledge::State::new(
+                    state.kappa.clone(),
+                    state.learned.clone(),
+                    state.ranks.clone(),
+                );
                 let expected = backend.knows(agent, &fresh, goal).expect("knows");
                 let batched = backend.knows(agent, &state, goal).expect("knows");
                 assert_eq!(

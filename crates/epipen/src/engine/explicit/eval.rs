@@ -27,7 +27,7 @@ pub(super) enum Col {
 }
 
 impl Col {
-    fn ints(self) -> Result<Vec<i128>, SolverError> {
+    pub(super) fn ints(self) -> Result<Vec<i128>, SolverError> {
         match self {
             Col::Int(v) => Ok(v),
             Col::Bool(v) => Ok(v.into_iter().map(i128::from).collect()),
@@ -88,6 +88,7 @@ impl ExplicitBackend {
     ) -> Result<Col, SolverError> {
         let n = chunk.len();
         Ok(match &e.kind {
+            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
             ExprKind::Int(v) => Col::Int(vec![i128::from(*v); n]),
             ExprKind::Bool(b) => Col::Bool(vec![*b; n]),
             ExprKind::Const(c) => {
@@ -207,7 +208,43 @@ impl ExplicitBackend {
                 let table = match self.memo.get(&key) {
                     Some(t) => t.clone(),
                     None => {
-                        let table = Rc::new(self.agree(agent.0, exprs, state, saved)?);
+                        let worlds = state.worlds.clone();
+                        let table = Rc::new(self.agree(agent.0, exprs, worlds, state, saved)?);
+                        self.memo.insert(key, table.clone());
+                        table
+                    }
+                };
+                let groups = self.groups(state, agent.0)?;
+                Col::Bool(lookup(&table, &groups, chunk))
+            }
+            ExprKind::Believes { agent, formula } => {
+                let key = (
+                    3,
+                    std::ptr::from_ref(&**formula) as usize,
+                    agent.0,
+                    state.id,
+                );
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let groups = self.groups(state, agent.0)?;
+                        let best = self.most_plausible(state, agent.0)?;
+                        let table =
+                            Rc::new(self.all_in_group(&groups, formula, &best, state, saved)?);
+                        self.memo.insert(key, table.clone());
+                        table
+                    }
+                };
+                let groups = self.groups(state, agent.0)?;
+                Col::Bool(lookup(&table, &groups, chunk))
+            }
+            ExprKind::BelievesValue { agent, exprs } => {
+                let key = (4, exprs.as_ptr() as usize, agent.0, state.id);
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let best = self.most_plausible(state, agent.0)?;
+                        let table = Rc::new(self.agree(agent.0, exprs, best, state, saved)?);
                         self.memo.insert(key, table.clone());
                         table
                     }
@@ -225,16 +262,17 @@ impl ExplicitBackend {
         })
     }
 
-    /// Whether the worlds of each of `agent`'s groups in `state` all give `exprs` one value.
+    /// Whether the worlds of each of `agent`'s groups among `worlds` (of `state`) all
+    /// give `exprs` one value.
     fn agree(
         &mut self,
         agent: usize,
         exprs: &[Expr],
+        worlds: Rc<Vec<u32>>,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Vec<bool>, SolverError> {
         let groups = self.groups(state, agent)?;
-        let worlds = state.worlds.clone();
         if self.names_every_constant(exprs) {
             // The values of every constant tell the worlds apart: a group agrees when it
             // holds at most one world of the state.
@@ -305,21 +343,23 @@ impl ExplicitBackend {
             return Ok(t.clone());
         }
         let groups = self.groups(state, agent)?;
-        let table = Rc::new(self.all_in_group(&groups, formula, state, saved)?);
+        let worlds = state.worlds.clone();
+        let table = Rc::new(self.all_in_group(&groups, formula, &worlds, state, saved)?);
         self.memo.insert(key, table.clone());
         Ok(table)
     }
 
-    /// Per group: whether `formula` holds in every world of the group in `state`.
+    /// Per group: whether `formula` holds in every world of the group among `worlds`
+    /// (of `state`).
     fn all_in_group(
         &mut self,
         groups: &Groups,
         formula: &Expr,
+        worlds: &[u32],
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Vec<bool>, SolverError> {
         let mut good = vec![true; groups.count];
-        let worlds = state.worlds.clone();
         for chunk in worlds.chunks(CHUNK) {
             self.check_deadline()?;
             let phi = self.eval(formula, chunk, state, saved)?.bools()?;
@@ -366,7 +406,9 @@ impl ExplicitBackend {
                 let table = match self.memo.get(&key) {
                     Some(t) => t.clone(),
                     None => {
-                        let t = Rc::new(self.all_in_group(&groups, formula, state, saved)?);
+                        let worlds = state.worlds.clone();
+                        let t =
+                            Rc::new(self.all_in_group(&groups, formula, &worlds, state, saved)?);
                         self.memo.insert(key, t.clone());
                         t
                     }
@@ -458,7 +500,7 @@ impl ExplicitBackend {
     ) -> Result<Rc<Groups>, SolverError> {
         let key: Vec<(usize, usize)> = agents
             .iter()
-            .map(|&a| (a, state.learned[a].len()))
+            .map(|&a| (a, state.minds.learned[a].len()))
             .collect();
         if let Some(g) = self.joint.get(&key) {
             return Ok(g.clone());
@@ -492,7 +534,7 @@ impl ExplicitBackend {
         state: &Rc<State>,
         agent: usize,
     ) -> Result<Rc<Groups>, SolverError> {
-        let learned = &state.learned[agent];
+        let learned = &state.minds.learned[agent];
         let key = (agent, learned.len());
         if let Some(g) = self.views.get(&key) {
             return Ok(g.clone());
@@ -500,8 +542,13 @@ impl ExplicitBackend {
         let n = self.universe.len;
         let mut gid = vec![0u32; n];
         let mut count = usize::from(n > 0);
+        let dom = if learned.is_empty() {
+            Vec::new()
+        } else {
+            self.ranges()
+        };
         for item in learned.clone() {
-            let (lo, hi) = self.key_range(&item);
+            let (lo, hi) = Self::key_range(&dom, &item);
             let width = (hi - lo) as u128 + 1;
             let dense = (count as u128).saturating_mul(width) <= (4 * n as u128).max(1 << 20);
             let mut fresh = 0usize;
@@ -540,6 +587,11 @@ impl ExplicitBackend {
             Learned::Const(c) => {
                 for (w, v) in self.universe.columns[*c].iter().enumerate() {
                     f(w, i128::from(*v));
+                }
+            }
+            Learned::Set(bits) => {
+                for w in 0..self.universe.len {
+                    f(w, i128::from(self.learned_bit(bits, w)));
                 }
             }
             Learned::Expr(e) => {

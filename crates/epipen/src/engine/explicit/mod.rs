@@ -6,9 +6,11 @@
 //! ([`eval`]). No Z3 context is created unless an `actual` needs one (see
 //! [`ExplicitBackend::pin`]). docs/encoding.md describes it beside the other backends.
 
+mod belief;
 mod bound;
 mod eval;
 mod search;
+mod universe;
 
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
@@ -18,12 +20,17 @@ use super::bdd::BddBackend;
 use super::driver::Backend;
 use super::symbolic::Z3Backend;
 use super::{Failure, Options, SolverError};
-use crate::ir::{CharId, Expr, ExprKind, Program, Stmt, StmtKind, Ty};
+use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use bound::Interval;
 use eval::{CHUNK, Groups, MemoKey};
 use search::{Limits, Stop};
+pub(super) use universe::finite_type_worlds;
+use universe::{
+    MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, list_worlds, list_worlds_in,
+    refusal, type_box_after,
+};
 
 /// The most worlds the backend lists, and the most search nodes it spends listing them,
 /// when it is chosen automatically (a story beyond either goes to Z3) and when it is
@@ -58,22 +65,17 @@ pub(super) const AUTO_MAX_FINITE_TYPES: u128 = 1 << 12;
 /// The most worlds a state before the universe's bounds all hold is listed with natively.
 const EARLY_MAX_WORLDS: usize = 1 << 20;
 
-/// The worlds the story's first announcements allow, in lexicographic order of their
-/// values, one column of values per constant.
-struct Universe {
-    columns: Vec<Vec<i64>>,
-    len: usize,
-}
-
-/// What a character learned: a constant, or the value of an expression.
+/// What a character learned: a constant, the value of an expression, or whether a
+/// formula with knowledge operators held when it was learned (for each universe world).
 #[derive(Clone)]
 enum Learned {
     Const(usize),
     Expr(Rc<Expr>),
+    Set(Rc<Vec<bool>>),
 }
 
-/// A knowledge state: the indices of κ's worlds (sorted) and what each character
-/// learned.
+/// A knowledge state: the indices of κ's worlds (sorted), and what each character
+/// learned and expects.
 pub(crate) struct State {
     id: u64,
     /// How many of the story's first announcements (those that bound the universe) are
@@ -81,7 +83,17 @@ pub(crate) struct State {
     /// universe that `worlds` lists.
     pending: usize,
     worlds: Rc<Vec<u32>>,
-    learned: Rc<Vec<Vec<Learned>>>,
+    minds: Rc<Minds>,
+}
+
+/// Per character: what it learned (which worlds it tells apart), and its plausibility
+/// ranks, most significant first (a world's rank is the tuple of their values, compared
+/// lexicographically, lower more plausible): a formula expected (`Set`, rank 0 where it
+/// held) or an event's case ranks (`Expr`).
+#[derive(Clone, Default)]
+pub(crate) struct Minds {
+    learned: Vec<Vec<Learned>>,
+    ranks: Vec<Vec<Learned>>,
 }
 
 /// A set of worlds: which of a state's worlds it holds.
@@ -103,6 +115,9 @@ pub(crate) struct ExplicitBackend {
     deadline: Option<Instant>,
     /// Knowledge tables of the running statement.
     memo: HashMap<MemoKey, Rc<Vec<bool>>>,
+    /// The worlds each agent finds most plausible, by (state, agent), for the running
+    /// statement.
+    plausible: HashMap<(u64, usize), Rc<Vec<u32>>>,
     /// Each character's groups, by (character, how many things it has learned): what a
     /// character learns only grows.
     views: HashMap<(usize, usize), Rc<Groups>>,
@@ -115,6 +130,8 @@ pub(crate) struct ExplicitBackend {
     /// For a story of bools and enums, the BDDs that answer questions about states
     /// before the universe's bounds all hold (Some(None): not such a story).
     early_bdd: Option<Option<BddBackend>>,
+    /// Which occurrence constants have happened (their events ran).
+    happened: Vec<bool>,
 }
 
 /// A backend made for a question about a state before the universe's bounds all hold.
@@ -163,6 +180,7 @@ impl ExplicitBackend {
             max_nodes,
             max_work,
             deadline,
+            cancel: options.cancel.clone(),
         };
         let prefix = bounding_prefix(&program.statements);
         let (found, overflow) = list_worlds(&program, &prefix, &limits);
@@ -178,8 +196,15 @@ impl ExplicitBackend {
         }
         check_widths(&program, &root)?;
         tracing::debug!(worlds = len, "explicit backend: worlds listed");
+        let occurrences = program.occurrences().count() as u128;
+        if occurrences * len as u128 > MAX_OCCURRENCE_VALUES {
+            return Err(Refusal::because(format!(
+                "the explicit-worlds backend would keep {occurrences} columns of event \
+                 occurrences over {len} worlds, more than {MAX_OCCURRENCE_VALUES} values"
+            )));
+        }
         let prefix = prefix.into_iter().cloned().collect();
-        let universe = Rc::new(Universe { columns, len });
+        let universe = Rc::new(Universe::new(columns, len));
         Ok(ExplicitBackend::over(
             program, options, prefix, universe, deadline,
         ))
@@ -201,39 +226,37 @@ impl ExplicitBackend {
             early: HashMap::new(),
             deadline,
             memo: HashMap::new(),
+            plausible: HashMap::new(),
             views: HashMap::new(),
             joint: HashMap::new(),
             next_id: 0,
             z3: None,
             early_bdd: None,
+            happened: Vec::new(),
         }
     }
 
     fn check_deadline(&self) -> Result<(), SolverError> {
+        self.options.cancel.check()?;
         match self.deadline {
             Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
             _ => Ok(()),
         }
     }
 
-    fn state(
-        &mut self,
-        pending: usize,
-        worlds: Rc<Vec<u32>>,
-        learned: Rc<Vec<Vec<Learned>>>,
-    ) -> Rc<State> {
+    fn state(&mut self, pending: usize, worlds: Rc<Vec<u32>>, minds: Rc<Minds>) -> Rc<State> {
         self.next_id += 1;
         Rc::new(State {
             id: self.next_id,
             pending,
             worlds,
-            learned,
+            minds,
         })
     }
 
     /// A state of no world, to evaluate knowledge-free expressions with.
     fn scratch(&mut self) -> Rc<State> {
-        self.state(0, Rc::new(Vec::new()), Rc::new(Vec::new()))
+        self.state(0, Rc::new(Vec::new()), Rc::default())
     }
 
     /// A state before the universe's bounds all hold, listed natively when its worlds
@@ -250,11 +273,12 @@ impl ExplicitBackend {
                     max_nodes: AUTO_LIMITS.1,
                     max_work: usize::MAX,
                     deadline: self.deadline,
+                    cancel: self.options.cancel.clone(),
                 };
                 let constraints: Vec<&Expr> = prefix.iter().collect();
                 let (found, overflow) = list_worlds(&self.program, &constraints, &limits);
                 let universe = (found.ok().filter(|_| !overflow))
-                    .map(|(columns, len, _)| Rc::new(Universe { columns, len }));
+                    .map(|(columns, len, _)| Rc::new(Universe::new(columns, len)));
                 self.early.insert(state.pending, universe.clone());
                 universe?
             }
@@ -268,7 +292,7 @@ impl ExplicitBackend {
             self.deadline,
         );
         let all = Rc::new((0..len as u32).collect());
-        let state = backend.state(0, all, state.learned.clone());
+        let state = backend.state(0, all, state.minds.clone());
         Some((backend, state))
     }
 
@@ -313,7 +337,7 @@ impl ExplicitBackend {
             let phi = z3.formula(e, &kappa, &[])?;
             kappa = z3.restrict(&kappa, phi, false)?;
         }
-        for (who, items) in state.learned.iter().enumerate() {
+        for (who, items) in state.minds.learned.iter().enumerate() {
             for item in items {
                 let what = match item {
                     Learned::Const(c) => Expr {
@@ -322,6 +346,14 @@ impl ExplicitBackend {
                         span: Span::default(),
                     },
                     Learned::Expr(e) => (**e).clone(),
+                    Learned::Set(_) => {
+                        return Err(SolverError::Unsupported(
+                            "the explicit-worlds backend cannot ask this about a state where a character \
+                             learned a formula with knowledge operators before the announcements that \
+                             bound the worlds; `--backend z3` can"
+                                .into(),
+                        ));
+                    }
                 };
                 kappa = z3.learn(&kappa, CharId(who), &what)?;
             }
@@ -391,13 +423,17 @@ impl ExplicitBackend {
             let kept = chunk.iter().zip(bits).filter(|(_, b)| **b == keep);
             worlds.extend(kept.map(|(w, _)| *w));
         }
-        Ok(self.state(0, Rc::new(worlds), state.learned.clone()))
+        Ok(self.state(0, Rc::new(worlds), state.minds.clone()))
     }
 
     /// What a learned item is in each of `order`'s worlds, as a model's views hold it.
     fn observed(&mut self, item: &Learned, order: &[u32]) -> Result<Vec<Value>, SolverError> {
         Ok(match item {
             Learned::Const(c) => order.iter().map(|&w| self.world(w).0[*c]).collect(),
+            Learned::Set(bits) => order
+                .iter()
+                .map(|&w| Value::Bool(self.learned_bit(bits, w as usize)))
+                .collect(),
             Learned::Expr(e) => {
                 let scratch = self.scratch();
                 match self.eval(e, order, &scratch, &[])? {
@@ -410,17 +446,34 @@ impl ExplicitBackend {
         })
     }
 
-    /// The interval a learned item's values stay in (from the universe's box).
-    fn key_range(&self, item: &Learned) -> (i128, i128) {
-        let dom = self.ranges();
+    /// A set of a state's worlds as a bit per universe world (false outside the state).
+    fn universe_bits(&self, set: &Set) -> Rc<Vec<bool>> {
+        let mut bits = vec![false; self.universe.len];
+        for (w, b) in set.worlds.iter().zip(set.bits.iter()) {
+            bits[*w as usize] = *b;
+        }
+        Rc::new(bits)
+    }
+
+    /// Whether a formula learned over the universe as it was then holds at world `w`
+    /// (made later by an event: at the world it came from).
+    fn learned_bit(&self, bits: &[bool], w: usize) -> bool {
+        bits[self.universe.ancestor(w, bits.len())]
+    }
+
+    /// The interval a learned item's values stay in, from the universe's box `dom`
+    /// ([`ExplicitBackend::ranges`]).
+    fn key_range(dom: &[Interval], item: &Learned) -> (i128, i128) {
         let d = match item {
             Learned::Const(c) => dom[*c],
-            Learned::Expr(e) => bound::interval(e, &dom),
+            Learned::Expr(e) => bound::interval(e, dom),
+            Learned::Set(_) => return (0, 1),
         };
         (d.lo, d.hi)
     }
 
-    /// Each constant's smallest and largest value in the universe.
+    /// Each constant's smallest and largest value in the universe (a walk over every
+    /// column: compute it once, not per learned item).
     fn ranges(&self) -> Vec<Interval> {
         self.universe
             .columns
@@ -434,202 +487,6 @@ impl ExplicitBackend {
     }
 }
 
-/// The statements at the start of the story whose constraints bound the worlds: the
-/// storyteller's knowledge-free announcements, and `learns` between them (which look at
-/// no world). The first other statement ends it.
-fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
-    let mut prefix = Vec::new();
-    for s in statements {
-        match &s.kind {
-            StmtKind::Announce {
-                speaker: None,
-                formula,
-            } if !formula.mentions_knowledge() => prefix.push(formula),
-            StmtKind::Learn { .. } => {}
-            _ => break,
-        }
-    }
-    prefix
-}
-
-fn type_box(program: &Program) -> bound::Box {
-    let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
-    let sizes: Vec<usize> = program.enums.iter().map(|e| e.variants.len()).collect();
-    bound::type_box(&types, &sizes)
-}
-
-/// How many worlds the constants' types allow (saturating): bools and enums only.
-pub(super) fn finite_type_worlds(program: &Program) -> Option<u128> {
-    let mut size: u128 = 1;
-    for d in type_box(program) {
-        if bound::unbounded(d) {
-            return None;
-        }
-        size = size.saturating_mul(d.width());
-    }
-    Some(size)
-}
-
-/// The worlds of the program's types where every constraint holds ([`search::solve`],
-/// deciding exactly where the intervals leave a constraint open), and whether some
-/// constraint went beyond the backend's integers on the way (then the list is wrong).
-fn list_worlds(
-    program: &Program,
-    constraints: &[&Expr],
-    limits: &Limits,
-) -> (Result<search::Solutions, Stop>, bool) {
-    let mut overflow = false;
-    let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
-    let found = search::solve(
-        constraints,
-        type_box(program),
-        &types,
-        limits,
-        &mut |e, point| {
-            let v = exact(e, point);
-            overflow |= v.is_none();
-            v
-        },
-    );
-    (found, overflow)
-}
-
-fn refusal(program: &Program, stop: Stop) -> Refusal {
-    let why = match &stop {
-        Stop::Unbounded(k) => format!(
-            "the explicit-worlds backend needs every int bounded by the story's first \
-             announcements, and they leave `{}` unbounded",
-            program.constants[*k].name
-        ),
-        Stop::TooMany(n) => format!(
-            "the story's first announcements allow more than {n} worlds, more than the \
-             explicit-worlds backend lists"
-        ),
-        Stop::TooHard(n) => format!(
-            "listing the worlds of the story's first announcements took more than {n} \
-             search steps"
-        ),
-        Stop::Timeout => "the run's time ran out while listing the worlds".into(),
-    };
-    Refusal {
-        timed_out: matches!(stop, Stop::Timeout),
-        why,
-        span: program
-            .statements
-            .iter()
-            .find(|s| matches!(s.kind, StmtKind::Announce { .. }))
-            .map(|s| s.span),
-    }
-}
-
-/// Refuses a story one of whose int expressions may, on the universe's box, take a value
-/// beyond ±2^100 (the backend computes with i128).
-fn check_widths(program: &Program, root: &[Interval]) -> Result<(), Refusal> {
-    let mut bad = None;
-    let mut visit = |e: &Expr| -> Result<(), ()> {
-        if e.ty != Ty::Bool && !bound::interval(e, root).is_bounded() {
-            bad = Some(e.span);
-            return Err(());
-        }
-        Ok(())
-    };
-    for s in &program.statements {
-        if each_expr(s, &mut visit).is_err() {
-            break;
-        }
-    }
-    match bad {
-        None => Ok(()),
-        Some(span) => Err(Refusal {
-            why: "the explicit-worlds backend computes with integers of up to 100 bits, \
-                  and this expression may go beyond that"
-                .into(),
-            span: Some(span),
-            timed_out: false,
-        }),
-    }
-}
-
-/// Calls `f` on every expression of a statement (blocks included).
-fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr) -> Result<(), ()>) -> Result<(), ()> {
-    match &s.kind {
-        StmtKind::Announce { formula, .. } | StmtKind::Reveal { formula, .. } => formula.walk(f),
-        StmtKind::Learn { what, .. } => what.walk(f),
-        StmtKind::Actual(e) | StmtKind::Check(e) | StmtKind::Assign { value: e, .. } => e.walk(f),
-        StmtKind::Checkpoint(_) | StmtKind::Worlds { .. } => Ok(()),
-        StmtKind::Simultaneously(body) => body.iter().try_for_each(|s| each_expr(s, f)),
-        StmtKind::Repeat { body, until, .. } => {
-            body.iter().try_for_each(|s| each_expr(s, f))?;
-            until.walk(f)
-        }
-        StmtKind::AssertAddsCk { hint, body } => {
-            hint.walk(f)?;
-            body.iter().try_for_each(|s| each_expr(s, f))
-        }
-    }
-}
-
-fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
-    use crate::ir::{CmpOp, LogicOp};
-    Some(match &e.kind {
-        ExprKind::Int(n) => i128::from(*n),
-        ExprKind::Bool(b) => i128::from(*b),
-        ExprKind::Const(c) => point[c.0],
-        ExprKind::Neg(a) => exact(a, point)?.checked_neg()?,
-        ExprKind::Not(a) => i128::from(exact(a, point)? == 0),
-        ExprKind::Arith(op, a, b) => {
-            crate::ir::arith::checked(*op, exact(a, point)?, exact(b, point)?)?
-        }
-        ExprKind::Cmp(op, a, b) => {
-            let (x, y) = (exact(a, point)?, exact(b, point)?);
-            i128::from(match op {
-                CmpOp::Eq => x == y,
-                CmpOp::Ne => x != y,
-                CmpOp::Lt => x < y,
-                CmpOp::Le => x <= y,
-                CmpOp::Gt => x > y,
-                CmpOp::Ge => x >= y,
-            })
-        }
-        ExprKind::Logic(op, a, b) => {
-            let (x, y) = (exact(a, point)? != 0, exact(b, point)? != 0);
-            i128::from(match op {
-                LogicOp::And => x && y,
-                LogicOp::Or => x || y,
-                LogicOp::Implies => !x || y,
-                LogicOp::Iff => x == y,
-            })
-        }
-        ExprKind::Ite(c, a, b) => {
-            if exact(c, point)? != 0 {
-                exact(a, point)?
-            } else {
-                exact(b, point)?
-            }
-        }
-        ExprKind::In { tuple, set } => {
-            let t: Vec<i128> = tuple
-                .iter()
-                .map(|x| exact(x, point))
-                .collect::<Option<_>>()?;
-            let mut found = false;
-            for item in set {
-                let mut all = true;
-                for (v, x) in t.iter().zip(item) {
-                    all &= *v == exact(x, point)?;
-                }
-                found |= all;
-            }
-            i128::from(found)
-        }
-        // Never in the constraints that bound the worlds.
-        ExprKind::Knows { .. }
-        | ExprKind::KnowsValue { .. }
-        | ExprKind::At { .. }
-        | ExprKind::Group { .. } => return None,
-    })
-}
-
 impl Backend for ExplicitBackend {
     type Set = Set;
     type State = Rc<State>;
@@ -641,8 +498,12 @@ impl Backend for ExplicitBackend {
 
     fn initial(&mut self) -> Result<Rc<State>, SolverError> {
         let all: Vec<u32> = (0..self.universe.len as u32).collect();
-        let learned = Rc::new(vec![Vec::new(); self.program.characters.len()]);
-        Ok(self.state(self.prefix.len(), Rc::new(all), learned))
+        let characters = self.program.characters.len();
+        let minds = Rc::new(Minds {
+            learned: vec![Vec::new(); characters],
+            ranks: vec![Vec::new(); characters],
+        });
+        Ok(self.state(self.prefix.len(), Rc::new(all), minds))
     }
 
     /// κ's worlds.
@@ -731,11 +592,7 @@ impl Backend for ExplicitBackend {
                     "an announcement that bounds the worlds fails in one",
                 ));
             }
-            let next = self.state(
-                state.pending - 1,
-                state.worlds.clone(),
-                state.learned.clone(),
-            );
+            let next = self.state(state.pending - 1, state.worlds.clone(), state.minds.clone());
             return Ok(next);
         }
         self.filtered(state, &added, true)
@@ -751,9 +608,107 @@ impl Backend for ExplicitBackend {
             ExprKind::Const(c) => Learned::Const(c.0),
             _ => Learned::Expr(Rc::new(what.clone())),
         };
-        let mut learned = (*state.learned).clone();
-        learned[who.0].push(item);
-        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(learned)))
+        let mut minds = (*state.minds).clone();
+        minds.learned[who.0].push(item);
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
+    }
+
+    fn learn_set(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Set,
+    ) -> Result<Rc<State>, SolverError> {
+        let mut minds = (*state.minds).clone();
+        minds.learned[who.0].push(Learned::Set(self.universe_bits(&set)));
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
+    }
+
+    fn upgrade(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Set,
+    ) -> Result<Rc<State>, SolverError> {
+        let mut minds = (*state.minds).clone();
+        minds.ranks[who.0].insert(0, Learned::Set(self.universe_bits(&set)));
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
+    }
+
+    fn prefer(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        rank: &Expr,
+        _: usize,
+    ) -> Result<Rc<State>, SolverError> {
+        let mut minds = (*state.minds).clone();
+        minds.ranks[who.0].insert(0, Learned::Expr(Rc::new(rank.clone())));
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
+    }
+
+    /// The product: a new world for each world of the state and each case whose
+    /// precondition holds there, appended to the universe with the case in `occ`'s
+    /// column.
+    fn event(
+        &mut self,
+        state: &Rc<State>,
+        occ: ConstId,
+        pres: Vec<Set>,
+    ) -> Result<Rc<State>, SolverError> {
+        if state.pending > 0 || pres.iter().any(|p| !Rc::ptr_eq(&p.worlds, &state.worlds)) {
+            return Err(eval::internal(
+                "an event on a state it was not evaluated in",
+            ));
+        }
+        let mut made: Vec<(u32, i64)> = Vec::new();
+        for (i, &w) in state.worlds.iter().enumerate() {
+            if i % CHUNK == 0 {
+                self.check_deadline()?;
+            }
+            for (c, pre) in pres.iter().enumerate() {
+                if pre.bits[i] {
+                    made.push((w, c as i64));
+                }
+            }
+        }
+        let old = &self.universe;
+        let base = old.len;
+        if base + made.len() > u32::MAX as usize {
+            return Err(SolverError::Unsupported(
+                "the events made more worlds than the explicit-worlds backend indexes".into(),
+            ));
+        }
+        let columns = (old.columns.iter().enumerate())
+            .map(|(k, old)| {
+                let mut col = Vec::with_capacity(base + made.len());
+                col.extend_from_slice(old);
+                col.extend(
+                    made.iter()
+                        .map(|&(w, c)| if k == occ.0 { c } else { old[w as usize] }),
+                );
+                col
+            })
+            .collect();
+        let mut segments = old.segments.clone();
+        segments.push(base);
+        let mut parent = old.parent.clone();
+        parent.extend(made.iter().map(|&(w, _)| w));
+        self.universe = Rc::new(Universe {
+            columns,
+            len: base + made.len(),
+            segments,
+            parent,
+        });
+        self.happened.resize(self.program.constants.len(), false);
+        self.happened[occ.0] = true;
+        // Views were grouped over the universe before these worlds.
+        self.views.clear();
+        self.joint.clear();
+        self.memo.clear();
+        self.plausible.clear();
+        let worlds = (base as u32..(base + made.len()) as u32).collect();
+        Ok(self.state(0, Rc::new(worlds), state.minds.clone()))
     }
 
     /// Natively when the intervals bound φ's worlds (a few), else with Z3, made for it.
@@ -763,8 +718,10 @@ impl Backend for ExplicitBackend {
             max_nodes: 1_000_000,
             max_work: usize::MAX,
             deadline: self.deadline,
+            cancel: self.options.cancel.clone(),
         };
-        let (found, overflow) = list_worlds(&self.program, &[phi], &limits);
+        let tbox = type_box_after(&self.program, &self.happened);
+        let (found, overflow) = list_worlds_in(&self.program, tbox, &[phi], &limits);
         match found {
             Ok((columns, n, _)) if !overflow => {
                 let mut worlds: Vec<World> = (0..n)
@@ -809,15 +766,25 @@ impl Backend for ExplicitBackend {
                 Value::Bool(b) => i64::from(*b),
             })
             .collect();
-        let columns = &self.universe.columns;
-        let (mut lo, mut hi) = (0usize, self.universe.len);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let row = columns.iter().map(|c| c[mid]);
-            match row.cmp(values.iter().copied()) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Ok(Some(mid as u32)),
+        let universe = &self.universe;
+        let ends = universe
+            .segments
+            .iter()
+            .skip(1)
+            .copied()
+            .chain([universe.len]);
+        // The latest segment first: the actual world is in the latest event's worlds.
+        let segments: Vec<(usize, usize)> = universe.segments.iter().copied().zip(ends).collect();
+        for &(start, end) in segments.iter().rev() {
+            let (mut lo, mut hi) = (start, end);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                let row = universe.columns.iter().map(|c| c[mid]);
+                match row.cmp(values.iter().copied()) {
+                    std::cmp::Ordering::Less => lo = mid + 1,
+                    std::cmp::Ordering::Greater => hi = mid,
+                    std::cmp::Ordering::Equal => return Ok(Some(mid as u32)),
+                }
             }
         }
         Ok(None)
@@ -877,7 +844,7 @@ impl Backend for ExplicitBackend {
             return Ok(learned.clone());
         }
         let kept = self.filtered(before, &hint, true)?;
-        Ok(self.state(0, kept.worlds.clone(), learned.learned.clone()))
+        Ok(self.state(0, kept.worlds.clone(), learned.minds.clone()))
     }
 
     fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, SolverError> {
@@ -929,8 +896,8 @@ impl Backend for ExplicitBackend {
         }
         let order = self.first(&state.worlds, cap);
         let worlds: Vec<World> = order.iter().map(|&w| self.world(w)).collect();
-        let mut views = Vec::with_capacity(state.learned.len());
-        for learned in state.learned.iter() {
+        let mut views = Vec::with_capacity(state.minds.learned.len());
+        for learned in state.minds.learned.iter() {
             let mut view = vec![Vec::with_capacity(learned.len()); order.len()];
             for item in learned {
                 for (v, o) in view.iter_mut().zip(self.observed(item, &order)?) {
@@ -939,14 +906,26 @@ impl Backend for ExplicitBackend {
             }
             views.push(view);
         }
+        let mut ranks = Vec::with_capacity(state.minds.ranks.len());
+        for own in state.minds.ranks.iter() {
+            let mut per_world = vec![Vec::with_capacity(own.len()); order.len()];
+            for rank in own {
+                for (t, v) in per_world.iter_mut().zip(self.rank_values(rank, &order)?) {
+                    t.push(i64::try_from(v).unwrap_or(i64::MAX));
+                }
+            }
+            ranks.push(per_world);
+        }
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 
     fn statement_done(&mut self) {
         self.memo.clear();
+        self.plausible.clear();
     }
 }

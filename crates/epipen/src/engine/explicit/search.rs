@@ -47,6 +47,15 @@ pub(super) struct Limits {
     /// measure of the listing's cost that does not depend on the machine's load.
     pub max_work: usize,
     pub deadline: Option<Instant>,
+    /// The run's cancel flag, watched with the deadline.
+    pub cancel: crate::engine::Cancel,
+}
+
+impl Limits {
+    /// Whether the deadline passed or the run was cancelled.
+    fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancel.is_cancelled()
+    }
 }
 
 /// What [`solve`] lists: one column of values per constant, how many solutions, and the
@@ -88,8 +97,7 @@ pub(super) fn solve(
     for c in constraints {
         split(c, &mut conjuncts);
     }
-    let (conjuncts, definitions) =
-        define(conjuncts, types, limits.deadline).ok_or(Stop::Timeout)?;
+    let (conjuncts, definitions) = define(conjuncts, types, limits).ok_or(Stop::Timeout)?;
     let weights: Vec<usize> = conjuncts.iter().map(size).collect();
     let mut work = sizes;
     let mut defined = vec![false; n];
@@ -103,7 +111,7 @@ pub(super) fn solve(
     'rounds: for _ in 0..64 {
         let before = root.clone();
         for (i, c) in conjuncts.iter().enumerate() {
-            if i % 256 == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            if i % 256 == 0 && limits.expired() {
                 return Err(Stop::Timeout);
             }
             work += weights[i];
@@ -232,7 +240,7 @@ fn definition(e: &Expr) -> Option<(usize, &Expr)> {
 fn define(
     conjuncts: Vec<Expr>,
     types: &[Ty],
-    deadline: Option<Instant>,
+    limits: &Limits,
 ) -> Option<(Vec<Expr>, Vec<(usize, Expr)>)> {
     let n = types.len();
     let mut terms: Vec<Expr> = Vec::new();
@@ -240,7 +248,7 @@ fn define(
     let mut rest = Vec::with_capacity(conjuncts.len());
     let mut is_defined = vec![false; n];
     for (i, conjunct) in conjuncts.into_iter().enumerate() {
-        if i % 256 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+        if i % 256 == 0 && limits.expired() {
             return None;
         }
         let conjunct = if definitions.is_empty() {
@@ -297,7 +305,11 @@ fn substitute(
             terms[*c] = d.clone();
         }
     }
-    e.substitute(Some(terms), &|_| None)
+    let now = crate::ir::Moment {
+        terms: Some(terms),
+        latest: &[],
+    };
+    e.substitute(now, &|_| crate::ir::Moment::default())
 }
 
 /// A static search order: see the module's comment. Scores are kept up to date as
@@ -374,7 +386,7 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn past_deadline(&self) -> bool {
-        self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+        self.limits.expired()
     }
 
     /// Whether conjunct `i` holds at `point` (a value beyond i128: no, and the caller
@@ -799,9 +811,10 @@ mod tests {
                 max_nodes: 1 << 20,
                 max_work: usize::MAX,
                 deadline: None,
+                cancel: crate::engine::Cancel::default(),
             };
             let (columns, len, _) = solve(&constraints, start, &types, &limits, &mut |e, p| {
-                super::super::exact(e, p)
+                super::super::universe::exact(e, p)
             })
             .expect("lists");
             let found: Vec<Vec<i64>> = (0..len)
@@ -816,7 +829,7 @@ mod tests {
                                 let point = [x, y, z, p, q];
                                 if constraints
                                     .iter()
-                                    .all(|c| super::super::exact(c, &point) == Some(1))
+                                    .all(|c| super::super::universe::exact(c, &point) == Some(1))
                                 {
                                     expected
                                         .push(point.iter().map(|v| *v as i64).collect::<Vec<_>>());

@@ -31,6 +31,7 @@ impl Z3Backend {
             ExprKind::Int(n) => Term::int(*n),
             ExprKind::Bool(v) => Term::bool(*v),
             ExprKind::Const(c) => self.vars[c.0].clone(),
+            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
             ExprKind::Neg(a) => self.encode(a, state, saved)?.neg(),
             ExprKind::Not(a) => self.encode(a, state, saved)?.not(),
             ExprKind::Arith(op, a, b) => {
@@ -94,7 +95,24 @@ impl Z3Backend {
                     .iter()
                     .map(|x| self.encode(x, state, saved))
                     .collect::<Result<_, _>>()?;
-                self.knows(*agent, state, Goal::Values(es))?
+                self.knows(*agent, state, Goal::Values(es, None))?
+            }
+            // B_A φ = K_A(most plausible → φ).
+            ExprKind::Believes { agent, formula } => {
+                let phi = self.encode(formula, state, saved)?;
+                let best = self.most_plausible(*agent, state)?;
+                self.knows(*agent, state, Goal::That(best.implies(&phi)))?
+            }
+            // Every most plausible world of the class has the value this one's most
+            // plausible worlds agree on: K_A(best → K_A(best → ē = ē(here))).
+            ExprKind::BelievesValue { agent, exprs } => {
+                let es = exprs
+                    .iter()
+                    .map(|x| self.encode(x, state, saved))
+                    .collect::<Result<_, _>>()?;
+                let best = self.most_plausible(*agent, state)?;
+                let agreed = self.knows(*agent, state, Goal::Values(es, Some(best.clone())))?;
+                self.knows(*agent, state, Goal::That(best.implies(&agreed)))?
             }
             ExprKind::Group {
                 op,
@@ -220,11 +238,17 @@ impl Z3Backend {
         }
         let conclusion = match &goal {
             Goal::That(phi) => phi.substitute(&from, &to),
-            Goal::Values(es) => Term::and(
-                &es.iter()
-                    .map(|e| e.substitute(&from, &to).eq(e))
-                    .collect::<Vec<_>>(),
-            ),
+            Goal::Values(es, condition) => {
+                let equal = Term::and(
+                    &es.iter()
+                        .map(|e| e.substitute(&from, &to).eq(e))
+                        .collect::<Vec<_>>(),
+                );
+                match condition {
+                    None => equal,
+                    Some(c) => c.substitute(&from, &to).implies(&equal),
+                }
+            }
         };
         if !Term::and(&hyp).implies(&conclusion).is_nonlinear()
             && let Eliminated::Free(t) = self.z3.eliminate_forall(&to, &hyp, &conclusion)?
@@ -258,7 +282,11 @@ impl Z3Backend {
         let compiled: Vec<_> = learned.iter().map(|l| l.compile(&self.vars)).collect();
         let goal_terms = match goal {
             Goal::That(phi) => vec![phi.compile(&self.vars)],
-            Goal::Values(es) => es.iter().map(|e| e.compile(&self.vars)).collect(),
+            Goal::Values(es, _) => es.iter().map(|e| e.compile(&self.vars)).collect(),
+        };
+        let condition = match goal {
+            Goal::Values(_, Some(c)) => Some(c.compile(&self.vars)),
+            _ => None,
         };
         let mut scratch = Vec::new();
         for w in worlds.iter() {
@@ -274,7 +302,12 @@ impl Z3Backend {
                 Goal::That(_) => {
                     entry.0 = goal_terms[0].eval(w, &mut scratch)? == Value::Bool(true)
                 }
-                Goal::Values(_) => {
+                Goal::Values(..) => {
+                    if let Some(c) = &condition
+                        && c.eval(w, &mut scratch)? != Value::Bool(true)
+                    {
+                        continue;
+                    }
                     let values: Vec<Integer> = goal_terms
                         .iter()
                         .map(|e| e.eval_exact(w, &mut scratch))
@@ -316,5 +349,24 @@ impl Z3Backend {
         } else {
             Term::or(&bad).not()
         })
+    }
+
+    /// The worlds of κ that `agent` finds most plausible among those it cannot tell
+    /// apart, as a formula (equivalent on κ): rank by rank (most significant first), a
+    /// world of the worlds kept so far stays when, for every level t above 0, it is below
+    /// t or the agent knows no kept world of its class is (no kept world below t).
+    fn most_plausible(&mut self, agent: CharId, state: &State) -> Result<Term, SolverError> {
+        let mut best = Term::bool(true);
+        for (rank, levels) in state.ranks[agent.0].clone().iter() {
+            let mut kept = vec![best.clone()];
+            for t in 1..*levels {
+                let below = rank.lt(&Term::int(t as i64));
+                let lower = Term::and(&[best.clone(), below.clone()]);
+                let none_lower = self.knows(agent, state, Goal::That(lower.not()))?;
+                kept.push(Term::or(&[below, none_lower]));
+            }
+            best = self.z3.simplify(&Term::and(&kept))?;
+        }
+        Ok(best)
     }
 }

@@ -9,7 +9,7 @@ use crate::engine::driver::Backend;
 use crate::engine::solver::{Term, Z3};
 use crate::engine::{COUNT_ENUMERATION_CAP, Failure, Options, SolverError};
 use crate::ir::arith::Integer;
-use crate::ir::{CharId, Expr, ExprKind, Program, Ty};
+use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 
 mod finite;
@@ -45,12 +45,16 @@ pub(crate) struct State {
     pub kappa: Term,
     pub learned: Vec<Vec<Learned>>,
     pub worlds: Option<WorldList>,
+    /// Each character's plausibility ranks, most significant first: an int term (lower
+    /// more plausible) and how many values it takes (0 to that, less one).
+    pub ranks: Rc<Vec<Vec<(Term, usize)>>>,
 }
 
 /// The goal of a knowledge operator: that a formula holds, or the values of expressions.
 pub(super) enum Goal {
     That(Term),
-    Values(Vec<Term>),
+    /// The values of the terms, in the worlds where the condition holds (all: None).
+    Values(Vec<Term>, Option<Term>),
 }
 
 pub(crate) struct Z3Backend {
@@ -76,7 +80,7 @@ impl Z3Backend {
         Z3Backend {
             program,
             options: options.clone(),
-            z3: Z3::new(options.timeout),
+            z3: Z3::new(options.timeout).cancelled_by(&options.cancel),
             vars,
             finite_cache: Vec::new(),
         }
@@ -118,6 +122,25 @@ impl Z3Backend {
             .and_then(|a| a.worlds.clone())
     }
 
+    /// `state` with `rank` (an int term with `levels` values) as `who`'s new most
+    /// significant plausibility rank.
+    fn ranked(&self, state: &State, who: CharId, rank: Term, levels: usize) -> State {
+        let mut ranks = (*state.ranks).clone();
+        ranks[who.0].insert(0, (rank, levels));
+        State {
+            ranks: Rc::new(ranks),
+            ..state.clone()
+        }
+    }
+
+    /// The value an occurrence constant holds until its event happens.
+    fn not_yet(&self, occ: ConstId) -> i64 {
+        let o = self.program.constants[occ.0]
+            .occurrence
+            .expect("an occurrence");
+        self.program.events[o.event.0].not_yet()
+    }
+
     /// The value of `term` in one world.
     fn eval_in(&self, term: &Term, world: &[Value]) -> Result<Value, SolverError> {
         term.compile(&self.vars).eval(world, &mut Vec::new())
@@ -142,6 +165,7 @@ impl Z3Backend {
                 kappa: state.kappa.clone(),
                 learned: state.learned.clone(),
                 worlds: Some(Rc::new(kept)),
+                ranks: state.ranks.clone(),
             });
         }
         let mut phi = self.z3.simplify(&phi)?;
@@ -160,6 +184,7 @@ impl Z3Backend {
             kappa: self.z3.simplify(&Term::and(&[state.kappa.clone(), phi]))?,
             learned: state.learned.clone(),
             worlds: None,
+            ranks: state.ranks.clone(),
         })
     }
 }
@@ -174,10 +199,17 @@ impl Backend for Z3Backend {
     }
 
     fn initial(&mut self) -> Result<State, SolverError> {
+        // Every occurrence of an event holds its not-yet value until it happens.
+        let not_yet: Vec<Term> = (self.program.occurrences())
+            .map(|o| self.vars[o.0].eq(&Term::int(self.not_yet(o))))
+            .collect();
+        let mut kappa = vec![enum_domains(&self.program, &self.vars)];
+        kappa.extend(not_yet);
         Ok(State {
-            kappa: enum_domains(&self.program, &self.vars).simplify(),
+            kappa: Term::and(&kappa).simplify(),
             learned: vec![Vec::new(); self.program.characters.len()],
             worlds: None,
+            ranks: Rc::new(vec![Vec::new(); self.program.characters.len()]),
         })
     }
 
@@ -266,6 +298,75 @@ impl Backend for Z3Backend {
         Ok(next)
     }
 
+    fn upgrade(&mut self, state: &State, who: CharId, set: Term) -> Result<State, SolverError> {
+        let rank = set.ite(&Term::int(0), &Term::int(1));
+        Ok(self.ranked(state, who, rank, 2))
+    }
+
+    fn prefer(
+        &mut self,
+        state: &State,
+        who: CharId,
+        rank: &Expr,
+        levels: usize,
+    ) -> Result<State, SolverError> {
+        let rank = self.encode(rank, state, &[])?;
+        Ok(self.ranked(state, who, rank, levels))
+    }
+
+    fn learn_set(&mut self, state: &State, who: CharId, set: Term) -> Result<State, SolverError> {
+        let mut next = state.clone();
+        next.learned[who.0].push(Learned::Expr(set));
+        Ok(next)
+    }
+
+    fn event(
+        &mut self,
+        state: &State,
+        occ: ConstId,
+        pres: Vec<Term>,
+    ) -> Result<State, SolverError> {
+        let var = self.vars[occ.0].clone();
+        let not_yet = Term::int(self.not_yet(occ));
+        // κ and the preconditions hold `occ` at its not-yet value: read them there.
+        let before =
+            |t: &Term| t.substitute(std::slice::from_ref(&var), std::slice::from_ref(&not_yet));
+        let pres: Vec<Term> = pres.iter().map(before).collect();
+        if let Some(worlds) = self.listed(state) {
+            let compiled: Vec<_> = pres.iter().map(|p| p.compile(&self.vars)).collect();
+            let mut scratch = Vec::new();
+            let mut next = Vec::new();
+            for w in worlds.iter() {
+                for (c, pre) in compiled.iter().enumerate() {
+                    if pre.eval(w, &mut scratch)? == Value::Bool(true) {
+                        let mut w = w.clone();
+                        w[occ.0] = Value::Int(c as i64);
+                        next.push(w);
+                    }
+                }
+            }
+            return Ok(State {
+                kappa: state.kappa.clone(),
+                learned: state.learned.clone(),
+                worlds: Some(Rc::new(next)),
+                ranks: state.ranks.clone(),
+            });
+        }
+        let happened: Vec<Term> = pres
+            .into_iter()
+            .enumerate()
+            .map(|(c, pre)| Term::and(&[var.eq(&Term::int(c as i64)), pre]))
+            .collect();
+        Ok(State {
+            kappa: self
+                .z3
+                .simplify(&Term::and(&[before(&state.kappa), Term::or(&happened)]))?,
+            learned: state.learned.clone(),
+            worlds: None,
+            ranks: state.ranks.clone(),
+        })
+    }
+
     fn pin(&mut self, phi: &Expr, state: &State) -> Result<Vec<World>, SolverError> {
         let phi = self.encode(phi, state, &[])?;
         let domains = enum_domains(&self.program, &self.vars);
@@ -332,12 +433,14 @@ impl Backend for Z3Backend {
                     .simplify(&Term::and(&[self.kappa_of(before), hint]))?,
                 learned: learned.learned.clone(),
                 worlds: None,
+                ranks: learned.ranks.clone(),
             });
         }
         let start = State {
             kappa: before.kappa.clone(),
             learned: learned.learned.clone(),
             worlds: before.worlds.clone(),
+            ranks: learned.ranks.clone(),
         };
         self.add_to_kappa(&start, hint, false)
     }
@@ -411,10 +514,27 @@ impl Backend for Z3Backend {
             }
             views.push(view);
         }
+        let mut ranks = Vec::with_capacity(state.ranks.len());
+        for own in state.ranks.iter() {
+            let compiled: Vec<_> = own.iter().map(|(r, _)| r.compile(&self.vars)).collect();
+            let mut per_world = Vec::with_capacity(worlds.len());
+            for w in &worlds {
+                let tuple = compiled
+                    .iter()
+                    .map(|r| match r.eval(&w.0, &mut scratch)? {
+                        Value::Int(n) => Ok(n),
+                        Value::Bool(b) => Ok(i64::from(b)),
+                    })
+                    .collect::<Result<Vec<i64>, SolverError>>()?;
+                per_world.push(tuple);
+            }
+            ranks.push(per_world);
+        }
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 }

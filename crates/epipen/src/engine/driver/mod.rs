@@ -7,8 +7,10 @@ use std::ops::Deref;
 use std::rc::Rc;
 use std::time::Instant;
 
+mod event;
+
 use super::{At, Counterexample, EngineError, Event, Failure, Options, SolverError};
-use crate::ir::{CharId, CheckpointId, ConstId, Expr, ExprKind, Program, Stmt, StmtKind};
+use crate::ir::{CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Stmt, StmtKind};
 use crate::syntax::Span;
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 
@@ -65,6 +67,44 @@ pub(crate) trait Backend {
         state: &Self::State,
         who: CharId,
         what: &Expr,
+    ) -> Result<Self::State, SolverError>;
+    /// `who` learns whether `set` holds (a formula with knowledge operators, evaluated
+    /// in the state where it is learned).
+    fn learn_set(
+        &mut self,
+        state: &Self::State,
+        who: CharId,
+        set: Self::Set,
+    ) -> Result<Self::State, SolverError>;
+    /// `who` now finds the worlds of `set` more plausible than the others, its old
+    /// plausibility deciding inside each part (radical upgrade): `who`'s new most
+    /// significant rank is 0 in `set` and 1 elsewhere.
+    fn upgrade(
+        &mut self,
+        state: &Self::State,
+        who: CharId,
+        set: Self::Set,
+    ) -> Result<Self::State, SolverError>;
+    /// `who`'s new most significant rank is the value of `rank`, an int expression with
+    /// values in `0..levels`, lower more plausible: after an event, each case's rank in
+    /// `who`'s `expects` line (the action-priority update).
+    fn prefer(
+        &mut self,
+        state: &Self::State,
+        who: CharId,
+        rank: &Expr,
+        levels: usize,
+    ) -> Result<Self::State, SolverError>;
+    /// An event happens: `occ`, an occurrence constant that holds its not-yet value in
+    /// every world of `state` (and in `pres`), takes the value of the case that happened.
+    /// The new κ holds the world w with `occ` = c for every world w of κ in `pres[c]`
+    /// (the worlds where case c's precondition held). What characters learned is kept
+    /// (the driver then makes each learn the group of the case it saw).
+    fn event(
+        &mut self,
+        state: &Self::State,
+        occ: ConstId,
+        pres: Vec<Self::Set>,
     ) -> Result<Self::State, SolverError>;
 
     /// The first two worlds (canonical order) of the constants' types where the
@@ -123,6 +163,7 @@ pub(crate) trait Run {
         cap: usize,
     ) -> Result<Option<Model>, Failure>;
     fn backend(&self) -> &'static str;
+    fn actual(&self) -> Option<World>;
 }
 
 /// Runs a program's statements over one backend.
@@ -146,6 +187,12 @@ pub(crate) struct Driver<B: Backend> {
     terms: Option<Rc<Vec<Expr>>>,
     /// `terms` as each checkpoint saved them.
     saved_terms: Vec<Option<Rc<Vec<Expr>>>>,
+    /// Each event's latest occurrence constant (None: it has not happened yet).
+    latest: Rc<Vec<Option<ConstId>>>,
+    /// `latest` as each checkpoint saved it.
+    saved_latest: Vec<Rc<Vec<Option<ConstId>>>>,
+    /// Which occurrence constants have happened.
+    happened: Vec<bool>,
     /// Changes `terms` or a saved checkpoint went through: with the address of an
     /// expression of the program, the key of its substituted form.
     generation: u64,
@@ -179,6 +226,7 @@ impl<B: Backend> Driver<B> {
     ) -> Result<Driver<B>, SolverError> {
         let state = backend.initial()?;
         let program_checkpoints = program.checkpoints.len();
+        let (events, constants) = (program.events.len(), program.constants.len());
         Ok(Driver {
             checkpoints: vec![None; program.checkpoints.len()],
             program,
@@ -192,25 +240,42 @@ impl<B: Backend> Driver<B> {
             depth: 0,
             terms: None,
             saved_terms: vec![None; program_checkpoints],
+            latest: Rc::new(vec![None; events]),
+            saved_latest: (0..program_checkpoints).map(|_| Rc::default()).collect(),
+            happened: vec![false; constants],
             generation: 0,
             substituted: HashMap::new(),
         })
     }
 
-    /// `e` as the backend must read it: over the constants' values at the story's start.
-    fn now<'e>(&mut self, e: &'e Expr) -> Now<'e> {
+    /// `e` as the backend must read it: over the constants' values at the story's start
+    /// and the occurrences of the events named in it; a story error when it names an
+    /// event that has not happened.
+    fn now<'e>(&mut self, e: &'e Expr) -> Result<Now<'e>, Failure> {
         if self.generation == 0 {
-            return Now::Same(e);
+            if !self.program.events.is_empty() {
+                no_latest(&self.program, e)?;
+            }
+            return Ok(Now::Same(e));
         }
         let key = (std::ptr::from_ref(e) as usize, self.generation);
         if let Some(done) = self.substituted.get(&key) {
-            return Now::Changed(done.clone());
+            return Ok(Now::Changed(done.clone()));
         }
-        let saved = &self.saved_terms;
-        let at = |c: CheckpointId| saved.get(c.0).and_then(|t| t.as_deref().map(Vec::as_slice));
-        let done = Rc::new(e.substitute(self.terms.as_deref().map(Vec::as_slice), &at));
+        let (saved, saved_latest) = (&self.saved_terms, &self.saved_latest);
+        let at = |c: CheckpointId| Moment {
+            terms: saved.get(c.0).and_then(|t| t.as_deref().map(Vec::as_slice)),
+            latest: saved_latest.get(c.0).map_or(&[], |l| l.as_slice()),
+        };
+        let now = Moment {
+            terms: self.terms.as_deref().map(Vec::as_slice),
+            latest: &self.latest,
+        };
+        let done = e.substitute(now, &at);
+        no_latest(&self.program, &done)?;
+        let done = Rc::new(done);
         self.substituted.insert(key, done.clone());
-        Now::Changed(done)
+        Ok(Now::Changed(done))
     }
 
     /// A world as the story now names it: its constants' current values.
@@ -251,6 +316,7 @@ impl<B: Backend> Driver<B> {
     }
 
     fn check_deadline(&self) -> Result<(), SolverError> {
+        self.options.cancel.check()?;
         match self.deadline {
             Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
             _ => Ok(()),
@@ -303,34 +369,38 @@ impl<B: Backend> Driver<B> {
                 let added = self.announced(stmt, &state, sink)?;
                 self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
             }
+            StmtKind::Learn { who, what } if what.mentions_knowledge() => {
+                let state = self.state.clone();
+                let set = self.formula(what, &state).at(stmt.span)?;
+                self.state = self.backend.learn_set(&state, *who, set).at(stmt.span)?;
+            }
+            StmtKind::Expects { who, formula } => {
+                let state = self.state.clone();
+                let set = self.formula(formula, &state).at(stmt.span)?;
+                self.state = self.backend.upgrade(&state, *who, set).at(stmt.span)?;
+            }
             StmtKind::Learn { who, what } => {
-                let what = self.now(what);
+                let what = self.now(what).at(stmt.span)?;
                 self.state = self.backend.learn(&self.state, *who, &what).at(stmt.span)?;
             }
             StmtKind::Checkpoint(c) => {
                 self.checkpoints[c.0] = Some(self.state.clone());
-                if self.terms.is_some() {
+                if self.terms.is_some() || self.latest.iter().any(Option::is_some) {
                     self.saved_terms[c.0] = self.terms.clone();
+                    self.saved_latest[c.0] = self.latest.clone();
                     self.generation += 1;
                 }
             }
             StmtKind::Check(phi) => self.check(stmt.span, phi, sink)?,
-            StmtKind::Assign { target, value } => {
-                let value = self.now(value).clone();
-                let mut terms = match &self.terms {
-                    Some(terms) => terms.as_ref().clone(),
-                    None => (self.program.constants.iter().enumerate())
-                        .map(|(k, c)| Expr {
-                            kind: ExprKind::Const(ConstId(k)),
-                            ty: c.ty,
-                            span: c.span,
-                        })
-                        .collect(),
-                };
-                terms[target.0] = value;
-                self.terms = Some(Rc::new(terms));
-                self.generation += 1;
+            StmtKind::CheckActual(phi) => self.check_actual(stmt.span, phi, sink)?,
+            StmtKind::Assign { changes } => {
+                let mut values = Vec::with_capacity(changes.len());
+                for (target, value) in changes {
+                    values.push((*target, self.now(value).at(stmt.span)?.clone()));
+                }
+                self.change(values);
             }
+            StmtKind::Event(event) => self.event(stmt.span, event, sink)?,
             StmtKind::Worlds { limit } => {
                 if !self.options.skip_worlds_statements {
                     let set = self.worlds_now(*limit).at(stmt.span)?;
@@ -413,9 +483,29 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    fn formula(&mut self, e: &Expr, state: &B::State) -> Result<B::Set, SolverError> {
-        let e = self.now(e);
-        self.backend.formula(&e, state, &self.checkpoints)
+    fn formula(&mut self, e: &Expr, state: &B::State) -> Result<B::Set, Failure> {
+        let e = self.now(e)?;
+        Ok(self.backend.formula(&e, state, &self.checkpoints)?)
+    }
+
+    /// Gives each constant of `changes` its new term (over the values at the story's
+    /// start), all at once.
+    fn change(&mut self, changes: Vec<(ConstId, Expr)>) {
+        let mut terms = match &self.terms {
+            Some(terms) => terms.as_ref().clone(),
+            None => (self.program.constants.iter().enumerate())
+                .map(|(k, c)| Expr {
+                    kind: ExprKind::Const(ConstId(k)),
+                    ty: c.ty,
+                    span: c.span,
+                })
+                .collect(),
+        };
+        for (target, value) in changes {
+            terms[target.0] = value;
+        }
+        self.terms = Some(Rc::new(terms));
+        self.generation += 1;
     }
 
     /// `check φ`: φ must hold in every world of κ.
@@ -451,6 +541,79 @@ impl<B: Backend> Driver<B> {
         Ok(())
     }
 
+    /// `check actual φ`: φ must hold in the actual world.
+    fn check_actual(
+        &mut self,
+        span: Span,
+        phi: &Expr,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<(), EngineError> {
+        let state = self.state.clone();
+        let set = self.formula(phi, &state).at(span)?;
+        if self.holds_in_actual(&set, "`check actual`").at(span)? {
+            sink(Event::CheckHolds { span });
+            return Ok(());
+        }
+        let actual = World(
+            self.actual
+                .as_ref()
+                .map(|(w, _)| w.clone())
+                .unwrap_or_default(),
+        );
+        let world = self.shown(&actual).at(span)?;
+        if self.options.keep_refuted_hints {
+            sink(Event::CheckFailed { span, world });
+            Ok(())
+        } else {
+            Err(Failure::CheckFailed(world)).at(span)
+        }
+    }
+
+    /// `phi` with every occurrence constant pinned that `actual φ` does not have to
+    /// pin: those that have not happened hold their not-yet value; those that have hold
+    /// one of their cases, and when an earlier `actual` (`previous`, of this `repeat`'s
+    /// previous round) said which case happened, that case.
+    fn pinned_occurrences(&self, phi: &Expr, previous: Option<&[Value]>) -> Expr {
+        let mut conjuncts = vec![phi.clone()];
+        for occ in self.program.occurrences() {
+            let o = self.program.constants[occ.0]
+                .occurrence
+                .expect("an occurrence");
+            let not_yet = self.program.events[o.event.0].not_yet();
+            let (op, value) = if self.happened[occ.0] {
+                match previous.and_then(|w| w.get(occ.0)) {
+                    Some(Value::Int(v)) => (crate::ir::CmpOp::Eq, *v),
+                    _ => (crate::ir::CmpOp::Ne, not_yet),
+                }
+            } else {
+                (crate::ir::CmpOp::Eq, not_yet)
+            };
+            let ty = self.program.constants[occ.0].ty;
+            let at = |kind| Expr {
+                kind,
+                ty,
+                span: phi.span,
+            };
+            conjuncts.push(Expr {
+                kind: ExprKind::Cmp(
+                    op,
+                    Box::new(at(ExprKind::Const(occ))),
+                    Box::new(at(ExprKind::Int(value))),
+                ),
+                ty: crate::ir::Ty::Bool,
+                span: phi.span,
+            });
+        }
+        conjuncts
+            .into_iter()
+            .reduce(|a, b| Expr {
+                kind: ExprKind::Logic(crate::ir::LogicOp::And, Box::new(a), Box::new(b)),
+                ty: crate::ir::Ty::Bool,
+                span: phi.span,
+            })
+            .expect("phi")
+    }
+
     /// Whether `set` holds in the actual world (`what` names the statement that needs it).
     fn holds_in_actual(&mut self, set: &B::Set, what: &str) -> Result<bool, Failure> {
         match &self.actual {
@@ -462,16 +625,19 @@ impl<B: Backend> Driver<B> {
     /// `actual φ`: φ must allow exactly one world, which must be possible under κ. The
     /// same statement again (in the next round of a `repeat`) declares the same world.
     fn set_actual(&mut self, expr: &Expr, span: Span) -> Result<(), Failure> {
+        let mut previous = None;
         if self.actual_at == Some(span) {
             // The same `actual` in a later round of its `repeat`: made again, with the
-            // values its names have now (after a `:=`, another world's).
-            self.actual = None;
+            // values its names have now (after a `:=`, another world's), and the cases
+            // that happened in the actual world.
+            previous = self.actual.take().map(|(w, _)| w);
         }
         if self.actual.is_some() {
             return Err(Failure::second_actual());
         }
         let state = self.state.clone();
-        let expr = self.now(expr);
+        let expr = self.now(expr)?;
+        let expr = self.pinned_occurrences(&expr, previous.as_deref());
         match self.backend.pin(&expr, &state)?.as_slice() {
             [] => Err(Failure::actual_allows_none()),
             [w] => {
@@ -641,11 +807,18 @@ impl<B: Backend> Run for Driver<B> {
             worlds: shown?,
             before: Some(model.worlds),
             views: model.views,
+            ranks: model.ranks,
         }))
     }
 
     fn backend(&self) -> &'static str {
         self.backend.name()
+    }
+
+    fn actual(&self) -> Option<World> {
+        self.actual
+            .as_ref()
+            .map(|(values, _)| World(values.clone()))
     }
 }
 
@@ -708,12 +881,30 @@ impl Run for Refused {
     fn backend(&self) -> &'static str {
         "none"
     }
+
+    fn actual(&self) -> Option<World> {
+        None
+    }
+}
+
+/// A story error unless every event `e` names has happened (the driver has replaced
+/// `Latest` by its occurrence).
+fn no_latest(program: &Program, e: &Expr) -> Result<(), Failure> {
+    e.walk(&mut |x| match x.kind {
+        ExprKind::Latest(event) => Err(Failure::event_not_happened(&program.events[event.0].name)),
+        _ => Ok(()),
+    })
 }
 
 /// The statements of an `assert_adds_ck` block that still run when its hint is taken on
-/// trust: what the block teaches characters (`learns`) and the checkpoints it saves. Its
-/// announcements are replaced by the hint.
+/// trust: what the block teaches characters (`learns`), what it makes them expect
+/// (`expects`: κ does not change) and the checkpoints it saves. Its announcements are
+/// replaced by the hint.
 fn kept_when_trusted(body: &[Stmt]) -> impl Iterator<Item = &Stmt> {
-    body.iter()
-        .filter(|s| matches!(s.kind, StmtKind::Learn { .. } | StmtKind::Checkpoint(_)))
+    body.iter().filter(|s| {
+        matches!(
+            s.kind,
+            StmtKind::Learn { .. } | StmtKind::Expects { .. } | StmtKind::Checkpoint(_)
+        )
+    })
 }

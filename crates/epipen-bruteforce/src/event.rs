@@ -1,0 +1,198 @@
+//! Events as the product update, from the definition: W' = {(w, c) : w ∈ W, pre_c(w)}
+//! (a pair is w with c written in the occurrence's slot), A's indistinguishability
+//! (w, c) ~ (v, d) iff w ~ v and A's `sees` line puts c and d in one group, and the
+//! values after c's changes.
+
+use std::rc::Rc;
+
+use epipen_ir::{EventStmt, Expr, ExprKind, Stmt, StmtKind, Value, World};
+
+use crate::{Change, Evaluator, Fail, Learned, dense, rank};
+
+/// What an expression naming an event that has not happened fails with (a story error,
+/// as the engines report it).
+pub(crate) const NOT_HAPPENED: &str = "the event has not happened yet";
+
+impl<'p> Evaluator<'p> {
+    /// Runs the event; returns the case that happened in the actual world (None without
+    /// an actual world).
+    pub(crate) fn event(&mut self, event: &'p EventStmt) -> Result<Option<usize>, Fail> {
+        let Some(occ) = event
+            .occurrences
+            .iter()
+            .map(|o| o.0)
+            .find(|&o| !self.happened[o])
+        else {
+            return Err(Fail::from(
+                "an event ran more often than its occurrences".to_string(),
+            ));
+        };
+        let state = self.state.clone();
+        // Which cases can happen in which worlds, before the event.
+        let mut possible: Vec<Vec<bool>> = Vec::with_capacity(state.worlds.len());
+        for w in state.worlds.iter() {
+            let mut row = Vec::with_capacity(event.cases.len());
+            for case in &event.cases {
+                row.push(match &case.pre {
+                    None => true,
+                    Some(pre) => self.eval(pre, w, &state)?.into_bool()?,
+                });
+            }
+            possible.push(row);
+        }
+        let actual_case = match &self.actual {
+            None if event.actual.is_some() => {
+                return Err(Fail::story("`actual CASE` without an actual world"));
+            }
+            None => None,
+            Some(actual) => {
+                let actual = actual.clone();
+                let mut here = Vec::new();
+                for (c, case) in event.cases.iter().enumerate() {
+                    let holds = match &case.pre {
+                        None => true,
+                        Some(pre) => self.eval(pre, &actual, &state)?.into_bool()?,
+                    };
+                    if holds {
+                        here.push(c);
+                    }
+                }
+                match (event.actual, here.as_slice()) {
+                    (Some(k), _) if here.contains(&k) => Some(k),
+                    (Some(_), _) => {
+                        return Err(Fail::story(
+                            "the actual case cannot happen in the actual world",
+                        ));
+                    }
+                    (None, [k]) => Some(*k),
+                    (None, _) => {
+                        return Err(Fail::story(
+                            "not exactly one case can happen in the actual world",
+                        ));
+                    }
+                }
+            }
+        };
+        let mut worlds = Vec::new();
+        // Action priority: (w, c) below (v, d) for A when A expects c more than d, or
+        // equally and w is below v.
+        let mut keys: Vec<Vec<(World, (usize, usize))>> = vec![Vec::new(); event.expects.len()];
+        for (w, row) in state.worlds.iter().zip(&possible) {
+            for (c, &can) in row.iter().enumerate() {
+                if can {
+                    let pair = with_case(w, occ, c);
+                    for (a, ranks) in event.expects.iter().enumerate() {
+                        let case_rank = ranks.as_ref().map_or(0, |r| r[c]);
+                        keys[a].push((pair.clone(), (case_rank, rank(&state, a, w))));
+                    }
+                    worlds.push(pair);
+                }
+            }
+        }
+        let plausibility = keys.into_iter().map(|k| Rc::new(dense(k))).collect();
+        let mut learned = state.learned.clone();
+        for (who, groups) in event.sees.iter().enumerate() {
+            if let Some(groups) = groups {
+                learned[who].push(Learned::Saw { occ, groups });
+            }
+        }
+        self.happened[occ] = true;
+        self.change(Change::Event {
+            occ,
+            cases: &event.cases,
+        });
+        self.state = self.new_state_ranked(Rc::new(worlds), learned, plausibility);
+        if let (Some(k), Some(actual)) = (actual_case, &self.actual) {
+            self.actual = Some(with_case(actual, occ, k));
+        }
+        Ok(actual_case)
+    }
+
+    /// The worlds `actual φ` chooses from: each world of the domain with a case in the
+    /// slot of every occurrence that has happened (the pairs (w, c) of the definition),
+    /// where an `actual` made again (in a `repeat`'s later round) keeps the cases the
+    /// actual world had.
+    pub(crate) fn candidates(&self) -> Result<Rc<Vec<World>>, Fail> {
+        let happened: Vec<usize> = (0..self.happened.len())
+            .filter(|&o| self.happened[o])
+            .collect();
+        if happened.is_empty() {
+            return Ok(self.all.clone());
+        }
+        let mut worlds: Vec<World> = self.all.to_vec();
+        for occ in happened {
+            let cases: Vec<usize> = match &self.actual {
+                Some(actual) => vec![self.case_in(actual, occ)?],
+                None => (0..self.not_yet(occ)).collect(),
+            };
+            if (worlds.len() as u64).saturating_mul(cases.len() as u64) > crate::MAX_WORLDS {
+                return Err(Fail::from(
+                    "too many worlds for `actual` to choose from".to_string(),
+                ));
+            }
+            worlds = worlds
+                .iter()
+                .flat_map(|w| cases.iter().map(move |&c| with_case(w, occ, c)))
+                .collect();
+        }
+        Ok(Rc::new(worlds))
+    }
+
+    /// Fails, as the engines do, when an expression `stmt` evaluates now names an event
+    /// that has not happened, whether or not its evaluation would reach the name (`p or
+    /// e == a`, a knowledge operator over no world). A `repeat`'s condition is checked
+    /// at the end of each round, the statements of a block one by one.
+    pub(crate) fn named_events(&self, stmt: &Stmt) -> Result<(), String> {
+        let time = self.changes.len();
+        match &stmt.kind {
+            StmtKind::Repeat { .. } | StmtKind::Simultaneously(_) => Ok(()),
+            StmtKind::AssertAddsCk { hint, .. } => self.happened_by(hint, time),
+            _ => stmt.each_expr(&mut |e| self.happened_by(e, time)),
+        }
+    }
+
+    /// Fails when `e`, read at `time` (inside `at(c, …)`, at the checkpoint's), names an
+    /// event that has not happened then.
+    pub(crate) fn happened_by(&self, e: &Expr, time: usize) -> Result<(), String> {
+        e.walk(&mut |x| match &x.kind {
+            ExprKind::Latest(event) if self.latest[time][event.0].is_none() => {
+                Err(NOT_HAPPENED.to_string())
+            }
+            ExprKind::At { checkpoint, body } => match &self.checkpoints[checkpoint.0] {
+                Some(state) => self.happened_by(body, state.time),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        })
+    }
+
+    /// The case of the occurrence `occ` in world `w` (in its slot).
+    pub(crate) fn case_in(&self, w: &World, occ: usize) -> Result<usize, String> {
+        match w.0.get(occ) {
+            Some(Value::Int(c)) => usize::try_from(*c)
+                .ok()
+                .filter(|&c| c < self.not_yet(occ))
+                .ok_or_else(|| NOT_HAPPENED.to_string()),
+            _ => Err(format!("slot #{occ} holds no case")),
+        }
+    }
+
+    /// The event of the occurrence slot `occ`.
+    pub(crate) fn event_of(&self, occ: usize) -> usize {
+        self.program.constants[occ]
+            .occurrence
+            .map_or(usize::MAX, |o| o.event.0)
+    }
+
+    /// The value an occurrence slot holds until its event happens.
+    pub(crate) fn not_yet(&self, occ: usize) -> usize {
+        self.program.events[self.event_of(occ)].cases.len()
+    }
+}
+
+/// The pair (w, c): `w` with the case `c` in the slot `occ`.
+fn with_case(w: &World, occ: usize, c: usize) -> World {
+    let mut values = w.0.clone();
+    values[occ] = Value::Int(c as i64);
+    World(values)
+}

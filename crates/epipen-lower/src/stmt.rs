@@ -1,0 +1,433 @@
+//! Statements: each lowered in turn, loops unrolled, `if`s decided.
+
+use epipen_ir::{self as ir, CharId, CheckpointId, ConstId, Ty};
+use epipen_syntax::ast::{self, Ident, StmtKind};
+use epipen_syntax::{Diagnostic, Span};
+
+use crate::*;
+
+impl Lowerer {
+    pub(crate) fn block(&mut self, block: &ast::Block, out: &mut Vec<ir::Stmt>) {
+        self.depth += 1;
+        for stmt in &block.statements {
+            self.stmt(stmt, out);
+        }
+        self.depth -= 1;
+    }
+
+    /// Emits a statement that runs. `reported`: the error count before it was lowered;
+    /// one that lowers to nothing must have reported an error.
+    pub(crate) fn emit(
+        &mut self,
+        out: &mut Vec<ir::Stmt>,
+        kind: Option<ir::StmtKind>,
+        span: Span,
+        reported: usize,
+    ) {
+        if self.dead > 0 {
+            return;
+        }
+        match kind {
+            Some(kind) => out.push(ir::Stmt { kind, span }),
+            None if self.reported == reported => {
+                self.vanished.get_or_insert(span);
+            }
+            None => {}
+        }
+    }
+
+    pub(crate) fn stmt(&mut self, stmt: &ast::Stmt, out: &mut Vec<ir::Stmt>) {
+        self.current = stmt.span.start;
+        let reported = self.reported;
+        let is_declaration = matches!(
+            stmt.kind,
+            StmtKind::Characters(_)
+                | StmtKind::Constants { .. }
+                | StmtKind::Const { .. }
+                | StmtKind::Enum { .. }
+        );
+        if is_declaration && self.depth > 0 {
+            self.error(
+                Diagnostic::error(
+                    stmt.span,
+                    "declarations must be at the top level of the story",
+                )
+                .with_hint(
+                    "move it before the block; a loop can use a family, e.g. `bool muddy[n]`",
+                ),
+            );
+            return;
+        }
+        let announcement = matches!(
+            stmt.kind,
+            StmtKind::Announce(_)
+                | StmtKind::Says { .. }
+                | StmtKind::Reveals { .. }
+                | StmtKind::For { .. }
+                | StmtKind::If { .. }
+        );
+        if self.simultaneous && !announcement {
+            self.error(
+                Diagnostic::error(stmt.span, "only announcements can be made simultaneously")
+                    .with_hint(
+                        "inside `simultaneously { … }` write `announce …`, `A: …` or `A reveals …`",
+                    ),
+            );
+            return;
+        }
+        let kind = match &stmt.kind {
+            StmtKind::Characters(decls) => {
+                for decl in decls {
+                    self.declare_characters(decl);
+                }
+                return;
+            }
+            StmtKind::Constants { sort, names } => {
+                let ty = match sort {
+                    ast::SortName::Int => Some(Ty::Int),
+                    ast::SortName::Bool => Some(Ty::Bool),
+                    ast::SortName::Enum(name) => self.sort(name),
+                };
+                for decl in names {
+                    self.declare_constants(decl, ty);
+                }
+                return;
+            }
+            StmtKind::Const { name, value } => {
+                let computed = self.compile_time_int(value, "the value of a `const`");
+                let value = self.sets.get(&name.name).copied().or(computed);
+                if self.declare(name, false) {
+                    self.names.insert(name.name.clone(), Entity::Param(value));
+                }
+                return;
+            }
+            StmtKind::Enum { name, variants } => {
+                self.declare_enum(name, variants);
+                return;
+            }
+            StmtKind::Announce(what) => {
+                let formula = self.expr(what, Ctx::storyteller());
+                self.formula(formula).map(|formula| ir::StmtKind::Announce {
+                    speaker: None,
+                    formula,
+                })
+            }
+            StmtKind::Says { speaker, what } => {
+                let (who, formula) = self.speech(speaker, what);
+                who.zip(formula)
+                    .map(|(who, formula)| ir::StmtKind::Announce {
+                        speaker: Some(who),
+                        formula,
+                    })
+            }
+            StmtKind::Reveals { who, what } => {
+                let (who, formula) = self.speech(who, what);
+                who.zip(formula).map(|(who, formula)| {
+                    let text = self.namer().show(&formula, Some(who));
+                    ir::StmtKind::Reveal { who, formula, text }
+                })
+            }
+            StmtKind::Learns { who, what } => {
+                let learner = self.character_expr(who);
+                let what = self.expr(what, Ctx::storyteller());
+                if let Some(e) = &what
+                    && e.mentions_knowledge()
+                    && e.ty != Ty::Bool
+                {
+                    self.error(
+                        Diagnostic::error(
+                            e.span,
+                            "a value learned with knowledge operators must be a formula",
+                        )
+                        .with_hint(
+                            "`A learns φ` with knowledge operators learns whether φ holds now; \
+                             write the formula, e.g. `A learns knows(B, x == 1)`",
+                        ),
+                    );
+                    return;
+                }
+                learner
+                    .zip(what)
+                    .map(|(who, what)| ir::StmtKind::Learn { who, what })
+            }
+            StmtKind::Actual(what) => {
+                let ctx = Ctx {
+                    objective: Some(Objective::Actual),
+                    ..Ctx::storyteller()
+                };
+                let formula = self.expr(what, ctx);
+                if self.dead == 0 {
+                    self.one_actual(stmt.span);
+                }
+                self.formula(formula).map(ir::StmtKind::Actual)
+            }
+            StmtKind::Checkpoint(name) => self.define_checkpoint(name),
+            StmtKind::Worlds { limit } => match limit {
+                None => Some(ir::StmtKind::Worlds {
+                    limit: DEFAULT_WORLDS_LIMIT,
+                }),
+                Some((0, span)) => {
+                    self.error(Diagnostic::error(*span, "a limit must be at least 1"));
+                    None
+                }
+                Some((limit, _)) => Some(ir::StmtKind::Worlds { limit: *limit }),
+            },
+            StmtKind::For { var, range, body } => {
+                self.for_loop(var, range, body, out);
+                return;
+            }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let cond = self.compile_time_bool(cond, "the condition of `if`");
+                let empty = ast::Block {
+                    statements: Vec::new(),
+                    span: Span::default(),
+                };
+                let otherwise = otherwise.as_ref().unwrap_or(&empty);
+                match cond {
+                    Some(true) => {
+                        self.block(then, out);
+                        self.dead(|l| l.block(otherwise, out));
+                    }
+                    Some(false) => {
+                        self.dead(|l| l.block(then, out));
+                        self.block(otherwise, out);
+                    }
+                    None => self.dead(|l| {
+                        l.block(then, out);
+                        l.block(otherwise, out);
+                    }),
+                }
+                return;
+            }
+            StmtKind::Simultaneously(body) => {
+                let mut inner = Vec::new();
+                self.simultaneous = true;
+                self.block(body, &mut inner);
+                self.simultaneous = false;
+                Some(ir::StmtKind::Simultaneously(inner))
+            }
+            StmtKind::Repeat { max, body, until } => {
+                let rounds = self.compile_time_int(max, "the number of rounds");
+                let rounds = match rounds {
+                    Some(n) if n >= 1 => Some(n as u64),
+                    Some(n) => {
+                        if self.dead == 0 {
+                            self.error(
+                                Diagnostic::error(
+                                    max.span,
+                                    format!("`repeat` needs at least 1 round, found {n}"),
+                                )
+                                .with_hint("write e.g. `repeat max 10 { … } until …`"),
+                            );
+                        }
+                        None
+                    }
+                    None => None,
+                };
+                let mut inner = Vec::new();
+                self.repeat_rounds.push(rounds.unwrap_or(1));
+                self.block(body, &mut inner);
+                self.repeat_rounds.pop();
+                self.current = stmt.span.start;
+                let until = self.expr(until, Ctx::storyteller());
+                let until = self.formula(until);
+                rounds.zip(until).map(|(max, until)| ir::StmtKind::Repeat {
+                    max,
+                    body: inner,
+                    until,
+                })
+            }
+            StmtKind::AssertAddsCk { hint, body } => {
+                let hint = self.expr(hint, Ctx::storyteller());
+                let hint = self.formula(hint);
+                let mut inner = Vec::new();
+                self.block(body, &mut inner);
+                if let Some(span) = first_of(&inner, &|k| matches!(k, ir::StmtKind::Assign { .. }))
+                {
+                    self.error(
+                        Diagnostic::error(span, "a hint's block cannot change constants")
+                            .with_hint(
+                                "the hint describes the worlds before and after the block: move `:=` out of it",
+                            ),
+                    );
+                    return;
+                }
+                if let Some(span) = first_of(&inner, &|k| matches!(k, ir::StmtKind::Event(_))) {
+                    self.error(
+                        Diagnostic::error(span, "a hint's block cannot hold an event")
+                            .with_hint(
+                                "the hint describes the worlds before and after the block, which an event \
+                                 changes: move the event out of it",
+                            ),
+                    );
+                    return;
+                }
+                hint.map(|hint| ir::StmtKind::AssertAddsCk { hint, body: inner })
+            }
+            StmtKind::Check(what) => {
+                let formula = self.expr(what, Ctx::storyteller());
+                self.formula(formula).map(ir::StmtKind::Check)
+            }
+            StmtKind::Expects { who, what } => {
+                let who = self.character_expr(who);
+                let formula = self.expr(what, Ctx::storyteller());
+                let formula = self.formula(formula);
+                who.zip(formula)
+                    .map(|(who, formula)| ir::StmtKind::Expects { who, formula })
+            }
+            StmtKind::CheckActual(what) => {
+                let formula = self.expr(what, Ctx::storyteller());
+                self.formula(formula).map(ir::StmtKind::CheckActual)
+            }
+            StmtKind::Assign { targets, values } => self.assign(targets, values),
+            StmtKind::Event { name, body } => self.event(name, body, stmt.span),
+        };
+        self.emit(out, kind, stmt.span, reported);
+    }
+
+    /// `x := e` / `x, y := e, f`: every target a distinct constant, each value of its
+    /// target's type and free of knowledge operators.
+    pub(crate) fn assign(
+        &mut self,
+        targets: &[ast::Expr],
+        values: &[ast::Expr],
+    ) -> Option<ir::StmtKind> {
+        let mut changes: Vec<(ConstId, ir::Expr)> = Vec::with_capacity(targets.len());
+        let mut ok = true;
+        for (target, value) in targets.iter().zip(values) {
+            match self.change(target, value) {
+                Some((c, value)) => {
+                    if changes.iter().any(|(d, _)| *d == c) {
+                        self.error(
+                            Diagnostic::error(
+                                target.span,
+                                format!("`{}` is changed twice", self.constants[c.0].name),
+                            )
+                            .with_hint("a constant gets one new value per change"),
+                        );
+                        ok = false;
+                    }
+                    changes.push((c, value));
+                }
+                None => ok = false,
+            }
+        }
+        ok.then_some(ir::StmtKind::Assign { changes })
+    }
+
+    /// The speaker and formula of `A: φ` / `A reveals φ`.
+    pub(crate) fn speech(
+        &mut self,
+        speaker: &ast::Expr,
+        what: &ast::Expr,
+    ) -> (Option<CharId>, Option<ir::Expr>) {
+        let who = self.character_expr(speaker);
+        let ctx = Ctx {
+            speaker: who.map_or(Speaker::Unresolved, Speaker::Character),
+            ..Ctx::storyteller()
+        };
+        let formula = self.expr(what, ctx);
+        (who, self.formula(formula))
+    }
+
+    /// Reports a second `actual` that runs: the actual world is declared once.
+    pub(crate) fn one_actual(&mut self, span: Span) {
+        let Some(first) = self.actual else {
+            self.actual = Some(span);
+            return;
+        };
+        let diagnostic = if first == span {
+            Diagnostic::error(
+                span,
+                "`actual` is declared again in the next round of this loop",
+            )
+            .with_hint("the actual world is declared once; move `actual` out of the loop")
+        } else {
+            Diagnostic::error(span, "the actual world is already declared")
+                .with_note(first, "the first `actual`")
+                .with_hint("declare it once: join the two in one `actual`, e.g. `actual φ and ψ`")
+        };
+        self.error(diagnostic);
+    }
+
+    pub(crate) fn define_checkpoint(&mut self, name: &Ident) -> Option<ir::StmtKind> {
+        if self.dead > 0 {
+            if !self.checkpoint_ids.contains_key(&name.name) {
+                self.dead_checkpoints.insert(name.name.clone());
+            }
+            return None;
+        }
+        if let Some(&id) = self.checkpoint_ids.get(&name.name) {
+            // The same statement in the next round of a `for` loop saves the state again,
+            // as each round of a `repeat` does: `at` names the latest.
+            if self.checkpoints[id.0].span == name.span {
+                return Some(ir::StmtKind::Checkpoint(id));
+            }
+            self.error(
+                Diagnostic::error(
+                    name.span,
+                    format!("checkpoint `{}` is already defined", name.name),
+                )
+                .with_hint("checkpoint names must be unique"),
+            );
+            return None;
+        }
+        let id = CheckpointId(self.checkpoints.len());
+        self.checkpoints.push(ir::Checkpoint {
+            name: name.name.clone(),
+            span: name.span,
+        });
+        self.checkpoint_ids.insert(name.name.clone(), id);
+        Some(ir::StmtKind::Checkpoint(id))
+    }
+
+    pub(crate) fn for_loop(
+        &mut self,
+        var: &Ident,
+        range: &ast::Range,
+        body: &ast::Block,
+        out: &mut Vec<ir::Stmt>,
+    ) {
+        let bounds = self.range(range);
+        self.check_loop_var(var);
+        match bounds {
+            Some((lo, hi)) if lo < hi => {
+                for value in lo..hi {
+                    if !self.spend(range_span(range)) {
+                        break;
+                    }
+                    self.bound(&var.name, value, |l| l.block(body, out));
+                }
+            }
+            Some((lo, _)) => self.dead(|l| l.bound(&var.name, lo, |l| l.block(body, out))),
+            None => self.dead(|l| l.bound(&var.name, 0, |l| l.block(body, out))),
+        }
+    }
+
+    /// The bounds of `lo..hi`, both compile-time ints.
+    pub(crate) fn range(&mut self, range: &ast::Range) -> Option<(i64, i64)> {
+        let lo = self.compile_time_int(&range.lo, "a range bound");
+        let hi = self.compile_time_int(&range.hi, "a range bound");
+        lo.zip(hi)
+    }
+
+    /// Reports a loop variable that would shadow a name.
+    pub(crate) fn check_loop_var(&mut self, var: &Ident) {
+        let shadows_loop_var = self.loop_vars.iter().any(|(n, _)| *n == var.name);
+        if shadows_loop_var || self.names.contains_key(&var.name) {
+            let what = if shadows_loop_var {
+                "a loop variable here"
+            } else {
+                "already declared"
+            };
+            self.error(
+                Diagnostic::error(var.span, format!("`{}` is {what}", var.name))
+                    .with_hint("a loop variable needs a name of its own"),
+            );
+        }
+    }
+}
