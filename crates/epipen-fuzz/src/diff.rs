@@ -145,14 +145,6 @@ const FEATURES: [(&str, &str); 19] = [
     ("member :=", "] := "),
 ];
 
-/// With `FUZZ_DUMP=path`, writes `text` there: the story about to run, for a run that
-/// does not end with a report (a stack overflow aborts the process).
-pub fn dump(text: &str) {
-    if let Some(path) = std::env::var_os("FUZZ_DUMP") {
-        let _ = std::fs::write(path, text);
-    }
-}
-
 /// Runs `printed` everywhere; Err(report) when two runs disagree.
 pub fn check(printed: &Printed) -> Result<(), String> {
     let start = Instant::now();
@@ -230,7 +222,7 @@ fn compare(printed: &Printed) -> Result<(), String> {
             &[],
         ));
     }
-    dump(text);
+    crate::print::dump(text);
     let expected = evaluator_transcript(&program, text, &printed.domain(&program));
     let held = expected
         .events
