@@ -8,6 +8,7 @@
 
 mod belief;
 mod bound;
+mod column;
 mod eval;
 mod search;
 mod universe;
@@ -195,7 +196,8 @@ impl ExplicitBackend {
             });
         }
         check_widths(&program, &root)?;
-        tracing::debug!(worlds = len, "explicit backend: worlds listed");
+        let bytes: usize = columns.iter().map(|c| c.bytes()).sum();
+        tracing::debug!(worlds = len, bytes, "explicit backend: worlds listed");
         let occurrences = program.occurrences().count() as u128;
         if occurrences * len as u128 > MAX_OCCURRENCE_VALUES {
             return Err(Refusal::because(format!(
@@ -369,8 +371,8 @@ impl ExplicitBackend {
                 .iter()
                 .zip(&self.universe.columns)
                 .map(|(c, col)| match c.ty {
-                    Ty::Bool => Value::Bool(col[w as usize] != 0),
-                    _ => Value::Int(col[w as usize]),
+                    Ty::Bool => Value::Bool(col.get(w as usize) != 0),
+                    _ => Value::Int(col.get(w as usize)),
                 })
                 .collect(),
         )
@@ -385,7 +387,7 @@ impl ExplicitBackend {
             .iter()
             .zip(&self.universe.columns)
             .filter(|(c, _)| c.ty != Ty::Bool)
-            .map(|(_, col)| col[w as usize].unsigned_abs())
+            .map(|(_, col)| col.get(w as usize).unsigned_abs())
             .max()
             .unwrap_or(0);
         (magnitude, w)
@@ -479,8 +481,7 @@ impl ExplicitBackend {
             .columns
             .iter()
             .map(|col| {
-                let lo = col.iter().min().copied().unwrap_or(0);
-                let hi = col.iter().max().copied().unwrap_or(0);
+                let (lo, hi) = col.range().unwrap_or((0, 0));
                 Interval::new(i128::from(lo), i128::from(hi))
             })
             .collect()
@@ -681,12 +682,11 @@ impl Backend for ExplicitBackend {
         }
         let columns = (old.columns.iter().enumerate())
             .map(|(k, old)| {
-                let mut col = Vec::with_capacity(base + made.len());
-                col.extend_from_slice(old);
-                col.extend(
-                    made.iter()
-                        .map(|&(w, c)| if k == occ.0 { c } else { old[w as usize] }),
-                );
+                let mut col = old.clone();
+                col.reserve(made.len());
+                for &(w, c) in &made {
+                    col.push(if k == occ.0 { c } else { old.get(w as usize) });
+                }
                 col
             })
             .collect();
@@ -732,8 +732,8 @@ impl Backend for ExplicitBackend {
                                 .iter()
                                 .zip(&columns)
                                 .map(|(c, col)| match c.ty {
-                                    Ty::Bool => Value::Bool(col[i] != 0),
-                                    _ => Value::Int(col[i]),
+                                    Ty::Bool => Value::Bool(col.get(i) != 0),
+                                    _ => Value::Int(col.get(i)),
                                 })
                                 .collect(),
                         )
@@ -779,7 +779,7 @@ impl Backend for ExplicitBackend {
             let (mut lo, mut hi) = (start, end);
             while lo < hi {
                 let mid = (lo + hi) / 2;
-                let row = universe.columns.iter().map(|c| c[mid]);
+                let row = universe.columns.iter().map(|c| c.get(mid));
                 match row.cmp(values.iter().copied()) {
                     std::cmp::Ordering::Less => lo = mid + 1,
                     std::cmp::Ordering::Greater => hi = mid,

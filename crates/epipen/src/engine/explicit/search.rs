@@ -24,6 +24,7 @@
 use std::time::Instant;
 
 use super::bound::{self, Box, Interval, Tri};
+use super::column::Column;
 use crate::ir::{Expr, ExprKind, LogicOp, Ty};
 
 /// Why the search stopped without listing every solution.
@@ -60,7 +61,7 @@ impl Limits {
 
 /// What [`solve`] lists: one column of values per constant, how many solutions, and the
 /// box the root propagation gave.
-pub(super) type Solutions = (Vec<Vec<i64>>, usize, Box);
+pub(super) type Solutions = (Vec<Column>, usize, Box);
 
 /// A knowledge-free expression's value in one world (bools 0 and 1), exactly: None when
 /// a value leaves i128 (the caller notes it: the list is then wrong and refused).
@@ -105,7 +106,7 @@ pub(super) fn solve(
         defined[*c] = true;
     }
     let mut root = start.clone();
-    let mut columns = vec![Vec::new(); n];
+    let mut columns = vec![Column::default(); n];
     // Round by round (at most 64), looking at the clock now and then.
     let mut consistent = true;
     'rounds: for _ in 0..64 {
@@ -135,6 +136,10 @@ pub(super) fn solve(
     }
     if let Some(k) = (0..n).find(|k| !defined[*k] && bound::unbounded(root[*k])) {
         return Err(Stop::Unbounded(k));
+    }
+    // Each column in the smallest type that holds its constant's values.
+    for (col, d) in columns.iter_mut().zip(&root) {
+        *col = Column::for_range(d.lo, d.hi);
     }
     let mut touching = vec![Vec::new(); n];
     let mut vars = Vec::with_capacity(conjuncts.len());
@@ -374,7 +379,7 @@ struct Search<'a> {
     /// Per constant, the conjuncts that mention it.
     touching: Vec<Vec<usize>>,
     order: Vec<usize>,
-    columns: &'a mut Vec<Vec<i64>>,
+    columns: &'a mut Vec<Column>,
     worlds: usize,
     nodes: usize,
     /// Worlds tested one by one (see [`Search::last`]).
@@ -680,8 +685,7 @@ impl Search<'_> {
             col.reserve(size);
             for _ in 0..outer {
                 for v in d.lo..=d.hi {
-                    let v = v as i64;
-                    col.extend(std::iter::repeat_n(v, inner));
+                    col.push_n(v as i64, inner);
                 }
             }
         }
@@ -693,7 +697,7 @@ impl Search<'_> {
 /// worlds found, keeping the worlds where each value lies in its constant's type box
 /// (`types`); returns how many are kept.
 fn fill_definitions(
-    columns: &mut [Vec<i64>],
+    columns: &mut [Column],
     len: usize,
     definitions: &[(usize, Expr)],
     types: &[Interval],
@@ -703,7 +707,7 @@ fn fill_definitions(
     let mut kept = 0;
     'world: for w in 0..len {
         for (p, col) in point.iter_mut().zip(columns.iter()) {
-            *p = i128::from(col[w]);
+            *p = i128::from(col.get(w));
         }
         for (c, e) in definitions {
             match value(e, &point) {
@@ -712,7 +716,7 @@ fn fill_definitions(
             }
         }
         for (p, col) in point.iter().zip(columns.iter_mut()) {
-            col[kept] = *p as i64;
+            col.set(kept, *p as i64);
         }
         kept += 1;
     }
@@ -724,11 +728,11 @@ fn fill_definitions(
 
 /// Puts the `len` worlds in lexicographic order of their values (constant by constant),
 /// when the search found them in another.
-fn sort(columns: &mut [Vec<i64>], len: usize) {
+fn sort(columns: &mut [Column], len: usize) {
     let order = {
         let row = |a: usize, b: usize| {
             (columns.iter())
-                .map(|c| c[a].cmp(&c[b]))
+                .map(|c| c.get(a).cmp(&c.get(b)))
                 .find(|o| o.is_ne())
                 .unwrap_or(std::cmp::Ordering::Equal)
         };
@@ -740,7 +744,7 @@ fn sort(columns: &mut [Vec<i64>], len: usize) {
         rows
     };
     for col in columns.iter_mut() {
-        *col = order.iter().map(|&r| col[r as usize]).collect();
+        *col = col.permuted(&order);
     }
 }
 
@@ -818,7 +822,7 @@ mod tests {
             })
             .expect("lists");
             let found: Vec<Vec<i64>> = (0..len)
-                .map(|w| columns.iter().map(|c| c[w]).collect())
+                .map(|w| columns.iter().map(|c| c.get(w)).collect())
                 .collect();
             let mut expected = Vec::new();
             for x in -3..=3 {

@@ -4,6 +4,7 @@
 
 use crate::engine::explicit::Refusal;
 use crate::engine::explicit::bound::{self, Interval};
+use crate::engine::explicit::column::Column;
 use crate::engine::explicit::search::{self, Limits, Stop};
 use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind, Ty};
 
@@ -12,7 +13,7 @@ use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind, Ty};
 /// (a world of the state before, with the case that happened in the occurrence's
 /// column), appended: indices of earlier states stay valid.
 pub(super) struct Universe {
-    pub(super) columns: Vec<Vec<i64>>,
+    pub(super) columns: Vec<Column>,
     pub(super) len: usize,
     /// Where each event's worlds start (after the first segment, at 0): each segment is
     /// in lexicographic order.
@@ -23,7 +24,7 @@ pub(super) struct Universe {
 }
 
 impl Universe {
-    pub(super) fn new(columns: Vec<Vec<i64>>, len: usize) -> Universe {
+    pub(super) fn new(columns: Vec<Column>, len: usize) -> Universe {
         Universe {
             columns,
             len,
