@@ -164,6 +164,11 @@ impl Column {
         out
     }
 
+    /// Bytes a value takes.
+    pub(super) fn bytes_per_value(&self) -> usize {
+        1 << self.width()
+    }
+
     /// Bytes the values take.
     pub(super) fn bytes(&self) -> usize {
         self.len() << self.width()

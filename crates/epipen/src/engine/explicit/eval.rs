@@ -545,7 +545,7 @@ impl ExplicitBackend {
         let dom = if learned.is_empty() {
             Vec::new()
         } else {
-            self.ranges()
+            self.universe.ranges().to_vec()
         };
         for item in learned.clone() {
             let (lo, hi) = Self::key_range(&dom, &item);

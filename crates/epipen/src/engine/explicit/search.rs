@@ -156,6 +156,19 @@ pub(super) fn solve(
     for (c, _) in &definitions {
         searched[*c] = Interval::point(0);
     }
+    // The box bounds how many worlds there can be: when its columns would take at most
+    // 1 GB, that much is reserved at once (address space; the pages the worlds never
+    // reach are never touched), so the columns never grow by copying.
+    let bound = searched
+        .iter()
+        .fold(1u128, |size, d| size.saturating_mul(d.width()))
+        .min(limits.max_worlds as u128);
+    let row_bytes: u128 = columns.iter().map(|c| c.bytes_per_value() as u128).sum();
+    if bound.saturating_mul(row_bytes) <= 1 << 30 {
+        for col in &mut columns {
+            col.reserve(bound as usize);
+        }
+    }
     let mut search = Search {
         conjuncts: &conjuncts,
         weights,

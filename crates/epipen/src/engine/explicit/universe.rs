@@ -21,6 +21,8 @@ pub(super) struct Universe {
     /// For a world an event made, the world of the state before it came from (indexed
     /// from `segments[1]`).
     pub(super) parent: Vec<u32>,
+    /// Each column's smallest and largest value, once asked for.
+    pub(super) ranges: std::cell::OnceCell<Vec<Interval>>,
 }
 
 impl Universe {
@@ -30,7 +32,21 @@ impl Universe {
             len,
             segments: vec![0],
             parent: Vec::new(),
+            ranges: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Each constant's smallest and largest value in the universe (a walk over every
+    /// column, made once).
+    pub(super) fn ranges(&self) -> &[Interval] {
+        self.ranges.get_or_init(|| {
+            (self.columns.iter())
+                .map(|col| {
+                    let (lo, hi) = col.range().unwrap_or((0, 0));
+                    Interval::new(i128::from(lo), i128::from(hi))
+                })
+                .collect()
+        })
     }
 
     /// The world `w` came from in the universe as it was `len` worlds long (itself when
