@@ -272,6 +272,9 @@ def test_mistakes_are_story_errors_and_type_errors():
     # Nothing of that reached the story.
     s.announce(x > 1)
     assert s.worlds(2) == [{"x": 2, "p": False}, {"x": 2, "p": True}]
+    # Learning a formula with knowledge operators is no mistake (since events).
+    s.learns(a, ep.knows(a, p))
+    assert s.worlds(2) == [{"x": 2, "p": False}, {"x": 2, "p": True}]
 
 
 def test_expressions_print_as_stories_write_them():

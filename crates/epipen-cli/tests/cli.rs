@@ -17,6 +17,8 @@ mod http;
 mod knowledge;
 #[path = "cli/newcomer.rs"]
 mod newcomer;
+#[path = "cli/phrasings.rs"]
+mod phrasings;
 #[path = "cli/serve.rs"]
 mod serve;
 #[path = "cli/trust.rs"]

@@ -442,8 +442,46 @@ fn value(knowledge_free_bool: BoxedStrategy<BoolE>) -> impl Strategy<Value = Ter
     ]
 }
 
+/// A sum of bools (issue 21): `count(…)`, `if φ then w else v` with literal weights,
+/// `sum(… : if φ then w else 0)`, and sums, differences and literal multiples of them;
+/// `body` gives the φs.
+fn bool_sum(body: BoxedStrategy<BoolE>) -> BoxedStrategy<IntE> {
+    let weighted = |b: BoolE, w: i64, v: i64| {
+        IntE::Ite(Box::new(b), Box::new(IntE::Lit(w)), Box::new(IntE::Lit(v)))
+    };
+    let leaf = prop_oneof![
+        3 => (range(), body.clone()).prop_map(|(r, b)| IntE::Count(r, Box::new(b))),
+        2 => (body.clone(), -3i64..=3, -2i64..=2).prop_map(move |(b, w, v)| weighted(b, w, v)),
+        1 => (range(), body, 0i64..=3)
+            .prop_map(move |(r, b, w)| IntE::Sum(r, Box::new(weighted(b, w, 0)))),
+    ];
+    leaf.prop_recursive(2, 6, 2, |inner| {
+        prop_oneof![
+            3 => (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| IntE::Bin(ArOp::Add, Box::new(a), Box::new(b))),
+            1 => (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| IntE::Bin(ArOp::Sub, Box::new(a), Box::new(b))),
+            1 => (-2i64..=3, inner)
+                .prop_map(|(k, e)| IntE::Bin(ArOp::Mul, Box::new(IntE::Lit(k)), Box::new(e))),
+        ]
+    })
+    .boxed()
+}
+
+/// A comparison of a sum of bools with a small value, `k` or another such sum (a
+/// count law, a minesweeper click, "more said yes than no").
+fn bool_sum_cmp(body: BoxedStrategy<BoolE>) -> impl Strategy<Value = BoolE> {
+    let other = prop_oneof![
+        2 => (-1i64..=4).prop_map(IntE::Lit),
+        1 => Just(IntE::K),
+        2 => bool_sum(body.clone()),
+    ];
+    (cmp_op(), bool_sum(body), other).prop_map(|(op, a, b)| BoolE::Cmp(op, a, b))
+}
+
 fn bool_leaf() -> impl Strategy<Value = BoolE> {
     prop_oneof![
+        2 => bool_sum_cmp(simple_bool().boxed()),
         4 => (0u8..6).prop_map(BoolE::Var),
         1 => any::<bool>().prop_map(BoolE::Lit),
         5 => (cmp_op(), int_expr(), int_expr()).prop_map(|(op, a, b)| BoolE::Cmp(op, a, b)),
@@ -500,6 +538,13 @@ pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
         3 => (agent(), plain_bool()).prop_map(|(a, f)| BoolE::Knows(a, Box::new(f))),
         4 => (agent(), vec(term(plain_bool()), 1..=2)).prop_map(|(a, t)| BoolE::KnowsValue(a, t)),
         2 => (group_op(), group(), plain_bool()).prop_map(|(op, g, f)| BoolE::Group(op, g, Box::new(f))),
+        // How many know: counts and sums of knowledge (muddy children's "all stepped
+        // forward" as a count, the BDD backend's sums of knowledge formulas).
+        1 => bool_sum_cmp(prop_oneof![
+            2 => (agent(), plain_bool()).prop_map(|(a, f)| BoolE::Knows(a, Box::new(f))),
+            2 => (agent(), vec(term(plain_bool()), 1..=1)).prop_map(|(a, t)| BoolE::KnowsValue(a, t)),
+            1 => simple_bool(),
+        ].boxed()),
         1 => event::event_at(),
         6 => belief::believes(plain_bool()),
         3 => belief::believes_value(),

@@ -43,7 +43,7 @@ fn sally_believes_the_marble_is_in_the_basket() {
         \x20 marble = basket (was hand), here = true, move = stayed\n\
         (and that's all)\n",
     );
-    // `epipen check` names each check by its formula, `actual` included.
+    // `epipen check` names each check by its formula, a check actual as such.
     assert_run(
         &["check", "stories/sally-anne.story"],
         &ALL,
@@ -65,8 +65,8 @@ fn sally_believes_the_marble_is_in_the_basket() {
 }
 
 /// Knowledge is never wrong, belief can be: "Sally knows the marble is in the basket"
-/// fails, in the actual world, which the error shows; and a `check actual` is named
-/// `actual φ` (not `check actual φ`) in the error.
+/// fails, in the actual world, which the error shows; the error names the check actual
+/// as such (`the check actual `φ` fails`, as every check actual's error does).
 #[test]
 fn sally_does_not_know_where_the_marble_is() {
     let story = super::read_story("sally-anne.story").replace(

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use driver::{Driver, Refused, Run};
 pub use error::{EngineError, Failure, SolverError};
-use explicit::{ExplicitBackend, Refusal};
+use explicit::{ExplicitBackend, Refusal, Size};
 pub use solver::Cancel;
 use symbolic::Z3Backend;
 
@@ -34,9 +34,11 @@ pub const COUNT_ENUMERATION_CAP: usize = 200;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Strategy {
     /// The explicit-worlds backend when the story's first announcements bound every
-    /// constant to a list of worlds it can hold (bool and enum stories: when their types
-    /// allow at most 2^12 worlds); the BDD backend for other stories of bools and enums;
-    /// otherwise Z3 ([`Strategy::Z3`]).
+    /// constant to a list of worlds it can hold, listed within a budget (bool and enum
+    /// stories: when their types allow at most 2^12 worlds, or a small listing finds
+    /// that the first announcements leave at most 2^14); the BDD backend for other
+    /// stories of bools and enums; otherwise Z3 ([`Strategy::Z3`]). The choice is
+    /// measured by listing, whatever the way the bounds are written.
     #[default]
     Auto,
     /// Z3, with the finite-domain route when κ has finitely many worlds, else quantifier
@@ -186,21 +188,28 @@ impl Engine {
             let driver = Driver::new(program, options, backend).map_err(|e| e.to_string())?;
             Ok(Box::new(driver))
         };
-        let explicit = |program: Rc<Program>, forced| -> Result<Box<dyn Run>, Refusal> {
-            let backend = ExplicitBackend::new(program.clone(), options, forced)?;
+        let explicit = |program: Rc<Program>, size| -> Result<Box<dyn Run>, Refusal> {
+            let backend = ExplicitBackend::new(program.clone(), options, size)?;
             let driver = Driver::new(program, options, backend)
                 .map_err(|e| Refusal::because(e.to_string()))?;
             Ok(Box::new(driver))
         };
         let driver = match options.strategy {
             Strategy::Bdd => bdd(program).unwrap_or_else(|why| refused(Refusal::because(why))),
-            Strategy::Explicit => explicit(program, true).unwrap_or_else(refused),
+            Strategy::Explicit => explicit(program, Size::Forced).unwrap_or_else(refused),
             Strategy::Auto => {
                 let by_types = explicit::finite_type_worlds(&program);
                 if by_types.is_some_and(|n| n > explicit::AUTO_MAX_FINITE_TYPES) {
-                    bdd(program.clone()).unwrap_or_else(|_| z3(program))
+                    // Bools and enums: the explicit backend when the first announcements
+                    // leave a few worlds, listed fast; else BDDs (measured, not guessed
+                    // from how the bounds are written).
+                    match explicit(program.clone(), Size::Small) {
+                        Ok(driver) => driver,
+                        Err(refusal) if refusal.timed_out => refused(refusal),
+                        Err(_) => bdd(program.clone()).unwrap_or_else(|_| z3(program)),
+                    }
                 } else {
-                    match explicit(program.clone(), false) {
+                    match explicit(program.clone(), Size::Auto) {
                         Ok(driver) => driver,
                         Err(refusal) if refusal.timed_out => refused(refusal),
                         Err(refusal) => {

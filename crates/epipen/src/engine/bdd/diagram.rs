@@ -15,11 +15,14 @@
 //! * Operations keep their own stack of pending splits instead of recursing, so a
 //!   story with thousands of variables runs on any thread's stack.
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt};
 use std::cell::RefCell;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
+
+mod query;
+pub(super) use query::ValuesTaken;
 
 /// The most variables a manager has.
 pub(super) const MAX_VARS: usize = 1 << 20;
@@ -769,7 +772,6 @@ impl Bdd {
         self.apply(|m| m.rename_next(self.edge, renamed))
     }
 
-    #[cfg(test)]
     pub(super) fn is_true(&self) -> bool {
         self.edge == TRUE
     }
@@ -782,150 +784,15 @@ impl Bdd {
         self.manager.borrow().eval(self.edge, &valuation.0)
     }
 
+    /// The first variable, in the order, that the function tests (None: a constant).
+    pub(super) fn top_var(&self) -> Option<usize> {
+        let var = self.manager.borrow().nodes[(self.edge >> 1) as usize].var;
+        (var != TERMINAL_VAR).then_some(var as usize)
+    }
+
     /// The number of nodes, the terminal included.
     pub(super) fn size(&self) -> usize {
         self.manager.borrow_mut().reachable(self.edge).len()
-    }
-
-    /// Whether the function tests a variable `vars` marks (by index): a search that stops
-    /// at the first one.
-    pub(super) fn tests_any(&self, vars: &[bool]) -> bool {
-        let mut m = self.manager.borrow_mut();
-        m.new_traversal();
-        let mut stack = vec![self.edge >> 1];
-        while let Some(index) = stack.pop() {
-            let n = m.nodes[index as usize];
-            if n.var == TERMINAL_VAR || !m.first_visit(index) {
-                continue;
-            }
-            if vars.get(n.var as usize) == Some(&true) {
-                return true;
-            }
-            stack.extend([n.low >> 1, n.high >> 1]);
-        }
-        false
-    }
-
-    /// The variables the function depends on, in order.
-    pub(super) fn support(&self) -> Vec<BddVariable> {
-        let mut m = self.manager.borrow_mut();
-        let mut vars: Vec<BddVariable> = m
-            .reachable(self.edge)
-            .into_iter()
-            .map(|i| m.nodes[i as usize].var)
-            .filter(|v| *v != TERMINAL_VAR)
-            .map(BddVariable)
-            .collect();
-        vars.sort_unstable();
-        vars.dedup();
-        vars
-    }
-
-    /// How many valuations of `vars` satisfy the function; None when there are 2^100 or
-    /// more, or when the function depends on another variable.
-    pub(super) fn count(&self, vars: &[BddVariable]) -> Option<u128> {
-        let m = self.manager.borrow();
-        let mut position = vec![usize::MAX; m.num_vars as usize];
-        let mut sorted: Vec<u32> = vars.iter().map(|v| v.0).collect();
-        sorted.sort_unstable();
-        sorted.dedup();
-        for (p, v) in sorted.iter().enumerate() {
-            *position.get_mut(*v as usize)? = p;
-        }
-        let total = sorted.len();
-        let level = |e: Edge| -> Option<usize> {
-            match m.var(e) {
-                TERMINAL_VAR => Some(total),
-                var => position
-                    .get(var as usize)
-                    .copied()
-                    .filter(|p| *p != usize::MAX),
-            }
-        };
-        // 2^k exactly modulo 2^128, and approximately.
-        let pow2 = |k: usize| -> (u128, f64) {
-            (
-                if k >= 128 { 0 } else { 1u128 << k },
-                2f64.powi(i32::try_from(k).unwrap_or(i32::MAX)),
-            )
-        };
-        // Per node, the count over the variables from its own on: exact modulo 2^128, and
-        // approximately (which tells whether the exact one wrapped).
-        let mut done: HashMap<u32, (u128, f64)> = HashMap::new();
-        done.insert(0, pow2(0));
-        // The count of edge `e` over the variables from position `from` on.
-        let edge_count = |e: Edge, from: usize, done: &HashMap<u32, (u128, f64)>| {
-            let at = level(e)?;
-            let regular = *done.get(&(e >> 1))?;
-            let within = if e & 1 == 1 {
-                let all = pow2(total - at);
-                (all.0.wrapping_sub(regular.0), all.1 - regular.1)
-            } else {
-                regular
-            };
-            let skipped = pow2(at.checked_sub(from)?);
-            Some((within.0.wrapping_mul(skipped.0), within.1 * skipped.1))
-        };
-        let mut stack = vec![self.edge >> 1];
-        while let Some(&index) = stack.last() {
-            if done.contains_key(&index) {
-                stack.pop();
-                continue;
-            }
-            let n = m.nodes[index as usize];
-            let (low, high) = (n.low >> 1, n.high >> 1);
-            if done.contains_key(&low) && done.contains_key(&high) {
-                let at = level(index << 1)?;
-                let l = edge_count(n.low, at + 1, &done)?;
-                let h = edge_count(n.high, at + 1, &done)?;
-                done.insert(index, (l.0.wrapping_add(h.0), l.1 + h.1));
-                stack.pop();
-            } else {
-                stack.extend([low, high].into_iter().filter(|c| !done.contains_key(c)));
-            }
-        }
-        let (exact, approximate) = edge_count(self.edge, 0, &done)?;
-        (approximate < 2f64.powi(100)).then_some(exact)
-    }
-
-    /// Whether a satisfying valuation agrees with the `fixed` values (per variable index;
-    /// None: either): a depth-first search that never enters a node twice.
-    pub(super) fn satisfiable_with(&self, fixed: &[Option<bool>]) -> bool {
-        let m = self.manager.borrow();
-        let mut dead = HashSet::new();
-        let mut stack: Vec<(Edge, u8)> = vec![(self.edge, 0)];
-        if self.edge == TRUE {
-            return true;
-        }
-        if self.edge == FALSE {
-            return false;
-        }
-        while let Some((e, next)) = stack.last_mut() {
-            let e = *e;
-            let n = m.nodes[(e >> 1) as usize];
-            let neg = e & 1;
-            let children = match fixed.get(n.var as usize).copied().flatten() {
-                Some(false) => [Some(n.low ^ neg), None],
-                Some(true) => [Some(n.high ^ neg), None],
-                None => [Some(n.low ^ neg), Some(n.high ^ neg)],
-            };
-            match children.get(usize::from(*next)).copied().flatten() {
-                Some(child) => {
-                    *next += 1;
-                    if child == TRUE {
-                        return true;
-                    }
-                    if child != FALSE && !dead.contains(&child) {
-                        stack.push((child, 0));
-                    }
-                }
-                None => {
-                    dead.insert(e);
-                    stack.pop();
-                }
-            }
-        }
-        false
     }
 }
 

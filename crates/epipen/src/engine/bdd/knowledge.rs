@@ -11,15 +11,15 @@
 //! every group is empty).
 
 use foldhash::{HashMap, HashMapExt};
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 use super::BddBackend;
-use super::diagram::{Bdd, BddVariable};
+use super::diagram::{Bdd, BddVariable, ValuesTaken};
 use super::space::{Kind, Space};
 use super::value::{Partition, Val, tuple_cells};
 use crate::engine::SolverError;
-use crate::ir::{CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp};
+use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 
 /// What a character has learned: a constant, or an expression (the conditions of its
 /// distinct values).
@@ -48,9 +48,39 @@ pub(crate) struct State {
     known: RefCell<HashMap<(usize, Bdd), Bdd>>,
     /// Per agent, what `K_agent` quantifies, once asked for.
     views: RefCell<HashMap<usize, Rc<View>>>,
+    /// Per agent, how many different questions `K_agent` was asked here, and, once
+    /// they are enough, κ split by the agent's view (see [`Classes`]).
+    asked: RefCell<HashMap<usize, usize>>,
+    classes: RefCell<HashMap<usize, Option<Rc<Classes>>>>,
     /// Per agent, the worlds it finds most plausible in their class, once asked for.
     plausible: RefCell<HashMap<usize, Bdd>>,
 }
+
+/// κ split by what an agent who learned only a few bits sees: for each valuation v of
+/// those bits (its cube), κ ∧ v. The agent knows φ in the worlds of v exactly when no
+/// world of κ ∧ v falsifies φ (when κ ∧ v is empty, vacuously), so `K φ` is the
+/// disjunction of those cubes: one search per class, which stops at the first world
+/// where φ fails, instead of a quantification over κ per question.
+///
+/// For a goal that is a conjunction of literals (`paid[j]`, `not muddy[i]`), each class
+/// answers from one walk over its worlds that finds, for every variable at once, the
+/// values it takes there ([`Bdd::values_taken`]): the agent knows the literals that no
+/// world of its class contradicts.
+pub(crate) struct Classes {
+    cells: Vec<Class>,
+}
+
+struct Class {
+    cube: Bdd,
+    worlds: Bdd,
+    taken: OnceCell<Option<ValuesTaken>>,
+}
+
+/// An agent's questions are answered by [`Classes`] from this many on (the classes cost
+/// one conjunction with κ each: a few questions pay for them).
+const CLASSES_FROM: usize = 3;
+/// The most bits an agent may see for its questions to be answered by classes.
+const CLASS_BITS: usize = 6;
 
 /// What an agent's knowledge operator quantifies in a state.
 enum View {
@@ -78,6 +108,8 @@ impl State {
             ranks,
             known: RefCell::new(HashMap::new()),
             views: RefCell::new(HashMap::new()),
+            asked: RefCell::new(HashMap::new()),
+            classes: RefCell::new(HashMap::new()),
             plausible: RefCell::new(HashMap::new()),
         })
     }
@@ -93,10 +125,18 @@ impl BddBackend {
             ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
             ExprKind::Neg(a) => Val::Int(self.int(a, state)?.neg()?),
             ExprKind::Not(a) => Val::Bool(self.bool(a, state)?.not()),
+            ExprKind::Arith(ArithOp::Add | ArithOp::Sub, _, _) => {
+                Val::Int(self.int_value(e, state)?)
+            }
             ExprKind::Arith(op, a, b) => {
                 Val::Int(self.int(a, state)?.arith(*op, &self.int(b, state)?)?)
             }
             ExprKind::Cmp(op, a, b) => {
+                if a.ty != Ty::Bool
+                    && let Some(holds) = self.compare_linear(*op, a, b, state)?
+                {
+                    return Ok(Val::Bool(holds));
+                }
                 let (a, b) = (self.eval(a, state)?, self.eval(b, state)?);
                 Val::Bool(self.compare(*op, &a, &b)?)
             }
@@ -184,7 +224,7 @@ impl BddBackend {
         }
     }
 
-    fn int(&self, e: &Expr, state: &Rc<State>) -> Result<Partition, SolverError> {
+    pub(super) fn int(&self, e: &Expr, state: &Rc<State>) -> Result<Partition, SolverError> {
         match self.eval(e, state)? {
             Val::Int(p) => Ok(p),
             Val::Bool(_) => Err(mixed_types()),
@@ -229,9 +269,83 @@ impl BddBackend {
         if let Some(known) = state.known.borrow().get(&key) {
             return Ok(known.clone());
         }
-        let result = self.knows_in(&self.view(agent, state), state, phi);
+        let view = self.view(agent, state);
+        let result = match self.classes(agent.0, state, &view) {
+            Some(classes) => self.knows_by_class(&classes, phi)?,
+            None => self.knows_in(&view, state, phi),
+        };
         state.known.borrow_mut().insert(key, result.clone());
         Ok(result)
+    }
+
+    /// κ split by `agent`'s view, when the agent learned only constants of a few bits and
+    /// has been asked enough questions in `state` (None: quantify for each question).
+    fn classes(&self, agent: usize, state: &State, view: &View) -> Option<Rc<Classes>> {
+        if let Some(known) = state.classes.borrow().get(&agent) {
+            return known.clone();
+        }
+        let View::Constants { hidden, .. } = view else {
+            return None;
+        };
+        let asked = {
+            let mut asked = state.asked.borrow_mut();
+            let n = asked.entry(agent).or_insert(0);
+            *n += 1;
+            *n
+        };
+        if asked < CLASSES_FROM {
+            return None;
+        }
+        let seen = self.space.unhidden_bits(hidden);
+        let classes = (seen.len() <= CLASS_BITS).then(|| {
+            let cells = (0..1usize << seen.len())
+                .map(|v| {
+                    let cube = seen
+                        .iter()
+                        .enumerate()
+                        .fold(self.space.mk_true(), |acc, (i, bit)| {
+                            acc.and(&self.space.literal(*bit, (v >> i) & 1 == 1))
+                        });
+                    let worlds = state.kappa.and(&cube);
+                    Class {
+                        cube,
+                        worlds,
+                        taken: OnceCell::new(),
+                    }
+                })
+                .collect();
+            Rc::new(Classes { cells })
+        });
+        state.classes.borrow_mut().insert(agent, classes.clone());
+        classes
+    }
+
+    /// K φ from the classes of the agent's view: the cubes of the classes none of whose
+    /// worlds falsifies φ.
+    fn knows_by_class(&self, classes: &Classes, phi: &Bdd) -> Result<Bdd, SolverError> {
+        let literals = phi.as_cube();
+        let not_phi = phi.not();
+        let mut known = self.space.mk_false();
+        for class in &classes.cells {
+            let knows = match &literals {
+                _ if class.worlds.is_false() => true,
+                Some(literals) => match class.taken.get_or_init(|| class.worlds.values_taken()) {
+                    None => true,
+                    Some(taken) => literals.iter().all(|&(var, value)| {
+                        if value {
+                            !taken.false_in_some[var]
+                        } else {
+                            !taken.true_in_some[var]
+                        }
+                    }),
+                },
+                None => !class.worlds.intersects(&not_phi),
+            };
+            if knows {
+                known = known.or(&class.cube);
+            }
+        }
+        Ok(known)
     }
 
     /// K φ in `state` for whoever sees `view`.

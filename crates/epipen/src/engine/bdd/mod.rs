@@ -8,6 +8,7 @@
 
 mod diagram;
 mod knowledge;
+mod linear;
 pub(crate) mod order;
 mod space;
 #[cfg(test)]
@@ -24,7 +25,8 @@ use super::driver::Backend;
 use super::{Failure, Options, SolverError};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
-use knowledge::{Learned, Rank, State};
+pub(crate) use knowledge::State;
+use knowledge::{Learned, Rank};
 use space::Space;
 
 /// Runs a program's statements over BDDs (through the driver).

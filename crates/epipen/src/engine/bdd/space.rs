@@ -222,6 +222,19 @@ impl Space {
         self.cube(&seen).not()
     }
 
+    /// The unprimed bits `hidden` does not mark (what an agent sees), in variable order.
+    pub(super) fn unhidden_bits(&self, hidden: &[bool]) -> Vec<BddVariable> {
+        (self.all_bits.iter())
+            .filter(|b| !hidden.get(b.to_index()).copied().unwrap_or(false))
+            .copied()
+            .collect()
+    }
+
+    /// The literal `var` (or its negation).
+    pub(super) fn literal(&self, var: BddVariable, value: bool) -> Bdd {
+        self.set.mk_literal(var, value)
+    }
+
     /// Every primed bit, as a cube.
     pub(super) fn all_primed(&self) -> Bdd {
         self.cube(&Space::primed(&self.all_bits))

@@ -58,7 +58,7 @@ impl ExplicitBackend {
                 .collect()),
             Learned::Const(c) => Ok(worlds
                 .iter()
-                .map(|&w| i128::from(self.universe.columns[*c][w as usize]))
+                .map(|&w| i128::from(self.universe.columns[*c].get(w as usize)))
                 .collect()),
             Learned::Expr(e) => {
                 let scratch = self.scratch();

@@ -1,16 +1,12 @@
-//! Bounds without a solver: interval reasoning over knowledge-free formulas, and a
-//! search that lists their solutions.
+//! Bounds without a solver: interval reasoning over knowledge-free formulas.
 //!
 //! Every constant gets an interval (bools are 0..=1, enums their variants' indices,
 //! ints all of i64 at first). Constraints narrow the intervals (bounds propagation, as a
 //! constraint solver does: `x + y <= 100` with `x >= 2` gives `y <= 98`; a product
-//! `c * b1 * b2 == 144` with positive factors bounds each of them). The search then
-//! splits the first constant, in declaration order, whose interval holds more than one
-//! value, propagating again below each value, and emits a whole box of worlds as soon
-//! as every constraint is certainly true on it. Worlds therefore come out in
-//! lexicographic order of their values (false < true, ints numerically).
-
-use std::time::Instant;
+//! `c * b1 * b2 == 144` with positive factors bounds each of them; a disjunction, or an
+//! `if` whose condition is open, narrows to the hull of what each side allows; a sum of
+//! `if φ then 1 else 0` that must reach its greatest value forces every φ). The search
+//! that lists the solutions is `search.rs`.
 
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, LogicOp, Ty};
 
@@ -65,7 +61,7 @@ impl Interval {
         }
     }
 
-    fn meet(self, o: Interval) -> Interval {
+    pub(super) fn meet(self, o: Interval) -> Interval {
         Interval {
             lo: self.lo.max(o.lo),
             hi: self.hi.min(o.hi),
@@ -85,7 +81,7 @@ impl Interval {
         }
     }
 
-    fn contains(self, v: i128) -> bool {
+    pub(super) fn contains(self, v: i128) -> bool {
         self.lo <= v && v <= self.hi
     }
 
@@ -398,7 +394,7 @@ fn compare(op: CmpOp, a: Interval, b: Interval) -> Tri {
 }
 
 /// A domain became empty: no world satisfies the constraints here.
-struct Empty;
+pub(super) struct Empty;
 
 /// Narrows the box so that the int expression `e` can take a value in `target`.
 fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty> {
@@ -414,6 +410,7 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
             dom[c.0] = d;
         }
         ExprKind::Neg(a) => narrow(a, target.neg(), dom)?,
+        ExprKind::Arith(ArithOp::Add | ArithOp::Sub, _, _) => narrow_sum(e, target, dom)?,
         ExprKind::Arith(op, a, b) => {
             let ib = interval(b, dom);
             match op {
@@ -437,6 +434,35 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
                 ArithOp::Div | ArithOp::Mod => {}
             }
         }
+        ExprKind::Ite(c, a, b) => {
+            let (ia, ib) = (interval(a, dom), interval(b, dom));
+            match truth(c, dom) {
+                Tri::True => narrow(a, target, dom)?,
+                Tri::False => narrow(b, target, dom)?,
+                Tri::Unknown if ia.meet(target).is_empty() => {
+                    revise(c, false, dom)?;
+                    narrow(b, target, dom)?;
+                }
+                Tri::Unknown if ib.meet(target).is_empty() => {
+                    revise(c, true, dom)?;
+                    narrow(a, target, dom)?;
+                }
+                // Both branches lie within the target: nothing to narrow.
+                Tri::Unknown if within(ia, target) && within(ib, target) => {}
+                Tri::Unknown => either(
+                    dom,
+                    &mentioned(&[c, a, b]),
+                    &mut |d| {
+                        revise(c, true, d)?;
+                        narrow(a, target, d)
+                    },
+                    &mut |d| {
+                        revise(c, false, d)?;
+                        narrow(b, target, d)
+                    },
+                )?,
+            }
+        }
         _ => {}
     }
     if interval(e, dom).meet(target).is_empty() {
@@ -445,8 +471,135 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
     Ok(())
 }
 
+/// Narrows a sum's terms so that the sum can take a value in `target`: each term to
+/// the target less what the others can add (one pass over the terms, however the sum
+/// is nested: `count(…)` over hundreds of bools is a sum of as many `if`s).
+fn narrow_sum(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty> {
+    let mut terms: Vec<(bool, &Expr)> = Vec::new();
+    summands(e, true, &mut terms);
+    let values: Vec<Interval> = terms
+        .iter()
+        .map(|(positive, t)| {
+            let i = interval(t, dom);
+            if *positive { i } else { i.neg() }
+        })
+        .collect();
+    // What the terms before k and after k add.
+    let zero = Interval::point(0);
+    let mut after = vec![zero; values.len() + 1];
+    for k in (0..values.len()).rev() {
+        after[k] = after[k + 1].add(values[k]);
+    }
+    let mut before = zero;
+    for (k, (positive, t)) in terms.iter().enumerate() {
+        let others = before.add(after[k + 1]);
+        let own = target.sub(others);
+        narrow(t, if *positive { own } else { own.neg() }, dom)?;
+        before = before.add(values[k]);
+    }
+    Ok(())
+}
+
+/// The summands of a chain of `+`, `-` and unary `-`, with their signs.
+fn summands<'e>(e: &'e Expr, positive: bool, out: &mut Vec<(bool, &'e Expr)>) {
+    match &e.kind {
+        ExprKind::Arith(ArithOp::Add, a, b) => {
+            summands(a, positive, out);
+            summands(b, positive, out);
+        }
+        ExprKind::Arith(ArithOp::Sub, a, b) => {
+            summands(a, positive, out);
+            summands(b, !positive, out);
+        }
+        ExprKind::Neg(a) => summands(a, !positive, out),
+        _ => out.push((positive, e)),
+    }
+}
+
+/// Narrows the box so that `a` is `want_a` or `b` is `want_b`: by the side that can be,
+/// when the other cannot; by the hull of what each side leaves of it (constructive
+/// disjunction) when both are open; not at all when one side certainly is.
+fn one_of(
+    dom: &mut [Interval],
+    (a, want_a): (&Expr, bool),
+    (b, want_b): (&Expr, bool),
+) -> Result<(), Empty> {
+    let is = |e: &Expr, want: bool, dom: &[Interval]| match truth(e, dom) {
+        Tri::Unknown => Tri::Unknown,
+        t => Tri::of((t == Tri::True) == want),
+    };
+    match (is(a, want_a, dom), is(b, want_b, dom)) {
+        (Tri::True, _) | (_, Tri::True) => Ok(()),
+        (Tri::False, Tri::False) => Err(Empty),
+        (Tri::False, _) => revise(b, want_b, dom),
+        (_, Tri::False) => revise(a, want_a, dom),
+        _ => either(
+            dom,
+            &mentioned(&[a, b]),
+            &mut |d| revise(a, want_a, d),
+            &mut |d| revise(b, want_b, d),
+        ),
+    }
+}
+
+/// Whether every value of `inner` lies in `outer`.
+fn within(inner: Interval, outer: Interval) -> bool {
+    inner.is_empty() || (outer.lo <= inner.lo && inner.hi <= outer.hi)
+}
+
+/// Narrows the box to the hull of what `first` and `second` leave of it: the
+/// constraint is one or the other; empty when both are. Only the intervals of the
+/// constants `mentioned` (all that the two sides may narrow) are saved and restored,
+/// so a disjunction of two constants costs the same in a box of four hundred.
+fn either(
+    dom: &mut [Interval],
+    mentioned: &[usize],
+    first: &mut dyn FnMut(&mut [Interval]) -> Result<(), Empty>,
+    second: &mut dyn FnMut(&mut [Interval]) -> Result<(), Empty>,
+) -> Result<(), Empty> {
+    let saved: Vec<Interval> = mentioned.iter().map(|&k| dom[k]).collect();
+    let one_ok = first(dom).is_ok();
+    let one: Vec<Interval> = mentioned.iter().map(|&k| dom[k]).collect();
+    for (&k, d) in mentioned.iter().zip(&saved) {
+        dom[k] = *d;
+    }
+    let other_ok = second(dom).is_ok();
+    match (one_ok, other_ok) {
+        (false, false) => Err(Empty),
+        (true, false) => {
+            for (&k, d) in mentioned.iter().zip(&one) {
+                dom[k] = *d;
+            }
+            Ok(())
+        }
+        (false, true) => Ok(()),
+        (true, true) => {
+            for (&k, d) in mentioned.iter().zip(&one) {
+                dom[k] = d.hull(dom[k]);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The constants `es` mention, sorted.
+fn mentioned(es: &[&Expr]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for e in es {
+        let _ = e.walk(&mut |x: &Expr| -> Result<(), ()> {
+            if let ExprKind::Const(c) = x.kind {
+                out.push(c.0);
+            }
+            Ok(())
+        });
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Narrows the box so that the boolean `e` can be `want`.
-fn revise(e: &Expr, want: bool, dom: &mut [Interval]) -> Result<(), Empty> {
+pub(super) fn revise(e: &Expr, want: bool, dom: &mut [Interval]) -> Result<(), Empty> {
     match &e.kind {
         ExprKind::Const(_) => narrow(e, Interval::point(i128::from(want)), dom)?,
         ExprKind::Not(a) => revise(a, !want, dom)?,
@@ -463,27 +616,10 @@ fn revise(e: &Expr, want: bool, dom: &mut [Interval]) -> Result<(), Empty> {
                 revise(a, true, dom)?;
                 revise(b, false, dom)?;
             }
-            (LogicOp::And, false) => {
-                if truth(a, dom) == Tri::True {
-                    revise(b, false, dom)?;
-                } else if truth(b, dom) == Tri::True {
-                    revise(a, false, dom)?;
-                }
-            }
-            (LogicOp::Or, true) => {
-                if truth(a, dom) == Tri::False {
-                    revise(b, true, dom)?;
-                } else if truth(b, dom) == Tri::False {
-                    revise(a, true, dom)?;
-                }
-            }
-            (LogicOp::Implies, true) => {
-                if truth(a, dom) == Tri::True {
-                    revise(b, true, dom)?;
-                } else if truth(b, dom) == Tri::False {
-                    revise(a, false, dom)?;
-                }
-            }
+            // One side or the other.
+            (LogicOp::And, false) => one_of(dom, (a, false), (b, false))?,
+            (LogicOp::Or, true) => one_of(dom, (a, true), (b, true))?,
+            (LogicOp::Implies, true) => one_of(dom, (a, false), (b, true))?,
             (LogicOp::Iff, _) => match (truth(a, dom), truth(b, dom)) {
                 (Tri::Unknown, Tri::Unknown) => {}
                 (Tri::Unknown, t) => revise(a, (t == Tri::True) == want, dom)?,
@@ -532,7 +668,18 @@ fn revise(e: &Expr, want: bool, dom: &mut [Interval]) -> Result<(), Empty> {
         ExprKind::Ite(c, a, b) => match truth(c, dom) {
             Tri::True => revise(a, want, dom)?,
             Tri::False => revise(b, want, dom)?,
-            Tri::Unknown => {}
+            Tri::Unknown => either(
+                dom,
+                &mentioned(&[c, a, b]),
+                &mut |d| {
+                    revise(c, true, d)?;
+                    revise(a, want, d)
+                },
+                &mut |d| {
+                    revise(c, false, d)?;
+                    revise(b, want, d)
+                },
+            )?,
         },
         ExprKind::In { tuple, set } if want => {
             let ts: Vec<Interval> = tuple.iter().map(|t| interval(t, dom)).collect();
@@ -589,21 +736,6 @@ fn except(d: Interval, v: i128) -> Interval {
     }
 }
 
-/// Narrows the box by every constraint until nothing changes (or `rounds` passes).
-fn propagate(constraints: &[&Expr], dom: &mut [Interval], rounds: usize) -> Result<(), Empty> {
-    let mut before = dom.to_vec();
-    for _ in 0..rounds {
-        for c in constraints {
-            revise(c, true, dom)?;
-        }
-        if before == dom {
-            break;
-        }
-        before.copy_from_slice(dom);
-    }
-    Ok(())
-}
-
 /// The initial box of a program's constants: bools 0..=1, enums their variants, ints all
 /// of i64.
 pub(super) fn type_box(types: &[Ty], enum_sizes: &[usize]) -> Box {
@@ -628,7 +760,7 @@ pub(super) fn unbounded(d: Interval) -> bool {
 /// The values, sorted and inside its interval, that constant `k` may take for `e` to
 /// hold when every other constant of `dom` is a point; `None` when `e` does not pin
 /// them down (`x < y`), so that every value must be tried.
-fn choices(e: &Expr, k: usize, dom: &[Interval]) -> Option<Vec<i128>> {
+pub(super) fn choices(e: &Expr, k: usize, dom: &[Interval]) -> Option<Vec<i128>> {
     match &e.kind {
         ExprKind::Logic(LogicOp::And, a, b) => match (choices(a, k, dom), choices(b, k, dom)) {
             (Some(mut x), Some(y)) => {
@@ -659,273 +791,5 @@ fn choices(e: &Expr, k: usize, dom: &[Interval]) -> Option<Vec<i128>> {
         }
         _ if truth(e, dom) == Tri::False => Some(Vec::new()),
         _ => None,
-    }
-}
-
-/// Worlds tested one by one count this much less than a search node.
-const TESTS_PER_NODE: usize = 64;
-
-/// Why the search stopped without listing every solution.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Stop {
-    /// The constraints do not bound this constant (its index).
-    Unbounded(usize),
-    /// More than this many worlds.
-    TooMany(usize),
-    /// More than this many search nodes.
-    TooHard(usize),
-    /// The run's deadline passed.
-    Timeout,
-}
-
-/// Limits for [`solve`].
-pub(super) struct Limits {
-    pub max_worlds: usize,
-    pub max_nodes: usize,
-    pub deadline: Option<Instant>,
-    pub cancel: crate::engine::Cancel,
-}
-
-/// What [`solve`] lists: one column of values per constant, how many solutions, and the
-/// box the root propagation gave.
-pub(super) type Solutions = (Vec<Vec<i64>>, usize, Box);
-
-/// Every solution of the conjunction of `constraints` inside `start`, in lexicographic
-/// order, as columns (one per constant) of values; how many (with no constant, the
-/// columns cannot say: 1 or 0); and the box the root propagation gave. `exact` decides a constraint exactly in one world (for the boxes where the
-/// intervals leave it open).
-pub(super) fn solve(
-    constraints: &[&Expr],
-    start: Box,
-    limits: &Limits,
-    exact: &mut dyn FnMut(&Expr, &[i128]) -> bool,
-) -> Result<Solutions, Stop> {
-    let mut root = start;
-    let n = root.len();
-    let mut columns = vec![Vec::new(); n];
-    if propagate(constraints, &mut root, 64).is_err() {
-        return Ok((columns, 0, root));
-    }
-    if let Some(k) = root.iter().position(|d| unbounded(*d)) {
-        return Err(Stop::Unbounded(k));
-    }
-    let mut search = Search {
-        constraints,
-        columns: &mut columns,
-        worlds: 0,
-        nodes: 0,
-        tests: 0,
-        limits,
-        exact,
-        point: vec![0; n],
-    };
-    search.node(root.clone())?;
-    let len = search.worlds;
-    Ok((columns, len, root))
-}
-
-struct Search<'a> {
-    constraints: &'a [&'a Expr],
-    columns: &'a mut Vec<Vec<i64>>,
-    worlds: usize,
-    nodes: usize,
-    /// Worlds tested one by one (see [`Search::last`]).
-    tests: usize,
-    limits: &'a Limits,
-    exact: &'a mut dyn FnMut(&Expr, &[i128]) -> bool,
-    point: Vec<i128>,
-}
-
-impl Search<'_> {
-    fn past_deadline(&self) -> bool {
-        self.limits.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.limits.cancel.is_cancelled()
-    }
-
-    fn node(&mut self, mut dom: Box) -> Result<(), Stop> {
-        self.nodes += 1;
-        if self.nodes > self.limits.max_nodes {
-            return Err(Stop::TooHard(self.limits.max_nodes));
-        }
-        if self.nodes.is_multiple_of(4096) && self.past_deadline() {
-            return Err(Stop::Timeout);
-        }
-        let mut open = dom.iter().enumerate().filter(|(_, d)| d.lo != d.hi);
-        if let (Some((k, _)), None) = (open.next(), open.next()) {
-            // One open constant: testing its values beats propagating.
-            return self.last(dom, k);
-        }
-        if propagate(self.constraints, &mut dom, 16).is_err() {
-            return Ok(());
-        }
-        if self.constraints.iter().all(|c| truth(c, &dom) == Tri::True) {
-            return self.emit_box(&dom);
-        }
-        let Some(k) = dom.iter().position(|d| d.lo != d.hi) else {
-            // One world, on which the intervals left some constraint open: decide it
-            // exactly.
-            for (p, d) in self.point.iter_mut().zip(&dom) {
-                *p = d.lo;
-            }
-            let point = self.point.clone();
-            let constraints = self.constraints;
-            if constraints
-                .iter()
-                .all(|c| truth(c, &dom) == Tri::True || (self.exact)(c, &point))
-            {
-                self.emit_box(&dom)?;
-            }
-            return Ok(());
-        };
-        if let Some(rows) = self.table_rows(k, &dom) {
-            // A table `(x_k, x_k+1, …) in {…}` of literals: branch on its rows, in order.
-            for row in rows {
-                let mut below = dom.clone();
-                for (j, v) in row.into_iter().enumerate() {
-                    below[k + j] = Interval::point(v);
-                }
-                self.node(below)?;
-            }
-            return Ok(());
-        }
-        let d = dom[k];
-        if dom[k + 1..].iter().all(|d| d.lo == d.hi) {
-            // The last open constant: its values are single worlds, tested one by one.
-            return self.last(dom, k);
-        }
-        for v in d.lo..=d.hi {
-            let mut below = dom.clone();
-            below[k] = Interval::point(v);
-            self.node(below)?;
-        }
-        Ok(())
-    }
-
-    /// The worlds of a box where only constant `k` has several values.
-    fn last(&mut self, mut dom: Box, k: usize) -> Result<(), Stop> {
-        for (p, d) in self.point.iter_mut().zip(&dom) {
-            *p = d.lo;
-        }
-        let constraints = self.constraints;
-        // The values some constraint leaves, when it pins them down (`z == x + y`).
-        let mut values: Option<Vec<i128>> = None;
-        for c in constraints {
-            if let Some(mut these) = choices(c, k, &dom) {
-                if let Some(before) = values {
-                    these.retain(|v| before.binary_search(v).is_ok());
-                }
-                values = Some(these);
-            }
-        }
-        let values: std::boxed::Box<dyn Iterator<Item = i128>> = match values {
-            Some(values) => std::boxed::Box::new(values.into_iter()),
-            None => {
-                // Bounds (`x < y`, `x + y <= n`) narrow the interval, often to values
-                // that all satisfy every constraint: one box.
-                if propagate(constraints, &mut dom, 16).is_err() {
-                    return Ok(());
-                }
-                if constraints.iter().all(|c| truth(c, &dom) == Tri::True) {
-                    return self.emit_box(&dom);
-                }
-                std::boxed::Box::new(dom[k].lo..=dom[k].hi)
-            }
-        };
-        for v in values {
-            self.tests += 1;
-            if self.tests > TESTS_PER_NODE * self.limits.max_nodes {
-                return Err(Stop::TooHard(self.limits.max_nodes));
-            }
-            if self.tests.is_multiple_of(1 << 16) && self.past_deadline() {
-                return Err(Stop::Timeout);
-            }
-            dom[k] = Interval::point(v);
-            self.point[k] = v;
-            let point = self.point.clone();
-            let holds = constraints.iter().all(|c| match truth(c, &dom) {
-                Tri::True => true,
-                Tri::False => false,
-                Tri::Unknown => (self.exact)(c, &point),
-            });
-            if holds {
-                self.emit_box(&dom)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The rows, sorted, inside `dom`, of a constraint `(x_k, x_k+1, …, x_k+m) in {…}`
-    /// whose items are literals: the search assigns them together, which keeps the
-    /// worlds in lexicographic order.
-    fn table_rows(&self, k: usize, dom: &[Interval]) -> Option<Vec<Vec<i128>>> {
-        self.constraints.iter().find_map(|c| {
-            let ExprKind::In { tuple, set } = &c.kind else {
-                return None;
-            };
-            let consecutive = tuple
-                .iter()
-                .enumerate()
-                .all(|(j, t)| matches!(t.kind, ExprKind::Const(id) if id.0 == k + j));
-            if !consecutive {
-                return None;
-            }
-            let mut rows = Vec::with_capacity(set.len());
-            for item in set {
-                let mut row = Vec::with_capacity(item.len());
-                for (j, x) in item.iter().enumerate() {
-                    let v = match x.kind {
-                        ExprKind::Int(n) => i128::from(n),
-                        ExprKind::Bool(b) => i128::from(b),
-                        _ => return None,
-                    };
-                    if !dom[k + j].contains(v) {
-                        row.clear();
-                        break;
-                    }
-                    row.push(v);
-                }
-                if row.len() == item.len() {
-                    rows.push(row);
-                }
-            }
-            rows.sort_unstable();
-            rows.dedup();
-            Some(rows)
-        })
-    }
-
-    /// Every world of the box, in lexicographic order.
-    fn emit_box(&mut self, dom: &[Interval]) -> Result<(), Stop> {
-        let size = dom
-            .iter()
-            .fold(1u128, |size, d| size.saturating_mul(d.width()));
-        if size == 0 {
-            return Ok(());
-        }
-        if (self.worlds as u128).saturating_add(size) > self.limits.max_worlds as u128 {
-            return Err(Stop::TooMany(self.limits.max_worlds));
-        }
-        let size = size as usize;
-        self.worlds += size;
-        // Boxes can be large and nodes few: look at the clock every 2^18 worlds too.
-        if (self.worlds >> 18) != ((self.worlds - size) >> 18) && self.past_deadline() {
-            return Err(Stop::Timeout);
-        }
-        // Column k repeats each value `inner` times (the product of the widths after
-        // it), and the whole pattern `outer` times.
-        let mut inner = size;
-        for (col, d) in self.columns.iter_mut().zip(dom) {
-            let width = d.width() as usize;
-            inner /= width;
-            let outer = size / (inner * width);
-            col.reserve(size);
-            for _ in 0..outer {
-                for v in d.lo..=d.hi {
-                    let v = v as i64;
-                    col.extend(std::iter::repeat_n(v, inner));
-                }
-            }
-        }
-        Ok(())
     }
 }

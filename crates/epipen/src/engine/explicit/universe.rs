@@ -1,9 +1,11 @@
 //! The universe: the worlds the story's first announcements allow, listed natively
-//! (interval propagation and search, [`bound`]), and the worlds events add to it; and the
+//! (interval propagation, [`bound`], and search, [`search`]), and the worlds events add to it; and the
 //! checks that decide whether the backend takes a story.
 
 use crate::engine::explicit::Refusal;
-use crate::engine::explicit::bound::{self, Interval, Limits, Stop};
+use crate::engine::explicit::bound::{self, Interval};
+use crate::engine::explicit::column::Column;
+use crate::engine::explicit::search::{self, Limits, Stop};
 use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind, Ty};
 
 /// The worlds the story's first announcements allow, in lexicographic order of their
@@ -11,7 +13,7 @@ use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind, Ty};
 /// (a world of the state before, with the case that happened in the occurrence's
 /// column), appended: indices of earlier states stay valid.
 pub(super) struct Universe {
-    pub(super) columns: Vec<Vec<i64>>,
+    pub(super) columns: Vec<Column>,
     pub(super) len: usize,
     /// Where each event's worlds start (after the first segment, at 0): each segment is
     /// in lexicographic order.
@@ -19,16 +21,32 @@ pub(super) struct Universe {
     /// For a world an event made, the world of the state before it came from (indexed
     /// from `segments[1]`).
     pub(super) parent: Vec<u32>,
+    /// Each column's smallest and largest value, once asked for.
+    pub(super) ranges: std::cell::OnceCell<Vec<Interval>>,
 }
 
 impl Universe {
-    pub(super) fn new(columns: Vec<Vec<i64>>, len: usize) -> Universe {
+    pub(super) fn new(columns: Vec<Column>, len: usize) -> Universe {
         Universe {
             columns,
             len,
             segments: vec![0],
             parent: Vec::new(),
+            ranges: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Each constant's smallest and largest value in the universe (a walk over every
+    /// column, made once).
+    pub(super) fn ranges(&self) -> &[Interval] {
+        self.ranges.get_or_init(|| {
+            (self.columns.iter())
+                .map(|col| {
+                    let (lo, hi) = col.range().unwrap_or((0, 0));
+                    Interval::new(i128::from(lo), i128::from(hi))
+                })
+                .collect()
+        })
     }
 
     /// The world `w` came from in the universe as it was `len` worlds long (itself when
@@ -98,29 +116,30 @@ pub(crate) fn finite_type_worlds(program: &Program) -> Option<u128> {
     Some(size)
 }
 
-/// The worlds of the program's types where every constraint holds ([`bound::solve`],
+/// The worlds of the program's types where every constraint holds ([`search::solve`],
 /// deciding exactly where the intervals leave a constraint open), and whether some
 /// constraint went beyond the backend's integers on the way (then the list is wrong).
 pub(super) fn list_worlds(
     program: &Program,
     constraints: &[&Expr],
     limits: &Limits,
-) -> (Result<bound::Solutions, Stop>, bool) {
-    list_worlds_in(type_box(program), constraints, limits)
+) -> (Result<search::Solutions, Stop>, bool) {
+    list_worlds_in(program, type_box(program), constraints, limits)
 }
 
 /// [`list_worlds`] in the box `tbox`.
 pub(super) fn list_worlds_in(
+    program: &Program,
     tbox: bound::Box,
     constraints: &[&Expr],
     limits: &Limits,
-) -> (Result<bound::Solutions, Stop>, bool) {
+) -> (Result<search::Solutions, Stop>, bool) {
     let mut overflow = false;
-    let found = bound::solve(constraints, tbox, limits, &mut |e, point| {
-        exact_truth(e, point).unwrap_or_else(|| {
-            overflow = true;
-            false
-        })
+    let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
+    let found = search::solve(constraints, tbox, &types, limits, &mut |e, point| {
+        let v = exact(e, point);
+        overflow |= v.is_none();
+        v
     });
     (found, overflow)
 }
@@ -181,12 +200,8 @@ pub(super) fn check_widths(program: &Program, root: &[Interval]) -> Result<(), R
     }
 }
 
-/// A knowledge-free formula in one world (values as in the universe: bools 0/1), exactly;
-/// None when a value goes beyond i128.
-pub(super) fn exact_truth(e: &Expr, point: &[i128]) -> Option<bool> {
-    Some(exact(e, point)? != 0)
-}
-
+/// A knowledge-free expression's value in one world (values as in the universe: bools
+/// 0/1), exactly; None when a value goes beyond i128.
 pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
     use crate::ir::{CmpOp, LogicOp};
     Some(match &e.kind {

@@ -1,0 +1,40 @@
+# The Muddy Children (the EpiPEn paper, §4.3; van Ditmarsch and Kooi), the father's words with any;
+# a copy of stories/muddy-children.story.
+#
+# Imagine a large family of n children. Exactly k become muddy while playing outside.
+# A child can see which other children are muddy, but not if he or she is muddy.
+const n = 40
+const k = 40
+characters child[n]
+bool muddy[n]
+
+# The children 0 .. k-1 are the muddy ones (the actual world, not announced).
+actual all(i in 0..n: muddy[i] == (i < k))
+
+# Each child sees every other child.
+for i in 0..n {
+  for j in 0..n {
+    if i != j { child[i] learns muddy[j] }
+  }
+}
+
+# Father says that at least one of them is muddy,
+announce any(i in 0..n: muddy[i])
+
+# and then says, "In a moment I will clap my hands. If you know whether you are
+# muddy, please step forward." He repeats this request over and over again, until
+# all children have stepped forward. The children step forward (or not) at once.
+repeat max n + 1 {
+  checkpoint round_start
+  simultaneously {
+    for i in 0..n {
+      child[i] reveals knows_value(muddy[i])
+    }
+  }
+} until all(i in 0..n: at(round_start, knows_value(child[i], muddy[i])))
+
+worlds
+
+# Answer: nobody steps forward in rounds 1 and 2; in round 3 (= k) the three muddy
+# children step forward; in round 4 (= k + 1) everyone does. One world is left:
+# muddy[0], muddy[1], muddy[2] true, the others false.

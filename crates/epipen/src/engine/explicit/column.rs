@@ -1,0 +1,206 @@
+//! A column of the universe: one constant's value in every world, kept in the smallest
+//! integer type that holds the values written so far (bools and small enums in a byte,
+//! Sum and Product's x and y at 10 000 in two bytes). A value that does not fit widens
+//! the whole column once.
+
+// The `each!` arms convert every width with `i64::from`, the i64 arm's included.
+#![allow(clippy::useless_conversion)]
+
+/// The values of one constant, world by world.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Column {
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+}
+
+/// Runs `$body` with `$v` bound to the column's vector, whatever its type.
+macro_rules! each {
+    ($col:expr, $v:ident => $body:expr) => {
+        match $col {
+            Column::I8($v) => $body,
+            Column::I16($v) => $body,
+            Column::I32($v) => $body,
+            Column::I64($v) => $body,
+        }
+    };
+}
+
+/// How wide a value is: 0 (i8) to 3 (i64).
+fn width(v: i64) -> u8 {
+    if i8::try_from(v).is_ok() {
+        0
+    } else if i16::try_from(v).is_ok() {
+        1
+    } else if i32::try_from(v).is_ok() {
+        2
+    } else {
+        3
+    }
+}
+
+impl Default for Column {
+    fn default() -> Column {
+        Column::I8(Vec::new())
+    }
+}
+
+impl Column {
+    /// An empty column for values in `lo..=hi` (a wider value widens it later).
+    pub(super) fn for_range(lo: i128, hi: i128) -> Column {
+        let clamp = |v: i128| i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
+        Column::of_width(width(clamp(lo)).max(width(clamp(hi))))
+    }
+
+    fn of_width(w: u8) -> Column {
+        match w {
+            0 => Column::I8(Vec::new()),
+            1 => Column::I16(Vec::new()),
+            2 => Column::I32(Vec::new()),
+            _ => Column::I64(Vec::new()),
+        }
+    }
+
+    fn width(&self) -> u8 {
+        match self {
+            Column::I8(_) => 0,
+            Column::I16(_) => 1,
+            Column::I32(_) => 2,
+            Column::I64(_) => 3,
+        }
+    }
+
+    /// Makes the column wide enough for `v`.
+    fn fit(&mut self, v: i64) {
+        let w = width(v);
+        if w <= self.width() {
+            return;
+        }
+        let mut wider = Column::of_width(w);
+        wider.reserve(self.len());
+        each!(&*self, old => for &x in old {
+            wider.push(i64::from(x));
+        });
+        *self = wider;
+    }
+
+    pub(super) fn len(&self) -> usize {
+        each!(self, v => v.len())
+    }
+
+    /// The value in world `w`.
+    #[inline]
+    pub(super) fn get(&self, w: usize) -> i64 {
+        each!(self, v => i64::from(v[w]))
+    }
+
+    /// Sets the value in world `w`.
+    pub(super) fn set(&mut self, w: usize, x: i64) {
+        self.fit(x);
+        // The column is wide enough: the conversions below are exact.
+        match self {
+            Column::I8(v) => v[w] = x as i8,
+            Column::I16(v) => v[w] = x as i16,
+            Column::I32(v) => v[w] = x as i32,
+            Column::I64(v) => v[w] = x,
+        }
+    }
+
+    pub(super) fn push(&mut self, x: i64) {
+        self.push_n(x, 1);
+    }
+
+    /// Appends `n` copies of `x`.
+    pub(super) fn push_n(&mut self, x: i64, n: usize) {
+        self.fit(x);
+        match self {
+            Column::I8(v) => v.extend(std::iter::repeat_n(x as i8, n)),
+            Column::I16(v) => v.extend(std::iter::repeat_n(x as i16, n)),
+            Column::I32(v) => v.extend(std::iter::repeat_n(x as i32, n)),
+            Column::I64(v) => v.extend(std::iter::repeat_n(x, n)),
+        }
+    }
+
+    pub(super) fn reserve(&mut self, n: usize) {
+        each!(self, v => v.reserve(n))
+    }
+
+    pub(super) fn truncate(&mut self, n: usize) {
+        each!(self, v => v.truncate(n))
+    }
+
+    /// The column's values at `rows`, in that order.
+    pub(super) fn permuted(&self, rows: &[u32]) -> Column {
+        match self {
+            Column::I8(v) => Column::I8(rows.iter().map(|&r| v[r as usize]).collect()),
+            Column::I16(v) => Column::I16(rows.iter().map(|&r| v[r as usize]).collect()),
+            Column::I32(v) => Column::I32(rows.iter().map(|&r| v[r as usize]).collect()),
+            Column::I64(v) => Column::I64(rows.iter().map(|&r| v[r as usize]).collect()),
+        }
+    }
+
+    /// Calls `f(w, value)` for every world in order.
+    pub(super) fn for_each(&self, mut f: impl FnMut(usize, i64)) {
+        each!(self, v => for (w, &x) in v.iter().enumerate() {
+            f(w, i64::from(x));
+        })
+    }
+
+    /// The smallest and the largest value (None: no world).
+    pub(super) fn range(&self) -> Option<(i64, i64)> {
+        each!(self, v => {
+            let lo = v.iter().min()?;
+            let hi = v.iter().max()?;
+            Some((i64::from(*lo), i64::from(*hi)))
+        })
+    }
+
+    /// The values, as i64 (for tests and small columns).
+    #[cfg(test)]
+    pub(super) fn to_vec(&self) -> Vec<i64> {
+        let mut out = Vec::with_capacity(self.len());
+        self.for_each(|_, x| out.push(x));
+        out
+    }
+
+    /// Bytes a value takes.
+    pub(super) fn bytes_per_value(&self) -> usize {
+        1 << self.width()
+    }
+
+    /// Bytes the values take.
+    pub(super) fn bytes(&self) -> usize {
+        self.len() << self.width()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_column_takes_the_smallest_type_and_widens_when_it_must() {
+        let mut c = Column::for_range(0, 1);
+        assert!(matches!(c, Column::I8(_)));
+        c.push_n(1, 3);
+        c.push(-5);
+        assert_eq!(c.to_vec(), [1, 1, 1, -5]);
+        c.push(10_000);
+        assert!(matches!(c, Column::I16(_)));
+        c.set(0, i64::from(i32::MIN));
+        assert!(matches!(c, Column::I32(_)));
+        c.push(i64::MAX);
+        assert!(matches!(c, Column::I64(_)));
+        assert_eq!(
+            c.to_vec(),
+            [i64::from(i32::MIN), 1, 1, -5, 10_000, i64::MAX]
+        );
+        assert_eq!(c.permuted(&[4, 0]).to_vec(), [10_000, i64::from(i32::MIN)]);
+        assert!(matches!(Column::for_range(-129, 3), Column::I16(_)));
+        assert!(matches!(Column::for_range(i128::MIN, 0), Column::I64(_)));
+        let mut c = Column::for_range(3, 70_000);
+        c.push_n(3, 2);
+        assert_eq!(c.bytes(), 8);
+    }
+}
