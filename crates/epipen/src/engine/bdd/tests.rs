@@ -386,3 +386,38 @@ fn partitions_compute_beyond_128_bits() {
     );
     assert_eq!(scaled.neg().unwrap().neg().unwrap(), scaled);
 }
+
+/// An event's occurrence sits right after the last constant its cases use: n private
+/// announcements of `s[i]` keep κ linear in n (with the occurrences first, κ had to
+/// remember every `s[i]` until the occurrences: 147 611 nodes at n = 10).
+#[test]
+fn occurrences_sit_beside_the_constants_their_cases_use() {
+    let story = "const n = 4
+characters P[n]
+bool s[n], t
+for i in 0..n {
+  event tell {
+    yes if s[i]
+    no if not s[i]
+    nothing
+    P[i] sees yes | no | nothing
+  }
+}
+event flip {
+  up
+  down
+}
+";
+    let program = compile(story);
+    let order = crate::engine::bdd::order::order(&program);
+    let names: Vec<&str> = order
+        .iter()
+        .map(|c| program.constants[*c].name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "t", "flip", "s[0]", "tell#1", "s[1]", "tell#2", "s[2]", "tell#3", "s[3]", "tell#4"
+        ]
+    );
+}
