@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use epipen_ir::{EventStmt, Value, World};
+use epipen_ir::{EventStmt, Expr, ExprKind, Stmt, StmtKind, Value, World};
 
 use crate::{Change, Evaluator, Fail, Learned, dense, rank};
 
@@ -108,6 +108,64 @@ impl<'p> Evaluator<'p> {
         Ok(actual_case)
     }
 
+    /// The worlds `actual φ` chooses from: each world of the domain with a case in the
+    /// slot of every occurrence that has happened (the pairs (w, c) of the definition),
+    /// where an `actual` made again (in a `repeat`'s later round) keeps the cases the
+    /// actual world had.
+    pub(crate) fn candidates(&self) -> Result<Rc<Vec<World>>, Fail> {
+        let happened: Vec<usize> = (0..self.happened.len())
+            .filter(|&o| self.happened[o])
+            .collect();
+        if happened.is_empty() {
+            return Ok(self.all.clone());
+        }
+        let mut worlds: Vec<World> = self.all.to_vec();
+        for occ in happened {
+            let cases: Vec<usize> = match &self.actual {
+                Some(actual) => vec![self.case_in(actual, occ)?],
+                None => (0..self.not_yet(occ)).collect(),
+            };
+            if (worlds.len() as u64).saturating_mul(cases.len() as u64) > crate::MAX_WORLDS {
+                return Err(Fail::from(
+                    "too many worlds for `actual` to choose from".to_string(),
+                ));
+            }
+            worlds = worlds
+                .iter()
+                .flat_map(|w| cases.iter().map(move |&c| with_case(w, occ, c)))
+                .collect();
+        }
+        Ok(Rc::new(worlds))
+    }
+
+    /// Fails, as the engines do, when an expression `stmt` evaluates now names an event
+    /// that has not happened, whether or not its evaluation would reach the name (`p or
+    /// e == a`, a knowledge operator over no world). A `repeat`'s condition is checked
+    /// at the end of each round, the statements of a block one by one.
+    pub(crate) fn named_events(&self, stmt: &Stmt) -> Result<(), String> {
+        let time = self.changes.len();
+        match &stmt.kind {
+            StmtKind::Repeat { .. } | StmtKind::Simultaneously(_) => Ok(()),
+            StmtKind::AssertAddsCk { hint, .. } => self.happened_by(hint, time),
+            _ => stmt.each_expr(&mut |e| self.happened_by(e, time)),
+        }
+    }
+
+    /// Fails when `e`, read at `time` (inside `at(c, …)`, at the checkpoint's), names an
+    /// event that has not happened then.
+    pub(crate) fn happened_by(&self, e: &Expr, time: usize) -> Result<(), String> {
+        e.walk(&mut |x| match &x.kind {
+            ExprKind::Latest(event) if self.latest[time][event.0].is_none() => {
+                Err(NOT_HAPPENED.to_string())
+            }
+            ExprKind::At { checkpoint, body } => match &self.checkpoints[checkpoint.0] {
+                Some(state) => self.happened_by(body, state.time),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        })
+    }
+
     /// The case of the occurrence `occ` in world `w` (in its slot).
     pub(crate) fn case_in(&self, w: &World, occ: usize) -> Result<usize, String> {
         match w.0.get(occ) {
@@ -127,7 +185,7 @@ impl<'p> Evaluator<'p> {
     }
 
     /// The value an occurrence slot holds until its event happens.
-    fn not_yet(&self, occ: usize) -> usize {
+    pub(crate) fn not_yet(&self, occ: usize) -> usize {
         self.program.events[self.event_of(occ)].cases.len()
     }
 }

@@ -4,11 +4,29 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use epipen_ir::{CharId, Expr, GroupOp, World};
+use epipen_ir::{CharId, Expr, GroupOp, Value, World};
 
 use crate::{Evaluator, Learned, Op, State, Table, V};
 
 impl<'p> Evaluator<'p> {
+    /// What `A learns φ` (φ with knowledge operators) teaches: whether φ holds now, in
+    /// each world of the state.
+    pub(crate) fn whether(&mut self, what: &'p Expr) -> Result<Learned<'p>, String> {
+        let state = self.state.clone();
+        let mut held = HashMap::with_capacity(state.worlds.len());
+        for w in state.worlds.iter() {
+            let value = self.eval(what, w, &state)?.into_bool()?;
+            held.insert(w.clone(), value);
+        }
+        let later = (0..self.happened.len())
+            .filter(|&o| !self.happened[o] && self.program.constants[o].occurrence.is_some())
+            .collect();
+        Ok(Learned::Whether {
+            held: Rc::new(held),
+            later: Rc::new(later),
+        })
+    }
+
     /// What `agent` observes at `w`: the values of its learned expressions, the truth of
     /// the formulas it learned (in the states it learned them in), and the groups of the
     /// events' cases it saw.
@@ -22,7 +40,16 @@ impl<'p> Evaluator<'p> {
         for learned in &s.learned[agent.0] {
             obs.push(match learned {
                 Learned::Value(e, time) => self.eval(e, w, &Self::at_time(*time))?,
-                Learned::Whether(e, then) => self.eval(e, w, then)?,
+                Learned::Whether { held, later } => {
+                    let mut past = w.clone();
+                    for &occ in later.iter() {
+                        past.0[occ] = Value::Int(self.not_yet(occ) as i64);
+                    }
+                    let held = held.get(&past).ok_or_else(|| {
+                        format!("the world {w:?} was not possible when its character learned")
+                    })?;
+                    V::B(*held)
+                }
                 Learned::Saw { occ, groups } => {
                     let case = self.case_in(w, *occ)?;
                     V::I(groups[case].into())
@@ -30,6 +57,24 @@ impl<'p> Evaluator<'p> {
             });
         }
         Ok(obs)
+    }
+
+    /// The class of `w` among the worlds `agent` cannot tell apart in `s`: the number of
+    /// its observation. Memoised: an observation evaluates every formula the agent
+    /// learned, knowledge operators and `at` inside included, so that asking it afresh
+    /// at each knowledge operator took time exponential in the number of calls of a
+    /// gossip.
+    fn class(&mut self, agent: CharId, w: &World, s: &Rc<State<'p>>) -> Result<usize, String> {
+        let key = (agent.0, s.id, w.clone());
+        if let Some(&class) = self.classes.get(&key) {
+            return Ok(class);
+        }
+        let obs = self.observation(agent, w, s)?;
+        let numbered = self.observations.entry((agent.0, s.id)).or_default();
+        let next = numbered.len();
+        let class = *numbered.entry(obs).or_insert(next);
+        self.classes.insert(key, class);
+        Ok(class)
     }
 
     /// `K_agent formula` at `w` in state `s`.
@@ -66,15 +111,15 @@ impl<'p> Evaluator<'p> {
         let op = if polarity { Op::Knows } else { Op::KnowsNot };
         let key = (op, formula as *const Expr as usize, agent.0, s.id);
         if !self.memo.contains_key(&key) {
-            let mut table: HashMap<Vec<V>, bool> = HashMap::new();
+            let mut table: HashMap<usize, bool> = HashMap::new();
             for w2 in s.worlds.iter() {
-                let obs = self.observation(agent, w2, s)?;
+                let obs = self.class(agent, w2, s)?;
                 let holds = self.eval(formula, w2, s)?.into_bool()? == polarity;
                 *table.entry(obs).or_insert(true) &= holds;
             }
             self.memo.insert(key, Table::Knows(table));
         }
-        let obs = self.observation(agent, w, s)?;
+        let obs = self.class(agent, w, s)?;
         match &self.memo[&key] {
             // No world of the state looks like `w` to the agent: vacuously true.
             Table::Knows(table) => Ok(table.get(&obs).copied().unwrap_or(true)),
@@ -92,9 +137,9 @@ impl<'p> Evaluator<'p> {
     ) -> Result<bool, String> {
         let key = (Op::KnowsValue, exprs.as_ptr() as usize, agent.0, s.id);
         if !self.memo.contains_key(&key) {
-            let mut table: HashMap<Vec<V>, Option<Vec<V>>> = HashMap::new();
+            let mut table: HashMap<usize, Option<Vec<V>>> = HashMap::new();
             for w2 in s.worlds.iter() {
-                let obs = self.observation(agent, w2, s)?;
+                let obs = self.class(agent, w2, s)?;
                 let mut vals = Vec::with_capacity(exprs.len());
                 for e in exprs {
                     vals.push(self.eval(e, w2, s)?);
@@ -112,7 +157,7 @@ impl<'p> Evaluator<'p> {
             }
             self.memo.insert(key, Table::KnowsValue(table));
         }
-        let obs = self.observation(agent, w, s)?;
+        let obs = self.class(agent, w, s)?;
         match &self.memo[&key] {
             // An empty group (vacuously true) or one whose worlds all agree.
             Table::KnowsValue(table) => Ok(table.get(&obs).is_none_or(|v| v.is_some())),
@@ -235,11 +280,11 @@ impl<'p> Evaluator<'p> {
                 let holds = self.eval(formula, &v, s)?.into_bool()?;
                 *table.entry(obs).or_insert(true) &= holds;
             }
-            self.memo.insert(key, Table::Knows(table));
+            self.memo.insert(key, Table::Believes(table));
         }
         let obs = self.observation(agent, w, s)?;
         match &self.memo[&key] {
-            Table::Knows(table) => Ok(table.get(&obs).copied().unwrap_or(true)),
+            Table::Believes(table) => Ok(table.get(&obs).copied().unwrap_or(true)),
             _ => unreachable!("memo key kinds are distinct"),
         }
     }
@@ -273,11 +318,11 @@ impl<'p> Evaluator<'p> {
                     }
                 }
             }
-            self.memo.insert(key, Table::KnowsValue(table));
+            self.memo.insert(key, Table::BelievesValue(table));
         }
         let obs = self.observation(agent, w, s)?;
         match &self.memo[&key] {
-            Table::KnowsValue(table) => Ok(table.get(&obs).is_none_or(|v| v.is_some())),
+            Table::BelievesValue(table) => Ok(table.get(&obs).is_none_or(|v| v.is_some())),
             _ => unreachable!("memo key kinds are distinct"),
         }
     }

@@ -139,8 +139,10 @@ pub fn trace(program: &Program, domain: &Domain) -> Trace {
     };
     let mut ev = Evaluator {
         program,
-        checkpoints: vec![None; program.checkpoints.len()],
+        checkpoints: Rc::new(vec![None; program.checkpoints.len()]),
         memo: HashMap::new(),
+        classes: HashMap::new(),
+        observations: HashMap::new(),
         next_id: 1,
         state: Rc::new(State {
             id: 0,
@@ -305,13 +307,22 @@ fn dense<K: Ord>(keys: Vec<(World, K)>) -> HashMap<World, usize> {
     keys.into_iter().map(|(w, _)| w).zip(ranks).collect()
 }
 
+/// The state each checkpoint saved last (None: not reached yet).
+type Checkpoints<'p> = Rc<Vec<Option<Rc<State<'p>>>>>;
+
 /// Something a character learned.
 #[derive(Clone)]
 enum Learned<'p> {
     /// `A learns e`: the value of `e` after the first `time` changes.
     Value(&'p Expr, usize),
-    /// `A learns φ` with knowledge operators: whether φ held in the state then.
-    Whether(&'p Expr, Rc<State<'p>>),
+    /// `A learns φ` with knowledge operators: whether φ held in the state then, in each
+    /// of its worlds (`at(c, …)` read with the checkpoint of then, which a later round
+    /// may set again), found for a later world by its past: the slots of the
+    /// occurrences in `later`, which had not happened then, back to their not-yet value.
+    Whether {
+        held: Rc<HashMap<World, bool>>,
+        later: Rc<Vec<usize>>,
+    },
     /// An event: which group of its `sees` line the case in the occurrence's slot is in.
     Saw { occ: usize, groups: &'p [usize] },
 }
@@ -328,11 +339,18 @@ enum Change<'p> {
 /// A memoised knowledge operator over one state, indexed by the agent's observation
 /// (the values of everything it learned).
 enum Table {
-    /// `K_A φ`: whether every world of the group satisfies `φ`.
-    Knows(HashMap<Vec<V>, bool>),
-    /// `knows_value(A, ē)`: the one value of `ē` in the group, or `None` when the
-    /// group's worlds disagree.
-    KnowsValue(HashMap<Vec<V>, Option<Vec<V>>>),
+    /// `K_A φ`: by the agent's class of worlds (see `Evaluator::class`), whether every
+    /// world of it satisfies `φ`.
+    Knows(HashMap<usize, bool>),
+    /// `knows_value(A, ē)`: by class, the one value of `ē` in it, or `None` when its
+    /// worlds disagree.
+    KnowsValue(HashMap<usize, Option<Vec<V>>>),
+    /// `believes(A, φ)`: by the agent's observation, whether every most plausible world
+    /// with it satisfies `φ`.
+    Believes(HashMap<Vec<V>, bool>),
+    /// `believes_value(A, ē)`: by observation, the one value of `ē` in the most
+    /// plausible worlds with it, or `None` when they disagree.
+    BelievesValue(HashMap<Vec<V>, Option<Vec<V>>>),
     /// `D_G φ`: by the members' observations together, whether every world with them
     /// satisfies `φ`.
     Distributed(HashMap<Vec<Vec<V>>, bool>),
@@ -395,8 +413,13 @@ impl From<String> for Fail {
 
 struct Evaluator<'p> {
     program: &'p Program,
-    checkpoints: Vec<Option<Rc<State<'p>>>>,
+    checkpoints: Checkpoints<'p>,
     memo: HashMap<MemoKey, Table>,
+    /// The class of a world for an agent in a state (agent, state id, world): the number
+    /// of its observation among that agent's observations in that state.
+    classes: HashMap<(usize, usize, World), usize>,
+    /// Per (agent, state id), the observations met so far, numbered.
+    observations: HashMap<(usize, usize), HashMap<Vec<V>, usize>>,
     next_id: usize,
     /// The current state.
     state: Rc<State<'p>>,
@@ -466,14 +489,17 @@ impl<'p> Evaluator<'p> {
     }
 
     fn step(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
-        self.execute(stmt).map_err(|mut fail| {
-            fail.span.get_or_insert(stmt.span);
-            // Naming an event before it happened is the story's mistake.
-            if fail.message == event::NOT_HAPPENED {
-                fail.kind = ErrorKind::Story;
-            }
-            fail
-        })
+        self.named_events(stmt)
+            .map_err(Fail::from)
+            .and_then(|()| self.execute(stmt))
+            .map_err(|mut fail| {
+                fail.span.get_or_insert(stmt.span);
+                // Naming an event before it happened is the story's mistake.
+                if fail.message == event::NOT_HAPPENED {
+                    fail.kind = ErrorKind::Story;
+                }
+                fail
+            })
     }
 
     fn execute(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
@@ -481,7 +507,7 @@ impl<'p> Evaluator<'p> {
             StmtKind::Learn { who, what } => {
                 let mut learned = self.state.learned.clone();
                 learned[who.0].push(if what.mentions_knowledge() {
-                    Learned::Whether(what, self.state.clone())
+                    self.whether(what)?
                 } else {
                     Learned::Value(what, self.changes.len())
                 });
@@ -497,15 +523,19 @@ impl<'p> Evaluator<'p> {
                 let state = self.state.clone();
                 let mut added = Vec::new();
                 for s in stmts {
-                    let one = self.announcement(s, &state).map_err(|mut fail| {
-                        fail.span.get_or_insert(s.span);
-                        fail
-                    })?;
+                    let one = (self.named_events(s).map_err(Fail::from))
+                        .and_then(|()| self.announcement(s, &state))
+                        .map_err(|mut fail| {
+                            fail.span.get_or_insert(s.span);
+                            fail
+                        })?;
                     added.push(one);
                 }
                 self.restrict(&added, &state)?;
             }
-            StmtKind::Checkpoint(c) => self.checkpoints[c.0] = Some(self.state.clone()),
+            StmtKind::Checkpoint(c) => {
+                Rc::make_mut(&mut self.checkpoints)[c.0] = Some(self.state.clone())
+            }
             StmtKind::Worlds { .. } => {
                 let worlds = self.shown_worlds()?;
                 self.events.push(Event::Worlds {
@@ -587,7 +617,7 @@ impl<'p> Evaluator<'p> {
             }
             StmtKind::Actual(formula) => {
                 let state = self.state.clone();
-                let all = self.all.clone();
+                let all = self.candidates()?;
                 let mut found = Vec::new();
                 for w in all.iter() {
                     if self.eval(formula, w, &state)?.into_bool()? {
@@ -617,6 +647,7 @@ impl<'p> Evaluator<'p> {
                     rounds += 1;
                     self.round = Some(rounds);
                     self.block(body)?;
+                    self.happened_by(until, self.changes.len())?;
                     let state = self.state.clone();
                     let actual = self.actual()?;
                     if self.eval(until, &actual, &state)?.into_bool()? {
@@ -1153,6 +1184,42 @@ Eve: knows_value(x / (y + 1))
         let worlds = run(story, vec![Some((-2, 2)), Some((-2, 2))]);
         let expected = ints(&[&[0, -1], &[0, 1], &[0, 2], &[1, 2]]);
         assert_eq!(worlds, expected);
+    }
+
+    /// A formula learned in a round says what `at` meant then: saving its checkpoint again
+    /// in the next round (of a loop or a `repeat`) does not change it. (The evaluator
+    /// read the latest save, so the learned formula, asked about through the state it
+    /// was learned in, asked itself again: a stack overflow.)
+    #[test]
+    fn a_learned_at_keeps_the_checkpoint_of_its_time() {
+        let rounds = "characters A, B
+bool p
+B learns p
+for t in 0..2 {
+  checkpoint before
+  A learns at(before, knows(B, p) or knows(A, p))
+}
+announce knows(A, p)
+";
+        let b = |v: bool| World(vec![Value::Bool(v)]);
+        assert_eq!(run(rounds, vec![None]), vec![b(true)]);
+        let repeated = "characters A, B
+bool p
+B learns p
+actual p
+repeat max 2 {
+  checkpoint before
+  A learns at(before, knows(B, p) or knows(A, p))
+} until at(before, knows(A, p))
+";
+        let program = epipen::compile(repeated, &[]).expect("the story compiles");
+        let t = trace(&program, &Domain { ranges: vec![None] });
+        assert!(
+            matches!(t.events.as_slice(), [Event::RepeatDone { rounds: 2, .. }]),
+            "{:?}",
+            t.events
+        );
+        assert_eq!(t.end.expect("the evaluator runs"), vec![b(false), b(true)]);
     }
 
     #[test]

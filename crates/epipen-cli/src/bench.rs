@@ -66,7 +66,11 @@ struct Failed {
 /// Runs the benchmark and returns the exit code: 0 when every story ran, 1 when any
 /// failed or timed out, 2 when there was nothing to run.
 pub fn main(args: &Args) -> ExitCode {
-    let exe = match std::env::current_exe() {
+    // `EPIPEN_EXE`: the command that runs epipen when this process is not it (the Python
+    // package's `epipen` runs inside the Python interpreter).
+    let exe = match std::env::var_os("EPIPEN_EXE")
+        .map_or_else(std::env::current_exe, |exe| Ok(exe.into()))
+    {
         Ok(exe) => exe,
         Err(e) => {
             errln!("error: cannot find the epipen executable: {e}");

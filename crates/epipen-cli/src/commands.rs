@@ -18,13 +18,19 @@ use crate::{graph, sweep, watchdog};
 
 /// Parses the arguments, runs the command, and returns the process's exit code.
 pub fn main() -> ExitCode {
-    let code = run_command();
+    main_with_args(std::env::args_os())
+}
+
+/// [`main`] with the command line `args` (the program's name first): the `epipen`
+/// command of the Python package calls it.
+pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
+    let code = run_command(args.into_iter().collect());
     // What is left in stdout's buffer: a failure to write it is an error too.
     output::flush_stdout();
     code
 }
 
-fn run_command() -> ExitCode {
+fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
     // Like any Unix filter, end quietly when stdout is closed (`epipen … | head`) instead
     // of failing to print.
     // SAFETY: restoring the default action of SIGPIPE, before any thread starts.
@@ -39,7 +45,7 @@ fn run_command() -> ExitCode {
         env!("CARGO_PKG_VERSION"),
         epipen::z3_version()
     );
-    let matches = Cli::command().version(version).get_matches();
+    let matches = Cli::command().version(version).get_matches_from(args);
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -239,17 +245,17 @@ fn run_command() -> ExitCode {
                 Event::CheckHolds { span } => {
                     verified += 1;
                     outln!(
-                        "line {}: check `{}` holds",
+                        "line {}: {} holds",
                         story.line(span),
-                        story.hint_text(span)
+                        story.check_label(span)
                     );
                 }
                 Event::CheckFailed { span, world } => {
                     refuted += 1;
                     outln!(
-                        "line {}: check `{}` fails in the world {}",
+                        "line {}: {} fails in the world {}",
                         story.line(span),
-                        story.hint_text(span),
+                        story.check_label(span),
                         worlds::world_line(&story.program, &world.0)
                     );
                 }

@@ -23,4 +23,4 @@ mod sweep;
 mod trace;
 mod watchdog;
 
-pub use commands::main;
+pub use commands::{main, main_with_args};

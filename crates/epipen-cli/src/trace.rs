@@ -2,7 +2,7 @@
 
 use epipen::compiled::Traced;
 use epipen::engine::{Event, Options};
-use epipen::explore::trace::{Fates, TraceStep, Tracer};
+use epipen::explore::trace::{Belief, Fates, TraceStep, Tracer};
 use epipen::syntax::Span;
 use epipen::worlds::{self, World};
 
@@ -71,7 +71,37 @@ impl Story {
                 ));
             }
         }
+        for belief in &step.beliefs {
+            out.push_str(&self.belief_text(belief));
+        }
         out
+    }
+
+    /// `    in the actual world, Sally believes: marble = basket  (the most plausible of
+    /// the 2 worlds Sally cannot tell apart)`.
+    fn belief_text(&self, belief: &Belief) -> String {
+        let who = &self.program.characters[belief.who.0].name;
+        let list = |ws: &[World]| {
+            ws.iter()
+                .map(|w| worlds::world_line(&self.program, &w.0))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let believed = list(&belief.believed);
+        match (belief.actual, belief.class.len()) {
+            (true, 1) => format!("    in the actual world, {who} knows: {believed}\n"),
+            (true, n) => format!(
+                "    in the actual world, {who} believes: {believed}  (the most plausible of the {n} worlds {who} cannot tell apart)\n"
+            ),
+            (false, 1) => format!("    where {believed}, {who} knows it\n"),
+            (false, _) if belief.believed == belief.class => format!(
+                "    {who} cannot tell apart {believed}, and finds them equally plausible\n"
+            ),
+            (false, _) => format!(
+                "    where {who} cannot tell apart {}, {who} believes: {believed}\n",
+                list(&belief.class)
+            ),
+        }
     }
 
     fn fates_text(&self, fates: &Fates) -> String {
@@ -125,6 +155,21 @@ impl Story {
         }
         if let Some(gone) = &step.eliminated {
             object.insert("eliminated".into(), self.worlds_value(gone));
+        }
+        if !step.beliefs.is_empty() {
+            let beliefs: Vec<serde_json::Value> = step
+                .beliefs
+                .iter()
+                .map(|b| {
+                    serde_json::json!({
+                        "who": self.program.characters[b.who.0].name,
+                        "actual": b.actual,
+                        "worlds": self.worlds_value(&b.class),
+                        "believed": self.worlds_value(&b.believed),
+                    })
+                })
+                .collect();
+            object.insert("beliefs".into(), beliefs.into());
         }
         object.into()
     }

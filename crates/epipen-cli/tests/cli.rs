@@ -5,6 +5,8 @@
 mod belief;
 #[path = "cli/browser.rs"]
 mod browser;
+#[path = "cli/events.rs"]
+mod events;
 #[path = "cli/explore.rs"]
 mod explore;
 #[path = "cli/fuzz.rs"]
@@ -734,6 +736,7 @@ fn every_story_has_a_pinned_test() {
     let tests = [
         include_str!("cli.rs"),
         include_str!("cli/belief.rs"),
+        include_str!("cli/events.rs"),
         include_str!("cli/explore.rs"),
         include_str!("cli/knowledge.rs"),
     ]
@@ -809,17 +812,26 @@ fn every_story_runs_alike_on_every_backend_that_takes_it() {
             "the explicit-worlds backend needs every int bounded",
         ),
     ];
+    // Too slow to run here: Z3 takes over a minute on gossip's last check, 16 knowledge
+    // operators over 20 736 worlds (docs/benchmarks.md; tests/cli/events.rs runs the
+    // failing sequence on Z3).
+    let too_slow = [("z3", "gossip.story")];
     let bdd_takes = [
         "belief-revision.story",
+        "coin-flip.story",
         "colour-fairies.story",
         "dining-cryptographers.story",
         "drinking-logicians.story",
         "first-example.story",
+        "gossip.story",
+        "group-announcement.story",
         "lie.story",
+        "monty-hall.story",
         "muddy-children-common.story",
         "muddy-children-peek.story",
         "muddy-children.story",
         "planetfall.story",
+        "prisoners.story",
         "russian-cards.story",
         "sally-anne-spying.story",
         "sally-anne.story",
@@ -839,6 +851,9 @@ fn every_story_runs_alike_on_every_backend_that_takes_it() {
         let auto = epipen(&["worlds", &path]);
         assert_eq!(auto.code, 0, "{name}: {}", auto.stderr);
         for backend in ["z3", "bdd", "explicit"] {
+            if too_slow.contains(&(backend, name.as_str())) {
+                continue;
+            }
             let out = epipen(&["--backend", backend, "worlds", &path]);
             let why = refused
                 .iter()

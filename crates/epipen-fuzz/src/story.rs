@@ -12,6 +12,10 @@ use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
 
+mod event;
+
+pub use event::{ActualLine, Case, CaseLine, Event, FamilySees, Partition};
+
 /// Everything declared before the first statement.
 #[derive(Debug, Clone)]
 pub struct Decls {
@@ -101,6 +105,16 @@ pub enum Stmt {
     /// `x := e` / `b[i] := e`: a constant of the value's type (by index), and its new
     /// value.
     Assign(u8, Term),
+    /// `x, y := e, f`: constants of the values' types (by index; one named twice is
+    /// changed once).
+    AssignMany(Vec<(u8, Term)>),
+    /// `x, y := y, x` (or `x, y, z := y, z, x` when the count is 3): constants of one type
+    /// (0 int, 1 bool, 2 colour), from the one at this index on.
+    Swap(u8, u8, u8),
+    /// `event e { … }`.
+    Event(Box<Event>),
+    /// `A learns φ`, φ with knowledge operators: whether it holds now.
+    LearnsWhether(u8, BoolE),
 }
 
 /// What a `check` says.
@@ -113,6 +127,9 @@ pub enum Check {
     Law(u8, u8, Vec<u8>, BoolE),
     /// The worlds possible here as a set of tuples of their values now: holds.
     Kept,
+    /// `check actual φ`: steered as `Plain` when the mode is below 7; with no actual world
+    /// yet, a story error when the mode is 9, else printed as `check φ`.
+    Actual(u8, BoolE),
 }
 
 /// The group operators: the IR's (`name` is how stories write them).
@@ -239,6 +256,9 @@ pub enum BoolE {
     /// character (None), or over the group listed first (members by index among the
     /// characters, family members in scope and the family `P` named whole).
     Group(GroupOp, Option<Vec<u8>>, Box<BoolE>),
+    /// An event that happened (by index among those printed) compared with its cases
+    /// (by index): `e == s` (form 0), `e != s` (1), `e in {…}` (2), `s == e` (3).
+    EventIs(u8, u8, Vec<u8>),
 }
 
 #[derive(Debug, Clone)]
@@ -246,6 +266,8 @@ pub enum Term {
     Int(IntE),
     Bool(BoolE),
     Enum(EnumE),
+    /// The name of an event that happened (by index): the case of its latest execution.
+    Event(u8),
 }
 
 // ---------------------------------------------------------------------------------
@@ -394,7 +416,16 @@ pub fn int_expr() -> BoxedStrategy<IntE> {
         .boxed()
 }
 
+/// A value of any type (an event's name too, the case of its latest execution).
 fn term(knowledge_free_bool: BoxedStrategy<BoolE>) -> impl Strategy<Value = Term> {
+    prop_oneof![
+        6 => value(knowledge_free_bool),
+        1 => any::<u8>().prop_map(Term::Event),
+    ]
+}
+
+/// A value of a constant's type: an int, a bool or a colour.
+fn value(knowledge_free_bool: BoxedStrategy<BoolE>) -> impl Strategy<Value = Term> {
     prop_oneof![
         3 => int_expr().prop_map(Term::Int),
         2 => knowledge_free_bool.prop_map(Term::Bool),
@@ -413,6 +444,7 @@ fn bool_leaf() -> impl Strategy<Value = BoolE> {
         1 => (int_expr(), 0u8..4, vec(-3i64..=5, 0..5)).prop_map(|(e, k, set)| BoolE::Sample(e, k, set)),
         1 => vec(int_expr(), 0..4).prop_map(BoolE::Distinct),
         1 => (range(), int_expr()).prop_map(|(r, e)| BoolE::DistinctOver(r, e)),
+        1 => event::event_is(),
     ]
 }
 
@@ -459,6 +491,7 @@ pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
         3 => (agent(), plain_bool()).prop_map(|(a, f)| BoolE::Knows(a, Box::new(f))),
         4 => (agent(), vec(term(plain_bool()), 1..=2)).prop_map(|(a, t)| BoolE::KnowsValue(a, t)),
         2 => (group_op(), group(), plain_bool()).prop_map(|(op, g, f)| BoolE::Group(op, g, Box::new(f))),
+        1 => event::event_at(),
     ];
     atom.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
@@ -508,6 +541,11 @@ fn learnable() -> impl Strategy<Value = Term> {
     term(plain_bool())
 }
 
+/// What `:=` and an event's changes give a constant.
+fn new_value() -> impl Strategy<Value = Term> {
+    value(plain_bool())
+}
+
 /// Where a statement goes: before the actual world (no reveals, no `repeat`), or after.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Part {
@@ -526,6 +564,10 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
         2 => plain_bool().prop_map(Stmt::Announce),
         2 => check().prop_map(Stmt::Check),
         3 => assign(),
+        4 => event::event(),
+        2 => event::learns_whether(),
+        1 => event::assign_many(),
+        1 => event::check_actual(),
     ];
     let simple = if part == Part::Post {
         prop_oneof![4 => simple, 3 => (0u8..5, revealable()).prop_map(|(a, f)| Stmt::Reveals(a, f))]
@@ -593,15 +635,16 @@ fn sim_item(part: Part) -> BoxedStrategy<Stmt> {
         6 => item.clone(),
         1 => (range(), vec(item.clone(), 1..3)).prop_map(|(r, b)| Stmt::For(r, b)),
         1 => (ct_cond(), vec(item, 1..3)).prop_map(|(c, b)| Stmt::If(c, b, None)),
-        // Refused (printed only in stories that print refused changes).
+        // Refused (printed only in stories that print refused changes and events).
         1 => assign(),
+        1 => prop_oneof![event::assign_many(), event::event()],
     ]
     .boxed()
 }
 
 /// `x := e`, of an int (most often), a bool or a colour.
 fn assign() -> impl Strategy<Value = Stmt> {
-    (0u8..8, learnable()).prop_map(|(target, value)| Stmt::Assign(target, value))
+    (0u8..8, new_value()).prop_map(|(target, value)| Stmt::Assign(target, value))
 }
 
 fn check() -> impl Strategy<Value = Check> {
@@ -610,6 +653,7 @@ fn check() -> impl Strategy<Value = Check> {
         3 => (0u8..12, 0u8..5, vec(0u8..8, 0..=2), epistemic_bool())
             .prop_map(|(law, a, others, f)| Check::Law(law, a, others, f)),
         1 => Just(Check::Kept),
+        2 => (0u8..10, epistemic_bool()).prop_map(|(mode, f)| Check::Actual(mode, f)),
     ]
 }
 
@@ -627,6 +671,10 @@ fn repeat(actual: bool) -> impl Strategy<Value = Stmt> {
         1 => (0u8..4).prop_map(Stmt::Worlds),
         2 => assign(),
         1 => check().prop_map(Stmt::Check),
+        3 => event::event(),
+        1 => event::learns_whether(),
+        1 => event::assign_many(),
+        1 => event::check_actual(),
     ];
     // Until: anything, or what a reveal is about, or at once.
     let until = prop_oneof![

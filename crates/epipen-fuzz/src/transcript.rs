@@ -275,7 +275,14 @@ fn engine_facts(engine: &mut Engine, n: usize) -> Vec<String> {
     let mut facts = vec![format!("count: {count}")];
     if n <= MODEL_CAP as u64 {
         facts.push(match engine.model(None, MODEL_CAP) {
-            Ok(Some(model)) => format!("model: {}", partitions(&model)),
+            Ok(Some(model)) => format!(
+                "model: {}, believed: {:?}",
+                partitions(&model),
+                epipen::explore::graph::arrows(&model)
+                    .iter()
+                    .map(|a| (a.from, a.to, a.who.iter().map(|c| c.0).collect::<Vec<_>>()))
+                    .collect::<Vec<_>>()
+            ),
             other => format!("model: {other:?}"),
         });
     }

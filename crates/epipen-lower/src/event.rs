@@ -60,7 +60,13 @@ impl Lowerer {
     ) -> Option<ir::StmtKind> {
         let mut block = Unrolled::default();
         self.event_items(body, &mut block);
-        if block.failed {
+        // In code that does not run, a line that failed (an index out of range, not
+        // reported there) still leaves its case: the event is declared, so that later
+        // statements may name it (and fail, when they run, as it has not happened).
+        if block.failed && self.dead == 0 {
+            return None;
+        }
+        if block.cases.is_empty() && self.dead > 0 {
             return None;
         }
         if block.cases.is_empty() {
@@ -185,10 +191,10 @@ impl Lowerer {
                             None
                         }
                     };
-                    let Some(changes) = self.changes(changes) else {
+                    let changes = self.changes(changes).unwrap_or_else(|| {
                         out.failed = true;
-                        continue;
-                    };
+                        Vec::new()
+                    });
                     out.cases.push(CaseLine {
                         name: full,
                         span: name.span,

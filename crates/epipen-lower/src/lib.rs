@@ -39,7 +39,9 @@ use epipen_ir::{self as ir, CharId, CheckpointId, ConstId, EnumId, EventId, Ty};
 use epipen_syntax::ast::{self, Ident, StmtKind};
 use epipen_syntax::{Diagnostic, Span};
 
-use names::{closest, collect_names, list, range_span};
+use names::{collect_names, range_span};
+
+pub use names::{closest, list};
 
 pub use compile::{
     CompileError, compile, compile_parsed, compile_seeded, compile_until, parse_with_sets,

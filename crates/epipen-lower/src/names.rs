@@ -388,7 +388,7 @@ pub(crate) fn range_span(range: &ast::Range) -> Span {
 }
 
 /// "`A`", "`A` and `B`", "`A`, `B` and `C`".
-pub(crate) fn list(names: &[&str]) -> String {
+pub fn list(names: &[&str]) -> String {
     match names {
         [] => String::new(),
         [only] => format!("`{only}`"),
@@ -401,10 +401,7 @@ pub(crate) fn list(names: &[&str]) -> String {
 
 /// The candidate closest to `name` if it is close enough to be a likely typo: edit
 /// distance ≤ 2, or ≤ 1 for names of at most 3 characters. Ties go to the earliest.
-pub(crate) fn closest<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let name: Vec<char> = name.chars().collect();
     let limit = if name.len() <= 3 { 1 } else { 2 };
     let mut best: Option<(usize, &str)> = None;

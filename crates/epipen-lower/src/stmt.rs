@@ -361,24 +361,19 @@ impl Lowerer {
             }
             return None;
         }
-        if let Some(id) = self.checkpoint_ids.get(&name.name) {
-            let diagnostic = if self.checkpoints[id.0].span == name.span {
-                Diagnostic::error(
-                    name.span,
-                    format!(
-                        "checkpoint `{}` is defined again in the next round of this loop",
-                        name.name
-                    ),
-                )
-                .with_hint("checkpoint names must be unique; define it outside the `for` loop")
-            } else {
+        if let Some(&id) = self.checkpoint_ids.get(&name.name) {
+            // The same statement in the next round of a `for` loop saves the state again,
+            // as each round of a `repeat` does: `at` names the latest.
+            if self.checkpoints[id.0].span == name.span {
+                return Some(ir::StmtKind::Checkpoint(id));
+            }
+            self.error(
                 Diagnostic::error(
                     name.span,
                     format!("checkpoint `{}` is already defined", name.name),
                 )
-                .with_hint("checkpoint names must be unique")
-            };
-            self.error(diagnostic);
+                .with_hint("checkpoint names must be unique"),
+            );
             return None;
         }
         let id = CheckpointId(self.checkpoints.len());

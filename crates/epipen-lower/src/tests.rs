@@ -1076,6 +1076,23 @@ for i in 0..3 { if i != 1 { child[i] learns muddy[i] } }
     for stmt in &program.statements {
         assert_eq!(&src[stmt.span.start..stmt.span.end], "worlds");
     }
+    // A checkpoint in a loop is one checkpoint, saved again in each round (as in a
+    // `repeat`): `at` names the latest save.
+    let program = ok("bool p\nfor i in 0..2 {\n  checkpoint c\n  announce at(c, p)\n}");
+    assert_eq!(program.checkpoints.len(), 1);
+    let kinds: Vec<String> = program
+        .statements
+        .iter()
+        .map(|s| match &s.kind {
+            ir::StmtKind::Checkpoint(c) => format!("checkpoint {}", c.0),
+            ir::StmtKind::Announce { .. } => "announce".to_string(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["checkpoint 0", "announce", "checkpoint 0", "announce"]
+    );
 }
 
 #[test]
@@ -1949,11 +1966,12 @@ fn new_constructs_report_located_errors() {
         ),
         // checkpoints in blocks
         (
-            "for i in 0..3 { checkpoint c }",
-            &[(
-                "checkpoint `c` is defined again in the next round of this loop",
-                "c",
-            )],
+            "bool p\nfor i in 0..3 { announce at(c, p)\n checkpoint c }",
+            &[("checkpoint `c` is defined after this statement", "c")],
+        ),
+        (
+            "bool p\ncheckpoint c\nfor i in 0..3 { checkpoint c }",
+            &[("checkpoint `c` is already defined", "c")],
         ),
         (
             "bool p\nif false { checkpoint c }\nannounce at(c, p)",
@@ -2057,8 +2075,8 @@ fn new_constructs_hint_what_to_do() {
         ("announce summ(i in 0..3: 1) == 1", &["did you mean `sum`?"]),
         ("announce mx(1) == 1", &["did you mean `max`?"]),
         (
-            "for i in 0..3 { checkpoint c }",
-            &["checkpoint names must be unique; define it outside the `for` loop"],
+            "bool p\ncheckpoint c\nfor i in 0..3 { checkpoint c }",
+            &["checkpoint names must be unique"],
         ),
         (
             "bool p\nif false { checkpoint c }\nannounce at(c, p)",
@@ -2661,6 +2679,36 @@ fn event_mistakes_are_located_with_a_hint() {
     assert_eq!(
         rendered(&format!("{head}A learns knows(B, p)")),
         ["A learns knows(B, p)"]
+    );
+    // A case index past the family in code that does not run is no mistake, as for a
+    // family of constants; where it runs it is one, and so is a name that is no case.
+    let calls =
+        "characters P[3]\nevent call {\n  for i in 0..3 { for j in i + 1..3 { c[i, j] } }\n}\n";
+    assert_eq!(
+        rendered(&format!(
+            "{calls}for i in 0..3 {{ for j in 0..3 {{ if i < j {{ announce call != c[i, j] }} }} }}"
+        ))[4..],
+        [
+            "announce call != c[0, 1]",
+            "announce call != c[0, 2]",
+            "announce call != c[1, 2]"
+        ]
+    );
+    assert_eq!(
+        errors(&format!(
+            "{calls}for i in 0..2 {{ announce call != c[i, 2 - i] }}"
+        )),
+        [(
+            "the event `call` has no case `c[1, 1]`".to_string(),
+            "c[i, 2 - i]".to_string()
+        )]
+    );
+    assert_eq!(
+        errors(&format!("{calls}if false {{ announce call != cc[0, 1] }}")),
+        [(
+            "the event `call` has no case `cc[0, 1]`".to_string(),
+            "cc[0, 1]".to_string()
+        )]
     );
 }
 

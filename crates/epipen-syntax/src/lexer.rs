@@ -389,34 +389,44 @@ fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
             | Simultaneously | Actual | Repeat | AssertAddsCk | Check | Event,
         ) => true,
         Some(RBrace) => in_block(stack),
-        Some(Ident(_)) => {
-            let mut next = 1;
-            // `child[i] learns …`: skip a balanced index on this line.
-            if rest.get(1).map(|t| &t.kind) == Some(&LBracket) {
-                let mut depth = 0usize;
-                loop {
-                    match rest.get(next).map(|t| &t.kind) {
-                        Some(LBracket) => depth += 1,
-                        Some(RBracket) => {
-                            depth -= 1;
-                            if depth == 0 {
-                                next += 1;
-                                break;
-                            }
-                        }
-                        None | Some(Newline) => return false,
-                        _ => {}
-                    }
-                    next += 1;
-                }
-            }
-            matches!(
-                rest.get(next).map(|t| &t.kind),
-                Some(Learns | Colon | Reveals | Assign | Sees | Expects)
-            )
-        }
+        Some(Ident(_)) => matches!(
+            after_name(rest),
+            Some(Learns | Colon | Reveals | Assign | Sees | Expects)
+        ),
         _ => false,
     }
+}
+
+/// Whether the line starts `x :=` or `b[i] :=`.
+fn assigns(rest: &[Token]) -> bool {
+    matches!(rest.first().map(|t| &t.kind), Some(TokenKind::Ident(_)))
+        && after_name(rest) == Some(&TokenKind::Assign)
+}
+
+/// The token after the name (and its balanced index, `child[i]`) that starts `rest`, if
+/// on this line.
+fn after_name(rest: &[Token]) -> Option<&TokenKind> {
+    use TokenKind::*;
+    let mut next = 1;
+    if rest.get(1).map(|t| &t.kind) == Some(&LBracket) {
+        let mut depth = 0usize;
+        loop {
+            match rest.get(next).map(|t| &t.kind) {
+                Some(LBracket) => depth += 1,
+                Some(RBracket) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        next += 1;
+                        break;
+                    }
+                }
+                None | Some(Newline) => return None,
+                _ => {}
+            }
+            next += 1;
+        }
+    }
+    rest.get(next).map(|t| &t.kind)
 }
 
 /// Whether the next line starts with `and`, `or`, `->` or `<->`: operators that can
@@ -452,7 +462,12 @@ fn layout(raw: Vec<Token>) -> Vec<Token> {
                     // `and b` on the next line can only continue this statement.
                     continue;
                 }
-                if starts_statement(&raw[idx + 1..], &stack) {
+                // `then x := 1,` / `x, y := 1,` / `a if p then` on one line and `y := 2`
+                // on the next: neither a comma nor `then` can end a statement, so that
+                // line continues the case's (or the change's) list of changes.
+                let more_changes = matches!(last.kind, TokenKind::Comma | TokenKind::Then)
+                    && assigns(&raw[idx + 1..]);
+                if starts_statement(&raw[idx + 1..], &stack) && !more_changes {
                     while stack.last().is_some_and(|o| *o != Open::Block) {
                         stack.pop();
                     }
@@ -765,5 +780,32 @@ mod tests {
             ]
         );
         assert_eq!(kinds("0..n"), vec![Int(Some(0)), DotDot, id("n"), Eof]);
+        // After a trailing comma, `y := …` and `b[i] := …` continue a list of changes;
+        // after anything else they start a statement, and so does `announce` after a
+        // comma (a trailing comma ends `characters A, B,`).
+        assert_eq!(
+            kinds("a then x := 1,\n  b[0] := 2"),
+            vec![
+                id("a"),
+                Then,
+                id("x"),
+                Assign,
+                Int(Some(1)),
+                Comma,
+                id("b"),
+                LBracket,
+                Int(Some(0)),
+                RBracket,
+                Assign,
+                Int(Some(2)),
+                Eof
+            ]
+        );
+        assert_eq!(
+            kinds("a then\n  x := 1"),
+            vec![id("a"), Then, id("x"), Assign, Int(Some(1)), Eof]
+        );
+        assert_eq!(kinds("x := 1\ny := 2")[3], Newline);
+        assert_eq!(kinds("bool p,\nannounce p")[3], Newline);
     }
 }

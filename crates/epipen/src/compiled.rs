@@ -5,13 +5,14 @@
 //! [`CompiledStory`], and print or send what it gives them.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
 use crate::explore::graph::GRAPH_CAP;
-use crate::explore::trace::{Fates, TraceStep, Tracer};
-use crate::ir::{CheckpointId, Program, Stmt, StmtKind};
+use crate::explore::trace::{Fates, TraceStep, Tracer, asked_beliefs};
+use crate::ir::{CharId, CheckpointId, Program, Stmt, StmtKind};
 use crate::syntax::diagnostic::line_col;
 use crate::syntax::{Diagnostic, Span};
 use crate::worlds::{Model, WorldCount, WorldSet};
@@ -77,6 +78,10 @@ pub trait Watch {
     }
     /// The last statement finished.
     fn finished(&mut self) {}
+    /// The run failed with `error` (at its span), which the run returns rendered as a
+    /// [`Failure`]: front ends that show a failure their own way (the Python package's
+    /// exceptions, with a line and a column) take it here.
+    fn failed(&mut self, _story: &CompiledStory, _error: &EngineError) {}
 }
 
 /// A [`Watch`] that watches nothing.
@@ -84,8 +89,8 @@ pub struct Unwatched;
 
 impl Watch for Unwatched {}
 
-/// Called with the engine at the start (span None) and after each top-level statement.
-pub type AfterStep<'a> = dyn FnMut(&mut Engine, Option<Span>) -> Result<(), Failure> + 'a;
+/// Called with the engine at the start (None) and after each top-level statement.
+pub type AfterStep<'a> = dyn FnMut(&mut Engine, Option<&Stmt>) -> Result<(), Failure> + 'a;
 
 /// What a traced run reports, in order: the worlds after a statement (or at the start),
 /// or an event of the run.
@@ -151,27 +156,39 @@ impl CompiledStory {
         explore::statement_text(&self.source[span.start..span.end])
     }
 
-    /// The hint of the `assert_adds_ck` statement, or the formula of the `check` (`actual
-    /// φ` for a `check actual`), at `span`, as written (on one line: its spaces
-    /// collapsed).
+    /// The hint of the `assert_adds_ck` statement, or the formula of the `check` (or
+    /// `check actual`), at `span`, as written (on one line: its spaces collapsed).
     pub fn hint_text(&self, span: Span) -> String {
-        fn formula(stmts: &[Stmt], span: Span) -> Option<Span> {
+        let at = self.formula_at(span).map_or(span, |(at, _)| at);
+        let text = &self.source[at.start..at.end];
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// How `epipen check` and errors name the check at `span`: ``check `φ` `` or
+    /// ``check actual `φ` ``.
+    pub fn check_label(&self, span: Span) -> String {
+        let actual = matches!(self.formula_at(span), Some((_, true)));
+        let kind = if actual { "check actual" } else { "check" };
+        format!("{kind} `{}`", self.hint_text(span))
+    }
+
+    /// The span of the hint or checked formula of the statement at `span`, and whether
+    /// it is a `check actual`.
+    fn formula_at(&self, span: Span) -> Option<(Span, bool)> {
+        fn formula(stmts: &[Stmt], span: Span) -> Option<(Span, bool)> {
             stmts.iter().find_map(|stmt| match &stmt.kind {
-                StmtKind::AssertAddsCk { hint, .. } if stmt.span == span => Some(hint.span),
-                StmtKind::Check(e) if stmt.span == span => Some(e.span),
-                // The statement without its `check` keyword.
-                StmtKind::CheckActual(e) if stmt.span == span => {
-                    Some(Span::new(span.start + "check".len(), e.span.end))
+                StmtKind::AssertAddsCk { hint, .. } if stmt.span == span => {
+                    Some((hint.span, false))
                 }
+                StmtKind::Check(e) if stmt.span == span => Some((e.span, false)),
+                StmtKind::CheckActual(e) if stmt.span == span => Some((e.span, true)),
                 StmtKind::AssertAddsCk { body, .. }
                 | StmtKind::Simultaneously(body)
                 | StmtKind::Repeat { body, .. } => formula(body, span),
                 _ => None,
             })
         }
-        let at = formula(&self.program.statements, span).unwrap_or(span);
-        let text = &self.source[at.start..at.end];
-        text.split_whitespace().collect::<Vec<_>>().join(" ")
+        formula(&self.program.statements, span)
     }
 
     /// Runs the story's statements.
@@ -180,8 +197,8 @@ impl CompiledStory {
     }
 
     /// Runs the story's statements like [`CompiledStory::run`], telling `watch` where
-    /// the run is, and calling `after` with the engine at the start (span None) and
-    /// after each statement.
+    /// the run is, and calling `after` with the engine at the start (None) and after
+    /// each statement.
     pub fn run_watched(
         &self,
         options: &Options,
@@ -231,8 +248,11 @@ impl CompiledStory {
                         event => sink(event),
                     }
                 })
-                .map_err(|e| self.failure(&e))?;
-            after(&mut engine, Some(stmt.span))?;
+                .map_err(|e| {
+                    watch.failed(self, &e);
+                    self.failure(&e)
+                })?;
+            after(&mut engine, Some(stmt))?;
         }
         watch.finished();
         Ok(engine)
@@ -252,13 +272,27 @@ impl CompiledStory {
         // The step not reported yet: the next may come from the same (unrolled)
         // statement. It is reported before anything the next statement prints.
         let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
+        // A failure of the tracer, for `watch` once the run has returned.
+        let failed: RefCell<Option<EngineError>> = RefCell::new(None);
+        // The characters whose belief each statement asks about; a statement unrolled
+        // by `for` is one step, asking about those of all its copies.
+        let mut asked: HashMap<(usize, usize), Vec<CharId>> = HashMap::new();
+        for stmt in &self.program.statements {
+            let chars = asked_beliefs(stmt);
+            if !chars.is_empty() {
+                let all = asked.entry((stmt.span.start, stmt.span.end)).or_default();
+                all.extend(chars);
+                all.sort();
+                all.dedup();
+            }
+        }
         let emit = RefCell::new(emit);
         let flush = || {
             if let Some(step) = pending.borrow_mut().take() {
                 (emit.borrow_mut())(Traced::Step(&step));
             }
         };
-        let engine = self.run_watched(
+        let run = self.run_watched(
             options,
             watch,
             &mut |event| {
@@ -267,10 +301,17 @@ impl CompiledStory {
                 }
                 (emit.borrow_mut())(Traced::Event(&event));
             },
-            &mut |engine, span| {
+            &mut |engine, stmt| {
+                let span = stmt.map(|s| s.span);
+                let asked = span.and_then(|s| asked.get(&(s.start, s.end)));
                 let step = tracer
-                    .observe(engine, span)
-                    .map_err(|e| self.failure(&self.located(span, e)))?;
+                    .observe(engine, span, asked.map_or(&[], Vec::as_slice))
+                    .map_err(|e| {
+                        let e = self.located(span, e);
+                        let failure = self.failure(&e);
+                        *failed.borrow_mut() = Some(e);
+                        failure
+                    })?;
                 let same = matches!(&*pending.borrow(), Some(p) if p.span.is_some() && p.span == step.span);
                 if same {
                     if let Some(p) = pending.borrow_mut().as_mut() {
@@ -282,7 +323,11 @@ impl CompiledStory {
                 }
                 Ok(())
             },
-        )?;
+        );
+        if let Some(e) = failed.borrow_mut().take() {
+            watch.failed(self, &e);
+        }
+        let engine = run?;
         flush();
         Ok((engine, tracer.fates().cloned()))
     }
@@ -375,16 +420,17 @@ impl CompiledStory {
             EngineFailure::Story { hints, .. } => {
                 Failure::Story(render(hints.iter().fold(d, |d, h| d.with_hint(h.clone()))))
             }
-            EngineFailure::CheckFailed(world) => Failure::Solver(render(
-                Diagnostic::error(
-                    e.span,
-                    format!("the check `{}` fails", self.hint_text(e.span)),
-                )
-                .with_hint(format!(
-                    "it is false in the possible world {}",
-                    crate::worlds::world_line(&self.program, &world.0)
-                )),
-            )),
+            EngineFailure::CheckFailed(world) => {
+                let actual = matches!(self.formula_at(e.span), Some((_, true)));
+                Failure::Solver(render(
+                    Diagnostic::error(e.span, format!("the {} fails", self.check_label(e.span)))
+                        .with_hint(format!(
+                            "it is false in the {} world {}",
+                            if actual { "actual" } else { "possible" },
+                            crate::worlds::world_line(&self.program, &world.0)
+                        )),
+                ))
+            }
             EngineFailure::Refuted(c) => Failure::Solver(render(
                 Diagnostic::error(
                     e.span,

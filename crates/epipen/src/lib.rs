@@ -48,8 +48,8 @@ pub use lower::{
     CompileError, compile, compile_parsed, compile_seeded, compile_until, parse_with_sets,
 };
 pub use story::{
-    Block, Character, Checkpoint, Enum, EnumType, Error, Formula, Hint, Int, PossibleWorld,
-    Refutation, Simultaneous, Story, Worlds,
+    Block, Case, Change, Character, Checkpoint, Enum, EnumType, Error, Event, EventBlock, Formula,
+    Happened, Hint, Int, PossibleWorld, Refutation, Simultaneous, Story, Worlds,
 };
 pub use syntax::{Diagnostic, Span};
 

@@ -46,6 +46,10 @@ pub struct Model {
     pub before: Option<Vec<World>>,
     /// `views[c][w]`: what character `c` observes in `worlds[w]`.
     pub views: Vec<Vec<Vec<Value>>>,
+    /// `ranks[c][w]`: the plausibility rank of `worlds[w]` for character `c`, a tuple
+    /// compared lexicographically, lower more plausible (empty: every world equally
+    /// plausible).
+    pub ranks: Vec<Vec<Vec<i64>>>,
 }
 
 /// One thing a character learned, as observed in each world of a [`Model`]: the values

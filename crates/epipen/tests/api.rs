@@ -1,7 +1,8 @@
 //! The Rust API (`epipen::Story`): the stories of `stories/` told in Rust, and the
 //! errors a Rust program can get back.
 
-use epipen::{Error, Formula as F, Hint, Int, Options, Story};
+use epipen::engine::Strategy;
+use epipen::{Change, Error, Formula as F, Hint, Int, Options, Story};
 
 /// The muddy children with n children, the first k muddy: who steps forward in each
 /// round, until everyone has (at most n + 1 rounds).
@@ -302,8 +303,8 @@ fn mistakes_are_typed_errors_before_the_engine() {
     );
     invalid(story.announce(c.eq("blue")), "no variant `blue`");
     invalid(
-        story.learns(albert, p.clone() & F::knows(albert, x.gt(0))),
-        "`learns` takes no knowledge",
+        story.learns(albert, F::knows(albert, x.gt(0)).ite(Int::from(1), 0)),
+        "a value learned with knowledge operators must be a formula",
     );
     invalid(
         story.actual(F::knows_value(albert, &x)),
@@ -507,4 +508,801 @@ fn public_change() {
         story.assign(&c, size.value("s")),
         "`:=` needs a value of the constant's type",
     );
+}
+
+/// The engine keys caches by the address of a statement's expressions: after a change
+/// (or an event) a statement must not be taken for an earlier one whose expressions
+/// lived at the same address (a `check` then answered for the one before).
+#[test]
+fn each_statement_is_read_afresh_after_a_change() {
+    let mut story = Story::new();
+    let anne = story.character("Anne");
+    let x = story.int("x");
+    story.announce(x.is_in([1, 2])).unwrap();
+    story.actual(x.eq(1)).unwrap();
+    story.assign(&x, &x + 10).unwrap();
+    for _ in 0..3 {
+        story.check_actual(!F::knows_value(anne, &x)).unwrap();
+        story.check(x.ge(11)).unwrap();
+        assert!(story.check(x.eq(11)).is_err());
+        story.check_actual(x.eq(11)).unwrap();
+        story.check(x.le(12)).unwrap();
+        assert!(story.check(F::knows(anne, x.eq(12))).is_err());
+        assert!(story.check_actual(x.eq(12)).is_err());
+    }
+}
+
+// --- events ---
+
+/// Sally and Anne, the knowledge part: Anne moves the marble while Sally is out (or
+/// does not); Anne sees which, Sally does not.
+#[test]
+fn sally_anne() {
+    let mut story = Story::new();
+    let (anne, sally) = (story.character("Anne"), story.character("Sally"));
+    let place = story.enumeration("Place", &["basket", "box"]);
+    let marble = story.enum_constant(&place, "marble");
+    story.announce(marble.eq("basket")).unwrap();
+    story.actual(marble.eq("basket")).unwrap();
+    let moving = story
+        .event("move", |e| {
+            let moved = e
+                .case("moved")
+                .when(marble.eq("basket"))
+                .then(&marble, "box");
+            let stayed = e.case("stayed");
+            e.sees(anne, [[moved], [stayed]]);
+            e.actual(moved);
+        })
+        .unwrap();
+    // What the engine reported.
+    assert_eq!(moving.case(), Some("moved"));
+    assert_eq!(moving.case_index(), Some(0));
+    assert_eq!(moving.saw(anne), ["moved"]);
+    assert_eq!(moving.saw(sally), ["moved", "stayed"]);
+    assert_eq!(
+        moving.to_string(),
+        "move: moved (Anne saw moved; Sally saw moved or stayed)"
+    );
+    let event = moving.event();
+    assert_eq!(event.name(), "move");
+    assert_eq!(event.cases(), ["moved", "stayed"]);
+    // docs/language.md's checks.
+    story
+        .check_actual(F::knows(anne, marble.eq("box")))
+        .unwrap();
+    story.check_actual(!F::knows_value(sally, &marble)).unwrap();
+    story
+        .check(F::knows(sally, marble.eq("box") | event.is("stayed")))
+        .unwrap();
+    story
+        .check(
+            event.is_in(["moved", "stayed"])
+                & event
+                    .latest()
+                    .ne(event.case("moved"))
+                    .iff(marble.eq("basket")),
+        )
+        .unwrap();
+    // Sally thinks the marble may still be in the basket; it is not.
+    match story.check_actual(F::knows(sally, marble.eq("box"))) {
+        Err(Error::Story { message, .. }) => assert_eq!(
+            message,
+            "the check fails in the world marble = box, move = moved"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let worlds = story.worlds(10).unwrap();
+    let lines: Vec<String> = worlds.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        lines,
+        [
+            "marble = box, move = moved",
+            "marble = basket, move = stayed"
+        ]
+    );
+    assert_eq!(worlds[0].variant(moving.occurrence()), Some("moved"));
+    assert_eq!(worlds[1].variant(&marble), Some("basket"));
+    // Sally comes back and looks into the box.
+    story.learns(sally, marble.eq("box")).unwrap();
+    story
+        .check_actual(F::knows(sally, event.is("moved")))
+        .unwrap();
+}
+
+/// The pairs of agents `(i, j)`, `i < j`, in order: the cases `c[i, j]` of a call.
+fn pairs(n: usize) -> Vec<(usize, usize)> {
+    (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect()
+}
+
+/// Knowing-whether gossip told in Rust: n agents, each knowing its own secret (all
+/// true); in each call, of which the callers see who called and the others only that
+/// someone did, each caller learns which secrets the other knew. One event execution
+/// per call, in a Rust loop.
+struct Gossip {
+    story: Story,
+    agent: Vec<epipen::Character>,
+    /// What each call reported.
+    reports: Vec<epipen::Happened>,
+    /// Whether each agent knows every secret at the end.
+    experts: Vec<bool>,
+}
+
+fn gossip(n: usize, calls: &[(usize, usize)]) -> Gossip {
+    gossip_with(Options::default(), n, calls)
+}
+
+fn gossip_with(options: Options, n: usize, calls: &[(usize, usize)]) -> Gossip {
+    let mut story = Story::with_options(options);
+    let agent = story.characters("P", n);
+    let secret = story.bools("s", n);
+    for (&p, s) in agent.iter().zip(&secret) {
+        story.learns(p, s).unwrap();
+    }
+    story.actual(F::all(&secret)).unwrap();
+    let pairs = pairs(n);
+    let mut reports = Vec::new();
+    for &(a, b) in calls {
+        let happened = story
+            .event("call", |e| {
+                let cases: Vec<epipen::Case> = (pairs.iter())
+                    .map(|(i, j)| e.case(&format!("c[{i}, {j}]")))
+                    .collect();
+                // Each agent tells apart the calls it is in, and knows when it is in none.
+                for (k, &p) in agent.iter().enumerate() {
+                    let (mine, others): (Vec<_>, Vec<_>) =
+                        (pairs.iter().zip(&cases)).partition(|((i, j), _)| *i == k || *j == k);
+                    let mut groups: Vec<Vec<epipen::Case>> =
+                        mine.iter().map(|(_, c)| vec![**c]).collect();
+                    groups.push(others.iter().map(|(_, c)| **c).collect());
+                    e.sees(p, groups);
+                }
+                e.actual(format!("c[{a}, {b}]"));
+            })
+            .unwrap();
+        let call = happened.event().clone();
+        for &(i, j) in &pairs {
+            for s in &secret {
+                let this = call.is(format!("c[{i}, {j}]"));
+                story
+                    .learns(agent[i], this.clone() & F::knows(agent[j], s))
+                    .unwrap();
+                story
+                    .learns(agent[j], this & F::knows(agent[i], s))
+                    .unwrap();
+            }
+        }
+        reports.push(happened);
+    }
+    let experts = (agent.iter())
+        .map(|&p| {
+            story
+                .check_actual(F::all(secret.iter().map(|s| F::knows(p, s))))
+                .is_ok()
+        })
+        .collect();
+    Gossip {
+        story,
+        agent,
+        reports,
+        experts,
+    }
+}
+
+/// The same gossip as a story file.
+fn gossip_text(n: usize, calls: &[(usize, usize)]) -> String {
+    let mut text = format!(
+        "characters P[{n}]\nbool s[{n}]\nfor i in 0..{n} {{ P[i] learns s[i] }}\n\
+         actual all(k in 0..{n}: s[k])\n"
+    );
+    for (a, b) in calls {
+        text += &format!(
+            "event call {{\n  for i in 0..{n} {{ for j in i + 1..{n} {{ c[i, j] }} }}\n  \
+             for k in 0..{n} {{ P[k] sees each(i in 0..{n}, j in i + 1..{n} if i == k or j == k: c[i, j]) | others }}\n  \
+             actual c[{a}, {b}]\n}}\n\
+             for i in 0..{n} {{ for j in i + 1..{n} {{ for k in 0..{n} {{\n  \
+             P[i] learns call == c[i, j] and knows(P[j], s[k])\n  \
+             P[j] learns call == c[i, j] and knows(P[i], s[k])\n}} }} }}\n"
+        );
+    }
+    text
+}
+
+/// Three agents: 01;12;02 makes everyone an expert (the shortest sequence for three),
+/// 01;12 leaves agent 0 without secret 2. Four agents, 01;23: those who do not call
+/// cannot tell which call of the others' it was.
+#[test]
+fn gossip_calls_in_a_rust_loop() {
+    assert_eq!(gossip(3, &[(0, 1), (1, 2), (0, 2)]).experts, [true; 3]);
+    assert_eq!(gossip(3, &[(0, 1), (1, 2)]).experts, [false, true, true]);
+    let Gossip {
+        mut story,
+        agent,
+        reports,
+        experts,
+    } = gossip(4, &[(0, 1), (2, 3)]);
+    assert_eq!(experts, [false; 4]);
+    // What each call reported: the callers saw the call, the others that it was one of
+    // the calls they are not in.
+    assert_eq!(reports[0].case(), Some("c[0, 1]"));
+    assert_eq!(reports[0].saw(agent[0]), ["c[0, 1]"]);
+    assert_eq!(reports[0].saw(agent[3]), ["c[0, 1]", "c[0, 2]", "c[1, 2]"]);
+    assert_eq!(
+        reports[1].to_string(),
+        "call: c[2, 3] (P[0] saw c[1, 2], c[1, 3] or c[2, 3]; P[1] saw c[0, 2], c[0, 3] or \
+         c[2, 3]; P[2] saw c[2, 3]; P[3] saw c[2, 3])"
+    );
+    // Each execution is an occurrence of its own, named as stories name them.
+    let names: Vec<&str> = (story.program().constants.iter())
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(names, ["s[0]", "s[1]", "s[2]", "s[3]", "call#1", "call#2"]);
+    // The event names its latest execution: agent 2 knows it was its call with agent 3;
+    // agent 0 does not know which it was, only that it was none of its own.
+    let call = reports[1].event();
+    story.check_actual(call.is("c[2, 3]")).unwrap();
+    story
+        .check_actual(F::knows(agent[2], call.is("c[2, 3]")))
+        .unwrap();
+    story
+        .check_actual(!F::knows_value(agent[0], call.latest()))
+        .unwrap();
+    story
+        .check_actual(F::knows(
+            agent[0],
+            !call.is_in(["c[0, 1]", "c[0, 2]", "c[0, 3]"]),
+        ))
+        .unwrap();
+    // Each execution's case stays readable after the next: agent 1 knows the first
+    // call was its own.
+    let first = reports[0].occurrence();
+    story
+        .check_actual(F::knows(agent[1], first.eq("c[0, 1]")))
+        .unwrap();
+    story
+        .check_actual(!F::knows(agent[2], first.eq("c[0, 1]")))
+        .unwrap();
+}
+
+/// A story told through the API gives the worlds the same story gives as a file: the
+/// same constants (occurrences included, named alike), the same worlds in the same
+/// order, with each backend `strategies` names.
+#[track_caller]
+fn same_as_text(tell: impl Fn(Options) -> Story, text: &str, strategies: &[Strategy]) {
+    let program = epipen::compile(text, &[]).expect("the story compiles");
+    let expected = epipen::engine::solve(&program, 10_000).expect("the story runs");
+    let lines = |worlds: &[epipen::worlds::World]| -> Vec<String> {
+        (worlds.iter())
+            .map(|w| epipen::worlds::world_line(&program, &w.0))
+            .collect()
+    };
+    for &strategy in strategies {
+        let mut story = tell(Options {
+            strategy,
+            ..Options::default()
+        });
+        let names = |p: &epipen::ir::Program| -> Vec<String> {
+            (p.constants.iter()).map(|c| c.name.clone()).collect()
+        };
+        assert_eq!(names(story.program()), names(&program), "{strategy:?}");
+        let events = |p: &epipen::ir::Program| -> Vec<(String, Vec<String>)> {
+            (p.events.iter())
+                .map(|e| (e.name.clone(), e.cases.clone()))
+                .collect()
+        };
+        assert_eq!(events(story.program()), events(&program), "{strategy:?}");
+        let got = story.worlds(10_000).unwrap().to_set();
+        assert_eq!(lines(&got.worlds), lines(&expected.worlds), "{strategy:?}");
+        assert_eq!(got.worlds, expected.worlds, "{strategy:?}");
+        assert_eq!(got.complete, expected.complete, "{strategy:?}");
+    }
+}
+
+const FINITE: &[Strategy] = &[
+    Strategy::Auto,
+    Strategy::Z3,
+    Strategy::Bdd,
+    Strategy::Explicit,
+];
+
+#[test]
+fn events_give_the_worlds_of_the_same_story_file() {
+    // Sally and Anne.
+    let sally_anne = |options| {
+        let mut story = Story::with_options(options);
+        let anne = story.character("Anne");
+        story.character("Sally");
+        let place = story.enumeration("Place", &["basket", "box"]);
+        let marble = story.enum_constant(&place, "marble");
+        story.announce(marble.eq("basket")).unwrap();
+        story.actual(marble.eq("basket")).unwrap();
+        story
+            .event("move", |e| {
+                let moved = e
+                    .case("moved")
+                    .when(marble.eq("basket"))
+                    .then(&marble, "box");
+                let stayed = e.case("stayed");
+                e.sees(anne, [[moved], [stayed]]);
+                e.actual(moved);
+            })
+            .unwrap();
+        story
+    };
+    same_as_text(
+        sally_anne,
+        "characters Anne, Sally\nenum Place { basket, box }\nPlace marble\n\
+         announce marble == basket\nactual marble == basket\nevent move {\n  \
+         moved if marble == basket then marble := box\n  stayed\n  Anne sees moved | stayed\n  \
+         actual moved\n}\n",
+        FINITE,
+    );
+    // Gossip: four agents, two calls, each caller learning formulas with knowledge (Z3
+    // takes a minute in a debug build).
+    let calls = [(0, 1), (2, 3)];
+    same_as_text(
+        |options| gossip_with(options, 4, &calls).story,
+        &gossip_text(4, &calls),
+        &[Strategy::Auto, Strategy::Bdd, Strategy::Explicit],
+    );
+    // Changes: a simultaneous public change, then an event whose cases change two
+    // constants at once, under a precondition with knowledge; no actual world.
+    let changes = |options| {
+        let mut story = Story::with_options(options);
+        let a = story.character("A");
+        let b = story.character("B");
+        let (x, y) = (story.int("x"), story.int("y"));
+        story
+            .announce(x.ge(0) & x.le(2) & y.ge(0) & y.le(2))
+            .unwrap();
+        story.learns(a, &x).unwrap();
+        let c = story.checkpoint("c").unwrap();
+        story
+            .assign_all([Change::new(&x, &y), Change::new(&y, &x)])
+            .unwrap();
+        let happened = story
+            .event("e", |e| {
+                let bump = (e.case("bump"))
+                    .when(F::knows_value(a, &y))
+                    .then(&x, &x + 1)
+                    .then(&y, 0);
+                let keep = e.case("keep").when(x.ne(&y));
+                e.sees(a, [[bump], [keep]]);
+            })
+            .unwrap();
+        assert_eq!(happened.case(), None);
+        assert!(happened.saw(a).is_empty());
+        assert_eq!(happened.to_string(), "e happened (no actual world)");
+        let e = happened.event();
+        story.announce(F::at(c, x.eq(1)) | e.is("bump")).unwrap();
+        story.learns(b, e.is("keep")).unwrap();
+        story.announce(F::knows(b, x.le(2))).unwrap();
+        story
+    };
+    same_as_text(
+        changes,
+        "characters A, B\nint x, y\nannounce x >= 0 and x <= 2 and y >= 0 and y <= 2\nA learns x\n\
+         checkpoint c\nx, y := y, x\nevent e {\n  bump if knows_value(A, y) then x := x + 1, y := 0\n  \
+         keep if x != y\n  A sees bump | keep\n}\nannounce at(c, x == 1) or e == bump\n\
+         B learns e == keep\nannounce knows(B, x <= 2)\n",
+        &[Strategy::Auto, Strategy::Z3],
+    );
+    // An event in rounds until A knows: a Rust loop where the story has `repeat`.
+    let rounds = |options| {
+        let mut story = Story::with_options(options);
+        let a = story.character("A");
+        story.character("B");
+        let x = story.int("x");
+        story.announce(x.ge(0) & x.le(3)).unwrap();
+        story.actual(x.eq(0)).unwrap();
+        let mut steps = 0;
+        while story.check_actual(F::knows(a, x.eq(3))).is_err() {
+            let step = story
+                .event("step", |e| {
+                    let up = e.case("up").when(x.lt(3)).then(&x, &x + 1);
+                    let stay = e.case("stay");
+                    e.sees(a, [[up], [stay]]);
+                    e.actual(up);
+                })
+                .unwrap();
+            assert_eq!(step.case(), Some("up"));
+            steps += 1;
+        }
+        assert_eq!(steps, 3);
+        story
+    };
+    same_as_text(
+        rounds,
+        "characters A, B\nint x\nannounce x >= 0 and x <= 3\nactual x == 0\nrepeat max 3 {\n  \
+         event step {\n    up if x < 3 then x := x + 1\n    stay\n    A sees up | stay\n    actual up\n  }\n} \
+         until knows(A, x == 3)\n",
+        &[Strategy::Auto, Strategy::Z3],
+    );
+}
+
+/// Changes: `x, y := e, f` read every value before writing any, in a public change and
+/// in an event's case; the cases of one event may change different constants.
+#[test]
+fn simultaneous_changes() {
+    let mut story = Story::new();
+    let anne = story.character("Anne");
+    let (x, y) = (story.int("x"), story.int("y"));
+    let light = story.bool("light");
+    story.announce(x.eq(1) & y.eq(2) & !light.clone()).unwrap();
+    story.actual(x.eq(1) & y.eq(2) & !light.clone()).unwrap();
+    story
+        .assign_all([Change::new(&x, &y), Change::new(&y, &x)])
+        .unwrap();
+    story.check(x.eq(2) & y.eq(1)).unwrap();
+    let happened = story
+        .event("turn", |e| {
+            let swap = e.case("swap").then_all([
+                Change::new(&x, &y),
+                Change::new(&y, &x),
+                Change::new(&light, true),
+            ]);
+            let add = e.case("add").then(&x, &x + &y).then(&y, &x - &y);
+            e.sees(anne, [[swap], [add]]);
+            e.actual("add");
+        })
+        .unwrap();
+    assert_eq!(happened.case(), Some("add"));
+    let turn = happened.event();
+    story
+        .check(turn.is("swap").iff(x.eq(1) & y.eq(2) & light.clone()))
+        .unwrap();
+    story
+        .check(turn.is("add").iff(x.eq(3) & y.eq(1) & !light.clone()))
+        .unwrap();
+    story.check_actual(x.eq(3)).unwrap();
+    story.check_actual(F::knows(anne, x.eq(3))).unwrap();
+    let worlds = story.worlds(10).unwrap();
+    let lines: Vec<String> = worlds.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        lines,
+        [
+            "x = 1, y = 2, light = true, turn = swap",
+            "x = 3, y = 1, light = false, turn = add"
+        ]
+    );
+    invalid(
+        story.assign_all([Change::new(&x, 1), Change::new(&x, 2)]),
+        "`x` is changed twice",
+    );
+    invalid(story.assign_all([]), "at least one change");
+    invalid(
+        story.assign_all([Change::new(&y, 1), Change::new(&(&x + 1), 2)]),
+        "`:=` changes a constant",
+    );
+    // Nothing of the refused changes ran.
+    story.check(y.ne(1) | x.eq(3)).unwrap();
+}
+
+/// Every mistake of an event block is an `Error::Invalid` worded as the story
+/// language's, and runs nothing.
+#[test]
+fn event_mistakes_are_typed_errors() {
+    let mut story = Story::new();
+    let (anne, sally) = (story.character("Anne"), story.character("Sally"));
+    let place = story.enumeration("Place", &["basket", "box"]);
+    let marble = story.enum_constant(&place, "marble");
+    let x = story.int("x");
+    story.announce(marble.eq("basket") & x.eq(0)).unwrap();
+    let statements = story.program().statements.len();
+    let mut other = Story::new();
+    let bob = other.character("Bob");
+    let y = other.int("y");
+
+    invalid(story.event("move", |_| {}), "the event `move` has no cases");
+    invalid(
+        story.event("", |e| {
+            e.case("a");
+        }),
+        "an event needs a name",
+    );
+    invalid(
+        story.event("move", |e| {
+            e.case("moved");
+            e.case("moved");
+        }),
+        "the case `moved` is written twice",
+    );
+    // `sees` lines.
+    fn both(e: &epipen::EventBlock) -> (epipen::Case<'_>, epipen::Case<'_>) {
+        (e.case("moved"), e.case("stayed"))
+    }
+    invalid(
+        story.event("move", |e| {
+            let (moved, _) = both(e);
+            e.sees(anne, [[moved]]);
+        }),
+        "the case `stayed` is in no group of Anne's `sees` line",
+    );
+    invalid(
+        story.event("move", |e| {
+            both(e);
+            e.sees(anne, [vec!["moved", "stayed"], vec!["moved"]]);
+        }),
+        "the case `moved` is in two groups of Anne's `sees` line",
+    );
+    invalid(
+        story.event("move", |e| {
+            let (moved, stayed) = both(e);
+            e.sees(anne, [[moved, moved, stayed]]);
+        }),
+        "the case `moved` is named twice in one group",
+    );
+    invalid(
+        story.event("move", |e| {
+            let (moved, stayed) = both(e);
+            e.sees(anne, [[moved], [stayed]]);
+            e.sees_each(anne);
+        }),
+        "Anne has two `sees` lines",
+    );
+    invalid(
+        story.event("move", |e| {
+            both(e);
+            e.sees(anne, [["mvoed"], ["stayed"]]);
+        }),
+        "the event `move` has no case `mvoed` (did you mean `moved`?)",
+    );
+    invalid(
+        story.event("move", |e| {
+            both(e);
+            e.sees(bob, [["moved", "stayed"]]);
+        }),
+        "the character belongs to another story",
+    );
+    // `actual`.
+    invalid(
+        story.event("move", |e| {
+            both(e);
+            e.actual("fell");
+        }),
+        "the event `move` has no case `fell` (its cases are `moved` and `stayed`)",
+    );
+    invalid(
+        story.event("move", |e| {
+            let (moved, stayed) = both(e);
+            e.actual(moved);
+            e.actual(stayed);
+        }),
+        "the event `move` has two `actual` cases",
+    );
+    // Preconditions and changes.
+    invalid(
+        story.event("move", |e| {
+            e.case("moved").when(y.eq(1));
+        }),
+        "another story",
+    );
+    invalid(
+        story.event("move", |e| {
+            e.case("moved")
+                .then(&x, F::knows_value(anne, &x).ite(Int::from(1), 0));
+        }),
+        "`:=` takes no knowledge operators",
+    );
+    invalid(
+        story.event("move", |e| {
+            e.case("moved").then(&marble, "shelf");
+        }),
+        "enum `Place` has no variant `shelf`",
+    );
+    invalid(
+        story.event("move", |e| {
+            e.case("moved").then(&x, 1).then(&x, 2);
+        }),
+        "`x` is changed twice",
+    );
+    invalid(
+        story.event("x", |e| {
+            e.case("a");
+        }),
+        "`x` is already declared",
+    );
+    invalid(
+        story.event("Place", |e| {
+            e.case("a");
+        }),
+        "`Place` is already declared",
+    );
+    // None of it ran or declared anything.
+    assert_eq!(story.program().statements.len(), statements);
+    assert!(story.program().events.is_empty());
+    assert_eq!(story.program().constants.len(), 2);
+
+    // An event's executions have the same cases; its name and cases are its own.
+    let moving = story
+        .event("move", |e| {
+            let (moved, stayed) = both(e);
+            moved.when(marble.eq("basket")).then(&marble, "box");
+            e.sees(anne, [[moved], [stayed]]);
+        })
+        .unwrap();
+    let move_event = moving.event().clone();
+    invalid(
+        story.event("move", |e| {
+            e.case("stayed");
+            e.case("moved");
+        }),
+        "the event `move` has other cases here (every `move` event has the same cases, in \
+         the same order: `moved` and `stayed`)",
+    );
+    invalid(
+        story.event("flip", |e| {
+            let heads = e.case("heads");
+            e.case("tails").when(move_event.is(heads));
+        }),
+        "the case `heads` is a case of the event `flip`, not of `move`",
+    );
+    invalid(
+        story.announce(move_event.is("heads")),
+        "the event `move` has no case `heads`",
+    );
+    let flip = story
+        .event("flip", |e| {
+            e.case("heads");
+            e.case("tails");
+        })
+        .unwrap();
+    invalid(
+        story.announce(move_event.latest().eq(flip.event().latest())),
+        "cannot compare a value of event `move` with one of event `flip`",
+    );
+    invalid(
+        story.announce(move_event.latest().eq("heads")),
+        "the event `move` has no case `heads`",
+    );
+    let z = story.int("move");
+    invalid(
+        story.announce(z.eq(1)),
+        "`move` names the executions of the event `move`",
+    );
+    let w = story.enum_constant(move_event.latest().enum_type(), "w");
+    invalid(story.announce(w.eq("moved")), "`move` is an event");
+    invalid(
+        story.assign(moving.occurrence(), "moved"),
+        "`move` records which case of an event happened",
+    );
+    invalid(
+        other.announce(y.eq(0) & move_event.is("moved")),
+        "two different stories",
+    );
+    invalid(
+        story.check(F::knows(sally, move_event.is("moved")) & F::knows(bob, true)),
+        "two different stories",
+    );
+}
+
+/// Mistakes only running shows are `Error::Story`, and leave no trace: the event is not
+/// declared, its execution not counted.
+#[test]
+fn events_that_cannot_happen_leave_no_trace() {
+    let mut story = Story::new();
+    let anne = story.character("Anne");
+    let p = story.bool("p");
+    let flip = |e: &epipen::EventBlock, actual: Option<&str>| {
+        let heads = e.case("heads").when(p.clone());
+        let tails = e.case("tails").when(!&p);
+        e.sees(anne, [[heads], [tails]]);
+        if let Some(case) = actual {
+            e.actual(case);
+        }
+    };
+    let story_error = |r: Result<epipen::Happened, Error>, needle: &str| match r {
+        Err(Error::Story { message, .. }) => {
+            assert!(message.contains(needle), "{message:?} lacks {needle:?}")
+        }
+        other => panic!("expected Error::Story({needle:?}), got {other:?}"),
+    };
+    story_error(
+        story.event("flip", |e| flip(e, Some("heads"))),
+        "`actual heads` needs the story's actual world",
+    );
+    story.actual(p.clone()).unwrap();
+    story_error(
+        story.event("flip", |e| flip(e, Some("tails"))),
+        "the case `tails` of `flip` cannot happen in the actual world",
+    );
+    assert!(story.program().events.is_empty());
+    assert_eq!(story.program().constants.len(), 1);
+    // Without an `actual` case, the one case possible in the actual world.
+    let before = story.checkpoint("before").unwrap();
+    let happened = story.event("flip", |e| flip(e, None)).unwrap();
+    assert_eq!(happened.case(), Some("heads"));
+    let names: Vec<&str> = (story.program().constants.iter())
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(names, ["p", "flip"]);
+    // Named where it had not happened yet.
+    let event = happened.event();
+    match story.check(F::at(before, event.is("heads"))) {
+        Err(Error::Story { message, .. }) => {
+            assert_eq!(message, "the event `flip` has not happened yet here")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Several cases possible in the actual world, and no `actual` case.
+    story_error(
+        story.event("coin", |e| {
+            e.case("a");
+            e.case("b");
+        }),
+        "which case of `coin` happened?",
+    );
+    story
+        .check_actual(F::knows(anne, event.is("heads")))
+        .unwrap();
+}
+
+/// Events taking turns in a Rust loop (the engine is given room for the executions to
+/// come, in the order they took so far): the worlds and the occurrences' names are the
+/// story file's, on every backend, and so is a refuted hint's world.
+#[test]
+fn events_taking_turns_give_the_worlds_of_the_same_story_file() {
+    let turns = [
+        "tick", "tock", "tock", "tick", "tock", "tock", "tock", "tick", "tick",
+    ];
+    let mut text = String::from("characters A, B\nbool q, p\nactual q and p\nA learns p\n");
+    for name in turns {
+        text += &format!(
+            "event {name} {{\n  up if p\n  down if not p\n  A sees up | down\n}}\n\
+             check actual knows(A, p) and not knows_value(B, p)\n"
+        );
+    }
+    same_as_text(
+        |options| {
+            let mut story = Story::with_options(options);
+            let a = story.character("A");
+            let b = story.character("B");
+            let (q, p) = (story.bool("q"), story.bool("p"));
+            story.actual(q.clone() & p.clone()).unwrap();
+            story.learns(a, &p).unwrap();
+            for name in turns {
+                let happened = story
+                    .event(name, |e| {
+                        let up = e.case("up").when(p.clone());
+                        let down = e.case("down").when(!&p);
+                        e.sees(a, [[up], [down]]);
+                    })
+                    .unwrap();
+                assert_eq!(happened.case(), Some("up"));
+                story
+                    .check_actual(F::knows(a, p.clone()) & !F::knows_value(b, &p))
+                    .unwrap();
+            }
+            story
+        },
+        &text,
+        FINITE,
+    );
+    let mut story = Story::new();
+    let a = story.character("A");
+    let p = story.bool("p");
+    for name in turns {
+        story
+            .event(name, |e| {
+                let up = e.case("up").when(p.clone());
+                let down = e.case("down").when(!&p);
+                e.sees(a, [[up], [down]]);
+            })
+            .unwrap();
+    }
+    match story.assert_adds_ck(p.clone(), |b| {
+        b.says(a, F::knows_value(a, &p));
+    }) {
+        Err(Error::Refuted(r)) => {
+            assert_eq!(r.counterexample.world.0.len(), 1 + turns.len());
+            assert!(
+                r.description.starts_with("p = false, tick#1 = down"),
+                "{}",
+                r.description
+            );
+        }
+        other => panic!("{other:?}"),
+    }
 }

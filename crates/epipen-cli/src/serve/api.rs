@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use super::{State, error, solve};
 use epipen::compiled::{Traced, Unwatched};
 use epipen::engine::{Event, Options};
-use epipen::explore::graph::edges;
+use epipen::explore::graph::{arrows, edges};
 use epipen::explore::trace::Tracer;
 use epipen::syntax::ast::StmtKind;
 
@@ -276,6 +276,10 @@ fn graph_story(request: &Request, limit: Duration) -> Value {
             "edges": edges(&model)
                 .iter()
                 .map(|e| json!({ "a": e.a, "b": e.b, "who": names(&e.who) }))
+                .collect::<Vec<_>>(),
+            "beliefs": arrows(&model)
+                .iter()
+                .map(|a| json!({ "from": a.from, "to": a.to, "who": names(&a.who) }))
                 .collect::<Vec<_>>(),
         }))
     });

@@ -455,5 +455,29 @@ fn the_playground_solves_and_explains_cheryls_birthday_in_a_browser() {
         browser.eval("document.getElementById('source').value"),
         json!(typed)
     );
+
+    // Belief: B expects p, so from the world where p is false a dashed arrow goes to the
+    // one where it holds.
+    browser.eval("document.body.dataset.state = 'waiting'; true");
+    browser.eval(
+        "{ const s = document.getElementById('source'); \
+           s.value = 'characters A, B\\nbool p\\nA learns p\\nB expects p\\n'; \
+           s.dispatchEvent(new Event('input')); } true",
+    );
+    browser.wait(
+        "the belief story's graph",
+        "document.body?.dataset.state === 'done' && \
+         document.querySelectorAll('#graph path.belief').length > 0",
+    );
+    assert_eq!(
+        browser
+            .eval("[...document.querySelectorAll('#graph path.belief')].map(p => p.dataset.who)"),
+        json!(["B"])
+    );
+    // The trace says what B believes after `B expects p`.
+    assert_eq!(
+        browser.eval("[...document.querySelectorAll('#trace p.belief')].map(p => p.textContent)"),
+        json!(["where B cannot tell apart p = false; p = true, B believes: p = true"])
+    );
     assert_eq!(browser.errors, Vec::<String>::new());
 }

@@ -257,6 +257,125 @@ fn graph_labels_an_edge_with_every_character_who_cannot_tell() {
 }
 
 #[test]
+fn graph_draws_belief_as_dashed_arrows_on_every_backend() {
+    // A learns p; B cannot tell any world apart but expects p: from every world, B's
+    // arrows go to the worlds where p holds (other than itself).
+    let story = story_file(
+        "graph-belief.story",
+        "characters A, B\nbool p, q\nA learns p\nB expects p\n",
+    );
+    for backend in ["z3", "bdd", "explicit"] {
+        let out = epipen(&["worlds", "--dot", "--backend", backend, &story]);
+        assert_eq!(out.code, 0, "{backend}: {}", out.stderr);
+        let arrows: Vec<&str> = edge_lines(&out.stdout)
+            .into_iter()
+            .filter(|l| l.contains("dashed"))
+            .collect();
+        assert_eq!(
+            arrows,
+            [
+                "  w0 -- w2 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w0 -- w3 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w1 -- w2 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w1 -- w3 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w2 -- w3 [dir=forward, style=dashed, label=\"B believes\"];",
+                "  w3 -- w2 [dir=forward, style=dashed, label=\"B believes\"];",
+            ],
+            "{backend}"
+        );
+    }
+    // Without plausibility, no arrows.
+    let flat = story_file("graph-flat.story", "characters A, B\nbool p\nA learns p\n");
+    let out = epipen(&["worlds", "--dot", &flat]);
+    assert!(!out.stdout.contains("dashed"), "{}", out.stdout);
+}
+
+#[test]
+fn trace_says_what_a_character_believes_where_the_story_asks() {
+    // Sally-Anne: Sally does not see the move and expects none.
+    let story = story_file(
+        "trace-belief.story",
+        "characters Sally, Anne\nenum Place { basket, box }\nPlace marble\n\
+         announce marble == basket\nactual marble == basket\n\
+         event move {\n  moved then marble := box\n  stayed\n  Anne sees moved | stayed\n  \
+         Sally expects stayed\n  actual moved\n}\n\
+         check actual believes(Sally, marble == basket) and knows(Anne, marble == box)\n",
+    );
+    let sally = "    in the actual world, Sally believes: marble = basket, move = stayed  \
+                 (the most plausible of the 2 worlds Sally cannot tell apart)";
+    for backend in ["z3", "bdd", "explicit"] {
+        let out = epipen(&["run", "--trace", "--backend", backend, &story]);
+        assert_eq!(out.code, 0, "{backend}: {}", out.stderr);
+        let lines: Vec<&str> = out.stdout.lines().collect();
+        // After the event (its `expects` line) and after the check that asks.
+        let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap();
+        let event = at("line 6: event move");
+        assert_eq!(lines[event + 3], sally, "{backend}: {}", out.stdout);
+        let check = at("line 13: check actual");
+        assert_eq!(lines[check + 1], sally, "{backend}: {}", out.stdout);
+        // Anne is not asked about: nothing said of her belief.
+        assert!(!out.stdout.contains("Anne believes"), "{}", out.stdout);
+    }
+
+    // Without an actual world: each class of worlds the character cannot tell apart.
+    let story = story_file(
+        "trace-belief-classes.story",
+        "characters A, B\nbool p, q\nA learns p\nB expects p and q\ncheck not believes(A, q)\n",
+    );
+    let steps = trace_json(&[&story]);
+    let expects = steps.iter().find(|s| s["line"] == 4).unwrap();
+    assert_eq!(
+        expects["beliefs"],
+        serde_json::json!([{
+            "who": "B",
+            "actual": false,
+            "worlds": [
+                {"p": false, "q": false}, {"p": false, "q": true},
+                {"p": true, "q": false}, {"p": true, "q": true},
+            ],
+            "believed": [{"p": true, "q": true}],
+        }])
+    );
+    let check = steps
+        .iter()
+        .find(|s| s["line"] == 5 && s["kind"] == "step")
+        .unwrap();
+    let classes: Vec<&serde_json::Value> = check["beliefs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| &b["worlds"])
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            &serde_json::json!([{"p": false, "q": false}, {"p": false, "q": true}]),
+            &serde_json::json!([{"p": true, "q": false}, {"p": true, "q": true}]),
+        ]
+    );
+    let out = epipen(&["run", "--trace", &story]);
+    assert!(
+        out.stdout.contains(
+            "    where B cannot tell apart p = false, q = false; p = false, q = true; \
+             p = true, q = false; p = true, q = true, B believes: p = true, q = true\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains(
+            "    A cannot tell apart p = false, q = false; p = false, q = true, \
+             and finds them equally plausible\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    // A story that asks about no belief says nothing of it.
+    let out = epipen(&["run", "--trace", "stories/cheryl.story"]);
+    assert!(!out.stdout.contains("believes"), "{}", out.stdout);
+}
+
+#[test]
 fn graph_refuses_infinite_models_and_unknown_checkpoints() {
     let story = story_file(
         "graph-infinite.story",

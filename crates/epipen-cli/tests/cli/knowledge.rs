@@ -88,6 +88,38 @@ fn coordinated_attack_is_never_common_knowledge() {
 }
 
 #[test]
+fn check_actual_is_reported_like_the_other_checks() {
+    let story = story_file(
+        "check-actual.story",
+        "characters A, B\nbool p, q\nactual p and not q\nA learns p\n\
+         check actual knows(A, p)\ncheck actual knows(A, q)\ncheck knows_value(A, p)\n",
+    );
+    for backend in ALL {
+        let out = epipen(&["--backend", backend, "check", &story]);
+        assert_eq!(out.code, 1, "{backend}: {}", out.stderr);
+        assert_eq!(
+            out.stdout,
+            "line 5: check actual `knows(A, p)` holds\n\
+             line 6: check actual `knows(A, q)` fails in the world p = true, q = false\n\
+             line 7: check `knows_value(A, p)` holds\n\
+             2 verified, 1 refuted\n",
+            "{backend}"
+        );
+        let out = epipen(&["--backend", backend, "run", &story]);
+        assert_eq!(out.code, 1, "{backend}: {}", out.stderr);
+        assert!(
+            out.stderr.ends_with(
+                "check-actual.story:6:1: error: the check actual `knows(A, q)` fails\n  |\n\
+                 6 | check actual knows(A, q)\n  | ^^^^^^^^^^^^^^^^^^^^^^^^\n\
+                 \x20 = hint: it is false in the actual world p = true, q = false\n"
+            ),
+            "{backend}: {}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
 fn russian_cards_safe_and_unsafe() {
     assert_run(
         &["stories/russian-cards.story"],

@@ -329,6 +329,24 @@ fn reveals_rounds_hints_consts_and_seeds() {
 }
 
 #[test]
+fn the_graph_has_belief_arrows() {
+    let server = Server::start(&[]);
+    let request = json!({
+        "source": "characters A, B\nbool p\nA learns p\nB expects p\n",
+        "name": "belief.story",
+    });
+    let graph = server.client().post_json("/api/graph", &request).json();
+    assert_eq!(graph["exit_code"], 0, "{graph}");
+    // Worlds p = false, p = true; B believes p from both, so one arrow from the first.
+    assert_eq!(
+        graph["beliefs"],
+        json!([{"from": 0, "to": 1, "who": ["B"]}])
+    );
+    let flat = server.client().post_json("/api/graph", &cheryl()).json();
+    assert_eq!(flat["beliefs"], json!([]));
+}
+
+#[test]
 fn the_model_at_a_checkpoint_is_a_graph() {
     let server = Server::start(&[]);
     let graph = |at: Option<&str>| {

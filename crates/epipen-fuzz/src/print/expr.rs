@@ -90,6 +90,7 @@ impl Printer<'_> {
                 Some(p) => p.0,
                 None => "0".into(),
             },
+            Term::Event(e) => self.event_term(*e),
         }
     }
 
@@ -211,9 +212,14 @@ impl Printer<'_> {
                 if !cx.knowledge || self.checkpoints.is_empty() {
                     return self.bool_e(f, cx);
                 }
-                let c = self.checkpoints[usize::from(*c) % self.checkpoints.len()].clone();
-                atom(format!("at({c}, {})", self.bool_e(f, cx).0))
+                let index = self.checkpoint_for(*c, f);
+                let c = self.checkpoints[index].clone();
+                let outer = self.at_checkpoint.replace(index);
+                let f = self.bool_e(f, cx).0;
+                self.at_checkpoint = outer;
+                atom(format!("at({c}, {f})"))
             }
+            BoolE::EventIs(event, form, cases) => self.event_is(*event, *form, cases),
             BoolE::Group(op, group, f) => {
                 if !cx.knowledge {
                     return self.bool_e(f, cx);

@@ -17,6 +17,7 @@
 //! `expr.rs` prints expressions, `stmt.rs` statements (and does the steering); this
 //! file holds the printer's state, declarations and names.
 
+mod event;
 mod expr;
 mod stmt;
 
@@ -75,6 +76,7 @@ impl Printed {
 
     /// What the evaluator does with the story (None: it does not compile).
     pub fn trace(&self, text: &str) -> Option<Trace> {
+        crate::diff::dump(text);
         let program = epipen::compile_seeded(text, &self.sets, self.seed).ok()?;
         Some(bruteforce::trace(&program, &self.domain(&program)))
     }
@@ -158,6 +160,11 @@ fn print_with(story: &Story, clamp: bool) -> Printed {
         no_actual: story.actual.is_none()
             && !declares_actual(&story.pre)
             && !declares_actual(&story.post),
+        events: Vec::new(),
+        world_bound: world_count(d, n),
+        runs: 1,
+        surely: true,
+        at_checkpoint: None,
     };
     p.declarations();
     p.block(&story.pre, Where::top());
@@ -315,6 +322,19 @@ struct Printer<'a> {
     actual_again: bool,
     /// The story declares no actual world.
     no_actual: bool,
+    /// The events printed so far.
+    events: Vec<event::EventInfo>,
+    /// The most worlds there can be here: the declarations' worlds times each event's
+    /// cases, once per execution.
+    world_bound: u128,
+    /// How many times the statement being printed can run (the rounds of the loops
+    /// around it), at most.
+    runs: u32,
+    /// The statement being printed runs whenever the story gets there (not under an
+    /// `if`, nor a `for` that may not run).
+    surely: bool,
+    /// Inside `at(c, …)`: the checkpoint's index.
+    at_checkpoint: Option<usize>,
 }
 
 impl Printer<'_> {

@@ -47,6 +47,13 @@ impl Printer<'_> {
             }
             Stmt::For(r, body) => {
                 let (binder, var) = self.range(r, &self.next_var());
+                // Whether the loop runs for sure, and how many times at most.
+                let (_, _, lo_max) = self.rbound(r.lo);
+                let (_, hi_min, _) = self.rbound(r.hi);
+                let runs = u32::try_from((var.hi - var.lo + 1).clamp(1, 64)).unwrap_or(64);
+                let (surely, outer_runs) = (self.surely, self.runs);
+                self.surely &= lo_max < hi_min;
+                self.runs = self.runs.saturating_mul(runs);
                 self.open(&format!("for {binder} {{"), "}");
                 self.scope.push(var);
                 let inner = Where {
@@ -58,6 +65,7 @@ impl Printer<'_> {
                 self.loops -= 1;
                 self.scope.pop();
                 self.close();
+                (self.surely, self.runs) = (surely, outer_runs);
             }
             Stmt::If(c, then, otherwise) => {
                 let c = self.ct_cond(c);
@@ -65,6 +73,8 @@ impl Printer<'_> {
                     unrolled: true,
                     ..at.nested()
                 };
+                let surely = self.surely;
+                self.surely = false;
                 self.open(&format!("if {c} {{"), "}");
                 self.block(then, inner);
                 if let Some(otherwise) = otherwise {
@@ -74,6 +84,7 @@ impl Printer<'_> {
                     self.block(otherwise, inner);
                 }
                 self.close();
+                self.surely = surely;
             }
             Stmt::Simultaneously(items) if !at.sim => {
                 self.open("simultaneously {", "}");
@@ -88,9 +99,10 @@ impl Printer<'_> {
                 // The `until` is printed once the body's checkpoints are defined.
                 self.open(&format!("repeat max {max} {{"), "} until true");
                 self.loops += 1;
-                let again = self.actual_again;
+                let (again, runs) = (self.actual_again, self.runs);
+                self.runs = self.runs.saturating_mul(u32::from(*max).max(1));
                 self.block(body, at.nested());
-                self.actual_again = again;
+                (self.actual_again, self.runs) = (again, runs);
                 self.loops -= 1;
                 let until = self.bool_e(until, &Cx::public()).0;
                 self.closers.pop();
@@ -104,6 +116,27 @@ impl Printer<'_> {
             Stmt::Check(c) if !at.sim => self.check(c),
             Stmt::Assign(target, value) if !at.sim && !at.hint => {
                 self.assign(*target, value, None);
+            }
+            Stmt::AssignMany(changes) if !at.sim && !at.hint => self.assign_many(changes, None),
+            Stmt::Swap(ty, first, count) if !at.sim && !at.hint => {
+                self.swap(*ty, *first, *count, None);
+            }
+            Stmt::Event(ev) if !at.sim && !at.hint => self.event(ev, None),
+            Stmt::LearnsWhether(who, f) if !at.sim => self.learns_whether(*who, f),
+            // Refused, as `:=` is.
+            Stmt::AssignMany(changes) if self.refuse && (at.sim || !at.unrolled) => {
+                self.assign_many(changes, Some(refused_why(at)));
+            }
+            Stmt::Swap(ty, first, count) if self.refuse && (at.sim || !at.unrolled) => {
+                self.swap(*ty, *first, *count, Some(refused_why(at)));
+            }
+            Stmt::Event(ev) if self.refuse && (at.sim || !at.unrolled) => {
+                let why = if at.sim {
+                    "event refused in simultaneously"
+                } else {
+                    "event refused in a hint's block"
+                };
+                self.event(ev, Some(why));
             }
             // Refused: in `simultaneously`, even in code that does not run; in a hint's
             // block where it runs (not under a `for` or an `if`, to be sure).
@@ -123,7 +156,11 @@ impl Printer<'_> {
             | Stmt::Learns(..)
             | Stmt::Actual(_)
             | Stmt::Check(_)
-            | Stmt::Assign(..) => {}
+            | Stmt::Assign(..)
+            | Stmt::AssignMany(_)
+            | Stmt::Swap(..)
+            | Stmt::Event(_)
+            | Stmt::LearnsWhether(..) => {}
         }
     }
 
@@ -177,6 +214,7 @@ impl Printer<'_> {
             Term::Int(_) => (self.int_names(), ":= of an int"),
             Term::Bool(_) => (self.bool_names(), ":= of a bool"),
             Term::Enum(_) => (self.enum_names(), ":= of a colour"),
+            Term::Event(_) => return,
         };
         let Some(name) = Self::pick(&names, target) else {
             return;
@@ -250,6 +288,28 @@ impl Printer<'_> {
                 };
                 format!("check {kept}")
             }
+            Check::Actual(mode, f) => {
+                let f = self.bool_e(f, &Cx::public()).0;
+                let line = format!("check actual {f}");
+                let negated = format!("check actual not ({f})");
+                if !self.actual && *mode != 9 {
+                    format!("check {f}")
+                } else if !self.actual {
+                    self.printed
+                        .constructs
+                        .insert("check actual without an actual world");
+                    line
+                } else if *mode < 7
+                    && self.stops(&line, bruteforce::ErrorKind::CheckFailed)
+                    && !self.stops(&negated, bruteforce::ErrorKind::CheckFailed)
+                {
+                    self.printed.constructs.insert("check actual negated");
+                    negated
+                } else {
+                    self.printed.constructs.insert("check actual");
+                    line
+                }
+            }
         };
         self.line(&line);
     }
@@ -321,7 +381,7 @@ impl Printer<'_> {
         } else {
             worlds[pick as usize % worlds.len()].clone()
         };
-        let parts: Vec<String> = self
+        let mut parts: Vec<String> = self
             .consts
             .iter()
             .zip(&world.0)
@@ -331,6 +391,7 @@ impl Printer<'_> {
                 (_, v) => format!("{name} == {}", operand(self.value(*ty, *v))),
             })
             .collect();
+        parts.extend(self.latest_cases(&here, &world));
         let what = if parts.is_empty() {
             "true".to_string()
         } else {
@@ -463,5 +524,14 @@ impl Printer<'_> {
             }
             _ => "true".to_string(),
         }
+    }
+}
+
+/// Why a change printed at `at` is refused.
+fn refused_why(at: Where) -> &'static str {
+    if at.sim {
+        ":= refused in simultaneously"
+    } else {
+        ":= refused in a hint's block"
     }
 }

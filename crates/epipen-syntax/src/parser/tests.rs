@@ -1639,6 +1639,14 @@ fn events() {
             ],
         ),
         (
+            "event e {\n  a then x := 1,\n    b[0] := 2,\n    y := 3\n  c if p then\n    x := 2\n}\nx, y := 1,\n  2\nx,\n  y := 1, 2",
+            &[
+                "event e {a then x := 1, (index b 0) := 2, y := 3; c if p then x := 2}",
+                "x, y := 1, 2",
+                "x, y := 1, 2",
+            ],
+        ),
+        (
             "x, y := y, x\nb[0], c := 1, b[0] + 1\ncheck actual x == 1",
             &[
                 "x, y := y, x",

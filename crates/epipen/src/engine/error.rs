@@ -10,6 +10,8 @@ use crate::worlds::{self, Value, World};
 pub enum SolverError {
     /// The run's `--timeout` ran out.
     Timeout,
+    /// The run was cancelled ([`Options::cancel`](crate::engine::Options::cancel)).
+    Interrupted,
     /// Z3 hit a resource or memory limit.
     ResourceLimit(String),
     /// Z3 answered `unknown`, with its reason.
@@ -35,6 +37,7 @@ impl std::fmt::Display for SolverError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SolverError::Timeout => write!(f, "the solver ran out of time (timeout)"),
+            SolverError::Interrupted => write!(f, "the run was interrupted"),
             SolverError::ResourceLimit(r) => write!(f, "the solver hit a resource limit ({r})"),
             SolverError::Unknown(r) => write!(f, "the solver answered unknown ({r})"),
             SolverError::Unsupported(m) => write!(f, "{m}"),

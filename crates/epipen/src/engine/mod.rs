@@ -18,6 +18,7 @@ use std::time::Duration;
 use driver::{Driver, Refused, Run};
 pub use error::{EngineError, Failure, SolverError};
 use explicit::{ExplicitBackend, Refusal};
+pub use solver::Cancel;
 use symbolic::Z3Backend;
 
 use crate::ir::{CharId, CheckpointId, EventId, Program, Stmt};
@@ -68,6 +69,9 @@ pub struct Options {
     pub skip_worlds_statements: bool,
     /// Report an [`Event::Step`] after every statement (time and κ's size).
     pub stats: bool,
+    /// Stops the run, wherever the deadline is checked and inside Z3 calls, with
+    /// [`SolverError::Interrupted`] once raised from another thread.
+    pub cancel: Cancel,
 }
 
 /// Something the run reports, in story order.
@@ -267,6 +271,13 @@ impl Engine {
     /// asked for refused it).
     pub fn backend(&self) -> &'static str {
         self.driver.backend()
+    }
+
+    /// The actual world, once an `actual` statement has declared it: its values at the
+    /// story's start, with the case of each event that has happened (as a [`Model`]'s
+    /// `before` holds its worlds).
+    pub fn actual_world(&self) -> Option<World> {
+        self.driver.actual()
     }
 }
 

@@ -1,6 +1,8 @@
 //! `epipen graph`: the epistemic model of a finite story as a Graphviz graph. Worlds are
 //! nodes labelled with their values; an undirected edge joins two worlds that some
-//! characters cannot tell apart, labelled with those characters.
+//! characters cannot tell apart, labelled with those characters; a dashed arrow goes
+//! from a world to each world a character finds most plausible among those it cannot
+//! tell from it (belief), for the characters whose plausibility is not flat.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -41,6 +43,70 @@ pub fn edges(model: &Model) -> Vec<Edge> {
         .collect()
 }
 
+/// A world (index into the model's worlds), another world a character finds most
+/// plausible among those it cannot tell from the first, and which characters do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arrow {
+    pub from: usize,
+    pub to: usize,
+    pub who: Vec<CharId>,
+}
+
+/// Belief: for each character whose plausibility is not flat (a world ranked apart from
+/// another of its class), an arrow from every world to every other world of its class of
+/// least rank; sorted by (from, to), the characters in declaration order.
+pub fn arrows(model: &Model) -> Vec<Arrow> {
+    let mut pairs: BTreeMap<(usize, usize), Vec<CharId>> = BTreeMap::new();
+    for (c, view) in model.views.iter().enumerate() {
+        let Some(ranks) = model.ranks.get(c) else {
+            continue;
+        };
+        let mut groups: HashMap<&[Value], Vec<usize>> = HashMap::new();
+        for (w, seen) in view.iter().enumerate() {
+            groups.entry(seen.as_slice()).or_default().push(w);
+        }
+        let flat = groups
+            .values()
+            .all(|g| g.iter().all(|&w| ranks[w] == ranks[g[0]]));
+        if flat {
+            continue;
+        }
+        for group in groups.values() {
+            let least = group
+                .iter()
+                .map(|&w| &ranks[w])
+                .min()
+                .expect("a group has a world");
+            for &from in group {
+                for &to in group {
+                    if from != to && ranks[to] == *least {
+                        pairs.entry((from, to)).or_default().push(CharId(c));
+                    }
+                }
+            }
+        }
+    }
+    pairs
+        .into_iter()
+        .map(|((from, to), who)| Arrow { from, to, who })
+        .collect()
+}
+
+/// The worlds character `c` cannot tell from world `w` (`w` among them, in the model's
+/// order) and, of those, the ones it finds most plausible: what it believes at `w`.
+pub fn belief_at(model: &Model, c: CharId, w: usize) -> (Vec<usize>, Vec<usize>) {
+    let view = &model.views[c.0];
+    let class: Vec<usize> = (0..view.len()).filter(|&v| view[v] == view[w]).collect();
+    let ranks = &model.ranks[c.0];
+    let least = class.iter().map(|&v| &ranks[v]).min();
+    let believed = class
+        .iter()
+        .copied()
+        .filter(|&v| Some(&ranks[v]) == least)
+        .collect();
+    (class, believed)
+}
+
 /// The model in Graphviz's DOT language, titled `title`.
 pub fn dot(program: &Program, model: &Model, title: &str) -> String {
     let mut out = format!(
@@ -64,6 +130,20 @@ pub fn dot(program: &Program, model: &Model, title: &str) -> String {
             "  w{} -- w{} [label=\"{}\"];\n",
             e.a,
             e.b,
+            escape(&who.join(", "))
+        ));
+    }
+    // Belief: a dashed arrow to each world a character finds most plausible.
+    for a in arrows(model) {
+        let who: Vec<&str> = a
+            .who
+            .iter()
+            .map(|c| program.characters[c.0].name.as_str())
+            .collect();
+        out.push_str(&format!(
+            "  w{} -- w{} [dir=forward, style=dashed, label=\"{} believes\"];\n",
+            a.from,
+            a.to,
             escape(&who.join(", "))
         ));
     }
@@ -98,6 +178,7 @@ mod tests {
                 ],
                 vec![vec![], vec![], vec![]],
             ],
+            ranks: vec![vec![vec![]; 3], vec![vec![1], vec![0], vec![1]]],
         };
         assert_eq!(
             edges(&model),
@@ -119,6 +200,31 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn arrows_point_at_the_most_plausible_worlds_of_the_class() {
+        // B cannot tell the three worlds apart and finds the second most plausible; A's
+        // plausibility is flat.
+        let model = Model {
+            before: None,
+            worlds: vec![w(&[1, 1]), w(&[1, 2]), w(&[2, 2])],
+            views: vec![
+                vec![
+                    vec![Value::Int(1)],
+                    vec![Value::Int(1)],
+                    vec![Value::Int(2)],
+                ],
+                vec![vec![], vec![], vec![]],
+            ],
+            ranks: vec![vec![vec![]; 3], vec![vec![1], vec![0], vec![1]]],
+        };
+        let to_second = |from| Arrow {
+            from,
+            to: 1,
+            who: vec![CharId(1)],
+        };
+        assert_eq!(arrows(&model), vec![to_second(0), to_second(2)]);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! ([`sweep`]). They compute data and text; the CLI prints it.
 
 pub mod graph;
+pub mod svg;
 pub mod sweep;
 pub mod trace;
 

@@ -2,7 +2,8 @@
 //! statement eliminated each world of a finite story.
 
 use crate::engine::{Engine, Failure};
-use crate::ir::{Program, Value};
+use crate::explore::graph::belief_at;
+use crate::ir::{CharId, ExprKind, Program, Stmt, StmtKind, Value};
 use crate::syntax::Span;
 use crate::worlds::{World, WorldCount, WorldSet};
 
@@ -24,6 +25,60 @@ pub struct TraceStep {
     pub eliminated: Option<Vec<World>>,
     /// How many worlds it eliminated, when both counts are exact.
     pub removed: Option<u64>,
+    /// What the characters the statement asks about believe (a `believes`, an
+    /// `expects`), when the worlds are listed: in the actual world, or without one in
+    /// each class of worlds the character cannot tell apart.
+    pub beliefs: Vec<Belief>,
+}
+
+/// What a character believes: of the worlds it cannot tell apart, the ones it finds
+/// most plausible (worlds as the story names them now).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Belief {
+    pub who: CharId,
+    /// Whether `class` is the class of the actual world.
+    pub actual: bool,
+    /// The worlds it cannot tell apart, in canonical order.
+    pub class: Vec<World>,
+    /// Those it finds most plausible, in canonical order.
+    pub believed: Vec<World>,
+}
+
+/// The characters whose belief `stmt` asks about or changes: those of its `believes`
+/// and `believes_value`, of an `A expects φ`, and of an event's `expects` lines (in
+/// its blocks too); sorted, without repeats.
+pub fn asked_beliefs(stmt: &Stmt) -> Vec<CharId> {
+    fn statement(stmt: &Stmt, out: &mut Vec<CharId>) {
+        let _ = stmt.each_expr::<()>(&mut |e| {
+            e.walk::<()>(&mut |e| {
+                if let ExprKind::Believes { agent, .. } | ExprKind::BelievesValue { agent, .. } =
+                    &e.kind
+                {
+                    out.push(*agent);
+                }
+                Ok(())
+            })
+        });
+        match &stmt.kind {
+            StmtKind::Expects { who, .. } => out.push(*who),
+            StmtKind::Event(event) => out.extend(
+                (0..event.expects.len())
+                    .filter(|&c| event.expects[c].is_some())
+                    .map(CharId),
+            ),
+            StmtKind::Simultaneously(body)
+            | StmtKind::Repeat { body, .. }
+            | StmtKind::AssertAddsCk { body, .. } => {
+                body.iter().for_each(|s| statement(s, out));
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    statement(stmt, &mut out);
+    out.sort();
+    out.dedup();
+    out
 }
 
 impl TraceStep {
@@ -90,6 +145,45 @@ fn followed(program: &Program, set: &WorldSet) -> Vec<World> {
     ids
 }
 
+/// What each character of `asked` believes now, in the actual world when there is one,
+/// else in each class of its (at most `n`) worlds.
+fn beliefs(engine: &mut Engine, n: usize, asked: &[CharId]) -> Result<Vec<Belief>, Failure> {
+    let Some(model) = engine.model(None, n)? else {
+        return Ok(Vec::new());
+    };
+    let identities = model.before.as_ref().unwrap_or(&model.worlds);
+    let actual = engine
+        .actual_world()
+        .and_then(|a| identities.iter().position(|w| *w == a));
+    let shown = |ws: &[usize]| {
+        let mut shown: Vec<World> = ws.iter().map(|&w| model.worlds[w].clone()).collect();
+        shown.sort();
+        shown
+    };
+    let mut out = Vec::new();
+    for &who in asked {
+        let starts: Vec<usize> = match actual {
+            Some(w) => vec![w],
+            None => (0..model.worlds.len()).collect(),
+        };
+        let mut seen = vec![false; model.worlds.len()];
+        for w in starts {
+            if seen[w] {
+                continue;
+            }
+            let (class, believed) = belief_at(&model, who, w);
+            class.iter().for_each(|&v| seen[v] = true);
+            out.push(Belief {
+                who,
+                actual: actual.is_some(),
+                class: shown(&class),
+                believed: shown(&believed),
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// Follows a run: call [`Tracer::observe`] at the start and after each statement.
 pub struct Tracer {
     limit: usize,
@@ -119,11 +213,13 @@ impl Tracer {
         }
     }
 
-    /// The worlds now, after the statement at `span` (None: the start).
+    /// The worlds now, after the statement at `span` (None: the start), and what the
+    /// characters `asked` believe (see [`asked_beliefs`]).
     pub fn observe(
         &mut self,
         engine: &mut Engine,
         span: Option<Span>,
+        asked: &[CharId],
     ) -> Result<TraceStep, Failure> {
         let count = engine.count_worlds(None, TRACK_CAP.max(self.track))?;
         let (all, ids) = match count {
@@ -166,6 +262,10 @@ impl Tracer {
             (_, None) => None,
         };
         let worlds = all.as_ref().filter(|ws| ws.len() <= self.limit).cloned();
+        let beliefs = match &worlds {
+            Some(ws) if !asked.is_empty() => beliefs(engine, ws.len(), asked)?,
+            _ => Vec::new(),
+        };
         self.last = Some((count, all));
         Ok(TraceStep {
             span,
@@ -174,6 +274,7 @@ impl Tracer {
             changed,
             eliminated,
             removed,
+            beliefs,
         })
     }
 

@@ -10,8 +10,10 @@ use crate::engine::{Counterexample, SolverError};
 pub enum Error {
     /// A mistake caught before running: a handle of another story, values of two
     /// different enums compared, an unknown enum variant, a duplicate constant name, a
-    /// knowledge operator in [`Story::learns`](crate::story::Story::learns) or [`Story::actual`](crate::story::Story::actual), a checkpoint used
-    /// by [`Formula::at`](crate::story::Formula::at) before it was saved, …
+    /// knowledge operator in [`Story::actual`](crate::story::Story::actual) or in a change, a checkpoint used
+    /// by [`Formula::at`](crate::story::Formula::at) before it was saved, a mistake in an
+    /// [`EventBlock`](crate::story::EventBlock) (an unknown case, a case missing from a
+    /// `sees` line, …)
     Invalid(String),
     /// The story is wrong in a way only running it shows: an `actual` formula that
     /// allows several worlds, an announcement false in the actual world, `reveals`

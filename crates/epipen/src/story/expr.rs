@@ -694,8 +694,9 @@ impl IntoEnumNode for Enum {
             self.node
         } else {
             Node::invalid(format!(
-                "cannot compare a value of enum `{}` with one of enum `{}`",
-                ty.0.name, self.ty.0.name
+                "cannot compare a value of {} with one of {}",
+                ty.describe(),
+                self.ty.describe()
             ))
         }
     }

@@ -33,6 +33,9 @@ pub(super) struct EnumInfo {
     pub(super) id: EnumId,
     pub(super) name: String,
     pub(super) variants: Vec<String>,
+    /// The type of an event's cases (its name, and its variants the cases), not an
+    /// enum the story declared.
+    pub(super) event: bool,
 }
 
 /// An enum type of a [`Story`](crate::story::Story), from [`Story::enumeration`](crate::story::Story::enumeration). Its values are the
@@ -50,6 +53,12 @@ impl EnumType {
         &self.0.name
     }
 
+    /// `enum `Colour`` or `event `move``, for messages.
+    pub(super) fn describe(&self) -> String {
+        let kind = if self.0.event { "event" } else { "enum" };
+        format!("{kind} `{}`", self.0.name)
+    }
+
     /// The variants' names, in declaration order.
     pub fn variants(&self) -> &[String] {
         &self.0.variants
@@ -63,6 +72,11 @@ impl EnumType {
                 self.0.story,
                 mk(ExprKind::Int(i as i64), Ty::Enum(self.0.id)),
             ),
+            None if self.0.event => Node::invalid(format!(
+                "the event `{}` has no case `{name}` (its cases: {})",
+                self.0.name,
+                self.0.variants.join(", ")
+            )),
             None => Node::invalid(format!(
                 "enum `{}` has no variant `{name}` (its variants: {})",
                 self.0.name,

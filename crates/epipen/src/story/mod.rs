@@ -8,7 +8,8 @@
 //!
 //! Expressions are typed in Rust: [`Int`] (with `+ - * / %`), [`Formula`] (with
 //! `& | !`, [`Formula::and`], [`Formula::knows`], …) and [`Enum`]. Constants are
-//! expressions: `story.int("month")` returns an [`Int`].
+//! expressions: `story.int("month")` returns an [`Int`]. Constants change by
+//! [`Story::assign`] and [`Story::assign_all`] ([`Change`]), and by events.
 //!
 //! # Cheryl's birthday
 //!
@@ -96,24 +97,71 @@
 //! # }
 //! ```
 //!
+//! # Events
+//!
+//! [`Story::event`] runs one execution of an event, stated in a closure as the language's
+//! `event NAME { … }` block: its [`Case`]s, each with a precondition and changes, who
+//! sees which cases apart, and the case that happened. Each call is a new execution, so
+//! rounds are a Rust loop; it returns what happened ([`Happened`]), and the [`Event`]
+//! handle names the latest execution's case in later formulas. Here a die with three
+//! faces is rolled three times; Alice sees each roll, Bob none:
+//!
+//! ```
+//! use epipen::{Formula as F, Story};
+//!
+//! # fn main() -> Result<(), epipen::Error> {
+//! let mut story = Story::new();
+//! let (alice, bob) = (story.character("Alice"), story.character("Bob"));
+//! let die = story.int("die");
+//! story.announce(die.eq(0))?;
+//! story.actual(die.eq(0))?;
+//! for roll in [2, 3, 1] {
+//!     let rolled = story.event("roll", |e| {
+//!         for face in 1..=3 {
+//!             e.case(&format!("face[{face}]")).then(&die, face);
+//!         }
+//!         e.sees_each(alice);
+//!         e.actual(format!("face[{roll}]"));
+//!     })?;
+//!     assert_eq!(rolled.saw(alice), [format!("face[{roll}]")]);
+//!     assert_eq!(rolled.saw(bob).len(), 3);
+//! }
+//! story.check_actual(F::knows(alice, die.eq(1)))?;
+//! story.check_actual(!F::knows_value(bob, &die))?;
+//! let worlds = story.worlds(100)?;
+//! assert_eq!(worlds.len(), 27); // every history of three rolls
+//! assert_eq!(
+//!     worlds[0].to_string(),
+//!     "die = 1, roll#1 = face[1], roll#2 = face[1], roll#3 = face[1]"
+//! );
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Errors
 //!
 //! Mistakes Rust's types cannot catch (a constant of another story, comparing values
 //! of two different enums, an unknown enum variant, a knowledge operator where none is
 //! allowed, …) are carried inside the expression and reported as [`Error::Invalid`] by
-//! the statement that uses it, before anything reaches the engine. A statement that
-//! fails, for whatever reason, has no effect: the story is as it was before the call.
+//! the statement that uses it, before anything reaches the engine; so are the mistakes
+//! of an event's block (an unknown case, a case missing from a `sees` line, …). A
+//! statement that fails, for whatever reason, has no effect: the story is as it was
+//! before the call.
 
 #![warn(missing_docs)]
 
 mod blocks;
+mod change;
 mod error;
+mod event;
 mod expr;
 mod handles;
 mod possible;
 
 pub use blocks::{Block, Simultaneous};
+pub use change::{Change, ValueOf};
 pub use error::{Error, Refutation};
+pub use event::{Case, CaseRef, Event, EventBlock, Happened};
 pub use expr::{Enum, EnumOperand, Expression, Formula, Int, Values};
 pub use handles::{Character, Checkpoint, EnumType};
 pub use possible::{PossibleWorld, Worlds};
@@ -123,7 +171,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::engine::{Counterexample, Engine, EngineError, Event, Failure, Options};
+use crate::engine::{Counterexample, Engine, EngineError, Event as Report, Failure, Options};
 use crate::ir::{
     self, CharId, CheckpointId, ConstId, EnumId, ExprKind, Program, Stmt, StmtKind, Ty,
 };
@@ -160,10 +208,17 @@ struct Live {
     declared: (usize, usize, usize),
     /// How many checkpoints the engine has room for.
     checkpoint_slots: usize,
+    /// Every statement the engine ran, kept where it is for the engine's life: the
+    /// engine keys caches by the address of a statement's expressions, which another
+    /// statement must not take over (hence the boxes: a `Vec<Stmt>` moves them).
+    #[allow(clippy::vec_box)]
+    ran: Vec<Box<Stmt>>,
 }
 
 impl Live {
-    fn new(decls: &Program, options: &Options) -> Live {
+    /// An engine over the declarations and `spares`, occurrences for the executions to
+    /// come ([`event::spares`]).
+    fn new(decls: &Program, options: &Options, spares: Vec<ir::Constant>) -> Live {
         let checkpoint_slots = (decls.checkpoints.len() * 2).max(16);
         let mut checkpoints = decls.checkpoints.clone();
         checkpoints.resize(
@@ -173,9 +228,11 @@ impl Live {
                 span: Span::default(),
             },
         );
+        let mut constants = decls.constants.clone();
+        constants.extend(spares);
         let snapshot = Program {
             characters: decls.characters.clone(),
-            constants: decls.constants.clone(),
+            constants,
             enums: decls.enums.clone(),
             events: decls.events.clone(),
             checkpoints,
@@ -190,17 +247,26 @@ impl Live {
                 decls.enums.len(),
             ),
             checkpoint_slots,
+            ran: Vec::new(),
         }
     }
 
+    /// Runs one statement on the engine.
+    fn step(&mut self, s: &Stmt, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        self.ran.push(Box::new(s.clone()));
+        let kept = self.ran.last().expect("just pushed");
+        self.engine.step(kept, sink)
+    }
+
     fn fits(&self, decls: &Program) -> bool {
-        self.declared
-            == (
-                decls.characters.len(),
-                decls.constants.len(),
-                decls.enums.len(),
-            )
+        let (characters, constants, enums) = self.declared;
+        (characters, enums) == (decls.characters.len(), decls.enums.len())
             && decls.checkpoints.len() <= self.checkpoint_slots
+            && decls.constants.len() >= constants
+            && event::spares_taken(
+                &decls.constants[constants..],
+                &self.engine.program().constants[constants..],
+            )
     }
 }
 
@@ -211,6 +277,9 @@ impl Live {
 /// ([`Story::announce`], [`Story::learns`], [`Story::says`], …) run at once and return a
 /// [`Result`]. Declarations may come at any time; one after the first statement makes
 /// the next statement replay the story so far on a fresh engine (correct, but slower).
+/// An event's execution declares the constant that records its case, but the engine is
+/// given room for the executions to come, so that a loop of k executions replays the
+/// story about log k times.
 ///
 /// A story uses Z3, whose contexts are thread-local: it stays on the thread that made it.
 /// See the [module documentation](self) for complete examples.
@@ -295,6 +364,12 @@ impl Story {
     }
 
     fn constant(&mut self, name: &str, ty: Ty) -> Node {
+        if let Some(e) = (self.program.events.iter()).find(|e| event::event_owns(&e.name, name)) {
+            return Node::invalid(format!(
+                "`{name}` names the executions of the event `{}`: a constant needs another name",
+                e.name
+            ));
+        }
         if self.program.constants.iter().any(|c| c.name == name) {
             return Node::invalid(format!("the constant `{name}` is already declared"));
         }
@@ -359,15 +434,21 @@ impl Story {
             id,
             name: name.into(),
             variants: variants.iter().map(|v| v.to_string()).collect(),
+            event: false,
         }))
     }
 
     /// Declares a hidden constant of an enum type: one of its variants.
     pub fn enum_constant(&mut self, ty: &EnumType, name: &str) -> Enum {
-        let node = if ty.0.story == self.id {
-            self.constant(name, Ty::Enum(ty.0.id))
-        } else {
+        let node = if ty.0.story != self.id {
             Node::invalid("the enum type belongs to another story")
+        } else if ty.0.event {
+            Node::invalid(format!(
+                "`{}` is an event: constants are not declared of its cases",
+                ty.0.name
+            ))
+        } else {
+            self.constant(name, Ty::Enum(ty.0.id))
         };
         Enum {
             node,
@@ -395,8 +476,10 @@ impl Story {
     }
 
     /// `A learns e`: `who` gets access to the value of each expression (a constant, or
-    /// any expression of constants without knowledge operators): `learns(a, &month)`,
-    /// `learns(a, (&x, &y))`, `learns(a, &x + &y)`.
+    /// any expression of constants): `learns(a, &month)`, `learns(a, (&x, &y))`,
+    /// `learns(a, &x + &y)`. A formula with knowledge operators is learned as the truth
+    /// value it has now: `learns(a, F::knows(b, p))` (an int or enum expression with
+    /// them is an [`Error::Invalid`]).
     pub fn learns(&mut self, who: Character, values: impl Values) -> Result<(), Error> {
         let stmts = self.learn_stmts(who, values)?;
         // One statement per value, run as a unit so that a failure leaves no trace.
@@ -525,17 +608,15 @@ impl Story {
             return Err(e);
         }
         let events = self.run(stmt(StmtKind::AssertAddsCk { hint, body: stmts }))?;
-        let description = |c: &Counterexample| c.describe(&self.program);
         Ok(events
             .into_iter()
             .rev()
             .find_map(|e| match e {
-                Event::HintVerified { elapsed, .. } => Some(Hint::Verified { elapsed }),
-                Event::HintTrusted { .. } => Some(Hint::Trusted),
-                Event::HintRefuted { counterexample, .. } => Some(Hint::Refuted(Refutation {
-                    description: description(&counterexample),
-                    counterexample,
-                })),
+                Report::HintVerified { elapsed, .. } => Some(Hint::Verified { elapsed }),
+                Report::HintTrusted { .. } => Some(Hint::Trusted),
+                Report::HintRefuted { counterexample, .. } => {
+                    Some(Hint::Refuted(refutation(&self.program, counterexample)))
+                }
                 _ => None,
             })
             .unwrap_or(Hint::Trusted))
@@ -568,10 +649,9 @@ impl Story {
         self.run(stmt(StmtKind::Check(e))).map(drop)
     }
 
-    /// `x := e`: from now on the constant `target` has the value `value` had, in each
-    /// world, just before: a public change (everyone knows it happened and how). What
-    /// characters learned before keeps meaning the old values; `at` sees the values of
-    /// its checkpoint's time.
+    /// `check actual φ`: φ must hold in the actual world ([`Story::actual`]); nothing
+    /// changes. A check that fails is an [`Error::Story`] naming the actual world; without
+    /// an actual world it is an [`Error::Story`] too.
     ///
     /// ```
     /// use epipen::{Formula as F, Story};
@@ -579,37 +659,17 @@ impl Story {
     /// let mut story = Story::new();
     /// let anne = story.character("Anne");
     /// let x = story.int("x");
-    /// story.announce(x.is_in([1, 2]))?;
-    /// story.actual(x.eq(1))?;
-    /// story.assign(&x, &x + 10)?;
-    /// story.learns(anne, &x)?;
-    /// story.check(F::knows_value(anne, &x) & x.is_in([11, 12]))?;
-    /// let worlds = story.worlds(10)?;
-    /// assert_eq!(worlds.len(), 2);
-    /// assert_eq!(worlds[0].int(&x), Some(11));
+    /// story.announce(x.is_in([1, 2, 3]))?;
+    /// story.actual(x.eq(2))?;
+    /// story.learns(anne, x.gt(1))?;
+    /// story.check_actual(!F::knows_value(anne, &x))?; // in the actual world
+    /// assert!(story.check(!F::knows_value(anne, &x)).is_err()); // not where x = 1
     /// # Ok(())
     /// # }
     /// ```
-    pub fn assign<T: Expression>(&mut self, target: &T, value: impl Into<T>) -> Result<(), Error> {
-        let target = self.expr(target.node().clone())?;
-        let ExprKind::Const(c) = target.kind else {
-            return Err(Error::Invalid(
-                "`:=` changes a constant: its target must be one (a handle from \
-                 `Story::int`, `Story::bool` or `Story::enum_constant`)"
-                    .into(),
-            ));
-        };
-        let value = self.expr(value.into().into_node())?;
-        no_knowledge(&value, "`:=`")?;
-        if value.ty != target.ty {
-            return Err(Error::Invalid(
-                "`:=` needs a value of the constant's type (the same enum)".into(),
-            ));
-        }
-        self.run(stmt(StmtKind::Assign {
-            changes: vec![(c, value)],
-        }))
-        .map(drop)
+    pub fn check_actual(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
+        let e = self.expr(formula.into().0)?;
+        self.run(stmt(StmtKind::CheckActual(e))).map(drop)
     }
 
     /// Up to `limit` of the worlds possible now, in the canonical order (smaller
@@ -617,7 +677,15 @@ impl Story {
     pub fn worlds(&mut self, limit: u64) -> Result<Worlds, Error> {
         self.ensure_live()?;
         let live = self.live.as_mut().expect("ensure_live made the engine");
-        let set = live.engine.worlds(limit)?;
+        let shown = self.program.constants.len();
+        let set = if live.engine.program().constants.len() > shown {
+            // The canonical order counts occurrences that have not happened (as a story's
+            // later events count where it prints worlds): list them on an engine without
+            // the spares, so that the order is the one the story as a file has at its end.
+            self.replayed(Vec::new())?.engine.worlds(limit)?
+        } else {
+            live.engine.worlds(limit)?
+        };
         let decls = Rc::new(Program {
             characters: self.program.characters.clone(),
             constants: self.program.constants.clone(),
@@ -631,10 +699,13 @@ impl Story {
             worlds: set
                 .worlds
                 .into_iter()
-                .map(|world| PossibleWorld {
-                    story: self.id,
-                    world,
-                    decls: decls.clone(),
+                .map(|mut world| {
+                    world.0.truncate(shown);
+                    PossibleWorld {
+                        story: self.id,
+                        world,
+                        decls: decls.clone(),
+                    }
                 })
                 .collect(),
             complete: set.complete,
@@ -697,7 +768,13 @@ impl Story {
             .into_iter()
             .map(|n| {
                 let what = self.expr(n)?;
-                no_knowledge(&what, "`learns`")?;
+                if what.ty != Ty::Bool && what.mentions_knowledge() {
+                    return Err(Error::Invalid(
+                        "a value learned with knowledge operators must be a formula (learning \
+                         a formula learns whether it holds now)"
+                            .into(),
+                    ));
+                }
                 Ok(stmt(StmtKind::Learn { who: who.id, what }))
             })
             .collect()
@@ -724,24 +801,29 @@ impl Story {
             return Ok(());
         }
         self.live = None;
-        let mut live = Live::new(&self.program, &self.options);
-        for s in &self.program.statements {
-            live.engine
-                .step(s, &mut |_| {})
-                .map_err(from_engine(&self.program))?;
-        }
-        self.live = Some(live);
+        let spares = event::spares(&self.program);
+        self.live = Some(self.replayed(spares)?);
         Ok(())
     }
 
+    /// A new engine, with `spares`, that ran the statements so far.
+    fn replayed(&self, spares: Vec<ir::Constant>) -> Result<Live, Error> {
+        let mut live = Live::new(&self.program, &self.options, spares);
+        for s in &self.program.statements {
+            live.step(s, &mut |_| {})
+                .map_err(from_engine(&self.program))?;
+        }
+        Ok(live)
+    }
+
     /// Runs one statement; on success it becomes part of the story.
-    fn run(&mut self, stmt: Stmt) -> Result<Vec<Event>, Error> {
+    fn run(&mut self, stmt: Stmt) -> Result<Vec<Report>, Error> {
         self.run_all(vec![stmt])
     }
 
     /// Runs statements as a unit: all succeed and join the story, or the story stays
     /// as it was.
-    fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Event>, Error> {
+    fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Report>, Error> {
         let mut saved = self.saved.clone();
         saved.resize(self.program.checkpoints.len(), false);
         for s in &stmts {
@@ -752,7 +834,7 @@ impl Story {
         let mut events = Vec::new();
         let mut result = Ok(());
         for s in &stmts {
-            result = live.engine.step(s, &mut |e| events.push(e));
+            result = live.step(s, &mut |e| events.push(e));
             if result.is_err() {
                 break;
             }
@@ -780,14 +862,20 @@ fn stmt(kind: StmtKind) -> Stmt {
     }
 }
 
+/// A refuted hint's world, without the engine's spare occurrences.
+fn refutation(program: &Program, mut counterexample: Counterexample) -> Refutation {
+    counterexample.world.0.truncate(program.constants.len());
+    Refutation {
+        description: counterexample.describe(program),
+        counterexample,
+    }
+}
+
 fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + '_ {
     move |e| match e.error {
         Failure::Solver(s) => Error::Solver(s),
         Failure::Story { message, hints } => Error::Story { message, hints },
-        Failure::Refuted(c) => Error::Refuted(Refutation {
-            description: c.describe(program),
-            counterexample: c,
-        }),
+        Failure::Refuted(c) => Error::Refuted(refutation(program, c)),
         Failure::CheckFailed(world) => Error::Story {
             message: format!(
                 "the check fails in the world {}",
@@ -798,11 +886,11 @@ fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + '_ {
     }
 }
 
-fn reveal_outcomes(events: &[Event]) -> Vec<bool> {
+fn reveal_outcomes(events: &[Report]) -> Vec<bool> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::Reveal { holds, .. } => Some(*holds),
+            Report::Reveal { holds, .. } => Some(*holds),
             _ => None,
         })
         .collect()

@@ -8,9 +8,9 @@ const SVG = "http://www.w3.org/2000/svg";
 
 const KEYWORDS = new Set(("characters int bool announce learns checkpoint worlds true false " +
   "not and or if then else in const enum for simultaneously actual reveals repeat until " +
-  "assert_adds_ck max").split(" "));
-const FUNCTIONS = new Set(("knows knows_value at all any sum count distinct abs min max " +
-  "sample").split(" "));
+  "assert_adds_ck check max event sees expects").split(" "));
+const FUNCTIONS = new Set(("knows knows_value believes believes_value at all any sum count " +
+  "distinct abs min max sample everyone_knows common_knowledge distributed_knowledge each").split(" "));
 // Distinct colours for the characters' edges, in declaration order.
 const COLOURS = ["#2457c5", "#d1480f", "#0a7f5a", "#9b2fae", "#b8860b", "#c2185b", "#00838f",
   "#5d4037"];
@@ -397,6 +397,18 @@ function showTrace(trace) {
         li.append(" (unchanged)");
       }
       if (item.changed && item.list) li.append(worldList(item.list));
+      // What the characters the statement asks about believe.
+      for (const b of item.beliefs || []) {
+        const p = document.createElement("p");
+        p.className = "belief";
+        p.dataset.who = b.who;
+        const shown = (ws) => ws.map(worldText).join("; ");
+        p.textContent = b.actual
+          ? `in the actual world, ${b.who} believes: ${shown(b.believed)}` +
+            (b.worlds.length > 1 ? ` (the most plausible of the ${b.worlds.length} worlds ${b.who} cannot tell apart)` : "")
+          : `where ${b.who} cannot tell apart ${shown(b.worlds)}, ${b.who} believes: ${shown(b.believed)}`;
+        li.append(p);
+      }
     } else if (item.kind === "reveal") {
       li.classList.add("event");
       li.textContent = `${item.round ? `round ${item.round}: ` : ""}${item.who}: ${item.said}`;
@@ -597,7 +609,8 @@ function drawModel(model) {
   const root = svg("svg", {
     viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`,
     role: "img",
-    "aria-label": `the epistemic model: ${n} worlds, ${model.edges.length} edges`,
+    "aria-label": `the epistemic model: ${n} worlds, ${model.edges.length} edges` +
+      ((model.beliefs || []).length ? `, ${model.beliefs.length} belief arrows` : ""),
   });
   const index = new Map(model.characters.map((c, i) => [c, i]));
   const edgeLayer = svg("g", {}, root), labelLayer = svg("g", {}, root), nodeLayer = svg("g", {}, root);
@@ -613,6 +626,27 @@ function drawModel(model) {
         class: "edge-label", "text-anchor": "middle" }, labelLayer);
       text.textContent = e.who.join(", ");
     }
+  }
+  // Belief: a dashed arrow from a world to each world a character finds most plausible
+  // among those it cannot tell from it, stopping at the target's circle.
+  if ((model.beliefs || []).length) {
+    const defs = svg("defs", {}, root);
+    const marker = svg("marker", { id: "belief-head", viewBox: "0 0 10 10", refX: 10, refY: 5,
+      markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, defs);
+    svg("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "context-stroke" }, marker);
+  }
+  for (const a of model.beliefs || []) {
+    const p = points[a.from], q = points[a.to];
+    const dx = q.x - p.x, dy = q.y - p.y, length = Math.hypot(dx, dy) || 1;
+    const end = { x: q.x - dx / length * (radius + 2), y: q.y - dy / length * (radius + 2) };
+    const bend = 18;  // off the knowledge edge between the same worlds
+    const mid = { x: (p.x + end.x) / 2 - dy / length * bend, y: (p.y + end.y) / 2 + dx / length * bend };
+    const colour = a.who.length === 1 ? COLOURS[index.get(a.who[0]) % COLOURS.length] : "#555";
+    const path = svg("path", { d: `M ${p.x} ${p.y} Q ${mid.x} ${mid.y} ${end.x} ${end.y}`, fill: "none",
+      stroke: colour, "stroke-dasharray": "5 4", class: "belief", "marker-end": "url(#belief-head)",
+      "data-who": a.who.join(", ") }, edgeLayer);
+    svg("title", {}, path).textContent =
+      `${a.who.join(", ")}: in ${worldText(model.worlds[a.from])}, believes ${worldText(model.worlds[a.to])} most plausible`;
   }
   model.worlds.forEach((w, i) => {
     const g = svg("g", { class: "node", transform: `translate(${points[i].x} ${points[i].y})` }, nodeLayer);

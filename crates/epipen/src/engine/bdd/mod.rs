@@ -32,6 +32,7 @@ pub(super) struct BddBackend {
     program: Rc<Program>,
     space: Space,
     deadline: Option<Instant>,
+    cancel: super::Cancel,
     /// The states saved at checkpoints, as the driver has them when it asks for a
     /// formula (`at(c, …)` reads them).
     checkpoints: Vec<Option<Rc<State>>>,
@@ -46,6 +47,7 @@ impl BddBackend {
             program,
             space,
             deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
+            cancel: options.cancel.clone(),
         })
     }
 
@@ -79,6 +81,7 @@ impl BddBackend {
     }
 
     fn check_deadline(&self) -> Result<(), SolverError> {
+        self.cancel.check()?;
         match self.deadline {
             Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
             _ => Ok(()),
@@ -332,10 +335,31 @@ impl Backend for BddBackend {
                     .collect()
             })
             .collect();
+        let ranks = state
+            .ranks
+            .iter()
+            .map(|own| {
+                valuations
+                    .iter()
+                    .map(|at| {
+                        own.iter()
+                            .map(|rank| match rank {
+                                Rank::Expected(set) => i64::from(!set.eval_in(at)),
+                                Rank::Levels(levels) => levels
+                                    .iter()
+                                    .position(|cell| cell.eval_in(at))
+                                    .map_or(-1, |k| k as i64),
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 

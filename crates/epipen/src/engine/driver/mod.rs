@@ -163,6 +163,7 @@ pub(crate) trait Run {
         cap: usize,
     ) -> Result<Option<Model>, Failure>;
     fn backend(&self) -> &'static str;
+    fn actual(&self) -> Option<World>;
 }
 
 /// Runs a program's statements over one backend.
@@ -315,6 +316,7 @@ impl<B: Backend> Driver<B> {
     }
 
     fn check_deadline(&self) -> Result<(), SolverError> {
+        self.options.cancel.check()?;
         match self.deadline {
             Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
             _ => Ok(()),
@@ -568,25 +570,23 @@ impl<B: Backend> Driver<B> {
     }
 
     /// `phi` with every occurrence constant pinned that `actual φ` does not have to
-    /// pin: those that have not happened hold their not-yet value; those that have,
-    /// when an earlier `actual` (of this `repeat`'s previous round) said which case
-    /// happened, that case.
-    fn pinned_occurrences(&self, phi: &Expr) -> Expr {
+    /// pin: those that have not happened hold their not-yet value; those that have hold
+    /// one of their cases, and when an earlier `actual` (`previous`, of this `repeat`'s
+    /// previous round) said which case happened, that case.
+    fn pinned_occurrences(&self, phi: &Expr, previous: Option<&[Value]>) -> Expr {
         let mut conjuncts = vec![phi.clone()];
         for occ in self.program.occurrences() {
-            let value = if self.happened[occ.0] {
-                match &self.actual {
-                    Some((w, _)) => match w.get(occ.0) {
-                        Some(Value::Int(v)) => *v,
-                        _ => continue,
-                    },
-                    None => continue,
+            let o = self.program.constants[occ.0]
+                .occurrence
+                .expect("an occurrence");
+            let not_yet = self.program.events[o.event.0].not_yet();
+            let (op, value) = if self.happened[occ.0] {
+                match previous.and_then(|w| w.get(occ.0)) {
+                    Some(Value::Int(v)) => (crate::ir::CmpOp::Eq, *v),
+                    _ => (crate::ir::CmpOp::Ne, not_yet),
                 }
             } else {
-                let o = self.program.constants[occ.0]
-                    .occurrence
-                    .expect("an occurrence");
-                self.program.events[o.event.0].not_yet()
+                (crate::ir::CmpOp::Eq, not_yet)
             };
             let ty = self.program.constants[occ.0].ty;
             let at = |kind| Expr {
@@ -596,7 +596,7 @@ impl<B: Backend> Driver<B> {
             };
             conjuncts.push(Expr {
                 kind: ExprKind::Cmp(
-                    crate::ir::CmpOp::Eq,
+                    op,
                     Box::new(at(ExprKind::Const(occ))),
                     Box::new(at(ExprKind::Int(value))),
                 ),
@@ -625,17 +625,19 @@ impl<B: Backend> Driver<B> {
     /// `actual φ`: φ must allow exactly one world, which must be possible under κ. The
     /// same statement again (in the next round of a `repeat`) declares the same world.
     fn set_actual(&mut self, expr: &Expr, span: Span) -> Result<(), Failure> {
+        let mut previous = None;
         if self.actual_at == Some(span) {
             // The same `actual` in a later round of its `repeat`: made again, with the
-            // values its names have now (after a `:=`, another world's).
-            self.actual = None;
+            // values its names have now (after a `:=`, another world's), and the cases
+            // that happened in the actual world.
+            previous = self.actual.take().map(|(w, _)| w);
         }
         if self.actual.is_some() {
             return Err(Failure::second_actual());
         }
         let state = self.state.clone();
         let expr = self.now(expr)?;
-        let expr = self.pinned_occurrences(&expr);
+        let expr = self.pinned_occurrences(&expr, previous.as_deref());
         match self.backend.pin(&expr, &state)?.as_slice() {
             [] => Err(Failure::actual_allows_none()),
             [w] => {
@@ -805,11 +807,18 @@ impl<B: Backend> Run for Driver<B> {
             worlds: shown?,
             before: Some(model.worlds),
             views: model.views,
+            ranks: model.ranks,
         }))
     }
 
     fn backend(&self) -> &'static str {
         self.backend.name()
+    }
+
+    fn actual(&self) -> Option<World> {
+        self.actual
+            .as_ref()
+            .map(|(values, _)| World(values.clone()))
     }
 }
 
@@ -871,6 +880,10 @@ impl Run for Refused {
 
     fn backend(&self) -> &'static str {
         "none"
+    }
+
+    fn actual(&self) -> Option<World> {
+        None
     }
 }
 

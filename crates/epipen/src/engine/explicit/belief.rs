@@ -46,7 +46,11 @@ impl ExplicitBackend {
 
     /// A plausibility rank's value in each of `worlds`: 0 where an expected formula held
     /// (1 elsewhere), or the value of an event's case ranks.
-    fn rank_values(&mut self, rank: &Learned, worlds: &[u32]) -> Result<Vec<i128>, SolverError> {
+    pub(super) fn rank_values(
+        &mut self,
+        rank: &Learned,
+        worlds: &[u32],
+    ) -> Result<Vec<i128>, SolverError> {
         match rank {
             Learned::Set(bits) => Ok(worlds
                 .iter()

@@ -683,6 +683,7 @@ pub(super) struct Limits {
     pub max_worlds: usize,
     pub max_nodes: usize,
     pub deadline: Option<Instant>,
+    pub cancel: crate::engine::Cancel,
 }
 
 /// What [`solve`] lists: one column of values per constant, how many solutions, and the
@@ -738,6 +739,7 @@ struct Search<'a> {
 impl Search<'_> {
     fn past_deadline(&self) -> bool {
         self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.limits.cancel.is_cancelled()
     }
 
     fn node(&mut self, mut dom: Box) -> Result<(), Stop> {

@@ -139,6 +139,7 @@ impl ExplicitBackend {
             max_worlds,
             max_nodes,
             deadline,
+            cancel: options.cancel.clone(),
         };
         let prefix = bounding_prefix(&program.statements);
         let (found, overflow) = list_worlds(&program, &prefix, &limits);
@@ -194,6 +195,7 @@ impl ExplicitBackend {
     }
 
     fn check_deadline(&self) -> Result<(), SolverError> {
+        self.options.cancel.check()?;
         match self.deadline {
             Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
             _ => Ok(()),
@@ -228,6 +230,7 @@ impl ExplicitBackend {
                     max_worlds: EARLY_MAX_WORLDS,
                     max_nodes: AUTO_LIMITS.1,
                     deadline: self.deadline,
+                    cancel: self.options.cancel.clone(),
                 };
                 let constraints: Vec<&Expr> = prefix.iter().collect();
                 let (found, overflow) = list_worlds(&self.program, &constraints, &limits);
@@ -640,6 +643,7 @@ impl Backend for ExplicitBackend {
             max_worlds: 10_000,
             max_nodes: 1_000_000,
             deadline: self.deadline,
+            cancel: self.options.cancel.clone(),
         };
         let tbox = type_box_after(&self.program, &self.happened);
         let (found, overflow) = list_worlds_in(tbox, &[phi], &limits);
@@ -827,10 +831,21 @@ impl Backend for ExplicitBackend {
             }
             views.push(view);
         }
+        let mut ranks = Vec::with_capacity(state.minds.ranks.len());
+        for own in state.minds.ranks.iter() {
+            let mut per_world = vec![Vec::with_capacity(own.len()); order.len()];
+            for rank in own {
+                for (t, v) in per_world.iter_mut().zip(self.rank_values(rank, &order)?) {
+                    t.push(i64::try_from(v).unwrap_or(i64::MAX));
+                }
+            }
+            ranks.push(per_world);
+        }
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 

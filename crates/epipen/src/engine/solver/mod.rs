@@ -9,6 +9,7 @@
 //! explicit worlds; this file asks Z3 questions (satisfiability, quantifier elimination,
 //! simplification, optimisation, enumeration) within the run's deadline.
 
+mod cancel;
 mod compiled;
 mod term;
 
@@ -21,6 +22,7 @@ use crate::engine::error::SolverError;
 use crate::ir::arith::Integer;
 use crate::worlds::Value;
 
+pub use cancel::Cancel;
 pub use compiled::Compiled;
 pub use term::Term;
 use term::{b, i, wrap};
@@ -43,6 +45,10 @@ const MAX_CASES: usize = 16;
 /// The handle through which the engine asks Z3 questions; it enforces the deadline.
 pub struct Z3 {
     deadline: Option<Instant>,
+    /// Stops the run when raised; this thread's Z3 context is registered with it, so
+    /// that raising it interrupts the call running.
+    cancel: Cancel,
+    _registration: Option<cancel::Registration>,
 }
 
 /// What eliminating the quantifiers of a formula gave.
@@ -57,11 +63,23 @@ impl Z3 {
     pub fn new(timeout: Option<Duration>) -> Z3 {
         Z3 {
             deadline: timeout.map(|t| Instant::now() + t),
+            cancel: Cancel::default(),
+            _registration: None,
+        }
+    }
+
+    /// This handle, stopped by `cancel` as by its deadline.
+    pub fn cancelled_by(self, cancel: &Cancel) -> Z3 {
+        Z3 {
+            cancel: cancel.clone(),
+            _registration: cancel.register(),
+            ..self
         }
     }
 
     /// Milliseconds left before the deadline (None: no deadline).
     fn remaining(&self) -> Result<Option<Duration>, SolverError> {
+        self.cancel.check()?;
         match self.deadline {
             None => Ok(None),
             Some(d) => {
@@ -113,7 +131,12 @@ impl Z3 {
 
     fn unknown(&self, s: &Solver) -> SolverError {
         let reason = s.get_reason_unknown().unwrap_or_else(|| "unknown".into());
-        if self.remaining().is_err() || reason.contains("timeout") || reason.contains("canceled") {
+        if self.cancel.is_cancelled() {
+            SolverError::Interrupted
+        } else if self.remaining().is_err()
+            || reason.contains("timeout")
+            || reason.contains("canceled")
+        {
             SolverError::Timeout
         } else if reason.contains("resource") || reason.contains("memory") {
             SolverError::ResourceLimit(reason)
@@ -225,7 +248,9 @@ impl Z3 {
             tactic = tactic.try_for(left);
         }
         let result = tactic.apply(&goal, None).map_err(|e| {
-            if self.remaining().is_err() || e.contains("timeout") || e.contains("canceled") {
+            if self.cancel.is_cancelled() {
+                SolverError::Interrupted
+            } else if self.remaining().is_err() || e.contains("timeout") || e.contains("canceled") {
                 SolverError::Timeout
             } else {
                 SolverError::Unknown(format!("quantifier elimination failed: {e}"))
@@ -310,7 +335,7 @@ impl Z3 {
 
     fn gave_up<T>(&self, s: &Solver) -> Result<Option<T>, SolverError> {
         match self.unknown(s) {
-            SolverError::Timeout => Err(SolverError::Timeout),
+            e @ (SolverError::Timeout | SolverError::Interrupted) => Err(e),
             e => {
                 tracing::debug!("shrinking gave up: {e}");
                 Ok(None)
@@ -343,9 +368,7 @@ impl Z3 {
             SatResult::Sat => {}
             SatResult::Unsat => return Ok(None),
             SatResult::Unknown => {
-                if self.remaining().is_err() {
-                    return Err(SolverError::Timeout);
-                }
+                self.remaining()?;
                 return Ok(None);
             }
         }

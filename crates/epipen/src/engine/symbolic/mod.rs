@@ -80,7 +80,7 @@ impl Z3Backend {
         Z3Backend {
             program,
             options: options.clone(),
-            z3: Z3::new(options.timeout),
+            z3: Z3::new(options.timeout).cancelled_by(&options.cancel),
             vars,
             finite_cache: Vec::new(),
         }
@@ -514,10 +514,27 @@ impl Backend for Z3Backend {
             }
             views.push(view);
         }
+        let mut ranks = Vec::with_capacity(state.ranks.len());
+        for own in state.ranks.iter() {
+            let compiled: Vec<_> = own.iter().map(|(r, _)| r.compile(&self.vars)).collect();
+            let mut per_world = Vec::with_capacity(worlds.len());
+            for w in &worlds {
+                let tuple = compiled
+                    .iter()
+                    .map(|r| match r.eval(&w.0, &mut scratch)? {
+                        Value::Int(n) => Ok(n),
+                        Value::Bool(b) => Ok(i64::from(b)),
+                    })
+                    .collect::<Result<Vec<i64>, SolverError>>()?;
+                per_world.push(tuple);
+            }
+            ranks.push(per_world);
+        }
         Ok(Some(Model {
             before: None,
             worlds,
             views,
+            ranks,
         }))
     }
 }

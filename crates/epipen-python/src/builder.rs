@@ -1,0 +1,935 @@
+//! `epipen.Story`: the Rust API's [`epipen::Story`] from Python. A story runs each
+//! statement at once against a live engine whose Z3 terms belong to one thread, so each
+//! Python `Story` has its own thread that owns the Rust story and its handles, and runs
+//! the statements the Python thread sends it (with the GIL released, and Ctrl-C
+//! cancelling the statement: a statement that fails has no effect).
+//!
+//! Python's expressions (`epipen/_story.py`) arrive as trees of tuples, which name
+//! characters, constants and enums by their index of declaration and checkpoints by
+//! name; here they become the Rust API's typed expressions ([`Int`], [`Formula`],
+//! [`Enum`]), whose own checks give the messages of mistakes.
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
+use std::sync::mpsc::{self, Receiver, Sender};
+
+use epipen::engine::{Cancel, Options};
+use epipen::story::Hint;
+use epipen::{Character, Checkpoint, Enum, EnumType, Error, Formula, Int, Story};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::convert::{self, Kind, Located, Out};
+use crate::run::{strategy, timeout_of};
+use crate::worker::{internal, panic_message, wait};
+
+/// An expression as Python sends it.
+#[derive(Debug, Clone)]
+enum Tree {
+    Const(usize),
+    Int(i64),
+    Bool(bool),
+    /// A variant of the enum with this index, by name.
+    Variant(usize, String),
+    Neg(Box<Tree>),
+    Arith(String, Box<Tree>, Box<Tree>),
+    Cmp(String, Box<Tree>, Box<Tree>),
+    Not(Box<Tree>),
+    Logic(String, Box<Tree>, Box<Tree>),
+    Ite(Box<Tree>, Box<Tree>, Box<Tree>),
+    In(Vec<Tree>, Vec<Vec<Tree>>),
+    /// None: the speaker of the `says` it is in.
+    Knows(Option<usize>, Box<Tree>),
+    KnowsValue(Option<usize>, Vec<Tree>),
+    At(String, Box<Tree>),
+    Group(String, Vec<usize>, Box<Tree>),
+}
+
+fn tree(obj: &Bound<'_, PyAny>) -> PyResult<Tree> {
+    let t = obj
+        .cast::<PyTuple>()
+        .map_err(|_| PyTypeError::new_err("not an epipen expression"))?;
+    let tag: String = t.get_item(0)?.extract()?;
+    let sub = |k: usize| -> PyResult<Box<Tree>> { Ok(Box::new(tree(&t.get_item(k)?)?)) };
+    let list = |k: usize| -> PyResult<Vec<Tree>> {
+        t.get_item(k)?
+            .try_iter()?
+            .map(|item| tree(&item?))
+            .collect()
+    };
+    Ok(match tag.as_str() {
+        "const" => Tree::Const(t.get_item(1)?.extract()?),
+        "int" => Tree::Int(t.get_item(1)?.extract()?),
+        "bool" => Tree::Bool(t.get_item(1)?.extract()?),
+        "variant" => Tree::Variant(t.get_item(1)?.extract()?, t.get_item(2)?.extract()?),
+        "neg" => Tree::Neg(sub(1)?),
+        "arith" => Tree::Arith(t.get_item(1)?.extract()?, sub(2)?, sub(3)?),
+        "cmp" => Tree::Cmp(t.get_item(1)?.extract()?, sub(2)?, sub(3)?),
+        "not" => Tree::Not(sub(1)?),
+        "logic" => Tree::Logic(t.get_item(1)?.extract()?, sub(2)?, sub(3)?),
+        "ite" => Tree::Ite(sub(1)?, sub(2)?, sub(3)?),
+        "in" => {
+            let rows = t
+                .get_item(2)?
+                .try_iter()?
+                .map(|row| row?.try_iter()?.map(|v| tree(&v?)).collect())
+                .collect::<PyResult<_>>()?;
+            Tree::In(list(1)?, rows)
+        }
+        "knows" => Tree::Knows(t.get_item(1)?.extract()?, sub(2)?),
+        "knows_value" => Tree::KnowsValue(t.get_item(1)?.extract()?, list(2)?),
+        "at" => Tree::At(t.get_item(1)?.extract()?, sub(2)?),
+        "group" => Tree::Group(
+            t.get_item(1)?.extract()?,
+            t.get_item(2)?.extract()?,
+            sub(3)?,
+        ),
+        other => {
+            return Err(PyTypeError::new_err(format!(
+                "not an epipen expression: {other}"
+            )));
+        }
+    })
+}
+
+/// A statement of a block (`simultaneously`, `assert_adds_ck`).
+#[derive(Debug, Clone)]
+enum Item {
+    Announce(Tree),
+    Says(usize, Tree),
+    Reveals(usize, Tree),
+    Learns(usize, Vec<Tree>),
+    Checkpoint(String),
+    Simultaneously(Vec<Item>),
+}
+
+fn items(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
+    obj.try_iter()?
+        .map(|item| {
+            let item = item?;
+            let t = item.cast::<PyTuple>()?;
+            let kind: String = t.get_item(0)?.extract()?;
+            Ok(match kind.as_str() {
+                "announce" => Item::Announce(tree(&t.get_item(1)?)?),
+                "says" => Item::Says(t.get_item(1)?.extract()?, tree(&t.get_item(2)?)?),
+                "reveals" => Item::Reveals(t.get_item(1)?.extract()?, tree(&t.get_item(2)?)?),
+                "learns" => Item::Learns(
+                    t.get_item(1)?.extract()?,
+                    t.get_item(2)?
+                        .try_iter()?
+                        .map(|v| tree(&v?))
+                        .collect::<PyResult<_>>()?,
+                ),
+                "checkpoint" => Item::Checkpoint(t.get_item(1)?.extract()?),
+                "simultaneously" => Item::Simultaneously(items(&t.get_item(1)?)?),
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "not a block statement: {other}"
+                    )));
+                }
+            })
+        })
+        .collect()
+}
+
+/// What the Python thread asks the story's thread.
+enum Command {
+    Character(String),
+    Int(String),
+    Bool(String),
+    Enumeration(String, Vec<String>),
+    EnumConstant(usize, String),
+    Checkpoint(String),
+    Announce(Tree),
+    Says(usize, Tree),
+    Learns(usize, Vec<Tree>),
+    Actual(Tree),
+    Reveals(usize, Tree),
+    Check(Tree),
+    Assign(usize, Tree),
+    Simultaneously(Vec<Item>),
+    AssertAddsCk(Tree, Vec<Item>),
+    Worlds(u64),
+}
+
+enum Reply {
+    Index(usize),
+    Done,
+    Bool(bool),
+    Bools(Vec<bool>),
+    Hint(&'static str),
+    Worlds(Vec<String>, Vec<Vec<Out>>, bool),
+}
+
+type Answer = Result<Reply, Located>;
+
+/// A constant of the story, typed.
+#[derive(Clone)]
+enum Value {
+    Int(Int),
+    Bool(Formula),
+    Enum(Enum),
+}
+
+impl Value {
+    fn kind(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "an int",
+            Value::Bool(_) => "a bool",
+            Value::Enum(_) => "an enum value",
+        }
+    }
+}
+
+/// What expressions refer to: the story's handles.
+#[derive(Default)]
+struct Handles {
+    characters: Vec<Character>,
+    constants: Vec<Value>,
+    enums: Vec<EnumType>,
+    checkpoints: HashMap<String, Checkpoint>,
+}
+
+impl Handles {
+    fn character(&self, k: usize) -> Result<Character, String> {
+        self.characters
+            .get(k)
+            .copied()
+            .ok_or_else(|| "a character of another story".to_string())
+    }
+
+    fn agent(
+        &self,
+        who: Option<usize>,
+        speaker: Option<Character>,
+        op: &str,
+    ) -> Result<Character, String> {
+        match (who, speaker) {
+            (Some(k), _) => self.character(k),
+            (None, Some(s)) => Ok(s),
+            (None, None) => Err(format!(
+                "`{op}` needs a character here: it may be left out only in what a character says"
+            )),
+        }
+    }
+
+    fn int(&self, t: &Tree, speaker: Option<Character>) -> Result<Int, String> {
+        match self.value(t, speaker)? {
+            Value::Int(i) => Ok(i),
+            v => Err(format!("expected an int, found {}", v.kind())),
+        }
+    }
+
+    fn formula(&self, t: &Tree, speaker: Option<Character>) -> Result<Formula, String> {
+        match self.value(t, speaker)? {
+            Value::Bool(f) => Ok(f),
+            v => Err(format!("expected a formula (a bool), found {}", v.kind())),
+        }
+    }
+
+    fn value(&self, t: &Tree, speaker: Option<Character>) -> Result<Value, String> {
+        let v = |t: &Tree| self.value(t, speaker);
+        let int = |t: &Tree| self.int(t, speaker);
+        let formula = |t: &Tree| self.formula(t, speaker);
+        Ok(match t {
+            Tree::Const(k) => self
+                .constants
+                .get(*k)
+                .cloned()
+                .ok_or_else(|| "a constant of another story".to_string())?,
+            Tree::Int(n) => Value::Int(Int::from(*n)),
+            Tree::Bool(b) => Value::Bool(Formula::from(*b)),
+            Tree::Variant(e, name) => {
+                let ty = self
+                    .enums
+                    .get(*e)
+                    .ok_or_else(|| "an enum of another story".to_string())?;
+                Value::Enum(ty.value(name))
+            }
+            Tree::Neg(a) => Value::Int(-int(a)?),
+            Tree::Arith(op, a, b) => {
+                let (a, b) = (int(a)?, int(b)?);
+                Value::Int(match op.as_str() {
+                    "+" => a + b,
+                    "-" => a - b,
+                    "*" => a * b,
+                    "/" => a / b,
+                    "%" => a % b,
+                    other => return Err(format!("unknown operator {other}")),
+                })
+            }
+            Tree::Cmp(op, a, b) => Value::Bool(match (v(a)?, v(b)?, op.as_str()) {
+                (Value::Int(a), Value::Int(b), op) => match op {
+                    "==" => a.eq(b),
+                    "!=" => a.ne(b),
+                    "<" => a.lt(b),
+                    "<=" => a.le(b),
+                    ">" => a.gt(b),
+                    ">=" => a.ge(b),
+                    other => return Err(format!("unknown comparison {other}")),
+                },
+                (Value::Bool(a), Value::Bool(b), "==") => a.eq(b),
+                (Value::Bool(a), Value::Bool(b), "!=") => a.ne(b),
+                (Value::Enum(a), Value::Enum(b), "==") => a.eq(b),
+                (Value::Enum(a), Value::Enum(b), "!=") => a.ne(b),
+                (a, b, op) => {
+                    return Err(format!(
+                        "cannot compare {} with {} by `{op}`",
+                        a.kind(),
+                        b.kind()
+                    ));
+                }
+            }),
+            Tree::Not(a) => Value::Bool(!formula(a)?),
+            Tree::Logic(op, a, b) => {
+                let (a, b) = (formula(a)?, formula(b)?);
+                Value::Bool(match op.as_str() {
+                    "and" => a.and(b),
+                    "or" => a.or(b),
+                    "implies" => a.implies(b),
+                    "iff" => a.iff(b),
+                    other => return Err(format!("unknown connective {other}")),
+                })
+            }
+            Tree::Ite(c, a, b) => {
+                let c = formula(c)?;
+                match (v(a)?, v(b)?) {
+                    (Value::Int(a), Value::Int(b)) => Value::Int(c.ite(a, b)),
+                    (Value::Bool(a), Value::Bool(b)) => Value::Bool(c.ite(a, b)),
+                    (Value::Enum(a), Value::Enum(b)) => Value::Enum(c.ite(a, b)),
+                    (a, b) => {
+                        return Err(format!(
+                            "the branches of `If` have {} and {}: they need the same type",
+                            a.kind(),
+                            b.kind()
+                        ));
+                    }
+                }
+            }
+            Tree::In(tuple, rows) => Value::Bool(self.membership(tuple, rows, speaker)?),
+            Tree::Knows(who, f) => Value::Bool(Formula::knows(
+                self.agent(*who, speaker, "knows")?,
+                formula(f)?,
+            )),
+            Tree::KnowsValue(who, exprs) => {
+                let who = self.agent(*who, speaker, "knows_value")?;
+                if exprs.is_empty() {
+                    return Err("`knows_value` needs at least one expression".into());
+                }
+                // Knowing a tuple's value is knowing each member's: the tuple of each
+                // type as one `knows_value`.
+                let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
+                for e in exprs {
+                    match v(e)? {
+                        Value::Int(i) => ints.push(i),
+                        Value::Bool(b) => bools.push(b),
+                        Value::Enum(e) => enums.push(e),
+                    }
+                }
+                let mut parts = Vec::new();
+                if !ints.is_empty() {
+                    parts.push(Formula::knows_value(who, ints));
+                }
+                if !bools.is_empty() {
+                    parts.push(Formula::knows_value(who, bools));
+                }
+                if !enums.is_empty() {
+                    parts.push(Formula::knows_value(who, enums));
+                }
+                Value::Bool(Formula::all(parts))
+            }
+            Tree::At(name, f) => {
+                let cp = self.checkpoints.get(name).ok_or_else(|| {
+                    format!("`at` names the checkpoint `{name}`, which is not saved before it")
+                })?;
+                Value::Bool(Formula::at(*cp, formula(f)?))
+            }
+            Tree::Group(op, who, f) => {
+                let group: Vec<Character> = who
+                    .iter()
+                    .map(|k| self.character(*k))
+                    .collect::<Result<_, _>>()?;
+                let f = formula(f)?;
+                Value::Bool(match op.as_str() {
+                    "everyone" => Formula::everyone_knows(&group, f),
+                    "common" => Formula::common_knowledge(&group, f),
+                    "distributed" => Formula::distributed_knowledge(&group, f),
+                    other => return Err(format!("unknown group operator {other}")),
+                })
+            }
+        })
+    }
+
+    /// `(e1, …, en) in {rows}`.
+    fn membership(
+        &self,
+        tuple: &[Tree],
+        rows: &[Vec<Tree>],
+        speaker: Option<Character>,
+    ) -> Result<Formula, String> {
+        if tuple.is_empty() {
+            return Err("a membership test needs at least one expression".into());
+        }
+        if let Some(row) = rows.iter().find(|r| r.len() != tuple.len()) {
+            return Err(format!(
+                "a set item has {} values, the tuple has {}",
+                row.len(),
+                tuple.len()
+            ));
+        }
+        let values: Vec<Value> = tuple
+            .iter()
+            .map(|t| self.value(t, speaker))
+            .collect::<Result<_, _>>()?;
+        // Ints against rows of numbers: the story language's own membership test.
+        let numbers: Option<Vec<Vec<i64>>> = rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|t| match t {
+                        Tree::Int(n) => Some(*n),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        if let Some(numbers) = numbers
+            && values.iter().all(|v| matches!(v, Value::Int(_)))
+        {
+            let ints: Vec<Int> = values
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::Int(i) => Some(i),
+                    _ => None,
+                })
+                .collect();
+            return Ok(Formula::tuple_in(ints, numbers));
+        }
+        if let [Value::Enum(e)] = values.as_slice() {
+            let options: Vec<Enum> = rows
+                .iter()
+                .map(|r| match self.value(&r[0], speaker)? {
+                    Value::Enum(o) => Ok(o),
+                    o => Err(format!(
+                        "a set item is {} where the tuple has an enum value",
+                        o.kind()
+                    )),
+                })
+                .collect::<Result<_, String>>()?;
+            return Ok(e.is_in(options));
+        }
+        // Otherwise: one of the rows, member by member.
+        let mut any = Vec::with_capacity(rows.len());
+        for row in rows {
+            let mut all = Vec::with_capacity(row.len());
+            for (t, r) in tuple.iter().zip(row) {
+                let eq = Tree::Cmp("==".into(), Box::new(t.clone()), Box::new(r.clone()));
+                all.push(self.formula(&eq, speaker)?);
+            }
+            any.push(Formula::all(all));
+        }
+        Ok(Formula::any(any))
+    }
+}
+
+/// A statement of a `simultaneously` block, built: its kind, its speaker, its formula.
+type Simultaneous = (&'static str, Option<Character>, Formula);
+
+/// The story's thread: the Rust story and its handles.
+struct Actor {
+    story: Story,
+    handles: Handles,
+    cancel: Cancel,
+}
+
+fn invalid(message: String) -> Located {
+    Located::plain(Kind::Story, message)
+}
+
+/// A statement's failure, as the package raises it.
+fn failed(e: Error) -> Located {
+    let kind = match &e {
+        Error::Solver(_) => Kind::Solver,
+        Error::Refuted(_) => Kind::Refuted,
+        _ => Kind::Story,
+    };
+    Located::plain(kind, e.to_string())
+}
+
+impl Actor {
+    fn handle(&mut self, command: Command) -> Answer {
+        let h = &self.handles;
+        let formula = |t: &Tree, speaker| h.formula(t, speaker).map_err(invalid);
+        let character = |k: usize| h.character(k).map_err(invalid);
+        match command {
+            Command::Character(name) => {
+                let c = self.story.character(&name);
+                self.handles.characters.push(c);
+                Ok(Reply::Index(self.handles.characters.len() - 1))
+            }
+            Command::Int(name) | Command::Bool(name) | Command::EnumConstant(_, name)
+                if self
+                    .story
+                    .program()
+                    .constants
+                    .iter()
+                    .any(|c| c.name == name) =>
+            {
+                Err(invalid(format!(
+                    "the constant `{name}` is already declared"
+                )))
+            }
+            Command::Int(name) => {
+                let x = self.story.int(&name);
+                self.handles.constants.push(Value::Int(x));
+                Ok(Reply::Index(self.handles.constants.len() - 1))
+            }
+            Command::Bool(name) => {
+                let x = self.story.bool(&name);
+                self.handles.constants.push(Value::Bool(x));
+                Ok(Reply::Index(self.handles.constants.len() - 1))
+            }
+            Command::Enumeration(name, variants) => {
+                let variants: Vec<&str> = variants.iter().map(String::as_str).collect();
+                let ty = self.story.enumeration(&name, &variants);
+                self.handles.enums.push(ty);
+                Ok(Reply::Index(self.handles.enums.len() - 1))
+            }
+            Command::EnumConstant(e, name) => {
+                let ty = h
+                    .enums
+                    .get(e)
+                    .cloned()
+                    .ok_or_else(|| invalid("an enum of another story".into()))?;
+                let x = self.story.enum_constant(&ty, &name);
+                self.handles.constants.push(Value::Enum(x));
+                Ok(Reply::Index(self.handles.constants.len() - 1))
+            }
+            Command::Checkpoint(name) => {
+                let cp = self.story.checkpoint(&name).map_err(failed)?;
+                self.handles.checkpoints.insert(name, cp);
+                Ok(Reply::Done)
+            }
+            Command::Announce(t) => {
+                let f = formula(&t, None)?;
+                self.story.announce(f).map_err(failed)?;
+                Ok(Reply::Done)
+            }
+            Command::Says(who, t) => {
+                let who = character(who)?;
+                let f = formula(&t, Some(who))?;
+                self.story.says(who, f).map_err(failed)?;
+                Ok(Reply::Done)
+            }
+            Command::Learns(who, trees) => {
+                let who = character(who)?;
+                let (ints, bools, enums) = self.split(&trees)?;
+                // One statement per type of value (learning is of each value anyway).
+                if !ints.is_empty() {
+                    self.story.learns(who, ints).map_err(failed)?;
+                }
+                if !bools.is_empty() {
+                    self.story.learns(who, bools).map_err(failed)?;
+                }
+                if !enums.is_empty() {
+                    self.story.learns(who, enums).map_err(failed)?;
+                }
+                Ok(Reply::Done)
+            }
+            Command::Actual(t) => {
+                let f = formula(&t, None)?;
+                self.story.actual(f).map_err(failed)?;
+                Ok(Reply::Done)
+            }
+            Command::Reveals(who, t) => {
+                let who = character(who)?;
+                let f = formula(&t, Some(who))?;
+                Ok(Reply::Bool(self.story.reveals(who, f).map_err(failed)?))
+            }
+            Command::Check(t) => {
+                let f = formula(&t, None)?;
+                self.story.check(f).map_err(failed)?;
+                Ok(Reply::Done)
+            }
+            Command::Assign(k, t) => {
+                let target = h
+                    .constants
+                    .get(k)
+                    .cloned()
+                    .ok_or_else(|| invalid("a constant of another story".into()))?;
+                let value = h.value(&t, None).map_err(invalid)?;
+                match (target, value) {
+                    (Value::Int(x), Value::Int(v)) => self.story.assign(&x, v),
+                    (Value::Bool(x), Value::Bool(v)) => self.story.assign(&x, v),
+                    (Value::Enum(x), Value::Enum(v)) => self.story.assign(&x, v),
+                    (x, v) => {
+                        return Err(invalid(format!(
+                            "`assign` needs a value of the constant's type: the constant is {}, the value {}",
+                            x.kind(),
+                            v.kind()
+                        )));
+                    }
+                }
+                .map_err(failed)?;
+                Ok(Reply::Done)
+            }
+            Command::Simultaneously(block) => {
+                let statements = self.simultaneous(&block)?;
+                let outcomes = self
+                    .story
+                    .simultaneously(|s| {
+                        for (kind, who, f) in statements {
+                            match (kind, who) {
+                                ("announce", _) | (_, None) => s.announce(f),
+                                ("says", Some(who)) => s.says(who, f),
+                                (_, Some(who)) => s.reveals(who, f),
+                            };
+                        }
+                    })
+                    .map_err(failed)?;
+                Ok(Reply::Bools(outcomes))
+            }
+            Command::AssertAddsCk(hint, block) => self.assert_adds_ck(&hint, &block),
+            Command::Worlds(limit) => {
+                let worlds = self.story.worlds(limit).map_err(failed)?;
+                let program = self.story.program();
+                let names = program.constants.iter().map(|c| c.name.clone()).collect();
+                let values = worlds
+                    .iter()
+                    .map(|w| convert::world(program, w.world()))
+                    .collect();
+                Ok(Reply::Worlds(names, values, worlds.is_complete()))
+            }
+        }
+    }
+
+    /// Values by type.
+    #[allow(clippy::type_complexity)]
+    fn split(&self, trees: &[Tree]) -> Result<(Vec<Int>, Vec<Formula>, Vec<Enum>), Located> {
+        let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
+        for t in trees {
+            match self.handles.value(t, None).map_err(invalid)? {
+                Value::Int(i) => ints.push(i),
+                Value::Bool(b) => bools.push(b),
+                Value::Enum(e) => enums.push(e),
+            }
+        }
+        if trees.is_empty() {
+            return Err(invalid("`learns` needs at least one expression".into()));
+        }
+        Ok((ints, bools, enums))
+    }
+
+    /// A `simultaneously` block's statements, built.
+    fn simultaneous(&self, block: &[Item]) -> Result<Vec<Simultaneous>, Located> {
+        let h = &self.handles;
+        block
+            .iter()
+            .map(|item| {
+                Ok(match item {
+                    Item::Announce(t) => ("announce", None, h.formula(t, None).map_err(invalid)?),
+                    Item::Says(who, t) => {
+                        let who = h.character(*who).map_err(invalid)?;
+                        ("says", Some(who), h.formula(t, Some(who)).map_err(invalid)?)
+                    }
+                    Item::Reveals(who, t) => {
+                        let who = h.character(*who).map_err(invalid)?;
+                        ("reveals", Some(who), h.formula(t, Some(who)).map_err(invalid)?)
+                    }
+                    _ => {
+                        return Err(invalid(
+                            "a `simultaneously` block holds announcements only (announce, says, reveals)"
+                                .into(),
+                        ));
+                    }
+                })
+            })
+            .collect()
+    }
+
+    fn assert_adds_ck(&mut self, hint: &Tree, block: &[Item]) -> Answer {
+        let hint = self.handles.formula(hint, None).map_err(invalid)?;
+        let Actor { story, handles, .. } = self;
+        // Statements are built as the block runs: a checkpoint saved in the block may be
+        // named by the statements after it. The first mistake stops the block (an
+        // invalid statement makes the story refuse it) and is what is reported.
+        let mut mistake: Option<String> = None;
+        let outcome = story.assert_adds_ck(hint, |b| {
+            let mut saved: Vec<(String, Checkpoint)> = Vec::new();
+            let spoil = |b: &mut epipen::Block, mistake: &mut Option<String>, m: String| {
+                mistake.get_or_insert(m);
+                b.announce(Formula::from(false).and(Int::from(u64::MAX).eq(0)));
+            };
+            for item in block {
+                if mistake.is_some() {
+                    break;
+                }
+                for (name, cp) in saved.drain(..) {
+                    handles.checkpoints.insert(name, cp);
+                }
+                let h = &*handles;
+                let built = (|| -> Result<(), String> {
+                    match item {
+                        Item::Announce(t) => {
+                            b.announce(h.formula(t, None)?);
+                        }
+                        Item::Says(who, t) => {
+                            let who = h.character(*who)?;
+                            b.says(who, h.formula(t, Some(who))?);
+                        }
+                        Item::Reveals(who, t) => {
+                            let who = h.character(*who)?;
+                            b.reveals(who, h.formula(t, Some(who))?);
+                        }
+                        Item::Learns(who, trees) => {
+                            let who = h.character(*who)?;
+                            for t in trees {
+                                match h.value(t, None)? {
+                                    Value::Int(i) => b.learns(who, i),
+                                    Value::Bool(f) => b.learns(who, f),
+                                    Value::Enum(e) => b.learns(who, e),
+                                };
+                            }
+                        }
+                        Item::Checkpoint(name) => {
+                            saved.push((name.clone(), b.checkpoint(name)));
+                        }
+                        Item::Simultaneously(inner) => {
+                            let mut statements = Vec::new();
+                            for item in inner {
+                                match item {
+                                    Item::Announce(t) => statements.push((None, false, h.formula(t, None)?)),
+                                    Item::Says(who, t) => {
+                                        let who = h.character(*who)?;
+                                        statements.push((Some(who), false, h.formula(t, Some(who))?));
+                                    }
+                                    Item::Reveals(who, t) => {
+                                        let who = h.character(*who)?;
+                                        statements.push((Some(who), true, h.formula(t, Some(who))?));
+                                    }
+                                    _ => {
+                                        return Err("a `simultaneously` block holds announcements only (announce, says, reveals)".into());
+                                    }
+                                }
+                            }
+                            b.simultaneously(|s| {
+                                for (who, reveals, f) in statements {
+                                    match (who, reveals) {
+                                        (None, _) => s.announce(f),
+                                        (Some(who), false) => s.says(who, f),
+                                        (Some(who), true) => s.reveals(who, f),
+                                    };
+                                }
+                            });
+                        }
+                    }
+                    Ok(())
+                })();
+                if let Err(m) = built {
+                    spoil(b, &mut mistake, m);
+                }
+            }
+            for (name, cp) in saved {
+                handles.checkpoints.insert(name, cp);
+            }
+        });
+        if let Some(m) = mistake {
+            return Err(invalid(m));
+        }
+        match outcome.map_err(failed)? {
+            Hint::Verified { .. } => Ok(Reply::Hint("verified")),
+            Hint::Trusted => Ok(Reply::Hint("trusted")),
+            _ => Ok(Reply::Hint("refuted")),
+        }
+    }
+}
+
+type Request = (Command, Sender<Result<Answer, String>>);
+
+fn serve(mut actor: Actor, requests: Receiver<Request>) {
+    for (command, reply) in requests {
+        // The previous statement has stopped: a cancelled one must not stop this one.
+        actor.cancel.reset();
+        let answer = catch_unwind(AssertUnwindSafe(|| actor.handle(command)));
+        let _ = reply.send(answer.map_err(|panic| panic_message(&*panic)));
+    }
+}
+
+/// The native side of `epipen.Story`: a channel to the story's thread.
+#[pyclass(module = "epipen._native")]
+pub(crate) struct NativeStory {
+    requests: Mutex<Option<Sender<Request>>>,
+    cancel: Cancel,
+    /// The process whose thread holds the story (a forked child has no such thread).
+    owner: u32,
+}
+
+impl NativeStory {
+    fn ask(&self, py: Python<'_>, command: Command) -> PyResult<Reply> {
+        if std::process::id() != self.owner {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "this epipen.Story was made before the process forked, and its engine stayed \
+                 in the parent: make the Story in the child process",
+            ));
+        }
+        let (tx, rx) = mpsc::channel();
+        let sent = self
+            .requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .map(|requests| requests.send((command, tx)));
+        if !matches!(sent, Some(Ok(()))) {
+            return Err(internal("the story's thread stopped"));
+        }
+        wait(py, rx, &self.cancel)?.map_err(|e| e.into_pyerr(py))
+    }
+
+    fn index(&self, py: Python<'_>, command: Command) -> PyResult<usize> {
+        match self.ask(py, command)? {
+            Reply::Index(k) => Ok(k),
+            _ => Err(internal("a declaration gave no handle")),
+        }
+    }
+
+    fn done(&self, py: Python<'_>, command: Command) -> PyResult<()> {
+        self.ask(py, command).map(drop)
+    }
+}
+
+#[pymethods]
+impl NativeStory {
+    #[new]
+    #[pyo3(signature = (backend, timeout, trust_hints))]
+    fn new(backend: &str, timeout: Option<f64>, trust_hints: bool) -> PyResult<NativeStory> {
+        let cancel = Cancel::new();
+        let options = Options {
+            strategy: strategy(backend)?,
+            timeout: timeout_of(timeout)?,
+            trust_hints,
+            cancel: cancel.clone(),
+            ..Options::default()
+        };
+        let (tx, rx) = mpsc::channel::<Request>();
+        let actor_cancel = cancel.clone();
+        std::thread::Builder::new()
+            .name("epipen-story".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let actor = Actor {
+                    story: Story::with_options(options),
+                    handles: Handles::default(),
+                    cancel: actor_cancel,
+                };
+                serve(actor, rx);
+            })
+            .map_err(|e| internal(&format!("cannot start the story's thread: {e}")))?;
+        Ok(NativeStory {
+            requests: Mutex::new(Some(tx)),
+            cancel,
+            owner: std::process::id(),
+        })
+    }
+
+    fn character(&self, py: Python<'_>, name: String) -> PyResult<usize> {
+        self.index(py, Command::Character(name))
+    }
+
+    fn int(&self, py: Python<'_>, name: String) -> PyResult<usize> {
+        self.index(py, Command::Int(name))
+    }
+
+    fn bool(&self, py: Python<'_>, name: String) -> PyResult<usize> {
+        self.index(py, Command::Bool(name))
+    }
+
+    fn enumeration(&self, py: Python<'_>, name: String, variants: Vec<String>) -> PyResult<usize> {
+        self.index(py, Command::Enumeration(name, variants))
+    }
+
+    fn enum_constant(&self, py: Python<'_>, ty: usize, name: String) -> PyResult<usize> {
+        self.index(py, Command::EnumConstant(ty, name))
+    }
+
+    fn checkpoint(&self, py: Python<'_>, name: String) -> PyResult<()> {
+        self.done(py, Command::Checkpoint(name))
+    }
+
+    fn announce(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.done(py, Command::Announce(tree(formula)?))
+    }
+
+    fn says(&self, py: Python<'_>, who: usize, formula: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.done(py, Command::Says(who, tree(formula)?))
+    }
+
+    fn learns(&self, py: Python<'_>, who: usize, values: &Bound<'_, PyAny>) -> PyResult<()> {
+        let values = values
+            .try_iter()?
+            .map(|v| tree(&v?))
+            .collect::<PyResult<_>>()?;
+        self.done(py, Command::Learns(who, values))
+    }
+
+    fn actual(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.done(py, Command::Actual(tree(formula)?))
+    }
+
+    fn reveals(&self, py: Python<'_>, who: usize, formula: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match self.ask(py, Command::Reveals(who, tree(formula)?))? {
+            Reply::Bool(b) => Ok(b),
+            _ => Err(internal("`reveals` gave no outcome")),
+        }
+    }
+
+    fn check(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.done(py, Command::Check(tree(formula)?))
+    }
+
+    fn assign(&self, py: Python<'_>, constant: usize, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.done(py, Command::Assign(constant, tree(value)?))
+    }
+
+    fn simultaneously(&self, py: Python<'_>, block: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
+        match self.ask(py, Command::Simultaneously(items(block)?))? {
+            Reply::Bools(b) => Ok(b),
+            _ => Err(internal("`simultaneously` gave no outcomes")),
+        }
+    }
+
+    fn assert_adds_ck(
+        &self,
+        py: Python<'_>,
+        hint: &Bound<'_, PyAny>,
+        block: &Bound<'_, PyAny>,
+    ) -> PyResult<&'static str> {
+        match self.ask(py, Command::AssertAddsCk(tree(hint)?, items(block)?))? {
+            Reply::Hint(h) => Ok(h),
+            _ => Err(internal("`assert_adds_ck` gave no verdict")),
+        }
+    }
+
+    /// (constant names, worlds as tuples of values, complete)
+    fn worlds<'py>(&self, py: Python<'py>, limit: u64) -> PyResult<Bound<'py, PyTuple>> {
+        match self.ask(py, Command::Worlds(limit))? {
+            Reply::Worlds(names, worlds, complete) => {
+                let list = PyList::empty(py);
+                for w in &worlds {
+                    list.append(PyTuple::new(py, w)?)?;
+                }
+                (names, list, complete).into_pyobject(py)
+            }
+            _ => Err(internal("`worlds` gave no worlds")),
+        }
+    }
+
+    /// Ends the story's thread (also done when the story is collected).
+    fn close(&self) {
+        self.requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+    }
+}

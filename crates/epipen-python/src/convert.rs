@@ -1,0 +1,229 @@
+//! What crosses from a worker to Python: values, worlds and errors as plain data (the
+//! engine's own types hold `Rc`s and Z3 terms bound to the worker's thread), and their
+//! Python forms (ints, bools and strings in lists, dicts and tuples; the package's
+//! Python classes wrap them).
+
+use epipen::compiled::Failure;
+use epipen::ir::{Program, Ty};
+use epipen::syntax::diagnostic::line_col;
+use epipen::syntax::{Diagnostic, Span};
+use epipen::worlds::{Value, World, WorldCount, show_value};
+use pyo3::IntoPyObjectExt;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+/// A constant's value: an int, a bool, or an enum's variant by name.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Out {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+}
+
+impl<'py> IntoPyObject<'py> for &Out {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Out::Int(n) => n.into_bound_py_any(py),
+            Out::Bool(b) => b.into_bound_py_any(py),
+            Out::Str(s) => s.into_bound_py_any(py),
+        }
+    }
+}
+
+/// A world's values, in declaration order.
+pub(crate) fn world(program: &Program, w: &World) -> Vec<Out> {
+    (program.constants.iter().zip(&w.0))
+        .map(|(c, v)| match (c.ty, v) {
+            (Ty::Enum(_), _) => Out::Str(show_value(program, c.ty, *v)),
+            (_, Value::Int(n)) => Out::Int(*n),
+            (_, Value::Bool(b)) => Out::Bool(*b),
+        })
+        .collect()
+}
+
+pub(crate) fn worlds(program: &Program, ws: &[World]) -> Vec<Vec<Out>> {
+    ws.iter().map(|w| world(program, w)).collect()
+}
+
+/// The story's constants: (name, type as stories write it: `int`, `bool` or the enum's
+/// name).
+pub(crate) fn constants(program: &Program) -> Vec<(String, String)> {
+    program
+        .constants
+        .iter()
+        .map(|c| {
+            let ty = match c.ty {
+                Ty::Int => "int".to_string(),
+                Ty::Bool => "bool".to_string(),
+                Ty::Enum(e) => program.enums[e.0].name.clone(),
+            };
+            (c.name.clone(), ty)
+        })
+        .collect()
+}
+
+/// A world count: an int, `"infinite"`, or `">N"` (as `--json` writes it).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Count {
+    Exactly(u64),
+    Label(String),
+}
+
+impl From<WorldCount> for Count {
+    fn from(count: WorldCount) -> Count {
+        match count {
+            WorldCount::Exactly(n) => Count::Exactly(n),
+            WorldCount::Infinite => Count::Label("infinite".into()),
+            WorldCount::MoreThan(n) => Count::Label(format!(">{n}")),
+        }
+    }
+}
+
+impl<'py> IntoPyObject<'py> for &Count {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Count::Exactly(n) => n.into_bound_py_any(py),
+            Count::Label(s) => s.into_bound_py_any(py),
+        }
+    }
+}
+
+/// Which exception a failure raises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `epipen.StoryError`: the story is wrong (the command line's exit code 2).
+    Story,
+    /// `epipen.SolverError`: a timeout, `unknown`, a resource limit (exit code 1).
+    Solver,
+    /// `epipen.RefutedError`: an `assert_adds_ck` hint is wrong (the Story builder).
+    Refuted,
+}
+
+/// A failure as the package raises it: the command line's text, and where it points.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Located {
+    pub kind: Kind,
+    /// Exactly what the command line prints.
+    pub text: String,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// The first line of the text without its `file:line:column: error: ` (or `error: `).
+    pub message: String,
+    /// Every error found (a story that does not compile may have several): line, column
+    /// and message.
+    pub errors: Vec<(Option<usize>, Option<usize>, String)>,
+}
+
+impl Located {
+    /// `failure`, rendered for the story at `path` with `source`, located at `span` (the
+    /// span its diagnostic was rendered at, when it has one).
+    pub(crate) fn new(failure: Failure, path: &str, source: &str, span: Option<Span>) -> Located {
+        let kind = match failure {
+            Failure::Story(_) => Kind::Story,
+            Failure::Solver(_) => Kind::Solver,
+        };
+        let text = failure.text().to_string();
+        let first = text.lines().next().unwrap_or_default();
+        let (line, column, message) = match span.map(|s| line_col(source, s.start)) {
+            Some((line, column)) => {
+                match first.strip_prefix(&format!("{path}:{line}:{column}: error: ")) {
+                    Some(message) => (Some(line), Some(column), message.to_string()),
+                    None => (None, None, plain(first)),
+                }
+            }
+            None => (None, None, plain(first)),
+        };
+        Located {
+            kind,
+            errors: vec![(line, column, message.clone())],
+            text,
+            line,
+            column,
+            message,
+        }
+    }
+
+    /// A failure that is no story's (the Story builder's): its message.
+    pub(crate) fn plain(kind: Kind, message: String) -> Located {
+        Located {
+            kind,
+            text: message.clone(),
+            line: None,
+            column: None,
+            errors: vec![(None, None, message.clone())],
+            message,
+        }
+    }
+
+    /// With every diagnostic of a story that does not compile.
+    pub(crate) fn with_diagnostics(mut self, source: &str, diagnostics: &[Diagnostic]) -> Located {
+        if diagnostics.len() > 1 && self.line.is_some() {
+            self.errors = diagnostics
+                .iter()
+                .map(|d| {
+                    let (line, column) = line_col(source, d.span.start);
+                    (Some(line), Some(column), d.message.clone())
+                })
+                .collect();
+        }
+        self
+    }
+
+    /// The exception: `epipen.StoryError`, `SolverError` or `RefutedError`.
+    pub(crate) fn into_pyerr(self, py: Python<'_>) -> PyErr {
+        let class = match self.kind {
+            Kind::Story => "StoryError",
+            Kind::Solver => "SolverError",
+            Kind::Refuted => "RefutedError",
+        };
+        let made = (|| -> PyResult<PyErr> {
+            let class = py.import("epipen._errors")?.getattr(class)?;
+            let errors = PyList::empty(py);
+            for (line, column, message) in &self.errors {
+                errors.append((line, column, message))?;
+            }
+            let value = class.call1((&self.text, self.line, self.column, &self.message, errors))?;
+            Ok(PyErr::from_value(value))
+        })();
+        made.unwrap_or_else(|e| e)
+    }
+}
+
+/// A message line without its `error: `.
+fn plain(first: &str) -> String {
+    first.strip_prefix("error: ").unwrap_or(first).to_string()
+}
+
+/// `[[values…], …]`
+pub(crate) fn py_worlds<'py>(py: Python<'py>, ws: &[Vec<Out>]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for w in ws {
+        list.append(PyTuple::new(py, w)?)?;
+    }
+    Ok(list)
+}
+
+/// A dict from pairs.
+pub(crate) fn dict<'py>(
+    py: Python<'py>,
+    items: Vec<(&str, Bound<'py, PyAny>)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, v) in items {
+        d.set_item(k, v)?;
+    }
+    Ok(d)
+}
+
+/// Anything as a Python object.
+pub(crate) fn any<'py>(py: Python<'py>, v: impl IntoPyObject<'py>) -> PyResult<Bound<'py, PyAny>> {
+    v.into_bound_py_any(py)
+}

@@ -1,0 +1,447 @@
+//! The epistemic model drawn as a standalone SVG picture, with no Graphviz: the drawing
+//! of the web playground (`drawModel` and `layout` in epipen-cli's `serve/assets/app.js`)
+//! done here, so that front ends without a browser's script (the Python package's
+//! Jupyter display) show the same picture. One circle per world, labelled with its
+//! values (booleans as `1`/`0` side by side when every constant is a bool); an edge
+//! between two worlds some characters cannot tell apart, in the character's colour (grey
+//! for several), labelled with their names; a dashed arrow from a world to each world a
+//! character believes most plausible among those it cannot tell from it (for characters
+//! whose plausibility is not flat); a legend under the graph. The layout is a
+//! force layout started from a circle, with a fixed number of steps: the same model
+//! always gives the same picture.
+
+use std::fmt::Write;
+
+use crate::explore::graph::{Edge, arrows, edges};
+use crate::ir::{Program, Ty};
+use crate::worlds::{Model, Value, show_value};
+
+/// The characters' colours, in declaration order (the playground's).
+pub const COLOURS: [&str; 8] = [
+    "#2457c5", "#d1480f", "#0a7f5a", "#9b2fae", "#b8860b", "#c2185b", "#00838f", "#5d4037",
+];
+
+/// The colour of an edge that several characters share.
+const SHARED: &str = "#555";
+
+/// Node positions for `n` worlds joined by `edges`: a circle for at most three worlds,
+/// else 300 steps of a force layout started from the circle (worlds repel each other,
+/// edges pull their ends to a length of 90, a weak pull to the centre).
+pub fn layout(n: usize, edges: &[Edge]) -> Vec<(f64, f64)> {
+    let radius = 100.0 * (n as f64).sqrt();
+    let mut points: Vec<(f64, f64)> = (0..n)
+        .map(|i| {
+            let angle = 2.0 * std::f64::consts::PI * i as f64 / n.max(1) as f64
+                - std::f64::consts::FRAC_PI_2;
+            (angle.cos() * radius, angle.sin() * radius)
+        })
+        .collect();
+    if n <= 3 {
+        return points;
+    }
+    let ideal = 90.0;
+    let steps = 300;
+    for step in 0..steps {
+        let heat = 20.0 * (1.0 - step as f64 / steps as f64) + 1.0;
+        let mut force = vec![(0.0, 0.0); n];
+        for i in 0..n {
+            for j in i + 1..n {
+                let (dx, dy) = (points[i].0 - points[j].0, points[i].1 - points[j].1);
+                let f = ideal * ideal / (dx * dx + dy * dy).max(1.0);
+                force[i].0 += dx * f;
+                force[i].1 += dy * f;
+                force[j].0 -= dx * f;
+                force[j].1 -= dy * f;
+            }
+        }
+        for e in edges {
+            let (a, b) = (points[e.a], points[e.b]);
+            let (dx, dy) = (a.0 - b.0, a.1 - b.1);
+            let f = dx.hypot(dy).max(1.0) / ideal;
+            force[e.a].0 -= dx * f;
+            force[e.a].1 -= dy * f;
+            force[e.b].0 += dx * f;
+            force[e.b].1 += dy * f;
+        }
+        for (p, f) in points.iter_mut().zip(&mut force) {
+            f.0 -= p.0 * 0.01;
+            f.1 -= p.1 * 0.01;
+            let len = f.0.hypot(f.1);
+            if len > 0.0 {
+                let step = len.min(heat);
+                p.0 += f.0 / len * step;
+                p.1 += f.1 / len * step;
+            }
+        }
+    }
+    points
+}
+
+/// The model of `program`'s story as an SVG document titled `title`, at most `width`
+/// pixels wide (it scales down to its container).
+pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String {
+    let n = model.worlds.len();
+    let edges = edges(model);
+    let arrows = arrows(model);
+    let points = layout(n, &edges);
+    let bools = n > 0
+        && !program.constants.is_empty()
+        && program.constants.iter().all(|c| c.ty == Ty::Bool);
+    let shown = |c: usize, v: Value| show_value(program, program.constants[c].ty, v);
+    let labels: Vec<String> = model
+        .worlds
+        .iter()
+        .map(|w| {
+            if bools {
+                w.0.iter()
+                    .map(|v| if *v == Value::Bool(true) { "1" } else { "0" })
+                    .collect()
+            } else {
+                let values: Vec<String> = (w.0.iter().enumerate())
+                    .map(|(c, v)| shown(c, *v))
+                    .collect();
+                values.join(", ")
+            }
+        })
+        .collect();
+    let world_text = |k: usize| -> String {
+        let parts: Vec<String> = (program.constants.iter().zip(&model.worlds[k].0))
+            .enumerate()
+            .map(|(c, (constant, v))| format!("{} = {}", constant.name, shown(c, *v)))
+            .collect();
+        if parts.is_empty() {
+            "(no constants)".into()
+        } else {
+            parts.join(", ")
+        }
+    };
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let radius = (6.0 + 3.3 * longest.max(1) as f64).clamp(16.0, 48.0);
+    let pad = radius + 10.0;
+    let (lo_x, hi_x) = bounds(points.iter().map(|p| p.0));
+    let (lo_y, hi_y) = bounds(points.iter().map(|p| p.1));
+    // At least 480 × 200 units, so that a few worlds are not drawn huge.
+    let span_x = (hi_x - lo_x + 2.0 * pad).max(480.0);
+    let span_y = (hi_y - lo_y + 2.0 * pad).max(200.0);
+    let (mid_x, mid_y) = ((hi_x + lo_x) / 2.0, (hi_y + lo_y) / 2.0);
+    let (min_x, min_y) = (mid_x - span_x / 2.0, mid_y - span_y / 2.0);
+
+    // The legend under the graph: the title, then one line per character who joins some
+    // worlds, and one for edges several characters share.
+    let characters = &program.characters;
+    let mut legend: Vec<(Option<&str>, String)> = vec![(None, title.to_string())];
+    for (c, character) in characters.iter().enumerate() {
+        if edges.iter().any(|e| e.who.len() == 1 && e.who[0].0 == c) {
+            legend.push((
+                Some(COLOURS[c % COLOURS.len()]),
+                format!("{} cannot tell these apart", character.name),
+            ));
+        }
+    }
+    if edges.iter().any(|e| e.who.len() > 1) {
+        legend.push((Some(SHARED), "several characters".into()));
+    }
+    if !arrows.is_empty() {
+        legend.push((
+            None,
+            "dashed arrows: the worlds a character believes most plausible among those it cannot tell apart".into(),
+        ));
+    }
+    let line = 16.0;
+    let legend_height = line * legend.len() as f64 + 8.0;
+    let total_y = span_y + legend_height;
+    let scale = (width / span_x).min(1.0);
+
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{} {} {} {}\" width=\"{}\" \
+         height=\"{}\" role=\"img\" aria-label=\"the epistemic model: {n} worlds, {} edges{}\" \
+         style=\"max-width: 100%; height: auto; background: #fff\">",
+        num(min_x),
+        num(min_y),
+        num(span_x),
+        num(total_y),
+        num(span_x * scale),
+        num(total_y * scale),
+        edges.len(),
+        if arrows.is_empty() {
+            String::new()
+        } else {
+            format!(", {} belief arrows", arrows.len())
+        }
+    );
+    let _ = writeln!(out, "<title>{}</title>", escape(title));
+    out.push_str("<g class=\"edges\" stroke-width=\"1.6\">\n");
+    let colour = |e: &Edge| match e.who.as_slice() {
+        [one] => COLOURS[one.0 % COLOURS.len()],
+        _ => SHARED,
+    };
+    let who = |e: &Edge| -> String {
+        let names: Vec<&str> = (e.who.iter())
+            .map(|c| characters[c.0].name.as_str())
+            .collect();
+        names.join(", ")
+    };
+    for e in &edges {
+        let (a, b) = (points[e.a], points[e.b]);
+        let _ = writeln!(
+            out,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\"><title>{}: {} ~ {}</title></line>",
+            num(a.0),
+            num(a.1),
+            num(b.0),
+            num(b.1),
+            colour(e),
+            escape(&who(e)),
+            escape(&world_text(e.a)),
+            escape(&world_text(e.b))
+        );
+    }
+    if !arrows.is_empty() {
+        out.push_str(
+            "<defs><marker id=\"belief-head\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" \
+             markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">\
+             <path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"context-stroke\"/></marker></defs>\n",
+        );
+    }
+    for a in &arrows {
+        // From the world to the edge of the target's circle, bent off the knowledge edge
+        // between the same worlds.
+        let (p, q) = (points[a.from], points[a.to]);
+        let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+        let length = match dx.hypot(dy) {
+            l if l > 0.0 => l,
+            _ => 1.0,
+        };
+        let end = (
+            q.0 - dx / length * (radius + 2.0),
+            q.1 - dy / length * (radius + 2.0),
+        );
+        let bend = 18.0;
+        let mid = (
+            (p.0 + end.0) / 2.0 - dy / length * bend,
+            (p.1 + end.1) / 2.0 + dx / length * bend,
+        );
+        let colour = match a.who.as_slice() {
+            [one] => COLOURS[one.0 % COLOURS.len()],
+            _ => SHARED,
+        };
+        let names: Vec<&str> = (a.who.iter())
+            .map(|c| characters[c.0].name.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "<path d=\"M {} {} Q {} {} {} {}\" fill=\"none\" stroke=\"{colour}\" \
+             stroke-dasharray=\"5 4\" marker-end=\"url(#belief-head)\"><title>{}: in {}, believes {} most plausible</title></path>",
+            num(p.0),
+            num(p.1),
+            num(mid.0),
+            num(mid.1),
+            num(end.0),
+            num(end.1),
+            escape(&names.join(", ")),
+            escape(&world_text(a.from)),
+            escape(&world_text(a.to))
+        );
+    }
+    out.push_str("</g>\n");
+    if edges.len() <= 60 {
+        out.push_str(
+            "<g class=\"edge-labels\" font-family=\"system-ui, 'DejaVu Sans', Helvetica, Arial, sans-serif\" \
+             font-size=\"10\" text-anchor=\"middle\" paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">\n",
+        );
+        for e in &edges {
+            let (a, b) = (points[e.a], points[e.b]);
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>",
+                num((a.0 + b.0) / 2.0),
+                num((a.1 + b.1) / 2.0),
+                colour(e),
+                escape(&who(e))
+            );
+        }
+        out.push_str("</g>\n");
+    }
+    out.push_str(
+        "<g class=\"nodes\" font-family=\"ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace\" \
+         font-size=\"10.5\" text-anchor=\"middle\">\n",
+    );
+    for (k, label) in labels.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<g transform=\"translate({} {})\"><circle r=\"{}\" fill=\"#fff\" stroke=\"#1f2328\" \
+             stroke-width=\"1.2\"/><text dominant-baseline=\"central\">{}</text><title>{}</title></g>",
+            num(points[k].0),
+            num(points[k].1),
+            num(radius),
+            escape(label),
+            escape(&world_text(k))
+        );
+    }
+    out.push_str("</g>\n");
+    let sans = "font-family=\"system-ui, 'DejaVu Sans', Helvetica, Arial, sans-serif\"";
+    if !program.constants.is_empty() {
+        let names: Vec<&str> = program.constants.iter().map(|c| c.name.as_str()).collect();
+        let axis = if bools {
+            format!("nodes: {} (1: true, 0: false)", names.join(" "))
+        } else {
+            format!("nodes: ({})", names.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" {sans} font-size=\"10\" fill=\"#6b7280\">{}</text>",
+            num(min_x + 8.0),
+            num(min_y + 16.0),
+            escape(&axis)
+        );
+    }
+    let _ = writeln!(out, "<g class=\"legend\" {sans} font-size=\"11\">");
+    for (k, (swatch, text)) in legend.iter().enumerate() {
+        let y = min_y + span_y + line * (k as f64 + 1.0);
+        let x = min_x + 8.0;
+        match swatch {
+            None => {
+                let _ = writeln!(
+                    out,
+                    "<text x=\"{}\" y=\"{}\" fill=\"#1f2328\">{}</text>",
+                    num(x),
+                    num(y),
+                    escape(text)
+                );
+            }
+            Some(colour) => {
+                let _ = writeln!(
+                    out,
+                    "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"3\"/>\
+                     <text x=\"{}\" y=\"{}\" fill=\"#1f2328\">{}</text>",
+                    num(x),
+                    num(y - 4.0),
+                    num(x + 22.0),
+                    num(y - 4.0),
+                    num(x + 28.0),
+                    num(y),
+                    escape(text)
+                );
+            }
+        }
+    }
+    out.push_str("</g>\n</svg>\n");
+    out
+}
+
+/// The least and greatest of `values` and 0 (the playground's `Math.min(0, ...xs)`).
+fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values.fold((0.0, 0.0), |(lo, hi), v| (v.min(lo), v.max(hi)))
+}
+
+/// A coordinate with two decimals, `-0` written `0`.
+fn num(x: f64) -> String {
+    let text = format!("{x:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".into()
+    } else {
+        text.into()
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::worlds::World;
+
+    fn cheryl() -> (Program, Model) {
+        let program = crate::compile(
+            "characters Albert, Bernard\nint month, day\n\
+             announce (month, day) in {(5, 15), (5, 16), (6, 17), (5, 19)}\n\
+             Albert learns month\nBernard learns day\n",
+            &[],
+        )
+        .expect("compiles");
+        let w = |m, d| World(vec![Value::Int(m), Value::Int(d)]);
+        let model = Model {
+            worlds: vec![w(5, 15), w(5, 16), w(5, 19), w(6, 17)],
+            before: None,
+            ranks: vec![vec![Vec::new(); 4]; 2],
+            views: vec![
+                vec![
+                    vec![Value::Int(5)],
+                    vec![Value::Int(5)],
+                    vec![Value::Int(5)],
+                    vec![Value::Int(6)],
+                ],
+                vec![
+                    vec![Value::Int(15)],
+                    vec![Value::Int(16)],
+                    vec![Value::Int(19)],
+                    vec![Value::Int(17)],
+                ],
+            ],
+        };
+        (program, model)
+    }
+
+    #[test]
+    fn the_picture_is_deterministic_and_complete() {
+        let (program, model) = cheryl();
+        let picture = svg(&program, &model, "at the end: 4 worlds", 720.0);
+        assert_eq!(
+            picture,
+            svg(&program, &model, "at the end: 4 worlds", 720.0)
+        );
+        assert!(picture.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(picture.ends_with("</svg>\n"));
+        // Four worlds, three Albert edges (the May dates), no Bernard edge.
+        assert_eq!(picture.matches("<circle").count(), 4);
+        assert_eq!(picture.matches("stroke=\"#2457c5\"><title>").count(), 3);
+        assert!(picture.contains(">5, 15</text>"));
+        assert!(picture.contains("<title>month = 6, day = 17</title>"));
+        assert!(picture.contains("Albert cannot tell these apart"));
+        assert!(!picture.contains("Bernard cannot tell"));
+        assert!(picture.contains("nodes: (month, day)"));
+    }
+
+    #[test]
+    fn beliefs_are_dashed_arrows() {
+        let (program, mut model) = cheryl();
+        // Albert finds May 16 the most plausible of the May dates.
+        model.ranks[0] = vec![vec![1], vec![0], vec![1], vec![0]];
+        let picture = svg(&program, &model, "t", 720.0);
+        assert_eq!(picture.matches("stroke-dasharray=\"5 4\"").count(), 2);
+        assert!(picture.contains("<title>Albert: in month = 5, day = 15, believes month = 5, day = 16 most plausible</title>"));
+        assert!(picture.contains("2 belief arrows"));
+        assert!(picture.contains("dashed arrows: the worlds a character believes most plausible"));
+        assert!(!svg(&program, &cheryl().1, "t", 720.0).contains("belief"));
+    }
+
+    #[test]
+    fn layout_spreads_worlds_apart() {
+        let (_, model) = cheryl();
+        let points = layout(4, &edges(&model));
+        for i in 0..4 {
+            for j in i + 1..4 {
+                let d = (points[i].0 - points[j].0).hypot(points[i].1 - points[j].1);
+                assert!(d > 40.0, "worlds {i} and {j} are {d} apart");
+            }
+        }
+        assert_eq!(layout(0, &[]), vec![]);
+        assert_eq!(layout(1, &[]).len(), 1);
+    }
+
+    #[test]
+    fn numbers_are_short_and_text_is_escaped() {
+        assert_eq!(num(-0.001), "0");
+        assert_eq!(num(12.5), "12.5");
+        assert_eq!(num(3.0), "3");
+        assert_eq!(escape("a < b & \"c\""), "a &lt; b &amp; &quot;c&quot;");
+    }
+}

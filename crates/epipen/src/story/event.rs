@@ -1,0 +1,866 @@
+//! Events ([`Story::event`]): something happens while the characters watch, each seeing
+//! part of it. An [`EventBlock`] states one execution of an event as the story
+//! language's `event NAME { … }` block does: its [`Case`]s (a precondition, changes),
+//! who sees which cases apart, and the case that happened; the [`Event`] handle names
+//! the latest execution's case in formulas afterwards.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::engine::Event as Report;
+use crate::ir::{self, ConstId, EnumId, EventId, ExprKind, StmtKind, Ty};
+use crate::lower::{closest, list};
+use crate::syntax::Span;
+
+use super::change::{Change, ValueOf};
+use super::expr::{Enum, Expression, Formula, Node, mk};
+use super::handles::EnumInfo;
+use super::{Character, EnumType, Error, Story, stmt};
+
+/// Tells event blocks apart, so a case handle is never taken for another block's.
+static NEXT_BLOCK: AtomicU64 = AtomicU64::new(1);
+
+mod sealed {
+    /// A case as a `sees`, `actual` or [`super::Event::is`] names it.
+    pub enum Named {
+        /// A handle of an event block: the block, its event's name, the case's index
+        /// and name.
+        Handle {
+            block: u64,
+            event: String,
+            index: usize,
+            name: String,
+        },
+        /// A case's name (or, in a `sees` group, a family's: `face` for `face[…]`).
+        Name(String),
+    }
+
+    /// What names a case: see [`super::CaseRef`].
+    pub trait NamesCase {
+        fn named(self) -> Named;
+    }
+}
+
+use sealed::{Named, NamesCase};
+
+/// What names a case of an event: a [`Case`] handle of the block, or the case's name
+/// (`"moved"`, `"face[3]"`; implemented for `&str`, `String` and `&String`). In a `sees`
+/// group, the name of a family (`"face"`) stands for all its cases `face[…]`.
+pub trait CaseRef: NamesCase {}
+impl<T: NamesCase> CaseRef for T {}
+
+impl NamesCase for &str {
+    fn named(self) -> Named {
+        Named::Name(self.to_string())
+    }
+}
+
+impl NamesCase for String {
+    fn named(self) -> Named {
+        Named::Name(self)
+    }
+}
+
+impl NamesCase for &String {
+    fn named(self) -> Named {
+        Named::Name(self.clone())
+    }
+}
+
+impl NamesCase for Case<'_> {
+    fn named(self) -> Named {
+        Named::Handle {
+            block: self.block.serial,
+            event: self.block.name.clone(),
+            index: self.index,
+            name: self.name(),
+        }
+    }
+}
+
+impl NamesCase for &Case<'_> {
+    fn named(self) -> Named {
+        (*self).named()
+    }
+}
+
+/// A case as the block holds it until the event runs.
+struct CaseLine {
+    name: String,
+    pre: Option<Formula>,
+    changes: Vec<Change>,
+}
+
+/// A `sees` line.
+struct SeesLine {
+    who: Character,
+    /// None: every case a group of its own.
+    groups: Option<Vec<Vec<Named>>>,
+}
+
+/// One execution of an event, as [`Story::event`]'s closure states it: the language's
+/// `event NAME { … }` block. Its methods take `&self`, so that [`Case`] handles and the
+/// block can be used side by side; mistakes are reported by [`Story::event`], which then
+/// runs nothing.
+pub struct EventBlock {
+    serial: u64,
+    name: String,
+    cases: RefCell<Vec<CaseLine>>,
+    sees: RefCell<Vec<SeesLine>>,
+    actual: RefCell<Vec<Named>>,
+}
+
+/// A case of an event block, from [`EventBlock::case`]: `moved if φ then x := e`. Add
+/// its precondition with [`Case::when`] and its changes with [`Case::then`]; name it in
+/// [`EventBlock::sees`] and [`EventBlock::actual`], or in formulas with [`Event::is`].
+#[derive(Clone, Copy)]
+pub struct Case<'e> {
+    block: &'e EventBlock,
+    index: usize,
+}
+
+impl fmt::Debug for Case<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Case({:?} of {:?})", self.name(), self.block.name)
+    }
+}
+
+impl<'e> Case<'e> {
+    /// The case's name.
+    pub fn name(self) -> String {
+        self.block.cases.borrow()[self.index].name.clone()
+    }
+
+    /// `if φ`: the case can happen only in a world where φ holds, evaluated in the state
+    /// before the event (knowledge operators allowed). Several calls: all must hold.
+    /// Without one, the case can always happen.
+    pub fn when(self, precondition: impl Into<Formula>) -> Case<'e> {
+        let mut cases = self.block.cases.borrow_mut();
+        let pre = &mut cases[self.index].pre;
+        let f = precondition.into();
+        *pre = Some(match pre.take() {
+            Some(p) => p.and(f),
+            None => f,
+        });
+        self
+    }
+
+    /// `then x := e`: when this case happens, `target` takes the value `value` had just
+    /// before. Several changes of a case are simultaneous (every value read before any
+    /// constant changes), each constant changed once, typed as [`Story::assign`].
+    pub fn then<T: Expression>(self, target: &T, value: impl ValueOf<T>) -> Case<'e> {
+        self.then_all([Change::new(target, value)])
+    }
+
+    /// Several changes at once (as [`Case::then`] for each).
+    pub fn then_all(self, changes: impl IntoIterator<Item = Change>) -> Case<'e> {
+        self.block.cases.borrow_mut()[self.index]
+            .changes
+            .extend(changes);
+        self
+    }
+}
+
+impl EventBlock {
+    fn new(name: &str) -> EventBlock {
+        EventBlock {
+            serial: NEXT_BLOCK.fetch_add(1, Ordering::Relaxed),
+            name: name.into(),
+            cases: RefCell::new(Vec::new()),
+            sees: RefCell::new(Vec::new()),
+            actual: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// A case: `NAME`, always possible and changing nothing until [`Case::when`] and
+    /// [`Case::then`] say otherwise. Every case has a name of its own; every execution of
+    /// an event has the same cases, in the same order. Cases of a family are named with
+    /// their indices: `format!("face[{f}]")`.
+    pub fn case(&self, name: &str) -> Case<'_> {
+        let mut cases = self.cases.borrow_mut();
+        cases.push(CaseLine {
+            name: name.into(),
+            pre: None,
+            changes: Vec::new(),
+        });
+        Case {
+            block: self,
+            index: cases.len() - 1,
+        }
+    }
+
+    /// `A sees G1 | G2 | …`: `who` observes which group of cases happened, and cannot
+    /// tell apart the cases of one group. Every case is in exactly one group (empty
+    /// groups are left out); a character is named in one `sees` line at most. A character
+    /// in no `sees` line tells no cases apart, but knows that the event happened.
+    ///
+    /// `groups` is a list of lists: `[[moved], [stayed]]`, `vec![vec![a, b], vec![c]]`,
+    /// of [`Case`] handles or names ([`CaseRef`]). The name of a family of cases
+    /// (`"face"`) puts all its cases (`face[1]`, `face[2]`, …) in the group.
+    pub fn sees<G, C>(&self, who: Character, groups: impl IntoIterator<Item = G>)
+    where
+        G: IntoIterator<Item = C>,
+        C: CaseRef,
+    {
+        let groups = groups
+            .into_iter()
+            .map(|g| g.into_iter().map(NamesCase::named).collect())
+            .collect();
+        self.sees.borrow_mut().push(SeesLine {
+            who,
+            groups: Some(groups),
+        });
+    }
+
+    /// `A sees each(…)`: `who` tells every case apart (each case a group of its own).
+    pub fn sees_each(&self, who: Character) {
+        self.sees.borrow_mut().push(SeesLine { who, groups: None });
+    }
+
+    /// `actual CASE`: the case that happened in the actual world. Required when the
+    /// story has an actual world ([`Story::actual`]), unless exactly one case's
+    /// precondition holds there; an error without an actual world.
+    pub fn actual(&self, case: impl CaseRef) {
+        self.actual.borrow_mut().push(case.named());
+    }
+}
+
+/// An event of a [`Story`], by name, from [`Happened::event`]. In formulas it stands for
+/// the case of its latest execution so far, as the language's `move == moved` does:
+/// [`Event::is`], [`Event::is_in`], [`Event::latest`]. Naming it before it happened is
+/// an [`Error::Story`].
+#[derive(Debug, Clone)]
+pub struct Event {
+    id: EventId,
+    /// The event's cases as an enum type (not one constants can be declared of).
+    ty: EnumType,
+}
+
+impl Event {
+    /// The event's name.
+    pub fn name(&self) -> &str {
+        self.ty.name()
+    }
+
+    /// The event's cases, in order.
+    pub fn cases(&self) -> &[String] {
+        self.ty.variants()
+    }
+
+    /// The event's id in the story's [`Program`](crate::ir::Program).
+    pub fn id(&self) -> EventId {
+        self.id
+    }
+
+    /// The case of the latest execution, as a value of the event's own type: `move`.
+    pub fn latest(&self) -> Enum {
+        Enum {
+            node: Node::of(
+                self.ty.0.story,
+                mk(ExprKind::Latest(self.id), Ty::Enum(self.ty.0.id)),
+            ),
+            ty: self.ty.clone(),
+        }
+    }
+
+    /// A case of the event as a value of its type: `moved` in `move == moved`. A case of
+    /// another event, or a name the event has no case of, fails with
+    /// [`Error::Invalid`] when used.
+    pub fn case(&self, case: impl CaseRef) -> Enum {
+        let name = match case.named() {
+            Named::Handle { event, name, .. } if event != self.name() => {
+                return Enum {
+                    node: Node::invalid(format!(
+                        "the case `{name}` is a case of the event `{event}`, not of `{}`",
+                        self.name()
+                    )),
+                    ty: self.ty.clone(),
+                };
+            }
+            Named::Handle { name, .. } | Named::Name(name) => name,
+        };
+        let node = match self.cases().iter().position(|c| *c == name) {
+            Some(k) => Node::of(
+                self.ty.0.story,
+                mk(ExprKind::Int(k as i64), Ty::Enum(self.ty.0.id)),
+            ),
+            None => Node::invalid(unknown_case(self.name(), self.cases(), &name)),
+        };
+        Enum {
+            node,
+            ty: self.ty.clone(),
+        }
+    }
+
+    /// `move == moved`: the latest execution's case is `case`.
+    pub fn is(&self, case: impl CaseRef) -> Formula {
+        self.latest().eq(self.case(case))
+    }
+
+    /// `move in {moved, stayed}`: the latest execution's case is one of `cases`.
+    pub fn is_in<C: CaseRef>(&self, cases: impl IntoIterator<Item = C>) -> Formula {
+        let values: Vec<Enum> = cases.into_iter().map(|c| self.case(c)).collect();
+        self.latest().is_in(values)
+    }
+}
+
+/// What [`Story::event`] reports: the case that happened in the actual world and what
+/// each character saw of it, with handles for formulas. `Display` writes it as `epipen
+/// run` does: `move: moved (Anne saw moved; Sally saw moved or stayed)`.
+#[derive(Debug, Clone)]
+pub struct Happened {
+    event: Event,
+    occurrence: Enum,
+    case: Option<usize>,
+    saw: Vec<Vec<usize>>,
+    characters: Vec<String>,
+}
+
+impl Happened {
+    /// The event, for formulas after this one ([`Event::is`]).
+    pub fn event(&self) -> &Event {
+        &self.event
+    }
+
+    /// The case that happened in the actual world (None when the story has none).
+    pub fn case(&self) -> Option<&str> {
+        self.case.map(|k| self.event.cases()[k].as_str())
+    }
+
+    /// The index of [`Happened::case`] among the event's cases.
+    pub fn case_index(&self) -> Option<usize> {
+        self.case
+    }
+
+    /// The cases `who` could not tell from the one that happened, itself included, in
+    /// order: its group in its `sees` line, or every case when it has none. Empty when
+    /// the story has no actual world, and for a character of another story.
+    pub fn saw(&self, who: Character) -> Vec<&str> {
+        if self.case.is_none() || who.story != self.event.ty.0.story {
+            return Vec::new();
+        }
+        let cases = self.event.cases();
+        match self.saw.get(who.id.0) {
+            Some(seen) => seen.iter().map(|&k| cases[k].as_str()).collect(),
+            // Declared after the event: it saw nothing of it.
+            None => cases.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// The case of this very execution as a value of the event's type (unlike
+    /// [`Event::latest`], it keeps naming this execution after later ones), e.g. to read
+    /// it in a world: `world.variant(happened.occurrence())`.
+    pub fn occurrence(&self) -> &Enum {
+        &self.occurrence
+    }
+}
+
+impl fmt::Display for Happened {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(case) = self.case() else {
+            return write!(f, "{} happened (no actual world)", self.event.name());
+        };
+        let cases = self.event.cases();
+        let seen: Vec<String> = (self.characters.iter().zip(&self.saw))
+            .map(|(who, seen)| {
+                let names: Vec<&str> = seen.iter().map(|&k| cases[k].as_str()).collect();
+                let saw = match names.as_slice() {
+                    [init @ .., last] if !init.is_empty() => {
+                        format!("{} or {last}", init.join(", "))
+                    }
+                    _ => names.join(""),
+                };
+                format!("{who} saw {saw}")
+            })
+            .collect();
+        write!(f, "{}: {case} ({})", self.event.name(), seen.join("; "))
+    }
+}
+
+/// An event block checked against the story: everything of its `EventStmt` but the
+/// event's id and occurrence.
+struct Checked {
+    existing: Option<EventId>,
+    names: Vec<String>,
+    cases: Vec<ir::Case>,
+    sees: Vec<Option<Vec<usize>>>,
+    actual: Option<usize>,
+}
+
+impl Story {
+    /// `event NAME { … }`: one execution of the event `name`, stated by `block`, runs at
+    /// once. Each call is a new execution (call it in a loop for rounds): worlds carry the
+    /// case of every execution, shown as `move = moved` (`move#1`, `move#2`, … once it
+    /// happened more than once). The first call declares the event; later ones must have
+    /// the same cases, in the same order. Returns what happened ([`Happened`]).
+    ///
+    /// The event's cases can happen in every world where their precondition holds: the
+    /// worlds after it are each world before with each case possible there, with that
+    /// case's changes made. A character cannot tell two of them apart when it could not
+    /// tell the worlds before apart and its `sees` line puts the two cases in one group
+    /// (docs/language.md, "Events").
+    ///
+    /// Sally and Anne: Anne moves the marble while Sally is out, or does not.
+    ///
+    /// ```
+    /// use epipen::{Formula as F, Story};
+    /// # fn main() -> Result<(), epipen::Error> {
+    /// let mut story = Story::new();
+    /// let (anne, sally) = (story.character("Anne"), story.character("Sally"));
+    /// let place = story.enumeration("Place", &["basket", "box"]);
+    /// let marble = story.enum_constant(&place, "marble");
+    /// story.announce(marble.eq("basket"))?;
+    /// story.actual(marble.eq("basket"))?;
+    ///
+    /// let happened = story.event("move", |e| {
+    ///     let moved = e.case("moved").when(marble.eq("basket")).then(&marble, "box");
+    ///     let stayed = e.case("stayed");
+    ///     e.sees(anne, [[moved], [stayed]]); // Anne tells them apart
+    ///     // Sally has no `sees` line: she cannot.
+    ///     e.actual(moved);
+    /// })?;
+    /// assert_eq!(happened.case(), Some("moved"));
+    /// assert_eq!(happened.saw(sally), ["moved", "stayed"]);
+    /// assert_eq!(
+    ///     happened.to_string(),
+    ///     "move: moved (Anne saw moved; Sally saw moved or stayed)"
+    /// );
+    ///
+    /// let moving = happened.event();
+    /// story.check_actual(F::knows(anne, marble.eq("box")))?;
+    /// story.check_actual(!F::knows_value(sally, &marble))?;
+    /// // Sally knows the marble is in the box if, and only if, it was moved.
+    /// story.check(F::knows(sally, marble.eq("box").iff(moving.is("moved"))))?;
+    ///
+    /// let worlds = story.worlds(10)?;
+    /// assert_eq!(worlds.len(), 2);
+    /// assert_eq!(worlds[0].to_string(), "marble = box, move = moved");
+    /// assert_eq!(worlds[1].variant(happened.occurrence()), Some("stayed"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// Mistakes are [`Error::Invalid`] and run nothing: an event without cases, two
+    /// cases of one name, other cases than the event's earlier executions, a case named
+    /// in no group or in two groups of a `sees` line, a character with two `sees` lines,
+    /// an unknown case, two `actual` cases. A missing or impossible `actual` case is an
+    /// [`Error::Story`] when the event runs.
+    pub fn event(
+        &mut self,
+        name: &str,
+        block: impl FnOnce(&mut EventBlock),
+    ) -> Result<Happened, Error> {
+        let mut lines = EventBlock::new(name);
+        block(&mut lines);
+        let checked = self.check_event(lines)?;
+        let before = (
+            self.program.constants.len(),
+            self.program.enums.len(),
+            self.program.events.len(),
+        );
+        let event = match checked.existing {
+            Some(id) => id,
+            None => self.declare_event(name, &checked.names),
+        };
+        let occurrence = self.occurrence(event);
+        let stmt = stmt(StmtKind::Event(Box::new(ir::EventStmt {
+            event,
+            cases: checked.cases,
+            sees: checked.sees,
+            expects: vec![None; self.program.characters.len()],
+            actual: checked.actual,
+            occurrences: vec![occurrence],
+        })));
+        match self.run(stmt) {
+            Ok(reports) => {
+                self.name_occurrences(event);
+                Ok(self.happened(event, occurrence, &reports))
+            }
+            Err(e) => {
+                self.program.constants.truncate(before.0);
+                self.program.enums.truncate(before.1);
+                self.program.events.truncate(before.2);
+                Err(e)
+            }
+        }
+    }
+
+    /// The handle of the event `id`.
+    fn event_handle(&self, id: EventId) -> Event {
+        let def = &self.program.events[id.0];
+        Event {
+            id,
+            ty: EnumType(Rc::new(EnumInfo {
+                story: self.id,
+                id: def.sort,
+                name: def.name.clone(),
+                variants: def.cases.clone(),
+                event: true,
+            })),
+        }
+    }
+
+    /// What the engine reported of the execution whose occurrence is `occurrence`.
+    fn happened(&self, event: EventId, occurrence: ConstId, reports: &[Report]) -> Happened {
+        let (case, saw) = reports
+            .iter()
+            .rev()
+            .find_map(|r| match r {
+                Report::Happened { case, saw, .. } => Some((*case, saw.clone())),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let handle = self.event_handle(event);
+        let sort = self.program.events[event.0].sort;
+        let occurrence = Enum {
+            node: Node::of(self.id, mk(ExprKind::Const(occurrence), Ty::Enum(sort))),
+            ty: handle.ty.clone(),
+        };
+        Happened {
+            occurrence,
+            case,
+            characters: (self.program.characters.iter())
+                .take(saw.len())
+                .map(|c| c.name.clone())
+                .collect(),
+            saw,
+            event: handle,
+        }
+    }
+
+    /// Declares the event `name` with these cases, and the enum of its occurrences: the
+    /// cases, then "not yet".
+    fn declare_event(&mut self, name: &str, cases: &[String]) -> EventId {
+        let id = EventId(self.program.events.len());
+        let sort = EnumId(self.program.enums.len());
+        let mut variants = cases.to_vec();
+        variants.push(format!("(no {name} yet)"));
+        self.program.enums.push(ir::EnumDef {
+            name: name.into(),
+            variants,
+            span: Span::default(),
+        });
+        self.program.events.push(ir::EventDef {
+            name: name.into(),
+            cases: cases.to_vec(),
+            sort,
+            span: Span::default(),
+        });
+        id
+    }
+
+    /// A new occurrence constant of `event`, for one execution.
+    fn occurrence(&mut self, event: EventId) -> ConstId {
+        let def = &self.program.events[event.0];
+        let done = self.occurrences_of(event).count();
+        let name = match done {
+            0 => def.name.clone(),
+            n => format!("{}#{}", def.name, n + 1),
+        };
+        let constant = ir::Constant {
+            name,
+            ty: Ty::Enum(def.sort),
+            span: Span::default(),
+            occurrence: Some(ir::Occurrence { event }),
+        };
+        self.program.constants.push(constant);
+        ConstId(self.program.constants.len() - 1)
+    }
+
+    fn occurrences_of(&self, event: EventId) -> impl Iterator<Item = &ir::Constant> + '_ {
+        (self.program.constants.iter())
+            .filter(move |c| c.occurrence.is_some_and(|o| o.event == event))
+    }
+
+    /// Names the occurrences of `event` as the language does: `move` while it happened
+    /// once, then `move#1`, `move#2`, ….
+    fn name_occurrences(&mut self, event: EventId) {
+        let name = self.program.events[event.0].name.clone();
+        if self.occurrences_of(event).count() < 2 {
+            return;
+        }
+        let mut k = 0;
+        for c in &mut self.program.constants {
+            if c.occurrence.is_some_and(|o| o.event == event) {
+                k += 1;
+                c.name = format!("{name}#{k}");
+            }
+        }
+    }
+
+    /// Checks an event block against the story, as lowering checks an `event` statement.
+    fn check_event(&self, block: EventBlock) -> Result<Checked, Error> {
+        let EventBlock {
+            serial,
+            name: event,
+            cases: lines,
+            sees: sees_lines,
+            actual: actual_lines,
+        } = block;
+        let event = event.as_str();
+        if event.is_empty() {
+            return Err(Error::Invalid("an event needs a name".into()));
+        }
+        let lines = lines.into_inner();
+        if lines.is_empty() {
+            return Err(Error::Invalid(format!(
+                "the event `{event}` has no cases (state them in the block: `e.case(\"moved\")`)"
+            )));
+        }
+        let names: Vec<String> = lines.iter().map(|c| c.name.clone()).collect();
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        for (k, name) in names.iter().enumerate() {
+            if index.insert(name, k).is_some() {
+                return Err(Error::Invalid(format!(
+                    "the case `{name}` is written twice (every case of an event needs a \
+                     name of its own)"
+                )));
+            }
+        }
+        let existing = self.existing_event(event, &names)?;
+        let mut cases = Vec::with_capacity(lines.len());
+        for line in lines {
+            let pre = match line.pre {
+                Some(f) => Some(self.expr(f.0)?),
+                None => None,
+            };
+            cases.push(ir::Case {
+                name: line.name,
+                pre,
+                changes: self.changes(line.changes)?,
+                span: Span::default(),
+            });
+        }
+        let scope = Scope {
+            serial,
+            event,
+            names: &names,
+        };
+        let mut sees: Vec<Option<Vec<usize>>> = vec![None; self.program.characters.len()];
+        for line in sees_lines.into_inner() {
+            self.check_character(line.who)?;
+            let who = &self.program.characters[line.who.id.0].name;
+            if sees[line.who.id.0].is_some() {
+                return Err(Error::Invalid(format!(
+                    "{who} has two `sees` lines (one line says every group of cases a \
+                     character tells apart)"
+                )));
+            }
+            sees[line.who.id.0] = Some(match line.groups {
+                None => (0..names.len()).collect(),
+                Some(groups) => scope.partition(who, groups)?,
+            });
+        }
+        let actual = match actual_lines.into_inner().as_slice() {
+            [] => None,
+            [case] => Some(scope.resolve(case, false)?[0]),
+            [..] => {
+                return Err(Error::Invalid(format!(
+                    "the event `{event}` has two `actual` cases (one case happened: \
+                     name it once)"
+                )));
+            }
+        };
+        Ok(Checked {
+            existing,
+            names,
+            cases,
+            sees,
+            actual,
+        })
+    }
+
+    /// The event `name` when an earlier execution declared it (with the same cases);
+    /// None when it is new and its name is free.
+    fn existing_event(&self, name: &str, cases: &[String]) -> Result<Option<EventId>, Error> {
+        if let Some(k) = self.program.events.iter().position(|e| e.name == name) {
+            let def = &self.program.events[k];
+            if def.cases != cases {
+                let theirs: Vec<&str> = def.cases.iter().map(String::as_str).collect();
+                return Err(Error::Invalid(format!(
+                    "the event `{name}` has other cases here (every `{name}` event has the \
+                     same cases, in the same order: {})",
+                    list(&theirs)
+                )));
+            }
+            return Ok(Some(EventId(k)));
+        }
+        let sorts: Vec<EnumId> = self.program.events.iter().map(|e| e.sort).collect();
+        let clash = (self.program.constants.iter())
+            .any(|c| c.occurrence.is_none() && event_owns(name, &c.name))
+            || (self.program.enums.iter().enumerate())
+                .any(|(k, e)| e.name == name && !sorts.contains(&EnumId(k)));
+        if clash {
+            return Err(Error::Invalid(format!(
+                "`{name}` is already declared (names of constants, enums and events must be \
+                 unique)"
+            )));
+        }
+        Ok(None)
+    }
+}
+
+/// Whether the constant `name` is one an event `event` names its executions with:
+/// `move`, `move#2`.
+pub(super) fn event_owns(event: &str, name: &str) -> bool {
+    match name.strip_prefix(event) {
+        Some("") => true,
+        Some(rest) => rest
+            .strip_prefix('#')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())),
+        None => false,
+    }
+}
+
+/// "the event `move` has no case `mvoed` (did you mean `moved`?)"
+fn unknown_case(event: &str, cases: &[String], case: &str) -> String {
+    let names: Vec<&str> = cases.iter().map(String::as_str).collect();
+    let hint = match closest(case, names.iter().copied()) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None => format!("its cases are {}", list(&names)),
+    };
+    format!("the event `{event}` has no case `{case}` ({hint})")
+}
+
+/// The cases of the event block being checked, for what its `sees` lines and `actual`
+/// name.
+struct Scope<'a> {
+    serial: u64,
+    event: &'a str,
+    names: &'a [String],
+}
+
+impl Scope<'_> {
+    /// The cases a `sees` group item or an `actual` names (a family's in a `sees` group).
+    fn resolve(&self, case: &Named, family: bool) -> Result<Vec<usize>, Error> {
+        let (event, names) = (self.event, self.names);
+        match case {
+            Named::Handle { block, index, .. } if *block == self.serial => Ok(vec![*index]),
+            Named::Handle {
+                event: other, name, ..
+            } => Err(Error::Invalid(format!(
+                "the case `{name}` is a case of another event block (`{other}`), not of \
+                 this `{event}`"
+            ))),
+            Named::Name(name) => {
+                if let Some(k) = names.iter().position(|c| c == name) {
+                    return Ok(vec![k]);
+                }
+                let prefix = format!("{name}[");
+                let members: Vec<usize> = (names.iter().enumerate())
+                    .filter(|(_, c)| family && c.starts_with(&prefix))
+                    .map(|(k, _)| k)
+                    .collect();
+                if members.is_empty() {
+                    Err(Error::Invalid(unknown_case(event, names, name)))
+                } else {
+                    Ok(members)
+                }
+            }
+        }
+    }
+
+    /// The group of each case in `who`'s `sees` line: every case in exactly one group,
+    /// groups numbered in order of first appearance (so equal partitions are equal).
+    fn partition(&self, who: &str, groups: Vec<Vec<Named>>) -> Result<Vec<usize>, Error> {
+        let names = self.names;
+        let mut group_of: Vec<Option<usize>> = vec![None; names.len()];
+        for (g, group) in groups.iter().filter(|g| !g.is_empty()).enumerate() {
+            for item in group {
+                for k in self.resolve(item, true)? {
+                    if let Some(first) = group_of[k] {
+                        let message = if first == g {
+                            format!("the case `{}` is named twice in one group", names[k])
+                        } else {
+                            format!(
+                                "the case `{}` is in two groups of {who}'s `sees` line",
+                                names[k]
+                            )
+                        };
+                        return Err(Error::Invalid(format!(
+                            "{message} (every case is in exactly one group of the line)"
+                        )));
+                    }
+                    group_of[k] = Some(g);
+                }
+            }
+        }
+        let missing: Vec<&str> = (names.iter().zip(&group_of))
+            .filter(|(_, g)| g.is_none())
+            .map(|(c, _)| c.as_str())
+            .collect();
+        if !missing.is_empty() {
+            let (what, verb) = if missing.len() == 1 {
+                ("case", "is")
+            } else {
+                ("cases", "are")
+            };
+            return Err(Error::Invalid(format!(
+                "the {what} {} {verb} in no group of {who}'s `sees` line (every case is in \
+                 exactly one group: add it to one)",
+                list(&missing)
+            )));
+        }
+        let mut renumber: HashMap<usize, usize> = HashMap::new();
+        Ok(group_of
+            .into_iter()
+            .map(|g| {
+                let next = renumber.len();
+                *renumber
+                    .entry(g.expect("every case has a group"))
+                    .or_insert(next)
+            })
+            .collect())
+    }
+}
+
+/// The fewest spare occurrences a live engine is given (see [`spares`]).
+const MIN_SPARES: usize = 8;
+
+/// The spare occurrences of a new engine over `program`: occurrence constants beyond
+/// the story's, ready for the next executions. A new execution whose occurrence takes
+/// the place of a spare of its event runs on the same engine, where any other new
+/// constant makes the story replay on a new one. The spares continue the executions so
+/// far by their shortest period (one event's rounds, or several events taking turns;
+/// the last execution's event when no period shows yet), as many as the story has
+/// executions (at least [`MIN_SPARES`]), so that a loop of k executions replays the
+/// story about log k times. A spare holds its "not yet" value in every world, which
+/// worlds do not show; the story cuts them off what the engine reports.
+pub(super) fn spares(program: &ir::Program) -> Vec<ir::Constant> {
+    let history: Vec<EventId> = (program.constants.iter())
+        .filter_map(|c| c.occurrence.map(|o| o.event))
+        .collect();
+    let n = history.len();
+    let period = (1..=n / 2)
+        .find(|&p| (n.saturating_sub(2 * p).max(p)..n).all(|i| history[i] == history[i - p]))
+        .unwrap_or(1);
+    let mut next: Vec<usize> = vec![0; program.events.len()];
+    for e in &history {
+        next[e.0] += 1;
+    }
+    let count = if n == 0 { 0 } else { n.max(MIN_SPARES) };
+    (0..count)
+        .map(|k| {
+            let event = history[n - period + k % period];
+            let def = &program.events[event.0];
+            next[event.0] += 1;
+            ir::Constant {
+                name: format!("{}#{}", def.name, next[event.0]),
+                ty: Ty::Enum(def.sort),
+                span: Span::default(),
+                occurrence: Some(ir::Occurrence { event }),
+            }
+        })
+        .collect()
+}
+
+/// Whether the constants a story declared since its engine was made are occurrences
+/// that take the places of the engine's spares, in order.
+pub(super) fn spares_taken(new: &[ir::Constant], spares: &[ir::Constant]) -> bool {
+    new.len() <= spares.len()
+        && (new.iter().zip(spares))
+            .all(|(n, s)| n.occurrence.is_some() && n.occurrence == s.occurrence)
+}

@@ -1,0 +1,195 @@
+"""epipen: solve epistemic logic puzzles (Cheryl's Birthday, Sum and Product, the muddy
+children, …) with the Z3 SMT solver, from Python.
+
+- :func:`run` / :func:`run_file`: a story in epipen's language, solved; the result has
+  the worlds possible at its end, its checks, its trace and its epistemic models.
+- :class:`Story`: a puzzle told statement by statement in Python (an EpiPEn script
+  ports line by line), with :func:`knows`, :func:`knows_value` and friends.
+- :func:`sweep`: a story run for many values or random samples, on this machine's cores
+  or as Ray tasks (``cluster="ray"``).
+- Errors are exceptions: :class:`StoryError` (the story is wrong, with ``line``,
+  ``column`` and the command line's message), :class:`SolverError` (a timeout, Z3's
+  ``unknown``). Ctrl-C (or a notebook's interrupt button) stops a solve with
+  KeyboardInterrupt.
+
+The package carries its own Z3 (5.4), which loads beside any ``z3-solver``; the
+``epipen`` command comes with it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Mapping, Optional
+
+from . import _native
+from ._errors import EpipenError, RefutedError, SolverError, StoryError
+from ._results import Check, Event, Model, Result, Step, Trace, World, Worlds
+from ._story import (
+    And,
+    Bool,
+    Character,
+    Checkpoint,
+    Count,
+    EnumType,
+    EnumValue,
+    Expr,
+    If,
+    Iff,
+    Implies,
+    Int,
+    Not,
+    Or,
+    Story,
+    Sum,
+    at,
+    common_knowledge,
+    distributed_knowledge,
+    everyone_knows,
+    knows,
+    knows_value,
+    tuple_in,
+)
+from ._sweep import MAX_RUNS, Sweep, SweepGroup, SweepRow, sweep, sweep_file
+
+__version__: str = _native.__version__
+
+__all__ = [
+    "__version__",
+    "z3_version",
+    "run",
+    "run_file",
+    "Result",
+    "World",
+    "Worlds",
+    "Check",
+    "Event",
+    "Step",
+    "Trace",
+    "Model",
+    "EpipenError",
+    "StoryError",
+    "SolverError",
+    "RefutedError",
+    "Story",
+    "Character",
+    "Checkpoint",
+    "Expr",
+    "Int",
+    "Bool",
+    "EnumValue",
+    "EnumType",
+    "knows",
+    "knows_value",
+    "at",
+    "everyone_knows",
+    "common_knowledge",
+    "distributed_knowledge",
+    "And",
+    "Or",
+    "Not",
+    "Implies",
+    "Iff",
+    "If",
+    "Sum",
+    "Count",
+    "tuple_in",
+    "sweep",
+    "sweep_file",
+    "Sweep",
+    "SweepGroup",
+    "SweepRow",
+    "MAX_RUNS",
+]
+
+
+def z3_version() -> str:
+    """The version of the Z3 library epipen loaded (its own, not z3-solver's): ``5.4.0.0``."""
+    return _native.z3_version()
+
+
+_BACKENDS = ("auto", "z3", "bdd", "explicit")
+
+
+def _sets(sets: Optional[Mapping[str, int]]) -> list:
+    out = []
+    for name, value in (sets or {}).items():
+        if not isinstance(name, str):
+            raise TypeError(f"sets: a const's name is a str, not {name!r}")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"sets[{name!r}]: a const's value is an int, not {value!r} (epipen.sweep takes ranges)")
+        if not -(2**63) <= value < 2**63:
+            raise ValueError(f"sets[{name!r}]: {value} does not fit in 64 bits")
+        out.append((name, value))
+    return out
+
+
+def _request(name, source, sets, seed, backend, timeout, limit) -> dict:
+    if not isinstance(source, str):
+        raise TypeError(f"a story is a str (its text), not {type(source).__name__}; epipen.run_file reads a file")
+    if backend not in _BACKENDS:
+        raise ValueError(f"backend={backend!r}: the backends are {', '.join(map(repr, _BACKENDS))}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed={seed!r}: a seed is an int from 0 to 2**64 - 1")
+    if timeout is not None and not (isinstance(timeout, (int, float)) and timeout >= 0):
+        raise ValueError(f"timeout={timeout!r}: a number of seconds, 0 or more (None: no limit)")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"limit={limit!r}: how many worlds to list, 0 or more")
+    return {
+        "name": name,
+        "source": source,
+        "sets": _sets(sets),
+        "seed": seed,
+        "backend": backend,
+        "timeout": None if timeout is None else float(timeout),
+        "limit": limit,
+    }
+
+
+def run(
+    source: str,
+    *,
+    sets: Optional[Mapping[str, int]] = None,
+    seed: int = 0,
+    backend: str = "auto",
+    timeout: Optional[float] = None,
+    limit: int = 100,
+    name: str = "<story>",
+) -> Result:
+    """Solves the story ``source`` (a story in epipen's language) and returns its
+    :class:`Result`: the worlds possible at its end (at most ``limit``, in canonical
+    order), whether that is all of them, its checks' verdicts, what it printed; and on
+    demand its trace (``.trace``) and its epistemic models (``.model(at=…)``).
+
+    ``sets`` overrides consts (``{"n": 8}``, as ``--set n=8``), ``seed`` picks the draws
+    of ``sample(…)``, ``backend`` is "auto", "z3", "bdd" or "explicit", ``timeout`` is in
+    seconds (None: none; Ctrl-C stops it anyway), ``name`` is what messages call the story.
+
+    Raises :class:`StoryError` (with ``line``, ``column``, ``message``; ``str()`` is the
+    command line's message) when the story is wrong, :class:`SolverError` when the solver
+    cannot answer (a timeout, ``unknown``).
+
+    >>> r = epipen.run(open("stories/cheryl.story").read())
+    >>> r.worlds
+    [{'month': 7, 'day': 16}]
+    """
+    request = _request(name, source, sets, seed, backend, timeout, limit)
+    raw = _native.run(
+        request["name"], source, request["sets"], seed, backend, request["timeout"], limit
+    )
+    return Result(raw, request)
+
+
+def run_file(
+    path,
+    *,
+    sets: Optional[Mapping[str, int]] = None,
+    seed: int = 0,
+    backend: str = "auto",
+    timeout: Optional[float] = None,
+    limit: int = 100,
+) -> Result:
+    """:func:`run` on the story in the file ``path``; messages name it by its path, as
+    ``epipen worlds PATH`` does."""
+    with open(path, encoding="utf-8") as f:
+        source = f.read()
+    return run(source, sets=sets, seed=seed, backend=backend, timeout=timeout, limit=limit, name=os.fspath(path))

@@ -1,0 +1,424 @@
+"""What a run gives back: worlds, checks, traces and models, with their text (as the
+``epipen`` command prints them), their Jupyter displays (HTML tables, the model as SVG)
+and their pandas / networkx forms."""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Iterable, Optional
+
+__all__ = ["World", "Worlds", "Check", "Event", "Step", "Trace", "Model", "Result"]
+
+#: A worlds table shows at most this many rows; the rest are counted ("and N more").
+HTML_ROWS = 20
+
+
+def _need(module: str, what: str):
+    try:
+        return __import__(module)
+    except ImportError:
+        raise ImportError(
+            f"{what} needs {module}, which is not installed: pip install {module}"
+        ) from None
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+class World(dict):
+    """One possible world: a value for every constant of the story, by name, in
+    declaration order (ints as Python ints, bools, enum values by their variant's name).
+    ``str(w)`` is ``month = 7, day = 16``."""
+
+    def __str__(self) -> str:
+        if not self:
+            return "(no constants)"
+        return ", ".join(f"{k} = {_value_text(v)}" for k, v in self.items())
+
+
+def _worlds(names: list, rows: Iterable[Iterable[Any]]) -> list:
+    return [World(zip(names, row)) for row in rows]
+
+
+def _table(names: list, worlds: list, cap: int = HTML_ROWS, extra: str = "") -> str:
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(_value_text(w[n]))}</td>" for n in names) + "</tr>"
+        for w in worlds[:cap]
+    )
+    more = f"<p><i>and {len(worlds) - cap} more</i></p>" if len(worlds) > cap else ""
+    return (
+        '<table class="epipen-worlds"><thead><tr>'
+        + head
+        + "</tr></thead><tbody>"
+        + body
+        + "</tbody></table>"
+        + more
+        + extra
+    )
+
+
+class Worlds(list):
+    """The worlds possible at some point of a story, in canonical order (smaller values
+    first), as a list of :class:`World`. ``complete`` is True when the solver proved there
+    are no others; False when more exist beyond the limit. ``str()`` is what
+    ``epipen worlds`` prints; in Jupyter it shows as a table (at most 20 rows, then "and
+    N more")."""
+
+    def __init__(self, names: list, worlds: Iterable[Any], complete: bool, before: Optional[list] = None):
+        super().__init__(worlds)
+        #: The constants' names, in declaration order (the table's columns).
+        self.names = list(names)
+        self.complete = complete
+        #: With ``x := e`` in the story: each world's values at the story's start.
+        self.before = before
+
+    def __str__(self) -> str:
+        n = len(self)
+        if self.complete:
+            head = {
+                0: "no possible worlds: the announcements contradict each other",
+                1: "1 possible world:",
+            }.get(n, f"{n} possible worlds:")
+        else:
+            head = f"more than {n} possible worlds; the first {n}:"
+        lines = [head]
+        for k, w in enumerate(self):
+            if self.before is not None:
+                was = self.before[k]
+                parts = [
+                    f"{name} = {_value_text(w[name])}"
+                    + ("" if w[name] == was[name] else f" (was {_value_text(was[name])})")
+                    for name in self.names
+                ]
+                lines.append("  " + (", ".join(parts) or "(no constants)"))
+            else:
+                lines.append(f"  {w}")
+        lines.append(
+            "(and that's all)" if self.complete else "(more worlds exist; raise the limit to see more)"
+        )
+        return "\n".join(lines) + "\n"
+
+    def _repr_html_(self) -> str:
+        if not self:
+            return "<p><i>" + html.escape(str(self).split("\n", 1)[0]) + "</i></p>"
+        note = "(and that's all)" if self.complete else "(more worlds exist; raise the limit to see more)"
+        return _table(self.names, self, extra=f"<p><i>{note}</i></p>")
+
+    def to_pandas(self):
+        """The worlds as a pandas DataFrame, a column per constant."""
+        pd = _need("pandas", "to_pandas()")
+        return pd.DataFrame([dict(w) for w in self], columns=self.names)
+
+
+class Check:
+    """The verdict of a ``check φ`` or an ``assert_adds_ck`` hint: ``kind`` is "check" or
+    "hint", ``line`` its line, ``text`` the formula as written, ``holds`` True or False
+    (None for a hint taken on trust), ``detail`` why it failed (the world where the
+    check is false, or the hint's counterexample)."""
+
+    __slots__ = ("kind", "line", "text", "holds", "detail")
+
+    def __init__(self, kind: str, line: int, text: str, holds: Optional[bool], detail: Optional[str]):
+        self.kind, self.line, self.text, self.holds, self.detail = kind, line, text, holds, detail
+
+    def __repr__(self) -> str:
+        return f"Check(kind={self.kind!r}, line={self.line}, text={self.text!r}, holds={self.holds!r})"
+
+    def __str__(self) -> str:
+        verdict = {True: "holds", False: "fails", None: "taken on trust"}[self.holds]
+        if self.kind == "hint":
+            verdict = {True: "verified", False: "refuted", None: "taken on trust"}[self.holds]
+        text = f"line {self.line}: {self.kind} `{self.text}` {verdict}"
+        return text + (f" ({self.detail})" if self.detail else "")
+
+
+class Event(dict):
+    """Something the story printed, as a dict: ``kind`` "worlds" (a ``worlds``
+    statement: ``line``, ``worlds``), "reveal" (``line``, ``round``, ``who``, ``said``,
+    ``holds``), "happened" (an event: ``line``, ``round``, ``event``, ``case``, ``saw``:
+    (character, the cases it could not tell apart) pairs) or "repeat" (``line``,
+    ``rounds``)."""
+
+    def __str__(self) -> str:
+        kind = self["kind"]
+        if kind == "worlds":
+            return f"-- line {self['line']}: worlds --\n{self['worlds']}".rstrip("\n")
+        if kind == "reveal":
+            who = f"round {self['round']}: {self['who']}" if self["round"] is not None else self["who"]
+            return f"{who}: {self['said']}"
+        if kind == "happened":
+            def saw(cases):
+                return ", ".join(cases[:-1]) + " or " + cases[-1] if len(cases) > 1 else "".join(cases)
+
+            seen = "; ".join(f"{who} saw {saw(cases)}" for who, cases in self["saw"])
+            text = f"{self['event']}: {self['case']} ({seen})"
+            return f"round {self['round']}: {text}" if self["round"] is not None else text
+        rounds = self["rounds"]
+        return f"-- line {self['line']}: repeat done after {rounds} round{'' if rounds == 1 else 's'} --"
+
+
+def _events(names: list, raw: list) -> list:
+    events = []
+    for e in raw:
+        e = Event(e)
+        if e["kind"] == "worlds":
+            e["worlds"] = Worlds(names, _worlds(names, e["worlds"]), e.pop("complete"))
+        events.append(e)
+    return events
+
+
+def _count_text(count: Any) -> str:
+    if count == "infinite":
+        return "infinitely many worlds"
+    if isinstance(count, str):
+        return f"more than {count[1:]} worlds"
+    return "1 world" if count == 1 else f"{count} worlds"
+
+
+def _belief_text(b: dict) -> str:
+    """What a character believes, as ``epipen run --trace`` says it."""
+    who, n = b["who"], len(b["worlds"])
+    believed = "; ".join(str(w) for w in b["believed"])
+    if b["actual"]:
+        if n == 1:
+            return f"in the actual world, {who} knows: {believed}"
+        return (
+            f"in the actual world, {who} believes: {believed}  "
+            f"(the most plausible of the {n} worlds {who} cannot tell apart)"
+        )
+    if n == 1:
+        return f"where {believed}, {who} knows it"
+    if b["believed"] == b["worlds"]:
+        return f"{who} cannot tell apart {believed}, and finds them equally plausible"
+    return f"where {who} cannot tell apart {'; '.join(str(w) for w in b['worlds'])}, {who} believes: {believed}"
+
+
+class Step:
+    """The worlds after one statement of a trace (or at its start): ``line`` (None at the
+    start), ``statement`` (on one line), ``count`` (an int, "infinite", or ">200": more
+    than the solver listed), ``worlds`` (a :class:`Worlds` when at most the trace's limit,
+    else None), ``changed`` (None: cannot tell), ``removed`` (how many worlds it
+    eliminated, when both counts are exact), ``eliminated`` (the worlds followed since
+    the first finite state that it eliminated) and ``beliefs`` (for a statement that asks
+    what characters believe: dicts with ``who``, ``actual``, ``worlds`` it cannot tell
+    apart and those it ``believed`` most plausible)."""
+
+    __slots__ = ("line", "statement", "count", "worlds", "changed", "removed", "eliminated", "beliefs")
+
+    def __init__(self, names: list, raw: dict):
+        self.line = raw["line"]
+        self.statement = raw["statement"]
+        self.count = raw["count"]
+        self.worlds = None if raw["worlds"] is None else Worlds(names, _worlds(names, raw["worlds"]), True)
+        self.changed = raw["changed"]
+        self.removed = raw["removed"]
+        self.eliminated = None if raw["eliminated"] is None else _worlds(names, raw["eliminated"])
+        self.beliefs = [
+            {
+                "who": b["who"],
+                "actual": b["actual"],
+                "worlds": _worlds(names, b["worlds"]),
+                "believed": _worlds(names, b["believed"]),
+            }
+            for b in raw["beliefs"]
+        ]
+
+    @property
+    def title(self) -> str:
+        """``line 8: announce …`` (or ``start``)."""
+        if self.line is None:
+            return "start"
+        text = self.statement if len(self.statement) <= 72 else self.statement[:71] + "…"
+        return f"line {self.line}: {text}"
+
+    def __str__(self) -> str:
+        out = f"{self.title}  =>  {_count_text(self.count)}"
+        if self.removed:
+            out += f" ({self.removed} eliminated)"
+        elif self.changed is False:
+            out += " (unchanged)"
+        if self.changed and self.worlds is not None:
+            out += "".join(f"\n    {w}" for w in self.worlds)
+        for b in self.beliefs:
+            out += "\n    " + _belief_text(b)
+        return out
+
+    def __repr__(self) -> str:
+        return f"Step(line={self.line!r}, count={self.count!r}, statement={self.statement!r})"
+
+
+class Trace(list):
+    """A story run statement by statement (``epipen run --trace``): a list of
+    :class:`Step`, the first at the start. ``events`` is what the story printed,
+    ``checks`` its checks' and hints' verdicts, ``fates`` which statement eliminated each
+    world (a list of (World, line or None: still possible), followed from line
+    ``since``), or None when the worlds were never few enough to follow (10 000)."""
+
+    def __init__(self, names: list, raw: dict):
+        super().__init__(Step(names, s) for s in raw["steps"])
+        self.names = names
+        self.events = _events(names, raw["events"])
+        self.checks = [Check(**c) for c in raw["checks"]]
+        fates = raw["fates"]
+        self.since = None if fates is None else fates["since"]
+        self.fates = None if fates is None else [(World(zip(names, w)), by) for w, by in fates["worlds"]]
+
+    @property
+    def counts(self) -> list:
+        """The number of worlds after each step: ``['infinite', 10, 5, 3, 1]``…"""
+        return [s.count for s in self]
+
+    def __str__(self) -> str:
+        return "\n".join(str(s) for s in self) + "\n"
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for s in self:
+            count = html.escape(_count_text(s.count))
+            if s.removed:
+                count += f' <span style="color:#b42318">({s.removed} eliminated)</span>'
+            elif s.changed is False:
+                count += ' <span style="color:#6b7280">(unchanged)</span>'
+            listed = ""
+            if s.changed and s.worlds is not None:
+                listed = "<br>".join(html.escape(str(w)) for w in s.worlds[:HTML_ROWS])
+                if len(s.worlds) > HTML_ROWS:
+                    listed += f"<br><i>and {len(s.worlds) - HTML_ROWS} more</i>"
+            line = "" if s.line is None else str(s.line)
+            rows.append(
+                f"<tr><td>{line}</td><td><code>{html.escape(s.statement)}</code></td>"
+                f"<td>{count}</td><td>{listed}</td></tr>"
+            )
+        arrows = " → ".join("∞" if c == "infinite" else str(c) for c in self.counts)
+        return (
+            f"<p><b>{html.escape(arrows)}</b></p>"
+            '<table class="epipen-trace"><thead><tr><th>line</th><th>statement</th>'
+            "<th>worlds</th><th>the worlds</th></tr></thead><tbody>"
+            + "".join(rows)
+            + "</tbody></table>"
+        )
+
+    def to_pandas(self):
+        """The steps as a pandas DataFrame: line, statement, count, removed, changed."""
+        pd = _need("pandas", "to_pandas()")
+        return pd.DataFrame(
+            [
+                {"line": s.line, "statement": s.statement, "count": s.count, "removed": s.removed, "changed": s.changed}
+                for s in self
+            ]
+        )
+
+
+class Model:
+    """The epistemic model at a checkpoint (or the story's end): ``worlds`` (a list of
+    :class:`World`), ``characters`` (their names), ``edges``: (a, b, who), an index
+    pair into ``worlds`` and the names of the characters who cannot tell the two worlds
+    apart, and ``beliefs``: (a, b, who) where the characters, in world a, find world b
+    the most plausible of those they cannot tell from it. In Jupyter it is drawn (``_repr_svg_``, by epipen itself: no Graphviz); ``svg``
+    is the picture's text."""
+
+    def __init__(self, raw: dict, at: Optional[str]):
+        names = [n for n, _ in raw["constants"]]
+        self.at = at
+        self.title = raw["title"]
+        self.characters = list(raw["characters"])
+        self.names = names
+        self.worlds = _worlds(names, raw["worlds"])
+        self.edges = [(a, b, tuple(who)) for a, b, who in raw["edges"]]
+        self.beliefs = [(a, b, tuple(who)) for a, b, who in raw["beliefs"]]
+        self.svg = raw["svg"]
+
+    def __repr__(self) -> str:
+        return f"<epipen.Model {self.title}, {len(self.edges)} edges>"
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def indistinguishable(self, character: str) -> list:
+        """The pairs of worlds ``character`` cannot tell apart, as (World, World)."""
+        return [(self.worlds[a], self.worlds[b]) for a, b, who in self.edges if character in who]
+
+    def to_networkx(self):
+        """The model as a networkx Graph: nodes 0, 1, … with the world's values as
+        attributes (and ``label``), edges with ``who`` (the characters' names)."""
+        nx = _need("networkx", "to_networkx()")
+        g = nx.Graph(title=self.title)
+        for k, w in enumerate(self.worlds):
+            g.add_node(k, label=str(w), **w)
+        for a, b, who in self.edges:
+            g.add_edge(a, b, who=who)
+        return g
+
+
+class Result:
+    """A story run to its end (:func:`epipen.run`).
+
+    Attributes:
+        worlds: the worlds possible at the end (:class:`Worlds`, at most ``limit``).
+        complete: whether those are all of them.
+        checks: the verdicts of its ``check`` statements and ``assert_adds_ck`` hints
+            (:class:`Check`): a failing one does not stop the run, as in ``epipen check``.
+        events: what the story printed (``worlds`` statements, reveals, rounds).
+        backend: the backend that ran it: "explicit", "bdd" or "z3".
+        constants: (name, type) of each constant.
+        checkpoints: the checkpoints' names.
+    """
+
+    def __init__(self, raw: dict, request: dict):
+        self.constants = [tuple(c) for c in raw["constants"]]
+        names = [n for n, _ in self.constants]
+        before = None if raw["before"] is None else _worlds(names, raw["before"])
+        self.worlds = Worlds(names, _worlds(names, raw["worlds"]), raw["complete"], before)
+        self.complete = raw["complete"]
+        self.checks = [Check(**c) for c in raw["checks"]]
+        self.events = _events(names, raw["events"])
+        self.backend = raw["backend"]
+        self.checkpoints = list(raw["checkpoints"])
+        self._request = request
+        self._trace = None
+        self._models: dict = {}
+
+    @property
+    def trace(self) -> Trace:
+        """The worlds after each statement (:class:`Trace`), as ``epipen run --trace``
+        gives them (the story runs again, traced, the first time it is asked for)."""
+        if self._trace is None:
+            from . import _native
+
+            r = self._request
+            raw = _native.trace(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], r["limit"])
+            self._trace = Trace([n for n, _ in raw["constants"]], raw)
+        return self._trace
+
+    def model(self, at: Optional[str] = None) -> Model:
+        """The epistemic model at checkpoint ``at`` (None: the end of the story), as
+        ``epipen graph --at`` gives it (at most 500 worlds; more is a StoryError)."""
+        if at not in self._models:
+            from . import _native
+
+            r = self._request
+            raw = _native.model(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], at)
+            self._models[at] = Model(raw, at)
+        return self._models[at]
+
+    def __repr__(self) -> str:
+        n = len(self.worlds)
+        count = f"{n} world{'' if n == 1 else 's'}" if self.complete else f"more than {n} worlds"
+        shown = "; ".join(str(w) for w in self.worlds[:3]) + ("; …" if n > 3 else "")
+        return f"<epipen.Result: {count}{': ' + shown if shown else ''}>"
+
+    def __str__(self) -> str:
+        out = "".join(f"{e}\n" for e in self.events)
+        out += "".join(f"{c}\n" for c in self.checks)
+        return out + str(self.worlds)
+
+    def _repr_html_(self) -> str:
+        parts = []
+        for c in self.checks:
+            colour = {True: "#067647", False: "#b42318", None: "#6b7280"}[c.holds]
+            parts.append(f'<p style="color:{colour}">{html.escape(str(c))}</p>')
+        return "".join(parts) + self.worlds._repr_html_()

@@ -1,0 +1,233 @@
+"""epipen.Story: the Rust API's builder from Python, with Python's operators, and an
+EpiPEn script ported line by line."""
+
+import threading
+
+import pytest
+
+import epipen as ep
+
+DATES = [(5, 15), (5, 16), (5, 19), (6, 17), (6, 18), (7, 14), (7, 16), (8, 14), (8, 15), (8, 17)]
+
+
+def test_cheryl_as_the_rust_api_tells_it():
+    s = ep.Story()
+    albert, bernard = s.character("Albert"), s.character("Bernard")
+    month, day = s.int("month"), s.int("day")
+    s.announce(ep.tuple_in((month, day), DATES))
+    s.learns(albert, month)
+    s.learns(bernard, day)
+    whispered = s.checkpoint("whispered")
+    s.says(albert, ~ep.knows_value(albert, month, day) & ep.knows(albert, ~ep.knows_value(bernard, month, day)))
+    s.says(bernard, ~ep.at(whispered, ep.knows_value(bernard, month, day)) & ep.knows_value(bernard, month, day))
+    s.says(albert, ep.knows_value(albert, month, day))
+    worlds = s.worlds(10)
+    assert worlds == [{"month": 7, "day": 16}] and worlds.complete
+    assert str(worlds[0]) == "month = 7, day = 16"
+
+
+def test_cheryl_ported_from_epipen_line_by_line():
+    # EpiPEn's listing (the paper's Figure 1), a line of epipen for each of its lines.
+    s = ep.Story()  # start_story()
+    Albert, Bernard = s.characters("Albert Bernard")  # Characters('Albert Bernard')
+    month, day = s.ints("month day")  # Ints('month day')
+    s.announce(ep.Or([ep.And(month == m, day == d) for (m, d) in DATES]))  # announce(storyteller, Or([...]))
+    s.learns(Albert, month)  # learn_constant(Albert, month)
+    s.learns(Bernard, day)  # learn_constant(Bernard, day)
+    s.says(Albert, ep.Not(ep.knows_value(day)))  # announce(Albert, Not(know(value_of=day)))
+    s.says(Albert, ep.Not(ep.knows_value(Bernard, month)))  # announce(Albert, Not(know(Bernard, value_of=month)))
+    s.says(Bernard, ep.knows_value(month))  # announce(Bernard, know(value_of=month))
+    s.says(Albert, ep.knows_value(day))  # announce(Albert, know(value_of=day))
+    assert s.worlds() == [{"month": 7, "day": 16}]  # print_possible_worlds()
+
+
+def test_consecutive_numbers_over_infinitely_many_worlds():
+    s = ep.Story()
+    anne, bill = s.characters(["Anne", "Bill"])
+    a, b = s.ints("A, B")
+    s.announce((a >= 0) & (b >= 0) & ((a == b + 1) | (b == a + 1)))
+    s.learns(anne, a)
+    s.learns(bill, b)
+    s.says(anne, ~ep.knows_value(b))
+    s.says(bill, ~ep.knows_value(a))
+    middle = s.worlds(3)
+    assert len(middle) == 3 and not middle.complete
+    s.says(anne, ep.knows_value(b))
+    s.says(bill, ep.knows_value(a))
+    assert s.worlds() == [{"A": 1, "B": 2}, {"A": 2, "B": 3}]
+
+
+def test_muddy_children_with_simultaneous_reveals():
+    s = ep.Story()
+    kids = s.characters("child", 3)
+    muddy = s.bools("muddy", 3)
+    assert [k.name for k in kids] == ["child[0]", "child[1]", "child[2]"]
+    s.actual(muddy[0] & muddy[1] & ~muddy[2])
+    for i, kid in enumerate(kids):
+        s.learns(kid, *[m for j, m in enumerate(muddy) if j != i])
+    s.announce(ep.Or(muddy))
+    rounds = []
+    while True:
+        with s.simultaneously() as b:
+            for kid, m in zip(kids, muddy):
+                b.reveals(kid, ep.knows_value(kid, m))
+        rounds.append(b.outcomes)
+        if all(b.outcomes):
+            break
+    assert rounds == [[False, False, False], [True, True, False], [True, True, True]]
+    # The function form, as the Rust API's closure.
+    s2 = ep.Story()
+    kids2, muddy2 = s2.characters("child", 2), s2.bools("muddy", 2)
+    s2.actual(muddy2[0] & muddy2[1])
+    s2.learns(kids2[0], muddy2[1])
+    s2.learns(kids2[1], muddy2[0])
+    s2.announce(ep.Or(muddy2))
+    round = lambda b: [b.reveals(k, ep.knows_value(k, m)) for k, m in zip(kids2, muddy2)]
+    assert s2.simultaneously(round) == [False, False]
+    assert s2.simultaneously(round) == [True, True]
+
+
+def test_group_knowledge_and_checks():
+    s = ep.Story()
+    kids = s.characters("child", 2)
+    muddy = s.bools("muddy", 2)
+    s.learns(kids[0], muddy[1])
+    s.learns(kids[1], muddy[0])
+    someone = ep.Or(muddy)
+    s.check(ep.Implies(muddy[0] & muddy[1], ep.everyone_knows(kids, someone)))
+    with pytest.raises(ep.StoryError) as e:
+        s.check(ep.common_knowledge(kids, someone))
+    assert e.value.message.startswith("the check fails in the world ")
+    s.announce(someone)
+    s.check(ep.common_knowledge(kids, someone))
+    # Together they know whether each child is muddy.
+    s.check(ep.distributed_knowledge(kids, muddy[0]) | ep.distributed_knowledge(kids, ~muddy[0]))
+
+
+def test_enums_compare_with_variants_by_name():
+    s = ep.Story()
+    colour = s.enumeration("Colour", ["red", "green", "blue"])
+    cloe = s.enum_constant(colour, "Cloe")
+    anya = colour.constant("Anya")
+    s.announce((cloe != "red") & (anya == cloe) & anya.is_in(["red", "blue"]))
+    assert s.worlds() == [{"Cloe": "blue", "Anya": "blue"}]
+    s2 = ep.Story()
+    c2 = s2.enumeration("Colour", "red green")
+    x = c2.constant("x")
+    s2.announce(x == c2.green)
+    assert s2.worlds() == [{"x": "green"}]
+    with pytest.raises(ep.StoryError, match="has no variant `pink`"):
+        x == "pink"
+
+
+def test_hints_are_verified_or_refuted():
+    s = ep.Story()
+    anne, bill, cath = s.characters("Anne Bill Cath")
+    a, b, c = s.ints("A B C")
+    s.announce(ep.And(a > 0, b > 0, c > 0, ep.Or(a == b + c, b == a + c, c == a + b)))
+    s.learns(anne, b, c)
+    s.learns(bill, a, c)
+    s.learns(cath, a, b)
+    with s.assert_adds_ck(b != c) as block:
+        block.says(anne, ~ep.knows_value(a))
+    assert block.verdict == "verified"
+    with pytest.raises(ep.RefutedError) as e:
+        s.assert_adds_ck(b > 5, lambda block: block.says(anne, ep.knows_value(a)))
+    assert e.value.message.startswith("the hint is wrong: ")
+    # A failed statement has no effect: the story goes on.
+    s.says(bill, ~ep.knows_value(b))
+    assert len(s.worlds(5)) == 5
+
+
+def test_ints_are_exact_beyond_64_bits():
+    s = ep.Story()
+    x = s.int("x")
+    s.announce((x * x == 2**80) & (x > 0))
+    assert s.worlds() == [{"x": 2**40}]
+    s2 = ep.Story()
+    y = s2.int("y")
+    s2.announce(y == 2**100 // 2**40 - 2**59)  # an exact intermediate of 100 bits
+    assert s2.worlds() == [{"y": 2**60 - 2**59}]
+    s3 = ep.Story()
+    z = s3.int("z")
+    s3.announce(z == -(2**70) // 2**10)
+    assert s3.worlds()[0]["z"] == -(2**60)
+
+
+def test_public_change_and_reveals():
+    s = ep.Story()
+    anne = s.character("Anne")
+    x = s.int("x")
+    s.announce(x.is_in([1, 2]))
+    s.actual(x == 1)
+    s.assign(x, x + 10)
+    s.learns(anne, x)
+    s.check(ep.knows_value(anne, x) & x.is_in([11, 12]))
+    assert s.worlds() == [{"x": 11}, {"x": 12}]
+    assert s.reveals(anne, x == 11) is True
+
+
+def test_mistakes_are_story_errors_and_type_errors():
+    s = ep.Story()
+    a = s.character("A")
+    x = s.int("x")
+    p = s.bool("p")
+    with pytest.raises(TypeError, match="no truth value"):
+        if x > 1:
+            pass
+    with pytest.raises(TypeError, match="expected a formula"):
+        s.announce(x + 1)
+    with pytest.raises(TypeError, match="expected an int expression"):
+        x + p
+    with pytest.raises(TypeError, match="divide with //"):
+        x / 2
+    with pytest.raises(ep.StoryError, match="already declared"):
+        s.int("x")
+    with pytest.raises(ep.StoryError, match="may be left out only in what a character says"):
+        s.announce(ep.knows_value(x))
+    with pytest.raises(ep.StoryError, match="knowledge operators"):
+        s.learns(a, ep.knows(a, p))
+    other = ep.Story()
+    y = other.int("y")
+    with pytest.raises(ep.StoryError, match="two different stories"):
+        x + y
+    with pytest.raises(ep.StoryError, match="another story"):
+        s.announce(y > 1)
+    with pytest.raises(ep.StoryError, match="not saved before"):
+        s.announce(ep.at(ep.Checkpoint(s, "later"), p))
+    # Nothing of that reached the story.
+    s.announce(x > 1)
+    assert s.worlds(2) == [{"x": 2, "p": False}, {"x": 2, "p": True}]
+
+
+def test_expressions_print_as_stories_write_them():
+    s = ep.Story()
+    a = s.character("Anne")
+    x, y = s.ints("x y")
+    assert repr(x + 2 * y - x % 3) == "x + 2 * y - x % 3"
+    assert repr((x + 1) * y) == "(x + 1) * y"
+    assert repr(~(x == 3) & ep.knows(a, y > 2)) == "not x == 3 and knows(Anne, y > 2)"
+    assert repr(ep.knows_value(a, x, y)) == "knows_value(Anne, x, y)"
+    assert repr(ep.tuple_in((x, y), [(1, 2), (3, 4)])) == "(x, y) in {(1, 2), (3, 4)}"
+
+
+def test_a_story_is_used_from_any_thread():
+    s = ep.Story()
+    a = s.character("A")
+    x = s.int("x")
+    out = []
+    t = threading.Thread(target=lambda: (s.announce((x > 0) & (x < 3)), out.append(s.worlds())))
+    t.start()
+    t.join()
+    assert out == [[{"x": 1}, {"x": 2}]]
+    s.learns(a, x % 2)
+    assert len(s.worlds()) == 2
+
+
+def test_options_reach_the_engine():
+    with pytest.raises(ep.StoryError, match="BDD backend"):
+        s = ep.Story(backend="bdd")
+        x = s.int("x")
+        s.announce(x > 0)
+    with pytest.raises(ValueError, match="the backends are"):
+        ep.Story(backend="nope")
