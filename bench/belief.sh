@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
 part=${2:-all}
-epipen=./target/release/epipen
+epipen=${EPIPEN:-./target/release/epipen}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -46,7 +46,8 @@ scale() { # STORY BACKEND N...
       "stories/$story.story" >"$tmp/b.json" 2>/dev/null || true
     if ! python3 - "$tmp/b.json" "$story" "$backend" "$n" <<'PY'; then break; fi
 import json, sys
-r = json.loads(open(sys.argv[1]).readline())
+lines = [l for l in open(sys.argv[1]) if l.startswith("{")]
+r = json.loads(lines[0]) if lines else {}
 story, backend, n = sys.argv[2:5]
 if r.get("ok") and r["median_ms"] < 10000:
     print(f"| {story} | {backend} | {n} | {r['median_ms'] / 1000:.2f} s "
@@ -64,7 +65,7 @@ if [[ $part == scale || $part == all ]]; then
   scale muddy-children-peek bdd 20 40 60 80 100 110 120 130 140 150 160 180 200
   scale muddy-children-peek explicit 10 12 14 15 16 17 18 19 20
   scale muddy-children-peek z3 6 8 9 10 11 12 13 14
-  scale secrets bdd 6 8 9 10 11 12 13 14
+  scale secrets bdd 20 40 60 80 100 120 140 160 200
   scale secrets explicit 6 7 8 9 10 11
-  scale secrets z3 3 4 5 6 7 8
+  scale secrets z3 3 4 5 6 7 8 9 10 12
 fi

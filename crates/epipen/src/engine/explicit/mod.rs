@@ -650,6 +650,25 @@ impl Backend for ExplicitBackend {
         segments.push(base);
         let mut parent = old.parent.clone();
         parent.extend(made.iter().map(|&(w, _)| w));
+        // A world the event made agrees with the one it came from on everything learned
+        // before (the constants keep their columns, changes being terms; nothing learned
+        // reads the new occurrence): each view grows by its groups there, unless it
+        // mentions the occurrence or is not a prefix of what the character learned.
+        let views = std::mem::take(&mut self.views);
+        for ((agent, k), groups) in views {
+            let Some(items) = state.minds.learned.get(agent) else {
+                continue;
+            };
+            if k > items.len() || items[..k].iter().any(|i| reads(i, occ.0)) {
+                continue;
+            }
+            let mut gid = Vec::with_capacity(base + made.len());
+            gid.extend_from_slice(&groups.gid);
+            gid.extend(made.iter().map(|&(w, _)| groups.gid[w as usize]));
+            let count = groups.count;
+            self.views
+                .insert((agent, k), Rc::new(Groups { gid, count }));
+        }
         self.universe = Rc::new(Universe {
             columns,
             len: base + made.len(),
@@ -658,8 +677,6 @@ impl Backend for ExplicitBackend {
         });
         self.happened.resize(self.program.constants.len(), false);
         self.happened[occ.0] = true;
-        // Views were grouped over the universe before these worlds.
-        self.views.clear();
         self.joint.clear();
         self.memo.clear();
         self.plausible.clear();
@@ -882,5 +899,19 @@ impl Backend for ExplicitBackend {
     fn statement_done(&mut self) {
         self.memo.clear();
         self.plausible.clear();
+    }
+}
+
+/// Whether a learned item reads the occurrence constant `occ`.
+fn reads(item: &Learned, occ: usize) -> bool {
+    match item {
+        Learned::Const(c) => *c == occ,
+        Learned::Set(_) => false,
+        Learned::Expr(e) => e
+            .walk(&mut |x: &Expr| match x.kind {
+                ExprKind::Const(c) if c.0 == occ => Err(()),
+                _ => Ok(()),
+            })
+            .is_err(),
     }
 }
