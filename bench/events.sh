@@ -60,7 +60,7 @@ PY
 }
 
 if [[ $part == gossip || $part == all ]]; then
-  hyperfine -N --warmup 5 --runs 30 --style none --export-json "$tmp/g.json" \
+  hyperfine -N -i --warmup 5 --runs 30 --style none --export-json "$tmp/g.json" \
     "$epipen check stories/gossip.story" \
     "$epipen check stories/gossip.story --set sequence=1" >/dev/null 2>&1 || true
   echo "| command | median | min | max | CPU (user + system, mean) |"
@@ -83,17 +83,19 @@ if [[ $part == prisoners || $part == all ]]; then
 fi
 
 if [[ $part == before || $part == all ]]; then
-  echo "| story | backend | before events (4fcb46d) | now | now / before |"
+  echo "| story | backend | before events (4fcb46d): median, CPU | now: median, CPU | now / before (median; CPU) |"
   echo "|---|---|---|---|---|"
   for f in $(cd stories && git ls-tree --name-only 4fcb46d . | grep '\.story$'); do
     backend=$("$epipen" -vv worlds "stories/$f" 2>&1 >/dev/null | sed -n 's/.*backend chosen backend="\([a-z0-9]*\)".*/\1/p' | head -1)
-    hyperfine -N --warmup 3 --runs 15 --style none --export-json "$tmp/o.json" \
+    hyperfine -N --warmup 3 --runs 21 --style none --export-json "$tmp/o.json" \
       "$old worlds stories/$f" "$epipen worlds stories/$f" >/dev/null 2>&1 || true
     python3 - "$tmp/o.json" "$f" "$backend" <<'PY'
 import json, statistics, sys
 r = json.load(open(sys.argv[1]))["results"]
 old, new = (statistics.median(x["times"]) * 1000 for x in r)
-print(f"| {sys.argv[2]} | {sys.argv[3]} | {old:.1f} ms | {new:.1f} ms | {new / old:.2f} |")
+cold, cnew = ((x["user"] + x["system"]) * 1000 for x in r)
+print(f"| {sys.argv[2]} | {sys.argv[3]} | {old:.1f} ms, {cold:.1f} ms | {new:.1f} ms, {cnew:.1f} ms "
+      f"| {new / old:.2f}; {cnew / cold:.2f} |")
 PY
   done
 fi

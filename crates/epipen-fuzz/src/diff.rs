@@ -145,13 +145,9 @@ const FEATURES: [(&str, &str); 19] = [
     ("member :=", "] := "),
 ];
 
-/// With `FUZZ_DUMP=path`, writes `text` there: the story about to run, for a run that
-/// does not end with a report (a stack overflow aborts the process).
-pub fn dump(text: &str) {
-    if let Some(path) = std::env::var_os("FUZZ_DUMP") {
-        let _ = std::fs::write(path, text);
-    }
-}
+/// `FUZZ_DUMP` (in `print`, which writes the stories, so that it imports nothing of
+/// this module).
+pub use crate::print::dump;
 
 /// Runs `printed` everywhere; Err(report) when two runs disagree.
 pub fn check(printed: &Printed) -> Result<(), String> {

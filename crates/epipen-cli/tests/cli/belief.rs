@@ -47,19 +47,19 @@ fn sally_believes_the_marble_is_in_the_basket() {
     assert_run(
         &["check", "stories/sally-anne.story"],
         &ALL,
-        "line 32: check `actual marble == box and knows(Anne, marble == box)` holds\n\
-        line 34: check `actual not knows_value(Sally, marble)` holds\n\
-        line 35: check `actual not knows(Sally, marble == basket)` holds\n\
-        line 37: check `actual believes(Sally, marble == basket)` holds\n\
-        line 38: check `actual believes_value(Sally, marble)` holds\n\
-        line 41: check `actual believes(Sally, marble == basket) and marble != basket` holds\n\
-        line 42: check `actual knows(Anne, believes(Sally, marble == basket))` holds\n\
-        line 43: check `actual knows(Anne, not believes(Sally, marble == box))` holds\n\
-        line 47: check `actual believes(Anne, believes(Sally, marble == basket))` holds\n\
-        line 48: check `actual believes(Sally, believes(Anne, marble == basket))` holds\n\
-        line 50: check `actual knows(Sally, not knows_value(Sally, marble))` holds\n\
-        line 54: check `actual knows(Sally, marble == box)` holds\n\
-        line 55: check `actual knows(Sally, move == moved)` holds\n\
+        "line 32: check actual `marble == box and knows(Anne, marble == box)` holds\n\
+        line 34: check actual `not knows_value(Sally, marble)` holds\n\
+        line 35: check actual `not knows(Sally, marble == basket)` holds\n\
+        line 37: check actual `believes(Sally, marble == basket)` holds\n\
+        line 38: check actual `believes_value(Sally, marble)` holds\n\
+        line 41: check actual `believes(Sally, marble == basket) and marble != basket` holds\n\
+        line 42: check actual `knows(Anne, believes(Sally, marble == basket))` holds\n\
+        line 43: check actual `knows(Anne, not believes(Sally, marble == box))` holds\n\
+        line 47: check actual `believes(Anne, believes(Sally, marble == basket))` holds\n\
+        line 48: check actual `believes(Sally, believes(Anne, marble == basket))` holds\n\
+        line 50: check actual `knows(Sally, not knows_value(Sally, marble))` holds\n\
+        line 54: check actual `knows(Sally, marble == box)` holds\n\
+        line 55: check actual `knows(Sally, move == moved)` holds\n\
         13 verified, 0 refuted\n",
     );
 }
@@ -85,9 +85,9 @@ fn sally_does_not_know_where_the_marble_is() {
         );
         assert!(
             out.stderr.contains(
-                ":35:1: error: the check `actual knows(Sally, marble == basket)` fails\n"
+                ":35:1: error: the check actual `knows(Sally, marble == basket)` fails\n"
             ) && out.stderr.contains(
-                "= hint: it is false in the possible world marble = box, here = true, move = moved\n"
+                "= hint: it is false in the actual world marble = box, here = true, move = moved\n"
             ),
             "{backend}: {}",
             out.stderr

@@ -76,7 +76,7 @@ impl Printed {
 
     /// What the evaluator does with the story (None: it does not compile).
     pub fn trace(&self, text: &str) -> Option<Trace> {
-        crate::diff::dump(text);
+        dump(text);
         let program = epipen::compile_seeded(text, &self.sets, self.seed).ok()?;
         Some(bruteforce::trace(&program, &self.domain(&program)))
     }
@@ -638,5 +638,13 @@ fn arith(op: ArOp) -> &'static str {
         ArOp::Mul => "*",
         ArOp::Div => "/",
         ArOp::Mod => "%",
+    }
+}
+
+/// With `FUZZ_DUMP=path`, writes `text` there: the story about to run, for a run that
+/// does not end with a report (a stack overflow aborts the process).
+pub fn dump(text: &str) {
+    if let Some(path) = std::env::var_os("FUZZ_DUMP") {
+        let _ = std::fs::write(path, text);
     }
 }
