@@ -421,3 +421,43 @@ event flip {
         ]
     );
 }
+
+/// Occurrences that land after the same constant keep the order in which they happen:
+/// the prisoners' history reversed made κ ten times larger (122 224 nodes at n = 8
+/// instead of 12 233).
+#[test]
+fn occurrences_beside_the_same_constants_stay_in_order() {
+    let story = "const n = 3
+characters counter
+bool light
+bool counted[n]
+for k in 1..n {
+  event interview {
+    lit if light then light := false, counted[0] := true
+    for p in 1..n {
+      on[p] if not light and not counted[p] then light := true, counted[p] := true
+      left[p] if light or counted[p]
+    }
+    counter sees lit | others
+    actual on[k]
+  }
+}
+";
+    let program = compile(story);
+    let order = crate::engine::bdd::order::order(&program);
+    let names: Vec<&str> = order
+        .iter()
+        .map(|c| program.constants[*c].name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "light",
+            "counted[0]",
+            "counted[1]",
+            "counted[2]",
+            "interview#1",
+            "interview#2"
+        ]
+    );
+}
