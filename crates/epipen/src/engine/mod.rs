@@ -159,7 +159,10 @@ pub struct Engine {
 
 impl Engine {
     /// An engine at the start of `program` (which it shares: callers keep their `Rc`).
-    /// `Strategy::Auto` takes the BDD backend when every constant is a bool or an enum.
+    /// `Strategy::Auto` takes the BDD backend when every constant is a bool or an enum
+    /// and their types allow more than `explicit::AUTO_MAX_FINITE_TYPES` worlds, or the
+    /// events could make more than `explicit::AUTO_MAX_EVENT_WORLDS`; else the explicit
+    /// backend when it takes the story; else Z3.
     pub fn new(program: Rc<Program>, options: &Options) -> Engine {
         let shared = program.clone();
         let first = program
@@ -212,6 +215,10 @@ impl Engine {
                     match explicit(program.clone(), Size::Auto) {
                         Ok(driver) => driver,
                         Err(refusal) if refusal.timed_out => refused(refusal),
+                        Err(refusal) if refusal.events && by_types.is_some() => {
+                            tracing::debug!(why = refusal.why, "not the explicit backend");
+                            bdd(program.clone()).unwrap_or_else(|_| z3(program))
+                        }
                         Err(refusal) => {
                             tracing::debug!(why = refusal.why, "not the explicit backend");
                             z3(program)

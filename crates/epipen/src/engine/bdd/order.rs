@@ -36,11 +36,58 @@ fn member(name: &str) -> Option<(&str, usize)> {
 pub fn order(program: &Program) -> Vec<usize> {
     let interleaved = interleaved(program);
     let declared: Vec<usize> = (0..program.constants.len()).collect();
-    if interleaved != declared && spread(program, &declared) < spread(program, &interleaved) {
-        declared
-    } else {
-        interleaved
+    let chosen =
+        if interleaved != declared && spread(program, &declared) < spread(program, &interleaved) {
+            declared
+        } else {
+            interleaved
+        };
+    beside_their_cases(program, chosen)
+}
+
+/// Each event's occurrences moved right after the last constant (in `order`) that its
+/// cases read or change, after the occurrences already moved there: occurrences that
+/// land at one place keep the order in which they happen. A private announcement's
+/// occurrence beside what it reveals keeps κ linear in their number (secrets at n = 10:
+/// 40 nodes, 147 611 with the occurrences after every constant); a run of events over
+/// the same constants keeps its history in order after them (the prisoners at n = 8:
+/// 12 233 nodes, 122 224 with the history reversed).
+fn beside_their_cases(program: &Program, mut order: Vec<usize>) -> Vec<usize> {
+    let mut moves: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    for stmt in &program.statements {
+        events(stmt, &mut |event| {
+            let occ: Vec<usize> = event.occurrences.iter().map(|o| o.0).collect();
+            let mut read = Vec::new();
+            for case in &event.cases {
+                read.extend(case.pre.iter().flat_map(mentioned));
+                for (target, value) in &case.changes {
+                    read.push(target.0);
+                    read.extend(mentioned(value));
+                }
+            }
+            read.retain(|c| !occ.contains(c));
+            moves.push((occ, read));
+        });
     }
+    let mut moved: Vec<usize> = Vec::new();
+    for (occ, read) in moves {
+        if read.is_empty() {
+            continue;
+        }
+        order.retain(|c| !occ.contains(c));
+        let mut at = order
+            .iter()
+            .rposition(|c| read.contains(c))
+            .map_or(order.len(), |p| p + 1);
+        while at < order.len() && moved.contains(&order[at]) {
+            at += 1;
+        }
+        for (k, o) in occ.iter().enumerate() {
+            order.insert(at + k, *o);
+        }
+        moved.extend(occ);
+    }
+    order
 }
 
 /// First the constants that belong to no family, in declaration order, then every
@@ -139,8 +186,23 @@ fn events(stmt: &Stmt, f: &mut dyn FnMut(&EventStmt)) {
 /// The order as `--stats` prints it: the constants outside families, then the families
 /// interleaved, e.g. `x, y, then by index: paid[i] coin[i] (i in 0..200)`.
 pub fn describe(program: &Program, order: &[usize]) -> String {
+    let occurrences = order
+        .iter()
+        .any(|c| program.constants[*c].occurrence.is_some());
+    if occurrences {
+        let story: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|c| program.constants[*c].occurrence.is_none())
+            .collect();
+        return format!(
+            "{}; each event's occurrences after the last constant its cases use, in the \
+             order they happen (where the story's order puts them if they use none)",
+            describe(program, &story)
+        );
+    }
     let name = |c: &usize| program.constants[*c].name.as_str();
-    let declared = order.iter().enumerate().all(|(p, c)| p == *c);
+    let declared = order.windows(2).all(|w| w[0] < w[1]);
     if declared && order.iter().any(|c| member(name(c)).is_some()) {
         // Runs of a family's members with consecutive indices: `owner[0..5]`.
         /// A constant's name, and for a family member the run it starts: family, first

@@ -595,3 +595,78 @@ fn knowledge_by_view_classes_equals_quantification() {
         }
     }
 }
+
+/// An event's occurrence sits right after the last constant its cases use: n private
+/// announcements of `s[i]` keep κ linear in n (with the occurrences first, κ had to
+/// remember every `s[i]` until the occurrences: 147 611 nodes at n = 10).
+#[test]
+fn occurrences_sit_beside_the_constants_their_cases_use() {
+    let story = "const n = 4
+characters P[n]
+bool s[n], t
+for i in 0..n {
+  event tell {
+    yes if s[i]
+    no if not s[i]
+    nothing
+    P[i] sees yes | no | nothing
+  }
+}
+event flip {
+  up
+  down
+}
+";
+    let program = compile(story);
+    let order = crate::engine::bdd::order::order(&program);
+    let names: Vec<&str> = order
+        .iter()
+        .map(|c| program.constants[*c].name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "t", "flip", "s[0]", "tell#1", "s[1]", "tell#2", "s[2]", "tell#3", "s[3]", "tell#4"
+        ]
+    );
+}
+
+/// Occurrences that land after the same constant keep the order in which they happen:
+/// the prisoners' history reversed made κ ten times larger (122 224 nodes at n = 8
+/// instead of 12 233).
+#[test]
+fn occurrences_beside_the_same_constants_stay_in_order() {
+    let story = "const n = 3
+characters counter
+bool light
+bool counted[n]
+for k in 1..n {
+  event interview {
+    lit if light then light := false, counted[0] := true
+    for p in 1..n {
+      on[p] if not light and not counted[p] then light := true, counted[p] := true
+      left[p] if light or counted[p]
+    }
+    counter sees lit | others
+    actual on[k]
+  }
+}
+";
+    let program = compile(story);
+    let order = crate::engine::bdd::order::order(&program);
+    let names: Vec<&str> = order
+        .iter()
+        .map(|c| program.constants[*c].name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "light",
+            "counted[0]",
+            "counted[1]",
+            "counted[2]",
+            "interview#1",
+            "interview#2"
+        ]
+    );
+}

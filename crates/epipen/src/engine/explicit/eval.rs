@@ -540,15 +540,23 @@ impl ExplicitBackend {
             return Ok(g.clone());
         }
         let n = self.universe.len;
-        let mut gid = vec![0u32; n];
-        let mut count = usize::from(n > 0);
-        let dom = if learned.is_empty() {
+        // Refining the groups of the longest list of things learned already grouped (the
+        // lists only grow, and the views are dropped when the universe grows), or of none.
+        let (start, mut gid, mut count) = (1..learned.len())
+            .rev()
+            .find_map(|k| {
+                self.views
+                    .get(&(agent, k))
+                    .map(|g| (k, g.gid.clone(), g.count))
+            })
+            .unwrap_or_else(|| (0, vec![0u32; n], usize::from(n > 0)));
+        let dom = if learned.len() == start {
             Vec::new()
         } else {
             self.universe.ranges().to_vec()
         };
-        for item in learned.clone() {
-            let (lo, hi) = Self::key_range(&dom, &item);
+        for item in &learned[start..] {
+            let (lo, hi) = Self::key_range(&dom, item);
             let width = (hi - lo) as u128 + 1;
             let slots = (count as u128).saturating_mul(width);
             let dense = slots <= (4 * n as u128).max(1 << 20) && slots <= u128::from(u32::MAX);
@@ -561,7 +569,7 @@ impl ExplicitBackend {
                 // 10 000 span 25 million slots: 3 MB of bits, not 100 MB of ids).
                 let width = width as usize;
                 let mut used = vec![0u64; (count * width).div_ceil(64)];
-                self.keys(&item, &mut |w, key| {
+                self.keys(item, &mut |w, key| {
                     let slot = gid[w] as usize * width + (key - lo) as usize;
                     used[slot >> 6] |= 1 << (slot & 63);
                     gid[w] = slot as u32;
@@ -578,7 +586,7 @@ impl ExplicitBackend {
                 }
             } else {
                 let mut map: HashMap<(u32, i128), u32> = HashMap::with_capacity(n.min(1 << 20));
-                self.keys(&item, &mut |w, key| {
+                self.keys(item, &mut |w, key| {
                     let id = *map.entry((gid[w], key)).or_insert_with(|| {
                         fresh += 1;
                         fresh as u32 - 1

@@ -63,6 +63,10 @@ pub(crate) enum Size {
 /// Bool and enum stories with more worlds than this go to the BDD backend by default
 /// (the colour fairies' 9^5 worlds: 9.0 ms listed, 6.4 ms on BDDs, whole processes).
 pub(super) const AUTO_MAX_FINITE_TYPES: u128 = 1 << 12;
+/// Auto leaves a story with events to the BDD backend when the listed worlds times each
+/// event's cases exceed this (gossip's every pair at n = 4, 16 × 6⁶ = 746 496, stays
+/// here in 7 s; the prisoners at n = 5, 1 × 10⁸, take 0.9 s here and 0.03 s on BDDs).
+pub(super) const AUTO_MAX_EVENT_WORLDS: u128 = 1 << 22;
 /// The most worlds a state before the universe's bounds all hold is listed with natively.
 const EARLY_MAX_WORLDS: usize = 1 << 20;
 
@@ -149,6 +153,8 @@ pub(crate) struct Refusal {
     pub span: Option<Span>,
     /// The run's time ran out while listing the worlds: no other backend is tried.
     pub timed_out: bool,
+    /// Refused for the worlds the events would make: Auto tries the BDD backend next.
+    pub events: bool,
 }
 
 impl Refusal {
@@ -158,6 +164,7 @@ impl Refusal {
             why,
             span: None,
             timed_out: false,
+            events: false,
         }
     }
 }
@@ -193,6 +200,7 @@ impl ExplicitBackend {
                     .into(),
                 span: prefix.first().map(|e| e.span),
                 timed_out: false,
+                events: false,
             });
         }
         check_widths(&program, &root)?;
@@ -200,10 +208,32 @@ impl ExplicitBackend {
         tracing::debug!(worlds = len, bytes, "explicit backend: worlds listed");
         let occurrences = program.occurrences().count() as u128;
         if occurrences * len as u128 > MAX_OCCURRENCE_VALUES {
-            return Err(Refusal::because(format!(
-                "the explicit-worlds backend would keep {occurrences} columns of event \
-                 occurrences over {len} worlds, more than {MAX_OCCURRENCE_VALUES} values"
-            )));
+            return Err(Refusal {
+                events: true,
+                ..Refusal::because(format!(
+                    "the explicit-worlds backend would keep {occurrences} columns of event \
+                     occurrences over {len} worlds, more than {MAX_OCCURRENCE_VALUES} values"
+                ))
+            });
+        }
+        if !matches!(size, Size::Forced) {
+            // At most this many worlds after every event: each world of the universe
+            // with any case of each occurrence.
+            let bound = program.occurrences().fold(len as u128, |n, occ| {
+                let o = program.constants[occ.0].occurrence.expect("an occurrence");
+                n.saturating_mul(program.events[o.event.0].not_yet() as u128)
+            });
+            if bound > AUTO_MAX_EVENT_WORLDS {
+                return Err(Refusal {
+                    why: format!(
+                        "the events could make up to {bound} worlds of the {len} listed, \
+                         more than {AUTO_MAX_EVENT_WORLDS}"
+                    ),
+                    span: None,
+                    timed_out: false,
+                    events: true,
+                });
+            }
         }
         let prefix = prefix.into_iter().cloned().collect();
         let universe = Rc::new(Universe::new(columns, len));
@@ -697,6 +727,25 @@ impl Backend for ExplicitBackend {
         segments.push(base);
         let mut parent = old.parent.clone();
         parent.extend(made.iter().map(|&(w, _)| w));
+        // A world the event made agrees with the one it came from on everything learned
+        // before (the constants keep their columns, changes being terms; nothing learned
+        // reads the new occurrence): each view grows by its groups there, unless it
+        // mentions the occurrence or is not a prefix of what the character learned.
+        let views = std::mem::take(&mut self.views);
+        for ((agent, k), groups) in views {
+            let Some(items) = state.minds.learned.get(agent) else {
+                continue;
+            };
+            if k > items.len() || items[..k].iter().any(|i| reads(i, occ.0)) {
+                continue;
+            }
+            let mut gid = Vec::with_capacity(base + made.len());
+            gid.extend_from_slice(&groups.gid);
+            gid.extend(made.iter().map(|&(w, _)| groups.gid[w as usize]));
+            let count = groups.count;
+            self.views
+                .insert((agent, k), Rc::new(Groups { gid, count }));
+        }
         self.universe = Rc::new(Universe {
             columns,
             len: base + made.len(),
@@ -706,8 +755,6 @@ impl Backend for ExplicitBackend {
         });
         self.happened.resize(self.program.constants.len(), false);
         self.happened[occ.0] = true;
-        // Views were grouped over the universe before these worlds.
-        self.views.clear();
         self.joint.clear();
         self.memo.clear();
         self.plausible.clear();
@@ -931,5 +978,19 @@ impl Backend for ExplicitBackend {
     fn statement_done(&mut self) {
         self.memo.clear();
         self.plausible.clear();
+    }
+}
+
+/// Whether a learned item reads the occurrence constant `occ`.
+fn reads(item: &Learned, occ: usize) -> bool {
+    match item {
+        Learned::Const(c) => *c == occ,
+        Learned::Set(_) => false,
+        Learned::Expr(e) => e
+            .walk(&mut |x: &Expr| match x.kind {
+                ExprKind::Const(c) if c.0 == occ => Err(()),
+                _ => Ok(()),
+            })
+            .is_err(),
     }
 }

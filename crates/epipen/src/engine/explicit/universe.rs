@@ -163,6 +163,7 @@ pub(super) fn refusal(program: &Program, stop: Stop) -> Refusal {
     };
     Refusal {
         timed_out: matches!(stop, Stop::Timeout),
+        events: false,
         why,
         span: program
             .statements
@@ -196,6 +197,7 @@ pub(super) fn check_widths(program: &Program, root: &[Interval]) -> Result<(), R
                 .into(),
             span: Some(span),
             timed_out: false,
+            events: false,
         }),
     }
 }
