@@ -2,7 +2,9 @@
 """Every story of stories/ under two epipen binaries, interleaved (docs/benchmarks.md,
 "Phrasings and the floor"): for each story, one run of the old binary then one of the
 new, RUNS times (posix_spawn + wait4 of `epipen worlds STORY`, as `epipen bench` does);
-prints each story's medians, the ratio new / old, and the peak memory of each.
+prints each story's median wall times, the least CPU time (user + system) of each, the
+ratios new / old, and the peak memory of each. On a loaded machine the least CPU time is
+the steadier comparison.
 
     python3 bench/versus.py OLD NEW [RUNS] [STORY...]
 """
@@ -27,23 +29,27 @@ def run(exe, story):
     )
     os.close(devnull)
     _, status, usage = os.wait4(pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    return time.perf_counter() - start, cpu, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
 
 
-print("| story | old | new | new / old | old MB | new MB |")
-print("|---|---|---|---|---|---|")
+print("| story | old | new | new / old | old CPU | new CPU | new / old CPU | old MB | new MB |")
+print("|---|---|---|---|---|---|---|---|---|")
 for story in stories:
     times = {old: [], new: []}
     peak = {old: 0.0, new: 0.0}
+    cpu = {old: float("inf"), new: float("inf")}
     failed = set()
     for _ in range(runs):
         for exe in (old, new):
-            t, mb, code = run(exe, story)
+            t, c, mb, code = run(exe, story)
             times[exe].append(t)
+            cpu[exe] = min(cpu[exe], c)
             peak[exe] = max(peak[exe], mb)
             if code != 0:
                 failed.add(exe)
     a, b = statistics.median(times[old]), statistics.median(times[new])
     mark = " (failed: " + ", ".join(sorted(failed)) + ")" if failed else ""
     print(f"| {os.path.basename(story)}{mark} | {a * 1000:.1f} ms | {b * 1000:.1f} ms | {b / a:.2f} "
+          f"| {cpu[old] * 1000:.1f} ms | {cpu[new] * 1000:.1f} ms | {cpu[new] / max(cpu[old], 1e-9):.2f} "
           f"| {peak[old]:.0f} | {peak[new]:.0f} |", flush=True)

@@ -44,6 +44,40 @@ fn differential(cases: u32, seed: u64) {
     })
 }
 
+/// The generator writes counts and sums of bools (issue 21: `count(…) op k`, sums of
+/// `if φ then w else v`, comparisons of such sums, counts of knowledge): among 300
+/// stories of a fixed seed, both `count(…)` compared with a value and `sum(…: if …)`
+/// occur, and some count is over knowledge operators.
+#[test]
+fn the_generator_writes_counts_and_sums_of_bools() {
+    // Deep stories: generated and printed on a large stack, as the fuzzer does.
+    with_stack(|| {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{RngAlgorithm, TestRng};
+        let mut runner = TestRunner::new_with_rng(
+            ProptestConfig::default(),
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[21; 32]),
+        );
+        let strategy = story::story();
+        let (mut counts, mut sums, mut of_knowledge) = (0, 0, 0);
+        for _ in 0..300 {
+            let s = strategy.new_tree(&mut runner).expect("a story").current();
+            let text = print::print(&s).text;
+            counts += usize::from(text.contains("count("));
+            sums += usize::from(text.contains("sum(") && text.contains(": if "));
+            of_knowledge += usize::from(text.lines().any(|l| {
+                l.split("count(")
+                    .skip(1)
+                    .any(|rest| rest.split(')').next().is_some_and(|c| c.contains("knows")))
+            }));
+        }
+        assert!(
+            counts >= 10 && sums >= 3 && of_knowledge >= 1,
+            "counts {counts}, sums {sums}, counts of knowledge {of_knowledge}"
+        );
+    })
+}
+
 /// A fixed sample of stories, the same on every run.
 #[test]
 fn differential_fixed_seed() {

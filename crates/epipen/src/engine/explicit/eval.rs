@@ -561,7 +561,19 @@ impl ExplicitBackend {
             let slots = (count as u128).saturating_mul(width);
             let dense = slots <= (4 * n as u128).max(1 << 20) && slots <= u128::from(u32::MAX);
             let mut fresh = 0usize;
-            if dense {
+            if dense && slots <= 1 << 20 {
+                // A table of ids per slot (at most 4 MB).
+                let width = width as usize;
+                let mut map = vec![u32::MAX; count * width];
+                self.keys(item, &mut |w, key| {
+                    let slot = &mut map[gid[w] as usize * width + (key - lo) as usize];
+                    if *slot == u32::MAX {
+                        *slot = fresh as u32;
+                        fresh += 1;
+                    }
+                    gid[w] = *slot;
+                })?;
+            } else if dense {
                 // Each world's slot (its group so far, the item's value) written over its
                 // group id, the slots in use marked in a bitmap; then each slot is
                 // renumbered by its rank among those in use: groups in the order of
