@@ -21,7 +21,7 @@ use explicit::{ExplicitBackend, Refusal, Size};
 pub use solver::Cancel;
 use symbolic::Z3Backend;
 
-use crate::ir::{CharId, CheckpointId, EventId, Program, Stmt};
+use crate::ir::{ArithOp, CharId, CheckpointId, EventId, Expr, ExprKind, Program, Stmt};
 use crate::syntax::Span;
 use crate::worlds::{self, Model, World, WorldCount, WorldSet};
 
@@ -334,4 +334,21 @@ pub fn solve(program: &Program, limit: u64) -> Result<WorldSet, EngineError> {
         span: end,
         error: error.into(),
     })
+}
+
+/// The summands of a chain of `+`, `-` and unary `-`, with their signs (the linear forms
+/// of the BDD backend's thresholds and of the explicit backend's bounds).
+pub(crate) fn summands<'e>(e: &'e Expr, positive: bool, out: &mut Vec<(bool, &'e Expr)>) {
+    match &e.kind {
+        ExprKind::Arith(ArithOp::Add, a, b) => {
+            summands(a, positive, out);
+            summands(b, positive, out);
+        }
+        ExprKind::Arith(ArithOp::Sub, a, b) => {
+            summands(a, positive, out);
+            summands(b, !positive, out);
+        }
+        ExprKind::Neg(a) => summands(a, !positive, out),
+        _ => out.push((positive, e)),
+    }
 }

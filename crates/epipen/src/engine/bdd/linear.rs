@@ -277,7 +277,7 @@ impl BddBackend {
             return self.int(e, state);
         }
         let mut parts: Vec<(bool, &Expr)> = Vec::new();
-        summands(e, true, &mut parts);
+        crate::engine::summands(e, true, &mut parts);
         let mut terms: Vec<(usize, Partition)> = Vec::with_capacity(parts.len());
         for (positive, x) in parts {
             let p = self.int_value(x, state)?;
@@ -294,22 +294,6 @@ impl BddBackend {
         let mut terms = terms.into_iter().map(|(_, p)| p);
         let first = terms.next().expect("a sum has two sides");
         terms.try_fold(first, |acc, p| acc.arith(ArithOp::Add, &p))
-    }
-}
-
-/// The summands of a chain of `+`, `-` and unary `-`, with their signs.
-fn summands<'e>(e: &'e Expr, positive: bool, out: &mut Vec<(bool, &'e Expr)>) {
-    match &e.kind {
-        ExprKind::Arith(ArithOp::Add, a, b) => {
-            summands(a, positive, out);
-            summands(b, positive, out);
-        }
-        ExprKind::Arith(ArithOp::Sub, a, b) => {
-            summands(a, positive, out);
-            summands(b, !positive, out);
-        }
-        ExprKind::Neg(a) => summands(a, !positive, out),
-        _ => out.push((positive, e)),
     }
 }
 

@@ -476,7 +476,7 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
 /// is nested: `count(…)` over hundreds of bools is a sum of as many `if`s).
 fn narrow_sum(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty> {
     let mut terms: Vec<(bool, &Expr)> = Vec::new();
-    summands(e, true, &mut terms);
+    crate::engine::summands(e, true, &mut terms);
     let values: Vec<Interval> = terms
         .iter()
         .map(|(positive, t)| {
@@ -498,22 +498,6 @@ fn narrow_sum(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Em
         before = before.add(values[k]);
     }
     Ok(())
-}
-
-/// The summands of a chain of `+`, `-` and unary `-`, with their signs.
-fn summands<'e>(e: &'e Expr, positive: bool, out: &mut Vec<(bool, &'e Expr)>) {
-    match &e.kind {
-        ExprKind::Arith(ArithOp::Add, a, b) => {
-            summands(a, positive, out);
-            summands(b, positive, out);
-        }
-        ExprKind::Arith(ArithOp::Sub, a, b) => {
-            summands(a, positive, out);
-            summands(b, !positive, out);
-        }
-        ExprKind::Neg(a) => summands(a, !positive, out),
-        _ => out.push((positive, e)),
-    }
 }
 
 /// Narrows the box so that `a` is `want_a` or `b` is `want_b`: by the side that can be,
