@@ -164,10 +164,10 @@ mod tests {
         World(values.iter().map(|&n| Value::Int(n)).collect())
     }
 
-    #[test]
-    fn edges_join_worlds_with_equal_views() {
-        // Three worlds; A sees the first value, B sees nothing.
-        let model = Model {
+    /// Three worlds; A sees the first value, B sees nothing; A's plausibility is flat, B
+    /// finds the second world most plausible.
+    fn three_worlds() -> Model {
+        Model {
             before: None,
             worlds: vec![w(&[1, 1]), w(&[1, 2]), w(&[2, 2])],
             views: vec![
@@ -179,7 +179,12 @@ mod tests {
                 vec![vec![], vec![], vec![]],
             ],
             ranks: vec![vec![vec![]; 3], vec![vec![1], vec![0], vec![1]]],
-        };
+        }
+    }
+
+    #[test]
+    fn edges_join_worlds_with_equal_views() {
+        let model = three_worlds();
         assert_eq!(
             edges(&model),
             vec![
@@ -206,19 +211,7 @@ mod tests {
     fn arrows_point_at_the_most_plausible_worlds_of_the_class() {
         // B cannot tell the three worlds apart and finds the second most plausible; A's
         // plausibility is flat.
-        let model = Model {
-            before: None,
-            worlds: vec![w(&[1, 1]), w(&[1, 2]), w(&[2, 2])],
-            views: vec![
-                vec![
-                    vec![Value::Int(1)],
-                    vec![Value::Int(1)],
-                    vec![Value::Int(2)],
-                ],
-                vec![vec![], vec![], vec![]],
-            ],
-            ranks: vec![vec![vec![]; 3], vec![vec![1], vec![0], vec![1]]],
-        };
+        let model = three_worlds();
         let to_second = |from| Arrow {
             from,
             to: 1,
