@@ -8,7 +8,7 @@ use crate::diagnostic::Diagnostic;
 use crate::lexer::TokenKind;
 use crate::span::Span;
 
-use super::{MAX_NESTING, PResult, Parser, unclosed};
+use super::{PResult, Parser, unclosed};
 
 /// What an event block holds, for messages.
 const EVENT_LINES: &str = "a case, a `sees` line, `actual`, `for` or `if`";
@@ -36,13 +36,7 @@ impl Parser<'_> {
                 diag
             });
         }
-        if self.blocks >= MAX_NESTING {
-            return Err(self.too_deep());
-        }
-        let open = self.bump();
-        self.blocks += 1;
-        let items = self.event_items();
-        self.blocks -= 1;
+        let (open, items) = self.nested(Self::event_items)?;
         if !self.at(&TokenKind::RBlock) {
             return Err(unclosed(&open));
         }
@@ -136,14 +130,8 @@ impl Parser<'_> {
         let otherwise = if self.at(&TokenKind::Else) {
             self.bump();
             if self.at(&TokenKind::If) {
-                if self.blocks >= MAX_NESTING {
-                    return Err(self.too_deep());
-                }
-                let start = self.bump().span;
-                self.blocks += 1;
-                let kind = self.event_if();
-                self.blocks -= 1;
-                let kind = kind?;
+                let (start, kind) = self.nested(Self::event_if)?;
+                let (start, kind) = (start.span, kind?);
                 let end = self.toks[self.pos.saturating_sub(1)].span.end;
                 Some(vec![EventItem {
                     kind,

@@ -2,7 +2,7 @@
 
 use crate::ast::{Block, Decl, Expr, ExprKind, Ident, Range, SortName, Stmt, StmtKind};
 use crate::diagnostic::Diagnostic;
-use crate::lexer::TokenKind;
+use crate::lexer::{Token, TokenKind};
 use crate::span::Span;
 
 use super::{
@@ -403,14 +403,8 @@ impl Parser<'_> {
             self.bump();
             if self.at(&TokenKind::If) {
                 // An `else if` nests like a block.
-                if self.blocks >= MAX_NESTING {
-                    return Err(self.too_deep());
-                }
-                let start = self.bump().span;
-                self.blocks += 1;
-                let kind = self.if_statement();
-                self.blocks -= 1;
-                let kind = kind?;
+                let (start, kind) = self.nested(Self::if_statement)?;
+                let (start, kind) = (start.span, kind?);
                 let end = self.toks[self.pos.saturating_sub(1)].span.end;
                 let span = Span::new(start.start, end);
                 Some(Block {
@@ -477,6 +471,19 @@ impl Parser<'_> {
         ))
     }
 
+    /// Bumps the token that opens a nested part (`{`, or the `if` of an `else if`) and
+    /// parses the part with `parse` one level deeper; an error when that is too deep.
+    pub(super) fn nested<T>(&mut self, parse: impl FnOnce(&mut Self) -> T) -> PResult<(Token, T)> {
+        if self.blocks >= MAX_NESTING {
+            return Err(self.too_deep());
+        }
+        let open = self.bump();
+        self.blocks += 1;
+        let inside = parse(self);
+        self.blocks -= 1;
+        Ok((open, inside))
+    }
+
     /// `{ statements }`; `after` names what precedes it, for messages.
     pub(super) fn block(&mut self, after: &str) -> PResult<Block> {
         if !self.at(&TokenKind::LBlock) {
@@ -490,13 +497,7 @@ impl Parser<'_> {
             }
             return Err(diag);
         }
-        if self.blocks >= MAX_NESTING {
-            return Err(self.too_deep());
-        }
-        let open = self.bump();
-        self.blocks += 1;
-        let statements = self.statements(true);
-        self.blocks -= 1;
+        let (open, statements) = self.nested(|p| p.statements(true))?;
         if !self.at(&TokenKind::RBlock) {
             return Err(unclosed(&open));
         }
