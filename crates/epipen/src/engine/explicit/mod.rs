@@ -29,8 +29,8 @@ use eval::{CHUNK, Groups, MemoKey};
 use search::{Limits, Stop};
 pub(super) use universe::finite_type_worlds;
 use universe::{
-    MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, list_worlds, list_worlds_in,
-    refusal, type_box_after,
+    MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, event_worlds, list_worlds,
+    list_worlds_in, refusal, type_box_after,
 };
 
 /// The most worlds the backend lists, and the most search nodes it spends listing them,
@@ -217,13 +217,8 @@ impl ExplicitBackend {
             });
         }
         if !matches!(size, Size::Forced) {
-            // At most this many worlds after every event: each world of the universe
-            // with any case of each occurrence.
-            let bound = program.occurrences().fold(len as u128, |n, occ| {
-                let o = program.constants[occ.0].occurrence.expect("an occurrence");
-                n.saturating_mul(program.events[o.event.0].not_yet() as u128)
-            });
-            if bound > AUTO_MAX_EVENT_WORLDS {
+            if let Some(bound) = event_worlds(&program, len).filter(|&b| b > AUTO_MAX_EVENT_WORLDS)
+            {
                 return Err(Refusal {
                     why: format!(
                         "the events could make up to {bound} worlds of the {len} listed, \

@@ -267,3 +267,33 @@ pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
         | ExprKind::Group { .. } => return None,
     })
 }
+
+/// At most how many worlds the events of `program` could make from `len` listed worlds
+/// (each world with any case of each occurrence), or `None` for a story without events.
+pub(super) fn event_worlds(program: &Program, len: usize) -> Option<u128> {
+    let mut occurrences = program.occurrences().peekable();
+    occurrences.peek()?;
+    Some(occurrences.fold(len as u128, |n, occ| {
+        let o = program.constants[occ.0].occurrence.expect("an occurrence");
+        n.saturating_mul(program.events[o.event.0].not_yet() as u128)
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::event_worlds;
+
+    /// A story without events makes no more worlds than it lists, however many (Sum
+    /// and Product at x + y <= 10 000 lists 25 million and stays with this backend); one
+    /// with an event makes each listed world once per case of each occurrence.
+    #[test]
+    fn only_events_multiply_the_worlds() {
+        let plain = "characters A\nint x\nannounce 0 <= x and x < 10\nA learns x\n";
+        let program = crate::compile(plain, &[]).expect("the story compiles");
+        assert_eq!(event_worlds(&program, 25_000_000), None);
+        let flip = "characters a, b\nbool heads\nevent flip {\n  lands_heads then heads := true\n  \
+                    lands_tails then heads := false\n  b sees lands_heads | lands_tails\n}\n";
+        let program = crate::compile(flip, &[]).expect("the story compiles");
+        assert_eq!(event_worlds(&program, 5), Some(5 * 2));
+    }
+}
