@@ -216,19 +216,17 @@ impl ExplicitBackend {
                 ))
             });
         }
-        if !matches!(size, Size::Forced) {
-            if let Some(bound) = event_worlds(&program, len).filter(|&b| b > AUTO_MAX_EVENT_WORLDS)
-            {
-                return Err(Refusal {
-                    why: format!(
-                        "the events could make up to {bound} worlds of the {len} listed, \
-                         more than {AUTO_MAX_EVENT_WORLDS}"
-                    ),
-                    span: None,
-                    timed_out: false,
-                    events: true,
-                });
-            }
+        let bound = event_worlds(&program, len).filter(|&b| b > AUTO_MAX_EVENT_WORLDS);
+        if let (Some(bound), false) = (bound, matches!(size, Size::Forced)) {
+            return Err(Refusal {
+                why: format!(
+                    "the events could make up to {bound} worlds of the {len} listed, \
+                     more than {AUTO_MAX_EVENT_WORLDS}"
+                ),
+                span: None,
+                timed_out: false,
+                events: true,
+            });
         }
         let prefix = prefix.into_iter().cloned().collect();
         let universe = Rc::new(Universe::new(columns, len));
