@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use super::eval::CHUNK;
-use super::{ExplicitBackend, Learned, State};
+use super::{ExplicitBackend, Learned, State, WorldIds};
 use crate::engine::SolverError;
 
 impl ExplicitBackend {
@@ -15,7 +15,7 @@ impl ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         agent: usize,
-    ) -> Result<Rc<Vec<u32>>, SolverError> {
+    ) -> Result<Rc<WorldIds>, SolverError> {
         let ranks = state.minds.ranks[agent].clone();
         if ranks.is_empty() {
             return Ok(state.worlds.clone());
@@ -29,17 +29,17 @@ impl ExplicitBackend {
             let values = self.rank_values(rank, &alive)?;
             let mut least: Vec<Option<i128>> = vec![None; groups.count];
             for (w, v) in alive.iter().zip(&values) {
-                let slot = &mut least[groups.gid[*w as usize] as usize];
+                let slot = &mut least[groups.of(*w)];
                 if slot.is_none_or(|l| *v < l) {
                     *slot = Some(*v);
                 }
             }
             alive = (alive.iter().zip(&values))
-                .filter(|(w, v)| least[groups.gid[**w as usize] as usize] == Some(**v))
+                .filter(|(w, v)| least[groups.of(**w)] == Some(**v))
                 .map(|(w, _)| *w)
                 .collect();
         }
-        let alive = Rc::new(alive);
+        let alive = Rc::new(WorldIds::from_sorted(alive, self.universe.len));
         self.plausible.insert((state.id, agent), alive.clone());
         Ok(alive)
     }

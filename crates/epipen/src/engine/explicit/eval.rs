@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::{ExplicitBackend, Learned, State};
+use super::{ExplicitBackend, Flags, Groups, Learned, State, WorldIds};
 use crate::engine::SolverError;
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 
@@ -48,14 +48,6 @@ pub(super) fn internal(what: &str) -> SolverError {
     ))
 }
 
-/// A character's view of the universe: which group each world falls in (the worlds of a
-/// group look alike to the character).
-pub(super) struct Groups {
-    /// `gid[w]`: the group of universe world `w`.
-    pub gid: Vec<u32>,
-    pub count: usize,
-}
-
 /// Memo keys: the operator's kind, the address of its expression, the agent and the
 /// state's id.
 pub(super) type MemoKey = (u8, usize, usize, u64);
@@ -66,14 +58,14 @@ impl ExplicitBackend {
     pub(super) fn eval_bools(
         &mut self,
         e: &Expr,
-        worlds: &[u32],
+        worlds: &WorldIds,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Vec<bool>, SolverError> {
-        let mut out = Vec::with_capacity(worlds.len());
-        for chunk in worlds.chunks(CHUNK) {
+    ) -> Result<Flags, SolverError> {
+        let mut out = Flags::with_capacity(worlds.len());
+        for chunk in worlds.chunks() {
             self.check_deadline()?;
-            out.extend(self.eval(e, chunk, state, saved)?.bools()?);
+            out.extend(self.eval(e, &chunk, state, saved)?.bools()?);
         }
         Ok(out)
     }
@@ -268,7 +260,7 @@ impl ExplicitBackend {
         &mut self,
         agent: usize,
         exprs: &[Expr],
-        worlds: Rc<Vec<u32>>,
+        worlds: Rc<WorldIds>,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Vec<bool>, SolverError> {
@@ -277,10 +269,10 @@ impl ExplicitBackend {
             // The values of every constant tell the worlds apart: a group agrees when it
             // holds at most one world of the state.
             let mut seen = vec![0u8; groups.count];
-            for chunk in worlds.chunks(CHUNK) {
+            for chunk in worlds.chunks() {
                 self.check_deadline()?;
-                for w in chunk {
-                    let g = &mut seen[groups.gid[*w as usize] as usize];
+                for w in chunk.iter() {
+                    let g = &mut seen[groups.of(*w)];
                     *g = (*g).saturating_add(1);
                 }
             }
@@ -290,14 +282,14 @@ impl ExplicitBackend {
         let mut agree = vec![true; groups.count];
         let mut first: Vec<i128> = vec![0; groups.count * arity];
         let mut seen = vec![false; groups.count];
-        for chunk in worlds.chunks(CHUNK) {
+        for chunk in worlds.chunks() {
             self.check_deadline()?;
             let values = exprs
                 .iter()
-                .map(|x| self.eval(x, chunk, state, saved)?.ints())
+                .map(|x| self.eval(x, &chunk, state, saved)?.ints())
                 .collect::<Result<Vec<_>, _>>()?;
             for (i, w) in chunk.iter().enumerate() {
-                let g = groups.gid[*w as usize] as usize;
+                let g = groups.of(*w);
                 if !agree[g] {
                     continue;
                 }
@@ -355,17 +347,17 @@ impl ExplicitBackend {
         &mut self,
         groups: &Groups,
         formula: &Expr,
-        worlds: &[u32],
+        worlds: &WorldIds,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Vec<bool>, SolverError> {
         let mut good = vec![true; groups.count];
-        for chunk in worlds.chunks(CHUNK) {
+        for chunk in worlds.chunks() {
             self.check_deadline()?;
-            let phi = self.eval(formula, chunk, state, saved)?.bools()?;
+            let phi = self.eval(formula, &chunk, state, saved)?.bools()?;
             for (w, holds) in chunk.iter().zip(phi) {
                 if !holds {
-                    good[groups.gid[*w as usize] as usize] = false;
+                    good[groups.of(*w)] = false;
                 }
             }
         }
@@ -442,7 +434,7 @@ impl ExplicitBackend {
                 let mut out = vec![true; chunk.len()];
                 for (groups, offset) in all.iter().zip(&offsets) {
                     for (o, w) in out.iter_mut().zip(chunk) {
-                        *o &= table[offset + groups.gid[*w as usize] as usize];
+                        *o &= table[offset + groups.of(*w)];
                     }
                 }
                 Ok(out)
@@ -471,20 +463,20 @@ impl ExplicitBackend {
             x
         }
         let worlds = state.worlds.clone();
-        for &w in worlds.iter() {
-            let first = find(&mut parent, all[0].gid[w as usize] as usize);
+        for w in worlds.iter() {
+            let first = find(&mut parent, all[0].of(w));
             for (groups, offset) in all.iter().zip(offsets).skip(1) {
-                let other = find(&mut parent, offset + groups.gid[w as usize] as usize);
+                let other = find(&mut parent, offset + groups.of(w));
                 parent[other] = first;
             }
         }
         let mut good = vec![true; total];
-        for chunk in worlds.chunks(CHUNK) {
+        for chunk in worlds.chunks() {
             self.check_deadline()?;
-            let phi = self.eval(formula, chunk, state, saved)?.bools()?;
+            let phi = self.eval(formula, &chunk, state, saved)?.bools()?;
             for (w, holds) in chunk.iter().zip(phi) {
                 if !holds {
-                    let root = find(&mut parent, all[0].gid[*w as usize] as usize);
+                    let root = find(&mut parent, all[0].of(*w));
                     good[root] = false;
                 }
             }
@@ -510,18 +502,15 @@ impl ExplicitBackend {
             let other = self.groups(state, a)?;
             let mut map: HashMap<(u32, u32), u32> = HashMap::new();
             let gid: Vec<u32> = joint
-                .gid
-                .iter()
-                .zip(&other.gid)
+                .ids()
+                .into_iter()
+                .zip(other.ids())
                 .map(|(x, y)| {
                     let fresh = map.len() as u32;
-                    *map.entry((*x, *y)).or_insert(fresh)
+                    *map.entry((x, y)).or_insert(fresh)
                 })
                 .collect();
-            joint = Rc::new(Groups {
-                gid,
-                count: map.len(),
-            });
+            joint = Rc::new(Groups::new(gid, map.len()));
         }
         self.joint.insert(key, joint.clone());
         Ok(joint)
@@ -542,14 +531,10 @@ impl ExplicitBackend {
         let n = self.universe.len;
         // Refining the groups of the longest list of things learned already grouped (the
         // lists only grow, and the views are dropped when the universe grows), or of none.
-        let (start, mut gid, mut count) = (1..learned.len())
+        let (start, mut groups) = (1..learned.len())
             .rev()
-            .find_map(|k| {
-                self.views
-                    .get(&(agent, k))
-                    .map(|g| (k, g.gid.clone(), g.count))
-            })
-            .unwrap_or_else(|| (0, vec![0u32; n], usize::from(n > 0)));
+            .find_map(|k| self.views.get(&(agent, k)).map(|g| (k, g.clone())))
+            .unwrap_or_else(|| (0, Rc::new(Groups::one(n))));
         let dom = if learned.len() == start {
             Vec::new()
         } else {
@@ -557,58 +542,9 @@ impl ExplicitBackend {
         };
         for item in &learned[start..] {
             let (lo, hi) = Self::key_range(&dom, item);
-            let width = (hi - lo) as u128 + 1;
-            let slots = (count as u128).saturating_mul(width);
-            let dense = slots <= (4 * n as u128).max(1 << 20) && slots <= u128::from(u32::MAX);
-            let mut fresh = 0usize;
-            if dense && slots <= 1 << 20 {
-                // A table of ids per slot (at most 4 MB).
-                let width = width as usize;
-                let mut map = vec![u32::MAX; count * width];
-                self.keys(item, &mut |w, key| {
-                    let slot = &mut map[gid[w] as usize * width + (key - lo) as usize];
-                    if *slot == u32::MAX {
-                        *slot = fresh as u32;
-                        fresh += 1;
-                    }
-                    gid[w] = *slot;
-                })?;
-            } else if dense {
-                // Each world's slot (its group so far, the item's value) written over its
-                // group id, the slots in use marked in a bitmap; then each slot is
-                // renumbered by its rank among those in use: groups in the order of
-                // their slots, with no table of slots (Sum and Product's products at
-                // 10 000 span 25 million slots: 3 MB of bits, not 100 MB of ids).
-                let width = width as usize;
-                let mut used = vec![0u64; (count * width).div_ceil(64)];
-                self.keys(item, &mut |w, key| {
-                    let slot = gid[w] as usize * width + (key - lo) as usize;
-                    used[slot >> 6] |= 1 << (slot & 63);
-                    gid[w] = slot as u32;
-                })?;
-                let mut before = Vec::with_capacity(used.len());
-                for word in &used {
-                    before.push(fresh as u32);
-                    fresh += word.count_ones() as usize;
-                }
-                for g in gid.iter_mut() {
-                    let slot = *g as usize;
-                    let below = used[slot >> 6] & ((1u64 << (slot & 63)) - 1);
-                    *g = before[slot >> 6] + below.count_ones();
-                }
-            } else {
-                let mut map: HashMap<(u32, i128), u32> = HashMap::with_capacity(n.min(1 << 20));
-                self.keys(item, &mut |w, key| {
-                    let id = *map.entry((gid[w], key)).or_insert_with(|| {
-                        fresh += 1;
-                        fresh as u32 - 1
-                    });
-                    gid[w] = id;
-                })?;
-            }
-            count = fresh;
+            let split = Rc::unwrap_or_clone(groups).refined(lo, hi, |f| self.keys(item, f))?;
+            groups = Rc::new(split);
         }
-        let groups = Rc::new(Groups { gid, count });
         self.views.insert(key, groups.clone());
         Ok(groups)
     }
@@ -647,10 +583,7 @@ impl ExplicitBackend {
 
 /// A per-group table read at the worlds of a chunk.
 fn lookup(table: &[bool], groups: &Groups, chunk: &[u32]) -> Vec<bool> {
-    chunk
-        .iter()
-        .map(|w| table[groups.gid[*w as usize] as usize])
-        .collect()
+    chunk.iter().map(|w| table[groups.of(*w)]).collect()
 }
 
 /// Integer arithmetic as the language defines it.

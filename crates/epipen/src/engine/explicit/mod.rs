@@ -10,8 +10,11 @@ mod belief;
 mod bound;
 mod column;
 mod eval;
+mod flags;
+mod groups;
 mod search;
 mod universe;
+mod world_ids;
 
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
@@ -25,13 +28,16 @@ use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use bound::Interval;
-use eval::{CHUNK, Groups, MemoKey};
+use eval::{CHUNK, MemoKey};
+use flags::Flags;
+use groups::Groups;
 use search::{Limits, Stop};
 pub(super) use universe::finite_type_worlds;
 use universe::{
     MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, event_worlds, list_worlds,
     list_worlds_in, refusal, type_box_after,
 };
+use world_ids::WorldIds;
 
 /// The most worlds the backend lists, and the most search nodes it spends listing them,
 /// when it is chosen automatically (a story beyond either goes to Z3) and when it is
@@ -76,7 +82,7 @@ const EARLY_MAX_WORLDS: usize = 1 << 20;
 enum Learned {
     Const(usize),
     Expr(Rc<Expr>),
-    Set(Rc<Vec<bool>>),
+    Set(Rc<Flags>),
 }
 
 /// A knowledge state: the indices of κ's worlds (sorted), and what each character
@@ -87,7 +93,7 @@ pub(crate) struct State {
     /// still to come: κ is then the constants' types and the ones before, not yet the
     /// universe that `worlds` lists.
     pending: usize,
-    worlds: Rc<Vec<u32>>,
+    worlds: Rc<WorldIds>,
     minds: Rc<Minds>,
 }
 
@@ -104,8 +110,8 @@ pub(crate) struct Minds {
 /// A set of worlds: which of a state's worlds it holds.
 #[derive(Clone)]
 pub(crate) struct Set {
-    worlds: Rc<Vec<u32>>,
-    bits: Rc<Vec<bool>>,
+    worlds: Rc<WorldIds>,
+    bits: Rc<Flags>,
 }
 
 pub(crate) struct ExplicitBackend {
@@ -122,7 +128,7 @@ pub(crate) struct ExplicitBackend {
     memo: HashMap<MemoKey, Rc<Vec<bool>>>,
     /// The worlds each agent finds most plausible, by (state, agent), for the running
     /// statement.
-    plausible: HashMap<(u64, usize), Rc<Vec<u32>>>,
+    plausible: HashMap<(u64, usize), Rc<WorldIds>>,
     /// Each character's groups, by (character, how many things it has learned): what a
     /// character learns only grows.
     views: HashMap<(usize, usize), Rc<Groups>>,
@@ -269,7 +275,7 @@ impl ExplicitBackend {
         }
     }
 
-    fn state(&mut self, pending: usize, worlds: Rc<Vec<u32>>, minds: Rc<Minds>) -> Rc<State> {
+    fn state(&mut self, pending: usize, worlds: Rc<WorldIds>, minds: Rc<Minds>) -> Rc<State> {
         self.next_id += 1;
         Rc::new(State {
             id: self.next_id,
@@ -281,7 +287,7 @@ impl ExplicitBackend {
 
     /// A state of no world, to evaluate knowledge-free expressions with.
     fn scratch(&mut self) -> Rc<State> {
-        self.state(0, Rc::new(Vec::new()), Rc::default())
+        self.state(0, Rc::new(WorldIds::List(Vec::new())), Rc::default())
     }
 
     /// A state before the universe's bounds all hold, listed natively when its worlds
@@ -316,7 +322,7 @@ impl ExplicitBackend {
             universe,
             self.deadline,
         );
-        let all = Rc::new((0..len as u32).collect());
+        let all = Rc::new(WorldIds::range(0, len));
         let state = backend.state(0, all, state.minds.clone());
         Some((backend, state))
     }
@@ -417,14 +423,14 @@ impl ExplicitBackend {
     }
 
     /// The first `limit` of `worlds` in canonical order.
-    fn first(&self, worlds: &[u32], limit: usize) -> Vec<u32> {
+    fn first(&self, worlds: &WorldIds, limit: usize) -> Vec<u32> {
         if worlds.len() <= limit {
-            let mut keys: Vec<(u64, u32)> = worlds.iter().map(|&w| self.key(w)).collect();
+            let mut keys: Vec<(u64, u32)> = worlds.iter().map(|w| self.key(w)).collect();
             keys.sort_unstable();
             return keys.into_iter().map(|(_, w)| w).collect();
         }
         let mut heap = BinaryHeap::with_capacity(limit + 1);
-        for &w in worlds {
+        for w in worlds.iter() {
             heap.push(self.key(w));
             if heap.len() > limit {
                 heap.pop();
@@ -445,16 +451,13 @@ impl ExplicitBackend {
         // Counted first: the list is made at its size (no growth copying it), and not
         // at all when every world stays (Sum and Product's first announcement at 10 000
         // keeps its 25 million worlds: the state shares them).
-        let count = set.bits.iter().filter(|b| **b == keep).count();
+        let count = set.bits.count(keep);
         if count == state.worlds.len() {
             return Ok(self.state(0, state.worlds.clone(), state.minds.clone()));
         }
-        let mut worlds = Vec::with_capacity(count);
-        for (chunk, bits) in state.worlds.chunks(CHUNK).zip(set.bits.chunks(CHUNK)) {
-            self.check_deadline()?;
-            let kept = chunk.iter().zip(bits).filter(|(_, b)| **b == keep);
-            worlds.extend(kept.map(|(w, _)| *w));
-        }
+        let worlds = (state.worlds).select(&set.bits, keep, count, self.universe.len, || {
+            self.check_deadline()
+        })?;
         Ok(self.state(0, Rc::new(worlds), state.minds.clone()))
     }
 
@@ -479,18 +482,18 @@ impl ExplicitBackend {
     }
 
     /// A set of a state's worlds as a bit per universe world (false outside the state).
-    fn universe_bits(&self, set: &Set) -> Rc<Vec<bool>> {
-        let mut bits = vec![false; self.universe.len];
+    fn universe_bits(&self, set: &Set) -> Rc<Flags> {
+        let mut bits = Flags::filled(self.universe.len, false);
         for (w, b) in set.worlds.iter().zip(set.bits.iter()) {
-            bits[*w as usize] = *b;
+            bits.set(w as usize, b);
         }
         Rc::new(bits)
     }
 
     /// Whether a formula learned over the universe as it was then holds at world `w`
     /// (made later by an event: at the world it came from).
-    fn learned_bit(&self, bits: &[bool], w: usize) -> bool {
-        bits[self.universe.ancestor(w, bits.len())]
+    fn learned_bit(&self, bits: &Flags, w: usize) -> bool {
+        bits.get(self.universe.ancestor(w, bits.len()))
     }
 
     /// The interval a learned item's values stay in, from the universe's box `dom`
@@ -515,7 +518,7 @@ impl Backend for ExplicitBackend {
     }
 
     fn initial(&mut self) -> Result<Rc<State>, SolverError> {
-        let all: Vec<u32> = (0..self.universe.len as u32).collect();
+        let all = WorldIds::range(0, self.universe.len);
         let characters = self.program.characters.len();
         let minds = Rc::new(Minds {
             learned: vec![Vec::new(); characters],
@@ -541,7 +544,7 @@ impl Backend for ExplicitBackend {
     ) -> Result<Set, SolverError> {
         // An announcement that bounds the universe holds in all of it by construction.
         let bits = if state.pending > 0 {
-            vec![true; state.worlds.len()]
+            Flags::filled(state.worlds.len(), true)
         } else {
             self.eval_bools(e, &state.worlds.clone(), state, saved)?
         };
@@ -556,18 +559,19 @@ impl Backend for ExplicitBackend {
             return Err(eval::internal("a set of another state"));
         }
         let groups = self.groups(state, agent.0)?;
-        let gid = |w: &u32| groups.gid[*w as usize] as usize;
+        let gid = |w: &u32| groups.of(*w);
         let mut good = vec![true; groups.count];
-        for (worlds, bits) in psi.worlds.chunks(CHUNK).zip(psi.bits.chunks(CHUNK)) {
+        let mut flags = psi.bits.iter();
+        for worlds in psi.worlds.chunks() {
             self.check_deadline()?;
-            for (w, holds) in worlds.iter().zip(bits) {
+            for (w, holds) in worlds.iter().zip(flags.by_ref()) {
                 if !holds {
                     good[gid(w)] = false;
                 }
             }
         }
-        let mut bits = Vec::with_capacity(psi.worlds.len());
-        for worlds in psi.worlds.chunks(CHUNK) {
+        let mut bits = Flags::with_capacity(psi.worlds.len());
+        for worlds in psi.worlds.chunks() {
             self.check_deadline()?;
             bits.extend(worlds.iter().map(|w| good[gid(w)]));
         }
@@ -580,16 +584,14 @@ impl Backend for ExplicitBackend {
     fn not(&mut self, set: &Set) -> Set {
         Set {
             worlds: set.worlds.clone(),
-            bits: Rc::new(set.bits.iter().map(|b| !b).collect()),
+            bits: Rc::new(set.bits.not()),
         }
     }
 
     fn and(&mut self, first: Set, rest: Vec<Set>) -> Set {
         let mut bits = (*first.bits).clone();
         for s in rest {
-            for (b, c) in bits.iter_mut().zip(s.bits.iter()) {
-                *b &= *c;
-            }
+            bits.and(&s.bits);
         }
         Set {
             worlds: first.worlds,
@@ -605,7 +607,7 @@ impl Backend for ExplicitBackend {
     ) -> Result<Rc<State>, SolverError> {
         if state.pending > 0 {
             // One of the announcements that bound the universe: it holds in all of it.
-            if added.bits.iter().any(|b| !b) {
+            if added.bits.count(false) > 0 {
                 return Err(eval::internal(
                     "an announcement that bounds the worlds fails in one",
                 ));
@@ -680,12 +682,12 @@ impl Backend for ExplicitBackend {
             ));
         }
         let mut made: Vec<(u32, i64)> = Vec::new();
-        for (i, &w) in state.worlds.iter().enumerate() {
+        for (i, w) in state.worlds.iter().enumerate() {
             if i % CHUNK == 0 {
                 self.check_deadline()?;
             }
             for (c, pre) in pres.iter().enumerate() {
-                if pre.bits[i] {
+                if pre.bits.get(i) {
                     made.push((w, c as i64));
                 }
             }
@@ -732,12 +734,9 @@ impl Backend for ExplicitBackend {
             if k > items.len() || items[..k].iter().any(|i| reads(i, occ.0)) {
                 continue;
             }
-            let mut gid = Vec::with_capacity(base + made.len());
-            gid.extend_from_slice(&groups.gid);
-            gid.extend(made.iter().map(|&(w, _)| groups.gid[w as usize]));
-            let count = groups.count;
+            let parents: Vec<u32> = made.iter().map(|&(w, _)| w).collect();
             self.views
-                .insert((agent, k), Rc::new(Groups { gid, count }));
+                .insert((agent, k), Rc::new(groups.extended(&parents)));
         }
         self.universe = Rc::new(Universe {
             columns,
@@ -751,7 +750,7 @@ impl Backend for ExplicitBackend {
         self.joint.clear();
         self.memo.clear();
         self.plausible.clear();
-        let worlds = (base as u32..(base + made.len()) as u32).collect();
+        let worlds = WorldIds::range(base, base + made.len());
         Ok(self.state(0, Rc::new(worlds), state.minds.clone()))
     }
 
@@ -840,14 +839,14 @@ impl Backend for ExplicitBackend {
                 "the actual world is not a world of the story",
             ));
         };
-        match set.worlds.binary_search(w) {
-            Ok(i) => Ok(set.bits[i]),
-            Err(_) => Err(eval::internal("the actual world left κ")),
+        match set.worlds.position(*w) {
+            Some(i) => Ok(set.bits.get(i)),
+            None => Err(eval::internal("the actual world left κ")),
         }
     }
 
     fn contains(&mut self, state: &Rc<State>, point: &Option<u32>) -> Result<bool, SolverError> {
-        Ok(point.is_some_and(|w| state.worlds.binary_search(&w).is_ok()))
+        Ok(point.is_some_and(|w| state.worlds.contains(w)))
     }
 
     fn disagreement(
@@ -860,13 +859,9 @@ impl Backend for ExplicitBackend {
             return Err(eval::internal("a hint of another state"));
         }
         let mut best: Option<((u64, u32), bool)> = None;
-        let mut j = 0;
-        for (i, &w) in before.worlds.iter().enumerate() {
-            while j < after.worlds.len() && after.worlds[j] < w {
-                j += 1;
-            }
-            let kept = j < after.worlds.len() && after.worlds[j] == w;
-            if kept != hint.bits[i] {
+        for (i, w) in before.worlds.iter().enumerate() {
+            let kept = after.worlds.contains(w);
+            if kept != hint.bits.get(i) {
                 let key = self.key(w);
                 if best.is_none_or(|(k, _)| key < k) {
                     best = Some((key, kept));
