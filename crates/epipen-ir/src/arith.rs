@@ -16,6 +16,7 @@ use num_traits::{Euclid, Zero};
 use super::ArithOp;
 
 /// `x op y`, or None when the result does not fit in an i128.
+#[inline]
 pub fn checked(op: ArithOp, x: i128, y: i128) -> Option<i128> {
     match op {
         ArithOp::Add => x.checked_add(y),

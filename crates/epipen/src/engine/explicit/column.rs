@@ -140,6 +140,12 @@ impl Column {
         }
     }
 
+    /// The values at `rows`, in that order, as i128 (the width matched once, not per
+    /// value).
+    pub(super) fn values_at(&self, rows: &[u32]) -> Vec<i128> {
+        each!(self, v => rows.iter().map(|&r| i128::from(v[r as usize])).collect())
+    }
+
     /// Calls `f(w, value)` for every world in order.
     pub(super) fn for_each(&self, mut f: impl FnMut(usize, i64)) {
         each!(self, v => for (w, &x) in v.iter().enumerate() {

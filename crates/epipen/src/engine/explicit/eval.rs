@@ -65,7 +65,7 @@ impl ExplicitBackend {
         let mut out = Flags::with_capacity(worlds.len());
         for chunk in worlds.chunks() {
             self.check_deadline()?;
-            out.extend(self.eval(e, &chunk, state, saved)?.bools()?);
+            out.extend_from_slice(&self.eval(e, &chunk, state, saved)?.bools()?);
         }
         Ok(out)
     }
@@ -88,12 +88,7 @@ impl ExplicitBackend {
                 if self.program.constants[c.0].ty == Ty::Bool {
                     Col::Bool(chunk.iter().map(|&w| column.get(w as usize) != 0).collect())
                 } else {
-                    Col::Int(
-                        chunk
-                            .iter()
-                            .map(|&w| i128::from(column.get(w as usize)))
-                            .collect(),
-                    )
+                    Col::Int(column.values_at(chunk))
                 }
             }
             ExprKind::Neg(a) => {
@@ -105,13 +100,12 @@ impl ExplicitBackend {
                 Col::Bool(a.into_iter().map(|x| !x).collect())
             }
             ExprKind::Arith(op, a, b) => {
-                let a = self.eval(a, chunk, state, saved)?.ints()?;
+                let mut a = self.eval(a, chunk, state, saved)?.ints()?;
                 let b = self.eval(b, chunk, state, saved)?.ints()?;
-                let mut out = Vec::with_capacity(n);
-                for (x, y) in a.into_iter().zip(b) {
-                    out.push(arith(*op, x, y)?);
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x = arith(*op, *x, y)?;
                 }
-                Col::Int(out)
+                Col::Int(a)
             }
             ExprKind::Cmp(op, a, b) => {
                 let a = self.eval(a, chunk, state, saved)?.ints()?;

@@ -56,6 +56,22 @@ impl Flags {
         }
     }
 
+    /// Appends `flags`, 64 to a word while the flags so far fill whole words.
+    pub(super) fn extend_from_slice(&mut self, flags: &[bool]) {
+        let mut rest = flags;
+        if self.len.is_multiple_of(64) {
+            let mut words = rest.chunks_exact(64);
+            for word in words.by_ref() {
+                let packed =
+                    (word.iter().enumerate()).fold(0u64, |acc, (i, &f)| acc | u64::from(f) << i);
+                self.words.push(packed);
+            }
+            self.len += (rest.len() / 64) * 64;
+            rest = words.remainder();
+        }
+        self.extend(rest.iter().copied());
+    }
+
     /// Flag `i`.
     #[inline]
     pub(super) fn get(&self, i: usize) -> bool {
@@ -114,6 +130,18 @@ mod tests {
             let b: Vec<bool> = (0..n).map(|i| i % 5 != 1).collect();
             let mut fa = Flags::with_capacity(n);
             fa.extend(a.iter().copied());
+            // In whole words, then a part of one, then across words.
+            let mut pieces = Flags::default();
+            let (x, rest) = a.split_at(n / 64 * 64);
+            let (y, z) = rest.split_at(rest.len() / 2);
+            pieces.extend_from_slice(x);
+            pieces.extend_from_slice(y);
+            pieces.extend_from_slice(z);
+            pieces.extend_from_slice(&a);
+            assert_eq!(
+                pieces.iter().collect::<Vec<_>>(),
+                [a.clone(), a.clone()].concat()
+            );
             let mut fb = Flags::filled(n, true);
             for (i, &x) in b.iter().enumerate() {
                 fb.set(i, x);

@@ -573,7 +573,8 @@ impl Backend for ExplicitBackend {
         let mut bits = Flags::with_capacity(psi.worlds.len());
         for worlds in psi.worlds.chunks() {
             self.check_deadline()?;
-            bits.extend(worlds.iter().map(|w| good[gid(w)]));
+            let chunk: Vec<bool> = worlds.iter().map(|w| good[gid(w)]).collect();
+            bits.extend_from_slice(&chunk);
         }
         Ok(Set {
             worlds: psi.worlds,
