@@ -413,9 +413,6 @@ impl Search<'_> {
         (self.value)(&self.conjuncts[i], point).is_some_and(|v| v != 0)
     }
 
-    /// Narrows `dom` by the `open` conjuncts that mention the `changed` constants, then by
-    /// those of the constants that narrows, until nothing changes (or the budget is
-    /// spent).
     /// Counts `units` of work; too hard beyond the limit.
     fn spend(&mut self, units: usize) -> Result<(), Stop> {
         self.work += units;
@@ -696,11 +693,8 @@ impl Search<'_> {
             inner /= width;
             let outer = size / (inner * width);
             col.reserve(size);
-            for _ in 0..outer {
-                for v in d.lo..=d.hi {
-                    col.push_n(v as i64, inner);
-                }
-            }
+            // The box lies within the root's, whose ints are within i64.
+            col.push_box(d.lo as i64, d.hi as i64, inner, outer);
         }
         Ok(())
     }
