@@ -66,6 +66,18 @@ fn repeat_box<T: Copy>(
     }
 }
 
+/// See [`Column::untie`]; branch-free, so that it vectorizes.
+fn untie_in<T: Ord>(v: &[T], from: usize, ties: &mut [bool]) -> bool {
+    let before = &v[from - 1..from - 1 + ties.len()];
+    let after = &v[from..from + ties.len()];
+    let mut down = false;
+    for ((tie, a), b) in ties.iter_mut().zip(before).zip(after) {
+        down |= *tie & (a > b);
+        *tie &= a == b;
+    }
+    !down
+}
+
 impl Default for Column {
     fn default() -> Column {
         Column::I8(Vec::new())
@@ -185,6 +197,14 @@ impl Column {
         }
     }
 
+    /// For each world `w` in `from..from + ties.len()` (`from` at least 1) still tied
+    /// with world `w - 1` (`ties[w - from]`, the columns before this one equal there):
+    /// an increase from `w - 1` to `w` unties it. False when one of them decreases (the
+    /// worlds are then out of lexicographic order).
+    pub(super) fn untie(&self, from: usize, ties: &mut [bool]) -> bool {
+        each!(self, v => untie_in(v, from, ties))
+    }
+
     /// Calls `f(w, value)` for every world in order.
     pub(super) fn for_each(&self, mut f: impl FnMut(usize, i64)) {
         each!(self, v => for (w, &x) in v.iter().enumerate() {
@@ -272,5 +292,21 @@ mod tests {
         assert_eq!(c.len(), 25);
         assert_eq!(c.get(21), -300);
         assert_eq!(c.get(24), i64::MAX);
+    }
+
+    #[test]
+    fn untie_finds_the_neighbours_out_of_order() {
+        // Six worlds (x, y): (0, 5) (0, 7) (1, 2) (1, 2) (1, 1) (2, 0); world 4 comes
+        // below world 3.
+        let first = Column::I8(vec![0, 0, 1, 1, 1, 2]);
+        let second = Column::I16(vec![5, 7, 2, 2, 1, 0]);
+        let mut ties = [true; 5];
+        assert!(first.untie(1, &mut ties));
+        assert_eq!(ties, [true, false, true, true, false]);
+        assert!(!second.untie(1, &mut ties));
+        let mut ties = [true; 2];
+        assert!(first.untie(2, &mut ties));
+        assert!(second.untie(2, &mut ties));
+        assert_eq!(ties, [false, true]);
     }
 }
