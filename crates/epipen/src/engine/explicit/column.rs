@@ -40,6 +40,44 @@ fn width(v: i64) -> u8 {
     }
 }
 
+/// See [`Column::push_box`] (`lo <= hi`, `inner` and `outer` at least 1).
+#[inline]
+fn repeat_box<T: Copy>(
+    v: &mut Vec<T>,
+    lo: i64,
+    hi: i64,
+    inner: usize,
+    outer: usize,
+    of: impl Fn(i64) -> T,
+) {
+    let start = v.len();
+    if inner == 1 {
+        // `lo..hi` then `hi` (not `lo..=hi`): a half-open range extends in one tight loop.
+        v.extend((lo..hi).map(&of));
+        v.push(of(hi));
+    } else {
+        for x in lo..=hi {
+            v.extend(std::iter::repeat_n(of(x), inner));
+        }
+    }
+    let end = v.len();
+    for _ in 1..outer {
+        v.extend_from_within(start..end);
+    }
+}
+
+/// See [`Column::untie`]; branch-free, so that it vectorizes.
+fn untie_in<T: Ord>(v: &[T], from: usize, ties: &mut [bool]) -> bool {
+    let before = &v[from - 1..from - 1 + ties.len()];
+    let after = &v[from..from + ties.len()];
+    let mut down = false;
+    for ((tie, a), b) in ties.iter_mut().zip(before).zip(after) {
+        down |= *tie & (a > b);
+        *tie &= a == b;
+    }
+    !down
+}
+
 impl Default for Column {
     fn default() -> Column {
         Column::I8(Vec::new())
@@ -122,6 +160,25 @@ impl Column {
         }
     }
 
+    /// Appends, `outer` times over, every value of `lo..=hi` in order, each `inner`
+    /// times over: one constant's values in a box of worlds (the last constant's are
+    /// `lo..=hi` with `inner` 1). One width check for the whole run.
+    pub(super) fn push_box(&mut self, lo: i64, hi: i64, inner: usize, outer: usize) {
+        if lo > hi || inner == 0 || outer == 0 {
+            return;
+        }
+        self.fit(lo);
+        self.fit(hi);
+        // The column is wide enough for lo and hi, and so for every value between: the
+        // conversions below are exact.
+        match self {
+            Column::I8(v) => repeat_box(v, lo, hi, inner, outer, |x| x as i8),
+            Column::I16(v) => repeat_box(v, lo, hi, inner, outer, |x| x as i16),
+            Column::I32(v) => repeat_box(v, lo, hi, inner, outer, |x| x as i32),
+            Column::I64(v) => repeat_box(v, lo, hi, inner, outer, |x| x),
+        }
+    }
+
     pub(super) fn reserve(&mut self, n: usize) {
         each!(self, v => v.reserve(n))
     }
@@ -144,6 +201,14 @@ impl Column {
     /// value).
     pub(super) fn values_at(&self, rows: &[u32]) -> Vec<i128> {
         each!(self, v => rows.iter().map(|&r| i128::from(v[r as usize])).collect())
+    }
+
+    /// For each world `w` in `from..from + ties.len()` (`from` at least 1) still tied
+    /// with world `w - 1` (`ties[w - from]`, the columns before this one equal there):
+    /// an increase from `w - 1` to `w` unties it. False when one of them decreases (the
+    /// worlds are then out of lexicographic order).
+    pub(super) fn untie(&self, from: usize, ties: &mut [bool]) -> bool {
+        each!(self, v => untie_in(v, from, ties))
     }
 
     /// Calls `f(w, value)` for every world in order.
@@ -208,5 +273,46 @@ mod tests {
         let mut c = Column::for_range(3, 70_000);
         c.push_n(3, 2);
         assert_eq!(c.bytes(), 8);
+    }
+
+    #[test]
+    fn a_box_appends_each_value_inner_times_outer_times_over() {
+        let mut c = Column::for_range(0, 9);
+        c.push_box(2, 4, 1, 1);
+        c.push_box(7, 8, 2, 1);
+        c.push_box(0, 1, 1, 3);
+        c.push_box(5, 6, 2, 2);
+        c.push_box(9, 3, 1, 1);
+        c.push_box(1, 1, 0, 5);
+        assert_eq!(
+            c.to_vec(),
+            [
+                2, 3, 4, 7, 7, 8, 8, 0, 1, 0, 1, 0, 1, 5, 5, 6, 6, 5, 5, 6, 6
+            ]
+        );
+        assert!(matches!(c, Column::I8(_)));
+        c.push_box(-300, -299, 1, 1);
+        assert!(matches!(c, Column::I16(_)));
+        c.push_box(i64::MAX - 1, i64::MAX, 1, 1);
+        assert!(matches!(c, Column::I64(_)));
+        assert_eq!(c.len(), 25);
+        assert_eq!(c.get(21), -300);
+        assert_eq!(c.get(24), i64::MAX);
+    }
+
+    #[test]
+    fn untie_finds_the_neighbours_out_of_order() {
+        // Six worlds (x, y): (0, 5) (0, 7) (1, 2) (1, 2) (1, 1) (2, 0); world 4 comes
+        // below world 3.
+        let first = Column::I8(vec![0, 0, 1, 1, 1, 2]);
+        let second = Column::I16(vec![5, 7, 2, 2, 1, 0]);
+        let mut ties = [true; 5];
+        assert!(first.untie(1, &mut ties));
+        assert_eq!(ties, [true, false, true, true, false]);
+        assert!(!second.untie(1, &mut ties));
+        let mut ties = [true; 2];
+        assert!(first.untie(2, &mut ties));
+        assert!(second.untie(2, &mut ties));
+        assert_eq!(ties, [false, true]);
     }
 }

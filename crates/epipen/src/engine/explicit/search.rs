@@ -413,9 +413,6 @@ impl Search<'_> {
         (self.value)(&self.conjuncts[i], point).is_some_and(|v| v != 0)
     }
 
-    /// Narrows `dom` by the `open` conjuncts that mention the `changed` constants, then by
-    /// those of the constants that narrows, until nothing changes (or the budget is
-    /// spent).
     /// Counts `units` of work; too hard beyond the limit.
     fn spend(&mut self, units: usize) -> Result<(), Stop> {
         self.work += units;
@@ -696,11 +693,8 @@ impl Search<'_> {
             inner /= width;
             let outer = size / (inner * width);
             col.reserve(size);
-            for _ in 0..outer {
-                for v in d.lo..=d.hi {
-                    col.push_n(v as i64, inner);
-                }
-            }
+            // The box lies within the root's, whose ints are within i64.
+            col.push_box(d.lo as i64, d.hi as i64, inner, outer);
         }
         Ok(())
     }
@@ -742,6 +736,18 @@ fn fill_definitions(
 /// Puts the `len` worlds in lexicographic order of their values (constant by constant),
 /// when the search found them in another.
 fn sort(columns: &mut [Column], len: usize) {
+    // Already in order? Checked block by block of worlds, column by column: a pair of
+    // neighbours stays tied while every column so far is equal on it.
+    const BLOCK: usize = 4096;
+    let mut ties = [true; BLOCK];
+    let in_order = (1..len).step_by(BLOCK).all(|from| {
+        let ties = &mut ties[..BLOCK.min(len - from)];
+        ties.fill(true);
+        columns.iter().all(|c| c.untie(from, ties))
+    });
+    if in_order {
+        return;
+    }
     let order = {
         let row = |a: usize, b: usize| {
             (columns.iter())
@@ -749,9 +755,6 @@ fn sort(columns: &mut [Column], len: usize) {
                 .find(|o| o.is_ne())
                 .unwrap_or(std::cmp::Ordering::Equal)
         };
-        if (1..len).all(|w| row(w - 1, w).is_le()) {
-            return;
-        }
         let mut rows: Vec<u32> = (0..len as u32).collect();
         rows.sort_unstable_by(|&a, &b| row(a as usize, b as usize));
         rows
