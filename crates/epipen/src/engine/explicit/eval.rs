@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::direct::Direct;
 use super::{ExplicitBackend, Flags, Groups, Learned, State, WorldIds};
 use crate::engine::SolverError;
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
@@ -556,6 +557,16 @@ impl ExplicitBackend {
                 }
             }
             Learned::Expr(e) => {
+                let universe = self.universe.clone();
+                if let Some(direct) = Direct::of(e, &universe.columns, universe.ranges()) {
+                    for w in 0..universe.len {
+                        if w % (1 << 16) == 0 {
+                            self.check_deadline()?;
+                        }
+                        f(w, i128::from(direct.value(w)));
+                    }
+                    return Ok(());
+                }
                 // A learned expression has no knowledge operator: any state will do.
                 let all = self.scratch();
                 let n = self.universe.len;

@@ -9,6 +9,7 @@
 mod belief;
 mod bound;
 mod column;
+mod direct;
 mod eval;
 mod flags;
 mod groups;
