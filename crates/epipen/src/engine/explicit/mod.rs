@@ -1,9 +1,9 @@
 //! The explicit-worlds backend: when the story's first announcements bound every
 //! constant, its worlds are listed natively once ([`bound`]: interval propagation and
-//! search, no solver), held in columns, and every set of worlds is a list of indices
-//! into them. A knowledge state is a sorted list of world indices plus what each
-//! character learned; `K_A φ` and `knows_value` group the state's worlds by A's view
-//! ([`eval`]). No Z3 context is created unless an `actual` needs one (see
+//! search, no solver), held in columns ([`column`]). A knowledge state is a set of world
+//! indices (a range, a sorted list or a bitmap: [`world_ids`]) plus what each character
+//! learned; a set of a state's worlds is a flag per world ([`flags`]); `K_A φ` and
+//! `knows_value` group the state's worlds by A's view ([`groups`], [`eval`]). No Z3 context is created unless an `actual` needs one (see
 //! [`ExplicitBackend::pin`]). docs/encoding.md describes it beside the other backends.
 
 mod belief;
@@ -86,8 +86,7 @@ enum Learned {
     Set(Rc<Flags>),
 }
 
-/// A knowledge state: the indices of κ's worlds (sorted), and what each character
-/// learned and expects.
+/// A knowledge state: κ's worlds, and what each character learned and expects.
 pub(crate) struct State {
     id: u64,
     /// How many of the story's first announcements (those that bound the universe) are
