@@ -13,9 +13,11 @@ pub(super) struct Groups {
     pub count: usize,
 }
 
-/// One id per world, in one, two, three or four bytes.
+/// One id per world, in one, two, three or four bytes; or 0 for every world, in none.
 #[derive(Clone)]
 enum Ids {
+    /// `n` worlds, all in group 0.
+    Zero(usize),
     U8(Vec<u8>),
     U16(Vec<u16>),
     /// Three little-endian bytes a world, and one byte more at the end (each id is read
@@ -42,6 +44,7 @@ impl Ids {
 
     fn max(&self) -> usize {
         match self {
+            Ids::Zero(_) => 0,
             Ids::U8(_) => u8::MAX as usize,
             Ids::U16(_) => u16::MAX as usize,
             Ids::U24(_) => U24_MAX,
@@ -54,6 +57,9 @@ impl Ids {
         if max <= self.max() {
             return self;
         }
+        if let Ids::Zero(n) = self {
+            return Ids::zeros(n, max);
+        }
         let mut wider = Ids::zeros(self.len(), max);
         for (w, g) in self.iter().enumerate() {
             wider.set(w, g);
@@ -64,6 +70,10 @@ impl Ids {
     #[inline]
     fn get(&self, w: usize) -> u32 {
         match self {
+            Ids::Zero(n) => {
+                debug_assert!(w < *n, "world {w} of {n}");
+                0
+            }
             Ids::U8(v) => u32::from(v[w]),
             Ids::U16(v) => u32::from(v[w]),
             Ids::U24(v) => {
@@ -78,6 +88,12 @@ impl Ids {
     #[inline]
     fn set(&mut self, w: usize, id: u32) {
         match self {
+            Ids::Zero(n) => {
+                if id != 0 {
+                    *self = Ids::zeros(*n, id as usize);
+                    self.set(w, id);
+                }
+            }
             Ids::U8(v) => v[w] = id as u8,
             Ids::U16(v) => v[w] = id as u16,
             Ids::U24(v) => v[3 * w..3 * w + 3].copy_from_slice(&id.to_le_bytes()[..3]),
@@ -87,6 +103,7 @@ impl Ids {
 
     fn len(&self) -> usize {
         match self {
+            Ids::Zero(n) => *n,
             Ids::U8(v) => v.len(),
             Ids::U16(v) => v.len(),
             Ids::U24(v) => v.len() / 3, // the extra byte aside
@@ -96,6 +113,7 @@ impl Ids {
 
     fn iter(&self) -> Box<dyn Iterator<Item = u32> + '_> {
         match self {
+            Ids::Zero(n) => Box::new(std::iter::repeat_n(0, *n)),
             Ids::U8(v) => Box::new(v.iter().map(|&g| u32::from(g))),
             Ids::U16(v) => Box::new(v.iter().map(|&g| u32::from(g))),
             Ids::U24(_) => Box::new((0..self.len()).map(|w| self.get(w))),
@@ -108,7 +126,7 @@ impl Groups {
     /// All `n` worlds in one group (no group when there is no world).
     pub(super) fn one(n: usize) -> Groups {
         Groups {
-            ids: Ids::U8(vec![0; n]),
+            ids: Ids::Zero(n),
             count: usize::from(n > 0),
         }
     }
@@ -162,6 +180,7 @@ impl Groups {
             out
         }
         let ids = match &self.ids {
+            Ids::Zero(n) => Ids::Zero(n + parents.len()),
             Ids::U8(v) => Ids::U8(grown(v, parents)),
             Ids::U16(v) => Ids::U16(grown(v, parents)),
             Ids::U24(v) => {
@@ -269,7 +288,7 @@ impl Groups {
 
 #[cfg(test)]
 mod tests {
-    use super::Groups;
+    use super::{Groups, Ids};
 
     /// Ids keep their values whatever the width the count chooses.
     #[test]
@@ -282,6 +301,21 @@ mod tests {
             let grown = groups.extended(&[5, 0, 999]);
             assert_eq!(grown.ids()[1000..], [gid[5], gid[0], gid[999]]);
         }
+    }
+
+    /// One group takes no room, and becomes ids of the width a write needs.
+    #[test]
+    fn one_group_grows_ids_when_written() {
+        let one = Groups::one(4);
+        assert_eq!(one.ids(), [0, 0, 0, 0]);
+        assert_eq!(one.extended(&[3, 1]).ids(), [0; 6]);
+        let mut ids = Ids::Zero(4);
+        ids.set(1, 0);
+        assert!(matches!(ids, Ids::Zero(4)));
+        ids.set(2, 70_000);
+        assert!(matches!(ids, Ids::U24(_)));
+        assert_eq!(ids.iter().collect::<Vec<_>>(), [0, 0, 70_000, 0]);
+        assert!(matches!(Ids::Zero(3).holding(300), Ids::U16(v) if v == [0, 0, 0]));
     }
 
     /// Refining by one value then another groups the worlds by the pair, whichever way
