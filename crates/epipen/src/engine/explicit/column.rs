@@ -211,6 +211,11 @@ impl Column {
         each!(self, v => untie_in(v, from, ties))
     }
 
+    /// The values of worlds `start..end`, appended to `out` as i64.
+    pub(super) fn values_in(&self, start: usize, end: usize, out: &mut Vec<i64>) {
+        each!(self, v => out.extend(v[start..end].iter().map(|&x| i64::from(x))))
+    }
+
     /// Calls `f(w, value)` for every world in order.
     pub(super) fn for_each(&self, mut f: impl FnMut(usize, i64)) {
         each!(self, v => for (w, &x) in v.iter().enumerate() {

@@ -1,4 +1,5 @@
-//! An integer expression read straight from the columns, world by world: constants,
+//! An integer expression read straight from the columns, a block of worlds at a time
+//! (each node over the whole block, a column as a slice of it): constants,
 //! literals, negation, `+`, `-` and `*`, when every part's values on the universe fit in
 //! an i64 (interval propagation says so, so no step can overflow). What a character
 //! learns (Sum and Product's `x + y` and `x * y`) is read this way when the views are
@@ -38,8 +39,33 @@ impl<'a> Direct<'a> {
         })
     }
 
+    /// The values in worlds `start..end`, into `out` (cleared first), a node at a time.
+    pub(super) fn values(&self, start: usize, end: usize, out: &mut Vec<i64>) {
+        out.clear();
+        let both = |a: &Direct, b: &Direct, out: &mut Vec<i64>, f: fn(i64, i64) -> i64| {
+            a.values(start, end, out);
+            let mut other = Vec::with_capacity(end - start);
+            b.values(start, end, &mut other);
+            for (x, y) in out.iter_mut().zip(other) {
+                *x = f(*x, y);
+            }
+        };
+        match self {
+            Direct::Const(col) => col.values_in(start, end, out),
+            Direct::Int(v) => out.resize(end - start, *v),
+            Direct::Neg(a) => {
+                a.values(start, end, out);
+                out.iter_mut().for_each(|x| *x = -*x);
+            }
+            Direct::Add(a, b) => both(a, b, out, |x, y| x + y),
+            Direct::Sub(a, b) => both(a, b, out, |x, y| x - y),
+            Direct::Mul(a, b) => both(a, b, out, |x, y| x * y),
+        }
+    }
+
     /// The value in world `w`.
-    pub(super) fn value(&self, w: usize) -> i64 {
+    #[cfg(test)]
+    fn value(&self, w: usize) -> i64 {
         match self {
             Direct::Const(col) => col.get(w),
             Direct::Int(v) => *v,
@@ -79,8 +105,16 @@ mod tests {
         }
         let ranges = [Interval::new(-3, 3), Interval::new(-4, 2)];
         let direct = Direct::of(learned[0], &columns, &ranges).expect("compiled");
-        for (w, (x, y)) in xs.iter().zip(&ys).enumerate() {
-            assert_eq!(direct.value(w), -(x * y) - 2 * x + y * y * 3);
+        let want: Vec<i64> = (xs.iter().zip(&ys))
+            .map(|(x, y)| -(x * y) - 2 * x + y * y * 3)
+            .collect();
+        for (w, v) in want.iter().enumerate() {
+            assert_eq!(direct.value(w), *v);
+        }
+        let mut out = vec![7; 3];
+        for (start, end) in [(0, want.len()), (5, 17), (9, 9), (48, 49)] {
+            direct.values(start, end, &mut out);
+            assert_eq!(out, want[start..end]);
         }
         assert!(Direct::of(learned[1], &columns, &ranges).is_none());
         assert!(Direct::of(learned[2], &columns, &ranges).is_none());

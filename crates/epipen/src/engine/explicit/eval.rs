@@ -559,11 +559,13 @@ impl ExplicitBackend {
             Learned::Expr(e) => {
                 let universe = self.universe.clone();
                 if let Some(direct) = Direct::of(e, &universe.columns, universe.ranges()) {
-                    for w in 0..universe.len {
-                        if w % (1 << 16) == 0 {
-                            self.check_deadline()?;
+                    let mut values = Vec::with_capacity(CHUNK);
+                    for start in (0..universe.len).step_by(CHUNK) {
+                        self.check_deadline()?;
+                        direct.values(start, (start + CHUNK).min(universe.len), &mut values);
+                        for (i, v) in values.iter().enumerate() {
+                            f(start + i, i128::from(*v));
                         }
-                        f(w, i128::from(direct.value(w)));
                     }
                     return Ok(());
                 }

@@ -56,20 +56,19 @@ impl Flags {
         }
     }
 
-    /// Appends `flags`, 64 to a word while the flags so far fill whole words.
+    /// Appends `flags`: bit by bit up to a word's end, then 64 to a word.
     pub(super) fn extend_from_slice(&mut self, flags: &[bool]) {
-        let mut rest = flags;
-        if self.len.is_multiple_of(64) {
-            let mut words = rest.chunks_exact(64);
-            for word in words.by_ref() {
-                let packed =
-                    (word.iter().enumerate()).fold(0u64, |acc, (i, &f)| acc | u64::from(f) << i);
-                self.words.push(packed);
-            }
-            self.len += (rest.len() / 64) * 64;
-            rest = words.remainder();
+        let head = ((64 - self.len % 64) % 64).min(flags.len());
+        let (first, rest) = flags.split_at(head);
+        self.extend(first.iter().copied());
+        let mut words = rest.chunks_exact(64);
+        for word in words.by_ref() {
+            let packed =
+                (word.iter().enumerate()).fold(0u64, |acc, (i, &f)| acc | u64::from(f) << i);
+            self.words.push(packed);
+            self.len += 64;
         }
-        self.extend(rest.iter().copied());
+        self.extend(words.remainder().iter().copied());
     }
 
     /// Flag `i`.
@@ -130,7 +129,7 @@ mod tests {
             let b: Vec<bool> = (0..n).map(|i| i % 5 != 1).collect();
             let mut fa = Flags::with_capacity(n);
             fa.extend(a.iter().copied());
-            // In whole words, then a part of one, then across words.
+            // In whole words, then a part of one, then across words, then unaligned.
             let mut pieces = Flags::default();
             let (x, rest) = a.split_at(n / 64 * 64);
             let (y, z) = rest.split_at(rest.len() / 2);

@@ -128,19 +128,39 @@ impl WorldIds {
         }
     }
 
-    /// The worlds in increasing order, [`CHUNK`] at a time (the last chunk fewer).
+    /// The worlds in increasing order, in chunks of at most [`CHUNK`] (a list's and a
+    /// range's all of that size but the last).
     pub(super) fn chunks(&self) -> impl Iterator<Item = Cow<'_, [u32]>> + '_ {
         let mut lists = match self {
             WorldIds::List(list) => Some(list.chunks(CHUNK)),
             _ => None,
         };
-        let mut iter = self.iter();
-        std::iter::from_fn(move || {
-            if let Some(lists) = &mut lists {
-                return lists.next().map(Cow::Borrowed);
+        // Where the next chunk starts: a world (a range) or a word (bits).
+        let mut at = match self {
+            WorldIds::Range(start, _) => *start as usize,
+            _ => 0,
+        };
+        std::iter::from_fn(move || match self {
+            WorldIds::List(_) => lists.as_mut()?.next().map(Cow::Borrowed),
+            WorldIds::Range(_, end) => {
+                let end = (*end as usize).min(at + CHUNK);
+                let chunk: Vec<u32> = (at as u32..end as u32).collect();
+                at = end;
+                (!chunk.is_empty()).then_some(Cow::Owned(chunk))
             }
-            let chunk: Vec<u32> = iter.by_ref().take(CHUNK).collect();
-            (!chunk.is_empty()).then_some(Cow::Owned(chunk))
+            WorldIds::Bits { words, .. } => {
+                // Whole words while a word's worlds surely fit.
+                let mut chunk = Vec::with_capacity(CHUNK);
+                while at < words.len() && chunk.len() + 64 <= CHUNK {
+                    let mut word = words[at];
+                    while word != 0 {
+                        chunk.push((at as u32) << 6 | word.trailing_zeros());
+                        word &= word - 1;
+                    }
+                    at += 1;
+                }
+                (!chunk.is_empty()).then_some(Cow::Owned(chunk))
+            }
         })
     }
 
@@ -214,7 +234,7 @@ mod tests {
             assert_eq!(ids.iter().collect::<Vec<u32>>(), list);
             assert_eq!(ids.to_vec(), list);
             let chunks: Vec<Vec<u32>> = ids.chunks().map(|c| c.to_vec()).collect();
-            assert!(chunks.iter().rev().skip(1).all(|c| c.len() == CHUNK));
+            assert!(chunks.iter().all(|c| !c.is_empty() && c.len() <= CHUNK));
             assert_eq!(chunks.concat(), list);
             for w in [0, 3, 40, 41, 100, 8999, 9000, 9999, 10_000, 70_000] {
                 assert_eq!(ids.contains(w), list.contains(&w), "{w}");
