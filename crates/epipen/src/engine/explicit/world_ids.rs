@@ -54,26 +54,32 @@ impl WorldIds {
         universe: usize,
         mut tick: impl FnMut() -> Result<(), E>,
     ) -> Result<WorldIds, E> {
-        let chosen = self.iter().zip(flags.iter()).filter(|(_, f)| *f == keep);
-        if bits_are_smaller(count, universe) {
-            let mut words = vec![0u64; universe.div_ceil(64)];
-            for (i, (w, _)) in chosen.enumerate() {
-                if i % CHUNK == 0 {
-                    tick()?;
-                }
-                words[w as usize >> 6] |= 1 << (w & 63);
-            }
-            Ok(WorldIds::Bits { words, len: count })
+        let bits = bits_are_smaller(count, universe);
+        let mut words = if bits {
+            vec![0u64; universe.div_ceil(64)]
         } else {
-            let mut list = Vec::with_capacity(count);
-            for (i, (w, _)) in chosen.enumerate() {
-                if i % CHUNK == 0 {
-                    tick()?;
+            Vec::new()
+        };
+        let mut list = Vec::with_capacity(if bits { 0 } else { count });
+        let mut i = 0;
+        for chunk in self.chunks() {
+            tick()?;
+            for &w in chunk.iter() {
+                if flags.get(i) == keep {
+                    if bits {
+                        words[w as usize >> 6] |= 1 << (w & 63);
+                    } else {
+                        list.push(w);
+                    }
                 }
-                list.push(w);
+                i += 1;
             }
-            Ok(WorldIds::List(list))
         }
+        Ok(if bits {
+            WorldIds::Bits { words, len: count }
+        } else {
+            WorldIds::List(list)
+        })
     }
 
     /// How many worlds.
