@@ -57,14 +57,28 @@ impl Ids {
         if max <= self.max() {
             return self;
         }
-        if let Ids::Zero(n) = self {
-            return Ids::zeros(n, max);
+        match &self {
+            Ids::Zero(n) => Ids::zeros(*n, max),
+            Ids::U8(v) => Ids::widened(v.iter().map(|&g| u32::from(g)), v.len(), max),
+            Ids::U16(v) => Ids::widened(v.iter().map(|&g| u32::from(g)), v.len(), max),
+            _ => Ids::widened(self.iter(), self.len(), max),
         }
-        let mut wider = Ids::zeros(self.len(), max);
-        for (w, g) in self.iter().enumerate() {
-            wider.set(w, g);
+    }
+
+    /// `n` ids in a type that holds ids up to `max` (at least two bytes).
+    fn widened(ids: impl Iterator<Item = u32>, n: usize, max: usize) -> Ids {
+        if max <= u16::MAX as usize {
+            Ids::U16(ids.map(|g| g as u16).collect())
+        } else if max <= U24_MAX {
+            let mut bytes = Vec::with_capacity(3 * n + 1);
+            for g in ids {
+                bytes.extend_from_slice(&g.to_le_bytes()[..3]);
+            }
+            bytes.push(0);
+            Ids::U24(bytes)
+        } else {
+            Ids::U32(ids.collect())
         }
-        wider
     }
 
     #[inline]
@@ -84,21 +98,35 @@ impl Ids {
         }
     }
 
-    /// Sets world `w`'s id (which the type holds).
+    /// Sets world `w`'s id (which the type holds; ids of one group become bytes when a
+    /// write needs them).
     #[inline]
     fn set(&mut self, w: usize, id: u32) {
         match self {
-            Ids::Zero(n) => {
-                if id != 0 {
-                    *self = Ids::zeros(*n, id as usize);
-                    self.set(w, id);
-                }
-            }
+            Ids::Zero(n) if id != 0 => *self = Ids::one_set(*n, w, id),
+            Ids::Zero(_) => {}
+            _ => self.store(w, id),
+        }
+    }
+
+    /// Sets world `w`'s id in ids of one to four bytes.
+    #[inline]
+    fn store(&mut self, w: usize, id: u32) {
+        match self {
+            Ids::Zero(_) => debug_assert!(false, "bytes were made for the id"),
             Ids::U8(v) => v[w] = id as u8,
             Ids::U16(v) => v[w] = id as u16,
             Ids::U24(v) => v[3 * w..3 * w + 3].copy_from_slice(&id.to_le_bytes()[..3]),
             Ids::U32(v) => v[w] = id,
         }
+    }
+
+    /// `n` zeros but `id` (not 0) at world `w`.
+    #[cold]
+    fn one_set(n: usize, w: usize, id: u32) -> Ids {
+        let mut ids = Ids::zeros(n, id as usize);
+        ids.store(w, id);
+        ids
     }
 
     fn len(&self) -> usize {
@@ -120,6 +148,68 @@ impl Ids {
             Ids::U32(v) => Box::new(v.iter().copied()),
         }
     }
+}
+
+/// Ids of one width, read and written without a match of the width.
+trait Slots {
+    fn id(&self, w: usize) -> u32;
+    fn put(&mut self, w: usize, id: u32);
+}
+
+macro_rules! slots {
+    ($t:ty) => {
+        impl Slots for Vec<$t> {
+            #[inline]
+            fn id(&self, w: usize) -> u32 {
+                u32::from(self[w])
+            }
+            #[inline]
+            fn put(&mut self, w: usize, id: u32) {
+                self[w] = id as $t;
+            }
+        }
+    };
+}
+slots!(u8);
+slots!(u16);
+slots!(u32);
+
+/// [`Ids::U24`]'s bytes.
+struct Packed24<'a>(&'a mut Vec<u8>);
+
+impl Slots for Packed24<'_> {
+    #[inline]
+    fn id(&self, w: usize) -> u32 {
+        let four: [u8; 4] = self.0[3 * w..3 * w + 4].try_into().expect("four bytes");
+        u32::from_le_bytes(four) & U24_MAX as u32
+    }
+    #[inline]
+    fn put(&mut self, w: usize, id: u32) {
+        self.0[3 * w..3 * w + 3].copy_from_slice(&id.to_le_bytes()[..3]);
+    }
+}
+
+/// What gives a learned item's value world by world (see [`Groups::refined`]).
+type Keys<'a, E> = &'a mut dyn FnMut(&mut dyn FnMut(usize, i128)) -> Result<(), E>;
+
+/// Refines `ids` by the keys with a table of new ids per (old id, key) slot, `width`
+/// keys from `lo` a group; `fresh` counts the new groups.
+fn by_table<S: Slots, E>(
+    ids: &mut S,
+    map: &mut [u32],
+    width: usize,
+    lo: i128,
+    fresh: &mut usize,
+    keys: Keys<'_, E>,
+) -> Result<(), E> {
+    keys(&mut |w, key| {
+        let slot = &mut map[ids.id(w) as usize * width + (key - lo) as usize];
+        if *slot == u32::MAX {
+            *slot = *fresh as u32;
+            *fresh += 1;
+        }
+        ids.put(w, *slot);
+    })
 }
 
 impl Groups {
@@ -229,16 +319,20 @@ impl Groups {
         let ids = if dense && slots <= 1 << 20 {
             // A table of ids per slot (at most 4 MB).
             let width = width as usize;
-            let mut ids = start(self.ids, most);
+            let mut ids = match start(self.ids, most) {
+                Ids::Zero(n) => Ids::zeros(n, 0),
+                ids => ids,
+            };
             let mut map = vec![u32::MAX; count * width];
-            keys(&mut |w, key| {
-                let slot = &mut map[ids.get(w) as usize * width + (key - lo) as usize];
-                if *slot == u32::MAX {
-                    *slot = fresh as u32;
-                    fresh += 1;
-                }
-                ids.set(w, *slot);
-            })?;
+            // One pass per width (no match of the width per world).
+            let keys: Keys<'_, E> = &mut keys;
+            match &mut ids {
+                Ids::Zero(_) => {}
+                Ids::U8(v) => by_table(v, &mut map, width, lo, &mut fresh, keys)?,
+                Ids::U16(v) => by_table(v, &mut map, width, lo, &mut fresh, keys)?,
+                Ids::U24(v) => by_table(&mut Packed24(v), &mut map, width, lo, &mut fresh, keys)?,
+                Ids::U32(v) => by_table(v, &mut map, width, lo, &mut fresh, keys)?,
+            }
             ids
         } else if dense {
             // The slots in use (a world's slot: its group so far, the item's value)

@@ -485,7 +485,9 @@ impl ExplicitBackend {
     fn universe_bits(&self, set: &Set) -> Rc<Flags> {
         let mut bits = Flags::filled(self.universe.len, false);
         for (w, b) in set.worlds.iter().zip(set.bits.iter()) {
-            bits.set(w as usize, b);
+            if b {
+                bits.set(w as usize, true);
+            }
         }
         Rc::new(bits)
     }
