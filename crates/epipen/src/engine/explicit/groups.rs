@@ -90,10 +90,7 @@ impl Ids {
             }
             Ids::U8(v) => u32::from(v[w]),
             Ids::U16(v) => u32::from(v[w]),
-            Ids::U24(v) => {
-                let four: [u8; 4] = v[3 * w..3 * w + 4].try_into().expect("four bytes");
-                u32::from_le_bytes(four) & U24_MAX as u32
-            }
+            Ids::U24(v) => u24_at(v, w),
             Ids::U32(v) => v[w],
         }
     }
@@ -116,7 +113,7 @@ impl Ids {
             Ids::Zero(_) => debug_assert!(false, "bytes were made for the id"),
             Ids::U8(v) => v[w] = id as u8,
             Ids::U16(v) => v[w] = id as u16,
-            Ids::U24(v) => v[3 * w..3 * w + 3].copy_from_slice(&id.to_le_bytes()[..3]),
+            Ids::U24(v) => put_u24(v, w, id),
             Ids::U32(v) => v[w] = id,
         }
     }
@@ -180,13 +177,24 @@ struct Packed24<'a>(&'a mut Vec<u8>);
 impl Slots for Packed24<'_> {
     #[inline]
     fn id(&self, w: usize) -> u32 {
-        let four: [u8; 4] = self.0[3 * w..3 * w + 4].try_into().expect("four bytes");
-        u32::from_le_bytes(four) & U24_MAX as u32
+        u24_at(self.0, w)
     }
     #[inline]
     fn put(&mut self, w: usize, id: u32) {
-        self.0[3 * w..3 * w + 3].copy_from_slice(&id.to_le_bytes()[..3]);
+        put_u24(self.0, w, id);
     }
+}
+
+/// World `w`'s id in [`Ids::U24`]'s bytes (one four-byte load: the bytes end with a spare).
+#[inline]
+fn u24_at(bytes: &[u8], w: usize) -> u32 {
+    let four: [u8; 4] = bytes[3 * w..3 * w + 4].try_into().expect("four bytes");
+    u32::from_le_bytes(four) & U24_MAX as u32
+}
+
+#[inline]
+fn put_u24(bytes: &mut [u8], w: usize, id: u32) {
+    bytes[3 * w..3 * w + 3].copy_from_slice(&id.to_le_bytes()[..3]);
 }
 
 /// What gives a learned item's value world by world (see [`Groups::refined`]).
