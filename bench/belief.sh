@@ -38,34 +38,16 @@ PY
   echo
 fi
 
-scale() { # STORY BACKEND N...
-  local story=$1 backend=$2
-  shift 2
-  for n in "$@"; do
-    "$epipen" bench --runs "$runs" --timeout 10 --json --backend "$backend" --set "n=$n" \
-      "stories/$story.story" >"$tmp/b.json" 2>/dev/null || true
-    if ! python3 - "$tmp/b.json" "$story" "$backend" "$n" <<'PY'; then break; fi
-import json, sys
-lines = [l for l in open(sys.argv[1]) if l.startswith("{")]
-r = json.loads(lines[0]) if lines else {}
-story, backend, n = sys.argv[2:5]
-if r.get("ok") and r["median_ms"] < 10000:
-    print(f"| {story} | {backend} | {n} | {r['median_ms'] / 1000:.2f} s "
-          f"({r['min_ms'] / 1000:.2f}-{r['max_ms'] / 1000:.2f}) | {r['peak_rss_kb'] // 1024} MB | {r['kappa_max']} |")
-    sys.exit(0)
-print(f"| {story} | {backend} | {n} | {r.get('status', 'over 10 s')} | | |")
-sys.exit(1)
-PY
-  done
-}
+# shellcheck source=bench/scale.sh
+source bench/scale.sh
 
 if [[ $part == scale || $part == all ]]; then
   echo "| family | backend | n | median of $runs (min-max) | peak memory | largest κ |"
   echo "|---|---|---|---|---|---|"
-  scale muddy-children-peek bdd 20 40 60 80 100 110 120 130 140 150 160 180 200
-  scale muddy-children-peek explicit 10 12 14 15 16 17 18 19 20
-  scale muddy-children-peek z3 6 8 9 10 11 12 13 14
-  scale secrets bdd 20 40 60 80 100 120 140 160 200
-  scale secrets explicit 6 7 8 9 10 11
-  scale secrets z3 3 4 5 6 7 8 9 10 12
+  scale muddy-children-peek bdd "" 20 40 60 80 100 110 120 130 140 150 160 180 200
+  scale muddy-children-peek explicit "" 10 12 14 15 16 17 18 19 20
+  scale muddy-children-peek z3 "" 6 8 9 10 11 12 13 14
+  scale secrets bdd "" 20 40 60 80 100 120 140 160 200
+  scale secrets explicit "" 6 7 8 9 10 11
+  scale secrets z3 "" 3 4 5 6 7 8 9 10 12
 fi
