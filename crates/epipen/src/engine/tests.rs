@@ -3,6 +3,17 @@ use crate::ir::*;
 use crate::syntax::Span;
 use crate::worlds::Value;
 
+/// A small deterministic random source for the randomised tests (xorshift64): `next(n)`
+/// is a number below `n`.
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    }
+}
+
 fn e(kind: ExprKind, ty: Ty) -> Expr {
     Expr {
         kind,

@@ -471,13 +471,7 @@ fn random_sum(next: &mut dyn FnMut(u64) -> u64) -> String {
 /// very BDD the partitions give, and so do the sums added from the last variable up.
 #[test]
 fn linear_forms_and_ordered_sums_equal_the_partitions() {
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut next = crate::engine::tests::xorshift(0x2545_f491_4f6c_dd1d);
     for round in 0..300 {
         let left = random_sum(&mut next);
         let right = if next(2) == 0 {
@@ -513,13 +507,7 @@ fn linear_forms_and_ordered_sums_equal_the_partitions() {
 /// random κ, agents seeing 1 to 3 bits, many goals asked of one state.
 #[test]
 fn knowledge_by_view_classes_equals_quantification() {
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut next = crate::engine::tests::xorshift(0x9e37_79b9_7f4a_7c15);
     for round in 0..60 {
         let mut story = String::from(
             "characters A, B\nenum Colour { red, green, blue }\nbool b[6]\nColour c\n",

@@ -774,13 +774,7 @@ mod tests {
     /// the worlds a plain enumeration of the box finds, in lexicographic order.
     #[test]
     fn the_search_lists_what_enumeration_finds() {
-        let mut seed: u64 = 0x51_7cc1_b727_220a;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::engine::tests::xorshift(0x51_7cc1_b727_220a);
         let int = ["x", "y", "z"];
         let atoms = |next: &mut dyn FnMut(u64) -> u64| -> String {
             let a = int[next(3) as usize];
