@@ -87,6 +87,17 @@ impl NamesCase for &Case<'_> {
     }
 }
 
+/// Groups of cases (a `sees` or `expects` line's) as names.
+fn named_groups<G, C>(groups: impl IntoIterator<Item = G>) -> Vec<Vec<Named>>
+where
+    G: IntoIterator<Item = C>,
+    C: CaseRef,
+{
+    (groups.into_iter())
+        .map(|g| g.into_iter().map(NamesCase::named).collect())
+        .collect()
+}
+
 /// A case as the block holds it until the event runs.
 struct CaseLine {
     name: String,
@@ -214,10 +225,7 @@ impl EventBlock {
         G: IntoIterator<Item = C>,
         C: CaseRef,
     {
-        let groups = groups
-            .into_iter()
-            .map(|g| g.into_iter().map(NamesCase::named).collect())
-            .collect();
+        let groups = named_groups(groups);
         self.sees.borrow_mut().push(SeesLine {
             who,
             groups: Some(groups),
@@ -246,10 +254,7 @@ impl EventBlock {
         G: IntoIterator<Item = C>,
         C: CaseRef,
     {
-        let groups = groups
-            .into_iter()
-            .map(|g| g.into_iter().map(NamesCase::named).collect())
-            .collect();
+        let groups = named_groups(groups);
         self.expects.borrow_mut().push(ExpectsLine { who, groups });
     }
 
