@@ -377,24 +377,13 @@ def _who(c) -> Optional[int]:
 def knows(who, formula=None) -> Bool:
     """``knows(A, φ)``: A knows that φ. In what a character :meth:`Story.says`, the
     speaker may be left out: ``knows(φ)``."""
-    if formula is None and not isinstance(who, Character):
-        who, formula = None, who
-    f = _bool(formula)
-    owner = _mix(f._owner, who._story if who is not None else None)
-    name = f"{who.name}, " if who is not None else ""
-    return Bool(("knows", _who(who), f._t), owner, f"knows({name}{f._text})")
+    return _of_formula("knows", who, formula)
 
 
 def knows_value(*args) -> Bool:
     """``knows_value(A, e1, …, en)``: A knows the value of the tuple (e1, …, en). In what a
     character :meth:`Story.says`, the speaker may be left out: ``knows_value(e)``."""
-    who = args[0] if args and isinstance(args[0], Character) else None
-    exprs = [_any(e) for e in (args[1:] if who is not None else args)]
-    if not exprs:
-        raise TypeError("knows_value needs at least one expression")
-    owner = _mix(*(e._owner for e in exprs), who._story if who is not None else None)
-    names = ([who.name] if who else []) + [e._text for e in exprs]
-    return Bool(("knows_value", _who(who), [e._t for e in exprs]), owner, f"knows_value({', '.join(names)})")
+    return _of_values("knows_value", args)
 
 
 def believes(who, formula=None) -> Bool:
@@ -402,25 +391,35 @@ def believes(who, formula=None) -> Bool:
     cannot tell from this one (belief can be wrong, knowledge cannot; see
     :meth:`Story.expects`). In what a character :meth:`Story.says`, the speaker may be
     left out: ``believes(φ)``."""
-    if formula is None and not isinstance(who, Character):
-        who, formula = None, who
-    f = _bool(formula)
-    owner = _mix(f._owner, who._story if who is not None else None)
-    name = f"{who.name}, " if who is not None else ""
-    return Bool(("believes", _who(who), f._t), owner, f"believes({name}{f._text})")
+    return _of_formula("believes", who, formula)
 
 
 def believes_value(*args) -> Bool:
     """``believes_value(A, e1, …, en)``: the worlds A finds most plausible among those it
     cannot tell from this one agree on the tuple (e1, …, en). In what a character
     :meth:`Story.says`, the speaker may be left out: ``believes_value(e)``."""
+    return _of_values("believes_value", args)
+
+
+def _of_formula(op: str, who, formula) -> Bool:
+    """``op(A, φ)`` (``knows``, ``believes``), A left out when ``formula`` is None."""
+    if formula is None and not isinstance(who, Character):
+        who, formula = None, who
+    f = _bool(formula)
+    owner = _mix(f._owner, who._story if who is not None else None)
+    name = f"{who.name}, " if who is not None else ""
+    return Bool((op, _who(who), f._t), owner, f"{op}({name}{f._text})")
+
+
+def _of_values(op: str, args) -> Bool:
+    """``op(A, e1, …, en)`` (``knows_value``, ``believes_value``), A optional."""
     who = args[0] if args and isinstance(args[0], Character) else None
     exprs = [_any(e) for e in (args[1:] if who is not None else args)]
     if not exprs:
-        raise TypeError("believes_value needs at least one expression")
+        raise TypeError(f"{op} needs at least one expression")
     owner = _mix(*(e._owner for e in exprs), who._story if who is not None else None)
     names = ([who.name] if who else []) + [e._text for e in exprs]
-    return Bool(("believes_value", _who(who), [e._t for e in exprs]), owner, f"believes_value({', '.join(names)})")
+    return Bool((op, _who(who), [e._t for e in exprs]), owner, f"{op}({', '.join(names)})")
 
 
 def at(checkpoint: Checkpoint, formula) -> Bool:
