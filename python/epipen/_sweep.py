@@ -10,7 +10,8 @@ import itertools
 import math
 import sys
 import time
-from typing import Any, Iterable, Mapping, Optional
+from collections.abc import Mapping as _Mapping
+from typing import Any, Iterable, Iterator, Mapping, Optional
 
 from . import _native
 from ._results import World, _need
@@ -143,8 +144,11 @@ def _count_text(c) -> str:
     return "1 world" if c == 1 else f"{c} worlds"
 
 
-class Sweep:
-    """What :func:`sweep` found.
+class Sweep(_Mapping):
+    """What :func:`sweep` found: a read-only mapping of its ``counts`` (worlds left →
+    runs: ``dict(s)``, ``s[1]``, ``s.values()``; ``">1000"`` for more, or infinitely
+    many; failed runs are not in it), so that two sweeps are equal when their
+    distributions are, whether they ran here or on Ray.
 
     With ``samples``: ``groups``, a :class:`SweepGroup` per combination of values, and
     ``counts``, the distribution over all of them. Without: ``rows``, a
@@ -190,6 +194,15 @@ class Sweep:
     def first_unique(self) -> Optional[dict]:
         """The first sample (of the first group that has one) leaving exactly one world."""
         return next((g.first_unique for g in self.groups if g.first_unique), None)
+
+    def __getitem__(self, worlds) -> int:
+        return self.counts[worlds]
+
+    def __iter__(self) -> Iterator:
+        return iter(self.counts)
+
+    def __len__(self) -> int:
+        return len(self.counts)
 
     def __str__(self) -> str:
         if self.samples is not None:
@@ -349,7 +362,7 @@ class _Ray:
         try:
             import ray
         except ImportError:
-            raise ImportError('cluster="ray" needs Ray, which is not installed: pip install "epipen[ray]"') from None
+            raise ImportError('cluster="ray" needs Ray, which is not installed: pip install "./python[ray]" (from the checkout)') from None
         self.ray = ray
         if not ray.is_initialized():
             ray.init()
@@ -404,7 +417,7 @@ def sweep(
     - ``samples``: run seeds ``seed`` … ``seed + samples - 1`` of the story's
       ``sample(k, {…})`` draws (Norvig's ``counter``) for each combination; without, one
       run per combination, with ``seed``.
-    - ``cluster="ray"``: run the chunks as Ray tasks (``pip install "epipen[ray]"``) on
+    - ``cluster="ray"``: run the chunks as Ray tasks (``pip install "./python[ray]"``) on
       the cluster at ``RAY_ADDRESS``, or on a Ray started on this machine; the same
       answer as on this machine's threads (``threads``: how many; None: one per core).
     - ``timeout``: seconds for each run; ``backend`` as for :func:`run`.

@@ -22,6 +22,7 @@ def test_samples_on_ray_equal_the_local_sweep(ray):
     remote = epipen.sweep_file(SAMPLE, samples=6000, seed=11, cluster="ray")
     assert ray.is_initialized()
     assert remote.counts == local.counts
+    assert remote == local and dict(remote) == dict(local)
     assert remote.groups[0].first_unique == local.groups[0].first_unique
     assert str(remote) == str(local)
 

@@ -28,6 +28,9 @@ def test_many_chunks_and_any_number_of_threads_give_the_same_answer():
     one = epipen.sweep_file(SAMPLE, samples=2100, seed=7, threads=1)
     assert (one.counts, one.groups[0].first_unique) == (s.counts, s.groups[0].first_unique)
     assert sum(s.counts.values()) == 2100
+    # The sweep is the mapping of its counts.
+    assert dict(s) == s.counts and s == one and sum(s.values()) == 2100
+    assert s[0] == s.counts[0] and len(s) == len(s.counts) and list(s) == list(s.counts)
 
 
 def test_seeds_wrap_past_2_to_the_64():
@@ -78,7 +81,8 @@ def test_ray_missing_says_how_to_get_it():
         pytest.fail("this environment must not have Ray: the Ray test has its own")
     except ImportError:
         pass
-    with pytest.raises(ImportError, match='pip install "epipen\\[ray\\]"'):
+    # No package "epipen" is on PyPI: the message names the checkout's extra.
+    with pytest.raises(ImportError, match=r'needs Ray, which is not installed: pip install "\./python\[ray\]"'):
         epipen.sweep_file(SAMPLE, samples=10, cluster="ray")
 
 
@@ -108,3 +112,4 @@ def test_values_and_samples_give_a_group_per_value(tmp_path):
     assert [g.sets for g in s.groups] == [{"m": 2}, {"m": 3}, {"m": 4}]
     assert str(s) == cli("sweep", path, "--samples", "30", "--set", "m=2..4", "--seed", "5", check=0).stdout
     assert s.runs == 90 and sum(s.counts.values()) == 90
+

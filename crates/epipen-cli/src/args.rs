@@ -37,7 +37,8 @@ pub(crate) struct Cli {
     /// Log to stderr: -v info, -vv debug, -vvv trace (RUST_LOG overrides)
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub(crate) verbose: u8,
-    /// Give up after this many seconds for the whole run (exit code 1), at most 1e9
+    /// Give up after this many seconds (exit code 1), at most 1e9: for the whole command;
+    /// under `sweep`, `serve` and `bench`, for each run (serve's default: 10 s a run)
     #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
     pub(crate) timeout: Option<Duration>,
     /// Print each statement's time and κ's size after it, on stderr
@@ -101,7 +102,7 @@ pub(crate) enum Command {
         /// The model at this checkpoint instead of the end
         #[arg(long, value_name = "CHECKPOINT")]
         at: Option<String>,
-        /// Render to this SVG file with Graphviz's `dot` instead of printing DOT
+        /// Draw the model into this SVG file (epipen's own drawing, as in the playground; no Graphviz needed) instead of printing DOT
         #[arg(long, value_name = "OUT")]
         svg: Option<PathBuf>,
     },

@@ -146,10 +146,9 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             options.skip_worlds_statements = true;
             let checkpoint = story.checkpoint(at.as_deref())?;
             let mut engine = story.run(&options, &mut |_| {})?;
-            let dot = story.graph(&mut engine, checkpoint)?;
             match svg {
-                None => out!("{dot}"),
-                Some(out) => graph::render_svg(&dot, out)?,
+                None => out!("{}", story.graph(&mut engine, checkpoint)?),
+                Some(out) => graph::write_svg(&story.svg(&mut engine, checkpoint)?, out)?,
             }
             Ok(())
         }),

@@ -1,7 +1,8 @@
-//! `epipen graph` and `worlds --dot`: the model as DOT, and SVG through Graphviz.
+//! `epipen graph` and `worlds --dot`: the model as DOT, or as epipen's own SVG drawing
+//! (the playground's and the Python package's picture; no Graphviz needed).
 
 use epipen::engine::Engine;
-use epipen::explore::graph;
+use epipen::explore::{graph, svg};
 use epipen::ir::CheckpointId;
 
 use crate::output::outln;
@@ -18,10 +19,20 @@ impl Story {
         let (model, title) = self.model(engine, checkpoint)?;
         Ok(graph::dot(&self.program, &model, &title))
     }
+
+    /// The epistemic model at `checkpoint` (None: now) as a standalone SVG document.
+    pub(crate) fn svg(
+        &self,
+        engine: &mut Engine,
+        checkpoint: Option<CheckpointId>,
+    ) -> Result<String, Failure> {
+        let (model, title) = self.model(engine, checkpoint)?;
+        Ok(svg::svg(&self.program, &model, &title, svg::WIDTH))
+    }
 }
 
 /// Checks that `epipen graph --svg OUT` can write `OUT`: its directory exists (before the
-/// story runs, and without Graphviz, which would only say it cannot open the file).
+/// story runs).
 pub(crate) fn check_svg_path(out: &std::path::Path) -> Result<(), Failure> {
     let dir = out
         .parent()
@@ -38,35 +49,11 @@ pub(crate) fn check_svg_path(out: &std::path::Path) -> Result<(), Failure> {
     )))
 }
 
-/// Renders DOT text to an SVG file with Graphviz's `dot` (given a file, not a pipe: a
-/// `dot` that dies early cannot take epipen down with it).
-pub(crate) fn render_svg(dot: &str, out: &std::path::Path) -> Result<(), Failure> {
-    let input = std::env::temp_dir().join(format!("epipen-{}.dot", std::process::id()));
-    std::fs::write(&input, dot)
-        .map_err(|e| Failure::Story(format!("error: cannot write {}: {e}\n", input.display())))?;
-    let ran = std::process::Command::new("dot")
-        .arg("-Tsvg")
-        .arg("-o")
-        .arg(out)
-        .arg(&input)
-        .output();
-    let _ = std::fs::remove_file(&input);
-    match ran {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Failure::Story(
-            "error: --svg needs Graphviz's `dot` program, which is not installed (not found on PATH)\n  \
-             = hint: install Graphviz (Debian: `apt install graphviz`), or print the DOT text instead: `epipen graph FILE > model.dot`\n"
-                .to_string(),
-        )),
-        Err(e) => Err(Failure::Story(format!("error: cannot run `dot`: {e}\n"))),
-        Ok(output) if !output.status.success() => Err(Failure::Solver(format!(
-            "error: `dot` failed ({}) writing {}\n{}",
-            output.status,
-            out.display(),
-            String::from_utf8_lossy(&output.stderr)
-        ))),
-        Ok(_) => {
-            outln!("wrote {}", out.display());
-            Ok(())
-        }
-    }
+/// Writes the SVG document to `out` (a failure to write is exit code 1, as for any
+/// output that cannot be written).
+pub(crate) fn write_svg(svg: &str, out: &std::path::Path) -> Result<(), Failure> {
+    std::fs::write(out, svg)
+        .map_err(|e| Failure::Solver(format!("error: cannot write {}: {e}\n", out.display())))?;
+    outln!("wrote {}", out.display());
+    Ok(())
 }

@@ -618,9 +618,6 @@ struct ModelOut {
     svg: String,
 }
 
-/// The widest the drawing is shown, in pixels.
-const SVG_WIDTH: f64 = 720.0;
-
 fn model_story(request: &Request, at: Option<&str>, cancel: &Cancel) -> Result<ModelOut, Located> {
     let story = request.compile(request.deadline())?;
     let options = Options {
@@ -645,7 +642,7 @@ fn model_story(request: &Request, at: Option<&str>, cancel: &Cancel) -> Result<M
     let program = &story.program;
     let name = |c: &epipen::ir::CharId| program.characters[c.0].name.clone();
     Ok(ModelOut {
-        svg: svg(program, &model, &title, SVG_WIDTH),
+        svg: svg(program, &model, &title, epipen::explore::svg::WIDTH),
         characters: program.characters.iter().map(|c| c.name.clone()).collect(),
         constants: convert::constants(program),
         worlds: convert::worlds(program, &model.worlds),

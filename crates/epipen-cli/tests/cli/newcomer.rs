@@ -110,3 +110,37 @@ fn samples_of_a_story_without_sample_say_so() {
     let out = epipen(&["sweep", &drawn, "--samples", "3"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+/// The README's table of stories names every story of `stories/`, and the install
+/// line builds the locked versions.
+#[test]
+fn the_readme_lists_every_story_and_installs_locked() {
+    let root = std::path::Path::new(super::ROOT);
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root.join("stories")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".story") && !readme.contains(&format!("| `stories/{name}` |")) {
+            missing.push(name);
+        }
+    }
+    missing.sort();
+    assert!(missing.is_empty(), "not in README's table: {missing:?}");
+    assert!(readme.contains("cargo install --locked --path crates/epipen-cli"));
+}
+
+/// `--timeout` says where it is per run.
+#[test]
+fn timeout_help_says_it_is_per_run_under_sweep_and_serve() {
+    for command in ["sweep", "serve", "worlds"] {
+        let out = epipen(&[command, "--help"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let help = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            help.contains(
+                "for the whole command; under `sweep`, `serve` and `bench`, for each run"
+            ),
+            "{command}: {help}"
+        );
+    }
+}

@@ -21,6 +21,10 @@ pub const COLOURS: [&str; 8] = [
     "#2457c5", "#d1480f", "#0a7f5a", "#9b2fae", "#b8860b", "#c2185b", "#00838f", "#5d4037",
 ];
 
+/// The width, in pixels, of a drawing in a file or a notebook (it scales down to its
+/// container).
+pub const WIDTH: f64 = 720.0;
+
 /// The colour of an edge that several characters share.
 const SHARED: &str = "#555";
 
