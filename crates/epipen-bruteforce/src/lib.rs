@@ -11,7 +11,8 @@
 //!   from `w` (same values of everything `A` learned); `knows_value(A, ē)` holds at `w`
 //!   when all those worlds agree on `ē`;
 //! * `at(c, φ)` evaluates the knowledge operators of `φ` in the state saved at `c`;
-//! * `actual φ` picks the one world of the domain where `φ` holds (it must be possible);
+//! * `actual φ` picks the one world still possible where `φ` holds (in a `repeat`'s
+//!   later round, among those with the cases the actual world had);
 //!   announcements must then hold in it; `A reveals φ` is `A: φ` when `φ` holds in the
 //!   actual world, else `A: not φ`; `simultaneously { … }` evaluates its announcements
 //!   in the state at its start and applies them together; `repeat max N { … } until φ`
@@ -616,25 +617,51 @@ impl<'p> Evaluator<'p> {
                 });
             }
             StmtKind::Actual(formula) => {
+                // The one world still possible where φ holds; made again in a later
+                // round of a `repeat`, the cases that happened in the actual world kept.
                 let state = self.state.clone();
-                let all = self.candidates()?;
+                let kept = |w: &World| -> Result<bool, Fail> {
+                    let Some(previous) = &self.actual else {
+                        return Ok(true);
+                    };
+                    for occ in (0..self.happened.len()).filter(|&o| self.happened[o]) {
+                        if self.case_in(w, occ)? != self.case_in(previous, occ)? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(true)
+                };
+                let mut possible = Vec::new();
+                for w in state.worlds.iter() {
+                    if kept(w)? {
+                        possible.push(w.clone());
+                    }
+                }
+                possible.sort();
                 let mut found = Vec::new();
-                for w in all.iter() {
+                for w in &possible {
                     if self.eval(formula, w, &state)?.into_bool()? {
                         found.push(w.clone());
                         if found.len() > 1 {
-                            return Err(Fail::story("`actual` allows several worlds"));
+                            return Err(Fail::story(
+                                "`actual` allows several of the worlds still possible",
+                            ));
                         }
                     }
                 }
                 let Some(actual) = found.pop() else {
+                    // None possible: φ allows no world of the domain, or only worlds
+                    // ruled out.
+                    let all = self.candidates()?;
+                    for w in all.iter() {
+                        if self.eval(formula, w, &state)?.into_bool()? {
+                            return Err(Fail::story(
+                                "the actual world contradicts what was announced",
+                            ));
+                        }
+                    }
                     return Err(Fail::story("`actual` allows no world of the domain"));
                 };
-                if !state.worlds.contains(&actual) {
-                    return Err(Fail::story(
-                        "the actual world contradicts what was announced",
-                    ));
-                }
                 self.actual = Some(actual);
             }
             StmtKind::Repeat { max, body, until } => {

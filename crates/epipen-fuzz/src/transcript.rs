@@ -192,7 +192,7 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
     let mut events = Vec::new();
     let mut message = String::new();
     let run = engine.run(&mut |event| match event {
-        Event::Worlds { span, set } => {
+        Event::Worlds { span, set, .. } => {
             events.push(worlds_line(text, span, &set.worlds, set.complete));
         }
         Event::Reveal {

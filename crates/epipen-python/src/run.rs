@@ -193,7 +193,7 @@ impl Events {
             detail,
         };
         match event {
-            Event::Worlds { span, set } => self.printed.push(EventOut::Worlds {
+            Event::Worlds { span, set, .. } => self.printed.push(EventOut::Worlds {
                 line: story.line(*span),
                 worlds: convert::worlds(program, &set.worlds),
                 complete: set.complete,

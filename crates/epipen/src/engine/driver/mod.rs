@@ -114,8 +114,6 @@ pub(crate) trait Backend {
     fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
     /// Whether `set` holds at `point`.
     fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
-    /// Whether `point` is a world of κ in `state`.
-    fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, SolverError>;
 
     /// A world of κ `before` where κ `after` and `hint` disagree, and whether `after` keeps
     /// it; None when `after` is exactly `before` ∧ `hint`.
@@ -144,6 +142,11 @@ pub(crate) trait Backend {
     /// Called after each top-level statement: caches keyed by the statement's
     /// expressions may be dropped.
     fn statement_done(&mut self) {}
+    /// Whether κ has no world, when the backend knows without a solver call (BDDs and
+    /// listed worlds do); None when finding out costs one.
+    fn known_empty(&self, _state: &Self::State) -> Option<bool> {
+        None
+    }
 }
 
 /// The driver as the engine sees it, whatever its backend.
@@ -164,6 +167,7 @@ pub(crate) trait Run {
     ) -> Result<Option<Model>, Failure>;
     fn backend(&self) -> &'static str;
     fn actual(&self) -> Option<World>;
+    fn left_none(&mut self) -> Result<Option<Span>, SolverError>;
 }
 
 /// Runs a program's statements over one backend.
@@ -199,6 +203,13 @@ pub(crate) struct Driver<B: Backend> {
     /// Substituted expressions, kept for the whole run: backends may key caches by the
     /// address of an expression, which must not be reused by another.
     substituted: HashMap<(usize, u64), Rc<Expr>>,
+    /// The statements finished since κ was last known to have a world, each with the
+    /// state after it, in the order they finished (a block's statements before the
+    /// block): the first after which κ had none is among them when κ has none now,
+    /// since κ never regains a world.
+    trail: Vec<(Span, B::State)>,
+    /// The first statement after which κ had no world, once found.
+    emptied: Option<Span>,
 }
 
 /// An expression of the program as the driver hands it to the backend: itself, or with
@@ -245,6 +256,8 @@ impl<B: Backend> Driver<B> {
             happened: vec![false; constants],
             generation: 0,
             substituted: HashMap::new(),
+            trail: Vec::new(),
+            emptied: None,
         })
     }
 
@@ -315,6 +328,59 @@ impl<B: Backend> Driver<B> {
         })
     }
 
+    /// Keeps track of the statement at `span`, just finished, in case it left no world.
+    fn note_emptied(&mut self, span: Span) {
+        if self.emptied.is_some() {
+            return;
+        }
+        match self.backend.known_empty(&self.state) {
+            Some(true) => {
+                self.emptied = Some(span);
+                self.trail.clear();
+            }
+            Some(false) => self.trail.clear(),
+            None => self.trail.push((span, self.state.clone())),
+        }
+    }
+
+    /// Whether κ has no world in `state`.
+    fn is_empty(&mut self, state: &B::State) -> Result<bool, SolverError> {
+        if let Some(known) = self.backend.known_empty(state) {
+            return Ok(known);
+        }
+        let found = self.backend.worlds(state, 1)?;
+        Ok(found.worlds.is_empty() && found.complete)
+    }
+
+    /// The first statement after which κ had no world (None: κ has a world now): the
+    /// first state of the trail without one, found by bisection.
+    fn find_emptied(&mut self) -> Result<Option<Span>, SolverError> {
+        if self.emptied.is_some() {
+            return Ok(self.emptied);
+        }
+        let Some((_, last)) = self.trail.last().cloned() else {
+            return Ok(None);
+        };
+        if !self.is_empty(&last)? {
+            self.trail.clear();
+            return Ok(None);
+        }
+        // trail[hi] has no world; every state before trail[lo] has one.
+        let (mut lo, mut hi) = (0, self.trail.len() - 1);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let state = self.trail[mid].1.clone();
+            if self.is_empty(&state)? {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        self.emptied = Some(self.trail[hi].0);
+        self.trail.clear();
+        Ok(self.emptied)
+    }
+
     fn check_deadline(&self) -> Result<(), SolverError> {
         self.options.cancel.check()?;
         match self.deadline {
@@ -341,6 +407,7 @@ impl<B: Backend> Driver<B> {
             self.backend.statement_done();
         }
         done?;
+        self.note_emptied(stmt.span);
         // (The CLI logs these events at debug level, the span as a line and column.)
         if self.options.stats {
             sink(Event::Step {
@@ -404,9 +471,14 @@ impl<B: Backend> Driver<B> {
             StmtKind::Worlds { limit } => {
                 if !self.options.skip_worlds_statements {
                     let set = self.worlds_now(*limit).at(stmt.span)?;
+                    let left_none = match set.worlds.is_empty() && set.complete {
+                        true => self.find_emptied().at(stmt.span)?,
+                        false => None,
+                    };
                     sink(Event::Worlds {
                         span: stmt.span,
                         set,
+                        left_none,
                     });
                 }
             }
@@ -522,7 +594,10 @@ impl<B: Backend> Driver<B> {
         let failing = self.backend.restrict(&state, not, false).at(span)?;
         let found = self.backend.worlds(&failing, 1).at(span)?;
         match found.worlds.first() {
-            None if found.complete => sink(Event::CheckHolds { span }),
+            None if found.complete => match self.find_emptied().at(span)? {
+                Some(left_none) => sink(Event::Vacuous { span, left_none }),
+                None => sink(Event::CheckHolds { span }),
+            },
             None => {
                 return Err(Failure::internal(
                     "the solver listed no world and did not say there is none",
@@ -548,6 +623,10 @@ impl<B: Backend> Driver<B> {
         phi: &Expr,
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EngineError> {
+        if let Some(left_none) = self.find_emptied().at(span)? {
+            sink(Event::Vacuous { span, left_none });
+            return Ok(());
+        }
         let state = self.state.clone();
         let set = self.formula(phi, &state).at(span)?;
         if self.holds_in_actual(&set, "`check actual`").at(span)? {
@@ -622,8 +701,9 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    /// `actual φ`: φ must allow exactly one world, which must be possible under κ. The
-    /// same statement again (in the next round of a `repeat`) declares the same world.
+    /// `actual φ`: φ must allow exactly one of the worlds still possible (κ, and the
+    /// events so far). The same statement again (in the next round of a `repeat`)
+    /// declares the same world.
     fn set_actual(&mut self, expr: &Expr, span: Span) -> Result<(), Failure> {
         let mut previous = None;
         if self.actual_at == Some(span) {
@@ -638,18 +718,32 @@ impl<B: Backend> Driver<B> {
         let state = self.state.clone();
         let expr = self.now(expr)?;
         let expr = self.pinned_occurrences(&expr, previous.as_deref());
-        match self.backend.pin(&expr, &state)?.as_slice() {
-            [] => Err(Failure::actual_allows_none()),
-            [w] => {
+        // The first two worlds of κ (canonical order) where φ holds.
+        let set = self.backend.formula(&expr, &state, &self.checkpoints)?;
+        let possible = self.backend.restrict(&state, set, false)?;
+        let found = self.backend.worlds(&possible, 2)?;
+        match found.worlds.as_slice() {
+            [] if !found.complete => Err(Failure::internal(
+                "the solver listed no world and did not say there is none",
+            )),
+            // None possible: φ allows no world at all, or only worlds ruled out.
+            [] => match self.backend.pin(&expr, &state)?.as_slice() {
+                [] => Err(Failure::actual_allows_none()),
+                _ => Err(Failure::actual_contradicts()),
+            },
+            [w] if found.complete => {
                 let point = self.backend.point(&w.0)?;
-                if !self.backend.contains(&state, &point)? {
-                    return Err(Failure::actual_contradicts());
-                }
                 self.actual = Some((w.0.clone(), point));
                 self.actual_at = Some(span);
                 Ok(())
             }
-            [a, b, ..] => Err(Failure::actual_allows_several(&self.program, &a.0, &b.0)),
+            [_] => Err(Failure::internal(
+                "the solver listed one world and did not say there is no other",
+            )),
+            [a, b, ..] => {
+                let (a, b) = (self.shown(a)?, self.shown(b)?);
+                Err(Failure::actual_allows_several(&self.program, &a.0, &b.0))
+            }
         }
     }
 
@@ -706,6 +800,7 @@ impl<B: Backend> Driver<B> {
             sink(Event::HintTrusted { span });
             return Ok(());
         }
+        let vacuous = self.find_emptied().at(span)?;
         self.block(body, sink)?;
         let after = self.state.clone();
         let found = self.backend.disagreement(&before, &after, &h).at(span)?;
@@ -713,7 +808,11 @@ impl<B: Backend> Driver<B> {
         match found {
             None => {
                 self.state = self.backend.hinted(&before, h, &after, true).at(span)?;
-                sink(Event::HintVerified { span, elapsed });
+                // Verified over no world (κ had none before the block): vacuous.
+                match vacuous {
+                    Some(left_none) => sink(Event::Vacuous { span, left_none }),
+                    None => sink(Event::HintVerified { span, elapsed }),
+                }
                 Ok(())
             }
             Some((world, kept_by_block)) => {
@@ -820,6 +919,10 @@ impl<B: Backend> Run for Driver<B> {
             .as_ref()
             .map(|(values, _)| World(values.clone()))
     }
+
+    fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
+        self.find_emptied()
+    }
 }
 
 /// A backend that refused the story: every question is answered with why.
@@ -884,6 +987,10 @@ impl Run for Refused {
 
     fn actual(&self) -> Option<World> {
         None
+    }
+
+    fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
+        Ok(None)
     }
 }
 
