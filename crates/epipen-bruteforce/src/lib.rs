@@ -88,6 +88,9 @@ pub enum Event {
     HintVerified { span: Span },
     /// A `check φ` holds.
     CheckHolds { span: Span },
+    /// A `check φ`, `check actual φ` or `assert_adds_ck φ { … }` met no possible world;
+    /// `left_none`: the first statement to finish with none.
+    Vacuous { span: Span, left_none: Span },
 }
 
 /// Why a run stopped before the story's end.
@@ -160,6 +163,7 @@ pub fn trace(program: &Program, domain: &Domain) -> Trace {
         then: HashMap::new(),
         round: None,
         events: Vec::new(),
+        emptied: None,
     };
     let end = match ev.block(&program.statements) {
         Ok(()) => ev.shown_worlds(),
@@ -439,6 +443,9 @@ struct Evaluator<'p> {
     /// The round of the innermost running `repeat`.
     round: Option<u64>,
     events: Vec<Event>,
+    /// The first statement that finished with no world possible (a block's statements
+    /// finish before the block).
+    emptied: Option<Span>,
 }
 
 impl<'p> Evaluator<'p> {
@@ -500,7 +507,22 @@ impl<'p> Evaluator<'p> {
                     fail.kind = ErrorKind::Story;
                 }
                 fail
-            })
+            })?;
+        if self.emptied.is_none() && self.state.worlds.is_empty() {
+            self.emptied = Some(stmt.span);
+        }
+        Ok(())
+    }
+
+    /// Reports the check or hint at `span` vacuous when no world is possible now.
+    fn vacuous(&mut self, span: Span) -> bool {
+        match self.emptied {
+            Some(left_none) if self.state.worlds.is_empty() => {
+                self.events.push(Event::Vacuous { span, left_none });
+                true
+            }
+            _ => false,
+        }
     }
 
     fn execute(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
@@ -544,6 +566,7 @@ impl<'p> Evaluator<'p> {
                     worlds,
                 });
             }
+            StmtKind::Check(_) | StmtKind::CheckActual(_) if self.vacuous(stmt.span) => {}
             StmtKind::Check(formula) => {
                 let state = self.state.clone();
                 let mut worlds = state.worlds.to_vec();
@@ -689,6 +712,7 @@ impl<'p> Evaluator<'p> {
             }
             StmtKind::AssertAddsCk { hint, body } => {
                 let before = self.state.clone();
+                let vacuous = self.emptied.filter(|_| before.worlds.is_empty());
                 self.block(body)?;
                 let after = self.state.clone();
                 // κ_after must equal κ_before ∧ hint on the worlds of κ_before.
@@ -706,7 +730,13 @@ impl<'p> Evaluator<'p> {
                         kept.push(w.clone());
                     }
                 }
-                self.events.push(Event::HintVerified { span: stmt.span });
+                self.events.push(match vacuous {
+                    Some(left_none) => Event::Vacuous {
+                        span: stmt.span,
+                        left_none,
+                    },
+                    None => Event::HintVerified { span: stmt.span },
+                });
                 self.state = self.new_state(Rc::new(kept), after.learned.clone());
             }
         }

@@ -109,8 +109,9 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                     if let Some(span) = left_none {
                         json.pop();
                         json.push_str(&format!(
-                            ", \"left_none\": {}}}",
-                            story.left_none_json(span)
+                            ", \"left_none\": {{\"line\": {}, \"statement\": {}}}}}",
+                            story.line(span),
+                            serde_json::Value::from(story.statement_line(span))
                         ));
                     }
                 }

@@ -168,8 +168,13 @@ impl CompiledStory {
     /// (line 4, `Bob: knows_value(x)`, left none)``, `left_none` the first statement
     /// after which no world was possible.
     pub fn vacuous_text(&self, left_none: Span) -> String {
+        format!("vacuous: {}", self.vacuous_reason(left_none))
+    }
+
+    /// ``no world is possible (line 4, `Bob: knows_value(x)`, left none)``.
+    pub fn vacuous_reason(&self, left_none: Span) -> String {
         format!(
-            "vacuous: no world is possible (line {}, `{}`, left none)",
+            "no world is possible (line {}, `{}`, left none)",
             self.line(left_none),
             self.statement_line(left_none)
         )
