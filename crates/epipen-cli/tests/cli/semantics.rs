@@ -182,3 +182,36 @@ fn an_impossible_actual_case_is_reported_at_its_line() {
          name a case that can happen\n",
     );
 }
+
+#[test]
+fn an_agent_left_out_inside_another_characters_knowledge_is_an_error() {
+    // The inner `knows_value` was Bob's, silently: the story ended with no world.
+    let story = story_file(
+        "whose.story",
+        "characters Anne, Bob\nint A\nannounce A >= 0 and A <= 3\nAnne learns A\n\
+         Bob: knows(Anne, knows_value(A))\n",
+    );
+    on_every_backend(
+        &["auto"],
+        &["worlds", &story],
+        2,
+        "",
+        "PATH:5:18: error: `knows_value` inside `knows(Anne, …)` needs its character\n  |\n5 | \
+         Bob: knows(Anne, knows_value(A))\n  |                  ^^^^^^^^^^^^^^\n  = hint: write \
+         `knows_value(Anne, …)` for Anne's knowledge, or `knows_value(Bob, …)` for Bob's\n\
+         error: PATH: 1 error found\n",
+    );
+    // Named, it is Anne's: she learned A, so Bob knows she knows it.
+    let named = story_file(
+        "whose-named.story",
+        "characters Anne, Bob\nint A\nannounce A >= 0 and A <= 1\nAnne learns A\n\
+         Bob: knows(Anne, knows_value(Anne, A)) and not knows_value(A)\n",
+    );
+    on_every_backend(
+        &["auto"],
+        &["worlds", &named],
+        0,
+        "2 possible worlds:\n  A = 0\n  A = 1\n(and that's all)\n",
+        "",
+    );
+}
