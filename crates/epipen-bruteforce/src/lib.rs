@@ -88,7 +88,8 @@ pub enum Event {
     HintVerified { span: Span },
     /// A `check φ` holds.
     CheckHolds { span: Span },
-    /// A `check φ`, `check actual φ` or `assert_adds_ck φ { … }` met no possible world;
+    /// A `check φ` or `assert_adds_ck φ { … }` met no possible world (a `check actual φ`
+    /// cannot: the actual world is possible);
     /// `left_none`: the first statement to finish with none.
     Vacuous { span: Span, left_none: Span },
 }
@@ -566,7 +567,7 @@ impl<'p> Evaluator<'p> {
                     worlds,
                 });
             }
-            StmtKind::Check(_) | StmtKind::CheckActual(_) if self.vacuous(stmt.span) => {}
+            StmtKind::Check(_) if self.vacuous(stmt.span) => {}
             StmtKind::Check(formula) => {
                 let state = self.state.clone();
                 let mut worlds = state.worlds.to_vec();

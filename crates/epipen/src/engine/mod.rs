@@ -121,8 +121,9 @@ pub enum Event {
     },
     /// A `check φ` held in every world.
     CheckHolds { span: Span },
-    /// A `check φ`, `check actual φ` or `assert_adds_ck φ { … }` (its hint verified)
-    /// was evaluated where no world is possible: it holds only because nothing is left.
+    /// A `check φ` or `assert_adds_ck φ { … }` (its hint verified) was evaluated where
+    /// no world is possible: it holds only because nothing is left. (A `check actual φ`
+    /// never is: the actual world is possible.)
     /// `left_none`: the first statement after which no world was possible.
     Vacuous { span: Span, left_none: Span },
     /// A `check φ` failed in this world (only with `keep_refuted_hints`; otherwise the

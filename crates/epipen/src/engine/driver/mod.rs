@@ -7,6 +7,8 @@ use std::ops::Deref;
 use std::rc::Rc;
 use std::time::Instant;
 
+mod actual;
+mod emptied;
 mod event;
 
 use super::{At, Counterexample, EngineError, Event, Failure, Options, SolverError};
@@ -108,7 +110,8 @@ pub(crate) trait Backend {
     ) -> Result<Self::State, SolverError>;
 
     /// The first two worlds (canonical order) of the constants' types where the
-    /// knowledge-free `phi` holds: `actual φ` must allow exactly one.
+    /// knowledge-free `phi` holds: when `actual φ` allows none of the worlds still
+    /// possible, whether φ allows some world at all.
     fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Vec<World>, SolverError>;
     /// A world in the backend's own form.
     fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
@@ -328,59 +331,6 @@ impl<B: Backend> Driver<B> {
         })
     }
 
-    /// Keeps track of the statement at `span`, just finished, in case it left no world.
-    fn note_emptied(&mut self, span: Span) {
-        if self.emptied.is_some() {
-            return;
-        }
-        match self.backend.known_empty(&self.state) {
-            Some(true) => {
-                self.emptied = Some(span);
-                self.trail.clear();
-            }
-            Some(false) => self.trail.clear(),
-            None => self.trail.push((span, self.state.clone())),
-        }
-    }
-
-    /// Whether κ has no world in `state`.
-    fn is_empty(&mut self, state: &B::State) -> Result<bool, SolverError> {
-        if let Some(known) = self.backend.known_empty(state) {
-            return Ok(known);
-        }
-        let found = self.backend.worlds(state, 1)?;
-        Ok(found.worlds.is_empty() && found.complete)
-    }
-
-    /// The first statement after which κ had no world (None: κ has a world now): the
-    /// first state of the trail without one, found by bisection.
-    fn find_emptied(&mut self) -> Result<Option<Span>, SolverError> {
-        if self.emptied.is_some() {
-            return Ok(self.emptied);
-        }
-        let Some((_, last)) = self.trail.last().cloned() else {
-            return Ok(None);
-        };
-        if !self.is_empty(&last)? {
-            self.trail.clear();
-            return Ok(None);
-        }
-        // trail[hi] has no world; every state before trail[lo] has one.
-        let (mut lo, mut hi) = (0, self.trail.len() - 1);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let state = self.trail[mid].1.clone();
-            if self.is_empty(&state)? {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        self.emptied = Some(self.trail[hi].0);
-        self.trail.clear();
-        Ok(self.emptied)
-    }
-
     fn check_deadline(&self) -> Result<(), SolverError> {
         self.options.cancel.check()?;
         match self.deadline {
@@ -407,7 +357,7 @@ impl<B: Backend> Driver<B> {
             self.backend.statement_done();
         }
         done?;
-        self.note_emptied(stmt.span);
+        self.note_emptied(stmt.span).at(stmt.span)?;
         // (The CLI logs these events at debug level, the span as a line and column.)
         if self.options.stats {
             sink(Event::Step {
@@ -623,10 +573,8 @@ impl<B: Backend> Driver<B> {
         phi: &Expr,
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EngineError> {
-        if let Some(left_none) = self.find_emptied().at(span)? {
-            sink(Event::Vacuous { span, left_none });
-            return Ok(());
-        }
+        // Never vacuous: the actual world is possible (announcements hold there, and the
+        // events' cases that happened there), and without one this is an error.
         let state = self.state.clone();
         let set = self.formula(phi, &state).at(span)?;
         if self.holds_in_actual(&set, "`check actual`").at(span)? {
@@ -648,102 +596,11 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    /// `phi` with every occurrence constant pinned that `actual φ` does not have to
-    /// pin: those that have not happened hold their not-yet value; those that have hold
-    /// one of their cases, and when an earlier `actual` (`previous`, of this `repeat`'s
-    /// previous round) said which case happened, that case.
-    fn pinned_occurrences(&self, phi: &Expr, previous: Option<&[Value]>) -> Expr {
-        let mut conjuncts = vec![phi.clone()];
-        for occ in self.program.occurrences() {
-            let o = self.program.constants[occ.0]
-                .occurrence
-                .expect("an occurrence");
-            let not_yet = self.program.events[o.event.0].not_yet();
-            let (op, value) = if self.happened[occ.0] {
-                match previous.and_then(|w| w.get(occ.0)) {
-                    Some(Value::Int(v)) => (crate::ir::CmpOp::Eq, *v),
-                    _ => (crate::ir::CmpOp::Ne, not_yet),
-                }
-            } else {
-                (crate::ir::CmpOp::Eq, not_yet)
-            };
-            let ty = self.program.constants[occ.0].ty;
-            let at = |kind| Expr {
-                kind,
-                ty,
-                span: phi.span,
-            };
-            conjuncts.push(Expr {
-                kind: ExprKind::Cmp(
-                    op,
-                    Box::new(at(ExprKind::Const(occ))),
-                    Box::new(at(ExprKind::Int(value))),
-                ),
-                ty: crate::ir::Ty::Bool,
-                span: phi.span,
-            });
-        }
-        conjuncts
-            .into_iter()
-            .reduce(|a, b| Expr {
-                kind: ExprKind::Logic(crate::ir::LogicOp::And, Box::new(a), Box::new(b)),
-                ty: crate::ir::Ty::Bool,
-                span: phi.span,
-            })
-            .expect("phi")
-    }
-
     /// Whether `set` holds in the actual world (`what` names the statement that needs it).
     fn holds_in_actual(&mut self, set: &B::Set, what: &str) -> Result<bool, Failure> {
         match &self.actual {
             Some((_, point)) => Ok(self.backend.holds(set, point)?),
             None => Err(Failure::no_actual_world(what)),
-        }
-    }
-
-    /// `actual φ`: φ must allow exactly one of the worlds still possible (κ, and the
-    /// events so far). The same statement again (in the next round of a `repeat`)
-    /// declares the same world.
-    fn set_actual(&mut self, expr: &Expr, span: Span) -> Result<(), Failure> {
-        let mut previous = None;
-        if self.actual_at == Some(span) {
-            // The same `actual` in a later round of its `repeat`: made again, with the
-            // values its names have now (after a `:=`, another world's), and the cases
-            // that happened in the actual world.
-            previous = self.actual.take().map(|(w, _)| w);
-        }
-        if self.actual.is_some() {
-            return Err(Failure::second_actual());
-        }
-        let state = self.state.clone();
-        let expr = self.now(expr)?;
-        let expr = self.pinned_occurrences(&expr, previous.as_deref());
-        // The first two worlds of κ (canonical order) where φ holds.
-        let set = self.backend.formula(&expr, &state, &self.checkpoints)?;
-        let possible = self.backend.restrict(&state, set, false)?;
-        let found = self.backend.worlds(&possible, 2)?;
-        match found.worlds.as_slice() {
-            [] if !found.complete => Err(Failure::internal(
-                "the solver listed no world and did not say there is none",
-            )),
-            // None possible: φ allows no world at all, or only worlds ruled out.
-            [] => match self.backend.pin(&expr, &state)?.as_slice() {
-                [] => Err(Failure::actual_allows_none()),
-                _ => Err(Failure::actual_contradicts()),
-            },
-            [w] if found.complete => {
-                let point = self.backend.point(&w.0)?;
-                self.actual = Some((w.0.clone(), point));
-                self.actual_at = Some(span);
-                Ok(())
-            }
-            [_] => Err(Failure::internal(
-                "the solver listed one world and did not say there is no other",
-            )),
-            [a, b, ..] => {
-                let (a, b) = (self.shown(a)?, self.shown(b)?);
-                Err(Failure::actual_allows_several(&self.program, &a.0, &b.0))
-            }
         }
     }
 
@@ -800,15 +657,19 @@ impl<B: Backend> Driver<B> {
             sink(Event::HintTrusted { span });
             return Ok(());
         }
-        let vacuous = self.find_emptied().at(span)?;
         self.block(body, sink)?;
         let after = self.state.clone();
         let found = self.backend.disagreement(&before, &after, &h).at(span)?;
         let elapsed = start.elapsed();
         match found {
             None => {
+                // Verified over no world (κ had none before the block): vacuous. Asked
+                // only when κ has none after it.
+                let vacuous = match self.find_emptied().at(span)? {
+                    Some(_) if self.is_empty(&before).at(span)? => self.emptied,
+                    _ => None,
+                };
                 self.state = self.backend.hinted(&before, h, &after, true).at(span)?;
-                // Verified over no world (κ had none before the block): vacuous.
                 match vacuous {
                     Some(left_none) => sink(Event::Vacuous { span, left_none }),
                     None => sink(Event::HintVerified { span, elapsed }),
