@@ -68,19 +68,28 @@ class Worlds(list):
     ``epipen worlds`` prints; in Jupyter it shows as a table (at most 20 rows, then "and
     N more")."""
 
-    def __init__(self, names: list, worlds: Iterable[Any], complete: bool, before: Optional[list] = None):
+    def __init__(
+        self,
+        names: list,
+        worlds: Iterable[Any],
+        complete: bool,
+        before: Optional[list] = None,
+        no_worlds: Optional[str] = None,
+    ):
         super().__init__(worlds)
         #: The constants' names, in declaration order (the table's columns).
         self.names = list(names)
         self.complete = complete
         #: With ``x := e`` in the story: each world's values at the story's start.
         self.before = before
+        #: With no world: which statement left none (``no possible worlds: line 4, …``).
+        self.no_worlds = no_worlds
 
     def __str__(self) -> str:
         n = len(self)
         if self.complete:
             head = {
-                0: "no possible worlds: the announcements contradict each other",
+                0: self.no_worlds or "no possible worlds",
                 1: "1 possible world:",
             }.get(n, f"{n} possible worlds:")
         else:
@@ -118,20 +127,35 @@ class Check:
     """The verdict of a ``check φ`` or an ``assert_adds_ck`` hint: ``kind`` is "check" or
     "hint", ``line`` its line, ``text`` the formula as written, ``holds`` True or False
     (None for a hint taken on trust), ``detail`` why it failed (the world where the
-    check is false, or the hint's counterexample)."""
+    check is false, or the hint's counterexample). ``vacuous`` says why it holds only
+    vacuously (``no world is possible (line 4, `Bob: knows_value(x)`, left none)``), None
+    when some world is possible: a vacuous check proves nothing (``epipen check`` exits
+    with 1)."""
 
-    __slots__ = ("kind", "line", "text", "holds", "detail")
+    __slots__ = ("kind", "line", "text", "holds", "detail", "vacuous")
 
-    def __init__(self, kind: str, line: int, text: str, holds: Optional[bool], detail: Optional[str]):
+    def __init__(
+        self,
+        kind: str,
+        line: int,
+        text: str,
+        holds: Optional[bool],
+        detail: Optional[str],
+        vacuous: Optional[str] = None,
+    ):
         self.kind, self.line, self.text, self.holds, self.detail = kind, line, text, holds, detail
+        self.vacuous = vacuous
 
     def __repr__(self) -> str:
-        return f"Check(kind={self.kind!r}, line={self.line}, text={self.text!r}, holds={self.holds!r})"
+        extra = "" if self.vacuous is None else ", vacuous=True"
+        return f"Check(kind={self.kind!r}, line={self.line}, text={self.text!r}, holds={self.holds!r}{extra})"
 
     def __str__(self) -> str:
         verdict = {True: "holds", False: "fails", None: "taken on trust"}[self.holds]
         if self.kind == "hint":
             verdict = {True: "verified", False: "refuted", None: "taken on trust"}[self.holds]
+        if self.vacuous is not None:
+            verdict = f"vacuous: {self.vacuous}"
         text = f"line {self.line}: {self.kind} `{self.text}` {verdict}"
         return text + (f" ({self.detail})" if self.detail else "")
 
@@ -166,7 +190,7 @@ def _events(names: list, raw: list) -> list:
     for e in raw:
         e = Event(e)
         if e["kind"] == "worlds":
-            e["worlds"] = Worlds(names, _worlds(names, e["worlds"]), e.pop("complete"))
+            e["worlds"] = Worlds(names, _worlds(names, e["worlds"]), e.pop("complete"), None, e.pop("no_worlds"))
         events.append(e)
     return events
 
@@ -372,7 +396,7 @@ class Result:
         self.constants = [tuple(c) for c in raw["constants"]]
         names = [n for n, _ in self.constants]
         before = None if raw["before"] is None else _worlds(names, raw["before"])
-        self.worlds = Worlds(names, _worlds(names, raw["worlds"]), raw["complete"], before)
+        self.worlds = Worlds(names, _worlds(names, raw["worlds"]), raw["complete"], before, raw["no_worlds"])
         self.complete = raw["complete"]
         self.checks = [Check(**c) for c in raw["checks"]]
         self.events = _events(names, raw["events"])
@@ -419,6 +443,6 @@ class Result:
     def _repr_html_(self) -> str:
         parts = []
         for c in self.checks:
-            colour = {True: "#067647", False: "#b42318", None: "#6b7280"}[c.holds]
+            colour = "#b54708" if c.vacuous else {True: "#067647", False: "#b42318", None: "#6b7280"}[c.holds]
             parts.append(f'<p style="color:{colour}">{html.escape(str(c))}</p>')
         return "".join(parts) + self.worlds._repr_html_()

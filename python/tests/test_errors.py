@@ -49,7 +49,9 @@ def test_a_story_error_found_while_running(tmp_path):
     with pytest.raises(epipen.StoryError) as e:
         epipen.run_file(path)
     assert (e.value.line, e.value.column) == (4, 1)
-    assert e.value.message == "`actual` must pin down exactly one world, but it allows several"
+    assert e.value.message == (
+        "`actual` must pin down exactly one of the worlds still possible, but it allows several"
+    )
     assert e.value.text == cli("worlds", path, check=2).stderr
 
 

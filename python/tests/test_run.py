@@ -87,6 +87,25 @@ def test_checks_and_hints_have_verdicts():
         assert f"line {c.line}:" in out
 
 
+def test_a_check_over_no_world_is_vacuous(tmp_path):
+    # Bob says he knows x though he learned nothing: no world is left.
+    path = tmp_path / "vacuous.story"
+    path.write_text(
+        "characters Anne, Bob\nint x\nannounce x >= 0 and x <= 9\nBob: knows_value(x)\n"
+        "check x == 4\nworlds\n"
+    )
+    r = epipen.run_file(path)
+    (check,) = r.checks
+    assert (check.kind, check.holds) == ("check", True)
+    assert check.vacuous == "no world is possible (line 4, `Bob: knows_value(x)`, left none)"
+    # The same line as `epipen check`, which exits with 1.
+    assert cli("check", path, check=1).stdout == f"{check}\n0 verified, 0 refuted, 1 vacuous\n"
+    assert str(r.worlds) == cli("worlds", path, check=0).stdout
+    assert str(r.worlds).startswith("no possible worlds: line 4, `Bob: knows_value(x)`, left none")
+    (printed,) = r.events
+    assert str(printed.get("worlds")) == str(r.worlds)
+
+
 def test_reveals_and_rounds_are_events():
     r = epipen.run_file(STORIES / "muddy-children.story")
     reveals = [e for e in r.events if e["kind"] == "reveal"]

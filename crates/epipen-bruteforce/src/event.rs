@@ -42,7 +42,9 @@ impl<'p> Evaluator<'p> {
         }
         let actual_case = match &self.actual {
             None if event.actual.is_some() => {
-                return Err(Fail::story("`actual CASE` without an actual world"));
+                let mut fail = Fail::story("`actual CASE` without an actual world");
+                fail.span = event.actual_at;
+                return Err(fail);
             }
             None => None,
             Some(actual) => {
@@ -60,9 +62,11 @@ impl<'p> Evaluator<'p> {
                 match (event.actual, here.as_slice()) {
                     (Some(k), _) if here.contains(&k) => Some(k),
                     (Some(_), _) => {
-                        return Err(Fail::story(
-                            "the actual case cannot happen in the actual world",
-                        ));
+                        // Reported at the `actual` line, where the mistake is.
+                        let mut fail =
+                            Fail::story("the actual case cannot happen in the actual world");
+                        fail.span = event.actual_at;
+                        return Err(fail);
                     }
                     (None, [k]) => Some(*k),
                     (None, _) => {

@@ -11,7 +11,8 @@
 //!   from `w` (same values of everything `A` learned); `knows_value(A, ē)` holds at `w`
 //!   when all those worlds agree on `ē`;
 //! * `at(c, φ)` evaluates the knowledge operators of `φ` in the state saved at `c`;
-//! * `actual φ` picks the one world of the domain where `φ` holds (it must be possible);
+//! * `actual φ` picks the one world still possible where `φ` holds (in a `repeat`'s
+//!   later round, among those with the cases the actual world had);
 //!   announcements must then hold in it; `A reveals φ` is `A: φ` when `φ` holds in the
 //!   actual world, else `A: not φ`; `simultaneously { … }` evaluates its announcements
 //!   in the state at its start and applies them together; `repeat max N { … } until φ`
@@ -87,6 +88,10 @@ pub enum Event {
     HintVerified { span: Span },
     /// A `check φ` holds.
     CheckHolds { span: Span },
+    /// A `check φ` or `assert_adds_ck φ { … }` met no possible world (a `check actual φ`
+    /// cannot: the actual world is possible);
+    /// `left_none`: the first statement to finish with none.
+    Vacuous { span: Span, left_none: Span },
 }
 
 /// Why a run stopped before the story's end.
@@ -159,6 +164,7 @@ pub fn trace(program: &Program, domain: &Domain) -> Trace {
         then: HashMap::new(),
         round: None,
         events: Vec::new(),
+        emptied: None,
     };
     let end = match ev.block(&program.statements) {
         Ok(()) => ev.shown_worlds(),
@@ -438,6 +444,9 @@ struct Evaluator<'p> {
     /// The round of the innermost running `repeat`.
     round: Option<u64>,
     events: Vec<Event>,
+    /// The first statement that finished with no world possible (a block's statements
+    /// finish before the block).
+    emptied: Option<Span>,
 }
 
 impl<'p> Evaluator<'p> {
@@ -499,7 +508,22 @@ impl<'p> Evaluator<'p> {
                     fail.kind = ErrorKind::Story;
                 }
                 fail
-            })
+            })?;
+        if self.emptied.is_none() && self.state.worlds.is_empty() {
+            self.emptied = Some(stmt.span);
+        }
+        Ok(())
+    }
+
+    /// Reports the check or hint at `span` vacuous when no world is possible now.
+    fn vacuous(&mut self, span: Span) -> bool {
+        match self.emptied {
+            Some(left_none) if self.state.worlds.is_empty() => {
+                self.events.push(Event::Vacuous { span, left_none });
+                true
+            }
+            _ => false,
+        }
     }
 
     fn execute(&mut self, stmt: &'p Stmt) -> Result<(), Fail> {
@@ -543,6 +567,7 @@ impl<'p> Evaluator<'p> {
                     worlds,
                 });
             }
+            StmtKind::Check(_) if self.vacuous(stmt.span) => {}
             StmtKind::Check(formula) => {
                 let state = self.state.clone();
                 let mut worlds = state.worlds.to_vec();
@@ -616,25 +641,51 @@ impl<'p> Evaluator<'p> {
                 });
             }
             StmtKind::Actual(formula) => {
+                // The one world still possible where φ holds; made again in a later
+                // round of a `repeat`, the cases that happened in the actual world kept.
                 let state = self.state.clone();
-                let all = self.candidates()?;
+                let kept = |w: &World| -> Result<bool, Fail> {
+                    let Some(previous) = &self.actual else {
+                        return Ok(true);
+                    };
+                    for occ in (0..self.happened.len()).filter(|&o| self.happened[o]) {
+                        if self.case_in(w, occ)? != self.case_in(previous, occ)? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(true)
+                };
+                let mut possible = Vec::new();
+                for w in state.worlds.iter() {
+                    if kept(w)? {
+                        possible.push(w.clone());
+                    }
+                }
+                possible.sort();
                 let mut found = Vec::new();
-                for w in all.iter() {
+                for w in &possible {
                     if self.eval(formula, w, &state)?.into_bool()? {
                         found.push(w.clone());
                         if found.len() > 1 {
-                            return Err(Fail::story("`actual` allows several worlds"));
+                            return Err(Fail::story(
+                                "`actual` allows several of the worlds still possible",
+                            ));
                         }
                     }
                 }
                 let Some(actual) = found.pop() else {
+                    // None possible: φ allows no world of the domain, or only worlds
+                    // ruled out.
+                    let all = self.candidates()?;
+                    for w in all.iter() {
+                        if self.eval(formula, w, &state)?.into_bool()? {
+                            return Err(Fail::story(
+                                "the actual world contradicts what was announced",
+                            ));
+                        }
+                    }
                     return Err(Fail::story("`actual` allows no world of the domain"));
                 };
-                if !state.worlds.contains(&actual) {
-                    return Err(Fail::story(
-                        "the actual world contradicts what was announced",
-                    ));
-                }
                 self.actual = Some(actual);
             }
             StmtKind::Repeat { max, body, until } => {
@@ -662,6 +713,7 @@ impl<'p> Evaluator<'p> {
             }
             StmtKind::AssertAddsCk { hint, body } => {
                 let before = self.state.clone();
+                let vacuous = self.emptied.filter(|_| before.worlds.is_empty());
                 self.block(body)?;
                 let after = self.state.clone();
                 // κ_after must equal κ_before ∧ hint on the worlds of κ_before.
@@ -679,7 +731,13 @@ impl<'p> Evaluator<'p> {
                         kept.push(w.clone());
                     }
                 }
-                self.events.push(Event::HintVerified { span: stmt.span });
+                self.events.push(match vacuous {
+                    Some(left_none) => Event::Vacuous {
+                        span: stmt.span,
+                        left_none,
+                    },
+                    None => Event::HintVerified { span: stmt.span },
+                });
                 self.state = self.new_state(Rc::new(kept), after.learned.clone());
             }
         }

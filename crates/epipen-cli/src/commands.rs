@@ -100,12 +100,27 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             }
             let set = story.final_worlds(&mut engine, *limit)?;
             if *json {
-                outln!("{}", worlds::worlds_json(&story.program, &set, &trusted));
+                let mut json = worlds::worlds_json(&story.program, &set, &trusted);
+                if set.worlds.is_empty() && set.complete {
+                    // Which statement left no world.
+                    let left_none = engine
+                        .left_none()
+                        .map_err(|e| Failure::Solver(e.to_string()))?;
+                    if let Some(span) = left_none {
+                        json.pop();
+                        json.push_str(&format!(
+                            ", \"left_none\": {{\"line\": {}, \"statement\": {}}}}}",
+                            story.line(span),
+                            serde_json::Value::from(story.statement_line(span))
+                        ));
+                    }
+                }
+                outln!("{json}");
             } else {
                 out!("{}", trusted_note(&trusted));
                 out!(
                     "{}",
-                    worlds::worlds_text(&story.program, &set, "raise --limit to see more")
+                    story.worlds_text(&mut engine, &set, "raise --limit to see more")?
                 );
             }
             Ok(())
@@ -117,14 +132,19 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             ..
         } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
-            let mut printed = false;
+            let (mut printed, mut vacuous) = (false, false);
             story.run(&options, &mut |event| {
                 printed |= print_event(story, &event);
+                vacuous |= matches!(event, Event::Vacuous { .. });
             })?;
             if !printed {
                 errln!(
                     "note: the story printed nothing; `epipen worlds FILE` prints the worlds at its end"
                 );
+            }
+            if vacuous {
+                // A check that holds only because no world is left proves nothing.
+                return Err(Failure::Quiet(1));
             }
             Ok(())
         }),
@@ -230,7 +250,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
         Command::Check { file } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.keep_refuted_hints = true;
             options.skip_worlds_statements = true;
-            let (mut verified, mut refuted) = (0, 0);
+            let (mut verified, mut refuted, mut vacuous) = (0, 0, 0);
             story.run(&options, &mut |event| match event {
                 Event::HintVerified { span, elapsed } => {
                     verified += 1;
@@ -247,6 +267,15 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                         "line {}: {} holds",
                         story.line(span),
                         story.check_label(span)
+                    );
+                }
+                Event::Vacuous { span, left_none } => {
+                    vacuous += 1;
+                    outln!(
+                        "line {}: {} {}",
+                        story.line(span),
+                        story.verdict_label(span),
+                        story.vacuous_text(left_none)
                     );
                 }
                 Event::CheckFailed { span, world } => {
@@ -274,8 +303,12 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 }
                 _ => {}
             })?;
-            outln!("{verified} verified, {refuted} refuted");
-            if refuted > 0 {
+            if vacuous > 0 {
+                outln!("{verified} verified, {refuted} refuted, {vacuous} vacuous");
+            } else {
+                outln!("{verified} verified, {refuted} refuted");
+            }
+            if refuted > 0 || vacuous > 0 {
                 Err(Failure::Quiet(1))
             } else {
                 Ok(())

@@ -145,13 +145,17 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
         return false;
     }
     match event {
-        Event::Worlds { span, set } => {
+        Event::Worlds {
+            span,
+            set,
+            left_none,
+        } => {
             outln!("-- line {}: worlds --", story.line(*span));
             out!(
                 "{}",
-                worlds::worlds_text(
-                    &story.program,
+                story.listed_text(
                     set,
+                    *left_none,
                     "raise the number after `worlds` to see more"
                 )
             );
@@ -193,6 +197,17 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
         }
         Event::HintTrusted { span } => out!("{}", trusted_note(&[story.line(*span)])),
         Event::CheckHolds { span } => outln!("check line {}: holds", story.line(*span)),
+        Event::Vacuous { span, left_none } => {
+            let what = match story.verdict_label(*span).starts_with("hint") {
+                true => "hint",
+                false => "check",
+            };
+            outln!(
+                "{what} line {}: {}",
+                story.line(*span),
+                story.vacuous_text(*left_none)
+            )
+        }
         Event::CheckFailed { span, world } => outln!(
             "check line {}: fails in the world {}",
             story.line(*span),

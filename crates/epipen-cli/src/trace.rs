@@ -19,6 +19,7 @@ impl Story {
     /// possible; at the end, which statement eliminated each world.
     pub(crate) fn trace(&self, options: &Options, limit: usize, json: bool) -> Result<(), Failure> {
         let mut terminal = self.terminal(options);
+        let mut vacuous = false;
         let (_, fates) = self.trace_run(
             options,
             &mut terminal,
@@ -27,11 +28,13 @@ impl Story {
                 Traced::Step(step) if json => outln!("{}", self.step_json(step)),
                 Traced::Step(step) => out!("{}", self.step_text(step)),
                 Traced::Event(event) if json => {
+                    vacuous |= matches!(event, Event::Vacuous { .. });
                     if let Some(line) = self.event_json(event) {
                         outln!("{line}");
                     }
                 }
                 Traced::Event(event) => {
+                    vacuous |= matches!(event, Event::Vacuous { .. });
                     print_event(self, event);
                 }
             },
@@ -42,6 +45,10 @@ impl Story {
             } else {
                 out!("{}", self.fates_text(&fates));
             }
+        }
+        if vacuous {
+            // As `epipen run`: a vacuous check proves nothing.
+            return Err(Failure::Quiet(1));
         }
         Ok(())
     }
@@ -200,15 +207,33 @@ impl Story {
             .collect()
     }
 
+    /// The statement after which no world was possible, as JSON: its line and text.
+    pub(crate) fn left_none_json(&self, span: Span) -> serde_json::Value {
+        serde_json::json!({
+            "line": self.line(span),
+            "statement": self.statement_line(span),
+        })
+    }
+
     /// A run's own event (a reveal, a `worlds` statement, …) as one JSON line.
     pub(crate) fn event_json(&self, event: &Event) -> Option<serde_json::Value> {
         Some(match event {
-            Event::Worlds { span, set } => serde_json::json!({
-                "kind": "worlds",
-                "line": self.line(*span),
-                "worlds": self.worlds_value(&set.worlds),
-                "complete": set.complete,
-            }),
+            Event::Worlds {
+                span,
+                set,
+                left_none,
+            } => {
+                let mut line = serde_json::json!({
+                    "kind": "worlds",
+                    "line": self.line(*span),
+                    "worlds": self.worlds_value(&set.worlds),
+                    "complete": set.complete,
+                });
+                if let Some(left_none) = left_none {
+                    line["left_none"] = self.left_none_json(*left_none);
+                }
+                line
+            }
             Event::Reveal {
                 span,
                 round,
@@ -264,6 +289,20 @@ impl Story {
                 "line": self.line(*span),
                 "holds": true,
             }),
+            Event::Vacuous { span, left_none } => {
+                let hint = self.verdict_label(*span).starts_with("hint");
+                let mut line = serde_json::json!({
+                    "kind": if hint { "hint" } else { "check" },
+                    "line": self.line(*span),
+                    "vacuous": true,
+                    "left_none": self.left_none_json(*left_none),
+                });
+                if !hint {
+                    // Vacuously: there is no world where it fails.
+                    line["holds"] = true.into();
+                }
+                line
+            }
             Event::CheckFailed { span, world } => serde_json::json!({
                 "kind": "check",
                 "line": self.line(*span),

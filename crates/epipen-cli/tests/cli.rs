@@ -19,6 +19,8 @@ mod knowledge;
 mod newcomer;
 #[path = "cli/phrasings.rs"]
 mod phrasings;
+#[path = "cli/semantics.rs"]
+mod semantics;
 #[path = "cli/serve.rs"]
 mod serve;
 #[path = "cli/trust.rs"]
@@ -176,10 +178,15 @@ fn contradictory_story_has_zero_worlds_and_succeeds() {
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert_eq!(
         out.stdout,
-        "no possible worlds: the announcements contradict each other\n(and that's all)\n"
+        "no possible worlds: line 3, `announce not rain`, left none: the announcements \
+         contradict each other\n(and that's all)\n"
     );
     let out = epipen(&["worlds", &story, "--json"]);
-    assert_eq!(out.stdout, "{\"worlds\": [], \"complete\": true}\n");
+    assert_eq!(
+        out.stdout,
+        "{\"worlds\": [], \"complete\": true, \"left_none\": {\"line\": 3, \"statement\": \
+         \"announce not rain\"}}\n"
+    );
 }
 
 #[test]
@@ -688,8 +695,8 @@ fn runtime_story_errors_are_located() {
         (
             "actual-ambiguous.story",
             "bool p, q\nactual p\n",
-            "2:1: error: `actual` must pin down exactly one world, but it allows several\n  |\n2 | actual p\n  | ^^^^^^^^\n  \
-             = hint: for example p = true, q = false and p = true, q = true; give every constant a value\n",
+            "2:1: error: `actual` must pin down exactly one of the worlds still possible, but it allows several\n  |\n2 | actual p\n  | ^^^^^^^^\n  \
+             = hint: for example p = true, q = false and p = true, q = true, both still possible; give the constants that tell them apart a value\n",
         ),
         (
             "reveal-no-actual.story",

@@ -192,7 +192,7 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
     let mut events = Vec::new();
     let mut message = String::new();
     let run = engine.run(&mut |event| match event {
-        Event::Worlds { span, set } => {
+        Event::Worlds { span, set, .. } => {
             events.push(worlds_line(text, span, &set.worlds, set.complete));
         }
         Event::Reveal {
@@ -218,6 +218,7 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
         Event::CheckHolds { span } => {
             events.push(format!("{}: check holds", position(text, span.start)));
         }
+        Event::Vacuous { span, left_none } => events.push(vacuous_line(text, span, left_none)),
         Event::HintRefuted { span, .. } => {
             events.push(format!("{}: hint refuted", position(text, span.start)));
         }
@@ -361,6 +362,7 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
             bruteforce::Event::CheckHolds { span } => {
                 format!("{}: check holds", position(text, span.start))
             }
+            bruteforce::Event::Vacuous { span, left_none } => vacuous_line(text, *span, *left_none),
         })
         .collect();
     let mut message = String::new();
@@ -389,4 +391,13 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
         message,
         engine: Vec::new(),
     }
+}
+
+/// `9:1: vacuous, no world left by 4:1`: a check or hint that met no world.
+fn vacuous_line(text: &str, span: Span, left_none: Span) -> String {
+    format!(
+        "{}: vacuous, no world left by {}",
+        position(text, span.start),
+        position(text, left_none.start)
+    )
 }

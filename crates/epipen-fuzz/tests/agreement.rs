@@ -1648,3 +1648,75 @@ fn belief_stories_agree_with_the_evaluator() {
     let stories: Vec<(&str, Bounds)> = stories.iter().map(|(t, b)| (t.as_str(), *b)).collect();
     agree_and_hold(&stories);
 }
+
+/// Issue 27: `actual φ` pins one of the worlds still possible (κ and the events so far),
+/// not of every value of the types; a check or hint over no world is vacuous, naming the
+/// first statement (a block's own first) that left none; an impossible `actual CASE` is
+/// reported at its line. Every backend that takes the stories gives the evaluator's
+/// transcript.
+#[test]
+fn actual_among_the_possible_worlds_and_vacuous_checks_agree_with_the_evaluator() {
+    use epipen_fuzz::transcript::End;
+    let stories: &[(&str, Bounds)] = &[
+        (
+            "characters A\nbool light, v1, v2, v3\nannounce not light and not v1 and not v2 and not v3\n\
+             actual not light\ncheck actual not v1\nworlds\n",
+            &[],
+        ),
+        (
+            "characters A\nenum Door {one, two, three}\nDoor car, pick\nannounce pick == one\n\
+             A learns pick\nactual car == two\ncheck actual knows(A, pick == one)\nworlds\n",
+            &[],
+        ),
+        (
+            // After an event, among its cases too: `actual` names only the start values.
+            "characters A\nbool p\nevent e {\n  on if p\n  off if not p\n  A sees on | off\n}\n\
+             announce e == on\nactual true\ncheck actual p and knows(A, p)\n",
+            &[],
+        ),
+        (
+            "characters A, B\nint x\nannounce x >= 0 and x <= 3\nB: knows_value(x)\ncheck x == 2\n\
+             assert_adds_ck x == 1 {\n  announce x == 1\n}\nworlds\n",
+            &[("x", (0, 3))],
+        ),
+        (
+            "characters A\nbool p, q\nannounce p\nassert_adds_ck false {\n  announce q\n  \
+             announce not q\n}\ncheck p and q\nworlds\n",
+            &[],
+        ),
+    ];
+    agree_and_hold(stories);
+    // Refusals: several possible worlds, none, an impossible case (at its line).
+    for (text, at) in [
+        (
+            "characters A\nenum Door {one, two, three}\nDoor car, pick\nannounce pick == one\n\
+             actual car != one\n",
+            "5:1",
+        ),
+        (
+            "characters A\nbool p, q\nannounce p\nactual not p and q\n",
+            "4:1",
+        ),
+        (
+            "characters A\nbool p\nannounce p\nactual p\nevent e {\n  on if not p\n  off\n  \
+             A sees on | off\n  actual on\n}\n",
+            "9:3",
+        ),
+    ] {
+        let printed = epipen_fuzz::print::Printed {
+            text: text.to_string(),
+            sets: Vec::new(),
+            seed: 0,
+            bounds: Vec::new(),
+            negative_size: false,
+            refused: Vec::new(),
+            constructs: Default::default(),
+        };
+        if let Err(report) = epipen_fuzz::diff::check(&printed) {
+            panic!("{report}");
+        }
+        let program = printed.compile().expect("the story compiles");
+        let t = evaluator_transcript(&program, text, &printed.domain(&program));
+        assert_eq!(t.end, End::Story(at.into()), "{text}\n{t}");
+    }
+}

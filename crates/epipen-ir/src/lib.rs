@@ -222,6 +222,8 @@ pub struct EventStmt {
     pub expects: Vec<Option<Vec<usize>>>,
     /// `actual CASE`: the case that happened in the actual world.
     pub actual: Option<usize>,
+    /// The `actual CASE` line (where an impossible case is reported).
+    pub actual_at: Option<Span>,
     /// The occurrence constants the statement's executions fill, in order: one, or one
     /// per round of the `repeat`s around it.
     pub occurrences: Vec<ConstId>,

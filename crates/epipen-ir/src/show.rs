@@ -87,6 +87,16 @@ impl Printer<'_, '_> {
         }
     }
 
+    /// The printer of the formula of an operator of `agent`: inside another character's
+    /// knowledge than the speaker's, every agent is named (a story may not leave it out
+    /// there).
+    fn inside(&self, agent: CharId) -> Printer<'_, '_> {
+        Printer {
+            names: self.names,
+            speaker: self.speaker.filter(|s| *s == agent),
+        }
+    }
+
     /// The agent argument with its comma, or nothing for the implicit speaker.
     fn agent(&self, agent: CharId) -> String {
         if Some(agent) == self.speaker {
@@ -183,24 +193,32 @@ impl Printer<'_, '_> {
                 let text = format!(
                     "knows({}{})",
                     self.agent(*agent),
-                    self.at_least(formula, IF)
+                    self.inside(*agent).at_least(formula, IF)
                 );
                 (text, ATOM)
             }
             ExprKind::KnowsValue { agent, exprs } => {
-                let text = format!("knows_value({}{})", self.agent(*agent), self.list(exprs));
+                let text = format!(
+                    "knows_value({}{})",
+                    self.agent(*agent),
+                    self.inside(*agent).list(exprs)
+                );
                 (text, ATOM)
             }
             ExprKind::Believes { agent, formula } => {
                 let text = format!(
                     "believes({}{})",
                     self.agent(*agent),
-                    self.at_least(formula, IF)
+                    self.inside(*agent).at_least(formula, IF)
                 );
                 (text, ATOM)
             }
             ExprKind::BelievesValue { agent, exprs } => {
-                let text = format!("believes_value({}{})", self.agent(*agent), self.list(exprs));
+                let text = format!(
+                    "believes_value({}{})",
+                    self.agent(*agent),
+                    self.inside(*agent).list(exprs)
+                );
                 (text, ATOM)
             }
             ExprKind::At { checkpoint, body } => {

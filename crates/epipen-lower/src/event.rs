@@ -45,7 +45,7 @@ struct Unrolled {
     cases: Vec<CaseLine>,
     sees: Vec<GroupLine>,
     expects: Vec<GroupLine>,
-    actual: Vec<(String, Span)>,
+    actual: Vec<(String, Span, Span)>,
     /// Some line failed (already reported).
     failed: bool,
 }
@@ -128,13 +128,13 @@ impl Lowerer {
                 None => ok = false,
             }
         }
-        let actual = match block.actual.as_slice() {
-            [] => None,
-            [(case, at)] => match self.case_index(name, &names, &index, case, *at) {
-                Some(k) => Some(k),
+        let (actual, actual_at) = match block.actual.as_slice() {
+            [] => (None, None),
+            [(case, at, line)] => match self.case_index(name, &names, &index, case, *at) {
+                Some(k) => (Some(k), Some(*line)),
                 None => return None,
             },
-            [_, (_, second), ..] => {
+            [_, (_, second, _), ..] => {
                 self.error(
                     Diagnostic::error(*second, "the event has two `actual` lines")
                         .with_hint("one case happened: keep one `actual` line"),
@@ -165,6 +165,7 @@ impl Lowerer {
             sees,
             expects,
             actual,
+            actual_at,
             occurrences,
         })))
     }
@@ -222,7 +223,7 @@ impl Lowerer {
                     }
                 }
                 EventItemKind::Actual(case) => match self.case_name(case) {
-                    Some(full) => out.actual.push((full, case.span)),
+                    Some(full) => out.actual.push((full, case.span, item.span)),
                     None => out.failed = true,
                 },
                 EventItemKind::For { var, range, body } => {

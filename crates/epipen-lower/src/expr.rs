@@ -292,7 +292,30 @@ impl Lowerer {
         call: Span,
     ) -> Option<CharId> {
         match ctx.speaker {
-            Speaker::Character(id) => Some(id),
+            Speaker::Character(id) => match ctx.inside {
+                // Inside `knows(Anne, …)` said by Bob: Anne's, or Bob's?
+                Some((other, outer)) => {
+                    let (speaker, other) = (
+                        self.characters[id.0].name.clone(),
+                        self.characters[other.0].name.clone(),
+                    );
+                    let what = match function.starts_with("believes") {
+                        true => "belief",
+                        false => "knowledge",
+                    };
+                    self.error(
+                        Diagnostic::error(
+                            call,
+                            format!("`{function}` inside `{outer}({other}, …)` needs its character"),
+                        )
+                        .with_hint(format!(
+                            "write `{function}({other}, …)` for {other}'s {what}, or `{function}({speaker}, …)` for {speaker}'s"
+                        )),
+                    );
+                    None
+                }
+                None => Some(id),
+            },
             Speaker::Unresolved => None,
             Speaker::Storyteller => {
                 let example = self

@@ -158,6 +158,10 @@ struct Ctx {
     /// A compile-time expression (an index, a range bound, …): unknown names get a
     /// `const` hint.
     compile_time: bool,
+    /// Inside a knowledge operator that names another character than the speaker (the
+    /// innermost one): that character and the operator's name. An operator there must
+    /// name its agent (is it the speaker's or that character's?).
+    inside: Option<(CharId, &'static str)>,
 }
 
 impl Ctx {
@@ -166,6 +170,7 @@ impl Ctx {
             speaker: Speaker::Storyteller,
             objective: None,
             compile_time: false,
+            inside: None,
         }
     }
 

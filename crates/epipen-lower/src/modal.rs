@@ -31,7 +31,7 @@ impl Lowerer {
                         None
                     }
                 };
-                (agent, self.expr(formula, ctx))
+                (agent, self.expr(formula, ctx.inside(agent, function)))
             }
             [only] if self.names_character(only) => {
                 self.error(arity_error(span));
@@ -90,10 +90,14 @@ impl Lowerer {
             Some(who) => self.character_expr(who),
             None => self.implicit_agent(ctx, function, span),
         };
+        let inner = match named_agent {
+            Some(_) => ctx.inside(agent, function),
+            None => ctx,
+        };
         let lowered: Vec<Option<ir::Expr>> = exprs
             .iter()
             .enumerate()
-            .map(|(i, e)| self.expr_in(e, ctx, i == 0 && named_agent.is_none()))
+            .map(|(i, e)| self.expr_in(e, inner, i == 0 && named_agent.is_none()))
             .collect();
         let agent = agent?;
         let exprs = lowered.into_iter().collect::<Option<Vec<_>>>()?;
@@ -212,5 +216,24 @@ impl Lowerer {
             );
         }
         self.character_expr(member).map(|id| vec![id])
+    }
+}
+
+impl Ctx {
+    /// The context of the formula of `function` (a knowledge operator) whose agent is
+    /// `agent`, named: inside another character's knowledge than the speaker's.
+    fn inside(self, agent: Option<CharId>, function: &str) -> Ctx {
+        let function = match function {
+            "believes" => "believes",
+            "knows_value" => "knows_value",
+            "believes_value" => "believes_value",
+            _ => "knows",
+        };
+        let inside = match agent {
+            Some(a) if matches!(self.speaker, super::Speaker::Character(s) if s == a) => None,
+            Some(a) => Some((a, function)),
+            None => self.inside,
+        };
+        Ctx { inside, ..self }
     }
 }

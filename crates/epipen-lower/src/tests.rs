@@ -620,7 +620,7 @@ characters Albert, Bernard
 int month
 bool rain
 Bernard: knows_value(month) and knows_value(Albert, month) and knows(rain) and knows(Albert, rain)
-Bernard: knows(Albert, knows(rain))
+Bernard: knows(Albert, knows(Bernard, rain)) and knows(Bernard, knows(rain))
 worlds 25
 ";
     let program = ok(src);
@@ -660,16 +660,19 @@ worlds 25
     let agents: Vec<CharId> = agents.into_iter().map(agent).collect();
     assert_eq!(agents, [CharId(1), CharId(0), CharId(1), CharId(0)]);
 
-    // The speaker stays the implicit agent inside another character's `knows`.
+    // Inside the speaker's own `knows`, the agent may be left out: the speaker.
     let ir::StmtKind::Announce { formula, .. } = &program.statements[1].kind else {
         panic!()
     };
-    let E::Knows {
-        agent: CharId(0),
-        formula,
-    } = &formula.kind
-    else {
+    let E::Logic(ir::LogicOp::And, _, own) = &formula.kind else {
         panic!("{formula:?}")
+    };
+    let E::Knows {
+        agent: CharId(1),
+        formula,
+    } = &own.kind
+    else {
+        panic!("{own:?}")
     };
     assert!(matches!(
         formula.kind,
@@ -1415,7 +1418,7 @@ characters Alice, Bob
 int x
 bool muddy[2]
 Alice reveals knows(not knows_value(Bob, x))
-Bob reveals knows_value(Bob, muddy[1]) and knows(Alice, knows_value(x))
+Bob reveals knows_value(Bob, muddy[1]) and knows(Alice, knows_value(Alice, x))
 ");
     let texts: Vec<(&CharId, &str)> = program
         .statements
@@ -1431,7 +1434,7 @@ Bob reveals knows_value(Bob, muddy[1]) and knows(Alice, knows_value(x))
             (&CharId(0), "knows(not knows_value(Bob, x))"),
             (
                 &CharId(1),
-                "knows_value(muddy[1]) and knows(Alice, knows_value(x))"
+                "knows_value(muddy[1]) and knows(Alice, knows_value(Alice, x))"
             ),
         ]
     );
@@ -1506,18 +1509,24 @@ checkpoint s
         let again = ok(&format!("{prelude}announce {shown}"));
         assert_eq!(strip(last_formula(&again)), strip(formula), "{shown}");
     }
-    // The speaker's own agent is left out.
+    // The speaker's own agent is left out, except inside another character's knowledge
+    // (where a story may not leave it out).
     let program = ok(&format!(
-        "{prelude}A: knows(p) and knows(B, knows_value(x))"
+        "{prelude}A: knows(p) and knows(B, knows_value(A, x)) and knows(A, knows(p))"
     ));
     let formula = last_formula(&program);
+    let shown = program.show(formula, Some(CharId(0)));
     assert_eq!(
-        program.show(formula, Some(CharId(0))),
-        "knows(p) and knows(B, knows_value(x))"
+        shown,
+        "knows(p) and knows(B, knows_value(A, x)) and knows(knows(p))"
+    );
+    assert_eq!(
+        strip(last_formula(&ok(&format!("{prelude}A: {shown}")))),
+        strip(formula)
     );
     assert_eq!(
         program.show(formula, None),
-        "knows(A, p) and knows(B, knows_value(A, x))"
+        "knows(A, p) and knows(B, knows_value(A, x)) and knows(A, knows(A, p))"
     );
 }
 
@@ -2782,4 +2791,60 @@ fn belief_lowers_beside_knowledge() {
         let got: Vec<&str> = d.hints.iter().map(String::as_str).collect();
         assert_eq!(&got, hints, "{src}");
     }
+}
+
+#[test]
+fn an_agent_left_out_inside_another_characters_knowledge_is_an_error() {
+    // Bob's `knows_value` or Anne's? It was Bob's, silently (issue 27).
+    let head = "characters Anne, Bob\nint A\nbool p\n";
+    for (said, function, outer, what) in [
+        (
+            "Bob: knows(Anne, knows_value(A))",
+            "knows_value",
+            "knows",
+            "knowledge",
+        ),
+        ("Bob: knows(Anne, knows(p))", "knows", "knows", "knowledge"),
+        (
+            "Bob: believes(Anne, believes(p))",
+            "believes",
+            "believes",
+            "belief",
+        ),
+        (
+            "Bob: knows_value(Anne, believes_value(A))",
+            "believes_value",
+            "knows_value",
+            "belief",
+        ),
+        (
+            "Bob: knows(Anne, at(c, not knows(p)))",
+            "knows",
+            "knows",
+            "knowledge",
+        ),
+    ] {
+        let src = format!("{head}checkpoint c\n{said}\n");
+        let errors = errors(&src);
+        assert_eq!(errors.len(), 1, "{said}: {errors:?}");
+        assert_eq!(
+            errors[0].0,
+            format!("`{function}` inside `{outer}(Anne, …)` needs its character"),
+            "{said}"
+        );
+        assert!(errors[0].1.starts_with(function), "{said}: {errors:?}");
+        assert_eq!(
+            hints(&src),
+            [format!(
+                "write `{function}(Anne, …)` for Anne's {what}, or `{function}(Bob, …)` for Bob's"
+            )],
+            "{said}"
+        );
+    }
+    // Left out at the top, or inside the speaker's own knowledge: the speaker's.
+    ok(&format!(
+        "{head}Bob: knows_value(A) or knows(Bob, knows_value(A)) or knows(Anne, knows_value(Bob, A))\n"
+    ));
+    // Named again inside another's: the speaker's own, left out below it.
+    ok(&format!("{head}Bob: knows(Anne, knows(Bob, knows(p)))\n"));
 }

@@ -174,6 +174,12 @@ impl Value {
 #[derive(Default)]
 struct Handles {
     characters: Vec<Character>,
+    /// Their names, as declared.
+    names: Vec<String>,
+    /// While the formula of a knowledge operator naming another character than the
+    /// speaker is made: that character and the operator (an operator there must name
+    /// its agent, as in a story file).
+    inside: std::cell::Cell<Option<(usize, &'static str)>>,
     constants: Vec<Value>,
     enums: Vec<EnumType>,
     checkpoints: HashMap<String, Checkpoint>,
@@ -197,11 +203,48 @@ impl Handles {
     ) -> Result<Character, String> {
         match (who, speaker) {
             (Some(k), _) => self.character(k),
-            (None, Some(s)) => Ok(s),
+            (None, Some(s)) => match self.inside.get() {
+                Some((other, outer)) => {
+                    let name = |c: Character| {
+                        (self.characters.iter().position(|d| *d == c))
+                            .and_then(|k| self.names.get(k).cloned())
+                            .unwrap_or_default()
+                    };
+                    let (speaker, other) = (name(s), name(self.character(other)?));
+                    let what = match op.starts_with("believes") {
+                        true => "belief",
+                        false => "knowledge",
+                    };
+                    Err(format!(
+                        "`{op}` inside `{outer}({other}, …)` needs its character: write \
+                         `{op}({other}, …)` for {other}'s {what}, or `{op}({speaker}, …)` for \
+                         {speaker}'s"
+                    ))
+                }
+                None => Ok(s),
+            },
             (None, None) => Err(format!(
                 "`{op}` needs a character here: it may be left out only in what a character says"
             )),
         }
+    }
+
+    /// Makes the formula of the operator `op` whose agent is `who` (None: the speaker)
+    /// with `make`, inside that character's knowledge when it is not the speaker.
+    fn within<T>(
+        &self,
+        who: Option<usize>,
+        speaker: Option<Character>,
+        op: &'static str,
+        make: impl FnOnce() -> Result<T, String>,
+    ) -> Result<T, String> {
+        let Some(k) = who else { return make() };
+        let outer = self.inside.get();
+        let other = speaker.is_none_or(|s| self.character(k).is_ok_and(|c| c != s));
+        self.inside.set(if other { Some((k, op)) } else { None });
+        let made = make();
+        self.inside.set(outer);
+        made
     }
 
     /// `knows_value(A, e1, …)` or `believes_value(A, e1, …)` (`op`). Knowing (or
@@ -212,15 +255,16 @@ impl Handles {
         who: Option<usize>,
         exprs: &[Tree],
         speaker: Option<Character>,
-        op: &str,
+        op: &'static str,
     ) -> Result<Formula, String> {
+        let named = who;
         let who = self.agent(who, speaker, op)?;
         if exprs.is_empty() {
             return Err(format!("`{op}` needs at least one expression"));
         }
         let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
         for e in exprs {
-            match self.value(e, speaker)? {
+            match self.within(named, speaker, op, || self.value(e, speaker))? {
                 Value::Int(i) => ints.push(i),
                 Value::Bool(b) => bools.push(b),
                 Value::Enum(e) => enums.push(e),
@@ -341,14 +385,14 @@ impl Handles {
             Tree::In(tuple, rows) => Value::Bool(self.membership(tuple, rows, speaker)?),
             Tree::Knows(who, f) => Value::Bool(Formula::knows(
                 self.agent(*who, speaker, "knows")?,
-                formula(f)?,
+                self.within(*who, speaker, "knows", || formula(f))?,
             )),
             Tree::KnowsValue(who, exprs) => {
                 Value::Bool(self.value_known(*who, exprs, speaker, "knows_value")?)
             }
             Tree::Believes(who, f) => Value::Bool(Formula::believes(
                 self.agent(*who, speaker, "believes")?,
-                formula(f)?,
+                self.within(*who, speaker, "believes", || formula(f))?,
             )),
             Tree::BelievesValue(who, exprs) => {
                 Value::Bool(self.value_known(*who, exprs, speaker, "believes_value")?)
@@ -497,6 +541,7 @@ impl Actor {
             Command::Character(name) => {
                 let c = self.story.character(&name);
                 self.handles.characters.push(c);
+                self.handles.names.push(name);
                 Ok(Reply::Index(self.handles.characters.len() - 1))
             }
             Command::Int(name) | Command::Bool(name) | Command::EnumConstant(_, name)

@@ -144,6 +144,8 @@ pub(crate) struct CheckOut {
     holds: Option<bool>,
     /// Why it failed: the counterexample, or the world where the check is false.
     detail: Option<String>,
+    /// Why it holds only vacuously: no world is possible (which statement left none).
+    vacuous: Option<String>,
 }
 
 /// Something the story printed (as `epipen run` prints it).
@@ -152,6 +154,9 @@ pub(crate) enum EventOut {
         line: usize,
         worlds: Vec<Vec<Out>>,
         complete: bool,
+        /// With no world: the line `epipen run` prints, naming the statement that left
+        /// none.
+        no_worlds: Option<String>,
     },
     Reveal {
         line: usize,
@@ -191,12 +196,19 @@ impl Events {
             text: story.hint_text(*span),
             holds,
             detail,
+            vacuous: None,
         };
         match event {
-            Event::Worlds { span, set } => self.printed.push(EventOut::Worlds {
+            Event::Worlds {
+                span,
+                set,
+                left_none,
+            } => self.printed.push(EventOut::Worlds {
                 line: story.line(*span),
                 worlds: convert::worlds(program, &set.worlds),
                 complete: set.complete,
+                no_worlds: (set.worlds.is_empty() && set.complete)
+                    .then(|| story.no_worlds_text(*left_none)),
             }),
             Event::Reveal {
                 span,
@@ -257,6 +269,16 @@ impl Events {
                 )),
             )),
             Event::CheckHolds { span } => self.checks.push(check("check", span, Some(true), None)),
+            Event::Vacuous { span, left_none } => {
+                let kind = match story.verdict_label(*span).starts_with("hint") {
+                    true => "hint",
+                    false => "check",
+                };
+                self.checks.push(CheckOut {
+                    vacuous: Some(story.vacuous_reason(*left_none)),
+                    ..check(kind, span, Some(true), None)
+                })
+            }
             Event::CheckFailed { span, world } => self.checks.push(check(
                 "check",
                 span,
@@ -279,6 +301,9 @@ pub(crate) struct RunOut {
     worlds: Vec<Vec<Out>>,
     before: Option<Vec<Vec<Out>>>,
     complete: bool,
+    /// With no world at the end: the line `epipen worlds` prints first, naming the
+    /// statement that left none.
+    no_worlds: Option<String>,
     events: Events,
 }
 
@@ -307,6 +332,18 @@ fn run_story(request: &Request, limit: u64, cancel: &Cancel) -> Result<RunOut, L
         };
         Located::new(story.failure(&e), &story.path, &story.source, Some(end))
     })?;
+    let no_worlds = match set.worlds.is_empty() && set.complete {
+        true => Some(
+            story
+                .worlds_text(&mut engine, &set, "")
+                .map_err(|f| Located::new(f, &story.path, &story.source, Some(end)))?
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        ),
+        false => None,
+    };
     let program = &story.program;
     Ok(RunOut {
         constants: convert::constants(program),
@@ -315,6 +352,7 @@ fn run_story(request: &Request, limit: u64, cancel: &Cancel) -> Result<RunOut, L
         worlds: convert::worlds(program, &set.worlds),
         before: set.before.as_ref().map(|b| convert::worlds(program, b)),
         complete: set.complete,
+        no_worlds,
         events,
     })
 }
@@ -327,6 +365,7 @@ fn py_events<'py>(py: Python<'py>, events: &[EventOut]) -> PyResult<Bound<'py, P
                 line,
                 worlds,
                 complete,
+                no_worlds,
             } => dict(
                 py,
                 vec![
@@ -334,6 +373,7 @@ fn py_events<'py>(py: Python<'py>, events: &[EventOut]) -> PyResult<Bound<'py, P
                     ("line", any(py, line)?),
                     ("worlds", py_worlds(py, worlds)?.into_any()),
                     ("complete", any(py, complete)?),
+                    ("no_worlds", any(py, no_worlds)?),
                 ],
             )?,
             EventOut::Reveal {
@@ -395,6 +435,7 @@ fn py_checks<'py>(py: Python<'py>, checks: &[CheckOut]) -> PyResult<Bound<'py, P
                 ("text", any(py, &c.text)?),
                 ("holds", any(py, c.holds)?),
                 ("detail", any(py, &c.detail)?),
+                ("vacuous", any(py, &c.vacuous)?),
             ],
         )?)?;
     }
@@ -432,6 +473,7 @@ pub(crate) fn run<'py>(
             ("worlds", py_worlds(py, &out.worlds)?.into_any()),
             ("before", before),
             ("complete", any(py, out.complete)?),
+            ("no_worlds", any(py, &out.no_worlds)?),
             ("checks", py_checks(py, &out.events.checks)?.into_any()),
             ("events", py_events(py, &out.events.printed)?.into_any()),
         ],

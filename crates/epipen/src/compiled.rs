@@ -164,6 +164,100 @@ impl CompiledStory {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
+    /// Why the check or hint at some line is vacuous: ``vacuous: no world is possible
+    /// (line 4, `Bob: knows_value(x)`, left none)``, `left_none` the first statement
+    /// after which no world was possible.
+    pub fn vacuous_text(&self, left_none: Span) -> String {
+        format!("vacuous: {}", self.vacuous_reason(left_none))
+    }
+
+    /// ``no world is possible (line 4, `Bob: knows_value(x)`, left none)``.
+    pub fn vacuous_reason(&self, left_none: Span) -> String {
+        format!(
+            "no world is possible (line {}, `{}`, left none)",
+            self.line(left_none),
+            self.statement_line(left_none)
+        )
+    }
+
+    /// The first line of an empty list of worlds: which statement left none
+    /// (`left_none`), and why when its kind says it: ``no possible worlds: line 4,
+    /// `announce x > 9`, left none: the announcements contradict each other``.
+    pub fn no_worlds_text(&self, left_none: Option<Span>) -> String {
+        let Some(span) = left_none else {
+            return "no possible worlds".into();
+        };
+        let why = match self.statement_at(span).map(|s| &s.kind) {
+            Some(StmtKind::Announce { speaker: None, .. }) => {
+                ": the announcements contradict each other"
+            }
+            Some(StmtKind::Announce {
+                speaker: Some(_), ..
+            }) => ": it was false in every world still possible",
+            _ => "",
+        };
+        format!(
+            "no possible worlds: line {}, `{}`, left none{why}",
+            self.line(span),
+            self.statement_line(span)
+        )
+    }
+
+    /// How `epipen check` names the check or hint at `span`: ``check `φ` ``,
+    /// ``check actual `φ` `` or ``hint `φ` ``.
+    pub fn verdict_label(&self, span: Span) -> String {
+        match self.statement_at(span).map(|s| &s.kind) {
+            Some(StmtKind::AssertAddsCk { .. }) => format!("hint `{}`", self.hint_text(span)),
+            _ => self.check_label(span),
+        }
+    }
+
+    /// The statement at `span`, in a block or not.
+    fn statement_at(&self, span: Span) -> Option<&Stmt> {
+        fn find(stmts: &[Stmt], span: Span) -> Option<&Stmt> {
+            stmts.iter().find_map(|stmt| {
+                if stmt.span == span {
+                    return Some(stmt);
+                }
+                match &stmt.kind {
+                    StmtKind::Simultaneously(body)
+                    | StmtKind::Repeat { body, .. }
+                    | StmtKind::AssertAddsCk { body, .. } => find(body, span),
+                    _ => None,
+                }
+            })
+        }
+        find(&self.program.statements, span)
+    }
+
+    /// The worlds of `set` as `epipen worlds` prints them (`more_hint`: how to see more
+    /// when they are not all listed), an empty list naming the statement that left none
+    /// (asked of `engine`).
+    pub fn worlds_text(
+        &self,
+        engine: &mut Engine,
+        set: &WorldSet,
+        more_hint: &str,
+    ) -> Result<String, Failure> {
+        let left_none = match set.worlds.is_empty() && set.complete {
+            true => engine
+                .left_none()
+                .map_err(|error| self.failure(&self.located(None, error.into())))?,
+            false => None,
+        };
+        Ok(self.listed_text(set, left_none, more_hint))
+    }
+
+    /// The worlds of `set`, `left_none` the statement that left none when there are none.
+    pub fn listed_text(&self, set: &WorldSet, left_none: Option<Span>, more_hint: &str) -> String {
+        let text = crate::worlds::worlds_text(&self.program, set, more_hint);
+        if !(set.worlds.is_empty() && set.complete) {
+            return text;
+        }
+        let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
+        format!("{}\n{rest}", self.no_worlds_text(left_none))
+    }
+
     /// How `epipen check` and errors name the check at `span`: ``check `φ` `` or
     /// ``check actual `φ` ``.
     pub fn check_label(&self, span: Span) -> String {
@@ -446,6 +540,7 @@ impl CompiledStory {
 /// done, a trusted hint, a check), as opposed to the figures and verdicts of other
 /// commands.
 pub fn reported_by_run(event: &Event) -> bool {
+    // A vacuous hint is reported, unlike a verified one: the run exits with 1.
     !matches!(
         event,
         Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. }

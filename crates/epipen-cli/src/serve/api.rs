@@ -228,18 +228,31 @@ fn run_story(request: &Request, limit: Duration) -> Value {
         )
         .and_then(|(mut engine, fates)| {
             let set = story.final_worlds(&mut engine, request.limit as u64)?;
-            Ok((engine.backend(), set, fates))
+            // With no world: the line `epipen worlds` prints, naming the statement that
+            // left none.
+            let none = match set.worlds.is_empty() && set.complete {
+                true => story
+                    .worlds_text(&mut engine, &set, "")?
+                    .lines()
+                    .next()
+                    .map(String::from),
+                false => None,
+            };
+            Ok((engine.backend(), set, fates, none))
         });
     answer["trace"] = trace.into();
     answer["hints"] = hints.into();
     match outcome {
-        Ok((backend, set, fates)) => {
+        Ok((backend, set, fates, none)) => {
             answer["exit_code"] = 0.into();
             answer["backend"] = backend.into();
             answer["worlds"] = json!({
                 "list": story.worlds_value(&set.worlds),
                 "complete": set.complete,
             });
+            if let Some(none) = none {
+                answer["worlds"]["none"] = none.into();
+            }
             answer["fates"] = fates.map_or(Value::Null, |f| story.fates_json(&f));
             answer
         }

@@ -592,11 +592,12 @@ fn sampled_cheryl_gives_one_world_for_seed_3() {
         out.stdout,
         "1 possible world:\n  month = 6, day = 25\n(and that's all)\n"
     );
-    // Seed 0 (no --seed) draws dates that leave no world.
+    // Seed 0 (no --seed) draws dates that leave no world: Albert cannot know at the end.
     let out = epipen(&["worlds", "stories/cheryl-sample.story"]);
     assert_eq!(
         out.stdout,
-        "no possible worlds: the announcements contradict each other\n(and that's all)\n"
+        "no possible worlds: line 31, `Albert: knows_value(month, day)`, left none: it was \
+         false in every world still possible\n(and that's all)\n"
     );
 }
 

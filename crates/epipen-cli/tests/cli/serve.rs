@@ -622,3 +622,34 @@ fn every_story_runs_and_draws_in_the_playground() {
         }
     }
 }
+
+/// Issue 27: a vacuous check is one in the trace, and the empty list of worlds names the
+/// statement that left none, as the command line says them.
+#[test]
+fn a_vacuous_check_and_the_statement_that_left_no_world() {
+    let server = Server::start(&[]);
+    let answer = server.run(&json!({
+        "source": "characters Anne, Bob\nint x\nannounce x >= 0 and x <= 9\n\
+                   Bob: knows_value(x)\ncheck x == 4\n",
+        "name": "vacuous.story",
+    }));
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    assert_eq!(
+        answer["worlds"],
+        json!({
+            "list": [],
+            "complete": true,
+            "none": "no possible worlds: line 4, `Bob: knows_value(x)`, left none: it was false in every world still possible",
+        })
+    );
+    let checks: Vec<&Value> = (answer["trace"].as_array().unwrap().iter())
+        .filter(|t| t["kind"] == "check")
+        .collect();
+    assert_eq!(
+        checks,
+        [
+            &json!({"kind": "check", "line": 5, "holds": true, "vacuous": true,
+                 "left_none": {"line": 4, "statement": "Bob: knows_value(x)"}})
+        ]
+    );
+}

@@ -6,8 +6,12 @@ use std::process::{Command, Stdio};
 
 use super::{assert_worlds, epipen, story_file};
 
-const NO_WORLDS: &str =
-    "no possible worlds: the announcements contradict each other\n(and that's all)\n";
+/// No world left by the announcement on line 3, `text`.
+fn no_worlds(line: usize, text: &str) -> String {
+    format!(
+        "no possible worlds: line {line}, `{text}`, left none: the announcements contradict each other\n(and that's all)\n"
+    )
+}
 
 /// Runs epipen, which must exit with `code`, print nothing on stdout, and say `needle`
 /// on stderr; returns stderr.
@@ -44,7 +48,11 @@ fn integers_are_exact_in_the_native_evaluator() {
         "power-learned.story",
         "characters A\nint a\nannounce a in {1, 10000000}\nA learns a*a*a*a*a*a > 0\nA: knows_value(a)\n",
     );
-    assert_worlds(&story, NO_WORLDS);
+    assert_worlds(
+        &story,
+        "no possible worlds: line 5, `A: knows_value(a)`, left none: it was false in every world \
+         still possible\n(and that's all)\n",
+    );
 }
 
 #[test]
@@ -67,7 +75,10 @@ fn an_aggregate_over_an_empty_range_keeps_its_statement() {
     let out = epipen(&["worlds", &story, "--set", "n=1"]);
     assert_eq!(
         (out.code, out.stdout.as_str()),
-        (0, NO_WORLDS),
+        (
+            0,
+            no_worlds(3, "announce any(i in 0..n - 1: b[i] != b[i + 1])").as_str()
+        ),
         "{}",
         out.stderr
     );
@@ -75,7 +86,7 @@ fn an_aggregate_over_an_empty_range_keeps_its_statement() {
         "empty-family.story",
         "bool p\nbool m[0]\nannounce p and any(i in 0..0: m[i])\n",
     );
-    assert_worlds(&story, NO_WORLDS);
+    assert_worlds(&story, &no_worlds(3, "announce p and any(i in 0..0: m[i])"));
     // No child: the father's "at least one of you is muddy" is false in the actual world.
     let out = epipen(&[
         "run",

@@ -12,7 +12,7 @@ impl Printer<'_> {
             return self.bool_e(f, cx);
         }
         let who = self.knower(agent, cx);
-        let f = self.bool_e(f, cx).0;
+        let f = self.bool_e(f, &self.within(agent, cx)).0;
         self.printed.constructs.insert("belief: believes printed");
         atom(format!("believes({who}{f})"))
     }

@@ -196,7 +196,7 @@ impl Printer<'_> {
                     return self.bool_e(f, cx);
                 }
                 let who = self.knower(*agent, cx);
-                let f = self.bool_e(f, cx).0;
+                let f = self.bool_e(f, &self.within(*agent, cx)).0;
                 atom(format!("knows({who}{f})"))
             }
             BoolE::KnowsValue(agent, terms) => {
@@ -233,11 +233,23 @@ impl Printer<'_> {
         }
     }
 
+    /// The context of the formula of a knowledge operator of `agent`: inside another
+    /// character's knowledge than the speaker's, the speaker is named.
+    pub(super) fn within(&self, agent: Option<u8>, cx: &Cx) -> Cx {
+        match (agent, &cx.speaker) {
+            (Some(i), Speaker::Implicit(name)) if self.agent(i) != *name => Cx {
+                knowledge: cx.knowledge,
+                speaker: Speaker::Named(name.clone()),
+            },
+            _ => cx.clone(),
+        }
+    }
+
     /// The agent of a knowledge operator as written before its first argument:
     /// `A, ` or nothing (the speaker's).
     pub(super) fn knower(&self, agent: Option<u8>, cx: &Cx) -> String {
         match (agent, &cx.speaker) {
-            (None, Speaker::Implicit) => String::new(),
+            (None, Speaker::Implicit(_)) => String::new(),
             (None, Speaker::Named(name)) => format!("{name}, "),
             (None, Speaker::None) => format!("{}, ", self.agent(0)),
             (Some(i), _) => format!("{}, ", self.agent(i)),

@@ -274,8 +274,9 @@ impl Where {
 enum Speaker {
     /// A public announcement: agents are named (the first character when none is).
     None,
-    /// `A: …` or `A reveals …`: left implicit.
-    Implicit,
+    /// `A: …` or `A reveals …` (A's name): left implicit, except inside another
+    /// character's knowledge (where a story must name it).
+    Implicit(String),
     /// Written out, as the hint that repeats `A: φ` does.
     Named(String),
 }
@@ -301,10 +302,10 @@ impl Cx {
         }
     }
 
-    pub(super) fn speaker() -> Cx {
+    pub(super) fn speaker(name: &str) -> Cx {
         Cx {
             knowledge: true,
-            speaker: Speaker::Implicit,
+            speaker: Speaker::Implicit(name.to_string()),
         }
     }
 }

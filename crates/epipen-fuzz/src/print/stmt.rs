@@ -32,7 +32,7 @@ impl Printer<'_> {
             }
             Stmt::Says(who, f) => {
                 let who = self.agent(*who);
-                let f = self.bool_e(f, &Cx::speaker()).0;
+                let f = self.bool_e(f, &Cx::speaker(&who)).0;
                 self.truthful(&format!("{who}: {f}"), &format!("{who}: not ({f})"));
             }
             Stmt::Learns(who, t) if !at.sim => {
@@ -42,7 +42,7 @@ impl Printer<'_> {
             }
             Stmt::Reveals(who, f) => {
                 let who = self.agent(*who);
-                let f = self.bool_e(f, &Cx::speaker()).0;
+                let f = self.bool_e(f, &Cx::speaker(&who)).0;
                 self.line(&format!("{who} reveals {f}"));
             }
             Stmt::For(r, body) => {

@@ -207,12 +207,13 @@ impl Failure {
         )
     }
 
-    /// `actual φ` where φ holds in several worlds, `a` and `b` the first two.
+    /// `actual φ` where φ holds in several of the worlds still possible, `a` and `b` the
+    /// first two.
     pub(crate) fn actual_allows_several(program: &Program, a: &[Value], b: &[Value]) -> Failure {
         Failure::story(
-            "`actual` must pin down exactly one world, but it allows several",
+            "`actual` must pin down exactly one of the worlds still possible, but it allows several",
             &[format!(
-                "for example {} and {}; give every constant a value",
+                "for example {} and {}, both still possible; give the constants that tell them apart a value",
                 worlds::world_line(program, a),
                 worlds::world_line(program, b)
             )],

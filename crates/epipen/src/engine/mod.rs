@@ -79,8 +79,13 @@ pub struct Options {
 /// Something the run reports, in story order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// A `worlds` statement's worlds.
-    Worlds { span: Span, set: WorldSet },
+    /// A `worlds` statement's worlds; when there are none, the first statement after
+    /// which none was possible.
+    Worlds {
+        span: Span,
+        set: WorldSet,
+        left_none: Option<Span>,
+    },
     /// `A reveals φ`: what A announced (φ, or `not φ` when `holds` is false), in the
     /// given round of the innermost `repeat`.
     Reveal {
@@ -116,6 +121,11 @@ pub enum Event {
     },
     /// A `check φ` held in every world.
     CheckHolds { span: Span },
+    /// A `check φ` or `assert_adds_ck φ { … }` (its hint verified) was evaluated where
+    /// no world is possible: it holds only because nothing is left. (A `check actual φ`
+    /// never is: the actual world is possible.)
+    /// `left_none`: the first statement after which no world was possible.
+    Vacuous { span: Span, left_none: Span },
     /// A `check φ` failed in this world (only with `keep_refuted_hints`; otherwise the
     /// run stops with [`Failure::CheckFailed`]).
     CheckFailed { span: Span, world: World },
@@ -287,6 +297,13 @@ impl Engine {
     /// asked for refused it).
     pub fn backend(&self) -> &'static str {
         self.driver.backend()
+    }
+
+    /// The first statement (the innermost, in the order the run finished them) after
+    /// which no world was possible; None while some world is possible. Asked of the
+    /// backend once and remembered (κ never regains a world once it has none).
+    pub fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
+        self.driver.left_none()
     }
 
     /// The actual world, once an `actual` statement has declared it: its values at the

@@ -512,6 +512,7 @@ impl Story {
             sees: checked.sees,
             expects: checked.expects,
             actual: checked.actual,
+            actual_at: None,
             occurrences: vec![occurrence],
         })));
         match self.run(stmt) {

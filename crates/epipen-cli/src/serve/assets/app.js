@@ -336,7 +336,7 @@ function showWorlds(worlds) {
   }
   const list = worlds.list;
   if (list.length === 0) {
-    box.append(note(worlds.complete ? "no possible worlds: the announcements contradict each other" : "none listed"));
+    box.append(note(worlds.complete ? (worlds.none || "no possible worlds") : "none listed"));
     return;
   }
   const keys = Object.keys(list[0]);
@@ -426,13 +426,27 @@ function showTrace(trace) {
       li.classList.add("event");
       li.append(`line ${item.line}: worlds — ${item.worlds.length}${item.complete ? "" : "+"}`);
       li.append(worldList(item.worlds));
+    } else if (item.kind === "hint" && item.vacuous) {
+      li.classList.add("event", "vacuous");
+      li.textContent = `line ${item.line}: hint vacuous: ${vacuousText(item.left_none)}`;
     } else if (item.kind === "hint") {
       li.classList.add("event");
       li.textContent = `line ${item.line}: hint taken on trust`;
+    } else if (item.kind === "check") {
+      // As `epipen run` prints it; a vacuous check holds only because no world is left.
+      li.classList.add("event");
+      if (item.vacuous) li.classList.add("vacuous");
+      li.textContent = `check line ${item.line}: ` + (item.vacuous ? `vacuous: ${vacuousText(item.left_none)}`
+        : item.holds ? "holds" : `fails in the world ${worldText(item.world)}`);
     }
     list.append(li);
   }
   $("counts").textContent = counts.length > 1 ? counts.join(" → ") : "";
+}
+
+// Why a check or hint is vacuous: the statement after which no world was left.
+function vacuousText(left) {
+  return `no world is possible (line ${left.line}, \`${left.statement}\`, left none)`;
 }
 
 function showHints(hints) {

@@ -244,6 +244,10 @@ impl Backend for BddBackend {
         ))
     }
 
+    fn known_empty(&self, state: &Rc<State>) -> Option<bool> {
+        Some(state.kappa.is_false())
+    }
+
     fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
         let allowed = self.bool(phi, state)?.and(self.space.domain());
         // The first two worlds in canonical order: the examples in the error are stable.
@@ -256,10 +260,6 @@ impl Backend for BddBackend {
 
     fn holds(&mut self, set: &Bdd, point: &BddValuation) -> Result<bool, SolverError> {
         Ok(set.eval_in(point))
-    }
-
-    fn contains(&mut self, state: &Rc<State>, point: &BddValuation) -> Result<bool, SolverError> {
-        Ok(state.kappa.eval_in(point))
     }
 
     fn disagreement(

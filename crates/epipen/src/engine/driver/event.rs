@@ -36,7 +36,7 @@ impl<B: Backend> Driver<B> {
             };
             pres.push(pre);
         }
-        let actual_case = self.actual_case(event, &name, &pres).at(span)?;
+        let actual_case = self.actual_case(event, &name, &pres, span)?;
         let mut next = self.backend.event(&state, occ, pres).at(span)?;
         // Each character learns the group of the case it saw.
         for (who, groups) in event.sees.iter().enumerate() {
@@ -121,29 +121,32 @@ impl<B: Backend> Driver<B> {
 
     /// The case that happened in the actual world: the `actual` line's, whose
     /// precondition must hold there, or the one case that can happen there. None when
-    /// the story has no actual world (and the block no `actual` line).
+    /// the story has no actual world (and the block no `actual` line). A wrong `actual`
+    /// line is reported at that line, other failures at the event (`span`).
     fn actual_case(
         &mut self,
         event: &EventStmt,
         name: &str,
         pres: &[B::Set],
-    ) -> Result<Option<usize>, Failure> {
+        span: Span,
+    ) -> Result<Option<usize>, EngineError> {
+        let line = event.actual_at.unwrap_or(span);
         let Some((_, point)) = &self.actual else {
             return match event.actual {
-                Some(k) => Err(Failure::case_without_actual_world(&event.cases[k].name)),
+                Some(k) => Err(Failure::case_without_actual_world(&event.cases[k].name)).at(line),
                 None => Ok(None),
             };
         };
         if let Some(k) = event.actual {
-            return if self.backend.holds(&pres[k], point)? {
+            return if self.backend.holds(&pres[k], point).at(span)? {
                 Ok(Some(k))
             } else {
-                Err(Failure::case_impossible(name, &event.cases[k].name))
+                Err(Failure::case_impossible(name, &event.cases[k].name)).at(line)
             };
         }
         let mut possible = Vec::new();
         for (k, pre) in pres.iter().enumerate() {
-            if self.backend.holds(pre, point)? {
+            if self.backend.holds(pre, point).at(span)? {
                 possible.push(k);
             }
         }
@@ -154,7 +157,7 @@ impl<B: Backend> Driver<B> {
                     .iter()
                     .map(|&k| event.cases[k].name.as_str())
                     .collect();
-                Err(Failure::case_unknown(name, &names))
+                Err(Failure::case_unknown(name, &names)).at(span)
             }
         }
     }

@@ -7,6 +7,8 @@ use std::ops::Deref;
 use std::rc::Rc;
 use std::time::Instant;
 
+mod actual;
+mod emptied;
 mod event;
 
 use super::{At, Counterexample, EngineError, Event, Failure, Options, SolverError};
@@ -108,14 +110,13 @@ pub(crate) trait Backend {
     ) -> Result<Self::State, SolverError>;
 
     /// The first two worlds (canonical order) of the constants' types where the
-    /// knowledge-free `phi` holds: `actual φ` must allow exactly one.
+    /// knowledge-free `phi` holds: when `actual φ` allows none of the worlds still
+    /// possible, whether φ allows some world at all.
     fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Vec<World>, SolverError>;
     /// A world in the backend's own form.
     fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
     /// Whether `set` holds at `point`.
     fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
-    /// Whether `point` is a world of κ in `state`.
-    fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, SolverError>;
 
     /// A world of κ `before` where κ `after` and `hint` disagree, and whether `after` keeps
     /// it; None when `after` is exactly `before` ∧ `hint`.
@@ -144,6 +145,11 @@ pub(crate) trait Backend {
     /// Called after each top-level statement: caches keyed by the statement's
     /// expressions may be dropped.
     fn statement_done(&mut self) {}
+    /// Whether κ has no world, when the backend knows without a solver call (BDDs and
+    /// listed worlds do); None when finding out costs one.
+    fn known_empty(&self, _state: &Self::State) -> Option<bool> {
+        None
+    }
 }
 
 /// The driver as the engine sees it, whatever its backend.
@@ -164,6 +170,7 @@ pub(crate) trait Run {
     ) -> Result<Option<Model>, Failure>;
     fn backend(&self) -> &'static str;
     fn actual(&self) -> Option<World>;
+    fn left_none(&mut self) -> Result<Option<Span>, SolverError>;
 }
 
 /// Runs a program's statements over one backend.
@@ -199,6 +206,13 @@ pub(crate) struct Driver<B: Backend> {
     /// Substituted expressions, kept for the whole run: backends may key caches by the
     /// address of an expression, which must not be reused by another.
     substituted: HashMap<(usize, u64), Rc<Expr>>,
+    /// The statements finished since κ was last known to have a world, each with the
+    /// state after it, in the order they finished (a block's statements before the
+    /// block): the first after which κ had none is among them when κ has none now,
+    /// since κ never regains a world.
+    trail: Vec<(Span, B::State)>,
+    /// The first statement after which κ had no world, once found.
+    emptied: Option<Span>,
 }
 
 /// An expression of the program as the driver hands it to the backend: itself, or with
@@ -245,6 +259,8 @@ impl<B: Backend> Driver<B> {
             happened: vec![false; constants],
             generation: 0,
             substituted: HashMap::new(),
+            trail: Vec::new(),
+            emptied: None,
         })
     }
 
@@ -341,6 +357,7 @@ impl<B: Backend> Driver<B> {
             self.backend.statement_done();
         }
         done?;
+        self.note_emptied(stmt.span).at(stmt.span)?;
         // (The CLI logs these events at debug level, the span as a line and column.)
         if self.options.stats {
             sink(Event::Step {
@@ -404,9 +421,14 @@ impl<B: Backend> Driver<B> {
             StmtKind::Worlds { limit } => {
                 if !self.options.skip_worlds_statements {
                     let set = self.worlds_now(*limit).at(stmt.span)?;
+                    let left_none = match set.worlds.is_empty() && set.complete {
+                        true => self.find_emptied().at(stmt.span)?,
+                        false => None,
+                    };
                     sink(Event::Worlds {
                         span: stmt.span,
                         set,
+                        left_none,
                     });
                 }
             }
@@ -522,7 +544,10 @@ impl<B: Backend> Driver<B> {
         let failing = self.backend.restrict(&state, not, false).at(span)?;
         let found = self.backend.worlds(&failing, 1).at(span)?;
         match found.worlds.first() {
-            None if found.complete => sink(Event::CheckHolds { span }),
+            None if found.complete => match self.find_emptied().at(span)? {
+                Some(left_none) => sink(Event::Vacuous { span, left_none }),
+                None => sink(Event::CheckHolds { span }),
+            },
             None => {
                 return Err(Failure::internal(
                     "the solver listed no world and did not say there is none",
@@ -548,6 +573,8 @@ impl<B: Backend> Driver<B> {
         phi: &Expr,
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EngineError> {
+        // Never vacuous: the actual world is possible (announcements hold there, and the
+        // events' cases that happened there), and without one this is an error.
         let state = self.state.clone();
         let set = self.formula(phi, &state).at(span)?;
         if self.holds_in_actual(&set, "`check actual`").at(span)? {
@@ -569,87 +596,11 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    /// `phi` with every occurrence constant pinned that `actual φ` does not have to
-    /// pin: those that have not happened hold their not-yet value; those that have hold
-    /// one of their cases, and when an earlier `actual` (`previous`, of this `repeat`'s
-    /// previous round) said which case happened, that case.
-    fn pinned_occurrences(&self, phi: &Expr, previous: Option<&[Value]>) -> Expr {
-        let mut conjuncts = vec![phi.clone()];
-        for occ in self.program.occurrences() {
-            let o = self.program.constants[occ.0]
-                .occurrence
-                .expect("an occurrence");
-            let not_yet = self.program.events[o.event.0].not_yet();
-            let (op, value) = if self.happened[occ.0] {
-                match previous.and_then(|w| w.get(occ.0)) {
-                    Some(Value::Int(v)) => (crate::ir::CmpOp::Eq, *v),
-                    _ => (crate::ir::CmpOp::Ne, not_yet),
-                }
-            } else {
-                (crate::ir::CmpOp::Eq, not_yet)
-            };
-            let ty = self.program.constants[occ.0].ty;
-            let at = |kind| Expr {
-                kind,
-                ty,
-                span: phi.span,
-            };
-            conjuncts.push(Expr {
-                kind: ExprKind::Cmp(
-                    op,
-                    Box::new(at(ExprKind::Const(occ))),
-                    Box::new(at(ExprKind::Int(value))),
-                ),
-                ty: crate::ir::Ty::Bool,
-                span: phi.span,
-            });
-        }
-        conjuncts
-            .into_iter()
-            .reduce(|a, b| Expr {
-                kind: ExprKind::Logic(crate::ir::LogicOp::And, Box::new(a), Box::new(b)),
-                ty: crate::ir::Ty::Bool,
-                span: phi.span,
-            })
-            .expect("phi")
-    }
-
     /// Whether `set` holds in the actual world (`what` names the statement that needs it).
     fn holds_in_actual(&mut self, set: &B::Set, what: &str) -> Result<bool, Failure> {
         match &self.actual {
             Some((_, point)) => Ok(self.backend.holds(set, point)?),
             None => Err(Failure::no_actual_world(what)),
-        }
-    }
-
-    /// `actual φ`: φ must allow exactly one world, which must be possible under κ. The
-    /// same statement again (in the next round of a `repeat`) declares the same world.
-    fn set_actual(&mut self, expr: &Expr, span: Span) -> Result<(), Failure> {
-        let mut previous = None;
-        if self.actual_at == Some(span) {
-            // The same `actual` in a later round of its `repeat`: made again, with the
-            // values its names have now (after a `:=`, another world's), and the cases
-            // that happened in the actual world.
-            previous = self.actual.take().map(|(w, _)| w);
-        }
-        if self.actual.is_some() {
-            return Err(Failure::second_actual());
-        }
-        let state = self.state.clone();
-        let expr = self.now(expr)?;
-        let expr = self.pinned_occurrences(&expr, previous.as_deref());
-        match self.backend.pin(&expr, &state)?.as_slice() {
-            [] => Err(Failure::actual_allows_none()),
-            [w] => {
-                let point = self.backend.point(&w.0)?;
-                if !self.backend.contains(&state, &point)? {
-                    return Err(Failure::actual_contradicts());
-                }
-                self.actual = Some((w.0.clone(), point));
-                self.actual_at = Some(span);
-                Ok(())
-            }
-            [a, b, ..] => Err(Failure::actual_allows_several(&self.program, &a.0, &b.0)),
         }
     }
 
@@ -712,8 +663,17 @@ impl<B: Backend> Driver<B> {
         let elapsed = start.elapsed();
         match found {
             None => {
+                // Verified over no world (κ had none before the block): vacuous. Asked
+                // only when κ has none after it.
+                let vacuous = match self.find_emptied().at(span)? {
+                    Some(_) if self.is_empty(&before).at(span)? => self.emptied,
+                    _ => None,
+                };
                 self.state = self.backend.hinted(&before, h, &after, true).at(span)?;
-                sink(Event::HintVerified { span, elapsed });
+                match vacuous {
+                    Some(left_none) => sink(Event::Vacuous { span, left_none }),
+                    None => sink(Event::HintVerified { span, elapsed }),
+                }
                 Ok(())
             }
             Some((world, kept_by_block)) => {
@@ -820,6 +780,10 @@ impl<B: Backend> Run for Driver<B> {
             .as_ref()
             .map(|(values, _)| World(values.clone()))
     }
+
+    fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
+        self.find_emptied()
+    }
 }
 
 /// A backend that refused the story: every question is answered with why.
@@ -884,6 +848,10 @@ impl Run for Refused {
 
     fn actual(&self) -> Option<World> {
         None
+    }
+
+    fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
+        Ok(None)
     }
 }
 

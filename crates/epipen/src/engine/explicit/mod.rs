@@ -757,6 +757,10 @@ impl Backend for ExplicitBackend {
         Ok(self.state(0, Rc::new(worlds), state.minds.clone()))
     }
 
+    fn known_empty(&self, state: &Rc<State>) -> Option<bool> {
+        (state.pending == 0).then(|| state.worlds.len() == 0)
+    }
+
     /// Natively when the intervals bound φ's worlds (a few), else with Z3, made for it.
     fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
         let limits = Limits {
@@ -846,10 +850,6 @@ impl Backend for ExplicitBackend {
             Some(i) => Ok(set.bits.get(i)),
             None => Err(eval::internal("the actual world left κ")),
         }
-    }
-
-    fn contains(&mut self, state: &Rc<State>, point: &Option<u32>) -> Result<bool, SolverError> {
-        Ok(point.is_some_and(|w| state.worlds.contains(w)))
     }
 
     fn disagreement(

@@ -367,6 +367,10 @@ impl Backend for Z3Backend {
         })
     }
 
+    fn known_empty(&self, state: &State) -> Option<bool> {
+        self.listed(state).map(|worlds| worlds.is_empty())
+    }
+
     fn pin(&mut self, phi: &Expr, state: &State) -> Result<Vec<World>, SolverError> {
         let phi = self.encode(phi, state, &[])?;
         let domains = enum_domains(&self.program, &self.vars);
@@ -387,13 +391,6 @@ impl Backend for Z3Backend {
 
     fn holds(&mut self, set: &Term, point: &Vec<Value>) -> Result<bool, SolverError> {
         Ok(self.eval_in(set, point)? == Value::Bool(true))
-    }
-
-    fn contains(&mut self, state: &State, point: &Vec<Value>) -> Result<bool, SolverError> {
-        match self.listed(state) {
-            Some(worlds) => Ok(worlds.contains(point)),
-            None => Ok(self.eval_in(&state.kappa, point)? == Value::Bool(true)),
-        }
     }
 
     fn disagreement(

@@ -1,0 +1,217 @@
+//! What a puzzle designer trips over (issue 27): a check that holds because no world is
+//! left, a list of no worlds that names the statement that left none, `actual` among
+//! the worlds still possible, an impossible `actual CASE` at its own line. Through the
+//! real executable, on every backend that takes the story.
+
+use super::{epipen, story_file};
+
+/// Runs `epipen --backend B ARGS` on each backend: each must exit with `code` and print
+/// exactly `stdout` and `stderr` (where a story's path is `PATH`).
+#[track_caller]
+fn on_every_backend(backends: &[&str], args: &[&str], code: i32, stdout: &str, stderr: &str) {
+    for backend in backends {
+        let out = epipen(&[&["--backend", backend], args].concat());
+        assert_eq!(out.code, code, "{backend} {args:?}: {}", out.stderr);
+        assert_eq!(out.stdout, stdout, "{backend} {args:?}");
+        let path = args.last().expect("a story");
+        assert_eq!(
+            out.stderr,
+            stderr.replace("PATH", path),
+            "{backend} {args:?}"
+        );
+    }
+}
+
+/// Bob says he knows x though he learned nothing: no world is left, and the check after
+/// it held "vacuously" (`1 verified, 0 refuted`, exit 0).
+const VACUOUS: &str = "characters Anne, Bob\nint x\nannounce x >= 0 and x <= 9\n\
+                       Bob: knows_value(x)\ncheck x == 4\nassert_adds_ck x == 1 {\n  \
+                       announce x == 1\n}\nworlds\n";
+
+#[test]
+fn a_check_over_no_world_is_vacuous_and_names_the_statement_that_left_none() {
+    let story = story_file("vacuous.story", VACUOUS);
+    on_every_backend(
+        &["auto", "z3", "explicit"],
+        &["check", &story],
+        1,
+        "line 5: check `x == 4` vacuous: no world is possible (line 4, `Bob: knows_value(x)`, \
+         left none)\nline 6: hint `x == 1` vacuous: no world is possible (line 4, \
+         `Bob: knows_value(x)`, left none)\n0 verified, 0 refuted, 2 vacuous\n",
+        "",
+    );
+    on_every_backend(
+        &["auto", "z3", "explicit"],
+        &["run", &story],
+        1,
+        "check line 5: vacuous: no world is possible (line 4, `Bob: knows_value(x)`, left \
+         none)\nhint line 6: vacuous: no world is possible (line 4, `Bob: knows_value(x)`, \
+         left none)\n-- line 9: worlds --\nno possible worlds: line 4, `Bob: knows_value(x)`, \
+         left none: it was false in every world still possible\n(and that's all)\n",
+        "",
+    );
+    // The JSON trace says so too.
+    let out = epipen(&["run", "--trace", "--json", &story]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let lines: Vec<&str> = (out.stdout.lines())
+        .filter(|l| l.contains("vacuous") || l.contains("\"kind\":\"worlds\""))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "{\"kind\":\"check\",\"line\":5,\"vacuous\":true,\"left_none\":{\"line\":4,\
+             \"statement\":\"Bob: knows_value(x)\"},\"holds\":true}",
+            "{\"kind\":\"hint\",\"line\":6,\"vacuous\":true,\"left_none\":{\"line\":4,\
+             \"statement\":\"Bob: knows_value(x)\"}}",
+            "{\"kind\":\"worlds\",\"line\":9,\"worlds\":[],\"complete\":true,\"left_none\":\
+             {\"line\":4,\"statement\":\"Bob: knows_value(x)\"}}",
+        ]
+    );
+}
+
+#[test]
+fn the_statement_that_left_none_is_the_first_inside_its_block() {
+    // Emptied inside the block of a (right) hint, by its second announcement: named,
+    // not the block nor a later statement.
+    let story = story_file(
+        "emptied-in-block.story",
+        "characters A\nbool p, q\nannounce p\nassert_adds_ck false {\n  announce q\n  \
+         announce not q\n}\nannounce p or q\ncheck p and q\n",
+    );
+    on_every_backend(
+        &["auto", "z3", "bdd", "explicit"],
+        &["run", &story],
+        1,
+        "check line 9: vacuous: no world is possible (line 6, `announce not q`, left none)\n",
+        "",
+    );
+}
+
+#[test]
+fn a_check_over_some_world_is_not_vacuous() {
+    // The same story without Bob's statement: the check is refuted, the hint verified.
+    let story = story_file(
+        "not-vacuous.story",
+        &VACUOUS.replace("Bob: knows_value(x)\n", ""),
+    );
+    let out = epipen(&["check", &story]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(
+        out.stdout.lines().last(),
+        Some("1 verified, 1 refuted"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn actual_pins_one_of_the_worlds_still_possible() {
+    // Both were refused: `actual` was judged against every value of the types.
+    let lights = story_file(
+        "lights.story",
+        "characters A\nbool light, v1, v2, v3\nannounce not light and not v1 and not v2 and \
+         not v3\nactual not light\ncheck actual not v1\n",
+    );
+    on_every_backend(
+        &["auto", "z3", "bdd", "explicit"],
+        &["run", &lights],
+        0,
+        "check line 5: holds\n",
+        "",
+    );
+    let doors = story_file(
+        "doors.story",
+        "characters A\nenum Door {one, two, three}\nDoor car, pick\nannounce pick == one\n\
+         actual car == two\ncheck actual pick == one\n",
+    );
+    on_every_backend(
+        &["auto", "z3", "bdd", "explicit"],
+        &["run", &doors],
+        0,
+        "check line 6: holds\n",
+        "",
+    );
+    // Two possible worlds left: the hint names both, not a world announced away.
+    let two = story_file(
+        "two-doors.story",
+        "characters A\nenum Door {one, two, three}\nDoor car, pick\nannounce pick == one\n\
+         actual car != one\n",
+    );
+    on_every_backend(
+        &["auto", "z3", "bdd", "explicit"],
+        &["run", &two],
+        2,
+        "",
+        "PATH:5:1: error: `actual` must pin down exactly one of the worlds still possible, but \
+         it allows several\n  |\n5 | actual car != one\n  | ^^^^^^^^^^^^^^^^^\n  = hint: for \
+         example car = two, pick = one and car = three, pick = one, both still possible; give \
+         the constants that tell them apart a value\n",
+    );
+    // A world announced away is still refused as such.
+    let away = story_file(
+        "away.story",
+        "characters A\nenum Door {one, two, three}\nDoor car, pick\nannounce pick == one\n\
+         actual car == two and pick == two\n",
+    );
+    on_every_backend(
+        &["auto", "z3", "bdd", "explicit"],
+        &["run", &away],
+        2,
+        "",
+        "PATH:5:1: error: the actual world contradicts what was announced before\n  |\n5 | \
+         actual car == two and pick == two\n  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+    );
+}
+
+#[test]
+fn an_impossible_actual_case_is_reported_at_its_line() {
+    let story = story_file(
+        "impossible-case.story",
+        "characters Anne, Sally\nenum Place { basket, box }\nPlace marble\n\
+         announce marble == box\nactual marble == box\n\nevent move {\n  \
+         moved if marble == basket then marble := box\n  stayed\n  Anne sees moved | stayed\n  \
+         actual moved\n}\n",
+    );
+    on_every_backend(
+        &["auto", "z3", "bdd", "explicit"],
+        &["run", &story],
+        2,
+        "",
+        "PATH:11:3: error: the case `moved` of `move` cannot happen in the actual world\n   |\n\
+         11 |   actual moved\n   |   ^^^^^^^^^^^^\n   = hint: its precondition is false there: \
+         name a case that can happen\n",
+    );
+}
+
+#[test]
+fn an_agent_left_out_inside_another_characters_knowledge_is_an_error() {
+    // The inner `knows_value` was Bob's, silently: the story ended with no world.
+    let story = story_file(
+        "whose.story",
+        "characters Anne, Bob\nint A\nannounce A >= 0 and A <= 3\nAnne learns A\n\
+         Bob: knows(Anne, knows_value(A))\n",
+    );
+    on_every_backend(
+        &["auto"],
+        &["worlds", &story],
+        2,
+        "",
+        "PATH:5:18: error: `knows_value` inside `knows(Anne, …)` needs its character\n  |\n5 | \
+         Bob: knows(Anne, knows_value(A))\n  |                  ^^^^^^^^^^^^^^\n  = hint: write \
+         `knows_value(Anne, …)` for Anne's knowledge, or `knows_value(Bob, …)` for Bob's\n\
+         error: PATH: 1 error found\n",
+    );
+    // Named, it is Anne's: she learned A, so Bob knows she knows it.
+    let named = story_file(
+        "whose-named.story",
+        "characters Anne, Bob\nint A\nannounce A >= 0 and A <= 1\nAnne learns A\n\
+         Bob: knows(Anne, knows_value(Anne, A)) and not knows_value(A)\n",
+    );
+    on_every_backend(
+        &["auto"],
+        &["worlds", &named],
+        0,
+        "2 possible worlds:\n  A = 0\n  A = 1\n(and that's all)\n",
+        "",
+    );
+}
