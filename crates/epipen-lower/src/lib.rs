@@ -39,7 +39,7 @@ use epipen_ir::{self as ir, CharId, CheckpointId, ConstId, EnumId, EventId, Ty};
 use epipen_syntax::ast::{self, Ident, StmtKind};
 use epipen_syntax::{Diagnostic, Span};
 
-use names::{collect_names, range_span};
+use names::collect_names;
 
 pub use names::{closest, list};
 
