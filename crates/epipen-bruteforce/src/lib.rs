@@ -895,6 +895,7 @@ mod tests {
                 .collect(),
             statements,
             samples: Vec::new(),
+            backend: None,
         }
     }
     fn ints(vals: &[&[i64]]) -> Vec<World> {

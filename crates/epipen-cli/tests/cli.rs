@@ -21,6 +21,8 @@ mod newcomer;
 mod phrasings;
 #[path = "cli/serve.rs"]
 mod serve;
+#[path = "cli/syntax.rs"]
+mod syntax;
 #[path = "cli/trust.rs"]
 mod trust;
 

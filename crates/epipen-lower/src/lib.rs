@@ -89,7 +89,9 @@ pub fn lower(
     for stmt in &story.statements {
         lowerer.stmt(stmt, &mut statements);
     }
-    lowerer.finish(statements)
+    let mut program = lowerer.finish(statements)?;
+    program.backend = story.backend.map(|(backend, _)| backend);
+    Ok(program)
 }
 
 /// A family's members: ids `first .. first + len`.
@@ -313,6 +315,7 @@ impl Lowerer {
                 events: self.events,
                 statements,
                 samples: self.samples,
+                backend: None,
             })
         } else {
             for (first, messages) in self.places.values() {

@@ -6,6 +6,30 @@ use super::span::Span;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Story {
     pub statements: Vec<Stmt>,
+    /// `#! backend z3` in the first lines: the backend the story pins, and where its
+    /// name is written.
+    pub backend: Option<(Backend, Span)>,
+}
+
+/// A backend a story can pin with `#! backend …`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    Auto,
+    Z3,
+    Bdd,
+    Explicit,
+}
+
+impl Backend {
+    /// As the story (and `--backend`) spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Z3 => "z3",
+            Backend::Bdd => "bdd",
+            Backend::Explicit => "explicit",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -84,7 +84,10 @@ pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Ve
     };
     let statements = parser.statements(false);
     if parser.diags.is_empty() {
-        Ok(Story { statements })
+        Ok(Story {
+            statements,
+            backend: None,
+        })
     } else {
         let mut diags = parser.diags;
         diags.sort_by_key(|d| d.span.start);

@@ -987,7 +987,14 @@ worlds
 #[test]
 fn empty_and_blank_stories() {
     for src in ["", "\n", "   \n\n  # only a comment\n", "# c", "\r\n\t\r\n"] {
-        assert_eq!(parse(src), Ok(Story { statements: vec![] }), "{src:?}");
+        assert_eq!(
+            parse(src),
+            Ok(Story {
+                statements: vec![],
+                backend: None
+            }),
+            "{src:?}"
+        );
     }
     // Windows line endings.
     assert_eq!(parse_ok("int a\r\nbool b\r\n").statements.len(), 2);
@@ -1899,4 +1906,88 @@ fn messages_for_what_the_language_lacks() {
             "{src:?}: {d:?}"
         );
     }
+}
+
+#[test]
+fn the_backend_setting() {
+    use crate::ast::Backend;
+    let src = "#!/usr/bin/env epipen\n# A story.\n  #! backend bdd   # pinned\n\nbool p\n";
+    let story = parse_ok(src);
+    let (backend, span) = story.backend.expect("a backend");
+    assert_eq!(backend, Backend::Bdd);
+    assert_eq!(&src[span.start..span.end], "bdd");
+    for (name, backend) in [
+        ("auto", Backend::Auto),
+        ("z3", Backend::Z3),
+        ("explicit", Backend::Explicit),
+    ] {
+        let story = parse_ok(&format!("#! backend {name}"));
+        assert_eq!(story.backend.map(|b| b.0), Some(backend));
+        assert_eq!(backend.name(), name);
+    }
+    assert_eq!(parse_ok("bool p # #! backend z3").backend, None);
+    let table: &[(&str, &str, usize, usize, &[&str])] = &[
+        (
+            "#! backend cvc5\nbool p",
+            "unknown backend `cvc5`",
+            1,
+            12,
+            &["the backends are `auto`, `z3`, `bdd` and `explicit`"],
+        ),
+        (
+            "#! backend",
+            "expected a backend after `#! backend`",
+            1,
+            11,
+            &["the backends are `auto`, `z3`, `bdd` and `explicit`"],
+        ),
+        (
+            "#!backends z3",
+            "unknown setting `backends`",
+            1,
+            3,
+            &["the only setting is the backend: `#! backend z3`"],
+        ),
+        (
+            "#!",
+            "expected a setting after `#!`",
+            1,
+            1,
+            &["e.g. `#! backend z3`; a comment is written `# …`"],
+        ),
+        (
+            "#! backend z3 now",
+            "expected end of line, found `now`",
+            1,
+            15,
+            &[],
+        ),
+        (
+            "#! backend z3\n#! backend bdd",
+            "the backend is set twice",
+            2,
+            4,
+            &["keep one `#! backend …` line"],
+        ),
+        (
+            "bool p\n  #! backend z3",
+            "a setting `#!` goes before the first statement",
+            2,
+            3,
+            &["move it to the top of the story; a comment is written `# …`"],
+        ),
+    ];
+    for &(src, message, line, col, hints) in table {
+        let d = error(src);
+        assert_eq!(d.message, message, "{src:?}");
+        assert_eq!(line_col(src, d.span.start), (line, col), "{src:?}: {d:?}");
+        assert_eq!(d.hints, hints, "{src:?}");
+    }
+    // With syntax errors too, in source order.
+    let diags = parse("#! backend x\nannounce )").unwrap_err();
+    let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        ["unknown backend `x`", "expected an expression, found `)`"]
+    );
 }
