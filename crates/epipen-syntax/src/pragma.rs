@@ -94,8 +94,7 @@ pub(crate) fn settings(source: &str, first_statement: usize) -> Settings {
         let Some(&(name, name_span)) = words.get(1) else {
             let end = Span::new(span.end, span.end);
             settings.diags.push(
-                Diagnostic::error(end, "expected a backend after `#! backend`")
-                    .with_hint(BACKENDS),
+                Diagnostic::error(end, "expected a backend after `#! backend`").with_hint(BACKENDS),
             );
             continue;
         };

@@ -78,15 +78,25 @@ fn continuation_lines_learning_lists() {
 fn the_backend_setting_pins_the_backend() {
     let source = "#! backend bdd\ncharacters A\nint x\nannounce x in {1, 2}\nworlds\n";
     let story = story_file("pinned.story", source);
-    for command in ["run", "worlds", "check", "graph"] {
-        let out = epipen(&[command, &story]);
-        assert_eq!(out.code, 2, "{command}: {}", out.stderr);
-        assert!(
-            out.stderr
-                .contains("the BDD backend handles only bool and enum constants, and `x` is an int"),
-            "{command}: {}",
-            out.stderr
+    for command in [&["run"][..], &["worlds"], &["check"], &["graph"]] {
+        let out = epipen(&[command, &[&story]].concat());
+        assert_eq!(out.code, 2, "{command:?}: {}", out.stderr);
+        assert_eq!(
+            out.stderr,
+            format!(
+                "{story}:4:1: error: the BDD backend handles only bool and enum constants, and `x` is an int\n  \
+                 |\n4 | announce x in {{1, 2}}\n  | ^^^^^^^^^^^^^^^^^^^^\n  \
+                 = hint: the story pins this backend with `#! backend bdd`: write `#! backend auto` there, \
+                 or name another with `--backend`\n"
+            ),
+            "{command:?}"
         );
+    }
+    for command in [&["run", "--trace"][..], &["sweep"]] {
+        let out = epipen(&[command, &[&story]].concat());
+        assert_eq!(out.code, 2, "{command:?}: {}", out.stderr);
+        let why = "the BDD backend handles only bool and enum constants, and `x` is an int";
+        assert!(out.stderr.contains(why), "{command:?}: {}", out.stderr);
     }
     for backend in ["z3", "explicit"] {
         let out = epipen(&["--backend", backend, "run", &story]);
@@ -107,4 +117,19 @@ fn the_backend_setting_pins_the_backend() {
              error: {story}: 1 error found\n"
         )
     );
+}
+
+/// The playground runs a story with the backend it pins, unless its menu names another.
+#[test]
+fn the_playground_takes_the_pinned_backend() {
+    let server = super::serve::Server::start(&[]);
+    let source = format!("#! backend z3\n{}", super::read_story("cheryl.story"));
+    let answer = server.run(&serde_json::json!({"source": source, "name": "cheryl.story"}));
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    assert_eq!(answer["backend"], "z3");
+    let answer = server.run(&serde_json::json!({
+        "source": source, "name": "cheryl.story", "backend": "explicit",
+    }));
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    assert_eq!(answer["backend"], "explicit");
 }

@@ -178,16 +178,16 @@ impl Engine {
     /// backend when it takes the story; else Z3.
     pub fn new(program: Rc<Program>, options: &Options) -> Engine {
         // `#! backend …` in the story chooses when the options leave it to `Auto`.
-        let pinned;
-        let options = match (options.strategy, program.backend) {
+        let pinned_options;
+        let (options, pinned) = match (options.strategy, program.backend) {
             (Strategy::Auto, Some(backend)) => {
-                pinned = Options {
+                pinned_options = Options {
                     strategy: Strategy::of(backend),
                     ..options.clone()
                 };
-                &pinned
+                (&pinned_options, Some(backend.name()))
             }
-            _ => options,
+            _ => (options, None),
         };
         let shared = program.clone();
         let first = program
@@ -202,6 +202,7 @@ impl Engine {
                 why: r.why,
                 first: r.span.unwrap_or(first),
                 timed_out: r.timed_out,
+                pinned,
             })
         };
         let z3 = |program: Rc<Program>| -> Box<dyn Run> {
