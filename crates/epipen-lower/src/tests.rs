@@ -2170,6 +2170,26 @@ fn the_documented_examples_compile() {
     for story in blocks(head) {
         ok(&story);
     }
+    // The example of line continuation, lists and `learns e1, e2`.
+    let lexical =
+        &doc[doc.find("## Lexical structure").unwrap()..doc.find("## Statements").unwrap()];
+    let lexical = blocks(lexical);
+    assert_eq!(lexical.len(), 1);
+    assert_eq!(
+        rendered(&lexical[0]),
+        [
+            "event move (move)",
+            "  moved if marble == basket then marble := box",
+            "  stayed",
+            "  Anne sees [0, 1]",
+            "announce a == 1 and b == 2",
+            "announce a != 0",
+            "announce a != 7",
+            "announce a != 35",
+            "Bob learns a",
+            "Bob learns b"
+        ]
+    );
     let start = doc.find("## Parameters").unwrap();
     let end = doc.find("## Events").unwrap();
     // Each example of the events section declares what it uses.
