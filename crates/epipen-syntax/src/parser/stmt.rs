@@ -585,7 +585,8 @@ impl Parser<'_> {
                     )
                 );
                 let lowercase = word.starts_with(|c: char| c.is_ascii_lowercase());
-                let says = matches!(&next.kind, TokenKind::Ident(w) if w == "says" || w == "said");
+                let says = matches!(&next.kind, TokenKind::Ident(w)
+                    if w == "says" || w == "said" || close_to(w, "learns") || close_to(w, "reveals"));
                 if declares && lowercase && !says && !self.characters.contains(word) {
                     let mut types = vec!["`int`".to_string(), "`bool`".to_string()];
                     types.extend(enums.iter().map(|e| format!("`{e}`")));
