@@ -953,6 +953,7 @@ mod tests {
                 .collect(),
             statements,
             samples: Vec::new(),
+            backend: None,
         }
     }
     fn ints(vals: &[&[i64]]) -> Vec<World> {

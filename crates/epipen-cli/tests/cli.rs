@@ -23,6 +23,8 @@ mod phrasings;
 mod semantics;
 #[path = "cli/serve.rs"]
 mod serve;
+#[path = "cli/syntax.rs"]
+mod syntax;
 #[path = "cli/trust.rs"]
 mod trust;
 

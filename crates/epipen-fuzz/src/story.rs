@@ -157,11 +157,14 @@ pub enum Hint {
     Any(BoolE),
 }
 
-/// `lo..hi` of a loop or an aggregate.
+/// `lo..hi` of a loop or an aggregate, or a list of values `{2, 0, 3}`.
 #[derive(Debug, Clone)]
 pub struct Range {
     pub lo: RBound,
     pub hi: RBound,
+    /// When set, the range is written as this list of distinct values (in this order)
+    /// instead of `lo..hi`.
+    pub list: Option<Vec<i8>>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -366,7 +369,15 @@ fn range() -> impl Strategy<Value = Range> {
         1 => Just(RBound::K),
         1 => Just(RBound::N),
     ];
-    (lo, rbound()).prop_map(|(lo, hi)| Range { lo, hi })
+    let list = proptest::sample::subsequence(vec![-1i8, 0, 1, 2, 3], 1..=3).prop_shuffle();
+    prop_oneof![
+        5 => (lo, rbound()).prop_map(|(lo, hi)| Range { lo, hi, list: None }),
+        1 => list.prop_map(|list| Range {
+            lo: RBound::Lit(0),
+            hi: RBound::Lit(0),
+            list: Some(list),
+        }),
+    ]
 }
 
 fn ct_cond() -> impl Strategy<Value = CtCond> {

@@ -78,6 +78,42 @@ fn the_generator_writes_counts_and_sums_of_bools() {
     })
 }
 
+/// The generator writes lists of values (issue 27: `for i1 in {2, 0} { … }`,
+/// `sum(i1 in {3, -1}: …)`), so that the evaluator cross-checks their unrolling.
+#[test]
+fn the_generator_writes_lists_of_values() {
+    with_stack(|| {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{RngAlgorithm, TestRng};
+        let mut runner = TestRunner::new_with_rng(
+            ProptestConfig::default(),
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[27; 32]),
+        );
+        let strategy = story::story();
+        let (mut loops, mut aggregates) = (0, 0);
+        for _ in 0..300 {
+            let s = strategy.new_tree(&mut runner).expect("a story").current();
+            let printed = print::print(&s);
+            loops += usize::from(printed.constructs.contains("list of values: for"));
+            aggregates += usize::from(printed.constructs.contains("list of values: aggregate"));
+            if printed.constructs.contains("list of values: for") {
+                assert!(
+                    printed
+                        .text
+                        .lines()
+                        .any(|l| l.trim_start().starts_with("for i") && l.contains(" in {")),
+                    "{}",
+                    printed.text
+                );
+            }
+        }
+        assert!(
+            loops >= 5 && aggregates >= 5,
+            "loops {loops}, aggregates {aggregates}"
+        );
+    })
+}
+
 /// A fixed sample of stories, the same on every run.
 #[test]
 fn differential_fixed_seed() {

@@ -2,6 +2,7 @@
 //! engine and the brute-force evaluator both consume.
 
 pub use epipen_syntax::Span;
+pub use epipen_syntax::ast::Backend;
 
 pub mod arith;
 mod show;
@@ -105,6 +106,9 @@ pub struct Program {
     pub statements: Vec<Stmt>,
     /// What each `sample(k, {…})` drew, in the order they were compiled.
     pub samples: Vec<SampleDraw>,
+    /// The backend the story pins (`#! backend z3`); `--backend` other than `auto`
+    /// overrides it.
+    pub backend: Option<Backend>,
 }
 
 /// The items one `sample(k, {…})` drew: where it is written, and the spans of the

@@ -227,12 +227,12 @@ impl Lowerer {
                     None => out.failed = true,
                 },
                 EventItemKind::For { var, range, body } => {
-                    let bounds = self.range(range);
+                    let values = self.range(range);
                     self.check_loop_var(var);
-                    match bounds {
-                        Some((lo, hi)) if lo < hi => {
-                            for value in lo..hi {
-                                if !self.spend(crate::range_span(range)) {
+                    match values {
+                        Some(values) if !values.is_empty() => {
+                            for value in values.iter() {
+                                if !self.spend(range.span()) {
                                     out.failed = true;
                                     break;
                                 }
@@ -240,8 +240,8 @@ impl Lowerer {
                             }
                         }
                         // An empty loop's lines are checked, not kept.
-                        Some((lo, _)) => self.dead(|l| {
-                            l.bound(&var.name, lo, |l| {
+                        Some(values) => self.dead(|l| {
+                            l.bound(&var.name, values.placeholder(), |l| {
                                 l.event_items(body, &mut Unrolled::default())
                             })
                         }),
@@ -403,11 +403,11 @@ impl Lowerer {
             };
         };
         self.check_loop_var(&first.var);
-        let Some((lo, hi)) = self.range(&first.range) else {
+        let Some(values) = self.range(&first.range) else {
             return false;
         };
-        for value in lo..hi {
-            if !self.spend(crate::range_span(&first.range)) {
+        for value in values.iter() {
+            if !self.spend(first.range.span()) {
                 return false;
             }
             let ok = self.bound(&first.var.name, value, |l| {

@@ -89,10 +89,10 @@ impl Lowerer {
                 let operand = self.expr(operand, ctx)?;
                 match op {
                     UnOp::Neg => self
-                        .expect_int(&operand, "-")
+                        .expect_operand(&operand, Ty::Int, "-", true)
                         .then(|| fold::neg(operand, span)),
                     UnOp::Not => self
-                        .expect(&operand, Ty::Bool)
+                        .expect_operand(&operand, Ty::Bool, "not", true)
                         .then(|| fold::not(operand, span)),
                 }
             }
@@ -147,15 +147,34 @@ impl Lowerer {
 
     /// Reports `expr` unless it is an int; `op` names the operator for enums.
     fn expect_int(&mut self, expr: &ir::Expr, op: &str) -> bool {
-        match expr.ty {
-            Ty::Int => true,
-            Ty::Bool => self.expect(expr, Ty::Int),
-            Ty::Enum(_) => {
-                let message = format!("`{op}` needs ints, found {}", self.ty_name(expr.ty));
-                self.error(Diagnostic::error(expr.span, message));
-                false
-            }
+        self.expect_operand(expr, Ty::Int, op, false)
+    }
+
+    /// Whether `expr`, an operand of the operator (or an argument of the function)
+    /// `op`, has type `want`; an error naming `op` if not. `unary`: `op` has one
+    /// operand.
+    fn expect_operand(&mut self, expr: &ir::Expr, want: Ty, op: &str, unary: bool) -> bool {
+        if expr.ty == want {
+            return true;
         }
+        let (want_name, found) = (self.ty_name(want), self.ty_name(expr.ty));
+        let function = op.starts_with(|c: char| c.is_ascii_alphabetic())
+            && !matches!(op, "and" | "or" | "not");
+        let needs = if function {
+            format!("{want_name}s")
+        } else if unary {
+            let article = if want_name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!("{article} {want_name} operand")
+        } else {
+            format!("{want_name} operands")
+        };
+        let message = format!("`{op}` needs {needs}, found {found}");
+        self.error(Diagnostic::error(expr.span, message));
+        false
     }
 
     // ----- names -----
@@ -405,7 +424,11 @@ impl Lowerer {
                 }
             }
             OpClass::Logic(_) => {
-                let ok = self.expect_opt(&lhs, Ty::Bool) & self.expect_opt(&rhs, Ty::Bool);
+                let mut operand = |e: &Option<ir::Expr>| {
+                    e.as_ref()
+                        .is_some_and(|e| self.expect_operand(e, Ty::Bool, op.symbol(), false))
+                };
+                let ok = operand(&lhs) & operand(&rhs);
                 if !ok {
                     return None;
                 }
@@ -802,12 +825,12 @@ impl Lowerer {
             return;
         };
         self.check_loop_var(&binder.var);
-        let Some((lo, hi)) = self.range(&binder.range) else {
+        let Some(values) = self.range(&binder.range) else {
             acc.failed = true;
             return;
         };
-        for value in lo..hi {
-            if !self.spend(super::range_span(&binder.range)) {
+        for value in values.iter() {
+            if !self.spend(binder.range.span()) {
                 acc.failed = true;
                 return;
             }

@@ -39,7 +39,7 @@ use epipen_ir::{self as ir, CharId, CheckpointId, ConstId, EnumId, EventId, Ty};
 use epipen_syntax::ast::{self, Ident, StmtKind};
 use epipen_syntax::{Diagnostic, Span};
 
-use names::{collect_names, range_span};
+use names::collect_names;
 
 pub use names::{closest, list};
 
@@ -89,7 +89,9 @@ pub fn lower(
     for stmt in &story.statements {
         lowerer.stmt(stmt, &mut statements);
     }
-    lowerer.finish(statements)
+    let mut program = lowerer.finish(statements)?;
+    program.backend = story.backend.map(|(backend, _)| backend);
+    Ok(program)
 }
 
 /// A family's members: ids `first .. first + len`.
@@ -318,6 +320,7 @@ impl Lowerer {
                 events: self.events,
                 statements,
                 samples: self.samples,
+                backend: None,
             })
         } else {
             for (first, messages) in self.places.values() {

@@ -80,10 +80,22 @@ impl Lowerer {
             _ => (None, args),
         };
         if exprs.is_empty() {
-            self.error(Diagnostic::error(
-                span,
-                format!("`{function}` needs at least one expression"),
-            ));
+            let diag = match named_agent.and_then(|who| self.source_name(who)) {
+                // `Bill: knows_value(Anne)`: Anne is read as the character who knows.
+                Some(who) => Diagnostic::error(
+                    span,
+                    format!(
+                        "`{function}` took `{who}` as the character, and has no expression left"
+                    ),
+                )
+                .with_hint(format!(
+                    "add the values: `{function}({who}, x)`; `{function}(x)` is about the speaker"
+                )),
+                None => {
+                    Diagnostic::error(span, format!("`{function}` needs at least one expression"))
+                }
+            };
+            self.error(diag);
             return None;
         }
         let agent = match named_agent {
@@ -235,5 +247,16 @@ impl Ctx {
             None => self.inside,
         };
         Ctx { inside, ..self }
+    }
+}
+
+impl Lowerer {
+    /// How a character argument is written: `Anne`, `child[…]`.
+    fn source_name(&self, who: &ast::Expr) -> Option<String> {
+        match &who.kind {
+            ast::ExprKind::Name(name) => Some(name.name.clone()),
+            ast::ExprKind::Index { base, .. } => Some(format!("{}[…]", base.name)),
+            _ => None,
+        }
     }
 }

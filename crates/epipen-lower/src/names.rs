@@ -383,10 +383,6 @@ pub(crate) fn collect_names(
     }
 }
 
-pub(crate) fn range_span(range: &ast::Range) -> Span {
-    range.lo.span.to(range.hi.span)
-}
-
 /// "`A`", "`A` and `B`", "`A`, `B` and `C`".
 pub fn list(names: &[&str]) -> String {
     match names {

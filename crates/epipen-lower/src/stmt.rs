@@ -129,26 +129,15 @@ impl Lowerer {
             }
             StmtKind::Learns { who, what } => {
                 let learner = self.character_expr(who);
-                let what = self.expr(what, Ctx::storyteller());
-                if let Some(e) = &what
-                    && e.mentions_knowledge()
-                    && e.ty != Ty::Bool
-                {
-                    self.error(
-                        Diagnostic::error(
-                            e.span,
-                            "a value learned with knowledge operators must be a formula",
-                        )
-                        .with_hint(
-                            "`A learns φ` with knowledge operators learns whether φ holds now; \
-                             write the formula, e.g. `A learns knows(B, x == 1)`",
-                        ),
-                    );
+                // `A learns e1, e2`: one learn after another, each of one value.
+                let Some((last, firsts)) = what.split_last() else {
                     return;
+                };
+                for what in firsts {
+                    let kind = self.learn(learner, what);
+                    self.emit(out, kind, stmt.span, reported);
                 }
-                learner
-                    .zip(what)
-                    .map(|(who, what)| ir::StmtKind::Learn { who, what })
+                self.learn(learner, last)
             }
             StmtKind::Actual(what) => {
                 let ctx = Ctx {
@@ -392,27 +381,53 @@ impl Lowerer {
         body: &ast::Block,
         out: &mut Vec<ir::Stmt>,
     ) {
-        let bounds = self.range(range);
+        let values = self.range(range);
         self.check_loop_var(var);
-        match bounds {
-            Some((lo, hi)) if lo < hi => {
-                for value in lo..hi {
-                    if !self.spend(range_span(range)) {
+        match values {
+            Some(values) if !values.is_empty() => {
+                for value in values.iter() {
+                    if !self.spend(range.span()) {
                         break;
                     }
                     self.bound(&var.name, value, |l| l.block(body, out));
                 }
             }
-            Some((lo, _)) => self.dead(|l| l.bound(&var.name, lo, |l| l.block(body, out))),
+            Some(values) => {
+                let placeholder = values.placeholder();
+                self.dead(|l| l.bound(&var.name, placeholder, |l| l.block(body, out)))
+            }
             None => self.dead(|l| l.bound(&var.name, 0, |l| l.block(body, out))),
         }
     }
 
-    /// The bounds of `lo..hi`, both compile-time ints.
-    pub(crate) fn range(&mut self, range: &ast::Range) -> Option<(i64, i64)> {
-        let lo = self.compile_time_int(&range.lo, "a range bound");
-        let hi = self.compile_time_int(&range.hi, "a range bound");
-        lo.zip(hi)
+    /// The values of `lo..hi` (both bounds compile-time ints) or of a list `{a, b, c}`
+    /// (compile-time ints, none listed twice).
+    pub(crate) fn range(&mut self, range: &ast::Range) -> Option<Values> {
+        match range {
+            ast::Range::Between { lo, hi } => {
+                let lo = self.compile_time_int(lo, "a range bound");
+                let hi = self.compile_time_int(hi, "a range bound");
+                lo.zip(hi).map(|(lo, hi)| Values::Between(lo, hi))
+            }
+            ast::Range::List { items, .. } => {
+                let mut values: Vec<i64> = Vec::with_capacity(items.len());
+                let mut failed = false;
+                for item in items {
+                    match self.compile_time_int(item, "a listed value") {
+                        Some(v) if values.contains(&v) => {
+                            self.error(
+                                Diagnostic::error(item.span, format!("{v} is listed twice"))
+                                    .with_hint("list each value once"),
+                            );
+                            failed = true;
+                        }
+                        Some(v) => values.push(v),
+                        None => failed = true,
+                    }
+                }
+                (!failed).then_some(Values::List(values))
+            }
+        }
     }
 
     /// Reports a loop variable that would shadow a name.
@@ -428,6 +443,65 @@ impl Lowerer {
                 Diagnostic::error(var.span, format!("`{}` is {what}", var.name))
                     .with_hint("a loop variable needs a name of its own"),
             );
+        }
+    }
+}
+
+impl Lowerer {
+    /// `A learns e` for one value `e` (the learner already resolved).
+    fn learn(&mut self, learner: Option<CharId>, what: &ast::Expr) -> Option<ir::StmtKind> {
+        let what = self.expr(what, Ctx::storyteller());
+        if let Some(e) = &what
+            && e.mentions_knowledge()
+            && e.ty != Ty::Bool
+        {
+            self.error(
+                Diagnostic::error(
+                    e.span,
+                    "a value learned with knowledge operators must be a formula",
+                )
+                .with_hint(
+                    "`A learns φ` with knowledge operators learns whether φ holds now; \
+                     write the formula, e.g. `A learns knows(B, x == 1)`",
+                ),
+            );
+            return None;
+        }
+        learner
+            .zip(what)
+            .map(|(who, what)| ir::StmtKind::Learn { who, what })
+    }
+}
+
+/// The values a loop or an aggregate runs over.
+pub(crate) enum Values {
+    /// `lo..hi`
+    Between(i64, i64),
+    /// `{a, b, c}`: never empty.
+    List(Vec<i64>),
+}
+
+impl Values {
+    pub(crate) fn is_empty(&self) -> bool {
+        match self {
+            Values::Between(lo, hi) => lo >= hi,
+            Values::List(values) => values.is_empty(),
+        }
+    }
+
+    /// A value to check a body that does not run with.
+    pub(crate) fn placeholder(&self) -> i64 {
+        match self {
+            Values::Between(lo, _) => *lo,
+            Values::List(values) => values.first().copied().unwrap_or(0),
+        }
+    }
+
+    /// The values in order.
+    pub(crate) fn iter(&self) -> Box<dyn Iterator<Item = i64> + '_> {
+        match self {
+            Values::Between(lo, hi) => Box::new(*lo..*hi),
+            Values::List(values) => Box::new(values.iter().copied()),
         }
     }
 }

@@ -175,27 +175,27 @@ fn every_check_has_its_message_and_span() {
         ),
         (
             "bool r\nannounce r + 1 == 2",
-            &[("expected int, found bool", "r")],
+            &[("`+` needs int operands, found bool", "r")],
         ),
         (
             "bool r\nannounce 1 < r",
-            &[("expected int, found bool", "r")],
+            &[("`<` needs int operands, found bool", "r")],
         ),
         (
             "int x\nannounce x and true",
-            &[("expected bool, found int", "x")],
+            &[("`and` needs bool operands, found int", "x")],
         ),
         (
             "int x\nannounce (x) and true",
-            &[("expected bool, found int", "(x)")],
+            &[("`and` needs bool operands, found int", "(x)")],
         ),
         (
             "int x\nannounce not x",
-            &[("expected bool, found int", "x")],
+            &[("`not` needs a bool operand, found int", "x")],
         ),
         (
             "bool r\nannounce -r == 1",
-            &[("expected int, found bool", "r")],
+            &[("`-` needs an int operand, found bool", "r")],
         ),
         (
             "int x\nbool r\nannounce x == r",
@@ -278,7 +278,7 @@ fn every_check_has_its_message_and_span() {
         (
             "characters A\nannounce knows_value(A)",
             &[(
-                "`knows_value` needs at least one expression",
+                "`knows_value` took `A` as the character, and has no expression left",
                 "knows_value(A)",
             )],
         ),
@@ -1607,7 +1607,10 @@ fn code_that_does_not_run_is_still_checked() {
     );
     assert_eq!(
         errors("bool p[2]\nannounce all(i in 0..0: p[i] + 1)"),
-        [("expected int, found bool".to_string(), "p[i]".to_string())]
+        [(
+            "`+` needs int operands, found bool".to_string(),
+            "p[i]".to_string()
+        )]
     );
     // …but values there are placeholders: no range errors, nothing emitted.
     let program = ok("\
@@ -1748,17 +1751,17 @@ fn new_constructs_report_located_errors() {
         (
             "enum Colour { red, green }\nColour c\nannounce c < green",
             &[
-                ("`<` needs ints, found Colour", "c"),
-                ("`<` needs ints, found Colour", "green"),
+                ("`<` needs int operands, found Colour", "c"),
+                ("`<` needs int operands, found Colour", "green"),
             ],
         ),
         (
             "enum Colour { red }\nColour c\nannounce c + 1 == 2",
-            &[("`+` needs ints, found Colour", "c")],
+            &[("`+` needs int operands, found Colour", "c")],
         ),
         (
             "enum Colour { red }\nColour c\nannounce -c == 2",
-            &[("`-` needs ints, found Colour", "c")],
+            &[("`-` needs an int operand, found Colour", "c")],
         ),
         (
             "enum Colour { red }\nint x\nannounce x in {1, red}",
@@ -1859,7 +1862,7 @@ fn new_constructs_report_located_errors() {
         // aggregates and functions
         (
             "announce sum(i in 0..3: true) == 1",
-            &[("expected int, found bool", "true")],
+            &[("`sum` needs ints, found bool", "true")],
         ),
         (
             "announce all(i in 0..3: 1)",
@@ -1883,7 +1886,7 @@ fn new_constructs_report_located_errors() {
         ),
         (
             "announce abs(true) == 1",
-            &[("expected int, found bool", "true")],
+            &[("`abs` needs ints, found bool", "true")],
         ),
         (
             "announce abs(i in 0..3: true)",
@@ -2118,7 +2121,7 @@ worlds 0
         [
             ("unknown name `mudy`".to_string(), "mudy".to_string()),
             (
-                "expected int, found bool".to_string(),
+                "`+` needs int operands, found bool".to_string(),
                 "muddy[i]".to_string()
             ),
             (
@@ -2176,6 +2179,26 @@ fn the_documented_examples_compile() {
     for story in blocks(head) {
         ok(&story);
     }
+    // The example of line continuation, lists and `learns e1, e2`.
+    let lexical =
+        &doc[doc.find("## Lexical structure").unwrap()..doc.find("## Statements").unwrap()];
+    let lexical = blocks(lexical);
+    assert_eq!(lexical.len(), 1);
+    assert_eq!(
+        rendered(&lexical[0]),
+        [
+            "event move (move)",
+            "  moved if marble == basket then marble := box",
+            "  stayed",
+            "  Anne sees [0, 1]",
+            "announce a == 1 and b == 2",
+            "announce a != 0",
+            "announce a != 7",
+            "announce a != 35",
+            "Bob learns a",
+            "Bob learns b"
+        ]
+    );
     let start = doc.find("## Parameters").unwrap();
     let end = doc.find("## Events").unwrap();
     // Each example of the events section declares what it uses.
@@ -2847,4 +2870,102 @@ fn an_agent_left_out_inside_another_characters_knowledge_is_an_error() {
     ));
     // Named again inside another's: the speaker's own, left out below it.
     ok(&format!("{head}Bob: knows(Anne, knows(Bob, knows(p)))\n"));
+}
+
+#[test]
+fn learning_several_values_is_one_learn_after_another() {
+    let src = "characters A\nint x, y\nbool p\nA learns x, p,\n  y + 1\nA learns x";
+    let program = ok(src);
+    assert_eq!(
+        render(&program),
+        ["A learns x", "A learns p", "A learns y + 1", "A learns x"]
+    );
+    // Each learn keeps the span of the whole statement.
+    for stmt in &program.statements[..3] {
+        assert_eq!(
+            &src[stmt.span.start..stmt.span.end],
+            "A learns x, p,\n  y + 1"
+        );
+    }
+    // Each value is checked on its own.
+    assert_eq!(
+        errors("characters A\nint x\nA learns x, zz, true + 1"),
+        [
+            ("unknown name `zz`".to_string(), "zz".to_string()),
+            (
+                "`+` needs int operands, found bool".to_string(),
+                "true".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn lists_of_values_unroll_in_order() {
+    assert_eq!(
+        rendered(
+            "const n = 30\nint x\nfor c in {0, 7, n + 5} { announce x != c }\n\
+             announce sum(i in {2, 1}: i * x) == count(i in {3}, j in {1, 4} if i != j: x > i + j)"
+        ),
+        [
+            "announce x != 0",
+            "announce x != 7",
+            "announce x != 35",
+            "announce 2 * x + 1 * x == (if x > 4 then 1 else 0) + (if x > 7 then 1 else 0)",
+        ]
+    );
+    assert_eq!(
+        errors("int x\nconst k = 2\nfor c in {1, k - 1, true, y} { announce x != c }"),
+        [
+            ("1 is listed twice".to_string(), "k - 1".to_string()),
+            ("expected int, found bool".to_string(), "true".to_string()),
+            ("unknown name `y`".to_string(), "y".to_string()),
+        ]
+    );
+    assert_eq!(
+        hints("int x\nfor c in {1, 1} { announce x != c }"),
+        ["list each value once"]
+    );
+    // Events loop over lists too.
+    let program = ok(
+        "characters A\nint x\nevent e {\n  for c in {5, 2} { k[c] if x == c }\n  \
+                      A sees each(i in {2, 5}: k[i])\n}",
+    );
+    assert_eq!(program.statements.len(), 1);
+}
+
+#[test]
+fn messages_name_the_operator_and_the_reading() {
+    let table: &[(&str, &[(&str, &str)])] = &[
+        (
+            "bool sunny\nannounce sunny + 1 == 2",
+            &[("`+` needs int operands, found bool", "sunny")],
+        ),
+        (
+            "bool sunny\nint x\nannounce x * 2 >= sunny % 3",
+            &[("`%` needs int operands, found bool", "sunny")],
+        ),
+        (
+            "int x\nannounce x -> true",
+            &[("`->` needs bool operands, found int", "x")],
+        ),
+        (
+            "characters Anne, Bill\nint x\nBill: knows_value(Anne)",
+            &[(
+                "`knows_value` took `Anne` as the character, and has no expression left",
+                "knows_value(Anne)",
+            )],
+        ),
+    ];
+    for (src, want) in table {
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(m, s)| (m.to_string(), s.to_string()))
+            .collect();
+        assert_eq!(errors(src), want, "{src}");
+    }
+    assert_eq!(
+        hints("characters Anne, Bill\nint x\nBill: knows_value(Anne)"),
+        ["add the values: `knows_value(Anne, x)`; `knows_value(x)` is about the speaker"]
+    );
 }

@@ -6,6 +6,30 @@ use super::span::Span;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Story {
     pub statements: Vec<Stmt>,
+    /// `#! backend z3` in the first lines: the backend the story pins, and where its
+    /// name is written.
+    pub backend: Option<(Backend, Span)>,
+}
+
+/// A backend a story can pin with `#! backend …`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    Auto,
+    Z3,
+    Bdd,
+    Explicit,
+}
+
+impl Backend {
+    /// As the story (and `--backend`) spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Z3 => "z3",
+            Backend::Bdd => "bdd",
+            Backend::Explicit => "explicit",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,14 +63,27 @@ pub struct Block {
     pub span: Span,
 }
 
-/// `lo..hi`: the integers lo, lo + 1, …, hi - 1.
+/// The values a loop or an aggregate runs over.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Range {
-    pub lo: Expr,
-    pub hi: Expr,
+pub enum Range {
+    /// `lo..hi`: the integers lo, lo + 1, …, hi - 1.
+    Between { lo: Expr, hi: Expr },
+    /// `{0, 7, 35}`: the listed values in the order written (compile-time ints);
+    /// `span` covers the braces.
+    List { items: Vec<Expr>, span: Span },
 }
 
-/// `i in lo..hi` in an aggregate.
+impl Range {
+    /// Where the range is written.
+    pub fn span(&self) -> Span {
+        match self {
+            Range::Between { lo, hi } => lo.span.to(hi.span),
+            Range::List { span, .. } => *span,
+        }
+    }
+}
+
+/// `i in lo..hi` (or `i in {…}`) in an aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Binder {
     pub var: Ident,
@@ -72,8 +109,9 @@ pub enum StmtKind {
     Enum { name: Ident, variants: Vec<Ident> },
     /// `announce <expr>`
     Announce(Expr),
-    /// `Albert learns <expr>` / `child[i] learns <expr>`; `who` is a name or an index.
-    Learns { who: Expr, what: Expr },
+    /// `Albert learns <expr>` / `child[i] learns <expr>` / `Albert learns e1, e2` (as
+    /// many learns, one after another); `who` is a name or an index.
+    Learns { who: Expr, what: Vec<Expr> },
     /// `Albert: <expr>`; `speaker` is a name or an index.
     Says { speaker: Expr, what: Expr },
     /// `Albert reveals <expr>`; `who` is a name or an index.
@@ -82,7 +120,7 @@ pub enum StmtKind {
     Checkpoint(Ident),
     /// `worlds` / `worlds 25` (the span is the number's)
     Worlds { limit: Option<(u64, Span)> },
-    /// `for i in lo..hi { … }`
+    /// `for i in lo..hi { … }` / `for c in {0, 7, 35} { … }`
     For {
         var: Ident,
         range: Range,

@@ -2,10 +2,12 @@
 //!
 //! Two passes. The first cuts the text into raw tokens (comments dropped, every newline
 //! kept). The second decides which newlines end a statement: newlines inside `( )`,
-//! `[ ]` and sets `{ }`, after a token that cannot end an expression, and on blank lines
-//! are dropped. A line that clearly starts a new statement (`int …`, `announce …`,
-//! `Albert learns …`, `Albert: …`, …) always ends the previous one, even inside an
-//! unclosed bracket, so an unclosed `(` cannot swallow the rest of the file.
+//! `[ ]` and sets `{ }`, after a token that cannot end an expression, before a line
+//! that starts with a token that cannot start one (`and`, `then`, `|`, `,`, …: blank and
+//! comment lines in between do not count), and on blank lines are dropped. A line that
+//! clearly starts a new statement (`int …`, `announce …`, `Albert learns …`, `Albert:
+//! …`, …) always ends the previous one, even inside an unclosed bracket, so an unclosed
+//! `(` cannot swallow the rest of the file.
 //!
 //! Braces come in two kinds, told apart here with a stack of open brackets: a `{`
 //! directly after `in`, or after `enum Name`, opens a set (newlines inside are ignored,
@@ -335,6 +337,7 @@ fn raw_tokens(src: &str) -> Vec<Token> {
                 let hint = match ch {
                     ';' => Some("a statement ends at the end of its line"),
                     '.' => Some("a range is written `a..b`"),
+                    '^' => Some("there is no power operator: multiply, e.g. `x * x`"),
                     '"' | '\'' => Some("there are no strings in stories"),
                     '≤' => Some("use `<=`"),
                     '≥' => Some("use `>=`"),
@@ -429,14 +432,15 @@ fn after_name(rest: &[Token]) -> Option<&TokenKind> {
     rest.get(next).map(|t| &t.kind)
 }
 
-/// Whether the next line starts with `and`, `or`, `->` or `<->`: operators that can
-/// neither start a statement nor an expression, so that the line continues the one
-/// before it.
-fn starts_with_logical_operator(rest: &[Token]) -> bool {
+/// Whether the next line that holds a token starts with `and`, `or`, `->`, `<->`,
+/// `then`, `|` or `,`: tokens that can neither start a statement nor an expression, so
+/// that the line continues the statement before it. Blank lines and comment lines in
+/// between are skipped (they hold no token).
+fn starts_with_continuation(rest: &[Token]) -> bool {
     use TokenKind::*;
     matches!(
-        rest.first().map(|t| &t.kind),
-        Some(And | Or | Arrow | DoubleArrow)
+        rest.iter().find(|t| t.kind != Newline).map(|t| &t.kind),
+        Some(And | Or | Arrow | DoubleArrow | Then | Bar | Comma)
     )
 }
 
@@ -458,8 +462,9 @@ fn layout(raw: Vec<Token>) -> Vec<Token> {
                     span: Span::new(last.span.end, last.span.end),
                 };
                 let sensitive = stack.last().is_none_or(|o| *o == Open::Block);
-                if starts_with_logical_operator(&raw[idx + 1..]) {
-                    // `and b` on the next line can only continue this statement.
+                if starts_with_continuation(&raw[idx + 1..]) {
+                    // `and b`, `then x := 1` or `| stayed` on the next line can only
+                    // continue this statement.
                     continue;
                 }
                 // `then x := 1,` / `x, y := 1,` / `a if p then` on one line and `y := 2`
@@ -612,6 +617,42 @@ mod tests {
             kinds("a and\nB: c"),
             vec![id("a"), And, Newline, id("B"), Colon, id("c"), Eof]
         );
+    }
+
+    #[test]
+    fn continuation_lines() {
+        // A line starting with `then`, `|` or `,` continues the statement before it.
+        assert_eq!(
+            kinds("a if p\n  then x := 1\nb"),
+            vec![
+                id("a"),
+                If,
+                id("p"),
+                Then,
+                id("x"),
+                Assign,
+                Int(Some(1)),
+                Newline,
+                id("b"),
+                Eof
+            ]
+        );
+        assert_eq!(
+            kinds("A sees a\n  | b\nc"),
+            vec![id("A"), Sees, id("a"), Bar, id("b"), Newline, id("c"), Eof]
+        );
+        assert_eq!(
+            kinds("characters A\n  , B"),
+            vec![Characters, id("A"), Comma, id("B"), Eof]
+        );
+        // Comment lines and blank lines between the halves do not end the statement.
+        assert_eq!(
+            kinds("a\n# c\n\n  and b\n# d\nor c\nd"),
+            vec![id("a"), And, id("b"), Or, id("c"), Newline, id("d"), Eof]
+        );
+        assert_eq!(kinds("a and\n  # c\n  b"), vec![id("a"), And, id("b"), Eof]);
+        // Any other line after a comment line starts a statement.
+        assert_eq!(kinds("a\n# c\nb"), vec![id("a"), Newline, id("b"), Eof]);
     }
 
     #[test]

@@ -4,6 +4,7 @@ pub mod ast;
 pub mod diagnostic;
 mod lexer;
 mod parser;
+mod pragma;
 pub mod span;
 
 pub use diagnostic::{Diagnostic, line_col};
@@ -12,5 +13,22 @@ pub use span::Span;
 /// Parses a story. On failure returns every syntax error found (the parser recovers at
 /// the next statement), in source order.
 pub fn parse(source: &str) -> Result<ast::Story, Vec<Diagnostic>> {
-    parser::parse_tokens(source, lexer::lex(source))
+    let tokens = lexer::lex(source);
+    let first_statement = match tokens.first() {
+        Some(t) if t.kind != lexer::TokenKind::Eof => t.span.start,
+        _ => source.len(),
+    };
+    let settings = pragma::settings(source, first_statement);
+    match parser::parse_tokens(source, tokens) {
+        Ok(story) if settings.diags.is_empty() => Ok(ast::Story {
+            backend: settings.backend,
+            ..story
+        }),
+        Ok(_) => Err(settings.diags),
+        Err(mut diags) => {
+            diags.extend(settings.diags);
+            diags.sort_by_key(|d| d.span.start);
+            Err(diags)
+        }
+    }
 }

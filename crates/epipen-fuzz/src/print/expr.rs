@@ -56,6 +56,9 @@ impl Printer<'_> {
         body: impl FnOnce(&mut Self) -> String,
     ) -> (String, String) {
         let (binder, var) = self.range(r, &self.next_var());
+        if r.list.is_some() {
+            self.printed.constructs.insert("list of values: aggregate");
+        }
         self.scope.push(var);
         let body = body(self);
         self.scope.pop();

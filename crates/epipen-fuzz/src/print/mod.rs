@@ -639,11 +639,23 @@ impl Printer<'_> {
         }
     }
 
-    /// `name in lo..hi`, and the variable it binds.
+    /// `name in lo..hi` (or `name in {a, b}`), and the variable it binds.
     pub(super) fn range(&self, r: &Range, name: &str) -> (String, Var) {
+        let dead = self.scope.last().is_some_and(|v| v.lo > v.hi);
+        if let Some(list) = &r.list {
+            let values: Vec<i64> = list.iter().map(|&v| i64::from(v)).collect();
+            let lo = values.iter().copied().min().unwrap_or(0);
+            let hi = values.iter().copied().max().unwrap_or(0);
+            let var = Var {
+                name: name.to_string(),
+                lo,
+                hi: if dead { lo - 1 } else { hi },
+            };
+            let items: Vec<String> = values.iter().map(|&v| lit(v).0).collect();
+            return (format!("{name} in {{{}}}", items.join(", ")), var);
+        }
         let (lo, lo_min, _) = self.rbound(r.lo);
         let (hi, _, hi_max) = self.rbound(r.hi);
-        let dead = self.scope.last().is_some_and(|v| v.lo > v.hi);
         let var = Var {
             name: name.to_string(),
             lo: lo_min,

@@ -52,7 +52,11 @@ impl Printer<'_> {
                 let (_, hi_min, _) = self.rbound(r.hi);
                 let runs = u32::try_from((var.hi - var.lo + 1).clamp(1, 64)).unwrap_or(64);
                 let (surely, outer_runs) = (self.surely, self.runs);
-                self.surely &= lo_max < hi_min;
+                // A list is never empty.
+                self.surely &= r.list.is_some() || lo_max < hi_min;
+                if r.list.is_some() {
+                    self.printed.constructs.insert("list of values: for");
+                }
                 self.runs = self.runs.saturating_mul(runs);
                 self.open(&format!("for {binder} {{"), "}");
                 self.scope.push(var);

@@ -245,10 +245,35 @@ impl Parser<'_> {
     }
 
     pub(super) fn multiplicative(&mut self) -> PResult<Node> {
-        self.left_assoc(
+        let lhs = self.left_assoc(
             &[TokenKind::Star, TokenKind::Slash, TokenKind::Percent],
             Self::negation,
-        )
+        )?;
+        let caret = self.peek().clone();
+        if matches!(caret.kind, TokenKind::Invalid { .. }) && self.text(caret.span) == "^" {
+            return Err(self.power(&lhs.0, caret.span));
+        }
+        Ok(lhs)
+    }
+
+    /// The error for `x ^ n` (the current token is `^`, at `caret`).
+    fn power(&mut self, base: &Expr, caret: Span) -> Diagnostic {
+        self.bump();
+        let diag = Diagnostic::error(caret, "there is no power operator `^`");
+        let base_text = self.text(base.span);
+        let simple = matches!(base.kind, ExprKind::Name(_) | ExprKind::Int(_))
+            || (matches!(base.kind, ExprKind::Index { .. }) && base_text.len() <= 20);
+        let exponent = match self.peek_kind() {
+            TokenKind::Int(Some(n)) => Some(*n),
+            _ => None,
+        };
+        match exponent {
+            Some(n @ 2..=4) if simple => {
+                let product = vec![base_text; n as usize].join(" * ");
+                diag.with_hint(format!("multiply instead: `{product}`"))
+            }
+            _ => diag.with_hint("multiply instead: `x * x` for x to the power 2"),
+        }
     }
 
     pub(super) fn negation(&mut self) -> PResult<Node> {
@@ -280,6 +305,11 @@ impl Parser<'_> {
                     return self.index(ident);
                 }
                 if !self.at(&TokenKind::LParen) {
+                    if matches!(name.as_str(), "exists" | "forall")
+                        && matches!(self.peek_kind(), TokenKind::Ident(_))
+                    {
+                        return Err(quantifier(&ident));
+                    }
                     return self.node(ExprKind::Name(ident), tok.span, 1);
                 }
                 let open = self.bump();
@@ -339,16 +369,37 @@ impl Parser<'_> {
         }
     }
 
-    /// At `i in a..b` (not `x in {…}` nor `x in sample(k, {…})`) right after the `(` of
-    /// a call?
+    /// At `i in a..b`, or `i in {…}` followed by `:`, `if` or another binder (not the
+    /// membership `x in {…}` nor `x in sample(k, {…})`), right after the `(` of a call?
     pub(super) fn at_binder(&self) -> bool {
         let kind = |i: usize| self.toks.get(self.pos + i).map(|t| &t.kind);
         let sample = matches!(kind(2), Some(TokenKind::Ident(word)) if word == "sample")
             && kind(3) == Some(&TokenKind::LParen);
-        matches!(kind(0), Some(TokenKind::Ident(_)))
-            && kind(1) == Some(&TokenKind::In)
-            && kind(2) != Some(&TokenKind::LBrace)
-            && !sample
+        if !matches!(kind(0), Some(TokenKind::Ident(_))) || kind(1) != Some(&TokenKind::In) {
+            return false;
+        }
+        if kind(2) != Some(&TokenKind::LBrace) {
+            return !sample;
+        }
+        // A list: what follows its `}` tells a binder from a membership.
+        let mut i = 3;
+        loop {
+            match kind(i) {
+                Some(TokenKind::RBrace) => break,
+                None | Some(TokenKind::Newline | TokenKind::Eof | TokenKind::LBrace) => {
+                    return false;
+                }
+                _ => i += 1,
+            }
+        }
+        match kind(i + 1) {
+            Some(TokenKind::Colon | TokenKind::If) => true,
+            Some(TokenKind::Comma) => {
+                matches!(kind(i + 2), Some(TokenKind::Ident(_)))
+                    && kind(i + 3) == Some(&TokenKind::In)
+            }
+            _ => false,
+        }
     }
 
     /// `name(i in a..b, j in c..d if guard: body)` after the `(`.
@@ -465,4 +516,20 @@ impl Parser<'_> {
             }
         }
     }
+}
+
+/// The error for `exists x: …` / `forall x: …`.
+fn quantifier(word: &Ident) -> Diagnostic {
+    let aggregate = if word.name == "exists" { "any" } else { "all" };
+    Diagnostic::error(
+        word.span,
+        format!(
+            "there are no quantifiers over values: `{}` is not part of the language",
+            word.name
+        ),
+    )
+    .with_hint(format!(
+        "over a range of integers, write `{aggregate}(x in 0..10: …)`; to say that a character \
+         knows a value, write `knows_value(A, x)` or `knows(A, …)`"
+    ))
 }

@@ -54,6 +54,24 @@ pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Ve
             _ => None,
         })
         .collect();
+    // Names declared by `characters` lines, so that `child x` is not read as a type.
+    let mut characters = HashSet::new();
+    let mut in_characters = false;
+    for w in tokens.windows(2) {
+        match (&w[0].kind, &w[1].kind) {
+            (TokenKind::Characters | TokenKind::Comma, TokenKind::Ident(name))
+                if in_characters || w[0].kind == TokenKind::Characters =>
+            {
+                characters.insert(name.clone());
+            }
+            _ => {}
+        }
+        match w[1].kind {
+            TokenKind::Characters => in_characters = true,
+            TokenKind::Newline => in_characters = false,
+            _ => {}
+        }
+    }
     let mut parser = Parser {
         src: source,
         toks: tokens,
@@ -61,11 +79,15 @@ pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Ve
         nesting: 0,
         blocks: 0,
         enums,
+        characters,
         diags: Vec::new(),
     };
     let statements = parser.statements(false);
     if parser.diags.is_empty() {
-        Ok(Story { statements })
+        Ok(Story {
+            statements,
+            backend: None,
+        })
     } else {
         let mut diags = parser.diags;
         diags.sort_by_key(|d| d.span.start);
@@ -83,6 +105,8 @@ struct Parser<'s> {
     blocks: usize,
     /// The names of the story's enums.
     enums: HashSet<String>,
+    /// The names the story declares as characters.
+    characters: HashSet<String>,
     /// Every error found so far.
     diags: Vec<Diagnostic>,
 }

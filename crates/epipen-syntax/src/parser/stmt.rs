@@ -202,10 +202,12 @@ impl Parser<'_> {
         match self.peek_kind() {
             TokenKind::Learns => {
                 self.bump();
-                Ok(StmtKind::Learns {
-                    who,
-                    what: self.expr()?,
-                })
+                let mut what = vec![self.expr()?];
+                while self.at(&TokenKind::Comma) {
+                    self.bump();
+                    what.push(self.expr()?);
+                }
+                Ok(StmtKind::Learns { who, what })
             }
             TokenKind::Colon => {
                 self.bump();
@@ -373,20 +375,34 @@ impl Parser<'_> {
         Ok(StmtKind::For { var, range, body })
     }
 
-    /// `lo..hi`
+    /// `lo..hi`, or a list `{a, b, c}`.
     pub(super) fn range(&mut self) -> PResult<Range> {
+        if self.at(&TokenKind::LBrace) {
+            let open = self.bump();
+            let (items, close) = self.comma_list(&open, TokenKind::RBrace)?;
+            let span = open.span.to(close);
+            if items.is_empty() {
+                return Err(
+                    Diagnostic::error(span, "a list of values needs at least one value")
+                        .with_hint("e.g. `for c in {0, 7, 35} { … }`"),
+                );
+            }
+            let items = items.into_iter().map(|n| n.0).collect();
+            return Ok(Range::List { items, span });
+        }
         let lo = self.additive()?.0;
         if let TokenKind::Invalid { diag, .. } = self.peek_kind() {
             return Err((**diag).clone());
         }
         if !self.at(&TokenKind::DotDot) {
-            return Err(self
-                .unexpected("`..`")
-                .with_hint("a range is written `a..b`: the integers from a up to b - 1"));
+            return Err(self.unexpected("`..`").with_hint(
+                "a range is written `a..b`: the integers from a up to b - 1; or list the \
+                     values: `{0, 7, 35}`",
+            ));
         }
         self.bump();
         let hi = self.additive()?.0;
-        Ok(Range { lo, hi })
+        Ok(Range::Between { lo, hi })
     }
 
     /// `if c { … } [else { … } | else if …]` after `if`.
@@ -550,12 +566,39 @@ impl Parser<'_> {
             if matches!(next.kind, TokenKind::Ident(_)) {
                 let mut enums: Vec<&String> = self.enums.iter().collect();
                 enums.sort();
-                if let Some(sort) = enums.into_iter().find(|e| close_to(word, e)) {
+                if let Some(sort) = enums.iter().find(|e| close_to(word, e)) {
                     return Diagnostic::error(
                         who.span,
                         format!("unknown statement starting with `{word}`"),
                     )
                     .with_hint(format!("did you mean `{sort}`?"));
+                }
+                // `real A`, `string a, b[3]`: a declaration with a type that is none.
+                let after = self.toks.get(self.pos + 1).map(|t| &t.kind);
+                let declares = matches!(
+                    after,
+                    Some(
+                        TokenKind::Newline
+                            | TokenKind::Eof
+                            | TokenKind::Comma
+                            | TokenKind::LBracket
+                    )
+                );
+                let lowercase = word.starts_with(|c: char| c.is_ascii_lowercase());
+                let says = matches!(&next.kind, TokenKind::Ident(w)
+                    if w == "says" || w == "said" || close_to(w, "learns") || close_to(w, "reveals"));
+                if declares && lowercase && !says && !self.characters.contains(word) {
+                    let mut types = vec!["`int`".to_string(), "`bool`".to_string()];
+                    types.extend(enums.iter().map(|e| format!("`{e}`")));
+                    let last = types.pop().unwrap_or_default();
+                    let mut hint = format!("the types are {} and {last}", types.join(", "));
+                    if enums.is_empty() {
+                        hint.push_str(
+                            ", and the enums the story declares (`enum Colour { red, green }`)",
+                        );
+                    }
+                    return Diagnostic::error(who.span, format!("unknown type `{word}`"))
+                        .with_hint(hint);
                 }
             }
         }

@@ -1,8 +1,8 @@
 use super::super::{diagnostic::line_col, parse};
 use super::*;
 use crate::ast::{
-    Block, CaseName, Decl, EventItem, EventItemKind, Expr, ExprKind, GroupItem, SortName, Stmt,
-    StmtKind, Story, UnOp,
+    Block, CaseName, Decl, EventItem, EventItemKind, Expr, ExprKind, GroupItem, Range, SortName,
+    Stmt, StmtKind, Story, UnOp,
 };
 use crate::diagnostic::Diagnostic;
 
@@ -59,17 +59,34 @@ fn show(e: &Expr) -> String {
         } => {
             let mut s = format!("({}", name.name);
             for b in binders {
-                s.push_str(&format!(
-                    " ({} {} {})",
-                    b.var.name,
-                    show(&b.range.lo),
-                    show(&b.range.hi)
-                ));
+                s.push_str(&format!(" ({} {})", b.var.name, show_range_sexp(&b.range)));
             }
             if let Some(guard) = guard {
                 s.push_str(&format!(" (if {})", show(guard)));
             }
             format!("{s} {})", show(body))
+        }
+    }
+}
+
+/// `lo..hi` or `{a, b}`.
+fn show_range(r: &Range) -> String {
+    match r {
+        Range::Between { lo, hi } => format!("{}..{}", show(lo), show(hi)),
+        Range::List { items, .. } => {
+            let items: Vec<String> = items.iter().map(show).collect();
+            format!("{{{}}}", items.join(", "))
+        }
+    }
+}
+
+/// `lo hi` or `(list a b)`.
+fn show_range_sexp(r: &Range) -> String {
+    match r {
+        Range::Between { lo, hi } => format!("{} {}", show(lo), show(hi)),
+        Range::List { items, .. } => {
+            let items: Vec<String> = items.iter().map(show).collect();
+            format!("(list {})", items.join(" "))
         }
     }
 }
@@ -107,16 +124,18 @@ fn show_stmt(s: &Stmt) -> String {
             format!("enum {} {}", name.name, vs.join(" "))
         }
         StmtKind::Announce(e) => format!("announce {}", show(e)),
-        StmtKind::Learns { who, what } => format!("{} learns {}", show(who), show(what)),
+        StmtKind::Learns { who, what } => {
+            let what: Vec<String> = what.iter().map(show).collect();
+            format!("{} learns {}", show(who), what.join(", "))
+        }
         StmtKind::Says { speaker, what } => format!("{} says {}", show(speaker), show(what)),
         StmtKind::Reveals { who, what } => format!("{} reveals {}", show(who), show(what)),
         StmtKind::Checkpoint(n) => format!("checkpoint {}", n.name),
         StmtKind::Worlds { limit } => format!("worlds {limit:?}"),
         StmtKind::For { var, range, body } => format!(
-            "for {} in {}..{} {}",
+            "for {} in {} {}",
             var.name,
-            show(&range.lo),
-            show(&range.hi),
+            show_range(range),
             show_block(body)
         ),
         StmtKind::If {
@@ -185,14 +204,7 @@ fn show_groups(groups: &[Vec<GroupItem>], separator: &str) -> String {
             };
             let bs: Vec<String> = binders
                 .iter()
-                .map(|b| {
-                    format!(
-                        "{} in {}..{}",
-                        b.var.name,
-                        show(&b.range.lo),
-                        show(&b.range.hi)
-                    )
-                })
+                .map(|b| format!("{} in {}", b.var.name, show_range(&b.range)))
                 .collect();
             let guard = guard
                 .as_ref()
@@ -234,10 +246,9 @@ fn show_event(items: &[EventItem]) -> String {
             }
             EventItemKind::Actual(c) => format!("actual {}", show_case(c)),
             EventItemKind::For { var, range, body } => format!(
-                "for {} in {}..{} {}",
+                "for {} in {} {}",
                 var.name,
-                show(&range.lo),
-                show(&range.hi),
+                show_range(range),
                 show_event(body)
             ),
             EventItemKind::If {
@@ -762,7 +773,9 @@ fn new_error_messages() {
             "expected `..`, found `{`",
             1,
             12,
-            &["a range is written `a..b`: the integers from a up to b - 1"],
+            &[
+                "a range is written `a..b`: the integers from a up to b - 1; or list the values: `{0, 7, 35}`",
+            ],
         ),
         (
             "for i in 0.3 { worlds }",
@@ -974,7 +987,14 @@ worlds
 #[test]
 fn empty_and_blank_stories() {
     for src in ["", "\n", "   \n\n  # only a comment\n", "# c", "\r\n\t\r\n"] {
-        assert_eq!(parse(src), Ok(Story { statements: vec![] }), "{src:?}");
+        assert_eq!(
+            parse(src),
+            Ok(Story {
+                statements: vec![],
+                backend: None
+            }),
+            "{src:?}"
+        );
     }
     // Windows line endings.
     assert_eq!(parse_ok("int a\r\nbool b\r\n").statements.len(), 2);
@@ -1749,4 +1769,225 @@ fn event_errors() {
         let got: Vec<&str> = d.hints.iter().map(String::as_str).collect();
         assert_eq!(&got, hints, "{src:?}");
     }
+}
+
+#[test]
+fn continuation_lines_in_events_and_after_comments() {
+    let src = "event move {\n  moved if marble == basket\n    then marble := box\n  stayed\n  \
+               Anne sees moved\n    | stayed\n}\nannounce a == 1 and\n  # a comment\n  b == 2\n\
+               announce c\n  # a comment\n\n  or d\ncharacters A\n  , B";
+    assert_eq!(
+        stmts(src),
+        [
+            "event move {moved if (== marble basket) then marble := box; stayed; \
+             Anne sees moved | stayed}",
+            "announce (and (== a 1) (== b 2))",
+            "announce (or c d)",
+            "characters A B",
+        ]
+    );
+}
+
+#[test]
+fn learns_several_values() {
+    assert_eq!(
+        stmts("Anne learns A, B[1] + 1,\n  c\nAnne learns d"),
+        ["Anne learns A, (+ (index B 1) 1), c", "Anne learns d"]
+    );
+}
+
+#[test]
+fn lists_of_values() {
+    assert_eq!(
+        stmts("for c in {0, 7, n + 1} { announce x != c }"),
+        ["for c in {0, 7, (+ n 1)} {announce (!= x c)}"]
+    );
+    assert_eq!(
+        expr("sum(i in {1, 3}: x[i]) + count(i in {2}, j in 0..2 if i != j: p)"),
+        "(+ (sum (i (list 1 3)) (index x i)) (count (i (list 2)) (j 0 2) (if (!= i j)) p))"
+    );
+    assert_eq!(
+        expr("all(i in {1,\n 3}, j in {4}: p)"),
+        "(all (i (list 1 3)) (j (list 4)) p)"
+    );
+    // A membership stays a membership.
+    assert_eq!(expr("any(x in {1, 2})"), "(call any (in x (set 1 2)))");
+    assert_eq!(
+        stmts("event e {\n  for c in {1, 2} { a[c] }\n  A sees each(i in {1, 2}: a[i])\n}"),
+        ["event e {for c in {1, 2} {a[c]}; A sees each(i in {1, 2}: a[i])}"]
+    );
+    let d = error("for c in {} { worlds }");
+    assert_eq!(d.message, "a list of values needs at least one value");
+    assert_eq!(line_col("for c in {} { worlds }", d.span.start), (1, 10));
+    assert_eq!(d.hints, ["e.g. `for c in {0, 7, 35} { … }`"]);
+}
+
+#[test]
+fn messages_for_what_the_language_lacks() {
+    let table: &[(&str, &str, usize, usize, &[&str])] = &[
+        (
+            "announce exists x: A == 2 * x",
+            "there are no quantifiers over values: `exists` is not part of the language",
+            1,
+            10,
+            &[
+                "over a range of integers, write `any(x in 0..10: …)`; to say that a character \
+               knows a value, write `knows_value(A, x)` or `knows(A, …)`",
+            ],
+        ),
+        (
+            "announce forall x: x > 0",
+            "there are no quantifiers over values: `forall` is not part of the language",
+            1,
+            10,
+            &[
+                "over a range of integers, write `all(x in 0..10: …)`; to say that a character \
+               knows a value, write `knows_value(A, x)` or `knows(A, …)`",
+            ],
+        ),
+        (
+            "real A",
+            "unknown type `real`",
+            1,
+            1,
+            &[
+                "the types are `int` and `bool`, and the enums the story declares \
+               (`enum Colour { red, green }`)",
+            ],
+        ),
+        (
+            "enum Colour { red }\nstring a, b[2]",
+            "unknown type `string`",
+            2,
+            1,
+            &["the types are `int`, `bool` and `Colour`"],
+        ),
+        (
+            "announce A ^ 2 == 4",
+            "there is no power operator `^`",
+            1,
+            12,
+            &["multiply instead: `A * A`"],
+        ),
+        (
+            "announce b[i] ^ 3 == 4",
+            "there is no power operator `^`",
+            1,
+            15,
+            &["multiply instead: `b[i] * b[i] * b[i]`"],
+        ),
+        (
+            "announce (a + 1) ^ n == 4",
+            "there is no power operator `^`",
+            1,
+            18,
+            &["multiply instead: `x * x` for x to the power 2"],
+        ),
+        (
+            "announce ^",
+            "unexpected character `^`",
+            1,
+            10,
+            &["there is no power operator: multiply, e.g. `x * x`"],
+        ),
+    ];
+    for &(src, message, line, col, hints) in table {
+        let d = error(src);
+        assert_eq!(d.message, message, "{src:?}");
+        assert_eq!(line_col(src, d.span.start), (line, col), "{src:?}: {d:?}");
+        assert_eq!(d.hints, hints, "{src:?}");
+    }
+    // A declared character (or a capitalised name) followed by a name is still read as
+    // a character statement missing its `learns`.
+    for src in ["characters child\nchild month", "Albert month", "anne learn"] {
+        let d = error(src);
+        assert!(
+            d.message.starts_with("expected `learns` or `:` after"),
+            "{src:?}: {d:?}"
+        );
+    }
+}
+
+#[test]
+fn the_backend_setting() {
+    use crate::ast::Backend;
+    let src = "#!/usr/bin/env epipen\n# A story.\n  #! backend bdd   # pinned\n\nbool p\n";
+    let story = parse_ok(src);
+    let (backend, span) = story.backend.expect("a backend");
+    assert_eq!(backend, Backend::Bdd);
+    assert_eq!(&src[span.start..span.end], "bdd");
+    for (name, backend) in [
+        ("auto", Backend::Auto),
+        ("z3", Backend::Z3),
+        ("explicit", Backend::Explicit),
+    ] {
+        let story = parse_ok(&format!("#! backend {name}"));
+        assert_eq!(story.backend.map(|b| b.0), Some(backend));
+        assert_eq!(backend.name(), name);
+    }
+    assert_eq!(parse_ok("bool p # #! backend z3").backend, None);
+    let table: &[(&str, &str, usize, usize, &[&str])] = &[
+        (
+            "#! backend cvc5\nbool p",
+            "unknown backend `cvc5`",
+            1,
+            12,
+            &["the backends are `auto`, `z3`, `bdd` and `explicit`"],
+        ),
+        (
+            "#! backend",
+            "expected a backend after `#! backend`",
+            1,
+            11,
+            &["the backends are `auto`, `z3`, `bdd` and `explicit`"],
+        ),
+        (
+            "#!backends z3",
+            "unknown setting `backends`",
+            1,
+            3,
+            &["the only setting is the backend: `#! backend z3`"],
+        ),
+        (
+            "#!",
+            "expected a setting after `#!`",
+            1,
+            1,
+            &["e.g. `#! backend z3`; a comment is written `# …`"],
+        ),
+        (
+            "#! backend z3 now",
+            "expected end of line, found `now`",
+            1,
+            15,
+            &[],
+        ),
+        (
+            "#! backend z3\n#! backend bdd",
+            "the backend is set twice",
+            2,
+            4,
+            &["keep one `#! backend …` line"],
+        ),
+        (
+            "bool p\n  #! backend z3",
+            "a setting `#!` goes before the first statement",
+            2,
+            3,
+            &["move it to the top of the story; a comment is written `# …`"],
+        ),
+    ];
+    for &(src, message, line, col, hints) in table {
+        let d = error(src);
+        assert_eq!(d.message, message, "{src:?}");
+        assert_eq!(line_col(src, d.span.start), (line, col), "{src:?}: {d:?}");
+        assert_eq!(d.hints, hints, "{src:?}");
+    }
+    // With syntax errors too, in source order.
+    let diags = parse("#! backend x\nannounce )").unwrap_err();
+    let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        ["unknown backend `x`", "expected an expression, found `)`"]
+    );
 }

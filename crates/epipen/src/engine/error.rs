@@ -120,12 +120,17 @@ impl Failure {
         )
     }
 
-    /// The backend asked for by name cannot run the story.
-    pub(crate) fn refused(why: &str) -> Failure {
-        Failure::story(
-            why,
-            &["`--backend auto` (the default) picks a backend that takes the story".into()],
-        )
+    /// The backend asked for by name (by the options, or by the story's `#! backend
+    /// NAME`: `pinned`) cannot run the story.
+    pub(crate) fn refused(why: &str, pinned: Option<&str>) -> Failure {
+        let hint = match pinned {
+            Some(name) => format!(
+                "the story pins this backend with `#! backend {name}`: write `#! backend auto` \
+                 there, or name another with `--backend`"
+            ),
+            None => "`--backend auto` (the default) picks a backend that takes the story".into(),
+        };
+        Failure::story(why, &[hint])
     }
 
     /// A second `actual`: the actual world is declared once.

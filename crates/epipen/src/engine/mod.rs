@@ -56,6 +56,19 @@ pub enum Strategy {
     Bdd,
 }
 
+impl Strategy {
+    /// The strategy of a backend named in a story (`#! backend z3`) or on the command
+    /// line.
+    pub fn of(backend: crate::ir::Backend) -> Strategy {
+        match backend {
+            crate::ir::Backend::Auto => Strategy::Auto,
+            crate::ir::Backend::Z3 => Strategy::Z3,
+            crate::ir::Backend::Bdd => Strategy::Bdd,
+            crate::ir::Backend::Explicit => Strategy::Explicit,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// How knowledge operators are eliminated.
@@ -174,6 +187,18 @@ impl Engine {
     /// events could make more than `explicit::AUTO_MAX_EVENT_WORLDS`; else the explicit
     /// backend when it takes the story; else Z3.
     pub fn new(program: Rc<Program>, options: &Options) -> Engine {
+        // `#! backend …` in the story chooses when the options leave it to `Auto`.
+        let pinned_options;
+        let (options, pinned) = match (options.strategy, program.backend) {
+            (Strategy::Auto, Some(backend)) => {
+                pinned_options = Options {
+                    strategy: Strategy::of(backend),
+                    ..options.clone()
+                };
+                (&pinned_options, Some(backend.name()))
+            }
+            _ => (options, None),
+        };
         let shared = program.clone();
         let first = program
             .statements
@@ -187,6 +212,7 @@ impl Engine {
                 why: r.why,
                 first: r.span.unwrap_or(first),
                 timed_out: r.timed_out,
+                pinned,
             })
         };
         let z3 = |program: Rc<Program>| -> Box<dyn Run> {

@@ -105,6 +105,7 @@ fn two_chars_two_ints(first: Expr, mul: bool, dialogue: Vec<Stmt>) -> Program {
         events: vec![],
         statements,
         samples: Vec::new(),
+        backend: None,
     }
 }
 

@@ -163,6 +163,7 @@ fn run_one(
         events: program.events.clone(),
         statements: Vec::new(),
         samples: Vec::new(),
+        backend: program.backend,
     });
     let options = Options {
         skip_worlds_statements: true,

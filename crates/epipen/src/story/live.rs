@@ -47,6 +47,7 @@ impl Live {
             checkpoints,
             statements: Vec::new(),
             samples: Vec::new(),
+            backend: None,
         };
         Live {
             engine: Engine::new(Rc::new(snapshot), options),

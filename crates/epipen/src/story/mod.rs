@@ -308,6 +308,7 @@ impl Story {
                 events: Vec::new(),
                 statements: Vec::new(),
                 samples: Vec::new(),
+                backend: None,
             },
             saved: Vec::new(),
             live: None,
@@ -670,6 +671,7 @@ impl Story {
             events: self.program.events.clone(),
             statements: Vec::new(),
             samples: Vec::new(),
+            backend: None,
         });
         Ok(Worlds {
             worlds: set

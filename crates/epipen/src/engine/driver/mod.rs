@@ -794,6 +794,8 @@ pub(crate) struct Refused {
     /// The run's time ran out while the backend was being made: every question is
     /// answered with the timeout (exit 1), not with a refusal of the story (exit 2).
     pub timed_out: bool,
+    /// The backend was pinned by the story (`#! backend bdd`), not by the options.
+    pub pinned: Option<&'static str>,
 }
 
 impl Refused {
@@ -808,7 +810,7 @@ impl Refused {
         if self.timed_out {
             SolverError::Timeout.into()
         } else {
-            Failure::refused(&self.why)
+            Failure::refused(&self.why, self.pinned)
         }
     }
 }

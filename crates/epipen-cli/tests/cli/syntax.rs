@@ -1,0 +1,135 @@
+//! The conveniences of the story syntax (continuation lines, `A learns e1, e2`, lists of
+//! values, `#! backend …`) and the messages for what the language lacks, through the
+//! real executable.
+
+use super::{epipen, story_file};
+
+/// Every message, with its hint, at its line and column.
+#[test]
+fn what_the_language_lacks_is_said_with_a_hint() {
+    let story = story_file(
+        "lacks.story",
+        "characters Anne, Bill\nint A\nbool sunny\nannounce exists x: A == 2 * x\nreal B\n\
+         Bill: knows_value(Anne)\nannounce sunny + 1 == 2\nannounce A ^ 2 == 4\n",
+    );
+    let out = epipen(&["run", &story]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{story}:4:10: error: there are no quantifiers over values: `exists` is not part of the language\n  \
+             |\n4 | announce exists x: A == 2 * x\n  |          ^^^^^^\n  \
+             = hint: over a range of integers, write `any(x in 0..10: …)`; to say that a character knows a value, \
+             write `knows_value(A, x)` or `knows(A, …)`\n\
+             {story}:5:1: error: unknown type `real`\n  |\n5 | real B\n  | ^^^^\n  \
+             = hint: the types are `int` and `bool`, and the enums the story declares (`enum Colour {{ red, green }}`)\n\
+             {story}:8:12: error: there is no power operator `^`\n  |\n8 | announce A ^ 2 == 4\n  |            ^\n  \
+             = hint: multiply instead: `A * A`\n\
+             error: {story}: 3 errors found\n"
+        )
+    );
+    // Once the story parses, the types are checked.
+    let story = story_file(
+        "lacks-types.story",
+        "characters Anne, Bill\nint A\nbool sunny\nBill: knows_value(Anne)\nannounce sunny + 1 == 2\n",
+    );
+    let out = epipen(&["run", &story]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{story}:4:7: error: `knows_value` took `Anne` as the character, and has no expression left\n  \
+             |\n4 | Bill: knows_value(Anne)\n  |       ^^^^^^^^^^^^^^^^^\n  \
+             = hint: add the values: `knows_value(Anne, x)`; `knows_value(x)` is about the speaker\n\
+             {story}:5:10: error: `+` needs int operands, found bool\n  |\n5 | announce sunny + 1 == 2\n  |          ^^^^^\n\
+             error: {story}: 2 errors found\n"
+        )
+    );
+}
+
+/// `then`, `|` and `,` at the start of a line, and comment lines in between, continue
+/// the statement; `A learns e1, e2` is two learns; a list is a loop's values.
+#[test]
+fn continuation_lines_learning_lists() {
+    let story = story_file(
+        "conveniences.story",
+        "characters Anne, Bob\nint marble\nbool seen\nannounce marble in {0, 1}\n\
+         event move {\n  moved if marble == 0\n    then marble := 1\n  stayed\n  Anne sees moved\n    | stayed\n}\n\
+         announce seen or\n  # a comment\n  not seen\n\
+         for c in {0, 7, 35} {\n  announce marble != c + 1\n}\n\
+         Bob learns marble, seen\n\
+         Bob: knows_value(marble)\n\
+         announce sum(i in {2, 3}: i * marble) <= 5\n\
+         worlds\n",
+    );
+    let out = epipen(&["run", &story]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "-- line 21: worlds --\n2 possible worlds:\n  marble = 0, seen = false, move = stayed\n  \
+         marble = 0, seen = true, move = stayed\n(and that's all)\n"
+    );
+}
+
+/// `#! backend …` pins the backend of every command; `--backend` other than `auto`
+/// overrides it; an unknown backend is a located error.
+#[test]
+fn the_backend_setting_pins_the_backend() {
+    let source = "#! backend bdd\ncharacters A\nint x\nannounce x in {1, 2}\nworlds\n";
+    let story = story_file("pinned.story", source);
+    for command in [&["run"][..], &["worlds"], &["check"], &["graph"]] {
+        let out = epipen(&[command, &[&story]].concat());
+        assert_eq!(out.code, 2, "{command:?}: {}", out.stderr);
+        assert_eq!(
+            out.stderr,
+            format!(
+                "{story}:4:1: error: the BDD backend handles only bool and enum constants, and `x` is an int\n  \
+                 |\n4 | announce x in {{1, 2}}\n  | ^^^^^^^^^^^^^^^^^^^^\n  \
+                 = hint: the story pins this backend with `#! backend bdd`: write `#! backend auto` there, \
+                 or name another with `--backend`\n"
+            ),
+            "{command:?}"
+        );
+    }
+    for command in [&["run", "--trace"][..], &["sweep"]] {
+        let out = epipen(&[command, &[&story]].concat());
+        assert_eq!(out.code, 2, "{command:?}: {}", out.stderr);
+        let why = "the BDD backend handles only bool and enum constants, and `x` is an int";
+        assert!(out.stderr.contains(why), "{command:?}: {}", out.stderr);
+    }
+    for backend in ["z3", "explicit"] {
+        let out = epipen(&["--backend", backend, "run", &story]);
+        assert_eq!(out.code, 0, "{backend}: {}", out.stderr);
+        assert_eq!(
+            out.stdout,
+            "-- line 5: worlds --\n2 possible worlds:\n  x = 1\n  x = 2\n(and that's all)\n"
+        );
+    }
+    let story = story_file("unknown-backend.story", "#! backend cvc5\nbool p\n");
+    let out = epipen(&["run", &story]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{story}:1:12: error: unknown backend `cvc5`\n  |\n1 | #! backend cvc5\n  |            ^^^^\n  \
+             = hint: the backends are `auto`, `z3`, `bdd` and `explicit`\n\
+             error: {story}: 1 error found\n"
+        )
+    );
+}
+
+/// The playground runs a story with the backend it pins, unless its menu names another.
+#[test]
+fn the_playground_takes_the_pinned_backend() {
+    let server = super::serve::Server::start(&[]);
+    let source = format!("#! backend z3\n{}", super::read_story("cheryl.story"));
+    let answer = server.run(&serde_json::json!({"source": source, "name": "cheryl.story"}));
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    assert_eq!(answer["backend"], "z3");
+    let answer = server.run(&serde_json::json!({
+        "source": source, "name": "cheryl.story", "backend": "explicit",
+    }));
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    assert_eq!(answer["backend"], "explicit");
+}
