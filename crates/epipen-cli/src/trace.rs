@@ -53,8 +53,8 @@ impl Story {
             _ => {}
         }
         out.push('\n');
-        for sees in &step.sees {
-            out.push_str(&format!("    {sees}\n"));
+        if !step.sees.is_empty() {
+            out.push_str(&format!("    {}\n", step.sees.join("; ")));
         }
         if step.changed == Some(true)
             && let Some(worlds) = &step.worlds
@@ -191,12 +191,17 @@ impl Story {
             .worlds
             .iter()
             .map(|(w, fate)| {
-                serde_json::json!({
+                let mut object = serde_json::json!({
                     "world": worlds::world_json(&self.program, w),
                     "eliminated_by": fate.as_ref().map(|p| self.line(p.span)),
-                    "round": fate.as_ref().and_then(|p| p.round),
-                    "label": fate.as_ref().map(|p| self.place_label(p)),
-                })
+                });
+                if let Some(place) = fate {
+                    object["label"] = self.place_label(place).into();
+                    if let Some(round) = place.round {
+                        object["round"] = round.into();
+                    }
+                }
+                object
             })
             .collect();
         serde_json::json!({

@@ -354,8 +354,9 @@ impl CompiledStory {
         if let Some(e) = failed.borrow_mut().take() {
             watch.failed(self, &e);
         }
-        let engine = run?;
+        // The last step is shown even when the next statement failed.
         flush();
+        let engine = run?;
         Ok((engine, tracer.fates().cloned()))
     }
 

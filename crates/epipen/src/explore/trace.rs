@@ -100,11 +100,12 @@ pub fn asked_beliefs(stmt: &Stmt) -> Vec<CharId> {
 
 impl TraceStep {
     /// Whether `later`, the next step, folds into this one: both are steps of unrolled
-    /// loops that changed nothing and ask about no belief (no repeat rounds, no event).
+    /// loops that changed nothing (or, among too many worlds to compare, left their
+    /// number as it was) and ask about no belief (no repeat rounds, no event).
     pub fn folds(&self, later: &TraceStep) -> bool {
         let quiet = |s: &TraceStep| {
             s.span.is_some()
-                && s.changed == Some(false)
+                && (s.changed == Some(false) || (s.changed.is_none() && s.removed == Some(0)))
                 && !s.loops.is_empty()
                 && s.round.is_none()
                 && s.event.is_none()
@@ -127,6 +128,9 @@ impl TraceStep {
             }
         }
         self.steps += later.steps;
+        if later.changed.is_none() {
+            self.changed = None;
+        }
         self.last = later.last;
         self.count = later.count;
         self.worlds = later.worlds;
