@@ -154,7 +154,11 @@ fn trace_folds_unrolled_statements_and_keeps_the_rounds() {
         ]
     );
     let rounds: Vec<&serde_json::Value> = lines.iter().filter_map(|l| l.get("round")).collect();
-    assert_eq!(rounds.len(), 12, "nine reveals and three steps name their round");
+    assert_eq!(
+        rounds.len(),
+        12,
+        "nine reveals and three steps name their round"
+    );
     // Each world eliminated by the `repeat` names its round.
     let fates = lines.last().expect("fates");
     let by_round: Vec<String> = fates["fates"]
@@ -165,7 +169,16 @@ fn trace_folds_unrolled_statements_and_keeps_the_rounds() {
         .collect();
     assert_eq!(
         by_round,
-        ["21 null", "26 1", "26 1", "26 2", "26 1", "26 2", "null null", "26 2"]
+        [
+            "21 null",
+            "26 1",
+            "26 1",
+            "26 2",
+            "26 1",
+            "26 2",
+            "null null",
+            "26 2"
+        ]
     );
 }
 
@@ -755,7 +768,10 @@ fn trace_counts_two_to_the_forty_muddy_worlds_exactly() {
     let count = |r: usize| steps[3 + r].split_once("  =>  ").map(|(_, count)| count);
     assert_eq!(round(1), Some("line 26, round 1"));
     assert_eq!(count(1), Some("1099511627735 worlds (40 eliminated)"));
-    assert_eq!(count(20), Some("480832549478 worlds (137846528820 eliminated)"));
+    assert_eq!(
+        count(20),
+        Some("480832549478 worlds (137846528820 eliminated)")
+    );
     assert_eq!(count(39), Some("1 world (40 eliminated)"));
     assert_eq!(round(40), Some("line 26, round 40"));
     assert_eq!(count(40), Some("1 world (unchanged)"));

@@ -382,6 +382,7 @@ function showTrace(trace) {
     if (item.kind === "step") {
       if (item.changed === true) counts.push(countText(item.worlds));
       const title = item.label;
+      if (item.line) li.title = item.event;
       const count = document.createElement("span");
       count.className = "count";
       const n = item.worlds;
