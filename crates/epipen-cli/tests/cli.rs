@@ -21,6 +21,8 @@ mod newcomer;
 mod phrasings;
 #[path = "cli/serve.rs"]
 mod serve;
+#[path = "cli/trace.rs"]
+mod trace;
 #[path = "cli/trust.rs"]
 mod trust;
 
