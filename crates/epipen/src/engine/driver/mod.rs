@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 mod event;
+mod repeat;
 
 use super::{At, Counterexample, EngineError, Event, Failure, Options, SolverError};
 use crate::ir::{CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Stmt, StmtKind};
@@ -669,56 +670,6 @@ impl<B: Backend> Driver<B> {
             }
             [a, b, ..] => Err(Failure::actual_allows_several(&self.program, &a.0, &b.0)),
         }
-    }
-
-    /// `repeat max N { … } until φ`: runs the body until φ holds in the actual world.
-    fn repeat(
-        &mut self,
-        span: Span,
-        max: u64,
-        body: &[Stmt],
-        until: &Expr,
-        sink: &mut dyn FnMut(Event),
-    ) -> Result<(), EngineError> {
-        let mut round = 1;
-        while !self.repeat_round(span, max, body, until, round, sink)? {
-            round += 1;
-        }
-        Ok(())
-    }
-
-    /// Round `round` (from 1) of `repeat max N { … } until φ`: the body, then φ in the
-    /// actual world. True when the `repeat` stopped after it (reported to `sink`); a
-    /// failure when `round` is past the last.
-    fn repeat_round(
-        &mut self,
-        span: Span,
-        max: u64,
-        body: &[Stmt],
-        until: &Expr,
-        round: u64,
-        sink: &mut dyn FnMut(Event),
-    ) -> Result<bool, EngineError> {
-        if round > max {
-            return Err(Failure::repeat_exhausted(max)).at(span);
-        }
-        let outer = self.round;
-        self.round = Some(round);
-        self.block(body, sink)?;
-        if self.actual.is_none() {
-            return Err(Failure::no_actual_world("`until`")).at(span);
-        }
-        let state = self.state.clone();
-        let phi = self.formula(until, &state).at(span)?;
-        let done = self.holds_in_actual(&phi, "`until`").at(span)?;
-        self.round = outer;
-        if done {
-            sink(Event::RepeatDone {
-                span,
-                rounds: round,
-            });
-        }
-        Ok(done)
     }
 
     /// `assert_adds_ck φ { … }`: runs the block, then checks κ_after ≡ κ_before ∧ φ under
