@@ -341,16 +341,19 @@ impl<B: Backend> Driver<B> {
 
     /// Executes one statement (blocks recursively), reporting events to `sink`.
     fn statement(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
-        self.timed(stmt, sink, &mut |driver, sink| driver.execute(stmt, sink))
+        self.timed(stmt, sink, |driver, sink| driver.execute(stmt, sink))
     }
 
     /// Runs `run` as the statement `stmt` (its deadline, depth and `--stats` figures).
-    fn timed<T>(
+    fn timed<T, F>(
         &mut self,
         stmt: &Stmt,
         sink: &mut dyn FnMut(Event),
-        run: &mut dyn FnMut(&mut Self, &mut dyn FnMut(Event)) -> Result<T, EngineError>,
-    ) -> Result<T, EngineError> {
+        run: F,
+    ) -> Result<T, EngineError>
+    where
+        F: FnOnce(&mut Self, &mut dyn FnMut(Event)) -> Result<T, EngineError>,
+    {
         let start = Instant::now();
         self.check_deadline().at(stmt.span)?;
         self.depth += 1;
@@ -761,7 +764,7 @@ impl<B: Backend> Run for Driver<B> {
         let StmtKind::Repeat { max, body, until } = &stmt.kind else {
             return self.statement(stmt, sink).map(|()| true);
         };
-        self.timed(stmt, sink, &mut |driver, sink| {
+        self.timed(stmt, sink, |driver, sink| {
             driver.repeat_round(stmt.span, *max, body, until, round, sink)
         })
     }
