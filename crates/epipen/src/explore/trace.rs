@@ -100,8 +100,9 @@ pub fn asked_beliefs(stmt: &Stmt) -> Vec<CharId> {
 
 impl TraceStep {
     /// Whether `later`, the next step, folds into this one: both are steps of unrolled
-    /// loops that changed nothing (or, among too many worlds to compare, left their
-    /// number as it was) and ask about no belief (no repeat rounds, no event).
+    /// loops with the same variables that changed nothing (or, among too many worlds to
+    /// compare, left their number as it was) and ask about no belief (no repeat rounds,
+    /// no event).
     pub fn folds(&self, later: &TraceStep) -> bool {
         let quiet = |s: &TraceStep| {
             s.span.is_some()
@@ -111,7 +112,8 @@ impl TraceStep {
                 && s.event.is_none()
                 && s.beliefs.is_empty()
         };
-        quiet(self) && quiet(later)
+        let names = |s: &TraceStep| s.loops.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        quiet(self) && quiet(later) && names(self) == names(later)
     }
 
     /// Folds the next step into this one (see [`TraceStep::folds`]): the result stands
