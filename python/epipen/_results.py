@@ -93,7 +93,9 @@ class Worlds(list):
                 1: "1 possible world:",
             }.get(n, f"{n} possible worlds:")
         else:
-            head = f"more than {n} possible worlds; the first {n}:"
+            head = (
+                "more than one possible world; the first:" if n == 1 else f"more than {n} possible worlds; the first {n}:"
+            )
         lines = [head]
         for k, w in enumerate(self):
             if self.before is not None:
@@ -199,7 +201,7 @@ def _count_text(count: Any) -> str:
     if count == "infinite":
         return "infinitely many worlds"
     if isinstance(count, str):
-        return f"more than {count[1:]} worlds"
+        return "more than one world" if count == ">1" else f"more than {count[1:]} worlds"
     return "1 world" if count == 1 else f"{count} worlds"
 
 
@@ -222,8 +224,12 @@ def _belief_text(b: dict) -> str:
 
 
 class Step:
-    """The worlds after one statement of a trace (or at its start): ``line`` (None at the
-    start), ``statement`` (on one line), ``count`` (an int, "infinite", or ">200": more
+    """The worlds after one statement of a trace (or at its start, or after a round of a
+    ``repeat``): ``line`` (None at the start), ``statement`` (on one line), ``title``
+    (how the trace names the step: ``line 26, round 3: repeat …``, ``line 12 (i = 2):
+    …``, ``lines 12-14 (i in 0..7): 21 steps``), ``round`` (of its ``repeat``, else
+    None), ``sees`` (an event without an actual world: which cases each character tells
+    apart), ``count`` (an int, "infinite", or ">200": more
     than the solver listed), ``worlds`` (a :class:`Worlds` when at most the trace's limit,
     else None), ``changed`` (None: cannot tell), ``removed`` (how many worlds it
     eliminated, when both counts are exact), ``eliminated`` (the worlds followed since
@@ -231,11 +237,26 @@ class Step:
     what characters believe: dicts with ``who``, ``actual``, ``worlds`` it cannot tell
     apart and those it ``believed`` most plausible)."""
 
-    __slots__ = ("line", "statement", "count", "worlds", "changed", "removed", "eliminated", "beliefs")
+    __slots__ = (
+        "line",
+        "statement",
+        "title",
+        "round",
+        "sees",
+        "count",
+        "worlds",
+        "changed",
+        "removed",
+        "eliminated",
+        "beliefs",
+    )
 
     def __init__(self, names: list, raw: dict):
         self.line = raw["line"]
         self.statement = raw["statement"]
+        self.title = raw["label"]
+        self.round = raw["round"]
+        self.sees = list(raw["sees"])
         self.count = raw["count"]
         self.worlds = None if raw["worlds"] is None else Worlds(names, _worlds(names, raw["worlds"]), True)
         self.changed = raw["changed"]
@@ -251,20 +272,14 @@ class Step:
             for b in raw["beliefs"]
         ]
 
-    @property
-    def title(self) -> str:
-        """``line 8: announce …`` (or ``start``)."""
-        if self.line is None:
-            return "start"
-        text = self.statement if len(self.statement) <= 72 else self.statement[:71] + "…"
-        return f"line {self.line}: {text}"
-
     def __str__(self) -> str:
         out = f"{self.title}  =>  {_count_text(self.count)}"
         if self.removed:
             out += f" ({self.removed} eliminated)"
         elif self.changed is False:
             out += " (unchanged)"
+        if self.sees:
+            out += "\n    " + "; ".join(self.sees)
         if self.changed and self.worlds is not None:
             out += "".join(f"\n    {w}" for w in self.worlds)
         for b in self.beliefs:
@@ -280,7 +295,9 @@ class Trace(list):
     :class:`Step`, the first at the start. ``events`` is what the story printed,
     ``checks`` its checks' and hints' verdicts, ``fates`` which statement eliminated each
     world (a list of (World, line or None: still possible), followed from line
-    ``since``), or None when the worlds were never few enough to follow (10 000)."""
+    ``since``), or None when the worlds were never few enough to follow (10 000);
+    ``fate_titles`` how the trace names the step that eliminated each (``line 26,
+    round 2: repeat …``; None: still possible)."""
 
     def __init__(self, names: list, raw: dict):
         super().__init__(Step(names, s) for s in raw["steps"])
@@ -289,7 +306,8 @@ class Trace(list):
         self.checks = [Check(**c) for c in raw["checks"]]
         fates = raw["fates"]
         self.since = None if fates is None else fates["since"]
-        self.fates = None if fates is None else [(World(zip(names, w)), by) for w, by in fates["worlds"]]
+        self.fates = None if fates is None else [(World(zip(names, w)), by) for w, by, _ in fates["worlds"]]
+        self.fate_titles = None if fates is None else [title for _, _, title in fates["worlds"]]
 
     @property
     def counts(self) -> list:
@@ -314,13 +332,13 @@ class Trace(list):
                     listed += f"<br><i>and {len(s.worlds) - HTML_ROWS} more</i>"
             line = "" if s.line is None else str(s.line)
             rows.append(
-                f"<tr><td>{line}</td><td><code>{html.escape(s.statement)}</code></td>"
+                f"<tr><td>{line}</td><td><code>{html.escape(s.title)}</code></td>"
                 f"<td>{count}</td><td>{listed}</td></tr>"
             )
         arrows = " → ".join("∞" if c == "infinite" else str(c) for c in self.counts)
         return (
             f"<p><b>{html.escape(arrows)}</b></p>"
-            '<table class="epipen-trace"><thead><tr><th>line</th><th>statement</th>'
+            '<table class="epipen-trace"><thead><tr><th>line</th><th>step</th>'
             "<th>worlds</th><th>the worlds</th></tr></thead><tbody>"
             + "".join(rows)
             + "</tbody></table>"
@@ -431,7 +449,10 @@ class Result:
 
     def __repr__(self) -> str:
         n = len(self.worlds)
-        count = f"{n} world{'' if n == 1 else 's'}" if self.complete else f"more than {n} worlds"
+        if self.complete:
+            count = f"{n} world{'' if n == 1 else 's'}"
+        else:
+            count = "more than one world" if n == 1 else f"more than {n} worlds"
         shown = "; ".join(str(w) for w in self.worlds[:3]) + ("; …" if n > 3 else "")
         return f"<epipen.Result: {count}{': ' + shown if shown else ''}>"
 

@@ -140,7 +140,7 @@ def _count_text(c) -> str:
     if c == "infinite":
         return "infinitely many worlds"
     if isinstance(c, str):
-        return f"more than {c[1:]} worlds"
+        return "more than one world" if c == ">1" else f"more than {c[1:]} worlds"
     return "1 world" if c == 1 else f"{c} worlds"
 
 

@@ -129,6 +129,37 @@ def test_trace_follows_cheryl_10_5_3_1():
     assert text.startswith(str(t))
 
 
+def test_trace_by_round_and_by_loop_value_as_the_cli_shows_it():
+    t = epipen.run_file(STORIES / "muddy-children.story", sets={"n": 3, "k": 2}).trace
+    repeat = "repeat max n + 1 {checkpoint round_start simultaneously {for i in 0..n …"
+    assert [s.title for s in t] == [
+        "start",
+        "line 11: actual all(i in 0..n: muddy[i] == (i < k))",
+        "line 16 (i in 0..3, j in 0..3): child[i] learns muddy[j] (6 steps)",
+        "line 21: announce any(i in 0..n: muddy[i])",
+        f"line 26, round 1: {repeat}",
+        f"line 26, round 2: {repeat}",
+        f"line 26, round 3: {repeat}",
+        "line 35: worlds",
+    ]
+    assert [s.round for s in t] == [None, None, None, None, 1, 2, 3, None]
+    assert t.counts == [8, 8, 8, 7, 4, 1, 1, 1]
+    assert t.fate_titles[:2] == ["line 21: announce any(i in 0..n: muddy[i])", f"line 26, round 1: {repeat}"]
+    # Each step as `epipen run --trace` prints it, in the same order.
+    text = cli("run", "--trace", "stories/muddy-children.story", "--set", "n=3", "--set", "k=2", check=0).stdout
+    at = 0
+    for s in t:
+        at = text.index(f"{s}\n", at) + 1
+    # An event without an actual world: its cases, and what each character tells apart.
+    toss = "characters Anne, Bob\nbool lamp\nevent toss {\n  heads\n  tails\n  edge\n  Anne sees heads | tails, edge\n}\n"
+    step = epipen.run(toss).trace[1]
+    assert step.title == "line 3: event toss: heads | tails | edge"
+    assert step.sees == ["Anne sees heads | tails, edge", "Bob sees no difference"]
+    assert str(step).startswith(
+        "line 3: event toss: heads | tails | edge  =>  6 worlds\n    Anne sees heads | tails, edge; Bob sees no difference\n"
+    )
+
+
 def test_model_at_a_checkpoint():
     r = epipen.run_file(STORIES / "cheryl.story")
     m = r.model("whispered")

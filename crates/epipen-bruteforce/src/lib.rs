@@ -900,6 +900,7 @@ mod tests {
         Stmt {
             kind,
             span: Span::default(),
+            loops: Vec::new(),
         }
     }
     fn announce(f: Expr) -> Stmt {

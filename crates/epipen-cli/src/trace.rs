@@ -4,7 +4,6 @@ use epipen::compiled::Traced;
 use epipen::engine::{Event, Options};
 use epipen::explore::negated;
 use epipen::explore::trace::{Belief, Fates, TraceStep, Tracer};
-use epipen::syntax::Span;
 use epipen::worlds::{self, World};
 
 use crate::output::{out, outln};
@@ -53,22 +52,17 @@ impl Story {
         Ok(())
     }
 
-    /// `line 8: announce …` (or `start`), cut to fit a line.
-    fn step_title(&self, span: Option<Span>) -> String {
-        match span {
-            None => "start".to_string(),
-            Some(span) => format!("line {}: {}", self.line(span), self.statement_line(span)),
-        }
-    }
-
     fn step_text(&self, step: &TraceStep) -> String {
-        let mut out = format!("{}  =>  {}", self.step_title(step.span), step.count);
+        let mut out = format!("{}  =>  {}", self.step_label(step), step.count);
         match step.removed {
             Some(n) if n > 0 => out.push_str(&format!(" ({n} eliminated)")),
             _ if step.changed == Some(false) => out.push_str(" (unchanged)"),
             _ => {}
         }
         out.push('\n');
+        if !step.sees.is_empty() {
+            out.push_str(&format!("    {}\n", step.sees.join("; ")));
+        }
         if step.changed == Some(true)
             && let Some(worlds) = &step.worlds
         {
@@ -136,7 +130,7 @@ impl Story {
         for (line, (_, fate)) in lines.iter().zip(&fates.worlds) {
             let fate = match fate {
                 None => "still possible".to_string(),
-                Some(span) => self.step_title(Some(*span)),
+                Some(place) => self.place_label(place),
             };
             out.push_str(&format!("  {line:<width$}  {fate}\n"));
         }
@@ -153,6 +147,23 @@ impl Story {
                 .map_or("start".to_string(), |s| self.statement(s))
                 .into(),
         );
+        object.insert("label".into(), self.step_label(step).into());
+        if let Some(round) = step.round {
+            object.insert("round".into(), round.into());
+        }
+        if !step.loops.is_empty() {
+            let loops: serde_json::Map<String, serde_json::Value> = (step.loops.iter())
+                .map(|(name, values)| (name.clone(), values.clone().into()))
+                .collect();
+            object.insert("loops".into(), loops.into());
+        }
+        if step.steps > 1 {
+            object.insert("steps".into(), step.steps.into());
+            object.insert("last_line".into(), step.last.map(|s| self.line(s)).into());
+        }
+        if !step.sees.is_empty() {
+            object.insert("sees".into(), step.sees.clone().into());
+        }
         object.insert("worlds".into(), count_json(step.count));
         object.insert("changed".into(), step.changed.into());
         if let Some(worlds) = &step.worlds {
@@ -187,10 +198,17 @@ impl Story {
             .worlds
             .iter()
             .map(|(w, fate)| {
-                serde_json::json!({
+                let mut object = serde_json::json!({
                     "world": worlds::world_json(&self.program, w),
-                    "eliminated_by": fate.map(|s| self.line(s)),
-                })
+                    "eliminated_by": fate.as_ref().map(|p| self.line(p.span)),
+                });
+                if let Some(place) = fate {
+                    object["label"] = self.place_label(place).into();
+                    if let Some(round) = place.round {
+                        object["round"] = round.into();
+                    }
+                }
+                object
             })
             .collect();
         serde_json::json!({

@@ -25,6 +25,8 @@ mod semantics;
 mod serve;
 #[path = "cli/syntax.rs"]
 mod syntax;
+#[path = "cli/trace.rs"]
+mod trace;
 #[path = "cli/trust.rs"]
 mod trust;
 

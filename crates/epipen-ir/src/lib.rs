@@ -150,6 +150,9 @@ impl Program {
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
+    /// The values of the `for` loops around the statement when it was unrolled, the
+    /// outermost first (`[("i", 2)]` for the copy with `i = 2`); empty outside loops.
+    pub loops: Vec<(String, i64)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

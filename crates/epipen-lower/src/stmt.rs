@@ -28,7 +28,11 @@ impl Lowerer {
             return;
         }
         match kind {
-            Some(kind) => out.push(ir::Stmt { kind, span }),
+            Some(kind) => out.push(ir::Stmt {
+                kind,
+                span,
+                loops: self.loop_vars.clone(),
+            }),
             None if self.reported == reported => {
                 self.vanished.get_or_insert(span);
             }

@@ -2969,3 +2969,24 @@ fn messages_name_the_operator_and_the_reading() {
         ["add the values: `knows_value(Anne, x)`; `knows_value(x)` is about the speaker"]
     );
 }
+
+#[test]
+fn unrolled_statements_keep_their_loop_values() {
+    let program = ok("characters A
+bool x[3]
+announce x[0]
+for i in 0..2 {
+  for j in 0..3 {
+    if i != j { A learns x[j] }
+  }
+}
+");
+    let loops: Vec<Vec<(String, i64)>> =
+        program.statements.iter().map(|s| s.loops.clone()).collect();
+    let at = |i: i64, j: i64| vec![("i".to_string(), i), ("j".to_string(), j)];
+    assert_eq!(
+        loops,
+        [vec![], at(0, 1), at(0, 2), at(1, 0), at(1, 2)],
+        "outside a loop no values; inside, the outermost first"
+    );
+}

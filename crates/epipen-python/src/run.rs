@@ -484,6 +484,11 @@ pub(crate) fn run<'py>(
 struct StepOut {
     line: Option<usize>,
     statement: String,
+    /// How the trace names the step (`line 26, round 3: repeat …`).
+    label: String,
+    round: Option<u64>,
+    /// An event without an actual world: which cases each character tells apart.
+    sees: Vec<String>,
     count: Count,
     worlds: Option<Vec<Vec<Out>>>,
     changed: Option<bool>,
@@ -496,9 +501,12 @@ struct StepOut {
 
 type BeliefOut = (String, bool, Vec<Vec<Out>>, Vec<Vec<Out>>);
 
-/// After which line the worlds were followed, and each world with the line that
-/// eliminated it.
-type Fates = (Option<usize>, Vec<(Vec<Out>, Option<usize>)>);
+/// After which line the worlds were followed, and each world with the line of the step
+/// that eliminated it and the trace's name of that step.
+type Fates = (
+    Option<usize>,
+    Vec<(Vec<Out>, Option<usize>, Option<String>)>,
+);
 
 struct TraceOut {
     constants: Vec<(String, String)>,
@@ -524,6 +532,9 @@ fn trace_story(request: &Request, limit: usize, cancel: &Cancel) -> Result<Trace
         statement: s
             .span
             .map_or_else(|| "start".to_string(), |span| story.statement(span)),
+        label: story.step_label(s),
+        round: s.round,
+        sees: s.sees.clone(),
         count: s.count.into(),
         worlds: s.worlds.as_ref().map(|w| convert::worlds(&program, w)),
         changed: s.changed,
@@ -558,7 +569,13 @@ fn trace_story(request: &Request, limit: usize, cancel: &Cancel) -> Result<Trace
             f.since.map(|s| story.line(s)),
             f.worlds
                 .iter()
-                .map(|(w, by)| (convert::world(&program, w), by.map(|s| story.line(s))))
+                .map(|(w, by)| {
+                    (
+                        convert::world(&program, w),
+                        by.as_ref().map(|p| story.line(p.span)),
+                        by.as_ref().map(|p| story.place_label(p)),
+                    )
+                })
                 .collect(),
         )
     });
@@ -613,6 +630,9 @@ pub(crate) fn trace<'py>(
             vec![
                 ("line", any(py, s.line)?),
                 ("statement", any(py, &s.statement)?),
+                ("label", any(py, &s.label)?),
+                ("round", any(py, s.round)?),
+                ("sees", any(py, &s.sees)?),
                 ("count", any(py, &s.count)?),
                 ("worlds", optional(&s.worlds)?),
                 ("changed", any(py, s.changed)?),
@@ -626,8 +646,8 @@ pub(crate) fn trace<'py>(
         None => py.None().into_bound(py),
         Some((since, worlds)) => {
             let list = PyList::empty(py);
-            for (w, by) in worlds {
-                list.append((pyo3::types::PyTuple::new(py, w)?, by))?;
+            for (w, by, label) in worlds {
+                list.append((pyo3::types::PyTuple::new(py, w)?, by, label))?;
             }
             dict(
                 py,

@@ -5,14 +5,13 @@
 //! [`CompiledStory`], and print or send what it gives them.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
 use crate::explore::graph::GRAPH_CAP;
-use crate::explore::trace::{Fates, TraceStep, Tracer, asked_beliefs};
-use crate::ir::{CharId, CheckpointId, Program, Stmt, StmtKind};
+use crate::explore::trace::{Fates, Place, TraceStep, Tracer, asked_beliefs};
+use crate::ir::{CheckpointId, Program, Stmt, StmtKind};
 use crate::syntax::diagnostic::line_col;
 use crate::syntax::{Diagnostic, Span};
 use crate::worlds::{Model, WorldCount, WorldSet};
@@ -92,6 +91,11 @@ impl Watch for Unwatched {}
 /// Called with the engine at the start (None) and after each top-level statement.
 pub type AfterStep<'a> = dyn FnMut(&mut Engine, Option<&Stmt>) -> Result<(), Failure> + 'a;
 
+/// Called with the engine at the start (None) and after each top-level statement, or
+/// after each round of a top-level `repeat` (with its number).
+type AfterRound<'a> =
+    dyn FnMut(&mut Engine, Option<&Stmt>, Option<u64>) -> Result<(), Failure> + 'a;
+
 /// What a traced run reports, in order: the worlds after a statement (or at the start),
 /// or an event of the run.
 pub enum Traced<'a> {
@@ -114,10 +118,13 @@ impl CompiledStory {
         deadline: Option<Instant>,
     ) -> Result<CompiledStory, Failure> {
         match crate::compile_until(&source, sets, seed, deadline) {
-            Ok(program) => Ok(CompiledStory {
+            Ok(mut program) => Ok(CompiledStory {
+                program: {
+                    reveals_as_written(&source, &mut program.statements);
+                    Rc::new(program)
+                },
                 path,
                 source,
-                program: Rc::new(program),
                 deadline,
             }),
             Err(CompileError::Story(diagnostics)) if !sets.is_empty() => Err(set_failure(
@@ -300,6 +307,26 @@ impl CompiledStory {
         sink: &mut dyn FnMut(Event),
         after: &mut AfterStep<'_>,
     ) -> Result<Engine, Failure> {
+        self.run_steps(
+            options,
+            watch,
+            sink,
+            &mut |engine, stmt, _| after(engine, stmt),
+            false,
+        )
+    }
+
+    /// [`CompiledStory::run_watched`], calling `after` with the round too; with
+    /// `by_round`, after each round of a top-level `repeat` (with its number) rather
+    /// than once after the whole statement.
+    fn run_steps(
+        &self,
+        options: &Options,
+        watch: &mut dyn Watch,
+        sink: &mut dyn FnMut(Event),
+        after: &mut AfterRound<'_>,
+        by_round: bool,
+    ) -> Result<Engine, Failure> {
         // The deadline counts from the start of the command, reading and compiling
         // included. Each statement's time and κ size come as `Step` events for
         // `--stats` and for the debug log.
@@ -314,11 +341,14 @@ impl CompiledStory {
         };
         let mut engine = Engine::new(self.program.clone(), &options);
         watch.begun(self, &engine);
-        after(&mut engine, None)?;
+        after(&mut engine, None, None)?;
         for stmt in &self.program.statements {
             watch.starting(self, stmt.span);
-            engine
-                .step(stmt, &mut |event| {
+            let rounds = by_round && matches!(stmt.kind, StmtKind::Repeat { .. });
+            let mut round = 0;
+            loop {
+                round += 1;
+                let mut on_event = |event| {
                     watch.reporting();
                     match event {
                         Event::Step {
@@ -341,21 +371,31 @@ impl CompiledStory {
                         }
                         event => sink(event),
                     }
-                })
-                .map_err(|e| {
+                };
+                let done = if rounds {
+                    engine.step_round(stmt, round, &mut on_event)
+                } else {
+                    engine.step(stmt, &mut on_event).map(|()| true)
+                };
+                let done = done.map_err(|e| {
                     watch.failed(self, &e);
                     self.failure(&e)
                 })?;
-            after(&mut engine, Some(stmt))?;
+                after(&mut engine, Some(stmt), rounds.then_some(round))?;
+                if done {
+                    break;
+                }
+            }
         }
         watch.finished();
         Ok(engine)
     }
 
-    /// Runs the story, reporting each event and, after each statement, the worlds
-    /// possible as `tracer` sees them, the steps of one statement unrolled by `for`
-    /// folded into one. Returns the engine at the end and which statement eliminated
-    /// each world, when the worlds were ever few enough to follow.
+    /// Runs the story, reporting each event and, after each statement (each round of a
+    /// top-level `repeat`), the worlds possible as `tracer` sees them; consecutive steps
+    /// of unrolled loops that change nothing are folded into one. Returns the engine at
+    /// the end and which step eliminated each world, when the worlds were ever few
+    /// enough to follow.
     pub fn trace_run(
         &self,
         options: &Options,
@@ -363,30 +403,18 @@ impl CompiledStory {
         mut tracer: Tracer,
         emit: &mut dyn FnMut(Traced),
     ) -> Result<(Engine, Option<Fates>), Failure> {
-        // The step not reported yet: the next may come from the same (unrolled)
-        // statement. It is reported before anything the next statement prints.
+        // The step not reported yet: the next may fold into it. It is reported before
+        // anything the next statement prints.
         let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
         // A failure of the tracer, for `watch` once the run has returned.
         let failed: RefCell<Option<EngineError>> = RefCell::new(None);
-        // The characters whose belief each statement asks about; a statement unrolled
-        // by `for` is one step, asking about those of all its copies.
-        let mut asked: HashMap<(usize, usize), Vec<CharId>> = HashMap::new();
-        for stmt in &self.program.statements {
-            let chars = asked_beliefs(stmt);
-            if !chars.is_empty() {
-                let all = asked.entry((stmt.span.start, stmt.span.end)).or_default();
-                all.extend(chars);
-                all.sort();
-                all.dedup();
-            }
-        }
         let emit = RefCell::new(emit);
         let flush = || {
             if let Some(step) = pending.borrow_mut().take() {
                 (emit.borrow_mut())(Traced::Step(&step));
             }
         };
-        let run = self.run_watched(
+        let run = self.run_steps(
             options,
             watch,
             &mut |event| {
@@ -395,21 +423,19 @@ impl CompiledStory {
                 }
                 (emit.borrow_mut())(Traced::Event(&event));
             },
-            &mut |engine, stmt| {
-                let span = stmt.map(|s| s.span);
-                let asked = span.and_then(|s| asked.get(&(s.start, s.end)));
-                let step = tracer
-                    .observe(engine, span, asked.map_or(&[], Vec::as_slice))
-                    .map_err(|e| {
-                        let e = self.located(span, e);
-                        let failure = self.failure(&e);
-                        *failed.borrow_mut() = Some(e);
-                        failure
-                    })?;
-                let same = matches!(&*pending.borrow(), Some(p) if p.span.is_some() && p.span == step.span);
-                if same {
+            &mut |engine, stmt, round| {
+                // The characters whose belief the statement asks about.
+                let asked = stmt.map(asked_beliefs).unwrap_or_default();
+                let step = tracer.observe(engine, stmt, round, &asked).map_err(|e| {
+                    let e = self.located(stmt.map(|s| s.span), e);
+                    let failure = self.failure(&e);
+                    *failed.borrow_mut() = Some(e);
+                    failure
+                })?;
+                let folds = matches!(&*pending.borrow(), Some(p) if p.folds(&step));
+                if folds {
                     if let Some(p) = pending.borrow_mut().as_mut() {
-                        p.absorb(step);
+                        p.fold(step);
                     }
                 } else {
                     flush();
@@ -417,13 +443,73 @@ impl CompiledStory {
                 }
                 Ok(())
             },
+            true,
         );
         if let Some(e) = failed.borrow_mut().take() {
             watch.failed(self, &e);
         }
-        let engine = run?;
+        // The last step is shown even when the next statement failed.
         flush();
+        let engine = run?;
         Ok((engine, tracer.fates().cloned()))
+    }
+
+    /// How a trace names a step: `start`, `line 8: announce …`, `line 26, round 3:
+    /// repeat …`, `line 12 (i = 2): Anne learns x[i]`, `line 20: event move: moved |
+    /// stayed`; folded steps `line 12 (i in 0..7): Anne learns x[i] (7 steps)` or
+    /// `lines 12-14 (i in 0..7): 21 steps`.
+    pub fn step_label(&self, step: &TraceStep) -> String {
+        let Some(span) = step.span else {
+            return "start".to_string();
+        };
+        let loops = if step.loops.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", explore::trace::loops_text(&step.loops))
+        };
+        let round = step.round.map_or(String::new(), |r| format!(", round {r}"));
+        let text = match &step.event {
+            Some(heading) => explore::truncate(heading, 72),
+            None => self.statement_line(span),
+        };
+        let (first, last) = (self.line(span), step.last.map_or(0, |l| self.line(l)));
+        match step.steps {
+            1 => format!("line {first}{round}{loops}: {text}"),
+            n if step.last == Some(span) => format!("line {first}{loops}: {text} ({n} steps)"),
+            n if first == last => format!("line {first}{loops}: {n} steps"),
+            n => format!("lines {first}-{last}{loops}: {n} steps"),
+        }
+    }
+
+    /// How a trace names the step that eliminated a world: as [`CompiledStory::step_label`].
+    pub fn place_label(&self, place: &Place) -> String {
+        self.step_label(&TraceStep {
+            span: Some(place.span),
+            round: place.round,
+            loops: (place.loops.iter())
+                .map(|(name, value)| (name.clone(), vec![*value]))
+                .collect(),
+            steps: 1,
+            last: Some(place.span),
+            event: self.event_heading_at(place.span),
+            sees: Vec::new(),
+            count: crate::worlds::WorldCount::Exactly(0),
+            worlds: None,
+            changed: None,
+            eliminated: None,
+            removed: None,
+            beliefs: Vec::new(),
+        })
+    }
+
+    /// The heading of the top-level `event` statement at `span`, if it is one.
+    fn event_heading_at(&self, span: Span) -> Option<String> {
+        self.program.statements.iter().find_map(|s| match &s.kind {
+            StmtKind::Event(e) if s.span == span => {
+                Some(explore::trace::event_heading(&self.program, e))
+            }
+            _ => None,
+        })
     }
 
     /// A failure outside any statement's run, at `span` (None: the story's end).
@@ -534,6 +620,61 @@ impl CompiledStory {
             )),
         }
     }
+}
+
+/// Gives each `A reveals φ` of `stmts` (in blocks too) the text the run prints: φ as
+/// written in `source` (on one line), the loop variables around it replaced by their
+/// values (`knows_value(muddy[i])` with `i = 0`: `knows_value(muddy[0])`), rather than
+/// the lowered formula (an aggregate unrolled).
+fn reveals_as_written(source: &str, stmts: &mut [Stmt]) {
+    for stmt in stmts {
+        let Stmt { kind, span, loops } = stmt;
+        match kind {
+            StmtKind::Reveal { text, .. } => {
+                if let Some(written) = source
+                    .get(span.start..span.end)
+                    .and_then(|s| reveal_text(s, loops))
+                {
+                    *text = written;
+                }
+            }
+            StmtKind::Simultaneously(body)
+            | StmtKind::Repeat { body, .. }
+            | StmtKind::AssertAddsCk { body, .. } => reveals_as_written(source, body),
+            _ => {}
+        }
+    }
+}
+
+/// What follows `reveals` in the statement `statement`, on one line, each identifier
+/// named in `loops` replaced by its value.
+fn reveal_text(statement: &str, loops: &[(String, i64)]) -> Option<String> {
+    let text = explore::statement_text(statement);
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::new();
+    let mut word = String::new();
+    let mut after = false;
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if ident(c) {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            if !after {
+                after = word == "reveals";
+            } else if let Some((_, value)) = loops.iter().rev().find(|(n, _)| *n == word) {
+                out.push_str(&value.to_string());
+            } else {
+                out.push_str(&word);
+            }
+            word.clear();
+        }
+        if after {
+            out.push(c);
+        }
+    }
+    let out = out.trim();
+    (after && !out.is_empty()).then(|| out.to_string())
 }
 
 /// Whether `epipen run` prints the event (a `worlds` statement, a reveal, a `repeat`

@@ -30,6 +30,7 @@ impl std::fmt::Display for WorldCount {
             WorldCount::Exactly(1) => write!(f, "1 world"),
             WorldCount::Exactly(n) => write!(f, "{n} worlds"),
             WorldCount::Infinite => write!(f, "infinitely many worlds"),
+            WorldCount::MoreThan(1) => write!(f, "more than one world"),
             WorldCount::MoreThan(n) => write!(f, "more than {n} worlds"),
         }
     }
@@ -139,6 +140,8 @@ pub fn worlds_text(program: &Program, set: &WorldSet, more_hint: &str) -> String
             1 => "1 possible world:\n".to_string(),
             _ => format!("{n} possible worlds:\n"),
         }
+    } else if n == 1 {
+        "more than one possible world; the first:\n".to_string()
     } else {
         format!("more than {n} possible worlds; the first {n}:\n")
     };

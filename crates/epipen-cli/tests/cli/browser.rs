@@ -351,13 +351,24 @@ fn the_playground_solves_and_explains_cheryls_birthday_in_a_browser() {
     assert_eq!(steps[3], "line 17: Bernard learns day  ⇒  10 worlds");
     assert_eq!(
         steps[5],
-        "line 21: Albert: not knows_value(month, day) and knows(not knows_value(Bernard, month, day))  ⇒  5 worlds"
+        "line 21: Albert: not knows_value(month, day) and knows(not knows_value(Bernard, …  ⇒  5 worlds"
+    );
+    // The whole statement shows on hover.
+    let titles = browser
+        .eval("[...document.querySelectorAll('#trace li[data-kind=step]')].map(li => li.title)");
+    assert_eq!(
+        titles[5],
+        "Albert: not knows_value(month, day) and knows(not knows_value(Bernard, month, day))"
     );
     let fates = browser.eval(
         "[...document.querySelectorAll('#fates tr')].slice(1).map(r => r.cells[0].textContent + ': ' + r.cells[1].textContent)",
     );
     assert_eq!(fates.as_array().unwrap().len(), 10);
     assert_eq!(fates[5], "month = 7, day = 16: still possible");
+    assert_eq!(
+        fates[0],
+        "month = 7, day = 14: line 24: Bernard: not at(whispered, knows_value(month, day)) and knows_value(mon…"
+    );
     assert_eq!(
         fates[3],
         "month = 8, day = 15: line 27: Albert: knows_value(month, day)"

@@ -97,6 +97,15 @@ fn trace_json_has_one_object_per_step_and_the_fates() {
         survivor,
         [&serde_json::json!({"world": {"month": 7, "day": 16}, "eliminated_by": null})]
     );
+    // An eliminated world names the step, as the text trace does.
+    assert_eq!(
+        fates["fates"][0],
+        serde_json::json!({
+            "world": {"month": 7, "day": 14},
+            "eliminated_by": 24,
+            "label": "line 24: Bernard: not at(whispered, knows_value(month, day)) and knows_value(mon…"
+        })
+    );
 }
 
 #[test]
@@ -111,33 +120,64 @@ fn trace_folds_unrolled_statements_and_keeps_the_rounds() {
     let kinds: Vec<String> = lines
         .iter()
         .map(|l| match l["kind"].as_str() {
-            Some("step") => format!("{} {}", l["line"], l["worlds"]),
+            Some("step") => format!("{} {}", l["label"].as_str().unwrap_or("?"), l["worlds"]),
             Some("reveal") => format!("round {} {}", l["round"], l["said"]),
             other => format!("{other:?}"),
         })
         .collect();
+    let repeat = "repeat max n + 1 {checkpoint round_start simultaneously {for i in 0..n …";
     assert_eq!(
         kinds,
         [
-            "null 8",
-            "11 8",
-            // Six `learns` from one line of the story: one step.
-            "16 8",
-            "21 7",
-            "round 1 \"not knows_value(muddy[0])\"",
-            "round 1 \"not knows_value(muddy[1])\"",
-            "round 1 \"not knows_value(muddy[2])\"",
-            "round 2 \"knows_value(muddy[0])\"",
-            "round 2 \"knows_value(muddy[1])\"",
-            "round 2 \"not knows_value(muddy[2])\"",
-            "round 3 \"knows_value(muddy[0])\"",
-            "round 3 \"knows_value(muddy[1])\"",
-            "round 3 \"knows_value(muddy[2])\"",
-            "Some(\"repeat\")",
+            "start 8".to_string(),
+            "line 11: actual all(i in 0..n: muddy[i] == (i < k)) 8".to_string(),
+            // Six `learns` from one line of the story, none changing the worlds: one step.
+            "line 16 (i in 0..3, j in 0..3): child[i] learns muddy[j] (6 steps) 8".to_string(),
+            "line 21: announce any(i in 0..n: muddy[i]) 7".to_string(),
+            "round 1 \"not knows_value(muddy[0])\"".to_string(),
+            "round 1 \"not knows_value(muddy[1])\"".to_string(),
+            "round 1 \"not knows_value(muddy[2])\"".to_string(),
+            // One step per round of the `repeat`.
+            format!("line 26, round 1: {repeat} 4"),
+            "round 2 \"knows_value(muddy[0])\"".to_string(),
+            "round 2 \"knows_value(muddy[1])\"".to_string(),
+            "round 2 \"not knows_value(muddy[2])\"".to_string(),
+            format!("line 26, round 2: {repeat} 1"),
+            "round 3 \"knows_value(muddy[0])\"".to_string(),
+            "round 3 \"knows_value(muddy[1])\"".to_string(),
+            "round 3 \"knows_value(muddy[2])\"".to_string(),
+            "Some(\"repeat\")".to_string(),
+            format!("line 26, round 3: {repeat} 1"),
+            "Some(\"worlds\")".to_string(),
+            "line 35: worlds 1".to_string(),
+            "Some(\"fates\")".to_string(),
+        ]
+    );
+    let rounds: Vec<&serde_json::Value> = lines.iter().filter_map(|l| l.get("round")).collect();
+    assert_eq!(
+        rounds.len(),
+        12,
+        "nine reveals and three steps name their round"
+    );
+    // Each world eliminated by the `repeat` names its round.
+    let fates = lines.last().expect("fates");
+    let by_round: Vec<String> = fates["fates"]
+        .as_array()
+        .expect("fates")
+        .iter()
+        .map(|f| format!("{} {}", f["eliminated_by"], f["round"]))
+        .collect();
+    assert_eq!(
+        by_round,
+        [
+            "21 null",
             "26 1",
-            "Some(\"worlds\")",
-            "35 1",
-            "Some(\"fates\")",
+            "26 1",
+            "26 2",
+            "26 1",
+            "26 2",
+            "null null",
+            "26 2"
         ]
     );
 }
@@ -175,7 +215,8 @@ fn trace_follows_worlds_through_changes_and_events() {
     let out = epipen(&["run", "--trace", &sally]);
     assert!(
         out.stdout.contains(
-            "move: moved (Anne saw moved; Sally saw moved or stayed)\nline 6: event move {moved if"
+            "move: moved (Anne saw moved; Sally saw moved or stayed)\n\
+             line 6: event move: moved | stayed  =>  2 worlds\n"
         ),
         "{}",
         out.stdout
@@ -704,11 +745,24 @@ fn trace_counts_two_to_the_forty_muddy_worlds_exactly() {
         steps[3],
         "line 21: announce any(i in 0..n: muddy[i])  =>  1099511627775 worlds (1 eliminated)"
     );
-    assert!(
-        steps[4].ends_with("=>  1 world (1099511627774 eliminated)"),
-        "{}",
-        steps[4]
+    // The 1560 `learns` of the nested loops, folded into one step.
+    assert_eq!(
+        steps[2],
+        "line 16 (i in 0..40, j in 0..40): child[i] learns muddy[j] (1560 steps)  =>  1099511627776 worlds"
     );
+    // One step per round: round r eliminates the C(40, r) worlds with r muddy children.
+    let round = |r: usize| steps[3 + r].split_once(": repeat").map(|(head, _)| head);
+    let count = |r: usize| steps[3 + r].split_once("  =>  ").map(|(_, count)| count);
+    assert_eq!(round(1), Some("line 26, round 1"));
+    assert_eq!(count(1), Some("1099511627735 worlds (40 eliminated)"));
+    assert_eq!(
+        count(20),
+        Some("480832549478 worlds (137846528820 eliminated)")
+    );
+    assert_eq!(count(39), Some("1 world (40 eliminated)"));
+    assert_eq!(round(40), Some("line 26, round 40"));
+    assert_eq!(count(40), Some("1 world (unchanged)"));
+    assert_eq!(steps.len(), 45);
     assert!(
         out.stdout
             .contains("round 39: child[39]: not knows_value(muddy[39])\n")

@@ -238,9 +238,10 @@ fn wrong_uses_are_located_errors() {
 
 #[test]
 fn dining_cryptographers_learn_that_one_paid_not_who() {
-    let expected = "cryptographer[0]: not ((coin[0] != coin[2]) != paid[0])\n\
-                    cryptographer[1]: not ((coin[1] != coin[0]) != paid[1])\n\
-                    cryptographer[2]: (coin[2] != coin[1]) != paid[2]\n\
+    // Each reveal as written, the loop variable replaced by its value.
+    let expected = "cryptographer[0]: not ((coin[0] != coin[(0 + n - 1) % n]) != paid[0])\n\
+                    cryptographer[1]: not ((coin[1] != coin[(1 + n - 1) % n]) != paid[1])\n\
+                    cryptographer[2]: (coin[2] != coin[(2 + n - 1) % n]) != paid[2]\n\
                     check line 34: holds\ncheck line 41: holds\n\
                     -- line 46: worlds --\nmore than 3 possible worlds; the first 3:\n\
                     \x20 paid[0] = false, paid[1] = false, paid[2] = true, coin[0] = false, coin[1] = false, coin[2] = false\n\

@@ -286,6 +286,19 @@ impl Engine {
         self.driver.step(stmt, sink)
     }
 
+    /// Executes round `round` (from 1) of the `repeat` statement `stmt`, its `until`
+    /// included (any other statement: all of it): true when the statement is done, a
+    /// failure when the round is past its last. The rounds must come in order, with no
+    /// other statement between them: `epipen run --trace` follows a `repeat` so.
+    pub fn step_round(
+        &mut self,
+        stmt: &Stmt,
+        round: u64,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<bool, EngineError> {
+        self.driver.step_round(stmt, round, sink)
+    }
+
     /// Up to `limit` of the worlds possible now, in canonical order.
     pub fn worlds(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
         self.driver.worlds(limit)

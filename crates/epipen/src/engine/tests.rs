@@ -43,6 +43,7 @@ fn stmt(kind: StmtKind) -> Stmt {
     Stmt {
         kind,
         span: Span::default(),
+        loops: Vec::new(),
     }
 }
 fn says(a: Option<usize>, f: Expr) -> Stmt {

@@ -3,7 +3,7 @@
 
 use crate::engine::{Engine, Failure};
 use crate::explore::graph::belief_at;
-use crate::ir::{CharId, ExprKind, Program, Stmt, StmtKind, Value};
+use crate::ir::{CharId, EventStmt, ExprKind, Program, Stmt, StmtKind, Value};
 use crate::syntax::Span;
 use crate::worlds::{World, WorldCount, WorldSet};
 
@@ -15,6 +15,23 @@ pub const TRACK_CAP: usize = 10_000;
 pub struct TraceStep {
     /// The statement (None: the start, before any statement).
     pub span: Option<Span>,
+    /// The round of the top-level `repeat` that this step ends (None: the whole
+    /// statement).
+    pub round: Option<u64>,
+    /// A statement unrolled by `for`: each loop variable around it, the outermost
+    /// first, with its value; in a step standing for several, every value it took, in
+    /// increasing order.
+    pub loops: Vec<(String, Vec<i64>)>,
+    /// How many statements the step stands for: more than 1 when consecutive steps of
+    /// unrolled loops that changed nothing are folded into one.
+    pub steps: usize,
+    /// The last statement the step stands for (`span` unless several are folded).
+    pub last: Option<Span>,
+    /// An `event` statement's heading: `event move: moved | stayed` (its cases).
+    pub event: Option<String>,
+    /// An event in a story without an actual world: which cases each character tells
+    /// apart, as `Anne sees moved | stayed` (`Sally sees no difference`).
+    pub sees: Vec<String>,
     pub count: WorldCount,
     /// The worlds, when there are at most the tracer's limit.
     pub worlds: Option<Vec<World>>,
@@ -82,34 +99,113 @@ pub fn asked_beliefs(stmt: &Stmt) -> Vec<CharId> {
 }
 
 impl TraceStep {
-    /// Folds the next step into this one when both come from the same statement of the
-    /// source (a statement unrolled by `for` runs once per value): the result says what
-    /// the statement did as a whole.
-    pub fn absorb(&mut self, later: TraceStep) {
-        let eliminated = match (self.eliminated.take(), later.eliminated) {
-            (Some(mut a), Some(b)) => {
-                a.extend(b);
-                a.sort();
-                Some(a)
+    /// Whether `later`, the next step, folds into this one: both are steps of unrolled
+    /// loops with the same variables that changed nothing (or, among too many worlds to
+    /// compare, left their number as it was) and ask about no belief (no repeat rounds,
+    /// no event).
+    pub fn folds(&self, later: &TraceStep) -> bool {
+        let quiet = |s: &TraceStep| {
+            s.span.is_some()
+                && (s.changed == Some(false) || (s.changed.is_none() && s.removed == Some(0)))
+                && !s.loops.is_empty()
+                && s.round.is_none()
+                && s.event.is_none()
+                && s.beliefs.is_empty()
+        };
+        let names = |s: &TraceStep| s.loops.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        quiet(self) && quiet(later) && names(self) == names(later)
+    }
+
+    /// Folds the next step into this one (see [`TraceStep::folds`]): the result stands
+    /// for both, with every value their loop variables took.
+    pub fn fold(&mut self, later: TraceStep) {
+        for (name, values) in later.loops {
+            match self.loops.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, mine)) => {
+                    mine.extend(values);
+                    mine.sort_unstable();
+                    mine.dedup();
+                }
+                None => self.loops.push((name, values)),
             }
-            (a, b) => b.or(a),
-        };
-        let changed = match (self.changed, later.changed) {
-            (Some(true), _) | (_, Some(true)) => Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        };
-        let removed = match (self.removed, later.removed) {
+        }
+        self.steps += later.steps;
+        if later.changed.is_none() {
+            self.changed = None;
+        }
+        self.last = later.last;
+        self.count = later.count;
+        self.worlds = later.worlds;
+        self.removed = match (self.removed, later.removed) {
             (Some(a), Some(b)) => Some(a + b),
             _ => None,
         };
-        *self = TraceStep {
-            changed,
-            eliminated,
-            removed,
-            ..later
-        };
+        if let (Some(mine), Some(theirs)) = (&mut self.eliminated, later.eliminated) {
+            mine.extend(theirs);
+        }
     }
+}
+
+/// Where a step of a trace happened: a statement, in a round of its `repeat`, in a copy
+/// of a `for` loop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Place {
+    pub span: Span,
+    pub round: Option<u64>,
+    /// The loop variables around it and their values, the outermost first.
+    pub loops: Vec<(String, i64)>,
+}
+
+/// An event statement's heading: `event move: moved | stayed`.
+pub fn event_heading(program: &Program, event: &EventStmt) -> String {
+    let cases: Vec<&str> = event.cases.iter().map(|c| c.name.as_str()).collect();
+    format!(
+        "event {}: {}",
+        program.events[event.event.0].name,
+        cases.join(" | ")
+    )
+}
+
+/// Which cases of `event` each character tells apart: `Anne sees moved | stayed` (the
+/// groups of its `sees` line, the cases of a group joined by `, `), or `Sally sees no
+/// difference`.
+pub fn event_sees(program: &Program, event: &EventStmt) -> Vec<String> {
+    (program.characters.iter().zip(&event.sees))
+        .map(|(who, groups)| {
+            let Some(groups) = groups else {
+                return format!("{} sees no difference", who.name);
+            };
+            let mut parts: Vec<(usize, Vec<&str>)> = Vec::new();
+            for (case, &group) in groups.iter().enumerate() {
+                let name = event.cases[case].name.as_str();
+                match parts.iter_mut().find(|(g, _)| *g == group) {
+                    Some((_, names)) => names.push(name),
+                    None => parts.push((group, vec![name])),
+                }
+            }
+            let parts: Vec<String> = parts.iter().map(|(_, names)| names.join(", ")).collect();
+            format!("{} sees {}", who.name, parts.join(" | "))
+        })
+        .collect()
+}
+
+/// The values of loop variables as a trace shows them: `i = 2`, `i in 0..3` (every
+/// value from 0 to 2), `c in {0, 7, 35}`; joined by `, `.
+pub fn loops_text(loops: &[(String, Vec<i64>)]) -> String {
+    loops
+        .iter()
+        .map(|(name, values)| match values.as_slice() {
+            [one] => format!("{name} = {one}"),
+            [first, .., last] if values.windows(2).all(|w| w[1] == w[0] + 1) => {
+                format!("{name} in {first}..{}", last + 1)
+            }
+            _ => {
+                let values: Vec<String> = values.iter().map(i64::to_string).collect();
+                format!("{name} in {{{}}}", values.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What became of each world followed since the first finite state.
@@ -117,11 +213,11 @@ impl TraceStep {
 pub struct Fates {
     /// The statement after which the worlds were first finitely many (None: the start).
     pub since: Option<Span>,
-    /// Each world, in canonical order, with the statement that eliminated it (None:
-    /// still possible at the end). A world is followed by its values at the story's
+    /// Each world, in canonical order, with the step that eliminated it (None: still
+    /// possible at the end). A world is followed by its values at the story's
     /// start, its events' cases left out: after `x := e` it is the same world, and
     /// after an event it lives on as long as one of the worlds it became does.
-    pub worlds: Vec<(World, Option<Span>)>,
+    pub worlds: Vec<(World, Option<Place>)>,
 }
 
 /// The worlds of `set` as the tracer follows them: their values at the story's start,
@@ -213,14 +309,34 @@ impl Tracer {
         }
     }
 
-    /// The worlds now, after the statement at `span` (None: the start), and what the
-    /// characters `asked` believe (see [`asked_beliefs`]).
+    /// The worlds now, after the statement `stmt` (None: the start; with `round`, after
+    /// that round of its `repeat`), and what the characters `asked` believe (see
+    /// [`asked_beliefs`]).
     pub fn observe(
         &mut self,
         engine: &mut Engine,
-        span: Option<Span>,
+        stmt: Option<&Stmt>,
+        round: Option<u64>,
         asked: &[CharId],
     ) -> Result<TraceStep, Failure> {
+        let span = stmt.map(|s| s.span);
+        let place = stmt.map(|s| Place {
+            span: s.span,
+            round,
+            loops: s.loops.clone(),
+        });
+        let (event, sees) = match stmt.map(|s| &s.kind) {
+            Some(StmtKind::Event(e)) => {
+                let program = engine.program();
+                let sees = if engine.actual_world().is_none() {
+                    event_sees(program, e)
+                } else {
+                    Vec::new()
+                };
+                (Some(event_heading(program, e)), sees)
+            }
+            _ => (None, Vec::new()),
+        };
         let count = engine.count_worlds(None, TRACK_CAP.max(self.track))?;
         let (all, ids) = match count {
             WorldCount::Exactly(n) if n <= self.track as u64 => {
@@ -246,7 +362,7 @@ impl Tracer {
                 let mut gone = Vec::new();
                 for (w, fate) in fates.worlds.iter_mut() {
                     if fate.is_none() && now.binary_search(w).is_err() {
-                        *fate = span;
+                        *fate = place.clone();
                         gone.push(w.clone());
                     }
                 }
@@ -269,6 +385,14 @@ impl Tracer {
         self.last = Some((count, all));
         Ok(TraceStep {
             span,
+            round,
+            loops: (stmt.into_iter().flat_map(|s| &s.loops))
+                .map(|(name, value)| (name.clone(), vec![*value]))
+                .collect(),
+            steps: 1,
+            last: span,
+            event,
+            sees,
             count,
             worlds,
             changed,

@@ -777,6 +777,7 @@ fn stmt(kind: StmtKind) -> Stmt {
     Stmt {
         kind,
         span: Span::default(),
+        loops: Vec::new(),
     }
 }
 

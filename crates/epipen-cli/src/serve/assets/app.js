@@ -291,14 +291,15 @@ function showRun(answer, ms) {
   } else {
     error.hidden = true;
     const n = answer.worlds.list.length;
-    const count = answer.worlds.complete ? `${n} world${n === 1 ? "" : "s"}` : `more than ${n} worlds`;
+    const count = answer.worlds.complete ? `${n} world${n === 1 ? "" : "s"}`
+      : n === 1 ? "more than one world" : `more than ${n} worlds`;
     status(`${count} at the end · ${ms.toFixed(0)} ms · ${answer.backend} backend`);
   }
   renderEditor();
   showWorlds(answer.worlds);
   showTrace(answer.trace || []);
   showHints(answer.hints || []);
-  showFates(answer.fates, answer.trace || []);
+  showFates(answer.fates);
   showCheckpoints(answer.checkpoints);
 }
 
@@ -380,12 +381,14 @@ function showTrace(trace) {
     }
     if (item.kind === "step") {
       if (item.changed === true) counts.push(countText(item.worlds));
-      const title = item.line ? `line ${item.line}: ${item.event}` : "start";
+      const title = item.label;
+      if (item.line) li.title = item.event;
       const count = document.createElement("span");
       count.className = "count";
       const n = item.worlds;
       count.textContent = n === "infinite" ? "infinitely many worlds"
-        : typeof n === "number" ? `${n} world${n === 1 ? "" : "s"}` : `${n.replace(">", "more than ")} worlds`;
+        : typeof n === "number" ? `${n} world${n === 1 ? "" : "s"}`
+        : n === ">1" ? "more than one world" : `${n.replace(">", "more than ")} worlds`;
       li.append(`${title}  ⇒  `, count);
       if (item.removed) {
         const gone = document.createElement("span");
@@ -395,6 +398,13 @@ function showTrace(trace) {
       } else if (item.changed === false) {
         li.classList.add("unchanged");
         li.append(" (unchanged)");
+      }
+      // An event without an actual world: which cases each character tells apart.
+      if (item.sees) {
+        const p = document.createElement("p");
+        p.className = "belief";
+        p.textContent = item.sees.join("; ");
+        li.append(p);
       }
       if (item.changed && item.list) li.append(worldList(item.list));
       // What the characters the statement asks about believe.
@@ -462,12 +472,11 @@ function showHints(hints) {
   }
 }
 
-function showFates(fates, trace) {
+function showFates(fates) {
   const box = $("fates");
   box.textContent = "";
   $("fates-section").hidden = !fates;
   if (!fates) return;
-  const statements = new Map(trace.filter((t) => t.kind === "step" && t.line).map((t) => [t.line, t.event]));
   const since = fates.since ? `after line ${fates.since}` : "at the start";
   box.append(note(`The ${fates.fates.length} worlds possible ${since}:`));
   const rows = fates.fates.map((f) => {
@@ -476,8 +485,7 @@ function showFates(fates, trace) {
       cell.textContent = "still possible";
       cell.className = "alive";
     } else {
-      const text = statements.get(f.eliminated_by) || "";
-      cell.textContent = `line ${f.eliminated_by}: ${text.length > 70 ? text.slice(0, 69) + "…" : text}`;
+      cell.textContent = f.label;
     }
     return [worldText(f.world), cell];
   });

@@ -10,6 +10,7 @@ use std::time::Instant;
 mod actual;
 mod emptied;
 mod event;
+mod repeat;
 
 use super::{At, Counterexample, EngineError, Event, Failure, Options, SolverError};
 use crate::ir::{CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Stmt, StmtKind};
@@ -156,6 +157,14 @@ pub(crate) trait Backend {
 pub(crate) trait Run {
     fn run(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError>;
     fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError>;
+    /// Round `round` of the `repeat` statement `stmt` (any other statement: all of it);
+    /// true when the statement is done.
+    fn step_round(
+        &mut self,
+        stmt: &Stmt,
+        round: u64,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<bool, EngineError>;
     fn worlds(&mut self, limit: u64) -> Result<WorldSet, SolverError>;
     fn kappa_size(&self) -> usize;
     fn count_worlds(
@@ -348,15 +357,28 @@ impl<B: Backend> Driver<B> {
 
     /// Executes one statement (blocks recursively), reporting events to `sink`.
     fn statement(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        self.timed(stmt, sink, |driver, sink| driver.execute(stmt, sink))
+    }
+
+    /// Runs `run` as the statement `stmt` (its deadline, depth and `--stats` figures).
+    fn timed<T, F>(
+        &mut self,
+        stmt: &Stmt,
+        sink: &mut dyn FnMut(Event),
+        run: F,
+    ) -> Result<T, EngineError>
+    where
+        F: FnOnce(&mut Self, &mut dyn FnMut(Event)) -> Result<T, EngineError>,
+    {
         let start = Instant::now();
         self.check_deadline().at(stmt.span)?;
         self.depth += 1;
-        let done = self.execute(stmt, sink);
+        let done = run(self, sink);
         self.depth -= 1;
         if self.depth == 0 {
             self.backend.statement_done();
         }
-        done?;
+        let done = done?;
         self.note_emptied(stmt.span).at(stmt.span)?;
         // (The CLI logs these events at debug level, the span as a line and column.)
         if self.options.stats {
@@ -367,7 +389,7 @@ impl<B: Backend> Driver<B> {
                 unit: self.backend.size_unit(),
             });
         }
-        Ok(())
+        Ok(done)
     }
 
     fn execute(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
@@ -604,38 +626,6 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    /// `repeat max N { … } until φ`: runs the body until φ holds in the actual world.
-    fn repeat(
-        &mut self,
-        span: Span,
-        max: u64,
-        body: &[Stmt],
-        until: &Expr,
-        sink: &mut dyn FnMut(Event),
-    ) -> Result<(), EngineError> {
-        let outer = self.round;
-        let mut rounds = 0;
-        loop {
-            if rounds == max {
-                return Err(Failure::repeat_exhausted(max)).at(span);
-            }
-            rounds += 1;
-            self.round = Some(rounds);
-            self.block(body, sink)?;
-            if self.actual.is_none() {
-                return Err(Failure::no_actual_world("`until`")).at(span);
-            }
-            let state = self.state.clone();
-            let phi = self.formula(until, &state).at(span)?;
-            if self.holds_in_actual(&phi, "`until`").at(span)? {
-                break;
-            }
-        }
-        self.round = outer;
-        sink(Event::RepeatDone { span, rounds });
-        Ok(())
-    }
-
     /// `assert_adds_ck φ { … }`: runs the block, then checks κ_after ≡ κ_before ∧ φ under
     /// κ_before, and keeps the small form κ_before ∧ φ.
     fn assert_adds_ck(
@@ -723,6 +713,20 @@ impl<B: Backend> Run for Driver<B> {
 
     fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
         self.statement(stmt, sink)
+    }
+
+    fn step_round(
+        &mut self,
+        stmt: &Stmt,
+        round: u64,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<bool, EngineError> {
+        let StmtKind::Repeat { max, body, until } = &stmt.kind else {
+            return self.statement(stmt, sink).map(|()| true);
+        };
+        self.timed(stmt, sink, |driver, sink| {
+            driver.repeat_round(stmt.span, *max, body, until, round, sink)
+        })
     }
 
     fn worlds(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
@@ -821,6 +825,15 @@ impl Run for Refused {
     }
 
     fn step(&mut self, stmt: &Stmt, _: &mut dyn FnMut(Event)) -> Result<(), EngineError> {
+        Err(self.error(stmt.span))
+    }
+
+    fn step_round(
+        &mut self,
+        stmt: &Stmt,
+        _: u64,
+        _: &mut dyn FnMut(Event),
+    ) -> Result<bool, EngineError> {
         Err(self.error(stmt.span))
     }
 

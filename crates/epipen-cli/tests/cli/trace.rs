@@ -1,0 +1,229 @@
+//! `epipen run --trace`: one step per round of a `repeat`, events headed by their cases,
+//! the steps of unrolled `for` loops labelled with their values (unchanged ones folded),
+//! reveals as written, and "more than one world".
+
+use super::*;
+
+/// Muddy children with 3 children, 2 muddy: one step per round of the `repeat`, each
+/// world eliminated by it names its round; the six `learns` of the nested loops, which
+/// change nothing, one step labelled with the loops' values.
+#[test]
+fn trace_of_muddy_children_has_one_step_per_round() {
+    let out = epipen(&[
+        "run",
+        "--trace",
+        "stories/muddy-children.story",
+        "--set",
+        "n=3",
+        "--set",
+        "k=2",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let repeat = "repeat max n + 1 {checkpoint round_start simultaneously {for i in 0..n …";
+    let expected = MUDDY.replace("REPEAT", repeat);
+    assert_eq!(out.stdout, expected);
+}
+
+const MUDDY: &str = "start  =>  8 worlds\n\
+\x20   muddy[0] = false, muddy[1] = false, muddy[2] = false\n\
+\x20   muddy[0] = false, muddy[1] = false, muddy[2] = true\n\
+\x20   muddy[0] = false, muddy[1] = true, muddy[2] = false\n\
+\x20   muddy[0] = false, muddy[1] = true, muddy[2] = true\n\
+\x20   muddy[0] = true, muddy[1] = false, muddy[2] = false\n\
+\x20   muddy[0] = true, muddy[1] = false, muddy[2] = true\n\
+\x20   muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
+\x20   muddy[0] = true, muddy[1] = true, muddy[2] = true\n\
+line 11: actual all(i in 0..n: muddy[i] == (i < k))  =>  8 worlds (unchanged)\n\
+line 16 (i in 0..3, j in 0..3): child[i] learns muddy[j] (6 steps)  =>  8 worlds (unchanged)\n\
+line 21: announce any(i in 0..n: muddy[i])  =>  7 worlds (1 eliminated)\n\
+\x20   muddy[0] = false, muddy[1] = false, muddy[2] = true\n\
+\x20   muddy[0] = false, muddy[1] = true, muddy[2] = false\n\
+\x20   muddy[0] = false, muddy[1] = true, muddy[2] = true\n\
+\x20   muddy[0] = true, muddy[1] = false, muddy[2] = false\n\
+\x20   muddy[0] = true, muddy[1] = false, muddy[2] = true\n\
+\x20   muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
+\x20   muddy[0] = true, muddy[1] = true, muddy[2] = true\n\
+round 1: child[0]: not knows_value(muddy[0])\n\
+round 1: child[1]: not knows_value(muddy[1])\n\
+round 1: child[2]: not knows_value(muddy[2])\n\
+line 26, round 1: REPEAT  =>  4 worlds (3 eliminated)\n\
+\x20   muddy[0] = false, muddy[1] = true, muddy[2] = true\n\
+\x20   muddy[0] = true, muddy[1] = false, muddy[2] = true\n\
+\x20   muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
+\x20   muddy[0] = true, muddy[1] = true, muddy[2] = true\n\
+round 2: child[0]: knows_value(muddy[0])\n\
+round 2: child[1]: knows_value(muddy[1])\n\
+round 2: child[2]: not knows_value(muddy[2])\n\
+line 26, round 2: REPEAT  =>  1 world (3 eliminated)\n\
+\x20   muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
+round 3: child[0]: knows_value(muddy[0])\n\
+round 3: child[1]: knows_value(muddy[1])\n\
+round 3: child[2]: knows_value(muddy[2])\n\
+-- line 26: repeat done after 3 rounds --\n\
+line 26, round 3: REPEAT  =>  1 world (unchanged)\n\
+-- line 35: worlds --\n\
+1 possible world:\n\
+\x20 muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
+(and that's all)\n\
+line 35: worlds  =>  1 world (unchanged)\n\
+-- which statement eliminated each of the 8 worlds possible at the start --\n\
+\x20 muddy[0] = false, muddy[1] = false, muddy[2] = false  line 21: announce any(i in 0..n: muddy[i])\n\
+\x20 muddy[0] = false, muddy[1] = false, muddy[2] = true   line 26, round 1: REPEAT\n\
+\x20 muddy[0] = false, muddy[1] = true, muddy[2] = false   line 26, round 1: REPEAT\n\
+\x20 muddy[0] = false, muddy[1] = true, muddy[2] = true    line 26, round 2: REPEAT\n\
+\x20 muddy[0] = true, muddy[1] = false, muddy[2] = false   line 26, round 1: REPEAT\n\
+\x20 muddy[0] = true, muddy[1] = false, muddy[2] = true    line 26, round 2: REPEAT\n\
+\x20 muddy[0] = true, muddy[1] = true, muddy[2] = false    still possible\n\
+\x20 muddy[0] = true, muddy[1] = true, muddy[2] = true     line 26, round 2: REPEAT\n\
+";
+
+/// An event without an actual world: headed by its cases, with which cases each
+/// character tells apart.
+#[test]
+fn trace_heads_an_event_with_its_cases_and_what_each_character_tells_apart() {
+    let story = story_file("trace-toss.story", EVENT_STORY);
+    let out = epipen(&["run", "--trace", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(out.stdout, EVENT_OUT);
+}
+
+/// The steps of unrolled loops: labelled with the loop's values; consecutive ones that
+/// change nothing folded (`lines 4-5 (i in 0..3): 6 steps`, `i in {0, 2}` when an `if`
+/// skipped a value); those that change the worlds one by one.
+#[test]
+fn trace_labels_loop_steps_with_their_values_and_folds_the_unchanged() {
+    let story = story_file("trace-for.story", FOR_STORY);
+    let out = epipen(&["run", "--trace", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(out.stdout, FOR_OUT);
+}
+
+/// A reveal prints as written, its loop variable replaced by its value, not the
+/// aggregate it unrolls to (`ship[0] and ship[1] or ship[1] and ship[2] or …`).
+#[test]
+fn trace_shows_reveals_as_written() {
+    let story = story_file("trace-reveals.story", REVEALS_STORY);
+    let out = epipen(&["run", "--trace", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert!(out.stdout.starts_with(REVEALS_OUT), "{}", out.stdout);
+    let out = epipen(&["run", &story]);
+    assert_eq!(
+        out.stdout,
+        "A: any(c in 0..5: ship[c] and ship[(c + 1) % 5])\n\
+         A: not any(c in 0..5: ship[c] and ship[(c + 2) % 5])\n"
+    );
+}
+
+/// One world listed of more: "more than one possible world; the first:".
+#[test]
+fn more_than_one_world_reads_right() {
+    let story = story_file("trace-more.story", "characters A\nint x\nworlds 1\n");
+    let out = epipen(&["run", &story]);
+    assert_eq!(
+        out.stdout,
+        "-- line 3: worlds --\nmore than one possible world; the first:\n  x = 0\n\
+         (more worlds exist; raise the number after `worlds` to see more)\n"
+    );
+}
+
+const EVENT_STORY: &str = "characters Anne, Bob\n\
+bool lamp\n\
+event toss {\n\
+\x20 heads\n\
+\x20 tails\n\
+\x20 edge\n\
+\x20 Anne sees heads | tails, edge\n\
+}\n\
+announce toss != edge\n\
+";
+
+const EVENT_OUT: &str = "start  =>  2 worlds\n\
+\x20   lamp = false\n\
+\x20   lamp = true\n\
+line 3: event toss: heads | tails | edge  =>  6 worlds\n\
+\x20   Anne sees heads | tails, edge; Bob sees no difference\n\
+\x20   lamp = false, toss = heads\n\
+\x20   lamp = true, toss = heads\n\
+\x20   lamp = false, toss = tails\n\
+\x20   lamp = true, toss = tails\n\
+\x20   lamp = false, toss = edge\n\
+\x20   lamp = true, toss = edge\n\
+line 9: announce toss != edge  =>  4 worlds (2 eliminated)\n\
+\x20   lamp = false, toss = heads\n\
+\x20   lamp = true, toss = heads\n\
+\x20   lamp = false, toss = tails\n\
+\x20   lamp = true, toss = tails\n\
+-- which statement eliminated each of the 2 worlds possible at the start --\n\
+\x20 lamp = false  still possible\n\
+\x20 lamp = true   still possible\n\
+";
+
+const FOR_STORY: &str = "characters Anne, Bob\n\
+bool x[3]\n\
+for i in 0..3 {\n\
+\x20 Anne learns x[i]\n\
+\x20 Bob learns x[i]\n\
+}\n\
+announce x[0]\n\
+for i in 0..3 {\n\
+\x20 if i != 1 { Bob learns x[i] }\n\
+}\n\
+for i in 0..2 {\n\
+\x20 announce x[i] != x[i + 1]\n\
+}\n\
+";
+
+const FOR_OUT: &str = "start  =>  8 worlds\n\
+\x20   x[0] = false, x[1] = false, x[2] = false\n\
+\x20   x[0] = false, x[1] = false, x[2] = true\n\
+\x20   x[0] = false, x[1] = true, x[2] = false\n\
+\x20   x[0] = false, x[1] = true, x[2] = true\n\
+\x20   x[0] = true, x[1] = false, x[2] = false\n\
+\x20   x[0] = true, x[1] = false, x[2] = true\n\
+\x20   x[0] = true, x[1] = true, x[2] = false\n\
+\x20   x[0] = true, x[1] = true, x[2] = true\n\
+lines 4-5 (i in 0..3): 6 steps  =>  8 worlds (unchanged)\n\
+line 7: announce x[0]  =>  4 worlds (4 eliminated)\n\
+\x20   x[0] = true, x[1] = false, x[2] = false\n\
+\x20   x[0] = true, x[1] = false, x[2] = true\n\
+\x20   x[0] = true, x[1] = true, x[2] = false\n\
+\x20   x[0] = true, x[1] = true, x[2] = true\n\
+line 9 (i in {0, 2}): Bob learns x[i] (2 steps)  =>  4 worlds (unchanged)\n\
+line 12 (i = 0): announce x[i] != x[i + 1]  =>  2 worlds (2 eliminated)\n\
+\x20   x[0] = true, x[1] = false, x[2] = false\n\
+\x20   x[0] = true, x[1] = false, x[2] = true\n\
+line 12 (i = 1): announce x[i] != x[i + 1]  =>  1 world (1 eliminated)\n\
+\x20   x[0] = true, x[1] = false, x[2] = true\n\
+-- which statement eliminated each of the 8 worlds possible at the start --\n\
+\x20 x[0] = false, x[1] = false, x[2] = false  line 7: announce x[0]\n\
+\x20 x[0] = false, x[1] = false, x[2] = true   line 7: announce x[0]\n\
+\x20 x[0] = false, x[1] = true, x[2] = false   line 7: announce x[0]\n\
+\x20 x[0] = false, x[1] = true, x[2] = true    line 7: announce x[0]\n\
+\x20 x[0] = true, x[1] = false, x[2] = false   line 12 (i = 1): announce x[i] != x[i + 1]\n\
+\x20 x[0] = true, x[1] = false, x[2] = true    still possible\n\
+\x20 x[0] = true, x[1] = true, x[2] = false    line 12 (i = 0): announce x[i] != x[i + 1]\n\
+\x20 x[0] = true, x[1] = true, x[2] = true     line 12 (i = 0): announce x[i] != x[i + 1]\n\
+";
+
+const REVEALS_STORY: &str = "characters A, B\n\
+bool ship[5]\n\
+actual ship[1] and ship[2] and not ship[0] and not ship[3] and not ship[4]\n\
+for c in 0..5 { A learns ship[c] }\n\
+for k in 1..3 {\n\
+\x20 A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])\n\
+}\n\
+";
+
+const REVEALS_OUT: &str = "start  =>  32 worlds\n\
+line 3: actual ship[1] and ship[2] and not ship[0] and not ship[3] and not ship…  =>  32 worlds (unchanged)\n\
+line 4 (c in 0..5): A learns ship[c] (5 steps)  =>  32 worlds (unchanged)\n\
+A: any(c in 0..5: ship[c] and ship[(c + 1) % 5])\n\
+line 6 (k = 1): A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])  =>  21 worlds (11 eliminated)\n\
+A: not any(c in 0..5: ship[c] and ship[(c + 2) % 5])\n\
+line 6 (k = 2): A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])  =>  5 worlds (16 eliminated)\n\
+\x20   ship[0] = false, ship[1] = false, ship[2] = false, ship[3] = true, ship[4] = true\n\
+\x20   ship[0] = false, ship[1] = false, ship[2] = true, ship[3] = true, ship[4] = false\n\
+\x20   ship[0] = false, ship[1] = true, ship[2] = true, ship[3] = false, ship[4] = false\n\
+\x20   ship[0] = true, ship[1] = false, ship[2] = false, ship[3] = false, ship[4] = true\n\
+\x20   ship[0] = true, ship[1] = true, ship[2] = false, ship[3] = false, ship[4] = false\n\
+";
