@@ -145,7 +145,18 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
         return false;
     }
     match event {
-        Event::Worlds { span, set } => {
+        Event::Worlds {
+            span,
+            set,
+            filter: Some(formula),
+        } => {
+            outln!("-- line {}: where {formula} --", story.line(*span));
+            out!(
+                "{}",
+                worlds::where_text(&story.program, set, "narrow the formula to see the others")
+            );
+        }
+        Event::Worlds { span, set, .. } => {
             outln!("-- line {}: worlds --", story.line(*span));
             out!(
                 "{}",

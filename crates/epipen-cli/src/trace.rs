@@ -203,9 +203,24 @@ impl Story {
     /// A run's own event (a reveal, a `worlds` statement, …) as one JSON line.
     pub(crate) fn event_json(&self, event: &Event) -> Option<serde_json::Value> {
         Some(match event {
-            Event::Worlds { span, set } => serde_json::json!({
+            Event::Worlds {
+                span,
+                set,
+                filter: None,
+            } => serde_json::json!({
                 "kind": "worlds",
                 "line": self.line(*span),
+                "worlds": self.worlds_value(&set.worlds),
+                "complete": set.complete,
+            }),
+            Event::Worlds {
+                span,
+                set,
+                filter: Some(formula),
+            } => serde_json::json!({
+                "kind": "where",
+                "line": self.line(*span),
+                "formula": formula,
                 "worlds": self.worlds_value(&set.worlds),
                 "complete": set.complete,
             }),

@@ -101,23 +101,7 @@ impl Lowerer {
                 cond,
                 then,
                 otherwise,
-            } => {
-                let cond = self.expr(cond, ctx);
-                let then = self.expr(then, ctx);
-                let otherwise = self.expr(otherwise, ctx);
-                let cond_ok = self.expect_opt(&cond, Ty::Bool);
-                let (cond, then, otherwise) = (cond?, then?, otherwise?);
-                if then.ty != otherwise.ty {
-                    let message = format!(
-                        "the branches of `if` have different types: {} and {}",
-                        self.ty_name(then.ty),
-                        self.ty_name(otherwise.ty)
-                    );
-                    self.error(Diagnostic::error(span, message));
-                    return None;
-                }
-                cond_ok.then(|| fold::ite(cond, then, otherwise, span))
-            }
+            } => self.ite(cond, then, otherwise, span, ctx, None),
             ExprKind::Tuple(items) => {
                 for item in items {
                     self.expr(item, ctx);
@@ -143,6 +127,48 @@ impl Lowerer {
                 body,
             } => self.aggregate(name, binders, guard.as_deref(), body, span, ctx),
         }
+    }
+
+    /// `if c then a else b`; `context`: what its value is compared with (a case name in
+    /// a branch is then one of that event's cases). Without one, a branch with a case
+    /// name takes the type of the other branch.
+    pub(super) fn ite(
+        &mut self,
+        cond: &ast::Expr,
+        then: &ast::Expr,
+        otherwise: &ast::Expr,
+        span: Span,
+        ctx: Ctx,
+        context: Option<&ir::Expr>,
+    ) -> Option<ir::Expr> {
+        let cond = self.expr(cond, ctx);
+        let (then, otherwise) = match context {
+            Some(_) => (
+                self.compared(then, context, ctx),
+                self.compared(otherwise, context, ctx),
+            ),
+            None if self.needs_context(then) && !self.needs_context(otherwise) => {
+                let otherwise = self.expr(otherwise, ctx);
+                (self.compared(then, otherwise.as_ref(), ctx), otherwise)
+            }
+            None => {
+                let then = self.expr(then, ctx);
+                let otherwise = self.compared(otherwise, then.as_ref(), ctx);
+                (then, otherwise)
+            }
+        };
+        let cond_ok = self.expect_opt(&cond, Ty::Bool);
+        let (cond, then, otherwise) = (cond?, then?, otherwise?);
+        if then.ty != otherwise.ty {
+            let message = format!(
+                "the branches of `if` have different types: {} and {}",
+                self.ty_name(then.ty),
+                self.ty_name(otherwise.ty)
+            );
+            self.error(Diagnostic::error(span, message));
+            return None;
+        }
+        cond_ok.then(|| fold::ite(cond, then, otherwise, span))
     }
 
     /// Reports `expr` unless it is an int; `op` names the operator for enums.
@@ -176,6 +202,7 @@ impl Lowerer {
             }),
             Some(Entity::Param(value)) => value.map(|v| int_lit(v, span)),
             Some(Entity::Failed) => None,
+            Some(Entity::Def(k)) => self.expand(k, None, span, ctx),
             Some(Entity::Event(id)) => Some(ir::Expr {
                 kind: ir::ExprKind::Latest(id),
                 ty: Ty::Enum(self.events[id.0].sort),
@@ -503,6 +530,9 @@ impl Lowerer {
 
     fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
         let function = name.name.as_str();
+        if let Some(Entity::Def(k)) = self.names.get(function).copied() {
+            return self.expand(k, Some(args), span, ctx);
+        }
         if !FUNCTIONS.contains(&function) {
             let hint = match closest(function, FUNCTIONS.iter().copied()) {
                 Some(close) => format!("did you mean `{close}`?"),

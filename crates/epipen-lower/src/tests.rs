@@ -847,6 +847,11 @@ fn render(program: &ir::Program) -> Vec<String> {
                 }
                 ir::StmtKind::Actual(e) => format!("actual {}", program.show(e, None)),
                 ir::StmtKind::Check(e) => format!("check {}", program.show(e, None)),
+                ir::StmtKind::Where {
+                    formula,
+                    text,
+                    limit,
+                } => format!("where {} ({text}; {limit})", program.show(formula, None)),
                 ir::StmtKind::Assign { changes } => format!(
                     "{} := {}",
                     changes

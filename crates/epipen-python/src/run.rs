@@ -148,10 +148,12 @@ pub(crate) struct CheckOut {
 
 /// Something the story printed (as `epipen run` prints it).
 pub(crate) enum EventOut {
+    /// A `worlds` statement's worlds, or a `where φ` statement's (`filter`: φ).
     Worlds {
         line: usize,
         worlds: Vec<Vec<Out>>,
         complete: bool,
+        filter: Option<String>,
     },
     Reveal {
         line: usize,
@@ -193,10 +195,11 @@ impl Events {
             detail,
         };
         match event {
-            Event::Worlds { span, set } => self.printed.push(EventOut::Worlds {
+            Event::Worlds { span, set, filter } => self.printed.push(EventOut::Worlds {
                 line: story.line(*span),
                 worlds: convert::worlds(program, &set.worlds),
                 complete: set.complete,
+                filter: filter.clone(),
             }),
             Event::Reveal {
                 span,
@@ -327,15 +330,22 @@ fn py_events<'py>(py: Python<'py>, events: &[EventOut]) -> PyResult<Bound<'py, P
                 line,
                 worlds,
                 complete,
-            } => dict(
-                py,
-                vec![
-                    ("kind", any(py, "worlds")?),
+                filter,
+            } => {
+                let mut items = vec![
+                    (
+                        "kind",
+                        any(py, if filter.is_some() { "where" } else { "worlds" })?,
+                    ),
                     ("line", any(py, line)?),
-                    ("worlds", py_worlds(py, worlds)?.into_any()),
-                    ("complete", any(py, complete)?),
-                ],
-            )?,
+                ];
+                if let Some(formula) = filter {
+                    items.push(("formula", any(py, formula)?));
+                }
+                items.push(("worlds", py_worlds(py, worlds)?.into_any()));
+                items.push(("complete", any(py, complete)?));
+                dict(py, items)?
+            }
             EventOut::Reveal {
                 line,
                 round,

@@ -334,6 +334,8 @@ impl Parser<'_> {
             | TokenKind::Repeat
             | TokenKind::Until
             | TokenKind::AssertAddsCk
+            | TokenKind::Def
+            | TokenKind::Where
             | TokenKind::Check => Err(self.keyword_hint(self.unexpected("an expression"))),
             _ => Err(self.unexpected("an expression")),
         }

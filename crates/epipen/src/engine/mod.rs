@@ -79,8 +79,13 @@ pub struct Options {
 /// Something the run reports, in story order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// A `worlds` statement's worlds.
-    Worlds { span: Span, set: WorldSet },
+    /// A `worlds` statement's worlds, or (with a `filter`, φ as written) those of a
+    /// `where φ` statement: the worlds possible there where φ holds.
+    Worlds {
+        span: Span,
+        set: WorldSet,
+        filter: Option<String>,
+    },
     /// `A reveals φ`: what A announced (φ, or `not φ` when `holds` is false), in the
     /// given round of the innermost `repeat`.
     Reveal {
