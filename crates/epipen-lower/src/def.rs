@@ -96,15 +96,13 @@ impl Lowerer {
             }
             return None;
         }
-        if let Some(outer) = self.expansions.iter().find(|e| e.def == k) {
-            let at = outer.at;
+        if self.expansions.iter().any(|e| e.def == k) {
             self.error(
                 Diagnostic::error(
                     span,
                     format!("`{}` is used inside its own definition", def.name.name),
                 )
                 .with_note(def.span, format!("`{}` is defined here", def.name.name))
-                .with_note(at, "used here")
                 .with_hint("a definition cannot be recursive: it is expanded where it is used"),
             );
             return None;
@@ -121,8 +119,7 @@ impl Lowerer {
         for (p, arg) in def.params.iter().zip(args.unwrap_or(&[])) {
             map.insert(p.name.clone(), self.with_loop_values(arg));
         }
-        let mut body = substitute(&def.body, &map, false);
-        body.span = span;
+        let body = substitute(&def.body, &map, false);
         let loop_vars = std::mem::take(&mut self.loop_vars);
         self.expansions.push(Expansion { def: k, at: span });
         let lowered = self.expr(&body, ctx);

@@ -671,7 +671,9 @@ impl Lowerer {
         let (l_needs, r_needs) = (self.needs_context(lhs), self.needs_context(rhs));
         if l_needs && r_needs {
             // Neither side says which event: the one whose cases they name, if only one.
-            let context = self.guessed_event(&[lhs, rhs]);
+            let Ok(context) = self.guessed_event(&[lhs, rhs]) else {
+                return (None, None);
+            };
             let l = self.compared(lhs, context.as_ref(), ctx);
             let r = self.compared(rhs, context.as_ref(), ctx);
             (l, r)
@@ -796,7 +798,7 @@ impl Lowerer {
     /// The event whose cases the case names in `exprs` (their leaves that need a
     /// context) are, as a placeholder of its sort, when exactly one event has them all.
     /// Several: an error that names them; none: None (the names are reported unknown).
-    fn guessed_event(&mut self, exprs: &[&ast::Expr]) -> Option<ir::Expr> {
+    fn guessed_event(&mut self, exprs: &[&ast::Expr]) -> Result<Option<ir::Expr>, ()> {
         fn leaves<'e>(l: &Lowerer, e: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
             match &e.kind {
                 ast::ExprKind::Ite {
@@ -825,18 +827,20 @@ impl Lowerer {
                 Some(c) => c.into_iter().filter(|k| found.contains(k)).collect(),
             });
         }
-        let candidates = candidates?;
+        let Some(candidates) = candidates else {
+            return Ok(None);
+        };
         match candidates.as_slice() {
-            [k] => Some(ir::Expr {
+            [k] => Ok(Some(ir::Expr {
                 kind: ir::ExprKind::Int(0),
                 ty: Ty::Enum(self.events[*k].sort),
                 span: exprs[0].span,
-            }),
-            [] => None,
+            })),
+            [] => Ok(None),
             several => {
                 let events: Vec<String> = several
                     .iter()
-                    .map(|k| format!("`{}`", self.events[*k].name))
+                    .map(|k| self.events[*k].name.clone())
                     .collect();
                 let span = exprs[0].span.to(exprs[exprs.len() - 1].span);
                 let first = &self.events[several[0]].name;
@@ -852,7 +856,7 @@ impl Lowerer {
                         "compare them with the event meant, e.g. `{first} == …`"
                     )),
                 );
-                None
+                Err(())
             }
         }
     }

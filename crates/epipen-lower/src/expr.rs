@@ -263,7 +263,24 @@ impl Lowerer {
                     candidates.extend(self.char_candidates());
                 }
                 let declare_with = if ctx.compile_time { "const" } else { "int" };
-                let hint = self.unknown_hint(name, &candidates, declare_with);
+                let events = self.events_with_case(&name.name, false);
+                let hint = match events.as_slice() {
+                    [] => self.unknown_hint(name, &candidates, declare_with),
+                    [k] => format!(
+                        "`{0}` is a case of the event `{1}`: compare it with the event, e.g. `{1} == {0}`",
+                        name.name, self.events[*k].name
+                    ),
+                    several => format!(
+                        "`{}` is a case of the events {}: compare it with the one meant",
+                        name.name,
+                        list(
+                            &several
+                                .iter()
+                                .map(|k| self.events[*k].name.as_str())
+                                .collect::<Vec<_>>()
+                        )
+                    ),
+                };
                 self.error(
                     Diagnostic::error(name.span, format!("unknown name `{}`", name.name))
                         .with_hint(hint),
