@@ -118,6 +118,33 @@ impl Printer<'_> {
                 self.assign(*target, value, None);
             }
             Stmt::AssignMany(changes) if !at.sim && !at.hint => self.assign_many(changes, None),
+            Stmt::SimChanges(changes, flip) if !at.sim && !at.hint => {
+                self.sim_changes(changes, *flip)
+            }
+            Stmt::Where(f, defined) if !at.sim => {
+                let f = self.bool_e(f, &Cx::public()).0;
+                if *defined && self.closers.is_empty() {
+                    let name = format!("w{}", self.defs);
+                    self.defs += 1;
+                    self.line(&format!("def {name} = {f}"));
+                    self.line(&format!("where {name}"));
+                    self.printed.constructs.insert("def without parameters");
+                } else {
+                    self.line(&format!("where {f}"));
+                }
+                self.printed.constructs.insert("where");
+            }
+            Stmt::Defined(f) if !at.sim && self.closers.is_empty() => {
+                let f = self.bool_e(f, &Cx::public()).0;
+                let name = format!("d{}", self.defs);
+                self.defs += 1;
+                self.line(&format!("def {name}(v_) = ({f}) == v_"));
+                self.printed.constructs.insert("def with a parameter");
+                self.truthful(
+                    &format!("announce {name}(true)"),
+                    &format!("announce {name}(false)"),
+                );
+            }
             Stmt::Swap(ty, first, count) if !at.sim && !at.hint => {
                 self.swap(*ty, *first, *count, None);
             }
@@ -163,6 +190,9 @@ impl Printer<'_> {
             | Stmt::Check(_)
             | Stmt::Assign(..)
             | Stmt::AssignMany(_)
+            | Stmt::SimChanges(..)
+            | Stmt::Where(..)
+            | Stmt::Defined(_)
             | Stmt::Swap(..)
             | Stmt::Event(_)
             | Stmt::LearnsWhether(..)
