@@ -81,20 +81,32 @@ impl Lowerer {
         }
     }
 
-    /// Whether a `simultaneously` block holds changes (`:=`, possibly under `for`/`if`).
-    pub(crate) fn holds_changes(statements: &[ast::Stmt]) -> bool {
+    /// Whether a `simultaneously` block is one of changes: it holds changes (`:=`,
+    /// possibly under `for`/`if`) and no announcement (with one, each `:=` is an error).
+    pub(crate) fn is_block_of_changes(statements: &[ast::Stmt]) -> bool {
+        Self::holds(statements, &|k| matches!(k, StmtKind::Assign { .. }))
+            && !Self::holds(statements, &|k| {
+                matches!(
+                    k,
+                    StmtKind::Announce(_) | StmtKind::Says { .. } | StmtKind::Reveals { .. }
+                )
+            })
+    }
+
+    /// Whether a statement of `statements` (or of the `for` and `if` blocks among them)
+    /// is one `pick` picks.
+    fn holds(statements: &[ast::Stmt], pick: &dyn Fn(&StmtKind) -> bool) -> bool {
         statements.iter().any(|s| match &s.kind {
-            StmtKind::Assign { .. } => true,
-            StmtKind::For { body, .. } => Self::holds_changes(&body.statements),
+            StmtKind::For { body, .. } => Self::holds(&body.statements, pick),
             StmtKind::If {
                 then, otherwise, ..
             } => {
-                Self::holds_changes(&then.statements)
+                Self::holds(&then.statements, pick)
                     || otherwise
                         .as_ref()
-                        .is_some_and(|b| Self::holds_changes(&b.statements))
+                        .is_some_and(|b| Self::holds(&b.statements, pick))
             }
-            _ => false,
+            kind => pick(kind),
         })
     }
 

@@ -219,7 +219,7 @@ impl Lowerer {
                 }
                 return;
             }
-            StmtKind::Simultaneously(body) if Self::holds_changes(&body.statements) => {
+            StmtKind::Simultaneously(body) if Self::is_block_of_changes(&body.statements) => {
                 let mut acc = change::Gathered::default();
                 self.depth += 1;
                 self.gather_block(&body.statements, &mut acc);

@@ -2827,11 +2827,19 @@ fn a_simultaneously_block_of_changes_is_one_change() {
         ),
         ["s[0], t[0], s[1], t[1], s[2], t[2], x := t[0], s[0], t[1], s[1], t[2], s[2], x + 1"]
     );
+    // With an announcement, the block is one of announcements: the change is refused.
     assert_eq!(
         errors("bool p\nint x\nsimultaneously {\n  x := 1\n  announce p\n}"),
         [(
+            "only announcements can be made simultaneously".to_string(),
+            "x := 1".to_string()
+        )]
+    );
+    assert_eq!(
+        errors("characters A\nbool p\nint x\nsimultaneously {\n  x := 1\n  A learns p\n}"),
+        [(
             "a `simultaneously` block of changes holds only changes".to_string(),
-            "announce p".to_string()
+            "A learns p".to_string()
         )]
     );
     assert_eq!(

@@ -187,7 +187,8 @@ impl Printer<'_> {
     /// the family `b[n]` (when declared and not changed already) that negates every
     /// member.
     pub(super) fn looped_changes(&mut self, mut written: Vec<String>, pick: u8) -> Vec<String> {
-        let var = self.next_var();
+        // Not `i…`: the values, printed already, may hold aggregates over those.
+        let var = format!("u{}", self.scope.len() + 1);
         if pick % 2 == 0
             && let Some(first) = written.first_mut()
         {

@@ -88,6 +88,17 @@ impl Printer<'_> {
             }
             Stmt::Simultaneously(items) if !at.sim => {
                 self.open("simultaneously {", "}");
+                // A block of changes alone is one simultaneous change (issue 27): with an
+                // announcement first, a refused change stays refused.
+                let refused = |s: &Stmt| {
+                    matches!(
+                        s,
+                        Stmt::Assign(..) | Stmt::AssignMany(_) | Stmt::Swap(..) | Stmt::Event(_)
+                    )
+                };
+                if self.refuse && items.iter().any(refused) {
+                    self.line("announce true");
+                }
                 let inner = Where {
                     sim: true,
                     ..at.nested()
