@@ -189,7 +189,7 @@ impl Printer<'_> {
     pub(super) fn looped_changes(&mut self, mut written: Vec<String>, pick: u8) -> Vec<String> {
         // Not `i…`: the values, printed already, may hold aggregates over those.
         let var = format!("u{}", self.scope.len() + 1);
-        if pick % 2 == 0
+        if pick.is_multiple_of(2)
             && let Some(first) = written.first_mut()
         {
             *first = format!("for {var} in 0..1 {{ {first} }}");
@@ -198,7 +198,7 @@ impl Printer<'_> {
         let changes_b = written
             .iter()
             .any(|c| c.starts_with("b[") || c.contains("{ b["));
-        if pick % 4 == 0 && self.d.fam_bool && !changes_b {
+        if pick.is_multiple_of(4) && self.d.fam_bool && !changes_b {
             written.push(format!("for {var} in 0..n {{ b[{var}] := not b[{var}] }}"));
             self.printed
                 .constructs
