@@ -2970,4 +2970,8 @@ fn case_names_are_understood_wherever_their_event_is_expected() {
         hints("bool p\nevent e {\n  a\n  b\n}\nannounce a"),
         ["`a` is a case of the event `e`: compare it with the event, e.g. `e == a`"]
     );
+    assert_eq!(
+        hints(&format!("{story}announce c[0, 1]")),
+        ["`c[…]` are cases of the event `call`: compare one with the event, e.g. `call == c[…]`"]
+    );
 }
