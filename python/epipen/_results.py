@@ -164,7 +164,8 @@ class Check:
 
 class Event(dict):
     """Something the story printed, as a dict: ``kind`` "worlds" (a ``worlds``
-    statement: ``line``, ``worlds``), "reveal" (``line``, ``round``, ``who``, ``said``,
+    statement: ``line``, ``worlds``), "where" (a ``where φ`` statement: ``line``,
+    ``formula``, ``worlds``: those possible there where φ holds), "reveal" (``line``, ``round``, ``who``, ``said``,
     ``holds``), "happened" (an event: ``line``, ``round``, ``event``, ``case``, ``saw``:
     (character, the cases it could not tell apart) pairs) or "repeat" (``line``,
     ``rounds``)."""
@@ -173,6 +174,20 @@ class Event(dict):
         kind = self["kind"]
         if kind == "worlds":
             return f"-- line {self['line']}: worlds --\n{self['worlds']}".rstrip("\n")
+        if kind == "where":
+            worlds = self["worlds"]
+            n = len(worlds)
+            if worlds.complete:
+                head = {
+                    0: "no possible world where it holds",
+                    1: "1 possible world where it holds:",
+                }.get(n, f"{n} possible worlds where it holds:")
+            else:
+                head = f"more than {n} possible worlds where it holds; the first {n}:"
+            rest = str(worlds).split("\n", 1)[1].replace(
+                "raise the limit to see more", "narrow the formula to see the others"
+            )
+            return f"-- line {self['line']}: where {self['formula']} --\n{head}\n{rest}".rstrip("\n")
         if kind == "reveal":
             who = f"round {self['round']}: {self['who']}" if self["round"] is not None else self["who"]
             return f"{who}: {self['said']}"
@@ -191,7 +206,7 @@ def _events(names: list, raw: list) -> list:
     events = []
     for e in raw:
         e = Event(e)
-        if e["kind"] == "worlds":
+        if e["kind"] in ("worlds", "where"):
             e["worlds"] = Worlds(names, _worlds(names, e["worlds"]), e.pop("complete"), None, e.pop("no_worlds"))
         events.append(e)
     return events

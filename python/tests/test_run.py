@@ -264,3 +264,16 @@ def test_beliefs_in_traces_and_models(tmp_path):
     assert m.beliefs == [(0, 1, ("Sally",))]
     assert m.edges == [(0, 1, ("Sally",))]
     assert 'stroke-dasharray="5 4"' in m.svg and "1 belief arrows" in m.svg
+
+
+def test_a_where_statement_is_an_event_as_the_cli_prints_it(tmp_path):
+    path = tmp_path / "where.story"
+    path.write_text("bool p, q\ndef both = p and q\nwhere p and not q\nwhere both or not p\n")
+    r = epipen.run_file(path)
+    first, second = r.events
+    assert first["kind"] == "where" and first["formula"] == "p and not q"
+    assert first["worlds"] == [{"p": True, "q": False}]
+    assert second["formula"] == "p and q or not p"
+    assert len(second["worlds"]) == 3 and second["worlds"].complete
+    # As `epipen run` prints them.
+    assert "\n".join(str(e) for e in r.events) + "\n" == cli("run", str(path), check=0).stdout

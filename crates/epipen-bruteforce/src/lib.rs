@@ -65,6 +65,8 @@ pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String
 pub enum Event {
     /// A `worlds` statement: every world possible there, sorted.
     Worlds { span: Span, worlds: Vec<World> },
+    /// A `where φ` statement: every world possible there where φ holds, sorted.
+    Where { span: Span, worlds: Vec<World> },
     /// `who reveals φ` in the given round of the innermost `repeat`; `holds`: φ holds
     /// in the actual world (so `who` announced φ, else `not φ`).
     Reveal {
@@ -568,6 +570,22 @@ impl<'p> Evaluator<'p> {
                 });
             }
             StmtKind::Check(_) if self.vacuous(stmt.span) => {}
+            StmtKind::Where { formula, .. } => {
+                // The worlds possible here where φ holds; the state does not change.
+                let state = self.state.clone();
+                let mut worlds = state.worlds.to_vec();
+                worlds.sort();
+                let mut shown = Vec::new();
+                for w in &worlds {
+                    if self.eval(formula, w, &state)?.into_bool()? {
+                        shown.push(World(self.values_at(w, state.time)?.to_vec()));
+                    }
+                }
+                self.events.push(Event::Where {
+                    span: stmt.span,
+                    worlds: shown,
+                });
+            }
             StmtKind::Check(formula) => {
                 let state = self.state.clone();
                 let mut worlds = state.worlds.to_vec();

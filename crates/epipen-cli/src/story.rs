@@ -148,7 +148,20 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
         Event::Worlds {
             span,
             set,
+            filter: Some(formula),
+            ..
+        } => {
+            outln!("-- line {}: where {formula} --", story.line(*span));
+            out!(
+                "{}",
+                worlds::where_text(&story.program, set, "narrow the formula to see the others")
+            );
+        }
+        Event::Worlds {
+            span,
+            set,
             left_none,
+            ..
         } => {
             outln!("-- line {}: worlds --", story.line(*span));
             out!(

@@ -240,13 +240,23 @@ impl Story {
                 span,
                 set,
                 left_none,
+                filter,
             } => {
-                let mut line = serde_json::json!({
-                    "kind": "worlds",
-                    "line": self.line(*span),
-                    "worlds": self.worlds_value(&set.worlds),
-                    "complete": set.complete,
-                });
+                let mut line = match filter {
+                    None => serde_json::json!({
+                        "kind": "worlds",
+                        "line": self.line(*span),
+                        "worlds": self.worlds_value(&set.worlds),
+                        "complete": set.complete,
+                    }),
+                    Some(formula) => serde_json::json!({
+                        "kind": "where",
+                        "line": self.line(*span),
+                        "formula": formula,
+                        "worlds": self.worlds_value(&set.worlds),
+                        "complete": set.complete,
+                    }),
+                };
                 if let Some(left_none) = left_none {
                     line["left_none"] = self.left_none_json(*left_none);
                 }

@@ -5,6 +5,8 @@
 mod belief;
 #[path = "cli/browser.rs"]
 mod browser;
+#[path = "cli/changes.rs"]
+mod changes;
 #[path = "cli/events.rs"]
 mod events;
 #[path = "cli/explore.rs"]

@@ -31,6 +31,8 @@ const VOCABULARY: &[&str] = &[
     "learns",
     "checkpoint",
     "worlds",
+    "where",
+    "def",
     "true",
     "false",
     "not",

@@ -118,6 +118,16 @@ pub enum Stmt {
     LearnsWhether(u8, BoolE),
     /// `A expects φ` (issue 20): soft information, a radical upgrade.
     Expects(u8, BoolE),
+    /// `where φ` (issue 27): the worlds possible here where φ holds; with `true`, φ is
+    /// written as a definition `def wN = φ` first (at the top level) and used by name.
+    Where(BoolE, bool),
+    /// `def dN(v) = (φ) == v` (at the top level), then `announce dN(true)` (steered as an
+    /// announcement): a definition with a parameter, expanded where it is used.
+    Defined(BoolE),
+    /// `simultaneously { … }` of changes (issue 27): `x, y := e, f` written one per line,
+    /// the first inside a one-round `for`, and (by the second value) a `for` over the
+    /// family `b[n]` that negates every member.
+    SimChanges(Vec<(u8, Term)>, u8),
 }
 
 /// What a `check` says.
@@ -638,6 +648,10 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
         1 => event::assign_many(),
         1 => event::check_actual(),
         3 => belief::expects(),
+        2 => (epistemic_bool(), any::<bool>()).prop_map(|(f, d)| Stmt::Where(f, d)),
+        1 => epistemic_bool().prop_map(Stmt::Defined),
+        1 => (vec((0u8..8, new_value()), 0..=2), any::<u8>())
+            .prop_map(|(c, flip)| Stmt::SimChanges(c, flip)),
     ];
     let simple = if part == Part::Post {
         prop_oneof![4 => simple, 3 => (0u8..5, revealable()).prop_map(|(a, f)| Stmt::Reveals(a, f))]
@@ -740,6 +754,7 @@ fn repeat(actual: bool) -> impl Strategy<Value = Stmt> {
         1 => Just(Stmt::Checkpoint),
         1 => (0u8..5, learnable()).prop_map(|(a, t)| Stmt::Learns(a, t)),
         1 => (0u8..4).prop_map(Stmt::Worlds),
+        1 => (epistemic_bool(), Just(false)).prop_map(|(f, d)| Stmt::Where(f, d)),
         2 => assign(),
         1 => check().prop_map(Stmt::Check),
         3 => event::event(),

@@ -132,7 +132,9 @@ pub fn position(text: &str, offset: usize) -> String {
 fn all_statements(statements: &[Stmt], out: &mut Vec<(Span, u64)>) {
     for s in statements {
         match &s.kind {
-            StmtKind::Worlds { limit } => out.push((s.span, *limit)),
+            StmtKind::Worlds { limit } | StmtKind::Where { limit, .. } => {
+                out.push((s.span, *limit))
+            }
             StmtKind::Simultaneously(body)
             | StmtKind::Repeat { body, .. }
             | StmtKind::AssertAddsCk { body, .. } => all_statements(body, out),
@@ -151,9 +153,10 @@ fn worlds_limit(program: &Program, span: Span) -> u64 {
         .map_or(u64::MAX, |(_, limit)| limit)
 }
 
-fn worlds_line(text: &str, span: Span, worlds: &[World], complete: bool) -> String {
+/// A `worlds` statement's worlds (`what`: "worlds"), or a `where` statement's ("where").
+fn worlds_line(text: &str, span: Span, what: &str, worlds: &[World], complete: bool) -> String {
     format!(
-        "{}: worlds {}{}",
+        "{}: {what} {}{}",
         position(text, span.start),
         show(worlds),
         if complete { "" } else { " and more" }
@@ -192,8 +195,11 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
     let mut events = Vec::new();
     let mut message = String::new();
     let run = engine.run(&mut |event| match event {
-        Event::Worlds { span, set, .. } => {
-            events.push(worlds_line(text, span, &set.worlds, set.complete));
+        Event::Worlds {
+            span, set, filter, ..
+        } => {
+            let what = if filter.is_some() { "where" } else { "worlds" };
+            events.push(worlds_line(text, span, what, &set.worlds, set.complete));
         }
         Event::Reveal {
             span,
@@ -336,10 +342,15 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
         .events
         .iter()
         .map(|e| match e {
-            bruteforce::Event::Worlds { span, worlds } => {
+            bruteforce::Event::Worlds { span, worlds }
+            | bruteforce::Event::Where { span, worlds } => {
+                let what = match e {
+                    bruteforce::Event::Where { .. } => "where",
+                    _ => "worlds",
+                };
                 let limit = usize::try_from(worlds_limit(program, *span)).unwrap_or(usize::MAX);
                 let shown = &worlds[..worlds.len().min(limit)];
-                worlds_line(text, *span, shown, worlds.len() <= limit)
+                worlds_line(text, *span, what, shown, worlds.len() <= limit)
             }
             bruteforce::Event::Reveal {
                 span,

@@ -1720,3 +1720,39 @@ fn actual_among_the_possible_worlds_and_vacuous_checks_agree_with_the_evaluator(
         assert_eq!(t.end, End::Story(at.into()), "{text}\n{t}");
     }
 }
+
+/// Issue 27's conveniences: `where φ` (its worlds in the transcripts, with and without
+/// an actual world, knowledge and `at` inside), definitions, loops in a case's `then`
+/// list and in a `simultaneously` block of changes, case names in `if` branches: every
+/// backend that takes them gives the evaluator's transcript, the checks holding.
+#[test]
+fn where_definitions_and_loops_in_changes_agree_with_the_evaluator() {
+    let stories: &[(&str, Bounds)] = &[
+        (
+            "characters A, B\nenum Card { one, two, three, four }\nCard x\nactual x == two\n\
+             def even = x in {two, four}\ndef knows_x(a) = knows_value(a, x)\nA learns even\n\
+             where even\nwhere not knows(A, even) or x == four\ncheckpoint c\nwhere at(c, knows_x(B))\n\
+             where knows_x(A)\ncheck actual not knows_x(A)\n",
+            &[],
+        ),
+        (
+            "const n = 3\ncharacters P[n]\nbool s[n], t[n]\nannounce not t[0]\n\
+             def owns(a, k) = knows(a, s[k]) or knows(a, not s[k])\n\
+             for i in 0..n { P[i] learns s[i] }\n\
+             event copy {\n  all_of then for i in 0..n { t[i] := s[i] }, s[0] := false\n  \
+             some if s[1] then for i in 1..n { s[i] := not s[i] }\n  none\n  P[0] sees all_of | some, none\n}\n\
+             where copy == (if n == 3 then all_of else none) and owns(P[0], 0)\n\
+             simultaneously {\n  for i in 1..n { s[i] := t[i - 1] }\n  t[0] := true\n}\n\
+             where all(k in 0..n: owns(P[1], k))\nworlds 30\n",
+            &[],
+        ),
+        (
+            "characters A, B\nint x, y\nannounce x >= 0 and x <= 3 and y >= 0 and y <= 3\nA learns x + y\n\
+             def sum = x + y\ndef small(v) = v <= 1\nwhere small(sum) and knows(A, small(x))\n\
+             simultaneously {\n  x := y\n  for i in 0..1 { y := x + i }\n}\nwhere small(x) or not knows_value(A, y)\n\
+             B learns x\nwhere knows_value(B, sum)\n",
+            &[("x", (0, 3)), ("y", (0, 3))],
+        ),
+    ];
+    agree_and_hold(stories);
+}

@@ -114,6 +114,49 @@ fn the_generator_writes_lists_of_values() {
     })
 }
 
+/// The generator writes issue 27's forms: among 300 stories of a fixed seed, `where`
+/// statements (some of a definition), definitions with a parameter, and loops in
+/// changes: in a `simultaneously` block of changes and in a case's `then` list, one-round
+/// loops and loops over a family.
+#[test]
+fn the_generator_writes_where_definitions_and_loops_in_changes() {
+    with_stack(|| {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{RngAlgorithm, TestRng};
+        let mut runner = TestRunner::new_with_rng(
+            ProptestConfig::default(),
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[27; 32]),
+        );
+        let strategy = story::story();
+        let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+        for _ in 0..300 {
+            let s = strategy.new_tree(&mut runner).expect("a story").current();
+            let text = print::print(&s).text;
+            let has = |needle: &str| text.contains(needle);
+            for (name, present) in [
+                (
+                    "where",
+                    text.lines().any(|l| l.trim_start().starts_with("where ")),
+                ),
+                ("def without parameters", has("\ndef w")),
+                ("def with a parameter", has("(v_) = (")),
+                (
+                    "simultaneously block of changes",
+                    has("simultaneously {\n  for i")
+                        || text
+                            .lines()
+                            .any(|l| l.contains(":= not b[") && !l.contains("then")),
+                ),
+                ("then for", has(" then for ")),
+                ("for over a family", has("in 0..n { b[")),
+            ] {
+                *seen.entry(name).or_default() += usize::from(present);
+            }
+        }
+        assert!(seen.values().all(|&n| n >= 2), "{seen:?}");
+    })
+}
+
 /// A fixed sample of stories, the same on every run.
 #[test]
 fn differential_fixed_seed() {

@@ -210,6 +210,14 @@ pub enum StmtKind {
     Assign { changes: Vec<(ConstId, Expr)> },
     /// `event NAME { … }`: one execution of an event (see [`EventStmt`]).
     Event(Box<EventStmt>),
+    /// `where φ`: prints the worlds possible here where φ holds (at most `limit`); κ
+    /// does not change. `text` is φ as the run prints it (loop variables and
+    /// definitions replaced).
+    Where {
+        formula: Expr,
+        text: String,
+        limit: u64,
+    },
 }
 
 /// An `event` statement. Executed in a state W, it gives W' = {(w, c) : w in W, the
@@ -256,6 +264,7 @@ impl Stmt {
             StmtKind::Announce { formula, .. } | StmtKind::Reveal { formula, .. } => f(formula),
             StmtKind::Learn { what, .. } => f(what),
             StmtKind::Actual(e) | StmtKind::Check(e) | StmtKind::CheckActual(e) => f(e),
+            StmtKind::Where { formula, .. } => f(formula),
             StmtKind::Expects { formula, .. } => f(formula),
             StmtKind::Assign { changes } => changes.iter().try_for_each(|(_, e)| f(e)),
             StmtKind::Checkpoint(_) | StmtKind::Worlds { .. } => Ok(()),

@@ -283,13 +283,11 @@ impl Lowerer {
         Some(format!("{}[{}]", case.name.name, values.join(", ")))
     }
 
-    /// The changes of a case: as `x, y := e, f` checks them.
-    fn changes(&mut self, changes: &[(ast::Expr, ast::Expr)]) -> Option<Vec<(ConstId, ir::Expr)>> {
-        let (targets, values): (Vec<ast::Expr>, Vec<ast::Expr>) = changes.iter().cloned().unzip();
-        match self.assign(&targets, &values)? {
-            ir::StmtKind::Assign { changes } => Some(changes),
-            _ => unreachable!("assign() gives an Assign"),
-        }
+    /// The changes of a case (loops unrolled): as `x, y := e, f` checks them.
+    fn changes(&mut self, changes: &[ast::Change]) -> Option<Vec<(ConstId, ir::Expr)>> {
+        let mut acc = crate::change::Gathered::default();
+        self.gather_changes(changes, &mut acc);
+        (!acc.failed).then_some(acc.changes)
     }
 
     /// One `x := e`: the constant and its new value, checked as `:=` checks them.
@@ -671,7 +669,16 @@ impl Lowerer {
         rhs: &ast::Expr,
         ctx: Ctx,
     ) -> (Option<ir::Expr>, Option<ir::Expr>) {
-        if self.unknown_name(lhs) && !self.unknown_name(rhs) {
+        let (l_needs, r_needs) = (self.needs_context(lhs), self.needs_context(rhs));
+        if l_needs && r_needs {
+            // Neither side says which event: the one whose cases they name, if only one.
+            let Ok(context) = self.guessed_event(&[lhs, rhs]) else {
+                return (None, None);
+            };
+            let l = self.compared(lhs, context.as_ref(), ctx);
+            let r = self.compared(rhs, context.as_ref(), ctx);
+            (l, r)
+        } else if l_needs {
             let r = self.expr(rhs, ctx);
             let l = self.compared(lhs, r.as_ref(), ctx);
             (l, r)
@@ -694,6 +701,17 @@ impl Lowerer {
             Ty::Enum(sort) => self.events.iter().position(|d| d.sort == sort),
             _ => None,
         });
+        if let (
+            ast::ExprKind::Ite {
+                cond,
+                then,
+                otherwise,
+            },
+            Some(_),
+        ) = (&e.kind, event)
+        {
+            return self.ite(cond, then, otherwise, e.span, ctx, other);
+        }
         let name = match (&e.kind, event) {
             (ast::ExprKind::Name(n), Some(_)) if self.loop_var(&n.name).is_none() => {
                 Some(n.name.clone())
@@ -747,6 +765,101 @@ impl Lowerer {
             }
         }
         self.expr(e, ctx)
+    }
+
+    /// Whether `e` needs the type its context expects to be understood: a case name, or
+    /// an `if` with one in a branch.
+    pub(crate) fn needs_context(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            ast::ExprKind::Ite {
+                then, otherwise, ..
+            } => self.needs_context(then) || self.needs_context(otherwise),
+            _ => self.unknown_name(e),
+        }
+    }
+
+    /// The events that have a case named like `name` (`c01`, or a family `c` of
+    /// `c[0, 1]`).
+    pub(crate) fn events_with_case(&self, name: &str, family: bool) -> Vec<usize> {
+        let prefix = format!("{name}[");
+        (self.events.iter().enumerate())
+            .filter(|(_, d)| {
+                d.cases.iter().any(|c| {
+                    if family {
+                        c.starts_with(&prefix)
+                    } else {
+                        c == name
+                    }
+                })
+            })
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// The event whose cases the case names in `exprs` (their leaves that need a
+    /// context) are, as a placeholder of its sort, when exactly one event has them all.
+    /// Several: an error that names them; none: None (the names are reported unknown).
+    fn guessed_event(&mut self, exprs: &[&ast::Expr]) -> Result<Option<ir::Expr>, ()> {
+        fn leaves<'e>(l: &Lowerer, e: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
+            match &e.kind {
+                ast::ExprKind::Ite {
+                    then, otherwise, ..
+                } => {
+                    leaves(l, then, out);
+                    leaves(l, otherwise, out);
+                }
+                _ if l.unknown_name(e) => out.push(e),
+                _ => {}
+            }
+        }
+        let mut names = Vec::new();
+        for e in exprs {
+            leaves(self, e, &mut names);
+        }
+        let mut candidates: Option<Vec<usize>> = None;
+        for leaf in &names {
+            let found = match &leaf.kind {
+                ast::ExprKind::Name(n) => self.events_with_case(&n.name, false),
+                ast::ExprKind::Index { base, .. } => self.events_with_case(&base.name, true),
+                _ => continue,
+            };
+            candidates = Some(match candidates {
+                None => found,
+                Some(c) => c.into_iter().filter(|k| found.contains(k)).collect(),
+            });
+        }
+        let Some(candidates) = candidates else {
+            return Ok(None);
+        };
+        match candidates.as_slice() {
+            [k] => Ok(Some(ir::Expr {
+                kind: ir::ExprKind::Int(0),
+                ty: Ty::Enum(self.events[*k].sort),
+                span: exprs[0].span,
+            })),
+            [] => Ok(None),
+            several => {
+                let events: Vec<String> = several
+                    .iter()
+                    .map(|k| self.events[*k].name.clone())
+                    .collect();
+                let span = exprs[0].span.to(exprs[exprs.len() - 1].span);
+                let first = &self.events[several[0]].name;
+                self.error(
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "these cases are ambiguous: cases of the events {}",
+                            list(&events.iter().map(String::as_str).collect::<Vec<_>>())
+                        ),
+                    )
+                    .with_hint(format!(
+                        "compare them with the event meant, e.g. `{first} == …`"
+                    )),
+                );
+                Err(())
+            }
+        }
     }
 
     /// Whether `e` is a name (or a name with an index) that names nothing declared: a

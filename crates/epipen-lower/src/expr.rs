@@ -101,23 +101,7 @@ impl Lowerer {
                 cond,
                 then,
                 otherwise,
-            } => {
-                let cond = self.expr(cond, ctx);
-                let then = self.expr(then, ctx);
-                let otherwise = self.expr(otherwise, ctx);
-                let cond_ok = self.expect_opt(&cond, Ty::Bool);
-                let (cond, then, otherwise) = (cond?, then?, otherwise?);
-                if then.ty != otherwise.ty {
-                    let message = format!(
-                        "the branches of `if` have different types: {} and {}",
-                        self.ty_name(then.ty),
-                        self.ty_name(otherwise.ty)
-                    );
-                    self.error(Diagnostic::error(span, message));
-                    return None;
-                }
-                cond_ok.then(|| fold::ite(cond, then, otherwise, span))
-            }
+            } => self.ite(cond, then, otherwise, span, ctx, None),
             ExprKind::Tuple(items) => {
                 for item in items {
                     self.expr(item, ctx);
@@ -143,6 +127,48 @@ impl Lowerer {
                 body,
             } => self.aggregate(name, binders, guard.as_deref(), body, span, ctx),
         }
+    }
+
+    /// `if c then a else b`; `context`: what its value is compared with (a case name in
+    /// a branch is then one of that event's cases). Without one, a branch with a case
+    /// name takes the type of the other branch.
+    pub(super) fn ite(
+        &mut self,
+        cond: &ast::Expr,
+        then: &ast::Expr,
+        otherwise: &ast::Expr,
+        span: Span,
+        ctx: Ctx,
+        context: Option<&ir::Expr>,
+    ) -> Option<ir::Expr> {
+        let cond = self.expr(cond, ctx);
+        let (then, otherwise) = match context {
+            Some(_) => (
+                self.compared(then, context, ctx),
+                self.compared(otherwise, context, ctx),
+            ),
+            None if self.needs_context(then) && !self.needs_context(otherwise) => {
+                let otherwise = self.expr(otherwise, ctx);
+                (self.compared(then, otherwise.as_ref(), ctx), otherwise)
+            }
+            None => {
+                let then = self.expr(then, ctx);
+                let otherwise = self.compared(otherwise, then.as_ref(), ctx);
+                (then, otherwise)
+            }
+        };
+        let cond_ok = self.expect_opt(&cond, Ty::Bool);
+        let (cond, then, otherwise) = (cond?, then?, otherwise?);
+        if then.ty != otherwise.ty {
+            let message = format!(
+                "the branches of `if` have different types: {} and {}",
+                self.ty_name(then.ty),
+                self.ty_name(otherwise.ty)
+            );
+            self.error(Diagnostic::error(span, message));
+            return None;
+        }
+        cond_ok.then(|| fold::ite(cond, then, otherwise, span))
     }
 
     /// Reports `expr` unless it is an int; `op` names the operator for enums.
@@ -195,6 +221,7 @@ impl Lowerer {
             }),
             Some(Entity::Param(value)) => value.map(|v| int_lit(v, span)),
             Some(Entity::Failed) => None,
+            Some(Entity::Def(k)) => self.expand(k, None, span, ctx),
             Some(Entity::Event(id)) => Some(ir::Expr {
                 kind: ir::ExprKind::Latest(id),
                 ty: Ty::Enum(self.events[id.0].sort),
@@ -255,7 +282,24 @@ impl Lowerer {
                     candidates.extend(self.char_candidates());
                 }
                 let declare_with = if ctx.compile_time { "const" } else { "int" };
-                let hint = self.unknown_hint(name, &candidates, declare_with);
+                let events = self.events_with_case(&name.name, false);
+                let hint = match events.as_slice() {
+                    [] => self.unknown_hint(name, &candidates, declare_with),
+                    [k] => format!(
+                        "`{0}` is a case of the event `{1}`: compare it with the event, e.g. `{1} == {0}`",
+                        name.name, self.events[*k].name
+                    ),
+                    several => format!(
+                        "`{}` is a case of the events {}: compare it with the one meant",
+                        name.name,
+                        list(
+                            &several
+                                .iter()
+                                .map(|k| self.events[*k].name.as_str())
+                                .collect::<Vec<_>>()
+                        )
+                    ),
+                };
                 self.error(
                     Diagnostic::error(name.span, format!("unknown name `{}`", name.name))
                         .with_hint(hint),
@@ -549,6 +593,9 @@ impl Lowerer {
 
     fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
         let function = name.name.as_str();
+        if let Some(Entity::Def(k)) = self.names.get(function).copied() {
+            return self.expand(k, Some(args), span, ctx);
+        }
         if !FUNCTIONS.contains(&function) {
             let hint = match closest(function, FUNCTIONS.iter().copied()) {
                 Some(close) => format!("did you mean `{close}`?"),

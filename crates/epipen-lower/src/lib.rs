@@ -18,8 +18,10 @@
 //! built (an index out of range of an empty family). A statement that lowers to nothing
 //! without an error is a bug of epipen's, reported as an internal error.
 
+mod change;
 mod compile;
 mod decl;
+mod def;
 mod event;
 mod expr;
 mod fold;
@@ -115,6 +117,8 @@ enum Entity {
     Enum(EnumId),
     /// An event (declared by its first `event` statement).
     Event(EventId),
+    /// `def name(…) = …`: an index into the definitions.
+    Def(usize),
     /// A declaration that failed (a family of -1 members; already reported): its uses
     /// stay quiet.
     Failed,
@@ -238,6 +242,10 @@ struct Lowerer {
     repeat_rounds: Vec<u64>,
     /// How many occurrence constants the events so far allocated.
     occurrences_made: u64,
+    /// `def`s, in order.
+    defs: Vec<def::Def>,
+    /// The definitions being expanded, innermost last.
+    expansions: Vec<def::Expansion>,
 }
 
 impl Lowerer {
@@ -253,7 +261,7 @@ impl Lowerer {
                 StmtKind::Characters(decls) | StmtKind::Constants { names: decls, .. } => {
                     decls.iter().for_each(|d| declare(&d.name));
                 }
-                StmtKind::Const { name, .. } => declare(name),
+                StmtKind::Const { name, .. } | StmtKind::Def { name, .. } => declare(name),
                 StmtKind::Enum { name, variants } => {
                     declare(name);
                     variants.iter().for_each(&mut declare);
@@ -292,6 +300,8 @@ impl Lowerer {
             actual: None,
             repeat_rounds: Vec::new(),
             occurrences_made: 0,
+            defs: Vec::new(),
+            expansions: Vec::new(),
         }
     }
 
@@ -341,6 +351,11 @@ impl Lowerer {
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {
+        let diagnostic = if self.expansions.is_empty() {
+            diagnostic
+        } else {
+            self.relocated(diagnostic)
+        };
         self.reported += 1;
         let mut hasher = DefaultHasher::new();
         diagnostic.message.hash(&mut hasher);

@@ -227,6 +227,20 @@ impl Lowerer {
 
     /// `x[i]` where `x` is not a family (or unknown).
     pub(crate) fn not_a_family(&mut self, base: &Ident, index: &ast::Expr) {
+        let known = self.loop_var(&base.name).is_some() || self.names.contains_key(&base.name);
+        if !known && let [k] = self.events_with_case(&base.name, true).as_slice() {
+            // A case of an event where no event is expected.
+            let event = &self.events[*k].name;
+            let hint = format!(
+                "`{}[…]` are cases of the event `{event}`: compare one with the event, e.g. `{event} == {}[…]`",
+                base.name, base.name
+            );
+            self.error(
+                Diagnostic::error(base.span, format!("unknown name `{}`", base.name))
+                    .with_hint(hint),
+            );
+            return;
+        }
         // Check the index too, for its own mistakes.
         self.expr(index, Ctx::compile_time());
         let known = self.loop_var(&base.name).is_some() || self.names.contains_key(&base.name);

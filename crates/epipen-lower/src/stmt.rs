@@ -1,6 +1,6 @@
 //! Statements: each lowered in turn, loops unrolled, `if`s decided.
 
-use epipen_ir::{self as ir, CharId, CheckpointId, ConstId, Ty};
+use epipen_ir::{self as ir, CharId, CheckpointId, Ty};
 use epipen_syntax::ast::{self, Ident, StmtKind};
 use epipen_syntax::{Diagnostic, Span};
 
@@ -49,6 +49,7 @@ impl Lowerer {
                 | StmtKind::Constants { .. }
                 | StmtKind::Const { .. }
                 | StmtKind::Enum { .. }
+                | StmtKind::Def { .. }
         );
         if is_declaration && self.depth > 0 {
             self.error(
@@ -108,6 +109,21 @@ impl Lowerer {
             StmtKind::Enum { name, variants } => {
                 self.declare_enum(name, variants);
                 return;
+            }
+            StmtKind::Def { name, params, body } => {
+                self.define(name, params, body, stmt.span);
+                return;
+            }
+            StmtKind::Where(what) => {
+                let formula = self.expr(what, Ctx::storyteller());
+                self.formula(formula).map(|formula| {
+                    let text = self.namer().show(&formula, None);
+                    ir::StmtKind::Where {
+                        formula,
+                        text,
+                        limit: DEFAULT_WORLDS_LIMIT,
+                    }
+                })
             }
             StmtKind::Announce(what) => {
                 let formula = self.expr(what, Ctx::storyteller());
@@ -195,6 +211,15 @@ impl Lowerer {
                     }),
                 }
                 return;
+            }
+            StmtKind::Simultaneously(body) if Self::is_block_of_changes(&body.statements) => {
+                let mut acc = change::Gathered::default();
+                self.depth += 1;
+                self.gather_block(&body.statements, &mut acc);
+                self.depth -= 1;
+                (!acc.failed).then_some(ir::StmtKind::Assign {
+                    changes: acc.changes,
+                })
             }
             StmtKind::Simultaneously(body) => {
                 let mut inner = Vec::new();
@@ -289,27 +314,13 @@ impl Lowerer {
         targets: &[ast::Expr],
         values: &[ast::Expr],
     ) -> Option<ir::StmtKind> {
-        let mut changes: Vec<(ConstId, ir::Expr)> = Vec::with_capacity(targets.len());
-        let mut ok = true;
+        let mut acc = change::Gathered::default();
         for (target, value) in targets.iter().zip(values) {
-            match self.change(target, value) {
-                Some((c, value)) => {
-                    if changes.iter().any(|(d, _)| *d == c) {
-                        self.error(
-                            Diagnostic::error(
-                                target.span,
-                                format!("`{}` is changed twice", self.constants[c.0].name),
-                            )
-                            .with_hint("a constant gets one new value per change"),
-                        );
-                        ok = false;
-                    }
-                    changes.push((c, value));
-                }
-                None => ok = false,
-            }
+            self.gather_one(target, value, &mut acc);
         }
-        ok.then_some(ir::StmtKind::Assign { changes })
+        (!acc.failed).then_some(ir::StmtKind::Assign {
+            changes: acc.changes,
+        })
     }
 
     /// The speaker and formula of `A: φ` / `A reveals φ`.

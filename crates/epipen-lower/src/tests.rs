@@ -850,6 +850,11 @@ fn render(program: &ir::Program) -> Vec<String> {
                 }
                 ir::StmtKind::Actual(e) => format!("actual {}", program.show(e, None)),
                 ir::StmtKind::Check(e) => format!("check {}", program.show(e, None)),
+                ir::StmtKind::Where {
+                    formula,
+                    text,
+                    limit,
+                } => format!("where {} ({text}; {limit})", program.show(formula, None)),
                 ir::StmtKind::Assign { changes } => format!(
                     "{} := {}",
                     changes
@@ -2970,6 +2975,155 @@ fn messages_name_the_operator_and_the_reading() {
     );
 }
 
+// ----- loops in changes, definitions, `where`, case names by context -----
+
+#[test]
+fn loops_in_a_cases_then_list_unroll_into_one_simultaneous_change() {
+    let story = "const n = 3\ncharacters A\nbool s[n], t[n], done\n\
+                 event call {\n  c01 then for i in 0..n { s[i] := s[i] or t[i] }, done := true\n  \
+                 c02 then for i in 0..0 { s[i] := true }\n}";
+    assert_eq!(
+        rendered(story),
+        [
+            "event call (call)",
+            "  c01 then s[0] := s[0] or t[0], s[1] := s[1] or t[1], s[2] := s[2] or t[2], done := true",
+            "  c02",
+        ]
+    );
+    assert_eq!(
+        errors("bool s[2]\nevent e {\n  a then for i in 0..2 { s[0] := true }\n}"),
+        [("`s[0]` is changed twice".to_string(), "s[0]".to_string())]
+    );
+    assert_eq!(
+        errors("bool s[2]\nevent e {\n  a then for i in 0..3 { s[i] := true }\n}"),
+        [(
+            "index 2 is out of range: `s` has 2 members (0..1)".to_string(),
+            "i".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_simultaneously_block_of_changes_is_one_change() {
+    assert_eq!(
+        rendered(
+            "const n = 3\nbool s[n], t[n]\nint x\n\
+             simultaneously {\n  for i in 0..n { s[i] := t[i]\n  t[i] := s[i] }\n  \
+             if n > 2 { x := x + 1 } else { x := 0 }\n}"
+        ),
+        ["s[0], t[0], s[1], t[1], s[2], t[2], x := t[0], s[0], t[1], s[1], t[2], s[2], x + 1"]
+    );
+    // With an announcement, the block is one of announcements: the change is refused.
+    assert_eq!(
+        errors("bool p\nint x\nsimultaneously {\n  x := 1\n  announce p\n}"),
+        [(
+            "only announcements can be made simultaneously".to_string(),
+            "x := 1".to_string()
+        )]
+    );
+    assert_eq!(
+        errors("characters A\nbool p\nint x\nsimultaneously {\n  x := 1\n  A learns p\n}"),
+        [(
+            "a `simultaneously` block of changes holds only changes".to_string(),
+            "A learns p".to_string()
+        )]
+    );
+    assert_eq!(
+        errors("bool s[2]\nsimultaneously {\n  for i in 0..2 { s[1] := true }\n}"),
+        [("`s[1]` is changed twice".to_string(), "s[1]".to_string())]
+    );
+}
+
+#[test]
+fn definitions_expand_where_they_are_used() {
+    let story = "const n = 3\ncharacters P[n]\nbool s[n]\n\
+                 def known(a, k) = knows(a, s[k]) or knows(a, not s[k])\n\
+                 def all_known(a) = all(k in 0..n: known(a, k))\n\
+                 def some = any(i in 0..n: s[i])\n\
+                 for i in 0..2 { announce all_known(P[i]) or some() }\n\
+                 announce some";
+    assert_eq!(
+        rendered(story)[0],
+        "announce (knows(P[0], s[0]) or knows(P[0], not s[0])) and (knows(P[0], s[1]) or knows(P[0], not s[1])) \
+         and (knows(P[0], s[2]) or knows(P[0], not s[2])) or (s[0] or s[1] or s[2])"
+    );
+    assert_eq!(rendered(story)[2], "announce s[0] or s[1] or s[2]");
+    // Hygiene: the body's `i` is its own, not the loop's; an argument's `i` is the loop's.
+    assert_eq!(
+        rendered("bool s[3]\ndef f(k) = any(i in 0..2: s[i + k])\nfor i in 0..2 { announce f(i) }"),
+        ["announce s[0] or s[1]", "announce s[1] or s[2]"]
+    );
+    // A loop variable of the use is not seen by the body.
+    assert_eq!(
+        errors("bool s[3]\ndef f = s[i]\nfor i in 0..2 { announce f }"),
+        [("in `f`: unknown name `i`".to_string(), "f".to_string())]
+    );
+    // Compile-time uses.
+    assert_eq!(
+        rendered("bool s[4]\ndef half(m) = m / 2\nfor i in 0..half(4) { announce s[i] }"),
+        ["announce s[0]", "announce s[1]"]
+    );
+}
+
+#[test]
+fn definition_errors_are_located_at_the_use_and_the_definition() {
+    let src = "bool p\nint x\ndef f(i) = p and x\nannounce f(1)";
+    let diagnostics = compile(src).expect_err(src);
+    assert_eq!(diagnostics.len(), 1);
+    let d = &diagnostics[0];
+    assert_eq!(d.message, "in `f`: expected bool, found int");
+    assert_eq!(&src[d.span.start..d.span.end], "f(1)");
+    assert_eq!(d.notes.len(), 1);
+    assert_eq!(&src[d.notes[0].0.start..d.notes[0].0.end], "x");
+    assert_eq!(d.notes[0].1, "in the definition of `f`");
+    assert_eq!(
+        errors("bool p\ndef f(i) = p\nannounce f\nannounce f(1, 2)"),
+        [
+            ("`f` takes 1 argument, found 0".to_string(), "f".to_string()),
+            (
+                "`f` takes 1 argument, found 2".to_string(),
+                "f(1, 2)".to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        errors("bool p\ndef f(i) = f(i)\nannounce f(1)"),
+        [(
+            "in `f`: `f` is used inside its own definition".to_string(),
+            "f(1)".to_string()
+        )]
+    );
+    assert_eq!(
+        errors("bool p\ndef f(i, i) = p"),
+        [("parameter `i` is listed twice".to_string(), "i".to_string())]
+    );
+    assert_eq!(
+        errors("bool p\ndef p = true"),
+        [("`p` is already declared".to_string(), "p".to_string())]
+    );
+    assert_eq!(
+        errors("bool p\nif true { def f = p }"),
+        [(
+            "declarations must be at the top level of the story".to_string(),
+            "def f = p".to_string()
+        )]
+    );
+}
+
+#[test]
+fn where_lowers_with_its_text_and_limit() {
+    assert_eq!(
+        rendered(
+            "const n = 2\nbool s[n]\ndef any_s = any(i in 0..n: s[i])\nwhere any_s and not s[0]"
+        ),
+        ["where (s[0] or s[1]) and not s[0] ((s[0] or s[1]) and not s[0]; 10)"]
+    );
+    assert_eq!(
+        errors("int x\nwhere x + 1"),
+        [("expected bool, found int".to_string(), "x + 1".to_string())]
+    );
+}
+
 #[test]
 fn unrolled_statements_keep_their_loop_values() {
     let program = ok("characters A
@@ -2988,5 +3142,43 @@ for i in 0..2 {
         loops,
         [vec![], at(0, 1), at(0, 2), at(1, 0), at(1, 2)],
         "outside a loop no values; inside, the outermost first"
+    );
+}
+
+#[test]
+fn case_names_are_understood_wherever_their_event_is_expected() {
+    let story = "const n = 5\ncharacters A\nbool p\nint t\n\
+                 event call {\n  for i in 0..n { for j in i + 1..n { c[i, j] } }\n}\n";
+    let mut src = format!("{story}announce call == (if t == 0 then c[0, 4] else c[1, 2])");
+    assert_eq!(
+        rendered(&src).last().unwrap(),
+        "announce call == (if t == 0 then c[0, 4] else c[1, 2])"
+    );
+    src = format!("{story}announce (if p then c[0, 1] else call) == c[2, 3]");
+    assert_eq!(
+        rendered(&src).last().unwrap(),
+        "announce (if p then c[0, 1] else call) == c[2, 3]"
+    );
+    src = format!("{story}announce (if p then c[0, 1] else c[0, 2]) != c[2, 3]");
+    assert_eq!(
+        rendered(&src).last().unwrap(),
+        "announce (if p then c[0, 1] else c[0, 2]) != c[2, 3]"
+    );
+    assert_eq!(
+        errors(
+            "bool p\nevent e {\n  a\n  b\n}\nevent f {\n  a\n}\nannounce (if p then a else a) == a"
+        ),
+        [(
+            "these cases are ambiguous: cases of the events `e` and `f`".to_string(),
+            "(if p then a else a) == a".to_string()
+        )]
+    );
+    assert_eq!(
+        hints("bool p\nevent e {\n  a\n  b\n}\nannounce a"),
+        ["`a` is a case of the event `e`: compare it with the event, e.g. `e == a`"]
+    );
+    assert_eq!(
+        hints(&format!("{story}announce c[0, 1]")),
+        ["`c[…]` are cases of the event `call`: compare one with the event, e.g. `call == c[…]`"]
     );
 }

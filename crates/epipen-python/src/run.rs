@@ -150,6 +150,7 @@ pub(crate) struct CheckOut {
 
 /// Something the story printed (as `epipen run` prints it).
 pub(crate) enum EventOut {
+    /// A `worlds` statement's worlds, or a `where φ` statement's (`filter`: φ).
     Worlds {
         line: usize,
         worlds: Vec<Vec<Out>>,
@@ -157,6 +158,8 @@ pub(crate) enum EventOut {
         /// With no world: the line `epipen run` prints, naming the statement that left
         /// none.
         no_worlds: Option<String>,
+        /// A `where φ` statement's φ as written (None: a `worlds` statement).
+        filter: Option<String>,
     },
     Reveal {
         line: usize,
@@ -203,12 +206,14 @@ impl Events {
                 span,
                 set,
                 left_none,
+                filter,
             } => self.printed.push(EventOut::Worlds {
                 line: story.line(*span),
                 worlds: convert::worlds(program, &set.worlds),
                 complete: set.complete,
                 no_worlds: (set.worlds.is_empty() && set.complete)
                     .then(|| story.no_worlds_text(*left_none)),
+                filter: filter.clone(),
             }),
             Event::Reveal {
                 span,
@@ -366,16 +371,23 @@ fn py_events<'py>(py: Python<'py>, events: &[EventOut]) -> PyResult<Bound<'py, P
                 worlds,
                 complete,
                 no_worlds,
-            } => dict(
-                py,
-                vec![
-                    ("kind", any(py, "worlds")?),
+                filter,
+            } => {
+                let mut items = vec![
+                    (
+                        "kind",
+                        any(py, if filter.is_some() { "where" } else { "worlds" })?,
+                    ),
                     ("line", any(py, line)?),
-                    ("worlds", py_worlds(py, worlds)?.into_any()),
-                    ("complete", any(py, complete)?),
-                    ("no_worlds", any(py, no_worlds)?),
-                ],
-            )?,
+                ];
+                if let Some(formula) = filter {
+                    items.push(("formula", any(py, formula)?));
+                }
+                items.push(("worlds", py_worlds(py, worlds)?.into_any()));
+                items.push(("complete", any(py, complete)?));
+                items.push(("no_worlds", any(py, no_worlds)?));
+                dict(py, items)?
+            }
             EventOut::Reveal {
                 line,
                 round,

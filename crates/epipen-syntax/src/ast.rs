@@ -152,6 +152,15 @@ pub enum StmtKind {
     CheckActual(Expr),
     /// `Sally expects <expr>`: soft information (belief).
     Expects { who: Expr, what: Expr },
+    /// `def name(a, b) = <expr>` / `def name = <expr>`: a named formula or term,
+    /// expanded where it is used.
+    Def {
+        name: Ident,
+        params: Vec<Ident>,
+        body: Expr,
+    },
+    /// `where <expr>`: prints the worlds possible here where the formula holds.
+    Where(Expr),
     /// `event move { … }`: the event's name and the lines of its block.
     Event { name: Ident, body: Vec<EventItem> },
 }
@@ -171,7 +180,7 @@ pub enum EventItemKind {
     Case {
         name: CaseName,
         pre: Option<Expr>,
-        changes: Vec<(Expr, Expr)>,
+        changes: Vec<Change>,
     },
     /// `Anne sees moved | stayed`: the groups of cases `who` tells apart.
     Sees {
@@ -196,6 +205,21 @@ pub enum EventItemKind {
         cond: Expr,
         then: Vec<EventItem>,
         otherwise: Option<Vec<EventItem>>,
+    },
+}
+
+/// One item of a case's `then` list: `x := e`, or `for i in a..b { x[i] := e, … }`
+/// around more of them (unrolled; every value is read before any is written).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// `x := e` / `b[i] := e` (the target is a name or an index).
+    One { target: Expr, value: Expr },
+    /// `for i in lo..hi { … }`: the changes inside, once for each i.
+    For {
+        var: Ident,
+        range: Range,
+        body: Vec<Change>,
+        span: Span,
     },
 }
 

@@ -56,6 +56,8 @@ pub(crate) enum TokenKind {
     Event,
     Sees,
     Expects,
+    Def,
+    Where,
     // Punctuation and operators.
     LParen,
     RParen,
@@ -138,6 +140,8 @@ impl TokenKind {
                 | Event
                 | Sees
                 | Expects
+                | Def
+                | Where
         )
     }
 
@@ -148,7 +152,7 @@ impl TokenKind {
             And | Or | Arrow | DoubleArrow | Plus | Minus | Star | Slash | Percent | EqEq
             | NotEq | Lt | Le | Gt | Ge | Comma | In | Then | Else | If | Not | Colon
             | Announce | LParen | LBrace | LBlock | LBracket | DotDot | Until | Actual
-            | AssertAddsCk | Check | Assign | Bar | Sees | Expects => true,
+            | AssertAddsCk | Check | Assign | Bar | Sees | Expects | Where => true,
             Invalid { continues, .. } => *continues,
             _ => false,
         }
@@ -193,6 +197,8 @@ fn keyword(word: &str) -> Option<TokenKind> {
         "event" => Event,
         "sees" => Sees,
         "expects" => Expects,
+        "def" => Def,
+        "where" => Where,
         _ => return None,
     })
 }
@@ -389,7 +395,7 @@ fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
     match rest.first().map(|t| &t.kind) {
         Some(
             Characters | IntKw | BoolKw | Announce | Checkpoint | Worlds | Const | Enum | For
-            | Simultaneously | Actual | Repeat | AssertAddsCk | Check | Event,
+            | Simultaneously | Actual | Repeat | AssertAddsCk | Check | Event | Def | Where,
         ) => true,
         Some(RBrace) => in_block(stack),
         Some(Ident(_)) => matches!(

@@ -157,6 +157,21 @@ pub fn worlds_text(program: &Program, set: &WorldSet, more_hint: &str) -> String
     out
 }
 
+/// The worlds of a `where φ` statement (those possible there where φ holds), as
+/// [`worlds_text`] prints them, with a first line that says so.
+pub fn where_text(program: &Program, set: &WorldSet, more_hint: &str) -> String {
+    let text = worlds_text(program, set, more_hint);
+    let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
+    let n = set.worlds.len();
+    let first = match (set.complete, n) {
+        (true, 0) => "no possible world where it holds".to_string(),
+        (true, 1) => "1 possible world where it holds:".to_string(),
+        (true, _) => format!("{n} possible worlds where it holds:"),
+        (false, _) => format!("more than {n} possible worlds where it holds; the first {n}:"),
+    };
+    format!("{first}\n{rest}")
+}
+
 /// One world as a JSON object, keys in declaration order: `{"month": 7, "day": 16}`
 /// (enum values by name).
 pub fn world_json(program: &Program, world: &World) -> serde_json::Map<String, serde_json::Value> {

@@ -653,3 +653,30 @@ fn a_vacuous_check_and_the_statement_that_left_no_world() {
         ]
     );
 }
+
+/// A `where φ` statement is in the playground's trace, as `run --trace --json` gives it.
+#[test]
+fn a_where_statement_is_in_the_trace() {
+    let server = Server::start(&[]);
+    let answer = server.run(&json!({
+        "source": "bool p, q\ndef both = p and q\nwhere both or not p\n",
+        "name": "where.story",
+    }));
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    let wheres: Vec<&Value> = answer["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "where")
+        .collect();
+    assert_eq!(
+        wheres,
+        [&json!({
+            "kind": "where",
+            "line": 3,
+            "formula": "p and q or not p",
+            "worlds": [{"p": false, "q": false}, {"p": false, "q": true}, {"p": true, "q": true}],
+            "complete": true,
+        })]
+    );
+}

@@ -182,6 +182,46 @@ impl Printer<'_> {
         self.line(&format!("{} := {}", targets.join(", "), values.join(", ")));
     }
 
+    /// The items of a simultaneous change with loops (issue 27): with `pick` even, the
+    /// first of `written` inside a one-round `for`; with `pick % 4 == 0`, a `for` over
+    /// the family `b[n]` (when declared and not changed already) that negates every
+    /// member.
+    pub(super) fn looped_changes(&mut self, mut written: Vec<String>, pick: u8) -> Vec<String> {
+        // Not `i…`: the values, printed already, may hold aggregates over those.
+        let var = format!("u{}", self.scope.len() + 1);
+        if pick.is_multiple_of(2)
+            && let Some(first) = written.first_mut()
+        {
+            *first = format!("for {var} in 0..1 {{ {first} }}");
+            self.printed.constructs.insert("change: a for of one round");
+        }
+        let changes_b = written
+            .iter()
+            .any(|c| c.starts_with("b[") || c.contains("{ b["));
+        if pick.is_multiple_of(4) && self.d.fam_bool && !changes_b {
+            written.push(format!("for {var} in 0..n {{ b[{var}] := not b[{var}] }}"));
+            self.printed
+                .constructs
+                .insert("change: a for over a family");
+        }
+        written
+    }
+
+    /// `simultaneously { … }` of changes, one per line, with loops.
+    pub(super) fn sim_changes(&mut self, changes: &[(u8, Term)], pick: u8) {
+        let written = self.changes(changes);
+        let items = self.looped_changes(written, pick);
+        if items.is_empty() {
+            return;
+        }
+        self.changed(None, true, "simultaneously block of changes");
+        self.open("simultaneously {", "}");
+        for item in &items {
+            self.line(item);
+        }
+        self.close();
+    }
+
     /// `x, y := y, x` or `x, y, z := y, z, x` of constants of one type.
     pub(super) fn swap(&mut self, ty: u8, first: u8, count: u8, refused: Option<&'static str>) {
         let Some(picked) = self.swapped(ty, first, count, refused.is_some()) else {
@@ -475,7 +515,11 @@ impl Printer<'_> {
                     format!("{} := {}", names[1], names[0]),
                 ]
             }
-            None => self.changes(&case.changes),
+            None => {
+                let written = self.changes(&case.changes);
+                let pick = case.changes.first().map_or(1, |(t, _)| *t);
+                self.looped_changes(written, pick)
+            }
         };
         if !changes.is_empty() {
             out += &format!(" then {}", changes.join(", "));

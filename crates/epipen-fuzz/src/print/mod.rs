@@ -178,6 +178,7 @@ fn print_with(story: &Story, clamp: bool) -> Printed {
         runs: 1,
         surely: true,
         at_checkpoint: None,
+        defs: 0,
     };
     p.declarations();
     p.block(&story.pre, Where::top());
@@ -378,6 +379,8 @@ struct Printer<'a> {
     surely: bool,
     /// Inside `at(c, …)`: the checkpoint's index.
     at_checkpoint: Option<usize>,
+    /// How many `def`s are printed so far (they are named `w0`, `d1`, …).
+    defs: usize,
 }
 
 impl Printer<'_> {

@@ -92,6 +92,17 @@ impl Printer<'_> {
             }
             Stmt::Simultaneously(items) if !at.sim => {
                 self.open("simultaneously {", "}");
+                // A block of changes alone is one simultaneous change (issue 27): with an
+                // announcement first, a refused change stays refused.
+                let refused = |s: &Stmt| {
+                    matches!(
+                        s,
+                        Stmt::Assign(..) | Stmt::AssignMany(_) | Stmt::Swap(..) | Stmt::Event(_)
+                    )
+                };
+                if self.refuse && items.iter().any(refused) {
+                    self.line("announce true");
+                }
                 let inner = Where {
                     sim: true,
                     ..at.nested()
@@ -122,6 +133,33 @@ impl Printer<'_> {
                 self.assign(*target, value, None);
             }
             Stmt::AssignMany(changes) if !at.sim && !at.hint => self.assign_many(changes, None),
+            Stmt::SimChanges(changes, flip) if !at.sim && !at.hint => {
+                self.sim_changes(changes, *flip)
+            }
+            Stmt::Where(f, defined) if !at.sim => {
+                let f = self.bool_e(f, &Cx::public()).0;
+                if *defined && self.closers.is_empty() {
+                    let name = format!("w{}", self.defs);
+                    self.defs += 1;
+                    self.line(&format!("def {name} = {f}"));
+                    self.line(&format!("where {name}"));
+                    self.printed.constructs.insert("def without parameters");
+                } else {
+                    self.line(&format!("where {f}"));
+                }
+                self.printed.constructs.insert("where");
+            }
+            Stmt::Defined(f) if !at.sim && self.closers.is_empty() => {
+                let f = self.bool_e(f, &Cx::public()).0;
+                let name = format!("d{}", self.defs);
+                self.defs += 1;
+                self.line(&format!("def {name}(v_) = ({f}) == v_"));
+                self.printed.constructs.insert("def with a parameter");
+                self.truthful(
+                    &format!("announce {name}(true)"),
+                    &format!("announce {name}(false)"),
+                );
+            }
             Stmt::Swap(ty, first, count) if !at.sim && !at.hint => {
                 self.swap(*ty, *first, *count, None);
             }
@@ -167,6 +205,9 @@ impl Printer<'_> {
             | Stmt::Check(_)
             | Stmt::Assign(..)
             | Stmt::AssignMany(_)
+            | Stmt::SimChanges(..)
+            | Stmt::Where(..)
+            | Stmt::Defined(_)
             | Stmt::Swap(..)
             | Stmt::Event(_)
             | Stmt::LearnsWhether(..)

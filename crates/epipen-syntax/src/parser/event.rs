@@ -2,7 +2,7 @@
 //! and `for`/`if` around them).
 
 use crate::ast::{
-    Binder, CaseName, EventItem, EventItemKind, Expr, ExprKind, GroupItem, Ident, StmtKind,
+    Binder, CaseName, Change, EventItem, EventItemKind, Expr, ExprKind, GroupItem, Ident, StmtKind,
 };
 use crate::diagnostic::Diagnostic;
 use crate::lexer::TokenKind;
@@ -162,26 +162,7 @@ impl Parser<'_> {
         let mut changes = Vec::new();
         if self.at(&TokenKind::Then) {
             self.bump();
-            loop {
-                let target = self.change_target()?;
-                if !self.at(&TokenKind::Assign) {
-                    let tok = self.peek();
-                    let diag = if self.text(tok.span) == "=" {
-                        Diagnostic::error(tok.span, "expected `:=`, found `=`")
-                    } else {
-                        self.unexpected("`:=`")
-                    };
-                    return Err(
-                        diag.with_hint("a case's changes are written `then x := e, y := f`")
-                    );
-                }
-                self.bump();
-                changes.push((target, self.expr()?));
-                if !self.at(&TokenKind::Comma) {
-                    break;
-                }
-                self.bump();
-            }
+            changes = self.change_list(false)?;
         }
         let at_end = matches!(
             self.peek_kind(),
@@ -198,6 +179,81 @@ impl Parser<'_> {
             ));
         }
         Ok(EventItemKind::Case { name, pre, changes })
+    }
+
+    /// A comma list of changes: `x := e`, or `for i in a..b { … }` around more of them.
+    /// `braced`: inside the `{ … }` of such a `for`, where newlines separate items too.
+    fn change_list(&mut self, braced: bool) -> PResult<Vec<Change>> {
+        let mut changes = Vec::new();
+        loop {
+            if braced {
+                while self.at(&TokenKind::Newline) {
+                    self.bump();
+                }
+                if self.at(&TokenKind::RBlock) {
+                    break;
+                }
+            }
+            changes.push(self.change_item()?);
+            if self.at(&TokenKind::Comma) {
+                self.bump();
+            } else if !(braced && self.at(&TokenKind::Newline)) {
+                break;
+            }
+        }
+        Ok(changes)
+    }
+
+    /// One item of a `then` list.
+    fn change_item(&mut self) -> PResult<Change> {
+        if self.at(&TokenKind::For) {
+            let start = self.bump().span;
+            let var = self.name()?;
+            if !self.at(&TokenKind::In) {
+                return Err(self
+                    .unexpected(&format!("`in` after `for {}`", var.name))
+                    .with_hint(format!(
+                        "write `for {} in 0..n {{ x[{0}] := e }}`",
+                        var.name
+                    )));
+            }
+            self.bump();
+            let range = self.range()?;
+            if !self.at(&TokenKind::LBlock) {
+                return Err(self.unexpected("`{` after the range of `for`").with_hint(
+                    "the changes of a loop go in braces: `for i in 0..n { x[i] := e }`",
+                ));
+            }
+            let (open, body) = self.nested(|p| p.change_list(true))?;
+            let body = body?;
+            if !self.at(&TokenKind::RBlock) {
+                return Err(if self.at(&TokenKind::Eof) {
+                    unclosed(&open)
+                } else {
+                    self.unexpected("`,` or `}` after a change")
+                });
+            }
+            let end = self.bump().span;
+            return Ok(Change::For {
+                var,
+                range,
+                body,
+                span: start.to(end),
+            });
+        }
+        let target = self.change_target()?;
+        if !self.at(&TokenKind::Assign) {
+            let tok = self.peek();
+            let diag = if self.text(tok.span) == "=" {
+                Diagnostic::error(tok.span, "expected `:=`, found `=`")
+            } else {
+                self.unexpected("`:=`")
+            };
+            return Err(diag.with_hint("a case's changes are written `then x := e, y := f`"));
+        }
+        self.bump();
+        let value = self.expr()?;
+        Ok(Change::One { target, value })
     }
 
     /// What a case's change assigns: a constant's name or a family member.

@@ -364,6 +364,8 @@ impl Parser<'_> {
             | TokenKind::Repeat
             | TokenKind::Until
             | TokenKind::AssertAddsCk
+            | TokenKind::Def
+            | TokenKind::Where
             | TokenKind::Check => Err(self.keyword_hint(self.unexpected("an expression"))),
             _ => Err(self.unexpected("an expression")),
         }

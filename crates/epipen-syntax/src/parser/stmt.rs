@@ -108,6 +108,14 @@ impl Parser<'_> {
                 self.bump();
                 self.event()?
             }
+            TokenKind::Def => {
+                self.bump();
+                self.def()?
+            }
+            TokenKind::Where => {
+                self.bump();
+                StmtKind::Where(self.expr()?)
+            }
             TokenKind::Checkpoint => {
                 self.bump();
                 StmtKind::Checkpoint(self.name()?)
@@ -320,6 +328,61 @@ impl Parser<'_> {
         Ok(StmtKind::Const {
             name,
             value: self.expr()?,
+        })
+    }
+
+    /// `def name(a, b) = e` / `def name = e` after `def`.
+    pub(super) fn def(&mut self) -> PResult<StmtKind> {
+        if !matches!(self.peek_kind(), TokenKind::Ident(_)) {
+            let found = self.describe(self.peek());
+            let diag = Diagnostic::error(
+                self.peek().span,
+                format!("expected a name after `def`, found {found}"),
+            );
+            return Err(self.keyword_hint(
+                diag.with_hint("write e.g. `def safe(i) = not muddy[i]` or `def done = x > 3`"),
+            ));
+        }
+        let name = self.name()?;
+        let mut params = Vec::new();
+        if self.at(&TokenKind::LParen) {
+            let open = self.bump();
+            while !self.at(&TokenKind::RParen) {
+                if !matches!(self.peek_kind(), TokenKind::Ident(_)) {
+                    if self.at_line_end() {
+                        return Err(unclosed(&open));
+                    }
+                    return Err(self
+                        .unexpected("a parameter's name")
+                        .with_hint(format!("write e.g. `def {}(i, j) = …`", name.name)));
+                }
+                params.push(self.name()?);
+                if self.at(&TokenKind::Comma) {
+                    self.bump();
+                } else if !self.at(&TokenKind::RParen) {
+                    return Err(self.unexpected("`,` or `)` after a parameter"));
+                }
+            }
+            self.bump();
+        }
+        let tok = self.peek();
+        let is_assign = matches!(tok.kind, TokenKind::Invalid { .. }) && self.text(tok.span) == "=";
+        if !is_assign {
+            let diag = Diagnostic::error(
+                tok.span,
+                format!(
+                    "expected `=` after `def {}`, found {}",
+                    name.name,
+                    self.describe(tok)
+                ),
+            );
+            return Err(diag.with_hint(format!("write `def {}(i) = …`", name.name)));
+        }
+        self.bump();
+        Ok(StmtKind::Def {
+            name,
+            params,
+            body: self.expr()?,
         })
     }
 

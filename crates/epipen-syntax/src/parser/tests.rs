@@ -1,7 +1,8 @@
 use super::super::{diagnostic::line_col, parse};
 use super::*;
 use crate::ast::{
-    Block, CaseName, Decl, EventItem, EventItemKind, Expr, ExprKind, GroupItem, Range, SortName,
+    Block, CaseName, Change, Decl, EventItem, EventItemKind, Expr, ExprKind, GroupItem, Range,
+    SortName,
     Stmt, StmtKind, Story, UnOp,
 };
 use crate::diagnostic::Diagnostic;
@@ -150,6 +151,11 @@ fn show_stmt(s: &Stmt) -> String {
             s
         }
         StmtKind::Simultaneously(b) => format!("simultaneously {}", show_block(b)),
+        StmtKind::Def { name, params, body } => {
+            let params: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+            format!("def {}({}) = {}", name.name, params.join(", "), show(body))
+        }
+        StmtKind::Where(e) => format!("where {}", show(e)),
         StmtKind::Actual(e) => format!("actual {}", show(e)),
         StmtKind::Repeat { max, body, until } => format!(
             "repeat max {} {} until {}",
@@ -220,6 +226,25 @@ fn show_groups(groups: &[Vec<GroupItem>], separator: &str) -> String {
         .join(separator)
 }
 
+fn show_changes(changes: &[Change]) -> String {
+    let cs: Vec<String> = changes
+        .iter()
+        .map(|c| match c {
+            Change::One { target, value } => format!("{} := {}", show(target), show(value)),
+            Change::For {
+                var, range, body, ..
+            } => format!(
+                "for {} in {}..{} {{ {} }}",
+                var.name,
+                show(&range.lo),
+                show(&range.hi),
+                show_changes(body)
+            ),
+        })
+        .collect();
+    cs.join(", ")
+}
+
 fn show_event(items: &[EventItem]) -> String {
     let lines: Vec<String> = items
         .iter()
@@ -230,11 +255,7 @@ fn show_event(items: &[EventItem]) -> String {
                     s.push_str(&format!(" if {}", show(pre)));
                 }
                 if !changes.is_empty() {
-                    let cs: Vec<String> = changes
-                        .iter()
-                        .map(|(t, v)| format!("{} := {}", show(t), show(v)))
-                        .collect();
-                    s.push_str(&format!(" then {}", cs.join(", ")));
+                    s.push_str(&format!(" then {}", show_changes(changes)));
                 }
                 s
             }
@@ -1664,6 +1685,14 @@ fn events() {
                 "event e {a then x := 1, (index b 0) := 2, y := 3; c if p then x := 2}",
                 "x, y := 1, 2",
                 "x, y := 1, 2",
+            ],
+        ),
+        (
+            "event e {\n  a then for i in 0..n { s[i] := s[i] or t[i] }, x := 1\n  \
+             b then y := 2, for i in 0..2 {\n    for j in 0..2 { s[j] := true }\n    t[i] := false\n  }\n}",
+            &[
+                "event e {a then for i in 0..n { (index s i) := (or (index s i) (index t i)) }, x := 1; \
+                 b then y := 2, for i in 0..2 { for j in 0..2 { (index s j) := true }, (index t i) := false }}",
             ],
         ),
         (

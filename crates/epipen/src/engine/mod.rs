@@ -92,12 +92,15 @@ pub struct Options {
 /// Something the run reports, in story order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// A `worlds` statement's worlds; when there are none, the first statement after
-    /// which none was possible.
+    /// A `worlds` statement's worlds, or (with a `filter`, φ as written) those of a
+    /// `where φ` statement: the worlds possible there where φ holds. When there are
+    /// none, `left_none` is the first statement after which no world was possible (None
+    /// when some world is possible).
     Worlds {
         span: Span,
         set: WorldSet,
         left_none: Option<Span>,
+        filter: Option<String>,
     },
     /// `A reveals φ`: what A announced (φ, or `not φ` when `holds` is false), in the
     /// given round of the innermost `repeat`.

@@ -187,6 +187,7 @@ pub(super) fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), E
         | StmtKind::Actual(e)
         | StmtKind::Check(e)
         | StmtKind::CheckActual(e)
+        | StmtKind::Where { formula: e, .. }
         | StmtKind::Reveal { formula: e, .. } => check(e, saved),
         StmtKind::Assign { .. } | StmtKind::Event(_) | StmtKind::Expects { .. } => {
             s.each_expr(&mut |e| check(e, saved))

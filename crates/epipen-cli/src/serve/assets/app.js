@@ -8,7 +8,7 @@ const SVG = "http://www.w3.org/2000/svg";
 
 const KEYWORDS = new Set(("characters int bool announce learns checkpoint worlds true false " +
   "not and or if then else in const enum for simultaneously actual reveals repeat until " +
-  "assert_adds_ck check max event sees expects").split(" "));
+  "assert_adds_ck check max event sees expects def where").split(" "));
 const FUNCTIONS = new Set(("knows knows_value believes believes_value at all any sum count " +
   "distinct abs min max sample everyone_knows common_knowledge distributed_knowledge each").split(" "));
 // Distinct colours for the characters' edges, in declaration order.
@@ -439,6 +439,10 @@ function showTrace(trace) {
     } else if (item.kind === "hint" && item.vacuous) {
       li.classList.add("event", "vacuous");
       li.textContent = `line ${item.line}: hint vacuous: ${vacuousText(item.left_none)}`;
+    } else if (item.kind === "where") {
+      li.classList.add("event");
+      li.append(`line ${item.line}: where ${item.formula} — ${item.worlds.length}${item.complete ? "" : "+"}`);
+      li.append(worldList(item.worlds));
     } else if (item.kind === "hint") {
       li.classList.add("event");
       li.textContent = `line ${item.line}: hint taken on trust`;

@@ -451,6 +451,26 @@ impl<B: Backend> Driver<B> {
                         span: stmt.span,
                         set,
                         left_none,
+                        filter: None,
+                    });
+                }
+            }
+            StmtKind::Where {
+                formula,
+                text,
+                limit,
+            } => {
+                if !self.options.skip_worlds_statements {
+                    let set = self.worlds_where(formula, *limit).at(stmt.span)?;
+                    let left_none = match set.worlds.is_empty() && set.complete {
+                        true => self.find_emptied().at(stmt.span)?,
+                        false => None,
+                    };
+                    sink(Event::Worlds {
+                        span: stmt.span,
+                        set,
+                        left_none,
+                        filter: Some(text.clone()),
                     });
                 }
             }
@@ -690,6 +710,17 @@ impl<B: Backend> Driver<B> {
         let state = self.state.clone();
         let set = self.backend.worlds(&state, limit)?;
         self.shown_set(set)
+    }
+
+    /// `where φ`: the worlds possible now where φ holds, at most `limit`; κ does not
+    /// change.
+    fn worlds_where(&mut self, phi: &Expr, limit: u64) -> Result<WorldSet, Failure> {
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        let state = self.state.clone();
+        let set = self.formula(phi, &state)?;
+        let kept = self.backend.restrict(&state, set, false)?;
+        let found = self.backend.worlds(&kept, limit)?;
+        Ok(self.shown_set(found)?)
     }
 
     /// The state saved at `checkpoint` (None: the current state); a story error when the
