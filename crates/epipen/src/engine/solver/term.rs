@@ -317,6 +317,23 @@ impl Term {
         self.any_node(|t| t.kind() == AstKind::Quantifier)
     }
 
+    /// Whether the term divides or takes the modulus by a non-zero literal (outside
+    /// quantifiers).
+    pub fn has_division(&self) -> bool {
+        self.any_node(|t| {
+            t.kind() == AstKind::App
+                && matches!(t.decl().kind(), DeclKind::Idiv | DeclKind::Mod)
+                && Term(t.clone()).is_int_application_by_literal()
+        })
+    }
+
+    fn is_int_application_by_literal(&self) -> bool {
+        self.0
+            .children()
+            .get(1)
+            .is_some_and(|k| k.kind() == AstKind::Numeral)
+    }
+
     /// Whether the term multiplies, divides or takes the modulus of two non-literals,
     /// which puts it outside linear integer arithmetic (where `qe` is complete).
     pub fn is_nonlinear(&self) -> bool {
