@@ -996,7 +996,7 @@ fn agreement_pass(strategy: Strategy, timeout: Duration) -> Pass {
         };
         let report = match solved {
             Ok(set) if set.complete && set.worlds == expected => None,
-            Err(Failure::Solver(SolverError::Timeout)) if strategy == Strategy::Symbolic => {
+            Err(Failure::Solver(e)) if e.is_timeout() && strategy == Strategy::Symbolic => {
                 pass.timeouts += 1;
                 None
             }

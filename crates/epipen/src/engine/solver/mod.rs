@@ -161,6 +161,32 @@ impl Z3 {
         }
     }
 
+    /// Whether some world satisfies `formula`, asked for at most `budget` (None when
+    /// the solver cannot tell within it; the run's deadline still stops the run).
+    pub fn is_sat_within(
+        &self,
+        formula: &Term,
+        budget: Duration,
+    ) -> Result<Option<bool>, SolverError> {
+        let left = self.remaining()?.map_or(budget, |left| left.min(budget));
+        let s = self.solver_for(formula)?;
+        let mut p = Params::new();
+        p.set_u32(
+            "timeout",
+            left.as_millis().clamp(1, u32::MAX as u128) as u32,
+        );
+        s.set_params(&p);
+        s.assert(b(formula));
+        match s.check() {
+            SatResult::Sat => Ok(Some(true)),
+            SatResult::Unsat => Ok(Some(false)),
+            SatResult::Unknown => {
+                self.remaining()?;
+                Ok(None)
+            }
+        }
+    }
+
     /// Quantifier elimination followed by simplification, on a formula with `divisions`
     /// by literals or not. Checks the result really is quantifier-free.
     pub fn eliminate_quantifiers(
