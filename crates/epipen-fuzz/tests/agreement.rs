@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use epipen::engine::{SolverError, Strategy, error::Failure};
+use epipen::engine::{Strategy, error::Failure};
 use epipen::ir::{ExprKind, StmtKind, Ty};
 use epipen::worlds::{Value, World};
 use epipen_bruteforce::{self as bruteforce, Domain};
