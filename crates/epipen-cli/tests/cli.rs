@@ -31,6 +31,8 @@ mod syntax;
 mod trace;
 #[path = "cli/trust.rs"]
 mod trust;
+#[path = "cli/unbounded.rs"]
+mod unbounded;
 
 use std::path::Path;
 use std::process::Command;
@@ -291,17 +293,39 @@ fn nonlinear_knowledge_over_infinite_worlds_fails_clearly() {
     let out = epipen(&["worlds", &story]);
     assert_eq!(out.code, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr.starts_with(&format!(
-            "{story}:4:1: error: solver failure: quantifier elimination cannot handle this statement"
-        )),
-        "{}",
-        out.stderr
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{story}:4:1: error: solver failure: quantifier elimination cannot handle `x * y` \
+             (non-linear arithmetic), and the possible worlds are not finitely many (`x`, `y` \
+             are unbounded), so the finite-domain route is closed too; bound every constant in \
+             an announcement, e.g. `announce x >= 0 and x <= 100`\n  |\n4 | P: knows_value(x)\n  \
+             | ^^^^^^^^^^^^^^^^^\n"
+        )
     );
-    assert!(
-        out.stderr.contains("bound every constant"),
-        "{}",
-        out.stderr
+}
+
+#[test]
+fn the_nonlinear_refusal_names_the_product_the_story_wrote() {
+    // A story without x or y: the message speaks of its own product and constants.
+    let story = story_file(
+        "nonlinear-own-names.story",
+        "characters Friend\nint a, b, n\nannounce a >= 1 and b >= 1 and n >= 0\n\
+         Friend learns a * b + n\nFriend: knows_value(a)\n",
+    );
+    let out = epipen(&["worlds", &story]);
+    assert_eq!(out.code, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
+    assert_eq!(
+        out.stderr.lines().next(),
+        Some(
+            format!(
+                "{story}:5:1: error: solver failure: quantifier elimination cannot handle `a * b` \
+                 (non-linear arithmetic), and the possible worlds are not finitely many (`a`, `b`, \
+                 `n` are unbounded), so the finite-domain route is closed too; bound every \
+                 constant in an announcement, e.g. `announce a >= 0 and a <= 100`"
+            )
+            .as_str()
+        )
     );
 }
 

@@ -315,7 +315,7 @@ fn partitions(model: &Model) -> String {
 
 fn solver_end(e: SolverError) -> End {
     match e {
-        SolverError::Timeout => End::Timeout,
+        SolverError::Timeout | SolverError::QeTimeout(_) => End::Timeout,
         e => End::Solver(e.to_string()),
     }
 }

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use epipen::engine::{SolverError, Strategy, error::Failure};
+use epipen::engine::{Strategy, error::Failure};
 use epipen::ir::{ExprKind, StmtKind, Ty};
 use epipen::worlds::{Value, World};
 use epipen_bruteforce::{self as bruteforce, Domain};
@@ -337,7 +337,19 @@ fn arithmetic_story(rng: &mut Rng) -> Story {
     writeln!(text, "P learns {product}").unwrap();
     let d_learns = rng.chance(50);
     if d_learns {
-        let what = *rng.pick(&["y - x", "x % 3", "x / 2", "(x - y) % 3", "y / (x - 1)"]);
+        // Divisions by literals up to 64 (issue 32: quantifier elimination purifies and
+        // projects them), by a non-literal now and then.
+        let k = *rng.pick(&[2, 3, 5, 7, 12, 16, 64]);
+        let what = rng
+            .pick(&[
+                "y - x".to_string(),
+                format!("x % {k}"),
+                format!("x / {k}"),
+                format!("(x - y) % {k}"),
+                format!("(x + y) / {k}"),
+                "y / (x - 1)".to_string(),
+            ])
+            .clone();
         writeln!(text, "D learns {what}").unwrap();
     }
     let tuple = vars.join(", ");
@@ -375,6 +387,10 @@ fn arithmetic_statement(rng: &mut Rng, at_ok: bool, tuple: &str, hi: i64) -> Str
         atoms.push(format!("not at(start, knows_value({y}, {tuple}))"));
     }
     match rng.range(0, 9) {
+        0 if rng.chance(30) => {
+            let m = *rng.pick(&[2, 3, 4, 16, 64]);
+            format!("announce (x + y) % {m} != {}", rng.range(0, m - 1))
+        }
         0 => format!("announce x != {k}"),
         1 => format!("announce not knows_value({y}, {tuple})"),
         2 if at_ok => format!("announce at(start, not knows_value({x}, {tuple})) or x + y > {k}"),
@@ -996,7 +1012,7 @@ fn agreement_pass(strategy: Strategy, timeout: Duration) -> Pass {
         };
         let report = match solved {
             Ok(set) if set.complete && set.worlds == expected => None,
-            Err(Failure::Solver(SolverError::Timeout)) if strategy == Strategy::Symbolic => {
+            Err(Failure::Solver(e)) if e.is_timeout() && strategy == Strategy::Symbolic => {
                 pass.timeouts += 1;
                 None
             }

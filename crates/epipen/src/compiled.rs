@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options, SolverError};
+use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options};
 use crate::explore::graph::GRAPH_CAP;
 use crate::explore::trace::{Fates, Place, TraceStep, Tracer, asked_beliefs};
 use crate::ir::{CheckpointId, Program, Stmt, StmtKind};
@@ -593,7 +593,7 @@ impl CompiledStory {
         let d = Diagnostic::error(e.span, e.error.to_string());
         let render = |d: Diagnostic| d.render(&self.path, &self.source);
         match &e.error {
-            EngineFailure::Solver(SolverError::Timeout) => {
+            EngineFailure::Solver(s) if s.is_timeout() => {
                 Failure::Solver(render(d.with_hint(TIMEOUT_HINT)))
             }
             EngineFailure::Solver(_) => Failure::Solver(render(d)),

@@ -10,6 +10,9 @@ use crate::worlds::{self, Value, World};
 pub enum SolverError {
     /// The run's `--timeout` ran out.
     Timeout,
+    /// The run's `--timeout` ran out while Z3 eliminated the quantifiers of a knowledge
+    /// operator: whose knowledge, and over which divisions (the usual cause).
+    QeTimeout(String),
     /// The run was cancelled ([`Options::cancel`](crate::engine::Options::cancel)).
     Interrupted,
     /// Z3 hit a resource or memory limit.
@@ -22,6 +25,11 @@ pub enum SolverError {
 }
 
 impl SolverError {
+    /// Whether the run's `--timeout` ran out (anywhere, or in quantifier elimination).
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, SolverError::Timeout | SolverError::QeTimeout(_))
+    }
+
     /// What a backend answers for an event's name, which the driver replaces by the
     /// occurrence of its latest execution before any backend sees it (a bug otherwise).
     pub(crate) fn unresolved_event() -> SolverError {
@@ -37,6 +45,10 @@ impl std::fmt::Display for SolverError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SolverError::Timeout => write!(f, "the solver ran out of time (timeout)"),
+            SolverError::QeTimeout(m) => write!(
+                f,
+                "the solver ran out of time (timeout) eliminating the quantifiers of {m}"
+            ),
             SolverError::Interrupted => write!(f, "the run was interrupted"),
             SolverError::ResourceLimit(r) => write!(f, "the solver hit a resource limit ({r})"),
             SolverError::Unknown(r) => write!(f, "the solver answered unknown ({r})"),

@@ -317,10 +317,106 @@ impl Term {
         self.any_node(|t| t.kind() == AstKind::Quantifier)
     }
 
+    /// Whether the term divides or takes the modulus by a non-zero literal (outside
+    /// quantifiers).
+    pub fn has_division(&self) -> bool {
+        self.any_node(|t| {
+            t.kind() == AstKind::App
+                && matches!(t.decl().kind(), DeclKind::Idiv | DeclKind::Mod)
+                && Term(t.clone()).is_int_application_by_literal()
+        })
+    }
+
+    fn is_int_application_by_literal(&self) -> bool {
+        self.0
+            .children()
+            .get(1)
+            .is_some_and(|k| k.kind() == AstKind::Numeral)
+    }
+
+    /// The first subterm that puts the term outside linear integer arithmetic (see
+    /// [`Term::is_nonlinear`]), e.g. `x * y`.
+    pub fn nonlinear_part(&self) -> Option<Term> {
+        let mut found = None;
+        self.any_node(|t| {
+            let hit = Term(t.clone()).is_nonlinear_node();
+            if hit {
+                found = Some(Term(t.clone()));
+            }
+            hit
+        });
+        found
+    }
+
+    /// Every division or modulus by a literal whose dividend mentions one of `vars`,
+    /// each once, in order of first appearance (outside quantifiers).
+    pub fn divisions_over(&self, vars: &[Term]) -> Vec<Term> {
+        let mut out: Vec<Term> = Vec::new();
+        self.any_node(|t| {
+            if t.kind() == AstKind::App
+                && matches!(t.decl().kind(), DeclKind::Idiv | DeclKind::Mod)
+                && Term(t.clone()).is_int_application_by_literal()
+                && Term(t.children()[0].clone()).any_node(|n| vars.iter().any(|v| v.0 == *n))
+                && !out.iter().any(|o| o.0 == *t)
+            {
+                out.push(Term(t.clone()));
+            }
+            false
+        });
+        out
+    }
+
+    /// The term written as a story writes it (`n % 11`, `x * y + 1`), bound copies of a
+    /// constant (`n'!3`) under the constant's name; Z3's text for anything else.
+    pub fn story_text(&self) -> String {
+        let t = &self.0;
+        match t.kind() {
+            AstKind::Numeral => i(self)
+                .as_i64()
+                .map_or_else(|| t.to_string(), |n| n.to_string()),
+            AstKind::App if t.children().is_empty() => {
+                let name = t.decl().name();
+                name.split('\'').next().unwrap_or(&name).to_string()
+            }
+            AstKind::App => {
+                let args: Vec<Term> = t.children().into_iter().map(Term).collect();
+                let operand = |a: &Term| {
+                    let text = a.story_text();
+                    if a.0.kind() == AstKind::App && !a.0.children().is_empty() {
+                        format!("({text})")
+                    } else {
+                        text
+                    }
+                };
+                let infix = |op: &str| {
+                    args.iter()
+                        .map(operand)
+                        .collect::<Vec<_>>()
+                        .join(&format!(" {op} "))
+                };
+                match t.decl().kind() {
+                    DeclKind::Add => infix("+"),
+                    DeclKind::Sub => infix("-"),
+                    DeclKind::Mul => infix("*"),
+                    DeclKind::Idiv => infix("/"),
+                    DeclKind::Mod => infix("%"),
+                    DeclKind::Uminus if args.len() == 1 => format!("-{}", operand(&args[0])),
+                    _ => t.to_string(),
+                }
+            }
+            _ => t.to_string(),
+        }
+    }
+
     /// Whether the term multiplies, divides or takes the modulus of two non-literals,
     /// which puts it outside linear integer arithmetic (where `qe` is complete).
     pub fn is_nonlinear(&self) -> bool {
-        self.any_node(|t| {
+        self.any_node(|t| Term(t.clone()).is_nonlinear_node())
+    }
+
+    fn is_nonlinear_node(&self) -> bool {
+        let t = &self.0;
+        {
             if t.kind() != AstKind::App {
                 return false;
             }
@@ -335,7 +431,7 @@ impl Term {
                 DeclKind::Power => true,
                 _ => false,
             }
-        })
+        }
     }
 
     /// The term's atoms: its maximal boolean subterms that are not boolean connectives
@@ -378,7 +474,7 @@ impl Term {
         atoms
     }
 
-    pub(super) fn any_node(&self, pred: impl Fn(&Dynamic) -> bool) -> bool {
+    pub(super) fn any_node(&self, mut pred: impl FnMut(&Dynamic) -> bool) -> bool {
         let mut seen = HashSet::new();
         let mut stack = vec![self.0.clone()];
         while let Some(t) = stack.pop() {

@@ -11,6 +11,9 @@ use crate::worlds::Value;
 
 /// Above this many worlds the finite-domain route gives up.
 const FINITE_CAP: usize = 200_000;
+/// How long the error of a closed finite-domain route looks for each constant that is
+/// unbounded, when κ is non-linear.
+const UNBOUNDED_BUDGET: std::time::Duration = std::time::Duration::from_millis(300);
 /// The largest box of int values the finite-domain route scans point by point.
 const BOX_CAP: u128 = 4_000_000;
 
@@ -20,16 +23,62 @@ const FINITE_CACHE_ENTRIES: usize = 4;
 
 impl Z3Backend {
     /// Every world of κ in `state`, when there are finitely many (else the error that
-    /// says the finite-domain route is closed).
-    pub(super) fn finite_worlds(&mut self, state: &State) -> Result<WorldList, SolverError> {
-        self.small_worlds(state, FINITE_CAP)?.ok_or_else(|| {
-            SolverError::Unsupported(
-                "quantifier elimination cannot handle this statement (non-linear arithmetic such as x * y), \
-                 and the possible worlds are not finitely many, so the finite-domain route is closed too; \
-                 bound every constant in an announcement, e.g. `announce x >= 0 and x <= 100`"
-                    .into(),
-            )
-        })
+    /// says the finite-domain route is closed, after quantifier elimination could not
+    /// handle what `closed_because` names, and which constants are unbounded).
+    pub(super) fn finite_worlds(
+        &mut self,
+        state: &State,
+        closed_because: &str,
+    ) -> Result<WorldList, SolverError> {
+        if let Some(worlds) = self.small_worlds(state, FINITE_CAP)? {
+            return Ok(worlds);
+        }
+        let kappa = self.kappa_of(state);
+        // Z3's optimizer proves a constant unbounded in linear arithmetic; with products
+        // it can stall, and a value beyond the 64-bit integers (found within a short
+        // budget) is the sign instead.
+        let mut unbounded = Vec::new();
+        let nonlinear = kappa.is_nonlinear();
+        for v in self.int_vars() {
+            let beyond = Term::or(&[v.lt(&Term::int(i64::MIN)), Term::int(i64::MAX).lt(v)]);
+            let shown = if nonlinear {
+                let with = Term::and(&[kappa.clone(), beyond]);
+                self.z3.is_sat_within(&with, UNBOUNDED_BUDGET)? == Some(true)
+            } else {
+                self.z3.unbounded(&kappa, v)?
+            };
+            if shown {
+                unbounded.push(v.story_text());
+            }
+        }
+        let (why, example) = match unbounded.as_slice() {
+            [] => (
+                format!("the possible worlds are more than {FINITE_CAP} or not finitely many"),
+                self.int_vars()
+                    .next()
+                    .map_or_else(|| "x".to_string(), Term::story_text),
+            ),
+            [one] => (
+                format!("the possible worlds are not finitely many (`{one}` is unbounded)"),
+                one.clone(),
+            ),
+            [first, ..] => (
+                format!(
+                    "the possible worlds are not finitely many ({} are unbounded)",
+                    unbounded
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                first.clone(),
+            ),
+        };
+        Err(SolverError::Unsupported(format!(
+            "quantifier elimination cannot handle {closed_because}, and {why}, so the \
+             finite-domain route is closed too; bound every constant in an announcement, \
+             e.g. `announce {example} >= 0 and {example} <= 100`"
+        )))
     }
 
     /// κ's worlds in `state` when they are finitely many and at most `cap` of them are

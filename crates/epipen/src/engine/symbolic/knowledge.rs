@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Goal, Learned, State, Z3Backend};
+use super::{Goal, Learned, SHRINK_ABOVE, SHRINK_MAX_CUBES, State, Z3Backend};
 use crate::engine::solver::{Eliminated, Term};
 use crate::engine::{SolverError, Strategy};
 use crate::ir::arith::Integer;
@@ -143,7 +143,8 @@ impl Z3Backend {
         state: &State,
         goal: Goal,
     ) -> Result<Term, SolverError> {
-        self.knows_seeing(&state.learned[agent.0], state, goal)
+        let whose = format!("{}'s knowledge", self.program.characters[agent.0].name);
+        self.knows_seeing(&state.learned[agent.0], state, goal, &whose)
     }
 
     /// Group knowledge of `agents` of φ in `state`. Common knowledge iterates
@@ -163,13 +164,31 @@ impl Z3Backend {
                     .iter()
                     .flat_map(|a| state.learned[a.0].iter().cloned())
                     .collect();
-                self.knows_seeing(&learned, state, Goal::That(phi))
+                let names: Vec<&str> = agents
+                    .iter()
+                    .map(|a| self.program.characters[a.0].name.as_str())
+                    .collect();
+                let whose = format!("the distributed knowledge of {}", names.join(", "));
+                self.knows_seeing(&learned, state, Goal::That(phi), &whose)
             }
             GroupOp::Common => {
                 let mut x = Term::bool(true);
-                for _ in 0..COMMON_ROUNDS {
-                    let next =
+                for round in 1..=COMMON_ROUNDS {
+                    let mut next =
                         self.everyone(agents, state, &Term::and(&[phi.clone(), x.clone()]))?;
+                    // Over infinitely many worlds each round quantifies the last one's
+                    // formula again: shrunk under κ, the iterates of the consecutive
+                    // numbers stay a few atoms (else 12,000 nodes by round 27).
+                    let size = next.dag_size();
+                    if state.worlds.is_none()
+                        && size > SHRINK_ABOVE
+                        && let Some(smaller) =
+                            self.z3.shrink(&state.kappa, &next, SHRINK_MAX_CUBES)?
+                        && smaller.dag_size() < size
+                    {
+                        next = smaller;
+                    }
+                    tracing::debug!(round, nodes = next.dag_size(), "common knowledge");
                     let differ = Term::and(&[self.kappa_of(state), next.iff(&x).not()]);
                     if !self.z3.is_sat(&differ)? {
                         return Ok(next);
@@ -198,22 +217,26 @@ impl Z3Backend {
         Ok(Term::and(&all))
     }
 
-    /// K goal in `state` for whoever learned `learned`.
+    /// K goal in `state` for whoever learned `learned` (`whose`: "Anne's knowledge", for
+    /// the messages).
     fn knows_seeing(
         &mut self,
         learned: &[Learned],
         state: &State,
         goal: Goal,
+        whose: &str,
     ) -> Result<Term, SolverError> {
         match self.options.strategy {
             // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
             // never reaches Z3: the engine refuses what the BDD backend cannot run.)
             Strategy::Auto | Strategy::Z3 | Strategy::Bdd | Strategy::Explicit => {
                 if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
-                    return self.knows_finite(learned, state, &goal);
+                    return self.knows_finite_or(learned, state, &goal, "this statement");
                 }
             }
-            Strategy::Finite => return self.knows_finite(learned, state, &goal),
+            Strategy::Finite => {
+                return self.knows_finite_or(learned, state, &goal, "this statement");
+            }
             Strategy::Symbolic => {}
         }
         let direct: Vec<usize> = learned
@@ -250,24 +273,90 @@ impl Z3Backend {
                 }
             }
         };
-        if !Term::and(&hyp).implies(&conclusion).is_nonlinear()
-            && let Eliminated::Free(t) = self.z3.eliminate_forall(&to, &hyp, &conclusion)?
-        {
+        let body = Term::and(&hyp).implies(&conclusion);
+        let closed_because = match body.nonlinear_part() {
+            Some(product) => format!("`{}` (non-linear arithmetic)", product.story_text()),
+            None => match self.z3.eliminate_forall(&to, &hyp, &conclusion) {
+                Ok(Eliminated::Free(t)) => return self.constant_under_kappa(state, t),
+                Ok(Eliminated::Leftover) => "this statement (quantifiers were left)".into(),
+                Err(SolverError::Timeout) => {
+                    return Err(SolverError::QeTimeout(self.qe_culprits(whose, &body, &to)));
+                }
+                Err(e) => return Err(e),
+            },
+        };
+        tracing::debug!("quantifier elimination not applicable; taking the finite-domain route");
+        self.knows_finite_or(learned, state, &goal, &closed_because)
+    }
+
+    /// `whose` and the divisions over the constants renamed in `body` (those not learned),
+    /// for the message of a timeout in quantifier elimination: "Anne's knowledge, over
+    /// `b % 16`, where `b` is a constant Anne did not learn".
+    fn qe_culprits(&self, whose: &str, body: &Term, renamed: &[Term]) -> String {
+        let divisions = body.divisions_over(renamed);
+        if divisions.is_empty() {
+            return whose.to_string();
+        }
+        let texts: Vec<String> = divisions
+            .iter()
+            .map(|d| format!("`{}`", d.story_text()))
+            .collect();
+        let mut constants: Vec<String> = Vec::new();
+        for d in &divisions {
+            for (k, r) in renamed.iter().enumerate() {
+                let name = r.story_text();
+                if d.divisions_over(&renamed[k..=k]).first() == Some(d)
+                    && !constants.contains(&name)
+                {
+                    constants.push(name);
+                }
+            }
+        }
+        let constants: Vec<String> = constants.iter().map(|c| format!("`{c}`")).collect();
+        let who = whose.strip_suffix("'s knowledge").unwrap_or("the group");
+        format!(
+            "{whose}, over {} (divisions of {}, {} {who} did not learn)",
+            join_and(&texts),
+            join_and(&constants),
+            if constants.len() == 1 {
+                "a constant"
+            } else {
+                "constants"
+            },
+        )
+    }
+
+    /// `t`, or `false` (`true`) when no world (every world) of κ satisfies it. With
+    /// divisions, quantifier elimination lists residue classes (`(n % 11 + 9) % 10 >= 3`
+    /// …) even where the answer is `false` under κ, and a knowledge operator over that
+    /// quantifies them again: two solver calls on a quantifier-free formula spare it.
+    /// Every use of a knowledge formula is under κ (κ only grows), so this is exact.
+    fn constant_under_kappa(&self, state: &State, t: Term) -> Result<Term, SolverError> {
+        if !t.has_division() || t.as_value().is_some() {
             return Ok(t);
         }
-        tracing::debug!("quantifier elimination not applicable; taking the finite-domain route");
-        self.knows_finite(learned, state, &goal)
+        let kappa = self.kappa_of(state);
+        if !self.z3.is_sat(&Term::and(&[kappa.clone(), t.clone()]))? {
+            return Ok(Term::bool(false));
+        }
+        if !self.z3.is_sat(&Term::and(&[kappa, t.not()]))? {
+            return Ok(Term::bool(true));
+        }
+        Ok(t)
     }
 
     /// K_A goal by explicit enumeration of κ's worlds, grouped by what A learned: the
-    /// result says which groups know, and is equivalent to K_A goal under κ.
-    fn knows_finite(
+    /// result says which groups know, and is equivalent to K_A goal under κ. When κ's
+    /// worlds are not finitely many the error names what quantifier elimination could
+    /// not handle (`closed_because`).
+    fn knows_finite_or(
         &mut self,
         learned: &[Learned],
         state: &State,
         goal: &Goal,
+        closed_because: &str,
     ) -> Result<Term, SolverError> {
-        let worlds = self.finite_worlds(state)?;
+        let worlds = self.finite_worlds(state, closed_because)?;
         let learned: Vec<Term> = learned
             .iter()
             .map(|l| match l {
@@ -368,5 +457,14 @@ impl Z3Backend {
             best = self.z3.simplify(&Term::and(&kept))?;
         }
         Ok(best)
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }

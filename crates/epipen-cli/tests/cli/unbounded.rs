@@ -1,0 +1,73 @@
+//! Unbounded stories on the Z3 route (issue 32): divisions by literals answered by
+//! quantifier elimination, common knowledge over ℕ, and the messages when the route
+//! cannot answer. The stories are in `tests/unbounded/`, each with its answer derived in
+//! its comments. Each run has a `--timeout` far above its time, so that a hang fails the
+//! test without timing it.
+
+use super::epipen;
+
+fn fixture(name: &str) -> String {
+    format!("crates/epipen-cli/tests/unbounded/{name}")
+}
+
+#[track_caller]
+fn assert_json_worlds(name: &str, expected: &str) {
+    let out = epipen(&["--timeout", "60", "worlds", "--json", &fixture(name)]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(out.stdout, expected);
+}
+
+#[test]
+fn a_modulus_of_16_on_a_constant_the_speaker_did_not_learn_answers() {
+    assert_json_worlds("mod16-hang.story", "{\"worlds\": [], \"complete\": true}\n");
+}
+
+#[test]
+fn the_chinese_remainder_theorem_leaves_no_world_where_anne_knows_n() {
+    assert_json_worlds("crt-hang.story", "{\"worlds\": [], \"complete\": true}\n");
+}
+
+#[test]
+fn the_one_number_alone_in_its_residue_class_is_known() {
+    assert_json_worlds(
+        "residue-hang.story",
+        "{\"worlds\": [{\"n\": 7}], \"complete\": true}\n",
+    );
+}
+
+#[test]
+fn common_knowledge_over_the_consecutive_numbers_ends_with_the_round_limit() {
+    let story = fixture("ck-consecutive.story");
+    let out = epipen(&["--timeout", "60", "check", &story]);
+    assert_eq!(out.code, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{story}:11:1: error: solver failure: common knowledge did not reach its fixpoint \
+             in 64 rounds (X = everyone knows (φ and X)); over infinitely many worlds it may never\n   \
+             |\n11 | check not common_knowledge(A + B >= 3)\n   \
+             | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        )
+    );
+}
+
+#[test]
+fn a_timeout_in_quantifier_elimination_names_whose_knowledge_and_the_divisions() {
+    // Quantifier elimination here takes far longer than the 2 s given (over 15 s of
+    // CPU); the statements before it take milliseconds.
+    let story = fixture("crt-large-moduli.story");
+    let out = epipen(&["--timeout", "2", "worlds", &story]);
+    assert_eq!(out.code, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{story}:9:1: error: solver failure: the solver ran out of time (timeout) \
+             eliminating the quantifiers of Anne's knowledge, over `n % 1001` and `n % 1000` \
+             (divisions of `n`, a constant Anne did not learn)\n  \
+             |\n9 | Anne: knows_value(n)\n  | ^^^^^^^^^^^^^^^^^^^^\n  \
+             = hint: raise --timeout, or simplify the story\n"
+        )
+    );
+}
