@@ -4,6 +4,7 @@ use epipen::compiled::Traced;
 use epipen::engine::{Event, Options};
 use epipen::explore::negated;
 use epipen::explore::trace::{Belief, Fates, TraceStep, Tracer};
+use epipen::syntax::Span;
 use epipen::worlds::{self, World};
 
 use crate::output::{out, outln};

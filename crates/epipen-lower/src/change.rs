@@ -50,17 +50,22 @@ impl Lowerer {
         let bounds = self.range(range);
         self.check_loop_var(var);
         match bounds {
-            Some((lo, hi)) if lo < hi => {
-                for value in lo..hi {
-                    if !self.spend(range_span(range)) {
+            Some(values) if !values.is_empty() => {
+                for value in values.iter() {
+                    if !self.spend(range.span()) {
                         acc.failed = true;
                         break;
                     }
                     self.bound(&var.name, value, |l| body(l, acc));
                 }
             }
-            Some((lo, _)) => {
-                self.dead(|l| l.bound(&var.name, lo, |l| body(l, &mut Gathered::default())))
+            Some(values) => {
+                let placeholder = values.placeholder();
+                self.dead(|l| {
+                    l.bound(&var.name, placeholder, |l| {
+                        body(l, &mut Gathered::default())
+                    })
+                })
             }
             None => {
                 acc.failed = true;

@@ -252,9 +252,18 @@ fn substitute(e: &ast::Expr, map: &HashMap<String, ast::Expr>, at_name: bool) ->
             for b in binders {
                 new_binders.push(ast::Binder {
                     var: b.var.clone(),
-                    range: ast::Range {
-                        lo: substitute(&b.range.lo, &inner, at_name),
-                        hi: substitute(&b.range.hi, &inner, at_name),
+                    range: match &b.range {
+                        ast::Range::Between { lo, hi } => ast::Range::Between {
+                            lo: substitute(lo, &inner, at_name),
+                            hi: substitute(hi, &inner, at_name),
+                        },
+                        ast::Range::List { items, span } => ast::Range::List {
+                            items: items
+                                .iter()
+                                .map(|item| substitute(item, &inner, at_name))
+                                .collect(),
+                            span: *span,
+                        },
                     },
                 });
                 inner.remove(&b.var.name);

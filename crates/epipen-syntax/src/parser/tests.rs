@@ -2,8 +2,7 @@ use super::super::{diagnostic::line_col, parse};
 use super::*;
 use crate::ast::{
     Block, CaseName, Change, Decl, EventItem, EventItemKind, Expr, ExprKind, GroupItem, Range,
-    SortName,
-    Stmt, StmtKind, Story, UnOp,
+    SortName, Stmt, StmtKind, Story, UnOp,
 };
 use crate::diagnostic::Diagnostic;
 
@@ -234,10 +233,9 @@ fn show_changes(changes: &[Change]) -> String {
             Change::For {
                 var, range, body, ..
             } => format!(
-                "for {} in {}..{} {{ {} }}",
+                "for {} in {} {{ {} }}",
                 var.name,
-                show(&range.lo),
-                show(&range.hi),
+                show_range(range),
                 show_changes(body)
             ),
         })
@@ -1928,7 +1926,11 @@ fn messages_for_what_the_language_lacks() {
     }
     // A declared character (or a capitalised name) followed by a name is still read as
     // a character statement missing its `learns`.
-    for src in ["characters child\nchild month", "Albert month", "anne learn"] {
+    for src in [
+        "characters child\nchild month",
+        "Albert month",
+        "anne learn",
+    ] {
         let d = error(src);
         assert!(
             d.message.starts_with("expected `learns` or `:` after"),
