@@ -50,6 +50,13 @@ impl Lowerer {
                 ok = false;
             }
         }
+        if crate::expr::FUNCTIONS.contains(&name.name.as_str()) || name.name == "sample" {
+            self.error(
+                Diagnostic::error(name.span, format!("`{}` is a built-in function", name.name))
+                    .with_hint("give the definition a name of its own"),
+            );
+            return;
+        }
         if self.declare(name, false) {
             let k = self.defs.len();
             self.defs.push(Def {

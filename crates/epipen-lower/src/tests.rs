@@ -2912,6 +2912,13 @@ fn definition_errors_are_located_at_the_use_and_the_definition() {
         [("parameter `i` is listed twice".to_string(), "i".to_string())]
     );
     assert_eq!(
+        errors("bool p\ndef abs(i) = p"),
+        [(
+            "`abs` is a built-in function".to_string(),
+            "abs".to_string()
+        )]
+    );
+    assert_eq!(
         errors("bool p\ndef p = true"),
         [("`p` is already declared".to_string(), "p".to_string())]
     );
