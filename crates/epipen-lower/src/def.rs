@@ -55,6 +55,10 @@ impl Lowerer {
                 Diagnostic::error(name.span, format!("`{}` is a built-in function", name.name))
                     .with_hint("give the definition a name of its own"),
             );
+            // Its uses stay quiet.
+            if self.declare(name, false) {
+                self.names.insert(name.name.clone(), Entity::Failed);
+            }
             return;
         }
         if self.declare(name, false) {
