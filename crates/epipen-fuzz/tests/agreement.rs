@@ -1764,9 +1764,9 @@ fn where_definitions_and_loops_in_changes_agree_with_the_evaluator() {
         ),
         (
             "characters A, B\nint x, y\nannounce x >= 0 and x <= 3 and y >= 0 and y <= 3\nA learns x + y\n\
-             def sum = x + y\ndef small(v) = v <= 1\nwhere small(sum) and knows(A, small(x))\n\
+             def total = x + y\ndef small(v) = v <= 1\nwhere small(total) and knows(A, small(x))\n\
              simultaneously {\n  x := y\n  for i in 0..1 { y := x + i }\n}\nwhere small(x) or not knows_value(A, y)\n\
-             B learns x\nwhere knows_value(B, sum)\n",
+             B learns x\nwhere knows_value(B, total)\n",
             &[("x", (0, 3)), ("y", (0, 3))],
         ),
     ];

@@ -50,6 +50,17 @@ impl Lowerer {
                 ok = false;
             }
         }
+        if crate::expr::FUNCTIONS.contains(&name.name.as_str()) || name.name == "sample" {
+            self.error(
+                Diagnostic::error(name.span, format!("`{}` is a built-in function", name.name))
+                    .with_hint("give the definition a name of its own"),
+            );
+            // Its uses stay quiet.
+            if self.declare(name, false) {
+                self.names.insert(name.name.clone(), Entity::Failed);
+            }
+            return;
+        }
         if self.declare(name, false) {
             let k = self.defs.len();
             self.defs.push(Def {
@@ -114,6 +125,11 @@ impl Lowerer {
             ));
             return None;
         }
+        // Each expansion is a round of the unrolling budget: definitions that use each
+        // other twice over cannot blow the story up unnoticed.
+        if !self.spend(span) {
+            return None;
+        }
         // The arguments, with the use's loop variables replaced by their values.
         let mut map = HashMap::new();
         for (p, arg) in def.params.iter().zip(args.unwrap_or(&[])) {
@@ -150,6 +166,9 @@ impl Lowerer {
     /// A diagnostic found while definitions are expanded: one inside a definition's body
     /// is moved to the use, with a note at the place in the body.
     pub(crate) fn relocated(&self, mut diagnostic: Diagnostic) -> Diagnostic {
+        // The definition the mistake is in, named once with a note at the place; then
+        // moved out to each use, up to the one outside every definition.
+        let mut named = false;
         for expansion in self.expansions.iter().rev() {
             let def = &self.defs[expansion.def];
             let inside =
@@ -157,6 +176,11 @@ impl Lowerer {
             if !inside {
                 continue;
             }
+            if named {
+                diagnostic.span = expansion.at;
+                continue;
+            }
+            named = true;
             let mut moved = Diagnostic::error(
                 expansion.at,
                 format!("in `{}`: {}", def.name.name, diagnostic.message),

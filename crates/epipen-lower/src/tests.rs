@@ -3097,6 +3097,27 @@ fn definition_errors_are_located_at_the_use_and_the_definition() {
         errors("bool p\ndef f(i, i) = p"),
         [("parameter `i` is listed twice".to_string(), "i".to_string())]
     );
+    // Definitions that double at each level run into the unrolling budget.
+    let mut doubling = "bool p\ndef f0 = p".to_string();
+    for level in 1..=24 {
+        let prev = level - 1;
+        doubling += &format!("\ndef f{level} = f{prev} and f{prev}");
+    }
+    doubling += "\nannounce f24";
+    assert_eq!(
+        errors(&doubling),
+        [(
+            "in `f2`: the story unrolls into too many rounds".to_string(),
+            "f24".to_string()
+        )]
+    );
+    assert_eq!(
+        errors("bool p\ndef abs(i) = p"),
+        [(
+            "`abs` is a built-in function".to_string(),
+            "abs".to_string()
+        )]
+    );
     assert_eq!(
         errors("bool p\ndef p = true"),
         [("`p` is already declared".to_string(), "p".to_string())]

@@ -220,7 +220,9 @@ fn wrong_uses_are_located_errors() {
             ":4:10: error: `everyone_knows` needs at least one character: the families named here have no members",
         ),
         (
-            "characters A\nint x\nsimultaneously {\n  x := 1\n}\n",
+            // A block of changes alone is one change (issue 27); beside an announcement,
+            // a change is refused.
+            "characters A\nint x\nsimultaneously {\n  x := 1\n  announce x > 0\n}\n",
             ":4:3: error: only announcements can be made simultaneously",
         ),
     ];
