@@ -36,18 +36,41 @@ fn the_one_number_alone_in_its_residue_class_is_known() {
 }
 
 #[test]
-fn common_knowledge_over_the_consecutive_numbers_ends_with_the_round_limit() {
-    let story = fixture("ck-consecutive.story");
-    let out = epipen(&["--timeout", "60", "check", &story]);
+fn common_knowledge_over_the_consecutive_numbers_is_found_as_the_limit_of_a_family() {
+    // The iterates are `A >= n and B >= n`, n one more each round: never equal, checked
+    // by induction as a family, whose limit is `false`.
+    let out = epipen(&["--timeout", "60", "check", &fixture("ck-consecutive.story")]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "line 11: check `not common_knowledge(A + B >= 3)` holds\n1 verified, 0 refuted\n"
+    );
+}
+
+#[test]
+fn common_knowledge_from_a_sum_upwards_holds_everywhere() {
+    let out = epipen(&["--timeout", "60", "check", &fixture("ck-upward.story")]);
+    assert_eq!(out.code, 1, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "line 10: check `not common_knowledge(A + B >= 3)` fails in the world A = 3, B = 4\n\
+         0 verified, 1 refuted\n"
+    );
+}
+
+#[test]
+fn common_knowledge_without_a_family_ends_with_the_round_limit() {
+    let story = fixture("ck-no-family.story");
+    let out = epipen(&["--timeout", "60", "worlds", &story]);
     assert_eq!(out.code, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
     assert_eq!(out.stdout, "");
     assert_eq!(
         out.stderr,
         format!(
-            "{story}:11:1: error: solver failure: common knowledge did not reach its fixpoint \
-             in 64 rounds (X = everyone knows (φ and X)); over infinitely many worlds it may never\n   \
-             |\n11 | check not common_knowledge(A + B >= 3)\n   \
-             | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+            "{story}:9:1: error: solver failure: common knowledge did not reach its fixpoint \
+             in 64 rounds (X = everyone knows (φ and X)); over infinitely many worlds it may never\n  \
+             |\n9 | announce common_knowledge(A + B >= 3 or B > 2 * A)\n  \
+             | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         )
     );
 }

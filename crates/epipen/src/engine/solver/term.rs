@@ -492,6 +492,85 @@ impl Term {
     }
 }
 
+/// The int numerals of a term in a fixed order (depth first, children left to right),
+/// and whether two terms have the same shape: the same operators and constants, with
+/// numerals anywhere. For common knowledge's iterates over infinitely many worlds (see
+/// `Term::shifted`).
+impl Term {
+    /// The term's int numerals, depth first (a shared subterm at each of its places).
+    pub fn numerals(&self) -> Vec<i64> {
+        let mut out = Vec::new();
+        fn walk(t: &Dynamic, out: &mut Vec<i64>) -> Option<()> {
+            match t.kind() {
+                AstKind::Numeral if t.sort_kind() == SortKind::Int => {
+                    out.push(t.as_int()?.as_i64()?);
+                }
+                AstKind::App => {
+                    for c in t.children() {
+                        walk(&c, out)?;
+                    }
+                }
+                AstKind::Numeral => {}
+                _ => return None,
+            }
+            Some(())
+        }
+        match walk(&self.0, &mut out) {
+            Some(()) => out,
+            None => Vec::new(),
+        }
+    }
+
+    /// Whether `self` and `o` are the same term up to their int numerals.
+    pub fn same_shape(&self, o: &Term) -> bool {
+        fn same(a: &Dynamic, b: &Dynamic) -> bool {
+            match (a.kind(), b.kind()) {
+                (AstKind::Numeral, AstKind::Numeral) => a.sort_kind() == b.sort_kind(),
+                (AstKind::App, AstKind::App) => {
+                    let (ca, cb) = (a.children(), b.children());
+                    a.decl().kind() == b.decl().kind()
+                        && a.decl().name() == b.decl().name()
+                        && ca.len() == cb.len()
+                        && ca.iter().zip(&cb).all(|(x, y)| same(x, y))
+                }
+                _ => false,
+            }
+        }
+        same(&self.0, &o.0)
+    }
+
+    /// The term with its k-th int numeral (in the order of [`Term::numerals`]) replaced
+    /// by `numerals[k] + steps[k] · t`.
+    pub fn shifted(&self, steps: &[i64], t: &Term) -> Option<Term> {
+        fn rebuild(a: &Dynamic, steps: &[i64], t: &Term, k: &mut usize) -> Option<Dynamic> {
+            match a.kind() {
+                AstKind::Numeral if a.sort_kind() == SortKind::Int => {
+                    let step = *steps.get(*k)?;
+                    *k += 1;
+                    Some(if step == 0 {
+                        a.clone()
+                    } else {
+                        Term(a.clone()).add(&Term::int(step).mul(t)).0
+                    })
+                }
+                AstKind::App if !a.children().is_empty() => {
+                    let children = a
+                        .children()
+                        .iter()
+                        .map(|c| rebuild(c, steps, t, k))
+                        .collect::<Option<Vec<_>>>()?;
+                    let args: Vec<&dyn Ast> = children.iter().map(|c| c as &dyn Ast).collect();
+                    Some(a.decl().apply(&args))
+                }
+                _ => Some(a.clone()),
+            }
+        }
+        let mut k = 0;
+        let out = rebuild(&self.0, steps, t, &mut k)?;
+        (k == steps.len()).then_some(Term(out))
+    }
+}
+
 /// `dividend = divisor · quotient + remainder`, with `0 ≤ remainder < |divisor|`.
 pub(super) struct Division {
     dividend: Term,

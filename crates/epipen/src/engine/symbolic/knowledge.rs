@@ -173,6 +173,7 @@ impl Z3Backend {
             }
             GroupOp::Common => {
                 let mut x = Term::bool(true);
+                let mut before: Vec<Term> = Vec::new();
                 for round in 1..=COMMON_ROUNDS {
                     let mut next =
                         self.everyone(agents, state, &Term::and(&[phi.clone(), x.clone()]))?;
@@ -189,17 +190,87 @@ impl Z3Backend {
                         next = smaller;
                     }
                     tracing::debug!(round, nodes = next.dag_size(), "common knowledge");
+                    tracing::trace!("common knowledge iterate {round}: {next}");
                     let differ = Term::and(&[self.kappa_of(state), next.iff(&x).not()]);
                     if !self.z3.is_sat(&differ)? {
                         return Ok(next);
                     }
-                    x = next;
+                    if let Some(limit) =
+                        self.accelerated(agents, state, &phi, &before, &x, &next)?
+                    {
+                        tracing::debug!(round, "common knowledge: the iterates as a family");
+                        return Ok(limit);
+                    }
+                    before.push(std::mem::replace(&mut x, next));
                 }
                 Err(SolverError::Unsupported(format!(
                     "common knowledge did not reach its fixpoint in {COMMON_ROUNDS} rounds \
                      (X = everyone knows (φ and X)); over infinitely many worlds it may never"
                 )))
             }
+        }
+    }
+
+    /// The limit of common knowledge's iterates when the last three (`older`'s last,
+    /// `last`, `next`) differ only in numerals that move by a fixed step each round, as
+    /// over the consecutive numbers (`A >= n and B >= n`, n one more each round): the
+    /// family ψ(t) (`next` with each numeral moved t steps) is checked by induction,
+    /// E(φ ∧ ψ(t)) ≡ ψ(t + 1) under κ for every t ≥ 0 (one knowledge computation with t
+    /// free, one solver call), so that the iterates from `next` on are ψ(0), ψ(1), …;
+    /// E distributes over any conjunction, so their conjunction ∀t ≥ 0. ψ(t) (quantifier
+    /// elimination on t) is the greatest fixpoint. None when there is no such family.
+    fn accelerated(
+        &mut self,
+        agents: &[CharId],
+        state: &State,
+        phi: &Term,
+        older: &[Term],
+        last: &Term,
+        next: &Term,
+    ) -> Result<Option<Term>, SolverError> {
+        let Some(first) = older.last() else {
+            return Ok(None);
+        };
+        if self.listed(state).is_some() || !first.same_shape(last) || !last.same_shape(next) {
+            return Ok(None);
+        }
+        let (a, b, c) = (first.numerals(), last.numerals(), next.numerals());
+        if c.is_empty() || a.len() != c.len() || b.len() != c.len() {
+            return Ok(None);
+        }
+        let mut steps = Vec::with_capacity(c.len());
+        for k in 0..c.len() {
+            let (Some(d1), Some(d2)) = (b[k].checked_sub(a[k]), c[k].checked_sub(b[k])) else {
+                return Ok(None);
+            };
+            if d1 != d2 {
+                return Ok(None);
+            }
+            steps.push(d2);
+        }
+        if steps.iter().all(|d| *d == 0) {
+            return Ok(None);
+        }
+        let t = Term::int(0).fresh_like("t");
+        let (Some(psi), Some(psi_next)) = (
+            next.shifted(&steps, &t),
+            next.shifted(&steps, &t.add(&Term::int(1))),
+        ) else {
+            return Ok(None);
+        };
+        let stepped = self.everyone(agents, state, &Term::and(&[phi.clone(), psi.clone()]))?;
+        let natural = Term::int(0).le(&t);
+        let differ = Term::and(&[
+            self.kappa_of(state),
+            natural.clone(),
+            stepped.iff(&psi_next).not(),
+        ]);
+        if self.z3.is_sat(&differ)? {
+            return Ok(None);
+        }
+        match self.z3.eliminate_forall(&[t], &[natural], &psi)? {
+            Eliminated::Free(limit) => Ok(Some(limit)),
+            Eliminated::Leftover => Ok(None),
         }
     }
 
