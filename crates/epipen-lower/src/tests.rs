@@ -3071,7 +3071,7 @@ fn definition_errors_are_located_at_the_use_and_the_definition() {
     let diagnostics = compile(src).expect_err(src);
     assert_eq!(diagnostics.len(), 1);
     let d = &diagnostics[0];
-    assert_eq!(d.message, "in `f`: expected bool, found int");
+    assert_eq!(d.message, "in `f`: `and` needs bool operands, found int");
     assert_eq!(&src[d.span.start..d.span.end], "f(1)");
     assert_eq!(d.notes.len(), 1);
     assert_eq!(&src[d.notes[0].0.start..d.notes[0].0.end], "x");

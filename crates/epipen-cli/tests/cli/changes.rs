@@ -142,7 +142,7 @@ fn a_mistake_inside_a_definition_is_shown_at_the_use_and_the_definition() {
     assert_eq!(
         out.stderr,
         format!(
-            "{story}:4:10: error: in `f`: expected bool, found int\n\
+            "{story}:4:10: error: in `f`: `and` needs bool operands, found int\n\
             \x20 |\n\
             4 | announce f(1)\n\
             \x20 |          ^^^^\n\
