@@ -670,3 +670,27 @@ fn set_failure(
     }
     Failure::Story(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::reveal_text;
+
+    #[test]
+    fn a_reveal_is_shown_as_written_with_its_loop_values() {
+        let loops = [("i".to_string(), 2), ("j".to_string(), -1)];
+        assert_eq!(
+            reveal_text(
+                "child[i] reveals knows_value(muddy[i]) and # a comment\n  ij == j",
+                &loops
+            )
+            .as_deref(),
+            Some("knows_value(muddy[2]) and ij == -1")
+        );
+        // An aggregate's own variable is not a loop's.
+        assert_eq!(
+            reveal_text("A reveals any(c in 0..5: ship[c])", &loops).as_deref(),
+            Some("any(c in 0..5: ship[c])")
+        );
+        assert_eq!(reveal_text("announce x", &loops), None);
+    }
+}

@@ -408,3 +408,18 @@ impl Tracer {
         self.fates.as_ref()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::loops_text;
+
+    #[test]
+    fn loop_values_read_as_one_value_a_range_or_a_list() {
+        let loops = [
+            ("i".to_string(), vec![2]),
+            ("j".to_string(), vec![0, 1, 2]),
+            ("c".to_string(), vec![0, 7, 35]),
+        ];
+        assert_eq!(loops_text(&loops), "i = 2, j in 0..3, c in {0, 7, 35}");
+    }
+}
