@@ -154,6 +154,8 @@ pub struct Place {
     pub round: Option<u64>,
     /// The loop variables around it and their values, the outermost first.
     pub loops: Vec<(String, i64)>,
+    /// An event statement's heading (see [`event_heading`]).
+    pub event: Option<String>,
 }
 
 /// An event statement's heading: `event move: moved | stayed`.
@@ -320,11 +322,6 @@ impl Tracer {
         asked: &[CharId],
     ) -> Result<TraceStep, Failure> {
         let span = stmt.map(|s| s.span);
-        let place = stmt.map(|s| Place {
-            span: s.span,
-            round,
-            loops: s.loops.clone(),
-        });
         let (event, sees) = match stmt.map(|s| &s.kind) {
             Some(StmtKind::Event(e)) => {
                 let program = engine.program();
@@ -337,6 +334,12 @@ impl Tracer {
             }
             _ => (None, Vec::new()),
         };
+        let place = stmt.map(|s| Place {
+            span: s.span,
+            round,
+            loops: s.loops.clone(),
+            event: event.clone(),
+        });
         let count = engine.count_worlds(None, TRACK_CAP.max(self.track))?;
         let (all, ids) = match count {
             WorldCount::Exactly(n) if n <= self.track as u64 => {
