@@ -481,35 +481,24 @@ impl CompiledStory {
         }
     }
 
-    /// How a trace names the step that eliminated a world: as [`CompiledStory::step_label`].
+    /// How a trace names the step that eliminated a world: as [`CompiledStory::step_label`]
+    /// names a step of one statement.
     pub fn place_label(&self, place: &Place) -> String {
-        self.step_label(&TraceStep {
-            span: Some(place.span),
-            round: place.round,
-            loops: (place.loops.iter())
+        let mut label = format!("line {}", self.line(place.span));
+        if let Some(r) = place.round {
+            label.push_str(&format!(", round {r}"));
+        }
+        if !place.loops.is_empty() {
+            let loops: Vec<(String, Vec<i64>)> = (place.loops.iter())
                 .map(|(name, value)| (name.clone(), vec![*value]))
-                .collect(),
-            steps: 1,
-            last: Some(place.span),
-            event: self.event_heading_at(place.span),
-            sees: Vec::new(),
-            count: crate::worlds::WorldCount::Exactly(0),
-            worlds: None,
-            changed: None,
-            eliminated: None,
-            removed: None,
-            beliefs: Vec::new(),
-        })
-    }
-
-    /// The heading of the top-level `event` statement at `span`, if it is one.
-    fn event_heading_at(&self, span: Span) -> Option<String> {
-        self.program.statements.iter().find_map(|s| match &s.kind {
-            StmtKind::Event(e) if s.span == span => {
-                Some(explore::trace::event_heading(&self.program, e))
-            }
-            _ => None,
-        })
+                .collect();
+            label.push_str(&format!(" ({})", explore::trace::loops_text(&loops)));
+        }
+        let text = match &place.event {
+            Some(heading) => explore::truncate(heading, 72),
+            None => self.statement_line(place.span),
+        };
+        format!("{label}: {text}")
     }
 
     /// A failure outside any statement's run, at `span` (None: the story's end).
@@ -764,4 +753,28 @@ fn set_failure(
         text.push_str(&format!("  = hint: line {line}: {}\n", first.message));
     }
     Failure::Story(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reveal_text;
+
+    #[test]
+    fn a_reveal_is_shown_as_written_with_its_loop_values() {
+        let loops = [("i".to_string(), 2), ("j".to_string(), -1)];
+        assert_eq!(
+            reveal_text(
+                "child[i] reveals knows_value(muddy[i]) and # a comment\n  ij == j",
+                &loops
+            )
+            .as_deref(),
+            Some("knows_value(muddy[2]) and ij == -1")
+        );
+        // An aggregate's own variable is not a loop's.
+        assert_eq!(
+            reveal_text("A reveals any(c in 0..5: ship[c])", &loops).as_deref(),
+            Some("any(c in 0..5: ship[c])")
+        );
+        assert_eq!(reveal_text("announce x", &loops), None);
+    }
 }

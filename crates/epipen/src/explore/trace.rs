@@ -154,6 +154,8 @@ pub struct Place {
     pub round: Option<u64>,
     /// The loop variables around it and their values, the outermost first.
     pub loops: Vec<(String, i64)>,
+    /// An event statement's heading (see [`event_heading`]).
+    pub event: Option<String>,
 }
 
 /// An event statement's heading: `event move: moved | stayed`.
@@ -320,11 +322,6 @@ impl Tracer {
         asked: &[CharId],
     ) -> Result<TraceStep, Failure> {
         let span = stmt.map(|s| s.span);
-        let place = stmt.map(|s| Place {
-            span: s.span,
-            round,
-            loops: s.loops.clone(),
-        });
         let (event, sees) = match stmt.map(|s| &s.kind) {
             Some(StmtKind::Event(e)) => {
                 let program = engine.program();
@@ -337,6 +334,12 @@ impl Tracer {
             }
             _ => (None, Vec::new()),
         };
+        let place = stmt.map(|s| Place {
+            span: s.span,
+            round,
+            loops: s.loops.clone(),
+            event: event.clone(),
+        });
         let count = engine.count_worlds(None, TRACK_CAP.max(self.track))?;
         let (all, ids) = match count {
             WorldCount::Exactly(n) if n <= self.track as u64 => {
@@ -406,5 +409,20 @@ impl Tracer {
     /// or more than it follows).
     pub fn fates(&self) -> Option<&Fates> {
         self.fates.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loops_text;
+
+    #[test]
+    fn loop_values_read_as_one_value_a_range_or_a_list() {
+        let loops = [
+            ("i".to_string(), vec![2]),
+            ("j".to_string(), vec![0, 1, 2]),
+            ("c".to_string(), vec![0, 7, 35]),
+        ];
+        assert_eq!(loops_text(&loops), "i = 2, j in 0..3, c in {0, 7, 35}");
     }
 }
