@@ -1899,7 +1899,11 @@ fn messages_for_what_the_language_lacks() {
     }
     // A declared character (or a capitalised name) followed by a name is still read as
     // a character statement missing its `learns`.
-    for src in ["characters child\nchild month", "Albert month", "anne learn"] {
+    for src in [
+        "characters child\nchild month",
+        "Albert month",
+        "anne learn",
+    ] {
         let d = error(src);
         assert!(
             d.message.starts_with("expected `learns` or `:` after"),
