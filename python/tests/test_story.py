@@ -341,3 +341,12 @@ def test_an_agent_left_out_inside_another_characters_knowledge_is_a_story_error(
     # Named, or inside Bob's own knowledge: the story goes on.
     s.says(bob, ep.knows(anne, ep.knows_value(anne, a)) & ep.knows(bob, ~ep.knows_value(a)))
     assert s.worlds(10) == [{"A": 0}, {"A": 1}]
+
+
+def test_a_hint_or_a_check_over_no_world_is_vacuous():
+    s = ep.Story()
+    x = s.int("x")
+    s.announce((x > 1) & (x < 1))
+    assert s.assert_adds_ck(x == 3, lambda b: b.announce(x == 3)) == "vacuous"
+    with pytest.raises(ep.StoryError, match="the check is vacuous: no world is possible"):
+        s.check(x == 3)
