@@ -558,7 +558,8 @@ class _Block:
         self._items: list = []
         #: After a ``simultaneously`` block: what each ``reveals`` in it found.
         self.outcomes: Optional[list] = None
-        #: After an ``assert_adds_ck`` block: "verified" (or "trusted").
+        #: After an ``assert_adds_ck`` block: "verified" (or "trusted", or "vacuous": verified
+        #: where no world was possible).
         self.verdict: Optional[str] = None
 
     def _formula(self, f) -> Bool:
@@ -829,7 +830,8 @@ class Story:
         """``assert_adds_ck φ { … }``: runs the block, proves that it added exactly the
         hint to the common knowledge, and keeps the small form (a RefutedError names a
         world where they disagree). A function or a ``with`` block, as
-        :meth:`simultaneously`; returns "verified" (or "trusted")."""
+        :meth:`simultaneously`; returns "verified" (or "trusted", or "vacuous" when no world
+        was possible before the block)."""
         b = _Block(self, "assert_adds_ck", self._formula_expr(hint))
         if block is not None:
             block(b)

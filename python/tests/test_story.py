@@ -321,3 +321,32 @@ def test_a_character_learns_a_formula_with_knowledge():
     # B knows p exactly where p holds: so A, learning that, learns whether p.
     s.check(ep.knows(a, p) | ep.knows(a, ~p))
     assert s.worlds() == [{"p": False}, {"p": True}]
+
+
+def test_an_agent_left_out_inside_another_characters_knowledge_is_a_story_error():
+    # Bob's `knows_value` or Anne's? As in a story file, it must be named there.
+    s = ep.Story()
+    anne, bob = s.character("Anne"), s.character("Bob")
+    a = s.int("A")
+    s.announce((a >= 0) & (a <= 1))
+    s.learns(anne, a)
+    with pytest.raises(ep.StoryError) as e:
+        s.says(bob, ep.knows(anne, ep.knows_value(a)))
+    assert str(e.value) == (
+        "`knows_value` inside `knows(Anne, …)` needs its character: write "
+        "`knows_value(Anne, …)` for Anne's knowledge, or `knows_value(Bob, …)` for Bob's"
+    )
+    with pytest.raises(ep.StoryError, match="`believes` inside `knows\\(Anne, …\\)`"):
+        s.says(bob, ep.knows(anne, ep.believes(a == 1)))
+    # Named, or inside Bob's own knowledge: the story goes on.
+    s.says(bob, ep.knows(anne, ep.knows_value(anne, a)) & ep.knows(bob, ~ep.knows_value(a)))
+    assert s.worlds(10) == [{"A": 0}, {"A": 1}]
+
+
+def test_a_hint_or_a_check_over_no_world_is_vacuous():
+    s = ep.Story()
+    x = s.int("x")
+    s.announce((x > 1) & (x < 1))
+    assert s.assert_adds_ck(x == 3, lambda b: b.announce(x == 3)) == "vacuous"
+    with pytest.raises(ep.StoryError, match="the check is vacuous: no world is possible"):
+        s.check(x == 3)

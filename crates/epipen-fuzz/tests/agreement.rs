@@ -1700,6 +1700,14 @@ fn actual_among_the_possible_worlds_and_vacuous_checks_agree_with_the_evaluator(
              announce not q\n}\ncheck p and q\nworlds\n",
             &[],
         ),
+        (
+            // Z3 lists κ's worlds (none) at the event's knowledge: the statement that left
+            // none is still the announcement before it (the fuzzer's find).
+            "const k = 0\ncharacters A\nannounce 1 == 2\nevent e0 {\n  s0 if believes(A, \
+             knows(A, abs(k * 3) >= 0))\n  A sees others\n  A expects s0\n}\n\
+             assert_adds_ck false {\n  worlds\n}\n",
+            &[],
+        ),
     ];
     agree_and_hold(stories);
     // Refusals: several possible worlds, none, an impossible case (at its line).

@@ -171,6 +171,35 @@ fn a_right_hint_is_verified() {
     assert_eq!(pairs, [(Some(1), Some(2)), (Some(2), Some(3))]);
 }
 
+/// A hint over no world is vacuous, not verified (nor taken on trust): nothing is left.
+#[test]
+fn a_hint_over_no_world_is_vacuous() {
+    let mut story = Story::new();
+    let x = story.int("x");
+    story.announce(x.gt(1) & x.lt(1)).unwrap();
+    let hint = story
+        .assert_adds_ck(x.eq(3), |s| {
+            s.announce(x.eq(3));
+        })
+        .unwrap();
+    assert_eq!(hint, Hint::Vacuous);
+    // A check there proves nothing either.
+    assert_eq!(
+        story.check(x.eq(3)).unwrap_err().to_string(),
+        "the check is vacuous: no world is possible; hint: an earlier statement left no \
+         world: see the story's worlds"
+    );
+    // Over some world, the same hint is verified.
+    let mut story = Story::new();
+    let x = story.int("x");
+    let hint = story
+        .assert_adds_ck(x.eq(3), |s| {
+            s.announce(x.eq(3));
+        })
+        .unwrap();
+    assert!(matches!(hint, Hint::Verified { .. }), "{hint:?}");
+}
+
 #[test]
 fn a_wrong_hint_is_refuted_with_a_counterexample_and_has_no_effect() {
     let (mut story, anne, _bill, a, b) = consecutive();

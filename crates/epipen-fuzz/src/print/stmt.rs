@@ -427,7 +427,9 @@ impl Printer<'_> {
     }
 
     /// `actual` with every constant's value in one of the worlds possible here (the
-    /// first world of the box when none is: a story error).
+    /// first world of the box when none is: a story error). Every other time, the values
+    /// that all the worlds possible here share are left out: `actual` pins one of the
+    /// worlds still possible, not of the whole box (issue 27).
     pub(super) fn actual(&mut self, pick: u32) {
         let (here, ..) = self.with_line("");
         let worlds = self.worlds(&here).unwrap_or_default();
@@ -436,11 +438,22 @@ impl Printer<'_> {
         } else {
             worlds[pick as usize % worlds.len()].clone()
         };
+        let shared = |k: usize| {
+            pick / 7 % 2 == 1 && !worlds.is_empty() && worlds.iter().all(|w| w.0[k] == world.0[k])
+        };
+        let left_out = (0..self.consts.len()).any(shared);
+        if left_out {
+            self.printed
+                .constructs
+                .insert("actual among the possible worlds");
+        }
         let mut parts: Vec<String> = self
             .consts
             .iter()
             .zip(&world.0)
-            .map(|((name, ty), v)| match (ty, v) {
+            .enumerate()
+            .filter(|(k, _)| !shared(*k))
+            .map(|(_, ((name, ty), v))| match (ty, v) {
                 (Ty::Bool, Value::Bool(true)) => name.clone(),
                 (Ty::Bool, _) => format!("not {name}"),
                 (_, v) => format!("{name} == {}", operand(self.value(*ty, *v))),

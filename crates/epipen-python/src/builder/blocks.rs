@@ -173,6 +173,7 @@ impl Actor {
         match outcome.map_err(failed)? {
             Hint::Verified { .. } => Ok(Reply::Hint("verified")),
             Hint::Trusted => Ok(Reply::Hint("trusted")),
+            Hint::Vacuous => Ok(Reply::Hint("vacuous")),
             _ => Ok(Reply::Hint("refuted")),
         }
     }

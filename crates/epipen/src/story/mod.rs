@@ -240,6 +240,9 @@ pub enum Hint {
     },
     /// Taken on trust ([`Options::trust_hints`]).
     Trusted,
+    /// Verified where no world was possible before the block: it holds only because
+    /// nothing is left (the command line's "vacuous", exit code 1).
+    Vacuous,
     /// Refuted, and the story went on with the block's true effect (only with
     /// [`Options::keep_refuted_hints`]; otherwise a refuted hint is
     /// [`Error::Refuted`]).
@@ -591,6 +594,7 @@ impl Story {
             .find_map(|e| match e {
                 Report::HintVerified { elapsed, .. } => Some(Hint::Verified { elapsed }),
                 Report::HintTrusted { .. } => Some(Hint::Trusted),
+                Report::Vacuous { .. } => Some(Hint::Vacuous),
                 Report::HintRefuted { counterexample, .. } => {
                     Some(Hint::Refuted(refutation(&self.program, counterexample)))
                 }
@@ -600,7 +604,8 @@ impl Story {
     }
 
     /// `check φ`: φ must hold in every world possible now; nothing changes. A check
-    /// that fails is an [`Error::Story`] naming a world where φ is false.
+    /// that fails is an [`Error::Story`] naming a world where φ is false; one where no
+    /// world is possible (vacuous) is an [`Error::Story`] too.
     ///
     /// ```
     /// use epipen::{Formula as F, Story};
@@ -623,7 +628,15 @@ impl Story {
     /// ```
     pub fn check(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
         let e = self.expr(formula.into().0)?;
-        self.run(stmt(StmtKind::Check(e))).map(drop)
+        let reports = self.run(stmt(StmtKind::Check(e)))?;
+        // Over no world a check holds only because nothing is left: it proves nothing.
+        if reports.iter().any(|r| matches!(r, Report::Vacuous { .. })) {
+            return Err(Error::Story {
+                message: "the check is vacuous: no world is possible".into(),
+                hints: vec!["an earlier statement left no world: see the story's worlds".into()],
+            });
+        }
+        Ok(())
     }
 
     /// `check actual φ`: φ must hold in the actual world ([`Story::actual`]); nothing

@@ -18,10 +18,13 @@ impl<B: Backend> Driver<B> {
             return Ok(());
         }
         match self.backend.known_empty(&self.state) {
-            Some(true) => {
-                self.emptied = Some(span);
-                self.trail.clear();
+            // The first statement without a world may be an earlier one of the trail
+            // (whose emptiness the backend did not know without a solver call).
+            Some(true) if !self.trail.is_empty() => {
+                self.trail.push((span, self.state.clone()));
+                self.find_emptied()?;
             }
+            Some(true) => self.emptied = Some(span),
             Some(false) => self.trail.clear(),
             None => {
                 self.trail.push((span, self.state.clone()));
