@@ -215,3 +215,25 @@ fn an_agent_left_out_inside_another_characters_knowledge_is_an_error() {
         "",
     );
 }
+
+/// The statement that left no world is found by asking whether earlier states had a
+/// world: on Z3 a satisfiability check, not a listing of the first world in canonical
+/// order, which searches outwards from 0 (here, with `a[1]` not yet bounded after the
+/// first announcement of the loop, it ran out of time: the fuzzer found it).
+#[test]
+fn the_statement_that_left_no_world_is_found_far_from_zero() {
+    let story = story_file(
+        "far-from-zero.story",
+        "const n = 2\ncharacters A\nint x0\nint a[n]\nannounce x0 >= 0 and x0 <= 0\n\
+         for i0 in 0..n {\n  announce a[i0] >= 10000000 and a[i0] <= 10000004\n}\n\
+         announce a[1] < 0\ncheck a[0] == 1\n",
+    );
+    on_every_backend(
+        &["auto", "z3", "explicit"],
+        &["--timeout", "60", "check", &story],
+        1,
+        "line 10: check `a[0] == 1` vacuous: no world is possible (line 9, `announce a[1] < 0`, \
+         left none)\n0 verified, 0 refuted, 1 vacuous\n",
+        "",
+    );
+}

@@ -36,15 +36,6 @@ impl<B: Backend> Driver<B> {
         Ok(())
     }
 
-    /// Whether κ has no world in `state`.
-    pub(super) fn is_empty(&mut self, state: &B::State) -> Result<bool, SolverError> {
-        if let Some(known) = self.backend.known_empty(state) {
-            return Ok(known);
-        }
-        let found = self.backend.worlds(state, 1)?;
-        Ok(found.worlds.is_empty() && found.complete)
-    }
-
     /// The first statement after which κ had no world (None: κ has a world now): the
     /// first state of the trail without one, found by bisection.
     pub(super) fn find_emptied(&mut self) -> Result<Option<Span>, SolverError> {
@@ -54,7 +45,7 @@ impl<B: Backend> Driver<B> {
         let Some((_, last)) = self.trail.last().cloned() else {
             return Ok(None);
         };
-        if !self.is_empty(&last)? {
+        if !self.backend.is_empty(&last)? {
             self.trail.clear();
             return Ok(None);
         }
@@ -63,7 +54,7 @@ impl<B: Backend> Driver<B> {
         while lo < hi {
             let mid = (lo + hi) / 2;
             let state = self.trail[mid].1.clone();
-            if self.is_empty(&state)? {
+            if self.backend.is_empty(&state)? {
                 hi = mid;
             } else {
                 lo = mid + 1;

@@ -151,6 +151,15 @@ pub(crate) trait Backend {
     fn known_empty(&self, _state: &Self::State) -> Option<bool> {
         None
     }
+    /// Whether κ has no world in `state`: [`Backend::known_empty`], else a solver call
+    /// (by default, listing its first world).
+    fn is_empty(&mut self, state: &Self::State) -> Result<bool, SolverError> {
+        if let Some(known) = self.known_empty(state) {
+            return Ok(known);
+        }
+        let found = self.worlds(state, 1)?;
+        Ok(found.worlds.is_empty() && found.complete)
+    }
 }
 
 /// The driver as the engine sees it, whatever its backend.
@@ -676,7 +685,7 @@ impl<B: Backend> Driver<B> {
                 // Verified over no world (κ had none before the block): vacuous. Asked
                 // only when κ has none after it.
                 let vacuous = match self.find_emptied().at(span)? {
-                    Some(_) if self.is_empty(&before).at(span)? => self.emptied,
+                    Some(_) if self.backend.is_empty(&before).at(span)? => self.emptied,
                     _ => None,
                 };
                 self.state = self.backend.hinted(&before, h, &after, true).at(span)?;

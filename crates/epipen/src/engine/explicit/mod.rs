@@ -761,6 +761,19 @@ impl Backend for ExplicitBackend {
         (state.pending == 0).then(|| state.worlds.len() == 0)
     }
 
+    /// Before the worlds are listed, the early backend's answer (on Z3 a satisfiability
+    /// check, not a listing of the first world).
+    fn is_empty(&mut self, state: &Rc<State>) -> Result<bool, SolverError> {
+        if state.pending > 0 {
+            return match self.early(state)? {
+                Early::Native(mut early, all) => early.is_empty(&all),
+                Early::Bdd(kappa) => self.early_bdd().is_empty(&kappa),
+                Early::Z3(mut z3, kappa) => z3.is_empty(&kappa),
+            };
+        }
+        Ok(state.worlds.len() == 0)
+    }
+
     /// Natively when the intervals bound φ's worlds (a few), else with Z3, made for it.
     fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
         let limits = Limits {
