@@ -214,3 +214,12 @@ def test_beliefs_in_traces_and_models(tmp_path):
     assert m.beliefs == [(0, 1, ("Sally",))]
     assert m.edges == [(0, 1, ("Sally",))]
     assert 'stroke-dasharray="5 4"' in m.svg and "1 belief arrows" in m.svg
+
+
+def test_a_story_pins_its_backend_unless_backend_names_one():
+    source = "#! backend z3\n" + (STORIES / "cheryl.story").read_text()
+    assert epipen.run(source).backend == "z3"
+    assert epipen.run(source, backend="explicit").backend == "explicit"
+    with pytest.raises(epipen.StoryError) as e:
+        epipen.run("#! backend cvc5\nbool p\n", name="pinned.story")
+    assert str(e.value).startswith("pinned.story:1:12: error: unknown backend `cvc5`")
