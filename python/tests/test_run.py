@@ -277,3 +277,12 @@ def test_a_where_statement_is_an_event_as_the_cli_prints_it(tmp_path):
     assert len(second["worlds"]) == 3 and second["worlds"].complete
     # As `epipen run` prints them.
     assert "\n".join(str(e) for e in r.events) + "\n" == cli("run", str(path), check=0).stdout
+
+
+def test_a_story_pins_its_backend_unless_backend_names_one():
+    source = "#! backend z3\n" + (STORIES / "cheryl.story").read_text()
+    assert epipen.run(source).backend == "z3"
+    assert epipen.run(source, backend="explicit").backend == "explicit"
+    with pytest.raises(epipen.StoryError) as e:
+        epipen.run("#! backend cvc5\nbool p\n", name="pinned.story")
+    assert str(e.value).startswith("pinned.story:1:12: error: unknown backend `cvc5`")
