@@ -262,6 +262,10 @@ impl Backend for BddBackend {
         Ok(set.eval_in(point))
     }
 
+    fn contains(&mut self, state: &Rc<State>, point: &BddValuation) -> Result<bool, SolverError> {
+        Ok(state.kappa.eval_in(point))
+    }
+
     fn disagreement(
         &mut self,
         before: &Rc<State>,

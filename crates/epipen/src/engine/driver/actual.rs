@@ -69,7 +69,24 @@ impl<B: Backend> Driver<B> {
         let state = self.state.clone();
         let expr = self.now(expr)?;
         let expr = self.pinned_occurrences(&expr, previous.as_deref());
-        // The first two worlds of κ (canonical order) where φ holds.
+        // φ pins one world of the constants' types: it must be possible (the common
+        // case, asked without listing κ).
+        let pinned = self.backend.pin(&expr, &state)?;
+        match pinned.as_slice() {
+            [] => return Err(Failure::actual_allows_none()),
+            [w] => {
+                let point = self.backend.point(&w.0)?;
+                if !self.backend.contains(&state, &point)? {
+                    return Err(Failure::actual_contradicts());
+                }
+                self.actual = Some((w.0.clone(), point));
+                self.actual_at = Some(span);
+                return Ok(());
+            }
+            _ => {}
+        }
+        // Several worlds of the types: the first two worlds of κ (canonical order) where
+        // φ holds.
         let set = self.backend.formula(&expr, &state, &self.checkpoints)?;
         let possible = self.backend.restrict(&state, set, false)?;
         let found = self.backend.worlds(&possible, 2)?;
@@ -77,11 +94,7 @@ impl<B: Backend> Driver<B> {
             [] if !found.complete => Err(Failure::internal(
                 "the solver listed no world and did not say there is none",
             )),
-            // None possible: φ allows no world at all, or only worlds ruled out.
-            [] => match self.backend.pin(&expr, &state)?.as_slice() {
-                [] => Err(Failure::actual_allows_none()),
-                _ => Err(Failure::actual_contradicts()),
-            },
+            [] => Err(Failure::actual_contradicts()),
             [w] if found.complete => {
                 let point = self.backend.point(&w.0)?;
                 self.actual = Some((w.0.clone(), point));

@@ -111,13 +111,15 @@ pub(crate) trait Backend {
     ) -> Result<Self::State, SolverError>;
 
     /// The first two worlds (canonical order) of the constants' types where the
-    /// knowledge-free `phi` holds: when `actual φ` allows none of the worlds still
-    /// possible, whether φ allows some world at all.
+    /// knowledge-free `phi` holds: when `actual φ` allows one, it is the actual world if
+    /// possible; when several, the worlds still possible decide.
     fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Vec<World>, SolverError>;
     /// A world in the backend's own form.
     fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
     /// Whether `set` holds at `point`.
     fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
+    /// Whether `point` is a world of κ in `state`.
+    fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, SolverError>;
 
     /// A world of κ `before` where κ `after` and `hint` disagree, and whether `after` keeps
     /// it; None when `after` is exactly `before` ∧ `hint`.

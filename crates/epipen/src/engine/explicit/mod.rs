@@ -865,6 +865,10 @@ impl Backend for ExplicitBackend {
         }
     }
 
+    fn contains(&mut self, state: &Rc<State>, point: &Option<u32>) -> Result<bool, SolverError> {
+        Ok(point.is_some_and(|w| state.worlds.contains(w)))
+    }
+
     fn disagreement(
         &mut self,
         before: &Rc<State>,

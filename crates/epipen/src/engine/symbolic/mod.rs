@@ -403,6 +403,13 @@ impl Backend for Z3Backend {
         Ok(self.eval_in(set, point)? == Value::Bool(true))
     }
 
+    fn contains(&mut self, state: &State, point: &Vec<Value>) -> Result<bool, SolverError> {
+        match self.listed(state) {
+            Some(worlds) => Ok(worlds.contains(point)),
+            None => Ok(self.eval_in(&state.kappa, point)? == Value::Bool(true)),
+        }
+    }
+
     fn disagreement(
         &mut self,
         before: &State,
