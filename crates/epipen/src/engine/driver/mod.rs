@@ -451,40 +451,12 @@ impl<B: Backend> Driver<B> {
                 self.change(values);
             }
             StmtKind::Event(event) => self.event(stmt.span, event, sink)?,
-            StmtKind::Worlds { limit } => {
-                if !self.options.skip_worlds_statements {
-                    let set = self.worlds_now(*limit).at(stmt.span)?;
-                    let left_none = match set.worlds.is_empty() && set.complete {
-                        true => self.find_emptied().at(stmt.span)?,
-                        false => None,
-                    };
-                    sink(Event::Worlds {
-                        span: stmt.span,
-                        set,
-                        left_none,
-                        filter: None,
-                    });
-                }
-            }
+            StmtKind::Worlds { limit } => self.list_worlds(stmt.span, None, *limit, sink)?,
             StmtKind::Where {
                 formula,
                 text,
                 limit,
-            } => {
-                if !self.options.skip_worlds_statements {
-                    let set = self.worlds_where(formula, *limit).at(stmt.span)?;
-                    let left_none = match set.worlds.is_empty() && set.complete {
-                        true => self.find_emptied().at(stmt.span)?,
-                        false => None,
-                    };
-                    sink(Event::Worlds {
-                        span: stmt.span,
-                        set,
-                        left_none,
-                        filter: Some(text.clone()),
-                    });
-                }
-            }
+            } => self.list_worlds(stmt.span, Some((formula, text)), *limit, sink)?,
             StmtKind::Simultaneously(stmts) => {
                 // Every announcement is evaluated in the state at the block's start; they
                 // take effect together.
@@ -714,6 +686,35 @@ impl<B: Backend> Driver<B> {
                 }
             }
         }
+    }
+
+    /// A `worlds` statement's worlds, or (`filter`: φ and its text) a `where φ`
+    /// statement's: reported with, when there are none, the statement that left none.
+    fn list_worlds(
+        &mut self,
+        span: Span,
+        filter: Option<(&Expr, &String)>,
+        limit: u64,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<(), EngineError> {
+        if self.options.skip_worlds_statements {
+            return Ok(());
+        }
+        let set = match filter {
+            None => self.worlds_now(limit).at(span)?,
+            Some((phi, _)) => self.worlds_where(phi, limit).at(span)?,
+        };
+        let left_none = match set.worlds.is_empty() && set.complete {
+            true => self.find_emptied().at(span)?,
+            false => None,
+        };
+        sink(Event::Worlds {
+            span,
+            set,
+            left_none,
+            filter: filter.map(|(_, text)| text.clone()),
+        });
+        Ok(())
     }
 
     fn worlds_now(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
