@@ -98,6 +98,29 @@ fn trace_labels_loop_steps_with_their_values_and_folds_the_unchanged() {
     assert_eq!(out.stdout, FOR_OUT);
 }
 
+/// `A learns x, y` is one statement written once: its learns, which change nothing,
+/// are one step, not one per value.
+#[test]
+fn trace_folds_the_learns_of_one_statement() {
+    let story = story_file(
+        "trace-learns.story",
+        "characters Anne\nint A, B\nannounce A >= 0 and A <= 1 and B == A\nAnne learns A, B\n",
+    );
+    let out = epipen(&["run", "--trace", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "start  =>  infinitely many worlds\n\
+         line 3: announce A >= 0 and A <= 1 and B == A  =>  2 worlds\n\
+         \x20   A = 0, B = 0\n\
+         \x20   A = 1, B = 1\n\
+         line 4: Anne learns A, B (2 steps)  =>  2 worlds (unchanged)\n\
+         -- which statement eliminated each of the 2 worlds possible after line 3 --\n\
+         \x20 A = 0, B = 0  still possible\n\
+         \x20 A = 1, B = 1  still possible\n"
+    );
+}
+
 /// A reveal prints as written, its loop variable replaced by its value, not the
 /// aggregate it unrolls to (`ship[0] and ship[1] or ship[1] and ship[2] or …`).
 #[test]

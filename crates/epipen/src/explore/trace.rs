@@ -99,21 +99,23 @@ pub fn asked_beliefs(stmt: &Stmt) -> Vec<CharId> {
 }
 
 impl TraceStep {
-    /// Whether `later`, the next step, folds into this one: both are steps of unrolled
-    /// loops with the same variables that changed nothing (or, among too many worlds to
-    /// compare, left their number as it was) and ask about no belief (no repeat rounds,
-    /// no event).
+    /// Whether `later`, the next step, folds into this one: both changed nothing (or,
+    /// among too many worlds to compare, left their number as it was) and ask about no
+    /// belief (no repeat rounds, no event), and they are steps of unrolled loops with the
+    /// same variables, or the parts of one statement written once (`A learns x, y`).
     pub fn folds(&self, later: &TraceStep) -> bool {
         let quiet = |s: &TraceStep| {
             s.span.is_some()
                 && (s.changed == Some(false) || (s.changed.is_none() && s.removed == Some(0)))
-                && !s.loops.is_empty()
                 && s.round.is_none()
                 && s.event.is_none()
                 && s.beliefs.is_empty()
         };
         let names = |s: &TraceStep| s.loops.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
-        quiet(self) && quiet(later) && names(self) == names(later)
+        let looped = !self.loops.is_empty() && names(self) == names(later);
+        let one_statement =
+            self.loops.is_empty() && later.loops.is_empty() && self.last == later.span;
+        quiet(self) && quiet(later) && (looped || one_statement)
     }
 
     /// Folds the next step into this one (see [`TraceStep::folds`]): the result stands
