@@ -222,6 +222,10 @@ fn router(state: Arc<State>) -> Router {
             "/style.css",
             get(|| asset("text/css", include_str!("assets/style.css"))),
         )
+        .route(
+            "/docs/language.md",
+            get(|| asset("text/plain", include_str!("../../../../docs/language.md"))),
+        )
         .route("/api/stories", get(api::stories))
         .route("/api/version", get(api::version))
         .route("/api/run", post(api::run))

@@ -159,6 +159,15 @@ fn it_says_where_it_listens_and_serves_the_page() {
     assert_eq!(script.status, 200);
     assert!(script.body.contains("async function run()"));
     assert_eq!(client.get("/style.css").status, 200);
+    // The language reference, linked from the page, is served here (no network).
+    assert!(page.body.contains(r#"href="/docs/language.md""#));
+    let reference = client.get("/docs/language.md");
+    assert_eq!(reference.status, 200);
+    assert_eq!(
+        reference.body,
+        std::fs::read_to_string(std::path::Path::new(super::ROOT).join("docs/language.md"))
+            .unwrap()
+    );
     let missing = client.get("/nothing");
     assert_eq!(
         (missing.status, missing.json()),
