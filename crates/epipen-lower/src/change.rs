@@ -47,30 +47,12 @@ impl Lowerer {
         acc: &mut Gathered,
         body: &dyn Fn(&mut Self, &mut Gathered),
     ) {
-        let bounds = self.range(range);
-        self.check_loop_var(var);
-        match bounds {
-            Some(values) if !values.is_empty() => {
-                for value in values.iter() {
-                    if !self.spend(range.span()) {
-                        acc.failed = true;
-                        break;
-                    }
-                    self.bound(&var.name, value, |l| body(l, acc));
-                }
-            }
-            Some(values) => {
-                let placeholder = values.placeholder();
-                self.dead(|l| {
-                    l.bound(&var.name, placeholder, |l| {
-                        body(l, &mut Gathered::default())
-                    })
-                })
-            }
-            None => {
-                acc.failed = true;
-                self.dead(|l| l.bound(&var.name, 0, |l| body(l, &mut Gathered::default())));
-            }
+        let unrolled = self.each_value(var, range, &mut |l, live| match live {
+            true => body(l, acc),
+            false => body(l, &mut Gathered::default()),
+        });
+        if !unrolled {
+            acc.failed = true;
         }
     }
 

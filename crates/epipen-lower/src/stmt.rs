@@ -396,22 +396,40 @@ impl Lowerer {
         body: &ast::Block,
         out: &mut Vec<ir::Stmt>,
     ) {
+        self.each_value(var, range, &mut |l, _| l.block(body, out));
+    }
+
+    /// Runs `body` once for each value of `range`, `var` bound to it, each run spending
+    /// the unrolling budget (`body`'s flag: true); a loop that does not run has its body
+    /// checked once in dead mode with a placeholder value (the flag: false). False when
+    /// the range is not understood or the budget ran out.
+    pub(crate) fn each_value(
+        &mut self,
+        var: &Ident,
+        range: &ast::Range,
+        body: &mut dyn FnMut(&mut Self, bool),
+    ) -> bool {
         let values = self.range(range);
         self.check_loop_var(var);
         match values {
             Some(values) if !values.is_empty() => {
                 for value in values.iter() {
                     if !self.spend(range.span()) {
-                        break;
+                        return false;
                     }
-                    self.bound(&var.name, value, |l| l.block(body, out));
+                    self.bound(&var.name, value, |l| body(l, true));
                 }
+                true
             }
             Some(values) => {
                 let placeholder = values.placeholder();
-                self.dead(|l| l.bound(&var.name, placeholder, |l| l.block(body, out)))
+                self.dead(|l| l.bound(&var.name, placeholder, |l| body(l, false)));
+                true
             }
-            None => self.dead(|l| l.bound(&var.name, 0, |l| l.block(body, out))),
+            None => {
+                self.dead(|l| l.bound(&var.name, 0, |l| body(l, false)));
+                false
+            }
         }
     }
 

@@ -311,20 +311,11 @@ impl Parser<'_> {
             return Err(self.keyword_hint(diag.with_hint("write e.g. `const n = 3`")));
         }
         let name = self.name()?;
-        let tok = self.peek();
-        let is_assign = matches!(tok.kind, TokenKind::Invalid { .. }) && self.text(tok.span) == "=";
-        if !is_assign {
-            let diag = Diagnostic::error(
-                tok.span,
-                format!(
-                    "expected `=` after `const {}`, found {}",
-                    name.name,
-                    self.describe(tok)
-                ),
-            );
-            return Err(diag.with_hint(format!("write `const {} = 3`", name.name)));
-        }
-        self.bump();
+        self.expect_equals(
+            "const",
+            &name.name,
+            format!("write `const {} = 3`", name.name),
+        )?;
         Ok(StmtKind::Const {
             name,
             value: self.expr()?,
@@ -365,25 +356,35 @@ impl Parser<'_> {
             }
             self.bump();
         }
+        self.expect_equals(
+            "def",
+            &name.name,
+            format!("write `def {}(i) = …`", name.name),
+        )?;
+        Ok(StmtKind::Def {
+            name,
+            params,
+            body: self.expr()?,
+        })
+    }
+
+    /// The `=` after `const NAME` or `def NAME(…)` (`keyword`), or the error that asks
+    /// for it with `hint`.
+    fn expect_equals(&mut self, keyword: &str, name: &str, hint: String) -> PResult<()> {
         let tok = self.peek();
         let is_assign = matches!(tok.kind, TokenKind::Invalid { .. }) && self.text(tok.span) == "=";
         if !is_assign {
             let diag = Diagnostic::error(
                 tok.span,
                 format!(
-                    "expected `=` after `def {}`, found {}",
-                    name.name,
+                    "expected `=` after `{keyword} {name}`, found {}",
                     self.describe(tok)
                 ),
             );
-            return Err(diag.with_hint(format!("write `def {}(i) = …`", name.name)));
+            return Err(diag.with_hint(hint));
         }
         self.bump();
-        Ok(StmtKind::Def {
-            name,
-            params,
-            body: self.expr()?,
-        })
+        Ok(())
     }
 
     /// `enum E { a, b, c }` after `enum`.
