@@ -1,7 +1,7 @@
 """The package's build backend: maturin's, and then the wheel is made to carry its Z3.
 
 maturin compiles crates/epipen-python, whose module links the pinned Z3 5.4 by its path
-in epipen's cache (crates/epipen/build.rs, docs/z3.md). Here the built wheel gets that
+in epipen's cache (crates/epipen-engine/build.rs, docs/z3.md). Here the built wheel gets that
 library as epipen.libs/libz3-epipen-<hash>.so (its SONAME set to that name) and the
 module's DT_NEEDED entry renamed to it, with the rpath $ORIGIN/../epipen.libs: the
 installed package needs no cache, no LD_LIBRARY_PATH and no z3-solver, and its Z3 never

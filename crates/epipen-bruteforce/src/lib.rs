@@ -60,9 +60,9 @@ pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String
 }
 
 /// What the evaluator reports of a run, in story order: the engine's
-/// `epipen::engine::Event`s, as the evaluator sees them.
+/// `epipen::engine::Report`s, as the evaluator sees them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
+pub enum Report {
     /// A `worlds` statement: every world possible there, sorted.
     Worlds { span: Span, worlds: Vec<World> },
     /// A `where φ` statement: every world possible there where φ holds, sorted.
@@ -125,7 +125,7 @@ pub struct Error {
 /// A whole run: its events, and the worlds possible at the end or why it stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trace {
-    pub events: Vec<Event>,
+    pub events: Vec<Report>,
     pub end: Result<Vec<World>, Error>,
 }
 
@@ -445,7 +445,7 @@ struct Evaluator<'p> {
     then: HashMap<(World, usize), Rc<Vec<Value>>>,
     /// The round of the innermost running `repeat`.
     round: Option<u64>,
-    events: Vec<Event>,
+    events: Vec<Report>,
     /// The first statement that finished with no world possible (a block's statements
     /// finish before the block).
     emptied: Option<Span>,
@@ -521,7 +521,7 @@ impl<'p> Evaluator<'p> {
     fn vacuous(&mut self, span: Span) -> bool {
         match self.emptied {
             Some(left_none) if self.state.worlds.is_empty() => {
-                self.events.push(Event::Vacuous { span, left_none });
+                self.events.push(Report::Vacuous { span, left_none });
                 true
             }
             _ => false,
@@ -564,7 +564,7 @@ impl<'p> Evaluator<'p> {
             }
             StmtKind::Worlds { .. } => {
                 let worlds = self.shown_worlds()?;
-                self.events.push(Event::Worlds {
+                self.events.push(Report::Worlds {
                     span: stmt.span,
                     worlds,
                 });
@@ -581,7 +581,7 @@ impl<'p> Evaluator<'p> {
                         shown.push(World(self.values_at(w, state.time)?.to_vec()));
                     }
                 }
-                self.events.push(Event::Where {
+                self.events.push(Report::Where {
                     span: stmt.span,
                     worlds: shown,
                 });
@@ -600,7 +600,7 @@ impl<'p> Evaluator<'p> {
                         });
                     }
                 }
-                self.events.push(Event::CheckHolds { span: stmt.span });
+                self.events.push(Report::CheckHolds { span: stmt.span });
             }
             StmtKind::Assign { changes } => {
                 self.change(Change::Assign(changes));
@@ -618,7 +618,7 @@ impl<'p> Evaluator<'p> {
                         message: format!("the check fails in the actual world {now:?}"),
                     });
                 }
-                self.events.push(Event::CheckHolds { span: stmt.span });
+                self.events.push(Report::CheckHolds { span: stmt.span });
             }
             StmtKind::Expects { who, formula } => {
                 // Radical upgrade: every world where φ holds (now) below every other,
@@ -651,7 +651,7 @@ impl<'p> Evaluator<'p> {
                         })
                         .collect(),
                 };
-                self.events.push(Event::Happened {
+                self.events.push(Report::Happened {
                     span: stmt.span,
                     round: self.round,
                     case,
@@ -724,7 +724,7 @@ impl<'p> Evaluator<'p> {
                     }
                 }
                 self.round = outer;
-                self.events.push(Event::RepeatDone {
+                self.events.push(Report::RepeatDone {
                     span: stmt.span,
                     rounds,
                 });
@@ -750,11 +750,11 @@ impl<'p> Evaluator<'p> {
                     }
                 }
                 self.events.push(match vacuous {
-                    Some(left_none) => Event::Vacuous {
+                    Some(left_none) => Report::Vacuous {
                         span: stmt.span,
                         left_none,
                     },
-                    None => Event::HintVerified { span: stmt.span },
+                    None => Report::HintVerified { span: stmt.span },
                 });
                 self.state = self.new_state(Rc::new(kept), after.learned.clone());
             }
@@ -798,7 +798,7 @@ impl<'p> Evaluator<'p> {
             return Err(Fail::story("an announcement is false in the actual world"));
         }
         if let StmtKind::Reveal { who, .. } = &stmt.kind {
-            self.events.push(Event::Reveal {
+            self.events.push(Report::Reveal {
                 span: stmt.span,
                 round: self.round,
                 who: *who,
@@ -1293,7 +1293,7 @@ repeat max 2 {
         let program = epipen::compile(repeated, &[]).expect("the story compiles");
         let t = trace(&program, &Domain { ranges: vec![None] });
         assert!(
-            matches!(t.events.as_slice(), [Event::RepeatDone { rounds: 2, .. }]),
+            matches!(t.events.as_slice(), [Report::RepeatDone { rounds: 2, .. }]),
             "{:?}",
             t.events
         );

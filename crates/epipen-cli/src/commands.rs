@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::{CommandFactory, FromArgMatches};
 use epipen::compiled::compile_failure;
-use epipen::engine::{Event, Options};
+use epipen::engine::{Options, Report};
 use epipen::explore;
 use epipen::worlds;
 
@@ -39,7 +39,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
     }
     // Ctrl-C ends epipen like any command (exit status 130), also inside a solver call,
     // where Z3 would otherwise catch it and answer `unknown` (a solver failure, exit 1).
-    epipen::engine::solver::leave_ctrl_c_to_the_process();
+    epipen::engine::leave_ctrl_c_to_the_process();
     let version = format!(
         "{} (Z3 {})",
         env!("CARGO_PKG_VERSION"),
@@ -90,7 +90,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             options.skip_worlds_statements = true;
             let mut trusted = Vec::new();
             let mut engine = story.run(&options, &mut |event| {
-                if let Event::HintTrusted { span } = event {
+                if let Report::HintTrusted { span } = event {
                     trusted.push(story.line(span));
                 }
             })?;
@@ -135,7 +135,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             let (mut printed, mut vacuous) = (false, false);
             story.run(&options, &mut |event| {
                 printed |= print_event(story, &event);
-                vacuous |= matches!(event, Event::Vacuous { .. });
+                vacuous |= matches!(event, Report::Vacuous { .. });
             })?;
             if !printed {
                 errln!(
@@ -252,7 +252,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             options.skip_worlds_statements = true;
             let (mut verified, mut refuted, mut vacuous) = (0, 0, 0);
             story.run(&options, &mut |event| match event {
-                Event::HintVerified { span, elapsed } => {
+                Report::HintVerified { span, elapsed } => {
                     verified += 1;
                     outln!(
                         "line {}: hint `{}` verified ({:.2} s)",
@@ -261,7 +261,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                         elapsed.as_secs_f64()
                     );
                 }
-                Event::CheckHolds { span } => {
+                Report::CheckHolds { span } => {
                     verified += 1;
                     outln!(
                         "line {}: {} holds",
@@ -269,7 +269,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                         story.check_label(span)
                     );
                 }
-                Event::Vacuous { span, left_none } => {
+                Report::Vacuous { span, left_none } => {
                     vacuous += 1;
                     outln!(
                         "line {}: {} {}",
@@ -278,7 +278,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                         story.vacuous_text(left_none)
                     );
                 }
-                Event::CheckFailed { span, world } => {
+                Report::CheckFailed { span, world } => {
                     refuted += 1;
                     outln!(
                         "line {}: {} fails in the world {}",
@@ -287,7 +287,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                         worlds::world_line(&story.program, &world.0)
                     );
                 }
-                Event::HintRefuted {
+                Report::HintRefuted {
                     span,
                     elapsed,
                     counterexample,

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use epipen::compiled::{self, CompiledStory, Watch, reported_by_run};
-use epipen::engine::{Engine, Event, Options};
+use epipen::engine::{Engine, Options, Report};
 use epipen::explore::negated;
 use epipen::ir::{EventId, Program};
 use epipen::syntax::Span;
@@ -70,7 +70,7 @@ impl Story {
     pub(crate) fn run(
         &self,
         options: &Options,
-        sink: &mut dyn FnMut(Event),
+        sink: &mut dyn FnMut(Report),
     ) -> Result<Engine, Failure> {
         Ok(self
             .compiled
@@ -140,12 +140,12 @@ impl Watch for Terminal {
 }
 
 /// Prints one event of `epipen run`; returns whether it printed anything.
-pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
+pub(crate) fn print_event(story: &Story, event: &Report) -> bool {
     if !reported_by_run(event) {
         return false;
     }
     match event {
-        Event::Worlds {
+        Report::Worlds {
             span,
             set,
             filter: Some(formula),
@@ -157,7 +157,7 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
                 worlds::where_text(&story.program, set, "narrow the formula to see the others")
             );
         }
-        Event::Worlds {
+        Report::Worlds {
             span,
             set,
             left_none,
@@ -173,7 +173,7 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
                 )
             );
         }
-        Event::Reveal {
+        Report::Reveal {
             round,
             who,
             text,
@@ -187,7 +187,7 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
                 None => outln!("{who}: {said}"),
             }
         }
-        Event::Happened {
+        Report::Happened {
             round,
             event,
             case,
@@ -201,16 +201,16 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
                 None => outln!("{text}"),
             }
         }
-        Event::RepeatDone { span, rounds } => {
+        Report::RepeatDone { span, rounds } => {
             outln!(
                 "-- line {}: repeat done after {rounds} round{} --",
                 story.line(*span),
                 if *rounds == 1 { "" } else { "s" }
             );
         }
-        Event::HintTrusted { span } => out!("{}", trusted_note(&[story.line(*span)])),
-        Event::CheckHolds { span } => outln!("check line {}: holds", story.line(*span)),
-        Event::Vacuous { span, left_none } => {
+        Report::HintTrusted { span } => out!("{}", trusted_note(&[story.line(*span)])),
+        Report::CheckHolds { span } => outln!("check line {}: holds", story.line(*span)),
+        Report::Vacuous { span, left_none } => {
             let what = match story.verdict_label(*span).starts_with("hint") {
                 true => "hint",
                 false => "check",
@@ -221,12 +221,12 @@ pub(crate) fn print_event(story: &Story, event: &Event) -> bool {
                 story.vacuous_text(*left_none)
             )
         }
-        Event::CheckFailed { span, world } => outln!(
+        Report::CheckFailed { span, world } => outln!(
             "check line {}: fails in the world {}",
             story.line(*span),
             worlds::world_line(&story.program, &world.0)
         ),
-        Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {}
+        Report::HintVerified { .. } | Report::HintRefuted { .. } | Report::Step { .. } => {}
     }
     true
 }

@@ -1,7 +1,7 @@
 //! `epipen run --trace`: the trace's text and JSON lines.
 
 use epipen::compiled::Traced;
-use epipen::engine::{Event, Options};
+use epipen::engine::{Options, Report};
 use epipen::explore::negated;
 use epipen::explore::trace::{Belief, Fates, TraceStep, Tracer};
 use epipen::syntax::Span;
@@ -27,14 +27,14 @@ impl Story {
             &mut |item| match item {
                 Traced::Step(step) if json => outln!("{}", self.step_json(step)),
                 Traced::Step(step) => out!("{}", self.step_text(step)),
-                Traced::Event(event) if json => {
-                    vacuous |= matches!(event, Event::Vacuous { .. });
+                Traced::Report(event) if json => {
+                    vacuous |= matches!(event, Report::Vacuous { .. });
                     if let Some(line) = self.event_json(event) {
                         outln!("{line}");
                     }
                 }
-                Traced::Event(event) => {
-                    vacuous |= matches!(event, Event::Vacuous { .. });
+                Traced::Report(event) => {
+                    vacuous |= matches!(event, Report::Vacuous { .. });
                     print_event(self, event);
                 }
             },
@@ -235,9 +235,9 @@ impl Story {
     }
 
     /// A run's own event (a reveal, a `worlds` statement, …) as one JSON line.
-    pub(crate) fn event_json(&self, event: &Event) -> Option<serde_json::Value> {
+    pub(crate) fn event_json(&self, event: &Report) -> Option<serde_json::Value> {
         Some(match event {
-            Event::Worlds {
+            Report::Worlds {
                 span,
                 set,
                 left_none,
@@ -263,7 +263,7 @@ impl Story {
                 }
                 line
             }
-            Event::Reveal {
+            Report::Reveal {
                 span,
                 round,
                 who,
@@ -276,7 +276,7 @@ impl Story {
                 "who": self.program.characters[who.0].name,
                 "said": if *holds { text.clone() } else { negated(text) },
             }),
-            Event::Happened {
+            Report::Happened {
                 span,
                 round,
                 event,
@@ -302,23 +302,23 @@ impl Story {
                     "saw": seen,
                 })
             }
-            Event::Happened { case: None, .. } => return None,
-            Event::RepeatDone { span, rounds } => serde_json::json!({
+            Report::Happened { case: None, .. } => return None,
+            Report::RepeatDone { span, rounds } => serde_json::json!({
                 "kind": "repeat",
                 "line": self.line(*span),
                 "rounds": rounds,
             }),
-            Event::HintTrusted { span } => serde_json::json!({
+            Report::HintTrusted { span } => serde_json::json!({
                 "kind": "hint",
                 "line": self.line(*span),
                 "trusted": true,
             }),
-            Event::CheckHolds { span } => serde_json::json!({
+            Report::CheckHolds { span } => serde_json::json!({
                 "kind": "check",
                 "line": self.line(*span),
                 "holds": true,
             }),
-            Event::Vacuous { span, left_none } => {
+            Report::Vacuous { span, left_none } => {
                 let hint = self.verdict_label(*span).starts_with("hint");
                 let mut line = serde_json::json!({
                     "kind": if hint { "hint" } else { "check" },
@@ -332,13 +332,13 @@ impl Story {
                 }
                 line
             }
-            Event::CheckFailed { span, world } => serde_json::json!({
+            Report::CheckFailed { span, world } => serde_json::json!({
                 "kind": "check",
                 "line": self.line(*span),
                 "holds": false,
                 "world": worlds::world_json(&self.program, world),
             }),
-            Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. } => {
+            Report::HintVerified { .. } | Report::HintRefuted { .. } | Report::Step { .. } => {
                 return None;
             }
         })

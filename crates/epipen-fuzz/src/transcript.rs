@@ -4,7 +4,7 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use epipen::engine::{Engine, Event, Options, SolverError, Strategy, error::Failure};
+use epipen::engine::{Engine, Options, Report, SolverError, Strategy, error::Failure};
 use epipen::ir::{Program, Stmt, StmtKind};
 use epipen::syntax::Span;
 use epipen::worlds::{Model, World, WorldCount, WorldSet};
@@ -195,47 +195,47 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
     let mut events = Vec::new();
     let mut message = String::new();
     let run = engine.run(&mut |event| match event {
-        Event::Worlds {
+        Report::Worlds {
             span, set, filter, ..
         } => {
             let what = if filter.is_some() { "where" } else { "worlds" };
             events.push(worlds_line(text, span, what, &set.worlds, set.complete));
         }
-        Event::Reveal {
+        Report::Reveal {
             span,
             round,
             who,
             holds,
             ..
         } => events.push(reveal_line(text, span, round, who.0, holds)),
-        Event::Happened {
+        Report::Happened {
             span,
             round,
             case,
             saw,
             ..
         } => events.push(happened_line(text, span, round, case, &saw)),
-        Event::RepeatDone { span, rounds } => {
+        Report::RepeatDone { span, rounds } => {
             events.push(format!("{}: {rounds} rounds", position(text, span.start)));
         }
-        Event::HintVerified { span, .. } => {
+        Report::HintVerified { span, .. } => {
             events.push(format!("{}: hint verified", position(text, span.start)));
         }
-        Event::CheckHolds { span } => {
+        Report::CheckHolds { span } => {
             events.push(format!("{}: check holds", position(text, span.start)));
         }
-        Event::Vacuous { span, left_none } => events.push(vacuous_line(text, span, left_none)),
-        Event::HintRefuted { span, .. } => {
+        Report::Vacuous { span, left_none } => events.push(vacuous_line(text, span, left_none)),
+        Report::HintRefuted { span, .. } => {
             events.push(format!("{}: hint refuted", position(text, span.start)));
         }
-        Event::CheckFailed { span, world } => {
+        Report::CheckFailed { span, world } => {
             events.push(format!(
                 "{}: check fails in {:?}",
                 position(text, span.start),
                 world.0
             ));
         }
-        Event::HintTrusted { .. } | Event::Step { .. } => {}
+        Report::HintTrusted { .. } | Report::Step { .. } => {}
     });
     let mut facts = Vec::new();
     let end = match run {
@@ -342,38 +342,40 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
         .events
         .iter()
         .map(|e| match e {
-            bruteforce::Event::Worlds { span, worlds }
-            | bruteforce::Event::Where { span, worlds } => {
+            bruteforce::Report::Worlds { span, worlds }
+            | bruteforce::Report::Where { span, worlds } => {
                 let what = match e {
-                    bruteforce::Event::Where { .. } => "where",
+                    bruteforce::Report::Where { .. } => "where",
                     _ => "worlds",
                 };
                 let limit = usize::try_from(worlds_limit(program, *span)).unwrap_or(usize::MAX);
                 let shown = &worlds[..worlds.len().min(limit)];
                 worlds_line(text, *span, what, shown, worlds.len() <= limit)
             }
-            bruteforce::Event::Reveal {
+            bruteforce::Report::Reveal {
                 span,
                 round,
                 who,
                 holds,
             } => reveal_line(text, *span, *round, who.0, *holds),
-            bruteforce::Event::Happened {
+            bruteforce::Report::Happened {
                 span,
                 round,
                 case,
                 saw,
             } => happened_line(text, *span, *round, *case, saw),
-            bruteforce::Event::RepeatDone { span, rounds } => {
+            bruteforce::Report::RepeatDone { span, rounds } => {
                 format!("{}: {rounds} rounds", position(text, span.start))
             }
-            bruteforce::Event::HintVerified { span } => {
+            bruteforce::Report::HintVerified { span } => {
                 format!("{}: hint verified", position(text, span.start))
             }
-            bruteforce::Event::CheckHolds { span } => {
+            bruteforce::Report::CheckHolds { span } => {
                 format!("{}: check holds", position(text, span.start))
             }
-            bruteforce::Event::Vacuous { span, left_none } => vacuous_line(text, *span, *left_none),
+            bruteforce::Report::Vacuous { span, left_none } => {
+                vacuous_line(text, *span, *left_none)
+            }
         })
         .collect();
     let mut message = String::new();

@@ -385,7 +385,7 @@ fn explicit_announce_false_without_constants_leaves_no_world() {
 
 /// `worlds N` lists the first N worlds in canonical order, by magnitude: Z3 searched
 /// magnitudes up to 2^63 - 1 only, so it never found -2^63 (magnitude 2^63) and printed
-/// fewer worlds than there are, or none (src/engine/solver.rs, `Z3::enumerate`).
+/// fewer worlds than there are, or none (epipen-engine z3/solver/mod.rs, `Z3::enumerate`).
 #[test]
 fn z3_worlds_statement_reaches_minus_two_to_the_63() {
     let t = agree(
@@ -462,7 +462,7 @@ fn z3_finds_a_non_linear_kappa_empty() {
 /// to list 100 000 worlds one by one: "`actual` allows several worlds" ran out of time on
 /// every backend (the explicit one asks Z3 when its box does not bound the types). Now
 /// two of a level's first 64 worlds are examples enough (src/worlds.rs
-/// `first_worlds_within`, engine/symbolic.rs `pin`).
+/// `first_worlds_within`, epipen-engine z3/mod.rs `pin`).
 #[test]
 fn actual_allowing_many_worlds_far_from_zero_is_refused_at_once() {
     let t = agree(
@@ -692,7 +692,7 @@ fn a_nested_at_names_the_events_of_its_own_checkpoint() {
 /// event's second execution has a column before those of the events after it in the
 /// body, so that order was not sorted, the actual world was not found and the run failed
 /// ("internal error … the actual world is not a world of the story") where the others
-/// answered (crates/epipen/src/engine/explicit/mod.rs, `event` sorts them). A campaign
+/// answered (crates/epipen-engine/src/explicit/mod.rs, `event` sorts them). A campaign
 /// finding.
 #[test]
 fn explicit_finds_the_actual_world_after_events_in_a_repeat() {

@@ -49,7 +49,7 @@ fn cli_main(py: Python<'_>, argv: Vec<String>) -> u8 {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Ctrl-C belongs to Python (KeyboardInterrupt, through the workers' cancel flag):
     // Z3 must not catch SIGINT inside a solver call and answer `unknown` instead.
-    epipen::engine::solver::leave_ctrl_c_to_the_process();
+    epipen::engine::leave_ctrl_c_to_the_process();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(z3_version, m)?)?;
     m.add_function(wrap_pyfunction!(cli_main, m)?)?;

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use epipen::compiled::{CompiledStory, Traced, Watch};
-use epipen::engine::{Cancel, EngineError, Event, Options, Strategy};
+use epipen::engine::{Cancel, EngineError, Options, Report, Strategy};
 use epipen::explore::graph::{arrows, edges};
 use epipen::explore::negated;
 use epipen::explore::svg::svg;
@@ -191,7 +191,7 @@ struct Events {
 }
 
 impl Events {
-    fn take(&mut self, story: &CompiledStory, event: &Event) {
+    fn take(&mut self, story: &CompiledStory, event: &Report) {
         let program = &story.program;
         let check = |kind, span: &Span, holds, detail| CheckOut {
             kind,
@@ -202,7 +202,7 @@ impl Events {
             vacuous: None,
         };
         match event {
-            Event::Worlds {
+            Report::Worlds {
                 span,
                 set,
                 left_none,
@@ -215,7 +215,7 @@ impl Events {
                     .then(|| story.no_worlds_text(*left_none)),
                 filter: filter.clone(),
             }),
-            Event::Reveal {
+            Report::Reveal {
                 span,
                 round,
                 who,
@@ -228,7 +228,7 @@ impl Events {
                 said: if *holds { text.clone() } else { negated(text) },
                 holds: *holds,
             }),
-            Event::Happened {
+            Report::Happened {
                 span,
                 round,
                 event,
@@ -251,16 +251,16 @@ impl Events {
                         .collect(),
                 });
             }
-            Event::Happened { case: None, .. } => {}
-            Event::RepeatDone { span, rounds } => self.printed.push(EventOut::Repeat {
+            Report::Happened { case: None, .. } => {}
+            Report::RepeatDone { span, rounds } => self.printed.push(EventOut::Repeat {
                 line: story.line(*span),
                 rounds: *rounds,
             }),
-            Event::HintVerified { span, .. } => {
+            Report::HintVerified { span, .. } => {
                 self.checks.push(check("hint", span, Some(true), None))
             }
-            Event::HintTrusted { span } => self.checks.push(check("hint", span, None, None)),
-            Event::HintRefuted {
+            Report::HintTrusted { span } => self.checks.push(check("hint", span, None, None)),
+            Report::HintRefuted {
                 span,
                 counterexample,
                 ..
@@ -273,8 +273,8 @@ impl Events {
                     counterexample.describe(program)
                 )),
             )),
-            Event::CheckHolds { span } => self.checks.push(check("check", span, Some(true), None)),
-            Event::Vacuous { span, left_none } => {
+            Report::CheckHolds { span } => self.checks.push(check("check", span, Some(true), None)),
+            Report::Vacuous { span, left_none } => {
                 let kind = match story.verdict_label(*span).starts_with("hint") {
                     true => "hint",
                     false => "check",
@@ -284,7 +284,7 @@ impl Events {
                     ..check(kind, span, Some(true), None)
                 })
             }
-            Event::CheckFailed { span, world } => self.checks.push(check(
+            Report::CheckFailed { span, world } => self.checks.push(check(
                 "check",
                 span,
                 Some(false),
@@ -293,7 +293,7 @@ impl Events {
                     worlds::world_line(program, &world.0)
                 )),
             )),
-            Event::Step { .. } => {}
+            Report::Step { .. } => {}
         }
     }
 }
@@ -572,7 +572,7 @@ fn trace_story(request: &Request, limit: usize, cancel: &Cancel) -> Result<Trace
             Tracer::new(limit),
             &mut |traced| match traced {
                 Traced::Step(step) => steps.push(step_out(step)),
-                Traced::Event(event) => events.take(&story, event),
+                Traced::Report(event) => events.take(&story, event),
             },
         )
         .map_err(|f| locator.locate(&story, f))?;

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use crate::engine::{Engine, EngineError, Event, Failure as EngineFailure, Options};
+use crate::engine::{Engine, EngineError, Failure as EngineFailure, Options, Report};
 use crate::explore::graph::GRAPH_CAP;
 use crate::explore::trace::{Fates, Place, TraceStep, Tracer, asked_beliefs};
 use crate::ir::{CheckpointId, Program, Stmt, StmtKind};
@@ -100,7 +100,7 @@ type AfterRound<'a> =
 /// or an event of the run.
 pub enum Traced<'a> {
     Step(&'a TraceStep),
-    Event(&'a Event),
+    Report(&'a Report),
 }
 
 /// The hint given with a timeout.
@@ -293,7 +293,7 @@ impl CompiledStory {
     }
 
     /// Runs the story's statements.
-    pub fn run(&self, options: &Options, sink: &mut dyn FnMut(Event)) -> Result<Engine, Failure> {
+    pub fn run(&self, options: &Options, sink: &mut dyn FnMut(Report)) -> Result<Engine, Failure> {
         self.run_watched(options, &mut Unwatched, sink, &mut |_, _| Ok(()))
     }
 
@@ -304,7 +304,7 @@ impl CompiledStory {
         &self,
         options: &Options,
         watch: &mut dyn Watch,
-        sink: &mut dyn FnMut(Event),
+        sink: &mut dyn FnMut(Report),
         after: &mut AfterStep<'_>,
     ) -> Result<Engine, Failure> {
         self.run_steps(
@@ -323,7 +323,7 @@ impl CompiledStory {
         &self,
         options: &Options,
         watch: &mut dyn Watch,
-        sink: &mut dyn FnMut(Event),
+        sink: &mut dyn FnMut(Report),
         after: &mut AfterRound<'_>,
         by_round: bool,
     ) -> Result<Engine, Failure> {
@@ -351,7 +351,7 @@ impl CompiledStory {
                 let mut on_event = |event| {
                     watch.reporting();
                     match event {
-                        Event::Step {
+                        Report::Step {
                             span,
                             elapsed,
                             kappa_size,
@@ -421,7 +421,7 @@ impl CompiledStory {
                 if reported_by_run(&event) {
                     flush();
                 }
-                (emit.borrow_mut())(Traced::Event(&event));
+                (emit.borrow_mut())(Traced::Report(&event));
             },
             &mut |engine, stmt, round| {
                 // The characters whose belief the statement asks about.
@@ -669,11 +669,11 @@ fn reveal_text(statement: &str, loops: &[(String, i64)]) -> Option<String> {
 /// Whether `epipen run` prints the event (a `worlds` statement, a reveal, a `repeat`
 /// done, a trusted hint, a check), as opposed to the figures and verdicts of other
 /// commands.
-pub fn reported_by_run(event: &Event) -> bool {
+pub fn reported_by_run(event: &Report) -> bool {
     // A vacuous hint is reported, unlike a verified one: the run exits with 1.
     !matches!(
         event,
-        Event::HintVerified { .. } | Event::HintRefuted { .. } | Event::Step { .. }
+        Report::HintVerified { .. } | Report::HintRefuted { .. } | Report::Step { .. }
     )
 }
 

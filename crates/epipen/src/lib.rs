@@ -34,11 +34,11 @@
 //! ```
 
 pub mod compiled;
-pub mod engine;
 pub mod explore;
 pub mod story;
 pub mod worlds;
 
+pub use epipen_engine as engine;
 pub use epipen_ir as ir;
 pub use epipen_lower as lower;
 pub use epipen_syntax as syntax;
@@ -60,11 +60,11 @@ pub struct ReadmeDoctests;
 
 /// The version of the Z3 library loaded at run time, e.g. "5.4.0.0".
 pub fn z3_version() -> String {
-    engine::solver::z3_version()
+    engine::z3_version()
 }
 
 /// Where the Z3 library linked at build time came from: `system`, the `pinned z3-solver
 /// wheel`, or `EPIPEN_Z3_DIR` (docs/z3.md).
 pub fn z3_source() -> &'static str {
-    env!("EPIPEN_Z3_SOURCE")
+    engine::z3_source()
 }

@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 
 use super::{State, error, solve};
 use epipen::compiled::{Traced, Unwatched};
-use epipen::engine::{Event, Options};
+use epipen::engine::{Options, Report};
 use epipen::explore::graph::{arrows, edges};
 use epipen::explore::trace::Tracer;
 use epipen::syntax::ast::StmtKind;
@@ -217,7 +217,7 @@ fn run_story(request: &Request, limit: Duration) -> Value {
             Tracer::following(request.limit, FOLLOWED),
             &mut |item| match item {
                 Traced::Step(step) => trace.push(story.step_json(step)),
-                Traced::Event(event) => {
+                Traced::Report(event) => {
                     if let Some(line) = story.event_json(event) {
                         trace.push(line);
                     } else if let Some(verdict) = verdict_json(&story, event) {
@@ -357,10 +357,10 @@ fn consts(source: &str) -> Vec<Value> {
 }
 
 /// A hint's verdict (`epipen check`'s line) as JSON.
-fn verdict_json(story: &Story, event: &Event) -> Option<Value> {
+fn verdict_json(story: &Story, event: &Report) -> Option<Value> {
     let (span, elapsed, counterexample) = match event {
-        Event::HintVerified { span, elapsed } => (span, elapsed, None),
-        Event::HintRefuted {
+        Report::HintVerified { span, elapsed } => (span, elapsed, None),
+        Report::HintRefuted {
             span,
             elapsed,
             counterexample,

@@ -129,7 +129,7 @@ impl Server {
     /// Serves until the process ends.
     pub fn run(self) -> std::io::Result<()> {
         // Ctrl-C ends the server like any command, also inside a solver call.
-        epipen::engine::solver::leave_ctrl_c_to_the_process();
+        epipen::engine::leave_ctrl_c_to_the_process();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()

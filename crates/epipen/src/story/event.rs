@@ -10,7 +10,7 @@ use std::fmt;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::engine::Event as Report;
+use crate::engine::Report;
 use crate::ir::{self, ConstId, EnumId, EventId, ExprKind, StmtKind, Ty};
 use crate::lower::{closest, list};
 use crate::syntax::Span;

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use crate::engine::{Counterexample, Engine, EngineError, Event as Report, Failure, Options};
+use crate::engine::{Counterexample, Engine, EngineError, Failure, Options, Report};
 use crate::ir::{self, ExprKind, Program, Stmt, StmtKind};
 use crate::syntax::Span;
 use crate::worlds;

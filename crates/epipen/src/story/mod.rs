@@ -216,7 +216,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::engine::{Event as Report, Options};
+use crate::engine::{Options, Report};
 use crate::ir::{
     self, CharId, CheckpointId, ConstId, EnumId, ExprKind, Program, Stmt, StmtKind, Ty,
 };

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use epipen::engine::{Engine, Event as Report, Strategy};
+use epipen::engine::{Engine, Report, Strategy};
 use epipen::ir::{Program, StmtKind};
 use epipen::{Error, Formula as F, Options, Story};
 

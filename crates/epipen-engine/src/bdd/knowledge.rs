@@ -1,0 +1,557 @@
+//! The knowledge state over BDDs, and expressions evaluated in it: every boolean
+//! expression becomes the BDD of the worlds where it holds, knowledge operators included.
+//!
+//! `K_A φ` holds at x̄ when φ holds at every world of κ that A cannot tell from x̄ (same
+//! values of everything A learned; vacuously when there is none). When A learned only
+//! constants, that is `∀U. κ → φ` with U the bits of the constants A has not learned.
+//! When A also learned expressions L, the worlds A cannot tell from x̄ are written over
+//! primed copies of U: `¬∃U'. κ(ȳ) ∧ L(ȳ) = L(x̄) ∧ ¬φ(ȳ)`, ȳ being x̄ with U primed.
+//! `knows_value(A, ē)` holds where A's worlds all give ē one value: the disjunction of
+//! `K_A (ē's value is v)` over the values v that ē takes in κ (true when it takes none:
+//! every group is empty).
+
+use foldhash::{HashMap, HashMapExt};
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
+
+use super::BddBackend;
+use super::diagram::{Bdd, BddVariable, ValuesTaken};
+use super::space::{Kind, Space};
+use super::value::{Partition, Val, tuple_cells};
+use crate::SolverError;
+use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
+
+/// What a character has learned: a constant, or an expression (the conditions of its
+/// distinct values).
+#[derive(Clone)]
+pub(crate) enum Learned {
+    Const(usize),
+    Expr(Rc<Vec<Bdd>>),
+}
+
+/// A plausibility rank (lower more plausible): an expected formula (0 where it held, 1
+/// elsewhere), or an event's case ranks (the worlds at each level, from 0).
+#[derive(Clone)]
+pub(crate) enum Rank {
+    Expected(Bdd),
+    Levels(Rc<Vec<Bdd>>),
+}
+
+/// A knowledge state: κ, what each character learned and its plausibility ranks (most
+/// significant first), and the knowledge operators already evaluated in it (keyed by
+/// agent and goal: asking the same question about the same state, as the `until` of a
+/// `repeat` does, costs a lookup).
+pub(crate) struct State {
+    pub kappa: Bdd,
+    pub learned: Rc<Vec<Vec<Learned>>>,
+    pub ranks: Rc<Vec<Vec<Rank>>>,
+    known: RefCell<HashMap<(usize, Bdd), Bdd>>,
+    /// Per agent, what `K_agent` quantifies, once asked for.
+    views: RefCell<HashMap<usize, Rc<View>>>,
+    /// Per agent, how many different questions `K_agent` was asked here, and, once
+    /// they are enough, κ split by the agent's view (see [`Classes`]).
+    asked: RefCell<HashMap<usize, usize>>,
+    classes: RefCell<HashMap<usize, Option<Rc<Classes>>>>,
+    /// Per agent, the worlds it finds most plausible in their class, once asked for.
+    plausible: RefCell<HashMap<usize, Bdd>>,
+}
+
+/// κ split by what an agent who learned only a few bits sees: for each valuation v of
+/// those bits (its cube), κ ∧ v. The agent knows φ in the worlds of v exactly when no
+/// world of κ ∧ v falsifies φ (when κ ∧ v is empty, vacuously), so `K φ` is the
+/// disjunction of those cubes: one search per class, which stops at the first world
+/// where φ fails, instead of a quantification over κ per question.
+///
+/// For a goal that is a conjunction of literals (`paid[j]`, `not muddy[i]`), each class
+/// answers from one walk over its worlds that finds, for every variable at once, the
+/// values it takes there ([`Bdd::values_taken`]): the agent knows the literals that no
+/// world of its class contradicts.
+pub(crate) struct Classes {
+    cells: Vec<Class>,
+}
+
+struct Class {
+    cube: Bdd,
+    worlds: Bdd,
+    taken: OnceCell<Option<ValuesTaken>>,
+}
+
+/// An agent's questions are answered by [`Classes`] from this many on (the classes cost
+/// one conjunction with κ each: a few questions pay for them).
+const CLASSES_FROM: usize = 3;
+/// The most bits an agent may see for its questions to be answered by classes.
+const CLASS_BITS: usize = 6;
+
+/// What an agent's knowledge operator quantifies in a state.
+enum View {
+    /// The agent learned only constants: the bits of the others, as a cube and marked by
+    /// variable index.
+    Constants { cube: Bdd, hidden: Vec<bool> },
+    /// The agent learned expressions too: the bits of the constants it did not learn,
+    /// `L(ȳ) = L(x̄)` over those bits primed, and the primed bits as a cube.
+    Expressions {
+        hidden: Vec<BddVariable>,
+        same: Bdd,
+        primed: Bdd,
+    },
+}
+
+impl State {
+    pub(super) fn new(
+        kappa: Bdd,
+        learned: Rc<Vec<Vec<Learned>>>,
+        ranks: Rc<Vec<Vec<Rank>>>,
+    ) -> Rc<State> {
+        Rc::new(State {
+            kappa,
+            learned,
+            ranks,
+            known: RefCell::new(HashMap::new()),
+            views: RefCell::new(HashMap::new()),
+            asked: RefCell::new(HashMap::new()),
+            classes: RefCell::new(HashMap::new()),
+            plausible: RefCell::new(HashMap::new()),
+        })
+    }
+}
+
+impl BddBackend {
+    /// `e` in `state`, as a value over the world's bits.
+    pub(super) fn eval(&self, e: &Expr, state: &Rc<State>) -> Result<Val, SolverError> {
+        Ok(match &e.kind {
+            ExprKind::Int(n) => Val::Int(Partition::constant(i128::from(*n), self.space.mk_true())),
+            ExprKind::Bool(b) => Val::Bool(self.space.mk_bool(*b)),
+            ExprKind::Const(c) => self.constant(c.0)?,
+            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
+            ExprKind::Neg(a) => Val::Int(self.int(a, state)?.neg()?),
+            ExprKind::Not(a) => Val::Bool(self.bool(a, state)?.not()),
+            ExprKind::Arith(ArithOp::Add | ArithOp::Sub, _, _) => {
+                Val::Int(self.int_value(e, state)?)
+            }
+            ExprKind::Arith(op, a, b) => {
+                Val::Int(self.int(a, state)?.arith(*op, &self.int(b, state)?)?)
+            }
+            ExprKind::Cmp(op, a, b) => {
+                if a.ty != Ty::Bool
+                    && let Some(holds) = self.compare_linear(*op, a, b, state)?
+                {
+                    return Ok(Val::Bool(holds));
+                }
+                let (a, b) = (self.eval(a, state)?, self.eval(b, state)?);
+                Val::Bool(self.compare(*op, &a, &b)?)
+            }
+            ExprKind::Logic(op, a, b) => {
+                let (a, b) = (self.bool(a, state)?, self.bool(b, state)?);
+                Val::Bool(match op {
+                    LogicOp::And => a.and(&b),
+                    LogicOp::Or => a.or(&b),
+                    LogicOp::Implies => a.imp(&b),
+                    LogicOp::Iff => a.iff(&b),
+                })
+            }
+            ExprKind::Ite(c, a, b) => {
+                let c = self.bool(c, state)?;
+                match (self.eval(a, state)?, self.eval(b, state)?) {
+                    (Val::Bool(a), Val::Bool(b)) => Val::Bool(Bdd::if_then_else(&c, &a, &b)),
+                    (Val::Int(a), Val::Int(b)) => Val::Int(Partition::ite(&c, &a, &b)),
+                    _ => return Err(mixed_types()),
+                }
+            }
+            ExprKind::In { tuple, set } => {
+                let tuple = self.eval_all(tuple, state)?;
+                let mut found = self.space.mk_false();
+                for item in set {
+                    let mut all = self.space.mk_true();
+                    for (t, x) in tuple.iter().zip(item) {
+                        all = all.and(&self.compare(CmpOp::Eq, t, &self.eval(x, state)?)?);
+                    }
+                    found = found.or(&all);
+                }
+                Val::Bool(found)
+            }
+            ExprKind::Knows { agent, formula } => {
+                let phi = self.bool(formula, state)?;
+                Val::Bool(self.knows(*agent, state, &phi)?)
+            }
+            ExprKind::KnowsValue { agent, exprs } => {
+                let values = self.eval_all(exprs, state)?;
+                let cells = tuple_cells(&values, &self.space.mk_true());
+                Val::Bool(self.knows_value(*agent, state, &cells, None)?)
+            }
+            // B_A φ = K_A(most plausible → φ).
+            ExprKind::Believes { agent, formula } => {
+                let phi = self.bool(formula, state)?;
+                let best = self.most_plausible(*agent, state)?;
+                Val::Bool(self.knows(*agent, state, &best.imp(&phi))?)
+            }
+            ExprKind::BelievesValue { agent, exprs } => {
+                let values = self.eval_all(exprs, state)?;
+                let cells = tuple_cells(&values, &self.space.mk_true());
+                let best = self.most_plausible(*agent, state)?;
+                Val::Bool(self.knows_value(*agent, state, &cells, Some(&best))?)
+            }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => {
+                let phi = self.bool(formula, state)?;
+                Val::Bool(self.group(*op, agents, state, &phi)?)
+            }
+            ExprKind::At { checkpoint, body } => {
+                let saved = match self.checkpoints.get(checkpoint.0) {
+                    Some(Some(saved)) => saved.clone(),
+                    _ => {
+                        return Err(SolverError::Unsupported(
+                            "`at` names a checkpoint the story has not passed yet".into(),
+                        ));
+                    }
+                };
+                self.eval(body, &saved)?
+            }
+        })
+    }
+
+    fn eval_all(&self, es: &[Expr], state: &Rc<State>) -> Result<Vec<Val>, SolverError> {
+        es.iter().map(|e| self.eval(e, state)).collect()
+    }
+
+    /// A boolean expression's BDD.
+    pub(super) fn bool(&self, e: &Expr, state: &Rc<State>) -> Result<Bdd, SolverError> {
+        match self.eval(e, state)? {
+            Val::Bool(b) => Ok(b),
+            Val::Int(_) => Err(mixed_types()),
+        }
+    }
+
+    pub(super) fn int(&self, e: &Expr, state: &Rc<State>) -> Result<Partition, SolverError> {
+        match self.eval(e, state)? {
+            Val::Int(p) => Ok(p),
+            Val::Bool(_) => Err(mixed_types()),
+        }
+    }
+
+    /// A constant's value: its bit, or its enum's partition.
+    fn constant(&self, c: usize) -> Result<Val, SolverError> {
+        if let Some(b) = self.space.bool_constant(c) {
+            return Ok(Val::Bool(b));
+        }
+        match self.space.kind(c) {
+            Some(Kind::Enum(_)) => Ok(Val::Int(self.space.enum_partition(c))),
+            _ => Err(SolverError::Unsupported(format!(
+                "constant #{c} is not a bool or an enum"
+            ))),
+        }
+    }
+
+    /// Where `a op b` holds: `==` and `!=` on bools compare BDDs, the rest values.
+    fn compare(&self, op: CmpOp, a: &Val, b: &Val) -> Result<Bdd, SolverError> {
+        match (a, b) {
+            (Val::Bool(a), Val::Bool(b)) => match op {
+                CmpOp::Eq => Ok(a.iff(b)),
+                CmpOp::Ne => Ok(a.xor(b)),
+                _ => Err(mixed_types()),
+            },
+            (Val::Int(a), Val::Int(b)) => Ok(a.compare(op, b, &self.space.mk_false())),
+            _ => Err(mixed_types()),
+        }
+    }
+
+    /// `K_agent φ` in `state`.
+    pub(super) fn knows(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+        phi: &Bdd,
+    ) -> Result<Bdd, SolverError> {
+        self.check_deadline()?;
+        let key = (agent.0, phi.clone());
+        if let Some(known) = state.known.borrow().get(&key) {
+            return Ok(known.clone());
+        }
+        let view = self.view(agent, state);
+        let result = match self.classes(agent.0, state, &view) {
+            Some(classes) => self.knows_by_class(&classes, phi)?,
+            None => self.knows_in(&view, state, phi),
+        };
+        state.known.borrow_mut().insert(key, result.clone());
+        Ok(result)
+    }
+
+    /// κ split by `agent`'s view, when the agent learned only constants of a few bits and
+    /// has been asked enough questions in `state` (None: quantify for each question).
+    fn classes(&self, agent: usize, state: &State, view: &View) -> Option<Rc<Classes>> {
+        if let Some(known) = state.classes.borrow().get(&agent) {
+            return known.clone();
+        }
+        let View::Constants { hidden, .. } = view else {
+            return None;
+        };
+        let asked = {
+            let mut asked = state.asked.borrow_mut();
+            let n = asked.entry(agent).or_insert(0);
+            *n += 1;
+            *n
+        };
+        if asked < CLASSES_FROM {
+            return None;
+        }
+        let seen = self.space.unhidden_bits(hidden);
+        let classes = (seen.len() <= CLASS_BITS).then(|| {
+            let cells = (0..1usize << seen.len())
+                .map(|v| {
+                    let cube = seen
+                        .iter()
+                        .enumerate()
+                        .fold(self.space.mk_true(), |acc, (i, bit)| {
+                            acc.and(&self.space.literal(*bit, (v >> i) & 1 == 1))
+                        });
+                    let worlds = state.kappa.and(&cube);
+                    Class {
+                        cube,
+                        worlds,
+                        taken: OnceCell::new(),
+                    }
+                })
+                .collect();
+            Rc::new(Classes { cells })
+        });
+        state.classes.borrow_mut().insert(agent, classes.clone());
+        classes
+    }
+
+    /// K φ from the classes of the agent's view: the cubes of the classes none of whose
+    /// worlds falsifies φ.
+    fn knows_by_class(&self, classes: &Classes, phi: &Bdd) -> Result<Bdd, SolverError> {
+        let literals = phi.as_cube();
+        let not_phi = phi.not();
+        let mut known = self.space.mk_false();
+        for class in &classes.cells {
+            let knows = match &literals {
+                _ if class.worlds.is_false() => true,
+                Some(literals) => match class.taken.get_or_init(|| class.worlds.values_taken()) {
+                    None => true,
+                    Some(taken) => literals.iter().all(|&(var, value)| {
+                        if value {
+                            !taken.false_in_some[var]
+                        } else {
+                            !taken.true_in_some[var]
+                        }
+                    }),
+                },
+                None => !class.worlds.intersects(&not_phi),
+            };
+            if knows {
+                known = known.or(&class.cube);
+            }
+        }
+        Ok(known)
+    }
+
+    /// K φ in `state` for whoever sees `view`.
+    fn knows_in(&self, view: &View, state: &Rc<State>, phi: &Bdd) -> Bdd {
+        match view {
+            // ∀U. κ → φ, that is ¬∃U. κ ∧ ¬φ
+            View::Constants { cube, .. } => state.kappa.and_exists(&phi.not(), cube).not(),
+            // ¬∃U'. (κ ∧ ¬φ)(ȳ) ∧ L(ȳ) = L(x̄)
+            View::Expressions {
+                hidden,
+                same,
+                primed,
+            } => {
+                let bad = self.space.prime(&state.kappa.and_not(phi), hidden);
+                bad.and_exists(same, primed).not()
+            }
+        }
+    }
+
+    /// Group knowledge of `agents` of φ in `state`.
+    fn group(
+        &self,
+        op: GroupOp,
+        agents: &[CharId],
+        state: &Rc<State>,
+        phi: &Bdd,
+    ) -> Result<Bdd, SolverError> {
+        let everyone = |x: &Bdd| -> Result<Bdd, SolverError> {
+            let mut all = self.space.mk_true();
+            for a in agents {
+                all = all.and(&self.knows(*a, state, x)?);
+            }
+            Ok(all)
+        };
+        match op {
+            GroupOp::Everyone => everyone(phi),
+            GroupOp::Distributed => {
+                self.check_deadline()?;
+                let learned: Vec<Learned> = agents
+                    .iter()
+                    .flat_map(|a| state.learned[a.0].iter().cloned())
+                    .collect();
+                Ok(self.knows_in(&self.view_of(&learned), state, phi))
+            }
+            GroupOp::Common => {
+                // X = E(φ ∧ X) from X = true: the iterates shrink; once two agree on κ,
+                // the next is the same function (E looks only at κ's worlds).
+                let mut x = self.space.mk_true();
+                loop {
+                    self.check_deadline()?;
+                    let next = everyone(&phi.and(&x))?;
+                    if next.xor(&x).and(&state.kappa).is_false() {
+                        return Ok(next);
+                    }
+                    x = next;
+                }
+            }
+        }
+    }
+
+    /// What the agent's truthful announcement of ψ adds to κ in `state`: K_agent ψ, or ψ
+    /// itself when the agent learned only constants and ψ tests none of the others' bits
+    /// (the agent sees whether ψ holds, so on κ, K_agent ψ is ψ).
+    pub(super) fn said_by(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+        psi: Bdd,
+    ) -> Result<Bdd, SolverError> {
+        if let View::Constants { hidden, .. } = &*self.view(agent, state)
+            && !psi.tests_any(hidden)
+        {
+            return Ok(psi);
+        }
+        self.knows(agent, state, &psi)
+    }
+
+    /// What `K_agent` quantifies in `state`.
+    fn view(&self, agent: CharId, state: &State) -> Rc<View> {
+        if let Some(view) = state.views.borrow().get(&agent.0) {
+            return view.clone();
+        }
+        let learned = state.learned.get(agent.0).map_or(&[][..], |l| l.as_slice());
+        let view = Rc::new(self.view_of(learned));
+        state.views.borrow_mut().insert(agent.0, view.clone());
+        view
+    }
+
+    /// What K quantifies for whoever learned `learned`.
+    fn view_of(&self, learned: &[Learned]) -> View {
+        let hidden = self.hidden_bits(learned);
+        let exprs: Vec<&[Bdd]> = learned
+            .iter()
+            .filter_map(|l| match l {
+                Learned::Expr(cells) => Some(cells.as_slice()),
+                Learned::Const(_) => None,
+            })
+            .collect();
+        if exprs.is_empty() {
+            View::Constants {
+                cube: self.space.hidden_cube(&hidden),
+                hidden: self.space.mark(&hidden),
+            }
+        } else {
+            View::Expressions {
+                same: self.same_observation(&exprs, &hidden),
+                primed: self.space.cube(&Space::primed(&hidden)),
+                hidden,
+            }
+        }
+    }
+
+    /// The bits of the constants an agent has not learned directly.
+    fn hidden_bits(&self, learned: &[Learned]) -> Vec<BddVariable> {
+        let mut seen = vec![false; self.program.constants.len()];
+        for l in learned {
+            if let Learned::Const(c) = l
+                && let Some(s) = seen.get_mut(*c)
+            {
+                *s = true;
+            }
+        }
+        let hidden: Vec<usize> = (0..seen.len()).filter(|c| !seen[*c]).collect();
+        self.space.bits_of(&hidden)
+    }
+
+    /// `L(ȳ) = L(x̄)` for learned expressions L (each given by the conditions of its
+    /// values), ȳ being x̄ with the `hidden` bits primed: in each, some value's condition
+    /// holds on both sides.
+    fn same_observation(&self, exprs: &[&[Bdd]], hidden: &[BddVariable]) -> Bdd {
+        let mut same = self.space.mk_true();
+        for cells in exprs {
+            let mut equal = self.space.mk_false();
+            for cell in cells.iter() {
+                equal = equal.or(&cell.and(&self.space.prime(cell, hidden)));
+            }
+            same = same.and(&equal);
+        }
+        same
+    }
+
+    /// `knows_value(agent, ē)` in `state`, ē given by the conditions of its values; with
+    /// `among` (the worlds the agent finds most plausible), `believes_value`: the value
+    /// is the same in every world of the agent's class that is `among` them.
+    fn knows_value(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+        cells: &[Bdd],
+        among: Option<&Bdd>,
+    ) -> Result<Bdd, SolverError> {
+        let mut known: Option<Bdd> = None;
+        let within = among.map_or_else(|| state.kappa.clone(), |b| state.kappa.and(b));
+        for cell in cells {
+            // A value ē never takes in κ is known only in empty groups, where any other
+            // value is known too.
+            if !within.intersects(cell) {
+                continue;
+            }
+            let cell = match among {
+                Some(best) => best.imp(cell),
+                None => cell.clone(),
+            };
+            let k = self.knows(agent, state, &cell)?;
+            known = Some(match known {
+                Some(acc) => acc.or(&k),
+                None => k,
+            });
+        }
+        Ok(known.unwrap_or_else(|| self.space.mk_true()))
+    }
+}
+
+impl BddBackend {
+    /// The worlds of κ that `agent` finds most plausible among those it cannot tell
+    /// apart: rank by rank (most significant first), in each class the worlds of the
+    /// least level, a world kept when no world of its class (among those kept so far) is
+    /// of a lower level, that is when the agent knows none is.
+    pub(super) fn most_plausible(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+    ) -> Result<Bdd, SolverError> {
+        if let Some(best) = state.plausible.borrow().get(&agent.0) {
+            return Ok(best.clone());
+        }
+        let mut best = state.kappa.clone();
+        for rank in &state.ranks[agent.0] {
+            let levels = match rank {
+                Rank::Expected(set) => vec![set.clone(), set.not()],
+                Rank::Levels(levels) => levels.to_vec(),
+            };
+            let mut lower = self.space.mk_false();
+            let mut kept = self.space.mk_false();
+            for level in &levels {
+                let here = best.and(level);
+                kept = kept.or(&here.and(&self.knows(agent, state, &lower.not())?));
+                lower = lower.or(&here);
+            }
+            best = kept;
+        }
+        state.plausible.borrow_mut().insert(agent.0, best.clone());
+        Ok(best)
+    }
+}
+
+fn mixed_types() -> SolverError {
+    SolverError::Unsupported("internal error: an expression of the wrong type".into())
+}

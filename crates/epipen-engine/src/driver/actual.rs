@@ -1,0 +1,113 @@
+//! `actual φ`: the actual world, one of the worlds still possible.
+
+use super::{Backend, Driver};
+use crate::Failure;
+use crate::ir::{Expr, ExprKind};
+use crate::syntax::Span;
+use crate::worlds::Value;
+
+impl<B: Backend> Driver<B> {
+    /// `phi` with every occurrence constant pinned that `actual φ` does not have to
+    /// pin: those that have not happened hold their not-yet value; those that have hold
+    /// one of their cases, and when an earlier `actual` (`previous`, of this `repeat`'s
+    /// previous round) said which case happened, that case.
+    fn pinned_occurrences(&self, phi: &Expr, previous: Option<&[Value]>) -> Expr {
+        let mut conjuncts = vec![phi.clone()];
+        for occ in self.program.occurrences() {
+            let o = self.program.constants[occ.0]
+                .occurrence
+                .expect("an occurrence");
+            let not_yet = self.program.events[o.event.0].not_yet();
+            let (op, value) = if self.happened[occ.0] {
+                match previous.and_then(|w| w.get(occ.0)) {
+                    Some(Value::Int(v)) => (crate::ir::CmpOp::Eq, *v),
+                    _ => (crate::ir::CmpOp::Ne, not_yet),
+                }
+            } else {
+                (crate::ir::CmpOp::Eq, not_yet)
+            };
+            let ty = self.program.constants[occ.0].ty;
+            let at = |kind| Expr {
+                kind,
+                ty,
+                span: phi.span,
+            };
+            conjuncts.push(Expr {
+                kind: ExprKind::Cmp(
+                    op,
+                    Box::new(at(ExprKind::Const(occ))),
+                    Box::new(at(ExprKind::Int(value))),
+                ),
+                ty: crate::ir::Ty::Bool,
+                span: phi.span,
+            });
+        }
+        conjuncts
+            .into_iter()
+            .reduce(|a, b| Expr {
+                kind: ExprKind::Logic(crate::ir::LogicOp::And, Box::new(a), Box::new(b)),
+                ty: crate::ir::Ty::Bool,
+                span: phi.span,
+            })
+            .expect("phi")
+    }
+
+    /// `actual φ`: φ must allow exactly one of the worlds still possible (κ, and the
+    /// events so far). The same statement again (in the next round of a `repeat`)
+    /// declares the same world.
+    pub(super) fn set_actual(&mut self, expr: &Expr, span: Span) -> Result<(), Failure> {
+        let mut previous = None;
+        if self.actual_at == Some(span) {
+            // The same `actual` in a later round of its `repeat`: made again, with the
+            // values its names have now (after a `:=`, another world's), and the cases
+            // that happened in the actual world.
+            previous = self.actual.take().map(|(w, _)| w);
+        }
+        if self.actual.is_some() {
+            return Err(Failure::second_actual());
+        }
+        let state = self.state.clone();
+        let expr = self.now(expr)?;
+        let expr = self.pinned_occurrences(&expr, previous.as_deref());
+        // φ pins one world of the constants' types: it must be possible (the common
+        // case, asked without listing κ).
+        let pinned = self.backend.pin(&expr, &state)?;
+        match pinned.as_slice() {
+            [] => return Err(Failure::actual_allows_none()),
+            [w] => {
+                let point = self.backend.point(&w.0)?;
+                if !self.backend.contains(&state, &point)? {
+                    return Err(Failure::actual_contradicts());
+                }
+                self.actual = Some((w.0.clone(), point));
+                self.actual_at = Some(span);
+                return Ok(());
+            }
+            _ => {}
+        }
+        // Several worlds of the types: the first two worlds of κ (canonical order) where
+        // φ holds.
+        let set = self.backend.formula(&expr, &state, &self.checkpoints)?;
+        let possible = self.backend.restrict(&state, set, false)?;
+        let found = self.backend.worlds(&possible, 2)?;
+        match found.worlds.as_slice() {
+            [] if !found.complete => Err(Failure::internal(
+                "the solver listed no world and did not say there is none",
+            )),
+            [] => Err(Failure::actual_contradicts()),
+            [w] if found.complete => {
+                let point = self.backend.point(&w.0)?;
+                self.actual = Some((w.0.clone(), point));
+                self.actual_at = Some(span);
+                Ok(())
+            }
+            [_] => Err(Failure::internal(
+                "the solver listed one world and did not say there is no other",
+            )),
+            [a, b, ..] => {
+                let (a, b) = (self.shown(a)?, self.shown(b)?);
+                Err(Failure::actual_allows_several(&self.program, &a.0, &b.0))
+            }
+        }
+    }
+}

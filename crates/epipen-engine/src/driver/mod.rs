@@ -1,0 +1,936 @@
+//! The one statement driver: what each statement means, written once, over a [`Backend`]
+//! that knows how to represent sets of worlds and knowledge states (Z3 formulas, BDDs,
+//! explicit lists of worlds).
+
+use std::collections::HashMap;
+use std::ops::Deref;
+use std::rc::Rc;
+use std::time::Instant;
+
+mod actual;
+mod emptied;
+mod event;
+mod repeat;
+
+use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
+use crate::ir::{CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Stmt, StmtKind};
+use crate::syntax::Span;
+use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
+
+/// What a backend provides to the driver. A `Set` is the meaning of a formula (the worlds
+/// where it holds) and a `State` a knowledge state (κ and what each character learned);
+/// both are values, cheap to clone, and never change once made.
+pub(crate) trait Backend {
+    type Set: Clone;
+    type State: Clone;
+    /// The actual world in the backend's own form.
+    type Point;
+
+    /// The backend's name, as `--backend` spells it.
+    fn name(&self) -> &'static str;
+    /// The state at the start of the story: every world of the constants' types.
+    fn initial(&mut self) -> Result<Self::State, SolverError>;
+    /// κ's size in the backend's own unit (DAG nodes, BDD nodes, worlds), for `--stats`.
+    fn size(&self, state: &Self::State) -> usize;
+    /// What [`Backend::size`] counts, e.g. "nodes".
+    fn size_unit(&self) -> &'static str {
+        "nodes"
+    }
+
+    /// The worlds where `e` holds, its knowledge operators evaluated in `state` and an
+    /// `at(c, …)` in `saved[c]` (always a state the run has passed).
+    fn formula(
+        &mut self,
+        e: &Expr,
+        state: &Self::State,
+        saved: &[Option<Self::State>],
+    ) -> Result<Self::Set, SolverError>;
+    /// What `agent`'s truthful announcement of ψ adds in `state`: K_A ψ, or a set equal
+    /// to it on κ.
+    fn said(
+        &mut self,
+        agent: CharId,
+        psi: Self::Set,
+        state: &Self::State,
+    ) -> Result<Self::Set, SolverError>;
+    fn not(&mut self, set: &Self::Set) -> Self::Set;
+    /// The intersection of `first` and the sets of `rest`.
+    fn and(&mut self, first: Self::Set, rest: Vec<Self::Set>) -> Self::Set;
+    /// κ ∧ `added`, what characters learned kept. `derived`: the engine derived `added`
+    /// (from knowledge operators), so a smaller equivalent may be worth finding.
+    fn restrict(
+        &mut self,
+        state: &Self::State,
+        added: Self::Set,
+        derived: bool,
+    ) -> Result<Self::State, SolverError>;
+    /// `who` learns `what` (a knowledge-free expression).
+    fn learn(
+        &mut self,
+        state: &Self::State,
+        who: CharId,
+        what: &Expr,
+    ) -> Result<Self::State, SolverError>;
+    /// `who` learns whether `set` holds (a formula with knowledge operators, evaluated
+    /// in the state where it is learned).
+    fn learn_set(
+        &mut self,
+        state: &Self::State,
+        who: CharId,
+        set: Self::Set,
+    ) -> Result<Self::State, SolverError>;
+    /// `who` now finds the worlds of `set` more plausible than the others, its old
+    /// plausibility deciding inside each part (radical upgrade): `who`'s new most
+    /// significant rank is 0 in `set` and 1 elsewhere.
+    fn upgrade(
+        &mut self,
+        state: &Self::State,
+        who: CharId,
+        set: Self::Set,
+    ) -> Result<Self::State, SolverError>;
+    /// `who`'s new most significant rank is the value of `rank`, an int expression with
+    /// values in `0..levels`, lower more plausible: after an event, each case's rank in
+    /// `who`'s `expects` line (the action-priority update).
+    fn prefer(
+        &mut self,
+        state: &Self::State,
+        who: CharId,
+        rank: &Expr,
+        levels: usize,
+    ) -> Result<Self::State, SolverError>;
+    /// An event happens: `occ`, an occurrence constant that holds its not-yet value in
+    /// every world of `state` (and in `pres`), takes the value of the case that happened.
+    /// The new κ holds the world w with `occ` = c for every world w of κ in `pres[c]`
+    /// (the worlds where case c's precondition held). What characters learned is kept
+    /// (the driver then makes each learn the group of the case it saw).
+    fn event(
+        &mut self,
+        state: &Self::State,
+        occ: ConstId,
+        pres: Vec<Self::Set>,
+    ) -> Result<Self::State, SolverError>;
+
+    /// The first two worlds (canonical order) of the constants' types where the
+    /// knowledge-free `phi` holds: when `actual φ` allows one, it is the actual world if
+    /// possible; when several, the worlds still possible decide.
+    fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Vec<World>, SolverError>;
+    /// A world in the backend's own form.
+    fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
+    /// Whether `set` holds at `point`.
+    fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
+    /// Whether `point` is a world of κ in `state`.
+    fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, SolverError>;
+
+    /// A world of κ `before` where κ `after` and `hint` disagree, and whether `after` keeps
+    /// it; None when `after` is exactly `before` ∧ `hint`.
+    fn disagreement(
+        &mut self,
+        before: &Self::State,
+        after: &Self::State,
+        hint: &Self::Set,
+    ) -> Result<Option<(World, bool)>, SolverError>;
+    /// κ `before` ∧ `hint` with what `learned` says characters learned: the state after
+    /// a verified or trusted hint.
+    fn hinted(
+        &mut self,
+        before: &Self::State,
+        hint: Self::Set,
+        learned: &Self::State,
+        verified: bool,
+    ) -> Result<Self::State, SolverError>;
+
+    /// Up to `limit` of κ's worlds in canonical order.
+    fn worlds(&mut self, state: &Self::State, limit: usize) -> Result<WorldSet, SolverError>;
+    /// How many worlds κ has (see [`super::Engine::count_worlds`]).
+    fn count(&mut self, state: &Self::State, cap: usize) -> Result<WorldCount, Failure>;
+    /// The epistemic model of κ when it has at most `cap` worlds.
+    fn model(&mut self, state: &Self::State, cap: usize) -> Result<Option<Model>, Failure>;
+    /// Called after each top-level statement: caches keyed by the statement's
+    /// expressions may be dropped.
+    fn statement_done(&mut self) {}
+    /// Whether κ has no world, when the backend knows without a solver call (BDDs and
+    /// listed worlds do); None when finding out costs one.
+    fn known_empty(&self, _state: &Self::State) -> Option<bool> {
+        None
+    }
+    /// Whether κ has no world in `state`: [`Backend::known_empty`], else a solver call
+    /// (by default, listing its first world).
+    fn is_empty(&mut self, state: &Self::State) -> Result<bool, SolverError> {
+        if let Some(known) = self.known_empty(state) {
+            return Ok(known);
+        }
+        let found = self.worlds(state, 1)?;
+        Ok(found.worlds.is_empty() && found.complete)
+    }
+}
+
+/// The driver as the engine sees it, whatever its backend.
+pub(crate) trait Run {
+    fn run(&mut self, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError>;
+    fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError>;
+    /// Round `round` of the `repeat` statement `stmt` (any other statement: all of it);
+    /// true when the statement is done.
+    fn step_round(
+        &mut self,
+        stmt: &Stmt,
+        round: u64,
+        sink: &mut dyn FnMut(Report),
+    ) -> Result<bool, EngineError>;
+    fn worlds(&mut self, limit: u64) -> Result<WorldSet, SolverError>;
+    fn kappa_size(&self) -> usize;
+    fn count_worlds(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<WorldCount, Failure>;
+    fn model(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<Option<Model>, Failure>;
+    fn backend(&self) -> &'static str;
+    fn actual(&self) -> Option<World>;
+    fn left_none(&mut self) -> Result<Option<Span>, SolverError>;
+}
+
+/// Runs a program's statements over one backend.
+pub(crate) struct Driver<B: Backend> {
+    program: Rc<Program>,
+    options: Options,
+    backend: B,
+    deadline: Option<Instant>,
+    state: B::State,
+    checkpoints: Vec<Option<B::State>>,
+    /// The actual world, once `actual` has pinned it down, and the backend's form of it.
+    actual: Option<(Vec<Value>, B::Point)>,
+    /// The `actual` statement that declared it.
+    actual_at: Option<Span>,
+    /// The round of the innermost running `repeat`.
+    round: Option<u64>,
+    /// How deep in blocks the running statement is (0: top level).
+    depth: usize,
+    /// What each constant's name stands for now, over the values at the story's start:
+    /// None until the first `x := e` (every name stands for itself).
+    terms: Option<Rc<Vec<Expr>>>,
+    /// `terms` as each checkpoint saved them.
+    saved_terms: Vec<Option<Rc<Vec<Expr>>>>,
+    /// Each event's latest occurrence constant (None: it has not happened yet).
+    latest: Rc<Vec<Option<ConstId>>>,
+    /// `latest` as each checkpoint saved it.
+    saved_latest: Vec<Rc<Vec<Option<ConstId>>>>,
+    /// Which occurrence constants have happened.
+    happened: Vec<bool>,
+    /// Changes `terms` or a saved checkpoint went through: with the address of an
+    /// expression of the program, the key of its substituted form.
+    generation: u64,
+    /// Substituted expressions, kept for the whole run: backends may key caches by the
+    /// address of an expression, which must not be reused by another.
+    substituted: HashMap<(usize, u64), Rc<Expr>>,
+    /// The statements finished since κ was last known to have a world, each with the
+    /// state after it, in the order they finished (a block's statements before the
+    /// block): the first after which κ had none is among them when κ has none now,
+    /// since κ never regains a world.
+    trail: Vec<(Span, B::State)>,
+    /// The first statement after which κ had no world, once found.
+    emptied: Option<Span>,
+}
+
+/// An expression of the program as the driver hands it to the backend: itself, or with
+/// the names of changed constants replaced by their terms.
+enum Now<'e> {
+    Same(&'e Expr),
+    Changed(Rc<Expr>),
+}
+
+impl Deref for Now<'_> {
+    type Target = Expr;
+    fn deref(&self) -> &Expr {
+        match self {
+            Now::Same(e) => e,
+            Now::Changed(e) => e,
+        }
+    }
+}
+
+impl<B: Backend> Driver<B> {
+    pub(crate) fn new(
+        program: Rc<Program>,
+        options: &Options,
+        mut backend: B,
+    ) -> Result<Driver<B>, SolverError> {
+        let state = backend.initial()?;
+        let program_checkpoints = program.checkpoints.len();
+        let (events, constants) = (program.events.len(), program.constants.len());
+        Ok(Driver {
+            checkpoints: vec![None; program.checkpoints.len()],
+            program,
+            options: options.clone(),
+            backend,
+            deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
+            state,
+            actual: None,
+            actual_at: None,
+            round: None,
+            depth: 0,
+            terms: None,
+            saved_terms: vec![None; program_checkpoints],
+            latest: Rc::new(vec![None; events]),
+            saved_latest: (0..program_checkpoints).map(|_| Rc::default()).collect(),
+            happened: vec![false; constants],
+            generation: 0,
+            substituted: HashMap::new(),
+            trail: Vec::new(),
+            emptied: None,
+        })
+    }
+
+    /// `e` as the backend must read it: over the constants' values at the story's start
+    /// and the occurrences of the events named in it; a story error when it names an
+    /// event that has not happened.
+    fn now<'e>(&mut self, e: &'e Expr) -> Result<Now<'e>, Failure> {
+        if self.generation == 0 {
+            if !self.program.events.is_empty() {
+                no_latest(&self.program, e)?;
+            }
+            return Ok(Now::Same(e));
+        }
+        let key = (std::ptr::from_ref(e) as usize, self.generation);
+        if let Some(done) = self.substituted.get(&key) {
+            return Ok(Now::Changed(done.clone()));
+        }
+        let (saved, saved_latest) = (&self.saved_terms, &self.saved_latest);
+        let at = |c: CheckpointId| Moment {
+            terms: saved.get(c.0).and_then(|t| t.as_deref().map(Vec::as_slice)),
+            latest: saved_latest.get(c.0).map_or(&[], |l| l.as_slice()),
+        };
+        let now = Moment {
+            terms: self.terms.as_deref().map(Vec::as_slice),
+            latest: &self.latest,
+        };
+        let done = e.substitute(now, &at);
+        no_latest(&self.program, &done)?;
+        let done = Rc::new(done);
+        self.substituted.insert(key, done.clone());
+        Ok(Now::Changed(done))
+    }
+
+    /// A world as the story now names it: its constants' current values.
+    fn shown(&self, world: &World) -> Result<World, SolverError> {
+        let Some(terms) = &self.terms else {
+            return Ok(world.clone());
+        };
+        let values = terms
+            .iter()
+            .map(|t| {
+                worlds::value_of(t, &world.0).ok_or_else(|| {
+                    SolverError::Unsupported(format!(
+                        "a changed constant leaves the 64-bit integers in the world {}",
+                        worlds::world_line(&self.program, &world.0)
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(World(values))
+    }
+
+    /// A set of worlds as the story now names them, with their values at its start when
+    /// it changed constants.
+    fn shown_set(&self, set: WorldSet) -> Result<WorldSet, SolverError> {
+        if self.terms.is_none() {
+            return Ok(set);
+        }
+        let worlds = set
+            .worlds
+            .iter()
+            .map(|w| self.shown(w))
+            .collect::<Result<_, _>>()?;
+        Ok(WorldSet {
+            worlds,
+            complete: set.complete,
+            before: Some(set.worlds),
+        })
+    }
+
+    fn check_deadline(&self) -> Result<(), SolverError> {
+        self.options.cancel.check()?;
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
+            _ => Ok(()),
+        }
+    }
+
+    fn block(&mut self, stmts: &[Stmt], sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        for stmt in stmts {
+            self.statement(stmt, sink)?;
+        }
+        Ok(())
+    }
+
+    /// Executes one statement (blocks recursively), reporting events to `sink`.
+    fn statement(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        self.timed(stmt, sink, |driver, sink| driver.execute(stmt, sink))
+    }
+
+    /// Runs `run` as the statement `stmt` (its deadline, depth and `--stats` figures).
+    fn timed<T, F>(
+        &mut self,
+        stmt: &Stmt,
+        sink: &mut dyn FnMut(Report),
+        run: F,
+    ) -> Result<T, EngineError>
+    where
+        F: FnOnce(&mut Self, &mut dyn FnMut(Report)) -> Result<T, EngineError>,
+    {
+        let start = Instant::now();
+        self.check_deadline().at(stmt.span)?;
+        self.depth += 1;
+        let done = run(self, sink);
+        self.depth -= 1;
+        if self.depth == 0 {
+            self.backend.statement_done();
+        }
+        let done = done?;
+        self.note_emptied(stmt.span).at(stmt.span)?;
+        // (The CLI logs these events at debug level, the span as a line and column.)
+        if self.options.stats {
+            sink(Report::Step {
+                span: stmt.span,
+                elapsed: start.elapsed(),
+                kappa_size: self.backend.size(&self.state),
+                unit: self.backend.size_unit(),
+            });
+        }
+        Ok(done)
+    }
+
+    fn execute(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        match &stmt.kind {
+            StmtKind::Announce { speaker, formula } => {
+                let state = self.state.clone();
+                let added = self.announced(stmt, &state, sink)?;
+                let derived = speaker.is_some() || formula.mentions_knowledge();
+                self.state = self
+                    .backend
+                    .restrict(&state, added, derived)
+                    .at(stmt.span)?;
+            }
+            StmtKind::Reveal { .. } => {
+                let state = self.state.clone();
+                let added = self.announced(stmt, &state, sink)?;
+                self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
+            }
+            StmtKind::Learn { who, what } if what.mentions_knowledge() => {
+                let state = self.state.clone();
+                let set = self.formula(what, &state).at(stmt.span)?;
+                self.state = self.backend.learn_set(&state, *who, set).at(stmt.span)?;
+            }
+            StmtKind::Expects { who, formula } => {
+                let state = self.state.clone();
+                let set = self.formula(formula, &state).at(stmt.span)?;
+                self.state = self.backend.upgrade(&state, *who, set).at(stmt.span)?;
+            }
+            StmtKind::Learn { who, what } => {
+                let what = self.now(what).at(stmt.span)?;
+                self.state = self.backend.learn(&self.state, *who, &what).at(stmt.span)?;
+            }
+            StmtKind::Checkpoint(c) => {
+                self.checkpoints[c.0] = Some(self.state.clone());
+                if self.terms.is_some() || self.latest.iter().any(Option::is_some) {
+                    self.saved_terms[c.0] = self.terms.clone();
+                    self.saved_latest[c.0] = self.latest.clone();
+                    self.generation += 1;
+                }
+            }
+            StmtKind::Check(phi) => self.check(stmt.span, phi, sink)?,
+            StmtKind::CheckActual(phi) => self.check_actual(stmt.span, phi, sink)?,
+            StmtKind::Assign { changes } => {
+                let mut values = Vec::with_capacity(changes.len());
+                for (target, value) in changes {
+                    values.push((*target, self.now(value).at(stmt.span)?.clone()));
+                }
+                self.change(values);
+            }
+            StmtKind::Event(event) => self.event(stmt.span, event, sink)?,
+            StmtKind::Worlds { limit } => self.list_worlds(stmt.span, None, *limit, sink)?,
+            StmtKind::Where {
+                formula,
+                text,
+                limit,
+            } => self.list_worlds(stmt.span, Some((formula, text)), *limit, sink)?,
+            StmtKind::Simultaneously(stmts) => {
+                // Every announcement is evaluated in the state at the block's start; they
+                // take effect together.
+                let state = self.state.clone();
+                let mut added = Vec::with_capacity(stmts.len());
+                for s in stmts {
+                    added.push(self.announced(s, &state, sink)?);
+                }
+                if !added.is_empty() {
+                    let first = added.remove(0);
+                    let added = self.backend.and(first, added);
+                    self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
+                }
+            }
+            StmtKind::Actual(expr) => self.set_actual(expr, stmt.span).at(stmt.span)?,
+            StmtKind::Repeat { max, body, until } => {
+                self.repeat(stmt.span, *max, body, until, sink)?
+            }
+            StmtKind::AssertAddsCk { hint, body } => {
+                self.assert_adds_ck(stmt.span, hint, body, sink)?
+            }
+        }
+        Ok(())
+    }
+
+    /// What an `announce`, `A: …` or `A reveals …` statement adds to κ, evaluated in
+    /// `state`; a reveal is reported to `sink`. An announcement must hold in the actual
+    /// world, when there is one.
+    fn announced(
+        &mut self,
+        stmt: &Stmt,
+        state: &B::State,
+        sink: &mut dyn FnMut(Report),
+    ) -> Result<B::Set, EngineError> {
+        let span = stmt.span;
+        match &stmt.kind {
+            StmtKind::Announce { speaker, formula } => {
+                let psi = self.formula(formula, state).at(span)?;
+                let added = match speaker {
+                    None => psi,
+                    Some(agent) => self.backend.said(*agent, psi, state).at(span)?,
+                };
+                if self.actual.is_some() && !self.holds_in_actual(&added, "").at(span)? {
+                    return Err(Failure::false_in_actual()).at(span);
+                }
+                Ok(added)
+            }
+            StmtKind::Reveal { who, formula, text } => {
+                let psi = self.formula(formula, state).at(span)?;
+                let holds = self.holds_in_actual(&psi, "`reveals`").at(span)?;
+                let said = if holds { psi } else { self.backend.not(&psi) };
+                let added = self.backend.said(*who, said, state).at(span)?;
+                // A reveals what it knows: in the actual world it must know φ or not φ.
+                if !self.holds_in_actual(&added, "`reveals`").at(span)? {
+                    let name = &self.program.characters[who.0].name;
+                    return Err(Failure::reveals_unknown(name, holds)).at(span);
+                }
+                sink(Report::Reveal {
+                    span,
+                    round: self.round,
+                    who: *who,
+                    text: text.clone(),
+                    holds,
+                });
+                Ok(added)
+            }
+            _ => Err(Failure::internal(
+                "only announcements can be made simultaneously (lowering keeps them so)",
+            ))
+            .at(span),
+        }
+    }
+
+    fn formula(&mut self, e: &Expr, state: &B::State) -> Result<B::Set, Failure> {
+        let e = self.now(e)?;
+        Ok(self.backend.formula(&e, state, &self.checkpoints)?)
+    }
+
+    /// Gives each constant of `changes` its new term (over the values at the story's
+    /// start), all at once.
+    fn change(&mut self, changes: Vec<(ConstId, Expr)>) {
+        let mut terms = match &self.terms {
+            Some(terms) => terms.as_ref().clone(),
+            None => (self.program.constants.iter().enumerate())
+                .map(|(k, c)| Expr {
+                    kind: ExprKind::Const(ConstId(k)),
+                    ty: c.ty,
+                    span: c.span,
+                })
+                .collect(),
+        };
+        for (target, value) in changes {
+            terms[target.0] = value;
+        }
+        self.terms = Some(Rc::new(terms));
+        self.generation += 1;
+    }
+
+    /// `check φ`: φ must hold in every world of κ.
+    fn check(
+        &mut self,
+        span: Span,
+        phi: &Expr,
+        sink: &mut dyn FnMut(Report),
+    ) -> Result<(), EngineError> {
+        let state = self.state.clone();
+        let set = self.formula(phi, &state).at(span)?;
+        // The first world, in the canonical order, of κ where φ is false.
+        let not = self.backend.not(&set);
+        let failing = self.backend.restrict(&state, not, false).at(span)?;
+        let found = self.backend.worlds(&failing, 1).at(span)?;
+        match found.worlds.first() {
+            None if found.complete => match self.find_emptied().at(span)? {
+                Some(left_none) => sink(Report::Vacuous { span, left_none }),
+                None => sink(Report::CheckHolds { span }),
+            },
+            None => {
+                return Err(Failure::internal(
+                    "the solver listed no world and did not say there is none",
+                ))
+                .at(span);
+            }
+            Some(world) => {
+                let world = self.shown(world).at(span)?;
+                if self.options.keep_refuted_hints {
+                    sink(Report::CheckFailed { span, world });
+                } else {
+                    return Err(Failure::CheckFailed(world)).at(span);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `check actual φ`: φ must hold in the actual world.
+    fn check_actual(
+        &mut self,
+        span: Span,
+        phi: &Expr,
+        sink: &mut dyn FnMut(Report),
+    ) -> Result<(), EngineError> {
+        // Never vacuous: the actual world is possible (announcements hold there, and the
+        // events' cases that happened there), and without one this is an error.
+        let state = self.state.clone();
+        let set = self.formula(phi, &state).at(span)?;
+        if self.holds_in_actual(&set, "`check actual`").at(span)? {
+            sink(Report::CheckHolds { span });
+            return Ok(());
+        }
+        let actual = World(
+            self.actual
+                .as_ref()
+                .map(|(w, _)| w.clone())
+                .unwrap_or_default(),
+        );
+        let world = self.shown(&actual).at(span)?;
+        if self.options.keep_refuted_hints {
+            sink(Report::CheckFailed { span, world });
+            Ok(())
+        } else {
+            Err(Failure::CheckFailed(world)).at(span)
+        }
+    }
+
+    /// Whether `set` holds in the actual world (`what` names the statement that needs it).
+    fn holds_in_actual(&mut self, set: &B::Set, what: &str) -> Result<bool, Failure> {
+        match &self.actual {
+            Some((_, point)) => Ok(self.backend.holds(set, point)?),
+            None => Err(Failure::no_actual_world(what)),
+        }
+    }
+
+    /// `assert_adds_ck φ { … }`: runs the block, then checks κ_after ≡ κ_before ∧ φ under
+    /// κ_before, and keeps the small form κ_before ∧ φ.
+    fn assert_adds_ck(
+        &mut self,
+        span: Span,
+        hint: &Expr,
+        body: &[Stmt],
+        sink: &mut dyn FnMut(Report),
+    ) -> Result<(), EngineError> {
+        let start = Instant::now();
+        let before = self.state.clone();
+        let h = self.formula(hint, &before).at(span)?;
+        if self.options.trust_hints {
+            for s in kept_when_trusted(body) {
+                self.statement(s, sink)?;
+            }
+            let learned = self.state.clone();
+            self.state = self.backend.hinted(&before, h, &learned, false).at(span)?;
+            sink(Report::HintTrusted { span });
+            return Ok(());
+        }
+        self.block(body, sink)?;
+        let after = self.state.clone();
+        let found = self.backend.disagreement(&before, &after, &h).at(span)?;
+        let elapsed = start.elapsed();
+        match found {
+            None => {
+                // Verified over no world (κ had none before the block): vacuous. Asked
+                // only when κ has none after it.
+                let vacuous = match self.find_emptied().at(span)? {
+                    Some(_) if self.backend.is_empty(&before).at(span)? => self.emptied,
+                    _ => None,
+                };
+                self.state = self.backend.hinted(&before, h, &after, true).at(span)?;
+                match vacuous {
+                    Some(left_none) => sink(Report::Vacuous { span, left_none }),
+                    None => sink(Report::HintVerified { span, elapsed }),
+                }
+                Ok(())
+            }
+            Some((world, kept_by_block)) => {
+                let counterexample = Counterexample {
+                    world: self.shown(&world).at(span)?,
+                    kept_by_block,
+                };
+                if self.options.keep_refuted_hints {
+                    sink(Report::HintRefuted {
+                        span,
+                        elapsed,
+                        counterexample,
+                    });
+                    Ok(())
+                } else {
+                    Err(Failure::Refuted(counterexample)).at(span)
+                }
+            }
+        }
+    }
+
+    /// A `worlds` statement's worlds, or (`filter`: φ and its text) a `where φ`
+    /// statement's: reported with, when there are none, the statement that left none.
+    fn list_worlds(
+        &mut self,
+        span: Span,
+        filter: Option<(&Expr, &String)>,
+        limit: u64,
+        sink: &mut dyn FnMut(Report),
+    ) -> Result<(), EngineError> {
+        if self.options.skip_worlds_statements {
+            return Ok(());
+        }
+        let set = match filter {
+            None => self.worlds_now(limit).at(span)?,
+            Some((phi, _)) => self.worlds_where(phi, limit).at(span)?,
+        };
+        let left_none = match set.worlds.is_empty() && set.complete {
+            true => self.find_emptied().at(span)?,
+            false => None,
+        };
+        sink(Report::Worlds {
+            span,
+            set,
+            left_none,
+            filter: filter.map(|(_, text)| text.clone()),
+        });
+        Ok(())
+    }
+
+    fn worlds_now(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        let state = self.state.clone();
+        let set = self.backend.worlds(&state, limit)?;
+        self.shown_set(set)
+    }
+
+    /// `where φ`: the worlds possible now where φ holds, at most `limit`; κ does not
+    /// change.
+    fn worlds_where(&mut self, phi: &Expr, limit: u64) -> Result<WorldSet, Failure> {
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        let state = self.state.clone();
+        let set = self.formula(phi, &state)?;
+        let kept = self.backend.restrict(&state, set, false)?;
+        let found = self.backend.worlds(&kept, limit)?;
+        Ok(self.shown_set(found)?)
+    }
+
+    /// The state saved at `checkpoint` (None: the current state); a story error when the
+    /// run has not passed the checkpoint.
+    fn state_at(&self, checkpoint: Option<CheckpointId>) -> Result<B::State, Failure> {
+        match checkpoint {
+            None => Ok(self.state.clone()),
+            Some(c) => self.checkpoints.get(c.0).cloned().flatten().ok_or_else(|| {
+                let name = self.program.checkpoints.get(c.0).map_or("?", |c| &c.name);
+                Failure::checkpoint_not_reached(name)
+            }),
+        }
+    }
+}
+
+impl<B: Backend> Run for Driver<B> {
+    fn run(&mut self, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        let program = self.program.clone();
+        self.block(&program.statements, sink)
+    }
+
+    fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        self.statement(stmt, sink)
+    }
+
+    fn step_round(
+        &mut self,
+        stmt: &Stmt,
+        round: u64,
+        sink: &mut dyn FnMut(Report),
+    ) -> Result<bool, EngineError> {
+        let StmtKind::Repeat { max, body, until } = &stmt.kind else {
+            return self.statement(stmt, sink).map(|()| true);
+        };
+        self.timed(stmt, sink, |driver, sink| {
+            driver.repeat_round(stmt.span, *max, body, until, round, sink)
+        })
+    }
+
+    fn worlds(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
+        self.worlds_now(limit)
+    }
+
+    fn kappa_size(&self) -> usize {
+        self.backend.size(&self.state)
+    }
+
+    fn count_worlds(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<WorldCount, Failure> {
+        let state = self.state_at(checkpoint)?;
+        self.backend.count(&state, cap)
+    }
+
+    fn model(
+        &mut self,
+        checkpoint: Option<CheckpointId>,
+        cap: usize,
+    ) -> Result<Option<Model>, Failure> {
+        let state = self.state_at(checkpoint)?;
+        let Some(model) = self.backend.model(&state, cap)? else {
+            return Ok(None);
+        };
+        // Worlds as the story named them then: with the terms of the checkpoint's time.
+        let terms = match checkpoint {
+            Some(c) => self.saved_terms[c.0].clone(),
+            None => self.terms.clone(),
+        };
+        if terms.is_none() {
+            return Ok(Some(model));
+        }
+        let now = std::mem::replace(&mut self.terms, terms);
+        let shown: Result<Vec<World>, SolverError> =
+            model.worlds.iter().map(|w| self.shown(w)).collect();
+        self.terms = now;
+        Ok(Some(Model {
+            worlds: shown?,
+            before: Some(model.worlds),
+            views: model.views,
+            ranks: model.ranks,
+        }))
+    }
+
+    fn backend(&self) -> &'static str {
+        self.backend.name()
+    }
+
+    fn actual(&self) -> Option<World> {
+        self.actual
+            .as_ref()
+            .map(|(values, _)| World(values.clone()))
+    }
+
+    fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
+        self.find_emptied()
+    }
+}
+
+/// A backend that refused the story: every question is answered with why.
+pub(crate) struct Refused {
+    pub why: String,
+    /// Where `run` reports it: the program's first statement.
+    pub first: Span,
+    /// The run's time ran out while the backend was being made: every question is
+    /// answered with the timeout (exit 1), not with a refusal of the story (exit 2).
+    pub timed_out: bool,
+    /// The backend was pinned by the story (`#! backend bdd`), not by the options.
+    pub pinned: Option<&'static str>,
+}
+
+impl Refused {
+    fn error(&self, span: Span) -> EngineError {
+        EngineError {
+            span,
+            error: self.failure(),
+        }
+    }
+
+    fn failure(&self) -> Failure {
+        if self.timed_out {
+            SolverError::Timeout.into()
+        } else {
+            Failure::refused(&self.why, self.pinned)
+        }
+    }
+}
+
+impl Run for Refused {
+    fn run(&mut self, _: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        Err(self.error(self.first))
+    }
+
+    fn step(&mut self, stmt: &Stmt, _: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        Err(self.error(stmt.span))
+    }
+
+    fn step_round(
+        &mut self,
+        stmt: &Stmt,
+        _: u64,
+        _: &mut dyn FnMut(Report),
+    ) -> Result<bool, EngineError> {
+        Err(self.error(stmt.span))
+    }
+
+    fn worlds(&mut self, _: u64) -> Result<WorldSet, SolverError> {
+        Err(if self.timed_out {
+            SolverError::Timeout
+        } else {
+            SolverError::Unsupported(self.why.clone())
+        })
+    }
+
+    fn kappa_size(&self) -> usize {
+        0
+    }
+
+    fn count_worlds(&mut self, _: Option<CheckpointId>, _: usize) -> Result<WorldCount, Failure> {
+        Err(self.failure())
+    }
+
+    fn model(&mut self, _: Option<CheckpointId>, _: usize) -> Result<Option<Model>, Failure> {
+        Err(self.failure())
+    }
+
+    fn backend(&self) -> &'static str {
+        "none"
+    }
+
+    fn actual(&self) -> Option<World> {
+        None
+    }
+
+    fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
+        Ok(None)
+    }
+}
+
+/// A story error unless every event `e` names has happened (the driver has replaced
+/// `Latest` by its occurrence).
+fn no_latest(program: &Program, e: &Expr) -> Result<(), Failure> {
+    e.walk(&mut |x| match x.kind {
+        ExprKind::Latest(event) => Err(Failure::event_not_happened(&program.events[event.0].name)),
+        _ => Ok(()),
+    })
+}
+
+/// The statements of an `assert_adds_ck` block that still run when its hint is taken on
+/// trust: what the block teaches characters (`learns`), what it makes them expect
+/// (`expects`: κ does not change) and the checkpoints it saves. Its announcements are
+/// replaced by the hint.
+fn kept_when_trusted(body: &[Stmt]) -> impl Iterator<Item = &Stmt> {
+    body.iter().filter(|s| {
+        matches!(
+            s.kind,
+            StmtKind::Learn { .. } | StmtKind::Expects { .. } | StmtKind::Checkpoint(_)
+        )
+    })
+}

@@ -1,0 +1,606 @@
+//! Expressions evaluated over many worlds at once: in chunks of worlds, column by
+//! column, with knowledge operators answered from per-group tables.
+//!
+//! `K_A φ` in a state holds at a world when φ holds in every world of the state that A
+//! cannot tell from it. A's view of a world (the values of what A learned) does not
+//! depend on the state, so the whole universe is grouped by it once ([`Groups`]); φ is
+//! evaluated once over the state, and each group records whether all of its worlds in
+//! the state satisfy it (a group with none does, vacuously). `knows_value(A, ē)` records
+//! whether they all give ē one value. Reading the operator at any world is then a look-up
+//! of its group. The tables are memoised per (operator, state) for the running
+//! statement.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::direct::Direct;
+use super::{ExplicitBackend, Flags, Groups, Learned, State, WorldIds};
+use crate::SolverError;
+use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
+
+/// Worlds evaluated at once.
+pub(super) const CHUNK: usize = 4096;
+
+/// The values of an expression in a chunk of worlds.
+pub(super) enum Col {
+    Int(Vec<i128>),
+    Bool(Vec<bool>),
+}
+
+impl Col {
+    pub(super) fn ints(self) -> Result<Vec<i128>, SolverError> {
+        match self {
+            Col::Int(v) => Ok(v),
+            Col::Bool(v) => Ok(v.into_iter().map(i128::from).collect()),
+        }
+    }
+
+    fn bools(self) -> Result<Vec<bool>, SolverError> {
+        match self {
+            Col::Bool(v) => Ok(v),
+            Col::Int(_) => Err(internal("a boolean was expected, an int was found")),
+        }
+    }
+}
+
+pub(super) fn internal(what: &str) -> SolverError {
+    SolverError::Unsupported(format!(
+        "internal error in the explicit-worlds backend: {what} (please report it)"
+    ))
+}
+
+/// Memo keys: the operator's kind, the address of its expression, the agent and the
+/// state's id.
+pub(super) type MemoKey = (u8, usize, usize, u64);
+
+impl ExplicitBackend {
+    /// The values of `e` over `worlds` (universe indices, sorted), its knowledge operators
+    /// evaluated in `state`, chunk by chunk.
+    pub(super) fn eval_bools(
+        &mut self,
+        e: &Expr,
+        worlds: &WorldIds,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Flags, SolverError> {
+        let mut out = Flags::with_capacity(worlds.len());
+        for chunk in worlds.chunks() {
+            self.check_deadline()?;
+            out.extend_from_slice(&self.eval(e, &chunk, state, saved)?.bools()?);
+        }
+        Ok(out)
+    }
+
+    /// The values of `e` in a chunk of worlds.
+    pub(super) fn eval(
+        &mut self,
+        e: &Expr,
+        chunk: &[u32],
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Col, SolverError> {
+        let n = chunk.len();
+        Ok(match &e.kind {
+            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
+            ExprKind::Int(v) => Col::Int(vec![i128::from(*v); n]),
+            ExprKind::Bool(b) => Col::Bool(vec![*b; n]),
+            ExprKind::Const(c) => {
+                let column = &self.universe.columns[c.0];
+                if self.program.constants[c.0].ty == Ty::Bool {
+                    Col::Bool(chunk.iter().map(|&w| column.get(w as usize) != 0).collect())
+                } else {
+                    Col::Int(column.values_at(chunk))
+                }
+            }
+            ExprKind::Neg(a) => {
+                let a = self.eval(a, chunk, state, saved)?.ints()?;
+                Col::Int(a.into_iter().map(|x| -x).collect())
+            }
+            ExprKind::Not(a) => {
+                let a = self.eval(a, chunk, state, saved)?.bools()?;
+                Col::Bool(a.into_iter().map(|x| !x).collect())
+            }
+            ExprKind::Arith(op, a, b) => {
+                let mut a = self.eval(a, chunk, state, saved)?.ints()?;
+                let b = self.eval(b, chunk, state, saved)?.ints()?;
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x = arith(*op, *x, y)?;
+                }
+                Col::Int(a)
+            }
+            ExprKind::Cmp(op, a, b) => {
+                let a = self.eval(a, chunk, state, saved)?.ints()?;
+                let b = self.eval(b, chunk, state, saved)?.ints()?;
+                let op = *op;
+                Col::Bool(
+                    a.into_iter()
+                        .zip(b)
+                        .map(|(x, y)| match op {
+                            CmpOp::Eq => x == y,
+                            CmpOp::Ne => x != y,
+                            CmpOp::Lt => x < y,
+                            CmpOp::Le => x <= y,
+                            CmpOp::Gt => x > y,
+                            CmpOp::Ge => x >= y,
+                        })
+                        .collect(),
+                )
+            }
+            ExprKind::Logic(op, a, b) => {
+                let a = self.eval(a, chunk, state, saved)?.bools()?;
+                let b = self.eval(b, chunk, state, saved)?.bools()?;
+                let op = *op;
+                Col::Bool(
+                    a.into_iter()
+                        .zip(b)
+                        .map(|(x, y)| match op {
+                            LogicOp::And => x && y,
+                            LogicOp::Or => x || y,
+                            LogicOp::Implies => !x || y,
+                            LogicOp::Iff => x == y,
+                        })
+                        .collect(),
+                )
+            }
+            ExprKind::Ite(c, a, b) => {
+                let c = self.eval(c, chunk, state, saved)?.bools()?;
+                match (
+                    self.eval(a, chunk, state, saved)?,
+                    self.eval(b, chunk, state, saved)?,
+                ) {
+                    (Col::Bool(a), Col::Bool(b)) => {
+                        Col::Bool((0..n).map(|i| if c[i] { a[i] } else { b[i] }).collect())
+                    }
+                    (a, b) => {
+                        let (a, b) = (a.ints()?, b.ints()?);
+                        Col::Int((0..n).map(|i| if c[i] { a[i] } else { b[i] }).collect())
+                    }
+                }
+            }
+            ExprKind::In { tuple, set } => {
+                let tuple = tuple
+                    .iter()
+                    .map(|t| self.eval(t, chunk, state, saved)?.ints())
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut found = vec![false; n];
+                for item in set {
+                    let mut all = vec![true; n];
+                    for (t, x) in tuple.iter().zip(item) {
+                        let x = self.eval(x, chunk, state, saved)?.ints()?;
+                        for i in 0..n {
+                            all[i] &= t[i] == x[i];
+                        }
+                    }
+                    for i in 0..n {
+                        found[i] |= all[i];
+                    }
+                }
+                Col::Bool(found)
+            }
+            ExprKind::Knows { agent, formula } => {
+                let table = self.knows_table(agent.0, formula, state, saved)?;
+                let groups = self.groups(state, agent.0)?;
+                Col::Bool(lookup(&table, &groups, chunk))
+            }
+            ExprKind::Group {
+                op,
+                agents,
+                formula,
+            } => {
+                let agents: Vec<usize> = agents.iter().map(|a| a.0).collect();
+                Col::Bool(self.group(*op, &agents, formula, chunk, state, saved)?)
+            }
+            ExprKind::KnowsValue { agent, exprs } => {
+                let key = (1, exprs.as_ptr() as usize, agent.0, state.id);
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let worlds = state.worlds.clone();
+                        let table = Rc::new(self.agree(agent.0, exprs, worlds, state, saved)?);
+                        self.memo.insert(key, table.clone());
+                        table
+                    }
+                };
+                let groups = self.groups(state, agent.0)?;
+                Col::Bool(lookup(&table, &groups, chunk))
+            }
+            ExprKind::Believes { agent, formula } => {
+                let key = (
+                    3,
+                    std::ptr::from_ref(&**formula) as usize,
+                    agent.0,
+                    state.id,
+                );
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let groups = self.groups(state, agent.0)?;
+                        let best = self.most_plausible(state, agent.0)?;
+                        let table =
+                            Rc::new(self.all_in_group(&groups, formula, &best, state, saved)?);
+                        self.memo.insert(key, table.clone());
+                        table
+                    }
+                };
+                let groups = self.groups(state, agent.0)?;
+                Col::Bool(lookup(&table, &groups, chunk))
+            }
+            ExprKind::BelievesValue { agent, exprs } => {
+                let key = (4, exprs.as_ptr() as usize, agent.0, state.id);
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let best = self.most_plausible(state, agent.0)?;
+                        let table = Rc::new(self.agree(agent.0, exprs, best, state, saved)?);
+                        self.memo.insert(key, table.clone());
+                        table
+                    }
+                };
+                let groups = self.groups(state, agent.0)?;
+                Col::Bool(lookup(&table, &groups, chunk))
+            }
+            ExprKind::At { checkpoint, body } => {
+                let Some(Some(then)) = saved.get(checkpoint.0) else {
+                    return Err(internal("`at` names a checkpoint the run has not passed"));
+                };
+                let then = then.clone();
+                self.eval(body, chunk, &then, saved)?
+            }
+        })
+    }
+
+    /// Whether the worlds of each of `agent`'s groups among `worlds` (of `state`) all
+    /// give `exprs` one value.
+    fn agree(
+        &mut self,
+        agent: usize,
+        exprs: &[Expr],
+        worlds: Rc<WorldIds>,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        let groups = self.groups(state, agent)?;
+        if self.names_every_constant(exprs) {
+            // The values of every constant tell the worlds apart: a group agrees when it
+            // holds at most one world of the state.
+            let mut seen = vec![0u8; groups.count];
+            for chunk in worlds.chunks() {
+                self.check_deadline()?;
+                for w in chunk.iter() {
+                    let g = &mut seen[groups.of(*w)];
+                    *g = (*g).saturating_add(1);
+                }
+            }
+            return Ok(seen.into_iter().map(|n| n <= 1).collect());
+        }
+        let arity = exprs.len();
+        let mut agree = vec![true; groups.count];
+        let mut first: Vec<i128> = vec![0; groups.count * arity];
+        let mut seen = vec![false; groups.count];
+        for chunk in worlds.chunks() {
+            self.check_deadline()?;
+            let values = exprs
+                .iter()
+                .map(|x| self.eval(x, &chunk, state, saved)?.ints())
+                .collect::<Result<Vec<_>, _>>()?;
+            for (i, w) in chunk.iter().enumerate() {
+                let g = groups.of(*w);
+                if !agree[g] {
+                    continue;
+                }
+                let slot = &mut first[g * arity..(g + 1) * arity];
+                if seen[g] {
+                    if values.iter().zip(slot.iter()).any(|(v, f)| v[i] != *f) {
+                        agree[g] = false;
+                    }
+                } else {
+                    seen[g] = true;
+                    for (f, v) in slot.iter_mut().zip(&values) {
+                        *f = v[i];
+                    }
+                }
+            }
+        }
+        Ok(agree)
+    }
+
+    /// Whether `exprs` are the constants themselves, every one of them.
+    fn names_every_constant(&self, exprs: &[Expr]) -> bool {
+        let mut named = vec![false; self.program.constants.len()];
+        for e in exprs {
+            match e.kind {
+                ExprKind::Const(c) => named[c.0] = true,
+                _ => return false,
+            }
+        }
+        named.into_iter().all(|n| n)
+    }
+
+    /// Whether `agent` knows `formula` in `state`, per group of `agent`'s view: all the
+    /// group's worlds in the state satisfy it. Memoised for the running statement.
+    fn knows_table(
+        &mut self,
+        agent: usize,
+        formula: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Rc<Vec<bool>>, SolverError> {
+        let key = (0, std::ptr::from_ref(formula) as usize, agent, state.id);
+        if let Some(t) = self.memo.get(&key) {
+            return Ok(t.clone());
+        }
+        let groups = self.groups(state, agent)?;
+        let worlds = state.worlds.clone();
+        let table = Rc::new(self.all_in_group(&groups, formula, &worlds, state, saved)?);
+        self.memo.insert(key, table.clone());
+        Ok(table)
+    }
+
+    /// Per group: whether `formula` holds in every world of the group among `worlds`
+    /// (of `state`).
+    fn all_in_group(
+        &mut self,
+        groups: &Groups,
+        formula: &Expr,
+        worlds: &WorldIds,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        let mut good = vec![true; groups.count];
+        for chunk in worlds.chunks() {
+            self.check_deadline()?;
+            let phi = self.eval(formula, &chunk, state, saved)?.bools()?;
+            for (w, holds) in chunk.iter().zip(phi) {
+                if !holds {
+                    good[groups.of(*w)] = false;
+                }
+            }
+        }
+        Ok(good)
+    }
+
+    /// Group knowledge of `agents` (sorted, at least one) in a chunk of worlds.
+    fn group(
+        &mut self,
+        op: GroupOp,
+        agents: &[usize],
+        formula: &Expr,
+        chunk: &[u32],
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        let tag = match op {
+            GroupOp::Everyone => 2,
+            GroupOp::Common => 3,
+            GroupOp::Distributed => 4,
+        };
+        // The group's members are part of the expression, whose address is in the key.
+        let key = (tag, std::ptr::from_ref(formula) as usize, 0, state.id);
+        match op {
+            GroupOp::Everyone => {
+                let mut out = vec![true; chunk.len()];
+                for &a in agents {
+                    let table = self.knows_table(a, formula, state, saved)?;
+                    let groups = self.groups(state, a)?;
+                    for (o, k) in out.iter_mut().zip(lookup(&table, &groups, chunk)) {
+                        *o &= k;
+                    }
+                }
+                Ok(out)
+            }
+            GroupOp::Distributed => {
+                let groups = self.joint_groups(state, agents)?;
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let worlds = state.worlds.clone();
+                        let t =
+                            Rc::new(self.all_in_group(&groups, formula, &worlds, state, saved)?);
+                        self.memo.insert(key, t.clone());
+                        t
+                    }
+                };
+                Ok(lookup(&table, &groups, chunk))
+            }
+            GroupOp::Common => {
+                // Per member, per group: whether every world of the group in the state
+                // lies in a component (of the members' steps) where the formula always
+                // holds. Stored one member after the other.
+                let all: Vec<Rc<Groups>> = agents
+                    .iter()
+                    .map(|&a| self.groups(state, a))
+                    .collect::<Result<_, _>>()?;
+                let offsets: Vec<usize> = all
+                    .iter()
+                    .scan(0, |acc, g| {
+                        let at = *acc;
+                        *acc += g.count;
+                        Some(at)
+                    })
+                    .collect();
+                let table = match self.memo.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let t = Rc::new(self.common_table(&all, &offsets, formula, state, saved)?);
+                        self.memo.insert(key, t.clone());
+                        t
+                    }
+                };
+                let mut out = vec![true; chunk.len()];
+                for (groups, offset) in all.iter().zip(&offsets) {
+                    for (o, w) in out.iter_mut().zip(chunk) {
+                        *o &= table[offset + groups.of(*w)];
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// For common knowledge: the members' groups (`all`, numbered one member after the
+    /// other from `offsets`) joined into components by the worlds of the state they share;
+    /// a group is good when its component has no world of the state where `formula` fails.
+    fn common_table(
+        &mut self,
+        all: &[Rc<Groups>],
+        offsets: &[usize],
+        formula: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        let total = all.iter().map(|g| g.count).sum::<usize>();
+        let mut parent: Vec<usize> = (0..total).collect();
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        let worlds = state.worlds.clone();
+        for w in worlds.iter() {
+            let first = find(&mut parent, all[0].of(w));
+            for (groups, offset) in all.iter().zip(offsets).skip(1) {
+                let other = find(&mut parent, offset + groups.of(w));
+                parent[other] = first;
+            }
+        }
+        let mut good = vec![true; total];
+        for chunk in worlds.chunks() {
+            self.check_deadline()?;
+            let phi = self.eval(formula, &chunk, state, saved)?.bools()?;
+            for (w, holds) in chunk.iter().zip(phi) {
+                if !holds {
+                    let root = find(&mut parent, all[0].of(*w));
+                    good[root] = false;
+                }
+            }
+        }
+        Ok((0..total).map(|g| good[find(&mut parent, g)]).collect())
+    }
+
+    /// The groups of worlds that agree on everything any of `agents` learned in `state`.
+    fn joint_groups(
+        &mut self,
+        state: &Rc<State>,
+        agents: &[usize],
+    ) -> Result<Rc<Groups>, SolverError> {
+        let key: Vec<(usize, usize)> = agents
+            .iter()
+            .map(|&a| (a, state.minds.learned[a].len()))
+            .collect();
+        if let Some(g) = self.joint.get(&key) {
+            return Ok(g.clone());
+        }
+        let mut joint = self.groups(state, agents[0])?;
+        for &a in &agents[1..] {
+            let other = self.groups(state, a)?;
+            let mut map: HashMap<(u32, u32), u32> = HashMap::new();
+            let gid: Vec<u32> = joint
+                .ids()
+                .into_iter()
+                .zip(other.ids())
+                .map(|(x, y)| {
+                    let fresh = map.len() as u32;
+                    *map.entry((x, y)).or_insert(fresh)
+                })
+                .collect();
+            joint = Rc::new(Groups::new(gid, map.len()));
+        }
+        self.joint.insert(key, joint.clone());
+        Ok(joint)
+    }
+
+    /// `agent`'s groups as what it learned in `state` makes them, computed once per list
+    /// of things learned.
+    pub(super) fn groups(
+        &mut self,
+        state: &Rc<State>,
+        agent: usize,
+    ) -> Result<Rc<Groups>, SolverError> {
+        let learned = &state.minds.learned[agent];
+        let key = (agent, learned.len());
+        if let Some(g) = self.views.get(&key) {
+            return Ok(g.clone());
+        }
+        let n = self.universe.len;
+        // Refining the groups of the longest list of things learned already grouped (the
+        // lists only grow, and the views are dropped when the universe grows), or of none.
+        let (start, mut groups) = (1..learned.len())
+            .rev()
+            .find_map(|k| self.views.get(&(agent, k)).map(|g| (k, g.clone())))
+            .unwrap_or_else(|| (0, Rc::new(Groups::one(n))));
+        let dom = if learned.len() == start {
+            Vec::new()
+        } else {
+            self.universe.ranges().to_vec()
+        };
+        for item in &learned[start..] {
+            let (lo, hi) = Self::key_range(&dom, item);
+            let split = Rc::unwrap_or_clone(groups).refined(lo, hi, |f| self.keys(item, f))?;
+            groups = Rc::new(split);
+        }
+        self.views.insert(key, groups.clone());
+        Ok(groups)
+    }
+
+    /// Calls `f(w, key)` with the value of a learned item in every universe world `w`,
+    /// in order.
+    fn keys(&mut self, item: &Learned, f: &mut dyn FnMut(usize, i128)) -> Result<(), SolverError> {
+        match item {
+            Learned::Const(c) => {
+                self.universe.columns[*c].for_each(|w, v| f(w, i128::from(v)));
+            }
+            Learned::Set(bits) => {
+                for w in 0..self.universe.len {
+                    f(w, i128::from(self.learned_bit(bits, w)));
+                }
+            }
+            Learned::Expr(e) => {
+                let universe = self.universe.clone();
+                if let Some(direct) = Direct::of(e, &universe.columns, universe.ranges()) {
+                    let mut values = Vec::with_capacity(CHUNK);
+                    for start in (0..universe.len).step_by(CHUNK) {
+                        self.check_deadline()?;
+                        direct.values(start, (start + CHUNK).min(universe.len), &mut values);
+                        for (i, v) in values.iter().enumerate() {
+                            f(start + i, i128::from(*v));
+                        }
+                    }
+                    return Ok(());
+                }
+                // A learned expression has no knowledge operator: any state will do.
+                let all = self.scratch();
+                let n = self.universe.len;
+                let mut chunk = Vec::with_capacity(CHUNK);
+                for start in (0..n).step_by(CHUNK) {
+                    self.check_deadline()?;
+                    chunk.clear();
+                    chunk.extend(start as u32..(start + CHUNK).min(n) as u32);
+                    let values = self.eval(e, &chunk, &all, &[])?.ints()?;
+                    for (w, v) in chunk.iter().zip(values) {
+                        f(*w as usize, v);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A per-group table read at the worlds of a chunk.
+fn lookup(table: &[bool], groups: &Groups, chunk: &[u32]) -> Vec<bool> {
+    chunk.iter().map(|w| table[groups.of(*w)]).collect()
+}
+
+/// Integer arithmetic as the language defines it.
+fn arith(op: ArithOp, x: i128, y: i128) -> Result<i128, SolverError> {
+    crate::ir::arith::checked(op, x, y).ok_or_else(|| {
+        // Only values a story changed (`x := x * x` in a `repeat`) can grow this far.
+        SolverError::Unsupported(
+            "a value goes beyond the 128-bit integers of the explicit-worlds backend; \
+             `--backend z3` computes with unbounded integers"
+                .into(),
+        )
+    })
+}

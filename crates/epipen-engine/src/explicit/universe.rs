@@ -1,0 +1,299 @@
+//! The universe: the worlds the story's first announcements allow, listed natively
+//! (interval propagation, [`bound`], and search, [`search`]), and the worlds events add to it; and the
+//! checks that decide whether the backend takes a story.
+
+use crate::explicit::Refusal;
+use crate::explicit::bound::{self, Interval};
+use crate::explicit::column::Column;
+use crate::explicit::search::{self, Limits, Stop};
+use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind, Ty};
+
+/// The worlds the story's first announcements allow, in lexicographic order of their
+/// values, one column of values per constant; then, for each event, the worlds it made
+/// (a world of the state before, with the case that happened in the occurrence's
+/// column), appended: indices of earlier states stay valid.
+pub(super) struct Universe {
+    pub(super) columns: Vec<Column>,
+    pub(super) len: usize,
+    /// Where each event's worlds start (after the first segment, at 0): each segment is
+    /// in lexicographic order.
+    pub(super) segments: Vec<usize>,
+    /// For a world an event made, the world of the state before it came from (indexed
+    /// from `segments[1]`).
+    pub(super) parent: Vec<u32>,
+    /// Each column's smallest and largest value, once asked for.
+    pub(super) ranges: std::cell::OnceCell<Vec<Interval>>,
+}
+
+impl Universe {
+    pub(super) fn new(columns: Vec<Column>, len: usize) -> Universe {
+        Universe {
+            columns,
+            len,
+            segments: vec![0],
+            parent: Vec::new(),
+            ranges: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Each constant's smallest and largest value in the universe (a walk over every
+    /// column, made once).
+    pub(super) fn ranges(&self) -> &[Interval] {
+        self.ranges.get_or_init(|| {
+            (self.columns.iter())
+                .map(|col| {
+                    let (lo, hi) = col.range().unwrap_or((0, 0));
+                    Interval::new(i128::from(lo), i128::from(hi))
+                })
+                .collect()
+        })
+    }
+
+    /// The world `w` came from in the universe as it was `len` worlds long (itself when
+    /// it was already there).
+    pub(super) fn ancestor(&self, mut w: usize, len: usize) -> usize {
+        let first = self.segments.get(1).copied().unwrap_or(self.len);
+        while w >= len && w >= first {
+            w = self.parent[w - first] as usize;
+        }
+        w
+    }
+}
+
+/// The most values the explicit backend keeps for the columns of the events'
+/// occurrences (each a column over every world): beyond, another backend runs the story.
+pub(super) const MAX_OCCURRENCE_VALUES: u128 = 50_000_000;
+
+/// The statements at the start of the story whose constraints bound the worlds: the
+/// storyteller's knowledge-free announcements, and `learns` between them (which look at
+/// no world). The first other statement ends it.
+pub(super) fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
+    let mut prefix = Vec::new();
+    for s in statements {
+        match &s.kind {
+            StmtKind::Announce {
+                speaker: None,
+                formula,
+            } if !formula.mentions_knowledge() => prefix.push(formula),
+            StmtKind::Learn { .. } => {}
+            _ => break,
+        }
+    }
+    prefix
+}
+
+/// The values the constants' types allow, an event's occurrence holding its not-yet
+/// value (or, when `happened` says it happened, one of its cases).
+pub(super) fn type_box_after(program: &Program, happened: &[bool]) -> bound::Box {
+    let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
+    let sizes: Vec<usize> = program.enums.iter().map(|e| e.variants.len()).collect();
+    let mut tbox = bound::type_box(&types, &sizes);
+    for occ in program.occurrences() {
+        let o = program.constants[occ.0].occurrence.expect("an occurrence");
+        let not_yet = i128::from(program.events[o.event.0].not_yet());
+        tbox[occ.0] = if happened.get(occ.0).copied().unwrap_or(false) {
+            Interval::new(0, not_yet - 1)
+        } else {
+            Interval::new(not_yet, not_yet)
+        };
+    }
+    tbox
+}
+
+pub(super) fn type_box(program: &Program) -> bound::Box {
+    type_box_after(program, &[])
+}
+
+/// How many worlds the constants' types allow (saturating): bools and enums only.
+pub(crate) fn finite_type_worlds(program: &Program) -> Option<u128> {
+    let mut size: u128 = 1;
+    for d in type_box(program) {
+        if bound::unbounded(d) {
+            return None;
+        }
+        size = size.saturating_mul(d.width());
+    }
+    Some(size)
+}
+
+/// The worlds of the program's types where every constraint holds ([`search::solve`],
+/// deciding exactly where the intervals leave a constraint open), and whether some
+/// constraint went beyond the backend's integers on the way (then the list is wrong).
+pub(super) fn list_worlds(
+    program: &Program,
+    constraints: &[&Expr],
+    limits: &Limits,
+) -> (Result<search::Solutions, Stop>, bool) {
+    list_worlds_in(program, type_box(program), constraints, limits)
+}
+
+/// [`list_worlds`] in the box `tbox`.
+pub(super) fn list_worlds_in(
+    program: &Program,
+    tbox: bound::Box,
+    constraints: &[&Expr],
+    limits: &Limits,
+) -> (Result<search::Solutions, Stop>, bool) {
+    let mut overflow = false;
+    let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
+    let found = search::solve(constraints, tbox, &types, limits, &mut |e, point| {
+        let v = exact(e, point);
+        overflow |= v.is_none();
+        v
+    });
+    (found, overflow)
+}
+
+pub(super) fn refusal(program: &Program, stop: Stop) -> Refusal {
+    let why = match &stop {
+        Stop::Unbounded(k) => format!(
+            "the explicit-worlds backend needs every int bounded by the story's first \
+             announcements, and they leave `{}` unbounded",
+            program.constants[*k].name
+        ),
+        Stop::TooMany(n) => format!(
+            "the story's first announcements allow more than {n} worlds, more than the \
+             explicit-worlds backend lists"
+        ),
+        Stop::TooHard(n) => format!(
+            "listing the worlds of the story's first announcements took more than {n} \
+             search steps"
+        ),
+        Stop::Timeout => "the run's time ran out while listing the worlds".into(),
+    };
+    Refusal {
+        timed_out: matches!(stop, Stop::Timeout),
+        events: false,
+        why,
+        span: program
+            .statements
+            .iter()
+            .find(|s| matches!(s.kind, StmtKind::Announce { .. }))
+            .map(|s| s.span),
+    }
+}
+
+/// Refuses a story one of whose int expressions may, on the universe's box, take a value
+/// beyond ±2^100 (the backend computes with i128).
+pub(super) fn check_widths(program: &Program, root: &[Interval]) -> Result<(), Refusal> {
+    let mut bad = None;
+    let mut visit = |e: &Expr| -> Result<(), ()> {
+        if e.ty != Ty::Bool && !bound::interval(e, root).is_bounded() {
+            bad = Some(e.span);
+            return Err(());
+        }
+        Ok(())
+    };
+    for s in &program.statements {
+        if s.each_expr(&mut |e| e.walk(&mut visit)).is_err() {
+            break;
+        }
+    }
+    match bad {
+        None => Ok(()),
+        Some(span) => Err(Refusal {
+            why: "the explicit-worlds backend computes with integers of up to 100 bits, \
+                  and this expression may go beyond that"
+                .into(),
+            span: Some(span),
+            timed_out: false,
+            events: false,
+        }),
+    }
+}
+
+/// A knowledge-free expression's value in one world (values as in the universe: bools
+/// 0/1), exactly; None when a value goes beyond i128.
+pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
+    use crate::ir::{CmpOp, LogicOp};
+    Some(match &e.kind {
+        ExprKind::Int(n) => i128::from(*n),
+        ExprKind::Bool(b) => i128::from(*b),
+        ExprKind::Const(c) => point[c.0],
+        ExprKind::Latest(_) => return None,
+        ExprKind::Neg(a) => exact(a, point)?.checked_neg()?,
+        ExprKind::Not(a) => i128::from(exact(a, point)? == 0),
+        ExprKind::Arith(op, a, b) => {
+            crate::ir::arith::checked(*op, exact(a, point)?, exact(b, point)?)?
+        }
+        ExprKind::Cmp(op, a, b) => {
+            let (x, y) = (exact(a, point)?, exact(b, point)?);
+            i128::from(match op {
+                CmpOp::Eq => x == y,
+                CmpOp::Ne => x != y,
+                CmpOp::Lt => x < y,
+                CmpOp::Le => x <= y,
+                CmpOp::Gt => x > y,
+                CmpOp::Ge => x >= y,
+            })
+        }
+        ExprKind::Logic(op, a, b) => {
+            let (x, y) = (exact(a, point)? != 0, exact(b, point)? != 0);
+            i128::from(match op {
+                LogicOp::And => x && y,
+                LogicOp::Or => x || y,
+                LogicOp::Implies => !x || y,
+                LogicOp::Iff => x == y,
+            })
+        }
+        ExprKind::Ite(c, a, b) => {
+            if exact(c, point)? != 0 {
+                exact(a, point)?
+            } else {
+                exact(b, point)?
+            }
+        }
+        ExprKind::In { tuple, set } => {
+            let t: Vec<i128> = tuple
+                .iter()
+                .map(|x| exact(x, point))
+                .collect::<Option<_>>()?;
+            let mut found = false;
+            for item in set {
+                let mut all = true;
+                for (v, x) in t.iter().zip(item) {
+                    all &= *v == exact(x, point)?;
+                }
+                found |= all;
+            }
+            i128::from(found)
+        }
+        // Never in the constraints that bound the worlds.
+        ExprKind::Knows { .. }
+        | ExprKind::KnowsValue { .. }
+        | ExprKind::Believes { .. }
+        | ExprKind::BelievesValue { .. }
+        | ExprKind::At { .. }
+        | ExprKind::Group { .. } => return None,
+    })
+}
+
+/// At most how many worlds the events of `program` could make from `len` listed worlds
+/// (each world with any case of each occurrence), or `None` for a story without events.
+pub(super) fn event_worlds(program: &Program, len: usize) -> Option<u128> {
+    let mut occurrences = program.occurrences().peekable();
+    occurrences.peek()?;
+    Some(occurrences.fold(len as u128, |n, occ| {
+        let o = program.constants[occ.0].occurrence.expect("an occurrence");
+        n.saturating_mul(program.events[o.event.0].not_yet() as u128)
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::event_worlds;
+
+    /// A story without events makes no more worlds than it lists, however many (Sum
+    /// and Product at x + y <= 10 000 lists 25 million and stays with this backend); one
+    /// with an event makes each listed world once per case of each occurrence.
+    #[test]
+    fn only_events_multiply_the_worlds() {
+        let plain = "characters A\nint x\nannounce 0 <= x and x < 10\nA learns x\n";
+        let program = epipen_lower::compile(plain, &[]).expect("the story compiles");
+        assert_eq!(event_worlds(&program, 25_000_000), None);
+        let flip = "characters a, b\nbool heads\nevent flip {\n  lands_heads then heads := true\n  \
+                    lands_tails then heads := false\n  b sees lands_heads | lands_tails\n}\n";
+        let program = epipen_lower::compile(flip, &[]).expect("the story compiles");
+        assert_eq!(event_worlds(&program, 5), Some(5 * 2));
+    }
+}

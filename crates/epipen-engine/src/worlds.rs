@@ -1,0 +1,323 @@
+//! Possible worlds: values, their canonical order, how a world is named in messages.
+
+use crate::ir::{CmpOp, ConstId, Constant, Expr, ExprKind, LogicOp, Program, Ty, arith};
+
+pub use crate::ir::{Value, World};
+
+/// The worlds found, sorted, and whether the solver proved there are no others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorldSet {
+    pub worlds: Vec<World>,
+    pub complete: bool,
+    /// When the story changed constants (`x := e`): each world's values at its start
+    /// (two worlds may have the same values now and differ in their past).
+    pub before: Option<Vec<World>>,
+}
+
+/// How many worlds are possible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorldCount {
+    Exactly(u64),
+    /// The solver proved some int constant unbounded.
+    Infinite,
+    /// More than this many, and the solver could not say whether finitely many.
+    MoreThan(u64),
+}
+
+impl std::fmt::Display for WorldCount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorldCount::Exactly(1) => write!(f, "1 world"),
+            WorldCount::Exactly(n) => write!(f, "{n} worlds"),
+            WorldCount::Infinite => write!(f, "infinitely many worlds"),
+            WorldCount::MoreThan(1) => write!(f, "more than one world"),
+            WorldCount::MoreThan(n) => write!(f, "more than {n} worlds"),
+        }
+    }
+}
+
+/// The epistemic model of a finite knowledge state: its worlds in canonical order and,
+/// for each character, what it observes in each world (the values of what it learned,
+/// see [`observations`]). A character cannot tell two worlds apart when its
+/// observations there are equal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Model {
+    pub worlds: Vec<World>,
+    /// As in [`WorldSet::before`].
+    pub before: Option<Vec<World>>,
+    /// `views[c][w]`: what character `c` observes in `worlds[w]`.
+    pub views: Vec<Vec<Vec<Value>>>,
+    /// `ranks[c][w]`: the plausibility rank of `worlds[w]` for character `c`, a tuple
+    /// compared lexicographically, lower more plausible (empty: every world equally
+    /// plausible).
+    pub ranks: Vec<Vec<Vec<i64>>>,
+}
+
+/// One thing a character learned, as observed in each world of a [`Model`]: the values
+/// themselves when they all fit in 64 bits, else their ranks among the values observed
+/// (views are only compared for equality, and `x * x` may go beyond 64 bits).
+pub fn observations<T: Ord + Clone>(column: &[T], small: impl Fn(&T) -> Option<i64>) -> Vec<Value> {
+    if let Some(values) = column.iter().map(&small).collect::<Option<Vec<i64>>>() {
+        return values.into_iter().map(Value::Int).collect();
+    }
+    let mut distinct = column.to_vec();
+    distinct.sort();
+    distinct.dedup();
+    column
+        .iter()
+        .map(|x| Value::Int(distinct.binary_search(x).map_or(-1, |k| k as i64)))
+        .collect()
+}
+
+/// A value as stories write it: enum values by their variant's name.
+pub fn show_value(program: &Program, ty: Ty, value: Value) -> String {
+    match (ty, value) {
+        (Ty::Enum(e), Value::Int(i)) => usize::try_from(i)
+            .ok()
+            .and_then(|i| program.enums[e.0].variants.get(i))
+            .cloned()
+            .unwrap_or_else(|| i.to_string()),
+        _ => value.to_string(),
+    }
+}
+
+/// `month = 7, day = 16`
+/// (Events that have not happened are not shown.)
+pub fn world_line(program: &Program, values: &[Value]) -> String {
+    if values.is_empty() {
+        return "(no constants)".into();
+    }
+    shown(program, values)
+        .map(|(c, v)| format!("{} = {}", c.name, show_value(program, c.ty, *v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The constants a world shows, with their values: every constant but the occurrences
+/// of events that have not happened.
+pub fn shown<'a>(
+    program: &'a Program,
+    values: &'a [Value],
+) -> impl Iterator<Item = (&'a Constant, &'a Value)> + 'a {
+    (program.constants.iter().zip(values).enumerate())
+        .filter(|(k, (_, v))| program.shows(ConstId(*k), **v))
+        .map(|(_, cv)| cv)
+}
+
+/// Above this many worlds within one magnitude bound, the canonical order is given up.
+const LEVEL_CAP: usize = 100_000;
+
+/// The first `limit` worlds in canonical order, given `enumerate(bound, cap)`, which
+/// returns up to `cap` distinct worlds whose ints all lie within ±bound (no bound:
+/// any worlds) and whether it proved there are no others.
+///
+/// When there are at most `limit` worlds, they are all found and the set is complete.
+/// Otherwise the bound doubles until at least `limit` worlds lie within it: all worlds
+/// of smaller magnitude are then known, so the first `limit` in canonical order are
+/// exactly the first `limit` of those, whatever order the solver found them in.
+pub fn first_worlds<E>(
+    limit: usize,
+    enumerate: impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), E>,
+) -> Result<WorldSet, E> {
+    first_worlds_within(limit, LEVEL_CAP, enumerate)
+}
+
+/// [`first_worlds`], giving the canonical order up above `level_cap` worlds within one
+/// magnitude bound.
+pub fn first_worlds_within<E>(
+    limit: usize,
+    level_cap: usize,
+    mut enumerate: impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), E>,
+) -> Result<WorldSet, E> {
+    let (mut worlds, exhausted) = enumerate(None, limit)?;
+    if exhausted {
+        worlds.sort();
+        return Ok(WorldSet {
+            before: None,
+            worlds,
+            complete: true,
+        });
+    }
+    let mut bound: u64 = 1;
+    loop {
+        let (mut within, exhausted) = enumerate(Some(bound), level_cap.max(limit))?;
+        if within.len() >= limit || bound >= i64::MAX as u64 {
+            if !exhausted {
+                tracing::warn!(
+                    "more than {level_cap} worlds within ±{bound}; the worlds shown are not the canonical first ones"
+                );
+            }
+            within.sort();
+            within.truncate(limit);
+            return Ok(WorldSet {
+                before: None,
+                worlds: within,
+                complete: false,
+            });
+        }
+        bound = bound.saturating_mul(2);
+    }
+}
+
+/// Evaluates an expression without knowledge operators in a world, with the engine's
+/// semantics (mathematical integers, exact however large on the way; `None` when the
+/// value itself leaves 64 bits).
+pub fn value_of(e: &Expr, world: &[Value]) -> Option<Value> {
+    Some(match exact_value(e, world)? {
+        Exact::Int(n) => Value::Int(n.to_i64()?),
+        Exact::Bool(b) => Value::Bool(b),
+    })
+}
+
+/// A value on the way: ints exact.
+#[derive(PartialEq, Eq)]
+enum Exact {
+    Int(arith::Integer),
+    Bool(bool),
+}
+
+fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
+    let int = |e: &Expr| match exact_value(e, world)? {
+        Exact::Int(n) => Some(n),
+        Exact::Bool(_) => None,
+    };
+    let bool = |e: &Expr| match exact_value(e, world)? {
+        Exact::Bool(b) => Some(b),
+        Exact::Int(_) => None,
+    };
+    Some(match &e.kind {
+        ExprKind::Int(n) => Exact::Int((*n).into()),
+        ExprKind::Bool(b) => Exact::Bool(*b),
+        ExprKind::Const(c) => match *world.get(c.0)? {
+            Value::Int(n) => Exact::Int(n.into()),
+            Value::Bool(b) => Exact::Bool(b),
+        },
+        ExprKind::Latest(_) => return None,
+        ExprKind::Neg(a) => Exact::Int(int(a)?.neg()),
+        ExprKind::Not(a) => Exact::Bool(!bool(a)?),
+        ExprKind::Arith(op, a, b) => Exact::Int(int(a)?.arith(*op, &int(b)?)),
+        ExprKind::Cmp(op, a, b) => {
+            let (a, b) = (exact_value(a, world)?, exact_value(b, world)?);
+            Exact::Bool(match (op, a, b) {
+                (CmpOp::Eq, a, b) => a == b,
+                (CmpOp::Ne, a, b) => a != b,
+                (op, Exact::Int(a), Exact::Int(b)) => match op {
+                    CmpOp::Lt => a < b,
+                    CmpOp::Le => a <= b,
+                    CmpOp::Gt => a > b,
+                    _ => a >= b,
+                },
+                _ => return None,
+            })
+        }
+        ExprKind::Logic(op, a, b) => {
+            let (a, b) = (bool(a)?, bool(b)?);
+            Exact::Bool(match op {
+                LogicOp::And => a && b,
+                LogicOp::Or => a || b,
+                LogicOp::Implies => !a || b,
+                LogicOp::Iff => a == b,
+            })
+        }
+        ExprKind::Ite(c, a, b) => {
+            if bool(c)? {
+                exact_value(a, world)?
+            } else {
+                exact_value(b, world)?
+            }
+        }
+        ExprKind::In { tuple, set } => {
+            let t: Vec<Exact> = tuple
+                .iter()
+                .map(|x| exact_value(x, world))
+                .collect::<Option<_>>()?;
+            let mut found = false;
+            for row in set {
+                let r: Vec<Exact> = row
+                    .iter()
+                    .map(|x| exact_value(x, world))
+                    .collect::<Option<_>>()?;
+                found |= r == t;
+            }
+            Exact::Bool(found)
+        }
+        ExprKind::Knows { .. }
+        | ExprKind::KnowsValue { .. }
+        | ExprKind::Believes { .. }
+        | ExprKind::BelievesValue { .. }
+        | ExprKind::At { .. }
+        | ExprKind::Group { .. } => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(values: &[i64]) -> World {
+        World(values.iter().map(|&n| Value::Int(n)).collect())
+    }
+
+    /// An explicit world set standing in for the solver's answers.
+    fn from_set(
+        all: Vec<World>,
+    ) -> impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), ()> {
+        move |bound, cap| {
+            // Hand out worlds in a scrambled order, as a solver might.
+            let mut matching: Vec<World> = all
+                .iter()
+                .filter(|x| bound.is_none_or(|b| x.magnitude() <= b))
+                .cloned()
+                .collect();
+            matching.reverse();
+            let exhausted = matching.len() <= cap;
+            matching.truncate(cap);
+            Ok((matching, exhausted))
+        }
+    }
+
+    #[test]
+    fn canonical_order_is_magnitude_then_values() {
+        let mut ws = vec![w(&[3, 0]), w(&[-1, 1]), w(&[1, -1]), w(&[0, 0]), w(&[2, 2])];
+        ws.sort();
+        assert_eq!(
+            ws,
+            vec![w(&[0, 0]), w(&[-1, 1]), w(&[1, -1]), w(&[2, 2]), w(&[3, 0])]
+        );
+    }
+
+    #[test]
+    fn few_worlds_are_complete_and_sorted() {
+        let set = first_worlds(10, from_set(vec![w(&[7, 16]), w(&[5, 15])])).unwrap();
+        assert_eq!(
+            set,
+            WorldSet {
+                before: None,
+                worlds: vec![w(&[5, 15]), w(&[7, 16])],
+                complete: true
+            }
+        );
+    }
+
+    #[test]
+    fn exactly_limit_worlds_are_complete() {
+        let set = first_worlds(2, from_set(vec![w(&[7, 16]), w(&[5, 15])])).unwrap();
+        assert!(set.complete);
+        assert_eq!(set.worlds.len(), 2);
+    }
+
+    #[test]
+    fn many_worlds_give_the_canonical_first_ones() {
+        // Consecutive pairs (n, n + 1) for n in 0..1000: the first three are fixed.
+        let all: Vec<World> = (0..1000).map(|n| w(&[n, n + 1])).collect();
+        let set = first_worlds(3, from_set(all)).unwrap();
+        assert_eq!(
+            set,
+            WorldSet {
+                before: None,
+                worlds: vec![w(&[0, 1]), w(&[1, 2]), w(&[2, 3])],
+                complete: false
+            }
+        );
+    }
+}

@@ -1,0 +1,174 @@
+//! Cancelling a run from another thread: a flag the engine checks wherever it checks its
+//! deadline, and which interrupts the Z3 calls running on the engine's thread (the only
+//! Z3 call made here is `Z3_interrupt`, the one Z3 documents as callable from another
+//! thread). Front ends that run a story on a worker thread (the Python package, on
+//! Ctrl-C or a notebook's interrupt button) hand a [`Cancel`] to the run in
+//! [`Options::cancel`](crate::Options::cancel) and call [`Cancel::cancel`].
+
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::error::SolverError;
+
+/// A cancellation flag, shared by clones. The default one is never cancelled (and costs
+/// nothing to check).
+#[derive(Clone, Default)]
+pub struct Cancel(Option<Arc<Flag>>);
+
+struct Flag {
+    cancelled: AtomicBool,
+    /// The Z3 contexts of the threads running a Z3 question for this run (as addresses):
+    /// [`Cancel::cancel`] interrupts them. An entry lives as long as a [`Registration`].
+    contexts: Mutex<Vec<usize>>,
+}
+
+impl Cancel {
+    /// A flag that [`Cancel::cancel`] can raise.
+    pub fn new() -> Cancel {
+        Cancel(Some(Arc::new(Flag {
+            cancelled: AtomicBool::new(false),
+            contexts: Mutex::new(Vec::new()),
+        })))
+    }
+
+    /// Raises the flag: the run stops at its next check with
+    /// [`SolverError::Interrupted`], and the Z3 calls it is making return at once.
+    pub fn cancel(&self) {
+        let Some(flag) = &self.0 else { return };
+        flag.cancelled.store(true, Ordering::SeqCst);
+        let contexts = flag.contexts.lock().unwrap_or_else(|e| e.into_inner());
+        for &context in contexts.iter() {
+            if let Some(context) = NonNull::new(context as *mut z3_sys::_Z3_context) {
+                // SAFETY: the context is registered only while a `Registration` on its
+                // thread lives, and the thread's context outlives it; unregistering takes
+                // this lock, so the context is alive for the whole call. Z3_interrupt is
+                // made to be called from another thread.
+                unsafe { z3_sys::Z3_interrupt(context) };
+            }
+        }
+    }
+
+    /// Lowers the flag again, for a front end that runs statement after statement with
+    /// one flag (the Python package's `Story`, whose engine keeps its options): call it
+    /// only once the cancelled run has stopped.
+    pub fn reset(&self) {
+        if let Some(flag) = &self.0 {
+            flag.cancelled.store(false, Ordering::SeqCst);
+        }
+    }
+
+    /// Whether [`Cancel::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|flag| flag.cancelled.load(Ordering::Relaxed))
+    }
+
+    /// `Err(SolverError::Interrupted)` once cancelled.
+    pub fn check(&self) -> Result<(), SolverError> {
+        if self.is_cancelled() {
+            Err(SolverError::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Registers this thread's Z3 context for interruption, until the registration is
+    /// dropped (on this thread). None for a flag that cannot be raised.
+    pub(super) fn register(&self) -> Option<Registration> {
+        let flag = self.0.clone()?;
+        let context = z3::Context::thread_local().get_z3_context().as_ptr() as usize;
+        flag.contexts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(context);
+        Some(Registration { flag, context })
+    }
+}
+
+impl fmt::Debug for Cancel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            None => write!(f, "Cancel(never)"),
+            Some(_) => write!(f, "Cancel(cancelled: {})", self.is_cancelled()),
+        }
+    }
+}
+
+/// A Z3 context registered with a [`Cancel`]; dropping it unregisters the context.
+pub(super) struct Registration {
+    flag: Arc<Flag>,
+    context: usize,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        let mut contexts = self.flag.contexts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(k) = contexts.iter().position(|&c| c == self.context) {
+            contexts.swap_remove(k);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::{Engine, EngineError, Failure, Options, Strategy};
+
+    /// Runs `source` on Z3 with `cancel`, returning the error and how long it took.
+    fn run(source: &str, cancel: &Cancel) -> (Result<(), EngineError>, Duration) {
+        let program = epipen_lower::compile(source, &[]).expect("compiles");
+        let options = Options {
+            strategy: Strategy::Z3,
+            cancel: cancel.clone(),
+            ..Options::default()
+        };
+        let start = Instant::now();
+        let mut engine = Engine::new(Rc::new(program), &options);
+        let result = engine.run(&mut |_| {}).and_then(|()| {
+            engine.worlds(10).map(drop).map_err(|error| EngineError {
+                span: Default::default(),
+                error: error.into(),
+            })
+        });
+        (result, start.elapsed())
+    }
+
+    #[test]
+    fn cancel_interrupts_a_z3_call_and_the_thread_solves_again() {
+        // Cubes: Z3 searches for a counterexample to Fermat's n = 3 for as long as it is
+        // let (there is none).
+        let fermat = "characters A\nint x, y, z\n\
+                      announce x > 1 and y > 1 and z > 1 and x*x*x + y*y*y == z*z*z\n";
+        let small = "characters A\nint x\nannounce x > 1 and x < 4\n";
+        let cancel = Cancel::new();
+        let raiser = {
+            let cancel = cancel.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                cancel.cancel();
+            })
+        };
+        let (result, elapsed) = run(fermat, &cancel);
+        raiser.join().unwrap();
+        let error = result.expect_err("interrupted");
+        assert_eq!(error.error, Failure::Solver(SolverError::Interrupted));
+        assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
+        // The same thread (and Z3 context) answers the next run, with a fresh flag.
+        let (result, _) = run(small, &Cancel::new());
+        assert_eq!(result, Ok(()));
+        // A flag raised before the run stops it at once.
+        let (result, _) = run(small, &cancel);
+        assert_eq!(
+            result.expect_err("cancelled before").error,
+            Failure::Solver(SolverError::Interrupted)
+        );
+        let (result, _) = run(small, &Cancel::default());
+        assert_eq!(result, Ok(()));
+    }
+}
