@@ -19,6 +19,7 @@ The package carries its own Z3 (5.4), which loads beside any ``z3-solver``; the
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Mapping, Optional
 
@@ -184,8 +185,8 @@ def run(
     [{'month': 7, 'day': 16}]
     """
     request = _request(name, source, sets, seed, backend, timeout, limit)
-    raw = _native.run(
-        request["name"], source, request["sets"], seed, backend, request["timeout"], limit
+    raw = json.loads(
+        _native.run(request["name"], source, request["sets"], seed, backend, request["timeout"], limit)
     )
     return Result(raw, request)
 

@@ -17,22 +17,24 @@ class EpipenError(Exception):
         message: the message's first line, without its ``file:line:column: error:``.
         errors: every error found, as (line, column, message) tuples: a story that does
             not compile may have several.
+        hint: the first error's first hint (``did you mean `day`?``), or None.
     """
 
-    def __init__(self, text, line=None, column=None, message=None, errors=None):
+    def __init__(self, text, line=None, column=None, message=None, errors=None, hint=None):
         super().__init__(text)
         self.text = text
         self.line = line
         self.column = column
         self.message = message if message is not None else text.split("\n", 1)[0]
         self.errors = list(errors) if errors else [(line, column, self.message)]
+        self.hint = hint
 
     def __str__(self):
         return self.text.rstrip("\n")
 
     def __reduce__(self):
         # Picklable (Ray sends exceptions between processes).
-        return (type(self), (self.text, self.line, self.column, self.message, self.errors))
+        return (type(self), (self.text, self.line, self.column, self.message, self.errors, self.hint))
 
 
 class StoryError(EpipenError, ValueError):

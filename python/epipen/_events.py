@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Callable, Iterable, Optional, Union
 
 from ._errors import StoryError
-from ._story import Bool, Character, EnumType, EnumValue
+from ._expr import Bool, Character, EnumType, EnumValue
 
 __all__ = ["EventBlock", "Case", "EventHandle", "EventCases", "Happened"]
 

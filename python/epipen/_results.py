@@ -5,6 +5,7 @@ and their pandas / networkx forms."""
 from __future__ import annotations
 
 import html
+import json
 from typing import Any, Iterable, Optional
 
 __all__ = ["World", "Worlds", "Check", "Event", "Step", "Trace", "Model", "Result"]
@@ -39,8 +40,9 @@ class World(dict):
         return ", ".join(f"{k} = {_value_text(v)}" for k, v in self.items())
 
 
-def _worlds(names: list, rows: Iterable[Iterable[Any]]) -> list:
-    return [World(zip(names, row)) for row in rows]
+def _worlds(views: Iterable[dict]) -> list:
+    """Worlds from their views (dicts of the constants they show)."""
+    return [World(v) for v in views]
 
 
 def _table(names: list, worlds: list, cap: int = HTML_ROWS, extra: str = "") -> str:
@@ -75,6 +77,7 @@ class Worlds(list):
         complete: bool,
         before: Optional[list] = None,
         no_worlds: Optional[str] = None,
+        text: Optional[str] = None,
     ):
         super().__init__(worlds)
         #: The constants' names, in declaration order (the table's columns).
@@ -84,34 +87,27 @@ class Worlds(list):
         self.before = before
         #: With no world: which statement left none (``no possible worlds: line 4, …``).
         self.no_worlds = no_worlds
+        self._text = text
+
+    @classmethod
+    def _of(cls, names: list, view: dict) -> "Worlds":
+        """The worlds of a view (``worlds``, ``complete``, ``before``, ``text``)."""
+        text = view.get("text")
+        before = view.get("before")
+        none = view["complete"] and not view["worlds"]
+        return cls(
+            names,
+            _worlds(view["worlds"]),
+            view["complete"],
+            None if before is None else _worlds(before),
+            text.split("\n", 1)[0] if none and text else None,
+            text,
+        )
 
     def __str__(self) -> str:
-        n = len(self)
-        if self.complete:
-            head = {
-                0: self.no_worlds or "no possible worlds",
-                1: "1 possible world:",
-            }.get(n, f"{n} possible worlds:")
-        else:
-            head = (
-                "more than one possible world; the first:" if n == 1 else f"more than {n} possible worlds; the first {n}:"
-            )
-        lines = [head]
-        for k, w in enumerate(self):
-            if self.before is not None:
-                was = self.before[k]
-                parts = [
-                    f"{name} = {_value_text(w[name])}"
-                    + ("" if w[name] == was[name] else f" (was {_value_text(was[name])})")
-                    for name in self.names
-                ]
-                lines.append("  " + (", ".join(parts) or "(no constants)"))
-            else:
-                lines.append(f"  {w}")
-        lines.append(
-            "(and that's all)" if self.complete else "(more worlds exist; raise the limit to see more)"
-        )
-        return "\n".join(lines) + "\n"
+        if self._text is not None:
+            return self._text
+        return "".join(f"{w}\n" for w in self)
 
     def _repr_html_(self) -> str:
         if not self:
@@ -132,9 +128,9 @@ class Check:
     check is false, or the hint's counterexample). ``vacuous`` says why it holds only
     vacuously (``no world is possible (line 4, `Bob: knows_value(x)`, left none)``), None
     when some world is possible: a vacuous check proves nothing (``epipen check`` exits
-    with 1)."""
+    with 1). ``str()`` is ``epipen check``'s line for it."""
 
-    __slots__ = ("kind", "line", "text", "holds", "detail", "vacuous")
+    __slots__ = ("kind", "line", "text", "holds", "detail", "vacuous", "_verdict")
 
     def __init__(
         self,
@@ -144,98 +140,69 @@ class Check:
         holds: Optional[bool],
         detail: Optional[str],
         vacuous: Optional[str] = None,
+        verdict: Optional[str] = None,
     ):
         self.kind, self.line, self.text, self.holds, self.detail = kind, line, text, holds, detail
         self.vacuous = vacuous
+        self._verdict = verdict
+
+    @classmethod
+    def _of(cls, report: dict) -> "Check":
+        """The verdict of a report of kind "check" or "hint"."""
+        return cls(
+            report["kind"],
+            report["line"],
+            report["formula"],
+            report["holds"],
+            report.get("detail"),
+            report.get("vacuous_reason"),
+            report.get("verdict"),
+        )
 
     def __repr__(self) -> str:
         extra = "" if self.vacuous is None else ", vacuous=True"
         return f"Check(kind={self.kind!r}, line={self.line}, text={self.text!r}, holds={self.holds!r}{extra})"
 
     def __str__(self) -> str:
-        verdict = {True: "holds", False: "fails", None: "taken on trust"}[self.holds]
-        if self.kind == "hint":
-            verdict = {True: "verified", False: "refuted", None: "taken on trust"}[self.holds]
-        if self.vacuous is not None:
-            verdict = f"vacuous: {self.vacuous}"
-        text = f"line {self.line}: {self.kind} `{self.text}` {verdict}"
-        return text + (f" ({self.detail})" if self.detail else "")
+        return self._verdict or f"line {self.line}: {self.kind} `{self.text}`"
 
 
 class Event(dict):
     """Something the story printed, as a dict: ``kind`` "worlds" (a ``worlds``
     statement: ``line``, ``worlds``), "where" (a ``where φ`` statement: ``line``,
-    ``formula``, ``worlds``: those possible there where φ holds), "reveal" (``line``, ``round``, ``who``, ``said``,
-    ``holds``), "happened" (an event: ``line``, ``round``, ``event``, ``case``, ``saw``:
-    (character, the cases it could not tell apart) pairs) or "repeat" (``line``,
-    ``rounds``)."""
+    ``formula``, ``worlds``: those possible there where φ holds), "reveal" (``line``,
+    ``round``, ``who``, ``said``, ``holds``), "event" (an event happened: ``line``,
+    ``round``, ``event``, ``case``, ``saw``: for each character, the cases it could not
+    tell apart) or "repeat" (``line``, ``rounds``). ``str()`` is what ``epipen run``
+    prints for it."""
+
+    _text = ""
 
     def __str__(self) -> str:
-        kind = self["kind"]
-        if kind == "worlds":
-            return f"-- line {self['line']}: worlds --\n{self['worlds']}".rstrip("\n")
-        if kind == "where":
-            worlds = self["worlds"]
-            n = len(worlds)
-            if worlds.complete:
-                head = {
-                    0: "no possible world where it holds",
-                    1: "1 possible world where it holds:",
-                }.get(n, f"{n} possible worlds where it holds:")
-            else:
-                head = f"more than {n} possible worlds where it holds; the first {n}:"
-            rest = str(worlds).split("\n", 1)[1].replace(
-                "raise the limit to see more", "narrow the formula to see the others"
-            )
-            return f"-- line {self['line']}: where {self['formula']} --\n{head}\n{rest}".rstrip("\n")
-        if kind == "reveal":
-            who = f"round {self['round']}: {self['who']}" if self["round"] is not None else self["who"]
-            return f"{who}: {self['said']}"
-        if kind == "happened":
-            def saw(cases):
-                return ", ".join(cases[:-1]) + " or " + cases[-1] if len(cases) > 1 else "".join(cases)
-
-            seen = "; ".join(f"{who} saw {saw(cases)}" for who, cases in self["saw"])
-            text = f"{self['event']}: {self['case']} ({seen})"
-            return f"round {self['round']}: {text}" if self["round"] is not None else text
-        rounds = self["rounds"]
-        return f"-- line {self['line']}: repeat done after {rounds} round{'' if rounds == 1 else 's'} --"
+        return self._text.rstrip("\n")
 
 
-def _events(names: list, raw: list) -> list:
+def _events(names: list, reports: list) -> list:
+    """What the story printed, from the run's reports (checks and hints aside)."""
     events = []
-    for e in raw:
-        e = Event(e)
+    for r in reports:
+        if r["kind"] in ("check", "hint"):
+            continue
+        r = dict(r)
+        text = r.pop("text")
+        e = Event(r)
+        e._text = text
         if e["kind"] in ("worlds", "where"):
-            e["worlds"] = Worlds(names, _worlds(names, e["worlds"]), e.pop("complete"), None, e.pop("no_worlds"))
+            view = {"worlds": e.pop("worlds"), "complete": e.pop("complete"), "before": e.pop("before", None)}
+            e.pop("left_none", None)
+            heading, _, listing = text.partition("\n")
+            e["worlds"] = Worlds._of(names, {**view, "text": listing})
         events.append(e)
     return events
 
 
-def _count_text(count: Any) -> str:
-    if count == "infinite":
-        return "infinitely many worlds"
-    if isinstance(count, str):
-        return "more than one world" if count == ">1" else f"more than {count[1:]} worlds"
-    return "1 world" if count == 1 else f"{count} worlds"
-
-
-def _belief_text(b: dict) -> str:
-    """What a character believes, as ``epipen run --trace`` says it."""
-    who, n = b["who"], len(b["worlds"])
-    believed = "; ".join(str(w) for w in b["believed"])
-    if b["actual"]:
-        if n == 1:
-            return f"in the actual world, {who} knows: {believed}"
-        return (
-            f"in the actual world, {who} believes: {believed}  "
-            f"(the most plausible of the {n} worlds {who} cannot tell apart)"
-        )
-    if n == 1:
-        return f"where {believed}, {who} knows it"
-    if b["believed"] == b["worlds"]:
-        return f"{who} cannot tell apart {believed}, and finds them equally plausible"
-    return f"where {who} cannot tell apart {'; '.join(str(w) for w in b['worlds'])}, {who} believes: {believed}"
+def _checks(reports: list) -> list:
+    return [Check._of(r) for r in reports if r["kind"] in ("check", "hint")]
 
 
 class Step:
@@ -264,42 +231,35 @@ class Step:
         "removed",
         "eliminated",
         "beliefs",
+        "_text",
     )
 
     def __init__(self, names: list, raw: dict):
         self.line = raw["line"]
-        self.statement = raw["statement"]
+        self.statement = raw["event"]
         self.title = raw["label"]
-        self.round = raw["round"]
-        self.sees = list(raw["sees"])
-        self.count = raw["count"]
-        self.worlds = None if raw["worlds"] is None else Worlds(names, _worlds(names, raw["worlds"]), True)
+        self.round = raw.get("round")
+        self.sees = list(raw.get("sees", []))
+        self.count = raw["worlds"]
+        listed = raw.get("list")
+        self.worlds = None if listed is None else Worlds(names, _worlds(listed), True)
         self.changed = raw["changed"]
-        self.removed = raw["removed"]
-        self.eliminated = None if raw["eliminated"] is None else _worlds(names, raw["eliminated"])
+        self.removed = raw.get("removed")
+        gone = raw.get("eliminated")
+        self.eliminated = None if gone is None else _worlds(gone)
         self.beliefs = [
             {
                 "who": b["who"],
                 "actual": b["actual"],
-                "worlds": _worlds(names, b["worlds"]),
-                "believed": _worlds(names, b["believed"]),
+                "worlds": _worlds(b["worlds"]),
+                "believed": _worlds(b["believed"]),
             }
-            for b in raw["beliefs"]
+            for b in raw.get("beliefs", [])
         ]
+        self._text = raw["text"]
 
     def __str__(self) -> str:
-        out = f"{self.title}  =>  {_count_text(self.count)}"
-        if self.removed:
-            out += f" ({self.removed} eliminated)"
-        elif self.changed is False:
-            out += " (unchanged)"
-        if self.sees:
-            out += "\n    " + "; ".join(self.sees)
-        if self.changed and self.worlds is not None:
-            out += "".join(f"\n    {w}" for w in self.worlds)
-        for b in self.beliefs:
-            out += "\n    " + _belief_text(b)
-        return out
+        return self._text.rstrip("\n")
 
     def __repr__(self) -> str:
         return f"Step(line={self.line!r}, count={self.count!r}, statement={self.statement!r})"
@@ -317,12 +277,13 @@ class Trace(list):
     def __init__(self, names: list, raw: dict):
         super().__init__(Step(names, s) for s in raw["steps"])
         self.names = names
-        self.events = _events(names, raw["events"])
-        self.checks = [Check(**c) for c in raw["checks"]]
+        self.events = _events(names, raw["reports"])
+        self.checks = _checks(raw["reports"])
         fates = raw["fates"]
         self.since = None if fates is None else fates["since"]
-        self.fates = None if fates is None else [(World(zip(names, w)), by) for w, by, _ in fates["worlds"]]
-        self.fate_titles = None if fates is None else [title for _, _, title in fates["worlds"]]
+        self.fates = None if fates is None else [(World(f["world"]), f["eliminated_by"]) for f in fates["fates"]]
+        self.fate_titles = None if fates is None else [f.get("label") for f in fates["fates"]]
+        self._text = raw["text"]
 
     @property
     def counts(self) -> list:
@@ -330,16 +291,13 @@ class Trace(list):
         return [s.count for s in self]
 
     def __str__(self) -> str:
-        return "\n".join(str(s) for s in self) + "\n"
+        return self._text
 
     def _repr_html_(self) -> str:
         rows = []
         for s in self:
-            count = html.escape(_count_text(s.count))
-            if s.removed:
-                count += f' <span style="color:#b42318">({s.removed} eliminated)</span>'
-            elif s.changed is False:
-                count += ' <span style="color:#6b7280">(unchanged)</span>'
+            # The count as the trace's text says it: `3 worlds (2 eliminated)`.
+            count = html.escape(s._text.split("\n", 1)[0].split("  =>  ", 1)[-1])
             listed = ""
             if s.changed and s.worlds is not None:
                 listed = "<br>".join(html.escape(str(w)) for w in s.worlds[:HTML_ROWS])
@@ -384,9 +342,9 @@ class Model:
         self.title = raw["title"]
         self.characters = list(raw["characters"])
         self.names = names
-        self.worlds = _worlds(names, raw["worlds"])
-        self.edges = [(a, b, tuple(who)) for a, b, who in raw["edges"]]
-        self.beliefs = [(a, b, tuple(who)) for a, b, who in raw["beliefs"]]
+        self.worlds = _worlds(raw["worlds"])
+        self.edges = [(e["a"], e["b"], tuple(e["who"])) for e in raw["edges"]]
+        self.beliefs = [(a["from"], a["to"], tuple(a["who"])) for a in raw["beliefs"]]
         self.svg = raw["svg"]
 
     def __repr__(self) -> str:
@@ -428,14 +386,14 @@ class Result:
     def __init__(self, raw: dict, request: dict):
         self.constants = [tuple(c) for c in raw["constants"]]
         names = [n for n, _ in self.constants]
-        before = None if raw["before"] is None else _worlds(names, raw["before"])
-        self.worlds = Worlds(names, _worlds(names, raw["worlds"]), raw["complete"], before, raw["no_worlds"])
-        self.complete = raw["complete"]
-        self.checks = [Check(**c) for c in raw["checks"]]
-        self.events = _events(names, raw["events"])
+        self.worlds = Worlds._of(names, raw["worlds"])
+        self.complete = raw["worlds"]["complete"]
+        self.checks = _checks(raw["reports"])
+        self.events = _events(names, raw["reports"])
         self.backend = raw["backend"]
         self.checkpoints = list(raw["checkpoints"])
         self._request = request
+        self._text = raw["text"]
         self._trace = None
         self._models: dict = {}
 
@@ -447,7 +405,9 @@ class Result:
             from . import _native
 
             r = self._request
-            raw = _native.trace(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], r["limit"])
+            raw = json.loads(
+                _native.trace(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], r["limit"])
+            )
             self._trace = Trace([n for n, _ in raw["constants"]], raw)
         return self._trace
 
@@ -458,7 +418,7 @@ class Result:
             from . import _native
 
             r = self._request
-            raw = _native.model(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], at)
+            raw = json.loads(_native.model(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], at))
             self._models[at] = Model(raw, at)
         return self._models[at]
 
@@ -472,9 +432,8 @@ class Result:
         return f"<epipen.Result: {count}{': ' + shown if shown else ''}>"
 
     def __str__(self) -> str:
-        out = "".join(f"{e}\n" for e in self.events)
-        out += "".join(f"{c}\n" for c in self.checks)
-        return out + str(self.worlds)
+        """What ``epipen run`` prints for the story."""
+        return self._text
 
     def _repr_html_(self) -> str:
         parts = []

@@ -131,7 +131,7 @@ def test_a_coin_flip_gives_the_story_files_worlds_and_checks():
     happened = s.event("flip", flip)
     assert str(happened) == "flip: lands_heads (a saw lands_heads or lands_tails; b saw lands_heads)"
     file = ep.run_file(STORIES / "coin-flip.story")
-    assert [e for e in file.events if e["kind"] == "happened"][0]["case"] == happened.case
+    assert [e for e in file.events if e["kind"] == "event"][0]["case"] == happened.case
     checks = [
         ep.knows(b, heads),
         ~ep.knows_value(a, heads),

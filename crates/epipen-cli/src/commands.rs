@@ -6,14 +6,13 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{CommandFactory, FromArgMatches};
-use epipen::compiled::compile_failure;
-use epipen::engine::{Options, Report};
+use epipen::engine::Options;
 use epipen::explore;
-use epipen::worlds;
+use epipen::views::Report;
 
 use crate::args::{Cli, Command, single_values};
 use crate::output::{self, errln, out, outln};
-use crate::story::{Failure, exit_code, print_event, read_source, trusted_note, with_story};
+use crate::story::{Failure, exit_code, print_report, read_source, with_story};
 use crate::{graph, sweep, watchdog};
 
 /// Parses the arguments, runs the command, and returns the process's exit code.
@@ -67,7 +66,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
     );
     let mut options = Options {
         strategy: cli.backend.strategy(),
-        timeout: cli.timeout,
+        deadline,
         stats: cli.stats,
         ..Options::default()
     };
@@ -88,10 +87,11 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
         } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             options.skip_worlds_statements = true;
+            // The hints taken on trust, said before the worlds.
             let mut trusted = Vec::new();
-            let mut engine = story.run(&options, &mut |event| {
-                if let Report::HintTrusted { span } = event {
-                    trusted.push(story.line(span));
+            let mut engine = story.run(&options, &mut |report| {
+                if matches!(&report, Report::Hint(v) if v.trusted) {
+                    trusted.push(report);
                 }
             })?;
             if *dot {
@@ -99,28 +99,20 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 return Ok(());
             }
             let set = story.final_worlds(&mut engine, *limit)?;
+            let worlds = story.worlds(&mut engine, &set)?;
             if *json {
-                let mut json = worlds::worlds_json(&story.program, &set, &trusted);
-                if set.worlds.is_empty() && set.complete {
-                    // Which statement left no world.
-                    let left_none = engine
-                        .left_none()
-                        .map_err(|e| Failure::Solver(e.to_string()))?;
-                    if let Some(span) = left_none {
-                        json.pop();
-                        json.push_str(&format!(
-                            ", \"left_none\": {{\"line\": {}, \"statement\": {}}}}}",
-                            story.line(span),
-                            serde_json::Value::from(story.statement_line(span))
-                        ));
-                    }
+                let mut json = serde_json::to_value(&worlds).expect("views serialise");
+                if !trusted.is_empty() {
+                    json["unverified_hints"] = trusted.iter().map(Report::line).collect();
                 }
-                outln!("{json}");
+                outln!("{}", epipen::text::json(&json));
             } else {
-                out!("{}", trusted_note(&trusted));
+                for report in &trusted {
+                    print_report(report);
+                }
                 out!(
                     "{}",
-                    story.worlds_text(&mut engine, &set, "raise --limit to see more")?
+                    epipen::text::worlds(&worlds, "raise --limit to see more")
                 );
             }
             Ok(())
@@ -133,9 +125,9 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
         } => with_story(file, &sets, cli.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             let (mut printed, mut vacuous) = (false, false);
-            story.run(&options, &mut |event| {
-                printed |= print_event(story, &event);
-                vacuous |= matches!(event, Report::Vacuous { .. });
+            story.run(&options, &mut |report| {
+                printed |= print_report(&report);
+                vacuous |= report.vacuous();
             })?;
             if !printed {
                 errln!(
@@ -202,47 +194,19 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 Ok(read) => read,
                 Err(code) => return code,
             };
-            // What no value changes is checked once: the syntax, the names of the
-            // `--set`s, and errors the story makes whatever the values (the same with
-            // its own values as with the first run's). Whatever a run's values break
+            // What no value changes is checked once; whatever a run's values break
             // is that run's `error` row.
             let names = cli.sets.iter().map(|(name, _)| name.as_str());
-            if let Err(e) = epipen::parse_with_sets(&source, names) {
-                return exit_code(Err(compile_failure(&path, &source, e).into()));
-            }
-            let compile = |sets: &[(String, i64)], seed| match epipen::compile_until(
-                &source, sets, seed, deadline,
+            if let Err(failure) = explore::sweep::precheck(
+                &path,
+                &source,
+                names,
+                jobs.first(),
+                cli.seed,
+                samples.is_some(),
+                deadline,
             ) {
-                Err(epipen::CompileError::Story(diagnostics)) => diagnostics,
-                _ => Vec::new(),
-            };
-            let own = compile(&[], cli.seed);
-            if let Some(first) = jobs.first()
-                && !own.is_empty()
-                && compile(&first.sets, first.seed).first() == own.first()
-            {
-                return exit_code(Err(compile_failure(
-                    &path,
-                    &source,
-                    epipen::CompileError::Story(own),
-                )
-                .into()));
-            }
-            let draws = |job: &explore::sweep::Job| {
-                epipen::compile_until(&source, &job.sets, job.seed, deadline)
-                    .is_ok_and(|p| !p.samples.is_empty())
-            };
-            if samples.is_some()
-                && let Some(first) = jobs.first()
-                && !draws(first)
-            {
-                errln!(
-                    "error: --samples: {path} draws nothing with `sample(k, {{…}})`, so every seed would run the same story"
-                );
-                errln!(
-                    "  = hint: draw the story's values with `(…) in sample(k, {{…}})`, or sweep --set values instead"
-                );
-                return ExitCode::from(2);
+                return exit_code(Err(failure.into()));
             }
             let sweep = sweep::Sweep { source: &source };
             exit_code(sweep.run(jobs, &options, samples.is_some(), *json))
@@ -251,57 +215,16 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             options.keep_refuted_hints = true;
             options.skip_worlds_statements = true;
             let (mut verified, mut refuted, mut vacuous) = (0, 0, 0);
-            story.run(&options, &mut |event| match event {
-                Report::HintVerified { span, elapsed } => {
-                    verified += 1;
-                    outln!(
-                        "line {}: hint `{}` verified ({:.2} s)",
-                        story.line(span),
-                        story.hint_text(span),
-                        elapsed.as_secs_f64()
-                    );
+            story.run(&options, &mut |report| {
+                let Some(verdict) = report.verdict() else {
+                    return;
+                };
+                match (verdict.vacuous, verdict.holds) {
+                    (true, _) => vacuous += 1,
+                    (false, Some(false)) => refuted += 1,
+                    (false, _) => verified += 1,
                 }
-                Report::CheckHolds { span } => {
-                    verified += 1;
-                    outln!(
-                        "line {}: {} holds",
-                        story.line(span),
-                        story.check_label(span)
-                    );
-                }
-                Report::Vacuous { span, left_none } => {
-                    vacuous += 1;
-                    outln!(
-                        "line {}: {} {}",
-                        story.line(span),
-                        story.verdict_label(span),
-                        story.vacuous_text(left_none)
-                    );
-                }
-                Report::CheckFailed { span, world } => {
-                    refuted += 1;
-                    outln!(
-                        "line {}: {} fails in the world {}",
-                        story.line(span),
-                        story.check_label(span),
-                        worlds::world_line(&story.program, &world.0)
-                    );
-                }
-                Report::HintRefuted {
-                    span,
-                    elapsed,
-                    counterexample,
-                } => {
-                    refuted += 1;
-                    outln!(
-                        "line {}: hint `{}` refuted ({:.2} s): counterexample {}",
-                        story.line(span),
-                        story.hint_text(span),
-                        elapsed.as_secs_f64(),
-                        counterexample.describe(&story.program)
-                    );
-                }
-                _ => {}
+                outln!("{}", epipen::text::verdict(verdict));
             })?;
             if vacuous > 0 {
                 outln!("{verified} verified, {refuted} refuted, {vacuous} vacuous");

@@ -41,19 +41,22 @@ pub(crate) fn check_svg_path(out: &std::path::Path) -> Result<(), Failure> {
     if dir.is_dir() {
         return Ok(());
     }
-    Err(Failure::Story(format!(
-        "error: --svg {}: the directory {} does not exist\n  = hint: create it first (`mkdir -p {}`)\n",
-        out.display(),
-        dir.display(),
-        dir.display()
-    )))
+    Err(Failure::usage(
+        "",
+        format!(
+            "--svg {}: the directory {} does not exist",
+            out.display(),
+            dir.display()
+        ),
+        Some(format!("create it first (`mkdir -p {}`)", dir.display())),
+    ))
 }
 
 /// Writes the SVG document to `out` (a failure to write is exit code 1, as for any
 /// output that cannot be written).
 pub(crate) fn write_svg(svg: &str, out: &std::path::Path) -> Result<(), Failure> {
     std::fs::write(out, svg)
-        .map_err(|e| Failure::Solver(format!("error: cannot write {}: {e}\n", out.display())))?;
+        .map_err(|e| Failure::io("", format!("cannot write {}: {e}", out.display())))?;
     outln!("wrote {}", out.display());
     Ok(())
 }

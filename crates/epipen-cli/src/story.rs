@@ -7,45 +7,57 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use epipen::compiled::{self, CompiledStory, Watch, reported_by_run};
-use epipen::engine::{Engine, Options, Report};
-use epipen::explore::negated;
-use epipen::ir::{EventId, Program};
-use epipen::syntax::Span;
-use epipen::worlds::{self, WorldCount};
+use epipen::engine::{Engine, Options};
+use epipen::ir::Program;
+use epipen::session::{Session, Watch};
+use epipen::syntax::{Located, Span};
+use epipen::views::Report;
 
-use crate::output::{err, errln, out, outln};
+use crate::output::{err, errln, out};
 use crate::watchdog;
 
 /// A story file read and compiled, as a command runs it.
 pub(crate) struct Story {
-    pub(crate) compiled: CompiledStory,
+    pub(crate) compiled: Session,
     /// Whether a run shows its progress on stderr (when it is a terminal) and keeps the
     /// watchdog informed: the command line's runs do, the web playground's do not.
     pub(crate) progress: bool,
 }
 
 impl Deref for Story {
-    type Target = CompiledStory;
-    fn deref(&self) -> &CompiledStory {
+    type Target = Session;
+    fn deref(&self) -> &Session {
         &self.compiled
     }
 }
 
-/// Why a command failed: a rendered message and its exit code.
+/// Why a command failed.
 pub(crate) enum Failure {
-    Story(String),
-    Solver(String),
+    /// The story could not be compiled or run (rendered by `epipen::text`).
+    Run(epipen::Failure),
     /// Everything was already printed; just the exit code.
     Quiet(u8),
 }
 
-impl From<compiled::Failure> for Failure {
-    fn from(f: compiled::Failure) -> Failure {
-        match f {
-            compiled::Failure::Story(text) => Failure::Story(text),
-            compiled::Failure::Solver(text) => Failure::Solver(text),
-        }
+impl From<epipen::Failure> for Failure {
+    fn from(f: epipen::Failure) -> Failure {
+        Failure::Run(f)
+    }
+}
+
+impl Failure {
+    /// The story is wrong (exit code 2): `message`, about no place of it, with `hint`.
+    pub(crate) fn usage(path: &str, message: String, hint: Option<String>) -> Failure {
+        let located = Located::nowhere(path, message);
+        Failure::Run(epipen::Failure::story(match hint {
+            Some(hint) => located.with_hint(hint),
+            None => located,
+        }))
+    }
+
+    /// Something the command line could not do (exit code 1), such as writing a file.
+    pub(crate) fn io(path: &str, message: String) -> Failure {
+        Failure::Run(epipen::Failure::solver(Located::nowhere(path, message)))
     }
 }
 
@@ -61,7 +73,7 @@ impl Story {
         deadline: Option<Instant>,
     ) -> Result<Story, Failure> {
         Ok(Story {
-            compiled: CompiledStory::compile(path, source, sets, seed, deadline)?,
+            compiled: Session::compile(path, source, sets, seed, deadline)?,
             progress: true,
         })
     }
@@ -98,7 +110,7 @@ pub(crate) struct Terminal {
 }
 
 impl Watch for Terminal {
-    fn begun(&mut self, story: &CompiledStory, engine: &Engine) {
+    fn begun(&mut self, story: &Session, engine: &Engine) {
         if self.stats && engine.backend() == "bdd" {
             errln!(
                 "stats: BDD variable order: {}",
@@ -107,7 +119,7 @@ impl Watch for Terminal {
         }
     }
 
-    fn starting(&mut self, story: &CompiledStory, span: Span) {
+    fn starting(&mut self, story: &Session, span: Span) {
         if self.watchdog {
             watchdog::statement(span);
         }
@@ -120,7 +132,7 @@ impl Watch for Terminal {
 
     fn stats(
         &mut self,
-        story: &CompiledStory,
+        story: &Session,
         span: Span,
         elapsed: Duration,
         kappa_size: usize,
@@ -139,126 +151,11 @@ impl Watch for Terminal {
     }
 }
 
-/// Prints one event of `epipen run`; returns whether it printed anything.
-pub(crate) fn print_event(story: &Story, event: &Report) -> bool {
-    if !reported_by_run(event) {
-        return false;
-    }
-    match event {
-        Report::Worlds {
-            span,
-            set,
-            filter: Some(formula),
-            ..
-        } => {
-            outln!("-- line {}: where {formula} --", story.line(*span));
-            out!(
-                "{}",
-                worlds::where_text(&story.program, set, "narrow the formula to see the others")
-            );
-        }
-        Report::Worlds {
-            span,
-            set,
-            left_none,
-            ..
-        } => {
-            outln!("-- line {}: worlds --", story.line(*span));
-            out!(
-                "{}",
-                story.listed_text(
-                    set,
-                    *left_none,
-                    "raise the number after `worlds` to see more"
-                )
-            );
-        }
-        Report::Reveal {
-            round,
-            who,
-            text,
-            holds,
-            ..
-        } => {
-            let said = if *holds { text.clone() } else { negated(text) };
-            let who = &story.program.characters[who.0].name;
-            match round {
-                Some(r) => outln!("round {r}: {who}: {said}"),
-                None => outln!("{who}: {said}"),
-            }
-        }
-        Report::Happened {
-            round,
-            event,
-            case,
-            saw,
-            ..
-        } => {
-            let Some(case) = case else { return false };
-            let text = happened_text(&story.program, *event, *case, saw);
-            match round {
-                Some(r) => outln!("round {r}: {text}"),
-                None => outln!("{text}"),
-            }
-        }
-        Report::RepeatDone { span, rounds } => {
-            outln!(
-                "-- line {}: repeat done after {rounds} round{} --",
-                story.line(*span),
-                if *rounds == 1 { "" } else { "s" }
-            );
-        }
-        Report::HintTrusted { span } => out!("{}", trusted_note(&[story.line(*span)])),
-        Report::CheckHolds { span } => outln!("check line {}: holds", story.line(*span)),
-        Report::Vacuous { span, left_none } => {
-            let what = match story.verdict_label(*span).starts_with("hint") {
-                true => "hint",
-                false => "check",
-            };
-            outln!(
-                "{what} line {}: {}",
-                story.line(*span),
-                story.vacuous_text(*left_none)
-            )
-        }
-        Report::CheckFailed { span, world } => outln!(
-            "check line {}: fails in the world {}",
-            story.line(*span),
-            worlds::world_line(&story.program, &world.0)
-        ),
-        Report::HintVerified { .. } | Report::HintRefuted { .. } | Report::Step { .. } => {}
-    }
-    true
-}
-
-/// `move: moved (Anne saw moved; Sally saw moved or stayed)`: the case that happened in
-/// the actual world, and what each character saw of it.
-pub(crate) fn happened_text(
-    program: &Program,
-    event: EventId,
-    case: usize,
-    saw: &[Vec<usize>],
-) -> String {
-    let def = &program.events[event.0];
-    let seen: Vec<String> = (program.characters.iter().zip(saw))
-        .map(|(who, cases)| {
-            let names: Vec<&str> = cases.iter().map(|&k| def.cases[k].as_str()).collect();
-            let saw = match names.as_slice() {
-                [one] => one.to_string(),
-                [init @ .., last] => format!("{} or {last}", init.join(", ")),
-                [] => String::new(),
-            };
-            format!("{} saw {saw}", who.name)
-        })
-        .collect();
-    format!("{}: {} ({})", def.name, def.cases[case], seen.join("; "))
-}
-
-pub(crate) fn trusted_note(lines: &[usize]) -> String {
-    lines
-        .iter()
-        .map(|l| format!("(the hint on line {l} was taken on trust, not verified)\n"))
-        .collect()
+/// Prints what `epipen run` prints of `report`; returns whether it printed anything.
+pub(crate) fn print_report(report: &Report) -> bool {
+    let text = epipen::text::report(report);
+    out!("{text}");
+    !text.is_empty()
 }
 
 /// The largest story file epipen reads.
@@ -317,13 +214,9 @@ pub(crate) fn with_story(
 pub(crate) fn exit_code(outcome: Result<(), Failure>) -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Story(text)) => {
-            err!("{text}");
-            ExitCode::from(2)
-        }
-        Err(Failure::Solver(text)) => {
-            err!("{text}");
-            ExitCode::from(1)
+        Err(Failure::Run(failure)) => {
+            err!("{}", epipen::text::failure(&failure));
+            ExitCode::from(failure.exit_code())
         }
         Err(Failure::Quiet(code)) => ExitCode::from(code),
     }
@@ -368,14 +261,5 @@ impl Progress {
             err!("\r\x1b[2K");
             self.shown = false;
         }
-    }
-}
-
-/// How many worlds, in JSON: a number, `"infinite"`, or `">N"`.
-pub(crate) fn count_json(count: WorldCount) -> serde_json::Value {
-    match count {
-        WorldCount::Exactly(n) => n.into(),
-        WorldCount::Infinite => "infinite".into(),
-        WorldCount::MoreThan(n) => format!(">{n}").into(),
     }
 }

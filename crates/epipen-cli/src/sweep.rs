@@ -5,10 +5,10 @@ use std::time::{Duration, Instant};
 
 use epipen::engine::Options;
 use epipen::explore::sweep;
-use epipen::worlds;
 
 use crate::output::{err, errln, out, outln};
-use crate::story::{Failure, count_json};
+use crate::story::Failure;
+use epipen::views::{Count, World};
 
 /// `epipen sweep` on a story: its text, for the lines of errors and the items drawn.
 pub(crate) struct Sweep<'a> {
@@ -141,7 +141,7 @@ impl Sweep<'_> {
                         summary
                             .world
                             .as_ref()
-                            .map(|w| worlds::world_line(&summary.program, &w.0))
+                            .map(|w| epipen::text::world(&World::of(&summary.program, &w.0)))
                             .unwrap_or_default(),
                     );
                 }
@@ -241,7 +241,7 @@ impl Sweep<'_> {
                     if let Some(w) = &summary.world {
                         out.push_str(&format!(
                             "  the world: {}\n",
-                            worlds::world_line(&summary.program, &w.0)
+                            epipen::text::world(&World::of(&summary.program, &w.0))
                         ));
                     }
                 }
@@ -263,9 +263,9 @@ impl Sweep<'_> {
         object.insert("seed".into(), o.job.seed.into());
         match &o.result {
             Ok(s) => {
-                object.insert("worlds".into(), count_json(s.count));
+                object.insert("worlds".into(), json(&Count(s.count)));
                 if let Some(w) = &s.world {
-                    object.insert("world".into(), worlds::world_json(&s.program, w).into());
+                    object.insert("world".into(), json(&World::of(&s.program, &w.0)));
                 }
             }
             Err(e) => {
@@ -293,9 +293,7 @@ impl Sweep<'_> {
             let o = &group[k];
             let (world, drew) = match &o.result {
                 Ok(s) => (
-                    s.world
-                        .as_ref()
-                        .map(|w| serde_json::Value::from(worlds::world_json(&s.program, w))),
+                    s.world.as_ref().map(|w| json(&World::of(&s.program, &w.0))),
                     s.draws
                         .iter()
                         .map(|d| self.draw_text(d))
@@ -319,4 +317,9 @@ impl Sweep<'_> {
 /// A key of a distribution: the number of worlds, or `>1000` past what was counted.
 fn count_label(worlds: Option<u64>) -> String {
     worlds.map_or(format!(">{}", sweep::COUNT_CAP), |w| w.to_string())
+}
+
+/// A view as JSON.
+fn json(view: &impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(view).expect("views serialise")
 }

@@ -16,7 +16,7 @@ pub use epipen_ir as ir;
 use epipen_syntax as syntax;
 
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::z3::Z3Backend;
 pub use crate::z3::solver::{Cancel, leave_ctrl_c_to_the_process, z3_version};
@@ -82,8 +82,8 @@ impl Strategy {
 pub struct Options {
     /// How knowledge operators are eliminated.
     pub strategy: Strategy,
-    /// A deadline for the whole run.
-    pub timeout: Option<Duration>,
+    /// When the whole run's time is up (set once, by whoever starts the run).
+    pub deadline: Option<Instant>,
     /// Take `assert_adds_ck` hints on trust: skip the block's announcements and verification.
     pub trust_hints: bool,
     /// Keep going after a refuted hint (with the block's true effect), reporting it as an

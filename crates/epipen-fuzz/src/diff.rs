@@ -303,7 +303,7 @@ fn compare(printed: &Printed) -> Result<(), String> {
             // As `epipen check` runs it: every hint's and check's verdict, refuted and
             // failed ones included.
             let options = Options {
-                timeout: Some(timeout()),
+                deadline: std::time::Instant::now().checked_add(timeout()),
                 strategy,
                 keep_refuted_hints: true,
                 ..Options::default()

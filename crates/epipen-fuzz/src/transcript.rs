@@ -17,7 +17,7 @@ pub fn solve(
     timeout: Duration,
 ) -> Result<WorldSet, Failure> {
     let options = Options {
-        timeout: Some(timeout),
+        deadline: std::time::Instant::now().checked_add(timeout),
         strategy,
         skip_worlds_statements: true,
         ..Options::default()
@@ -178,7 +178,7 @@ pub fn engine_transcript(
     timeout: Duration,
 ) -> Transcript {
     let options = Options {
-        timeout: Some(timeout),
+        deadline: std::time::Instant::now().checked_add(timeout),
         strategy,
         ..Options::default()
     };

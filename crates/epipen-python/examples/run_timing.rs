@@ -1,6 +1,6 @@
 //! The Rust side of docs/benchmarks.md's "epipen.run from Python": a story file
 //! compiled, run and its worlds listed, RUNS times in a row in one process, as the
-//! Python package's `run` does it (`CompiledStory`, checks' verdicts kept, up to 100
+//! Python package's `run` does it (`Session`, checks' verdicts kept, up to 100
 //! worlds), each call timed.
 //!
 //! ```sh
@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use epipen::compiled::CompiledStory;
+use epipen::Session;
 use epipen::engine::Options;
 
 fn main() {
@@ -31,7 +31,7 @@ fn main() {
     let mut worlds = 0;
     for _ in 0..runs {
         let start = Instant::now();
-        let story = CompiledStory::compile(path.clone(), source.clone(), &[], 0, None)
+        let story = Session::compile(path.clone(), source.clone(), &[], 0, None)
             .expect("the story compiles");
         let mut events = Vec::new();
         let mut engine = story

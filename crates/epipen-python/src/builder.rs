@@ -146,7 +146,8 @@ enum Reply {
     Bool(bool),
     Bools(Vec<bool>),
     Hint(&'static str),
-    Worlds(Vec<String>, Vec<Vec<Out>>, bool),
+    /// The constants' names, the worlds' values, whether that is all, and their text.
+    Worlds(Vec<String>, Vec<Vec<Out>>, bool, String),
     Happened(Reported),
 }
 
@@ -670,7 +671,12 @@ impl Actor {
                     .iter()
                     .map(|w| convert::world(program, w.world()))
                     .collect();
-                Ok(Reply::Worlds(names, values, worlds.is_complete()))
+                Ok(Reply::Worlds(
+                    names,
+                    values,
+                    worlds.is_complete(),
+                    worlds.to_string(),
+                ))
             }
         }
     }
@@ -754,7 +760,7 @@ impl NativeStory {
         let cancel = Cancel::new();
         let options = Options {
             strategy: strategy(backend)?,
-            timeout: timeout_of(timeout)?,
+            deadline: timeout_of(timeout)?.and_then(|t| std::time::Instant::now().checked_add(t)),
             trust_hints,
             cancel: cancel.clone(),
             ..Options::default()
@@ -894,15 +900,15 @@ impl NativeStory {
         }
     }
 
-    /// (constant names, worlds as tuples of values, complete)
+    /// (constant names, worlds as tuples of values, complete, their text)
     fn worlds<'py>(&self, py: Python<'py>, limit: u64) -> PyResult<Bound<'py, PyTuple>> {
         match self.ask(py, Command::Worlds(limit))? {
-            Reply::Worlds(names, worlds, complete) => {
+            Reply::Worlds(names, worlds, complete, text) => {
                 let list = PyList::empty(py);
                 for w in &worlds {
                     list.append(PyTuple::new(py, w)?)?;
                 }
-                (names, list, complete).into_pyobject(py)
+                (names, list, complete, text).into_pyobject(py)
             }
             _ => Err(internal("`worlds` gave no worlds")),
         }

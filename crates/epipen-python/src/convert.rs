@@ -3,14 +3,12 @@
 //! Python forms (ints, bools and strings in lists, dicts and tuples; the package's
 //! Python classes wrap them).
 
-use epipen::compiled::Failure;
 use epipen::ir::{Program, Ty};
-use epipen::syntax::diagnostic::line_col;
-use epipen::syntax::{Diagnostic, Span};
 use epipen::worlds::{Value, World, WorldCount, show_value};
+use epipen::{Failure, FailureKind};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList};
 
 /// A constant's value: an int, a bool, or an enum's variant by name.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,10 +41,6 @@ pub(crate) fn world(program: &Program, w: &World) -> Vec<Out> {
             (_, Value::Bool(b)) => Out::Bool(*b),
         })
         .collect()
-}
-
-pub(crate) fn worlds(program: &Program, ws: &[World]) -> Vec<Vec<Out>> {
-    ws.iter().map(|w| world(program, w)).collect()
 }
 
 /// The story's constants: (name, type as stories write it: `int`, `bool` or the enum's
@@ -113,41 +107,37 @@ pub(crate) struct Located {
     pub kind: Kind,
     /// Exactly what the command line prints.
     pub text: String,
-    pub line: Option<usize>,
-    pub column: Option<usize>,
-    /// The first line of the text without its `file:line:column: error: ` (or `error: `).
-    pub message: String,
     /// Every error found (a story that does not compile may have several): line, column
-    /// and message.
+    /// (None when it points at no place of the story) and message (without its
+    /// `file:line:column: error: `). The exception's own line, column and message are
+    /// the first's.
     pub errors: Vec<(Option<usize>, Option<usize>, String)>,
+    /// The first error's first hint.
+    pub hint: Option<String>,
 }
 
 impl Located {
-    /// `failure`, rendered for the story at `path` with `source`, located at `span` (the
-    /// span its diagnostic was rendered at, when it has one).
-    pub(crate) fn new(failure: Failure, path: &str, source: &str, span: Option<Span>) -> Located {
-        let kind = match failure {
-            Failure::Story(_) => Kind::Story,
-            Failure::Solver(_) => Kind::Solver,
+    /// `failure`, with its diagnostics as data and its text as the command line prints
+    /// it (the one renderer, `epipen::text`).
+    pub(crate) fn new(failure: Failure) -> Located {
+        let kind = match failure.kind {
+            FailureKind::Story => Kind::Story,
+            FailureKind::Solver => Kind::Solver,
         };
-        let text = failure.text().to_string();
-        let first = text.lines().next().unwrap_or_default();
-        let (line, column, message) = match span.map(|s| line_col(source, s.start)) {
-            Some((line, column)) => {
-                match first.strip_prefix(&format!("{path}:{line}:{column}: error: ")) {
-                    Some(message) => (Some(line), Some(column), message.to_string()),
-                    None => (None, None, plain(first)),
-                }
-            }
-            None => (None, None, plain(first)),
-        };
+        let mut errors: Vec<_> = (failure.diagnostics.iter())
+            .map(|d| {
+                let at = d.at.as_ref();
+                (at.map(|a| a.line), at.map(|a| a.column), d.message.clone())
+            })
+            .collect();
+        if errors.is_empty() {
+            errors.push((None, None, failure.summary.clone().unwrap_or_default()));
+        }
         Located {
             kind,
-            errors: vec![(line, column, message.clone())],
-            text,
-            line,
-            column,
-            message,
+            text: epipen::text::failure(&failure),
+            errors,
+            hint: (failure.diagnostics.first()).and_then(|d| d.hints.first().cloned()),
         }
     }
 
@@ -156,25 +146,9 @@ impl Located {
         Located {
             kind,
             text: message.clone(),
-            line: None,
-            column: None,
-            errors: vec![(None, None, message.clone())],
-            message,
+            errors: vec![(None, None, message)],
+            hint: None,
         }
-    }
-
-    /// With every diagnostic of a story that does not compile.
-    pub(crate) fn with_diagnostics(mut self, source: &str, diagnostics: &[Diagnostic]) -> Located {
-        if diagnostics.len() > 1 && self.line.is_some() {
-            self.errors = diagnostics
-                .iter()
-                .map(|d| {
-                    let (line, column) = line_col(source, d.span.start);
-                    (Some(line), Some(column), d.message.clone())
-                })
-                .collect();
-        }
-        self
     }
 
     /// The exception: `epipen.StoryError`, `SolverError` or `RefutedError`.
@@ -190,25 +164,12 @@ impl Located {
             for (line, column, message) in &self.errors {
                 errors.append((line, column, message))?;
             }
-            let value = class.call1((&self.text, self.line, self.column, &self.message, errors))?;
+            let (line, column, message) = &self.errors[0];
+            let value = class.call1((&self.text, line, column, message, errors, &self.hint))?;
             Ok(PyErr::from_value(value))
         })();
         made.unwrap_or_else(|e| e)
     }
-}
-
-/// A message line without its `error: `.
-fn plain(first: &str) -> String {
-    first.strip_prefix("error: ").unwrap_or(first).to_string()
-}
-
-/// `[[values…], …]`
-pub(crate) fn py_worlds<'py>(py: Python<'py>, ws: &[Vec<Out>]) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for w in ws {
-        list.append(PyTuple::new(py, w)?)?;
-    }
-    Ok(list)
 }
 
 /// A dict from pairs.

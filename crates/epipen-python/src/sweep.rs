@@ -10,12 +10,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 use epipen::explore::sweep::{self, Job, Outcome, RunError};
 use epipen::syntax::diagnostic::line_col;
 use epipen::worlds::WorldCount;
-use epipen::{CompileError, compiled::compile_failure};
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use crate::convert::{self, Count, Kind, Located, Out, any, dict};
+use crate::convert::{self, Count, Located, Out, any, dict};
 use crate::run::Request;
 use crate::worker::solve;
 
@@ -116,39 +116,14 @@ pub(crate) fn sweep_check(
     seed: u64,
     samples: bool,
 ) -> PyResult<()> {
-    let located = |e: CompileError| {
-        let span = match &e {
-            CompileError::Story(d) => d.first().map(|d| d.span),
-            _ => None,
-        };
-        let diagnostics = match &e {
-            CompileError::Story(d) => d.clone(),
-            _ => Vec::new(),
-        };
-        Located::new(compile_failure(&name, &source, e), &name, &source, span)
-            .with_diagnostics(&source, &diagnostics)
+    let first = Job {
+        sets: first_sets,
+        seed: first_seed,
     };
-    let result = py.detach(|| -> Result<(), Located> {
-        epipen::parse_with_sets(&source, names.iter().map(String::as_str)).map_err(located)?;
-        let compile = |sets: &[(String, i64)], seed| match epipen::compile_until(&source, sets, seed, None) {
-            Err(CompileError::Story(diagnostics)) => diagnostics,
-            _ => Vec::new(),
-        };
-        let own = compile(&[], seed);
-        if !own.is_empty() && compile(&first_sets, first_seed).first() == own.first() {
-            return Err(located(CompileError::Story(own)));
-        }
-        let draws = epipen::compile_until(&source, &first_sets, first_seed, None)
-            .is_ok_and(|p| !p.samples.is_empty());
-        if samples && !draws {
-            return Err(Located::plain(
-                Kind::Story,
-                format!(
-                    "--samples: {name} draws nothing with `sample(k, {{…}})`, so every seed would run the same story"
-                ),
-            ));
-        }
-        Ok(())
+    let result = py.detach(|| {
+        let names = names.iter().map(String::as_str);
+        sweep::precheck(&name, &source, names, Some(&first), seed, samples, None)
+            .map_err(Located::new)
     });
     result.map_err(|e| e.into_pyerr(py))
 }

@@ -329,7 +329,8 @@ fn the_package_passes_its_tests() {
         "test_sweep.py",
         "test_jupyter.py",
         "test_cli.py",
-        "test_stories.py",
+        "test_parity.py",
+        "test_layout.py",
         "test_interrupt.py",
         "test_docs.py",
     ];

@@ -1,5 +1,5 @@
 //! Diagnostics are data: a message, the span it is about, and hints. They are rendered
-//! in exactly one place, [`Diagnostic::render`].
+//! in exactly one place, [`Located::render`], once located in their story.
 
 use super::span::Span;
 
@@ -69,18 +69,12 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
 }
 
 impl Diagnostic {
-    /// `path:line:col: error: message`, the source line, carets under the span, hints.
-    ///
-    /// ```text
-    /// stories/x.story:7:10: error: unknown name `dya`
-    ///   |
-    /// 7 | announce dya > 3
-    ///   |          ^^^
-    ///   = hint: did you mean `day`?
-    /// ```
-    pub fn render(&self, path: &str, source: &str) -> String {
+    /// The diagnostic located in `source` (read from `path`): its line and column, the
+    /// source line and where the carets go, its notes' lines; [`Located::render`]
+    /// writes it.
+    pub fn locate(&self, path: &str, source: &str) -> Located {
         let start = clamp(source, self.span.start);
-        let (line, col) = line_col(source, start);
+        let (line, column) = line_col(source, start);
         let (_, line_start) = line_start(source, start);
         let line_end = (start..source.len())
             .find(|&i| ends_line(source.as_bytes(), i))
@@ -93,19 +87,106 @@ impl Diagnostic {
             .chars()
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
+        Located {
+            path: path.to_string(),
+            message: self.message.clone(),
+            at: Some(At {
+                line,
+                column,
+                text: text.to_string(),
+                prefix,
+                carets,
+            }),
+            notes: (self.notes.iter())
+                .map(|(span, note)| (line_col(source, span.start).0, note.clone()))
+                .collect(),
+            hints: self.hints.clone(),
+        }
+    }
 
-        let number = line.to_string();
+    /// `path:line:col: error: message`, the source line, carets under the span, hints
+    /// (see [`Located::render`]).
+    pub fn render(&self, path: &str, source: &str) -> String {
+        self.locate(path, source).render()
+    }
+}
+
+/// A diagnostic as data, located in its story: what front ends show (the command line
+/// renders it, the playground marks its line, Python raises it with its line and
+/// column).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Located {
+    /// The story's path, as messages name it.
+    pub path: String,
+    pub message: String,
+    /// Where in the story (None: about no place of it, e.g. a `--set` value).
+    pub at: Option<At>,
+    /// Other places it is about: (line, note).
+    pub notes: Vec<(usize, String)>,
+    pub hints: Vec<String>,
+}
+
+/// Where a [`Located`] diagnostic points: a line and column (from 1, columns in chars),
+/// the line's text, and the carets under the span (`prefix`: the blanks before them).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct At {
+    pub line: usize,
+    pub column: usize,
+    pub text: String,
+    pub prefix: String,
+    pub carets: usize,
+}
+
+impl Located {
+    /// A message about no place of the story.
+    pub fn nowhere(path: &str, message: impl Into<String>) -> Located {
+        Located {
+            path: path.to_string(),
+            message: message.into(),
+            at: None,
+            notes: Vec::new(),
+            hints: Vec::new(),
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Located {
+        self.hints.push(hint.into());
+        self
+    }
+
+    /// The one rendering of a diagnostic:
+    ///
+    /// ```text
+    /// stories/x.story:7:10: error: unknown name `dya`
+    ///   |
+    /// 7 | announce dya > 3
+    ///   |          ^^^
+    ///   = hint: did you mean `day`?
+    /// ```
+    ///
+    /// and, about no place, `error: message` then its hints.
+    pub fn render(&self) -> String {
+        let Some(at) = &self.at else {
+            let mut out = format!("error: {}\n", self.message);
+            for hint in &self.hints {
+                out.push_str(&format!("  = hint: {hint}\n"));
+            }
+            return out;
+        };
+        let number = at.line.to_string();
         let pad = " ".repeat(number.len());
-        let mut out = format!("{path}:{line}:{col}: error: {}\n", self.message);
+        let mut out = format!(
+            "{}:{}:{}: error: {}\n",
+            self.path, at.line, at.column, self.message
+        );
         out.push_str(&format!("{pad} |\n"));
-        if text.is_empty() {
+        if at.text.is_empty() {
             out.push_str(&format!("{number} |\n"));
         } else {
-            out.push_str(&format!("{number} | {text}\n"));
+            out.push_str(&format!("{number} | {}\n", at.text));
         }
-        out.push_str(&format!("{pad} | {prefix}{}\n", "^".repeat(carets)));
-        for (span, note) in &self.notes {
-            let (line, _) = line_col(source, span.start);
+        out.push_str(&format!("{pad} | {}{}\n", at.prefix, "^".repeat(at.carets)));
+        for (line, note) in &self.notes {
             out.push_str(&format!("{pad} = note: line {line}: {note}\n"));
         }
         for hint in &self.hints {

@@ -7,7 +7,7 @@ mod parser;
 mod pragma;
 pub mod span;
 
-pub use diagnostic::{Diagnostic, line_col};
+pub use diagnostic::{At, Diagnostic, Located, line_col};
 pub use span::Span;
 
 /// Parses a story. On failure returns every syntax error found (the parser recovers at

@@ -7,8 +7,10 @@
 //! place that talks to it, BDDs for stories of bools and enums, and explicit worlds for
 //! finite ones) → [`worlds`] (the possible worlds). [`story`] is the Rust API that tells
 //! a puzzle statement by statement, [`explore`] builds traces, model graphs and sweeps
-//! on the engine, and [`compiled`] is a story file compiled and run as front ends (the
-//! `epipen` command of epipen-cli, the playground, the Python package) run it.
+//! on the engine. [`Session`] is a story file compiled and run as every front end (the
+//! `epipen` command of epipen-cli, the playground, the Python package) runs it: it gives
+//! [`views`] (results as data) and [`Failure`]s (diagnostics as data), and [`text`] is
+//! the one renderer of both.
 //!
 //! # Rust API
 //!
@@ -33,20 +35,25 @@
 //! # }
 //! ```
 
-pub mod compiled;
 pub mod explore;
+pub mod failure;
+pub mod session;
 pub mod story;
-pub mod worlds;
+pub mod text;
+pub mod views;
 
 pub use epipen_engine as engine;
+pub use epipen_engine::worlds;
 pub use epipen_ir as ir;
 pub use epipen_lower as lower;
 pub use epipen_syntax as syntax;
 
 pub use engine::Options;
+pub use failure::{Failure, FailureKind};
 pub use lower::{
     CompileError, compile, compile_parsed, compile_seeded, compile_until, parse_with_sets,
 };
+pub use session::Session;
 pub use story::{
     Block, Case, Change, Character, Checkpoint, Enum, EnumType, Error, Event, EventBlock, Formula,
     Happened, Hint, Int, PossibleWorld, Refutation, Simultaneous, Story, Worlds,

@@ -25,10 +25,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{State, error, solve};
-use epipen::compiled::{Traced, Unwatched};
-use epipen::engine::{Options, Report};
-use epipen::explore::graph::{arrows, edges};
+use epipen::engine::Options;
 use epipen::explore::trace::Tracer;
+use epipen::session::{Traced, Unwatched};
 use epipen::syntax::ast::StmtKind;
 
 use crate::backend::Backend;
@@ -199,7 +198,7 @@ fn run_story(request: &Request, limit: Duration) -> Value {
     let mut answer = json!({ "consts": consts(&request.source) });
     let story = match request.compile(limit) {
         Ok(story) => story,
-        Err(failure) => return failed(answer, &request.name, failure),
+        Err(failure) => return failed(answer, failure),
     };
     let program = &story.program;
     answer["checkpoints"] = program.checkpoints.iter().map(|c| c.name.clone()).collect();
@@ -216,48 +215,51 @@ fn run_story(request: &Request, limit: Duration) -> Value {
             &mut Unwatched,
             Tracer::following(request.limit, FOLLOWED),
             &mut |item| match item {
-                Traced::Step(step) => trace.push(story.step_json(step)),
-                Traced::Report(event) => {
-                    if let Some(line) = story.event_json(event) {
-                        trace.push(line);
-                    } else if let Some(verdict) = verdict_json(&story, event) {
-                        hints.push(verdict);
+                Traced::Step(step) => {
+                    let mut value = with_text(&step, epipen::text::step(&step));
+                    for (k, belief) in step.beliefs.iter().enumerate() {
+                        value["beliefs"][k]["text"] = epipen::text::belief(belief).into();
                     }
+                    trace.push(value);
                 }
+                Traced::Report(report) => match report.verdict() {
+                    Some(v) if !report.printed_by_run() => {
+                        hints.push(with_text(v, epipen::text::verdict(v)));
+                    }
+                    _ => trace.push(with_text(&report, epipen::text::report(&report))),
+                },
             },
         )
         .and_then(|(mut engine, fates)| {
             let set = story.final_worlds(&mut engine, request.limit as u64)?;
-            // With no world: the line `epipen worlds` prints, naming the statement that
-            // left none.
-            let none = match set.worlds.is_empty() && set.complete {
-                true => story
-                    .worlds_text(&mut engine, &set, "")?
-                    .lines()
-                    .next()
-                    .map(String::from),
-                false => None,
-            };
-            Ok((engine.backend(), set, fates, none))
+            let worlds = story.worlds(&mut engine, &set)?;
+            Ok((engine.backend(), worlds, fates))
         });
     answer["trace"] = trace.into();
     answer["hints"] = hints.into();
     match outcome {
-        Ok((backend, set, fates, none)) => {
+        Ok((backend, worlds, fates)) => {
             answer["exit_code"] = 0.into();
             answer["backend"] = backend.into();
-            answer["worlds"] = json!({
-                "list": story.worlds_value(&set.worlds),
-                "complete": set.complete,
+            answer["worlds"] = with_text(
+                &worlds,
+                epipen::text::worlds(&worlds, "raise “list up to” to see more"),
+            );
+            answer["fates"] = fates.map_or(Value::Null, |f| {
+                let fates = story.fates(&f);
+                with_text(&fates, epipen::text::fates(&fates))
             });
-            if let Some(none) = none {
-                answer["worlds"]["none"] = none.into();
-            }
-            answer["fates"] = fates.map_or(Value::Null, |f| story.fates_json(&f));
             answer
         }
-        Err(failure) => failed(answer, &story.path, failure.into()),
+        Err(failure) => failed(answer, failure.into()),
     }
+}
+
+/// A view as JSON, with its `text` as the command line prints it.
+fn with_text(view: &impl serde::Serialize, text: String) -> Value {
+    let mut value = serde_json::to_value(view).expect("views serialise");
+    value["text"] = text.into();
+    value
 }
 
 /// `epipen graph --at CHECKPOINT`, as data for the page to draw.
@@ -272,69 +274,45 @@ fn graph_story(request: &Request, limit: Duration) -> Value {
         let checkpoint = story.checkpoint(request.at.as_deref())?;
         let mut engine = story.run(&options, &mut |_| {})?;
         let (model, title) = story.model(&mut engine, checkpoint)?;
-        let program = &story.program;
-        let names = |who: &[epipen::ir::CharId]| -> Vec<String> {
-            who.iter()
-                .map(|c| program.characters[c.0].name.clone())
-                .collect()
-        };
-        let all: Vec<_> = (0..program.characters.len())
-            .map(epipen::ir::CharId)
-            .collect();
-        Ok(json!({
-            "exit_code": 0,
-            "title": title,
-            "characters": names(&all),
-            "worlds": story.worlds_value(&model.worlds),
-            "edges": edges(&model)
-                .iter()
-                .map(|e| json!({ "a": e.a, "b": e.b, "who": names(&e.who) }))
-                .collect::<Vec<_>>(),
-            "beliefs": arrows(&model)
-                .iter()
-                .map(|a| json!({ "from": a.from, "to": a.to, "who": names(&a.who) }))
-                .collect::<Vec<_>>(),
-        }))
+        let mut value =
+            serde_json::to_value(story.model_view(&model, title)).expect("views serialise");
+        value["exit_code"] = 0.into();
+        Ok(value)
     });
-    drawn.unwrap_or_else(|failure| failed(json!({}), &request.name, failure))
+    drawn.unwrap_or_else(|failure| failed(json!({}), failure))
 }
 
-/// `answer` with the failure's exit code and its text as the CLI prints it.
-fn failed(mut answer: Value, path: &str, failure: Failure) -> Value {
-    let (code, message) = match failure {
-        Failure::Story(text) => (2, text),
-        Failure::Solver(text) => (1, text),
-        Failure::Quiet(code) => (code, String::new()),
+/// `answer` with the failure's exit code, its text as the CLI prints it, and the places
+/// it points at (`{"line", "column", "message"}`) for the editor.
+fn failed(mut answer: Value, failure: Failure) -> Value {
+    let failure = match failure {
+        Failure::Run(failure) => failure,
+        Failure::Quiet(code) => {
+            answer["exit_code"] = code.into();
+            answer["error"] = json!({ "message": "", "locations": [] });
+            return answer;
+        }
     };
-    answer["exit_code"] = code.into();
-    answer["error"] = json!({ "message": message, "locations": locations(path, &message) });
+    let locations: Vec<Value> = (failure.diagnostics.iter())
+        .filter_map(|d| {
+            let at = d.at.as_ref()?;
+            Some(json!({ "line": at.line, "column": at.column, "message": d.message }))
+        })
+        .collect();
+    answer["exit_code"] = failure.exit_code().into();
+    answer["error"] = json!({ "message": epipen::text::failure(&failure), "locations": locations });
     answer
 }
 
 /// What a solve still running after its limit is told.
 fn timed_out(path: &str, limit: Duration) -> Value {
     let message = format!(
-        "error: {path}: ran out of time (timeout) after {:.1} s, and did not stop\n  \
-         = hint: simplify the story, or run it with `epipen` and a longer --timeout\n",
+        "{path}: ran out of time (timeout) after {:.1} s, and did not stop",
         limit.as_secs_f64()
     );
-    failed(json!({}), path, Failure::Solver(message))
-}
-
-/// The places an error text points at: its `path:line:column: error: message` lines.
-fn locations(path: &str, text: &str) -> Vec<Value> {
-    text.lines()
-        .filter_map(|line| {
-            let rest = line.strip_prefix(path)?.strip_prefix(':')?;
-            let (at, message) = rest.split_once(": error: ")?;
-            let (line, column) = at.split_once(':')?;
-            Some(json!({
-                "line": line.parse::<usize>().ok()?,
-                "column": column.parse::<usize>().ok()?,
-                "message": message,
-            }))
-        })
-        .collect()
+    let hint = "simplify the story, or run it with `epipen` and a longer --timeout";
+    let located = epipen::syntax::Located::nowhere(path, message).with_hint(hint);
+    failed(json!({}), epipen::Failure::solver(located).into())
 }
 
 /// The story's `const`s and the values it gives them, as written (none when it does not
@@ -354,26 +332,6 @@ fn consts(source: &str) -> Vec<Value> {
             _ => None,
         })
         .collect()
-}
-
-/// A hint's verdict (`epipen check`'s line) as JSON.
-fn verdict_json(story: &Story, event: &Report) -> Option<Value> {
-    let (span, elapsed, counterexample) = match event {
-        Report::HintVerified { span, elapsed } => (span, elapsed, None),
-        Report::HintRefuted {
-            span,
-            elapsed,
-            counterexample,
-        } => (span, elapsed, Some(counterexample.describe(&story.program))),
-        _ => return None,
-    };
-    Some(json!({
-        "line": story.line(*span),
-        "hint": story.hint_text(*span),
-        "verdict": if counterexample.is_some() { "refuted" } else { "verified" },
-        "seconds": elapsed.as_secs_f64(),
-        "counterexample": counterexample,
-    }))
 }
 
 #[cfg(test)]
@@ -405,18 +363,5 @@ mod tests {
         let listed: Vec<&str> = STORIES.iter().map(|(f, _)| *f).collect();
         assert_eq!(listed, files);
         assert!(STORIES.iter().all(|(_, s)| !title(s).is_empty()));
-    }
-
-    #[test]
-    fn locations_come_from_the_error_lines() {
-        let text = "x.story:7:10: error: unknown name `dya`\n  |\n7 | announce dya\n\
-                    x.story:9:1: error: expected a statement\nerror: x.story: 2 errors found\n";
-        assert_eq!(
-            locations("x.story", text),
-            vec![
-                json!({"line": 7, "column": 10, "message": "unknown name `dya`"}),
-                json!({"line": 9, "column": 1, "message": "expected a statement"}),
-            ]
-        );
     }
 }

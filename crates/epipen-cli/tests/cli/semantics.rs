@@ -59,10 +59,10 @@ fn a_check_over_no_world_is_vacuous_and_names_the_statement_that_left_none() {
     assert_eq!(
         lines,
         [
-            "{\"kind\":\"check\",\"line\":5,\"vacuous\":true,\"left_none\":{\"line\":4,\
-             \"statement\":\"Bob: knows_value(x)\"},\"holds\":true}",
-            "{\"kind\":\"hint\",\"line\":6,\"vacuous\":true,\"left_none\":{\"line\":4,\
-             \"statement\":\"Bob: knows_value(x)\"}}",
+            "{\"kind\":\"check\",\"line\":5,\"formula\":\"x == 4\",\"holds\":true,\
+             \"vacuous\":true,\"left_none\":{\"line\":4,\"statement\":\"Bob: knows_value(x)\"}}",
+            "{\"kind\":\"hint\",\"line\":6,\"formula\":\"x == 1\",\"holds\":true,\
+             \"vacuous\":true,\"left_none\":{\"line\":4,\"statement\":\"Bob: knows_value(x)\"}}",
             "{\"kind\":\"worlds\",\"line\":9,\"worlds\":[],\"complete\":true,\"left_none\":\
              {\"line\":4,\"statement\":\"Bob: knows_value(x)\"}}",
         ]

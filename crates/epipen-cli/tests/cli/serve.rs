@@ -207,7 +207,8 @@ fn cheryl_runs_with_its_trace_and_what_eliminated_each_world() {
     assert_eq!(answer["exit_code"], 0, "{answer}");
     assert_eq!(
         answer["worlds"],
-        json!({"list": [{"month": 7, "day": 16}], "complete": true})
+        json!({"worlds": [{"month": 7, "day": 16}], "complete": true,
+               "text": "1 possible world:\n  month = 7, day = 16\n(and that's all)\n"})
     );
     assert_eq!(answer["backend"], "explicit");
     assert_eq!(answer["checkpoints"], json!(["whispered"]));
@@ -222,12 +223,22 @@ fn cheryl_runs_with_its_trace_and_what_eliminated_each_world() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let fates = lines.pop().unwrap();
-    assert_eq!(answer["fates"], fates);
+    assert_eq!(without_text(&answer["fates"]), fates);
     // The page asks for 20 worlds per step by default; the CLI lists 10.
     let cli_limit = server.run(&json!({
         "source": cheryl()["source"], "name": "cheryl.story", "limit": 10
     }));
-    assert_eq!(cli_limit["trace"], Value::from(lines));
+    let trace = cli_limit["trace"].as_array().unwrap();
+    assert_eq!(trace.iter().map(without_text).collect::<Vec<_>>(), lines);
+    // What the page shows is the CLI's text: the same renderer's.
+    let text: String = (trace.iter())
+        .chain([&cli_limit["fates"]])
+        .map(|item| item["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        text,
+        epipen(&["run", "--trace", "stories/cheryl.story"]).stdout
+    );
     let counts: Vec<&Value> = answer["trace"]
         .as_array()
         .unwrap()
@@ -306,15 +317,14 @@ fn reveals_rounds_hints_consts_and_seeds() {
     assert_eq!(hinted["exit_code"], 0, "{hinted}");
     let hints = hinted["hints"].as_array().unwrap();
     assert_eq!(hints.len(), 1);
-    assert_eq!(hints[0]["verdict"], "verified");
+    assert_eq!(hints[0]["holds"], true);
+    // As `epipen check` prints it (but for the time it took).
     let check = epipen(&["check", "stories/who-has-the-sum.story"]);
-    let line = format!(
-        "line {}: hint `{}` verified",
-        hints[0]["line"],
-        hints[0]["hint"].as_str().unwrap()
-    );
+    let text = hints[0]["text"].as_str().unwrap();
+    let line = text.split(" (").next().unwrap();
+    assert!(line.ends_with("verified"), "{text}");
     assert!(
-        check.stdout.starts_with(&line),
+        check.stdout.starts_with(line),
         "{} vs {line}",
         check.stdout
     );
@@ -323,7 +333,11 @@ fn reveals_rounds_hints_consts_and_seeds() {
     let wrong =
         read("who-has-the-sum.story").replacen("assert_adds_ck B != C", "assert_adds_ck B == C", 1);
     let refuted = server.run(&json!({"source": wrong, "name": "wrong.story"}));
-    assert_eq!(refuted["hints"][0]["verdict"], "refuted", "{refuted}");
+    assert_eq!(refuted["hints"][0]["holds"], false, "{refuted}");
+    assert!(
+        (refuted["hints"][0]["text"].as_str().unwrap()).contains("refuted"),
+        "{refuted}"
+    );
     assert_eq!(refuted["worlds"], hinted["worlds"]);
 
     let sampled = |seed: u64| {
@@ -333,7 +347,7 @@ fn reveals_rounds_hints_consts_and_seeds() {
     };
     let three = sampled(3);
     assert_eq!(three["samples"], true);
-    assert_eq!(three["worlds"]["list"], json!([{"month": 6, "day": 25}]));
+    assert_eq!(three["worlds"]["worlds"], json!([{"month": 6, "day": 25}]));
     assert_ne!(sampled(4)["trace"], three["trace"]);
 }
 
@@ -570,7 +584,7 @@ fn concurrent_requests_all_get_their_answer() {
             &format!("stories/{name}"),
         ]);
         let expected: Value = serde_json::from_str(&worlds.stdout).unwrap();
-        assert_eq!(answer["worlds"]["list"], expected["worlds"], "{name}");
+        assert_eq!(answer["worlds"]["worlds"], expected["worlds"], "{name}");
     }
 }
 
@@ -612,7 +626,7 @@ fn every_story_runs_and_draws_in_the_playground() {
         assert_eq!(answer["exit_code"], 0, "{name}: {}", answer["error"]);
         let cli = epipen(&["worlds", "--json", "--limit", "20", path.to_str().unwrap()]);
         let expected: Value = serde_json::from_str(&cli.stdout).unwrap();
-        assert_eq!(answer["worlds"]["list"], expected["worlds"], "{name}");
+        assert_eq!(answer["worlds"]["worlds"], expected["worlds"], "{name}");
         assert_eq!(answer["worlds"]["complete"], expected["complete"], "{name}");
         // The model at the end, or why there is none to draw.
         let graph = server
@@ -646,9 +660,10 @@ fn a_vacuous_check_and_the_statement_that_left_no_world() {
     assert_eq!(
         answer["worlds"],
         json!({
-            "list": [],
+            "worlds": [],
             "complete": true,
-            "none": "no possible worlds: line 4, `Bob: knows_value(x)`, left none: it was false in every world still possible",
+            "left_none": {"line": 4, "statement": "Bob: knows_value(x)"},
+            "text": "no possible worlds: line 4, `Bob: knows_value(x)`, left none: it was false in every world still possible\n(and that's all)\n",
         })
     );
     let checks: Vec<&Value> = (answer["trace"].as_array().unwrap().iter())
@@ -657,8 +672,9 @@ fn a_vacuous_check_and_the_statement_that_left_no_world() {
     assert_eq!(
         checks,
         [
-            &json!({"kind": "check", "line": 5, "holds": true, "vacuous": true,
-                 "left_none": {"line": 4, "statement": "Bob: knows_value(x)"}})
+            &json!({"kind": "check", "line": 5, "formula": "x == 4", "holds": true, "vacuous": true,
+                 "left_none": {"line": 4, "statement": "Bob: knows_value(x)"},
+                 "text": "check line 5: vacuous: no world is possible (line 4, `Bob: knows_value(x)`, left none)\n"})
         ]
     );
 }
@@ -686,6 +702,23 @@ fn a_where_statement_is_in_the_trace() {
             "formula": "p and q or not p",
             "worlds": [{"p": false, "q": false}, {"p": false, "q": true}, {"p": true, "q": true}],
             "complete": true,
+            "text": "-- line 3: where p and q or not p --\n3 possible worlds where it holds:\n  \
+                     p = false, q = false\n  p = false, q = true\n  p = true, q = true\n(and that's all)\n",
         })]
     );
+}
+
+/// A view of the playground's answer without the text it carries (and its beliefs'):
+/// as `--json` prints it.
+fn without_text(view: &Value) -> Value {
+    let mut view = view.clone();
+    if let Some(object) = view.as_object_mut() {
+        object.remove("text");
+        if let Some(beliefs) = object.get_mut("beliefs").and_then(Value::as_array_mut) {
+            for b in beliefs {
+                b.as_object_mut().map(|b| b.remove("text"));
+            }
+        }
+    }
+    view
 }

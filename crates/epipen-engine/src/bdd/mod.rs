@@ -48,7 +48,7 @@ impl BddBackend {
             checkpoints: vec![None; program.checkpoints.len()],
             program,
             space,
-            deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
+            deadline: options.deadline,
             cancel: options.cancel.clone(),
         })
     }

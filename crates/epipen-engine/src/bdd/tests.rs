@@ -1,5 +1,4 @@
 use std::rc::Rc;
-use std::time::Duration;
 
 use super::value::{Partition, Val};
 use super::*;
@@ -362,7 +361,7 @@ fn the_strategy_picks_the_backend() {
 fn a_timeout_is_reported_not_waited_out() {
     let program = compile(include_str!("../../../../stories/muddy-children.story"));
     let options = Options {
-        timeout: Some(Duration::ZERO),
+        deadline: Some(std::time::Instant::now()),
         ..Options::default()
     };
     let mut engine = bdd_engine(&program, options);

@@ -266,7 +266,7 @@ impl<B: Backend> Driver<B> {
             program,
             options: options.clone(),
             backend,
-            deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
+            deadline: options.deadline,
             state,
             actual: None,
             actual_at: None,

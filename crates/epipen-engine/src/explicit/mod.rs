@@ -175,7 +175,7 @@ impl ExplicitBackend {
         options: &Options,
         size: Size,
     ) -> Result<ExplicitBackend, Refusal> {
-        let deadline = options.timeout.and_then(|t| Instant::now().checked_add(t));
+        let deadline = options.deadline;
         let ((max_worlds, max_nodes), max_work) = match size {
             Size::Auto => (AUTO_LIMITS, AUTO_WORK),
             Size::Forced => (FORCED_LIMITS, usize::MAX),

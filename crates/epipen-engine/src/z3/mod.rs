@@ -81,7 +81,7 @@ impl Z3Backend {
         Z3Backend {
             program,
             options: options.clone(),
-            z3: Z3::new(options.timeout).cancelled_by(&options.cancel),
+            z3: Z3::new(options.deadline).cancelled_by(&options.cancel),
             vars,
             finite_cache: Vec::new(),
         }

@@ -145,7 +145,7 @@ fn run_one(
     job: &Job,
     options: &Options,
 ) -> Result<Summary, RunError> {
-    let deadline = options.timeout.and_then(|t| Instant::now().checked_add(t));
+    let deadline = options.deadline;
     let program =
         crate::compile_parsed(story, &job.sets, job.seed, deadline).map_err(compile_error)?;
     let end = program
@@ -168,7 +168,7 @@ fn run_one(
     let options = Options {
         skip_worlds_statements: true,
         stats: false,
-        timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        deadline,
         ..options.clone()
     };
     let mut engine = Engine::new(Rc::new(program), &options);
@@ -221,6 +221,60 @@ pub fn distribution(outcomes: &[Outcome]) -> Distribution {
         }
     }
     d
+}
+
+/// What no value of a sweep changes, checked once before its runs: the syntax, the
+/// names of the consts it sets (`names`), and errors the story makes whatever the values
+/// (the same with its own values, `seed`, as with the `first` run's); with `samples`,
+/// that the story draws something with `sample(…)`. Whatever a run's values break is
+/// that run's error instead.
+pub fn precheck<'a>(
+    path: &str,
+    source: &str,
+    names: impl Iterator<Item = &'a str>,
+    first: Option<&Job>,
+    seed: u64,
+    samples: bool,
+    deadline: Option<Instant>,
+) -> Result<(), crate::Failure> {
+    use crate::failure::compile_failure;
+    if let Err(e) = crate::parse_with_sets(source, names) {
+        return Err(compile_failure(path, source, e));
+    }
+    let compile =
+        |sets: &[(String, i64)], seed| match crate::compile_until(source, sets, seed, deadline) {
+            Err(crate::CompileError::Story(diagnostics)) => diagnostics,
+            _ => Vec::new(),
+        };
+    let own = compile(&[], seed);
+    if let Some(first) = first
+        && !own.is_empty()
+        && compile(&first.sets, first.seed).first() == own.first()
+    {
+        return Err(compile_failure(
+            path,
+            source,
+            crate::CompileError::Story(own),
+        ));
+    }
+    let draws = |job: &Job| {
+        crate::compile_until(source, &job.sets, job.seed, deadline)
+            .is_ok_and(|p| !p.samples.is_empty())
+    };
+    if samples
+        && let Some(first) = first
+        && !draws(first)
+    {
+        let message = format!(
+            "--samples: {path} draws nothing with `sample(k, {{…}})`, so every seed would run the same story"
+        );
+        let hint =
+            "draw the story's values with `(…) in sample(k, {…})`, or sweep --set values instead";
+        return Err(crate::Failure::story(
+            crate::syntax::Located::nowhere(path, message).with_hint(hint),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

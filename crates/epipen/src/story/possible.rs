@@ -82,7 +82,7 @@ impl fmt::Display for Worlds {
         write!(
             f,
             "{}",
-            worlds::worlds_text(&self.decls, &self.to_set(), more)
+            crate::text::world_set(&self.decls, &self.to_set(), more)
         )
     }
 }

@@ -290,7 +290,7 @@ function showRun(answer, ms) {
     status(`exit code ${answer.exit_code}: ${kind}`, true);
   } else {
     error.hidden = true;
-    const n = answer.worlds.list.length;
+    const n = answer.worlds.worlds.length;
     const count = answer.worlds.complete ? `${n} world${n === 1 ? "" : "s"}`
       : n === 1 ? "more than one world" : `more than ${n} worlds`;
     status(`${count} at the end · ${ms.toFixed(0)} ms · ${answer.backend} backend`);
@@ -335,9 +335,10 @@ function showWorlds(worlds) {
     box.append(note("no answer: see the error"));
     return;
   }
-  const list = worlds.list;
+  const list = worlds.worlds;
   if (list.length === 0) {
-    box.append(note(worlds.complete ? (worlds.none || "no possible worlds") : "none listed"));
+    // The first line of the CLI's listing: which statement left no world.
+    box.append(note(worlds.complete ? worlds.text.split("\n")[0] : "none listed"));
     return;
   }
   const keys = Object.keys(list[0]);
@@ -412,55 +413,25 @@ function showTrace(trace) {
         const p = document.createElement("p");
         p.className = "belief";
         p.dataset.who = b.who;
-        const shown = (ws) => ws.map(worldText).join("; ");
-        p.textContent = b.actual
-          ? `in the actual world, ${b.who} believes: ${shown(b.believed)}` +
-            (b.worlds.length > 1 ? ` (the most plausible of the ${b.worlds.length} worlds ${b.who} cannot tell apart)` : "")
-          : `where ${b.who} cannot tell apart ${shown(b.worlds)}, ${b.who} believes: ${shown(b.believed)}`;
+        // As `epipen run --trace` says it.
+        p.textContent = b.text;
         li.append(p);
       }
-    } else if (item.kind === "reveal") {
+    } else if (item.kind === "worlds" || item.kind === "where") {
+      // The CLI's heading, then the worlds as a list.
       li.classList.add("event");
-      li.textContent = `${item.round ? `round ${item.round}: ` : ""}${item.who}: ${item.said}`;
-    } else if (item.kind === "event") {
-      // What happened, and what each character saw of it.
-      li.classList.add("event");
-      const saw = Object.entries(item.saw)
-        .map(([who, cases]) => `${who} saw ${cases.length === 1 ? cases[0] : cases.slice(0, -1).join(", ") + " or " + cases[cases.length - 1]}`)
-        .join("; ");
-      li.textContent = `${item.round ? `round ${item.round}: ` : ""}${item.event}: ${item.case} (${saw})`;
-    } else if (item.kind === "repeat") {
-      li.classList.add("event");
-      li.textContent = `line ${item.line}: repeat done after ${item.rounds} round${item.rounds === 1 ? "" : "s"}`;
-    } else if (item.kind === "worlds") {
-      li.classList.add("event");
-      li.append(`line ${item.line}: worlds — ${item.worlds.length}${item.complete ? "" : "+"}`);
+      const head = item.kind === "worlds" ? "worlds" : `where ${item.formula}`;
+      li.append(`line ${item.line}: ${head} — ${item.worlds.length}${item.complete ? "" : "+"}`);
       li.append(worldList(item.worlds));
-    } else if (item.kind === "hint" && item.vacuous) {
-      li.classList.add("event", "vacuous");
-      li.textContent = `line ${item.line}: hint vacuous: ${vacuousText(item.left_none)}`;
-    } else if (item.kind === "where") {
-      li.classList.add("event");
-      li.append(`line ${item.line}: where ${item.formula} — ${item.worlds.length}${item.complete ? "" : "+"}`);
-      li.append(worldList(item.worlds));
-    } else if (item.kind === "hint") {
-      li.classList.add("event");
-      li.textContent = `line ${item.line}: hint taken on trust`;
-    } else if (item.kind === "check") {
-      // As `epipen run` prints it; a vacuous check holds only because no world is left.
+    } else {
+      // A reveal, an event, a repeat done, a check or a hint: as `epipen run` prints it.
       li.classList.add("event");
       if (item.vacuous) li.classList.add("vacuous");
-      li.textContent = `check line ${item.line}: ` + (item.vacuous ? `vacuous: ${vacuousText(item.left_none)}`
-        : item.holds ? "holds" : `fails in the world ${worldText(item.world)}`);
+      li.textContent = item.text.replace(/\n$/, "");
     }
     list.append(li);
   }
   $("counts").textContent = counts.length > 1 ? counts.join(" → ") : "";
-}
-
-// Why a check or hint is vacuous: the statement after which no world was left.
-function vacuousText(left) {
-  return `no world is possible (line ${left.line}, \`${left.statement}\`, left none)`;
 }
 
 function showHints(hints) {
@@ -469,9 +440,9 @@ function showHints(hints) {
   ul.textContent = "";
   for (const h of hints) {
     const li = document.createElement("li");
-    li.className = h.verdict;
-    li.textContent = `line ${h.line}: hint \`${h.hint}\` ${h.verdict} (${h.seconds.toFixed(2)} s)` +
-      (h.counterexample ? `: counterexample ${h.counterexample}` : "");
+    // As `epipen check` prints it.
+    li.className = h.holds ? "verified" : "refuted";
+    li.textContent = h.text;
     ul.append(li);
   }
 }

@@ -60,9 +60,9 @@ pub enum Eliminated {
 }
 
 impl Z3 {
-    pub fn new(timeout: Option<Duration>) -> Z3 {
+    pub fn new(deadline: Option<Instant>) -> Z3 {
         Z3 {
-            deadline: timeout.map(|t| Instant::now() + t),
+            deadline,
             cancel: Cancel::default(),
             _registration: None,
         }

@@ -1,25 +1,28 @@
-//! A story as a front end holds it: read from a file (or typed into the playground),
-//! compiled with its `--set`s and seed, and run with a deadline; every failure rendered
-//! once, as the CLI prints it (`file:line:column`, a caret excerpt, a hint). The
-//! command line, the web playground and the Python package all run stories through
-//! [`CompiledStory`], and print or send what it gives them.
+//! A story as a front end holds it: read from a file (or typed into the playground, or
+//! given to Python), compiled with its `--set`s and seed, and run with a deadline. What
+//! it gives is data: the run's reports as [`views`](crate::views), and why it failed as a
+//! [`Failure`] with its diagnostics located; [`crate::text`] renders both. The command
+//! line, the web playground and the Python package all run stories through
+//! [`Session`].
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, EngineError, Failure as EngineFailure, Options, Report};
-use crate::explore::graph::GRAPH_CAP;
+use crate::explore::graph::{GRAPH_CAP, arrows, edges};
 use crate::explore::trace::{Fates, Place, TraceStep, Tracer, asked_beliefs};
-use crate::ir::{CheckpointId, Program, Stmt, StmtKind};
+use crate::failure::{Failure, FailureKind, TIMEOUT_HINT, compile_failure, set_failure};
+use crate::ir::{CharId, CheckpointId, Program, Stmt, StmtKind};
 use crate::syntax::diagnostic::line_col;
-use crate::syntax::{Diagnostic, Span};
+use crate::syntax::{Diagnostic, Located, Span};
+use crate::views::{self, Statement, Verdict, VerdictKind, World, Worlds};
 use crate::worlds::{Model, WorldCount, WorldSet};
 use crate::{CompileError, explore};
 
 /// A story compiled, with its text and the name messages give it.
 #[derive(Debug, Clone)]
-pub struct CompiledStory {
+pub struct Session {
     /// The file's path as messages name it.
     pub path: String,
     pub source: String,
@@ -28,47 +31,20 @@ pub struct CompiledStory {
     pub deadline: Option<Instant>,
 }
 
-/// Why a story could not be compiled or run, rendered as the CLI prints it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
-    /// The story is wrong (exit code 2).
-    Story(String),
-    /// The solver failed or gave up: a timeout, `unknown`, a refuted hint or a failed
-    /// check (exit code 1).
-    Solver(String),
-}
-
-impl Failure {
-    /// The rendered message.
-    pub fn text(&self) -> &str {
-        match self {
-            Failure::Story(text) | Failure::Solver(text) => text,
-        }
-    }
-
-    /// The exit code the CLI gives it: 2 for a story error, 1 for a solver failure.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            Failure::Story(_) => 2,
-            Failure::Solver(_) => 1,
-        }
-    }
-}
-
 /// What a front end watches while a story runs (every method does nothing unless
 /// overridden): the command line shows progress and prints `--stats` with it.
 pub trait Watch {
     /// The engine is made, before the first statement.
-    fn begun(&mut self, _story: &CompiledStory, _engine: &Engine) {}
+    fn begun(&mut self, _story: &Session, _engine: &Engine) {}
     /// The top-level statement at `span` starts.
-    fn starting(&mut self, _story: &CompiledStory, _span: Span) {}
+    fn starting(&mut self, _story: &Session, _span: Span) {}
     /// Something is about to be reported (an event, or a statement's figures).
     fn reporting(&mut self) {}
     /// With [`Options::stats`]: the statement at `span` took `elapsed`, and κ has
     /// `kappa_size` `unit`s after it.
     fn stats(
         &mut self,
-        _story: &CompiledStory,
+        _story: &Session,
         _span: Span,
         _elapsed: Duration,
         _kappa_size: usize,
@@ -77,10 +53,6 @@ pub trait Watch {
     }
     /// The last statement finished.
     fn finished(&mut self) {}
-    /// The run failed with `error` (at its span), which the run returns rendered as a
-    /// [`Failure`]: front ends that show a failure their own way (the Python package's
-    /// exceptions, with a line and a column) take it here.
-    fn failed(&mut self, _story: &CompiledStory, _error: &EngineError) {}
 }
 
 /// A [`Watch`] that watches nothing.
@@ -98,15 +70,12 @@ type AfterRound<'a> =
 
 /// What a traced run reports, in order: the worlds after a statement (or at the start),
 /// or an event of the run.
-pub enum Traced<'a> {
-    Step(&'a TraceStep),
-    Report(&'a Report),
+pub enum Traced {
+    Step(views::Step),
+    Report(views::Report),
 }
 
-/// The hint given with a timeout.
-const TIMEOUT_HINT: &str = "raise --timeout, or simplify the story";
-
-impl CompiledStory {
+impl Session {
     /// Compiles the story `source` (read from `path`, as messages name it) with its
     /// `--set`s and seed; unrolling stops at `deadline`, and the story keeps it for
     /// its runs.
@@ -116,9 +85,9 @@ impl CompiledStory {
         sets: &[(String, i64)],
         seed: u64,
         deadline: Option<Instant>,
-    ) -> Result<CompiledStory, Failure> {
+    ) -> Result<Session, Failure> {
         match crate::compile_until(&source, sets, seed, deadline) {
-            Ok(mut program) => Ok(CompiledStory {
+            Ok(mut program) => Ok(Session {
                 program: {
                     reveals_as_written(&source, &mut program.statements);
                     Rc::new(program)
@@ -171,54 +140,6 @@ impl CompiledStory {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
-    /// Why the check or hint at some line is vacuous: ``vacuous: no world is possible
-    /// (line 4, `Bob: knows_value(x)`, left none)``, `left_none` the first statement
-    /// after which no world was possible.
-    pub fn vacuous_text(&self, left_none: Span) -> String {
-        format!("vacuous: {}", self.vacuous_reason(left_none))
-    }
-
-    /// ``no world is possible (line 4, `Bob: knows_value(x)`, left none)``.
-    pub fn vacuous_reason(&self, left_none: Span) -> String {
-        format!(
-            "no world is possible (line {}, `{}`, left none)",
-            self.line(left_none),
-            self.statement_line(left_none)
-        )
-    }
-
-    /// The first line of an empty list of worlds: which statement left none
-    /// (`left_none`), and why when its kind says it: ``no possible worlds: line 4,
-    /// `announce x > 9`, left none: the announcements contradict each other``.
-    pub fn no_worlds_text(&self, left_none: Option<Span>) -> String {
-        let Some(span) = left_none else {
-            return "no possible worlds".into();
-        };
-        let why = match self.statement_at(span).map(|s| &s.kind) {
-            Some(StmtKind::Announce { speaker: None, .. }) => {
-                ": the announcements contradict each other"
-            }
-            Some(StmtKind::Announce {
-                speaker: Some(_), ..
-            }) => ": it was false in every world still possible",
-            _ => "",
-        };
-        format!(
-            "no possible worlds: line {}, `{}`, left none{why}",
-            self.line(span),
-            self.statement_line(span)
-        )
-    }
-
-    /// How `epipen check` names the check or hint at `span`: ``check `φ` ``,
-    /// ``check actual `φ` `` or ``hint `φ` ``.
-    pub fn verdict_label(&self, span: Span) -> String {
-        match self.statement_at(span).map(|s| &s.kind) {
-            Some(StmtKind::AssertAddsCk { .. }) => format!("hint `{}`", self.hint_text(span)),
-            _ => self.check_label(span),
-        }
-    }
-
     /// The statement at `span`, in a block or not.
     fn statement_at(&self, span: Span) -> Option<&Stmt> {
         fn find(stmts: &[Stmt], span: Span) -> Option<&Stmt> {
@@ -237,40 +158,231 @@ impl CompiledStory {
         find(&self.program.statements, span)
     }
 
-    /// The worlds of `set` as `epipen worlds` prints them (`more_hint`: how to see more
-    /// when they are not all listed), an empty list naming the statement that left none
+    /// The statement at `span` as messages name it: its line and its text on one line.
+    pub fn statement_view(&self, span: Span) -> Statement {
+        Statement {
+            line: self.line(span),
+            statement: self.statement_line(span),
+            why: None,
+        }
+    }
+
+    /// The statement at `span`, after which no world was possible, and why when its
+    /// kind says it.
+    pub fn left_none(&self, span: Span) -> Statement {
+        let why = match self.statement_at(span).map(|s| &s.kind) {
+            Some(StmtKind::Announce { speaker: None, .. }) => {
+                Some("the announcements contradict each other")
+            }
+            Some(StmtKind::Announce {
+                speaker: Some(_), ..
+            }) => Some("it was false in every world still possible"),
+            _ => None,
+        };
+        Statement {
+            why: why.map(String::from),
+            ..self.statement_view(span)
+        }
+    }
+
+    /// One world of the story, its constants named.
+    pub fn world(&self, world: &crate::worlds::World) -> World {
+        World::of(&self.program, &world.0)
+    }
+
+    fn worlds_of(&self, worlds: &[crate::worlds::World]) -> Vec<World> {
+        worlds.iter().map(|w| self.world(w)).collect()
+    }
+
+    /// The worlds of `set`; when none is possible, with the statement that left none
     /// (asked of `engine`).
-    pub fn worlds_text(
-        &self,
-        engine: &mut Engine,
-        set: &WorldSet,
-        more_hint: &str,
-    ) -> Result<String, Failure> {
+    pub fn worlds(&self, engine: &mut Engine, set: &WorldSet) -> Result<Worlds, Failure> {
         let left_none = match set.worlds.is_empty() && set.complete {
             true => engine
                 .left_none()
                 .map_err(|error| self.failure(&self.located(None, error.into())))?,
             false => None,
         };
-        Ok(self.listed_text(set, left_none, more_hint))
+        Ok(Worlds::of(
+            &self.program,
+            set,
+            left_none.map(|span| self.left_none(span)),
+        ))
     }
 
-    /// The worlds of `set`, `left_none` the statement that left none when there are none.
-    pub fn listed_text(&self, set: &WorldSet, left_none: Option<Span>, more_hint: &str) -> String {
-        let text = crate::worlds::worlds_text(&self.program, set, more_hint);
-        if !(set.worlds.is_empty() && set.complete) {
-            return text;
+    /// Which statement the verdict at `span` is about.
+    fn verdict_kind(&self, span: Span) -> VerdictKind {
+        match self.statement_at(span).map(|s| &s.kind) {
+            Some(StmtKind::AssertAddsCk { .. }) => VerdictKind::Hint,
+            _ if matches!(self.formula_at(span), Some((_, true))) => VerdictKind::CheckActual,
+            _ => VerdictKind::Check,
         }
-        let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
-        format!("{}\n{rest}", self.no_worlds_text(left_none))
     }
 
-    /// How `epipen check` and errors name the check at `span`: ``check `φ` `` or
-    /// ``check actual `φ` ``.
-    pub fn check_label(&self, span: Span) -> String {
-        let actual = matches!(self.formula_at(span), Some((_, true)));
-        let kind = if actual { "check actual" } else { "check" };
-        format!("{kind} `{}`", self.hint_text(span))
+    /// The verdict at `span`, holding unless said otherwise.
+    fn verdict(&self, span: Span) -> Verdict {
+        Verdict {
+            line: self.line(span),
+            kind: self.verdict_kind(span),
+            formula: self.hint_text(span),
+            holds: Some(true),
+            trusted: false,
+            vacuous: false,
+            left_none: None,
+            world: None,
+            counterexample: None,
+            seconds: None,
+        }
+    }
+
+    /// What the engine reported, as front ends show it (None: a statement's figures, or
+    /// an event in a story without an actual world).
+    pub fn report(&self, report: &Report) -> Option<views::Report> {
+        let program = &self.program;
+        let name = |who: CharId| program.characters[who.0].name.clone();
+        let hint_or_check = |v: Verdict| match v.kind {
+            VerdictKind::Hint => views::Report::Hint(v),
+            _ => views::Report::Check(v),
+        };
+        Some(match report {
+            Report::Worlds {
+                span,
+                set,
+                left_none,
+                filter,
+            } => {
+                let line = self.line(*span);
+                let worlds = Worlds::of(program, set, left_none.map(|s| self.left_none(s)));
+                match filter {
+                    None => views::Report::Worlds { line, worlds },
+                    Some(formula) => views::Report::Where {
+                        line,
+                        formula: formula.clone(),
+                        worlds,
+                    },
+                }
+            }
+            Report::Reveal {
+                span,
+                round,
+                who,
+                text,
+                holds,
+            } => views::Report::Reveal {
+                line: self.line(*span),
+                round: *round,
+                who: name(*who),
+                said: if *holds {
+                    text.clone()
+                } else {
+                    explore::negated(text)
+                },
+                holds: *holds,
+            },
+            Report::Happened {
+                span,
+                round,
+                event,
+                case: Some(case),
+                saw,
+            } => {
+                let def = &program.events[event.0];
+                views::Report::Event {
+                    line: self.line(*span),
+                    round: *round,
+                    event: def.name.clone(),
+                    case: def.cases[*case].clone(),
+                    saw: views::Saw(
+                        (program.characters.iter().zip(saw))
+                            .map(|(who, cases)| {
+                                let cases = cases.iter().map(|&k| def.cases[k].clone());
+                                (who.name.clone(), cases.collect())
+                            })
+                            .collect(),
+                    ),
+                }
+            }
+            Report::Happened { case: None, .. } | Report::Step { .. } => return None,
+            Report::RepeatDone { span, rounds } => views::Report::Repeat {
+                line: self.line(*span),
+                rounds: *rounds,
+            },
+            Report::HintVerified { span, elapsed } => views::Report::Hint(Verdict {
+                seconds: Some(elapsed.as_secs_f64()),
+                ..self.verdict(*span)
+            }),
+            Report::HintTrusted { span } => views::Report::Hint(Verdict {
+                holds: None,
+                trusted: true,
+                ..self.verdict(*span)
+            }),
+            Report::HintRefuted {
+                span,
+                elapsed,
+                counterexample,
+            } => views::Report::Hint(Verdict {
+                holds: Some(false),
+                counterexample: Some(counterexample.describe(program)),
+                seconds: Some(elapsed.as_secs_f64()),
+                ..self.verdict(*span)
+            }),
+            Report::CheckHolds { span } => hint_or_check(self.verdict(*span)),
+            Report::Vacuous { span, left_none } => hint_or_check(Verdict {
+                vacuous: true,
+                left_none: Some(self.statement_view(*left_none)),
+                ..self.verdict(*span)
+            }),
+            Report::CheckFailed { span, world } => hint_or_check(Verdict {
+                holds: Some(false),
+                world: Some(self.world(world)),
+                ..self.verdict(*span)
+            }),
+        })
+    }
+
+    /// A step of a trace, as front ends show it.
+    pub fn step(&self, step: &TraceStep) -> views::Step {
+        let program = &self.program;
+        views::Step {
+            line: step.span.map(|span| self.line(span)),
+            statement: step
+                .span
+                .map_or_else(|| "start".to_string(), |span| self.statement(span)),
+            label: self.step_label(step),
+            round: step.round,
+            loops: step.loops.clone(),
+            steps: step.steps,
+            last_line: step.last.map(|span| self.line(span)),
+            sees: step.sees.clone(),
+            count: views::Count(step.count),
+            changed: step.changed,
+            worlds: step.worlds.as_deref().map(|w| self.worlds_of(w)),
+            removed: step.removed,
+            eliminated: step.eliminated.as_deref().map(|w| self.worlds_of(w)),
+            beliefs: (step.beliefs.iter())
+                .map(|b| views::Belief {
+                    who: program.characters[b.who.0].name.clone(),
+                    actual: b.actual,
+                    worlds: self.worlds_of(&b.class),
+                    believed: self.worlds_of(&b.believed),
+                })
+                .collect(),
+        }
+    }
+
+    /// Which step eliminated each world followed, as front ends show it.
+    pub fn fates(&self, fates: &Fates) -> views::Fates {
+        views::Fates {
+            since: fates.since.map(|span| self.line(span)),
+            fates: (fates.worlds.iter())
+                .map(|(world, by)| views::Fate {
+                    world: self.world(world),
+                    eliminated_by: by.as_ref().map(|p| self.line(p.span)),
+                    label: by.as_ref().map(|p| self.place_label(p)),
+                    round: by.as_ref().and_then(|p| p.round),
+                })
+                .collect(),
+        }
     }
 
     /// The span of the hint or checked formula of the statement at `span`, and whether
@@ -292,31 +404,39 @@ impl CompiledStory {
         formula(&self.program.statements, span)
     }
 
-    /// Runs the story's statements.
-    pub fn run(&self, options: &Options, sink: &mut dyn FnMut(Report)) -> Result<Engine, Failure> {
+    /// Runs the story's statements, giving `sink` what they report.
+    pub fn run(
+        &self,
+        options: &Options,
+        sink: &mut dyn FnMut(views::Report),
+    ) -> Result<Engine, Failure> {
         self.run_watched(options, &mut Unwatched, sink, &mut |_, _| Ok(()))
     }
 
-    /// Runs the story's statements like [`CompiledStory::run`], telling `watch` where
+    /// Runs the story's statements like [`Session::run`], telling `watch` where
     /// the run is, and calling `after` with the engine at the start (None) and after
     /// each statement.
     pub fn run_watched(
         &self,
         options: &Options,
         watch: &mut dyn Watch,
-        sink: &mut dyn FnMut(Report),
+        sink: &mut dyn FnMut(views::Report),
         after: &mut AfterStep<'_>,
     ) -> Result<Engine, Failure> {
         self.run_steps(
             options,
             watch,
-            sink,
+            &mut |report| {
+                if let Some(view) = self.report(&report) {
+                    sink(view)
+                }
+            },
             &mut |engine, stmt, _| after(engine, stmt),
             false,
         )
     }
 
-    /// [`CompiledStory::run_watched`], calling `after` with the round too; with
+    /// [`Session::run_watched`], calling `after` with the round too; with
     /// `by_round`, after each round of a top-level `repeat` (with its number) rather
     /// than once after the whole statement.
     fn run_steps(
@@ -333,9 +453,7 @@ impl CompiledStory {
         let logged = tracing::enabled!(tracing::Level::DEBUG);
         let printed = options.stats;
         let options = Options {
-            timeout: self
-                .deadline
-                .map(|d| d.saturating_duration_since(Instant::now())),
+            deadline: self.deadline,
             stats: options.stats || logged,
             ..options.clone()
         };
@@ -377,10 +495,7 @@ impl CompiledStory {
                 } else {
                     engine.step(stmt, &mut on_event).map(|()| true)
                 };
-                let done = done.map_err(|e| {
-                    watch.failed(self, &e);
-                    self.failure(&e)
-                })?;
+                let done = done.map_err(|e| self.failure(&e))?;
                 after(&mut engine, Some(stmt), rounds.then_some(round))?;
                 if done {
                     break;
@@ -406,32 +521,29 @@ impl CompiledStory {
         // The step not reported yet: the next may fold into it. It is reported before
         // anything the next statement prints.
         let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
-        // A failure of the tracer, for `watch` once the run has returned.
-        let failed: RefCell<Option<EngineError>> = RefCell::new(None);
         let emit = RefCell::new(emit);
         let flush = || {
             if let Some(step) = pending.borrow_mut().take() {
-                (emit.borrow_mut())(Traced::Step(&step));
+                (emit.borrow_mut())(Traced::Step(self.step(&step)));
             }
         };
         let run = self.run_steps(
             options,
             watch,
-            &mut |event| {
-                if reported_by_run(&event) {
+            &mut |report| {
+                if reported_by_run(&report) {
                     flush();
                 }
-                (emit.borrow_mut())(Traced::Report(&event));
+                if let Some(view) = self.report(&report) {
+                    (emit.borrow_mut())(Traced::Report(view));
+                }
             },
             &mut |engine, stmt, round| {
                 // The characters whose belief the statement asks about.
                 let asked = stmt.map(asked_beliefs).unwrap_or_default();
-                let step = tracer.observe(engine, stmt, round, &asked).map_err(|e| {
-                    let e = self.located(stmt.map(|s| s.span), e);
-                    let failure = self.failure(&e);
-                    *failed.borrow_mut() = Some(e);
-                    failure
-                })?;
+                let step = tracer
+                    .observe(engine, stmt, round, &asked)
+                    .map_err(|e| self.failure(&self.located(stmt.map(|s| s.span), e)))?;
                 let folds = matches!(&*pending.borrow(), Some(p) if p.folds(&step));
                 if folds {
                     if let Some(p) = pending.borrow_mut().as_mut() {
@@ -445,9 +557,6 @@ impl CompiledStory {
             },
             true,
         );
-        if let Some(e) = failed.borrow_mut().take() {
-            watch.failed(self, &e);
-        }
         // The last step is shown even when the next statement failed.
         flush();
         let engine = run?;
@@ -481,7 +590,7 @@ impl CompiledStory {
         }
     }
 
-    /// How a trace names the step that eliminated a world: as [`CompiledStory::step_label`]
+    /// How a trace names the step that eliminated a world: as [`Session::step_label`]
     /// names a step of one statement.
     pub fn place_label(&self, place: &Place) -> String {
         let mut label = format!("line {}", self.line(place.span));
@@ -534,10 +643,13 @@ impl CompiledStory {
                 } else {
                     format!("its checkpoints are {}", names.join(", "))
                 };
-                Err(Failure::Story(format!(
-                    "error: --at {name}: {} has no checkpoint `{name}`\n  = hint: {hint}\n",
-                    self.path
-                )))
+                Err(Failure::story(
+                    Located::nowhere(
+                        &self.path,
+                        format!("--at {name}: {} has no checkpoint `{name}`", self.path),
+                    )
+                    .with_hint(hint),
+                ))
             }
         }
     }
@@ -565,7 +677,7 @@ impl CompiledStory {
                 format!("the model {place} has {count}; a graph shows at most {GRAPH_CAP}"),
             )
             .with_hint("graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)");
-            return Err(Failure::Story(d.render(&self.path, &self.source)));
+            return Err(Failure::story(d.locate(&self.path, &self.source)));
         };
         let file = std::path::Path::new(&self.path)
             .file_name()
@@ -577,37 +689,71 @@ impl CompiledStory {
         Ok((model, title))
     }
 
-    /// An engine's failure, rendered.
+    /// The model with its title as front ends show it.
+    pub fn model_view(&self, model: &Model, title: String) -> views::Model {
+        let program = &self.program;
+        let names = |who: &[CharId]| -> Vec<String> {
+            (who.iter())
+                .map(|c| program.characters[c.0].name.clone())
+                .collect()
+        };
+        views::Model {
+            title,
+            characters: program.characters.iter().map(|c| c.name.clone()).collect(),
+            worlds: self.worlds_of(&model.worlds),
+            edges: (edges(model).iter())
+                .map(|e| views::ModelEdge {
+                    a: e.a,
+                    b: e.b,
+                    who: names(&e.who),
+                })
+                .collect(),
+            beliefs: (arrows(model).iter())
+                .map(|a| views::ModelArrow {
+                    from: a.from,
+                    to: a.to,
+                    who: names(&a.who),
+                })
+                .collect(),
+        }
+    }
+
+    /// An engine's failure, located in the story.
     pub fn failure(&self, e: &EngineError) -> Failure {
         let d = Diagnostic::error(e.span, e.error.to_string());
-        let render = |d: Diagnostic| d.render(&self.path, &self.source);
-        match &e.error {
+        let (kind, d) = match &e.error {
             EngineFailure::Solver(s) if s.is_timeout() => {
-                Failure::Solver(render(d.with_hint(TIMEOUT_HINT)))
+                (FailureKind::Solver, d.with_hint(TIMEOUT_HINT))
             }
-            EngineFailure::Solver(_) => Failure::Solver(render(d)),
-            EngineFailure::Story { hints, .. } => {
-                Failure::Story(render(hints.iter().fold(d, |d, h| d.with_hint(h.clone()))))
-            }
+            EngineFailure::Solver(_) => (FailureKind::Solver, d),
+            EngineFailure::Story { hints, .. } => (
+                FailureKind::Story,
+                hints.iter().fold(d, |d, h| d.with_hint(h.clone())),
+            ),
             EngineFailure::CheckFailed(world) => {
-                let actual = matches!(self.formula_at(e.span), Some((_, true)));
-                Failure::Solver(render(
-                    Diagnostic::error(e.span, format!("the {} fails", self.check_label(e.span)))
-                        .with_hint(format!(
+                let verdict = self.verdict(e.span);
+                let actual = verdict.kind == VerdictKind::CheckActual;
+                (
+                    FailureKind::Solver,
+                    Diagnostic::error(e.span, format!("the {} fails", verdict.label())).with_hint(
+                        format!(
                             "it is false in the {} world {}",
                             if actual { "actual" } else { "possible" },
-                            crate::worlds::world_line(&self.program, &world.0)
-                        )),
-                ))
+                            crate::text::world(&self.world(world))
+                        ),
+                    ),
+                )
             }
-            EngineFailure::Refuted(c) => Failure::Solver(render(
+            EngineFailure::Refuted(c) => (
+                FailureKind::Solver,
                 Diagnostic::error(
                     e.span,
                     format!("the hint `{}` is wrong", self.hint_text(e.span)),
                 )
                 .with_hint(format!("counterexample: {}", c.describe(&self.program))),
-            )),
-        }
+            ),
+        };
+        Failure::one(kind, d.locate(&self.path, &self.source))
     }
 }
 
@@ -669,90 +815,12 @@ fn reveal_text(statement: &str, loops: &[(String, i64)]) -> Option<String> {
 /// Whether `epipen run` prints the event (a `worlds` statement, a reveal, a `repeat`
 /// done, a trusted hint, a check), as opposed to the figures and verdicts of other
 /// commands.
-pub fn reported_by_run(event: &Report) -> bool {
+fn reported_by_run(event: &Report) -> bool {
     // A vacuous hint is reported, unlike a verified one: the run exits with 1.
     !matches!(
         event,
         Report::HintVerified { .. } | Report::HintRefuted { .. } | Report::Step { .. }
     )
-}
-
-/// Why a story does not compile, rendered.
-pub fn compile_failure(path: &str, source: &str, e: CompileError) -> Failure {
-    match e {
-        CompileError::Timeout { span } => {
-            let d = Diagnostic::error(span, crate::lower::TIMEOUT_MESSAGE).with_hint(TIMEOUT_HINT);
-            Failure::Solver(d.render(path, source))
-        }
-        CompileError::UnknownSet { name, consts } => {
-            let hint = match consts.as_slice() {
-                [] => "the story declares no consts".to_string(),
-                _ => format!(
-                    "its consts are {}",
-                    consts
-                        .iter()
-                        .map(|c| format!("`{c}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            };
-            Failure::Story(format!(
-                "error: --set {name}=…: {path} has no `const {name}`\n  = hint: {hint}\n"
-            ))
-        }
-        CompileError::Story(diagnostics) => {
-            let mut text: String = diagnostics.iter().map(|d| d.render(path, source)).collect();
-            let n = diagnostics.len();
-            text.push_str(&format!(
-                "error: {path}: {n} error{} found\n",
-                if n == 1 { "" } else { "s" }
-            ));
-            Failure::Story(text)
-        }
-    }
-}
-
-/// A story that does not compile with its `--set` values (`diagnostics`). When it does
-/// with its own values, the values are at fault: one error against the flags that break
-/// it (each alone, or all of them together), with the story's first complaint as a hint,
-/// instead of every consequence (a family of -1 members, then each use of it).
-fn set_failure(
-    path: &str,
-    source: &str,
-    sets: &[(String, i64)],
-    seed: u64,
-    deadline: Option<Instant>,
-    diagnostics: &[Diagnostic],
-) -> Failure {
-    let compiles = |sets: &[(String, i64)]| crate::compile_until(source, sets, seed, deadline);
-    if compiles(&[]).is_err() {
-        return compile_failure(path, source, CompileError::Story(diagnostics.to_vec()));
-    }
-    let mut blamed: Vec<&(String, i64)> = sets
-        .iter()
-        .filter(|set| compiles(std::slice::from_ref(*set)).is_err())
-        .collect();
-    if blamed.is_empty() {
-        blamed = sets.iter().collect();
-    }
-    let flags: Vec<String> = blamed
-        .iter()
-        .map(|(name, value)| format!("--set {name}={value}"))
-        .collect();
-    let mut text = format!(
-        "error: {}: {path} does not compile with {}\n",
-        flags.join(" "),
-        if blamed.len() == 1 {
-            "this value"
-        } else {
-            "these values"
-        }
-    );
-    if let Some(first) = diagnostics.first() {
-        let line = line_col(source, first.span.start).0;
-        text.push_str(&format!("  = hint: line {line}: {}\n", first.message));
-    }
-    Failure::Story(text)
 }
 
 #[cfg(test)]

@@ -1,0 +1,152 @@
+//! Why a story could not be compiled or run, as data: its kind (the story is wrong, or
+//! the solver failed) and its diagnostics, located in the story. [`crate::text::failure`]
+//! renders it as the command line prints it; the playground marks its lines, Python
+//! raises it with them.
+
+use serde::Serialize;
+
+use std::time::Instant;
+
+use crate::CompileError;
+use crate::syntax::{Diagnostic, Located, line_col};
+
+/// Whose fault a [`Failure`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The story is wrong (exit code 2).
+    Story,
+    /// The solver failed or gave up: a timeout, `unknown`, a refuted hint or a failed
+    /// check (exit code 1).
+    Solver,
+}
+
+/// Why a story could not be compiled or run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// Every error found (a story that does not compile may have several).
+    pub diagnostics: Vec<Located>,
+    /// A last line after them (`x.story: 2 errors found`).
+    pub summary: Option<String>,
+}
+
+impl Failure {
+    /// A failure of `kind` with one diagnostic.
+    pub fn one(kind: FailureKind, diagnostic: Located) -> Failure {
+        Failure {
+            kind,
+            diagnostics: vec![diagnostic],
+            summary: None,
+        }
+    }
+
+    /// The story is wrong: `diagnostic`.
+    pub fn story(diagnostic: Located) -> Failure {
+        Failure::one(FailureKind::Story, diagnostic)
+    }
+
+    /// The solver failed: `diagnostic`.
+    pub fn solver(diagnostic: Located) -> Failure {
+        Failure::one(FailureKind::Solver, diagnostic)
+    }
+
+    /// The exit code the command line gives it: 2 for a story error, 1 for a solver
+    /// failure.
+    pub fn exit_code(&self) -> u8 {
+        match self.kind {
+            FailureKind::Story => 2,
+            FailureKind::Solver => 1,
+        }
+    }
+}
+
+/// The hint given with a timeout.
+pub(crate) const TIMEOUT_HINT: &str = "raise --timeout, or simplify the story";
+
+/// Why a story does not compile, its diagnostics located.
+pub fn compile_failure(path: &str, source: &str, e: CompileError) -> Failure {
+    match e {
+        CompileError::Timeout { span } => {
+            let d = Diagnostic::error(span, crate::lower::TIMEOUT_MESSAGE).with_hint(TIMEOUT_HINT);
+            Failure::solver(d.locate(path, source))
+        }
+        CompileError::UnknownSet { name, consts } => {
+            let hint = match consts.as_slice() {
+                [] => "the story declares no consts".to_string(),
+                _ => format!(
+                    "its consts are {}",
+                    consts
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            Failure::story(
+                Located::nowhere(
+                    path,
+                    format!("--set {name}=…: {path} has no `const {name}`"),
+                )
+                .with_hint(hint),
+            )
+        }
+        CompileError::Story(diagnostics) => {
+            let n = diagnostics.len();
+            Failure {
+                kind: FailureKind::Story,
+                diagnostics: diagnostics.iter().map(|d| d.locate(path, source)).collect(),
+                summary: Some(format!(
+                    "{path}: {n} error{} found",
+                    if n == 1 { "" } else { "s" }
+                )),
+            }
+        }
+    }
+}
+
+/// A story that does not compile with its `--set` values (`diagnostics`). When it does
+/// with its own values, the values are at fault: one error against the flags that break
+/// it (each alone, or all of them together), with the story's first complaint as a hint,
+/// instead of every consequence (a family of -1 members, then each use of it).
+pub(crate) fn set_failure(
+    path: &str,
+    source: &str,
+    sets: &[(String, i64)],
+    seed: u64,
+    deadline: Option<Instant>,
+    diagnostics: &[Diagnostic],
+) -> Failure {
+    let compiles = |sets: &[(String, i64)]| crate::compile_until(source, sets, seed, deadline);
+    if compiles(&[]).is_err() {
+        return compile_failure(path, source, CompileError::Story(diagnostics.to_vec()));
+    }
+    let mut blamed: Vec<&(String, i64)> = sets
+        .iter()
+        .filter(|set| compiles(std::slice::from_ref(*set)).is_err())
+        .collect();
+    if blamed.is_empty() {
+        blamed = sets.iter().collect();
+    }
+    let flags: Vec<String> = blamed
+        .iter()
+        .map(|(name, value)| format!("--set {name}={value}"))
+        .collect();
+    let mut located = Located::nowhere(
+        path,
+        format!(
+            "{}: {path} does not compile with {}",
+            flags.join(" "),
+            if blamed.len() == 1 {
+                "this value"
+            } else {
+                "these values"
+            }
+        ),
+    );
+    if let Some(first) = diagnostics.first() {
+        let line = line_col(source, first.span.start).0;
+        located = located.with_hint(format!("line {line}: {}", first.message));
+    }
+    Failure::story(located)
+}

@@ -1,0 +1,25 @@
+//! The one text renderer: views and failures as the command line prints them. The
+//! command line prints these strings, the playground shows them, and Python's `str()`
+//! of a result is one of them, so the three never drift apart.
+
+mod json;
+mod report;
+mod trace;
+mod worlds;
+
+pub use json::json;
+pub use report::{report, verdict};
+pub use trace::{FATES_SHOWN, belief, fates, step};
+pub use worlds::{no_worlds, vacuous_reason, where_worlds, world, world_set, world_since, worlds};
+
+use crate::failure::Failure;
+
+/// A failure: each diagnostic (`file:line:column: error: …`, the line with carets
+/// under the place, notes and hints), then its summary line.
+pub fn failure(failure: &Failure) -> String {
+    let mut out: String = failure.diagnostics.iter().map(|d| d.render()).collect();
+    if let Some(summary) = &failure.summary {
+        out.push_str(&format!("error: {summary}\n"));
+    }
+    out
+}

@@ -1,0 +1,14 @@
+//! What a run gives front ends, as data: the worlds with their constants named
+//! ([`World`], [`Worlds`]), what a run reports ([`Report`], [`Verdict`]), a trace's
+//! steps ([`Step`], [`Fates`]) and an epistemic model ([`Model`]). [`crate::Session`]
+//! makes them; [`crate::text`] renders them as the command line prints them, and
+//! `--json`, the playground and Python receive them serialised (serde), so that no
+//! front end renders a result on its own.
+
+mod report;
+mod trace;
+mod world;
+
+pub use report::{Report, Saw, Verdict, VerdictKind};
+pub use trace::{Belief, Fate, Fates, Model, ModelArrow, ModelEdge, Step};
+pub use world::{Count, Shown, Statement, World, Worlds};

@@ -1,0 +1,159 @@
+//! What a run reports, in story order, as front ends show it: the worlds of a `worlds`
+//! or `where` statement, what a character revealed, the case of an event that happened,
+//! a `repeat` done, and the verdicts of checks and hints.
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use super::world::{Statement, World, Worlds};
+
+/// Something a run reports (serialised with its `kind`: `worlds`, `where`, `reveal`,
+/// `event`, `repeat`, `check` or `hint`; `epipen run --trace --json` prints these).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Report {
+    /// A `worlds` statement's worlds.
+    Worlds {
+        line: usize,
+        #[serde(flatten)]
+        worlds: Worlds,
+    },
+    /// A `where φ` statement: the worlds possible there where φ holds.
+    Where {
+        line: usize,
+        /// φ as written.
+        formula: String,
+        #[serde(flatten)]
+        worlds: Worlds,
+    },
+    /// `A reveals φ`: what A said (φ, or its negation when φ was false).
+    Reveal {
+        line: usize,
+        /// The round of the innermost `repeat`.
+        round: Option<u64>,
+        who: String,
+        said: String,
+        /// Whether φ held (A said φ rather than its negation).
+        holds: bool,
+    },
+    /// An event happened: its case in the actual world, and the cases each character
+    /// could not tell from it.
+    Event {
+        line: usize,
+        round: Option<u64>,
+        event: String,
+        case: String,
+        saw: Saw,
+    },
+    /// A `repeat` stopped after `rounds` rounds.
+    Repeat { line: usize, rounds: u64 },
+    /// A `check φ` or `check actual φ`.
+    Check(Verdict),
+    /// An `assert_adds_ck` hint.
+    Hint(Verdict),
+}
+
+/// For each character, the cases of an event it could not tell from the one that
+/// happened (serialised as an object: `{"Anne": ["moved"], "Sally": ["moved",
+/// "stayed"]}`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Saw(pub Vec<(String, Vec<String>)>);
+
+impl Serialize for Saw {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (who, cases) in &self.0 {
+            map.serialize_entry(who, cases)?;
+        }
+        map.end()
+    }
+}
+
+/// Which statement a [`Verdict`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictKind {
+    Check,
+    CheckActual,
+    Hint,
+}
+
+/// The verdict of a `check` or an `assert_adds_ck` hint.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    pub line: usize,
+    #[serde(skip)]
+    pub kind: VerdictKind,
+    /// The formula (or the hint) as written, on one line.
+    pub formula: String,
+    /// Whether it holds (a hint: verified); None for a hint taken on trust.
+    pub holds: Option<bool>,
+    /// A hint taken on trust (`--trust-hints`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub trusted: bool,
+    /// It holds only because no world is possible (`left_none` says since which
+    /// statement): it proves nothing.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub vacuous: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_none: Option<Statement>,
+    /// A check that fails: a world where it is false (the actual world, for `check
+    /// actual`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub world: Option<World>,
+    /// A refuted hint: a world on which the hint and its block disagree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<String>,
+    /// How long verifying the hint took.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+}
+
+impl Verdict {
+    /// How `epipen check` names it: ``check `φ` ``, ``check actual `φ` `` or
+    /// ``hint `φ` ``.
+    pub fn label(&self) -> String {
+        let kind = match self.kind {
+            VerdictKind::Check => "check",
+            VerdictKind::CheckActual => "check actual",
+            VerdictKind::Hint => "hint",
+        };
+        format!("{kind} `{}`", self.formula)
+    }
+}
+
+impl Report {
+    /// The line of the statement reported.
+    pub fn line(&self) -> usize {
+        match self {
+            Report::Worlds { line, .. }
+            | Report::Where { line, .. }
+            | Report::Reveal { line, .. }
+            | Report::Event { line, .. }
+            | Report::Repeat { line, .. } => *line,
+            Report::Check(v) | Report::Hint(v) => v.line,
+        }
+    }
+
+    /// The verdict of a check or a hint.
+    pub fn verdict(&self) -> Option<&Verdict> {
+        match self {
+            Report::Check(v) | Report::Hint(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Whether `epipen run` prints it: everything but the verdicts of hints verified or
+    /// refuted (those are `epipen check`'s).
+    pub fn printed_by_run(&self) -> bool {
+        match self {
+            Report::Hint(v) => v.trusted || v.vacuous,
+            _ => true,
+        }
+    }
+
+    /// A check or hint that holds only because no world is possible.
+    pub fn vacuous(&self) -> bool {
+        self.verdict().is_some_and(|v| v.vacuous)
+    }
+}

@@ -1,0 +1,139 @@
+//! Worlds as front ends show them: each constant by name with its value as stories
+//! write it (enum values by their variant's name); occurrences of events that have not
+//! happened left out.
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use crate::ir::{ConstId, Program, Ty, Value};
+use crate::worlds::{WorldCount, WorldSet, show_value};
+
+/// A value as stories write it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Shown {
+    Int(i64),
+    Bool(bool),
+    /// An enum's value, by its variant's name.
+    Name(String),
+}
+
+impl std::fmt::Display for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shown::Int(n) => write!(f, "{n}"),
+            Shown::Bool(b) => write!(f, "{b}"),
+            Shown::Name(name) => write!(f, "{name}"),
+        }
+    }
+}
+
+/// One world: the constants it shows, by name, in declaration order (serialised as a
+/// JSON object: `{"month": 7, "day": 16}`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct World(pub Vec<(String, Shown)>);
+
+impl Serialize for World {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+impl World {
+    /// The world of `values` (one per constant of `program`).
+    pub fn of(program: &Program, values: &[Value]) -> World {
+        World(
+            (program.constants.iter().zip(values).enumerate())
+                .filter(|(k, (_, v))| program.shows(ConstId(*k), **v))
+                .map(|(_, (c, v))| (c.name.clone(), shown(program, c.ty, *v)))
+                .collect(),
+        )
+    }
+
+    /// The values `before` held of the constants `now` shows (a world of a story that
+    /// changed constants, `x := e`, at its start).
+    pub fn before(program: &Program, now: &[Value], before: &[Value]) -> World {
+        World(
+            (program.constants.iter().zip(now).zip(before).enumerate())
+                .filter(|(k, ((_, v), _))| program.shows(ConstId(*k), **v))
+                .map(|(_, ((c, _), b))| (c.name.clone(), shown(program, c.ty, *b)))
+                .collect(),
+        )
+    }
+}
+
+fn shown(program: &Program, ty: Ty, value: Value) -> Shown {
+    match (ty, value) {
+        (Ty::Enum(_), _) => Shown::Name(show_value(program, ty, value)),
+        (_, Value::Int(n)) => Shown::Int(n),
+        (_, Value::Bool(b)) => Shown::Bool(b),
+    }
+}
+
+/// A statement a message names: its line and its text on one line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Statement {
+    pub line: usize,
+    pub statement: String,
+    /// Why it left no world, when its kind says it (`the announcements contradict each
+    /// other`): in the text only.
+    #[serde(skip)]
+    pub why: Option<String>,
+}
+
+/// The worlds possible somewhere, in canonical order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Worlds {
+    pub worlds: Vec<World>,
+    /// Whether those are all of them.
+    pub complete: bool,
+    /// When the story changed constants: each world's values at its start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<Vec<World>>,
+    /// With no world: the first statement after which none was possible.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_none: Option<Statement>,
+}
+
+impl Worlds {
+    /// The worlds of `set`; `left_none` the statement that left none.
+    pub fn of(program: &Program, set: &WorldSet, left_none: Option<Statement>) -> Worlds {
+        Worlds {
+            worlds: set
+                .worlds
+                .iter()
+                .map(|w| World::of(program, &w.0))
+                .collect(),
+            complete: set.complete,
+            before: set.before.as_ref().map(|before| {
+                (set.worlds.iter().zip(before))
+                    .map(|(w, b)| World::before(program, &w.0, &b.0))
+                    .collect()
+            }),
+            left_none,
+        }
+    }
+
+    /// Whether no world is possible (as opposed to none listed).
+    pub fn none(&self) -> bool {
+        self.worlds.is_empty() && self.complete
+    }
+}
+
+/// How many worlds are possible: serialised as a number, `"infinite"`, or `">N"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Count(pub WorldCount);
+
+impl Serialize for Count {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            WorldCount::Exactly(n) => serializer.serialize_u64(n),
+            WorldCount::Infinite => serializer.serialize_str("infinite"),
+            WorldCount::MoreThan(n) => serializer.serialize_str(&format!(">{n}")),
+        }
+    }
+}
