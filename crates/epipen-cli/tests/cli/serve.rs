@@ -323,11 +323,7 @@ fn reveals_rounds_hints_consts_and_seeds() {
     let text = hints[0]["text"].as_str().unwrap();
     let line = text.split(" (").next().unwrap();
     assert!(line.ends_with("verified"), "{text}");
-    assert!(
-        check.stdout.starts_with(line),
-        "{} vs {line}",
-        check.stdout
-    );
+    assert!(check.stdout.starts_with(line), "{} vs {line}", check.stdout);
 
     // A refuted hint is a verdict, and the run goes on with the block's true effect.
     let wrong =

@@ -10,15 +10,20 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, EngineError, Failure as EngineFailure, Options, Report};
-use crate::explore::graph::{GRAPH_CAP, arrows, edges};
-use crate::explore::trace::{Fates, Place, TraceStep, Tracer, asked_beliefs};
+use crate::explore::graph::GRAPH_CAP;
+use crate::explore::trace::{Fates, TraceStep, Tracer, asked_beliefs};
 use crate::failure::{Failure, FailureKind, TIMEOUT_HINT, compile_failure, set_failure};
-use crate::ir::{CharId, CheckpointId, Program, Stmt, StmtKind};
+use crate::ir::{CheckpointId, Program, Stmt, StmtKind};
 use crate::syntax::diagnostic::line_col;
 use crate::syntax::{Diagnostic, Located, Span};
-use crate::views::{self, Statement, Verdict, VerdictKind, World, Worlds};
+use crate::views::{self, VerdictKind};
 use crate::worlds::{Model, WorldCount, WorldSet};
 use crate::{CompileError, explore};
+
+mod reveal;
+mod shown;
+
+use reveal::reveals_as_written;
 
 /// A story compiled, with its text and the name messages give it.
 #[derive(Debug, Clone)]
@@ -156,233 +161,6 @@ impl Session {
             })
         }
         find(&self.program.statements, span)
-    }
-
-    /// The statement at `span` as messages name it: its line and its text on one line.
-    pub fn statement_view(&self, span: Span) -> Statement {
-        Statement {
-            line: self.line(span),
-            statement: self.statement_line(span),
-            why: None,
-        }
-    }
-
-    /// The statement at `span`, after which no world was possible, and why when its
-    /// kind says it.
-    pub fn left_none(&self, span: Span) -> Statement {
-        let why = match self.statement_at(span).map(|s| &s.kind) {
-            Some(StmtKind::Announce { speaker: None, .. }) => {
-                Some("the announcements contradict each other")
-            }
-            Some(StmtKind::Announce {
-                speaker: Some(_), ..
-            }) => Some("it was false in every world still possible"),
-            _ => None,
-        };
-        Statement {
-            why: why.map(String::from),
-            ..self.statement_view(span)
-        }
-    }
-
-    /// One world of the story, its constants named.
-    pub fn world(&self, world: &crate::worlds::World) -> World {
-        World::of(&self.program, &world.0)
-    }
-
-    fn worlds_of(&self, worlds: &[crate::worlds::World]) -> Vec<World> {
-        worlds.iter().map(|w| self.world(w)).collect()
-    }
-
-    /// The worlds of `set`; when none is possible, with the statement that left none
-    /// (asked of `engine`).
-    pub fn worlds(&self, engine: &mut Engine, set: &WorldSet) -> Result<Worlds, Failure> {
-        let left_none = match set.worlds.is_empty() && set.complete {
-            true => engine
-                .left_none()
-                .map_err(|error| self.failure(&self.located(None, error.into())))?,
-            false => None,
-        };
-        Ok(Worlds::of(
-            &self.program,
-            set,
-            left_none.map(|span| self.left_none(span)),
-        ))
-    }
-
-    /// Which statement the verdict at `span` is about.
-    fn verdict_kind(&self, span: Span) -> VerdictKind {
-        match self.statement_at(span).map(|s| &s.kind) {
-            Some(StmtKind::AssertAddsCk { .. }) => VerdictKind::Hint,
-            _ if matches!(self.formula_at(span), Some((_, true))) => VerdictKind::CheckActual,
-            _ => VerdictKind::Check,
-        }
-    }
-
-    /// The verdict at `span`, holding unless said otherwise.
-    fn verdict(&self, span: Span) -> Verdict {
-        Verdict {
-            line: self.line(span),
-            kind: self.verdict_kind(span),
-            formula: self.hint_text(span),
-            holds: Some(true),
-            trusted: false,
-            vacuous: false,
-            left_none: None,
-            world: None,
-            counterexample: None,
-            seconds: None,
-        }
-    }
-
-    /// What the engine reported, as front ends show it (None: a statement's figures, or
-    /// an event in a story without an actual world).
-    pub fn report(&self, report: &Report) -> Option<views::Report> {
-        let program = &self.program;
-        let name = |who: CharId| program.characters[who.0].name.clone();
-        let hint_or_check = |v: Verdict| match v.kind {
-            VerdictKind::Hint => views::Report::Hint(v),
-            _ => views::Report::Check(v),
-        };
-        Some(match report {
-            Report::Worlds {
-                span,
-                set,
-                left_none,
-                filter,
-            } => {
-                let line = self.line(*span);
-                let worlds = Worlds::of(program, set, left_none.map(|s| self.left_none(s)));
-                match filter {
-                    None => views::Report::Worlds { line, worlds },
-                    Some(formula) => views::Report::Where {
-                        line,
-                        formula: formula.clone(),
-                        worlds,
-                    },
-                }
-            }
-            Report::Reveal {
-                span,
-                round,
-                who,
-                text,
-                holds,
-            } => views::Report::Reveal {
-                line: self.line(*span),
-                round: *round,
-                who: name(*who),
-                said: if *holds {
-                    text.clone()
-                } else {
-                    explore::negated(text)
-                },
-                holds: *holds,
-            },
-            Report::Happened {
-                span,
-                round,
-                event,
-                case: Some(case),
-                saw,
-            } => {
-                let def = &program.events[event.0];
-                views::Report::Event {
-                    line: self.line(*span),
-                    round: *round,
-                    event: def.name.clone(),
-                    case: def.cases[*case].clone(),
-                    saw: views::Saw(
-                        (program.characters.iter().zip(saw))
-                            .map(|(who, cases)| {
-                                let cases = cases.iter().map(|&k| def.cases[k].clone());
-                                (who.name.clone(), cases.collect())
-                            })
-                            .collect(),
-                    ),
-                }
-            }
-            Report::Happened { case: None, .. } | Report::Step { .. } => return None,
-            Report::RepeatDone { span, rounds } => views::Report::Repeat {
-                line: self.line(*span),
-                rounds: *rounds,
-            },
-            Report::HintVerified { span, elapsed } => views::Report::Hint(Verdict {
-                seconds: Some(elapsed.as_secs_f64()),
-                ..self.verdict(*span)
-            }),
-            Report::HintTrusted { span } => views::Report::Hint(Verdict {
-                holds: None,
-                trusted: true,
-                ..self.verdict(*span)
-            }),
-            Report::HintRefuted {
-                span,
-                elapsed,
-                counterexample,
-            } => views::Report::Hint(Verdict {
-                holds: Some(false),
-                counterexample: Some(counterexample.describe(program)),
-                seconds: Some(elapsed.as_secs_f64()),
-                ..self.verdict(*span)
-            }),
-            Report::CheckHolds { span } => hint_or_check(self.verdict(*span)),
-            Report::Vacuous { span, left_none } => hint_or_check(Verdict {
-                vacuous: true,
-                left_none: Some(self.statement_view(*left_none)),
-                ..self.verdict(*span)
-            }),
-            Report::CheckFailed { span, world } => hint_or_check(Verdict {
-                holds: Some(false),
-                world: Some(self.world(world)),
-                ..self.verdict(*span)
-            }),
-        })
-    }
-
-    /// A step of a trace, as front ends show it.
-    pub fn step(&self, step: &TraceStep) -> views::Step {
-        let program = &self.program;
-        views::Step {
-            line: step.span.map(|span| self.line(span)),
-            statement: step
-                .span
-                .map_or_else(|| "start".to_string(), |span| self.statement(span)),
-            label: self.step_label(step),
-            round: step.round,
-            loops: step.loops.clone(),
-            steps: step.steps,
-            last_line: step.last.map(|span| self.line(span)),
-            sees: step.sees.clone(),
-            count: views::Count(step.count),
-            changed: step.changed,
-            worlds: step.worlds.as_deref().map(|w| self.worlds_of(w)),
-            removed: step.removed,
-            eliminated: step.eliminated.as_deref().map(|w| self.worlds_of(w)),
-            beliefs: (step.beliefs.iter())
-                .map(|b| views::Belief {
-                    who: program.characters[b.who.0].name.clone(),
-                    actual: b.actual,
-                    worlds: self.worlds_of(&b.class),
-                    believed: self.worlds_of(&b.believed),
-                })
-                .collect(),
-        }
-    }
-
-    /// Which step eliminated each world followed, as front ends show it.
-    pub fn fates(&self, fates: &Fates) -> views::Fates {
-        views::Fates {
-            since: fates.since.map(|span| self.line(span)),
-            fates: (fates.worlds.iter())
-                .map(|(world, by)| views::Fate {
-                    world: self.world(world),
-                    eliminated_by: by.as_ref().map(|p| self.line(p.span)),
-                    label: by.as_ref().map(|p| self.place_label(p)),
-                    round: by.as_ref().and_then(|p| p.round),
-                })
-                .collect(),
-        }
     }
 
     /// The span of the hint or checked formula of the statement at `span`, and whether
@@ -563,53 +341,6 @@ impl Session {
         Ok((engine, tracer.fates().cloned()))
     }
 
-    /// How a trace names a step: `start`, `line 8: announce …`, `line 26, round 3:
-    /// repeat …`, `line 12 (i = 2): Anne learns x[i]`, `line 20: event move: moved |
-    /// stayed`; folded steps `line 12 (i in 0..7): Anne learns x[i] (7 steps)` or
-    /// `lines 12-14 (i in 0..7): 21 steps`.
-    pub fn step_label(&self, step: &TraceStep) -> String {
-        let Some(span) = step.span else {
-            return "start".to_string();
-        };
-        let loops = if step.loops.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", explore::trace::loops_text(&step.loops))
-        };
-        let round = step.round.map_or(String::new(), |r| format!(", round {r}"));
-        let text = match &step.event {
-            Some(heading) => explore::truncate(heading, 72),
-            None => self.statement_line(span),
-        };
-        let (first, last) = (self.line(span), step.last.map_or(0, |l| self.line(l)));
-        match step.steps {
-            1 => format!("line {first}{round}{loops}: {text}"),
-            n if step.last == Some(span) => format!("line {first}{loops}: {text} ({n} steps)"),
-            n if first == last => format!("line {first}{loops}: {n} steps"),
-            n => format!("lines {first}-{last}{loops}: {n} steps"),
-        }
-    }
-
-    /// How a trace names the step that eliminated a world: as [`Session::step_label`]
-    /// names a step of one statement.
-    pub fn place_label(&self, place: &Place) -> String {
-        let mut label = format!("line {}", self.line(place.span));
-        if let Some(r) = place.round {
-            label.push_str(&format!(", round {r}"));
-        }
-        if !place.loops.is_empty() {
-            let loops: Vec<(String, Vec<i64>)> = (place.loops.iter())
-                .map(|(name, value)| (name.clone(), vec![*value]))
-                .collect();
-            label.push_str(&format!(" ({})", explore::trace::loops_text(&loops)));
-        }
-        let text = match &place.event {
-            Some(heading) => explore::truncate(heading, 72),
-            None => self.statement_line(place.span),
-        };
-        format!("{label}: {text}")
-    }
-
     /// A failure outside any statement's run, at `span` (None: the story's end).
     fn located(&self, span: Option<Span>, error: EngineFailure) -> EngineError {
         EngineError {
@@ -689,35 +420,6 @@ impl Session {
         Ok((model, title))
     }
 
-    /// The model with its title as front ends show it.
-    pub fn model_view(&self, model: &Model, title: String) -> views::Model {
-        let program = &self.program;
-        let names = |who: &[CharId]| -> Vec<String> {
-            (who.iter())
-                .map(|c| program.characters[c.0].name.clone())
-                .collect()
-        };
-        views::Model {
-            title,
-            characters: program.characters.iter().map(|c| c.name.clone()).collect(),
-            worlds: self.worlds_of(&model.worlds),
-            edges: (edges(model).iter())
-                .map(|e| views::ModelEdge {
-                    a: e.a,
-                    b: e.b,
-                    who: names(&e.who),
-                })
-                .collect(),
-            beliefs: (arrows(model).iter())
-                .map(|a| views::ModelArrow {
-                    from: a.from,
-                    to: a.to,
-                    who: names(&a.who),
-                })
-                .collect(),
-        }
-    }
-
     /// An engine's failure, located in the story.
     pub fn failure(&self, e: &EngineError) -> Failure {
         let d = Diagnostic::error(e.span, e.error.to_string());
@@ -757,61 +459,6 @@ impl Session {
     }
 }
 
-/// Gives each `A reveals φ` of `stmts` (in blocks too) the text the run prints: φ as
-/// written in `source` (on one line), the loop variables around it replaced by their
-/// values (`knows_value(muddy[i])` with `i = 0`: `knows_value(muddy[0])`), rather than
-/// the lowered formula (an aggregate unrolled).
-fn reveals_as_written(source: &str, stmts: &mut [Stmt]) {
-    for stmt in stmts {
-        let Stmt { kind, span, loops } = stmt;
-        match kind {
-            StmtKind::Reveal { text, .. } => {
-                if let Some(written) = source
-                    .get(span.start..span.end)
-                    .and_then(|s| reveal_text(s, loops))
-                {
-                    *text = written;
-                }
-            }
-            StmtKind::Simultaneously(body)
-            | StmtKind::Repeat { body, .. }
-            | StmtKind::AssertAddsCk { body, .. } => reveals_as_written(source, body),
-            _ => {}
-        }
-    }
-}
-
-/// What follows `reveals` in the statement `statement`, on one line, each identifier
-/// named in `loops` replaced by its value.
-fn reveal_text(statement: &str, loops: &[(String, i64)]) -> Option<String> {
-    let text = explore::statement_text(statement);
-    let ident = |c: char| c.is_alphanumeric() || c == '_';
-    let mut out = String::new();
-    let mut word = String::new();
-    let mut after = false;
-    for c in text.chars().chain(std::iter::once(' ')) {
-        if ident(c) {
-            word.push(c);
-            continue;
-        }
-        if !word.is_empty() {
-            if !after {
-                after = word == "reveals";
-            } else if let Some((_, value)) = loops.iter().rev().find(|(n, _)| *n == word) {
-                out.push_str(&value.to_string());
-            } else {
-                out.push_str(&word);
-            }
-            word.clear();
-        }
-        if after {
-            out.push(c);
-        }
-    }
-    let out = out.trim();
-    (after && !out.is_empty()).then(|| out.to_string())
-}
-
 /// Whether `epipen run` prints the event (a `worlds` statement, a reveal, a `repeat`
 /// done, a trusted hint, a check), as opposed to the figures and verdicts of other
 /// commands.
@@ -821,28 +468,4 @@ fn reported_by_run(event: &Report) -> bool {
         event,
         Report::HintVerified { .. } | Report::HintRefuted { .. } | Report::Step { .. }
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::reveal_text;
-
-    #[test]
-    fn a_reveal_is_shown_as_written_with_its_loop_values() {
-        let loops = [("i".to_string(), 2), ("j".to_string(), -1)];
-        assert_eq!(
-            reveal_text(
-                "child[i] reveals knows_value(muddy[i]) and # a comment\n  ij == j",
-                &loops
-            )
-            .as_deref(),
-            Some("knows_value(muddy[2]) and ij == -1")
-        );
-        // An aggregate's own variable is not a loop's.
-        assert_eq!(
-            reveal_text("A reveals any(c in 0..5: ship[c])", &loops).as_deref(),
-            Some("any(c in 0..5: ship[c])")
-        );
-        assert_eq!(reveal_text("announce x", &loops), None);
-    }
 }

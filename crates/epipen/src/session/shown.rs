@@ -1,0 +1,319 @@
+//! The engine's reports, trace steps and models as front ends show them: the
+//! [`views`](crate::views), their constants, characters, lines and statements named.
+
+use crate::engine::{Engine, Report};
+use crate::explore;
+use crate::explore::graph::{arrows, edges};
+use crate::explore::trace::{Fates, Place, TraceStep};
+use crate::failure::Failure;
+use crate::ir::{CharId, StmtKind};
+use crate::syntax::Span;
+use crate::views::{self, Statement, Verdict, VerdictKind, World, Worlds};
+use crate::worlds::{Model, WorldSet};
+
+use super::Session;
+
+impl Session {
+    /// The statement at `span` as messages name it: its line and its text on one line.
+    pub fn statement_view(&self, span: Span) -> Statement {
+        Statement {
+            line: self.line(span),
+            statement: self.statement_line(span),
+            why: None,
+        }
+    }
+
+    /// The statement at `span`, after which no world was possible, and why when its
+    /// kind says it.
+    pub fn left_none(&self, span: Span) -> Statement {
+        let why = match self.statement_at(span).map(|s| &s.kind) {
+            Some(StmtKind::Announce { speaker: None, .. }) => {
+                Some("the announcements contradict each other")
+            }
+            Some(StmtKind::Announce {
+                speaker: Some(_), ..
+            }) => Some("it was false in every world still possible"),
+            _ => None,
+        };
+        Statement {
+            why: why.map(String::from),
+            ..self.statement_view(span)
+        }
+    }
+
+    /// One world of the story, its constants named.
+    pub fn world(&self, world: &crate::worlds::World) -> World {
+        World::of(&self.program, &world.0)
+    }
+
+    fn worlds_of(&self, worlds: &[crate::worlds::World]) -> Vec<World> {
+        worlds.iter().map(|w| self.world(w)).collect()
+    }
+
+    /// The worlds of `set`; when none is possible, with the statement that left none
+    /// (asked of `engine`).
+    pub fn worlds(&self, engine: &mut Engine, set: &WorldSet) -> Result<Worlds, Failure> {
+        let left_none = match set.worlds.is_empty() && set.complete {
+            true => engine
+                .left_none()
+                .map_err(|error| self.failure(&self.located(None, error.into())))?,
+            false => None,
+        };
+        Ok(Worlds::of(
+            &self.program,
+            set,
+            left_none.map(|span| self.left_none(span)),
+        ))
+    }
+
+    /// Which statement the verdict at `span` is about.
+    fn verdict_kind(&self, span: Span) -> VerdictKind {
+        match self.statement_at(span).map(|s| &s.kind) {
+            Some(StmtKind::AssertAddsCk { .. }) => VerdictKind::Hint,
+            _ if matches!(self.formula_at(span), Some((_, true))) => VerdictKind::CheckActual,
+            _ => VerdictKind::Check,
+        }
+    }
+
+    /// The verdict at `span`, holding unless said otherwise.
+    pub(super) fn verdict(&self, span: Span) -> Verdict {
+        Verdict {
+            line: self.line(span),
+            kind: self.verdict_kind(span),
+            formula: self.hint_text(span),
+            holds: Some(true),
+            trusted: false,
+            vacuous: false,
+            left_none: None,
+            world: None,
+            counterexample: None,
+            seconds: None,
+        }
+    }
+
+    /// What the engine reported, as front ends show it (None: a statement's figures, or
+    /// an event in a story without an actual world).
+    pub fn report(&self, report: &Report) -> Option<views::Report> {
+        let program = &self.program;
+        let name = |who: CharId| program.characters[who.0].name.clone();
+        let hint_or_check = |v: Verdict| match v.kind {
+            VerdictKind::Hint => views::Report::Hint(v),
+            _ => views::Report::Check(v),
+        };
+        Some(match report {
+            Report::Worlds {
+                span,
+                set,
+                left_none,
+                filter,
+            } => {
+                let line = self.line(*span);
+                let worlds = Worlds::of(program, set, left_none.map(|s| self.left_none(s)));
+                match filter {
+                    None => views::Report::Worlds { line, worlds },
+                    Some(formula) => views::Report::Where {
+                        line,
+                        formula: formula.clone(),
+                        worlds,
+                    },
+                }
+            }
+            Report::Reveal {
+                span,
+                round,
+                who,
+                text,
+                holds,
+            } => views::Report::Reveal {
+                line: self.line(*span),
+                round: *round,
+                who: name(*who),
+                said: if *holds {
+                    text.clone()
+                } else {
+                    explore::negated(text)
+                },
+                holds: *holds,
+            },
+            Report::Happened {
+                span,
+                round,
+                event,
+                case: Some(case),
+                saw,
+            } => {
+                let def = &program.events[event.0];
+                views::Report::Event {
+                    line: self.line(*span),
+                    round: *round,
+                    event: def.name.clone(),
+                    case: def.cases[*case].clone(),
+                    saw: views::Saw(
+                        (program.characters.iter().zip(saw))
+                            .map(|(who, cases)| {
+                                let cases = cases.iter().map(|&k| def.cases[k].clone());
+                                (who.name.clone(), cases.collect())
+                            })
+                            .collect(),
+                    ),
+                }
+            }
+            Report::Happened { case: None, .. } | Report::Step { .. } => return None,
+            Report::RepeatDone { span, rounds } => views::Report::Repeat {
+                line: self.line(*span),
+                rounds: *rounds,
+            },
+            Report::HintVerified { span, elapsed } => views::Report::Hint(Verdict {
+                seconds: Some(elapsed.as_secs_f64()),
+                ..self.verdict(*span)
+            }),
+            Report::HintTrusted { span } => views::Report::Hint(Verdict {
+                holds: None,
+                trusted: true,
+                ..self.verdict(*span)
+            }),
+            Report::HintRefuted {
+                span,
+                elapsed,
+                counterexample,
+            } => views::Report::Hint(Verdict {
+                holds: Some(false),
+                counterexample: Some(counterexample.describe(program)),
+                seconds: Some(elapsed.as_secs_f64()),
+                ..self.verdict(*span)
+            }),
+            Report::CheckHolds { span } => hint_or_check(self.verdict(*span)),
+            Report::Vacuous { span, left_none } => hint_or_check(Verdict {
+                vacuous: true,
+                left_none: Some(self.statement_view(*left_none)),
+                ..self.verdict(*span)
+            }),
+            Report::CheckFailed { span, world } => hint_or_check(Verdict {
+                holds: Some(false),
+                world: Some(self.world(world)),
+                ..self.verdict(*span)
+            }),
+        })
+    }
+
+    /// A step of a trace, as front ends show it.
+    pub fn step(&self, step: &TraceStep) -> views::Step {
+        let program = &self.program;
+        views::Step {
+            line: step.span.map(|span| self.line(span)),
+            statement: step
+                .span
+                .map_or_else(|| "start".to_string(), |span| self.statement(span)),
+            label: self.step_label(step),
+            round: step.round,
+            loops: step.loops.clone(),
+            steps: step.steps,
+            last_line: step.last.map(|span| self.line(span)),
+            sees: step.sees.clone(),
+            count: views::Count(step.count),
+            changed: step.changed,
+            worlds: step.worlds.as_deref().map(|w| self.worlds_of(w)),
+            removed: step.removed,
+            eliminated: step.eliminated.as_deref().map(|w| self.worlds_of(w)),
+            beliefs: (step.beliefs.iter())
+                .map(|b| views::Belief {
+                    who: program.characters[b.who.0].name.clone(),
+                    actual: b.actual,
+                    worlds: self.worlds_of(&b.class),
+                    believed: self.worlds_of(&b.believed),
+                })
+                .collect(),
+        }
+    }
+
+    /// Which step eliminated each world followed, as front ends show it.
+    pub fn fates(&self, fates: &Fates) -> views::Fates {
+        views::Fates {
+            since: fates.since.map(|span| self.line(span)),
+            fates: (fates.worlds.iter())
+                .map(|(world, by)| views::Fate {
+                    world: self.world(world),
+                    eliminated_by: by.as_ref().map(|p| self.line(p.span)),
+                    label: by.as_ref().map(|p| self.place_label(p)),
+                    round: by.as_ref().and_then(|p| p.round),
+                })
+                .collect(),
+        }
+    }
+
+    /// How a trace names a step: `start`, `line 8: announce …`, `line 26, round 3:
+    /// repeat …`, `line 12 (i = 2): Anne learns x[i]`, `line 20: event move: moved |
+    /// stayed`; folded steps `line 12 (i in 0..7): Anne learns x[i] (7 steps)` or
+    /// `lines 12-14 (i in 0..7): 21 steps`.
+    pub fn step_label(&self, step: &TraceStep) -> String {
+        let Some(span) = step.span else {
+            return "start".to_string();
+        };
+        let loops = if step.loops.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", explore::trace::loops_text(&step.loops))
+        };
+        let round = step.round.map_or(String::new(), |r| format!(", round {r}"));
+        let text = match &step.event {
+            Some(heading) => explore::truncate(heading, 72),
+            None => self.statement_line(span),
+        };
+        let (first, last) = (self.line(span), step.last.map_or(0, |l| self.line(l)));
+        match step.steps {
+            1 => format!("line {first}{round}{loops}: {text}"),
+            n if step.last == Some(span) => format!("line {first}{loops}: {text} ({n} steps)"),
+            n if first == last => format!("line {first}{loops}: {n} steps"),
+            n => format!("lines {first}-{last}{loops}: {n} steps"),
+        }
+    }
+
+    /// How a trace names the step that eliminated a world: as [`Session::step_label`]
+    /// names a step of one statement.
+    pub fn place_label(&self, place: &Place) -> String {
+        let mut label = format!("line {}", self.line(place.span));
+        if let Some(r) = place.round {
+            label.push_str(&format!(", round {r}"));
+        }
+        if !place.loops.is_empty() {
+            let loops: Vec<(String, Vec<i64>)> = (place.loops.iter())
+                .map(|(name, value)| (name.clone(), vec![*value]))
+                .collect();
+            label.push_str(&format!(" ({})", explore::trace::loops_text(&loops)));
+        }
+        let text = match &place.event {
+            Some(heading) => explore::truncate(heading, 72),
+            None => self.statement_line(place.span),
+        };
+        format!("{label}: {text}")
+    }
+
+    /// The model with its title as front ends show it.
+    pub fn model_view(&self, model: &Model, title: String) -> views::Model {
+        let program = &self.program;
+        let names = |who: &[CharId]| -> Vec<String> {
+            (who.iter())
+                .map(|c| program.characters[c.0].name.clone())
+                .collect()
+        };
+        views::Model {
+            title,
+            characters: program.characters.iter().map(|c| c.name.clone()).collect(),
+            worlds: self.worlds_of(&model.worlds),
+            edges: (edges(model).iter())
+                .map(|e| views::ModelEdge {
+                    a: e.a,
+                    b: e.b,
+                    who: names(&e.who),
+                })
+                .collect(),
+            beliefs: (arrows(model).iter())
+                .map(|a| views::ModelArrow {
+                    from: a.from,
+                    to: a.to,
+                    who: names(&a.who),
+                })
+                .collect(),
+        }
+    }
+}
