@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use crate::backend::Backend;
 use crate::output::errln;
+use epipen::syntax::ast::Backend;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -54,7 +54,7 @@ pub(crate) struct Cli {
     /// Which backend runs the story: explicit worlds when the first announcements bound
     /// every constant, BDDs for larger stories of bools and enums, Z3 otherwise (auto);
     /// a backend named here that does not fit the story is an error (exit code 2)
-    #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
+    #[arg(long, global = true, default_value = "auto", value_parser = backend_parser())]
     pub(crate) backend: Backend,
 }
 
@@ -221,4 +221,11 @@ pub(crate) fn single_values(sets: &[(String, Vec<i64>)]) -> Result<Vec<(String, 
             }
         })
         .collect()
+}
+
+/// `--backend NAME`: one of the backends' names (`epipen::syntax::ast::Backend`).
+fn backend_parser() -> impl clap::builder::TypedValueParser<Value = Backend> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(Backend::ALL.map(Backend::name))
+        .map(|name| Backend::named(&name).unwrap_or_default())
 }

@@ -27,7 +27,7 @@ pub struct Args {
     /// Passed to every child; the bench kills a child still running a second after it.
     pub timeout: Option<Duration>,
     /// `--backend`, passed to every child.
-    pub backend: crate::backend::Backend,
+    pub backend: epipen::syntax::ast::Backend,
     /// One JSON object per story per line instead of a table.
     pub json: bool,
 }

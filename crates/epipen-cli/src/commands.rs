@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{CommandFactory, FromArgMatches};
-use epipen::engine::Options;
+use epipen::engine::{Options, Strategy};
 use epipen::explore;
 use epipen::views::Report;
 
@@ -65,7 +65,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
         epipen::z3_source()
     );
     let mut options = Options {
-        strategy: cli.backend.strategy(),
+        strategy: Strategy::of(cli.backend),
         deadline,
         stats: cli.stats,
         ..Options::default()

@@ -12,7 +12,6 @@
 //!   `output.rs`: stdout and stderr that fail cleanly.
 
 pub mod args;
-pub mod backend;
 pub mod bench;
 mod commands;
 mod graph;

@@ -12,6 +12,7 @@ use epipen::engine::{Cancel, Options, Strategy};
 use epipen::explore::svg::svg;
 use epipen::explore::trace::Tracer;
 use epipen::session::{Traced, Unwatched};
+use epipen::syntax::ast::Backend;
 use epipen::text;
 use epipen::views::Report;
 use pyo3::exceptions::PyValueError;
@@ -82,15 +83,11 @@ impl Request {
 
 /// `--backend`'s names.
 pub(crate) fn strategy(backend: &str) -> PyResult<Strategy> {
-    match backend {
-        "auto" => Ok(Strategy::Auto),
-        "z3" => Ok(Strategy::Z3),
-        "bdd" => Ok(Strategy::Bdd),
-        "explicit" => Ok(Strategy::Explicit),
-        other => Err(PyValueError::new_err(format!(
-            "backend={other:?}: the backends are \"auto\" (the default), \"z3\", \"bdd\" and \"explicit\""
-        ))),
-    }
+    Backend::named(backend).map(Strategy::of).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "backend={backend:?}: the backends are \"auto\" (the default), \"z3\", \"bdd\" and \"explicit\""
+        ))
+    })
 }
 
 /// A timeout in seconds.

@@ -11,9 +11,12 @@ pub struct Story {
     pub backend: Option<(Backend, Span)>,
 }
 
-/// A backend a story can pin with `#! backend …`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A backend: what a story pins with `#! backend …`, what `--backend`, the playground's
+/// menu and Python's `backend=` name (the one list of them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Backend {
+    #[default]
     Auto,
     Z3,
     Bdd,
@@ -21,6 +24,14 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// Every backend, the default first.
+    pub const ALL: [Backend; 4] = [Backend::Auto, Backend::Z3, Backend::Bdd, Backend::Explicit];
+
+    /// The backend named `name` (as [`Backend::name`] spells it).
+    pub fn named(name: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.name() == name)
+    }
+
     /// As the story (and `--backend`) spells it.
     pub fn name(self) -> &'static str {
         match self {

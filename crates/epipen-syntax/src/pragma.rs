@@ -98,18 +98,12 @@ pub(crate) fn settings(source: &str, first_statement: usize) -> Settings {
             );
             continue;
         };
-        let backend = match name {
-            "auto" => Backend::Auto,
-            "z3" => Backend::Z3,
-            "bdd" => Backend::Bdd,
-            "explicit" => Backend::Explicit,
-            _ => {
-                settings.diags.push(
-                    Diagnostic::error(name_span, format!("unknown backend `{name}`"))
-                        .with_hint(BACKENDS),
-                );
-                continue;
-            }
+        let Some(backend) = Backend::named(name) else {
+            settings.diags.push(
+                Diagnostic::error(name_span, format!("unknown backend `{name}`"))
+                    .with_hint(BACKENDS),
+            );
+            continue;
         };
         if let Some(&(_, extra)) = words.get(2) {
             let found = &source[extra.start..extra.end];

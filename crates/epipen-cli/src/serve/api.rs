@@ -25,13 +25,13 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{State, error, solve};
-use epipen::engine::Options;
+use epipen::engine::{Options, Strategy};
 use epipen::explore::trace::Tracer;
 use epipen::session::{Traced, Unwatched};
 use epipen::syntax::ast::StmtKind;
 
-use crate::backend::Backend;
 use crate::story::{Failure, Story};
+use epipen::syntax::ast::Backend;
 
 /// `stories/*.story` by file name, compiled in (listed by build.rs).
 const STORIES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/stories.rs"));
@@ -204,7 +204,7 @@ fn run_story(request: &Request, limit: Duration) -> Value {
     answer["checkpoints"] = program.checkpoints.iter().map(|c| c.name.clone()).collect();
     answer["samples"] = (!program.samples.is_empty()).into();
     let options = Options {
-        strategy: request.backend.strategy(),
+        strategy: Strategy::of(request.backend),
         keep_refuted_hints: true,
         ..Options::default()
     };
@@ -266,7 +266,7 @@ fn with_text(view: &impl serde::Serialize, text: String) -> Value {
 fn graph_story(request: &Request, limit: Duration) -> Value {
     let drawn = request.compile(limit).and_then(|story| {
         let options = Options {
-            strategy: request.backend.strategy(),
+            strategy: Strategy::of(request.backend),
             keep_refuted_hints: true,
             skip_worlds_statements: true,
             ..Options::default()
