@@ -4,6 +4,7 @@
 //! See docs/encoding.md for the formulas.
 
 pub mod bdd;
+mod choice;
 mod driver;
 pub mod error;
 mod explicit;
@@ -18,11 +19,9 @@ use epipen_syntax as syntax;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use crate::z3::Z3Backend;
 pub use crate::z3::solver::{Cancel, leave_ctrl_c_to_the_process, z3_version};
-use driver::{Driver, Refused, Run};
+use driver::Run;
 pub use error::{EngineError, Failure, SolverError};
-use explicit::{ExplicitBackend, Refusal, Size};
 
 /// Where the Z3 library linked at build time came from: `system`, the `pinned z3-solver
 /// wheel`, or `EPIPEN_Z3_DIR` (docs/z3.md).
@@ -193,89 +192,11 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine at the start of `program` (which it shares: callers keep their `Rc`).
-    /// `Strategy::Auto` takes the BDD backend when every constant is a bool or an enum
-    /// and their types allow more than `explicit::AUTO_MAX_FINITE_TYPES` worlds, or the
-    /// events could make more than `explicit::AUTO_MAX_EVENT_WORLDS`; else the explicit
-    /// backend when it takes the story; else Z3.
+    /// An engine at the start of `program` (which it shares: callers keep their `Rc`),
+    /// on the backend [`choice`] picks for the options and the story.
     pub fn new(program: Rc<Program>, options: &Options) -> Engine {
-        // `#! backend …` in the story chooses when the options leave it to `Auto`.
-        let pinned_options;
-        let (options, pinned) = match (options.strategy, program.backend) {
-            (Strategy::Auto, Some(backend)) => {
-                pinned_options = Options {
-                    strategy: Strategy::of(backend),
-                    ..options.clone()
-                };
-                (&pinned_options, Some(backend.name()))
-            }
-            _ => (options, None),
-        };
         let shared = program.clone();
-        let first = program
-            .statements
-            .first()
-            .map(|s| s.span)
-            .unwrap_or_default();
-        // A refusal because the time ran out (while the explicit backend listed the
-        // worlds) answers with the timeout: no other backend would have more time.
-        let refused = |r: Refusal| -> Box<dyn Run> {
-            Box::new(Refused {
-                why: r.why,
-                first: r.span.unwrap_or(first),
-                timed_out: r.timed_out,
-                pinned,
-            })
-        };
-        let z3 = |program: Rc<Program>| -> Box<dyn Run> {
-            let backend = Z3Backend::new(program.clone(), options);
-            match Driver::new(program, options, backend) {
-                Ok(driver) => Box::new(driver),
-                Err(e) => refused(Refusal::because(e.to_string())),
-            }
-        };
-        let bdd = |program: Rc<Program>| -> Result<Box<dyn Run>, String> {
-            let backend = bdd::BddBackend::new(program.clone(), options)?;
-            let driver = Driver::new(program, options, backend).map_err(|e| e.to_string())?;
-            Ok(Box::new(driver))
-        };
-        let explicit = |program: Rc<Program>, size| -> Result<Box<dyn Run>, Refusal> {
-            let backend = ExplicitBackend::new(program.clone(), options, size)?;
-            let driver = Driver::new(program, options, backend)
-                .map_err(|e| Refusal::because(e.to_string()))?;
-            Ok(Box::new(driver))
-        };
-        let driver = match options.strategy {
-            Strategy::Bdd => bdd(program).unwrap_or_else(|why| refused(Refusal::because(why))),
-            Strategy::Explicit => explicit(program, Size::Forced).unwrap_or_else(refused),
-            Strategy::Auto => {
-                let by_types = explicit::finite_type_worlds(&program);
-                if by_types.is_some_and(|n| n > explicit::AUTO_MAX_FINITE_TYPES) {
-                    // Bools and enums: the explicit backend when the first announcements
-                    // leave a few worlds, listed fast; else BDDs (measured, not guessed
-                    // from how the bounds are written).
-                    match explicit(program.clone(), Size::Small) {
-                        Ok(driver) => driver,
-                        Err(refusal) if refusal.timed_out => refused(refusal),
-                        Err(_) => bdd(program.clone()).unwrap_or_else(|_| z3(program)),
-                    }
-                } else {
-                    match explicit(program.clone(), Size::Auto) {
-                        Ok(driver) => driver,
-                        Err(refusal) if refusal.timed_out => refused(refusal),
-                        Err(refusal) if refusal.events && by_types.is_some() => {
-                            tracing::debug!(why = refusal.why, "not the explicit backend");
-                            bdd(program.clone()).unwrap_or_else(|_| z3(program))
-                        }
-                        Err(refusal) => {
-                            tracing::debug!(why = refusal.why, "not the explicit backend");
-                            z3(program)
-                        }
-                    }
-                }
-            }
-            Strategy::Z3 | Strategy::Symbolic | Strategy::Finite => z3(program),
-        };
+        let driver = choice::choose(program, options);
         tracing::debug!(backend = driver.backend(), "backend chosen");
         Engine {
             driver,

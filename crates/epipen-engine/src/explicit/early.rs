@@ -8,9 +8,10 @@ use std::rc::Rc;
 use super::search::Limits;
 use super::universe::{Universe, list_worlds};
 use super::world_ids::WorldIds;
-use super::{AUTO_LIMITS, ExplicitBackend, Learned, State};
+use super::{ExplicitBackend, Learned, State};
 use crate::SolverError;
 use crate::bdd::BddBackend;
+use crate::choice::Size;
 use crate::driver::Backend;
 use crate::ir::{CharId, Expr, ExprKind};
 use crate::syntax::Span;
@@ -39,7 +40,7 @@ impl ExplicitBackend {
             None => {
                 let limits = Limits {
                     max_worlds: EARLY_MAX_WORLDS,
-                    max_nodes: AUTO_LIMITS.1,
+                    max_nodes: Size::Auto.budget().max_nodes,
                     max_work: usize::MAX,
                     deadline: self.deadline,
                     cancel: self.options.cancel.clone(),

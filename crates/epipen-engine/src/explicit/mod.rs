@@ -42,40 +42,7 @@ use universe::{
 };
 use world_ids::WorldIds;
 
-/// The most worlds the backend lists, and the most search nodes it spends listing them,
-/// when it is chosen automatically (a story beyond either goes to Z3) and when it is
-/// asked for by name.
-const AUTO_LIMITS: (usize, usize) = (40_000_000, 2_000_000);
-const FORCED_LIMITS: (usize, usize) = (100_000_000, 50_000_000);
-/// For stories of bools and enums that the BDD backend would take: the explicit backend
-/// takes them when the first announcements leave at most this many worlds, found within
-/// this many search nodes and this much work (expression nodes looked at: a measure
-/// that does not depend on the machine's load, so the choice is the same on every run;
-/// zebra: 10.7 ms explicit, 36.8 ms on BDDs; planetfall 10.9 and 16.2 ms, CPU of whole
-/// processes).
-const SMALL_LIMITS: (usize, usize) = (1 << 14, 1 << 14);
-const SMALL_WORK: usize = 1 << 17;
-/// The most work the listing spends when the backend is chosen automatically (a few
-/// seconds): a story whose worlds cost more to list goes to Z3.
-const AUTO_WORK: usize = 1 << 25;
-
-/// How much the explicit backend may list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Size {
-    /// Chosen automatically: up to 40 million worlds.
-    Auto,
-    /// Asked for by name: up to 100 million worlds.
-    Forced,
-    /// Tried first for a story the BDD backend would take: a few worlds, found fast.
-    Small,
-}
-/// Bool and enum stories with more worlds than this go to the BDD backend by default
-/// (the colour fairies' 9^5 worlds: 9.0 ms listed, 6.4 ms on BDDs, whole processes).
-pub(super) const AUTO_MAX_FINITE_TYPES: u128 = 1 << 12;
-/// Auto leaves a story with events to the BDD backend when the listed worlds times each
-/// event's cases exceed this (gossip's every pair at n = 4, 16 × 6⁶ = 746 496, stays
-/// here in 7 s; the prisoners at n = 5, 1 × 10⁸, take 0.9 s here and 0.03 s on BDDs).
-pub(super) const AUTO_MAX_EVENT_WORLDS: u128 = 1 << 22;
+use crate::choice::{AUTO_MAX_EVENT_WORLDS, Budget, Size};
 
 /// What a character learned: a constant, the value of an expression, or whether a
 /// formula with knowledge operators held when it was learned (for each universe world).
@@ -176,11 +143,11 @@ impl ExplicitBackend {
         size: Size,
     ) -> Result<ExplicitBackend, Refusal> {
         let deadline = options.deadline;
-        let ((max_worlds, max_nodes), max_work) = match size {
-            Size::Auto => (AUTO_LIMITS, AUTO_WORK),
-            Size::Forced => (FORCED_LIMITS, usize::MAX),
-            Size::Small => (SMALL_LIMITS, SMALL_WORK),
-        };
+        let Budget {
+            max_worlds,
+            max_nodes,
+            max_work,
+        } = size.budget();
         let limits = Limits {
             max_worlds,
             max_nodes,
