@@ -182,7 +182,9 @@ def test_a_model_too_big_or_an_unknown_checkpoint_is_a_story_error():
     with pytest.raises(epipen.StoryError) as e:
         r.model("nowhere")
     assert e.value.line is None
-    assert e.value.message == f"--at nowhere: {STORIES / 'cheryl.story'} has no checkpoint `nowhere`"
+    # Named as Python names it (the command line says `--at nowhere`).
+    assert e.value.message == f'at="nowhere": {STORIES / "cheryl.story"} has no checkpoint `nowhere`'
+
     assert "its checkpoints are `whispered`" in str(e.value)
     with pytest.raises(epipen.StoryError) as e:
         epipen.run("characters A\nint x\nannounce x > 0\n").model()

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use epipen::About;
 use epipen::engine::{Engine, Options};
 use epipen::ir::Program;
 use epipen::session::{Session, Watch};
@@ -215,8 +216,9 @@ pub(crate) fn exit_code(outcome: Result<(), Failure>) -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Run(failure)) => {
-            err!("{}", epipen::text::failure(&failure));
-            ExitCode::from(failure.exit_code())
+            let code = failure.exit_code();
+            err!("{}", epipen::text::failure(&worded(failure)));
+            ExitCode::from(code)
         }
         Err(Failure::Quiet(code)) => ExitCode::from(code),
     }
@@ -262,4 +264,29 @@ impl Progress {
             self.shown = false;
         }
     }
+}
+
+/// `failure` in the command line's words: the flags it is about named (`--at NAME: `,
+/// `--set n=3: `), and how to give a run more time (`--timeout`).
+pub(crate) fn worded(failure: epipen::Failure) -> epipen::Failure {
+    let mut failure = failure;
+    let (Some(about), Some(first)) = (failure.about.take(), failure.diagnostics.first_mut()) else {
+        return failure;
+    };
+    match about {
+        About::Timeout => first
+            .hints
+            .push("raise --timeout, or simplify the story".into()),
+        About::Checkpoint(name) => first.message = format!("--at {name}: {}", first.message),
+        About::Sets(sets) => {
+            let flags: Vec<String> = (sets.iter())
+                .map(|(name, value)| match value {
+                    Some(value) => format!("--set {name}={value}"),
+                    None => format!("--set {name}=…"),
+                })
+                .collect();
+            first.message = format!("{}: {}", flags.join(" "), first.message);
+        }
+    }
+    failure
 }

@@ -8,6 +8,7 @@ mod choice;
 mod driver;
 pub mod error;
 mod explicit;
+mod limits;
 #[cfg(test)]
 mod tests;
 pub mod worlds;

@@ -5,7 +5,7 @@
 
 use epipen::ir::{Program, Ty};
 use epipen::worlds::{Value, World, WorldCount, show_value};
-use epipen::{Failure, FailureKind};
+use epipen::{About, Failure, FailureKind};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -120,6 +120,7 @@ impl Located {
     /// `failure`, with its diagnostics as data and its text as the command line prints
     /// it (the one renderer, `epipen::text`).
     pub(crate) fn new(failure: Failure) -> Located {
+        let failure = worded(failure);
         let kind = match failure.kind {
             FailureKind::Story => Kind::Story,
             FailureKind::Solver => Kind::Solver,
@@ -187,4 +188,29 @@ pub(crate) fn dict<'py>(
 /// Anything as a Python object.
 pub(crate) fn any<'py>(py: Python<'py>, v: impl IntoPyObject<'py>) -> PyResult<Bound<'py, PyAny>> {
     v.into_bound_py_any(py)
+}
+
+/// `failure` in Python's words: the argument it is about named (`at='nowhere': `,
+/// `sets['n'] = 3: `), and how to give a run more time (`timeout=`).
+fn worded(failure: Failure) -> Failure {
+    let mut failure = failure;
+    let (Some(about), Some(first)) = (failure.about.take(), failure.diagnostics.first_mut()) else {
+        return failure;
+    };
+    match about {
+        About::Timeout => first
+            .hints
+            .push("raise timeout=, or simplify the story".into()),
+        About::Checkpoint(name) => first.message = format!("at={name:?}: {}", first.message),
+        About::Sets(sets) => {
+            let named: Vec<String> = (sets.iter())
+                .map(|(name, value)| match value {
+                    Some(value) => format!("sets[{name:?}] = {value}"),
+                    None => format!("sets[{name:?}]"),
+                })
+                .collect();
+            first.message = format!("{}: {}", named.join(", "), first.message);
+        }
+    }
+    failure
 }

@@ -29,6 +29,22 @@ pub struct Failure {
     pub diagnostics: Vec<Located>,
     /// A last line after them (`x.story: 2 errors found`).
     pub summary: Option<String>,
+    /// What the failure is about that each front end words its own way: the command
+    /// line names its flags (`--at`, `--set`, `--timeout`), Python its arguments.
+    pub about: Option<About>,
+}
+
+/// What a [`Failure`] is about, beyond the story: something a front end asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum About {
+    /// The run's time ran out: the front end says how to give it more.
+    Timeout,
+    /// A checkpoint the story does not have (`--at NAME`, `model(at=NAME)`).
+    Checkpoint(String),
+    /// Values given to consts (`--set`, `sets=`) that the story does not compile with;
+    /// a value None: a const the story does not declare.
+    Sets(Vec<(String, Option<i64>)>),
 }
 
 impl Failure {
@@ -38,6 +54,7 @@ impl Failure {
             kind,
             diagnostics: vec![diagnostic],
             summary: None,
+            about: None,
         }
     }
 
@@ -51,6 +68,14 @@ impl Failure {
         Failure::one(FailureKind::Solver, diagnostic)
     }
 
+    /// The failure, about `about`.
+    pub fn about(self, about: About) -> Failure {
+        Failure {
+            about: Some(about),
+            ..self
+        }
+    }
+
     /// The exit code the command line gives it: 2 for a story error, 1 for a solver
     /// failure.
     pub fn exit_code(&self) -> u8 {
@@ -61,15 +86,12 @@ impl Failure {
     }
 }
 
-/// The hint given with a timeout.
-pub(crate) const TIMEOUT_HINT: &str = "raise --timeout, or simplify the story";
-
 /// Why a story does not compile, its diagnostics located.
 pub fn compile_failure(path: &str, source: &str, e: CompileError) -> Failure {
     match e {
         CompileError::Timeout { span } => {
-            let d = Diagnostic::error(span, crate::lower::TIMEOUT_MESSAGE).with_hint(TIMEOUT_HINT);
-            Failure::solver(d.locate(path, source))
+            let d = Diagnostic::error(span, crate::lower::TIMEOUT_MESSAGE);
+            Failure::solver(d.locate(path, source)).about(About::Timeout)
         }
         CompileError::UnknownSet { name, consts } => {
             let hint = match consts.as_slice() {
@@ -83,13 +105,9 @@ pub fn compile_failure(path: &str, source: &str, e: CompileError) -> Failure {
                         .join(", ")
                 ),
             };
-            Failure::story(
-                Located::nowhere(
-                    path,
-                    format!("--set {name}=…: {path} has no `const {name}`"),
-                )
-                .with_hint(hint),
-            )
+            let message = format!("{path} has no `const {name}`");
+            Failure::story(Located::nowhere(path, message).with_hint(hint))
+                .about(About::Sets(vec![(name, None)]))
         }
         CompileError::Story(diagnostics) => {
             let n = diagnostics.len();
@@ -100,6 +118,7 @@ pub fn compile_failure(path: &str, source: &str, e: CompileError) -> Failure {
                     "{path}: {n} error{} found",
                     if n == 1 { "" } else { "s" }
                 )),
+                about: None,
             }
         }
     }
@@ -128,15 +147,10 @@ pub(crate) fn set_failure(
     if blamed.is_empty() {
         blamed = sets.iter().collect();
     }
-    let flags: Vec<String> = blamed
-        .iter()
-        .map(|(name, value)| format!("--set {name}={value}"))
-        .collect();
     let mut located = Located::nowhere(
         path,
         format!(
-            "{}: {path} does not compile with {}",
-            flags.join(" "),
+            "{path} does not compile with {}",
             if blamed.len() == 1 {
                 "this value"
             } else {
@@ -148,5 +162,8 @@ pub(crate) fn set_failure(
         let line = line_col(source, first.span.start).0;
         located = located.with_hint(format!("line {line}: {}", first.message));
     }
-    Failure::story(located)
+    let sets = blamed
+        .iter()
+        .map(|(name, value)| (name.clone(), Some(*value)));
+    Failure::story(located).about(About::Sets(sets.collect()))
 }

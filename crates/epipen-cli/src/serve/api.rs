@@ -286,7 +286,7 @@ fn graph_story(request: &Request, limit: Duration) -> Value {
 /// it points at (`{"line", "column", "message"}`) for the editor.
 fn failed(mut answer: Value, failure: Failure) -> Value {
     let failure = match failure {
-        Failure::Run(failure) => failure,
+        Failure::Run(failure) => crate::story::worded(failure),
         Failure::Quiet(code) => {
             answer["exit_code"] = code.into();
             answer["error"] = json!({ "message": "", "locations": [] });

@@ -11,9 +11,9 @@ use super::world_ids::WorldIds;
 use super::{ExplicitBackend, Learned, State};
 use crate::SolverError;
 use crate::bdd::BddBackend;
-use crate::choice::Size;
 use crate::driver::Backend;
 use crate::ir::{CharId, Expr, ExprKind};
+use crate::limits::Size;
 use crate::syntax::Span;
 use crate::z3::Z3Backend;
 

@@ -42,7 +42,7 @@ use universe::{
 };
 use world_ids::WorldIds;
 
-use crate::choice::{AUTO_MAX_EVENT_WORLDS, Budget, Size};
+use crate::limits::{AUTO_MAX_EVENT_WORLDS, Budget, Size};
 
 /// What a character learned: a constant, the value of an expression, or whether a
 /// formula with knowledge operators held when it was learned (for each universe world).

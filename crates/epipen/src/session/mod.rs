@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::engine::{Engine, EngineError, Failure as EngineFailure, Options, Report};
 use crate::explore::graph::GRAPH_CAP;
 use crate::explore::trace::{Fates, TraceStep, Tracer, asked_beliefs};
-use crate::failure::{Failure, FailureKind, TIMEOUT_HINT, compile_failure, set_failure};
+use crate::failure::{About, Failure, FailureKind, compile_failure, set_failure};
 use crate::ir::{CheckpointId, Program, Stmt, StmtKind};
 use crate::syntax::diagnostic::line_col;
 use crate::syntax::{Diagnostic, Located, Span};
@@ -377,10 +377,11 @@ impl Session {
                 Err(Failure::story(
                     Located::nowhere(
                         &self.path,
-                        format!("--at {name}: {} has no checkpoint `{name}`", self.path),
+                        format!("{} has no checkpoint `{name}`", self.path),
                     )
                     .with_hint(hint),
-                ))
+                )
+                .about(About::Checkpoint(name.to_string())))
             }
         }
     }
@@ -425,7 +426,8 @@ impl Session {
         let d = Diagnostic::error(e.span, e.error.to_string());
         let (kind, d) = match &e.error {
             EngineFailure::Solver(s) if s.is_timeout() => {
-                (FailureKind::Solver, d.with_hint(TIMEOUT_HINT))
+                let located = d.locate(&self.path, &self.source);
+                return Failure::solver(located).about(About::Timeout);
             }
             EngineFailure::Solver(_) => (FailureKind::Solver, d),
             EngineFailure::Story { hints, .. } => (
