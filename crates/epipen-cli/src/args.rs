@@ -26,6 +26,9 @@ Examples:
   epipen sweep stories/cheryl-sample.story --samples 1000 --seed 1
   epipen serve --open                             the web playground, in the browser
 
+Each command's --help lists its options; a story command's (worlds, run, graph,
+check) may also come before it: epipen --set n=8 run FILE.
+
 Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit),
 a refuted hint or output that cannot be written, 2 usage or story error.";
 
@@ -37,25 +40,52 @@ pub(crate) struct Cli {
     /// Log to stderr: -v info, -vv debug, -vvv trace (RUST_LOG overrides)
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub(crate) verbose: u8,
-    /// Give up after this many seconds (exit code 1), at most 1e9: for the whole command;
-    /// under `sweep`, `serve` and `bench`, for each run (serve's default: 10 s a run)
-    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
+    /// A story command's options may also come before it (`epipen --set n=8 run FILE`);
+    /// each command's `--help` says which it takes.
+    #[command(flatten)]
+    pub(crate) before: StoryOptions,
+}
+
+/// The options of a command that runs a story once (`worlds`, `run`, `graph`, `check`).
+#[derive(clap::Args, Clone, Default)]
+pub(crate) struct StoryOptions {
+    /// Give up after this many seconds (exit code 1), at most 1e9: the whole command,
+    /// reading and compiling included
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub(crate) timeout: Option<Duration>,
     /// Print each statement's time and κ's size after it, on stderr
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub(crate) stats: bool,
-    /// Override a `const` of the story, e.g. --set n=8 (repeatable); `sweep` also takes
-    /// n=1..10 (inclusive) and n=2,4,8
-    #[arg(long = "set", global = true, value_name = "NAME=VALUE", value_parser = parse_set)]
+    /// Override a `const` of the story, e.g. --set n=8 (repeatable)
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
     pub(crate) sets: Vec<(String, Vec<i64>)>,
-    /// Seed of the story's `sample(k, {…})` draws (the first seed with `sweep --samples`)
-    #[arg(long, global = true, default_value_t = 0)]
-    pub(crate) seed: u64,
+    /// Seed of the story's `sample(k, {…})` draws [default: 0]
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
     /// Which backend runs the story: explicit worlds when the first announcements bound
     /// every constant, BDDs for larger stories of bools and enums, Z3 otherwise (auto);
     /// a backend named here that does not fit the story is an error (exit code 2)
-    #[arg(long, global = true, default_value = "auto", value_parser = backend_parser())]
-    pub(crate) backend: Backend,
+    /// [default: auto]
+    #[arg(long, value_parser = backend_parser())]
+    pub(crate) backend: Option<Backend>,
+}
+
+/// `sweep`'s options: the story runs once per combination of values or per seed.
+#[derive(clap::Args, Clone, Default)]
+pub(crate) struct SweepOptions {
+    /// Give up each run after this many seconds (that run's row says so), at most 1e9
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub(crate) timeout: Option<Duration>,
+    /// The values of a `const` to sweep: n=8, n=1..10 (both ends included) or n=2,4,8
+    /// (repeatable: every combination runs)
+    #[arg(long = "set", value_name = "NAME=VALUES", value_parser = parse_set)]
+    pub(crate) sets: Vec<(String, Vec<i64>)>,
+    /// The seed of the story's `sample(…)`s (the first seed with --samples) [default: 0]
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Which backend runs each run (see `epipen worlds --help`) [default: auto]
+    #[arg(long, value_parser = backend_parser())]
+    pub(crate) backend: Option<Backend>,
 }
 
 #[derive(Subcommand)]
@@ -76,6 +106,8 @@ pub(crate) enum Command {
         /// Take `assert_adds_ck` hints on trust instead of verifying them
         #[arg(long)]
         trust_hints: bool,
+        #[command(flatten)]
+        options: StoryOptions,
     },
     /// Run a story, printing each `worlds` statement's worlds and each reveal where it stands
     Run {
@@ -94,6 +126,8 @@ pub(crate) enum Command {
         /// With --trace: list the worlds when there are at most this many
         #[arg(long, default_value_t = 10, requires = "trace")]
         limit: u64,
+        #[command(flatten)]
+        options: StoryOptions,
     },
     /// Print the epistemic model (worlds, and who cannot tell them apart) as Graphviz DOT
     Graph {
@@ -105,11 +139,15 @@ pub(crate) enum Command {
         /// Draw the model into this SVG file (epipen's own drawing, as in the playground; no Graphviz needed) instead of printing DOT
         #[arg(long, value_name = "OUT")]
         svg: Option<PathBuf>,
+        #[command(flatten)]
+        options: StoryOptions,
     },
     /// Verify every `assert_adds_ck` hint and every `check` of a story, printing each as verified/holds or refuted/fails
     Check {
         /// The story file
         file: PathBuf,
+        #[command(flatten)]
+        options: StoryOptions,
     },
     /// Run a story for every combination of --set values (n=1..10), or for many seeds of
     /// its samples (--samples), in parallel; print how many worlds each run leaves
@@ -123,6 +161,8 @@ pub(crate) enum Command {
         /// One JSON object per line: per run, or per combination with --samples
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        options: SweepOptions,
     },
     /// Serve the web playground: edit, run and explore stories in the browser
     Serve {
@@ -135,6 +175,10 @@ pub(crate) enum Command {
         /// Open the playground in the browser (with xdg-open)
         #[arg(long)]
         open: bool,
+        /// Give up each solve after this many seconds, at most 1e9 (a page may ask for
+        /// less) [default: 10]
+        #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
     },
     /// Time stories as child processes `epipen worlds STORY`: wall time, peak memory, κ's size
     Bench {
@@ -146,7 +190,95 @@ pub(crate) enum Command {
         /// One JSON object per story per line
         #[arg(long)]
         json: bool,
+        /// Kill a run after this many seconds, at most 1e9 (its row says so)
+        #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
+        /// Override a `const` of every story, e.g. --set n=8 (repeatable)
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, Vec<i64>)>,
+        /// Which backend runs the stories (see `epipen worlds --help`) [default: auto]
+        #[arg(long, value_parser = backend_parser())]
+        backend: Option<Backend>,
     },
+}
+
+/// What a command runs with: its options, given after it or (for a story command)
+/// before it.
+pub(crate) struct Settings {
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) stats: bool,
+    pub(crate) sets: Vec<(String, Vec<i64>)>,
+    pub(crate) seed: u64,
+    pub(crate) backend: Backend,
+}
+
+impl Cli {
+    /// The command's settings: its own options, with those given before it; an option
+    /// before a command that does not take it is an error (exit code 2).
+    pub(crate) fn settings(&self) -> Result<Settings, String> {
+        let before = &self.before;
+        let (name, after, takes): (&str, StoryOptions, [bool; 5]) = match &self.command {
+            Command::Worlds { options, .. } => ("worlds", options.clone(), [true; 5]),
+            Command::Run { options, .. } => ("run", options.clone(), [true; 5]),
+            Command::Graph { options, .. } => ("graph", options.clone(), [true; 5]),
+            Command::Check { options, .. } => ("check", options.clone(), [true; 5]),
+            Command::Sweep { options, .. } => (
+                "sweep",
+                StoryOptions {
+                    timeout: options.timeout,
+                    stats: false,
+                    sets: options.sets.clone(),
+                    seed: options.seed,
+                    backend: options.backend,
+                },
+                [true, false, true, true, true],
+            ),
+            Command::Serve { timeout, .. } => (
+                "serve",
+                StoryOptions {
+                    timeout: *timeout,
+                    ..StoryOptions::default()
+                },
+                [true, false, false, false, false],
+            ),
+            Command::Bench {
+                timeout,
+                sets,
+                backend,
+                ..
+            } => (
+                "bench",
+                StoryOptions {
+                    timeout: *timeout,
+                    sets: sets.clone(),
+                    backend: *backend,
+                    ..StoryOptions::default()
+                },
+                [true, false, true, false, true],
+            ),
+        };
+        let given = [
+            before.timeout.is_some(),
+            before.stats,
+            !before.sets.is_empty(),
+            before.seed.is_some(),
+            before.backend.is_some(),
+        ];
+        let flags = ["--timeout", "--stats", "--set", "--seed", "--backend"];
+        if let Some(k) = (0..5).find(|&k| given[k] && !takes[k]) {
+            return Err(format!(
+                "{} does not apply to `epipen {name}` (`epipen {name} --help` lists its options)",
+                flags[k]
+            ));
+        }
+        Ok(Settings {
+            timeout: after.timeout.or(before.timeout),
+            stats: after.stats || before.stats,
+            sets: before.sets.iter().chain(&after.sets).cloned().collect(),
+            seed: after.seed.or(before.seed).unwrap_or(0),
+            backend: after.backend.or(before.backend).unwrap_or_default(),
+        })
+    }
 }
 
 /// The longest `--timeout`, in seconds (about 31 years): a deadline must be a time the

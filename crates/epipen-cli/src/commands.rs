@@ -49,13 +49,24 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    let deadline = cli.timeout.map(|t| Instant::now() + t);
-    if let Some(deadline) = deadline
-        && !matches!(
-            cli.command,
-            Command::Sweep { .. } | Command::Bench { .. } | Command::Serve { .. }
-        )
-    {
+    let settings = match cli.settings() {
+        Ok(settings) => settings,
+        Err(why) => {
+            errln!("error: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    // The timeout of a story command is the whole command's; sweep, serve and bench
+    // give it to each run.
+    let per_run = matches!(
+        cli.command,
+        Command::Sweep { .. } | Command::Bench { .. } | Command::Serve { .. }
+    );
+    let deadline = match per_run {
+        true => None,
+        false => settings.timeout.map(|t| Instant::now() + t),
+    };
+    if let Some(deadline) = deadline {
         watchdog::start(deadline);
     }
     init_tracing(cli.verbose);
@@ -65,14 +76,14 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
         epipen::z3_source()
     );
     let mut options = Options {
-        strategy: Strategy::of(cli.backend),
+        strategy: Strategy::of(settings.backend),
         deadline,
-        stats: cli.stats,
+        stats: settings.stats,
         ..Options::default()
     };
     let sets = match &cli.command {
         Command::Sweep { .. } => Vec::new(),
-        _ => match single_values(&cli.sets) {
+        _ => match single_values(&settings.sets) {
             Ok(sets) => sets,
             Err(code) => return code,
         },
@@ -84,7 +95,8 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             json,
             dot,
             trust_hints,
-        } => with_story(file, &sets, cli.seed, deadline, |story| {
+            ..
+        } => with_story(file, &sets, settings.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             options.skip_worlds_statements = true;
             // The hints taken on trust, said before the worlds.
@@ -122,7 +134,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             trust_hints,
             trace: false,
             ..
-        } => with_story(file, &sets, cli.seed, deadline, |story| {
+        } => with_story(file, &sets, settings.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             let (mut printed, mut vacuous) = (false, false);
             story.run(&options, &mut |report| {
@@ -146,33 +158,37 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             trace: true,
             json,
             limit,
-        } => with_story(file, &sets, cli.seed, deadline, |story| {
+            ..
+        } => with_story(file, &sets, settings.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             let limit = usize::try_from(*limit).unwrap_or(usize::MAX);
             story.trace(&options, limit, *json)
         }),
-        Command::Graph { file, at, svg } => with_story(file, &sets, cli.seed, deadline, |story| {
-            if let Some(out) = svg {
-                graph::check_svg_path(out)?;
-            }
-            options.skip_worlds_statements = true;
-            let checkpoint = story.checkpoint(at.as_deref())?;
-            let mut engine = story.run(&options, &mut |_| {})?;
-            match svg {
-                None => out!("{}", story.graph(&mut engine, checkpoint)?),
-                Some(out) => graph::write_svg(&story.svg(&mut engine, checkpoint)?, out)?,
-            }
-            Ok(())
-        }),
+        Command::Graph { file, at, svg, .. } => {
+            with_story(file, &sets, settings.seed, deadline, |story| {
+                if let Some(out) = svg {
+                    graph::check_svg_path(out)?;
+                }
+                options.skip_worlds_statements = true;
+                let checkpoint = story.checkpoint(at.as_deref())?;
+                let mut engine = story.run(&options, &mut |_| {})?;
+                match svg {
+                    None => out!("{}", story.graph(&mut engine, checkpoint)?),
+                    Some(out) => graph::write_svg(&story.svg(&mut engine, checkpoint)?, out)?,
+                }
+                Ok(())
+            })
+        }
         Command::Sweep {
             file,
             samples,
             json,
+            ..
         } => {
             let seeds = samples.unwrap_or(1);
-            let runs = explore::sweep::run_count(&cli.sets, seeds);
+            let runs = explore::sweep::run_count(&settings.sets, seeds);
             if runs > explore::sweep::MAX_RUNS {
-                let sizes: Vec<String> = (cli.sets.iter())
+                let sizes: Vec<String> = (settings.sets.iter())
                     .map(|(name, values)| format!("{} values of {name}", values.len()))
                     .chain(samples.map(|n| format!("{n} samples")))
                     .collect();
@@ -189,29 +205,29 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 errln!("  = hint: sweep fewer values at a time");
                 return ExitCode::from(2);
             }
-            let jobs = explore::sweep::jobs(&cli.sets, cli.seed, seeds);
+            let jobs = explore::sweep::jobs(&settings.sets, settings.seed, seeds);
             let (path, source) = match read_source(file) {
                 Ok(read) => read,
                 Err(code) => return code,
             };
             // What no value changes is checked once; whatever a run's values break
             // is that run's `error` row.
-            let names = cli.sets.iter().map(|(name, _)| name.as_str());
+            let names = settings.sets.iter().map(|(name, _)| name.as_str());
             if let Err(failure) = explore::sweep::precheck(
                 &path,
                 &source,
                 names,
                 jobs.first(),
-                cli.seed,
+                settings.seed,
                 samples.is_some(),
-                deadline,
+                settings.timeout.map(|t| Instant::now() + t),
             ) {
                 return exit_code(Err(failure.into()));
             }
             let sweep = sweep::Sweep { source: &source };
-            exit_code(sweep.run(jobs, &options, samples.is_some(), *json))
+            exit_code(sweep.run(jobs, &options, settings.timeout, samples.is_some(), *json))
         }
-        Command::Check { file } => with_story(file, &sets, cli.seed, deadline, |story| {
+        Command::Check { file, .. } => with_story(file, &sets, settings.seed, deadline, |story| {
             options.keep_refuted_hints = true;
             options.skip_worlds_statements = true;
             let (mut verified, mut refuted, mut vacuous) = (0, 0, 0);
@@ -237,21 +253,25 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 Ok(())
             }
         }),
-        Command::Serve { host, port, open } => crate::serve::main(
+        Command::Serve {
+            host, port, open, ..
+        } => crate::serve::main(
             &crate::serve::Config {
                 host: *host,
                 port: *port,
-                timeout: cli.timeout.unwrap_or(crate::serve::DEFAULT_TIMEOUT),
+                timeout: settings.timeout.unwrap_or(crate::serve::DEFAULT_TIMEOUT),
                 ..crate::serve::Config::default()
             },
             *open,
         ),
-        Command::Bench { files, runs, json } => crate::bench::main(&crate::bench::Args {
+        Command::Bench {
+            files, runs, json, ..
+        } => crate::bench::main(&crate::bench::Args {
             stories: files.clone(),
             runs: *runs as usize,
             sets: sets.clone(),
-            timeout: cli.timeout,
-            backend: cli.backend,
+            timeout: settings.timeout,
+            backend: settings.backend,
             json: *json,
         }),
     }

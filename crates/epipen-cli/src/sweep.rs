@@ -26,12 +26,13 @@ impl Sweep<'_> {
         &self,
         jobs: Vec<sweep::Job>,
         options: &Options,
+        per_run: Option<Duration>,
         samples: bool,
         json: bool,
     ) -> Result<(), Failure> {
         let start = Instant::now();
         let terminal = std::io::stderr().is_terminal();
-        let outcomes = sweep::run_all(self.source, jobs, options, &|done, total| {
+        let outcomes = sweep::run_all(self.source, jobs, options, per_run, &|done, total| {
             if terminal && start.elapsed() > Duration::from_millis(500) {
                 err!(
                     "\r\x1b[2Ksweep: {done}/{total} runs ({:.1} s)",

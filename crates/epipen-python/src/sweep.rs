@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use epipen::engine::Options;
 use epipen::explore::sweep::{self, Job, Outcome, RunError};
 use epipen::syntax::diagnostic::line_col;
 use epipen::worlds::WorldCount;
@@ -62,7 +63,12 @@ fn run_jobs(
     cancel: &epipen::engine::Cancel,
 ) -> Vec<Outcome> {
     let options = request.options(cancel);
-    pool.install(|| sweep::run_all(&request.source, jobs, &options, &|_, _| {}))
+    let per_run = request.timeout;
+    let options = Options {
+        deadline: None,
+        ..options
+    };
+    pool.install(|| sweep::run_all(&request.source, jobs, &options, per_run, &|_, _| {}))
 }
 
 /// A failed run on one line, as `epipen sweep` reports it: `line 26: …`.

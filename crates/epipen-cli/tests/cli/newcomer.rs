@@ -129,18 +129,64 @@ fn the_readme_lists_every_story_and_installs_locked() {
     assert!(readme.contains("cargo install --locked --path crates/epipen-cli"));
 }
 
-/// `--timeout` says where it is per run.
+/// Each command's help lists the options it takes, `--timeout` worded as it applies
+/// there (the whole command, or each run); an option before a command that does not
+/// take it is an error, one it takes works before it as after it.
 #[test]
-fn timeout_help_says_it_is_per_run_under_sweep_and_serve() {
-    for command in ["sweep", "serve", "worlds"] {
+fn each_command_lists_its_own_options() {
+    let help = |command: &str| {
         let out = epipen(&[command, "--help"]);
         assert_eq!(out.code, 0, "{}", out.stderr);
-        let help = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
-        assert!(
-            help.contains(
-                "for the whole command; under `sweep`, `serve` and `bench`, for each run"
-            ),
-            "{command}: {help}"
-        );
+        out.stdout.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let worlds = help("worlds");
+    assert!(worlds.contains("--timeout <SECS> Give up after this many seconds (exit code 1), at most 1e9: the whole command"), "{worlds}");
+    for option in ["--set", "--seed", "--backend", "--stats"] {
+        assert!(worlds.contains(option), "worlds: {option}");
     }
+    let serve = help("serve");
+    assert!(
+        serve.contains("--timeout <SECS> Give up each solve after this many seconds"),
+        "{serve}"
+    );
+    for option in ["--set", "--seed", "--backend", "--stats"] {
+        assert!(!serve.contains(option), "serve lists {option}: {serve}");
+    }
+    let sweep = help("sweep");
+    assert!(
+        sweep.contains("--timeout <SECS> Give up each run after this many seconds"),
+        "{sweep}"
+    );
+    assert!(sweep.contains("n=1..10 (both ends included)"), "{sweep}");
+    assert!(!sweep.contains("--stats"), "{sweep}");
+    let bench = help("bench");
+    assert!(
+        bench.contains("--timeout <SECS> Kill a run after this many seconds"),
+        "{bench}"
+    );
+
+    let out = epipen(&["--set", "n=3", "serve"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        "error: --set does not apply to `epipen serve` (`epipen serve --help` lists its options)\n"
+    );
+    let before = epipen(&[
+        "--set",
+        "n=2",
+        "--seed",
+        "1",
+        "worlds",
+        "stories/muddy-children.story",
+    ]);
+    let after = epipen(&[
+        "worlds",
+        "stories/muddy-children.story",
+        "--set",
+        "n=2",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(before.code, 0, "{}", before.stderr);
+    assert_eq!(before.stdout, after.stdout);
 }

@@ -101,6 +101,7 @@ pub fn run_all(
     source: &str,
     jobs: Vec<Job>,
     options: &Options,
+    per_run: Option<Duration>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Vec<Outcome> {
     let total = jobs.len();
@@ -116,7 +117,7 @@ pub fn run_all(
         .map(|job| {
             let start = Instant::now();
             let result = match &parsed {
-                Ok(story) => run_one(story, &job, options),
+                Ok(story) => run_one(story, &job, options, per_run),
                 Err(e) => Err(compile_error(e.clone())),
             };
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -140,12 +141,14 @@ fn compile_error(error: crate::CompileError) -> RunError {
     }
 }
 
+/// One run, given `per_run` from its start (compiling included).
 fn run_one(
     story: &crate::syntax::ast::Story,
     job: &Job,
     options: &Options,
+    per_run: Option<Duration>,
 ) -> Result<Summary, RunError> {
-    let deadline = options.deadline;
+    let deadline = per_run.and_then(|t| Instant::now().checked_add(t));
     let program =
         crate::compile_parsed(story, &job.sets, job.seed, deadline).map_err(compile_error)?;
     let end = program
@@ -309,7 +312,13 @@ mod tests {
     fn runs_are_parallel_and_in_order() {
         let source = "const n = 1\ncharacters A\nint x\nannounce x >= 0 and x < n\n";
         let ranges = vec![("n".to_string(), (0..6).collect())];
-        let outcomes = run_all(source, jobs(&ranges, 0, 1), &Options::default(), &|_, _| {});
+        let outcomes = run_all(
+            source,
+            jobs(&ranges, 0, 1),
+            &Options::default(),
+            None,
+            &|_, _| {},
+        );
         let counts: Vec<WorldCount> = outcomes
             .iter()
             .map(|o| o.result.as_ref().expect("runs").count)
@@ -319,5 +328,26 @@ mod tests {
             outcomes[1].result.as_ref().unwrap().world,
             Some(World(vec![crate::worlds::Value::Int(0)]))
         );
+    }
+
+    #[test]
+    fn the_timeout_is_each_runs() {
+        // Ten runs on one thread, 0.3 s apart: three seconds in all, each within 2 s.
+        let source = "const n = 1\ncharacters A\nint x\nannounce x >= 0 and x < n\n";
+        let ranges = vec![("n".to_string(), (0..10).collect())];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let outcomes = pool.install(|| {
+            run_all(
+                source,
+                jobs(&ranges, 0, 1),
+                &Options::default(),
+                Some(Duration::from_secs(2)),
+                &|_, _| std::thread::sleep(Duration::from_millis(300)),
+            )
+        });
+        assert!(outcomes.iter().all(|o| o.result.is_ok()));
     }
 }
