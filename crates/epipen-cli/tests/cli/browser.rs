@@ -276,7 +276,9 @@ impl Browser {
         assert_eq!(&png[1..4], b"PNG");
         std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join(name), &png).unwrap();
         if std::env::var("EPIPEN_SCREENSHOTS").as_deref() == Ok("docs") {
-            std::fs::write(Path::new("docs").join(name), &png).unwrap();
+            // The workspace's docs/ (tests run in the crate's directory).
+            let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+            std::fs::write(docs.join(name), &png).unwrap();
         }
     }
 }

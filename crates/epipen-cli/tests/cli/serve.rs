@@ -411,12 +411,13 @@ fn the_model_marks_the_actual_world() {
     let end = server.client().post_json("/api/graph", &request).json();
     assert_eq!(end["exit_code"], 0, "{end}");
     assert_eq!(end["actual"], 0);
-    // Before the last round, the actual world is among others: children 0, 1 and 2
-    // muddy, the others clean.
+    // After round 2, the actual world is one of 42: children 0, 1 and 2 muddy, the
+    // others clean.
     let mut before = request.clone();
-    before["at"] = "round_start".into();
+    before["step"] = 5.into();
     let before = server.client().post_json("/api/graph", &before).json();
     assert_eq!(before["exit_code"], 0, "{before}");
+    assert_eq!(before["worlds"].as_array().unwrap().len(), 42);
     let actual = before["actual"].as_u64().expect("an actual world") as usize;
     let muddy: Vec<&Value> = (0..6)
         .map(|i| &before["worlds"][actual][format!("muddy[{i}]")])
@@ -428,6 +429,30 @@ fn the_model_marks_the_actual_world() {
             .iter()
             .collect::<Vec<_>>()
     );
+    // Sally and Anne: from the `actual` statement on (line 15), each step's model has
+    // its actual world, before Anne's move (whose case is not in the worlds yet) and
+    // after it.
+    let sally = json!({
+        "source": super::read_story("sally-anne.story"),
+        "name": "sally-anne.story",
+    });
+    let run = server.run(&sally);
+    let lines: Vec<u64> = (run["trace"].as_array().unwrap().iter())
+        .filter(|item| item["kind"] == "step")
+        .map(|item| item["line"].as_u64().unwrap_or(0))
+        .collect();
+    assert!(lines.contains(&20), "the event is a step: {lines:?}");
+    for (k, line) in lines.iter().enumerate() {
+        let mut asked = sally.clone();
+        asked["step"] = k.into();
+        let model = server.client().post_json("/api/graph", &asked).json();
+        assert_eq!(model["exit_code"], 0, "{model}");
+        assert_eq!(
+            model["actual"].is_u64(),
+            *line >= 15,
+            "step {k}, line {line}: {model}"
+        );
+    }
     // A story without an actual world has none to mark.
     let cheryl = server.client().post_json("/api/graph", &cheryl()).json();
     assert_eq!(cheryl["actual"], Value::Null);
