@@ -333,7 +333,8 @@ class Model:
     :class:`World`), ``characters`` (their names), ``edges``: (a, b, who), an index
     pair into ``worlds`` and the names of the characters who cannot tell the two worlds
     apart, and ``beliefs``: (a, b, who) where the characters, in world a, find world b
-    the most plausible of those they cannot tell from it. In Jupyter it is drawn (``_repr_svg_``, by epipen itself: no Graphviz); ``svg``
+    the most plausible of those they cannot tell from it; ``actual``: the index of the
+    actual world in ``worlds`` (None when the story declares none). In Jupyter it is drawn (``_repr_svg_``, by epipen itself: no Graphviz); ``svg``
     is the picture's text."""
 
     def __init__(self, raw: dict, at: Optional[str]):
@@ -345,6 +346,7 @@ class Model:
         self.worlds = _worlds(raw["worlds"])
         self.edges = [(e["a"], e["b"], tuple(e["who"])) for e in raw["edges"]]
         self.beliefs = [(a["from"], a["to"], tuple(a["who"])) for a in raw["beliefs"]]
+        self.actual = raw["actual"]
         self.svg = raw["svg"]
 
     def __repr__(self) -> str:

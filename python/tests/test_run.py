@@ -265,6 +265,8 @@ def test_beliefs_in_traces_and_models(tmp_path):
     m = r.model()
     assert m.beliefs == [(0, 1, ("Sally",))]
     assert m.edges == [(0, 1, ("Sally",))]
+    # The actual world: Anne moved the marble.
+    assert m.worlds[m.actual] == {"marble": "box", "move": "moved"}
     assert 'stroke-dasharray="5 4"' in m.svg and "1 belief arrows" in m.svg
 
 

@@ -263,8 +263,9 @@ fn model_story(request: &Request, at: Option<&str>, cancel: &Cancel) -> Result<S
     let mut engine = story.run(&options, &mut |_| {}).map_err(Located::new)?;
     let (model, title) = story.model(&mut engine, checkpoint).map_err(Located::new)?;
     let picture = svg(&story.program, &model, &title, epipen::explore::svg::WIDTH);
+    let actual = story.actual_in(&engine, &model);
     let mut answer =
-        serde_json::to_value(story.model_view(&model, title)).expect("views serialise");
+        serde_json::to_value(story.model_view(&model, title, actual)).expect("views serialise");
     answer["constants"] = json!(convert::constants(&story.program));
     answer["svg"] = picture.into();
     Ok(answer.to_string())

@@ -9,8 +9,12 @@
 //! - `POST /api/run` ([`Request`]): `consts`, `checkpoints`, `samples`, `trace`, `hints`,
 //!   then `backend`, `worlds` (`{"list", "complete"}`) and `fates` (as `run --trace
 //!   --json`'s last line, or null).
-//! - `POST /api/graph` ([`Request`] with `at`): `title`, `characters`, `worlds`, `edges`
-//!   (`{"a", "b", "who"}`: indices into `worlds`, names of characters).
+//! - `POST /api/graph` ([`Request`] with `at`, or `step`): `title`, `characters`,
+//!   `worlds`, `actual` (the actual world: an index into `worlds`, or null), `edges`
+//!   (`{"a", "b", "who"}`: indices into `worlds`, names of characters) and `beliefs`
+//!   (`{"from", "to", "who"}`). With `step`, the model after that step of the trace
+//!   `/api/run` answers with the same request (its `limit` too): the index among the
+//!   trace's items of `kind` `step` (0: the start; each round of a `repeat` is one).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -69,6 +73,9 @@ pub(super) struct Request {
     timeout: Option<f64>,
     /// `/api/graph`: the checkpoint whose model to draw (none: the end).
     at: Option<String>,
+    /// `/api/graph`: the step of the trace after which to draw the model (its index
+    /// among the trace's steps; 0: the start), instead of a checkpoint.
+    step: Option<usize>,
 }
 
 fn default_name() -> String {
@@ -99,6 +106,9 @@ impl Request {
             && !(t > 0.0 && t.is_finite())
         {
             return bad("`timeout` must be a positive number of seconds".into());
+        }
+        if request.at.is_some() && request.step.is_some() {
+            return bad("`at` and `step` name two models: give one of them".into());
         }
         Ok(request)
     }
@@ -262,20 +272,35 @@ fn with_text(view: &impl serde::Serialize, text: String) -> Value {
     value
 }
 
-/// `epipen graph --at CHECKPOINT`, as data for the page to draw.
+/// `epipen graph --at CHECKPOINT`, as data for the page to draw; or the model after a
+/// step of the trace.
 fn graph_story(request: &Request, limit: Duration) -> Value {
     let drawn = request.compile(limit).and_then(|story| {
         let options = Options {
             strategy: Strategy::of(request.backend),
             keep_refuted_hints: true,
-            skip_worlds_statements: true,
             ..Options::default()
         };
-        let checkpoint = story.checkpoint(request.at.as_deref())?;
-        let mut engine = story.run(&options, &mut |_| {})?;
-        let (model, title) = story.model(&mut engine, checkpoint)?;
+        let (model, title, actual) = match request.step {
+            // The trace as `/api/run` makes it, its steps numbered alike.
+            Some(step) => {
+                let tracer = Tracer::following(request.limit, FOLLOWED);
+                story.model_after(&options, tracer, step)?
+            }
+            None => {
+                let options = Options {
+                    skip_worlds_statements: true,
+                    ..options
+                };
+                let checkpoint = story.checkpoint(request.at.as_deref())?;
+                let mut engine = story.run(&options, &mut |_| {})?;
+                let (model, title) = story.model(&mut engine, checkpoint)?;
+                let actual = story.actual_in(&engine, &model);
+                (model, title, actual)
+            }
+        };
         let mut value =
-            serde_json::to_value(story.model_view(&model, title)).expect("views serialise");
+            serde_json::to_value(story.model_view(&model, title, actual)).expect("views serialise");
         value["exit_code"] = 0.into();
         Ok(value)
     });

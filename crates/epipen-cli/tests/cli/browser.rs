@@ -102,8 +102,11 @@ struct Browser {
 
 impl Browser {
     fn launch() -> Browser {
+        // One profile per browser: the tests run in parallel, in one process.
+        static LAUNCHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = LAUNCHED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("chromium-profile-{}", std::process::id()));
+            .join(format!("chromium-profile-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         let mut child = Command::new(chromium())
             .args([
@@ -134,9 +137,13 @@ impl Browser {
         });
         let url = match rx.recv_timeout(Duration::from_secs(60)) {
             Ok(url) => url,
-            Err(_) => {
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 let _ = child.kill();
                 panic!("Chromium did not start its DevTools within 60 s");
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                let _ = child.kill();
+                panic!("Chromium ended without starting its DevTools");
             }
         };
         let (socket, _) = tungstenite::connect(&url).expect("connect to Chromium's DevTools");
@@ -269,7 +276,9 @@ impl Browser {
         assert_eq!(&png[1..4], b"PNG");
         std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join(name), &png).unwrap();
         if std::env::var("EPIPEN_SCREENSHOTS").as_deref() == Ok("docs") {
-            std::fs::write(Path::new("docs").join(name), &png).unwrap();
+            // The workspace's docs/ (tests run in the crate's directory).
+            let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+            std::fs::write(docs.join(name), &png).unwrap();
         }
     }
 }
@@ -490,5 +499,178 @@ fn the_playground_solves_and_explains_cheryls_birthday_in_a_browser() {
         browser.eval("[...document.querySelectorAll('#trace p.belief')].map(p => p.textContent)"),
         json!(["where B cannot tell apart p = false; p = true, B believes: p = true"])
     );
+    assert_eq!(browser.errors, Vec::<String>::new());
+}
+
+#[test]
+fn the_playground_steps_through_the_muddy_children_as_a_teacher_would() {
+    let server = Server::start(&[]);
+    let mut browser = Browser::launch();
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://{}/", server.addr)}),
+    );
+    browser.wait(
+        "the page to list the stories",
+        "document.querySelectorAll('#story option').length > 10",
+    );
+    browser.pick("The Muddy Children");
+    // The actual world is marked (a second ring), and the legend says so.
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#graph g.node.actual circle.ring').length"),
+        1
+    );
+    let legend = browser.text("#legend");
+    assert!(legend.ends_with("the actual world"), "{legend}");
+
+    // A click on a step of the trace draws the model after it: the cube shrinks round by
+    // round.
+    let mut counts = Vec::new();
+    for label in [
+        "line 21",
+        "line 26, round 1",
+        "line 26, round 2",
+        "line 26, round 3",
+    ] {
+        let label = serde_json::to_string(&format!("{label}:")).unwrap();
+        browser.run(
+            &format!("the model after {label}"),
+            &format!(
+                "[...document.querySelectorAll('#trace li[data-kind=step]')]
+                   .find(li => li.firstChild.textContent.startsWith({label})).click()"
+            ),
+        );
+        let note = browser.text("#graph-note");
+        let nodes = browser.eval("document.querySelectorAll('#graph g.node').length");
+        assert_eq!(
+            browser.eval(
+                "document.querySelector('#trace li.drawn').firstChild.textContent.split(':')[0]"
+            ),
+            json!(label.trim_matches('"').trim_end_matches(':')),
+        );
+        counts.push((note, nodes));
+    }
+    assert_eq!(
+        counts,
+        [
+            (
+                "muddy-children.story after line 21: 63 worlds".to_string(),
+                json!(63)
+            ),
+            (
+                "muddy-children.story after line 26, round 1: 57 worlds".to_string(),
+                json!(57)
+            ),
+            (
+                "muddy-children.story after line 26, round 2: 42 worlds".to_string(),
+                json!(42)
+            ),
+            (
+                "muddy-children.story after line 26, round 3: 1 world".to_string(),
+                json!(1)
+            ),
+        ]
+    );
+    // The menu says which model is drawn.
+    assert_eq!(
+        browser.eval("document.getElementById('at').value"),
+        "step:6"
+    );
+    let after_round_2 = "[...document.querySelectorAll('#trace li[data-kind=step]')]
+        .find(li => li.firstChild.textContent.startsWith('line 26, round 2:')).click()";
+    browser.run("the model after round 2", after_round_2);
+
+    // A click on a character in the legend: its edges highlighted, the others dimmed.
+    let edges = "document.querySelectorAll('#graph line.edge').length";
+    let total = browser.eval(edges).as_u64().unwrap();
+    browser.eval("document.querySelector('#legend .who[data-who=\"child[0]\"]').click(); true");
+    let focused = browser
+        .eval("[...document.querySelectorAll('#graph line.edge.focus')].map(e => e.dataset.who)");
+    let focused = focused.as_array().unwrap();
+    assert!(!focused.is_empty());
+    assert!(focused.iter().all(|who| who == "child[0]"), "{focused:?}");
+    let dimmed = browser.eval("document.querySelectorAll('#graph line.edge.dim').length");
+    assert_eq!(dimmed.as_u64().unwrap() + focused.len() as u64, total);
+    assert_eq!(
+        browser.eval("document.querySelector('#legend .who.active').dataset.who"),
+        "child[0]"
+    );
+    browser.screenshot("playground-steps.png");
+    browser.eval("document.querySelector('#legend .who[data-who=\"child[0]\"]').click(); true");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#graph .focus, #graph .dim').length"),
+        0
+    );
+
+    // The drawing to download: an SVG file in a data URL.
+    let href = browser.eval("document.getElementById('download').href");
+    let href = href.as_str().unwrap();
+    assert!(
+        href.starts_with("data:image/svg+xml;charset=utf-8,"),
+        "{href}"
+    );
+    assert_eq!(
+        browser.eval("document.getElementById('download').download"),
+        "muddy-children-step-5.svg"
+    );
+    let file = browser.eval(
+        "decodeURIComponent(document.getElementById('download').href.split(',').slice(1).join(','))",
+    );
+    let file = file.as_str().unwrap();
+    assert!(file.contains("<svg"), "{file}");
+    assert!(file.contains("xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_eq!(file.matches("class=\"node").count(), 42);
+    assert_eq!(file.matches("class=\"node actual\"").count(), 1);
+    // A document of its own, its style inside.
+    assert!(file.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"));
+    assert!(file.ends_with("</svg>"), "{file}");
+    assert!(file.contains("<style>"), "{file}");
+
+    // The Russian cards' long labels fit their circles.
+    browser.pick("The Russian Cards");
+    let spill = browser.eval(
+        "[...document.querySelectorAll('#graph g.node')].filter(g => {
+           const r = +g.querySelector('circle:not(.ring)').getAttribute('r');
+           const b = g.querySelector('text').getBBox();
+           return Math.hypot(Math.max(-b.x, b.x + b.width), Math.max(-b.y, b.y + b.height)) > r;
+         }).length",
+    );
+    let nodes = browser.eval("document.querySelectorAll('#graph g.node').length");
+    assert!(nodes.as_u64().unwrap() > 0);
+    assert_eq!(spill, 0, "labels outside their circles");
+
+    // Long lines wrap in the editor, their numbers and marks beside them.
+    browser.eval("document.body.dataset.state = 'waiting'; true");
+    browser.eval(
+        "{ const s = document.getElementById('source'); \
+           s.value = '# ' + 'a long comment '.repeat(30) + '\\ncharacters A\\nbool p\\nA learns q\\n'; \
+           s.dispatchEvent(new Event('input')); } true",
+    );
+    browser.wait(
+        "the error of the wrapped story",
+        "document.body?.dataset.state === 'done' && \
+         document.querySelectorAll('#highlight .err-line').length > 0",
+    );
+    let layout = browser.eval(
+        "(() => {
+           const s = document.getElementById('source');
+           const rows = document.getElementById('highlight').children;
+           const numbers = document.getElementById('gutter').children;
+           const line = parseFloat(getComputedStyle(s).lineHeight);
+           return {
+             overflows: s.scrollWidth > s.clientWidth,
+             wrapped: rows[0].offsetHeight > 1.5 * line,
+             aligned: [...rows].map((r, i) => numbers[i].getBoundingClientRect().top - r.getBoundingClientRect().top)
+               .every((d) => Math.abs(d) < 0.5),
+             error: document.querySelector('#highlight .err-line').dataset.line,
+             at: document.querySelector('#highlight .err-at').textContent,
+           };
+         })()",
+    );
+    assert_eq!(
+        layout,
+        json!({"overflows": false, "wrapped": true, "aligned": true, "error": "4", "at": "q"})
+    );
+    browser.screenshot("playground-wrapped.png");
     assert_eq!(browser.errors, Vec::<String>::new());
 }

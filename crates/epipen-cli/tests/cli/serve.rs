@@ -402,6 +402,145 @@ fn the_model_at_a_checkpoint_is_a_graph() {
 }
 
 #[test]
+fn the_model_marks_the_actual_world() {
+    let server = Server::start(&[]);
+    let request = json!({
+        "source": super::read_story("muddy-children.story"),
+        "name": "muddy-children.story",
+    });
+    let end = server.client().post_json("/api/graph", &request).json();
+    assert_eq!(end["exit_code"], 0, "{end}");
+    assert_eq!(end["actual"], 0);
+    // After round 2, the actual world is one of 42: children 0, 1 and 2 muddy, the
+    // others clean.
+    let mut before = request.clone();
+    before["step"] = 5.into();
+    let before = server.client().post_json("/api/graph", &before).json();
+    assert_eq!(before["exit_code"], 0, "{before}");
+    assert_eq!(before["worlds"].as_array().unwrap().len(), 42);
+    let actual = before["actual"].as_u64().expect("an actual world") as usize;
+    let muddy: Vec<&Value> = (0..6)
+        .map(|i| &before["worlds"][actual][format!("muddy[{i}]")])
+        .collect();
+    assert_eq!(
+        muddy,
+        [true, true, true, false, false, false]
+            .map(Value::from)
+            .iter()
+            .collect::<Vec<_>>()
+    );
+    // Sally and Anne: from the `actual` statement on (line 15), each step's model has
+    // its actual world, before Anne's move (whose case is not in the worlds yet) and
+    // after it.
+    let sally = json!({
+        "source": super::read_story("sally-anne.story"),
+        "name": "sally-anne.story",
+    });
+    let run = server.run(&sally);
+    let lines: Vec<u64> = (run["trace"].as_array().unwrap().iter())
+        .filter(|item| item["kind"] == "step")
+        .map(|item| item["line"].as_u64().unwrap_or(0))
+        .collect();
+    assert!(lines.contains(&20), "the event is a step: {lines:?}");
+    for (k, line) in lines.iter().enumerate() {
+        let mut asked = sally.clone();
+        asked["step"] = k.into();
+        let model = server.client().post_json("/api/graph", &asked).json();
+        assert_eq!(model["exit_code"], 0, "{model}");
+        assert_eq!(
+            model["actual"].is_u64(),
+            *line >= 15,
+            "step {k}, line {line}: {model}"
+        );
+    }
+    // A story without an actual world has none to mark.
+    let cheryl = server.client().post_json("/api/graph", &cheryl()).json();
+    assert_eq!(cheryl["actual"], Value::Null);
+}
+
+#[test]
+fn the_model_after_each_step_shrinks_round_by_round() {
+    let server = Server::start(&[]);
+    let request = json!({
+        "source": super::read_story("muddy-children.story"),
+        "name": "muddy-children.story",
+    });
+    let run = server.run(&request);
+    let steps: Vec<&Value> = (run["trace"].as_array().unwrap().iter())
+        .filter(|item| item["kind"] == "step")
+        .collect();
+    let graph = |step: usize| {
+        let mut asked = request.clone();
+        asked["step"] = step.into();
+        server.client().post_json("/api/graph", &asked).json()
+    };
+    let mut titles = Vec::new();
+    for (k, step) in steps.iter().enumerate() {
+        let model = graph(k);
+        assert_eq!(model["exit_code"], 0, "{model}");
+        // The model after a step has the worlds the trace counts there.
+        assert_eq!(
+            model["worlds"].as_array().unwrap().len(),
+            step["worlds"],
+            "{k}"
+        );
+        titles.push(model["title"].as_str().unwrap().to_string());
+    }
+    // The cube of 64 worlds, the announcement, then the rounds: 57, 42, 1.
+    assert_eq!(
+        titles,
+        [
+            "muddy-children.story at the start: 64 worlds",
+            "muddy-children.story after line 11: 64 worlds",
+            "muddy-children.story after line 16: 64 worlds",
+            "muddy-children.story after line 21: 63 worlds",
+            "muddy-children.story after line 26, round 1: 57 worlds",
+            "muddy-children.story after line 26, round 2: 42 worlds",
+            "muddy-children.story after line 26, round 3: 1 world",
+            "muddy-children.story after line 26, round 4: 1 world",
+            "muddy-children.story after line 35: 1 world",
+        ]
+    );
+    // At the start nobody has learned anything: every two worlds are alike to all;
+    // once the children see each other, each tells apart all but its own muddiness.
+    let start = graph(0);
+    assert_eq!(start["edges"].as_array().unwrap().len(), 64 * 63 / 2);
+    assert_eq!(start["actual"], Value::Null, "not declared yet");
+    let seen = graph(2);
+    assert_eq!(seen["edges"].as_array().unwrap().len(), 6 * 32);
+    assert!(seen["actual"].is_u64());
+    // No such step; a step and a checkpoint at once.
+    let past = graph(steps.len());
+    assert_eq!(past["exit_code"], 2);
+    assert_eq!(
+        past["error"]["message"],
+        format!(
+            "error: the trace of muddy-children.story has no step {}\n",
+            steps.len()
+        )
+    );
+    let mut both = request.clone();
+    both["step"] = 1.into();
+    both["at"] = "round_start".into();
+    let refused = server.client().post_json("/api/graph", &both);
+    assert_eq!(refused.status, 400);
+    assert_eq!(
+        refused.json()["error"],
+        "`at` and `step` name two models: give one of them"
+    );
+    // Too many worlds after a step: the error of a checkpoint with too many.
+    let sum = json!({
+        "source": super::read_story("sum-and-product.story"),
+        "name": "sum-and-product.story",
+        "step": 1,
+    });
+    let sum = server.client().post_json("/api/graph", &sum).json();
+    assert_eq!(sum["exit_code"], 2);
+    let message = sum["error"]["message"].as_str().unwrap();
+    assert!(message.contains("; a graph shows at most 500"), "{message}");
+}
+
+#[test]
 fn errors_are_the_clis_with_their_places() {
     let server = Server::start(&[]);
     let source = "characters A\nint x\nannounce y > 3\nA learns w\n";

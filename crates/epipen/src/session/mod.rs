@@ -5,7 +5,7 @@
 //! line, the web playground and the Python package all run stories through
 //! [`Session`].
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -13,7 +13,7 @@ use crate::engine::{Engine, EngineError, Failure as EngineFailure, Options, Repo
 use crate::explore::graph::GRAPH_CAP;
 use crate::explore::trace::{Fates, TraceStep, Tracer, asked_beliefs};
 use crate::failure::{About, Failure, FailureKind, compile_failure, set_failure};
-use crate::ir::{CheckpointId, Program, Stmt, StmtKind};
+use crate::ir::{CheckpointId, ConstId, Program, Stmt, StmtKind};
 use crate::syntax::diagnostic::line_col;
 use crate::syntax::{Diagnostic, Located, Span};
 use crate::views::{self, VerdictKind};
@@ -72,6 +72,11 @@ pub type AfterStep<'a> = dyn FnMut(&mut Engine, Option<&Stmt>) -> Result<(), Fai
 /// after each round of a top-level `repeat` (with its number).
 type AfterRound<'a> =
     dyn FnMut(&mut Engine, Option<&Stmt>, Option<u64>) -> Result<(), Failure> + 'a;
+
+/// Called with the engine after each statement of a traced run (each round of a
+/// top-level `repeat`), the number of the step it belongs to, and that step so far; true
+/// stops the run.
+type AtStep<'a> = dyn FnMut(&mut Engine, usize, &TraceStep) -> Result<bool, Failure> + 'a;
 
 /// What a traced run reports, in order: the worlds after a statement (or at the start),
 /// or an event of the run.
@@ -293,12 +298,30 @@ impl Session {
         &self,
         options: &Options,
         watch: &mut dyn Watch,
-        mut tracer: Tracer,
+        tracer: Tracer,
         emit: &mut dyn FnMut(Traced),
     ) -> Result<(Engine, Option<Fates>), Failure> {
+        let traced = self.traced(options, watch, tracer, emit, &mut |_, _, _| Ok(false))?;
+        Ok(traced.expect("a trace that is never stopped runs to the end"))
+    }
+
+    /// [`Session::trace_run`], calling `at` with the engine after each statement (each
+    /// round) with the number of the step it belongs to (from 0, the start: the index of
+    /// the [`Traced::Step`]s emitted) and that step so far (folded steps come one
+    /// statement at a time). When `at` answers true, the run stops there: None.
+    fn traced(
+        &self,
+        options: &Options,
+        watch: &mut dyn Watch,
+        mut tracer: Tracer,
+        emit: &mut dyn FnMut(Traced),
+        at: &mut AtStep<'_>,
+    ) -> Result<Option<(Engine, Option<Fates>)>, Failure> {
         // The step not reported yet: the next may fold into it. It is reported before
         // anything the next statement prints.
         let pending: RefCell<Option<TraceStep>> = RefCell::new(None);
+        // How many steps have begun, and whether `at` stopped the run.
+        let (begun, stopped) = (Cell::new(0usize), Cell::new(false));
         let emit = RefCell::new(emit);
         let flush = || {
             if let Some(step) = pending.borrow_mut().take() {
@@ -330,15 +353,92 @@ impl Session {
                 } else {
                     flush();
                     *pending.borrow_mut() = Some(step);
+                    begun.set(begun.get() + 1);
+                }
+                let now = pending.borrow();
+                let now = now.as_ref().expect("a step is pending");
+                if at(engine, begun.get() - 1, now)? {
+                    stopped.set(true);
+                    // Not a failure: unwinds the run, and is dropped below.
+                    return Err(Failure::story(Located::nowhere(&self.path, "stopped")));
                 }
                 Ok(())
             },
             true,
         );
+        if stopped.get() {
+            return Ok(None);
+        }
         // The last step is shown even when the next statement failed.
         flush();
         let engine = run?;
-        Ok((engine, tracer.fates().cloned()))
+        Ok(Some((engine, tracer.fates().cloned())))
+    }
+
+    /// The epistemic model after step `step` of the trace `tracer` makes (numbered as
+    /// [`Session::traced`] numbers them: the start is 0; a round of a top-level
+    /// `repeat` is a step), with its title (`muddy-children.story after line 26, round
+    /// 2: 32 worlds`) and the index of the actual world among its worlds; or the error
+    /// that says why it cannot be drawn (more than [`GRAPH_CAP`] worlds, no such step).
+    pub fn model_after(
+        &self,
+        options: &Options,
+        tracer: Tracer,
+        step: usize,
+    ) -> Result<(Model, String, Option<usize>), Failure> {
+        // The model after the last statement of the step so far, or its span, where
+        // and how many worlds when there are too many.
+        type Seen = Result<(Model, Option<usize>), (Span, WorldCount)>;
+        let mut seen: Option<(Seen, String)> = None;
+        self.traced(
+            options,
+            &mut Unwatched,
+            tracer,
+            &mut |_| {},
+            &mut |engine, k, now| {
+                if k > step {
+                    return Ok(true);
+                }
+                if k == step {
+                    let span = now.last.unwrap_or_else(|| self.end());
+                    let at = |error| self.failure(&EngineError { span, error });
+                    let model = match engine.model(None, GRAPH_CAP).map_err(at)? {
+                        Some(model) => Ok((self.actual_in(engine, &model), model)),
+                        None => Err((span, engine.count_worlds(None, GRAPH_CAP).map_err(at)?)),
+                    };
+                    seen = Some((model.map(|(a, m)| (m, a)), self.step_place(now)));
+                }
+                Ok(false)
+            },
+        )?;
+        let Some((seen, place)) = seen else {
+            return Err(Failure::story(Located::nowhere(
+                &self.path,
+                format!("the trace of {} has no step {step}", self.path),
+            )));
+        };
+        match seen {
+            Ok((model, actual)) => {
+                let title = self.model_title(&place, &model);
+                Ok((model, title, actual))
+            }
+            Err((span, count)) => Err(self.too_many(span, &place, count)),
+        }
+    }
+
+    /// Where a step of a trace is, as a model's title says it: `at the start`, `after
+    /// line 8`, `after line 26, round 3`, `after lines 12-14`.
+    fn step_place(&self, step: &TraceStep) -> String {
+        let Some(span) = step.span else {
+            return "at the start".to_string();
+        };
+        let (first, last) = (self.line(span), step.last.map_or(0, |l| self.line(l)));
+        let round = step.round.map_or(String::new(), |r| format!(", round {r}"));
+        if last > first {
+            format!("after lines {first}-{last}")
+        } else {
+            format!("after line {first}{round}")
+        }
     }
 
     /// A failure outside any statement's run, at `span` (None: the story's end).
@@ -404,21 +504,46 @@ impl Session {
         let at = |error: EngineFailure| self.failure(&EngineError { span, error });
         let Some(model) = engine.model(checkpoint, GRAPH_CAP).map_err(at)? else {
             let count = engine.count_worlds(checkpoint, GRAPH_CAP).map_err(at)?;
-            let d = Diagnostic::error(
-                span,
-                format!("the model {place} has {count}; a graph shows at most {GRAPH_CAP}"),
-            )
-            .with_hint("graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)");
-            return Err(Failure::story(d.locate(&self.path, &self.source)));
+            return Err(self.too_many(span, &place, count));
         };
+        let title = self.model_title(&place, &model);
+        Ok((model, title))
+    }
+
+    /// Why the model `place` (with `count` worlds) cannot be drawn.
+    fn too_many(&self, span: Span, place: &str, count: WorldCount) -> Failure {
+        let d = Diagnostic::error(
+            span,
+            format!("the model {place} has {count}; a graph shows at most {GRAPH_CAP}"),
+        )
+        .with_hint("graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)");
+        Failure::story(d.locate(&self.path, &self.source))
+    }
+
+    /// A model's title: `cheryl.story at checkpoint whispered: 10 worlds`.
+    fn model_title(&self, place: &str, model: &Model) -> String {
         let file = std::path::Path::new(&self.path)
             .file_name()
             .map_or(self.path.clone(), |f| f.to_string_lossy().into_owned());
-        let title = format!(
+        format!(
             "{file} {place}: {}",
             WorldCount::Exactly(model.worlds.len() as u64)
-        );
-        Ok((model, title))
+        )
+    }
+
+    /// The index of the actual world among the worlds of `model` (a model of
+    /// `engine`'s, now or at a checkpoint), once an `actual` statement has declared it:
+    /// the world whose values at the start are the actual world's, and whose events
+    /// that have happened had the cases that happened in the actual world.
+    pub fn actual_in(&self, engine: &Engine, model: &Model) -> Option<usize> {
+        let actual = engine.actual_world()?;
+        let identities = model.before.as_ref().unwrap_or(&model.worlds);
+        let program = &self.program;
+        identities.iter().position(|w| {
+            w.0.len() == actual.0.len()
+                && (w.0.iter().zip(&actual.0).enumerate())
+                    .all(|(c, (v, a))| v == a || !program.shows(ConstId(c), *v))
+        })
     }
 
     /// An engine's failure, located in the story.

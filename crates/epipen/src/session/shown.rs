@@ -288,8 +288,9 @@ impl Session {
         format!("{label}: {text}")
     }
 
-    /// The model with its title as front ends show it.
-    pub fn model_view(&self, model: &Model, title: String) -> views::Model {
+    /// The model with its title as front ends show it; `actual`: the index of the
+    /// actual world among its worlds (see [`Session::actual_in`]).
+    pub fn model_view(&self, model: &Model, title: String, actual: Option<usize>) -> views::Model {
         let program = &self.program;
         let names = |who: &[CharId]| -> Vec<String> {
             (who.iter())
@@ -300,6 +301,7 @@ impl Session {
             title,
             characters: program.characters.iter().map(|c| c.name.clone()).collect(),
             worlds: self.worlds_of(&model.worlds),
+            actual,
             edges: (edges(model).iter())
                 .map(|e| views::ModelEdge {
                     a: e.a,

@@ -132,6 +132,8 @@ pub struct Model {
     pub title: String,
     pub characters: Vec<String>,
     pub worlds: Vec<World>,
+    /// The actual world (an index into `worlds`), when the story has declared one.
+    pub actual: Option<usize>,
     pub edges: Vec<ModelEdge>,
     /// Belief: for each world, those each character finds most plausible among those it
     /// cannot tell from it.

@@ -23,7 +23,9 @@ const state = {
   checkpoints: [],
   errorLines: new Map(), // line -> column of the last run's errors
   markLine: 0,          // a line the trace points at
-  pickedAt: false,      // whether the visitor chose the graph's checkpoint
+  pickedAt: false,      // whether the visitor chose the graph's checkpoint (or step)
+  steps: [],            // the labels of the last run's trace steps, in order
+  focus: null,          // the character whose edges the graph highlights
   run: 0,               // the number of the latest run started
   controller: null,
   timer: 0,
@@ -61,6 +63,9 @@ function highlightLine(line, column) {
   return html;
 }
 
+// The highlighted copy holds one block per line: long lines wrap in it as they do in
+// the textarea (same font, width and wrapping), and each line number takes the height of
+// its line.
 function renderEditor() {
   const lines = $("source").value.split("\n");
   $("highlight").innerHTML = lines.map((line, i) => {
@@ -68,12 +73,29 @@ function renderEditor() {
     const column = state.errorLines.get(n);
     const cls = column !== undefined ? "err-line" : n === state.markLine ? "hl-line" : "";
     const html = highlightLine(line, column) || " ";
-    return cls ? `<span class="${cls}" data-line="${n}">${html}</span>` : html;
-  }).join("\n") + "\n";
-  $("gutter").textContent = lines.map((_, i) => i + 1).join("\n") + "\n";
-  // As tall as the story, within the window.
-  $("editor").style.height = `min(78vh, max(14em, calc(${lines.length + 1} * var(--line) + 1.2em)))`;
+    return `<div class="${cls ? "ln " + cls : "ln"}" data-line="${n}">${html}</div>`;
+  }).join("");
+  alignGutter();
   syncScroll();
+}
+
+// One number per line of the story, as tall as the line is once wrapped.
+function alignGutter() {
+  const rows = $("highlight").children;
+  const gutter = $("gutter");
+  gutter.textContent = "";
+  for (let i = 0; i < rows.length; i++) {
+    const div = document.createElement("div");
+    div.textContent = String(i + 1);
+    div.style.height = `${rows[i].offsetHeight}px`;
+    gutter.append(div);
+  }
+  // Room for the textarea's last line when scrolled to the end.
+  gutter.append(document.createElement("br"));
+  // As tall as the story once wrapped, within the window.
+  let height = 0;
+  for (const row of rows) height += row.offsetHeight;
+  $("editor").style.height = `min(78vh, max(14em, calc(${height}px + var(--line) + 1.2em)))`;
 }
 
 function syncScroll() {
@@ -92,8 +114,9 @@ function goTo(line, column) {
   offset += Math.max(0, (column || 1) - 1);
   source.focus();
   source.setSelectionRange(offset, offset);
+  const row = $("highlight").children[line - 1];
   const lineHeight = parseFloat(getComputedStyle(source).lineHeight) || 18;
-  source.scrollTop = Math.max(0, (line - 5) * lineHeight);
+  source.scrollTop = Math.max(0, (row ? row.offsetTop : 0) - 4 * lineHeight);
   syncScroll();
 }
 
@@ -205,6 +228,8 @@ function pickStory(file) {
   $("source").scrollTop = 0;
   state.errorLines = new Map();
   state.markLine = 0;
+  // Another story: its first checkpoint's model again, whichever step was picked.
+  state.pickedAt = false;
   renderConsts();
   renderEditor();
   scheduleRun(0);
@@ -300,7 +325,7 @@ function showRun(answer, ms) {
   showTrace(answer.trace || []);
   showHints(answer.hints || []);
   showFates(answer.fates);
-  showCheckpoints(answer.checkpoints);
+  showCheckpoints(answer.checkpoints, answer.trace || []);
 }
 
 // A world's values: `month = 7, day = 16`.
@@ -373,13 +398,21 @@ function showTrace(trace) {
   const list = $("trace");
   list.textContent = "";
   const counts = [];
+  let steps = 0;
   for (const item of trace) {
     const li = document.createElement("li");
     li.dataset.kind = item.kind;
-    if (item.line) {
-      li.dataset.line = item.line;
-      li.addEventListener("click", () => { state.markLine = item.line; renderEditor(); goTo(item.line, 1); });
+    // A step's number among the trace's steps: the model after it is `/api/graph`'s
+    // `step`.
+    const step = item.kind === "step" ? steps++ : undefined;
+    if (step !== undefined) {
+      li.dataset.step = step;
+      li.title = "click: the model after this step";
     }
+    li.addEventListener("click", () => {
+      if (item.line) { state.markLine = item.line; renderEditor(); goTo(item.line, 1); }
+      if (step !== undefined) pickModel(`step:${step}`);
+    });
     if (item.kind === "step") {
       if (item.changed === true) counts.push(countText(item.worlds));
       const title = item.label;
@@ -469,19 +502,56 @@ function showFates(fates) {
   box.append(t);
 }
 
-function showCheckpoints(checkpoints) {
+// The graph's menu: the model at each checkpoint, at the end, and after each step of
+// the trace (`step:K`).
+function showCheckpoints(checkpoints, trace) {
   if (!checkpoints) return;
   const select = $("at");
   const before = select.value;
-  const same = JSON.stringify(checkpoints) === JSON.stringify(state.checkpoints);
+  const steps = trace.filter((item) => item.kind === "step").map((item) => item.label);
+  const same = JSON.stringify(checkpoints) === JSON.stringify(state.checkpoints) &&
+    JSON.stringify(steps) === JSON.stringify(state.steps);
   state.checkpoints = checkpoints;
+  state.steps = steps;
   if (same && select.options.length) return;
-  state.pickedAt = false;
   select.textContent = "";
   for (const c of checkpoints) select.append(new Option(`at checkpoint ${c}`, c));
   select.append(new Option("at the end", ""));
-  // The first checkpoint by default: usually the model the characters reason about.
-  select.value = checkpoints.includes(before) ? before : checkpoints[0] ?? "";
+  const group = document.createElement("optgroup");
+  group.label = "after a step of the trace";
+  steps.forEach((label, k) => group.append(new Option(`after ${label}`, `step:${k}`)));
+  if (steps.length) select.append(group);
+  const kept = [...select.options].some((o) => o.value === before);
+  if (state.pickedAt && kept) {
+    select.value = before;
+  } else {
+    // The first checkpoint by default: usually the model the characters reason about.
+    state.pickedAt = false;
+    select.value = checkpoints.includes(before) ? before : checkpoints[0] ?? "";
+  }
+}
+
+// Draws the model the visitor picked: `NAME` (a checkpoint), `` (the end) or `step:K`.
+function pickModel(value) {
+  const select = $("at");
+  if (![...select.options].some((o) => o.value === value)) return;
+  select.value = value;
+  state.pickedAt = true;
+  const number = ++state.run;
+  if (state.controller) state.controller.abort();
+  state.controller = new AbortController();
+  document.body.dataset.state = "running";
+  drawGraph(settings(), number).then(() => {
+    if (number === state.run) document.body.dataset.state = "done";
+  });
+}
+
+// Marks the trace's step whose model is drawn.
+function markDrawnStep() {
+  const at = $("at").value;
+  for (const li of document.querySelectorAll("#trace li[data-step]")) {
+    li.classList.toggle("drawn", at === `step:${li.dataset.step}`);
+  }
 }
 
 // ---- the epistemic model ----
@@ -489,10 +559,14 @@ function showCheckpoints(checkpoints) {
 async function drawGraph(request, number) {
   const note = $("graph-note");
   const at = $("at").value;
+  // After a step: numbered in the trace `/api/run` made with the same settings (the
+  // limit included).
+  const step = at.startsWith("step:") ? Number(at.slice(5)) : undefined;
+  const asked = step !== undefined ? { ...request, step }
+    : { ...request, limit: undefined, at: at || undefined };
   let answer;
   try {
-    answer = await post("/api/graph", { ...request, limit: undefined, at: at || undefined },
-      state.controller.signal);
+    answer = await post("/api/graph", asked, state.controller.signal);
   } catch (e) {
     if (e.name !== "AbortError") note.textContent = "the server did not answer: " + e.message;
     return;
@@ -500,6 +574,8 @@ async function drawGraph(request, number) {
   if (number !== state.run) return;
   $("graph").textContent = "";
   $("legend").textContent = "";
+  $("download").hidden = true;
+  markDrawnStep();
   const why = answer.error && answer.error.message.split("\n")[0].replace(/^.*?error: /, "");
   if (answer.error && at && !state.pickedAt && answer.exit_code === 2) {
     // The first checkpoint, picked for the visitor, has too many worlds: the end then.
@@ -515,14 +591,29 @@ async function drawGraph(request, number) {
     return;
   }
   note.textContent = answer.title;
-  $("graph").append(drawModel(answer));
+  const drawing = drawModel(answer);
+  $("graph").append(drawing);
+  if (!answer.characters.includes(state.focus)) state.focus = null;
   const legend = $("legend");
   answer.characters.forEach((name, i) => {
     const span = document.createElement("span");
+    span.className = "who";
+    span.dataset.who = name;
+    span.tabIndex = 0;
+    span.setAttribute("role", "button");
+    span.title = `click: highlight what ${name} cannot tell apart (again: all)`;
     const swatch = document.createElement("span");
     swatch.className = "swatch";
     swatch.style.background = COLOURS[i % COLOURS.length];
     span.append(swatch, `${name} cannot tell these apart`);
+    const toggle = () => {
+      state.focus = state.focus === name ? null : name;
+      showFocus();
+    };
+    span.addEventListener("click", toggle);
+    span.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); }
+    });
     legend.append(span);
   });
   if (answer.edges.some((e) => e.who.length > 1)) {
@@ -533,17 +624,84 @@ async function drawGraph(request, number) {
     span.append(swatch, "several characters");
     legend.append(span);
   }
+  if (answer.actual !== null && answer.actual !== undefined) {
+    const span = document.createElement("span");
+    span.className = "actual";
+    const ring = document.createElement("span");
+    ring.className = "ring";
+    span.append(ring, "the actual world");
+    legend.append(span);
+  }
+  showFocus();
+  offerDownload(drawing, answer.title);
 }
 
-// Node positions: a circle for few worlds, else a force layout started from the circle.
-function layout(n, edges) {
+// Highlights the edges and belief arrows of the character picked in the legend (those
+// of several characters among them), dimming the others; none picked: all alike.
+function showFocus() {
+  const who = state.focus;
+  const root = $("graph").querySelector("svg");
+  for (const span of $("legend").querySelectorAll(".who")) {
+    span.classList.toggle("active", span.dataset.who === who);
+    span.setAttribute("aria-pressed", String(span.dataset.who === who));
+  }
+  if (!root) return;
+  root.classList.toggle("focusing", who !== null);
+  for (const el of root.querySelectorAll("[data-who]")) {
+    const mine = who !== null && el.dataset.who.split(", ").includes(who);
+    el.classList.toggle("focus", mine);
+    el.classList.toggle("dim", who !== null && !mine);
+  }
+  const download = $("download");
+  if (!download.hidden) offerDownload(root, $("graph-note").textContent);
+}
+
+// The drawing as a standalone SVG file, its style inside: a data URL (no network).
+function offerDownload(root, title) {
+  const copy = root.cloneNode(true);
+  copy.setAttribute("xmlns", SVG);
+  const box = (root.getAttribute("viewBox") || "0 0 480 200").split(" ").map(Number);
+  copy.setAttribute("width", String(Math.round(box[2])));
+  copy.setAttribute("height", String(Math.round(box[3])));
+  const style = document.createElementNS(SVG, "style");
+  style.textContent = MODEL_STYLE;
+  copy.insertBefore(style, copy.firstChild);
+  const heading = document.createElementNS(SVG, "title");
+  heading.textContent = title;
+  copy.insertBefore(heading, copy.firstChild);
+  const text = '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy);
+  const link = $("download");
+  link.href = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
+  const stem = state.name.replace(/\.story$/, "") || "story";
+  const at = $("at").value;
+  const place = at.startsWith("step:") ? `step-${at.slice(5)}` : at || "end";
+  link.download = `${stem}-${place}.svg`;
+  link.hidden = false;
+}
+
+// The drawing's style in a downloaded file (the page's is in style.css).
+const MODEL_STYLE = `
+.edge { stroke-width: 1.6; }
+.edge-label { font: 10px sans-serif; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.node circle { fill: #fff; stroke: #1f2328; stroke-width: 1.2; }
+.node.actual circle.ring { fill: none; stroke: #1f2328; stroke-width: 2.5; }
+.node text { font-family: monospace; text-anchor: middle; dominant-baseline: central; }
+.axis { font: 10px sans-serif; }
+.dim { opacity: 0.1; }
+.edge.focus { stroke-width: 3; }
+.belief.focus { stroke-width: 2; }
+`;
+
+// Node positions: a circle for few worlds, else a force layout started from the circle;
+// `ideal` apart (wider circles further apart).
+function layout(n, edges, ideal) {
   const points = [];
+  const start = Math.max(100 * Math.sqrt(n), (ideal * n) / (2 * Math.PI));
   for (let i = 0; i < n; i++) {
     const angle = (2 * Math.PI * i) / Math.max(n, 1) - Math.PI / 2;
-    points.push({ x: Math.cos(angle) * 100 * Math.sqrt(n), y: Math.sin(angle) * 100 * Math.sqrt(n) });
+    points.push({ x: Math.cos(angle) * start, y: Math.sin(angle) * start });
   }
   if (n <= 3) return points;
-  const ideal = 90;
   for (let step = 0; step < 300; step++) {
     const heat = 20 * (1 - step / 300) + 1;
     const force = points.map(() => ({ x: 0, y: 0 }));
@@ -584,9 +742,39 @@ function svg(tag, attributes, parent) {
   return el;
 }
 
+// A world's label in its circle: the font size (px) and the lines that fit a circle of
+// `radius`, its parts (values) wrapped at their separator into as many lines as let the
+// font be largest (at most the page's 10.5 px).
+const LABEL_PX = 10.5, CHAR_EM = 0.6, LINE_EM = 1.15;
+function fitLabel(parts, sep, radius) {
+  const room = radius - 3;
+  let best = null;
+  const total = parts.join(sep).length;
+  for (let n = 1; n <= Math.min(parts.length, 8); n++) {
+    // Greedy lines of about total / n characters.
+    const target = Math.ceil(total / n);
+    const lines = [];
+    let line = [];
+    for (const part of parts) {
+      if (line.length && (line.join(sep) + sep + part).length > target && lines.length < n - 1) {
+        lines.push(line);
+        line = [];
+      }
+      line.push(part);
+    }
+    lines.push(line);
+    const texts = lines.map((l, k) => l.join(sep) + (k < lines.length - 1 ? sep.trimEnd() : ""));
+    const wide = Math.max(...texts.map((t) => t.length)) * CHAR_EM / 2;
+    const high = texts.length * LINE_EM / 2;
+    // The text's box within the circle: its corner on the circle at most.
+    const size = Math.min(LABEL_PX, room / Math.hypot(wide, high));
+    if (!best || size > best.size + 0.01) best = { size, lines: texts };
+  }
+  return best;
+}
+
 function drawModel(model) {
   const n = model.worlds.length;
-  const points = layout(n, model.edges);
   const keys = n ? Object.keys(model.worlds[0]) : [];
   // Booleans as 1 and 0, side by side: `110` for three of them.
   const bools = n > 0 && keys.every((k) => typeof model.worlds[0][k] === "boolean");
@@ -594,6 +782,7 @@ function drawModel(model) {
     ? keys.map((k) => (w[k] ? "1" : "0")).join("")
     : keys.map((k) => String(w[k])).join(", "));
   const radius = Math.max(16, Math.min(48, 6 + 3.3 * Math.max(1, ...labels.map((l) => l.length))));
+  const points = layout(n, model.edges, Math.max(90, 2.8 * radius));
   const pad = radius + 10;
   const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
   // At least 480 × 200 units, so that a few worlds are not drawn huge.
@@ -602,10 +791,12 @@ function drawModel(model) {
   const midX = (Math.max(0, ...xs) + Math.min(0, ...xs)) / 2;
   const midY = (Math.max(0, ...ys) + Math.min(0, ...ys)) / 2;
   const minX = midX - spanX / 2, maxX = midX + spanX / 2;
-  const minY = midY - spanY / 2, maxY = midY + spanY / 2;
+  // Room above for the line that says what the labels are.
+  const minY = midY - spanY / 2 - 16, maxY = midY + spanY / 2;
   const root = svg("svg", {
     viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`,
     role: "img",
+    class: "model",
     "aria-label": `the epistemic model: ${n} worlds, ${model.edges.length} edges` +
       ((model.beliefs || []).length ? `, ${model.beliefs.length} belief arrows` : ""),
   });
@@ -620,7 +811,7 @@ function drawModel(model) {
     svg("title", {}, line).textContent = `${e.who.join(", ")}: ${worldText(model.worlds[e.a])} ~ ${worldText(model.worlds[e.b])}`;
     if (showLabels) {
       const text = svg("text", { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, fill: colour,
-        class: "edge-label", "text-anchor": "middle" }, labelLayer);
+        class: "edge-label", "text-anchor": "middle", "data-who": e.who.join(", ") }, labelLayer);
       text.textContent = e.who.join(", ");
     }
   }
@@ -646,10 +837,20 @@ function drawModel(model) {
       `${a.who.join(", ")}: in ${worldText(model.worlds[a.from])}, believes ${worldText(model.worlds[a.to])} most plausible`;
   }
   model.worlds.forEach((w, i) => {
-    const g = svg("g", { class: "node", transform: `translate(${points[i].x} ${points[i].y})` }, nodeLayer);
+    const actual = i === model.actual;
+    const g = svg("g", { class: actual ? "node actual" : "node",
+      transform: `translate(${points[i].x} ${points[i].y})` }, nodeLayer);
+    // The actual world: a second, thicker ring around its circle.
+    if (actual) svg("circle", { r: radius + 4, class: "ring" }, g);
     svg("circle", { r: radius }, g);
-    svg("text", {}, g).textContent = labels[i];
-    svg("title", {}, g).textContent = worldText(w);
+    const parts = bools ? labels[i].split("") : keys.map((k) => String(w[k]));
+    const fit = fitLabel(parts, bools ? "" : ", ", radius);
+    const text = svg("text", { "font-size": fit.size.toFixed(2) }, g);
+    fit.lines.forEach((line, k) => {
+      const dy = (k - (fit.lines.length - 1) / 2) * LINE_EM;
+      svg("tspan", { x: 0, y: `${dy.toFixed(3)}em` }, text).textContent = line;
+    });
+    svg("title", {}, g).textContent = (actual ? "the actual world: " : "") + worldText(w);
   });
   if (keys.length) {
     svg("text", { x: minX + 8, y: minY + 16, class: "axis", fill: "#6b7280" }, root)
@@ -682,12 +883,9 @@ async function start() {
   $("share").addEventListener("click", shareLink);
   $("story").addEventListener("change", (e) => pickStory(e.target.value));
   for (const id of ["seed", "backend", "limit"]) $(id).addEventListener("change", () => scheduleRun(0));
-  $("at").addEventListener("change", () => {
-    state.pickedAt = true;
-    const number = ++state.run;
-    state.controller = new AbortController();
-    drawGraph(settings(), number);
-  });
+  $("at").addEventListener("change", () => pickModel($("at").value));
+  // Long lines wrap anew at another width.
+  window.addEventListener("resize", alignGutter);
   window.addEventListener("hashchange", () => { if (loadFromLink()) { renderEditor(); scheduleRun(0); } });
 
   fetch("/api/version").then((r) => r.json()).then((v) => {
