@@ -98,6 +98,8 @@ struct Browser {
     next: u64,
     /// Exceptions thrown and errors logged in the page.
     errors: Vec<String>,
+    /// The browser's own profile folder, removed when it ends.
+    profile: std::path::PathBuf,
 }
 
 impl Browser {
@@ -158,6 +160,7 @@ impl Browser {
             session: String::new(),
             next: 0,
             errors: Vec::new(),
+            profile,
         };
         let target = browser.call("Target.createTarget", json!({"url": "about:blank"}));
         let attached = browser.call(
@@ -287,6 +290,14 @@ impl Drop for Browser {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Nothing stays behind in target/tmp (Chromium's helper processes may still be
+        // writing into the profile for a moment after the browser ends).
+        for _ in 0..20 {
+            if std::fs::remove_dir_all(&self.profile).is_ok() || !self.profile.exists() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 }
 
