@@ -203,7 +203,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 names,
                 jobs.first(),
                 cli.seed,
-                samples.is_some(),
+                *samples,
                 deadline,
             ) {
                 return exit_code(Err(failure.into()));

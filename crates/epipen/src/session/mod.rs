@@ -407,9 +407,9 @@ impl Session {
             let d = Diagnostic::error(
                 span,
                 format!("the model {place} has {count}; a graph shows at most {GRAPH_CAP}"),
-            )
-            .with_hint("graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)");
-            return Err(Failure::story(d.locate(&self.path, &self.source)));
+            );
+            // The front end says how to ask for a smaller model.
+            return Err(Failure::story(d.locate(&self.path, &self.source)).about(About::TooBig));
         };
         let file = std::path::Path::new(&self.path)
             .file_name()
