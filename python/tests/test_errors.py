@@ -113,10 +113,24 @@ def test_a_model_too_big_to_draw_says_so_in_pythons_words(tmp_path):
 
 
 def test_the_backend_a_story_needs(tmp_path):
+    source = "characters A\nint x\nannounce x > 0\n"
     with pytest.raises(epipen.StoryError) as e:
-        epipen.run("characters A\nint x\nannounce x > 0\n", backend="bdd")
+        epipen.run(source, backend="bdd")
     assert e.value.line == 3
-    assert "auto" in str(e.value)
+    # The engine's hint names the backend as Python's argument, not the CLI's flag.
+    assert e.value.hint == '`backend="auto"` (the default) picks a backend that takes the story'
+    path = tmp_path / "x.story"
+    path.write_text(source)
+    with pytest.raises(epipen.StoryError) as e:
+        epipen.run_file(path, backend="bdd")
+    stderr = cli("--backend", "bdd", "worlds", path, check=2).stderr
+    assert "`--backend auto` (the default)" in stderr
+    assert e.value.text == stderr.replace("`--backend auto`", '`backend="auto"`')
+    # A story that pins the backend: name another with `backend=`.
+    with pytest.raises(epipen.StoryError) as e:
+        epipen.run("#! backend bdd\n" + source)
+    assert e.value.hint.endswith("write `#! backend auto` there, or name another with `backend=`")
+    assert "--" not in str(e.value)
 
 
 def test_errors_pickle():
