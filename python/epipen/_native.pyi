@@ -30,7 +30,7 @@ def sweep_check(
     first_sets: Sets,
     first_seed: int,
     seed: int,
-    samples: bool,
+    samples: Optional[int],
 ) -> None: ...
 def sweep_samples(
     name: str,

@@ -304,9 +304,10 @@ class Trace(list):
                 if len(s.worlds) > HTML_ROWS:
                     listed += f"<br><i>and {len(s.worlds) - HTML_ROWS} more</i>"
             line = "" if s.line is None else str(s.line)
+            # A world per line, never broken inside (`month = 7, day` / `= 14`).
             rows.append(
                 f"<tr><td>{line}</td><td><code>{html.escape(s.title)}</code></td>"
-                f"<td>{count}</td><td>{listed}</td></tr>"
+                f'<td>{count}</td><td class="epipen-worlds" style="white-space: nowrap">{listed}</td></tr>'
             )
         arrows = " → ".join("∞" if c == "infinite" else str(c) for c in self.counts)
         return (

@@ -56,7 +56,9 @@ class SweepGroup:
     """The samples of one combination of values: ``counts`` (how many samples left 0, 1,
     2, … worlds; ``">1000"``: more, or infinitely many), ``failed``, ``first_unique`` (the
     first sample that left exactly one world: a dict with ``seed``, ``world`` and
-    ``drew``, the items its ``sample(…)``s drew, by line), ``first_error`` ((seed,
+    ``drew``: for each ``sample(…)`` it drew with, ``(line, items)``, the items as
+    values, a tuple for a tuple (``(11, [(3, 25), (4, 17), …])``; ints, bools, enum
+    values by name; an item that names a constant is its text), ``first_error`` ((seed,
     message, exit code) of the first failed sample)."""
 
     def __init__(self, sets: dict, first_seed: int, samples: int):
@@ -67,6 +69,8 @@ class SweepGroup:
         self.failed = 0
         self.first_unique: Optional[dict] = None
         self.first_error: Optional[tuple] = None
+        # What the first unique sample drew as the story writes it (for str()).
+        self._drew_text: list = []
 
     @property
     def last_seed(self) -> int:
@@ -81,7 +85,9 @@ class SweepGroup:
         self.failed += chunk["failed"]
         if self.first_unique is None and chunk["first_unique"] is not None:
             u = chunk["first_unique"]
-            self.first_unique = {"seed": u["seed"], "world": World(zip(u["names"], u["world"])), "drew": list(u["drew"])}
+            drew = [(line, list(items)) for line, items in u["drew"]]
+            self.first_unique = {"seed": u["seed"], "world": World(zip(u["names"], u["world"])), "drew": drew}
+            self._drew_text = [tuple(d) for d in u["drew_text"]]
         if self.first_error is None and chunk["first_error"] is not None:
             self.first_error = tuple(chunk["first_error"])
 
@@ -105,7 +111,7 @@ class SweepGroup:
             out += "no sample leaves exactly one world\n"
         else:
             out += f"first sample with exactly one world: --seed {u['seed']}\n"
-            for line, items in u["drew"]:
+            for line, items in self._drew_text:
                 out += f"  line {line}: drew {items}\n"
             if u["world"] is not None:
                 out += f"  the world: {u['world']}\n"
@@ -441,7 +447,7 @@ def sweep(
             "sweep fewer values at a time"
         )
     combos = [list(zip(names, values)) for values in itertools.product(*(v for _, v in ranges))]
-    _native.sweep_check(name, source, names, combos[0], seed, seed, samples is not None)
+    _native.sweep_check(name, source, names, combos[0], seed, seed, samples)
     if cluster not in (None, "ray"):
         raise ValueError(f'cluster={cluster!r}: None (this machine) or "ray"')
     ray = _Ray() if cluster == "ray" else None

@@ -96,11 +96,41 @@ def test_a_timeout_is_a_solver_error_with_the_clis_text(fermat):
     assert isinstance(err, RuntimeError)
 
 
-def test_the_backend_a_story_needs(tmp_path):
+def test_a_model_too_big_to_draw_says_so_in_pythons_words(tmp_path):
+    path = tmp_path / "big.story"
+    path.write_text("characters A\nint x\nannounce x >= 0 and x < 600\n")
     with pytest.raises(epipen.StoryError) as e:
-        epipen.run("characters A\nint x\nannounce x > 0\n", backend="bdd")
+        epipen.run_file(path).model()
+    assert e.value.message == "the model at the end has 600 worlds; a graph shows at most 500"
+    hint = "draw a checkpoint where fewer worlds are left (model(at=NAME)), or use smaller parameters (sets=)"
+    assert e.value.hint == hint
+    # The command line's text, but for the hint, which names its flags.
+    stderr = cli("graph", path, check=2).stderr
+    assert e.value.text == stderr.replace(
+        "graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)", hint
+    )
+    assert "--" not in e.value.text
+
+
+def test_the_backend_a_story_needs(tmp_path):
+    source = "characters A\nint x\nannounce x > 0\n"
+    with pytest.raises(epipen.StoryError) as e:
+        epipen.run(source, backend="bdd")
     assert e.value.line == 3
-    assert "auto" in str(e.value)
+    # The engine's hint names the backend as Python's argument, not the CLI's flag.
+    assert e.value.hint == '`backend="auto"` (the default) picks a backend that takes the story'
+    path = tmp_path / "x.story"
+    path.write_text(source)
+    with pytest.raises(epipen.StoryError) as e:
+        epipen.run_file(path, backend="bdd")
+    stderr = cli("--backend", "bdd", "worlds", path, check=2).stderr
+    assert "`--backend auto` (the default)" in stderr
+    assert e.value.text == stderr.replace("`--backend auto`", '`backend="auto"`')
+    # A story that pins the backend: name another with `backend=`.
+    with pytest.raises(epipen.StoryError) as e:
+        epipen.run("#! backend bdd\n" + source)
+    assert e.value.hint.endswith("write `#! backend auto` there, or name another with `backend=`")
+    assert "--" not in str(e.value)
 
 
 def test_errors_pickle():

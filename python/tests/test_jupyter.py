@@ -2,8 +2,10 @@
 python/examples/epipen.ipynb executed in a real kernel (nbclient). With
 EPIPEN_NOTEBOOK=write the executed notebook is written back, outputs and all."""
 
+import html
 import json
 import os
+import re
 import sys
 
 import pytest
@@ -36,12 +38,71 @@ def test_a_trace_is_a_table():
     assert "(5 eliminated)" in page and "month = 7, day = 16" in page
 
 
+def test_a_traces_worlds_are_each_on_a_line_unbroken():
+    # Each world of a step is a line of its own (`<br>` between them) in a cell that
+    # does not wrap, so `month = 7, day = 14` never breaks inside.
+    trace = epipen.run_file(STORIES / "cheryl.story").trace
+    page = trace._repr_html_()
+    cells = re.findall(r'<td class="epipen-worlds" style="white-space: nowrap">(.*?)</td>', page)
+    assert len(cells) == len(trace)
+    listed = [cell.split("<br>") for cell in cells if cell]
+    assert listed[-1] == ["month = 7, day = 16"]
+    assert ["month = 7, day = 14", "month = 8, day = 14"] == listed[0][:2] and len(listed[0]) == 10
+    assert all(html.unescape(w) == str(v) for step, ws in zip([s for s in trace if s.changed and s.worlds is not None], listed) for w, v in zip(ws, step.worlds))
+
+
 def test_the_model_is_an_svg_picture():
     m = epipen.run_file(STORIES / "cheryl.story").model("whispered")
     svg = m._repr_svg_()
     assert svg.count("<circle") == 10
     assert "Albert cannot tell these apart" in svg and "Bernard cannot tell these apart" in svg
     assert svg.count("<line") == len(m.edges) + 2  # and the legend's two swatches
+
+
+def legend_texts(svg: str):
+    """The viewBox's left and right, and each text of the legend and of the axis line
+    (the names over the nodes): its left and its width at 0.62 em a character (what
+    epipen::explore::svg::text_width allows, a sans-serif's widest mixed-case text)."""
+    x, _, width, _ = map(float, re.search(r'viewBox="([^"]*)"', svg).group(1).split())
+    legend = svg.split('<g class="legend"', 1)[1]
+    size = float(re.search(r'font-size="([\d.]+)"', legend).group(1))
+    texts = [(float(a), size, html.unescape(t)) for a, t in re.findall(r'<text x="([-\d.]+)"[^>]*>([^<]*)</text>', legend)]
+    texts += [(float(a), 10.0, html.unescape(t)) for a, t in re.findall(r'<text class="axis" x="([-\d.]+)"[^>]*>([^<]*)</text>', svg)]
+    return (x, x + width), [(a, 0.62 * size * len(t), t) for a, size, t in texts]
+
+
+LONG_NAMES = """characters Maximilian_the_Magnificent_Astronomer, Bernadette_the_Baker_of_Bordeaux
+enum Place { the_basket_by_the_window, the_box_under_the_bed }
+Place marble_of_the_first_character
+announce marble_of_the_first_character == the_basket_by_the_window
+actual marble_of_the_first_character == the_basket_by_the_window
+event move {
+  moved if marble_of_the_first_character == the_basket_by_the_window then marble_of_the_first_character := the_box_under_the_bed
+  stayed
+  Bernadette_the_Baker_of_Bordeaux sees moved | stayed
+  Maximilian_the_Magnificent_Astronomer expects stayed
+  Bernadette_the_Baker_of_Bordeaux expects stayed
+  actual moved
+}
+"""
+
+
+@pytest.mark.parametrize("story", ["russian-cards.story", "sally-anne.story", "long names"])
+def test_the_models_legend_fits_in_the_picture(story, tmp_path):
+    # The legend was cut at 480 units: a line longer than the picture (the beliefs'
+    # line, long names, a long title) now wraps, and the picture widens to hold it.
+    if story == "long names":
+        r = epipen.run(LONG_NAMES)
+    else:
+        r = epipen.run_file(STORIES / story)
+    svg = r.model()._repr_svg_()
+    (left, right), texts = legend_texts(svg)
+    assert len(texts) >= 2
+    for x, width, text in texts:
+        assert left <= x and x + width <= right, f"{text!r} at {x}, {width:.0f} wide, out of {left}..{right}"
+    if story == "long names":
+        assert "Maximilian_the_Magnificent_Astronomer cannot tell these apart" in [t for _, _, t in texts]
+        assert any(t.startswith("dashed arrows: the worlds a character believes") for _, _, t in texts)
 
 
 def test_networkx_and_pandas():

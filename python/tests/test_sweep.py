@@ -17,7 +17,11 @@ def test_samples_give_the_clis_distribution():
     (g,) = s.groups
     assert g.first_unique["seed"] == 3
     assert g.first_unique["world"] == {"month": 6, "day": 25}
-    assert g.first_unique["drew"][0][0] == 11
+    # What the sample drew, as values: (line, [(month, day), …]).
+    assert g.first_unique["drew"] == [
+        (11, [(3, 25), (3, 26), (3, 27), (4, 16), (4, 18), (5, 28), (6, 16), (6, 18), (6, 25), (7, 25)])
+    ]
+    assert "  line 11: drew {(3, 25), (3, 26), (3, 27), (4, 16), (4, 18), (5, 28), (6, 16), (6, 18), (6, 25), (7, 25)}\n" in str(s)
     assert g.share(0) == 87.5
 
 
@@ -64,8 +68,11 @@ def test_what_no_value_changes_is_checked_first():
     assert (e.value.line, e.value.column) == (3, 10)
     with pytest.raises(epipen.StoryError, match="has no `const nope`"):
         epipen.sweep_file(SAMPLE, sets={"nope": [1, 2]})
-    with pytest.raises(epipen.StoryError, match="draws nothing with `sample"):
+    with pytest.raises(epipen.StoryError, match="draws nothing with `sample") as e:
         epipen.sweep_file(STORIES / "cheryl.story", samples=10)
+    # In Python's words: the argument, not the command line's flag.
+    assert e.value.message.startswith("samples=10: ") and "--" not in str(e.value)
+    assert e.value.hint.endswith("or sweep values of its consts (sets=) instead")
     with pytest.raises(ValueError, match="more than the 1000000 it makes at most"):
         epipen.sweep_file(SAMPLE, samples=10**6, sets={"x": range(2)})
     with pytest.raises(ValueError, match="samples"):
@@ -113,3 +120,22 @@ def test_values_and_samples_give_a_group_per_value(tmp_path):
     assert str(s) == cli("sweep", path, "--samples", "30", "--set", "m=2..4", "--seed", "5", check=0).stdout
     assert s.runs == 90 and sum(s.counts.values()) == 90
 
+
+
+def test_what_a_sample_drew_is_values(tmp_path):
+    # A draw of one value is that value (an enum's by its variant's name), a draw of
+    # tuples tuples; an item that names a constant has no value before the run: its text.
+    path = tmp_path / "kinds.story"
+    path.write_text(
+        "characters A\nenum Colour { red, green }\nColour c\nint x\nbool p\n"
+        "announce c in sample(1, {red, green})\n"
+        "announce (x, p) in sample(1, {(1, true), (2, false)})\n"
+        "announce x in sample(1, {x})\n"
+    )
+    s = epipen.sweep_file(path, samples=3)
+    drew = s.first_unique["drew"]
+    assert [line for line, _ in drew] == [6, 7, 8]
+    (colour,), (pair,), (named,) = (items for _, items in drew)
+    assert colour in ("red", "green") and pair in ((1, True), (2, False)) and named == "x"
+    assert s.first_unique["world"] == {"c": colour, "x": pair[0], "p": pair[1]}
+    assert str(s) == cli("sweep", path, "--samples", "3", check=0).stdout

@@ -219,7 +219,7 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 names,
                 jobs.first(),
                 settings.seed,
-                samples.is_some(),
+                *samples,
                 settings.timeout.map(|t| Instant::now() + t),
             ) {
                 return exit_code(Err(failure.into()));

@@ -287,6 +287,19 @@ pub(crate) fn worded(failure: epipen::Failure) -> epipen::Failure {
                 .collect();
             first.message = format!("{}: {}", flags.join(" "), first.message);
         }
+        About::Samples(_) => {
+            first.message = format!("--samples: {}", first.message);
+            first.hints.push(
+                "draw the story's values with `(…) in sample(k, {…})`, or sweep --set values instead"
+                    .into(),
+            );
+        }
+        // The engine's words are the command line's.
+        About::Backend => {}
+        About::TooBig => first.hints.push(
+            "graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)"
+                .into(),
+        ),
     }
     failure
 }

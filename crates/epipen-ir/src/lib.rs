@@ -117,6 +117,10 @@ pub struct Program {
 pub struct SampleDraw {
     pub span: Span,
     pub items: Vec<Span>,
+    /// Each chosen item's values (one per component of the tuple, with its type), or
+    /// None for an item whose values are not known when the story is compiled (one
+    /// that names a constant).
+    pub values: Vec<Option<Vec<(Ty, Value)>>>,
 }
 
 impl Program {

@@ -551,7 +551,7 @@ impl Lowerer {
         }
         let drawn = match sample {
             None => None,
-            Some(sample) => Some(self.draw(sample, set)?),
+            Some(sample) => Some(self.draw(sample, set, &items)?),
         };
         if !ok {
             return None;
@@ -563,9 +563,15 @@ impl Lowerer {
         Some(fold::membership(tuple, items, span))
     }
 
-    /// The indices of the items `sample(k, set)` draws, recorded in the program (none
-    /// drawn in code that does not run).
-    fn draw(&mut self, sample: &ast::Sample, set: &[ast::Expr]) -> Option<Vec<usize>> {
+    /// The indices of the items `sample(k, set)` draws, recorded in the program with
+    /// their values (`lowered`: the set's items lowered; none drawn in code that does
+    /// not run).
+    fn draw(
+        &mut self,
+        sample: &ast::Sample,
+        set: &[ast::Expr],
+        lowered: &[Vec<ir::Expr>],
+    ) -> Option<Vec<usize>> {
         let k = self.compile_time_int(&sample.count, "the number of items to sample")?;
         let n = set.len();
         let Some(k) = usize::try_from(k).ok().filter(|&k| k <= n) else {
@@ -582,9 +588,19 @@ impl Lowerer {
             return Some((0..k).collect());
         }
         let chosen = self.rng.choose(k, n);
+        // An item's values, when each folded to a literal (a story with errors may
+        // have lowered fewer items than it has: it does not run).
+        let value = |e: &ir::Expr| match e.kind {
+            ir::ExprKind::Int(n) => Some((e.ty, ir::Value::Int(n))),
+            ir::ExprKind::Bool(b) => Some((e.ty, ir::Value::Bool(b))),
+            _ => None,
+        };
         self.samples.push(ir::SampleDraw {
             span: sample.span,
             items: chosen.iter().map(|&i| set[i].span).collect(),
+            values: (chosen.iter())
+                .map(|&i| lowered.get(i)?.iter().map(value).collect())
+                .collect(),
         });
         Some(chosen)
     }

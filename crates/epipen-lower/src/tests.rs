@@ -3,7 +3,7 @@
 use super::expr::FUNCTIONS;
 use super::names::edit_distance_within;
 use super::*;
-use epipen_ir::CheckpointId;
+use epipen_ir::{CheckpointId, Ty, Value};
 
 /// Compiles a story without `--set`s, giving its diagnostics on failure.
 fn compile(src: &str) -> Result<ir::Program, Vec<Diagnostic>> {
@@ -2292,6 +2292,43 @@ fn sample_of_tuples_across_lines() {
             .iter()
             .all(|s| ["(1, 2)", "(3, 4)", "(5, 6)"].contains(&&src[s.start..s.end]))
     );
+    // The drawn items' values, with their types, item by item.
+    let draw = &program.samples[0];
+    let values: Vec<Vec<(Ty, Value)>> = draw.values.iter().map(|v| v.clone().unwrap()).collect();
+    let written: Vec<String> = (values.iter())
+        .map(|v| format!("({}, {})", v[0].1, v[1].1))
+        .collect();
+    let items: Vec<&str> = draw.items.iter().map(|s| &src[s.start..s.end]).collect();
+    assert_eq!(written, items);
+    assert!(values.iter().flatten().all(|(ty, _)| *ty == Ty::Int));
+}
+
+#[test]
+fn sample_values_are_literals_enums_bools_or_unknown() {
+    let src = "const n = 4
+enum E { a, b }
+int x
+E e
+bool p
+\
+               announce (x, e, p) in sample(1, {(n - 1, b, true)})
+\
+               announce x in sample(1, {x})
+";
+    let program = compile_seed(src, 0);
+    let Ty::Enum(e) = program.constants[1].ty else {
+        panic!("an enum")
+    };
+    assert_eq!(
+        program.samples[0].values,
+        [Some(vec![
+            (Ty::Int, Value::Int(3)),
+            (Ty::Enum(e), Value::Int(1)),
+            (Ty::Bool, Value::Bool(true))
+        ])]
+    );
+    // An item naming a constant has no value before the story runs.
+    assert_eq!(program.samples[1].values, [None]);
 }
 
 #[test]

@@ -35,12 +35,17 @@ impl<'py> IntoPyObject<'py> for &Out {
 /// A world's values, in declaration order.
 pub(crate) fn world(program: &Program, w: &World) -> Vec<Out> {
     (program.constants.iter().zip(&w.0))
-        .map(|(c, v)| match (c.ty, v) {
-            (Ty::Enum(_), _) => Out::Str(show_value(program, c.ty, *v)),
-            (_, Value::Int(n)) => Out::Int(*n),
-            (_, Value::Bool(b)) => Out::Bool(*b),
-        })
+        .map(|(c, v)| value(program, c.ty, *v))
         .collect()
+}
+
+/// A value of type `ty`: an enum's by its variant's name.
+pub(crate) fn value(program: &Program, ty: Ty, v: Value) -> Out {
+    match (ty, v) {
+        (Ty::Enum(_), _) => Out::Str(show_value(program, ty, v)),
+        (_, Value::Int(n)) => Out::Int(n),
+        (_, Value::Bool(b)) => Out::Bool(b),
+    }
 }
 
 /// The story's constants: (name, type as stories write it: `int`, `bool` or the enum's
@@ -191,7 +196,8 @@ pub(crate) fn any<'py>(py: Python<'py>, v: impl IntoPyObject<'py>) -> PyResult<B
 }
 
 /// `failure` in Python's words: the argument it is about named (`at='nowhere': `,
-/// `sets['n'] = 3: `), and how to give a run more time (`timeout=`).
+/// `sets['n'] = 3: `, `samples=10: `), how to give a run more time (`timeout=`), and how
+/// to ask for a smaller model or sweep values instead of samples (`at=`, `sets=`).
 fn worded(failure: Failure) -> Failure {
     let mut failure = failure;
     let (Some(about), Some(first)) = (failure.about.take(), failure.diagnostics.first_mut()) else {
@@ -211,6 +217,49 @@ fn worded(failure: Failure) -> Failure {
                 .collect();
             first.message = format!("{}: {}", named.join(", "), first.message);
         }
+        About::Samples(n) => {
+            first.message = format!("samples={n}: {}", first.message);
+            first.hints.push(
+                "draw the story's values with `(…) in sample(k, {…})`, or sweep values of its consts (sets=) instead"
+                    .into(),
+            );
+        }
+        About::TooBig => first.hints.push(
+            "draw a checkpoint where fewer worlds are left (model(at=NAME)), or use smaller parameters (sets=)"
+                .into(),
+        ),
+        About::Backend => {
+            first.message = backend_argument(&first.message);
+            for hint in &mut first.hints {
+                *hint = backend_argument(hint);
+            }
+        }
     }
     failure
+}
+
+/// The engine's `` `--backend z3` `` and `` `--backend` `` as Python's argument:
+/// `` `backend="z3"` ``, `` `backend=` ``.
+fn backend_argument(text: &str) -> String {
+    let flag = format!("`{}", epipen::engine::error::BACKEND_OPTION);
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(k) = rest.find(&flag) {
+        out.push_str(&rest[..k]);
+        let after = &rest[k + flag.len()..];
+        if let Some(tail) = after.strip_prefix('`') {
+            out.push_str("`backend=`");
+            rest = tail;
+        } else if let Some(named) = after.strip_prefix(' ')
+            && let Some(end) = named.find('`')
+        {
+            out.push_str(&format!("`backend={:?}`", &named[..end]));
+            rest = &named[end + 1..];
+        } else {
+            out.push_str(&flag);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }

@@ -108,7 +108,7 @@ fn interrupted(outcomes: &[Outcome]) -> bool {
 
 /// Before a sweep: what no value changes (the syntax, the consts the sets name, errors
 /// the story makes whatever its values) is checked once, as `epipen sweep` does, and
-/// raised as a `StoryError`; `samples`: the story must draw something.
+/// raised as a `StoryError`; with `samples` (how many), the story must draw something.
 #[pyfunction]
 #[pyo3(signature = (name, source, names, first_sets, first_seed, seed, samples))]
 #[allow(clippy::too_many_arguments)]
@@ -120,7 +120,7 @@ pub(crate) fn sweep_check(
     first_sets: Vec<(String, i64)>,
     first_seed: u64,
     seed: u64,
-    samples: bool,
+    samples: Option<u64>,
 ) -> PyResult<()> {
     let first = Job {
         sets: first_sets,
@@ -135,8 +135,60 @@ pub(crate) fn sweep_check(
 }
 
 /// A sample that left one world: its seed, the world (the constants' names and values),
-/// and what its `sample(…)`s drew (line, items as written).
-type Unique = (u64, Named, Vec<(usize, String)>);
+/// and what its `sample(…)`s drew.
+type Unique = (u64, Named, Vec<Drew>);
+
+/// What one `sample(…)` drew: its line, the items as values, and the items as written
+/// (`{(5, 15), (6, 17)}`, as `epipen sweep` prints them).
+struct Drew {
+    line: usize,
+    items: Vec<Item>,
+    text: String,
+}
+
+/// A drawn item: a value, a tuple of values, or (when it names a constant, so that its
+/// values are the run's) its text.
+enum Item {
+    One(Out),
+    Tuple(Vec<Out>),
+    Written(String),
+}
+
+impl Drew {
+    fn new(program: &epipen::ir::Program, source: &str, draw: &epipen::ir::SampleDraw) -> Drew {
+        let written: Vec<&str> = (draw.items.iter())
+            .map(|i| &source[i.start..i.end])
+            .collect();
+        let out = |(ty, value): &(epipen::ir::Ty, epipen::worlds::Value)| {
+            convert::value(program, *ty, *value)
+        };
+        let items = (draw.values.iter().zip(&written))
+            .map(|(values, text)| match values.as_deref() {
+                Some([one]) => Item::One(out(one)),
+                Some(values) => Item::Tuple(values.iter().map(out).collect()),
+                None => Item::Written(text.to_string()),
+            })
+            .collect();
+        Drew {
+            line: line_col(source, draw.span.start).0,
+            items,
+            text: format!("{{{}}}", written.join(", ")),
+        }
+    }
+
+    /// `(line, [items])`: ints, bools, enum variants' names, tuples of them.
+    fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let items = PyList::empty(py);
+        for item in &self.items {
+            match item {
+                Item::One(value) => items.append(value)?,
+                Item::Tuple(values) => items.append(PyTuple::new(py, values)?)?,
+                Item::Written(text) => items.append(text)?,
+            }
+        }
+        any(py, (self.line, items))
+    }
+}
 
 /// A world with its constants' names (a family's size may depend on the values).
 type Named = (Vec<String>, Vec<Out>);
@@ -184,16 +236,8 @@ fn chunk(
         let (world, drew) = match &o.result {
             Ok(s) => (
                 named(s).unwrap_or_default(),
-                s.draws
-                    .iter()
-                    .map(|draw| {
-                        let items: Vec<&str> =
-                            draw.items.iter().map(|i| &source[i.start..i.end]).collect();
-                        (
-                            line_col(source, draw.span.start).0,
-                            format!("{{{}}}", items.join(", ")),
-                        )
-                    })
+                (s.draws.iter())
+                    .map(|draw| Drew::new(&s.program, source, draw))
                     .collect(),
             ),
             Err(_) => (Default::default(), Vec::new()),
@@ -249,16 +293,25 @@ pub(crate) fn sweep_samples<'py>(
     }
     let first_unique = match &out.first_unique {
         None => py.None().into_bound(py),
-        Some((seed, (names, world), drew)) => dict(
-            py,
-            vec![
-                ("seed", any(py, seed)?),
-                ("names", any(py, names)?),
-                ("world", PyTuple::new(py, world)?.into_any()),
-                ("drew", any(py, drew)?),
-            ],
-        )?
-        .into_any(),
+        Some((seed, (names, world), drew)) => {
+            let items = PyList::empty(py);
+            for d in drew {
+                items.append(d.to_python(py)?)?;
+            }
+            let texts: Vec<(usize, &str)> =
+                drew.iter().map(|d| (d.line, d.text.as_str())).collect();
+            dict(
+                py,
+                vec![
+                    ("seed", any(py, seed)?),
+                    ("names", any(py, names)?),
+                    ("world", PyTuple::new(py, world)?.into_any()),
+                    ("drew", items.into_any()),
+                    ("drew_text", any(py, texts)?),
+                ],
+            )?
+            .into_any()
+        }
     };
     let first_error = match &out.first_error {
         None => py.None().into_bound(py),

@@ -45,6 +45,16 @@ pub enum About {
     /// Values given to consts (`--set`, `sets=`) that the story does not compile with;
     /// a value None: a const the story does not declare.
     Sets(Vec<(String, Option<i64>)>),
+    /// A sweep of this many samples (`--samples N`, `samples=N`) of a story that draws
+    /// nothing: the front end names the argument, and says to sweep consts instead.
+    Samples(u64),
+    /// A model too big to draw: the front end says how to ask for a smaller one (a
+    /// checkpoint, smaller consts).
+    TooBig,
+    /// The engine's message or hints name the option that picks a backend as the
+    /// command line does (`` `--backend z3` ``: [`crate::engine::error::BACKEND_OPTION`]);
+    /// a front end that names it otherwise rewrites them.
+    Backend,
 }
 
 impl Failure {

@@ -117,12 +117,12 @@ impl ExplicitBackend {
                     },
                     Learned::Expr(e) => (**e).clone(),
                     Learned::Set(_) => {
-                        return Err(SolverError::Unsupported(
+                        return Err(SolverError::Unsupported(format!(
                             "the explicit-worlds backend cannot ask this about a state where a character \
                              learned a formula with knowledge operators before the announcements that \
-                             bound the worlds; `--backend z3` can"
-                                .into(),
-                        ));
+                             bound the worlds; `{} z3` can",
+                            crate::error::BACKEND_OPTION
+                        )));
                     }
                 };
                 kappa = z3.learn(&kappa, CharId(who), &what)?;

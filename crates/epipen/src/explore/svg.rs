@@ -25,6 +25,43 @@ pub const COLOURS: [&str; 8] = [
 /// container).
 pub const WIDTH: f64 = 720.0;
 
+/// The legend's font size, and the axis line's (the names of the node labels' values).
+const LEGEND_FONT: f64 = 11.0;
+const AXIS_FONT: f64 = 10.0;
+
+/// The margin left and right of the legend, and the room its colour swatches take
+/// before their text.
+const MARGIN: f64 = 8.0;
+const SWATCH: f64 = 28.0;
+
+/// How wide `text` is drawn at `size` pixels, at most: a sans-serif font's widest
+/// letters (capitals, `m`, `w`) are about 0.9 em, its average about 0.55 em; 0.62 em a
+/// character covers English text of mixed case.
+pub fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * 0.62 * size
+}
+
+/// `text` in lines of at most `room` pixels at `size` (by [`text_width`]), broken at
+/// spaces (a word longer than a line is a line of its own).
+fn wrap(text: &str, room: f64, size: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        let candidate = if current.is_empty() {
+            word.to_string()
+        } else {
+            format!("{current} {word}")
+        };
+        if !current.is_empty() && text_width(&candidate, size) > room {
+            lines.push(std::mem::replace(&mut current, word.to_string()));
+        } else {
+            current = candidate;
+        }
+    }
+    lines.push(current);
+    lines
+}
+
 /// The colour of an edge that several characters share.
 const SHARED: &str = "#555";
 
@@ -128,7 +165,7 @@ pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String 
     let span_x = (hi_x - lo_x + 2.0 * pad).max(480.0);
     let span_y = (hi_y - lo_y + 2.0 * pad).max(200.0);
     let (mid_x, mid_y) = ((hi_x + lo_x) / 2.0, (hi_y + lo_y) / 2.0);
-    let (min_x, min_y) = (mid_x - span_x / 2.0, mid_y - span_y / 2.0);
+    let min_y = mid_y - span_y / 2.0;
 
     // The legend under the graph: the title, then one line per character who joins some
     // worlds, and one for edges several characters share.
@@ -151,8 +188,43 @@ pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String 
             "dashed arrows: the worlds a character believes most plausible among those it cannot tell apart".into(),
         ));
     }
+    // The legend's lines and the axis line wrap at the drawing's width (`width`, or the
+    // graph's when wider), and the drawing widens to fit them: no text is cut off.
+    let room = span_x.max(width);
+    let mut lines: Vec<(Option<&str>, String)> = Vec::new();
+    for (swatch, text) in &legend {
+        let indent = if swatch.is_some() { SWATCH } else { 0.0 };
+        for (k, piece) in wrap(text, room - 2.0 * MARGIN - indent, LEGEND_FONT)
+            .into_iter()
+            .enumerate()
+        {
+            // A wrapped line goes on under its text, without the swatch.
+            let indent = if k == 0 { *swatch } else { swatch.map(|_| "") };
+            lines.push((indent, piece));
+        }
+    }
+    let axis: Vec<String> = if program.constants.is_empty() {
+        Vec::new()
+    } else {
+        let names: Vec<&str> = program.constants.iter().map(|c| c.name.as_str()).collect();
+        let axis = if bools {
+            format!("nodes: {} (1: true, 0: false)", names.join(" "))
+        } else {
+            format!("nodes: ({})", names.join(", "))
+        };
+        wrap(&axis, room - 2.0 * MARGIN, AXIS_FONT)
+    };
+    let needed = (lines.iter())
+        .map(|(swatch, text)| {
+            let indent = if swatch.is_some() { SWATCH } else { 0.0 };
+            2.0 * MARGIN + indent + text_width(text, LEGEND_FONT)
+        })
+        .chain(axis.iter().map(|t| 2.0 * MARGIN + text_width(t, AXIS_FONT)))
+        .fold(0.0, f64::max);
+    let span_x = span_x.max(needed);
+    let min_x = mid_x - span_x / 2.0;
     let line = 16.0;
-    let legend_height = line * legend.len() as f64 + 8.0;
+    let legend_height = line * lines.len() as f64 + 8.0;
     let total_y = span_y + legend_height;
     let scale = (width / span_x).min(1.0);
 
@@ -286,26 +358,32 @@ pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String 
     }
     out.push_str("</g>\n");
     let sans = "font-family=\"system-ui, 'DejaVu Sans', Helvetica, Arial, sans-serif\"";
-    if !program.constants.is_empty() {
-        let names: Vec<&str> = program.constants.iter().map(|c| c.name.as_str()).collect();
-        let axis = if bools {
-            format!("nodes: {} (1: true, 0: false)", names.join(" "))
-        } else {
-            format!("nodes: ({})", names.join(", "))
-        };
+    for (k, text) in axis.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<text x=\"{}\" y=\"{}\" {sans} font-size=\"10\" fill=\"#6b7280\">{}</text>",
-            num(min_x + 8.0),
-            num(min_y + 16.0),
-            escape(&axis)
+            "<text class=\"axis\" x=\"{}\" y=\"{}\" {sans} font-size=\"{AXIS_FONT}\" fill=\"#6b7280\">{}</text>",
+            num(min_x + MARGIN),
+            num(min_y + 16.0 + 13.0 * k as f64),
+            escape(text)
         );
     }
-    let _ = writeln!(out, "<g class=\"legend\" {sans} font-size=\"11\">");
-    for (k, (swatch, text)) in legend.iter().enumerate() {
+    let _ = writeln!(
+        out,
+        "<g class=\"legend\" {sans} font-size=\"{LEGEND_FONT}\">"
+    );
+    for (k, (swatch, text)) in lines.iter().enumerate() {
         let y = min_y + span_y + line * (k as f64 + 1.0);
-        let x = min_x + 8.0;
+        let x = min_x + MARGIN;
         match swatch {
+            Some("") => {
+                let _ = writeln!(
+                    out,
+                    "<text x=\"{}\" y=\"{}\" fill=\"#1f2328\">{}</text>",
+                    num(x + SWATCH),
+                    num(y),
+                    escape(text)
+                );
+            }
             None => {
                 let _ = writeln!(
                     out,
@@ -324,7 +402,7 @@ pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String 
                     num(y - 4.0),
                     num(x + 22.0),
                     num(y - 4.0),
-                    num(x + 28.0),
+                    num(x + SWATCH),
                     num(y),
                     escape(text)
                 );
@@ -425,6 +503,114 @@ mod tests {
         assert!(picture.contains("2 belief arrows"));
         assert!(picture.contains("dashed arrows: the worlds a character believes most plausible"));
         assert!(!svg(&program, &cheryl().1, "t", 720.0).contains("belief"));
+    }
+
+    /// The viewBox's left and right, and each text's left and its width by
+    /// [`text_width`] at its font size (the legend's, or its own).
+    type Texts = Vec<(f64, f64, String)>;
+
+    fn texts(picture: &str) -> ((f64, f64), Texts) {
+        let view = picture.split("viewBox=\"").nth(1).unwrap();
+        let view: Vec<f64> = (view.split('"').next().unwrap().split(' '))
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let legend = picture.split("<g class=\"legend\"").nth(1).unwrap();
+        let axis = picture.split("<text class=\"axis\"").skip(1);
+        let mut out = Vec::new();
+        for (piece, size) in (legend.split("<text ").skip(1).map(|p| (p, LEGEND_FONT)))
+            .chain(axis.map(|p| (p, AXIS_FONT)))
+        {
+            let x: f64 = piece
+                .split("x=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let text = piece.split('>').nth(1).unwrap().split('<').next().unwrap();
+            out.push((x, text_width(text, size), text.to_string()));
+        }
+        ((view[0], view[0] + view[2]), out)
+    }
+
+    #[test]
+    fn the_legend_fits_in_the_picture() {
+        // Long names, each character's own edges, beliefs: the legend is wider than the
+        // 480 units of a small graph, and its long lines wrap at the drawing's width.
+        let program = crate::compile(
+            "characters Maximilian_the_Magnificent_Astronomer, Bernadette_the_Baker_of_Bordeaux, \
+             Cornelius_Who_Counts_Every_Coin_Twice\nint month, day\n\
+             announce (month, day) in {(5, 15), (5, 16), (6, 16)}\n\
+             Maximilian_the_Magnificent_Astronomer learns month\n\
+             Bernadette_the_Baker_of_Bordeaux learns day\n",
+            &[],
+        )
+        .expect("compiles");
+        let w = |m, d| World(vec![Value::Int(m), Value::Int(d)]);
+        let model = Model {
+            worlds: vec![w(5, 15), w(5, 16), w(6, 16)],
+            before: None,
+            ranks: vec![
+                vec![vec![1], vec![0], vec![0]],
+                vec![Vec::new(); 3],
+                vec![Vec::new(); 3],
+            ],
+            views: vec![
+                vec![
+                    vec![Value::Int(5)],
+                    vec![Value::Int(5)],
+                    vec![Value::Int(6)],
+                ],
+                vec![
+                    vec![Value::Int(15)],
+                    vec![Value::Int(16)],
+                    vec![Value::Int(16)],
+                ],
+                vec![
+                    vec![Value::Int(1)],
+                    vec![Value::Int(2)],
+                    vec![Value::Int(1)],
+                ],
+            ],
+        };
+        let title = "at the end of a story whose title goes on and on: after line 12, round 3, \
+                     3 worlds, one of them the actual one, and more words than a line holds";
+        for width in [720.0, 300.0] {
+            let picture = svg(&program, &model, title, width);
+            let ((left, right), texts) = texts(&picture);
+            assert!(texts.len() >= 6, "{picture}");
+            for (x, w, text) in &texts {
+                assert!(
+                    *x >= left && x + w <= right,
+                    "`{text}` at {x}, {w} wide, out of {left}..{right}"
+                );
+            }
+            assert!(
+                picture.contains(
+                    ">Maximilian_the_Magnificent_Astronomer cannot tell these apart</text>"
+                )
+            );
+            assert!(
+                picture.contains(
+                    ">Cornelius_Who_Counts_Every_Coin_Twice cannot tell these apart</text>"
+                )
+            );
+            // The title wraps: no line of it is the whole.
+            assert!(!picture.contains(&format!(">{title}</text>")));
+            assert!(picture.contains(">dashed arrows: the worlds a character believes"));
+        }
+    }
+
+    #[test]
+    fn wrapping_breaks_at_spaces() {
+        assert_eq!(wrap("a b c", 1000.0, 11.0), ["a b c"]);
+        assert_eq!(
+            wrap("aaaa bbbb cc", text_width("aaaa bbbb", 11.0), 11.0),
+            ["aaaa bbbb", "cc"]
+        );
+        assert_eq!(wrap("longword x", 1.0, 11.0), ["longword", "x"]);
     }
 
     #[test]

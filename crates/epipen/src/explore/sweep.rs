@@ -237,7 +237,7 @@ pub fn precheck<'a>(
     names: impl Iterator<Item = &'a str>,
     first: Option<&Job>,
     seed: u64,
-    samples: bool,
+    samples: Option<u64>,
     deadline: Option<Instant>,
 ) -> Result<(), crate::Failure> {
     use crate::failure::compile_failure;
@@ -264,18 +264,17 @@ pub fn precheck<'a>(
         crate::compile_until(source, &job.sets, job.seed, deadline)
             .is_ok_and(|p| !p.samples.is_empty())
     };
-    if samples
+    if let Some(samples) = samples
         && let Some(first) = first
         && !draws(first)
     {
+        // The front end names its argument (`--samples: `) and says how to sweep
+        // values instead.
         let message = format!(
-            "--samples: {path} draws nothing with `sample(k, {{…}})`, so every seed would run the same story"
+            "{path} draws nothing with `sample(k, {{…}})`, so every seed would run the same story"
         );
-        let hint =
-            "draw the story's values with `(…) in sample(k, {…})`, or sweep --set values instead";
-        return Err(crate::Failure::story(
-            crate::syntax::Located::nowhere(path, message).with_hint(hint),
-        ));
+        let located = crate::syntax::Located::nowhere(path, message);
+        return Err(crate::Failure::story(located).about(crate::About::Samples(samples)));
     }
     Ok(())
 }

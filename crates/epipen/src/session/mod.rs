@@ -515,9 +515,9 @@ impl Session {
         let d = Diagnostic::error(
             span,
             format!("the model {place} has {count}; a graph shows at most {GRAPH_CAP}"),
-        )
-        .with_hint("graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)");
-        Failure::story(d.locate(&self.path, &self.source))
+        );
+        // The front end says how to ask for a smaller model.
+        Failure::story(d.locate(&self.path, &self.source)).about(About::TooBig)
     }
 
     /// A model's title: `cheryl.story at checkpoint whispered: 10 worlds`.
@@ -582,7 +582,15 @@ impl Session {
                 .with_hint(format!("counterexample: {}", c.describe(&self.program))),
             ),
         };
-        Failure::one(kind, d.locate(&self.path, &self.source))
+        let failure = Failure::one(kind, d.locate(&self.path, &self.source));
+        let option = format!("`{}", crate::engine::error::BACKEND_OPTION);
+        let names = |text: &String| text.contains(&option);
+        let mut diagnostics = failure.diagnostics.iter();
+        if diagnostics.any(|d| names(&d.message) || d.hints.iter().any(names)) {
+            failure.about(About::Backend)
+        } else {
+            failure
+        }
     }
 }
 
