@@ -27,7 +27,8 @@ impl Story {
         checkpoint: Option<CheckpointId>,
     ) -> Result<String, Failure> {
         let (model, title) = self.model(engine, checkpoint)?;
-        Ok(svg::svg(&self.program, &model, &title, svg::WIDTH))
+        let actual = self.actual_in(engine, &model);
+        Ok(svg::svg(&self.program, &model, actual, &title, svg::WIDTH))
     }
 }
 

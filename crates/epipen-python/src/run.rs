@@ -262,8 +262,14 @@ fn model_story(request: &Request, at: Option<&str>, cancel: &Cancel) -> Result<S
     let checkpoint = story.checkpoint(at).map_err(Located::new)?;
     let mut engine = story.run(&options, &mut |_| {}).map_err(Located::new)?;
     let (model, title) = story.model(&mut engine, checkpoint).map_err(Located::new)?;
-    let picture = svg(&story.program, &model, &title, epipen::explore::svg::WIDTH);
     let actual = story.actual_in(&engine, &model);
+    let picture = svg(
+        &story.program,
+        &model,
+        actual,
+        &title,
+        epipen::explore::svg::WIDTH,
+    );
     let mut answer =
         serde_json::to_value(story.model_view(&model, title, actual)).expect("views serialise");
     answer["constants"] = json!(convert::constants(&story.program));

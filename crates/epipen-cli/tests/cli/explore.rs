@@ -491,6 +491,24 @@ fn svg_is_drawn_by_epipen_without_graphviz() {
         written.contains("cheryl.story at checkpoint whispered: 10 worlds"),
         "{written}"
     );
+    // Cheryl has no actual world: none is ringed.
+    assert!(!written.contains("class=\"actual\""), "{written}");
+
+    // Sally and Anne's has one: ringed, and said in the legend.
+    let sally = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sally-anne.svg");
+    let out = std::process::Command::new(bin)
+        .args(["graph", "stories/sally-anne.story", "--svg"])
+        .arg(&sally)
+        .current_dir(super::ROOT)
+        .output()
+        .expect("run epipen");
+    assert_eq!(out.status.code(), Some(0));
+    let written = std::fs::read_to_string(&sally).expect("the SVG file");
+    assert_eq!(written.matches("class=\"actual\"").count(), 1, "{written}");
+    assert!(
+        written.contains("double ring: the actual world"),
+        "{written}"
+    );
 }
 
 /// The cells of a sweep table's rows (columns are two or more spaces apart), without

@@ -120,7 +120,13 @@ pub fn layout(n: usize, edges: &[Edge]) -> Vec<(f64, f64)> {
 
 /// The model of `program`'s story as an SVG document titled `title`, at most `width`
 /// pixels wide (it scales down to its container).
-pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String {
+pub fn svg(
+    program: &Program,
+    model: &Model,
+    actual: Option<usize>,
+    title: &str,
+    width: f64,
+) -> String {
     let n = model.worlds.len();
     let edges = edges(model);
     let arrows = arrows(model);
@@ -181,6 +187,9 @@ pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String 
     }
     if edges.iter().any(|e| e.who.len() > 1) {
         legend.push((Some(SHARED), "several characters".into()));
+    }
+    if actual.is_some_and(|k| k < n) {
+        legend.push((None, "double ring: the actual world".into()));
     }
     if !arrows.is_empty() {
         legend.push((
@@ -345,15 +354,29 @@ pub fn svg(program: &Program, model: &Model, title: &str, width: f64) -> String 
          font-size=\"10.5\" text-anchor=\"middle\">\n",
     );
     for (k, label) in labels.iter().enumerate() {
+        // The actual world: a second ring around its circle.
+        let ring = match actual == Some(k) {
+            true => format!(
+                "<circle class=\"actual\" r=\"{}\" fill=\"none\" stroke=\"#1f2328\" \
+                 stroke-width=\"1.2\"/>",
+                num(radius + 4.0)
+            ),
+            false => String::new(),
+        };
         let _ = writeln!(
             out,
-            "<g transform=\"translate({} {})\"><circle r=\"{}\" fill=\"#fff\" stroke=\"#1f2328\" \
-             stroke-width=\"1.2\"/><text dominant-baseline=\"central\">{}</text><title>{}</title></g>",
+            "<g transform=\"translate({} {})\">{ring}<circle r=\"{}\" fill=\"#fff\" stroke=\"#1f2328\" \
+             stroke-width=\"1.2\"/><text dominant-baseline=\"central\">{}</text><title>{}{}</title></g>",
             num(points[k].0),
             num(points[k].1),
             num(radius),
             escape(label),
-            escape(&world_text(k))
+            escape(&world_text(k)),
+            if actual == Some(k) {
+                " (the actual world)"
+            } else {
+                ""
+            }
         );
     }
     out.push_str("</g>\n");
@@ -475,10 +498,10 @@ mod tests {
     #[test]
     fn the_picture_is_deterministic_and_complete() {
         let (program, model) = cheryl();
-        let picture = svg(&program, &model, "at the end: 4 worlds", 720.0);
+        let picture = svg(&program, &model, None, "at the end: 4 worlds", 720.0);
         assert_eq!(
             picture,
-            svg(&program, &model, "at the end: 4 worlds", 720.0)
+            svg(&program, &model, None, "at the end: 4 worlds", 720.0)
         );
         assert!(picture.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(picture.ends_with("</svg>\n"));
@@ -493,16 +516,27 @@ mod tests {
     }
 
     #[test]
+    fn the_actual_world_has_a_double_ring() {
+        let (program, model) = cheryl();
+        let plain = svg(&program, &model, None, "t", 720.0);
+        assert!(!plain.contains("class=\"actual\"") && !plain.contains("the actual world"));
+        let marked = svg(&program, &model, Some(1), "t", 720.0);
+        assert_eq!(marked.matches("class=\"actual\"").count(), 1);
+        assert!(marked.contains("<title>month = 5, day = 16 (the actual world)</title>"));
+        assert!(marked.contains("double ring: the actual world"));
+    }
+
+    #[test]
     fn beliefs_are_dashed_arrows() {
         let (program, mut model) = cheryl();
         // Albert finds May 16 the most plausible of the May dates.
         model.ranks[0] = vec![vec![1], vec![0], vec![1], vec![0]];
-        let picture = svg(&program, &model, "t", 720.0);
+        let picture = svg(&program, &model, None, "t", 720.0);
         assert_eq!(picture.matches("stroke-dasharray=\"5 4\"").count(), 2);
         assert!(picture.contains("<title>Albert: in month = 5, day = 15, believes month = 5, day = 16 most plausible</title>"));
         assert!(picture.contains("2 belief arrows"));
         assert!(picture.contains("dashed arrows: the worlds a character believes most plausible"));
-        assert!(!svg(&program, &cheryl().1, "t", 720.0).contains("belief"));
+        assert!(!svg(&program, &cheryl().1, None, "t", 720.0).contains("belief"));
     }
 
     /// The viewBox's left and right, and each text's left and its width by
@@ -578,7 +612,7 @@ mod tests {
         let title = "at the end of a story whose title goes on and on: after line 12, round 3, \
                      3 worlds, one of them the actual one, and more words than a line holds";
         for width in [720.0, 300.0] {
-            let picture = svg(&program, &model, title, width);
+            let picture = svg(&program, &model, None, title, width);
             let ((left, right), texts) = texts(&picture);
             assert!(texts.len() >= 6, "{picture}");
             for (x, w, text) in &texts {
