@@ -295,7 +295,6 @@ pub(crate) fn worded(failure: epipen::Failure) -> epipen::Failure {
             );
         }
         // The engine's words are the command line's.
-        About::Backend => {}
         About::TooBig => first.hints.push(
             "graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)"
                 .into(),

@@ -868,7 +868,7 @@ fn every_story_runs_alike_on_every_backend_that_takes_it() {
                         out.stderr.starts_with(&format!("{path}:"))
                             && out.stderr.contains(&format!("error: {why}"))
                             && out.stderr.contains(
-                                "= hint: `--backend auto` (the default) picks a backend that takes the story"
+                                "= hint: the `auto` backend (the default) picks one that takes the story"
                             ),
                         "{name} on {backend}: {}",
                         out.stderr

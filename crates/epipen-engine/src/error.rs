@@ -77,11 +77,6 @@ impl From<SolverError> for Failure {
     }
 }
 
-/// How the engine's messages name the option that picks a backend: the command line's
-/// flag, in backquotes (`` `--backend z3` ``, `` `--backend` ``). A front end that names
-/// it otherwise rewrites those (the kit marks such failures `About::Backend`).
-pub const BACKEND_OPTION: &str = "--backend";
-
 /// The story errors that only running a story shows, worded once for every backend.
 impl Failure {
     fn story(message: impl Into<String>, hints: &[String]) -> Failure {
@@ -143,13 +138,9 @@ impl Failure {
         let hint = match pinned {
             Some(name) => format!(
                 "the story pins this backend with `#! backend {name}`: write `#! backend auto` \
-                 there, or name another with `{BACKEND_OPTION}`"
+                 there, or name another backend"
             ),
-            None => {
-                format!(
-                    "`{BACKEND_OPTION} auto` (the default) picks a backend that takes the story"
-                )
-            }
+            None => "the `auto` backend (the default) picks one that takes the story".into(),
         };
         Failure::story(why, &[hint])
     }

@@ -228,38 +228,6 @@ fn worded(failure: Failure) -> Failure {
             "draw a checkpoint where fewer worlds are left (model(at=NAME)), or use smaller parameters (sets=)"
                 .into(),
         ),
-        About::Backend => {
-            first.message = backend_argument(&first.message);
-            for hint in &mut first.hints {
-                *hint = backend_argument(hint);
-            }
-        }
     }
     failure
-}
-
-/// The engine's `` `--backend z3` `` and `` `--backend` `` as Python's argument:
-/// `` `backend="z3"` ``, `` `backend=` ``.
-fn backend_argument(text: &str) -> String {
-    let flag = format!("`{}", epipen::engine::error::BACKEND_OPTION);
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(k) = rest.find(&flag) {
-        out.push_str(&rest[..k]);
-        let after = &rest[k + flag.len()..];
-        if let Some(tail) = after.strip_prefix('`') {
-            out.push_str("`backend=`");
-            rest = tail;
-        } else if let Some(named) = after.strip_prefix(' ')
-            && let Some(end) = named.find('`')
-        {
-            out.push_str(&format!("`backend={:?}`", &named[..end]));
-            rest = &named[end + 1..];
-        } else {
-            out.push_str(&flag);
-            rest = after;
-        }
-    }
-    out.push_str(rest);
-    out
 }

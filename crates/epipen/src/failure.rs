@@ -51,10 +51,6 @@ pub enum About {
     /// A model too big to draw: the front end says how to ask for a smaller one (a
     /// checkpoint, smaller consts).
     TooBig,
-    /// The engine's message or hints name the option that picks a backend as the
-    /// command line does (`` `--backend z3` ``: [`crate::engine::error::BACKEND_OPTION`]);
-    /// a front end that names it otherwise rewrites them.
-    Backend,
 }
 
 impl Failure {

@@ -87,7 +87,7 @@ fn the_backend_setting_pins_the_backend() {
                 "{story}:4:1: error: the BDD backend handles only bool and enum constants, and `x` is an int\n  \
                  |\n4 | announce x in {{1, 2}}\n  | ^^^^^^^^^^^^^^^^^^^^\n  \
                  = hint: the story pins this backend with `#! backend bdd`: write `#! backend auto` there, \
-                 or name another with `--backend`\n"
+                 or name another backend\n"
             ),
             "{command:?}"
         );

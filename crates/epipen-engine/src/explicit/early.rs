@@ -117,12 +117,12 @@ impl ExplicitBackend {
                     },
                     Learned::Expr(e) => (**e).clone(),
                     Learned::Set(_) => {
-                        return Err(SolverError::Unsupported(format!(
+                        return Err(SolverError::Unsupported(
                             "the explicit-worlds backend cannot ask this about a state where a character \
                              learned a formula with knowledge operators before the announcements that \
-                             bound the worlds; `{} z3` can",
-                            crate::error::BACKEND_OPTION
-                        )));
+                             bound the worlds; the `z3` backend can"
+                                .into(),
+                        ));
                     }
                 };
                 kappa = z3.learn(&kappa, CharId(who), &what)?;

@@ -597,10 +597,10 @@ fn lookup(table: &[bool], groups: &Groups, chunk: &[u32]) -> Vec<bool> {
 fn arith(op: ArithOp, x: i128, y: i128) -> Result<i128, SolverError> {
     crate::ir::arith::checked(op, x, y).ok_or_else(|| {
         // Only values a story changed (`x := x * x` in a `repeat`) can grow this far.
-        SolverError::Unsupported(format!(
+        SolverError::Unsupported(
             "a value goes beyond the 128-bit integers of the explicit-worlds backend; \
-             `{} z3` computes with unbounded integers",
-            crate::error::BACKEND_OPTION
-        ))
+             the `z3` backend computes with unbounded integers"
+                .into(),
+        )
     })
 }

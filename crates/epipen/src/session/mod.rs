@@ -582,15 +582,7 @@ impl Session {
                 .with_hint(format!("counterexample: {}", c.describe(&self.program))),
             ),
         };
-        let failure = Failure::one(kind, d.locate(&self.path, &self.source));
-        let option = format!("`{}", crate::engine::error::BACKEND_OPTION);
-        let names = |text: &String| text.contains(&option);
-        let mut diagnostics = failure.diagnostics.iter();
-        if diagnostics.any(|d| names(&d.message) || d.hints.iter().any(names)) {
-            failure.about(About::Backend)
-        } else {
-            failure
-        }
+        Failure::one(kind, d.locate(&self.path, &self.source))
     }
 }
 
