@@ -26,8 +26,7 @@ from typing import Mapping, Optional
 from . import _native
 from ._errors import EpipenError, RefutedError, SolverError, StoryError
 from ._events import Case, EventBlock, EventCases, EventHandle, Happened
-from ._results import Check, Event, Model, Result, Step, Trace, World, Worlds
-from ._story import (
+from ._expr import (
     And,
     Bool,
     Character,
@@ -42,7 +41,6 @@ from ._story import (
     Int,
     Not,
     Or,
-    Story,
     Sum,
     at,
     believes,
@@ -54,6 +52,8 @@ from ._story import (
     knows_value,
     tuple_in,
 )
+from ._results import Check, Event, Model, Result, Step, Trace, World, Worlds
+from ._story import Story
 from ._sweep import MAX_RUNS, Sweep, SweepGroup, SweepRow, sweep, sweep_file
 
 __version__: str = _native.__version__

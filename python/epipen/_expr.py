@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from ._story import Story
 
 __all__ = [
-    "Story",
     "Character",
     "Checkpoint",
     "Expr",

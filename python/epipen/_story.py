@@ -21,63 +21,20 @@ from . import _native
 from ._errors import StoryError
 from ._events import _pairs, happened, run_event
 from ._expr import (
-    And,
     Bool,
     Character,
     Checkpoint,
-    Count,
     EnumType,
     EnumValue,
     Expr,
-    If,
-    Iff,
-    Implies,
     Int,
-    Not,
-    Or,
-    Sum,
     _any,
     _bool,
     _flat,
-    at,
-    believes,
-    believes_value,
-    common_knowledge,
-    distributed_knowledge,
-    everyone_knows,
-    knows,
-    knows_value,
-    tuple_in,
 )
 from ._results import Worlds, World
 
-__all__ = [
-    "Story",
-    "Character",
-    "Checkpoint",
-    "Expr",
-    "Int",
-    "Bool",
-    "EnumValue",
-    "EnumType",
-    "knows",
-    "knows_value",
-    "believes",
-    "believes_value",
-    "at",
-    "everyone_knows",
-    "common_knowledge",
-    "distributed_knowledge",
-    "And",
-    "Or",
-    "Not",
-    "Implies",
-    "Iff",
-    "If",
-    "Sum",
-    "Count",
-    "tuple_in",
-]
+__all__ = ["Story"]
 
 
 def _names(names: Union[str, Sequence[str]], n: Optional[int]) -> list:
