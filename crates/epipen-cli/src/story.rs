@@ -7,12 +7,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use epipen::About;
 use epipen::engine::{Engine, Options};
 use epipen::ir::Program;
 use epipen::session::{Session, Watch};
 use epipen::syntax::{Located, Span};
 use epipen::views::Report;
+use epipen::{About, Wording};
 
 use crate::output::{err, errln, out};
 use crate::watchdog;
@@ -269,36 +269,40 @@ impl Progress {
 /// `failure` in the command line's words: the flags it is about named (`--at NAME: `,
 /// `--set n=3: `), and how to give a run more time (`--timeout`).
 pub(crate) fn worded(failure: epipen::Failure) -> epipen::Failure {
-    let mut failure = failure;
-    let (Some(about), Some(first)) = (failure.about.take(), failure.diagnostics.first_mut()) else {
-        return failure;
-    };
-    match about {
-        About::Timeout => first
-            .hints
-            .push("raise --timeout, or simplify the story".into()),
-        About::Checkpoint(name) => first.message = format!("--at {name}: {}", first.message),
-        About::Sets(sets) => {
-            let flags: Vec<String> = (sets.iter())
-                .map(|(name, value)| match value {
-                    Some(value) => format!("--set {name}={value}"),
-                    None => format!("--set {name}=…"),
-                })
-                .collect();
-            first.message = format!("{}: {}", flags.join(" "), first.message);
-        }
-        About::Samples(_) => {
-            first.message = format!("--samples: {}", first.message);
-            first.hints.push(
+    failure.worded(|about| match about {
+        About::Timeout => Wording {
+            named: None,
+            hint: Some("raise --timeout, or simplify the story".into()),
+        },
+        About::Checkpoint(name) => Wording {
+            named: Some(format!("--at {name}")),
+            hint: None,
+        },
+        About::Sets(sets) => Wording {
+            named: Some(
+                (sets.iter())
+                    .map(|(name, value)| match value {
+                        Some(value) => format!("--set {name}={value}"),
+                        None => format!("--set {name}=…"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            hint: None,
+        },
+        About::Samples(_) => Wording {
+            named: Some("--samples".into()),
+            hint: Some(
                 "draw the story's values with `(…) in sample(k, {…})`, or sweep --set values instead"
                     .into(),
-            );
-        }
-        // The engine's words are the command line's.
-        About::TooBig => first.hints.push(
-            "graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)"
-                .into(),
-        ),
-    }
-    failure
+            ),
+        },
+        About::TooBig => Wording {
+            named: None,
+            hint: Some(
+                "graph a checkpoint where fewer worlds are left (--at NAME), or use smaller parameters (--set)"
+                    .into(),
+            ),
+        },
+    })
 }

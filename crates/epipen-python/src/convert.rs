@@ -5,7 +5,7 @@
 
 use epipen::ir::{Program, Ty};
 use epipen::worlds::{Value, World, WorldCount, show_value};
-use epipen::{About, Failure, FailureKind};
+use epipen::{About, Failure, FailureKind, Wording};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -195,39 +195,44 @@ pub(crate) fn any<'py>(py: Python<'py>, v: impl IntoPyObject<'py>) -> PyResult<B
     v.into_bound_py_any(py)
 }
 
-/// `failure` in Python's words: the argument it is about named (`at='nowhere': `,
-/// `sets['n'] = 3: `, `samples=10: `), how to give a run more time (`timeout=`), and how
+/// `failure` in Python's words: the argument it is about named (`at="nowhere": `,
+/// `sets["n"] = 3: `, `samples=10: `), how to give a run more time (`timeout=`), and how
 /// to ask for a smaller model or sweep values instead of samples (`at=`, `sets=`).
 fn worded(failure: Failure) -> Failure {
-    let mut failure = failure;
-    let (Some(about), Some(first)) = (failure.about.take(), failure.diagnostics.first_mut()) else {
-        return failure;
-    };
-    match about {
-        About::Timeout => first
-            .hints
-            .push("raise timeout=, or simplify the story".into()),
-        About::Checkpoint(name) => first.message = format!("at={name:?}: {}", first.message),
-        About::Sets(sets) => {
-            let named: Vec<String> = (sets.iter())
-                .map(|(name, value)| match value {
-                    Some(value) => format!("sets[{name:?}] = {value}"),
-                    None => format!("sets[{name:?}]"),
-                })
-                .collect();
-            first.message = format!("{}: {}", named.join(", "), first.message);
-        }
-        About::Samples(n) => {
-            first.message = format!("samples={n}: {}", first.message);
-            first.hints.push(
+    failure.worded(|about| match about {
+        About::Timeout => Wording {
+            named: None,
+            hint: Some("raise timeout=, or simplify the story".into()),
+        },
+        About::Checkpoint(name) => Wording {
+            named: Some(format!("at={name:?}")),
+            hint: None,
+        },
+        About::Sets(sets) => Wording {
+            named: Some(
+                (sets.iter())
+                    .map(|(name, value)| match value {
+                        Some(value) => format!("sets[{name:?}] = {value}"),
+                        None => format!("sets[{name:?}]"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            hint: None,
+        },
+        About::Samples(n) => Wording {
+            named: Some(format!("samples={n}")),
+            hint: Some(
                 "draw the story's values with `(…) in sample(k, {…})`, or sweep values of its consts (sets=) instead"
                     .into(),
-            );
-        }
-        About::TooBig => first.hints.push(
-            "draw a checkpoint where fewer worlds are left (model(at=NAME)), or use smaller parameters (sets=)"
-                .into(),
-        ),
-    }
-    failure
+            ),
+        },
+        About::TooBig => Wording {
+            named: None,
+            hint: Some(
+                "draw a checkpoint where fewer worlds are left (model(at=NAME)), or use smaller parameters (sets=)"
+                    .into(),
+            ),
+        },
+    })
 }

@@ -53,6 +53,15 @@ pub enum About {
     TooBig,
 }
 
+/// How a front end words what a failure is about ([`Failure::worded`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Wording {
+    /// What it is about, as the front end names it (`--at nowhere`, `at="nowhere"`).
+    pub named: Option<String>,
+    /// What to do about it (`raise --timeout, or simplify the story`).
+    pub hint: Option<String>,
+}
+
 impl Failure {
     /// A failure of `kind` with one diagnostic.
     pub fn one(kind: FailureKind, diagnostic: Located) -> Failure {
@@ -80,6 +89,20 @@ impl Failure {
             about: Some(about),
             ..self
         }
+    }
+
+    /// The failure in a front end's words: `words` names what it is about (a flag, an
+    /// argument) before the first diagnostic's message and adds a hint after its hints.
+    pub fn worded(mut self, words: impl Fn(&About) -> Wording) -> Failure {
+        let (Some(about), Some(first)) = (self.about.take(), self.diagnostics.first_mut()) else {
+            return self;
+        };
+        let Wording { named, hint } = words(&about);
+        if let Some(named) = named {
+            first.message = format!("{named}: {}", first.message);
+        }
+        first.hints.extend(hint);
+        self
     }
 
     /// The exit code the command line gives it: 2 for a story error, 1 for a solver

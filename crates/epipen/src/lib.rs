@@ -49,7 +49,7 @@ pub use epipen_lower as lower;
 pub use epipen_syntax as syntax;
 
 pub use engine::Options;
-pub use failure::{About, Failure, FailureKind};
+pub use failure::{About, Failure, FailureKind, Wording};
 pub use lower::{
     CompileError, compile, compile_parsed, compile_seeded, compile_until, parse_with_sets,
 };
