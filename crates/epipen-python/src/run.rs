@@ -13,7 +13,7 @@ use epipen::explore::svg::svg;
 use epipen::explore::trace::Tracer;
 use epipen::session::{Traced, Unwatched};
 use epipen::syntax::ast::Backend;
-use epipen::text;
+use epipen::text::{self, with_text};
 use epipen::views::Report;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -101,13 +101,6 @@ pub(crate) fn timeout_of(timeout: Option<f64>) -> PyResult<Option<Duration>> {
             })
         })
         .transpose()
-}
-
-/// A view as JSON, with its `text` as the command line prints it.
-fn with_text(view: &impl serde::Serialize, text: String) -> Value {
-    let mut value = serde_json::to_value(view).expect("views serialise");
-    value["text"] = text.into();
-    value
 }
 
 /// A report as JSON, with what `epipen run` prints of it (`text`) and, for a check or a
@@ -201,12 +194,8 @@ fn trace_story(request: &Request, limit: usize, cancel: &Cancel) -> Result<Strin
             Tracer::new(limit),
             &mut |traced| match traced {
                 Traced::Step(step) => {
-                    let shown = text::step(&step);
-                    printed.push_str(&shown);
-                    let mut value = with_text(&step, shown);
-                    for (k, belief) in step.beliefs.iter().enumerate() {
-                        value["beliefs"][k]["text"] = text::belief(belief).into();
-                    }
+                    let value = text::step_with_text(&step);
+                    printed.push_str(value["text"].as_str().unwrap_or_default());
                     steps.push(value);
                 }
                 Traced::Report(report) => {

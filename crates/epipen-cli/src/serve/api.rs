@@ -33,6 +33,7 @@ use epipen::engine::{Options, Strategy};
 use epipen::explore::trace::Tracer;
 use epipen::session::{Traced, Unwatched};
 use epipen::syntax::ast::StmtKind;
+use epipen::text::{step_with_text, with_text};
 
 use crate::story::{Failure, Story};
 use epipen::syntax::ast::Backend;
@@ -225,13 +226,7 @@ fn run_story(request: &Request, limit: Duration) -> Value {
             &mut Unwatched,
             Tracer::following(request.limit, FOLLOWED),
             &mut |item| match item {
-                Traced::Step(step) => {
-                    let mut value = with_text(&step, epipen::text::step(&step));
-                    for (k, belief) in step.beliefs.iter().enumerate() {
-                        value["beliefs"][k]["text"] = epipen::text::belief(belief).into();
-                    }
-                    trace.push(value);
-                }
+                Traced::Step(step) => trace.push(step_with_text(&step)),
                 Traced::Report(report) => match report.verdict() {
                     Some(v) if !report.printed_by_run() => {
                         hints.push(with_text(v, epipen::text::verdict(v)));
@@ -263,13 +258,6 @@ fn run_story(request: &Request, limit: Duration) -> Value {
         }
         Err(failure) => failed(answer, failure.into()),
     }
-}
-
-/// A view as JSON, with its `text` as the command line prints it.
-fn with_text(view: &impl serde::Serialize, text: String) -> Value {
-    let mut value = serde_json::to_value(view).expect("views serialise");
-    value["text"] = text.into();
-    value
 }
 
 /// `epipen graph --at CHECKPOINT`, as data for the page to draw; or the model after a

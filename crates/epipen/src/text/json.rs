@@ -46,3 +46,21 @@ pub fn json(view: &impl Serialize) -> String {
     view.serialize(&mut serializer).expect("views serialise");
     String::from_utf8(out).expect("JSON is UTF-8")
 }
+
+/// `view` as JSON, with its `text` as the command line prints it (what the playground
+/// and the Python package receive).
+pub fn with_text(view: &impl Serialize, text: String) -> serde_json::Value {
+    let mut value = serde_json::to_value(view).expect("views serialise");
+    value["text"] = text.into();
+    value
+}
+
+/// A step of a trace as JSON with its text ([`super::step`]), and each of its beliefs
+/// with its own ([`super::belief`]).
+pub fn step_with_text(step: &crate::views::Step) -> serde_json::Value {
+    let mut value = with_text(step, super::step(step));
+    for (k, belief) in step.beliefs.iter().enumerate() {
+        value["beliefs"][k]["text"] = super::belief(belief).into();
+    }
+    value
+}
