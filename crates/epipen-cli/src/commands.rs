@@ -232,6 +232,9 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             options.skip_worlds_statements = true;
             let (mut verified, mut refuted, mut vacuous) = (0, 0, 0);
             story.run(&options, &mut |report| {
+                if let epipen::views::Report::Show { .. } = report {
+                    out!("{}", epipen::text::report(&report));
+                }
                 let Some(verdict) = report.verdict() else {
                     return;
                 };

@@ -8,6 +8,7 @@
 //! | `explicit` | any | explicit worlds within [`Size::Forced`]'s budget, or refused by name |
 //! | `auto` | bools and enums whose types allow more than [`AUTO_MAX_FINITE_TYPES`] worlds | explicit worlds within [`Size::Small`]'s budget; else BDDs; else Z3 |
 //! | `auto` | any other | explicit worlds within [`Size::Auto`]'s budget; refused for what its events would make ([`crate::limits::AUTO_MAX_EVENT_WORLDS`]) in a story of bools and enums: BDDs, else Z3; refused otherwise: Z3 |
+//! | any | with chances (`prior`, a case's `weight`, `probability(…)`) | explicit worlds within [`Size::Forced`]'s budget (the only backend that keeps weights), or refused by name; `z3` and `bdd` asked by name refuse it |
 //!
 //! Listing the worlds runs out of the run's time: the timeout is the answer (no other
 //! backend would have more time). A refusal of a backend asked for by name is a story
@@ -73,6 +74,27 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
             Driver::new(program, options, backend).map_err(|e| Refusal::because(e.to_string()))?;
         Ok(Box::new(driver))
     };
+    if program.probabilistic() {
+        return match options.strategy {
+            Strategy::Auto | Strategy::Explicit => explicit(program, Size::Forced)
+                .unwrap_or_else(|mut refusal| {
+                    if !refusal.timed_out {
+                        refusal.why = format!(
+                            "{}; probabilities (`prior`, a case's `weight`, `probability(…)`) are                              computed on listed worlds only",
+                            refusal.why
+                        );
+                    }
+                    refused(refusal)
+                }),
+            _ => refused(Refusal::because(format!(
+                "the {} backend does not compute probabilities: `prior`, a case's `weight` and                  `probability(…)` need the explicit backend (`auto` picks it)",
+                match options.strategy {
+                    Strategy::Bdd => "bdd",
+                    _ => "z3",
+                }
+            ))),
+        };
+    }
     match options.strategy {
         Strategy::Bdd => bdd(program).unwrap_or_else(|why| refused(Refusal::because(why))),
         Strategy::Explicit => explicit(program, Size::Forced).unwrap_or_else(refused),

@@ -22,6 +22,9 @@ pub enum SolverError {
     /// A formula the engine cannot decide (e.g. non-linear arithmetic over infinitely
     /// many worlds, where quantifier elimination leaves quantifiers behind).
     Unsupported(String),
+    /// The story asks something undefined, found while computing (a probability over
+    /// worlds that all weigh 0, a negative weight): a story error.
+    Story { message: String, hint: String },
 }
 
 impl SolverError {
@@ -53,6 +56,7 @@ impl std::fmt::Display for SolverError {
             SolverError::ResourceLimit(r) => write!(f, "the solver hit a resource limit ({r})"),
             SolverError::Unknown(r) => write!(f, "the solver answered unknown ({r})"),
             SolverError::Unsupported(m) => write!(f, "{m}"),
+            SolverError::Story { message, .. } => write!(f, "{message}"),
         }
     }
 }
@@ -73,7 +77,13 @@ pub enum Failure {
 
 impl From<SolverError> for Failure {
     fn from(e: SolverError) -> Failure {
-        Failure::Solver(e)
+        match e {
+            SolverError::Story { message, hint } => Failure::Story {
+                message,
+                hints: vec![hint],
+            },
+            e => Failure::Solver(e),
+        }
     }
 }
 

@@ -15,6 +15,8 @@ pub mod worlds;
 pub mod z3;
 
 pub use epipen_ir as ir;
+pub use num_bigint::BigInt;
+pub use num_rational::BigRational;
 use epipen_syntax as syntax;
 
 use std::rc::Rc;
@@ -154,6 +156,13 @@ pub enum Report {
     /// A `check φ` failed in this world (only with `keep_refuted_hints`; otherwise the
     /// run stops with [`Failure::CheckFailed`]).
     CheckFailed { span: Span, world: World },
+    /// `show e`: its value (`text`: e as written), in the actual world or in each world
+    /// still possible.
+    Show {
+        span: Span,
+        text: String,
+        shown: Shown,
+    },
     /// A statement finished (only with `stats`): its time, blocks included, and the size
     /// of κ after it, in the backend's `unit` (Z3: DAG nodes of its formula, BDD: nodes,
     /// explicit worlds: worlds).
@@ -163,6 +172,25 @@ pub enum Report {
         kappa_size: usize,
         unit: &'static str,
     },
+}
+
+/// What a `show` statement found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shown {
+    /// The value in the actual world.
+    Actual(Amount),
+    /// The values in the worlds still possible, each with how many worlds have it, in
+    /// the order they first appear in the canonical order of worlds.
+    Worlds(Vec<(Amount, u64)>),
+}
+
+/// A value a `show` statement prints.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Amount {
+    /// An int, a bool, or an enum's value (by its index), with its type.
+    Value(worlds::Value, crate::ir::Ty),
+    /// A probability, exact.
+    Ratio(BigRational),
 }
 
 /// A world on which a hint and its block disagree.

@@ -1,5 +1,6 @@
 //! Possible worlds: values, their canonical order, how a world is named in messages.
 
+use num_rational::BigRational;
 use crate::ir::{CmpOp, ConstId, Constant, Expr, ExprKind, LogicOp, Program, Ty, arith};
 
 pub use crate::ir::{Value, World};
@@ -12,6 +13,9 @@ pub struct WorldSet {
     /// When the story changed constants (`x := e`): each world's values at its start
     /// (two worlds may have the same values now and differ in their past).
     pub before: Option<Vec<World>>,
+    /// When the story speaks of chances: each world's probability among the worlds
+    /// still possible (the storyteller's).
+    pub chances: Option<Vec<BigRational>>,
 }
 
 /// How many worlds are possible.
@@ -51,6 +55,8 @@ pub struct Model {
     /// compared lexicographically, lower more plausible (empty: every world equally
     /// plausible).
     pub ranks: Vec<Vec<Vec<i64>>>,
+    /// As in [`WorldSet::chances`].
+    pub chances: Option<Vec<BigRational>>,
 }
 
 /// One thing a character learned, as observed in each world of a [`Model`]: the values
@@ -132,7 +138,7 @@ pub fn first_worlds_within<E>(
     let (mut worlds, exhausted) = enumerate(None, limit)?;
     if exhausted {
         worlds.sort();
-        return Ok(WorldSet {
+        return Ok(WorldSet { chances: None,
             before: None,
             worlds,
             complete: true,
@@ -149,7 +155,7 @@ pub fn first_worlds_within<E>(
             }
             within.sort();
             within.truncate(limit);
-            return Ok(WorldSet {
+            return Ok(WorldSet { chances: None,
                 before: None,
                 worlds: within,
                 complete: false,
@@ -246,7 +252,8 @@ fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
         | ExprKind::Believes { .. }
         | ExprKind::BelievesValue { .. }
         | ExprKind::At { .. }
-        | ExprKind::Group { .. } => return None,
+        | ExprKind::Group { .. }
+        | ExprKind::Chance { .. } => return None,
     })
 }
 
@@ -291,7 +298,7 @@ mod tests {
         let set = first_worlds(10, from_set(vec![w(&[7, 16]), w(&[5, 15])])).unwrap();
         assert_eq!(
             set,
-            WorldSet {
+            WorldSet { chances: None,
                 before: None,
                 worlds: vec![w(&[5, 15]), w(&[7, 16])],
                 complete: true
@@ -313,7 +320,7 @@ mod tests {
         let set = first_worlds(3, from_set(all)).unwrap();
         assert_eq!(
             set,
-            WorldSet {
+            WorldSet { chances: None,
                 before: None,
                 worlds: vec![w(&[0, 1]), w(&[1, 2]), w(&[2, 3])],
                 complete: false

@@ -140,6 +140,36 @@ impl Program {
             .map(|(k, _)| ConstId(k))
     }
 
+    /// Whether the story speaks of chances: a `prior`, a case's `weight`, or a
+    /// probability (compared or shown). Its worlds then have weights, and only a backend
+    /// that keeps them runs it.
+    pub fn probabilistic(&self) -> bool {
+        fn any(stmts: &[Stmt]) -> bool {
+            stmts.iter().any(|s| match &s.kind {
+                StmtKind::Prior(_) => true,
+                StmtKind::Show {
+                    value: Shown::Rational(_),
+                    ..
+                } => true,
+                StmtKind::Event(event) if event.cases.iter().any(|c| c.weight.is_some()) => true,
+                StmtKind::Simultaneously(body)
+                | StmtKind::Repeat { body, .. }
+                | StmtKind::AssertAddsCk { body, .. }
+                    if any(body) =>
+                {
+                    true
+                }
+                _ => s
+                    .each_expr(&mut |e| match e.mentions_probability() {
+                        true => Err(()),
+                        false => Ok(()),
+                    })
+                    .is_err(),
+            })
+        }
+        any(&self.statements)
+    }
+
     /// The name of a type as written in stories: `int`, `bool`, or the enum's name.
     pub fn ty_name(&self, ty: Ty) -> &str {
         match ty {
@@ -222,6 +252,82 @@ pub enum StmtKind {
         text: String,
         limit: u64,
     },
+    /// `prior e`: each world's weight becomes the value of the int expression `e` there
+    /// (knowledge-free, never negative in a world still possible). Lowering keeps it
+    /// before anything a character learns or observes.
+    Prior(Expr),
+    /// `show e`: the value of `e` in the actual world (or in each possible world, grouped
+    /// by value). `text` is `e` as the run prints it.
+    Show { value: Shown, text: String },
+}
+
+/// What a `show` statement shows: an ordinary expression (int, bool, enum), or a
+/// probability term, computed exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shown {
+    Expr(Expr),
+    Rational(Rat),
+}
+
+/// A term in exact rational arithmetic: what either side of a comparison that contains
+/// `probability(…)` is (there `/` is exact division).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rat {
+    pub kind: RatKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum RatKind {
+    /// An int expression (integer arithmetic inside it, e.g. in an `if`), taken as a
+    /// rational.
+    Int(Box<Expr>),
+    /// `probability(A, φ)`: Σ μ(v) over the worlds v that A cannot tell from this one
+    /// where φ holds, over Σ μ(v) over all of them. `agent` None: the storyteller's, over
+    /// every world still possible.
+    Probability {
+        agent: Option<CharId>,
+        formula: Box<Expr>,
+    },
+    Neg(Box<Rat>),
+    /// `+`, `-`, `*`, and exact `/` (a division by 0 is an error).
+    Arith(ArithOp, Box<Rat>, Box<Rat>),
+}
+
+impl Rat {
+    /// Calls `f` on every expression inside (ints and probabilities' formulas).
+    pub fn walk<E>(&self, f: &mut dyn FnMut(&Expr) -> Result<(), E>) -> Result<(), E> {
+        match &self.kind {
+            RatKind::Int(e) => e.walk(f),
+            RatKind::Probability { formula, .. } => formula.walk(f),
+            RatKind::Neg(a) => a.walk(f),
+            RatKind::Arith(_, a, b) => {
+                a.walk(f)?;
+                b.walk(f)
+            }
+        }
+    }
+
+    /// See [`Expr::substitute`].
+    pub fn substitute<'t>(&self, now: Moment<'t>, at: &dyn Fn(CheckpointId) -> Moment<'t>) -> Rat {
+        let kind = match &self.kind {
+            RatKind::Int(e) => RatKind::Int(Box::new(e.substitute(now, at))),
+            RatKind::Probability { agent, formula } => RatKind::Probability {
+                agent: *agent,
+                formula: Box::new(formula.substitute(now, at)),
+            },
+            RatKind::Neg(a) => RatKind::Neg(Box::new(a.substitute(now, at))),
+            RatKind::Arith(op, a, b) => RatKind::Arith(
+                *op,
+                Box::new(a.substitute(now, at)),
+                Box::new(b.substitute(now, at)),
+            ),
+        };
+        Rat {
+            kind,
+            span: self.span,
+        }
+    }
 }
 
 /// An `event` statement. Executed in a state W, it gives W' = {(w, c) : w in W, the
@@ -257,6 +363,10 @@ pub struct Case {
     pub pre: Option<Expr>,
     /// Simultaneous changes (every value read before the event), to distinct constants.
     pub changes: Vec<(ConstId, Expr)>,
+    /// `weight e`: an int expression (knowledge-free, never negative), evaluated in the
+    /// world before the event; None: 1. The case's chance at w is its weight over the
+    /// sum of the weights of the cases possible at w.
+    pub weight: Option<Expr>,
     pub span: Span,
 }
 
@@ -269,6 +379,11 @@ impl Stmt {
             StmtKind::Learn { what, .. } => f(what),
             StmtKind::Actual(e) | StmtKind::Check(e) | StmtKind::CheckActual(e) => f(e),
             StmtKind::Where { formula, .. } => f(formula),
+            StmtKind::Prior(e) => f(e),
+            StmtKind::Show { value, .. } => match value {
+                Shown::Expr(e) => f(e),
+                Shown::Rational(r) => r.walk(f),
+            },
             StmtKind::Expects { formula, .. } => f(formula),
             StmtKind::Assign { changes } => changes.iter().try_for_each(|(_, e)| f(e)),
             StmtKind::Checkpoint(_) | StmtKind::Worlds { .. } => Ok(()),
@@ -284,6 +399,9 @@ impl Stmt {
             StmtKind::Event(event) => event.cases.iter().try_for_each(|case| {
                 if let Some(pre) = &case.pre {
                     f(pre)?;
+                }
+                if let Some(weight) = &case.weight {
+                    f(weight)?;
                 }
                 case.changes.iter().try_for_each(|(_, e)| f(e))
             }),
@@ -384,6 +502,13 @@ pub enum ExprKind {
         agents: Vec<CharId>,
         formula: Box<Expr>,
     },
+    /// A comparison one of whose sides contains `probability(…)`: both sides in exact
+    /// rational arithmetic (bool).
+    Chance {
+        op: CmpOp,
+        left: Box<Rat>,
+        right: Box<Rat>,
+    },
 }
 
 /// What the names of a story stand for at one moment of a run (see
@@ -451,6 +576,10 @@ impl Expr {
             }
             ExprKind::At { body, .. } => body.walk(f),
             ExprKind::Group { formula, .. } => formula.walk(f),
+            ExprKind::Chance { left, right, .. } => {
+                left.walk(f)?;
+                right.walk(f)
+            }
         }
     }
 
@@ -518,6 +647,11 @@ impl Expr {
                 agents: agents.clone(),
                 formula: sub(formula),
             },
+            ExprKind::Chance { op, left, right } => ExprKind::Chance {
+                op: *op,
+                left: Box::new(left.substitute(now, at)),
+                right: Box::new(right.substitute(now, at)),
+            },
         };
         Expr {
             kind,
@@ -534,7 +668,8 @@ impl Expr {
     }
 
     /// Whether this node is a knowledge operator (`knows`, `knows_value`, `believes`,
-    /// `believes_value`, `at`, group knowledge).
+    /// `believes_value`, `at`, group knowledge), or a comparison of probabilities (which
+    /// depend on the knowledge state as they do).
     pub fn is_knowledge(&self) -> bool {
         matches!(
             self.kind,
@@ -544,6 +679,16 @@ impl Expr {
                 | ExprKind::BelievesValue { .. }
                 | ExprKind::At { .. }
                 | ExprKind::Group { .. }
+                | ExprKind::Chance { .. }
         )
+    }
+
+    /// Whether a probability is compared in it.
+    pub fn mentions_probability(&self) -> bool {
+        self.walk(&mut |x| match x.kind {
+            ExprKind::Chance { .. } => Err(()),
+            _ => Ok(()),
+        })
+        .is_err()
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::{
     ArithOp, CharId, Character, Checkpoint, CmpOp, Constant, EnumDef, EventDef, Expr, ExprKind,
-    LogicOp, Program, Ty,
+    LogicOp, Program, Rat, RatKind, Ty,
 };
 
 /// Binding strength, loosest first (as in the grammar).
@@ -44,6 +44,20 @@ impl Program {
     }
 }
 
+impl Program {
+    /// A probability term in story syntax (see [`Program::show`]).
+    pub fn show_rat(&self, r: &Rat, speaker: Option<CharId>) -> String {
+        Namer {
+            characters: &self.characters,
+            constants: &self.constants,
+            checkpoints: &self.checkpoints,
+            enums: &self.enums,
+            events: &self.events,
+        }
+        .show_rat(r, speaker)
+    }
+}
+
 impl Namer<'_> {
     /// See [`Program::show`].
     pub fn show(&self, e: &Expr, speaker: Option<CharId>) -> String {
@@ -52,6 +66,38 @@ impl Namer<'_> {
             speaker,
         }
         .at_least(e, IF)
+    }
+
+    /// See [`Program::show_rat`].
+    pub fn show_rat(&self, r: &Rat, speaker: Option<CharId>) -> String {
+        Printer {
+            names: self,
+            speaker,
+        }
+        .rat_at_least(r, IF)
+    }
+}
+
+/// A comparison operator as stories write it.
+fn cmp_symbol(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "==",
+        CmpOp::Ne => "!=",
+        CmpOp::Lt => "<",
+        CmpOp::Le => "<=",
+        CmpOp::Gt => ">",
+        CmpOp::Ge => ">=",
+    }
+}
+
+/// An arithmetic operator as stories write it, and how tightly it binds.
+fn arith_symbol(op: ArithOp) -> (&'static str, u8) {
+    match op {
+        ArithOp::Add => ("+", ADD),
+        ArithOp::Sub => ("-", ADD),
+        ArithOp::Mul => ("*", MUL),
+        ArithOp::Div => ("/", MUL),
+        ArithOp::Mod => ("%", MUL),
     }
 }
 
@@ -131,13 +177,7 @@ impl Printer<'_, '_> {
             }
             ExprKind::Not(a) => (format!("not {}", self.at_least(a, NOT)), NOT),
             ExprKind::Arith(op, a, b) => {
-                let (symbol, level) = match op {
-                    ArithOp::Add => ("+", ADD),
-                    ArithOp::Sub => ("-", ADD),
-                    ArithOp::Mul => ("*", MUL),
-                    ArithOp::Div => ("/", MUL),
-                    ArithOp::Mod => ("%", MUL),
-                };
+                let (symbol, level) = arith_symbol(*op);
                 let text = format!(
                     "{} {symbol} {}",
                     self.at_least(a, level),
@@ -146,14 +186,7 @@ impl Printer<'_, '_> {
                 (text, level)
             }
             ExprKind::Cmp(op, a, b) => {
-                let symbol = match op {
-                    CmpOp::Eq => "==",
-                    CmpOp::Ne => "!=",
-                    CmpOp::Lt => "<",
-                    CmpOp::Le => "<=",
-                    CmpOp::Gt => ">",
-                    CmpOp::Ge => ">=",
-                };
+                let symbol = cmp_symbol(*op);
                 let text = format!(
                     "{} {symbol} {}",
                     self.at_least(a, ADD),
@@ -243,6 +276,55 @@ impl Printer<'_, '_> {
                 };
                 parts.push(self.at_least(formula, IF));
                 (format!("{}({})", op.name(), parts.join(", ")), ATOM)
+            }
+            ExprKind::Chance { op, left, right } => {
+                let text = format!(
+                    "{} {} {}",
+                    self.rat_at_least(left, ADD),
+                    cmp_symbol(*op),
+                    self.rat_at_least(right, ADD)
+                );
+                (text, CMP)
+            }
+        }
+    }
+
+    fn rat_at_least(&self, r: &Rat, level: u8) -> String {
+        let (text, own) = self.rat(r);
+        if own < level {
+            format!("({text})")
+        } else {
+            text
+        }
+    }
+
+    fn rat(&self, r: &Rat) -> (String, u8) {
+        match &r.kind {
+            RatKind::Int(e) => self.show(e),
+            RatKind::Probability { agent, formula } => {
+                let text = match agent {
+                    Some(agent) => format!(
+                        "probability({}{})",
+                        self.agent(*agent),
+                        self.inside(*agent).at_least(formula, IF)
+                    ),
+                    None => format!("probability({})", self.at_least(formula, IF)),
+                };
+                (text, ATOM)
+            }
+            RatKind::Neg(a) => {
+                let inner = self.rat_at_least(a, NEG);
+                let sep = if inner.starts_with('-') { " " } else { "" };
+                (format!("-{sep}{inner}"), NEG)
+            }
+            RatKind::Arith(op, a, b) => {
+                let (symbol, level) = arith_symbol(*op);
+                let text = format!(
+                    "{} {symbol} {}",
+                    self.rat_at_least(a, level),
+                    self.rat_at_least(b, level + 1)
+                );
+                (text, level)
             }
         }
     }

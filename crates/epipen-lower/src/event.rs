@@ -19,6 +19,7 @@ struct CaseLine {
     name: String,
     span: Span,
     pre: Option<ir::Expr>,
+    weight: Option<ir::Expr>,
     changes: Vec<(ConstId, ir::Expr)>,
 }
 
@@ -156,6 +157,7 @@ impl Lowerer {
                 name: c.name,
                 pre: c.pre,
                 changes: c.changes,
+                weight: c.weight,
                 span: c.span,
             })
             .collect();
@@ -175,7 +177,12 @@ impl Lowerer {
         for item in items {
             self.current = item.span.start;
             match &item.kind {
-                EventItemKind::Case { name, pre, changes } => {
+                EventItemKind::Case {
+                    name,
+                    pre,
+                    weight,
+                    changes,
+                } => {
                     let Some(full) = self.case_name(name) else {
                         out.failed = true;
                         continue;
@@ -192,6 +199,16 @@ impl Lowerer {
                             None
                         }
                     };
+                    let weight = match weight {
+                        None => None,
+                        Some(w) => {
+                            let w = self.weight_expr(w, Objective::Weight);
+                            if w.is_none() {
+                                out.failed = true;
+                            }
+                            w
+                        }
+                    };
                     let changes = self.changes(changes).unwrap_or_else(|| {
                         out.failed = true;
                         Vec::new()
@@ -200,6 +217,7 @@ impl Lowerer {
                         name: full,
                         span: name.span,
                         pre,
+                        weight,
                         changes,
                     });
                 }

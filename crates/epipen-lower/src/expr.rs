@@ -1,6 +1,7 @@
 //! Expressions: names resolved, types checked, compile-time parts evaluated and
 //! aggregates expanded.
 
+use super::chance;
 use super::fold::{self, bool_lit, int_lit};
 use super::{Ctx, Entity, Lowerer, Objective, Speaker, closest, list};
 use epipen_ir::{self as ir, CharId, Ty};
@@ -8,7 +9,7 @@ use epipen_syntax::ast::{self, BinOp, ExprKind, Ident, UnOp};
 use epipen_syntax::{Diagnostic, Span};
 
 /// The built-in functions, for "did you mean" hints.
-pub(super) const FUNCTIONS: [&str; 16] = [
+pub(super) const FUNCTIONS: [&str; 17] = [
     "knows",
     "knows_value",
     "believes",
@@ -25,10 +26,11 @@ pub(super) const FUNCTIONS: [&str; 16] = [
     "abs",
     "min",
     "max",
+    "probability",
 ];
 
 /// The functions that are knowledge operators.
-const KNOWLEDGE: [&str; 8] = [
+const KNOWLEDGE: [&str; 9] = [
     "knows",
     "knows_value",
     "believes",
@@ -37,6 +39,7 @@ const KNOWLEDGE: [&str; 8] = [
     "everyone_knows",
     "common_knowledge",
     "distributed_knowledge",
+    "probability",
 ];
 
 /// The most values of `min`/`max` (their expansion grows with the square).
@@ -433,6 +436,11 @@ impl Lowerer {
         span: Span,
         ctx: Ctx,
     ) -> Option<ir::Expr> {
+        if let Some(op) = chance::comparison(op)
+            && (chance::has_probability(lhs) || chance::has_probability(rhs))
+        {
+            return self.chance(op, lhs, rhs, span, ctx);
+        }
         let (lhs, rhs) = match op {
             BinOp::Eq | BinOp::Ne => self.comparands(lhs, rhs, ctx),
             _ => (self.expr(lhs, ctx), self.expr(rhs, ctx)),
@@ -641,6 +649,14 @@ impl Lowerer {
                     "`:=` gives a constant a value of the world, without knowledge operators"
                         .to_string()
                 }
+                Objective::Prior => {
+                    "`prior` gives each world a weight from its values, without knowledge operators or probabilities"
+                        .to_string()
+                }
+                Objective::Weight => {
+                    "a case's `weight` is computed from the world's values, without knowledge operators or probabilities"
+                        .to_string()
+                }
             };
             self.error(Diagnostic::error(span, message));
             return None;
@@ -653,6 +669,17 @@ impl Lowerer {
             "common_knowledge" => self.group(ir::GroupOp::Common, args, span, ctx),
             "distributed_knowledge" => self.group(ir::GroupOp::Distributed, args, span, ctx),
             "abs" => self.abs(args, span, ctx),
+            "probability" => {
+                // Lowered for its own mistakes, then refused: it is a number to compare.
+                self.probability(args, span, ctx);
+                self.error(
+                    Diagnostic::error(span, "a probability can only be compared or shown")
+                        .with_hint(
+                            "compare it, e.g. `probability(A, φ) > 1/2`, or print it with `show probability(A, φ)`",
+                        ),
+                );
+                None
+            }
             "min" | "max" => self.min_max(function, args, span, ctx),
             "distinct" => {
                 let items: Vec<Option<ir::Expr>> = args.iter().map(|a| self.expr(a, ctx)).collect();

@@ -18,6 +18,7 @@
 //! built (an index out of range of an empty family). A statement that lowers to nothing
 //! without an error is a bug of epipen's, reported as an internal error.
 
+mod chance;
 mod change;
 mod compile;
 mod decl;
@@ -153,6 +154,10 @@ enum Objective {
     Actual,
     /// `x := …`
     Assign,
+    /// `prior …`
+    Prior,
+    /// a case's `weight …`
+    Weight,
 }
 
 /// Where an expression sits.
@@ -238,6 +243,11 @@ struct Lowerer {
     vanished: Option<Span>,
     /// The `actual` that declared the actual world.
     actual: Option<Span>,
+    /// The `prior` statement, once lowered.
+    prior: Option<Span>,
+    /// The first statement that lets a character learn or observe something, or asks a
+    /// probability (a `prior` must come before it), and what it is.
+    observed: Option<(Span, &'static str)>,
     /// The rounds of the `repeat`s around the statement being lowered.
     repeat_rounds: Vec<u64>,
     /// How many occurrence constants the events so far allocated.
@@ -298,6 +308,8 @@ impl Lowerer {
             reported: 0,
             vanished: None,
             actual: None,
+            prior: None,
+            observed: None,
             repeat_rounds: Vec::new(),
             occurrences_made: 0,
             defs: Vec::new(),

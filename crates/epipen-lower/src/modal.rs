@@ -234,9 +234,10 @@ impl Lowerer {
 impl Ctx {
     /// The context of the formula of `function` (a knowledge operator) whose agent is
     /// `agent`, named: inside another character's knowledge than the speaker's.
-    fn inside(self, agent: Option<CharId>, function: &str) -> Ctx {
+    pub(super) fn inside(self, agent: Option<CharId>, function: &str) -> Ctx {
         let function = match function {
             "believes" => "believes",
+            "probability" => "probability",
             "knows_value" => "knows_value",
             "believes_value" => "believes_value",
             _ => "knows",

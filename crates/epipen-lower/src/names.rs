@@ -48,6 +48,7 @@ impl Lowerer {
             | E::Group { .. } => {
                 Some("knowledge operators are evaluated as the story runs".to_string())
             }
+            E::Chance { .. } => Some("probabilities are computed as the story runs".to_string()),
             E::Latest(e) => Some(format!(
                 "`{}` is an event: which case happened is known only as the story runs",
                 self.events[e.0].name

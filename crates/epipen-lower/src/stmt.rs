@@ -28,11 +28,14 @@ impl Lowerer {
             return;
         }
         match kind {
-            Some(kind) => out.push(ir::Stmt {
-                kind,
-                span,
-                loops: self.loop_vars.clone(),
-            }),
+            Some(kind) => {
+                self.note_observed(&kind, span);
+                out.push(ir::Stmt {
+                    kind,
+                    span,
+                    loops: self.loop_vars.clone(),
+                })
+            }
             None if self.reported == reported => {
                 self.vanished.get_or_insert(span);
             }
@@ -125,6 +128,8 @@ impl Lowerer {
                     }
                 })
             }
+            StmtKind::Prior(what) => self.prior(what, stmt.span),
+            StmtKind::Show(what) => self.show(what),
             StmtKind::Announce(what) => {
                 let formula = self.expr(what, Ctx::storyteller());
                 self.formula(formula).map(|formula| ir::StmtKind::Announce {

@@ -172,6 +172,10 @@ pub enum StmtKind {
     },
     /// `where <expr>`: prints the worlds possible here where the formula holds.
     Where(Expr),
+    /// `prior <expr>`: each world's weight (an int expression of the constants).
+    Prior(Expr),
+    /// `show <expr>`: prints the value of an expression (a probability exactly).
+    Show(Expr),
     /// `event move { … }`: the event's name and the lines of its block.
     Event { name: Ident, body: Vec<EventItem> },
 }
@@ -186,11 +190,14 @@ pub struct EventItem {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum EventItemKind {
-    /// `moved if φ then x := e, y := f`: a case, its precondition and its changes
+    /// `moved if φ weight e then x := e, y := f`: a case, its precondition, its weight and
+    /// its changes
     /// (targets are names or indices).
     Case {
         name: CaseName,
         pre: Option<Expr>,
+        /// `weight e`: the case's weight among the cases possible in a world.
+        weight: Option<Expr>,
         changes: Vec<Change>,
     },
     /// `Anne sees moved | stayed`: the groups of cases `who` tells apart.

@@ -58,6 +58,9 @@ pub(crate) enum TokenKind {
     Expects,
     Def,
     Where,
+    Prior,
+    Show,
+    Weight,
     // Punctuation and operators.
     LParen,
     RParen,
@@ -142,6 +145,9 @@ impl TokenKind {
                 | Expects
                 | Def
                 | Where
+                | Prior
+                | Show
+                | Weight
         )
     }
 
@@ -152,7 +158,8 @@ impl TokenKind {
             And | Or | Arrow | DoubleArrow | Plus | Minus | Star | Slash | Percent | EqEq
             | NotEq | Lt | Le | Gt | Ge | Comma | In | Then | Else | If | Not | Colon
             | Announce | LParen | LBrace | LBlock | LBracket | DotDot | Until | Actual
-            | AssertAddsCk | Check | Assign | Bar | Sees | Expects | Where => true,
+            | AssertAddsCk | Check | Assign | Bar | Sees | Expects | Where | Prior | Show
+            | Weight => true,
             Invalid { continues, .. } => *continues,
             _ => false,
         }
@@ -199,6 +206,9 @@ fn keyword(word: &str) -> Option<TokenKind> {
         "expects" => Expects,
         "def" => Def,
         "where" => Where,
+        "prior" => Prior,
+        "show" => Show,
+        "weight" => Weight,
         _ => return None,
     })
 }
@@ -395,7 +405,8 @@ fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
     match rest.first().map(|t| &t.kind) {
         Some(
             Characters | IntKw | BoolKw | Announce | Checkpoint | Worlds | Const | Enum | For
-            | Simultaneously | Actual | Repeat | AssertAddsCk | Check | Event | Def | Where,
+            | Simultaneously | Actual | Repeat | AssertAddsCk | Check | Event | Def | Where
+            | Prior | Show,
         ) => true,
         Some(RBrace) => in_block(stack),
         Some(Ident(_)) => matches!(

@@ -190,6 +190,7 @@ impl BddBackend {
                 let best = self.most_plausible(*agent, state)?;
                 Val::Bool(self.knows_value(*agent, state, &cells, Some(&best))?)
             }
+            ExprKind::Chance { .. } => return Err(crate::driver::no_chances("bdd")),
             ExprKind::Group {
                 op,
                 agents,

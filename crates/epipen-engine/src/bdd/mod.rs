@@ -229,6 +229,7 @@ impl Backend for BddBackend {
         state: &Rc<State>,
         occ: ConstId,
         pres: Vec<Bdd>,
+        _weights: Option<&[Expr]>,
     ) -> Result<Rc<State>, SolverError> {
         self.check_deadline()?;
         let bits = self.space.bits_of(&[occ.0]);
@@ -361,7 +362,7 @@ impl Backend for BddBackend {
                     .collect()
             })
             .collect();
-        Ok(Some(Model {
+        Ok(Some(Model { chances: None,
             before: None,
             worlds,
             views,
@@ -374,7 +375,7 @@ impl Backend for BddBackend {
         let mut worlds = walk::first_worlds(&self.space, &state.kappa, limit.saturating_add(1));
         let complete = worlds.len() <= limit;
         worlds.truncate(limit);
-        Ok(WorldSet {
+        Ok(WorldSet { chances: None,
             before: None,
             worlds,
             complete,

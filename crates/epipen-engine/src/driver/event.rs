@@ -37,7 +37,26 @@ impl<B: Backend> Driver<B> {
             pres.push(pre);
         }
         let actual_case = self.actual_case(event, &name, &pres, span)?;
-        let mut next = self.backend.event(&state, occ, pres).at(span)?;
+        let weights = match self.chances {
+            false => None,
+            true => {
+                let mut weights = Vec::with_capacity(event.cases.len());
+                for case in &event.cases {
+                    weights.push(match &case.weight {
+                        Some(w) => self.now(w).at(span)?.clone(),
+                        None => Expr {
+                            kind: ExprKind::Int(1),
+                            ty: Ty::Int,
+                            span,
+                        },
+                    });
+                }
+                Some(weights)
+            }
+        };
+        let mut next = (self.backend)
+            .event(&state, occ, pres, weights.as_deref())
+            .at(span)?;
         // Each character learns the group of the case it saw.
         for (who, groups) in event.sees.iter().enumerate() {
             let Some(groups) = groups else { continue };

@@ -11,9 +11,13 @@ mod actual;
 mod emptied;
 mod event;
 mod repeat;
+mod show;
 
 use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
-use crate::ir::{CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Stmt, StmtKind};
+use crate::ir::{
+    CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Rat, Stmt, StmtKind,
+};
+use num_rational::BigRational;
 use crate::syntax::Span;
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 
@@ -103,12 +107,43 @@ pub(crate) trait Backend {
     /// The new κ holds the world w with `occ` = c for every world w of κ in `pres[c]`
     /// (the worlds where case c's precondition held). What characters learned is kept
     /// (the driver then makes each learn the group of the case it saw).
+    /// `weights` (a story with chances): each case's weight, an int expression
+    /// evaluated in the world before the event; a backend that keeps weights gives the
+    /// new worlds their share (see [`Backend::prior`]).
     fn event(
         &mut self,
         state: &Self::State,
         occ: ConstId,
         pres: Vec<Self::Set>,
+        weights: Option<&[Expr]>,
     ) -> Result<Self::State, SolverError>;
+
+    /// `prior e`: each world of κ now weighs the value of `e` there. Only a backend that
+    /// keeps weights takes stories with chances ([`crate::choice`] sends them to it).
+    fn prior(&mut self, _state: &Self::State, _weight: &Expr) -> Result<Self::State, SolverError> {
+        Err(no_chances(self.name()))
+    }
+    /// The storyteller's probability of each of `listed` (worlds of κ in `state`): None
+    /// when the story speaks of no chances.
+    fn chances(
+        &mut self,
+        _state: &Self::State,
+        _listed: &[World],
+    ) -> Result<Option<Vec<BigRational>>, SolverError> {
+        Ok(None)
+    }
+    /// The values of the probability term `r` at `at`, or at every world of κ grouped by
+    /// value (in the order they first appear in the canonical order), with how many
+    /// worlds have each.
+    fn amounts(
+        &mut self,
+        _r: &Rat,
+        _state: &Self::State,
+        _saved: &[Option<Self::State>],
+        _at: Option<&Self::Point>,
+    ) -> Result<Vec<(BigRational, u64)>, SolverError> {
+        Err(no_chances(self.name()))
+    }
 
     /// The first two worlds (canonical order) of the constants' types where the
     /// knowledge-free `phi` holds: when `actual φ` allows one, it is the actual world if
@@ -233,6 +268,9 @@ pub(crate) struct Driver<B: Backend> {
     trail: Vec<(Span, B::State)>,
     /// The first statement after which κ had no world, once found.
     emptied: Option<Span>,
+    /// The story speaks of chances: listed worlds carry their probabilities, events
+    /// their cases' weights.
+    chances: bool,
 }
 
 /// An expression of the program as the driver hands it to the backend: itself, or with
@@ -259,6 +297,7 @@ impl<B: Backend> Driver<B> {
         mut backend: B,
     ) -> Result<Driver<B>, SolverError> {
         let state = backend.initial()?;
+        let program_chances = program.probabilistic();
         let program_checkpoints = program.checkpoints.len();
         let (events, constants) = (program.events.len(), program.constants.len());
         Ok(Driver {
@@ -281,6 +320,7 @@ impl<B: Backend> Driver<B> {
             substituted: HashMap::new(),
             trail: Vec::new(),
             emptied: None,
+            chances: program_chances,
         })
     }
 
@@ -348,6 +388,7 @@ impl<B: Backend> Driver<B> {
             worlds,
             complete: set.complete,
             before: Some(set.worlds),
+            chances: set.chances,
         })
     }
 
@@ -472,6 +513,11 @@ impl<B: Backend> Driver<B> {
                 }
             }
             StmtKind::Actual(expr) => self.set_actual(expr, stmt.span).at(stmt.span)?,
+            StmtKind::Prior(weight) => {
+                let weight = self.now(weight).at(stmt.span)?.clone();
+                self.state = self.backend.prior(&self.state, &weight).at(stmt.span)?;
+            }
+            StmtKind::Show { value, text } => self.show(stmt.span, value, text, sink)?,
             StmtKind::Repeat { max, body, until } => {
                 self.repeat(stmt.span, *max, body, until, sink)?
             }
@@ -720,7 +766,10 @@ impl<B: Backend> Driver<B> {
     fn worlds_now(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let state = self.state.clone();
-        let set = self.backend.worlds(&state, limit)?;
+        let mut set = self.backend.worlds(&state, limit)?;
+        if self.chances {
+            set.chances = self.backend.chances(&state, &set.worlds)?;
+        }
         self.shown_set(set)
     }
 
@@ -731,7 +780,11 @@ impl<B: Backend> Driver<B> {
         let state = self.state.clone();
         let set = self.formula(phi, &state)?;
         let kept = self.backend.restrict(&state, set, false)?;
-        let found = self.backend.worlds(&kept, limit)?;
+        let mut found = self.backend.worlds(&kept, limit)?;
+        if self.chances {
+            // Each world's probability among all the worlds possible here.
+            found.chances = self.backend.chances(&state, &found.worlds)?;
+        }
         Ok(self.shown_set(found)?)
     }
 
@@ -815,6 +868,7 @@ impl<B: Backend> Run for Driver<B> {
             before: Some(model.worlds),
             views: model.views,
             ranks: model.ranks,
+            chances: model.chances,
         }))
     }
 
@@ -911,6 +965,14 @@ impl Run for Refused {
     fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
         Ok(None)
     }
+}
+
+/// What a backend that keeps no weights answers for a story with chances (the choice
+/// of backend never gives it one: a bug otherwise).
+pub(crate) fn no_chances(backend: &str) -> SolverError {
+    SolverError::Unsupported(format!(
+        "the {backend} backend does not compute probabilities: `prior`, a case's `weight` and          `probability(…)` need the explicit backend"
+    ))
 }
 
 /// A story error unless every event `e` names has happened (the driver has replaced

@@ -8,6 +8,7 @@
 
 mod belief;
 mod bound;
+mod chance;
 mod column;
 mod direct;
 mod early;
@@ -110,6 +111,12 @@ pub(crate) struct ExplicitBackend {
     early_bdd: Option<Option<BddBackend>>,
     /// Which occurrence constants have happened (their events ran).
     happened: Vec<bool>,
+    /// Each universe world's weight, when the story speaks of chances.
+    weights: Option<Rc<chance::Weights>>,
+    /// Probabilities of the running statement, by (kind, formula, agent, state).
+    chance_memo: HashMap<MemoKey, chance::RatCol>,
+    /// Comparisons of probabilities of the running statement, per group.
+    chance_tables: HashMap<MemoKey, chance::ChanceTable>,
 }
 
 /// Why the explicit backend does not take a story, and where.
@@ -223,6 +230,9 @@ impl ExplicitBackend {
             z3: None,
             early_bdd: None,
             happened: Vec::new(),
+            weights: None,
+            chance_memo: HashMap::new(),
+            chance_tables: HashMap::new(),
         }
     }
 
@@ -377,6 +387,9 @@ impl Backend for ExplicitBackend {
     }
 
     fn initial(&mut self) -> Result<Rc<State>, SolverError> {
+        if self.program.probabilistic() {
+            self.weights = Some(Rc::new(chance::Weights::ones(self.universe.len)));
+        }
         let all = WorldIds::range(0, self.universe.len);
         let characters = self.program.characters.len();
         let minds = Rc::new(Minds {
@@ -535,6 +548,7 @@ impl Backend for ExplicitBackend {
         state: &Rc<State>,
         occ: ConstId,
         pres: Vec<Set>,
+        weights: Option<&[Expr]>,
     ) -> Result<Rc<State>, SolverError> {
         if state.pending > 0 || pres.iter().any(|p| !Rc::ptr_eq(&p.worlds, &state.worlds)) {
             return Err(eval::internal(
@@ -562,6 +576,14 @@ impl Backend for ExplicitBackend {
                 .map(move |(k, col)| if k == occ.0 { c } else { col.get(w as usize) })
         };
         made.sort_by(|a, b| row(a).cmp(row(b)));
+        let made_weights = match (weights, self.weights.is_some()) {
+            (Some(weights), true) => {
+                let possible: Vec<Vec<bool>> = pres.iter().map(|p| p.bits.iter().collect()).collect();
+                Some(self.event_weights(state, &possible, weights, &made)?)
+            }
+            _ => None,
+        };
+        let old = &self.universe;
         let base = old.len;
         if base + made.len() > u32::MAX as usize {
             return Err(SolverError::Unsupported(
@@ -607,9 +629,14 @@ impl Backend for ExplicitBackend {
         });
         self.happened.resize(self.program.constants.len(), false);
         self.happened[occ.0] = true;
+        if let Some(more) = made_weights {
+            self.extend_weights(more);
+        }
         self.joint.clear();
         self.memo.clear();
         self.plausible.clear();
+        self.chance_memo.clear();
+        self.chance_tables.clear();
         let worlds = WorldIds::range(base, base + made.len());
         Ok(self.state(0, Rc::new(worlds), state.minds.clone()))
     }
@@ -772,7 +799,7 @@ impl Backend for ExplicitBackend {
             };
         }
         let first = self.first(&state.worlds, limit);
-        Ok(WorldSet {
+        Ok(WorldSet { chances: None,
             before: None,
             worlds: first.into_iter().map(|w| self.world(w)).collect(),
             complete: state.worlds.len() <= limit,
@@ -837,12 +864,42 @@ impl Backend for ExplicitBackend {
             worlds,
             views,
             ranks,
+            chances: self.chances_of(state, &order),
         }))
     }
 
     fn statement_done(&mut self) {
         self.memo.clear();
         self.plausible.clear();
+        self.chance_memo.clear();
+        self.chance_tables.clear();
+    }
+
+    fn prior(&mut self, state: &Rc<State>, weight: &Expr) -> Result<Rc<State>, SolverError> {
+        self.set_prior(state, weight)
+    }
+
+    fn chances(
+        &mut self,
+        state: &Rc<State>,
+        listed: &[World],
+    ) -> Result<Option<Vec<num_rational::BigRational>>, SolverError> {
+        self.world_chances(state, listed)
+    }
+
+    fn amounts(
+        &mut self,
+        r: &crate::ir::Rat,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+        at: Option<&Option<u32>>,
+    ) -> Result<Vec<(num_rational::BigRational, u64)>, SolverError> {
+        let at = match at {
+            None => None,
+            Some(Some(w)) => Some(*w),
+            Some(None) => return Err(eval::internal("the actual world is not a world of the story")),
+        };
+        self.amounts(r, state, saved, at)
     }
 }
 

@@ -264,7 +264,8 @@ pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
         | ExprKind::Believes { .. }
         | ExprKind::BelievesValue { .. }
         | ExprKind::At { .. }
-        | ExprKind::Group { .. } => return None,
+        | ExprKind::Group { .. }
+        | ExprKind::Chance { .. } => return None,
     })
 }
 

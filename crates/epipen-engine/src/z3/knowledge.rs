@@ -114,6 +114,7 @@ impl Z3Backend {
                 let agreed = self.knows(*agent, state, Goal::Values(es, Some(best.clone())))?;
                 self.knows(*agent, state, Goal::That(best.implies(&agreed)))?
             }
+            ExprKind::Chance { .. } => return Err(crate::driver::no_chances("z3")),
             ExprKind::Group {
                 op,
                 agents,

@@ -326,6 +326,7 @@ impl Backend for Z3Backend {
         state: &State,
         occ: ConstId,
         pres: Vec<Term>,
+        _weights: Option<&[Expr]>,
     ) -> Result<State, SolverError> {
         let var = self.vars[occ.0].clone();
         let not_yet = Term::int(self.not_yet(occ));
@@ -466,7 +467,7 @@ impl Backend for Z3Backend {
             all.sort();
             let complete = all.len() <= limit;
             all.truncate(limit);
-            return Ok(WorldSet {
+            return Ok(WorldSet { chances: None,
                 before: None,
                 worlds: all,
                 complete,
@@ -545,7 +546,7 @@ impl Backend for Z3Backend {
             }
             ranks.push(per_world);
         }
-        Ok(Some(Model {
+        Ok(Some(Model { chances: None,
             before: None,
             worlds,
             views,

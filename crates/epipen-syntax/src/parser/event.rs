@@ -151,9 +151,15 @@ impl Parser<'_> {
         })
     }
 
-    /// The rest of a case line after its name: `[if φ] [then x := e, …]`.
+    /// The rest of a case line after its name: `[if φ] [weight e] [then x := e, …]`.
     fn case_line(&mut self, name: CaseName) -> PResult<EventItemKind> {
         let pre = if self.at(&TokenKind::If) {
+            self.bump();
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        let weight = if self.at(&TokenKind::Weight) {
             self.bump();
             Some(self.expr()?)
         } else {
@@ -169,16 +175,26 @@ impl Parser<'_> {
             TokenKind::Newline | TokenKind::Eof | TokenKind::RBlock
         );
         if !at_end {
-            let expected = match (&pre, changes.is_empty()) {
-                (None, true) => "`if`, `then`, `sees` or end of line after the case's name",
-                (Some(_), true) => "`then` or end of line after the case's precondition",
+            let expected = match (&pre, &weight, changes.is_empty()) {
+                (None, None, true) => {
+                    "`if`, `weight`, `then`, `sees` or end of line after the case's name"
+                }
+                (Some(_), None, true) => {
+                    "`weight`, `then` or end of line after the case's precondition"
+                }
+                (_, Some(_), true) => "`then` or end of line after the case's weight",
                 _ => "`,` or end of line after a change",
             };
             return Err(self.unexpected(expected).with_hint(
-                "a case is written `NAME if φ then x := e, y := f` (`if` and `then` optional)",
+                "a case is written `NAME if φ weight e then x := e, y := f` (`if`, `weight` and `then` optional)",
             ));
         }
-        Ok(EventItemKind::Case { name, pre, changes })
+        Ok(EventItemKind::Case {
+            name,
+            pre,
+            weight,
+            changes,
+        })
     }
 
     /// A comma list of changes: `x := e`, or `for i in a..b { … }` around more of them.

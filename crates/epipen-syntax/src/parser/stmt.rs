@@ -116,6 +116,14 @@ impl Parser<'_> {
                 self.bump();
                 StmtKind::Where(self.expr()?)
             }
+            TokenKind::Prior => {
+                self.bump();
+                StmtKind::Prior(self.expr()?)
+            }
+            TokenKind::Show => {
+                self.bump();
+                StmtKind::Show(self.expr()?)
+            }
             TokenKind::Checkpoint => {
                 self.bump();
                 StmtKind::Checkpoint(self.name()?)

@@ -155,6 +155,8 @@ fn show_stmt(s: &Stmt) -> String {
             format!("def {}({}) = {}", name.name, params.join(", "), show(body))
         }
         StmtKind::Where(e) => format!("where {}", show(e)),
+        StmtKind::Prior(e) => format!("prior {}", show(e)),
+        StmtKind::Show(e) => format!("show {}", show(e)),
         StmtKind::Actual(e) => format!("actual {}", show(e)),
         StmtKind::Repeat { max, body, until } => format!(
             "repeat max {} {} until {}",
@@ -247,10 +249,18 @@ fn show_event(items: &[EventItem]) -> String {
     let lines: Vec<String> = items
         .iter()
         .map(|item| match &item.kind {
-            EventItemKind::Case { name, pre, changes } => {
+            EventItemKind::Case {
+                name,
+                pre,
+                weight,
+                changes,
+            } => {
                 let mut s = show_case(name);
                 if let Some(pre) = pre {
                     s.push_str(&format!(" if {}", show(pre)));
+                }
+                if let Some(weight) = weight {
+                    s.push_str(&format!(" weight {}", show(weight)));
                 }
                 if !changes.is_empty() {
                     s.push_str(&format!(" then {}", show_changes(changes)));
@@ -1694,6 +1704,15 @@ fn events() {
             ],
         ),
         (
+            "prior if x then 2 else 1\nevent e {\n  a if p weight n + 1 then x := 1\n  b weight\n    2\n  c\n}\nshow probability(A, x) * 2",
+            &[
+                "prior (if x 2 1)",
+                "event e {a if p weight (+ n 1) then x := 1; b weight 2; c}",
+                "show (* (call probability A x) 2)",
+            ],
+        ),
+        ("event e {\n  a weight\n}", &[]),
+        (
             "x, y := y, x\nb[0], c := 1, b[0] + 1\ncheck actual x == 1",
             &[
                 "x, y := y, x",
@@ -1732,10 +1751,10 @@ fn event_errors() {
         ),
         (
             "event move {\n  moved if x == 1 marble := box\n}",
-            "expected `then` or end of line after the case's precondition, found `marble`",
+            "expected `weight`, `then` or end of line after the case's precondition, found `marble`",
             2,
             19,
-            &["a case is written `NAME if φ then x := e, y := f` (`if` and `then` optional)"],
+            &["a case is written `NAME if φ weight e then x := e, y := f` (`if`, `weight` and `then` optional)"],
         ),
         (
             "event move {\n  moved then marble = box\n}",

@@ -182,6 +182,16 @@ impl Session {
                 seconds: Some(elapsed.as_secs_f64()),
                 ..self.verdict(*span)
             }),
+            Report::Show { span, text, shown } => {
+                let (probability, value, values) = self.shown(shown);
+                views::Report::Show {
+                    line: self.line(*span),
+                    expression: text.clone(),
+                    probability,
+                    value,
+                    values,
+                }
+            }
             Report::CheckHolds { span } => hint_or_check(self.verdict(*span)),
             Report::Vacuous { span, left_none } => hint_or_check(Verdict {
                 vacuous: true,
@@ -316,6 +326,40 @@ impl Session {
                     who: names(&a.who),
                 })
                 .collect(),
+            probabilities: (model.chances.as_ref())
+                .map(|chances| chances.iter().map(views::ratio).collect()),
+        }
+    }
+}
+
+impl Session {
+    /// A `show` statement's values as front ends show them: whether they are
+    /// probabilities, the value in the actual world, or the values by world.
+    fn shown(
+        &self,
+        shown: &crate::engine::Shown,
+    ) -> (bool, Option<views::Shown>, Option<Vec<views::Counted>>) {
+        use crate::engine::{Amount, Shown};
+        let program = &self.program;
+        let one = |a: &Amount| match a {
+            Amount::Ratio(q) => views::Shown::Ratio(views::ratio(q)),
+            Amount::Value(v, ty) => views::World::of_value(program, *ty, *v),
+        };
+        let probability = |a: &Amount| matches!(a, Amount::Ratio(_));
+        match shown {
+            Shown::Actual(a) => (probability(a), Some(one(a)), None),
+            Shown::Worlds(all) => (
+                all.first().is_some_and(|(a, _)| probability(a)),
+                None,
+                Some(
+                    all.iter()
+                        .map(|(a, n)| views::Counted {
+                            value: one(a),
+                            worlds: *n,
+                        })
+                        .collect(),
+                ),
+            ),
         }
     }
 }

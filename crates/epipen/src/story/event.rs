@@ -673,6 +673,7 @@ impl Story {
                 name: line.name,
                 pre,
                 changes: self.changes(line.changes)?,
+                weight: None,
                 span: Span::default(),
             });
         }

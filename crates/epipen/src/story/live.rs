@@ -200,6 +200,7 @@ pub(super) fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), E
             Ok(())
         }
         StmtKind::Worlds { .. } => Ok(()),
+        StmtKind::Prior(_) | StmtKind::Show { .. } => s.each_expr(&mut |e| check(e, saved)),
         StmtKind::Simultaneously(body) => body.iter().try_for_each(|b| check_checkpoints(b, saved)),
         StmtKind::Repeat { body, until, .. } => {
             body.iter().try_for_each(|b| check_checkpoints(b, saved))?;

@@ -49,6 +49,7 @@ impl Worlds {
             before: None,
             worlds: self.worlds.iter().map(|w| w.world.clone()).collect(),
             complete: self.complete,
+            chances: None,
         }
     }
 }

@@ -44,6 +44,28 @@ pub fn report(report: &Report) -> String {
                 .collect();
             rounded(round, format!("{event}: {case} ({})", seen.join("; ")))
         }
+        Report::Show {
+            line,
+            expression,
+            value,
+            values,
+            ..
+        } => match (value, values) {
+            (Some(v), _) => format!("line {line}: show {expression} = {v}\n"),
+            (None, Some(values)) => {
+                let parts: Vec<String> = (values.iter())
+                    .map(|c| {
+                        let s = if c.worlds == 1 { "" } else { "s" };
+                        format!("{} in {} world{s}", c.value, c.worlds)
+                    })
+                    .collect();
+                match parts.is_empty() {
+                    true => format!("line {line}: show {expression}: no world is possible\n"),
+                    false => format!("line {line}: show {expression}: {}\n", parts.join(", ")),
+                }
+            }
+            (None, None) => format!("line {line}: show {expression}\n"),
+        },
         Report::Repeat { line, rounds } => format!(
             "-- line {line}: repeat done after {rounds} round{} --\n",
             if *rounds == 1 { "" } else { "s" }

@@ -64,7 +64,10 @@ fn listing(head: String, worlds: &Worlds, more_hint: &str) -> String {
     let mut out = format!("{head}\n");
     for (i, w) in worlds.worlds.iter().enumerate() {
         let before = worlds.before.as_ref().and_then(|b| b.get(i));
-        out.push_str(&format!("  {}\n", world_since(w, before)));
+        let chance = (worlds.probabilities.as_ref())
+            .and_then(|p| p.get(i))
+            .map_or(String::new(), |p| format!("   [{p}]"));
+        out.push_str(&format!("  {}{chance}\n", world_since(w, before)));
     }
     if worlds.complete {
         out.push_str("(and that's all)\n");

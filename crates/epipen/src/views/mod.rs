@@ -9,6 +9,6 @@ mod report;
 mod trace;
 mod world;
 
-pub use report::{Report, Saw, Verdict, VerdictKind};
+pub use report::{Counted, Report, Saw, Verdict, VerdictKind};
 pub use trace::{Belief, Fate, Fates, Model, ModelArrow, ModelEdge, Step};
-pub use world::{Count, Shown, Statement, World, Worlds};
+pub use world::{Count, Shown, Statement, World, Worlds, ratio};

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use super::world::{Statement, World, Worlds};
+use super::world::{Shown, Statement, World, Worlds};
 
 /// Something a run reports (serialised with its `kind`: `worlds`, `where`, `reveal`,
 /// `event`, `repeat`, `check` or `hint`; `epipen run --trace --json` prints these).
@@ -47,10 +47,31 @@ pub enum Report {
     },
     /// A `repeat` stopped after `rounds` rounds.
     Repeat { line: usize, rounds: u64 },
+    /// `show e`: e's value in the actual world (`value`), or in each world still
+    /// possible (`values`, grouped by value).
+    Show {
+        line: usize,
+        /// e as written.
+        expression: String,
+        /// e is a probability (its values are exact fractions as strings: `"2/3"`).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        probability: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<Shown>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        values: Option<Vec<Counted>>,
+    },
     /// A `check φ` or `check actual φ`.
     Check(Verdict),
     /// An `assert_adds_ck` hint.
     Hint(Verdict),
+}
+
+/// A value and how many worlds have it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Counted {
+    pub value: Shown,
+    pub worlds: u64,
 }
 
 /// For each character, the cases of an event it could not tell from the one that
@@ -130,6 +151,7 @@ impl Report {
             | Report::Where { line, .. }
             | Report::Reveal { line, .. }
             | Report::Event { line, .. }
+            | Report::Show { line, .. }
             | Report::Repeat { line, .. } => *line,
             Report::Check(v) | Report::Hint(v) => v.line,
         }

@@ -138,6 +138,9 @@ pub struct Model {
     /// Belief: for each world, those each character finds most plausible among those it
     /// cannot tell from it.
     pub beliefs: Vec<ModelArrow>,
+    /// When the story speaks of chances: each world's probability (`1/3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probabilities: Option<Vec<String>>,
 }
 
 /// Two worlds (indices into [`Model::worlds`]) the characters `who` cannot tell apart.

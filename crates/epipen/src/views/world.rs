@@ -16,6 +16,8 @@ pub enum Shown {
     Bool(bool),
     /// An enum's value, by its variant's name.
     Name(String),
+    /// A probability, exact: `2/3`, `0`, `1`.
+    Ratio(String),
 }
 
 impl std::fmt::Display for Shown {
@@ -23,7 +25,7 @@ impl std::fmt::Display for Shown {
         match self {
             Shown::Int(n) => write!(f, "{n}"),
             Shown::Bool(b) => write!(f, "{b}"),
-            Shown::Name(name) => write!(f, "{name}"),
+            Shown::Name(name) | Shown::Ratio(name) => write!(f, "{name}"),
         }
     }
 }
@@ -52,6 +54,11 @@ impl World {
                 .map(|(_, (c, v))| (c.name.clone(), shown(program, c.ty, *v)))
                 .collect(),
         )
+    }
+
+    /// A value of type `ty` as stories write it.
+    pub fn of_value(program: &Program, ty: Ty, value: Value) -> Shown {
+        shown(program, ty, value)
     }
 
     /// The values `before` held of the constants `now` shows (a world of a story that
@@ -85,18 +92,62 @@ pub struct Statement {
     pub why: Option<String>,
 }
 
-/// The worlds possible somewhere, in canonical order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// The worlds possible somewhere, in canonical order (serialised with each world's
+/// probability, when the story speaks of chances, as `"probability": "1/3"` in its
+/// object).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Worlds {
     pub worlds: Vec<World>,
     /// Whether those are all of them.
     pub complete: bool,
     /// When the story changed constants: each world's values at its start.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub before: Option<Vec<World>>,
     /// With no world: the first statement after which none was possible.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub left_none: Option<Statement>,
+    /// When the story speaks of chances: each world's probability among the worlds
+    /// possible (the storyteller's), exact (`1/3`).
+    pub probabilities: Option<Vec<String>>,
+}
+
+impl Serialize for Worlds {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let fields = 2 + usize::from(self.before.is_some()) + usize::from(self.left_none.is_some());
+        let mut s = serializer.serialize_struct("Worlds", fields)?;
+        let worlds: Vec<WithChance> = (self.worlds.iter().enumerate())
+            .map(|(i, w)| WithChance(w, self.probabilities.as_ref().and_then(|p| p.get(i))))
+            .collect();
+        s.serialize_field("worlds", &worlds)?;
+        s.serialize_field("complete", &self.complete)?;
+        if let Some(before) = &self.before {
+            s.serialize_field("before", before)?;
+        }
+        if let Some(left_none) = &self.left_none {
+            s.serialize_field("left_none", left_none)?;
+        }
+        s.end()
+    }
+}
+
+/// A world with its probability as one more entry of its object.
+struct WithChance<'w>(&'w World, Option<&'w String>);
+
+impl Serialize for WithChance<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.0.len() + 1))?;
+        for (name, value) in &self.0.0 {
+            map.serialize_entry(name, value)?;
+        }
+        if let Some(p) = self.1 {
+            map.serialize_entry("probability", p)?;
+        }
+        map.end()
+    }
+}
+
+/// A probability as front ends show it: `2/3`, `0`, `1`.
+pub fn ratio(q: &crate::engine::BigRational) -> String {
+    q.to_string()
 }
 
 impl Worlds {
@@ -115,6 +166,8 @@ impl Worlds {
                     .collect()
             }),
             left_none,
+            probabilities: (set.chances.as_ref())
+                .map(|chances| chances.iter().map(ratio).collect()),
         }
     }
 

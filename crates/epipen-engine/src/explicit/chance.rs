@@ -1,0 +1,548 @@
+//! Probabilities on listed worlds: a weight μ(w) per universe world (exact integers:
+//! only ratios of sums over one state's worlds are ever read, so each event's worlds
+//! may be scaled by a common factor), the prior, the chances of an event's cases, and
+//! `probability(A, φ)` as a table by A's groups (the same ratio at every world of a
+//! group), compared in exact rational arithmetic.
+
+use std::rc::Rc;
+
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+
+use super::eval::{CHUNK, internal};
+use super::{ExplicitBackend, Flags, Groups, State, WorldIds};
+use crate::SolverError;
+use crate::ir::{ArithOp, CmpOp, Expr, Rat, RatKind};
+use crate::worlds::{self, World};
+
+/// Each universe world's weight: small while every one fits in 64 bits.
+#[derive(Clone, Debug)]
+pub(super) enum Weights {
+    Small(Vec<u64>),
+    Big(Vec<BigUint>),
+}
+
+impl Weights {
+    /// Weight 1 for each of `n` worlds.
+    pub(super) fn ones(n: usize) -> Weights {
+        Weights::Small(vec![1; n])
+    }
+
+    /// From exact weights: small when they all fit.
+    fn from_big(big: Vec<BigUint>) -> Weights {
+        match big.iter().map(ToPrimitive::to_u64).collect::<Option<Vec<u64>>>() {
+            Some(small) => Weights::Small(small),
+            None => Weights::Big(big),
+        }
+    }
+
+    fn get(&self, w: u32) -> BigUint {
+        match self {
+            Weights::Small(v) => BigUint::from(v.get(w as usize).copied().unwrap_or(0)),
+            Weights::Big(v) => v.get(w as usize).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// Σ μ(w) over `worlds` (with `keep`'s flag set, when given), and per group of
+    /// `groups` when given.
+    fn sums(&self, worlds: &WorldIds, keep: Option<&Flags>, groups: Option<&Groups>) -> Sums {
+        let count = groups.map_or(1, |g| g.count);
+        let group = |w: u32| groups.map_or(0, |g| g.of(w));
+        match self {
+            Weights::Small(v) => {
+                let mut sums = vec![0u128; count];
+                for (i, w) in worlds.iter().enumerate() {
+                    if keep.is_none_or(|k| k.get(i)) {
+                        sums[group(w)] += u128::from(v[w as usize]);
+                    }
+                }
+                Sums(sums.into_iter().map(BigUint::from).collect())
+            }
+            Weights::Big(v) => {
+                let mut sums = vec![BigUint::zero(); count];
+                for (i, w) in worlds.iter().enumerate() {
+                    if keep.is_none_or(|k| k.get(i)) {
+                        sums[group(w)] += &v[w as usize];
+                    }
+                }
+                Sums(sums)
+            }
+        }
+    }
+}
+
+struct Sums(Vec<BigUint>);
+
+/// Why a rational term has no value at a world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Undefined {
+    /// Every world the agent (None: the storyteller) considers possible weighs 0.
+    NoWeight(Option<usize>),
+    /// A division by 0.
+    DivZero,
+}
+
+type Q = Result<BigRational, Undefined>;
+
+/// A rational term's values: one for every world, one per group of a character's
+/// view, or one per world of a chunk.
+#[derive(Clone)]
+pub(super) enum RatCol {
+    Uniform(Q),
+    Grouped(Rc<Groups>, Rc<Vec<Q>>),
+    PerWorld(Vec<Q>),
+}
+
+/// A comparison's truth, when it does not depend on the world beyond a group.
+#[derive(Clone)]
+pub(super) enum ChanceTable {
+    Uniform(Result<bool, Undefined>),
+    Grouped(Rc<Groups>, Rc<Vec<Result<bool, Undefined>>>),
+}
+
+fn rational(n: BigUint, d: BigUint) -> BigRational {
+    BigRational::new(BigInt::from(n), BigInt::from(d))
+}
+
+fn apply(op: ArithOp, a: &Q, b: &Q) -> Q {
+    let (a, b) = (a.clone()?, b.clone()?);
+    Ok(match op {
+        ArithOp::Add => a + b,
+        ArithOp::Sub => a - b,
+        ArithOp::Mul => a * b,
+        ArithOp::Div if b.is_zero() => return Err(Undefined::DivZero),
+        ArithOp::Div => a / b,
+        ArithOp::Mod => return Err(Undefined::DivZero),
+    })
+}
+
+fn compare(op: CmpOp, a: &Q, b: &Q) -> Result<bool, Undefined> {
+    let (a, b) = (a.as_ref().map_err(|e| *e)?, b.as_ref().map_err(|e| *e)?);
+    Ok(match op {
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Lt => a < b,
+        CmpOp::Le => a <= b,
+        CmpOp::Gt => a > b,
+        CmpOp::Ge => a >= b,
+    })
+}
+
+impl ExplicitBackend {
+    /// The error a story gets for a term with no value.
+    pub(super) fn undefined(&self, why: Undefined) -> SolverError {
+        match why {
+            Undefined::NoWeight(Some(agent)) => {
+                let name = &self.program.characters[agent].name;
+                SolverError::Story {
+                    message: format!(
+                        "{name}'s probability is undefined here: every world {name} considers possible weighs 0"
+                    ),
+                    hint: "a probability is taken over worlds of positive weight: check the prior and the cases' weights".into(),
+                }
+            }
+            Undefined::NoWeight(None) => SolverError::Story {
+                message: "the probability is undefined here: every world still possible weighs 0"
+                    .into(),
+                hint: "a probability is taken over worlds of positive weight: check the prior and the cases' weights".into(),
+            },
+            Undefined::DivZero => SolverError::Story {
+                message: "division by zero in a comparison with probabilities".into(),
+                hint: "there `/` divides exactly: divide by a number that is not 0".into(),
+            },
+        }
+    }
+
+    fn weights(&self) -> Result<&Weights, SolverError> {
+        self.weights
+            .as_deref()
+            .ok_or_else(|| internal("a probability in a story without weights"))
+    }
+
+    /// `prior e`: each world of the state weighs the value of `e` there (0 outside it).
+    pub(super) fn set_prior(
+        &mut self,
+        state: &Rc<State>,
+        weight: &Expr,
+    ) -> Result<Rc<State>, SolverError> {
+        if state.pending > 0 {
+            return Err(internal("`prior` before the worlds are listed"));
+        }
+        let mut big = vec![BigUint::zero(); self.universe.len];
+        let mut negative: Option<((u64, u32), i128)> = None;
+        let worlds = state.worlds.clone();
+        for chunk in worlds.chunks() {
+            self.check_deadline()?;
+            let scratch = state.clone();
+            let values = self.eval(weight, &chunk, &scratch, &[])?.ints()?;
+            for (&w, v) in chunk.iter().zip(values) {
+                if v < 0 {
+                    let key = self.key(w);
+                    if negative.is_none_or(|(k, _)| key < k) {
+                        negative = Some((key, v));
+                    }
+                    continue;
+                }
+                big[w as usize] = BigUint::from(v as u128);
+            }
+        }
+        if let Some(((_, w), v)) = negative {
+            let world = self.world(w);
+            return Err(SolverError::Story {
+                message: format!(
+                    "the prior is {v} in the world {}, still possible: a weight is never negative",
+                    worlds::world_line(&self.program, &world.0)
+                ),
+                hint: "write a prior that is 0 or more in every world still possible".into(),
+            });
+        }
+        self.weights = Some(Rc::new(Weights::from_big(big)));
+        Ok(self.state(0, state.worlds.clone(), state.minds.clone()))
+    }
+
+    /// The weights of the worlds an event makes, `made` (a world of the state and a
+    /// case, in the order the universe appends them): μ(w) · weight_c(w) / Σ weight_d(w)
+    /// over the cases d possible at w, all scaled by one factor to stay whole.
+    pub(super) fn event_weights(
+        &mut self,
+        state: &Rc<State>,
+        possible: &[Vec<bool>],
+        weights: &[Expr],
+        made: &[(u32, i64)],
+    ) -> Result<Vec<BigUint>, SolverError> {
+        let mu = self.weights()?.clone();
+        let worlds = state.worlds.clone();
+        // Each case's weight at each world of the state (index in the state's order).
+        let mut per_case: Vec<Vec<i128>> = Vec::with_capacity(weights.len());
+        for weight in weights {
+            let mut column = Vec::with_capacity(worlds.len());
+            for chunk in worlds.chunks() {
+                self.check_deadline()?;
+                column.extend(self.eval(weight, &chunk, state, &[])?.ints()?);
+            }
+            per_case.push(column);
+        }
+        // Per world of the state: the sum of the possible cases' weights.
+        let mut position = std::collections::HashMap::new();
+        let mut totals: Vec<BigUint> = Vec::with_capacity(worlds.len());
+        let mut worst: Option<((u64, u32), String)> = None;
+        for (i, w) in worlds.iter().enumerate() {
+            position.insert(w, i);
+            let mut total = BigUint::zero();
+            let mut any = false;
+            for (c, column) in per_case.iter().enumerate() {
+                if !possible[c][i] {
+                    continue;
+                }
+                any = true;
+                let v = column[i];
+                if v < 0 {
+                    let key = self.key(w);
+                    if worst.as_ref().is_none_or(|(k, _)| key < *k) {
+                        worst = Some((key, format!("is {v}")));
+                    }
+                    continue;
+                }
+                total += BigUint::from(v as u128);
+            }
+            if any && total.is_zero() && worst.is_none() {
+                let key = self.key(w);
+                worst = Some((key, String::new()));
+            }
+            totals.push(total);
+        }
+        if let Some(((_, w), what)) = worst {
+            let line = worlds::world_line(&self.program, &self.world(w).0);
+            return Err(SolverError::Story {
+                message: if what.is_empty() {
+                    format!("every case that can happen in the world {line} weighs 0")
+                } else {
+                    format!("a case's weight {what} in the world {line}: a weight is never negative")
+                },
+                hint: "each world where the event happens needs a case of positive weight, and no weight below 0".into(),
+            });
+        }
+        // One common multiple of the totals, so that every chance is a whole number.
+        let mut distinct: Vec<&BigUint> = totals.iter().filter(|t| !t.is_zero()).collect();
+        distinct.sort();
+        distinct.dedup();
+        let mut lcm = BigUint::one();
+        for (k, t) in distinct.into_iter().enumerate() {
+            if k % CHUNK == 0 {
+                self.check_deadline()?;
+            }
+            lcm = lcm.lcm(t);
+        }
+        let mut out = Vec::with_capacity(made.len());
+        for &(w, c) in made {
+            let i = *position
+                .get(&w)
+                .ok_or_else(|| internal("an event made a world from outside its state"))?;
+            let share = &lcm / &totals[i];
+            out.push(mu.get(w) * BigUint::from(per_case[c as usize][i] as u128) * share);
+        }
+        let gcd = out.iter().fold(BigUint::zero(), |g, x| g.gcd(x));
+        if gcd > BigUint::one() {
+            for x in &mut out {
+                *x /= &gcd;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Appends the weights of the worlds an event made.
+    pub(super) fn extend_weights(&mut self, more: Vec<BigUint>) {
+        let Some(weights) = self.weights.as_deref() else {
+            return;
+        };
+        let mut all: Vec<BigUint> = match weights {
+            Weights::Small(v) => v.iter().map(|&x| BigUint::from(x)).collect(),
+            Weights::Big(v) => v.clone(),
+        };
+        all.extend(more);
+        self.weights = Some(Rc::new(Weights::from_big(all)));
+    }
+
+    /// `probability(agent, formula)` in `state`, by the agent's groups (the
+    /// storyteller's: one value).
+    fn probability_col(
+        &mut self,
+        agent: Option<usize>,
+        formula: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<RatCol, SolverError> {
+        let key = (
+            6,
+            std::ptr::from_ref(formula) as usize,
+            agent.map_or(usize::MAX, |a| a),
+            state.id,
+        );
+        if let Some(col) = self.chance_memo.get(&key) {
+            return Ok(col.clone());
+        }
+        let worlds = state.worlds.clone();
+        let holds = self.eval_bools(formula, &worlds, state, saved)?;
+        let groups = match agent {
+            Some(a) => Some(self.groups(state, a)?),
+            None => None,
+        };
+        let weights = self.weights()?;
+        let all = weights.sums(&worlds, None, groups.as_deref());
+        let kept = weights.sums(&worlds, Some(&holds), groups.as_deref());
+        let values: Vec<Q> = all
+            .0
+            .into_iter()
+            .zip(kept.0)
+            .map(|(d, n)| match d.is_zero() {
+                true => Err(Undefined::NoWeight(agent)),
+                false => Ok(rational(n, d)),
+            })
+            .collect();
+        let col = match groups {
+            Some(g) => RatCol::Grouped(g, Rc::new(values)),
+            None => RatCol::Uniform(values.into_iter().next().unwrap_or(Err(Undefined::NoWeight(None)))),
+        };
+        self.chance_memo.insert(key, col.clone());
+        Ok(col)
+    }
+
+    /// A rational term: per group when it can be, else per world of `chunk`.
+    fn rat_col(
+        &mut self,
+        r: &Rat,
+        chunk: &[u32],
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<RatCol, SolverError> {
+        Ok(match &r.kind {
+            RatKind::Int(e) => match e.kind {
+                crate::ir::ExprKind::Int(n) => RatCol::Uniform(Ok(BigRational::from_integer(n.into()))),
+                _ => {
+                    let values = self.eval(e, chunk, state, saved)?.ints()?;
+                    RatCol::PerWorld(
+                        values
+                            .into_iter()
+                            .map(|v| Ok(BigRational::from_integer(v.into())))
+                            .collect(),
+                    )
+                }
+            },
+            RatKind::Probability { agent, formula } => {
+                self.probability_col(agent.map(|a| a.0), formula, state, saved)?
+            }
+            RatKind::Neg(a) => match self.rat_col(a, chunk, state, saved)? {
+                RatCol::Uniform(q) => RatCol::Uniform(q.map(|x| -x)),
+                RatCol::Grouped(g, v) => {
+                    RatCol::Grouped(g, Rc::new(v.iter().map(|q| q.clone().map(|x| -x)).collect()))
+                }
+                RatCol::PerWorld(v) => RatCol::PerWorld(v.into_iter().map(|q| q.map(|x| -x)).collect()),
+            },
+            RatKind::Arith(op, a, b) => {
+                let a = self.rat_col(a, chunk, state, saved)?;
+                let b = self.rat_col(b, chunk, state, saved)?;
+                combine(a, b, chunk, |x, y| apply(*op, x, y))?
+            }
+        })
+    }
+
+    /// A comparison of rational terms over `chunk`.
+    pub(super) fn chance(
+        &mut self,
+        e: &Expr,
+        op: CmpOp,
+        left: &Rat,
+        right: &Rat,
+        chunk: &[u32],
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        let key = (7, std::ptr::from_ref(e) as usize, 0, state.id);
+        let table = match self.chance_tables.get(&key) {
+            Some(t) => Some(t.clone()),
+            None => {
+                let a = self.rat_col(left, chunk, state, saved)?;
+                let b = self.rat_col(right, chunk, state, saved)?;
+                match combine(a, b, chunk, |x, y| compare(op, x, y).map(|b| bool_q(b)))? {
+                    RatCol::Uniform(q) => {
+                        let t = ChanceTable::Uniform(q.map(|x| !x.is_zero()));
+                        self.chance_tables.insert(key, t.clone());
+                        Some(t)
+                    }
+                    RatCol::Grouped(g, v) => {
+                        let v = v.iter().map(|q| q.clone().map(|x| !x.is_zero())).collect();
+                        let t = ChanceTable::Grouped(g, Rc::new(v));
+                        self.chance_tables.insert(key, t.clone());
+                        Some(t)
+                    }
+                    RatCol::PerWorld(v) => {
+                        return v
+                            .into_iter()
+                            .map(|q| q.map(|x| !x.is_zero()).map_err(|u| self.undefined(u)))
+                            .collect();
+                    }
+                }
+            }
+        };
+        match table {
+            Some(ChanceTable::Uniform(b)) => {
+                let b = b.map_err(|u| self.undefined(u))?;
+                Ok(vec![b; chunk.len()])
+            }
+            Some(ChanceTable::Grouped(g, v)) => chunk
+                .iter()
+                .map(|&w| v[g.of(w)].map_err(|u| self.undefined(u)))
+                .collect(),
+            None => Err(internal("a comparison of probabilities without a table")),
+        }
+    }
+
+    /// A rational term's value at each world of the state (in canonical order), grouped
+    /// by value in the order they first appear; or at `at` alone.
+    pub(super) fn amounts(
+        &mut self,
+        r: &Rat,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+        at: Option<u32>,
+    ) -> Result<Vec<(BigRational, u64)>, SolverError> {
+        if let Some(w) = at {
+            let col = self.rat_col(r, &[w], state, saved)?;
+            let q = value_at(&col, 0, w).map_err(|u| self.undefined(u))?;
+            return Ok(vec![(q, 1)]);
+        }
+        let order = self.first(&state.worlds, state.worlds.len());
+        let mut out: Vec<(BigRational, u64)> = Vec::new();
+        for chunk in order.chunks(CHUNK) {
+            self.check_deadline()?;
+            let col = self.rat_col(r, chunk, state, saved)?;
+            for (i, &w) in chunk.iter().enumerate() {
+                let q = value_at(&col, i, w).map_err(|u| self.undefined(u))?;
+                match out.iter_mut().find(|(v, _)| *v == q) {
+                    Some((_, n)) => *n += 1,
+                    None => out.push((q, 1)),
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The storyteller's probability of each of `worlds` (listed from `state`).
+    pub(super) fn world_chances(
+        &mut self,
+        state: &Rc<State>,
+        listed: &[World],
+    ) -> Result<Option<Vec<BigRational>>, SolverError> {
+        if self.weights.is_none() || state.pending > 0 {
+            return Ok(None);
+        }
+        let total = self.weights()?.sums(&state.worlds, None, None).0.remove(0);
+        if total.is_zero() {
+            return Ok(None);
+        }
+        let mut out = Vec::with_capacity(listed.len());
+        for world in listed {
+            let Some(w) = super::Backend::point(self, &world.0)? else {
+                return Err(internal("a listed world is not in the universe"));
+            };
+            out.push(rational(self.weights()?.get(w), total.clone()));
+        }
+        Ok(Some(out))
+    }
+
+    /// The storyteller's probability of each world of `order` (a state's worlds).
+    pub(super) fn chances_of(&self, state: &Rc<State>, order: &[u32]) -> Option<Vec<BigRational>> {
+        let weights = self.weights.as_deref()?;
+        let total = weights.sums(&state.worlds, None, None).0.remove(0);
+        if total.is_zero() {
+            return None;
+        }
+        Some(order.iter().map(|&w| rational(weights.get(w), total.clone())).collect())
+    }
+}
+
+fn bool_q(b: bool) -> BigRational {
+    if b {
+        BigRational::one()
+    } else {
+        BigRational::zero()
+    }
+}
+
+fn value_at(col: &RatCol, i: usize, w: u32) -> Q {
+    match col {
+        RatCol::Uniform(q) => q.clone(),
+        RatCol::Grouped(g, v) => v[g.of(w)].clone(),
+        RatCol::PerWorld(v) => v[i].clone(),
+    }
+}
+
+/// `f` of two columns, kept per group when both are (over the same groups).
+fn combine(
+    a: RatCol,
+    b: RatCol,
+    chunk: &[u32],
+    f: impl Fn(&Q, &Q) -> Q,
+) -> Result<RatCol, SolverError> {
+    Ok(match (a, b) {
+        (RatCol::Uniform(x), RatCol::Uniform(y)) => RatCol::Uniform(f(&x, &y)),
+        (RatCol::Grouped(g, v), RatCol::Uniform(y)) => {
+            RatCol::Grouped(g, Rc::new(v.iter().map(|x| f(x, &y)).collect()))
+        }
+        (RatCol::Uniform(x), RatCol::Grouped(g, v)) => {
+            RatCol::Grouped(g, Rc::new(v.iter().map(|y| f(&x, y)).collect()))
+        }
+        (RatCol::Grouped(g, v), RatCol::Grouped(h, u)) if Rc::ptr_eq(&g, &h) => {
+            RatCol::Grouped(g, Rc::new(v.iter().zip(u.iter()).map(|(x, y)| f(x, y)).collect()))
+        }
+        (a, b) => RatCol::PerWorld(
+            chunk
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| f(&value_at(&a, i, w), &value_at(&b, i, w)))
+                .collect(),
+        ),
+    })
+}
