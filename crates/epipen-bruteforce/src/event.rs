@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use epipen_ir::{EventStmt, Expr, ExprKind, Stmt, StmtKind, Value, World};
+use epipen_ir::{EventStmt, Expr, ExprKind, Rat, RatKind, Stmt, StmtKind, Value, World};
 
 use crate::{Change, Evaluator, Fail, Learned, dense, rank};
 
@@ -77,14 +77,22 @@ impl<'p> Evaluator<'p> {
                 }
             }
         };
+        let chances = match self.probabilistic {
+            true => Some(self.case_chances(event, &possible)?),
+            false => None,
+        };
         let mut worlds = Vec::new();
         // Action priority: (w, c) below (v, d) for A when A expects c more than d, or
         // equally and w is below v.
         let mut keys: Vec<Vec<(World, (usize, usize))>> = vec![Vec::new(); event.expects.len()];
-        for (w, row) in state.worlds.iter().zip(&possible) {
+        for (i, (w, row)) in state.worlds.iter().zip(&possible).enumerate() {
             for (c, &can) in row.iter().enumerate() {
                 if can {
                     let pair = with_case(w, occ, c);
+                    if let Some(chances) = &chances {
+                        let mu = self.weight(w) * &chances[i][c];
+                        self.weights.insert(pair.clone(), mu);
+                    }
                     for (a, ranks) in event.expects.iter().enumerate() {
                         let case_rank = ranks.as_ref().map_or(0, |r| r[c]);
                         keys[a].push((pair.clone(), (case_rank, rank(&state, a, w))));
@@ -192,6 +200,22 @@ impl<'p> Evaluator<'p> {
             }
             ExprKind::KnowsValue { exprs, .. } | ExprKind::BelievesValue { exprs, .. } => {
                 each(exprs)
+            }
+            ExprKind::Chance { left, right, .. } => {
+                self.rat_happened_by(left, time)?;
+                self.rat_happened_by(right, time)
+            }
+        }
+    }
+
+    fn rat_happened_by(&self, r: &Rat, time: usize) -> Result<(), String> {
+        match &r.kind {
+            RatKind::Int(e) => self.happened_by(e, time),
+            RatKind::Probability { formula, .. } => self.happened_by(formula, time),
+            RatKind::Neg(a) => self.rat_happened_by(a, time),
+            RatKind::Arith(_, a, b) => {
+                self.rat_happened_by(a, time)?;
+                self.rat_happened_by(b, time)
             }
         }
     }

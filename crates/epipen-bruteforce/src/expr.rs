@@ -149,6 +149,7 @@ impl<'p> Evaluator<'p> {
                 agents,
                 formula,
             } => V::B(self.group(*op, agents, formula, w, s)?),
+            ExprKind::Chance { op, left, right } => self.chance(*op, left, right, w, s)?,
         })
     }
 }

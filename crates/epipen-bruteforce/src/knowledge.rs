@@ -64,6 +64,15 @@ impl<'p> Evaluator<'p> {
     /// learned, knowledge operators and `at` inside included, so that asking it afresh
     /// at each knowledge operator took time exponential in the number of calls of a
     /// gossip.
+    pub(crate) fn class_of(
+        &mut self,
+        agent: CharId,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<usize, String> {
+        self.class(agent, w, s)
+    }
+
     fn class(&mut self, agent: CharId, w: &World, s: &Rc<State<'p>>) -> Result<usize, String> {
         let key = (agent.0, s.id, w.clone());
         if let Some(&class) = self.classes.get(&key) {

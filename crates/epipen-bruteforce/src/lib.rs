@@ -33,14 +33,18 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+mod chance;
 mod event;
 mod expr;
 mod knowledge;
+
+pub use chance::Amount;
 
 use epipen_ir::{
     ArithOp, Case, CharId, ConstId, Expr, Program, Span, Stmt, StmtKind, Ty, Value, World,
 };
 use num_bigint::BigInt;
+use num_rational::BigRational;
 use num_traits::{Euclid, Zero};
 
 /// The most worlds [`evaluate`] will enumerate.
@@ -63,10 +67,28 @@ pub fn evaluate(program: &Program, domain: &Domain) -> Result<Vec<World>, String
 /// `epipen::engine::Report`s, as the evaluator sees them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Report {
-    /// A `worlds` statement: every world possible there, sorted.
-    Worlds { span: Span, worlds: Vec<World> },
-    /// A `where φ` statement: every world possible there where φ holds, sorted.
-    Where { span: Span, worlds: Vec<World> },
+    /// A `worlds` statement: every world possible there, sorted; with chances, each
+    /// one's probability among them.
+    Worlds {
+        span: Span,
+        worlds: Vec<World>,
+        chances: Option<Vec<BigRational>>,
+    },
+    /// A `where φ` statement: every world possible there where φ holds, sorted; with
+    /// chances, each one's probability among every world possible there.
+    Where {
+        span: Span,
+        worlds: Vec<World>,
+        chances: Option<Vec<BigRational>>,
+    },
+    /// `show e`: e's values, each with how many worlds have it (in the actual world
+    /// alone when `actual`; else in the worlds possible, sorted, in order of first
+    /// appearance).
+    Show {
+        span: Span,
+        actual: bool,
+        values: Vec<(Amount, u64)>,
+    },
     /// `who reveals φ` in the given round of the innermost `repeat`; `holds`: φ holds
     /// in the actual world (so `who` announced φ, else `not φ`).
     Reveal {
@@ -167,6 +189,8 @@ pub fn trace(program: &Program, domain: &Domain) -> Trace {
         round: None,
         events: Vec::new(),
         emptied: None,
+        weights: HashMap::new(),
+        probabilistic: program.probabilistic(),
     };
     let end = match ev.block(&program.statements) {
         Ok(()) => ev.shown_worlds(),
@@ -362,6 +386,9 @@ enum Table {
     /// `D_G φ`: by the members' observations together, whether every world with them
     /// satisfies `φ`.
     Distributed(HashMap<Vec<Vec<V>>, bool>),
+    /// `probability(A, φ)`: by the agent's class (0 for the storyteller), Σ μ where φ
+    /// holds and Σ μ.
+    Probability(HashMap<usize, (BigRational, BigRational)>),
     /// `C_G φ`: the worlds joined by some member's indistinguishability, in components,
     /// found by (member's index in G, its observation); and whether every world of each
     /// component satisfies `φ`.
@@ -377,6 +404,7 @@ enum Op {
     BelievesValue,
     Distributed,
     Common,
+    Probability,
 }
 
 /// (operator kind, address of the formula / expression list, agent, state id).
@@ -449,6 +477,10 @@ struct Evaluator<'p> {
     /// The first statement that finished with no world possible (a block's statements
     /// finish before the block).
     emptied: Option<Span>,
+    /// μ(w) of each world a prior or an event weighed (others weigh 1).
+    weights: HashMap<World, BigRational>,
+    /// The story speaks of chances.
+    probabilistic: bool,
 }
 
 impl<'p> Evaluator<'p> {
@@ -509,6 +541,10 @@ impl<'p> Evaluator<'p> {
                 if fail.message == event::NOT_HAPPENED {
                     fail.kind = ErrorKind::Story;
                 }
+                if let Some(message) = fail.message.strip_prefix(chance::STORY) {
+                    fail.message = message.to_string();
+                    fail.kind = ErrorKind::Story;
+                }
                 fail
             })?;
         if self.emptied.is_none() && self.state.worlds.is_empty() {
@@ -564,11 +600,17 @@ impl<'p> Evaluator<'p> {
             }
             StmtKind::Worlds { .. } => {
                 let worlds = self.shown_worlds()?;
+                let mut sorted = self.state.worlds.to_vec();
+                sorted.sort();
+                let chances = self.chances(&sorted, &self.state);
                 self.events.push(Report::Worlds {
                     span: stmt.span,
                     worlds,
+                    chances,
                 });
             }
+            StmtKind::Prior(e) => self.prior(e)?,
+            StmtKind::Show { value, .. } => self.show(stmt.span, value)?,
             StmtKind::Check(_) if self.vacuous(stmt.span) => {}
             StmtKind::Where { formula, .. } => {
                 // The worlds possible here where φ holds; the state does not change.
@@ -576,14 +618,18 @@ impl<'p> Evaluator<'p> {
                 let mut worlds = state.worlds.to_vec();
                 worlds.sort();
                 let mut shown = Vec::new();
+                let mut kept = Vec::new();
                 for w in &worlds {
                     if self.eval(formula, w, &state)?.into_bool()? {
                         shown.push(World(self.values_at(w, state.time)?.to_vec()));
+                        kept.push(w.clone());
                     }
                 }
+                let chances = self.chances(&kept, &state);
                 self.events.push(Report::Where {
                     span: stmt.span,
                     worlds: shown,
+                    chances,
                 });
             }
             StmtKind::Check(formula) => {

@@ -54,6 +54,17 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
             first: r.span.unwrap_or(first),
             timed_out: r.timed_out,
             pinned,
+            hint: None,
+        })
+    };
+    // A story with chances runs on listed worlds only: no other backend is tried.
+    let chances_refused = |r: Refusal, hint: &str| -> Box<dyn Run> {
+        Box::new(Refused {
+            why: r.why,
+            first: r.span.unwrap_or(first),
+            timed_out: r.timed_out,
+            pinned,
+            hint: Some(hint.to_string()),
         })
     };
     let z3 = |program: Rc<Program>| -> Box<dyn Run> {
@@ -80,19 +91,22 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
                 .unwrap_or_else(|mut refusal| {
                     if !refusal.timed_out {
                         refusal.why = format!(
-                            "{}; probabilities (`prior`, a case's `weight`, `probability(…)`) are                              computed on listed worlds only",
+                            "{}; probabilities (`prior`, a case's `weight`, `probability(…)`) are computed on listed worlds only",
                             refusal.why
                         );
                     }
-                    refused(refusal)
+                    chances_refused(
+                        refusal,
+                        "bound every int by the story's first announcements (e.g. `announce 0 <= x and x <= 9`), so that its worlds can be listed",
+                    )
                 }),
-            _ => refused(Refusal::because(format!(
-                "the {} backend does not compute probabilities: `prior`, a case's `weight` and                  `probability(…)` need the explicit backend (`auto` picks it)",
+            _ => chances_refused(Refusal::because(format!(
+                "the {} backend does not compute probabilities: `prior`, a case's `weight` and `probability(…)` need the explicit backend (`auto` picks it)",
                 match options.strategy {
                     Strategy::Bdd => "bdd",
                     _ => "z3",
                 }
-            ))),
+            )), "run it with `--backend explicit` or `auto` (the default)"),
         };
     }
     match options.strategy {

@@ -15,9 +15,9 @@ pub mod worlds;
 pub mod z3;
 
 pub use epipen_ir as ir;
+use epipen_syntax as syntax;
 pub use num_bigint::BigInt;
 pub use num_rational::BigRational;
-use epipen_syntax as syntax;
 
 use std::rc::Rc;
 use std::time::{Duration, Instant};

@@ -152,7 +152,8 @@ fn consecutive_numbers() {
     let set = solve(&program, 10).unwrap();
     assert_eq!(
         set,
-        WorldSet { chances: None,
+        WorldSet {
+            chances: None,
             before: None,
             worlds: ints(&[(1, 2), (2, 3)]),
             complete: true
@@ -164,7 +165,8 @@ fn consecutive_numbers() {
     // Gone: (0, 1), (1, 0) (Anne or Bill would know) and (2, 1) (Bill would know, as A = 0 is gone).
     assert_eq!(
         set,
-        WorldSet { chances: None,
+        WorldSet {
+            chances: None,
             before: None,
             worlds: ints(&[(1, 2), (2, 3), (3, 2)]),
             complete: false
@@ -190,7 +192,8 @@ fn sum_and_product_small() {
     let set = solve(&program, 10).unwrap();
     assert_eq!(
         set,
-        WorldSet { chances: None,
+        WorldSet {
+            chances: None,
             before: None,
             worlds: vec![],
             complete: true

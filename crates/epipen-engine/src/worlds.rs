@@ -1,7 +1,7 @@
 //! Possible worlds: values, their canonical order, how a world is named in messages.
 
-use num_rational::BigRational;
 use crate::ir::{CmpOp, ConstId, Constant, Expr, ExprKind, LogicOp, Program, Ty, arith};
+use num_rational::BigRational;
 
 pub use crate::ir::{Value, World};
 
@@ -138,7 +138,8 @@ pub fn first_worlds_within<E>(
     let (mut worlds, exhausted) = enumerate(None, limit)?;
     if exhausted {
         worlds.sort();
-        return Ok(WorldSet { chances: None,
+        return Ok(WorldSet {
+            chances: None,
             before: None,
             worlds,
             complete: true,
@@ -155,7 +156,8 @@ pub fn first_worlds_within<E>(
             }
             within.sort();
             within.truncate(limit);
-            return Ok(WorldSet { chances: None,
+            return Ok(WorldSet {
+                chances: None,
                 before: None,
                 worlds: within,
                 complete: false,
@@ -298,7 +300,8 @@ mod tests {
         let set = first_worlds(10, from_set(vec![w(&[7, 16]), w(&[5, 15])])).unwrap();
         assert_eq!(
             set,
-            WorldSet { chances: None,
+            WorldSet {
+                chances: None,
                 before: None,
                 worlds: vec![w(&[5, 15]), w(&[7, 16])],
                 complete: true
@@ -320,7 +323,8 @@ mod tests {
         let set = first_worlds(3, from_set(all)).unwrap();
         assert_eq!(
             set,
-            WorldSet { chances: None,
+            WorldSet {
+                chances: None,
                 before: None,
                 worlds: vec![w(&[0, 1]), w(&[1, 2]), w(&[2, 3])],
                 complete: false

@@ -295,15 +295,16 @@ pub enum RatKind {
 }
 
 impl Rat {
-    /// Calls `f` on every expression inside (ints and probabilities' formulas).
-    pub fn walk<E>(&self, f: &mut dyn FnMut(&Expr) -> Result<(), E>) -> Result<(), E> {
+    /// Calls `f` on each expression of the term (its ints and its probabilities'
+    /// formulas), stopping at the first error.
+    pub fn each_expr<E>(&self, f: &mut dyn FnMut(&Expr) -> Result<(), E>) -> Result<(), E> {
         match &self.kind {
-            RatKind::Int(e) => e.walk(f),
-            RatKind::Probability { formula, .. } => formula.walk(f),
-            RatKind::Neg(a) => a.walk(f),
+            RatKind::Int(e) => f(e),
+            RatKind::Probability { formula, .. } => f(formula),
+            RatKind::Neg(a) => a.each_expr(f),
             RatKind::Arith(_, a, b) => {
-                a.walk(f)?;
-                b.walk(f)
+                a.each_expr(f)?;
+                b.each_expr(f)
             }
         }
     }
@@ -382,7 +383,7 @@ impl Stmt {
             StmtKind::Prior(e) => f(e),
             StmtKind::Show { value, .. } => match value {
                 Shown::Expr(e) => f(e),
-                Shown::Rational(r) => r.walk(f),
+                Shown::Rational(r) => r.each_expr(f),
             },
             StmtKind::Expects { formula, .. } => f(formula),
             StmtKind::Assign { changes } => changes.iter().try_for_each(|(_, e)| f(e)),
@@ -577,8 +578,8 @@ impl Expr {
             ExprKind::At { body, .. } => body.walk(f),
             ExprKind::Group { formula, .. } => formula.walk(f),
             ExprKind::Chance { left, right, .. } => {
-                left.walk(f)?;
-                right.walk(f)
+                left.each_expr(&mut |x| x.walk(f))?;
+                right.each_expr(&mut |x| x.walk(f))
             }
         }
     }

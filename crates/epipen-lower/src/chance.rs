@@ -85,11 +85,10 @@ impl Lowerer {
                 self.rat(lhs, ctx);
                 self.rat(rhs, ctx);
                 self.error(
-                    Diagnostic::error(span, "`%` in a comparison with a probability")
-                        .with_hint(
-                            "both sides of a comparison with `probability(…)` are exact fractions, \
+                    Diagnostic::error(span, "`%` in a comparison with a probability").with_hint(
+                        "both sides of a comparison with `probability(…)` are exact fractions, \
                              where `/` divides exactly and `%` has no meaning",
-                        ),
+                    ),
                 );
                 return None;
             }
@@ -132,8 +131,10 @@ impl Lowerer {
         span: Span,
         ctx: Ctx,
     ) -> Option<ir::Rat> {
-        let arity = |span| Diagnostic::error(span, "`probability` takes a character and a formula, or a formula")
-            .with_hint("write `probability(A, φ)` for A's probability of φ, or `probability(φ)` for the storyteller's");
+        let arity = |span| {
+            Diagnostic::error(span, "`probability` takes a character and a formula, or a formula")
+            .with_hint("write `probability(A, φ)` for A's probability of φ, or `probability(φ)` for the storyteller's")
+        };
         let (agent, formula) = match args {
             [who, formula] => {
                 let agent = match &who.kind {
@@ -152,9 +153,9 @@ impl Lowerer {
             }
             [formula] => {
                 let agent = match ctx.speaker {
-                    Speaker::Character(_) => self
-                        .implicit_agent(ctx, "probability", span)
-                        .map(Some),
+                    Speaker::Character(_) => {
+                        self.implicit_agent(ctx, "probability", span).map(Some)
+                    }
                     Speaker::Storyteller => Some(None),
                     Speaker::Unresolved => None,
                 };
@@ -185,7 +186,9 @@ impl Lowerer {
     fn objective_refuses(&mut self, objective: Objective, span: Span) {
         let message = match objective {
             Objective::Actual => "`actual` describes the world itself, without probabilities",
-            Objective::Assign => "`:=` gives a constant a value of the world, without probabilities",
+            Objective::Assign => {
+                "`:=` gives a constant a value of the world, without probabilities"
+            }
             Objective::Prior => {
                 "`prior` gives each world a weight from its values, without knowledge operators or probabilities"
             }
@@ -232,7 +235,9 @@ impl Lowerer {
         if let Some(first) = self.prior {
             let diagnostic = if first == span {
                 Diagnostic::error(span, "`prior` runs again in the next round of this loop")
-                    .with_hint("the prior is given once, at the story's start: move it out of the loop")
+                    .with_hint(
+                        "the prior is given once, at the story's start: move it out of the loop",
+                    )
             } else {
                 Diagnostic::error(span, "the prior is already given")
                     .with_note(first, "the first `prior`")

@@ -414,7 +414,7 @@ fn hints_say_what_to_do() {
             &[
                 "the functions are `knows`, `knows_value`, `believes`, `believes_value`, `at`, `everyone_knows`, \
                  `common_knowledge`, `distributed_knowledge`, `all`, `any`, `sum`, `count`, \
-             `distinct`, `abs`, `min` and `max`",
+             `distinct`, `abs`, `min`, `max` and `probability`",
             ],
         ),
         (
@@ -849,6 +849,13 @@ fn render(program: &ir::Program) -> Vec<String> {
                     continue;
                 }
                 ir::StmtKind::Actual(e) => format!("actual {}", program.show(e, None)),
+                ir::StmtKind::Prior(e) => format!("prior {}", program.show(e, None)),
+                ir::StmtKind::Show { value, text } => match value {
+                    ir::Shown::Expr(e) => format!("show {} ({text})", program.show(e, None)),
+                    ir::Shown::Rational(r) => {
+                        format!("show {} ({text})", program.show_rat(r, None))
+                    }
+                },
                 ir::StmtKind::Check(e) => format!("check {}", program.show(e, None)),
                 ir::StmtKind::Where {
                     formula,
@@ -1000,6 +1007,7 @@ fn strip(e: &ir::Expr) -> ir::Expr {
             agents: agents.clone(),
             formula: b(formula),
         },
+        E::Chance { .. } => e.kind.clone(),
     };
     ir::Expr {
         kind,

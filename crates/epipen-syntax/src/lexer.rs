@@ -405,8 +405,8 @@ fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
     match rest.first().map(|t| &t.kind) {
         Some(
             Characters | IntKw | BoolKw | Announce | Checkpoint | Worlds | Const | Enum | For
-            | Simultaneously | Actual | Repeat | AssertAddsCk | Check | Event | Def | Where
-            | Prior | Show,
+            | Simultaneously | Actual | Repeat | AssertAddsCk | Check | Event | Def | Where | Prior
+            | Show,
         ) => true,
         Some(RBrace) => in_block(stack),
         Some(Ident(_)) => matches!(

@@ -362,7 +362,8 @@ impl Backend for BddBackend {
                     .collect()
             })
             .collect();
-        Ok(Some(Model { chances: None,
+        Ok(Some(Model {
+            chances: None,
             before: None,
             worlds,
             views,
@@ -375,7 +376,8 @@ impl Backend for BddBackend {
         let mut worlds = walk::first_worlds(&self.space, &state.kappa, limit.saturating_add(1));
         let complete = worlds.len() <= limit;
         worlds.truncate(limit);
-        Ok(WorldSet { chances: None,
+        Ok(WorldSet {
+            chances: None,
             before: None,
             worlds,
             complete,

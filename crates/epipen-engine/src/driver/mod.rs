@@ -17,9 +17,9 @@ use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverErr
 use crate::ir::{
     CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Rat, Stmt, StmtKind,
 };
-use num_rational::BigRational;
 use crate::syntax::Span;
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
+use num_rational::BigRational;
 
 /// What a backend provides to the driver. A `Set` is the meaning of a formula (the worlds
 /// where it holds) and a `State` a knowledge state (κ and what each character learned);
@@ -897,6 +897,8 @@ pub(crate) struct Refused {
     pub timed_out: bool,
     /// The backend was pinned by the story (`#! backend bdd`), not by the options.
     pub pinned: Option<&'static str>,
+    /// What to do instead, when the refusal knows better than "pick another backend".
+    pub hint: Option<String>,
 }
 
 impl Refused {
@@ -910,6 +912,11 @@ impl Refused {
     fn failure(&self) -> Failure {
         if self.timed_out {
             SolverError::Timeout.into()
+        } else if let Some(hint) = &self.hint {
+            Failure::Story {
+                message: self.why.clone(),
+                hints: vec![hint.clone()],
+            }
         } else {
             Failure::refused(&self.why, self.pinned)
         }

@@ -14,7 +14,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use super::eval::{CHUNK, internal};
 use super::{ExplicitBackend, Flags, Groups, State, WorldIds};
 use crate::SolverError;
-use crate::ir::{ArithOp, CmpOp, Expr, Rat, RatKind};
+use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, Rat, RatKind};
 use crate::worlds::{self, World};
 
 /// Each universe world's weight: small while every one fits in 64 bits.
@@ -32,7 +32,11 @@ impl Weights {
 
     /// From exact weights: small when they all fit.
     fn from_big(big: Vec<BigUint>) -> Weights {
-        match big.iter().map(ToPrimitive::to_u64).collect::<Option<Vec<u64>>>() {
+        match big
+            .iter()
+            .map(ToPrimitive::to_u64)
+            .collect::<Option<Vec<u64>>>()
+        {
             Some(small) => Weights::Small(small),
             None => Weights::Big(big),
         }
@@ -343,7 +347,12 @@ impl ExplicitBackend {
             .collect();
         let col = match groups {
             Some(g) => RatCol::Grouped(g, Rc::new(values)),
-            None => RatCol::Uniform(values.into_iter().next().unwrap_or(Err(Undefined::NoWeight(None)))),
+            None => RatCol::Uniform(
+                values
+                    .into_iter()
+                    .next()
+                    .unwrap_or(Err(Undefined::NoWeight(None))),
+            ),
         };
         self.chance_memo.insert(key, col.clone());
         Ok(col)
@@ -359,7 +368,7 @@ impl ExplicitBackend {
     ) -> Result<RatCol, SolverError> {
         Ok(match &r.kind {
             RatKind::Int(e) => match e.kind {
-                crate::ir::ExprKind::Int(n) => RatCol::Uniform(Ok(BigRational::from_integer(n.into()))),
+                ExprKind::Int(n) => RatCol::Uniform(Ok(BigRational::from_integer(n.into()))),
                 _ => {
                     let values = self.eval(e, chunk, state, saved)?.ints()?;
                     RatCol::PerWorld(
@@ -375,10 +384,13 @@ impl ExplicitBackend {
             }
             RatKind::Neg(a) => match self.rat_col(a, chunk, state, saved)? {
                 RatCol::Uniform(q) => RatCol::Uniform(q.map(|x| -x)),
-                RatCol::Grouped(g, v) => {
-                    RatCol::Grouped(g, Rc::new(v.iter().map(|q| q.clone().map(|x| -x)).collect()))
+                RatCol::Grouped(g, v) => RatCol::Grouped(
+                    g,
+                    Rc::new(v.iter().map(|q| q.clone().map(|x| -x)).collect()),
+                ),
+                RatCol::PerWorld(v) => {
+                    RatCol::PerWorld(v.into_iter().map(|q| q.map(|x| -x)).collect())
                 }
-                RatCol::PerWorld(v) => RatCol::PerWorld(v.into_iter().map(|q| q.map(|x| -x)).collect()),
             },
             RatKind::Arith(op, a, b) => {
                 let a = self.rat_col(a, chunk, state, saved)?;
@@ -392,20 +404,21 @@ impl ExplicitBackend {
     pub(super) fn chance(
         &mut self,
         e: &Expr,
-        op: CmpOp,
-        left: &Rat,
-        right: &Rat,
         chunk: &[u32],
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Vec<bool>, SolverError> {
+        let ExprKind::Chance { op, left, right } = &e.kind else {
+            return Err(internal("a comparison of probabilities expected"));
+        };
+        let op = *op;
         let key = (7, std::ptr::from_ref(e) as usize, 0, state.id);
         let table = match self.chance_tables.get(&key) {
             Some(t) => Some(t.clone()),
             None => {
                 let a = self.rat_col(left, chunk, state, saved)?;
                 let b = self.rat_col(right, chunk, state, saved)?;
-                match combine(a, b, chunk, |x, y| compare(op, x, y).map(|b| bool_q(b)))? {
+                match combine(a, b, chunk, |x, y| compare(op, x, y).map(bool_q))? {
                     RatCol::Uniform(q) => {
                         let t = ChanceTable::Uniform(q.map(|x| !x.is_zero()));
                         self.chance_tables.insert(key, t.clone());
@@ -499,7 +512,12 @@ impl ExplicitBackend {
         if total.is_zero() {
             return None;
         }
-        Some(order.iter().map(|&w| rational(weights.get(w), total.clone())).collect())
+        Some(
+            order
+                .iter()
+                .map(|&w| rational(weights.get(w), total.clone()))
+                .collect(),
+        )
     }
 }
 
@@ -534,9 +552,10 @@ fn combine(
         (RatCol::Uniform(x), RatCol::Grouped(g, v)) => {
             RatCol::Grouped(g, Rc::new(v.iter().map(|y| f(&x, y)).collect()))
         }
-        (RatCol::Grouped(g, v), RatCol::Grouped(h, u)) if Rc::ptr_eq(&g, &h) => {
-            RatCol::Grouped(g, Rc::new(v.iter().zip(u.iter()).map(|(x, y)| f(x, y)).collect()))
-        }
+        (RatCol::Grouped(g, v), RatCol::Grouped(h, u)) if Rc::ptr_eq(&g, &h) => RatCol::Grouped(
+            g,
+            Rc::new(v.iter().zip(u.iter()).map(|(x, y)| f(x, y)).collect()),
+        ),
         (a, b) => RatCol::PerWorld(
             chunk
                 .iter()

@@ -239,9 +239,7 @@ impl ExplicitBackend {
                 let groups = self.groups(state, agent.0)?;
                 Col::Bool(lookup(&table, &groups, chunk))
             }
-            ExprKind::Chance { op, left, right } => {
-                Col::Bool(self.chance(e, *op, left, right, chunk, state, saved)?)
-            }
+            ExprKind::Chance { .. } => Col::Bool(self.chance(e, chunk, state, saved)?),
             ExprKind::At { checkpoint, body } => {
                 let Some(Some(then)) = saved.get(checkpoint.0) else {
                     return Err(internal("`at` names a checkpoint the run has not passed"));

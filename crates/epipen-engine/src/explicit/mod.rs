@@ -578,7 +578,8 @@ impl Backend for ExplicitBackend {
         made.sort_by(|a, b| row(a).cmp(row(b)));
         let made_weights = match (weights, self.weights.is_some()) {
             (Some(weights), true) => {
-                let possible: Vec<Vec<bool>> = pres.iter().map(|p| p.bits.iter().collect()).collect();
+                let possible: Vec<Vec<bool>> =
+                    pres.iter().map(|p| p.bits.iter().collect()).collect();
                 Some(self.event_weights(state, &possible, weights, &made)?)
             }
             _ => None,
@@ -799,7 +800,8 @@ impl Backend for ExplicitBackend {
             };
         }
         let first = self.first(&state.worlds, limit);
-        Ok(WorldSet { chances: None,
+        Ok(WorldSet {
+            chances: None,
             before: None,
             worlds: first.into_iter().map(|w| self.world(w)).collect(),
             complete: state.worlds.len() <= limit,
@@ -897,7 +899,11 @@ impl Backend for ExplicitBackend {
         let at = match at {
             None => None,
             Some(Some(w)) => Some(*w),
-            Some(None) => return Err(eval::internal("the actual world is not a world of the story")),
+            Some(None) => {
+                return Err(eval::internal(
+                    "the actual world is not a world of the story",
+                ));
+            }
         };
         self.amounts(r, state, saved, at)
     }

@@ -467,7 +467,8 @@ impl Backend for Z3Backend {
             all.sort();
             let complete = all.len() <= limit;
             all.truncate(limit);
-            return Ok(WorldSet { chances: None,
+            return Ok(WorldSet {
+                chances: None,
                 before: None,
                 worlds: all,
                 complete,
@@ -546,7 +547,8 @@ impl Backend for Z3Backend {
             }
             ranks.push(per_world);
         }
-        Ok(Some(Model { chances: None,
+        Ok(Some(Model {
+            chances: None,
             before: None,
             worlds,
             views,

@@ -1754,7 +1754,9 @@ fn event_errors() {
             "expected `weight`, `then` or end of line after the case's precondition, found `marble`",
             2,
             19,
-            &["a case is written `NAME if φ weight e then x := e, y := f` (`if`, `weight` and `then` optional)"],
+            &[
+                "a case is written `NAME if φ weight e then x := e, y := f` (`if`, `weight` and `then` optional)",
+            ],
         ),
         (
             "event move {\n  moved then marble = box\n}",
