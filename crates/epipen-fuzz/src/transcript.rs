@@ -235,6 +235,21 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
                 world.0
             ));
         }
+        Report::Show { span, shown, .. } => {
+            use epipen::engine::{Amount, Shown};
+            let amount = |a: &Amount| match a {
+                Amount::Ratio(q) => q.to_string(),
+                Amount::Value(v, _) => match v {
+                    epipen::ir::Value::Int(n) => n.to_string(),
+                    epipen::ir::Value::Bool(b) => b.to_string(),
+                },
+            };
+            let values: Vec<(String, u64)> = match &shown {
+                Shown::Actual(a) => vec![(amount(a), 1)],
+                Shown::Worlds(all) => all.iter().map(|(a, n)| (amount(a), *n)).collect(),
+            };
+            events.push(show_line(text, span, values));
+        }
         Report::HintTrusted { .. } | Report::Step { .. } => {}
     });
     let mut facts = Vec::new();
@@ -342,8 +357,21 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
         .events
         .iter()
         .map(|e| match e {
-            bruteforce::Report::Worlds { span, worlds }
-            | bruteforce::Report::Where { span, worlds } => {
+            bruteforce::Report::Show { span, values, .. } => {
+                let values = (values.iter())
+                    .map(|(a, n)| {
+                        let a = match a {
+                            bruteforce::Amount::Int(n) => n.to_string(),
+                            bruteforce::Amount::Bool(b) => b.to_string(),
+                            bruteforce::Amount::Ratio(q) => q.to_string(),
+                        };
+                        (a, *n)
+                    })
+                    .collect();
+                show_line(text, *span, values)
+            }
+            bruteforce::Report::Worlds { span, worlds, .. }
+            | bruteforce::Report::Where { span, worlds, .. } => {
                 let what = match e {
                     bruteforce::Report::Where { .. } => "where",
                     _ => "worlds",
@@ -413,4 +441,12 @@ fn vacuous_line(text: &str, span: Span, left_none: Span) -> String {
         position(text, span.start),
         position(text, left_none.start)
     )
+}
+
+/// A `show` statement's values, each with how many worlds have it, as a sorted list (the
+/// engine groups them in the canonical order of worlds, the evaluator in its own).
+fn show_line(text: &str, span: Span, mut values: Vec<(String, u64)>) -> String {
+    values.sort();
+    let values: Vec<String> = values.iter().map(|(v, n)| format!("{v} in {n}")).collect();
+    format!("{}: show {}", position(text, span.start), values.join(", "))
 }

@@ -1567,12 +1567,14 @@ fn event_stories_agree_with_the_evaluator() {
         Strategy::Bdd,
         Strategy::Explicit,
     ];
+    // Stories with chances run on listed worlds only (Z3 and BDDs refuse them by name).
+    const CHANCES: &[Strategy] = &[Strategy::Auto, Strategy::Explicit];
     // (story, --set, backends, how it ends: "worlds N" or "check fails at LINE:COL")
     type Case<'a> = (&'a str, &'a [(&'a str, i64)], &'a [Strategy], &'a str);
     let cases: &[Case] = &[
         ("coin-flip", &[], ALL, "worlds 2"),
         ("group-announcement", &[], ALL, "worlds 3"),
-        ("monty-hall", &[], ALL, "worlds 4"),
+        ("monty-hall", &[], CHANCES, "worlds 4"),
         ("hangman", &[], ALL, "worlds 4"),
         // A hanging on Thursday is no surprise: the check fails on Thursday morning.
         ("hangman", &[("hanged_on", 4)], ALL, "check fails at 39:3"),

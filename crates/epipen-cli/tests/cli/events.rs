@@ -55,24 +55,6 @@ fn group_announcement_that_cath_suspects() {
     );
 }
 
-/// The host opens door three: the contestant knows the car is behind one or two, not
-/// which, so not whether switching wins.
-#[test]
-fn monty_hall_the_contestant_does_not_know_whether_switching_wins() {
-    run_on(
-        &ALL,
-        &["run", "stories/monty-hall.story"],
-        0,
-        "host_opens: opens_three (Contestant saw opens_three; Host saw opens_three)\n\
-         check line 24: holds\ncheck line 25: holds\ncheck line 27: holds\ncheck line 28: holds\n\
-         -- line 32: worlds --\n4 possible worlds:\n\
-         \x20 car = one, pick = one, host_opens = opens_two\n\
-         \x20 car = one, pick = one, host_opens = opens_three\n\
-         \x20 car = two, pick = one, host_opens = opens_three\n\
-         \x20 car = three, pick = one, host_opens = opens_two\n(and that's all)\n",
-    );
-}
-
 /// The judge's words rule out Friday only; a hanging on Wednesday is a surprise, one on
 /// Thursday would not be.
 #[test]

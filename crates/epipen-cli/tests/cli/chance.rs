@@ -1,0 +1,293 @@
+//! Probabilities (issue 29) through the real executable: the stories' answers, `show`,
+//! the worlds' probabilities in text and JSON, the refusals by name, and every error
+//! with its place and hint.
+
+use super::{epipen, story_file};
+
+/// `epipen run` on a story of `stories/`: exit 0, exactly `stdout`.
+#[track_caller]
+fn run(story: &str, stdout: &str) {
+    let out = epipen(&["run", &format!("stories/{story}")]);
+    assert_eq!(out.code, 0, "{story}: {}", out.stderr);
+    assert_eq!(out.stdout, stdout, "{story}");
+}
+
+/// A story with an error: its exit code and exactly its stderr (the file's path as
+/// `f.story`).
+#[track_caller]
+fn error(source: &str, args: &[&str], code: i32, stderr: &str) {
+    let path = story_file("chance-error.story", source);
+    let out = epipen(&[args, &[path.as_str()]].concat());
+    assert_eq!(out.code, code, "{}", out.stderr);
+    assert_eq!(out.stderr.replace(&path, "f.story"), stderr);
+}
+
+#[test]
+fn monty_hall_switching_wins_with_probability_two_thirds() {
+    run(
+        "monty-hall.story",
+        "host_opens: opens_three (Contestant saw opens_three; Host saw opens_three)\n\
+         check line 27: holds\ncheck line 28: holds\ncheck line 29: holds\n\
+         check line 31: holds\ncheck line 32: holds\n\
+         line 33: show probability(Contestant, car == two) = 2/3\n\
+         check line 35: holds\n\
+         -- line 39: worlds --\n4 possible worlds:\n\
+         \x20 car = one, pick = one, host_opens = opens_two   [1/6]\n\
+         \x20 car = one, pick = one, host_opens = opens_three   [1/6]\n\
+         \x20 car = two, pick = one, host_opens = opens_three   [1/3]\n\
+         \x20 car = three, pick = one, host_opens = opens_two   [1/3]\n\
+         (and that's all)\n",
+    );
+    // `epipen check` prints the shows beside the verdicts.
+    let out = epipen(&["check", "stories/monty-hall.story"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains(
+            "line 31: check actual `probability(Contestant, car == pick) == 1/3` holds\n\
+             line 32: check actual `probability(Contestant, car == two) == 2/3` holds\n\
+             line 33: show probability(Contestant, car == two) = 2/3\n"
+        ),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn the_probability_puzzles_answer_as_the_literature_does() {
+    let shows = |story: &str| -> Vec<String> {
+        let out = epipen(&["run", &format!("stories/{story}")]);
+        assert_eq!(out.code, 0, "{story}: {}", out.stderr);
+        (out.stdout.lines())
+            .filter(|l| l.contains(": show "))
+            .map(|l| l.split_once(": show ").unwrap().1.to_string())
+            .collect()
+    };
+    assert_eq!(
+        shows("monty-fall.story"),
+        ["probability(Contestant, car == two) = 1/2"]
+    );
+    assert_eq!(
+        shows("three-prisoners.story"),
+        [
+            "probability(A, pardoned == a) = 1/3",
+            "probability(A, pardoned == c) = 2/3"
+        ]
+    );
+    let boys = shows("boy-or-girl.story");
+    let answers: Vec<&str> = boys
+        .iter()
+        .map(|s| s.rsplit(": ").next().unwrap())
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            "1/3 in 196 worlds",
+            "1/2 in 196 worlds",
+            "13/27 in 196 worlds",
+            "13/27 in 27 worlds"
+        ]
+    );
+    assert_eq!(
+        shows("bertrands-box.story"),
+        ["probability(You, box == gold_gold) = 2/3"]
+    );
+    assert_eq!(
+        shows("two-envelopes.story"),
+        ["probability(You, (if small then 2 * x else x) == 16) = 1/3"]
+    );
+    assert_eq!(
+        shows("medical-test.story"),
+        [
+            "probability(Doctor, sick) = 10/109",
+            "probability(Doctor, sick) = 100/199"
+        ]
+    );
+    assert_eq!(
+        shows("more-likely-than-not.story"),
+        ["probability(Bill, a == 3) = 1/2"]
+    );
+}
+
+#[test]
+fn show_without_an_actual_world_groups_the_values() {
+    let path = story_file(
+        "show-groups.story",
+        "enum Door { one, two, three }\ncharacters Contestant, Host\nDoor car, pick\n\
+         announce pick == one\nHost learns car\n\
+         event host_opens {\n  opens_two if pick != two and car != two\n  \
+         opens_three if pick != three and car != three\n  opens_one if pick != one and car != one\n  \
+         Contestant sees opens_one | opens_two | opens_three\n}\n\
+         show probability(Contestant, car == two)\nshow car\nshow knows(Host, car == one)\n",
+    );
+    let out = epipen(&["run", &path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "line 12: show probability(Contestant, car == two): 0 in 2 worlds, 2/3 in 2 worlds\n\
+         line 13: show car: one in 2 worlds, two in 1 world, three in 1 world\n\
+         line 14: show knows(Host, car == one): true in 2 worlds, false in 2 worlds\n"
+    );
+}
+
+#[test]
+fn json_carries_the_shows_and_each_worlds_probability() {
+    let out = epipen(&["run", "--trace", "--json", "stories/three-prisoners.story"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let shows: Vec<serde_json::Value> = (out.stdout.lines())
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["kind"] == "show")
+        .collect();
+    assert_eq!(
+        shows,
+        [
+            serde_json::json!({"kind": "show", "line": 22, "expression": "probability(A, pardoned == a)", "probability": true, "value": "1/3"}),
+            serde_json::json!({"kind": "show", "line": 23, "expression": "probability(A, pardoned == c)", "probability": true, "value": "2/3"}),
+        ]
+    );
+    let out = epipen(&["worlds", "--json", "stories/three-prisoners.story"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let chances: Vec<&str> = (json["worlds"].as_array().unwrap().iter())
+        .map(|w| w["probability"].as_str().unwrap())
+        .collect();
+    assert_eq!(chances, ["1/6", "1/6", "1/3", "1/3"]);
+}
+
+#[test]
+fn z3_and_bdds_refuse_chances_by_name() {
+    for backend in ["z3", "bdd"] {
+        let out = epipen(&["run", "--backend", backend, "stories/medical-test.story"]);
+        assert_eq!(out.code, 2, "{backend}");
+        assert_eq!(
+            out.stderr,
+            format!(
+                "stories/medical-test.story:7:1: error: the {backend} backend does not compute \
+                 probabilities: `prior`, a case's `weight` and `probability(…)` need the explicit \
+                 backend (`auto` picks it)\n  |\n7 | prior if sick then 1 else 99               # 1 in 100\n  \
+                 | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  = hint: run it with `--backend explicit` or `auto` (the default)\n"
+            ),
+            "{backend}"
+        );
+    }
+}
+
+#[test]
+fn a_story_with_chances_needs_its_ints_bounded() {
+    error(
+        "int x\nannounce x > 0\nshow probability(x > 3)\n",
+        &["run"],
+        2,
+        "f.story:2:1: error: the explicit-worlds backend needs every int bounded by the story's \
+         first announcements, and they leave `x` unbounded; probabilities (`prior`, a case's \
+         `weight`, `probability(…)`) are computed on listed worlds only\n  |\n2 | announce x > 0\n  \
+         | ^^^^^^^^^^^^^^\n  = hint: bound every int by the story's first announcements (e.g. \
+         `announce 0 <= x and x <= 9`), so that its worlds can be listed\n",
+    );
+}
+
+#[test]
+fn errors_of_priors_weights_and_probabilities_are_located() {
+    let bounded = "characters A\nint x\nannounce 0 <= x and x <= 3\n";
+    let with = |rest: &str| format!("{bounded}{rest}");
+    error(
+        &with("A learns x\nprior x\n"),
+        &["run"],
+        2,
+        "f.story:5:1: error: `prior` comes after `learns`\n  |\n5 | prior x\n  | ^^^^^^^\n  \
+         = note: line 4: `learns` is here\n  = hint: the prior weighs the worlds before anyone \
+         learns or observes anything: move it up (announcements before it are fine)\n\
+         error: f.story: 1 error found\n",
+    );
+    error(
+        &with("prior x\nprior x + 1\n"),
+        &["run"],
+        2,
+        "f.story:5:1: error: the prior is already given\n  |\n5 | prior x + 1\n  | ^^^^^^^^^^^\n  \
+         = note: line 4: the first `prior`\n  = hint: give one prior: multiply the two weights in one `prior`\n\
+         error: f.story: 1 error found\n",
+    );
+    error(
+        &with("check probability(A, x > 1) % 2 == 1/2\n"),
+        &["run"],
+        2,
+        "f.story:4:7: error: `%` in a comparison with a probability\n  |\n\
+         4 | check probability(A, x > 1) % 2 == 1/2\n  |       ^^^^^^^^^^^^^^^^^^^^^^^^^\n  \
+         = hint: both sides of a comparison with `probability(…)` are exact fractions, where `/` \
+         divides exactly and `%` has no meaning\nerror: f.story: 1 error found\n",
+    );
+    error(
+        &with("check probability(x, x > 1) > 1/2\n"),
+        &["run"],
+        2,
+        "f.story:4:19: error: `x` is not a character\n  |\n4 | check probability(x, x > 1) > 1/2\n  \
+         |                   ^\n  = hint: the characters are `A`\nerror: f.story: 1 error found\n",
+    );
+    error(
+        &with("announce probability(x > 1)\n"),
+        &["run"],
+        2,
+        "f.story:4:10: error: a probability can only be compared or shown\n  |\n\
+         4 | announce probability(x > 1)\n  |          ^^^^^^^^^^^^^^^^^^\n  = hint: compare it, e.g. \
+         `probability(A, φ) > 1/2`, or print it with `show probability(A, φ)`\nerror: f.story: 1 error found\n",
+    );
+    // Found only as the story runs (exit 2, at the statement).
+    error(
+        &with("prior x - 1\n"),
+        &["run"],
+        2,
+        "f.story:4:1: error: the prior is -1 in the world x = 0, still possible: a weight is never negative\n  \
+         |\n4 | prior x - 1\n  | ^^^^^^^^^^^\n  = hint: write a prior that is 0 or more in every world still possible\n",
+    );
+    error(
+        &with("event e {\n a weight 0\n b if x > 5\n}\n"),
+        &["run"],
+        2,
+        "f.story:4:1: error: every case that can happen in the world x = 0 weighs 0\n  |\n4 | event e {\n  \
+         | ^^^^^^^^^\n  = hint: each world where the event happens needs a case of positive weight, and no weight below 0\n",
+    );
+    error(
+        &with("event e {\n a weight x - 2\n b\n}\n"),
+        &["run"],
+        2,
+        "f.story:4:1: error: a case's weight is -2 in the world x = 0: a weight is never negative\n  \
+         |\n4 | event e {\n  | ^^^^^^^^^\n  = hint: each world where the event happens needs a case of positive weight, and no weight below 0\n",
+    );
+    error(
+        &with(
+            "prior if x == 2 then 1 else 0\nA learns x\ncheck knows(A, probability(A, x == 2) == 1)\n",
+        ),
+        &["run"],
+        2,
+        "f.story:6:1: error: A's probability is undefined here: every world A considers possible weighs 0\n  \
+         |\n6 | check knows(A, probability(A, x == 2) == 1)\n  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  \
+         = hint: a probability is taken over worlds of positive weight: check the prior and the cases' weights\n",
+    );
+    error(
+        &with("check probability(x > 1) / probability(x > 5) > 1\n"),
+        &["run"],
+        2,
+        "f.story:4:1: error: division by zero in a comparison with probabilities\n  |\n\
+         4 | check probability(x > 1) / probability(x > 5) > 1\n  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  \
+         = hint: there `/` divides exactly: divide by a number that is not 0\n",
+    );
+}
+
+/// "I think it more likely than not": a character's probability, said, is what another
+/// learns from; `/` is exact only inside a comparison with a probability.
+#[test]
+fn a_probability_said_is_learned_from_and_division_stays_integer_elsewhere() {
+    let path = story_file(
+        "said.story",
+        "characters Anne, Bill\nint a, b\nannounce 1 <= a and a <= 3 and 1 <= b and b <= 3\n\
+         Anne learns a\nBill learns b\nAnne: probability(a + b >= 4) > 1/2\n\
+         check knows(Bill, a >= 2)\ncheck 1/2 == 0\ncheck probability(a == 2) == 1/2\n\
+         check 2 * probability(a == 2) - 1 == 0\nshow probability(b == 1) * 3\n",
+    );
+    let out = epipen(&["run", &path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "check line 7: holds\ncheck line 8: holds\ncheck line 9: holds\ncheck line 10: holds\n\
+         line 11: show probability(b == 1) * 3: 1 in 6 worlds\n"
+    );
+}
