@@ -232,21 +232,6 @@ impl Lowerer {
         if self.dead > 0 {
             return None;
         }
-        if let Some(first) = self.prior {
-            let diagnostic = if first == span {
-                Diagnostic::error(span, "`prior` runs again in the next round of this loop")
-                    .with_hint(
-                        "the prior is given once, at the story's start: move it out of the loop",
-                    )
-            } else {
-                Diagnostic::error(span, "the prior is already given")
-                    .with_note(first, "the first `prior`")
-                    .with_hint("give one prior: multiply the two weights in one `prior`")
-            };
-            self.error(diagnostic);
-            return None;
-        }
-        self.prior = Some(span);
         if self.depth > 0 {
             self.error(
                 Diagnostic::error(span, "`prior` must be at the top level of the story")
@@ -254,6 +239,15 @@ impl Lowerer {
             );
             return None;
         }
+        if let Some(first) = self.prior {
+            self.error(
+                Diagnostic::error(span, "the prior is already given")
+                    .with_note(first, "the first `prior`")
+                    .with_hint("give one prior: multiply the two weights in one `prior`"),
+            );
+            return None;
+        }
+        self.prior = Some(span);
         if let Some((at, what)) = self.observed {
             self.error(
                 Diagnostic::error(span, format!("`prior` comes after {what}"))

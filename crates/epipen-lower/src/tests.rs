@@ -3248,3 +3248,105 @@ fn case_names_are_understood_wherever_their_event_is_expected() {
         ["`c[…]` are cases of the event `call`: compare one with the event, e.g. `call == c[…]`"]
     );
 }
+
+/// Probabilities (issue 29): what lowers to an exact comparison, where `prior` may stand,
+/// and whose probability an implicit agent is.
+#[test]
+fn probabilities_lower_to_exact_comparisons() {
+    let head = "characters A, B\nint x\nannounce 0 <= x and x <= 3\n";
+    assert_eq!(
+        rendered(&format!(
+            "{head}prior x + 1\nA: probability(x > 1) > 1/2\ncheck 2 * probability(B, x == 1) <= probability(x < 3) + 1/3\n\
+             check 1/2 == 0\nshow probability(A, x == 2)\nshow x / 2\n"
+        )),
+        [
+            "announce 0 <= x and x <= 3",
+            "prior x + 1",
+            "A: probability(x > 1) > 1 / 2",
+            "check 2 * probability(B, x == 1) <= probability(x < 3) + 1 / 3",
+            "check true",
+            "show probability(A, x == 2) (probability(A, x == 2))",
+            "show x / 2 (x / 2)",
+        ]
+    );
+    // Inside `A: …` the agent left out is A; inside `knows(B, …)` said by A it must be named.
+    let program = ok(&format!("{head}A: probability(x > 1) > 1/2\n"));
+    let ir::StmtKind::Announce { formula, .. } = &program.statements[1].kind else {
+        panic!("an announcement")
+    };
+    let ir::ExprKind::Chance { left, .. } = &formula.kind else {
+        panic!("{formula:?}")
+    };
+    assert!(matches!(
+        left.kind,
+        ir::RatKind::Probability {
+            agent: Some(CharId(0)),
+            ..
+        }
+    ));
+    assert_eq!(
+        errors(&format!("{head}A: knows(B, probability(x > 1) > 1/2)\n")),
+        [(
+            "`probability` inside `knows(B, …)` needs its character".to_string(),
+            "probability(x > 1)".to_string()
+        )]
+    );
+    // Where `prior` may stand.
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "check probability(x > 1) > 0\nprior x",
+            "`prior` comes after a probability",
+            "prior x",
+        ),
+        (
+            "event e { a }\nprior x",
+            "`prior` comes after an event",
+            "prior x",
+        ),
+        (
+            "A: x > 0\nprior x",
+            "`prior` comes after a character's statement",
+            "prior x",
+        ),
+        (
+            "for i in 0..2 { prior x }",
+            "`prior` must be at the top level of the story",
+            "prior x",
+        ),
+        ("prior x > 1", "`prior` needs an int, found bool", "x > 1"),
+        (
+            "prior knows(A, x > 1)",
+            "`prior` gives each world a weight from its values, without knowledge operators or probabilities",
+            "knows(A, x > 1)",
+        ),
+        (
+            "event e { a weight x > 1 }",
+            "`weight` needs an int, found bool",
+            "x > 1",
+        ),
+        (
+            "check probability(A) > 0",
+            "`probability` takes a character and a formula, or a formula",
+            "probability(A)",
+        ),
+        (
+            "check probability(A, x) > 0",
+            "expected bool, found int",
+            "x",
+        ),
+        (
+            "check probability(A, x > 1) > true",
+            "a probability is compared with numbers, found bool",
+            "true",
+        ),
+        (
+            "actual probability(x > 1) > 0",
+            "`actual` describes the world itself, without probabilities",
+            "probability(x > 1)",
+        ),
+    ];
+    for (rest, message, at) in cases {
+        let found = errors(&format!("{head}{rest}\n"));
+        assert_eq!(found, [(message.to_string(), at.to_string())], "{rest}");
+    }
+}
