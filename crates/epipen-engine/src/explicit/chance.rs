@@ -216,7 +216,8 @@ impl ExplicitBackend {
         weights: &[Expr],
         made: &[(u32, i64)],
     ) -> Result<Vec<BigUint>, SolverError> {
-        let mu = self.weights()?.clone();
+        let mu = (self.weights.clone())
+            .ok_or_else(|| internal("an event's chances in a story without weights"))?;
         let worlds = state.worlds.clone();
         // Each case's weight at each world of the state (index in the state's order).
         let mut per_case: Vec<Vec<i128>> = Vec::with_capacity(weights.len());
@@ -298,15 +299,26 @@ impl ExplicitBackend {
 
     /// Appends the weights of the worlds an event made.
     pub(super) fn extend_weights(&mut self, more: Vec<BigUint>) {
-        let Some(weights) = self.weights.as_deref() else {
+        let Some(weights) = self.weights.as_mut() else {
             return;
         };
-        let mut all: Vec<BigUint> = match weights {
-            Weights::Small(v) => v.iter().map(|&x| BigUint::from(x)).collect(),
-            Weights::Big(v) => v.clone(),
+        let weights = Rc::make_mut(weights);
+        let small: Option<Vec<u64>> = match weights {
+            Weights::Small(_) => more.iter().map(ToPrimitive::to_u64).collect(),
+            Weights::Big(_) => None,
         };
-        all.extend(more);
-        self.weights = Some(Rc::new(Weights::from_big(all)));
+        match (weights, small) {
+            (Weights::Small(v), Some(small)) => v.extend(small),
+            (Weights::Big(v), _) => v.extend(more),
+            (w @ Weights::Small(_), None) => {
+                let Weights::Small(v) = &*w else {
+                    return;
+                };
+                let mut big: Vec<BigUint> = v.iter().map(|&x| BigUint::from(x)).collect();
+                big.extend(more);
+                *w = Weights::Big(big);
+            }
+        }
     }
 
     /// `probability(agent, formula)` in `state`, by the agent's groups (the
