@@ -5,7 +5,7 @@
 #    probability asked 1000 times (`check actual probability(A, …) <= 1`);
 #  - the cost of weights on the explicit backend: dice.story (six rolls of a die, no
 #    chances) against dice-weighted.story (the same with a prior and each face weighted),
-#    and stories/sum-and-product.story against bench/chances/sum-and-product-prior.story,
+#    sum-and-product-2000.story against sum-and-product-2000-prior.story (10^6 worlds),
 #    stories/prisoners.story against bench/chances/prisoners-weighted.story (target: at
 #    most 1.5x).
 # Needs a release build (cargo build --release -p epipen-cli).
@@ -33,7 +33,7 @@ measure() {
 echo "| story | backend | CPU s (median of $runs) | peak MB |"
 echo "|---|---|---|---|"
 for story in bench/chances/million.story bench/chances/dice.story bench/chances/dice-weighted.story \
-  stories/sum-and-product.story bench/chances/sum-and-product-prior.story \
+  bench/chances/sum-and-product-2000.story bench/chances/sum-and-product-2000-prior.story \
   stories/prisoners.story bench/chances/prisoners-weighted.story; do
   read -r c m < <(measure "$epipen" --backend explicit run "$story")
   echo "| \`$story\` | explicit | $c | $m |"

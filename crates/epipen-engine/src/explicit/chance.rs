@@ -52,26 +52,39 @@ impl Weights {
     /// Σ μ(w) over `worlds` (with `keep`'s flag set, when given), and per group of
     /// `groups` when given.
     fn sums(&self, worlds: &WorldIds, keep: Option<&Flags>, groups: Option<&Groups>) -> Sums {
+        let all = Flags::filled(worlds.len(), true);
+        self.both_sums(worlds, keep.unwrap_or(&all), groups).1
+    }
+
+    /// In one pass over `worlds`: Σ μ(w) over all of them and over those whose flag in
+    /// `keep` is set, per group of `groups` when given (else one sum).
+    fn both_sums(&self, worlds: &WorldIds, keep: &Flags, groups: Option<&Groups>) -> (Sums, Sums) {
         let count = groups.map_or(1, |g| g.count);
-        let group = |w: u32| groups.map_or(0, |g| g.of(w));
         match self {
             Weights::Small(v) => {
-                let mut sums = vec![0u128; count];
+                let (mut all, mut kept) = (vec![0u128; count], vec![0u128; count]);
                 for (i, w) in worlds.iter().enumerate() {
-                    if keep.is_none_or(|k| k.get(i)) {
-                        sums[group(w)] += u128::from(v[w as usize]);
+                    let g = groups.map_or(0, |g| g.of(w));
+                    let mu = u128::from(v[w as usize]);
+                    all[g] += mu;
+                    if keep.get(i) {
+                        kept[g] += mu;
                     }
                 }
-                Sums(sums.into_iter().map(BigUint::from).collect())
+                let big = |s: Vec<u128>| Sums(s.into_iter().map(BigUint::from).collect());
+                (big(all), big(kept))
             }
             Weights::Big(v) => {
-                let mut sums = vec![BigUint::zero(); count];
+                let (mut all, mut kept) =
+                    (vec![BigUint::zero(); count], vec![BigUint::zero(); count]);
                 for (i, w) in worlds.iter().enumerate() {
-                    if keep.is_none_or(|k| k.get(i)) {
-                        sums[group(w)] += &v[w as usize];
+                    let g = groups.map_or(0, |g| g.of(w));
+                    all[g] += &v[w as usize];
+                    if keep.get(i) {
+                        kept[g] += &v[w as usize];
                     }
                 }
-                Sums(sums)
+                (Sums(all), Sums(kept))
             }
         }
     }
@@ -174,7 +187,8 @@ impl ExplicitBackend {
         if state.pending > 0 {
             return Err(internal("`prior` before the worlds are listed"));
         }
-        let mut big = vec![BigUint::zero(); self.universe.len];
+        let mut weights = vec![0u64; self.universe.len];
+        let mut big: Vec<(u32, BigUint)> = Vec::new();
         let mut negative: Option<((u64, u32), i128)> = None;
         let worlds = state.worlds.clone();
         for chunk in worlds.chunks() {
@@ -189,7 +203,10 @@ impl ExplicitBackend {
                     }
                     continue;
                 }
-                big[w as usize] = BigUint::from(v as u128);
+                match u64::try_from(v) {
+                    Ok(small) => weights[w as usize] = small,
+                    Err(_) => big.push((w, BigUint::from(v as u128))),
+                }
             }
         }
         if let Some(((_, w), v)) = negative {
@@ -202,7 +219,17 @@ impl ExplicitBackend {
                 hint: "write a prior that is 0 or more in every world still possible".into(),
             });
         }
-        self.weights = Some(Rc::new(Weights::from_big(big)));
+        let weights = match big.is_empty() {
+            true => Weights::Small(weights),
+            false => {
+                let mut all: Vec<BigUint> = weights.into_iter().map(BigUint::from).collect();
+                for (w, v) in big {
+                    all[w as usize] = v;
+                }
+                Weights::Big(all)
+            }
+        };
+        self.weights = Some(Rc::new(weights));
         Ok(self.state(0, state.worlds.clone(), state.minds.clone()))
     }
 
@@ -215,7 +242,7 @@ impl ExplicitBackend {
         possible: &[Vec<bool>],
         weights: &[Expr],
         made: &[(u32, i64)],
-    ) -> Result<Vec<BigUint>, SolverError> {
+    ) -> Result<Weights, SolverError> {
         let mu = (self.weights.clone())
             .ok_or_else(|| internal("an event's chances in a story without weights"))?;
         let worlds = state.worlds.clone();
@@ -229,13 +256,12 @@ impl ExplicitBackend {
             }
             per_case.push(column);
         }
-        // Per world of the state: the sum of the possible cases' weights.
-        let mut position = std::collections::HashMap::new();
-        let mut totals: Vec<BigUint> = Vec::with_capacity(worlds.len());
+        // Per world of the state: the sum of the possible cases' weights (each case's
+        // weight is a 64-bit value: a sum of them fits in 128 bits).
+        let mut totals: Vec<u128> = Vec::with_capacity(worlds.len());
         let mut worst: Option<((u64, u32), String)> = None;
         for (i, w) in worlds.iter().enumerate() {
-            position.insert(w, i);
-            let mut total = BigUint::zero();
+            let mut total: u128 = 0;
             let mut any = false;
             for (c, column) in per_case.iter().enumerate() {
                 if !possible[c][i] {
@@ -250,9 +276,9 @@ impl ExplicitBackend {
                     }
                     continue;
                 }
-                total += BigUint::from(v as u128);
+                total = total.saturating_add(v as u128);
             }
-            if any && total.is_zero() && worst.is_none() {
+            if any && total == 0 && worst.is_none() {
                 let key = self.key(w);
                 worst = Some((key, String::new()));
             }
@@ -269,23 +295,33 @@ impl ExplicitBackend {
                 hint: "each world where the event happens needs a case of positive weight, and no weight below 0".into(),
             });
         }
-        // One common multiple of the totals, so that every chance is a whole number.
-        let mut distinct: Vec<&BigUint> = totals.iter().filter(|t| !t.is_zero()).collect();
-        distinct.sort();
+        // The position in the state of each world a new one came from.
+        let mut at = Vec::with_capacity(made.len());
+        for &(w, _) in made {
+            at.push(
+                worlds
+                    .position(w)
+                    .ok_or_else(|| internal("an event made a world from outside its state"))?,
+            );
+        }
+        // One common multiple of the totals, so that every chance is a whole number: in
+        // machine integers while they suffice, else exactly.
+        let mut distinct: Vec<u128> = totals.iter().copied().filter(|&t| t != 0).collect();
+        distinct.sort_unstable();
         distinct.dedup();
+        if let Some(small) = small_weights(&mu, &distinct, &totals, &per_case, made, &at) {
+            return Ok(Weights::Small(small));
+        }
         let mut lcm = BigUint::one();
-        for (k, t) in distinct.into_iter().enumerate() {
+        for (k, &t) in distinct.iter().enumerate() {
             if k % CHUNK == 0 {
                 self.check_deadline()?;
             }
-            lcm = lcm.lcm(t);
+            lcm = lcm.lcm(&BigUint::from(t));
         }
         let mut out = Vec::with_capacity(made.len());
-        for &(w, c) in made {
-            let i = *position
-                .get(&w)
-                .ok_or_else(|| internal("an event made a world from outside its state"))?;
-            let share = &lcm / &totals[i];
+        for (&(w, c), &i) in made.iter().zip(&at) {
+            let share = &lcm / BigUint::from(totals[i]);
             out.push(mu.get(w) * BigUint::from(per_case[c as usize][i] as u128) * share);
         }
         let gcd = out.iter().fold(BigUint::zero(), |g, x| g.gcd(x));
@@ -294,23 +330,22 @@ impl ExplicitBackend {
                 *x /= &gcd;
             }
         }
-        Ok(out)
+        Ok(Weights::from_big(out))
     }
 
     /// Appends the weights of the worlds an event made.
-    pub(super) fn extend_weights(&mut self, more: Vec<BigUint>) {
+    pub(super) fn extend_weights(&mut self, more: Weights) {
         let Some(weights) = self.weights.as_mut() else {
             return;
         };
         let weights = Rc::make_mut(weights);
-        let small: Option<Vec<u64>> = match weights {
-            Weights::Small(_) => more.iter().map(ToPrimitive::to_u64).collect(),
-            Weights::Big(_) => None,
-        };
-        match (weights, small) {
-            (Weights::Small(v), Some(small)) => v.extend(small),
-            (Weights::Big(v), _) => v.extend(more),
-            (w @ Weights::Small(_), None) => {
+        match (weights, more) {
+            (Weights::Small(v), Weights::Small(more)) => v.extend(more),
+            (Weights::Big(v), Weights::Small(more)) => {
+                v.extend(more.into_iter().map(BigUint::from))
+            }
+            (Weights::Big(v), Weights::Big(more)) => v.extend(more),
+            (w @ Weights::Small(_), Weights::Big(more)) => {
                 let Weights::Small(v) = &*w else {
                     return;
                 };
@@ -345,9 +380,9 @@ impl ExplicitBackend {
             Some(a) => Some(self.groups(state, a)?),
             None => None,
         };
-        let weights = self.weights()?;
-        let all = weights.sums(&worlds, None, groups.as_deref());
-        let kept = weights.sums(&worlds, Some(&holds), groups.as_deref());
+        let (all, kept) = self
+            .weights()?
+            .both_sums(&worlds, &holds, groups.as_deref());
         let values: Vec<Q> = all
             .0
             .into_iter()
@@ -576,4 +611,42 @@ fn combine(
                 .collect(),
         ),
     })
+}
+
+/// The new worlds' weights in 64-bit integers (see [`ExplicitBackend::event_weights`]),
+/// or None when some value needs more.
+fn small_weights(
+    mu: &Weights,
+    distinct: &[u128],
+    totals: &[u128],
+    per_case: &[Vec<i128>],
+    made: &[(u32, i64)],
+    at: &[usize],
+) -> Option<Vec<u64>> {
+    let Weights::Small(mu) = mu else {
+        return None;
+    };
+    let mut lcm: u128 = 1;
+    for &t in distinct {
+        lcm = (lcm / gcd(lcm, t)).checked_mul(t)?;
+    }
+    let mut out = Vec::with_capacity(made.len());
+    let mut g: u128 = 0;
+    for (&(w, c), &i) in made.iter().zip(at) {
+        let weight = u128::try_from(per_case[c as usize][i]).ok()?;
+        let x = u128::from(mu[w as usize])
+            .checked_mul(weight)?
+            .checked_mul(lcm / totals[i])?;
+        g = gcd(g, x);
+        out.push(x);
+    }
+    let g = g.max(1);
+    out.into_iter().map(|x| u64::try_from(x / g).ok()).collect()
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }

@@ -1,17 +1,18 @@
+# stories/sum-and-product.story at x + y <= 2000 (docs/benchmarks.md, "Probabilities":
+# beside sum-and-product-2000-prior.story).
 # Sum and Product (Freudenthal, 1969; as told in the EpiPEn paper, §4.5, after
 # van Ditmarsch and Kooi).
 #
-# A says to S and P: I have chosen two integers x, y with 1 < x < y and x + y <= 100.
+# A says to S and P: I have chosen two integers x, y with 1 < x < y and x + y <= 2000.
 # In a moment I will inform S of their sum s = x + y, and I will inform P of their
 # product p = xy. These announcements will remain secret. You are required to make an
 # effort to determine the numbers x and y.
 characters S, P
 int x, y
 
-announce 1 < x and x < y and x + y <= 100
+announce 1 < x and x < y and x + y <= 2000
 
 # He does as announced.
-prior x + y
 S learns x + y
 P learns x * y
 checkpoint informed
