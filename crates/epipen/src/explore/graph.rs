@@ -169,6 +169,7 @@ mod tests {
     fn three_worlds() -> Model {
         Model {
             before: None,
+            chances: None,
             worlds: vec![w(&[1, 1]), w(&[1, 2]), w(&[2, 2])],
             views: vec![
                 vec![

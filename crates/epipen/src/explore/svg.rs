@@ -474,6 +474,7 @@ mod tests {
         .expect("compiles");
         let w = |m, d| World(vec![Value::Int(m), Value::Int(d)]);
         let model = Model {
+            chances: None,
             worlds: vec![w(5, 15), w(5, 16), w(5, 19), w(6, 17)],
             before: None,
             ranks: vec![vec![Vec::new(); 4]; 2],
@@ -584,6 +585,7 @@ mod tests {
         .expect("compiles");
         let w = |m, d| World(vec![Value::Int(m), Value::Int(d)]);
         let model = Model {
+            chances: None,
             worlds: vec![w(5, 15), w(5, 16), w(6, 16)],
             before: None,
             ranks: vec![

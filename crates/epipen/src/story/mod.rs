@@ -195,6 +195,7 @@
 
 mod belief;
 mod blocks;
+mod chance;
 mod change;
 mod error;
 mod event;
@@ -204,6 +205,7 @@ mod live;
 mod possible;
 
 pub use blocks::{Block, Simultaneous};
+pub use chance::{Chance, Showable, Showing, Shown, Value};
 pub use change::{Change, ValueOf};
 pub use error::{Error, Refutation};
 pub use event::{Case, CaseRef, Event, EventBlock, Happened};
@@ -687,15 +689,14 @@ impl Story {
             backend: None,
         });
         Ok(Worlds {
-            worlds: set
-                .worlds
-                .into_iter()
-                .map(|mut world| {
+            worlds: (set.worlds.into_iter().enumerate())
+                .map(|(i, mut world)| {
                     world.0.truncate(shown);
                     PossibleWorld {
                         story: self.id,
                         world,
                         decls: decls.clone(),
+                        probability: set.chances.as_ref().and_then(|c| c.get(i).cloned()),
                     }
                 })
                 .collect(),
