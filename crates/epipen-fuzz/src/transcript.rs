@@ -235,6 +235,8 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
                 world.0
             ));
         }
+        // Where a `show` is (its values are not compared yet).
+        Report::Show { span, .. } => events.push(format!("{}: show", position(text, span.start))),
         Report::HintTrusted { .. } | Report::Step { .. } => {}
     });
     let mut facts = Vec::new();
@@ -342,8 +344,8 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
         .events
         .iter()
         .map(|e| match e {
-            bruteforce::Report::Worlds { span, worlds }
-            | bruteforce::Report::Where { span, worlds } => {
+            bruteforce::Report::Worlds { span, worlds, .. }
+            | bruteforce::Report::Where { span, worlds, .. } => {
                 let what = match e {
                     bruteforce::Report::Where { .. } => "where",
                     _ => "worlds",
@@ -375,6 +377,9 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
             }
             bruteforce::Report::Vacuous { span, left_none } => {
                 vacuous_line(text, *span, *left_none)
+            }
+            bruteforce::Report::Show { span, .. } => {
+                format!("{}: show", position(text, span.start))
             }
         })
         .collect();
