@@ -408,7 +408,10 @@ class Trace(list):
             count = html.escape(s._text.split("\n", 1)[0].split("  =>  ", 1)[-1])
             listed = ""
             if s.changed and s.worlds is not None:
-                listed = "<br>".join(html.escape(str(w)) for w in s.worlds[:HTML_ROWS])
+                listed = "<br>".join(
+                    html.escape(str(w) + ("" if w.probability is None else f"   [{w.probability}]"))
+                    for w in s.worlds[:HTML_ROWS]
+                )
                 if len(s.worlds) > HTML_ROWS:
                     listed += f"<br><i>and {len(s.worlds) - HTML_ROWS} more</i>"
             line = "" if s.line is None else str(s.line)

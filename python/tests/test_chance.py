@@ -95,10 +95,16 @@ def test_tables_and_pandas_have_a_probability_column():
 def test_trace_and_model_worlds_keep_probabilities_apart():
     r = epipen.run(MONTY_HALL)
     steps = r.trace
-    last = [s for s in steps if s.worlds is not None][-1]
-    assert all("probability" not in w for w in last.worlds)
+    event = [s for s in steps if s.line == 8][0]
+    assert all("probability" not in w for w in event.worlds)
+    assert [w.probability for w in event.worlds] == [Fraction(1, 6), Fraction(1, 6), Fraction(1, 3), Fraction(1, 3)]
+    assert "car = two, pick = one, host_opens = opens_three   [1/3]" in str(event)
+    assert "opens_three   [1/3]" in steps._repr_html_()
     m = r.model()
     assert all("probability" not in w for w in m.worlds)
+    assert [w.probability for w in m.worlds] == [Fraction(1, 6), Fraction(1, 6), Fraction(1, 3), Fraction(1, 3)]
+    # The picture labels each world with its probability.
+    assert m.svg.count('class="probability"') == 4 and ">1/6</text>" in m.svg
 
 
 def monty_hall_story():

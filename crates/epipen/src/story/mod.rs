@@ -11,6 +11,12 @@
 //! expressions: `story.int("month")` returns an [`Int`]. Constants change by
 //! [`Story::assign`] and [`Story::assign_all`] ([`Change`]), and by events.
 //!
+//! Probabilities (docs/language.md, "Probability") are [`Chance`] terms
+//! ([`Formula::probability`], [`Formula::probability_of`], exact `+ - * /`) compared
+//! into formulas; [`Story::prior`] and an event case's [`Case::weight`] weigh the
+//! worlds, [`Story::show`] gives a value exactly, and [`PossibleWorld::probability`]
+//! each world's probability.
+//!
 //! # Cheryl's birthday
 //!
 //! ```
