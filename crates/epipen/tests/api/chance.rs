@@ -202,6 +202,18 @@ check probability(A, x == 3) < 1
     );
     // Ints bounded by the first announcements: the explicit backend keeps the weights.
     assert!(got.is_complete());
+
+    // "I think x = 3 no more likely than not": A says it, and it tells the coin fell tails.
+    story
+        .says(a, F::probability(a, x.eq(3)).le(Chance::ratio(1, 2)))
+        .unwrap();
+    let after = story.worlds(100).unwrap();
+    let coins: Vec<String> = after.iter().map(|w| w.to_string()).collect();
+    assert!(
+        coins.iter().all(|w| w.ends_with("coin = tails")),
+        "{coins:?}"
+    );
+    assert_eq!(coins.len(), 3);
 }
 
 #[test]
