@@ -276,8 +276,8 @@ class Event(dict):
     ``formula``, ``worlds``: those possible there where φ holds), "reveal" (``line``,
     ``round``, ``who``, ``said``, ``holds``), "event" (an event happened: ``line``,
     ``round``, ``event``, ``case``, ``saw``: for each character, the cases it could not
-    tell apart) or "repeat" (``line``, ``rounds``). ``str()`` is what ``epipen run``
-    prints for it."""
+    tell apart), "repeat" (``line``, ``rounds``) or "show" (see :class:`Show`).
+    ``str()`` is what ``epipen run`` prints for it."""
 
     _text = ""
 
@@ -559,4 +559,6 @@ class Result:
         for c in self.checks:
             colour = "#b54708" if c.vacuous else {True: "#067647", False: "#b42318", None: "#6b7280"}[c.holds]
             parts.append(f'<p style="color:{colour}">{html.escape(str(c))}</p>')
+        for s in self.shows:
+            parts.append(f'<p class="epipen-show">{html.escape(str(s))}</p>')
         return "".join(parts) + self.worlds._repr_html_()

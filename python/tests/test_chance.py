@@ -85,6 +85,8 @@ def test_tables_and_pandas_have_a_probability_column():
     r = epipen.run(NO_ACTUAL)
     table = r.worlds._repr_html_()
     assert "<th><i>probability</i></th>" in table and "<td>1/6</td>" in table
+    # The result's display says what the shows found, then the table.
+    assert '<p class="epipen-show">line 5: show probability(x == 3): 1/2 in 3 worlds</p>' in r._repr_html_()
     pd = pytest.importorskip("pandas")
     df = r.worlds.to_pandas()
     assert list(df.columns) == ["x", "probability"]
