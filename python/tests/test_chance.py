@@ -163,6 +163,8 @@ def test_prior_weights_and_the_speakers_probability():
     assert shown.value is None and shown.values == [(Fraction(1, 2), 6)]
     assert sorted(v for v, _ in s.show(probability(a, x == 3)).values) == [Fraction(3, 8), Fraction(9, 16)]
     # In what A says, probability(φ) is A's: "I think x = 3 is not more likely than not".
+    with pytest.raises(epipen.StoryError, match="needs its character"):
+        s.says(a, epipen.knows(b, probability(x == 3) <= 1))
     s.says(a, probability(x == 3) <= Fraction(1, 2))
     assert [w["coin"] for w in s.worlds()] == ["tails"] * 3
     # A Case's weight by method, too; a storyteller's probability in an announcement.

@@ -81,9 +81,11 @@ impl Handles {
         let sub = |r: &Rat| self.chance(r, speaker);
         Ok(match r {
             Rat::Probability(who, f) => {
-                let agent = match who {
-                    Some(k) => Some(self.character(*k)?),
-                    None => speaker,
+                // Left out: the speaker's in what a character says (as `knows`, and
+                // refused inside another character's knowledge), else the storyteller's.
+                let agent = match (who, speaker) {
+                    (None, None) => None,
+                    _ => Some(self.agent(*who, speaker, "probability")?),
                 };
                 let f = self.within(*who, speaker, "probability", || self.formula(f, speaker))?;
                 match agent {
