@@ -1,7 +1,7 @@
 //! Probabilities from Python (`epipen.probability`, `Story.prior`, a case's `weight=`,
 //! `Story.show`): the probability terms Python sends, as the Rust API's [`Chance`].
 
-use epipen::story::{Shown, Value as ShownValue};
+use epipen::story::{Shown, ShownValue};
 use epipen::{Chance, Character, Formula};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

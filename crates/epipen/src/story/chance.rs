@@ -279,6 +279,7 @@ mod sealed {
 use sealed::IntoShown;
 
 /// An expression or probability term, before [`Story::show`] checks it.
+#[doc(hidden)]
 pub enum Showing {
     #[doc(hidden)]
     Expr(Node),
@@ -316,7 +317,7 @@ showable! {
 /// probability, exact. `Display` prints it as `epipen run` does (`2/3`, `true`, `two`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Value {
+pub enum ShownValue {
     /// An int.
     Int(i64),
     /// A formula's truth value.
@@ -327,13 +328,13 @@ pub enum Value {
     Probability(BigRational),
 }
 
-impl fmt::Display for Value {
+impl fmt::Display for ShownValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Int(n) => write!(f, "{n}"),
-            Value::Bool(b) => write!(f, "{b}"),
-            Value::Name(name) => write!(f, "{name}"),
-            Value::Probability(q) => write!(f, "{q}"),
+            ShownValue::Int(n) => write!(f, "{n}"),
+            ShownValue::Bool(b) => write!(f, "{b}"),
+            ShownValue::Name(name) => write!(f, "{name}"),
+            ShownValue::Probability(q) => write!(f, "{q}"),
         }
     }
 }
@@ -347,9 +348,9 @@ pub struct Shown {
     /// The expression as `epipen run` prints it: `probability(Contestant, car == two)`.
     pub expression: String,
     /// The value in the actual world (None without one).
-    pub actual: Option<Value>,
+    pub actual: Option<ShownValue>,
     /// Without an actual world: each value and how many worlds have it.
-    pub by_world: Vec<(Value, u64)>,
+    pub by_world: Vec<(ShownValue, u64)>,
 }
 
 impl fmt::Display for Shown {
@@ -437,7 +438,7 @@ impl Story {
     /// Nothing changes.
     ///
     /// ```
-    /// use epipen::{Formula as F, Story, story::Value};
+    /// use epipen::{Formula as F, Story, story::ShownValue};
     /// # fn main() -> Result<(), epipen::Error> {
     /// let mut story = Story::new();
     /// let x = story.int("x");
@@ -445,7 +446,7 @@ impl Story {
     /// let shown = story.show(F::probability_of(x.gt(1)))?;
     /// assert_eq!(shown.by_world[0].0.to_string(), "2/3");
     /// story.actual(x.eq(2))?;
-    /// assert_eq!(story.show(&x)?.actual, Some(Value::Int(2)));
+    /// assert_eq!(story.show(&x)?.actual, Some(ShownValue::Int(2)));
     /// # Ok(())
     /// # }
     /// ```
@@ -480,12 +481,14 @@ impl Story {
             return Err(Error::Invalid("`show` reported nothing".into()));
         };
         let value = |a: engine::Amount| match a {
-            engine::Amount::Ratio(q) => Value::Probability(q),
+            engine::Amount::Ratio(q) => ShownValue::Probability(q),
             engine::Amount::Value(v, ty) => {
                 match crate::views::World::of_value(&self.program, ty, v) {
-                    crate::views::Shown::Int(n) => Value::Int(n),
-                    crate::views::Shown::Bool(b) => Value::Bool(b),
-                    crate::views::Shown::Name(s) | crate::views::Shown::Ratio(s) => Value::Name(s),
+                    crate::views::Shown::Int(n) => ShownValue::Int(n),
+                    crate::views::Shown::Bool(b) => ShownValue::Bool(b),
+                    crate::views::Shown::Name(s) | crate::views::Shown::Ratio(s) => {
+                        ShownValue::Name(s)
+                    }
                 }
             }
         };

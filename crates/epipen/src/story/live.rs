@@ -38,7 +38,7 @@ impl Live {
         spares: Vec<ir::Constant>,
         pending: &[Stmt],
     ) -> Live {
-        let chances = probabilistic(decls, pending);
+        let chances = probabilistic(Some(decls), pending);
         let checkpoint_slots = (decls.checkpoints.len() * 2).max(16);
         let mut checkpoints = decls.checkpoints.clone();
         checkpoints.resize(
@@ -86,7 +86,8 @@ impl Live {
     fn fits(&self, decls: &Program, pending: &[Stmt]) -> bool {
         let (characters, constants, enums) = self.declared;
         (characters, enums) == (decls.characters.len(), decls.enums.len())
-            && (self.chances || !probabilistic(decls, pending))
+            // An engine without weights ran only statements without chances.
+            && (self.chances || !probabilistic(None, pending))
             && decls.checkpoints.len() <= self.checkpoint_slots
             && decls.constants.len() >= constants
             && event::spares_taken(
@@ -168,9 +169,9 @@ impl Story {
     }
 }
 
-/// Whether the story's statements and `pending` speak of chances.
-fn probabilistic(decls: &Program, pending: &[Stmt]) -> bool {
-    decls.probabilistic()
+/// Whether the story's statements (if given) or `pending` speak of chances.
+fn probabilistic(decls: Option<&Program>, pending: &[Stmt]) -> bool {
+    decls.is_some_and(Program::probabilistic)
         || Program {
             characters: Vec::new(),
             constants: Vec::new(),

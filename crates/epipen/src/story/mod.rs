@@ -211,7 +211,7 @@ mod live;
 mod possible;
 
 pub use blocks::{Block, Simultaneous};
-pub use chance::{Chance, Showable, Showing, Shown, Value};
+pub use chance::{Chance, Showable, Showing, Shown, ShownValue};
 pub use change::{Change, ValueOf};
 pub use error::{Error, Refutation};
 pub use event::{Case, CaseRef, Event, EventBlock, Happened};

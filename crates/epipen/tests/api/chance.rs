@@ -5,7 +5,7 @@
 //! mistakes are `Error::Invalid` before the engine.
 
 use epipen::engine::{BigRational, Strategy};
-use epipen::story::Value;
+use epipen::story::ShownValue as Value;
 use epipen::{Chance, Error, Formula as F, Int, Options, Story};
 
 use super::invalid;
