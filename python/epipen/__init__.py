@@ -25,6 +25,7 @@ from typing import Mapping, Optional
 
 from . import _native
 from ._errors import EpipenError, RefutedError, SolverError, StoryError
+from ._chance import Probability, probability
 from ._events import Case, EventBlock, EventCases, EventHandle, Happened
 from ._expr import (
     And,
@@ -52,7 +53,7 @@ from ._expr import (
     knows_value,
     tuple_in,
 )
-from ._results import Check, Event, Model, Result, Step, Trace, World, Worlds
+from ._results import Check, Event, Model, Result, Show, Step, Trace, World, Worlds
 from ._story import Story
 from ._sweep import MAX_RUNS, Sweep, SweepGroup, SweepRow, sweep, sweep_file
 
@@ -67,6 +68,7 @@ __all__ = [
     "World",
     "Worlds",
     "Check",
+    "Show",
     "Event",
     "Step",
     "Trace",
@@ -81,6 +83,7 @@ __all__ = [
     "Expr",
     "Int",
     "Bool",
+    "Probability",
     "EnumValue",
     "EnumType",
     "EventBlock",
@@ -92,6 +95,7 @@ __all__ = [
     "knows_value",
     "believes",
     "believes_value",
+    "probability",
     "at",
     "everyone_knows",
     "common_knowledge",

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Callable, Iterable, Optional, Union
 
 from ._errors import StoryError
-from ._expr import Bool, Character, EnumType, EnumValue
+from ._expr import Bool, Character, EnumType, EnumValue, _int
 
 __all__ = ["EventBlock", "Case", "EventHandle", "EventCases", "Happened"]
 
@@ -35,12 +35,13 @@ class Case:
     so they chain); name it in :meth:`EventBlock.sees`, :meth:`EventBlock.expects`,
     :meth:`EventBlock.actual`, or in formulas after the event: ``moving == moved``."""
 
-    __slots__ = ("_block", "name", "_when", "_then")
+    __slots__ = ("_block", "name", "_when", "_then", "_weight")
 
     def __init__(self, block: "EventBlock", name: str):
         self._block, self.name = block, name
         self._when: Optional[Bool] = None
         self._then: list = []
+        self._weight = None
 
     def when(self, precondition) -> "Case":
         """``if φ``: the case can happen only in a world where φ holds, evaluated in the
@@ -49,6 +50,17 @@ class Case:
         self._block._open("when")
         f = self._block._story._formula_expr(precondition)
         self._when = f if self._when is None else self._when & f
+        return self
+
+    def weight(self, weight) -> "Case":
+        """``weight e``: the case's weight, an int expression of the world's values
+        (without knowledge operators; never negative), evaluated before the event. In a
+        world, a case possible there happens with its weight over the sum of the weights
+        of the cases possible there. Without one, 1. Returns the case."""
+        self._block._open("weight")
+        w = _int(weight, "a weight")
+        self._block._story._own(w)
+        self._weight = w
         return self
 
     def then(self, target, value) -> "Case":
@@ -114,10 +126,11 @@ class EventBlock:
         #: After the block: what happened (a :class:`Happened`).
         self.happened: Optional[Happened] = None
 
-    def case(self, name: str, when=None, then=None) -> Case:
+    def case(self, name: str, when=None, then=None, weight=None) -> Case:
         """A case ``name``, always possible and changing nothing unless ``when`` (a
         precondition, or :meth:`Case.when`) and ``then`` (changes: ``{marble: "box"}``
-        or pairs, or :meth:`Case.then`) say otherwise. Every case has a name of its own;
+        or pairs, or :meth:`Case.then`) say otherwise; ``weight`` (an int expression, or
+        :meth:`Case.weight`) weighs its chance. Every case has a name of its own;
         every execution of an event has the same cases, in the same order."""
         self._open("case")
         if not isinstance(name, str):
@@ -128,6 +141,8 @@ class EventBlock:
             c.when(when)
         if then is not None:
             c.then_all(then)
+        if weight is not None:
+            c.weight(weight)
         return c
 
     def cases(self, name: str, indices: Union[int, Iterable]) -> list:
@@ -201,7 +216,10 @@ class EventBlock:
 
     def _run(self) -> "Happened":
         self._open("the block")
-        cases = [(c.name, None if c._when is None else c._when._t, c._then) for c in self._cases]
+        cases = [
+            (c.name, None if c._when is None else c._when._t, c._then, None if c._weight is None else c._weight._t)
+            for c in self._cases
+        ]
         raw = self._story._native.event(self.name, cases, self._sees, self._expects, self._actual)
         self.happened = self._story._happened(raw)
         return self.happened

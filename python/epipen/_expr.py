@@ -123,7 +123,14 @@ def _any(x) -> Expr:
     raise TypeError(f"expected an epipen expression, an int or a bool, found {type(x).__name__} {x!r}")
 
 
+def _rational(x) -> bool:
+    """``x`` is a probability term (``_chance``), to which Int's operators give way."""
+    return isinstance(x, Expr) and x._type == "a probability"
+
+
 def _arith(op: str, a, b) -> "Int":
+    if _rational(a) or _rational(b):
+        return NotImplemented  # type: ignore[return-value]
     a, b = _int(a), _int(b)
     prec = _PREC[op]
     text = f"{a._paren(prec)} {op} {b._paren(prec + 1)}"
@@ -196,22 +203,22 @@ class Int(Expr):
         return If(self >= 0, self, -self)
 
     def __eq__(self, o):  # type: ignore[override]
-        return _cmp("==", self, _int(o))
+        return NotImplemented if _rational(o) else _cmp("==", self, _int(o))
 
     def __ne__(self, o):  # type: ignore[override]
-        return _cmp("!=", self, _int(o))
+        return NotImplemented if _rational(o) else _cmp("!=", self, _int(o))
 
     def __lt__(self, o):
-        return _cmp("<", self, _int(o))
+        return NotImplemented if _rational(o) else _cmp("<", self, _int(o))
 
     def __le__(self, o):
-        return _cmp("<=", self, _int(o))
+        return NotImplemented if _rational(o) else _cmp("<=", self, _int(o))
 
     def __gt__(self, o):
-        return _cmp(">", self, _int(o))
+        return NotImplemented if _rational(o) else _cmp(">", self, _int(o))
 
     def __ge__(self, o):
-        return _cmp(">=", self, _int(o))
+        return NotImplemented if _rational(o) else _cmp(">=", self, _int(o))
 
     __hash__ = Expr.__hash__
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import html
 import json
+import re
+from fractions import Fraction
 from typing import Any, Iterable, Optional
 
-__all__ = ["World", "Worlds", "Check", "Event", "Step", "Trace", "Model", "Result"]
+__all__ = ["World", "Worlds", "Check", "Show", "Event", "Step", "Trace", "Model", "Result"]
 
 #: A worlds table shows at most this many rows; the rest are counted ("and N more").
 HTML_ROWS = 20
@@ -32,7 +34,11 @@ def _value_text(v: Any) -> str:
 class World(dict):
     """One possible world: a value for every constant of the story, by name, in
     declaration order (ints as Python ints, bools, enum values by their variant's name).
-    ``str(w)`` is ``month = 7, day = 16``."""
+    ``str(w)`` is ``month = 7, day = 16``. ``probability``: when the story speaks of
+    chances (``prior``, a case's ``weight``, ``probability(…)``), the storyteller's
+    probability of the world among those possible, a ``fractions.Fraction``; else None."""
+
+    probability: Optional[Fraction] = None
 
     def __str__(self) -> str:
         if not self:
@@ -40,15 +46,42 @@ class World(dict):
         return ", ".join(f"{k} = {_value_text(v)}" for k, v in self.items())
 
 
+#: A world's probability as its view carries it: an exact fraction's text.
+_RATIO = re.compile(r"^-?[0-9]+(/[0-9]+)?$")
+
+
+def _world(view: dict) -> World:
+    """A world from its view: the constants it shows, and its ``"probability"`` (a
+    fraction's text, which no constant's value is: not a constant of the world)."""
+    chance = view.get("probability")
+    if isinstance(chance, str) and _RATIO.match(chance):
+        view = {k: v for k, v in view.items() if k != "probability"}
+        w = World(view)
+        w.probability = Fraction(chance)
+        return w
+    return World(view)
+
+
 def _worlds(views: Iterable[dict]) -> list:
-    """Worlds from their views (dicts of the constants they show)."""
-    return [World(v) for v in views]
+    """Worlds from their views (dicts of the constants they show, and a probability)."""
+    return [_world(v) for v in views]
+
+
+def _value(v: Any, probability: bool) -> Any:
+    """A value a ``show`` found: a Fraction for a probability, else as JSON has it."""
+    return Fraction(v) if probability else v
 
 
 def _table(names: list, worlds: list, cap: int = HTML_ROWS, extra: str = "") -> str:
+    chances = any(w.probability is not None for w in worlds)
     head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
+    head += "<th><i>probability</i></th>" if chances else ""
+
+    def chance(w) -> str:
+        return f"<td>{html.escape(str(w.probability))}</td>" if chances else ""
+
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_value_text(w[n]))}</td>" for n in names) + "</tr>"
+        "<tr>" + "".join(f"<td>{html.escape(_value_text(w[n]))}</td>" for n in names) + chance(w) + "</tr>"
         for w in worlds[:cap]
     )
     more = f"<p><i>and {len(worlds) - cap} more</i></p>" if len(worlds) > cap else ""
@@ -115,10 +148,23 @@ class Worlds(list):
         note = "(and that's all)" if self.complete else "(more worlds exist; raise the limit to see more)"
         return _table(self.names, self, extra=f"<p><i>{note}</i></p>")
 
+    @property
+    def probabilities(self) -> Optional[list]:
+        """Each world's probability (a ``Fraction``), when the story speaks of chances;
+        else None."""
+        if not self or any(w.probability is None for w in self):
+            return None
+        return [w.probability for w in self]
+
     def to_pandas(self):
-        """The worlds as a pandas DataFrame, a column per constant."""
+        """The worlds as a pandas DataFrame, a column per constant (and ``probability``,
+        Fractions, when the story speaks of chances)."""
         pd = _need("pandas", "to_pandas()")
-        return pd.DataFrame([dict(w) for w in self], columns=self.names)
+        chances = self.probabilities
+        if chances is None:
+            return pd.DataFrame([dict(w) for w in self], columns=self.names)
+        rows = [{**w, "probability": p} for w, p in zip(self, chances)]
+        return pd.DataFrame(rows, columns=self.names + ["probability"])
 
 
 class Check:
@@ -167,14 +213,71 @@ class Check:
         return self._verdict or f"line {self.line}: {self.kind} `{self.text}`"
 
 
+class Show:
+    """What a ``show e`` found: ``line`` (None from :meth:`Story.show`), ``expression``
+    (e as written), ``probability`` (whether e is a probability), ``value`` (e's value
+    in the actual world: a ``fractions.Fraction`` for a probability, else an int, a bool
+    or an enum's variant name; None without an actual world) and ``values`` (without
+    one: (value, how many worlds have it) pairs, grouped by value, else None). ``str()``
+    is what ``epipen run`` prints: ``line 18: show probability(Contestant, car == two)
+    = 2/3``."""
+
+    __slots__ = ("line", "expression", "probability", "value", "values", "_text")
+
+    def __init__(self, line, expression, probability, value, values, text):
+        self.line, self.expression, self.probability = line, expression, probability
+        self.value, self.values, self._text = value, values, text
+
+    @classmethod
+    def _of(cls, report: dict) -> "Show":
+        """The ``show`` report of a run."""
+        p = bool(report.get("probability", False))
+        values = report.get("values")
+        return cls(
+            report["line"],
+            report["expression"],
+            p,
+            _value(report["value"], p) if "value" in report else None,
+            None if values is None else [(_value(c["value"], p), c["worlds"]) for c in values],
+            report.get("text", ""),
+        )
+
+    @classmethod
+    def _native(cls, raw: tuple) -> "Show":
+        """What the native story's ``show`` answers: (expression, actual, [(value,
+        worlds)], text), each value a (kind, value) pair."""
+        expression, actual, by_world, text = raw
+
+        def one(kv):
+            kind, v = kv
+            return Fraction(v) if kind == "probability" else v
+
+        kinds = [actual[0]] if actual is not None else [kv[0] for kv, _ in by_world]
+        return cls(
+            None,
+            expression,
+            "probability" in kinds,
+            None if actual is None else one(actual),
+            None if actual is not None else [(one(kv), n) for kv, n in by_world],
+            text,
+        )
+
+    def __repr__(self) -> str:
+        found = f"value={self.value!r}" if self.values is None else f"values={self.values!r}"
+        return f"Show(line={self.line!r}, expression={self.expression!r}, {found})"
+
+    def __str__(self) -> str:
+        return self._text.rstrip("\n")
+
+
 class Event(dict):
     """Something the story printed, as a dict: ``kind`` "worlds" (a ``worlds``
     statement: ``line``, ``worlds``), "where" (a ``where φ`` statement: ``line``,
     ``formula``, ``worlds``: those possible there where φ holds), "reveal" (``line``,
     ``round``, ``who``, ``said``, ``holds``), "event" (an event happened: ``line``,
     ``round``, ``event``, ``case``, ``saw``: for each character, the cases it could not
-    tell apart) or "repeat" (``line``, ``rounds``). ``str()`` is what ``epipen run``
-    prints for it."""
+    tell apart), "repeat" (``line``, ``rounds``) or "show" (see :class:`Show`).
+    ``str()`` is what ``epipen run`` prints for it."""
 
     _text = ""
 
@@ -203,6 +306,10 @@ def _events(names: list, reports: list) -> list:
 
 def _checks(reports: list) -> list:
     return [Check._of(r) for r in reports if r["kind"] in ("check", "hint")]
+
+
+def _shows(reports: list) -> list:
+    return [Show._of(r) for r in reports if r["kind"] == "show"]
 
 
 class Step:
@@ -279,6 +386,7 @@ class Trace(list):
         self.names = names
         self.events = _events(names, raw["reports"])
         self.checks = _checks(raw["reports"])
+        self.shows = _shows(raw["reports"])
         fates = raw["fates"]
         self.since = None if fates is None else fates["since"]
         self.fates = None if fates is None else [(World(f["world"]), f["eliminated_by"]) for f in fates["fates"]]
@@ -300,7 +408,10 @@ class Trace(list):
             count = html.escape(s._text.split("\n", 1)[0].split("  =>  ", 1)[-1])
             listed = ""
             if s.changed and s.worlds is not None:
-                listed = "<br>".join(html.escape(str(w)) for w in s.worlds[:HTML_ROWS])
+                listed = "<br>".join(
+                    html.escape(str(w) + ("" if w.probability is None else f"   [{w.probability}]"))
+                    for w in s.worlds[:HTML_ROWS]
+                )
                 if len(s.worlds) > HTML_ROWS:
                     listed += f"<br><i>and {len(s.worlds) - HTML_ROWS} more</i>"
             line = "" if s.line is None else str(s.line)
@@ -345,6 +456,8 @@ class Model:
         self.characters = list(raw["characters"])
         self.names = names
         self.worlds = _worlds(raw["worlds"])
+        for w, p in zip(self.worlds, raw.get("probabilities") or []):
+            w.probability = Fraction(p)
         self.edges = [(e["a"], e["b"], tuple(e["who"])) for e in raw["edges"]]
         self.beliefs = [(a["from"], a["to"], tuple(a["who"])) for a in raw["beliefs"]]
         self.actual = raw["actual"]
@@ -380,6 +493,8 @@ class Result:
         complete: whether those are all of them.
         checks: the verdicts of its ``check`` statements and ``assert_adds_ck`` hints
             (:class:`Check`): a failing one does not stop the run, as in ``epipen check``.
+        shows: what its ``show`` statements found (:class:`Show`: probabilities as
+            ``fractions.Fraction``).
         events: what the story printed (``worlds`` statements, reveals, rounds).
         backend: the backend that ran it: "explicit", "bdd" or "z3".
         constants: (name, type) of each constant.
@@ -392,6 +507,7 @@ class Result:
         self.worlds = Worlds._of(names, raw["worlds"])
         self.complete = raw["worlds"]["complete"]
         self.checks = _checks(raw["reports"])
+        self.shows = _shows(raw["reports"])
         self.events = _events(names, raw["reports"])
         self.backend = raw["backend"]
         self.checkpoints = list(raw["checkpoints"])
@@ -443,4 +559,6 @@ class Result:
         for c in self.checks:
             colour = "#b54708" if c.vacuous else {True: "#067647", False: "#b42318", None: "#6b7280"}[c.holds]
             parts.append(f'<p style="color:{colour}">{html.escape(str(c))}</p>')
+        for s in self.shows:
+            parts.append(f'<p class="epipen-show">{html.escape(str(s))}</p>')
         return "".join(parts) + self.worlds._repr_html_()

@@ -15,6 +15,7 @@ latest case: ``moving == "moved"``.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Callable, Iterable, Optional, Sequence, Union
 
 from . import _native
@@ -31,8 +32,10 @@ from ._expr import (
     _any,
     _bool,
     _flat,
+    _int,
 )
-from ._results import Worlds, World
+from ._chance import Probability
+from ._results import Show, Worlds, World
 
 __all__ = ["Story"]
 
@@ -250,6 +253,32 @@ class Story:
         has none); nothing changes."""
         self._native.check_actual(self._formula(formula))
 
+    def prior(self, weight) -> None:
+        """``prior e``: the storyteller's prior. Each world weighs the value of the int
+        expression ``weight`` there (of the constants, without knowledge operators; a
+        negative weight in a world still possible is a StoryError). Without one, every
+        world weighs 1. At most one, before anything a character learns or observes and
+        before any probability (announcements before it are fine)."""
+        w = _int(weight, "a weight")
+        self._own(w)
+        self._native.prior(w._t)
+
+    def show(self, value) -> Show:
+        """``show e``: the value of ``e`` (a :class:`Probability`, an :class:`Int`, a
+        :class:`Bool` or an enum value) in the actual world (``.value``: a
+        ``fractions.Fraction`` for a probability, else an int, a bool or a variant's
+        name), or without one in each world still possible, grouped by value
+        (``.values``: (value, worlds) pairs). ``str()`` is ``show e = 2/3``. Nothing
+        changes."""
+        if isinstance(value, Probability):
+            t = value._t
+        else:
+            e = _any(value)
+            t = e._t
+            value = e
+        self._own(value)
+        return Show._native(self._native.show(t))
+
     def expects(self, who: Character, formula) -> None:
         """``A expects φ``: soft information. ``who`` now finds every world where φ holds
         (now) more plausible than every other, its old plausibility deciding inside each
@@ -334,8 +363,11 @@ class Story:
 
     def worlds(self, limit: int = 10) -> Worlds:
         """Up to ``limit`` of the worlds possible now, in canonical order."""
-        names, worlds, complete, text = self._native.worlds(limit)
-        return Worlds(names, [World(zip(names, w)) for w in worlds], complete, text=text)
+        names, worlds, complete, text, chances = self._native.worlds(limit)
+        listed = [World(zip(names, w)) for w in worlds]
+        for w, p in zip(listed, chances or []):
+            w.probability = Fraction(p)
+        return Worlds(names, listed, complete, text=text)
 
     # --- internals ---
 

@@ -26,9 +26,11 @@ use crate::run::{strategy, timeout_of};
 use crate::worker::{internal, panic_message, wait};
 
 mod blocks;
+mod chance;
 mod events;
 
 use blocks::{Item, items};
+use chance::{ShowTree, ShownReply};
 use events::{EventSpec, Reported};
 
 /// An expression as Python sends it.
@@ -59,6 +61,8 @@ enum Tree {
     /// A case of the event with this index, by name; with the event of the block whose
     /// handle named it.
     Case(usize, String, Option<String>),
+    /// A comparison of probability terms.
+    ChanceCmp(String, Box<chance::Rat>, Box<chance::Rat>),
 }
 
 fn tree(obj: &Bound<'_, PyAny>) -> PyResult<Tree> {
@@ -108,6 +112,7 @@ fn tree(obj: &Bound<'_, PyAny>) -> PyResult<Tree> {
             t.get_item(2)?.extract()?,
             t.get_item(3)?.extract()?,
         ),
+        "chance" => chance::cmp_tree(t)?,
         other => {
             return Err(PyTypeError::new_err(format!(
                 "not an epipen expression: {other}"
@@ -138,6 +143,8 @@ enum Command {
     Simultaneously(Vec<Item>),
     AssertAddsCk(Tree, Vec<Item>),
     Worlds(u64),
+    Prior(Tree),
+    Show(ShowTree),
 }
 
 enum Reply {
@@ -146,8 +153,16 @@ enum Reply {
     Bool(bool),
     Bools(Vec<bool>),
     Hint(&'static str),
-    /// The constants' names, the worlds' values, whether that is all, and their text.
-    Worlds(Vec<String>, Vec<Vec<Out>>, bool, String),
+    /// The constants' names, the worlds' values, whether that is all, their text, and
+    /// their probabilities (when the story speaks of chances).
+    Worlds(
+        Vec<String>,
+        Vec<Vec<Out>>,
+        bool,
+        String,
+        Option<Vec<String>>,
+    ),
+    Shown(ShownReply),
     Happened(Reported),
 }
 
@@ -417,6 +432,7 @@ impl Handles {
                     other => return Err(format!("unknown group operator {other}")),
                 })
             }
+            Tree::ChanceCmp(op, a, b) => self.chance_cmp(op, a, b, speaker)?,
             Tree::Latest(k) => Value::Enum(self.event(*k)?.latest()),
             Tree::Case(k, name, of) => {
                 let event = self.event(*k)?;
@@ -671,13 +687,20 @@ impl Actor {
                     .iter()
                     .map(|w| convert::world(program, w.world()))
                     .collect();
+                let chances = (worlds.iter())
+                    .map(|w| w.probability().map(ToString::to_string))
+                    .collect::<Option<Vec<String>>>()
+                    .filter(|_| !worlds.is_empty());
                 Ok(Reply::Worlds(
                     names,
                     values,
                     worlds.is_complete(),
                     worlds.to_string(),
+                    chances,
                 ))
             }
+            Command::Prior(t) => self.prior(&t),
+            Command::Show(s) => self.show(&s),
         }
     }
 
@@ -900,17 +923,35 @@ impl NativeStory {
         }
     }
 
-    /// (constant names, worlds as tuples of values, complete, their text)
+    /// (constant names, worlds as tuples of values, complete, their text, their
+    /// probabilities as exact texts or None)
     fn worlds<'py>(&self, py: Python<'py>, limit: u64) -> PyResult<Bound<'py, PyTuple>> {
         match self.ask(py, Command::Worlds(limit))? {
-            Reply::Worlds(names, worlds, complete, text) => {
+            Reply::Worlds(names, worlds, complete, text, chances) => {
                 let list = PyList::empty(py);
                 for w in &worlds {
                     list.append(PyTuple::new(py, w)?)?;
                 }
-                (names, list, complete, text).into_pyobject(py)
+                (names, list, complete, text, chances).into_pyobject(py)
             }
             _ => Err(internal("`worlds` gave no worlds")),
+        }
+    }
+
+    fn prior(&self, py: Python<'_>, weight: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.done(py, Command::Prior(tree(weight)?))
+    }
+
+    /// (expression, the actual world's value or None, [(value, worlds)], text), each
+    /// value a pair (kind, value): see `chance::ShownReply::into_py`.
+    fn show<'py>(
+        &self,
+        py: Python<'py>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        match self.ask(py, Command::Show(chance::show_tree(value)?))? {
+            Reply::Shown(shown) => shown.into_py(py),
+            _ => Err(internal("`show` gave no value")),
         }
     }
 

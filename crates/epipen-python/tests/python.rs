@@ -326,6 +326,7 @@ fn the_package_passes_its_tests() {
         "test_errors.py",
         "test_story.py",
         "test_events.py",
+        "test_chance.py",
         "test_sweep.py",
         "test_jupyter.py",
         "test_cli.py",

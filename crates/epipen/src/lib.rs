@@ -55,8 +55,8 @@ pub use lower::{
 };
 pub use session::Session;
 pub use story::{
-    Block, Case, Change, Character, Checkpoint, Enum, EnumType, Error, Event, EventBlock, Formula,
-    Happened, Hint, Int, PossibleWorld, Refutation, Simultaneous, Story, Worlds,
+    Block, Case, Chance, Change, Character, Checkpoint, Enum, EnumType, Error, Event, EventBlock,
+    Formula, Happened, Hint, Int, PossibleWorld, Refutation, Simultaneous, Story, Worlds,
 };
 pub use syntax::{Diagnostic, Span};
 

@@ -6,6 +6,8 @@ use epipen::{Change, Error, Formula as F, Hint, Int, Options, Story};
 
 #[path = "api/belief.rs"]
 mod belief;
+#[path = "api/chance.rs"]
+mod chance;
 
 /// The muddy children with n children, the first k muddy: who steps forward in each
 /// round, until everyone has (at most n + 1 rounds).

@@ -8,11 +8,14 @@
 //! - `GET /api/version`: `{"epipen", "z3"}`.
 //! - `POST /api/run` ([`Request`]): `consts`, `checkpoints`, `samples`, `trace`, `hints`,
 //!   then `backend`, `worlds` (`{"list", "complete"}`) and `fates` (as `run --trace
-//!   --json`'s last line, or null).
+//!   --json`'s last line, or null). In a story with chances each listed world (of
+//!   `worlds` and of the steps) carries its `"probability": "1/3"`; a `show` is a trace
+//!   item of `kind` `show` (`expression`, `probability`, `value` or `values`, `text`).
 //! - `POST /api/graph` ([`Request`] with `at`, or `step`): `title`, `characters`,
 //!   `worlds`, `actual` (the actual world: an index into `worlds`, or null), `edges`
-//!   (`{"a", "b", "who"}`: indices into `worlds`, names of characters) and `beliefs`
-//!   (`{"from", "to", "who"}`). With `step`, the model after that step of the trace
+//!   (`{"a", "b", "who"}`: indices into `worlds`, names of characters), `beliefs`
+//!   (`{"from", "to", "who"}`) and, in a story with chances, `probabilities` (each
+//!   world's, `"1/3"`). With `step`, the model after that step of the trace
 //!   `/api/run` answers with the same request (its `limit` too): the index among the
 //!   trace's items of `kind` `step` (0: the start; each round of a `repeat` is one).
 

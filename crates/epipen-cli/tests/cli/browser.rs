@@ -685,3 +685,59 @@ fn the_playground_steps_through_the_muddy_children_as_a_teacher_would() {
     browser.screenshot("playground-wrapped.png");
     assert_eq!(browser.errors, Vec::<String>::new());
 }
+
+/// Probabilities (issue 29): the worlds table has a probability column, the trace lists
+/// each world's probability beside it and prints the `show`, and the model labels each
+/// world with its probability.
+#[test]
+fn the_playground_shows_probabilities_beside_the_worlds() {
+    let server = Server::start(&[]);
+    let mut browser = Browser::launch();
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://{}/", server.addr)}),
+    );
+    browser.wait(
+        "the page to list the stories",
+        "document.querySelectorAll('#story option').length > 10",
+    );
+    browser.eval("document.body.dataset.state = 'waiting'; true");
+    browser.eval(
+        "{ const s = document.getElementById('source'); \
+           s.value = 'characters A\\nint x\\nannounce 1 <= x and x <= 3\\nprior x\\n\
+                      show probability(x == 3)\\n'; \
+           s.dispatchEvent(new Event('input')); } true",
+    );
+    browser.wait(
+        "the chances story's graph",
+        "document.body?.dataset.state === 'done' && \
+         document.querySelectorAll('#graph g.node').length === 3",
+    );
+    assert_eq!(
+        browser.worlds(),
+        json!([
+            ["x", "probability"],
+            ["1", "1/6"],
+            ["2", "1/3"],
+            ["3", "1/2"]
+        ])
+    );
+    let listed = browser.eval(
+        "[...document.querySelectorAll('#trace li[data-kind=step]')][2].querySelector('ul').textContent",
+    );
+    assert_eq!(listed, json!("x = 1   [1/6]x = 2   [1/3]x = 3   [1/2]"));
+    let shown = browser.eval(
+        "[...document.querySelectorAll('#trace li[data-kind=show]')].map(li => li.textContent)",
+    );
+    assert_eq!(
+        shown,
+        json!(["line 5: show probability(x == 3): 1/2 in 3 worlds"])
+    );
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#graph tspan.probability')].map(t => t.textContent)"
+        ),
+        json!(["1/6", "1/3", "1/2"])
+    );
+    assert_eq!(browser.errors, Vec::<String>::new());
+}

@@ -863,3 +863,72 @@ fn without_text(view: &Value) -> Value {
     }
     view
 }
+
+/// Monty Hall with chances (issue 29).
+const MONTY_HALL: &str = "enum Door { one, two, three }
+characters Contestant, Host
+Door car, pick
+announce pick == one
+Host learns car
+actual car == two
+event host_opens {
+  opens_two if pick != two and car != two
+  opens_three if pick != three and car != three
+  opens_one if pick != one and car != one
+  Contestant sees opens_one | opens_two | opens_three
+  Host sees opens_one | opens_two | opens_three
+  actual opens_three
+}
+check actual probability(Contestant, car == two) == 2/3
+show probability(Contestant, car == two)
+";
+
+#[test]
+fn probabilities_and_shows_are_in_the_answers_and_the_page_shows_them() {
+    let server = Server::start(&[]);
+    let request = json!({"source": MONTY_HALL, "name": "monty.story"});
+    let answer = server.run(&request);
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    // Each world carries its probability, as `--json` gives it.
+    let chances: Vec<&Value> = (answer["worlds"]["worlds"].as_array().unwrap().iter())
+        .map(|w| &w["probability"])
+        .collect();
+    assert_eq!(
+        chances,
+        [&json!("1/6"), &json!("1/6"), &json!("1/3"), &json!("1/3")]
+    );
+    assert!(
+        (answer["worlds"]["text"].as_str().unwrap())
+            .contains("car = two, pick = one, host_opens = opens_three   [1/3]"),
+        "{answer}"
+    );
+    // The show, with its value and its text.
+    let shows: Vec<&Value> = (answer["trace"].as_array().unwrap().iter())
+        .filter(|item| item["kind"] == "show")
+        .collect();
+    assert_eq!(
+        shows,
+        [&json!({
+            "kind": "show",
+            "line": 16,
+            "expression": "probability(Contestant, car == two)",
+            "probability": true,
+            "value": "2/3",
+            "text": "line 16: show probability(Contestant, car == two) = 2/3\n",
+        })]
+    );
+    // The model: each world's probability.
+    let model = server.client().post_json("/api/graph", &request).json();
+    assert_eq!(model["exit_code"], 0, "{model}");
+    assert_eq!(model["probabilities"], json!(["1/6", "1/6", "1/3", "1/3"]));
+    assert!(model["worlds"][0].get("probability").is_none(), "{model}");
+    // A story without chances has none.
+    let cheryl = server.client().post_json("/api/graph", &cheryl()).json();
+    assert!(cheryl.get("probabilities").is_none(), "{cheryl}");
+    // The page lists and draws them (app.js reads them apart from the constants).
+    let page = server.client().get("/app.js");
+    assert_eq!(page.status, 200);
+    for needle in ["chanceOf(", "model.probabilities", "\"probability\""] {
+        assert!(page.body.contains(needle), "app.js lacks {needle}");
+    }
+}

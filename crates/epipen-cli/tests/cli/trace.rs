@@ -1,6 +1,6 @@
 //! `epipen run --trace`: one step per round of a `repeat`, events headed by their cases,
 //! the steps of unrolled `for` loops labelled with their values (unchanged ones folded),
-//! reveals as written, and "more than one world".
+//! reveals as written, "more than one world", and each listed world's probability.
 
 use super::*;
 
@@ -250,3 +250,50 @@ line 6 (k = 2): A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])  =>  5 w
 \x20   ship[0] = true, ship[1] = false, ship[2] = false, ship[3] = false, ship[4] = true\n\
 \x20   ship[0] = true, ship[1] = true, ship[2] = false, ship[3] = false, ship[4] = false\n\
 ";
+
+/// A story with chances: each listed world with its probability, as `worlds` prints
+/// them; a `prior`, which eliminates nothing, changes them (the step lists them anew);
+/// an event weighs its cases; `--json` carries them in each world's object.
+#[test]
+fn trace_lists_each_worlds_probability_beside_it() {
+    let story = story_file(
+        "trace-chances.story",
+        "characters A\nint x\nannounce 1 <= x and x <= 2\nprior x\n\
+         event coin {\n  heads weight x\n  tails\n  A sees heads | tails\n}\n",
+    );
+    let out = epipen(&["run", "--trace", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert!(
+        out.stdout.starts_with(
+            "start  =>  infinitely many worlds\n\
+             line 3: announce 1 <= x and x <= 2  =>  2 worlds\n\
+             \x20   x = 1   [1/2]\n\
+             \x20   x = 2   [1/2]\n\
+             line 4: prior x  =>  2 worlds\n\
+             \x20   x = 1   [1/3]\n\
+             \x20   x = 2   [2/3]\n\
+             line 5: event coin: heads | tails  =>  4 worlds\n\
+             \x20   A sees heads | tails\n\
+             \x20   x = 1, coin = heads   [1/6]\n\
+             \x20   x = 1, coin = tails   [1/6]\n\
+             \x20   x = 2, coin = heads   [4/9]\n\
+             \x20   x = 2, coin = tails   [2/9]\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    let out = epipen(&["run", "--trace", "--json", &story]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let prior: serde_json::Value = (out.stdout.lines())
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON lines"))
+        .find(|v| v["kind"] == "step" && v["line"] == 4)
+        .expect("the prior's step");
+    assert_eq!(
+        prior["list"],
+        serde_json::json!([{"x": 1, "probability": "1/3"}, {"x": 2, "probability": "2/3"}])
+    );
+    // Without chances, no probabilities.
+    let plain = story_file("trace-plain.story", "int x\nannounce 1 <= x and x <= 2\n");
+    let out = epipen(&["run", "--trace", &plain]);
+    assert!(!out.stdout.contains('['), "{}", out.stdout);
+}

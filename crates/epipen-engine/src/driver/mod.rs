@@ -13,6 +13,8 @@ mod event;
 mod repeat;
 mod show;
 
+pub(crate) use show::no_chances;
+
 use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
 use crate::ir::{
     CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Rat, Stmt, StmtKind,
@@ -972,14 +974,6 @@ impl Run for Refused {
     fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
         Ok(None)
     }
-}
-
-/// What a backend that keeps no weights answers for a story with chances (the choice
-/// of backend never gives it one: a bug otherwise).
-pub(crate) fn no_chances(backend: &str) -> SolverError {
-    SolverError::Unsupported(format!(
-        "the {backend} backend does not compute probabilities: `prior`, a case's `weight` and          `probability(…)` need the explicit backend"
-    ))
 }
 
 /// A story error unless every event `e` names has happened (the driver has replaced

@@ -5,7 +5,7 @@ use super::{Backend, Driver};
 use crate::ir::{Expr, Shown as ShownExpr, Ty};
 use crate::syntax::Span;
 use crate::worlds::{self, Value, World};
-use crate::{Amount, At, EngineError, Failure, Report, Shown};
+use crate::{Amount, At, EngineError, Failure, Report, Shown, SolverError};
 
 /// The most worlds `show` without an actual world goes through.
 const SHOW_CAP: usize = 100_000;
@@ -131,4 +131,12 @@ fn value_in(e: &Expr, world: &[Value], span: Span) -> Result<Amount, EngineError
         })
         .at(span),
     }
+}
+
+/// What a backend that keeps no weights answers for a story with chances (the choice
+/// of backend never gives it one: a bug otherwise).
+pub(crate) fn no_chances(backend: &str) -> SolverError {
+    SolverError::Unsupported(format!(
+        "the {backend} backend does not compute probabilities: `prior`, a case's `weight` and `probability(…)` need the explicit backend"
+    ))
 }

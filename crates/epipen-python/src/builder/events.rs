@@ -30,6 +30,8 @@ pub(super) struct CaseSpec {
     name: String,
     when: Option<Tree>,
     then: Vec<(usize, Tree)>,
+    /// `weight e` (None: 1).
+    weight: Option<Tree>,
 }
 
 /// An event block as Python states it.
@@ -114,7 +116,8 @@ pub(super) fn changes_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(usize, Tree)>>
 }
 
 impl EventSpec {
-    /// The block from Python: `name`, `[(case, when or None, [(constant, value)])]`,
+    /// The block from Python: `name`, `[(case, when or None, [(constant, value)],
+    /// weight or None)]`,
     /// `[(who, groups or None)]`, `[(who, groups)]`, `[case]`.
     pub(super) fn from_py(
         name: String,
@@ -137,6 +140,10 @@ impl EventSpec {
                         Some(tree(&when)?)
                     },
                     then: changes_of(&t.get_item(2)?)?,
+                    weight: match t.len() > 3 && !t.get_item(3)?.is_none() {
+                        true => Some(tree(&t.get_item(3)?)?),
+                        false => None,
+                    },
                 })
             })
             .collect::<PyResult<_>>()?;
@@ -234,7 +241,11 @@ impl Actor {
                     Some(t) => Some(h.formula(t, None)?),
                     None => None,
                 };
-                cases.push((c.name.clone(), pre, changes(h, &c.then, "then")?));
+                let weight = match &c.weight {
+                    Some(t) => Some(h.int(t, None)?),
+                    None => None,
+                };
+                cases.push((c.name.clone(), pre, changes(h, &c.then, "then")?, weight));
             }
             let mut sees = Vec::with_capacity(spec.sees.len());
             for (who, groups) in &spec.sees {
@@ -257,10 +268,13 @@ impl Actor {
         let happened = self
             .story
             .event(event, |e| {
-                for (name, pre, changes) in cases {
+                for (name, pre, changes, weight) in cases {
                     let case = e.case(&name);
                     if let Some(pre) = pre {
                         case.when(pre);
+                    }
+                    if let Some(weight) = weight {
+                        case.weight(weight);
                     }
                     case.then_all(changes);
                 }

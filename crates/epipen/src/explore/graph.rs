@@ -117,6 +117,11 @@ pub fn dot(program: &Program, model: &Model, title: &str) -> String {
         let lines: Vec<String> = (program.constants.iter().zip(&w.0).enumerate())
             .filter(|(k, (_, v))| program.shows(crate::ir::ConstId(*k), **v))
             .map(|(_, (c, v))| escape(&format!("{} = {}", c.name, show_value(program, c.ty, *v))))
+            .chain(
+                (model.chances.as_ref())
+                    .and_then(|c| c.get(k))
+                    .map(|p| format!("[{p}]")),
+            )
             .collect();
         out.push_str(&format!("  w{k} [label=\"{}\"];\n", lines.join("\\n")));
     }
@@ -169,6 +174,7 @@ mod tests {
     fn three_worlds() -> Model {
         Model {
             before: None,
+            chances: None,
             worlds: vec![w(&[1, 1]), w(&[1, 2]), w(&[2, 2])],
             views: vec![
                 vec![
@@ -218,6 +224,24 @@ mod tests {
             who: vec![CharId(1)],
         };
         assert_eq!(arrows(&model), vec![to_second(0), to_second(2)]);
+    }
+
+    #[test]
+    fn dot_labels_worlds_with_their_probabilities() {
+        let program = crate::compile("characters A, B\nint x, y\n", &[]).expect("compiles");
+        let mut model = three_worlds();
+        assert!(!dot(&program, &model, "t").contains("\\n["));
+        let q = |n: i64, d: i64| crate::engine::BigRational::new(n.into(), d.into());
+        model.chances = Some(vec![q(1, 2), q(1, 4), q(1, 4)]);
+        let text = dot(&program, &model, "t");
+        assert!(
+            text.contains("w0 [label=\"x = 1\\ny = 1\\n[1/2]\"];"),
+            "{text}"
+        );
+        assert!(
+            text.contains("w2 [label=\"x = 2\\ny = 2\\n[1/4]\"];"),
+            "{text}"
+        );
     }
 
     #[test]

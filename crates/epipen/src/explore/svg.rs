@@ -162,7 +162,13 @@ pub fn svg(
             parts.join(", ")
         }
     };
-    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    // When the story speaks of chances: each world's probability, under its label.
+    let chances: Option<Vec<String>> =
+        (model.chances.as_ref()).map(|c| c.iter().map(|q| q.to_string()).collect());
+    let longest = (labels.iter().chain(chances.iter().flatten()))
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0);
     let radius = (6.0 + 3.3 * longest.max(1) as f64).clamp(16.0, 48.0);
     let pad = radius + 10.0;
     let (lo_x, hi_x) = bounds(points.iter().map(|p| p.0));
@@ -190,6 +196,12 @@ pub fn svg(
     }
     if actual.is_some_and(|k| k < n) {
         legend.push((None, "double ring: the actual world".into()));
+    }
+    if chances.is_some() {
+        legend.push((
+            None,
+            "under each world's values: its probability (the storyteller's)".into(),
+        ));
     }
     if !arrows.is_empty() {
         legend.push((
@@ -363,10 +375,23 @@ pub fn svg(
             ),
             false => String::new(),
         };
+        // Its probability, if any: a second line, the label moved up to make room.
+        let (at, chance, of) = match chances.as_ref().and_then(|c| c.get(k)) {
+            Some(p) => (
+                " y=\"-6\"",
+                format!(
+                    "<text class=\"probability\" y=\"7\" dominant-baseline=\"central\" \
+                     font-size=\"9\" fill=\"#57606a\">{}</text>",
+                    escape(p)
+                ),
+                format!(", probability {p}"),
+            ),
+            None => ("", String::new(), String::new()),
+        };
         let _ = writeln!(
             out,
             "<g transform=\"translate({} {})\">{ring}<circle r=\"{}\" fill=\"#fff\" stroke=\"#1f2328\" \
-             stroke-width=\"1.2\"/><text dominant-baseline=\"central\">{}</text><title>{}{}</title></g>",
+             stroke-width=\"1.2\"/><text{at} dominant-baseline=\"central\">{}</text>{chance}<title>{}{of}{}</title></g>",
             num(points[k].0),
             num(points[k].1),
             num(radius),
@@ -474,6 +499,7 @@ mod tests {
         .expect("compiles");
         let w = |m, d| World(vec![Value::Int(m), Value::Int(d)]);
         let model = Model {
+            chances: None,
             worlds: vec![w(5, 15), w(5, 16), w(5, 19), w(6, 17)],
             before: None,
             ranks: vec![vec![Vec::new(); 4]; 2],
@@ -524,6 +550,24 @@ mod tests {
         assert_eq!(marked.matches("class=\"actual\"").count(), 1);
         assert!(marked.contains("<title>month = 5, day = 16 (the actual world)</title>"));
         assert!(marked.contains("double ring: the actual world"));
+    }
+
+    #[test]
+    fn worlds_are_labelled_with_their_probabilities() {
+        let (program, mut model) = cheryl();
+        let plain = svg(&program, &model, None, "t", 720.0);
+        assert!(!plain.contains("class=\"probability\"") && !plain.contains("probability"));
+        let q = |n: i64, d: i64| crate::engine::BigRational::new(n.into(), d.into());
+        model.chances = Some(vec![q(1, 6), q(1, 6), q(1, 3), q(1, 3)]);
+        let picture = svg(&program, &model, Some(2), "t", 720.0);
+        assert_eq!(picture.matches("class=\"probability\"").count(), 4);
+        assert!(picture.contains(">1/6</text>") && picture.contains(">1/3</text>"));
+        assert!(picture.contains("<text y=\"-6\" dominant-baseline=\"central\">5, 19</text>"));
+        assert!(
+            picture
+                .contains("<title>month = 5, day = 19, probability 1/3 (the actual world)</title>")
+        );
+        assert!(picture.contains("its probability (the storyteller's)"));
     }
 
     #[test]
@@ -584,6 +628,7 @@ mod tests {
         .expect("compiles");
         let w = |m, d| World(vec![Value::Int(m), Value::Int(d)]);
         let model = Model {
+            chances: None,
             worlds: vec![w(5, 15), w(5, 16), w(6, 16)],
             before: None,
             ranks: vec![

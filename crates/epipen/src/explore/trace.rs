@@ -1,7 +1,7 @@
 //! `epipen run --trace`: how the possible worlds shrink, statement by statement, and which
 //! statement eliminated each world of a finite story.
 
-use crate::engine::{Engine, Failure};
+use crate::engine::{BigRational, Engine, Failure};
 use crate::explore::graph::belief_at;
 use crate::ir::{CharId, EventStmt, ExprKind, Program, Stmt, StmtKind, Value};
 use crate::syntax::Span;
@@ -35,6 +35,8 @@ pub struct TraceStep {
     pub count: WorldCount,
     /// The worlds, when there are at most the tracer's limit.
     pub worlds: Option<Vec<World>>,
+    /// When the story speaks of chances, each of `worlds`' probability.
+    pub chances: Option<Vec<BigRational>>,
     /// Whether the worlds differ from those before the statement (None: cannot tell,
     /// there are too many to compare).
     pub changed: Option<bool>,
@@ -138,6 +140,7 @@ impl TraceStep {
         self.last = later.last;
         self.count = later.count;
         self.worlds = later.worlds;
+        self.chances = later.chances;
         self.removed = match (self.removed, later.removed) {
             (Some(a), Some(b)) => Some(a + b),
             _ => None,
@@ -291,6 +294,8 @@ pub struct Tracer {
     /// [`TRACK_CAP`] at least).
     track: usize,
     last: Option<(WorldCount, Option<Vec<World>>)>,
+    /// The probabilities of the worlds listed last (a `prior` changes them alone).
+    last_chances: Option<Vec<BigRational>>,
     fates: Option<Fates>,
 }
 
@@ -309,6 +314,7 @@ impl Tracer {
             limit,
             track,
             last: None,
+            last_chances: None,
             fates: None,
         }
     }
@@ -343,13 +349,13 @@ impl Tracer {
             event: event.clone(),
         });
         let count = engine.count_worlds(None, TRACK_CAP.max(self.track))?;
-        let (all, ids) = match count {
+        let (all, ids, chances) = match count {
             WorldCount::Exactly(n) if n <= self.track as u64 => {
                 let set = engine.worlds(n)?;
                 let ids = followed(engine.program(), &set);
-                (Some(set.worlds), Some(ids))
+                (Some(set.worlds), Some(ids), set.chances)
             }
-            _ => (None, None),
+            _ => (None, None, None),
         };
         let removed = match (self.last.as_ref().map(|l| l.0), count) {
             (Some(WorldCount::Exactly(before)), WorldCount::Exactly(now)) => {
@@ -360,7 +366,9 @@ impl Tracer {
         let changed = match &self.last {
             None => Some(true),
             Some((before, _)) if all.is_none() && *before == count => None,
-            Some((before, ws)) => Some(*before != count || *ws != all),
+            Some((before, ws)) => {
+                Some(*before != count || *ws != all || self.last_chances != chances)
+            }
         };
         let eliminated = match (&mut self.fates, &ids) {
             (Some(fates), Some(now)) => {
@@ -383,6 +391,8 @@ impl Tracer {
             (_, None) => None,
         };
         let worlds = all.as_ref().filter(|ws| ws.len() <= self.limit).cloned();
+        let listed = worlds.as_ref().and(chances.clone());
+        self.last_chances = chances;
         let beliefs = match &worlds {
             Some(ws) if !asked.is_empty() => beliefs(engine, ws.len(), asked)?,
             _ => Vec::new(),
@@ -400,6 +410,7 @@ impl Tracer {
             sees,
             count,
             worlds,
+            chances: listed,
             changed,
             eliminated,
             removed,

@@ -223,6 +223,8 @@ impl Session {
             count: views::Count(step.count),
             changed: step.changed,
             worlds: step.worlds.as_deref().map(|w| self.worlds_of(w)),
+            probabilities: (step.chances.as_ref())
+                .map(|chances| chances.iter().map(views::ratio).collect()),
             removed: step.removed,
             eliminated: step.eliminated.as_deref().map(|w| self.worlds_of(w)),
             beliefs: (step.beliefs.iter())

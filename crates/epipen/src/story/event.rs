@@ -16,7 +16,7 @@ use crate::lower::{closest, list};
 use crate::syntax::Span;
 
 use super::change::{Change, ValueOf};
-use super::expr::{Enum, Expression, Formula, Node, mk};
+use super::expr::{Enum, Expression, Formula, Int, Node, mk};
 use super::handles::EnumInfo;
 use super::{Character, EnumType, Error, Story, stmt};
 
@@ -103,6 +103,7 @@ struct CaseLine {
     name: String,
     pre: Option<Formula>,
     changes: Vec<Change>,
+    weight: Option<Int>,
 }
 
 /// A `sees` line.
@@ -174,6 +175,16 @@ impl<'e> Case<'e> {
         self.then_all([Change::new(target, value)])
     }
 
+    /// `weight e`: the case's weight, an int expression of the world's values (without
+    /// knowledge operators; never negative), evaluated in the world before the event.
+    /// In a world, the chance of a case possible there is its weight over the sum of the
+    /// weights of the cases possible there (docs/language.md, "Probability"). Without
+    /// one, 1; a second call replaces the first.
+    pub fn weight(self, weight: impl Into<Int>) -> Case<'e> {
+        self.block.cases.borrow_mut()[self.index].weight = Some(weight.into());
+        self
+    }
+
     /// Several changes at once (as [`Case::then`] for each).
     pub fn then_all(self, changes: impl IntoIterator<Item = Change>) -> Case<'e> {
         self.block.cases.borrow_mut()[self.index]
@@ -205,6 +216,7 @@ impl EventBlock {
             name: name.into(),
             pre: None,
             changes: Vec::new(),
+            weight: None,
         });
         Case {
             block: self,
@@ -673,7 +685,10 @@ impl Story {
                 name: line.name,
                 pre,
                 changes: self.changes(line.changes)?,
-                weight: None,
+                weight: match line.weight {
+                    Some(w) => Some(self.weight(w)?),
+                    None => None,
+                },
                 span: Span::default(),
             });
         }

@@ -22,12 +22,23 @@ pub(super) struct Live {
     /// statement must not take over (hence the boxes: a `Vec<Stmt>` moves them).
     #[allow(clippy::vec_box)]
     ran: Vec<Box<Stmt>>,
+    /// The engine keeps the worlds' weights: its snapshot holds the statements of a
+    /// story that speaks of chances, as a story file's program does (the backend that
+    /// keeps weights is chosen, and bounded, by them).
+    chances: bool,
 }
 
 impl Live {
     /// An engine over the declarations and `spares`, occurrences for the executions to
-    /// come ([`event::spares`]).
-    fn new(decls: &Program, options: &Options, spares: Vec<ir::Constant>) -> Live {
+    /// come ([`event::spares`]); `pending`, the statements about to run after those of
+    /// `decls`.
+    fn new(
+        decls: &Program,
+        options: &Options,
+        spares: Vec<ir::Constant>,
+        pending: &[Stmt],
+    ) -> Live {
+        let chances = probabilistic(Some(decls), pending);
         let checkpoint_slots = (decls.checkpoints.len() * 2).max(16);
         let mut checkpoints = decls.checkpoints.clone();
         checkpoints.resize(
@@ -45,7 +56,10 @@ impl Live {
             enums: decls.enums.clone(),
             events: decls.events.clone(),
             checkpoints,
-            statements: Vec::new(),
+            statements: match chances {
+                true => (decls.statements.iter().chain(pending).cloned()).collect(),
+                false => Vec::new(),
+            },
             samples: Vec::new(),
             backend: None,
         };
@@ -58,6 +72,7 @@ impl Live {
             ),
             checkpoint_slots,
             ran: Vec::new(),
+            chances,
         }
     }
 
@@ -68,9 +83,11 @@ impl Live {
         self.engine.step(kept, sink)
     }
 
-    fn fits(&self, decls: &Program) -> bool {
+    fn fits(&self, decls: &Program, pending: &[Stmt]) -> bool {
         let (characters, constants, enums) = self.declared;
         (characters, enums) == (decls.characters.len(), decls.enums.len())
+            // An engine without weights ran only statements without chances.
+            && (self.chances || !probabilistic(None, pending))
             && decls.checkpoints.len() <= self.checkpoint_slots
             && decls.constants.len() >= constants
             && event::spares_taken(
@@ -84,18 +101,28 @@ impl Story {
     /// Makes sure a live engine matches the declarations, replaying the statements so
     /// far on a new one when needed.
     pub(super) fn ensure_live(&mut self) -> Result<(), Error> {
-        if self.live.as_ref().is_some_and(|l| l.fits(&self.program)) {
+        self.ensure_live_for(&[])
+    }
+
+    /// [`Story::ensure_live`], for an engine that will run `pending` next (a story
+    /// that starts to speak of chances needs one that keeps weights).
+    fn ensure_live_for(&mut self, pending: &[Stmt]) -> Result<(), Error> {
+        if (self.live.as_ref()).is_some_and(|l| l.fits(&self.program, pending)) {
             return Ok(());
         }
         self.live = None;
         let spares = event::spares(&self.program);
-        self.live = Some(self.replayed(spares)?);
+        self.live = Some(self.replayed_for(spares, pending)?);
         Ok(())
     }
 
     /// A new engine, with `spares`, that ran the statements so far.
     pub(super) fn replayed(&self, spares: Vec<ir::Constant>) -> Result<Live, Error> {
-        let mut live = Live::new(&self.program, &self.options, spares);
+        self.replayed_for(spares, &[])
+    }
+
+    fn replayed_for(&self, spares: Vec<ir::Constant>, pending: &[Stmt]) -> Result<Live, Error> {
+        let mut live = Live::new(&self.program, &self.options, spares, pending);
         for s in &self.program.statements {
             live.step(s, &mut |_| {})
                 .map_err(from_engine(&self.program))?;
@@ -116,7 +143,7 @@ impl Story {
         for s in &stmts {
             check_checkpoints(s, &mut saved)?;
         }
-        self.ensure_live()?;
+        self.ensure_live_for(&stmts)?;
         let live = self.live.as_mut().expect("ensure_live made the engine");
         let mut events = Vec::new();
         let mut result = Ok(());
@@ -140,6 +167,22 @@ impl Story {
             }
         }
     }
+}
+
+/// Whether the story's statements (if given) or `pending` speak of chances.
+fn probabilistic(decls: Option<&Program>, pending: &[Stmt]) -> bool {
+    decls.is_some_and(Program::probabilistic)
+        || Program {
+            characters: Vec::new(),
+            constants: Vec::new(),
+            checkpoints: Vec::new(),
+            enums: Vec::new(),
+            events: Vec::new(),
+            statements: pending.to_vec(),
+            samples: Vec::new(),
+            backend: None,
+        }
+        .probabilistic()
 }
 
 /// A refuted hint's world, without the engine's spare occurrences.

@@ -11,6 +11,12 @@
 //! expressions: `story.int("month")` returns an [`Int`]. Constants change by
 //! [`Story::assign`] and [`Story::assign_all`] ([`Change`]), and by events.
 //!
+//! Probabilities (docs/language.md, "Probability") are [`Chance`] terms
+//! ([`Formula::probability`], [`Formula::probability_of`], exact `+ - * /`) compared
+//! into formulas; [`Story::prior`] and an event case's [`Case::weight`] weigh the
+//! worlds, [`Story::show`] gives a value exactly, and [`PossibleWorld::probability`]
+//! each world's probability.
+//!
 //! # Cheryl's birthday
 //!
 //! ```
@@ -195,6 +201,7 @@
 
 mod belief;
 mod blocks;
+mod chance;
 mod change;
 mod error;
 mod event;
@@ -204,6 +211,7 @@ mod live;
 mod possible;
 
 pub use blocks::{Block, Simultaneous};
+pub use chance::{Chance, Showable, Showing, Shown, ShownValue};
 pub use change::{Change, ValueOf};
 pub use error::{Error, Refutation};
 pub use event::{Case, CaseRef, Event, EventBlock, Happened};
@@ -687,15 +695,14 @@ impl Story {
             backend: None,
         });
         Ok(Worlds {
-            worlds: set
-                .worlds
-                .into_iter()
-                .map(|mut world| {
+            worlds: (set.worlds.into_iter().enumerate())
+                .map(|(i, mut world)| {
                     world.0.truncate(shown);
                     PossibleWorld {
                         story: self.id,
                         world,
                         decls: decls.clone(),
+                        probability: set.chances.as_ref().and_then(|c| c.get(i).cloned()),
                     }
                 })
                 .collect(),

@@ -4,6 +4,7 @@ use std::fmt;
 use std::ops;
 use std::rc::Rc;
 
+use crate::engine::BigRational;
 use crate::ir::{Program, Ty};
 use crate::worlds::{self, Value, World, WorldSet};
 
@@ -49,7 +50,10 @@ impl Worlds {
             before: None,
             worlds: self.worlds.iter().map(|w| w.world.clone()).collect(),
             complete: self.complete,
-            chances: None,
+            chances: (self.worlds.iter())
+                .map(|w| w.probability.clone())
+                .collect::<Option<Vec<_>>>()
+                .filter(|_| !self.worlds.is_empty()),
         }
     }
 }
@@ -94,6 +98,7 @@ pub struct PossibleWorld {
     pub(super) story: u64,
     pub(super) world: World,
     pub(super) decls: Rc<Program>,
+    pub(super) probability: Option<BigRational>,
 }
 
 impl PossibleWorld {
@@ -147,6 +152,15 @@ impl PossibleWorld {
             .iter()
             .zip(&self.world.0)
             .map(|(c, v)| (c.name.as_str(), worlds::show_value(&self.decls, c.ty, *v)))
+    }
+
+    /// The storyteller's probability of this world among those possible (its weight
+    /// over theirs), when the story speaks of chances ([`Story::prior`], a case's
+    /// weight, a probability); None otherwise.
+    ///
+    /// [`Story::prior`]: crate::story::Story::prior
+    pub fn probability(&self) -> Option<&BigRational> {
+        self.probability.as_ref()
     }
 
     /// The raw world: values in declaration order.

@@ -24,8 +24,11 @@ pub fn step(step: &Step) -> String {
     if step.changed == Some(true)
         && let Some(worlds) = &step.worlds
     {
-        for w in worlds {
-            out.push_str(&format!("    {}\n", world(w)));
+        for (i, w) in worlds.iter().enumerate() {
+            let chance = (step.probabilities.as_ref())
+                .and_then(|p| p.get(i))
+                .map_or(String::new(), |p| format!("   [{p}]"));
+            out.push_str(&format!("    {}{chance}\n", world(w)));
         }
     }
     for b in &step.beliefs {

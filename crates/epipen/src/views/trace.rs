@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use super::world::{Count, World};
+use super::world::{Count, World, with_chances};
 
 /// The worlds after one statement of a trace (or at its start, or after a round of a
 /// `repeat`), serialised as `epipen run --trace --json`'s `step` lines.
@@ -29,8 +29,12 @@ pub struct Step {
     pub count: Count,
     /// Whether the worlds changed (None: cannot tell).
     pub changed: Option<bool>,
-    /// The worlds, when at most the trace's limit.
+    /// The worlds, when at most the trace's limit (serialised with each one's
+    /// probability, when the story speaks of chances, as `"probability": "1/3"` in its
+    /// object, as in [`super::Worlds`]).
     pub worlds: Option<Vec<World>>,
+    /// When the story speaks of chances: each of `worlds`' probability (`1/3`).
+    pub probabilities: Option<Vec<String>>,
     /// How many worlds it eliminated, when both counts are exact.
     pub removed: Option<u64>,
     /// The followed worlds it eliminated.
@@ -64,7 +68,7 @@ impl Serialize for Step {
         map.serialize_entry("worlds", &self.count)?;
         map.serialize_entry("changed", &self.changed)?;
         if let Some(worlds) = &self.worlds {
-            map.serialize_entry("list", worlds)?;
+            map.serialize_entry("list", &with_chances(worlds, self.probabilities.as_deref()))?;
         }
         if let Some(n) = self.removed {
             map.serialize_entry("removed", &n)?;

@@ -114,9 +114,7 @@ impl Serialize for Worlds {
         use serde::ser::SerializeStruct;
         let fields = 2 + usize::from(self.before.is_some()) + usize::from(self.left_none.is_some());
         let mut s = serializer.serialize_struct("Worlds", fields)?;
-        let worlds: Vec<WithChance> = (self.worlds.iter().enumerate())
-            .map(|(i, w)| WithChance(w, self.probabilities.as_ref().and_then(|p| p.get(i))))
-            .collect();
+        let worlds = with_chances(&self.worlds, self.probabilities.as_deref());
         s.serialize_field("worlds", &worlds)?;
         s.serialize_field("complete", &self.complete)?;
         if let Some(before) = &self.before {
@@ -129,8 +127,18 @@ impl Serialize for Worlds {
     }
 }
 
+/// Worlds, each with its probability (if any) as one more entry of its object.
+pub(super) fn with_chances<'w>(
+    worlds: &'w [World],
+    chances: Option<&'w [String]>,
+) -> Vec<WithChance<'w>> {
+    (worlds.iter().enumerate())
+        .map(|(i, w)| WithChance(w, chances.and_then(|p| p.get(i))))
+        .collect()
+}
+
 /// A world with its probability as one more entry of its object.
-struct WithChance<'w>(&'w World, Option<&'w String>);
+pub(super) struct WithChance<'w>(&'w World, Option<&'w String>);
 
 impl Serialize for WithChance<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -328,10 +328,25 @@ function showRun(answer, ms) {
   showCheckpoints(answer.checkpoints, answer.trace || []);
 }
 
-// A world's values: `month = 7, day = 16`.
-function worldText(world) {
-  const parts = Object.entries(world).map(([k, v]) => `${k} = ${v}`);
-  return parts.length ? parts.join(", ") : "(no constants)";
+// A world's probability, when the story speaks of chances: the view carries it in the
+// world's object as `"probability": "1/3"` (an exact fraction's text, which no
+// constant's value is).
+function chanceOf(world) {
+  const p = world.probability;
+  return typeof p === "string" && /^-?[0-9]+(\/[0-9]+)?$/.test(p) ? p : null;
+}
+
+// A world's constants, without its probability.
+function constantsOf(world) {
+  return Object.entries(world).filter(([k]) => !(k === "probability" && chanceOf(world) !== null));
+}
+
+// A world's values, and its probability as `epipen run` prints it: `month = 7, day = 16`,
+// `car = two, pick = one   [1/3]`.
+function worldText(world, chance) {
+  const parts = constantsOf(world).map(([k, v]) => `${k} = ${v}`);
+  const p = chance === undefined ? chanceOf(world) : chance;
+  return (parts.length ? parts.join(", ") : "(no constants)") + (p === null || p === undefined ? "" : `   [${p}]`);
 }
 
 function table(headers, rows) {
@@ -366,8 +381,15 @@ function showWorlds(worlds) {
     box.append(note(worlds.complete ? worlds.text.split("\n")[0] : "none listed"));
     return;
   }
-  const keys = Object.keys(list[0]);
-  box.append(table(keys, list.map((w) => keys.map((k) => w[k]))));
+  const keys = constantsOf(list[0]).map(([k]) => k);
+  // When the story speaks of chances: each world's probability, last.
+  const chances = list.some((w) => chanceOf(w) !== null);
+  const headers = chances ? [...keys, "probability"] : keys;
+  box.append(table(headers, list.map((w) => {
+    const row = keys.map((k) => w[k]);
+    return chances ? [...row, chanceOf(w) ?? ""] : row;
+  })));
+  if (chances) box.querySelector("table").classList.add("chances");
   box.append(note(worlds.complete ? "(and that's all)" : "(more worlds exist; raise “list up to” to see more)"));
 }
 
@@ -775,13 +797,16 @@ function fitLabel(parts, sep, radius) {
 
 function drawModel(model) {
   const n = model.worlds.length;
-  const keys = n ? Object.keys(model.worlds[0]) : [];
+  const keys = n ? constantsOf(model.worlds[0]).map(([k]) => k) : [];
+  // When the story speaks of chances: each world's probability, under its values.
+  const chances = model.probabilities || null;
   // Booleans as 1 and 0, side by side: `110` for three of them.
   const bools = n > 0 && keys.every((k) => typeof model.worlds[0][k] === "boolean");
   const labels = model.worlds.map((w) => bools
     ? keys.map((k) => (w[k] ? "1" : "0")).join("")
     : keys.map((k) => String(w[k])).join(", "));
-  const radius = Math.max(16, Math.min(48, 6 + 3.3 * Math.max(1, ...labels.map((l) => l.length))));
+  const radius = Math.max(16, Math.min(48, 6 + 3.3 * Math.max(1, ...labels.map((l) => l.length),
+    ...(chances || []).map((p) => p.length))));
   const points = layout(n, model.edges, Math.max(90, 2.8 * radius));
   const pad = radius + 10;
   const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
@@ -846,15 +871,22 @@ function drawModel(model) {
     const parts = bools ? labels[i].split("") : keys.map((k) => String(w[k]));
     const fit = fitLabel(parts, bools ? "" : ", ", radius);
     const text = svg("text", { "font-size": fit.size.toFixed(2) }, g);
+    const chance = chances ? chances[i] : null;
+    const rows = chance ? fit.lines.length + 1 : fit.lines.length;
     fit.lines.forEach((line, k) => {
-      const dy = (k - (fit.lines.length - 1) / 2) * LINE_EM;
+      const dy = (k - (rows - 1) / 2) * LINE_EM;
       svg("tspan", { x: 0, y: `${dy.toFixed(3)}em` }, text).textContent = line;
     });
-    svg("title", {}, g).textContent = (actual ? "the actual world: " : "") + worldText(w);
+    if (chance) {
+      const dy = ((rows - 1) / 2) * LINE_EM;
+      svg("tspan", { x: 0, y: `${dy.toFixed(3)}em`, class: "probability" }, text).textContent = chance;
+    }
+    svg("title", {}, g).textContent = (actual ? "the actual world: " : "") + worldText(w, chance);
   });
   if (keys.length) {
     svg("text", { x: minX + 8, y: minY + 16, class: "axis", fill: "#6b7280" }, root)
-      .textContent = bools ? `nodes: ${keys.join(" ")} (1: true, 0: false)` : `nodes: (${keys.join(", ")})`;
+      .textContent = (bools ? `nodes: ${keys.join(" ")} (1: true, 0: false)` : `nodes: (${keys.join(", ")})`) +
+        (chances ? "; under them, each world's probability" : "");
   }
   return root;
 }

@@ -1,0 +1,515 @@
+//! Probabilities in the Rust API (docs/language.md, "Probability"): [`Chance`] terms
+//! (`probability(A, φ)`, the storyteller's `probability(φ)`, ints and exact fractions,
+//! with `+ - * /`), compared into [`Formula`]s; `prior`, a case's weight and `show`.
+
+use std::fmt;
+use std::ops;
+
+use crate::engine::{self, BigInt, BigRational};
+use crate::ir::{self, ArithOp, CmpOp, ExprKind, Rat, RatKind, Stmt, StmtKind, Ty};
+use crate::syntax::Span;
+
+use super::expr::{Enum, Formula, Int, Node, mk};
+use super::{Character, Error, Story, no_knowledge, stmt};
+
+/// A probability term, in exact rational arithmetic: [`Formula::probability`] (a
+/// character's), [`Formula::probability_of`] (the storyteller's), an [`Int`] or a plain
+/// integer, an exact fraction ([`Chance::ratio`], or a [`BigRational`]), and `+ - *` and
+/// exact `/` over them (a division by 0 is an error where it is evaluated).
+///
+/// Compare one with [`Chance::eq`], [`Chance::gt`], … to get a [`Formula`] (the language's
+/// `probability(A, φ) > 1/2`), which goes wherever a formula goes; show its value with
+/// [`Story::show`].
+///
+/// ```
+/// use epipen::{Chance, Formula as F, Int, Story};
+/// # fn main() -> Result<(), epipen::Error> {
+/// let mut story = Story::new();
+/// let anne = story.character("Anne");
+/// let x = story.int("x");
+/// story.announce(x.is_in([1, 2, 3]))?;
+/// story.prior(x.eq(3).ite(Int::from(2), 1))?; // x = 3 is twice as likely as each other value
+/// story.check(F::probability_of(x.eq(3)).eq(Chance::ratio(1, 2)))?;
+/// story.check(F::probability(anne, x.gt(1)).gt(Chance::ratio(1, 2)))?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Chance {
+    pub(super) story: Option<u64>,
+    pub(super) rat: Result<Rat, String>,
+}
+
+fn rat(kind: RatKind) -> Rat {
+    Rat {
+        kind,
+        span: Span::default(),
+    }
+}
+
+impl Chance {
+    fn combine(a: Chance, b: Chance, build: impl FnOnce(Rat, Rat) -> Rat) -> Chance {
+        let story = match (a.story, b.story) {
+            (Some(x), Some(y)) if x != y => {
+                return Chance::invalid("an expression mixes handles of two different stories");
+            }
+            (x, y) => x.or(y),
+        };
+        let rat = match (a.rat, b.rat) {
+            (Ok(a), Ok(b)) => Ok(build(a, b)),
+            (Err(m), _) | (_, Err(m)) => Err(m),
+        };
+        Chance { story, rat }
+    }
+
+    fn invalid(message: &str) -> Chance {
+        Chance {
+            story: None,
+            rat: Err(message.into()),
+        }
+    }
+
+    fn arith(op: ArithOp, a: Chance, b: Chance) -> Chance {
+        Chance::combine(a, b, |a, b| {
+            rat(RatKind::Arith(op, Box::new(a), Box::new(b)))
+        })
+    }
+
+    /// The exact fraction `numerator / denominator` (`Chance::ratio(2, 3)`: the
+    /// language's `2/3`).
+    pub fn ratio(numerator: i64, denominator: i64) -> Chance {
+        Chance::from(numerator) / Chance::from(denominator)
+    }
+
+    fn cmp(&self, op: CmpOp, other: Chance) -> Formula {
+        let mut pair = None;
+        let c = Chance::combine(self.clone(), other, |a, b| {
+            pair = Some((a, b));
+            rat(RatKind::Int(Box::new(mk(ExprKind::Int(0), Ty::Int))))
+        });
+        Formula(Node {
+            story: c.story,
+            expr: c.rat.and_then(|_| {
+                let (left, right) = pair.ok_or_else(String::new)?;
+                Ok(mk(
+                    ExprKind::Chance {
+                        op,
+                        left: Box::new(left),
+                        right: Box::new(right),
+                    },
+                    Ty::Bool,
+                ))
+            }),
+        })
+    }
+
+    /// `self == other`.
+    pub fn eq(&self, other: impl Into<Chance>) -> Formula {
+        self.cmp(CmpOp::Eq, other.into())
+    }
+
+    /// `self != other`.
+    pub fn ne(&self, other: impl Into<Chance>) -> Formula {
+        self.cmp(CmpOp::Ne, other.into())
+    }
+
+    /// `self < other`.
+    pub fn lt(&self, other: impl Into<Chance>) -> Formula {
+        self.cmp(CmpOp::Lt, other.into())
+    }
+
+    /// `self <= other`.
+    pub fn le(&self, other: impl Into<Chance>) -> Formula {
+        self.cmp(CmpOp::Le, other.into())
+    }
+
+    /// `self > other`.
+    pub fn gt(&self, other: impl Into<Chance>) -> Formula {
+        self.cmp(CmpOp::Gt, other.into())
+    }
+
+    /// `self >= other`.
+    pub fn ge(&self, other: impl Into<Chance>) -> Formula {
+        self.cmp(CmpOp::Ge, other.into())
+    }
+
+    /// The probability term's IR (for this story's handles).
+    fn of_story(&self, story: u64) -> Result<Rat, Error> {
+        if self.story.is_some_and(|s| s != story) {
+            return Err(Error::Invalid(
+                "an expression uses handles of another story".into(),
+            ));
+        }
+        self.rat.clone().map_err(Error::Invalid)
+    }
+}
+
+impl Formula {
+    /// `probability(A, φ)`: `who`'s probability of φ in this world, the weight of the
+    /// worlds it cannot tell from this one where φ holds over the weight of them all
+    /// (docs/language.md, "Probability"). Compare it ([`Chance::gt`], …) to get a formula.
+    pub fn probability(who: Character, formula: impl Into<Formula>) -> Chance {
+        Formula::chance(Some(who), formula.into())
+    }
+
+    /// `probability(φ)` said by the storyteller: the probability of φ over every world
+    /// still possible.
+    pub fn probability_of(formula: impl Into<Formula>) -> Chance {
+        Formula::chance(None, formula.into())
+    }
+
+    fn chance(who: Option<Character>, formula: Formula) -> Chance {
+        let node = formula.0;
+        let story = match (who.map(|w| w.story), node.story) {
+            (Some(a), Some(b)) if a != b => {
+                return Chance::invalid("an expression mixes handles of two different stories");
+            }
+            (a, b) => a.or(b),
+        };
+        Chance {
+            story,
+            rat: node.expr.map(|e| {
+                rat(RatKind::Probability {
+                    agent: who.map(|w| w.id),
+                    formula: Box::new(e),
+                })
+            }),
+        }
+    }
+}
+
+impl From<Int> for Chance {
+    fn from(n: Int) -> Chance {
+        Chance {
+            story: n.0.story,
+            rat: n.0.expr.map(|e| rat(RatKind::Int(Box::new(e)))),
+        }
+    }
+}
+
+impl From<&Int> for Chance {
+    fn from(n: &Int) -> Chance {
+        Chance::from(n.clone())
+    }
+}
+
+impl From<&Chance> for Chance {
+    fn from(c: &Chance) -> Chance {
+        c.clone()
+    }
+}
+
+macro_rules! chance_from_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Chance {
+            fn from(n: $t) -> Chance {
+                Chance::from(Int::from(n))
+            }
+        }
+    )*};
+}
+chance_from_int!(i32, i64, u32, u64, usize);
+
+impl From<BigRational> for Chance {
+    fn from(q: BigRational) -> Chance {
+        let part = |n: &BigInt| match i64::try_from(n) {
+            Ok(n) => Chance::from(n),
+            Err(_) => Chance::invalid(&format!("the fraction {q} does not fit in 64 bits")),
+        };
+        match q.is_integer() {
+            true => part(q.numer()),
+            false => part(q.numer()) / part(q.denom()),
+        }
+    }
+}
+
+macro_rules! chance_ops {
+    ($($trait:ident $method:ident $op:ident;)*) => {$(
+        impl<R: Into<Chance>> ops::$trait<R> for Chance {
+            type Output = Chance;
+            fn $method(self, rhs: R) -> Chance {
+                Chance::arith(ArithOp::$op, self, rhs.into())
+            }
+        }
+        impl<R: Into<Chance>> ops::$trait<R> for &Chance {
+            type Output = Chance;
+            fn $method(self, rhs: R) -> Chance {
+                Chance::arith(ArithOp::$op, self.clone(), rhs.into())
+            }
+        }
+        impl ops::$trait<Chance> for i64 {
+            type Output = Chance;
+            fn $method(self, rhs: Chance) -> Chance {
+                Chance::arith(ArithOp::$op, Chance::from(self), rhs)
+            }
+        }
+    )*};
+}
+chance_ops! {
+    Add add Add;
+    Sub sub Sub;
+    Mul mul Mul;
+    Div div Div;
+}
+
+impl ops::Neg for Chance {
+    type Output = Chance;
+    fn neg(self) -> Chance {
+        Chance {
+            story: self.story,
+            rat: self.rat.map(|r| rat(RatKind::Neg(Box::new(r)))),
+        }
+    }
+}
+
+impl ops::Neg for &Chance {
+    type Output = Chance;
+    fn neg(self) -> Chance {
+        -self.clone()
+    }
+}
+
+mod sealed {
+    /// What [`super::Story::show`] shows: see [`super::Showable`].
+    pub trait IntoShown {
+        fn into_shown(self) -> super::Showing;
+    }
+}
+
+use sealed::IntoShown;
+
+/// An expression or probability term, before [`Story::show`] checks it.
+#[doc(hidden)]
+pub enum Showing {
+    #[doc(hidden)]
+    Expr(Node),
+    #[doc(hidden)]
+    Chance(Chance),
+}
+
+/// What [`Story::show`] shows: a [`Chance`], an [`Int`], a [`Formula`] or an [`Enum`]
+/// (or a reference to one).
+pub trait Showable: IntoShown {}
+impl<T: IntoShown> Showable for T {}
+
+macro_rules! showable {
+    ($($t:ty => |$x:ident| $e:expr;)*) => {$(
+        impl IntoShown for $t {
+            fn into_shown(self) -> Showing {
+                let $x = self;
+                $e
+            }
+        }
+    )*};
+}
+showable! {
+    Chance => |c| Showing::Chance(c);
+    &Chance => |c| Showing::Chance(c.clone());
+    Int => |n| Showing::Expr(n.0);
+    &Int => |n| Showing::Expr(n.0.clone());
+    Formula => |f| Showing::Expr(f.0);
+    &Formula => |f| Showing::Expr(f.0.clone());
+    Enum => |e| Showing::Expr(e.node);
+    &Enum => |e| Showing::Expr(e.node.clone());
+}
+
+/// A value [`Story::show`] found: an int, a bool, an enum's value by name, or a
+/// probability, exact. `Display` prints it as `epipen run` does (`2/3`, `true`, `two`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShownValue {
+    /// An int.
+    Int(i64),
+    /// A formula's truth value.
+    Bool(bool),
+    /// An enum's value, by its variant's name.
+    Name(String),
+    /// A probability.
+    Probability(BigRational),
+}
+
+impl fmt::Display for ShownValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShownValue::Int(n) => write!(f, "{n}"),
+            ShownValue::Bool(b) => write!(f, "{b}"),
+            ShownValue::Name(name) => write!(f, "{name}"),
+            ShownValue::Probability(q) => write!(f, "{q}"),
+        }
+    }
+}
+
+/// What [`Story::show`] found: the value in the actual world, when the story declares
+/// one ([`Story::actual`]), else the values in the worlds still possible, grouped by
+/// value (in the order they first appear in the canonical order), with how many worlds
+/// have each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    /// The expression as `epipen run` prints it: `probability(Contestant, car == two)`.
+    pub expression: String,
+    /// The value in the actual world (None without one).
+    pub actual: Option<ShownValue>,
+    /// Without an actual world: each value and how many worlds have it.
+    pub by_world: Vec<(ShownValue, u64)>,
+}
+
+impl fmt::Display for Shown {
+    /// `show e = 2/3`, or `show e: 2/3 in 2 worlds, 1/3 in 2 worlds`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = &self.expression;
+        if let Some(v) = &self.actual {
+            return write!(f, "show {e} = {v}");
+        }
+        let parts: Vec<String> = (self.by_world.iter())
+            .map(|(v, n)| format!("{v} in {n} world{}", if *n == 1 { "" } else { "s" }))
+            .collect();
+        match parts.is_empty() {
+            true => write!(f, "show {e}: no world is possible"),
+            false => write!(f, "show {e}: {}", parts.join(", ")),
+        }
+    }
+}
+
+/// What lets a character learn or observe something, or asks a probability: a `prior`
+/// must come before it.
+fn observes(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Learn { .. }
+        | StmtKind::Announce {
+            speaker: Some(_), ..
+        }
+        | StmtKind::Reveal { .. }
+        | StmtKind::Event(_)
+        | StmtKind::Show {
+            value: ir::Shown::Rational(_),
+            ..
+        } => true,
+        StmtKind::Simultaneously(body)
+        | StmtKind::Repeat { body, .. }
+        | StmtKind::AssertAddsCk { body, .. }
+            if body.iter().any(observes) =>
+        {
+            true
+        }
+        _ => s
+            .each_expr(&mut |e| match e.mentions_probability() {
+                true => Err(()),
+                false => Ok(()),
+            })
+            .is_err(),
+    }
+}
+
+impl Story {
+    /// `prior e`: the storyteller's prior. Each world weighs the value of the int
+    /// expression `weight` there (of the constants, without knowledge operators; never
+    /// negative in a world still possible: the statement fails otherwise, naming one).
+    /// Weights are normalised where a probability is taken; without a prior every world
+    /// weighs 1. At most one prior, before anything a character learns or observes
+    /// ([`Story::learns`], [`Story::says`], [`Story::reveals`], an event) and before any
+    /// probability; announcements before it are fine.
+    pub fn prior(&mut self, weight: impl Into<Int>) -> Result<(), Error> {
+        let e = self.expr(weight.into().0)?;
+        no_knowledge(&e, "`prior`")?;
+        let statements = &self.program.statements;
+        if statements
+            .iter()
+            .any(|s| matches!(s.kind, StmtKind::Prior(_)))
+        {
+            return Err(Error::Invalid(
+                "the prior is already given; give one prior: multiply the two weights in one \
+                 `prior`"
+                    .into(),
+            ));
+        }
+        if statements.iter().any(observes) {
+            return Err(Error::Invalid(
+                "`prior` comes after a statement that lets a character learn or observe \
+                 something, or asks a probability; the prior weighs the worlds before: move \
+                 it up (announcements before it are fine)"
+                    .into(),
+            ));
+        }
+        self.run(stmt(StmtKind::Prior(e))).map(drop)
+    }
+
+    /// `show e`: the value of `e` (a [`Chance`], an [`Int`], a [`Formula`] or an
+    /// [`Enum`]) in the actual world, or in each world still possible, grouped by value.
+    /// Nothing changes.
+    ///
+    /// ```
+    /// use epipen::{Formula as F, Story, story::ShownValue};
+    /// # fn main() -> Result<(), epipen::Error> {
+    /// let mut story = Story::new();
+    /// let x = story.int("x");
+    /// story.announce(x.is_in([1, 2, 3]))?;
+    /// let shown = story.show(F::probability_of(x.gt(1)))?;
+    /// assert_eq!(shown.by_world[0].0.to_string(), "2/3");
+    /// story.actual(x.eq(2))?;
+    /// assert_eq!(story.show(&x)?.actual, Some(ShownValue::Int(2)));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn show(&mut self, value: impl Showable) -> Result<Shown, Error> {
+        let shown = match value.into_shown() {
+            Showing::Chance(c) => {
+                let r = c.of_story(self.id)?;
+                ir::Shown::Rational(r)
+            }
+            Showing::Expr(node) => {
+                let e = self.expr(node)?;
+                if e.ty != Ty::Bool && e.mentions_knowledge() {
+                    return Err(Error::Invalid(
+                        "`show` of a number that depends on knowledge: show the formula \
+                         itself, e.g. `show knows(A, x > 1)`"
+                            .into(),
+                    ));
+                }
+                ir::Shown::Expr(e)
+            }
+        };
+        let text = match &shown {
+            ir::Shown::Rational(r) => self.program.show_rat(r, None),
+            ir::Shown::Expr(e) => self.program.show(e, None),
+        };
+        let reports = self.run(stmt(StmtKind::Show { value: shown, text }))?;
+        let found = reports.into_iter().find_map(|r| match r {
+            engine::Report::Show { text, shown, .. } => Some((text, shown)),
+            _ => None,
+        });
+        let Some((expression, shown)) = found else {
+            return Err(Error::Invalid("`show` reported nothing".into()));
+        };
+        let value = |a: engine::Amount| match a {
+            engine::Amount::Ratio(q) => ShownValue::Probability(q),
+            engine::Amount::Value(v, ty) => {
+                match crate::views::World::of_value(&self.program, ty, v) {
+                    crate::views::Shown::Int(n) => ShownValue::Int(n),
+                    crate::views::Shown::Bool(b) => ShownValue::Bool(b),
+                    crate::views::Shown::Name(s) | crate::views::Shown::Ratio(s) => {
+                        ShownValue::Name(s)
+                    }
+                }
+            }
+        };
+        Ok(match shown {
+            engine::Shown::Actual(a) => Shown {
+                expression,
+                actual: Some(value(a)),
+                by_world: Vec::new(),
+            },
+            engine::Shown::Worlds(all) => Shown {
+                expression,
+                actual: None,
+                by_world: all.into_iter().map(|(a, n)| (value(a), n)).collect(),
+            },
+        })
+    }
+
+    /// A case's `weight`, checked: an int of the world's values.
+    pub(super) fn weight(&self, weight: Int) -> Result<ir::Expr, Error> {
+        let e = self.expr(weight.0)?;
+        no_knowledge(&e, "a case's `weight`")?;
+        Ok(e)
+    }
+}
