@@ -27,6 +27,72 @@ impl<'p> Evaluator<'p> {
         })
     }
 
+    /// `[G ! φ] ψ` / `[G ?! φ] ψ` at `w` in `s`, from the definition: ψ at `w` in the
+    /// model updated by the announcement. To everyone (G empty), the update keeps the
+    /// worlds of `s` where φ has the value it has at `w` (with `!`, φ must hold there;
+    /// where it does not, the formula is true). To G, it is the action model of two
+    /// events, "φ" and "not φ", each possible where it holds, that the members of G tell
+    /// apart and the others do not: each world keeps its one event, and each member
+    /// tells the worlds apart by whether φ held.
+    pub(crate) fn announced(
+        &mut self,
+        agents: &[CharId],
+        whether: bool,
+        formula: &'p Expr,
+        body: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let here = self.eval(formula, w, s)?.into_bool()?;
+        if !here && !whether {
+            return Ok(true);
+        }
+        let possible = s.worlds.contains(w);
+        let key = (formula as *const Expr as usize, s.id, here);
+        let after = match self.announced.get(&key) {
+            Some(after) if possible => after.clone(),
+            _ => {
+                let mut held = HashMap::with_capacity(s.worlds.len() + 1);
+                for u in s.worlds.iter() {
+                    let value = self.eval(formula, u, s)?.into_bool()?;
+                    held.insert(u.clone(), value);
+                }
+                held.insert(w.clone(), here);
+                let (worlds, learned) = if agents.is_empty() {
+                    let kept = (s.worlds.iter())
+                        .filter(|u| held.get(*u) == Some(&here))
+                        .cloned()
+                        .collect();
+                    (Rc::new(kept), s.learned.clone())
+                } else {
+                    let mut learned = s.learned.clone();
+                    let held = Rc::new(held);
+                    for a in agents {
+                        learned[a.0].push(Learned::Whether {
+                            held: held.clone(),
+                            later: Rc::new(Vec::new()),
+                        });
+                    }
+                    (s.worlds.clone(), learned)
+                };
+                let id = self.next_id;
+                self.next_id += 1;
+                let after = Rc::new(State {
+                    id,
+                    worlds,
+                    learned,
+                    time: s.time,
+                    plausibility: s.plausibility.clone(),
+                });
+                if possible {
+                    self.announced.insert(key, after.clone());
+                }
+                after
+            }
+        };
+        Ok(self.eval(body, w, &after)?.into_bool()?)
+    }
+
     /// What `agent` observes at `w`: the values of its learned expressions, the truth of
     /// the formulas it learned (in the states it learned them in), and the groups of the
     /// events' cases it saw.

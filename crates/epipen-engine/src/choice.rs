@@ -7,6 +7,7 @@
 //! | `bdd` | bools and enums | BDDs; an int constant is refused by name |
 //! | `explicit` | any | explicit worlds within [`Size::Forced`]'s budget, or refused by name |
 //! | `auto` | bools and enums whose types allow more than [`AUTO_MAX_FINITE_TYPES`] worlds | explicit worlds within [`Size::Small`]'s budget; else BDDs; else Z3 |
+//! | `auto` | with a quantifier over constants (`forall p: …`) | BDDs for bools and enums, else Z3 |
 //! | `auto` | any other | explicit worlds within [`Size::Auto`]'s budget; refused for what its events would make ([`crate::limits::AUTO_MAX_EVENT_WORLDS`]) in a story of bools and enums: BDDs, else Z3; refused otherwise: Z3 |
 //!
 //! Listing the worlds runs out of the run's time: the timeout is the answer (no other
@@ -78,6 +79,14 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         Strategy::Explicit => explicit(program, Size::Forced).unwrap_or_else(refused),
         Strategy::Auto => {
             let by_types = explicit::finite_type_worlds(&program);
+            if explicit::quantifier_in(&program).is_some() {
+                // The explicit backend refuses quantifiers over constants: BDDs for
+                // bools and enums, else Z3.
+                return match by_types {
+                    Some(_) => bdd(program.clone()).unwrap_or_else(|_| z3(program)),
+                    None => z3(program),
+                };
+            }
             if by_types.is_some_and(|n| n > AUTO_MAX_FINITE_TYPES) {
                 // Bools and enums: the explicit backend when the first announcements
                 // leave a few worlds, listed fast; else BDDs (measured, not guessed

@@ -244,6 +244,36 @@ impl Printer<'_, '_> {
                 parts.push(self.at_least(formula, IF));
                 (format!("{}({})", op.name(), parts.join(", ")), ATOM)
             }
+            ExprKind::Announced {
+                agents,
+                whether,
+                formula,
+                body,
+            } => {
+                let group: Vec<&str> = (agents.iter())
+                    .map(|a| self.names.characters[a.0].name.as_str())
+                    .collect();
+                let group = match group.is_empty() {
+                    true => String::new(),
+                    false => format!("{} ", group.join(", ")),
+                };
+                let bang = if *whether { "?!" } else { "!" };
+                let formula = self.at_least(formula, IF);
+                let body = self.at_least(body, NOT);
+                (format!("[{group}{bang} {formula}] {body}"), NOT)
+            }
+            ExprKind::Quantified {
+                forall,
+                consts,
+                body,
+            } => {
+                let word = if *forall { "forall" } else { "exists" };
+                let names: Vec<&str> = (consts.iter())
+                    .map(|c| self.names.constants[c.0].name.as_str())
+                    .collect();
+                let body = self.at_least(body, IF);
+                (format!("{word} {}: {body}", names.join(", ")), IF)
+            }
         }
     }
 }

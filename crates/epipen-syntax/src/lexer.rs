@@ -94,6 +94,10 @@ pub(crate) enum TokenKind {
     DoubleArrow,
     /// `|`, between the groups of a `sees` line.
     Bar,
+    /// `!` in an announcement operator: `[! φ] ψ`, `<A ! φ> ψ`.
+    Bang,
+    /// `?!` in an announcement of whether: `[?! φ] ψ`.
+    QuestionBang,
     /// The end of a statement.
     Newline,
     Eof,
@@ -152,7 +156,8 @@ impl TokenKind {
             And | Or | Arrow | DoubleArrow | Plus | Minus | Star | Slash | Percent | EqEq
             | NotEq | Lt | Le | Gt | Ge | Comma | In | Then | Else | If | Not | Colon
             | Announce | LParen | LBrace | LBlock | LBracket | DotDot | Until | Actual
-            | AssertAddsCk | Check | Assign | Bar | Sees | Expects | Where => true,
+            | AssertAddsCk | Check | Assign | Bar | Sees | Expects | Where | Bang
+            | QuestionBang => true,
             Invalid { continues, .. } => *continues,
             _ => false,
         }
@@ -326,7 +331,8 @@ fn raw_tokens(src: &str) -> Vec<Token> {
             b'=' if at(i + 1) == b'>' => not_an_operator(i, "=>", "use `->`"),
             b'=' => not_an_operator(i, "=", "use `==` to compare"),
             b'!' if at(i + 1) == b'=' => (NotEq, i + 2),
-            b'!' => not_an_operator(i, "!", "use `not` or `!=`"),
+            b'!' => (Bang, i + 1),
+            b'?' if at(i + 1) == b'!' => (QuestionBang, i + 2),
             b'&' if at(i + 1) == b'&' => not_an_operator(i, "&&", "use `and`"),
             b'&' => not_an_operator(i, "&", "use `and`"),
             b'|' if at(i + 1) == b'|' => not_an_operator(i, "||", "use `or`"),
