@@ -90,7 +90,7 @@ impl<'p> Evaluator<'p> {
                 after
             }
         };
-        Ok(self.eval(body, w, &after)?.into_bool()?)
+        self.eval(body, w, &after)?.into_bool()
     }
 
     /// What `agent` observes at `w`: the values of its learned expressions, the truth of

@@ -88,7 +88,29 @@ impl Lowerer {
         let word = if forall { "forall" } else { "exists" };
         let mut consts = Vec::new();
         let mut ok = true;
+        let aggregate = if forall { "all" } else { "any" };
+        let hint = format!(
+            "over a range of integers, write `{aggregate}(x in 0..10: …)`; to say that a \
+             character knows a value, write `knows_value(A, x)` or `knows(A, …)`"
+        );
         for var in vars {
+            if let ast::ExprKind::Name(name) = &var.kind
+                && self.loop_var(&name.name).is_none()
+                && !self.names.contains_key(&name.name)
+            {
+                self.error(
+                    Diagnostic::error(
+                        var.span,
+                        format!(
+                            "`{word}` quantifies the story's bool constants, and `{}` is not one",
+                            name.name
+                        ),
+                    )
+                    .with_hint(hint.clone()),
+                );
+                ok = false;
+                continue;
+            }
             match self.expr(var, ctx) {
                 Some(ir::Expr {
                     kind: ir::ExprKind::Const(c),
@@ -96,7 +118,6 @@ impl Lowerer {
                     ..
                 }) => consts.push(c),
                 Some(other) => {
-                    let aggregate = if forall { "all" } else { "any" };
                     let found = match other.ty {
                         Ty::Bool => "a formula".to_string(),
                         ty => format!("{} value", article(self.ty_name(ty))),
@@ -106,11 +127,7 @@ impl Lowerer {
                             var.span,
                             format!("`{word}` quantifies bool constants, not {found}"),
                         )
-                        .with_hint(format!(
-                            "over a range of integers, write `{aggregate}(x in 0..10: …)`; to \
-                             say that a character knows a value, write `knows_value(A, x)` or \
-                             `knows(A, …)`"
-                        )),
+                        .with_hint(hint.clone()),
                     );
                     ok = false;
                 }

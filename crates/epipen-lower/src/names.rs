@@ -49,9 +49,9 @@ impl Lowerer {
             | E::Announced { .. } => {
                 Some("knowledge operators are evaluated as the story runs".to_string())
             }
-            E::Quantified { body, .. } => self.culprit(body).or_else(|| {
-                Some("a quantifier ranges over hidden constants' values".to_string())
-            }),
+            E::Quantified { body, .. } => self
+                .culprit(body)
+                .or_else(|| Some("a quantifier ranges over hidden constants' values".to_string())),
             E::Latest(e) => Some(format!(
                 "`{}` is an event: which case happened is known only as the story runs",
                 self.events[e.0].name

@@ -153,10 +153,7 @@ impl Parser<'_> {
         let open = self.bump();
         let diamond = open.kind == TokenKind::Lt;
         let mut group = Vec::new();
-        if !matches!(
-            self.peek_kind(),
-            TokenKind::Bang | TokenKind::QuestionBang
-        ) {
+        if !matches!(self.peek_kind(), TokenKind::Bang | TokenKind::QuestionBang) {
             loop {
                 let tok = self.peek().clone();
                 let TokenKind::Ident(name) = &tok.kind else {
@@ -187,10 +184,7 @@ impl Parser<'_> {
                     self.bump();
                     continue;
                 }
-                if !matches!(
-                    self.peek_kind(),
-                    TokenKind::Bang | TokenKind::QuestionBang
-                ) {
+                if !matches!(self.peek_kind(), TokenKind::Bang | TokenKind::QuestionBang) {
                     return Err(self.unexpected("`,`, `!` or `?!`"));
                 }
                 break;
@@ -468,6 +462,11 @@ impl Parser<'_> {
                 };
                 self.node(kind, span, height)
             }
+            TokenKind::Bang | TokenKind::QuestionBang => Err(Diagnostic::error(
+                tok.span,
+                format!("`{}` is not an operator", self.text(tok.span)),
+            )
+            .with_hint("use `not` or `!=`; an announcement is written `[! φ] ψ`")),
             TokenKind::Not => Err(self
                 .unexpected("an expression")
                 .with_hint("`not` binds loosely: write `(not …)` here")),
