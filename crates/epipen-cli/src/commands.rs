@@ -253,6 +253,30 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 Ok(())
             }
         }),
+        Command::Smcdel {
+            file, json, story, ..
+        } => {
+            let (path, source) = match read_source(file) {
+                Ok(read) => read,
+                Err(code) => return code,
+            };
+            watchdog::compiling(&path);
+            exit_code((|| {
+                let file = epipen::smcdel::read(&path, &source)?;
+                if *story {
+                    out!("{}", file.translation.story);
+                    return Ok(());
+                }
+                watchdog::running(&path, &source);
+                let answers = file.answer(&options)?;
+                if *json {
+                    outln!("{}", epipen::text::json(&answers));
+                } else {
+                    out!("{}", epipen::text::smcdel(&answers));
+                }
+                Ok(())
+            })())
+        }
         Command::Serve {
             host, port, open, ..
         } => crate::serve::main(
