@@ -134,10 +134,14 @@ impl Lowerer {
                 None => ok = false,
             }
         }
+        // A body over a name that is not a constant would only repeat the mistake.
+        if !ok {
+            return None;
+        }
         let body = self.expr(body, ctx);
         let body_ok = self.expect_opt(&body, Ty::Bool);
         let body = body?;
-        if !ok || !body_ok {
+        if !body_ok {
             return None;
         }
         consts.sort();

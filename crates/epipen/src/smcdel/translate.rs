@@ -396,6 +396,50 @@ fn formula(f: &Form, off: bool, names: &Names) -> String {
     }
 }
 
+/// Whether the boolean formula `f` (the LAW) holds at the state whose true atoms are
+/// `state`: which translation a `TRUE?` gets.
+fn boolean(f: &Form, state: &BTreeSet<u64>) -> bool {
+    let all = |fs: &[Form]| fs.iter().map(|g| boolean(g, state)).collect::<Vec<_>>();
+    match &f.kind {
+        FormKind::Top => true,
+        FormKind::Bot => false,
+        FormKind::Atom(a) => state.contains(&a.n),
+        FormKind::Neg(g) => !boolean(g, state),
+        FormKind::Conj(fs) => all(fs).into_iter().all(|b| b),
+        FormKind::Disj(fs) => all(fs).into_iter().any(|b| b),
+        FormKind::Xor(fs) => all(fs).into_iter().filter(|&b| b).count() % 2 == 1,
+        FormKind::OneOf(fs) => all(fs).into_iter().filter(|&b| b).count() == 1,
+        FormKind::Impl(a, b) => !boolean(a, state) || boolean(b, state),
+        FormKind::Equi(a, b) => boolean(a, state) == boolean(b, state),
+        FormKind::Quantified(forall, atoms, g) => {
+            let mut ns: Vec<u64> = atoms.iter().map(|a| a.n).collect();
+            ns.sort_unstable();
+            ns.dedup();
+            let mut changed = state.clone();
+            let mut result = *forall;
+            for bits in 0..1u64 << ns.len().min(20) {
+                for (k, n) in ns.iter().enumerate() {
+                    match (bits >> k) & 1 == 1 {
+                        true => changed.insert(*n),
+                        false => changed.remove(n),
+                    };
+                }
+                if boolean(g, &changed) != *forall {
+                    result = !*forall;
+                    break;
+                }
+            }
+            result
+        }
+        // The LAW has none (checked before).
+        FormKind::K(..)
+        | FormKind::Kw(..)
+        | FormKind::Ck(..)
+        | FormKind::Dk(..)
+        | FormKind::Announce { .. } => false,
+    }
+}
+
 /// The file's text of `f`: comments left out and each run of whitespace one space.
 pub(super) fn written(source: &str, f: &Form) -> String {
     let text = &source[f.span.start..f.span.end];
@@ -477,15 +521,22 @@ pub(super) fn story(path: &str, source: &str, input: &Input) -> Translation {
                         false => format!("not {}", names.atom(n)),
                     })
                     .collect();
-                (
-                    format!("TRUE? {{{}}}", shown.join(",")),
-                    format!(
+                // A state of the LAW is a possible world: the check asks φ there. Any
+                // other is not: the check asks φ at the world changed into it.
+                let text = match boolean(&input.law, &holds) {
+                    true => format!(
+                        "check ({}) -> {}",
+                        at.join(" and "),
+                        formula(&job.form, false, &names)
+                    ),
+                    false => format!(
                         "check forall {}: ({}) -> {}",
                         atoms.join(", "),
                         at.join(" and "),
                         formula(&job.form, true, &names)
                     ),
-                )
+                };
+                (format!("TRUE? {{{}}}", shown.join(",")), text)
             }
             JobKind::Valid => (
                 "VALID?".to_string(),
