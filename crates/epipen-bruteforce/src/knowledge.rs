@@ -24,6 +24,7 @@ impl<'p> Evaluator<'p> {
         Ok(Learned::Whether {
             held: Rc::new(held),
             later: Rc::new(later),
+            from: Some((what, state)),
         })
     }
 
@@ -71,6 +72,7 @@ impl<'p> Evaluator<'p> {
                         learned[a.0].push(Learned::Whether {
                             held: held.clone(),
                             later: Rc::new(Vec::new()),
+                            from: Some((formula, s.clone())),
                         });
                     }
                     (s.worlds.clone(), learned)
@@ -106,15 +108,25 @@ impl<'p> Evaluator<'p> {
         for learned in &s.learned[agent.0] {
             obs.push(match learned {
                 Learned::Value(e, time) => self.eval(e, w, &Self::at_time(*time))?,
-                Learned::Whether { held, later } => {
+                Learned::Whether { held, later, from } => {
                     let mut past = w.clone();
                     for &occ in later.iter() {
                         past.0[occ] = Value::Int(self.not_yet(occ) as i64);
                     }
-                    let held = held.get(&past).ok_or_else(|| {
-                        format!("the world {w:?} was not possible when its character learned")
-                    })?;
-                    V::B(*held)
+                    match (held.get(&past), from) {
+                        (Some(held), _) => V::B(*held),
+                        // A world that was not possible then (one a quantifier made):
+                        // the formula there, in the state it was learned in.
+                        (None, Some((what, then))) => {
+                            let (what, then) = (*what, then.clone());
+                            V::B(self.eval(what, &past, &then)?.into_bool()?)
+                        }
+                        (None, None) => {
+                            return Err(format!(
+                                "the world {w:?} was not possible when its character learned"
+                            ));
+                        }
+                    }
                 }
                 Learned::Saw { occ, groups } => {
                     let case = self.case_in(w, *occ)?;
