@@ -7,7 +7,7 @@
 //! | `bdd` | bools and enums | BDDs; an int constant is refused by name |
 //! | `explicit` | any | explicit worlds within [`Size::Forced`]'s budget, or refused by name |
 //! | `auto` | bools and enums whose types allow more than [`AUTO_MAX_FINITE_TYPES`] worlds | explicit worlds within [`Size::Small`]'s budget; else BDDs; else Z3 |
-//! | `auto` | with a quantifier over constants (`forall p: …`) | BDDs for bools and enums, else Z3 |
+//! | `auto` | with a quantifier over constants (`forall p: …`) | BDDs for bools and enums, else Z3 (which refuses a quantifier around knowledge operators) |
 //! | `auto` | any other | explicit worlds within [`Size::Auto`]'s budget; refused for what its events would make ([`crate::limits::AUTO_MAX_EVENT_WORLDS`]) in a story of bools and enums: BDDs, else Z3; refused otherwise: Z3 |
 //!
 //! Listing the worlds runs out of the run's time: the timeout is the answer (no other
@@ -57,6 +57,18 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         })
     };
     let z3 = |program: Rc<Program>| -> Box<dyn Run> {
+        if let Some(span) = quantified_knowledge(&program) {
+            return refused(Refusal {
+                span: Some(span),
+                ..Refusal::because(
+                    "the Z3 backend cannot quantify over constants around knowledge \
+                     operators (`forall p: knows(…)`): its knowledge is exact only at \
+                     possible worlds, and a quantifier looks at others; the `bdd` backend \
+                     can"
+                    .into(),
+                )
+            });
+        }
         let backend = Z3Backend::new(program.clone(), options);
         match Driver::new(program, options, backend) {
             Ok(driver) => Box::new(driver),
@@ -113,4 +125,25 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         }
         Strategy::Z3 | Strategy::Symbolic | Strategy::Finite => z3(program),
     }
+}
+
+/// Where the story first quantifies over constants around a knowledge operator
+/// (`forall p: knows(A, p)`), if it does.
+fn quantified_knowledge(program: &Program) -> Option<crate::syntax::Span> {
+    let mut found = None;
+    for stmt in &program.statements {
+        let _ = stmt.each_expr(&mut |e| {
+            e.walk(&mut |x| match &x.kind {
+                crate::ir::ExprKind::Quantified { body, .. } if body.mentions_knowledge() => {
+                    found = Some(x.span);
+                    Err(())
+                }
+                _ => Ok(()),
+            })
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
 }
