@@ -275,8 +275,8 @@ fn smcdel_file(request: &Request, limit: Duration) -> Value {
         deadline: Instant::now().checked_add(limit),
         ..Options::default()
     };
-    let answered = epipen::smcdel::read(&request.name, &request.source)
-        .and_then(|file| file.answer(&options));
+    let answered =
+        epipen::smcdel::read(&request.name, &request.source).and_then(|file| file.answer(&options));
     match answered {
         Ok(answers) => {
             answer["exit_code"] = 0.into();
