@@ -55,6 +55,34 @@ impl Namer<'_> {
     }
 }
 
+impl Printer<'_, '_> {
+    /// `<G ! φ> ψ` for `not [G ! φ] not ψ` (`announced` is the box, `psi` ψ).
+    fn diamond(&self, announced: &Expr, psi: &Expr) -> (String, u8) {
+        let ExprKind::Announced {
+            agents,
+            whether,
+            formula,
+            ..
+        } = &announced.kind
+        else {
+            return (String::new(), ATOM);
+        };
+        let group: Vec<&str> = (agents.iter())
+            .map(|a| self.names.characters[a.0].name.as_str())
+            .collect();
+        let group = match group.is_empty() {
+            true => String::new(),
+            false => format!("{} ", group.join(", ")),
+        };
+        let bang = if *whether { "?!" } else { "!" };
+        // Inside `<…>` a comparison with `>` needs parentheses: anything but an atom
+        // gets them.
+        let formula = self.at_least(formula, ATOM);
+        let body = self.at_least(psi, NOT);
+        (format!("<{group}{bang} {formula}> {body}"), NOT)
+    }
+}
+
 struct Printer<'a, 'n> {
     names: &'a Namer<'n>,
     speaker: Option<CharId>,
@@ -107,6 +135,13 @@ impl Printer<'_, '_> {
     }
 
     fn show(&self, e: &Expr) -> (String, u8) {
+        // `not [! φ] not ψ` is how lowering writes the diamond `<! φ> ψ`.
+        if let ExprKind::Not(inner) = &e.kind
+            && let ExprKind::Announced { body, .. } = &inner.kind
+            && let ExprKind::Not(psi) = &body.kind
+        {
+            return self.diamond(inner, psi);
+        }
         match &e.kind {
             ExprKind::Latest(event) => (self.names.events[event.0].name.clone(), ATOM),
             ExprKind::Int(n) => match e.ty {

@@ -3263,15 +3263,27 @@ fn case_names_are_understood_wherever_their_event_is_expected() {
 
 #[test]
 fn announcements_lower_with_their_group_and_diamonds_as_boxes() {
+    // A diamond is lowered to `not [! φ] not ψ`, and shown as written.
     assert_eq!(
         rendered(
             "characters A, child[2]\nbool p, q\ncheck [child, A ?! p] <! q> knows(A, p)\n\
              check [! p and q] q"
         ),
         [
-            "check [A, child[0], child[1] ?! p] not [! q] not knows(A, p)",
+            "check [A, child[0], child[1] ?! p] <! q> knows(A, p)",
             "check [! p and q] q"
         ]
+    );
+    let program = ok("bool p, q\ncheck <! p or q> q");
+    let ir::StmtKind::Check(e) = &program.statements[0].kind else {
+        panic!("a check")
+    };
+    assert!(matches!(&e.kind, ir::ExprKind::Not(inner)
+        if matches!(&inner.kind, ir::ExprKind::Announced { body, .. }
+            if matches!(body.kind, ir::ExprKind::Not(_)))));
+    assert_eq!(
+        rendered("bool p, q\ncheck <! p or q> q"),
+        ["check <! (p or q)> q"]
     );
     assert_eq!(
         errors("characters A\nbool p\nint x\ncheck [B ! p] p\ncheck [! x] p\nactual [! p] p"),
