@@ -146,13 +146,13 @@ fn answers_in_words_close_to_smcdels() {
             "# {file}, SMCDEL's format as an epipen story (`epipen smcdel {file} --story`)\n\
              characters a, b\nbool p1, p2\nannounce true\na learns p2\nb learns p1\n\
              # line 7: TRUE? {{1,2}} a knows that 2 & ~ a knows whether 1\n\
-             check (p1 and p2) -> (knows(a, p2) and (not (knows(a, p1) or knows(a, not p1))))\n\
+             check p1 and p2 -> knows(a, p2) and not (knows(a, p1) or knows(a, not p1))\n\
              # line 8: VALID? [! 1 | 2] [! ~ a knows whether 1 & ~ b knows whether 2] (1 & 2)\n\
-             check ([! (p1 or p2)] ([! ((not (knows(a, p1) or knows(a, not p1))) and (not (knows(b, p2) or knows(b, not p2))))] (p1 and p2)))\n\
+             check [! p1 or p2] [! not (knows(a, p1) or knows(a, not p1)) and not (knows(b, p2) or knows(b, not p2))] (p1 and p2)\n\
              # line 9: WHERE? <! 1 | 2> a knows whether 1\n\
-             where (<! (p1 or p2)> (knows(a, p1) or knows(a, not p1)))\n\
+             where <! (p1 or p2)> (knows(a, p1) or knows(a, not p1))\n\
              # line 11: WHERE? 1 & ~1\n\
-             where (p1 and (not p1))\n"
+             where p1 and not p1\n"
         )
     );
 }

@@ -6,6 +6,8 @@
 
 mod lex;
 mod parse;
+#[cfg(test)]
+mod tests;
 mod translate;
 
 use std::rc::Rc;

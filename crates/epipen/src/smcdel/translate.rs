@@ -288,85 +288,148 @@ impl Names {
     }
 }
 
-/// `f` in story syntax, parenthesised unless an atom or a call. `off`: it may be read
-/// at a state the LAW rules out (at the state of a `TRUE?`, under a quantifier), where
-/// SMCDEL's common knowledge also asks the formula itself.
-fn formula(f: &Form, off: bool, names: &Names) -> String {
+/// Binding strength in epipen's grammar, loosest first (as `epipen_ir`'s printer).
+const QUANT: u8 = 1;
+const IFF: u8 = 2;
+const IMPLIES: u8 = 3;
+const OR: u8 = 4;
+const AND: u8 = 5;
+const NOT: u8 = 6;
+const CMP: u8 = 7;
+const ATOM: u8 = 11;
+
+/// `(text, level)` as a string that binds at least as tightly as `level`.
+fn at_least((text, own): (String, u8), level: u8) -> String {
+    if own < level {
+        format!("({text})")
+    } else {
+        text
+    }
+}
+
+/// `f` in story syntax, with the parentheses epipen's grammar needs (few: epipen
+/// allows 64 nested ones), and how tightly it binds. `off`: it may be read at a state
+/// the LAW rules out (at the state of a `TRUE?`, under a quantifier), where SMCDEL's
+/// common knowledge also asks the formula itself.
+fn formula(f: &Form, off: bool, names: &Names) -> (String, u8) {
     let tr = |g: &Form| formula(g, off, names);
-    let inner = |g: &Form| formula(g, false, names);
-    let joined = |fs: &[Form], op: &str| -> String {
+    let inner = |g: &Form| at_least(formula(g, false, names), QUANT);
+    let joined = |fs: &[Form], op: &str, level: u8| -> (String, u8) {
         match fs {
             [one] => tr(one),
-            _ => format!("({})", fs.iter().map(tr).collect::<Vec<_>>().join(op)),
+            _ => {
+                let parts: Vec<String> = fs.iter().map(|g| at_least(tr(g), level)).collect();
+                (parts.join(op), level)
+            }
         }
     };
     match &f.kind {
-        FormKind::Top => "true".to_string(),
-        FormKind::Bot => "false".to_string(),
-        FormKind::Atom(a) => names.atom(a.n),
-        FormKind::Neg(a) => format!("(not {})", tr(a)),
-        FormKind::Conj(fs) => joined(fs, " and "),
-        FormKind::Disj(fs) => joined(fs, " or "),
+        FormKind::Top => ("true".to_string(), ATOM),
+        FormKind::Bot => ("false".to_string(), ATOM),
+        FormKind::Atom(a) => (names.atom(a.n), ATOM),
+        FormKind::Neg(a) => (format!("not {}", at_least(tr(a), NOT)), NOT),
+        FormKind::Conj(fs) => joined(fs, " and ", AND),
+        FormKind::Disj(fs) => joined(fs, " or ", OR),
         FormKind::Xor(fs) => {
-            let mut parts = fs.iter().map(tr);
+            let mut parts = fs.iter().map(|g| at_least(tr(g), ATOM));
             let first = parts.next().unwrap_or_else(|| "false".to_string());
-            parts.fold(first, |acc, x| format!("({acc} != {x})"))
+            let mut acc = (first, ATOM);
+            for x in parts {
+                acc = (format!("{} != {x}", at_least(acc, ATOM)), CMP);
+            }
+            acc
         }
         FormKind::OneOf(fs) => {
-            let parts: Vec<String> = fs.iter().map(tr).collect();
-            let mut all = vec![match parts.as_slice() {
+            let parts: Vec<(String, u8)> = fs.iter().map(tr).collect();
+            let some = match parts.as_slice() {
                 [one] => one.clone(),
-                _ => format!("({})", parts.join(" or ")),
-            }];
+                _ => {
+                    let items: Vec<String> =
+                        parts.iter().map(|p| at_least(p.clone(), OR)).collect();
+                    (items.join(" or "), OR)
+                }
+            };
+            let mut all = vec![at_least(some, AND)];
             for i in 0..parts.len() {
                 for j in i + 1..parts.len() {
-                    all.push(format!("(not ({} and {}))", parts[i], parts[j]));
+                    all.push(format!(
+                        "not ({} and {})",
+                        at_least(parts[i].clone(), AND),
+                        at_least(parts[j].clone(), AND)
+                    ));
                 }
             }
-            match all.as_slice() {
-                [one] => one.clone(),
-                _ => format!("({})", all.join(" and ")),
+            match all.len() {
+                1 => (all.remove(0), AND),
+                _ => (all.join(" and "), AND),
             }
         }
-        FormKind::Impl(a, b) => format!("({} -> {})", tr(a), tr(b)),
-        FormKind::Equi(a, b) => format!("({} <-> {})", tr(a), tr(b)),
-        FormKind::K(a, g) => format!("knows({}, {})", names.agent(a), inner(g)),
+        FormKind::Impl(a, b) => (
+            format!("{} -> {}", at_least(tr(a), OR), at_least(tr(b), IMPLIES)),
+            IMPLIES,
+        ),
+        FormKind::Equi(a, b) => (
+            format!("{} <-> {}", at_least(tr(a), IFF), at_least(tr(b), IMPLIES)),
+            IFF,
+        ),
+        FormKind::K(a, g) => (format!("knows({}, {})", names.agent(a), inner(g)), ATOM),
         FormKind::Kw(a, gs) => {
             let a = names.agent(a);
-            let parts: Vec<String> = gs
+            let parts: Vec<(String, u8)> = gs
                 .iter()
                 .map(|g| {
-                    let g = inner(g);
-                    format!("(knows({a}, {g}) or knows({a}, not {g}))")
+                    let g = formula(g, false, names);
+                    let whole = at_least(g.clone(), QUANT);
+                    let not = at_least(g, NOT);
+                    (format!("knows({a}, {whole}) or knows({a}, not {not})"), OR)
                 })
                 .collect();
             match parts.as_slice() {
                 [one] => one.clone(),
-                _ => format!("({})", parts.join(" and ")),
+                _ => {
+                    let items: Vec<String> =
+                        parts.iter().map(|p| at_least(p.clone(), AND)).collect();
+                    (items.join(" and "), AND)
+                }
             }
         }
         FormKind::Ck(group, whether, g) => {
             let group = names.group(group);
             let ck = |x: &str| format!("common_knowledge({group}, {x})");
-            let (here, there) = (tr(g), inner(g));
+            let there = formula(g, false, names);
+            let (pos, neg) = (
+                at_least(there.clone(), QUANT),
+                format!("not {}", at_least(there, NOT)),
+            );
+            let here = tr(g);
             match (whether, off) {
-                (false, false) => ck(&there),
-                (false, true) => format!("({here} and {})", ck(&there)),
-                (true, false) => format!("({} or {})", ck(&there), ck(&format!("not {there}"))),
-                (true, true) => format!(
-                    "(({here} and {}) or (not {here} and {}))",
-                    ck(&there),
-                    ck(&format!("not {there}"))
+                (false, false) => (ck(&pos), ATOM),
+                (false, true) => (format!("{} and {}", at_least(here, AND), ck(&pos)), AND),
+                (true, false) => (format!("{} or {}", ck(&pos), ck(&neg)), OR),
+                (true, true) => (
+                    format!(
+                        "{} and {} or not {} and {}",
+                        at_least(here.clone(), AND),
+                        ck(&pos),
+                        at_least(here, NOT),
+                        ck(&neg)
+                    ),
+                    OR,
                 ),
             }
         }
         FormKind::Dk(group, whether, g) => {
             let group = names.group(group);
-            let g = inner(g);
+            let there = formula(g, false, names);
+            let pos = at_least(there.clone(), QUANT);
             match whether {
-                false => format!("distributed_knowledge({group}, {g})"),
-                true => format!(
-                    "(distributed_knowledge({group}, {g}) or distributed_knowledge({group}, not {g}))"
+                false => (format!("distributed_knowledge({group}, {pos})"), ATOM),
+                true => (
+                    format!(
+                        "distributed_knowledge({group}, {pos}) or distributed_knowledge({group}, not {})",
+                        at_least(there, NOT)
+                    ),
+                    OR,
                 ),
             }
         }
@@ -377,13 +440,18 @@ fn formula(f: &Form, off: bool, names: &Names) -> String {
             formula: phi,
             body,
         } => {
-            let (open, close) = if *diamond { ("<", ">") } else { ("[", "]") };
             let group = match group.is_empty() {
                 true => String::new(),
                 false => format!("{} ", names.group(group)),
             };
             let bang = if *whether { "?!" } else { "!" };
-            format!("({open}{group}{bang} {}{close} {})", tr(phi), tr(body))
+            let body = at_least(tr(body), NOT);
+            let text = match diamond {
+                // Inside `<…>` a `>` would close: anything but an atom in parentheses.
+                true => format!("<{group}{bang} {}> {body}", at_least(tr(phi), ATOM)),
+                false => format!("[{group}{bang} {}] {body}", at_least(tr(phi), QUANT)),
+            };
+            (text, NOT)
         }
         FormKind::Quantified(forall, atoms, g) => {
             let word = if *forall { "forall" } else { "exists" };
@@ -391,7 +459,8 @@ fn formula(f: &Form, off: bool, names: &Names) -> String {
             ns.sort_unstable();
             ns.dedup();
             let vars: Vec<String> = ns.into_iter().map(|n| names.atom(n)).collect();
-            format!("({word} {}: {})", vars.join(", "), formula(g, true, names))
+            let body = at_least(formula(g, true, names), QUANT);
+            (format!("{word} {}: {body}", vars.join(", ")), QUANT)
         }
     }
 }
@@ -491,7 +560,7 @@ pub(super) fn story(path: &str, source: &str, input: &Input) -> Translation {
     push(&mut out, &format!("bool {}", atoms.join(", ")), &mut line);
     push(
         &mut out,
-        &format!("announce {}", formula(&input.law, false, &names)),
+        &format!("announce {}", formula(&input.law, false, &names).0),
         &mut line,
     );
     let mut seen: Vec<&str> = Vec::new();
@@ -525,26 +594,26 @@ pub(super) fn story(path: &str, source: &str, input: &Input) -> Translation {
                 // other is not: the check asks φ at the world changed into it.
                 let text = match boolean(&input.law, &holds) {
                     true => format!(
-                        "check ({}) -> {}",
+                        "check {} -> {}",
                         at.join(" and "),
-                        formula(&job.form, false, &names)
+                        at_least(formula(&job.form, false, &names), IMPLIES)
                     ),
                     false => format!(
-                        "check forall {}: ({}) -> {}",
+                        "check forall {}: {} -> {}",
                         atoms.join(", "),
                         at.join(" and "),
-                        formula(&job.form, true, &names)
+                        at_least(formula(&job.form, true, &names), IMPLIES)
                     ),
                 };
                 (format!("TRUE? {{{}}}", shown.join(",")), text)
             }
             JobKind::Valid => (
                 "VALID?".to_string(),
-                format!("check {}", formula(&job.form, false, &names)),
+                format!("check {}", formula(&job.form, false, &names).0),
             ),
             JobKind::Where => (
                 "WHERE?".to_string(),
-                format!("where {}", formula(&job.form, false, &names)),
+                format!("where {}", formula(&job.form, false, &names).0),
             ),
         };
         let (job_line, _) = crate::syntax::line_col(source, job.keyword.start);
