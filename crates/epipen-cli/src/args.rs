@@ -153,7 +153,7 @@ pub(crate) enum Command {
     /// Answer the jobs of a file in SMCDEL's text format (VARS, LAW, OBS, then TRUE?,
     /// VALID? and WHERE?) on epipen's engine, in words close to SMCDEL's
     Smcdel {
-        /// The SMCDEL file (e.g. MuddyChildren.smcdel.txt)
+        /// The SMCDEL file (e.g. MuddyChildren.smcdel.txt; `-`: the standard input)
         file: PathBuf,
         /// Print one JSON object: {"jobs": [{"kind": "true"|"valid"|"where", "line": N,
         /// "answer": ...}]}

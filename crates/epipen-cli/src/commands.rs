@@ -256,7 +256,22 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
         Command::Smcdel {
             file, json, story, ..
         } => {
-            let (path, source) = match read_source(file) {
+            // `-` is the standard input, as for SMCDEL's own command.
+            let read = match file.as_os_str() == "-" {
+                true => {
+                    use std::io::Read;
+                    let mut source = String::new();
+                    match std::io::stdin().read_to_string(&mut source) {
+                        Ok(_) => Ok(("<stdin>".to_string(), source)),
+                        Err(e) => {
+                            errln!("error: cannot read the standard input: {e}");
+                            Err(ExitCode::from(2))
+                        }
+                    }
+                }
+                false => read_source(file),
+            };
+            let (path, source) = match read {
                 Ok(read) => read,
                 Err(code) => return code,
             };
