@@ -9,6 +9,10 @@
 //!   `(a knows that 1) & 2`);
 //! - `K a`, `Kw a`, `Forall 1,2` and `Exists 1,2` reach as far right as they can (`K a
 //!   1 & 2` is `K a (1 & 2)`).
+//!
+//! (Happy gives a token the first of its precedence declarations, so Parse.y's later
+//! `%nonassoc '&' '|'` changes nothing; a rule's precedence is its last terminal's, and
+//! a rule whose last terminal has none, as `K String Form`, loses to a shift.)
 
 use super::lex::{Tok, Token};
 use crate::syntax::{Diagnostic, Span};
