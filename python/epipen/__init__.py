@@ -6,6 +6,8 @@ children, …) with the Z3 SMT solver, from Python.
 - :class:`Story`: a puzzle told statement by statement in Python (an EpiPEn script
   ports line by line), with :func:`knows`, :func:`knows_value`, :func:`believes` and
   friends, and events that characters see part of (:meth:`Story.event`).
+- :func:`smcdel`: a file in SMCDEL's text format (``VARS``, ``LAW``, ``OBS``, jobs),
+  answered on epipen's engine.
 - :func:`sweep`: a story run for many values or random samples, on this machine's cores
   or as Ray tasks (``cluster="ray"``).
 - Errors are exceptions: :class:`StoryError` (the story is wrong, with ``line``,
@@ -64,6 +66,8 @@ __all__ = [
     "z3_version",
     "run",
     "run_file",
+    "smcdel",
+    "SmcdelJobs",
     "Result",
     "World",
     "Worlds",
@@ -193,6 +197,42 @@ def run(
         _native.run(request["name"], source, request["sets"], seed, backend, request["timeout"], limit)
     )
     return Result(raw, request)
+
+
+class SmcdelJobs(list):
+    """The jobs of an SMCDEL file with their answers, in the file's order: each a dict
+    with ``kind`` ("true", "valid" or "where"), ``line`` (the job's keyword's line),
+    ``answer`` (True/False, or the states where the formula holds, each a sorted list of
+    its true atoms), ``formula`` (as the file writes it) and, for "true", ``state``.
+    ``str()`` is what ``epipen smcdel FILE`` prints; ``story`` the file as an epipen
+    story (``epipen smcdel FILE --story``)."""
+
+    def __init__(self, raw: dict):
+        super().__init__(raw["jobs"])
+        self.text: str = raw["text"]
+        self.story: str = raw["story"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def smcdel(
+    text: str,
+    *,
+    backend: str = "auto",
+    timeout: Optional[float] = None,
+    name: str = "<smcdel>",
+) -> SmcdelJobs:
+    """Answers the jobs (``TRUE?``, ``VALID?``, ``WHERE?``) of ``text``, a file in
+    SMCDEL's text format, on epipen's engine, as ``epipen smcdel`` does (see
+    docs/smcdel.md). Raises :class:`StoryError` at the place of a syntax error, an atom
+    outside ``VARS`` or an agent no ``OBS`` line declares.
+
+    >>> jobs = epipen.smcdel("VARS 1\nLAW Top\nOBS a: 1\nVALID? a knows whether 1")
+    >>> jobs[0]["answer"]
+    True
+    """
+    return SmcdelJobs(json.loads(_native.smcdel(name, text, backend, None if timeout is None else float(timeout))))
 
 
 def run_file(

@@ -23,6 +23,7 @@ def trace(
 def model(
     name: str, source: str, sets: Sets, seed: int, backend: str, timeout: Optional[float], at: Optional[str]
 ) -> str: ...
+def smcdel(name: str, source: str, backend: str, timeout: Optional[float]) -> str: ...
 def sweep_check(
     name: str,
     source: str,

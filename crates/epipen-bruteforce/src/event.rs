@@ -184,8 +184,16 @@ impl<'p> Evaluator<'p> {
             | ExprKind::Not(a)
             | ExprKind::Knows { formula: a, .. }
             | ExprKind::Believes { formula: a, .. }
-            | ExprKind::Group { formula: a, .. } => self.happened_by(a, time),
-            ExprKind::Arith(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Logic(_, a, b) => {
+            | ExprKind::Group { formula: a, .. }
+            | ExprKind::Quantified { body: a, .. } => self.happened_by(a, time),
+            ExprKind::Arith(_, a, b)
+            | ExprKind::Cmp(_, a, b)
+            | ExprKind::Logic(_, a, b)
+            | ExprKind::Announced {
+                formula: a,
+                body: b,
+                ..
+            } => {
                 self.happened_by(a, time)?;
                 self.happened_by(b, time)
             }

@@ -150,6 +150,31 @@ impl<'p> Evaluator<'p> {
                 formula,
             } => V::B(self.group(*op, agents, formula, w, s)?),
             ExprKind::Chance { op, left, right } => self.chance(*op, left, right, w, s)?,
+            ExprKind::Announced {
+                agents,
+                whether,
+                formula,
+                body,
+            } => V::B(self.announced(agents, *whether, formula, body, w, s)?),
+            // φ at the worlds that are `w` with the constants changed (possible or not).
+            ExprKind::Quantified {
+                forall,
+                consts,
+                body,
+            } => {
+                let mut all = *forall;
+                for bits in 0..1u64 << consts.len() {
+                    let mut changed = w.clone();
+                    for (k, c) in consts.iter().enumerate() {
+                        changed.0[c.0] = Value::Bool((bits >> k) & 1 == 1);
+                    }
+                    if self.eval(body, &changed, s)?.into_bool()? != *forall {
+                        all = !*forall;
+                        break;
+                    }
+                }
+                V::B(all)
+            }
         })
     }
 }

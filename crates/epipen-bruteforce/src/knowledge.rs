@@ -24,7 +24,75 @@ impl<'p> Evaluator<'p> {
         Ok(Learned::Whether {
             held: Rc::new(held),
             later: Rc::new(later),
+            from: Some((what, state)),
         })
+    }
+
+    /// `[G ! φ] ψ` / `[G ?! φ] ψ` at `w` in `s`, from the definition: ψ at `w` in the
+    /// model updated by the announcement. To everyone (G empty), the update keeps the
+    /// worlds of `s` where φ has the value it has at `w` (with `!`, φ must hold there;
+    /// where it does not, the formula is true). To G, it is the action model of two
+    /// events, "φ" and "not φ", each possible where it holds, that the members of G tell
+    /// apart and the others do not: each world keeps its one event, and each member
+    /// tells the worlds apart by whether φ held.
+    pub(crate) fn announced(
+        &mut self,
+        agents: &[CharId],
+        whether: bool,
+        formula: &'p Expr,
+        body: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, String> {
+        let here = self.eval(formula, w, s)?.into_bool()?;
+        if !here && !whether {
+            return Ok(true);
+        }
+        let possible = s.worlds.contains(w);
+        let key = (formula as *const Expr as usize, s.id, here);
+        let after = match self.announced.get(&key) {
+            Some(after) if possible => after.clone(),
+            _ => {
+                let mut held = HashMap::with_capacity(s.worlds.len() + 1);
+                for u in s.worlds.iter() {
+                    let value = self.eval(formula, u, s)?.into_bool()?;
+                    held.insert(u.clone(), value);
+                }
+                held.insert(w.clone(), here);
+                let (worlds, learned) = if agents.is_empty() {
+                    let kept = (s.worlds.iter())
+                        .filter(|u| held.get(*u) == Some(&here))
+                        .cloned()
+                        .collect();
+                    (Rc::new(kept), s.learned.clone())
+                } else {
+                    let mut learned = s.learned.clone();
+                    let held = Rc::new(held);
+                    for a in agents {
+                        learned[a.0].push(Learned::Whether {
+                            held: held.clone(),
+                            later: Rc::new(Vec::new()),
+                            from: Some((formula, s.clone())),
+                        });
+                    }
+                    (s.worlds.clone(), learned)
+                };
+                let id = self.next_id;
+                self.next_id += 1;
+                let after = Rc::new(State {
+                    id,
+                    worlds,
+                    learned,
+                    time: s.time,
+                    plausibility: s.plausibility.clone(),
+                });
+                if possible {
+                    self.announced.insert(key, after.clone());
+                }
+                after
+            }
+        };
+        self.eval(body, w, &after)?.into_bool()
     }
 
     /// What `agent` observes at `w`: the values of its learned expressions, the truth of
@@ -40,15 +108,25 @@ impl<'p> Evaluator<'p> {
         for learned in &s.learned[agent.0] {
             obs.push(match learned {
                 Learned::Value(e, time) => self.eval(e, w, &Self::at_time(*time))?,
-                Learned::Whether { held, later } => {
+                Learned::Whether { held, later, from } => {
                     let mut past = w.clone();
                     for &occ in later.iter() {
                         past.0[occ] = Value::Int(self.not_yet(occ) as i64);
                     }
-                    let held = held.get(&past).ok_or_else(|| {
-                        format!("the world {w:?} was not possible when its character learned")
-                    })?;
-                    V::B(*held)
+                    match (held.get(&past), from) {
+                        (Some(held), _) => V::B(*held),
+                        // A world that was not possible then (one a quantifier made):
+                        // the formula there, in the state it was learned in.
+                        (None, Some((what, then))) => {
+                            let (what, then) = (*what, then.clone());
+                            V::B(self.eval(what, &past, &then)?.into_bool()?)
+                        }
+                        (None, None) => {
+                            return Err(format!(
+                                "the world {w:?} was not possible when its character learned"
+                            ));
+                        }
+                    }
                 }
                 Learned::Saw { occ, groups } => {
                     let case = self.case_in(w, *occ)?;

@@ -172,6 +172,7 @@ pub fn trace(program: &Program, domain: &Domain) -> Trace {
         memo: HashMap::new(),
         classes: HashMap::new(),
         observations: HashMap::new(),
+        announced: HashMap::new(),
         next_id: 1,
         state: Rc::new(State {
             id: 0,
@@ -354,6 +355,9 @@ enum Learned<'p> {
     Whether {
         held: Rc<HashMap<World, bool>>,
         later: Rc<Vec<usize>>,
+        /// The formula and the state it was learned in, for a world not possible then
+        /// (one a quantifier `forall p: …` looks at).
+        from: Option<(&'p Expr, Rc<State<'p>>)>,
     },
     /// An event: which group of its `sees` line the case in the occurrence's slot is in.
     Saw { occ: usize, groups: &'p [usize] },
@@ -456,6 +460,9 @@ struct Evaluator<'p> {
     classes: HashMap<(usize, usize, World), usize>,
     /// Per (agent, state id), the observations met so far, numbered.
     observations: HashMap<(usize, usize), HashMap<Vec<V>, usize>>,
+    /// The states after an announcement `[G ! φ]` made in a state, by (address of φ,
+    /// state id, whether φ holds at the world of evaluation).
+    announced: HashMap<(usize, usize, bool), Rc<State<'p>>>,
     next_id: usize,
     /// The current state.
     state: Rc<State<'p>>,

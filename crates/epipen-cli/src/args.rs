@@ -24,6 +24,7 @@ Examples:
   epipen graph stories/cheryl.story --at whispered --svg cheryl.svg
   epipen sweep stories/muddy-children.story --set n=2..8 --set k=1..3
   epipen sweep stories/cheryl-sample.story --samples 1000 --seed 1
+  epipen smcdel MuddyChildren.smcdel.txt          answer an SMCDEL file's jobs
   epipen serve --open                             the web playground, in the browser
 
 Each command's --help lists its options; a story command's (worlds, run, graph,
@@ -149,6 +150,26 @@ pub(crate) enum Command {
         #[command(flatten)]
         options: StoryOptions,
     },
+    /// Answer the jobs of a file in SMCDEL's text format (VARS, LAW, OBS, then TRUE?,
+    /// VALID? and WHERE?) on epipen's engine, in words close to SMCDEL's
+    Smcdel {
+        /// The SMCDEL file (e.g. MuddyChildren.smcdel.txt; `-`: the standard input)
+        file: PathBuf,
+        /// Print one JSON object: {"jobs": [{"kind": "true"|"valid"|"where", "line": N,
+        /// "answer": ...}]}
+        #[arg(long, conflicts_with = "story")]
+        json: bool,
+        /// Print the file as an epipen story instead (`epipen check` on it gives the
+        /// same answers)
+        #[arg(long)]
+        story: bool,
+        /// Give up after this many seconds (exit code 1), at most 1e9
+        #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
+        /// Which backend runs the story (see `epipen worlds --help`) [default: auto]
+        #[arg(long, value_parser = backend_parser())]
+        backend: Option<Backend>,
+    },
     /// Run a story for every combination of --set values (n=1..10), or for many seeds of
     /// its samples (--samples), in parallel; print how many worlds each run leaves
     Sweep {
@@ -232,6 +253,17 @@ impl Cli {
                     backend: options.backend,
                 },
                 [true, false, true, true, true],
+            ),
+            Command::Smcdel {
+                timeout, backend, ..
+            } => (
+                "smcdel",
+                StoryOptions {
+                    timeout: *timeout,
+                    backend: *backend,
+                    ..StoryOptions::default()
+                },
+                [true, false, false, false, true],
             ),
             Command::Serve { timeout, .. } => (
                 "serve",

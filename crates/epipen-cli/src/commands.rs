@@ -256,6 +256,45 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 Ok(())
             }
         }),
+        Command::Smcdel {
+            file, json, story, ..
+        } => {
+            // `-` is the standard input, as for SMCDEL's own command.
+            let read = match file.as_os_str() == "-" {
+                true => {
+                    use std::io::Read;
+                    let mut source = String::new();
+                    match std::io::stdin().read_to_string(&mut source) {
+                        Ok(_) => Ok(("<stdin>".to_string(), source)),
+                        Err(e) => {
+                            errln!("error: cannot read the standard input: {e}");
+                            Err(ExitCode::from(2))
+                        }
+                    }
+                }
+                false => read_source(file),
+            };
+            let (path, source) = match read {
+                Ok(read) => read,
+                Err(code) => return code,
+            };
+            watchdog::compiling(&path);
+            exit_code((|| {
+                let file = epipen::smcdel::read(&path, &source)?;
+                if *story {
+                    out!("{}", file.translation.story);
+                    return Ok(());
+                }
+                watchdog::running(&path, &source);
+                let answers = file.answer(&options)?;
+                if *json {
+                    outln!("{}", epipen::text::json(&answers));
+                } else {
+                    out!("{}", epipen::text::smcdel(&answers));
+                }
+                Ok(())
+            })())
+        }
         Command::Serve {
             host, port, open, ..
         } => crate::serve::main(

@@ -27,6 +27,8 @@ mod phrasings;
 mod semantics;
 #[path = "cli/serve.rs"]
 mod serve;
+#[path = "cli/smcdel.rs"]
+mod smcdel;
 #[path = "cli/syntax.rs"]
 mod syntax;
 #[path = "cli/trace.rs"]

@@ -7,6 +7,7 @@
 //! | `bdd` | bools and enums | BDDs; an int constant is refused by name |
 //! | `explicit` | any | explicit worlds within [`Size::Forced`]'s budget, or refused by name |
 //! | `auto` | bools and enums whose types allow more than [`AUTO_MAX_FINITE_TYPES`] worlds | explicit worlds within [`Size::Small`]'s budget; else BDDs; else Z3 |
+//! | `auto` | with a quantifier over constants (`forall p: …`) | BDDs for bools and enums, else Z3 (which refuses a quantifier around knowledge operators) |
 //! | `auto` | any other | explicit worlds within [`Size::Auto`]'s budget; refused for what its events would make ([`crate::limits::AUTO_MAX_EVENT_WORLDS`]) in a story of bools and enums: BDDs, else Z3; refused otherwise: Z3 |
 //! | any | with chances (`prior`, a case's `weight`, `probability(…)`) | explicit worlds within [`Size::Forced`]'s budget (the only backend that keeps weights), or refused by name; `z3` and `bdd` asked by name refuse it |
 //!
@@ -68,6 +69,18 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         })
     };
     let z3 = |program: Rc<Program>| -> Box<dyn Run> {
+        if let Some(span) = quantified_knowledge(&program) {
+            return refused(Refusal {
+                span: Some(span),
+                ..Refusal::because(
+                    "the Z3 backend cannot quantify over constants around knowledge \
+                     operators (`forall p: knows(…)`): its knowledge is exact only at \
+                     possible worlds, and a quantifier looks at others; the `bdd` backend \
+                     can"
+                    .into(),
+                )
+            });
+        }
         let backend = Z3Backend::new(program.clone(), options);
         match Driver::new(program, options, backend) {
             Ok(driver) => Box::new(driver),
@@ -114,6 +127,14 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         Strategy::Explicit => explicit(program, Size::Forced).unwrap_or_else(refused),
         Strategy::Auto => {
             let by_types = explicit::finite_type_worlds(&program);
+            if explicit::quantifier_in(&program).is_some() {
+                // The explicit backend refuses quantifiers over constants: BDDs for
+                // bools and enums, else Z3.
+                return match by_types {
+                    Some(_) => bdd(program.clone()).unwrap_or_else(|_| z3(program)),
+                    None => z3(program),
+                };
+            }
             if by_types.is_some_and(|n| n > AUTO_MAX_FINITE_TYPES) {
                 // Bools and enums: the explicit backend when the first announcements
                 // leave a few worlds, listed fast; else BDDs (measured, not guessed
@@ -140,4 +161,25 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         }
         Strategy::Z3 | Strategy::Symbolic | Strategy::Finite => z3(program),
     }
+}
+
+/// Where the story first quantifies over constants around a knowledge operator
+/// (`forall p: knows(A, p)`), if it does.
+fn quantified_knowledge(program: &Program) -> Option<crate::syntax::Span> {
+    let mut found = None;
+    for stmt in &program.statements {
+        let _ = stmt.each_expr(&mut |e| {
+            e.walk(&mut |x| match &x.kind {
+                crate::ir::ExprKind::Quantified { body, .. } if body.mentions_knowledge() => {
+                    found = Some(x.span);
+                    Err(())
+                }
+                _ => Ok(()),
+            })
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
 }

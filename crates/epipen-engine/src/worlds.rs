@@ -184,6 +184,13 @@ enum Exact {
     Bool(bool),
 }
 
+fn bool_at(e: &Expr, world: &[Value]) -> Option<bool> {
+    match exact_value(e, world)? {
+        Exact::Bool(b) => Some(b),
+        Exact::Int(_) => None,
+    }
+}
+
 fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
     let int = |e: &Expr| match exact_value(e, world)? {
         Exact::Int(n) => Some(n),
@@ -255,7 +262,26 @@ fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
         | ExprKind::BelievesValue { .. }
         | ExprKind::At { .. }
         | ExprKind::Group { .. }
-        | ExprKind::Chance { .. } => return None,
+        | ExprKind::Chance { .. }
+        | ExprKind::Announced { .. } => return None,
+        ExprKind::Quantified {
+            forall,
+            consts,
+            body,
+        } => {
+            let mut changed = world.to_vec();
+            let mut all = *forall;
+            for bits in 0..1u64.checked_shl(u32::try_from(consts.len()).ok()?)? {
+                for (k, c) in consts.iter().enumerate() {
+                    *changed.get_mut(c.0)? = Value::Bool((bits >> k) & 1 == 1);
+                }
+                if bool_at(body, &changed)? != *forall {
+                    all = !*forall;
+                    break;
+                }
+            }
+            Exact::Bool(all)
+        }
     })
 }
 

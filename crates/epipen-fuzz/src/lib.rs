@@ -19,6 +19,7 @@ pub mod diff;
 pub mod mutate;
 pub mod print;
 pub mod runner;
+pub mod smcdel;
 pub mod story;
 pub mod transcript;
 

@@ -281,6 +281,17 @@ pub enum BoolE {
     /// An event that happened (by index among those printed) compared with its cases
     /// (by index): `e == s` (form 0), `e != s` (1), `e in {…}` (2), `s == e` (3).
     EventIs(u8, u8, Vec<u8>),
+    /// `[! φ] ψ`, `[?! φ] ψ`, `<! φ> ψ`, … (issue 30): to every character (None) or to
+    /// the group listed (as for group knowledge).
+    Announced {
+        group: Option<Vec<u8>>,
+        whether: bool,
+        diamond: bool,
+        formula: Box<BoolE>,
+        body: Box<BoolE>,
+    },
+    /// `forall p: φ` (true) or `exists p, q: φ` over bool constants (by index).
+    BoolQuant(bool, Vec<u8>, Box<BoolE>),
 }
 
 #[derive(Debug, Clone)]
@@ -582,8 +593,18 @@ pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
                 .prop_map(|(op, g, f)| BoolE::Group(op, g, Box::new(f))),
             1 => (any::<bool>(), vec(range(), 1..=2), any::<bool>(), inner.clone())
                 .prop_map(|(all, r, guard, body)| BoolE::Quant(all, r, guard, Box::new(body))),
-            1 => (inner.clone(), inner.clone(), inner)
+            1 => (inner.clone(), inner.clone(), inner.clone())
                 .prop_map(|(c, a, b)| BoolE::Ite(Box::new(c), Box::new(a), Box::new(b))),
+            2 => (option::weighted(0.5, vec(0u8..8, 1..=2)), any::<bool>(), any::<bool>(), inner.clone(), inner.clone())
+                .prop_map(|(group, whether, diamond, f, b)| BoolE::Announced {
+                    group,
+                    whether,
+                    diamond,
+                    formula: Box::new(f),
+                    body: Box::new(b),
+                }),
+            1 => (any::<bool>(), vec(0u8..4, 1..=2), inner)
+                .prop_map(|(all, vars, body)| BoolE::BoolQuant(all, vars, Box::new(body))),
         ]
     })
     .boxed()

@@ -1782,3 +1782,36 @@ fn where_definitions_and_loops_in_changes_agree_with_the_evaluator() {
     ];
     agree_and_hold(stories);
 }
+
+/// Announcement operators and quantifiers over bools (issue 30): public boxes and
+/// diamonds, of whether, to a group (the others know that it learns whether), nested in
+/// knowledge and under quantifiers; every backend that takes them gives the
+/// evaluator's transcript, the checks holding.
+#[test]
+fn announcements_and_quantifiers_agree_with_the_evaluator() {
+    let stories: &[(&str, Bounds)] = &[
+        (
+            "characters A, B\nbool m1, m2\nA learns m2\nB learns m1\n\
+             def kw(a, x) = knows(a, x) or knows(a, not x)\n\
+             check [! m1 or m2] [! not kw(A, m1) and not kw(B, m2)] (m1 and m2)\n\
+             check [! m1 and not m2] kw(A, m1)\ncheck [?! m1] kw(A, m1)\n\
+             check [B ! m2] knows(B, m2)\ncheck [B ?! m2] knows(A, kw(B, m2))\n\
+             check not <B ! m2> knows(A, m2) or m2\n\
+             where <! m1 or m2> (kw(A, m1) or kw(B, m2))\n\
+             check forall m1: m1 or not m1\ncheck exists m1: knows(B, m1)\n\
+             check forall m2: kw(A, m2)\nworlds\n",
+            &[],
+        ),
+        (
+            "characters A, B, C\nbool p, q\nA learns p\nannounce p or q\n\
+             check knows(C, [A ! p] knows(A, p))\n\
+             check [A, B ?! q] ((knows(A, q) or knows(A, not q)) and (knows(B, q) or knows(B, not q)))\n\
+             check [A ?! q] not knows(C, q) and not knows(C, not q)\n\
+             check <?! p> true\ncheck [! false] false\n\
+             check exists p, q: common_knowledge([! p and q] (p and q))\n\
+             where [! p] common_knowledge(A, B, p)\nworlds\n",
+            &[],
+        ),
+    ];
+    agree_and_hold(stories);
+}

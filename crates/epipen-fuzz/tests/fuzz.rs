@@ -705,3 +705,45 @@ fn explicit_finds_the_actual_world_after_events_in_a_repeat() {
     assert_eq!(t.events.len(), 4, "{t}");
     assert_eq!(t.end, common::End::Story("3:1".into()), "{t}");
 }
+
+/// The generator writes issue 30's forms: among 300 stories of a fixed seed,
+/// announcement operators (public boxes and diamonds, to a group) and quantifiers over
+/// bools, so that the evaluator cross-checks them on every backend.
+#[test]
+fn the_generator_writes_announcements_and_quantifiers() {
+    with_stack(|| {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{RngAlgorithm, TestRng};
+        let mut runner = TestRunner::new_with_rng(
+            ProptestConfig::default(),
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[30; 32]),
+        );
+        let strategy = story::story();
+        let mut seen: std::collections::BTreeMap<&str, usize> = Default::default();
+        for _ in 0..300 {
+            let s = strategy.new_tree(&mut runner).expect("a story").current();
+            let printed = print::print(&s);
+            for construct in [
+                "announcement: public box",
+                "announcement: public diamond",
+                "announcement: to a group",
+                "quantifier over bools",
+            ] {
+                if printed.constructs.contains(construct) {
+                    *seen.entry(construct).or_default() += 1;
+                }
+            }
+            let written = printed.text.lines().any(|l| {
+                l.contains("[! (")
+                    || l.contains("<?! (")
+                    || l.contains(" ! (")
+                    || l.contains(": ") && (l.contains("forall ") || l.contains("exists "))
+            });
+            *seen.entry("written").or_default() += usize::from(written);
+        }
+        assert!(
+            seen.len() == 5 && seen.values().all(|&n| n >= 3),
+            "{seen:?}"
+        );
+    })
+}

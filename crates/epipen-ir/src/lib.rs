@@ -510,6 +510,28 @@ pub enum ExprKind {
         left: Box<Rat>,
         right: Box<Rat>,
     },
+    /// `[! φ] ψ` (`agents` empty) and `[A, B ! φ] ψ`: where φ holds, ψ holds after the
+    /// announcement of φ (true where φ is false); with `whether` (`[?! φ] ψ`), ψ holds
+    /// after the announcement of whether φ, true or false. To everyone, the announcement
+    /// keeps the worlds where it holds (of φ, or of whichever of φ and not φ holds
+    /// here); to the characters `agents` (sorted, distinct), each of them learns whether
+    /// φ holds and the others do not (they know that the group learned it). Diamonds
+    /// `<! φ> ψ` are lowered to `not [! φ] not ψ`.
+    Announced {
+        agents: Vec<CharId>,
+        whether: bool,
+        formula: Box<Expr>,
+        body: Box<Expr>,
+    },
+    /// `forall p, q: φ` (`exists`: `forall` false): φ holds in the worlds that are this
+    /// one with the bool constants `consts` (sorted, distinct) given every (some)
+    /// values, knowledge operators inside evaluated at those worlds, whether or not they
+    /// are possible.
+    Quantified {
+        forall: bool,
+        consts: Vec<ConstId>,
+        body: Box<Expr>,
+    },
 }
 
 /// What the names of a story stand for at one moment of a run (see
@@ -581,6 +603,11 @@ impl Expr {
                 left.each_expr(&mut |x| x.walk(f))?;
                 right.each_expr(&mut |x| x.walk(f))
             }
+            ExprKind::Announced { formula, body, .. } => {
+                formula.walk(f)?;
+                body.walk(f)
+            }
+            ExprKind::Quantified { body, .. } => body.walk(f),
         }
     }
 
@@ -653,6 +680,26 @@ impl Expr {
                 left: Box::new(left.substitute(now, at)),
                 right: Box::new(right.substitute(now, at)),
             },
+            ExprKind::Announced {
+                agents,
+                whether,
+                formula,
+                body,
+            } => ExprKind::Announced {
+                agents: agents.clone(),
+                whether: *whether,
+                formula: sub(formula),
+                body: sub(body),
+            },
+            ExprKind::Quantified {
+                forall,
+                consts,
+                body,
+            } => ExprKind::Quantified {
+                forall: *forall,
+                consts: consts.clone(),
+                body: sub(body),
+            },
         };
         Expr {
             kind,
@@ -662,15 +709,15 @@ impl Expr {
     }
 
     /// Whether a knowledge operator (`knows`, `knows_value`, `believes`,
-    /// `believes_value`, `at`, group knowledge) occurs in it.
+    /// `believes_value`, `at`, group knowledge, an announcement) occurs in it.
     pub fn mentions_knowledge(&self) -> bool {
         self.walk(&mut |x| if x.is_knowledge() { Err(()) } else { Ok(()) })
             .is_err()
     }
 
     /// Whether this node is a knowledge operator (`knows`, `knows_value`, `believes`,
-    /// `believes_value`, `at`, group knowledge), or a comparison of probabilities (which
-    /// depend on the knowledge state as they do).
+    /// `believes_value`, `at`, group knowledge, an announcement `[! φ] ψ`), or a
+    /// comparison of probabilities (which depend on the knowledge state as they do).
     pub fn is_knowledge(&self) -> bool {
         matches!(
             self.kind,
@@ -681,6 +728,7 @@ impl Expr {
                 | ExprKind::At { .. }
                 | ExprKind::Group { .. }
                 | ExprKind::Chance { .. }
+                | ExprKind::Announced { .. }
         )
     }
 
@@ -688,6 +736,15 @@ impl Expr {
     pub fn mentions_probability(&self) -> bool {
         self.walk(&mut |x| match x.kind {
             ExprKind::Chance { .. } => Err(()),
+            _ => Ok(()),
+        })
+        .is_err()
+    }
+
+    /// Whether a quantifier over bool constants (`forall p: φ`) occurs in it.
+    pub fn mentions_quantifier(&self) -> bool {
+        self.walk(&mut |x| match x.kind {
+            ExprKind::Quantified { .. } => Err(()),
             _ => Ok(()),
         })
         .is_err()

@@ -101,6 +101,34 @@ fn arith_symbol(op: ArithOp) -> (&'static str, u8) {
     }
 }
 
+impl Printer<'_, '_> {
+    /// `<G ! φ> ψ` for `not [G ! φ] not ψ` (`announced` is the box, `psi` ψ).
+    fn diamond(&self, announced: &Expr, psi: &Expr) -> (String, u8) {
+        let ExprKind::Announced {
+            agents,
+            whether,
+            formula,
+            ..
+        } = &announced.kind
+        else {
+            return (String::new(), ATOM);
+        };
+        let group: Vec<&str> = (agents.iter())
+            .map(|a| self.names.characters[a.0].name.as_str())
+            .collect();
+        let group = match group.is_empty() {
+            true => String::new(),
+            false => format!("{} ", group.join(", ")),
+        };
+        let bang = if *whether { "?!" } else { "!" };
+        // Inside `<…>` a comparison with `>` needs parentheses: anything but an atom
+        // gets them.
+        let formula = self.at_least(formula, ATOM);
+        let body = self.at_least(psi, NOT);
+        (format!("<{group}{bang} {formula}> {body}"), NOT)
+    }
+}
+
 struct Printer<'a, 'n> {
     names: &'a Namer<'n>,
     speaker: Option<CharId>,
@@ -153,6 +181,13 @@ impl Printer<'_, '_> {
     }
 
     fn show(&self, e: &Expr) -> (String, u8) {
+        // `not [! φ] not ψ` is how lowering writes the diamond `<! φ> ψ`.
+        if let ExprKind::Not(inner) = &e.kind
+            && let ExprKind::Announced { body, .. } = &inner.kind
+            && let ExprKind::Not(psi) = &body.kind
+        {
+            return self.diamond(inner, psi);
+        }
         match &e.kind {
             ExprKind::Latest(event) => (self.names.events[event.0].name.clone(), ATOM),
             ExprKind::Int(n) => match e.ty {
@@ -285,6 +320,36 @@ impl Printer<'_, '_> {
                     self.rat_at_least(right, ADD)
                 );
                 (text, CMP)
+            }
+            ExprKind::Announced {
+                agents,
+                whether,
+                formula,
+                body,
+            } => {
+                let group: Vec<&str> = (agents.iter())
+                    .map(|a| self.names.characters[a.0].name.as_str())
+                    .collect();
+                let group = match group.is_empty() {
+                    true => String::new(),
+                    false => format!("{} ", group.join(", ")),
+                };
+                let bang = if *whether { "?!" } else { "!" };
+                let formula = self.at_least(formula, IF);
+                let body = self.at_least(body, NOT);
+                (format!("[{group}{bang} {formula}] {body}"), NOT)
+            }
+            ExprKind::Quantified {
+                forall,
+                consts,
+                body,
+            } => {
+                let word = if *forall { "forall" } else { "exists" };
+                let names: Vec<&str> = (consts.iter())
+                    .map(|c| self.names.constants[c.0].name.as_str())
+                    .collect();
+                let body = self.at_least(body, IF);
+                (format!("{word} {}: {body}", names.join(", ")), IF)
             }
         }
     }

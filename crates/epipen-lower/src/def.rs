@@ -301,6 +301,24 @@ fn substitute(e: &ast::Expr, map: &HashMap<String, ast::Expr>, at_name: bool) ->
                 body: Box::new(substitute(body, &inner, at_name)),
             }
         }
+        ExprKind::Announced {
+            group,
+            whether,
+            diamond,
+            formula,
+            body,
+        } => ExprKind::Announced {
+            group: group.iter().map(|x| substitute(x, map, at_name)).collect(),
+            whether: *whether,
+            diamond: *diamond,
+            formula: sub(formula),
+            body: sub(body),
+        },
+        ExprKind::Quantified { forall, vars, body } => ExprKind::Quantified {
+            forall: *forall,
+            vars: vars.iter().map(|x| substitute(x, map, at_name)).collect(),
+            body: sub(body),
+        },
     };
     ast::Expr { kind, span }
 }

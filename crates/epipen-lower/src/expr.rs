@@ -129,6 +129,16 @@ impl Lowerer {
                 guard,
                 body,
             } => self.aggregate(name, binders, guard.as_deref(), body, span, ctx),
+            ExprKind::Announced {
+                group,
+                whether,
+                diamond,
+                formula,
+                body,
+            } => self.announced(group, *whether, *diamond, formula, body, span, ctx),
+            ExprKind::Quantified { forall, vars, body } => {
+                self.quantified(*forall, vars, body, span, ctx)
+            }
         }
     }
 

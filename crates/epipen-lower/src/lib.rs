@@ -18,6 +18,7 @@
 //! built (an index out of range of an empty family). A statement that lowers to nothing
 //! without an error is a bug of epipen's, reported as an internal error.
 
+mod announced;
 mod chance;
 mod change;
 mod compile;

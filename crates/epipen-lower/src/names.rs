@@ -45,10 +45,14 @@ impl Lowerer {
             | E::Believes { .. }
             | E::BelievesValue { .. }
             | E::At { .. }
-            | E::Group { .. } => {
+            | E::Group { .. }
+            | E::Announced { .. } => {
                 Some("knowledge operators are evaluated as the story runs".to_string())
             }
             E::Chance { .. } => Some("probabilities are computed as the story runs".to_string()),
+            E::Quantified { body, .. } => self
+                .culprit(body)
+                .or_else(|| Some("a quantifier ranges over hidden constants' values".to_string())),
             E::Latest(e) => Some(format!(
                 "`{}` is an event: which case happened is known only as the story runs",
                 self.events[e.0].name

@@ -1008,6 +1008,26 @@ fn strip(e: &ir::Expr) -> ir::Expr {
             formula: b(formula),
         },
         E::Chance { .. } => e.kind.clone(),
+        E::Announced {
+            agents,
+            whether,
+            formula,
+            body,
+        } => E::Announced {
+            agents: agents.clone(),
+            whether: *whether,
+            formula: b(formula),
+            body: b(body),
+        },
+        E::Quantified {
+            forall,
+            consts,
+            body,
+        } => E::Quantified {
+            forall: *forall,
+            consts: consts.clone(),
+            body: b(body),
+        },
     };
     ir::Expr {
         kind,
@@ -3349,4 +3369,59 @@ fn probabilities_lower_to_exact_comparisons() {
         let found = errors(&format!("{head}{rest}\n"));
         assert_eq!(found, [(message.to_string(), at.to_string())], "{rest}");
     }
+}
+
+#[test]
+fn announcements_lower_with_their_group_and_diamonds_as_boxes() {
+    // A diamond is lowered to `not [! φ] not ψ`, and shown as written.
+    assert_eq!(
+        rendered(
+            "characters A, child[2]\nbool p, q\ncheck [child, A ?! p] <! q> knows(A, p)\n\
+             check [! p and q] q"
+        ),
+        [
+            "check [A, child[0], child[1] ?! p] <! q> knows(A, p)",
+            "check [! p and q] q"
+        ]
+    );
+    let program = ok("bool p, q\ncheck <! p or q> q");
+    let ir::StmtKind::Check(e) = &program.statements[0].kind else {
+        panic!("a check")
+    };
+    assert!(matches!(&e.kind, ir::ExprKind::Not(inner)
+        if matches!(&inner.kind, ir::ExprKind::Announced { body, .. }
+            if matches!(body.kind, ir::ExprKind::Not(_)))));
+    assert_eq!(
+        rendered("bool p, q\ncheck <! p or q> q"),
+        ["check <! (p or q)> q"]
+    );
+    assert_eq!(
+        errors("characters A\nbool p\nint x\ncheck [B ! p] p\ncheck [! x] p\nactual [! p] p"),
+        [
+            ("unknown name `B`".to_string(), "B".to_string()),
+            ("expected bool, found int".to_string(), "x".to_string()),
+            (
+                "`actual` describes the world itself, without knowledge operators or announcements"
+                    .to_string(),
+                "[! p] p".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn quantifiers_take_bool_constants() {
+    assert_eq!(
+        rendered("bool p[2], q\ncheck forall q, p[1]: exists p[0]: p[0] or q"),
+        ["check forall p[1], q: exists p[0]: p[0] or q"]
+    );
+    let errs = errors("int x\nbool p\ncheck forall x: p\ncheck exists y: p");
+    assert_eq!(
+        errs[0].0,
+        "`forall` quantifies bool constants, not an int value"
+    );
+    assert_eq!(
+        errs[1].0,
+        "`exists` quantifies the story's bool constants, and `y` is not one"
+    );
 }

@@ -3,7 +3,8 @@
 //! wraps in its API (`epipen.run`, `epipen.Story`, `epipen.sweep`, …) and its Jupyter
 //! displays.
 //!
-//! - `run.rs`: story files run, traced and graphed as the command line runs them;
+//! - `run.rs`: story files run, traced and graphed as the command line runs them, and
+//!   SMCDEL files answered (`epipen.smcdel`);
 //! - `sweep.rs`: sweeps, in chunks;
 //! - `builder.rs`: `epipen.Story`, the Rust API's story builder (`builder/blocks.rs`:
 //!   `simultaneously` and `assert_adds_ck`; `builder/events.rs`: events and changes);
@@ -56,6 +57,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
     m.add_function(wrap_pyfunction!(run::trace, m)?)?;
     m.add_function(wrap_pyfunction!(run::model, m)?)?;
+    m.add_function(wrap_pyfunction!(run::smcdel, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_check, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_samples, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_values, m)?)?;

@@ -287,3 +287,36 @@ pub(crate) fn model(
     })?
     .map_err(|e| e.into_pyerr(py))
 }
+
+fn smcdel_file(request: &Request, cancel: &Cancel) -> Result<String, Located> {
+    let file = epipen::smcdel::read(&request.name, &request.source).map_err(Located::new)?;
+    let answers = file
+        .answer(&request.options(cancel))
+        .map_err(Located::new)?;
+    let mut value = with_text(&answers, text::smcdel(&answers));
+    // What the JSON leaves out (it is the text's): each job's formula as written and
+    // `TRUE?`'s state.
+    for (json, job) in (value["jobs"].as_array_mut().into_iter().flatten()).zip(&answers.jobs) {
+        json["formula"] = job.formula.clone().into();
+        if job.kind == epipen::views::SmcdelKind::True {
+            json["state"] = job.state.clone().into();
+        }
+    }
+    value["story"] = file.translation.story.into();
+    Ok(value.to_string())
+}
+
+/// Answers the jobs of a file in SMCDEL's text format (`epipen smcdel`) and returns (as
+/// JSON) `{"jobs": [...], "text": ..., "story": ...}`.
+#[pyfunction]
+#[pyo3(signature = (name, source, backend, timeout))]
+pub(crate) fn smcdel(
+    py: Python<'_>,
+    name: String,
+    source: String,
+    backend: &str,
+    timeout: Option<f64>,
+) -> PyResult<String> {
+    let request = Request::new(name, source, Vec::new(), 0, backend, timeout)?;
+    solve(py, move |cancel| smcdel_file(&request, cancel))?.map_err(|e| e.into_pyerr(py))
+}

@@ -390,6 +390,24 @@ pub enum ExprKind {
         guard: Option<Box<Expr>>,
         body: Box<Expr>,
     },
+    /// `[! φ] ψ`, `[?! φ] ψ`, `[A, B ! φ] ψ`, `[A, B ?! φ] ψ` and the diamonds `<! φ> ψ`,
+    /// `<?! φ> ψ`, `<A, B ! φ> ψ`, `<A, B ?! φ> ψ`: ψ after an announcement of φ (of
+    /// whether φ with `?!`), to everyone or to the characters `group` (names, members
+    /// `child[i]`, or families named whole).
+    Announced {
+        group: Vec<Expr>,
+        whether: bool,
+        diamond: bool,
+        formula: Box<Expr>,
+        body: Box<Expr>,
+    },
+    /// `forall p, q: φ` / `exists p: φ`: φ whichever values (some values) the bool
+    /// constants `vars` had in this world.
+    Quantified {
+        forall: bool,
+        vars: Vec<Expr>,
+        body: Box<Expr>,
+    },
 }
 
 /// `sample(k, {…})` on the right of `in`: the number of items to draw, and where the

@@ -97,6 +97,10 @@ pub(crate) enum TokenKind {
     DoubleArrow,
     /// `|`, between the groups of a `sees` line.
     Bar,
+    /// `!` in an announcement operator: `[! φ] ψ`, `<A ! φ> ψ`.
+    Bang,
+    /// `?!` in an announcement of whether: `[?! φ] ψ`.
+    QuestionBang,
     /// The end of a statement.
     Newline,
     Eof,
@@ -159,7 +163,7 @@ impl TokenKind {
             | NotEq | Lt | Le | Gt | Ge | Comma | In | Then | Else | If | Not | Colon
             | Announce | LParen | LBrace | LBlock | LBracket | DotDot | Until | Actual
             | AssertAddsCk | Check | Assign | Bar | Sees | Expects | Where | Prior | Show
-            | Weight => true,
+            | Weight | Bang | QuestionBang => true,
             Invalid { continues, .. } => *continues,
             _ => false,
         }
@@ -336,7 +340,8 @@ fn raw_tokens(src: &str) -> Vec<Token> {
             b'=' if at(i + 1) == b'>' => not_an_operator(i, "=>", "use `->`"),
             b'=' => not_an_operator(i, "=", "use `==` to compare"),
             b'!' if at(i + 1) == b'=' => (NotEq, i + 2),
-            b'!' => not_an_operator(i, "!", "use `not` or `!=`"),
+            b'!' => (Bang, i + 1),
+            b'?' if at(i + 1) == b'!' => (QuestionBang, i + 2),
             b'&' if at(i + 1) == b'&' => not_an_operator(i, "&&", "use `and`"),
             b'&' => not_an_operator(i, "&", "use `and`"),
             b'|' if at(i + 1) == b'|' => not_an_operator(i, "||", "use `or`"),

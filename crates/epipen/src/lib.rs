@@ -38,6 +38,7 @@
 pub mod explore;
 pub mod failure;
 pub mod session;
+pub mod smcdel;
 pub mod story;
 pub mod text;
 pub mod views;

@@ -11,6 +11,9 @@
 //!   --json`'s last line, or null). In a story with chances each listed world (of
 //!   `worlds` and of the steps) carries its `"probability": "1/3"`; a `show` is a trace
 //!   item of `kind` `show` (`expression`, `probability`, `value` or `values`, `text`).
+//!   --json`'s last line, or null). A file in SMCDEL's format (its first word `VARS`)
+//!   is answered as `epipen smcdel` answers it: `smcdel` (`{"jobs", "text"}`), and a
+//!   trace item of `kind` `smcdel` per job.
 //! - `POST /api/graph` ([`Request`] with `at`, or `step`): `title`, `characters`,
 //!   `worlds`, `actual` (the actual world: an index into `worlds`, or null), `edges`
 //!   (`{"a", "b", "who"}`: indices into `worlds`, names of characters), `beliefs`
@@ -209,6 +212,9 @@ async fn answer(
 /// `epipen run --trace` with every hint checked (`epipen check`), and the worlds at the
 /// end (`epipen worlds`).
 fn run_story(request: &Request, limit: Duration) -> Value {
+    if epipen::smcdel::recognised(&request.source) {
+        return smcdel_file(request, limit);
+    }
     let mut answer = json!({ "consts": consts(&request.source) });
     let story = match request.compile(limit) {
         Ok(story) => story,
@@ -260,6 +266,39 @@ fn run_story(request: &Request, limit: Duration) -> Value {
             answer
         }
         Err(failure) => failed(answer, failure.into()),
+    }
+}
+
+/// A pasted SMCDEL file (its first word is `VARS`): `epipen smcdel`'s answers, as
+/// `smcdel` (the view with its text) and one trace item per job (`kind` `smcdel`, its
+/// `line` and `text`); no worlds.
+fn smcdel_file(request: &Request, limit: Duration) -> Value {
+    let mut answer = json!({ "consts": [], "checkpoints": [], "samples": false, "hints": [] });
+    let options = Options {
+        strategy: Strategy::of(request.backend),
+        deadline: Instant::now().checked_add(limit),
+        ..Options::default()
+    };
+    let answered =
+        epipen::smcdel::read(&request.name, &request.source).and_then(|file| file.answer(&options));
+    match answered {
+        Ok(answers) => {
+            answer["exit_code"] = 0.into();
+            answer["backend"] = request.backend.name().into();
+            answer["trace"] = (answers.jobs.iter())
+                .map(|job| {
+                    let one = epipen::views::Smcdel {
+                        jobs: vec![job.clone()],
+                    };
+                    json!({ "kind": "smcdel", "line": job.line, "text": epipen::text::smcdel(&one) })
+                })
+                .collect();
+            answer["smcdel"] = with_text(&answers, epipen::text::smcdel(&answers));
+            answer["worlds"] = json!({ "worlds": [], "complete": true, "text": "" });
+            answer["fates"] = Value::Null;
+            answer
+        }
+        Err(failure) => failed(answer, Failure::Run(failure)),
     }
 }
 

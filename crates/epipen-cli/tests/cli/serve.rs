@@ -849,6 +849,41 @@ fn a_where_statement_is_in_the_trace() {
     );
 }
 
+/// A pasted SMCDEL file (issue 30) is answered as `epipen smcdel` answers it: a trace
+/// item per job, with its text; a mistake is located like a story's.
+#[test]
+fn a_pasted_smcdel_file_is_answered() {
+    let server = Server::start(&[]);
+    let answer = server.run(&json!({
+        "source": "-- muddy\nVARS 1,2\nLAW Top\nOBS a: 2\n    b: 1\nWHERE? <! 1 | 2> a knows whether 1\nVALID? Top\n",
+        "name": "muddy.smcdel.txt",
+    }));
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    assert_eq!(
+        answer["trace"],
+        json!([
+            {"kind": "smcdel", "line": 6, "text": "At which states is <! 1 | 2> a knows whether 1 true?\n[1]\n\n"},
+            {"kind": "smcdel", "line": 7, "text": "Is Top valid?\nTrue\n\n"},
+        ])
+    );
+    assert_eq!(
+        without_text(&answer["smcdel"]),
+        json!({"jobs": [
+            {"kind": "where", "line": 6, "answer": [[1]]},
+            {"kind": "valid", "line": 7, "answer": true},
+        ]})
+    );
+    let answer = server.run(&json!({
+        "source": "VARS 1\nLAW Top\nOBS a: 1\nVALID? b knows that 1\n",
+        "name": "bad.smcdel.txt",
+    }));
+    assert_eq!(answer["exit_code"], 2, "{answer}");
+    assert_eq!(
+        answer["error"]["locations"],
+        json!([{"line": 4, "column": 8, "message": "the agent `b` is not declared by an `OBS` line"}])
+    );
+}
+
 /// A view of the playground's answer without the text it carries (and its beliefs'):
 /// as `--json` prints it.
 fn without_text(view: &Value) -> Value {

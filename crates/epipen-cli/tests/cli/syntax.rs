@@ -9,7 +9,7 @@ use super::{epipen, story_file};
 fn what_the_language_lacks_is_said_with_a_hint() {
     let story = story_file(
         "lacks.story",
-        "characters Anne, Bill\nint A\nbool sunny\nannounce exists x: A == 2 * x\nreal B\n\
+        "characters Anne, Bill\nint A\nbool sunny\nreal B\n\
          Bill: knows_value(Anne)\nannounce sunny + 1 == 2\nannounce A ^ 2 == 4\n",
     );
     let out = epipen(&["run", &story]);
@@ -18,21 +18,18 @@ fn what_the_language_lacks_is_said_with_a_hint() {
     assert_eq!(
         out.stderr,
         format!(
-            "{story}:4:10: error: there are no quantifiers over values: `exists` is not part of the language\n  \
-             |\n4 | announce exists x: A == 2 * x\n  |          ^^^^^^\n  \
-             = hint: over a range of integers, write `any(x in 0..10: …)`; to say that a character knows a value, \
-             write `knows_value(A, x)` or `knows(A, …)`\n\
-             {story}:5:1: error: unknown type `real`\n  |\n5 | real B\n  | ^^^^\n  \
+            "{story}:4:1: error: unknown type `real`\n  |\n4 | real B\n  | ^^^^\n  \
              = hint: the types are `int` and `bool`, and the enums the story declares (`enum Colour {{ red, green }}`)\n\
-             {story}:8:12: error: there is no power operator `^`\n  |\n8 | announce A ^ 2 == 4\n  |            ^\n  \
+             {story}:7:12: error: there is no power operator `^`\n  |\n7 | announce A ^ 2 == 4\n  |            ^\n  \
              = hint: multiply instead: `A * A`\n\
-             error: {story}: 3 errors found\n"
+             error: {story}: 2 errors found\n"
         )
     );
     // Once the story parses, the types are checked.
     let story = story_file(
         "lacks-types.story",
-        "characters Anne, Bill\nint A\nbool sunny\nBill: knows_value(Anne)\nannounce sunny + 1 == 2\n",
+        "characters Anne, Bill\nint A\nbool sunny\nBill: knows_value(Anne)\nannounce sunny + 1 == 2\n\
+         announce exists x: A == 2 * x\n",
     );
     let out = epipen(&["run", &story]);
     assert_eq!(out.code, 2);
@@ -43,7 +40,11 @@ fn what_the_language_lacks_is_said_with_a_hint() {
              |\n4 | Bill: knows_value(Anne)\n  |       ^^^^^^^^^^^^^^^^^\n  \
              = hint: add the values: `knows_value(Anne, x)`; `knows_value(x)` is about the speaker\n\
              {story}:5:10: error: `+` needs int operands, found bool\n  |\n5 | announce sunny + 1 == 2\n  |          ^^^^^\n\
-             error: {story}: 2 errors found\n"
+             {story}:6:17: error: `exists` quantifies the story's bool constants, and `x` is not one\n  |\n\
+             6 | announce exists x: A == 2 * x\n  |                 ^\n  \
+             = hint: over a range of integers, write `any(x in 0..10: …)`; to say that a character knows a value, \
+             write `knows_value(A, x)` or `knows(A, …)`\n\
+             error: {story}: 3 errors found\n"
         )
     );
 }

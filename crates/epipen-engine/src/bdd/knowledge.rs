@@ -210,7 +210,58 @@ impl BddBackend {
                 };
                 self.eval(body, &saved)?
             }
+            ExprKind::Announced {
+                agents,
+                whether,
+                formula,
+                body,
+            } => Val::Bool(self.announced(agents, *whether, formula, body, state)?),
+            ExprKind::Quantified {
+                forall,
+                consts,
+                body,
+            } => {
+                let holds = self.bool(body, state)?;
+                let consts: Vec<usize> = consts.iter().map(|c| c.0).collect();
+                let cube = self.space.cube(&self.space.bits_of(&consts));
+                Val::Bool(match forall {
+                    true => holds.not().exists(&cube).not(),
+                    false => holds.exists(&cube),
+                })
+            }
         })
+    }
+
+    /// `[G ! φ] ψ` / `[G ?! φ] ψ` in `state`: ψ in the state after the announcement (see
+    /// [`ExprKind::Announced`]).
+    fn announced(
+        &self,
+        agents: &[CharId],
+        whether: bool,
+        formula: &Expr,
+        body: &Expr,
+        state: &Rc<State>,
+    ) -> Result<Bdd, SolverError> {
+        self.check_deadline()?;
+        let phi = self.bool(formula, state)?;
+        if agents.is_empty() {
+            let kept = |kappa: Bdd| State::new(kappa, state.learned.clone(), state.ranks.clone());
+            let holds = self.bool(body, &kept(state.kappa.and(&phi)))?;
+            if !whether {
+                return Ok(phi.imp(&holds));
+            }
+            let otherwise = self.bool(body, &kept(state.kappa.and_not(&phi)))?;
+            return Ok(Bdd::if_then_else(&phi, &holds, &otherwise));
+        }
+        let mut learned = (*state.learned).clone();
+        for a in agents {
+            if let Some(list) = learned.get_mut(a.0) {
+                list.push(Learned::Expr(Rc::new(vec![phi.not(), phi.clone()])));
+            }
+        }
+        let after = State::new(state.kappa.clone(), Rc::new(learned), state.ranks.clone());
+        let holds = self.bool(body, &after)?;
+        Ok(if whether { holds } else { phi.imp(&holds) })
     }
 
     fn eval_all(&self, es: &[Expr], state: &Rc<State>) -> Result<Vec<Val>, SolverError> {

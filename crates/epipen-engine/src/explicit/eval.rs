@@ -247,7 +247,61 @@ impl ExplicitBackend {
                 let then = then.clone();
                 self.eval(body, chunk, &then, saved)?
             }
+            ExprKind::Announced {
+                agents,
+                whether,
+                formula,
+                body,
+            } => Col::Bool(self.announced(agents, *whether, formula, body, chunk, state, saved)?),
+            ExprKind::Quantified { .. } => {
+                return Err(SolverError::Unsupported(
+                    "the explicit-worlds backend cannot evaluate a quantifier over constants \
+                     (`forall p: …`)"
+                        .into(),
+                ));
+            }
         })
+    }
+
+    /// `[G ! φ] ψ` / `[G ?! φ] ψ` in a chunk of worlds: ψ in the state after the
+    /// announcement (see [`ExprKind::Announced`]).
+    #[allow(clippy::too_many_arguments)]
+    fn announced(
+        &mut self,
+        agents: &[crate::ir::CharId],
+        whether: bool,
+        formula: &Expr,
+        body: &Expr,
+        chunk: &[u32],
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Vec<bool>, SolverError> {
+        use crate::driver::Backend;
+        let here = self.eval(formula, chunk, state, saved)?.bools()?;
+        let set = Backend::formula(self, formula, state, saved)?;
+        if agents.is_empty() {
+            let after = self.restrict(state, set.clone(), false)?;
+            let holds = self.eval(body, chunk, &after, saved)?.bools()?;
+            if !whether {
+                return Ok(here.iter().zip(holds).map(|(&h, b)| !h || b).collect());
+            }
+            let not = Backend::not(self, &set);
+            let other = self.restrict(state, not, false)?;
+            let otherwise = self.eval(body, chunk, &other, saved)?.bools()?;
+            Ok((here.iter().zip(holds).zip(otherwise))
+                .map(|((&h, b), o)| if h { b } else { o })
+                .collect())
+        } else {
+            let mut after = state.clone();
+            for &who in agents {
+                after = self.learn_set(&after, who, set.clone())?;
+            }
+            let holds = self.eval(body, chunk, &after, saved)?.bools()?;
+            if whether {
+                return Ok(holds);
+            }
+            Ok(here.iter().zip(holds).map(|(&h, b)| !h || b).collect())
+        }
     }
 
     /// Whether the worlds of each of `agent`'s groups among `worlds` (of `state`) all

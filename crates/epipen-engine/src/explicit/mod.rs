@@ -149,6 +149,17 @@ impl ExplicitBackend {
         options: &Options,
         size: Size,
     ) -> Result<ExplicitBackend, Refusal> {
+        if let Some(span) = quantifier_in(&program) {
+            return Err(Refusal {
+                span: Some(span),
+                ..Refusal::because(
+                    "the explicit-worlds backend lists only the possible worlds, and a \
+                     quantifier over constants (`forall p: …`) looks at others: the `bdd` or \
+                     `z3` backend can"
+                        .into(),
+                )
+            });
+        }
         let deadline = options.deadline;
         let Budget {
             max_worlds,
@@ -921,4 +932,24 @@ fn reads(item: &Learned, occ: usize) -> bool {
             })
             .is_err(),
     }
+}
+
+/// Where the story first quantifies over constants (`forall p: …`), if it does.
+pub(crate) fn quantifier_in(program: &Program) -> Option<crate::syntax::Span> {
+    let mut found = None;
+    for stmt in &program.statements {
+        let _ = stmt.each_expr(&mut |e: &Expr| -> Result<(), ()> {
+            e.walk(&mut |x| match x.kind {
+                crate::ir::ExprKind::Quantified { .. } => {
+                    found = Some(x.span);
+                    Err(())
+                }
+                _ => Ok(()),
+            })
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
 }

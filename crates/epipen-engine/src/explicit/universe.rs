@@ -265,7 +265,27 @@ pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
         | ExprKind::BelievesValue { .. }
         | ExprKind::At { .. }
         | ExprKind::Group { .. }
-        | ExprKind::Chance { .. } => return None,
+        | ExprKind::Chance { .. }
+        | ExprKind::Announced { .. } => return None,
+        ExprKind::Quantified {
+            forall,
+            consts,
+            body,
+        } => {
+            let mut changed = point.to_vec();
+            let mut all = *forall;
+            for bits in 0..1u64.checked_shl(u32::try_from(consts.len()).ok()?)? {
+                for (k, c) in consts.iter().enumerate() {
+                    changed[c.0] = i128::from((bits >> k) & 1 == 1);
+                }
+                let holds = exact(body, &changed)? != 0;
+                if holds != *forall {
+                    all = holds;
+                    break;
+                }
+            }
+            i128::from(all)
+        }
     })
 }
 

@@ -131,6 +131,49 @@ impl Z3Backend {
                 };
                 self.encode(body, then, saved)?
             }
+            ExprKind::Announced {
+                agents,
+                whether,
+                formula,
+                body,
+            } => {
+                use crate::driver::Backend;
+                let phi = self.encode(formula, state, saved)?;
+                if agents.is_empty() {
+                    let after = self.restrict(state, phi.clone(), false)?;
+                    let holds = self.encode(body, &after, saved)?;
+                    if *whether {
+                        let other = self.restrict(state, phi.not(), false)?;
+                        let otherwise = self.encode(body, &other, saved)?;
+                        phi.ite(&holds, &otherwise)
+                    } else {
+                        phi.implies(&holds)
+                    }
+                } else {
+                    let mut after = state.clone();
+                    for &who in agents {
+                        after = self.learn_set(&after, who, phi.clone())?;
+                    }
+                    let holds = self.encode(body, &after, saved)?;
+                    if *whether { holds } else { phi.implies(&holds) }
+                }
+            }
+            ExprKind::Quantified {
+                forall,
+                consts,
+                body,
+            } => {
+                let mut holds = self.encode(body, state, saved)?;
+                for c in consts {
+                    let var = std::slice::from_ref(&self.vars[c.0]);
+                    let cases = [true, false].map(|v| holds.substitute(var, &[Term::bool(v)]));
+                    holds = match forall {
+                        true => Term::and(&cases),
+                        false => Term::or(&cases),
+                    };
+                }
+                holds
+            }
         })
     }
 

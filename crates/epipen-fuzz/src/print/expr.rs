@@ -225,6 +225,54 @@ impl Printer<'_> {
                 atom(format!("at({c}, {f})"))
             }
             BoolE::EventIs(event, form, cases) => self.event_is(*event, *form, cases),
+            BoolE::Announced {
+                group,
+                whether,
+                diamond,
+                formula,
+                body,
+            } => {
+                if !cx.knowledge {
+                    return self.bool_e(body, cx);
+                }
+                let group = match group {
+                    None => String::new(),
+                    Some(list) => {
+                        let listed = self.group(None, Some(list));
+                        format!("{} ", listed.trim_end_matches(", "))
+                    }
+                };
+                self.printed
+                    .constructs
+                    .insert(match (group.is_empty(), diamond) {
+                        (true, false) => "announcement: public box",
+                        (true, true) => "announcement: public diamond",
+                        (false, _) => "announcement: to a group",
+                    });
+                let bang = if *whether { "?!" } else { "!" };
+                let f = self.bool_e(formula, cx).0;
+                let b = operand(self.bool_e(body, cx));
+                let (open, close) = if *diamond { ("<", ">") } else { ("[", "]") };
+                compound(format!("{open}{group}{bang} ({f}){close} {b}"))
+            }
+            BoolE::BoolQuant(all, vars, body) => {
+                let names = self.bool_names();
+                let mut picked: Vec<String> = Vec::new();
+                for i in vars {
+                    if let Some(name) = Self::pick(&names, *i)
+                        && !picked.contains(&name)
+                    {
+                        picked.push(name);
+                    }
+                }
+                if picked.is_empty() {
+                    return self.bool_e(body, cx);
+                }
+                self.printed.constructs.insert("quantifier over bools");
+                let word = if *all { "forall" } else { "exists" };
+                let b = self.bool_e(body, cx).0;
+                compound(format!("{word} {}: {b}", picked.join(", ")))
+            }
             BoolE::Group(op, group, f) => {
                 if !cx.knowledge {
                     return self.bool_e(f, cx);

@@ -61,7 +61,10 @@ impl Parser<'_> {
             ));
         }
         self.nesting += 1;
+        // Brackets of any kind end the reach of `<! φ>`'s closing `>`.
+        let no_gt = std::mem::replace(&mut self.no_gt, false);
         let result = self.iff();
+        self.no_gt = no_gt;
         self.nesting -= 1;
         result
     }
@@ -107,8 +110,120 @@ impl Parser<'_> {
         self.left_assoc(&[TokenKind::And], Self::not)
     }
 
+    /// `not`, announcements `[! φ]`, `<! φ>` (any number, in any order), then a
+    /// comparison.
     pub(super) fn not(&mut self) -> PResult<Node> {
-        self.prefix(TokenKind::Not, UnOp::Not, Self::comparison)
+        let mut prefixes: Vec<Prefix> = Vec::new();
+        loop {
+            match self.peek_kind() {
+                TokenKind::Not => prefixes.push(Prefix::Not(self.bump().span)),
+                TokenKind::LBracket | TokenKind::Lt => prefixes.push(self.announcement()?),
+                _ => break,
+            }
+        }
+        let mut acc = self.comparison()?;
+        while let Some(prefix) = prefixes.pop() {
+            acc = match prefix {
+                Prefix::Not(span) => self.unary(UnOp::Not, span, acc)?,
+                Prefix::Announced {
+                    start,
+                    group,
+                    whether,
+                    diamond,
+                    formula,
+                } => {
+                    let span = start.to(acc.0.span);
+                    let height = 1 + acc.1.max(formula.1);
+                    let kind = ExprKind::Announced {
+                        group,
+                        whether,
+                        diamond,
+                        formula: boxed(formula),
+                        body: boxed(acc),
+                    };
+                    self.node(kind, span, height)?
+                }
+            };
+        }
+        Ok(acc)
+    }
+
+    /// `[! φ]`, `[?! φ]`, `[A, B ! φ]`, `<! φ>`, … before the formula they govern.
+    fn announcement(&mut self) -> PResult<Prefix> {
+        let open = self.bump();
+        let diamond = open.kind == TokenKind::Lt;
+        let mut group = Vec::new();
+        if !matches!(self.peek_kind(), TokenKind::Bang | TokenKind::QuestionBang) {
+            loop {
+                let tok = self.peek().clone();
+                let TokenKind::Ident(name) = &tok.kind else {
+                    let what = if group.is_empty() {
+                        "`!`, `?!` or a character"
+                    } else {
+                        "a character"
+                    };
+                    let close = if diamond { ">" } else { "]" };
+                    return Err(self.unexpected(what).with_hint(format!(
+                        "an announcement is written `{o}! φ{close} ψ`, `{o}?! φ{close} ψ` or, \
+                         to some characters, `{o}A, B ! φ{close} ψ`",
+                        o = if diamond { "<" } else { "[" },
+                    )));
+                };
+                self.bump();
+                let ident = Ident {
+                    name: name.clone(),
+                    span: tok.span,
+                };
+                let who = if self.at(&TokenKind::LBracket) {
+                    self.index(ident)?
+                } else {
+                    self.node(ExprKind::Name(ident), tok.span, 1)?
+                };
+                group.push(who.0);
+                if self.at(&TokenKind::Comma) {
+                    self.bump();
+                    continue;
+                }
+                if !matches!(self.peek_kind(), TokenKind::Bang | TokenKind::QuestionBang) {
+                    return Err(self.unexpected("`,`, `!` or `?!`"));
+                }
+                break;
+            }
+        }
+        let whether = self.bump().kind == TokenKind::QuestionBang;
+        let formula = if diamond {
+            if self.nesting >= MAX_NESTING {
+                return Err(Diagnostic::error(
+                    self.peek().span,
+                    "expression is nested too deeply",
+                ));
+            }
+            self.nesting += 1;
+            let no_gt = std::mem::replace(&mut self.no_gt, true);
+            let formula = self.iff();
+            self.no_gt = no_gt;
+            self.nesting -= 1;
+            let formula = formula?;
+            self.expect(TokenKind::Gt, "`>` closing the announcement")
+                .map_err(|d| {
+                    d.with_hint("inside `<! … >`, write a comparison with `>` in parentheses: `<! (x > 3)> ψ`")
+                })?;
+            formula
+        } else {
+            let formula = self.expr_node()?;
+            if !self.at(&TokenKind::RBracket) {
+                return Err(unclosed(&open));
+            }
+            self.bump();
+            formula
+        };
+        Ok(Prefix::Announced {
+            start: open.span,
+            group,
+            whether,
+            diamond,
+            formula,
+        })
     }
 
     /// Any number of the prefix operator `token`, then an `operand`.
@@ -129,15 +244,20 @@ impl Parser<'_> {
         Ok(acc)
     }
 
+    /// Whether the next token is a comparison here (inside `<! φ>`, `>` is not).
+    fn at_comparison(&self) -> bool {
+        is_comparison(self.peek_kind()) && !(self.no_gt && self.at(&TokenKind::Gt))
+    }
+
     /// One comparison or `in` (non-associative).
     pub(super) fn comparison(&mut self) -> PResult<Node> {
         let lhs = self.additive()?;
-        if !is_comparison(self.peek_kind()) {
+        if !self.at_comparison() {
             return Ok(lhs);
         }
         let op1 = self.bump();
         let (expr, rhs_span) = self.comparison_rhs(&op1, lhs)?;
-        if is_comparison(self.peek_kind()) {
+        if self.at_comparison() {
             return Err(self.chained(&expr.0, &op1, rhs_span));
         }
         Ok(expr)
@@ -308,7 +428,7 @@ impl Parser<'_> {
                     if matches!(name.as_str(), "exists" | "forall")
                         && matches!(self.peek_kind(), TokenKind::Ident(_))
                     {
-                        return Err(quantifier(&ident));
+                        return self.quantified(ident);
                     }
                     return self.node(ExprKind::Name(ident), tok.span, 1);
                 }
@@ -342,6 +462,11 @@ impl Parser<'_> {
                 };
                 self.node(kind, span, height)
             }
+            TokenKind::Bang | TokenKind::QuestionBang => Err(Diagnostic::error(
+                tok.span,
+                format!("`{}` is not an operator", self.text(tok.span)),
+            )
+            .with_hint("use `not` or `!=`; an announcement is written `[! φ] ψ`")),
             TokenKind::Not => Err(self
                 .unexpected("an expression")
                 .with_hint("`not` binds loosely: write `(not …)` here")),
@@ -520,7 +645,62 @@ impl Parser<'_> {
     }
 }
 
-/// The error for `exists x: …` / `forall x: …`.
+/// A prefix operator met before the comparison it applies to.
+enum Prefix {
+    Not(Span),
+    Announced {
+        start: Span,
+        group: Vec<Expr>,
+        whether: bool,
+        diamond: bool,
+        formula: Node,
+    },
+}
+
+impl Parser<'_> {
+    /// `forall p, q: φ` / `exists p: φ` (after the word): the names (or members
+    /// `p[i]`), `:`, and a formula that extends as far right as possible.
+    fn quantified(&mut self, word: Ident) -> PResult<Node> {
+        let mut vars = Vec::new();
+        loop {
+            let tok = self.peek().clone();
+            let TokenKind::Ident(name) = &tok.kind else {
+                return Err(self.unexpected("a bool constant"));
+            };
+            self.bump();
+            let ident = Ident {
+                name: name.clone(),
+                span: tok.span,
+            };
+            let var = if self.at(&TokenKind::LBracket) {
+                self.index(ident)?
+            } else {
+                self.node(ExprKind::Name(ident), tok.span, 1)?
+            };
+            vars.push(var.0);
+            if self.at(&TokenKind::Comma) {
+                self.bump();
+                continue;
+            }
+            if !self.at(&TokenKind::Colon) {
+                return Err(quantifier(&word));
+            }
+            self.bump();
+            break;
+        }
+        let body = self.expr_node()?;
+        let span = word.span.to(body.0.span);
+        let height = 1 + body.1;
+        let kind = ExprKind::Quantified {
+            forall: word.name == "forall",
+            vars,
+            body: boxed(body),
+        };
+        self.node(kind, span, height)
+    }
+}
+
+/// The error for `exists x …` / `forall x …` not followed by `:`.
 fn quantifier(word: &Ident) -> Diagnostic {
     let aggregate = if word.name == "exists" { "any" } else { "all" };
     Diagnostic::error(

@@ -81,6 +81,7 @@ pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Ve
         enums,
         characters,
         diags: Vec::new(),
+        no_gt: false,
     };
     let statements = parser.statements(false);
     if parser.diags.is_empty() {
@@ -109,6 +110,8 @@ struct Parser<'s> {
     characters: HashSet<String>,
     /// Every error found so far.
     diags: Vec<Diagnostic>,
+    /// Inside `<! φ>`: a `>` not in brackets ends φ rather than comparing.
+    no_gt: bool,
 }
 
 fn binop_of(kind: &TokenKind) -> Option<BinOp> {

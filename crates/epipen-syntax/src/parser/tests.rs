@@ -66,6 +66,32 @@ fn show(e: &Expr) -> String {
             }
             format!("{s} {})", show(body))
         }
+        ExprKind::Announced {
+            group,
+            whether,
+            diamond,
+            formula,
+            body,
+        } => {
+            let head = match (diamond, whether) {
+                (false, false) => "box!",
+                (false, true) => "box?!",
+                (true, false) => "dia!",
+                (true, true) => "dia?!",
+            };
+            let group: Vec<String> = group.iter().map(show).collect();
+            format!(
+                "({head} [{}] {} {})",
+                group.join(" "),
+                show(formula),
+                show(body)
+            )
+        }
+        ExprKind::Quantified { forall, vars, body } => {
+            let word = if *forall { "forall" } else { "exists" };
+            let vars: Vec<String> = vars.iter().map(show).collect();
+            format!("({word} [{}] {})", vars.join(" "), show(body))
+        }
     }
 }
 
@@ -1111,7 +1137,7 @@ fn error_messages() {
             "`!` is not an operator",
             1,
             10,
-            &["use `not` or `!=`"],
+            &["use `not` or `!=`; an announcement is written `[! φ] ψ`"],
         ),
         (
             "announce a && b",
@@ -1874,26 +1900,6 @@ fn lists_of_values() {
 fn messages_for_what_the_language_lacks() {
     let table: &[(&str, &str, usize, usize, &[&str])] = &[
         (
-            "announce exists x: A == 2 * x",
-            "there are no quantifiers over values: `exists` is not part of the language",
-            1,
-            10,
-            &[
-                "over a range of integers, write `any(x in 0..10: …)`; to say that a character \
-               knows a value, write `knows_value(A, x)` or `knows(A, …)`",
-            ],
-        ),
-        (
-            "announce forall x: x > 0",
-            "there are no quantifiers over values: `forall` is not part of the language",
-            1,
-            10,
-            &[
-                "over a range of integers, write `all(x in 0..10: …)`; to say that a character \
-               knows a value, write `knows_value(A, x)` or `knows(A, …)`",
-            ],
-        ),
-        (
             "real A",
             "unknown type `real`",
             1,
@@ -2041,5 +2047,43 @@ fn the_backend_setting() {
     assert_eq!(
         messages,
         ["unknown backend `x`", "expected an expression, found `)`"]
+    );
+}
+
+#[test]
+fn announcements_are_prefix_operators_that_bind_like_not() {
+    assert_eq!(expr("[! p] q and r"), "(and (box! [] p q) r)");
+    assert_eq!(expr("[?! p or q] not r"), "(box?! [] (or p q) (not r))");
+    assert_eq!(
+        expr("[A, child[1] ! p] [! q] x == 1"),
+        "(box! [A (index child 1)] p (box! [] q (== x 1)))"
+    );
+    assert_eq!(expr("<! p> q"), "(dia! [] p q)");
+    assert_eq!(expr("<A ?! x >= 2> q"), "(dia?! [A] (>= x 2) q)");
+    // Inside `<…>` a `>` closes; in parentheses it compares.
+    assert_eq!(expr("<! (x > 2)> x > 3"), "(dia! [] (> x 2) (> x 3))");
+    assert_eq!(expr("not [! p] q"), "(not (box! [] p q))");
+}
+
+#[test]
+fn quantifiers_extend_as_far_right_as_possible() {
+    assert_eq!(expr("forall p, q: p or q"), "(forall [p q] (or p q))");
+    assert_eq!(
+        expr("r and exists p[0]: p[0] and r"),
+        "(and r (exists [(index p 0)] (and (index p 0) r)))"
+    );
+}
+
+#[test]
+fn a_malformed_announcement_is_located() {
+    let d = error("announce [p q] r");
+    assert!(d.message.contains("`,`, `!` or `?!`"), "{}", d.message);
+    assert_eq!(d.span.start, 12);
+    let d = error("announce <! p q");
+    assert!(d.message.contains("`>`"), "{}", d.message);
+    assert!(
+        d.hints.iter().any(|h| h.contains("parentheses")),
+        "{:?}",
+        d.hints
     );
 }

@@ -6,9 +6,11 @@
 //! front end renders a result on its own.
 
 mod report;
+mod smcdel;
 mod trace;
 mod world;
 
 pub use report::{Counted, Report, Saw, Verdict, VerdictKind};
+pub use smcdel::{Smcdel, SmcdelAnswer, SmcdelJob, SmcdelKind};
 pub use trace::{Belief, Fate, Fates, Model, ModelArrow, ModelEdge, Step};
 pub use world::{Count, Shown, Statement, World, Worlds, ratio};

@@ -313,6 +313,11 @@ function showRun(answer, ms) {
     }
     const kind = answer.exit_code === 2 ? "story error" : "solver failure";
     status(`exit code ${answer.exit_code}: ${kind}`, true);
+  } else if (answer.smcdel) {
+    // A pasted SMCDEL file: its jobs' answers, in the trace.
+    error.hidden = true;
+    const n = answer.smcdel.jobs.length;
+    status(`SMCDEL file: ${n} job${n === 1 ? "" : "s"} answered · ${ms.toFixed(0)} ms · ${answer.backend} backend`);
   } else {
     error.hidden = true;
     const n = answer.worlds.worlds.length;
