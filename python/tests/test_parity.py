@@ -4,6 +4,7 @@ stories/ (and for bad stories), Python's ``str()`` of a result is exactly what t
 writes from the same views."""
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -26,7 +27,13 @@ def test_python_prints_what_the_cli_prints(story):
     assert str(result.worlds) == cli("worlds", story, check=0).stdout
     # The worlds as data are `epipen worlds --json`'s (serde of the same view).
     listed = json.loads(cli("worlds", "--json", story, check=0).stdout)
+    # A story with chances: each world's object also carries its probability, which
+    # Python gives as `World.probability` (a Fraction), not as a constant.
+    chances = [w.pop("probability", None) for w in listed["worlds"]]
     assert [dict(w) for w in result.worlds] == listed["worlds"]
+    assert [w.probability for w in result.worlds] == [
+        None if p is None else Fraction(p) for p in chances
+    ]
     assert result.complete == listed["complete"]
     assert str(result.trace) == cli("run", "--trace", story).stdout
 
