@@ -108,6 +108,7 @@ impl Printer<'_, '_> {
 
     fn show(&self, e: &Expr) -> (String, u8) {
         match &e.kind {
+            ExprKind::Shared(inner) => self.show(inner),
             ExprKind::Latest(event) => (self.names.events[event.0].name.clone(), ATOM),
             ExprKind::Int(n) => match e.ty {
                 Ty::Enum(id) => {

@@ -167,6 +167,24 @@ impl BddBackend {
             ExprKind::Int(n) => Val::Int(Partition::constant(i128::from(*n), self.space.mk_true())),
             ExprKind::Bool(b) => Val::Bool(self.space.mk_bool(*b)),
             ExprKind::Const(c) => self.constant(c.0)?,
+            ExprKind::Shared(inner) => {
+                let known = self
+                    .shared
+                    .borrow()
+                    .get(&std::sync::Arc::as_ptr(inner))
+                    .map(|(_, v)| v.clone());
+                match known {
+                    Some(value) => value,
+                    None => {
+                        let value = self.eval(inner, state)?;
+                        (self.shared.borrow_mut()).insert(
+                            std::sync::Arc::as_ptr(inner),
+                            (inner.clone(), value.clone()),
+                        );
+                        value
+                    }
+                }
+            }
             ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
             ExprKind::Neg(a) => Val::Int(self.int(a, state)?.neg()?),
             ExprKind::Not(a) => Val::Bool(self.bool(a, state)?.not()),

@@ -40,6 +40,9 @@ pub(super) struct BddBackend {
     /// The states saved at checkpoints, as the driver has them when it asks for a
     /// formula (`at(c, …)` reads them).
     checkpoints: Vec<Option<Rc<State>>>,
+    /// The values of shared expressions (changed constants' terms: knowledge-free, so
+    /// the same in every state), each evaluated once; the expression kept alive with it.
+    shared: std::cell::RefCell<foldhash::HashMap<*const Expr, (std::sync::Arc<Expr>, value::Val)>>,
 }
 
 impl BddBackend {
@@ -48,6 +51,7 @@ impl BddBackend {
         let space = Space::new(&program)?;
         Ok(BddBackend {
             checkpoints: vec![None; program.checkpoints.len()],
+            shared: Default::default(),
             program,
             space,
             deadline: options.deadline,

@@ -11,6 +11,8 @@ mod actual;
 mod emptied;
 mod event;
 mod repeat;
+#[cfg(test)]
+mod tests;
 
 use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
 use crate::ir::{CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Stmt, StmtKind};
@@ -562,8 +564,11 @@ impl<B: Backend> Driver<B> {
                 })
                 .collect(),
         };
+        // Held by reference: a later term or formula that reads the constant shares it,
+        // so a value that reads old values twice (`x, y := y, x != y`) does not double
+        // the terms at every change.
         for (target, value) in changes {
-            terms[target.0] = value;
+            terms[target.0] = Expr::shared(value);
         }
         self.terms = Some(Rc::new(terms));
         self.generation += 1;

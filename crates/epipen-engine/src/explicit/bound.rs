@@ -254,6 +254,7 @@ pub(super) fn interval(e: &Expr, dom: &[Interval]) -> Interval {
         ExprKind::Int(n) => Interval::point(i128::from(*n)),
         ExprKind::Bool(b) => Interval::point(i128::from(*b)),
         ExprKind::Const(c) => dom[c.0],
+        ExprKind::Shared(a) => interval(a, dom),
         ExprKind::Neg(a) => interval(a, dom).neg(),
         ExprKind::Arith(op, a, b) => {
             let (a, b) = (interval(a, dom), interval(b, dom));
@@ -295,6 +296,7 @@ pub(super) fn truth(e: &Expr, dom: &[Interval]) -> Tri {
             }
         }
         ExprKind::Not(a) => truth(a, dom).not(),
+        ExprKind::Shared(a) => truth(a, dom),
         ExprKind::Logic(op, a, b) => {
             let (a, b) = (truth(a, dom), truth(b, dom));
             match op {
@@ -402,6 +404,7 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
         return Err(Empty);
     }
     match &e.kind {
+        ExprKind::Shared(a) => narrow(a, target, dom)?,
         ExprKind::Const(c) => {
             let d = dom[c.0].meet(target);
             if d.is_empty() {
@@ -586,6 +589,7 @@ fn mentioned(es: &[&Expr]) -> Vec<usize> {
 pub(super) fn revise(e: &Expr, want: bool, dom: &mut [Interval]) -> Result<(), Empty> {
     match &e.kind {
         ExprKind::Const(_) => narrow(e, Interval::point(i128::from(want)), dom)?,
+        ExprKind::Shared(a) => revise(a, want, dom)?,
         ExprKind::Not(a) => revise(a, !want, dom)?,
         ExprKind::Logic(op, a, b) => match (op, want) {
             (LogicOp::And, true) => {
@@ -746,6 +750,7 @@ pub(super) fn unbounded(d: Interval) -> bool {
 /// them down (`x < y`), so that every value must be tried.
 pub(super) fn choices(e: &Expr, k: usize, dom: &[Interval]) -> Option<Vec<i128>> {
     match &e.kind {
+        ExprKind::Shared(a) => choices(a, k, dom),
         ExprKind::Logic(LogicOp::And, a, b) => match (choices(a, k, dom), choices(b, k, dom)) {
             (Some(mut x), Some(y)) => {
                 x.retain(|v| y.binary_search(v).is_ok());

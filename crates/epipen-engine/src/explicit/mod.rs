@@ -110,6 +110,8 @@ pub(crate) struct ExplicitBackend {
     early_bdd: Option<Option<BddBackend>>,
     /// Which occurrence constants have happened (their events ran).
     happened: Vec<bool>,
+    /// Shared expressions' values in the last chunk evaluated.
+    shared: eval::SharedCols,
 }
 
 /// Why the explicit backend does not take a story, and where.
@@ -223,6 +225,7 @@ impl ExplicitBackend {
             z3: None,
             early_bdd: None,
             happened: Vec::new(),
+            shared: Default::default(),
         }
     }
 
