@@ -12,6 +12,9 @@ use crate::{Change, Evaluator, Fail, Learned, dense, rank};
 /// What an expression naming an event that has not happened fails with (a story error,
 /// as the engines report it).
 pub(crate) const NOT_HAPPENED: &str = "the event has not happened yet";
+/// A shared term ([`ExprKind::Shared`]) is the engine driver's form of a changed
+/// constant; the evaluator reads the program as lowering wrote it, which has none.
+pub(crate) const SHARED: &str = "internal error: a shared term in the program";
 
 impl<'p> Evaluator<'p> {
     /// Runs the event; returns the case that happened in the actual world (None without
@@ -180,6 +183,8 @@ impl<'p> Evaluator<'p> {
                 Some(state) => self.happened_by(body, state.time),
                 None => self.happened_by(body, time),
             },
+            // Only the engine's driver makes shared terms; the evaluator reads the program.
+            ExprKind::Shared(_) => Err(SHARED.to_string()),
             ExprKind::Neg(a)
             | ExprKind::Not(a)
             | ExprKind::Knows { formula: a, .. }

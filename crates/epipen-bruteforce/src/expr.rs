@@ -63,6 +63,7 @@ impl<'p> Evaluator<'p> {
             },
             ExprKind::Int(n) => V::I(BigInt::from(*n)),
             ExprKind::Bool(b) => V::B(*b),
+            ExprKind::Shared(_) => return Err(crate::event::SHARED.to_string()),
             ExprKind::Const(id) => {
                 // Before any change, the world's own values.
                 let value = if s.time == 0 {

@@ -1,5 +1,7 @@
 //! Possible worlds: values, their canonical order, how a world is named in messages.
 
+use std::collections::HashMap;
+
 use crate::ir::{CmpOp, ConstId, Constant, Expr, ExprKind, LogicOp, Program, Ty, arith};
 use num_rational::BigRational;
 
@@ -171,35 +173,37 @@ pub fn first_worlds_within<E>(
 /// semantics (mathematical integers, exact however large on the way; `None` when the
 /// value itself leaves 64 bits).
 pub fn value_of(e: &Expr, world: &[Value]) -> Option<Value> {
-    Some(match exact_value(e, world)? {
+    Some(match exact_value(e, world, &mut HashMap::new())? {
         Exact::Int(n) => Value::Int(n.to_i64()?),
         Exact::Bool(b) => Value::Bool(b),
     })
 }
 
 /// A value on the way: ints exact.
-#[derive(PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 enum Exact {
     Int(arith::Integer),
     Bool(bool),
 }
 
-fn bool_at(e: &Expr, world: &[Value]) -> Option<bool> {
-    match exact_value(e, world)? {
+/// The values of the shared subexpressions met so far in one world.
+type Met = HashMap<*const Expr, Option<Exact>>;
+
+fn exact_int(e: &Expr, world: &[Value], met: &mut Met) -> Option<arith::Integer> {
+    match exact_value(e, world, met)? {
+        Exact::Int(n) => Some(n),
+        Exact::Bool(_) => None,
+    }
+}
+
+fn exact_bool(e: &Expr, world: &[Value], met: &mut Met) -> Option<bool> {
+    match exact_value(e, world, met)? {
         Exact::Bool(b) => Some(b),
         Exact::Int(_) => None,
     }
 }
 
-fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
-    let int = |e: &Expr| match exact_value(e, world)? {
-        Exact::Int(n) => Some(n),
-        Exact::Bool(_) => None,
-    };
-    let bool = |e: &Expr| match exact_value(e, world)? {
-        Exact::Bool(b) => Some(b),
-        Exact::Int(_) => None,
-    };
+fn exact_value(e: &Expr, world: &[Value], met: &mut Met) -> Option<Exact> {
     Some(match &e.kind {
         ExprKind::Int(n) => Exact::Int((*n).into()),
         ExprKind::Bool(b) => Exact::Bool(*b),
@@ -208,11 +212,22 @@ fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
             Value::Bool(b) => Exact::Bool(b),
         },
         ExprKind::Latest(_) => return None,
-        ExprKind::Neg(a) => Exact::Int(int(a)?.neg()),
-        ExprKind::Not(a) => Exact::Bool(!bool(a)?),
-        ExprKind::Arith(op, a, b) => Exact::Int(int(a)?.arith(*op, &int(b)?)),
+        ExprKind::Shared(inner) => {
+            let key = std::sync::Arc::as_ptr(inner);
+            if let Some(v) = met.get(&key) {
+                return v.clone();
+            }
+            let v = exact_value(inner, world, met);
+            met.insert(key, v.clone());
+            v?
+        }
+        ExprKind::Neg(a) => Exact::Int(exact_int(a, world, met)?.neg()),
+        ExprKind::Not(a) => Exact::Bool(!exact_bool(a, world, met)?),
+        ExprKind::Arith(op, a, b) => {
+            Exact::Int(exact_int(a, world, met)?.arith(*op, &exact_int(b, world, met)?))
+        }
         ExprKind::Cmp(op, a, b) => {
-            let (a, b) = (exact_value(a, world)?, exact_value(b, world)?);
+            let (a, b) = (exact_value(a, world, met)?, exact_value(b, world, met)?);
             Exact::Bool(match (op, a, b) {
                 (CmpOp::Eq, a, b) => a == b,
                 (CmpOp::Ne, a, b) => a != b,
@@ -226,7 +241,7 @@ fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
             })
         }
         ExprKind::Logic(op, a, b) => {
-            let (a, b) = (bool(a)?, bool(b)?);
+            let (a, b) = (exact_bool(a, world, met)?, exact_bool(b, world, met)?);
             Exact::Bool(match op {
                 LogicOp::And => a && b,
                 LogicOp::Or => a || b,
@@ -235,22 +250,22 @@ fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
             })
         }
         ExprKind::Ite(c, a, b) => {
-            if bool(c)? {
-                exact_value(a, world)?
+            if exact_bool(c, world, met)? {
+                exact_value(a, world, met)?
             } else {
-                exact_value(b, world)?
+                exact_value(b, world, met)?
             }
         }
         ExprKind::In { tuple, set } => {
             let t: Vec<Exact> = tuple
                 .iter()
-                .map(|x| exact_value(x, world))
+                .map(|x| exact_value(x, world, met))
                 .collect::<Option<_>>()?;
             let mut found = false;
             for row in set {
                 let r: Vec<Exact> = row
                     .iter()
-                    .map(|x| exact_value(x, world))
+                    .map(|x| exact_value(x, world, met))
                     .collect::<Option<_>>()?;
                 found |= r == t;
             }
@@ -275,7 +290,7 @@ fn exact_value(e: &Expr, world: &[Value]) -> Option<Exact> {
                 for (k, c) in consts.iter().enumerate() {
                     *changed.get_mut(c.0)? = Value::Bool((bits >> k) & 1 == 1);
                 }
-                if bool_at(body, &changed)? != *forall {
+                if exact_bool(body, &changed, &mut HashMap::new())? != *forall {
                     all = !*forall;
                     break;
                 }

@@ -1,6 +1,10 @@
 //! The lowered story: names resolved to ids, every expression typed. This is what the
 //! engine and the brute-force evaluator both consume.
 
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
 pub use epipen_syntax::Span;
 pub use epipen_syntax::ast::Backend;
 
@@ -532,6 +536,14 @@ pub enum ExprKind {
         consts: Vec<ConstId>,
         body: Box<Expr>,
     },
+    /// The expression itself, held by reference (shared between threads like the rest
+    /// of a program): a changed constant's term (over the
+    /// values at the story's start, free of knowledge operators), which every later
+    /// term and formula that reads the constant shares instead of copying. Only the
+    /// engine's driver makes them ([`Expr::shared`]), and never substitutes into a term;
+    /// it means what the expression means, a walk visits it once however many parents
+    /// it has, and a substitution substitutes inside it once.
+    Shared(Arc<Expr>),
 }
 
 /// What the names of a story stand for at one moment of a run (see
@@ -572,30 +584,63 @@ impl GroupOp {
 }
 
 impl Expr {
-    /// Calls `f` on every subexpression, `self` first, stopping at the first error.
+    /// `e` held by reference ([`ExprKind::Shared`]), unless it is a constant or a
+    /// literal, which are as small as the reference.
+    pub fn shared(e: Expr) -> Expr {
+        match e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Const(_) | ExprKind::Shared(_) => e,
+            _ => Expr {
+                ty: e.ty,
+                span: e.span,
+                kind: ExprKind::Shared(Arc::new(e)),
+            },
+        }
+    }
+
+    /// Calls `f` on every subexpression, `self` first, stopping at the first error; a
+    /// shared subexpression ([`ExprKind::Shared`]) once.
     pub fn walk<E>(&self, f: &mut dyn FnMut(&Expr) -> Result<(), E>) -> Result<(), E> {
+        self.walk_once(f, &mut HashSet::new())
+    }
+
+    fn walk_once<E>(
+        &self,
+        f: &mut dyn FnMut(&Expr) -> Result<(), E>,
+        seen: &mut HashSet<*const Expr>,
+    ) -> Result<(), E> {
         f(self)?;
         match &self.kind {
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Const(_) | ExprKind::Latest(_) => {
                 Ok(())
             }
-            ExprKind::Neg(a) | ExprKind::Not(a) => a.walk(f),
+            ExprKind::Neg(a) | ExprKind::Not(a) => a.walk_once(f, seen),
             ExprKind::Arith(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Logic(_, a, b) => {
-                a.walk(f)?;
-                b.walk(f)
+                a.walk_once(f, seen)?;
+                b.walk_once(f, seen)
             }
             ExprKind::Ite(c, a, b) => {
-                c.walk(f)?;
-                a.walk(f)?;
-                b.walk(f)
+                c.walk_once(f, seen)?;
+                a.walk_once(f, seen)?;
+                b.walk_once(f, seen)
             }
             ExprKind::In { tuple, set } => tuple
                 .iter()
                 .chain(set.iter().flatten())
-                .try_for_each(|x| x.walk(f)),
-            ExprKind::Knows { formula, .. } | ExprKind::Believes { formula, .. } => formula.walk(f),
+                .try_for_each(|x| x.walk_once(f, seen)),
+            ExprKind::Knows { formula, .. } | ExprKind::Believes { formula, .. } => {
+                formula.walk_once(f, seen)
+            }
             ExprKind::KnowsValue { exprs, .. } | ExprKind::BelievesValue { exprs, .. } => {
-                exprs.iter().try_for_each(|x| x.walk(f))
+                exprs.iter().try_for_each(|x| x.walk_once(f, seen))
+            }
+            ExprKind::At { body, .. } => body.walk_once(f, seen),
+            ExprKind::Group { formula, .. } => formula.walk_once(f, seen),
+            ExprKind::Shared(inner) => {
+                if seen.insert(Arc::as_ptr(inner)) {
+                    inner.walk_once(f, seen)
+                } else {
+                    Ok(())
+                }
             }
             ExprKind::At { body, .. } => body.walk(f),
             ExprKind::Group { formula, .. } => formula.walk(f),
@@ -616,10 +661,25 @@ impl Expr {
     /// `now.latest` (None: left as it is), and inside `at(c, …)` by those of `at(c)`:
     /// what a story that changed constants (`x := e`) or ran events means by its names,
     /// over the values at its start and the cases that happened.
+    ///
+    /// A shared subexpression is substituted once, and the result shared in turn.
     pub fn substitute<'t>(&self, now: Moment<'t>, at: &dyn Fn(CheckpointId) -> Moment<'t>) -> Expr {
+        self.substitute_once(now, at, &RefCell::new(HashMap::new()))
+    }
+
+    fn substitute_once<'t>(
+        &self,
+        now: Moment<'t>,
+        at: &dyn Fn(CheckpointId) -> Moment<'t>,
+        done: &RefCell<HashMap<*const Expr, Arc<Expr>>>,
+    ) -> Expr {
         let terms = now.terms;
-        let sub = |x: &Expr| Box::new(x.substitute(now, at));
-        let all = |xs: &[Expr]| -> Vec<Expr> { xs.iter().map(|x| x.substitute(now, at)).collect() };
+        let sub = |x: &Expr| Box::new(x.substitute_once(now, at, done));
+        let all = |xs: &[Expr]| -> Vec<Expr> {
+            xs.iter()
+                .map(|x| x.substitute_once(now, at, done))
+                .collect()
+        };
         let kind = match &self.kind {
             ExprKind::Const(c) => match terms {
                 Some(terms) => {
@@ -631,6 +691,18 @@ impl Expr {
                 None => ExprKind::Const(*c),
             },
             ExprKind::Int(n) => ExprKind::Int(*n),
+            ExprKind::Shared(inner) => {
+                let key = Arc::as_ptr(inner);
+                let known = done.borrow().get(&key).cloned();
+                ExprKind::Shared(match known {
+                    Some(e) => e,
+                    None => {
+                        let e = Arc::new(inner.substitute_once(now, at, done));
+                        done.borrow_mut().insert(key, e.clone());
+                        e
+                    }
+                })
+            }
             ExprKind::Latest(e) => match now.latest.get(e.0).copied().flatten() {
                 Some(c) => ExprKind::Const(c),
                 None => ExprKind::Latest(*e),

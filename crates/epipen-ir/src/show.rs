@@ -189,6 +189,7 @@ impl Printer<'_, '_> {
             return self.diamond(inner, psi);
         }
         match &e.kind {
+            ExprKind::Shared(inner) => self.show(inner),
             ExprKind::Latest(event) => (self.names.events[event.0].name.clone(), ATOM),
             ExprKind::Int(n) => match e.ty {
                 Ty::Enum(id) => {

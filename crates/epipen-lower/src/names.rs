@@ -59,6 +59,7 @@ impl Lowerer {
             )),
             E::Int(_) | E::Bool(_) => None,
             E::Neg(a) | E::Not(a) => self.culprit(a),
+            E::Shared(inner) => self.culprit(inner),
             E::Arith(_, a, b) | E::Cmp(_, a, b) | E::Logic(_, a, b) => {
                 self.culprit(a).or_else(|| self.culprit(b))
             }

@@ -968,6 +968,7 @@ fn strip(e: &ir::Expr) -> ir::Expr {
     let b = |e: &ir::Expr| Box::new(strip(e));
     let kind = match &e.kind {
         E::Int(_) | E::Bool(_) | E::Const(_) | E::Latest(_) => e.kind.clone(),
+        E::Shared(a) => E::Shared(std::sync::Arc::new(strip(a))),
         E::Neg(a) => E::Neg(b(a)),
         E::Not(a) => E::Not(b(a)),
         E::Arith(op, x, y) => E::Arith(*op, b(x), b(y)),

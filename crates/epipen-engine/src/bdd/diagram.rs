@@ -21,6 +21,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
+mod each;
 mod query;
 pub(super) use query::ValuesTaken;
 

@@ -10,12 +10,12 @@
 //! `K_A (ē's value is v)` over the values v that ē takes in κ (true when it takes none:
 //! every group is empty).
 
-use foldhash::{HashMap, HashMapExt};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 use super::BddBackend;
-use super::diagram::{Bdd, BddVariable, ValuesTaken};
+use super::diagram::{Bdd, BddValuation, BddVariable, ValuesTaken};
 use super::space::{Kind, Space};
 use super::value::{Partition, Val, tuple_cells};
 use crate::SolverError;
@@ -28,6 +28,35 @@ pub(crate) enum Learned {
     Const(usize),
     Expr(Rc<Vec<Bdd>>),
 }
+
+/// What one character has learned, in order, and what its knowledge operator quantifies
+/// (computed once asked, then shared by every state with the same learnings: a
+/// `repeat` of announcements makes a state per round, not a view per round).
+pub(crate) struct Learnings {
+    pub items: Vec<Learned>,
+    view: OnceCell<Rc<View>>,
+}
+
+impl Learnings {
+    pub(crate) fn new(items: Vec<Learned>) -> Learnings {
+        Learnings {
+            items,
+            view: OnceCell::new(),
+        }
+    }
+}
+
+impl std::ops::Deref for Learnings {
+    type Target = [Learned];
+
+    fn deref(&self) -> &[Learned] {
+        &self.items
+    }
+}
+
+/// Every character's learnings: a state that adds to one character's copies the others'
+/// handles only.
+pub(crate) type AllLearned = Rc<Vec<Rc<Learnings>>>;
 
 /// A plausibility rank (lower more plausible): an expected formula (0 where it held, 1
 /// elsewhere), or an event's case ranks (the worlds at each level, from 0).
@@ -43,11 +72,16 @@ pub(crate) enum Rank {
 /// `repeat` does, costs a lookup).
 pub(crate) struct State {
     pub kappa: Bdd,
-    pub learned: Rc<Vec<Vec<Learned>>>,
+    pub learned: AllLearned,
     pub ranks: Rc<Vec<Vec<Rank>>>,
     known: RefCell<HashMap<(usize, Bdd), Bdd>>,
-    /// Per agent, what `K_agent` quantifies, once asked for.
-    views: RefCell<HashMap<usize, Rc<View>>>,
+    /// ¬∀x. κ, the worlds where an agent whose only hidden bit is x knows its value,
+    /// keyed by x.
+    pub(super) whether: RefCell<HashMap<BddVariable, Bdd>>,
+    /// Sets the agent sees (they test none of its hidden bits: what its knowledge
+    /// operators made here, and their complements): its announcement of one is the set
+    /// itself, without a walk to find that out.
+    seen: RefCell<HashSet<(usize, Bdd)>>,
     /// Per agent, how many different questions `K_agent` was asked here, and, once
     /// they are enough, κ split by the agent's view (see [`Classes`]).
     asked: RefCell<HashMap<usize, usize>>,
@@ -83,10 +117,14 @@ const CLASSES_FROM: usize = 3;
 const CLASS_BITS: usize = 6;
 
 /// What an agent's knowledge operator quantifies in a state.
-enum View {
+pub(crate) enum View {
     /// The agent learned only constants: the bits of the others, as a cube and marked by
-    /// variable index.
-    Constants { cube: Bdd, hidden: Vec<bool> },
+    /// variable index, and the bit itself when it is only one (a muddy child's own).
+    Constants {
+        cube: Bdd,
+        hidden: Vec<bool>,
+        only: Option<BddVariable>,
+    },
     /// The agent learned expressions too: the bits of the constants it did not learn,
     /// `L(ȳ) = L(x̄)` over those bits primed, and the primed bits as a cube.
     Expressions {
@@ -97,21 +135,28 @@ enum View {
 }
 
 impl State {
-    pub(super) fn new(
-        kappa: Bdd,
-        learned: Rc<Vec<Vec<Learned>>>,
-        ranks: Rc<Vec<Vec<Rank>>>,
-    ) -> Rc<State> {
+    pub(super) fn new(kappa: Bdd, learned: AllLearned, ranks: Rc<Vec<Vec<Rank>>>) -> Rc<State> {
         Rc::new(State {
             kappa,
             learned,
             ranks,
             known: RefCell::new(HashMap::new()),
-            views: RefCell::new(HashMap::new()),
+            whether: RefCell::new(HashMap::new()),
+            seen: RefCell::new(HashSet::new()),
             asked: RefCell::new(HashMap::new()),
             classes: RefCell::new(HashMap::new()),
             plausible: RefCell::new(HashMap::new()),
         })
+    }
+}
+
+impl State {
+    /// Notes that `agent` sees `set` (a result of its knowledge operators), and so its
+    /// complement.
+    pub(super) fn saw(&self, agent: usize, set: &Bdd) {
+        let mut seen = self.seen.borrow_mut();
+        seen.insert((agent, set.clone()));
+        seen.insert((agent, set.not()));
     }
 }
 
@@ -122,6 +167,24 @@ impl BddBackend {
             ExprKind::Int(n) => Val::Int(Partition::constant(i128::from(*n), self.space.mk_true())),
             ExprKind::Bool(b) => Val::Bool(self.space.mk_bool(*b)),
             ExprKind::Const(c) => self.constant(c.0)?,
+            ExprKind::Shared(inner) => {
+                let known = self
+                    .shared
+                    .borrow()
+                    .get(&std::sync::Arc::as_ptr(inner))
+                    .map(|(_, v)| v.clone());
+                match known {
+                    Some(value) => value,
+                    None => {
+                        let value = self.eval(inner, state)?;
+                        (self.shared.borrow_mut()).insert(
+                            std::sync::Arc::as_ptr(inner),
+                            (inner.clone(), value.clone()),
+                        );
+                        value
+                    }
+                }
+            }
             ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
             ExprKind::Neg(a) => Val::Int(self.int(a, state)?.neg()?),
             ExprKind::Not(a) => Val::Bool(self.bool(a, state)?.not()),
@@ -256,12 +319,54 @@ impl BddBackend {
         let mut learned = (*state.learned).clone();
         for a in agents {
             if let Some(list) = learned.get_mut(a.0) {
-                list.push(Learned::Expr(Rc::new(vec![phi.not(), phi.clone()])));
+                let mut items = list.items.clone();
+                items.push(Learned::Expr(Rc::new(vec![phi.not(), phi.clone()])));
+                *list = Rc::new(Learnings::new(items));
             }
         }
         let after = State::new(state.kappa.clone(), Rc::new(learned), state.ranks.clone());
         let holds = self.bool(body, &after)?;
         Ok(if whether { holds } else { phi.imp(&holds) })
+    }
+
+    /// Whether the boolean expression `e` holds at `point`: negations, connectives and
+    /// `at` by their operands' truth values there (every operand evaluated, so the
+    /// errors are the same as [`Self::bool`]'s), anything else by its BDD. The
+    /// conjunction of a muddy child's `until`, n knowledge questions, is then n look-ups
+    /// instead of n conjunctions of BDDs of κ's size.
+    pub(super) fn holds_at(
+        &self,
+        e: &Expr,
+        state: &Rc<State>,
+        point: &BddValuation,
+    ) -> Result<bool, SolverError> {
+        Ok(match &e.kind {
+            ExprKind::Not(a) => !self.holds_at(a, state, point)?,
+            ExprKind::Logic(op, a, b) => {
+                let (a, b) = (
+                    self.holds_at(a, state, point)?,
+                    self.holds_at(b, state, point)?,
+                );
+                match op {
+                    LogicOp::And => a && b,
+                    LogicOp::Or => a || b,
+                    LogicOp::Implies => !a || b,
+                    LogicOp::Iff => a == b,
+                }
+            }
+            ExprKind::At { checkpoint, body } => match self.checkpoints.get(checkpoint.0) {
+                Some(Some(saved)) => {
+                    let saved = saved.clone();
+                    self.holds_at(body, &saved, point)?
+                }
+                _ => {
+                    return Err(SolverError::Unsupported(
+                        "`at` names a checkpoint the story has not passed yet".into(),
+                    ));
+                }
+            },
+            _ => self.set(e, state)?.holds(point),
+        })
     }
 
     fn eval_all(&self, es: &[Expr], state: &Rc<State>) -> Result<Vec<Val>, SolverError> {
@@ -327,6 +432,7 @@ impl BddBackend {
             None => self.knows_in(&view, state, phi),
         };
         state.known.borrow_mut().insert(key, result.clone());
+        state.saw(agent.0, &result);
         Ok(result)
     }
 
@@ -468,7 +574,7 @@ impl BddBackend {
         psi: Bdd,
     ) -> Result<Bdd, SolverError> {
         if let View::Constants { hidden, .. } = &*self.view(agent, state)
-            && !psi.tests_any(hidden)
+            && (state.seen.borrow().contains(&(agent.0, psi.clone())) || !psi.tests_any(hidden))
         {
             return Ok(psi);
         }
@@ -477,13 +583,13 @@ impl BddBackend {
 
     /// What `K_agent` quantifies in `state`.
     fn view(&self, agent: CharId, state: &State) -> Rc<View> {
-        if let Some(view) = state.views.borrow().get(&agent.0) {
-            return view.clone();
+        match state.learned.get(agent.0) {
+            Some(learned) => learned
+                .view
+                .get_or_init(|| Rc::new(self.view_of(learned)))
+                .clone(),
+            None => Rc::new(self.view_of(&[])),
         }
-        let learned = state.learned.get(agent.0).map_or(&[][..], |l| l.as_slice());
-        let view = Rc::new(self.view_of(learned));
-        state.views.borrow_mut().insert(agent.0, view.clone());
-        view
     }
 
     /// What K quantifies for whoever learned `learned`.
@@ -499,6 +605,10 @@ impl BddBackend {
         if exprs.is_empty() {
             View::Constants {
                 cube: self.space.hidden_cube(&hidden),
+                only: match hidden[..] {
+                    [bit] => Some(bit),
+                    _ => None,
+                },
                 hidden: self.space.mark(&hidden),
             }
         } else {
@@ -549,6 +659,12 @@ impl BddBackend {
         cells: &[Bdd],
         among: Option<&Bdd>,
     ) -> Result<Bdd, SolverError> {
+        if among.is_none()
+            && let Some(bit) = self.whether_bit(agent, state, cells)
+        {
+            self.check_deadline()?;
+            return Ok(self.knows_whether(agent.0, state, bit));
+        }
         let mut known: Option<Bdd> = None;
         let within = among.map_or_else(|| state.kappa.clone(), |b| state.kappa.and(b));
         for cell in cells {
@@ -567,7 +683,39 @@ impl BddBackend {
                 None => k,
             });
         }
-        Ok(known.unwrap_or_else(|| self.space.mk_true()))
+        let known = known.unwrap_or_else(|| self.space.mk_true());
+        if among.is_none() {
+            state.saw(agent.0, &known);
+        }
+        Ok(known)
+    }
+
+    /// The bit x when `cells` are the values of x, the one bit `agent` does not see (a
+    /// muddy child asked whether she is muddy): then the agent knows x's value where not
+    /// both of its worlds are in κ, K x ∨ K ¬x = ¬(κ[x := 0] ∧ κ[x := 1]) = ¬∀x. κ, one
+    /// quantification instead of two and their disjunction ([`Self::knows_whether`]).
+    pub(super) fn whether_bit(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+        cells: &[Bdd],
+    ) -> Option<BddVariable> {
+        let View::Constants {
+            only: Some(bit), ..
+        } = &*self.view(agent, state)
+        else {
+            return None;
+        };
+        let literal = self.space.literal(*bit, true);
+        match cells {
+            [a, b]
+                if (*a == literal && *b == literal.not())
+                    || (*b == literal && *a == literal.not()) =>
+            {
+                Some(*bit)
+            }
+            _ => None,
+        }
     }
 }
 

@@ -10,6 +10,7 @@ mod diagram;
 mod knowledge;
 mod linear;
 pub(crate) mod order;
+mod set;
 mod space;
 #[cfg(test)]
 mod tests;
@@ -26,7 +27,8 @@ use super::{Failure, Options, SolverError};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 pub(crate) use knowledge::State;
-use knowledge::{Learned, Rank};
+use knowledge::{Learned, Learnings, Rank};
+use set::Set;
 use space::Space;
 
 /// Runs a program's statements over BDDs (through the driver).
@@ -38,6 +40,9 @@ pub(super) struct BddBackend {
     /// The states saved at checkpoints, as the driver has them when it asks for a
     /// formula (`at(c, …)` reads them).
     checkpoints: Vec<Option<Rc<State>>>,
+    /// The values of shared expressions (changed constants' terms: knowledge-free, so
+    /// the same in every state), each evaluated once; the expression kept alive with it.
+    shared: std::cell::RefCell<foldhash::HashMap<*const Expr, (std::sync::Arc<Expr>, value::Val)>>,
 }
 
 impl BddBackend {
@@ -46,6 +51,7 @@ impl BddBackend {
         let space = Space::new(&program)?;
         Ok(BddBackend {
             checkpoints: vec![None; program.checkpoints.len()],
+            shared: Default::default(),
             program,
             space,
             deadline: options.deadline,
@@ -92,7 +98,7 @@ impl BddBackend {
 }
 
 impl Backend for BddBackend {
-    type Set = Bdd;
+    type Set = Set;
     type State = Rc<State>;
     type Point = BddValuation;
 
@@ -113,7 +119,11 @@ impl Backend for BddBackend {
         let characters = self.program.characters.len();
         Ok(State::new(
             kappa,
-            Rc::new(vec![Vec::new(); characters]),
+            Rc::new(
+                (0..characters)
+                    .map(|_| Rc::new(Learnings::new(Vec::new())))
+                    .collect(),
+            ),
             Rc::new(vec![Vec::new(); characters]),
         ))
     }
@@ -128,33 +138,42 @@ impl Backend for BddBackend {
         e: &Expr,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Bdd, SolverError> {
+    ) -> Result<Set, SolverError> {
         self.checkpoints.clear();
         self.checkpoints.extend_from_slice(saved);
-        self.bool(e, state)
+        self.set(e, state)
     }
 
-    fn said(&mut self, agent: CharId, psi: Bdd, state: &Rc<State>) -> Result<Bdd, SolverError> {
-        self.said_by(agent, state, psi)
+    fn said(&mut self, agent: CharId, psi: Set, state: &Rc<State>) -> Result<Set, SolverError> {
+        // The agent sees whether it knows its own bit.
+        if let Set::Whether(w) = &psi
+            && w.agent == agent.0
+            && Rc::ptr_eq(&w.state, state)
+        {
+            return Ok(psi);
+        }
+        let psi = self.force(psi);
+        Ok(Set::Bdd(self.said_by(agent, state, psi)?))
     }
 
-    fn not(&mut self, set: &Bdd) -> Bdd {
+    fn not(&mut self, set: &Set) -> Set {
         set.not()
     }
 
-    fn and(&mut self, first: Bdd, rest: Vec<Bdd>) -> Bdd {
-        rest.iter().fold(first, |all, s| all.and(s))
+    fn and(&mut self, first: Set, mut rest: Vec<Set>) -> Set {
+        rest.insert(0, first);
+        Set::Bdd(self.intersection(rest))
     }
 
     /// κ := κ ∧ `added`, in a new state (what characters learned is kept).
     fn restrict(
         &mut self,
         state: &Rc<State>,
-        added: Bdd,
+        added: Set,
         _: bool,
     ) -> Result<Rc<State>, SolverError> {
         Ok(State::new(
-            state.kappa.and(&added),
+            state.kappa.and(&self.force(added)),
             state.learned.clone(),
             state.ranks.clone(),
         ))
@@ -173,7 +192,9 @@ impl Backend for BddBackend {
         };
         let mut all = (*state.learned).clone();
         if let Some(list) = all.get_mut(who.0) {
-            list.push(learned);
+            let mut items = list.items.clone();
+            items.push(learned);
+            *list = Rc::new(Learnings::new(items));
         }
         Ok(State::new(
             state.kappa.clone(),
@@ -186,11 +207,14 @@ impl Backend for BddBackend {
         &mut self,
         state: &Rc<State>,
         who: CharId,
-        set: Bdd,
+        set: Set,
     ) -> Result<Rc<State>, SolverError> {
+        let set = self.force(set);
         let mut all = (*state.learned).clone();
         if let Some(list) = all.get_mut(who.0) {
-            list.push(Learned::Expr(Rc::new(vec![set.not(), set])));
+            let mut items = list.items.clone();
+            items.push(Learned::Expr(Rc::new(vec![set.not(), set])));
+            *list = Rc::new(Learnings::new(items));
         }
         Ok(State::new(
             state.kappa.clone(),
@@ -203,9 +227,9 @@ impl Backend for BddBackend {
         &mut self,
         state: &Rc<State>,
         who: CharId,
-        set: Bdd,
+        set: Set,
     ) -> Result<Rc<State>, SolverError> {
-        Ok(self.ranked(state, who, Rank::Expected(set)))
+        Ok(self.ranked(state, who, Rank::Expected(self.force(set))))
     }
 
     fn prefer(
@@ -228,9 +252,10 @@ impl Backend for BddBackend {
         &mut self,
         state: &Rc<State>,
         occ: ConstId,
-        pres: Vec<Bdd>,
+        pres: Vec<Set>,
         _weights: Option<&[Expr]>,
     ) -> Result<Rc<State>, SolverError> {
+        let pres: Vec<Bdd> = pres.into_iter().map(|p| self.force(p)).collect();
         self.check_deadline()?;
         let bits = self.space.bits_of(&[occ.0]);
         let free = state.kappa.exists(&self.space.cube(&bits));
@@ -259,8 +284,20 @@ impl Backend for BddBackend {
         Ok(self.space.valuation(world))
     }
 
-    fn holds(&mut self, set: &Bdd, point: &BddValuation) -> Result<bool, SolverError> {
-        Ok(set.eval_in(point))
+    fn holds(&mut self, set: &Set, point: &BddValuation) -> Result<bool, SolverError> {
+        Ok(set.holds(point))
+    }
+
+    fn formula_holds(
+        &mut self,
+        e: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+        point: &BddValuation,
+    ) -> Result<bool, SolverError> {
+        self.checkpoints.clear();
+        self.checkpoints.extend_from_slice(saved);
+        self.holds_at(e, state, point)
     }
 
     fn contains(&mut self, state: &Rc<State>, point: &BddValuation) -> Result<bool, SolverError> {
@@ -271,10 +308,11 @@ impl Backend for BddBackend {
         &mut self,
         before: &Rc<State>,
         after: &Rc<State>,
-        hint: &Bdd,
+        hint: &Set,
     ) -> Result<Option<(World, bool)>, SolverError> {
+        let hint = self.force(hint.clone());
         // A world of κ_before where κ_after and the hint disagree refutes the hint.
-        let disagree = before.kappa.and(&after.kappa.xor(hint));
+        let disagree = before.kappa.and(&after.kappa.xor(&hint));
         Ok(walk::first_worlds(&self.space, &disagree, 1)
             .pop()
             .map(|world| {
@@ -286,7 +324,7 @@ impl Backend for BddBackend {
     fn hinted(
         &mut self,
         before: &Rc<State>,
-        hint: Bdd,
+        hint: Set,
         learned: &Rc<State>,
         verified: bool,
     ) -> Result<Rc<State>, SolverError> {
@@ -295,7 +333,7 @@ impl Backend for BddBackend {
             return Ok(learned.clone());
         }
         Ok(State::new(
-            before.kappa.and(&hint),
+            before.kappa.and(&self.force(hint)),
             learned.learned.clone(),
             learned.ranks.clone(),
         ))

@@ -558,7 +558,8 @@ fn knowledge_by_view_classes_equals_quantification() {
                     state = backend.restrict(&state, phi, false).expect("restricts");
                 }
                 StmtKind::Check(goal) => {
-                    questions.push(backend.formula(goal, &state, &[]).expect("a goal"))
+                    let goal = backend.formula(goal, &state, &[]).expect("a goal");
+                    questions.push(backend.force(goal))
                 }
                 _ => {}
             }

@@ -14,6 +14,8 @@ mod repeat;
 mod show;
 
 pub(crate) use show::no_chances;
+#[cfg(test)]
+mod tests;
 
 use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
 use crate::ir::{
@@ -155,6 +157,20 @@ pub(crate) trait Backend {
     fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
     /// Whether `set` holds at `point`.
     fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
+    /// Whether `e` holds at `point`, its knowledge operators evaluated in `state` (as
+    /// [`Backend::formula`]): by default the set `e` denotes, tested at the point; a
+    /// backend may instead take the connectives by their operands' truth values there,
+    /// without building their sets (an `until` asks about one world only).
+    fn formula_holds(
+        &mut self,
+        e: &Expr,
+        state: &Self::State,
+        saved: &[Option<Self::State>],
+        point: &Self::Point,
+    ) -> Result<bool, SolverError> {
+        let set = self.formula(e, state, saved)?;
+        self.holds(&set, point)
+    }
     /// Whether `point` is a world of κ in `state`.
     fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, SolverError>;
 
@@ -596,8 +612,11 @@ impl<B: Backend> Driver<B> {
                 })
                 .collect(),
         };
+        // Held by reference: a later term or formula that reads the constant shares it,
+        // so a value that reads old values twice (`x, y := y, x != y`) does not double
+        // the terms at every change.
         for (target, value) in changes {
-            terms[target.0] = value;
+            terms[target.0] = Expr::shared(value);
         }
         self.terms = Some(Rc::new(terms));
         self.generation += 1;
@@ -673,6 +692,24 @@ impl<B: Backend> Driver<B> {
     fn holds_in_actual(&mut self, set: &B::Set, what: &str) -> Result<bool, Failure> {
         match &self.actual {
             Some((_, point)) => Ok(self.backend.holds(set, point)?),
+            None => Err(Failure::no_actual_world(what)),
+        }
+    }
+
+    /// Whether the formula `e`, evaluated in `state`, holds in the actual world.
+    fn formula_in_actual(
+        &mut self,
+        e: &Expr,
+        state: &B::State,
+        what: &str,
+    ) -> Result<bool, Failure> {
+        let e = self.now(e)?;
+        match &self.actual {
+            Some((_, point)) => {
+                Ok(self
+                    .backend
+                    .formula_holds(&e, state, &self.checkpoints, point)?)
+            }
             None => Err(Failure::no_actual_world(what)),
         }
     }

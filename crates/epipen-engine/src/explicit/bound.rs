@@ -8,6 +8,8 @@
 //! `if φ then 1 else 0` that must reach its greatest value forces every φ). The search
 //! that lists the solutions is `search.rs`.
 
+use std::collections::HashMap;
+
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, LogicOp, Ty};
 
 /// Beyond ±2^100 an interval's bound counts as infinite: every bound the analysis
@@ -250,13 +252,34 @@ pub(super) type Box = Vec<Interval>;
 
 /// The interval of an int expression (enums are ints) under `dom`.
 pub(super) fn interval(e: &Expr, dom: &[Interval]) -> Interval {
+    interval_in(e, dom, &mut Met::default())
+}
+
+/// The intervals and truth values of the shared subexpressions met in one question (a
+/// changed constant's term, read by several later terms, is looked at once).
+#[derive(Default)]
+struct Met {
+    intervals: HashMap<*const Expr, Interval>,
+    truths: HashMap<*const Expr, Tri>,
+}
+
+fn interval_in(e: &Expr, dom: &[Interval], met: &mut Met) -> Interval {
     match &e.kind {
         ExprKind::Int(n) => Interval::point(i128::from(*n)),
         ExprKind::Bool(b) => Interval::point(i128::from(*b)),
         ExprKind::Const(c) => dom[c.0],
-        ExprKind::Neg(a) => interval(a, dom).neg(),
+        ExprKind::Shared(a) => {
+            let key = std::sync::Arc::as_ptr(a);
+            if let Some(d) = met.intervals.get(&key) {
+                return *d;
+            }
+            let d = interval_in(a, dom, met);
+            met.intervals.insert(key, d);
+            d
+        }
+        ExprKind::Neg(a) => interval_in(a, dom, met).neg(),
         ExprKind::Arith(op, a, b) => {
-            let (a, b) = (interval(a, dom), interval(b, dom));
+            let (a, b) = (interval_in(a, dom, met), interval_in(b, dom, met));
             match op {
                 ArithOp::Add => a.add(b),
                 ArithOp::Sub => a.sub(b),
@@ -265,13 +288,13 @@ pub(super) fn interval(e: &Expr, dom: &[Interval]) -> Interval {
                 ArithOp::Mod => a.modulo(b),
             }
         }
-        ExprKind::Ite(c, a, b) => match truth(c, dom) {
-            Tri::True => interval(a, dom),
-            Tri::False => interval(b, dom),
-            Tri::Unknown => interval(a, dom).hull(interval(b, dom)),
+        ExprKind::Ite(c, a, b) => match truth_in(c, dom, met) {
+            Tri::True => interval_in(a, dom, met),
+            Tri::False => interval_in(b, dom, met),
+            Tri::Unknown => interval_in(a, dom, met).hull(interval_in(b, dom, met)),
         },
         // Booleans as 0 and 1.
-        _ => match truth(e, dom) {
+        _ => match truth_in(e, dom, met) {
             Tri::True => Interval::point(1),
             Tri::False => Interval::point(0),
             Tri::Unknown => Interval::new(0, 1),
@@ -282,6 +305,10 @@ pub(super) fn interval(e: &Expr, dom: &[Interval]) -> Interval {
 /// Whether a boolean expression certainly holds, certainly fails, or may go either way
 /// on the box `dom`. Knowledge operators are left open.
 pub(super) fn truth(e: &Expr, dom: &[Interval]) -> Tri {
+    truth_in(e, dom, &mut Met::default())
+}
+
+fn truth_in(e: &Expr, dom: &[Interval], met: &mut Met) -> Tri {
     match &e.kind {
         ExprKind::Bool(b) => Tri::of(*b),
         ExprKind::Const(c) => {
@@ -294,9 +321,18 @@ pub(super) fn truth(e: &Expr, dom: &[Interval]) -> Tri {
                 Tri::Unknown
             }
         }
-        ExprKind::Not(a) => truth(a, dom).not(),
+        ExprKind::Not(a) => truth_in(a, dom, met).not(),
+        ExprKind::Shared(a) => {
+            let key = std::sync::Arc::as_ptr(a);
+            if let Some(t) = met.truths.get(&key) {
+                return *t;
+            }
+            let t = truth_in(a, dom, met);
+            met.truths.insert(key, t);
+            t
+        }
         ExprKind::Logic(op, a, b) => {
-            let (a, b) = (truth(a, dom), truth(b, dom));
+            let (a, b) = (truth_in(a, dom, met), truth_in(b, dom, met));
             match op {
                 LogicOp::And => match (a, b) {
                     (Tri::False, _) | (_, Tri::False) => Tri::False,
@@ -320,19 +356,19 @@ pub(super) fn truth(e: &Expr, dom: &[Interval]) -> Tri {
             }
         }
         ExprKind::Cmp(op, a, b) => {
-            let (a, b) = (interval(a, dom), interval(b, dom));
+            let (a, b) = (interval_in(a, dom, met), interval_in(b, dom, met));
             compare(*op, a, b)
         }
-        ExprKind::Ite(c, a, b) => match truth(c, dom) {
-            Tri::True => truth(a, dom),
-            Tri::False => truth(b, dom),
-            Tri::Unknown => match (truth(a, dom), truth(b, dom)) {
+        ExprKind::Ite(c, a, b) => match truth_in(c, dom, met) {
+            Tri::True => truth_in(a, dom, met),
+            Tri::False => truth_in(b, dom, met),
+            Tri::Unknown => match (truth_in(a, dom, met), truth_in(b, dom, met)) {
                 (x, y) if x == y => x,
                 _ => Tri::Unknown,
             },
         },
         ExprKind::In { tuple, set } => {
-            let tuple: Vec<Interval> = tuple.iter().map(|t| interval(t, dom)).collect();
+            let tuple: Vec<Interval> = tuple.iter().map(|t| interval_in(t, dom, met)).collect();
             let mut open = false;
             for item in set {
                 match item_match(&tuple, item, dom) {
@@ -402,6 +438,7 @@ fn narrow(e: &Expr, target: Interval, dom: &mut [Interval]) -> Result<(), Empty>
         return Err(Empty);
     }
     match &e.kind {
+        ExprKind::Shared(a) => narrow(a, target, dom)?,
         ExprKind::Const(c) => {
             let d = dom[c.0].meet(target);
             if d.is_empty() {
@@ -586,6 +623,7 @@ fn mentioned(es: &[&Expr]) -> Vec<usize> {
 pub(super) fn revise(e: &Expr, want: bool, dom: &mut [Interval]) -> Result<(), Empty> {
     match &e.kind {
         ExprKind::Const(_) => narrow(e, Interval::point(i128::from(want)), dom)?,
+        ExprKind::Shared(a) => revise(a, want, dom)?,
         ExprKind::Not(a) => revise(a, !want, dom)?,
         ExprKind::Logic(op, a, b) => match (op, want) {
             (LogicOp::And, true) => {
@@ -746,6 +784,7 @@ pub(super) fn unbounded(d: Interval) -> bool {
 /// them down (`x < y`), so that every value must be tried.
 pub(super) fn choices(e: &Expr, k: usize, dom: &[Interval]) -> Option<Vec<i128>> {
     match &e.kind {
+        ExprKind::Shared(a) => choices(a, k, dom),
         ExprKind::Logic(LogicOp::And, a, b) => match (choices(a, k, dom), choices(b, k, dom)) {
             (Some(mut x), Some(y)) => {
                 x.retain(|v| y.binary_search(v).is_ok());

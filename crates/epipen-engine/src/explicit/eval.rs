@@ -12,9 +12,10 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::direct::Direct;
-use super::{ExplicitBackend, Flags, Groups, Learned, State, WorldIds};
+use super::{ExplicitBackend, Flags, Groups, Learned, State, Universe, WorldIds};
 use crate::SolverError;
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 
@@ -22,9 +23,41 @@ use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 pub(super) const CHUNK: usize = 4096;
 
 /// The values of an expression in a chunk of worlds.
+#[derive(Clone)]
 pub(super) enum Col {
     Int(Vec<i128>),
     Bool(Vec<bool>),
+}
+
+/// The values of shared expressions (changed constants' terms, knowledge-free) in the
+/// last chunk of worlds evaluated: a term that later terms read several times is
+/// evaluated once per chunk.
+#[derive(Default)]
+pub(super) struct SharedCols {
+    /// The universe and the chunk the values are of.
+    at: Option<(*const Universe, Vec<u32>)>,
+    cols: HashMap<*const Expr, (Arc<Expr>, Col)>,
+}
+
+impl SharedCols {
+    fn get(&self, universe: &Rc<Universe>, chunk: &[u32], e: *const Expr) -> Option<Col> {
+        match &self.at {
+            Some((u, c)) if *u == Rc::as_ptr(universe) && c.as_slice() == chunk => {
+                self.cols.get(&e).map(|(_, col)| col.clone())
+            }
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, universe: &Rc<Universe>, chunk: &[u32], e: &Arc<Expr>, col: Col) {
+        let same = matches!(&self.at,
+            Some((u, c)) if *u == Rc::as_ptr(universe) && c.as_slice() == chunk);
+        if !same {
+            self.at = Some((Rc::as_ptr(universe), chunk.to_vec()));
+            self.cols.clear();
+        }
+        self.cols.insert(Arc::as_ptr(e), (e.clone(), col));
+    }
 }
 
 impl Col {
@@ -82,6 +115,15 @@ impl ExplicitBackend {
         let n = chunk.len();
         Ok(match &e.kind {
             ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
+            ExprKind::Shared(inner) => {
+                let key = Arc::as_ptr(inner);
+                if let Some(col) = self.shared.get(&self.universe, chunk, key) {
+                    return Ok(col);
+                }
+                let col = self.eval(inner, chunk, state, saved)?;
+                self.shared.put(&self.universe, chunk, inner, col.clone());
+                col
+            }
             ExprKind::Int(v) => Col::Int(vec![i128::from(*v); n]),
             ExprKind::Bool(b) => Col::Bool(vec![*b; n]),
             ExprKind::Const(c) => {

@@ -117,6 +117,8 @@ pub(crate) struct ExplicitBackend {
     chance_memo: HashMap<MemoKey, chance::RatCol>,
     /// Comparisons of probabilities of the running statement, per group.
     chance_tables: HashMap<MemoKey, chance::ChanceTable>,
+    /// Shared expressions' values in the last chunk evaluated.
+    shared: eval::SharedCols,
 }
 
 /// Why the explicit backend does not take a story, and where.
@@ -244,6 +246,7 @@ impl ExplicitBackend {
             weights: None,
             chance_memo: HashMap::new(),
             chance_tables: HashMap::new(),
+            shared: Default::default(),
         }
     }
 

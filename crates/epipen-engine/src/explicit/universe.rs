@@ -210,6 +210,7 @@ pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
         ExprKind::Int(n) => i128::from(*n),
         ExprKind::Bool(b) => i128::from(*b),
         ExprKind::Const(c) => point[c.0],
+        ExprKind::Shared(inner) => exact(inner, point)?,
         ExprKind::Latest(_) => return None,
         ExprKind::Neg(a) => exact(a, point)?.checked_neg()?,
         ExprKind::Not(a) => i128::from(exact(a, point)? == 0),

@@ -31,6 +31,15 @@ impl Z3Backend {
             ExprKind::Int(n) => Term::int(*n),
             ExprKind::Bool(v) => Term::bool(*v),
             ExprKind::Const(c) => self.vars[c.0].clone(),
+            ExprKind::Shared(inner) => match self.shared.get(&std::sync::Arc::as_ptr(inner)) {
+                Some((_, term)) => term.clone(),
+                None => {
+                    let term = self.encode(inner, state, saved)?;
+                    (self.shared)
+                        .insert(std::sync::Arc::as_ptr(inner), (inner.clone(), term.clone()));
+                    term
+                }
+            },
             ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
             ExprKind::Neg(a) => self.encode(a, state, saved)?.neg(),
             ExprKind::Not(a) => self.encode(a, state, saved)?.not(),

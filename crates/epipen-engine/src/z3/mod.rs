@@ -3,6 +3,7 @@
 //! has finitely many worlds, by listing them (see `knowledge`). It runs every story,
 //! infinite domains included.
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::driver::Backend;
@@ -66,6 +67,9 @@ pub(crate) struct Z3Backend {
     pub(super) vars: Vec<Term>,
     /// The last few κs asked for their worlds, and the answers.
     pub(super) finite_cache: Vec<FiniteAnswer>,
+    /// The terms of shared expressions (changed constants' terms: knowledge-free, so
+    /// the same in every state), each encoded once; the expression kept alive with it.
+    pub(super) shared: HashMap<*const Expr, (std::sync::Arc<Expr>, Term)>,
 }
 
 impl Z3Backend {
@@ -84,6 +88,7 @@ impl Z3Backend {
             z3: Z3::new(options.deadline).cancelled_by(&options.cancel),
             vars,
             finite_cache: Vec::new(),
+            shared: HashMap::new(),
         }
     }
 
