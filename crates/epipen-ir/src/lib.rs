@@ -642,17 +642,15 @@ impl Expr {
                     Ok(())
                 }
             }
-            ExprKind::At { body, .. } => body.walk(f),
-            ExprKind::Group { formula, .. } => formula.walk(f),
             ExprKind::Chance { left, right, .. } => {
-                left.each_expr(&mut |x| x.walk(f))?;
-                right.each_expr(&mut |x| x.walk(f))
+                left.each_expr(&mut |x| x.walk_once(f, seen))?;
+                right.each_expr(&mut |x| x.walk_once(f, seen))
             }
             ExprKind::Announced { formula, body, .. } => {
-                formula.walk(f)?;
-                body.walk(f)
+                formula.walk_once(f, seen)?;
+                body.walk_once(f, seen)
             }
-            ExprKind::Quantified { body, .. } => body.walk(f),
+            ExprKind::Quantified { body, .. } => body.walk_once(f, seen),
         }
     }
 
