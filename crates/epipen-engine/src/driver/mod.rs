@@ -10,12 +10,15 @@ use std::time::Instant;
 mod actual;
 mod emptied;
 mod event;
+mod refused;
 mod repeat;
 mod show;
 
-pub(crate) use show::no_chances;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use refused::Refused;
+pub(crate) use show::no_chances;
 
 use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
 use crate::ir::{
@@ -923,93 +926,6 @@ impl<B: Backend> Run for Driver<B> {
 
     fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
         self.find_emptied()
-    }
-}
-
-/// A backend that refused the story: every question is answered with why.
-pub(crate) struct Refused {
-    pub why: String,
-    /// Where `run` reports it: the program's first statement.
-    pub first: Span,
-    /// The run's time ran out while the backend was being made: every question is
-    /// answered with the timeout (exit 1), not with a refusal of the story (exit 2).
-    pub timed_out: bool,
-    /// The backend was pinned by the story (`#! backend bdd`), not by the options.
-    pub pinned: Option<&'static str>,
-    /// What to do instead, when the refusal knows better than "pick another backend".
-    pub hint: Option<String>,
-}
-
-impl Refused {
-    fn error(&self, span: Span) -> EngineError {
-        EngineError {
-            span,
-            error: self.failure(),
-        }
-    }
-
-    fn failure(&self) -> Failure {
-        if self.timed_out {
-            SolverError::Timeout.into()
-        } else if let Some(hint) = &self.hint {
-            Failure::Story {
-                message: self.why.clone(),
-                hints: vec![hint.clone()],
-            }
-        } else {
-            Failure::refused(&self.why, self.pinned)
-        }
-    }
-}
-
-impl Run for Refused {
-    fn run(&mut self, _: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
-        Err(self.error(self.first))
-    }
-
-    fn step(&mut self, stmt: &Stmt, _: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
-        Err(self.error(stmt.span))
-    }
-
-    fn step_round(
-        &mut self,
-        stmt: &Stmt,
-        _: u64,
-        _: &mut dyn FnMut(Report),
-    ) -> Result<bool, EngineError> {
-        Err(self.error(stmt.span))
-    }
-
-    fn worlds(&mut self, _: u64) -> Result<WorldSet, SolverError> {
-        Err(if self.timed_out {
-            SolverError::Timeout
-        } else {
-            SolverError::Unsupported(self.why.clone())
-        })
-    }
-
-    fn kappa_size(&self) -> usize {
-        0
-    }
-
-    fn count_worlds(&mut self, _: Option<CheckpointId>, _: usize) -> Result<WorldCount, Failure> {
-        Err(self.failure())
-    }
-
-    fn model(&mut self, _: Option<CheckpointId>, _: usize) -> Result<Option<Model>, Failure> {
-        Err(self.failure())
-    }
-
-    fn backend(&self) -> &'static str {
-        "none"
-    }
-
-    fn actual(&self) -> Option<World> {
-        None
-    }
-
-    fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
-        Ok(None)
     }
 }
 
