@@ -222,6 +222,12 @@ impl<'p> Evaluator<'p> {
             let amount = match value {
                 Shown::Rational(r) => Amount::Ratio(self.rat(r, w, &state)?),
                 Shown::Expr(e) => match self.eval(e, w, &state)? {
+                    // The engines print a world's values in 64 bits: so is a shown value.
+                    V::I(n) if i64::try_from(&n).is_err() => {
+                        return Err(Fail::story(
+                            "the value to show leaves the 64-bit integers".to_string(),
+                        ));
+                    }
                     V::I(n) => Amount::Int(n),
                     V::B(b) => Amount::Bool(b),
                 },

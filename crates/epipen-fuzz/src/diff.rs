@@ -123,7 +123,7 @@ fn without_numbers(message: &str) -> String {
     words.join(" ")
 }
 
-const FEATURES: [(&str, &str); 23] = [
+const FEATURES: [(&str, &str); 27] = [
     ("actual", "actual "),
     ("reveals", " reveals "),
     ("repeat", "repeat max"),
@@ -147,6 +147,10 @@ const FEATURES: [(&str, &str); 23] = [
     ("believes", "believes("),
     ("believes_value", "believes_value("),
     ("expects", " expects "),
+    ("prior", "\nprior "),
+    ("weight", " weight "),
+    ("probability(", "probability("),
+    ("show", "show "),
 ];
 
 /// Runs `printed` everywhere; Err(report) when two runs disagree.
@@ -248,6 +252,19 @@ fn compare(printed: &Printed) -> Result<(), String> {
             "ran: events and believes",
             text.contains("event e") && text.contains("believes"),
         ),
+        ("ran: probabilistic", program.probabilistic()),
+        ("ran: prior", text.contains("\nprior ")),
+        ("ran: weight", text.contains(" weight ")),
+        ("ran: probability", text.contains("probability(")),
+        ("ran: show", text.contains("show ")),
+        (
+            "ran: show of a probability",
+            printed.constructs.contains("show of a probability"),
+        ),
+        (
+            "ran: worlds with chances",
+            expected.events.iter().any(|e| e.contains(" chances [")),
+        ),
     ];
     tally(|t| {
         *t.endings.entry(ending(&expected)).or_default() += 1;
@@ -278,9 +295,26 @@ fn compare(printed: &Printed) -> Result<(), String> {
     let mut checks = Vec::new();
     let mut disagree = false;
     let hints = text.contains("assert_adds_ck") || text.contains("check ");
+    let chances = program.probabilistic();
     for (i, strategy) in BACKENDS.into_iter().enumerate() {
+        let exact = matches!(strategy, Strategy::Explicit | Strategy::Auto);
+        if chances && !exact && takes(strategy, &program) {
+            // Z3 and BDDs compute no probabilities: a refusal by name, never an answer.
+            return Err(report(
+                printed,
+                &format!("{strategy:?} takes a story with probabilities"),
+                &[],
+            ));
+        }
         if !takes(strategy, &program) {
             let why = engine_transcript(&program, text, strategy, timeout()).message;
+            if chances && !exact && !why.contains("does not compute probabilities") {
+                return Err(report(
+                    printed,
+                    &format!("{strategy:?} refuses a story with probabilities without naming them: {why}"),
+                    &[],
+                ));
+            }
             let why = format!("{strategy:?}: {}", without_numbers(&why));
             tally(|t| *t.refusals.entry(why).or_default() += 1);
             continue;

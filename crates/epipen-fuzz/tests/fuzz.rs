@@ -157,6 +157,70 @@ fn the_generator_writes_where_definitions_and_loops_in_changes() {
     })
 }
 
+/// The generator writes issue 29's probabilities: among 300 stories of a fixed seed,
+/// `prior` (right after the first announcements, twice and too late: compile errors),
+/// `weight` on event cases (0 and negative ones too), `probability(A, φ)` and
+/// `probability(φ)` compared with fractions in `check`, `check actual`, `announce`,
+/// `A: …` (the speaker's, left implicit), nested in `knows`/`believes`/group operators,
+/// in event preconditions and in `learns` of a formula, and `show` of probabilities,
+/// values and formulas; and a quarter or so of the stories are probabilistic.
+#[test]
+fn the_generator_writes_probabilities() {
+    with_stack(|| {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{RngAlgorithm, TestRng};
+        let mut runner = TestRunner::new_with_rng(
+            ProptestConfig::default(),
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[29; 32]),
+        );
+        let strategy = story::story();
+        let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+        let mut probabilistic = 0;
+        for _ in 0..300 {
+            let s = strategy.new_tree(&mut runner).expect("a story").current();
+            let printed = print::print(&s);
+            let text = &printed.text;
+            probabilistic += usize::from(s.chance.is_some());
+            let lines = || text.lines().map(str::trim_start);
+            let nested = |l: &str| {
+                ["knows(", "believes(", "everyone_knows(", "common_knowledge("]
+                    .iter()
+                    .any(|op| l.split(op).skip(1).any(|rest| rest.contains("probability(")))
+            };
+            for (name, present) in [
+                ("prior", text.contains("\nprior ")),
+                ("prior twice", printed.constructs.contains("prior twice (refused)")),
+                ("prior late", printed.constructs.contains("prior late (refused)")),
+                ("weight", text.contains(" weight ")),
+                ("weight 0", text.contains(" weight 0")),
+                ("weight negative", text.contains(" weight -1") || text.contains(" else -1)")),
+                ("probability(A, φ)", text.contains("probability(A, ")),
+                ("probability(φ)", printed.constructs.contains("probability(φ) of the storyteller")),
+                ("probability(φ) of the speaker", printed.constructs.contains("probability(φ) of the speaker")),
+                ("a fraction", text.contains("/2") || text.contains("/3")),
+                ("check", lines().any(|l| l.starts_with("check ") && !l.starts_with("check actual") && l.contains("probability("))),
+                ("check actual", lines().any(|l| l.starts_with("check actual") && l.contains("probability("))),
+                ("announce", lines().any(|l| l.starts_with("announce") && l.contains("probability("))),
+                ("A: …", lines().any(|l| l.contains(": ") && !l.starts_with("check") && l.contains("probability("))),
+                ("nested", lines().any(nested)),
+                ("precondition", lines().any(|l| l.contains(" if ") && l.contains("probability(") && !l.starts_with("if "))),
+                ("learns", lines().any(|l| l.contains(" learns ") && l.contains("probability("))),
+                ("show of a probability", printed.constructs.contains("show of a probability")),
+                ("show of a value", printed.constructs.contains("show of a value")),
+                ("show of a formula", printed.constructs.contains("show of a formula")),
+                ("show without an actual world", printed.constructs.contains("show in every world")),
+            ] {
+                *seen.entry(name).or_default() += usize::from(present);
+            }
+        }
+        assert!(seen.values().all(|&n| n >= 2), "{seen:?}");
+        assert!(
+            (45..=120).contains(&probabilistic),
+            "{probabilistic} probabilistic stories of 300"
+        );
+    })
+}
+
 /// A fixed sample of stories, the same on every run.
 #[test]
 fn differential_fixed_seed() {

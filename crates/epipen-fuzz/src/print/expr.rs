@@ -225,6 +225,7 @@ impl Printer<'_> {
                 atom(format!("at({c}, {f})"))
             }
             BoolE::EventIs(event, form, cases) => self.event_is(*event, *form, cases),
+            BoolE::Prob(c) => self.prob_cmp(c, cx),
             BoolE::Group(op, group, f) => {
                 if !cx.knowledge {
                     return self.bool_e(f, cx);
