@@ -591,6 +591,16 @@ impl<'p> Evaluator<'p> {
                             fail.span.get_or_insert(s.span);
                             fail
                         })?;
+                    if self.probabilistic {
+                        // An undefined probability is an error at the announcement that
+                        // asks it, as the engines locate it, not at the block's end.
+                        for w in state.worlds.iter() {
+                            self.holds(one, w, &state).map_err(|message| Fail {
+                                span: Some(s.span),
+                                ..Fail::from(message)
+                            })?;
+                        }
+                    }
                     added.push(one);
                 }
                 self.restrict(&added, &state)?;

@@ -153,6 +153,21 @@ pub(crate) trait Backend {
     fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
     /// Whether `set` holds at `point`.
     fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
+    /// Whether `e` holds at `point` (a statement about the actual world: `check actual`,
+    /// `until`, `show`), its knowledge operators evaluated in `state`. A backend that
+    /// computes probabilities asks them at the point alone: a probability undefined in
+    /// another world (every world some character considers possible there weighs 0) is
+    /// no error here.
+    fn holds_at(
+        &mut self,
+        e: &Expr,
+        state: &Self::State,
+        saved: &[Option<Self::State>],
+        point: &Self::Point,
+    ) -> Result<bool, SolverError> {
+        let set = self.formula(e, state, saved)?;
+        self.holds(&set, point)
+    }
     /// Whether `point` is a world of κ in `state`.
     fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, SolverError>;
 
@@ -647,8 +662,7 @@ impl<B: Backend> Driver<B> {
         // Never vacuous: the actual world is possible (announcements hold there, and the
         // events' cases that happened there), and without one this is an error.
         let state = self.state.clone();
-        let set = self.formula(phi, &state).at(span)?;
-        if self.holds_in_actual(&set, "`check actual`").at(span)? {
+        if self.actual_holds(phi, &state, "`check actual`").at(span)? {
             sink(Report::CheckHolds { span });
             return Ok(());
         }
@@ -664,6 +678,18 @@ impl<B: Backend> Driver<B> {
             Ok(())
         } else {
             Err(Failure::CheckFailed(world)).at(span)
+        }
+    }
+
+    /// Whether `e` holds in the actual world, evaluated there (`what` names the statement
+    /// that needs it).
+    fn actual_holds(&mut self, e: &Expr, state: &B::State, what: &str) -> Result<bool, Failure> {
+        let e = self.now(e)?;
+        match &self.actual {
+            Some((_, point)) => Ok(self
+                .backend
+                .holds_at(&e, state, &self.checkpoints, point)?),
+            None => Err(Failure::no_actual_world(what)),
         }
     }
 

@@ -45,8 +45,7 @@ impl<B: Backend> Driver<B> {
             return Err(Failure::no_actual_world("`until`")).at(span);
         }
         let state = self.state.clone();
-        let phi = self.formula(until, &state).at(span)?;
-        let done = self.holds_in_actual(&phi, "`until`").at(span)?;
+        let done = self.actual_holds(until, &state, "`until`").at(span)?;
         self.round = outer;
         if done {
             sink(Report::RepeatDone {

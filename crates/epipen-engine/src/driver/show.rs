@@ -32,6 +32,10 @@ impl<B: Backend> Driver<B> {
                     .collect();
                 self.shown_amounts(amounts)
             }
+            ShownExpr::Expr(e) if e.ty == Ty::Bool && self.actual.is_some() => {
+                let holds = self.actual_holds(e, &state, "`show`").at(span)?;
+                Shown::Actual(Amount::Value(Value::Bool(holds), Ty::Bool))
+            }
             ShownExpr::Expr(e) if e.ty == Ty::Bool => {
                 let set = self.formula(e, &state).at(span)?;
                 match &self.actual {
