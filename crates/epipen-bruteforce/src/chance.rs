@@ -163,7 +163,12 @@ impl<'p> Evaluator<'p> {
     /// every world considered possible weighs 0 is an error wherever it stands in a
     /// formula, as the engines, which evaluate every operand at every world, have it
     /// (and as a name of an event that has not happened is).
-    pub(crate) fn strict(&mut self, e: &'p Expr, w: &World, s: &Rc<State<'p>>) -> Result<(), String> {
+    pub(crate) fn strict(
+        &mut self,
+        e: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<(), String> {
         if self.probabilistic && e.mentions_probability() {
             self.eval(e, w, s)?;
         }

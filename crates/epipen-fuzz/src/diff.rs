@@ -311,7 +311,9 @@ fn compare(printed: &Printed) -> Result<(), String> {
             if chances && !exact && !why.contains("does not compute probabilities") {
                 return Err(report(
                     printed,
-                    &format!("{strategy:?} refuses a story with probabilities without naming them: {why}"),
+                    &format!(
+                        "{strategy:?} refuses a story with probabilities without naming them: {why}"
+                    ),
                     &[],
                 ));
             }

@@ -1834,7 +1834,10 @@ fn probabilities_agree_with_the_evaluator() {
         t.events
             .into_iter()
             .filter(|e| e.contains(": show ") || e.contains(" chances "))
-            .map(|e| e.split_once(": ").map_or(e.clone(), |(_, rest)| rest.to_string()))
+            .map(|e| {
+                e.split_once(": ")
+                    .map_or(e.clone(), |(_, rest)| rest.to_string())
+            })
             .collect()
     };
     assert_eq!(

@@ -183,32 +183,96 @@ fn the_generator_writes_probabilities() {
             probabilistic += usize::from(s.chance.is_some());
             let lines = || text.lines().map(str::trim_start);
             let nested = |l: &str| {
-                ["knows(", "believes(", "everyone_knows(", "common_knowledge("]
-                    .iter()
-                    .any(|op| l.split(op).skip(1).any(|rest| rest.contains("probability(")))
+                [
+                    "knows(",
+                    "believes(",
+                    "everyone_knows(",
+                    "common_knowledge(",
+                ]
+                .iter()
+                .any(|op| {
+                    l.split(op)
+                        .skip(1)
+                        .any(|rest| rest.contains("probability("))
+                })
             };
             for (name, present) in [
                 ("prior", text.contains("\nprior ")),
-                ("prior twice", printed.constructs.contains("prior twice (refused)")),
-                ("prior late", printed.constructs.contains("prior late (refused)")),
+                (
+                    "prior twice",
+                    printed.constructs.contains("prior twice (refused)"),
+                ),
+                (
+                    "prior late",
+                    printed.constructs.contains("prior late (refused)"),
+                ),
                 ("weight", text.contains(" weight ")),
                 ("weight 0", text.contains(" weight 0")),
-                ("weight negative", text.contains(" weight (-1)") || text.contains(" else (-1))")),
+                (
+                    "weight negative",
+                    text.contains(" weight (-1)") || text.contains(" else (-1))"),
+                ),
                 ("probability(A, φ)", text.contains("probability(A, ")),
-                ("probability(φ)", printed.constructs.contains("probability(φ) of the storyteller")),
-                ("probability(φ) of the speaker", printed.constructs.contains("probability(φ) of the speaker")),
+                (
+                    "probability(φ)",
+                    printed
+                        .constructs
+                        .contains("probability(φ) of the storyteller"),
+                ),
+                (
+                    "probability(φ) of the speaker",
+                    printed.constructs.contains("probability(φ) of the speaker"),
+                ),
                 ("a fraction", text.contains("/2") || text.contains("/3")),
-                ("check", lines().any(|l| l.starts_with("check ") && !l.starts_with("check actual") && l.contains("probability("))),
-                ("check actual", lines().any(|l| l.starts_with("check actual") && l.contains("probability("))),
-                ("announce", lines().any(|l| l.starts_with("announce") && l.contains("probability("))),
-                ("A: …", lines().any(|l| l.contains(": ") && !l.starts_with("check") && l.contains("probability("))),
+                (
+                    "check",
+                    lines().any(|l| {
+                        l.starts_with("check ")
+                            && !l.starts_with("check actual")
+                            && l.contains("probability(")
+                    }),
+                ),
+                (
+                    "check actual",
+                    lines().any(|l| l.starts_with("check actual") && l.contains("probability(")),
+                ),
+                (
+                    "announce",
+                    lines().any(|l| l.starts_with("announce") && l.contains("probability(")),
+                ),
+                (
+                    "A: …",
+                    lines().any(|l| {
+                        l.contains(": ") && !l.starts_with("check") && l.contains("probability(")
+                    }),
+                ),
                 ("nested", lines().any(nested)),
-                ("precondition", lines().any(|l| l.contains(" if ") && l.contains("probability(") && !l.starts_with("if "))),
-                ("learns", lines().any(|l| l.contains(" learns ") && l.contains("probability("))),
-                ("show of a probability", printed.constructs.contains("show of a probability")),
-                ("show of a value", printed.constructs.contains("show of a value")),
-                ("show of a formula", printed.constructs.contains("show of a formula")),
-                ("show without an actual world", printed.constructs.contains("show in every world")),
+                (
+                    "precondition",
+                    lines().any(|l| {
+                        l.contains(" if ") && l.contains("probability(") && !l.starts_with("if ")
+                    }),
+                ),
+                (
+                    "learns",
+                    lines().any(|l| l.contains(" learns ") && l.contains("probability(")),
+                ),
+                (
+                    "show of a probability",
+                    printed.constructs.contains("show of a probability"),
+                ),
+                (
+                    "show of a value",
+                    printed.constructs.contains("show of a value"),
+                ),
+                (
+                    "show of a formula",
+                    printed.constructs.contains("show of a formula"),
+                ),
+                (
+                    "show without an actual world",
+                    printed.constructs.contains("show in every world"),
+                ),
             ] {
                 *seen.entry(name).or_default() += usize::from(present);
             }
@@ -854,6 +918,14 @@ fn a_probability_about_the_actual_world_is_asked_there_alone() {
         "4 worlds: [(false, 0), (true, 0), (false, 1), (true, 1)]",
         "{t}"
     );
-    assert!(t.events.iter().any(|e| e.ends_with("show actual true")), "{t}");
-    assert!(t.events.iter().any(|e| e.ends_with("chances [0, 0, 1/2, 1/2]")), "{t}");
+    assert!(
+        t.events.iter().any(|e| e.ends_with("show actual true")),
+        "{t}"
+    );
+    assert!(
+        t.events
+            .iter()
+            .any(|e| e.ends_with("chances [0, 0, 1/2, 1/2]")),
+        "{t}"
+    );
 }

@@ -686,9 +686,7 @@ impl<B: Backend> Driver<B> {
     fn actual_holds(&mut self, e: &Expr, state: &B::State, what: &str) -> Result<bool, Failure> {
         let e = self.now(e)?;
         match &self.actual {
-            Some((_, point)) => Ok(self
-                .backend
-                .holds_at(&e, state, &self.checkpoints, point)?),
+            Some((_, point)) => Ok(self.backend.holds_at(&e, state, &self.checkpoints, point)?),
             None => Err(Failure::no_actual_world(what)),
         }
     }

@@ -140,7 +140,8 @@ pub fn prob_cmp(formula: BoxedStrategy<BoolE>) -> impl Strategy<Value = BoolE> {
         1 => p(formula.clone()),
         2 => rat(formula),
     ];
-    (cmp_op(), left, right).prop_map(|(op, left, right)| BoolE::Prob(Box::new(ProbCmp { op, left, right })))
+    (cmp_op(), left, right)
+        .prop_map(|(op, left, right)| BoolE::Prob(Box::new(ProbCmp { op, left, right })))
 }
 
 /// An atom of formulas with knowledge operators: a comparison of probabilities.
