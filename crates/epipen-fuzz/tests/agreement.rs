@@ -1844,7 +1844,7 @@ fn probabilities_agree_with_the_evaluator() {
         shows(monty, &[]),
         [
             "show actual 2/3",
-            "worlds 4 worlds: [(1, 0, 1), (2, 0, 0), (2, 0, 1), (1, 0, 2)] chances [1/3, 1/6, 1/6, 1/3]"
+            "worlds 4 worlds: [(0, 0, 0), (0, 0, 1), (1, 0, 1), (2, 0, 0)] chances [1/6, 1/6, 1/3, 1/3]"
         ]
     );
     assert_eq!(
@@ -1852,7 +1852,7 @@ fn probabilities_agree_with_the_evaluator() {
         [
             "show [1/3 in 3]",
             "show [0 in 2, 1 in 1]",
-            "worlds 3 worlds: [(0, 0), (0, 1), (1, 0)]"
+            "worlds 3 worlds: [(0, 0), (0, 1), (1, 0)] chances [1/3, 1/3, 1/3]"
         ]
     );
     assert_eq!(
