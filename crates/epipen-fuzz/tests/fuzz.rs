@@ -929,3 +929,35 @@ fn a_probability_about_the_actual_world_is_asked_there_alone() {
         "{t}"
     );
 }
+
+/// A case's change that names an event that has not happened is the event statement's
+/// error, before its actual case is chosen: the engines chose the actual case first and
+/// reported "the case cannot happen in the actual world" at the `actual` line where the
+/// evaluator, which checks every name of the statement first, reported the name at the
+/// `event` (crates/epipen-engine/src/driver/event.rs: the changes' terms are made before
+/// the actual case). Found by issue 29's campaign (not a probability).
+#[test]
+fn a_change_naming_an_event_that_has_not_happened_fails_before_the_actual_case() {
+    let text = "characters A\nbool p\nfor i in 0..0 {\n  event e0 {\n    s0\n  }\n}\n\
+                actual not p\nevent e1 {\n  s0 if p then p := e0 == s0\n  A sees s0\n  actual s0\n}\n";
+    let t = agree(text, &[], &[]);
+    assert_eq!(t.end, common::End::Story("9:1".into()), "{t}");
+}
+
+/// `show φ` without an actual world, φ knowledge-free, reads φ in each world as an int
+/// is read: Z3 asked its solver once per world and ran out of time on 512 worlds
+/// (crates/epipen-engine/src/driver/show.rs). Found by issue 29's campaign.
+#[test]
+fn show_of_a_knowledge_free_formula_reads_each_world() {
+    let text = "characters A\nbool p0, p1, p2, p3, p4, p5, p6, p7, p8\nshow p1 and p8\n\
+                show knows(A, p0) or p2\n";
+    let t = agree(text, &[], &[]);
+    assert_eq!(
+        t.events,
+        [
+            "3:1: show [false in 384, true in 128]",
+            "4:1: show [false in 256, true in 256]"
+        ],
+        "{t}"
+    );
+}
