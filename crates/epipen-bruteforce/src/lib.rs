@@ -646,6 +646,13 @@ impl<'p> Evaluator<'p> {
                 let state = self.state.clone();
                 let mut worlds = state.worlds.to_vec();
                 worlds.sort();
+                if self.probabilistic && formula.mentions_probability() {
+                    // A probability undefined in some world is an error wherever it is
+                    // asked, as the engines evaluate the check in every world first.
+                    for w in &worlds {
+                        self.eval(formula, w, &state)?;
+                    }
+                }
                 for w in &worlds {
                     if !self.eval(formula, w, &state)?.into_bool()? {
                         let now = self.values_at(w, state.time)?;

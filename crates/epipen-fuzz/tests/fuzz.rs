@@ -885,6 +885,13 @@ fn an_undefined_probability_is_an_error_wherever_it_stands() {
             "4:1",
         ),
         (
+            // Undefined where p holds, false where it does not (the first world): the
+            // evaluator stopped at the failing world before reaching the other.
+            "characters A\nbool p\nprior if p then 0 else 1\nA learns p\n\
+             check probability(A, p) > 1/2\n",
+            "5:1",
+        ),
+        (
             "characters A\nbool p\nprior 0\nannounce if p then true else 2 * probability(A, p) < 1\n",
             "4:1",
         ),
