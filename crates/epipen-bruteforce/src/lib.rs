@@ -795,6 +795,14 @@ impl<'p> Evaluator<'p> {
             StmtKind::AssertAddsCk { hint, body } => {
                 let before = self.state.clone();
                 let vacuous = self.emptied.filter(|_| before.worlds.is_empty());
+                if self.probabilistic && hint.mentions_probability() {
+                    // The hint is a formula of the state before the block: the engines
+                    // evaluate it there first, so an undefined probability in it is an
+                    // error at the hint, before the block runs.
+                    for w in before.worlds.iter() {
+                        self.eval(hint, w, &before)?;
+                    }
+                }
                 self.block(body)?;
                 let after = self.state.clone();
                 // κ_after must equal κ_before ∧ hint on the worlds of κ_before.

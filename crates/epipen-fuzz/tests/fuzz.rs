@@ -892,6 +892,12 @@ fn an_undefined_probability_is_an_error_wherever_it_stands() {
             "5:1",
         ),
         (
+            // A hint is evaluated before its block (which the evaluator ran first).
+            "characters A\nbool p\nprior 0\nassert_adds_ck probability(p) > 1/2 {\n  \
+             announce probability(A, p) < 1/2\n}\n",
+            "4:1",
+        ),
+        (
             "characters A\nbool p\nprior 0\nannounce if p then true else 2 * probability(A, p) < 1\n",
             "4:1",
         ),
