@@ -158,6 +158,23 @@ impl<'p> Evaluator<'p> {
         }
     }
 
+    /// Evaluates `e` at `w` for its errors alone, when it asks a probability: an operand
+    /// that `and`, `or`, `->` or `if … then … else` would skip. A probability asked where
+    /// every world considered possible weighs 0 is an error wherever it stands in a
+    /// formula, as the engines, which evaluate every operand at every world, have it
+    /// (and as a name of an event that has not happened is).
+    pub(crate) fn strict(
+        &mut self,
+        e: &'p Expr,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<(), String> {
+        if self.probabilistic && e.mentions_probability() {
+            self.eval(e, w, s)?;
+        }
+        Ok(())
+    }
+
     /// A rational term at `w` in `s`.
     pub(crate) fn rat(
         &mut self,
@@ -222,6 +239,12 @@ impl<'p> Evaluator<'p> {
             let amount = match value {
                 Shown::Rational(r) => Amount::Ratio(self.rat(r, w, &state)?),
                 Shown::Expr(e) => match self.eval(e, w, &state)? {
+                    // The engines print a world's values in 64 bits: so is a shown value.
+                    V::I(n) if i64::try_from(&n).is_err() => {
+                        return Err(Fail::story(
+                            "the value to show leaves the 64-bit integers".to_string(),
+                        ));
+                    }
                     V::I(n) => Amount::Int(n),
                     V::B(b) => Amount::Bool(b),
                 },

@@ -98,6 +98,17 @@ impl<'p> Evaluator<'p> {
             }
             ExprKind::Logic(op, a, b) => {
                 let x = self.eval(a, w, s)?.into_bool()?;
+                let decided = match op {
+                    LogicOp::And | LogicOp::Implies => !x,
+                    LogicOp::Or => x,
+                    LogicOp::Iff => false,
+                };
+                if decided {
+                    // An undefined probability is an error wherever it stands, as the
+                    // engines evaluate every operand (as for a name of an event that has
+                    // not happened).
+                    self.strict(b, w, s)?;
+                }
                 V::B(match op {
                     LogicOp::And => x && self.eval(b, w, s)?.into_bool()?,
                     LogicOp::Or => x || self.eval(b, w, s)?.into_bool()?,
@@ -107,8 +118,10 @@ impl<'p> Evaluator<'p> {
             }
             ExprKind::Ite(c, a, b) => {
                 if self.eval(c, w, s)?.into_bool()? {
+                    self.strict(b, w, s)?;
                     self.eval(a, w, s)?
                 } else {
+                    self.strict(a, w, s)?;
                     self.eval(b, w, s)?
                 }
             }

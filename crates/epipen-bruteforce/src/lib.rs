@@ -598,6 +598,16 @@ impl<'p> Evaluator<'p> {
                             fail.span.get_or_insert(s.span);
                             fail
                         })?;
+                    if self.probabilistic {
+                        // An undefined probability is an error at the announcement that
+                        // asks it, as the engines locate it, not at the block's end.
+                        for w in state.worlds.iter() {
+                            self.holds(one, w, &state).map_err(|message| Fail {
+                                span: Some(s.span),
+                                ..Fail::from(message)
+                            })?;
+                        }
+                    }
                     added.push(one);
                 }
                 self.restrict(&added, &state)?;
@@ -643,6 +653,13 @@ impl<'p> Evaluator<'p> {
                 let state = self.state.clone();
                 let mut worlds = state.worlds.to_vec();
                 worlds.sort();
+                if self.probabilistic && formula.mentions_probability() {
+                    // A probability undefined in some world is an error wherever it is
+                    // asked, as the engines evaluate the check in every world first.
+                    for w in &worlds {
+                        self.eval(formula, w, &state)?;
+                    }
+                }
                 for w in &worlds {
                     if !self.eval(formula, w, &state)?.into_bool()? {
                         let now = self.values_at(w, state.time)?;
@@ -785,6 +802,14 @@ impl<'p> Evaluator<'p> {
             StmtKind::AssertAddsCk { hint, body } => {
                 let before = self.state.clone();
                 let vacuous = self.emptied.filter(|_| before.worlds.is_empty());
+                if self.probabilistic && hint.mentions_probability() {
+                    // The hint is a formula of the state before the block: the engines
+                    // evaluate it there first, so an undefined probability in it is an
+                    // error at the hint, before the block runs.
+                    for w in before.worlds.iter() {
+                        self.eval(hint, w, &before)?;
+                    }
+                }
                 self.block(body)?;
                 let after = self.state.clone();
                 // κ_after must equal κ_before ∧ hint on the worlds of κ_before.

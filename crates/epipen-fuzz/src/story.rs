@@ -13,8 +13,10 @@ use proptest::option;
 use proptest::prelude::*;
 
 mod belief;
+mod chance;
 mod event;
 
+pub use chance::{Chance, ProbCmp, RatE, ShowE};
 pub use event::{ActualLine, Case, CaseLine, Event, FamilySees, Partition};
 
 /// Everything declared before the first statement.
@@ -83,6 +85,9 @@ pub struct Story {
     /// Print the `:=` of a `simultaneously` block or of a hint's block (a story error
     /// every backend shares, at the `:=`); otherwise they are left out.
     pub refuse: bool,
+    /// A probabilistic story (issue 29): its prior, and its probabilities, weights and
+    /// `show`s of probabilities printed (otherwise left out or printed as a formula).
+    pub chance: Option<Chance>,
 }
 
 #[derive(Debug, Clone)]
@@ -128,6 +133,8 @@ pub enum Stmt {
     /// the first inside a one-round `for`, and (by the second value) a `for` over the
     /// family `b[n]` that negates every member.
     SimChanges(Vec<(u8, Term)>, u8),
+    /// `show e` (issue 29).
+    Show(ShowE),
 }
 
 /// What a `check` says.
@@ -292,6 +299,8 @@ pub enum BoolE {
     },
     /// `forall p: φ` (true) or `exists p, q: φ` over bool constants (by index).
     BoolQuant(bool, Vec<u8>, Box<BoolE>),
+    /// A comparison with probabilities (issue 29), in exact arithmetic.
+    Prob(Box<ProbCmp>),
 }
 
 #[derive(Debug, Clone)]
@@ -580,6 +589,7 @@ pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
         1 => event::event_at(),
         6 => belief::believes(plain_bool()),
         3 => belief::believes_value(),
+        3 => chance::prob_cmp(plain_bool()),
     ];
     atom.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
@@ -591,6 +601,7 @@ pub fn epistemic_bool() -> BoxedStrategy<BoolE> {
             2 => (0u8..3, inner.clone()).prop_map(|(c, f)| BoolE::At(c, Box::new(f))),
             1 => (group_op(), group(), inner.clone())
                 .prop_map(|(op, g, f)| BoolE::Group(op, g, Box::new(f))),
+            1 => chance::prob_cmp(inner.clone()),
             1 => (any::<bool>(), vec(range(), 1..=2), any::<bool>(), inner.clone())
                 .prop_map(|(all, r, guard, body)| BoolE::Quant(all, r, guard, Box::new(body))),
             1 => (inner.clone(), inner.clone(), inner.clone())
@@ -621,6 +632,7 @@ fn revealable() -> BoxedStrategy<BoolE> {
             BoolE::Knows(None, Box::new(BoolE::Group(op, g, Box::new(f))))
         }),
         2 => belief::own_belief(),
+        1 => chance::own_prob(),
     ];
     let own = own.prop_recursive(1, 3, 2, |inner| {
         prop_oneof![
@@ -673,6 +685,7 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
         1 => epistemic_bool().prop_map(Stmt::Defined),
         1 => (vec((0u8..8, new_value()), 0..=2), any::<u8>())
             .prop_map(|(c, flip)| Stmt::SimChanges(c, flip)),
+        1 => chance::show(),
     ];
     let simple = if part == Part::Post {
         prop_oneof![4 => simple, 3 => (0u8..5, revealable()).prop_map(|(a, f)| Stmt::Reveals(a, f))]
@@ -908,14 +921,35 @@ pub fn story() -> impl Strategy<Value = Story> {
         0u64..4,
         prop::bool::weighted(0.3),
         featured,
+        option::weighted(0.25, chance::chance()),
     )
         .prop_map(
-            |(decls, mut pre, actual, mut post, steer, set_n, set_k, seed, refuse, featured)| {
+            |(
+                decls,
+                mut pre,
+                actual,
+                mut post,
+                steer,
+                set_n,
+                set_k,
+                seed,
+                refuse,
+                featured,
+                chance,
+            )| {
                 if let Some((event, at, before)) = featured {
                     let into = if before { &mut pre } else { &mut post };
                     let at = usize::from(at) % (into.len() + 1);
                     into.insert(at, event);
                 }
+                let chance = chance.map(|(chance, featured)| {
+                    for (stmt, at, before) in featured {
+                        let into = if before { &mut pre } else { &mut post };
+                        let at = usize::from(at) % (into.len() + 1);
+                        into.insert(at, stmt);
+                    }
+                    chance
+                });
                 Story {
                     decls,
                     pre,
@@ -926,6 +960,7 @@ pub fn story() -> impl Strategy<Value = Story> {
                     set_k,
                     seed,
                     refuse,
+                    chance,
                 }
             },
         )

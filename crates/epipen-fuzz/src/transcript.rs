@@ -4,7 +4,9 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use epipen::engine::{Engine, Options, Report, SolverError, Strategy, error::Failure};
+use epipen::engine::{
+    Amount, Engine, Options, Report, Shown, SolverError, Strategy, error::Failure,
+};
 use epipen::ir::{Program, Stmt, StmtKind};
 use epipen::syntax::Span;
 use epipen::worlds::{Model, World, WorldCount, WorldSet};
@@ -199,7 +201,15 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
             span, set, filter, ..
         } => {
             let what = if filter.is_some() { "where" } else { "worlds" };
-            events.push(worlds_line(text, span, what, &set.worlds, set.complete));
+            let line = worlds_line(text, span, what, &set.worlds, set.complete);
+            events.push(line + &chances_note(set.chances.as_deref()));
+        }
+        Report::Show { span, shown, .. } => {
+            let (actual, values) = match shown {
+                Shown::Actual(a) => (true, vec![(amount(&a), 1)]),
+                Shown::Worlds(v) => (false, v.iter().map(|(a, n)| (amount(a), *n)).collect()),
+            };
+            events.push(show_line(text, span, actual, values));
         }
         Report::Reveal {
             span,
@@ -234,21 +244,6 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
                 position(text, span.start),
                 world.0
             ));
-        }
-        Report::Show { span, shown, .. } => {
-            use epipen::engine::{Amount, Shown};
-            let amount = |a: &Amount| match a {
-                Amount::Ratio(q) => q.to_string(),
-                Amount::Value(v, _) => match v {
-                    epipen::ir::Value::Int(n) => n.to_string(),
-                    epipen::ir::Value::Bool(b) => b.to_string(),
-                },
-            };
-            let values: Vec<(String, u64)> = match &shown {
-                Shown::Actual(a) => vec![(amount(a), 1)],
-                Shown::Worlds(all) => all.iter().map(|(a, n)| (amount(a), *n)).collect(),
-            };
-            events.push(show_line(text, span, values));
         }
         Report::HintTrusted { .. } | Report::Step { .. } => {}
     });
@@ -357,28 +352,43 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
         .events
         .iter()
         .map(|e| match e {
-            bruteforce::Report::Show { span, values, .. } => {
-                let values = (values.iter())
-                    .map(|(a, n)| {
-                        let a = match a {
-                            bruteforce::Amount::Int(n) => n.to_string(),
-                            bruteforce::Amount::Bool(b) => b.to_string(),
-                            bruteforce::Amount::Ratio(q) => q.to_string(),
-                        };
-                        (a, *n)
-                    })
-                    .collect();
-                show_line(text, *span, values)
+            bruteforce::Report::Worlds {
+                span,
+                worlds,
+                chances,
             }
-            bruteforce::Report::Worlds { span, worlds, .. }
-            | bruteforce::Report::Where { span, worlds, .. } => {
+            | bruteforce::Report::Where {
+                span,
+                worlds,
+                chances,
+            } => {
                 let what = match e {
                     bruteforce::Report::Where { .. } => "where",
                     _ => "worlds",
                 };
                 let limit = usize::try_from(worlds_limit(program, *span)).unwrap_or(usize::MAX);
                 let shown = &worlds[..worlds.len().min(limit)];
+                let chances = chances.as_ref().map(|c| &c[..c.len().min(limit)]);
                 worlds_line(text, *span, what, shown, worlds.len() <= limit)
+                    + &chances_note(chances)
+            }
+            bruteforce::Report::Show {
+                span,
+                actual,
+                values,
+            } => {
+                let values = values
+                    .iter()
+                    .map(|(a, n)| {
+                        let a = match a {
+                            bruteforce::Amount::Int(i) => i.to_string(),
+                            bruteforce::Amount::Bool(b) => b.to_string(),
+                            bruteforce::Amount::Ratio(q) => q.to_string(),
+                        };
+                        (a, *n)
+                    })
+                    .collect();
+                show_line(text, *span, *actual, values)
             }
             bruteforce::Report::Reveal {
                 span,
@@ -434,6 +444,43 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
     }
 }
 
+/// Each listed world's probability (the storyteller's), when the run gives them.
+fn chances_note(chances: Option<&[num_rational::BigRational]>) -> String {
+    match chances {
+        Some(c) => {
+            let c: Vec<String> = c.iter().map(|q| q.to_string()).collect();
+            format!(" chances [{}]", c.join(", "))
+        }
+        None => String::new(),
+    }
+}
+
+/// A `show` value as the engine reports it: an int, a bool, an enum value by its index,
+/// a probability exactly (`2/3`).
+fn amount(a: &Amount) -> String {
+    match a {
+        Amount::Value(v, _) => v.to_string(),
+        Amount::Ratio(q) => q.to_string(),
+    }
+}
+
+/// `9:1: show actual 2/3`, or `9:1: show [1/3 in 2, 2/3 in 2]` without an actual world:
+/// the groups of worlds by value as a sorted multiset (the engine lists them in the
+/// order of their first world among the worlds in the canonical order of their values
+/// now, the evaluator among its worlds sorted by their values at the start: after a
+/// change the two orders differ).
+fn show_line(text: &str, span: Span, actual: bool, mut values: Vec<(String, u64)>) -> String {
+    let at = position(text, span.start);
+    match (actual, values.as_slice()) {
+        (true, [(one, 1)]) => format!("{at}: show actual {one}"),
+        _ => {
+            values.sort();
+            let groups: Vec<String> = values.iter().map(|(v, n)| format!("{v} in {n}")).collect();
+            format!("{at}: show [{}]", groups.join(", "))
+        }
+    }
+}
+
 /// `9:1: vacuous, no world left by 4:1`: a check or hint that met no world.
 fn vacuous_line(text: &str, span: Span, left_none: Span) -> String {
     format!(
@@ -441,12 +488,4 @@ fn vacuous_line(text: &str, span: Span, left_none: Span) -> String {
         position(text, span.start),
         position(text, left_none.start)
     )
-}
-
-/// A `show` statement's values, each with how many worlds have it, as a sorted list (the
-/// engine groups them in the canonical order of worlds, the evaluator in its own).
-fn show_line(text: &str, span: Span, mut values: Vec<(String, u64)>) -> String {
-    values.sort();
-    let values: Vec<String> = values.iter().map(|(v, n)| format!("{v} in {n}")).collect();
-    format!("{}: show {}", position(text, span.start), values.join(", "))
 }

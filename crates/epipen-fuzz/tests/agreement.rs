@@ -1862,3 +1862,129 @@ fn announcements_and_quantifiers_agree_with_the_evaluator() {
     ];
     agree_and_hold(stories);
 }
+
+/// Issue 29's probabilities: Monty Hall with an actual world (2/3 for switching), boy or
+/// girl (1/3, `show` without an actual world), Bayes' medical test with a prior and
+/// weighted cases (1/6), a character's probability nested in another's knowledge and
+/// the speaker's own in `A: …`, a prior of 0 in some world: every backend that computes
+/// probabilities gives the evaluator's transcript (its `show`s and the worlds'
+/// probabilities), Z3 and BDDs refuse by name, and the checks hold.
+#[test]
+fn probabilities_agree_with_the_evaluator() {
+    use epipen_fuzz::transcript::End;
+    let monty = "enum Door { one, two, three }\ncharacters Contestant, Host\nDoor car, pick\n\
+                 announce pick == one\nHost learns car\nactual car == two\nevent host_opens {\n  \
+                 opens_two if pick != two and car != two\n  opens_three if pick != three and car != three\n  \
+                 opens_one if pick != one and car != one\n  Contestant sees opens_one | opens_two | opens_three\n  \
+                 Host sees opens_one | opens_two | opens_three\n  actual opens_three\n}\n\
+                 check actual probability(Contestant, car == pick) == 1/3\n\
+                 check actual probability(Contestant, car == two) == 2/3\n\
+                 show probability(Contestant, car == two)\nworlds\n";
+    let boy_or_girl = "characters A\nenum Sex { boy, girl }\nSex elder, younger\n\
+                       announce elder == boy or younger == boy\n\
+                       check probability(elder == boy and younger == boy) == 1/3\n\
+                       show probability(elder == boy and younger == boy)\nshow elder\nworlds\n";
+    let bayes = "characters Doctor\nbool ill\nprior if ill then 1 else 99\nevent test {\n  \
+                 positive weight (if ill then 99 else 5)\n  negative weight (if ill then 1 else 95)\n  \
+                 Doctor sees positive | negative\n}\nannounce test == positive\n\
+                 check probability(Doctor, ill) == 1/6\nshow probability(ill)\nworlds\n";
+    let nested = "characters A, B\nbool x, y\nprior (if x then 3 else 1) * (if y then 1 else 2)\n\
+                  B learns y\ncheck knows(A, probability(B, x) > 1/2)\nA: probability(x) > 1/2\n\
+                  check 2 * probability(B, x) <= probability(A, x) + 1\nshow probability(B, x)\nworlds\n";
+    let zero = "characters A\nint x\nannounce x >= 0 and x <= 3\nprior x\nA learns x % 2\n\
+                show probability(A, x >= 2)\nshow x % 2\nshow knows(A, x != 1)\nworlds\n";
+    let stories: &[(&str, Bounds)] = &[
+        (monty, &[]),
+        (boy_or_girl, &[]),
+        (bayes, &[]),
+        (nested, &[]),
+        (zero, &[("x", (0, 3))]),
+    ];
+    agree_and_hold(stories);
+    let shows = |text: &str, bounds: Bounds| -> Vec<String> {
+        let printed = epipen_fuzz::print::Printed {
+            text: text.to_string(),
+            sets: Vec::new(),
+            seed: 0,
+            bounds: bounds.iter().map(|(n, r)| (n.to_string(), *r)).collect(),
+            negative_size: false,
+            refused: Vec::new(),
+            constructs: Default::default(),
+        };
+        let program = printed.compile().expect("the story compiles");
+        let t = evaluator_transcript(&program, text, &printed.domain(&program));
+        t.events
+            .into_iter()
+            .filter(|e| e.contains(": show ") || e.contains(" chances "))
+            .map(|e| {
+                e.split_once(": ")
+                    .map_or(e.clone(), |(_, rest)| rest.to_string())
+            })
+            .collect()
+    };
+    assert_eq!(
+        shows(monty, &[]),
+        [
+            "show actual 2/3",
+            "worlds 4 worlds: [(0, 0, 0), (0, 0, 1), (1, 0, 1), (2, 0, 0)] chances [1/6, 1/6, 1/3, 1/3]"
+        ]
+    );
+    assert_eq!(
+        shows(boy_or_girl, &[]),
+        [
+            "show [1/3 in 3]",
+            "show [0 in 2, 1 in 1]",
+            "worlds 3 worlds: [(0, 0), (0, 1), (1, 0)] chances [1/3, 1/3, 1/3]"
+        ]
+    );
+    assert_eq!(
+        shows(bayes, &[]),
+        [
+            "show [1/6 in 2]",
+            "worlds 2 worlds: [(false, 0), (true, 0)] chances [5/6, 1/6]"
+        ]
+    );
+    assert_eq!(
+        shows(zero, &[("x", (0, 3))]),
+        [
+            "show [1 in 2, 3/4 in 2]",
+            "show [0 in 2, 1 in 2]",
+            "show [false in 2, true in 2]",
+            "worlds 4 worlds: [(0), (1), (2), (3)] chances [0, 1/6, 1/3, 1/2]"
+        ]
+    );
+    // Story errors, at the statement: a negative prior, an event whose possible cases
+    // all weigh 0 in some world, a probability over worlds that all weigh 0.
+    for (text, at) in [
+        ("characters A\nbool p\nprior if p then 1 else -1\n", "3:1"),
+        (
+            "characters A\nbool p\nevent e {\n  s weight 0\n  t if p weight 0\n  A sees s | t\n}\n",
+            "3:1",
+        ),
+        (
+            "characters A\nbool p\nprior if p then 1 else 0\nannounce not p\n\
+             check probability(p) == 0\n",
+            "5:1",
+        ),
+        (
+            "characters A\nbool p\nannounce p\nevent e {\n  s weight (if p then -1 else 1)\n  A sees s\n}\n",
+            "4:1",
+        ),
+    ] {
+        let printed = epipen_fuzz::print::Printed {
+            text: text.to_string(),
+            sets: Vec::new(),
+            seed: 0,
+            bounds: Vec::new(),
+            negative_size: false,
+            refused: Vec::new(),
+            constructs: Default::default(),
+        };
+        if let Err(report) = epipen_fuzz::diff::check(&printed) {
+            panic!("{report}");
+        }
+        let program = printed.compile().expect("the story compiles");
+        let t = evaluator_transcript(&program, text, &printed.domain(&program));
+        assert_eq!(t.end, End::Story(at.into()), "{text}\n{t}");
+    }
+}

@@ -36,6 +36,33 @@ impl<B: Backend> Driver<B> {
             };
             pres.push(pre);
         }
+        // The changes: each changed constant's new term, by case (before the actual case
+        // is chosen: a name of an event that has not happened there is the statement's
+        // error, wherever it stands, as in a precondition).
+        let changed: Vec<ConstId> = {
+            let mut all: Vec<ConstId> = (event.cases.iter())
+                .flat_map(|c| c.changes.iter().map(|(t, _)| *t))
+                .collect();
+            all.sort();
+            all.dedup();
+            all
+        };
+        let mut changes = Vec::with_capacity(changed.len());
+        for target in changed {
+            let old = self.current_term(target);
+            let mut term = old;
+            for (k, case) in event.cases.iter().enumerate().rev() {
+                if let Some((_, value)) = case.changes.iter().find(|(t, _)| *t == target) {
+                    let value = self.now(value).at(span)?.clone();
+                    term = ite(
+                        is_case(occ, self.program.constants[occ.0].ty, k, span),
+                        value,
+                        term,
+                    );
+                }
+            }
+            changes.push((target, term));
+        }
         let actual_case = self.actual_case(event, &name, &pres, span)?;
         let weights = match self.chances {
             false => None,
@@ -78,31 +105,6 @@ impl<B: Backend> Driver<B> {
                 .backend
                 .prefer(&next, crate::ir::CharId(who), &rank, levels)
                 .at(span)?;
-        }
-        // The changes: each changed constant's new term, by case.
-        let changed: Vec<ConstId> = {
-            let mut all: Vec<ConstId> = (event.cases.iter())
-                .flat_map(|c| c.changes.iter().map(|(t, _)| *t))
-                .collect();
-            all.sort();
-            all.dedup();
-            all
-        };
-        let mut changes = Vec::with_capacity(changed.len());
-        for target in changed {
-            let old = self.current_term(target);
-            let mut term = old;
-            for (k, case) in event.cases.iter().enumerate().rev() {
-                if let Some((_, value)) = case.changes.iter().find(|(t, _)| *t == target) {
-                    let value = self.now(value).at(span)?.clone();
-                    term = ite(
-                        is_case(occ, self.program.constants[occ.0].ty, k, span),
-                        value,
-                        term,
-                    );
-                }
-            }
-            changes.push((target, term));
         }
         self.state = next;
         self.happened[occ.0] = true;

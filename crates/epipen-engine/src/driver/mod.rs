@@ -160,10 +160,13 @@ pub(crate) trait Backend {
     fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
     /// Whether `set` holds at `point`.
     fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
-    /// Whether `e` holds at `point`, its knowledge operators evaluated in `state` (as
-    /// [`Backend::formula`]): by default the set `e` denotes, tested at the point; a
+    /// Whether `e` holds at `point` (a statement about the actual world: `check actual`,
+    /// `until`, `show`), its knowledge operators evaluated in `state` (as
+    /// [`Backend::formula`]): by default the set `e` denotes, tested at the point. A
     /// backend may instead take the connectives by their operands' truth values there,
-    /// without building their sets (an `until` asks about one world only).
+    /// without building their sets (BDDs: an `until` asks about one world only); one
+    /// that computes probabilities asks them at the point alone (a probability undefined
+    /// in another world is no error here).
     fn formula_holds(
         &mut self,
         e: &Expr,
@@ -671,8 +674,7 @@ impl<B: Backend> Driver<B> {
         // Never vacuous: the actual world is possible (announcements hold there, and the
         // events' cases that happened there), and without one this is an error.
         let state = self.state.clone();
-        let set = self.formula(phi, &state).at(span)?;
-        if self.holds_in_actual(&set, "`check actual`").at(span)? {
+        if self.actual_holds(phi, &state, "`check actual`").at(span)? {
             sink(Report::CheckHolds { span });
             return Ok(());
         }
@@ -691,21 +693,9 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    /// Whether `set` holds in the actual world (`what` names the statement that needs it).
-    fn holds_in_actual(&mut self, set: &B::Set, what: &str) -> Result<bool, Failure> {
-        match &self.actual {
-            Some((_, point)) => Ok(self.backend.holds(set, point)?),
-            None => Err(Failure::no_actual_world(what)),
-        }
-    }
-
-    /// Whether the formula `e`, evaluated in `state`, holds in the actual world.
-    fn formula_in_actual(
-        &mut self,
-        e: &Expr,
-        state: &B::State,
-        what: &str,
-    ) -> Result<bool, Failure> {
+    /// Whether `e` holds in the actual world, evaluated there (`what` names the statement
+    /// that needs it).
+    fn actual_holds(&mut self, e: &Expr, state: &B::State, what: &str) -> Result<bool, Failure> {
         let e = self.now(e)?;
         match &self.actual {
             Some((_, point)) => {
@@ -713,6 +703,14 @@ impl<B: Backend> Driver<B> {
                     .backend
                     .formula_holds(&e, state, &self.checkpoints, point)?)
             }
+            None => Err(Failure::no_actual_world(what)),
+        }
+    }
+
+    /// Whether `set` holds in the actual world (`what` names the statement that needs it).
+    fn holds_in_actual(&mut self, set: &B::Set, what: &str) -> Result<bool, Failure> {
+        match &self.actual {
+            Some((_, point)) => Ok(self.backend.holds(set, point)?),
             None => Err(Failure::no_actual_world(what)),
         }
     }

@@ -45,7 +45,7 @@ impl<B: Backend> Driver<B> {
             return Err(Failure::no_actual_world("`until`")).at(span);
         }
         let state = self.state.clone();
-        let done = self.formula_in_actual(until, &state, "`until`").at(span)?;
+        let done = self.actual_holds(until, &state, "`until`").at(span)?;
         self.round = outer;
         if done {
             sink(Report::RepeatDone {

@@ -32,6 +32,10 @@ impl<B: Backend> Driver<B> {
                     .collect();
                 self.shown_amounts(amounts)
             }
+            ShownExpr::Expr(e) if e.ty == Ty::Bool && self.actual.is_some() => {
+                let holds = self.actual_holds(e, &state, "`show`").at(span)?;
+                Shown::Actual(Amount::Value(Value::Bool(holds), Ty::Bool))
+            }
             ShownExpr::Expr(e) if e.ty == Ty::Bool => {
                 let set = self.formula(e, &state).at(span)?;
                 match &self.actual {
@@ -42,6 +46,18 @@ impl<B: Backend> Driver<B> {
                     None => {
                         let worlds = self.all_worlds(span)?;
                         let mut amounts: Vec<(Amount, u64)> = Vec::new();
+                        // Knowledge-free: read in each world, as an int is (a solver
+                        // call per world is slow on Z3).
+                        let now = self.now(e).at(span)?.clone();
+                        if let Some(values) = (worlds.iter())
+                            .map(|w| worlds::value_of(&now, &w.0))
+                            .collect::<Option<Vec<Value>>>()
+                        {
+                            for v in values {
+                                add(&mut amounts, Amount::Value(v, Ty::Bool));
+                            }
+                            return self.report_shown(span, text, Shown::Worlds(amounts), sink);
+                        }
                         for w in &worlds {
                             let point = self.backend.point(&w.0).at(span)?;
                             let holds = self.backend.holds(&set, &point).at(span)?;
@@ -66,6 +82,16 @@ impl<B: Backend> Driver<B> {
                 }
             }
         };
+        self.report_shown(span, text, shown, sink)
+    }
+
+    fn report_shown(
+        &self,
+        span: Span,
+        text: &str,
+        shown: Shown,
+        sink: &mut dyn FnMut(Report),
+    ) -> Result<(), EngineError> {
         sink(Report::Show {
             span,
             text: text.to_string(),

@@ -68,7 +68,7 @@ impl Col {
         }
     }
 
-    fn bools(self) -> Result<Vec<bool>, SolverError> {
+    pub(super) fn bools(self) -> Result<Vec<bool>, SolverError> {
         match self {
             Col::Bool(v) => Ok(v),
             Col::Int(_) => Err(internal("a boolean was expected, an int was found")),

@@ -752,6 +752,29 @@ impl Backend for ExplicitBackend {
         Ok(None)
     }
 
+    fn formula_holds(
+        &mut self,
+        e: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+        point: &Option<u32>,
+    ) -> Result<bool, SolverError> {
+        match point {
+            // A probability is asked at the actual world alone (knowledge operators
+            // around it still read the whole state).
+            Some(w) if state.pending == 0 && e.mentions_probability() => {
+                let col = self.eval(e, &[*w], state, saved)?.bools()?;
+                col.first()
+                    .copied()
+                    .ok_or_else(|| eval::internal("no value at the actual world"))
+            }
+            _ => {
+                let set = self.formula(e, state, saved)?;
+                self.holds(&set, point)
+            }
+        }
+    }
+
     fn holds(&mut self, set: &Set, point: &Option<u32>) -> Result<bool, SolverError> {
         let Some(w) = point else {
             return Err(eval::internal(

@@ -504,6 +504,7 @@ impl Printer<'_> {
             out += &format!(" if {f}");
             self.printed.constructs.insert("event: precondition");
         }
+        out += &self.case_weight(case.weight.as_ref());
         let swap = case
             .swap
             .and_then(|(ty, first)| self.swapped(ty, first, 2, false));

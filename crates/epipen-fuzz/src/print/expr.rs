@@ -273,6 +273,7 @@ impl Printer<'_> {
                 let b = self.bool_e(body, cx).0;
                 compound(format!("{word} {}: {b}", picked.join(", ")))
             }
+            BoolE::Prob(c) => self.prob_cmp(c, cx),
             BoolE::Group(op, group, f) => {
                 if !cx.knowledge {
                     return self.bool_e(f, cx);

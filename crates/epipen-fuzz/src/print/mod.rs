@@ -18,6 +18,7 @@
 //! file holds the printer's state, declarations and names.
 
 mod belief;
+mod chance;
 mod event;
 mod expr;
 mod stmt;
@@ -179,9 +180,16 @@ fn print_with(story: &Story, clamp: bool) -> Printed {
         surely: true,
         at_checkpoint: None,
         defs: 0,
+        chances: story.chance.is_some(),
     };
     p.declarations();
+    if let Some(chance) = &story.chance {
+        p.prior(chance);
+    }
     p.block(&story.pre, Where::top());
+    if let Some(chance) = &story.chance {
+        p.late_prior(chance);
+    }
     if let Some(pick) = story.actual
         && !p.actual
     {
@@ -381,6 +389,8 @@ struct Printer<'a> {
     at_checkpoint: Option<usize>,
     /// How many `def`s are printed so far (they are named `w0`, `d1`, …).
     defs: usize,
+    /// A probabilistic story (issue 29): probabilities, weights and the prior printed.
+    chances: bool,
 }
 
 impl Printer<'_> {

@@ -165,6 +165,7 @@ impl Printer<'_> {
             }
             Stmt::Event(ev) if !at.sim && !at.hint => self.event(ev, None),
             Stmt::LearnsWhether(who, f) if !at.sim => self.learns_whether(*who, f),
+            Stmt::Show(what) if !at.sim => self.show(what),
             Stmt::Expects(who, f) if !at.sim => self.expects(*who, f, None),
             // Refused: only announcements can be made simultaneously.
             Stmt::Expects(who, f) if self.refuse => {
@@ -211,6 +212,7 @@ impl Printer<'_> {
             | Stmt::Swap(..)
             | Stmt::Event(_)
             | Stmt::LearnsWhether(..)
+            | Stmt::Show(_)
             | Stmt::Expects(..) => {}
         }
     }

@@ -58,6 +58,8 @@ pub struct Case {
     pub pre: Option<BoolE>,
     pub changes: Vec<(u8, Term)>,
     pub swap: Option<(u8, u8)>,
+    /// `weight e` (issue 29; printed in probabilistic stories only).
+    pub weight: Option<super::IntE>,
 }
 
 /// How a `sees` line splits the cases: the group of each case (by position, cycling),
@@ -104,7 +106,13 @@ fn case(knowledge: bool) -> impl Strategy<Value = Case> {
         2 => vec((0u8..8, new_value()), 2..=3),
     ];
     let swap = option::weighted(0.15, (0u8..3, 0u8..8));
-    (pre, changes, swap).prop_map(|(pre, changes, swap)| Case { pre, changes, swap })
+    let weight = option::weighted(0.6, super::chance::weight());
+    (pre, changes, swap, weight).prop_map(|(pre, changes, swap, weight)| Case {
+        pre,
+        changes,
+        swap,
+        weight,
+    })
 }
 
 fn case_line() -> impl Strategy<Value = CaseLine> {
