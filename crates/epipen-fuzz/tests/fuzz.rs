@@ -1016,3 +1016,19 @@ fn show_of_a_knowledge_free_formula_reads_each_world() {
         "{t}"
     );
 }
+
+/// Found when issue 30's announcements met issue 29's probabilities: `[! false] ψ` holds
+/// everywhere and never reads ψ, even where ψ asks a probability over the announcement's
+/// (empty) model; the explicit backend raised "undefined" for worlds outside the state
+/// it asked about. A probability is undefined only where it is asked about a world of
+/// its state.
+#[test]
+fn a_probability_under_a_false_announcement_is_never_read() {
+    let t = agree(
+        "characters A\nbool p\nannounce [! false] (probability(p) == 1/2)\n\
+         check [! p] probability(A, p) == 1\nworlds\n",
+        &[],
+        &[],
+    );
+    assert!(format!("{t:?}").contains("Worlds(\"2 worlds"), "{t:?}");
+}

@@ -487,13 +487,23 @@ impl ExplicitBackend {
             }
         };
         match table {
-            Some(ChanceTable::Uniform(b)) => {
-                let b = b.map_err(|u| self.undefined(u))?;
-                Ok(vec![b; chunk.len()])
-            }
+            // Undefined only where it is asked about a world of the state: elsewhere (the
+            // body of `[! φ] ψ` at a world φ leaves out) its value is never read.
+            Some(ChanceTable::Uniform(Ok(b))) => Ok(vec![b; chunk.len()]),
+            Some(ChanceTable::Uniform(Err(u))) => chunk
+                .iter()
+                .map(|&w| match state.worlds.contains(w) {
+                    true => Err(self.undefined(u)),
+                    false => Ok(false),
+                })
+                .collect(),
             Some(ChanceTable::Grouped(g, v)) => chunk
                 .iter()
-                .map(|&w| v[g.of(w)].map_err(|u| self.undefined(u)))
+                .map(|&w| match v[g.of(w)] {
+                    Ok(b) => Ok(b),
+                    Err(_) if !state.worlds.contains(w) => Ok(false),
+                    Err(u) => Err(self.undefined(u)),
+                })
                 .collect(),
             None => Err(internal("a comparison of probabilities without a table")),
         }
