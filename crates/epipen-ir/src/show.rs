@@ -113,14 +113,7 @@ impl Printer<'_, '_> {
         else {
             return (String::new(), ATOM);
         };
-        let group: Vec<&str> = (agents.iter())
-            .map(|a| self.names.characters[a.0].name.as_str())
-            .collect();
-        let group = match group.is_empty() {
-            true => String::new(),
-            false => format!("{} ", group.join(", ")),
-        };
-        let bang = if *whether { "?!" } else { "!" };
+        let (group, bang) = self.announcer(agents, *whether);
         // Inside `<…>` a comparison with `>` needs parentheses: anything but an atom
         // gets them.
         let formula = self.at_least(formula, ATOM);
@@ -328,14 +321,7 @@ impl Printer<'_, '_> {
                 formula,
                 body,
             } => {
-                let group: Vec<&str> = (agents.iter())
-                    .map(|a| self.names.characters[a.0].name.as_str())
-                    .collect();
-                let group = match group.is_empty() {
-                    true => String::new(),
-                    false => format!("{} ", group.join(", ")),
-                };
-                let bang = if *whether { "?!" } else { "!" };
+                let (group, bang) = self.announcer(agents, *whether);
                 let formula = self.at_least(formula, IF);
                 let body = self.at_least(body, NOT);
                 (format!("[{group}{bang} {formula}] {body}"), NOT)
@@ -353,6 +339,19 @@ impl Printer<'_, '_> {
                 (format!("{word} {}: {body}", names.join(", ")), IF)
             }
         }
+    }
+
+    /// What opens an announcement inside a formula: the group with a space (empty for
+    /// everyone), and `!` or `?!` (of whether).
+    fn announcer(&self, agents: &[CharId], whether: bool) -> (String, &'static str) {
+        let group: Vec<&str> = (agents.iter())
+            .map(|a| self.names.characters[a.0].name.as_str())
+            .collect();
+        let group = match group.is_empty() {
+            true => String::new(),
+            false => format!("{} ", group.join(", ")),
+        };
+        (group, if whether { "?!" } else { "!" })
     }
 
     fn rat_at_least(&self, r: &Rat, level: u8) -> String {
