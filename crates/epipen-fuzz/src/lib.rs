@@ -9,7 +9,9 @@
 //! - [`diff`]: one story on every backend that takes it and on the evaluator;
 //! - [`mutate`]: inputs for the parser and CLI fuzzers (bytes, token soup, the stories
 //!   of `stories/` mutated);
-//! - [`runner`]: proptest as every fuzz test runs it.
+//! - [`runner`]: proptest as every fuzz test runs it;
+//! - [`smcdel`] and [`structure`]: random files in SMCDEL's format, and their meaning
+//!   from the definitions of knowledge structures.
 //!
 //! The tests are `tests/fuzz.rs` (the differential and parser fuzzers, and each finding
 //! as a named test) and `tests/agreement.rs` (families of finite stories on every
@@ -21,6 +23,7 @@ pub mod print;
 pub mod runner;
 pub mod smcdel;
 pub mod story;
+pub mod structure;
 pub mod transcript;
 
 use std::path::{Path, PathBuf};

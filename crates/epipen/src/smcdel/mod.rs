@@ -68,13 +68,27 @@ pub fn read(path: &str, source: &str) -> Result<SmcdelFile, Failure> {
     if !problems.is_empty() {
         return Err(fail(problems));
     }
-    let translation = translate::story(path, source, &input);
+    let law_has_states = law_has_states(path, &input)?;
+    let translation = translate::story(path, source, &input, law_has_states);
     Ok(SmcdelFile {
         path: path.to_string(),
         source: source.to_string(),
         input,
         translation,
     })
+}
+
+/// Whether the LAW of `input` holds in some state, asked of the engine.
+fn law_has_states(path: &str, input: &Input) -> Result<bool, Failure> {
+    let question = translate::law_question(input);
+    let session = Session::compile(format!("{path} (its LAW)"), question, &[], 0, None)?;
+    let mut some = false;
+    session.run(&Options::default(), &mut |r| {
+        if let Report::Where { worlds, .. } = r {
+            some = !worlds.worlds.is_empty();
+        }
+    })?;
+    Ok(some)
 }
 
 /// The epipen story of the SMCDEL file `source`.
@@ -132,16 +146,7 @@ impl SmcdelFile {
                 JobKind::Where => (SmcdelKind::Where, Vec::new()),
             };
             let answer = match report {
-                Some(Report::Check(verdict)) => {
-                    if verdict.vacuous && kind == SmcdelKind::True {
-                        return Err(at(
-                            "the LAW holds in no state: epipen's `check` holds vacuously there, \
-                             and cannot evaluate a `TRUE?` job"
-                                .to_string(),
-                        ));
-                    }
-                    SmcdelAnswer::Holds(verdict.holds.unwrap_or(false))
-                }
+                Some(Report::Check(verdict)) => SmcdelAnswer::Holds(verdict.holds.unwrap_or(false)),
                 Some(Report::Where { worlds, .. }) => {
                     if !worlds.complete {
                         return Err(at(format!(

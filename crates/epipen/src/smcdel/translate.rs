@@ -242,6 +242,8 @@ fn agents_of(f: &Form) -> Vec<&Agent> {
 struct Names {
     prefix: &'static str,
     agents: HashMap<String, String>,
+    /// The LAW holds in no state: knowledge over no state holds (see [`story`]).
+    lawless: bool,
 }
 
 impl Names {
@@ -266,7 +268,11 @@ impl Names {
                 })
             })
             .unwrap_or("atom_");
-        Names { prefix, agents }
+        Names {
+            prefix,
+            agents,
+            lawless: false,
+        }
     }
 
     fn atom(&self, n: u64) -> String {
@@ -323,6 +329,47 @@ fn formula(f: &Form, off: bool, names: &Names) -> (String, u8) {
             }
         }
     };
+    if names.lawless {
+        // Over no state: K, Kw, D and Dw hold; C φ is φ itself (the greatest fixpoint of
+        // z = φ ∧ everyone knows z, with knowledge true) and Cw φ holds; an announcement
+        // leaves the LAW false, so [! φ] ψ is φ -> ψ, <! φ> ψ is φ and ψ, and the forms
+        // of whether are ψ alone.
+        match &f.kind {
+            FormKind::K(..) | FormKind::Kw(..) | FormKind::Dk(..) => {
+                return ("true".to_string(), ATOM);
+            }
+            FormKind::Ck(_, whether, g) => {
+                return match whether {
+                    true => ("true".to_string(), ATOM),
+                    false => tr(g),
+                };
+            }
+            FormKind::Announce {
+                whether,
+                diamond,
+                formula: phi,
+                body,
+                ..
+            } => {
+                return match (whether, diamond) {
+                    (true, _) => tr(body),
+                    (false, false) => (
+                        format!(
+                            "{} -> {}",
+                            at_least(tr(phi), OR),
+                            at_least(tr(body), IMPLIES)
+                        ),
+                        IMPLIES,
+                    ),
+                    (false, true) => (
+                        format!("{} and {}", at_least(tr(phi), AND), at_least(tr(body), AND)),
+                        AND,
+                    ),
+                };
+            }
+            _ => {}
+        }
+    }
     match &f.kind {
         FormKind::Top => ("true".to_string(), ATOM),
         FormKind::Bot => ("false".to_string(), ATOM),
@@ -529,8 +576,25 @@ pub(super) fn written(source: &str, f: &Form) -> String {
 }
 
 /// The story of `input` (read from `path`).
-pub(super) fn story(path: &str, source: &str, input: &Input) -> Translation {
+/// A story whose one `where` lists a state of the LAW of `input`, if it has one.
+pub(super) fn law_question(input: &Input) -> String {
     let names = Names::new(input);
+    let vars: BTreeSet<u64> = input.vars.iter().map(|a| a.n).collect();
+    let atoms: Vec<String> = vars.iter().map(|&n| names.atom(n)).collect();
+    format!(
+        "bool {}\nwhere {}\n",
+        atoms.join(", "),
+        formula(&input.law, false, &names).0
+    )
+}
+
+/// The story of `input` (read from `path`). `law_has_states`: whether the LAW holds in
+/// some state; when it holds in none, SMCDEL's knowledge ranges over no state and holds,
+/// which a story cannot say with an `announce` (its checks would hold vacuously): the
+/// story leaves the LAW out and writes each job as SMCDEL computes it there.
+pub(super) fn story(path: &str, source: &str, input: &Input, law_has_states: bool) -> Translation {
+    let mut names = Names::new(input);
+    names.lawless = !law_has_states;
     let mut out = String::new();
     let mut line = 1;
     let push = |out: &mut String, text: &str, line: &mut usize| {
@@ -558,11 +622,18 @@ pub(super) fn story(path: &str, source: &str, input: &Input) -> Translation {
     let vars: BTreeSet<u64> = input.vars.iter().map(|a| a.n).collect();
     let atoms: Vec<String> = vars.iter().map(|&n| names.atom(n)).collect();
     push(&mut out, &format!("bool {}", atoms.join(", ")), &mut line);
-    push(
-        &mut out,
-        &format!("announce {}", formula(&input.law, false, &names).0),
-        &mut line,
-    );
+    let law = formula(&input.law, false, &names).0;
+    match law_has_states {
+        true => push(&mut out, &format!("announce {law}"), &mut line),
+        false => push(
+            &mut out,
+            &format!(
+                "# the LAW `{law}` holds in no state: knowledge over no state holds, so the \
+                 story leaves the LAW out and reads each knowledge operator as SMCDEL does"
+            ),
+            &mut line,
+        ),
+    }
     let mut seen: Vec<&str> = Vec::new();
     for (a, observed) in &input.obs {
         // SMCDEL reads an agent's atoms from its first `OBS` line.
@@ -592,13 +663,13 @@ pub(super) fn story(path: &str, source: &str, input: &Input) -> Translation {
                     .collect();
                 // A state of the LAW is a possible world: the check asks φ there. Any
                 // other is not: the check asks φ at the world changed into it.
-                let text = match boolean(&input.law, &holds) {
-                    true => format!(
+                let text = match law_has_states && !boolean(&input.law, &holds) {
+                    false => format!(
                         "check {} -> {}",
                         at.join(" and "),
                         at_least(formula(&job.form, false, &names), IMPLIES)
                     ),
-                    false => format!(
+                    true => format!(
                         "check forall {}: {} -> {}",
                         atoms.join(", "),
                         at.join(" and "),
@@ -607,9 +678,23 @@ pub(super) fn story(path: &str, source: &str, input: &Input) -> Translation {
                 };
                 (format!("TRUE? {{{}}}", shown.join(",")), text)
             }
+            JobKind::Valid if !law_has_states => (
+                "VALID?".to_string(),
+                format!(
+                    "check not ({law}) or {}",
+                    at_least(formula(&job.form, false, &names), OR)
+                ),
+            ),
             JobKind::Valid => (
                 "VALID?".to_string(),
                 format!("check {}", formula(&job.form, false, &names).0),
+            ),
+            JobKind::Where if !law_has_states => (
+                "WHERE?".to_string(),
+                format!(
+                    "where ({law}) and {}",
+                    at_least(formula(&job.form, false, &names), AND)
+                ),
             ),
             JobKind::Where => (
                 "WHERE?".to_string(),
