@@ -1032,3 +1032,35 @@ fn a_probability_under_a_false_announcement_is_never_read() {
     );
     assert!(format!("{t:?}").contains("Worlds(\"2 worlds"), "{t:?}");
 }
+
+/// Campaign seed 12 (a story whose prior weighs every world 0): `[A ! φ] ψ` where φ
+/// holds nowhere holds without reading ψ, but the explicit backend evaluated ψ at every
+/// world after A's private announcement (a group announcement keeps every world) and
+/// raised "undefined". ψ is now read only where the announcement can be made (for `?!`,
+/// in the state of its answer), which the evaluator does by the definition.
+#[test]
+fn a_probability_after_a_private_announcement_is_read_where_it_was_made() {
+    for (prior, check) in [
+        ("0", "[A ! false] (probability(true) == 1/2)"),
+        (
+            "0",
+            "knows(A, [A ! believes(A, x != x)] (probability(true) == 1/2))",
+        ),
+        ("0", "[A ?! x == 2] true"),
+        ("x", "[A ! x == 1] probability(A, x == 1) == 1"),
+        ("x", "[! x == 1] probability(x == 1) == 1"),
+    ] {
+        let t = agree(
+            &format!(
+                "characters A\nint x\nannounce x in {{0, 1}}\n\
+                 prior if x == 1 then {prior} else 0\ncheck {check}\nworlds\n"
+            ),
+            &[],
+            &[("x", (0, 1))],
+        );
+        assert!(
+            format!("{t:?}").contains("Worlds(\"2 worlds"),
+            "{check}: {t:?}"
+        );
+    }
+}

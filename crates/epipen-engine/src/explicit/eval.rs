@@ -321,29 +321,41 @@ impl ExplicitBackend {
         use crate::driver::Backend;
         let here = self.eval(formula, chunk, state, saved)?.bools()?;
         let set = Backend::formula(self, formula, state, saved)?;
+        // ψ is read only where the announcement can be made (a probability in ψ may be
+        // undefined elsewhere): at the worlds where φ holds for `!`, at each world in the
+        // state of its answer for `?!`.
+        let at = |holds: bool| -> (Vec<usize>, Vec<u32>) {
+            (chunk.iter().zip(&here).enumerate())
+                .filter(|(_, (_, h))| **h == holds)
+                .map(|(k, (&w, _))| (k, w))
+                .unzip()
+        };
+        let ((yes_at, yes), (no_at, no)) = (at(true), at(false));
+        let mut out = vec![true; chunk.len()];
+        let mut put = |at: &[usize], values: Vec<bool>| {
+            for (&k, v) in at.iter().zip(values) {
+                out[k] = v;
+            }
+        };
         if agents.is_empty() {
             let after = self.restrict(state, set.clone(), false)?;
-            let holds = self.eval(body, chunk, &after, saved)?.bools()?;
-            if !whether {
-                return Ok(here.iter().zip(holds).map(|(&h, b)| !h || b).collect());
+            put(&yes_at, self.eval(body, &yes, &after, saved)?.bools()?);
+            if whether {
+                let not = Backend::not(self, &set);
+                let other = self.restrict(state, not, false)?;
+                put(&no_at, self.eval(body, &no, &other, saved)?.bools()?);
             }
-            let not = Backend::not(self, &set);
-            let other = self.restrict(state, not, false)?;
-            let otherwise = self.eval(body, chunk, &other, saved)?.bools()?;
-            Ok((here.iter().zip(holds).zip(otherwise))
-                .map(|((&h, b), o)| if h { b } else { o })
-                .collect())
         } else {
             let mut after = state.clone();
             for &who in agents {
                 after = self.learn_set(&after, who, set.clone())?;
             }
-            let holds = self.eval(body, chunk, &after, saved)?.bools()?;
+            put(&yes_at, self.eval(body, &yes, &after, saved)?.bools()?);
             if whether {
-                return Ok(holds);
+                put(&no_at, self.eval(body, &no, &after, saved)?.bools()?);
             }
-            Ok(here.iter().zip(holds).map(|(&h, b)| !h || b).collect())
         }
+        Ok(out)
     }
 
     /// Whether the worlds of each of `agent`'s groups among `worlds` (of `state`) all
