@@ -1064,3 +1064,46 @@ fn a_probability_after_a_private_announcement_is_read_where_it_was_made() {
         );
     }
 }
+
+/// The explicit backend kept a character's groups by how many things it had learned
+/// ("what a character learns only grows"), but a formula's announcement to a group
+/// branches off that list: `[A ! p] …` and `[A ! q] …` in one statement shared the groups
+/// of whichever came first. Lists of things learned now have ids. Found reducing a
+/// campaign finding (seed 12).
+#[test]
+fn two_announcements_to_one_character_in_one_formula_keep_apart() {
+    for formula in [
+        "([A ! p] knows(A, p)) and ([A ! q] knows(A, q))",
+        "([A ! p] knows_value(A, q)) or ([A ! q] knows_value(A, q))",
+        "[A ! p] ([A ! q] knows(A, p and q)) and [A ! q] not knows(A, p)",
+    ] {
+        let t = agree(
+            &format!("characters A, B\nbool p, q\nwhere {formula}\nworlds\n"),
+            &[],
+            &[],
+        );
+        assert!(
+            format!("{t:?}").contains("Worlds(\"4 worlds"),
+            "{formula}: {t:?}"
+        );
+    }
+}
+
+/// Campaign seed 12: `at(c0, [A ! φ] ψ)` read at worlds an event made after `c0` gave
+/// them "φ false" as what A learned (the set was computed over c0's worlds only), so A
+/// knew everything there; the explicit backend listed worlds the others did not.
+#[test]
+fn an_announcement_read_at_a_checkpoint_before_an_event() {
+    let t = agree(
+        "characters A\nactual true\ncheckpoint c0\nevent e0 {\n  s0\n}\n\
+         where at(c0, [A ! true] not knows(A, false))\n\
+         where at(c0, <A ?! false> knows(A, false))\nworlds\n",
+        &[],
+        &[],
+    );
+    let t = format!("{t:?}");
+    assert!(
+        t.contains("where 1 worlds") && t.contains("where 0 worlds"),
+        "{t}"
+    );
+}

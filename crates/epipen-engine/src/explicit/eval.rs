@@ -346,9 +346,16 @@ impl ExplicitBackend {
                 put(&no_at, self.eval(body, &no, &other, saved)?.bools()?);
             }
         } else {
+            // Whether φ holds, at the state's worlds and at the chunk's (which may be
+            // worlds an event made since, when the formula is read `at` a checkpoint).
+            let mut bits = Rc::unwrap_or_clone(self.universe_bits(&set));
+            for (&w, &h) in chunk.iter().zip(&here) {
+                bits.set(w as usize, h);
+            }
+            let bits = Rc::new(bits);
             let mut after = state.clone();
             for &who in agents {
-                after = self.learn_set(&after, who, set.clone())?;
+                after = self.learn_flags(&after, who, bits.clone());
             }
             put(&yes_at, self.eval(body, &yes, &after, saved)?.bools()?);
             if whether {
@@ -594,9 +601,9 @@ impl ExplicitBackend {
         state: &Rc<State>,
         agents: &[usize],
     ) -> Result<Rc<Groups>, SolverError> {
-        let key: Vec<(usize, usize)> = agents
+        let key: Vec<(usize, u64)> = agents
             .iter()
-            .map(|&a| (a, state.minds.learned[a].len()))
+            .map(|&a| (a, state.minds.list(a, state.minds.learned[a].len())))
             .collect();
         if let Some(g) = self.joint.get(&key) {
             return Ok(g.clone());
@@ -628,7 +635,7 @@ impl ExplicitBackend {
         agent: usize,
     ) -> Result<Rc<Groups>, SolverError> {
         let learned = &state.minds.learned[agent];
-        let key = (agent, learned.len());
+        let key = (agent, learned.len(), state.minds.list(agent, learned.len()));
         if let Some(g) = self.views.get(&key) {
             return Ok(g.clone());
         }
@@ -637,7 +644,10 @@ impl ExplicitBackend {
         // lists only grow, and the views are dropped when the universe grows), or of none.
         let (start, mut groups) = (1..learned.len())
             .rev()
-            .find_map(|k| self.views.get(&(agent, k)).map(|g| (k, g.clone())))
+            .find_map(|k| {
+                let key = (agent, k, state.minds.list(agent, k));
+                self.views.get(&key).map(|g| (k, g.clone()))
+            })
             .unwrap_or_else(|| (0, Rc::new(Groups::one(n))));
         let dom = if learned.len() == start {
             Vec::new()

@@ -72,7 +72,22 @@ pub(crate) struct State {
 #[derive(Clone, Default)]
 pub(crate) struct Minds {
     learned: Vec<Vec<Learned>>,
+    /// Per character, an id for each prefix of its `learned` list (the id of its list
+    /// after each item): ids are never reused, so two lists with the same last id are
+    /// the same list. What a character learns grows along the story, but a formula's
+    /// announcement to a group (`[A ! φ] ψ`) branches off it; views are memoised by id.
+    lists: Vec<Vec<u64>>,
     ranks: Vec<Vec<Learned>>,
+}
+
+impl Minds {
+    /// The id of the first `k` items `agent` learned (0 for none).
+    fn list(&self, agent: usize, k: usize) -> u64 {
+        match k {
+            0 => 0,
+            _ => self.lists[agent][k - 1],
+        }
+    }
 }
 
 /// A set of worlds: which of a state's worlds it holds.
@@ -99,11 +114,13 @@ pub(crate) struct ExplicitBackend {
     plausible: HashMap<(u64, usize), Rc<WorldIds>>,
     /// Each character's groups, by (character, how many things it has learned): what a
     /// character learns only grows.
-    views: HashMap<(usize, usize), Rc<Groups>>,
+    views: HashMap<(usize, usize, u64), Rc<Groups>>,
     /// The groups of worlds that agree on everything some characters learned (for
     /// distributed knowledge), by (character, how many things it has learned) of each.
-    joint: HashMap<Vec<(usize, usize)>, Rc<Groups>>,
+    joint: HashMap<Vec<(usize, u64)>, Rc<Groups>>,
     next_id: u64,
+    /// The last id given to a list of things learned ([`Minds::lists`]).
+    next_list: u64,
     /// Z3, made only when an `actual` needs it.
     z3: Option<Z3Backend>,
     /// For a story of bools and enums, the BDDs that answer questions about states
@@ -240,6 +257,7 @@ impl ExplicitBackend {
             views: HashMap::new(),
             joint: HashMap::new(),
             next_id: 0,
+            next_list: 0,
             z3: None,
             early_bdd: None,
             happened: Vec::new(),
@@ -256,6 +274,20 @@ impl ExplicitBackend {
             Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
             _ => Ok(()),
         }
+    }
+
+    /// `who` learns `item`: its list grows and gets a new id.
+    fn push_learned(&mut self, minds: &mut Minds, who: usize, item: Learned) {
+        self.next_list += 1;
+        minds.learned[who].push(item);
+        minds.lists[who].push(self.next_list);
+    }
+
+    /// `who` learns whether a formula holds, given per universe world.
+    fn learn_flags(&mut self, state: &Rc<State>, who: CharId, bits: Rc<Flags>) -> Rc<State> {
+        let mut minds = (*state.minds).clone();
+        self.push_learned(&mut minds, who.0, Learned::Set(bits));
+        self.state(state.pending, state.worlds.clone(), Rc::new(minds))
     }
 
     fn state(&mut self, pending: usize, worlds: Rc<WorldIds>, minds: Rc<Minds>) -> Rc<State> {
@@ -408,6 +440,7 @@ impl Backend for ExplicitBackend {
         let characters = self.program.characters.len();
         let minds = Rc::new(Minds {
             learned: vec![Vec::new(); characters],
+            lists: vec![Vec::new(); characters],
             ranks: vec![Vec::new(); characters],
         });
         Ok(self.state(self.prefix.len(), Rc::new(all), minds))
@@ -516,7 +549,7 @@ impl Backend for ExplicitBackend {
             _ => Learned::Expr(Rc::new(what.clone())),
         };
         let mut minds = (*state.minds).clone();
-        minds.learned[who.0].push(item);
+        self.push_learned(&mut minds, who.0, item);
         Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
     }
 
@@ -526,9 +559,8 @@ impl Backend for ExplicitBackend {
         who: CharId,
         set: Set,
     ) -> Result<Rc<State>, SolverError> {
-        let mut minds = (*state.minds).clone();
-        minds.learned[who.0].push(Learned::Set(self.universe_bits(&set)));
-        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
+        let bits = self.universe_bits(&set);
+        Ok(self.learn_flags(state, who, bits))
     }
 
     fn upgrade(
@@ -624,16 +656,19 @@ impl Backend for ExplicitBackend {
         // reads the new occurrence): each view grows by its groups there, unless it
         // mentions the occurrence or is not a prefix of what the character learned.
         let views = std::mem::take(&mut self.views);
-        for ((agent, k), groups) in views {
+        for ((agent, k, list), groups) in views {
             let Some(items) = state.minds.learned.get(agent) else {
                 continue;
             };
-            if k > items.len() || items[..k].iter().any(|i| reads(i, occ.0)) {
+            if k > items.len()
+                || state.minds.list(agent, k) != list
+                || items[..k].iter().any(|i| reads(i, occ.0))
+            {
                 continue;
             }
             let parents: Vec<u32> = made.iter().map(|&(w, _)| w).collect();
             self.views
-                .insert((agent, k), Rc::new(groups.extended(&parents)));
+                .insert((agent, k, list), Rc::new(groups.extended(&parents)));
         }
         self.universe = Rc::new(Universe {
             columns,
