@@ -951,6 +951,11 @@ fn the_playground_marks_a_failing_check_and_what_a_character_believes() {
         ),
         json!(["42", "49"])
     );
+    // The trace scrolled to the first check that fails, for the screenshot.
+    browser.eval(
+        "{ const t = document.getElementById('trace'); const li = t.querySelector('li.fails'); \
+           t.scrollTop += li.getBoundingClientRect().top - t.getBoundingClientRect().top - 80; } true",
+    );
     browser.screenshot("playground-check.png");
 
     // Belief: A learns p; B cannot tell p from not p, and expects p.
