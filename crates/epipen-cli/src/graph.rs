@@ -9,15 +9,16 @@ use crate::output::outln;
 use crate::story::{Failure, Story};
 
 impl Story {
-    /// The epistemic model at `checkpoint` (None: now) as DOT, or the error that says
-    /// why it cannot be drawn.
+    /// The epistemic model at `checkpoint` (None: now) as DOT (the actual world, if any,
+    /// with a double border), or the error that says why it cannot be drawn.
     pub(crate) fn graph(
         &self,
         engine: &mut Engine,
         checkpoint: Option<CheckpointId>,
     ) -> Result<String, Failure> {
         let (model, title) = self.model(engine, checkpoint)?;
-        Ok(graph::dot(&self.program, &model, &title))
+        let actual = self.actual_in(engine, &model);
+        Ok(graph::dot(&self.program, &model, actual, &title))
     }
 
     /// The epistemic model at `checkpoint` (None: now) as a standalone SVG document.

@@ -8,19 +8,25 @@
 //! - `GET /api/version`: `{"epipen", "z3"}`.
 //! - `POST /api/run` ([`Request`]): `consts`, `checkpoints`, `samples`, `trace`, `hints`,
 //!   then `backend`, `worlds` (`{"list", "complete"}`) and `fates` (as `run --trace
-//!   --json`'s last line, or null). In a story with chances each listed world (of
+//!   --json`'s last line, or null). A check that fails (a trace item of `kind` `check`
+//!   with `holds` false, and the `world` where it fails) or a hint refuted makes
+//!   `exit_code` 1, as `epipen run` and `epipen check` exit; the run goes on past it,
+//!   so that every verdict shows. In a story with chances each listed world (of
 //!   `worlds` and of the steps) carries its `"probability": "1/3"`; a `show` is a trace
 //!   item of `kind` `show` (`expression`, `probability`, `value` or `values`, `text`).
-//!   --json`'s last line, or null). A file in SMCDEL's format (its first word `VARS`)
-//!   is answered as `epipen smcdel` answers it: `smcdel` (`{"jobs", "text"}`), and a
-//!   trace item of `kind` `smcdel` per job.
+//!   A file in SMCDEL's format (its first word `VARS`) is answered as `epipen smcdel`
+//!   answers it: `smcdel` (`{"jobs", "text"}`), and a trace item of `kind` `smcdel`
+//!   per job.
 //! - `POST /api/graph` ([`Request`] with `at`, or `step`): `title`, `characters`,
 //!   `worlds`, `actual` (the actual world: an index into `worlds`, or null), `edges`
 //!   (`{"a", "b", "who"}`: indices into `worlds`, names of characters), `beliefs`
-//!   (`{"from", "to", "who"}`) and, in a story with chances, `probabilities` (each
-//!   world's, `"1/3"`). With `step`, the model after that step of the trace
-//!   `/api/run` answers with the same request (its `limit` too): the index among the
-//!   trace's items of `kind` `step` (0: the start; each round of a `repeat` is one).
+//!   (`{"from", "to", "who"}`), `plausible` (`{"who", "worlds"}`: for each character
+//!   whose plausibility is not flat, the worlds it finds most plausible among those it
+//!   cannot tell from them; left out when there is none) and, in a story with chances,
+//!   `probabilities` (each world's, `"1/3"`). With `step`, the model after that step of
+//!   the trace `/api/run` answers with the same request (its `limit` too): the index
+//!   among the trace's items of `kind` `step` (0: the start; each round of a `repeat`
+//!   is one).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -249,11 +255,17 @@ fn run_story(request: &Request, limit: Duration) -> Value {
             let worlds = story.worlds(&mut engine, &set)?;
             Ok((engine.backend(), worlds, fates))
         });
+    // A check that fails or a hint refuted: exit code 1, as `epipen run` and `epipen
+    // check` exit (the page goes on past it, and shows every verdict).
+    let refuted = (trace.iter())
+        .filter(|t| t["kind"] == "check")
+        .chain(&hints)
+        .any(|t| t["holds"] == false);
     answer["trace"] = trace.into();
     answer["hints"] = hints.into();
     match outcome {
         Ok((backend, worlds, fates)) => {
-            answer["exit_code"] = 0.into();
+            answer["exit_code"] = u8::from(refuted).into();
             answer["backend"] = backend.into();
             answer["worlds"] = with_text(
                 &worlds,

@@ -90,27 +90,75 @@ fn provision() -> Result<PathBuf, String> {
     on_path("chromium").ok_or_else(|| cannot("apt-get installed no `chromium` on the PATH".into()))
 }
 
-/// A headless Chromium with one page, driven over the DevTools protocol.
+/// A browser's own profile folder in target/tmp, removed when it is dropped: when the
+/// test ends, passed or failed (a panic unwinds through it), or Chromium did not start.
+struct Profile(PathBuf);
+
+impl Profile {
+    fn new() -> Profile {
+        // One profile per browser: the tests run in parallel, in one process.
+        static LAUNCHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = LAUNCHED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("chromium-profile-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        Profile(path)
+    }
+}
+
+impl Drop for Profile {
+    fn drop(&mut self) {
+        // Chromium's processes are gone (see `Chromium`'s drop), but the file system may
+        // take a moment: try for two seconds.
+        for _ in 0..20 {
+            if std::fs::remove_dir_all(&self.0).is_ok() || !self.0.exists() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        say(&format!("browser test: cannot remove {}", self.0.display()));
+    }
+}
+
+/// Chromium's processes: the browser, started in a process group of its own, and its
+/// helpers (zygotes, renderers, the GPU and network processes) in that group. Dropped,
+/// the whole group is killed and the browser waited for, so that none of them still
+/// writes into the profile when it is removed.
+struct Chromium(Child);
+
+impl Drop for Chromium {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        let killed = Command::new("kill")
+            .args(["-s", "KILL", "--", &group])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !killed {
+            let _ = self.0.kill();
+        }
+        let _ = self.0.wait();
+    }
+}
+
+/// A headless Chromium with one page, driven over the DevTools protocol. Its fields drop
+/// in order: the connection, then the processes, then the profile folder.
 struct Browser {
-    child: Child,
     socket: WebSocket<MaybeTlsStream<TcpStream>>,
     session: String,
     next: u64,
     /// Exceptions thrown and errors logged in the page.
     errors: Vec<String>,
+    _processes: Chromium,
     /// The browser's own profile folder, removed when it ends.
-    profile: std::path::PathBuf,
+    profile: Profile,
 }
 
 impl Browser {
     fn launch() -> Browser {
-        // One profile per browser: the tests run in parallel, in one process.
-        static LAUNCHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = LAUNCHED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("chromium-profile-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&profile);
-        let mut child = Command::new(chromium())
+        use std::os::unix::process::CommandExt;
+        let profile = Profile::new();
+        let child = Command::new(chromium())
             .args([
                 "--headless",
                 "--no-sandbox",
@@ -121,15 +169,17 @@ impl Browser {
                 "--disable-background-networking",
                 "--remote-debugging-port=0",
             ])
-            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--user-data-dir={}", profile.0.display()))
             .arg("about:blank")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
+            .process_group(0)
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", chromium().display()));
+        let mut child = Chromium(child);
         // Chromium says where its DevTools listen on stderr; the rest of stderr is drained.
         let (tx, rx) = std::sync::mpsc::channel();
-        let stderr = BufReader::new(child.stderr.take().expect("stderr"));
+        let stderr = BufReader::new(child.0.stderr.take().expect("stderr"));
         std::thread::spawn(move || {
             for line in stderr.lines().map_while(Result::ok) {
                 if let Some(url) = line.strip_prefix("DevTools listening on ") {
@@ -137,14 +187,13 @@ impl Browser {
                 }
             }
         });
+        // A panic here drops `child` and `profile`: nothing stays behind.
         let url = match rx.recv_timeout(Duration::from_secs(60)) {
             Ok(url) => url,
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                let _ = child.kill();
                 panic!("Chromium did not start its DevTools within 60 s");
             }
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                let _ = child.kill();
                 panic!("Chromium ended without starting its DevTools");
             }
         };
@@ -155,7 +204,7 @@ impl Browser {
                 .unwrap();
         }
         let mut browser = Browser {
-            child,
+            _processes: child,
             socket,
             session: String::new(),
             next: 0,
@@ -286,18 +335,15 @@ impl Browser {
     }
 }
 
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        // Nothing stays behind in target/tmp (Chromium's helper processes may still be
-        // writing into the profile for a moment after the browser ends).
-        for _ in 0..20 {
-            if std::fs::remove_dir_all(&self.profile).is_ok() || !self.profile.exists() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
+impl Browser {
+    /// Ends the browser, checks that the page logged no error, and that its profile
+    /// folder is gone from target/tmp.
+    fn close(self) {
+        let errors = self.errors.clone();
+        let profile = self.profile.0.clone();
+        drop(self);
+        assert!(!profile.exists(), "{} stayed behind", profile.display());
+        assert_eq!(errors, Vec::<String>::new());
     }
 }
 
@@ -510,7 +556,7 @@ fn the_playground_solves_and_explains_cheryls_birthday_in_a_browser() {
         browser.eval("[...document.querySelectorAll('#trace p.belief')].map(p => p.textContent)"),
         json!(["where B cannot tell apart p = false; p = true, B believes: p = true"])
     );
-    assert_eq!(browser.errors, Vec::<String>::new());
+    browser.close();
 }
 
 #[test]
@@ -582,10 +628,37 @@ fn the_playground_steps_through_the_muddy_children_as_a_teacher_would() {
             ),
         ]
     );
-    // The menu says which model is drawn.
+    // The menu says which model is drawn, and so does the slider.
     assert_eq!(
         browser.eval("document.getElementById('at').value"),
         "step:6"
+    );
+    assert_eq!(browser.text("#step-label"), "step 6 of 8");
+    // The slider steps through the same models: step 4 is round 1 (the trace's steps
+    // are the start, lines 11, 16 and 21, rounds 1 to 4, line 35).
+    browser.run(
+        "the slider at step 4",
+        "const s = document.getElementById('step-slider'); s.value = '4'; \
+         s.dispatchEvent(new Event('input'))",
+    );
+    assert_eq!(
+        (
+            browser.text("#graph-note"),
+            browser.eval("document.querySelectorAll('#graph g.node').length"),
+            browser.eval("document.getElementById('at').value"),
+            browser.text("#step-label"),
+        ),
+        (
+            "muddy-children.story after line 26, round 1: 57 worlds".to_string(),
+            json!(57),
+            json!("step:4"),
+            "step 4 of 8".to_string()
+        )
+    );
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#trace li.drawn').firstChild.textContent.split(':')[0]"),
+        "line 26, round 1"
     );
     let after_round_2 = "[...document.querySelectorAll('#trace li[data-kind=step]')]
         .find(li => li.firstChild.textContent.startsWith('line 26, round 2:')).click()";
@@ -606,7 +679,35 @@ fn the_playground_steps_through_the_muddy_children_as_a_teacher_would() {
         browser.eval("document.querySelector('#legend .who.active').dataset.who"),
         "child[0]"
     );
+    // The worlds it cannot tell apart, ringed: after round 2 the worlds with at least
+    // three muddy children are left (42); child[0] cannot tell apart each of them from
+    // the one with its own forehead otherwise where both are left: 16 pairs (three or
+    // more of the five others muddy: 10 + 5 + 1); in the other 10 worlds (exactly three
+    // muddy, child[0] among them) it knows.
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#graph g.node.focus').length"),
+        32
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#graph g.node.plausible').length"),
+        0
+    );
+    assert_eq!(
+        browser.text("#focus-note"),
+        "child[0] cannot tell apart the worlds of each of 16 groups (32 worlds, ringed in \
+         its colour); it knows which world it is in 10 others"
+    );
     browser.screenshot("playground-steps.png");
+    // The drawing to download shows the highlight, and says it under the graph.
+    let file = browser.eval(
+        "decodeURIComponent(document.getElementById('download').href.split(',').slice(1).join(','))",
+    );
+    let file = file.as_str().unwrap();
+    assert_eq!(file.matches("class=\"node focus\"").count(), 32, "{file}");
+    assert!(
+        file.contains(">child[0] cannot tell apart the worlds of each of 16 groups"),
+        "{file}"
+    );
     browser.eval("document.querySelector('#legend .who[data-who=\"child[0]\"]').click(); true");
     assert_eq!(
         browser.eval("document.querySelectorAll('#graph .focus, #graph .dim').length"),
@@ -636,6 +737,24 @@ fn the_playground_steps_through_the_muddy_children_as_a_teacher_would() {
     assert!(file.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"));
     assert!(file.ends_with("</svg>"), "{file}");
     assert!(file.contains("<style>"), "{file}");
+    // Its legend under the graph: the title, each child's colour, the actual world.
+    let legend = file.split("<g class=\"legend\"").nth(1).unwrap_or_default();
+    let rows: Vec<&str> = (legend.split("<text").skip(1))
+        .map(|t| t.split('>').nth(1).unwrap().split('<').next().unwrap())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "muddy-children.story after line 26, round 2: 42 worlds",
+            "child[0] cannot tell these apart",
+            "child[1] cannot tell these apart",
+            "child[2] cannot tell these apart",
+            "child[3] cannot tell these apart",
+            "child[4] cannot tell these apart",
+            "child[5] cannot tell these apart",
+            "double ring: the actual world",
+        ]
+    );
 
     // The Russian cards' long labels fit their circles.
     browser.pick("The Russian Cards");
@@ -683,7 +802,7 @@ fn the_playground_steps_through_the_muddy_children_as_a_teacher_would() {
         json!({"overflows": false, "wrapped": true, "aligned": true, "error": "4", "at": "q"})
     );
     browser.screenshot("playground-wrapped.png");
-    assert_eq!(browser.errors, Vec::<String>::new());
+    browser.close();
 }
 
 /// Probabilities (issue 29): the worlds table has a probability column, the trace lists
@@ -739,5 +858,140 @@ fn the_playground_shows_probabilities_beside_the_worlds() {
         ),
         json!(["1/6", "1/3", "1/2"])
     );
-    assert_eq!(browser.errors, Vec::<String>::new());
+    browser.close();
+}
+
+/// A failing check shows (issue 31): in the trace (✘, the world where it fails), in the
+/// editor (its line marked) and in the status (the run failed, exit code 1 as the CLI
+/// exits); and a character picked in the legend shows the worlds it cannot tell apart
+/// and those it finds most plausible.
+#[test]
+fn the_playground_marks_a_failing_check_and_what_a_character_believes() {
+    let server = Server::start(&[]);
+    let mut browser = Browser::launch();
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://{}/", server.addr)}),
+    );
+    browser.wait(
+        "the page to list the stories",
+        "document.querySelectorAll('#story option').length > 10",
+    );
+    browser.pick("The Russian Cards");
+    let verdicts = |browser: &mut Browser, class: &str| {
+        browser.eval(&format!(
+            "[...document.querySelectorAll('#trace li.{class}')].map(li => li.textContent)"
+        ))
+    };
+    assert_eq!(
+        verdicts(&mut browser, "holds"),
+        json!([
+            "check line 40: holds",
+            "check line 42: holds",
+            "check line 48: holds",
+            "check line 49: holds"
+        ])
+    );
+    assert_eq!(verdicts(&mut browser, "fails"), json!([]));
+    let status = browser.text("#status");
+    assert!(status.starts_with("4 worlds at the end · "), "{status}");
+    assert!(status.ends_with(" ms · explicit backend"), "{status}");
+
+    // The unsafe announcement: Cath learns cards, and the checks that she learns none
+    // fail, as `epipen run --set safe=0` says.
+    browser.run(
+        "the unsafe announcement",
+        "const i = document.querySelector('#consts input[data-const=safe]'); i.value = '0'; \
+         i.dispatchEvent(new Event('change'))",
+    );
+    let source = super::read_story("russian-cards.story");
+    let (code, stderr) = cli_error(&["run", "--set", "safe=0"], "russian-cards.story", &source);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.starts_with("russian-cards.story:42:1: error: the check `all(i in 0..7: owner[i] != cath -> not knows_value(Cath, owner[i]))` fails"),
+        "{stderr}"
+    );
+    let world = "owner[0] = alice, owner[1] = alice, owner[2] = alice, owner[3] = bob, \
+                 owner[4] = bob, owner[5] = bob, owner[6] = cath";
+    assert_eq!(
+        verdicts(&mut browser, "fails"),
+        json!([
+            format!("check line 42: fails in the world {world}"),
+            format!("check line 49: fails in the world {world}")
+        ])
+    );
+    assert_eq!(
+        verdicts(&mut browser, "holds"),
+        json!(["check line 40: holds", "check line 48: holds"])
+    );
+    // Marked ✘, in red.
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#trace li.fails')].map(li => \
+               getComputedStyle(li, '::before').content + ' ' + getComputedStyle(li).color)"
+        ),
+        json!(["\"✘ \" rgb(180, 35, 24)", "\"✘ \" rgb(180, 35, 24)"])
+    );
+    let status = browser.text("#status");
+    assert!(
+        status.starts_with("2 worlds at the end · the checks on lines 42 and 49 fail · "),
+        "{status}"
+    );
+    assert!(
+        status.ends_with(" ms · explicit backend · exit code 1"),
+        "{status}"
+    );
+    assert_eq!(
+        browser.eval("document.getElementById('status').classList.contains('bad')"),
+        true
+    );
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#highlight .fail-line')].map(l => l.dataset.line)"
+        ),
+        json!(["42", "49"])
+    );
+    // The trace scrolled to the first check that fails, for the screenshot.
+    browser.eval(
+        "{ const t = document.getElementById('trace'); const li = t.querySelector('li.fails'); \
+           t.scrollTop += li.getBoundingClientRect().top - t.getBoundingClientRect().top - 80; } true",
+    );
+    browser.screenshot("playground-check.png");
+
+    // Belief: A learns p; B cannot tell p from not p, and expects p.
+    browser.eval("document.body.dataset.state = 'waiting'; true");
+    browser.eval(
+        "{ const s = document.getElementById('source'); \
+           s.value = 'characters A, B\\nbool p\\nA learns p\\nB expects p\\n'; \
+           s.dispatchEvent(new Event('input')); } true",
+    );
+    browser.wait(
+        "the belief story's graph",
+        "document.body?.dataset.state === 'done' && \
+         document.querySelectorAll('#graph g.node').length === 2",
+    );
+    let focus = |browser: &mut Browser, who: &str| {
+        browser.eval(&format!(
+            "document.querySelector('#legend .who[data-who={who}]').click(); true"
+        ));
+        browser.eval(
+            "({ note: document.getElementById('focus-note').textContent,
+                ringed: [...document.querySelectorAll('#graph g.node.focus title')].map(t => t.textContent),
+                filled: [...document.querySelectorAll('#graph g.node.plausible title')].map(t => t.textContent) })",
+        )
+    };
+    assert_eq!(
+        focus(&mut browser, "B"),
+        json!({
+            "note": "B cannot tell apart the worlds of each of 1 group (2 worlds, ringed in its \
+                     colour); filled: the 1 world it finds most plausible",
+            "ringed": ["p = false", "p = true"],
+            "filled": ["p = true"],
+        })
+    );
+    assert_eq!(
+        focus(&mut browser, "A"),
+        json!({"note": "A tells every world apart", "ringed": [], "filled": []})
+    );
+    browser.close();
 }

@@ -274,6 +274,26 @@ fn graph_of_cheryl_after_the_whisper() {
     assert!(dot.ends_with("}\n"));
 }
 
+/// The actual world has a double border in DOT (Sally and Anne's: the marble moved to
+/// the box); a story without one has none.
+#[test]
+fn graph_marks_the_actual_world_with_a_double_border() {
+    let out = epipen(&["graph", "stories/sally-anne.story"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let nodes: Vec<&str> = (out.stdout.lines())
+        .filter(|l| l.starts_with("  w") && !l.contains(" -- "))
+        .collect();
+    assert_eq!(
+        nodes,
+        [
+            "  w0 [label=\"marble = box\\nhere = true\\nmove = moved\", peripheries=2, tooltip=\"the actual world\"];",
+            "  w1 [label=\"marble = basket\\nhere = true\\nmove = stayed\"];",
+        ]
+    );
+    let cheryl = epipen(&["graph", "stories/cheryl.story", "--at", "whispered"]);
+    assert!(!cheryl.stdout.contains("peripheries"), "{}", cheryl.stdout);
+}
+
 #[test]
 fn graph_labels_an_edge_with_every_character_who_cannot_tell() {
     let story = story_file(

@@ -330,6 +330,8 @@ fn reveals_rounds_hints_consts_and_seeds() {
         read("who-has-the-sum.story").replacen("assert_adds_ck B != C", "assert_adds_ck B == C", 1);
     let refuted = server.run(&json!({"source": wrong, "name": "wrong.story"}));
     assert_eq!(refuted["hints"][0]["holds"], false, "{refuted}");
+    // The run failed, as `epipen check` exits.
+    assert_eq!(refuted["exit_code"], 1, "{refuted}");
     assert!(
         (refuted["hints"][0]["text"].as_str().unwrap()).contains("refuted"),
         "{refuted}"
@@ -361,8 +363,57 @@ fn the_graph_has_belief_arrows() {
         graph["beliefs"],
         json!([{"from": 0, "to": 1, "who": ["B"]}])
     );
+    // The world B finds most plausible (A's plausibility is flat: not listed).
+    assert_eq!(graph["plausible"], json!([{"who": "B", "worlds": [1]}]));
     let flat = server.client().post_json("/api/graph", &cheryl()).json();
     assert_eq!(flat["beliefs"], json!([]));
+    assert_eq!(flat.get("plausible"), None, "{flat}");
+}
+
+/// A check that fails makes the run fail with exit code 1, as `epipen run` exits, and
+/// the run goes on: every check's verdict is in the trace.
+#[test]
+fn a_failing_check_is_exit_code_1_and_every_verdict_shows() {
+    let server = Server::start(&[]);
+    let run = |safe: i64| {
+        server.run(&json!({
+            "source": super::read_story("russian-cards.story"), "name": "russian-cards.story",
+            "sets": {"safe": safe},
+        }))
+    };
+    let verdicts = |answer: &Value| -> Vec<(u64, bool)> {
+        (answer["trace"].as_array().unwrap().iter())
+            .filter(|t| t["kind"] == "check")
+            .map(|t| (t["line"].as_u64().unwrap(), t["holds"].as_bool().unwrap()))
+            .collect()
+    };
+    let safe = run(1);
+    assert_eq!(safe["exit_code"], 0, "{safe}");
+    assert_eq!(
+        verdicts(&safe),
+        [(40, true), (42, true), (48, true), (49, true)]
+    );
+    let unsafe_ = run(0);
+    assert_eq!(unsafe_["exit_code"], 1, "{unsafe_}");
+    assert_eq!(unsafe_["error"], Value::Null);
+    assert_eq!(
+        verdicts(&unsafe_),
+        [(40, true), (42, false), (48, true), (49, false)]
+    );
+    let failed = &unsafe_["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["line"] == 42)
+        .unwrap();
+    assert_eq!(
+        failed["world"],
+        json!({"owner[0]": "alice", "owner[1]": "alice", "owner[2]": "alice", "owner[3]": "bob",
+               "owner[4]": "bob", "owner[5]": "bob", "owner[6]": "cath"})
+    );
+    let source = super::read_story("russian-cards.story");
+    let (code, _) = cli_error(&["run", "--set", "safe=0"], "russian-cards.story", &source);
+    assert_eq!(unsafe_["exit_code"], code);
 }
 
 #[test]

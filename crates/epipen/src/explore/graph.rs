@@ -107,8 +107,39 @@ pub fn belief_at(model: &Model, c: CharId, w: usize) -> (Vec<usize>, Vec<usize>)
     (class, believed)
 }
 
-/// The model in Graphviz's DOT language, titled `title`.
-pub fn dot(program: &Program, model: &Model, title: &str) -> String {
+/// For each character whose plausibility is not flat (as for [`arrows`]), the worlds it
+/// finds most plausible among those it cannot tell from them (the least rank of each
+/// class), in the model's order; characters in declaration order.
+pub fn most_plausible(model: &Model) -> Vec<(CharId, Vec<usize>)> {
+    let mut out = Vec::new();
+    for (c, view) in model.views.iter().enumerate() {
+        let Some(ranks) = model.ranks.get(c) else {
+            continue;
+        };
+        let mut groups: HashMap<&[Value], Vec<usize>> = HashMap::new();
+        for (w, seen) in view.iter().enumerate() {
+            groups.entry(seen.as_slice()).or_default().push(w);
+        }
+        let flat = groups
+            .values()
+            .all(|g| g.iter().all(|&w| ranks[w] == ranks[g[0]]));
+        if flat {
+            continue;
+        }
+        let mut worlds: Vec<usize> = Vec::new();
+        for group in groups.values() {
+            let least = group.iter().map(|&w| &ranks[w]).min();
+            worlds.extend(group.iter().filter(|&&w| Some(&ranks[w]) == least));
+        }
+        worlds.sort_unstable();
+        out.push((CharId(c), worlds));
+    }
+    out
+}
+
+/// The model in Graphviz's DOT language, titled `title`; `actual`, the index of the
+/// actual world among its worlds (drawn with a double border), if the story has one.
+pub fn dot(program: &Program, model: &Model, actual: Option<usize>, title: &str) -> String {
     let mut out = format!(
         "graph epistemic_model {{\n  label=\"{}\";\n  labelloc=t;\n  node [shape=box];\n",
         escape(title)
@@ -123,7 +154,15 @@ pub fn dot(program: &Program, model: &Model, title: &str) -> String {
                     .map(|p| format!("[{p}]")),
             )
             .collect();
-        out.push_str(&format!("  w{k} [label=\"{}\"];\n", lines.join("\\n")));
+        // The actual world: a double border (and its tooltip says so).
+        let marked = match actual == Some(k) {
+            true => ", peripheries=2, tooltip=\"the actual world\"",
+            false => "",
+        };
+        out.push_str(&format!(
+            "  w{k} [label=\"{}\"{marked}];\n",
+            lines.join("\\n")
+        ));
     }
     for e in edges(model) {
         let who: Vec<&str> = e
@@ -227,13 +266,42 @@ mod tests {
     }
 
     #[test]
+    fn the_most_plausible_worlds_of_each_character_whose_plausibility_is_not_flat() {
+        // A's plausibility is flat: none listed; B finds the second world most plausible.
+        assert_eq!(most_plausible(&three_worlds()), vec![(CharId(1), vec![1])]);
+        // A finds the first of its first class and the third world (alone in its class)
+        // most plausible.
+        let mut model = three_worlds();
+        model.ranks[0] = vec![vec![0], vec![1], vec![5]];
+        assert_eq!(
+            most_plausible(&model),
+            vec![(CharId(0), vec![0, 2]), (CharId(1), vec![1])]
+        );
+    }
+
+    #[test]
+    fn dot_draws_the_actual_world_with_a_double_border() {
+        let program = crate::compile("characters A, B\nint x, y\n", &[]).expect("compiles");
+        let model = three_worlds();
+        assert!(!dot(&program, &model, None, "t").contains("peripheries"));
+        let text = dot(&program, &model, Some(1), "t");
+        assert_eq!(text.matches("peripheries=2").count(), 1, "{text}");
+        assert!(
+            text.contains(
+                "  w1 [label=\"x = 1\\ny = 2\", peripheries=2, tooltip=\"the actual world\"];\n"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn dot_labels_worlds_with_their_probabilities() {
         let program = crate::compile("characters A, B\nint x, y\n", &[]).expect("compiles");
         let mut model = three_worlds();
-        assert!(!dot(&program, &model, "t").contains("\\n["));
+        assert!(!dot(&program, &model, None, "t").contains("\\n["));
         let q = |n: i64, d: i64| crate::engine::BigRational::new(n.into(), d.into());
         model.chances = Some(vec![q(1, 2), q(1, 4), q(1, 4)]);
-        let text = dot(&program, &model, "t");
+        let text = dot(&program, &model, None, "t");
         assert!(
             text.contains("w0 [label=\"x = 1\\ny = 1\\n[1/2]\"];"),
             "{text}"

@@ -62,14 +62,73 @@ fn wrap(text: &str, room: f64, size: f64) -> Vec<String> {
     lines
 }
 
+/// A world's label: its largest font size (pixels), the monospace font's advance (in
+/// ems) and its lines' height (in ems).
+const LABEL_PX: f64 = 10.5;
+const CHAR_EM: f64 = 0.6;
+const LINE_EM: f64 = 1.15;
+/// A world's probability, under its values: this much of the label's size.
+const CHANCE_SCALE: f64 = 0.85;
+
+/// A world's label fitted into a circle of `radius`: the font size (at most
+/// [`LABEL_PX`]) and the lines of its `parts` (values, wrapped after their separator
+/// `sep`, in as many lines, up to 8, as let the font be largest), with `under` (its
+/// probability) as one more line at [`CHANCE_SCALE`] of the size: the box of all the
+/// lines lies within the circle, 3 pixels inside. The playground's `fitLabel`.
+pub fn fit_label(
+    parts: &[String],
+    sep: &str,
+    under: Option<&str>,
+    radius: f64,
+) -> (f64, Vec<String>) {
+    let room = radius - 3.0;
+    let total = parts.join(sep).chars().count();
+    let width = |t: &str| t.chars().count() as f64;
+    let mut best: Option<(f64, Vec<String>)> = None;
+    for n in 1..=parts.len().clamp(1, 8) {
+        // Greedy lines of about total / n characters.
+        let target = total.div_ceil(n);
+        let mut lines: Vec<Vec<&str>> = Vec::new();
+        let mut line: Vec<&str> = Vec::new();
+        for part in parts {
+            let longer =
+                line.join(sep).chars().count() + sep.chars().count() + part.chars().count();
+            if !line.is_empty() && longer > target && lines.len() < n - 1 {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push(part);
+        }
+        lines.push(line);
+        let last = lines.len() - 1;
+        let texts: Vec<String> = (lines.iter().enumerate())
+            .map(|(k, l)| match k < last {
+                true => format!("{}{}", l.join(sep), sep.trim_end()),
+                false => l.join(sep),
+            })
+            .collect();
+        let widest = (texts.iter().map(|t| width(t)))
+            .chain(under.map(|u| width(u) * CHANCE_SCALE))
+            .fold(0.0, f64::max);
+        let rows = texts.len() as f64 + under.map_or(0.0, |_| CHANCE_SCALE);
+        let (wide, high) = (widest * CHAR_EM / 2.0, rows * LINE_EM / 2.0);
+        // The text's box within the circle: its corner on the circle at most.
+        let size = LABEL_PX.min(room / wide.hypot(high));
+        if best.as_ref().is_none_or(|(b, _)| size > b + 0.01) {
+            best = Some((size, texts));
+        }
+    }
+    best.unwrap_or((LABEL_PX, vec![String::new()]))
+}
+
 /// The colour of an edge that several characters share.
 const SHARED: &str = "#555";
 
-/// Node positions for `n` worlds joined by `edges`: a circle for at most three worlds,
-/// else 300 steps of a force layout started from the circle (worlds repel each other,
-/// edges pull their ends to a length of 90, a weak pull to the centre).
-pub fn layout(n: usize, edges: &[Edge]) -> Vec<(f64, f64)> {
-    let radius = 100.0 * (n as f64).sqrt();
+/// Node positions for `n` worlds joined by `edges`, `ideal` apart (at least 90; wider
+/// circles further): a circle for at most three worlds, else 300 steps of a force
+/// layout started from the circle (worlds repel each other, edges pull their ends to a
+/// length of `ideal`, a weak pull to the centre). The playground's `layout`.
+pub fn layout(n: usize, edges: &[Edge], ideal: f64) -> Vec<(f64, f64)> {
+    let radius = (100.0 * (n as f64).sqrt()).max(ideal * n as f64 / (2.0 * std::f64::consts::PI));
     let mut points: Vec<(f64, f64)> = (0..n)
         .map(|i| {
             let angle = 2.0 * std::f64::consts::PI * i as f64 / n.max(1) as f64
@@ -80,7 +139,6 @@ pub fn layout(n: usize, edges: &[Edge]) -> Vec<(f64, f64)> {
     if n <= 3 {
         return points;
     }
-    let ideal = 90.0;
     let steps = 300;
     for step in 0..steps {
         let heat = 20.0 * (1.0 - step as f64 / steps as f64) + 1.0;
@@ -130,27 +188,24 @@ pub fn svg(
     let n = model.worlds.len();
     let edges = edges(model);
     let arrows = arrows(model);
-    let points = layout(n, &edges);
     let bools = n > 0
         && !program.constants.is_empty()
         && program.constants.iter().all(|c| c.ty == Ty::Bool);
     let shown = |c: usize, v: Value| show_value(program, program.constants[c].ty, v);
-    let labels: Vec<String> = model
-        .worlds
-        .iter()
+    // Each world's values (booleans as `1` and `0`, side by side), and the label they
+    // make.
+    let sep = if bools { "" } else { ", " };
+    let parts: Vec<Vec<String>> = (model.worlds.iter())
         .map(|w| {
-            if bools {
-                w.0.iter()
-                    .map(|v| if *v == Value::Bool(true) { "1" } else { "0" })
-                    .collect()
-            } else {
-                let values: Vec<String> = (w.0.iter().enumerate())
-                    .map(|(c, v)| shown(c, *v))
-                    .collect();
-                values.join(", ")
-            }
+            (w.0.iter().enumerate())
+                .map(|(c, v)| match bools {
+                    true => (if *v == Value::Bool(true) { "1" } else { "0" }).to_string(),
+                    false => shown(c, *v),
+                })
+                .collect()
         })
         .collect();
+    let labels: Vec<String> = parts.iter().map(|p| p.join(sep)).collect();
     let world_text = |k: usize| -> String {
         let parts: Vec<String> = (program.constants.iter().zip(&model.worlds[k].0))
             .enumerate()
@@ -170,6 +225,7 @@ pub fn svg(
         .max()
         .unwrap_or(0);
     let radius = (6.0 + 3.3 * longest.max(1) as f64).clamp(16.0, 48.0);
+    let points = layout(n, &edges, (2.8 * radius).max(90.0));
     let pad = radius + 10.0;
     let (lo_x, hi_x) = bounds(points.iter().map(|p| p.0));
     let (lo_y, hi_y) = bounds(points.iter().map(|p| p.1));
@@ -246,7 +302,12 @@ pub fn svg(
     let min_x = mid_x - span_x / 2.0;
     let line = 16.0;
     let legend_height = line * lines.len() as f64 + 8.0;
-    let total_y = span_y + legend_height;
+    // Room above the graph for the axis line(s), so that they cross no world.
+    let top = match axis.len() {
+        0 => 0.0,
+        k => 13.0 * k as f64 + 6.0,
+    };
+    let total_y = top + span_y + legend_height;
     let scale = (width / span_x).min(1.0);
 
     let mut out = String::new();
@@ -256,7 +317,7 @@ pub fn svg(
          height=\"{}\" role=\"img\" aria-label=\"the epistemic model: {n} worlds, {} edges{}\" \
          style=\"max-width: 100%; height: auto; background: #fff\">",
         num(min_x),
-        num(min_y),
+        num(min_y - top),
         num(span_x),
         num(total_y),
         num(span_x * scale),
@@ -365,7 +426,7 @@ pub fn svg(
         "<g class=\"nodes\" font-family=\"ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace\" \
          font-size=\"10.5\" text-anchor=\"middle\">\n",
     );
-    for (k, label) in labels.iter().enumerate() {
+    for k in 0..n {
         // The actual world: a second ring around its circle.
         let ring = match actual == Some(k) {
             true => format!(
@@ -375,27 +436,61 @@ pub fn svg(
             ),
             false => String::new(),
         };
-        // Its probability, if any: a second line, the label moved up to make room.
-        let (at, chance, of) = match chances.as_ref().and_then(|c| c.get(k)) {
-            Some(p) => (
-                " y=\"-6\"",
+        // The values in as many lines as let them be largest within the circle, and the
+        // probability, if any, as one more line under them, smaller.
+        let chance = chances.as_ref().and_then(|c| c.get(k));
+        let (size, lines) = fit_label(&parts[k], sep, chance.map(String::as_str), radius);
+        let rows = lines.len() as f64 + chance.map_or(0.0, |_| CHANCE_SCALE);
+        let top = -(rows - 1.0) / 2.0 * LINE_EM * size;
+        let y = |row: f64| top + row * LINE_EM * size;
+        let text = match lines.as_slice() {
+            [one] if chance.is_none() => format!(
+                "<text font-size=\"{}\" dominant-baseline=\"central\">{}</text>",
+                num(size),
+                escape(one)
+            ),
+            [one] => format!(
+                "<text y=\"{}\" font-size=\"{}\" dominant-baseline=\"central\">{}</text>",
+                num(y(0.0)),
+                num(size),
+                escape(one)
+            ),
+            _ => {
+                let spans: String = (lines.iter().enumerate())
+                    .map(|(row, line)| {
+                        format!(
+                            "<tspan x=\"0\" y=\"{}\">{}</tspan>",
+                            num(y(row as f64)),
+                            escape(line)
+                        )
+                    })
+                    .collect();
                 format!(
-                    "<text class=\"probability\" y=\"7\" dominant-baseline=\"central\" \
-                     font-size=\"9\" fill=\"#57606a\">{}</text>",
+                    "<text font-size=\"{}\" dominant-baseline=\"central\">{spans}</text>",
+                    num(size)
+                )
+            }
+        };
+        let (chance, of) = match chance {
+            Some(p) => (
+                format!(
+                    "<text class=\"probability\" y=\"{}\" dominant-baseline=\"central\" \
+                     font-size=\"{}\" fill=\"#57606a\">{}</text>",
+                    num(y(lines.len() as f64 - 0.5 + CHANCE_SCALE / 2.0)),
+                    num(size * CHANCE_SCALE),
                     escape(p)
                 ),
                 format!(", probability {p}"),
             ),
-            None => ("", String::new(), String::new()),
+            None => (String::new(), String::new()),
         };
         let _ = writeln!(
             out,
             "<g transform=\"translate({} {})\">{ring}<circle r=\"{}\" fill=\"#fff\" stroke=\"#1f2328\" \
-             stroke-width=\"1.2\"/><text{at} dominant-baseline=\"central\">{}</text>{chance}<title>{}{of}{}</title></g>",
+             stroke-width=\"1.2\"/>{text}{chance}<title>{}{of}{}</title></g>",
             num(points[k].0),
             num(points[k].1),
             num(radius),
-            escape(label),
             escape(&world_text(k)),
             if actual == Some(k) {
                 " (the actual world)"
@@ -411,7 +506,7 @@ pub fn svg(
             out,
             "<text class=\"axis\" x=\"{}\" y=\"{}\" {sans} font-size=\"{AXIS_FONT}\" fill=\"#6b7280\">{}</text>",
             num(min_x + MARGIN),
-            num(min_y + 16.0 + 13.0 * k as f64),
+            num(min_y - top + 16.0 + 13.0 * k as f64),
             escape(text)
         );
     }
@@ -562,12 +657,134 @@ mod tests {
         let picture = svg(&program, &model, Some(2), "t", 720.0);
         assert_eq!(picture.matches("class=\"probability\"").count(), 4);
         assert!(picture.contains(">1/6</text>") && picture.contains(">1/3</text>"));
-        assert!(picture.contains("<text y=\"-6\" dominant-baseline=\"central\">5, 19</text>"));
+        // The values above the probability, both inside the circle.
+        assert!(picture.contains(
+            "<text y=\"-5.13\" font-size=\"10.5\" dominant-baseline=\"central\">5, 19</text>\
+             <text class=\"probability\" y=\"6.04\" dominant-baseline=\"central\" font-size=\"8.92\" \
+             fill=\"#57606a\">1/3</text>"
+        ));
+        assert_eq!(outside(&picture), Vec::<String>::new());
         assert!(
             picture
                 .contains("<title>month = 5, day = 19, probability 1/3 (the actual world)</title>")
         );
         assert!(picture.contains("its probability (the storyteller's)"));
+    }
+
+    /// The lines of the worlds' labels that reach out of their circles: for each line
+    /// (a `<text>` or a `<tspan>` of one, or a probability) at `y` in a font of `size`,
+    /// the corner of its box (by the monospace advance [`CHAR_EM`] and the line height
+    /// [`LINE_EM`]) must be within the circle's radius.
+    fn outside(picture: &str) -> Vec<String> {
+        let attribute = |piece: &str, name: &str| -> Option<f64> {
+            let at = piece.find(&format!(" {name}=\""))? + name.len() + 3;
+            piece[at..].split('"').next()?.parse().ok()
+        };
+        let mut out = Vec::new();
+        let nodes = picture.split("<g class=\"nodes\"").nth(1).unwrap();
+        let nodes = nodes.split("</g>\n</g>\n").next().unwrap();
+        for node in nodes.split("<g transform=").skip(1) {
+            let circle = node.split("<circle r=").nth(1).unwrap();
+            let r: f64 = circle[1..].split('"').next().unwrap().parse().unwrap();
+            for text in node.split("<text").skip(1) {
+                let size = attribute(text, "font-size").unwrap();
+                let head = text.split('>').next().unwrap();
+                let lines: Vec<(f64, &str)> = if text.contains("<tspan") {
+                    (text.split("<tspan").skip(1))
+                        .map(|t| (attribute(t, "y").unwrap(), t.split('>').nth(1).unwrap()))
+                        .map(|(y, t)| (y, t.split('<').next().unwrap()))
+                        .collect()
+                } else {
+                    let body = text.split('>').nth(1).unwrap().split('<').next().unwrap();
+                    vec![(attribute(head, "y").unwrap_or(0.0), body)]
+                };
+                for (y, line) in lines {
+                    let wide = line.chars().count() as f64 * CHAR_EM * size / 2.0;
+                    let high = y.abs() + LINE_EM * size / 2.0;
+                    if wide.hypot(high) > r + 0.01 {
+                        out.push(format!("`{line}` at y {y}, {size} px, in r {r}"));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn long_labels_fit_in_their_circles() {
+        // The Russian cards: seven owners a world, each value a name. On one line at
+        // 10.5 px the label is 41 characters, 130 pixels wide, in circles of 48.
+        let mut source =
+            String::from("characters Alice, Bob, Cath\nenum Who { alice, bob, cath }\n");
+        for i in 0..7 {
+            source.push_str(&format!("Who owner{i}\n"));
+        }
+        let program = crate::compile(&source, &[]).expect("compiles");
+        let hands: [[i64; 7]; 4] = [
+            [0, 0, 0, 1, 1, 1, 2],
+            [0, 1, 1, 0, 0, 1, 2],
+            [1, 0, 1, 0, 1, 0, 2],
+            [1, 1, 0, 1, 0, 0, 2],
+        ];
+        let worlds: Vec<World> = (hands.iter())
+            .map(|h| World(h.iter().map(|&o| Value::Int(o)).collect()))
+            .collect();
+        let model = Model {
+            chances: None,
+            before: None,
+            ranks: vec![vec![Vec::new(); 4]; 3],
+            views: vec![
+                (0..4).map(|k| vec![Value::Int(k)]).collect(),
+                (0..4).map(|k| vec![Value::Int(k)]).collect(),
+                vec![vec![]; 4],
+            ],
+            worlds,
+        };
+        let picture = svg(&program, &model, Some(0), "t", 720.0);
+        assert_eq!(picture.matches("<circle r=").count(), 4);
+        assert_eq!(outside(&picture), Vec::<String>::new(), "{picture}");
+        // Wrapped after a comma: five lines of the first world's seven owners, at the
+        // largest size.
+        let first = "<text font-size=\"10.5\" dominant-baseline=\"central\">\
+                     <tspan x=\"0\" y=\"-24.15\">alice,</tspan><tspan x=\"0\" y=\"-12.07\">alice,</tspan>\
+                     <tspan x=\"0\" y=\"0\">alice,</tspan><tspan x=\"0\" y=\"12.07\">bob, bob,</tspan>\
+                     <tspan x=\"0\" y=\"24.15\">bob, cath</tspan></text>";
+        assert!(picture.contains(first), "{picture}");
+        // No two circles overlap.
+        let centres: Vec<(f64, f64)> = (picture.split("<g transform=\"translate(").skip(1))
+            .map(|g| {
+                let xy: Vec<f64> = (g.split(')').next().unwrap().split(' '))
+                    .map(|v| v.parse().unwrap())
+                    .collect();
+                (xy[0], xy[1])
+            })
+            .collect();
+        for (i, a) in centres.iter().enumerate() {
+            for b in &centres[i + 1..] {
+                assert!((a.0 - b.0).hypot(a.1 - b.1) > 2.0 * 52.0, "{a:?} {b:?}");
+            }
+        }
+        // Probabilities, too.
+        let q = |n: i64, d: i64| crate::engine::BigRational::new(n.into(), d.into());
+        let mut chances = model.clone();
+        chances.chances = Some(vec![q(1, 7), q(2, 7), q(3, 70), q(37, 70)]);
+        let picture = svg(&program, &chances, None, "t", 720.0);
+        assert_eq!(picture.matches("class=\"probability\"").count(), 4);
+        assert_eq!(outside(&picture), Vec::<String>::new(), "{picture}");
+    }
+
+    #[test]
+    fn a_label_is_fitted_in_as_many_lines_as_make_it_largest() {
+        let parts = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // Short: one line at the largest size.
+        assert_eq!(
+            fit_label(&parts(&["5", "15"]), ", ", None, 22.5),
+            (LABEL_PX, vec!["5, 15".to_string()])
+        );
+        // Booleans side by side, broken into two lines when that is larger.
+        let (size, lines) = fit_label(&parts(&["1"; 12]), "", None, 20.0);
+        assert_eq!(lines, ["1111", "1111", "1111"]);
+        assert!(size > 7.0 && size < LABEL_PX, "{size}");
     }
 
     #[test]
@@ -695,15 +912,15 @@ mod tests {
     #[test]
     fn layout_spreads_worlds_apart() {
         let (_, model) = cheryl();
-        let points = layout(4, &edges(&model));
+        let points = layout(4, &edges(&model), 90.0);
         for i in 0..4 {
             for j in i + 1..4 {
                 let d = (points[i].0 - points[j].0).hypot(points[i].1 - points[j].1);
                 assert!(d > 40.0, "worlds {i} and {j} are {d} apart");
             }
         }
-        assert_eq!(layout(0, &[]), vec![]);
-        assert_eq!(layout(1, &[]).len(), 1);
+        assert_eq!(layout(0, &[], 90.0), vec![]);
+        assert_eq!(layout(1, &[], 90.0).len(), 1);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::engine::{Engine, Report};
 use crate::explore;
-use crate::explore::graph::{arrows, edges};
+use crate::explore::graph::{arrows, edges, most_plausible};
 use crate::explore::trace::{Fates, Place, TraceStep};
 use crate::failure::Failure;
 use crate::ir::{CharId, StmtKind};
@@ -326,6 +326,12 @@ impl Session {
                     from: a.from,
                     to: a.to,
                     who: names(&a.who),
+                })
+                .collect(),
+            plausible: (most_plausible(model).into_iter())
+                .map(|(c, worlds)| views::ModelPlausible {
+                    who: program.characters[c.0].name.clone(),
+                    worlds,
                 })
                 .collect(),
             probabilities: (model.chances.as_ref())

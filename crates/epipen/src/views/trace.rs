@@ -142,6 +142,11 @@ pub struct Model {
     /// Belief: for each world, those each character finds most plausible among those it
     /// cannot tell from it.
     pub beliefs: Vec<ModelArrow>,
+    /// Belief: for each character whose plausibility is not flat, the worlds it finds
+    /// most plausible among those it cannot tell from them (none listed: no such
+    /// character).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub plausible: Vec<ModelPlausible>,
     /// When the story speaks of chances: each world's probability (`1/3`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probabilities: Option<Vec<String>>,
@@ -153,6 +158,14 @@ pub struct ModelEdge {
     pub a: usize,
     pub b: usize,
     pub who: Vec<String>,
+}
+
+/// The worlds (indices into [`Model::worlds`]) character `who` finds most plausible
+/// among those it cannot tell from them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModelPlausible {
+    pub who: String,
+    pub worlds: Vec<usize>,
 }
 
 /// In world `from`, the characters `who` find world `to` most plausible.

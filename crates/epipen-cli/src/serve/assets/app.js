@@ -22,10 +22,13 @@ const state = {
   consts: [],           // [{name, value}] of the last run
   checkpoints: [],
   errorLines: new Map(), // line -> column of the last run's errors
+  failedLines: new Set(), // the lines of the last run's checks that fail, hints refuted
   markLine: 0,          // a line the trace points at
   pickedAt: false,      // whether the visitor chose the graph's checkpoint (or step)
   steps: [],            // the labels of the last run's trace steps, in order
   focus: null,          // the character whose edges the graph highlights
+  model: null,          // the model drawn (/api/graph's answer)
+  legendRows: [],       // the legend's rows, for the downloaded drawing: [{colour, ring, text}]
   run: 0,               // the number of the latest run started
   controller: null,
   timer: 0,
@@ -71,7 +74,8 @@ function renderEditor() {
   $("highlight").innerHTML = lines.map((line, i) => {
     const n = i + 1;
     const column = state.errorLines.get(n);
-    const cls = column !== undefined ? "err-line" : n === state.markLine ? "hl-line" : "";
+    const cls = column !== undefined ? "err-line" : state.failedLines.has(n) ? "fail-line"
+      : n === state.markLine ? "hl-line" : "";
     const html = highlightLine(line, column) || " ";
     return `<div class="${cls ? "ln " + cls : "ln"}" data-line="${n}">${html}</div>`;
   }).join("");
@@ -123,12 +127,13 @@ function goTo(line, column) {
 // ---- settings and the shareable link ----
 
 function settings() {
-  // The values typed in (or brought by a link), for the story's consts once it is known
-  // which they are.
-  const known = new Set(state.consts.map((c) => c.name));
+  // The values typed in (or brought by a link), for the consts the story declares now
+  // (a value set for a const the edited story no longer has is left out, not an error).
+  const source = $("source").value;
+  const known = new Set([...source.matchAll(/^[ \t]*const[ \t]+([A-Za-z_][A-Za-z0-9_]*)/gm)].map((m) => m[1]));
   const sets = {};
   for (const [name, v] of Object.entries(state.sets)) {
-    if (v !== undefined && v !== "" && (known.size === 0 || known.has(name))) sets[name] = Number(v);
+    if (v !== undefined && v !== "" && known.has(name)) sets[name] = Number(v);
   }
   return {
     source: $("source").value,
@@ -227,6 +232,7 @@ function pickStory(file) {
   $("source").value = story.source;
   $("source").scrollTop = 0;
   state.errorLines = new Map();
+  state.failedLines = new Set();
   state.markLine = 0;
   // Another story: its first checkpoint's model again, whichever step was picked.
   state.pickedAt = false;
@@ -290,6 +296,7 @@ function showRun(answer, ms) {
     if (!same) renderConsts();
   }
   state.errorLines = new Map();
+  state.failedLines = new Set();
   const error = $("error");
   if (answer.error) {
     for (const at of answer.error.locations) {
@@ -323,7 +330,15 @@ function showRun(answer, ms) {
     const n = answer.worlds.worlds.length;
     const count = answer.worlds.complete ? `${n} world${n === 1 ? "" : "s"}`
       : n === 1 ? "more than one world" : `more than ${n} worlds`;
-    status(`${count} at the end · ${ms.toFixed(0)} ms · ${answer.backend} backend`);
+    // A check that fails or a hint refuted: the run failed (exit code 1), as in the CLI.
+    const failed = refutations(answer.trace || [], answer.hints || []);
+    for (const line of [...failed.checks, ...failed.hints]) state.failedLines.add(line);
+    const verdicts = [];
+    if (failed.checks.length) verdicts.push(onLines("check", failed.checks, "fails", "fail"));
+    if (failed.hints.length) verdicts.push(onLines("hint", failed.hints, "is refuted", "are refuted"));
+    const code = answer.exit_code ? ` · exit code ${answer.exit_code}` : "";
+    status(`${count} at the end · ${verdicts.map((v) => v + " · ").join("")}${ms.toFixed(0)} ms · ` +
+      `${answer.backend} backend${code}`, verdicts.length > 0);
   }
   renderEditor();
   showWorlds(answer.worlds);
@@ -331,6 +346,21 @@ function showRun(answer, ms) {
   showHints(answer.hints || []);
   showFates(answer.fates);
   showCheckpoints(answer.checkpoints, answer.trace || []);
+}
+
+// The lines of the checks that fail and of the hints refuted.
+function refutations(trace, hints) {
+  return {
+    checks: trace.filter((t) => t.kind === "check" && t.holds === false).map((t) => t.line),
+    hints: hints.filter((h) => h.holds === false).map((h) => h.line),
+  };
+}
+
+// `the check on line 42 fails`, `the checks on lines 42 and 49 fail`.
+function onLines(what, lines, one, many) {
+  if (lines.length === 1) return `the ${what} on line ${lines[0]} ${one}`;
+  const listed = lines.slice(0, -1).join(", ") + " and " + lines[lines.length - 1];
+  return `the ${what}s on lines ${listed} ${many}`;
 }
 
 // A world's probability, when the story speaks of chances: the view carries it in the
@@ -486,7 +516,13 @@ function showTrace(trace) {
     } else {
       // A reveal, an event, a repeat done, a check or a hint: as `epipen run` prints it.
       li.classList.add("event");
-      if (item.vacuous) li.classList.add("vacuous");
+      // A check's verdict: holds (✔), fails (✘, in red, with the world where it fails),
+      // or vacuous (no world was possible).
+      if (item.kind === "check") {
+        li.classList.add(item.vacuous ? "vacuous" : item.holds ? "holds" : "fails");
+      } else if (item.vacuous) {
+        li.classList.add("vacuous");
+      }
       li.textContent = item.text.replace(/\n$/, "");
     }
     list.append(li);
@@ -573,11 +609,26 @@ function pickModel(value) {
   });
 }
 
-// Marks the trace's step whose model is drawn.
+// Marks the trace's step whose model is drawn, and puts the slider there.
 function markDrawnStep() {
   const at = $("at").value;
   for (const li of document.querySelectorAll("#trace li[data-step]")) {
     li.classList.toggle("drawn", at === `step:${li.dataset.step}`);
+  }
+  const n = state.steps.length;
+  $("stepper").hidden = n < 2;
+  const slider = $("step-slider");
+  slider.max = String(Math.max(0, n - 1));
+  if (at.startsWith("step:")) {
+    const k = Number(at.slice(5));
+    slider.value = String(k);
+    slider.classList.remove("off");
+    $("step-label").textContent = `step ${k} of ${n - 1}`;
+  } else {
+    // A checkpoint or the end: the slider waits at the start, greyed.
+    slider.value = "0";
+    slider.classList.add("off");
+    $("step-label").textContent = "slide to step";
   }
 }
 
@@ -601,7 +652,9 @@ async function drawGraph(request, number) {
   if (number !== state.run) return;
   $("graph").textContent = "";
   $("legend").textContent = "";
+  $("focus-note").hidden = true;
   $("download").hidden = true;
+  state.model = null;
   markDrawnStep();
   const why = answer.error && answer.error.message.split("\n")[0].replace(/^.*?error: /, "");
   if (answer.error && at && !state.pickedAt && answer.exit_code === 2) {
@@ -620,19 +673,28 @@ async function drawGraph(request, number) {
   note.textContent = answer.title;
   const drawing = drawModel(answer);
   $("graph").append(drawing);
+  state.model = answer;
   if (!answer.characters.includes(state.focus)) state.focus = null;
   const legend = $("legend");
+  state.legendRows = [];
+  // Every character is in the legend (a click on one that tells every world apart
+  // says so); the downloaded drawing's legend has those with edges of their own.
+  const own = new Set(answer.edges.filter((e) => e.who.length === 1).map((e) => e.who[0]));
   answer.characters.forEach((name, i) => {
+    const colour = COLOURS[i % COLOURS.length];
     const span = document.createElement("span");
     span.className = "who";
     span.dataset.who = name;
     span.tabIndex = 0;
     span.setAttribute("role", "button");
-    span.title = `click: highlight what ${name} cannot tell apart (again: all)`;
+    span.title = `click: highlight the worlds ${name} cannot tell apart` +
+      (plausibleOf(answer, name) ? " and those it finds most plausible" : "") + " (again: all)";
     const swatch = document.createElement("span");
     swatch.className = "swatch";
-    swatch.style.background = COLOURS[i % COLOURS.length];
-    span.append(swatch, `${name} cannot tell these apart`);
+    swatch.style.background = colour;
+    const text = `${name} cannot tell these apart`;
+    span.append(swatch, text);
+    if (own.has(name)) state.legendRows.push({ colour, text });
     const toggle = () => {
       state.focus = state.focus === name ? null : name;
       showFocus();
@@ -649,6 +711,7 @@ async function drawGraph(request, number) {
     swatch.className = "swatch";
     swatch.style.background = "#555";
     span.append(swatch, "several characters");
+    state.legendRows.push({ colour: "#555", text: "several characters" });
     legend.append(span);
   }
   if (answer.actual !== null && answer.actual !== undefined) {
@@ -657,14 +720,47 @@ async function drawGraph(request, number) {
     const ring = document.createElement("span");
     ring.className = "ring";
     span.append(ring, "the actual world");
+    state.legendRows.push({ ring: true, text: "double ring: the actual world" });
     legend.append(span);
   }
+  if ((answer.beliefs || []).length) {
+    state.legendRows.push({ dashed: true,
+      text: "dashed arrows: the worlds a character believes most plausible among those it cannot tell apart" });
+  }
   showFocus();
-  offerDownload(drawing, answer.title);
 }
 
-// Highlights the edges and belief arrows of the character picked in the legend (those
-// of several characters among them), dimming the others; none picked: all alike.
+// The worlds `who` finds most plausible (indices), when its plausibility is not flat.
+function plausibleOf(model, who) {
+  const found = (model.plausible || []).find((p) => p.who === who);
+  return found ? found.worlds : null;
+}
+
+// The worlds `who` cannot tell apart in `model`: its classes of more than one world
+// (the components of its edges), each sorted, in the order of their first world.
+function classesOf(model, who) {
+  const parent = model.worlds.map((_, i) => i);
+  const find = (i) => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  for (const e of model.edges) {
+    if (e.who.includes(who)) parent[find(e.a)] = find(e.b);
+  }
+  const classes = new Map();
+  model.worlds.forEach((_, i) => {
+    const root = find(i);
+    if (!classes.has(root)) classes.set(root, []);
+    classes.get(root).push(i);
+  });
+  return [...classes.values()].filter((c) => c.length > 1).sort((a, b) => a[0] - b[0]);
+}
+
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many || one + "s"}`;
+}
+
+// Highlights what the character picked in the legend cannot tell apart: its edges and
+// belief arrows (those of several characters among them), the others dimmed; the worlds
+// of its classes ringed in its colour; the worlds it finds most plausible filled (when
+// its plausibility is not flat). None picked: all alike.
 function showFocus() {
   const who = state.focus;
   const root = $("graph").querySelector("svg");
@@ -672,6 +768,9 @@ function showFocus() {
     span.classList.toggle("active", span.dataset.who === who);
     span.setAttribute("aria-pressed", String(span.dataset.who === who));
   }
+  const note = $("focus-note");
+  note.textContent = "";
+  note.hidden = true;
   if (!root) return;
   root.classList.toggle("focusing", who !== null);
   for (const el of root.querySelectorAll("[data-who]")) {
@@ -679,17 +778,68 @@ function showFocus() {
     el.classList.toggle("focus", mine);
     el.classList.toggle("dim", who !== null && !mine);
   }
-  const download = $("download");
-  if (!download.hidden) offerDownload(root, $("graph-note").textContent);
+  const model = state.model;
+  const classes = who !== null && model ? classesOf(model, who) : [];
+  const plausible = who !== null && model ? plausibleOf(model, who) : null;
+  const inClass = new Set(classes.flat());
+  const liked = new Set(plausible || []);
+  const colour = who !== null && model
+    ? COLOURS[model.characters.indexOf(who) % COLOURS.length] : "";
+  for (const g of root.querySelectorAll("g.node")) {
+    const i = Number(g.dataset.world);
+    g.classList.toggle("focus", inClass.has(i));
+    g.classList.toggle("plausible", liked.has(i));
+    if (inClass.has(i) || liked.has(i)) g.style.setProperty("--who", colour);
+    else g.style.removeProperty("--who");
+  }
+  if (who !== null && model) {
+    const n = model.worlds.length;
+    const known = n - inClass.size;
+    let text = classes.length === 0
+      ? `${who} tells every world apart`
+      : `${who} cannot tell apart the worlds of each of ${plural(classes.length, "group")} ` +
+        `(${plural(inClass.size, "world")}, ringed in its colour)`;
+    if (classes.length && known) text += `; it knows which world it is in ${plural(known, "other")}`;
+    if (plausible) text += `; filled: the ${plural(plausible.length, "world")} it finds most plausible`;
+    note.textContent = text;
+    note.hidden = false;
+  }
+  if (state.model) offerDownload(root, $("graph-note").textContent);
 }
 
 // The drawing as a standalone SVG file, its style inside: a data URL (no network).
+// The drawing as a standalone SVG file, its style inside, and under the graph a legend
+// as `epipen graph --svg` writes one: the title, a line per character with edges of its
+// own (its colour), shared edges, the actual world's ring, the belief arrows and what
+// the highlight shows. A data URL (no network).
 function offerDownload(root, title) {
   const copy = root.cloneNode(true);
   copy.setAttribute("xmlns", SVG);
   const box = (root.getAttribute("viewBox") || "0 0 480 200").split(" ").map(Number);
-  copy.setAttribute("width", String(Math.round(box[2])));
-  copy.setAttribute("height", String(Math.round(box[3])));
+  const rows = [{ text: title }, ...state.legendRows];
+  const focus = $("focus-note");
+  if (!focus.hidden && focus.textContent) rows.push({ text: focus.textContent });
+  const line = 16, margin = 8, swatch = 28, size = 11;
+  const legend = svg("g", { class: "legend", "font-family": "sans-serif", "font-size": size }, copy);
+  rows.forEach((row, k) => {
+    const x = box[0] + margin, y = box[1] + box[3] + line * (k + 1);
+    const indent = row.colour || row.ring || row.dashed ? swatch : 0;
+    if (row.colour) {
+      svg("line", { x1: x, y1: y - 4, x2: x + 22, y2: y - 4, stroke: row.colour, "stroke-width": 3 }, legend);
+    } else if (row.ring) {
+      svg("circle", { cx: x + 11, cy: y - 4, r: 5, fill: "none", stroke: "#1f2328", "stroke-width": 2.5 }, legend);
+    } else if (row.dashed) {
+      svg("line", { x1: x, y1: y - 4, x2: x + 22, y2: y - 4, stroke: "#555", "stroke-dasharray": "5 4" }, legend);
+    }
+    svg("text", { x: x + indent, y, fill: "#1f2328" }, legend).textContent = row.text;
+  });
+  // Wide enough for the legend's longest line (a sans-serif's letters at most 0.62 em
+  // on average), tall enough for its lines.
+  const wide = Math.max(box[2], ...rows.map((r) => 2 * margin + swatch + 0.62 * size * r.text.length));
+  const high = box[3] + line * rows.length + 8;
+  copy.setAttribute("viewBox", `${box[0]} ${box[1]} ${wide} ${high}`);
+  copy.setAttribute("width", String(Math.round(wide)));
+  copy.setAttribute("height", String(Math.round(high)));
   const style = document.createElementNS(SVG, "style");
   style.textContent = MODEL_STYLE;
   copy.insertBefore(style, copy.firstChild);
@@ -717,6 +867,8 @@ const MODEL_STYLE = `
 .dim { opacity: 0.1; }
 .edge.focus { stroke-width: 3; }
 .belief.focus { stroke-width: 2; }
+.node.focus circle:not(.ring) { stroke: var(--who); stroke-width: 3; }
+.node.plausible circle:not(.ring) { fill: #fff1b8; }
 `;
 
 // Node positions: a circle for few worlds, else a force layout started from the circle;
@@ -868,7 +1020,7 @@ function drawModel(model) {
   }
   model.worlds.forEach((w, i) => {
     const actual = i === model.actual;
-    const g = svg("g", { class: actual ? "node actual" : "node",
+    const g = svg("g", { class: actual ? "node actual" : "node", "data-world": i,
       transform: `translate(${points[i].x} ${points[i].y})` }, nodeLayer);
     // The actual world: a second, thicker ring around its circle.
     if (actual) svg("circle", { r: radius + 4, class: "ring" }, g);
@@ -902,6 +1054,7 @@ async function start() {
   const source = $("source");
   source.addEventListener("input", () => {
     state.errorLines = new Map();
+    state.failedLines = new Set();
     state.markLine = 0;
     renderEditor();
     if ($("live").checked) scheduleRun(600);
@@ -921,6 +1074,7 @@ async function start() {
   $("story").addEventListener("change", (e) => pickStory(e.target.value));
   for (const id of ["seed", "backend", "limit"]) $(id).addEventListener("change", () => scheduleRun(0));
   $("at").addEventListener("change", () => pickModel($("at").value));
+  $("step-slider").addEventListener("input", () => pickModel(`step:${$("step-slider").value}`));
   // Long lines wrap anew at another width.
   window.addEventListener("resize", alignGutter);
   window.addEventListener("hashchange", () => { if (loadFromLink()) { renderEditor(); scheduleRun(0); } });
