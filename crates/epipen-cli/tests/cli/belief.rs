@@ -3,6 +3,8 @@
 //! peeking muddy child, private secrets), each with its exact output on every backend
 //! that takes it.
 
+use indoc::{formatdoc, indoc};
+
 use super::{epipen, story_file};
 
 /// `epipen ARGS`, with `--backend B` first for each backend named, must print exactly
@@ -23,44 +25,48 @@ fn sally_believes_the_marble_is_in_the_basket() {
     assert_run(
         &["run", "stories/sally-anne.story"],
         &ALL,
-        "move: moved (Sally saw moved or stayed; Anne saw moved)\n\
-        check line 32: holds\n\
-        check line 34: holds\n\
-        check line 35: holds\n\
-        check line 37: holds\n\
-        check line 38: holds\n\
-        check line 41: holds\n\
-        check line 42: holds\n\
-        check line 43: holds\n\
-        check line 47: holds\n\
-        check line 48: holds\n\
-        check line 50: holds\n\
-        check line 54: holds\n\
-        check line 55: holds\n\
-        -- line 59: worlds --\n\
-        2 possible worlds:\n\
-        \x20 marble = box (was hand), here = true, move = moved\n\
-        \x20 marble = basket (was hand), here = true, move = stayed\n\
-        (and that's all)\n",
+        indoc! {"
+            move: moved (Sally saw moved or stayed; Anne saw moved)
+            check line 32: holds
+            check line 34: holds
+            check line 35: holds
+            check line 37: holds
+            check line 38: holds
+            check line 41: holds
+            check line 42: holds
+            check line 43: holds
+            check line 47: holds
+            check line 48: holds
+            check line 50: holds
+            check line 54: holds
+            check line 55: holds
+            -- line 59: worlds --
+            2 possible worlds:
+              marble = box (was hand), here = true, move = moved
+              marble = basket (was hand), here = true, move = stayed
+            (and that's all)
+        "},
     );
     // `epipen check` names each check by its formula, a check actual as such.
     assert_run(
         &["check", "stories/sally-anne.story"],
         &ALL,
-        "line 32: check actual `marble == box and knows(Anne, marble == box)` holds\n\
-        line 34: check actual `not knows_value(Sally, marble)` holds\n\
-        line 35: check actual `not knows(Sally, marble == basket)` holds\n\
-        line 37: check actual `believes(Sally, marble == basket)` holds\n\
-        line 38: check actual `believes_value(Sally, marble)` holds\n\
-        line 41: check actual `believes(Sally, marble == basket) and marble != basket` holds\n\
-        line 42: check actual `knows(Anne, believes(Sally, marble == basket))` holds\n\
-        line 43: check actual `knows(Anne, not believes(Sally, marble == box))` holds\n\
-        line 47: check actual `believes(Anne, believes(Sally, marble == basket))` holds\n\
-        line 48: check actual `believes(Sally, believes(Anne, marble == basket))` holds\n\
-        line 50: check actual `knows(Sally, not knows_value(Sally, marble))` holds\n\
-        line 54: check actual `knows(Sally, marble == box)` holds\n\
-        line 55: check actual `knows(Sally, move == moved)` holds\n\
-        13 verified, 0 refuted\n",
+        indoc! {"
+            line 32: check actual `marble == box and knows(Anne, marble == box)` holds
+            line 34: check actual `not knows_value(Sally, marble)` holds
+            line 35: check actual `not knows(Sally, marble == basket)` holds
+            line 37: check actual `believes(Sally, marble == basket)` holds
+            line 38: check actual `believes_value(Sally, marble)` holds
+            line 41: check actual `believes(Sally, marble == basket) and marble != basket` holds
+            line 42: check actual `knows(Anne, believes(Sally, marble == basket))` holds
+            line 43: check actual `knows(Anne, not believes(Sally, marble == box))` holds
+            line 47: check actual `believes(Anne, believes(Sally, marble == basket))` holds
+            line 48: check actual `believes(Sally, believes(Anne, marble == basket))` holds
+            line 50: check actual `knows(Sally, not knows_value(Sally, marble))` holds
+            line 54: check actual `knows(Sally, marble == box)` holds
+            line 55: check actual `knows(Sally, move == moved)` holds
+            13 verified, 0 refuted
+        "},
     );
 }
 
@@ -79,8 +85,11 @@ fn sally_does_not_know_where_the_marble_is() {
         assert_eq!(out.code, 1, "{backend}: {}", out.stderr);
         assert_eq!(
             out.stdout,
-            "move: moved (Sally saw moved or stayed; Anne saw moved)\n\
-             check line 32: holds\ncheck line 34: holds\n",
+            indoc! {"
+                move: moved (Sally saw moved or stayed; Anne saw moved)
+                check line 32: holds
+                check line 34: holds
+            "},
             "{backend}"
         );
         assert!(
@@ -100,27 +109,29 @@ fn sally_spies_and_anne_is_the_one_deceived() {
     assert_run(
         &["run", "stories/sally-anne-spying.story"],
         &ALL,
-        "start_spying: start (Sally saw start; Anne saw start or nothing)\n\
-        transfer: watched (Sally saw watched; Anne saw watched or unwatched)\n\
-        check line 50: holds\n\
-        check line 51: holds\n\
-        check line 52: holds\n\
-        check line 54: holds\n\
-        check line 55: holds\n\
-        check line 57: holds\n\
-        stop_spying: stop (Sally saw stop; Anne saw stop or nothing)\n\
-        check line 72: holds\n\
-        check line 74: holds\n\
-        check line 75: holds\n\
-        -- line 84: worlds --\n\
-        6 possible worlds:\n\
-        \x20 marble = box (was hand), here = true, spy = false, start_spying = start, transfer = watched, stop_spying = stop\n\
-        \x20 marble = box (was hand), here = true, spy = false, start_spying = start, transfer = watched, stop_spying = nothing\n\
-        \x20 marble = box (was hand), here = true, spy = false, start_spying = nothing, transfer = unwatched, stop_spying = nothing\n\
-        \x20 marble = basket (was hand), here = true, spy = false, start_spying = start, transfer = nothing, stop_spying = stop\n\
-        \x20 marble = basket (was hand), here = true, spy = false, start_spying = start, transfer = nothing, stop_spying = nothing\n\
-        \x20 marble = basket (was hand), here = true, spy = false, start_spying = nothing, transfer = nothing, stop_spying = nothing\n\
-        (and that's all)\n",
+        indoc! {"
+            start_spying: start (Sally saw start; Anne saw start or nothing)
+            transfer: watched (Sally saw watched; Anne saw watched or unwatched)
+            check line 50: holds
+            check line 51: holds
+            check line 52: holds
+            check line 54: holds
+            check line 55: holds
+            check line 57: holds
+            stop_spying: stop (Sally saw stop; Anne saw stop or nothing)
+            check line 72: holds
+            check line 74: holds
+            check line 75: holds
+            -- line 84: worlds --
+            6 possible worlds:
+              marble = box (was hand), here = true, spy = false, start_spying = start, transfer = watched, stop_spying = stop
+              marble = box (was hand), here = true, spy = false, start_spying = start, transfer = watched, stop_spying = nothing
+              marble = box (was hand), here = true, spy = false, start_spying = nothing, transfer = unwatched, stop_spying = nothing
+              marble = basket (was hand), here = true, spy = false, start_spying = start, transfer = nothing, stop_spying = stop
+              marble = basket (was hand), here = true, spy = false, start_spying = start, transfer = nothing, stop_spying = nothing
+              marble = basket (was hand), here = true, spy = false, start_spying = nothing, transfer = nothing, stop_spying = nothing
+            (and that's all)
+        "},
     );
     // Without the spying, the classical test: Sally believes the marble is in the
     // basket; Anne believes it too, but cannot know it.
@@ -132,21 +143,23 @@ fn sally_spies_and_anne_is_the_one_deceived() {
             "stories/sally-anne-spying.story",
         ],
         &ALL,
-        "start_spying: nothing (Sally saw nothing; Anne saw start or nothing)\n\
-        transfer: unwatched (Sally saw unwatched or nothing; Anne saw watched or unwatched)\n\
-        stop_spying: nothing (Sally saw nothing; Anne saw stop or nothing)\n\
-        check line 78: holds\n\
-        check line 80: holds\n\
-        check line 81: holds\n\
-        -- line 84: worlds --\n\
-        6 possible worlds:\n\
-        \x20 marble = box (was hand), here = true, spy = false, start_spying = start, transfer = watched, stop_spying = stop\n\
-        \x20 marble = box (was hand), here = true, spy = false, start_spying = start, transfer = watched, stop_spying = nothing\n\
-        \x20 marble = box (was hand), here = true, spy = false, start_spying = nothing, transfer = unwatched, stop_spying = nothing\n\
-        \x20 marble = basket (was hand), here = true, spy = false, start_spying = start, transfer = nothing, stop_spying = stop\n\
-        \x20 marble = basket (was hand), here = true, spy = false, start_spying = start, transfer = nothing, stop_spying = nothing\n\
-        \x20 marble = basket (was hand), here = true, spy = false, start_spying = nothing, transfer = nothing, stop_spying = nothing\n\
-        (and that's all)\n",
+        indoc! {"
+            start_spying: nothing (Sally saw nothing; Anne saw start or nothing)
+            transfer: unwatched (Sally saw unwatched or nothing; Anne saw watched or unwatched)
+            stop_spying: nothing (Sally saw nothing; Anne saw stop or nothing)
+            check line 78: holds
+            check line 80: holds
+            check line 81: holds
+            -- line 84: worlds --
+            6 possible worlds:
+              marble = box (was hand), here = true, spy = false, start_spying = start, transfer = watched, stop_spying = stop
+              marble = box (was hand), here = true, spy = false, start_spying = start, transfer = watched, stop_spying = nothing
+              marble = box (was hand), here = true, spy = false, start_spying = nothing, transfer = unwatched, stop_spying = nothing
+              marble = basket (was hand), here = true, spy = false, start_spying = start, transfer = nothing, stop_spying = stop
+              marble = basket (was hand), here = true, spy = false, start_spying = start, transfer = nothing, stop_spying = nothing
+              marble = basket (was hand), here = true, spy = false, start_spying = nothing, transfer = nothing, stop_spying = nothing
+            (and that's all)
+        "},
     );
 }
 
@@ -155,23 +168,25 @@ fn first_example_b_does_not_suspect_the_private_announcement() {
     assert_run(
         &["run", "stories/first-example.story"],
         &ALL,
-        "check line 13: holds\n\
-        check line 14: holds\n\
-        whisper: told (a saw told; b saw told or nothing)\n\
-        check line 24: holds\n\
-        check line 25: holds\n\
-        check line 27: holds\n\
-        check line 29: holds\n\
-        check line 31: holds\n\
-        check line 33: holds\n\
-        check line 36: holds\n\
-        check line 37: holds\n\
-        check line 38: holds\n\
-        -- line 40: worlds --\n\
-        2 possible worlds:\n\
-        \x20 marble = true, whisper = told\n\
-        \x20 marble = true, whisper = nothing\n\
-        (and that's all)\n",
+        indoc! {"
+            check line 13: holds
+            check line 14: holds
+            whisper: told (a saw told; b saw told or nothing)
+            check line 24: holds
+            check line 25: holds
+            check line 27: holds
+            check line 29: holds
+            check line 31: holds
+            check line 33: holds
+            check line 36: holds
+            check line 37: holds
+            check line 38: holds
+            -- line 40: worlds --
+            2 possible worlds:
+              marble = true, whisper = told
+              marble = true, whisper = nothing
+            (and that's all)
+        "},
     );
 }
 
@@ -180,22 +195,24 @@ fn bob_believes_the_lie_and_carol_does_not() {
     assert_run(
         &["run", "stories/lie.story"],
         &ALL,
-        "says: lie (Alice saw lie; Bob saw honest or lie; Carol saw lie)\n\
-        check line 23: holds\n\
-        check line 24: holds\n\
-        check line 26: holds\n\
-        check line 28: holds\n\
-        check line 30: holds\n\
-        check line 31: holds\n\
-        check line 33: holds\n\
-        check line 36: holds\n\
-        check line 37: holds\n\
-        check line 38: holds\n\
-        -- line 40: worlds --\n\
-        2 possible worlds:\n\
-        \x20 cake = true, says = honest\n\
-        \x20 cake = false, says = lie\n\
-        (and that's all)\n",
+        indoc! {"
+            says: lie (Alice saw lie; Bob saw honest or lie; Carol saw lie)
+            check line 23: holds
+            check line 24: holds
+            check line 26: holds
+            check line 28: holds
+            check line 30: holds
+            check line 31: holds
+            check line 33: holds
+            check line 36: holds
+            check line 37: holds
+            check line 38: holds
+            -- line 40: worlds --
+            2 possible worlds:
+              cake = true, says = honest
+              cake = false, says = lie
+            (and that's all)
+        "},
     );
 }
 
@@ -204,20 +221,22 @@ fn watson_revises_his_belief_to_the_next_suspect() {
     assert_run(
         &["run", "stories/belief-revision.story"],
         &ALL,
-        "check line 20: holds\n\
-        check line 21: holds\n\
-        check line 22: holds\n\
-        check line 28: holds\n\
-        check line 29: holds\n\
-        check line 30: holds\n\
-        check line 31: holds\n\
-        check line 33: holds\n\
-        check line 36: holds\n\
-        check line 37: holds\n\
-        -- line 39: worlds --\n\
-        1 possible world:\n\
-        \x20 culprit = cook\n\
-        (and that's all)\n",
+        indoc! {"
+            check line 20: holds
+            check line 21: holds
+            check line 22: holds
+            check line 28: holds
+            check line 29: holds
+            check line 30: holds
+            check line 31: holds
+            check line 33: holds
+            check line 36: holds
+            check line 37: holds
+            -- line 39: worlds --
+            1 possible world:
+              culprit = cook
+            (and that's all)
+        "},
     );
 }
 
@@ -227,27 +246,29 @@ fn consecutive_numbers_with_a_hunch_on_an_infinite_domain() {
     assert_run(
         &["run", "stories/consecutive-numbers-belief.story"],
         &["auto", "z3"],
-        "check line 22: holds\n\
-        check line 23: holds\n\
-        check line 24: holds\n\
-        check line 26: holds\n\
-        check line 27: holds\n\
-        check line 29: holds\n\
-        check line 33: holds\n\
-        -- line 34: worlds --\n\
-        more than 3 possible worlds; the first 3:\n\
-        \x20 A = 1, B = 2\n\
-        \x20 A = 2, B = 3\n\
-        \x20 A = 3, B = 2\n\
-        (more worlds exist; raise the number after `worlds` to see more)\n\
-        check line 39: holds\n\
-        check line 40: holds\n\
-        check line 42: holds\n\
-        -- line 45: worlds --\n\
-        2 possible worlds:\n\
-        \x20 A = 1, B = 2\n\
-        \x20 A = 2, B = 3\n\
-        (and that's all)\n",
+        indoc! {"
+            check line 22: holds
+            check line 23: holds
+            check line 24: holds
+            check line 26: holds
+            check line 27: holds
+            check line 29: holds
+            check line 33: holds
+            -- line 34: worlds --
+            more than 3 possible worlds; the first 3:
+              A = 1, B = 2
+              A = 2, B = 3
+              A = 3, B = 2
+            (more worlds exist; raise the number after `worlds` to see more)
+            check line 39: holds
+            check line 40: holds
+            check line 42: holds
+            -- line 45: worlds --
+            2 possible worlds:
+              A = 1, B = 2
+              A = 2, B = 3
+            (and that's all)
+        "},
     );
     for (backend, why) in [
         (
@@ -293,13 +314,18 @@ fn peek_output(n: usize) -> String {
             format!("  {}, peek = saw_mud\n", values.join(", "))
         })
         .collect();
-    format!(
-        "peek: saw_mud (child[0] saw saw_mud{others})\n\
-         check line 43: holds\ncheck line 44: holds\ncheck line 45: holds\ncheck line 46: holds\n\
-         {round}check line 54: holds\n{rest}check line 62: holds\n\
-         -- line 64: worlds --\nmore than 3 possible worlds; the first 3:\n{worlds}\
-         (more worlds exist; raise the number after `worlds` to see more)\n"
-    )
+    formatdoc! {"
+        peek: saw_mud (child[0] saw saw_mud{others})
+        check line 43: holds
+        check line 44: holds
+        check line 45: holds
+        check line 46: holds
+        {round}check line 54: holds
+        {rest}check line 62: holds
+        -- line 64: worlds --
+        more than 3 possible worlds; the first 3:
+        {worlds}(more worlds exist; raise the number after `worlds` to see more)
+    "}
 }
 
 #[test]
@@ -329,16 +355,18 @@ fn each_friend_believes_she_alone_was_told() {
     assert_run(&["run", "stories/secrets.story"], &ALL, SECRETS);
 }
 
-const SECRETS: &str = "letter: pass (friend[0] saw pass; friend[1] saw pass, fail or nothing; friend[2] saw pass, fail or nothing; friend[3] saw pass, fail or nothing)\n\
-    letter: fail (friend[0] saw pass, fail or nothing; friend[1] saw fail; friend[2] saw pass, fail or nothing; friend[3] saw pass, fail or nothing)\n\
-    letter: pass (friend[0] saw pass, fail or nothing; friend[1] saw pass, fail or nothing; friend[2] saw pass; friend[3] saw pass, fail or nothing)\n\
-    letter: fail (friend[0] saw pass, fail or nothing; friend[1] saw pass, fail or nothing; friend[2] saw pass, fail or nothing; friend[3] saw fail)\n\
-    check line 26: holds\n\
-    check line 27: holds\n\
-    check line 29: holds\n\
-    check line 33: holds\n\
-    -- line 36: worlds --\n\
-    more than 2 possible worlds; the first 2:\n\
-    \x20 passed[0] = true, passed[1] = true, passed[2] = true, passed[3] = true, letter#1 = pass, letter#2 = pass, letter#3 = pass, letter#4 = pass\n\
-    \x20 passed[0] = false, passed[1] = false, passed[2] = false, passed[3] = false, letter#1 = fail, letter#2 = fail, letter#3 = fail, letter#4 = fail\n\
-    (more worlds exist; raise the number after `worlds` to see more)\n";
+const SECRETS: &str = indoc! {"
+    letter: pass (friend[0] saw pass; friend[1] saw pass, fail or nothing; friend[2] saw pass, fail or nothing; friend[3] saw pass, fail or nothing)
+    letter: fail (friend[0] saw pass, fail or nothing; friend[1] saw fail; friend[2] saw pass, fail or nothing; friend[3] saw pass, fail or nothing)
+    letter: pass (friend[0] saw pass, fail or nothing; friend[1] saw pass, fail or nothing; friend[2] saw pass; friend[3] saw pass, fail or nothing)
+    letter: fail (friend[0] saw pass, fail or nothing; friend[1] saw pass, fail or nothing; friend[2] saw pass, fail or nothing; friend[3] saw fail)
+    check line 26: holds
+    check line 27: holds
+    check line 29: holds
+    check line 33: holds
+    -- line 36: worlds --
+    more than 2 possible worlds; the first 2:
+      passed[0] = true, passed[1] = true, passed[2] = true, passed[3] = true, letter#1 = pass, letter#2 = pass, letter#3 = pass, letter#4 = pass
+      passed[0] = false, passed[1] = false, passed[2] = false, passed[3] = false, letter#1 = fail, letter#2 = fail, letter#3 = fail, letter#4 = fail
+    (more worlds exist; raise the number after `worlds` to see more)
+"};

@@ -2,6 +2,8 @@
 //! the worlds' probabilities in text and JSON, the refusals by name, and every error
 //! with its place and hint.
 
+use indoc::{formatdoc, indoc};
+
 use super::{epipen, story_file};
 
 /// `epipen run` on a story of `stories/`: exit 0, exactly `stdout`.
@@ -26,27 +28,33 @@ fn error(source: &str, args: &[&str], code: i32, stderr: &str) {
 fn monty_hall_switching_wins_with_probability_two_thirds() {
     run(
         "monty-hall.story",
-        "host_opens: opens_three (Contestant saw opens_three; Host saw opens_three)\n\
-         check line 27: holds\ncheck line 28: holds\ncheck line 29: holds\n\
-         check line 31: holds\ncheck line 32: holds\n\
-         line 33: show probability(Contestant, car == two) = 2/3\n\
-         check line 35: holds\n\
-         -- line 39: worlds --\n4 possible worlds:\n\
-         \x20 car = one, pick = one, host_opens = opens_two   [1/6]\n\
-         \x20 car = one, pick = one, host_opens = opens_three   [1/6]\n\
-         \x20 car = two, pick = one, host_opens = opens_three   [1/3]\n\
-         \x20 car = three, pick = one, host_opens = opens_two   [1/3]\n\
-         (and that's all)\n",
+        indoc! {"
+            host_opens: opens_three (Contestant saw opens_three; Host saw opens_three)
+            check line 27: holds
+            check line 28: holds
+            check line 29: holds
+            check line 31: holds
+            check line 32: holds
+            line 33: show probability(Contestant, car == two) = 2/3
+            check line 35: holds
+            -- line 39: worlds --
+            4 possible worlds:
+              car = one, pick = one, host_opens = opens_two   [1/6]
+              car = one, pick = one, host_opens = opens_three   [1/6]
+              car = two, pick = one, host_opens = opens_three   [1/3]
+              car = three, pick = one, host_opens = opens_two   [1/3]
+            (and that's all)
+        "},
     );
     // `epipen check` prints the shows beside the verdicts.
     let out = epipen(&["check", "stories/monty-hall.story"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
-        out.stdout.contains(
-            "line 31: check actual `probability(Contestant, car == pick) == 1/3` holds\n\
-             line 32: check actual `probability(Contestant, car == two) == 2/3` holds\n\
-             line 33: show probability(Contestant, car == two) = 2/3\n"
-        ),
+        out.stdout.contains(indoc! {"
+            line 31: check actual `probability(Contestant, car == pick) == 1/3` holds
+            line 32: check actual `probability(Contestant, car == two) == 2/3` holds
+            line 33: show probability(Contestant, car == two) = 2/3
+        "}),
         "{}",
         out.stdout
     );
@@ -112,20 +120,32 @@ fn the_probability_puzzles_answer_as_the_literature_does() {
 fn show_without_an_actual_world_groups_the_values() {
     let path = story_file(
         "show-groups.story",
-        "enum Door { one, two, three }\ncharacters Contestant, Host\nDoor car, pick\n\
-         announce pick == one\nHost learns car\n\
-         event host_opens {\n  opens_two if pick != two and car != two\n  \
-         opens_three if pick != three and car != three\n  opens_one if pick != one and car != one\n  \
-         Contestant sees opens_one | opens_two | opens_three\n}\n\
-         show probability(Contestant, car == two)\nshow car\nshow knows(Host, car == one)\n",
+        indoc! {"
+            enum Door { one, two, three }
+            characters Contestant, Host
+            Door car, pick
+            announce pick == one
+            Host learns car
+            event host_opens {
+              opens_two if pick != two and car != two
+              opens_three if pick != three and car != three
+              opens_one if pick != one and car != one
+              Contestant sees opens_one | opens_two | opens_three
+            }
+            show probability(Contestant, car == two)
+            show car
+            show knows(Host, car == one)
+        "},
     );
     let out = epipen(&["run", &path]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
         out.stdout,
-        "line 12: show probability(Contestant, car == two): 0 in 2 worlds, 2/3 in 2 worlds\n\
-         line 13: show car: one in 2 worlds, two in 1 world, three in 1 world\n\
-         line 14: show knows(Host, car == one): true in 2 worlds, false in 2 worlds\n"
+        indoc! {"
+            line 12: show probability(Contestant, car == two): 0 in 2 worlds, 2/3 in 2 worlds
+            line 13: show car: one in 2 worlds, two in 1 world, three in 1 world
+            line 14: show knows(Host, car == one): true in 2 worlds, false in 2 worlds
+        "}
     );
 }
 
@@ -160,12 +180,13 @@ fn z3_and_bdds_refuse_chances_by_name() {
         assert_eq!(out.code, 2, "{backend}");
         assert_eq!(
             out.stderr,
-            format!(
-                "stories/medical-test.story:7:1: error: the {backend} backend does not compute \
-                 probabilities: `prior`, a case's `weight` and `probability(…)` need the explicit \
-                 backend (`auto` picks it)\n  |\n7 | prior if sick then 1 else 99               # 1 in 100\n  \
-                 | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  = hint: run it on the `explicit` backend, or `auto` (the default)\n"
-            ),
+            formatdoc! {"
+                stories/medical-test.story:7:1: error: the {backend} backend does not compute probabilities: `prior`, a case's `weight` and `probability(…)` need the explicit backend (`auto` picks it)
+                  |
+                7 | prior if sick then 1 else 99               # 1 in 100
+                  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+                  = hint: run it on the `explicit` backend, or `auto` (the default)
+            "},
             "{backend}"
         );
     }
@@ -177,11 +198,13 @@ fn a_story_with_chances_needs_its_ints_bounded() {
         "int x\nannounce x > 0\nshow probability(x > 3)\n",
         &["run"],
         2,
-        "f.story:2:1: error: the explicit-worlds backend needs every int bounded by the story's \
-         first announcements, and they leave `x` unbounded; probabilities (`prior`, a case's \
-         `weight`, `probability(…)`) are computed on listed worlds only\n  |\n2 | announce x > 0\n  \
-         | ^^^^^^^^^^^^^^\n  = hint: bound every int by the story's first announcements (e.g. \
-         `announce 0 <= x and x <= 9`), so that its worlds can be listed\n",
+        indoc! {"
+            f.story:2:1: error: the explicit-worlds backend needs every int bounded by the story's first announcements, and they leave `x` unbounded; probabilities (`prior`, a case's `weight`, `probability(…)`) are computed on listed worlds only
+              |
+            2 | announce x > 0
+              | ^^^^^^^^^^^^^^
+              = hint: bound every int by the story's first announcements (e.g. `announce 0 <= x and x <= 9`), so that its worlds can be listed
+        "},
     );
 }
 
@@ -193,64 +216,105 @@ fn errors_of_priors_weights_and_probabilities_are_located() {
         &with("A learns x\nprior x\n"),
         &["run"],
         2,
-        "f.story:5:1: error: `prior` comes after `learns`\n  |\n5 | prior x\n  | ^^^^^^^\n  \
-         = note: line 4: `learns` is here\n  = hint: the prior weighs the worlds before anyone \
-         learns or observes anything: move it up (announcements before it are fine)\n\
-         error: f.story: 1 error found\n",
+        indoc! {"
+            f.story:5:1: error: `prior` comes after `learns`
+              |
+            5 | prior x
+              | ^^^^^^^
+              = note: line 4: `learns` is here
+              = hint: the prior weighs the worlds before anyone learns or observes anything: move it up (announcements before it are fine)
+            error: f.story: 1 error found
+        "},
     );
     error(
         &with("prior x\nprior x + 1\n"),
         &["run"],
         2,
-        "f.story:5:1: error: the prior is already given\n  |\n5 | prior x + 1\n  | ^^^^^^^^^^^\n  \
-         = note: line 4: the first `prior`\n  = hint: give one prior: multiply the two weights in one `prior`\n\
-         error: f.story: 1 error found\n",
+        indoc! {"
+            f.story:5:1: error: the prior is already given
+              |
+            5 | prior x + 1
+              | ^^^^^^^^^^^
+              = note: line 4: the first `prior`
+              = hint: give one prior: multiply the two weights in one `prior`
+            error: f.story: 1 error found
+        "},
     );
     error(
         &with("check probability(A, x > 1) % 2 == 1/2\n"),
         &["run"],
         2,
-        "f.story:4:7: error: `%` in a comparison with a probability\n  |\n\
-         4 | check probability(A, x > 1) % 2 == 1/2\n  |       ^^^^^^^^^^^^^^^^^^^^^^^^^\n  \
-         = hint: both sides of a comparison with `probability(…)` are exact fractions, where `/` \
-         divides exactly and `%` has no meaning\nerror: f.story: 1 error found\n",
+        indoc! {"
+            f.story:4:7: error: `%` in a comparison with a probability
+              |
+            4 | check probability(A, x > 1) % 2 == 1/2
+              |       ^^^^^^^^^^^^^^^^^^^^^^^^^
+              = hint: both sides of a comparison with `probability(…)` are exact fractions, where `/` divides exactly and `%` has no meaning
+            error: f.story: 1 error found
+        "},
     );
     error(
         &with("check probability(x, x > 1) > 1/2\n"),
         &["run"],
         2,
-        "f.story:4:19: error: `x` is not a character\n  |\n4 | check probability(x, x > 1) > 1/2\n  \
-         |                   ^\n  = hint: the characters are `A`\nerror: f.story: 1 error found\n",
+        indoc! {"
+            f.story:4:19: error: `x` is not a character
+              |
+            4 | check probability(x, x > 1) > 1/2
+              |                   ^
+              = hint: the characters are `A`
+            error: f.story: 1 error found
+        "},
     );
     error(
         &with("announce probability(x > 1)\n"),
         &["run"],
         2,
-        "f.story:4:10: error: a probability can only be compared or shown\n  |\n\
-         4 | announce probability(x > 1)\n  |          ^^^^^^^^^^^^^^^^^^\n  = hint: compare it, e.g. \
-         `probability(A, φ) > 1/2`, or print it with `show probability(A, φ)`\nerror: f.story: 1 error found\n",
+        indoc! {"
+            f.story:4:10: error: a probability can only be compared or shown
+              |
+            4 | announce probability(x > 1)
+              |          ^^^^^^^^^^^^^^^^^^
+              = hint: compare it, e.g. `probability(A, φ) > 1/2`, or print it with `show probability(A, φ)`
+            error: f.story: 1 error found
+        "},
     );
     // Found only as the story runs (exit 2, at the statement).
     error(
         &with("prior x - 1\n"),
         &["run"],
         2,
-        "f.story:4:1: error: the prior is -1 in the world x = 0, still possible: a weight is never negative\n  \
-         |\n4 | prior x - 1\n  | ^^^^^^^^^^^\n  = hint: write a prior that is 0 or more in every world still possible\n",
+        indoc! {"
+            f.story:4:1: error: the prior is -1 in the world x = 0, still possible: a weight is never negative
+              |
+            4 | prior x - 1
+              | ^^^^^^^^^^^
+              = hint: write a prior that is 0 or more in every world still possible
+        "},
     );
     error(
         &with("event e {\n a weight 0\n b if x > 5\n}\n"),
         &["run"],
         2,
-        "f.story:4:1: error: every case that can happen in the world x = 0 weighs 0\n  |\n4 | event e {\n  \
-         | ^^^^^^^^^\n  = hint: each world where the event happens needs a case of positive weight, and no weight below 0\n",
+        indoc! {"
+            f.story:4:1: error: every case that can happen in the world x = 0 weighs 0
+              |
+            4 | event e {
+              | ^^^^^^^^^
+              = hint: each world where the event happens needs a case of positive weight, and no weight below 0
+        "},
     );
     error(
         &with("event e {\n a weight x - 2\n b\n}\n"),
         &["run"],
         2,
-        "f.story:4:1: error: a case's weight is -2 in the world x = 0: a weight is never negative\n  \
-         |\n4 | event e {\n  | ^^^^^^^^^\n  = hint: each world where the event happens needs a case of positive weight, and no weight below 0\n",
+        indoc! {"
+            f.story:4:1: error: a case's weight is -2 in the world x = 0: a weight is never negative
+              |
+            4 | event e {
+              | ^^^^^^^^^
+              = hint: each world where the event happens needs a case of positive weight, and no weight below 0
+        "},
     );
     error(
         &with(
@@ -258,17 +322,25 @@ fn errors_of_priors_weights_and_probabilities_are_located() {
         ),
         &["run"],
         2,
-        "f.story:6:1: error: A's probability is undefined here: every world A considers possible weighs 0\n  \
-         |\n6 | check knows(A, probability(A, x == 2) == 1)\n  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  \
-         = hint: a probability is taken over worlds of positive weight: check the prior and the cases' weights\n",
+        indoc! {"
+            f.story:6:1: error: A's probability is undefined here: every world A considers possible weighs 0
+              |
+            6 | check knows(A, probability(A, x == 2) == 1)
+              | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+              = hint: a probability is taken over worlds of positive weight: check the prior and the cases' weights
+        "},
     );
     error(
         &with("check probability(x > 1) / probability(x > 5) > 1\n"),
         &["run"],
         2,
-        "f.story:4:1: error: division by zero in a comparison with probabilities\n  |\n\
-         4 | check probability(x > 1) / probability(x > 5) > 1\n  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  \
-         = hint: there `/` divides exactly: divide by a number that is not 0\n",
+        indoc! {"
+            f.story:4:1: error: division by zero in a comparison with probabilities
+              |
+            4 | check probability(x > 1) / probability(x > 5) > 1
+              | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+              = hint: there `/` divides exactly: divide by a number that is not 0
+        "},
     );
 }
 
@@ -278,16 +350,30 @@ fn errors_of_priors_weights_and_probabilities_are_located() {
 fn a_probability_said_is_learned_from_and_division_stays_integer_elsewhere() {
     let path = story_file(
         "said.story",
-        "characters Anne, Bill\nint a, b\nannounce 1 <= a and a <= 3 and 1 <= b and b <= 3\n\
-         Anne learns a\nBill learns b\nAnne: probability(a + b >= 4) > 1/2\n\
-         check knows(Bill, a >= 2)\ncheck 1/2 == 0\ncheck probability(a == 2) == 1/2\n\
-         check 2 * probability(a == 2) - 1 == 0\nshow probability(b == 1) * 3\n",
+        indoc! {"
+            characters Anne, Bill
+            int a, b
+            announce 1 <= a and a <= 3 and 1 <= b and b <= 3
+            Anne learns a
+            Bill learns b
+            Anne: probability(a + b >= 4) > 1/2
+            check knows(Bill, a >= 2)
+            check 1/2 == 0
+            check probability(a == 2) == 1/2
+            check 2 * probability(a == 2) - 1 == 0
+            show probability(b == 1) * 3
+        "},
     );
     let out = epipen(&["run", &path]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
         out.stdout,
-        "check line 7: holds\ncheck line 8: holds\ncheck line 9: holds\ncheck line 10: holds\n\
-         line 11: show probability(b == 1) * 3: 1 in 6 worlds\n"
+        indoc! {"
+            check line 7: holds
+            check line 8: holds
+            check line 9: holds
+            check line 10: holds
+            line 11: show probability(b == 1) * 3: 1 in 6 worlds
+        "}
     );
 }

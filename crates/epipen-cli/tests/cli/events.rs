@@ -1,6 +1,8 @@
 //! The event stories of issue 19 through the real executable: each one's exact output on
 //! every backend that takes it, and the settings where its answer changes.
 
+use indoc::{formatdoc, indoc};
+
 use super::epipen;
 
 /// Every backend; the BDD backend takes stories of bools and enums only.
@@ -29,11 +31,18 @@ fn coin_flip_b_knows_a_does_not() {
         &ALL,
         &["run", "stories/coin-flip.story"],
         0,
-        "flip: lands_heads (a saw lands_heads or lands_tails; b saw lands_heads)\n\
-         check line 19: holds\ncheck line 20: holds\ncheck line 22: holds\ncheck line 23: holds\n\
-         -- line 25: worlds --\n2 possible worlds:\n\
-         \x20 heads = true, flip = lands_heads\n\
-         \x20 heads = false (was true), flip = lands_tails\n(and that's all)\n",
+        indoc! {"
+            flip: lands_heads (a saw lands_heads or lands_tails; b saw lands_heads)
+            check line 19: holds
+            check line 20: holds
+            check line 22: holds
+            check line 23: holds
+            -- line 25: worlds --
+            2 possible worlds:
+              heads = true, flip = lands_heads
+              heads = false (was true), flip = lands_tails
+            (and that's all)
+        "},
     );
 }
 
@@ -45,13 +54,21 @@ fn group_announcement_that_cath_suspects() {
         &ALL,
         &["run", "stories/group-announcement.story"],
         0,
-        "note: told (Anne saw told; Bob saw told; Cath saw told or nothing)\n\
-         check line 21: holds\ncheck line 22: holds\ncheck line 24: holds\ncheck line 25: holds\n\
-         check line 27: holds\ncheck line 29: holds\n\
-         -- line 31: worlds --\n3 possible worlds:\n\
-         \x20 p = true, note = told\n\
-         \x20 p = false, note = nothing\n\
-         \x20 p = true, note = nothing\n(and that's all)\n",
+        indoc! {"
+            note: told (Anne saw told; Bob saw told; Cath saw told or nothing)
+            check line 21: holds
+            check line 22: holds
+            check line 24: holds
+            check line 25: holds
+            check line 27: holds
+            check line 29: holds
+            -- line 31: worlds --
+            3 possible worlds:
+              p = true, note = told
+              p = false, note = nothing
+              p = true, note = nothing
+            (and that's all)
+        "},
     );
 }
 
@@ -59,22 +76,30 @@ fn group_announcement_that_cath_suspects() {
 /// Thursday would not be.
 #[test]
 fn hangman_wednesday_is_a_surprise_thursday_would_not_be() {
-    let mornings = "check line 29: holds\ncheck line 33: holds\ncheck line 34: holds\n\
-                    check line 39: holds\nnoon: silence (Prisoner saw silence)\n\
-                    check line 39: holds\nnoon: silence (Prisoner saw silence)\n\
-                    check line 39: holds\n";
+    let mornings = indoc! {"
+        check line 29: holds
+        check line 33: holds
+        check line 34: holds
+        check line 39: holds
+        noon: silence (Prisoner saw silence)
+        check line 39: holds
+        noon: silence (Prisoner saw silence)
+        check line 39: holds
+    "};
     run_on(
         &INTS,
         &["run", "stories/hangman.story"],
         0,
-        &format!(
-            "{mornings}noon: knock (Prisoner saw knock)\n\
-             -- line 47: worlds --\n4 possible worlds:\n\
-             \x20 day = 1, noon#1 = knock, noon#2 = silence, noon#3 = silence\n\
-             \x20 day = 2, noon#1 = silence, noon#2 = knock, noon#3 = silence\n\
-             \x20 day = 3, noon#1 = silence, noon#2 = silence, noon#3 = knock\n\
-             \x20 day = 4, noon#1 = silence, noon#2 = silence, noon#3 = silence\n(and that's all)\n"
-        ),
+        &formatdoc! {"
+            {mornings}noon: knock (Prisoner saw knock)
+            -- line 47: worlds --
+            4 possible worlds:
+              day = 1, noon#1 = knock, noon#2 = silence, noon#3 = silence
+              day = 2, noon#1 = silence, noon#2 = knock, noon#3 = silence
+              day = 3, noon#1 = silence, noon#2 = silence, noon#3 = knock
+              day = 4, noon#1 = silence, noon#2 = silence, noon#3 = silence
+            (and that's all)
+        "},
     );
     let stderrs = run_on(
         &INTS,
@@ -85,10 +110,13 @@ fn hangman_wednesday_is_a_surprise_thursday_would_not_be() {
     for stderr in stderrs {
         assert_eq!(
             stderr,
-            "stories/hangman.story:39:3: error: the check actual `not knows(Prisoner, day == d)` fails\n   \
-             |\n39 |   check actual not knows(Prisoner, day == d)\n   \
-             |   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n   \
-             = hint: it is false in the actual world day = 4, noon#1 = silence, noon#2 = silence, noon#3 = silence\n"
+            indoc! {"
+                stories/hangman.story:39:3: error: the check actual `not knows(Prisoner, day == d)` fails
+                   |
+                39 |   check actual not knows(Prisoner, day == d)
+                   |   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+                   = hint: it is false in the actual world day = 4, noon#1 = silence, noon#2 = silence, noon#3 = silence
+            "}
         );
     }
 }
@@ -112,11 +140,17 @@ fn prisoners_the_counter_knows_at_the_end() {
     };
     assert_eq!(
         run(3),
-        "interview: on[1] (counter saw on[1], left[1], on[2] or left[2])\ncheck line 37: holds\n\
-         interview: lit (counter saw lit)\ncheck line 37: holds\n\
-         interview: on[2] (counter saw on[1], left[1], on[2] or left[2])\ncheck line 37: holds\n\
-         interview: lit (counter saw lit)\ncheck line 37: holds\n\
-         check line 42: holds\n"
+        indoc! {"
+            interview: on[1] (counter saw on[1], left[1], on[2] or left[2])
+            check line 37: holds
+            interview: lit (counter saw lit)
+            check line 37: holds
+            interview: on[2] (counter saw on[1], left[1], on[2] or left[2])
+            check line 37: holds
+            interview: lit (counter saw lit)
+            check line 37: holds
+            check line 42: holds
+        "}
     );
     run_on(&ALL, &["run", "stories/prisoners.story"], 0, &run(3));
     run_on(
@@ -136,35 +170,34 @@ fn gossip_succeeds_with_12_34_13_24_not_with_12_23_31() {
         &["auto", "bdd", "explicit"],
         &["run", "stories/gossip.story"],
         0,
-        "call: c[0, 1] (P[0] saw c[0, 1]; P[1] saw c[0, 1]; P[2] saw c[0, 1], c[0, 3] or c[1, 3]; \
-         P[3] saw c[0, 1], c[0, 2] or c[1, 2])\n\
-         call: c[2, 3] (P[0] saw c[1, 2], c[1, 3] or c[2, 3]; P[1] saw c[0, 2], c[0, 3] or c[2, 3]; \
-         P[2] saw c[2, 3]; P[3] saw c[2, 3])\n\
-         call: c[0, 2] (P[0] saw c[0, 2]; P[1] saw c[0, 2], c[0, 3] or c[2, 3]; P[2] saw c[0, 2]; \
-         P[3] saw c[0, 1], c[0, 2] or c[1, 2])\n\
-         call: c[1, 3] (P[0] saw c[1, 2], c[1, 3] or c[2, 3]; P[1] saw c[1, 3]; \
-         P[2] saw c[0, 1], c[0, 3] or c[1, 3]; P[3] saw c[1, 3])\n\
-         check line 58: holds\n",
+        indoc! {"
+            call: c[0, 1] (P[0] saw c[0, 1]; P[1] saw c[0, 1]; P[2] saw c[0, 1], c[0, 3] or c[1, 3]; P[3] saw c[0, 1], c[0, 2] or c[1, 2])
+            call: c[2, 3] (P[0] saw c[1, 2], c[1, 3] or c[2, 3]; P[1] saw c[0, 2], c[0, 3] or c[2, 3]; P[2] saw c[2, 3]; P[3] saw c[2, 3])
+            call: c[0, 2] (P[0] saw c[0, 2]; P[1] saw c[0, 2], c[0, 3] or c[2, 3]; P[2] saw c[0, 2]; P[3] saw c[0, 1], c[0, 2] or c[1, 2])
+            call: c[1, 3] (P[0] saw c[1, 2], c[1, 3] or c[2, 3]; P[1] saw c[1, 3]; P[2] saw c[0, 1], c[0, 3] or c[1, 3]; P[3] saw c[1, 3])
+            check line 58: holds
+        "},
     );
     let stderrs = run_on(
         &ALL,
         &["run", "--set", "sequence=1", "stories/gossip.story"],
         1,
-        "call: c[0, 1] (P[0] saw c[0, 1]; P[1] saw c[0, 1]; P[2] saw c[0, 1], c[0, 3] or c[1, 3]; \
-         P[3] saw c[0, 1], c[0, 2] or c[1, 2])\n\
-         call: c[1, 2] (P[0] saw c[1, 2], c[1, 3] or c[2, 3]; P[1] saw c[1, 2]; P[2] saw c[1, 2]; \
-         P[3] saw c[0, 1], c[0, 2] or c[1, 2])\n\
-         call: c[0, 2] (P[0] saw c[0, 2]; P[1] saw c[0, 2], c[0, 3] or c[2, 3]; P[2] saw c[0, 2]; \
-         P[3] saw c[0, 1], c[0, 2] or c[1, 2])\n",
+        indoc! {"
+            call: c[0, 1] (P[0] saw c[0, 1]; P[1] saw c[0, 1]; P[2] saw c[0, 1], c[0, 3] or c[1, 3]; P[3] saw c[0, 1], c[0, 2] or c[1, 2])
+            call: c[1, 2] (P[0] saw c[1, 2], c[1, 3] or c[2, 3]; P[1] saw c[1, 2]; P[2] saw c[1, 2]; P[3] saw c[0, 1], c[0, 2] or c[1, 2])
+            call: c[0, 2] (P[0] saw c[0, 2]; P[1] saw c[0, 2], c[0, 3] or c[2, 3]; P[2] saw c[0, 2]; P[3] saw c[0, 1], c[0, 2] or c[1, 2])
+        "},
     );
     for stderr in stderrs {
         assert_eq!(
             stderr,
-            "stories/gossip.story:58:1: error: the check actual `all(i in 0..n, k in 0..n: knows(P[i], s[k]))` fails\n   \
-             |\n58 | check actual all(i in 0..n, k in 0..n: knows(P[i], s[k]))\n   \
-             | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n   \
-             = hint: it is false in the actual world s[0] = true, s[1] = true, s[2] = true, s[3] = true, \
-             call#1 = c[0, 1], call#2 = c[1, 2], call#3 = c[0, 2]\n"
+            indoc! {"
+                stories/gossip.story:58:1: error: the check actual `all(i in 0..n, k in 0..n: knows(P[i], s[k]))` fails
+                   |
+                58 | check actual all(i in 0..n, k in 0..n: knows(P[i], s[k]))
+                   | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+                   = hint: it is false in the actual world s[0] = true, s[1] = true, s[2] = true, s[3] = true, call#1 = c[0, 1], call#2 = c[1, 2], call#3 = c[0, 2]
+            "}
         );
     }
     run_on(
@@ -178,9 +211,11 @@ fn gossip_succeeds_with_12_34_13_24_not_with_12_23_31() {
             "stories/gossip.story",
         ],
         0,
-        "call: c[0, 1] (P[0] saw c[0, 1]; P[1] saw c[0, 1]; P[2] saw c[0, 1])\n\
-         call: c[0, 2] (P[0] saw c[0, 2]; P[1] saw c[0, 2]; P[2] saw c[0, 2])\n\
-         call: c[1, 2] (P[0] saw c[1, 2]; P[1] saw c[1, 2]; P[2] saw c[1, 2])\n\
-         check line 58: holds\n",
+        indoc! {"
+            call: c[0, 1] (P[0] saw c[0, 1]; P[1] saw c[0, 1]; P[2] saw c[0, 1])
+            call: c[0, 2] (P[0] saw c[0, 2]; P[1] saw c[0, 2]; P[2] saw c[0, 2])
+            call: c[1, 2] (P[0] saw c[1, 2]; P[1] saw c[1, 2]; P[2] saw c[1, 2])
+            check line 58: holds
+        "},
     );
 }

@@ -1,5 +1,7 @@
 //! The explorer commands: `run --trace`, `graph` / `worlds --dot`, `sweep`.
 
+use indoc::indoc;
+
 use super::{epipen, story_file};
 
 /// The JSON lines of `epipen run --trace --json` with their "kind".
@@ -194,18 +196,30 @@ fn trace_follows_worlds_through_changes_and_events() {
     let out = epipen(&["run", "--trace", &change]);
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert!(
-        out.stdout.ends_with(
-            "-- which statement eliminated each of the 3 worlds possible after line 3 --\n  \
-             x = 0  line 5: announce x >= 2\n  x = 1  still possible\n  x = 2  still possible\n"
-        ),
+        out.stdout.ends_with(indoc! {"
+            -- which statement eliminated each of the 3 worlds possible after line 3 --
+              x = 0  line 5: announce x >= 2
+              x = 1  still possible
+              x = 2  still possible
+        "}),
         "{}",
         out.stdout
     );
     let sally = story_file(
         "trace-event.story",
-        "characters Anne, Sally\nenum Place { basket, box }\nPlace marble\nannounce marble == basket\n\
-         actual marble == basket\nevent move {\n  moved if marble == basket then marble := box\n  stayed\n  \
-         Anne sees moved | stayed\n  actual moved\n}\n",
+        indoc! {"
+            characters Anne, Sally
+            enum Place { basket, box }
+            Place marble
+            announce marble == basket
+            actual marble == basket
+            event move {
+              moved if marble == basket then marble := box
+              stayed
+              Anne sees moved | stayed
+              actual moved
+            }
+        "},
     );
     let out = epipen(&["run", &sally]);
     assert_eq!(
@@ -214,10 +228,10 @@ fn trace_follows_worlds_through_changes_and_events() {
     );
     let out = epipen(&["run", "--trace", &sally]);
     assert!(
-        out.stdout.contains(
-            "move: moved (Anne saw moved; Sally saw moved or stayed)\n\
-             line 6: event move: moved | stayed  =>  2 worlds\n"
-        ),
+        out.stdout.contains(indoc! {"
+            move: moved (Anne saw moved; Sally saw moved or stayed)
+            line 6: event move: moved | stayed  =>  2 worlds
+        "}),
         "{}",
         out.stdout
     );
@@ -356,11 +370,21 @@ fn trace_says_what_a_character_believes_where_the_story_asks() {
     // Sally-Anne: Sally does not see the move and expects none.
     let story = story_file(
         "trace-belief.story",
-        "characters Sally, Anne\nenum Place { basket, box }\nPlace marble\n\
-         announce marble == basket\nactual marble == basket\n\
-         event move {\n  moved then marble := box\n  stayed\n  Anne sees moved | stayed\n  \
-         Sally expects stayed\n  actual moved\n}\n\
-         check actual believes(Sally, marble == basket) and knows(Anne, marble == box)\n",
+        indoc! {"
+            characters Sally, Anne
+            enum Place { basket, box }
+            Place marble
+            announce marble == basket
+            actual marble == basket
+            event move {
+              moved then marble := box
+              stayed
+              Anne sees moved | stayed
+              Sally expects stayed
+              actual moved
+            }
+            check actual believes(Sally, marble == basket) and knows(Anne, marble == box)
+        "},
     );
     let sally = "    in the actual world, Sally believes: marble = basket, move = stayed  \
                  (the most plausible of the 2 worlds Sally cannot tell apart)";
@@ -650,8 +674,10 @@ fn ranges_are_for_sweep_only() {
     assert_eq!(out.code, 2);
     assert_eq!(
         out.stderr,
-        "error: --set n=…: gives 3 values, and only `epipen sweep` runs a story once per value\n  \
-         = hint: `epipen sweep FILE --set n=…`, or give one value\n"
+        indoc! {"
+            error: --set n=…: gives 3 values, and only `epipen sweep` runs a story once per value
+              = hint: `epipen sweep FILE --set n=…`, or give one value
+        "}
     );
     let out = epipen(&["sweep", "stories/muddy-children.story", "--set", "n=5..1"]);
     assert_eq!(out.code, 2);
@@ -675,8 +701,10 @@ fn sampled_cheryl_gives_one_world_for_seed_3() {
     let out = epipen(&["worlds", "stories/cheryl-sample.story"]);
     assert_eq!(
         out.stdout,
-        "no possible worlds: line 31, `Albert: knows_value(month, day)`, left none: it was \
-         false in every world still possible\n(and that's all)\n"
+        indoc! {"
+            no possible worlds: line 31, `Albert: knows_value(month, day)`, left none: it was false in every world still possible
+            (and that's all)
+        "}
     );
 }
 
@@ -716,10 +744,16 @@ fn sweep_samples_count_worlds_like_norvigs_counter() {
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert_eq!(
         out.stdout,
-        "40 samples (seeds 1 to 40):\n  worlds  samples   share\n       0       35   87.5%\n       1        3    7.5%\n       2        2    5.0%\n\
-         first sample with exactly one world: --seed 3\n  \
-         line 11: drew {(3, 25), (3, 26), (3, 27), (4, 16), (4, 18), (5, 28), (6, 16), (6, 18), (6, 25), (7, 25)}\n  \
-         the world: month = 6, day = 25\n"
+        indoc! {"
+            40 samples (seeds 1 to 40):
+              worlds  samples   share
+                   0       35   87.5%
+                   1        3    7.5%
+                   2        2    5.0%
+            first sample with exactly one world: --seed 3
+              line 11: drew {(3, 25), (3, 26), (3, 27), (4, 16), (4, 18), (5, 28), (6, 16), (6, 18), (6, 25), (7, 25)}
+              the world: month = 6, day = 25
+        "}
     );
     let out = epipen(&[
         "sweep",
@@ -818,15 +852,16 @@ fn trace_counts_two_to_the_forty_muddy_worlds_exactly() {
 fn trace_before_the_bounds_all_hold_is_the_same_on_the_explicit_backend_and_z3() {
     let path = story_file(
         "early-bounds.story",
-        "enum C { red, green, blue, white }
-characters A
-C x, y, z
-announce x != y
-announce y != z and x != z
-announce x == red or z == blue
-A learns x
-A: knows_value(y)
-",
+        indoc! {"
+            enum C { red, green, blue, white }
+            characters A
+            C x, y, z
+            announce x != y
+            announce y != z and x != z
+            announce x == red or z == blue
+            A learns x
+            A: knows_value(y)
+        "},
     );
     let explicit = epipen(&[
         "--backend",

@@ -2,6 +2,8 @@
 //! executable: the stories that show them, their outputs on every backend that takes
 //! them, and the errors a wrong use gets.
 
+use indoc::{formatdoc, indoc};
+
 use super::{epipen, story_file};
 
 /// `epipen run` on a story, on every backend named, must print exactly `expected`.
@@ -23,15 +25,22 @@ fn muddy_children_common_knowledge_comes_from_the_father() {
     assert_run(
         &["stories/muddy-children-common.story"],
         &ALL,
-        "check line 24: holds\ncheck line 27: holds\ncheck line 33: holds\ncheck line 36: holds\n\
-         -- line 38: worlds --\n7 possible worlds:\n\
-         \x20 muddy[0] = false, muddy[1] = false, muddy[2] = true\n\
-         \x20 muddy[0] = false, muddy[1] = true, muddy[2] = false\n\
-         \x20 muddy[0] = false, muddy[1] = true, muddy[2] = true\n\
-         \x20 muddy[0] = true, muddy[1] = false, muddy[2] = false\n\
-         \x20 muddy[0] = true, muddy[1] = false, muddy[2] = true\n\
-         \x20 muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
-         \x20 muddy[0] = true, muddy[1] = true, muddy[2] = true\n(and that's all)\n",
+        indoc! {"
+            check line 24: holds
+            check line 27: holds
+            check line 33: holds
+            check line 36: holds
+            -- line 38: worlds --
+            7 possible worlds:
+              muddy[0] = false, muddy[1] = false, muddy[2] = true
+              muddy[0] = false, muddy[1] = true, muddy[2] = false
+              muddy[0] = false, muddy[1] = true, muddy[2] = true
+              muddy[0] = true, muddy[1] = false, muddy[2] = false
+              muddy[0] = true, muddy[1] = false, muddy[2] = true
+              muddy[0] = true, muddy[1] = true, muddy[2] = false
+              muddy[0] = true, muddy[1] = true, muddy[2] = true
+            (and that's all)
+        "},
     );
     // Common knowledge that someone is muddy before the father speaks is refuted, with
     // a world where it fails (every world: the one listed first).
@@ -62,26 +71,41 @@ fn coordinated_attack_is_never_common_knowledge() {
     assert_run(
         &["stories/coordinated-attack.story"],
         &INTS,
-        &format!(
-            "check line 20: holds\ncheck line 21: holds\ncheck line 22: holds\ncheck line 26: holds\n\
-             -- line 28: worlds --\n9 possible worlds:\n{worlds}(and that's all)\n"
-        ),
+        &formatdoc! {"
+            check line 20: holds
+            check line 21: holds
+            check line 22: holds
+            check line 26: holds
+            -- line 28: worlds --
+            9 possible worlds:
+            {worlds}(and that's all)
+        "},
     );
     // With more messages the same holds; "everyone knows" three levels deep fails where
     // only two messages got through.
     let story = story_file(
         "attack-deeper.story",
-        "const N = 30\ncharacters A, B\nint m\nannounce m >= 0 and m <= N\nA learns m / 2\nB learns (m + 1) / 2\n\
-         check not common_knowledge(m >= 1)\ncheck m >= 2 -> everyone_knows(everyone_knows(m >= 1))\n",
+        indoc! {"
+            const N = 30
+            characters A, B
+            int m
+            announce m >= 0 and m <= N
+            A learns m / 2
+            B learns (m + 1) / 2
+            check not common_knowledge(m >= 1)
+            check m >= 2 -> everyone_knows(everyone_knows(m >= 1))
+        "},
     );
     for backend in INTS {
         let out = epipen(&["--backend", backend, "check", &story]);
         assert_eq!(out.code, 1, "{backend}: {}", out.stderr);
         assert_eq!(
             out.stdout,
-            "line 7: check `not common_knowledge(m >= 1)` holds\n\
-             line 8: check `m >= 2 -> everyone_knows(everyone_knows(m >= 1))` fails in the world m = 2\n\
-             1 verified, 1 refuted\n",
+            indoc! {"
+                line 7: check `not common_knowledge(m >= 1)` holds
+                line 8: check `m >= 2 -> everyone_knows(everyone_knows(m >= 1))` fails in the world m = 2
+                1 verified, 1 refuted
+            "},
             "{backend}"
         );
     }
@@ -91,28 +115,39 @@ fn coordinated_attack_is_never_common_knowledge() {
 fn check_actual_is_reported_like_the_other_checks() {
     let story = story_file(
         "check-actual.story",
-        "characters A, B\nbool p, q\nactual p and not q\nA learns p\n\
-         check actual knows(A, p)\ncheck actual knows(A, q)\ncheck knows_value(A, p)\n",
+        indoc! {"
+            characters A, B
+            bool p, q
+            actual p and not q
+            A learns p
+            check actual knows(A, p)
+            check actual knows(A, q)
+            check knows_value(A, p)
+        "},
     );
     for backend in ALL {
         let out = epipen(&["--backend", backend, "check", &story]);
         assert_eq!(out.code, 1, "{backend}: {}", out.stderr);
         assert_eq!(
             out.stdout,
-            "line 5: check actual `knows(A, p)` holds\n\
-             line 6: check actual `knows(A, q)` fails in the world p = true, q = false\n\
-             line 7: check `knows_value(A, p)` holds\n\
-             2 verified, 1 refuted\n",
+            indoc! {"
+                line 5: check actual `knows(A, p)` holds
+                line 6: check actual `knows(A, q)` fails in the world p = true, q = false
+                line 7: check `knows_value(A, p)` holds
+                2 verified, 1 refuted
+            "},
             "{backend}"
         );
         let out = epipen(&["--backend", backend, "run", &story]);
         assert_eq!(out.code, 1, "{backend}: {}", out.stderr);
         assert!(
-            out.stderr.ends_with(
-                "check-actual.story:6:1: error: the check actual `knows(A, q)` fails\n  |\n\
-                 6 | check actual knows(A, q)\n  | ^^^^^^^^^^^^^^^^^^^^^^^^\n\
-                 \x20 = hint: it is false in the actual world p = true, q = false\n"
-            ),
+            out.stderr.ends_with(indoc! {"
+                check-actual.story:6:1: error: the check actual `knows(A, q)` fails
+                  |
+                6 | check actual knows(A, q)
+                  | ^^^^^^^^^^^^^^^^^^^^^^^^
+                  = hint: it is false in the actual world p = true, q = false
+            "}),
             "{backend}: {}",
             out.stderr
         );
@@ -124,13 +159,19 @@ fn russian_cards_safe_and_unsafe() {
     assert_run(
         &["stories/russian-cards.story"],
         &ALL,
-        "check line 40: holds\ncheck line 42: holds\ncheck line 48: holds\ncheck line 49: holds\n\
-         -- line 51: worlds --\n4 possible worlds:\n\
-         \x20 owner[0] = alice, owner[1] = alice, owner[2] = alice, owner[3] = bob, owner[4] = bob, owner[5] = bob, owner[6] = cath\n\
-         \x20 owner[0] = alice, owner[1] = bob, owner[2] = bob, owner[3] = alice, owner[4] = alice, owner[5] = bob, owner[6] = cath\n\
-         \x20 owner[0] = bob, owner[1] = alice, owner[2] = bob, owner[3] = alice, owner[4] = bob, owner[5] = alice, owner[6] = cath\n\
-         \x20 owner[0] = bob, owner[1] = bob, owner[2] = alice, owner[3] = bob, owner[4] = alice, owner[5] = alice, owner[6] = cath\n\
-         (and that's all)\n",
+        indoc! {"
+            check line 40: holds
+            check line 42: holds
+            check line 48: holds
+            check line 49: holds
+            -- line 51: worlds --
+            4 possible worlds:
+              owner[0] = alice, owner[1] = alice, owner[2] = alice, owner[3] = bob, owner[4] = bob, owner[5] = bob, owner[6] = cath
+              owner[0] = alice, owner[1] = bob, owner[2] = bob, owner[3] = alice, owner[4] = alice, owner[5] = bob, owner[6] = cath
+              owner[0] = bob, owner[1] = alice, owner[2] = bob, owner[3] = alice, owner[4] = bob, owner[5] = alice, owner[6] = cath
+              owner[0] = bob, owner[1] = bob, owner[2] = alice, owner[3] = bob, owner[4] = alice, owner[5] = alice, owner[6] = cath
+            (and that's all)
+        "},
     );
     for backend in ALL {
         let out = epipen(&[
@@ -157,16 +198,37 @@ fn a_public_change_keeps_what_was_learned() {
     assert_run(
         &["stories/consecutive-numbers-change.story"],
         &["auto", "z3"],
-        "-- line 18: worlds --\n2 possible worlds:\n  A = 1, B = 2\n  A = 2, B = 3\n(and that's all)\n\
-         check line 25: holds\ncheck line 26: holds\n\
-         -- line 31: worlds --\n2 possible worlds:\n  A = 2 (was 1), B = 2\n  A = 3 (was 2), B = 3\n(and that's all)\n",
+        indoc! {"
+            -- line 18: worlds --
+            2 possible worlds:
+              A = 1, B = 2
+              A = 2, B = 3
+            (and that's all)
+            check line 25: holds
+            check line 26: holds
+            -- line 31: worlds --
+            2 possible worlds:
+              A = 2 (was 1), B = 2
+              A = 3 (was 2), B = 3
+            (and that's all)
+        "},
     );
     // Bounded, on every backend that takes ints; JSON has the values before the change.
     let story = story_file(
         "change.story",
-        "characters Anne, Bill\nint A, B\nannounce A >= 0 and B >= 0 and A <= 9 and B <= 9 and (A == B + 1 or B == A + 1)\n\
-         Anne learns A\nBill learns B\ncheckpoint start\nA := 0\nAnne: at(start, not knows_value(B))\n\
-         check A == 0 and knows(Bill, A == 0)\nBill learns A\nannounce B == 3\n",
+        indoc! {"
+            characters Anne, Bill
+            int A, B
+            announce A >= 0 and B >= 0 and A <= 9 and B <= 9 and (A == B + 1 or B == A + 1)
+            Anne learns A
+            Bill learns B
+            checkpoint start
+            A := 0
+            Anne: at(start, not knows_value(B))
+            check A == 0 and knows(Bill, A == 0)
+            Bill learns A
+            announce B == 3
+        "},
     );
     for backend in INTS {
         let out = epipen(&["--backend", backend, "worlds", "--json", &story]);
@@ -241,15 +303,19 @@ fn wrong_uses_are_located_errors() {
 #[test]
 fn dining_cryptographers_learn_that_one_paid_not_who() {
     // Each reveal as written, the loop variable replaced by its value.
-    let expected = "cryptographer[0]: not ((coin[0] != coin[(0 + n - 1) % n]) != paid[0])\n\
-                    cryptographer[1]: not ((coin[1] != coin[(1 + n - 1) % n]) != paid[1])\n\
-                    cryptographer[2]: (coin[2] != coin[(2 + n - 1) % n]) != paid[2]\n\
-                    check line 34: holds\ncheck line 41: holds\n\
-                    -- line 46: worlds --\nmore than 3 possible worlds; the first 3:\n\
-                    \x20 paid[0] = false, paid[1] = false, paid[2] = true, coin[0] = false, coin[1] = false, coin[2] = false\n\
-                    \x20 paid[0] = false, paid[1] = false, paid[2] = true, coin[0] = true, coin[1] = true, coin[2] = true\n\
-                    \x20 paid[0] = false, paid[1] = true, paid[2] = false, coin[0] = false, coin[1] = true, coin[2] = false\n\
-                    (more worlds exist; raise the number after `worlds` to see more)\n";
+    let expected = indoc! {"
+        cryptographer[0]: not ((coin[0] != coin[(0 + n - 1) % n]) != paid[0])
+        cryptographer[1]: not ((coin[1] != coin[(1 + n - 1) % n]) != paid[1])
+        cryptographer[2]: (coin[2] != coin[(2 + n - 1) % n]) != paid[2]
+        check line 34: holds
+        check line 41: holds
+        -- line 46: worlds --
+        more than 3 possible worlds; the first 3:
+          paid[0] = false, paid[1] = false, paid[2] = true, coin[0] = false, coin[1] = false, coin[2] = false
+          paid[0] = false, paid[1] = false, paid[2] = true, coin[0] = true, coin[1] = true, coin[2] = true
+          paid[0] = false, paid[1] = true, paid[2] = false, coin[0] = false, coin[1] = true, coin[2] = false
+        (more worlds exist; raise the number after `worlds` to see more)
+    "};
     assert_run(&["stories/dining-cryptographers.story"], &ALL, expected);
     // With 8 cryptographers, on the backends that take it quickly.
     let out = epipen(&[
@@ -272,15 +338,16 @@ fn dining_cryptographers_learn_that_one_paid_not_who() {
 fn check_names_formulas_with_sets_and_over_several_lines() {
     let story = story_file(
         "check-text.story",
-        "int x
-announce x in {1, 2}
-check x in {1, 2}
-check x == 1 or
-      x == 2
-assert_adds_ck x in {1} {
-  if true { announce x != 2 }
-}
-",
+        indoc! {"
+            int x
+            announce x in {1, 2}
+            check x in {1, 2}
+            check x == 1 or
+                  x == 2
+            assert_adds_ck x in {1} {
+              if true { announce x != 2 }
+            }
+        "},
     );
     let out = epipen(&["check", &story]);
     assert_eq!(out.code, 0, "{}", out.stderr);

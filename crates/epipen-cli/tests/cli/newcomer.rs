@@ -1,6 +1,8 @@
 //! What a new user runs into first: the logs, `--stats`, the limits of `--limit`,
 //! `graph --svg` and `sweep --samples` (issue 11's loose ends).
 
+use indoc::indoc;
+
 use super::{epipen, story_file};
 
 #[test]
@@ -87,8 +89,10 @@ fn svg_into_a_missing_directory_is_one_clear_error() {
     assert_eq!((out.code, out.stdout.as_str()), (2, ""));
     assert_eq!(
         out.stderr,
-        "error: --svg no/such/dir/model.svg: the directory no/such/dir does not exist\n  \
-         = hint: create it first (`mkdir -p no/such/dir`)\n"
+        indoc! {"
+            error: --svg no/such/dir/model.svg: the directory no/such/dir does not exist
+              = hint: create it first (`mkdir -p no/such/dir`)
+        "}
     );
 }
 
@@ -98,9 +102,10 @@ fn samples_of_a_story_without_sample_say_so() {
     assert_eq!((out.code, out.stdout.as_str()), (2, ""));
     assert_eq!(
         out.stderr,
-        "error: --samples: stories/cheryl.story draws nothing with `sample(k, {…})`, so every \
-         seed would run the same story\n  = hint: draw the story's values with `(…) in \
-         sample(k, {…})`, or sweep --set values instead\n"
+        indoc! {"
+            error: --samples: stories/cheryl.story draws nothing with `sample(k, {…})`, so every seed would run the same story
+              = hint: draw the story's values with `(…) in sample(k, {…})`, or sweep --set values instead
+        "}
     );
     // A story that draws is swept.
     let drawn = story_file(

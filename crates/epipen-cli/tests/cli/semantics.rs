@@ -3,6 +3,8 @@
 //! the worlds still possible, an impossible `actual CASE` at its own line. Through the
 //! real executable, on every backend that takes the story.
 
+use indoc::indoc;
+
 use super::{epipen, story_file};
 
 /// Runs `epipen --backend B ARGS` on each backend: each must exit with `code` and print
@@ -24,9 +26,17 @@ fn on_every_backend(backends: &[&str], args: &[&str], code: i32, stdout: &str, s
 
 /// Bob says he knows x though he learned nothing: no world is left, and the check after
 /// it held "vacuously" (`1 verified, 0 refuted`, exit 0).
-const VACUOUS: &str = "characters Anne, Bob\nint x\nannounce x >= 0 and x <= 9\n\
-                       Bob: knows_value(x)\ncheck x == 4\nassert_adds_ck x == 1 {\n  \
-                       announce x == 1\n}\nworlds\n";
+const VACUOUS: &str = indoc! {"
+    characters Anne, Bob
+    int x
+    announce x >= 0 and x <= 9
+    Bob: knows_value(x)
+    check x == 4
+    assert_adds_ck x == 1 {
+      announce x == 1
+    }
+    worlds
+"};
 
 #[test]
 fn a_check_over_no_world_is_vacuous_and_names_the_statement_that_left_none() {
@@ -35,19 +45,24 @@ fn a_check_over_no_world_is_vacuous_and_names_the_statement_that_left_none() {
         &["auto", "z3", "explicit"],
         &["check", &story],
         1,
-        "line 5: check `x == 4` vacuous: no world is possible (line 4, `Bob: knows_value(x)`, \
-         left none)\nline 6: hint `x == 1` vacuous: no world is possible (line 4, \
-         `Bob: knows_value(x)`, left none)\n0 verified, 0 refuted, 2 vacuous\n",
+        indoc! {"
+            line 5: check `x == 4` vacuous: no world is possible (line 4, `Bob: knows_value(x)`, left none)
+            line 6: hint `x == 1` vacuous: no world is possible (line 4, `Bob: knows_value(x)`, left none)
+            0 verified, 0 refuted, 2 vacuous
+        "},
         "",
     );
     on_every_backend(
         &["auto", "z3", "explicit"],
         &["run", &story],
         1,
-        "check line 5: vacuous: no world is possible (line 4, `Bob: knows_value(x)`, left \
-         none)\nhint line 6: vacuous: no world is possible (line 4, `Bob: knows_value(x)`, \
-         left none)\n-- line 9: worlds --\nno possible worlds: line 4, `Bob: knows_value(x)`, \
-         left none: it was false in every world still possible\n(and that's all)\n",
+        indoc! {"
+            check line 5: vacuous: no world is possible (line 4, `Bob: knows_value(x)`, left none)
+            hint line 6: vacuous: no world is possible (line 4, `Bob: knows_value(x)`, left none)
+            -- line 9: worlds --
+            no possible worlds: line 4, `Bob: knows_value(x)`, left none: it was false in every world still possible
+            (and that's all)
+        "},
         "",
     );
     // The JSON trace says so too.
@@ -75,8 +90,17 @@ fn the_statement_that_left_none_is_the_first_inside_its_block() {
     // not the block nor a later statement.
     let story = story_file(
         "emptied-in-block.story",
-        "characters A\nbool p, q\nannounce p\nassert_adds_ck false {\n  announce q\n  \
-         announce not q\n}\nannounce p or q\ncheck p and q\n",
+        indoc! {"
+            characters A
+            bool p, q
+            announce p
+            assert_adds_ck false {
+              announce q
+              announce not q
+            }
+            announce p or q
+            check p and q
+        "},
     );
     on_every_backend(
         &["auto", "z3", "bdd", "explicit"],
@@ -109,8 +133,13 @@ fn actual_pins_one_of_the_worlds_still_possible() {
     // Both were refused: `actual` was judged against every value of the types.
     let lights = story_file(
         "lights.story",
-        "characters A\nbool light, v1, v2, v3\nannounce not light and not v1 and not v2 and \
-         not v3\nactual not light\ncheck actual not v1\n",
+        indoc! {"
+            characters A
+            bool light, v1, v2, v3
+            announce not light and not v1 and not v2 and not v3
+            actual not light
+            check actual not v1
+        "},
     );
     on_every_backend(
         &["auto", "z3", "bdd", "explicit"],
@@ -121,8 +150,14 @@ fn actual_pins_one_of_the_worlds_still_possible() {
     );
     let doors = story_file(
         "doors.story",
-        "characters A\nenum Door {one, two, three}\nDoor car, pick\nannounce pick == one\n\
-         actual car == two\ncheck actual pick == one\n",
+        indoc! {"
+            characters A
+            enum Door {one, two, three}
+            Door car, pick
+            announce pick == one
+            actual car == two
+            check actual pick == one
+        "},
     );
     on_every_backend(
         &["auto", "z3", "bdd", "explicit"],
@@ -134,32 +169,49 @@ fn actual_pins_one_of_the_worlds_still_possible() {
     // Two possible worlds left: the hint names both, not a world announced away.
     let two = story_file(
         "two-doors.story",
-        "characters A\nenum Door {one, two, three}\nDoor car, pick\nannounce pick == one\n\
-         actual car != one\n",
+        indoc! {"
+            characters A
+            enum Door {one, two, three}
+            Door car, pick
+            announce pick == one
+            actual car != one
+        "},
     );
     on_every_backend(
         &["auto", "z3", "bdd", "explicit"],
         &["run", &two],
         2,
         "",
-        "PATH:5:1: error: `actual` must pin down exactly one of the worlds still possible, but \
-         it allows several\n  |\n5 | actual car != one\n  | ^^^^^^^^^^^^^^^^^\n  = hint: for \
-         example car = two, pick = one and car = three, pick = one, both still possible; give \
-         the constants that tell them apart a value\n",
+        indoc! {"
+            PATH:5:1: error: `actual` must pin down exactly one of the worlds still possible, but it allows several
+              |
+            5 | actual car != one
+              | ^^^^^^^^^^^^^^^^^
+              = hint: for example car = two, pick = one and car = three, pick = one, both still possible; give the constants that tell them apart a value
+        "},
     );
     // A world announced away is still refused as such.
     let away = story_file(
         "away.story",
-        "characters A\nenum Door {one, two, three}\nDoor car, pick\nannounce pick == one\n\
-         actual car == two and pick == two\n",
+        indoc! {"
+            characters A
+            enum Door {one, two, three}
+            Door car, pick
+            announce pick == one
+            actual car == two and pick == two
+        "},
     );
     on_every_backend(
         &["auto", "z3", "bdd", "explicit"],
         &["run", &away],
         2,
         "",
-        "PATH:5:1: error: the actual world contradicts what was announced before\n  |\n5 | \
-         actual car == two and pick == two\n  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        indoc! {"
+            PATH:5:1: error: the actual world contradicts what was announced before
+              |
+            5 | actual car == two and pick == two
+              | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "},
     );
 }
 
@@ -167,19 +219,33 @@ fn actual_pins_one_of_the_worlds_still_possible() {
 fn an_impossible_actual_case_is_reported_at_its_line() {
     let story = story_file(
         "impossible-case.story",
-        "characters Anne, Sally\nenum Place { basket, box }\nPlace marble\n\
-         announce marble == box\nactual marble == box\n\nevent move {\n  \
-         moved if marble == basket then marble := box\n  stayed\n  Anne sees moved | stayed\n  \
-         actual moved\n}\n",
+        indoc! {"
+            characters Anne, Sally
+            enum Place { basket, box }
+            Place marble
+            announce marble == box
+            actual marble == box
+
+            event move {
+              moved if marble == basket then marble := box
+              stayed
+              Anne sees moved | stayed
+              actual moved
+            }
+        "},
     );
     on_every_backend(
         &["auto", "z3", "bdd", "explicit"],
         &["run", &story],
         2,
         "",
-        "PATH:11:3: error: the case `moved` of `move` cannot happen in the actual world\n   |\n\
-         11 |   actual moved\n   |   ^^^^^^^^^^^^\n   = hint: its precondition is false there: \
-         name a case that can happen\n",
+        indoc! {"
+            PATH:11:3: error: the case `moved` of `move` cannot happen in the actual world
+               |
+            11 |   actual moved
+               |   ^^^^^^^^^^^^
+               = hint: its precondition is false there: name a case that can happen
+        "},
     );
 }
 
@@ -188,24 +254,38 @@ fn an_agent_left_out_inside_another_characters_knowledge_is_an_error() {
     // The inner `knows_value` was Bob's, silently: the story ended with no world.
     let story = story_file(
         "whose.story",
-        "characters Anne, Bob\nint A\nannounce A >= 0 and A <= 3\nAnne learns A\n\
-         Bob: knows(Anne, knows_value(A))\n",
+        indoc! {"
+            characters Anne, Bob
+            int A
+            announce A >= 0 and A <= 3
+            Anne learns A
+            Bob: knows(Anne, knows_value(A))
+        "},
     );
     on_every_backend(
         &["auto"],
         &["worlds", &story],
         2,
         "",
-        "PATH:5:18: error: `knows_value` inside `knows(Anne, …)` needs its character\n  |\n5 | \
-         Bob: knows(Anne, knows_value(A))\n  |                  ^^^^^^^^^^^^^^\n  = hint: write \
-         `knows_value(Anne, …)` for Anne's knowledge, or `knows_value(Bob, …)` for Bob's\n\
-         error: PATH: 1 error found\n",
+        indoc! {"
+            PATH:5:18: error: `knows_value` inside `knows(Anne, …)` needs its character
+              |
+            5 | Bob: knows(Anne, knows_value(A))
+              |                  ^^^^^^^^^^^^^^
+              = hint: write `knows_value(Anne, …)` for Anne's knowledge, or `knows_value(Bob, …)` for Bob's
+            error: PATH: 1 error found
+        "},
     );
     // Named, it is Anne's: she learned A, so Bob knows she knows it.
     let named = story_file(
         "whose-named.story",
-        "characters Anne, Bob\nint A\nannounce A >= 0 and A <= 1\nAnne learns A\n\
-         Bob: knows(Anne, knows_value(Anne, A)) and not knows_value(A)\n",
+        indoc! {"
+            characters Anne, Bob
+            int A
+            announce A >= 0 and A <= 1
+            Anne learns A
+            Bob: knows(Anne, knows_value(Anne, A)) and not knows_value(A)
+        "},
     );
     on_every_backend(
         &["auto"],
@@ -224,16 +304,27 @@ fn an_agent_left_out_inside_another_characters_knowledge_is_an_error() {
 fn the_statement_that_left_no_world_is_found_far_from_zero() {
     let story = story_file(
         "far-from-zero.story",
-        "const n = 2\ncharacters A\nint x0\nint a[n]\nannounce x0 >= 0 and x0 <= 0\n\
-         for i0 in 0..n {\n  announce a[i0] >= 10000000 and a[i0] <= 10000004\n}\n\
-         announce a[1] < 0\ncheck a[0] == 1\n",
+        indoc! {"
+            const n = 2
+            characters A
+            int x0
+            int a[n]
+            announce x0 >= 0 and x0 <= 0
+            for i0 in 0..n {
+              announce a[i0] >= 10000000 and a[i0] <= 10000004
+            }
+            announce a[1] < 0
+            check a[0] == 1
+        "},
     );
     on_every_backend(
         &["auto", "z3", "explicit"],
         &["--timeout", "60", "check", &story],
         1,
-        "line 10: check `a[0] == 1` vacuous: no world is possible (line 9, `announce a[1] < 0`, \
-         left none)\n0 verified, 0 refuted, 1 vacuous\n",
+        indoc! {"
+            line 10: check `a[0] == 1` vacuous: no world is possible (line 9, `announce a[1] < 0`, left none)
+            0 verified, 0 refuted, 1 vacuous
+        "},
         "",
     );
 }

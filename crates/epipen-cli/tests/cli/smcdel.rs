@@ -5,6 +5,8 @@
 
 use std::path::Path;
 
+use indoc::{formatdoc, indoc};
+
 use super::{ROOT, epipen, story_file};
 
 /// The files of `examples/smcdel/`, by name without `.smcdel.txt`.
@@ -116,20 +118,37 @@ fn the_story_translation_gives_the_same_answers() {
 fn answers_in_words_close_to_smcdels() {
     let file = story_file(
         "muddy.smcdel.txt",
-        "-- two muddy children\nVARS 1,2\nLAW Top\nOBS a: 2\n     b: 1\n\n\
-         TRUE? {1,2} a knows that 2 & ~ a knows whether 1\n\
-         VALID? [! 1 | 2] [! ~ a knows whether 1 & ~ b knows whether 2] (1 & 2)\n\
-         WHERE? <! 1 | 2>  -- someone is muddy\n  a knows whether 1\n\
-         WHERE? 1 & ~1\n",
+        indoc! {"
+            -- two muddy children
+            VARS 1,2
+            LAW Top
+            OBS a: 2
+                 b: 1
+
+            TRUE? {1,2} a knows that 2 & ~ a knows whether 1
+            VALID? [! 1 | 2] [! ~ a knows whether 1 & ~ b knows whether 2] (1 & 2)
+            WHERE? <! 1 | 2>  -- someone is muddy
+              a knows whether 1
+            WHERE? 1 & ~1
+        "},
     );
     let out = epipen(&["smcdel", &file]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
         out.stdout,
-        "Is a knows that 2 & ~ a knows whether 1 true at [1,2]?\nTrue\n\n\
-         Is [! 1 | 2] [! ~ a knows whether 1 & ~ b knows whether 2] (1 & 2) valid?\nTrue\n\n\
-         At which states is <! 1 | 2> a knows whether 1 true?\n[1]\n\n\
-         At which states is 1 & ~1 true?\n\n"
+        indoc! {"
+            Is a knows that 2 & ~ a knows whether 1 true at [1,2]?
+            True
+
+            Is [! 1 | 2] [! ~ a knows whether 1 & ~ b knows whether 2] (1 & 2) valid?
+            True
+
+            At which states is <! 1 | 2> a knows whether 1 true?
+            [1]
+
+            At which states is 1 & ~1 true?
+
+        "}
     );
     let out = epipen(&["smcdel", &file, "--json"]);
     assert_eq!(
@@ -142,18 +161,22 @@ fn answers_in_words_close_to_smcdels() {
     let out = epipen(&["smcdel", &file, "--story"]);
     assert_eq!(
         out.stdout,
-        format!(
-            "# {file}, SMCDEL's format as an epipen story (`epipen smcdel {file} --story`)\n\
-             characters a, b\nbool p1, p2\nannounce true\na learns p2\nb learns p1\n\
-             # line 7: TRUE? {{1,2}} a knows that 2 & ~ a knows whether 1\n\
-             check p1 and p2 -> knows(a, p2) and not (knows(a, p1) or knows(a, not p1))\n\
-             # line 8: VALID? [! 1 | 2] [! ~ a knows whether 1 & ~ b knows whether 2] (1 & 2)\n\
-             check [! p1 or p2] [! not (knows(a, p1) or knows(a, not p1)) and not (knows(b, p2) or knows(b, not p2))] (p1 and p2)\n\
-             # line 9: WHERE? <! 1 | 2> a knows whether 1\n\
-             where <! (p1 or p2)> (knows(a, p1) or knows(a, not p1))\n\
-             # line 11: WHERE? 1 & ~1\n\
-             where p1 and not p1\n"
-        )
+        formatdoc! {"
+            # {file}, SMCDEL's format as an epipen story (`epipen smcdel {file} --story`)
+            characters a, b
+            bool p1, p2
+            announce true
+            a learns p2
+            b learns p1
+            # line 7: TRUE? {{1,2}} a knows that 2 & ~ a knows whether 1
+            check p1 and p2 -> knows(a, p2) and not (knows(a, p1) or knows(a, not p1))
+            # line 8: VALID? [! 1 | 2] [! ~ a knows whether 1 & ~ b knows whether 2] (1 & 2)
+            check [! p1 or p2] [! not (knows(a, p1) or knows(a, not p1)) and not (knows(b, p2) or knows(b, not p2))] (p1 and p2)
+            # line 9: WHERE? <! 1 | 2> a knows whether 1
+            where <! (p1 or p2)> (knows(a, p1) or knows(a, not p1))
+            # line 11: WHERE? 1 & ~1
+            where p1 and not p1
+        "}
     );
 }
 
@@ -194,15 +217,24 @@ fn mistakes_are_located() {
     assert_eq!(out.stdout, "");
     assert_eq!(
         out.stderr,
-        format!(
-            "{file}:4:25: error: the atom 3 is not in `VARS`\n  |\n4 | VALID? alice knows that 3\n  |                         ^\n  \
-             = hint: `VARS` declares 1, 2\n\
-             {file}:5:8: error: the agent `bob` is not declared by an `OBS` line\n  |\n5 | VALID? bob knows that 1\n  |        ^^^\n  \
-             = hint: `OBS` declares `alice`\n\
-             {file}:6:8: error: the atom 4 is not in `VARS`\n  |\n6 | TRUE? {{4}} 1\n  |        ^\n  \
-             = hint: `VARS` declares 1, 2\n\
-             error: {file}: 3 errors found\n"
-        )
+        formatdoc! {"
+            {file}:4:25: error: the atom 3 is not in `VARS`
+              |
+            4 | VALID? alice knows that 3
+              |                         ^
+              = hint: `VARS` declares 1, 2
+            {file}:5:8: error: the agent `bob` is not declared by an `OBS` line
+              |
+            5 | VALID? bob knows that 1
+              |        ^^^
+              = hint: `OBS` declares `alice`
+            {file}:6:8: error: the atom 4 is not in `VARS`
+              |
+            6 | TRUE? {{4}} 1
+              |        ^
+              = hint: `VARS` declares 1, 2
+            error: {file}: 3 errors found
+        "}
     );
     let file = story_file("syntax.smcdel.txt", "VARS 1,2\nLAW 1 &\nOBS alice: 1\n");
     let out = epipen(&["smcdel", &file]);

@@ -2,6 +2,8 @@
 //! values, `#! backend …`) and the messages for what the language lacks, through the
 //! real executable.
 
+use indoc::{formatdoc, indoc};
+
 use super::{epipen, story_file};
 
 /// Every message, with its hint, at its line and column.
@@ -9,43 +11,68 @@ use super::{epipen, story_file};
 fn what_the_language_lacks_is_said_with_a_hint() {
     let story = story_file(
         "lacks.story",
-        "characters Anne, Bill\nint A\nbool sunny\nreal B\n\
-         Bill: knows_value(Anne)\nannounce sunny + 1 == 2\nannounce A ^ 2 == 4\n",
+        indoc! {"
+            characters Anne, Bill
+            int A
+            bool sunny
+            real B
+            Bill: knows_value(Anne)
+            announce sunny + 1 == 2
+            announce A ^ 2 == 4
+        "},
     );
     let out = epipen(&["run", &story]);
     assert_eq!(out.code, 2);
     assert_eq!(out.stdout, "");
     assert_eq!(
         out.stderr,
-        format!(
-            "{story}:4:1: error: unknown type `real`\n  |\n4 | real B\n  | ^^^^\n  \
-             = hint: the types are `int` and `bool`, and the enums the story declares (`enum Colour {{ red, green }}`)\n\
-             {story}:7:12: error: there is no power operator `^`\n  |\n7 | announce A ^ 2 == 4\n  |            ^\n  \
-             = hint: multiply instead: `A * A`\n\
-             error: {story}: 2 errors found\n"
-        )
+        formatdoc! {"
+            {story}:4:1: error: unknown type `real`
+              |
+            4 | real B
+              | ^^^^
+              = hint: the types are `int` and `bool`, and the enums the story declares (`enum Colour {{ red, green }}`)
+            {story}:7:12: error: there is no power operator `^`
+              |
+            7 | announce A ^ 2 == 4
+              |            ^
+              = hint: multiply instead: `A * A`
+            error: {story}: 2 errors found
+        "}
     );
     // Once the story parses, the types are checked.
     let story = story_file(
         "lacks-types.story",
-        "characters Anne, Bill\nint A\nbool sunny\nBill: knows_value(Anne)\nannounce sunny + 1 == 2\n\
-         announce exists x: A == 2 * x\n",
+        indoc! {"
+            characters Anne, Bill
+            int A
+            bool sunny
+            Bill: knows_value(Anne)
+            announce sunny + 1 == 2
+            announce exists x: A == 2 * x
+        "},
     );
     let out = epipen(&["run", &story]);
     assert_eq!(out.code, 2);
     assert_eq!(
         out.stderr,
-        format!(
-            "{story}:4:7: error: `knows_value` took `Anne` as the character, and has no expression left\n  \
-             |\n4 | Bill: knows_value(Anne)\n  |       ^^^^^^^^^^^^^^^^^\n  \
-             = hint: add the values: `knows_value(Anne, x)`; `knows_value(x)` is about the speaker\n\
-             {story}:5:10: error: `+` needs int operands, found bool\n  |\n5 | announce sunny + 1 == 2\n  |          ^^^^^\n\
-             {story}:6:17: error: `exists` quantifies the story's bool constants, and `x` is not one\n  |\n\
-             6 | announce exists x: A == 2 * x\n  |                 ^\n  \
-             = hint: over a range of integers, write `any(x in 0..10: …)`; to say that a character knows a value, \
-             write `knows_value(A, x)` or `knows(A, …)`\n\
-             error: {story}: 3 errors found\n"
-        )
+        formatdoc! {"
+            {story}:4:7: error: `knows_value` took `Anne` as the character, and has no expression left
+              |
+            4 | Bill: knows_value(Anne)
+              |       ^^^^^^^^^^^^^^^^^
+              = hint: add the values: `knows_value(Anne, x)`; `knows_value(x)` is about the speaker
+            {story}:5:10: error: `+` needs int operands, found bool
+              |
+            5 | announce sunny + 1 == 2
+              |          ^^^^^
+            {story}:6:17: error: `exists` quantifies the story's bool constants, and `x` is not one
+              |
+            6 | announce exists x: A == 2 * x
+              |                 ^
+              = hint: over a range of integers, write `any(x in 0..10: …)`; to say that a character knows a value, write `knows_value(A, x)` or `knows(A, …)`
+            error: {story}: 3 errors found
+        "}
     );
 }
 
@@ -55,21 +82,41 @@ fn what_the_language_lacks_is_said_with_a_hint() {
 fn continuation_lines_learning_lists() {
     let story = story_file(
         "conveniences.story",
-        "characters Anne, Bob\nint marble\nbool seen\nannounce marble in {0, 1}\n\
-         event move {\n  moved if marble == 0\n    then marble := 1\n  stayed\n  Anne sees moved\n    | stayed\n}\n\
-         announce seen or\n  # a comment\n  not seen\n\
-         for c in {0, 7, 35} {\n  announce marble != c + 1\n}\n\
-         Bob learns marble, seen\n\
-         Bob: knows_value(marble)\n\
-         announce sum(i in {2, 3}: i * marble) <= 5\n\
-         worlds\n",
+        indoc! {"
+            characters Anne, Bob
+            int marble
+            bool seen
+            announce marble in {0, 1}
+            event move {
+              moved if marble == 0
+                then marble := 1
+              stayed
+              Anne sees moved
+                | stayed
+            }
+            announce seen or
+              # a comment
+              not seen
+            for c in {0, 7, 35} {
+              announce marble != c + 1
+            }
+            Bob learns marble, seen
+            Bob: knows_value(marble)
+            announce sum(i in {2, 3}: i * marble) <= 5
+            worlds
+        "},
     );
     let out = epipen(&["run", &story]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
         out.stdout,
-        "-- line 21: worlds --\n2 possible worlds:\n  marble = 0, seen = false, move = stayed\n  \
-         marble = 0, seen = true, move = stayed\n(and that's all)\n"
+        indoc! {"
+            -- line 21: worlds --
+            2 possible worlds:
+              marble = 0, seen = false, move = stayed
+              marble = 0, seen = true, move = stayed
+            (and that's all)
+        "}
     );
 }
 
@@ -84,12 +131,13 @@ fn the_backend_setting_pins_the_backend() {
         assert_eq!(out.code, 2, "{command:?}: {}", out.stderr);
         assert_eq!(
             out.stderr,
-            format!(
-                "{story}:4:1: error: the BDD backend handles only bool and enum constants, and `x` is an int\n  \
-                 |\n4 | announce x in {{1, 2}}\n  | ^^^^^^^^^^^^^^^^^^^^\n  \
-                 = hint: the story pins this backend with `#! backend bdd`: write `#! backend auto` there, \
-                 or name another backend\n"
-            ),
+            formatdoc! {"
+                {story}:4:1: error: the BDD backend handles only bool and enum constants, and `x` is an int
+                  |
+                4 | announce x in {{1, 2}}
+                  | ^^^^^^^^^^^^^^^^^^^^
+                  = hint: the story pins this backend with `#! backend bdd`: write `#! backend auto` there, or name another backend
+            "},
             "{command:?}"
         );
     }
@@ -112,11 +160,14 @@ fn the_backend_setting_pins_the_backend() {
     assert_eq!(out.code, 2);
     assert_eq!(
         out.stderr,
-        format!(
-            "{story}:1:12: error: unknown backend `cvc5`\n  |\n1 | #! backend cvc5\n  |            ^^^^\n  \
-             = hint: the backends are `auto`, `z3`, `bdd` and `explicit`\n\
-             error: {story}: 1 error found\n"
-        )
+        formatdoc! {"
+            {story}:1:12: error: unknown backend `cvc5`
+              |
+            1 | #! backend cvc5
+              |            ^^^^
+              = hint: the backends are `auto`, `z3`, `bdd` and `explicit`
+            error: {story}: 1 error found
+        "}
     );
 }
 

@@ -2,6 +2,8 @@
 //! the steps of unrolled `for` loops labelled with their values (unchanged ones folded),
 //! reveals as written, "more than one world", and each listed world's probability.
 
+use indoc::indoc;
+
 use super::*;
 
 /// Muddy children with 3 children, 2 muddy: one step per round of the `repeat`, each
@@ -24,58 +26,59 @@ fn trace_of_muddy_children_has_one_step_per_round() {
     assert_eq!(out.stdout, expected);
 }
 
-const MUDDY: &str = "start  =>  8 worlds\n\
-\x20   muddy[0] = false, muddy[1] = false, muddy[2] = false\n\
-\x20   muddy[0] = false, muddy[1] = false, muddy[2] = true\n\
-\x20   muddy[0] = false, muddy[1] = true, muddy[2] = false\n\
-\x20   muddy[0] = false, muddy[1] = true, muddy[2] = true\n\
-\x20   muddy[0] = true, muddy[1] = false, muddy[2] = false\n\
-\x20   muddy[0] = true, muddy[1] = false, muddy[2] = true\n\
-\x20   muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
-\x20   muddy[0] = true, muddy[1] = true, muddy[2] = true\n\
-line 11: actual all(i in 0..n: muddy[i] == (i < k))  =>  8 worlds (unchanged)\n\
-line 16 (i in 0..3, j in 0..3): child[i] learns muddy[j] (6 steps)  =>  8 worlds (unchanged)\n\
-line 21: announce any(i in 0..n: muddy[i])  =>  7 worlds (1 eliminated)\n\
-\x20   muddy[0] = false, muddy[1] = false, muddy[2] = true\n\
-\x20   muddy[0] = false, muddy[1] = true, muddy[2] = false\n\
-\x20   muddy[0] = false, muddy[1] = true, muddy[2] = true\n\
-\x20   muddy[0] = true, muddy[1] = false, muddy[2] = false\n\
-\x20   muddy[0] = true, muddy[1] = false, muddy[2] = true\n\
-\x20   muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
-\x20   muddy[0] = true, muddy[1] = true, muddy[2] = true\n\
-round 1: child[0]: not knows_value(muddy[0])\n\
-round 1: child[1]: not knows_value(muddy[1])\n\
-round 1: child[2]: not knows_value(muddy[2])\n\
-line 26, round 1: REPEAT  =>  4 worlds (3 eliminated)\n\
-\x20   muddy[0] = false, muddy[1] = true, muddy[2] = true\n\
-\x20   muddy[0] = true, muddy[1] = false, muddy[2] = true\n\
-\x20   muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
-\x20   muddy[0] = true, muddy[1] = true, muddy[2] = true\n\
-round 2: child[0]: knows_value(muddy[0])\n\
-round 2: child[1]: knows_value(muddy[1])\n\
-round 2: child[2]: not knows_value(muddy[2])\n\
-line 26, round 2: REPEAT  =>  1 world (3 eliminated)\n\
-\x20   muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
-round 3: child[0]: knows_value(muddy[0])\n\
-round 3: child[1]: knows_value(muddy[1])\n\
-round 3: child[2]: knows_value(muddy[2])\n\
--- line 26: repeat done after 3 rounds --\n\
-line 26, round 3: REPEAT  =>  1 world (unchanged)\n\
--- line 35: worlds --\n\
-1 possible world:\n\
-\x20 muddy[0] = true, muddy[1] = true, muddy[2] = false\n\
-(and that's all)\n\
-line 35: worlds  =>  1 world (unchanged)\n\
--- which statement eliminated each of the 8 worlds possible at the start --\n\
-\x20 muddy[0] = false, muddy[1] = false, muddy[2] = false  line 21: announce any(i in 0..n: muddy[i])\n\
-\x20 muddy[0] = false, muddy[1] = false, muddy[2] = true   line 26, round 1: REPEAT\n\
-\x20 muddy[0] = false, muddy[1] = true, muddy[2] = false   line 26, round 1: REPEAT\n\
-\x20 muddy[0] = false, muddy[1] = true, muddy[2] = true    line 26, round 2: REPEAT\n\
-\x20 muddy[0] = true, muddy[1] = false, muddy[2] = false   line 26, round 1: REPEAT\n\
-\x20 muddy[0] = true, muddy[1] = false, muddy[2] = true    line 26, round 2: REPEAT\n\
-\x20 muddy[0] = true, muddy[1] = true, muddy[2] = false    still possible\n\
-\x20 muddy[0] = true, muddy[1] = true, muddy[2] = true     line 26, round 2: REPEAT\n\
-";
+const MUDDY: &str = indoc! {"
+    start  =>  8 worlds
+        muddy[0] = false, muddy[1] = false, muddy[2] = false
+        muddy[0] = false, muddy[1] = false, muddy[2] = true
+        muddy[0] = false, muddy[1] = true, muddy[2] = false
+        muddy[0] = false, muddy[1] = true, muddy[2] = true
+        muddy[0] = true, muddy[1] = false, muddy[2] = false
+        muddy[0] = true, muddy[1] = false, muddy[2] = true
+        muddy[0] = true, muddy[1] = true, muddy[2] = false
+        muddy[0] = true, muddy[1] = true, muddy[2] = true
+    line 11: actual all(i in 0..n: muddy[i] == (i < k))  =>  8 worlds (unchanged)
+    line 16 (i in 0..3, j in 0..3): child[i] learns muddy[j] (6 steps)  =>  8 worlds (unchanged)
+    line 21: announce any(i in 0..n: muddy[i])  =>  7 worlds (1 eliminated)
+        muddy[0] = false, muddy[1] = false, muddy[2] = true
+        muddy[0] = false, muddy[1] = true, muddy[2] = false
+        muddy[0] = false, muddy[1] = true, muddy[2] = true
+        muddy[0] = true, muddy[1] = false, muddy[2] = false
+        muddy[0] = true, muddy[1] = false, muddy[2] = true
+        muddy[0] = true, muddy[1] = true, muddy[2] = false
+        muddy[0] = true, muddy[1] = true, muddy[2] = true
+    round 1: child[0]: not knows_value(muddy[0])
+    round 1: child[1]: not knows_value(muddy[1])
+    round 1: child[2]: not knows_value(muddy[2])
+    line 26, round 1: REPEAT  =>  4 worlds (3 eliminated)
+        muddy[0] = false, muddy[1] = true, muddy[2] = true
+        muddy[0] = true, muddy[1] = false, muddy[2] = true
+        muddy[0] = true, muddy[1] = true, muddy[2] = false
+        muddy[0] = true, muddy[1] = true, muddy[2] = true
+    round 2: child[0]: knows_value(muddy[0])
+    round 2: child[1]: knows_value(muddy[1])
+    round 2: child[2]: not knows_value(muddy[2])
+    line 26, round 2: REPEAT  =>  1 world (3 eliminated)
+        muddy[0] = true, muddy[1] = true, muddy[2] = false
+    round 3: child[0]: knows_value(muddy[0])
+    round 3: child[1]: knows_value(muddy[1])
+    round 3: child[2]: knows_value(muddy[2])
+    -- line 26: repeat done after 3 rounds --
+    line 26, round 3: REPEAT  =>  1 world (unchanged)
+    -- line 35: worlds --
+    1 possible world:
+      muddy[0] = true, muddy[1] = true, muddy[2] = false
+    (and that's all)
+    line 35: worlds  =>  1 world (unchanged)
+    -- which statement eliminated each of the 8 worlds possible at the start --
+      muddy[0] = false, muddy[1] = false, muddy[2] = false  line 21: announce any(i in 0..n: muddy[i])
+      muddy[0] = false, muddy[1] = false, muddy[2] = true   line 26, round 1: REPEAT
+      muddy[0] = false, muddy[1] = true, muddy[2] = false   line 26, round 1: REPEAT
+      muddy[0] = false, muddy[1] = true, muddy[2] = true    line 26, round 2: REPEAT
+      muddy[0] = true, muddy[1] = false, muddy[2] = false   line 26, round 1: REPEAT
+      muddy[0] = true, muddy[1] = false, muddy[2] = true    line 26, round 2: REPEAT
+      muddy[0] = true, muddy[1] = true, muddy[2] = false    still possible
+      muddy[0] = true, muddy[1] = true, muddy[2] = true     line 26, round 2: REPEAT
+"};
 
 /// An event without an actual world: headed by its cases, with which cases each
 /// character tells apart.
@@ -110,14 +113,16 @@ fn trace_folds_the_learns_of_one_statement() {
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert_eq!(
         out.stdout,
-        "start  =>  infinitely many worlds\n\
-         line 3: announce A >= 0 and A <= 1 and B == A  =>  2 worlds\n\
-         \x20   A = 0, B = 0\n\
-         \x20   A = 1, B = 1\n\
-         line 4: Anne learns A, B (2 steps)  =>  2 worlds (unchanged)\n\
-         -- which statement eliminated each of the 2 worlds possible after line 3 --\n\
-         \x20 A = 0, B = 0  still possible\n\
-         \x20 A = 1, B = 1  still possible\n"
+        indoc! {"
+            start  =>  infinitely many worlds
+            line 3: announce A >= 0 and A <= 1 and B == A  =>  2 worlds
+                A = 0, B = 0
+                A = 1, B = 1
+            line 4: Anne learns A, B (2 steps)  =>  2 worlds (unchanged)
+            -- which statement eliminated each of the 2 worlds possible after line 3 --
+              A = 0, B = 0  still possible
+              A = 1, B = 1  still possible
+        "}
     );
 }
 
@@ -132,8 +137,10 @@ fn trace_shows_reveals_as_written() {
     let out = epipen(&["run", &story]);
     assert_eq!(
         out.stdout,
-        "A: any(c in 0..5: ship[c] and ship[(c + 1) % 5])\n\
-         A: not any(c in 0..5: ship[c] and ship[(c + 2) % 5])\n"
+        indoc! {"
+            A: any(c in 0..5: ship[c] and ship[(c + 1) % 5])
+            A: not any(c in 0..5: ship[c] and ship[(c + 2) % 5])
+        "}
     );
 }
 
@@ -144,112 +151,122 @@ fn more_than_one_world_reads_right() {
     let out = epipen(&["run", &story]);
     assert_eq!(
         out.stdout,
-        "-- line 3: worlds --\nmore than one possible world; the first:\n  x = 0\n\
-         (more worlds exist; raise the number after `worlds` to see more)\n"
+        indoc! {"
+            -- line 3: worlds --
+            more than one possible world; the first:
+              x = 0
+            (more worlds exist; raise the number after `worlds` to see more)
+        "}
     );
 }
 
-const EVENT_STORY: &str = "characters Anne, Bob\n\
-bool lamp\n\
-event toss {\n\
-\x20 heads\n\
-\x20 tails\n\
-\x20 edge\n\
-\x20 Anne sees heads | tails, edge\n\
-}\n\
-announce toss != edge\n\
-";
+const EVENT_STORY: &str = indoc! {"
+    characters Anne, Bob
+    bool lamp
+    event toss {
+      heads
+      tails
+      edge
+      Anne sees heads | tails, edge
+    }
+    announce toss != edge
+"};
 
-const EVENT_OUT: &str = "start  =>  2 worlds\n\
-\x20   lamp = false\n\
-\x20   lamp = true\n\
-line 3: event toss: heads | tails | edge  =>  6 worlds\n\
-\x20   Anne sees heads | tails, edge; Bob sees no difference\n\
-\x20   lamp = false, toss = heads\n\
-\x20   lamp = true, toss = heads\n\
-\x20   lamp = false, toss = tails\n\
-\x20   lamp = true, toss = tails\n\
-\x20   lamp = false, toss = edge\n\
-\x20   lamp = true, toss = edge\n\
-line 9: announce toss != edge  =>  4 worlds (2 eliminated)\n\
-\x20   lamp = false, toss = heads\n\
-\x20   lamp = true, toss = heads\n\
-\x20   lamp = false, toss = tails\n\
-\x20   lamp = true, toss = tails\n\
--- which statement eliminated each of the 2 worlds possible at the start --\n\
-\x20 lamp = false  still possible\n\
-\x20 lamp = true   still possible\n\
-";
+const EVENT_OUT: &str = indoc! {"
+    start  =>  2 worlds
+        lamp = false
+        lamp = true
+    line 3: event toss: heads | tails | edge  =>  6 worlds
+        Anne sees heads | tails, edge; Bob sees no difference
+        lamp = false, toss = heads
+        lamp = true, toss = heads
+        lamp = false, toss = tails
+        lamp = true, toss = tails
+        lamp = false, toss = edge
+        lamp = true, toss = edge
+    line 9: announce toss != edge  =>  4 worlds (2 eliminated)
+        lamp = false, toss = heads
+        lamp = true, toss = heads
+        lamp = false, toss = tails
+        lamp = true, toss = tails
+    -- which statement eliminated each of the 2 worlds possible at the start --
+      lamp = false  still possible
+      lamp = true   still possible
+"};
 
-const FOR_STORY: &str = "characters Anne, Bob\n\
-bool x[3]\n\
-for i in 0..3 {\n\
-\x20 Anne learns x[i]\n\
-\x20 Bob learns x[i]\n\
-}\n\
-announce x[0]\n\
-for i in 0..3 {\n\
-\x20 if i != 1 { Bob learns x[i] }\n\
-}\n\
-for i in 0..2 {\n\
-\x20 announce x[i] != x[i + 1]\n\
-}\n\
-";
+const FOR_STORY: &str = indoc! {"
+    characters Anne, Bob
+    bool x[3]
+    for i in 0..3 {
+      Anne learns x[i]
+      Bob learns x[i]
+    }
+    announce x[0]
+    for i in 0..3 {
+      if i != 1 { Bob learns x[i] }
+    }
+    for i in 0..2 {
+      announce x[i] != x[i + 1]
+    }
+"};
 
-const FOR_OUT: &str = "start  =>  8 worlds\n\
-\x20   x[0] = false, x[1] = false, x[2] = false\n\
-\x20   x[0] = false, x[1] = false, x[2] = true\n\
-\x20   x[0] = false, x[1] = true, x[2] = false\n\
-\x20   x[0] = false, x[1] = true, x[2] = true\n\
-\x20   x[0] = true, x[1] = false, x[2] = false\n\
-\x20   x[0] = true, x[1] = false, x[2] = true\n\
-\x20   x[0] = true, x[1] = true, x[2] = false\n\
-\x20   x[0] = true, x[1] = true, x[2] = true\n\
-lines 4-5 (i in 0..3): 6 steps  =>  8 worlds (unchanged)\n\
-line 7: announce x[0]  =>  4 worlds (4 eliminated)\n\
-\x20   x[0] = true, x[1] = false, x[2] = false\n\
-\x20   x[0] = true, x[1] = false, x[2] = true\n\
-\x20   x[0] = true, x[1] = true, x[2] = false\n\
-\x20   x[0] = true, x[1] = true, x[2] = true\n\
-line 9 (i in {0, 2}): Bob learns x[i] (2 steps)  =>  4 worlds (unchanged)\n\
-line 12 (i = 0): announce x[i] != x[i + 1]  =>  2 worlds (2 eliminated)\n\
-\x20   x[0] = true, x[1] = false, x[2] = false\n\
-\x20   x[0] = true, x[1] = false, x[2] = true\n\
-line 12 (i = 1): announce x[i] != x[i + 1]  =>  1 world (1 eliminated)\n\
-\x20   x[0] = true, x[1] = false, x[2] = true\n\
--- which statement eliminated each of the 8 worlds possible at the start --\n\
-\x20 x[0] = false, x[1] = false, x[2] = false  line 7: announce x[0]\n\
-\x20 x[0] = false, x[1] = false, x[2] = true   line 7: announce x[0]\n\
-\x20 x[0] = false, x[1] = true, x[2] = false   line 7: announce x[0]\n\
-\x20 x[0] = false, x[1] = true, x[2] = true    line 7: announce x[0]\n\
-\x20 x[0] = true, x[1] = false, x[2] = false   line 12 (i = 1): announce x[i] != x[i + 1]\n\
-\x20 x[0] = true, x[1] = false, x[2] = true    still possible\n\
-\x20 x[0] = true, x[1] = true, x[2] = false    line 12 (i = 0): announce x[i] != x[i + 1]\n\
-\x20 x[0] = true, x[1] = true, x[2] = true     line 12 (i = 0): announce x[i] != x[i + 1]\n\
-";
+const FOR_OUT: &str = indoc! {"
+    start  =>  8 worlds
+        x[0] = false, x[1] = false, x[2] = false
+        x[0] = false, x[1] = false, x[2] = true
+        x[0] = false, x[1] = true, x[2] = false
+        x[0] = false, x[1] = true, x[2] = true
+        x[0] = true, x[1] = false, x[2] = false
+        x[0] = true, x[1] = false, x[2] = true
+        x[0] = true, x[1] = true, x[2] = false
+        x[0] = true, x[1] = true, x[2] = true
+    lines 4-5 (i in 0..3): 6 steps  =>  8 worlds (unchanged)
+    line 7: announce x[0]  =>  4 worlds (4 eliminated)
+        x[0] = true, x[1] = false, x[2] = false
+        x[0] = true, x[1] = false, x[2] = true
+        x[0] = true, x[1] = true, x[2] = false
+        x[0] = true, x[1] = true, x[2] = true
+    line 9 (i in {0, 2}): Bob learns x[i] (2 steps)  =>  4 worlds (unchanged)
+    line 12 (i = 0): announce x[i] != x[i + 1]  =>  2 worlds (2 eliminated)
+        x[0] = true, x[1] = false, x[2] = false
+        x[0] = true, x[1] = false, x[2] = true
+    line 12 (i = 1): announce x[i] != x[i + 1]  =>  1 world (1 eliminated)
+        x[0] = true, x[1] = false, x[2] = true
+    -- which statement eliminated each of the 8 worlds possible at the start --
+      x[0] = false, x[1] = false, x[2] = false  line 7: announce x[0]
+      x[0] = false, x[1] = false, x[2] = true   line 7: announce x[0]
+      x[0] = false, x[1] = true, x[2] = false   line 7: announce x[0]
+      x[0] = false, x[1] = true, x[2] = true    line 7: announce x[0]
+      x[0] = true, x[1] = false, x[2] = false   line 12 (i = 1): announce x[i] != x[i + 1]
+      x[0] = true, x[1] = false, x[2] = true    still possible
+      x[0] = true, x[1] = true, x[2] = false    line 12 (i = 0): announce x[i] != x[i + 1]
+      x[0] = true, x[1] = true, x[2] = true     line 12 (i = 0): announce x[i] != x[i + 1]
+"};
 
-const REVEALS_STORY: &str = "characters A, B\n\
-bool ship[5]\n\
-actual ship[1] and ship[2] and not ship[0] and not ship[3] and not ship[4]\n\
-for c in 0..5 { A learns ship[c] }\n\
-for k in 1..3 {\n\
-\x20 A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])\n\
-}\n\
-";
+const REVEALS_STORY: &str = indoc! {"
+    characters A, B
+    bool ship[5]
+    actual ship[1] and ship[2] and not ship[0] and not ship[3] and not ship[4]
+    for c in 0..5 { A learns ship[c] }
+    for k in 1..3 {
+      A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])
+    }
+"};
 
-const REVEALS_OUT: &str = "start  =>  32 worlds\n\
-line 3: actual ship[1] and ship[2] and not ship[0] and not ship[3] and not ship…  =>  32 worlds (unchanged)\n\
-line 4 (c in 0..5): A learns ship[c] (5 steps)  =>  32 worlds (unchanged)\n\
-A: any(c in 0..5: ship[c] and ship[(c + 1) % 5])\n\
-line 6 (k = 1): A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])  =>  21 worlds (11 eliminated)\n\
-A: not any(c in 0..5: ship[c] and ship[(c + 2) % 5])\n\
-line 6 (k = 2): A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])  =>  5 worlds (16 eliminated)\n\
-\x20   ship[0] = false, ship[1] = false, ship[2] = false, ship[3] = true, ship[4] = true\n\
-\x20   ship[0] = false, ship[1] = false, ship[2] = true, ship[3] = true, ship[4] = false\n\
-\x20   ship[0] = false, ship[1] = true, ship[2] = true, ship[3] = false, ship[4] = false\n\
-\x20   ship[0] = true, ship[1] = false, ship[2] = false, ship[3] = false, ship[4] = true\n\
-\x20   ship[0] = true, ship[1] = true, ship[2] = false, ship[3] = false, ship[4] = false\n\
-";
+const REVEALS_OUT: &str = indoc! {"
+    start  =>  32 worlds
+    line 3: actual ship[1] and ship[2] and not ship[0] and not ship[3] and not ship…  =>  32 worlds (unchanged)
+    line 4 (c in 0..5): A learns ship[c] (5 steps)  =>  32 worlds (unchanged)
+    A: any(c in 0..5: ship[c] and ship[(c + 1) % 5])
+    line 6 (k = 1): A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])  =>  21 worlds (11 eliminated)
+    A: not any(c in 0..5: ship[c] and ship[(c + 2) % 5])
+    line 6 (k = 2): A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])  =>  5 worlds (16 eliminated)
+        ship[0] = false, ship[1] = false, ship[2] = false, ship[3] = true, ship[4] = true
+        ship[0] = false, ship[1] = false, ship[2] = true, ship[3] = true, ship[4] = false
+        ship[0] = false, ship[1] = true, ship[2] = true, ship[3] = false, ship[4] = false
+        ship[0] = true, ship[1] = false, ship[2] = false, ship[3] = false, ship[4] = true
+        ship[0] = true, ship[1] = true, ship[2] = false, ship[3] = false, ship[4] = false
+"};
 
 /// A story with chances: each listed world with its probability, as `worlds` prints
 /// them; a `prior`, which eliminates nothing, changes them (the step lists them anew);
@@ -258,27 +275,36 @@ line 6 (k = 2): A reveals any(c in 0..5: ship[c] and ship[(c + k) % 5])  =>  5 w
 fn trace_lists_each_worlds_probability_beside_it() {
     let story = story_file(
         "trace-chances.story",
-        "characters A\nint x\nannounce 1 <= x and x <= 2\nprior x\n\
-         event coin {\n  heads weight x\n  tails\n  A sees heads | tails\n}\n",
+        indoc! {"
+            characters A
+            int x
+            announce 1 <= x and x <= 2
+            prior x
+            event coin {
+              heads weight x
+              tails
+              A sees heads | tails
+            }
+        "},
     );
     let out = epipen(&["run", "--trace", &story]);
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert!(
-        out.stdout.starts_with(
-            "start  =>  infinitely many worlds\n\
-             line 3: announce 1 <= x and x <= 2  =>  2 worlds\n\
-             \x20   x = 1   [1/2]\n\
-             \x20   x = 2   [1/2]\n\
-             line 4: prior x  =>  2 worlds\n\
-             \x20   x = 1   [1/3]\n\
-             \x20   x = 2   [2/3]\n\
-             line 5: event coin: heads | tails  =>  4 worlds\n\
-             \x20   A sees heads | tails\n\
-             \x20   x = 1, coin = heads   [1/6]\n\
-             \x20   x = 1, coin = tails   [1/6]\n\
-             \x20   x = 2, coin = heads   [4/9]\n\
-             \x20   x = 2, coin = tails   [2/9]\n"
-        ),
+        out.stdout.starts_with(indoc! {"
+            start  =>  infinitely many worlds
+            line 3: announce 1 <= x and x <= 2  =>  2 worlds
+                x = 1   [1/2]
+                x = 2   [1/2]
+            line 4: prior x  =>  2 worlds
+                x = 1   [1/3]
+                x = 2   [2/3]
+            line 5: event coin: heads | tails  =>  4 worlds
+                A sees heads | tails
+                x = 1, coin = heads   [1/6]
+                x = 1, coin = tails   [1/6]
+                x = 2, coin = heads   [4/9]
+                x = 2, coin = tails   [2/9]
+        "}),
         "{}",
         out.stdout
     );

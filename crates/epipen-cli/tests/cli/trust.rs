@@ -4,6 +4,8 @@
 use std::fs::File;
 use std::process::{Command, Stdio};
 
+use indoc::indoc;
+
 use super::{assert_worlds, epipen, story_file};
 
 /// No world left by the announcement on line 3, `text`.
@@ -50,8 +52,10 @@ fn integers_are_exact_in_the_native_evaluator() {
     );
     assert_worlds(
         &story,
-        "no possible worlds: line 5, `A: knows_value(a)`, left none: it was false in every world \
-         still possible\n(and that's all)\n",
+        indoc! {"
+            no possible worlds: line 5, `A: knows_value(a)`, left none: it was false in every world still possible
+            (and that's all)
+        "},
     );
 }
 
@@ -352,8 +356,10 @@ fn a_bad_set_value_is_one_error_against_the_flag() {
     let stderr = fails(&args, 2, "");
     assert_eq!(
         stderr,
-        "error: --set n=-1: stories/muddy-children.story does not compile with this value\n  \
-         = hint: line 7: a family cannot have -1 members\n"
+        indoc! {"
+            error: --set n=-1: stories/muddy-children.story does not compile with this value
+              = hint: line 7: a family cannot have -1 members
+        "}
     );
     // A story that is wrong by itself still gets its own errors.
     let story = story_file("self-broken.story", "const n = 2\nbool b[n]\nannounce zz\n");

@@ -4,6 +4,8 @@
 //! its comments. Each run has a `--timeout` far above its time, so that a hang fails the
 //! test without timing it.
 
+use indoc::{formatdoc, indoc};
+
 use super::epipen;
 
 fn fixture(name: &str) -> String {
@@ -59,8 +61,10 @@ fn common_knowledge_from_a_sum_upwards_holds_everywhere() {
     assert_eq!(out.code, 1, "stderr: {}", out.stderr);
     assert_eq!(
         out.stdout,
-        "line 10: check `not common_knowledge(A + B >= 3)` fails in the world A = 3, B = 4\n\
-         0 verified, 1 refuted\n"
+        indoc! {"
+            line 10: check `not common_knowledge(A + B >= 3)` fails in the world A = 3, B = 4
+            0 verified, 1 refuted
+        "}
     );
 }
 
@@ -72,12 +76,12 @@ fn common_knowledge_without_a_family_ends_with_the_round_limit() {
     assert_eq!(out.stdout, "");
     assert_eq!(
         out.stderr,
-        format!(
-            "{story}:9:1: error: solver failure: common knowledge did not reach its fixpoint \
-             in 64 rounds (X = everyone knows (φ and X)); over infinitely many worlds it may never\n  \
-             |\n9 | announce common_knowledge(A + B >= 3 or B > 2 * A)\n  \
-             | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
-        )
+        formatdoc! {"
+            {story}:9:1: error: solver failure: common knowledge did not reach its fixpoint in 64 rounds (X = everyone knows (φ and X)); over infinitely many worlds it may never
+              |
+            9 | announce common_knowledge(A + B >= 3 or B > 2 * A)
+              | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "}
     );
 }
 
@@ -91,12 +95,12 @@ fn a_timeout_in_quantifier_elimination_names_whose_knowledge_and_the_divisions()
     assert_eq!(out.stdout, "");
     assert_eq!(
         out.stderr,
-        format!(
-            "{story}:9:1: error: solver failure: the solver ran out of time (timeout) \
-             eliminating the quantifiers of Anne's knowledge, over `n % 1001` and `n % 1000` \
-             (divisions of `n`, a constant Anne did not learn)\n  \
-             |\n9 | Anne: knows_value(n)\n  | ^^^^^^^^^^^^^^^^^^^^\n  \
-             = hint: raise --timeout, or simplify the story\n"
-        )
+        formatdoc! {"
+            {story}:9:1: error: solver failure: the solver ran out of time (timeout) eliminating the quantifiers of Anne's knowledge, over `n % 1001` and `n % 1000` (divisions of `n`, a constant Anne did not learn)
+              |
+            9 | Anne: knows_value(n)
+              | ^^^^^^^^^^^^^^^^^^^^
+              = hint: raise --timeout, or simplify the story
+        "}
     );
 }
