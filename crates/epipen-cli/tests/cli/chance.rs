@@ -164,7 +164,7 @@ fn z3_and_bdds_refuse_chances_by_name() {
                 "stories/medical-test.story:7:1: error: the {backend} backend does not compute \
                  probabilities: `prior`, a case's `weight` and `probability(…)` need the explicit \
                  backend (`auto` picks it)\n  |\n7 | prior if sick then 1 else 99               # 1 in 100\n  \
-                 | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  = hint: run it with `--backend explicit` or `auto` (the default)\n"
+                 | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  = hint: run it on the `explicit` backend, or on `auto` (the default), which picks it\n"
             ),
             "{backend}"
         );

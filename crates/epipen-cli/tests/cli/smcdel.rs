@@ -143,7 +143,7 @@ fn answers_in_words_close_to_smcdels() {
     assert_eq!(
         out.stdout,
         format!(
-            "# {file}, SMCDEL's format as an epipen story (`epipen smcdel {file} --story`)\n\
+            "# {file}, SMCDEL's format as an epipen story\n\
              characters a, b\nbool p1, p2\nannounce true\na learns p2\nb learns p1\n\
              # line 7: TRUE? {{1,2}} a knows that 2 & ~ a knows whether 1\n\
              check p1 and p2 -> knows(a, p2) and not (knows(a, p1) or knows(a, not p1))\n\
