@@ -110,7 +110,8 @@ class SweepGroup:
         if u is None:
             out += "no sample leaves exactly one world\n"
         else:
-            out += f"first sample with exactly one world: --seed {u['seed']}\n"
+            # Named as Python names the argument (the command line says `--seed 3`).
+            out += f"first sample with exactly one world: seed={u['seed']}\n"
             for line, items in self._drew_text:
                 out += f"  line {line}: drew {items}\n"
             if u["world"] is not None:

@@ -37,6 +37,23 @@ def cli(*args, cwd=ROOT, check=None):
     return done
 
 
+# Where the command line's text names one of its flags, Python's names its own argument
+# (or attribute) instead; the rest is the same text.
+PYTHONS_WORDS = [
+    ("(more worlds exist; raise --limit to see more)", "(more worlds exist; raise limit= to see more)"),
+    ("; --json lists them)", "; the trace's `fates` lists them)"),
+    ("first sample with exactly one world: --seed ", "first sample with exactly one world: seed="),
+]
+
+
+def in_pythons_words(text: str) -> str:
+    """The command line's output `text` as Python prints it: its flags named as Python
+    names its arguments."""
+    for cli_words, python_words in PYTHONS_WORDS:
+        text = text.replace(cli_words, python_words)
+    return text
+
+
 @pytest.fixture
 def stories():
     return STORIES

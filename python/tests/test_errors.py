@@ -132,6 +132,40 @@ def test_the_backend_a_story_needs(tmp_path):
     assert "--" not in str(e.value)
 
 
+def test_a_backend_without_probabilities_names_the_backend_not_a_flag():
+    with pytest.raises(epipen.StoryError) as e:
+        epipen.run_file(STORIES / "medical-test.story", backend="z3")
+    assert e.value.message == (
+        "the z3 backend does not compute probabilities: `prior`, a case's `weight` and "
+        "`probability(…)` need the explicit backend (`auto` picks it)"
+    )
+    assert e.value.hint == "run it on the `explicit` backend, or on `auto` (the default), which picks it"
+    assert e.value.text == cli("worlds", STORIES / "medical-test.story", "--backend", "z3", check=2).stderr
+    assert "--" not in str(e.value)
+
+
+def test_no_text_python_shows_names_a_command_line_flag(tmp_path):
+    """What Python prints names its arguments (`limit=`, `seed=`, the trace's `fates`),
+    where the command line names its flags."""
+    r = epipen.run("characters A\nint x\nannounce x > 5\n", limit=2)
+    assert str(r.worlds).endswith("(more worlds exist; raise limit= to see more)\n")
+    # A trace that follows more worlds than it says the fate of.
+    source = "characters A\nint x\nannounce 0 <= x and x < 150\nannounce x < 3\n"
+    trace = epipen.run(source).trace
+    assert str(trace).endswith(
+        "(150 worlds after line 3: too many to say which statement eliminated each; the trace's `fates` lists them)\n"
+    )
+    assert len(trace.fates) == 150
+    path = tmp_path / "many.story"
+    path.write_text(source)
+    assert cli("run", "--trace", path, check=0).stdout.endswith(
+        "(150 worlds after line 3: too many to say which statement eliminated each; --json lists them)\n"
+    )
+    s = epipen.sweep_file(STORIES / "cheryl-sample.story", samples=5, seed=1)
+    for text in [str(r.worlds), str(trace), str(s), epipen.smcdel("VARS 1\nLAW Top\nOBS a: 1\nVALID? a knows whether 1").story]:
+        assert " --" not in text and "(--" not in text, text
+
+
 def test_errors_pickle():
     import pickle
 

@@ -4,14 +4,20 @@ threads; errors before the sweep starts; the progress bar."""
 import pytest
 
 import epipen
-from conftest import STORIES, cli
+from conftest import STORIES, cli, in_pythons_words
 
 SAMPLE = STORIES / "cheryl-sample.story"
 
 
+def cli_sweep(*args) -> str:
+    """What `epipen sweep ARGS` prints, in Python's words (`seed=3` where the command
+    line says `--seed 3`)."""
+    return in_pythons_words(cli("sweep", *args, check=0).stdout)
+
+
 def test_samples_give_the_clis_distribution():
     s = epipen.sweep_file(SAMPLE, samples=40, seed=1)
-    assert str(s) == cli("sweep", SAMPLE, "--samples", "40", "--seed", "1", check=0).stdout
+    assert str(s) == cli_sweep(SAMPLE, "--samples", "40", "--seed", "1")
     assert s.counts == {0: 35, 1: 3, 2: 2}
     assert s.runs == 40 and s.failed == 0
     (g,) = s.groups
@@ -22,13 +28,15 @@ def test_samples_give_the_clis_distribution():
         (11, [(3, 25), (3, 26), (3, 27), (4, 16), (4, 18), (5, 28), (6, 16), (6, 18), (6, 25), (7, 25)])
     ]
     assert "  line 11: drew {(3, 25), (3, 26), (3, 27), (4, 16), (4, 18), (5, 28), (6, 16), (6, 18), (6, 25), (7, 25)}\n" in str(s)
+    # The seed named as Python names the argument, never the command line's `--seed`.
+    assert "first sample with exactly one world: seed=3\n" in str(s) and "--seed" not in str(s)
     assert g.share(0) == 87.5
 
 
 def test_many_chunks_and_any_number_of_threads_give_the_same_answer():
     # 2100 samples: three chunks, of 1000, 1000 and 100.
     s = epipen.sweep_file(SAMPLE, samples=2100, seed=7)
-    assert str(s) == cli("sweep", SAMPLE, "--samples", "2100", "--seed", "7", check=0).stdout
+    assert str(s) == cli_sweep(SAMPLE, "--samples", "2100", "--seed", "7")
     one = epipen.sweep_file(SAMPLE, samples=2100, seed=7, threads=1)
     assert (one.counts, one.groups[0].first_unique) == (s.counts, s.groups[0].first_unique)
     assert sum(s.counts.values()) == 2100
@@ -40,7 +48,7 @@ def test_many_chunks_and_any_number_of_threads_give_the_same_answer():
 def test_seeds_wrap_past_2_to_the_64():
     s = epipen.sweep_file(SAMPLE, samples=4, seed=2**64 - 2)
     assert str(s).startswith("4 samples (seeds 18446744073709551614 to 1):\n")
-    assert str(s) == cli("sweep", SAMPLE, "--samples", "4", "--seed", str(2**64 - 2), check=0).stdout
+    assert str(s) == cli_sweep(SAMPLE, "--samples", "4", "--seed", str(2**64 - 2))
 
 
 def test_values_give_a_row_per_run():
@@ -117,7 +125,7 @@ def test_values_and_samples_give_a_group_per_value(tmp_path):
     path.write_text(DRAWS)
     s = epipen.sweep_file(path, samples=30, sets={"m": range(2, 5)}, seed=5)
     assert [g.sets for g in s.groups] == [{"m": 2}, {"m": 3}, {"m": 4}]
-    assert str(s) == cli("sweep", path, "--samples", "30", "--set", "m=2..4", "--seed", "5", check=0).stdout
+    assert str(s) == cli_sweep(path, "--samples", "30", "--set", "m=2..4", "--seed", "5")
     assert s.runs == 90 and sum(s.counts.values()) == 90
 
 
@@ -138,4 +146,4 @@ def test_what_a_sample_drew_is_values(tmp_path):
     (colour,), (pair,), (named,) = (items for _, items in drew)
     assert colour in ("red", "green") and pair in ((1, True), (2, False)) and named == "x"
     assert s.first_unique["world"] == {"c": colour, "x": pair[0], "p": pair[1]}
-    assert str(s) == cli("sweep", path, "--samples", "3", check=0).stdout
+    assert str(s) == cli_sweep(path, "--samples", "3")

@@ -38,7 +38,10 @@ impl Story {
             if json {
                 outln!("{}", json_line(&fates));
             } else {
-                out!("{}", epipen::text::fates(&fates));
+                out!(
+                    "{}",
+                    epipen::text::fates_listed(&fates, "--json lists them")
+                );
             }
         }
         if vacuous {

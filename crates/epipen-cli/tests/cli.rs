@@ -870,7 +870,7 @@ fn every_story_runs_alike_on_every_backend_that_takes_it() {
                     out.stderr.contains(&format!(
                         "error: the {backend} backend does not compute probabilities"
                     )) && out.stderr.contains(
-                        "= hint: run it on the `explicit` backend, or `auto` (the default)"
+                        "= hint: run it on the `explicit` backend, or on `auto` (the default), which picks it"
                     ),
                     "{name} on {backend}: {}",
                     out.stderr

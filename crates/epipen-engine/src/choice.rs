@@ -119,7 +119,7 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
                     Strategy::Bdd => "bdd",
                     _ => "z3",
                 }
-            )), "run it on the `explicit` backend, or `auto` (the default)"),
+            )), "run it on the `explicit` backend, or on `auto` (the default), which picks it"),
         };
     }
     match options.strategy {

@@ -155,7 +155,7 @@ fn run_story(request: &Request, limit: u64, cancel: &Cancel) -> Result<String, L
         .collect();
     let mut answer = story_json(&story);
     answer["backend"] = engine.backend().into();
-    answer["worlds"] = with_text(&worlds, text::worlds(&worlds, "raise --limit to see more"));
+    answer["worlds"] = with_text(&worlds, text::worlds(&worlds, "raise limit= to see more"));
     answer["reports"] = reports.iter().map(report_json).collect();
     answer["text"] = printed.into();
     Ok(answer.to_string())
@@ -209,7 +209,7 @@ fn trace_story(request: &Request, limit: usize, cancel: &Cancel) -> Result<Strin
         .map_err(Located::new)?;
     let fates = fates.map(|f| {
         let fates = story.fates(&f);
-        let shown = text::fates(&fates);
+        let shown = text::fates_listed(&fates, "the trace's `fates` lists them");
         printed.push_str(&shown);
         with_text(&fates, shown)
     });

@@ -185,7 +185,7 @@ fn z3_and_bdds_refuse_chances_by_name() {
                   |
                 7 | prior if sick then 1 else 99               # 1 in 100
                   | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-                  = hint: run it on the `explicit` backend, or `auto` (the default)
+                  = hint: run it on the `explicit` backend, or on `auto` (the default), which picks it
             "},
             "{backend}"
         );

@@ -195,3 +195,115 @@ fn each_command_lists_its_own_options() {
     assert_eq!(before.code, 0, "{}", before.stderr);
     assert_eq!(before.stdout, after.stdout);
 }
+
+/// The options section of `epipen COMMAND --help`, line by line.
+fn options_of(command: &str) -> Vec<String> {
+    let out = epipen(&[command, "--help"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (_, options) = out
+        .stdout
+        .split_once("\nOptions:\n")
+        .expect("an options section");
+    options
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// `check` and `serve` list exactly their own options: a story command's (`--set`,
+/// `--seed`, `--backend`, `--stats`, the whole command's `--timeout`), the playground's
+/// (`--host`, `--port`, `--open`, each solve's `--timeout`), and `-v` for both.
+#[test]
+fn check_and_serve_help_list_exactly_their_options() {
+    assert_eq!(
+        options_of("check"),
+        [
+            "      --timeout <SECS>     Give up after this many seconds (exit code 1), at most 1e9: the whole command, reading and compiling included",
+            "      --stats              Print each statement's time and κ's size after it, on stderr",
+            "      --set <NAME=VALUE>   Override a `const` of the story, e.g. --set n=8 (repeatable)",
+            "      --seed <SEED>        Seed of the story's `sample(k, {…})` draws [default: 0]",
+            "      --backend <BACKEND>  Which backend runs the story: explicit worlds when the first announcements bound every constant, BDDs for larger stories of bools and enums, Z3 otherwise (auto); a backend named here that does not fit the story is an error (exit code 2) [default: auto] [possible values: auto, z3, bdd, explicit]",
+            "  -v, --verbose...         Log to stderr: -v info, -vv debug, -vvv trace (RUST_LOG overrides)",
+            "  -h, --help               Print help",
+        ]
+    );
+    assert_eq!(
+        options_of("serve"),
+        [
+            "      --host <HOST>     The address to listen on (127.0.0.1: this machine only) [default: 127.0.0.1]",
+            "      --port <PORT>     The port (0 picks a free one) [default: 8765]",
+            "      --open            Open the playground in the browser (with xdg-open)",
+            "      --timeout <SECS>  Give up each solve after this many seconds, at most 1e9 (a page may ask for less) [default: 10]",
+            "  -v, --verbose...      Log to stderr: -v info, -vv debug, -vvv trace (RUST_LOG overrides)",
+            "  -h, --help            Print help",
+        ]
+    );
+    // The forms the README and the tests use keep working: a story command's options
+    // before it, and after it.
+    for args in [
+        &[
+            "--timeout",
+            "30",
+            "--backend",
+            "explicit",
+            "check",
+            "stories/russian-cards.story",
+        ][..],
+        &[
+            "check",
+            "stories/russian-cards.story",
+            "--timeout",
+            "30",
+            "--backend",
+            "explicit",
+        ],
+    ] {
+        let out = epipen(args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    }
+}
+
+/// `cargo install --path crates/epipen-cli` resolves the command's own dependencies
+/// only (no dev-dependencies), and cargo warns about a `[profile.*.package.NAME]` of the
+/// root Cargo.toml that names a package outside them (`profile package spec
+/// 'epipen-bruteforce' in profile 'dev' did not match any packages`): such settings of
+/// test-only crates belong in .cargo/config.toml, where cargo does not warn.
+#[test]
+fn cargo_install_finds_every_package_a_profile_names() {
+    let root = std::path::Path::new(super::ROOT);
+    let manifest = |dir: &str| std::fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap();
+    // The workspace's crates the command depends on (not as dev-dependencies).
+    let mut reached = vec!["epipen-cli".to_string()];
+    let mut k = 0;
+    while k < reached.len() {
+        let text = manifest(&format!("crates/{}", reached[k]));
+        let dependencies = text
+            .split("\n[dependencies]\n")
+            .nth(1)
+            .map_or("", |rest| rest.split("\n[").next().unwrap_or(""));
+        for line in dependencies.lines() {
+            let name = line.split(['.', '=', ' ']).next().unwrap_or("").trim();
+            if name.starts_with("epipen") && !reached.iter().any(|r| r == name) {
+                reached.push(name.to_string());
+            }
+        }
+        k += 1;
+    }
+    assert!(reached.iter().any(|r| r == "epipen-engine"), "{reached:?}");
+    let workspace = manifest(".");
+    for section in workspace.lines().filter(|l| l.starts_with("[profile.")) {
+        let Some((_, package)) = section.trim_end_matches(']').split_once(".package.") else {
+            continue;
+        };
+        let package = package.trim_matches('"');
+        assert!(
+            package == "*"
+                || !package.starts_with("epipen")
+                || reached.iter().any(|r| r == package),
+            "Cargo.toml's {section} names a crate `cargo install --path crates/epipen-cli` does not build: move it to .cargo/config.toml"
+        );
+    }
+    let config = std::fs::read_to_string(root.join(".cargo/config.toml")).unwrap();
+    assert!(config.contains("\n[profile.dev.package.epipen-bruteforce]\nopt-level = 2\n"));
+}

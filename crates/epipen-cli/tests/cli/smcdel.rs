@@ -162,7 +162,7 @@ fn answers_in_words_close_to_smcdels() {
     assert_eq!(
         out.stdout,
         formatdoc! {"
-            # {file}, SMCDEL's format as an epipen story (`epipen smcdel {file} --story`)
+            # {file}, SMCDEL's format as an epipen story
             characters a, b
             bool p1, p2
             announce true

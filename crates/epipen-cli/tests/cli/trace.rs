@@ -323,3 +323,27 @@ fn trace_lists_each_worlds_probability_beside_it() {
     let out = epipen(&["run", "--trace", &plain]);
     assert!(!out.stdout.contains('['), "{}", out.stdout);
 }
+
+/// A trace that follows more worlds than it names the fate of says how many, and that
+/// `--json` lists them (the command line's flag: Python names its own words).
+#[test]
+fn too_many_fates_say_json_lists_them() {
+    let story = story_file(
+        "many-fates.story",
+        "characters A\nint x\nannounce 0 <= x and x < 150\nannounce x < 3\n",
+    );
+    let out = epipen(&["run", "--trace", &story]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout.lines().last(),
+        Some(
+            "(150 worlds after line 3: too many to say which statement eliminated each; --json lists them)"
+        ),
+        "{}",
+        out.stdout
+    );
+    let json = epipen(&["run", "--trace", "--json", &story]);
+    let fates: serde_json::Value =
+        serde_json::from_str(json.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(fates["fates"].as_array().map(Vec::len), Some(150));
+}

@@ -604,7 +604,7 @@ pub(super) fn story(path: &str, source: &str, input: &Input, law_has_states: boo
     };
     push(
         &mut out,
-        &format!("# {path}, SMCDEL's format as an epipen story (`epipen smcdel {path} --story`)"),
+        &format!("# {path}, SMCDEL's format as an epipen story"),
         &mut line,
     );
     let mut agents: Vec<String> = Vec::new();

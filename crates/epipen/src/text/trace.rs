@@ -59,8 +59,19 @@ pub fn belief(belief: &Belief) -> String {
     }
 }
 
-/// Which statement eliminated each world followed, aligned in two columns.
+/// Which statement eliminated each world followed, aligned in two columns; past
+/// [`FATES_SHOWN`] worlds, a line that says how many.
 pub fn fates(fates: &Fates) -> String {
+    fates_listing(fates, None)
+}
+
+/// As [`fates`], saying past [`FATES_SHOWN`] worlds where the front end lists them all
+/// (`listed`: `--json lists them` on the command line).
+pub fn fates_listed(fates: &Fates, listed: &str) -> String {
+    fates_listing(fates, Some(listed))
+}
+
+fn fates_listing(fates: &Fates, listed: Option<&str>) -> String {
     let since = match fates.since {
         None => "at the start".to_string(),
         Some(line) => format!("after line {line}"),
@@ -68,7 +79,8 @@ pub fn fates(fates: &Fates) -> String {
     let n = fates.fates.len();
     if n > FATES_SHOWN {
         return format!(
-            "({n} worlds {since}: too many to say which statement eliminated each; --json lists them)\n"
+            "({n} worlds {since}: too many to say which statement eliminated each{})\n",
+            listed.map_or(String::new(), |l| format!("; {l}"))
         );
     }
     let mut out = format!(
