@@ -15,16 +15,27 @@
 //! backend would have more time). A refusal of a backend asked for by name is a story
 //! error at the statement it names (the first one otherwise).
 //!
-//! (The explicit backend still answers the statements before its bounds hold with a BDD
-//! or Z3 backend of its own, `explicit/early.rs`.)
+//! Questions a backend hands over ([`crate::driver::Backend::handed_over`]: the explicit
+//! backend's states before the announcements that bound its worlds, and an `actual` whose
+//! worlds it cannot list) are answered by the [`Standby`], by the same kind of table:
+//!
+//! | the story | standby |
+//! |---|---|
+//! | bools and enums | BDDs |
+//! | any other, at most [`STANDBY_MAX_WORLDS`] worlds so far | explicit worlds listed for the question |
+//! | any other | Z3 |
 
 use std::rc::Rc;
 
-use crate::driver::{Driver, Refused, Run};
+use std::collections::HashMap;
+
+use crate::driver::{Backend, Driver, Handover, Refused, Run, Standby};
 use crate::explicit::{self, ExplicitBackend, Refusal};
-use crate::ir::Program;
+use crate::ir::{Expr, Program};
 use crate::limits::{AUTO_MAX_FINITE_TYPES, Size};
+use crate::worlds::{Model, World, WorldCount, WorldSet};
 use crate::z3::Z3Backend;
+use crate::{Failure, SolverError};
 use crate::{Options, Strategy, bdd};
 
 /// The driver over the backend that runs `program` with `options` (see the table
@@ -82,20 +93,36 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
             });
         }
         let backend = Z3Backend::new(program.clone(), options);
-        match Driver::new(program, options, backend) {
+        match Driver::new(
+            program.clone(),
+            options,
+            backend,
+            Standbys::new(program, options),
+        ) {
             Ok(driver) => Box::new(driver),
             Err(e) => refused(Refusal::because(e.to_string())),
         }
     };
     let bdd = |program: Rc<Program>| -> Result<Box<dyn Run>, String> {
         let backend = bdd::BddBackend::new(program.clone(), options)?;
-        let driver = Driver::new(program, options, backend).map_err(|e| e.to_string())?;
+        let driver = Driver::new(
+            program.clone(),
+            options,
+            backend,
+            Standbys::new(program, options),
+        )
+        .map_err(|e| e.to_string())?;
         Ok(Box::new(driver))
     };
     let explicit = |program: Rc<Program>, size| -> Result<Box<dyn Run>, Refusal> {
         let backend = ExplicitBackend::new(program.clone(), options, size)?;
-        let driver =
-            Driver::new(program, options, backend).map_err(|e| Refusal::because(e.to_string()))?;
+        let driver = Driver::new(
+            program.clone(),
+            options,
+            backend,
+            Standbys::new(program, options),
+        )
+        .map_err(|e| Refusal::because(e.to_string()))?;
         Ok(Box::new(driver))
     };
     if program.probabilistic() {
@@ -182,4 +209,119 @@ fn quantified_knowledge(program: &Program) -> Option<crate::syntax::Span> {
         }
     }
     found
+}
+
+/// The most worlds the [`Standby`] lists natively for a question about a state whose
+/// worlds are not listed yet.
+pub(crate) const STANDBY_MAX_WORLDS: usize = 1 << 20;
+
+/// The backends that answer the questions another hands over (the table above), each
+/// made when first needed; the state is rebuilt from the [`Handover`] for each question.
+pub(crate) struct Standbys {
+    program: Rc<Program>,
+    options: Options,
+    /// BDDs for a story of bools and enums (Some(None): not such a story).
+    bdd: Option<Option<bdd::BddBackend>>,
+    /// Explicit backends over the worlds of the first k constraints, by k (None: more
+    /// than [`STANDBY_MAX_WORLDS`]).
+    listed: HashMap<usize, Option<ExplicitBackend>>,
+}
+
+/// Asks `$body` of the standby's backend for `$h`, its state rebuilt as `$s`.
+macro_rules! ask {
+    ($standby:expr, $h:expr, |$b:ident, $s:ident| $body:expr) => {{
+        let (standby, h): (&mut Standbys, &Handover) = ($standby, $h);
+        if let Some($b) = standby.bdd() {
+            let $s = rebuilt($b, h)?;
+            $body
+        } else if let Some($b) = standby.listed(h) {
+            let $s = rebuilt($b, h)?;
+            $body
+        } else {
+            let $b = &mut Z3Backend::new(standby.program.clone(), &standby.options);
+            let $s = rebuilt($b, h)?;
+            $body
+        }
+    }};
+}
+
+impl Standbys {
+    pub(crate) fn new(program: Rc<Program>, options: &Options) -> Box<Standbys> {
+        Box::new(Standbys {
+            program,
+            options: options.clone(),
+            bdd: None,
+            listed: HashMap::new(),
+        })
+    }
+
+    fn bdd(&mut self) -> Option<&mut bdd::BddBackend> {
+        if self.bdd.is_none() {
+            self.bdd = Some(bdd::BddBackend::new(self.program.clone(), &self.options).ok());
+        }
+        self.bdd.as_mut().and_then(Option::as_mut)
+    }
+
+    fn listed(&mut self, h: &Handover) -> Option<&mut ExplicitBackend> {
+        let (program, options) = (&self.program, &self.options);
+        (self.listed.entry(h.constraints.len()))
+            .or_insert_with(|| {
+                ExplicitBackend::listing(
+                    program.clone(),
+                    options,
+                    &h.constraints,
+                    STANDBY_MAX_WORLDS,
+                )
+            })
+            .as_mut()
+    }
+}
+
+impl Standby for Standbys {
+    fn worlds(&mut self, h: &Handover, limit: usize) -> Result<WorldSet, SolverError> {
+        ask!(self, h, |b, s| b.worlds(&s, limit))
+    }
+
+    fn count(&mut self, h: &Handover, cap: usize) -> Result<WorldCount, Failure> {
+        if h.constraints.is_empty() {
+            // Every world of the constants' types.
+            return Ok(match explicit::finite_type_worlds(&self.program) {
+                None => WorldCount::Infinite,
+                Some(n) => {
+                    u64::try_from(n).map_or(WorldCount::MoreThan(u64::MAX), WorldCount::Exactly)
+                }
+            });
+        }
+        ask!(self, h, |b, s| b.count(&s, cap))
+    }
+
+    fn model(&mut self, h: &Handover, cap: usize) -> Result<Option<Model>, Failure> {
+        ask!(self, h, |b, s| b.model(&s, cap))
+    }
+
+    /// On Z3 a satisfiability check, not a listing of the first world.
+    fn is_empty(&mut self, h: &Handover) -> Result<bool, SolverError> {
+        ask!(self, h, |b, s| b.is_empty(&s))
+    }
+
+    /// [`Backend::pin`] on Z3 (`φ` over the constants' types alone).
+    fn pin(&mut self, phi: &Expr) -> Result<Vec<World>, SolverError> {
+        tracing::debug!("`actual` asks Z3");
+        let mut z3 = Z3Backend::new(self.program.clone(), &self.options);
+        let start = z3.initial()?;
+        Ok(z3.pin(phi, &start)?.unwrap_or_default())
+    }
+}
+
+/// κ of `h` on `backend`: its types, the constraints, what each character learned.
+fn rebuilt<B: Backend>(backend: &mut B, h: &Handover) -> Result<B::State, SolverError> {
+    let mut kappa = backend.initial()?;
+    for e in &h.constraints {
+        let phi = backend.formula(e, &kappa, &[])?;
+        kappa = backend.restrict(&kappa, phi, false)?;
+    }
+    for (who, what) in &h.learned {
+        kappa = backend.learn(&kappa, *who, what)?;
+    }
+    Ok(kappa)
 }

@@ -274,10 +274,8 @@ impl Backend for BddBackend {
         Some(state.kappa.is_false())
     }
 
-    fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
-        let allowed = self.bool(phi, state)?.and(self.space.domain());
-        // The first two worlds in canonical order: the examples in the error are stable.
-        Ok(walk::first_worlds(&self.space, &allowed, 2))
+    fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Option<Vec<World>>, SolverError> {
+        self.first_two(phi, state).map(Some)
     }
 
     fn point(&mut self, world: &[Value]) -> Result<BddValuation, SolverError> {
@@ -420,5 +418,14 @@ impl Backend for BddBackend {
             worlds,
             complete,
         })
+    }
+}
+
+impl BddBackend {
+    /// The first two worlds of the types where `phi` holds ([`Backend::pin`]).
+    fn first_two(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
+        let allowed = self.bool(phi, state)?.and(self.space.domain());
+        // The first two worlds in canonical order: the examples in the error are stable.
+        Ok(walk::first_worlds(&self.space, &allowed, 2))
     }
 }

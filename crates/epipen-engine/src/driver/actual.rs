@@ -71,7 +71,10 @@ impl<B: Backend> Driver<B> {
         let expr = self.pinned_occurrences(&expr, previous.as_deref());
         // φ pins one world of the constants' types: it must be possible (the common
         // case, asked without listing κ).
-        let pinned = self.backend.pin(&expr, &state)?;
+        let pinned = match self.backend.pin(&expr, &state)? {
+            Some(pinned) => pinned,
+            None => self.standby.pin(&expr)?,
+        };
         match pinned.as_slice() {
             [] => return Err(Failure::actual_allows_none()),
             [w] => {
@@ -89,7 +92,7 @@ impl<B: Backend> Driver<B> {
         // φ holds.
         let set = self.backend.formula(&expr, &state, &self.checkpoints)?;
         let possible = self.backend.restrict(&state, set, false)?;
-        let found = self.backend.worlds(&possible, 2)?;
+        let found = self.worlds_of(&possible, 2)?;
         match found.worlds.as_slice() {
             [] if !found.complete => Err(Failure::internal(
                 "the solver listed no world and did not say there is none",

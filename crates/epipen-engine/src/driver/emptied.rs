@@ -45,7 +45,7 @@ impl<B: Backend> Driver<B> {
         let Some((_, last)) = self.trail.last().cloned() else {
             return Ok(None);
         };
-        if !self.backend.is_empty(&last)? {
+        if !self.is_empty_of(&last)? {
             self.trail.clear();
             return Ok(None);
         }
@@ -54,7 +54,7 @@ impl<B: Backend> Driver<B> {
         while lo < hi {
             let mid = (lo + hi) / 2;
             let state = self.trail[mid].1.clone();
-            if self.backend.is_empty(&state)? {
+            if self.is_empty_of(&state)? {
                 hi = mid;
             } else {
                 lo = mid + 1;

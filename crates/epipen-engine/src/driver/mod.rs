@@ -13,12 +13,14 @@ mod event;
 mod refused;
 mod repeat;
 mod show;
+mod standby;
 
 #[cfg(test)]
 mod tests;
 
 pub(crate) use refused::Refused;
 pub(crate) use show::no_chances;
+pub(crate) use standby::{Handover, Standby};
 
 use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
 use crate::ir::{
@@ -154,8 +156,15 @@ pub(crate) trait Backend {
 
     /// The first two worlds (canonical order) of the constants' types where the
     /// knowledge-free `phi` holds: when `actual φ` allows one, it is the actual world if
-    /// possible; when several, the worlds still possible decide.
-    fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Vec<World>, SolverError>;
+    /// possible; when several, the worlds still possible decide. None: the backend
+    /// cannot list them, and the driver asks another ([`Standby`]).
+    fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Option<Vec<World>>, SolverError>;
+    /// What κ is made of in `state` when the backend hands questions about it over
+    /// (`worlds`, `count`, `model`, `is_empty`) to another backend ([`Standby`]): the
+    /// explicit backend before the announcements that bound its worlds. None: it answers.
+    fn handed_over(&self, _state: &Self::State) -> Option<Result<Handover, SolverError>> {
+        None
+    }
     /// A world in the backend's own form.
     fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
     /// Whether `set` holds at `point`.
@@ -295,6 +304,8 @@ pub(crate) struct Driver<B: Backend> {
     /// The story speaks of chances: listed worlds carry their probabilities, events
     /// their cases' weights.
     chances: bool,
+    /// The backends that answer what `backend` hands over.
+    standby: Box<dyn Standby>,
 }
 
 /// An expression of the program as the driver hands it to the backend: itself, or with
@@ -319,6 +330,7 @@ impl<B: Backend> Driver<B> {
         program: Rc<Program>,
         options: &Options,
         mut backend: B,
+        standby: Box<dyn Standby>,
     ) -> Result<Driver<B>, SolverError> {
         let state = backend.initial()?;
         let program_chances = program.probabilistic();
@@ -345,6 +357,7 @@ impl<B: Backend> Driver<B> {
             trail: Vec::new(),
             emptied: None,
             chances: program_chances,
+            standby,
         })
     }
 
@@ -640,7 +653,7 @@ impl<B: Backend> Driver<B> {
         // The first world, in the canonical order, of κ where φ is false.
         let not = self.backend.not(&set);
         let failing = self.backend.restrict(&state, not, false).at(span)?;
-        let found = self.backend.worlds(&failing, 1).at(span)?;
+        let found = self.worlds_of(&failing, 1).at(span)?;
         match found.worlds.first() {
             None if found.complete => match self.find_emptied().at(span)? {
                 Some(left_none) => sink(Report::Vacuous { span, left_none }),
@@ -745,7 +758,7 @@ impl<B: Backend> Driver<B> {
                 // Verified over no world (κ had none before the block): vacuous. Asked
                 // only when κ has none after it.
                 let vacuous = match self.find_emptied().at(span)? {
-                    Some(_) if self.backend.is_empty(&before).at(span)? => self.emptied,
+                    Some(_) if self.is_empty_of(&before).at(span)? => self.emptied,
                     _ => None,
                 };
                 self.state = self.backend.hinted(&before, h, &after, true).at(span)?;
@@ -806,7 +819,7 @@ impl<B: Backend> Driver<B> {
     fn worlds_now(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let state = self.state.clone();
-        let mut set = self.backend.worlds(&state, limit)?;
+        let mut set = self.worlds_of(&state, limit)?;
         if self.chances {
             set.chances = self.backend.chances(&state, &set.worlds)?;
         }
@@ -820,7 +833,7 @@ impl<B: Backend> Driver<B> {
         let state = self.state.clone();
         let set = self.formula(phi, &state)?;
         let kept = self.backend.restrict(&state, set, false)?;
-        let mut found = self.backend.worlds(&kept, limit)?;
+        let mut found = self.worlds_of(&kept, limit)?;
         if self.chances {
             // Each world's probability among all the worlds possible here.
             found.chances = self.backend.chances(&state, &found.worlds)?;
@@ -879,7 +892,7 @@ impl<B: Backend> Run for Driver<B> {
         cap: usize,
     ) -> Result<WorldCount, Failure> {
         let state = self.state_at(checkpoint)?;
-        self.backend.count(&state, cap)
+        self.count_of(&state, cap)
     }
 
     fn model(
@@ -888,7 +901,7 @@ impl<B: Backend> Run for Driver<B> {
         cap: usize,
     ) -> Result<Option<Model>, Failure> {
         let state = self.state_at(checkpoint)?;
-        let Some(model) = self.backend.model(&state, cap)? else {
+        let Some(model) = self.model_of(&state, cap)? else {
             return Ok(None);
         };
         // Worlds as the story named them then: with the terms of the checkpoint's time.

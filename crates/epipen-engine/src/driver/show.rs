@@ -124,7 +124,7 @@ impl<B: Backend> Driver<B> {
     /// Every world still possible, for a `show` without an actual world.
     fn all_worlds(&mut self, span: Span) -> Result<Vec<World>, EngineError> {
         let state = self.state.clone();
-        let found = self.backend.worlds(&state, SHOW_CAP).at(span)?;
+        let found = self.worlds_of(&state, SHOW_CAP).at(span)?;
         if !found.complete {
             return Err(Failure::Story {
                 message: format!(

@@ -12,7 +12,13 @@ fn term_nodes(story: &str) -> usize {
     let program = Rc::new(epipen_lower::compile(story, &[]).expect("the story compiles"));
     let options = Options::default();
     let backend = BddBackend::new(program.clone(), &options).expect("bools");
-    let mut driver = Driver::new(program.clone(), &options, backend).expect("a driver");
+    let mut driver = Driver::new(
+        program.clone(),
+        &options,
+        backend,
+        crate::choice::Standbys::new(program.clone(), &options),
+    )
+    .expect("a driver");
     for s in &program.statements {
         driver
             .statement(s, &mut |_| {})

@@ -11,10 +11,10 @@ mod bound;
 mod chance;
 mod column;
 mod direct;
-mod early;
 mod eval;
 mod flags;
 mod groups;
+mod handover;
 mod search;
 mod universe;
 mod world_ids;
@@ -23,15 +23,12 @@ use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
-use super::bdd::BddBackend;
-use super::driver::Backend;
+use super::driver::{Backend, Handover};
 use super::{Failure, Options, SolverError};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
-use crate::z3::Z3Backend;
 use bound::Interval;
-use early::Early;
 use eval::{CHUNK, MemoKey};
 use flags::Flags;
 use groups::Groups;
@@ -103,9 +100,6 @@ pub(crate) struct ExplicitBackend {
     /// The announcements that bound the universe.
     prefix: Vec<Expr>,
     universe: Rc<Universe>,
-    /// The worlds of states before the universe's bounds all hold, by how many of the
-    /// bounding announcements are still to come (None: too many to list natively).
-    early: HashMap<usize, Option<Rc<Universe>>>,
     deadline: Option<Instant>,
     /// Knowledge tables of the running statement.
     memo: HashMap<MemoKey, Rc<Vec<bool>>>,
@@ -121,11 +115,6 @@ pub(crate) struct ExplicitBackend {
     next_id: u64,
     /// The last id given to a list of things learned ([`Minds::lists`]).
     next_list: u64,
-    /// Z3, made only when an `actual` needs it.
-    z3: Option<Z3Backend>,
-    /// For a story of bools and enums, the BDDs that answer questions about states
-    /// before the universe's bounds all hold (Some(None): not such a story).
-    early_bdd: Option<Option<BddBackend>>,
     /// Which occurrence constants have happened (their events ran).
     happened: Vec<bool>,
     /// Each universe world's weight, when the story speaks of chances.
@@ -136,6 +125,14 @@ pub(crate) struct ExplicitBackend {
     chance_tables: HashMap<MemoKey, chance::ChanceTable>,
     /// Shared expressions' values in the last chunk evaluated.
     shared: eval::SharedCols,
+}
+
+/// A question the driver hands over for states before the universe's bounds hold
+/// ([`Backend::handed_over`]), asked here.
+fn handed_over() -> SolverError {
+    eval::internal(
+        "a question about a state before the worlds are listed, which the driver hands over",
+    )
 }
 
 /// Why the explicit backend does not take a story, and where.
@@ -250,7 +247,6 @@ impl ExplicitBackend {
             options: options.clone(),
             prefix,
             universe,
-            early: HashMap::new(),
             deadline,
             memo: HashMap::new(),
             plausible: HashMap::new(),
@@ -258,8 +254,6 @@ impl ExplicitBackend {
             joint: HashMap::new(),
             next_id: 0,
             next_list: 0,
-            z3: None,
-            early_bdd: None,
             happened: Vec::new(),
             weights: None,
             chance_memo: HashMap::new(),
@@ -695,21 +689,20 @@ impl Backend for ExplicitBackend {
         (state.pending == 0).then(|| state.worlds.len() == 0)
     }
 
-    /// Before the worlds are listed, the early backend's answer (on Z3 a satisfiability
-    /// check, not a listing of the first world).
+    fn handed_over(&self, state: &Rc<State>) -> Option<Result<Handover, SolverError>> {
+        self.handover(state)
+    }
+
     fn is_empty(&mut self, state: &Rc<State>) -> Result<bool, SolverError> {
         if state.pending > 0 {
-            return match self.early(state)? {
-                Early::Native(mut early, all) => early.is_empty(&all),
-                Early::Bdd(kappa) => self.early_bdd().is_empty(&kappa),
-                Early::Z3(mut z3, kappa) => z3.is_empty(&kappa),
-            };
+            return Err(handed_over());
         }
         Ok(state.worlds.len() == 0)
     }
 
-    /// Natively when the intervals bound φ's worlds (a few), else with Z3, made for it.
-    fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
+    /// Natively when the intervals bound φ's worlds (a few); else None (the driver asks
+    /// another backend).
+    fn pin(&mut self, phi: &Expr, _: &Rc<State>) -> Result<Option<Vec<World>>, SolverError> {
         let limits = Limits {
             max_worlds: 10_000,
             max_nodes: 1_000_000,
@@ -738,19 +731,10 @@ impl Backend for ExplicitBackend {
                     .collect();
                 worlds.sort();
                 worlds.truncate(2);
-                Ok(worlds)
+                Ok(Some(worlds))
             }
             Err(Stop::Timeout) => Err(SolverError::Timeout),
-            _ => {
-                tracing::debug!("explicit backend: `actual` asks Z3");
-                if self.z3.is_none() {
-                    self.z3 = Some(Z3Backend::new(self.program.clone(), &self.options));
-                }
-                let z3 = self.z3.as_mut().expect("just made");
-                let start = z3.initial()?;
-                let _ = state;
-                z3.pin(phi, &start)
-            }
+            _ => Ok(None),
         }
     }
 
@@ -865,11 +849,7 @@ impl Backend for ExplicitBackend {
 
     fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, SolverError> {
         if state.pending > 0 {
-            return match self.early(state)? {
-                Early::Native(mut early, all) => early.worlds(&all, limit),
-                Early::Bdd(kappa) => self.early_bdd().worlds(&kappa, limit),
-                Early::Z3(mut z3, kappa) => z3.worlds(&kappa, limit),
-            };
+            return Err(handed_over());
         }
         let first = self.first(&state.worlds, limit);
         Ok(WorldSet {
@@ -880,33 +860,16 @@ impl Backend for ExplicitBackend {
         })
     }
 
-    fn count(&mut self, state: &Rc<State>, cap: usize) -> Result<WorldCount, Failure> {
-        if state.pending == self.prefix.len() && state.pending > 0 {
-            // Every world of the constants' types.
-            return Ok(match finite_type_worlds(&self.program) {
-                None => WorldCount::Infinite,
-                Some(n) => {
-                    u64::try_from(n).map_or(WorldCount::MoreThan(u64::MAX), WorldCount::Exactly)
-                }
-            });
-        }
+    fn count(&mut self, state: &Rc<State>, _: usize) -> Result<WorldCount, Failure> {
         if state.pending > 0 {
-            return match self.early(state)? {
-                Early::Native(mut early, all) => early.count(&all, cap),
-                Early::Bdd(kappa) => self.early_bdd().count(&kappa, cap),
-                Early::Z3(mut z3, kappa) => z3.count(&kappa, cap),
-            };
+            return Err(handed_over().into());
         }
         Ok(WorldCount::Exactly(state.worlds.len() as u64))
     }
 
     fn model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
         if state.pending > 0 {
-            return match self.early(state)? {
-                Early::Native(mut early, all) => early.model(&all, cap),
-                Early::Bdd(kappa) => self.early_bdd().model(&kappa, cap),
-                Early::Z3(mut z3, kappa) => z3.model(&kappa, cap),
-            };
+            return Err(handed_over().into());
         }
         if state.worlds.len() > cap {
             return Ok(None);

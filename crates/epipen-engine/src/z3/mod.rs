@@ -388,18 +388,8 @@ impl Backend for Z3Backend {
         }
     }
 
-    fn pin(&mut self, phi: &Expr, state: &State) -> Result<Vec<World>, SolverError> {
-        let phi = self.encode(phi, state, &[])?;
-        let domains = enum_domains(&self.program, &self.vars);
-        // The first two worlds in canonical order: the examples in the error are stable.
-        // Not at any price: when a magnitude level holds many worlds (`actual y == -10000003`
-        // leaves x free: 2^25 worlds within ±2^24), two of its first 64 are examples enough.
-        let allowed = Term::and(&[phi, domains]);
-        let found = worlds::first_worlds_within(2, 64, |bound, cap| {
-            let (ws, exhausted) = self.z3.enumerate(&allowed, &self.vars, bound, cap)?;
-            Ok::<_, SolverError>((ws.into_iter().map(World).collect::<Vec<_>>(), exhausted))
-        })?;
-        Ok(found.worlds)
+    fn pin(&mut self, phi: &Expr, state: &State) -> Result<Option<Vec<World>>, SolverError> {
+        self.first_two(phi, state).map(Some)
     }
 
     fn point(&mut self, world: &[Value]) -> Result<Vec<Value>, SolverError> {
@@ -578,4 +568,21 @@ pub(super) fn enum_domains(program: &Program, vars: &[Term]) -> Term {
         })
         .collect();
     Term::and(&domains)
+}
+
+impl Z3Backend {
+    /// The first two worlds of the types where `phi` holds ([`Backend::pin`]).
+    fn first_two(&mut self, phi: &Expr, state: &State) -> Result<Vec<World>, SolverError> {
+        let phi = self.encode(phi, state, &[])?;
+        let domains = enum_domains(&self.program, &self.vars);
+        // The first two worlds in canonical order: the examples in the error are stable.
+        // Not at any price: when a magnitude level holds many worlds (`actual y == -10000003`
+        // leaves x free: 2^25 worlds within ±2^24), two of its first 64 are examples enough.
+        let allowed = Term::and(&[phi, domains]);
+        let found = worlds::first_worlds_within(2, 64, |bound, cap| {
+            let (ws, exhausted) = self.z3.enumerate(&allowed, &self.vars, bound, cap)?;
+            Ok::<_, SolverError>((ws.into_iter().map(World).collect::<Vec<_>>(), exhausted))
+        })?;
+        Ok(found.worlds)
+    }
 }

@@ -1,0 +1,73 @@
+//! The questions a backend hands over ([`Backend::handed_over`]: the explicit backend's
+//! states before the announcements that bound its worlds) and the [`Standby`] that
+//! answers them, which `choice` makes (the one place that chooses backends).
+
+use super::{Backend, Driver};
+use crate::ir::{CharId, Expr};
+use crate::worlds::{Model, World, WorldCount, WorldSet};
+use crate::{Failure, SolverError};
+
+/// What κ is made of in a state a backend hands over: the announcements so far and
+/// what each character learned, in order.
+pub(crate) struct Handover {
+    pub constraints: Vec<Expr>,
+    pub learned: Vec<(CharId, Expr)>,
+}
+
+/// Answers the questions a backend hands over ([`Backend::handed_over`]), on another
+/// backend that `choice` (the one place that chooses backends) picks.
+pub(crate) trait Standby {
+    /// Up to `limit` of κ's worlds.
+    fn worlds(&mut self, h: &Handover, limit: usize) -> Result<WorldSet, SolverError>;
+    /// How many worlds κ has.
+    fn count(&mut self, h: &Handover, cap: usize) -> Result<WorldCount, Failure>;
+    /// κ's model when it has at most `cap` worlds.
+    fn model(&mut self, h: &Handover, cap: usize) -> Result<Option<Model>, Failure>;
+    /// Whether κ has no world.
+    fn is_empty(&mut self, h: &Handover) -> Result<bool, SolverError>;
+    /// [`Backend::pin`] for a backend that cannot list φ's worlds.
+    fn pin(&mut self, phi: &Expr) -> Result<Vec<World>, SolverError>;
+}
+
+impl<B: Backend> Driver<B> {
+    /// Up to `limit` of κ's worlds in `state` (see [`Backend::worlds`]), from the
+    /// standby when the backend hands the question over.
+    pub(super) fn worlds_of(
+        &mut self,
+        state: &B::State,
+        limit: usize,
+    ) -> Result<WorldSet, SolverError> {
+        match self.backend.handed_over(state) {
+            None => self.backend.worlds(state, limit),
+            Some(h) => self.standby.worlds(&h?, limit),
+        }
+    }
+
+    /// How many worlds κ has in `state` (see [`Backend::count`]).
+    pub(super) fn count_of(&mut self, state: &B::State, cap: usize) -> Result<WorldCount, Failure> {
+        match self.backend.handed_over(state) {
+            None => self.backend.count(state, cap),
+            Some(h) => self.standby.count(&h?, cap),
+        }
+    }
+
+    /// κ's model in `state` (see [`Backend::model`]).
+    pub(super) fn model_of(
+        &mut self,
+        state: &B::State,
+        cap: usize,
+    ) -> Result<Option<Model>, Failure> {
+        match self.backend.handed_over(state) {
+            None => self.backend.model(state, cap),
+            Some(h) => self.standby.model(&h?, cap),
+        }
+    }
+
+    /// Whether κ has no world in `state` (see [`Backend::is_empty`]).
+    pub(super) fn is_empty_of(&mut self, state: &B::State) -> Result<bool, SolverError> {
+        match self.backend.handed_over(state) {
+            None => self.backend.is_empty(state),
+            Some(h) => self.standby.is_empty(&h?),
+        }
+    }
+}
