@@ -24,7 +24,7 @@ impl<'p> Evaluator<'p> {
         Ok(Learned::Whether {
             held: Rc::new(held),
             later: Rc::new(later),
-            from: Some((what, state)),
+            from: Some((what, state, self.checkpoints.clone())),
         })
     }
 
@@ -72,7 +72,7 @@ impl<'p> Evaluator<'p> {
                         learned[a.0].push(Learned::Whether {
                             held: held.clone(),
                             later: Rc::new(Vec::new()),
-                            from: Some((formula, s.clone())),
+                            from: Some((formula, s.clone(), self.checkpoints.clone())),
                         });
                     }
                     (s.worlds.clone(), learned)
@@ -117,9 +117,12 @@ impl<'p> Evaluator<'p> {
                         (Some(held), _) => V::B(*held),
                         // A world that was not possible then (one a quantifier made):
                         // the formula there, in the state it was learned in.
-                        (None, Some((what, then))) => {
+                        (None, Some((what, then, saved))) => {
                             let (what, then) = (*what, then.clone());
-                            V::B(self.eval(what, &past, &then)?.into_bool()?)
+                            let now = std::mem::replace(&mut self.checkpoints, saved.clone());
+                            let held = self.eval(what, &past, &then);
+                            self.checkpoints = now;
+                            V::B(held?.into_bool()?)
                         }
                         (None, None) => {
                             return Err(format!(

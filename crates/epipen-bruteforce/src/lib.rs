@@ -355,9 +355,10 @@ enum Learned<'p> {
     Whether {
         held: Rc<HashMap<World, bool>>,
         later: Rc<Vec<usize>>,
-        /// The formula and the state it was learned in, for a world not possible then
-        /// (one a quantifier `forall p: …` looks at).
-        from: Option<(&'p Expr, Rc<State<'p>>)>,
+        /// The formula, the state it was learned in and the checkpoints as they were
+        /// then (an `at(c, …)` in it reads c as it was when it was learned), for a world
+        /// not possible then (one a quantifier `forall p: …` looks at).
+        from: Option<(&'p Expr, Rc<State<'p>>, Checkpoints<'p>)>,
     },
     /// An event: which group of its `sees` line the case in the occurrence's slot is in.
     Saw { occ: usize, groups: &'p [usize] },

@@ -1107,3 +1107,48 @@ fn an_announcement_read_at_a_checkpoint_before_an_event() {
         "{t}"
     );
 }
+
+/// Campaign seed 16 overflowed the evaluator's stack: a formula learned in a `repeat`
+/// with `at(c0, …)` inside, asked again at a world a quantifier made, read `c0` as the
+/// next round had saved it, whose learned formulas held the same one again. A learned
+/// formula now reads its checkpoints as they were when it was learned (as the engines,
+/// which keep the set it denoted then).
+#[test]
+fn a_learned_formula_reads_its_checkpoints_as_they_were() {
+    // The story as the campaign shrank it (the repeat's second `learns` quantifies).
+    let t = agree(
+        r#"const n = 1
+const k = 9223372036854775805
+characters A
+bool p0
+bool b[n]
+int a[n]
+announce all(i0 in 0..n: 1 <= a[i0] and a[i0] <= 2)
+announce any(i1 in {2}, i2 in {0} if i1 != i2: b[i2])
+show 1 * a[0]
+event e0 {
+  for i1 in 0..1 {
+    f0[i1] weight 2
+  }
+  for i1 in 0..3 {
+    f1[i1] weight (count(i2 in i1..2: true) + 2)
+  }
+  s2 if knows(A, (((1 + a[n - 1]) <= count(i1 in 0..2: b[0])) and p0) <-> (count(i1 in {2, 0, 1}: p0) > count(i1 in 0..-1: b[n - 1]))) weight (count(i1 in 0..n: b[0]) + 2)
+  A sees f0, all(i1 in 0..3: f1[i1]), s2
+  A expects each(i1 in 0..3: f1[i1]) > all(i1 in 0..1: f0[i1]), s2
+}
+A learns not (not believes(A, (if count(i1 in {0, 2}: n > k) in {} then ((if p0 then -3 else 2) + sum(i1 in 0..1: if false then 2 else 0)) < (count(i1 in 1..3: false) + count(i1 in 0..n: i1 != i1)) else p0) or distinct(if true then abs(a[0]) else (-a[0]))))
+A learns (0 * ((-1) * (2/3))) <= probability(A, believes_value(A, all(i1 in 0..2, i2 in 0..i1 + 1: abs(k) in sample(1, {5, 1, 0}))))
+actual not p0 and a[0] == 1 and e0 == f0[0]
+repeat max 2 {
+  checkpoint c0
+  A learns at(c0, knows(A, at(c0, knows(A, e0 != s2))))
+  A learns all(i1 in 0..n: knows_value(A, 0)) <-> (exists b[n - 1], p0: believes(A, not (not false)))
+} until knows_value(A, (0 / a[n - 1]) - k, a[n - 1] + a[n - 1])
+show a[0] - a[n - 1]
+"#,
+        &[],
+        &[("a", (1, 2))],
+    );
+    assert!(format!("{t:?}").contains("ran its 2 rounds"), "{t:?}");
+}
