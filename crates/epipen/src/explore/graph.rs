@@ -57,6 +57,33 @@ pub struct Arrow {
 /// least rank; sorted by (from, to), the characters in declaration order.
 pub fn arrows(model: &Model) -> Vec<Arrow> {
     let mut pairs: BTreeMap<(usize, usize), Vec<CharId>> = BTreeMap::new();
+    for (c, classes, ranks) in ranked_classes(model) {
+        for group in classes {
+            let least = group
+                .iter()
+                .map(|&w| &ranks[w])
+                .min()
+                .expect("a group has a world");
+            for &from in &group {
+                for &to in &group {
+                    if from != to && ranks[to] == *least {
+                        pairs.entry((from, to)).or_default().push(c);
+                    }
+                }
+            }
+        }
+    }
+    pairs
+        .into_iter()
+        .map(|((from, to), who)| Arrow { from, to, who })
+        .collect()
+}
+
+/// For each character whose plausibility is not flat (a world ranked apart from another
+/// of its class), in declaration order: its classes (the worlds it cannot tell apart)
+/// and its ranks.
+fn ranked_classes(model: &Model) -> Vec<(CharId, Vec<Vec<usize>>, &[Vec<i64>])> {
+    let mut out = Vec::new();
     for (c, view) in model.views.iter().enumerate() {
         let Some(ranks) = model.ranks.get(c) else {
             continue;
@@ -68,28 +95,11 @@ pub fn arrows(model: &Model) -> Vec<Arrow> {
         let flat = groups
             .values()
             .all(|g| g.iter().all(|&w| ranks[w] == ranks[g[0]]));
-        if flat {
-            continue;
-        }
-        for group in groups.values() {
-            let least = group
-                .iter()
-                .map(|&w| &ranks[w])
-                .min()
-                .expect("a group has a world");
-            for &from in group {
-                for &to in group {
-                    if from != to && ranks[to] == *least {
-                        pairs.entry((from, to)).or_default().push(CharId(c));
-                    }
-                }
-            }
+        if !flat {
+            out.push((CharId(c), groups.into_values().collect(), ranks.as_slice()));
         }
     }
-    pairs
-        .into_iter()
-        .map(|((from, to), who)| Arrow { from, to, who })
-        .collect()
+    out
 }
 
 /// The worlds character `c` cannot tell from world `w` (`w` among them, in the model's
@@ -112,27 +122,14 @@ pub fn belief_at(model: &Model, c: CharId, w: usize) -> (Vec<usize>, Vec<usize>)
 /// class), in the model's order; characters in declaration order.
 pub fn most_plausible(model: &Model) -> Vec<(CharId, Vec<usize>)> {
     let mut out = Vec::new();
-    for (c, view) in model.views.iter().enumerate() {
-        let Some(ranks) = model.ranks.get(c) else {
-            continue;
-        };
-        let mut groups: HashMap<&[Value], Vec<usize>> = HashMap::new();
-        for (w, seen) in view.iter().enumerate() {
-            groups.entry(seen.as_slice()).or_default().push(w);
-        }
-        let flat = groups
-            .values()
-            .all(|g| g.iter().all(|&w| ranks[w] == ranks[g[0]]));
-        if flat {
-            continue;
-        }
+    for (c, classes, ranks) in ranked_classes(model) {
         let mut worlds: Vec<usize> = Vec::new();
-        for group in groups.values() {
+        for group in classes {
             let least = group.iter().map(|&w| &ranks[w]).min();
             worlds.extend(group.iter().filter(|&&w| Some(&ranks[w]) == least));
         }
         worlds.sort_unstable();
-        out.push((CharId(c), worlds));
+        out.push((c, worlds));
     }
     out
 }
