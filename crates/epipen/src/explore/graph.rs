@@ -79,10 +79,13 @@ pub fn arrows(model: &Model) -> Vec<Arrow> {
         .collect()
 }
 
+/// A character, its classes (the worlds it cannot tell apart) and its ranks.
+type RankedClasses<'m> = (CharId, Vec<Vec<usize>>, &'m [Vec<i64>]);
+
 /// For each character whose plausibility is not flat (a world ranked apart from another
 /// of its class), in declaration order: its classes (the worlds it cannot tell apart)
 /// and its ranks.
-fn ranked_classes(model: &Model) -> Vec<(CharId, Vec<Vec<usize>>, &[Vec<i64>])> {
+fn ranked_classes(model: &Model) -> Vec<RankedClasses<'_>> {
     let mut out = Vec::new();
     for (c, view) in model.views.iter().enumerate() {
         let Some(ranks) = model.ranks.get(c) else {
