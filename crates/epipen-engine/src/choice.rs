@@ -227,19 +227,20 @@ pub(crate) struct Standbys {
     listed: HashMap<usize, Option<ExplicitBackend>>,
 }
 
-/// Asks `$body` of the standby's backend for `$h`, its state rebuilt as `$s`.
+/// Asks `$body` of the standby's backend for `$h`, its state rebuilt as `$s` (with what
+/// characters learned when `$learned`).
 macro_rules! ask {
-    ($standby:expr, $h:expr, |$b:ident, $s:ident| $body:expr) => {{
-        let (standby, h): (&mut Standbys, &Handover) = ($standby, $h);
+    ($standby:expr, $h:expr, $learned:expr, |$b:ident, $s:ident| $body:expr) => {{
+        let (standby, h, learned): (&mut Standbys, &Handover, bool) = ($standby, $h, $learned);
         if let Some($b) = standby.bdd() {
-            let $s = rebuilt($b, h)?;
+            let $s = rebuilt($b, h, learned)?;
             $body
         } else if let Some($b) = standby.listed(h) {
-            let $s = rebuilt($b, h)?;
+            let $s = rebuilt($b, h, learned)?;
             $body
         } else {
             let $b = &mut Z3Backend::new(standby.program.clone(), &standby.options);
-            let $s = rebuilt($b, h)?;
+            let $s = rebuilt($b, h, learned)?;
             $body
         }
     }};
@@ -279,7 +280,7 @@ impl Standbys {
 
 impl Standby for Standbys {
     fn worlds(&mut self, h: &Handover, limit: usize) -> Result<WorldSet, SolverError> {
-        ask!(self, h, |b, s| b.worlds(&s, limit))
+        ask!(self, h, false, |b, s| b.worlds(&s, limit))
     }
 
     fn count(&mut self, h: &Handover, cap: usize) -> Result<WorldCount, Failure> {
@@ -292,16 +293,16 @@ impl Standby for Standbys {
                 }
             });
         }
-        ask!(self, h, |b, s| b.count(&s, cap))
+        ask!(self, h, false, |b, s| b.count(&s, cap))
     }
 
     fn model(&mut self, h: &Handover, cap: usize) -> Result<Option<Model>, Failure> {
-        ask!(self, h, |b, s| b.model(&s, cap))
+        ask!(self, h, true, |b, s| b.model(&s, cap))
     }
 
     /// On Z3 a satisfiability check, not a listing of the first world.
     fn is_empty(&mut self, h: &Handover) -> Result<bool, SolverError> {
-        ask!(self, h, |b, s| b.is_empty(&s))
+        ask!(self, h, false, |b, s| b.is_empty(&s))
     }
 
     /// [`Backend::pin`] on Z3 (`φ` over the constants' types alone).
@@ -313,15 +314,26 @@ impl Standby for Standbys {
     }
 }
 
-/// κ of `h` on `backend`: its types, the constraints, what each character learned.
-fn rebuilt<B: Backend>(backend: &mut B, h: &Handover) -> Result<B::State, SolverError> {
+/// κ of `h` on `backend`: its types, the constraints and, when `learned`, what each
+/// character learned.
+fn rebuilt<B: Backend>(
+    backend: &mut B,
+    h: &Handover,
+    learned: bool,
+) -> Result<B::State, SolverError> {
     let mut kappa = backend.initial()?;
     for e in &h.constraints {
         let phi = backend.formula(e, &kappa, &[])?;
         kappa = backend.restrict(&kappa, phi, false)?;
     }
-    for (who, what) in &h.learned {
-        kappa = backend.learn(&kappa, *who, what)?;
+    if learned {
+        let items = h
+            .learned
+            .as_ref()
+            .map_err(|why| SolverError::Unsupported(why.clone()))?;
+        for (who, what) in items {
+            kappa = backend.learn(&kappa, *who, what)?;
+        }
     }
     Ok(kappa)
 }

@@ -1152,3 +1152,23 @@ show a[0] - a[n - 1]
     );
     assert!(format!("{t:?}").contains("ran its 2 rounds"), "{t:?}");
 }
+
+/// Campaign seed 19: a character learned a formula with knowledge operators before the
+/// announcement that bounds the worlds, and that announcement left none; finding the
+/// statement that left no world asks whether the state before it had a world, which the
+/// explicit backend hands to another backend with what characters learned — and a
+/// learned formula is a set of its own worlds, which no other backend reads: exit 1
+/// where the others said the actual world contradicts the announcements. Only the model
+/// needs what characters learned; the worlds are now asked without it.
+#[test]
+fn an_early_state_after_a_learned_formula_is_asked_for_its_worlds() {
+    let t = agree(
+        "characters A\nA learns knows_value(A, not true)\nannounce false\nactual true\n",
+        &[],
+        &[],
+    );
+    assert!(
+        format!("{t:?}").contains("the actual world contradicts"),
+        "{t:?}"
+    );
+}

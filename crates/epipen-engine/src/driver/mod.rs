@@ -162,7 +162,7 @@ pub(crate) trait Backend {
     /// What κ is made of in `state` when the backend hands questions about it over
     /// (`worlds`, `count`, `model`, `is_empty`) to another backend ([`Standby`]): the
     /// explicit backend before the announcements that bound its worlds. None: it answers.
-    fn handed_over(&self, _state: &Self::State) -> Option<Result<Handover, SolverError>> {
+    fn handed_over(&self, _state: &Self::State) -> Option<Handover> {
         None
     }
     /// A world in the backend's own form.

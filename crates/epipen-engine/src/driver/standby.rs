@@ -11,7 +11,9 @@ use crate::{Failure, SolverError};
 /// what each character learned, in order.
 pub(crate) struct Handover {
     pub constraints: Vec<Expr>,
-    pub learned: Vec<(CharId, Expr)>,
+    /// What each character learned, in order, for the model (the worlds do not depend
+    /// on it); an error when the backend cannot say it as expressions.
+    pub learned: Result<Vec<(CharId, Expr)>, String>,
 }
 
 /// Answers the questions a backend hands over ([`Backend::handed_over`]), on another
@@ -39,7 +41,7 @@ impl<B: Backend> Driver<B> {
     ) -> Result<WorldSet, SolverError> {
         match self.backend.handed_over(state) {
             None => self.backend.worlds(state, limit),
-            Some(h) => self.standby.worlds(&h?, limit),
+            Some(h) => self.standby.worlds(&h, limit),
         }
     }
 
@@ -47,7 +49,7 @@ impl<B: Backend> Driver<B> {
     pub(super) fn count_of(&mut self, state: &B::State, cap: usize) -> Result<WorldCount, Failure> {
         match self.backend.handed_over(state) {
             None => self.backend.count(state, cap),
-            Some(h) => self.standby.count(&h?, cap),
+            Some(h) => self.standby.count(&h, cap),
         }
     }
 
@@ -59,7 +61,7 @@ impl<B: Backend> Driver<B> {
     ) -> Result<Option<Model>, Failure> {
         match self.backend.handed_over(state) {
             None => self.backend.model(state, cap),
-            Some(h) => self.standby.model(&h?, cap),
+            Some(h) => self.standby.model(&h, cap),
         }
     }
 
@@ -67,7 +69,7 @@ impl<B: Backend> Driver<B> {
     pub(super) fn is_empty_of(&mut self, state: &B::State) -> Result<bool, SolverError> {
         match self.backend.handed_over(state) {
             None => self.backend.is_empty(state),
-            Some(h) => self.standby.is_empty(&h?),
+            Some(h) => self.standby.is_empty(&h),
         }
     }
 }

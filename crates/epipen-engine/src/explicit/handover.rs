@@ -10,16 +10,17 @@ use std::rc::Rc;
 use super::search::Limits;
 use super::universe::{Universe, list_worlds};
 use super::{ExplicitBackend, Learned, State};
+use crate::Options;
 use crate::driver::Handover;
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::limits::Size;
 use crate::syntax::Span;
-use crate::{Options, SolverError};
 
 impl ExplicitBackend {
     /// What κ is made of in `state`, when its worlds are not listed yet (None: they
-    /// are): the announcements so far and what each character learned.
-    pub(super) fn handover(&self, state: &State) -> Option<Result<Handover, SolverError>> {
+    /// are): the announcements so far and what each character learned (as expressions;
+    /// a formula learned is a set of this backend's worlds, which no other can read).
+    pub(super) fn handover(&self, state: &State) -> Option<Handover> {
         if state.pending == 0 {
             return None;
         }
@@ -34,22 +35,27 @@ impl ExplicitBackend {
                         span: Span::default(),
                     },
                     Learned::Expr(e) => (**e).clone(),
+                    // Only the model needs what characters learned; the worlds do not.
                     Learned::Set(_) => {
-                        return Some(Err(SolverError::Unsupported(
-                            "the explicit-worlds backend cannot ask this about a state where a \
-                             character learned a formula with knowledge operators before the \
-                             announcements that bound the worlds; the `z3` backend can"
-                                .into(),
-                        )));
+                        return Some(Handover {
+                            constraints,
+                            learned: Err(
+                                "the explicit-worlds backend cannot draw the model of a state \
+                                 where a character learned a formula with knowledge operators \
+                                 before the announcements that bound the worlds; the `z3` \
+                                 backend can"
+                                    .into(),
+                            ),
+                        });
                     }
                 };
                 learned.push((CharId(who), what));
             }
         }
-        Some(Ok(Handover {
+        Some(Handover {
             constraints,
-            learned,
-        }))
+            learned: Ok(learned),
+        })
     }
 
     /// A backend over the worlds of the constants' types where `constraints` hold, when

@@ -689,7 +689,7 @@ impl Backend for ExplicitBackend {
         (state.pending == 0).then(|| state.worlds.len() == 0)
     }
 
-    fn handed_over(&self, state: &Rc<State>) -> Option<Result<Handover, SolverError>> {
+    fn handed_over(&self, state: &Rc<State>) -> Option<Handover> {
         self.handover(state)
     }
 
