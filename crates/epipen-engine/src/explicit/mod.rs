@@ -33,7 +33,7 @@ use eval::{CHUNK, MemoKey};
 use flags::Flags;
 use groups::Groups;
 use search::{Limits, Stop};
-pub(super) use universe::finite_type_worlds;
+pub(super) use universe::{finite_type_worlds, first_bounds};
 use universe::{
     MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, event_worlds, list_worlds,
     list_worlds_in, refusal, type_box_after,
