@@ -138,7 +138,11 @@ fn bounded_ints_on_bdds_list_the_explicit_worlds() {
         let explicit = epipen(&[&["--backend", "explicit"][..], args].concat());
         assert_eq!(bdd.code, 0, "{args:?}: {}", bdd.stderr);
         assert_eq!(explicit.code, 0, "{args:?}: {}", explicit.stderr);
-        assert!(bdd.stdout.contains("possible world"), "{args:?}: {}", bdd.stdout);
+        assert!(
+            bdd.stdout.contains("possible world"),
+            "{args:?}: {}",
+            bdd.stdout
+        );
         assert_eq!(bdd.stdout, explicit.stdout, "{args:?}");
     }
 }

@@ -31,7 +31,10 @@ pub(super) enum Kind {
     /// An enum with this many variants.
     Enum(usize),
     /// An int taking the values `lo..lo + count` (the bits hold the value minus `lo`).
-    Int { lo: i128, count: u128 },
+    Int {
+        lo: i128,
+        count: u128,
+    },
 }
 
 /// The most bits one int constant takes (2^16 = 65,536 values: its partition has a cell
@@ -275,7 +278,9 @@ impl Space {
     pub(super) fn enum_partition(&self, constant: usize) -> Partition {
         match self.partitions.get(constant) {
             Some(Some(p)) => p.clone(),
-            _ => self.make_partition(constant).unwrap_or_else(|| Partition::from_disjoint(Vec::new())),
+            _ => self
+                .make_partition(constant)
+                .unwrap_or_else(|| Partition::from_disjoint(Vec::new())),
         }
     }
 
