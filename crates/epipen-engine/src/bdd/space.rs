@@ -431,8 +431,7 @@ impl Space {
     /// The worlds whose enum constants all hold an index of at most `m` and whose ints
     /// all hold a value of magnitude at most `m` (every world when there is no enum or int
     /// constant; none when `m` is negative and there is one).
-    pub(super) fn magnitude_at_most(&self, m: i64) -> Bdd {
-        let m = i128::from(m);
+    pub(super) fn magnitude_at_most(&self, m: i128) -> Bdd {
         let mut within = self.mk_true();
         for (c, kind) in self.kinds.iter().enumerate() {
             let (lo, top) = match kind {
@@ -445,6 +444,23 @@ impl Space {
             within = within.and(&self.within(&self.bits[c], from, to));
         }
         within
+    }
+
+    /// The magnitudes some enum or int constant can hold, increasing (a world's magnitude
+    /// is one of them).
+    pub(super) fn magnitudes(&self) -> Vec<i128> {
+        let mut all = std::collections::BTreeSet::new();
+        for kind in &self.kinds {
+            let (lo, count) = match kind {
+                Kind::Enum(n) => (0, *n as i128),
+                Kind::Int { lo, count } => (*lo, *count as i128),
+                Kind::Bool => continue,
+            };
+            for v in lo..lo + count {
+                all.insert(v.abs());
+            }
+        }
+        all.into_iter().collect()
     }
 
     /// The largest magnitude an enum or int constant can hold (None: there is none).

@@ -741,3 +741,25 @@ fn a_loosely_bounded_int_is_refused_by_name() {
          than the BDD backend encodes in one int's 16 bits"
     );
 }
+
+/// Ints far from zero (the fuzzer's 10^12 and i64::MIN) are few bits and few magnitude
+/// layers: listing their worlds walks only the magnitudes they hold, in canonical order.
+#[test]
+fn ints_far_from_zero_list_their_worlds_at_once() {
+    let story = "int x, y\nbool p\nannounce x >= 1000000000000 and x <= 1000000000003\n\
+                 announce y >= -9223372036854775807 - 1 and y <= -9223372036854775806\n\
+                 announce p or x != 1000000000001\n";
+    let program = compile(story);
+    let expected = by_z3(&program);
+    assert_eq!(expected.len(), 4 * 3 * 2 - 3);
+    let mut engine = bdd_engine(&program, Options::default());
+    engine.run(&mut |_| {}).expect("the story runs");
+    for limit in [1, 5, expected.len(), 100] {
+        let set = engine.worlds(limit as u64).expect("worlds");
+        assert_eq!(
+            set.worlds,
+            expected[..limit.min(expected.len())],
+            "limit {limit}"
+        );
+    }
+}
