@@ -85,7 +85,8 @@ pub(super) fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
 /// Each constant's smallest and largest value in the worlds the story's first
 /// announcements ([`bounding_prefix`]) allow, by the interval propagation the explicit
 /// search starts with (its root box, within the types' box): the BDD backend's bounded
-/// ints. `Ok(None)`: those announcements allow no world. `Err(k)`: they leave constant
+/// ints. When the propagation finds that they allow no world, the bounds of the
+/// announcements before the first that makes it find none. `Err(k)`: they leave constant
 /// `k` unbounded (or the propagation gave up: more than `max_work` steps of work).
 pub(crate) fn first_bounds(
     program: &Program,
@@ -100,7 +101,22 @@ pub(crate) fn first_bounds(
         deadline: None,
         cancel: crate::Cancel::default(),
     };
-    match search::bounds(&prefix, &type_box(program), &types, &limits) {
+    let start = type_box(program);
+    let mut found = search::bounds(&prefix, &start, &types, &limits);
+    if let Ok(None) = found {
+        // No world: the bounds of the announcements before the one whose propagation
+        // finds none, so that every state before it keeps its worlds (the driver says
+        // which statement left none).
+        found = Ok(None);
+        for k in (0..prefix.len()).rev() {
+            let before = search::bounds(&prefix[..k], &start, &types, &limits);
+            if !matches!(before, Ok(None)) {
+                found = before;
+                break;
+            }
+        }
+    }
+    match found {
         Ok(Some(b)) => Ok(Some(b.iter().map(|d| (d.lo, d.hi)).collect())),
         Ok(None) => Ok(None),
         Err(Stop::Unbounded(k)) => Err(Some(k)),
