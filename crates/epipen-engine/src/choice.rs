@@ -4,7 +4,7 @@
 //! | asked (`--backend`, or the pin when that is `auto`) | the story | backend |
 //! |---|---|---|
 //! | `z3` (and the tests' `Symbolic`, `Finite`) | any | Z3 |
-//! | `bdd` | bools and enums | BDDs; an int constant is refused by name |
+//! | `bdd` | bools, enums, and ints the first announcements bound (at most 16 bits each, 256 in all) | BDDs; another int constant is refused by name |
 //! | `explicit` | any | explicit worlds within [`Size::Forced`]'s budget, or refused by name |
 //! | `auto` | bools and enums whose types allow more than [`AUTO_MAX_FINITE_TYPES`] worlds | explicit worlds within [`Size::Small`]'s budget; else BDDs; else Z3 |
 //! | `auto` | with a quantifier over constants (`forall p: …`) | BDDs for bools and enums, else Z3 (which refuses a quantifier around knowledge operators) |
@@ -21,7 +21,7 @@
 //!
 //! | the story | standby |
 //! |---|---|
-//! | bools and enums | BDDs |
+//! | bools and enums (no int, even one BDDs would take: they bound it by every first announcement) | BDDs |
 //! | any other, at most [`STANDBY_MAX_WORLDS`] worlds so far | explicit worlds listed for the question |
 //! | any other | Z3 |
 
@@ -258,7 +258,14 @@ impl Standbys {
 
     fn bdd(&mut self) -> Option<&mut bdd::BddBackend> {
         if self.bdd.is_none() {
-            self.bdd = Some(bdd::BddBackend::new(self.program.clone(), &self.options).ok());
+            // Not for a story with ints: the BDD backend bounds them by all the first
+            // announcements, and the standby answers about states before those hold.
+            let ints = (self.program.constants.iter()).any(|c| c.ty == crate::ir::Ty::Int);
+            self.bdd = Some(if ints {
+                None
+            } else {
+                bdd::BddBackend::new(self.program.clone(), &self.options).ok()
+            });
         }
         self.bdd.as_mut().and_then(Option::as_mut)
     }

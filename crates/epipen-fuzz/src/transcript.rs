@@ -29,8 +29,10 @@ pub fn solve(
     engine.worlds(1_000_000).map_err(Failure::Solver)
 }
 
-/// Whether the backend of `strategy` takes the story (BDDs take only bools and enums;
-/// the explicit backend what its first announcements bound); one that does not fails
+/// Whether the backend of `strategy` takes the story (BDDs take bools, enums and ints the
+/// first announcements bound to at most 16 bits each, so the differential fuzzer runs
+/// the generated int stories on BDDs too; the explicit backend what its first
+/// announcements bound); one that does not fails
 /// every statement with [`Failure::Story`], saying why.
 pub fn takes(strategy: Strategy, program: &Program) -> bool {
     let options = Options {

@@ -273,7 +273,7 @@ fn consecutive_numbers_with_a_hunch_on_an_infinite_domain() {
     for (backend, why) in [
         (
             "bdd",
-            "the BDD backend handles only bool and enum constants, and `A` is an int",
+            "the BDD backend needs every int bounded by the story's first announcements, and they leave `A` unbounded",
         ),
         (
             "explicit",

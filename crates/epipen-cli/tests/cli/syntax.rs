@@ -124,7 +124,7 @@ fn continuation_lines_learning_lists() {
 /// overrides it; an unknown backend is a located error.
 #[test]
 fn the_backend_setting_pins_the_backend() {
-    let source = "#! backend bdd\ncharacters A\nint x\nannounce x in {1, 2}\nworlds\n";
+    let source = "#! backend bdd\ncharacters A\nint x\nannounce x in {1, 100000}\nworlds\n";
     let story = story_file("pinned.story", source);
     for command in [&["run"][..], &["worlds"], &["check"], &["graph"]] {
         let out = epipen(&[command, &[&story]].concat());
@@ -132,10 +132,10 @@ fn the_backend_setting_pins_the_backend() {
         assert_eq!(
             out.stderr,
             formatdoc! {"
-                {story}:4:1: error: the BDD backend handles only bool and enum constants, and `x` is an int
+                {story}:4:1: error: the story's first announcements bound the int `x` to 1..=100000, 100000 values, more than the BDD backend encodes in one int's 16 bits
                   |
-                4 | announce x in {{1, 2}}
-                  | ^^^^^^^^^^^^^^^^^^^^
+                4 | announce x in {{1, 100000}}
+                  | ^^^^^^^^^^^^^^^^^^^^^^^^^
                   = hint: the story pins this backend with `#! backend bdd`: write `#! backend auto` there, or name another backend
             "},
             "{command:?}"
@@ -144,7 +144,7 @@ fn the_backend_setting_pins_the_backend() {
     for command in [&["run", "--trace"][..], &["sweep"]] {
         let out = epipen(&[command, &[&story]].concat());
         assert_eq!(out.code, 2, "{command:?}: {}", out.stderr);
-        let why = "the BDD backend handles only bool and enum constants, and `x` is an int";
+        let why = "the story's first announcements bound the int `x` to 1..=100000, 100000 values, more than the BDD backend encodes in one int's 16 bits";
         assert!(out.stderr.contains(why), "{command:?}: {}", out.stderr);
     }
     for backend in ["z3", "explicit"] {
@@ -152,7 +152,7 @@ fn the_backend_setting_pins_the_backend() {
         assert_eq!(out.code, 0, "{backend}: {}", out.stderr);
         assert_eq!(
             out.stdout,
-            "-- line 5: worlds --\n2 possible worlds:\n  x = 1\n  x = 2\n(and that's all)\n"
+            "-- line 5: worlds --\n2 possible worlds:\n  x = 1\n  x = 100000\n(and that's all)\n"
         );
     }
     let story = story_file("unknown-backend.story", "#! backend cvc5\nbool p\n");

@@ -104,3 +104,66 @@ fn a_timeout_in_quantifier_elimination_names_whose_knowledge_and_the_divisions()
         "}
     );
 }
+
+/// Ints the first announcements bound run on BDDs (issue 33) and list the explicit
+/// backend's worlds, exactly: What Sum, Sum and Product, Cheryl, and an int learned
+/// through an expression, compared, and changed.
+#[test]
+fn bounded_ints_on_bdds_list_the_explicit_worlds() {
+    let learned = super::story_file(
+        "bounded-ints.story",
+        indoc! {"
+            characters A, B
+            int x, y
+            announce -3 <= x and x <= 4 and 0 <= y and y < 6 and x + y != 2
+            A learns x * y
+            B learns x - y
+            A: not knows_value(x)
+            announce count(i in 0..3: x == i) + y >= 2
+            B: not knows_value(x - 2 * y)
+            x := x + 1
+            announce sum(i in 0..2: if x > i then i else 0) <= 1
+        "},
+    );
+    let runs: [&[&str]; 6] = [
+        &["worlds", "stories/what-sum.story", "--set", "B=12"],
+        &["worlds", "stories/what-sum.story"],
+        &["worlds", "stories/sum-and-product.story"],
+        &["worlds", "stories/sum-and-product-mccarthy.story"],
+        &["worlds", "stories/cheryl.story"],
+        &["worlds", &learned],
+    ];
+    for args in runs {
+        let bdd = epipen(&[&["--backend", "bdd"][..], args].concat());
+        let explicit = epipen(&[&["--backend", "explicit"][..], args].concat());
+        assert_eq!(bdd.code, 0, "{args:?}: {}", bdd.stderr);
+        assert_eq!(explicit.code, 0, "{args:?}: {}", explicit.stderr);
+        assert!(
+            bdd.stdout.contains("possible world"),
+            "{args:?}: {}",
+            bdd.stdout
+        );
+        assert_eq!(bdd.stdout, explicit.stdout, "{args:?}");
+    }
+}
+
+/// An int the first announcements do not bound is refused by name on BDDs.
+#[test]
+fn an_unbounded_int_is_refused_by_name_on_bdds() {
+    let story = super::story_file(
+        "unbounded-int.story",
+        "characters A\nint x, y\nannounce x >= 0 and 0 <= y and y <= 3\nA learns y\n",
+    );
+    let out = epipen(&["--backend", "bdd", "worlds", &story]);
+    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        formatdoc! {"
+            {story}:3:1: error: the BDD backend needs every int bounded by the story's first announcements, and they leave `x` unbounded
+              |
+            3 | announce x >= 0 and 0 <= y and y <= 3
+              | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+              = hint: the `auto` backend (the default) picks one that takes the story
+        "}
+    );
+}

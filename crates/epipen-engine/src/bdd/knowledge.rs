@@ -394,9 +394,9 @@ impl BddBackend {
             return Ok(Val::Bool(b));
         }
         match self.space.kind(c) {
-            Some(Kind::Enum(_)) => Ok(Val::Int(self.space.enum_partition(c))),
+            Some(Kind::Enum(_) | Kind::Int { .. }) => Ok(Val::Int(self.space.enum_partition(c))),
             _ => Err(SolverError::Unsupported(format!(
-                "constant #{c} is not a bool or an enum"
+                "constant #{c} is not a bool, an enum or an int"
             ))),
         }
     }

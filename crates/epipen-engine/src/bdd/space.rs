@@ -2,7 +2,14 @@
 //!
 //! A bool constant is one bit; an enum constant with k variants is ⌈log₂ k⌉ bits holding
 //! its variant's index, most significant bit first (so that the lexicographic order of
-//! the bits, false before true, is the numeric order of the index). Every bit x has a
+//! the bits, false before true, is the numeric order of the index). An int constant
+//! that the story's first announcements bound to lo..=hi (the interval propagation the
+//! explicit backend starts its search with, [`crate::explicit::first_bounds`]) is
+//! ⌈log₂(hi − lo + 1)⌉ bits holding its value minus lo, in the same way; the bit
+//! patterns beyond hi are no world (the space's domain excludes them, as it excludes an
+//! enum's patterns beyond its variants). At most [`MAX_INT_BITS`] bits per int and
+//! [`MAX_TOTAL_INT_BITS`] in all; an int beyond those, or one the first announcements do
+//! not bound, is refused by name. Every bit x has a
 //! primed copy x' right after it in the variable order: the knowledge operators rename
 //! the constants an agent has not learned to their primed copies when the agent learned
 //! expressions (see `knowledge.rs`). Constants take their bits in the order
@@ -23,7 +30,21 @@ pub(super) enum Kind {
     Bool,
     /// An enum with this many variants.
     Enum(usize),
+    /// An int taking the values `lo..lo + count` (the bits hold the value minus `lo`).
+    Int {
+        lo: i128,
+        count: u128,
+    },
 }
+
+/// The most bits one int constant takes (2^16 = 65,536 values: its partition has a cell
+/// per value).
+pub(crate) const MAX_INT_BITS: usize = 16;
+/// The most bits the int constants take together.
+pub(crate) const MAX_TOTAL_INT_BITS: usize = 256;
+/// The most work the interval propagation bounding the ints may do (nodes of the first
+/// announcements read, 64 rounds at most).
+const BOUNDING_WORK: usize = 1 << 32;
 
 /// The BDD variables of a program's constants.
 pub(super) struct Space {
@@ -36,8 +57,47 @@ pub(super) struct Space {
     /// Every unprimed bit in declaration order: constant by constant, each most
     /// significant bit first.
     declared_bits: Vec<BddVariable>,
-    /// What every world satisfies: each enum constant holds one of its variants.
+    /// What every world satisfies: each enum constant holds one of its variants, each
+    /// int one of its values.
     domain: Bdd,
+    /// Each enum or int constant's partition, made once.
+    partitions: Vec<Option<Partition>>,
+}
+
+/// Each int constant's bounds by the story's first announcements (indexed by constant;
+/// `(0, 0)` for the others, and for every constant when those announcements allow no
+/// world), or the refusal naming an int they leave unbounded.
+fn int_bounds(program: &Program) -> Result<Vec<(i128, i128)>, String> {
+    let n = program.constants.len();
+    if !program.constants.iter().any(|c| c.ty == Ty::Int) {
+        return Ok(vec![(0, 0); n]);
+    }
+    let unbounded = |k: usize| {
+        format!(
+            "the BDD backend needs every int bounded by the story's first announcements, and \
+             they leave `{}` unbounded",
+            program.constants[k].name
+        )
+    };
+    match crate::explicit::first_bounds(program, BOUNDING_WORK) {
+        Ok(Some(bounds)) => Ok(bounds),
+        Ok(None) => Ok(vec![(0, 0); n]),
+        Err(Some(k)) => Err(unbounded(k)),
+        Err(None) => Err(
+            "bounding the story's ints by its first announcements took more work than the \
+             BDD backend gives it"
+                .into(),
+        ),
+    }
+}
+
+/// Bits needed for the values `0..count` of an int.
+fn int_bits_for(count: u128) -> usize {
+    let mut bits = 0;
+    while bits < 128 && (1u128 << bits) < count {
+        bits += 1;
+    }
+    bits
 }
 
 /// Bits needed for the indices `0..k`.
@@ -51,18 +111,21 @@ fn bits_for(k: usize) -> usize {
 
 impl Space {
     /// The bits of `program`'s constants, or why the BDD backend cannot take it (an int
-    /// constant, or more bits than [`MAX_VARS`] allows).
+    /// constant the first announcements leave unbounded or bound too loosely, or more
+    /// bits than [`MAX_VARS`] allows).
     pub(super) fn new(program: &Program) -> Result<Space, String> {
+        let bounds = int_bounds(program)?;
         let mut kinds = Vec::with_capacity(program.constants.len());
-        for c in &program.constants {
+        for (k, c) in program.constants.iter().enumerate() {
             kinds.push(match c.ty {
                 Ty::Bool => Kind::Bool,
                 Ty::Enum(e) => Kind::Enum(program.enums.get(e.0).map_or(0, |d| d.variants.len())),
                 Ty::Int => {
-                    return Err(format!(
-                        "the BDD backend handles only bool and enum constants, and `{}` is an int",
-                        c.name
-                    ));
+                    let (lo, hi) = bounds.get(k).copied().unwrap_or((0, 0));
+                    Kind::Int {
+                        lo,
+                        count: (hi - lo).max(0) as u128 + 1,
+                    }
                 }
             });
         }
@@ -71,8 +134,30 @@ impl Space {
             .map(|k| match k {
                 Kind::Bool => 1,
                 Kind::Enum(n) => bits_for(*n),
+                Kind::Int { count, .. } => int_bits_for(*count),
             })
             .collect();
+        let mut int_bits = 0;
+        for (k, c) in program.constants.iter().enumerate() {
+            if let Kind::Int { lo, count } = kinds[k] {
+                if widths[k] > MAX_INT_BITS {
+                    return Err(format!(
+                        "the story's first announcements bound the int `{}` to {lo}..={}, \
+                         {count} values, more than the BDD backend encodes in one int's {MAX_INT_BITS} \
+                         bits",
+                        c.name,
+                        lo + count as i128 - 1
+                    ));
+                }
+                int_bits += widths[k];
+            }
+        }
+        if int_bits > MAX_TOTAL_INT_BITS {
+            return Err(format!(
+                "the story's ints take {int_bits} bits, more than the {MAX_TOTAL_INT_BITS} the \
+                 BDD backend gives its ints in all"
+            ));
+        }
         let total: usize = widths.iter().sum();
         if 2 * total > MAX_VARS {
             return Err(format!(
@@ -99,7 +184,11 @@ impl Space {
             bits,
             all_bits,
             declared_bits,
+            partitions: Vec::new(),
         };
+        space.partitions = (0..space.kinds.len())
+            .map(|c| space.make_partition(c))
+            .collect();
         space.domain = space.make_domain();
         Ok(space)
     }
@@ -107,11 +196,49 @@ impl Space {
     fn make_domain(&self) -> Bdd {
         let mut domain = self.mk_true();
         for (c, kind) in self.kinds.iter().enumerate() {
-            if let Kind::Enum(_) = kind {
-                domain = domain.and(&self.enum_partition(c).support(&self.mk_false()));
+            match kind {
+                Kind::Enum(_) => {
+                    domain = domain.and(&self.enum_partition(c).support(&self.mk_false()));
+                }
+                Kind::Int { count, .. } => {
+                    domain = domain.and(&self.at_most(&self.bits[c], count - 1));
+                }
+                Kind::Bool => {}
             }
         }
         domain
+    }
+
+    /// Where the unsigned number `bits` hold (most significant first) is at most `k`:
+    /// one node per bit.
+    fn at_most(&self, bits: &[BddVariable], k: u128) -> Bdd {
+        if bits.len() >= 128 || k >= (1u128 << bits.len()) - 1 {
+            return self.mk_true();
+        }
+        let mut below = self.mk_true();
+        for (i, bit) in bits.iter().enumerate().rev() {
+            let place = bits.len() - 1 - i;
+            let lit = self.set.mk_literal(*bit, false);
+            below = if (k >> place) & 1 == 1 {
+                lit.or(&below)
+            } else {
+                lit.and(&below)
+            };
+        }
+        below
+    }
+
+    /// Where the number `bits` hold lies in `from..=to` (none when `to < from`).
+    fn within(&self, bits: &[BddVariable], from: i128, to: i128) -> Bdd {
+        if to < from || to < 0 {
+            return self.mk_false();
+        }
+        let upper = self.at_most(bits, to as u128);
+        if from <= 0 {
+            upper
+        } else {
+            upper.and_not(&self.at_most(bits, from as u128 - 1))
+        }
     }
 
     pub(super) fn mk_true(&self) -> Bdd {
@@ -146,11 +273,22 @@ impl Space {
         }
     }
 
-    /// An enum constant as a partition: each variant's index with the bits that hold it.
+    /// An enum constant as a partition: each variant's index with the bits that hold it;
+    /// an int constant: each of its values with the bits that hold it.
     pub(super) fn enum_partition(&self, constant: usize) -> Partition {
-        let k = match self.kind(constant) {
-            Some(Kind::Enum(k)) => k,
-            _ => 0,
+        match self.partitions.get(constant) {
+            Some(Some(p)) => p.clone(),
+            _ => self
+                .make_partition(constant)
+                .unwrap_or_else(|| Partition::from_disjoint(Vec::new())),
+        }
+    }
+
+    fn make_partition(&self, constant: usize) -> Option<Partition> {
+        let (lo, k) = match self.kind(constant)? {
+            Kind::Enum(k) => (0, k as u128),
+            Kind::Int { lo, count } => (lo, count),
+            Kind::Bool => return None,
         };
         let bits = &self.bits[constant];
         let cells = (0..k).map(|v| {
@@ -159,9 +297,9 @@ impl Space {
                 let set = (v >> (bits.len() - 1 - i)) & 1 == 1;
                 cube = cube.and(&self.set.mk_literal(*bit, set));
             }
-            (Integer::Small(v as i128), cube)
+            (Integer::Small(lo + v as i128), cube)
         });
-        Partition::from_disjoint(cells.collect())
+        Some(Partition::from_disjoint(cells.collect()))
     }
 
     /// Every unprimed bit in declaration order (see [`Space::world`]).
@@ -253,9 +391,13 @@ impl Space {
             let Some(bits) = self.bits.get(c) else {
                 continue;
             };
+            let lo = match self.kinds.get(c) {
+                Some(Kind::Int { lo, .. }) => *lo,
+                _ => 0,
+            };
             let n = match value {
                 Value::Bool(b) => u64::from(*b),
-                Value::Int(i) => u64::try_from(*i).unwrap_or(0),
+                Value::Int(i) => u64::try_from(i128::from(*i) - lo).unwrap_or(0),
             };
             for (i, bit) in bits.iter().enumerate() {
                 valuation.set_value(*bit, (n >> (bits.len() - 1 - i)) & 1 == 1);
@@ -278,37 +420,60 @@ impl Space {
             world.push(match kind {
                 Kind::Bool => Value::Bool(n == 1),
                 Kind::Enum(_) => Value::Int(n),
+                Kind::Int { lo, .. } => {
+                    Value::Int(i64::try_from(*lo + i128::from(n)).unwrap_or(i64::MAX))
+                }
             });
         }
         World(world)
     }
 
-    /// The worlds whose enum constants all hold an index of at most `m` (every world when
-    /// there is no enum constant; none when `m` is negative and there is one).
-    pub(super) fn magnitude_at_most(&self, m: i64) -> Bdd {
+    /// The worlds whose enum constants all hold an index of at most `m` and whose ints
+    /// all hold a value of magnitude at most `m` (every world when there is no enum or int
+    /// constant; none when `m` is negative and there is one).
+    pub(super) fn magnitude_at_most(&self, m: i128) -> Bdd {
         let mut within = self.mk_true();
         for (c, kind) in self.kinds.iter().enumerate() {
-            if let Kind::Enum(_) = kind {
-                let low = self
-                    .enum_partition(c)
-                    .cells()
-                    .filter(|(v, _)| *v <= Integer::Small(m.into()))
-                    .fold(self.mk_false(), |acc, (_, cell)| acc.or(cell));
-                within = within.and(&low);
-            }
+            let (lo, top) = match kind {
+                Kind::Enum(n) => (0, *n as i128 - 1),
+                Kind::Int { lo, count } => (*lo, *lo + *count as i128 - 1),
+                Kind::Bool => continue,
+            };
+            // The values in -m..=m, as numbers the bits hold (value minus lo).
+            let (from, to) = ((-m).max(lo) - lo, m.min(top) - lo);
+            within = within.and(&self.within(&self.bits[c], from, to));
         }
         within
     }
 
-    /// The largest index an enum constant can hold (None: no enum constant).
+    /// The magnitudes some enum or int constant can hold, increasing (a world's magnitude
+    /// is one of them).
+    pub(super) fn magnitudes(&self) -> Vec<i128> {
+        let mut all = std::collections::BTreeSet::new();
+        for kind in &self.kinds {
+            let (lo, count) = match kind {
+                Kind::Enum(n) => (0, *n as i128),
+                Kind::Int { lo, count } => (*lo, *count as i128),
+                Kind::Bool => continue,
+            };
+            for v in lo..lo + count {
+                all.insert(v.abs());
+            }
+        }
+        all.into_iter().collect()
+    }
+
+    /// The largest magnitude an enum or int constant can hold (None: there is none).
     pub(super) fn max_magnitude(&self) -> Option<i64> {
         self.kinds
             .iter()
             .filter_map(|k| match k {
-                Kind::Enum(n) => Some(*n as i64 - 1),
+                Kind::Enum(n) => Some(*n as i128 - 1),
+                Kind::Int { lo, count } => Some(lo.abs().max((lo + *count as i128 - 1).abs())),
                 Kind::Bool => None,
             })
             .max()
+            .map(|m| i64::try_from(m).unwrap_or(i64::MAX))
     }
 }
 

@@ -339,10 +339,16 @@ fn the_strategy_picks_the_backend() {
     assert_eq!(engine(&bools, Strategy::Finite).backend(), "z3");
     assert_eq!(engine(&bools, Strategy::Symbolic).backend(), "z3");
     assert_eq!(engine(&bounded, Strategy::Explicit).backend(), "explicit");
+    assert_eq!(engine(&bounded, Strategy::Bdd).backend(), "bdd");
     // A backend asked for by name that does not fit the story refuses it, saying why:
     // a story error, at the first statement or at what it cannot take.
     let refusals = [
-        (&bounded, Strategy::Bdd, "`x` is an int"),
+        (
+            &unbounded,
+            Strategy::Bdd,
+            "the BDD backend needs every int bounded by the story's first announcements, and \
+             they leave `x` unbounded",
+        ),
         (&unbounded, Strategy::Explicit, "leave `x` unbounded"),
     ];
     for (program, strategy, why) in refusals {
@@ -657,4 +663,103 @@ for k in 1..n {
             "interview#2"
         ]
     );
+}
+
+/// An int the first announcements bound to lo..=hi is ⌈log₂(hi − lo + 1)⌉ bits holding
+/// its value minus lo; the patterns beyond hi are no world; its partition gives each
+/// world its value; worlds come in canonical order (magnitude first, negative values
+/// included) at every limit, as Z3 lists them.
+#[test]
+fn bounded_ints_are_offset_bit_patterns() {
+    let story = "characters A\nint x, y\nbool p\nenum C { r, g, b }\nC c\n\
+                 announce -3 <= x and x <= 2 and y >= 5 and y <= 9\n\
+                 announce p or x != y - 7 or c == g\n";
+    let program = compile(story);
+    let space = Space::new(&program).expect("bits");
+    assert_eq!(space.kind(0), Some(space::Kind::Int { lo: -3, count: 6 }));
+    assert_eq!(space.kind(1), Some(space::Kind::Int { lo: 5, count: 5 }));
+    assert_eq!(space.bits_of(&[0]).len(), 3);
+    assert_eq!(space.bits_of(&[1]).len(), 3);
+    // 6 · 5 · 2 · 3 worlds by the bounds: the domain excludes the other patterns.
+    assert_eq!(space.count(space.domain()), Some(6 * 5 * 2 * 3));
+    let x = space.enum_partition(0);
+    let values: Vec<i128> = x
+        .cells()
+        .map(|(v, _)| match v {
+            Integer::Small(v) => *v,
+            Integer::Big(_) => panic!("a small value"),
+        })
+        .collect();
+    assert_eq!(values, vec![-3, -2, -1, 0, 1, 2]);
+    let expected = by_z3(&program);
+    for w in &expected {
+        let Value::Int(v) = w.0[0] else {
+            panic!("an int")
+        };
+        assert_eq!(value_at(&space, &x, w), Some(i128::from(v)));
+    }
+    let mut engine = bdd_engine(&program, Options::default());
+    engine.run(&mut |_| {}).expect("the story runs");
+    for limit in [1, 2, 7, 40, expected.len() - 1, expected.len(), 1000] {
+        let set = engine.worlds(limit as u64).expect("worlds");
+        let n = limit.min(expected.len());
+        assert_eq!(set.worlds, expected[..n], "limit {limit}");
+    }
+}
+
+/// Knowledge of bounded ints on BDDs equals Z3's: `learns` of an int and of an int
+/// expression, `knows_value`, arithmetic, `count`/`sum`, and a change.
+#[test]
+fn knowledge_of_bounded_ints_equals_z3s() {
+    let story = "characters A, B\nint x, y, z\n\
+                 announce 1 <= x and x <= 6 and 1 <= y and y <= 6 and z == x + y\n\
+                 A learns z\nB learns x * y\n\
+                 A: not knows_value(x)\nB: not knows_value(x, y)\n\
+                 announce count(i in 1..4: x == i or y == i) >= 1\n\
+                 x := x + sum(i in 0..2: if y > i then 1 else 0)\n\
+                 B: not knows_value(x - y)\n";
+    let program = compile(story);
+    let expected = by_z3(&program);
+    assert!(!expected.is_empty());
+    let mut engine = bdd_engine(&program, Options::default());
+    engine.run(&mut |_| {}).expect("the story runs");
+    let set = engine.worlds(u64::MAX).expect("worlds");
+    assert!(set.complete);
+    assert_eq!(set.worlds, expected);
+}
+
+/// An int bound to more values than one int's bits hold is refused, naming it.
+#[test]
+fn a_loosely_bounded_int_is_refused_by_name() {
+    let program = compile("int x, y\nannounce 0 <= x and x <= 3 and 0 <= y and y <= 70000\n");
+    let Err(why) = Space::new(&program) else {
+        panic!("refused")
+    };
+    assert_eq!(
+        why,
+        "the story's first announcements bound the int `y` to 0..=70000, 70001 values, more \
+         than the BDD backend encodes in one int's 16 bits"
+    );
+}
+
+/// Ints far from zero (the fuzzer's 10^12 and i64::MIN) are few bits and few magnitude
+/// layers: listing their worlds walks only the magnitudes they hold, in canonical order.
+#[test]
+fn ints_far_from_zero_list_their_worlds_at_once() {
+    let story = "int x, y\nbool p\nannounce x >= 1000000000000 and x <= 1000000000003\n\
+                 announce y >= -9223372036854775807 - 1 and y <= -9223372036854775806\n\
+                 announce p or x != 1000000000001\n";
+    let program = compile(story);
+    let expected = by_z3(&program);
+    assert_eq!(expected.len(), 4 * 3 * 2 - 3);
+    let mut engine = bdd_engine(&program, Options::default());
+    engine.run(&mut |_| {}).expect("the story runs");
+    for limit in [1, 5, expected.len(), 100] {
+        let set = engine.worlds(limit as u64).expect("worlds");
+        assert_eq!(
+            set.worlds,
+            expected[..limit.min(expected.len())],
+            "limit {limit}"
+        );
+    }
 }

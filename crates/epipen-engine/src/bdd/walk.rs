@@ -10,7 +10,8 @@
 //! each to false when some world of the set agrees with everything fixed so far, else
 //! to true. Whether one does is a search through the BDD that follows the fixed bits and
 //! tries both branches of the others; it visits each node at most once. The magnitudes
-//! are walked as layers, smallest first.
+//! are walked as layers, smallest first: only those some constant can hold (an int
+//! bound to 10^12..=10^12 + 3 has four), until no world is left.
 
 use super::diagram::{Bdd, BddVariable};
 use super::space::Space;
@@ -21,15 +22,15 @@ pub(super) fn first_worlds(space: &Space, set: &Bdd, limit: usize) -> Vec<World>
     // Only unprimed bits make a world (κ never mentions primed ones; be safe anyway).
     let set = set.exists(&space.all_primed());
     let mut out = Vec::new();
-    let Some(max) = space.max_magnitude() else {
+    if space.max_magnitude().is_none() {
         walk(&set, space.declared_bits(), limit, &mut |bits| {
             out.push(space.world(bits))
         });
         return out;
-    };
+    }
     let mut below = space.magnitude_at_most(-1);
-    for m in 0..=max {
-        if out.len() >= limit {
+    for m in space.magnitudes() {
+        if out.len() >= limit || set.and_not(&below).is_false() {
             break;
         }
         let within = space.magnitude_at_most(m);

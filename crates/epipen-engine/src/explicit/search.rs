@@ -76,18 +76,27 @@ const MAX_DEFINITION_SIZE: usize = 4096;
 /// The most revisions of conjuncts a node's propagation makes, per conjunct open there.
 const REVISIONS_PER_CONJUNCT: usize = 8;
 
-/// Every solution of the conjunction of `constraints` inside `start` (the constants'
-/// types), in lexicographic order, as columns (one per constant) of values; how many
-/// (with no constant, the columns cannot say: 1 or 0); and the box the root propagation
-/// gave (a defined constant's: its definition's interval there).
-pub(super) fn solve(
+/// What the root propagation of [`solve`] leaves: the conjuncts (definitions taken out
+/// and substituted), the definitions, each conjunct's size, the work spent, the box, and
+/// whether the box is consistent (false: no solution).
+struct Root {
+    conjuncts: Vec<Expr>,
+    definitions: Vec<(usize, Expr)>,
+    weights: Vec<usize>,
+    work: usize,
+    root: Box,
+    consistent: bool,
+}
+
+/// Reads the constraints and propagates their intervals from `start` (at most 64
+/// rounds): the box every solution lies in (a defined constant's: its definition's
+/// interval there).
+fn propagate(
     constraints: &[&Expr],
-    start: Box,
+    start: &Box,
     types: &[Ty],
     limits: &Limits,
-    value: Value,
-) -> Result<Solutions, Stop> {
-    let n = start.len();
+) -> Result<Root, Stop> {
     // Reading the constraints (splitting, defining, a round of propagation) costs a few
     // times their size: a budget that cannot pay for that much is spent at once.
     let sizes: usize = constraints.iter().map(|c| size(c)).sum();
@@ -101,12 +110,7 @@ pub(super) fn solve(
     let (conjuncts, definitions) = define(conjuncts, types, limits).ok_or(Stop::Timeout)?;
     let weights: Vec<usize> = conjuncts.iter().map(size).collect();
     let mut work = sizes;
-    let mut defined = vec![false; n];
-    for (c, _) in &definitions {
-        defined[*c] = true;
-    }
     let mut root = start.clone();
-    let mut columns = vec![Column::default(); n];
     // Round by round (at most 64), looking at the clock now and then.
     let mut consistent = true;
     'rounds: for _ in 0..64 {
@@ -131,6 +135,67 @@ pub(super) fn solve(
     for (c, e) in &definitions {
         root[*c] = bound::interval(e, &root).meet(start[*c]);
     }
+    Ok(Root {
+        conjuncts,
+        definitions,
+        weights,
+        work,
+        root,
+        consistent,
+    })
+}
+
+/// The box the constraints' propagation from `start` leaves (the explicit search's
+/// root, shared with the BDD backend's bounded ints): None when the constraints have no
+/// solution; `Err(Stop::Unbounded(k))` when they leave constant `k` unbounded.
+pub(crate) fn bounds(
+    constraints: &[&Expr],
+    start: &Box,
+    types: &[Ty],
+    limits: &Limits,
+) -> Result<Option<Box>, Stop> {
+    let root = propagate(constraints, start, types, limits)?;
+    if !root.consistent {
+        return Ok(None);
+    }
+    let mut defined = vec![false; start.len()];
+    for (c, _) in &root.definitions {
+        defined[*c] = true;
+    }
+    if let Some(k) = (0..start.len()).find(|k| !defined[*k] && bound::unbounded(root.root[*k])) {
+        return Err(Stop::Unbounded(k));
+    }
+    if let Some(k) = (0..start.len()).find(|k| !root.root[*k].is_bounded()) {
+        return Err(Stop::Unbounded(k));
+    }
+    Ok(Some(root.root))
+}
+
+/// Every solution of the conjunction of `constraints` inside `start` (the constants'
+/// types), in lexicographic order, as columns (one per constant) of values; how many
+/// (with no constant, the columns cannot say: 1 or 0); and the box the root propagation
+/// gave (a defined constant's: its definition's interval there).
+pub(super) fn solve(
+    constraints: &[&Expr],
+    start: Box,
+    types: &[Ty],
+    limits: &Limits,
+    value: Value,
+) -> Result<Solutions, Stop> {
+    let n = start.len();
+    let Root {
+        conjuncts,
+        definitions,
+        weights,
+        work,
+        root,
+        consistent,
+    } = propagate(constraints, &start, types, limits)?;
+    let mut defined = vec![false; n];
+    for (c, _) in &definitions {
+        defined[*c] = true;
+    }
+    let mut columns = vec![Column::default(); n];
     if !consistent {
         return Ok((columns, 0, root));
     }

@@ -82,6 +82,48 @@ pub(super) fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
     prefix
 }
 
+/// Each constant's smallest and largest value in the worlds the story's first
+/// announcements ([`bounding_prefix`]) allow, by the interval propagation the explicit
+/// search starts with (its root box, within the types' box): the BDD backend's bounded
+/// ints. When the propagation finds that they allow no world, the bounds of the
+/// announcements before the first that makes it find none. `Err(k)`: they leave constant
+/// `k` unbounded (or the propagation gave up: more than `max_work` steps of work).
+pub(crate) fn first_bounds(
+    program: &Program,
+    max_work: usize,
+) -> Result<Option<Vec<(i128, i128)>>, Option<usize>> {
+    let prefix = bounding_prefix(&program.statements);
+    let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
+    let limits = Limits {
+        max_worlds: usize::MAX,
+        max_nodes: usize::MAX,
+        max_work,
+        deadline: None,
+        cancel: crate::Cancel::default(),
+    };
+    let start = type_box(program);
+    let mut found = search::bounds(&prefix, &start, &types, &limits);
+    if let Ok(None) = found {
+        // No world: the bounds of the announcements before the one whose propagation
+        // finds none, so that every state before it keeps its worlds (the driver says
+        // which statement left none).
+        found = Ok(None);
+        for k in (0..prefix.len()).rev() {
+            let before = search::bounds(&prefix[..k], &start, &types, &limits);
+            if !matches!(before, Ok(None)) {
+                found = before;
+                break;
+            }
+        }
+    }
+    match found {
+        Ok(Some(b)) => Ok(Some(b.iter().map(|d| (d.lo, d.hi)).collect())),
+        Ok(None) => Ok(None),
+        Err(Stop::Unbounded(k)) => Err(Some(k)),
+        Err(_) => Err(None),
+    }
+}
+
 /// The values the constants' types allow, an event's occurrence holding its not-yet
 /// value (or, when `happened` says it happened, one of its cases).
 pub(super) fn type_box_after(program: &Program, happened: &[bool]) -> bound::Box {
