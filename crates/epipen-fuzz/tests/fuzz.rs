@@ -1172,3 +1172,18 @@ fn an_early_state_after_a_learned_formula_is_asked_for_its_worlds() {
         "{t:?}"
     );
 }
+
+/// Campaign seed 22: `show probability(… e0 == s0 …)` before the event happened (it was
+/// declared in a branch not taken) reached the explicit backend with the event's name
+/// unresolved, an internal error (exit 1); the evaluator said the event has not happened
+/// yet. `show` of a probability now checks it as every other statement does.
+#[test]
+fn a_probability_shown_before_its_event_is_the_storys_error() {
+    let t = agree(
+        "characters A\nprior 1\nif 1 > 2 {\n  event e0 {\n    s0\n  }\n}\n\
+         show probability(e0 == s0)\n",
+        &[],
+        &[],
+    );
+    assert!(format!("{t:?}").contains("has not happened yet"), "{t:?}");
+}

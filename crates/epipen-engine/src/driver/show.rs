@@ -22,6 +22,9 @@ impl<B: Backend> Driver<B> {
         let shown = match value {
             ShownExpr::Rational(r) => {
                 let r = self.now_rat(r);
+                // An event named before it happened is the story's error, as elsewhere.
+                r.each_expr(&mut |e| super::no_latest(&self.program, e))
+                    .at(span)?;
                 let point = self.actual.as_ref().map(|(_, p)| p);
                 let found = (self.backend)
                     .amounts(&r, &state, &self.checkpoints, point)
