@@ -8,8 +8,8 @@ use epipen_ir::{self as ir, CharId, Ty};
 use epipen_syntax::ast::{self, BinOp, ExprKind, Ident, UnOp};
 use epipen_syntax::{Diagnostic, Span};
 
-/// The built-in functions, for "did you mean" hints.
-pub(super) const FUNCTIONS: [&str; 17] = [
+/// The built-in functions, for "did you mean" hints (and names a story cannot give).
+pub const FUNCTIONS: [&str; 17] = [
     "knows",
     "knows_value",
     "believes",

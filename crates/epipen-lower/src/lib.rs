@@ -45,6 +45,7 @@ use epipen_syntax::{Diagnostic, Span};
 
 use names::collect_names;
 
+pub use expr::FUNCTIONS;
 pub use names::{closest, list};
 
 pub use compile::{

@@ -176,7 +176,7 @@ pub(crate) struct Token {
     pub span: Span,
 }
 
-fn keyword(word: &str) -> Option<TokenKind> {
+pub(crate) fn keyword(word: &str) -> Option<TokenKind> {
     use TokenKind::*;
     Some(match word {
         "characters" => Characters,

@@ -8,6 +8,11 @@ mod pragma;
 pub mod span;
 
 pub use diagnostic::{At, Diagnostic, Located, line_col};
+
+/// Whether `word` is one of the language's keywords (not a name a story can use).
+pub fn is_keyword(word: &str) -> bool {
+    lexer::keyword(word).is_some()
+}
 pub use span::Span;
 
 /// Parses a story. On failure returns every syntax error found (the parser recovers at

@@ -204,3 +204,27 @@ fn a_long_chain_of_announcements_answers() {
     use crate::views::SmcdelAnswer::Holds;
     assert_eq!(holds, [Holds(false), Holds(true)]);
 }
+
+/// An agent named as a keyword, a built-in function or a contextual word of epipen's
+/// language is renamed (`K_`) in the story, which then compiles and answers.
+#[test]
+fn agents_named_as_epipens_words_are_renamed() {
+    let text = "VARS 1\nLAW Top\nOBS where: 1\n    knows: 1\n    others: 1\n    alice: 1\n\
+                VALID? where knows that 1 -> knows knows that 1 & others knows whether 1 & alice knows whether 1\n";
+    let file = super::read("names.smcdel.txt", text)
+        .unwrap_or_else(|f| panic!("{}", crate::text::failure(&f)));
+    assert!(
+        file.translation
+            .story
+            .contains("characters where_, knows_, others_, alice\n"),
+        "{}",
+        file.translation.story
+    );
+    let answers = file
+        .answer(&crate::Options::default())
+        .unwrap_or_else(|f| panic!("{}", crate::text::failure(&f)));
+    assert_eq!(
+        answers.jobs[0].answer,
+        crate::views::SmcdelAnswer::Holds(true)
+    );
+}

@@ -8,67 +8,17 @@ use std::fmt::Write;
 use super::parse::{Agent, Atom, Form, FormKind, Input, JobKind};
 use crate::syntax::Diagnostic;
 
-/// Names epipen's language reserves (keywords and built-in functions, and the words of
-/// statements being added), which an agent's name is changed from (`K_`).
-const RESERVED: &[&str] = &[
-    "characters",
-    "int",
-    "bool",
-    "announce",
-    "learns",
-    "checkpoint",
-    "worlds",
-    "true",
-    "false",
-    "not",
-    "and",
-    "or",
-    "if",
-    "then",
-    "else",
-    "in",
-    "const",
-    "enum",
-    "for",
-    "simultaneously",
-    "actual",
-    "reveals",
-    "repeat",
-    "until",
-    "assert_adds_ck",
-    "check",
-    "event",
-    "sees",
-    "expects",
-    "def",
-    "where",
-    "knows",
-    "knows_value",
-    "at",
-    "everyone_knows",
-    "common_knowledge",
-    "distributed_knowledge",
-    "all",
-    "any",
-    "sum",
-    "count",
-    "distinct",
-    "abs",
-    "min",
-    "max",
-    "believes",
-    "believes_value",
-    "sample",
-    "forall",
-    "exists",
-    "others",
-    "each",
-    "prior",
-    "weight",
-    "probability",
-    "show",
-    "max",
-];
+/// Words a story reads in their place though they are no keywords or built-in functions
+/// (`sample(…)`, `forall p:`, `others`, `each(…)` in a `sees` line).
+const CONTEXTUAL: &[&str] = &["sample", "forall", "exists", "others", "each"];
+
+/// Whether an agent's name must change (to `K_`): a keyword, a built-in function or a
+/// contextual word of epipen's language.
+fn reserved(name: &str) -> bool {
+    crate::syntax::is_keyword(name)
+        || crate::lower::FUNCTIONS.contains(&name)
+        || CONTEXTUAL.contains(&name)
+}
 
 /// The story and where each job's statement is in it.
 #[derive(Debug, Clone)]
@@ -250,7 +200,7 @@ impl Names {
     fn new(input: &Input) -> Names {
         let mut agents = HashMap::new();
         for (a, _) in &input.obs {
-            let name = if RESERVED.contains(&a.name.as_str()) {
+            let name = if reserved(&a.name) {
                 format!("{}_", a.name)
             } else {
                 a.name.clone()
