@@ -112,63 +112,6 @@ pub fn shown<'a>(
         .map(|(_, cv)| cv)
 }
 
-/// Above this many worlds within one magnitude bound, the canonical order is given up.
-const LEVEL_CAP: usize = 100_000;
-
-/// The first `limit` worlds in canonical order, given `enumerate(bound, cap)`, which
-/// returns up to `cap` distinct worlds whose ints all lie within ±bound (no bound:
-/// any worlds) and whether it proved there are no others.
-///
-/// When there are at most `limit` worlds, they are all found and the set is complete.
-/// Otherwise the bound doubles until at least `limit` worlds lie within it: all worlds
-/// of smaller magnitude are then known, so the first `limit` in canonical order are
-/// exactly the first `limit` of those, whatever order the solver found them in.
-pub fn first_worlds<E>(
-    limit: usize,
-    enumerate: impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), E>,
-) -> Result<WorldSet, E> {
-    first_worlds_within(limit, LEVEL_CAP, enumerate)
-}
-
-/// [`first_worlds`], giving the canonical order up above `level_cap` worlds within one
-/// magnitude bound.
-pub fn first_worlds_within<E>(
-    limit: usize,
-    level_cap: usize,
-    mut enumerate: impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), E>,
-) -> Result<WorldSet, E> {
-    let (mut worlds, exhausted) = enumerate(None, limit)?;
-    if exhausted {
-        worlds.sort();
-        return Ok(WorldSet {
-            chances: None,
-            before: None,
-            worlds,
-            complete: true,
-        });
-    }
-    let mut bound: u64 = 1;
-    loop {
-        let (mut within, exhausted) = enumerate(Some(bound), level_cap.max(limit))?;
-        if within.len() >= limit || bound >= i64::MAX as u64 {
-            if !exhausted {
-                tracing::warn!(
-                    "more than {level_cap} worlds within ±{bound}; the worlds shown are not the canonical first ones"
-                );
-            }
-            within.sort();
-            within.truncate(limit);
-            return Ok(WorldSet {
-                chances: None,
-                before: None,
-                worlds: within,
-                complete: false,
-            });
-        }
-        bound = bound.saturating_mul(2);
-    }
-}
-
 /// Evaluates an expression without knowledge operators in a world, with the engine's
 /// semantics (mathematical integers, exact however large on the way; `None` when the
 /// value itself leaves 64 bits).
@@ -308,24 +251,6 @@ mod tests {
         World(values.iter().map(|&n| Value::Int(n)).collect())
     }
 
-    /// An explicit world set standing in for the solver's answers.
-    fn from_set(
-        all: Vec<World>,
-    ) -> impl FnMut(Option<u64>, usize) -> Result<(Vec<World>, bool), ()> {
-        move |bound, cap| {
-            // Hand out worlds in a scrambled order, as a solver might.
-            let mut matching: Vec<World> = all
-                .iter()
-                .filter(|x| bound.is_none_or(|b| x.magnitude() <= b))
-                .cloned()
-                .collect();
-            matching.reverse();
-            let exhausted = matching.len() <= cap;
-            matching.truncate(cap);
-            Ok((matching, exhausted))
-        }
-    }
-
     #[test]
     fn canonical_order_is_magnitude_then_values() {
         let mut ws = vec![w(&[3, 0]), w(&[-1, 1]), w(&[1, -1]), w(&[0, 0]), w(&[2, 2])];
@@ -333,43 +258,6 @@ mod tests {
         assert_eq!(
             ws,
             vec![w(&[0, 0]), w(&[-1, 1]), w(&[1, -1]), w(&[2, 2]), w(&[3, 0])]
-        );
-    }
-
-    #[test]
-    fn few_worlds_are_complete_and_sorted() {
-        let set = first_worlds(10, from_set(vec![w(&[7, 16]), w(&[5, 15])])).unwrap();
-        assert_eq!(
-            set,
-            WorldSet {
-                chances: None,
-                before: None,
-                worlds: vec![w(&[5, 15]), w(&[7, 16])],
-                complete: true
-            }
-        );
-    }
-
-    #[test]
-    fn exactly_limit_worlds_are_complete() {
-        let set = first_worlds(2, from_set(vec![w(&[7, 16]), w(&[5, 15])])).unwrap();
-        assert!(set.complete);
-        assert_eq!(set.worlds.len(), 2);
-    }
-
-    #[test]
-    fn many_worlds_give_the_canonical_first_ones() {
-        // Consecutive pairs (n, n + 1) for n in 0..1000: the first three are fixed.
-        let all: Vec<World> = (0..1000).map(|n| w(&[n, n + 1])).collect();
-        let set = first_worlds(3, from_set(all)).unwrap();
-        assert_eq!(
-            set,
-            WorldSet {
-                chances: None,
-                before: None,
-                worlds: vec![w(&[0, 1]), w(&[1, 2]), w(&[2, 3])],
-                complete: false
-            }
         );
     }
 }

@@ -350,6 +350,9 @@ impl Z3Backend {
         goal: Goal,
         whose: &str,
     ) -> Result<Term, SolverError> {
+        if let Some(known) = self.seen_already(learned, &goal) {
+            return Ok(known);
+        }
         match self.options.strategy {
             // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
             // never reaches Z3: the engine refuses what the BDD backend cannot run.)
@@ -411,6 +414,27 @@ impl Z3Backend {
         };
         tracing::debug!("quantifier elimination not applicable; taking the finite-domain route");
         self.knows_finite_or(learned, state, &goal, &closed_because)
+    }
+
+    /// K_A φ when φ reads only constants A learned: A's worlds agree with the actual one
+    /// on them, so K_A φ is φ under κ (and `knows_value` of such terms is true), with no
+    /// quantifier to eliminate and no world to list. A character that learned every
+    /// constant and `reveals` φ asked this (issue 33: listing κ's worlds for it took
+    /// 24 s on a battleship where `announce φ` took a millisecond).
+    fn seen_already(&self, learned: &[Learned], goal: &Goal) -> Option<Term> {
+        let unseen: Vec<Term> = (self.vars.iter().enumerate())
+            .filter(|(k, _)| {
+                !learned
+                    .iter()
+                    .any(|l| matches!(l, Learned::Const(c) if c == k))
+            })
+            .map(|(_, x)| x.clone())
+            .collect();
+        let reads_unseen = |t: &Term| t.any_var(&unseen);
+        match goal {
+            Goal::That(phi) => (!reads_unseen(phi)).then(|| phi.clone()),
+            Goal::Values(es, _) => (!es.iter().any(reads_unseen)).then(|| Term::bool(true)),
+        }
     }
 
     /// `whose` and the divisions over the constants renamed in `body` (those not learned),

@@ -67,6 +67,9 @@ pub(crate) struct Z3Backend {
     pub(super) vars: Vec<Term>,
     /// The last few κs asked for their worlds, and the answers.
     pub(super) finite_cache: Vec<FiniteAnswer>,
+    /// What the last `said` returned when the speaker saw every constant of it: the
+    /// formula as the story wrote it, which `restrict` does not try to shrink.
+    written: Option<Term>,
     /// The terms of shared expressions (changed constants' terms: knowledge-free, so
     /// the same in every state), each encoded once; the expression kept alive with it.
     pub(super) shared: HashMap<*const Expr, (std::sync::Arc<Expr>, Term)>,
@@ -88,6 +91,7 @@ impl Z3Backend {
             z3: Z3::new(options.deadline).cancelled_by(&options.cancel),
             vars,
             finite_cache: Vec::new(),
+            written: None,
             shared: HashMap::new(),
         }
     }
@@ -236,6 +240,11 @@ impl Backend for Z3Backend {
     /// and ψ is smaller.
     fn said(&mut self, agent: CharId, psi: Term, state: &State) -> Result<Term, SolverError> {
         let k = self.knows(agent, state, Goal::That(psi.clone()))?;
+        if k == psi {
+            // The speaker saw all of ψ: K_A ψ is ψ under κ.
+            self.written = Some(psi.clone());
+            return Ok(psi);
+        }
         // When κ ⊨ ψ → K_A ψ, ψ and K_A ψ are equivalent under κ (K_A ψ → ψ always holds
         // under κ), so the smaller one is added.
         let introspective = match self.listed(state) {
@@ -291,6 +300,7 @@ impl Backend for Z3Backend {
         added: Term,
         derived: bool,
     ) -> Result<State, SolverError> {
+        let derived = derived && self.written.take().is_none_or(|w| w != added);
         self.add_to_kappa(state, added, derived)
     }
 
@@ -469,9 +479,20 @@ impl Backend for Z3Backend {
                 complete,
             });
         }
-        worlds::first_worlds(limit, |bound, cap| {
-            let (ws, exhausted) = self.z3.enumerate(&state.kappa, &self.vars, bound, cap)?;
-            Ok((ws.into_iter().map(World).collect(), exhausted))
+        let (all, exhausted) = self.z3.enumerate(&state.kappa, &self.vars, None, limit)?;
+        let mut worlds: Vec<World> = if exhausted {
+            all.into_iter().map(World).collect()
+        } else {
+            // More than `limit`: the first ones in canonical order, found in that order.
+            let first = self.z3.first_in_order(&state.kappa, &self.vars, limit)?;
+            first.into_iter().map(World).collect()
+        };
+        worlds.sort();
+        Ok(WorldSet {
+            chances: None,
+            before: None,
+            worlds,
+            complete: exhausted,
         })
     }
 
@@ -576,13 +597,8 @@ impl Z3Backend {
         let phi = self.encode(phi, state, &[])?;
         let domains = enum_domains(&self.program, &self.vars);
         // The first two worlds in canonical order: the examples in the error are stable.
-        // Not at any price: when a magnitude level holds many worlds (`actual y == -10000003`
-        // leaves x free: 2^25 worlds within ±2^24), two of its first 64 are examples enough.
         let allowed = Term::and(&[phi, domains]);
-        let found = worlds::first_worlds_within(2, 64, |bound, cap| {
-            let (ws, exhausted) = self.z3.enumerate(&allowed, &self.vars, bound, cap)?;
-            Ok::<_, SolverError>((ws.into_iter().map(World).collect::<Vec<_>>(), exhausted))
-        })?;
-        Ok(found.worlds)
+        let found = self.z3.first_in_order(&allowed, &self.vars, 2)?;
+        Ok(found.into_iter().map(World).collect())
     }
 }

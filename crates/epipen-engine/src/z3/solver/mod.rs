@@ -11,6 +11,7 @@
 
 mod cancel;
 mod native;
+mod order;
 mod term;
 
 use std::time::{Duration, Instant};

@@ -348,6 +348,12 @@ impl Term {
         found
     }
 
+    /// Whether the term mentions one of `vars` (a quantifier counts as mentioning them:
+    /// its body is not looked into).
+    pub fn any_var(&self, vars: &[Term]) -> bool {
+        self.any_node(|n| n.kind() == AstKind::Quantifier || vars.iter().any(|v| v.0 == *n))
+    }
+
     /// Every division or modulus by a literal whose dividend mentions one of `vars`,
     /// each once, in order of first appearance (outside quantifiers).
     pub fn divisions_over(&self, vars: &[Term]) -> Vec<Term> {
