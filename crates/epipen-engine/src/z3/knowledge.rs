@@ -350,19 +350,6 @@ impl Z3Backend {
         goal: Goal,
         whose: &str,
     ) -> Result<Term, SolverError> {
-        match self.options.strategy {
-            // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
-            // never reaches Z3: the engine refuses what the BDD backend cannot run.)
-            Strategy::Auto | Strategy::Z3 | Strategy::Bdd | Strategy::Explicit => {
-                if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
-                    return self.knows_finite_or(learned, state, &goal, "this statement");
-                }
-            }
-            Strategy::Finite => {
-                return self.knows_finite_or(learned, state, &goal, "this statement");
-            }
-            Strategy::Symbolic => {}
-        }
         let direct: Vec<usize> = learned
             .iter()
             .filter_map(|l| match l {
@@ -397,6 +384,28 @@ impl Z3Backend {
                 }
             }
         };
+        // Constants κ lists the values of (bounded beside unbounded): the finite
+        // conjunction over those values, exact, before any listing of κ's worlds.
+        if self.options.strategy != Strategy::Finite
+            && self.listed(state).is_none()
+            && let Some(t) =
+                self.knows_by_cases(&self.kappa_of(state), &from, &to, &hyp, &conclusion)?
+        {
+            return self.constant_under_kappa(state, t);
+        }
+        match self.options.strategy {
+            // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
+            // never reaches Z3: the engine refuses what the BDD backend cannot run.)
+            Strategy::Auto | Strategy::Z3 | Strategy::Bdd | Strategy::Explicit => {
+                if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
+                    return self.knows_finite_or(learned, state, &goal, "this statement");
+                }
+            }
+            Strategy::Finite => {
+                return self.knows_finite_or(learned, state, &goal, "this statement");
+            }
+            Strategy::Symbolic => {}
+        }
         let body = Term::and(&hyp).implies(&conclusion);
         let closed_because = match body.nonlinear_part() {
             Some(product) => format!("`{}` (non-linear arithmetic)", product.story_text()),
