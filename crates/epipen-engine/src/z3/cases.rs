@@ -90,14 +90,16 @@ impl Z3Backend {
     /// their copies, so the quantifier over those copies is the conjunction over the
     /// listed assignments (projected on them), and quantifier elimination runs on the
     /// other copies only, when there are any. Exact in every world. None when κ lists
-    /// none of `from`, or when what is left is non-linear or keeps a quantifier.
+    /// none of `from`, when copies are left and `eliminate` is false (the caller tries
+    /// the finite route first), or when what is left is non-linear or keeps a
+    /// quantifier.
     pub(super) fn knows_by_cases(
         &self,
         kappa: &Term,
-        from: &[Term],
-        to: &[Term],
+        (from, to): (&[Term], &[Term]),
         hyp: &[Term],
         conclusion: &Term,
+        eliminate: bool,
     ) -> Result<Option<Term>, SolverError> {
         // Positions in `from`/`to` substituted, and their values, case by case.
         let mut chosen: Vec<usize> = Vec::new();
@@ -131,7 +133,8 @@ impl Z3Backend {
                 })
                 .collect();
         }
-        if chosen.is_empty() {
+        // Without `eliminate`, only when no other copy is left to quantify.
+        if chosen.is_empty() || (!eliminate && chosen.len() < to.len()) {
             return Ok(None);
         }
         let substituted: Vec<Term> = chosen.iter().map(|p| to[*p].clone()).collect();

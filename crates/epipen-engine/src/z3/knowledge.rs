@@ -384,12 +384,18 @@ impl Z3Backend {
                 }
             }
         };
-        // Constants κ lists the values of (bounded beside unbounded): the finite
-        // conjunction over those values, exact, before any listing of κ's worlds.
-        if self.options.strategy != Strategy::Finite
-            && self.listed(state).is_none()
-            && let Some(t) =
-                self.knows_by_cases(&self.kappa_of(state), &from, &to, &hyp, &conclusion)?
+        // Constants κ lists the values of (bounded beside unbounded): when they are all
+        // the constants A did not learn, the finite conjunction over those values is
+        // the answer, exact and without a quantifier, before any listing of κ's worlds.
+        let by_cases = self.options.strategy != Strategy::Finite && self.listed(state).is_none();
+        if by_cases
+            && let Some(t) = self.knows_by_cases(
+                &self.kappa_of(state),
+                (&from, &to),
+                &hyp,
+                &conclusion,
+                false,
+            )?
         {
             return self.constant_under_kappa(state, t);
         }
@@ -405,6 +411,13 @@ impl Z3Backend {
                 return self.knows_finite_or(learned, state, &goal, "this statement");
             }
             Strategy::Symbolic => {}
+        }
+        // Otherwise, unless κ's worlds are few, quantifier elimination on the others.
+        if by_cases
+            && let Some(t) =
+                self.knows_by_cases(&self.kappa_of(state), (&from, &to), &hyp, &conclusion, true)?
+        {
+            return self.constant_under_kappa(state, t);
         }
         let body = Term::and(&hyp).implies(&conclusion);
         let closed_because = match body.nonlinear_part() {
