@@ -18,6 +18,9 @@ use epipen::worlds::{Value, World};
 use epipen_bruteforce::{self as bruteforce, Domain};
 use epipen_fuzz::transcript::{engine_transcript, evaluator_transcript, show, solve, takes};
 
+#[path = "agreement/mixed.rs"]
+mod mixed;
+
 /// SplitMix64: small, deterministic, good enough to pick templates.
 struct Rng(u64);
 

@@ -167,3 +167,67 @@ fn an_unbounded_int_is_refused_by_name_on_bdds() {
         "}
     );
 }
+
+/// Bounded beside unbounded: the census-taker puzzle with the father's age bounded by
+/// 10^9 (2·10^10 worlds: the explicit backend refuses them) and unbounded. The product
+/// bounds a, b and c, listed as their 20 triples; m stays symbolic; the friend's
+/// knowledge is a conjunction over the triples. Both ran out of time or were refused as
+/// non-linear before.
+#[test]
+fn the_census_taker_answers_with_the_fathers_age_bounded_by_a_billion_or_unbounded() {
+    for name in ["ages-large-bound.story", "ages-unbounded.story"] {
+        let out = epipen(&["--timeout", "60", "worlds", &fixture(name)]);
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        assert_eq!(
+            out.stdout,
+            indoc! {"
+                1 possible world:
+                  a = 5, b = 10, c = 49, m = 50
+                (and that's all)
+            "},
+            "{name}"
+        );
+    }
+}
+
+/// The same answer on the explicit backend with m bounded by 1000 (its worlds listed),
+/// and on the Z3 backend asked by name: the cases agree with the listed worlds.
+#[test]
+fn the_census_taker_at_a_small_bound_agrees_on_every_backend_that_takes_it() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/unbounded/ages-large-bound.story"
+    ))
+    .unwrap();
+    let story = super::story_file(
+        "ages-1000.story",
+        &text.replace("m <= 1000000000", "m <= 1000"),
+    );
+    for backend in ["explicit", "z3", "auto"] {
+        let out = epipen(&["--backend", backend, "--timeout", "60", "worlds", &story]);
+        assert_eq!(out.code, 0, "{backend}: {}", out.stderr);
+        assert_eq!(
+            out.stdout, "1 possible world:\n  a = 5, b = 10, c = 49, m = 50\n(and that's all)\n",
+            "{backend}"
+        );
+    }
+}
+
+/// A product of a listed constant and an unbounded one under a character's knowledge is
+/// still refused, at the statement, naming the product and the unbounded constant.
+#[test]
+fn a_product_with_an_unbounded_constant_is_refused_naming_both() {
+    let story = fixture("product-of-unbounded.story");
+    let out = epipen(&["--timeout", "60", "worlds", &story]);
+    assert_eq!(out.code, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        formatdoc! {"
+            {story}:9:1: error: solver failure: quantifier elimination cannot handle `b * m` (non-linear arithmetic), and the possible worlds are not finitely many (`m` is unbounded), so the finite-domain route is closed too; bound every constant in an announcement, e.g. `announce m >= 0 and m <= 100`
+              |
+            9 | Anne: knows_value(b * m)
+              | ^^^^^^^^^^^^^^^^^^^^^^^^
+        "}
+    );
+}

@@ -8,6 +8,7 @@
 
 mod belief;
 mod bound;
+mod cases;
 mod chance;
 mod column;
 mod direct;
@@ -29,10 +30,12 @@ use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use bound::Interval;
+pub(crate) use cases::{cases_of, is_nonlinear};
 use eval::{CHUNK, MemoKey};
 use flags::Flags;
 use groups::Groups;
 use search::{Limits, Stop};
+pub(crate) use universe::unbounded_by_first;
 use universe::{
     MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, event_worlds, list_worlds,
     list_worlds_in, refusal, type_box_after,

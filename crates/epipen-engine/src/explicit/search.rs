@@ -171,6 +171,18 @@ pub(crate) fn bounds(
     Ok(Some(root.root))
 }
 
+/// The box the constraints' propagation from `start` leaves, unbounded intervals
+/// included (None: no solution).
+pub(super) fn root_box(
+    constraints: &[&Expr],
+    start: &Box,
+    types: &[Ty],
+    limits: &Limits,
+) -> Result<Option<Box>, Stop> {
+    let root = propagate(constraints, start, types, limits)?;
+    Ok(root.consistent.then_some(root.root))
+}
+
 /// Every solution of the conjunction of `constraints` inside `start` (the constants'
 /// types), in lexicographic order, as columns (one per constant) of values; how many
 /// (with no constant, the columns cannot say: 1 or 0); and the box the root propagation

@@ -124,6 +124,27 @@ pub(crate) fn first_bounds(
     }
 }
 
+/// The int constants the story's first announcements ([`bounding_prefix`]) leave
+/// unbounded by the interval propagation (none when it gives up or finds no world):
+/// for the messages of the Z3 route.
+pub(crate) fn unbounded_by_first(program: &Program) -> Vec<usize> {
+    let prefix = bounding_prefix(&program.statements);
+    let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
+    let limits = Limits {
+        max_worlds: usize::MAX,
+        max_nodes: usize::MAX,
+        max_work: 1_000_000,
+        deadline: None,
+        cancel: crate::Cancel::default(),
+    };
+    match search::root_box(&prefix, &type_box(program), &types, &limits) {
+        Ok(Some(root)) => (0..root.len())
+            .filter(|k| types[*k] == Ty::Int && !root[*k].is_bounded())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The values the constants' types allow, an event's occurrence holding its not-yet
 /// value (or, when `happened` says it happened, one of its cases).
 pub(super) fn type_box_after(program: &Program, happened: &[bool]) -> bound::Box {

@@ -51,7 +51,25 @@ impl Z3Backend {
                 unbounded.push(v.story_text());
             }
         }
+        // When the solver shows none, the constants the first announcements leave
+        // unbounded (by the explicit search's interval propagation) are named.
+        let unpropagated: Vec<String> = crate::explicit::unbounded_by_first(&self.program)
+            .into_iter()
+            .map(|k| self.program.constants[k].name.clone())
+            .collect();
         let (why, example) = match unbounded.as_slice() {
+            [] if !unpropagated.is_empty() => (
+                format!(
+                    "the possible worlds are more than {FINITE_CAP} or not finitely many \
+                     (the story's first announcements leave {} unbounded)",
+                    unpropagated
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                unpropagated[0].clone(),
+            ),
             [] => (
                 format!("the possible worlds are more than {FINITE_CAP} or not finitely many"),
                 self.int_vars()

@@ -353,19 +353,6 @@ impl Z3Backend {
         if let Some(known) = self.seen_already(learned, &goal) {
             return Ok(known);
         }
-        match self.options.strategy {
-            // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
-            // never reaches Z3: the engine refuses what the BDD backend cannot run.)
-            Strategy::Auto | Strategy::Z3 | Strategy::Bdd | Strategy::Explicit => {
-                if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
-                    return self.knows_finite_or(learned, state, &goal, "this statement");
-                }
-            }
-            Strategy::Finite => {
-                return self.knows_finite_or(learned, state, &goal, "this statement");
-            }
-            Strategy::Symbolic => {}
-        }
         let direct: Vec<usize> = learned
             .iter()
             .filter_map(|l| match l {
@@ -400,6 +387,41 @@ impl Z3Backend {
                 }
             }
         };
+        // Constants κ lists the values of (bounded beside unbounded): when they are all
+        // the constants A did not learn, the finite conjunction over those values is
+        // the answer, exact and without a quantifier, before any listing of κ's worlds.
+        let by_cases = self.options.strategy != Strategy::Finite && self.listed(state).is_none();
+        if by_cases
+            && let Some(t) = self.knows_by_cases(
+                &self.kappa_of(state),
+                (&from, &to),
+                &hyp,
+                &conclusion,
+                false,
+            )?
+        {
+            return self.constant_under_kappa(state, t);
+        }
+        match self.options.strategy {
+            // Finitely many worlds: the finite-domain route is exact and cheap. (`Bdd`
+            // never reaches Z3: the engine refuses what the BDD backend cannot run.)
+            Strategy::Auto | Strategy::Z3 | Strategy::Bdd | Strategy::Explicit => {
+                if self.small_worlds(state, AUTO_FINITE_CAP)?.is_some() {
+                    return self.knows_finite_or(learned, state, &goal, "this statement");
+                }
+            }
+            Strategy::Finite => {
+                return self.knows_finite_or(learned, state, &goal, "this statement");
+            }
+            Strategy::Symbolic => {}
+        }
+        // Otherwise, unless κ's worlds are few, quantifier elimination on the others.
+        if by_cases
+            && let Some(t) =
+                self.knows_by_cases(&self.kappa_of(state), (&from, &to), &hyp, &conclusion, true)?
+        {
+            return self.constant_under_kappa(state, t);
+        }
         let body = Term::and(&hyp).implies(&conclusion);
         let closed_because = match body.nonlinear_part() {
             Some(product) => format!("`{}` (non-linear arithmetic)", product.story_text()),

@@ -13,6 +13,7 @@ use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 use crate::z3::solver::{Term, Z3};
 use crate::{COUNT_ENUMERATION_CAP, Failure, Options, SolverError};
 
+mod cases;
 mod finite;
 mod knowledge;
 pub mod solver;
@@ -73,6 +74,9 @@ pub(crate) struct Z3Backend {
     /// The terms of shared expressions (changed constants' terms: knowledge-free, so
     /// the same in every state), each encoded once; the expression kept alive with it.
     pub(super) shared: HashMap<*const Expr, (std::sync::Arc<Expr>, Term)>,
+    /// Formulas whose non-linear conjuncts were listed as cases (`cases.rs`), by
+    /// address, each with the expression it was made for (compared on reuse).
+    pub(super) listed_cases: HashMap<*const Expr, (Expr, Option<Term>)>,
 }
 
 impl Z3Backend {
@@ -93,6 +97,7 @@ impl Z3Backend {
             finite_cache: Vec::new(),
             written: None,
             shared: HashMap::new(),
+            listed_cases: HashMap::new(),
         }
     }
 
@@ -233,6 +238,9 @@ impl Backend for Z3Backend {
         state: &State,
         saved: &[Option<State>],
     ) -> Result<Term, SolverError> {
+        if let Some(t) = self.by_cases(e, state)? {
+            return Ok(t);
+        }
         self.encode(e, state, saved)
     }
 

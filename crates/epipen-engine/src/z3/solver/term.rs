@@ -284,6 +284,65 @@ impl Term {
         out
     }
 
+    /// The lists of assignments among the conjuncts of this formula (κ): each conjunct
+    /// that is a disjunction of conjunctions of equations `v = n` (a bool `v` or `not
+    /// v`) over the same variables of `vars`, or one equation `v = n`, as the indices of
+    /// those variables in `vars` (ascending) and each disjunct's values. The formula
+    /// implies that the variables take one of the listed assignments.
+    pub fn case_lists(&self, vars: &[Term]) -> Vec<(Vec<usize>, Vec<Vec<Value>>)> {
+        let cube = |t: &Term| -> Option<Vec<(usize, Value)>> {
+            let mut pairs = Vec::new();
+            for c in t.conjuncts() {
+                let var = |d: &Dynamic| vars.iter().position(|v| v.0 == *d);
+                let kind = (c.0.kind() == AstKind::App).then(|| c.0.decl().kind());
+                let children = c.0.children();
+                let pair = match kind {
+                    Some(DeclKind::Eq) if children.len() == 2 => {
+                        let (l, r) = (&children[0], &children[1]);
+                        match (var(l), var(r)) {
+                            (Some(k), None) => Some((k, Term(r.clone()).as_value()?)),
+                            (None, Some(k)) => Some((k, Term(l.clone()).as_value()?)),
+                            _ => None,
+                        }
+                    }
+                    Some(DeclKind::Not) if children.len() == 1 => {
+                        var(&children[0]).map(|k| (k, Value::Bool(false)))
+                    }
+                    _ => var(&c.0).map(|k| (k, Value::Bool(true))),
+                }?;
+                if pairs.iter().any(|(k, _)| *k == pair.0) {
+                    return None;
+                }
+                pairs.push(pair);
+            }
+            pairs.sort_by_key(|(k, _)| *k);
+            Some(pairs)
+        };
+        let mut lists = Vec::new();
+        for conjunct in self.conjuncts() {
+            let mut indices: Option<Vec<usize>> = None;
+            let mut rows = Vec::new();
+            let whole = conjunct.disjuncts().iter().all(|d| {
+                let Some(pairs) = cube(d) else {
+                    return false;
+                };
+                let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
+                if indices.get_or_insert_with(|| keys.clone()) != &keys {
+                    return false;
+                }
+                rows.push(pairs.into_iter().map(|(_, v)| v).collect());
+                true
+            });
+            if let Some(indices) = indices
+                && whole
+                && !indices.is_empty()
+            {
+                lists.push((indices, rows));
+            }
+        }
+        lists
+    }
+
     /// Whether the term is an equation between ints.
     pub(super) fn is_int_equation(&self) -> bool {
         self.0.kind() == AstKind::App
