@@ -117,6 +117,10 @@ impl BddValuation {
             *v = value;
         }
     }
+
+    pub(super) fn value(&self, var: BddVariable) -> bool {
+        self.0.get(var.to_index()).copied().unwrap_or(false)
+    }
 }
 
 /// The node table, the unique table and the computed cache.

@@ -88,6 +88,8 @@ pub(crate) struct State {
     classes: RefCell<HashMap<usize, Option<Rc<Classes>>>>,
     /// Per agent, the worlds it finds most plausible in their class, once asked for.
     plausible: RefCell<HashMap<usize, Bdd>>,
+    /// Per agent, its class at the last point asked about ([`BddBackend::class_at`]).
+    classes_at: RefCell<HashMap<usize, (BddValuation, Bdd)>>,
 }
 
 /// κ split by what an agent who learned only a few bits sees: for each valuation v of
@@ -146,6 +148,7 @@ impl State {
             asked: RefCell::new(HashMap::new()),
             classes: RefCell::new(HashMap::new()),
             plausible: RefCell::new(HashMap::new()),
+            classes_at: RefCell::new(HashMap::new()),
         })
     }
 }
@@ -365,8 +368,72 @@ impl BddBackend {
                     ));
                 }
             },
+            ExprKind::Knows { agent, formula } if self.learned_expressions(*agent, state) => {
+                let phi = self.bool(formula, state)?;
+                if let Some(known) = state.known.borrow().get(&(agent.0, phi.clone())) {
+                    return Ok(known.eval_in(point));
+                }
+                !self.class_at(*agent, state, point)?.intersects(&phi.not())
+            }
+            ExprKind::KnowsValue { agent, exprs } if self.learned_expressions(*agent, state) => {
+                let values = self.eval_all(exprs, state)?;
+                let cells = tuple_cells(&values, &self.space.mk_true());
+                let class = self.class_at(*agent, state, point)?;
+                cells.iter().filter(|cell| class.intersects(cell)).count() <= 1
+            }
             _ => self.set(e, state)?.holds(point),
         })
+    }
+
+    /// Whether `agent` learned an expression in `state` (its knowledge of the whole of κ
+    /// then relates primed copies of the bits: at one world, its class is cheaper).
+    fn learned_expressions(&self, agent: CharId, state: &State) -> bool {
+        state
+            .learned
+            .get(agent.0)
+            .is_some_and(|learned| learned.iter().any(|l| matches!(l, Learned::Expr(_))))
+    }
+
+    /// The worlds of κ `agent` cannot tell from `point` (its class there): those that
+    /// give each constant it learned the point's value and each expression it learned
+    /// the point's value (the one condition of the expression's values that holds at the
+    /// point). `K_A φ` holds at the point when no world of the class falsifies φ: one
+    /// conjunction per thing learned, where the set of every world's knowledge relates
+    /// each bit to a primed copy ([`View::Expressions`]). Kept per state and agent for
+    /// the state's latest point.
+    fn class_at(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+        point: &BddValuation,
+    ) -> Result<Bdd, SolverError> {
+        if let Some((at, class)) = state.classes_at.borrow().get(&agent.0)
+            && at == point
+        {
+            return Ok(class.clone());
+        }
+        self.check_deadline()?;
+        let mut class = state.kappa.clone();
+        if let Some(learned) = state.learned.get(agent.0) {
+            for l in learned.iter() {
+                match l {
+                    Learned::Const(c) => {
+                        for bit in self.space.bits_of(&[*c]) {
+                            class = class.and(&self.space.literal(bit, point.value(bit)));
+                        }
+                    }
+                    Learned::Expr(cells) => {
+                        let cell = cells.iter().find(|cell| cell.eval_in(point));
+                        class = match cell {
+                            Some(cell) => class.and(cell),
+                            None => self.space.mk_false(),
+                        };
+                    }
+                }
+            }
+        }
+        (state.classes_at.borrow_mut()).insert(agent.0, (point.clone(), class.clone()));
+        Ok(class)
     }
 
     fn eval_all(&self, es: &[Expr], state: &Rc<State>) -> Result<Vec<Val>, SolverError> {

@@ -20,7 +20,7 @@ mod walk;
 use std::rc::Rc;
 use std::time::Instant;
 
-use diagram::{Bdd, BddValuation};
+use diagram::{Bdd, BddValuation, BddVariable};
 
 use super::driver::Backend;
 use super::{Failure, Options, SolverError};
@@ -86,6 +86,24 @@ impl BddBackend {
             .cells()
             .find(|(value, _)| *value == crate::ir::arith::Integer::from(v))
             .map_or_else(|| self.space.mk_false(), |(_, cell)| cell.clone())
+    }
+
+    /// ⋁_c (o = c ∧ pres[c]) for the occurrence o of `bits` (its case's index in
+    /// binary, most significant bit first), the cases whose index starts with the
+    /// `depth` bits `prefix`: one walk down o's bits, an if-then-else per bit, so each
+    /// precondition is read once and no cell `o = c` is built (a fold over the cases
+    /// took one disjunction of κ's size per case).
+    fn cases(&self, bits: &[BddVariable], depth: usize, prefix: usize, pres: &[Bdd]) -> Bdd {
+        let left = bits.len() - depth;
+        if prefix << left >= pres.len() {
+            return self.space.mk_false();
+        }
+        if left == 0 {
+            return pres[prefix].clone();
+        }
+        let one = self.cases(bits, depth + 1, 2 * prefix + 1, pres);
+        let zero = self.cases(bits, depth + 1, 2 * prefix, pres);
+        Bdd::if_then_else(&self.space.literal(bits[depth], true), &one, &zero)
     }
 
     fn check_deadline(&self) -> Result<(), SolverError> {
@@ -259,10 +277,7 @@ impl Backend for BddBackend {
         self.check_deadline()?;
         let bits = self.space.bits_of(&[occ.0]);
         let free = state.kappa.exists(&self.space.cube(&bits));
-        let mut happened = self.space.mk_false();
-        for (c, pre) in pres.iter().enumerate() {
-            happened = happened.or(&self.case(occ, c as i64).and(pre));
-        }
+        let happened = self.cases(&bits, 0, 0, &pres);
         Ok(State::new(
             free.and(&happened),
             state.learned.clone(),

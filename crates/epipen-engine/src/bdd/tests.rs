@@ -763,3 +763,91 @@ fn ints_far_from_zero_list_their_worlds_at_once() {
         );
     }
 }
+
+/// `knows` and `knows_value` asked at one world by an agent who learned expressions
+/// (its class there: κ ∧ the point's value of each thing learned) give what the whole
+/// set gives at that world (the primed copies' relation), in every world of the types.
+#[test]
+fn knowledge_at_a_point_equals_the_set_at_it() {
+    let mut next = crate::tests::xorshift(0x2545_f491_4f6c_dd1d);
+    for round in 0..40 {
+        let mut story = String::from(
+            "characters A, B\nenum Colour { red, green, blue }\nbool b[5]\nColour c\n",
+        );
+        let lit = |next: &mut dyn FnMut(u64) -> u64| {
+            let not = if next(2) == 0 { "not " } else { "" };
+            format!("{not}b[{}]", next(5))
+        };
+        for _ in 0..1 + next(3) {
+            story += &match next(4) {
+                0 => format!("A learns b[{}]\n", next(5)),
+                1 => "A learns c\n".to_string(),
+                2 => format!("A learns ({}) != ({})\n", lit(&mut next), lit(&mut next)),
+                _ => format!("A learns if {} then c else red\n", lit(&mut next)),
+            };
+        }
+        if next(2) == 0 {
+            story += &format!("B learns {} or c == red\n", lit(&mut next));
+        }
+        for _ in 0..next(4) {
+            story += &format!(
+                "announce {} or {} or c == green\n",
+                lit(&mut next),
+                lit(&mut next)
+            );
+        }
+        let goals = [
+            "knows(A, b[0])",
+            "knows(A, not b[1] or c == blue)",
+            "knows(A, b[2] and not b[3])",
+            "knows(A, knows(B, b[4]))",
+            "knows_value(A, c)",
+            "knows_value(A, b[1], b[3])",
+            "knows_value(A, count(i in 0..5: b[i]))",
+            "knows(B, b[4]) and knows_value(B, c)",
+        ];
+        for g in goals {
+            story += &format!("check {g}\n");
+        }
+        let program = compile(&story);
+        let mut backend = BddBackend::new(program.clone(), &Options::default()).expect("bits");
+        let mut state = backend.initial().expect("a state");
+        let mut questions = Vec::new();
+        for s in &program.statements {
+            match &s.kind {
+                StmtKind::Learn { who, what } => {
+                    state = backend.learn(&state, *who, what).expect("learns")
+                }
+                StmtKind::Announce { formula, .. } => {
+                    let phi = backend.formula(formula, &state, &[]).expect("a formula");
+                    state = backend.restrict(&state, phi, false).expect("restricts");
+                }
+                StmtKind::Check(goal) => questions.push(goal.clone()),
+                _ => {}
+            }
+        }
+        for w in 0..(1 << 5) * 3 {
+            let mut world: Vec<Value> = (0..5).map(|i| Value::Bool(w >> i & 1 == 1)).collect();
+            world.push(Value::Int(w >> 5));
+            let point = backend.point(&world).expect("a point");
+            for (k, goal) in questions.iter().enumerate() {
+                // A fresh state each time: neither side reads what the other kept.
+                let fresh = || {
+                    knowledge::State::new(
+                        state.kappa.clone(),
+                        state.learned.clone(),
+                        state.ranks.clone(),
+                    )
+                };
+                let whole = backend.formula(goal, &fresh(), &[]).expect("a set");
+                let expected = backend.force(whole).eval_in(&point);
+                let at = (backend.formula_holds(goal, &fresh(), &[], &point)).expect("holds");
+                assert_eq!(
+                    at, expected,
+                    "round {round}, world {world:?}, goal {}: {story}",
+                    goals[k]
+                );
+            }
+        }
+    }
+}
