@@ -60,11 +60,14 @@ impl Term {
     }
 }
 
-/// `Σ terms + constant`.
+/// `Σ terms + constant`, read where every pattern in `valid` holds (an enum's or int's
+/// bits taken as a number hold one of its values: elsewhere the comparison is false, as
+/// its partition takes no value there).
 #[derive(Default)]
 struct Linear {
     terms: Vec<Term>,
     constant: i128,
+    valid: Vec<Bdd>,
 }
 
 impl Linear {
@@ -115,7 +118,11 @@ impl BddBackend {
             .flatten(a, 1, &mut form, state)
             .and_then(|()| self.flatten(b, -1, &mut form, state));
         match built {
-            Ok(()) if form.terms.len() >= 2 && form.bounded() => self.threshold(op, form).map(Some),
+            Ok(()) if form.terms.len() >= 2 && form.bounded() => {
+                let valid = std::mem::take(&mut form.valid);
+                let holds = self.threshold(op, form)?;
+                Ok(Some(valid.iter().fold(holds, |acc, v| acc.and(v))))
+            }
             Ok(()) | Err(NotLinear::TooLarge) => Ok(None),
             Err(NotLinear::Error(e)) => Err(e),
         }
@@ -135,6 +142,23 @@ impl BddBackend {
                 form.constant = (form.constant)
                     .checked_add(scaled(i128::from(*n))?)
                     .ok_or(NotLinear::TooLarge)?;
+            }
+            // An enum or int constant: its bits, each a term of weight 2^place (the bits
+            // hold the value minus the least value), instead of a cell per value.
+            ExprKind::Const(c) if self.space.number(c.0).is_some() => {
+                let (lo, bits, valid) = self.space.number(c.0).expect("a number");
+                form.constant = (form.constant)
+                    .checked_add(scaled(lo)?)
+                    .ok_or(NotLinear::TooLarge)?;
+                for (i, bit) in bits.iter().enumerate() {
+                    let place = bits.len() - 1 - i;
+                    let w = scaled(1i128 << place)?;
+                    let b = self.space.literal(*bit, true);
+                    form.terms.push(Term::new(vec![(0, b.not()), (w, b)]));
+                }
+                if !valid.is_true() {
+                    form.valid.push(valid);
+                }
             }
             ExprKind::Neg(a) => self.flatten(a, -sign, form, state)?,
             ExprKind::Arith(ArithOp::Add, a, b) => {
