@@ -261,6 +261,12 @@ impl Space {
         }
     }
 
+    /// The most nodes the space's BDDs have taken at once.
+    #[cfg(test)]
+    pub(super) fn nodes_made(&self) -> usize {
+        self.set.nodes_made()
+    }
+
     pub(super) fn mk_true(&self) -> Bdd {
         self.set.mk_true()
     }
