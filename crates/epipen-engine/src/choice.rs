@@ -12,6 +12,13 @@
 //! | `auto` | any other | explicit worlds within [`Size::Auto`]'s budget; refused for what its events would make ([`crate::limits::AUTO_MAX_EVENT_WORLDS`]) in a story of bools and enums: BDDs, else Z3; refused otherwise: Z3 |
 //! | any | with chances (`prior`, a case's `weight`, `probability(…)`) | explicit worlds within [`Size::Forced`]'s budget (the only backend that keeps weights), or refused by name; `z3` and `bdd` asked by name refuse it |
 //!
+//! `auto` picks among three for a finite story by one rule: a few worlds after the first
+//! announcements (measured: listed within [`Size::Small`]'s budget, the same on every
+//! run whatever the load) go to the explicit backend; else BDDs when they can encode the
+//! story (bools, enums, ints the first announcements bound); else the explicit backend
+//! within its large budget, else Z3 (docs/encoding.md, "One driver, three backends";
+//! `the_strategy_picks_the_backend` in `bdd/tests.rs` pins it on stories of `stories/`).
+//!
 //! Listing the worlds runs out of the run's time: the timeout is the answer (no other
 //! backend would have more time). A refusal of a backend asked for by name is a story
 //! error at the statement it names (the first one otherwise).
