@@ -660,6 +660,12 @@ impl Diagrams {
         self.manager.borrow().num_vars as usize
     }
 
+    /// The most nodes the manager has held at once (its table never shrinks).
+    #[cfg(test)]
+    pub(super) fn nodes_made(&self) -> usize {
+        self.manager.borrow().nodes.len()
+    }
+
     pub(super) fn mk_true(&self) -> Bdd {
         self.handle(TRUE)
     }

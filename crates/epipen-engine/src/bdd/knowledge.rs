@@ -115,8 +115,14 @@ struct Class {
 /// An agent's questions are answered by [`Classes`] from this many on (the classes cost
 /// one conjunction with κ each: a few questions pay for them).
 const CLASSES_FROM: usize = 3;
-/// The most bits an agent may see for its questions to be answered by classes.
+/// The most bits an agent who learned only constants may see for its questions to be
+/// answered by classes.
 const CLASS_BITS: usize = 6;
+/// The most classes of an agent who learned expressions, for its questions to be
+/// answered by classes (Sum and Product's P, who learned x · y: about 2,000).
+const EXPRESSION_CLASSES: usize = 1 << 14;
+/// The most intersections splitting κ into those classes may take.
+const EXPRESSION_CLASS_WORK: usize = 1 << 18;
 
 /// What an agent's knowledge operator quantifies in a state.
 pub(crate) enum View {
@@ -131,7 +137,10 @@ pub(crate) enum View {
     /// `L(ȳ) = L(x̄)` over those bits primed, and the primed bits as a cube.
     Expressions {
         hidden: Vec<BddVariable>,
-        same: Bdd,
+        /// The learned expressions' cells, and `L(ȳ) = L(x̄)` made from them once a
+        /// question needs it (the classes answer most without it).
+        exprs: Vec<Rc<Vec<Bdd>>>,
+        same: OnceCell<Bdd>,
         primed: Bdd,
     },
 }
@@ -240,6 +249,9 @@ impl BddBackend {
                 Val::Bool(self.knows(*agent, state, &phi)?)
             }
             ExprKind::KnowsValue { agent, exprs } => {
+                if let Some(known) = self.knows_bits(*agent, state, exprs)? {
+                    return Ok(Val::Bool(known));
+                }
                 let values = self.eval_all(exprs, state)?;
                 let cells = tuple_cells(&values, &self.space.mk_true());
                 Val::Bool(self.knows_value(*agent, state, &cells, None)?)
@@ -494,7 +506,7 @@ impl BddBackend {
             return Ok(known.clone());
         }
         let view = self.view(agent, state);
-        let result = match self.classes(agent.0, state, &view) {
+        let result = match self.classes(agent.0, state, &view, 1) {
             Some(classes) => self.knows_by_class(&classes, phi)?,
             None => self.knows_in(&view, state, phi),
         };
@@ -503,24 +515,36 @@ impl BddBackend {
         Ok(result)
     }
 
-    /// κ split by `agent`'s view, when the agent learned only constants of a few bits and
-    /// has been asked enough questions in `state` (None: quantify for each question).
-    fn classes(&self, agent: usize, state: &State, view: &View) -> Option<Rc<Classes>> {
+    /// κ split by `agent`'s view, when the agent has been asked enough questions in
+    /// `state` (`questions` more now) and learned only constants of a few bits or
+    /// expressions of not too many values (None: quantify for each question).
+    fn classes(
+        &self,
+        agent: usize,
+        state: &State,
+        view: &View,
+        questions: usize,
+    ) -> Option<Rc<Classes>> {
         if let Some(known) = state.classes.borrow().get(&agent) {
             return known.clone();
         }
-        let View::Constants { hidden, .. } = view else {
-            return None;
-        };
         let asked = {
             let mut asked = state.asked.borrow_mut();
             let n = asked.entry(agent).or_insert(0);
-            *n += 1;
+            *n += questions;
             *n
         };
-        if asked < CLASSES_FROM {
+        // An agent who learned expressions takes its classes at once: they cost an
+        // intersection per cell, where the first question's `L(ȳ) = L(x̄)` costs a
+        // conjunction with the primed copy per cell.
+        if asked < CLASSES_FROM && matches!(view, View::Constants { .. }) {
             return None;
         }
+        let View::Constants { hidden, .. } = view else {
+            let classes = self.expression_classes(agent, state).map(Rc::new);
+            state.classes.borrow_mut().insert(agent, classes.clone());
+            return classes;
+        };
         let seen = self.space.unhidden_bits(hidden);
         let classes = (seen.len() <= CLASS_BITS).then(|| {
             let cells = (0..1usize << seen.len())
@@ -545,12 +569,63 @@ impl BddBackend {
         classes
     }
 
-    /// K φ from the classes of the agent's view: the cubes of the classes none of whose
-    /// worlds falsifies φ.
+    /// κ split by what an agent who learned expressions sees: the non-empty
+    /// intersections of κ with the cells of what it learned (a constant's bits, an
+    /// expression's values), each with the conjunction of its cells as its cube. The
+    /// classes κ leaves empty are not listed: the agent knows everything there. None when
+    /// there would be more than [`EXPRESSION_CLASSES`] classes (or the refinement more
+    /// work than [`EXPRESSION_CLASS_WORK`] intersections).
+    fn expression_classes(&self, agent: usize, state: &State) -> Option<Classes> {
+        let learned = state.learned.get(agent)?;
+        let mut cells: Vec<(Bdd, Bdd)> = vec![(self.space.mk_true(), state.kappa.clone())];
+        let mut work = 0usize;
+        let mut refine = |cells: Vec<(Bdd, Bdd)>, parts: &[Bdd]| -> Option<Vec<(Bdd, Bdd)>> {
+            work = work.saturating_add(cells.len().saturating_mul(parts.len()));
+            if work > EXPRESSION_CLASS_WORK {
+                return None;
+            }
+            let mut next = Vec::new();
+            for (cube, worlds) in &cells {
+                for part in parts {
+                    if worlds.intersects(part) {
+                        next.push((cube.and(part), worlds.and(part)));
+                    }
+                }
+                if next.len() > EXPRESSION_CLASSES {
+                    return None;
+                }
+            }
+            Some(next)
+        };
+        for item in learned.iter() {
+            match item {
+                Learned::Const(c) => {
+                    for bit in self.space.bits_of(&[*c]) {
+                        let b = self.space.literal(bit, true);
+                        cells = refine(cells, &[b.not(), b])?;
+                    }
+                }
+                Learned::Expr(parts) => cells = refine(cells, parts)?,
+            }
+        }
+        Some(Classes {
+            cells: cells
+                .into_iter()
+                .map(|(cube, worlds)| Class {
+                    cube,
+                    worlds,
+                    taken: OnceCell::new(),
+                })
+                .collect(),
+        })
+    }
+
+    /// K φ from the classes of the agent's view: the worlds of no class of which some
+    /// world falsifies φ (classes not listed are empty: the agent knows φ there).
     fn knows_by_class(&self, classes: &Classes, phi: &Bdd) -> Result<Bdd, SolverError> {
         let literals = phi.as_cube();
         let not_phi = phi.not();
-        let mut known = self.space.mk_false();
+        let mut unknown = Vec::new();
         for class in &classes.cells {
             let knows = match &literals {
                 _ if class.worlds.is_false() => true,
@@ -566,11 +641,27 @@ impl BddBackend {
                 },
                 None => !class.worlds.intersects(&not_phi),
             };
-            if knows {
-                known = known.or(&class.cube);
+            if !knows {
+                unknown.push(class.cube.clone());
             }
         }
-        Ok(known)
+        Ok(self.union(unknown).not())
+    }
+
+    /// The disjunction of `sets`, two by two (balanced: no long chain of growing
+    /// operands).
+    fn union(&self, mut sets: Vec<Bdd>) -> Bdd {
+        while sets.len() > 1 {
+            sets = sets
+                .chunks(2)
+                .map(|pair| match pair {
+                    [a, b] => a.or(b),
+                    [a] => a.clone(),
+                    _ => unreachable!("chunks of two"),
+                })
+                .collect();
+        }
+        sets.pop().unwrap_or_else(|| self.space.mk_false())
     }
 
     /// K φ in `state` for whoever sees `view`.
@@ -581,9 +672,14 @@ impl BddBackend {
             // ¬∃U'. (κ ∧ ¬φ)(ȳ) ∧ L(ȳ) = L(x̄)
             View::Expressions {
                 hidden,
+                exprs,
                 same,
                 primed,
             } => {
+                let same = same.get_or_init(|| {
+                    let exprs: Vec<&[Bdd]> = exprs.iter().map(|c| c.as_slice()).collect();
+                    self.same_observation(&exprs, hidden)
+                });
                 let bad = self.space.prime(&state.kappa.and_not(phi), hidden);
                 bad.and_exists(same, primed).not()
             }
@@ -632,16 +728,20 @@ impl BddBackend {
     }
 
     /// What the agent's truthful announcement of ψ adds to κ in `state`: K_agent ψ, or ψ
-    /// itself when the agent learned only constants and ψ tests none of the others' bits
-    /// (the agent sees whether ψ holds, so on κ, K_agent ψ is ψ).
+    /// itself when the agent sees whether ψ holds (so that on κ, K_agent ψ is ψ): ψ was
+    /// made by its knowledge operators here, or it learned only constants and ψ tests
+    /// none of the others' bits.
     pub(super) fn said_by(
         &self,
         agent: CharId,
         state: &Rc<State>,
         psi: Bdd,
     ) -> Result<Bdd, SolverError> {
+        if state.seen.borrow().contains(&(agent.0, psi.clone())) {
+            return Ok(psi);
+        }
         if let View::Constants { hidden, .. } = &*self.view(agent, state)
-            && (state.seen.borrow().contains(&(agent.0, psi.clone())) || !psi.tests_any(hidden))
+            && !psi.tests_any(hidden)
         {
             return Ok(psi);
         }
@@ -662,10 +762,10 @@ impl BddBackend {
     /// What K quantifies for whoever learned `learned`.
     fn view_of(&self, learned: &[Learned]) -> View {
         let hidden = self.hidden_bits(learned);
-        let exprs: Vec<&[Bdd]> = learned
+        let exprs: Vec<Rc<Vec<Bdd>>> = learned
             .iter()
             .filter_map(|l| match l {
-                Learned::Expr(cells) => Some(cells.as_slice()),
+                Learned::Expr(cells) => Some(cells.clone()),
                 Learned::Const(_) => None,
             })
             .collect();
@@ -680,7 +780,8 @@ impl BddBackend {
             }
         } else {
             View::Expressions {
-                same: self.same_observation(&exprs, &hidden),
+                exprs,
+                same: OnceCell::new(),
                 primed: self.space.cube(&Space::primed(&hidden)),
                 hidden,
             }
@@ -755,6 +856,85 @@ impl BddBackend {
             state.saw(agent.0, &known);
         }
         Ok(known)
+    }
+
+    /// `knows_value(agent, c1, …, ck)` of constants, bit by bit: the agent's worlds all
+    /// give the constants one value exactly when they all give each of their bits one
+    /// value, so it is the conjunction over their bits of `K b ∨ K ¬b` (two questions
+    /// per bit, where the values' cells take one per value: 2 · 8 instead of 200 for an
+    /// int of 1..=200, 2 · 14 instead of ~10⁴ for a pair of such ints). The bits the agent
+    /// learned are known everywhere and skipped. None when an expression is not a
+    /// constant, or when the constants have no more values than twice their bits (the
+    /// cells are then as few).
+    fn knows_bits(
+        &self,
+        agent: CharId,
+        state: &Rc<State>,
+        exprs: &[Expr],
+    ) -> Result<Option<Bdd>, SolverError> {
+        let mut consts = Vec::with_capacity(exprs.len());
+        let mut values: u128 = 1;
+        for e in exprs {
+            let ExprKind::Const(c) = e.kind else {
+                return Ok(None);
+            };
+            let count = match self.space.kind(c.0) {
+                Some(Kind::Bool) => 2,
+                Some(Kind::Enum(n)) => n as u128,
+                Some(Kind::Int { count, .. }) => count,
+                None => return Ok(None),
+            };
+            values = values.saturating_mul(count);
+            consts.push(c.0);
+        }
+        let bits = self.space.bits_of(&consts);
+        if values <= 2 * bits.len() as u128 {
+            return Ok(None);
+        }
+        let seen: Vec<usize> = (state.learned.get(agent.0).into_iter())
+            .flat_map(|l| l.iter())
+            .filter_map(|l| match l {
+                Learned::Const(c) => Some(*c),
+                Learned::Expr(_) => None,
+            })
+            .collect();
+        let seen = self.space.mark(&self.space.bits_of(&seen));
+        let bits: Vec<BddVariable> = bits.into_iter().filter(|b| !seen[b.to_index()]).collect();
+        self.check_deadline()?;
+        let view = self.view(agent, state);
+        if let Some(classes) = self.classes(agent.0, state, &view, 2 * bits.len()) {
+            // One pass: the classes where some bit takes both values.
+            let mut unknown = Vec::new();
+            for class in &classes.cells {
+                if class.worlds.is_false() {
+                    continue;
+                }
+                let Some(taken) = class.taken.get_or_init(|| class.worlds.values_taken()) else {
+                    continue;
+                };
+                let i = |b: &BddVariable| b.to_index();
+                if bits
+                    .iter()
+                    .any(|b| taken.false_in_some[i(b)] && taken.true_in_some[i(b)])
+                {
+                    unknown.push(class.cube.clone());
+                }
+            }
+            let known = self.union(unknown).not();
+            state.saw(agent.0, &known);
+            return Ok(Some(known));
+        }
+        let mut known = self.space.mk_true();
+        for bit in bits {
+            let literal = self.space.literal(bit, true);
+            let cells = [literal.not(), literal];
+            known = known.and(&self.knows_value(agent, state, &cells, None)?);
+            if known.is_false() {
+                break;
+            }
+        }
+        state.saw(agent.0, &known);
+        Ok(Some(known))
     }
 
     /// The bit x when `cells` are the values of x, the one bit `agent` does not see (a

@@ -15,6 +15,13 @@
 //!   add decide the comparison. Terms are taken in the order of their first variable,
 //!   so that each step puts a node above BDDs of later variables: `count(…) <= k` over
 //!   n bools takes O(n·k) nodes and steps.
+//!   An int or enum constant is read as its bits, each a term of weight 2^place (the
+//!   bits hold the value minus the least value; the comparison is then conjoined with
+//!   "the bits hold one of its values"): with the bits of ints interleaved by place
+//!   (`space.rs`), What Sum's `x == y + z` at B = 200 builds a few nodes per place,
+//!   where a term per value took 200 × 400 steps and a κ of 39,000 nodes.
+//! - **A product equal to a literal** k ≠ 0 keeps each factor's cells to the divisors
+//!   of k before combining them (Cheryl's age: `cheryl * b1 * b2 == 144`).
 //! - **Sums** whose value is needed (learned, compared through `%`, …) add their terms'
 //!   partitions from the last variable up, so that each addition puts the next
 //!   variable above the cells built so far (an O(1) step per pair of cells).
@@ -60,11 +67,14 @@ impl Term {
     }
 }
 
-/// `Σ terms + constant`.
+/// `Σ terms + constant`, read where every pattern in `valid` holds (an enum's or int's
+/// bits taken as a number hold one of its values: elsewhere the comparison is false, as
+/// its partition takes no value there).
 #[derive(Default)]
 struct Linear {
     terms: Vec<Term>,
     constant: i128,
+    valid: Vec<Bdd>,
 }
 
 impl Linear {
@@ -110,12 +120,21 @@ impl BddBackend {
         b: &Expr,
         state: &Rc<State>,
     ) -> Result<Option<Bdd>, SolverError> {
+        if op == CmpOp::Eq
+            && let Some(holds) = self.product_is(a, b, state)?
+        {
+            return Ok(Some(holds));
+        }
         let mut form = Linear::default();
         let built = self
             .flatten(a, 1, &mut form, state)
             .and_then(|()| self.flatten(b, -1, &mut form, state));
         match built {
-            Ok(()) if form.terms.len() >= 2 && form.bounded() => self.threshold(op, form).map(Some),
+            Ok(()) if form.terms.len() >= 2 && form.bounded() => {
+                let valid = std::mem::take(&mut form.valid);
+                let holds = self.threshold(op, form)?;
+                Ok(Some(valid.iter().fold(holds, |acc, v| acc.and(v))))
+            }
             Ok(()) | Err(NotLinear::TooLarge) => Ok(None),
             Err(NotLinear::Error(e)) => Err(e),
         }
@@ -135,6 +154,23 @@ impl BddBackend {
                 form.constant = (form.constant)
                     .checked_add(scaled(i128::from(*n))?)
                     .ok_or(NotLinear::TooLarge)?;
+            }
+            // An enum or int constant: its bits, each a term of weight 2^place (the bits
+            // hold the value minus the least value), instead of a cell per value.
+            ExprKind::Const(c) if self.space.number(c.0).is_some() => {
+                let (lo, bits, valid) = self.space.number(c.0).expect("a number");
+                form.constant = (form.constant)
+                    .checked_add(scaled(lo)?)
+                    .ok_or(NotLinear::TooLarge)?;
+                for (i, bit) in bits.iter().enumerate() {
+                    let place = bits.len() - 1 - i;
+                    let w = scaled(1i128 << place)?;
+                    let b = self.space.literal(*bit, true);
+                    form.terms.push(Term::new(vec![(0, b.not()), (w, b)]));
+                }
+                if !valid.is_true() {
+                    form.valid.push(valid);
+                }
             }
             ExprKind::Neg(a) => self.flatten(a, -sign, form, state)?,
             ExprKind::Arith(ArithOp::Add, a, b) => {
@@ -268,6 +304,73 @@ impl BddBackend {
             Some(false) => nowhere,
             None => below.remove(&form.constant).unwrap_or(nowhere),
         })
+    }
+
+    /// Where `a == b` holds when one side is a product and the other a literal k ≠ 0
+    /// (Cheryl's age: `cheryl * b1 * b2 == 144`): only the values dividing k matter, so
+    /// each factor's partition is kept to the divisors of k before the factors are
+    /// combined (15 values of 144 each, where the whole partitions combine 144 × 144 and
+    /// then thousands × 144 cells). None for any other comparison.
+    fn product_is(
+        &self,
+        a: &Expr,
+        b: &Expr,
+        state: &Rc<State>,
+    ) -> Result<Option<Bdd>, SolverError> {
+        let (product, k) = match (literal(a), literal(b)) {
+            (None, Some(k)) => (a, k),
+            (Some(k), None) => (b, k),
+            _ => return Ok(None),
+        };
+        if k == 0 || !matches!(product.kind, ExprKind::Arith(ArithOp::Mul, _, _)) {
+            return Ok(None);
+        }
+        let mut divisors: Vec<i128> = (1..=k.unsigned_abs().isqrt())
+            .filter(|d| k.unsigned_abs().is_multiple_of(*d))
+            .flat_map(|d| [d, k.unsigned_abs() / d])
+            .map(|d| d as i128)
+            .flat_map(|d| [d, -d])
+            .collect();
+        divisors.sort_unstable();
+        divisors.dedup();
+        let Some(p) = self.among(product, &divisors, state)? else {
+            return Ok(None);
+        };
+        Ok(Some(
+            p.cells()
+                .filter(|(v, _)| *v == Integer::Small(k))
+                .fold(self.space.mk_false(), |acc, (_, cell)| acc.or(cell)),
+        ))
+    }
+
+    /// The cells of `e`'s partition whose values are among `wanted` (sorted; none is 0),
+    /// a product's factors kept to `wanted` first (every factor of a product in `wanted`
+    /// divides it, so is in `wanted` when `wanted` holds every divisor of its members);
+    /// None when a value is beyond i128.
+    fn among(
+        &self,
+        e: &Expr,
+        wanted: &[i128],
+        state: &Rc<State>,
+    ) -> Result<Option<Partition>, SolverError> {
+        let keep = |p: &Partition| -> Option<Partition> {
+            let mut cells = Vec::new();
+            for (v, cell) in p.cells() {
+                let Integer::Small(v) = v else { return None };
+                if wanted.binary_search(v).is_ok() {
+                    cells.push((Integer::Small(*v), cell.clone()));
+                }
+            }
+            Some(Partition::from_disjoint(cells))
+        };
+        let ExprKind::Arith(ArithOp::Mul, x, y) = &e.kind else {
+            return Ok(keep(&self.int_value(e, state)?));
+        };
+        let (Some(px), Some(py)) = (self.among(x, wanted, state)?, self.among(y, wanted, state)?)
+        else {
+            return Ok(None);
+        };
+        Ok(keep(&px.arith(ArithOp::Mul, &py)?))
     }
 
     /// An int expression's partition. A sum adds its terms from the last variable up

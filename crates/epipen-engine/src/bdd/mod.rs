@@ -162,6 +162,32 @@ impl Backend for BddBackend {
         self.set(e, state)
     }
 
+    /// κ ∧ each member of the conjunction in turn: `bool h[2 * n * n]` defined from a
+    /// call's outcome (`h[n * n + i * n + k] == (h[i * n + k] or …call == c[i, j]…)`, n = 5)
+    /// is a BDD that remembers every h[i * n + k] until the call's bits come last, 2^25
+    /// paths, while κ ∧ it, κ fixing h[0..n * n], has a few hundred nodes.
+    fn announced_formula(
+        &mut self,
+        e: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<Set, SolverError> {
+        let mut members = Vec::new();
+        conjuncts(e, &mut members);
+        if members.len() < 2 {
+            return self.formula(e, state, saved);
+        }
+        self.checkpoints.clear();
+        self.checkpoints.extend_from_slice(saved);
+        let mut within = state.kappa.clone();
+        // Every member is evaluated, also once κ ∧ … is empty: its errors are the story's.
+        for member in members {
+            self.check_deadline()?;
+            within = within.and(&self.bool(member, state)?);
+        }
+        Ok(Set::Bdd(within))
+    }
+
     fn said(&mut self, agent: CharId, psi: Set, state: &Rc<State>) -> Result<Set, SolverError> {
         // The agent sees whether it knows its own bit.
         if let Set::Whether(w) = &psi
@@ -433,6 +459,17 @@ impl Backend for BddBackend {
             worlds,
             complete,
         })
+    }
+}
+
+/// The members of a conjunction `a and b and …`, left to right.
+fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Logic(crate::ir::LogicOp::And, a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        _ => out.push(e),
     }
 }
 

@@ -168,12 +168,32 @@ impl Space {
         let set = Diagrams::new(2 * total);
         let mut bits = vec![Vec::new(); widths.len()];
         let mut next = 0;
-        for c in crate::bdd::order::order(program) {
-            let w = widths[c];
-            bits[c] = (next..next + w)
-                .map(|i| BddVariable::from_index(2 * i))
-                .collect();
-            next += w;
+        let order = crate::bdd::order::order(program);
+        let is_int = |c: usize| matches!(kinds[c], Kind::Int { .. });
+        let mut at = 0;
+        while at < order.len() {
+            // A run of ints next to each other in the order takes its bits interleaved
+            // by place, most significant first (`x₇ y₇ z₇ x₆ y₆ z₆ …`): sums and
+            // comparisons of them then read bits of one place together, and What Sum's
+            // `x == y + z` is a BDD of a few nodes per place instead of one that
+            // remembers x's whole value while it reads y's bits.
+            let mut end = at + 1;
+            if is_int(order[at]) {
+                while end < order.len() && is_int(order[end]) {
+                    end += 1;
+                }
+            }
+            let run = &order[at..end];
+            let top = run.iter().map(|c| widths[*c]).max().unwrap_or(0);
+            for place in (0..top).rev() {
+                for &c in run {
+                    if place < widths[c] {
+                        bits[c].push(BddVariable::from_index(2 * next));
+                        next += 1;
+                    }
+                }
+            }
+            at = end;
         }
         let all_bits = (0..total).map(|i| BddVariable::from_index(2 * i)).collect();
         let declared_bits = bits.iter().flatten().copied().collect();
@@ -241,6 +261,12 @@ impl Space {
         }
     }
 
+    /// The most nodes the space's BDDs have taken at once.
+    #[cfg(test)]
+    pub(super) fn nodes_made(&self) -> usize {
+        self.set.nodes_made()
+    }
+
     pub(super) fn mk_true(&self) -> Bdd {
         self.set.mk_true()
     }
@@ -263,6 +289,22 @@ impl Space {
 
     pub(super) fn kind(&self, constant: usize) -> Option<Kind> {
         self.kinds.get(constant).copied()
+    }
+
+    /// An enum or int constant as a number over its bits: its least value (what the bits
+    /// add to), its bits (most significant first) and where they hold one of its values
+    /// (None for a bool, or a constant of one value).
+    pub(super) fn number(&self, constant: usize) -> Option<(i128, &[BddVariable], Bdd)> {
+        let (lo, count) = match self.kind(constant)? {
+            Kind::Enum(k) => (0, k as u128),
+            Kind::Int { lo, count } => (lo, count),
+            Kind::Bool => return None,
+        };
+        let bits = self.bits.get(constant)?;
+        if bits.is_empty() || count == 0 {
+            return None;
+        }
+        Some((lo, bits, self.at_most(bits, count - 1)))
     }
 
     /// The bit of a bool constant.

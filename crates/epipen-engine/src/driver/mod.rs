@@ -58,6 +58,19 @@ pub(crate) trait Backend {
         state: &Self::State,
         saved: &[Option<Self::State>],
     ) -> Result<Self::Set, SolverError>;
+
+    /// The worlds of κ where the announced `e` holds (the storyteller's announcement:
+    /// only κ ∧ e is used, so outside κ the set may be anything): by default
+    /// [`Backend::formula`]. The BDD backend conjoins a conjunction's members into κ one
+    /// by one, where the conjunction alone can be exponentially larger than κ ∧ it.
+    fn announced_formula(
+        &mut self,
+        e: &Expr,
+        state: &Self::State,
+        saved: &[Option<Self::State>],
+    ) -> Result<Self::Set, SolverError> {
+        self.formula(e, state, saved)
+    }
     /// What `agent`'s truthful announcement of ψ adds in `state`: K_A ψ, or a set equal
     /// to it on κ.
     fn said(
@@ -577,10 +590,17 @@ impl<B: Backend> Driver<B> {
         let span = stmt.span;
         match &stmt.kind {
             StmtKind::Announce { speaker, formula } => {
-                let psi = self.formula(formula, state).at(span)?;
                 let added = match speaker {
-                    None => psi,
-                    Some(agent) => self.backend.said(*agent, psi, state).at(span)?,
+                    None => {
+                        let e = self.now(formula).at(span)?;
+                        (self.backend)
+                            .announced_formula(&e, state, &self.checkpoints)
+                            .at(span)?
+                    }
+                    Some(agent) => {
+                        let psi = self.formula(formula, state).at(span)?;
+                        self.backend.said(*agent, psi, state).at(span)?
+                    }
                 };
                 if self.actual.is_some() && !self.holds_in_actual(&added, "").at(span)? {
                     return Err(Failure::false_in_actual()).at(span);
