@@ -149,7 +149,17 @@ pub(super) struct Solved {
 
 /// Solves the linear equations among `hyps` (conjuncts) over `vars` exactly; None when
 /// there is none, or a coefficient leaves 64 bits.
-pub(super) fn solve_equalities(vars: &[Term], hyps: &[Term], conclusion: &Term) -> Option<Solved> {
+pub(super) fn solve_equalities(
+    all_vars: &[Term],
+    hyps: &[Term],
+    conclusion: &Term,
+) -> Option<Solved> {
+    // Only the int variables take part; bool ones stay bound as they are.
+    let (ints, bools): (Vec<Term>, Vec<Term>) = all_vars
+        .iter()
+        .cloned()
+        .partition(|v| v.0.sort_kind() == SortKind::Int);
+    let vars = &ints[..];
     let n = vars.len();
     let mut pending: Vec<Linear> = Vec::new();
     let mut rest: Vec<Term> = Vec::new();
@@ -241,6 +251,7 @@ pub(super) fn solve_equalities(vars: &[Term], hyps: &[Term], conclusion: &Term) 
         vars: (0..n)
             .filter(|&k| alive[k])
             .map(|k| vars[k].clone())
+            .chain(bools)
             .collect(),
         hyps: rest.iter().map(|h| h.substitute(vars, &to)).collect(),
         conclusion: conclusion.substitute(vars, &to),
