@@ -454,6 +454,9 @@ pub fn int_expr() -> BoxedStrategy<IntE> {
             prop_oneof![
                 4 => (ar_op(), inner.clone(), inner.clone())
                     .prop_map(|(op, a, b)| IntE::Bin(op, Box::new(a), Box::new(b))),
+                // Divisions by constants (issue 32): `e / k` and `e % k`, k in 2..=64.
+                2 => (prop_oneof![Just(ArOp::Div), Just(ArOp::Mod)], inner.clone(), 2i64..=64)
+                    .prop_map(|(op, a, k)| IntE::Bin(op, Box::new(a), Box::new(IntE::Lit(k)))),
                 1 => inner.clone().prop_map(|a| IntE::Neg(Box::new(a))),
                 1 => (simple_bool(), inner.clone(), inner.clone())
                     .prop_map(|(c, a, b)| IntE::Ite(Box::new(c), Box::new(a), Box::new(b))),

@@ -78,6 +78,45 @@ fn the_generator_writes_counts_and_sums_of_bools() {
     })
 }
 
+/// The generator writes divisions by constants (issue 32): `e % k` and `e / k` with k
+/// from 2 to 64, in many stories of a fixed seed and with many different k.
+#[test]
+fn the_generator_writes_divisions_by_constants_up_to_64() {
+    with_stack(|| {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{RngAlgorithm, TestRng};
+        let mut runner = TestRunner::new_with_rng(
+            ProptestConfig::default(),
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[32; 32]),
+        );
+        let strategy = story::story();
+        let (mut stories, mut moduli, mut quotients) = (0, 0, 0);
+        let mut divisors = std::collections::BTreeSet::new();
+        for _ in 0..300 {
+            let s = strategy.new_tree(&mut runner).expect("a story").current();
+            let text = print::print(&s).text;
+            let mut found = false;
+            for (op, counter) in [(" % ", &mut moduli), (" / ", &mut quotients)] {
+                for rest in text.split(op).skip(1) {
+                    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    if let Ok(k) = digits.parse::<i64>()
+                        && (2..=64).contains(&k)
+                    {
+                        *counter += 1;
+                        divisors.insert(k);
+                        found = true;
+                    }
+                }
+            }
+            stories += usize::from(found);
+        }
+        assert!(
+            stories >= 30 && moduli >= 20 && quotients >= 20 && divisors.len() >= 30,
+            "{stories} stories, {moduli} `%`, {quotients} `/`, divisors {divisors:?}"
+        );
+    })
+}
+
 /// The generator writes lists of values (issue 27: `for i1 in {2, 0} { … }`,
 /// `sum(i1 in {3, -1}: …)`), so that the evaluator cross-checks their unrolling.
 #[test]

@@ -42,7 +42,7 @@ const VACUOUS: &str = indoc! {"
 fn a_check_over_no_world_is_vacuous_and_names_the_statement_that_left_none() {
     let story = story_file("vacuous.story", VACUOUS);
     on_every_backend(
-        &["auto", "z3", "explicit"],
+        &["auto", "z3", "explicit", "bdd"],
         &["check", &story],
         1,
         indoc! {"
@@ -53,7 +53,7 @@ fn a_check_over_no_world_is_vacuous_and_names_the_statement_that_left_none() {
         "",
     );
     on_every_backend(
-        &["auto", "z3", "explicit"],
+        &["auto", "z3", "explicit", "bdd"],
         &["run", &story],
         1,
         indoc! {"

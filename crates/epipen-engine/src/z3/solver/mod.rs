@@ -10,6 +10,7 @@
 //! simplification, optimisation, enumeration) within the run's deadline.
 
 mod cancel;
+mod lattice;
 mod native;
 mod order;
 mod term;
@@ -231,6 +232,11 @@ impl Z3 {
             return Ok(Eliminated::Free(t));
         }
         let body = Term::and(hyps).implies(conclusion);
+        if body.has_division()
+            && let Some(t) = self.eliminate_by_lattice(vars, hyps, conclusion)?
+        {
+            return Ok(Eliminated::Free(t));
+        }
         self.eliminate_quantifiers(&Term::forall(vars, &body), body.has_division())
     }
 
@@ -240,6 +246,72 @@ impl Z3 {
         hyps: &[Term],
         conclusion: &Term,
     ) -> Result<Option<Term>, SolverError> {
+        let mut results = Vec::new();
+        for case in cases(vars, hyps) {
+            let formula = Term::forall(vars, &Term::and(&case).implies(conclusion));
+            let eliminated = self.apply_tactic("qe-light", &formula)?;
+            if eliminated.has_quantifier() {
+                return Ok(None);
+            }
+            results.push(eliminated);
+        }
+        Ok(Some(Term::and(&results).simplify()))
+    }
+
+    /// With divisions by literals: for each case of [`cases`], the divisions over bound
+    /// variables purified into quotients and remainders (`t = k·q + r`, `0 ≤ r < |k|`),
+    /// the linear equations among the hypotheses solved exactly (lattice.rs: no split on
+    /// residues, whatever the moduli), then `qe-light` and `qe2` on what is left. None
+    /// when a case keeps a quantifier.
+    fn eliminate_by_lattice(
+        &self,
+        vars: &[Term],
+        hyps: &[Term],
+        conclusion: &Term,
+    ) -> Result<Option<Term>, SolverError> {
+        let mut results = Vec::new();
+        for case in cases(vars, hyps) {
+            let body = Term::and(&case).implies(conclusion);
+            let (purified, divisions) = body.purify_divisions(vars);
+            let (h, c) = match purified.0.children()[..] {
+                [ref h, ref c] if purified.0.decl().kind() == z3::DeclKind::Implies => {
+                    (wrap(h.clone()), wrap(c.clone()))
+                }
+                _ => return Ok(None),
+            };
+            let mut bound = vars.to_vec();
+            let mut case_hyps = vec![h];
+            for d in &divisions {
+                bound.push(d.quotient.clone());
+                bound.push(d.remainder.clone());
+                case_hyps.push(d.definition());
+            }
+            let Some(solved) = lattice::solve_equalities(&bound, &case_hyps, &c) else {
+                return Ok(None);
+            };
+            let inner = Term::forall(
+                &solved.vars,
+                &Term::and(&solved.hyps).implies(&solved.conclusion),
+            );
+            tracing::trace!("solved equations, qe-light then qe2 on {inner}");
+            let mut eliminated = self.apply_tactic("qe-light", &inner)?;
+            if eliminated.has_quantifier() {
+                eliminated = self.apply_tactic("qe2", &eliminated)?;
+            }
+            if eliminated.has_quantifier() {
+                return Ok(None);
+            }
+            results.push(Term::and(&solved.guards).implies(&eliminated));
+        }
+        Ok(Some(Term::and(&results).simplify()))
+    }
+}
+
+/// The cases of `∀ vars. ⋀ hyps → …`: each conjunct of the hypotheses that is a
+/// disjunction whose every disjunct holds an int equation over a bound variable is split
+/// (at most [`MAX_CASES`] cases); one case when none is.
+fn cases(vars: &[Term], hyps: &[Term]) -> Vec<Vec<Term>> {
+    {
         let mut rest = Vec::new();
         let mut splits: Vec<Vec<Term>> = Vec::new();
         let mut cases = 1;
@@ -260,24 +332,21 @@ impl Z3 {
                 rest.push(h);
             }
         }
-        let mut results = Vec::with_capacity(cases);
-        for k in 0..cases {
-            let mut case = rest.clone();
-            let mut index = k;
-            for disjuncts in &splits {
-                case.push(disjuncts[index % disjuncts.len()].clone());
-                index /= disjuncts.len();
-            }
-            let formula = Term::forall(vars, &Term::and(&case).implies(conclusion));
-            let eliminated = self.apply_tactic("qe-light", &formula)?;
-            if eliminated.has_quantifier() {
-                return Ok(None);
-            }
-            results.push(eliminated);
-        }
-        Ok(Some(Term::and(&results).simplify()))
+        (0..cases)
+            .map(|k| {
+                let mut case = rest.clone();
+                let mut index = k;
+                for disjuncts in &splits {
+                    case.push(disjuncts[index % disjuncts.len()].clone());
+                    index /= disjuncts.len();
+                }
+                case
+            })
+            .collect()
     }
+}
 
+impl Z3 {
     /// The tactic `name` followed by `simplify`, applied to `formula` under the deadline:
     /// the disjunction of the subgoals, simplified.
     fn apply_tactic(&self, name: &str, formula: &Term) -> Result<Term, SolverError> {

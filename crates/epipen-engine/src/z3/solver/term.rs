@@ -640,8 +640,8 @@ impl Term {
 pub(super) struct Division {
     dividend: Term,
     divisor: i64,
-    quotient: Term,
-    remainder: Term,
+    pub(super) quotient: Term,
+    pub(super) remainder: Term,
 }
 
 impl Division {
