@@ -6,6 +6,7 @@
 //! made. The semantics are the Z3 engine's and the brute-force evaluator's; tests
 //! cross-check all three (tests/agreement.rs).
 
+mod classes;
 mod diagram;
 mod knowledge;
 mod linear;
