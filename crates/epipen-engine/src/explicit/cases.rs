@@ -5,9 +5,9 @@
 //! disjunction of their solutions (`(a, b, c) in {…}`), which is linear.
 
 use super::bound::Interval;
-use super::search::{self, Limits};
+use super::search::{self, Limits, constants_of, split};
 use super::universe::{exact, type_box};
-use crate::ir::{ArithOp, Expr, ExprKind, LogicOp, Program, Ty};
+use crate::ir::{ArithOp, Expr, ExprKind, Program, Ty};
 
 /// The conjuncts of a formula over a few constants, as the list of their solutions: the
 /// formula is equivalent to `rest ∧ (consts) in assignments`, in every world.
@@ -119,28 +119,4 @@ pub(crate) fn is_nonlinear(e: &Expr) -> bool {
         _ => Ok(()),
     })
     .is_err()
-}
-
-fn split(e: &Expr, out: &mut Vec<Expr>) {
-    match &e.kind {
-        ExprKind::Logic(LogicOp::And, a, b) => {
-            split(a, out);
-            split(b, out);
-        }
-        ExprKind::Bool(true) => {}
-        _ => out.push(e.clone()),
-    }
-}
-
-fn constants_of(e: &Expr) -> Vec<usize> {
-    let mut seen = Vec::new();
-    let _ = e.walk(&mut |x: &Expr| -> Result<(), ()> {
-        if let ExprKind::Const(c) = x.kind {
-            seen.push(c.0);
-        }
-        Ok(())
-    });
-    seen.sort_unstable();
-    seen.dedup();
-    seen
 }

@@ -277,7 +277,7 @@ pub(super) fn solve(
 }
 
 /// The conjuncts of `e`, in order.
-fn split(e: &Expr, out: &mut Vec<Expr>) {
+pub(super) fn split(e: &Expr, out: &mut Vec<Expr>) {
     match &e.kind {
         ExprKind::Logic(LogicOp::And, a, b) => {
             split(a, out);
@@ -289,7 +289,7 @@ fn split(e: &Expr, out: &mut Vec<Expr>) {
 }
 
 /// The constants `e` mentions, sorted.
-fn constants_of(e: &Expr) -> Vec<usize> {
+pub(super) fn constants_of(e: &Expr) -> Vec<usize> {
     let mut seen = Vec::new();
     let _ = e.walk(&mut |x: &Expr| -> Result<(), ()> {
         if let ExprKind::Const(c) = x.kind {
