@@ -217,3 +217,31 @@ fn every_phrasing_is_pinned() {
         }
     }
 }
+
+/// Issue 33's slow path 2: bools defined from one call's outcome after the event (the
+/// BDD backend conjoins the definitions into κ one by one: it hung at n = 5 before).
+/// One world per call, the same on every backend that takes the story in time (the
+/// explicit backend lists 2^25 combinations of the later bools: not asked).
+#[test]
+fn defined_after_one_call() {
+    let first = worlds("auto", "defined-after-call", 20);
+    assert!(first.starts_with("10 possible worlds:\n"), "{first}");
+    let calls: Vec<&str> = first
+        .lines()
+        .filter_map(|l| l.find("call = ").map(|at| &l[at..]))
+        .collect();
+    let mut expected = Vec::new();
+    for i in 0..5 {
+        for j in i + 1..5 {
+            expected.push(format!("call = c[{i}, {j}]"));
+        }
+    }
+    assert_eq!(calls, expected);
+    for backend in ["bdd", "z3"] {
+        assert_eq!(
+            worlds(backend, "defined-after-call", 20),
+            first,
+            "{backend}"
+        );
+    }
+}
