@@ -628,8 +628,8 @@ fn z3_finds_a_non_linear_kappa_empty() {
 /// worlds in canonical order (the error's examples) level by level, and at ±2^24 began
 /// to list 100 000 worlds one by one: "`actual` allows several worlds" ran out of time on
 /// every backend (the explicit one asks Z3 when its box does not bound the types). Now
-/// two of a level's first 64 worlds are examples enough (src/worlds.rs
-/// `first_worlds_within`, epipen-engine z3/mod.rs `pin`).
+/// the first two are found in order without listing the level (epipen-engine
+/// z3/solver/order.rs `first_in_order`, z3/mod.rs `pin`).
 #[test]
 fn actual_allowing_many_worlds_far_from_zero_is_refused_at_once() {
     let t = agree(
