@@ -235,14 +235,23 @@ impl Failure {
     }
 
     /// `actual φ` where φ holds in several of the worlds still possible, `a` and `b` the
-    /// first two.
-    pub(crate) fn actual_allows_several(program: &Program, a: &[Value], b: &[Value]) -> Failure {
+    /// first two, each as it is now with its values at the story's start when the story
+    /// changed constants (two worlds alike now may differ in their past).
+    pub(crate) fn actual_allows_several(
+        program: &Program,
+        a: (&[Value], Option<&[Value]>),
+        b: (&[Value], Option<&[Value]>),
+    ) -> Failure {
+        let line = |(now, before): (&[Value], Option<&[Value]>)| match before {
+            Some(before) => worlds::world_line_since(program, now, before),
+            None => worlds::world_line(program, now),
+        };
         Failure::story(
             "`actual` must pin down exactly one of the worlds still possible, but it allows several",
             &[format!(
                 "for example {} and {}, both still possible; give the constants that tell them apart a value",
-                worlds::world_line(program, a),
-                worlds::world_line(program, b)
+                line(a),
+                line(b)
             )],
         )
     }

@@ -101,6 +101,28 @@ pub fn world_line(program: &Program, values: &[Value]) -> String {
         .join(", ")
 }
 
+/// `x = 4 (was 3), y = 2`: a world of a story that changed constants, with the values
+/// at its start of those that changed (two worlds may be alike now and differ in their
+/// past).
+pub fn world_line_since(program: &Program, now: &[Value], before: &[Value]) -> String {
+    if now.is_empty() {
+        return "(no constants)".into();
+    }
+    (program.constants.iter().zip(now).zip(before).enumerate())
+        .filter(|(k, ((_, v), _))| program.shows(ConstId(*k), **v))
+        .map(|(_, ((c, v), was))| match v == was {
+            true => format!("{} = {}", c.name, show_value(program, c.ty, *v)),
+            false => format!(
+                "{} = {} (was {})",
+                c.name,
+                show_value(program, c.ty, *v),
+                show_value(program, c.ty, *was)
+            ),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The constants a world shows, with their values: every constant but the occurrences
 /// of events that have not happened.
 pub fn shown<'a>(

@@ -367,16 +367,11 @@ fn compare(printed: &Printed) -> Result<(), String> {
 
 /// Limits of a backend known and left to its own work (docs/testing.md says which): a run
 /// that stops at one (or whose model does) is counted as a refusal, not compared.
-const KNOWN_LIMITS: [&str; 2] = [
+const KNOWN_LIMITS: [&str; 1] = [
     // The explicit backend evaluates a changed constant as a term over the start values,
     // in 128 bits: `x := min(max(x * x * k, -m), m)` twice goes beyond 128 bits on the
     // way, where the value itself fits (src/engine/explicit/eval.rs, `arith`).
     "a value goes beyond the 128-bit integers of the explicit-worlds backend",
-    // An `actual` that leaves out an int every possible world shares, after an event
-    // whose change reads it, is pinned over the int's whole type: the examples of "it
-    // allows several worlds" meet a world beyond 64 bits (tests/fuzz.rs,
-    // `an_actual_world_pinned_beyond_64_bits_after_a_change_is_a_known_limit`).
-    "values beyond the 64-bit integers (-2^63 to 2^63 - 1) are not supported",
 ];
 
 /// The known limit `t` ran into, if any.

@@ -108,8 +108,13 @@ impl<B: Backend> Driver<B> {
                 "the solver listed one world and did not say there is no other",
             )),
             [a, b, ..] => {
-                let (a, b) = (self.shown(a)?, self.shown(b)?);
-                Err(Failure::actual_allows_several(&self.program, &a.0, &b.0))
+                let (now_a, now_b) = (self.shown(a)?, self.shown(b)?);
+                let changed = self.terms.is_some();
+                Err(Failure::actual_allows_several(
+                    &self.program,
+                    (&now_a.0, changed.then_some(&a.0[..])),
+                    (&now_b.0, changed.then_some(&b.0[..])),
+                ))
             }
         }
     }
