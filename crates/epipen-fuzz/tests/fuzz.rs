@@ -918,9 +918,9 @@ fn the_generator_writes_announcements_and_quantifiers() {
 /// An `actual` that leaves an int out (issue 27: the value every possible world shares)
 /// after an event whose change reads that int is pinned over the int's whole type; the
 /// examples of "it allows several worlds" met a world beyond the 64-bit integers
-/// (`x1 = -9223372036854775809`, where `x1 + x0 == -1`) and the run failed (exit code
-/// 1) where the evaluator reports the story error (exit code 2): a known limit of issue
-/// 29's campaign until the first worlds came in canonical order, least magnitude first
+/// (`x1 = -9223372036854775809`, where `x1 + x0 == -1`) and the run failed with exit
+/// code 1 where the evaluator reports the story error with exit code 2: a known limit of
+/// issue 29's campaign until the first worlds came in canonical order, least magnitude first
 /// (z3/solver/order.rs, `first_in_order`). Every strategy now reports the story error,
 /// and its two examples, alike now, show the past that tells them apart.
 #[test]
