@@ -325,15 +325,7 @@ impl BddBackend {
         if k == 0 || !matches!(product.kind, ExprKind::Arith(ArithOp::Mul, _, _)) {
             return Ok(None);
         }
-        let mut divisors: Vec<i128> = (1..=k.unsigned_abs().isqrt())
-            .filter(|d| k.unsigned_abs().is_multiple_of(*d))
-            .flat_map(|d| [d, k.unsigned_abs() / d])
-            .map(|d| d as i128)
-            .flat_map(|d| [d, -d])
-            .collect();
-        divisors.sort_unstable();
-        divisors.dedup();
-        let Some(p) = self.among(product, &divisors, state)? else {
+        let Some(p) = self.among(product, k, state)? else {
             return Ok(None);
         };
         Ok(Some(
@@ -343,21 +335,21 @@ impl BddBackend {
         ))
     }
 
-    /// The cells of `e`'s partition whose values are among `wanted` (sorted; none is 0),
-    /// a product's factors kept to `wanted` first (every factor of a product in `wanted`
-    /// divides it, so is in `wanted` when `wanted` holds every divisor of its members);
-    /// None when a value is beyond i128.
+    /// The cells of `e`'s partition whose values divide `k` (not 0), a product's factors
+    /// kept to the divisors of `k` first (every factor of a product that divides `k`
+    /// divides `k`); None when a value is beyond i128. Each value is tested, never `k`
+    /// factored: `k` may be near 2^63.
     fn among(
         &self,
         e: &Expr,
-        wanted: &[i128],
+        k: i128,
         state: &Rc<State>,
     ) -> Result<Option<Partition>, SolverError> {
         let keep = |p: &Partition| -> Option<Partition> {
             let mut cells = Vec::new();
             for (v, cell) in p.cells() {
                 let Integer::Small(v) = v else { return None };
-                if wanted.binary_search(v).is_ok() {
+                if *v != 0 && k % *v == 0 {
                     cells.push((Integer::Small(*v), cell.clone()));
                 }
             }
@@ -366,8 +358,7 @@ impl BddBackend {
         let ExprKind::Arith(ArithOp::Mul, x, y) = &e.kind else {
             return Ok(keep(&self.int_value(e, state)?));
         };
-        let (Some(px), Some(py)) = (self.among(x, wanted, state)?, self.among(y, wanted, state)?)
-        else {
+        let (Some(px), Some(py)) = (self.among(x, k, state)?, self.among(y, k, state)?) else {
             return Ok(None);
         };
         Ok(keep(&px.arith(ArithOp::Mul, &py)?))
