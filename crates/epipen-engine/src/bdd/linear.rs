@@ -24,7 +24,10 @@
 //!   of k before combining them (Cheryl's age: `cheryl * b1 * b2 == 144`).
 //! - **Sums** whose value is needed (learned, compared through `%`, …) add their terms'
 //!   partitions from the last variable up, so that each addition puts the next
-//!   variable above the cells built so far (an O(1) step per pair of cells).
+//!   variable above the cells built so far (an O(1) step per pair of cells); an int
+//!   constant is added as its bits, each a term of weight 2^place (Sum and Product's
+//!   `S learns x + y`: 6.6 ms → 0.7 ms, where a cell per value made 97 × 97
+//!   conjunctions).
 //!
 //! Both give exactly the function the partitions give (tests in `tests.rs` compare them
 //! on random sums).
@@ -35,6 +38,7 @@ use std::rc::Rc;
 use super::BddBackend;
 use super::diagram::Bdd;
 use super::knowledge::State;
+use super::space::Kind;
 use super::value::Partition;
 use crate::SolverError;
 use crate::ir::arith::Integer;
@@ -373,7 +377,31 @@ impl BddBackend {
         let mut parts: Vec<(bool, &Expr)> = Vec::new();
         crate::summands(e, true, &mut parts);
         let mut terms: Vec<(usize, Partition)> = Vec::with_capacity(parts.len());
+        // Where the int constants' bits hold one of their values.
+        let mut valid: Vec<Bdd> = Vec::new();
         for (positive, x) in parts {
+            // An int constant: its least value and its bits, each a term of weight
+            // 2^place (a cell per value would combine every value with every cell of
+            // the sum so far: 97 × 97 conjunctions for Sum and Product's `x + y`).
+            if let ExprKind::Const(c) = &x.kind
+                && matches!(self.space.kind(c.0), Some(Kind::Int { .. }))
+                && let Some((lo, bits, holds)) = self.space.number(c.0)
+            {
+                let sign: i128 = if positive { 1 } else { -1 };
+                let everywhere = self.space.mk_true();
+                terms.push((usize::MAX, Partition::constant(sign * lo, everywhere)));
+                for (i, bit) in bits.iter().enumerate() {
+                    let weight = sign * (1i128 << (bits.len() - 1 - i));
+                    let b = self.space.literal(*bit, true);
+                    let top = b.top_var().unwrap_or(usize::MAX);
+                    let cells = vec![(Integer::Small(0), b.not()), (Integer::Small(weight), b)];
+                    terms.push((top, Partition::from_disjoint(cells)));
+                }
+                if !holds.is_true() {
+                    valid.push(holds);
+                }
+                continue;
+            }
             let p = self.int_value(x, state)?;
             let p = if positive { p } else { p.neg()? };
             let top = p
@@ -387,7 +415,14 @@ impl BddBackend {
         terms.sort_by_key(|(top, _)| std::cmp::Reverse(*top));
         let mut terms = terms.into_iter().map(|(_, p)| p);
         let first = terms.next().expect("a sum has two sides");
-        terms.try_fold(first, |acc, p| acc.arith(ArithOp::Add, &p))
+        let sum = terms.try_fold(first, |acc, p| acc.arith(ArithOp::Add, &p))?;
+        if valid.is_empty() {
+            return Ok(sum);
+        }
+        let cells = (sum.cells())
+            .map(|(v, b)| (v.clone(), valid.iter().fold(b.clone(), |acc, h| acc.and(h))))
+            .collect();
+        Ok(Partition::from_disjoint(cells))
     }
 }
 

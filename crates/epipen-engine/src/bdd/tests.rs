@@ -439,7 +439,7 @@ fn by_partitions(b: &BddBackend, e: &Expr, state: &Rc<knowledge::State>) -> Val 
     match &e.kind {
         ExprKind::Int(n) => Val::Int(Partition::constant(i128::from(*n), b.space.mk_true())),
         ExprKind::Neg(a) => Val::Int(int(a).neg().expect("neg")),
-        ExprKind::Arith(op, x, y) => Val::Int(int(x).arith(*op, &int(y)).expect("arith")),
+        ExprKind::Arith(op, x, y) => Val::Int(int(x).exact_arith(*op, &int(y)).expect("arith")),
         ExprKind::Ite(c, x, y) => Val::Int(Partition::ite(&bool(c), &int(x), &int(y))),
         ExprKind::Cmp(op, x, y) if x.ty != crate::ir::Ty::Bool => {
             Val::Bool(int(x).compare(*op, &int(y), &b.space.mk_false()))
@@ -461,7 +461,7 @@ fn by_partitions(b: &BddBackend, e: &Expr, state: &Rc<knowledge::State>) -> Val 
 /// A random term of a sum for [`linear_forms_and_ordered_sums_equal_the_partitions`].
 fn random_term(next: &mut dyn FnMut(u64) -> u64) -> String {
     let i = next(8);
-    match next(9) {
+    match next(11) {
         0 => format!("(if b[{i}] then 1 else 0)"),
         1 => format!("(if b[{i}] then {} else {})", next(7) as i64 - 3, next(5)),
         2 => format!(
@@ -474,6 +474,8 @@ fn random_term(next: &mut dyn FnMut(u64) -> u64) -> String {
         5 => format!("-(if b[{i}] then 3 else 1)"),
         6 => format!("(count(j in 0..{}: b[j]) % 3)", next(9)),
         7 => format!("(if b[{i}] then count(j in 2..5: b[j]) else 4)"),
+        8 => format!("v[{}]", next(2)),
+        9 => format!("{} * v[{}]", next(5) as i64 - 2, next(2)),
         _ => format!("{}", next(9) as i64 - 4),
     }
 }
@@ -488,9 +490,10 @@ fn random_sum(next: &mut dyn FnMut(u64) -> u64) -> String {
     sum
 }
 
-/// Comparisons of sums of bools, counts, weighted and nested terms, enums' tests and
-/// opaque terms (`%`, `if` with int branches): the threshold construction gives the
-/// very BDD the partitions give, and so do the sums added from the last variable up.
+/// Comparisons of sums of bools, counts, weighted and nested terms, enums' tests, int
+/// constants (as their bits) and opaque terms (`%`, `if` with int branches): the
+/// threshold construction gives the very BDD the exact partitions give, and so do the
+/// sums added from the last variable up (an int constant's bits among them).
 #[test]
 fn linear_forms_and_ordered_sums_equal_the_partitions() {
     let mut next = crate::tests::xorshift(0x2545_f491_4f6c_dd1d);
@@ -503,7 +506,8 @@ fn linear_forms_and_ordered_sums_equal_the_partitions() {
         };
         let op = ["==", "!=", "<", "<=", ">", ">="][next(6) as usize];
         let source = format!(
-            "enum Colour {{ red, green, blue }}\nbool b[8]\nColour c[2]\n\
+            "enum Colour {{ red, green, blue }}\nbool b[8]\nColour c[2]\nint v[2]\n\
+             announce v[0] >= -2 and v[0] <= 5 and v[1] >= 3 and v[1] <= 12\n\
              announce {left} {op} {right}\n\
              announce ({left}) % 5 == 2 or ({left}) == {}\n",
             next(6)

@@ -57,6 +57,18 @@ impl Partition {
     /// `self op other`, value by value (the language's arithmetic, exact:
     /// [`Integer::arith`]).
     pub(super) fn arith(&self, op: ArithOp, other: &Partition) -> Result<Partition, SolverError> {
+        match self.small_arith(op, other) {
+            Some(p) => Ok(p),
+            None => self.exact_arith(op, other),
+        }
+    }
+
+    /// `self op other` with exact integers, value by value.
+    pub(super) fn exact_arith(
+        &self,
+        op: ArithOp,
+        other: &Partition,
+    ) -> Result<Partition, SolverError> {
         let mut merged: BTreeMap<Integer, Bdd> = BTreeMap::new();
         for (x, a) in &self.0 {
             for (y, b) in &other.0 {
@@ -74,6 +86,46 @@ impl Partition {
             }
         }
         Ok(Partition(merged.into_iter().collect()))
+    }
+
+    /// `self op other` for `+`, `-` and `*` when every value and result fits i128: the
+    /// pairs' values computed as plain numbers, sorted, and each run of equal values
+    /// joined (Sum and Product's `x * y`: 9 409 pairs, where a map keyed by exact
+    /// integers spent a tenth of the time comparing them). None otherwise.
+    fn small_arith(&self, op: ArithOp, other: &Partition) -> Option<Partition> {
+        let small = |p: &Partition| -> Option<Vec<(i128, Bdd)>> {
+            (p.0.iter())
+                .map(|(v, b)| match v {
+                    Integer::Small(v) => Some((*v, b.clone())),
+                    _ => None,
+                })
+                .collect()
+        };
+        let f = match op {
+            ArithOp::Add => i128::checked_add,
+            ArithOp::Sub => i128::checked_sub,
+            ArithOp::Mul => i128::checked_mul,
+            _ => return None,
+        };
+        let (xs, ys) = (small(self)?, small(other)?);
+        let mut pairs: Vec<(i128, Bdd)> = Vec::with_capacity(xs.len() * ys.len());
+        for (x, a) in &xs {
+            for (y, b) in &ys {
+                let both = a.and(b);
+                if !both.is_false() {
+                    pairs.push((f(*x, *y)?, both));
+                }
+            }
+        }
+        pairs.sort_unstable_by_key(|(v, _)| *v);
+        let mut cells: Vec<(Integer, Bdd)> = Vec::new();
+        for (v, b) in pairs {
+            match cells.last_mut() {
+                Some((Integer::Small(last), cond)) if *last == v => *cond = cond.or(&b),
+                _ => cells.push((Integer::Small(v), b)),
+            }
+        }
+        Some(Partition(cells))
     }
 
     /// Where `self op other` holds (`nowhere`: the false BDD).
