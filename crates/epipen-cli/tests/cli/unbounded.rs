@@ -188,7 +188,7 @@ fn a_timeout_in_quantifier_elimination_names_whose_knowledge_and_the_divisions()
     assert_eq!(
         out.stderr,
         formatdoc! {"
-            {story}:11:1: error: solver failure: the solver ran out of time (timeout) eliminating the quantifiers of Anne's knowledge, over `n % 1001000`, `n % 1001` and `n % 1000` (divisions of `n`, a constant Anne did not learn)
+            {story}:11:1: error: solver failure: the solver ran out of time (timeout) eliminating the quantifiers of Anne's knowledge, over `n % 1001000` in the question, `n % 1000` in what was announced and `n % 1001` in what Anne learned (divisions of `n`, a constant Anne did not learn)
                |
             11 | Anne: knows_value(n % 1001000)
                | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^

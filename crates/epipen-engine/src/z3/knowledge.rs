@@ -429,7 +429,12 @@ impl Z3Backend {
                 Ok(Eliminated::Free(t)) => return self.constant_under_kappa(state, t),
                 Ok(Eliminated::Leftover) => "this statement (quantifiers were left)".into(),
                 Err(SolverError::Timeout) => {
-                    return Err(SolverError::QeTimeout(self.qe_culprits(whose, &body, &to)));
+                    return Err(SolverError::QeTimeout(self.qe_culprits(
+                        whose,
+                        &hyp,
+                        &conclusion,
+                        &to,
+                    )));
                 }
                 Err(e) => return Err(e),
             },
@@ -459,18 +464,42 @@ impl Z3Backend {
         }
     }
 
-    /// `whose` and the divisions over the constants renamed in `body` (those not learned),
-    /// for the message of a timeout in quantifier elimination: "Anne's knowledge, over
-    /// `b % 16`, where `b` is a constant Anne did not learn".
-    fn qe_culprits(&self, whose: &str, body: &Term, renamed: &[Term]) -> String {
-        let divisions = body.divisions_over(renamed);
+    /// `whose` and the divisions over the constants renamed (those not learned), each
+    /// said where it stands, for the message of a timeout in quantifier elimination:
+    /// "Anne's knowledge, over `n % 1001000` in the question, `n % 1000` in what was
+    /// announced and `n % 1001` in what Anne learned (divisions of `n`, a constant Anne
+    /// did not learn)". `hyp` is κ, then the equalities of what was learned.
+    fn qe_culprits(
+        &self,
+        whose: &str,
+        hyp: &[Term],
+        conclusion: &Term,
+        renamed: &[Term],
+    ) -> String {
+        let who = whose.strip_suffix("'s knowledge").unwrap_or("the group");
+        let learned = format!("in what {who} learned");
+        let places: Vec<(&str, Vec<&Term>)> = vec![
+            ("in the question", vec![conclusion]),
+            ("in what was announced", hyp.iter().take(1).collect()),
+            (&learned, hyp.iter().skip(1).collect()),
+        ];
+        let mut divisions: Vec<Term> = Vec::new();
+        let mut groups: Vec<String> = Vec::new();
+        for (place, terms) in places {
+            let mut here: Vec<String> = Vec::new();
+            for d in terms.iter().flat_map(|t| t.divisions_over(renamed)) {
+                if !divisions.contains(&d) {
+                    here.push(format!("`{}`", d.story_text()));
+                    divisions.push(d);
+                }
+            }
+            if !here.is_empty() {
+                groups.push(format!("{} {place}", join_and(&here)));
+            }
+        }
         if divisions.is_empty() {
             return whose.to_string();
         }
-        let texts: Vec<String> = divisions
-            .iter()
-            .map(|d| format!("`{}`", d.story_text()))
-            .collect();
         let mut constants: Vec<String> = Vec::new();
         for d in &divisions {
             for (k, r) in renamed.iter().enumerate() {
@@ -483,10 +512,9 @@ impl Z3Backend {
             }
         }
         let constants: Vec<String> = constants.iter().map(|c| format!("`{c}`")).collect();
-        let who = whose.strip_suffix("'s knowledge").unwrap_or("the group");
         format!(
             "{whose}, over {} (divisions of {}, {} {who} did not learn)",
-            join_and(&texts),
+            join_and(&groups),
             join_and(&constants),
             if constants.len() == 1 {
                 "a constant"
