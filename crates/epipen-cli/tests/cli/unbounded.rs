@@ -323,3 +323,24 @@ fn a_product_with_an_unbounded_constant_is_refused_naming_both() {
         "}
     );
 }
+
+/// A non-linear κ with infinitely many worlds (Pythagorean triples) under a character's
+/// knowledge is refused within the finite route's budgets, not waited on: the check for
+/// a value beyond 64 bits ran without end before (forever without `--timeout`; the
+/// `--timeout` here only turns such a regression into a failure instead of a hang).
+#[test]
+fn a_non_linear_story_with_infinitely_many_worlds_is_refused_not_waited_on() {
+    let story = fixture("pythagorean.story");
+    let out = epipen(&["--timeout", "60", "worlds", &story]);
+    assert_eq!(out.code, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        formatdoc! {"
+            {story}:11:1: error: solver failure: quantifier elimination cannot handle `m * m` (non-linear arithmetic), and the possible worlds are more than 200000 or not finitely many, so the finite-domain route is closed too; bound every constant in an announcement, e.g. `announce x >= 0 and x <= 100`
+               |
+            11 | Anne: knows_value(x, y)
+               | ^^^^^^^^^^^^^^^^^^^^^^^
+        "}
+    );
+}

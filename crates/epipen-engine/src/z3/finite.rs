@@ -14,6 +14,12 @@ const FINITE_CAP: usize = 200_000;
 /// How long the error of a closed finite-domain route looks for each constant that is
 /// unbounded, when κ is non-linear.
 const UNBOUNDED_BUDGET: std::time::Duration = std::time::Duration::from_millis(300);
+/// κ's worlds when listed, and whether the finite-domain route is closed whatever the cap.
+type Listed = (Option<Vec<Vec<Value>>>, bool);
+
+/// How long each check of a non-linear κ may take before the finite-domain route
+/// counts it as closed (unknown: never a list of worlds, never a wait without end).
+const NONLINEAR_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
 /// The largest box of int values the finite-domain route scans point by point.
 const BOX_CAP: u128 = 4_000_000;
 
@@ -118,7 +124,8 @@ impl Z3Backend {
         {
             return Ok(answer.worlds.clone());
         }
-        let found = self.list_worlds(&state.kappa, cap)?.map(Rc::new);
+        let (found, closed) = self.list_worlds(&state.kappa, cap)?;
+        let found = found.map(Rc::new);
         if let Some(ws) = &found {
             tracing::debug!(
                 worlds = ws.len(),
@@ -132,16 +139,31 @@ impl Z3Backend {
         self.finite_cache.push(FiniteAnswer {
             kappa: state.kappa.clone(),
             worlds: found.clone(),
-            cap,
+            // Closed whatever the cap: no larger cap lists them.
+            cap: if closed { usize::MAX } else { cap },
         });
         Ok(found)
     }
 
+    /// κ's worlds when finitely many and at most `cap`; and whether the route is closed
+    /// whatever the cap (an int beyond the 64-bit integers, or a non-linear κ the
+    /// solver cannot bound within [`NONLINEAR_BUDGET`]).
     fn list_worlds(
         &self,
         kappa: &Term,
         cap: usize,
-    ) -> Result<Option<Vec<Vec<Value>>>, SolverError> {
+    ) -> Result<Listed, SolverError> {
+        // Non-linear integer arithmetic is undecidable: a check of a non-linear κ may
+        // never end (`x * x + y * y == m * m` with a value beyond 2^63 asked: the check
+        // ran until the run's deadline, or forever without one). Within a budget, an
+        // unknown closes the route, and the error names the constants left unbounded.
+        let nonlinear = kappa.is_nonlinear();
+        let sat = |f: &Term| -> Result<Option<bool>, SolverError> {
+            match nonlinear {
+                true => self.z3.is_sat_within(f, NONLINEAR_BUDGET),
+                false => self.z3.is_sat(f).map(Some),
+            }
+        };
         // An int constant beyond the 64-bit integers under κ (unbounded, or a value no
         // world can hold) closes the finite-domain route at once. Within them κ is
         // finite, large values or not: the box or the solver lists its worlds, up to
@@ -152,22 +174,24 @@ impl Z3Backend {
             .filter(|v| !v.is_bool())
             .map(|v| Term::or(&[v.lt(&Term::int(i64::MIN)), Term::int(i64::MAX).lt(v)]))
             .collect();
-        if self
-            .z3
-            .is_sat(&Term::and(&[kappa.clone(), Term::or(&outside)]))?
-        {
-            return Ok(None);
+        if sat(&Term::and(&[kappa.clone(), Term::or(&outside)]))? != Some(false) {
+            if nonlinear {
+                tracing::debug!("a non-linear κ not shown within 64 bits: no list of worlds");
+            }
+            return Ok((None, true));
         }
         // No world at all: Z3's optimizer (for the box) can stall on proving that of a
         // non-linear κ (`abs(x % x) == 5`), the solver does not.
-        if !self.z3.is_sat(kappa)? {
-            return Ok(Some(Vec::new()));
+        match sat(kappa)? {
+            Some(false) => return Ok((Some(Vec::new()), false)),
+            Some(true) => {}
+            None => return Ok((None, true)),
         }
         if let Some(worlds) = self.box_worlds(kappa)? {
-            return Ok(Some(worlds));
+            return Ok((Some(worlds), false));
         }
         let (worlds, exhausted) = self.z3.enumerate(kappa, &self.vars, None, cap)?;
-        Ok(exhausted.then_some(worlds))
+        Ok((exhausted.then_some(worlds), false))
     }
 
     /// The variables of the int constants (not bools, not enums): the only ones that
