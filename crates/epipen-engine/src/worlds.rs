@@ -92,13 +92,7 @@ pub fn show_value(program: &Program, ty: Ty, value: Value) -> String {
 /// `month = 7, day = 16`
 /// (Events that have not happened are not shown.)
 pub fn world_line(program: &Program, values: &[Value]) -> String {
-    if values.is_empty() {
-        return "(no constants)".into();
-    }
-    shown(program, values)
-        .map(|(c, v)| format!("{} = {}", c.name, show_value(program, c.ty, *v)))
-        .collect::<Vec<_>>()
-        .join(", ")
+    world_line_since(program, values, values)
 }
 
 /// `x = 4 (was 3), y = 2`: a world of a story that changed constants, with the values

@@ -148,11 +148,7 @@ impl Z3Backend {
     /// κ's worlds when finitely many and at most `cap`; and whether the route is closed
     /// whatever the cap (an int beyond the 64-bit integers, or a non-linear κ the
     /// solver cannot bound within [`NONLINEAR_BUDGET`]).
-    fn list_worlds(
-        &self,
-        kappa: &Term,
-        cap: usize,
-    ) -> Result<Listed, SolverError> {
+    fn list_worlds(&self, kappa: &Term, cap: usize) -> Result<Listed, SolverError> {
         // Non-linear integer arithmetic is undecidable: a check of a non-linear κ may
         // never end (`x * x + y * y == m * m` with a value beyond 2^63 asked: the check
         // ran until the run's deadline, or forever without one). Within a budget, an
