@@ -305,22 +305,46 @@ fn the_census_taker_at_a_small_bound_agrees_on_every_backend_that_takes_it() {
     }
 }
 
-/// A product of a listed constant and an unbounded one under a character's knowledge is
-/// still refused, at the statement, naming the product and the unbounded constant.
+/// A product of a listed constant and an unbounded one under a character's knowledge
+/// (`knows_value(b * m)`, b listed by `a * b == 12`) is split on the listed constants'
+/// values on both sides of the quantifier, each case linear: answered, where it was
+/// refused naming `b * m`. Anne, told a (hence b), never knows b * m; told a + m, only
+/// in the one world where a + m = 1. The same story with m <= 50 on the explicit
+/// backend keeps that world and one at the bound (a = 3, m = 50).
 #[test]
-fn a_product_with_an_unbounded_constant_is_refused_naming_both() {
+fn a_product_of_a_listed_and_an_unbounded_constant_is_split_on_both_sides() {
     let story = fixture("product-of-unbounded.story");
     let out = epipen(&["--timeout", "60", "worlds", &story]);
-    assert_eq!(out.code, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
-    assert_eq!(out.stdout, "");
+    assert_eq!(out.code, 0, "stdout: {} stderr: {}", out.stdout, out.stderr);
     assert_eq!(
-        out.stderr,
-        formatdoc! {"
-            {story}:9:1: error: solver failure: quantifier elimination cannot handle `b * m` (non-linear arithmetic), and the possible worlds are not finitely many (`m` is unbounded), so the finite-domain route is closed too; bound every constant in an announcement, e.g. `announce m >= 0 and m <= 100`
-              |
-            9 | Anne: knows_value(b * m)
-              | ^^^^^^^^^^^^^^^^^^^^^^^^
-        "}
+        out.stdout,
+        "no possible worlds: line 10, `Anne: knows_value(b * m)`, left none: it was false in every world still possible\n(and that's all)\n"
+    );
+    let story = fixture("product-told-a-sum.story");
+    let out = epipen(&["--timeout", "60", "run", &story]);
+    assert_eq!(out.code, 0, "stdout: {} stderr: {}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .ends_with("1 possible world:\n  a = 1, b = 12, m = 0\n(and that's all)\n"),
+        "{}",
+        out.stdout
+    );
+    let bounded = std::fs::read_to_string(std::path::Path::new(super::ROOT).join(&story))
+        .expect("the story")
+        .replace("m >= 0", "m >= 0 and m <= 50");
+    let path =
+        std::env::temp_dir().join(format!("product-told-a-sum-{}.story", std::process::id()));
+    std::fs::write(&path, bounded).expect("written");
+    let out = epipen(&[
+        "--backend",
+        "explicit",
+        "worlds",
+        path.to_str().expect("utf-8"),
+    ]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(
+        out.stdout,
+        "2 possible worlds:\n  a = 1, b = 12, m = 0\n  a = 3, b = 4, m = 50\n(and that's all)\n"
     );
 }
 

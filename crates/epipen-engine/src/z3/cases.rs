@@ -164,7 +164,7 @@ impl Z3Backend {
         let nonlinear =
             |(h, c): &(Vec<Term>, Term)| c.is_nonlinear() || h.iter().any(Term::is_nonlinear);
         if cases.iter().any(nonlinear) {
-            return Ok(None);
+            return self.split_free_side(kappa, &left, &cases);
         }
         if cases.len() > PER_CASE_MAX {
             let all: Vec<Term> = (cases.iter())
@@ -183,5 +183,67 @@ impl Z3Backend {
             }
         }
         Ok(Some(self.z3.simplify(&Term::and(&results))?))
+    }
+
+    /// Knowledge by cases whose bodies are still non-linear because of the free side
+    /// (`Anne: knows_value(b * m)`: with the copy b' listed, `k * m' == b * m` still
+    /// multiplies the free b and m): split on the listed constants' own values too. Under
+    /// κ they take one of κ's listed rows s, where the answer is the cases' answer with
+    /// x_B := s, so it is `⋁_s (x_B = s ∧ ⋀_cases QE(case[x_B := s]))` — exact under κ,
+    /// where every knowledge formula is used (κ only grows). None when a body is still
+    /// non-linear, a quantifier is left, or the split would make more than
+    /// [`PER_CASE_MAX`] eliminations.
+    fn split_free_side(
+        &self,
+        kappa: &Term,
+        left: &[Term],
+        cases: &[(Vec<Term>, Term)],
+    ) -> Result<Option<Term>, SolverError> {
+        let mut vars: Vec<Term> = Vec::new();
+        let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
+        for (indices, listed) in kappa.case_lists(&self.vars) {
+            if indices.iter().any(|k| vars.contains(&self.vars[*k])) {
+                continue;
+            }
+            if rows.len().saturating_mul(listed.len()) > PER_CASE_MAX {
+                return Ok(None);
+            }
+            vars.extend(indices.iter().map(|k| self.vars[*k].clone()));
+            rows = (rows.iter())
+                .flat_map(|row| {
+                    listed.iter().map(move |l| {
+                        let mut r = row.clone();
+                        r.extend(l.iter().copied());
+                        r
+                    })
+                })
+                .collect();
+        }
+        if vars.is_empty() || rows.len().saturating_mul(cases.len()) > PER_CASE_MAX {
+            return Ok(None);
+        }
+        tracing::debug!(
+            free = rows.len(),
+            cases = cases.len(),
+            "knowledge by the listed cases, split on the free side too"
+        );
+        let mut parts = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let values: Vec<Term> = row.iter().map(|v| Term::value(*v)).collect();
+            let mut part: Vec<Term> = (vars.iter().zip(&values)).map(|(x, v)| x.eq(v)).collect();
+            for (h, c) in cases {
+                let h: Vec<Term> = h.iter().map(|t| t.substitute(&vars, &values)).collect();
+                let c = c.substitute(&vars, &values);
+                if c.is_nonlinear() || h.iter().any(Term::is_nonlinear) {
+                    return Ok(None);
+                }
+                match self.z3.eliminate_forall(left, &h, &c)? {
+                    Eliminated::Free(t) => part.push(t),
+                    Eliminated::Leftover => return Ok(None),
+                }
+            }
+            parts.push(Term::and(&part));
+        }
+        Ok(Some(self.z3.simplify(&Term::or(&parts))?))
     }
 }
