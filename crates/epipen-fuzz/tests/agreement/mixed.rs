@@ -2,7 +2,7 @@
 //! bounds two or three ints by a product (`1 <= a and a <= b and a * b == 36`), beside
 //! an int `m` it leaves unbounded (or bounds below only), with characters who learn
 //! sums, factors, `m` or `m` shifted by a factor, and statements of knowledge about
-//! both. The engine (the Z3 route: the explicit backend refuses the unbounded `m`)
+//! both, and about a factor times `m` (`knows_value(b * m)`). The engine (the Z3 route: the explicit backend refuses the unbounded `m`)
 //! runs the infinite story; the evaluator runs it over a finite window of `m`, wide
 //! enough that its edges cannot reach the worlds compared: the story ends with
 //! `announce LO <= m and m <= HI`, and the evaluator's `m` ranges over LO − MARGIN to
@@ -136,7 +136,7 @@ pub(super) fn mixed_story(rng: &mut Rng) -> Mixed {
         let who = *rng.pick(&["A", "B"]);
         let other = if who == "A" { "B" } else { "A" };
         let atom = rng.pick(&atoms).clone();
-        let kind = rng.range(0, 8);
+        let kind = rng.range(0, 10);
         let negate = rng.chance(50);
         let line = |not: bool| {
             let not = if not { "not " } else { "" };
@@ -148,7 +148,11 @@ pub(super) fn mixed_story(rng: &mut Rng) -> Mixed {
                 4 => format!("announce {not}knows_value({other}, b)"),
                 5 => format!("{who}: {not}knows_value({other}, {last})"),
                 6 => format!("announce knows({who}, {atom}) or {not}knows_value({other}, m)"),
-                _ => format!("{who}: knows_value(a) or {not}knows({other}, {atom})"),
+                7 => format!("{who}: knows_value(a) or {not}knows({other}, {atom})"),
+                // A listed constant times the unbounded m: the free side split too
+                // (z3/cases.rs, `split_free_side`).
+                8 => format!("{who}: {not}knows_value({last} * m)"),
+                _ => format!("announce {not}knows_value({other}, a * m)"),
             }
         };
         if !steer {
