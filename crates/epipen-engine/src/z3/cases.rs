@@ -123,15 +123,7 @@ impl Z3Backend {
                 continue;
             }
             chosen.extend(positions.iter().map(|(_, p)| *p));
-            rows = (rows.iter())
-                .flat_map(|row| {
-                    projected.iter().map(move |p| {
-                        let mut r = row.clone();
-                        r.extend(p.iter().copied());
-                        r
-                    })
-                })
-                .collect();
+            rows = product(&rows, &projected);
         }
         // Without `eliminate`, only when no other copy is left to quantify.
         if chosen.is_empty() || (!eliminate && chosen.len() < to.len()) {
@@ -209,15 +201,7 @@ impl Z3Backend {
                 return Ok(None);
             }
             vars.extend(indices.iter().map(|k| self.vars[*k].clone()));
-            rows = (rows.iter())
-                .flat_map(|row| {
-                    listed.iter().map(move |l| {
-                        let mut r = row.clone();
-                        r.extend(l.iter().copied());
-                        r
-                    })
-                })
-                .collect();
+            rows = product(&rows, &listed);
         }
         if vars.is_empty() || rows.len().saturating_mul(cases.len()) > PER_CASE_MAX {
             return Ok(None);
@@ -246,4 +230,17 @@ impl Z3Backend {
         }
         Ok(Some(self.z3.simplify(&Term::or(&parts))?))
     }
+}
+
+/// Every row of `rows` extended by every row of `more`.
+fn product(rows: &[Vec<Value>], more: &[Vec<Value>]) -> Vec<Vec<Value>> {
+    (rows.iter())
+        .flat_map(|row| {
+            more.iter().map(move |m| {
+                let mut r = row.clone();
+                r.extend(m.iter().copied());
+                r
+            })
+        })
+        .collect()
 }
