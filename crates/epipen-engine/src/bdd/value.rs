@@ -93,24 +93,18 @@ impl Partition {
     /// joined (Sum and Product's `x * y`: 9 409 pairs, where a map keyed by exact
     /// integers spent a tenth of the time comparing them). None otherwise.
     fn small_arith(&self, op: ArithOp, other: &Partition) -> Option<Partition> {
-        let small = |p: &Partition| -> Option<Vec<(i128, Bdd)>> {
-            (p.0.iter())
-                .map(|(v, b)| match v {
-                    Integer::Small(v) => Some((*v, b.clone())),
-                    _ => None,
-                })
-                .collect()
-        };
         let f = match op {
             ArithOp::Add => i128::checked_add,
             ArithOp::Sub => i128::checked_sub,
             ArithOp::Mul => i128::checked_mul,
             _ => return None,
         };
-        let (xs, ys) = (small(self)?, small(other)?);
-        let mut pairs: Vec<(i128, Bdd)> = Vec::with_capacity(xs.len() * ys.len());
-        for (x, a) in &xs {
-            for (y, b) in &ys {
+        let mut pairs: Vec<(i128, Bdd)> = Vec::with_capacity(self.0.len() * other.0.len());
+        for (x, a) in &self.0 {
+            for (y, b) in &other.0 {
+                let (Integer::Small(x), Integer::Small(y)) = (x, y) else {
+                    return None;
+                };
                 let both = a.and(b);
                 if !both.is_false() {
                     pairs.push((f(*x, *y)?, both));
