@@ -96,8 +96,10 @@ impl BddBackend {
             let mut next = Vec::new();
             for (cube, worlds) in &cells {
                 for part in parts {
-                    if worlds.intersects(part) {
-                        next.push((cube.and(part), worlds.and(part)));
+                    // One walk: a conjunction that comes out empty makes no node.
+                    let both = worlds.and(part);
+                    if !both.is_false() {
+                        next.push((cube.and(part), both));
                     }
                 }
                 if next.len() > EXPRESSION_CLASSES {

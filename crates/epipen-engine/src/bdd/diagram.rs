@@ -530,6 +530,24 @@ impl Manager {
     }
 
     /// The conjunction of the variables, as a cube.
+    /// The set of `rows` over `vars` (in the order of the variables, each at most once,
+    /// at most 128): row bit `vars.len() - 1 - i` is the value of `vars[i]`, so that
+    /// `rows`, sorted, are the valuations in the order a BDD reads them. Built by
+    /// splitting the rows at each variable, a node per distinct prefix and no operation.
+    fn rows(&mut self, vars: &[u32], rows: &[u128], depth: usize) -> Edge {
+        if rows.is_empty() {
+            return FALSE;
+        }
+        if depth == vars.len() {
+            return TRUE;
+        }
+        let bit = 1u128 << (vars.len() - 1 - depth);
+        let split = rows.partition_point(|r| r & bit == 0);
+        let low = self.rows(vars, &rows[..split], depth + 1);
+        let high = self.rows(vars, &rows[split..], depth + 1);
+        self.mk(vars[depth], low, high)
+    }
+
     fn cube(&mut self, vars: &[BddVariable]) -> Edge {
         let mut sorted: Vec<u32> = vars.iter().map(|v| v.0).collect();
         sorted.sort_unstable();
@@ -697,6 +715,20 @@ impl Diagrams {
             let mut m = self.manager.borrow_mut();
             m.maybe_collect();
             m.cube(vars)
+        };
+        self.handle(edge)
+    }
+
+    /// The set of the valuations `rows` of `vars` (see [`Manager::rows`]: `vars` in
+    /// the order of the variables, at most 128; `rows` sorted, without repeats).
+    pub(super) fn rows(&self, vars: &[BddVariable], rows: &[u128]) -> Bdd {
+        debug_assert!(vars.len() <= 128 && vars.windows(2).all(|w| w[0].0 < w[1].0));
+        debug_assert!(rows.windows(2).all(|w| w[0] < w[1]));
+        let vars: Vec<u32> = vars.iter().map(|v| v.0).collect();
+        let edge = {
+            let mut m = self.manager.borrow_mut();
+            m.maybe_collect();
+            m.rows(&vars, rows, 0)
         };
         self.handle(edge)
     }

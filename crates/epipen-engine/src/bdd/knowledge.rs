@@ -192,6 +192,11 @@ impl BddBackend {
                 Val::Int(self.int_value(e, state)?)
             }
             ExprKind::Arith(op, a, b) => {
+                if let (ExprKind::Const(x), ExprKind::Const(y)) = (&a.kind, &b.kind)
+                    && let Some(p) = self.space.grid(*op, x.0, y.0)
+                {
+                    return Ok(Val::Int(p));
+                }
                 Val::Int(self.int(a, state)?.arith(*op, &self.int(b, state)?)?)
             }
             ExprKind::Cmp(op, a, b) => {

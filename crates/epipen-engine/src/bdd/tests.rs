@@ -1,5 +1,6 @@
 use std::rc::Rc;
 
+use super::space::Kind;
 use super::value::{Partition, Val};
 use super::*;
 use crate::driver::Backend;
@@ -390,6 +391,45 @@ fn a_timeout_is_reported_not_waited_out() {
     let mut engine = bdd_engine(&program, options);
     let err = engine.run(&mut |_| {}).expect_err("no time at all");
     assert_eq!(err.error, Failure::Solver(SolverError::Timeout));
+}
+
+/// `a op b` of two constants made value by value from their pairs' bits
+/// ([`Space::grid`]) is the partition the constants' cells give when conjoined pair by
+/// pair: ints next to each other (bits interleaved by place), negative values, division
+/// and remainder by zero, an enum beside an int (bits apart); one constant twice is left
+/// to the cells.
+#[test]
+fn a_grid_of_two_constants_gives_the_cells_arithmetic_gives() {
+    let program = compile(
+        "enum Five { a, b, c, d, e }\nint x, y\nFive f\n\
+         announce -3 <= x and x <= 4 and -2 <= y and y <= 6\n",
+    );
+    let space = Space::new(&program).expect("bits");
+    let (x, y, f) = (0, 1, 2);
+    assert!(matches!(
+        space.kind(x),
+        Some(Kind::Int { lo: -3, count: 8 })
+    ));
+    for op in [
+        ArithOp::Add,
+        ArithOp::Sub,
+        ArithOp::Mul,
+        ArithOp::Div,
+        ArithOp::Mod,
+    ] {
+        for (a, b) in [(x, y), (y, x), (f, x), (y, f)] {
+            let expected = space
+                .enum_partition(a)
+                .exact_arith(op, &space.enum_partition(b))
+                .expect("arith");
+            assert_eq!(
+                space.grid(op, a, b),
+                Some(expected),
+                "{op:?} of #{a} and #{b}"
+            );
+        }
+        assert_eq!(space.grid(op, x, x), None, "one constant twice");
+    }
 }
 
 /// Values are exact integers: products beyond 128 bits neither wrap nor fail.
