@@ -352,6 +352,8 @@ fn a_product_of_a_listed_and_an_unbounded_constant_is_split_on_both_sides() {
 /// knowledge is refused within the finite route's budgets, not waited on: the check for
 /// a value beyond 64 bits ran without end before (forever without `--timeout`; the
 /// `--timeout` here only turns such a regression into a failure instead of a hang).
+/// The refusal names the constants that the first announcements bound only by their
+/// squares' 64 bits (it named none: none is unbounded).
 #[test]
 fn a_non_linear_story_with_infinitely_many_worlds_is_refused_not_waited_on() {
     let story = fixture("pythagorean.story");
@@ -361,7 +363,7 @@ fn a_non_linear_story_with_infinitely_many_worlds_is_refused_not_waited_on() {
     assert_eq!(
         out.stderr,
         formatdoc! {"
-            {story}:11:1: error: solver failure: quantifier elimination cannot handle `m * m` (non-linear arithmetic), and the possible worlds are more than 200000 or not finitely many, so the finite-domain route is closed too; bound every constant in an announcement, e.g. `announce x >= 0 and x <= 100`
+            {story}:11:1: error: solver failure: quantifier elimination cannot handle `m * m` (non-linear arithmetic), and the possible worlds are more than 200000 or not finitely many (the story's first announcements bound `x`, `y`, `m` to more than 200000 values each), so the finite-domain route is closed too; bound every constant in an announcement, e.g. `announce x >= 0 and x <= 100`
                |
             11 | Anne: knows_value(x, y)
                | ^^^^^^^^^^^^^^^^^^^^^^^

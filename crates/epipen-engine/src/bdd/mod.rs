@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use diagram::{Bdd, BddValuation, BddVariable};
 
-use super::driver::Backend;
+use super::driver::{Backend, Said};
 use super::{Failure, Options, SolverError};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
@@ -189,16 +189,21 @@ impl Backend for BddBackend {
         Ok(Set::Bdd(within))
     }
 
-    fn said(&mut self, agent: CharId, psi: Set, state: &Rc<State>) -> Result<Set, SolverError> {
+    fn said(
+        &mut self,
+        agent: CharId,
+        psi: Set,
+        state: &Rc<State>,
+    ) -> Result<Said<Set>, SolverError> {
         // The agent sees whether it knows its own bit.
         if let Set::Whether(w) = &psi
             && w.agent == agent.0
             && Rc::ptr_eq(&w.state, state)
         {
-            return Ok(psi);
+            return Ok(Said::derived(psi));
         }
         let psi = self.force(psi);
-        Ok(Set::Bdd(self.said_by(agent, state, psi)?))
+        Ok(Said::derived(Set::Bdd(self.said_by(agent, state, psi)?)))
     }
 
     fn not(&mut self, set: &Set) -> Set {

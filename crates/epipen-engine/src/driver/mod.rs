@@ -33,6 +33,24 @@ use num_rational::BigRational;
 /// What a backend provides to the driver. A `Set` is the meaning of a formula (the worlds
 /// where it holds) and a `State` a knowledge state (κ and what each character learned);
 /// both are values, cheap to clone, and never change once made.
+/// What a character's announcement adds ([`Backend::said`]): the set, and whether it is
+/// ψ as the story wrote it (the backend found that the speaker sees all of ψ, so that
+/// K_A ψ is ψ): κ then takes it as written, with no smaller equivalent sought.
+pub(crate) struct Said<S> {
+    pub set: S,
+    pub as_written: bool,
+}
+
+impl<S> Said<S> {
+    /// K_A ψ, or a set the backend made equal to it on κ.
+    pub(crate) fn derived(set: S) -> Said<S> {
+        Said {
+            set,
+            as_written: false,
+        }
+    }
+}
+
 pub(crate) trait Backend {
     type Set: Clone;
     type State: Clone;
@@ -78,12 +96,13 @@ pub(crate) trait Backend {
         agent: CharId,
         psi: Self::Set,
         state: &Self::State,
-    ) -> Result<Self::Set, SolverError>;
+    ) -> Result<Said<Self::Set>, SolverError>;
     fn not(&mut self, set: &Self::Set) -> Self::Set;
     /// The intersection of `first` and the sets of `rest`.
     fn and(&mut self, first: Self::Set, rest: Vec<Self::Set>) -> Self::Set;
     /// κ ∧ `added`, what characters learned kept. `derived`: the engine derived `added`
-    /// (from knowledge operators), so a smaller equivalent may be worth finding.
+    /// (from knowledge operators, not as the story wrote it: see [`Said`]), so a smaller
+    /// equivalent may be worth finding.
     fn restrict(
         &mut self,
         state: &Self::State,
@@ -496,19 +515,13 @@ impl<B: Backend> Driver<B> {
 
     fn execute(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
         match &stmt.kind {
-            StmtKind::Announce { speaker, formula } => {
+            StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
                 let state = self.state.clone();
-                let added = self.announced(stmt, &state, sink)?;
-                let derived = speaker.is_some() || formula.mentions_knowledge();
+                let (added, derived) = self.announced(stmt, &state, sink)?;
                 self.state = self
                     .backend
                     .restrict(&state, added, derived)
                     .at(stmt.span)?;
-            }
-            StmtKind::Reveal { .. } => {
-                let state = self.state.clone();
-                let added = self.announced(stmt, &state, sink)?;
-                self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
             }
             StmtKind::Learn { who, what } if what.mentions_knowledge() => {
                 let state = self.state.clone();
@@ -553,13 +566,18 @@ impl<B: Backend> Driver<B> {
                 // take effect together.
                 let state = self.state.clone();
                 let mut added = Vec::with_capacity(stmts.len());
+                let mut derived = false;
                 for s in stmts {
-                    added.push(self.announced(s, &state, sink)?);
+                    let (set, d) = self.announced(s, &state, sink)?;
+                    added.push(set);
+                    derived |= d;
                 }
                 if !added.is_empty() {
                     let first = added.remove(0);
                     let added = self.backend.and(first, added);
-                    self.state = self.backend.restrict(&state, added, true).at(stmt.span)?;
+                    self.state = (self.backend)
+                        .restrict(&state, added, derived)
+                        .at(stmt.span)?;
                 }
             }
             StmtKind::Actual(expr) => self.set_actual(expr, stmt.span).at(stmt.span)?,
@@ -579,39 +597,45 @@ impl<B: Backend> Driver<B> {
     }
 
     /// What an `announce`, `A: …` or `A reveals …` statement adds to κ, evaluated in
-    /// `state`; a reveal is reported to `sink`. An announcement must hold in the actual
-    /// world, when there is one.
+    /// `state`, and whether the engine derived it (see [`Backend::restrict`]); a reveal
+    /// is reported to `sink`. An announcement must hold in the actual world, when there
+    /// is one.
     fn announced(
         &mut self,
         stmt: &Stmt,
         state: &B::State,
         sink: &mut dyn FnMut(Report),
-    ) -> Result<B::Set, EngineError> {
+    ) -> Result<(B::Set, bool), EngineError> {
         let span = stmt.span;
         match &stmt.kind {
             StmtKind::Announce { speaker, formula } => {
-                let added = match speaker {
+                let (added, derived) = match speaker {
                     None => {
                         let e = self.now(formula).at(span)?;
-                        (self.backend)
+                        let set = (self.backend)
                             .announced_formula(&e, state, &self.checkpoints)
-                            .at(span)?
+                            .at(span)?;
+                        (set, formula.mentions_knowledge())
                     }
                     Some(agent) => {
                         let psi = self.formula(formula, state).at(span)?;
-                        self.backend.said(*agent, psi, state).at(span)?
+                        let said = self.backend.said(*agent, psi, state).at(span)?;
+                        (said.set, !said.as_written)
                     }
                 };
                 if self.actual.is_some() && !self.holds_in_actual(&added, "").at(span)? {
                     return Err(Failure::false_in_actual()).at(span);
                 }
-                Ok(added)
+                Ok((added, derived))
             }
             StmtKind::Reveal { who, formula, text } => {
                 let psi = self.formula(formula, state).at(span)?;
                 let holds = self.holds_in_actual(&psi, "`reveals`").at(span)?;
                 let said = if holds { psi } else { self.backend.not(&psi) };
-                let added = self.backend.said(*who, said, state).at(span)?;
+                let Said {
+                    set: added,
+                    as_written,
+                } = self.backend.said(*who, said, state).at(span)?;
                 // A reveals what it knows: in the actual world it must know φ or not φ.
                 if !self.holds_in_actual(&added, "`reveals`").at(span)? {
                     let name = &self.program.characters[who.0].name;
@@ -624,7 +648,7 @@ impl<B: Backend> Driver<B> {
                     text: text.clone(),
                     holds,
                 });
-                Ok(added)
+                Ok((added, !as_written))
             }
             _ => Err(Failure::internal(
                 "only announcements can be made simultaneously (lowering keeps them so)",

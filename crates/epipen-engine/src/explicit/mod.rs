@@ -24,7 +24,7 @@ use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
-use super::driver::{Backend, Handover};
+use super::driver::{Backend, Handover, Said};
 use super::{Failure, Options, SolverError};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::syntax::Span;
@@ -35,7 +35,7 @@ use eval::{CHUNK, MemoKey};
 use flags::Flags;
 use groups::Groups;
 use search::{Limits, Stop};
-pub(crate) use universe::unbounded_by_first;
+pub(crate) use universe::loose_by_first;
 use universe::{
     MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, event_worlds, list_worlds,
     list_worlds_in, refusal, type_box_after,
@@ -470,7 +470,12 @@ impl Backend for ExplicitBackend {
         })
     }
 
-    fn said(&mut self, agent: CharId, psi: Set, state: &Rc<State>) -> Result<Set, SolverError> {
+    fn said(
+        &mut self,
+        agent: CharId,
+        psi: Set,
+        state: &Rc<State>,
+    ) -> Result<Said<Set>, SolverError> {
         if !Rc::ptr_eq(&psi.worlds, &state.worlds) {
             return Err(eval::internal("a set of another state"));
         }
@@ -492,10 +497,10 @@ impl Backend for ExplicitBackend {
             let chunk: Vec<bool> = worlds.iter().map(|w| good[gid(w)]).collect();
             bits.extend_from_slice(&chunk);
         }
-        Ok(Set {
+        Ok(Said::derived(Set {
             worlds: psi.worlds,
             bits: Rc::new(bits),
-        })
+        }))
     }
 
     fn not(&mut self, set: &Set) -> Set {

@@ -125,9 +125,10 @@ pub(crate) fn first_bounds(
 }
 
 /// The int constants the story's first announcements ([`bounding_prefix`]) leave
-/// unbounded by the interval propagation (none when it gives up or finds no world):
+/// unbounded by the interval propagation, or bound to more than `wide` values, each
+/// with whether it is unbounded (none when the propagation gives up or finds no world):
 /// for the messages of the Z3 route.
-pub(crate) fn unbounded_by_first(program: &Program) -> Vec<usize> {
+pub(crate) fn loose_by_first(program: &Program, wide: u128) -> Vec<(usize, bool)> {
     let prefix = bounding_prefix(&program.statements);
     let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
     let limits = Limits {
@@ -139,7 +140,8 @@ pub(crate) fn unbounded_by_first(program: &Program) -> Vec<usize> {
     };
     match search::root_box(&prefix, &type_box(program), &types, &limits) {
         Ok(Some(root)) => (0..root.len())
-            .filter(|k| types[*k] == Ty::Int && !root[*k].is_bounded())
+            .filter(|k| types[*k] == Ty::Int && root[*k].width() > wide)
+            .map(|k| (k, !root[k].is_bounded()))
             .collect(),
         _ => Vec::new(),
     }

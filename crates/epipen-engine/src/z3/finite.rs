@@ -58,23 +58,35 @@ impl Z3Backend {
             }
         }
         // When the solver shows none, the constants the first announcements leave
-        // unbounded (by the explicit search's interval propagation) are named.
-        let unpropagated: Vec<String> = crate::explicit::unbounded_by_first(&self.program)
-            .into_iter()
-            .map(|k| self.program.constants[k].name.clone())
-            .collect();
+        // unbounded, or bound to more values than the route lists, are named (by the
+        // explicit search's interval propagation: the Pythagorean triples' x, y and m
+        // are bounded only by their squares' 64 bits).
+        let loose = crate::explicit::loose_by_first(&self.program, FINITE_CAP as u128);
+        let named = |unbounded: bool| -> Vec<String> {
+            (loose.iter())
+                .filter(|(_, u)| *u == unbounded)
+                .map(|(k, _)| format!("`{}`", self.program.constants[*k].name))
+                .collect()
+        };
+        let (open, wide) = (named(true), named(false));
         let (why, example) = match unbounded.as_slice() {
-            [] if !unpropagated.is_empty() => (
+            [] if !loose.is_empty() => (
                 format!(
                     "the possible worlds are more than {FINITE_CAP} or not finitely many \
-                     (the story's first announcements leave {} unbounded)",
-                    unpropagated
-                        .iter()
-                        .map(|c| format!("`{c}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                     (the story's first announcements {})",
+                    [
+                        (!open.is_empty()).then(|| format!("leave {} unbounded", open.join(", "))),
+                        (!wide.is_empty()).then(|| format!(
+                            "bound {} to more than {FINITE_CAP} values each",
+                            wide.join(", ")
+                        )),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join(" and ")
                 ),
-                unpropagated[0].clone(),
+                self.program.constants[loose[0].0].name.clone(),
             ),
             [] => (
                 format!("the possible worlds are more than {FINITE_CAP} or not finitely many"),

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::driver::Backend;
+use crate::driver::{Backend, Said};
 use crate::ir::arith::Integer;
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
@@ -68,9 +68,6 @@ pub(crate) struct Z3Backend {
     pub(super) vars: Vec<Term>,
     /// The last few κs asked for their worlds, and the answers.
     pub(super) finite_cache: Vec<FiniteAnswer>,
-    /// What the last `said` returned when the speaker saw every constant of it: the
-    /// formula as the story wrote it, which `restrict` does not try to shrink.
-    written: Option<Term>,
     /// The terms of shared expressions (changed constants' terms: knowledge-free, so
     /// the same in every state), each encoded once; the expression kept alive with it.
     pub(super) shared: HashMap<*const Expr, (std::sync::Arc<Expr>, Term)>,
@@ -95,7 +92,6 @@ impl Z3Backend {
             z3: Z3::new(options.deadline).cancelled_by(&options.cancel),
             vars,
             finite_cache: Vec::new(),
-            written: None,
             shared: HashMap::new(),
             listed_cases: HashMap::new(),
         }
@@ -246,12 +242,14 @@ impl Backend for Z3Backend {
 
     /// K_A ψ, or ψ itself when the introspection check proves them equivalent under κ
     /// and ψ is smaller.
-    fn said(&mut self, agent: CharId, psi: Term, state: &State) -> Result<Term, SolverError> {
+    fn said(&mut self, agent: CharId, psi: Term, state: &State) -> Result<Said<Term>, SolverError> {
         let k = self.knows(agent, state, Goal::That(psi.clone()))?;
         if k == psi {
             // The speaker saw all of ψ: K_A ψ is ψ under κ.
-            self.written = Some(psi.clone());
-            return Ok(psi);
+            return Ok(Said {
+                set: psi,
+                as_written: true,
+            });
         }
         // When κ ⊨ ψ → K_A ψ, ψ and K_A ψ are equivalent under κ (K_A ψ → ψ always holds
         // under κ), so the smaller one is added.
@@ -286,11 +284,13 @@ impl Backend for Z3Backend {
             "announcement by {}",
             self.program.characters[agent.0].name
         );
-        Ok(if introspective && psi.dag_size() < k.dag_size() {
-            psi
-        } else {
-            k
-        })
+        Ok(Said::derived(
+            if introspective && psi.dag_size() < k.dag_size() {
+                psi
+            } else {
+                k
+            },
+        ))
     }
 
     fn not(&mut self, set: &Term) -> Term {
@@ -308,7 +308,6 @@ impl Backend for Z3Backend {
         added: Term,
         derived: bool,
     ) -> Result<State, SolverError> {
-        let derived = derived && self.written.take().is_none_or(|w| w != added);
         self.add_to_kappa(state, added, derived)
     }
 
