@@ -362,6 +362,15 @@ impl BddBackend {
                     LogicOp::Iff => a == b,
                 }
             }
+            // `φ == ψ` and `φ != ψ` of formulas: iff and xor of their truth values (the
+            // prisoners' `check actual knows(counter, …) == (k == n - 1 …)`).
+            ExprKind::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) if a.ty == Ty::Bool => {
+                let (a, b) = (
+                    self.holds_at(a, state, point)?,
+                    self.holds_at(b, state, point)?,
+                );
+                (a == b) == (*op == CmpOp::Eq)
+            }
             ExprKind::At { checkpoint, body } => match self.checkpoints.get(checkpoint.0) {
                 Some(Some(saved)) => {
                     let saved = saved.clone();

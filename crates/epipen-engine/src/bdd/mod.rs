@@ -60,6 +60,12 @@ impl BddBackend {
         })
     }
 
+    /// The most nodes the manager has held at once: a clock-free measure of the work.
+    #[cfg(test)]
+    pub(crate) fn nodes_made(&self) -> usize {
+        self.space.nodes_made()
+    }
+
     /// `state` with `rank` as `who`'s new most significant plausibility rank.
     fn ranked(&self, state: &Rc<State>, who: CharId, rank: Rank) -> Rc<State> {
         let mut ranks = (*state.ranks).clone();
