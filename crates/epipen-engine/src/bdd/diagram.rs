@@ -719,18 +719,27 @@ impl Diagrams {
         self.handle(edge)
     }
 
-    /// The set of the valuations `rows` of `vars` (see [`Manager::rows`]: `vars` in
-    /// the order of the variables, at most 128; `rows` sorted, without repeats).
-    pub(super) fn rows(&self, vars: &[BddVariable], rows: &[u128]) -> Bdd {
+    /// For each of `sets`, the set of its valuations of `vars` (see [`Manager::rows`]:
+    /// `vars` in the order of the variables, at most 128; each set's rows sorted,
+    /// without repeats).
+    pub(super) fn rows<'r>(
+        &self,
+        vars: &[BddVariable],
+        sets: impl Iterator<Item = &'r [u128]>,
+    ) -> Vec<Bdd> {
         debug_assert!(vars.len() <= 128 && vars.windows(2).all(|w| w[0].0 < w[1].0));
-        debug_assert!(rows.windows(2).all(|w| w[0] < w[1]));
         let vars: Vec<u32> = vars.iter().map(|v| v.0).collect();
-        let edge = {
-            let mut m = self.manager.borrow_mut();
-            m.maybe_collect();
-            m.rows(&vars, rows, 0)
-        };
-        self.handle(edge)
+        let mut made = Vec::new();
+        for rows in sets {
+            debug_assert!(rows.windows(2).all(|w| w[0] < w[1]));
+            let edge = {
+                let mut m = self.manager.borrow_mut();
+                m.maybe_collect();
+                m.rows(&vars, rows, 0)
+            };
+            made.push(self.handle(edge));
+        }
+        made
     }
 }
 

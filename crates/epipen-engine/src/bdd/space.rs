@@ -388,16 +388,24 @@ impl Space {
             }
         }
         pairs.sort_unstable();
-        let mut cells = Vec::new();
-        let mut rows = Vec::new();
-        for (k, (v, row)) in pairs.iter().enumerate() {
-            rows.push(*row);
-            if pairs.get(k + 1).is_none_or(|(next, _)| next != v) {
-                cells.push((Integer::Small(*v), self.set.rows(&vars, &rows)));
-                rows.clear();
-            }
-        }
-        Some(Partition::from_disjoint(cells))
+        let (values, rows): (Vec<i128>, Vec<u128>) = pairs.into_iter().unzip();
+        // Each value's run of rows, made into its cell.
+        let runs: Vec<&[u128]> = (values.chunk_by(|a, b| a == b))
+            .scan(0, |at, run| {
+                *at += run.len();
+                Some(&rows[*at - run.len()..*at])
+            })
+            .collect();
+        let cells = self.set.rows(&vars, runs.into_iter());
+        let mut distinct = values;
+        distinct.dedup();
+        Some(Partition::from_disjoint(
+            distinct
+                .into_iter()
+                .map(Integer::Small)
+                .zip(cells)
+                .collect(),
+        ))
     }
 
     /// Every unprimed bit in declaration order (see [`Space::world`]).

@@ -141,6 +141,15 @@ fn value_at(space: &Space, p: &Partition, world: &World) -> Option<i128> {
         })
 }
 
+/// Every arithmetic operator.
+const ARITH_OPS: [ArithOp; 5] = [
+    ArithOp::Add,
+    ArithOp::Sub,
+    ArithOp::Mul,
+    ArithOp::Div,
+    ArithOp::Mod,
+];
+
 #[test]
 fn partitions_follow_the_evaluators_arithmetic() {
     let program = compile("enum Five { a, b, c, d, e }\nenum Three { x, y, z }\nFive f\nThree t\n");
@@ -153,13 +162,7 @@ fn partitions_follow_the_evaluators_arithmetic() {
         Value::Int(n) => i128::from(n),
         Value::Bool(_) => unreachable!("enum constants are ints"),
     };
-    for op in [
-        ArithOp::Add,
-        ArithOp::Sub,
-        ArithOp::Mul,
-        ArithOp::Div,
-        ArithOp::Mod,
-    ] {
+    for op in ARITH_OPS {
         // (f - 2) op t, so that negative values and division by zero both occur.
         let shifted = f
             .arith(ArithOp::Sub, &Partition::constant(2, space.mk_true()))
@@ -410,13 +413,7 @@ fn a_grid_of_two_constants_gives_the_cells_arithmetic_gives() {
         space.kind(x),
         Some(Kind::Int { lo: -3, count: 8 })
     ));
-    for op in [
-        ArithOp::Add,
-        ArithOp::Sub,
-        ArithOp::Mul,
-        ArithOp::Div,
-        ArithOp::Mod,
-    ] {
+    for op in ARITH_OPS {
         for (a, b) in [(x, y), (y, x), (f, x), (y, f)] {
             let expected = space
                 .enum_partition(a)

@@ -6,10 +6,13 @@ use super::Driver;
 use crate::Options;
 use crate::bdd::BddBackend;
 
-/// How many nodes a walk of each changed constant's term visits (a shared subterm once
-/// per term).
-fn term_nodes(story: &str) -> usize {
-    let program = Rc::new(epipen_lower::compile(story, &[]).expect("the story compiles"));
+/// `story` with `sets` run on the BDD backend, each report given to `sink`.
+fn on_bdds(
+    story: &str,
+    sets: &[(String, i64)],
+    sink: &mut dyn FnMut(crate::Report),
+) -> Driver<BddBackend> {
+    let program = Rc::new(epipen_lower::compile(story, sets).expect("the story compiles"));
     let options = Options::default();
     let backend = BddBackend::new(program.clone(), &options).expect("bools");
     let mut driver = Driver::new(
@@ -20,10 +23,15 @@ fn term_nodes(story: &str) -> usize {
     )
     .expect("a driver");
     for s in &program.statements {
-        driver
-            .statement(s, &mut |_| {})
-            .expect("the statement runs");
+        driver.statement(s, sink).expect("the statement runs");
     }
+    driver
+}
+
+/// How many nodes a walk of each changed constant's term visits (a shared subterm once
+/// per term).
+fn term_nodes(story: &str) -> usize {
+    let driver = on_bdds(story, &[], &mut |_| {});
     let terms = driver.terms.clone().expect("constants changed");
     let mut nodes = 0;
     for t in terms.iter() {
@@ -53,26 +61,12 @@ fn changes_that_read_old_values_twice_share_them() {
 /// How many nodes the BDD backend's manager held at most running `story` with `sets`,
 /// and how many of its checks held and failed.
 fn bdd_nodes(story: &str, sets: &[(String, i64)]) -> (usize, usize, usize) {
-    let program = Rc::new(epipen_lower::compile(story, sets).expect("the story compiles"));
-    let options = Options::default();
-    let backend = BddBackend::new(program.clone(), &options).expect("bools");
-    let mut driver = Driver::new(
-        program.clone(),
-        &options,
-        backend,
-        crate::choice::Standbys::new(program.clone(), &options),
-    )
-    .expect("a driver");
     let (mut held, mut failed) = (0, 0);
-    for s in &program.statements {
-        driver
-            .statement(s, &mut |r| match r {
-                crate::Report::CheckHolds { .. } => held += 1,
-                crate::Report::CheckFailed { .. } => failed += 1,
-                _ => {}
-            })
-            .expect("the statement runs");
-    }
+    let driver = on_bdds(story, sets, &mut |r| match r {
+        crate::Report::CheckHolds { .. } => held += 1,
+        crate::Report::CheckFailed { .. } => failed += 1,
+        _ => {}
+    });
     (driver.backend.nodes_made(), held, failed)
 }
 
