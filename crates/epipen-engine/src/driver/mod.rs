@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 mod actual;
+mod announce;
 mod emptied;
 mod event;
 mod refused;
@@ -18,6 +19,7 @@ mod standby;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use announce::Said;
 pub(crate) use refused::Refused;
 pub(crate) use show::no_chances;
 pub(crate) use standby::{Handover, Standby};
@@ -33,24 +35,6 @@ use num_rational::BigRational;
 /// What a backend provides to the driver. A `Set` is the meaning of a formula (the worlds
 /// where it holds) and a `State` a knowledge state (κ and what each character learned);
 /// both are values, cheap to clone, and never change once made.
-/// What a character's announcement adds ([`Backend::said`]): the set, and whether it is
-/// ψ as the story wrote it (the backend found that the speaker sees all of ψ, so that
-/// K_A ψ is ψ): κ then takes it as written, with no smaller equivalent sought.
-pub(crate) struct Said<S> {
-    pub set: S,
-    pub as_written: bool,
-}
-
-impl<S> Said<S> {
-    /// K_A ψ, or a set the backend made equal to it on κ.
-    pub(crate) fn derived(set: S) -> Said<S> {
-        Said {
-            set,
-            as_written: false,
-        }
-    }
-}
-
 pub(crate) trait Backend {
     type Set: Clone;
     type State: Clone;
@@ -594,67 +578,6 @@ impl<B: Backend> Driver<B> {
             }
         }
         Ok(())
-    }
-
-    /// What an `announce`, `A: …` or `A reveals …` statement adds to κ, evaluated in
-    /// `state`, and whether the engine derived it (see [`Backend::restrict`]); a reveal
-    /// is reported to `sink`. An announcement must hold in the actual world, when there
-    /// is one.
-    fn announced(
-        &mut self,
-        stmt: &Stmt,
-        state: &B::State,
-        sink: &mut dyn FnMut(Report),
-    ) -> Result<(B::Set, bool), EngineError> {
-        let span = stmt.span;
-        match &stmt.kind {
-            StmtKind::Announce { speaker, formula } => {
-                let (added, derived) = match speaker {
-                    None => {
-                        let e = self.now(formula).at(span)?;
-                        let set = (self.backend)
-                            .announced_formula(&e, state, &self.checkpoints)
-                            .at(span)?;
-                        (set, formula.mentions_knowledge())
-                    }
-                    Some(agent) => {
-                        let psi = self.formula(formula, state).at(span)?;
-                        let said = self.backend.said(*agent, psi, state).at(span)?;
-                        (said.set, !said.as_written)
-                    }
-                };
-                if self.actual.is_some() && !self.holds_in_actual(&added, "").at(span)? {
-                    return Err(Failure::false_in_actual()).at(span);
-                }
-                Ok((added, derived))
-            }
-            StmtKind::Reveal { who, formula, text } => {
-                let psi = self.formula(formula, state).at(span)?;
-                let holds = self.holds_in_actual(&psi, "`reveals`").at(span)?;
-                let said = if holds { psi } else { self.backend.not(&psi) };
-                let Said {
-                    set: added,
-                    as_written,
-                } = self.backend.said(*who, said, state).at(span)?;
-                // A reveals what it knows: in the actual world it must know φ or not φ.
-                if !self.holds_in_actual(&added, "`reveals`").at(span)? {
-                    let name = &self.program.characters[who.0].name;
-                    return Err(Failure::reveals_unknown(name, holds)).at(span);
-                }
-                sink(Report::Reveal {
-                    span,
-                    round: self.round,
-                    who: *who,
-                    text: text.clone(),
-                    holds,
-                });
-                Ok((added, !as_written))
-            }
-            _ => Err(Failure::internal(
-                "only announcements can be made simultaneously (lowering keeps them so)",
-            ))
-            .at(span),
-        }
     }
 
     fn formula(&mut self, e: &Expr, state: &B::State) -> Result<B::Set, Failure> {
