@@ -529,7 +529,6 @@ impl Manager {
         }
     }
 
-    /// The conjunction of the variables, as a cube.
     /// The set of `rows` over `vars` (in the order of the variables, each at most once,
     /// at most 128): row bit `vars.len() - 1 - i` is the value of `vars[i]`, so that
     /// `rows`, sorted, are the valuations in the order a BDD reads them. Built by
@@ -548,6 +547,7 @@ impl Manager {
         self.mk(vars[depth], low, high)
     }
 
+    /// The conjunction of the variables, as a cube.
     fn cube(&mut self, vars: &[BddVariable]) -> Edge {
         let mut sorted: Vec<u32> = vars.iter().map(|v| v.0).collect();
         sorted.sort_unstable();

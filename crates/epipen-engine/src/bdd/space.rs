@@ -297,11 +297,7 @@ impl Space {
     /// add to), its bits (most significant first) and where they hold one of its values
     /// (None for a bool, or a constant of one value).
     pub(super) fn number(&self, constant: usize) -> Option<(i128, &[BddVariable], Bdd)> {
-        let (lo, count) = match self.kind(constant)? {
-            Kind::Enum(k) => (0, k as u128),
-            Kind::Int { lo, count } => (lo, count),
-            Kind::Bool => return None,
-        };
+        let (lo, count) = self.range(constant)?;
         let bits = self.bits.get(constant)?;
         if bits.is_empty() || count == 0 {
             return None;
@@ -328,22 +324,47 @@ impl Space {
         }
     }
 
-    fn make_partition(&self, constant: usize) -> Option<Partition> {
-        let (lo, k) = match self.kind(constant)? {
-            Kind::Enum(k) => (0, k as u128),
-            Kind::Int { lo, count } => (lo, count),
-            Kind::Bool => return None,
+    /// An enum or int constant's least value and how many values it has (None for a
+    /// bool).
+    fn range(&self, constant: usize) -> Option<(i128, u128)> {
+        match self.kind(constant)? {
+            Kind::Enum(k) => Some((0, k as u128)),
+            Kind::Int { lo, count } => Some((lo, count)),
+            Kind::Bool => None,
+        }
+    }
+
+    /// The bits of each value of an enum or int constant (its least first) as a row over
+    /// `vars` ([`Diagrams::rows`]: `vars` in the order of the variables, the constant's
+    /// bits among them): the value's offset from the least, most significant bit first.
+    fn rows_of(&self, constant: usize, vars: &[BddVariable]) -> Option<Vec<u128>> {
+        let (_, count) = self.range(constant)?;
+        let bits = self.bits.get(constant)?;
+        let shift = (bits.iter())
+            .map(|bit| Some(vars.len() - 1 - vars.iter().position(|v| v == bit)?))
+            .collect::<Option<Vec<usize>>>()?;
+        let row = |v: u128| {
+            (shift.iter().enumerate()).fold(0, |row, (i, s)| {
+                row | ((v >> (bits.len() - 1 - i)) & 1) << s
+            })
         };
-        let bits = &self.bits[constant];
-        let cells = (0..k).map(|v| {
-            let mut cube = self.mk_true();
-            for (i, bit) in bits.iter().enumerate() {
-                let set = (v >> (bits.len() - 1 - i)) & 1 == 1;
-                cube = cube.and(&self.set.mk_literal(*bit, set));
-            }
-            (Integer::Small(lo + v as i128), cube)
-        });
-        Some(Partition::from_disjoint(cells.collect()))
+        Some((0..count).map(row).collect())
+    }
+
+    /// The bits of `constants`, in the order of the variables.
+    fn vars_of(&self, constants: &[usize]) -> Vec<BddVariable> {
+        let mut vars = self.bits_of(constants);
+        vars.sort_by_key(|v| v.to_index());
+        vars
+    }
+
+    fn make_partition(&self, constant: usize) -> Option<Partition> {
+        let (lo, _) = self.range(constant)?;
+        let vars = self.vars_of(&[constant]);
+        let rows = self.rows_of(constant, &vars)?;
+        let cells = self.set.rows(&vars, rows.chunks(1));
+        let values = (lo..).map(Integer::Small);
+        Some(Partition::from_disjoint(values.zip(cells).collect()))
     }
 
     /// `a op b` for two different int or enum constants with at most [`GRID`] pairs of
@@ -352,32 +373,12 @@ impl Space {
     /// conjoined pair by pair and the pairs of one value joined (Sum and Product's
     /// `x * y`: 9 409 pairs). None otherwise, or when a value is beyond i128.
     pub(super) fn grid(&self, op: ArithOp, a: usize, b: usize) -> Option<Partition> {
-        let range = |c: usize| match self.kind(c)? {
-            Kind::Enum(k) => Some((0, k as u128)),
-            Kind::Int { lo, count } => Some((lo, count)),
-            Kind::Bool => None,
-        };
-        let ((lo_a, count_a), (lo_b, count_b)) = (range(a)?, range(b)?);
+        let ((lo_a, count_a), (lo_b, count_b)) = (self.range(a)?, self.range(b)?);
         if a == b || count_a.checked_mul(count_b)? > GRID {
             return None;
         }
-        let (bits_a, bits_b) = (&self.bits[a], &self.bits[b]);
-        let mut vars: Vec<BddVariable> = bits_a.iter().chain(bits_b).copied().collect();
-        vars.sort_by_key(|v| v.to_index());
-        // Each value's bits placed where its variables stand in `vars` (most
-        // significant bit first, as `make_partition` reads them).
-        let placed = |bits: &[BddVariable], count: u128| -> Option<Vec<u128>> {
-            let shift = (bits.iter())
-                .map(|bit| Some(vars.len() - 1 - vars.iter().position(|v| v == bit)?))
-                .collect::<Option<Vec<usize>>>()?;
-            let row = |v: u128| {
-                (shift.iter().enumerate()).fold(0, |row, (i, s)| {
-                    row | ((v >> (bits.len() - 1 - i)) & 1) << s
-                })
-            };
-            Some((0..count).map(row).collect())
-        };
-        let (rows_a, rows_b) = (placed(bits_a, count_a)?, placed(bits_b, count_b)?);
+        let vars = self.vars_of(&[a, b]);
+        let (rows_a, rows_b) = (self.rows_of(a, &vars)?, self.rows_of(b, &vars)?);
         let mut pairs: Vec<(i128, u128)> = Vec::with_capacity((count_a * count_b) as usize);
         for (va, row_a) in (lo_a..).zip(&rows_a) {
             for (vb, row_b) in (lo_b..).zip(&rows_b) {
