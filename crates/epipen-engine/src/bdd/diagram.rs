@@ -137,6 +137,8 @@ struct Manager {
     cache: Vec<CacheEntry>,
     /// Nodes in use (not free), terminal included.
     in_use: usize,
+    /// Nodes made since the manager was, freed or not: a clock-free measure of its work.
+    made: u64,
     gc_threshold: usize,
     /// The least `gc_threshold` after a collection.
     min_gc_threshold: usize,
@@ -176,6 +178,7 @@ impl Manager {
             unique: vec![0; 1 << 10],
             cache: vec![[0; 5]; MIN_CACHE],
             in_use: 1,
+            made: 0,
             gc_threshold: MIN_GC_THRESHOLD,
             min_gc_threshold: MIN_GC_THRESHOLD,
             stacks: Vec::new(),
@@ -253,6 +256,7 @@ impl Manager {
         };
         self.unique[slot] = tag | u64::from(index);
         self.in_use += 1;
+        self.made += 1;
         (index << 1) | neg
     }
 
@@ -682,6 +686,12 @@ impl Diagrams {
     #[cfg(test)]
     pub(super) fn nodes_made(&self) -> usize {
         self.manager.borrow().nodes.len()
+    }
+
+    /// How many nodes the manager has made, those collected since included.
+    #[cfg(test)]
+    pub(super) fn nodes_ever(&self) -> u64 {
+        self.manager.borrow().made
     }
 
     pub(super) fn mk_true(&self) -> Bdd {

@@ -100,6 +100,13 @@ impl BddBackend {
         self.space.nodes_made()
     }
 
+    /// How many nodes the manager has made, those collected since included: the work,
+    /// clock-free, where [`Self::nodes_made`] stops at the collector's threshold.
+    #[cfg(test)]
+    pub(crate) fn nodes_ever(&self) -> u64 {
+        self.space.nodes_ever()
+    }
+
     /// `state` with `rank` as `who`'s new most significant plausibility rank.
     fn ranked(&self, state: &Rc<State>, who: CharId, rank: Rank) -> Rc<State> {
         let mut ranks = (*state.ranks).clone();

@@ -269,6 +269,12 @@ impl Space {
         self.set.nodes_made()
     }
 
+    /// How many nodes the space's BDDs have made, those collected since included.
+    #[cfg(test)]
+    pub(super) fn nodes_ever(&self) -> u64 {
+        self.set.nodes_ever()
+    }
+
     pub(super) fn mk_true(&self) -> Bdd {
         self.set.mk_true()
     }

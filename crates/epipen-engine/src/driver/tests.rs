@@ -108,3 +108,125 @@ fn at_most_one_of_many_is_conjoined_two_by_two() {
     assert_eq!((held, failed), (2, 0), "the story's checks");
     assert!(nodes < 120_000, "{nodes} nodes");
 }
+
+/// The field's families and the stories issue 33 measured, on the BDD backend at sizes a
+/// debug build runs in about a second: how many nodes each makes (collected ones
+/// included), against what it made when this test was written (2026-11-27, 827fc11)
+/// with room for a half more, and its answer (the checks that held, the worlds left).
+/// Two regressions went unseen for two sessions because only clocks measured these
+/// runs (the prisoners 6×, the dining cryptographers 15×); node counts are the same on
+/// every machine, in debug and in release.
+#[test]
+fn the_families_make_no_more_nodes_than_they_did() {
+    type Family<'s> = (&'s str, &'s str, &'s [(&'s str, i64)], usize, u64, u64);
+    let families: [Family; 10] = [
+        // name, story, sets, checks held, worlds left, nodes made then
+        (
+            "muddy children",
+            include_str!("../../../../stories/muddy-children.story"),
+            &[("n", 100), ("k", 100)],
+            0,
+            1,
+            15_151,
+        ),
+        (
+            "dining cryptographers",
+            include_str!("../../../../stories/dining-cryptographers.story"),
+            &[("n", 100)],
+            2,
+            200,
+            65_375,
+        ),
+        (
+            "drinking logicians",
+            include_str!("../../../../stories/drinking-logicians.story"),
+            &[("n", 200)],
+            0,
+            1,
+            26_004,
+        ),
+        (
+            "What Sum",
+            include_str!("../../../../stories/what-sum.story"),
+            &[("B", 50)],
+            0,
+            330,
+            6_485,
+        ),
+        (
+            "Sum and Product",
+            include_str!("../../../../stories/sum-and-product.story"),
+            &[],
+            0,
+            1,
+            52_075,
+        ),
+        (
+            "prisoners",
+            include_str!("../../../../stories/prisoners.story"),
+            &[("n", 6)],
+            11,
+            60_466_176,
+            97_278,
+        ),
+        (
+            "gossip",
+            include_str!("../../../../stories/gossip.story"),
+            &[],
+            1,
+            20_736,
+            98_785,
+        ),
+        (
+            "Russian cards",
+            include_str!("../../../../stories/russian-cards.story"),
+            &[],
+            4,
+            4,
+            4_513,
+        ),
+        (
+            "battleship",
+            include_str!("../../../../stories/battleship.story"),
+            &[],
+            5,
+            72,
+            2_359,
+        ),
+        (
+            "Cheryl's age",
+            include_str!("../../../../stories/cheryls-age.story"),
+            &[],
+            0,
+            1,
+            21_565,
+        ),
+    ];
+    let mut grown = Vec::new();
+    for (name, story, sets, checks, worlds, then) in families {
+        let sets: Vec<(String, i64)> = sets.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let (mut held, mut failed) = (0, 0);
+        let mut driver = on_bdds(story, &sets, &mut |r| match r {
+            crate::Report::CheckHolds { .. } => held += 1,
+            crate::Report::CheckFailed { .. } => failed += 1,
+            _ => {}
+        });
+        let state = driver.state.clone();
+        let left = super::Backend::count(&mut driver.backend, &state, 0);
+        assert!(
+            matches!(left, Ok(crate::WorldCount::Exactly(n)) if n == worlds),
+            "{name}: {left:?} worlds left, not {worlds}"
+        );
+        assert_eq!((held, failed), (checks, 0), "{name}: the checks");
+        let made = driver.backend.nodes_ever();
+        if 2 * made > 3 * then {
+            grown.push(format!("{name}: {made} nodes, {then} on 2026-11-27"));
+        }
+    }
+    // Fewer nodes than then is welcome: lower the figure above to what it makes now.
+    assert!(
+        grown.is_empty(),
+        "more work than before:\n{}",
+        grown.join("\n")
+    );
+}
