@@ -8,6 +8,8 @@
 
 mod classes;
 mod diagram;
+#[cfg(test)]
+mod forgetting;
 mod knowledge;
 mod linear;
 pub(crate) mod order;
