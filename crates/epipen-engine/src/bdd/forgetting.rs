@@ -31,22 +31,36 @@ enum Seen {
     Other,
 }
 
+/// How the interview's effect is held: in ⌈log₂(n + 2)⌉ bits above the state (as the
+/// engine holds an enum), or one bit per effect, on[p]'s beside counted[p] (the effects
+/// lit, dark and left above the state).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    Binary,
+    OneHot,
+}
+
 struct Prisoners {
     d: Diagrams,
     n: usize,
     interviews: usize,
+    encoding: Encoding,
     effect_bits: usize,
 }
 
 impl Prisoners {
-    fn new(n: usize) -> Prisoners {
+    fn new(n: usize, encoding: Encoding) -> Prisoners {
         let interviews = 2 * (n - 1);
         let effects = n + 2;
-        let effect_bits = usize::BITS as usize - (effects - 1).leading_zeros() as usize;
+        let effect_bits = match encoding {
+            Encoding::Binary => usize::BITS as usize - (effects - 1).leading_zeros() as usize,
+            Encoding::OneHot => effects,
+        };
         Prisoners {
             d: Diagrams::new(2 * interviews + effect_bits + 2 * (n + 1)),
             n,
             interviews,
+            encoding,
             effect_bits,
         }
     }
@@ -65,19 +79,41 @@ impl Prisoners {
         self.lit(2 * t, a).and(&self.lit(2 * t + 1, b))
     }
 
+    /// The effect's bit `bit`. One-hot, the effects are lit, dark, on[1] … on[n − 1],
+    /// left: lit, dark and left first, then the light and counted[0] (two copies each),
+    /// then for each p on[p]'s bit and counted[p]'s copies.
     fn effect_var(&self, bit: usize) -> usize {
-        2 * self.interviews + bit
+        let base = 2 * self.interviews;
+        match self.encoding {
+            Encoding::Binary => base + bit,
+            Encoding::OneHot => match bit {
+                0 | 1 => base + bit,
+                b if b == self.n + 1 => base + 2,
+                b => base + 7 + 3 * (b - 2),
+            },
+        }
     }
 
     fn effect_is(&self, effect: usize) -> Bdd {
         (0..self.effect_bits).fold(self.d.mk_true(), |acc, bit| {
-            acc.and(&self.lit(self.effect_var(bit), (effect >> bit) & 1 == 1))
+            let on = match self.encoding {
+                Encoding::Binary => (effect >> bit) & 1 == 1,
+                Encoding::OneHot => bit == effect,
+            };
+            acc.and(&self.lit(self.effect_var(bit), on))
         })
     }
 
     /// State bit `i` (0 the light, 1 + p counted[p]) in copy `copy` (0 or 1).
     fn state(&self, i: usize, copy: usize) -> usize {
-        2 * self.interviews + self.effect_bits + 2 * i + copy
+        let base = 2 * self.interviews;
+        match self.encoding {
+            Encoding::Binary => base + self.effect_bits + 2 * i + copy,
+            Encoding::OneHot => match i {
+                0 | 1 => base + 3 + 2 * i + copy,
+                i => base + 8 + 3 * (i - 2) + copy,
+            },
+        }
     }
 
     /// Each effect: its precondition, what the counter sees, and the state after as a
@@ -172,13 +208,15 @@ impl Prisoners {
 #[test]
 fn forgetting_the_histories_keeps_the_answers_and_a_small_kappa() {
     for n in 2..=8 {
-        let answers = Prisoners::new(n).run();
-        let knows: Vec<bool> = answers.iter().map(|(k, _)| *k).collect();
-        let mut expected = vec![false; 2 * (n - 1)];
-        *expected.last_mut().expect("an interview") = true;
-        assert_eq!(knows, expected, "n = {n}");
-        let largest = answers.iter().map(|(_, s)| *s).max().unwrap_or(0);
-        assert!(largest <= 6 * n * n + 20, "n = {n}: κ of {largest} nodes");
+        for encoding in [Encoding::Binary, Encoding::OneHot] {
+            let answers = Prisoners::new(n, encoding).run();
+            let knows: Vec<bool> = answers.iter().map(|(k, _)| *k).collect();
+            let mut expected = vec![false; 2 * (n - 1)];
+            *expected.last_mut().expect("an interview") = true;
+            assert_eq!(knows, expected, "n = {n}");
+            let largest = answers.iter().map(|(_, s)| *s).max().unwrap_or(0);
+            assert!(largest <= 6 * n * n + 20, "n = {n}: κ of {largest} nodes");
+        }
     }
 }
 
@@ -190,8 +228,12 @@ fn forgetting_at_scale() {
     let n: usize = (std::env::var("FORGET_N").ok())
         .and_then(|v| v.parse().ok())
         .unwrap_or(100);
+    let encoding = match std::env::var("FORGET_ENCODING").as_deref() {
+        Ok("binary") => Encoding::Binary,
+        _ => Encoding::OneHot,
+    };
     let start = std::time::Instant::now();
-    let answers = Prisoners::new(n).run();
+    let answers = Prisoners::new(n, encoding).run();
     let largest = answers.iter().map(|(_, s)| *s).max().unwrap_or(0);
     println!(
         "n = {n}: {} interviews in {:.2?}, κ at most {largest} nodes",
