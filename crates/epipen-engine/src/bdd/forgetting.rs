@@ -6,9 +6,10 @@
 //! 100 prisoners.
 //!
 //! The variables, in order: the counter's observation of each interview (two bits: lit,
-//! dark, another prisoner's interview), oldest first; which effect the interview had;
-//! the state (the light, counted[0..n]) twice, interleaved, one copy the state before
-//! an interview and the other the state after, their roles swapped at each interview.
+//! dark, another prisoner's interview), oldest first; which effect the interview had
+//! ([`Encoding`]); the state (the light, counted[0..n]) twice, interleaved, one copy
+//! the state before an interview and the other the state after, their roles swapped at
+//! each interview.
 //! The story's 2n cases have n + 2 effects: lit, dark, on[p] for each p, and every
 //! left[p] alike (the state unchanged, the counter seeing another's interview), merged
 //! as a forgetful backend would merge the cases that change the same and show each
