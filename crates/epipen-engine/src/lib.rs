@@ -222,7 +222,7 @@ pub struct Engine {
 
 impl Engine {
     /// An engine at the start of `program` (which it shares: callers keep their `Rc`),
-    /// on the backend [`choice`] picks for the options and the story.
+    /// on the backend `choice` picks for the options and the story.
     pub fn new(program: Rc<Program>, options: &Options) -> Engine {
         let shared = program.clone();
         let driver = choice::choose(program, options);

@@ -1,8 +1,8 @@
 //! The BDD backend: stories whose constants are all bools and enums have finitely many
 //! worlds, and every set of worlds is a binary decision diagram over their bits
-//! ([`space`]). κ is a BDD, every boolean expression evaluates to one (knowledge
-//! operators by quantifying bits, [`knowledge`]), int-valued ones to partitions
-//! ([`value`]), and the worlds are read off κ in canonical order ([`walk`]). No Z3 call is
+//! (`space`). κ is a BDD, every boolean expression evaluates to one (knowledge
+//! operators by quantifying bits, `knowledge`), int-valued ones to partitions
+//! (`value`), and the worlds are read off κ in canonical order (`walk`). No Z3 call is
 //! made. The semantics are the Z3 engine's and the brute-force evaluator's; tests
 //! cross-check all three (tests/agreement.rs).
 

@@ -71,9 +71,9 @@ const LINE_EM: f64 = 1.15;
 const CHANCE_SCALE: f64 = 0.85;
 
 /// A world's label fitted into a circle of `radius`: the font size (at most
-/// [`LABEL_PX`]) and the lines of its `parts` (values, wrapped after their separator
+/// `LABEL_PX`) and the lines of its `parts` (values, wrapped after their separator
 /// `sep`, in as many lines, up to 8, as let the font be largest), with `under` (its
-/// probability) as one more line at [`CHANCE_SCALE`] of the size: the box of all the
+/// probability) as one more line at `CHANCE_SCALE` of the size: the box of all the
 /// lines lies within the circle, 3 pixels inside. The playground's `fitLabel`.
 pub fn fit_label(
     parts: &[String],

@@ -1,6 +1,6 @@
 //! A story as a front end holds it: read from a file (or typed into the playground, or
 //! given to Python), compiled with its `--set`s and seed, and run with a deadline. What
-//! it gives is data: the run's reports as [`views`](crate::views), and why it failed as a
+//! it gives is data: the run's reports as [`views`], and why it failed as a
 //! [`Failure`] with its diagnostics located; [`crate::text`] renders both. The command
 //! line, the web playground and the Python package all run stories through
 //! [`Session`].
@@ -376,7 +376,7 @@ impl Session {
     }
 
     /// The epistemic model after step `step` of the trace `tracer` makes (numbered as
-    /// [`Session::traced`] numbers them: the start is 0; a round of a top-level
+    /// `Session::traced` numbers them: the start is 0; a round of a top-level
     /// `repeat` is a step), with its title (`muddy-children.story after line 26, round
     /// 2: 32 worlds`) and the index of the actual world among its worlds; or the error
     /// that says why it cannot be drawn (more than [`GRAPH_CAP`] worlds, no such step).
