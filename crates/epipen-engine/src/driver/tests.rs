@@ -58,15 +58,22 @@ fn changes_that_read_old_values_twice_share_them() {
     assert!(nodes < 20 * 20, "{nodes} nodes");
 }
 
-/// How many nodes the BDD backend's manager held at most running `story` with `sets`,
-/// and how many of its checks held and failed.
-fn bdd_nodes(story: &str, sets: &[(String, i64)]) -> (usize, usize, usize) {
+/// `story` with `sets` run on the BDD backend, and how many of its checks held and
+/// failed.
+fn checked_on_bdds(story: &str, sets: &[(String, i64)]) -> (Driver<BddBackend>, usize, usize) {
     let (mut held, mut failed) = (0, 0);
     let driver = on_bdds(story, sets, &mut |r| match r {
         crate::Report::CheckHolds { .. } => held += 1,
         crate::Report::CheckFailed { .. } => failed += 1,
         _ => {}
     });
+    (driver, held, failed)
+}
+
+/// How many nodes the BDD backend's manager held at most running `story` with `sets`,
+/// and how many of its checks held and failed.
+fn bdd_nodes(story: &str, sets: &[(String, i64)]) -> (usize, usize, usize) {
+    let (driver, held, failed) = checked_on_bdds(story, sets);
     (driver.backend.nodes_made(), held, failed)
 }
 
@@ -205,12 +212,7 @@ fn the_families_make_no_more_nodes_than_they_did() {
     let mut grown = Vec::new();
     for (name, story, sets, checks, worlds, then) in families {
         let sets: Vec<(String, i64)> = sets.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-        let (mut held, mut failed) = (0, 0);
-        let mut driver = on_bdds(story, &sets, &mut |r| match r {
-            crate::Report::CheckHolds { .. } => held += 1,
-            crate::Report::CheckFailed { .. } => failed += 1,
-            _ => {}
-        });
+        let (mut driver, held, failed) = checked_on_bdds(story, &sets);
         let state = driver.state.clone();
         let left = super::Backend::count(&mut driver.backend, &state, 0);
         assert!(
