@@ -137,7 +137,9 @@ struct Manager {
     cache: Vec<CacheEntry>,
     /// Nodes in use (not free), terminal included.
     in_use: usize,
-    /// Nodes made since the manager was, freed or not: a clock-free measure of its work.
+    /// Nodes made since the manager was, freed or not: a clock-free measure of its work,
+    /// for the tests.
+    #[cfg(test)]
     made: u64,
     gc_threshold: usize,
     /// The least `gc_threshold` after a collection.
@@ -178,6 +180,7 @@ impl Manager {
             unique: vec![0; 1 << 10],
             cache: vec![[0; 5]; MIN_CACHE],
             in_use: 1,
+            #[cfg(test)]
             made: 0,
             gc_threshold: MIN_GC_THRESHOLD,
             min_gc_threshold: MIN_GC_THRESHOLD,
@@ -256,7 +259,10 @@ impl Manager {
         };
         self.unique[slot] = tag | u64::from(index);
         self.in_use += 1;
-        self.made += 1;
+        #[cfg(test)]
+        {
+            self.made += 1;
+        }
         (index << 1) | neg
     }
 
