@@ -175,6 +175,16 @@ impl Prisoners {
                 self.d.cube(&vars)
             })
             .collect();
+        // Per copy of the state: someone has not been counted.
+        let someone_missing: Vec<Bdd> = (0..2)
+            .map(|copy| {
+                (0..self.n)
+                    .fold(self.d.mk_true(), |acc, p| {
+                        acc.and(&self.lit(self.state(1 + p, copy), true))
+                    })
+                    .not()
+            })
+            .collect();
         // At first the light is off and nobody has been counted: copy 0.
         let mut kappa = (0..=self.n).fold(self.d.mk_true(), |acc, i| {
             acc.and(&self.lit(self.state(i, 0), false))
@@ -194,10 +204,7 @@ impl Prisoners {
             actual = actual.and(&self.saw(t, saw));
             // His class at the actual world: κ where he saw what he saw.
             let class = kappa.and(&actual);
-            let everyone = (0..self.n).fold(self.d.mk_true(), |acc, p| {
-                acc.and(&self.lit(self.state(1 + p, 1 - from), true))
-            });
-            answers.push((!class.intersects(&everyone.not()), kappa.size()));
+            answers.push((!class.intersects(&someone_missing[1 - from]), kappa.size()));
         }
         answers
     }
