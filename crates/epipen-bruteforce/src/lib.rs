@@ -708,6 +708,13 @@ impl<'p> Evaluator<'p> {
                     plausibility,
                 );
             }
+            StmtKind::Do(_) | StmtKind::Plan(_) => {
+                return Err(Fail {
+                    kind: ErrorKind::Internal,
+                    span: None,
+                    message: "the evaluator does not take `do` and `plan` yet".into(),
+                });
+            }
             StmtKind::Event(event) => {
                 let case = self.event(event)?;
                 // What each character saw: the cases in the group of its `sees` line that
@@ -1043,6 +1050,8 @@ mod tests {
                 .collect(),
             enums: vec![],
             events: vec![],
+            actions: vec![],
+            plan_steps: None,
             checkpoints: (0..checkpoints)
                 .map(|i| Checkpoint {
                     name: format!("c{i}"),

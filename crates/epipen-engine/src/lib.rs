@@ -32,7 +32,7 @@ pub fn z3_source() -> &'static str {
     env!("EPIPEN_Z3_SOURCE")
 }
 
-use crate::ir::{ArithOp, CharId, CheckpointId, EventId, Expr, ExprKind, Program, Stmt};
+use crate::ir::{ActionId, ArithOp, CharId, CheckpointId, EventId, Expr, ExprKind, Program, Stmt};
 use crate::syntax::Span;
 use crate::worlds::{Model, World, WorldCount, WorldSet};
 
@@ -162,6 +162,15 @@ pub enum Report {
         span: Span,
         text: String,
         shown: Shown,
+    },
+    /// A `plan` statement's answer: the plans found, each a sequence of actions (one
+    /// plan, or with `all` every plan of the shortest length; none when no plan of at
+    /// most `max` actions reaches the goal). All have the same length; an empty plan
+    /// means the goal holds already.
+    Plan {
+        span: Span,
+        max: usize,
+        plans: Vec<Vec<ActionId>>,
     },
     /// A statement finished (only with `stats`): its time, blocks included, and the size
     /// of κ after it, in the backend's `unit` (Z3: DAG nodes of its formula, BDD: nodes,

@@ -104,6 +104,8 @@ fn two_chars_two_ints(first: Expr, mul: bool, dialogue: Vec<Stmt>) -> Program {
         checkpoints: vec![],
         enums: vec![],
         events: vec![],
+        actions: vec![],
+        plan_steps: None,
         statements,
         samples: Vec::new(),
         backend: None,

@@ -247,6 +247,13 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
                 world.0
             ));
         }
+        Report::Plan { span, plans, .. } => {
+            let plans: Vec<Vec<usize>> = plans
+                .iter()
+                .map(|p| p.iter().map(|a| a.0).collect())
+                .collect();
+            events.push(format!("{}: plans {plans:?}", position(text, span.start)));
+        }
         Report::HintTrusted { .. } | Report::Step { .. } => {}
     });
     let mut facts = Vec::new();

@@ -30,6 +30,9 @@ pub struct EnumId(pub usize);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EventId(pub usize);
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ActionId(pub usize);
+
 /// The type of an expression or constant. Values of an enum are its variants' indices
 /// `0..k` (the engine encodes an enum constant as an int constrained to that range).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,6 +93,37 @@ impl EventDef {
     }
 }
 
+/// `action NAME [by A] [if φ] { BODY }`: an action a plan may use (nothing happens
+/// where it is declared). Executing it is the event of its body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionDef {
+    /// As declared, with its indices: `call[0, 1]`.
+    pub name: String,
+    /// `by A`: the character who performs it (required by `plan … coordinated`).
+    pub owner: Option<CharId>,
+    /// `if φ`: its executability (knowledge operators allowed), evaluated in the state
+    /// before it.
+    pub guard: Option<Expr>,
+    /// The body as an event of its own ([`EventDef`] named like the action, so that a
+    /// `do` of it is named as an `event` statement's execution is): cases, `sees` and
+    /// `expects` lines; `actual` None and `occurrences` empty.
+    pub body: EventStmt,
+    /// Where the action's cases start among the cases of the search's step event
+    /// ([`PlanSteps`]): its case k is the step's value `offset + k`.
+    pub offset: usize,
+    pub span: Span,
+}
+
+/// What a `plan` statement's search executes actions with: one event whose cases are
+/// every action's cases in declaration order (see [`ActionDef::offset`]), and its
+/// occurrence constants, as many as the deepest `plan` needs. A `plan` is a question: the
+/// story goes on from the state before it, so every `plan` shares them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanSteps {
+    pub event: EventId,
+    pub occurrences: Vec<ConstId>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Checkpoint {
     pub name: String,
@@ -107,6 +141,11 @@ pub struct Program {
     pub checkpoints: Vec<Checkpoint>,
     pub enums: Vec<EnumDef>,
     pub events: Vec<EventDef>,
+    /// The declared actions, in declaration order (members of a family in the order
+    /// their loops unrolled them).
+    pub actions: Vec<ActionDef>,
+    /// The search's steps; None when the story has no `plan` statement.
+    pub plan_steps: Option<PlanSteps>,
     pub statements: Vec<Stmt>,
     /// What each `sample(k, {…})` drew, in the order they were compiled.
     pub samples: Vec<SampleDraw>,
@@ -156,6 +195,13 @@ impl Program {
                     ..
                 } => true,
                 StmtKind::Event(event) if event.cases.iter().any(|c| c.weight.is_some()) => true,
+                StmtKind::Do(steps)
+                    if steps
+                        .iter()
+                        .any(|s| s.event.cases.iter().any(|c| c.weight.is_some())) =>
+                {
+                    true
+                }
                 StmtKind::Simultaneously(body)
                 | StmtKind::Repeat { body, .. }
                 | StmtKind::AssertAddsCk { body, .. }
@@ -172,6 +218,14 @@ impl Program {
             })
         }
         any(&self.statements)
+            || self.actions.iter().any(|a| {
+                a.body.cases.iter().any(|c| c.weight.is_some())
+                    || a.each_expr(&mut |e| match e.mentions_probability() {
+                        true => Err(()),
+                        false => Ok(()),
+                    })
+                    .is_err()
+            })
     }
 
     /// The name of a type as written in stories: `int`, `bool`, or the enum's name.
@@ -248,6 +302,12 @@ pub enum StmtKind {
     Assign { changes: Vec<(ConstId, Expr)> },
     /// `event NAME { … }`: one execution of an event (see [`EventStmt`]).
     Event(Box<EventStmt>),
+    /// `do a, b: CASE, …`: executes declared actions in order, each as an `event`
+    /// statement (an action not executable there is an error at the statement).
+    Do(Vec<DoStep>),
+    /// `plan [all] φ [max D] [keeping ψ] [coordinated]`: a question (κ does not
+    /// change): a shortest sequence of executable actions after which φ holds.
+    Plan(Box<PlanStmt>),
     /// `where φ`: prints the worlds possible here where φ holds (at most `limit`); κ
     /// does not change. `text` is φ as the run prints it (loop variables and
     /// definitions replaced).
@@ -359,6 +419,35 @@ pub struct EventStmt {
     pub occurrences: Vec<ConstId>,
 }
 
+/// One action of a `do` statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DoStep {
+    pub action: ActionId,
+    /// The action's body as this execution runs it: `actual` is the `: CASE` written
+    /// (None: the one case that can happen at the actual world), `occurrences` its one
+    /// occurrence constant, of the action's own event.
+    pub event: EventStmt,
+    /// The action's name as the `do` line writes it (errors point here).
+    pub span: Span,
+}
+
+/// `plan [all] φ [max D] [keeping ψ] [coordinated]` (see [`StmtKind::Plan`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanStmt {
+    /// φ: must hold at the actual world after the plan (without an actual world: at
+    /// every world still possible).
+    pub goal: Expr,
+    /// D: at most this many actions (at least 1).
+    pub max: usize,
+    /// ψ: must hold (as φ does) after every action of the plan.
+    pub keeping: Option<Expr>,
+    /// Implicit coordination: before each step its owner knows that the step is
+    /// executable and that the rest of the plan then reaches φ.
+    pub coordinated: bool,
+    /// `plan all`: every plan of the shortest length, not only the first.
+    pub all: bool,
+}
+
 /// A case of an event: `moved if φ then x := e, y := f`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Case {
@@ -401,16 +490,38 @@ impl Stmt {
                 f(hint)?;
                 body.iter().try_for_each(|s| s.each_expr(f))
             }
-            StmtKind::Event(event) => event.cases.iter().try_for_each(|case| {
-                if let Some(pre) = &case.pre {
-                    f(pre)?;
-                }
-                if let Some(weight) = &case.weight {
-                    f(weight)?;
-                }
-                case.changes.iter().try_for_each(|(_, e)| f(e))
-            }),
+            StmtKind::Event(event) => event.each_expr(f),
+            StmtKind::Do(steps) => steps.iter().try_for_each(|step| step.event.each_expr(f)),
+            StmtKind::Plan(plan) => {
+                f(&plan.goal)?;
+                plan.keeping.iter().try_for_each(f)
+            }
         }
+    }
+}
+
+impl EventStmt {
+    /// Calls `f` on each expression of the cases (preconditions, weights, changes), in
+    /// order, stopping at the first error.
+    pub fn each_expr<E>(&self, f: &mut dyn FnMut(&Expr) -> Result<(), E>) -> Result<(), E> {
+        self.cases.iter().try_for_each(|case| {
+            if let Some(pre) = &case.pre {
+                f(pre)?;
+            }
+            if let Some(weight) = &case.weight {
+                f(weight)?;
+            }
+            case.changes.iter().try_for_each(|(_, e)| f(e))
+        })
+    }
+}
+
+impl ActionDef {
+    /// Calls `f` on the guard and each expression of the body, stopping at the first
+    /// error.
+    pub fn each_expr<E>(&self, f: &mut dyn FnMut(&Expr) -> Result<(), E>) -> Result<(), E> {
+        self.guard.iter().try_for_each(&mut *f)?;
+        self.body.each_expr(f)
     }
 }
 

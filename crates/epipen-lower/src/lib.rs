@@ -342,6 +342,8 @@ impl Lowerer {
                 checkpoints: self.checkpoints,
                 enums: self.enums,
                 events: self.events,
+                actions: Vec::new(),
+                plan_steps: None,
                 statements,
                 samples: self.samples,
                 backend: None,

@@ -879,6 +879,25 @@ fn render(program: &ir::Program) -> Vec<String> {
                 ir::StmtKind::Expects { who, formula } => {
                     format!("{} expects {}", name(*who), program.show(formula, None))
                 }
+                ir::StmtKind::Do(steps) => format!(
+                    "do {}",
+                    steps
+                        .iter()
+                        .map(|s| program.actions[s.action.0].name.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                ir::StmtKind::Plan(plan) => format!(
+                    "plan{} {} max {}{}{}",
+                    if plan.all { " all" } else { "" },
+                    program.show(&plan.goal, None),
+                    plan.max,
+                    plan.keeping
+                        .as_ref()
+                        .map(|k| format!(" keeping {}", program.show(k, None)))
+                        .unwrap_or_default(),
+                    if plan.coordinated { " coordinated" } else { "" },
+                ),
                 ir::StmtKind::Event(ev) => {
                     let def = &program.events[ev.event.0];
                     out.push(format!(

@@ -11,6 +11,7 @@ mod actual;
 mod announce;
 mod emptied;
 mod event;
+mod plan;
 mod refused;
 mod repeat;
 mod show;
@@ -539,6 +540,8 @@ impl<B: Backend> Driver<B> {
                 self.change(values);
             }
             StmtKind::Event(event) => self.event(stmt.span, event, sink)?,
+            StmtKind::Do(steps) => self.do_actions(steps, sink)?,
+            StmtKind::Plan(plan) => self.plan(stmt.span, plan, sink)?,
             StmtKind::Worlds { limit } => self.list_worlds(stmt.span, None, *limit, sink)?,
             StmtKind::Where {
                 formula,

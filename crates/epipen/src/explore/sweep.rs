@@ -164,6 +164,8 @@ fn run_one(
         checkpoints: program.checkpoints.clone(),
         enums: program.enums.clone(),
         events: program.events.clone(),
+        actions: program.actions.clone(),
+        plan_steps: program.plan_steps.clone(),
         statements: Vec::new(),
         samples: Vec::new(),
         backend: program.backend,

@@ -158,7 +158,9 @@ impl Session {
                     ),
                 }
             }
-            Report::Happened { case: None, .. } | Report::Step { .. } => return None,
+            Report::Happened { case: None, .. } | Report::Step { .. } | Report::Plan { .. } => {
+                return None;
+            }
             Report::RepeatDone { span, rounds } => views::Report::Repeat {
                 line: self.line(*span),
                 rounds: *rounds,

@@ -55,6 +55,8 @@ impl Live {
             constants,
             enums: decls.enums.clone(),
             events: decls.events.clone(),
+            actions: decls.actions.clone(),
+            plan_steps: decls.plan_steps.clone(),
             checkpoints,
             statements: match chances {
                 true => (decls.statements.iter().chain(pending).cloned()).collect(),
@@ -178,6 +180,8 @@ fn probabilistic(decls: Option<&Program>, pending: &[Stmt]) -> bool {
             checkpoints: Vec::new(),
             enums: Vec::new(),
             events: Vec::new(),
+            actions: Vec::new(),
+            plan_steps: None,
             statements: pending.to_vec(),
             samples: Vec::new(),
             backend: None,
@@ -232,9 +236,11 @@ pub(super) fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), E
         | StmtKind::CheckActual(e)
         | StmtKind::Where { formula: e, .. }
         | StmtKind::Reveal { formula: e, .. } => check(e, saved),
-        StmtKind::Assign { .. } | StmtKind::Event(_) | StmtKind::Expects { .. } => {
-            s.each_expr(&mut |e| check(e, saved))
-        }
+        StmtKind::Assign { .. }
+        | StmtKind::Event(_)
+        | StmtKind::Expects { .. }
+        | StmtKind::Do(_)
+        | StmtKind::Plan(_) => s.each_expr(&mut |e| check(e, saved)),
         StmtKind::Checkpoint(c) => {
             if saved.len() <= c.0 {
                 saved.resize(c.0 + 1, false);
