@@ -432,8 +432,28 @@ pub struct DoStep {
 }
 
 /// `plan [all] φ [max D] [keeping ψ] [coordinated]` (see [`StmtKind::Plan`]).
+///
+/// Meaning (the evaluator and the engine both implement exactly this). A state is the
+/// worlds still possible with each character's indistinguishability, and the actual
+/// world when the story has one. Action a is *executable* at a world w when its guard
+/// holds at w and some case's precondition holds at w (both evaluated in the state);
+/// it is executable in the state when it is at the actual world (without one: at every
+/// world still possible). Executing it is the event of its body; the new actual worlds
+/// are (w₀, c) for *each* case c whose precondition holds at the actual world w₀: a
+/// plan must work whichever happened. A sequence a₁…a_k is a plan when, along every
+/// such branch, each aᵢ is executable in its state, ψ holds after each action, and φ
+/// holds after the last (φ, ψ "hold" as a goal does: at the actual world, or without
+/// one at every world still possible). k = 0 when φ holds already (ψ is not asked
+/// before the first action). `coordinated`: moreover reaches(a₁…a_k) holds (at the
+/// actual world, or at every world), where reaches([]) = φ and reaches((A, a) : rest)
+/// = K_A(executable(a) ∧ [a](ψ ∧ reaches(rest))), [a]χ holding at w when χ holds at
+/// (w, c) after a for every case c possible at w. The answer: the shortest k ≤ `max`
+/// with a plan; `plan` reports the first of them in the lexicographic order of action
+/// indices (declaration order), `plan all` every one of them in that order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanStmt {
+    /// The actions a plan may use: those declared before the statement, in order.
+    pub actions: Vec<ActionId>,
     /// φ: must hold at the actual world after the plan (without an actual world: at
     /// every world still possible).
     pub goal: Expr,
