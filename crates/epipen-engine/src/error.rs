@@ -180,6 +180,27 @@ impl Failure {
     }
 
     /// `actual CASE` where the case's precondition is false in the actual world.
+    pub(crate) fn not_executable(action: &str, why: &str) -> Failure {
+        Failure::story(
+            format!("the action `{action}` cannot be done here: {why}"),
+            &["an action is done only where its `if` holds and one of its cases can happen"
+                .into()],
+        )
+    }
+
+    /// A coordinated plan over a state whose worlds are too many to list (its owners'
+    /// knowledge is asked world by world).
+    pub(crate) fn coordinated_too_large(cap: usize) -> Failure {
+        Failure::story(
+            format!(
+                "a coordinated plan asks what each owner knows world by world, and this \
+                 state has more than {cap} worlds"
+            ),
+            &["bound the constants further, or drop `coordinated`".into()],
+        )
+    }
+
+
     pub(crate) fn case_impossible(event: &str, case: &str) -> Failure {
         Failure::story(
             format!("the case `{case}` of `{event}` cannot happen in the actual world"),

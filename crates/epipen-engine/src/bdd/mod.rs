@@ -143,16 +143,24 @@ impl BddBackend {
     /// `depth` bits `prefix`: one walk down o's bits, an if-then-else per bit, so each
     /// precondition is read once and no cell `o = c` is built (a fold over the cases
     /// took one disjunction of κ's size per case).
-    fn cases(&self, bits: &[BddVariable], depth: usize, prefix: usize, pres: &[Bdd]) -> Bdd {
+    fn cases(
+        &self,
+        bits: &[BddVariable],
+        depth: usize,
+        prefix: usize,
+        first: usize,
+        pres: &[Bdd],
+    ) -> Bdd {
         let left = bits.len() - depth;
-        if prefix << left >= pres.len() {
+        // The values under this prefix: prefix·2^left up to (prefix + 1)·2^left.
+        if prefix << left >= first + pres.len() || (prefix + 1) << left <= first {
             return self.space.mk_false();
         }
         if left == 0 {
-            return pres[prefix].clone();
+            return pres[prefix - first].clone();
         }
-        let one = self.cases(bits, depth + 1, 2 * prefix + 1, pres);
-        let zero = self.cases(bits, depth + 1, 2 * prefix, pres);
+        let one = self.cases(bits, depth + 1, 2 * prefix + 1, first, pres);
+        let zero = self.cases(bits, depth + 1, 2 * prefix, first, pres);
         Bdd::if_then_else(&self.space.literal(bits[depth], true), &one, &zero)
     }
 
@@ -363,6 +371,7 @@ impl Backend for BddBackend {
         &mut self,
         state: &Rc<State>,
         occ: ConstId,
+        first: usize,
         pres: Vec<Set>,
         _weights: Option<&[Expr]>,
     ) -> Result<Rc<State>, SolverError> {
@@ -370,7 +379,7 @@ impl Backend for BddBackend {
         self.check_deadline()?;
         let bits = self.space.bits_of(&[occ.0]);
         let free = state.kappa.exists(&self.space.cube(&bits));
-        let happened = self.cases(&bits, 0, 0, &pres);
+        let happened = self.cases(&bits, 0, 0, first, &pres);
         Ok(State::new(
             free.and(&happened),
             state.learned.clone(),

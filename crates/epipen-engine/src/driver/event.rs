@@ -10,6 +10,23 @@ use crate::syntax::Span;
 use crate::worlds::Value;
 use crate::{At, EngineError, Failure, Report};
 
+/// What an execution of an event body makes of a state, before it is committed: the
+/// state after the product (each character taught the group it saw, its plausibility of
+/// the cases applied) and each changed constant's new term.
+pub(super) struct Product<B: Backend> {
+    pub(super) next: B::State,
+    pub(super) changes: Vec<(ConstId, Expr)>,
+}
+
+impl<B: Backend> Clone for Product<B> {
+    fn clone(&self) -> Self {
+        Product {
+            next: self.next.clone(),
+            changes: self.changes.clone(),
+        }
+    }
+}
+
 impl<B: Backend> Driver<B> {
     /// Runs one execution of the event statement `event` (at `span`).
     pub(super) fn event(
@@ -27,15 +44,64 @@ impl<B: Backend> Driver<B> {
             .at(span);
         };
         let state = self.state.clone();
-        // Where each case can happen, evaluated before the event.
+        let pres = self.preconditions(span, event, &state)?;
+        let actual_case = self.actual_case(event, &name, &pres, span)?;
+        let product = self.product(span, event, occ, 0, pres)?;
+        self.commit(span, product, occ, 0, actual_case)?;
+        let mut latest = self.latest.as_ref().clone();
+        latest[event.event.0] = Some(occ);
+        self.latest = Rc::new(latest);
+        self.generation += 1;
+        let saw = match actual_case {
+            None => Vec::new(),
+            Some(k) => (event.sees.iter())
+                .map(|groups| match groups {
+                    Some(g) => (0..g.len()).filter(|&d| g[d] == g[k]).collect(),
+                    None => (0..event.cases.len()).collect(),
+                })
+                .collect(),
+        };
+        sink(Report::Happened {
+            span,
+            round: self.round,
+            event: event.event,
+            case: actual_case,
+            saw,
+        });
+        Ok(())
+    }
+
+    /// Where each case of `event` can happen in `state`.
+    pub(super) fn preconditions(
+        &mut self,
+        span: Span,
+        event: &EventStmt,
+        state: &B::State,
+    ) -> Result<Vec<B::Set>, EngineError> {
         let mut pres = Vec::with_capacity(event.cases.len());
         for case in &event.cases {
             let pre = match &case.pre {
-                Some(pre) => self.formula(pre, &state).at(span)?,
-                None => self.formula(&literal(true, span), &state).at(span)?,
+                Some(pre) => self.formula(pre, state).at(span)?,
+                None => self.formula(&literal(true, span), state).at(span)?,
             };
             pres.push(pre);
         }
+        Ok(pres)
+    }
+
+    /// The product of the current state with an execution of `event` whose case k is
+    /// recorded in `occ` as `first + k` (`pres`: where each case can happen). Nothing of
+    /// the driver changes.
+    pub(super) fn product(
+        &mut self,
+        span: Span,
+        event: &EventStmt,
+        occ: ConstId,
+        first: usize,
+        pres: Vec<B::Set>,
+    ) -> Result<Product<B>, EngineError> {
+        let ty = self.program.constants[occ.0].ty;
+        let state = self.state.clone();
         // The changes: each changed constant's new term, by case (before the actual case
         // is chosen: a name of an event that has not happened there is the statement's
         // error, wherever it stands, as in a precondition).
@@ -54,16 +120,11 @@ impl<B: Backend> Driver<B> {
             for (k, case) in event.cases.iter().enumerate().rev() {
                 if let Some((_, value)) = case.changes.iter().find(|(t, _)| *t == target) {
                     let value = self.now(value).at(span)?.clone();
-                    term = ite(
-                        is_case(occ, self.program.constants[occ.0].ty, k, span),
-                        value,
-                        term,
-                    );
+                    term = ite(is_case(occ, ty, first + k, span), value, term);
                 }
             }
             changes.push((target, term));
         }
-        let actual_case = self.actual_case(event, &name, &pres, span)?;
         let weights = match self.chances {
             false => None,
             true => {
@@ -82,12 +143,12 @@ impl<B: Backend> Driver<B> {
             }
         };
         let mut next = (self.backend)
-            .event(&state, occ, pres, weights.as_deref())
+            .event(&state, occ, first, pres, weights.as_deref())
             .at(span)?;
         // Each character learns the group of the case it saw.
         for (who, groups) in event.sees.iter().enumerate() {
             let Some(groups) = groups else { continue };
-            let what = group_of(occ, self.program.constants[occ.0].ty, groups, span);
+            let what = group_of(occ, ty, first, groups, span);
             next = self
                 .backend
                 .learn(&next, crate::ir::CharId(who), &what)
@@ -100,43 +161,37 @@ impl<B: Backend> Driver<B> {
             if levels == 1 {
                 continue;
             }
-            let rank = rank_of(occ, self.program.constants[occ.0].ty, ranks, span);
+            let rank = rank_of(occ, ty, first, ranks, span);
             next = self
                 .backend
                 .prefer(&next, crate::ir::CharId(who), &rank, levels)
                 .at(span)?;
         }
-        self.state = next;
+        Ok(Product { next, changes })
+    }
+
+    /// Makes `product` the current state: `occ` happened, the changes' terms hold, and
+    /// the actual world (if any) had the case `actual_case` (recorded as `first` + it).
+    pub(super) fn commit(
+        &mut self,
+        span: Span,
+        product: Product<B>,
+        occ: ConstId,
+        first: usize,
+        actual_case: Option<usize>,
+    ) -> Result<(), EngineError> {
+        self.state = product.next;
         self.happened[occ.0] = true;
-        let mut latest = self.latest.as_ref().clone();
-        latest[event.event.0] = Some(occ);
-        self.latest = Rc::new(latest);
         self.generation += 1;
-        if !changes.is_empty() {
-            self.change(changes);
+        if !product.changes.is_empty() {
+            self.change(product.changes);
         }
         if let Some(k) = actual_case {
             let (mut world, _) = self.actual.take().expect("an actual world");
-            world[occ.0] = Value::Int(k as i64);
+            world[occ.0] = Value::Int((first + k) as i64);
             let point = self.backend.point(&world).at(span)?;
             self.actual = Some((world, point));
         }
-        let saw = match actual_case {
-            None => Vec::new(),
-            Some(k) => (event.sees.iter())
-                .map(|groups| match groups {
-                    Some(g) => (0..g.len()).filter(|&d| g[d] == g[k]).collect(),
-                    None => (0..event.cases.len()).collect(),
-                })
-                .collect(),
-        };
-        sink(Report::Happened {
-            span,
-            round: self.round,
-            event: event.event,
-            case: actual_case,
-            saw,
-        });
         Ok(())
     }
 
@@ -207,7 +262,7 @@ fn literal(value: bool, span: Span) -> Expr {
     }
 }
 
-/// `occ == k` (the case k happened).
+/// `occ == k` (the case whose value is k happened).
 fn is_case(occ: ConstId, ty: Ty, k: usize, span: Span) -> Expr {
     let at = |kind| Expr { kind, ty, span };
     Expr {
@@ -229,8 +284,9 @@ fn ite(cond: Expr, then: Expr, otherwise: Expr) -> Expr {
     }
 }
 
-/// The rank of the case `occ` holds, by `ranks` (an int: 0 most plausible).
-fn rank_of(occ: ConstId, ty: Ty, ranks: &[usize], span: Span) -> Expr {
+/// The rank of the case `occ` holds, by `ranks` (an int: 0 most plausible; case k is
+/// the value `first + k`).
+fn rank_of(occ: ConstId, ty: Ty, first: usize, ranks: &[usize], span: Span) -> Expr {
     let int = |n: usize| Expr {
         kind: ExprKind::Int(n as i64),
         ty: Ty::Int,
@@ -240,13 +296,14 @@ fn rank_of(occ: ConstId, ty: Ty, ranks: &[usize], span: Span) -> Expr {
         .rev()
         .skip(1)
         .fold(int(ranks[ranks.len() - 1]), |rest, k| {
-            ite(is_case(occ, ty, k, span), int(ranks[k]), rest)
+            ite(is_case(occ, ty, first + k, span), int(ranks[k]), rest)
         })
 }
 
 /// What a character with these groups of cases learns of `occ`: the occurrence itself
-/// when every case is a group of its own, else the group's number.
-fn group_of(occ: ConstId, ty: Ty, groups: &[usize], span: Span) -> Expr {
+/// when every case is a group of its own, else the group's number (case k is the value
+/// `first + k`).
+fn group_of(occ: ConstId, ty: Ty, first: usize, groups: &[usize], span: Span) -> Expr {
     let all_apart = {
         let mut seen = groups.to_vec();
         seen.sort();
@@ -270,7 +327,7 @@ fn group_of(occ: ConstId, ty: Ty, groups: &[usize], span: Span) -> Expr {
     for g in (0..last).rev() {
         let members: Vec<Expr> = (groups.iter().enumerate())
             .filter(|(_, h)| **h == g)
-            .map(|(k, _)| is_case(occ, ty, k, span))
+            .map(|(k, _)| is_case(occ, ty, first + k, span))
             .collect();
         let cond = members
             .into_iter()

@@ -130,8 +130,9 @@ pub(crate) trait Backend {
     ) -> Result<Self::State, SolverError>;
     /// An event happens: `occ`, an occurrence constant that holds its not-yet value in
     /// every world of `state` (and in `pres`), takes the value of the case that happened.
-    /// The new κ holds the world w with `occ` = c for every world w of κ in `pres[c]`
-    /// (the worlds where case c's precondition held). What characters learned is kept
+    /// The new κ holds the world w with `occ` = `first` + c for every world w of κ in
+    /// `pres[c]` (the worlds where case c's precondition held; `first` is 0 but for a
+    /// plan's step, whose values are every action's cases). What characters learned is kept
     /// (the driver then makes each learn the group of the case it saw).
     /// `weights` (a story with chances): each case's weight, an int expression
     /// evaluated in the world before the event; a backend that keeps weights gives the
@@ -140,6 +141,7 @@ pub(crate) trait Backend {
         &mut self,
         state: &Self::State,
         occ: ConstId,
+        first: usize,
         pres: Vec<Self::Set>,
         weights: Option<&[Expr]>,
     ) -> Result<Self::State, SolverError>;
@@ -386,6 +388,11 @@ impl<B: Backend> Driver<B> {
             if !self.program.events.is_empty() {
                 no_latest(&self.program, e)?;
             }
+            return Ok(Now::Same(e));
+        }
+        if self.terms.is_none() && !reads_history(e) {
+            // No constant changed, and no event or checkpoint named: as written (a
+            // plan's search re-enters states often; nothing to substitute there).
             return Ok(Now::Same(e));
         }
         let key = (std::ptr::from_ref(e) as usize, self.generation);
@@ -908,6 +915,15 @@ impl<B: Backend> Run for Driver<B> {
     fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
         self.find_emptied()
     }
+}
+
+/// Whether `e` names an event's latest case or a checkpoint (`at(c, …)`).
+fn reads_history(e: &Expr) -> bool {
+    e.walk(&mut |x| match x.kind {
+        ExprKind::Latest(_) | ExprKind::At { .. } => Err(()),
+        _ => Ok(()),
+    })
+    .is_err()
 }
 
 /// A story error unless every event `e` names has happened (the driver has replaced

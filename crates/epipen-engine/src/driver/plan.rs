@@ -1,29 +1,658 @@
 //! Actions: `do` (declared actions executed as events) and `plan` (a breadth-first
-//! search for a shortest sequence of executable actions after which a goal holds).
+//! search for a shortest sequence of executable actions after which a goal holds), the
+//! same for every backend.
+//!
+//! A search state is what the driver carries between statements (κ with what characters
+//! learned, the constants' terms, the actual world), executed on with the driver's own
+//! event code: the step at depth d records its case in the d-th occurrence constant of
+//! [`crate::ir::PlanSteps`], whose values are every action's cases. Two states are the
+//! same to the search when their models are bisimilar (the worlds' current values, each
+//! character's indistinguishability, the actual world): [`key`] is the canonical form of
+//! the bisimulation contraction, computed from the model the backend lists, so that a
+//! state reached again (or left as it was by an action) is not expanded twice.
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::event::Product;
 use super::{Backend, Driver};
-use crate::ir::{DoStep, PlanStmt};
+use crate::ir::{ActionDef, ActionId, DoStep, Expr, ExprKind, PlanStmt, StmtKind};
 use crate::syntax::Span;
+use crate::worlds::{Model, Value, World};
 use crate::{At, EngineError, Failure, Report};
 
+/// The most worlds a state may have for the search to recognise it (listing its model);
+/// a larger state is expanded each time it is reached.
+const KEY_CAP: usize = 1 << 14;
+
+/// What a plan passes through, as the driver holds it: κ, the constants' terms, and the
+/// actual world's values (None: the story has none).
+struct Snapshot<B: Backend> {
+    state: B::State,
+    terms: Option<Rc<Vec<Expr>>>,
+    actual: Option<Vec<Value>>,
+}
+
+impl<B: Backend> Clone for Snapshot<B> {
+    fn clone(&self) -> Self {
+        Snapshot {
+            state: self.state.clone(),
+            terms: self.terms.clone(),
+            actual: self.actual.clone(),
+        }
+    }
+}
+
+/// A node of the search: the states a plan may be in after its actions (one per way
+/// the cases possible at the actual world fell), and how it was reached.
+struct Node<B: Backend> {
+    branches: Vec<Snapshot<B>>,
+    /// (index in the previous layer, action) of every way to reach it at this depth, the
+    /// first the least in the order of plans.
+    parents: Vec<(usize, ActionId)>,
+}
+
 impl<B: Backend> Driver<B> {
-    /// `do a, b: CASE, …`: each action in turn, as an `event` statement.
+    /// `do a, b: CASE, …`: each action in turn, as an `event` statement, after checking
+    /// that it can be done.
     pub(super) fn do_actions(
         &mut self,
         steps: &[DoStep],
-        _sink: &mut dyn FnMut(Report),
+        sink: &mut dyn FnMut(Report),
     ) -> Result<(), EngineError> {
-        let span = steps.first().map(|s| s.span).unwrap_or_default();
-        Err(Failure::internal("`do` is not built yet")).at(span)
+        let program = self.program.clone();
+        for step in steps {
+            self.check_deadline().at(step.span)?;
+            let action = &program.actions[step.action.0];
+            let state = self.state.clone();
+            let pres = self.preconditions(step.span, &action.body, &state)?;
+            if let Some(why) = self.not_executable(step.span, action, &pres)? {
+                return Err(Failure::not_executable(&action.name, why)).at(step.span);
+            }
+            self.event(step.span, &step.event, sink)?;
+        }
+        Ok(())
     }
 
-    /// `plan …`: a question; κ does not change.
+    /// Why `action` cannot be done in the current state (`pres`: where each of its
+    /// cases can happen there), or None when it can.
+    fn not_executable(
+        &mut self,
+        span: Span,
+        action: &ActionDef,
+        pres: &[B::Set],
+    ) -> Result<Option<&'static str>, EngineError> {
+        let state = self.state.clone();
+        if let Some(guard) = &action.guard
+            && !self.everywhere(span, guard)?
+        {
+            return Ok(Some(match self.actual {
+                Some(_) => "its condition does not hold in the actual world",
+                None => "its condition does not hold in every world still possible",
+            }));
+        }
+        let possible = match &self.actual {
+            Some((_, point)) => {
+                let mut any = false;
+                for pre in pres {
+                    if self.backend.holds(pre, point).at(span)? {
+                        any = true;
+                        break;
+                    }
+                }
+                any
+            }
+            None => {
+                let mut none = Vec::with_capacity(pres.len());
+                for pre in pres {
+                    none.push(self.backend.not(pre));
+                }
+                let first = none.pop().expect("an action has a case");
+                let nowhere = self.backend.and(first, none);
+                let left = self.backend.restrict(&state, nowhere, false).at(span)?;
+                self.is_empty_of(&left).at(span)?
+            }
+        };
+        Ok((!possible).then_some(match self.actual {
+            Some(_) => "none of its cases can happen in the actual world",
+            None => "in some world still possible none of its cases can happen",
+        }))
+    }
+
+    /// Whether `e` holds as a goal does: at the actual world, or without one at every
+    /// world still possible.
+    fn everywhere(&mut self, span: Span, e: &Expr) -> Result<bool, EngineError> {
+        let state = self.state.clone();
+        if self.actual.is_some() {
+            return self.actual_holds(e, &state, "a plan").at(span);
+        }
+        let set = self.formula(e, &state).at(span)?;
+        let not = self.backend.not(&set);
+        let failing = self.backend.restrict(&state, not, false).at(span)?;
+        self.is_empty_of(&failing).at(span)
+    }
+
+    fn snapshot(&self) -> Snapshot<B> {
+        Snapshot {
+            state: self.state.clone(),
+            terms: self.terms.clone(),
+            actual: self.actual.as_ref().map(|(w, _)| w.clone()),
+        }
+    }
+
+    /// Makes `snap` the driver's state.
+    fn enter(&mut self, span: Span, snap: &Snapshot<B>) -> Result<(), EngineError> {
+        self.state = snap.state.clone();
+        self.terms = snap.terms.clone();
+        self.actual = match &snap.actual {
+            Some(world) => Some((world.clone(), self.backend.point(world).at(span)?)),
+            None => None,
+        };
+        self.generation += 1;
+        Ok(())
+    }
+
+    /// The states after `action` at depth `depth` from `from`, one per case possible at
+    /// the actual world (one in all without an actual world), each where `keeping`
+    /// holds; None when the action cannot be done there or a branch breaks `keeping`.
+    fn successors(
+        &mut self,
+        span: Span,
+        from: &Snapshot<B>,
+        action: ActionId,
+        depth: usize,
+        keeping: Option<&Expr>,
+    ) -> Result<Option<Vec<Snapshot<B>>>, EngineError> {
+        let steps = (self.program.plan_steps.as_ref())
+            .ok_or_else(|| Failure::internal("a plan without the search's steps"))
+            .at(span)?;
+        let occ = *steps
+            .occurrences
+            .get(depth)
+            .ok_or_else(|| Failure::internal("a plan deeper than the search's steps"))
+            .at(span)?;
+        let program = self.program.clone();
+        let def = &program.actions[action.0];
+        self.enter(span, from)?;
+        let state = self.state.clone();
+        let pres = self.preconditions(span, &def.body, &state)?;
+        if self.not_executable(span, def, &pres)?.is_some() {
+            return Ok(None);
+        }
+        let cases: Vec<Option<usize>> = match &self.actual {
+            None => vec![None],
+            Some((_, point)) => {
+                let mut possible = Vec::new();
+                for (k, pre) in pres.iter().enumerate() {
+                    if self.backend.holds(pre, point).at(span)? {
+                        possible.push(Some(k));
+                    }
+                }
+                possible
+            }
+        };
+        let product: Product<B> = self.product(span, &def.body, occ, def.offset, pres)?;
+        let mut out = Vec::with_capacity(cases.len());
+        for case in cases {
+            self.enter(span, from)?;
+            self.commit(span, product.clone(), occ, def.offset, case)?;
+            if let Some(psi) = keeping
+                && !self.everywhere(span, psi)?
+            {
+                return Ok(None);
+            }
+            out.push(self.snapshot());
+        }
+        Ok(Some(out))
+    }
+
+    /// Whether the goal holds in every branch.
+    fn reached(
+        &mut self,
+        span: Span,
+        branches: &[Snapshot<B>],
+        goal: &Expr,
+    ) -> Result<bool, EngineError> {
+        for b in branches {
+            self.enter(span, b)?;
+            if !self.everywhere(span, goal)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The canonical form of the branches' models up to bisimulation (None: one has
+    /// more worlds than the search lists).
+    fn node_key(
+        &mut self,
+        span: Span,
+        branches: &[Snapshot<B>],
+    ) -> Result<Option<Vec<i64>>, EngineError> {
+        let mut keys = Vec::with_capacity(branches.len());
+        for b in branches {
+            self.enter(span, b)?;
+            let state = self.state.clone();
+            let Some(model) = self.model_of(&state, KEY_CAP).at(span)? else {
+                return Ok(None);
+            };
+            let current: Vec<Vec<Value>> = (model.worlds.iter())
+                .map(|w| self.current(w))
+                .collect::<Result<_, _>>()
+                .at(span)?;
+            let actual = b.actual.as_ref().and_then(|a| {
+                model
+                    .worlds
+                    .iter()
+                    .position(|w| w.0.as_slice() == a.as_slice())
+            });
+            keys.push(key(&model, &current, actual));
+        }
+        keys.sort();
+        keys.dedup();
+        let mut flat = Vec::new();
+        for k in keys {
+            flat.push(k.len() as i64);
+            flat.extend(k);
+        }
+        Ok(Some(flat))
+    }
+
+    /// A world's current values of the story's own constants (the occurrences left out).
+    fn current(&self, world: &World) -> Result<Vec<Value>, crate::SolverError> {
+        let shown = self.shown(world)?;
+        Ok((shown.0.into_iter().enumerate())
+            .filter(|(k, _)| self.program.constants[*k].occurrence.is_none())
+            .map(|(_, v)| v)
+            .collect())
+    }
+
+    /// `plan …`: a question; the story goes on from the state before it.
     pub(super) fn plan(
         &mut self,
         span: Span,
-        _plan: &PlanStmt,
-        _sink: &mut dyn FnMut(Report),
+        plan: &PlanStmt,
+        sink: &mut dyn FnMut(Report),
     ) -> Result<(), EngineError> {
-        Err(Failure::internal("`plan` is not built yet")).at(span)
+        let start = self.snapshot();
+        let happened = self.happened.clone();
+        let found = self.search(span, plan, &start);
+        self.happened = happened;
+        let restored = self.enter(span, &start);
+        let plans = found?;
+        restored?;
+        sink(Report::Plan {
+            span,
+            max: plan.max,
+            plans,
+        });
+        Ok(())
     }
+
+    /// The plans of the shortest length (the first one, or with `all` every one).
+    fn search(
+        &mut self,
+        span: Span,
+        plan: &PlanStmt,
+        start: &Snapshot<B>,
+    ) -> Result<Vec<Vec<ActionId>>, EngineError> {
+        if let Some(name) = self.unrecognisable(plan) {
+            tracing::debug!("plan: states are not compared ({name})");
+        }
+        let compare = self.unrecognisable(plan).is_none();
+        let root = vec![start.clone()];
+        if self.reached(span, &root, &plan.goal)? {
+            // The empty plan: coordinated too (reaches([]) is φ).
+            return Ok(vec![Vec::new()]);
+        }
+        let mut seen: HashMap<Vec<i64>, (usize, usize)> = HashMap::new();
+        if compare && let Some(k) = self.node_key(span, &root)? {
+            seen.insert(k, (0, 0));
+        }
+        let mut layers: Vec<Vec<Node<B>>> = vec![vec![Node {
+            branches: root,
+            parents: Vec::new(),
+        }]];
+        for depth in 0..plan.max {
+            let mut next: Vec<Node<B>> = Vec::new();
+            let mut here: HashMap<Vec<i64>, usize> = HashMap::new();
+            let layer = layers.last().expect("a layer");
+            for (i, node) in layer.iter().enumerate() {
+                self.check_deadline().at(span)?;
+                for &action in &plan.actions {
+                    let mut branches = Vec::new();
+                    let mut executable = true;
+                    for b in &node.branches {
+                        match self.successors(span, b, action, depth, plan.keeping.as_ref())? {
+                            Some(more) => branches.extend(more),
+                            None => {
+                                executable = false;
+                                break;
+                            }
+                        }
+                    }
+                    if !executable {
+                        continue;
+                    }
+                    let key = match compare {
+                        true => self.node_key(span, &branches)?,
+                        false => None,
+                    };
+                    if let Some(k) = &key {
+                        if let Some(&at) = here.get(k) {
+                            next[at].parents.push((i, action));
+                            continue;
+                        }
+                        // Seen at an earlier depth: a shortest plan never passes it again
+                        // (a coordinated one may: its owners' knowledge of the rest
+                        // decides, not the state alone).
+                        if seen.contains_key(k) && !plan.coordinated {
+                            continue;
+                        }
+                        here.insert(k.clone(), next.len());
+                        seen.entry(k.clone()).or_insert((depth + 1, next.len()));
+                    }
+                    next.push(Node {
+                        branches,
+                        parents: vec![(i, action)],
+                    });
+                }
+            }
+            tracing::info!(
+                depth = depth + 1,
+                states = next.len(),
+                recognised = seen.len(),
+                "plan: searched"
+            );
+            let mut goals = Vec::new();
+            for (k, node) in next.iter().enumerate() {
+                if self.reached(span, &node.branches, &plan.goal)? {
+                    goals.push(k);
+                }
+            }
+            layers.push(next);
+            if goals.is_empty() {
+                if layers.last().is_some_and(Vec::is_empty) {
+                    break;
+                }
+                continue;
+            }
+            let every = plan.all || plan.coordinated;
+            let mut plans = Vec::new();
+            for k in goals {
+                paths(&layers, layers.len() - 1, k, every, &mut Vec::new(), &mut plans);
+            }
+            plans.sort();
+            plans.dedup();
+            if plan.coordinated {
+                let mut kept = Vec::new();
+                for p in plans {
+                    if self.coordinated_from(span, start, &p, plan)? {
+                        kept.push(p);
+                        if !plan.all {
+                            break;
+                        }
+                    }
+                }
+                plans = kept;
+                if plans.is_empty() {
+                    continue;
+                }
+            }
+            if !plan.all {
+                plans.truncate(1);
+            }
+            return Ok(plans);
+        }
+        Ok(Vec::new())
+    }
+
+    /// Why states cannot be compared by their models for this plan: a formula that
+    /// reads the history (`at(c, …)`, an event's latest case) — None when they can.
+    fn unrecognisable(&self, plan: &PlanStmt) -> Option<&'static str> {
+        let mut reads = None;
+        let mut look = |e: &Expr| {
+            let _ = e.walk(&mut |x| {
+                match x.kind {
+                    ExprKind::At { .. } => reads = Some("a formula reads a checkpoint"),
+                    ExprKind::Latest(_) => reads = Some("a formula names an event's case"),
+                    _ => {}
+                }
+                Ok::<(), ()>(())
+            });
+        };
+        look(&plan.goal);
+        if let Some(k) = &plan.keeping {
+            look(k);
+        }
+        for a in &plan.actions {
+            let def = &self.program.actions[a.0];
+            let _ = def.each_expr(&mut |e| {
+                look(e);
+                Ok::<(), ()>(())
+            });
+        }
+        if self.chances || self.program.statements.iter().any(believes) {
+            return Some("the story has chances or beliefs");
+        }
+        reads
+    }
+
+    /// Whether `p` is implicitly coordinated from `start`: reaches(p) holds at the
+    /// actual world, or without one at every world still possible.
+    fn coordinated_from(
+        &mut self,
+        span: Span,
+        start: &Snapshot<B>,
+        p: &[ActionId],
+        plan: &PlanStmt,
+    ) -> Result<bool, EngineError> {
+        match &start.actual {
+            Some(_) => self.reaches(span, start, p, 0, plan),
+            None => {
+                self.enter(span, start)?;
+                let model = self.listed_model(span)?;
+                for w in &model.worlds {
+                    let pointed = Snapshot {
+                        actual: Some(w.0.clone()),
+                        ..start.clone()
+                    };
+                    if !self.reaches(span, &pointed, p, 0, plan)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// reaches(rest) at `at`'s actual world, the plan's first `depth` actions done:
+    /// reaches([]) = φ; reaches((A, a) : rest) = K_A(⟨a⟩⊤ ∧ [a](ψ ∧ reaches(rest))).
+    fn reaches(
+        &mut self,
+        span: Span,
+        at: &Snapshot<B>,
+        rest: &[ActionId],
+        depth: usize,
+        plan: &PlanStmt,
+    ) -> Result<bool, EngineError> {
+        let Some((&action, after)) = rest.split_first() else {
+            return self.reached(span, std::slice::from_ref(at), &plan.goal);
+        };
+        let owner = self.program.actions[action.0]
+            .owner
+            .ok_or_else(|| Failure::internal("a coordinated plan's action without an owner"))
+            .at(span)?;
+        self.enter(span, at)?;
+        let model = self.listed_model(span)?;
+        let actual = at.actual.as_ref().expect("a pointed state");
+        let here = (model.worlds.iter())
+            .position(|w| &w.0 == actual)
+            .ok_or_else(|| Failure::internal("the actual world is not among the worlds"))
+            .at(span)?;
+        let view = &model.views[owner.0][here];
+        let class: Vec<Vec<Value>> = (model.worlds.iter().zip(&model.views[owner.0]))
+            .filter(|(_, v)| *v == view)
+            .map(|(w, _)| w.0.clone())
+            .collect();
+        for w in class {
+            let pointed = Snapshot {
+                actual: Some(w),
+                ..at.clone()
+            };
+            let Some(next) =
+                self.successors(span, &pointed, action, depth, plan.keeping.as_ref())?
+            else {
+                return Ok(false);
+            };
+            for n in &next {
+                if !self.reaches(span, n, after, depth + 1, plan)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// The current state's model, for a coordinated plan (which asks what owners know
+    /// world by world).
+    fn listed_model(&mut self, span: Span) -> Result<Model, EngineError> {
+        let state = self.state.clone();
+        self.model_of(&state, KEY_CAP)
+            .at(span)?
+            .ok_or_else(|| Failure::coordinated_too_large(KEY_CAP))
+            .at(span)
+    }
+}
+
+/// Whether a statement speaks of beliefs (an `expects` line or statement).
+fn believes(s: &crate::ir::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Expects { .. } => true,
+        StmtKind::Event(e) => e.expects.iter().any(Option::is_some),
+        StmtKind::Repeat { body, .. }
+        | StmtKind::Simultaneously(body)
+        | StmtKind::AssertAddsCk { body, .. } => body.iter().any(believes),
+        _ => false,
+    }
+}
+
+/// Every path (as actions) from the root to node `k` of layer `depth` (only the first,
+/// least one unless `every`), appended to `out` with `suffix` after it.
+fn paths<B: Backend>(
+    layers: &[Vec<Node<B>>],
+    depth: usize,
+    k: usize,
+    every: bool,
+    suffix: &mut Vec<ActionId>,
+    out: &mut Vec<Vec<ActionId>>,
+) {
+    if depth == 0 {
+        let mut p: Vec<ActionId> = suffix.iter().rev().copied().collect();
+        p.shrink_to_fit();
+        out.push(p);
+        return;
+    }
+    let parents = &layers[depth][k].parents;
+    let take = if every { parents.len() } else { 1 };
+    for &(i, a) in &parents[..take] {
+        suffix.push(a);
+        paths(layers, depth - 1, i, every, suffix, out);
+        suffix.pop();
+    }
+}
+
+/// The canonical form of a model up to bisimulation: partition refinement from the
+/// worlds' current values, each round's blocks numbered by the sorted order of their
+/// signatures (so that the numbering does not depend on the order worlds are listed in),
+/// every round's table kept, and the actual world's final block.
+fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> Vec<i64> {
+    let n = current.len();
+    let value = |v: &Value| match v {
+        Value::Int(i) => *i,
+        Value::Bool(b) => i64::from(*b),
+    };
+    // Round 0: the values, with (conservatively) what belief and chance say of a world.
+    let start: Vec<Vec<i64>> = (0..n)
+        .map(|w| {
+            let mut sig: Vec<i64> = current[w].iter().map(value).collect();
+            for ranks in &model.ranks {
+                if let Some(r) = ranks.get(w) {
+                    sig.push(r.len() as i64);
+                    sig.extend(r);
+                }
+            }
+            if let Some(chances) = &model.chances {
+                let c = chances[w].to_string();
+                sig.push(c.len() as i64);
+                sig.extend(c.bytes().map(i64::from));
+            }
+            sig
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut labels = number(&start, &mut out);
+    // Each character's classes: the worlds with the same view.
+    let classes: Vec<Vec<usize>> = (model.views.iter())
+        .map(|views| {
+            let mut ids: HashMap<&Vec<Value>, usize> = HashMap::new();
+            (0..n)
+                .map(|w| {
+                    let next = ids.len();
+                    *ids.entry(&views[w]).or_insert(next)
+                })
+                .collect()
+        })
+        .collect();
+    let mut blocks = count(&labels);
+    loop {
+        let mut sigs: Vec<Vec<i64>> = (0..n).map(|w| vec![labels[w]]).collect();
+        for class_of in &classes {
+            let mut members: HashMap<usize, Vec<i64>> = HashMap::new();
+            for w in 0..n {
+                members.entry(class_of[w]).or_default().push(labels[w]);
+            }
+            for m in members.values_mut() {
+                m.sort_unstable();
+                m.dedup();
+            }
+            for w in 0..n {
+                let m = &members[&class_of[w]];
+                sigs[w].push(m.len() as i64);
+                sigs[w].extend(m);
+            }
+        }
+        let next = number(&sigs, &mut out);
+        let now = count(&next);
+        labels = next;
+        if now == blocks {
+            break;
+        }
+        blocks = now;
+    }
+    out.push(actual.map_or(-1, |a| labels[a]));
+    out
+}
+
+/// Numbers each signature by its rank among the distinct ones (sorted), appending the
+/// table of distinct signatures to `out`.
+fn number(sigs: &[Vec<i64>], out: &mut Vec<i64>) -> Vec<i64> {
+    let mut distinct: Vec<&Vec<i64>> = sigs.iter().collect();
+    distinct.sort();
+    distinct.dedup();
+    out.push(distinct.len() as i64);
+    for d in &distinct {
+        out.push(d.len() as i64);
+        out.extend(d.iter());
+    }
+    sigs.iter()
+        .map(|s| distinct.binary_search(&s).expect("a signature listed") as i64)
+        .collect()
+}
+
+fn count(labels: &[i64]) -> usize {
+    let mut l = labels.to_vec();
+    l.sort_unstable();
+    l.dedup();
+    l.len()
 }

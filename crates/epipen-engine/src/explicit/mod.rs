@@ -595,9 +595,11 @@ impl Backend for ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         occ: ConstId,
+        first: usize,
         pres: Vec<Set>,
         weights: Option<&[Expr]>,
     ) -> Result<Rc<State>, SolverError> {
+        let first = first as i64;
         if state.pending > 0 || pres.iter().any(|p| !Rc::ptr_eq(&p.worlds, &state.worlds)) {
             return Err(eval::internal(
                 "an event on a state it was not evaluated in",
@@ -621,7 +623,7 @@ impl Backend for ExplicitBackend {
         // after it in the body), so the new worlds are sorted by their rows.
         let row = |&(w, c): &(u32, i64)| {
             (old.columns.iter().enumerate())
-                .map(move |(k, col)| if k == occ.0 { c } else { col.get(w as usize) })
+                .map(move |(k, col)| if k == occ.0 { first + c } else { col.get(w as usize) })
         };
         made.sort_by(|a, b| row(a).cmp(row(b)));
         let made_weights = match (weights, self.weights.is_some()) {
@@ -644,7 +646,7 @@ impl Backend for ExplicitBackend {
                 let mut col = old.clone();
                 col.reserve(made.len());
                 for &(w, c) in &made {
-                    col.push(if k == occ.0 { c } else { old.get(w as usize) });
+                    col.push(if k == occ.0 { first + c } else { old.get(w as usize) });
                 }
                 col
             })

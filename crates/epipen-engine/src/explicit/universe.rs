@@ -360,9 +360,18 @@ pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
 pub(super) fn event_worlds(program: &Program, len: usize) -> Option<u128> {
     let mut occurrences = program.occurrences().peekable();
     occurrences.peek()?;
+    // A plan's step is one action: at most the cases of the largest.
+    let step = program.plan_steps.as_ref().map(|s| s.event);
+    let widest = (program.actions.iter())
+        .map(|a| a.body.cases.len() as u128)
+        .max()
+        .unwrap_or(1);
     Some(occurrences.fold(len as u128, |n, occ| {
         let o = program.constants[occ.0].occurrence.expect("an occurrence");
-        n.saturating_mul(program.events[o.event.0].not_yet() as u128)
+        n.saturating_mul(match Some(o.event) == step {
+            true => widest,
+            false => program.events[o.event.0].not_yet() as u128,
+        })
     }))
 }
 

@@ -347,6 +347,7 @@ impl Backend for Z3Backend {
         &mut self,
         state: &State,
         occ: ConstId,
+        first: usize,
         pres: Vec<Term>,
         _weights: Option<&[Expr]>,
     ) -> Result<State, SolverError> {
@@ -364,7 +365,7 @@ impl Backend for Z3Backend {
                 for (c, pre) in compiled.iter().enumerate() {
                     if pre.eval(w, &mut scratch)? == Value::Bool(true) {
                         let mut w = w.clone();
-                        w[occ.0] = Value::Int(c as i64);
+                        w[occ.0] = Value::Int((first + c) as i64);
                         next.push(w);
                     }
                 }
@@ -379,7 +380,7 @@ impl Backend for Z3Backend {
         let happened: Vec<Term> = pres
             .into_iter()
             .enumerate()
-            .map(|(c, pre)| Term::and(&[var.eq(&Term::int(c as i64)), pre]))
+            .map(|(c, pre)| Term::and(&[var.eq(&Term::int((first + c) as i64)), pre]))
             .collect();
         Ok(State {
             kappa: self
