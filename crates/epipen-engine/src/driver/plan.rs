@@ -115,7 +115,7 @@ impl<B: Backend> Driver<B> {
         };
         Ok((!possible).then_some(match self.actual {
             Some(_) => "none of its cases can happen in the actual world",
-            None => "in some world still possible none of its cases can happen",
+            None => "none of its cases can happen in some world still possible",
         }))
     }
 
