@@ -360,8 +360,13 @@ enum Learned<'p> {
         /// not possible then (one a quantifier `forall p: …` looks at).
         from: Option<(&'p Expr, Rc<State<'p>>, Checkpoints<'p>)>,
     },
-    /// An event: which group of its `sees` line the case in the occurrence's slot is in.
-    Saw { occ: usize, groups: &'p [usize] },
+    /// An event: which group of its `sees` line the case in the occurrence's slot is in
+    /// (the slot holds `offset +` the case).
+    Saw {
+        occ: usize,
+        offset: usize,
+        groups: &'p [usize],
+    },
 }
 
 /// A change of the constants' values, in the order they happen.
@@ -369,8 +374,13 @@ enum Learned<'p> {
 enum Change<'p> {
     /// `x := e, y := f`: every value computed before any is written.
     Assign(&'p [(ConstId, Expr)]),
-    /// An event: the changes of the case in the occurrence's slot.
-    Event { occ: usize, cases: &'p [Case] },
+    /// An event: the changes of the case in the occurrence's slot (which holds
+    /// `offset +` the case).
+    Event {
+        occ: usize,
+        offset: usize,
+        cases: &'p [Case],
+    },
 }
 
 /// A memoised knowledge operator over one state, indexed by the agent's observation
