@@ -5,9 +5,9 @@
 
 use std::rc::Rc;
 
-use epipen_ir::{EventStmt, Expr, ExprKind, Rat, RatKind, Stmt, StmtKind, Value, World};
+use epipen_ir::{Case, EventStmt, Expr, ExprKind, Rat, RatKind, Stmt, StmtKind, Value, World};
 
-use crate::{Change, Evaluator, Fail, Learned, dense, rank};
+use crate::{Change, Evaluator, Fail, Learned, State, dense, rank};
 
 /// What an expression naming an event that has not happened fails with (a story error,
 /// as the engines report it).
@@ -34,14 +34,7 @@ impl<'p> Evaluator<'p> {
         // Which cases can happen in which worlds, before the event.
         let mut possible: Vec<Vec<bool>> = Vec::with_capacity(state.worlds.len());
         for w in state.worlds.iter() {
-            let mut row = Vec::with_capacity(event.cases.len());
-            for case in &event.cases {
-                row.push(match &case.pre {
-                    None => true,
-                    Some(pre) => self.eval(pre, w, &state)?.into_bool()?,
-                });
-            }
-            possible.push(row);
+            possible.push(self.possible(&event.cases, w, &state)?);
         }
         let actual_case = match &self.actual {
             None if event.actual.is_some() => {
@@ -52,16 +45,8 @@ impl<'p> Evaluator<'p> {
             None => None,
             Some(actual) => {
                 let actual = actual.clone();
-                let mut here = Vec::new();
-                for (c, case) in event.cases.iter().enumerate() {
-                    let holds = match &case.pre {
-                        None => true,
-                        Some(pre) => self.eval(pre, &actual, &state)?.into_bool()?,
-                    };
-                    if holds {
-                        here.push(c);
-                    }
-                }
+                let row = self.possible(&event.cases, &actual, &state)?;
+                let here: Vec<usize> = (0..row.len()).filter(|&c| row[c]).collect();
                 match (event.actual, here.as_slice()) {
                     (Some(k), _) if here.contains(&k) => Some(k),
                     (Some(_), _) => {
@@ -80,18 +65,39 @@ impl<'p> Evaluator<'p> {
                 }
             }
         };
+        self.product(event, occ, 0, &possible)?;
+        if let (Some(k), Some(actual)) = (actual_case, &self.actual) {
+            self.actual = Some(with_case(actual, occ, k));
+        }
+        Ok(actual_case)
+    }
+
+    /// The product update of the state by `event`'s cases, the case k of a pair written
+    /// in the slot `occ` as `offset + k` (0 for an `event` statement; a plan's steps
+    /// share one event, whose cases are every action's, see [`epipen_ir::PlanSteps`]):
+    /// the pairs (w, k) of a world w of the state and a case k `possible` there (by
+    /// world, in the state's order), with what each character saw of the case and the
+    /// values after its changes. The actual world is the caller's to move.
+    pub(crate) fn product(
+        &mut self,
+        event: &'p EventStmt,
+        occ: usize,
+        offset: usize,
+        possible: &[Vec<bool>],
+    ) -> Result<(), Fail> {
+        let state = self.state.clone();
         let chances = match self.probabilistic {
-            true => Some(self.case_chances(event, &possible)?),
+            true => Some(self.case_chances(event, possible)?),
             false => None,
         };
         let mut worlds = Vec::new();
         // Action priority: (w, c) below (v, d) for A when A expects c more than d, or
         // equally and w is below v.
         let mut keys: Vec<Vec<(World, (usize, usize))>> = vec![Vec::new(); event.expects.len()];
-        for (i, (w, row)) in state.worlds.iter().zip(&possible).enumerate() {
+        for (i, (w, row)) in state.worlds.iter().zip(possible).enumerate() {
             for (c, &can) in row.iter().enumerate() {
                 if can {
-                    let pair = with_case(w, occ, c);
+                    let pair = with_case(w, occ, offset + c);
                     if let Some(chances) = &chances {
                         let mu = self.weight(w) * &chances[i][c];
                         self.weights.insert(pair.clone(), mu);
@@ -108,19 +114,38 @@ impl<'p> Evaluator<'p> {
         let mut learned = state.learned.clone();
         for (who, groups) in event.sees.iter().enumerate() {
             if let Some(groups) = groups {
-                learned[who].push(Learned::Saw { occ, groups });
+                learned[who].push(Learned::Saw {
+                    occ,
+                    offset,
+                    groups,
+                });
             }
         }
         self.happened[occ] = true;
         self.change(Change::Event {
             occ,
+            offset,
             cases: &event.cases,
         });
         self.state = self.new_state_ranked(Rc::new(worlds), learned, plausibility);
-        if let (Some(k), Some(actual)) = (actual_case, &self.actual) {
-            self.actual = Some(with_case(actual, occ, k));
+        Ok(())
+    }
+
+    /// Which of `cases` can happen at `w` in `s`: those whose precondition holds there.
+    pub(crate) fn possible(
+        &mut self,
+        cases: &'p [Case],
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<Vec<bool>, Fail> {
+        let mut row = Vec::with_capacity(cases.len());
+        for case in cases {
+            row.push(match &case.pre {
+                None => true,
+                Some(pre) => self.eval(pre, w, s)?.into_bool()?,
+            });
         }
-        Ok(actual_case)
+        Ok(row)
     }
 
     /// The worlds `actual φ` chooses from: each world of the domain with a case in the
@@ -258,7 +283,7 @@ impl<'p> Evaluator<'p> {
 }
 
 /// The pair (w, c): `w` with the case `c` in the slot `occ`.
-fn with_case(w: &World, occ: usize, c: usize) -> World {
+pub(crate) fn with_case(w: &World, occ: usize, c: usize) -> World {
     let mut values = w.0.clone();
     values[occ] = Value::Int(c as i64);
     World(values)

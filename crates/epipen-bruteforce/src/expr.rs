@@ -22,7 +22,13 @@ impl<'p> Evaluator<'p> {
             let before = self.values_at(w, time - 1)?;
             let changes = match self.changes[time - 1] {
                 Change::Assign(changes) => changes,
-                Change::Event { occ, cases } => cases[self.case_in(w, occ)?].changes.as_slice(),
+                Change::Event { occ, offset, cases } => {
+                    let case = self.case_in(w, occ)?.checked_sub(offset);
+                    match case.and_then(|k| cases.get(k)) {
+                        Some(case) => case.changes.as_slice(),
+                        None => return Err(format!("slot #{occ} holds another action's case")),
+                    }
+                }
             };
             // Every value is computed before any is written.
             let mut values = before.to_vec();

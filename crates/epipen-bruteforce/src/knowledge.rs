@@ -131,9 +131,16 @@ impl<'p> Evaluator<'p> {
                         }
                     }
                 }
-                Learned::Saw { occ, groups } => {
-                    let case = self.case_in(w, *occ)?;
-                    V::I(groups[case].into())
+                Learned::Saw {
+                    occ,
+                    offset,
+                    groups,
+                } => {
+                    let case = self.case_in(w, *occ)?.checked_sub(*offset);
+                    match case.and_then(|k| groups.get(k)) {
+                        Some(group) => V::I((*group).into()),
+                        None => return Err(format!("slot #{occ} holds another action's case")),
+                    }
                 }
             });
         }

@@ -24,6 +24,11 @@
 //!   c's changes; A cannot tell (w, c) from (v, d) when it could not tell w from v and
 //!   its `sees` line puts c and d in one group; `x := e` and `A learns φ` (φ with
 //!   knowledge operators: whether φ held then) are recorded as they are written.
+//! * `do a, b` runs each action's body as an event once the action is executable (its
+//!   guard and some case's precondition hold at the actual world, or without one at
+//!   every world); `plan φ` tries the sequences of actions by length, then in the order
+//!   of action ids, each executed hypothetically (product updates, every case possible
+//!   at the actual world a branch of its own) on the state, which it then puts back.
 //!
 //! A knowledge operator is evaluated for a whole state at once: the worlds of the state
 //! are grouped by what the agent learned, each group records whether all of its worlds
@@ -37,11 +42,12 @@ mod chance;
 mod event;
 mod expr;
 mod knowledge;
+mod plan;
 
 pub use chance::Amount;
 
 use epipen_ir::{
-    ArithOp, Case, CharId, ConstId, Expr, Program, Span, Stmt, StmtKind, Ty, Value, World,
+    ActionId, ArithOp, Case, CharId, ConstId, Expr, Program, Span, Stmt, StmtKind, Ty, Value, World,
 };
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -105,6 +111,15 @@ pub enum Report {
         round: Option<u64>,
         case: Option<usize>,
         saw: Vec<Vec<usize>>,
+    },
+    /// A `plan` statement's answer: the plans found, each a sequence of actions (the
+    /// first in the order of action ids, or with `all` every plan of the shortest
+    /// length, in that order; none when no plan of at most `max` actions reaches the
+    /// goal). All have the same length; an empty plan means the goal holds already.
+    Plan {
+        span: Span,
+        max: usize,
+        plans: Vec<Vec<ActionId>>,
     },
     /// A `repeat` stopped after this many rounds.
     RepeatDone { span: Span, rounds: u64 },
@@ -360,8 +375,13 @@ enum Learned<'p> {
         /// not possible then (one a quantifier `forall p: …` looks at).
         from: Option<(&'p Expr, Rc<State<'p>>, Checkpoints<'p>)>,
     },
-    /// An event: which group of its `sees` line the case in the occurrence's slot is in.
-    Saw { occ: usize, groups: &'p [usize] },
+    /// An event: which group of its `sees` line the case in the occurrence's slot is in
+    /// (the slot holds `offset +` the case).
+    Saw {
+        occ: usize,
+        offset: usize,
+        groups: &'p [usize],
+    },
 }
 
 /// A change of the constants' values, in the order they happen.
@@ -369,8 +389,13 @@ enum Learned<'p> {
 enum Change<'p> {
     /// `x := e, y := f`: every value computed before any is written.
     Assign(&'p [(ConstId, Expr)]),
-    /// An event: the changes of the case in the occurrence's slot.
-    Event { occ: usize, cases: &'p [Case] },
+    /// An event: the changes of the case in the occurrence's slot (which holds
+    /// `offset +` the case).
+    Event {
+        occ: usize,
+        offset: usize,
+        cases: &'p [Case],
+    },
 }
 
 /// A memoised knowledge operator over one state, indexed by the agent's observation
@@ -708,33 +733,11 @@ impl<'p> Evaluator<'p> {
                     plausibility,
                 );
             }
-            StmtKind::Do(_) | StmtKind::Plan(_) => {
-                return Err(Fail {
-                    kind: ErrorKind::Internal,
-                    span: None,
-                    message: "the evaluator does not take `do` and `plan` yet".into(),
-                });
-            }
+            StmtKind::Do(steps) => self.do_actions(steps)?,
+            StmtKind::Plan(plan) => self.plan(stmt.span, plan)?,
             StmtKind::Event(event) => {
                 let case = self.event(event)?;
-                // What each character saw: the cases in the group of its `sees` line that
-                // holds the actual case.
-                let saw = match case {
-                    None => Vec::new(),
-                    Some(k) => (event.sees.iter())
-                        .map(|groups| {
-                            (0..event.cases.len())
-                                .filter(|&d| groups.as_ref().is_none_or(|g| g[d] == g[k]))
-                                .collect()
-                        })
-                        .collect(),
-                };
-                self.events.push(Report::Happened {
-                    span: stmt.span,
-                    round: self.round,
-                    case,
-                    saw,
-                });
+                self.report_happened(stmt.span, event, case);
             }
             StmtKind::Actual(formula) => {
                 // The one world still possible where φ holds; made again in a later

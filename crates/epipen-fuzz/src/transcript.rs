@@ -423,6 +423,13 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
             bruteforce::Report::Vacuous { span, left_none } => {
                 vacuous_line(text, *span, *left_none)
             }
+            bruteforce::Report::Plan { span, plans, .. } => {
+                let plans: Vec<Vec<usize>> = plans
+                    .iter()
+                    .map(|p| p.iter().map(|a| a.0).collect())
+                    .collect();
+                format!("{}: plans {plans:?}", position(text, span.start))
+            }
         })
         .collect();
     let mut message = String::new();

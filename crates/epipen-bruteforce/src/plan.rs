@@ -1,0 +1,381 @@
+//! Actions, from the definitions of [`epipen_ir::PlanStmt`]: `do` executes declared
+//! actions as events, each once it is executable; `plan` searches, breadth-first by
+//! length, for the sequences of actions that are plans, executing them hypothetically
+//! (the product update, as an event does) on the state and putting it back after.
+//!
+//! A plan's branches differ only in their actual world: the product update of a state
+//! by an action is the same whichever case happened at the actual world. So the search
+//! follows one state per sequence and the set of its *points*, the actual worlds of
+//! every branch ((w₀, c₁, …, cᵢ) for each cᵢ possible at the point before): with an
+//! actual world it starts from it alone; without one, from every world still possible
+//! (there a condition holds when it holds at every world, and the points after an
+//! action are then exactly the worlds after it).
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use epipen_ir::{ActionDef, ActionId, DoStep, EventStmt, Expr, PlanStmt, Span, World};
+
+use crate::event::with_case;
+use crate::{Change, Evaluator, Fail, Report, State};
+
+/// Why an action cannot be done at a `do` step: the story error's message,
+/// "the action `NAME` cannot be done here: …".
+const GUARD_ACTUAL: &str = "its condition does not hold in the actual world";
+const GUARD_EVERY: &str = "its condition does not hold in every world still possible";
+const CASES_ACTUAL: &str = "none of its cases can happen in the actual world";
+const CASES_EVERY: &str = "none of its cases can happen in some world still possible";
+
+#[cfg(test)]
+mod tests;
+
+/// What a hypothetical execution changes, to put back.
+struct Saved<'p> {
+    state: Rc<State<'p>>,
+    changes: Vec<Change<'p>>,
+    latest: Vec<Rc<Vec<Option<usize>>>>,
+    happened: Vec<bool>,
+}
+
+impl<'p> Evaluator<'p> {
+    /// `do a, b: CASE, …`: each step in turn, checked executable in the state before it
+    /// and run as an `event` statement; errors are reported at the step.
+    pub(crate) fn do_actions(&mut self, steps: &'p [DoStep]) -> Result<(), Fail> {
+        for step in steps {
+            let at_step = |mut fail: Fail| {
+                fail.span.get_or_insert(step.span);
+                fail
+            };
+            let action = self.action(step.action).map_err(at_step)?;
+            self.doable(action).map_err(at_step)?;
+            let case = self.event(&step.event).map_err(at_step)?;
+            self.report_happened(step.span, &step.event, case);
+        }
+        Ok(())
+    }
+
+    /// Fails (a story error) unless `action` is executable in the state: its guard holds
+    /// and some case's precondition holds, at the actual world, or without one at every
+    /// world still possible (the guard is asked first, everywhere).
+    fn doable(&mut self, action: &'p ActionDef) -> Result<(), Fail> {
+        let state = self.state.clone();
+        let (points, guard_fails, cases_fail) = match &self.actual {
+            Some(actual) => (vec![actual.clone()], GUARD_ACTUAL, CASES_ACTUAL),
+            None => (state.worlds.to_vec(), GUARD_EVERY, CASES_EVERY),
+        };
+        let fail = |why: &str| {
+            Fail::story(format!(
+                "the action `{}` cannot be done here: {why}",
+                action.name
+            ))
+        };
+        if let Some(guard) = &action.guard {
+            for w in &points {
+                if !self.eval(guard, w, &state)?.into_bool()? {
+                    return Err(fail(guard_fails));
+                }
+            }
+        }
+        for w in &points {
+            if !self
+                .possible(&action.body.cases, w, &state)?
+                .contains(&true)
+            {
+                return Err(fail(cases_fail));
+            }
+        }
+        Ok(())
+    }
+
+    /// `plan [all] φ [max D] [keeping ψ] [coordinated]`: the plans of the shortest length
+    /// k ≤ D (the first in the order of action ids, or with `all` every one, in that
+    /// order), reported; the state is as before.
+    pub(crate) fn plan(&mut self, span: Span, plan: &'p PlanStmt) -> Result<(), Fail> {
+        // The order of the answer: by action id, whatever the list's order.
+        let mut actions = plan.actions.clone();
+        actions.sort();
+        actions.dedup();
+        for &a in &actions {
+            let action = self.action(a)?;
+            if plan.coordinated && action.owner.is_none() {
+                return Err(Fail::from(format!(
+                    "internal error: the action `{}` of a coordinated plan has no owner",
+                    action.name
+                )));
+            }
+        }
+        let steps = match &self.program.plan_steps {
+            Some(steps) if steps.occurrences.len() >= plan.max => &steps.occurrences,
+            _ => {
+                return Err(Fail::from(format!(
+                    "internal error: the program has no occurrences for a plan of {} steps",
+                    plan.max
+                )));
+            }
+        };
+        let slots: Vec<usize> = steps.iter().map(|c| c.0).collect();
+        // The caches of what hypothetical worlds and states meant go when the plan ends.
+        let first_id = self.next_id;
+        let then = self.then.clone();
+        let weights = self.weights.clone();
+        let start = self.save();
+        let points = match &self.actual {
+            Some(actual) => vec![actual.clone()],
+            None => self.state.worlds.to_vec(),
+        };
+        let mut plans = Vec::new();
+        let mut search = Search {
+            plan,
+            actions: &actions,
+            slots: &slots,
+            start: &start,
+            found: &mut plans,
+        };
+        for length in 0..=plan.max {
+            self.search(&mut search, length, &mut Vec::new(), &points)?;
+            self.restore(&start);
+            if !search.found.is_empty() {
+                break;
+            }
+        }
+        self.then = then;
+        self.weights = weights;
+        self.memo.retain(|key, _| key.3 < first_id);
+        self.classes.retain(|key, _| key.1 < first_id);
+        self.observations.retain(|key, _| key.1 < first_id);
+        self.announced.retain(|key, _| key.1 < first_id);
+        self.events.push(Report::Plan {
+            span,
+            max: plan.max,
+            plans,
+        });
+        Ok(())
+    }
+
+    /// Extends `prefix` (executed already: the state is after it, its branches' actual
+    /// worlds are `points`) to every sequence of `length` actions in the order of action
+    /// ids, recording those that are plans; true when the search is over (`plan` without
+    /// `all` found one).
+    fn search(
+        &mut self,
+        s: &mut Search<'_, 'p>,
+        length: usize,
+        prefix: &mut Vec<ActionId>,
+        points: &[World],
+    ) -> Result<bool, Fail> {
+        if prefix.len() == length {
+            if !self.hold_at(&s.plan.goal, points)? {
+                return Ok(false);
+            }
+            if s.plan.coordinated {
+                // reaches(a₁…a_k), from the state before the plan.
+                self.restore(s.start);
+                let reached = self.reaches(s.plan, prefix, s.slots)?;
+                let starts = match &self.actual {
+                    Some(actual) => vec![actual.clone()],
+                    None => self.state.worlds.to_vec(),
+                };
+                if !starts.iter().all(|w| reached.get(w) == Some(&true)) {
+                    return Ok(false);
+                }
+            }
+            s.found.push(prefix.clone());
+            return Ok(!s.plan.all);
+        }
+        let here = self.save();
+        let slot = s.slots[prefix.len()];
+        for &a in s.actions {
+            self.restore(&here);
+            let action = self.action(a)?;
+            let state = self.state.clone();
+            // Executable at every branch's actual world; the branches after it.
+            let mut next = Vec::new();
+            let mut executable = true;
+            for p in points {
+                if !self.executable_at(action, p, &state)? {
+                    executable = false;
+                    break;
+                }
+                let row = self.possible(&action.body.cases, p, &state)?;
+                for (c, _) in row.iter().enumerate().filter(|(_, can)| **can) {
+                    next.push(with_case(p, slot, action.offset + c));
+                }
+            }
+            if !executable {
+                continue;
+            }
+            self.execute_action(action, slot)?;
+            if let Some(keeping) = &s.plan.keeping
+                && !self.hold_at(keeping, &next)?
+            {
+                continue;
+            }
+            prefix.push(a);
+            let over = self.search(s, length, prefix, &next)?;
+            prefix.pop();
+            if over {
+                return Ok(true);
+            }
+        }
+        self.restore(&here);
+        Ok(false)
+    }
+
+    /// reaches(seq) at each world of the state, from the definition: reaches([]) = φ,
+    /// reaches((A, a) : rest) = K_A(executable(a) ∧ [a](ψ ∧ reaches(rest))), where [a]χ
+    /// holds at w when χ holds at (w, c) after a for every case c possible at w. The
+    /// state is as before.
+    fn reaches(
+        &mut self,
+        plan: &'p PlanStmt,
+        seq: &[ActionId],
+        slots: &[usize],
+    ) -> Result<HashMap<World, bool>, Fail> {
+        let state = self.state.clone();
+        let mut out = HashMap::with_capacity(state.worlds.len());
+        let Some((&a, rest)) = seq.split_first() else {
+            for w in state.worlds.iter() {
+                let holds = self.eval(&plan.goal, w, &state)?.into_bool()?;
+                out.insert(w.clone(), holds);
+            }
+            return Ok(out);
+        };
+        let action = self.action(a)?;
+        let Some(owner) = action.owner else {
+            return Err(Fail::from(format!(
+                "internal error: the action `{}` of a coordinated plan has no owner",
+                action.name
+            )));
+        };
+        let slot = slots[0];
+        // ψ ∧ reaches(rest) at each world after a.
+        let here = self.save();
+        self.execute_action(action, slot)?;
+        let after = self.state.clone();
+        let mut later = self.reaches(plan, rest, &slots[1..])?;
+        if let Some(keeping) = &plan.keeping {
+            for w in after.worlds.iter() {
+                if !self.eval(keeping, w, &after)?.into_bool()? {
+                    later.insert(w.clone(), false);
+                }
+            }
+        }
+        self.restore(&here);
+        // executable(a) ∧ [a](ψ ∧ reaches(rest)) at each world, then K_owner of it: true
+        // at w when it holds at every world of the owner's class of w.
+        let mut good: HashMap<usize, bool> = HashMap::new();
+        let mut class = Vec::with_capacity(state.worlds.len());
+        for w in state.worlds.iter() {
+            let mut holds = self.executable_at(action, w, &state)?;
+            if holds {
+                let row = self.possible(&action.body.cases, w, &state)?;
+                holds = (row.iter().enumerate().filter(|(_, can)| **can))
+                    .all(|(c, _)| later.get(&with_case(w, slot, action.offset + c)) == Some(&true));
+            }
+            let k = self.class_of(owner, w, &state)?;
+            *good.entry(k).or_insert(true) &= holds;
+            class.push(k);
+        }
+        for (w, k) in state.worlds.iter().zip(class) {
+            out.insert(w.clone(), good[&k]);
+        }
+        Ok(out)
+    }
+
+    /// Whether `action` is executable at `w` in `s`: its guard holds there and some
+    /// case's precondition does.
+    fn executable_at(
+        &mut self,
+        action: &'p ActionDef,
+        w: &World,
+        s: &Rc<State<'p>>,
+    ) -> Result<bool, Fail> {
+        if let Some(guard) = &action.guard
+            && !self.eval(guard, w, s)?.into_bool()?
+        {
+            return Ok(false);
+        }
+        Ok(self.possible(&action.body.cases, w, s)?.contains(&true))
+    }
+
+    /// Executes `action` hypothetically: the product update by its body, its cases
+    /// written in the plan's step slot `slot` after its offset.
+    fn execute_action(&mut self, action: &'p ActionDef, slot: usize) -> Result<(), Fail> {
+        let state = self.state.clone();
+        let mut possible = Vec::with_capacity(state.worlds.len());
+        for w in state.worlds.iter() {
+            possible.push(self.possible(&action.body.cases, w, &state)?);
+        }
+        self.product(&action.body, slot, action.offset, &possible)
+    }
+
+    /// Whether `e` holds at every one of `points` (worlds of the state).
+    fn hold_at(&mut self, e: &'p Expr, points: &[World]) -> Result<bool, Fail> {
+        let state = self.state.clone();
+        for w in points {
+            if !self.eval(e, w, &state)?.into_bool()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn action(&self, a: ActionId) -> Result<&'p ActionDef, Fail> {
+        self.program
+            .actions
+            .get(a.0)
+            .ok_or_else(|| Fail::from(format!("internal error: no action #{}", a.0)))
+    }
+
+    fn save(&self) -> Saved<'p> {
+        Saved {
+            state: self.state.clone(),
+            changes: self.changes.clone(),
+            latest: self.latest.clone(),
+            happened: self.happened.clone(),
+        }
+    }
+
+    fn restore(&mut self, saved: &Saved<'p>) {
+        self.state = saved.state.clone();
+        self.changes.clone_from(&saved.changes);
+        self.latest.clone_from(&saved.latest);
+        self.happened.clone_from(&saved.happened);
+    }
+
+    /// Reports an event's execution at `span`: the actual case, and what each character
+    /// saw of it (the cases in the group of its `sees` line that holds the actual case).
+    pub(crate) fn report_happened(
+        &mut self,
+        span: Span,
+        event: &'p EventStmt,
+        case: Option<usize>,
+    ) {
+        let saw = match case {
+            None => Vec::new(),
+            Some(k) => (event.sees.iter())
+                .map(|groups| {
+                    (0..event.cases.len())
+                        .filter(|&d| groups.as_ref().is_none_or(|g| g[d] == g[k]))
+                        .collect()
+                })
+                .collect(),
+        };
+        self.events.push(Report::Happened {
+            span,
+            round: self.round,
+            case,
+            saw,
+        });
+    }
+}
+
+/// A `plan`'s search: its statement, the actions it may use (by id), the occurrence
+/// slot of each step, the state before it, and the plans found.
+struct Search<'s, 'p> {
+    plan: &'p PlanStmt,
+    actions: &'s [ActionId],
+    slots: &'s [usize],
+    start: &'s Saved<'p>,
+    found: &'s mut Vec<Vec<ActionId>>,
+}
