@@ -55,7 +55,7 @@ from ._expr import (
     knows_value,
     tuple_in,
 )
-from ._results import Check, Event, Model, Result, Show, Step, Trace, World, Worlds
+from ._results import Check, Event, Model, Plan, Result, Show, Step, Trace, World, Worlds
 from ._story import Story
 from ._sweep import MAX_RUNS, Sweep, SweepGroup, SweepRow, sweep, sweep_file
 
@@ -73,6 +73,7 @@ __all__ = [
     "Worlds",
     "Check",
     "Show",
+    "Plan",
     "Event",
     "Step",
     "Trace",

@@ -3,7 +3,8 @@ the epipen library. The package's Python modules wrap it; these are its types.
 
 ``run``, ``trace`` and ``model`` answer with JSON: the views of epipen's kit (worlds,
 reports, trace steps, the model), each with its ``text`` as the ``epipen`` command
-prints it. A failure raises ``StoryError`` or ``SolverError`` (from ``epipen._errors``)
+prints it (a plan's report: ``{"kind": "plan", "line", "solvable", "length", "plans",
+"text"}``, read as ``epipen.Plan``). A failure raises ``StoryError`` or ``SolverError`` (from ``epipen._errors``)
 carrying its line, column, message and hint."""
 
 from typing import Any, Optional, Sequence

@@ -10,7 +10,7 @@ import re
 from fractions import Fraction
 from typing import Any, Iterable, Optional
 
-__all__ = ["World", "Worlds", "Check", "Show", "Event", "Step", "Trace", "Model", "Result"]
+__all__ = ["World", "Worlds", "Check", "Show", "Plan", "Event", "Step", "Trace", "Model", "Result"]
 
 #: A worlds table shows at most this many rows; the rest are counted ("and N more").
 HTML_ROWS = 20
@@ -270,13 +270,49 @@ class Show:
         return self._text.rstrip("\n")
 
 
+class Plan:
+    """The answer of a ``plan`` (or ``plan all``) statement: ``line``, ``solvable``
+    (whether some plan of at most its ``max`` actions reaches the goal), ``length`` (how
+    many actions each plan found has, 0 when the goal holds already; None when there is
+    none) and ``plans`` (each plan as the list of its actions' names, ``"call[0, 1]"``
+    for a member of a family: the first plan, or with ``plan all`` every plan of the
+    shortest length; empty when there is none). A plan that finds none does not stop
+    the run (``epipen run`` exits with 1 at its end). ``str()`` is what ``epipen run``
+    prints: ``line 7: plan of 1 action: tell``, ``line 9: no plan of at most 2
+    actions``."""
+
+    __slots__ = ("line", "solvable", "length", "plans", "_text")
+
+    line: int
+    solvable: bool
+    length: Optional[int]
+    plans: list[list[str]]
+
+    def __init__(self, line: int, solvable: bool, length: Optional[int], plans: list, text: str = ""):
+        self.line, self.solvable, self.length = line, solvable, length
+        self.plans = [list(p) for p in plans]
+        self._text = text
+
+    @classmethod
+    def _of(cls, report: dict) -> "Plan":
+        """The ``plan`` report of a run."""
+        return cls(report["line"], report["solvable"], report["length"], report["plans"], report.get("text", ""))
+
+    def __repr__(self) -> str:
+        return f"Plan(line={self.line}, solvable={self.solvable!r}, length={self.length!r}, plans={self.plans!r})"
+
+    def __str__(self) -> str:
+        return self._text.rstrip("\n")
+
+
 class Event(dict):
     """Something the story printed, as a dict: ``kind`` "worlds" (a ``worlds``
     statement: ``line``, ``worlds``), "where" (a ``where φ`` statement: ``line``,
     ``formula``, ``worlds``: those possible there where φ holds), "reveal" (``line``,
     ``round``, ``who``, ``said``, ``holds``), "event" (an event happened: ``line``,
     ``round``, ``event``, ``case``, ``saw``: for each character, the cases it could not
-    tell apart), "repeat" (``line``, ``rounds``) or "show" (see :class:`Show`).
+    tell apart), "repeat" (``line``, ``rounds``), "show" (see :class:`Show`) or "plan"
+    (see :class:`Plan`).
     ``str()`` is what ``epipen run`` prints for it."""
 
     _text = ""
@@ -310,6 +346,10 @@ def _checks(reports: list) -> list:
 
 def _shows(reports: list) -> list:
     return [Show._of(r) for r in reports if r["kind"] == "show"]
+
+
+def _plans(reports: list) -> list:
+    return [Plan._of(r) for r in reports if r["kind"] == "plan"]
 
 
 class Step:
@@ -375,7 +415,8 @@ class Step:
 class Trace(list):
     """A story run statement by statement (``epipen run --trace``): a list of
     :class:`Step`, the first at the start. ``events`` is what the story printed,
-    ``checks`` its checks' and hints' verdicts, ``fates`` which statement eliminated each
+    ``checks`` its checks' and hints' verdicts, ``plans`` its plans' answers
+    (:class:`Plan`), ``fates`` which statement eliminated each
     world (a list of (World, line or None: still possible), followed from line
     ``since``), or None when the worlds were never few enough to follow (10 000);
     ``fate_titles`` how the trace names the step that eliminated each (``line 26,
@@ -387,6 +428,7 @@ class Trace(list):
         self.events = _events(names, raw["reports"])
         self.checks = _checks(raw["reports"])
         self.shows = _shows(raw["reports"])
+        self.plans = _plans(raw["reports"])
         fates = raw["fates"]
         self.since = None if fates is None else fates["since"]
         self.fates = None if fates is None else [(World(f["world"]), f["eliminated_by"]) for f in fates["fates"]]
@@ -495,6 +537,8 @@ class Result:
             (:class:`Check`): a failing one does not stop the run, as in ``epipen check``.
         shows: what its ``show`` statements found (:class:`Show`: probabilities as
             ``fractions.Fraction``).
+        plans: the answers of its ``plan`` statements (:class:`Plan`): a plan that
+            finds none does not stop the run.
         events: what the story printed (``worlds`` statements, reveals, rounds).
         backend: the backend that ran it: "explicit", "bdd" or "z3".
         constants: (name, type) of each constant.
@@ -508,6 +552,7 @@ class Result:
         self.complete = raw["worlds"]["complete"]
         self.checks = _checks(raw["reports"])
         self.shows = _shows(raw["reports"])
+        self.plans = _plans(raw["reports"])
         self.events = _events(names, raw["reports"])
         self.backend = raw["backend"]
         self.checkpoints = list(raw["checkpoints"])
@@ -561,4 +606,7 @@ class Result:
             parts.append(f'<p style="color:{colour}">{html.escape(str(c))}</p>')
         for s in self.shows:
             parts.append(f'<p class="epipen-show">{html.escape(str(s))}</p>')
+        for p in self.plans:
+            colour = "#067647" if p.solvable else "#b42318"
+            parts.append(f'<p class="epipen-plan" style="color:{colour}">{html.escape(str(p))}</p>')
         return "".join(parts) + self.worlds._repr_html_()

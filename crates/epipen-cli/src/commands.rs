@@ -136,18 +136,20 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             ..
         } => with_story(file, &sets, settings.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
-            let (mut printed, mut vacuous) = (false, false);
+            let (mut printed, mut failed) = (false, false);
             story.run(&options, &mut |report| {
                 printed |= print_report(&report);
-                vacuous |= report.vacuous();
+                failed |= report.fails_run();
             })?;
             if !printed {
                 errln!(
                     "note: the story printed nothing; `epipen worlds FILE` prints the worlds at its end"
                 );
             }
-            if vacuous {
-                // A check that holds only because no world is left proves nothing.
+            if failed {
+                // A check that holds only because no world is left proves nothing, and
+                // a plan that found none fails as a check would; the run went on past
+                // them, so that everything after them printed.
                 return Err(Failure::Quiet(1));
             }
             Ok(())
@@ -231,9 +233,18 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             options.keep_refuted_hints = true;
             options.skip_worlds_statements = true;
             let (mut verified, mut refuted, mut vacuous) = (0, 0, 0);
+            // Plans that found one, and plans that found none.
+            let (mut planned, mut unplanned) = (0, 0);
             story.run(&options, &mut |report| {
                 if let epipen::views::Report::Show { .. } = report {
                     out!("{}", epipen::text::report(&report));
+                }
+                if let Some(plan) = report.plan() {
+                    match plan.solvable {
+                        true => planned += 1,
+                        false => unplanned += 1,
+                    }
+                    outln!("{}", epipen::text::plan(plan));
                 }
                 let Some(verdict) = report.verdict() else {
                     return;
@@ -245,12 +256,16 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 }
                 outln!("{}", epipen::text::verdict(verdict));
             })?;
+            let mut summary = format!("{verified} verified, {refuted} refuted");
             if vacuous > 0 {
-                outln!("{verified} verified, {refuted} refuted, {vacuous} vacuous");
-            } else {
-                outln!("{verified} verified, {refuted} refuted");
+                summary.push_str(&format!(", {vacuous} vacuous"));
             }
-            if refuted > 0 || vacuous > 0 {
+            if planned + unplanned > 0 {
+                let s = if planned == 1 { "" } else { "s" };
+                summary.push_str(&format!(", {planned} plan{s} found, {unplanned} not found"));
+            }
+            outln!("{summary}");
+            if refuted > 0 || vacuous > 0 || unplanned > 0 {
                 Err(Failure::Quiet(1))
             } else {
                 Ok(())

@@ -23,6 +23,8 @@ mod knowledge;
 mod newcomer;
 #[path = "cli/phrasings.rs"]
 mod phrasings;
+#[path = "cli/plan.rs"]
+mod plan;
 #[path = "cli/semantics.rs"]
 mod semantics;
 #[path = "cli/serve.rs"]

@@ -14,6 +14,8 @@
 //!   so that every verdict shows. In a story with chances each listed world (of
 //!   `worlds` and of the steps) carries its `"probability": "1/3"`; a `show` is a trace
 //!   item of `kind` `show` (`expression`, `probability`, `value` or `values`, `text`).
+//!   A `plan` is a trace item of `kind` `plan` (`solvable`, `length`, `plans`: each
+//!   plan's actions by name, `text`); one that found none makes `exit_code` 1 too.
 //!   A file in SMCDEL's format (its first word `VARS`) is answered as `epipen smcdel`
 //!   answers it: `smcdel` (`{"jobs", "text"}`), and a trace item of `kind` `smcdel`
 //!   per job.
@@ -255,12 +257,14 @@ fn run_story(request: &Request, limit: Duration) -> Value {
             let worlds = story.worlds(&mut engine, &set)?;
             Ok((engine.backend(), worlds, fates))
         });
-    // A check that fails or a hint refuted: exit code 1, as `epipen run` and `epipen
-    // check` exit (the page goes on past it, and shows every verdict).
+    // A check that fails, a hint refuted or a plan that found none: exit code 1, as
+    // `epipen run` and `epipen check` exit (the page goes on past it, and shows every
+    // verdict and every plan).
     let refuted = (trace.iter())
         .filter(|t| t["kind"] == "check")
         .chain(&hints)
-        .any(|t| t["holds"] == false);
+        .any(|t| t["holds"] == false)
+        || (trace.iter()).any(|t| t["kind"] == "plan" && t["solvable"] == false);
     answer["trace"] = trace.into();
     answer["hints"] = hints.into();
     match outcome {

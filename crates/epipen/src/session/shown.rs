@@ -91,6 +91,13 @@ impl Session {
         }
     }
 
+    /// Whether the statement at `span` is a `plan all` (every plan of the shortest
+    /// length asked for).
+    fn plan_all(&self, span: Span) -> bool {
+        let kind = self.statement_at(span).map(|s| &s.kind);
+        matches!(kind, Some(StmtKind::Plan(p)) if p.all)
+    }
+
     /// What the engine reported, as front ends show it (None: a statement's figures, or
     /// an event in a story without an actual world).
     pub fn report(&self, report: &Report) -> Option<views::Report> {
@@ -158,9 +165,19 @@ impl Session {
                     ),
                 }
             }
-            Report::Happened { case: None, .. } | Report::Step { .. } | Report::Plan { .. } => {
-                return None;
-            }
+            Report::Happened { case: None, .. } | Report::Step { .. } => return None,
+            Report::Plan { span, max, plans } => views::Report::Plan(views::Plan::found(
+                self.line(*span),
+                *max,
+                self.plan_all(*span),
+                (plans.iter())
+                    .map(|plan| {
+                        (plan.iter())
+                            .map(|a| program.actions[a.0].name.clone())
+                            .collect()
+                    })
+                    .collect(),
+            )),
             Report::RepeatDone { span, rounds } => views::Report::Repeat {
                 line: self.line(*span),
                 rounds: *rounds,
@@ -371,5 +388,133 @@ impl Session {
                 ),
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use crate::engine::Report;
+    use crate::ir::{ActionDef, ActionId, EventId, EventStmt, PlanStmt, StmtKind};
+    use crate::{Session, text, views};
+
+    /// Issue 41's story of the key, with its plans on lines 7 to 9 made by hand (its
+    /// `check`s stand in for them until lowering makes them): `plan`, `plan all … max
+    /// 3` and `plan … max 2`, and the actions `tell` and `try_take`.
+    fn key_story() -> Session {
+        let source = "characters Anne, Bob\nbool key_under_mat\nactual key_under_mat\n\
+                      Anne learns key_under_mat\n\n\n\
+                      check knows(Bob, key_under_mat)\n\
+                      check knows(Bob, key_under_mat)\n\
+                      check knows(Bob, not key_under_mat)\n";
+        let mut story = Session::compile("key.story".into(), source.into(), &[], 0, None)
+            .expect("the story compiles");
+        let mut program = (*story.program).clone();
+        for name in ["tell", "try_take"] {
+            program.actions.push(ActionDef {
+                name: name.into(),
+                owner: None,
+                guard: None,
+                body: EventStmt {
+                    event: EventId(0),
+                    cases: Vec::new(),
+                    sees: Vec::new(),
+                    expects: Vec::new(),
+                    actual: None,
+                    actual_at: None,
+                    occurrences: Vec::new(),
+                },
+                offset: 0,
+                span: crate::Span::default(),
+            });
+        }
+        let plans =
+            (program.statements.iter_mut()).filter(|s| matches!(s.kind, StmtKind::Check(_)));
+        for (stmt, (max, all)) in plans.zip([(3, false), (3, true), (2, false)]) {
+            let StmtKind::Check(goal) = stmt.kind.clone() else {
+                unreachable!()
+            };
+            stmt.kind = StmtKind::Plan(Box::new(PlanStmt {
+                actions: vec![ActionId(0), ActionId(1)],
+                goal,
+                max,
+                keeping: None,
+                coordinated: false,
+                all,
+            }));
+        }
+        story.program = Rc::new(program);
+        story
+    }
+
+    /// What `epipen run` prints for the plan statement on `line` (7 to 9) answering
+    /// `plans`, and its view.
+    fn answered(story: &Session, line: usize, plans: &[&[usize]]) -> (views::Report, String) {
+        let stmt = (story.program.statements.iter())
+            .find(|s| story.line(s.span) == line)
+            .expect("a statement on the line");
+        let StmtKind::Plan(p) = &stmt.kind else {
+            panic!("line {line} is not a plan")
+        };
+        let report = Report::Plan {
+            span: stmt.span,
+            max: p.max,
+            plans: (plans.iter())
+                .map(|p| p.iter().map(|&a| ActionId(a)).collect())
+                .collect(),
+        };
+        let view = story.report(&report).expect("a plan is shown");
+        let printed = text::report(&view);
+        (view, printed)
+    }
+
+    #[test]
+    fn a_plan_is_shown_with_its_actions_named() {
+        let story = key_story();
+        let (view, printed) = answered(&story, 7, &[&[0]]);
+        assert_eq!(
+            view,
+            views::Report::Plan(views::Plan {
+                line: 7,
+                solvable: true,
+                length: Some(1),
+                plans: vec![vec!["tell".to_string()]],
+                all: false,
+                max: 3,
+            })
+        );
+        assert_eq!(printed, "line 7: plan of 1 action: tell\n");
+        let (_, printed) = answered(&story, 7, &[&[0, 1, 0]]);
+        assert_eq!(printed, "line 7: plan of 3 actions: tell, try_take, tell\n");
+        let (_, printed) = answered(&story, 7, &[&[]]);
+        assert_eq!(printed, "line 7: plan of 0 actions: (none needed)\n");
+    }
+
+    #[test]
+    fn plan_all_is_known_by_its_statement() {
+        let story = key_story();
+        let (view, printed) = answered(&story, 8, &[&[0]]);
+        assert!(view.plan().is_some_and(|p| p.all && p.max == 3));
+        assert_eq!(printed, "line 8: 1 plan of 1 action: tell\n");
+        let (_, printed) = answered(&story, 8, &[&[0, 1], &[1, 0]]);
+        assert_eq!(
+            printed,
+            "line 8: 2 plans of 2 actions: tell, try_take; try_take, tell\n"
+        );
+        let (_, printed) = answered(&story, 8, &[&[]]);
+        assert_eq!(printed, "line 8: plan of 0 actions: (none needed)\n");
+    }
+
+    #[test]
+    fn no_plan_is_shown_with_its_bound_and_fails_the_run() {
+        let story = key_story();
+        let (view, printed) = answered(&story, 9, &[]);
+        assert_eq!(printed, "line 9: no plan of at most 2 actions\n");
+        assert!(view.unsolvable() && view.fails_run());
+        assert_eq!(
+            text::json(&view),
+            r#"{"kind": "plan", "line": 9, "solvable": false, "length": null, "plans": []}"#
+        );
     }
 }

@@ -1,7 +1,8 @@
-//! What `epipen run` prints for each report, and `epipen check`'s verdict lines.
+//! What `epipen run` prints for each report, and `epipen check`'s verdict and plan
+//! lines.
 
 use super::worlds::{vacuous_reason, where_worlds, world, worlds};
-use crate::views::{Report, Verdict};
+use crate::views::{Plan, Report, Verdict};
 
 /// What `epipen run` prints for `report` (nothing for a hint verified or refuted).
 pub fn report(report: &Report) -> String {
@@ -89,7 +90,36 @@ pub fn report(report: &Report) -> String {
             Some(w) => format!("check line {}: fails in the world {}\n", v.line, world(w)),
             None => format!("check line {}: holds\n", v.line),
         },
+        Report::Plan(p) => format!("{}\n", plan(p)),
     }
+}
+
+/// A plan's answer, as `epipen run` and `epipen check` print it: `line 7: plan of 2
+/// actions: tell, try_take`, `line 7: plan of 0 actions: (none needed)`, `line 8: 2
+/// plans of 2 actions: a, b; b, a` (`plan all`), `line 9: no plan of at most 3
+/// actions` (no line end).
+pub fn plan(p: &Plan) -> String {
+    let actions = |n: usize| format!("{n} action{}", if n == 1 { "" } else { "s" });
+    let listed = |plan: &[String]| match plan {
+        [] => "(none needed)".to_string(),
+        _ => plan.join(", "),
+    };
+    let what = match (p.plans.as_slice(), p.length) {
+        ([], _) | (_, None) => format!("no plan of at most {}", actions(p.max)),
+        ([one], Some(k)) if !p.all || k == 0 => {
+            format!("plan of {}: {}", actions(k), listed(one))
+        }
+        (plans, Some(k)) => format!(
+            "{} plan{} of {}: {}",
+            plans.len(),
+            if plans.len() == 1 { "" } else { "s" },
+            actions(k),
+            (plans.iter().map(|plan| listed(plan)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    };
+    format!("line {}: {what}", p.line)
 }
 
 /// `epipen check`'s line for a verdict: ``line 7: hint `φ` verified (0.12 s)``,
@@ -110,4 +140,134 @@ pub fn verdict(v: &Verdict) -> String {
         "holds".to_string()
     };
     format!("line {}: {} {what}", v.line, v.label())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{plan, report};
+    use crate::views::{Plan, Report};
+
+    /// The answer of a `plan` (`all`: `plan all`) on line 9 with `max D`.
+    fn found(max: usize, all: bool, plans: &[&[&str]]) -> Plan {
+        let plans = (plans.iter())
+            .map(|p| p.iter().map(|a| a.to_string()).collect())
+            .collect();
+        Plan::found(9, max, all, plans)
+    }
+
+    #[test]
+    fn a_plan_lists_its_actions() {
+        let p = found(3, false, &[&["tell", "try_take"]]);
+        assert_eq!(plan(&p), "line 9: plan of 2 actions: tell, try_take");
+        let p = found(3, false, &[&["tell"]]);
+        assert_eq!(plan(&p), "line 9: plan of 1 action: tell");
+        let p = found(3, false, &[&["call[0, 1]", "call[1, 0]", "call[0, 1]"]]);
+        assert_eq!(
+            plan(&p),
+            "line 9: plan of 3 actions: call[0, 1], call[1, 0], call[0, 1]"
+        );
+    }
+
+    #[test]
+    fn a_goal_that_holds_already_needs_no_action() {
+        let p = found(3, false, &[&[]]);
+        assert_eq!(plan(&p), "line 9: plan of 0 actions: (none needed)");
+        // `plan all` says it the same way: the empty plan is the only one.
+        let p = found(3, true, &[&[]]);
+        assert_eq!(plan(&p), "line 9: plan of 0 actions: (none needed)");
+    }
+
+    #[test]
+    fn no_plan_says_how_long_a_plan_was_looked_for() {
+        assert_eq!(
+            plan(&found(2, false, &[])),
+            "line 9: no plan of at most 2 actions"
+        );
+        assert_eq!(
+            plan(&found(1, false, &[])),
+            "line 9: no plan of at most 1 action"
+        );
+        assert_eq!(
+            plan(&found(3, true, &[])),
+            "line 9: no plan of at most 3 actions"
+        );
+    }
+
+    #[test]
+    fn plan_all_lists_every_plan() {
+        let p = found(3, true, &[&["a", "b"], &["b", "a"], &["c", "c"]]);
+        assert_eq!(plan(&p), "line 9: 3 plans of 2 actions: a, b; b, a; c, c");
+        let p = found(3, true, &[&["tell"]]);
+        assert_eq!(plan(&p), "line 9: 1 plan of 1 action: tell");
+        let p = found(3, true, &[&["tell", "take"]]);
+        assert_eq!(plan(&p), "line 9: 1 plan of 2 actions: tell, take");
+        let p = found(3, true, &[&["a"], &["b"]]);
+        assert_eq!(plan(&p), "line 9: 2 plans of 1 action: a; b");
+    }
+
+    #[test]
+    fn run_prints_a_plan_on_its_line() {
+        let p = Report::Plan(found(3, false, &[&["tell"]]));
+        assert_eq!(report(&p), "line 9: plan of 1 action: tell\n");
+        let none = Report::Plan(found(2, false, &[]));
+        assert_eq!(report(&none), "line 9: no plan of at most 2 actions\n");
+        assert!(p.printed_by_run() && none.printed_by_run());
+    }
+
+    #[test]
+    fn a_plan_that_finds_none_fails_the_run() {
+        let none = Report::Plan(found(2, false, &[]));
+        assert!(none.unsolvable() && none.fails_run() && !none.vacuous());
+        assert_eq!(none.line(), 9);
+        for found in [found(2, false, &[&["tell"]]), found(2, true, &[&[]])] {
+            let p = Report::Plan(found);
+            assert!(!p.unsolvable() && !p.fails_run());
+        }
+    }
+
+    #[test]
+    fn a_plan_as_json() {
+        let p = Report::Plan(found(3, false, &[&["tell"]]));
+        assert_eq!(
+            crate::text::json(&p),
+            r#"{"kind": "plan", "line": 9, "solvable": true, "length": 1, "plans": [["tell"]]}"#
+        );
+        // `run --trace --json`'s lines: serde_json's compact layout.
+        assert_eq!(
+            serde_json::to_string(&p).unwrap(),
+            r#"{"kind":"plan","line":9,"solvable":true,"length":1,"plans":[["tell"]]}"#
+        );
+        let all = Report::Plan(found(3, true, &[&["a", "b"], &["b", "a"]]));
+        assert_eq!(
+            crate::text::json(&all),
+            r#"{"kind": "plan", "line": 9, "solvable": true, "length": 2, "plans": [["a", "b"], ["b", "a"]]}"#
+        );
+        let none = Report::Plan(found(2, false, &[]));
+        assert_eq!(
+            crate::text::json(&none),
+            r#"{"kind": "plan", "line": 9, "solvable": false, "length": null, "plans": []}"#
+        );
+        let already = Report::Plan(found(2, false, &[&[]]));
+        assert_eq!(
+            crate::text::json(&already),
+            r#"{"kind": "plan", "line": 9, "solvable": true, "length": 0, "plans": [[]]}"#
+        );
+    }
+
+    #[test]
+    fn a_plan_with_its_text_as_the_playground_and_python_receive_it() {
+        let p = Report::Plan(found(3, true, &[&["tell"]]));
+        let value = crate::text::with_text(&p, report(&p));
+        assert_eq!(
+            value,
+            serde_json::json!({
+                "kind": "plan",
+                "line": 9,
+                "solvable": true,
+                "length": 1,
+                "plans": [["tell"]],
+                "text": "line 9: 1 plan of 1 action: tell\n",
+            })
+        );
+    }
 }

@@ -1,6 +1,6 @@
 //! What a run reports, in story order, as front ends show it: the worlds of a `worlds`
 //! or `where` statement, what a character revealed, the case of an event that happened,
-//! a `repeat` done, and the verdicts of checks and hints.
+//! a `repeat` done, the verdicts of checks and hints, and the answers of plans.
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
@@ -8,7 +8,8 @@ use serde::ser::{SerializeMap, Serializer};
 use super::world::{Shown, Statement, World, Worlds};
 
 /// Something a run reports (serialised with its `kind`: `worlds`, `where`, `reveal`,
-/// `event`, `repeat`, `check` or `hint`; `epipen run --trace --json` prints these).
+/// `event`, `repeat`, `show`, `check`, `hint` or `plan`; `epipen run --trace --json`
+/// prints these).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Report {
@@ -65,6 +66,45 @@ pub enum Report {
     Check(Verdict),
     /// An `assert_adds_ck` hint.
     Hint(Verdict),
+    /// A `plan` or `plan all` statement's answer.
+    Plan(Plan),
+}
+
+/// A `plan` statement's answer (serialised as `{"kind": "plan", "line": 9,
+/// "solvable": true, "length": 1, "plans": [["tell"]]}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Plan {
+    pub line: usize,
+    /// Whether some plan of at most `max` actions reaches the goal.
+    pub solvable: bool,
+    /// How many actions each plan found has (they all have as many; 0: the goal holds
+    /// already); None when there is none.
+    pub length: Option<usize>,
+    /// The plans found, each as its actions' names in order (`call[0, 1]` for a member
+    /// of a family): the first, or with `plan all` every plan of the shortest length;
+    /// none when no plan of at most `max` actions reaches the goal.
+    pub plans: Vec<Vec<String>>,
+    /// `plan all`: every plan of the shortest length was asked for.
+    #[serde(skip)]
+    pub all: bool,
+    /// D of `max D`: the longest plan looked for.
+    #[serde(skip)]
+    pub max: usize,
+}
+
+impl Plan {
+    /// The answer of the `plan` (with `all`: `plan all`) statement on `line`, looking
+    /// for plans of at most `max` actions, that found `plans`.
+    pub fn found(line: usize, max: usize, all: bool, plans: Vec<Vec<String>>) -> Plan {
+        Plan {
+            line,
+            solvable: !plans.is_empty(),
+            length: plans.first().map(Vec::len),
+            plans,
+            all,
+            max,
+        }
+    }
 }
 
 /// A value and how many worlds have it.
@@ -154,6 +194,7 @@ impl Report {
             | Report::Show { line, .. }
             | Report::Repeat { line, .. } => *line,
             Report::Check(v) | Report::Hint(v) => v.line,
+            Report::Plan(p) => p.line,
         }
     }
 
@@ -177,5 +218,24 @@ impl Report {
     /// A check or hint that holds only because no world is possible.
     pub fn vacuous(&self) -> bool {
         self.verdict().is_some_and(|v| v.vacuous)
+    }
+
+    /// The answer of a plan.
+    pub fn plan(&self) -> Option<&Plan> {
+        match self {
+            Report::Plan(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// A plan that found none: the run goes on, and exits with 1 at its end.
+    pub fn unsolvable(&self) -> bool {
+        self.plan().is_some_and(|p| !p.solvable)
+    }
+
+    /// Whether the run exits with 1 because of it though it goes on past it: a check or
+    /// hint that holds only vacuously, or a plan that found none.
+    pub fn fails_run(&self) -> bool {
+        self.vacuous() || self.unsolvable()
     }
 }

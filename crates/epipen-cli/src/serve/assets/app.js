@@ -22,7 +22,7 @@ const state = {
   consts: [],           // [{name, value}] of the last run
   checkpoints: [],
   errorLines: new Map(), // line -> column of the last run's errors
-  failedLines: new Set(), // the lines of the last run's checks that fail, hints refuted
+  failedLines: new Set(), // the lines of the last run's checks that fail, hints refuted, plans that found none
   markLine: 0,          // a line the trace points at
   pickedAt: false,      // whether the visitor chose the graph's checkpoint (or step)
   steps: [],            // the labels of the last run's trace steps, in order
@@ -330,12 +330,14 @@ function showRun(answer, ms) {
     const n = answer.worlds.worlds.length;
     const count = answer.worlds.complete ? `${n} world${n === 1 ? "" : "s"}`
       : n === 1 ? "more than one world" : `more than ${n} worlds`;
-    // A check that fails or a hint refuted: the run failed (exit code 1), as in the CLI.
+    // A check that fails, a hint refuted or a plan that found none: the run failed
+    // (exit code 1), as in the CLI.
     const failed = refutations(answer.trace || [], answer.hints || []);
-    for (const line of [...failed.checks, ...failed.hints]) state.failedLines.add(line);
+    for (const line of [...failed.checks, ...failed.hints, ...failed.plans]) state.failedLines.add(line);
     const verdicts = [];
     if (failed.checks.length) verdicts.push(onLines("check", failed.checks, "fails", "fail"));
     if (failed.hints.length) verdicts.push(onLines("hint", failed.hints, "is refuted", "are refuted"));
+    if (failed.plans.length) verdicts.push(onLines("plan", failed.plans, "finds none", "find none"));
     const code = answer.exit_code ? ` · exit code ${answer.exit_code}` : "";
     status(`${count} at the end · ${verdicts.map((v) => v + " · ").join("")}${ms.toFixed(0)} ms · ` +
       `${answer.backend} backend${code}`, verdicts.length > 0);
@@ -348,11 +350,13 @@ function showRun(answer, ms) {
   showCheckpoints(answer.checkpoints, answer.trace || []);
 }
 
-// The lines of the checks that fail and of the hints refuted.
+// The lines of the checks that fail, of the hints refuted and of the plans that found
+// none.
 function refutations(trace, hints) {
   return {
     checks: trace.filter((t) => t.kind === "check" && t.holds === false).map((t) => t.line),
     hints: hints.filter((h) => h.holds === false).map((h) => h.line),
+    plans: trace.filter((t) => t.kind === "plan" && t.solvable === false).map((t) => t.line),
   };
 }
 
@@ -514,12 +518,16 @@ function showTrace(trace) {
       li.append(`line ${item.line}: ${head} — ${item.worlds.length}${item.complete ? "" : "+"}`);
       li.append(worldList(item.worlds));
     } else {
-      // A reveal, an event, a repeat done, a check or a hint: as `epipen run` prints it.
+      // A reveal, an event, a repeat done, a check, a hint or a plan: as `epipen run`
+      // prints it.
       li.classList.add("event");
       // A check's verdict: holds (✔), fails (✘, in red, with the world where it fails),
-      // or vacuous (no world was possible).
+      // or vacuous (no world was possible). A plan: found (✔, with its steps) or none
+      // (✘, in red).
       if (item.kind === "check") {
         li.classList.add(item.vacuous ? "vacuous" : item.holds ? "holds" : "fails");
+      } else if (item.kind === "plan") {
+        li.classList.add(item.solvable ? "holds" : "fails");
       } else if (item.vacuous) {
         li.classList.add("vacuous");
       }
