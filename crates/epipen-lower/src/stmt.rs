@@ -308,6 +308,13 @@ impl Lowerer {
             }
             StmtKind::Assign { targets, values } => self.assign(targets, values),
             StmtKind::Event { name, body } => self.event(name, body, stmt.span),
+            StmtKind::Action(_) | StmtKind::Do(_) | StmtKind::Plan(_) => {
+                self.error(Diagnostic::error(
+                    stmt.span,
+                    "actions and plans are not lowered yet",
+                ));
+                return;
+            }
         };
         self.emit(out, kind, stmt.span, reported);
     }
