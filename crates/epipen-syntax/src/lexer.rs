@@ -473,9 +473,9 @@ fn after_name(rest: &[Token]) -> Option<&TokenKind> {
 }
 
 /// Whether the next line that holds a token starts with `and`, `or`, `->`, `<->`,
-/// `then`, `|`, `,`, `keeping` or `coordinated`: tokens that can neither start a statement nor an expression, so
-/// that the line continues the statement before it. Blank lines and comment lines in
-/// between are skipped (they hold no token).
+/// `then`, `|`, `,`, `keeping` or `coordinated`: tokens that can neither start a
+/// statement nor an expression, so that the line continues the statement before it.
+/// Blank lines and comment lines in between are skipped (they hold no token).
 fn starts_with_continuation(rest: &[Token]) -> bool {
     use TokenKind::*;
     matches!(

@@ -1602,6 +1602,12 @@ fn never_panics() {
         "max",
         "until",
         "assert_adds_ck",
+        "action",
+        "do",
+        "plan",
+        "by",
+        "keeping",
+        "coordinated",
         "[",
         "]",
         "..",
@@ -1655,7 +1661,7 @@ fn never_panics() {
         "12ab",
     ];
     let story = "characters A, B\nint m, d\nannounce (m, d) in {(1, 2)}\nA learns m\nB: knows(A, m)\nworlds 3\n";
-    let full = "const n = 2\nenum C { r, g }\ncharacters c[n]\nC w[n]\nfor i in 0..n {\n  if i != 0 { c[i] learns w[i] } else { worlds }\n}\nsimultaneously { c[0] reveals knows_value(w[1]) }\nrepeat max 2 {\n  actual w[0] == r\n} until all(i in 0..n: w[i] != g)\nassert_adds_ck true { announce true }\n";
+    let full = "const n = 2\nenum C { r, g }\ncharacters c[n]\nC w[n]\nfor i in 0..n {\n  if i != 0 { c[i] learns w[i] } else { worlds }\n}\nsimultaneously { c[0] reveals knows_value(w[1]) }\nrepeat max 2 {\n  actual w[0] == r\n} until all(i in 0..n: w[i] != g)\nassert_adds_ck true { announce true }\naction a[0] by c[0] if true { x\n  c[0] sees x }\ndo a[0]: x, a[0]\nplan all true max 2 keeping true coordinated\n";
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for _ in 0..20_000 {
         let mut src = String::new();
