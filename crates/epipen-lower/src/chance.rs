@@ -302,6 +302,7 @@ impl Lowerer {
             } => "a character's statement",
             ir::StmtKind::Reveal { .. } => "`reveals`",
             ir::StmtKind::Event(_) => "an event",
+            ir::StmtKind::Do(_) => "an action",
             ir::StmtKind::Show {
                 value: ir::Shown::Rational(_),
                 ..

@@ -40,6 +40,17 @@ struct GroupLine {
     span: Span,
 }
 
+/// What gives the event of a block's cases (see [`Lowerer::event_body`]).
+pub(crate) type Declare<'d> = dyn FnMut(&mut Lowerer, &[String]) -> Option<Option<EventId>> + 'd;
+
+/// Whose cases a line names, for messages: `the event `move``, `the action `flip``.
+#[derive(Clone, Copy)]
+pub(crate) struct Owner<'n> {
+    /// "event" or "action".
+    pub(crate) what: &'n str,
+    pub(crate) name: &'n str,
+}
+
 /// The block of an event, unrolled.
 #[derive(Default)]
 struct Unrolled {
@@ -59,8 +70,40 @@ impl Lowerer {
         body: &[ast::EventItem],
         span: Span,
     ) -> Option<ir::StmtKind> {
+        let mut stmt = self.event_body(&name.name, "event", body, span, &mut |l, cases| {
+            l.event_def(name, cases).map(Some)
+        })?;
+        stmt.occurrences = self.occurrences(stmt.event, span, "event")?;
+        Some(ir::StmtKind::Event(Box::new(stmt)))
+    }
+
+    /// The block of an event or action (`what`: "event" or "action", named `name` in
+    /// messages) at `span`, lowered: its lines unrolled, cases, `sees`, `expects` and
+    /// `actual` lines checked. `declare` gives the event of the cases (None: the cases
+    /// are checked but nothing is built; failing: it reported why). None in code that
+    /// does not run, and on an error (reported); the statement has no occurrences yet.
+    /// An action's block has no `actual` line.
+    pub(crate) fn event_body(
+        &mut self,
+        name: &str,
+        what: &str,
+        body: &[ast::EventItem],
+        span: Span,
+        declare: &mut Declare<'_>,
+    ) -> Option<ir::EventStmt> {
         let mut block = Unrolled::default();
         self.event_items(body, &mut block);
+        if what == "action" {
+            for (_, _, line) in &block.actual {
+                self.error(
+                    Diagnostic::error(*line, "an action's block has no `actual` line").with_hint(
+                        "the case that happens is said where the action is done: `do NAME: CASE`",
+                    ),
+                );
+                block.failed = true;
+            }
+            block.actual.clear();
+        }
         // In code that does not run, a line that failed (an index out of range, not
         // reported there) still leaves its case: the event is declared, so that later
         // statements may name it (and fail, when they run, as it has not happened).
@@ -72,7 +115,7 @@ impl Lowerer {
         }
         if block.cases.is_empty() {
             self.error(
-                Diagnostic::error(span, format!("the event `{}` has no cases", name.name))
+                Diagnostic::error(span, format!("the {what} `{name}` has no cases"))
                     .with_hint("write its cases in the block, e.g. `moved if … then …`"),
             );
             return None;
@@ -86,18 +129,19 @@ impl Lowerer {
                         format!("the case `{}` is written twice", case.name),
                     )
                     .with_note(block.cases[first].span, "the first")
-                    .with_hint("every case of an event needs a name of its own"),
+                    .with_hint(format!("every case of an {what} needs a name of its own")),
                 );
                 return None;
             }
             index.insert(case.name.clone(), k);
         }
         let names: Vec<String> = block.cases.iter().map(|c| c.name.clone()).collect();
-        let event = self.event_def(name, &names)?;
+        let event = declare(self, &names)?;
+        let owner = Owner { what, name };
         let mut sees: Vec<Option<Vec<usize>>> = vec![None; self.characters.len()];
         let mut ok = true;
         for line in &block.sees {
-            match self.partition(name, &names, &index, line, "sees") {
+            match self.partition(owner, &names, &index, line, "sees") {
                 Some(groups) if sees[line.who.0].is_none() => sees[line.who.0] = Some(groups),
                 Some(_) => {
                     ok = false;
@@ -114,7 +158,7 @@ impl Lowerer {
         }
         let mut expects: Vec<Option<Vec<usize>>> = vec![None; self.characters.len()];
         for line in &block.expects {
-            match self.partition(name, &names, &index, line, "expects") {
+            match self.partition(owner, &names, &index, line, "expects") {
                 Some(ranks) if expects[line.who.0].is_none() => expects[line.who.0] = Some(ranks),
                 Some(_) => {
                     ok = false;
@@ -131,7 +175,7 @@ impl Lowerer {
         }
         let (actual, actual_at) = match block.actual.as_slice() {
             [] => (None, None),
-            [(case, at, line)] => match self.case_index(name, &names, &index, case, *at) {
+            [(case, at, line)] => match self.case_index(owner, &names, &index, case, *at) {
                 Some(k) => (Some(k), Some(*line)),
                 None => return None,
             },
@@ -149,7 +193,7 @@ impl Lowerer {
         if self.dead > 0 {
             return None;
         }
-        let occurrences = self.occurrences(event, span)?;
+        let event = event?;
         let cases = block
             .cases
             .into_iter()
@@ -161,15 +205,15 @@ impl Lowerer {
                 span: c.span,
             })
             .collect();
-        Some(ir::StmtKind::Event(Box::new(ir::EventStmt {
+        Some(ir::EventStmt {
             event,
             cases,
             sees,
             expects,
             actual,
             actual_at,
-            occurrences,
-        })))
+            occurrences: Vec::new(),
+        })
     }
 
     /// Unrolls the lines of an event block into `out`.
@@ -290,7 +334,7 @@ impl Lowerer {
     }
 
     /// A case's full name: `moved`, `face[3]`, `call[0, 1]` (indices compile-time).
-    fn case_name(&mut self, case: &CaseName) -> Option<String> {
+    pub(crate) fn case_name(&mut self, case: &CaseName) -> Option<String> {
         if case.indices.is_empty() {
             return Some(case.name.name.clone());
         }
@@ -482,10 +526,10 @@ impl Lowerer {
         Some(id)
     }
 
-    /// The index of the case `case` (written at `at`) of the event `name`.
-    fn case_index(
+    /// The index of the case `case` (written at `at`) of the event or action `owner`.
+    pub(crate) fn case_index(
         &mut self,
-        name: &Ident,
+        owner: Owner,
         cases: &[String],
         index: &HashMap<String, usize>,
         case: &str,
@@ -502,7 +546,7 @@ impl Lowerer {
         self.error(
             Diagnostic::error(
                 at,
-                format!("the event `{}` has no case `{case}`", name.name),
+                format!("the {} `{}` has no case `{case}`", owner.what, owner.name),
             )
             .with_hint(hint),
         );
@@ -515,7 +559,7 @@ impl Lowerer {
     /// plausible).
     fn partition(
         &mut self,
-        name: &Ident,
+        owner: Owner,
         cases: &[String],
         index: &HashMap<String, usize>,
         line: &GroupLine,
@@ -528,7 +572,7 @@ impl Lowerer {
         for (g, group) in line.groups.iter().enumerate() {
             for named in group {
                 let (members, at): (Vec<usize>, Span) = match named {
-                    Named::One(case, at) => match self.case_index(name, cases, index, case, *at) {
+                    Named::One(case, at) => match self.case_index(owner, cases, index, case, *at) {
                         Some(k) => (vec![k], *at),
                         None => {
                             ok = false;
@@ -545,7 +589,7 @@ impl Lowerer {
                                 .collect(),
                         };
                         if members.is_empty() {
-                            self.case_index(name, cases, index, family, *at);
+                            self.case_index(owner, cases, index, family, *at);
                             ok = false;
                             continue;
                         }
@@ -638,9 +682,15 @@ impl Lowerer {
         )
     }
 
-    /// Allocates the occurrence constants of an `event` statement at `span`: one per
-    /// execution (the rounds of the `repeat`s around it).
-    fn occurrences(&mut self, event: EventId, span: Span) -> Option<Vec<ConstId>> {
+    /// Allocates the occurrence constants of an `event` statement or a `do` of an
+    /// action (`what`) at `span`: one per execution (the rounds of the `repeat`s around
+    /// it).
+    pub(crate) fn occurrences(
+        &mut self,
+        event: EventId,
+        span: Span,
+        what: &str,
+    ) -> Option<Vec<ConstId>> {
         let executions = self
             .repeat_rounds
             .iter()
@@ -650,7 +700,9 @@ impl Lowerer {
             self.error(
                 Diagnostic::error(
                     span,
-                    "this event can happen too many times (the rounds of the `repeat`s around it)",
+                    format!(
+                        "this {what} can happen too many times (the rounds of the `repeat`s around it)"
+                    ),
                 )
                 .with_hint(format!(
                     "a story runs at most {MAX_OCCURRENCES} events; lower the `repeat`'s max"

@@ -18,6 +18,7 @@
 //! built (an index out of range of an empty family). A statement that lowers to nothing
 //! without an error is a bug of epipen's, reported as an internal error.
 
+mod action;
 mod announced;
 mod chance;
 mod change;
@@ -256,6 +257,11 @@ struct Lowerer {
     occurrences_made: u64,
     /// `def`s, in order.
     defs: Vec<def::Def>,
+    /// The actions declared so far, and the state of the `plan`s (see
+    /// [`action::Planning`]).
+    planning: action::Planning,
+    /// How many `assert_adds_ck` blocks enclose the statement being lowered.
+    in_hint: u32,
     /// The definitions being expanded, innermost last.
     expansions: Vec<def::Expansion>,
 }
@@ -282,7 +288,13 @@ impl Lowerer {
             }
         }
         let mut defined_at = HashMap::new();
-        collect_names(&story.statements, &mut defined_at, &mut declared_at);
+        let mut planning = action::Planning::default();
+        collect_names(
+            &story.statements,
+            &mut defined_at,
+            &mut declared_at,
+            &mut planning.declared_at,
+        );
         Lowerer {
             characters: Vec::new(),
             constants: Vec::new(),
@@ -316,6 +328,8 @@ impl Lowerer {
             occurrences_made: 0,
             defs: Vec::new(),
             expansions: Vec::new(),
+            planning,
+            in_hint: 0,
         }
     }
 
@@ -335,6 +349,7 @@ impl Lowerer {
             );
         }
         if self.diagnostics.is_empty() {
+            let plan_steps = self.plan_steps();
             event::name_occurrences(&mut self.constants, &self.events);
             Ok(ir::Program {
                 characters: self.characters,
@@ -342,8 +357,8 @@ impl Lowerer {
                 checkpoints: self.checkpoints,
                 enums: self.enums,
                 events: self.events,
-                actions: Vec::new(),
-                plan_steps: None,
+                actions: self.planning.actions,
+                plan_steps,
                 statements,
                 samples: self.samples,
                 backend: None,

@@ -365,12 +365,13 @@ impl Lowerer {
     }
 }
 
-/// Where each checkpoint is first defined, and each event first written, blocks
-/// included.
+/// Where each checkpoint is first defined, each event first written and each action
+/// (by the name before its indices) first declared, blocks included.
 pub(crate) fn collect_names(
     statements: &[ast::Stmt],
     defined_at: &mut HashMap<String, usize>,
     declared_at: &mut HashMap<String, usize>,
+    actions_at: &mut HashMap<String, usize>,
 ) {
     for stmt in statements {
         match &stmt.kind {
@@ -384,18 +385,24 @@ pub(crate) fn collect_names(
                     .entry(name.name.clone())
                     .or_insert(name.span.start);
             }
+            StmtKind::Action(action) => {
+                let name = &action.name.name;
+                actions_at
+                    .entry(name.name.clone())
+                    .or_insert(name.span.start);
+            }
             StmtKind::For { body, .. }
             | StmtKind::Simultaneously(body)
             | StmtKind::Repeat { body, .. }
             | StmtKind::AssertAddsCk { body, .. } => {
-                collect_names(&body.statements, defined_at, declared_at);
+                collect_names(&body.statements, defined_at, declared_at, actions_at);
             }
             StmtKind::If {
                 then, otherwise, ..
             } => {
-                collect_names(&then.statements, defined_at, declared_at);
+                collect_names(&then.statements, defined_at, declared_at, actions_at);
                 if let Some(otherwise) = otherwise {
-                    collect_names(&otherwise.statements, defined_at, declared_at);
+                    collect_names(&otherwise.statements, defined_at, declared_at, actions_at);
                 }
             }
             _ => {}

@@ -268,7 +268,9 @@ impl Lowerer {
                 let hint = self.expr(hint, Ctx::storyteller());
                 let hint = self.formula(hint);
                 let mut inner = Vec::new();
+                self.in_hint += 1;
                 self.block(body, &mut inner);
+                self.in_hint -= 1;
                 if let Some(span) = first_of(&inner, &|k| matches!(k, ir::StmtKind::Assign { .. }))
                 {
                     self.error(
@@ -308,6 +310,12 @@ impl Lowerer {
             }
             StmtKind::Assign { targets, values } => self.assign(targets, values),
             StmtKind::Event { name, body } => self.event(name, body, stmt.span),
+            StmtKind::Action(action) => {
+                self.action(action, stmt.span);
+                return;
+            }
+            StmtKind::Do(items) => self.do_actions(items, stmt.span),
+            StmtKind::Plan(plan) => self.plan(plan, stmt.span),
         };
         self.emit(out, kind, stmt.span, reported);
     }

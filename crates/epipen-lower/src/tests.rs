@@ -771,6 +771,9 @@ fn mangled_stories_do_not_panic() {
          knows_value(w[1]) }\nrepeat max 2 {\n  checkpoint k\n  actual w[0] == r\n} until \
          all(i in 0..n: w[i] != g) and at(k, true)\nassert_adds_ck sum(i in 0..3: abs(i)) > 1 \
          { announce count(i in 0..3 if i > 0: p[i]) == min(1, 2) }\n",
+        "characters P[2]\nbool s[2]\nfor i in 0..2 { if i != 1 { action c[i] by P[i] if s[i] {\n  \
+         x then s[i] := true\n  P[i] sees x\n} } }\ndo c[0]: x, c[0]\n\
+         plan all s[0] max 2 keeping true coordinated\n",
     ];
     let replacements = [
         "(",
@@ -883,12 +886,21 @@ fn render(program: &ir::Program) -> Vec<String> {
                     "do {}",
                     steps
                         .iter()
-                        .map(|s| program.actions[s.action.0].name.clone())
+                        .map(|s| {
+                            let mut item = program.actions[s.action.0].name.clone();
+                            if let Some(k) = s.event.actual {
+                                item.push_str(&format!(": {}", s.event.cases[k].name));
+                            }
+                            let occurrences: Vec<&str> = (s.event.occurrences.iter())
+                                .map(|o| program.constants[o.0].name.as_str())
+                                .collect();
+                            format!("{item} ({})", occurrences.join(" "))
+                        })
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
                 ir::StmtKind::Plan(plan) => format!(
-                    "plan{} {} max {}{}{}",
+                    "plan{} {} max {}{}{} (actions {})",
                     if plan.all { " all" } else { "" },
                     program.show(&plan.goal, None),
                     plan.max,
@@ -897,6 +909,11 @@ fn render(program: &ir::Program) -> Vec<String> {
                         .map(|k| format!(" keeping {}", program.show(k, None)))
                         .unwrap_or_default(),
                     if plan.coordinated { " coordinated" } else { "" },
+                    plan.actions
+                        .iter()
+                        .map(|a| program.actions[a.0].name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 ),
                 ir::StmtKind::Event(ev) => {
                     let def = &program.events[ev.event.0];
@@ -3443,5 +3460,574 @@ fn quantifiers_take_bool_constants() {
     assert_eq!(
         errs[1].0,
         "`exists` quantifies the story's bool constants, and `y` is not one"
+    );
+}
+
+// ----- actions, `do` and `plan` (issue 41) -----
+
+/// Each action on a line: `NAME by OWNER if GUARD @OFFSET: cases; sees and expects`,
+/// after checking that its body is an event of its own, named like it.
+fn render_actions(program: &ir::Program) -> Vec<String> {
+    let show_case = |c: &ir::Case| {
+        let mut s = c.name.clone();
+        if let Some(pre) = &c.pre {
+            s.push_str(&format!(" if {}", program.show(pre, None)));
+        }
+        if !c.changes.is_empty() {
+            let cs: Vec<String> = (c.changes.iter())
+                .map(|(k, v)| {
+                    format!(
+                        "{} := {}",
+                        program.constants[k.0].name,
+                        program.show(v, None)
+                    )
+                })
+                .collect();
+            s.push_str(&format!(" then {}", cs.join(", ")));
+        }
+        s
+    };
+    program
+        .actions
+        .iter()
+        .map(|a| {
+            let def = &program.events[a.body.event.0];
+            assert_eq!(def.name, a.name);
+            let names: Vec<&str> = a.body.cases.iter().map(|c| c.name.as_str()).collect();
+            assert_eq!(def.cases, names);
+            let variants = &program.enums[def.sort.0].variants;
+            assert_eq!(variants.last().unwrap(), &format!("(no {} yet)", a.name));
+            assert_eq!(variants.len(), names.len() + 1);
+            assert_eq!((a.body.actual, a.body.actual_at), (None, None));
+            assert!(a.body.occurrences.is_empty());
+            let mut line = a.name.clone();
+            if let Some(owner) = a.owner {
+                line.push_str(&format!(" by {}", program.characters[owner.0].name));
+            }
+            if let Some(guard) = &a.guard {
+                line.push_str(&format!(" if {}", program.show(guard, None)));
+            }
+            let cases: Vec<String> = a.body.cases.iter().map(show_case).collect();
+            line.push_str(&format!(" @{}: {}", a.offset, cases.join("; ")));
+            for (who, groups) in a.body.sees.iter().enumerate() {
+                if let Some(groups) = groups {
+                    line.push_str(&format!(
+                        "; {} sees {groups:?}",
+                        program.characters[who].name
+                    ));
+                }
+            }
+            for (who, ranks) in a.body.expects.iter().enumerate() {
+                if let Some(ranks) = ranks {
+                    line.push_str(&format!(
+                        "; {} expects {ranks:?}",
+                        program.characters[who].name
+                    ));
+                }
+            }
+            line
+        })
+        .collect()
+}
+
+/// A story with a plain action and a family declared in nested `for` and `if`.
+const ACTIONS: &str = "const n = 3\ncharacters Anne, Bob, P[n]\nbool p, q, s[n]\n\
+    action flip by Anne if not knows(Bob, p) {\n  heads if p then q := true\n  tails\n  \
+    Anne sees heads | tails\n  Bob expects tails\n}\n\
+    for i in 0..n {\n  for j in 0..n {\n    if i != j {\n      \
+    action call[i, j] by P[i] if s[i] {\n        c then s[j] := true\n        P[i] sees c\n      }\n    }\n  }\n}\n";
+
+#[test]
+fn actions_lower_to_definitions_with_events_of_their_own() {
+    let program = ok(ACTIONS);
+    assert_eq!(
+        render_actions(&program),
+        [
+            "flip by Anne if not knows(Bob, p) @0: heads if p then q := true; tails; \
+             Anne sees [0, 1]; Bob expects [1, 0]",
+            "call[0, 1] by P[0] if s[0] @2: c then s[1] := true; P[0] sees [0]",
+            "call[0, 2] by P[0] if s[0] @3: c then s[2] := true; P[0] sees [0]",
+            "call[1, 0] by P[1] if s[1] @4: c then s[0] := true; P[1] sees [0]",
+            "call[1, 2] by P[1] if s[1] @5: c then s[2] := true; P[1] sees [0]",
+            "call[2, 0] by P[2] if s[2] @6: c then s[0] := true; P[2] sees [0]",
+            "call[2, 1] by P[2] if s[2] @7: c then s[1] := true; P[2] sees [0]",
+        ]
+    );
+    // Nothing happens where an action is declared; it is no name of the story's; without
+    // a `plan` there is no step event.
+    assert!(program.statements.is_empty());
+    assert_eq!(program.events.len(), 7);
+    assert!(program.plan_steps.is_none());
+    assert_eq!(program.occurrences().count(), 0);
+    // The name span is the action's name as written.
+    let span = program.actions[1].span;
+    assert_eq!(&ACTIONS[span.start..span.end], "call[i, j]");
+    // An action without owner or guard; a body with loops and `if`s.
+    let program = ok(
+        "bool b[2]\naction set {\n  for k in 0..2 { on[k] then b[k] := true }\n  \
+         if true { off } else { never }\n}",
+    );
+    assert_eq!(
+        render_actions(&program),
+        ["set @0: on[0] then b[0] := true; on[1] then b[1] := true; off"]
+    );
+}
+
+#[test]
+fn do_executes_actions_with_their_own_occurrences() {
+    let story = format!(
+        "{ACTIONS}actual p and s[0]\ndo flip: heads, call[0, 1]\n\
+         repeat max 3 {{\n  do call[1, 2]: c\n}} until true\n\
+         for i in 0..2 {{ do call[i, i + 1] }}"
+    );
+    assert_eq!(
+        rendered(&story),
+        [
+            "actual p and s[0]",
+            "do flip: heads (flip), call[0, 1] (call[0, 1]#1)",
+            "repeat max 3",
+            "  do call[1, 2]: c (call[1, 2]#1 call[1, 2]#2 call[1, 2]#3)",
+            "until true",
+            "do call[0, 1] (call[0, 1]#2)",
+            "do call[1, 2] (call[1, 2]#4)",
+        ]
+    );
+    let program = ok(&story);
+    let ir::StmtKind::Do(steps) = &program.statements[1].kind else {
+        panic!("{:?}", program.statements[1])
+    };
+    // Each step: the action, its body with the `: CASE` as `actual` (located at the
+    // case), a fresh occurrence of the action's own event.
+    let flip = &program.actions[0];
+    assert_eq!(steps[0].action, ir::ActionId(0));
+    assert_eq!(steps[0].event.event, flip.body.event);
+    assert_eq!(steps[0].event.cases, flip.body.cases);
+    assert_eq!(steps[0].event.sees, flip.body.sees);
+    assert_eq!(steps[0].event.actual, Some(0));
+    let at = steps[0].event.actual_at.unwrap();
+    assert_eq!(&story[at.start..at.end], "heads");
+    assert_eq!(&story[steps[0].span.start..steps[0].span.end], "flip");
+    let [occurrence] = steps[0].event.occurrences[..] else {
+        panic!()
+    };
+    assert_eq!(
+        program.constants[occurrence.0].occurrence,
+        Some(ir::Occurrence {
+            event: flip.body.event
+        })
+    );
+    assert_eq!(steps[1].action, ir::ActionId(1));
+    assert_eq!(
+        (steps[1].event.actual, steps[1].event.actual_at),
+        (None, None)
+    );
+    assert_eq!(&story[steps[1].span.start..steps[1].span.end], "call[0, 1]");
+    // The actions' bodies stay without occurrences.
+    assert!(
+        program
+            .actions
+            .iter()
+            .all(|a| a.body.occurrences.is_empty())
+    );
+}
+
+#[test]
+fn plan_lowers_with_the_actions_declared_before_it_and_the_step_event() {
+    let story = "const n = 4\ncharacters Anne, Bob\nbool p, q\n\
+                 action a by Anne {\n  x\n  y if p\n}\n\
+                 plan p\n\
+                 action b by Bob if q {\n  z then q := false\n}\n\
+                 plan all all(i in 0..1: p and q) max n keeping not q coordinated\n\
+                 repeat max 2 {\n  plan q max 12\n} until true\n\
+                 for i in 0..1 { plan p max 1 }";
+    assert_eq!(
+        rendered(story),
+        [
+            "plan p max 10 (actions a)",
+            "plan all p and q max 4 keeping not q coordinated (actions a, b)",
+            "repeat max 2",
+            "  plan q max 12 (actions a, b)",
+            "until true",
+            "plan p max 1 (actions a, b)",
+        ]
+    );
+    let program = ok(story);
+    let ir::StmtKind::Plan(plan) = &program.statements[1].kind else {
+        panic!()
+    };
+    assert_eq!(plan.actions, [ir::ActionId(0), ir::ActionId(1)]);
+    assert!(plan.all && plan.coordinated && plan.keeping.is_some());
+    assert_eq!(plan.max, 4);
+    let ir::StmtKind::Plan(plan) = &program.statements[0].kind else {
+        panic!()
+    };
+    assert!(!plan.all && !plan.coordinated && plan.keeping.is_none());
+    // The step event: every action's cases in declaration order, its sort, and as many
+    // occurrences as the deepest plan asks.
+    let steps = program.plan_steps.as_ref().unwrap();
+    let def = &program.events[steps.event.0];
+    assert_eq!(def.cases, ["a.x", "a.y", "b.z"]);
+    assert_eq!(
+        program.enums[def.sort.0].variants,
+        ["a.x", "a.y", "b.z", "(no plan step yet)"]
+    );
+    assert_eq!(
+        [program.actions[0].offset, program.actions[1].offset],
+        [0, 2]
+    );
+    assert_eq!(steps.occurrences.len(), 12);
+    for c in &steps.occurrences {
+        let constant = &program.constants[c.0];
+        assert_eq!(constant.ty, Ty::Enum(def.sort));
+        assert_eq!(
+            constant.occurrence,
+            Some(ir::Occurrence { event: steps.event })
+        );
+    }
+    // Plan steps do not count against the executions of events: 10 000 of each.
+    ok("action a {\n  x\n}\nplan true max 10000\nrepeat max 10000 {\n  do a\n} until true");
+    // A plan in code that does not run makes no steps.
+    assert!(
+        ok("action a {\n  x\n}\nif false { plan true max 3 }")
+            .plan_steps
+            .is_none()
+    );
+}
+
+#[test]
+fn action_do_and_plan_mistakes_are_located_with_a_hint() {
+    let head = "characters Anne, Bob\nbool p\nint x\n";
+    let flip = "action flip {\n  heads\n  tails\n}\n";
+    let calls =
+        "for i in 0..2 { for j in 0..2 { if i != j { action call[i, j] by Anne { c } } } }\n";
+    let table: Vec<(String, &str, &str, Vec<&str>)> = vec![
+        // `do` of an action not declared.
+        (
+            "do zz".into(),
+            "unknown action `zz`",
+            "zz",
+            vec!["declare it first, e.g. `action zz { … }`"],
+        ),
+        (
+            format!("{flip}do flp"),
+            "unknown action `flp`",
+            "flp",
+            vec!["did you mean `flip`?"],
+        ),
+        (
+            format!("{flip}{calls}do zzzzz"),
+            "unknown action `zzzzz`",
+            "zzzzz",
+            vec!["the actions are `flip` and `call[…]`"],
+        ),
+        (
+            format!("{calls}do call[0, 0]"),
+            "unknown action `call[0, 0]`",
+            "call[0, 0]",
+            vec![
+                "it is declared only in a part of the story that does not run (an `if` branch not taken or an empty loop)",
+            ],
+        ),
+        (
+            format!("{calls}do call[0, 2]"),
+            "unknown action `call[0, 2]`",
+            "call[0, 2]",
+            vec!["did you mean `call[0, 1]`?"],
+        ),
+        (
+            format!("do flip\n{flip}"),
+            "unknown action `flip`",
+            "flip",
+            vec!["`flip` is declared later in the story: declare an action before doing it"],
+        ),
+        (
+            "if false { action a { y } }\ndo a".into(),
+            "unknown action `a`",
+            "a",
+            vec![
+                "it is declared only in a part of the story that does not run (an `if` branch not taken or an empty loop)",
+            ],
+        ),
+        (
+            format!("{flip}if false {{ do zz }}"),
+            "unknown action `zz`",
+            "zz",
+            vec!["the actions are `flip`"],
+        ),
+        // `do x: CASE` with an unknown case.
+        (
+            format!("{flip}do flip: hedas"),
+            "the action `flip` has no case `hedas`",
+            "hedas",
+            vec!["did you mean `heads`?"],
+        ),
+        (
+            format!("{flip}do flip: zz"),
+            "the action `flip` has no case `zz`",
+            "zz",
+            vec!["its cases are `heads` and `tails`"],
+        ),
+        // An action declared twice.
+        (
+            format!("{flip}action flip {{\n  y\n}}"),
+            "the action `flip` is declared twice",
+            "flip",
+            vec![
+                "every action needs a name of its own (members of a family, indices of their own)",
+            ],
+        ),
+        (
+            format!("action call[1, 0] {{ c }}\n{calls}"),
+            "the action `call[1, 0]` is declared twice",
+            "call[i, j]",
+            vec![
+                "every action needs a name of its own (members of a family, indices of their own)",
+            ],
+        ),
+        (
+            "for i in 0..2 { action a { y } }".into(),
+            "the action `a` is declared again in the next round of this loop",
+            "a",
+            vec!["give its name the loop's variable as an index: `action NAME[i] { … }`"],
+        ),
+        // `actual` in an action's body.
+        (
+            "action a {\n  y\n  actual y\n}".into(),
+            "an action's block has no `actual` line",
+            "actual y",
+            vec!["the case that happens is said where the action is done: `do NAME: CASE`"],
+        ),
+        // `max` not a positive compile-time int.
+        (
+            format!("{flip}plan p max 0"),
+            "a plan's `max` must be at least 1, found 0",
+            "0",
+            vec!["`max D` is the most actions a plan may take: write e.g. `plan φ max 5`"],
+        ),
+        (
+            format!("{flip}plan p max -1"),
+            "a plan's `max` must be at least 1, found -1",
+            "-1",
+            vec!["`max D` is the most actions a plan may take: write e.g. `plan φ max 5`"],
+        ),
+        (
+            format!("{flip}plan p max x"),
+            "a plan's `max` must be computable before the story runs (from consts and loop variables)",
+            "x",
+            vec!["`x` is a hidden constant: its value is known only as the story runs"],
+        ),
+        (
+            format!("{flip}plan p max depth"),
+            "unknown name `depth`",
+            "depth",
+            vec!["declare it first, e.g. `const depth = 3`"],
+        ),
+        (
+            format!("{flip}plan p max 10001"),
+            "a plan's `max` may be at most 10000, found 10001",
+            "10001",
+            vec!["`max D` is the most actions a plan may take: lower it"],
+        ),
+        // `coordinated` with an action that has no owner.
+        (
+            format!("{calls}{flip}plan p coordinated"),
+            "the action `flip` has no owner, and a `coordinated` plan needs the owner of each action",
+            "coordinated",
+            vec!["write `action flip by A { … }`, A the character who does it"],
+        ),
+        (
+            format!("{flip}action g {{ y }}\nplan p coordinated"),
+            "the actions `flip` and `g` have no owner, and a `coordinated` plan needs the owner of each action",
+            "coordinated",
+            vec!["write `action flip by A { … }`, A the character who does it"],
+        ),
+        (
+            "for i in 0..5 { action a[i] { y } }\nplan p coordinated".into(),
+            "the action `a[0]` and 4 others have no owner, and a `coordinated` plan needs the owner of each action",
+            "coordinated",
+            vec!["write `action a[0] by A { … }`, A the character who does it"],
+        ),
+        // `by` naming no character.
+        (
+            "action a by Ann { y }".into(),
+            "unknown name `Ann`",
+            "Ann",
+            vec!["did you mean `Anne`?"],
+        ),
+        (
+            "action a by p { y }".into(),
+            "`p` is not a character",
+            "p",
+            vec!["the characters are `Anne` and `Bob`"],
+        ),
+        // Where they may not stand.
+        (
+            "repeat max 2 {\n  action a { y }\n} until true".into(),
+            "an action cannot be declared inside `repeat`",
+            "action a { y }",
+            vec!["declare it at the top level of the story, or inside `for` and `if`"],
+        ),
+        (
+            "assert_adds_ck true {\n  action a { y }\n}".into(),
+            "an action cannot be declared inside `assert_adds_ck`",
+            "action a { y }",
+            vec!["declare it at the top level of the story, or inside `for` and `if`"],
+        ),
+        (
+            format!("{flip}assert_adds_ck true {{\n  plan p\n}}"),
+            "a `plan` cannot stand inside `assert_adds_ck`",
+            "plan p",
+            vec!["ask it before or after the hint's block"],
+        ),
+        (
+            format!("{flip}assert_adds_ck true {{\n  do flip\n}}"),
+            "a hint's block cannot hold a `do`",
+            "do flip",
+            vec![
+                "the hint describes the worlds before and after the block, which an action changes: move the `do` out of it",
+            ],
+        ),
+        (
+            format!("{flip}simultaneously {{\n  plan p\n}}"),
+            "only announcements can be made simultaneously",
+            "plan p",
+            vec!["inside `simultaneously { … }` write `announce …`, `A: …` or `A reveals …`"],
+        ),
+        (
+            "simultaneously {\n  action a { y }\n}".into(),
+            "only announcements can be made simultaneously",
+            "action a { y }",
+            vec!["inside `simultaneously { … }` write `announce …`, `A: …` or `A reveals …`"],
+        ),
+        (
+            format!("{flip}simultaneously {{\n  do flip\n}}"),
+            "only announcements can be made simultaneously",
+            "do flip",
+            vec!["inside `simultaneously { … }` write `announce …`, `A: …` or `A reveals …`"],
+        ),
+        // A plan with nothing to choose from.
+        (
+            "plan p".into(),
+            "no action is declared before this `plan`",
+            "plan p",
+            vec![
+                "a plan chooses among the actions declared before it: declare them first, e.g. `action flip { … }`",
+            ],
+        ),
+        // Types.
+        (
+            "action a if x { y }".into(),
+            "expected bool, found int",
+            "x",
+            vec![],
+        ),
+        (
+            format!("{flip}plan x"),
+            "expected bool, found int",
+            "x",
+            vec![],
+        ),
+        (
+            format!("{flip}plan p keeping x + 1"),
+            "expected bool, found int",
+            "x + 1",
+            vec![],
+        ),
+        // Every check of an event's block, with the same messages.
+        (
+            "action a {\n  y\n  y\n}".into(),
+            "the case `y` is written twice",
+            "y",
+            vec!["every case of an action needs a name of its own"],
+        ),
+        (
+            "action a {\n  y\n  Anne sees zzz\n}".into(),
+            "the action `a` has no case `zzz`",
+            "zzz",
+            vec!["its cases are `y`"],
+        ),
+        (
+            "action a {\n  y\n  w\n  Anne sees y\n}".into(),
+            "the case `w` is in no group of Anne's `sees` line",
+            "Anne sees y",
+            vec!["every case is in exactly one group: add it, or end the line with `| others`"],
+        ),
+        (
+            "action a {\n}".into(),
+            "the action `a` has no cases",
+            "action a {\n}",
+            vec!["write its cases in the block, e.g. `moved if … then …`"],
+        ),
+        (
+            "action a {\n  y then p := 1\n}".into(),
+            "expected bool, found int",
+            "1",
+            vec![],
+        ),
+        (
+            "action a {\n  y then x := knows(Anne, p)\n}".into(),
+            "`:=` gives a constant a value of the world, without knowledge operators",
+            "knows(Anne, p)",
+            vec![],
+        ),
+        // The budget of executions counts `do`s as events.
+        (
+            format!("{flip}repeat max 10001 {{\n  do flip\n}} until true"),
+            "this action can happen too many times (the rounds of the `repeat`s around it)",
+            "flip",
+            vec!["a story runs at most 10000 events; lower the `repeat`'s max"],
+        ),
+        (
+            format!(
+                "{flip}event e {{\n  y\n}}\nrepeat max 5000 {{\n  do flip\n  event e {{\n    y\n  }}\n}} until true"
+            ),
+            "this event can happen too many times (the rounds of the `repeat`s around it)",
+            "event e {\n    y\n  }",
+            vec!["a story runs at most 10000 events; lower the `repeat`'s max"],
+        ),
+    ];
+    for (body, message, under, hints) in &table {
+        let src = format!("{head}{body}");
+        let diagnostics = compile(&src).expect_err(&src);
+        assert_eq!(diagnostics.len(), 1, "{src}: {diagnostics:#?}");
+        let d = &diagnostics[0];
+        assert_eq!(d.message, *message, "{src}");
+        assert_eq!(&src[d.span.start..d.span.end], *under, "{src}");
+        assert_eq!(&d.hints, hints, "{src}");
+    }
+    // The notes: at the first declaration, at the action without owner.
+    let src = format!("{head}{flip}action flip {{ y }}");
+    let d = &compile(&src).unwrap_err()[0];
+    let (at, text) = &d.notes[0];
+    assert_eq!(
+        (&src[at.start..at.end], text.as_str()),
+        ("flip", "its first declaration")
+    );
+    let src = format!("{head}action flip by Anne {{ y }}\naction g {{ y }}\nplan p coordinated");
+    let d = &compile(&src).unwrap_err()[0];
+    let (at, text) = &d.notes[0];
+    assert_eq!(
+        (&src[at.start..at.end], text.as_str()),
+        ("g", "declared here")
+    );
+    // In code that does not run, a member of a declared family with placeholder indices
+    // is no mistake, nor is a case of a family; where it runs, it is one.
+    ok(&format!("{head}{calls}for i in 0..0 {{ do call[i, i] }}"));
+    ok(&format!(
+        "{head}action roll {{ for f in 1..3 {{ face[f] }} }}\nfor f in 0..0 {{ do roll: face[f] }}"
+    ));
+    assert_eq!(
+        errors(&format!(
+            "{head}{calls}for i in 0..2 {{ do call[i, 1 - i], call[i, i] }}"
+        )),
+        [(
+            "unknown action `call[0, 0]`".to_string(),
+            "call[i, i]".to_string()
+        ),]
+    );
+    // An action whose declaration failed is not reported again where it is done.
+    assert_eq!(
+        errors(&format!("{head}action a by Zed {{ y }}\ndo a")),
+        [("unknown name `Zed`".to_string(), "Zed".to_string())]
     );
 }

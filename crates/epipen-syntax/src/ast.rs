@@ -178,6 +178,49 @@ pub enum StmtKind {
     Show(Expr),
     /// `event move { … }`: the event's name and the lines of its block.
     Event { name: Ident, body: Vec<EventItem> },
+    /// `action call[i, j] by P[i] if φ { … }`: an action a plan may use.
+    Action(Box<Action>),
+    /// `do flip, call[0, 1]: c`: declared actions executed in order.
+    Do(Vec<DoItem>),
+    /// `plan [all] φ [max D] [keeping ψ] [coordinated]`.
+    Plan(Box<Plan>),
+}
+
+/// `action NAME [by A] [if φ] { … }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Action {
+    /// Its name, with compile-time indices for a member of a family (`call[i, j]`).
+    pub name: CaseName,
+    /// `by A`: a name or an index (`P[i]`).
+    pub owner: Option<Expr>,
+    /// `if φ`: when it can be done.
+    pub guard: Option<Expr>,
+    /// The lines of its block, as an event's.
+    pub body: Vec<EventItem>,
+}
+
+/// One item of a `do` line: `call[0, 1]` or `flip: heads`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DoItem {
+    /// The action as written (its span is the item's).
+    pub action: CaseName,
+    /// `: CASE`: the case that happens in the actual world.
+    pub case: Option<CaseName>,
+}
+
+/// `plan [all] φ [max D] [keeping ψ] [coordinated]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// `plan all`: every shortest plan.
+    pub all: bool,
+    /// φ, the goal.
+    pub goal: Expr,
+    /// `max D` (compile-time); None: the default.
+    pub max: Option<Expr>,
+    /// `keeping ψ`.
+    pub keeping: Option<Expr>,
+    /// Where `coordinated` is written, if it is.
+    pub coordinated: Option<Span>,
 }
 
 /// A line of an `event` block.

@@ -61,6 +61,12 @@ pub(crate) enum TokenKind {
     Prior,
     Show,
     Weight,
+    Action,
+    Do,
+    Plan,
+    By,
+    Keeping,
+    Coordinated,
     // Punctuation and operators.
     LParen,
     RParen,
@@ -152,6 +158,12 @@ impl TokenKind {
                 | Prior
                 | Show
                 | Weight
+                | Action
+                | Do
+                | Plan
+                | By
+                | Keeping
+                | Coordinated
         )
     }
 
@@ -163,7 +175,7 @@ impl TokenKind {
             | NotEq | Lt | Le | Gt | Ge | Comma | In | Then | Else | If | Not | Colon
             | Announce | LParen | LBrace | LBlock | LBracket | DotDot | Until | Actual
             | AssertAddsCk | Check | Assign | Bar | Sees | Expects | Where | Prior | Show
-            | Weight | Bang | QuestionBang => true,
+            | Weight | Bang | QuestionBang | Do | Plan | By | Keeping => true,
             Invalid { continues, .. } => *continues,
             _ => false,
         }
@@ -213,6 +225,12 @@ pub(crate) fn keyword(word: &str) -> Option<TokenKind> {
         "prior" => Prior,
         "show" => Show,
         "weight" => Weight,
+        "action" => Action,
+        "do" => Do,
+        "plan" => Plan,
+        "by" => By,
+        "keeping" => Keeping,
+        "coordinated" => Coordinated,
         _ => return None,
     })
 }
@@ -411,7 +429,7 @@ fn starts_statement(rest: &[Token], stack: &[Open]) -> bool {
         Some(
             Characters | IntKw | BoolKw | Announce | Checkpoint | Worlds | Const | Enum | For
             | Simultaneously | Actual | Repeat | AssertAddsCk | Check | Event | Def | Where | Prior
-            | Show,
+            | Show | Action | Do | Plan,
         ) => true,
         Some(RBrace) => in_block(stack),
         Some(Ident(_)) => matches!(
@@ -455,14 +473,14 @@ fn after_name(rest: &[Token]) -> Option<&TokenKind> {
 }
 
 /// Whether the next line that holds a token starts with `and`, `or`, `->`, `<->`,
-/// `then`, `|` or `,`: tokens that can neither start a statement nor an expression, so
-/// that the line continues the statement before it. Blank lines and comment lines in
-/// between are skipped (they hold no token).
+/// `then`, `|`, `,`, `keeping` or `coordinated`: tokens that can neither start a
+/// statement nor an expression, so that the line continues the statement before it.
+/// Blank lines and comment lines in between are skipped (they hold no token).
 fn starts_with_continuation(rest: &[Token]) -> bool {
     use TokenKind::*;
     matches!(
         rest.iter().find(|t| t.kind != Newline).map(|t| &t.kind),
-        Some(And | Or | Arrow | DoubleArrow | Then | Bar | Comma)
+        Some(And | Or | Arrow | DoubleArrow | Then | Bar | Comma | Keeping | Coordinated)
     )
 }
 
@@ -820,6 +838,9 @@ mod tests {
             ("actual x", Actual),
             ("repeat max 1 { } until x", Repeat),
             ("assert_adds_ck x { }", AssertAddsCk),
+            ("action a { b }", Action),
+            ("do a", Do),
+            ("plan x", Plan),
         ] {
             let toks = kinds(&format!("announce (a\n{line}"));
             assert_eq!(toks[3], Newline, "{line}");
@@ -870,5 +891,19 @@ mod tests {
         );
         assert_eq!(kinds("x := 1\ny := 2")[3], Newline);
         assert_eq!(kinds("bool p,\nannounce p")[3], Newline);
+        // A line starting with `keeping` or `coordinated` continues a `plan`.
+        assert_eq!(
+            kinds("plan p\n  keeping q\n  coordinated\nx"),
+            vec![
+                Plan,
+                id("p"),
+                Keeping,
+                id("q"),
+                Coordinated,
+                Newline,
+                id("x"),
+                Eof
+            ]
+        );
     }
 }

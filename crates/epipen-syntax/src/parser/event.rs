@@ -27,7 +27,7 @@ impl Parser<'_> {
     }
 
     /// `{ lines }` of an event block; `after` names what precedes it, for messages.
-    fn event_block(&mut self, after: &str) -> PResult<Vec<EventItem>> {
+    pub(super) fn event_block(&mut self, after: &str) -> PResult<Vec<EventItem>> {
         if !self.at(&TokenKind::LBlock) {
             let diag = self.unexpected(&format!("`{{` after {after}"));
             return Err(if self.at_line_end() {

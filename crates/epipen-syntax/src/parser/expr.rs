@@ -491,7 +491,13 @@ impl Parser<'_> {
             | TokenKind::AssertAddsCk
             | TokenKind::Def
             | TokenKind::Where
-            | TokenKind::Check => Err(self.keyword_hint(self.unexpected("an expression"))),
+            | TokenKind::Check
+            | TokenKind::Action
+            | TokenKind::Do
+            | TokenKind::Plan
+            | TokenKind::By
+            | TokenKind::Keeping
+            | TokenKind::Coordinated => Err(self.keyword_hint(self.unexpected("an expression"))),
             _ => Err(self.unexpected("an expression")),
         }
     }

@@ -4,6 +4,7 @@
 //! which the parser skips to the next statement end and carries on, so every
 //! independent error in a story is reported in one go.
 
+mod action;
 mod event;
 mod expr;
 mod stmt;
@@ -26,7 +27,7 @@ type PResult<T> = Result<T, Diagnostic>;
 /// An expression and the height of its tree.
 type Node = (Expr, u32);
 
-const STATEMENT_KEYWORDS: [&str; 15] = [
+const STATEMENT_KEYWORDS: [&str; 17] = [
     "characters",
     "int",
     "bool",
@@ -42,6 +43,8 @@ const STATEMENT_KEYWORDS: [&str; 15] = [
     "assert_adds_ck",
     "check",
     "event",
+    "action",
+    "plan",
 ];
 
 pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Vec<Diagnostic>> {

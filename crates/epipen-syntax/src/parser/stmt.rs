@@ -112,6 +112,7 @@ impl Parser<'_> {
                 self.bump();
                 self.def()?
             }
+            TokenKind::Action | TokenKind::Do | TokenKind::Plan => self.planning()?,
             TokenKind::Where => {
                 self.bump();
                 StmtKind::Where(self.expr()?)

@@ -202,6 +202,43 @@ fn show_stmt(s: &Stmt) -> String {
         StmtKind::CheckActual(e) => format!("check actual {}", show(e)),
         StmtKind::Expects { who, what } => format!("{} expects {}", show(who), show(what)),
         StmtKind::Event { name, body } => format!("event {} {}", name.name, show_event(body)),
+        StmtKind::Action(action) => {
+            let mut s = format!("action {}", show_case(&action.name));
+            if let Some(owner) = &action.owner {
+                s.push_str(&format!(" by {}", show(owner)));
+            }
+            if let Some(guard) = &action.guard {
+                s.push_str(&format!(" if {}", show(guard)));
+            }
+            format!("{s} {}", show_event(&action.body))
+        }
+        StmtKind::Do(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|item| match &item.case {
+                    Some(case) => format!("{}: {}", show_case(&item.action), show_case(case)),
+                    None => show_case(&item.action),
+                })
+                .collect();
+            format!("do {}", items.join(", "))
+        }
+        StmtKind::Plan(plan) => {
+            let mut s = "plan".to_string();
+            if plan.all {
+                s.push_str(" all");
+            }
+            s.push_str(&format!(" {}", show(&plan.goal)));
+            if let Some(max) = &plan.max {
+                s.push_str(&format!(" max {}", show(max)));
+            }
+            if let Some(keeping) = &plan.keeping {
+                s.push_str(&format!(" keeping {}", show(keeping)));
+            }
+            if plan.coordinated.is_some() {
+                s.push_str(" coordinated");
+            }
+            s
+        }
     }
 }
 
@@ -1565,6 +1602,12 @@ fn never_panics() {
         "max",
         "until",
         "assert_adds_ck",
+        "action",
+        "do",
+        "plan",
+        "by",
+        "keeping",
+        "coordinated",
         "[",
         "]",
         "..",
@@ -1618,7 +1661,7 @@ fn never_panics() {
         "12ab",
     ];
     let story = "characters A, B\nint m, d\nannounce (m, d) in {(1, 2)}\nA learns m\nB: knows(A, m)\nworlds 3\n";
-    let full = "const n = 2\nenum C { r, g }\ncharacters c[n]\nC w[n]\nfor i in 0..n {\n  if i != 0 { c[i] learns w[i] } else { worlds }\n}\nsimultaneously { c[0] reveals knows_value(w[1]) }\nrepeat max 2 {\n  actual w[0] == r\n} until all(i in 0..n: w[i] != g)\nassert_adds_ck true { announce true }\n";
+    let full = "const n = 2\nenum C { r, g }\ncharacters c[n]\nC w[n]\nfor i in 0..n {\n  if i != 0 { c[i] learns w[i] } else { worlds }\n}\nsimultaneously { c[0] reveals knows_value(w[1]) }\nrepeat max 2 {\n  actual w[0] == r\n} until all(i in 0..n: w[i] != g)\nassert_adds_ck true { announce true }\naction a[0] by c[0] if true { x\n  c[0] sees x }\ndo a[0]: x, a[0]\nplan all true max 2 keeping true coordinated\n";
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for _ in 0..20_000 {
         let mut src = String::new();
@@ -2086,4 +2129,285 @@ fn a_malformed_announcement_is_located() {
         "{:?}",
         d.hints
     );
+}
+
+#[test]
+fn actions_do_and_plan() {
+    let table: &[(&str, &[&str])] = &[
+        (
+            "action flip {\n  heads then c := true\n  tails\n  A sees heads | tails\n  B expects heads\n}",
+            &["action flip {heads then c := true; tails; A sees heads | tails; B expects heads}"],
+        ),
+        (
+            "action peek by Anne if not knows(Anne, p) {\n  looked\n}",
+            &["action peek by Anne if (not (call knows Anne p)) {looked}"],
+        ),
+        // A family of actions inside nested `for` and `if`, its owner a member.
+        (
+            "for i in 0..n {\n  for j in 0..n {\n    if i != j {\n      \
+             action call[i, j] by P[i] if s[i] {\n        c then s[j] := true\n        \
+             P[i] sees c\n      }\n    }\n  }\n}",
+            &[
+                "for i in 0..n {for j in 0..n {if (!= i j) {action call[i, j] by (index P i) \
+                 if (index s i) {c then (index s j) := true; (index P i) sees c}}}}",
+            ],
+        ),
+        // `actual` parses in an action's body (lowering refuses it).
+        (
+            "action a {\n  x\n  actual x\n}",
+            &["action a {x; actual x}"],
+        ),
+        ("do a", &["do a"]),
+        ("do a, b: c, call[0, 1]", &["do a, b: c, call[0, 1]"]),
+        (
+            "do call[i, i + 1]: c[i], flip\ndo a,\n  b",
+            &["do call[i, (+ i 1)]: c[i], flip", "do a, b"],
+        ),
+        ("plan p", &["plan p"]),
+        (
+            "plan all p and q max 3 keeping not r coordinated",
+            &["plan all (and p q) max 3 keeping (not r) coordinated"],
+        ),
+        // `all` followed by `(i in` opens an aggregate, anything else is the keyword.
+        (
+            "plan all all(i in 0..3: p[i])",
+            &["plan all (all (i 0 3) (index p i))"],
+        ),
+        (
+            "plan all(i in 0..3: p[i]) max n",
+            &["plan (all (i 0 3) (index p i)) max n"],
+        ),
+        ("plan all (p)", &["plan all p"]),
+        ("plan all p", &["plan all p"]),
+        (
+            "plan knows(A, p) max n + 1 coordinated",
+            &["plan (call knows A p) max (+ n 1) coordinated"],
+        ),
+        ("plan p max -1", &["plan p max (- 1)"]),
+        (
+            "plan max(x, 2) > 1 max 2",
+            &["plan (> (call max x 2) 1) max 2"],
+        ),
+        (
+            "plan p keeping q\nplan p\n  keeping q\n  coordinated\nannounce r",
+            &[
+                "plan p keeping q",
+                "plan p keeping q coordinated",
+                "announce r",
+            ],
+        ),
+        // Inside blocks.
+        (
+            "repeat max 3 {\n  do a\n  plan p max 2\n} until q",
+            &["repeat max 3 {do a; plan p max 2} until q"],
+        ),
+        // A statement start ends an unclosed bracket's line.
+        ("announce (a\nplan p", &[]),
+    ];
+    for (src, expected) in table {
+        if expected.is_empty() {
+            assert!(parse(src).is_err(), "{src:?} parsed");
+            continue;
+        }
+        let got: Vec<String> = parse_ok(src).statements.iter().map(show_stmt).collect();
+        assert_eq!(&got, expected, "{src:?}");
+    }
+    // The spans: a `do` item is its action's name as written; `coordinated` is located.
+    let src = "do a, call[0, 1]: c";
+    let StmtKind::Do(items) = &parse_ok(src).statements[0].kind else {
+        panic!()
+    };
+    let spans: Vec<&str> = items
+        .iter()
+        .map(|i| &src[i.action.span.start..i.action.span.end])
+        .collect();
+    assert_eq!(spans, ["a", "call[0, 1]"]);
+    let case = items[1].case.as_ref().unwrap();
+    assert_eq!(&src[case.span.start..case.span.end], "c");
+    let src = "plan p max 2 coordinated";
+    let StmtKind::Plan(plan) = &parse_ok(src).statements[0].kind else {
+        panic!()
+    };
+    let at = plan.coordinated.unwrap();
+    assert_eq!(&src[at.start..at.end], "coordinated");
+    // The new words are keywords.
+    for word in ["action", "do", "plan", "by", "keeping", "coordinated"] {
+        assert!(crate::is_keyword(word), "{word}");
+    }
+    assert!(!crate::is_keyword("max") && !crate::is_keyword("all"));
+}
+
+#[test]
+fn action_do_and_plan_errors() {
+    // (source, message, line, column, hints)
+    let table: &[(&str, &str, usize, usize, &[&str])] = &[
+        (
+            "action { a }",
+            "expected a name after `action`, found `{`",
+            1,
+            8,
+            &["write e.g. `action flip { … }`"],
+        ),
+        (
+            "action flip\n{ a }",
+            "expected `by`, `if` or `{` after `action flip`, found end of line",
+            1,
+            12,
+            &["a block starts with `{` on the same line"],
+        ),
+        (
+            "action flip by { a }",
+            "expected a character after `by`, found `{`",
+            1,
+            16,
+            &["write `action flip by A { … }`"],
+        ),
+        (
+            "action call[0, 1] by A B { a }",
+            "expected `if` or `{` after the action's owner, found `B`",
+            1,
+            24,
+            &["an action is written `action NAME by A if φ { cases }` (`by` and `if` optional)"],
+        ),
+        (
+            "action flip if p q { a }",
+            "expected `{` after the action's condition, found `q`",
+            1,
+            18,
+            &["an action is written `action NAME by A if φ { cases }` (`by` and `if` optional)"],
+        ),
+        (
+            "action flip {\n  announce p\n}",
+            "expected a case, a `sees` line, `actual`, `for` or `if` in the event's block, found `announce`",
+            2,
+            3,
+            &["`announce` is a keyword"],
+        ),
+        (
+            "do",
+            "expected an action after `do`, found end of input",
+            1,
+            3,
+            &["write e.g. `do flip, call[0, 1]: c` (`: CASE` optional)"],
+        ),
+        (
+            "do a,",
+            "expected an action after `,`, found end of input",
+            1,
+            6,
+            &["write e.g. `do flip, call[0, 1]: c` (`: CASE` optional)"],
+        ),
+        (
+            "do a: 3",
+            "expected a case after `:`, found `3`",
+            1,
+            7,
+            &["write `do a: CASE`, CASE one of the action's cases"],
+        ),
+        (
+            "do a b",
+            "expected `:`, `,` or end of line after the action, found `b`",
+            1,
+            6,
+            &["actions are done in order: `do a, b: CASE, c`"],
+        ),
+        (
+            "do a: b c",
+            "expected `,` or end of line after the case, found `c`",
+            1,
+            9,
+            &["actions are done in order: `do a, b: CASE, c`"],
+        ),
+        (
+            "plan",
+            "expected the plan's goal after `plan`, found end of input",
+            1,
+            5,
+            &[
+                "a plan is written `plan all φ max D keeping ψ coordinated` (all but φ optional, in this order)",
+            ],
+        ),
+        (
+            "plan all max 3",
+            "expected the plan's goal after `plan all`, found `max`",
+            1,
+            10,
+            &[
+                "a plan is written `plan all φ max D keeping ψ coordinated` (all but φ optional, in this order)",
+            ],
+        ),
+        (
+            "plan p coordinated max 3",
+            "expected end of line after `coordinated`, found `max`",
+            1,
+            20,
+            &[
+                "a plan is written `plan all φ max D keeping ψ coordinated` (all but φ optional, in this order)",
+            ],
+        ),
+        (
+            "plan p keeping q max 3",
+            "expected `coordinated` or end of line after the plan's invariant, found `max`",
+            1,
+            18,
+            &[
+                "a plan is written `plan all φ max D keeping ψ coordinated` (all but φ optional, in this order)",
+            ],
+        ),
+        (
+            "plan p max 3 4",
+            "expected `keeping`, `coordinated` or end of line after `max`, found `4`",
+            1,
+            14,
+            &[
+                "a plan is written `plan all φ max D keeping ψ coordinated` (all but φ optional, in this order)",
+            ],
+        ),
+        (
+            "plan p q",
+            "expected `max`, `keeping`, `coordinated` or end of line after the plan's goal, found `q`",
+            1,
+            8,
+            &[
+                "a plan is written `plan all φ max D keeping ψ coordinated` (all but φ optional, in this order)",
+            ],
+        ),
+        (
+            "bool plan",
+            "expected a name, found `plan`",
+            1,
+            6,
+            &["`plan` is a keyword"],
+        ),
+        (
+            "announce by",
+            "expected an expression, found `by`",
+            1,
+            10,
+            &["`by` is a keyword"],
+        ),
+        (
+            "plann p",
+            "unknown statement starting with `plann`",
+            1,
+            1,
+            &["did you mean `plan`?"],
+        ),
+    ];
+    for (src, message, line, column, hints) in table {
+        let diags = match parse(src) {
+            Ok(story) => panic!("{src:?} parsed: {story:?}"),
+            Err(diags) => diags,
+        };
+        let d = &diags[0];
+        assert_eq!(d.message, *message, "{src:?}");
+        assert_eq!(
+            line_col(src, d.span.start),
+            (*line, *column),
+            "{src:?}: {}",
+            d.message
+        );
+        let got: Vec<&str> = d.hints.iter().map(String::as_str).collect();
+        assert_eq!(&got, hints, "{src:?}");
+    }
 }
