@@ -183,8 +183,10 @@ impl Failure {
     pub(crate) fn not_executable(action: &str, why: &str) -> Failure {
         Failure::story(
             format!("the action `{action}` cannot be done here: {why}"),
-            &["an action is done only where its `if` holds and one of its cases can happen"
-                .into()],
+            &[
+                "an action is done only where its `if` holds and one of its cases can happen"
+                    .into(),
+            ],
         )
     }
 
@@ -199,7 +201,6 @@ impl Failure {
             &["bound the constants further, or drop `coordinated`".into()],
         )
     }
-
 
     pub(crate) fn case_impossible(event: &str, case: &str) -> Failure {
         Failure::story(

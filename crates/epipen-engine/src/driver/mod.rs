@@ -40,7 +40,7 @@ pub(crate) trait Backend {
     type Set: Clone;
     type State: Clone;
     /// The actual world in the backend's own form.
-    type Point;
+    type Point: Clone;
 
     /// The backend's name, as `--backend` spells it.
     fn name(&self) -> &'static str;
@@ -186,6 +186,16 @@ pub(crate) trait Backend {
     }
     /// A world in the backend's own form.
     fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
+    /// The world of κ in `state` with these values (None: none), when several of the
+    /// backend's worlds may have the same values (a plan's search runs the same steps on
+    /// other states): by default [`Backend::point`].
+    fn point_in(
+        &mut self,
+        _state: &Self::State,
+        world: &[Value],
+    ) -> Result<Option<Self::Point>, SolverError> {
+        self.point(world).map(Some)
+    }
     /// Whether `set` holds at `point`.
     fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
     /// Whether `e` holds at `point` (a statement about the actual world: `check actual`,

@@ -30,7 +30,7 @@ const KEY_CAP: usize = 1 << 14;
 struct Snapshot<B: Backend> {
     state: B::State,
     terms: Option<Rc<Vec<Expr>>>,
-    actual: Option<Vec<Value>>,
+    actual: Option<(Vec<Value>, B::Point)>,
 }
 
 impl<B: Backend> Clone for Snapshot<B> {
@@ -136,20 +136,16 @@ impl<B: Backend> Driver<B> {
         Snapshot {
             state: self.state.clone(),
             terms: self.terms.clone(),
-            actual: self.actual.as_ref().map(|(w, _)| w.clone()),
+            actual: self.actual.clone(),
         }
     }
 
     /// Makes `snap` the driver's state.
-    fn enter(&mut self, span: Span, snap: &Snapshot<B>) -> Result<(), EngineError> {
+    fn enter(&mut self, snap: &Snapshot<B>) {
         self.state = snap.state.clone();
         self.terms = snap.terms.clone();
-        self.actual = match &snap.actual {
-            Some(world) => Some((world.clone(), self.backend.point(world).at(span)?)),
-            None => None,
-        };
+        self.actual = snap.actual.clone();
         self.generation += 1;
-        Ok(())
     }
 
     /// The states after `action` at depth `depth` from `from`, one per case possible at
@@ -173,7 +169,7 @@ impl<B: Backend> Driver<B> {
             .at(span)?;
         let program = self.program.clone();
         let def = &program.actions[action.0];
-        self.enter(span, from)?;
+        self.enter(from);
         let state = self.state.clone();
         let pres = self.preconditions(span, &def.body, &state)?;
         if self.not_executable(span, def, &pres)?.is_some() {
@@ -194,7 +190,7 @@ impl<B: Backend> Driver<B> {
         let product: Product<B> = self.product(span, &def.body, occ, def.offset, pres)?;
         let mut out = Vec::with_capacity(cases.len());
         for case in cases {
-            self.enter(span, from)?;
+            self.enter(from);
             self.commit(span, product.clone(), occ, def.offset, case)?;
             if let Some(psi) = keeping
                 && !self.everywhere(span, psi)?
@@ -214,7 +210,7 @@ impl<B: Backend> Driver<B> {
         goal: &Expr,
     ) -> Result<bool, EngineError> {
         for b in branches {
-            self.enter(span, b)?;
+            self.enter(b);
             if !self.everywhere(span, goal)? {
                 return Ok(false);
             }
@@ -231,7 +227,7 @@ impl<B: Backend> Driver<B> {
     ) -> Result<Option<Vec<i64>>, EngineError> {
         let mut keys = Vec::with_capacity(branches.len());
         for b in branches {
-            self.enter(span, b)?;
+            self.enter(b);
             let state = self.state.clone();
             let Some(model) = self.model_of(&state, KEY_CAP).at(span)? else {
                 return Ok(None);
@@ -240,7 +236,7 @@ impl<B: Backend> Driver<B> {
                 .map(|w| self.current(w))
                 .collect::<Result<_, _>>()
                 .at(span)?;
-            let actual = b.actual.as_ref().and_then(|a| {
+            let actual = b.actual.as_ref().and_then(|(a, _)| {
                 model
                     .worlds
                     .iter()
@@ -278,9 +274,9 @@ impl<B: Backend> Driver<B> {
         let happened = self.happened.clone();
         let found = self.search(span, plan, &start);
         self.happened = happened;
-        let restored = self.enter(span, &start);
+        self.enter(&start);
+        self.forget_caches();
         let plans = found?;
-        restored?;
         sink(Report::Plan {
             span,
             max: plan.max,
@@ -319,6 +315,7 @@ impl<B: Backend> Driver<B> {
             let layer = layers.last().expect("a layer");
             for (i, node) in layer.iter().enumerate() {
                 self.check_deadline().at(span)?;
+                self.forget_caches();
                 for &action in &plan.actions {
                     let mut branches = Vec::new();
                     let mut executable = true;
@@ -380,7 +377,14 @@ impl<B: Backend> Driver<B> {
             let every = plan.all || plan.coordinated;
             let mut plans = Vec::new();
             for k in goals {
-                paths(&layers, layers.len() - 1, k, every, &mut Vec::new(), &mut plans);
+                paths(
+                    &layers,
+                    layers.len() - 1,
+                    k,
+                    every,
+                    &mut Vec::new(),
+                    &mut plans,
+                );
             }
             plans.sort();
             plans.dedup();
@@ -405,6 +409,16 @@ impl<B: Backend> Driver<B> {
             return Ok(plans);
         }
         Ok(Vec::new())
+    }
+
+    /// Drops what the driver and the backend cached for the expressions evaluated so
+    /// far: the search evaluates the same expressions in every state it passes, each time
+    /// substituted anew, and keeping them all would grow with the search. (The backend's
+    /// caches keyed by an expression's address go first, so no address is reused while
+    /// a cache still names it.)
+    fn forget_caches(&mut self) {
+        self.backend.statement_done();
+        self.substituted.clear();
     }
 
     /// Why states cannot be compared by their models for this plan: a formula that
@@ -450,13 +464,10 @@ impl<B: Backend> Driver<B> {
         match &start.actual {
             Some(_) => self.reaches(span, start, p, 0, plan),
             None => {
-                self.enter(span, start)?;
+                self.enter(start);
                 let model = self.listed_model(span)?;
                 for w in &model.worlds {
-                    let pointed = Snapshot {
-                        actual: Some(w.0.clone()),
-                        ..start.clone()
-                    };
+                    let pointed = self.pointed(span, start, &w.0)?;
                     if !self.reaches(span, &pointed, p, 0, plan)? {
                         return Ok(false);
                     }
@@ -483,9 +494,9 @@ impl<B: Backend> Driver<B> {
             .owner
             .ok_or_else(|| Failure::internal("a coordinated plan's action without an owner"))
             .at(span)?;
-        self.enter(span, at)?;
+        self.enter(at);
         let model = self.listed_model(span)?;
-        let actual = at.actual.as_ref().expect("a pointed state");
+        let (actual, _) = at.actual.as_ref().expect("a pointed state");
         let here = (model.worlds.iter())
             .position(|w| &w.0 == actual)
             .ok_or_else(|| Failure::internal("the actual world is not among the worlds"))
@@ -496,10 +507,7 @@ impl<B: Backend> Driver<B> {
             .map(|(w, _)| w.0.clone())
             .collect();
         for w in class {
-            let pointed = Snapshot {
-                actual: Some(w),
-                ..at.clone()
-            };
+            let pointed = self.pointed(span, at, &w)?;
             let Some(next) =
                 self.successors(span, &pointed, action, depth, plan.keeping.as_ref())?
             else {
@@ -512,6 +520,22 @@ impl<B: Backend> Driver<B> {
             }
         }
         Ok(true)
+    }
+
+    /// `at` with `world` (one of its worlds) as the actual world.
+    fn pointed(
+        &mut self,
+        span: Span,
+        at: &Snapshot<B>,
+        world: &[Value],
+    ) -> Result<Snapshot<B>, EngineError> {
+        let point = (self.backend.point_in(&at.state, world).at(span)?)
+            .ok_or_else(|| Failure::internal("a world of the model is not among κ's worlds"))
+            .at(span)?;
+        Ok(Snapshot {
+            actual: Some((world.to_vec(), point)),
+            ..at.clone()
+        })
     }
 
     /// The current state's model, for a coordinated plan (which asks what owners know

@@ -622,8 +622,13 @@ impl Backend for ExplicitBackend {
         // `repeat`, an event's later executions have columns before those of events
         // after it in the body), so the new worlds are sorted by their rows.
         let row = |&(w, c): &(u32, i64)| {
-            (old.columns.iter().enumerate())
-                .map(move |(k, col)| if k == occ.0 { first + c } else { col.get(w as usize) })
+            (old.columns.iter().enumerate()).map(move |(k, col)| {
+                if k == occ.0 {
+                    first + c
+                } else {
+                    col.get(w as usize)
+                }
+            })
         };
         made.sort_by(|a, b| row(a).cmp(row(b)));
         let made_weights = match (weights, self.weights.is_some()) {
@@ -641,20 +646,6 @@ impl Backend for ExplicitBackend {
                 "the events made more worlds than the explicit-worlds backend indexes".into(),
             ));
         }
-        let columns = (old.columns.iter().enumerate())
-            .map(|(k, old)| {
-                let mut col = old.clone();
-                col.reserve(made.len());
-                for &(w, c) in &made {
-                    col.push(if k == occ.0 { first + c } else { old.get(w as usize) });
-                }
-                col
-            })
-            .collect();
-        let mut segments = old.segments.clone();
-        segments.push(base);
-        let mut parent = old.parent.clone();
-        parent.extend(made.iter().map(|&(w, _)| w));
         // A world the event made agrees with the one it came from on everything learned
         // before (the constants keep their columns, changes being terms; nothing learned
         // reads the new occurrence): each view grows by its groups there, unless it
@@ -674,13 +665,24 @@ impl Backend for ExplicitBackend {
             self.views
                 .insert((agent, k, list), Rc::new(groups.extended(&parents)));
         }
-        self.universe = Rc::new(Universe {
-            columns,
-            len: base + made.len(),
-            segments,
-            parent,
-            ranges: std::cell::OnceCell::new(),
-        });
+        // Appended in place (a plan's search makes many events: a copy of the whole
+        // universe at each would be quadratic); indices of earlier worlds stay valid.
+        let universe = Rc::make_mut(&mut self.universe);
+        for (k, col) in universe.columns.iter_mut().enumerate() {
+            col.reserve(made.len());
+            for &(w, c) in &made {
+                let v = if k == occ.0 {
+                    first + c
+                } else {
+                    col.get(w as usize)
+                };
+                col.push(v);
+            }
+        }
+        universe.segments.push(base);
+        universe.parent.extend(made.iter().map(|&(w, _)| w));
+        universe.len = base + made.len();
+        universe.ranges = std::cell::OnceCell::new();
         self.happened.resize(self.program.constants.len(), false);
         self.happened[occ.0] = true;
         if let Some(more) = made_weights {
@@ -814,6 +816,32 @@ impl Backend for ExplicitBackend {
             Some(i) => Ok(set.bits.get(i)),
             None => Err(eval::internal("the actual world left κ")),
         }
+    }
+
+    /// The state's own world with these values: a plan's search appends the same rows
+    /// for each state it passes through.
+    fn point_in(
+        &mut self,
+        state: &Rc<State>,
+        world: &[Value],
+    ) -> Result<Option<Option<u32>>, SolverError> {
+        let values: Vec<i64> = world
+            .iter()
+            .map(|v| match v {
+                Value::Int(n) => *n,
+                Value::Bool(b) => i64::from(*b),
+            })
+            .collect();
+        let universe = &self.universe;
+        Ok(state
+            .worlds
+            .iter()
+            .find(|&w| {
+                (universe.columns.iter())
+                    .map(|c| c.get(w as usize))
+                    .eq(values.iter().copied())
+            })
+            .map(Some))
     }
 
     fn contains(&mut self, state: &Rc<State>, point: &Option<u32>) -> Result<bool, SolverError> {

@@ -12,6 +12,7 @@ use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind, Ty};
 /// values, one column of values per constant; then, for each event, the worlds it made
 /// (a world of the state before, with the case that happened in the occurrence's
 /// column), appended: indices of earlier states stay valid.
+#[derive(Clone)]
 pub(super) struct Universe {
     pub(super) columns: Vec<Column>,
     pub(super) len: usize,
