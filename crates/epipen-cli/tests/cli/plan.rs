@@ -1,8 +1,7 @@
 //! `plan` (issue 41): a plan's answer on its line in `epipen run`, `epipen check`, `run
 //! --trace --json` and the playground; a plan that finds none makes the exit code 1
-//! while the run goes on. Ignored until the driver answers `plan` (the lines are the
-//! renderer's, tested in epipen's text/report.rs; the plans themselves are to be
-//! confirmed then).
+//! while the run goes on (the lines are the renderer's, tested in epipen's
+//! text/report.rs).
 
 use indoc::indoc;
 use serde_json::{Value, json};
@@ -23,17 +22,15 @@ const KEY: &str = indoc! {"
     plan knows(Bob, not key_under_mat) max 2
 "};
 
-// To confirm when the driver lands: by `PlanStmt`'s meaning `try_take` alone seems to
-// reach the goal too (no case of it can happen where the key is not under the mat), in
-// which case line 8 is `2 plans of 1 action: tell; try_take`.
+// `try_take` alone reaches the goal too: its one case is the public announcement that the
+// key is under the mat.
 const KEY_PLANS: &str = indoc! {"
     line 7: plan of 1 action: tell
-    line 8: 1 plan of 1 action: tell
+    line 8: 2 plans of 1 action: tell; try_take
     line 9: no plan of at most 2 actions
 "};
 
 #[test]
-#[ignore = "needs the plan driver"]
 fn run_prints_each_plan_and_exits_with_1_when_one_finds_none() {
     let story = story_file("key.story", KEY);
     let out = epipen(&["run", &story]);
@@ -43,11 +40,10 @@ fn run_prints_each_plan_and_exits_with_1_when_one_finds_none() {
 }
 
 #[test]
-#[ignore = "needs the plan driver"]
 fn the_run_goes_on_past_a_plan_that_finds_none() {
     let story = story_file(
         "key-then-check.story",
-        &format!("{KEY}check knows(Anne, key_under_mat)\n"),
+        &format!("{KEY}check knows_value(Anne, key_under_mat)\n"),
     );
     let out = epipen(&["run", &story]);
     assert_eq!(
@@ -60,7 +56,6 @@ fn the_run_goes_on_past_a_plan_that_finds_none() {
 }
 
 #[test]
-#[ignore = "needs the plan driver"]
 fn a_goal_that_holds_already_needs_no_action() {
     let story = story_file(
         "key-known.story",
@@ -75,7 +70,7 @@ fn a_goal_that_holds_already_needs_no_action() {
         out.stdout,
         indoc! {"
             line 7: plan of 0 actions: (none needed)
-            line 8: 1 plan of 1 action: tell
+            line 8: 2 plans of 1 action: tell; try_take
         "},
         "stderr: {}",
         out.stderr
@@ -84,17 +79,16 @@ fn a_goal_that_holds_already_needs_no_action() {
 }
 
 #[test]
-#[ignore = "needs the plan driver"]
 fn check_lists_plans_among_its_verdicts_and_counts_them() {
     let story = story_file(
         "key-checked.story",
-        &format!("{KEY}check knows(Anne, key_under_mat)\n"),
+        &format!("{KEY}check knows_value(Anne, key_under_mat)\n"),
     );
     let out = epipen(&["check", &story]);
     assert_eq!(
         out.stdout,
         format!(
-            "{KEY_PLANS}line 10: check `knows(Anne, key_under_mat)` holds\n\
+            "{KEY_PLANS}line 10: check `knows_value(Anne, key_under_mat)` holds\n\
              1 verified, 0 refuted, 2 plans found, 1 not found\n"
         ),
         "stderr: {}",
@@ -104,7 +98,6 @@ fn check_lists_plans_among_its_verdicts_and_counts_them() {
 }
 
 #[test]
-#[ignore = "needs the plan driver"]
 fn trace_json_carries_each_plan() {
     let story = story_file("key-traced.story", KEY);
     let out = epipen(&["run", "--trace", "--json", &story]);
@@ -117,14 +110,13 @@ fn trace_json_carries_each_plan() {
         plans,
         [
             json!({"kind": "plan", "line": 7, "solvable": true, "length": 1, "plans": [["tell"]]}),
-            json!({"kind": "plan", "line": 8, "solvable": true, "length": 1, "plans": [["tell"]]}),
+            json!({"kind": "plan", "line": 8, "solvable": true, "length": 1, "plans": [["tell"], ["try_take"]]}),
             json!({"kind": "plan", "line": 9, "solvable": false, "length": null, "plans": []}),
         ]
     );
 }
 
 #[test]
-#[ignore = "needs the plan driver"]
 fn the_playground_shows_each_plan_and_exits_as_the_cli() {
     let server = Server::start(&[]);
     let answer = server.run(&json!({"source": KEY, "name": "key.story"}));
@@ -145,7 +137,7 @@ fn the_playground_shows_each_plan_and_exits_as_the_cli() {
         plans,
         [
             (7, true, "line 7: plan of 1 action: tell\n"),
-            (8, true, "line 8: 1 plan of 1 action: tell\n"),
+            (8, true, "line 8: 2 plans of 1 action: tell; try_take\n"),
             (9, false, "line 9: no plan of at most 2 actions\n"),
         ]
     );
