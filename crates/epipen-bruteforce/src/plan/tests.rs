@@ -676,3 +676,47 @@ fn do_an_action_that_cannot_be_done() {
         ))
     );
 }
+
+/// `stories/consecutive-numbers-plan.story` (unbounded ints, planned by Z3) gives the same
+/// plans whatever bound the evaluator puts on A and B, as long as the bound is beyond
+/// what the plans look at: Bill's "I don't know" then Anne's makes Bill know; with "I
+/// know" too, Anne comes to know.
+#[test]
+fn consecutive_numbers_plans_are_the_same_at_every_bound() {
+    let source = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../stories/consecutive-numbers-plan.story"
+    ))
+    .expect("the story");
+    let program = epipen::compile(&source, &[]).expect("the story compiles");
+    let name = |a: &ActionId| program.actions[a.0].name.clone();
+    for bound in [8, 12, 20, 33] {
+        let domain = Domain {
+            ranges: (program.constants.iter())
+                .map(|c| match c.occurrence {
+                    Some(_) => Some((0, 1 << 20)),
+                    None => Some((0, bound)),
+                })
+                .collect(),
+        };
+        let t = trace(&program, &domain);
+        assert!(t.end.is_ok(), "bound {bound}: {:?}", t.end);
+        let plans: Vec<Vec<Vec<String>>> = (t.events.iter())
+            .filter_map(|e| match e {
+                Report::Plan { plans, .. } => {
+                    Some(plans.iter().map(|p| p.iter().map(name).collect()).collect())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            plans,
+            [
+                vec![vec!["bill_dunno", "anne_dunno"]],
+                vec![vec!["bill_dunno", "anne_dunno"]],
+                vec![vec!["bill_dunno", "anne_dunno", "bill_knows"]],
+            ],
+            "bound {bound}"
+        );
+    }
+}
