@@ -142,3 +142,95 @@ fn the_playground_shows_each_plan_and_exits_as_the_cli() {
         ]
     );
 }
+
+/// The door mat with a `do`: Anne tells, Bob takes the key; a second `tell` finds the
+/// key gone (Anne no longer knows it is under the mat).
+const DONE: &str = indoc! {"
+    characters Anne, Bob
+    bool key_under_mat, bob_has_key
+    announce not bob_has_key
+    actual key_under_mat
+    Anne learns key_under_mat
+    action try_take by Bob {
+      took if key_under_mat then key_under_mat := false, bob_has_key := true
+      found_nothing if not key_under_mat
+      Bob sees took | found_nothing
+    }
+    action tell by Anne if knows(Anne, key_under_mat) { told if key_under_mat }
+    do tell, try_take
+    check actual knows(Bob, bob_has_key)
+    worlds
+"};
+
+#[test]
+fn do_runs_each_action_as_an_event_on_every_backend() {
+    let story = story_file("done.story", DONE);
+    for backend in ["explicit", "bdd", "z3"] {
+        let out = epipen(&["run", &story, "--backend", backend]);
+        assert_eq!(
+            out.stdout,
+            indoc! {"
+                tell: told (Anne saw told; Bob saw told)
+                try_take: took (Anne saw took or found_nothing; Bob saw took)
+                check line 13: holds
+                -- line 14: worlds --
+                1 possible world:
+                  key_under_mat = false (was true), bob_has_key = true (was false), tell = told, try_take = took
+                (and that's all)
+            "},
+            "{backend}: {}",
+            out.stderr
+        );
+        assert_eq!(out.code, 0, "{backend}");
+    }
+}
+
+#[test]
+fn do_of_an_action_that_cannot_be_done_is_an_error_at_its_name() {
+    let story = story_file("done-twice.story", &format!("{DONE}do try_take, tell\n"));
+    for backend in ["explicit", "bdd", "z3"] {
+        let out = epipen(&["run", &story, "--backend", backend]);
+        assert_eq!(out.code, 2, "{backend}: {}", out.stderr);
+        assert_eq!(
+            out.stderr,
+            format!(
+                "{story}:15:14: error: the action `tell` cannot be done here: its condition \
+                 does not hold in the actual world\n   |\n15 | do try_take, tell\n   |              \
+                 ^^^^\n   = hint: an action is done only where its `if` holds and one of its \
+                 cases can happen\n"
+            ),
+            "{backend}"
+        );
+    }
+}
+
+#[test]
+fn plans_are_the_same_on_every_backend_and_leave_the_story_as_it_was() {
+    let story = story_file(
+        "door-mat-planned.story",
+        &DONE.replace(
+            "do tell, try_take\ncheck actual knows(Bob, bob_has_key)\n",
+            "plan bob_has_key\nplan all bob_has_key max 3 coordinated\n\
+             plan all knows(Anne, bob_has_key) max 2 keeping not knows_value(Bob, key_under_mat)\n",
+        ),
+    );
+    for backend in ["explicit", "bdd", "z3"] {
+        let out = epipen(&["run", &story, "--backend", backend]);
+        assert_eq!(
+            out.stdout,
+            indoc! {"
+                line 12: plan of 1 action: try_take
+                line 13: 1 plan of 2 actions: tell, try_take
+                line 14: no plan of at most 2 actions
+                -- line 15: worlds --
+                2 possible worlds:
+                  key_under_mat = false, bob_has_key = false
+                  key_under_mat = true, bob_has_key = false
+                (and that's all)
+            "},
+            "{backend}: {}",
+            out.stderr
+        );
+        assert_eq!(out.code, 1, "{backend}");
+    }
+}
