@@ -138,6 +138,20 @@ pub fn value_of(e: &Expr, world: &[Value]) -> Option<Value> {
     })
 }
 
+/// The values of `terms` in `world`, their shared subexpressions computed once for all
+/// (a changed constant's term reads the others' earlier terms); None as [`value_of`].
+pub fn values_of(terms: &[Expr], world: &[Value]) -> Vec<Option<Value>> {
+    let mut met = HashMap::new();
+    (terms.iter())
+        .map(|t| {
+            Some(match exact_value(t, world, &mut met)? {
+                Exact::Int(n) => Value::Int(n.to_i64()?),
+                Exact::Bool(b) => Value::Bool(b),
+            })
+        })
+        .collect()
+}
+
 /// A value on the way: ints exact.
 #[derive(Clone, PartialEq, Eq)]
 enum Exact {

@@ -400,7 +400,8 @@ impl<B: Backend> Driver<B> {
             }
             return Ok(Now::Same(e));
         }
-        if self.terms.is_none() && !reads_history(e) {
+        let history = reads_history(e);
+        if self.terms.is_none() && !history {
             // No constant changed, and no event or checkpoint named: as written (a
             // plan's search re-enters states often; nothing to substitute there).
             return Ok(Now::Same(e));
@@ -419,7 +420,11 @@ impl<B: Backend> Driver<B> {
             latest: &self.latest,
         };
         let done = e.substitute(now, &at);
-        no_latest(&self.program, &done)?;
+        // The terms name no event (each was substituted when it was made): only what `e`
+        // itself names may have been left.
+        if history {
+            no_latest(&self.program, &done)?;
+        }
         let done = Rc::new(done);
         self.substituted.insert(key, done.clone());
         Ok(Now::Changed(done))
@@ -430,10 +435,10 @@ impl<B: Backend> Driver<B> {
         let Some(terms) = &self.terms else {
             return Ok(world.clone());
         };
-        let values = terms
-            .iter()
-            .map(|t| {
-                worlds::value_of(t, &world.0).ok_or_else(|| {
+        let values = worlds::values_of(terms, &world.0)
+            .into_iter()
+            .map(|v| {
+                v.ok_or_else(|| {
                     SolverError::Unsupported(format!(
                         "a changed constant leaves the 64-bit integers in the world {}",
                         worlds::world_line(&self.program, &world.0)
