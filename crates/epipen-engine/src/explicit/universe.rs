@@ -361,16 +361,23 @@ pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
 pub(super) fn event_worlds(program: &Program, len: usize) -> Option<u128> {
     let mut occurrences = program.occurrences().peekable();
     occurrences.peek()?;
-    // A plan's step is one action: at most the cases of the largest.
+    // A plan's steps are counted as one action, the widest: most actions make no more
+    // worlds than they are given (one case at each), and a search that does grow them
+    // runs against the run's deadline, not against this bound.
     let step = program.plan_steps.as_ref().map(|s| s.event);
     let widest = (program.actions.iter())
         .map(|a| a.body.cases.len() as u128)
         .max()
         .unwrap_or(1);
+    let mut counted = false;
     Some(occurrences.fold(len as u128, |n, occ| {
         let o = program.constants[occ.0].occurrence.expect("an occurrence");
         n.saturating_mul(match Some(o.event) == step {
-            true => widest,
+            true if counted => 1,
+            true => {
+                counted = true;
+                widest
+            }
             false => program.events[o.event.0].not_yet() as u128,
         })
     }))
