@@ -23,6 +23,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 pub use crate::z3::solver::{Cancel, leave_ctrl_c_to_the_process, z3_version};
+pub use driver::Followed;
 use driver::Run;
 pub use error::{EngineError, Failure, SolverError};
 
@@ -301,6 +302,18 @@ impl Engine {
         cap: usize,
     ) -> Result<Option<Model>, Failure> {
         self.driver.model(checkpoint, cap)
+    }
+
+    /// A plan's actions done one by one from the current state (that of a `plan`
+    /// statement just run, which leaves the state as it was): after each, the model (None
+    /// beyond `cap` worlds) and the actual world; the state is left as it was. Each
+    /// action takes the first of its cases that can happen at the actual world.
+    pub fn follow_plan(
+        &mut self,
+        plan: &[ActionId],
+        cap: usize,
+    ) -> Result<Vec<Followed>, EngineError> {
+        self.driver.follow_plan(plan, cap)
     }
 
     /// The backend running the story: `z3`, `bdd` or `explicit` (`none` when the one

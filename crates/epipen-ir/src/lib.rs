@@ -168,9 +168,11 @@ pub struct SampleDraw {
 
 impl Program {
     /// Whether a world shows the constant `c` when it holds `value`: every constant but
-    /// an event's occurrence that has not happened.
+    /// an event's occurrence that has not happened, and a plan's steps.
     pub fn shows(&self, c: ConstId, value: Value) -> bool {
         match self.constants[c.0].occurrence {
+            // A plan's steps: the search's, not the story's.
+            Some(o) if self.plan_steps.as_ref().is_some_and(|s| s.event == o.event) => false,
             Some(o) => value != Value::Int(self.events[o.event.0].not_yet()),
             None => true,
         }

@@ -21,13 +21,14 @@ mod standby;
 mod tests;
 
 pub(crate) use announce::Said;
+pub use plan::Followed;
 pub(crate) use refused::Refused;
 pub(crate) use show::no_chances;
 pub(crate) use standby::{Handover, Standby};
 
 use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
 use crate::ir::{
-    CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Rat, Stmt, StmtKind,
+    ActionId, CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Rat, Stmt, StmtKind,
 };
 use crate::syntax::Span;
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
@@ -286,6 +287,8 @@ pub(crate) trait Run {
         cap: usize,
     ) -> Result<Option<Model>, Failure>;
     fn backend(&self) -> &'static str;
+    /// The actions of `plan` done from the current state (see [`Driver::follow`]).
+    fn follow_plan(&mut self, plan: &[ActionId], cap: usize) -> Result<Vec<Followed>, EngineError>;
     fn actual(&self) -> Option<World>;
     fn left_none(&mut self) -> Result<Option<Span>, SolverError>;
 }
@@ -833,6 +836,23 @@ impl<B: Backend> Driver<B> {
         Ok(self.shown_set(found)?)
     }
 
+    /// `model`'s worlds as the story names them now (with their values at its start as
+    /// `before`, when it changed constants).
+    fn named(&self, model: Model) -> Result<Model, SolverError> {
+        if self.terms.is_none() {
+            return Ok(model);
+        }
+        let shown: Result<Vec<World>, SolverError> =
+            model.worlds.iter().map(|w| self.shown(w)).collect();
+        Ok(Model {
+            worlds: shown?,
+            before: Some(model.worlds),
+            views: model.views,
+            ranks: model.ranks,
+            chances: model.chances,
+        })
+    }
+
     /// The state saved at `checkpoint` (None: the current state); a story error when the
     /// run has not passed the checkpoint.
     fn state_at(&self, checkpoint: Option<CheckpointId>) -> Result<B::State, Failure> {
@@ -901,20 +921,14 @@ impl<B: Backend> Run for Driver<B> {
             Some(c) => self.saved_terms[c.0].clone(),
             None => self.terms.clone(),
         };
-        if terms.is_none() {
-            return Ok(Some(model));
-        }
         let now = std::mem::replace(&mut self.terms, terms);
-        let shown: Result<Vec<World>, SolverError> =
-            model.worlds.iter().map(|w| self.shown(w)).collect();
+        let named = self.named(model);
         self.terms = now;
-        Ok(Some(Model {
-            worlds: shown?,
-            before: Some(model.worlds),
-            views: model.views,
-            ranks: model.ranks,
-            chances: model.chances,
-        }))
+        Ok(Some(named?))
+    }
+
+    fn follow_plan(&mut self, plan: &[ActionId], cap: usize) -> Result<Vec<Followed>, EngineError> {
+        self.follow(plan, cap)
     }
 
     fn backend(&self) -> &'static str {

@@ -43,6 +43,15 @@ impl<B: Backend> Clone for Snapshot<B> {
     }
 }
 
+/// A step of a plan followed ([`Driver::follow`]): the action, the model after it (None:
+/// too many worlds) and the actual world then (None: the story has none).
+#[derive(Debug, Clone)]
+pub struct Followed {
+    pub action: ActionId,
+    pub model: Option<Model>,
+    pub actual: Option<World>,
+}
+
 /// A node of the search: the states a plan may be in after its actions (one per way
 /// the cases possible at the actual world fell), and how it was reached.
 struct Node<B: Backend> {
@@ -200,6 +209,56 @@ impl<B: Backend> Driver<B> {
             out.push(self.snapshot());
         }
         Ok(Some(out))
+    }
+
+    /// `plan` done from the current state (a `plan` statement's, which leaves it as it
+    /// was), each action at the first of its cases that can happen at the actual world:
+    /// after each, the model (None beyond `cap` worlds, its worlds as the story names
+    /// them then) and the actual world. The state is left as it was.
+    pub(super) fn follow(
+        &mut self,
+        plan: &[ActionId],
+        cap: usize,
+    ) -> Result<Vec<Followed>, EngineError> {
+        let span = Span::default();
+        let start = self.snapshot();
+        let happened = self.happened.clone();
+        let mut out = Vec::with_capacity(plan.len());
+        let mut at = start.clone();
+        let mut run = || -> Result<(), EngineError> {
+            for (depth, &action) in plan.iter().enumerate() {
+                let Some(next) = self.successors(span, &at, action, depth, None)? else {
+                    let name = &self.program.actions[action.0].name;
+                    return Err(Failure::not_executable(
+                        name,
+                        "the steps before it leave it impossible",
+                    ))
+                    .at(span);
+                };
+                at = next.into_iter().next().expect("a branch");
+                self.enter(&at);
+                let state = self.state.clone();
+                let model = match self.model_of(&state, cap).at(span)? {
+                    Some(m) => Some(self.named(m).at(span)?),
+                    None => None,
+                };
+                let actual = match &at.actual {
+                    Some((w, _)) => Some(self.shown(&World(w.clone())).at(span)?),
+                    None => None,
+                };
+                out.push(Followed {
+                    action,
+                    model,
+                    actual,
+                });
+            }
+            Ok(())
+        };
+        let done = run();
+        self.happened = happened;
+        self.enter(&start);
+        self.forget_caches();
+        done.map(|()| out)
     }
 
     /// Whether the goal holds in every branch.

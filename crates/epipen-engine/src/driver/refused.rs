@@ -85,6 +85,14 @@ impl Run for Refused {
         "none"
     }
 
+    fn follow_plan(
+        &mut self,
+        _: &[crate::ir::ActionId],
+        _: usize,
+    ) -> Result<Vec<super::Followed>, EngineError> {
+        Err(self.error(self.first))
+    }
+
     fn actual(&self) -> Option<World> {
         None
     }

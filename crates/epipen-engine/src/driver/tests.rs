@@ -232,3 +232,48 @@ fn the_families_make_no_more_nodes_than_they_did() {
         grown.join("\n")
     );
 }
+
+/// A plan followed step by step (what the playground draws): the model after each step,
+/// the actual world then, and the state left as it was.
+#[test]
+fn a_plan_is_followed_step_by_step_and_the_state_left_as_it_was() {
+    let story = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../stories/door-mat.story"
+    ))
+    .expect("the story");
+    let mut plans = Vec::new();
+    let mut driver = on_bdds(&story, &[], &mut |r| {
+        if let crate::Report::Plan { plans: p, .. } = r {
+            plans.push(p);
+        }
+    });
+    let coordinated = plans[1][0].clone();
+    let names: Vec<&str> = (coordinated.iter())
+        .map(|a| driver.program.actions[a.0].name.as_str())
+        .collect();
+    assert_eq!(names, ["tell", "try_take"]);
+    let before = driver.state.clone();
+    let steps = driver
+        .follow(&coordinated, 64)
+        .expect("the plan is followed");
+    assert!(
+        Rc::ptr_eq(&before, &driver.state),
+        "the state is left as it was"
+    );
+    let worlds: Vec<usize> = (steps.iter())
+        .map(|s| s.model.as_ref().expect("a model").worlds.len())
+        .collect();
+    // Anne's announcement leaves the world where the key is under the mat; Bob takes it.
+    assert_eq!(worlds, [1, 1]);
+    let actual: Vec<String> = (steps.iter())
+        .map(|s| crate::worlds::world_line(&driver.program, &s.actual.as_ref().unwrap().0))
+        .collect();
+    assert_eq!(
+        actual,
+        [
+            "key_under_mat = true, bob_has_key = false",
+            "key_under_mat = false, bob_has_key = true"
+        ]
+    );
+}
