@@ -64,6 +64,9 @@ pub(super) struct Space {
     domain: Bdd,
     /// Each enum or int constant's partition, made once.
     partitions: Vec<Option<Partition>>,
+    /// [`Space::magnitude_at_most`]'s sets, made once each (a plan's search lists the
+    /// worlds of every state it reaches).
+    magnitudes_made: std::cell::RefCell<std::collections::HashMap<i128, Bdd>>,
 }
 
 /// Each int constant's bounds by the story's first announcements (indexed by constant;
@@ -207,6 +210,7 @@ impl Space {
             all_bits,
             declared_bits,
             partitions: Vec::new(),
+            magnitudes_made: Default::default(),
         };
         space.partitions = (0..space.kinds.len())
             .map(|c| space.make_partition(c))
@@ -545,6 +549,15 @@ impl Space {
     /// all hold a value of magnitude at most `m` (every world when there is no enum or int
     /// constant; none when `m` is negative and there is one).
     pub(super) fn magnitude_at_most(&self, m: i128) -> Bdd {
+        if let Some(made) = self.magnitudes_made.borrow().get(&m) {
+            return made.clone();
+        }
+        let within = self.make_magnitude_at_most(m);
+        self.magnitudes_made.borrow_mut().insert(m, within.clone());
+        within
+    }
+
+    fn make_magnitude_at_most(&self, m: i128) -> Bdd {
         let mut within = self.mk_true();
         for (c, kind) in self.kinds.iter().enumerate() {
             let (lo, top) = match kind {
@@ -577,6 +590,19 @@ impl Space {
     }
 
     /// The largest magnitude an enum or int constant can hold (None: there is none).
+    /// A world's magnitude: the largest magnitude of its enum and int constants' values
+    /// (an enum's by its index), as [`Space::magnitude_at_most`] counts it.
+    pub(super) fn magnitude_of(&self, world: &World) -> i128 {
+        (self.kinds.iter().zip(&world.0))
+            .filter_map(|(k, v)| match (k, v) {
+                (Kind::Bool, _) => None,
+                (_, Value::Int(n)) => Some(i128::from(*n).abs()),
+                (_, Value::Bool(_)) => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     pub(super) fn max_magnitude(&self) -> Option<i64> {
         self.kinds
             .iter()
