@@ -19,16 +19,23 @@
 //!   A file in SMCDEL's format (its first word `VARS`) is answered as `epipen smcdel`
 //!   answers it: `smcdel` (`{"jobs", "text"}`), and a trace item of `kind` `smcdel`
 //!   per job.
-//! - `POST /api/graph` ([`Request`] with `at`, or `step`): `title`, `characters`,
-//!   `worlds`, `actual` (the actual world: an index into `worlds`, or null), `edges`
-//!   (`{"a", "b", "who"}`: indices into `worlds`, names of characters), `beliefs`
-//!   (`{"from", "to", "who"}`), `plausible` (`{"who", "worlds"}`: for each character
-//!   whose plausibility is not flat, the worlds it finds most plausible among those it
-//!   cannot tell from them; left out when there is none) and, in a story with chances,
-//!   `probabilities` (each world's, `"1/3"`). With `step`, the model after that step of
-//!   the trace `/api/run` answers with the same request (its `limit` too): the index
-//!   among the trace's items of `kind` `step` (0: the start; each round of a `repeat`
-//!   is one).
+//! - `POST /api/graph` ([`Request`] with `at`, or `step`, or `step` and `plan_step`):
+//!   `title`, `characters`, `worlds`, `actual` (the actual world: an index into
+//!   `worlds`, or null), `edges` (`{"a", "b", "who"}`: indices into `worlds`, names of
+//!   characters), `beliefs` (`{"from", "to", "who"}`), `plausible` (`{"who",
+//!   "worlds"}`: for each character whose plausibility is not flat, the worlds it finds
+//!   most plausible among those it cannot tell from them; left out when there is none)
+//!   and, in a story with chances, `probabilities` (each world's, `"1/3"`). With
+//!   `step`, the model after that step of the trace `/api/run` answers with the same
+//!   request (its `limit` too): the index among the trace's items of `kind` `step` (0:
+//!   the start; each round of a `repeat` is one). With `plan_step` too, `step` is a
+//!   top-level `plan` statement's (the trace's item of `kind` `plan` comes just before
+//!   it), and the model is the one after step `plan_step` of the first plan it found
+//!   (1: after its first action, each action at the first of its cases that can happen
+//!   at the actual world; 0: before it), titled `door-mat.story after line 29's plan,
+//!   step 2 (try_take): 1 world`. A step that is not a `plan`'s, or a plan that found
+//!   none or has fewer steps, is an error (`exit_code` 2); `plan_step` without `step`
+//!   is refused (400).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -91,6 +98,9 @@ pub(super) struct Request {
     /// `/api/graph`: the step of the trace after which to draw the model (its index
     /// among the trace's steps; 0: the start), instead of a checkpoint.
     step: Option<usize>,
+    /// `/api/graph`: with `step` (a `plan` statement's), the step of the first plan it
+    /// found after which to draw the model (0: before its first action).
+    plan_step: Option<usize>,
 }
 
 fn default_name() -> String {
@@ -124,6 +134,9 @@ impl Request {
         }
         if request.at.is_some() && request.step.is_some() {
             return bad("`at` and `step` name two models: give one of them".into());
+        }
+        if request.plan_step.is_some() && request.step.is_none() {
+            return bad("`plan_step` needs `step`: the trace step of the `plan` statement".into());
         }
         Ok(request)
     }
@@ -319,7 +332,7 @@ fn smcdel_file(request: &Request, limit: Duration) -> Value {
 }
 
 /// `epipen graph --at CHECKPOINT`, as data for the page to draw; or the model after a
-/// step of the trace.
+/// step of the trace, or after a step of a plan found.
 fn graph_story(request: &Request, limit: Duration) -> Value {
     let drawn = request.compile(limit).and_then(|story| {
         let options = Options {
@@ -327,13 +340,14 @@ fn graph_story(request: &Request, limit: Duration) -> Value {
             keep_refuted_hints: true,
             ..Options::default()
         };
-        let (model, title, actual) = match request.step {
-            // The trace as `/api/run` makes it, its steps numbered alike.
-            Some(step) => {
-                let tracer = Tracer::following(request.limit, FOLLOWED);
-                story.model_after(&options, tracer, step)?
+        // The trace as `/api/run` makes it, its steps numbered alike.
+        let tracer = || Tracer::following(request.limit, FOLLOWED);
+        let (model, title, actual) = match (request.step, request.plan_step) {
+            (Some(step), Some(plan_step)) => {
+                story.model_after_plan(&options, tracer(), step, plan_step)?
             }
-            None => {
+            (Some(step), None) => story.model_after(&options, tracer(), step)?,
+            (None, _) => {
                 let options = Options {
                     skip_worlds_statements: true,
                     ..options

@@ -805,6 +805,95 @@ fn the_playground_steps_through_the_muddy_children_as_a_teacher_would() {
     browser.close();
 }
 
+/// A plan found (issue 41): the trace lists its steps under its answer, and a click on
+/// one draws the model after it, the step marked.
+#[test]
+fn the_playground_draws_the_model_after_each_step_of_a_plan() {
+    let server = Server::start(&[]);
+    let mut browser = Browser::launch();
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://{}/", server.addr)}),
+    );
+    browser.wait(
+        "the page to list the stories",
+        "document.querySelectorAll('#story option').length > 10",
+    );
+    browser.pick("The door mat");
+    // Each plan's steps, numbered, under its answer.
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#trace li[data-kind=plan]')].map(li => \
+               [li.firstChild.textContent, \
+                [...li.querySelectorAll('ol.plan-steps li')].map(s => s.textContent)])"
+        ),
+        json!([
+            ["line 25: plan of 1 action: try_take", ["1. try_take"]],
+            [
+                "line 29: plan of 2 actions: tell, try_take",
+                ["1. tell", "2. try_take"]
+            ],
+        ])
+    );
+    let click = |browser: &mut Browser, line: u32, step: u32| {
+        browser.run(
+            &format!("the model after step {step} of line {line}'s plan"),
+            &format!(
+                "[...document.querySelectorAll('#trace li[data-kind=plan]')]
+                   .find(li => li.firstChild.textContent.startsWith('line {line}:'))
+                   .querySelectorAll('ol.plan-steps li')[{step} - 1].click()"
+            ),
+        );
+        browser.eval(
+            "({ note: document.getElementById('graph-note').textContent,
+                worlds: document.querySelectorAll('#graph g.node').length,
+                actual: document.querySelectorAll('#graph g.node.actual').length,
+                drawn: [...document.querySelectorAll('#trace li.drawn')].map(li => li.textContent),
+                at: document.getElementById('at').value })",
+        )
+    };
+    let after = |note: &str, worlds: u64, drawn: &str, at: &str| json!({"note": note, "worlds": worlds, "actual": 1, "drawn": [drawn], "at": at});
+    // Bob tries: two worlds, he sees whether he took the key.
+    assert_eq!(
+        click(&mut browser, 25, 1),
+        after(
+            "door-mat.story after line 25's plan, step 1 (try_take): 2 worlds",
+            2,
+            "1. try_take",
+            "plan:4:1"
+        )
+    );
+    // Anne tells him first: one world, then he takes the key.
+    assert_eq!(
+        click(&mut browser, 29, 1),
+        after(
+            "door-mat.story after line 29's plan, step 1 (tell): 1 world",
+            1,
+            "1. tell",
+            "plan:5:1"
+        )
+    );
+    assert_eq!(
+        click(&mut browser, 29, 2),
+        after(
+            "door-mat.story after line 29's plan, step 2 (try_take): 1 world",
+            1,
+            "2. try_take",
+            "plan:5:2"
+        )
+    );
+    // The menu lists the plans' steps after the trace's.
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#at optgroup')].at(-1).label + ': ' + \
+             [...document.querySelectorAll('#at optgroup')].at(-1).children.length"
+        ),
+        "after a step of a plan: 3"
+    );
+    browser.screenshot("playground-plan.png");
+    browser.close();
+}
+
 /// Probabilities (issue 29): the worlds table has a probability column, the trace lists
 /// each world's probability beside it and prints the `show`, and the model labels each
 /// world with its probability.

@@ -234,3 +234,113 @@ fn plans_are_the_same_on_every_backend_and_leave_the_story_as_it_was() {
         assert_eq!(out.code, 1, "{backend}");
     }
 }
+
+/// `/api/graph` with `step` (a `plan` statement's) and `plan_step`: the door mat's plans
+/// followed action by action, on every backend; and the requests it refuses.
+#[test]
+fn the_playground_draws_the_model_after_each_step_of_a_plan() {
+    let server = Server::start(&[]);
+    let request = json!({
+        "source": super::read_story("door-mat.story"),
+        "name": "door-mat.story",
+    });
+    // Each plan's line and the trace step of its statement: the next step after it.
+    let run = server.run(&request);
+    let trace = run["trace"].as_array().unwrap();
+    let plans: Vec<(u64, usize)> = (trace.iter().enumerate())
+        .filter(|(_, t)| t["kind"] == "plan")
+        .map(|(k, t)| {
+            let step = trace[..k].iter().filter(|t| t["kind"] == "step").count();
+            assert_eq!(
+                trace[k + 1..].iter().find(|t| t["kind"] == "step").unwrap()["line"],
+                t["line"]
+            );
+            (t["line"].as_u64().unwrap(), step)
+        })
+        .collect();
+    assert_eq!(plans.iter().map(|p| p.0).collect::<Vec<_>>(), [25, 29]);
+    let (bob_tries, coordinated) = (plans[0].1, plans[1].1);
+    let graph = |backend: &str, step: usize, plan_step: usize| {
+        let mut asked = request.clone();
+        asked["backend"] = backend.into();
+        asked["step"] = step.into();
+        asked["plan_step"] = plan_step.into();
+        server.client().post_json("/api/graph", &asked).json()
+    };
+    // The model's title, and its worlds (`key_under_mat bob_has_key`, the actual one
+    // marked `*`).
+    let drawn = |model: Value| {
+        assert_eq!(model["exit_code"], 0, "{model}");
+        let worlds: Vec<String> = (model["worlds"].as_array().unwrap().iter().enumerate())
+            .map(|(k, w)| {
+                let mark = if model["actual"] == k { "*" } else { "" };
+                format!("{mark}{} {}", w["key_under_mat"], w["bob_has_key"])
+            })
+            .collect();
+        (model["title"].as_str().unwrap().to_string(), worlds)
+    };
+    for backend in ["explicit", "bdd", "z3"] {
+        assert_eq!(
+            [
+                drawn(graph(backend, coordinated, 0)),
+                drawn(graph(backend, coordinated, 1)),
+                drawn(graph(backend, coordinated, 2)),
+                drawn(graph(backend, bob_tries, 1)),
+            ],
+            [
+                (
+                    "door-mat.story before line 29's plan: 2 worlds".to_string(),
+                    vec!["false false".to_string(), "*true false".to_string()]
+                ),
+                (
+                    "door-mat.story after line 29's plan, step 1 (tell): 1 world".to_string(),
+                    vec!["*true false".to_string()]
+                ),
+                (
+                    "door-mat.story after line 29's plan, step 2 (try_take): 1 world".to_string(),
+                    vec!["*false true".to_string()]
+                ),
+                (
+                    "door-mat.story after line 25's plan, step 1 (try_take): 2 worlds".to_string(),
+                    vec!["false false".to_string(), "*false true".to_string()]
+                ),
+            ],
+            "{backend}"
+        );
+    }
+    // Bob knows he has the key once he took it: no edge of his between the worlds.
+    let tried = graph("auto", bob_tries, 1);
+    assert_eq!(tried["edges"], json!([]), "{tried}");
+
+    // A step beyond the plan, a step that is not a plan's: errors of the story.
+    let message = |model: Value| {
+        assert_eq!(model["exit_code"], 2, "{model}");
+        let message = model["error"]["message"].as_str().unwrap();
+        message.lines().next().unwrap().to_string()
+    };
+    assert_eq!(
+        message(graph("auto", bob_tries, 2)),
+        "door-mat.story:25:1: error: the plan on line 25 has 1 step: there is no step 2"
+    );
+    assert_eq!(
+        message(graph("auto", bob_tries - 1, 1)),
+        format!(
+            "error: step {} of the trace of door-mat.story is not a `plan` statement's",
+            bob_tries - 1
+        )
+    );
+    // `plan_step` without `step`; with `at`.
+    for extra in [json!({}), json!({"at": "start"})] {
+        let mut asked = request.clone();
+        asked["plan_step"] = 1.into();
+        for (k, v) in extra.as_object().unwrap() {
+            asked[k] = v.clone();
+        }
+        let refused = server.client().post_json("/api/graph", &asked);
+        assert_eq!(refused.status, 400);
+        assert_eq!(
+            refused.json()["error"],
+            "`plan_step` needs `step`: the trace step of the `plan` statement"
+        );
+    }
+}

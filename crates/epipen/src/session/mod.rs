@@ -20,6 +20,7 @@ use crate::views::{self, VerdictKind};
 use crate::worlds::{Model, WorldCount, WorldSet};
 use crate::{CompileError, explore};
 
+mod plan;
 mod reveal;
 mod shown;
 

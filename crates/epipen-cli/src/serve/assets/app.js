@@ -27,6 +27,7 @@ const state = {
   markLine: 0,          // a line the trace points at
   pickedAt: false,      // whether the visitor chose the graph's checkpoint (or step)
   steps: [],            // the labels of the last run's trace steps, in order
+  plans: [],            // the plans whose steps the graph can be drawn after (followedPlans)
   focus: null,          // the character whose edges the graph highlights
   model: null,          // the model drawn (/api/graph's answer)
   legendRows: [],       // the legend's rows, for the downloaded drawing: [{colour, ring, text}]
@@ -456,12 +457,35 @@ function worldList(worlds, cls) {
   return ul;
 }
 
+// The plans found by top-level `plan` statements, whose steps the model can be drawn
+// after (`/api/graph`'s `step` and `plan_step`): for each, its item's index in the
+// trace, the trace step of its statement (the next step, on its line: the plan's answer
+// comes just before it), its line and its first plan's actions.
+function followedPlans(trace) {
+  const plans = [];
+  let steps = 0;
+  trace.forEach((item, index) => {
+    if (item.kind === "step") steps++;
+    if (item.kind !== "plan" || !item.solvable || !item.plans[0].length) return;
+    const next = trace.slice(index + 1).find((t) => t.kind === "step");
+    if (!next || next.line !== item.line || next.round) return;
+    plans.push({ index, step: steps, line: item.line, actions: item.plans[0] });
+  });
+  return plans;
+}
+
+// The model after step `k` (from 1) of a plan (one of followedPlans): the graph menu's
+// value, and its label.
+const planModel = (plan, k) => `plan:${plan.step}:${k}`;
+const planLabel = (plan, k) => `after line ${plan.line}'s plan, step ${k} (${plan.actions[k - 1]})`;
+
 function showTrace(trace) {
   const list = $("trace");
   list.textContent = "";
   const counts = [];
   let steps = 0;
-  for (const item of trace) {
+  const plans = new Map(followedPlans(trace).map((p) => [p.index, p]));
+  for (const [index, item] of trace.entries()) {
     const li = document.createElement("li");
     li.dataset.kind = item.kind;
     // A step's number among the trace's steps: the model after it is `/api/graph`'s
@@ -533,6 +557,29 @@ function showTrace(trace) {
         li.classList.add("vacuous");
       }
       li.textContent = item.text.replace(/\n$/, "");
+      // A plan found: its (first plan's) steps, numbered; a click on one draws the model
+      // after it.
+      const plan = plans.get(index);
+      if (plan) {
+        const ol = document.createElement("ol");
+        ol.className = "plan-steps";
+        plan.actions.forEach((action, k) => {
+          const step = document.createElement("li");
+          step.dataset.plan = plan.step;
+          step.dataset.planStep = k + 1;
+          step.title = `click: the model ${planLabel(plan, k + 1)}`;
+          step.textContent = `${k + 1}. ${action}`;
+          step.addEventListener("click", (e) => {
+            e.stopPropagation();
+            state.markLine = item.line;
+            renderEditor();
+            goTo(item.line, 1);
+            pickModel(planModel(plan, k + 1));
+          });
+          ol.append(step);
+        });
+        li.append(ol);
+      }
     }
     list.append(li);
   }
@@ -574,17 +621,22 @@ function showFates(fates) {
   box.append(t);
 }
 
-// The graph's menu: the model at each checkpoint, at the end, and after each step of
-// the trace (`step:K`).
+// The graph's menu: the model at each checkpoint, at the end, after each step of the
+// trace (`step:K`) and after each step of a plan found (`plan:K:J`, step J of the plan
+// of the `plan` statement at step K of the trace).
 function showCheckpoints(checkpoints, trace) {
   if (!checkpoints) return;
   const select = $("at");
   const before = select.value;
   const steps = trace.filter((item) => item.kind === "step").map((item) => item.label);
+  const plans = followedPlans(trace).flatMap((plan) =>
+    plan.actions.map((_, k) => [planModel(plan, k + 1), planLabel(plan, k + 1)]));
   const same = JSON.stringify(checkpoints) === JSON.stringify(state.checkpoints) &&
-    JSON.stringify(steps) === JSON.stringify(state.steps);
+    JSON.stringify(steps) === JSON.stringify(state.steps) &&
+    JSON.stringify(plans) === JSON.stringify(state.plans);
   state.checkpoints = checkpoints;
   state.steps = steps;
+  state.plans = plans;
   if (same && select.options.length) return;
   select.textContent = "";
   for (const c of checkpoints) select.append(new Option(`at checkpoint ${c}`, c));
@@ -593,6 +645,10 @@ function showCheckpoints(checkpoints, trace) {
   group.label = "after a step of the trace";
   steps.forEach((label, k) => group.append(new Option(`after ${label}`, `step:${k}`)));
   if (steps.length) select.append(group);
+  const planned = document.createElement("optgroup");
+  planned.label = "after a step of a plan";
+  for (const [value, label] of plans) planned.append(new Option(label, value));
+  if (plans.length) select.append(planned);
   const kept = [...select.options].some((o) => o.value === before);
   if (state.pickedAt && kept) {
     select.value = before;
@@ -603,7 +659,8 @@ function showCheckpoints(checkpoints, trace) {
   }
 }
 
-// Draws the model the visitor picked: `NAME` (a checkpoint), `` (the end) or `step:K`.
+// Draws the model the visitor picked: `NAME` (a checkpoint), `` (the end), `step:K` or
+// `plan:K:J`.
 function pickModel(value) {
   const select = $("at");
   if (![...select.options].some((o) => o.value === value)) return;
@@ -618,11 +675,15 @@ function pickModel(value) {
   });
 }
 
-// Marks the trace's step whose model is drawn, and puts the slider there.
+// Marks the trace's step (or the plan's step) whose model is drawn, and puts the slider
+// there.
 function markDrawnStep() {
   const at = $("at").value;
   for (const li of document.querySelectorAll("#trace li[data-step]")) {
     li.classList.toggle("drawn", at === `step:${li.dataset.step}`);
+  }
+  for (const li of document.querySelectorAll("#trace li[data-plan-step]")) {
+    li.classList.toggle("drawn", at === `plan:${li.dataset.plan}:${li.dataset.planStep}`);
   }
   const n = state.steps.length;
   $("stepper").hidden = n < 2;
@@ -647,9 +708,11 @@ async function drawGraph(request, number) {
   const note = $("graph-note");
   const at = $("at").value;
   // After a step: numbered in the trace `/api/run` made with the same settings (the
-  // limit included).
+  // limit included); after a plan's step: that of the `plan` statement's step.
   const step = at.startsWith("step:") ? Number(at.slice(5)) : undefined;
+  const [, planned, planStep] = at.match(/^plan:(\d+):(\d+)$/) || [];
   const asked = step !== undefined ? { ...request, step }
+    : planned !== undefined ? { ...request, step: Number(planned), plan_step: Number(planStep) }
     : { ...request, limit: undefined, at: at || undefined };
   let answer;
   try {
@@ -860,7 +923,8 @@ function offerDownload(root, title) {
   link.href = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
   const stem = state.name.replace(/\.story$/, "") || "story";
   const at = $("at").value;
-  const place = at.startsWith("step:") ? `step-${at.slice(5)}` : at || "end";
+  const place = at.startsWith("step:") ? `step-${at.slice(5)}`
+    : at.startsWith("plan:") ? at.replace(/:/g, "-") : at || "end";
   link.download = `${stem}-${place}.svg`;
   link.hidden = false;
 }
