@@ -505,7 +505,9 @@ impl<B: Backend> Driver<B> {
                 Ok::<(), ()>(())
             });
         }
-        if self.chances || self.program.statements.iter().any(believes) {
+        let expects =
+            (self.program.actions.iter()).any(|a| a.body.expects.iter().any(Option::is_some));
+        if self.chances || expects || self.program.statements.iter().any(believes) {
             return Some("the story has chances or beliefs");
         }
         reads
@@ -549,6 +551,7 @@ impl<B: Backend> Driver<B> {
         let Some((&action, after)) = rest.split_first() else {
             return self.reached(span, std::slice::from_ref(at), &plan.goal);
         };
+        self.check_deadline().at(span)?;
         let owner = self.program.actions[action.0]
             .owner
             .ok_or_else(|| Failure::internal("a coordinated plan's action without an owner"))
