@@ -371,8 +371,9 @@ impl<B: Backend> Driver<B> {
         for depth in 0..plan.max {
             let mut next: Vec<Node<B>> = Vec::new();
             let mut here: HashMap<Vec<i64>, usize> = HashMap::new();
+            let mut goals = Vec::new();
             let layer = layers.last().expect("a layer");
-            for (i, node) in layer.iter().enumerate() {
+            'layer: for (i, node) in layer.iter().enumerate() {
                 self.check_deadline().at(span)?;
                 self.forget_caches();
                 for &action in &plan.actions {
@@ -390,7 +391,8 @@ impl<B: Backend> Driver<B> {
                     if !executable {
                         continue;
                     }
-                    let key = match compare {
+                    // The last layer is never expanded: its states need not be recognised.
+                    let key = match compare && depth + 1 < plan.max {
                         true => self.node_key(span, &branches)?,
                         false => None,
                     };
@@ -408,10 +410,22 @@ impl<B: Backend> Driver<B> {
                         here.insert(k.clone(), next.len());
                         seen.entry(k.clone()).or_insert((depth + 1, next.len()));
                     }
+                    // A state reached first here: the least plan to it is its first
+                    // parent's and this action, and a plain plan is the first found.
+                    let goal = match plan.coordinated {
+                        true => false,
+                        false => self.reached(span, &branches, &plan.goal)?,
+                    };
                     next.push(Node {
                         branches,
                         parents: vec![(i, action)],
                     });
+                    if goal {
+                        goals.push(next.len() - 1);
+                        if !plan.all {
+                            break 'layer;
+                        }
+                    }
                 }
             }
             tracing::info!(
@@ -420,10 +434,11 @@ impl<B: Backend> Driver<B> {
                 recognised = seen.len(),
                 "plan: searched"
             );
-            let mut goals = Vec::new();
-            for (k, node) in next.iter().enumerate() {
-                if self.reached(span, &node.branches, &plan.goal)? {
-                    goals.push(k);
+            if plan.coordinated {
+                for (k, node) in next.iter().enumerate() {
+                    if self.reached(span, &node.branches, &plan.goal)? {
+                        goals.push(k);
+                    }
                 }
             }
             layers.push(next);
