@@ -19,6 +19,14 @@ impl Value {
             Value::Bool(_) => Ty::Bool,
         }
     }
+
+    /// The value as a number: an int itself, a bool 0 or 1.
+    pub fn number(self) -> i64 {
+        match self {
+            Value::Int(n) => n,
+            Value::Bool(b) => i64::from(b),
+        }
+    }
 }
 
 impl std::fmt::Display for Value {

@@ -590,19 +590,6 @@ impl Space {
     }
 
     /// The largest magnitude an enum or int constant can hold (None: there is none).
-    /// A world's magnitude: the largest magnitude of its enum and int constants' values
-    /// (an enum's by its index), as [`Space::magnitude_at_most`] counts it.
-    pub(super) fn magnitude_of(&self, world: &World) -> i128 {
-        (self.kinds.iter().zip(&world.0))
-            .filter_map(|(k, v)| match (k, v) {
-                (Kind::Bool, _) => None,
-                (_, Value::Int(n)) => Some(i128::from(*n).abs()),
-                (_, Value::Bool(_)) => None,
-            })
-            .max()
-            .unwrap_or(0)
-    }
-
     pub(super) fn max_magnitude(&self) -> Option<i64> {
         self.kinds
             .iter()

@@ -15,7 +15,7 @@
 
 use super::diagram::{Bdd, BddVariable};
 use super::space::Space;
-use crate::worlds::{Value, World};
+use crate::worlds::World;
 
 /// Up to `limit` worlds of `set`, the canonical first ones, in canonical order.
 pub(super) fn first_worlds(space: &Space, set: &Bdd, limit: usize) -> Vec<World> {
@@ -28,10 +28,9 @@ pub(super) fn first_worlds(space: &Space, set: &Bdd, limit: usize) -> Vec<World>
         });
         return out;
     }
-    // A set of at most `limit` worlds: listed in any order, then sorted as the layers
-    // would list them (by magnitude, then by values in declaration order), which spares
-    // a walk per magnitude (a plan's search lists every state it reaches, and its steps'
-    // occurrences have many values).
+    // A set of at most `limit` worlds: listed in any order, then sorted in the canonical
+    // order the layers give (`World`'s), which spares a walk per magnitude (a plan's
+    // search lists every state it reaches, and its steps' occurrences have many values).
     let mut all = Vec::new();
     walk(
         &set,
@@ -40,16 +39,7 @@ pub(super) fn first_worlds(space: &Space, set: &Bdd, limit: usize) -> Vec<World>
         &mut |bits| all.push(space.world(bits)),
     );
     if all.len() <= limit {
-        let key = |w: &World| {
-            let values: Vec<i64> = (w.0.iter())
-                .map(|v| match v {
-                    Value::Int(n) => *n,
-                    Value::Bool(b) => i64::from(*b),
-                })
-                .collect();
-            (space.magnitude_of(w), values)
-        };
-        all.sort_by_cached_key(key);
+        all.sort();
         return all;
     }
     let mut below = space.magnitude_at_most(-1);

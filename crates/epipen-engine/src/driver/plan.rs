@@ -669,14 +669,10 @@ fn paths<B: Backend>(
 /// every round's table kept, and the actual world's final block.
 fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> Vec<i64> {
     let n = current.len();
-    let value = |v: &Value| match v {
-        Value::Int(i) => *i,
-        Value::Bool(b) => i64::from(*b),
-    };
     // Round 0: the values, with (conservatively) what belief and chance say of a world.
     let start: Vec<Vec<i64>> = (0..n)
         .map(|w| {
-            let mut sig: Vec<i64> = current[w].iter().map(value).collect();
+            let mut sig: Vec<i64> = current[w].iter().map(|v| v.number()).collect();
             for ranks in &model.ranks {
                 if let Some(r) = ranks.get(w) {
                     sig.push(r.len() as i64);

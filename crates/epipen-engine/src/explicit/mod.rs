@@ -752,13 +752,7 @@ impl Backend for ExplicitBackend {
 
     /// The world's index in the universe (None: not one of its worlds).
     fn point(&mut self, world: &[Value]) -> Result<Option<u32>, SolverError> {
-        let values: Vec<i64> = world
-            .iter()
-            .map(|v| match v {
-                Value::Int(n) => *n,
-                Value::Bool(b) => i64::from(*b),
-            })
-            .collect();
+        let values: Vec<i64> = world.iter().map(|v| v.number()).collect();
         let universe = &self.universe;
         let ends = universe
             .segments
@@ -825,13 +819,7 @@ impl Backend for ExplicitBackend {
         state: &Rc<State>,
         world: &[Value],
     ) -> Result<Option<Option<u32>>, SolverError> {
-        let values: Vec<i64> = world
-            .iter()
-            .map(|v| match v {
-                Value::Int(n) => *n,
-                Value::Bool(b) => i64::from(*b),
-            })
-            .collect();
+        let values: Vec<i64> = world.iter().map(|v| v.number()).collect();
         let universe = &self.universe;
         Ok(state
             .worlds
