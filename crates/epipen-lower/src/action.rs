@@ -55,6 +55,14 @@ impl Lowerer {
         }
     }
 
+    /// An action in code that does not run, checked before at the same place: only its
+    /// name is recorded.
+    pub(crate) fn action_not_run(&mut self, action: &ast::Action) {
+        if let Some(full) = self.case_name(&action.name) {
+            self.planning.dead.insert(full);
+        }
+    }
+
     /// `action NAME [by A] [if φ] { … }` at `span`: declares the action (in code that
     /// runs); nothing happens here.
     pub(crate) fn action(&mut self, action: &ast::Action, span: Span) {
@@ -148,6 +156,7 @@ impl Lowerer {
             variants,
             span,
         });
+        self.event_of_sort.insert(sort, self.events.len());
         self.events.push(ir::EventDef {
             name: name.to_string(),
             cases: cases.to_vec(),
@@ -404,6 +413,7 @@ impl Lowerer {
             variants,
             span,
         });
+        self.event_of_sort.insert(sort, self.events.len());
         self.events.push(ir::EventDef {
             name: STEP.to_string(),
             cases,

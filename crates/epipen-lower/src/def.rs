@@ -30,6 +30,31 @@ pub(crate) struct Def {
     pub(crate) span: Span,
 }
 
+/// A literal argument of a definition's use (`f(3)`, `f(-1, true)`, or a loop variable,
+/// replaced by its value).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Literal {
+    Int(i64),
+    Bool(bool),
+}
+
+impl Literal {
+    fn of(e: &ast::Expr) -> Option<Literal> {
+        match &e.kind {
+            ExprKind::Int(n) => Some(Literal::Int(*n)),
+            ExprKind::Bool(b) => Some(Literal::Bool(*b)),
+            ExprKind::Unary {
+                op: ast::UnOp::Neg,
+                operand,
+            } => match operand.kind {
+                ExprKind::Int(n) => n.checked_neg().map(Literal::Int),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 /// A definition being expanded: which, and where it is used.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Expansion {
@@ -63,12 +88,12 @@ impl Lowerer {
         }
         if self.declare(name, false) {
             let k = self.defs.len();
-            self.defs.push(Def {
+            self.defs.push(std::rc::Rc::new(Def {
                 name: name.clone(),
                 params: params.to_vec(),
                 body: body.clone(),
                 span,
-            });
+            }));
             self.names.insert(
                 name.name.clone(),
                 if ok { Entity::Def(k) } else { Entity::Failed },
@@ -135,20 +160,60 @@ impl Lowerer {
         for (p, arg) in def.params.iter().zip(args.unwrap_or(&[])) {
             map.insert(p.name.clone(), self.with_loop_values(arg));
         }
+        // A use whose arguments are all literals means what an earlier use with the
+        // same arguments meant in the same place (ctx), when that folded to a literal
+        // without a mistake and without a `sample` (which draws at each use; in code
+        // that does not run, a mistake that makes no value, an index past a family,
+        // goes unreported, but then there is no literal either): the body reads only
+        // its arguments and global names, so the unrolling that uses it again
+        // (`apart(a, b)` in nested loops) lowers it once.
+        let key = (def.params.iter())
+            .map(|p| Literal::of(&map[&p.name]))
+            .collect::<Option<Vec<_>>>()
+            .map(|literals| (k, literals, ctx));
+        if let Some(key) = &key
+            && let Some(known) = self.expanded.get(key)
+        {
+            let mut e = known.clone();
+            e.span = span;
+            return Some(e);
+        }
+        let (reported, samples) = (self.reported, self.samples_lowered);
         let body = substitute(&def.body, &map, false);
         let loop_vars = std::mem::take(&mut self.loop_vars);
         self.expansions.push(Expansion { def: k, at: span });
         let lowered = self.expr(&body, ctx);
         self.expansions.pop();
         self.loop_vars = loop_vars;
-        lowered.map(|mut e| {
+        let lowered = lowered.map(|mut e| {
             e.span = span;
             e
-        })
+        });
+        if let (Some(key), Some(e)) = (key, &lowered)
+            && matches!(e.kind, ir::ExprKind::Int(_) | ir::ExprKind::Bool(_))
+            && self.reported == reported
+            && self.samples_lowered == samples
+        {
+            self.expanded.insert(key, e.clone());
+        }
+        lowered
     }
 
     /// `e` with every loop variable in scope replaced by its value.
     fn with_loop_values(&self, e: &ast::Expr) -> ast::Expr {
+        // The common arguments at once: a literal, a loop variable.
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) => return e.clone(),
+            ExprKind::Name(n) => {
+                if let Some(v) = self.loop_var(&n.name) {
+                    return ast::Expr {
+                        kind: ExprKind::Int(v),
+                        span: e.span,
+                    };
+                }
+            }
+            _ => {}
+        }
         let values: HashMap<String, ast::Expr> = self
             .loop_vars
             .iter()

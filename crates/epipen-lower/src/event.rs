@@ -516,6 +516,7 @@ impl Lowerer {
             variants,
             span: name.span,
         });
+        self.event_of_sort.insert(sort, self.events.len());
         self.events.push(ir::EventDef {
             name: name.name.clone(),
             cases: cases.to_vec(),
@@ -768,7 +769,7 @@ impl Lowerer {
         ctx: Ctx,
     ) -> Option<ir::Expr> {
         let event = other.and_then(|o| match o.ty {
-            Ty::Enum(sort) => self.events.iter().position(|d| d.sort == sort),
+            Ty::Enum(sort) => self.event_of_sort.get(&sort).copied(),
             _ => None,
         });
         if let (

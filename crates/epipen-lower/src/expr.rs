@@ -590,6 +590,7 @@ impl Lowerer {
         set: &[ast::Expr],
         lowered: &[Vec<ir::Expr>],
     ) -> Option<Vec<usize>> {
+        self.samples_lowered += 1;
         let k = self.compile_time_int(&sample.count, "the number of items to sample")?;
         let n = set.len();
         let Some(k) = usize::try_from(k).ok().filter(|&k| k <= n) else {

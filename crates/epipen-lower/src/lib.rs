@@ -140,7 +140,7 @@ fn first_of(stmts: &[ir::Stmt], pick: &dyn Fn(&ir::StmtKind) -> bool) -> Option<
 }
 
 /// Who "knows" means when the agent is left out.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Speaker {
     /// `announce …`: the agent must be named.
     Storyteller,
@@ -151,7 +151,7 @@ enum Speaker {
 }
 
 /// Where knowledge operators are not allowed.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Objective {
     /// `actual …`
     Actual,
@@ -164,7 +164,7 @@ enum Objective {
 }
 
 /// Where an expression sits.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Ctx {
     speaker: Speaker,
     /// Set where knowledge operators are not allowed.
@@ -202,6 +202,8 @@ struct Lowerer {
     checkpoints: Vec<ir::Checkpoint>,
     enums: Vec<ir::EnumDef>,
     events: Vec<ir::EventDef>,
+    /// Each event's index by its sort (every event has a sort of its own).
+    event_of_sort: HashMap<EnumId, usize>,
     /// Characters, constants, families, enums, their values, consts and events (one
     /// namespace).
     names: HashMap<String, Entity>,
@@ -225,6 +227,9 @@ struct Lowerer {
     simultaneous: bool,
     /// > 0 in code that does not run: check, but emit nothing.
     dead: u32,
+    /// Where the loops, `if`s and actions lowered so far start: in code that does not
+    /// run, one lowered before is not checked again.
+    checked: HashSet<usize>,
     /// Rounds left to unroll.
     budget: u64,
     /// When to stop unrolling (`--timeout`).
@@ -256,7 +261,7 @@ struct Lowerer {
     /// How many occurrence constants the events so far allocated.
     occurrences_made: u64,
     /// `def`s, in order.
-    defs: Vec<def::Def>,
+    defs: Vec<std::rc::Rc<def::Def>>,
     /// The actions declared so far, and the state of the `plan`s (see
     /// [`action::Planning`]).
     planning: action::Planning,
@@ -264,6 +269,12 @@ struct Lowerer {
     in_hint: u32,
     /// The definitions being expanded, innermost last.
     expansions: Vec<def::Expansion>,
+    /// Uses of definitions with literal arguments that folded to a literal, by the
+    /// definition, the arguments (see [`def::Literal`]) and where they were used.
+    expanded: HashMap<(usize, Vec<def::Literal>, Ctx), ir::Expr>,
+    /// How many `sample(…)`s were lowered (drawn or not): an expansion that lowers one
+    /// is not remembered.
+    samples_lowered: u64,
 }
 
 impl Lowerer {
@@ -301,6 +312,7 @@ impl Lowerer {
             checkpoints: Vec::new(),
             enums: Vec::new(),
             events: Vec::new(),
+            event_of_sort: HashMap::new(),
             names: HashMap::new(),
             loop_vars: Vec::new(),
             checkpoint_ids: HashMap::new(),
@@ -314,6 +326,7 @@ impl Lowerer {
             depth: 0,
             simultaneous: false,
             dead: 0,
+            checked: HashSet::new(),
             budget: UNROLL_BUDGET,
             deadline: None,
             timed_out: None,
@@ -328,6 +341,8 @@ impl Lowerer {
             occurrences_made: 0,
             defs: Vec::new(),
             expansions: Vec::new(),
+            expanded: HashMap::new(),
+            samples_lowered: 0,
             planning,
             in_hint: 0,
         }

@@ -45,6 +45,20 @@ impl Lowerer {
 
     pub(crate) fn stmt(&mut self, stmt: &ast::Stmt, out: &mut Vec<ir::Stmt>) {
         self.current = stmt.span.start;
+        // Code that does not run is checked for names and types, which do not depend on
+        // the values of the loops around it: a loop, an `if` or an action checked (or
+        // run) once is not checked again there, so that an `if` that prunes nested loops
+        // costs its branch not taken once, not once per round. (An action still records
+        // its name, for the hint of a `do` of it.)
+        if let StmtKind::For { .. } | StmtKind::If { .. } | StmtKind::Action(_) = stmt.kind {
+            let first = self.checked.insert(stmt.span.start);
+            if self.dead > 0 && !first {
+                if let StmtKind::Action(action) = &stmt.kind {
+                    self.action_not_run(action);
+                }
+                return;
+            }
+        }
         let reported = self.reported;
         let is_declaration = matches!(
             stmt.kind,

@@ -2232,6 +2232,51 @@ fn unrolling_has_a_budget() {
     assert!(height(last_formula(&program)) < 80);
 }
 
+/// Code that does not run is checked once per place: an `if` that prunes nested loops
+/// costs its branch not taken once, not once per round of the loops around it.
+#[test]
+fn code_that_does_not_run_is_checked_once_per_place() {
+    ok("bool p\nif 1 == 0 {\n  for i in 0..2000 { for j in 0..2000 { announce p } }\n}");
+    // Live in one round, not taken in 999 others: 2 000 rounds, not 2 000 000.
+    let program = ok("bool p\nfor i in 0..1000 { if i == 3 { for j in 0..2000 { announce p } } }");
+    assert_eq!(program.statements.len(), 2000);
+    // Its mistakes are still found, and reported once.
+    assert_eq!(
+        errors("bool p\nfor i in 0..3 { if i == 5 { for j in 0..2 { announce q } } }"),
+        [("unknown name `q`".to_string(), "q".to_string())]
+    );
+    // An action declared only there is still named in the hint of a `do` of it.
+    assert_eq!(
+        hints("bool p\nfor j in 0..3 { if j > 5 { action a[j] { x } } }\ndo a[2]"),
+        [
+            "it is declared only in a part of the story that does not run (an `if` branch not taken or an empty loop)"
+        ]
+    );
+}
+
+/// A definition used again with the same literal arguments is lowered once, when its
+/// value is a literal; a `sample` in it draws at each use.
+#[test]
+fn literal_uses_of_a_definition_are_lowered_once() {
+    // 1 000 uses of a definition of 10 000 rounds: within the budget of 1 000 000.
+    let program = ok(
+        "int x\ndef slow(i) = count(a in 0..100, b in 0..100: a * b == i)\n\
+                      for k in 0..1000 { announce x == slow(12) + k % 2 }",
+    );
+    assert_eq!(program.statements.len(), 1000);
+    let program = ok("int x\ndef twice(i) = 2 * i\nfor k in 0..3 { announce x != twice(k) }");
+    assert_eq!(program.statements.len(), 3);
+    let program = compile_seed(
+        "int x\ndef picked(i) = i in sample(1, {1, 2, 3})\n\
+         for k in 0..40 { if picked(2) { announce x == k } }",
+        7,
+    );
+    assert_eq!(program.samples.len(), 40);
+    // Not where it names a hidden constant.
+    let program = ok("int x\ndef big(i) = x > i\nfor k in 0..3 { announce big(1) }");
+    assert_eq!(program.statements.len(), 3);
+}
+
 /// The examples of docs/language.md compile: the top one alone, and those of the full
 /// language's sections after the declarations they rely on.
 #[test]
