@@ -752,29 +752,7 @@ impl Backend for ExplicitBackend {
 
     /// The world's index in the universe (None: not one of its worlds).
     fn point(&mut self, world: &[Value]) -> Result<Option<u32>, SolverError> {
-        let values: Vec<i64> = world.iter().map(|v| v.number()).collect();
-        let universe = &self.universe;
-        let ends = universe
-            .segments
-            .iter()
-            .skip(1)
-            .copied()
-            .chain([universe.len]);
-        // The latest segment first: the actual world is in the latest event's worlds.
-        let segments: Vec<(usize, usize)> = universe.segments.iter().copied().zip(ends).collect();
-        for &(start, end) in segments.iter().rev() {
-            let (mut lo, mut hi) = (start, end);
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                let row = universe.columns.iter().map(|c| c.get(mid));
-                match row.cmp(values.iter().copied()) {
-                    std::cmp::Ordering::Less => lo = mid + 1,
-                    std::cmp::Ordering::Greater => hi = mid,
-                    std::cmp::Ordering::Equal => return Ok(Some(mid as u32)),
-                }
-            }
-        }
-        Ok(None)
+        Ok(self.universe.find(world))
     }
 
     fn formula_holds(
@@ -819,17 +797,7 @@ impl Backend for ExplicitBackend {
         state: &Rc<State>,
         world: &[Value],
     ) -> Result<Option<Option<u32>>, SolverError> {
-        let values: Vec<i64> = world.iter().map(|v| v.number()).collect();
-        let universe = &self.universe;
-        Ok(state
-            .worlds
-            .iter()
-            .find(|&w| {
-                (universe.columns.iter())
-                    .map(|c| c.get(w as usize))
-                    .eq(values.iter().copied())
-            })
-            .map(Some))
+        Ok(self.universe.find_among(&state.worlds, world).map(Some))
     }
 
     fn contains(&mut self, state: &Rc<State>, point: &Option<u32>) -> Result<bool, SolverError> {

@@ -6,7 +6,8 @@ use crate::explicit::Refusal;
 use crate::explicit::bound::{self, Interval};
 use crate::explicit::column::Column;
 use crate::explicit::search::{self, Limits, Stop};
-use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind, Ty};
+use crate::explicit::world_ids::WorldIds;
+use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind, Ty, Value};
 
 /// The worlds the story's first announcements allow, in lexicographic order of their
 /// values, one column of values per constant; then, for each event, the worlds it made
@@ -35,6 +36,39 @@ impl Universe {
             parent: Vec::new(),
             ranges: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The index of the world with these values, searched segment by segment, the latest
+    /// first (the actual world is among the latest event's worlds); None when there is
+    /// none.
+    pub(super) fn find(&self, world: &[Value]) -> Option<u32> {
+        let values: Vec<i64> = world.iter().map(|v| v.number()).collect();
+        let ends = self.segments.iter().skip(1).copied().chain([self.len]);
+        let segments: Vec<(usize, usize)> = self.segments.iter().copied().zip(ends).collect();
+        for &(start, end) in segments.iter().rev() {
+            let (mut lo, mut hi) = (start, end);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                let row = self.columns.iter().map(|c| c.get(mid));
+                match row.cmp(values.iter().copied()) {
+                    std::cmp::Ordering::Less => lo = mid + 1,
+                    std::cmp::Ordering::Greater => hi = mid,
+                    std::cmp::Ordering::Equal => return Some(mid as u32),
+                }
+            }
+        }
+        None
+    }
+
+    /// The index of the world of `worlds` with these values: a plan's search appends the
+    /// same rows for each state it passes through, so only the state's own will do.
+    pub(super) fn find_among(&self, worlds: &WorldIds, world: &[Value]) -> Option<u32> {
+        let values: Vec<i64> = world.iter().map(|v| v.number()).collect();
+        worlds.iter().find(|&w| {
+            (self.columns.iter())
+                .map(|c| c.get(w as usize))
+                .eq(values.iter().copied())
+        })
     }
 
     /// Each constant's smallest and largest value in the universe (a walk over every
