@@ -26,7 +26,10 @@ CASES = [
     ("gossip-calls", ["n=6"], ["explicit"]),
     ("consecutive-numbers-plan", [], ["z3"]),
     ("russian-cards-safe", [], ["explicit", "bdd"]),
-    ("toynabi", [], ["explicit", "bdd"]),
+    ("russian-cards-safe", ["every=1"], ["explicit", "bdd"]),
+    ("russian-cards-safe", ["two_steps=1"], ["explicit", "bdd"]),
+    ("toynabi", [], ["explicit", "bdd", "z3"]),
+    ("toynabi", ["cards=4"], ["explicit"]),
 ]
 
 
