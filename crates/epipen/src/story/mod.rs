@@ -199,6 +199,7 @@
 
 #![warn(missing_docs)]
 
+mod action;
 mod belief;
 mod blocks;
 mod chance;
@@ -210,6 +211,7 @@ mod handles;
 mod live;
 mod possible;
 
+pub use action::{Action, ActionDecl, PlanOptions, Planned};
 pub use blocks::{Block, Simultaneous};
 pub use chance::{Chance, Showable, Showing, Shown, ShownValue};
 pub use change::{Change, ValueOf};
@@ -278,6 +280,8 @@ pub struct Story {
     /// Which checkpoints the statements so far have saved.
     saved: Vec<bool>,
     live: Option<Live>,
+    /// The deepest plan asked so far (0: none): the live engine has room for it.
+    plan_depth: usize,
 }
 
 impl Default for Story {
@@ -325,6 +329,7 @@ impl Story {
             },
             saved: Vec::new(),
             live: None,
+            plan_depth: 0,
         }
     }
 
@@ -355,8 +360,12 @@ impl Story {
 
     fn constant(&mut self, name: &str, ty: Ty) -> Node {
         if let Some(e) = (self.program.events.iter()).find(|e| event::event_owns(&e.name, name)) {
+            let what = match self.program.actions.iter().any(|a| a.name == e.name) {
+                true => "action",
+                false => "event",
+            };
             return Node::invalid(format!(
-                "`{name}` names the executions of the event `{}`: a constant needs another name",
+                "`{name}` names the executions of the {what} `{}`: a constant needs another name",
                 e.name
             ));
         }
