@@ -344,7 +344,7 @@ impl Story {
         if max < 1 {
             return Err(Error::Invalid(format!(
                 "a plan's `max` must be at least 1, found {max} (`max` is the most actions a \
-                 plan may take: write e.g. `PlanOptions {{ max: 5, ..PlanOptions::default() }}`)"
+                 plan may take)"
             )));
         }
         if max > MAX_DEPTH {
@@ -497,7 +497,7 @@ impl Story {
         };
         Err(Error::Invalid(format!(
             "{which} no owner, and a `coordinated` plan needs the owner of each action \
-             (declare it with `story.action(\"{}\").by(who)`, who the character who does it)",
+             (give `{}` an owner with `by`: the character who does it)",
             first.name
         )))
     }

@@ -766,7 +766,7 @@ impl Story {
             [..] if kind == Kind::Action => {
                 return Err(Error::Invalid(
                     "an action's block has no `actual` line (the case that happens is said \
-                     where the action is done: `story.do_action(&action, Some(\"case\"))`)"
+                     where the action is done)"
                         .into(),
                 ));
             }
@@ -793,8 +793,7 @@ impl Story {
     fn existing_event(&self, name: &str, cases: &[String]) -> Result<Option<EventId>, Error> {
         if self.program.actions.iter().any(|a| a.name == name) {
             return Err(Error::Invalid(format!(
-                "`{name}` is an action: do it with `Story::do_action` (an event needs a name \
-                 of its own)"
+                "`{name}` is an action, done by `do` (an event needs a name of its own)"
             )));
         }
         if let Some(k) = self.program.events.iter().position(|e| e.name == name) {

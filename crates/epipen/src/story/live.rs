@@ -27,8 +27,9 @@ pub(super) struct Live {
     /// keeps weights is chosen, and bounded, by them).
     chances: bool,
     /// How deep a plan the engine can search: the occurrences of its step event
-    /// ([`ir::PlanSteps`], over the actions declared when it was made); 0: none.
-    steps: usize,
+    /// ([`ir::PlanSteps`], over the actions declared when it was made, after the spares);
+    /// 0: none.
+    pub(super) steps: usize,
     /// How many actions the step event's cases are of.
     actions: usize,
 }
@@ -142,10 +143,10 @@ impl Story {
         Ok(())
     }
 
-    /// A new engine, with `spares` (and no room for plans), that ran the statements so
-    /// far.
-    pub(super) fn replayed(&self, spares: Vec<ir::Constant>) -> Result<Live, Error> {
-        self.replayed_for(spares, 0, &[])
+    /// A new engine, with `spares` and room for plans of `steps` actions, that ran the
+    /// statements so far.
+    pub(super) fn replayed(&self, spares: Vec<ir::Constant>, steps: usize) -> Result<Live, Error> {
+        self.replayed_for(spares, steps, &[])
     }
 
     fn replayed_for(

@@ -145,6 +145,16 @@
 //! # }
 //! ```
 //!
+//! # Actions and plans
+//!
+//! [`Story::action`] declares an action (the language's `action NAME by A if φ { … }`):
+//! an event's body, stated with the same [`EventBlock`] but without `actual`, with its
+//! owner and the condition under which it can be done. [`Story::do_action`] and
+//! [`Story::do_actions`] do actions as events; [`Story::plan`] searches for a shortest
+//! sequence of them after which a goal holds ([`PlanOptions`]: `max`, `keeping`,
+//! `coordinated`, `all`), a question that changes nothing. See [`Story::action`] for
+//! the door mat (`stories/door-mat.story`).
+//!
 //! # Belief
 //!
 //! Knowledge is what a character cannot be wrong about; belief is what it takes to be
@@ -687,11 +697,13 @@ impl Story {
         self.ensure_live()?;
         let live = self.live.as_mut().expect("ensure_live made the engine");
         let shown = self.program.constants.len();
-        let set = if live.engine.program().constants.len() > shown {
+        let set = if live.engine.program().constants.len() > shown + live.steps {
             // The canonical order counts occurrences that have not happened (as a story's
             // later events count where it prints worlds): list them on an engine without
-            // the spares, so that the order is the one the story as a file has at its end.
-            self.replayed(Vec::new())?.engine.worlds(limit)?
+            // the spares, so that the order is the one the story as a file has at its end
+            // (whose plans' steps come after its constants).
+            let steps = self.plan_depth;
+            self.replayed(Vec::new(), steps)?.engine.worlds(limit)?
         } else {
             live.engine.worlds(limit)?
         };

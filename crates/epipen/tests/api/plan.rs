@@ -452,3 +452,51 @@ fn repeated_do_names_executions_and_plans_between_them() {
             .ends_with("tell#12 = told, try_take = took")
     );
 }
+
+/// A story's worlds after a plan are listed in the order of the story file, whose plan's
+/// steps (hidden constants, "not yet" in every world) count in the canonical order: here
+/// (`a`, `b`) = (green, red) comes first without them (the smaller magnitude), after
+/// (red, blue) with them (every world of magnitude 2, the value of "not yet").
+#[test]
+fn worlds_after_a_plan_come_in_the_story_files_order() {
+    let file = "enum Colour { red, green, blue }\nColour a, b\n\
+                announce (a == green and b == red) or (a == red and b == blue)\n\
+                action flip { heads\n tails }\nplan a == blue max 1\n";
+    for &strategy in FINITE {
+        let (plans, expected) = file_answers(file, strategy);
+        let mut story = Story::with_options(Options {
+            strategy,
+            ..Options::default()
+        });
+        let colour = story.enumeration("Colour", &["red", "green", "blue"]);
+        let a = story.enum_constant(&colour, "a");
+        let b = story.enum_constant(&colour, "b");
+        story
+            .announce((a.eq("green") & b.eq("red")) | (a.eq("red") & b.eq("blue")))
+            .unwrap();
+        let listed = |story: &mut Story| -> Vec<String> {
+            (story.worlds(10).unwrap().iter())
+                .map(|w| w.to_string())
+                .collect()
+        };
+        assert_eq!(
+            listed(&mut story),
+            ["a = green, b = red", "a = red, b = blue"]
+        );
+        story
+            .action("flip")
+            .body(|e| {
+                e.case("heads");
+                e.case("tails");
+            })
+            .unwrap();
+        let short = PlanOptions {
+            max: 1,
+            ..PlanOptions::default()
+        };
+        let none = story.plan(a.eq("blue"), short).unwrap();
+        assert_eq!(vec![none.plans], plans);
+        assert_eq!(listed(&mut story), expected, "{strategy:?}");
+        assert_eq!(expected, ["a = red, b = blue", "a = green, b = red"]);
+    }
+}
