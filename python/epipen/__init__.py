@@ -5,7 +5,8 @@ children, …) with the Z3 SMT solver, from Python.
   the worlds possible at its end, its checks, its trace and its epistemic models.
 - :class:`Story`: a puzzle told statement by statement in Python (an EpiPEn script
   ports line by line), with :func:`knows`, :func:`knows_value`, :func:`believes` and
-  friends, and events that characters see part of (:meth:`Story.event`).
+  friends, events that characters see part of (:meth:`Story.event`), and actions
+  done (:meth:`Story.do`) or planned (:meth:`Story.plan`).
 - :func:`smcdel`: a file in SMCDEL's text format (``VARS``, ``LAW``, ``OBS``, jobs),
   answered on epipen's engine.
 - :func:`sweep`: a story run for many values or random samples, on this machine's cores
@@ -26,6 +27,7 @@ import os
 from typing import Mapping, Optional
 
 from . import _native
+from ._actions import Action
 from ._errors import EpipenError, RefutedError, SolverError, StoryError
 from ._chance import Probability, probability
 from ._events import Case, EventBlock, EventCases, EventHandle, Happened
@@ -96,6 +98,7 @@ __all__ = [
     "EventHandle",
     "EventCases",
     "Happened",
+    "Action",
     "knows",
     "knows_value",
     "believes",

@@ -271,24 +271,25 @@ class Show:
 
 
 class Plan:
-    """The answer of a ``plan`` (or ``plan all``) statement: ``line``, ``solvable``
-    (whether some plan of at most its ``max`` actions reaches the goal), ``length`` (how
-    many actions each plan found has, 0 when the goal holds already; None when there is
-    none) and ``plans`` (each plan as the list of its actions' names, ``"call[0, 1]"``
-    for a member of a family: the first plan, or with ``plan all`` every plan of the
-    shortest length; empty when there is none). A plan that finds none does not stop
-    the run (``epipen run`` exits with 1 at its end). ``str()`` is what ``epipen run``
-    prints: ``line 7: plan of 1 action: tell``, ``line 9: no plan of at most 2
-    actions``."""
+    """The answer of a ``plan`` (or ``plan all``) statement: ``line`` (None from
+    :meth:`Story.plan`), ``solvable`` (whether some plan of at most its ``max`` actions
+    reaches the goal), ``length`` (how many actions each plan found has, 0 when the goal
+    holds already; None when there is none) and ``plans`` (each plan as the list of its
+    actions' names, ``"call[0, 1]"`` for a member of a family: the first plan, or with
+    ``plan all`` every plan of the shortest length; empty when there is none). A plan
+    that finds none does not stop the run (``epipen run`` exits with 1 at its end).
+    ``str()`` is what ``epipen run`` prints: ``line 7: plan of 1 action: tell``,
+    ``line 9: no plan of at most 2 actions`` (from :meth:`Story.plan`, without the
+    line: ``plan of 1 action: tell``)."""
 
     __slots__ = ("line", "solvable", "length", "plans", "_text")
 
-    line: int
+    line: Optional[int]
     solvable: bool
     length: Optional[int]
     plans: list[list[str]]
 
-    def __init__(self, line: int, solvable: bool, length: Optional[int], plans: list, text: str = ""):
+    def __init__(self, line: Optional[int], solvable: bool, length: Optional[int], plans: list, text: str = ""):
         self.line, self.solvable, self.length = line, solvable, length
         self.plans = [list(p) for p in plans]
         self._text = text

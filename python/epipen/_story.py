@@ -10,7 +10,9 @@ no overflow). Like z3's, these expressions have no truth value: write ``a & b``,
 
 Events (:meth:`Story.event`, the module ``epipen._events``) happen while the characters
 watch, each seeing part of them; afterwards the event's handle is an enum value, its
-latest case: ``moving == "moved"``.
+latest case: ``moving == "moved"``. Actions (:meth:`Story.action`, the module
+``epipen._actions``) are event bodies declared once, done by :meth:`Story.do` and
+searched among by :meth:`Story.plan`.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from fractions import Fraction
 from typing import Callable, Iterable, Optional, Sequence, Union
 
 from . import _native
+from ._actions import Action, declare, do, plan
 from ._errors import StoryError
-from ._events import _pairs, happened, run_event
+from ._events import Case, Happened, _pairs, happened, run_event
 from ._expr import (
     Bool,
     Character,
@@ -35,7 +38,7 @@ from ._expr import (
     _int,
 )
 from ._chance import Probability
-from ._results import Show, Worlds, World
+from ._results import Plan, Show, Worlds, World
 
 __all__ = ["Story"]
 
@@ -331,6 +334,86 @@ class Story:
         ``actual`` case when it runs."""
 
         return run_event(self, name, block)
+
+    def action(
+        self,
+        name: str,
+        block: Optional[Callable[[Action], object]] = None,
+        *,
+        by: Optional[Character] = None,
+        when=None,
+    ) -> Action:
+        """``action NAME by A if φ { … }``: declares an action that :meth:`do` does and
+        :meth:`plan` chooses among; nothing happens here. ``by``: the character who does
+        it (a ``coordinated`` plan needs one); ``when``: when it can be done (a formula,
+        knowledge operators allowed, evaluated where it is done). Its block states its
+        body as an event's (:meth:`Action.case`, :meth:`Action.sees`,
+        :meth:`Action.expects`), without ``actual``: the case that happens is said by
+        :meth:`do`. A member of a family is named with its indices:
+        ``s.action(f"call[{i}, {j}]", …)``.
+
+        With a function, runs ``block(a)`` and returns the declared :class:`Action`;
+        without, a ``with`` block whose action is declared when it closes::
+
+            with s.action("try_take", by=bob) as try_take:
+                took = try_take.case("took", when=key_under_mat,
+                                     then={key_under_mat: False, bob_has_key: True})
+                found_nothing = try_take.case("found_nothing", when=~key_under_mat)
+                try_take.sees(bob, [took], [found_nothing])
+            tell = s.action("tell", lambda a: a.case("told", when=key_under_mat), by=anne)
+
+        An action is executable where ``when`` holds at the actual world and one of its
+        cases can happen there (without an actual world: at every world still possible).
+        Mistakes raise :class:`StoryError` with the Rust API's message and declare
+        nothing: those of an event block, an ``actual`` line, a name already declared (an
+        action declared twice, a constant's, an enum's or an event's name)."""
+        return declare(self, name, block, by, when)
+
+    def do(self, *actions: Union[Action, tuple[Action, Union[str, Case]]]) -> list[Happened]:
+        """``do a, b: CASE, …``: does the actions in order, each as an ``event``
+        statement would, as one statement (all are done, or none), and returns what
+        happened at each (a :class:`Happened` apiece; ``happened.event`` names the
+        action's latest case in formulas afterwards: ``tell == "told"``). Each is an
+        :class:`Action`, or an ``(action, case)`` pair saying which case happened where
+        several can at the actual world (without one, exactly one must be possible
+        there)::
+
+            s.do(tell, try_take)
+            s.do((flip, "heads"))
+
+        An action that cannot be done here raises :class:`StoryError` (``the action
+        `tell` cannot be done here: its condition does not hold in the actual world``);
+        so does a case the action does not have."""
+        return do(self, actions)
+
+    def plan(
+        self,
+        goal,
+        *,
+        max: int = 10,
+        keeping=None,
+        coordinated: bool = False,
+        all: bool = False,
+    ) -> Plan:
+        """``plan [all] φ [max D] [keeping ψ] [coordinated]``: a breadth-first search for
+        a shortest sequence of at most ``max`` actions (among those declared so far, tried
+        in the order they were declared), each executable where it is done, after which
+        ``goal`` holds at the actual world (without one: at every world still possible).
+        A question: the story goes on from the state before it. ``keeping``: a formula
+        that must hold after every action; ``coordinated``: before each step its owner
+        knows that it can be done and that the rest of the plan then reaches the goal
+        (every action needs ``by``); ``all``: every shortest plan, not only the first.
+
+        Returns a :class:`Plan`: ``solvable``, ``length``, ``plans`` (each a list of
+        action names), ``line`` None; ``str()`` is ``plan of 2 actions: tell,
+        try_take`` or ``no plan of at most 3 actions``::
+
+            s.plan(bob_has_key).plans                     # [['try_take']]
+            s.plan(bob_has_key, coordinated=True).plans   # [['tell', 'try_take']]
+
+        Mistakes raise :class:`StoryError`: no action declared, ``max`` below 1 or above
+        10 000, ``coordinated`` with an action without owner."""
+        return plan(self, goal, max, keeping, coordinated, all)
 
     def simultaneously(self, block: Optional[Callable] = None):
         """``simultaneously { … }``: the block's announcements (``announce``, ``says``,

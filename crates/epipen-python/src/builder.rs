@@ -17,7 +17,6 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use epipen::engine::{Cancel, Options};
 use epipen::story::Values;
 use epipen::{Character, Checkpoint, Enum, EnumType, Error, Formula, Int, Story};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
@@ -25,101 +24,17 @@ use crate::convert::{self, Kind, Located, Out};
 use crate::run::{strategy, timeout_of};
 use crate::worker::{internal, panic_message, wait};
 
+mod actions;
 mod blocks;
 mod chance;
 mod events;
+mod tree;
 
+use actions::{ActionSpec, PlanSpec, Planned, Steps};
 use blocks::{Item, items};
 use chance::{ShowTree, ShownReply};
 use events::{EventSpec, Reported};
-
-/// An expression as Python sends it.
-#[derive(Debug, Clone)]
-enum Tree {
-    Const(usize),
-    Int(i64),
-    Bool(bool),
-    /// A variant of the enum with this index, by name.
-    Variant(usize, String),
-    Neg(Box<Tree>),
-    Arith(String, Box<Tree>, Box<Tree>),
-    Cmp(String, Box<Tree>, Box<Tree>),
-    Not(Box<Tree>),
-    Logic(String, Box<Tree>, Box<Tree>),
-    Ite(Box<Tree>, Box<Tree>, Box<Tree>),
-    In(Vec<Tree>, Vec<Vec<Tree>>),
-    /// None: the speaker of the `says` it is in.
-    Knows(Option<usize>, Box<Tree>),
-    KnowsValue(Option<usize>, Vec<Tree>),
-    /// None: the speaker of the `says` it is in.
-    Believes(Option<usize>, Box<Tree>),
-    BelievesValue(Option<usize>, Vec<Tree>),
-    At(String, Box<Tree>),
-    Group(String, Vec<usize>, Box<Tree>),
-    /// The latest execution's case of the event with this index.
-    Latest(usize),
-    /// A case of the event with this index, by name; with the event of the block whose
-    /// handle named it.
-    Case(usize, String, Option<String>),
-    /// A comparison of probability terms.
-    ChanceCmp(String, Box<chance::Rat>, Box<chance::Rat>),
-}
-
-fn tree(obj: &Bound<'_, PyAny>) -> PyResult<Tree> {
-    let t = obj
-        .cast::<PyTuple>()
-        .map_err(|_| PyTypeError::new_err("not an epipen expression"))?;
-    let tag: String = t.get_item(0)?.extract()?;
-    let sub = |k: usize| -> PyResult<Box<Tree>> { Ok(Box::new(tree(&t.get_item(k)?)?)) };
-    let list = |k: usize| -> PyResult<Vec<Tree>> {
-        t.get_item(k)?
-            .try_iter()?
-            .map(|item| tree(&item?))
-            .collect()
-    };
-    Ok(match tag.as_str() {
-        "const" => Tree::Const(t.get_item(1)?.extract()?),
-        "int" => Tree::Int(t.get_item(1)?.extract()?),
-        "bool" => Tree::Bool(t.get_item(1)?.extract()?),
-        "variant" => Tree::Variant(t.get_item(1)?.extract()?, t.get_item(2)?.extract()?),
-        "neg" => Tree::Neg(sub(1)?),
-        "arith" => Tree::Arith(t.get_item(1)?.extract()?, sub(2)?, sub(3)?),
-        "cmp" => Tree::Cmp(t.get_item(1)?.extract()?, sub(2)?, sub(3)?),
-        "not" => Tree::Not(sub(1)?),
-        "logic" => Tree::Logic(t.get_item(1)?.extract()?, sub(2)?, sub(3)?),
-        "ite" => Tree::Ite(sub(1)?, sub(2)?, sub(3)?),
-        "in" => {
-            let rows = t
-                .get_item(2)?
-                .try_iter()?
-                .map(|row| row?.try_iter()?.map(|v| tree(&v?)).collect())
-                .collect::<PyResult<_>>()?;
-            Tree::In(list(1)?, rows)
-        }
-        "knows" => Tree::Knows(t.get_item(1)?.extract()?, sub(2)?),
-        "knows_value" => Tree::KnowsValue(t.get_item(1)?.extract()?, list(2)?),
-        "believes" => Tree::Believes(t.get_item(1)?.extract()?, sub(2)?),
-        "believes_value" => Tree::BelievesValue(t.get_item(1)?.extract()?, list(2)?),
-        "at" => Tree::At(t.get_item(1)?.extract()?, sub(2)?),
-        "group" => Tree::Group(
-            t.get_item(1)?.extract()?,
-            t.get_item(2)?.extract()?,
-            sub(3)?,
-        ),
-        "latest" => Tree::Latest(t.get_item(1)?.extract()?),
-        "case" => Tree::Case(
-            t.get_item(1)?.extract()?,
-            t.get_item(2)?.extract()?,
-            t.get_item(3)?.extract()?,
-        ),
-        "chance" => chance::cmp_tree(t)?,
-        other => {
-            return Err(PyTypeError::new_err(format!(
-                "not an epipen expression: {other}"
-            )));
-        }
-    })
-}
+use tree::{Tree, tree};
 
 /// What the Python thread asks the story's thread.
 enum Command {
@@ -145,6 +60,9 @@ enum Command {
     Worlds(u64),
     Prior(Tree),
     Show(ShowTree),
+    Action(Box<ActionSpec>),
+    Do(Steps),
+    Plan(Box<PlanSpec>),
 }
 
 enum Reply {
@@ -164,6 +82,9 @@ enum Reply {
     ),
     Shown(ShownReply),
     Happened(Reported),
+    /// What happened at each action of a `do`.
+    Happenings(Vec<Reported>),
+    Planned(Planned),
 }
 
 type Answer = Result<Reply, Located>;
@@ -201,6 +122,8 @@ struct Handles {
     checkpoints: HashMap<String, Checkpoint>,
     /// The events that happened, in order of their first execution.
     events: Vec<epipen::Event>,
+    /// The actions declared, in order.
+    actions: Vec<epipen::Action>,
 }
 
 impl Handles {
@@ -701,6 +624,9 @@ impl Actor {
             }
             Command::Prior(t) => self.prior(&t),
             Command::Show(s) => self.show(&s),
+            Command::Action(spec) => self.action(*spec),
+            Command::Do(steps) => self.do_actions(steps),
+            Command::Plan(spec) => self.plan(*spec),
         }
     }
 
@@ -952,6 +878,56 @@ impl NativeStory {
         match self.ask(py, Command::Show(chance::show_tree(value)?))? {
             Reply::Shown(shown) => shown.into_py(py),
             _ => Err(internal("`show` gave no value")),
+        }
+    }
+
+    /// An action's declaration: its name, its owner's index or None, its condition or
+    /// None, and its body's cases, `sees` and `expects` lines (as `event` takes them);
+    /// returns the action's index.
+    #[allow(clippy::too_many_arguments)]
+    fn action<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        by: Option<usize>,
+        when: &Bound<'py, PyAny>,
+        cases: &Bound<'py, PyAny>,
+        sees: &Bound<'py, PyAny>,
+        expects: &Bound<'py, PyAny>,
+    ) -> PyResult<usize> {
+        let spec = ActionSpec::from_py(py, name, by, when, (cases, sees, expects))?;
+        self.index(py, Command::Action(Box::new(spec)))
+    }
+
+    /// `do`: `[(action index, case or None)]`; returns what happened at each, as `event`
+    /// reports it.
+    fn do_actions<'py>(
+        &self,
+        py: Python<'py>,
+        steps: Vec<(usize, Option<String>)>,
+    ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        match self.ask(py, Command::Do(steps))? {
+            Reply::Happenings(reports) => {
+                (reports.into_iter()).map(|r| r.into_pyobject(py)).collect()
+            }
+            _ => Err(internal("`do` gave no report")),
+        }
+    }
+
+    /// `plan`: (whether it found one, their length or None, the plans, the text).
+    fn plan<'py>(
+        &self,
+        py: Python<'py>,
+        goal: &Bound<'py, PyAny>,
+        max: i64,
+        keeping: &Bound<'py, PyAny>,
+        coordinated: bool,
+        all: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let spec = PlanSpec::from_py(goal, max, keeping, coordinated, all)?;
+        match self.ask(py, Command::Plan(Box::new(spec)))? {
+            Reply::Planned(p) => p.into_pyobject(py),
+            _ => Err(internal("`plan` gave no answer")),
         }
     }
 

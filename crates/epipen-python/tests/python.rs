@@ -331,6 +331,7 @@ fn the_package_passes_its_tests() {
         "test_errors.py",
         "test_story.py",
         "test_events.py",
+        "test_plan.py",
         "test_chance.py",
         "test_sweep.py",
         "test_jupyter.py",

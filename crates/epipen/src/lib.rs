@@ -56,8 +56,9 @@ pub use lower::{
 };
 pub use session::Session;
 pub use story::{
-    Block, Case, Chance, Change, Character, Checkpoint, Enum, EnumType, Error, Event, EventBlock,
-    Formula, Happened, Hint, Int, PossibleWorld, Refutation, Simultaneous, Story, Worlds,
+    Action, Block, Case, Chance, Change, Character, Checkpoint, Enum, EnumType, Error, Event,
+    EventBlock, Formula, Happened, Hint, Int, PlanOptions, Planned, PossibleWorld, Refutation,
+    Simultaneous, Story, Worlds,
 };
 pub use syntax::{Diagnostic, Span};
 

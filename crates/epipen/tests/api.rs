@@ -8,6 +8,8 @@ use epipen::{Change, Error, Formula as F, Hint, Int, Options, Story};
 mod belief;
 #[path = "api/chance.rs"]
 mod chance;
+#[path = "api/plan.rs"]
+mod plan;
 
 /// The muddy children with n children, the first k muddy: who steps forward in each
 /// round, until everyone has (at most n + 1 rounds).

@@ -5,7 +5,7 @@
 //! Python's case handles arrive as names (a handle of the block being run) or as a
 //! handle of another block, which the Rust API refuses with its own words.
 
-use epipen::{Change, Happened};
+use epipen::{Change, Character, EventBlock, Formula, Happened, Int};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -37,7 +37,7 @@ pub(super) struct CaseSpec {
 /// An event block as Python states it.
 #[derive(Debug, Clone)]
 pub(super) struct EventSpec {
-    name: String,
+    pub(super) name: String,
     cases: Vec<CaseSpec>,
     /// Who, and its groups (None: `sees_each`).
     sees: Vec<(usize, Option<Groups>)>,
@@ -228,75 +228,99 @@ fn names(event: &str, groups: &Groups) -> Result<Vec<Vec<String>>, String> {
         .collect()
 }
 
+/// A case built: its name, precondition, changes and weight.
+type BuiltCase = (String, Option<Formula>, Vec<Change>, Option<Int>);
+
+/// An event block's lines built from Python's (every expression first, so that a
+/// mistake runs nothing): its cases, `sees` lines (None: `sees_each`), `expects` lines
+/// and `actual` cases.
+pub(super) struct Built {
+    cases: Vec<BuiltCase>,
+    sees: Vec<(Character, Option<Vec<Vec<String>>>)>,
+    expects: Vec<(Character, Vec<Vec<String>>)>,
+    actual: Vec<String>,
+}
+
+impl Built {
+    /// The lines of `spec`, built with the story's handles.
+    pub(super) fn of(h: &Handles, spec: &EventSpec) -> Result<Built, String> {
+        let event = spec.name.as_str();
+        let mut cases = Vec::with_capacity(spec.cases.len());
+        for c in &spec.cases {
+            let pre = match &c.when {
+                Some(t) => Some(h.formula(t, None)?),
+                None => None,
+            };
+            let weight = match &c.weight {
+                Some(t) => Some(h.int(t, None)?),
+                None => None,
+            };
+            cases.push((c.name.clone(), pre, changes(h, &c.then, "then")?, weight));
+        }
+        let mut sees = Vec::with_capacity(spec.sees.len());
+        for (who, groups) in &spec.sees {
+            let groups = match groups {
+                Some(g) => Some(names(event, g)?),
+                None => None,
+            };
+            sees.push((h.character(*who)?, groups));
+        }
+        let mut expects = Vec::with_capacity(spec.expects.len());
+        for (who, groups) in &spec.expects {
+            expects.push((h.character(*who)?, names(event, groups)?));
+        }
+        let actual: Vec<String> = (spec.actual.iter())
+            .map(|c| named(event, c))
+            .collect::<Result<_, _>>()?;
+        Ok(Built {
+            cases,
+            sees,
+            expects,
+            actual,
+        })
+    }
+
+    /// States the lines in the Rust API's event block.
+    pub(super) fn state(self, e: &mut EventBlock) {
+        for (name, pre, changes, weight) in self.cases {
+            let case = e.case(&name);
+            if let Some(pre) = pre {
+                case.when(pre);
+            }
+            if let Some(weight) = weight {
+                case.weight(weight);
+            }
+            case.then_all(changes);
+        }
+        for (who, groups) in self.sees {
+            match groups {
+                Some(groups) => e.sees(who, groups),
+                None => e.sees_each(who),
+            }
+        }
+        for (who, groups) in self.expects {
+            e.expects(who, groups);
+        }
+        for case in self.actual {
+            e.actual(case);
+        }
+    }
+}
+
 impl Actor {
     /// `event NAME { … }`: the block built (every expression first, so that a mistake
     /// runs nothing), run, and what happened.
     pub(super) fn event(&mut self, spec: EventSpec) -> Answer {
-        let h = &self.handles;
-        let event = spec.name.as_str();
-        let built = (|| -> Result<_, String> {
-            let mut cases = Vec::with_capacity(spec.cases.len());
-            for c in &spec.cases {
-                let pre = match &c.when {
-                    Some(t) => Some(h.formula(t, None)?),
-                    None => None,
-                };
-                let weight = match &c.weight {
-                    Some(t) => Some(h.int(t, None)?),
-                    None => None,
-                };
-                cases.push((c.name.clone(), pre, changes(h, &c.then, "then")?, weight));
-            }
-            let mut sees = Vec::with_capacity(spec.sees.len());
-            for (who, groups) in &spec.sees {
-                let groups = match groups {
-                    Some(g) => Some(names(event, g)?),
-                    None => None,
-                };
-                sees.push((h.character(*who)?, groups));
-            }
-            let mut expects = Vec::with_capacity(spec.expects.len());
-            for (who, groups) in &spec.expects {
-                expects.push((h.character(*who)?, names(event, groups)?));
-            }
-            let actual: Vec<String> = (spec.actual.iter())
-                .map(|c| named(event, c))
-                .collect::<Result<_, _>>()?;
-            Ok((cases, sees, expects, actual))
-        })();
-        let (cases, sees, expects, actual) = built.map_err(invalid)?;
+        let built = Built::of(&self.handles, &spec).map_err(invalid)?;
         let happened = self
             .story
-            .event(event, |e| {
-                for (name, pre, changes, weight) in cases {
-                    let case = e.case(&name);
-                    if let Some(pre) = pre {
-                        case.when(pre);
-                    }
-                    if let Some(weight) = weight {
-                        case.weight(weight);
-                    }
-                    case.then_all(changes);
-                }
-                for (who, groups) in sees {
-                    match groups {
-                        Some(groups) => e.sees(who, groups),
-                        None => e.sees_each(who),
-                    }
-                }
-                for (who, groups) in expects {
-                    e.expects(who, groups);
-                }
-                for case in actual {
-                    e.actual(case);
-                }
-            })
+            .event(&spec.name, |e| built.state(e))
             .map_err(failed)?;
         Ok(Reply::Happened(self.report(&happened)))
     }
 
     /// What happened, with the event and the occurrence among the handles.
-    fn report(&mut self, happened: &Happened) -> Reported {
+    pub(super) fn report(&mut self, happened: &Happened) -> Reported {
         let handles = &mut self.handles;
         let event = happened.event();
         let index = match (handles.events.iter()).position(|e| e.id() == event.id()) {

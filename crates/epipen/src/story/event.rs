@@ -195,7 +195,7 @@ impl<'e> Case<'e> {
 }
 
 impl EventBlock {
-    fn new(name: &str) -> EventBlock {
+    pub(super) fn new(name: &str) -> EventBlock {
         EventBlock {
             serial: NEXT_BLOCK.fetch_add(1, Ordering::Relaxed),
             name: name.into(),
@@ -337,7 +337,7 @@ impl Event {
                 self.ty.0.story,
                 mk(ExprKind::Int(k as i64), Ty::Enum(self.ty.0.id)),
             ),
-            None => Node::invalid(unknown_case(self.name(), self.cases(), &name)),
+            None => Node::invalid(unknown_case("event", self.name(), self.cases(), &name)),
         };
         Enum {
             node,
@@ -432,13 +432,29 @@ impl fmt::Display for Happened {
 
 /// An event block checked against the story: everything of its `EventStmt` but the
 /// event's id and occurrence.
-struct Checked {
+pub(super) struct Checked {
     existing: Option<EventId>,
-    names: Vec<String>,
-    cases: Vec<ir::Case>,
-    sees: Vec<Option<Vec<usize>>>,
-    expects: Vec<Option<Vec<usize>>>,
+    pub(super) names: Vec<String>,
+    pub(super) cases: Vec<ir::Case>,
+    pub(super) sees: Vec<Option<Vec<usize>>>,
+    pub(super) expects: Vec<Option<Vec<usize>>>,
     actual: Option<usize>,
+}
+
+/// What an [`EventBlock`] states: an event's execution, or an action's body.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Event,
+    Action,
+}
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Event => "event",
+            Kind::Action => "action",
+        }
+    }
 }
 
 impl Story {
@@ -507,7 +523,7 @@ impl Story {
     ) -> Result<Happened, Error> {
         let mut lines = EventBlock::new(name);
         block(&mut lines);
-        let checked = self.check_event(lines)?;
+        let checked = self.check_block(lines, Kind::Event)?;
         let before = (
             self.program.constants.len(),
             self.program.enums.len(),
@@ -542,7 +558,7 @@ impl Story {
     }
 
     /// The handle of the event `id`.
-    fn event_handle(&self, id: EventId) -> Event {
+    pub(super) fn event_handle(&self, id: EventId) -> Event {
         let def = &self.program.events[id.0];
         Event {
             id,
@@ -566,6 +582,18 @@ impl Story {
                 _ => None,
             })
             .unwrap_or_default();
+        self.happened_as(event, occurrence, case, saw)
+    }
+
+    /// The execution of `event` whose occurrence is `occurrence`, where `case` happened
+    /// and each character saw `saw` (as the engine reported them).
+    pub(super) fn happened_as(
+        &self,
+        event: EventId,
+        occurrence: ConstId,
+        case: Option<usize>,
+        saw: Vec<Vec<usize>>,
+    ) -> Happened {
         let handle = self.event_handle(event);
         let sort = self.program.events[event.0].sort;
         let occurrence = Enum {
@@ -586,7 +614,7 @@ impl Story {
 
     /// Declares the event `name` with these cases, and the enum of its occurrences: the
     /// cases, then "not yet".
-    fn declare_event(&mut self, name: &str, cases: &[String]) -> EventId {
+    pub(super) fn declare_event(&mut self, name: &str, cases: &[String]) -> EventId {
         let id = EventId(self.program.events.len());
         let sort = EnumId(self.program.enums.len());
         let mut variants = cases.to_vec();
@@ -606,7 +634,7 @@ impl Story {
     }
 
     /// A new occurrence constant of `event`, for one execution.
-    fn occurrence(&mut self, event: EventId) -> ConstId {
+    pub(super) fn occurrence(&mut self, event: EventId) -> ConstId {
         let def = &self.program.events[event.0];
         let done = self.occurrences_of(event).count();
         let name = match done {
@@ -630,7 +658,7 @@ impl Story {
 
     /// Names the occurrences of `event` as the language does: `move` while it happened
     /// once, then `move#1`, `move#2`, ….
-    fn name_occurrences(&mut self, event: EventId) {
+    pub(super) fn name_occurrences(&mut self, event: EventId) {
         let name = self.program.events[event.0].name.clone();
         if self.occurrences_of(event).count() < 2 {
             return;
@@ -644,8 +672,9 @@ impl Story {
         }
     }
 
-    /// Checks an event block against the story, as lowering checks an `event` statement.
-    fn check_event(&self, block: EventBlock) -> Result<Checked, Error> {
+    /// Checks an event block against the story, as lowering checks an `event` statement
+    /// (or, `kind`, an `action`'s body: a new name, no `actual` line).
+    pub(super) fn check_block(&self, block: EventBlock, kind: Kind) -> Result<Checked, Error> {
         let EventBlock {
             serial,
             name: event,
@@ -655,13 +684,14 @@ impl Story {
             actual: actual_lines,
         } = block;
         let event = event.as_str();
+        let what = kind.word();
         if event.is_empty() {
-            return Err(Error::Invalid("an event needs a name".into()));
+            return Err(Error::Invalid(format!("an {what} needs a name")));
         }
         let lines = lines.into_inner();
         if lines.is_empty() {
             return Err(Error::Invalid(format!(
-                "the event `{event}` has no cases (state them in the block: `e.case(\"moved\")`)"
+                "the {what} `{event}` has no cases (state them in the block: `e.case(\"moved\")`)"
             )));
         }
         let names: Vec<String> = lines.iter().map(|c| c.name.clone()).collect();
@@ -669,12 +699,18 @@ impl Story {
         for (k, name) in names.iter().enumerate() {
             if index.insert(name, k).is_some() {
                 return Err(Error::Invalid(format!(
-                    "the case `{name}` is written twice (every case of an event needs a \
+                    "the case `{name}` is written twice (every case of an {what} needs a \
                      name of its own)"
                 )));
             }
         }
-        let existing = self.existing_event(event, &names)?;
+        let existing = match kind {
+            Kind::Event => self.existing_event(event, &names)?,
+            Kind::Action => {
+                self.new_action(event)?;
+                None
+            }
+        };
         let mut cases = Vec::with_capacity(lines.len());
         for line in lines {
             let pre = match line.pre {
@@ -694,6 +730,7 @@ impl Story {
         }
         let scope = Scope {
             serial,
+            what,
             event,
             names: &names,
         };
@@ -726,6 +763,13 @@ impl Story {
         }
         let actual = match actual_lines.into_inner().as_slice() {
             [] => None,
+            [..] if kind == Kind::Action => {
+                return Err(Error::Invalid(
+                    "an action's block has no `actual` line (the case that happens is said \
+                     where the action is done)"
+                        .into(),
+                ));
+            }
             [case] => Some(scope.resolve(case, false)?[0]),
             [..] => {
                 return Err(Error::Invalid(format!(
@@ -747,6 +791,11 @@ impl Story {
     /// The event `name` when an earlier execution declared it (with the same cases);
     /// None when it is new and its name is free.
     fn existing_event(&self, name: &str, cases: &[String]) -> Result<Option<EventId>, Error> {
+        if self.program.actions.iter().any(|a| a.name == name) {
+            return Err(Error::Invalid(format!(
+                "`{name}` is an action, done by `do` (an event needs a name of its own)"
+            )));
+        }
         if let Some(k) = self.program.events.iter().position(|e| e.name == name) {
             let def = &self.program.events[k];
             if def.cases != cases {
@@ -786,20 +835,22 @@ pub(super) fn event_owns(event: &str, name: &str) -> bool {
     }
 }
 
-/// "the event `move` has no case `mvoed` (did you mean `moved`?)"
-fn unknown_case(event: &str, cases: &[String], case: &str) -> String {
+/// "the event `move` has no case `mvoed` (did you mean `moved`?)" (`what`: "event", or
+/// "action")
+pub(super) fn unknown_case(what: &str, event: &str, cases: &[String], case: &str) -> String {
     let names: Vec<&str> = cases.iter().map(String::as_str).collect();
     let hint = match closest(case, names.iter().copied()) {
         Some(close) => format!("did you mean `{close}`?"),
         None => format!("its cases are {}", list(&names)),
     };
-    format!("the event `{event}` has no case `{case}` ({hint})")
+    format!("the {what} `{event}` has no case `{case}` ({hint})")
 }
 
 /// The cases of the event block being checked, for what its `sees` lines and `actual`
 /// name.
 struct Scope<'a> {
     serial: u64,
+    what: &'a str,
     event: &'a str,
     names: &'a [String],
 }
@@ -826,7 +877,7 @@ impl Scope<'_> {
                     .map(|(k, _)| k)
                     .collect();
                 if members.is_empty() {
-                    Err(Error::Invalid(unknown_case(event, names, name)))
+                    Err(Error::Invalid(unknown_case(self.what, event, names, name)))
                 } else {
                     Ok(members)
                 }
@@ -897,52 +948,4 @@ impl Scope<'_> {
             })
             .collect())
     }
-}
-
-/// The fewest spare occurrences a live engine is given (see [`spares`]).
-const MIN_SPARES: usize = 8;
-
-/// The spare occurrences of a new engine over `program`: occurrence constants beyond
-/// the story's, ready for the next executions. A new execution whose occurrence takes
-/// the place of a spare of its event runs on the same engine, where any other new
-/// constant makes the story replay on a new one. The spares continue the executions so
-/// far by their shortest period (one event's rounds, or several events taking turns;
-/// the last execution's event when no period shows yet), as many as the story has
-/// executions (at least [`MIN_SPARES`]), so that a loop of k executions replays the
-/// story about log k times. A spare holds its "not yet" value in every world, which
-/// worlds do not show; the story cuts them off what the engine reports.
-pub(super) fn spares(program: &ir::Program) -> Vec<ir::Constant> {
-    let history: Vec<EventId> = (program.constants.iter())
-        .filter_map(|c| c.occurrence.map(|o| o.event))
-        .collect();
-    let n = history.len();
-    let period = (1..=n / 2)
-        .find(|&p| (n.saturating_sub(2 * p).max(p)..n).all(|i| history[i] == history[i - p]))
-        .unwrap_or(1);
-    let mut next: Vec<usize> = vec![0; program.events.len()];
-    for e in &history {
-        next[e.0] += 1;
-    }
-    let count = if n == 0 { 0 } else { n.max(MIN_SPARES) };
-    (0..count)
-        .map(|k| {
-            let event = history[n - period + k % period];
-            let def = &program.events[event.0];
-            next[event.0] += 1;
-            ir::Constant {
-                name: format!("{}#{}", def.name, next[event.0]),
-                ty: Ty::Enum(def.sort),
-                span: Span::default(),
-                occurrence: Some(ir::Occurrence { event }),
-            }
-        })
-        .collect()
-}
-
-/// Whether the constants a story declared since its engine was made are occurrences
-/// that take the places of the engine's spares, in order.
-pub(super) fn spares_taken(new: &[ir::Constant], spares: &[ir::Constant]) -> bool {
-    new.len() <= spares.len()
-        && (new.iter().zip(spares))
-            .all(|(n, s)| n.occurrence.is_some() && n.occurrence == s.occurrence)
 }

@@ -4,11 +4,11 @@
 use std::rc::Rc;
 
 use crate::engine::{Counterexample, Engine, EngineError, Failure, Options, Report};
-use crate::ir::{self, ExprKind, Program, Stmt, StmtKind};
+use crate::ir::{self, EventId, ExprKind, Program, Stmt, StmtKind, Ty};
 use crate::syntax::Span;
 use crate::worlds;
 
-use super::{Error, Refutation, Story, event, walk};
+use super::{Error, Refutation, Story, action, walk};
 
 /// An engine running over a snapshot of the story's declarations.
 pub(super) struct Live {
@@ -26,16 +26,25 @@ pub(super) struct Live {
     /// story that speaks of chances, as a story file's program does (the backend that
     /// keeps weights is chosen, and bounded, by them).
     chances: bool,
+    /// How deep a plan the engine can search: the occurrences of its step event
+    /// ([`ir::PlanSteps`], over the actions declared when it was made, after the spares);
+    /// 0: none.
+    pub(super) steps: usize,
+    /// How many actions the step event's cases are of.
+    actions: usize,
 }
 
 impl Live {
     /// An engine over the declarations and `spares`, occurrences for the executions to
-    /// come ([`event::spares`]); `pending`, the statements about to run after those of
+    /// come ([`spares`]), with room for plans of `steps` actions (the search's step
+    /// event and its occurrences after the spares, as lowering adds them after a story's
+    /// constants; none for 0); `pending`, the statements about to run after those of
     /// `decls`.
     fn new(
         decls: &Program,
         options: &Options,
         spares: Vec<ir::Constant>,
+        steps: usize,
         pending: &[Stmt],
     ) -> Live {
         let chances = probabilistic(Some(decls), pending);
@@ -50,13 +59,23 @@ impl Live {
         );
         let mut constants = decls.constants.clone();
         constants.extend(spares);
+        let (mut events, mut enums) = (decls.events.clone(), decls.enums.clone());
+        let plan_steps = match steps > 0 && !decls.actions.is_empty() {
+            true => Some(action::plan_steps(
+                decls,
+                (&mut events, &mut enums, &mut constants),
+                steps,
+            )),
+            false => decls.plan_steps.clone(),
+        };
+        let steps = if plan_steps.is_some() { steps } else { 0 };
         let snapshot = Program {
             characters: decls.characters.clone(),
             constants,
-            enums: decls.enums.clone(),
-            events: decls.events.clone(),
+            enums,
+            events,
             actions: decls.actions.clone(),
-            plan_steps: decls.plan_steps.clone(),
+            plan_steps,
             checkpoints,
             statements: match chances {
                 true => (decls.statements.iter().chain(pending).cloned()).collect(),
@@ -75,6 +94,8 @@ impl Live {
             checkpoint_slots,
             ran: Vec::new(),
             chances,
+            steps,
+            actions: decls.actions.len(),
         }
     }
 
@@ -85,14 +106,17 @@ impl Live {
         self.engine.step(kept, sink)
     }
 
-    fn fits(&self, decls: &Program, pending: &[Stmt]) -> bool {
+    /// Whether the engine runs `pending` after the statements of `decls`, with room
+    /// for plans of `steps` actions.
+    fn fits(&self, decls: &Program, pending: &[Stmt], steps: usize) -> bool {
         let (characters, constants, enums) = self.declared;
         (characters, enums) == (decls.characters.len(), decls.enums.len())
+            && (steps == 0 || (self.steps >= steps && self.actions == decls.actions.len()))
             // An engine without weights ran only statements without chances.
             && (self.chances || !probabilistic(None, pending))
             && decls.checkpoints.len() <= self.checkpoint_slots
             && decls.constants.len() >= constants
-            && event::spares_taken(
+            && spares_taken(
                 &decls.constants[constants..],
                 &self.engine.program().constants[constants..],
             )
@@ -109,22 +133,29 @@ impl Story {
     /// [`Story::ensure_live`], for an engine that will run `pending` next (a story
     /// that starts to speak of chances needs one that keeps weights).
     fn ensure_live_for(&mut self, pending: &[Stmt]) -> Result<(), Error> {
-        if (self.live.as_ref()).is_some_and(|l| l.fits(&self.program, pending)) {
+        let steps = self.plan_depth;
+        if (self.live.as_ref()).is_some_and(|l| l.fits(&self.program, pending, steps)) {
             return Ok(());
         }
         self.live = None;
-        let spares = event::spares(&self.program);
-        self.live = Some(self.replayed_for(spares, pending)?);
+        let spares = spares(&self.program);
+        self.live = Some(self.replayed_for(spares, steps, pending)?);
         Ok(())
     }
 
-    /// A new engine, with `spares`, that ran the statements so far.
-    pub(super) fn replayed(&self, spares: Vec<ir::Constant>) -> Result<Live, Error> {
-        self.replayed_for(spares, &[])
+    /// A new engine, with `spares` and room for plans of `steps` actions, that ran the
+    /// statements so far.
+    pub(super) fn replayed(&self, spares: Vec<ir::Constant>, steps: usize) -> Result<Live, Error> {
+        self.replayed_for(spares, steps, &[])
     }
 
-    fn replayed_for(&self, spares: Vec<ir::Constant>, pending: &[Stmt]) -> Result<Live, Error> {
-        let mut live = Live::new(&self.program, &self.options, spares, pending);
+    fn replayed_for(
+        &self,
+        spares: Vec<ir::Constant>,
+        steps: usize,
+        pending: &[Stmt],
+    ) -> Result<Live, Error> {
+        let mut live = Live::new(&self.program, &self.options, spares, steps, pending);
         for s in &self.program.statements {
             live.step(s, &mut |_| {})
                 .map_err(from_engine(&self.program))?;
@@ -164,6 +195,25 @@ impl Story {
             Err(e) => {
                 // The engine may hold part of the failed statement's effect: start
                 // afresh (replaying the story) at the next statement.
+                self.live = None;
+                Err(from_engine(&self.program)(e))
+            }
+        }
+    }
+
+    /// Runs a question that leaves the state as it was (a `plan`): it does not join
+    /// the story's statements, so that a replay does not ask it again.
+    pub(super) fn ask(&mut self, stmt: Stmt) -> Result<Vec<Report>, Error> {
+        let mut saved = self.saved.clone();
+        saved.resize(self.program.checkpoints.len(), false);
+        check_checkpoints(&stmt, &mut saved)?;
+        let pending = std::slice::from_ref(&stmt);
+        self.ensure_live_for(pending)?;
+        let live = self.live.as_mut().expect("ensure_live made the engine");
+        let mut events = Vec::new();
+        match live.step(&stmt, &mut |e| events.push(e)) {
+            Ok(()) => Ok(events),
+            Err(e) => {
                 self.live = None;
                 Err(from_engine(&self.program)(e))
             }
@@ -260,4 +310,52 @@ pub(super) fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), E
             body.iter().try_for_each(|b| check_checkpoints(b, saved))
         }
     }
+}
+
+/// The fewest spare occurrences a live engine is given (see [`spares`]).
+const MIN_SPARES: usize = 8;
+
+/// The spare occurrences of a new engine over `program`: occurrence constants beyond
+/// the story's, ready for the next executions. A new execution whose occurrence takes
+/// the place of a spare of its event runs on the same engine, where any other new
+/// constant makes the story replay on a new one. The spares continue the executions so
+/// far by their shortest period (one event's rounds, or several events taking turns;
+/// the last execution's event when no period shows yet), as many as the story has
+/// executions (at least [`MIN_SPARES`]), so that a loop of k executions replays the
+/// story about log k times. A spare holds its "not yet" value in every world, which
+/// worlds do not show; the story cuts them off what the engine reports.
+pub(super) fn spares(program: &ir::Program) -> Vec<ir::Constant> {
+    let history: Vec<EventId> = (program.constants.iter())
+        .filter_map(|c| c.occurrence.map(|o| o.event))
+        .collect();
+    let n = history.len();
+    let period = (1..=n / 2)
+        .find(|&p| (n.saturating_sub(2 * p).max(p)..n).all(|i| history[i] == history[i - p]))
+        .unwrap_or(1);
+    let mut next: Vec<usize> = vec![0; program.events.len()];
+    for e in &history {
+        next[e.0] += 1;
+    }
+    let count = if n == 0 { 0 } else { n.max(MIN_SPARES) };
+    (0..count)
+        .map(|k| {
+            let event = history[n - period + k % period];
+            let def = &program.events[event.0];
+            next[event.0] += 1;
+            ir::Constant {
+                name: format!("{}#{}", def.name, next[event.0]),
+                ty: Ty::Enum(def.sort),
+                span: Span::default(),
+                occurrence: Some(ir::Occurrence { event }),
+            }
+        })
+        .collect()
+}
+
+/// Whether the constants a story declared since its engine was made are occurrences
+/// that take the places of the engine's spares, in order.
+pub(super) fn spares_taken(new: &[ir::Constant], spares: &[ir::Constant]) -> bool {
+    new.len() <= spares.len()
+        && (new.iter().zip(spares))
+            .all(|(n, s)| n.occurrence.is_some() && n.occurrence == s.occurrence)
 }

@@ -145,6 +145,16 @@
 //! # }
 //! ```
 //!
+//! # Actions and plans
+//!
+//! [`Story::action`] declares an action (the language's `action NAME by A if φ { … }`):
+//! an event's body, stated with the same [`EventBlock`] but without `actual`, with its
+//! owner and the condition under which it can be done. [`Story::do_action`] and
+//! [`Story::do_actions`] do actions as events; [`Story::plan`] searches for a shortest
+//! sequence of them after which a goal holds ([`PlanOptions`]: `max`, `keeping`,
+//! `coordinated`, `all`), a question that changes nothing. See [`Story::action`] for
+//! the door mat (`stories/door-mat.story`).
+//!
 //! # Belief
 //!
 //! Knowledge is what a character cannot be wrong about; belief is what it takes to be
@@ -199,6 +209,7 @@
 
 #![warn(missing_docs)]
 
+mod action;
 mod belief;
 mod blocks;
 mod chance;
@@ -210,6 +221,7 @@ mod handles;
 mod live;
 mod possible;
 
+pub use action::{Action, ActionDecl, PlanOptions, Planned};
 pub use blocks::{Block, Simultaneous};
 pub use chance::{Chance, Showable, Showing, Shown, ShownValue};
 pub use change::{Change, ValueOf};
@@ -278,6 +290,8 @@ pub struct Story {
     /// Which checkpoints the statements so far have saved.
     saved: Vec<bool>,
     live: Option<Live>,
+    /// The deepest plan asked so far (0: none): the live engine has room for it.
+    plan_depth: usize,
 }
 
 impl Default for Story {
@@ -325,6 +339,7 @@ impl Story {
             },
             saved: Vec::new(),
             live: None,
+            plan_depth: 0,
         }
     }
 
@@ -355,8 +370,12 @@ impl Story {
 
     fn constant(&mut self, name: &str, ty: Ty) -> Node {
         if let Some(e) = (self.program.events.iter()).find(|e| event::event_owns(&e.name, name)) {
+            let what = match self.program.actions.iter().any(|a| a.name == e.name) {
+                true => "action",
+                false => "event",
+            };
             return Node::invalid(format!(
-                "`{name}` names the executions of the event `{}`: a constant needs another name",
+                "`{name}` names the executions of the {what} `{}`: a constant needs another name",
                 e.name
             ));
         }
@@ -678,11 +697,13 @@ impl Story {
         self.ensure_live()?;
         let live = self.live.as_mut().expect("ensure_live made the engine");
         let shown = self.program.constants.len();
-        let set = if live.engine.program().constants.len() > shown {
+        let set = if live.engine.program().constants.len() > shown + live.steps {
             // The canonical order counts occurrences that have not happened (as a story's
             // later events count where it prints worlds): list them on an engine without
-            // the spares, so that the order is the one the story as a file has at its end.
-            self.replayed(Vec::new())?.engine.worlds(limit)?
+            // the spares, so that the order is the one the story as a file has at its end
+            // (whose plans' steps come after its constants).
+            let steps = self.plan_depth;
+            self.replayed(Vec::new(), steps)?.engine.worlds(limit)?
         } else {
             live.engine.worlds(limit)?
         };

@@ -99,12 +99,18 @@ pub fn report(report: &Report) -> String {
 /// plans of 2 actions: a, b; b, a` (`plan all`), `line 9: no plan of at most 3
 /// actions` (no line end).
 pub fn plan(p: &Plan) -> String {
+    format!("line {}: {}", p.line, plan_found(p))
+}
+
+/// A plan's answer without its line: `plan of 2 actions: tell, try_take`, `no plan of
+/// at most 3 actions` (what `Story::plan` found, as its `Display` writes it).
+pub fn plan_found(p: &Plan) -> String {
     let actions = |n: usize| format!("{n} action{}", if n == 1 { "" } else { "s" });
     let listed = |plan: &[String]| match plan {
         [] => "(none needed)".to_string(),
         _ => plan.join(", "),
     };
-    let what = match (p.plans.as_slice(), p.length) {
+    match (p.plans.as_slice(), p.length) {
         ([], _) | (_, None) => format!("no plan of at most {}", actions(p.max)),
         ([one], Some(k)) if !p.all || k == 0 => {
             format!("plan of {}: {}", actions(k), listed(one))
@@ -118,8 +124,7 @@ pub fn plan(p: &Plan) -> String {
                 .collect::<Vec<_>>()
                 .join("; ")
         ),
-    };
-    format!("line {}: {what}", p.line)
+    }
 }
 
 /// `epipen check`'s line for a verdict: ``line 7: hint `φ` verified (0.12 s)``,

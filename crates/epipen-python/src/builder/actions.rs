@@ -1,0 +1,171 @@
+//! `Story.action`, `Story.do` and `Story.plan` from Python: an action's declaration as
+//! Python sends it ([`ActionSpec`]: its owner, its condition and its body, an event
+//! block without `actual`), the steps of a `do` (actions by index, each with its case or
+//! None) and a plan's question ([`PlanSpec`]), run with the Rust API's
+//! [`Story::action`](epipen::Story::action), [`Story::do_actions`](epipen::Story::do_actions)
+//! and [`Story::plan`](epipen::Story::plan).
+
+use epipen::{Action, PlanOptions};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use super::events::{Built, EventSpec};
+use super::{Actor, Answer, Reply, Tree, failed, invalid, tree};
+
+/// An action as Python declares it.
+#[derive(Debug, Clone)]
+pub(crate) struct ActionSpec {
+    /// `by A`: the character's index.
+    by: Option<usize>,
+    /// `if φ`.
+    when: Option<Tree>,
+    /// Its body: its name, cases, `sees` and `expects` lines (no `actual`).
+    body: EventSpec,
+}
+
+impl ActionSpec {
+    /// From Python: the name, the owner's index or None, the condition or None, and the
+    /// body's lines as `EventSpec::from_py` takes them.
+    pub(super) fn from_py<'py>(
+        py: Python<'py>,
+        name: String,
+        by: Option<usize>,
+        when: &Bound<'py, PyAny>,
+        lines: (&Bound<'py, PyAny>, &Bound<'py, PyAny>, &Bound<'py, PyAny>),
+    ) -> PyResult<ActionSpec> {
+        let (cases, sees, expects) = lines;
+        let none = PyList::empty(py);
+        Ok(ActionSpec {
+            by,
+            when: match when.is_none() {
+                true => None,
+                false => Some(tree(when)?),
+            },
+            body: EventSpec::from_py(name, cases, sees, expects, none.as_any())?,
+        })
+    }
+}
+
+/// The steps of a `do`: each action's index, and the case that happens (None: the one
+/// that can).
+pub(crate) type Steps = Vec<(usize, Option<String>)>;
+
+/// `plan [all] φ [max D] [keeping ψ] [coordinated]` as Python asks it.
+#[derive(Debug, Clone)]
+pub(crate) struct PlanSpec {
+    pub(super) goal: Tree,
+    pub(super) max: i64,
+    pub(super) keeping: Option<Tree>,
+    pub(super) coordinated: bool,
+    pub(super) all: bool,
+}
+
+impl PlanSpec {
+    pub(super) fn from_py(
+        goal: &Bound<'_, PyAny>,
+        max: i64,
+        keeping: &Bound<'_, PyAny>,
+        coordinated: bool,
+        all: bool,
+    ) -> PyResult<PlanSpec> {
+        Ok(PlanSpec {
+            goal: tree(goal)?,
+            max,
+            keeping: match keeping.is_none() {
+                true => None,
+                false => Some(tree(keeping)?),
+            },
+            coordinated,
+            all,
+        })
+    }
+}
+
+/// What a plan found, for Python: whether it found one, their length, the plans (as
+/// action names) and its text (`plan of 1 action: tell`).
+#[derive(Debug, Clone)]
+pub(crate) struct Planned(bool, Option<usize>, Vec<Vec<String>>, String);
+
+impl<'py> IntoPyObject<'py> for Planned {
+    type Target = PyTuple;
+    type Output = Bound<'py, PyTuple>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        (self.0, self.1, self.2, self.3).into_pyobject(py)
+    }
+}
+
+impl Actor {
+    /// `action NAME by A if φ { … }`: declared; its index among the story's actions.
+    pub(super) fn action(&mut self, spec: ActionSpec) -> Answer {
+        let h = &self.handles;
+        let owner = match spec.by {
+            Some(k) => Some(h.character(k).map_err(invalid)?),
+            None => None,
+        };
+        let guard = match &spec.when {
+            Some(t) => Some(h.formula(t, None).map_err(invalid)?),
+            None => None,
+        };
+        let built = Built::of(h, &spec.body).map_err(invalid)?;
+        let mut declared = self.story.action(&spec.body.name);
+        if let Some(owner) = owner {
+            declared = declared.by(owner);
+        }
+        if let Some(guard) = guard {
+            declared = declared.when(guard);
+        }
+        let action = declared.body(|e| built.state(e)).map_err(failed)?;
+        self.handles.actions.push(action);
+        Ok(Reply::Index(self.handles.actions.len() - 1))
+    }
+
+    /// `do a, b: CASE, …`: what happened at each.
+    pub(super) fn do_actions(&mut self, steps: Steps) -> Answer {
+        let actions: Vec<Action> = (steps.iter())
+            .map(|(k, _)| {
+                (self.handles.actions.get(*k).cloned())
+                    .ok_or_else(|| invalid("an action of another story".into()))
+            })
+            .collect::<Result<_, _>>()?;
+        let pairs: Vec<(&Action, Option<&str>)> = (actions.iter())
+            .zip(&steps)
+            .map(|(a, (_, case))| (a, case.as_deref()))
+            .collect();
+        let happened = self.story.do_actions(&pairs).map_err(failed)?;
+        let reports = happened.iter().map(|h| self.report(h)).collect();
+        Ok(Reply::Happenings(reports))
+    }
+
+    /// `plan …`: what it found.
+    pub(super) fn plan(&mut self, spec: PlanSpec) -> Answer {
+        let h = &self.handles;
+        let goal = h.formula(&spec.goal, None).map_err(invalid)?;
+        let keeping = match &spec.keeping {
+            Some(t) => Some(h.formula(t, None).map_err(invalid)?),
+            None => None,
+        };
+        // A negative `max` (Python's int) is the Rust API's mistake of a `max` below 1.
+        let max = usize::try_from(spec.max).map_err(|_| {
+            invalid(format!(
+                "a plan's `max` must be at least 1, found {} (`max` is the most actions a \
+                 plan may take)",
+                spec.max
+            ))
+        })?;
+        let options = PlanOptions {
+            max,
+            keeping,
+            coordinated: spec.coordinated,
+            all: spec.all,
+        };
+        let planned = self.story.plan(goal, options).map_err(failed)?;
+        Ok(Reply::Planned(Planned(
+            planned.solvable(),
+            planned.length(),
+            planned.plans.clone(),
+            planned.to_string(),
+        )))
+    }
+}

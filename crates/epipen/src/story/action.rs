@@ -1,0 +1,551 @@
+//! Actions and plans ([`Story::action`], [`Story::do_action`], [`Story::plan`]): the
+//! language's `action NAME [by A] [if φ] { … }`, `do NAME[: CASE], …` and `plan [all] φ
+//! [max D] [keeping ψ] [coordinated]` (docs/language.md, "Plans").
+//!
+//! An action's body is an [`EventBlock`] without `actual`, declared as an event of its
+//! own (named like the action), so that a `do` of it is an execution of that event: its
+//! occurrence is named `tell`, `tell#2`, … and [`Happened::event`] names its latest case
+//! in formulas. A `plan` is a question: it runs on the live engine, which is given the
+//! search's step event ([`ir::PlanSteps`]: every action's cases, and as many occurrences
+//! as the deepest plan asked so far) after its spare occurrences, and it does not join
+//! the story's statements (a replay does not search again).
+
+use std::fmt;
+
+use crate::engine::Report;
+use crate::ir::{self, ActionId, ConstId, EnumId, EventId, StmtKind, Ty};
+use crate::lower::list;
+use crate::syntax::Span;
+use crate::views;
+
+use super::event::{Kind, event_owns, unknown_case};
+use super::expr::Formula;
+use super::live::check_checkpoints;
+use super::{Character, Error, Event, EventBlock, Happened, Story, stmt};
+
+/// The largest `max` of a plan, as in a story file (each step of the search is a
+/// hidden constant).
+const MAX_DEPTH: usize = 10_000;
+
+/// The name of the search's step event (never shown), as lowering names it.
+const STEP: &str = "plan step";
+
+/// A declared action of a [`Story`], from [`Story::action`]: done by
+/// [`Story::do_action`], chosen by [`Story::plan`].
+#[derive(Debug, Clone)]
+pub struct Action {
+    story: u64,
+    id: ActionId,
+    event: Event,
+}
+
+impl Action {
+    /// The action's name, as declared (`call[0, 1]` for a member of a family).
+    pub fn name(&self) -> &str {
+        self.event.name()
+    }
+
+    /// Its cases, in order.
+    pub fn cases(&self) -> &[String] {
+        self.event.cases()
+    }
+
+    /// The action's id in the story's [`Program`](crate::ir::Program).
+    pub fn id(&self) -> ActionId {
+        self.id
+    }
+
+    /// The event its executions are ([`Story::do_action`]): in formulas, the case of its
+    /// latest `do` (`tell == told`: `action.event().is("told")`); naming it before it
+    /// was done is an [`Error::Story`].
+    pub fn event(&self) -> &Event {
+        &self.event
+    }
+}
+
+/// An action being declared, from [`Story::action`]: `by` and `when` say who does it
+/// and when it can be done, [`ActionDecl::body`] states its cases and declares it.
+#[must_use = "an action is declared by `ActionDecl::body`"]
+pub struct ActionDecl<'s> {
+    story: &'s mut Story,
+    name: String,
+    owner: Option<Character>,
+    guard: Option<Formula>,
+}
+
+impl ActionDecl<'_> {
+    /// `by A`: the character who performs it (required by a `coordinated` plan). A
+    /// second call replaces the first.
+    pub fn by(mut self, who: Character) -> Self {
+        self.owner = Some(who);
+        self
+    }
+
+    /// `if φ`: the action can be done only where φ holds (at the actual world, or
+    /// without one at every world still possible), evaluated in the state where it is
+    /// done (knowledge operators allowed). Several calls: all must hold.
+    pub fn when(mut self, guard: impl Into<Formula>) -> Self {
+        let f = guard.into();
+        self.guard = Some(match self.guard.take() {
+            Some(g) => g.and(f),
+            None => f,
+        });
+        self
+    }
+
+    /// `{ … }`: the action's body, stated by `block` as an event's ([`Story::event`]):
+    /// its cases, `sees` and `expects` lines, but no `actual` (the case that happens is
+    /// said where it is done). Declares the action; nothing happens here.
+    ///
+    /// Mistakes are [`Error::Invalid`] and declare nothing: the event block's (no
+    /// cases, an unknown case, …), an `actual` case, a name already declared (an action
+    /// declared twice, or the name of a constant, an enum or an event), a character or
+    /// formula of another story, a formula that names a checkpoint not saved yet.
+    pub fn body(self, block: impl FnOnce(&mut EventBlock)) -> Result<Action, Error> {
+        let ActionDecl {
+            story,
+            name,
+            owner,
+            guard,
+        } = self;
+        story.declare_action(&name, owner, guard, block)
+    }
+}
+
+/// How [`Story::plan`] searches: `plan φ max D keeping ψ coordinated` (`plan all φ`).
+/// `PlanOptions::default()` is a plain `plan φ`: at most 10 actions.
+#[derive(Debug, Clone)]
+pub struct PlanOptions {
+    /// `max D`: the most actions a plan may take (at least 1, at most 10 000).
+    pub max: usize,
+    /// `keeping ψ`: ψ must hold (as the goal does) after every action of the plan.
+    pub keeping: Option<Formula>,
+    /// `coordinated` (implicit coordination): before each step its owner knows that
+    /// the step can be done and that the rest of the plan then reaches the goal. Every
+    /// action needs an owner ([`ActionDecl::by`]).
+    pub coordinated: bool,
+    /// `plan all`: every plan of the shortest length, not only the first.
+    pub all: bool,
+}
+
+impl Default for PlanOptions {
+    fn default() -> PlanOptions {
+        PlanOptions {
+            max: 10,
+            keeping: None,
+            coordinated: false,
+            all: false,
+        }
+    }
+}
+
+/// What [`Story::plan`] found: the plans, each as its actions' names in order (the
+/// first shortest plan in the order the actions were declared, or with
+/// [`PlanOptions::all`] every shortest plan; none when no plan of at most `max` actions
+/// reaches the goal). `Display` writes it as `epipen run` does, without the line: `plan
+/// of 2 actions: tell, try_take`, `no plan of at most 3 actions`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    /// The plans found; `[[]]` when the goal holds already.
+    pub plans: Vec<Vec<String>>,
+    /// The longest plan looked for.
+    pub max: usize,
+    /// Every plan of the shortest length was asked for.
+    pub all: bool,
+}
+
+impl Planned {
+    /// Whether some plan of at most `max` actions reaches the goal.
+    pub fn solvable(&self) -> bool {
+        !self.plans.is_empty()
+    }
+
+    /// How many actions each plan found has (0: the goal holds already); None when
+    /// there is none.
+    pub fn length(&self) -> Option<usize> {
+        self.plans.first().map(Vec::len)
+    }
+
+    /// The first plan found.
+    pub fn first(&self) -> Option<&[String]> {
+        self.plans.first().map(Vec::as_slice)
+    }
+
+    /// As a view, the answer of a `plan` statement on `line`.
+    pub fn view(&self, line: usize) -> views::Plan {
+        views::Plan::found(line, self.max, self.all, self.plans.clone())
+    }
+}
+
+impl fmt::Display for Planned {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", crate::text::plan_found(&self.view(0)))
+    }
+}
+
+impl Story {
+    /// `action NAME [by A] [if φ] { … }`: declares an action that [`Story::do_action`]
+    /// does and [`Story::plan`] chooses among; nothing happens here. Say who does it
+    /// with [`ActionDecl::by`], when it can be done with [`ActionDecl::when`], and its
+    /// body with [`ActionDecl::body`], an event block without `actual`. A member of a
+    /// family is named with its indices: `format!("call[{i}, {j}]")`.
+    ///
+    /// An action is executable where its `when` holds at the actual world and one of its
+    /// cases can happen there (without an actual world: at every world still possible,
+    /// each with a case that can happen). An action whose single case has a
+    /// precondition and no `sees` line is the public announcement of that precondition.
+    ///
+    /// The door mat (`stories/door-mat.story`): Bob wants the key; Anne knows whether it
+    /// is under the mat.
+    ///
+    /// ```
+    /// use epipen::{Formula as F, PlanOptions, Story};
+    /// # fn main() -> Result<(), epipen::Error> {
+    /// let mut story = Story::new();
+    /// let (anne, bob) = (story.character("Anne"), story.character("Bob"));
+    /// let key_under_mat = story.bool("key_under_mat");
+    /// let bob_has_key = story.bool("bob_has_key");
+    /// story.announce(!&bob_has_key)?;
+    /// story.actual(key_under_mat.clone() & !&bob_has_key)?;
+    /// story.learns(anne, &key_under_mat)?;
+    ///
+    /// let try_take = story.action("try_take").by(bob).body(|a| {
+    ///     let took = a.case("took").when(key_under_mat.clone()).then_all([
+    ///         epipen::Change::new(&key_under_mat, false),
+    ///         epipen::Change::new(&bob_has_key, true),
+    ///     ]);
+    ///     let nothing = a.case("found_nothing").when(!&key_under_mat);
+    ///     a.sees(bob, [[took], [nothing]]);
+    /// })?;
+    /// let tell = story.action("tell").by(anne).body(|a| {
+    ///     a.case("told").when(key_under_mat.clone());
+    /// })?;
+    ///
+    /// let plan = story.plan(bob_has_key.clone(), PlanOptions::default())?;
+    /// assert_eq!(plan.plans, [["try_take"]]);
+    /// let coordinated = PlanOptions { coordinated: true, ..PlanOptions::default() };
+    /// let plan = story.plan(bob_has_key.clone(), coordinated)?;
+    /// assert_eq!(plan.to_string(), "plan of 2 actions: tell, try_take");
+    ///
+    /// let done = story.do_actions(&[(&tell, None), (&try_take, None)])?;
+    /// assert_eq!(done[1].case(), Some("took"));
+    /// story.check_actual(F::knows(bob, bob_has_key.clone()))?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn action(&mut self, name: &str) -> ActionDecl<'_> {
+        ActionDecl {
+            story: self,
+            name: name.into(),
+            owner: None,
+            guard: None,
+        }
+    }
+
+    /// `do NAME[: CASE]`: does `action` now, as an `event` statement would, and returns
+    /// what happened. `case` says which case happened where several can at the actual
+    /// world; without it, exactly one must be possible there. An action that is not
+    /// executable here is an [`Error::Story`] (`` the action `tell` cannot be done here:
+    /// its condition does not hold in the actual world ``); a case the action does not
+    /// have, an [`Error::Invalid`].
+    pub fn do_action(&mut self, action: &Action, case: Option<&str>) -> Result<Happened, Error> {
+        let mut done = self.do_actions(&[(action, case)])?;
+        Ok(done.pop().expect("one action, one execution"))
+    }
+
+    /// `do a, b: CASE, …`: does the actions in order, each as [`Story::do_action`]
+    /// does it, as one statement (all are done, or none); returns what happened at each.
+    pub fn do_actions(
+        &mut self,
+        steps: &[(&Action, Option<&str>)],
+    ) -> Result<Vec<Happened>, Error> {
+        if steps.is_empty() {
+            return Err(Error::Invalid("`do` needs at least one action".into()));
+        }
+        let mut chosen = Vec::with_capacity(steps.len());
+        for (action, case) in steps {
+            let def = self.action_def(action)?;
+            let actual = match case {
+                None => None,
+                Some(case) => {
+                    let names = action.cases();
+                    match names.iter().position(|c| c == case) {
+                        Some(k) => Some(k),
+                        None => {
+                            return Err(Error::Invalid(unknown_case(
+                                "action", &def.name, names, case,
+                            )));
+                        }
+                    }
+                }
+            };
+            chosen.push((action.id, actual));
+        }
+        let before = self.program.constants.len();
+        let mut executions = Vec::with_capacity(chosen.len());
+        for (id, actual) in chosen {
+            let mut event = self.program.actions[id.0].body.clone();
+            event.actual = actual;
+            event.occurrences = vec![self.occurrence(event.event)];
+            executions.push(ir::DoStep {
+                action: id,
+                event,
+                span: Span::default(),
+            });
+        }
+        let done: Vec<(EventId, ConstId)> = (executions.iter())
+            .map(|s| (s.event.event, s.event.occurrences[0]))
+            .collect();
+        let reports = match self.run(stmt(StmtKind::Do(executions))) {
+            Ok(reports) => reports,
+            Err(e) => {
+                self.program.constants.truncate(before);
+                return Err(e);
+            }
+        };
+        for &(event, _) in &done {
+            self.name_occurrences(event);
+        }
+        let mut seen = reports.into_iter().filter_map(|r| match r {
+            Report::Happened { case, saw, .. } => Some((case, saw)),
+            _ => None,
+        });
+        Ok(done
+            .into_iter()
+            .map(|(event, occurrence)| {
+                let (case, saw) = seen.next().unwrap_or_default();
+                self.happened_as(event, occurrence, case, saw)
+            })
+            .collect())
+    }
+
+    /// `plan [all] φ [max D] [keeping ψ] [coordinated]`: a breadth-first search for a
+    /// shortest sequence of at most `max` actions (among those declared so far, tried in
+    /// the order they were declared), each executable where it is done, after which
+    /// `goal` holds at the actual world (without one: at every world still possible).
+    /// A question: the story goes on from the state before it. Where several cases of
+    /// an action can happen at the actual world, a plan must reach the goal whichever
+    /// happened. See [`Story::action`] for an example.
+    ///
+    /// Mistakes are [`Error::Invalid`]: no action declared, `max` below 1 or above
+    /// 10 000, `coordinated` with an action that has no owner, formulas of another
+    /// story.
+    pub fn plan(
+        &mut self,
+        goal: impl Into<Formula>,
+        options: PlanOptions,
+    ) -> Result<Planned, Error> {
+        let goal = self.expr(goal.into().0)?;
+        let keeping = match options.keeping {
+            Some(k) => Some(self.expr(k.0)?),
+            None => None,
+        };
+        let max = options.max;
+        if max < 1 {
+            return Err(Error::Invalid(format!(
+                "a plan's `max` must be at least 1, found {max} (`max` is the most actions a \
+                 plan may take)"
+            )));
+        }
+        if max > MAX_DEPTH {
+            return Err(Error::Invalid(format!(
+                "a plan's `max` may be at most {MAX_DEPTH}, found {max} (`max` is the most \
+                 actions a plan may take: lower it)"
+            )));
+        }
+        if self.program.actions.is_empty() {
+            return Err(Error::Invalid(
+                "no action is declared before this `plan` (a plan chooses among the actions \
+                 declared before it: declare them first with `Story::action`)"
+                    .into(),
+            ));
+        }
+        if options.coordinated {
+            self.owned()?;
+        }
+        let plan = ir::PlanStmt {
+            actions: (0..self.program.actions.len()).map(ActionId).collect(),
+            goal,
+            max,
+            keeping,
+            coordinated: options.coordinated,
+            all: options.all,
+        };
+        self.plan_depth = self.plan_depth.max(max);
+        let reports = self.ask(stmt(StmtKind::Plan(Box::new(plan))))?;
+        let plans = reports
+            .into_iter()
+            .find_map(|r| match r {
+                Report::Plan { plans, .. } => Some(plans),
+                _ => None,
+            })
+            .unwrap_or_default();
+        Ok(Planned {
+            plans: (plans.into_iter())
+                .map(|p| {
+                    (p.into_iter())
+                        .map(|a| self.program.actions[a.0].name.clone())
+                        .collect()
+                })
+                .collect(),
+            max,
+            all: options.all,
+        })
+    }
+
+    // --- internals ---
+
+    fn declare_action(
+        &mut self,
+        name: &str,
+        owner: Option<Character>,
+        guard: Option<Formula>,
+        block: impl FnOnce(&mut EventBlock),
+    ) -> Result<Action, Error> {
+        if let Some(who) = owner {
+            self.check_character(who)?;
+        }
+        let guard = match guard {
+            Some(g) => Some(self.expr(g.0)?),
+            None => None,
+        };
+        let mut lines = EventBlock::new(name);
+        block(&mut lines);
+        let checked = self.check_block(lines, Kind::Action)?;
+        let body = ir::EventStmt {
+            event: EventId(usize::MAX),
+            cases: checked.cases,
+            sees: checked.sees,
+            expects: checked.expects,
+            actual: None,
+            actual_at: None,
+            occurrences: Vec::new(),
+        };
+        // `at` in the guard or the body names a checkpoint saved by now.
+        let mut saved = self.saved.clone();
+        saved.resize(self.program.checkpoints.len(), false);
+        check_checkpoints(&stmt(StmtKind::Event(Box::new(body.clone()))), &mut saved)?;
+        if let Some(g) = &guard {
+            check_checkpoints(&stmt(StmtKind::Check(g.clone())), &mut saved)?;
+        }
+        let event = self.declare_event(name, &checked.names);
+        let id = ActionId(self.program.actions.len());
+        let offset = (self.program.actions.iter())
+            .map(|a| a.body.cases.len())
+            .sum();
+        self.program.actions.push(ir::ActionDef {
+            name: name.into(),
+            owner: owner.map(|o| o.id),
+            guard,
+            body: ir::EventStmt { event, ..body },
+            offset,
+            span: Span::default(),
+        });
+        Ok(Action {
+            story: self.id,
+            id,
+            event: self.event_handle(event),
+        })
+    }
+
+    /// Checks that the name of a new action is free, as lowering does.
+    pub(super) fn new_action(&self, name: &str) -> Result<(), Error> {
+        if self.program.actions.iter().any(|a| a.name == name) {
+            return Err(Error::Invalid(format!(
+                "the action `{name}` is declared twice (every action needs a name of its own; \
+                 members of a family, indices of their own)"
+            )));
+        }
+        let sorts: Vec<EnumId> = self.program.events.iter().map(|e| e.sort).collect();
+        let clash = self.program.events.iter().any(|e| e.name == name)
+            || (self.program.constants.iter())
+                .any(|c| c.occurrence.is_none() && event_owns(name, &c.name))
+            || (self.program.enums.iter().enumerate())
+                .any(|(k, e)| e.name == name && !sorts.contains(&EnumId(k)));
+        if clash {
+            return Err(Error::Invalid(format!(
+                "`{name}` is already declared (names of constants, enums, events and actions \
+                 must be unique)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The declaration of an action of this story.
+    fn action_def(&self, action: &Action) -> Result<&ir::ActionDef, Error> {
+        match self.program.actions.get(action.id.0) {
+            Some(def) if action.story == self.id => Ok(def),
+            _ => Err(Error::Invalid("the action belongs to another story".into())),
+        }
+    }
+
+    /// Every action has an owner, as a `coordinated` plan needs.
+    fn owned(&self) -> Result<(), Error> {
+        let unowned: Vec<&ir::ActionDef> = (self.program.actions.iter())
+            .filter(|a| a.owner.is_none())
+            .collect();
+        let Some(first) = unowned.first() else {
+            return Ok(());
+        };
+        let which = match unowned.len() {
+            1 => format!("the action `{}` has", first.name),
+            2..=3 => {
+                let names: Vec<&str> = unowned.iter().map(|a| a.name.as_str()).collect();
+                format!("the actions {} have", list(&names))
+            }
+            n => format!("the action `{}` and {} others have", first.name, n - 1),
+        };
+        Err(Error::Invalid(format!(
+            "{which} no owner, and a `coordinated` plan needs the owner of each action \
+             (give `{}` an owner with `by`: the character who does it)",
+            first.name
+        )))
+    }
+}
+
+/// The search's step event over the actions of `decls` (every action's cases, in
+/// declaration order, named `ACTION.CASE`), declared after `events` and `enums`, and
+/// `depth` occurrences of it after `constants`: what lowering gives a story with a
+/// `plan` (see [`ir::PlanSteps`]).
+pub(super) fn plan_steps(
+    decls: &ir::Program,
+    (events, enums, constants): (
+        &mut Vec<ir::EventDef>,
+        &mut Vec<ir::EnumDef>,
+        &mut Vec<ir::Constant>,
+    ),
+    depth: usize,
+) -> ir::PlanSteps {
+    let cases: Vec<String> = (decls.actions.iter())
+        .flat_map(|a| (a.body.cases.iter()).map(move |c| format!("{}.{}", a.name, c.name)))
+        .collect();
+    let event = EventId(events.len());
+    let sort = EnumId(enums.len());
+    let mut variants = cases.clone();
+    variants.push(format!("(no {STEP} yet)"));
+    enums.push(ir::EnumDef {
+        name: STEP.to_string(),
+        variants,
+        span: Span::default(),
+    });
+    events.push(ir::EventDef {
+        name: STEP.to_string(),
+        cases,
+        sort,
+        span: Span::default(),
+    });
+    // Named apart as lowering names them (`plan step#1`, …): a backend may know its
+    // constants by name.
+    let occurrences = (1..=depth)
+        .map(|k| {
+            constants.push(ir::Constant {
+                name: format!("{STEP}#{k}"),
+                ty: Ty::Enum(sort),
+                span: Span::default(),
+                occurrence: Some(ir::Occurrence { event }),
+            });
+            ConstId(constants.len() - 1)
+        })
+        .collect();
+    ir::PlanSteps { event, occurrences }
+}
