@@ -340,7 +340,23 @@ fn the_package_passes_its_tests() {
         "test_layout.py",
         "test_interrupt.py",
         "test_docs.py",
+        "test_smcdel.py",
     ];
+    // Every test file runs: here, or in a venv of its own below.
+    let mut on_disk: Vec<String> = std::fs::read_dir(root().join("python/tests"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.starts_with("test_") && f.ends_with(".py"))
+        .collect();
+    on_disk.sort();
+    let mut run: Vec<String> = (files.iter().chain(&["test_coexist.py", "test_ray.py"]))
+        .map(|f| f.to_string())
+        .collect();
+    run.sort();
+    assert_eq!(
+        on_disk, run,
+        "a test file of python/tests that no test runs"
+    );
     let out = venv.pytest(&files).unwrap_or_else(|why| panic!("{why}"));
     say(&format!(
         "python tests: {}",
