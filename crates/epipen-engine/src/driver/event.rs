@@ -45,8 +45,11 @@ impl<B: Backend> Driver<B> {
         };
         let state = self.state.clone();
         let pres = self.preconditions(span, event, &state)?;
+        // The changes before the actual case: a name of an event that has not happened
+        // is the statement's error, wherever it stands, as in a precondition.
+        let changes = self.changes(span, event, occ, 0)?;
         let actual_case = self.actual_case(event, &name, &pres, span)?;
-        let product = self.product(span, event, occ, 0, pres)?;
+        let product = self.product(span, event, occ, 0, pres, changes)?;
         self.commit(span, product, occ, 0, actual_case)?;
         let mut latest = self.latest.as_ref().clone();
         latest[event.event.0] = Some(occ);
@@ -89,22 +92,16 @@ impl<B: Backend> Driver<B> {
         Ok(pres)
     }
 
-    /// The product of the current state with an execution of `event` whose case k is
-    /// recorded in `occ` as `first + k` (`pres`: where each case can happen). Nothing of
-    /// the driver changes.
-    pub(super) fn product(
+    /// Each constant an execution of `event` changes, with its new term: by case, case k
+    /// recorded in `occ` as `first + k`.
+    pub(super) fn changes(
         &mut self,
         span: Span,
         event: &EventStmt,
         occ: ConstId,
         first: usize,
-        pres: Vec<B::Set>,
-    ) -> Result<Product<B>, EngineError> {
+    ) -> Result<Vec<(ConstId, Expr)>, EngineError> {
         let ty = self.program.constants[occ.0].ty;
-        let state = self.state.clone();
-        // The changes: each changed constant's new term, by case (before the actual case
-        // is chosen: a name of an event that has not happened there is the statement's
-        // error, wherever it stands, as in a precondition).
         let changed: Vec<ConstId> = {
             let mut all: Vec<ConstId> = (event.cases.iter())
                 .flat_map(|c| c.changes.iter().map(|(t, _)| *t))
@@ -125,6 +122,23 @@ impl<B: Backend> Driver<B> {
             }
             changes.push((target, term));
         }
+        Ok(changes)
+    }
+
+    /// The product of the current state with an execution of `event` whose case k is
+    /// recorded in `occ` as `first + k` (`pres`: where each case can happen; `changes`:
+    /// [`Driver::changes`]). Nothing of the driver changes.
+    pub(super) fn product(
+        &mut self,
+        span: Span,
+        event: &EventStmt,
+        occ: ConstId,
+        first: usize,
+        pres: Vec<B::Set>,
+        changes: Vec<(ConstId, Expr)>,
+    ) -> Result<Product<B>, EngineError> {
+        let ty = self.program.constants[occ.0].ty;
+        let state = self.state.clone();
         let weights = match self.chances {
             false => None,
             true => {

@@ -196,7 +196,8 @@ impl<B: Backend> Driver<B> {
                 possible
             }
         };
-        let product: Product<B> = self.product(span, &def.body, occ, def.offset, pres)?;
+        let changes = self.changes(span, &def.body, occ, def.offset)?;
+        let product: Product<B> = self.product(span, &def.body, occ, def.offset, pres, changes)?;
         let mut out = Vec::with_capacity(cases.len());
         for case in cases {
             self.enter(from);
