@@ -21,6 +21,7 @@ mod belief;
 mod chance;
 mod event;
 mod expr;
+mod plan;
 mod stmt;
 
 use std::collections::BTreeSet;
@@ -181,6 +182,11 @@ fn print_with(story: &Story, clamp: bool) -> Printed {
         at_checkpoint: None,
         defs: 0,
         chances: story.chance.is_some(),
+        actions: Vec::new(),
+        action_names: 0,
+        repeats: 0,
+        in_action: false,
+        action_targets: Vec::new(),
     };
     p.declarations();
     if let Some(chance) = &story.chance {
@@ -391,6 +397,16 @@ struct Printer<'a> {
     defs: usize,
     /// A probabilistic story (issue 29): probabilities, weights and the prior printed.
     chances: bool,
+    /// The actions declared so far (issue 41; members of families one by one).
+    actions: Vec<plan::ActionInfo>,
+    /// How many `action` statements are printed so far (they are named `act0`, …).
+    action_names: usize,
+    /// How many `repeat` blocks enclose the statement being printed.
+    repeats: u32,
+    /// Printing an action's body.
+    in_action: bool,
+    /// The constants the actions' changes name (as written), for plans' goals.
+    action_targets: Vec<String>,
 }
 
 impl Printer<'_> {
