@@ -165,6 +165,9 @@ impl Printer<'_> {
                 }
                 // The overflow check prints the story again, clamped, when it has these.
                 self.printed.constructs.insert(":= of an int");
+                if self.in_action {
+                    self.printed.constructs.insert("action: int change");
+                }
             }
             self.printed.constructs.insert(kind);
             out.push(format!("{name} := {v}"));

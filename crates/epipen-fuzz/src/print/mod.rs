@@ -120,7 +120,15 @@ pub fn print(story: &Story) -> Printed {
                 })
             })
     };
-    if printed.constructs.contains(":= of an int") && overflows() {
+    // A plan's search changes ints hypothetically: the evaluator computes them exactly
+    // and never shows them, the engines fail where a value leaves 64 bits (a solver
+    // failure at the plan: issue 41's campaign); such stories are clamped at once.
+    let planned = printed.constructs.contains("action: int change")
+        && printed
+            .text
+            .lines()
+            .any(|l| l.trim_start().starts_with("plan "));
+    if printed.constructs.contains(":= of an int") && (planned || overflows()) {
         let mut clamped = print_with(story, true);
         clamped.constructs.insert(":= clamped");
         return clamped;

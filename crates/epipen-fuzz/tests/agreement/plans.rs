@@ -175,7 +175,12 @@ fn planning_stories_agree_with_the_evaluator() {
 /// Every backend that takes `text` ends it as the evaluator does (a backend that
 /// cannot must refuse the story by name, before running it).
 fn every_backend_ends_as_the_evaluator(text: &str) {
-    let printed = printed(text, &[]);
+    every_backend_ends_as_the_evaluator_within(text, &[], Duration::from_secs(60));
+}
+
+/// The same with ints bounded by `bounds` (by name) and `timeout` for each backend.
+fn every_backend_ends_as_the_evaluator_within(text: &str, bounds: Bounds, timeout: Duration) {
+    let printed = printed(text, bounds);
     let program = printed.compile().expect("the story compiles");
     let expected = evaluator_transcript(&program, text, &printed.domain(&program));
     let mut wrong = String::new();
@@ -183,7 +188,7 @@ fn every_backend_ends_as_the_evaluator(text: &str) {
         if !takes(strategy, &program) {
             continue;
         }
-        let got = engine_transcript(&program, text, strategy, Duration::from_secs(60));
+        let got = engine_transcript(&program, text, strategy, timeout);
         if got != expected {
             wrong += &format!("{strategy:?}:\n{got}");
         }
@@ -233,5 +238,29 @@ fn a_quantifier_in_an_action_is_refused_by_name() {
     );
     every_backend_ends_as_the_evaluator(
         "characters A\nbool p\nactual p\naction a if exists p: knows(A, p) {\n  s\n}\ndo a\n",
+    );
+}
+
+/// Implicit coordination checked in time growing with about the cube of the worlds: 400
+/// worlds (x from 1 to 100, p, q), one action B does (`q := p, p := true`), coordinated
+/// plans of 1 and 2 steps (`plans [[0]]`, `[[0, 0]]`). The evaluator answers in
+/// milliseconds (reaches(…) is computed once per world and step, K_B over B's classes);
+/// in release, BDDs take 1.6 s, Z3 9 s and the explicit backend 13 to 18 s (at 100, 200
+/// and 400 worlds: explicit 0.14, 1.7 and 13 s; BDDs 0.07, 0.35 and 1.6 s), which the
+/// fuzzer met as timeouts of 20 s on stories of 180 worlds. Z3 also overruns the
+/// deadline there: with 2 s it answered after 5.9 s, and on a story of 180 worlds with 5
+/// s after 80 s (the search checks the deadline between nodes, not in the coordination
+/// check). The fuzzer keeps coordinated searches within 256 worlds meanwhile
+/// (`COORDINATED_WORLDS`, src/print/plan.rs). Passes once every backend answers within 5
+/// s (in release; debug builds are slower).
+#[test]
+#[ignore = "engine finding (issue 41's campaign): coordinated plans are checked in cubic time"]
+fn a_coordinated_plan_over_400_worlds_answers_within_seconds() {
+    every_backend_ends_as_the_evaluator_within(
+        "characters A, B\nint x\nbool p, q\nannounce x >= 1 and x <= 100\n\
+         actual x == 3 and not p and not q\naction a by B {\n  s then q := p, p := true\n}\n\
+         plan p max 1 coordinated\nplan p and q max 2 coordinated\n",
+        &[("x", (1, 100))],
+        Duration::from_secs(5),
     );
 }
