@@ -56,6 +56,9 @@ impl<'p> Evaluator<'p> {
                 fail
             };
             let action = self.action(step.action).map_err(at_step)?;
+            // Every name of the action (its guard too), before anything is evaluated.
+            let exprs = (action.guard.iter()).chain(body_exprs(&step.event.cases, true, true));
+            self.names_happened(exprs).map_err(at_step)?;
             self.doable(action).map_err(at_step)?;
             let case = self.event(&step.event).map_err(at_step)?;
             self.report_happened(step.span, &step.event, case);
@@ -212,6 +215,10 @@ impl<'p> Evaluator<'p> {
         for &a in s.actions {
             self.restore(&here);
             let action = self.action(a)?;
+            // The names its guard and preconditions read, before they are asked; those of
+            // its weights and changes before it is executed (as the engine evaluates them).
+            let cases = &action.body.cases;
+            self.names_happened(action.guard.iter().chain(body_exprs(cases, true, false)))?;
             let state = self.state.clone();
             // Executable at every branch's actual world; the branches after it.
             let mut next = Vec::new();
@@ -229,6 +236,7 @@ impl<'p> Evaluator<'p> {
             if !executable {
                 continue;
             }
+            self.names_happened(body_exprs(cases, false, true))?;
             self.execute_action(action, slot)?;
             if let Some(keeping) = &s.plan.keeping
                 && !self.hold_at(keeping, &next)?
@@ -342,6 +350,17 @@ impl<'p> Evaluator<'p> {
         Ok(true)
     }
 
+    /// Fails (a story error at the statement, "the event has not happened yet") when
+    /// one of `exprs` names an event that has not happened now: a name is an error
+    /// wherever it stands, whether or not its evaluation reaches it (see `named_events`).
+    fn names_happened<'e>(&self, exprs: impl IntoIterator<Item = &'e Expr>) -> Result<(), Fail> {
+        let time = self.changes.len();
+        exprs
+            .into_iter()
+            .try_for_each(|e| self.happened_by(e, time))
+            .map_err(Fail::from)
+    }
+
     fn action(&self, a: ActionId) -> Result<&'p ActionDef, Fail> {
         self.program
             .actions
@@ -400,4 +419,15 @@ struct Search<'s, 'p> {
     actions: &'s [ActionId],
     slots: &'s [usize],
     found: Vec<Vec<ActionId>>,
+}
+
+/// The expressions of an action's cases: their preconditions (`pres`), and their weights
+/// and changes (`effects`).
+fn body_exprs(cases: &[epipen_ir::Case], pres: bool, effects: bool) -> impl Iterator<Item = &Expr> {
+    cases.iter().flat_map(move |c| {
+        let pre = c.pre.iter().filter(move |_| pres);
+        let weight = c.weight.iter().filter(move |_| effects);
+        let changes = (c.changes.iter().map(|(_, e)| e)).filter(move |_| effects);
+        pre.chain(weight).chain(changes)
+    })
 }

@@ -187,6 +187,36 @@ fn an_error_in_a_plans_search_does_not_depend_on_the_order_of_the_actions() {
     }
 }
 
+/// An action that names an event that has not happened (declared in a branch not taken)
+/// is a story error wherever the name stands, whether or not its evaluation reaches it
+/// (`p or e == s` with p true), as in every statement: in a plan's search when the
+/// action is asked (its guard), and in a `do` at the step (its guard, or a case's
+/// precondition), at the action's name in the `do` line. The evaluator read an action's
+/// guard lazily and checked a `do`'s names at the statement's start (issue 41's
+/// campaign, seed 65: `plans [[1]]` where every backend stopped at the plan).
+#[test]
+fn an_action_naming_an_event_that_has_not_happened_is_an_error() {
+    let head = "characters A\nbool p\nif false {\n  event e {\n    s\n  }\n}\nactual p\n";
+    for (rest, at) in [
+        (
+            "action a if p or e == s {\n  s then p := false\n}\nplan not p max 1\n",
+            "12:1",
+        ),
+        (
+            "action a {\n  s if p or e == s then p := false\n}\ndo a\n",
+            "12:4",
+        ),
+        (
+            "action a if p or e == s {\n  s then p := false\n}\ndo a\n",
+            "12:4",
+        ),
+    ] {
+        let text = format!("{head}{rest}");
+        let t = agree(&text, &[]);
+        assert_eq!(t.end, End::Story(at.into()), "{text}\n{t}");
+    }
+}
+
 // ---------------------------------------------------------------------------------
 // Findings of the fuzzer (issue 41's campaign) in the engine, left to whoever works on
 // it: each story minimised; the test passes once the engine agrees with the evaluator.
