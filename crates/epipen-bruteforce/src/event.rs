@@ -186,6 +186,8 @@ impl<'p> Evaluator<'p> {
         let time = self.changes.len();
         match &stmt.kind {
             StmtKind::Repeat { .. } | StmtKind::Simultaneously(_) => Ok(()),
+            // Each step's, at the step (plan.rs, `do_actions`), as the engines report it.
+            StmtKind::Do(_) => Ok(()),
             StmtKind::AssertAddsCk { hint, .. } => self.happened_by(hint, time),
             _ => stmt.each_expr(&mut |e| self.happened_by(e, time)),
         }

@@ -3,6 +3,15 @@
 //! length, for the sequences of actions that are plans, executing them hypothetically
 //! (the product update, as an event does) on the state and putting it back after.
 //!
+//! Which sequences are executed does not depend on the order the actions are declared
+//! in: for each length up to the answer's, every sequence whose actions are executable
+//! (each in the state before it, at every branch) is executed and its goal asked, even
+//! after the first plan of that length is found, as the engine's breadth-first search
+//! expands a whole layer before it asks the goal. So a story error that executing an
+//! action meets (a negative weight, a value of an event that has not happened) stops the
+//! `plan` whichever plan comes first. The coordination of the plans found is asked in
+//! their order, up to the first that is coordinated (every one with `all`).
+//!
 //! A plan's branches differ only in their actual world: the product update of a state
 //! by an action is the same whichever case happened at the actual world. So the search
 //! follows one state per sequence and the set of its *points*, the actual worlds of
@@ -47,6 +56,9 @@ impl<'p> Evaluator<'p> {
                 fail
             };
             let action = self.action(step.action).map_err(at_step)?;
+            // Every name of the action (its guard too), before anything is evaluated.
+            let exprs = (action.guard.iter()).chain(body_exprs(&step.event.cases, true, true));
+            self.names_happened(exprs).map_err(at_step)?;
             self.doable(action).map_err(at_step)?;
             let case = self.event(&step.event).map_err(at_step)?;
             self.report_happened(step.span, &step.event, case);
@@ -128,13 +140,22 @@ impl<'p> Evaluator<'p> {
             plan,
             actions: &actions,
             slots: &slots,
-            start: &start,
-            found: &mut plans,
+            found: Vec::new(),
         };
         for length in 0..=plan.max {
+            // Every sequence of this length that reaches the goal, in the order of plans.
             self.search(&mut search, length, &mut Vec::new(), &points)?;
             self.restore(&start);
-            if !search.found.is_empty() {
+            for found in std::mem::take(&mut search.found) {
+                if plan.coordinated && !self.coordinated(plan, &found, &slots, &start)? {
+                    continue;
+                }
+                plans.push(found);
+                if !plan.all {
+                    break;
+                }
+            }
+            if !plans.is_empty() {
                 break;
             }
         }
@@ -152,41 +173,52 @@ impl<'p> Evaluator<'p> {
         Ok(())
     }
 
+    /// Whether `seq` is implicitly coordinated: reaches(seq) holds at the actual world, or
+    /// without one at every world still possible, from the state before the plan
+    /// (`start`; the state is as before).
+    fn coordinated(
+        &mut self,
+        plan: &'p PlanStmt,
+        seq: &[ActionId],
+        slots: &[usize],
+        start: &Saved<'p>,
+    ) -> Result<bool, Fail> {
+        self.restore(start);
+        let reached = self.reaches(plan, seq, slots)?;
+        let starts = match &self.actual {
+            Some(actual) => vec![actual.clone()],
+            None => self.state.worlds.to_vec(),
+        };
+        self.restore(start);
+        Ok(starts.iter().all(|w| reached.get(w) == Some(&true)))
+    }
+
     /// Extends `prefix` (executed already: the state is after it, its branches' actual
     /// worlds are `points`) to every sequence of `length` actions in the order of action
-    /// ids, recording those that are plans; true when the search is over (`plan` without
-    /// `all` found one).
+    /// ids, executing each and recording those after which the goal holds (every one:
+    /// see the module's comment).
     fn search(
         &mut self,
         s: &mut Search<'_, 'p>,
         length: usize,
         prefix: &mut Vec<ActionId>,
         points: &[World],
-    ) -> Result<bool, Fail> {
+    ) -> Result<(), Fail> {
         if prefix.len() == length {
-            if !self.hold_at(&s.plan.goal, points)? {
-                return Ok(false);
+            if self.hold_at(&s.plan.goal, points)? {
+                s.found.push(prefix.clone());
             }
-            if s.plan.coordinated {
-                // reaches(a₁…a_k), from the state before the plan.
-                self.restore(s.start);
-                let reached = self.reaches(s.plan, prefix, s.slots)?;
-                let starts = match &self.actual {
-                    Some(actual) => vec![actual.clone()],
-                    None => self.state.worlds.to_vec(),
-                };
-                if !starts.iter().all(|w| reached.get(w) == Some(&true)) {
-                    return Ok(false);
-                }
-            }
-            s.found.push(prefix.clone());
-            return Ok(!s.plan.all);
+            return Ok(());
         }
         let here = self.save();
         let slot = s.slots[prefix.len()];
         for &a in s.actions {
             self.restore(&here);
             let action = self.action(a)?;
+            // The names its guard and preconditions read, before they are asked; those of
+            // its weights and changes before it is executed (as the engine evaluates them).
+            let cases = &action.body.cases;
+            self.names_happened(action.guard.iter().chain(body_exprs(cases, true, false)))?;
             let state = self.state.clone();
             // Executable at every branch's actual world; the branches after it.
             let mut next = Vec::new();
@@ -204,6 +236,7 @@ impl<'p> Evaluator<'p> {
             if !executable {
                 continue;
             }
+            self.names_happened(body_exprs(cases, false, true))?;
             self.execute_action(action, slot)?;
             if let Some(keeping) = &s.plan.keeping
                 && !self.hold_at(keeping, &next)?
@@ -211,14 +244,11 @@ impl<'p> Evaluator<'p> {
                 continue;
             }
             prefix.push(a);
-            let over = self.search(s, length, prefix, &next)?;
+            self.search(s, length, prefix, &next)?;
             prefix.pop();
-            if over {
-                return Ok(true);
-            }
         }
         self.restore(&here);
-        Ok(false)
+        Ok(())
     }
 
     /// reaches(seq) at each world of the state, from the definition: reaches([]) = φ,
@@ -320,6 +350,17 @@ impl<'p> Evaluator<'p> {
         Ok(true)
     }
 
+    /// Fails (a story error at the statement, "the event has not happened yet") when
+    /// one of `exprs` names an event that has not happened now: a name is an error
+    /// wherever it stands, whether or not its evaluation reaches it (see `named_events`).
+    fn names_happened<'e>(&self, exprs: impl IntoIterator<Item = &'e Expr>) -> Result<(), Fail> {
+        let time = self.changes.len();
+        exprs
+            .into_iter()
+            .try_for_each(|e| self.happened_by(e, time))
+            .map_err(Fail::from)
+    }
+
     fn action(&self, a: ActionId) -> Result<&'p ActionDef, Fail> {
         self.program
             .actions
@@ -371,11 +412,22 @@ impl<'p> Evaluator<'p> {
 }
 
 /// A `plan`'s search: its statement, the actions it may use (by id), the occurrence
-/// slot of each step, the state before it, and the plans found.
+/// slot of each step, and the sequences of the length searched after which the goal
+/// holds.
 struct Search<'s, 'p> {
     plan: &'p PlanStmt,
     actions: &'s [ActionId],
     slots: &'s [usize],
-    start: &'s Saved<'p>,
-    found: &'s mut Vec<Vec<ActionId>>,
+    found: Vec<Vec<ActionId>>,
+}
+
+/// The expressions of an action's cases: their preconditions (`pres`), and their weights
+/// and changes (`effects`).
+fn body_exprs(cases: &[epipen_ir::Case], pres: bool, effects: bool) -> impl Iterator<Item = &Expr> {
+    cases.iter().flat_map(move |c| {
+        let pre = c.pre.iter().filter(move |_| pres);
+        let weight = c.weight.iter().filter(move |_| effects);
+        let changes = (c.changes.iter().map(|(_, e)| e)).filter(move |_| effects);
+        pre.chain(weight).chain(changes)
+    })
 }

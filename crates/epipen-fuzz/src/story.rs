@@ -15,9 +15,11 @@ use proptest::prelude::*;
 mod belief;
 mod chance;
 mod event;
+mod plan;
 
 pub use chance::{Chance, ProbCmp, RatE, ShowE};
 pub use event::{ActualLine, Case, CaseLine, Event, FamilySees, Partition};
+pub use plan::{Action, DoItem, Goal, Plan};
 
 /// Everything declared before the first statement.
 #[derive(Debug, Clone)]
@@ -135,6 +137,12 @@ pub enum Stmt {
     SimChanges(Vec<(u8, Term)>, u8),
     /// `show e` (issue 29).
     Show(ShowE),
+    /// `action NAME [by A] [if φ] { … }` (issue 41).
+    Action(Box<Action>),
+    /// `do a, b: CASE` (issue 41).
+    Do(Vec<DoItem>),
+    /// `plan [all] φ [max D] [keeping ψ] [coordinated]` (issue 41).
+    Plan(Box<Plan>),
 }
 
 /// What a `check` says.
@@ -689,6 +697,8 @@ fn stmt(part: Part, depth: u32) -> BoxedStrategy<Stmt> {
         1 => (vec((0u8..8, new_value()), 0..=2), any::<u8>())
             .prop_map(|(c, flip)| Stmt::SimChanges(c, flip)),
         1 => chance::show(),
+        1 => plan::action(),
+        1 => plan::use_of_actions(),
     ];
     let simple = if part == Part::Post {
         prop_oneof![4 => simple, 3 => (0u8..5, revealable()).prop_map(|(a, f)| Stmt::Reveals(a, f))]
@@ -759,6 +769,7 @@ fn sim_item(part: Part) -> BoxedStrategy<Stmt> {
         // Refused (printed only in stories that print refused changes and events).
         1 => assign(),
         1 => prop_oneof![event::assign_many(), event::event(), belief::expects()],
+        1 => prop_oneof![plan::action(), plan::do_stmt(), plan::plan()],
     ]
     .boxed()
 }
@@ -799,6 +810,9 @@ fn repeat(actual: bool) -> impl Strategy<Value = Stmt> {
         1 => event::assign_many(),
         1 => event::check_actual(),
         1 => belief::expects(),
+        1 => plan::use_of_actions(),
+        // Refused (printed only in stories that print refused changes and events).
+        1 => plan::action(),
     ];
     // Until: anything, or what a reveal is about, or at once.
     let until = prop_oneof![
@@ -913,6 +927,8 @@ pub fn story() -> impl Strategy<Value = Story> {
     // Most stories have an event with `expects` lines at the top level, before or after
     // the actual world (events and belief in most stories of a campaign).
     let featured = option::weighted(0.97, (event::event_with(1), any::<u8>(), any::<bool>()));
+    // Half the stories declare actions and then plan with them or do them (issue 41).
+    let planning = option::weighted(0.5, (plan::planning(), any::<u8>(), any::<bool>()));
     (
         decls(),
         vec(stmt(Part::Pre, 2), 0..4),
@@ -923,7 +939,7 @@ pub fn story() -> impl Strategy<Value = Story> {
         set_k(),
         0u64..4,
         prop::bool::weighted(0.3),
-        featured,
+        (featured, planning),
         option::weighted(0.25, chance::chance()),
     )
         .prop_map(
@@ -937,13 +953,16 @@ pub fn story() -> impl Strategy<Value = Story> {
                 set_k,
                 seed,
                 refuse,
-                featured,
+                (featured, planning),
                 chance,
             )| {
                 if let Some((event, at, before)) = featured {
                     let into = if before { &mut pre } else { &mut post };
                     let at = usize::from(at) % (into.len() + 1);
                     into.insert(at, event);
+                }
+                if let Some(((actions, uses), at, before)) = planning {
+                    plan::insert(&mut pre, &mut post, actions, uses, at, before);
                 }
                 let chance = chance.map(|(chance, featured)| {
                     for (stmt, at, before) in featured {

@@ -20,6 +20,8 @@ use epipen_fuzz::transcript::{engine_transcript, evaluator_transcript, show, sol
 
 #[path = "agreement/mixed.rs"]
 mod mixed;
+#[path = "agreement/plans.rs"]
+mod plans;
 
 /// SplitMix64: small, deterministic, good enough to pick templates.
 struct Rng(u64);

@@ -52,8 +52,8 @@ enum Line {
 }
 
 /// The cases of a block: each case's name and the line (index in `shapes`) it comes from.
-struct Cases {
-    names: Vec<(String, usize)>,
+pub(super) struct Cases {
+    pub(super) names: Vec<(String, usize)>,
     shapes: Vec<Shape>,
 }
 
@@ -128,9 +128,10 @@ impl Printer<'_> {
 
     /// Whether an int constant may change here: `actual` names the worlds by their
     /// values now, so ints change once the actual world is declared for good (or when
-    /// the story declares none).
+    /// the story declares none); and in an action's body (a plan's changes are
+    /// hypothetical, and `do` stands where ints change).
     pub(super) fn ints_change(&self) -> bool {
-        self.no_actual || (self.actual && !self.actual_again)
+        self.in_action || self.no_actual || (self.actual && !self.actual_again)
     }
 
     /// The changes `x := e, y := f` of `changes` that can be made here, as written: a
@@ -154,6 +155,9 @@ impl Printer<'_> {
                 continue;
             }
             bases.push(base);
+            if self.in_action && !self.action_targets.contains(&name) {
+                self.action_targets.push(name.clone());
+            }
             let mut v = self.term(value, &Cx::plain());
             if matches!(value, Term::Int(_)) {
                 if self.clamp {
@@ -161,6 +165,9 @@ impl Printer<'_> {
                 }
                 // The overflow check prints the story again, clamped, when it has these.
                 self.printed.constructs.insert(":= of an int");
+                if self.in_action {
+                    self.printed.constructs.insert("action: int change");
+                }
             }
             self.printed.constructs.insert(kind);
             out.push(format!("{name} := {v}"));
@@ -292,7 +299,7 @@ impl Printer<'_> {
 
     /// The text so far with `lines` (indented from here) next and every open block
     /// closed; and where the lines start and end.
-    fn with_lines(&self, lines: &[String]) -> (String, usize, usize) {
+    pub(super) fn with_lines(&self, lines: &[String]) -> (String, usize, usize) {
         let mut text = self.printed.text.clone();
         let start = text.len();
         let indent = "  ".repeat(self.closers.len());
@@ -311,7 +318,7 @@ impl Printer<'_> {
     }
 
     /// Whether the evaluator stops with a story error in `lines`, printed next.
-    fn block_fails(&self, lines: &[String]) -> bool {
+    pub(super) fn block_fails(&self, lines: &[String]) -> bool {
         let (text, start, end) = self.with_lines(lines);
         match self.printed.trace(&text) {
             Some(epipen_bruteforce::Trace { end: Err(e), .. }) => {
@@ -379,7 +386,7 @@ impl Printer<'_> {
     }
 
     /// Whether an event of `cases` cases keeps the worlds within bounds here.
-    fn affordable(&self, cases: usize) -> bool {
+    pub(super) fn affordable(&self, cases: usize) -> bool {
         let factor = (cases as u128).max(1).saturating_pow(self.runs);
         self.world_bound.saturating_mul(factor) <= MAX_EVENT_WORLDS
     }
@@ -387,7 +394,11 @@ impl Printer<'_> {
     /// The case lines of the block (indented within it) and the cases they make: those
     /// of `again` (an earlier event's, one line each), or the event's own, as many as
     /// keep the worlds within bounds (one at least).
-    fn case_lines(&mut self, ev: &Event, again: Option<&EventInfo>) -> (Vec<String>, Cases) {
+    pub(super) fn case_lines(
+        &mut self,
+        ev: &Event,
+        again: Option<&EventInfo>,
+    ) -> (Vec<String>, Cases) {
         let mut lines = Vec::new();
         if let Some(info) = again {
             let mut names = Vec::new();
@@ -535,7 +546,7 @@ impl Printer<'_> {
     /// The `sees` lines, appended to `body`: the characters' own (each at most once;
     /// one member of the family at most, none when the family has its `for` line), then
     /// the family's.
-    fn sees_lines(&mut self, ev: &Event, cases: &Cases, body: &mut Vec<String>) {
+    pub(super) fn sees_lines(&mut self, ev: &Event, cases: &Cases, body: &mut Vec<String>) {
         let family = ev.family.as_ref().filter(|_| self.d.char_family);
         let mut seen: Vec<String> = Vec::new();
         for (who, part) in &ev.sees {
@@ -578,7 +589,7 @@ impl Printer<'_> {
     /// most once; one member of the family at most, none when the family has its `for`
     /// line), then the family's. The partition's groups in order, most plausible first;
     /// now and then its last group left out (those cases come last).
-    fn expects_lines(&mut self, ev: &Event, cases: &Cases, body: &mut Vec<String>) {
+    pub(super) fn expects_lines(&mut self, ev: &Event, cases: &Cases, body: &mut Vec<String>) {
         let family = ev.family_expects.as_ref().filter(|_| self.d.char_family);
         let mut seen: Vec<String> = Vec::new();
         for (who, part) in &ev.expects {

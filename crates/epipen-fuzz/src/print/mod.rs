@@ -21,6 +21,7 @@ mod belief;
 mod chance;
 mod event;
 mod expr;
+mod plan;
 mod stmt;
 
 use std::collections::BTreeSet;
@@ -119,7 +120,15 @@ pub fn print(story: &Story) -> Printed {
                 })
             })
     };
-    if printed.constructs.contains(":= of an int") && overflows() {
+    // A plan's search changes ints hypothetically: the evaluator computes them exactly
+    // and never shows them, the engines fail where a value leaves 64 bits (a solver
+    // failure at the plan: issue 41's campaign); such stories are clamped at once.
+    let planned = printed.constructs.contains("action: int change")
+        && printed
+            .text
+            .lines()
+            .any(|l| l.trim_start().starts_with("plan "));
+    if printed.constructs.contains(":= of an int") && (planned || overflows()) {
         let mut clamped = print_with(story, true);
         clamped.constructs.insert(":= clamped");
         return clamped;
@@ -181,6 +190,11 @@ fn print_with(story: &Story, clamp: bool) -> Printed {
         at_checkpoint: None,
         defs: 0,
         chances: story.chance.is_some(),
+        actions: Vec::new(),
+        action_names: 0,
+        repeats: 0,
+        in_action: false,
+        action_targets: Vec::new(),
     };
     p.declarations();
     if let Some(chance) = &story.chance {
@@ -391,6 +405,16 @@ struct Printer<'a> {
     defs: usize,
     /// A probabilistic story (issue 29): probabilities, weights and the prior printed.
     chances: bool,
+    /// The actions declared so far (issue 41; members of families one by one).
+    actions: Vec<plan::ActionInfo>,
+    /// How many `action` statements are printed so far (they are named `act0`, …).
+    action_names: usize,
+    /// How many `repeat` blocks enclose the statement being printed.
+    repeats: u32,
+    /// Printing an action's body.
+    in_action: bool,
+    /// The constants the actions' changes name (as written), for plans' goals.
+    action_targets: Vec<String>,
 }
 
 impl Printer<'_> {

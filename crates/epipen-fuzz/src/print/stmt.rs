@@ -114,11 +114,13 @@ impl Printer<'_> {
                 // The `until` is printed once the body's checkpoints are defined.
                 self.open(&format!("repeat max {max} {{"), "} until true");
                 self.loops += 1;
+                self.repeats += 1;
                 let (again, runs) = (self.actual_again, self.runs);
                 self.runs = self.runs.saturating_mul(u32::from(*max).max(1));
                 self.block(body, at.nested());
                 (self.actual_again, self.runs) = (again, runs);
                 self.loops -= 1;
+                self.repeats -= 1;
                 let until = self.bool_e(until, &Cx::public()).0;
                 self.closers.pop();
                 self.line(&format!("}} until {until}"));
@@ -167,6 +169,40 @@ impl Printer<'_> {
             Stmt::LearnsWhether(who, f) if !at.sim => self.learns_whether(*who, f),
             Stmt::Show(what) if !at.sim => self.show(what),
             Stmt::Expects(who, f) if !at.sim => self.expects(*who, f, None),
+            // Declared once, where it runs at most once (not in a loop).
+            Stmt::Action(a) if !at.sim && !at.hint && self.loops == 0 => self.action(a, None),
+            Stmt::Do(items) if !at.sim && !at.hint => self.do_line(items, None),
+            Stmt::Plan(p) if !at.sim && !at.hint => self.plan(p, None),
+            // Refused: in `simultaneously` (only announcements), in a hint's block, and
+            // an action in a `repeat` (where it runs, to be sure).
+            Stmt::Action(a)
+                if self.refuse && (at.sim || (!at.unrolled && (at.hint || self.repeats > 0))) =>
+            {
+                let why = if at.sim {
+                    "action refused in simultaneously"
+                } else if at.hint {
+                    "action refused in a hint's block"
+                } else {
+                    "action refused in a repeat"
+                };
+                self.action(a, Some(why));
+            }
+            Stmt::Do(items) if self.refuse && (at.sim || !at.unrolled) => {
+                let why = if at.sim {
+                    "do refused in simultaneously"
+                } else {
+                    "do refused in a hint's block"
+                };
+                self.do_line(items, Some(why));
+            }
+            Stmt::Plan(p) if self.refuse && (at.sim || !at.unrolled) => {
+                let why = if at.sim {
+                    "plan refused in simultaneously"
+                } else {
+                    "plan refused in a hint's block"
+                };
+                self.plan(p, Some(why));
+            }
             // Refused: only announcements can be made simultaneously.
             Stmt::Expects(who, f) if self.refuse => {
                 self.expects(*who, f, Some("expects refused in simultaneously"));
@@ -213,7 +249,10 @@ impl Printer<'_> {
             | Stmt::Event(_)
             | Stmt::LearnsWhether(..)
             | Stmt::Show(_)
-            | Stmt::Expects(..) => {}
+            | Stmt::Expects(..)
+            | Stmt::Action(_)
+            | Stmt::Do(_)
+            | Stmt::Plan(_) => {}
         }
     }
 

@@ -89,7 +89,7 @@ pub enum ActualLine {
     Missing,
 }
 
-fn case(knowledge: bool) -> impl Strategy<Value = Case> {
+pub(super) fn case(knowledge: bool) -> impl Strategy<Value = Case> {
     let pre = if knowledge {
         prop_oneof![
             3 => Just(None),
@@ -127,7 +127,7 @@ pub(super) fn partition() -> impl Strategy<Value = Partition> {
     (vec(0u8..4, 1..=4), any::<u8>()).prop_map(|(groups, style)| Partition { groups, style })
 }
 
-fn actual_line() -> impl Strategy<Value = ActualLine> {
+pub(super) fn actual_line() -> impl Strategy<Value = ActualLine> {
     prop_oneof![
         8 => any::<u32>().prop_map(ActualLine::Right),
         1 => any::<u32>().prop_map(ActualLine::Wrong),
