@@ -3,14 +3,14 @@
 //! length, for the sequences of actions that are plans, executing them hypothetically
 //! (the product update, as an event does) on the state and putting it back after.
 //!
-//! Which sequences are executed does not depend on the order the actions are declared
-//! in: for each length up to the answer's, every sequence whose actions are executable
-//! (each in the state before it, at every branch) is executed and its goal asked, even
-//! after the first plan of that length is found, as the engine's breadth-first search
-//! expands a whole layer before it asks the goal. So a story error that executing an
-//! action meets (a negative weight, a value of an event that has not happened) stops the
-//! `plan` whichever plan comes first. The coordination of the plans found is asked in
-//! their order, up to the first that is coordinated (every one with `all`).
+//! Which sequences are executed: for each length below the answer's, every sequence
+//! whose actions are executable (each in the state before it, at every branch); at the
+//! answer's length, every one with `all` or `coordinated`, and for a plain `plan` those
+//! up to the first plan in order (the plan reported), none after it. So a story error
+//! that executing an action meets (a negative weight, a value of an event that has not
+//! happened) stops the `plan` when it is met before the answer is. The coordination of
+//! the plans found is asked in their order, up to the first that is coordinated (every
+//! one with `all`).
 //!
 //! A plan's branches differ only in their actual world: the product update of a state
 //! by an action is the same whichever case happened at the actual world. So the search
@@ -203,12 +203,14 @@ impl<'p> Evaluator<'p> {
         length: usize,
         prefix: &mut Vec<ActionId>,
         points: &[World],
-    ) -> Result<(), Fail> {
+    ) -> Result<bool, Fail> {
         if prefix.len() == length {
             if self.hold_at(&s.plan.goal, points)? {
                 s.found.push(prefix.clone());
+                // A plain plan is the first in order: nothing after it is executed.
+                return Ok(!s.plan.all && !s.plan.coordinated);
             }
-            return Ok(());
+            return Ok(false);
         }
         let here = self.save();
         let slot = s.slots[prefix.len()];
@@ -244,11 +246,15 @@ impl<'p> Evaluator<'p> {
                 continue;
             }
             prefix.push(a);
-            self.search(s, length, prefix, &next)?;
+            let done = self.search(s, length, prefix, &next)?;
             prefix.pop();
+            if done {
+                self.restore(&here);
+                return Ok(true);
+            }
         }
         self.restore(&here);
-        Ok(())
+        Ok(false)
     }
 
     /// reaches(seq) at each world of the state, from the definition: reaches([]) = φ,

@@ -1128,7 +1128,6 @@ fn a_probability_about_the_actual_world_is_asked_there_alone() {
 /// the evaluator reports "the event has not happened yet" at 9:1. Ignored until the
 /// driver is fixed (issue 41's campaign reported it; the engine is someone else's work).
 #[test]
-#[ignore = "engine regression (53d9a12): the actual case is chosen before the changes' terms"]
 fn a_change_naming_an_event_that_has_not_happened_fails_before_the_actual_case() {
     let text = "characters A\nbool p\nfor i in 0..0 {\n  event e0 {\n    s0\n  }\n}\n\
                 actual not p\nevent e1 {\n  s0 if p then p := e0 == s0\n  A sees s0\n  actual s0\n}\n";

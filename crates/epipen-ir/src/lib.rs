@@ -451,7 +451,11 @@ pub struct DoStep {
 /// = K_A(executable(a) ∧ [a](ψ ∧ reaches(rest))), [a]χ holding at w when χ holds at
 /// (w, c) after a for every case c possible at w. The answer: the shortest k ≤ `max`
 /// with a plan; `plan` reports the first of them in the lexicographic order of action
-/// indices (declaration order), `plan all` every one of them in that order.
+/// indices (declaration order), `plan all` every one of them in that order. An error
+/// met executing an action (a negative weight) stops the statement when it is met before
+/// the answer: every sequence shorter than the answer is executed, and of the answer's
+/// length every one for `plan all` and `coordinated`, those up to the first plan for a
+/// plain `plan`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanStmt {
     /// The actions a plan may use: those declared before the statement, in order.

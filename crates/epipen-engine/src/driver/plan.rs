@@ -330,6 +330,12 @@ impl<B: Backend> Driver<B> {
         plan: &PlanStmt,
         sink: &mut dyn FnMut(Report),
     ) -> Result<(), EngineError> {
+        // Names in the goal and the invariant are checked where the plan stands, whether
+        // or not the search reads them (an event named before it happened).
+        self.now(&plan.goal).at(span)?;
+        if let Some(psi) = &plan.keeping {
+            self.now(psi).at(span)?;
+        }
         let start = self.snapshot();
         let happened = self.happened.clone();
         let found = self.search(span, plan, &start);

@@ -684,7 +684,12 @@ impl Backend for ExplicitBackend {
         universe.len = base + made.len();
         universe.ranges = std::cell::OnceCell::new();
         self.happened.resize(self.program.constants.len(), false);
-        self.happened[occ.0] = true;
+        // A plan's steps never happen in the story: `actual` after a `plan` still finds
+        // them at their not-yet value.
+        let step = (self.program.plan_steps.as_ref()).is_some_and(|s| {
+            self.program.constants[occ.0].occurrence.map(|o| o.event) == Some(s.event)
+        });
+        self.happened[occ.0] = !step;
         if let Some(more) = made_weights {
             self.extend_weights(more);
         }
@@ -955,19 +960,18 @@ fn reads(item: &Learned, occ: usize) -> bool {
 /// Where the story first quantifies over constants (`forall p: …`), if it does.
 pub(crate) fn quantifier_in(program: &Program) -> Option<crate::syntax::Span> {
     let mut found = None;
-    for stmt in &program.statements {
-        let _ = stmt.each_expr(&mut |e: &Expr| -> Result<(), ()> {
-            e.walk(&mut |x| match x.kind {
-                crate::ir::ExprKind::Quantified { .. } => {
-                    found = Some(x.span);
-                    Err(())
-                }
-                _ => Ok(()),
-            })
-        });
-        if found.is_some() {
-            break;
-        }
-    }
+    let mut look = |e: &Expr| -> Result<(), ()> {
+        e.walk(&mut |x| match x.kind {
+            crate::ir::ExprKind::Quantified { .. } => {
+                found = Some(x.span);
+                Err(())
+            }
+            _ => Ok(()),
+        })
+    };
+    // The statements, and the actions a plan may do (declared, they are no statement).
+    let _ = (program.statements.iter())
+        .try_for_each(|stmt| stmt.each_expr(&mut look))
+        .and_then(|()| (program.actions.iter()).try_for_each(|a| a.each_expr(&mut look)));
     found
 }
