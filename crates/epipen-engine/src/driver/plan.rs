@@ -544,82 +544,138 @@ impl<B: Backend> Driver<B> {
         p: &[ActionId],
         plan: &PlanStmt,
     ) -> Result<bool, EngineError> {
-        match &start.actual {
-            Some(_) => self.reaches(span, start, p, 0, plan),
+        let unpointed = Snapshot {
+            actual: None,
+            ..start.clone()
+        };
+        let worlds = match &start.actual {
+            Some((w, _)) => vec![w.clone()],
             None => {
-                self.enter(start);
+                self.enter(&unpointed);
                 let model = self.listed_model(span)?;
-                for w in &model.worlds {
-                    let pointed = self.pointed(span, start, &w.0)?;
-                    if !self.reaches(span, &pointed, p, 0, plan)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
+                model.worlds.into_iter().map(|w| w.0).collect()
             }
-        }
+        };
+        self.reaches(span, &unpointed, worlds, p, 0, plan)
     }
 
-    /// reaches(rest) at `at`'s actual world, the plan's first `depth` actions done:
-    /// reaches([]) = φ; reaches((A, a) : rest) = K_A(⟨a⟩⊤ ∧ [a](ψ ∧ reaches(rest))).
+    /// Whether reaches(rest) holds at every world of `worlds` (their values) in `at`'s
+    /// state, the plan's first `depth` actions done: reaches([]) = φ; reaches((A, a) :
+    /// rest) = K_A(⟨a⟩⊤ ∧ [a](ψ ∧ reaches(rest))). The product of a state by an action is
+    /// the same whichever world is actual, so each step is made once for all the worlds
+    /// asked about: those of the owner's classes of `worlds`, then their successors.
     fn reaches(
         &mut self,
         span: Span,
         at: &Snapshot<B>,
+        worlds: Vec<Vec<Value>>,
         rest: &[ActionId],
         depth: usize,
         plan: &PlanStmt,
     ) -> Result<bool, EngineError> {
-        let Some((&action, after)) = rest.split_first() else {
-            return self.reached(span, std::slice::from_ref(at), &plan.goal);
-        };
         self.check_deadline().at(span)?;
-        let owner = self.program.actions[action.0]
-            .owner
+        self.enter(at);
+        let state = self.state.clone();
+        let Some((&action, after)) = rest.split_first() else {
+            return self.holds_at_each(span, &plan.goal, &state, &worlds);
+        };
+        let program = self.program.clone();
+        let def = &program.actions[action.0];
+        let owner = (def.owner)
             .ok_or_else(|| Failure::internal("a coordinated plan's action without an owner"))
             .at(span)?;
-        self.enter(at);
+        // The worlds the owner cannot tell from those asked about.
         let model = self.listed_model(span)?;
-        let (actual, _) = at.actual.as_ref().expect("a pointed state");
-        let here = (model.worlds.iter())
-            .position(|w| &w.0 == actual)
-            .ok_or_else(|| Failure::internal("the actual world is not among the worlds"))
-            .at(span)?;
-        let view = &model.views[owner.0][here];
+        let views: Vec<&Vec<Value>> = (worlds.iter())
+            .map(|w| {
+                let k = (model.worlds.iter()).position(|m| &m.0 == w);
+                k.map(|k| &model.views[owner.0][k])
+                    .ok_or_else(|| Failure::internal("a world asked about is not among κ's"))
+                    .at(span)
+            })
+            .collect::<Result<_, _>>()?;
         let class: Vec<Vec<Value>> = (model.worlds.iter().zip(&model.views[owner.0]))
-            .filter(|(_, v)| *v == view)
+            .filter(|(_, v)| views.contains(v))
             .map(|(w, _)| w.0.clone())
             .collect();
-        for w in class {
-            let pointed = self.pointed(span, at, &w)?;
-            let Some(next) =
-                self.successors(span, &pointed, action, depth, plan.keeping.as_ref())?
-            else {
+        // Executable at each: the guard, and the cases that can happen there.
+        let guard = match &def.guard {
+            Some(g) => Some(self.formula(g, &state).at(span)?),
+            None => None,
+        };
+        let pres = self.preconditions(span, &def.body, &state)?;
+        let mut cases = Vec::with_capacity(class.len());
+        for w in &class {
+            let point = self.point_of(span, &state, w)?;
+            if let Some(g) = &guard
+                && !self.backend.holds(g, &point).at(span)?
+            {
                 return Ok(false);
-            };
-            for n in &next {
-                if !self.reaches(span, n, after, depth + 1, plan)? {
-                    return Ok(false);
+            }
+            let mut here = Vec::new();
+            for (k, pre) in pres.iter().enumerate() {
+                if self.backend.holds(pre, &point).at(span)? {
+                    here.push(k);
                 }
+            }
+            if here.is_empty() {
+                return Ok(false);
+            }
+            cases.push(here);
+        }
+        // The step, once; the worlds after it.
+        let steps = (program.plan_steps.as_ref())
+            .ok_or_else(|| Failure::internal("a plan without the search's steps"))
+            .at(span)?;
+        let occ = steps.occurrences[depth];
+        let changes = self.changes(span, &def.body, occ, def.offset)?;
+        let product = self.product(span, &def.body, occ, def.offset, pres, changes)?;
+        self.commit(span, product, occ, def.offset, None)?;
+        let next = self.snapshot();
+        let mut after_worlds = Vec::new();
+        for (w, here) in class.iter().zip(&cases) {
+            for &k in here {
+                let mut v = w.clone();
+                v[occ.0] = Value::Int((def.offset + k) as i64);
+                after_worlds.push(v);
+            }
+        }
+        if let Some(psi) = &plan.keeping
+            && !self.holds_at_each(span, psi, &next.state, &after_worlds)?
+        {
+            return Ok(false);
+        }
+        self.reaches(span, &next, after_worlds, after, depth + 1, plan)
+    }
+
+    /// Whether `e` holds at each of `worlds` (their values) in `state`.
+    fn holds_at_each(
+        &mut self,
+        span: Span,
+        e: &Expr,
+        state: &B::State,
+        worlds: &[Vec<Value>],
+    ) -> Result<bool, EngineError> {
+        let set = self.formula(e, state).at(span)?;
+        for w in worlds {
+            let point = self.point_of(span, state, w)?;
+            if !self.backend.holds(&set, &point).at(span)? {
+                return Ok(false);
             }
         }
         Ok(true)
     }
 
-    /// `at` with `world` (one of its worlds) as the actual world.
-    fn pointed(
+    /// The world of `state` with these values, in the backend's form.
+    fn point_of(
         &mut self,
         span: Span,
-        at: &Snapshot<B>,
+        state: &B::State,
         world: &[Value],
-    ) -> Result<Snapshot<B>, EngineError> {
-        let point = (self.backend.point_in(&at.state, world).at(span)?)
+    ) -> Result<B::Point, EngineError> {
+        (self.backend.point_in(state, world).at(span)?)
             .ok_or_else(|| Failure::internal("a world of the model is not among κ's worlds"))
-            .at(span)?;
-        Ok(Snapshot {
-            actual: Some((world.to_vec(), point)),
-            ..at.clone()
-        })
+            .at(span)
     }
 
     /// The current state's model, for a coordinated plan (which asks what owners know
