@@ -31,7 +31,8 @@ Each command's --help lists its options; a story command's (worlds, run, graph,
 check) may also come before it: epipen --set n=8 run FILE.
 
 Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit),
-a refuted hint or output that cannot be written, 2 usage or story error.";
+a refuted hint, a failing check, a plan that finds none or output that cannot be
+written, 2 usage or story error.";
 
 #[derive(Parser)]
 #[command(name = "epipen", about = "Solve epistemic logic puzzles with the Z3 SMT solver", after_help = EXAMPLES)]
