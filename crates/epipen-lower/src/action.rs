@@ -369,29 +369,15 @@ impl Lowerer {
     /// Whether every action declared so far has an owner, as `coordinated` (written at
     /// `at`) needs; reports those that have none.
     fn owned(&mut self, at: Span) -> bool {
-        let unowned: Vec<&ir::ActionDef> = (self.planning.actions.iter())
-            .filter(|a| a.owner.is_none())
-            .collect();
-        let Some(first) = unowned.first() else {
+        let Some((message, first)) = unowned(&self.planning.actions) else {
             return true;
         };
-        let which = match unowned.len() {
-            1 => format!("the action `{}` has", first.name),
-            2..=3 => {
-                let names: Vec<&str> = unowned.iter().map(|a| a.name.as_str()).collect();
-                format!("the actions {} have", list(&names))
-            }
-            n => format!("the action `{}` and {} others have", first.name, n - 1),
-        };
-        let diagnostic = Diagnostic::error(
-            at,
-            format!("{which} no owner, and a `coordinated` plan needs the owner of each action"),
-        )
-        .with_note(first.span, "declared here")
-        .with_hint(format!(
-            "write `action {} by A {{ … }}`, A the character who does it",
-            first.name
-        ));
+        let diagnostic = Diagnostic::error(at, message)
+            .with_note(first.span, "declared here")
+            .with_hint(format!(
+                "write `action {} by A {{ … }}`, A the character who does it",
+                first.name
+            ));
         self.error(diagnostic);
         false
     }
@@ -434,4 +420,22 @@ impl Lowerer {
             .collect();
         Some(ir::PlanSteps { event, occurrences })
     }
+}
+
+/// When some of `actions` have no owner, as a `coordinated` plan needs: the message
+/// naming them (the lowering's and the Story API's), and the first of them.
+pub fn unowned(actions: &[ir::ActionDef]) -> Option<(String, &ir::ActionDef)> {
+    let unowned: Vec<&ir::ActionDef> = actions.iter().filter(|a| a.owner.is_none()).collect();
+    let first = *unowned.first()?;
+    let which = match unowned.len() {
+        1 => format!("the action `{}` has", first.name),
+        2..=3 => {
+            let names: Vec<&str> = unowned.iter().map(|a| a.name.as_str()).collect();
+            format!("the actions {} have", list(&names))
+        }
+        n => format!("the action `{}` and {} others have", first.name, n - 1),
+    };
+    let message =
+        format!("{which} no owner, and a `coordinated` plan needs the owner of each action");
+    Some((message, first))
 }

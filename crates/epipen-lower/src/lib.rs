@@ -46,6 +46,7 @@ use epipen_syntax::{Diagnostic, Span};
 
 use names::collect_names;
 
+pub use action::unowned;
 pub use expr::FUNCTIONS;
 pub use names::{closest, list};
 

@@ -14,7 +14,6 @@ use std::fmt;
 
 use crate::engine::Report;
 use crate::ir::{self, ActionId, ConstId, EnumId, EventId, StmtKind, Ty};
-use crate::lower::list;
 use crate::syntax::Span;
 use crate::views;
 
@@ -481,23 +480,11 @@ impl Story {
 
     /// Every action has an owner, as a `coordinated` plan needs.
     fn owned(&self) -> Result<(), Error> {
-        let unowned: Vec<&ir::ActionDef> = (self.program.actions.iter())
-            .filter(|a| a.owner.is_none())
-            .collect();
-        let Some(first) = unowned.first() else {
+        let Some((message, first)) = crate::lower::unowned(&self.program.actions) else {
             return Ok(());
         };
-        let which = match unowned.len() {
-            1 => format!("the action `{}` has", first.name),
-            2..=3 => {
-                let names: Vec<&str> = unowned.iter().map(|a| a.name.as_str()).collect();
-                format!("the actions {} have", list(&names))
-            }
-            n => format!("the action `{}` and {} others have", first.name, n - 1),
-        };
         Err(Error::Invalid(format!(
-            "{which} no owner, and a `coordinated` plan needs the owner of each action \
-             (give `{}` an owner with `by`: the character who does it)",
+            "{message} (give `{}` an owner with `by`: the character who does it)",
             first.name
         )))
     }
