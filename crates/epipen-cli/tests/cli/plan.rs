@@ -344,3 +344,75 @@ fn the_playground_draws_the_model_after_each_step_of_a_plan() {
         );
     }
 }
+
+/// Over unbounded ints (Z3), a state is recognised by its κ, what each character
+/// learned and the constants' terms, κs compared by the solver: the search ends when no
+/// state is new, so "no plan" of 40 steps over three actions (3^40 sequences) comes
+/// back at once, where a search that recognised nothing would reach the timeout.
+#[test]
+fn a_search_over_unbounded_ints_recognises_the_states_it_has_met() {
+    let path = story_file(
+        "plan-unbounded-recognised.story",
+        indoc! {"
+            characters Anne, Bill
+            int A, B
+            announce A >= 0 and B >= 0 and (A == B + 1 or B == A + 1)
+            actual A == 3 and B == 2
+            Anne learns A
+            Bill learns B
+            action anne_dunno by Anne { said if not knows_value(Anne, B) }
+            action bill_dunno by Bill { said if not knows_value(Bill, A) }
+            action nothing { said }
+            plan knows_value(Bill, A) and knows_value(Anne, B) max 40
+            plan knows_value(Bill, A) max 40
+        "},
+    );
+    let out = epipen(&["run", &path, "--backend", "z3", "--timeout", "30"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (
+            1,
+            "line 10: no plan of at most 40 actions\n\
+             line 11: plan of 2 actions: bill_dunno, anne_dunno\n"
+        ),
+        "stderr: {}",
+        out.stderr
+    );
+}
+
+/// States that differ only in a constant's value (its term) or in what a step told a
+/// character are not taken for one another: counting up to 5 over an unbounded int
+/// needs five steps, and a step whose case differs between worlds (Anne hears whether
+/// x is even) is not fixed, so its states are searched as they come.
+#[test]
+fn unbounded_states_that_differ_in_a_value_or_a_view_are_kept_apart() {
+    let path = story_file(
+        "plan-unbounded-apart.story",
+        indoc! {"
+            characters Anne
+            int x, y
+            announce x >= 0 and y >= 0
+            actual x == 0 and y == 7
+            action inc { done then x := x + 1 }
+            action idle { done }
+            action parity {
+              even if y % 2 == 0
+              odd if y % 2 == 1
+              Anne sees even | odd
+            }
+            plan x == 5 max 8
+            plan knows_value(Anne, y % 2) max 8
+        "},
+    );
+    let out = epipen(&["run", &path, "--backend", "z3", "--timeout", "30"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (
+            0,
+            "line 12: plan of 5 actions: inc, inc, inc, inc, inc\n\
+             line 13: plan of 1 action: parity\n"
+        ),
+        "stderr: {}",
+        out.stderr
+    );
+}

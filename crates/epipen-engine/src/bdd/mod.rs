@@ -177,6 +177,8 @@ impl Backend for BddBackend {
     type Set = Set;
     type State = Rc<State>;
     type Point = BddValuation;
+    /// Not used: a plan's search lists the states it recognises.
+    type Fixed = ();
 
     fn name(&self) -> &'static str {
         "bdd"

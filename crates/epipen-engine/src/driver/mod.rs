@@ -42,6 +42,8 @@ pub(crate) trait Backend {
     type State: Clone;
     /// The actual world in the backend's own form.
     type Point: Clone;
+    /// A state fixed for a plan's search to recognise ([`Backend::fixed`]).
+    type Fixed: Clone;
 
     /// The backend's name, as `--backend` spells it.
     fn name(&self) -> &'static str;
@@ -243,6 +245,25 @@ pub(crate) trait Backend {
     fn count(&mut self, state: &Self::State, cap: usize) -> Result<WorldCount, Failure>;
     /// The epistemic model of κ when it has at most `cap` worlds.
     fn model(&mut self, state: &Self::State, cap: usize) -> Result<Option<Model>, Failure>;
+    /// A plan's search, for a state whose model is not listed (infinite, or too many
+    /// worlds): the state with the constants' `terms` and each step of the plan so far
+    /// fixed at its value (`steps`: a step's occurrence and the values it may have), when
+    /// every step has one value in every world. The hash is equal for fixed states that
+    /// may be the same, [`Backend::same_fixed`] decides. None: a step's value differs
+    /// between worlds, or the backend does not recognise states it cannot list.
+    fn fixed(
+        &mut self,
+        _state: &Self::State,
+        _terms: Option<&[Expr]>,
+        _steps: &[(ConstId, Vec<i64>)],
+    ) -> Result<Option<(u64, Self::Fixed)>, SolverError> {
+        Ok(None)
+    }
+    /// Whether two states [`Backend::fixed`] made have the same worlds (values and
+    /// what each character learned).
+    fn same_fixed(&mut self, _a: &Self::Fixed, _b: &Self::Fixed) -> Result<bool, SolverError> {
+        Ok(false)
+    }
     /// Called after each top-level statement: caches keyed by the statement's
     /// expressions may be dropped.
     fn statement_done(&mut self) {}

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use super::event::Product;
 use super::{Backend, Driver};
-use crate::ir::{ActionDef, ActionId, DoStep, Expr, ExprKind, PlanStmt, StmtKind};
+use crate::ir::{ActionDef, ActionId, ConstId, DoStep, Expr, ExprKind, PlanStmt, StmtKind};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World};
 use crate::{At, EngineError, Failure, Report};
@@ -278,19 +278,25 @@ impl<B: Backend> Driver<B> {
         Ok(true)
     }
 
-    /// The canonical form of the branches' models up to bisimulation (None: one has
-    /// more worlds than the search lists).
+    /// How the search recognises the state of `branches`: the canonical form of their
+    /// models up to bisimulation, or, when one branch's model is not listed (infinite,
+    /// or too many worlds), the state the backend fixes (a single branch; `path` the
+    /// actions that led to it). None: it is not recognised.
     fn node_key(
         &mut self,
         span: Span,
         branches: &[Snapshot<B>],
-    ) -> Result<Option<Vec<i64>>, EngineError> {
+        path: &[ActionId],
+    ) -> Result<Option<StateKey<B::Fixed>>, EngineError> {
         let mut keys = Vec::with_capacity(branches.len());
         for b in branches {
             self.enter(b);
             let state = self.state.clone();
             let Some(model) = self.model_of(&state, KEY_CAP).at(span)? else {
-                return Ok(None);
+                return match branches {
+                    [_] => self.fixed_key(span, b, path),
+                    _ => Ok(None),
+                };
             };
             let current: Vec<Vec<Value>> = (model.worlds.iter())
                 .map(|w| self.current(w))
@@ -311,7 +317,59 @@ impl<B: Backend> Driver<B> {
             flat.push(k.len() as i64);
             flat.extend(k);
         }
-        Ok(Some(flat))
+        Ok(Some(StateKey::Listed(flat)))
+    }
+
+    /// The state of `b` as the backend fixes it, each step of `path` at the one case it
+    /// took in every world and the steps to come at their not-yet value.
+    fn fixed_key(
+        &mut self,
+        span: Span,
+        b: &Snapshot<B>,
+        path: &[ActionId],
+    ) -> Result<Option<StateKey<B::Fixed>>, EngineError> {
+        let Some(plan_steps) = &self.program.plan_steps else {
+            return Ok(None);
+        };
+        let not_yet = self.program.events[plan_steps.event.0].not_yet();
+        let steps: Vec<(ConstId, Vec<i64>)> = (plan_steps.occurrences.iter().enumerate())
+            .map(|(d, &occ)| {
+                let values = match path.get(d) {
+                    Some(a) => {
+                        let def = &self.program.actions[a.0];
+                        let cases = def.offset..def.offset + def.body.cases.len();
+                        cases.map(|c| c as i64).collect()
+                    }
+                    None => vec![not_yet],
+                };
+                (occ, values)
+            })
+            .collect();
+        let terms = b.terms.clone();
+        let fixed = (self.backend)
+            .fixed(&b.state, terms.as_ref().map(|t| t.as_slice()), &steps)
+            .at(span)?;
+        Ok(fixed.map(|(hash, f)| StateKey::Fixed(hash, f)))
+    }
+
+    /// The value `met` gives a state recognised as `key`'s.
+    fn find<T: Copy>(
+        &mut self,
+        span: Span,
+        met: &Met<B::Fixed, T>,
+        key: &StateKey<B::Fixed>,
+    ) -> Result<Option<T>, EngineError> {
+        match key {
+            StateKey::Listed(k) => Ok(met.listed.get(k).copied()),
+            StateKey::Fixed(hash, f) => {
+                for (other, value) in met.fixed.get(hash).into_iter().flatten() {
+                    if self.backend.same_fixed(f, other).at(span)? {
+                        return Ok(Some(*value));
+                    }
+                }
+                Ok(None)
+            }
+        }
     }
 
     /// A world's current values of the story's own constants (the occurrences left out).
@@ -367,9 +425,9 @@ impl<B: Backend> Driver<B> {
             // The empty plan: coordinated too (reaches([]) is φ).
             return Ok(vec![Vec::new()]);
         }
-        let mut seen: HashMap<Vec<i64>, (usize, usize)> = HashMap::new();
-        if compare && let Some(k) = self.node_key(span, &root)? {
-            seen.insert(k, (0, 0));
+        let mut seen: Met<B::Fixed, ()> = Met::default();
+        if compare && let Some(k) = self.node_key(span, &root, &[])? {
+            seen.insert(k, ());
         }
         let mut layers: Vec<Vec<Node<B>>> = vec![vec![Node {
             branches: root,
@@ -377,7 +435,7 @@ impl<B: Backend> Driver<B> {
         }]];
         for depth in 0..plan.max {
             let mut next: Vec<Node<B>> = Vec::new();
-            let mut here: HashMap<Vec<i64>, usize> = HashMap::new();
+            let mut here: Met<B::Fixed, usize> = Met::default();
             let mut goals = Vec::new();
             let layer = layers.last().expect("a layer");
             'layer: for (i, node) in layer.iter().enumerate() {
@@ -400,22 +458,29 @@ impl<B: Backend> Driver<B> {
                     }
                     // The last layer is never expanded: its states need not be recognised.
                     let key = match compare && depth + 1 < plan.max {
-                        true => self.node_key(span, &branches)?,
+                        true => {
+                            let mut path = first_path(&layers, depth, i);
+                            path.push(action);
+                            self.node_key(span, &branches, &path)?
+                        }
                         false => None,
                     };
-                    if let Some(k) = &key {
-                        if let Some(&at) = here.get(k) {
+                    if let Some(k) = key {
+                        if let Some(at) = self.find(span, &here, &k)? {
                             next[at].parents.push((i, action));
                             continue;
                         }
                         // Seen at an earlier depth: a shortest plan never passes it again
                         // (a coordinated one may: its owners' knowledge of the rest
                         // decides, not the state alone).
-                        if seen.contains_key(k) && !plan.coordinated {
+                        let earlier = self.find(span, &seen, &k)?.is_some();
+                        if earlier && !plan.coordinated {
                             continue;
                         }
-                        here.insert(k.clone(), next.len());
-                        seen.entry(k.clone()).or_insert((depth + 1, next.len()));
+                        if !earlier {
+                            seen.insert(k.clone(), ());
+                        }
+                        here.insert(k, next.len());
                     }
                     // A state reached first here: the least plan to it is its first
                     // parent's and this action, and a plain plan is the first found.
@@ -699,6 +764,59 @@ fn believes(s: &crate::ir::Stmt) -> bool {
         | StmtKind::AssertAddsCk { body, .. } => body.iter().any(believes),
         _ => false,
     }
+}
+
+/// How the search recognises a state ([`Driver::node_key`]).
+#[derive(Clone)]
+enum StateKey<F> {
+    /// The canonical form of the branches' listed models.
+    Listed(Vec<i64>),
+    /// A state the backend fixed: its hash and the form it compares.
+    Fixed(u64, F),
+}
+
+/// The states met (in a layer, or in the whole search), each with a value.
+struct Met<F, T> {
+    listed: HashMap<Vec<i64>, T>,
+    fixed: HashMap<u64, Vec<(F, T)>>,
+}
+
+impl<F, T> Default for Met<F, T> {
+    fn default() -> Self {
+        Met {
+            listed: HashMap::new(),
+            fixed: HashMap::new(),
+        }
+    }
+}
+
+impl<F, T> Met<F, T> {
+    fn insert(&mut self, key: StateKey<F>, value: T) {
+        match key {
+            StateKey::Listed(k) => {
+                self.listed.insert(k, value);
+            }
+            StateKey::Fixed(hash, f) => self.fixed.entry(hash).or_default().push((f, value)),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.listed.len() + self.fixed.values().map(Vec::len).sum::<usize>()
+    }
+}
+
+/// The actions of the first (least) path from the root to node `k` of layer `depth`.
+fn first_path<B: Backend>(layers: &[Vec<Node<B>>], depth: usize, k: usize) -> Vec<ActionId> {
+    let mut out = Vec::with_capacity(depth);
+    let (mut d, mut k) = (depth, k);
+    while d > 0 {
+        let (i, a) = layers[d][k].parents[0];
+        out.push(a);
+        d -= 1;
+        k = i;
+    }
+    out.reverse();
+    out
 }
 
 /// Every path (as actions) from the root to node `k` of layer `depth` (only the first,

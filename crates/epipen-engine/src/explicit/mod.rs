@@ -424,6 +424,8 @@ impl Backend for ExplicitBackend {
     type Set = Set;
     type State = Rc<State>;
     type Point = Option<u32>;
+    /// Not used: a plan's search lists the states it recognises.
+    type Fixed = ();
 
     fn name(&self) -> &'static str {
         "explicit"

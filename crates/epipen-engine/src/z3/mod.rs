@@ -15,6 +15,7 @@ use crate::{COUNT_ENUMERATION_CAP, Failure, Options, SolverError};
 
 mod cases;
 mod finite;
+mod fixed;
 mod knowledge;
 pub mod solver;
 
@@ -204,6 +205,7 @@ impl Backend for Z3Backend {
     type Set = Term;
     type State = State;
     type Point = Vec<Value>;
+    type Fixed = fixed::Fixed;
 
     fn name(&self) -> &'static str {
         "z3"
@@ -390,6 +392,19 @@ impl Backend for Z3Backend {
             worlds: None,
             ranks: state.ranks.clone(),
         })
+    }
+
+    fn fixed(
+        &mut self,
+        state: &State,
+        terms: Option<&[Expr]>,
+        steps: &[(ConstId, Vec<i64>)],
+    ) -> Result<Option<(u64, fixed::Fixed)>, SolverError> {
+        self.fix(state, terms, steps)
+    }
+
+    fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, SolverError> {
+        self.same(a, b)
     }
 
     fn known_empty(&self, state: &State) -> Option<bool> {
