@@ -487,12 +487,13 @@ impl ExplicitBackend {
             }
         };
         match table {
-            // Undefined only where it is asked about a world of the state: elsewhere (the
-            // body of `[! φ] ψ` at a world φ leaves out) its value is never read.
+            // Undefined only where it is asked about a world of the state (or one made
+            // from it since: `at(c, …)`): elsewhere (the body of `[! φ] ψ` at a world φ
+            // leaves out) its value is never read.
             Some(ChanceTable::Uniform(Ok(b))) => Ok(vec![b; chunk.len()]),
             Some(ChanceTable::Uniform(Err(u))) => chunk
                 .iter()
-                .map(|&w| match state.worlds.contains(w) {
+                .map(|&w| match self.of_state(state, w) {
                     true => Err(self.undefined(u)),
                     false => Ok(false),
                 })
@@ -501,7 +502,7 @@ impl ExplicitBackend {
                 .iter()
                 .map(|&w| match v[g.of(w)] {
                     Ok(b) => Ok(b),
-                    Err(_) if !state.worlds.contains(w) => Ok(false),
+                    Err(_) if !self.of_state(state, w) => Ok(false),
                     Err(u) => Err(self.undefined(u)),
                 })
                 .collect(),

@@ -63,6 +63,9 @@ pub(crate) struct State {
     pending: usize,
     worlds: Rc<WorldIds>,
     minds: Rc<Minds>,
+    /// How many worlds the universe had when the state was made: a world made later by
+    /// an event stands, in this state, for the world it came from.
+    born: usize,
 }
 
 /// Per character: what it learned (which worlds it tells apart), and its plausibility
@@ -294,7 +297,15 @@ impl ExplicitBackend {
             pending,
             worlds,
             minds,
+            born: self.universe.len,
         })
+    }
+
+    /// Whether `w` is a world of `state`, or was made later (by an event) from one: an
+    /// `at(c, …)` asked at a world of today is asked at the world it came from.
+    pub(super) fn of_state(&self, state: &State, w: u32) -> bool {
+        let then = self.universe.ancestor(w as usize, state.born);
+        u32::try_from(then).is_ok_and(|then| state.worlds.contains(then))
     }
 
     /// A state of no world, to evaluate knowledge-free expressions with.

@@ -100,8 +100,10 @@ impl Universe {
 pub(super) const MAX_OCCURRENCE_VALUES: u128 = 50_000_000;
 
 /// The statements at the start of the story whose constraints bound the worlds: the
-/// storyteller's knowledge-free announcements, and `learns` between them (which look at
-/// no world). The first other statement ends it.
+/// storyteller's knowledge-free announcements, and `learns` of knowledge-free
+/// expressions between them (which look at no world; a formula with knowledge is
+/// evaluated in the worlds of its moment, which the later bounds would cut). The first
+/// other statement ends it.
 pub(super) fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
     let mut prefix = Vec::new();
     for s in statements {
@@ -110,7 +112,7 @@ pub(super) fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
                 speaker: None,
                 formula,
             } if !formula.mentions_knowledge() => prefix.push(formula),
-            StmtKind::Learn { .. } => {}
+            StmtKind::Learn { what, .. } if !what.mentions_knowledge() => {}
             _ => break,
         }
     }

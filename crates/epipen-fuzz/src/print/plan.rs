@@ -19,19 +19,6 @@ const MAX_ACTIONS: usize = 4;
 /// the evaluator's exhaustive search ends in milliseconds.
 const PLAN_WORLDS: u128 = 1024;
 
-/// The same for a `coordinated` plan (`coordinated` is left out when even `max 1` would
-/// pass it): the engine's check of implicit coordination takes time growing with about
-/// the cube of the worlds (issue 41's campaign: `tests/agreement/plans.rs`,
-/// `a_coordinated_plan_over_400_worlds_answers_within_seconds`), 0.4 s at 128 worlds on
-/// Z3, 13 s at 400 on the explicit backend, where the evaluator takes milliseconds.
-const COORDINATED_WORLDS: u128 = 256;
-
-/// Whether a `plan` is printed where an `actual` statement runs after it (before the
-/// actual world, or in a `repeat` that declares it each round). Off while the explicit
-/// backend loses the worlds there (issue 41's campaign: `tests/agreement/plans.rs`,
-/// `an_actual_world_after_a_plan_on_the_explicit_backend`); on once that is fixed.
-const PLANS_BEFORE_AN_ACTUAL: bool = false;
-
 /// An action printed: its name (a family member's with its index) and cases.
 #[derive(Clone)]
 pub(super) struct ActionInfo {
@@ -269,10 +256,6 @@ impl Printer<'_> {
         if refused.is_none() && !self.actions.iter().any(|a| a.usable) {
             return;
         }
-        let actual_later = !self.no_actual && (!self.actual || self.actual_again);
-        if refused.is_none() && actual_later && !PLANS_BEFORE_AN_ACTUAL {
-            return;
-        }
         let most = (self.actions.iter())
             .map(|a| a.cases.len())
             .max()
@@ -280,22 +263,11 @@ impl Printer<'_> {
             .max(1) as u128;
         let worlds =
             |max: u8| (self.world_bound).saturating_mul(most.saturating_pow(u32::from(max)));
-        let mut coordinated =
+        let coordinated =
             p.coordinated && !self.actions.is_empty() && self.actions.iter().all(|a| a.owned);
-        let budget = if coordinated {
-            COORDINATED_WORLDS
-        } else {
-            PLAN_WORLDS
-        };
         let mut max = p.max.clamp(1, 3);
-        while max > 1 && worlds(max) > budget {
+        while max > 1 && worlds(max) > PLAN_WORLDS {
             max -= 1;
-        }
-        if coordinated && worlds(max) > COORDINATED_WORLDS {
-            coordinated = false;
-            self.printed
-                .constructs
-                .insert("plan: coordinated left out (worlds)");
         }
         let goal = self.bool_e(&p.goal, &Cx::public()).0;
         let keeping = (p.keeping.as_ref()).map(|k| self.bool_e(k, &Cx::public()).0);
