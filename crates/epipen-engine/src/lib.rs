@@ -99,6 +99,21 @@ pub struct Options {
     /// Stops the run, wherever the deadline is checked and inside Z3 calls, with
     /// [`SolverError::Interrupted`] once raised from another thread.
     pub cancel: Cancel,
+    /// How a plan's search recognises states ([`PlanStates::Listed`] unless a test
+    /// asks for the other route).
+    pub plan_states: PlanStates,
+}
+
+/// How a plan's search recognises a state it has met.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PlanStates {
+    /// By its listed model (up to 16 384 worlds), else as the backend fixes it (Z3: κ
+    /// compared by the solver).
+    #[default]
+    Listed,
+    /// Never by a listed model: always as the backend fixes it, the route of unbounded
+    /// ints (the differential fuzzer runs Z3 so, to compare that route too).
+    Fixed,
 }
 
 /// Something the run reports, in story order.

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use epipen::engine::{
-    Amount, Engine, Options, Report, Shown, SolverError, Strategy, error::Failure,
+    Amount, Engine, Options, PlanStates, Report, Shown, SolverError, Strategy, error::Failure,
 };
 use epipen::ir::{Program, Stmt, StmtKind};
 use epipen::syntax::Span;
@@ -174,7 +174,10 @@ fn reveal_line(text: &str, span: Span, round: Option<u64>, who: usize, holds: bo
     )
 }
 
-/// What a backend reports of a run of `program` (compiled from `text`).
+/// What a backend reports of a run of `program` (compiled from `text`). Z3 recognises
+/// a plan's states as over unbounded ints ([`PlanStates::Fixed`]: κ compared by the
+/// solver), the other backends by their listed models, so that both routes meet the
+/// evaluator.
 pub fn engine_transcript(
     program: &Program,
     text: &str,
@@ -184,6 +187,10 @@ pub fn engine_transcript(
     let options = Options {
         deadline: std::time::Instant::now().checked_add(timeout),
         strategy,
+        plan_states: match strategy {
+            Strategy::Z3 => PlanStates::Fixed,
+            _ => PlanStates::Listed,
+        },
         ..Options::default()
     };
     engine_transcript_with(program, text, &options)

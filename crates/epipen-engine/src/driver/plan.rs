@@ -292,7 +292,15 @@ impl<B: Backend> Driver<B> {
         for b in branches {
             self.enter(b);
             let state = self.state.clone();
-            let Some(model) = self.model_of(&state, KEY_CAP).at(span)? else {
+            let cap = match self.options.plan_states {
+                crate::PlanStates::Listed => KEY_CAP,
+                crate::PlanStates::Fixed => 0,
+            };
+            let listed = match cap {
+                0 => None,
+                _ => self.model_of(&state, cap).at(span)?,
+            };
+            let Some(model) = listed else {
                 return match branches {
                     [_] => self.fixed_key(span, b, path),
                     _ => Ok(None),
