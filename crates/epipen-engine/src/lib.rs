@@ -9,6 +9,7 @@ mod driver;
 pub mod error;
 mod explicit;
 mod limits;
+mod normal;
 #[cfg(test)]
 mod tests;
 pub mod worlds;

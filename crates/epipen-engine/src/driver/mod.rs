@@ -347,6 +347,9 @@ pub(crate) struct Driver<B: Backend> {
     /// Substituted expressions, kept for the whole run: backends may key caches by the
     /// address of an expression, which must not be reused by another.
     substituted: HashMap<(usize, u64), Rc<Expr>>,
+    /// The program's formulas that normalising changes ([`crate::normal`]), by address:
+    /// what the backend reads in their place.
+    normal: HashMap<usize, Rc<Expr>>,
     /// The statements finished since κ was last known to have a world, each with the
     /// state after it, in the order they finished (a block's statements before the
     /// block): the first after which κ had none is among them when κ has none now,
@@ -389,6 +392,7 @@ impl<B: Backend> Driver<B> {
         let program_chances = program.probabilistic();
         let program_checkpoints = program.checkpoints.len();
         let (events, constants) = (program.events.len(), program.constants.len());
+        let normal = normalised(&program);
         Ok(Driver {
             checkpoints: vec![None; program.checkpoints.len()],
             program,
@@ -407,6 +411,7 @@ impl<B: Backend> Driver<B> {
             happened: vec![false; constants],
             generation: 0,
             substituted: HashMap::new(),
+            normal,
             trail: Vec::new(),
             emptied: None,
             chances: program_chances,
@@ -418,22 +423,28 @@ impl<B: Backend> Driver<B> {
     /// and the occurrences of the events named in it; a story error when it names an
     /// event that has not happened.
     fn now<'e>(&mut self, e: &'e Expr) -> Result<Now<'e>, Failure> {
+        let normal = self.normal.get(&(std::ptr::from_ref(e) as usize)).cloned();
+        let as_is = |normal: Option<Rc<Expr>>| match normal {
+            Some(n) => Now::Changed(n),
+            None => Now::Same(e),
+        };
         if self.generation == 0 {
             if !self.program.events.is_empty() {
                 no_latest(&self.program, e)?;
             }
-            return Ok(Now::Same(e));
+            return Ok(as_is(normal));
         }
         let history = reads_history(e);
         if self.terms.is_none() && !history {
             // No constant changed, and no event or checkpoint named: as written (a
             // plan's search re-enters states often; nothing to substitute there).
-            return Ok(Now::Same(e));
+            return Ok(as_is(normal));
         }
         let key = (std::ptr::from_ref(e) as usize, self.generation);
         if let Some(done) = self.substituted.get(&key) {
             return Ok(Now::Changed(done.clone()));
         }
+        let e: &Expr = normal.as_deref().unwrap_or(e);
         let (saved, saved_latest) = (&self.saved_terms, &self.saved_latest);
         let at = |c: CheckpointId| Moment {
             terms: saved.get(c.0).and_then(|t| t.as_deref().map(Vec::as_slice)),
@@ -968,6 +979,24 @@ impl<B: Backend> Run for Driver<B> {
 }
 
 /// Whether `e` names an event's latest case or a checkpoint (`at(c, …)`).
+/// The program's formulas that [`crate::normal::normal`] changes, by address.
+fn normalised(program: &Program) -> HashMap<usize, Rc<Expr>> {
+    let mut out = HashMap::new();
+    let mut visit = |e: &Expr| {
+        if let Some(n) = crate::normal::normal(e) {
+            out.insert(std::ptr::from_ref(e) as usize, Rc::new(n));
+        }
+        Ok::<(), ()>(())
+    };
+    for s in &program.statements {
+        let _ = s.each_expr(&mut visit);
+    }
+    for a in &program.actions {
+        let _ = a.each_expr(&mut visit);
+    }
+    out
+}
+
 fn reads_history(e: &Expr) -> bool {
     e.walk(&mut |x| match x.kind {
         ExprKind::Latest(_) | ExprKind::At { .. } => Err(()),
