@@ -3,7 +3,7 @@
 //! explicit lists of worlds).
 
 use std::collections::HashMap;
-use std::ops::Deref;
+
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -11,6 +11,8 @@ mod actual;
 mod announce;
 mod emptied;
 mod event;
+mod now;
+use now::{no_latest, normalised};
 mod plan;
 mod refused;
 mod repeat;
@@ -28,7 +30,7 @@ pub(crate) use standby::{Handover, Standby};
 
 use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
 use crate::ir::{
-    ActionId, CharId, CheckpointId, ConstId, Expr, ExprKind, Moment, Program, Rat, Stmt, StmtKind,
+    ActionId, CharId, CheckpointId, ConstId, Expr, ExprKind, Program, Rat, Stmt, StmtKind,
 };
 use crate::syntax::Span;
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
@@ -364,23 +366,6 @@ pub(crate) struct Driver<B: Backend> {
     standby: Box<dyn Standby>,
 }
 
-/// An expression of the program as the driver hands it to the backend: itself, or with
-/// the names of changed constants replaced by their terms.
-enum Now<'e> {
-    Same(&'e Expr),
-    Changed(Rc<Expr>),
-}
-
-impl Deref for Now<'_> {
-    type Target = Expr;
-    fn deref(&self) -> &Expr {
-        match self {
-            Now::Same(e) => e,
-            Now::Changed(e) => e,
-        }
-    }
-}
-
 impl<B: Backend> Driver<B> {
     pub(crate) fn new(
         program: Rc<Program>,
@@ -417,52 +402,6 @@ impl<B: Backend> Driver<B> {
             chances: program_chances,
             standby,
         })
-    }
-
-    /// `e` as the backend must read it: over the constants' values at the story's start
-    /// and the occurrences of the events named in it; a story error when it names an
-    /// event that has not happened.
-    fn now<'e>(&mut self, e: &'e Expr) -> Result<Now<'e>, Failure> {
-        let normal = self.normal.get(&(std::ptr::from_ref(e) as usize)).cloned();
-        let as_is = |normal: Option<Rc<Expr>>| match normal {
-            Some(n) => Now::Changed(n),
-            None => Now::Same(e),
-        };
-        if self.generation == 0 {
-            if !self.program.events.is_empty() {
-                no_latest(&self.program, e)?;
-            }
-            return Ok(as_is(normal));
-        }
-        let history = reads_history(e);
-        if self.terms.is_none() && !history {
-            // No constant changed, and no event or checkpoint named: as written (a
-            // plan's search re-enters states often; nothing to substitute there).
-            return Ok(as_is(normal));
-        }
-        let key = (std::ptr::from_ref(e) as usize, self.generation);
-        if let Some(done) = self.substituted.get(&key) {
-            return Ok(Now::Changed(done.clone()));
-        }
-        let e: &Expr = normal.as_deref().unwrap_or(e);
-        let (saved, saved_latest) = (&self.saved_terms, &self.saved_latest);
-        let at = |c: CheckpointId| Moment {
-            terms: saved.get(c.0).and_then(|t| t.as_deref().map(Vec::as_slice)),
-            latest: saved_latest.get(c.0).map_or(&[], |l| l.as_slice()),
-        };
-        let now = Moment {
-            terms: self.terms.as_deref().map(Vec::as_slice),
-            latest: &self.latest,
-        };
-        let done = e.substitute(now, &at);
-        // The terms name no event (each was substituted when it was made): only what `e`
-        // itself names may have been left.
-        if history {
-            no_latest(&self.program, &done)?;
-        }
-        let done = Rc::new(done);
-        self.substituted.insert(key, done.clone());
-        Ok(Now::Changed(done))
     }
 
     /// A world as the story now names it: its constants' current values.
@@ -976,42 +915,6 @@ impl<B: Backend> Run for Driver<B> {
     fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
         self.find_emptied()
     }
-}
-
-/// Whether `e` names an event's latest case or a checkpoint (`at(c, …)`).
-/// The program's formulas that [`crate::normal::normal`] changes, by address.
-fn normalised(program: &Program) -> HashMap<usize, Rc<Expr>> {
-    let mut out = HashMap::new();
-    let mut visit = |e: &Expr| {
-        if let Some(n) = crate::normal::normal(e) {
-            out.insert(std::ptr::from_ref(e) as usize, Rc::new(n));
-        }
-        Ok::<(), ()>(())
-    };
-    for s in &program.statements {
-        let _ = s.each_expr(&mut visit);
-    }
-    for a in &program.actions {
-        let _ = a.each_expr(&mut visit);
-    }
-    out
-}
-
-fn reads_history(e: &Expr) -> bool {
-    e.walk(&mut |x| match x.kind {
-        ExprKind::Latest(_) | ExprKind::At { .. } => Err(()),
-        _ => Ok(()),
-    })
-    .is_err()
-}
-
-/// A story error unless every event `e` names has happened (the driver has replaced
-/// `Latest` by its occurrence).
-fn no_latest(program: &Program, e: &Expr) -> Result<(), Failure> {
-    e.walk(&mut |x| match x.kind {
-        ExprKind::Latest(event) => Err(Failure::event_not_happened(&program.events[event.0].name)),
-        _ => Ok(()),
-    })
 }
 
 /// The statements of an `assert_adds_ck` block that still run when its hint is taken on
