@@ -114,7 +114,7 @@ fn muddy_children_40() {
             .join(", ")
     );
     pin(
-        &["muddy-any", "muddy-count", "muddy-sum"],
+        &["muddy-any", "muddy-count", "muddy-sum", "muddy-teacher"],
         &["auto", "bdd"],
         10,
         &|out| out == expected,
