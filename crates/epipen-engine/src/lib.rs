@@ -108,12 +108,14 @@ pub struct Options {
 /// How a plan's search recognises a state it has met.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum PlanStates {
-    /// By its listed model (up to 16 384 worlds), else as the backend fixes it (Z3: κ
-    /// compared by the solver).
+    /// The backend's way: by its listed model (up to 16 384 worlds, up to
+    /// bisimulation), or as the backend fixes it (Z3 first tries this way; BDDs where
+    /// the model is larger: canonical diagrams; Z3: κs compared by the solver).
     #[default]
     Listed,
     /// Never by a listed model: always as the backend fixes it, the route of unbounded
-    /// ints (the differential fuzzer runs Z3 so, to compare that route too).
+    /// ints and of large models (the differential fuzzer runs Z3 and BDDs so, to
+    /// compare that route too).
     Fixed,
 }
 

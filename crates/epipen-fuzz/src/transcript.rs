@@ -174,10 +174,10 @@ fn reveal_line(text: &str, span: Span, round: Option<u64>, who: usize, holds: bo
     )
 }
 
-/// What a backend reports of a run of `program` (compiled from `text`). Z3 recognises
-/// a plan's states as over unbounded ints ([`PlanStates::Fixed`]: κ compared by the
-/// solver), the other backends by their listed models, so that both routes meet the
-/// evaluator.
+/// What a backend reports of a run of `program` (compiled from `text`). Z3 and BDDs
+/// recognise a plan's states as over unbounded ints or beyond the listed models' cap
+/// ([`PlanStates::Fixed`]: κ compared by the solver, canonical diagrams), the explicit
+/// backend and `auto` by their listed models, so that both routes meet the evaluator.
 pub fn engine_transcript(
     program: &Program,
     text: &str,
@@ -188,7 +188,7 @@ pub fn engine_transcript(
         deadline: std::time::Instant::now().checked_add(timeout),
         strategy,
         plan_states: match strategy {
-            Strategy::Z3 => PlanStates::Fixed,
+            Strategy::Z3 | Strategy::Bdd => PlanStates::Fixed,
             _ => PlanStates::Listed,
         },
         ..Options::default()

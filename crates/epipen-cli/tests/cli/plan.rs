@@ -416,3 +416,37 @@ fn unbounded_states_that_differ_in_a_value_or_a_view_are_kept_apart() {
         out.stderr
     );
 }
+
+/// A model of more worlds than the search lists (15 bools: 32 768) is recognised as the
+/// backend fixes it: on BDDs by canonical diagrams, on Z3 by its listed worlds or κ.
+/// Flipping a bool twice gives the root's state again, so a search with no plan ends
+/// after two layers, where one that recognised nothing would meet 2^30 sequences.
+#[test]
+fn a_search_over_a_large_model_recognises_the_states_it_has_met() {
+    let path = story_file(
+        "plan-large-recognised.story",
+        indoc! {"
+            characters A
+            bool p[15]
+            A learns p[3]
+            action flip { done then p[0] := not p[0] }
+            action idle { done }
+            action tell by A { said if knows(A, p[3]) }
+            plan p[0] and p[1] max 30
+            plan p[0] or not p[0] max 30
+        "},
+    );
+    for backend in ["bdd", "z3"] {
+        let out = epipen(&["run", &path, "--backend", backend, "--timeout", "30"]);
+        assert_eq!(
+            (out.code, out.stdout.as_str()),
+            (
+                1,
+                "line 7: no plan of at most 30 actions\n\
+                 line 8: plan of 0 actions: (none needed)\n"
+            ),
+            "{backend}: {}",
+            out.stderr
+        );
+    }
+}

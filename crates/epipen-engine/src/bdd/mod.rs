@@ -8,6 +8,7 @@
 
 mod classes;
 mod diagram;
+mod fixed;
 #[cfg(test)]
 mod forgetting;
 mod knowledge;
@@ -177,8 +178,7 @@ impl Backend for BddBackend {
     type Set = Set;
     type State = Rc<State>;
     type Point = BddValuation;
-    /// Not used: a plan's search lists the states it recognises.
-    type Fixed = ();
+    type Fixed = fixed::Fixed;
 
     fn name(&self) -> &'static str {
         "bdd"
@@ -389,6 +389,19 @@ impl Backend for BddBackend {
         ))
     }
 
+    fn fixed(
+        &mut self,
+        state: &Rc<State>,
+        terms: Option<&[Expr]>,
+        steps: &[(ConstId, Vec<i64>)],
+    ) -> Result<Option<(u64, fixed::Fixed)>, SolverError> {
+        self.fix(state, terms, steps)
+    }
+
+    fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, SolverError> {
+        Ok(a == b)
+    }
+
     fn known_empty(&self, state: &Rc<State>) -> Option<bool> {
         Some(state.kappa.is_false())
     }
@@ -468,6 +481,15 @@ impl Backend for BddBackend {
     /// The epistemic model when it has at most `cap` worlds. A character's view of a
     /// world is the value (the index of the partition cell) of each thing it learned.
     fn model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
+        // Counted first (one pass over the diagram): a state of too many worlds is not
+        // listed up to the cap to find that out.
+        if self
+            .space
+            .count(&state.kappa)
+            .is_none_or(|n| n > cap as u128)
+        {
+            return Ok(None);
+        }
         let worlds = walk::first_worlds(&self.space, &state.kappa, cap.saturating_add(1));
         if worlds.len() > cap {
             return Ok(None);

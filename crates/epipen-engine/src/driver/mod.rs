@@ -261,6 +261,11 @@ pub(crate) trait Backend {
     ) -> Result<Option<(u64, Self::Fixed)>, SolverError> {
         Ok(None)
     }
+    /// The most worlds a plan's search lists of a state to recognise it by its model
+    /// (up to bisimulation); a larger one is recognised as [`Backend::fixed`] makes it.
+    fn listing_cap(&self) -> usize {
+        1 << 14
+    }
     /// Whether two states [`Backend::fixed`] made have the same worlds (values and
     /// what each character learned).
     fn same_fixed(&mut self, _a: &Self::Fixed, _b: &Self::Fixed) -> Result<bool, SolverError> {

@@ -21,8 +21,8 @@ use crate::syntax::Span;
 use crate::worlds::{Model, Value, World};
 use crate::{At, EngineError, Failure, Report};
 
-/// The most worlds a state may have for the search to recognise it (listing its model);
-/// a larger state is expanded each time it is reached.
+/// The most worlds a coordinated plan's check lists of a state (it asks each owner's
+/// knowledge world by world).
 const KEY_CAP: usize = 1 << 14;
 
 /// What a plan passes through, as the driver holds it: κ, the constants' terms, and the
@@ -292,13 +292,12 @@ impl<B: Backend> Driver<B> {
         for b in branches {
             self.enter(b);
             let state = self.state.clone();
-            let cap = match self.options.plan_states {
-                crate::PlanStates::Listed => KEY_CAP,
-                crate::PlanStates::Fixed => 0,
-            };
-            let listed = match cap {
-                0 => None,
-                _ => self.model_of(&state, cap).at(span)?,
+            let listed = match self.options.plan_states {
+                crate::PlanStates::Listed => {
+                    let cap = self.backend.listing_cap();
+                    self.model_of(&state, cap).at(span)?
+                }
+                crate::PlanStates::Fixed => None,
             };
             let Some(model) = listed else {
                 return match branches {

@@ -5,22 +5,32 @@
 //! state when their κs are equivalent, which the solver decides.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::rc::Rc;
 
 use super::{Learned, State, Z3Backend};
 use crate::SolverError;
 use crate::ir::{ConstId, Expr};
+use crate::worlds::Value;
 use crate::z3::solver::Term;
 
 /// A state with the plan's steps fixed ([`crate::driver::Backend::fixed`]).
 #[derive(Clone)]
 pub(crate) struct Fixed {
-    kappa: Term,
+    kappa: Kappa,
     /// Each character's learned terms, constant ones left out, without repeats, in the
     /// order of their hashes.
     learned: Vec<Vec<Term>>,
     ranks: Vec<Vec<(Term, usize)>>,
     /// The terms of the constants other than the plan's steps.
     terms: Vec<Term>,
+}
+
+/// κ with the steps fixed: a formula, or, when the state's worlds are listed, the list
+/// (sorted, the steps' columns left out).
+#[derive(Clone, PartialEq)]
+enum Kappa {
+    Formula(Term),
+    Listed(Rc<Vec<Vec<i64>>>),
 }
 
 impl Z3Backend {
@@ -30,7 +40,11 @@ impl Z3Backend {
         terms: Option<&[Expr]>,
         steps: &[(ConstId, Vec<i64>)],
     ) -> Result<Option<(u64, Fixed)>, SolverError> {
-        let kappa = self.kappa_of(state);
+        let listed = self.listed(state);
+        let kappa = match &listed {
+            Some(_) => Term::bool(true),
+            None => self.kappa_of(state),
+        };
         let mut from = Vec::with_capacity(steps.len());
         let mut to = Vec::with_capacity(steps.len());
         for (occ, values) in steps {
@@ -40,8 +54,14 @@ impl Z3Backend {
                 _ => {
                     let mut found = None;
                     for &v in values {
-                        let there = Term::and(&[kappa.clone(), var.eq(&Term::int(v))]);
-                        if self.z3.is_sat(&there)? {
+                        let there = match &listed {
+                            Some(worlds) => worlds.iter().any(|w| w[occ.0] == Value::Int(v)),
+                            None => {
+                                let there = Term::and(&[kappa.clone(), var.eq(&Term::int(v))]);
+                                self.z3.is_sat(&there)?
+                            }
+                        };
+                        if there {
                             if found.is_some() {
                                 return Ok(None);
                             }
@@ -58,7 +78,22 @@ impl Z3Backend {
             to.push(Term::int(value));
         }
         let fix = |z3: &crate::z3::solver::Z3, t: &Term| z3.simplify(&t.substitute(&from, &to));
-        let kappa = fix(&self.z3, &kappa)?;
+        let kappa = match &listed {
+            Some(worlds) => {
+                let steps: Vec<usize> = steps.iter().map(|(o, _)| o.0).collect();
+                let mut rows: Vec<Vec<i64>> = (worlds.iter())
+                    .map(|w| {
+                        (w.iter().enumerate())
+                            .filter(|(c, _)| !steps.contains(c))
+                            .map(|(_, v)| v.number())
+                            .collect()
+                    })
+                    .collect();
+                rows.sort();
+                Kappa::Listed(Rc::new(rows))
+            }
+            None => Kappa::Formula(fix(&self.z3, &kappa)?),
+        };
         let mut learned = Vec::with_capacity(state.learned.len());
         for own in &state.learned {
             let mut kept: Vec<(u64, Term)> = Vec::with_capacity(own.len());
@@ -112,10 +147,11 @@ impl Z3Backend {
         if a.learned != b.learned || a.ranks != b.ranks || a.terms != b.terms {
             return Ok(false);
         }
-        if a.kappa == b.kappa {
-            return Ok(true);
+        match (&a.kappa, &b.kappa) {
+            (x, y) if x == y => Ok(true),
+            (Kappa::Formula(x), Kappa::Formula(y)) => Ok(!self.z3.is_sat(&x.iff(y).not())?),
+            _ => Ok(false),
         }
-        Ok(!self.z3.is_sat(&a.kappa.iff(&b.kappa).not())?)
     }
 }
 

@@ -403,6 +403,13 @@ impl Backend for Z3Backend {
         self.fix(state, terms, steps)
     }
 
+    /// Listing a model asks the solver for each world: beyond a few dozen, fixing the
+    /// state costs less (a search over 15 bools: 28 s with a cap of 1 024 worlds, 0.03 s
+    /// fixed; gossip's calls: 30 ms listed, 130 ms fixed).
+    fn listing_cap(&self) -> usize {
+        64
+    }
+
     fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, SolverError> {
         self.same(a, b)
     }
