@@ -1,0 +1,1 @@
+//! mA* read and translated: see the tests below.
