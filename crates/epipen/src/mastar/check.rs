@@ -37,6 +37,8 @@ pub(super) enum Effect<'i> {
 #[derive(Debug, Clone)]
 pub(super) struct Action<'i> {
     pub name: &'i Name,
+    /// Its first law (else its declaration).
+    pub at: crate::Span,
     /// The conditions of its `executable` lines (all must hold).
     pub executable: Vec<&'i Form>,
     pub effect: Effect<'i>,
@@ -218,6 +220,7 @@ pub(super) fn check(input: &Input) -> Result<Domain<'_>, Vec<Diagnostic>> {
             index.insert(name.text.clone(), actions.len());
             actions.push(Action {
                 name,
+                at: name.span,
                 executable: Vec::new(),
                 effect: Effect::Ontic(Vec::new()),
                 observers: (c.agents.iter())
@@ -254,6 +257,9 @@ pub(super) fn check(input: &Input) -> Result<Domain<'_>, Vec<Diagnostic>> {
             continue;
         }
         let action = &mut actions[index[&law.action.text]];
+        if action.at == action.name.span {
+            action.at = law.span;
+        }
         let verb = match &law.kind {
             LawKind::Causes(..) => Some("causes"),
             LawKind::Determines(..) => Some("determines"),

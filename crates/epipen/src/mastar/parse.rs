@@ -399,9 +399,10 @@ impl Parser<'_> {
             Tok::Neg => {
                 if !matches!(self.peek_at(1), Tok::Id(_)) {
                     self.bump();
-                    return Err(self
-                        .unexpected("a fluent after `-`", None)
-                        .with_hint("a formula is negated in parentheses: `(-B(a, f))`"));
+                    return Err(self.unexpected(
+                        "a fluent after `-`",
+                        Some("a formula is negated in parentheses: `(-B(a, f))`"),
+                    ));
                 }
                 let lit = self.literal()?;
                 let span = start.to(lit.fluent.span);

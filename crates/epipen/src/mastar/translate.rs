@@ -333,12 +333,7 @@ pub(super) fn story(path: &str, source: &str, domain: &Domain, max: usize) -> Tr
     for action in &domain.actions {
         let name = w.actions[&action.name.text].clone();
         mapped.push((name.clone(), action.name.text.clone()));
-        let _ = writeln!(
-            s,
-            "\n# line {}: {}",
-            line_of(action.name.span),
-            action.name.text
-        );
+        let _ = writeln!(s, "\n# line {}: {}", line_of(action.at), action.name.text);
         let frames = frames(&roles(&w, action));
         // The cases of the action's outcomes: (name, precondition, changes).
         let mut cases: Vec<(String, Option<String>, String)> = Vec::new();
@@ -413,11 +408,12 @@ pub(super) fn story(path: &str, source: &str, domain: &Domain, max: usize) -> Tr
                         .collect();
                 }
                 for (k, combo) in combos.iter().enumerate() {
-                    let pre = combo
-                        .iter()
-                        .map(|p| format!("({p})"))
-                        .collect::<Vec<_>>()
-                        .join(" and ");
+                    let pre = match combo.as_slice() {
+                        [one] => one.clone(),
+                        _ => (combo.iter().map(|p| format!("({p})")))
+                            .collect::<Vec<_>>()
+                            .join(" and "),
+                    };
                     cases.push((format!("{outcome}[{k}]"), Some(pre), String::new()));
                 }
             }
