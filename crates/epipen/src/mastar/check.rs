@@ -360,7 +360,6 @@ pub(super) fn check(input: &Input) -> Result<Domain<'_>, Vec<Diagnostic>> {
     let mut actual: BTreeMap<String, Sign> = BTreeMap::new();
     let mut common = Vec::new();
     let mut whether = Vec::new();
-    let mut first_literals = None;
     for f in &input.initially {
         c.formula(f);
         if let FormKind::C(group, inner) = &f.kind {
@@ -399,24 +398,18 @@ pub(super) fn check(input: &Input) -> Result<Domain<'_>, Vec<Diagnostic>> {
         } else {
             for part in conjuncts(f) {
                 match &part.kind {
-                    FormKind::Lit(l) => {
-                        first_literals.get_or_insert(f.span);
-                        match actual.get(&l.fluent.text) {
-                            Some(s) if *s != l.sign => c.out.push(
-                                Diagnostic::error(
-                                    part.span,
-                                    format!(
-                                        "the initial state gives `{}` both values",
-                                        l.fluent.text
-                                    ),
-                                )
-                                .with_hint("the actual world is one state"),
-                            ),
-                            _ => {
-                                actual.insert(l.fluent.text.clone(), l.sign);
-                            }
+                    FormKind::Lit(l) => match actual.get(&l.fluent.text) {
+                        Some(s) if *s != l.sign => c.out.push(
+                            Diagnostic::error(
+                                part.span,
+                                format!("the initial state gives `{}` both values", l.fluent.text),
+                            )
+                            .with_hint("the actual world is one state"),
+                        ),
+                        _ => {
+                            actual.insert(l.fluent.text.clone(), l.sign);
                         }
-                    }
+                    },
                     _ => c.out.push(
                         Diagnostic::error(
                             part.span,
@@ -428,24 +421,32 @@ pub(super) fn check(input: &Input) -> Result<Domain<'_>, Vec<Diagnostic>> {
             }
         }
     }
-    let missing: Vec<&String> = (c.fluents.iter())
-        .filter(|f| !actual.contains_key(*f))
+    // A fluent the initial literals do not give: deep's initial world is the last of
+    // its enumeration (each fluent true, then false) that fits, so such a fluent is
+    // false unless the common knowledge makes it true.
+    let said_true: HashSet<&str> = (common.iter())
+        .flat_map(|f| conjuncts(f))
+        .filter_map(|f| match &f.kind {
+            FormKind::Lit(l) if l.sign == Sign::Pos => Some(l.fluent.text.as_str()),
+            _ => None,
+        })
         .collect();
-    if !missing.is_empty() {
-        let at = first_literals
-            .or(input.initially.first().map(|f| f.span))
-            .unwrap_or(crate::Span::new(0, 0));
-        let shown: Vec<String> = missing.iter().take(6).map(|f| format!("`{f}`")).collect();
-        c.out.push(
-            Diagnostic::error(
-                at,
-                format!(
-                    "the initial state does not give the value of {}{}",
-                    shown.join(", "),
-                    if missing.len() > 6 { ", …" } else { "" }
-                ),
-            )
-            .with_hint("add an `initially` line of literals, e.g. `initially f, -g;`"),
+    let mut unlisted = Vec::new();
+    for f in &c.fluents {
+        if !actual.contains_key(f) {
+            let sign = match said_true.contains(f.as_str()) {
+                true => Sign::Pos,
+                false => Sign::Neg,
+            };
+            unlisted.push(f.clone());
+            actual.insert(f.clone(), sign);
+        }
+    }
+    if !unlisted.is_empty() {
+        tracing::info!(
+            "the initial state does not give {}: taken as deep does (false, or true where \
+             the common knowledge says so)",
+            unlisted.join(", ")
         );
     }
     for f in &input.goals {

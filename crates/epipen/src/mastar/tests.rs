@@ -124,11 +124,6 @@ fn undeclared_names_are_named_with_the_closest() {
 
 #[test]
 fn what_deep_refuses_or_epipen_does_not_translate_is_refused_by_name() {
-    let (_, _, message, _) = error("initially f, g, h;\ngoal f;");
-    assert_eq!(
-        message,
-        "the initial state does not give the value of `at(a,1)`"
-    );
     let (_, _, message, _) = error("initially f, g, h, at(a,1);\ninitially B(a, f);\ngoal f;");
     assert_eq!(message, "an initial belief outside `C([…], …)`");
     let (_, _, message, _) = error("initially f, g, h, at(a,1);\ninitially C([a], f);\ngoal f;");
@@ -214,4 +209,14 @@ fn common_belief_is_common_knowledge_without_oblivious_agents() {
         goal.starts_with("plan (believes(a, (f and (believes(a, (f and "),
         "{goal}"
     );
+}
+
+/// A fluent the `initially` literals leave out is false, as in deep's initial world, or
+/// true where the initial common knowledge says so.
+#[test]
+fn unlisted_fluents_take_deeps_values() {
+    let src = "fluent f, g, h;\naction x;\nagent a;\nx causes f;\na observes x;\n\
+               initially f;\ninitially C([a], h);\ngoal f;\n";
+    let story = super::story("t.txt", src, 3).unwrap();
+    assert!(story.contains("\nactual f and not g and h\n"), "{story}");
 }
