@@ -7,6 +7,7 @@ children, …) with the Z3 SMT solver, from Python.
   ports line by line), with :func:`knows`, :func:`knows_value`, :func:`believes` and
   friends, events that characters see part of (:meth:`Story.event`), and actions
   done (:meth:`Story.do`) or planned (:meth:`Story.plan`).
+- :func:`plan_file`: a shortest plan of an mA* file (the planners' language, ``epipen plan``);
 - :func:`smcdel`: a file in SMCDEL's text format (``VARS``, ``LAW``, ``OBS``, jobs),
   answered on epipen's engine.
 - :func:`sweep`: a story run for many values or random samples, on this machine's cores
@@ -70,6 +71,8 @@ __all__ = [
     "run_file",
     "smcdel",
     "SmcdelJobs",
+    "plan_file",
+    "FilePlan",
     "Result",
     "World",
     "Worlds",
@@ -237,6 +240,47 @@ def smcdel(
     True
     """
     return SmcdelJobs(json.loads(_native.smcdel(name, text, backend, None if timeout is None else float(timeout))))
+
+
+class FilePlan:
+    """A shortest plan of an mA* file, or none: ``solvable``, ``length`` (None when
+    there is none), ``plan`` (the actions as the file names them), ``story`` (the file as
+    an epipen story, ``epipen plan FILE --story``); ``str()`` is what ``epipen plan
+    FILE`` prints (``plan of 2 actions: open_a, peek_a``)."""
+
+    def __init__(self, raw: dict):
+        self.solvable: bool = raw["solvable"]
+        self.length: Optional[int] = raw["length"]
+        self.plan: list[str] = list(raw["plan"])
+        self.text: str = raw["text"]
+        self.story: str = raw["story"]
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"FilePlan({self.text!r})"
+
+
+def plan_file(
+    path,
+    *,
+    max: int = 20,
+    backend: str = "auto",
+    timeout: Optional[float] = None,
+) -> FilePlan:
+    """A shortest plan of at most ``max`` actions for the mA* file at ``path`` (the
+    language of the epistemic planners EFP 2.0 and deep), as ``epipen plan`` finds it
+    (see docs/mastar.md). Raises :class:`StoryError` at the place of a mistake in the
+    file. A story's ``plan`` statements are answered by :func:`run_file` (``.plans``).
+
+    >>> epipen.plan_file("examples/mastar/grapevine.txt").plan
+    ['cat_leaves', 'ann_tells']
+    """
+    with open(path, encoding="utf-8") as f:
+        source = f.read()
+    t = None if timeout is None else float(timeout)
+    return FilePlan(json.loads(_native.mastar_plan(os.fspath(path), source, int(max), backend, t)))
 
 
 def run_file(

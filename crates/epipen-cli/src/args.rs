@@ -25,6 +25,7 @@ Examples:
   epipen sweep stories/muddy-children.story --set n=2..8 --set k=1..3
   epipen sweep stories/cheryl-sample.story --samples 1000 --seed 1
   epipen smcdel MuddyChildren.smcdel.txt          answer an SMCDEL file's jobs
+  epipen plan Coin_in_the_Box__pl_7.txt           a shortest plan of an mA* file
   epipen serve --open                             the web playground, in the browser
 
 Each command's --help lists its options; a story command's (worlds, run, graph,
@@ -171,6 +172,31 @@ pub(crate) enum Command {
         #[arg(long, value_parser = backend_parser())]
         backend: Option<Backend>,
     },
+    /// Find a shortest plan: of an mA* file (the language of the epistemic planners EFP
+    /// 2.0 and deep: fluent, action, agent, laws, initially, goal), or of a story's
+    /// `plan` statements
+    Plan {
+        /// The mA* file (.txt, .mastar, or recognised by its first word) or story
+        file: PathBuf,
+        /// The longest plan looked for (mA* files)
+        #[arg(long, value_name = "D", default_value_t = epipen::mastar::DEFAULT_MAX,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+        max: usize,
+        /// Print one JSON object: {"solvable": bool, "length": K or null, "plan": [names]}
+        /// (a story: one per `plan` statement, with its "line")
+        #[arg(long, conflicts_with = "story")]
+        json: bool,
+        /// Print the mA* file as an epipen story instead (`epipen run` on it gives the
+        /// same plan)
+        #[arg(long)]
+        story: bool,
+        /// Give up after this many seconds (exit code 1), at most 1e9
+        #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
+        /// Which backend runs the story (see `epipen worlds --help`) [default: auto]
+        #[arg(long, value_parser = backend_parser())]
+        backend: Option<Backend>,
+    },
     /// Run a story for every combination of --set values (n=1..10), or for many seeds of
     /// its samples (--samples), in parallel; print how many worlds each run leaves
     Sweep {
@@ -259,6 +285,17 @@ impl Cli {
                 timeout, backend, ..
             } => (
                 "smcdel",
+                StoryOptions {
+                    timeout: *timeout,
+                    backend: *backend,
+                    ..StoryOptions::default()
+                },
+                [true, false, false, false, true],
+            ),
+            Command::Plan {
+                timeout, backend, ..
+            } => (
+                "plan",
                 StoryOptions {
                     timeout: *timeout,
                     backend: *backend,

@@ -310,6 +310,74 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 Ok(())
             })())
         }
+        Command::Plan {
+            file,
+            max,
+            json,
+            story,
+            ..
+        } => {
+            let (path, source) = match read_source(file) {
+                Ok(read) => read,
+                Err(code) => return code,
+            };
+            if !is_mastar(file, &source) {
+                if *story {
+                    errln!("error: {path} is a story already: --story prints mA* files as stories");
+                    return ExitCode::from(2);
+                }
+                return with_story(file, &sets, settings.seed, deadline, |story| {
+                    options.skip_worlds_statements = true;
+                    let (mut plans, mut unplanned) = (0, 0);
+                    story.run(&options, &mut |report| {
+                        if let Some(plan) = report.plan() {
+                            plans += 1;
+                            if !plan.solvable {
+                                unplanned += 1;
+                            }
+                            match *json {
+                                true => outln!(
+                                    "{}",
+                                    epipen::text::json(&serde_json::json!({
+                                        "line": plan.line,
+                                        "solvable": plan.solvable,
+                                        "length": plan.length,
+                                        "plan": plan.plans.first().cloned().unwrap_or_default(),
+                                    }))
+                                ),
+                                false => outln!("{}", epipen::text::plan(plan)),
+                            }
+                        }
+                    })?;
+                    if plans == 0 {
+                        errln!("error: {path} has no `plan` statement");
+                        return Err(Failure::Quiet(2));
+                    }
+                    match unplanned {
+                        0 => Ok(()),
+                        _ => Err(Failure::Quiet(1)),
+                    }
+                });
+            }
+            watchdog::compiling(&path);
+            exit_code((|| {
+                let file = epipen::mastar::read(&path, &source, *max)?;
+                if *story {
+                    out!("{}", file.translation.story);
+                    return Ok(());
+                }
+                watchdog::running(&path, &file.translation.story);
+                let found = file.plan(&options)?;
+                match *json {
+                    true => outln!("{}", epipen::text::json(&found)),
+                    false => outln!("{found}"),
+                }
+                match found.solvable {
+                    true => Ok(()),
+                    false => Err(Failure::Quiet(1)),
+                }
+            })())
+        }
         Command::Serve {
             host, port, open, ..
         } => crate::serve::main(
@@ -349,4 +417,14 @@ fn init_tracing(verbose: u8) {
         .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .try_init();
+}
+
+/// Whether `epipen plan` reads `file` as mA*: a `.txt` or `.mastar` file, or one whose
+/// text looks like mA* (a `.story` file never is).
+fn is_mastar(file: &std::path::Path, source: &str) -> bool {
+    match file.extension().and_then(|e| e.to_str()) {
+        Some("story") => false,
+        Some("txt" | "mastar") => true,
+        _ => epipen::mastar::recognised(source),
+    }
 }

@@ -19,6 +19,8 @@ mod fuzz;
 mod http;
 #[path = "cli/knowledge.rs"]
 mod knowledge;
+#[path = "cli/mastar.rs"]
+mod mastar;
 #[path = "cli/newcomer.rs"]
 mod newcomer;
 #[path = "cli/phrasings.rs"]

@@ -4,7 +4,7 @@
 //! displays.
 //!
 //! - `run.rs`: story files run, traced and graphed as the command line runs them, and
-//!   SMCDEL files answered (`epipen.smcdel`);
+//!   SMCDEL files answered (`epipen.smcdel`); mA* files planned (`epipen.plan_file`);
 //! - `sweep.rs`: sweeps, in chunks;
 //! - `builder.rs`: `epipen.Story`, the Rust API's story builder (`builder/blocks.rs`:
 //!   `simultaneously` and `assert_adds_ck`; `builder/events.rs`: events and changes);
@@ -58,6 +58,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::trace, m)?)?;
     m.add_function(wrap_pyfunction!(run::model, m)?)?;
     m.add_function(wrap_pyfunction!(run::smcdel, m)?)?;
+    m.add_function(wrap_pyfunction!(run::mastar_plan, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_check, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_samples, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_values, m)?)?;

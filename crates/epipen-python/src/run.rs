@@ -320,3 +320,28 @@ pub(crate) fn smcdel(
     let request = Request::new(name, source, Vec::new(), 0, backend, timeout)?;
     solve(py, move |cancel| smcdel_file(&request, cancel))?.map_err(|e| e.into_pyerr(py))
 }
+
+fn mastar_file(request: &Request, max: usize, cancel: &Cancel) -> Result<String, Located> {
+    let file = epipen::mastar::read(&request.name, &request.source, max).map_err(Located::new)?;
+    let found = file.plan(&request.options(cancel)).map_err(Located::new)?;
+    let mut value = serde_json::to_value(&found).expect("views serialise");
+    value["text"] = found.to_string().into();
+    value["story"] = file.translation.story.into();
+    Ok(value.to_string())
+}
+
+/// Plans for an mA* file (`epipen plan`) and returns (as JSON) `{"solvable": …,
+/// "length": …, "plan": [...], "text": ..., "story": ...}`.
+#[pyfunction]
+#[pyo3(signature = (name, source, max, backend, timeout))]
+pub(crate) fn mastar_plan(
+    py: Python<'_>,
+    name: String,
+    source: String,
+    max: usize,
+    backend: &str,
+    timeout: Option<f64>,
+) -> PyResult<String> {
+    let request = Request::new(name, source, Vec::new(), 0, backend, timeout)?;
+    solve(py, move |cancel| mastar_file(&request, max, cancel))?.map_err(|e| e.into_pyerr(py))
+}

@@ -341,6 +341,7 @@ fn the_package_passes_its_tests() {
         "test_interrupt.py",
         "test_docs.py",
         "test_smcdel.py",
+        "test_mastar.py",
     ];
     // Every test file runs: here, or in a venv of its own below.
     let mut on_disk: Vec<String> = std::fs::read_dir(root().join("python/tests"))

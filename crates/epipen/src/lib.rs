@@ -37,6 +37,7 @@
 
 pub mod explore;
 pub mod failure;
+pub mod mastar;
 pub mod session;
 pub mod smcdel;
 pub mod story;

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use super::event::Product;
 use super::{Backend, Driver};
-use crate::ir::{ActionDef, ActionId, ConstId, DoStep, Expr, ExprKind, PlanStmt, StmtKind};
+use crate::ir::{ActionDef, ActionId, ConstId, DoStep, Expr, ExprKind, PlanStmt};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World};
 use crate::{At, EngineError, Failure, Report};
@@ -599,10 +599,10 @@ impl<B: Backend> Driver<B> {
                 Ok::<(), ()>(())
             });
         }
-        let expects =
-            (self.program.actions.iter()).any(|a| a.body.expects.iter().any(Option::is_some));
-        if self.chances || expects || self.program.statements.iter().any(believes) {
-            return Some("the story has chances or beliefs");
+        // Beliefs are compared: a world's plausibility for each character is part of
+        // its label in [`key`] (the order, not the history that made it).
+        if self.chances {
+            return Some("the story has chances");
         }
         reads
     }
@@ -761,18 +761,6 @@ impl<B: Backend> Driver<B> {
     }
 }
 
-/// Whether a statement speaks of beliefs (an `expects` line or statement).
-fn believes(s: &crate::ir::Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Expects { .. } => true,
-        StmtKind::Event(e) => e.expects.iter().any(Option::is_some),
-        StmtKind::Repeat { body, .. }
-        | StmtKind::Simultaneously(body)
-        | StmtKind::AssertAddsCk { body, .. } => body.iter().any(believes),
-        _ => false,
-    }
-}
-
 /// How the search recognises a state ([`Driver::node_key`]).
 #[derive(Clone)]
 enum StateKey<F> {
@@ -857,14 +845,26 @@ fn paths<B: Backend>(
 /// every round's table kept, and the actual world's final block.
 fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> Vec<i64> {
     let n = current.len();
-    // Round 0: the values, with (conservatively) what belief and chance say of a world.
+    // Each character's plausibility of each world as its place among the distinct
+    // ranks: belief compares ranks only, and rank tuples grow with every event, so two
+    // states alike but for their histories get the same places.
+    let places: Vec<Vec<i64>> = (model.ranks.iter())
+        .map(|ranks| {
+            let mut distinct: Vec<&Vec<i64>> = ranks.iter().collect();
+            distinct.sort();
+            distinct.dedup();
+            (ranks.iter())
+                .map(|r| distinct.binary_search(&r).map_or(-1, |k| k as i64))
+                .collect()
+        })
+        .collect();
+    // Round 0: the values, with what belief and chance say of a world.
     let start: Vec<Vec<i64>> = (0..n)
         .map(|w| {
             let mut sig: Vec<i64> = current[w].iter().map(|v| v.number()).collect();
-            for ranks in &model.ranks {
+            for ranks in &places {
                 if let Some(r) = ranks.get(w) {
-                    sig.push(r.len() as i64);
-                    sig.extend(r);
+                    sig.push(*r);
                 }
             }
             if let Some(chances) = &model.chances {
