@@ -680,39 +680,7 @@ impl Backend for ExplicitBackend {
         }
         // Appended in place (a plan's search makes many events: a copy of the whole
         // universe at each would be quadratic); indices of earlier worlds stay valid.
-        let universe = Rc::make_mut(&mut self.universe);
-        // The new worlds copy the old ones' values but in the occurrence's column, whose
-        // new values are its cases': each column's range grows by those only (a walk
-        // over the whole universe at each event of a plan's search is quadratic).
-        let ranges = match (universe.ranges.take(), made.is_empty(), base) {
-            (_, _, 0) | (None, _, _) => None,
-            (Some(ranges), true, _) => Some(ranges),
-            (Some(mut ranges), false, _) => {
-                let lo = made.iter().map(|&(_, c)| first + c).min().unwrap_or(first);
-                let hi = made.iter().map(|&(_, c)| first + c).max().unwrap_or(first);
-                let r = &mut ranges[occ.0];
-                *r = bound::Interval::new(r.lo.min(i128::from(lo)), r.hi.max(i128::from(hi)));
-                Some(ranges)
-            }
-        };
-        for (k, col) in universe.columns.iter_mut().enumerate() {
-            col.reserve(made.len());
-            for &(w, c) in &made {
-                let v = if k == occ.0 {
-                    first + c
-                } else {
-                    col.get(w as usize)
-                };
-                col.push(v);
-            }
-        }
-        universe.segments.push(base);
-        universe.parent.extend(made.iter().map(|&(w, _)| w));
-        universe.len = base + made.len();
-        universe.ranges = match ranges {
-            Some(ranges) => std::cell::OnceCell::from(ranges),
-            None => std::cell::OnceCell::new(),
-        };
+        Rc::make_mut(&mut self.universe).grow(occ.0, first, &made);
         self.happened.resize(self.program.constants.len(), false);
         // A plan's steps never happen in the story: `actual` after a `plan` still finds
         // them at their not-yet value.

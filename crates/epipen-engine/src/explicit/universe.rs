@@ -28,6 +28,45 @@ pub(super) struct Universe {
 }
 
 impl Universe {
+    /// Appends the worlds an event made (`made`: each the world it came from and the
+    /// case that happened there), their rows the old ones' but for the occurrence's
+    /// column `occ`, which holds `first` plus the case.
+    pub(super) fn grow(&mut self, occ: usize, first: i64, made: &[(u32, i64)]) {
+        let base = self.len;
+        // The new worlds copy the old ones' values but in the occurrence's column, whose
+        // new values are its cases': each column's range grows by those only (a walk
+        // over the whole universe at each event of a plan's search is quadratic).
+        let ranges = match (self.ranges.take(), made.is_empty(), base) {
+            (_, _, 0) | (None, _, _) => None,
+            (Some(ranges), true, _) => Some(ranges),
+            (Some(mut ranges), false, _) => {
+                let lo = made.iter().map(|&(_, c)| first + c).min().unwrap_or(first);
+                let hi = made.iter().map(|&(_, c)| first + c).max().unwrap_or(first);
+                let r = &mut ranges[occ];
+                *r = bound::Interval::new(r.lo.min(i128::from(lo)), r.hi.max(i128::from(hi)));
+                Some(ranges)
+            }
+        };
+        for (k, col) in self.columns.iter_mut().enumerate() {
+            col.reserve(made.len());
+            for &(w, c) in made {
+                let v = if k == occ {
+                    first + c
+                } else {
+                    col.get(w as usize)
+                };
+                col.push(v);
+            }
+        }
+        self.segments.push(base);
+        self.parent.extend(made.iter().map(|&(w, _)| w));
+        self.len = base + made.len();
+        self.ranges = match ranges {
+            Some(ranges) => std::cell::OnceCell::from(ranges),
+            None => std::cell::OnceCell::new(),
+        };
+    }
+
     pub(super) fn new(columns: Vec<Column>, len: usize) -> Universe {
         Universe {
             columns,
