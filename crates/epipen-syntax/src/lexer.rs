@@ -375,6 +375,13 @@ fn raw_tokens(src: &str) -> Vec<Token> {
                 };
                 let hint = match ch {
                     ';' => Some("a statement ends at the end of its line"),
+                    // `0.3333`: a decimal, or a range with a dot missing.
+                    '.' if i > 0 && at(i - 1).is_ascii_digit() && at(i + 1).is_ascii_digit() => {
+                        Some(
+                            "numbers have no decimals: a fraction is a division of integers, \
+                             `1/3` (probabilities are exact); a range is written `a..b`",
+                        )
+                    }
                     '.' => Some("a range is written `a..b`"),
                     '^' => Some("there is no power operator: multiply, e.g. `x * x`"),
                     '"' | '\'' => Some("there are no strings in stories"),

@@ -874,6 +874,15 @@ fn new_error_messages() {
             "unexpected character `.`",
             1,
             11,
+            &[
+                "numbers have no decimals: a fraction is a division of integers, `1/3` (probabilities are exact); a range is written `a..b`",
+            ],
+        ),
+        (
+            "announce a == 1 . 2",
+            "unexpected character `.`",
+            1,
+            17,
             &["a range is written `a..b`"],
         ),
         (
