@@ -78,6 +78,21 @@ impl Failure {
         Failure::one(FailureKind::Story, diagnostic)
     }
 
+    /// A story's errors (`diagnostics`, in `source`, the file at `path`), with the count
+    /// of them as the summary.
+    pub(crate) fn story_errors(path: &str, source: &str, diagnostics: &[Diagnostic]) -> Failure {
+        let n = diagnostics.len();
+        Failure {
+            kind: FailureKind::Story,
+            diagnostics: diagnostics.iter().map(|d| d.locate(path, source)).collect(),
+            summary: Some(format!(
+                "{path}: {n} error{} found",
+                if n == 1 { "" } else { "s" }
+            )),
+            about: None,
+        }
+    }
+
     /// The solver failed: `diagnostic`.
     pub fn solver(diagnostic: Located) -> Failure {
         Failure::one(FailureKind::Solver, diagnostic)
@@ -138,18 +153,7 @@ pub fn compile_failure(path: &str, source: &str, e: CompileError) -> Failure {
             Failure::story(Located::nowhere(path, message).with_hint(hint))
                 .about(About::Sets(vec![(name, None)]))
         }
-        CompileError::Story(diagnostics) => {
-            let n = diagnostics.len();
-            Failure {
-                kind: FailureKind::Story,
-                diagnostics: diagnostics.iter().map(|d| d.locate(path, source)).collect(),
-                summary: Some(format!(
-                    "{path}: {n} error{} found",
-                    if n == 1 { "" } else { "s" }
-                )),
-                about: None,
-            }
-        }
+        CompileError::Story(diagnostics) => Failure::story_errors(path, source, &diagnostics),
     }
 }
 

@@ -77,26 +77,13 @@ pub fn recognised(text: &str) -> bool {
     matches!(first, Some("fluent" | "action" | "agent")) && text.contains(';')
 }
 
-fn failure(path: &str, source: &str, diagnostics: Vec<Diagnostic>) -> Failure {
-    let n = diagnostics.len();
-    Failure {
-        kind: FailureKind::Story,
-        diagnostics: diagnostics.iter().map(|d| d.locate(path, source)).collect(),
-        summary: Some(format!(
-            "{path}: {n} error{} found",
-            if n == 1 { "" } else { "s" }
-        )),
-        about: None,
-    }
-}
-
 /// Reads `source` (the file at `path`) and writes its story, planning for at most `max`
 /// actions: a syntax error, an undeclared fluent, action or agent, or what epipen does
 /// not translate is a story failure (exit code 2) at its place.
 pub fn read(path: &str, source: &str, max: usize) -> Result<MastarFile, Failure> {
-    let tokens = lex::lex(source).map_err(|d| failure(path, source, vec![d]))?;
-    let input = parse::parse(&tokens).map_err(|d| failure(path, source, vec![d]))?;
-    let domain = check::check(&input).map_err(|ds| failure(path, source, ds))?;
+    let tokens = lex::lex(source).map_err(|d| Failure::story_errors(path, source, &[d]))?;
+    let input = parse::parse(&tokens).map_err(|d| Failure::story_errors(path, source, &[d]))?;
+    let domain = check::check(&input).map_err(|ds| Failure::story_errors(path, source, &ds))?;
     let mut too_many = Vec::new();
     for action in &domain.actions {
         let n = translate::frame_count(&domain, action);
@@ -115,7 +102,7 @@ pub fn read(path: &str, source: &str, max: usize) -> Result<MastarFile, Failure>
         }
     }
     if !too_many.is_empty() {
-        return Err(failure(path, source, too_many));
+        return Err(Failure::story_errors(path, source, &too_many));
     }
     let translation = translate::story(path, source, &domain, max);
     tracing::debug!(

@@ -50,18 +50,8 @@ pub fn recognised(text: &str) -> bool {
 /// agent of a job that no `OBS` line declares, or knowledge in the `LAW` is a story
 /// failure (exit code 2) at its place.
 pub fn read(path: &str, source: &str) -> Result<SmcdelFile, Failure> {
-    let fail = |diagnostics: Vec<crate::Diagnostic>| {
-        let n = diagnostics.len();
-        Failure {
-            kind: FailureKind::Story,
-            diagnostics: diagnostics.iter().map(|d| d.locate(path, source)).collect(),
-            summary: Some(format!(
-                "{path}: {n} error{} found",
-                if n == 1 { "" } else { "s" }
-            )),
-            about: None,
-        }
-    };
+    let fail =
+        |diagnostics: Vec<crate::Diagnostic>| Failure::story_errors(path, source, &diagnostics);
     let tokens = lex::lex(source).map_err(|d| fail(vec![d]))?;
     let input = parse::parse(&tokens).map_err(|d| fail(vec![d]))?;
     let problems = translate::check(&input);
