@@ -15,6 +15,17 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// "unexpected character `c`" at `span` (a control or space character escaped, so
+    /// that the message shows it), for every lexer of the project's formats.
+    pub fn unexpected_character(span: Span, ch: char) -> Diagnostic {
+        let shown: String = if ch.is_control() || ch.is_whitespace() {
+            ch.escape_unicode().collect()
+        } else {
+            ch.to_string()
+        };
+        Diagnostic::error(span, format!("unexpected character `{shown}`"))
+    }
+
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             message: message.into(),

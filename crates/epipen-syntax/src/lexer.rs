@@ -368,11 +368,6 @@ fn raw_tokens(src: &str) -> Vec<Token> {
                 let ch = src[i..].chars().next().unwrap_or('\u{fffd}');
                 let end = i + ch.len_utf8();
                 let span = Span::new(i, end);
-                let shown: String = if ch.is_control() || ch.is_whitespace() {
-                    ch.escape_unicode().collect()
-                } else {
-                    ch.to_string()
-                };
                 let hint = match ch {
                     ';' => Some("a statement ends at the end of its line"),
                     // `0.3333`: a decimal, or a range with a dot missing.
@@ -396,7 +391,7 @@ fn raw_tokens(src: &str) -> Vec<Token> {
                     _ => None,
                 };
                 let continues = matches!(ch, '≤' | '≥' | '≠' | '∧' | '∨' | '→' | '⇒' | '↔' | '⇔');
-                let msg = format!("unexpected character `{shown}`");
+                let msg = Diagnostic::unexpected_character(span, ch).message;
                 (invalid(span, msg, hint, continues), end)
             }
         };

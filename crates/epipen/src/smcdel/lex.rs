@@ -161,15 +161,7 @@ pub(super) fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
                          comments start with `--`"
                     }
                 };
-                let shown: String = if ch.is_control() || ch.is_whitespace() {
-                    ch.escape_unicode().collect()
-                } else {
-                    ch.to_string()
-                };
-                return Err(
-                    Diagnostic::error(span, format!("unexpected character `{shown}`"))
-                        .with_hint(hint),
-                );
+                return Err(Diagnostic::unexpected_character(span, ch).with_hint(hint));
             }
         };
         out.push(Token {
