@@ -280,13 +280,13 @@ impl<B: Backend> Driver<B> {
 
     /// How the search recognises the state of `branches`: the canonical form of their
     /// models up to bisimulation, or, when one branch's model is not listed (infinite,
-    /// or too many worlds), the state the backend fixes (a single branch; `path` the
-    /// actions that led to it). None: it is not recognised.
+    /// or too many worlds), the state the backend fixes (a single branch; `path` gives
+    /// the actions that led to it, asked only then). None: it is not recognised.
     fn node_key(
         &mut self,
         span: Span,
         branches: &[Snapshot<B>],
-        path: &[ActionId],
+        path: &dyn Fn() -> Vec<ActionId>,
     ) -> Result<Option<StateKey<B::Fixed>>, EngineError> {
         let mut keys = Vec::with_capacity(branches.len());
         for b in branches {
@@ -301,7 +301,7 @@ impl<B: Backend> Driver<B> {
             };
             let Some(model) = listed else {
                 return match branches {
-                    [_] => self.fixed_key(span, b, path),
+                    [_] => self.fixed_key(span, b, &path()),
                     _ => Ok(None),
                 };
             };
@@ -433,7 +433,7 @@ impl<B: Backend> Driver<B> {
             return Ok(vec![Vec::new()]);
         }
         let mut seen: Met<B::Fixed, ()> = Met::default();
-        if compare && let Some(k) = self.node_key(span, &root, &[])? {
+        if compare && let Some(k) = self.node_key(span, &root, &Vec::new)? {
             seen.insert(k, ());
         }
         let mut layers: Vec<Vec<Node<B>>> = vec![vec![Node {
@@ -466,8 +466,11 @@ impl<B: Backend> Driver<B> {
                     // The last layer is never expanded: its states need not be recognised.
                     let key = match compare && depth + 1 < plan.max {
                         true => {
-                            let mut path = first_path(&layers, depth, i);
-                            path.push(action);
+                            let path = || {
+                                let mut path = first_path(&layers, depth, i);
+                                path.push(action);
+                                path
+                            };
                             self.node_key(span, &branches, &path)?
                         }
                         false => None,
