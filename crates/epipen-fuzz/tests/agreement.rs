@@ -1496,6 +1496,19 @@ fn dining_cryptographers_and_drinking_logicians_agree_with_the_evaluator() {
 /// Ints' bounds by name, for the evaluator's box.
 type Bounds<'a> = &'a [(&'a str, (i64, i64))];
 
+/// `text` as the fuzzer prints a story (its ints' bounds by name).
+fn printed(text: &str, bounds: Bounds) -> epipen_fuzz::print::Printed {
+    epipen_fuzz::print::Printed {
+        text: text.to_string(),
+        sets: Vec::new(),
+        seed: 0,
+        bounds: bounds.iter().map(|(n, r)| (n.to_string(), *r)).collect(),
+        negative_size: false,
+        refused: Vec::new(),
+        constructs: Default::default(),
+    }
+}
+
 #[test]
 fn events_agree_with_the_evaluator() {
     let stories: &[(&str, Bounds)] = &[
@@ -1555,15 +1568,7 @@ fn events_agree_with_the_evaluator() {
 /// agree, and every check holds (the runs reach the end).
 fn agree_and_hold(stories: &[(&str, Bounds)]) {
     for (text, bounds) in stories {
-        let printed = epipen_fuzz::print::Printed {
-            text: text.to_string(),
-            sets: Vec::new(),
-            seed: 0,
-            bounds: bounds.iter().map(|(n, r)| (n.to_string(), *r)).collect(),
-            negative_size: false,
-            refused: Vec::new(),
-            constructs: Default::default(),
-        };
+        let printed = printed(text, bounds);
         if let Err(report) = epipen_fuzz::diff::check(&printed) {
             panic!("{report}");
         }

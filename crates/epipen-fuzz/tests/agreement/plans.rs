@@ -6,23 +6,9 @@
 use std::time::Duration;
 
 use epipen_fuzz::diff::BACKENDS;
-use epipen_fuzz::print::Printed;
 use epipen_fuzz::transcript::{End, Transcript, engine_transcript, evaluator_transcript, takes};
 
-use super::Bounds;
-
-/// `text` as the fuzzer prints a story (its ints' bounds by name).
-fn printed(text: &str, bounds: Bounds) -> Printed {
-    Printed {
-        text: text.to_string(),
-        sets: Vec::new(),
-        seed: 0,
-        bounds: bounds.iter().map(|(n, r)| (n.to_string(), *r)).collect(),
-        negative_size: false,
-        refused: Vec::new(),
-        constructs: Default::default(),
-    }
-}
+use super::{Bounds, printed};
 
 /// Runs `text` everywhere as the fuzzer does (every backend that takes it gives the
 /// evaluator's transcript), and returns the evaluator's transcript.
