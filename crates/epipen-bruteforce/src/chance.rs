@@ -14,13 +14,43 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use epipen_ir::{ArithOp, CharId, CmpOp, EventStmt, Expr, Rat, RatKind, Shown, Span, World};
+use epipen_ir::{
+    ArithOp, CharId, CmpOp, EventStmt, Expr, Rat, RatKind, Shown, Span, Stmt, StmtKind, World,
+};
 
 use crate::{Evaluator, Fail, Op, Report, State, Table, V};
 
 /// What a story error raised inside an expression starts with (the evaluator's
 /// expression errors are otherwise the program's fault).
 pub(crate) const STORY: &str = "story error: ";
+
+/// The formulas of the storyteller's announcements without knowledge that follow `prior`
+/// when it stands among the story's first statements (such announcements, `learns` of
+/// values, the prior), up to the first other statement; none when it stands later.
+fn later_first_announcements<'p>(statements: &'p [Stmt], prior: &Stmt) -> Vec<&'p Expr> {
+    let first = |s: &Stmt| match &s.kind {
+        StmtKind::Announce {
+            speaker: None,
+            formula,
+        } => !formula.mentions_knowledge(),
+        StmtKind::Learn { what, .. } => !what.mentions_knowledge(),
+        StmtKind::Prior(_) => true,
+        _ => false,
+    };
+    let Some(at) = statements.iter().position(|s| std::ptr::eq(s, prior)) else {
+        return Vec::new();
+    };
+    if !statements[..at].iter().all(first) {
+        return Vec::new();
+    }
+    (statements[at + 1..].iter())
+        .take_while(|s| first(s))
+        .filter_map(|s| match &s.kind {
+            StmtKind::Announce { formula, .. } => Some(formula),
+            _ => None,
+        })
+        .collect()
+}
 
 /// A value a `show` statement reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,12 +69,26 @@ impl<'p> Evaluator<'p> {
             .unwrap_or_else(BigRational::one)
     }
 
-    /// `prior e`: μ(w) := e at w, for every world of the state.
-    pub(crate) fn prior(&mut self, e: &'p Expr) -> Result<(), Fail> {
+    /// `prior e`: μ(w) := e at w, for every world of the state. A prior among the
+    /// story's first statements (announcements of the storyteller without knowledge,
+    /// `learns` of values) weighs the worlds that those after it leave, as if written
+    /// after them: a world they cut is never weighed (its weight is never looked at).
+    pub(crate) fn prior(&mut self, stmt: &'p Stmt, e: &'p Expr) -> Result<(), Fail> {
         let state = self.state.clone();
         let mut worlds = state.worlds.to_vec();
         worlds.sort();
+        let later = later_first_announcements(&self.program.statements, stmt);
         for w in &worlds {
+            let mut kept = true;
+            for f in &later {
+                // An announcement that cannot be evaluated fails at its own line.
+                kept &= (self.eval(f, w, &state))
+                    .and_then(|v| v.into_bool())
+                    .unwrap_or(true);
+            }
+            if !kept {
+                continue;
+            }
             let v = self.eval(e, w, &state)?.into_int()?;
             if v < BigInt::zero() {
                 return Err(Fail::story(format!(
@@ -57,30 +101,42 @@ impl<'p> Evaluator<'p> {
     }
 
     /// The weights of an event's pairs: for each world of the state, the chance of each
-    /// possible case (weight over the sum of the possible cases' weights).
+    /// possible case (weight over the sum of the possible cases' weights). A weight
+    /// below 0 where its case can happen is an error at the weight (the first such case
+    /// as written); else a world where every possible case weighs 0 is one at the event.
     pub(crate) fn case_chances(
         &mut self,
         event: &'p EventStmt,
         possible: &[Vec<bool>],
     ) -> Result<Vec<Vec<BigRational>>, Fail> {
         let state = self.state.clone();
-        let mut out = Vec::with_capacity(state.worlds.len());
+        let mut table: Vec<Vec<BigInt>> = Vec::with_capacity(state.worlds.len());
         for (w, row) in state.worlds.iter().zip(possible) {
             let mut weights = Vec::with_capacity(row.len());
             for (case, &can) in event.cases.iter().zip(row) {
-                let v = match (&case.weight, can) {
+                weights.push(match (&case.weight, can) {
                     (_, false) => BigInt::zero(),
                     (None, true) => BigInt::one(),
                     (Some(e), true) => self.eval(e, w, &state)?.into_int()?,
-                };
-                if v < BigInt::zero() {
-                    return Err(Fail::story(format!(
-                        "the weight of `{}` is negative ({v}) in the world {w:?}",
-                        case.name
-                    )));
-                }
-                weights.push(v);
+                });
             }
+            table.push(weights);
+        }
+        for (c, case) in event.cases.iter().enumerate() {
+            let negative =
+                (state.worlds.iter().zip(&table)).find(|(_, row)| row[c] < BigInt::zero());
+            if let (Some((w, row)), Some(e)) = (negative, &case.weight) {
+                return Err(Fail {
+                    span: Some(e.span),
+                    ..Fail::story(format!(
+                        "the weight of `{}` is negative ({}) in the world {w:?}",
+                        case.name, row[c]
+                    ))
+                });
+            }
+        }
+        let mut out = Vec::with_capacity(state.worlds.len());
+        for ((w, row), weights) in state.worlds.iter().zip(possible).zip(table) {
             let total: BigInt = weights.iter().sum();
             if row.iter().any(|&c| c) && total.is_zero() {
                 return Err(Fail::story(format!(

@@ -652,7 +652,7 @@ impl<'p> Evaluator<'p> {
                     chances,
                 });
             }
-            StmtKind::Prior(e) => self.prior(e)?,
+            StmtKind::Prior(e) => self.prior(stmt, e)?,
             StmtKind::Show { value, .. } => self.show(stmt.span, value)?,
             StmtKind::Check(_) if self.vacuous(stmt.span) => {}
             StmtKind::Where { formula, .. } => {
@@ -1298,6 +1298,74 @@ mod tests {
     fn run(source: &str, ranges: Vec<Option<(i64, i64)>>) -> Vec<World> {
         let program = epipen::compile(source, &[]).expect("the story compiles");
         evaluate(&program, &Domain { ranges }).expect("the evaluator runs")
+    }
+
+    /// What the `show`s of `source` report, and where its run stops (the text there).
+    fn shows(source: &str, ranges: Vec<Option<(i64, i64)>>) -> (Vec<String>, Option<String>) {
+        let program = epipen::compile(source, &[]).expect("the story compiles");
+        let t = trace(&program, &Domain { ranges });
+        let shown = (t.events.iter())
+            .filter_map(|e| match e {
+                Report::Show { values, .. } => Some(format!("{values:?}")),
+                _ => None,
+            })
+            .collect();
+        let stop = t
+            .end
+            .err()
+            .map(|e| source[e.span.start..e.span.end].to_string());
+        (shown, stop)
+    }
+
+    /// A prior among the story's first announcements weighs the worlds they leave, as if
+    /// written after them (issue 44): before the bound, a world the bound cuts may weigh
+    /// less than 0; in a world the bound keeps, that is still an error.
+    #[test]
+    fn a_prior_before_the_bounding_announcement_weighs_as_after_it() {
+        let story = |prior_first: bool, prior: &str| {
+            let (bound, prior) = ("announce 1 <= x and x <= 4\n", format!("prior {prior}\n"));
+            let (a, b) = if prior_first {
+                (&prior[..], bound)
+            } else {
+                (bound, &prior[..])
+            };
+            format!(
+                "characters A\nint x\n{a}{b}A learns x > 2\n\
+                 show probability(x == 3)\nshow sum(v in 1..5: v * probability(A, x == v))\n"
+            )
+        };
+        let ranges = || vec![Some((-3, 6))];
+        let after = shows(&story(false, "x"), ranges());
+        assert_eq!(after.1, None);
+        assert_eq!(after.0.len(), 2);
+        assert!(
+            after.0[0].contains("Ratio(Ratio { numer: 3, denom: 10 })"),
+            "{after:?}"
+        );
+        assert_eq!(shows(&story(true, "x"), ranges()), after);
+        assert_eq!(shows(&story(true, "x - 1"), ranges()).1, None);
+        assert_eq!(
+            shows(&story(true, "x - 2"), ranges()).1.as_deref(),
+            Some("prior x - 2")
+        );
+    }
+
+    /// A case's weight below 0 stops the run at the weight (issue 44), the first such
+    /// case as written, before a world where every case weighs 0.
+    #[test]
+    fn a_negative_case_weight_is_an_error_at_the_weight() {
+        let story = "characters A\nint x\nannounce 0 <= x and x <= 3\n\
+                     event e {\n  a weight 0\n  b weight 1 - x\n  c weight x - 3\n}\n";
+        assert_eq!(
+            shows(story, vec![Some((0, 3)), None]).1.as_deref(),
+            Some("1 - x")
+        );
+        let zero = "characters A\nint x\nannounce 0 <= x and x <= 3\n\
+                    event e {\n  a weight 0\n  b weight x\n}\n";
+        assert_eq!(
+            shows(zero, vec![Some((0, 3)), None]).1.as_deref(),
+            Some("event e {\n  a weight 0\n  b weight x\n}")
+        );
     }
 
     #[test]

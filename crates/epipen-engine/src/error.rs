@@ -23,8 +23,13 @@ pub enum SolverError {
     /// many worlds, where quantifier elimination leaves quantifiers behind).
     Unsupported(String),
     /// The story asks something undefined, found while computing (a probability over
-    /// worlds that all weigh 0, a negative weight): a story error.
-    Story { message: String, hint: String },
+    /// worlds that all weigh 0, a negative weight): a story error, at `at` when a part of
+    /// the statement is to blame (a case's weight), else at the statement.
+    Story {
+        message: String,
+        hint: String,
+        at: Option<Span>,
+    },
 }
 
 impl SolverError {
@@ -71,14 +76,15 @@ pub enum Failure {
     Story { message: String, hints: Vec<String> },
     /// An `assert_adds_ck` hint is wrong (exit code 1).
     Refuted(Counterexample),
-    /// A `check φ` fails in this world of κ (exit code 1).
-    CheckFailed(World),
+    /// A `check φ` fails in this world of κ (exit code 1), where the terms compared
+    /// with probabilities have these values.
+    CheckFailed(World, Vec<crate::Found>),
 }
 
 impl From<SolverError> for Failure {
     fn from(e: SolverError) -> Failure {
         match e {
-            SolverError::Story { message, hint } => Failure::Story {
+            SolverError::Story { message, hint, .. } => Failure::Story {
                 message,
                 hints: vec![hint],
             },
@@ -285,7 +291,7 @@ impl std::fmt::Display for Failure {
             Failure::Solver(e) => write!(f, "solver failure: {e}"),
             Failure::Story { message, .. } => write!(f, "{message}"),
             Failure::Refuted(_) => write!(f, "the hint is wrong"),
-            Failure::CheckFailed(_) => write!(f, "the check fails"),
+            Failure::CheckFailed(..) => write!(f, "the check fails"),
         }
     }
 }

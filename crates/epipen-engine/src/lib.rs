@@ -174,7 +174,12 @@ pub enum Report {
     Vacuous { span: Span, left_none: Span },
     /// A `check φ` failed in this world (only with `keep_refuted_hints`; otherwise the
     /// run stops with [`Failure::CheckFailed`]).
-    CheckFailed { span: Span, world: World },
+    /// `found`: the value there of each term compared with probabilities in φ.
+    CheckFailed {
+        span: Span,
+        world: World,
+        found: Vec<Found>,
+    },
     /// `show e`: its value (`text`: e as written), in the actual world or in each world
     /// still possible.
     Show {
@@ -210,6 +215,17 @@ pub enum Shown {
     /// The values in the worlds still possible, each with how many worlds have it, in
     /// the order they first appear in the canonical order of worlds.
     Worlds(Vec<(Amount, u64)>),
+}
+
+/// A term compared with probabilities in a failing check (a side of a comparison
+/// outside knowledge operators), and its value in the world where the check fails.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// Where it is written.
+    pub span: Span,
+    /// As the IR prints it (loop variables and definitions replaced).
+    pub text: String,
+    pub value: BigRational,
 }
 
 /// A value a `show` statement prints.

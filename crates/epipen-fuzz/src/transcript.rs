@@ -247,7 +247,7 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
         Report::HintRefuted { span, .. } => {
             events.push(format!("{}: hint refuted", position(text, span.start)));
         }
-        Report::CheckFailed { span, world } => {
+        Report::CheckFailed { span, world, .. } => {
             events.push(format!(
                 "{}: check fails in {:?}",
                 position(text, span.start),
@@ -282,7 +282,9 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
                 }
                 Failure::Story { .. } => End::Story(at),
                 Failure::Refuted(_) => End::Refuted(at),
-                Failure::CheckFailed(world) => End::CheckFailed(format!("{at} in {:?}", world.0)),
+                Failure::CheckFailed(world, _) => {
+                    End::CheckFailed(format!("{at} in {:?}", world.0))
+                }
                 Failure::Solver(e) => solver_end(e),
             }
         }

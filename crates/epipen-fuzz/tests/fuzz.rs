@@ -197,7 +197,9 @@ fn the_generator_writes_where_definitions_and_loops_in_changes() {
 }
 
 /// The generator writes issue 29's probabilities: among 300 stories of a fixed seed,
-/// `prior` (right after the first announcements, twice and too late: compile errors),
+/// `prior` (right before and right after the first announcements, which bound the ints
+/// (issue 44), twice and too late: compile errors), sums of probability terms (expected
+/// values `sum(i in r: i * probability(A, φ))`, issue 44),
 /// `weight` on event cases (0 and negative ones too), `probability(A, φ)` and
 /// `probability(φ)` compared with fractions in `check`, `check actual`, `announce`,
 /// `A: …` (the speaker's, left implicit), nested in `knows`/`believes`/group operators,
@@ -237,6 +239,18 @@ fn the_generator_writes_probabilities() {
             };
             for (name, present) in [
                 ("prior", text.contains("\nprior ")),
+                (
+                    "prior before the first announcements",
+                    printed
+                        .constructs
+                        .contains("prior before the first announcements"),
+                ),
+                (
+                    "sum of probabilities",
+                    printed.constructs.contains("probability: sum")
+                        && text.contains("sum(")
+                        && text.contains("* probability("),
+                ),
                 (
                     "prior twice",
                     printed.constructs.contains("prior twice (refused)"),

@@ -5,6 +5,8 @@ use epipen_ir::{self as ir, Ty};
 use epipen_syntax::ast::{self, BinOp, ExprKind, UnOp};
 use epipen_syntax::{Diagnostic, Span};
 
+use super::expr::Items;
+use super::fold::int_lit;
 use super::{Ctx, Lowerer, Objective, Speaker};
 
 /// The comparison `op` is, if it is one.
@@ -20,11 +22,21 @@ pub(crate) fn comparison(op: BinOp) -> Option<ir::CmpOp> {
     })
 }
 
-/// Whether `probability(…)` is a term of `e`'s arithmetic (not inside the argument of
-/// another function): `e` is then a rational term.
+/// Whether `probability(…)` is a term of `e`'s arithmetic (not inside a formula, nor
+/// inside the argument of another function than those below): `e` is then a rational
+/// term. A sum of probability terms is one; so is `abs`, `min`, `max` or `if … then …
+/// else` of one, which [`Lowerer::rat`] refuses by name.
 pub(crate) fn has_probability(e: &ast::Expr) -> bool {
     match &e.kind {
-        ExprKind::Call { name, .. } => name.name == "probability",
+        ExprKind::Call { name, args } => match name.name.as_str() {
+            "probability" => true,
+            "abs" | "min" | "max" => args.iter().any(has_probability),
+            _ => false,
+        },
+        ExprKind::Aggregate { name, body, .. } => name.name == "sum" && has_probability(body),
+        ExprKind::Ite {
+            then, otherwise, ..
+        } => has_probability(then) || has_probability(otherwise),
         ExprKind::Unary {
             op: UnOp::Neg,
             operand,
@@ -36,6 +48,20 @@ pub(crate) fn has_probability(e: &ast::Expr) -> bool {
         } => has_probability(lhs) || has_probability(rhs),
         _ => false,
     }
+}
+
+/// `r1 + r2 + … + rk` (None for no terms), as written up to 64 terms, longer sums split
+/// in halves so that they do not make a tree too deep to walk (as int sums are).
+fn add_all(mut items: Vec<ir::Rat>, span: Span) -> Option<ir::Rat> {
+    let add = |a: ir::Rat, b: ir::Rat| ir::Rat {
+        kind: ir::RatKind::Arith(ir::ArithOp::Add, Box::new(a), Box::new(b)),
+        span,
+    };
+    if items.len() <= 64 {
+        return items.into_iter().reduce(add);
+    }
+    let right = items.split_off(items.len() / 2);
+    Some(add(add_all(items, span)?, add_all(right, span)?))
 }
 
 impl Lowerer {
@@ -104,6 +130,29 @@ impl Lowerer {
                 let (a, b) = (self.rat(lhs, ctx), self.rat(rhs, ctx));
                 ir::RatKind::Arith(arith, Box::new(a?), Box::new(b?))
             }
+            ExprKind::Aggregate {
+                name,
+                binders,
+                guard,
+                body,
+            } if name.name == "sum" && has_probability(body) => {
+                return self.rat_sum(binders, guard.as_deref(), body, span, ctx);
+            }
+            _ if has_probability(e) => {
+                // `abs`, `min`, `max`, `if … then … else` of a probability term.
+                let what = match &e.kind {
+                    ExprKind::Call { name, .. } => format!("`{}`", name.name),
+                    _ => "`if … then … else`".to_string(),
+                };
+                self.error(
+                    Diagnostic::error(span, format!("{what} of a probability term")).with_hint(
+                        "a probability term is built of probabilities, numbers, `+`, `-`, \
+                             `*`, `/` and `sum(…)`: compare the probabilities themselves, e.g. \
+                             `probability(A, φ) > probability(A, ψ)`",
+                    ),
+                );
+                return None;
+            }
             _ => {
                 let value = self.expr(e, ctx)?;
                 if value.ty != Ty::Int {
@@ -121,6 +170,47 @@ impl Lowerer {
             }
         };
         Some(ir::Rat { kind, span })
+    }
+
+    /// `sum(i in a..b if guard: r)` of a probability term `r`: unrolled, the terms
+    /// added exactly (0 when the guard admits none).
+    fn rat_sum(
+        &mut self,
+        binders: &[ast::Binder],
+        guard: Option<&ast::Expr>,
+        body: &ast::Expr,
+        span: Span,
+        ctx: Ctx,
+    ) -> Option<ir::Rat> {
+        let mut acc = Items::default();
+        self.unroll(binders, guard, &mut |l| l.rat(body, ctx), &mut acc);
+        if !acc.live {
+            // Nothing ran: still check the guard and the body, with placeholder values.
+            let reported = self.reported;
+            self.dead(|l| {
+                for b in binders {
+                    l.loop_vars.push((b.var.name.clone(), 0));
+                }
+                if let Some(guard) = guard {
+                    l.compile_time_bool(guard, "the condition of an aggregate");
+                }
+                l.rat(body, ctx);
+                l.loop_vars.truncate(l.loop_vars.len() - binders.len());
+            });
+            if self.reported > reported {
+                return None;
+            }
+        }
+        if acc.failed {
+            return None;
+        }
+        let zero = || ir::Rat {
+            kind: ir::RatKind::Int(Box::new(int_lit(0, span))),
+            span,
+        };
+        let mut sum = add_all(acc.items, span).unwrap_or_else(zero);
+        sum.span = span;
+        Some(sum)
     }
 
     /// `probability(A, φ)`, or `probability(φ)`: the speaker's inside `A: …`, else the

@@ -62,13 +62,22 @@ enum OpClass {
 }
 
 /// The items of an aggregate as they are unrolled.
-#[derive(Default)]
-struct Items {
-    items: Vec<ir::Expr>,
+pub(super) struct Items<T> {
+    pub(super) items: Vec<T>,
     /// Some part failed (already reported).
-    failed: bool,
+    pub(super) failed: bool,
     /// The body was lowered at least once in live code.
-    live: bool,
+    pub(super) live: bool,
+}
+
+impl<T> Default for Items<T> {
+    fn default() -> Items<T> {
+        Items {
+            items: Vec::new(),
+            failed: false,
+            live: false,
+        }
+    }
 }
 
 impl Lowerer {
@@ -834,7 +843,7 @@ impl Lowerer {
             return None;
         }
         let mut acc = Items::default();
-        self.unroll(binders, guard, body, ctx, &mut acc);
+        self.unroll(binders, guard, &mut |l| l.expr(body, ctx), &mut acc);
         let mut probe = None;
         if !acc.live {
             // Nothing ran: still check the guard and the body, with placeholder values.
@@ -899,13 +908,12 @@ impl Lowerer {
     }
 
     /// Unrolls the binders, collecting the body for each combination the guard admits.
-    fn unroll(
+    pub(super) fn unroll<T>(
         &mut self,
         binders: &[ast::Binder],
         guard: Option<&ast::Expr>,
-        body: &ast::Expr,
-        ctx: Ctx,
-        acc: &mut Items,
+        body: &mut dyn FnMut(&mut Self) -> Option<T>,
+        acc: &mut Items<T>,
     ) {
         let Some((binder, rest)) = binders.split_first() else {
             if let Some(guard) = guard {
@@ -919,7 +927,7 @@ impl Lowerer {
                 }
             }
             acc.live = true;
-            match self.expr(body, ctx) {
+            match body(self) {
                 Some(item) => acc.items.push(item),
                 None => acc.failed = true,
             }
@@ -936,7 +944,7 @@ impl Lowerer {
                 return;
             }
             self.bound(&binder.var.name, value, |l| {
-                l.unroll(rest, guard, body, ctx, acc);
+                l.unroll(rest, guard, body, acc);
             });
         }
     }

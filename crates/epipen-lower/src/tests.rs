@@ -3453,6 +3453,72 @@ fn probabilities_lower_to_exact_comparisons() {
     }
 }
 
+/// Probability terms (issue 44): a sum over a range of probability terms (an expected
+/// value) is a term, unrolled and added exactly, with its guard, and 0 over an empty
+/// range; `abs`, `min`, `max` and `if … then … else` of one are refused by name.
+#[test]
+fn sums_of_probabilities_are_terms_and_other_functions_of_them_are_refused() {
+    let head = "characters A, B\nint x\nannounce 0 <= x and x <= 3\n";
+    assert_eq!(
+        rendered(&format!(
+            "{head}check sum(v in 1..3: v * probability(A, x == v)) >= 1\n\
+             check sum(v in 0..3 if v != 1: probability(x == v)) + probability(x == 1) == 1\n\
+             show sum(v in 0..2: probability(B, x > v)) - 1/2\n\
+             check sum(v in 1..0: probability(x == v)) == 0\n"
+        )),
+        [
+            "announce 0 <= x and x <= 3",
+            "check 1 * probability(A, x == 1) + 2 * probability(A, x == 2) >= 1",
+            "check probability(x == 0) + probability(x == 2) + probability(x == 1) == 1",
+            "show probability(B, x > 0) + probability(B, x > 1) - 1 / 2 (probability(B, x > 0) + probability(B, x > 1) - 1 / 2)",
+            "check 0 == 0",
+        ]
+    );
+    let hint = "a probability term is built of probabilities, numbers, `+`, `-`, `*`, `/` and \
+                `sum(…)`: compare the probabilities themselves, e.g. \
+                `probability(A, φ) > probability(A, ψ)`";
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "check abs(probability(x > 1) - 1/2) < 1/4",
+            "`abs` of a probability term",
+            "abs(probability(x > 1) - 1/2)",
+        ),
+        (
+            "check max(probability(A, x > 1), probability(B, x > 1)) > 1/2",
+            "`max` of a probability term",
+            "max(probability(A, x > 1), probability(B, x > 1))",
+        ),
+        (
+            "show if x > 1 then probability(x > 2) else 0",
+            "`if … then … else` of a probability term",
+            "if x > 1 then probability(x > 2) else 0",
+        ),
+        (
+            "check sum(v in 1..2: v * probability(A, y == v)) > 1",
+            "unknown name `y`",
+            "y",
+        ),
+        (
+            "prior sum(v in 1..2: probability(x == v))",
+            "`prior` gives each world a weight from its values, without knowledge operators or probabilities",
+            "sum(v in 1..2: probability(x == v))",
+        ),
+        (
+            "announce sum(v in 1..2: probability(x == v))",
+            "a probability can only be compared or shown",
+            "probability(x == v)",
+        ),
+    ];
+    for (rest, message, at) in cases {
+        let found = errors(&format!("{head}{rest}\n"));
+        assert_eq!(found, [(message.to_string(), at.to_string())], "{rest}");
+    }
+    assert_eq!(
+        hints(&format!("{head}check abs(probability(x > 1)) > 0\n")),
+        [hint]
+    );
+}
+
 #[test]
 fn announcements_lower_with_their_group_and_diamonds_as_boxes() {
     // A diamond is lowered to `not [! φ] not ψ`, and shown as written.

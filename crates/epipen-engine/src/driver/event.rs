@@ -8,7 +8,7 @@ use super::{Backend, Driver};
 use crate::ir::{CmpOp, ConstId, EventStmt, Expr, ExprKind, LogicOp, Ty};
 use crate::syntax::Span;
 use crate::worlds::Value;
-use crate::{At, EngineError, Failure, Report};
+use crate::{At, EngineError, Failure, Report, SolverError};
 
 /// What an execution of an event body makes of a state, before it is committed: the
 /// state after the product (each character taught the group it saw, its plausibility of
@@ -145,7 +145,11 @@ impl<B: Backend> Driver<B> {
                 let mut weights = Vec::with_capacity(event.cases.len());
                 for case in &event.cases {
                     weights.push(match &case.weight {
-                        Some(w) => self.now(w).at(span)?.clone(),
+                        Some(w) => Expr {
+                            // Where the weight is written, whatever its terms now.
+                            span: w.span,
+                            ..self.now(w).at(span)?.clone()
+                        },
                         None => Expr {
                             kind: ExprKind::Int(1),
                             ty: Ty::Int,
@@ -156,9 +160,16 @@ impl<B: Backend> Driver<B> {
                 Some(weights)
             }
         };
+        // A case's weight below 0 is an error at the weight.
         let mut next = (self.backend)
             .event(&state, occ, first, pres, weights.as_deref())
-            .at(span)?;
+            .map_err(|e| EngineError {
+                span: match &e {
+                    SolverError::Story { at: Some(at), .. } => *at,
+                    _ => span,
+                },
+                error: e.into(),
+            })?;
         // Each character learns the group of the case it saw.
         for (who, groups) in event.sees.iter().enumerate() {
             let Some(groups) = groups else { continue };

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 mod actual;
 mod announce;
+mod check;
 mod emptied;
 mod event;
 mod now;
@@ -610,71 +611,6 @@ impl<B: Backend> Driver<B> {
         }
         self.terms = Some(Rc::new(terms));
         self.generation += 1;
-    }
-
-    /// `check φ`: φ must hold in every world of κ.
-    fn check(
-        &mut self,
-        span: Span,
-        phi: &Expr,
-        sink: &mut dyn FnMut(Report),
-    ) -> Result<(), EngineError> {
-        let state = self.state.clone();
-        let set = self.formula(phi, &state).at(span)?;
-        // The first world, in the canonical order, of κ where φ is false.
-        let not = self.backend.not(&set);
-        let failing = self.backend.restrict(&state, not, false).at(span)?;
-        let found = self.worlds_of(&failing, 1).at(span)?;
-        match found.worlds.first() {
-            None if found.complete => match self.find_emptied().at(span)? {
-                Some(left_none) => sink(Report::Vacuous { span, left_none }),
-                None => sink(Report::CheckHolds { span }),
-            },
-            None => {
-                return Err(Failure::internal(
-                    "the solver listed no world and did not say there is none",
-                ))
-                .at(span);
-            }
-            Some(world) => {
-                let world = self.shown(world).at(span)?;
-                if self.options.keep_refuted_hints {
-                    sink(Report::CheckFailed { span, world });
-                } else {
-                    return Err(Failure::CheckFailed(world)).at(span);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// `check actual φ`: φ must hold in the actual world.
-    fn check_actual(
-        &mut self,
-        span: Span,
-        phi: &Expr,
-        sink: &mut dyn FnMut(Report),
-    ) -> Result<(), EngineError> {
-        // Never vacuous: the actual world is possible (announcements hold there, and the
-        // events' cases that happened there), and without one this is an error.
-        let state = self.state.clone();
-        if self.actual_holds(phi, &state, "`check actual`").at(span)? {
-            sink(Report::CheckHolds { span });
-            return Ok(());
-        }
-        let actual = World(
-            self.actual
-                .as_ref()
-                .map(|(w, _)| w.clone())
-                .unwrap_or_default(),
-        );
-        let world = self.shown(&actual).at(span)?;
-        if self.options.keep_refuted_hints {
-            sink(Report::CheckFailed { span, world });
-            Ok(())
-        } else {
-            Err(Failure::CheckFailed(world)).at(span)
-        }
     }
 
     /// Whether `e` holds in the actual world, evaluated there (`what` names the statement

@@ -104,7 +104,7 @@ impl<B: Backend> Driver<B> {
     }
 
     /// A probability term over the values at the story's start.
-    fn now_rat(&self, r: &crate::ir::Rat) -> crate::ir::Rat {
+    pub(super) fn now_rat(&self, r: &crate::ir::Rat) -> crate::ir::Rat {
         let (saved, saved_latest) = (&self.saved_terms, &self.saved_latest);
         let at = |c: crate::ir::CheckpointId| crate::ir::Moment {
             terms: saved.get(c.0).and_then(|t| t.as_deref().map(Vec::as_slice)),

@@ -158,16 +158,19 @@ impl ExplicitBackend {
                         "{name}'s probability is undefined here: every world {name} considers possible weighs 0"
                     ),
                     hint: "a probability is taken over worlds of positive weight: check the prior and the cases' weights".into(),
+                    at: None,
                 }
             }
             Undefined::NoWeight(None) => SolverError::Story {
                 message: "the probability is undefined here: every world still possible weighs 0"
                     .into(),
                 hint: "a probability is taken over worlds of positive weight: check the prior and the cases' weights".into(),
+                at: None,
             },
             Undefined::DivZero => SolverError::Story {
                 message: "division by zero in a comparison with probabilities".into(),
                 hint: "there `/` divides exactly: divide by a number that is not 0".into(),
+                at: None,
             },
         }
     }
@@ -179,14 +182,14 @@ impl ExplicitBackend {
     }
 
     /// `prior e`: each world of the state weighs the value of `e` there (0 outside it).
+    /// Among the story's first announcements (`state.pending > 0`), the worlds listed
+    /// are those they all leave: the prior weighs those (the others are cut before
+    /// anything can look at their weights).
     pub(super) fn set_prior(
         &mut self,
         state: &Rc<State>,
         weight: &Expr,
     ) -> Result<Rc<State>, SolverError> {
-        if state.pending > 0 {
-            return Err(internal("`prior` before the worlds are listed"));
-        }
         let mut weights = vec![0u64; self.universe.len];
         let mut big: Vec<(u32, BigUint)> = Vec::new();
         let mut negative: Option<((u64, u32), i128)> = None;
@@ -217,6 +220,7 @@ impl ExplicitBackend {
                     worlds::world_line(&self.program, &world.0)
                 ),
                 hint: "write a prior that is 0 or more in every world still possible".into(),
+                at: None,
             });
         }
         let weights = match big.is_empty() {
@@ -256,43 +260,58 @@ impl ExplicitBackend {
             }
             per_case.push(column);
         }
+        // A weight below 0 where its case can happen: at the first such case, in the
+        // first such world of the canonical order.
+        for (c, column) in per_case.iter().enumerate() {
+            let mut worst: Option<((u64, u32), i128)> = None;
+            for (i, w) in worlds.iter().enumerate() {
+                if possible[c][i] && column[i] < 0 {
+                    let key = self.key(w);
+                    if worst.is_none_or(|(k, _)| key < k) {
+                        worst = Some((key, column[i]));
+                    }
+                }
+            }
+            if let Some(((_, w), v)) = worst {
+                let line = worlds::world_line(&self.program, &self.world(w).0);
+                return Err(SolverError::Story {
+                    message: format!(
+                        "this weight is {v} in the world {line}, where its case can happen: a weight is never negative"
+                    ),
+                    hint:
+                        "write a weight that is 0 or more in every world where the case can happen"
+                            .into(),
+                    at: Some(weights[c].span),
+                });
+            }
+        }
         // Per world of the state: the sum of the possible cases' weights (each case's
         // weight is a 64-bit value: a sum of them fits in 128 bits).
         let mut totals: Vec<u128> = Vec::with_capacity(worlds.len());
-        let mut worst: Option<((u64, u32), String)> = None;
+        let mut worst: Option<(u64, u32)> = None;
         for (i, w) in worlds.iter().enumerate() {
             let mut total: u128 = 0;
             let mut any = false;
             for (c, column) in per_case.iter().enumerate() {
-                if !possible[c][i] {
-                    continue;
+                if possible[c][i] {
+                    any = true;
+                    total = total.saturating_add(column[i] as u128);
                 }
-                any = true;
-                let v = column[i];
-                if v < 0 {
-                    let key = self.key(w);
-                    if worst.as_ref().is_none_or(|(k, _)| key < *k) {
-                        worst = Some((key, format!("is {v}")));
-                    }
-                    continue;
-                }
-                total = total.saturating_add(v as u128);
             }
-            if any && total == 0 && worst.is_none() {
+            if any && total == 0 {
                 let key = self.key(w);
-                worst = Some((key, String::new()));
+                if worst.is_none_or(|k| key < k) {
+                    worst = Some(key);
+                }
             }
             totals.push(total);
         }
-        if let Some(((_, w), what)) = worst {
+        if let Some((_, w)) = worst {
             let line = worlds::world_line(&self.program, &self.world(w).0);
             return Err(SolverError::Story {
-                message: if what.is_empty() {
-                    format!("every case that can happen in the world {line} weighs 0")
-                } else {
-                    format!("a case's weight {what} in the world {line}: a weight is never negative")
-                },
-                hint: "each world where the event happens needs a case of positive weight, and no weight below 0".into(),
+                message: format!("every case that can happen in the world {line} weighs 0"),
+                hint: "each world where the event happens needs a case of positive weight".into(),
+                at: None,
             });
         }
         // The position in the state of each world a new one came from.

@@ -141,9 +141,11 @@ pub(super) const MAX_OCCURRENCE_VALUES: u128 = 50_000_000;
 /// The statements at the start of the story whose constraints bound the worlds: the
 /// storyteller's knowledge-free announcements, and `learns` of knowledge-free
 /// expressions between them (which look at no world; a formula with knowledge is
-/// evaluated in the worlds of its moment, which the later bounds would cut). The first
-/// other statement ends it.
-pub(super) fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
+/// evaluated in the worlds of its moment, which the later bounds would cut), and the
+/// `prior` (which weighs the worlds these announcements leave, wherever it stands among
+/// them: an announcement keeps the weights of the worlds it keeps). The first other
+/// statement ends it.
+pub(crate) fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
     let mut prefix = Vec::new();
     for s in statements {
         match &s.kind {
@@ -152,6 +154,7 @@ pub(super) fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
                 formula,
             } if !formula.mentions_knowledge() => prefix.push(formula),
             StmtKind::Learn { what, .. } if !what.mentions_knowledge() => {}
+            StmtKind::Prior(_) => {}
             _ => break,
         }
     }

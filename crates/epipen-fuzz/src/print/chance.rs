@@ -7,8 +7,8 @@ use super::{Cx, P, Printer, Speaker, atom, cmp, compound, operand};
 use crate::story::*;
 
 impl Printer<'_> {
-    /// The prior of a probabilistic story, right after the first announcements (or
-    /// twice: a compile error at the second).
+    /// The prior of a probabilistic story, right before or after the first
+    /// announcements (or twice: a compile error at the second).
     pub(super) fn prior(&mut self, chance: &Chance) {
         let Some(e) = &chance.prior else {
             return;
@@ -19,6 +19,11 @@ impl Printer<'_> {
         let e = self.int_e(e, &Cx::plain()).0;
         self.line(&format!("prior {e}"));
         self.printed.constructs.insert("prior");
+        if chance.prior_at == 0 {
+            self.printed
+                .constructs
+                .insert("prior before the first announcements");
+        }
         if chance.prior_at == 6 {
             self.refusable(&format!("prior {e}"), "prior twice (refused)");
         }
@@ -106,6 +111,11 @@ impl Printer<'_> {
                 compound(format!("{} * {a}", operand(super::lit(i64::from(*k)))))
             }
             RatE::Neg(a) => compound(format!("-{}", operand(self.rat_e(a, cx)))),
+            RatE::Sum(r, body) => {
+                self.printed.constructs.insert("probability: sum");
+                let (binder, body) = self.binding(r, |p| p.rat_e(body, cx).0);
+                atom(format!("sum({binder}: {body})"))
+            }
         }
     }
 
@@ -160,6 +170,6 @@ fn first_formula(r: &RatE) -> Option<&BoolE> {
         RatE::Add(a, b) | RatE::Sub(a, b) | RatE::Mul(a, b) | RatE::Div(a, b) => {
             first_formula(a).or_else(|| first_formula(b))
         }
-        RatE::Scale(_, a) | RatE::Neg(a) => first_formula(a),
+        RatE::Scale(_, a) | RatE::Neg(a) | RatE::Sum(_, a) => first_formula(a),
     }
 }

@@ -197,7 +197,13 @@ fn print_with(story: &Story, clamp: bool) -> Printed {
         action_targets: Vec::new(),
     };
     p.declarations();
-    if let Some(chance) = &story.chance {
+    // The prior before the announcements that bound the ints (`prior_at` 0), or after.
+    let early = story.chance.as_ref().is_some_and(|c| c.prior_at == 0);
+    if let Some(chance) = story.chance.as_ref().filter(|_| early) {
+        p.prior(chance);
+    }
+    p.bounds();
+    if let Some(chance) = story.chance.as_ref().filter(|_| !early) {
         p.prior(chance);
     }
     p.block(&story.pre, Where::top());
@@ -478,7 +484,6 @@ impl Printer<'_> {
                 .map(|c| (c.name.clone(), c.ty))
                 .collect();
         }
-        self.bounds();
     }
 
     /// The first announcements: every int between its bounds, written in one of

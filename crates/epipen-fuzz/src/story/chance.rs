@@ -19,7 +19,8 @@ use super::{
 pub struct Chance {
     /// `prior e`.
     pub prior: Option<IntE>,
-    /// Where the prior goes: right after the first announcements (0 to 5), twice (6: a
+    /// Where the prior goes: right before the first announcements, which bound the ints
+    /// (0), right after them (1 to 5), twice (6: a
     /// compile error at the second), or late, where the story's other statements may
     /// already let a character learn something (7: a compile error when they did).
     pub prior_at: u8,
@@ -51,6 +52,9 @@ pub enum RatE {
     /// Exact division (by 0: a story error).
     Div(Box<RatE>, Box<RatE>),
     Neg(Box<RatE>),
+    /// `sum(i in r: body)`, the body a term with `i` in scope: an expected value
+    /// `sum(i in 0..n: i * probability(A, x0 == i))`, or any term.
+    Sum(Range, Box<RatE>),
 }
 
 /// What `show` shows.
@@ -102,12 +106,28 @@ fn p(formula: BoxedStrategy<BoolE>) -> impl Strategy<Value = RatE> {
     (agent(), formula).prop_map(|(a, f)| RatE::P(a, Box::new(f)))
 }
 
-/// A term: probabilities, fractions and int leaves, added, scaled, multiplied, divided.
+/// An expected value: `sum(i in r: i * probability(A, φ))`, φ often about `i`
+/// (`x0 == i`), or `sum(i in r: probability(A, φ))`.
+fn expectation(formula: BoxedStrategy<BoolE>) -> impl Strategy<Value = RatE> {
+    let about_i = (0u8..6).prop_map(|x| BoolE::Cmp(CmpOp::Eq, IntE::Var(x), IntE::LoopVar(0)));
+    let phi = prop_oneof![2 => about_i, 1 => formula].boxed();
+    (range(), any::<bool>(), p(phi)).prop_map(|(r, scaled, p)| {
+        let body = match scaled {
+            true => RatE::Mul(Box::new(RatE::Int(IntE::LoopVar(0))), Box::new(p)),
+            false => p,
+        };
+        RatE::Sum(r, Box::new(body))
+    })
+}
+
+/// A term: probabilities, fractions and int leaves, added, scaled, multiplied, divided,
+/// summed over a range.
 fn rat(formula: BoxedStrategy<BoolE>) -> BoxedStrategy<RatE> {
     let leaf = prop_oneof![
-        4 => p(formula),
+        4 => p(formula.clone()),
         3 => frac(),
         1 => int_leaf().prop_map(RatE::Int),
+        1 => expectation(formula),
     ];
     leaf.prop_recursive(2, 4, 2, |inner| {
         prop_oneof![
@@ -116,7 +136,8 @@ fn rat(formula: BoxedStrategy<BoolE>) -> BoxedStrategy<RatE> {
             2 => (-2i8..=3, inner.clone()).prop_map(|(k, a)| RatE::Scale(k, Box::new(a))),
             1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| RatE::Mul(Box::new(a), Box::new(b))),
             1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| RatE::Div(Box::new(a), Box::new(b))),
-            1 => inner.prop_map(|a| RatE::Neg(Box::new(a))),
+            1 => inner.clone().prop_map(|a| RatE::Neg(Box::new(a))),
+            1 => (range(), inner).prop_map(|(r, a)| RatE::Sum(r, Box::new(a))),
         ]
     })
     .boxed()

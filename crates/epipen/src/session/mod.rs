@@ -560,8 +560,9 @@ impl Session {
                 FailureKind::Story,
                 hints.iter().fold(d, |d, h| d.with_hint(h.clone())),
             ),
-            EngineFailure::CheckFailed(world) => {
+            EngineFailure::CheckFailed(world, found) => {
                 let verdict = self.verdict(e.span);
+                let found = self.found(e.span, found);
                 let actual = verdict.kind == VerdictKind::CheckActual;
                 (
                     FailureKind::Solver,
@@ -569,7 +570,7 @@ impl Session {
                         format!(
                             "it is false in the {} world {}",
                             if actual { "actual" } else { "possible" },
-                            crate::text::world(&self.world(world))
+                            crate::text::failing_world(&self.world(world), &found)
                         ),
                     ),
                 )

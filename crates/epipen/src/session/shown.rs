@@ -1,7 +1,7 @@
 //! The engine's reports, trace steps and models as front ends show them: the
 //! [`views`](crate::views), their constants, characters, lines and statements named.
 
-use crate::engine::{Engine, Report};
+use crate::engine::{Engine, Found, Report};
 use crate::explore;
 use crate::explore::graph::{arrows, edges, most_plausible};
 use crate::explore::trace::{Fates, Place, TraceStep};
@@ -86,9 +86,27 @@ impl Session {
             vacuous: false,
             left_none: None,
             world: None,
+            found: Vec::new(),
             counterexample: None,
             seconds: None,
         }
+    }
+
+    /// The terms of the failing check at `span` compared with probabilities, with their
+    /// values: as written when they are written in the check, else as the story names
+    /// them.
+    pub(super) fn found(&self, span: Span, found: &[Found]) -> Vec<views::Found> {
+        (found.iter())
+            .map(|f| views::Found {
+                term: match span.start <= f.span.start && f.span.end <= span.end {
+                    true => (self.source[f.span.start..f.span.end].split_whitespace())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    false => f.text.clone(),
+                },
+                value: views::ratio(&f.value),
+            })
+            .collect()
     }
 
     /// Whether the statement at `span` is a `plan all` (every plan of the shortest
@@ -217,9 +235,10 @@ impl Session {
                 left_none: Some(self.statement_view(*left_none)),
                 ..self.verdict(*span)
             }),
-            Report::CheckFailed { span, world } => hint_or_check(Verdict {
+            Report::CheckFailed { span, world, found } => hint_or_check(Verdict {
                 holds: Some(false),
                 world: Some(self.world(world)),
+                found: self.found(*span, found),
                 ..self.verdict(*span)
             }),
         })

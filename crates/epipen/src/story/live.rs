@@ -253,10 +253,18 @@ pub(super) fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + 
         Failure::Solver(s) => Error::Solver(s),
         Failure::Story { message, hints } => Error::Story { message, hints },
         Failure::Refuted(c) => Error::Refuted(refutation(program, c)),
-        Failure::CheckFailed(world) => Error::Story {
+        Failure::CheckFailed(world, found) => Error::Story {
             message: format!(
-                "the check fails in the world {}",
-                worlds::world_line(program, &world.0)
+                "the check fails in the world {}{}",
+                worlds::world_line(program, &world.0),
+                (found.iter().enumerate())
+                    .map(|(i, f)| format!(
+                        "{}{} is {}",
+                        if i == 0 { ", where " } else { " and " },
+                        f.text,
+                        crate::views::ratio(&f.value)
+                    ))
+                    .collect::<String>()
             ),
             hints: Vec::new(),
         },

@@ -12,7 +12,9 @@ pub use json::{json, step_with_text, with_text};
 pub use report::{plan, plan_found, report, verdict};
 pub use smcdel::smcdel;
 pub use trace::{FATES_SHOWN, belief, fates, fates_listed, step};
-pub use worlds::{no_worlds, vacuous_reason, where_worlds, world, world_set, world_since, worlds};
+pub use worlds::{
+    failing_world, no_worlds, vacuous_reason, where_worlds, world, world_set, world_since, worlds,
+};
 
 use crate::failure::Failure;
 

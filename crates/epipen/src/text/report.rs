@@ -1,7 +1,7 @@
 //! What `epipen run` prints for each report, and `epipen check`'s verdict and plan
 //! lines.
 
-use super::worlds::{vacuous_reason, where_worlds, world, worlds};
+use super::worlds::{failing_world, vacuous_reason, where_worlds, worlds};
 use crate::views::{Plan, Report, Verdict};
 
 /// What `epipen run` prints for `report` (nothing for a hint verified or refuted).
@@ -87,7 +87,11 @@ pub fn report(report: &Report) -> String {
         ),
         Report::Hint(_) => String::new(),
         Report::Check(v) => match &v.world {
-            Some(w) => format!("check line {}: fails in the world {}\n", v.line, world(w)),
+            Some(w) => format!(
+                "check line {}: fails in the world {}\n",
+                v.line,
+                failing_world(w, &v.found)
+            ),
             None => format!("check line {}: holds\n", v.line),
         },
         Report::Plan(p) => format!("{}\n", plan(p)),
@@ -136,7 +140,7 @@ pub fn verdict(v: &Verdict) -> String {
     } else if v.trusted {
         "taken on trust".to_string()
     } else if let Some(w) = &v.world {
-        format!("fails in the world {}", world(w))
+        format!("fails in the world {}", failing_world(w, &v.found))
     } else if let Some(c) = &v.counterexample {
         format!("refuted{seconds}: counterexample {c}")
     } else if v.kind == crate::views::VerdictKind::Hint {

@@ -1,7 +1,7 @@
 //! Worlds in text: `month = 7, day = 16`, and listings with their first and last lines.
 
 use crate::ir::Program;
-use crate::views::{Statement, World, Worlds};
+use crate::views::{Found, Statement, World, Worlds};
 use crate::worlds::WorldSet;
 
 /// `month = 7, day = 16` (`(no constants)` for a world that shows none).
@@ -13,6 +13,19 @@ pub fn world(world: &World) -> String {
         .map(|(name, value)| format!("{name} = {value}"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The world where a check fails, with the value there of each term it compares with
+/// probabilities: `x = 1, where probability(A, x > 1) is 1/4 and 2 * probability(x > 2)
+/// is 1/2` (just the world when there are none).
+pub fn failing_world(w: &World, found: &[Found]) -> String {
+    let values: Vec<String> = (found.iter())
+        .map(|f| format!("{} is {}", f.term, f.value))
+        .collect();
+    match values.is_empty() {
+        true => world(w),
+        false => format!("{}, where {}", world(w), values.join(" and ")),
+    }
 }
 
 /// `x = 4 (was 3), y = 2`: a world whose constants may have changed since `before`.

@@ -10,7 +10,7 @@ mod smcdel;
 mod trace;
 mod world;
 
-pub use report::{Counted, Plan, Report, Saw, Verdict, VerdictKind};
+pub use report::{Counted, Found, Plan, Report, Saw, Verdict, VerdictKind};
 pub use smcdel::{Smcdel, SmcdelAnswer, SmcdelJob, SmcdelKind};
 pub use trace::{Belief, Fate, Fates, Model, ModelArrow, ModelEdge, ModelPlausible, Step};
 pub use world::{Count, Shown, Statement, World, Worlds, ratio};

@@ -130,6 +130,17 @@ impl Serialize for Saw {
     }
 }
 
+/// A term compared with probabilities in a failing check, and its value where it fails:
+/// `{"term": "probability(A, x > 1)", "value": "1/4"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Found {
+    /// As written in the check (on one line), or as the story names it when it is
+    /// written elsewhere (in a definition).
+    pub term: String,
+    /// Exactly: `1/4`, `0`, `3`.
+    pub value: String,
+}
+
 /// Which statement a [`Verdict`] is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -162,6 +173,11 @@ pub struct Verdict {
     /// actual`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub world: Option<World>,
+    /// A failing check that compares probabilities: the value in `world` of each term
+    /// compared (a side of a comparison outside knowledge operators), in the order
+    /// written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub found: Vec<Found>,
     /// A refuted hint: a world on which the hint and its block disagree.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counterexample: Option<String>,
