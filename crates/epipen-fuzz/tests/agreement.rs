@@ -1933,12 +1933,19 @@ fn probabilities_agree_with_the_evaluator() {
                   check 2 * probability(B, x) <= probability(A, x) + 1\nshow probability(B, x)\nworlds\n";
     let zero = "characters A\nint x\nannounce x >= 0 and x <= 3\nprior x\nA learns x % 2\n\
                 show probability(A, x >= 2)\nshow x % 2\nshow knows(A, x != 1)\nworlds\n";
+    // Issue 44: the prior before the announcement that bounds x (negative where it cuts),
+    // and an expected value.
+    let early = "characters A\nint x\nprior x + 1\nannounce x >= 1 and x <= 3\n\
+                 A learns x >= 2\ncheck probability(x == 2) == 1/3\n\
+                 check sum(v in 1..4: v * probability(x == v)) == 20/9\n\
+                 show sum(v in 1..4: v * probability(A, x == v))\nworlds\n";
     let stories: &[(&str, Bounds)] = &[
         (monty, &[]),
         (boy_or_girl, &[]),
         (bayes, &[]),
         (nested, &[]),
         (zero, &[("x", (0, 3))]),
+        (early, &[("x", (-2, 3))]),
     ];
     agree_and_hold(stories);
     let shows = |text: &str, bounds: Bounds| -> Vec<String> {
@@ -1962,6 +1969,13 @@ fn probabilities_agree_with_the_evaluator() {
             })
             .collect()
     };
+    assert_eq!(
+        shows(early, &[("x", (-2, 3))]),
+        [
+            "show [1 in 1, 18/7 in 2]",
+            "worlds 3 worlds: [(1), (2), (3)] chances [2/9, 1/3, 4/9]"
+        ]
+    );
     assert_eq!(
         shows(monty, &[]),
         [
@@ -1994,7 +2008,10 @@ fn probabilities_agree_with_the_evaluator() {
         ]
     );
     // Story errors, at the statement: a negative prior, an event whose possible cases
-    // all weigh 0 in some world, a probability over worlds that all weigh 0.
+    // all weigh 0 in some world, a probability over worlds that all weigh 0; a case's
+    // negative weight at the weight (issue 44), before a world whose cases weigh 0; a
+    // prior before the announcement that bounds the worlds, negative in a world it
+    // cuts, is none (as after it), in a world it keeps is one.
     for (text, at) in [
         ("characters A\nbool p\nprior if p then 1 else -1\n", "3:1"),
         (
@@ -2008,7 +2025,16 @@ fn probabilities_agree_with_the_evaluator() {
         ),
         (
             "characters A\nbool p\nannounce p\nevent e {\n  s weight (if p then -1 else 1)\n  A sees s\n}\n",
-            "4:1",
+            "5:12",
+        ),
+        (
+            "characters A\nbool p, q\nevent e {\n  s weight 0\n  t if q weight 0\n  \
+             u weight (if p then -1 else 0)\n}\n",
+            "6:12",
+        ),
+        (
+            "characters A\nbool p\nprior if p then 1 else -1\nannounce not p\n",
+            "3:1",
         ),
     ] {
         let printed = epipen_fuzz::print::Printed {

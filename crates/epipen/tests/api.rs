@@ -1342,3 +1342,40 @@ fn events_taking_turns_give_the_worlds_of_the_same_story_file() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A failing check that compares probabilities: its verdict carries the value of each
+/// compared term in the world where it fails (issue 44), serialised as `found`.
+#[test]
+fn a_failing_probability_check_carries_what_it_found() {
+    let source = "characters Bob\nint ann\nannounce 1 <= ann and ann <= 4\nBob learns ann > 2\n\
+                  check probability(Bob, ann == 3) > 1/2 or probability(ann == 1) == 1\n\
+                  check probability(ann == 1) == 1/4\n";
+    let session = epipen::Session::compile("f.story".into(), source.into(), &[], 0, None).unwrap();
+    let options = Options {
+        keep_refuted_hints: true,
+        ..Options::default()
+    };
+    let mut verdicts = Vec::new();
+    session
+        .run(&options, &mut |r| {
+            if let epipen::views::Report::Check(v) = r {
+                verdicts.push(v);
+            }
+        })
+        .unwrap();
+    let json: Vec<String> = (verdicts.iter())
+        .map(|v| serde_json::to_string(&v.found).unwrap())
+        .collect();
+    assert_eq!(
+        json,
+        [
+            r#"[{"term":"probability(Bob, ann == 3)","value":"0"},{"term":"probability(ann == 1)","value":"1/4"}]"#,
+            "[]",
+        ]
+    );
+    assert_eq!(
+        epipen::text::verdict(&verdicts[0]),
+        "line 5: check `probability(Bob, ann == 3) > 1/2 or probability(ann == 1) == 1` fails in \
+         the world ann = 1, where probability(Bob, ann == 3) is 0 and probability(ann == 1) is 1/4"
+    );
+}
