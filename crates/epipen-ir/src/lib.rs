@@ -320,7 +320,9 @@ pub enum StmtKind {
     },
     /// `prior e`: each world's weight becomes the value of the int expression `e` there
     /// (knowledge-free, never negative in a world still possible). Lowering keeps it
-    /// before anything a character learns or observes.
+    /// before anything a character learns or observes. Among the story's first
+    /// announcements (knowledge-free, the storyteller's, with `learns` of values), it
+    /// weighs the worlds they all leave, as if written after them.
     Prior(Expr),
     /// `show e`: the value of `e` in the actual world (or in each possible world, grouped
     /// by value). `text` is `e` as the run prints it.

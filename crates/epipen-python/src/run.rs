@@ -116,7 +116,7 @@ fn report_json(report: &Report) -> Value {
         value["detail"] = match (&v.world, &v.counterexample) {
             (Some(w), _) => Some(format!(
                 "it is false in the possible world {}",
-                text::world(w)
+                text::failing_world(w, &v.found)
             )),
             (_, Some(c)) => Some(format!("counterexample: {c}")),
             _ => None,
