@@ -5,8 +5,8 @@ use epipen_ir::{self as ir, Ty};
 use epipen_syntax::ast::{self, BinOp, ExprKind, UnOp};
 use epipen_syntax::{Diagnostic, Span};
 
-use super::expr::Items;
 use super::fold::int_lit;
+use super::unroll::Items;
 use super::{Ctx, Lowerer, Objective, Speaker};
 
 /// The comparison `op` is, if it is one.

@@ -34,6 +34,7 @@ mod sample;
 mod stmt;
 #[cfg(test)]
 mod tests;
+mod unroll;
 
 use std::collections::hash_map::{DefaultHasher, Entry};
 use std::collections::{HashMap, HashSet};
