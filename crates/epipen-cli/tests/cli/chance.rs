@@ -439,6 +439,18 @@ fn a_prior_before_the_bounding_announcement_answers_as_after_it() {
               = hint: write a prior that is 0 or more in every world still possible
         "}
     );
+    // The announcement after the prior that leaves no world is the one named.
+    let (code, stdout, _) = run_source(
+        "prior-before-none.story",
+        &story("prior 2", "announce ann > 5 and ann < 2"),
+        &["run"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        stdout,
+        "check line 6: vacuous: no world is possible (line 4, `announce ann > 5 and ann < 2`, left none)\n\
+         line 7: show probability(Bob, ann == 3): no world is possible\n"
+    );
 }
 
 /// An expected value (issue 44): a sum over a range of ints times probabilities is a
@@ -484,7 +496,8 @@ fn an_expected_value_is_a_sum_of_probabilities() {
 
 /// A failing check that compares probabilities says what each compared term is in the
 /// world where it fails (issue 44): in `run`'s error and in `check`'s verdicts (the
-/// views' `found`: crates/epipen/tests/api.rs).
+/// views' `found`: crates/epipen/tests/api.rs), as written, or with the loop's value in
+/// a `for` loop.
 #[test]
 fn a_failing_probability_check_says_the_probability_it_found() {
     let source = indoc! {"
@@ -495,6 +508,7 @@ fn a_failing_probability_check_says_the_probability_it_found() {
         check probability(Bob, ann == 3) > 1/2 or probability(ann == 1) == 1
         actual ann == 3
         check actual 2 * probability(Bob, ann == 3) < 1/2
+        for i in 1..3 { check probability(ann == i) > 1/2 }
     "};
     let (code, stdout, stderr) = run_source("found.story", source, &["run"]);
     assert_eq!((code, stdout.as_str()), (1, ""));
@@ -515,7 +529,9 @@ fn a_failing_probability_check_says_the_probability_it_found() {
         indoc! {"
             line 5: check `probability(Bob, ann == 3) > 1/2 or probability(ann == 1) == 1` fails in the world ann = 1, where probability(Bob, ann == 3) is 0 and probability(ann == 1) is 1/4
             line 7: check actual `2 * probability(Bob, ann == 3) < 1/2` fails in the world ann = 3, where 2 * probability(Bob, ann == 3) is 1
-            0 verified, 2 refuted
+            line 8: check `probability(ann == i) > 1/2` fails in the world ann = 1, where probability(ann == 1) is 1/4
+            line 8: check `probability(ann == i) > 1/2` fails in the world ann = 1, where probability(ann == 2) is 1/4
+            0 verified, 4 refuted
         "}
     );
 }

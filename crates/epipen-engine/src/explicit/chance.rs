@@ -234,7 +234,8 @@ impl ExplicitBackend {
             }
         };
         self.weights = Some(Rc::new(weights));
-        Ok(self.state(0, state.worlds.clone(), state.minds.clone()))
+        // Among the first announcements, those after the prior are still to come.
+        Ok(self.state(state.pending, state.worlds.clone(), state.minds.clone()))
     }
 
     /// The weights of the worlds an event makes, `made` (a world of the state and a

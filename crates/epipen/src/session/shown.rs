@@ -93,12 +93,14 @@ impl Session {
     }
 
     /// The terms of the failing check at `span` compared with probabilities, with their
-    /// values: as written when they are written in the check, else as the story names
-    /// them.
+    /// values: as written when they are written in the check, else (in a definition, or
+    /// in a `for` loop, whose variables have a value in each copy) as the story names
+    /// them there.
     pub(super) fn found(&self, span: Span, found: &[Found]) -> Vec<views::Found> {
+        let in_loop = self.statement_at(span).is_some_and(|s| !s.loops.is_empty());
         (found.iter())
             .map(|f| views::Found {
-                term: match span.start <= f.span.start && f.span.end <= span.end {
+                term: match !in_loop && span.start <= f.span.start && f.span.end <= span.end {
                     true => (self.source[f.span.start..f.span.end].split_whitespace())
                         .collect::<Vec<_>>()
                         .join(" "),
