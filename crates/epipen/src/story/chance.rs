@@ -252,6 +252,17 @@ chance_ops! {
     Div div Div;
 }
 
+/// The sum of probability terms, 0 for none: an expected value,
+/// `(1..=3).map(|v| v * F::probability(anne, x.eq(v))).sum::<Chance>()` (the language's
+/// `sum(v in 1..4: v * probability(Anne, x == v))`).
+impl std::iter::Sum for Chance {
+    fn sum<I: Iterator<Item = Chance>>(terms: I) -> Chance {
+        terms
+            .reduce(|a, b| a + b)
+            .unwrap_or_else(|| Chance::from(0))
+    }
+}
+
 impl ops::Neg for Chance {
     type Output = Chance;
     fn neg(self) -> Chance {
@@ -372,6 +383,12 @@ impl fmt::Display for Shown {
 
 /// What lets a character learn or observe something, or asks a probability: a `prior`
 /// must come before it.
+/// Whether `s` is one of the statements that may stand among the story's first
+/// announcements, which bound the worlds: the storyteller's without knowledge.
+fn first_announcement(s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::Announce { speaker: None, formula } if !formula.mentions_knowledge())
+}
+
 fn observes(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Learn { .. }
@@ -407,7 +424,9 @@ impl Story {
     /// Weights are normalised where a probability is taken; without a prior every world
     /// weighs 1. At most one prior, before anything a character learns or observes
     /// ([`Story::learns`], [`Story::says`], [`Story::reveals`], an event) and before any
-    /// probability; announcements before it are fine.
+    /// probability; announcements before it are fine. Given before the announcements
+    /// that bound the ints (while the story has only announcements), it weighs the worlds
+    /// they leave, as if given after them: it runs with the next statement.
     pub fn prior(&mut self, weight: impl Into<Int>) -> Result<(), Error> {
         let e = self.expr(weight.into().0)?;
         no_knowledge(&e, "`prior`")?;
@@ -430,7 +449,21 @@ impl Story {
                     .into(),
             ));
         }
-        self.run(stmt(StmtKind::Prior(e))).map(drop)
+        let first = statements.iter().all(first_announcement);
+        let prior = stmt(StmtKind::Prior(e));
+        match self.run(prior.clone()) {
+            // Among the story's first announcements, before those that bound the ints
+            // (docs/language.md, "Probability"): it weighs the worlds they leave, so it
+            // runs with them, when the next statement comes.
+            Err(Error::Story { message, .. })
+                if first && message.contains("bounded by the story's first announcements") =>
+            {
+                self.program.statements.push(prior);
+                self.live = None;
+                Ok(())
+            }
+            done => done.map(drop),
+        }
     }
 
     /// `show e`: the value of `e` (a [`Chance`], an [`Int`], a [`Formula`] or an

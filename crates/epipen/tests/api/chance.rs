@@ -309,3 +309,31 @@ fn probability_mistakes_are_invalid_before_the_engine() {
     let shown = negative.show(F::probability_of(w.eq(2))).unwrap();
     assert_eq!(shown.by_world[0].0, Value::Probability(q(4, 5)));
 }
+
+/// Issue 44 through the Rust API: the prior before the announcement that bounds the ints
+/// answers as after it, and a sum of probability terms is an expected value.
+#[test]
+fn a_prior_before_the_bound_and_an_expected_value() {
+    let answers = |prior_first: bool| {
+        let mut story = Story::new();
+        let a = story.character("A");
+        let x = story.int("x");
+        if prior_first {
+            story.prior(&x).unwrap();
+        }
+        story.announce(x.ge(1) & x.le(3)).unwrap();
+        if !prior_first {
+            story.prior(&x).unwrap();
+        }
+        story.learns(a, x.ge(2)).unwrap();
+        let expected: Chance = (1..=3i64).map(|v| v * F::probability_of(x.eq(v))).sum();
+        story.check(expected.eq(Chance::ratio(7, 3))).unwrap();
+        let by_a: Chance = (1..=3i64).map(|v| v * F::probability(a, x.eq(v))).sum();
+        story.show(by_a).unwrap().to_string()
+    };
+    assert_eq!(answers(false), answers(true));
+    assert_eq!(
+        answers(true),
+        "show 1 * probability(A, x == 1) + 2 * probability(A, x == 2) + 3 * probability(A, x == 3): 1 in 1 world, 13/5 in 2 worlds"
+    );
+}
