@@ -856,6 +856,7 @@ fn every_story_runs_alike_on_every_backend_that_takes_it() {
     let chances = [
         "bertrands-box.story",
         "boy-or-girl.story",
+        "loaded-die.story",
         "medical-test.story",
         "monty-fall.story",
         "monty-hall.story",
