@@ -38,6 +38,7 @@ import datetime
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -243,4 +244,5 @@ def main(args):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `… | head` ends quietly
     sys.exit(main(sys.argv[1:]))
