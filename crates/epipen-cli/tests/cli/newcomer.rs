@@ -333,3 +333,45 @@ fn cargo_install_finds_every_package_a_profile_names() {
     let config = std::fs::read_to_string(root.join(".cargo/config.toml")).unwrap();
     assert!(config.contains("\n[profile.dev.package.epipen-bruteforce]\nopt-level = 2\n"));
 }
+
+/// docs/tutorial.md is replayed: each `story` block is saved as `tutorial.story`, and
+/// each `sh` block's command prints exactly the `text` block after it.
+#[test]
+fn the_tutorial_prints_what_it_shows() {
+    let root = std::path::Path::new(super::ROOT);
+    let tutorial = std::fs::read_to_string(root.join("docs/tutorial.md")).unwrap();
+    // The fenced blocks, with their tags, in order.
+    let mut blocks: Vec<(String, String)> = Vec::new();
+    let mut lines = tutorial.lines();
+    while let Some(line) = lines.next() {
+        if let Some(tag) = line.strip_prefix("```") {
+            let body: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+            blocks.push((tag.to_string(), body.join("\n") + "\n"));
+        }
+    }
+    let (mut story, mut replayed) = (None, 0);
+    for (i, (tag, body)) in blocks.iter().enumerate() {
+        match tag.as_str() {
+            "story" => story = Some(story_file("tutorial.story", body)),
+            "sh" => {
+                let path = story.as_ref().expect("a story before the command");
+                let args: Vec<&str> = body.split_whitespace().collect();
+                assert_eq!(args.first(), Some(&"epipen"), "{body}");
+                assert_eq!(args.last(), Some(&"tutorial.story"), "{body}");
+                let mut args = args[1..args.len() - 1].to_vec();
+                args.push(path);
+                let out = epipen(&args);
+                assert!(out.code <= 1, "{body}: {}", out.stderr);
+                let (next, expected) = &blocks[i + 1];
+                assert_eq!(
+                    next, "text",
+                    "{body}: the block after a command shows its output"
+                );
+                assert_eq!(&out.stdout, expected, "{body}");
+                replayed += 1;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(replayed, 5);
+}
