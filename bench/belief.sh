@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Belief (issue 20; docs/benchmarks.md, "Belief"). Two parts:
+# Belief (issue 20; docs/benchmarks.md, "Events, belief and scale"). Two parts:
 #  1. the belief stories as whole processes, `epipen worlds STORY` under hyperfine
 #     (release build; target: <= 10 ms each);
 #  2. the scale families, per backend: stories/muddy-children-peek.story (n children, one

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Probabilities (issue 29; docs/benchmarks.md, "Probabilities"): CPU seconds and peak
+# Probabilities (issue 29; docs/benchmarks.md, "Events, belief and scale"): CPU seconds and peak
 # memory, median of RUNS runs, of
 #  - bench/chances/million.story: 10^6 worlds (three numbers 0..99, a prior), A's
 #    probability asked 1000 times (`check actual probability(A, …) <= 1`);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Events (issue 19; docs/benchmarks.md, "Events"). Three parts:
+# Events (issue 19; docs/benchmarks.md, "Events, belief and scale"). Three parts:
 #  gossip    knowing-whether gossip (stories/gossip.story): SMCDEL's successful sequence
 #            12;34;13;24 at n = 4 and its failing 12;23;31, as whole processes
 #            (`epipen check` under hyperfine; target <= 0.1 s); then every pair calling

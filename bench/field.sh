@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The field's benchmark families at the sizes SMCDEL and KHoare publish (issue 10;
-# docs/benchmarks.md, "The field's benchmark families"): dining cryptographers, muddy
+# docs/benchmarks.md, "The field's families, beside SMCDEL"): dining cryptographers, muddy
 # children (all muddy), drinking logicians, What Sum. Each row is `epipen bench` on one
 # story at one size (median wall time of RUNS runs, peak memory, worlds left); What Sum
 # at B = 200 also runs the plain Python brute force (bench/brute.py). Needs a release

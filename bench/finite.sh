@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Finite stories, epipen beside a plain Python brute force in the same run
-# (docs/benchmarks.md, "Finite stories at native speed"). Needs hyperfine
+# (docs/benchmarks.md, "The puzzles' targets, and native speed"). Needs hyperfine
 # (apt-get install hyperfine) and a release build (cargo build --release).
 #
 #     bash bench/finite.sh [RUNS]

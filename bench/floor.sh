@@ -2,7 +2,7 @@
 # Sum and Product at x + y <= N: epipen beside the floor, a hand-written C solver with
 # counting arrays (bench/floor/sum_product.c, built here with the system's cc -O2; it is
 # a benchmark peer, never part of the library), in the same hyperfine run
-# (docs/benchmarks.md, "The floor"). Needs hyperfine and a release build.
+# (docs/benchmarks.md, "The puzzles' targets, and native speed"). Needs hyperfine and a release build.
 #
 #     bash bench/floor.sh [RUNS] [N...]        # default: 5 runs, N = 10000
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """epipen beside deep (the mA* epistemic planner, successor of EFP 2.0) on deep's own
-benchmark files (docs/benchmarks.md, "Planners (issue 45)"), in one run: for each file of
+benchmark files (docs/benchmarks.md, "Planners: epipen beside deep"), in one run: for each file of
 the chosen families of deep's `exp/all/`, RUNS runs of each side, interleaved (epipen,
 deep, epipen, ...), each a whole process; prints a Markdown table of the least CPU time
 (user + system, from wait4), the largest peak memory (max RSS) and the plan length each

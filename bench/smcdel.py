@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""epipen beside SMCDEL 1.3.0 on the field's families (docs/benchmarks.md, "Side by side
-with SMCDEL"), in one run: for each family and size, RUNS runs of each side, interleaved
+"""epipen beside SMCDEL 1.3.0 on the field's families (docs/benchmarks.md, "The
+field's families, beside SMCDEL"), in one run: for each family and size, RUNS runs of each side, interleaved
 (epipen, SMCDEL, epipen, ...), each a whole process; prints a Markdown table of the least
 CPU time (user + system, from wait4) and the median wall time of each side, the ratio of
 CPU times, and what each side answered (epipen's first line of `worlds`, from one more,

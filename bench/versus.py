@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Every story of stories/ under two epipen binaries, interleaved (docs/benchmarks.md,
-"Phrasings and the floor"): for each story, one run of the old binary then one of the
+"Every story"): for each story, one run of the old binary then one of the
 new, RUNS times (posix_spawn + wait4 of `epipen worlds STORY`, as `epipen bench` does);
 prints each story's median wall times, the least CPU time (user + system) of each, the
 ratios new / old, and the peak memory of each. On a loaded machine the least CPU time is

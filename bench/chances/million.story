@@ -1,4 +1,4 @@
-# A million worlds, a thousand probabilities (docs/benchmarks.md, "Probabilities"): three
+# A million worlds, a thousand probabilities (docs/benchmarks.md, "Events, belief and scale"): three
 # numbers from 0 to 99, weighted by the first; A knows the first. Each check asks A's
 # probability of a different event over all 10^6 worlds.
 const asks = 1000

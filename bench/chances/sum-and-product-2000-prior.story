@@ -1,5 +1,5 @@
 # stories/sum-and-product.story at x + y <= 2000, with a prior (docs/benchmarks.md,
-# "Probabilities": what weights cost).
+# "Events, belief and scale": what weights cost).
 # Sum and Product (Freudenthal, 1969; as told in the EpiPEn paper, §4.5, after
 # van Ditmarsch and Kooi).
 #

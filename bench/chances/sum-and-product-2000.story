@@ -1,5 +1,5 @@
-# stories/sum-and-product.story at x + y <= 2000 (docs/benchmarks.md, "Probabilities":
-# beside sum-and-product-2000-prior.story).
+# stories/sum-and-product.story at x + y <= 2000 (docs/benchmarks.md, "Events, belief
+# and scale": beside sum-and-product-2000-prior.story).
 # Sum and Product (Freudenthal, 1969; as told in the EpiPEn paper, §4.5, after
 # van Ditmarsch and Kooi).
 #

@@ -3,7 +3,7 @@
 at each step, as the story's event has it) as an explicit Kripke model, contracted by
 bisimulation (partition refinement: same secrets, then the same set of blocks in each
 agent's class, until stable) after each call. Prints the worlds before and after the
-contraction at each call: docs/benchmarks.md, "Gossip and prisoners at scale (issue 33)".
+contraction at each call: docs/history/benchmarks-2026.md, "Gossip and prisoners at scale (issue 33)".
 A prototype written from the definitions (no epipen code), to measure whether
 contraction would shrink the explicit backend's states.
 

@@ -1,4 +1,4 @@
-/* The floor for Sum and Product (docs/benchmarks.md, "The floor"): the puzzle of
+/* The floor for Sum and Product (docs/benchmarks.md, "The puzzles' targets, and native speed"): the puzzle of
  * stories/sum-and-product.story solved by hand in C, with counting arrays, the way one
  * would write it for speed: no worlds are stored, each statement is a pass over the
  * pairs 1 < x < y, x + y <= N that recomputes which earlier statements they pass.

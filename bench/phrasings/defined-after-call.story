@@ -1,4 +1,4 @@
-# Issue 33, slow path 2 (docs/benchmarks.md, "Bounded ints on BDDs"): definitional
+# Issue 33, slow path 2 (docs/benchmarks.md, "Events, belief and scale"): definitional
 # announcements after an event. `epipen --stats run bench/phrasings/defined-after-call.story --set n=5`
 # One call between two of n agents; h[i * n + k]: agent i has secret k before the call,
 # h[n * n + i * n + k] after it, defined from the call's outcome.

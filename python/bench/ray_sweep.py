@@ -1,4 +1,4 @@
-"""docs/benchmarks.md's "Ray": a sweep of N Cheryl samples on one core (threads=1), on
+"""docs/benchmarks.md's "ray" row: a sweep of N Cheryl samples on one core (threads=1), on
 this machine's threads, and as Ray tasks on a local Ray; the answers compared. Besides
 wall times, the CPU time each took: for Ray, of every process of the local cluster (the
 driver, the raylet and GCS, the workers), read from /proc, so that the work Ray adds is

@@ -1,4 +1,4 @@
-"""The Python side of docs/benchmarks.md's "epipen.run from Python": epipen.run on a
+"""The Python side of docs/benchmarks.md's "run-timing" row: epipen.run on a
 story file's text, RUNS times in a row, each call timed (compare with
 `cargo run --release -p epipen-python --example run_timing -- STORY RUNS`).
 

@@ -1,4 +1,4 @@
-"""docs/benchmarks.md's "a sweep from Python beside the command line": the same sweep
+"""docs/benchmarks.md's "sweep" row (a sweep from Python beside the command line): the same sweep
 as a process of the native `epipen` (`epipen sweep STORY --samples N`) and as a Python
 call (`epipen.sweep_file(STORY, samples=N)`), ROUNDS rounds, interleaved; the answers
 compared.

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Mapping, Optional
+from typing import Literal, Mapping, Optional, TypedDict, Union
 
 from . import _native
 from ._actions import Action
@@ -58,7 +58,7 @@ from ._expr import (
     knows_value,
     tuple_in,
 )
-from ._results import Check, Event, Model, Plan, Result, Show, Step, Trace, World, Worlds
+from ._results import Check, Event, Model, Plan, RawRun, Request, Result, Show, Step, Trace, World, Worlds
 from ._story import Story
 from ._sweep import MAX_RUNS, Sweep, SweepGroup, SweepRow, sweep, sweep_file
 
@@ -137,7 +137,7 @@ def z3_version() -> str:
 _BACKENDS = ("auto", "z3", "bdd", "explicit")
 
 
-def _sets(sets: Optional[Mapping[str, int]]) -> list:
+def _sets(sets: Optional[Mapping[str, int]]) -> list[tuple[str, int]]:
     out = []
     for name, value in (sets or {}).items():
         if not isinstance(name, str):
@@ -150,7 +150,15 @@ def _sets(sets: Optional[Mapping[str, int]]) -> list:
     return out
 
 
-def _request(name, source, sets, seed, backend, timeout, limit) -> dict:
+def _request(
+    name: str,
+    source: object,
+    sets: Optional[Mapping[str, int]],
+    seed: int,
+    backend: str,
+    timeout: Optional[float],
+    limit: int,
+) -> Request:
     if not isinstance(source, str):
         raise TypeError(f"a story is a str (its text), not {type(source).__name__}; epipen.run_file reads a file")
     if backend not in _BACKENDS:
@@ -200,13 +208,50 @@ def run(
     [{'month': 7, 'day': 16}]
     """
     request = _request(name, source, sets, seed, backend, timeout, limit)
-    raw = json.loads(
-        _native.run(request["name"], source, request["sets"], seed, backend, request["timeout"], limit)
+    raw: RawRun = json.loads(
+        _native.run(request["name"], request["source"], request["sets"], seed, backend, request["timeout"], limit)
     )
     return Result(raw, request)
 
 
-class SmcdelJobs(list):
+class _RawSmcdelJob(TypedDict):
+    kind: Literal["true", "valid", "where"]
+    line: int
+    answer: Union[bool, list[list[int]]]
+    formula: str
+
+
+class RawSmcdelJob(_RawSmcdelJob, total=False):
+    """A job of an SMCDEL file and its answer: true or false, or the states (each its
+    true atoms, sorted) where the formula holds."""
+
+    #: ``TRUE?``'s state, as the file writes it.
+    state: list[int]
+
+
+class RawSmcdel(TypedDict):
+    """An SMCDEL file's answers (``_native.smcdel``)."""
+
+    jobs: list[RawSmcdelJob]
+    #: What ``epipen smcdel FILE`` prints.
+    text: str
+    #: The file as an epipen story.
+    story: str
+
+
+class RawFilePlan(TypedDict):
+    """A plan of an mA* file (``_native.mastar_plan``)."""
+
+    solvable: bool
+    length: Optional[int]
+    plan: list[str]
+    #: What ``epipen plan FILE`` prints.
+    text: str
+    #: The file as an epipen story.
+    story: str
+
+
+class SmcdelJobs(list[RawSmcdelJob]):
     """The jobs of an SMCDEL file with their answers, in the file's order: each a dict
     with ``kind`` ("true", "valid" or "where"), ``line`` (the job's keyword's line),
     ``answer`` (True/False, or the states where the formula holds, each a sorted list of
@@ -214,7 +259,7 @@ class SmcdelJobs(list):
     ``str()`` is what ``epipen smcdel FILE`` prints; ``story`` the file as an epipen
     story (``epipen smcdel FILE --story``)."""
 
-    def __init__(self, raw: dict):
+    def __init__(self, raw: RawSmcdel):
         super().__init__(raw["jobs"])
         self.text: str = raw["text"]
         self.story: str = raw["story"]
@@ -239,7 +284,8 @@ def smcdel(
     >>> jobs[0]["answer"]
     True
     """
-    return SmcdelJobs(json.loads(_native.smcdel(name, text, backend, None if timeout is None else float(timeout))))
+    raw: RawSmcdel = json.loads(_native.smcdel(name, text, backend, None if timeout is None else float(timeout)))
+    return SmcdelJobs(raw)
 
 
 class FilePlan:
@@ -248,7 +294,7 @@ class FilePlan:
     an epipen story, ``epipen plan FILE --story``); ``str()`` is what ``epipen plan
     FILE`` prints (``plan of 2 actions: open_a, peek_a``)."""
 
-    def __init__(self, raw: dict):
+    def __init__(self, raw: RawFilePlan):
         self.solvable: bool = raw["solvable"]
         self.length: Optional[int] = raw["length"]
         self.plan: list[str] = list(raw["plan"])
@@ -263,7 +309,7 @@ class FilePlan:
 
 
 def plan_file(
-    path,
+    path: Union[str, os.PathLike[str]],
     *,
     max: int = 20,
     backend: str = "auto",
@@ -280,11 +326,12 @@ def plan_file(
     with open(path, encoding="utf-8") as f:
         source = f.read()
     t = None if timeout is None else float(timeout)
-    return FilePlan(json.loads(_native.mastar_plan(os.fspath(path), source, int(max), backend, t)))
+    raw: RawFilePlan = json.loads(_native.mastar_plan(os.fspath(path), source, int(max), backend, t))
+    return FilePlan(raw)
 
 
 def run_file(
-    path,
+    path: Union[str, os.PathLike[str]],
     *,
     sets: Optional[Mapping[str, int]] = None,
     seed: int = 0,

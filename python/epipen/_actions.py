@@ -21,11 +21,11 @@ done. The door mat::
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Union
+from typing import Callable, Optional, Sequence, Union
 
 from ._errors import StoryError
-from ._events import Case, EventBlock, Happened
-from ._expr import Character
+from ._events import Case, EventBlock, Happened, Teller, happened
+from ._expr import Bool, Character, Formula
 from ._results import Plan
 
 __all__ = ["Action"]
@@ -39,7 +39,7 @@ class Action(EventBlock):
     among. Mistakes raise :class:`StoryError` with the Rust API's message when the block
     closes, and declare nothing."""
 
-    def __init__(self, story, name: str, by: Optional[Character], when):
+    def __init__(self, story: Teller, name: str, by: Optional[Character], when: Optional[Bool]):
         super().__init__(story, name)
         #: ``by A``: the character who performs it (None: no owner).
         self.by: Optional[Character] = by
@@ -67,19 +67,19 @@ class Action(EventBlock):
                 f"the action `{self.name}` is declared: `{what}` belongs inside its block"
             )
 
-    def _run(self) -> "Action":
+    def _close(self) -> None:
+        self._declare()
+
+    def _declare(self) -> Action:
+        """Declares the action, its block closed."""
         self._open("the block")
         story = self._story
         by = None if self.by is None else story._char(self.by)
         when = None if self._guard is None else self._guard._t
-        cases = [
-            (c.name, None if c._when is None else c._when._t, c._then, None if c._weight is None else c._weight._t)
-            for c in self._cases
-        ]
-        self._index = story._native.action(self.name, by, when, cases, self._sees, self._expects)
+        self._index = story._native.action(self.name, by, when, self._lines(), self._sees, self._expects)
         return self
 
-    def __enter__(self) -> "Action":
+    def __enter__(self) -> Action:
         return self
 
     def __repr__(self) -> str:
@@ -87,7 +87,13 @@ class Action(EventBlock):
         return f"<epipen.Action {self.name}{by}: {', '.join(c.name for c in self._cases)}>"
 
 
-def declare(story, name: str, block: Optional[Callable], by, when) -> Action:
+def declare(
+    story: Teller,
+    name: str,
+    block: Optional[Callable[[Action], object]],
+    by: Optional[Character],
+    when: Optional[Formula],
+) -> Action:
     """:meth:`Story.action`'s body."""
     if not isinstance(name, str):
         raise TypeError(f"an action's name is a str, not {name!r}")
@@ -96,15 +102,15 @@ def declare(story, name: str, block: Optional[Callable], by, when) -> Action:
     a = Action(story, name, by, None if when is None else story._formula_expr(when))
     if block is not None:
         block(a)
-        a._run()
+        a._declare()
     return a
 
 
-def do(story, steps: tuple) -> "list[Happened]":
+def do(story: Teller, steps: Sequence[object]) -> list[Happened]:
     """:meth:`Story.do`'s body: what happened at each action."""
     sent = []
     for step in steps:
-        case = None
+        case: object = None
         if isinstance(step, tuple):
             if len(step) != 2:
                 raise TypeError(f"a step of `do` is an action or an (action, case) pair, not {step!r}")
@@ -124,10 +130,12 @@ def do(story, steps: tuple) -> "list[Happened]":
         elif case is not None and not isinstance(case, str):
             raise TypeError(f"a case is a Case (from the action's block) or a case's name, not {case!r}")
         sent.append((step._index, case))
-    return [story._happened(raw) for raw in story._native.do_actions(sent)]
+    return [happened(story, raw) for raw in story._native.do_actions(sent)]
 
 
-def plan(story, goal, max_actions: int, keeping, coordinated: bool, every: bool) -> Plan:
+def plan(
+    story: Teller, goal: Formula, max_actions: int, keeping: Optional[Formula], coordinated: bool, every: bool
+) -> Plan:
     """:meth:`Story.plan`'s body."""
     if isinstance(max_actions, bool) or not isinstance(max_actions, int):
         raise TypeError(f"a plan's `max` is an int, not {max_actions!r}")

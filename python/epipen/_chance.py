@@ -8,11 +8,16 @@ them into a :class:`Bool` that goes wherever a formula goes:
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Union
+from typing import Optional, Union
 
-from ._expr import Bool, Character, Expr, Int, _bool, _int, _mix, _who
+from ._boundary import Term
+from ._expr import Bool, Character, Expr, Formula, Int, _bool, _int, _mix, _speaker, _who
 
-__all__ = ["Probability", "probability"]
+__all__ = ["Probability", "probability", "ProbabilityLike"]
+
+#: What a probability term combines with: a probability, an int (or :class:`Int`), or an
+#: exact ``fractions.Fraction``.
+ProbabilityLike = Union["Probability", Int, int, Fraction]
 
 _I64 = (-(2**63), 2**63 - 1)
 
@@ -27,59 +32,60 @@ class Probability(Expr):
 
     __slots__ = ()
     _type = "a probability"
+    _t: Term
 
-    def __add__(self, o):
+    def __add__(self, o: ProbabilityLike) -> Probability:
         return _arith("+", self, o)
 
-    def __radd__(self, o):
+    def __radd__(self, o: ProbabilityLike) -> Probability:
         return _arith("+", o, self)
 
-    def __sub__(self, o):
+    def __sub__(self, o: ProbabilityLike) -> Probability:
         return _arith("-", self, o)
 
-    def __rsub__(self, o):
+    def __rsub__(self, o: ProbabilityLike) -> Probability:
         return _arith("-", o, self)
 
-    def __mul__(self, o):
+    def __mul__(self, o: ProbabilityLike) -> Probability:
         return _arith("*", self, o)
 
-    def __rmul__(self, o):
+    def __rmul__(self, o: ProbabilityLike) -> Probability:
         return _arith("*", o, self)
 
-    def __truediv__(self, o):
+    def __truediv__(self, o: ProbabilityLike) -> Probability:
         return _arith("/", self, o)
 
-    def __rtruediv__(self, o):
+    def __rtruediv__(self, o: ProbabilityLike) -> Probability:
         return _arith("/", o, self)
 
-    def __neg__(self):
+    def __neg__(self) -> Probability:
         return Probability(("rneg", self._t), self._owner, f"-{self._paren(_NEG)}", _NEG)
 
-    def __pos__(self):
+    def __pos__(self) -> Probability:
         return self
 
-    def __eq__(self, o):  # type: ignore[override]
+    def __eq__(self, o: object) -> Bool:  # type: ignore[override]
         return _compare("==", self, o)
 
-    def __ne__(self, o):  # type: ignore[override]
+    def __ne__(self, o: object) -> Bool:  # type: ignore[override]
         return _compare("!=", self, o)
 
-    def __lt__(self, o):
+    def __lt__(self, o: ProbabilityLike) -> Bool:
         return _compare("<", self, o)
 
-    def __le__(self, o):
+    def __le__(self, o: ProbabilityLike) -> Bool:
         return _compare("<=", self, o)
 
-    def __gt__(self, o):
+    def __gt__(self, o: ProbabilityLike) -> Bool:
         return _compare(">", self, o)
 
-    def __ge__(self, o):
+    def __ge__(self, o: ProbabilityLike) -> Bool:
         return _compare(">=", self, o)
 
     __hash__ = Expr.__hash__
 
 
-def _term(x) -> Probability:
+def _term(x: object) -> Probability:
     """``x`` as a probability term: a probability, an int (or Int), or a Fraction."""
     if isinstance(x, Probability):
         return x
@@ -102,27 +108,25 @@ def _term(x) -> Probability:
     raise TypeError(f"expected a probability, an int or a fractions.Fraction, found {type(x).__name__} {x!r}")
 
 
-def _arith(op: str, a, b) -> Probability:
-    a, b = _term(a), _term(b)
+def _arith(op: str, x: object, y: object) -> Probability:
+    a, b = _term(x), _term(y)
     prec = _ADD if op in "+-" else _MUL
     text = f"{a._paren(prec)} {op} {b._paren(prec + 1)}"
     return Probability(("rarith", op, a._t, b._t), _mix(a._owner, b._owner), text, prec)
 
 
-def _compare(op: str, a, b) -> Bool:
-    a, b = _term(a), _term(b)
+def _compare(op: str, x: object, y: object) -> Bool:
+    a, b = _term(x), _term(y)
     text = f"{a._paren(_ADD)} {op} {b._paren(_ADD)}"
     return Bool(("chance", op, a._t, b._t), _mix(a._owner, b._owner), text, _CMP)
 
 
-def probability(who: Union[Character, object], formula=None) -> Probability:
+def probability(who: Union[Character, Formula], formula: Optional[Formula] = None) -> Probability:
     """``probability(A, φ)``: A's probability of φ in this world, the weight of the
     worlds A cannot tell from it where φ holds over the weight of them all.
     ``probability(φ)``: in what a character :meth:`Story.says`, the speaker's; elsewhere
     the storyteller's, over every world still possible."""
-    if formula is None and not isinstance(who, Character):
-        who, formula = None, who
-    f = _bool(formula)
-    owner = _mix(f._owner, who._story if who is not None else None)
-    name = f"{who.name}, " if who is not None else ""
-    return Probability(("prob", _who(who), f._t), owner, f"probability({name}{f._text})")
+    a, f = _speaker(who, formula)
+    owner = _mix(f._owner, a._story if a is not None else None)
+    name = f"{a.name}, " if a is not None else ""
+    return Probability(("prob", _who(a), f._t), owner, f"probability({name}{f._text})")

@@ -3,6 +3,8 @@ for the same failure (file, line and column, the source line with a caret, hints
 
 from __future__ import annotations
 
+from typing import Iterable, Optional
+
 __all__ = ["EpipenError", "StoryError", "SolverError", "RefutedError"]
 
 
@@ -20,19 +22,34 @@ class EpipenError(Exception):
         hint: the first error's first hint (``did you mean `day`?``), or None.
     """
 
-    def __init__(self, text, line=None, column=None, message=None, errors=None, hint=None):
+    def __init__(
+        self,
+        text: str,
+        line: Optional[int] = None,
+        column: Optional[int] = None,
+        message: Optional[str] = None,
+        errors: Optional[Iterable[tuple[Optional[int], Optional[int], str]]] = None,
+        hint: Optional[str] = None,
+    ):
         super().__init__(text)
         self.text = text
         self.line = line
         self.column = column
-        self.message = message if message is not None else text.split("\n", 1)[0]
-        self.errors = list(errors) if errors else [(line, column, self.message)]
+        self.message: str = message if message is not None else text.split("\n", 1)[0]
+        self.errors: list[tuple[Optional[int], Optional[int], str]] = (
+            list(errors) if errors else [(line, column, self.message)]
+        )
         self.hint = hint
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.text.rstrip("\n")
 
-    def __reduce__(self):
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[EpipenError],
+        tuple[str, Optional[int], Optional[int], str, list[tuple[Optional[int], Optional[int], str]], Optional[str]],
+    ]:
         # Picklable (Ray sends exceptions between processes).
         return (type(self), (self.text, self.line, self.column, self.message, self.errors, self.hint))
 

@@ -21,12 +21,44 @@ Sally and Anne::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Callable, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Literal, Optional, Protocol, Sequence, TypeVar, Union, cast
 
+from ._boundary import CaseLine, CaseName, Change, ExpectsLine, Groups, Reported, SeesLine, Tree
 from ._errors import StoryError
-from ._expr import Bool, Character, EnumType, EnumValue, _int
+from ._expr import Bool, Character, EnumType, EnumValue, Expr, Formula, Int, IntLike, Owner, ValueLike, _int
 
-__all__ = ["EventBlock", "Case", "EventHandle", "EventCases", "Happened"]
+if TYPE_CHECKING:
+    from ._native import NativeStory
+
+__all__ = ["EventBlock", "Case", "EventHandle", "EventCases", "Happened", "Teller", "Changes"]
+
+
+class Teller(Owner, Protocol):
+    """The story events and actions happen in, as they use it (``epipen.Story`` is one;
+    a protocol, so that neither this module nor ``_actions`` imports ``_story``)."""
+
+    _native: NativeStory
+    #: The events that happened (by the native story's index), and how many times.
+    _events: dict[int, EventHandle]
+    _executions: dict[int, int]
+
+    def _formula_expr(self, formula: Formula) -> Bool: ...
+
+    def _formula(self, formula: Formula) -> Tree: ...
+
+    def _own(self, e: Expr) -> None: ...
+
+    def _char(self, who: Character) -> int: ...
+
+    def _change(self, constant: object, value: object, what: str) -> Change: ...
+
+
+_Target = TypeVar("_Target", bound=Expr)
+
+#: Changes ``x := e``: ``{x: e, …}`` or ``[(x, e), …]``, each constant a handle of the
+#: story and each value an expression, a Python int or bool, or a variant's name (for an
+#: enum constant).
+Changes = Union[Mapping[_Target, Union[ValueLike, str]], Iterable[tuple[_Target, Union[ValueLike, str]]]]
 
 
 class Case:
@@ -37,13 +69,13 @@ class Case:
 
     __slots__ = ("_block", "name", "_when", "_then", "_weight")
 
-    def __init__(self, block: "EventBlock", name: str):
+    def __init__(self, block: EventBlock, name: str):
         self._block, self.name = block, name
         self._when: Optional[Bool] = None
-        self._then: list = []
-        self._weight = None
+        self._then: list[Change] = []
+        self._weight: Optional[Int] = None
 
-    def when(self, precondition) -> "Case":
+    def when(self, precondition: Formula) -> Case:
         """``if φ``: the case can happen only in a world where φ holds, evaluated in the
         state before the event (knowledge operators allowed). Several calls: all must
         hold. Without one, the case can always happen."""
@@ -52,7 +84,7 @@ class Case:
         self._when = f if self._when is None else self._when & f
         return self
 
-    def weight(self, weight) -> "Case":
+    def weight(self, weight: IntLike) -> Case:
         """``weight e``: the case's weight, an int expression of the world's values
         (without knowledge operators; never negative), evaluated before the event. In a
         world, a case possible there happens with its weight over the sum of the weights
@@ -63,23 +95,27 @@ class Case:
         self._weight = w
         return self
 
-    def then(self, target, value) -> "Case":
+    def then(self, target: Expr, value: Union[ValueLike, str]) -> Case:
         """``then x := e``: when this case happens, ``target`` (a constant) takes the
         value ``value`` had just before. The changes of a case are simultaneous (every
         value read before any constant changes), each constant changed once, typed as
         :meth:`Story.assign` (an enum constant takes a variant's name: ``"box"``)."""
+        return self._change(target, value)
+
+    def then_all(self, changes: Changes[_Target]) -> Case:
+        """Several changes at once: ``{x: y, y: x}`` or ``[(x, y), (y, x)]`` (as
+        :meth:`then` for each)."""
+        for target, value in _pairs(changes):
+            self._change(target, value)
+        return self
+
+    def _change(self, target: object, value: object) -> Case:
+        """:meth:`then`'s body (the story checks the target and the value)."""
         self._block._open("then")
         self._then.append(self._block._story._change(target, value, "then"))
         return self
 
-    def then_all(self, changes) -> "Case":
-        """Several changes at once: ``{x: y, y: x}`` or ``[(x, y), (y, x)]`` (as
-        :meth:`then` for each)."""
-        for target, value in _pairs(changes):
-            self.then(target, value)
-        return self
-
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         # A case equals its name, so that `happened.case == moved` says what it reads.
         if isinstance(other, Case):
             return self is other
@@ -94,19 +130,20 @@ class Case:
         return self.name
 
 
-def _pairs(changes) -> list:
+def _pairs(changes: object) -> list[tuple[object, object]]:
     """``{x: 1, y: 2}`` or ``[(x, 1), (y, 2)]``, as pairs."""
     if isinstance(changes, Mapping):
         return list(changes.items())
-    pairs = []
-    for pair in changes:
+    pairs: list[tuple[object, object]] = []
+    # Not iterable: the TypeError of Python's `for`.
+    for pair in cast(Iterable[object], changes):
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             raise TypeError(f"a change is a (constant, value) pair, not {pair!r}")
-        pairs.append(tuple(pair))
+        pairs.append((pair[0], pair[1]))
     return pairs
 
 
-def _is_group(g) -> bool:
+def _is_group(g: object) -> bool:
     return isinstance(g, (list, tuple, set, frozenset))
 
 
@@ -117,16 +154,22 @@ class EventBlock:
     :class:`StoryError` with the Rust API's message and run nothing. Afterwards
     :attr:`happened` says what happened."""
 
-    def __init__(self, story, name: str):
+    def __init__(self, story: Teller, name: str):
         self._story, self.name = story, name
-        self._cases: list = []
-        self._sees: list = []
-        self._expects: list = []
-        self._actual: list = []
+        self._cases: list[Case] = []
+        self._sees: list[SeesLine] = []
+        self._expects: list[ExpectsLine] = []
+        self._actual: list[CaseName] = []
         #: After the block: what happened (a :class:`Happened`).
         self.happened: Optional[Happened] = None
 
-    def case(self, name: str, when=None, then=None, weight=None) -> Case:
+    def case(
+        self,
+        name: str,
+        when: Optional[Formula] = None,
+        then: Optional[Changes[_Target]] = None,
+        weight: Optional[IntLike] = None,
+    ) -> Case:
         """A case ``name``, always possible and changing nothing unless ``when`` (a
         precondition, or :meth:`Case.when`) and ``then`` (changes: ``{marble: "box"}``
         or pairs, or :meth:`Case.then`) say otherwise; ``weight`` (an int expression, or
@@ -145,21 +188,19 @@ class EventBlock:
             c.weight(weight)
         return c
 
-    def cases(self, name: str, indices: Union[int, Iterable]) -> list:
+    def cases(self, name: str, indices: Union[int, Iterable[object]]) -> list[Case]:
         """A family of cases, named with their indices as the language names them:
         ``cases("face", 6)`` is ``face[0]``, …, ``face[5]``; ``cases("face", range(1,
         7))`` is ``face[1]``, …, ``face[6]``; ``cases("c", [(0, 1), (0, 2)])`` is
         ``c[0, 1]``, ``c[0, 2]``. In a group, the family's name (``"face"``) stands for
         all its cases."""
-        if isinstance(indices, int):
-            indices = range(indices)
         out = []
-        for i in indices:
+        for i in range(indices) if isinstance(indices, int) else indices:
             index = ", ".join(map(str, i)) if isinstance(i, tuple) else str(i)
             out.append(self.case(f"{name}[{index}]"))
         return out
 
-    def sees(self, who: Character, *groups) -> None:
+    def sees(self, who: Character, *groups: Union[Case, str, Iterable[Union[Case, str]]]) -> None:
         """``A sees G1 | G2 | …``: ``who`` observes which group of cases happened, and
         cannot tell apart the cases of one group. Groups are lists of cases (handles or
         names), or a case alone: ``sees(anne, [moved], [stayed])``, ``sees(anne, moved,
@@ -176,7 +217,7 @@ class EventBlock:
         self._open("sees_each")
         self._sees.append((self._story._char(who), None))
 
-    def expects(self, who: Character, *groups) -> None:
+    def expects(self, who: Character, *groups: Union[Case, str, Iterable[Union[Case, str]]]) -> None:
         """``A expects G1 > G2 > …``: ``who``'s plausibility of the cases, most plausible
         group first (groups as in :meth:`sees`): the cases of one group are equally
         plausible, cases in no group come last. ``expects(sally, [stayed])`` is ``Sally
@@ -202,35 +243,43 @@ class EventBlock:
                 "`Story.event` is one execution)"
             )
 
-    def _item(self, c) -> tuple:
+    def _item(self, c: object) -> CaseName:
         if isinstance(c, Case):
             return ("name", c.name) if c._block is self else ("foreign", c._block.name, c.name)
         if isinstance(c, str):
             return ("name", c)
         raise TypeError(f"a case is a Case (from EventBlock.case) or a case's name, not {c!r}")
 
-    def _groups(self, groups: tuple) -> list:
-        if len(groups) == 1 and _is_group(groups[0]) and groups[0] and all(_is_group(g) for g in groups[0]):
-            groups = tuple(groups[0])
-        return [[self._item(g)] if isinstance(g, (Case, str)) else [self._item(c) for c in g] for g in groups]
+    def _groups(self, groups: Sequence[object]) -> Groups:
+        first = groups[0] if len(groups) == 1 else None
+        if isinstance(first, (list, tuple, set, frozenset)) and first and all(_is_group(g) for g in first):
+            groups = tuple(first)
+        return [[self._item(g)] if isinstance(g, (Case, str)) else [self._item(c) for c in cast(Iterable[object], g)] for g in groups]
 
-    def _run(self) -> "Happened":
-        self._open("the block")
-        cases = [
+    def _lines(self) -> list[CaseLine]:
+        """The cases as the native story takes them."""
+        return [
             (c.name, None if c._when is None else c._when._t, c._then, None if c._weight is None else c._weight._t)
             for c in self._cases
         ]
-        raw = self._story._native.event(self.name, cases, self._sees, self._expects, self._actual)
-        self.happened = self._story._happened(raw)
+
+    def _run(self) -> Happened:
+        self._open("the block")
+        raw = self._story._native.event(self.name, self._lines(), self._sees, self._expects, self._actual)
+        self.happened = happened(self._story, raw)
         return self.happened
 
-    def __enter__(self) -> "EventBlock":
+    def __enter__(self) -> EventBlock:
         return self
 
-    def __exit__(self, kind, value, tb):
+    def __exit__(self, kind: object, value: object, tb: object) -> Literal[False]:
         if kind is None:
-            self._run()
+            self._close()
         return False
+
+    def _close(self) -> None:
+        """What the ``with`` block does when it closes: here, the event happens."""
+        self._run()
 
     def __repr__(self) -> str:
         return f"<epipen.EventBlock {self.name}: {', '.join(c.name for c in self._cases)}>"
@@ -241,15 +290,16 @@ class EventCases(EnumType):
     names them): ``moving.type.moved``, ``moving.type["moved"]``. No constant can be
     declared of it."""
 
-    def __getitem__(self, case) -> EnumValue:
+    def __getitem__(self, case: Union[Case, str]) -> EnumValue:
+        return self._operand(case)
+
+    def _operand(self, case: object) -> EnumValue:
         if isinstance(case, Case):
             return EnumValue(("case", self._index, case.name, case._block.name), self._story, case.name, self)
         if isinstance(case, str):
             # An unknown name is the Rust API's mistake, when the formula is used.
             return EnumValue(("case", self._index, case, None), self._story, case, self)
         raise TypeError(f"a case is a Case (from EventBlock.case) or a case's name, not {case!r}")
-
-    _operand = __getitem__
 
     def constant(self, name: str) -> EnumValue:
         raise StoryError(f"`{self.name}` is an event: no constant can be declared of its cases")
@@ -266,6 +316,7 @@ class EventHandle(EnumValue):
     :class:`StoryError` when the formula is used."""
 
     __slots__ = ()
+    _enum: EventCases
 
     @property
     def name(self) -> str:
@@ -273,7 +324,7 @@ class EventHandle(EnumValue):
         return self._enum.name
 
     @property
-    def cases(self) -> list:
+    def cases(self) -> list[str]:
         """The event's cases, in order."""
         return list(self._enum.variants)
 
@@ -286,11 +337,11 @@ class EventHandle(EnumValue):
         """The case of the latest execution (the handle itself, as a plain value)."""
         return EnumValue(self._t, self._owner, self._text, self._enum)
 
-    def case(self, case) -> EnumValue:
+    def case(self, case: Union[Case, str]) -> EnumValue:
         """A case of the event as a value of its type: ``moved`` in ``move == moved``."""
         return self._enum[case]
 
-    def is_(self, case) -> Bool:
+    def is_(self, case: Union[Case, str]) -> Bool:
         """``move == moved``: the latest execution's case is ``case`` (the Rust API's
         ``Event::is``; ``moving == case`` says the same)."""
         return self == case
@@ -303,7 +354,16 @@ class Happened:
 
     __slots__ = ("event", "case", "case_index", "occurrence", "_saw", "_text", "_story")
 
-    def __init__(self, story, event: EventHandle, case, case_index, occurrence: EnumValue, saw: list, text: str):
+    def __init__(
+        self,
+        story: Owner,
+        event: EventHandle,
+        case: Optional[str],
+        case_index: Optional[int],
+        occurrence: EnumValue,
+        saw: list[list[str]],
+        text: str,
+    ):
         #: The event (an :class:`EventHandle`), for formulas after this one.
         self.event = event
         #: The case that happened in the actual world (None when the story has none).
@@ -315,7 +375,7 @@ class Happened:
         self.occurrence = occurrence
         self._story, self._saw, self._text = story, saw, text
 
-    def saw(self, who: Character) -> list:
+    def saw(self, who: Character) -> list[str]:
         """The cases ``who`` could not tell from the one that happened, itself included,
         in order: its group in its ``sees`` line, or every case when it has none. Empty
         when the story has no actual world, and for a character of another story."""
@@ -334,7 +394,9 @@ class Happened:
         return f"<epipen.Happened {self._text}>"
 
 
-def run_event(story, name: str, block: Optional[Callable]):
+def run_event(
+    story: Teller, name: str, block: Optional[Callable[[EventBlock], object]]
+) -> Union[Happened, EventBlock]:
     """:meth:`Story.event`'s body."""
     if not isinstance(name, str):
         raise TypeError(f"an event's name is a str, not {name!r}")
@@ -345,7 +407,7 @@ def run_event(story, name: str, block: Optional[Callable]):
     return e
 
 
-def happened(story, raw) -> Happened:
+def happened(story: Teller, raw: Reported) -> Happened:
     """What happened, from the native story's report."""
     index, name, cases, occurrence, case, case_index, saw, text = raw
     handle = story._events.get(index)

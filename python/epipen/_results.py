@@ -8,15 +8,331 @@ import html
 import json
 import re
 from fractions import Fraction
-from typing import Any, Iterable, Optional
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Optional, Sequence, TypedDict, Union
+
+from ._boundary import Count, ShownReply, Value
+
+if TYPE_CHECKING:
+    import networkx
+    import pandas
 
 __all__ = ["World", "Worlds", "Check", "Show", "Plan", "Event", "Step", "Trace", "Model", "Result"]
 
 #: A worlds table shows at most this many rows; the rest are counted ("and N more").
 HTML_ROWS = 20
 
+#: A value ``show`` found: a ``Fraction`` for a probability, else an int, a bool or a
+#: variant's name.
+Shown = Union[Fraction, Value]
 
-def _need(module: str, what: str):
+# --- what the native module's JSON holds (``_native.run``, ``trace``, ``model``) ---
+
+#: A world as its view carries it: the constants it shows by name, and its
+#: ``"probability"`` (an exact fraction's text, ``"1/3"``) when the story speaks of
+#: chances.
+RawWorld = dict[str, Value]
+
+
+class RawStatement(TypedDict):
+    """A statement a message names (``left_none``: the one that left no world)."""
+
+    line: int
+    statement: str
+
+
+class _RawWorlds(TypedDict):
+    worlds: list[RawWorld]
+    complete: bool
+
+
+class RawWorlds(_RawWorlds, total=False):
+    """The worlds possible somewhere: all of them when ``complete``."""
+
+    #: When the story changed constants: each world's values at its start.
+    before: list[RawWorld]
+    left_none: RawStatement
+    #: What ``epipen worlds`` prints of them.
+    text: str
+
+
+class _RawReport(TypedDict):
+    line: int
+    #: What ``epipen run`` prints for it.
+    text: str
+
+
+class _RawWorldsReport(_RawReport):
+    kind: Literal["worlds"]
+    worlds: list[RawWorld]
+    complete: bool
+
+
+class RawWorldsReport(_RawWorldsReport, total=False):
+    """A ``worlds`` statement's worlds."""
+
+    before: list[RawWorld]
+    left_none: RawStatement
+
+
+class _RawWhereReport(_RawReport):
+    kind: Literal["where"]
+    formula: str
+    worlds: list[RawWorld]
+    complete: bool
+
+
+class RawWhereReport(_RawWhereReport, total=False):
+    """A ``where φ`` statement: the worlds possible there where φ holds."""
+
+    before: list[RawWorld]
+    left_none: RawStatement
+
+
+class RawRevealReport(_RawReport):
+    """``A reveals φ``: what A said (φ, or its negation), in the round of its ``repeat``."""
+
+    kind: Literal["reveal"]
+    round: Optional[int]
+    who: str
+    said: str
+    holds: bool
+
+
+class RawEventReport(_RawReport):
+    """An event happened: its case, and what each character saw (the cases it could not
+    tell from it)."""
+
+    kind: Literal["event"]
+    round: Optional[int]
+    event: str
+    case: str
+    saw: dict[str, list[str]]
+
+
+class RawRepeatReport(_RawReport):
+    """A ``repeat`` stopped after ``rounds`` rounds."""
+
+    kind: Literal["repeat"]
+    rounds: int
+
+
+class RawCounted(TypedDict):
+    """A value ``show`` found, and how many worlds have it."""
+
+    value: Value
+    worlds: int
+
+
+class _RawShowReport(_RawReport):
+    kind: Literal["show"]
+    expression: str
+
+
+class RawShowReport(_RawShowReport, total=False):
+    """``show e``: e's value in the actual world, or without one its values by world (a
+    probability's as exact fractions' texts)."""
+
+    probability: bool
+    value: Value
+    values: list[RawCounted]
+
+
+class _RawVerdict(_RawReport):
+    kind: Literal["check", "hint"]
+    #: The formula (or the hint) as written.
+    formula: str
+    #: None: a hint taken on trust.
+    holds: Optional[bool]
+    #: ``epipen check``'s line for it.
+    verdict: str
+    #: Why it holds only vacuously (None: some world is possible).
+    vacuous_reason: Optional[str]
+    #: Why it failed: the world where a check is false, a hint's counterexample.
+    detail: Optional[str]
+
+
+class RawVerdict(_RawVerdict, total=False):
+    """The verdict of a ``check`` or an ``assert_adds_ck`` hint."""
+
+    trusted: bool
+    vacuous: bool
+    left_none: RawStatement
+    world: RawWorld
+    counterexample: str
+    seconds: float
+
+
+class RawPlanReport(_RawReport):
+    """A ``plan`` statement's answer."""
+
+    kind: Literal["plan"]
+    solvable: bool
+    length: Optional[int]
+    plans: list[list[str]]
+
+
+#: Something a run reports, by its ``kind``.
+RawReport = Union[
+    RawWorldsReport,
+    RawWhereReport,
+    RawRevealReport,
+    RawEventReport,
+    RawRepeatReport,
+    RawShowReport,
+    RawVerdict,
+    RawPlanReport,
+]
+
+
+class _RawStory(TypedDict):
+    #: (name, type) of each constant: ``int``, ``bool`` or the enum's name.
+    constants: list[list[str]]
+
+
+class RawRun(_RawStory):
+    """A story run to its end (``_native.run``)."""
+
+    checkpoints: list[str]
+    #: The backend that ran it: "explicit", "bdd" or "z3".
+    backend: str
+    worlds: RawWorlds
+    reports: list[RawReport]
+    #: What ``epipen run`` prints.
+    text: str
+
+
+class _RawBelief(TypedDict):
+    who: str
+    #: Whether these are the worlds it cannot tell from the actual world.
+    actual: bool
+    worlds: list[RawWorld]
+    believed: list[RawWorld]
+
+
+class RawBelief(_RawBelief, total=False):
+    """What a character believes: of the worlds it cannot tell apart, those it finds
+    most plausible."""
+
+    text: str
+
+
+class _RawStep(TypedDict):
+    kind: Literal["step"]
+    #: None: the start.
+    line: Optional[int]
+    #: The statement on one line.
+    event: str
+    #: How the trace names the step.
+    label: str
+    worlds: Count
+    changed: Optional[bool]
+    text: str
+
+
+class RawStep(_RawStep, total=False):
+    """The worlds after one statement of a trace (``epipen run --trace --json``'s
+    ``step`` lines)."""
+
+    round: int
+    #: The loop variables around it, each with the values it took.
+    loops: dict[str, list[int]]
+    #: How many statements the step stands for, and the last one's line.
+    steps: int
+    last_line: Optional[int]
+    sees: list[str]
+    #: The worlds, when at most the trace's limit.
+    list: list[RawWorld]
+    removed: int
+    eliminated: list[RawWorld]
+    beliefs: list[RawBelief]
+
+
+class _RawFate(TypedDict):
+    world: RawWorld
+    eliminated_by: Optional[int]
+
+
+class RawFate(_RawFate, total=False):
+    """A world followed, and the step that eliminated it (None: still possible)."""
+
+    label: str
+    round: int
+
+
+class RawFates(TypedDict):
+    """Which statement eliminated each world followed since line ``since``."""
+
+    kind: Literal["fates"]
+    since: Optional[int]
+    fates: list[RawFate]
+    text: str
+
+
+class RawTrace(_RawStory):
+    """A story run statement by statement (``_native.trace``)."""
+
+    checkpoints: list[str]
+    steps: list[RawStep]
+    reports: list[RawReport]
+    #: None: the worlds were never few enough to follow.
+    fates: Optional[RawFates]
+    #: What ``epipen run --trace`` prints.
+    text: str
+
+
+class RawEdge(TypedDict):
+    """Two worlds (indices) the characters ``who`` cannot tell apart."""
+
+    a: int
+    b: int
+    who: list[str]
+
+
+#: In world ``from``, the characters ``who`` find world ``to`` most plausible.
+RawArrow = TypedDict("RawArrow", {"from": int, "to": int, "who": list[str]})
+
+
+class RawPlausible(TypedDict):
+    """The worlds (indices) ``who`` finds most plausible."""
+
+    who: str
+    worlds: list[int]
+
+
+class _RawModel(_RawStory):
+    title: str
+    characters: list[str]
+    worlds: list[RawWorld]
+    #: The actual world's index, when the story has one.
+    actual: Optional[int]
+    edges: list[RawEdge]
+    beliefs: list[RawArrow]
+    svg: str
+
+
+class RawModel(_RawModel, total=False):
+    """The epistemic model at a checkpoint (``_native.model``)."""
+
+    plausible: list[RawPlausible]
+    #: Each world's probability, when the story speaks of chances.
+    probabilities: list[str]
+
+
+class Request(TypedDict):
+    """A story and how to run it, as :func:`epipen.run` checked them: what
+    :attr:`Result.trace` and :meth:`Result.model` run again."""
+
+    name: str
+    source: str
+    sets: list[tuple[str, int]]
+    seed: int
+    backend: str
+    timeout: Optional[float]
+    limit: int
+
+
+def _need(module: str, what: str) -> ModuleType:
     try:
         return __import__(module)
     except ImportError:
@@ -25,13 +341,13 @@ def _need(module: str, what: str):
         ) from None
 
 
-def _value_text(v: Any) -> str:
+def _value_text(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
 
 
-class World(dict):
+class World(dict[str, Value]):
     """One possible world: a value for every constant of the story, by name, in
     declaration order (ints as Python ints, bools, enum values by their variant's name).
     ``str(w)`` is ``month = 7, day = 16``. ``probability``: when the story speaks of
@@ -50,7 +366,7 @@ class World(dict):
 _RATIO = re.compile(r"^-?[0-9]+(/[0-9]+)?$")
 
 
-def _world(view: dict) -> World:
+def _world(view: RawWorld) -> World:
     """A world from its view: the constants it shows, and its ``"probability"`` (a
     fraction's text, which no constant's value is: not a constant of the world)."""
     chance = view.get("probability")
@@ -62,22 +378,22 @@ def _world(view: dict) -> World:
     return World(view)
 
 
-def _worlds(views: Iterable[dict]) -> list:
+def _worlds(views: Iterable[RawWorld]) -> list[World]:
     """Worlds from their views (dicts of the constants they show, and a probability)."""
     return [_world(v) for v in views]
 
 
-def _value(v: Any, probability: bool) -> Any:
+def _value(v: Value, probability: bool) -> Shown:
     """A value a ``show`` found: a Fraction for a probability, else as JSON has it."""
     return Fraction(v) if probability else v
 
 
-def _table(names: list, worlds: list, cap: int = HTML_ROWS, extra: str = "") -> str:
+def _table(names: Sequence[str], worlds: Sequence[World], cap: int = HTML_ROWS, extra: str = "") -> str:
     chances = any(w.probability is not None for w in worlds)
     head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
     head += "<th><i>probability</i></th>" if chances else ""
 
-    def chance(w) -> str:
+    def chance(w: World) -> str:
         return f"<td>{html.escape(str(w.probability))}</td>" if chances else ""
 
     body = "".join(
@@ -96,7 +412,7 @@ def _table(names: list, worlds: list, cap: int = HTML_ROWS, extra: str = "") -> 
     )
 
 
-class Worlds(list):
+class Worlds(list[World]):
     """The worlds possible at some point of a story, in canonical order (smaller values
     first), as a list of :class:`World`. ``complete`` is True when the solver proved there
     are no others; False when more exist beyond the limit. ``str()`` is what
@@ -105,10 +421,10 @@ class Worlds(list):
 
     def __init__(
         self,
-        names: list,
-        worlds: Iterable[Any],
+        names: Iterable[str],
+        worlds: Iterable[World],
         complete: bool,
-        before: Optional[list] = None,
+        before: Optional[list[World]] = None,
         no_worlds: Optional[str] = None,
         text: Optional[str] = None,
     ):
@@ -123,7 +439,7 @@ class Worlds(list):
         self._text = text
 
     @classmethod
-    def _of(cls, names: list, view: dict) -> "Worlds":
+    def _of(cls, names: Sequence[str], view: RawWorlds) -> Worlds:
         """The worlds of a view (``worlds``, ``complete``, ``before``, ``text``)."""
         text = view.get("text")
         before = view.get("before")
@@ -149,14 +465,15 @@ class Worlds(list):
         return _table(self.names, self, extra=f"<p><i>{note}</i></p>")
 
     @property
-    def probabilities(self) -> Optional[list]:
+    def probabilities(self) -> Optional[list[Fraction]]:
         """Each world's probability (a ``Fraction``), when the story speaks of chances;
         else None."""
-        if not self or any(w.probability is None for w in self):
+        chances = [w.probability for w in self]
+        if not chances or any(p is None for p in chances):
             return None
-        return [w.probability for w in self]
+        return [p for p in chances if p is not None]
 
-    def to_pandas(self):
+    def to_pandas(self) -> pandas.DataFrame:
         """The worlds as a pandas DataFrame, a column per constant (and ``probability``,
         Fractions, when the story speaks of chances)."""
         pd = _need("pandas", "to_pandas()")
@@ -193,7 +510,7 @@ class Check:
         self._verdict = verdict
 
     @classmethod
-    def _of(cls, report: dict) -> "Check":
+    def _of(cls, report: RawVerdict) -> Check:
         """The verdict of a report of kind "check" or "hint"."""
         return cls(
             report["kind"],
@@ -224,12 +541,20 @@ class Show:
 
     __slots__ = ("line", "expression", "probability", "value", "values", "_text")
 
-    def __init__(self, line, expression, probability, value, values, text):
+    def __init__(
+        self,
+        line: Optional[int],
+        expression: str,
+        probability: bool,
+        value: Optional[Shown],
+        values: Optional[list[tuple[Shown, int]]],
+        text: str,
+    ):
         self.line, self.expression, self.probability = line, expression, probability
         self.value, self.values, self._text = value, values, text
 
     @classmethod
-    def _of(cls, report: dict) -> "Show":
+    def _of(cls, report: RawShowReport) -> Show:
         """The ``show`` report of a run."""
         p = bool(report.get("probability", False))
         values = report.get("values")
@@ -243,12 +568,12 @@ class Show:
         )
 
     @classmethod
-    def _native(cls, raw: tuple) -> "Show":
+    def _native(cls, raw: ShownReply) -> Show:
         """What the native story's ``show`` answers: (expression, actual, [(value,
         worlds)], text), each value a (kind, value) pair."""
         expression, actual, by_world, text = raw
 
-        def one(kv):
+        def one(kv: tuple[str, Value]) -> Shown:
             kind, v = kv
             return Fraction(v) if kind == "probability" else v
 
@@ -289,13 +614,15 @@ class Plan:
     length: Optional[int]
     plans: list[list[str]]
 
-    def __init__(self, line: Optional[int], solvable: bool, length: Optional[int], plans: list, text: str = ""):
+    def __init__(
+        self, line: Optional[int], solvable: bool, length: Optional[int], plans: Iterable[Iterable[str]], text: str = ""
+    ):
         self.line, self.solvable, self.length = line, solvable, length
         self.plans = [list(p) for p in plans]
         self._text = text
 
     @classmethod
-    def _of(cls, report: dict) -> "Plan":
+    def _of(cls, report: RawPlanReport) -> Plan:
         """The ``plan`` report of a run."""
         return cls(report["line"], report["solvable"], report["length"], report["plans"], report.get("text", ""))
 
@@ -306,7 +633,7 @@ class Plan:
         return self._text.rstrip("\n")
 
 
-class Event(dict):
+class Event(dict[str, Any]):  # its fields' types depend on its kind
     """Something the story printed, as a dict: ``kind`` "worlds" (a ``worlds``
     statement: ``line``, ``worlds``), "where" (a ``where φ`` statement: ``line``,
     ``formula``, ``worlds``: those possible there where φ holds), "reveal" (``line``,
@@ -322,18 +649,21 @@ class Event(dict):
         return self._text.rstrip("\n")
 
 
-def _events(names: list, reports: list) -> list:
+def _events(names: Sequence[str], reports: Iterable[RawReport]) -> list[Event]:
     """What the story printed, from the run's reports (checks and hints aside)."""
     events = []
     for r in reports:
         if r["kind"] in ("check", "hint"):
             continue
-        r = dict(r)
-        text = r.pop("text")
-        e = Event(r)
+        fields: dict[str, Any] = dict(r)
+        text = fields.pop("text")
+        e = Event(fields)
         e._text = text
         if e["kind"] in ("worlds", "where"):
-            view = {"worlds": e.pop("worlds"), "complete": e.pop("complete"), "before": e.pop("before", None)}
+            view: RawWorlds = {"worlds": e.pop("worlds"), "complete": e.pop("complete")}
+            before = e.pop("before", None)
+            if before is not None:
+                view["before"] = before
             e.pop("left_none", None)
             heading, _, listing = text.partition("\n")
             e["worlds"] = Worlds._of(names, {**view, "text": listing})
@@ -341,15 +671,15 @@ def _events(names: list, reports: list) -> list:
     return events
 
 
-def _checks(reports: list) -> list:
-    return [Check._of(r) for r in reports if r["kind"] in ("check", "hint")]
+def _checks(reports: Iterable[RawReport]) -> list[Check]:
+    return [Check._of(r) for r in reports if r["kind"] == "check" or r["kind"] == "hint"]
 
 
-def _shows(reports: list) -> list:
+def _shows(reports: Iterable[RawReport]) -> list[Show]:
     return [Show._of(r) for r in reports if r["kind"] == "show"]
 
 
-def _plans(reports: list) -> list:
+def _plans(reports: Iterable[RawReport]) -> list[Plan]:
     return [Plan._of(r) for r in reports if r["kind"] == "plan"]
 
 
@@ -382,20 +712,20 @@ class Step:
         "_text",
     )
 
-    def __init__(self, names: list, raw: dict):
-        self.line = raw["line"]
-        self.statement = raw["event"]
-        self.title = raw["label"]
-        self.round = raw.get("round")
-        self.sees = list(raw.get("sees", []))
-        self.count = raw["worlds"]
+    def __init__(self, names: Sequence[str], raw: RawStep):
+        self.line: Optional[int] = raw["line"]
+        self.statement: str = raw["event"]
+        self.title: str = raw["label"]
+        self.round: Optional[int] = raw.get("round")
+        self.sees: list[str] = list(raw.get("sees", []))
+        self.count: Count = raw["worlds"]
         listed = raw.get("list")
-        self.worlds = None if listed is None else Worlds(names, _worlds(listed), True)
-        self.changed = raw["changed"]
-        self.removed = raw.get("removed")
+        self.worlds: Optional[Worlds] = None if listed is None else Worlds(names, _worlds(listed), True)
+        self.changed: Optional[bool] = raw["changed"]
+        self.removed: Optional[int] = raw.get("removed")
         gone = raw.get("eliminated")
-        self.eliminated = None if gone is None else _worlds(gone)
-        self.beliefs = [
+        self.eliminated: Optional[list[World]] = None if gone is None else _worlds(gone)
+        self.beliefs: list[Belief] = [
             {
                 "who": b["who"],
                 "actual": b["actual"],
@@ -413,7 +743,18 @@ class Step:
         return f"Step(line={self.line!r}, count={self.count!r}, statement={self.statement!r})"
 
 
-class Trace(list):
+class Belief(TypedDict):
+    """What a character believes at a step of a trace (:attr:`Step.beliefs`)."""
+
+    who: str
+    #: Whether these are the worlds it cannot tell from the actual world.
+    actual: bool
+    #: The worlds it cannot tell apart, and those it finds most plausible.
+    worlds: list[World]
+    believed: list[World]
+
+
+class Trace(list[Step]):
     """A story run statement by statement (``epipen run --trace``): a list of
     :class:`Step`, the first at the start. ``events`` is what the story printed,
     ``checks`` its checks' and hints' verdicts, ``plans`` its plans' answers
@@ -423,7 +764,7 @@ class Trace(list):
     ``fate_titles`` how the trace names the step that eliminated each (``line 26,
     round 2: repeat …``; None: still possible)."""
 
-    def __init__(self, names: list, raw: dict):
+    def __init__(self, names: list[str], raw: RawTrace):
         super().__init__(Step(names, s) for s in raw["steps"])
         self.names = names
         self.events = _events(names, raw["reports"])
@@ -437,7 +778,7 @@ class Trace(list):
         self._text = raw["text"]
 
     @property
-    def counts(self) -> list:
+    def counts(self) -> list[Count]:
         """The number of worlds after each step: ``['infinite', 10, 5, 3, 1]``…"""
         return [s.count for s in self]
 
@@ -472,7 +813,7 @@ class Trace(list):
             + "</tbody></table>"
         )
 
-    def to_pandas(self):
+    def to_pandas(self) -> pandas.DataFrame:
         """The steps as a pandas DataFrame: line, statement, count, removed, changed."""
         pd = _need("pandas", "to_pandas()")
         return pd.DataFrame(
@@ -492,7 +833,7 @@ class Model:
     actual world in ``worlds`` (None when the story declares none). In Jupyter it is drawn (``_repr_svg_``, by epipen itself: no Graphviz); ``svg``
     is the picture's text."""
 
-    def __init__(self, raw: dict, at: Optional[str]):
+    def __init__(self, raw: RawModel, at: Optional[str]):
         names = [n for n, _ in raw["constants"]]
         self.at = at
         self.title = raw["title"]
@@ -512,11 +853,11 @@ class Model:
     def _repr_svg_(self) -> str:
         return self.svg
 
-    def indistinguishable(self, character: str) -> list:
+    def indistinguishable(self, character: str) -> list[tuple[World, World]]:
         """The pairs of worlds ``character`` cannot tell apart, as (World, World)."""
         return [(self.worlds[a], self.worlds[b]) for a, b, who in self.edges if character in who]
 
-    def to_networkx(self):
+    def to_networkx(self) -> networkx.Graph:
         """The model as a networkx Graph: nodes 0, 1, … with the world's values as
         attributes (and ``label``), edges with ``who`` (the characters' names)."""
         nx = _need("networkx", "to_networkx()")
@@ -546,8 +887,8 @@ class Result:
         checkpoints: the checkpoints' names.
     """
 
-    def __init__(self, raw: dict, request: dict):
-        self.constants = [tuple(c) for c in raw["constants"]]
+    def __init__(self, raw: RawRun, request: Request):
+        self.constants: list[tuple[str, str]] = [(name, ty) for name, ty in raw["constants"]]
         names = [n for n, _ in self.constants]
         self.worlds = Worlds._of(names, raw["worlds"])
         self.complete = raw["worlds"]["complete"]
@@ -559,8 +900,8 @@ class Result:
         self.checkpoints = list(raw["checkpoints"])
         self._request = request
         self._text = raw["text"]
-        self._trace = None
-        self._models: dict = {}
+        self._trace: Optional[Trace] = None
+        self._models: dict[Optional[str], Model] = {}
 
     @property
     def trace(self) -> Trace:
@@ -570,7 +911,7 @@ class Result:
             from . import _native
 
             r = self._request
-            raw = json.loads(
+            raw: RawTrace = json.loads(
                 _native.trace(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], r["limit"])
             )
             self._trace = Trace([n for n, _ in raw["constants"]], raw)
@@ -583,7 +924,9 @@ class Result:
             from . import _native
 
             r = self._request
-            raw = json.loads(_native.model(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], at))
+            raw: RawModel = json.loads(
+                _native.model(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], at)
+            )
             self._models[at] = Model(raw, at)
         return self._models[at]
 

@@ -17,13 +17,15 @@ searched among by :meth:`Story.plan`.
 
 from __future__ import annotations
 
+import builtins
 from fractions import Fraction
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Callable, Literal, Optional, Sequence, TypeVar, Union, overload
 
 from . import _native
 from ._actions import Action, declare, do, plan
+from ._boundary import BlockItem, Change, HintVerdict, Term, Tree
 from ._errors import StoryError
-from ._events import Case, Happened, _pairs, happened, run_event
+from ._events import Case, Changes, EventBlock, EventHandle, Happened, _pairs, run_event
 from ._expr import (
     Bool,
     Character,
@@ -31,7 +33,10 @@ from ._expr import (
     EnumType,
     EnumValue,
     Expr,
+    Formula,
     Int,
+    IntLike,
+    ValueLike,
     _any,
     _bool,
     _flat,
@@ -42,8 +47,10 @@ from ._results import Plan, Show, Worlds, World
 
 __all__ = ["Story"]
 
+_Target = TypeVar("_Target", bound=Expr)
 
-def _names(names: Union[str, Sequence[str]], n: Optional[int]) -> list:
+
+def _names(names: Union[str, Sequence[str]], n: Optional[int]) -> list[str]:
     if n is not None:
         return [f"{names}[{i}]" for i in range(n)]
     if isinstance(names, str):
@@ -55,33 +62,35 @@ class _Block:
     """The statements of a ``simultaneously`` or ``assert_adds_ck`` block, run together
     when the block closes (a ``with`` block, or the function given)."""
 
-    def __init__(self, story: "Story", kind: str, hint=None):
+    def __init__(
+        self, story: Story, kind: Literal["simultaneously", "assert_adds_ck"], hint: Optional[Bool] = None
+    ):
         self._story, self._kind, self._hint = story, kind, hint
-        self._items: list = []
+        self._items: list[BlockItem] = []
         #: After a ``simultaneously`` block: what each ``reveals`` in it found.
-        self.outcomes: Optional[list] = None
+        self.outcomes: Optional[list[bool]] = None
         #: After an ``assert_adds_ck`` block: "verified" (or "trusted", or "vacuous": verified
         #: where no world was possible).
-        self.verdict: Optional[str] = None
+        self.verdict: Optional[HintVerdict] = None
 
-    def _formula(self, f) -> Bool:
-        f = _bool(f)
+    def _formula(self, formula: Formula) -> Bool:
+        f = _bool(formula)
         self._story._own(f)
         return f
 
-    def announce(self, formula) -> None:
+    def announce(self, formula: Formula) -> None:
         """``announce φ``."""
         self._items.append(("announce", self._formula(formula)._t))
 
-    def says(self, who: Character, formula) -> None:
+    def says(self, who: Character, formula: Formula) -> None:
         """``A: φ``."""
         self._items.append(("says", self._story._char(who), self._formula(formula)._t))
 
-    def reveals(self, who: Character, formula) -> None:
+    def reveals(self, who: Character, formula: Formula) -> None:
         """``A reveals φ``."""
         self._items.append(("reveals", self._story._char(who), self._formula(formula)._t))
 
-    def learns(self, who: Character, *values) -> None:
+    def learns(self, who: Character, *values: Union[ValueLike, Sequence[ValueLike]]) -> None:
         """``A learns e`` (only in ``assert_adds_ck``)."""
         self._need_ck("learns")
         self._items.append(("learns", self._story._char(who), self._story._values(values)))
@@ -92,7 +101,11 @@ class _Block:
         self._items.append(("checkpoint", name))
         return Checkpoint(self._story, name)
 
-    def simultaneously(self, block: Optional[Callable] = None):
+    @overload
+    def simultaneously(self, block: None = None) -> _Nested: ...
+    @overload
+    def simultaneously(self, block: Callable[[_Block], object]) -> None: ...
+    def simultaneously(self, block: Optional[Callable[[_Block], object]] = None) -> Optional[_Nested]:
         """A ``simultaneously`` block inside an ``assert_adds_ck`` block."""
         self._need_ck("simultaneously")
         inner = _Block(self._story, "simultaneously")
@@ -106,18 +119,19 @@ class _Block:
         if self._kind != "assert_adds_ck":
             raise StoryError(f"a `simultaneously` block holds announcements only (announce, says, reveals), not `{what}`")
 
-    def _run(self):
+    def _run(self) -> Union[list[bool], HintVerdict]:
         native = self._story._native
         if self._kind == "simultaneously":
             self.outcomes = native.simultaneously(self._items)
             return self.outcomes
+        assert self._hint is not None, "an assert_adds_ck block has its hint"
         self.verdict = native.assert_adds_ck(self._hint._t, self._items)
         return self.verdict
 
-    def __enter__(self) -> "_Block":
+    def __enter__(self) -> _Block:
         return self
 
-    def __exit__(self, kind, value, tb):
+    def __exit__(self, kind: object, value: object, tb: object) -> Literal[False]:
         if kind is None:
             self._run()
         return False
@@ -132,7 +146,7 @@ class _Nested:
     def __enter__(self) -> _Block:
         return self._block
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         return False
 
 
@@ -163,10 +177,10 @@ class Story:
 
     def __init__(self, *, backend: str = "auto", timeout: Optional[float] = None, trust_hints: bool = False):
         self._native = _native.NativeStory(backend, timeout, trust_hints)
-        self._characters: list = []
+        self._characters: list[Character] = []
         # The events that happened (by the native story's index), and how many times.
-        self._events: dict = {}
-        self._executions: dict = {}
+        self._events: dict[builtins.int, EventHandle] = {}
+        self._executions: dict[builtins.int, builtins.int] = {}
 
     # --- declarations ---
 
@@ -176,7 +190,7 @@ class Story:
         self._characters.append(c)
         return c
 
-    def characters(self, names: Union[str, Sequence[str]], n: Optional[int] = None) -> list:
+    def characters(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Character]:
         """Declares several characters: ``characters("Albert Bernard")`` (names separated
         by spaces or commas, or a list), or a family ``characters("child", 3)``:
         ``child[0]``, ``child[1]``, ``child[2]``."""
@@ -187,7 +201,7 @@ class Story:
         k = self._native.int(name)
         return Int(("const", k), self, name)
 
-    def ints(self, names: Union[str, Sequence[str]], n: Optional[int] = None) -> list:
+    def ints(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Int]:
         """Declares several ints: ``ints("month day")`` or ``ints("x", 3)``."""
         return [self.int(name) for name in _names(names, n)]
 
@@ -196,14 +210,14 @@ class Story:
         k = self._native.bool(name)
         return Bool(("const", k), self, name)
 
-    def bools(self, names: Union[str, Sequence[str]], n: Optional[int] = None) -> list:
+    def bools(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Bool]:
         """Declares several bools: ``bools("p q")`` or ``bools("muddy", 3)``."""
         return [self.bool(name) for name in _names(names, n)]
 
     def enumeration(self, name: str, variants: Union[str, Sequence[str]]) -> EnumType:
         """Declares an enum type: ``enumeration("Colour", "red green blue")``."""
-        variants = _names(variants, None)
-        return EnumType(self, self._native.enumeration(name, variants), name, variants)
+        listed = _names(variants, None)
+        return EnumType(self, self._native.enumeration(name, listed), name, listed)
 
     def enum_constant(self, ty: EnumType, name: str) -> EnumValue:
         """Declares a hidden constant of an enum type."""
@@ -219,44 +233,44 @@ class Story:
         self._native.checkpoint(name)
         return Checkpoint(self, name)
 
-    def announce(self, formula) -> None:
+    def announce(self, formula: Formula) -> None:
         """``announce φ``: the storyteller announces φ, which becomes common knowledge."""
         self._native.announce(self._formula(formula))
 
-    def says(self, who: Character, formula) -> None:
+    def says(self, who: Character, formula: Formula) -> None:
         """``A: φ``: ``who`` truthfully announces φ (``knows(φ)``, ``knows_value(e)``,
         ``believes(φ)`` and ``believes_value(e)`` in φ may leave the speaker out)."""
         self._native.says(self._char(who), self._formula(formula))
 
-    def learns(self, who: Character, *values) -> None:
+    def learns(self, who: Character, *values: Union[ValueLike, Sequence[ValueLike]]) -> None:
         """``A learns e``: ``who`` gets the value of each expression (constants, or
         expressions of them): ``learns(a, month)``, ``learns(a, x + y)``,
         ``learns(a, x, y)``. A formula with knowledge operators is learned as the truth
         value it has now: ``learns(a, ep.knows(b, p))``."""
         self._native.learns(self._char(who), self._values(values))
 
-    def actual(self, formula) -> None:
+    def actual(self, formula: Formula) -> None:
         """``actual φ``: the actual world, which φ must pin down exactly (needed by
         :meth:`reveals`)."""
         self._native.actual(self._formula(formula))
 
-    def reveals(self, who: Character, formula) -> bool:
+    def reveals(self, who: Character, formula: Formula) -> builtins.bool:
         """``A reveals φ``: ``who`` announces φ if it holds in the actual world, else
         ``not φ``; returns whether φ held."""
         return self._native.reveals(self._char(who), self._formula(formula))
 
-    def check(self, formula) -> None:
+    def check(self, formula: Formula) -> None:
         """``check φ``: φ must hold in every world possible now (a StoryError says in which
         world it fails); nothing changes."""
         self._native.check(self._formula(formula))
 
-    def check_actual(self, formula) -> None:
+    def check_actual(self, formula: Formula) -> None:
         """``check actual φ``: φ must hold in the actual world (:meth:`actual`; a
         StoryError names the actual world when it does not, and says so when the story
         has none); nothing changes."""
         self._native.check_actual(self._formula(formula))
 
-    def prior(self, weight) -> None:
+    def prior(self, weight: IntLike) -> None:
         """``prior e``: the storyteller's prior. Each world weighs the value of the int
         expression ``weight`` there (of the constants, without knowledge operators; a
         negative weight in a world still possible is a StoryError). Without one, every
@@ -266,7 +280,7 @@ class Story:
         self._own(w)
         self._native.prior(w._t)
 
-    def show(self, value) -> Show:
+    def show(self, value: Union[Probability, ValueLike]) -> Show:
         """``show e``: the value of ``e`` (a :class:`Probability`, an :class:`Int`, a
         :class:`Bool` or an enum value) in the actual world (``.value``: a
         ``fractions.Fraction`` for a probability, else an int, a bool or a variant's
@@ -274,15 +288,15 @@ class Story:
         (``.values``: (value, worlds) pairs). ``str()`` is ``show e = 2/3``. Nothing
         changes."""
         if isinstance(value, Probability):
-            t = value._t
+            shown: Expr = value
+            t: Union[Tree, Term] = value._t
         else:
             e = _any(value)
-            t = e._t
-            value = e
-        self._own(value)
+            shown, t = e, e._t
+        self._own(shown)
         return Show._native(self._native.show(t))
 
-    def expects(self, who: Character, formula) -> None:
+    def expects(self, who: Character, formula: Formula) -> None:
         """``A expects φ``: soft information. ``who`` now finds every world where φ holds
         (now) more plausible than every other, its old plausibility deciding inside each
         part; nobody learns anything, but what ``who`` :func:`believes` changes, and an
@@ -294,19 +308,26 @@ class Story:
         """
         self._native.expects(self._char(who), self._formula(formula))
 
-    def assign(self, constant: Expr, value) -> None:
+    def assign(self, constant: Expr, value: Union[ValueLike, str]) -> None:
         """``x := e``: a public change of the constant ``x`` to the value ``e`` had (an
         enum constant takes a value of its enum or a variant's name)."""
-        self._native.assign(*self._change(constant, value, "assign"))
+        index, tree = self._change(constant, value, "assign")
+        self._native.assign(index, tree)
 
-    def assign_all(self, changes) -> None:
+    def assign_all(self, changes: Changes[_Target]) -> None:
         """``x, y := e, f``: a simultaneous public change, every value read before any
         constant changes: ``assign_all({x: y, y: x})`` (or pairs, ``[(x, y), (y, x)]``)
         swaps them. Each constant is changed once; otherwise as :meth:`assign`."""
 
         self._native.assign_all([self._change(t, v, "assign_all") for t, v in _pairs(changes)])
 
-    def event(self, name: str, block: Optional[Callable] = None):
+    @overload
+    def event(self, name: str, block: None = None) -> EventBlock: ...
+    @overload
+    def event(self, name: str, block: Callable[[EventBlock], object]) -> Happened: ...
+    def event(
+        self, name: str, block: Optional[Callable[[EventBlock], object]] = None
+    ) -> Union[Happened, EventBlock]:
         """``event NAME { … }``: one execution of the event ``name``, stated by the block:
         its cases (:meth:`EventBlock.case`), who sees which apart
         (:meth:`EventBlock.sees`), who expects which (:meth:`EventBlock.expects`), the
@@ -341,7 +362,7 @@ class Story:
         block: Optional[Callable[[Action], object]] = None,
         *,
         by: Optional[Character] = None,
-        when=None,
+        when: Optional[Formula] = None,
     ) -> Action:
         """``action NAME by A if φ { … }``: declares an action that :meth:`do` does and
         :meth:`plan` chooses among; nothing happens here. ``by``: the character who does
@@ -388,12 +409,12 @@ class Story:
 
     def plan(
         self,
-        goal,
+        goal: Formula,
         *,
-        max: int = 10,
-        keeping=None,
-        coordinated: bool = False,
-        all: bool = False,
+        max: builtins.int = 10,
+        keeping: Optional[Formula] = None,
+        coordinated: builtins.bool = False,
+        all: builtins.bool = False,
     ) -> Plan:
         """``plan [all] φ [max D] [keeping ψ] [coordinated]``: a breadth-first search for
         a shortest sequence of at most ``max`` actions (among those declared so far, tried
@@ -415,7 +436,13 @@ class Story:
         10 000, ``coordinated`` with an action without owner."""
         return plan(self, goal, max, keeping, coordinated, all)
 
-    def simultaneously(self, block: Optional[Callable] = None):
+    @overload
+    def simultaneously(self, block: None = None) -> _Block: ...
+    @overload
+    def simultaneously(self, block: Callable[[_Block], object]) -> list[builtins.bool]: ...
+    def simultaneously(
+        self, block: Optional[Callable[[_Block], object]] = None
+    ) -> Union[list[builtins.bool], _Block]:
         """``simultaneously { … }``: the block's announcements (``announce``, ``says``,
         ``reveals``) are evaluated in the state at its start and take effect together.
         With a function, runs ``block(b)`` and returns what each ``b.reveals`` found;
@@ -429,10 +456,18 @@ class Story:
         b = _Block(self, "simultaneously")
         if block is not None:
             block(b)
-            return b._run()
+            outcomes = b._run()
+            assert isinstance(outcomes, list)
+            return outcomes
         return b
 
-    def assert_adds_ck(self, hint, block: Optional[Callable] = None):
+    @overload
+    def assert_adds_ck(self, hint: Formula, block: None = None) -> _Block: ...
+    @overload
+    def assert_adds_ck(self, hint: Formula, block: Callable[[_Block], object]) -> HintVerdict: ...
+    def assert_adds_ck(
+        self, hint: Formula, block: Optional[Callable[[_Block], object]] = None
+    ) -> Union[HintVerdict, _Block]:
         """``assert_adds_ck φ { … }``: runs the block, proves that it added exactly the
         hint to the common knowledge, and keeps the small form (a RefutedError names a
         world where they disagree). A function or a ``with`` block, as
@@ -441,10 +476,12 @@ class Story:
         b = _Block(self, "assert_adds_ck", self._formula_expr(hint))
         if block is not None:
             block(b)
-            return b._run()
+            verdict = b._run()
+            assert isinstance(verdict, str)
+            return verdict
         return b
 
-    def worlds(self, limit: int = 10) -> Worlds:
+    def worlds(self, limit: builtins.int = 10) -> Worlds:
         """Up to ``limit`` of the worlds possible now, in canonical order."""
         names, worlds, complete, text, chances = self._native.worlds(limit)
         listed = [World(zip(names, w)) for w in worlds]
@@ -458,43 +495,39 @@ class Story:
         if e._owner is not None and e._owner is not self:
             raise StoryError("an expression uses handles of another story")
 
-    def _char(self, who) -> int:
+    def _char(self, who: Character) -> builtins.int:
         if not isinstance(who, Character):
             raise TypeError(f"expected a character, found {who!r}")
         if who._story is not self:
             raise StoryError("the character belongs to another story")
         return who._index
 
-    def _change(self, constant, value, what: str) -> tuple:
+    def _change(self, constant: object, value: object, what: str) -> Change:
         """``constant := value`` as the native story takes it: (its index, the value)."""
-        if not isinstance(constant, Expr) or constant._t[0] != "const":
+        target = constant._t if isinstance(constant, Expr) else None
+        if not isinstance(constant, Expr) or target is None or target[0] != "const":
             raise StoryError(
                 f"`{what}` changes a constant: its target must be one (from Story.int, bool or enum_constant)"
             )
         self._own(constant)
         if isinstance(constant, EnumValue) and isinstance(value, str):
             value = constant._other(value)
-        value = _any(value)
-        self._own(value)
-        return (constant._t[1], value._t)
+        v = _any(value)
+        self._own(v)
+        return (target[1], v._t)
 
-    def _happened(self, raw):
-
-        return happened(self, raw)
-
-    def _formula_expr(self, formula) -> Bool:
+    def _formula_expr(self, formula: Formula) -> Bool:
         f = _bool(formula)
         self._own(f)
         return f
 
-    def _formula(self, formula) -> tuple:
+    def _formula(self, formula: Formula) -> Tree:
         return self._formula_expr(formula)._t
 
-    def _values(self, values) -> list:
-        values = _flat(values)
+    def _values(self, values: Sequence[object]) -> list[Tree]:
         out = []
-        for v in values:
-            v = _any(v)
+        for item in _flat(values):
+            v = _any(item)
             self._own(v)
             out.append(v._t)
         return out

@@ -8,13 +8,18 @@ from __future__ import annotations
 import html
 import itertools
 import math
+import os
 import sys
 import time
 from collections.abc import Mapping as _Mapping
-from typing import Any, Iterable, Iterator, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping, Optional, Sequence, TypedDict, Union
 
 from . import _native
+from ._boundary import Count, SampleChunk, Value, ValuesRow
 from ._results import World, _need
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["sweep", "sweep_file", "Sweep", "SweepGroup", "SweepRow", "MAX_RUNS"]
 
@@ -25,17 +30,31 @@ MAX_RUNS = 1_000_000
 MANY = ">1000"
 
 
-def _key_order(k):
+#: Values of a story's consts, by name, as the native module takes them.
+_Combo = list[tuple[str, int]]
+
+
+class FirstUnique(TypedDict):
+    """The first sample of a :class:`SweepGroup` that left exactly one world."""
+
+    seed: int
+    world: World
+    #: For each ``sample(…)`` it drew with: its line, the items (values, tuples of values,
+    #: or an item's text when it names a constant).
+    drew: list[tuple[int, list[Union[Value, tuple[Value, ...]]]]]
+
+
+def _key_order(k: Count) -> tuple[int, int]:
     # The command line's order: ">1000" (more, or infinitely many) first, then by number.
     return (0, 0) if isinstance(k, str) else (1, k)
 
 
-def _ranges(sets: Optional[Mapping[str, Any]]) -> list:
+def _ranges(sets: Optional[Mapping[str, Union[int, Iterable[int]]]]) -> list[tuple[str, list[int]]]:
     out = []
-    for name, values in (sets or {}).items():
-        if isinstance(values, (bool, str, bytes)) or not isinstance(values, (int, Iterable)):
-            raise TypeError(f"sets[{name!r}]: an int, or an iterable of ints (a list, a range), not {values!r}")
-        values = [values] if isinstance(values, int) else list(values)
+    for name, given in (sets or {}).items():
+        if isinstance(given, (bool, str, bytes)) or not isinstance(given, (int, Iterable)):
+            raise TypeError(f"sets[{name!r}]: an int, or an iterable of ints (a list, a range), not {given!r}")
+        values = [given] if isinstance(given, int) else list(given)
         for v in values:
             _check_int(name, v)
         if not values:
@@ -44,7 +63,7 @@ def _ranges(sets: Optional[Mapping[str, Any]]) -> list:
     return out
 
 
-def _check_int(name: str, v) -> int:
+def _check_int(name: str, v: object) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise TypeError(f"sets[{name!r}]: a const's value is an int, not {v!r}")
     if not -(2**63) <= v < 2**63:
@@ -61,22 +80,22 @@ class SweepGroup:
     values by name; an item that names a constant is its text), ``first_error`` ((seed,
     message, exit code) of the first failed sample)."""
 
-    def __init__(self, sets: dict, first_seed: int, samples: int):
+    def __init__(self, sets: dict[str, int], first_seed: int, samples: int):
         self.sets = sets
         self.first_seed = first_seed
         self.samples = samples
-        self.counts: dict = {}
+        self.counts: dict[Count, int] = {}
         self.failed = 0
-        self.first_unique: Optional[dict] = None
-        self.first_error: Optional[tuple] = None
+        self.first_unique: Optional[FirstUnique] = None
+        self.first_error: Optional[tuple[int, str, int]] = None
         # What the first unique sample drew as the story writes it (for str()).
-        self._drew_text: list = []
+        self._drew_text: list[tuple[int, str]] = []
 
     @property
     def last_seed(self) -> int:
         return (self.first_seed + self.samples - 1) % 2**64
 
-    def _add(self, chunk: dict) -> None:
+    def _add(self, chunk: SampleChunk) -> None:
         # Chunks arrive in seed order: the first unique (and failed) sample is the
         # first chunk's that has one.
         for k, n in chunk["counts"].items():
@@ -87,11 +106,12 @@ class SweepGroup:
             u = chunk["first_unique"]
             drew = [(line, list(items)) for line, items in u["drew"]]
             self.first_unique = {"seed": u["seed"], "world": World(zip(u["names"], u["world"])), "drew": drew}
-            self._drew_text = [tuple(d) for d in u["drew_text"]]
+            self._drew_text = [(line, text) for line, text in u["drew_text"]]
         if self.first_error is None and chunk["first_error"] is not None:
-            self.first_error = tuple(chunk["first_error"])
+            seed, message, code = chunk["first_error"]
+            self.first_error = (seed, message, code)
 
-    def share(self, worlds) -> float:
+    def share(self, worlds: Count) -> float:
         """The share of samples that left ``worlds`` worlds, in %."""
         return 100.0 * self.counts.get(worlds, 0) / self.samples
 
@@ -130,20 +150,23 @@ class SweepRow:
 
     __slots__ = ("sets", "worlds", "world", "error", "code", "ms")
 
-    def __init__(self, sets: dict, raw: dict):
+    def __init__(self, sets: dict[str, int], raw: ValuesRow):
         self.sets = sets
-        self.worlds = raw["worlds"]
-        self.world = None
+        self.worlds: Optional[Count] = raw["worlds"]
+        self.world: Optional[World] = None
         if raw["world"] is not None:
-            self.world = World(zip(raw["names"], raw["world"]))
-        self.error, self.code = raw["error"] if raw["error"] is not None else (None, None)
-        self.ms = raw["ms"]
+            self.world = World(zip(raw["names"] or [], raw["world"]))
+        self.error: Optional[str] = None
+        self.code: Optional[int] = None
+        if raw["error"] is not None:
+            self.error, self.code = raw["error"]
+        self.ms: float = raw["ms"]
 
     def __repr__(self) -> str:
         return f"SweepRow(sets={self.sets}, worlds={self.worlds!r}, world={self.world!r}, error={self.error!r})"
 
 
-def _count_text(c) -> str:
+def _count_text(c: Optional[Count]) -> str:
     if c == "infinite":
         return "infinitely many worlds"
     if isinstance(c, str):
@@ -151,7 +174,7 @@ def _count_text(c) -> str:
     return "1 world" if c == 1 else f"{c} worlds"
 
 
-class Sweep(_Mapping):
+class Sweep(_Mapping[Count, int]):
     """What :func:`sweep` found: a read-only mapping of its ``counts`` (worlds left →
     runs: ``dict(s)``, ``s[1]``, ``s.values()``; ``">1000"`` for more, or infinitely
     many; failed runs are not in it), so that two sweeps are equal when their
@@ -164,16 +187,16 @@ class Sweep(_Mapping):
     the row's or group's error). ``str()`` is what ``epipen sweep`` prints (for samples,
     exactly); in Jupyter it is a table."""
 
-    def __init__(self, names: list, samples: Optional[int]):
+    def __init__(self, names: list[str], samples: Optional[int]):
         self.names = names
         self.samples = samples
-        self.groups: list = []
-        self.rows: list = []
+        self.groups: list[SweepGroup] = []
+        self.rows: list[SweepRow] = []
         self.seconds = 0.0
 
     @property
-    def counts(self) -> dict:
-        total: dict = {}
+    def counts(self) -> dict[Count, int]:
+        total: dict[Count, int] = {}
         if self.samples is not None:
             for g in self.groups:
                 for k, n in g.counts.items():
@@ -198,14 +221,14 @@ class Sweep(_Mapping):
         return sum(g.samples for g in self.groups) if self.samples is not None else len(self.rows)
 
     @property
-    def first_unique(self) -> Optional[dict]:
+    def first_unique(self) -> Optional[FirstUnique]:
         """The first sample (of the first group that has one) leaving exactly one world."""
         return next((g.first_unique for g in self.groups if g.first_unique), None)
 
-    def __getitem__(self, worlds) -> int:
+    def __getitem__(self, worlds: Count) -> int:
         return self.counts[worlds]
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[Count]:
         return iter(self.counts)
 
     def __len__(self) -> int:
@@ -277,7 +300,7 @@ class Sweep(_Mapping):
             body += "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
-    def to_pandas(self):
+    def to_pandas(self) -> pandas.DataFrame:
         """A DataFrame: with samples, a row per (combination, worlds left) with its
         count of samples; without, a row per run."""
         pd = _need("pandas", "to_pandas()")
@@ -294,9 +317,11 @@ class _Progress:
     """A progress bar: a live HTML display in a notebook, a line on stderr in a
     terminal, shown once the sweep has run half a second (as ``epipen sweep``'s)."""
 
-    def __init__(self, total: int, mode):
-        self.total, self.start, self.handle = total, time.monotonic(), None
-        self.mode = None
+    def __init__(self, total: int, mode: Optional[bool]):
+        self.total, self.start = total, time.monotonic()
+        # The notebook's display (IPython's DisplayHandle), once shown.
+        self.handle: Any = None
+        self.mode: Optional[Literal["notebook", "terminal"]] = None
         if mode is False:
             return
         if _in_notebook():
@@ -344,19 +369,29 @@ def _in_notebook() -> bool:
     return ip is not None and type(ip).__name__ == "ZMQInteractiveShell"
 
 
-def _chunks(total: int, size: int):
+def _chunks(total: int, size: int) -> Iterator[tuple[int, int]]:
     start = 0
     while start < total:
         yield start, min(size, total - start)
         start += size
 
 
-def _ray_samples(name, source, sets, first_seed, count, backend, timeout):
+def _ray_samples(
+    name: str,
+    source: str,
+    sets: _Combo,
+    first_seed: int,
+    count: int,
+    backend: str,
+    timeout: Optional[float],
+) -> SampleChunk:
     """A chunk of samples, as one Ray task (one core)."""
     return _native.sweep_samples(name, source, sets, first_seed, count, backend, timeout, 1)
 
 
-def _ray_values(name, source, combos, seed, backend, timeout):
+def _ray_values(
+    name: str, source: str, combos: list[_Combo], seed: int, backend: str, timeout: Optional[float]
+) -> list[ValuesRow]:
     """A chunk of combinations of values, as one Ray task."""
     return _native.sweep_values(name, source, combos, seed, backend, timeout, 1)
 
@@ -365,28 +400,31 @@ class _Ray:
     """Chunks run as Ray tasks: on the cluster at ``RAY_ADDRESS``, or one Ray started on
     this machine (``ray.init()``)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         try:
             import ray
         except ImportError:
             raise ImportError('cluster="ray" needs Ray, which is not installed: pip install "./python[ray]" (from the checkout)') from None
-        self.ray = ray
+        # Ray's module and its remote functions (typed as Any: Ray is optional).
+        self.ray: Any = ray
         if not ray.is_initialized():
             ray.init()
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self.samples = ray.remote(num_cpus=1)(_ray_samples)
-        self.values = ray.remote(num_cpus=1)(_ray_values)
+        self.samples: Any = ray.remote(num_cpus=1)(_ray_samples)
+        self.values: Any = ray.remote(num_cpus=1)(_ray_values)
 
     def chunk_size(self, total: int) -> int:
         # Four chunks per core at least, so that cores finishing early take more; at
         # most 50 000 samples (about a second of one core on Cheryl's dates).
         return max(1, min(50_000, math.ceil(total / (4 * self.cpus))))
 
-    def run(self, calls: list, progress: _Progress, sizes: list) -> list:
+    def run(self, calls: Sequence[tuple[Any, tuple[object, ...]]], progress: _Progress, sizes: list[int]) -> list[Any]:
+        """Each remote function called with its arguments, as Ray tasks: their results,
+        in order."""
         ray = self.ray
         refs = [remote.remote(*args) for remote, args in calls]
         index = {ref: k for k, ref in enumerate(refs)}
-        results: list = [None] * len(refs)
+        results: list[Any] = [None] * len(refs)
         pending, done = list(refs), 0
         try:
             while pending:
@@ -407,7 +445,7 @@ def sweep(
     source: str,
     *,
     samples: Optional[int] = None,
-    sets: Optional[Mapping[str, Any]] = None,
+    sets: Optional[Mapping[str, Union[int, Iterable[int]]]] = None,
     seed: int = 0,
     cluster: Optional[str] = None,
     backend: str = "auto",
@@ -460,6 +498,7 @@ def sweep(
         size = ray.chunk_size(runs) if ray else max(1000, min(100_000, samples // 50))
         pieces = list(_chunks(samples, size))
         groups = [SweepGroup(dict(combo), seed, samples) for combo in combos]
+        chunks: list[SampleChunk]
         if ray:
             # Every chunk of every combination in flight at once.
             calls = [
@@ -486,17 +525,18 @@ def sweep(
     else:
         size = ray.chunk_size(runs) if ray else max(16, len(combos) // 50)
         pieces = list(_chunks(len(combos), size))
+        rows: list[list[ValuesRow]]
         if ray:
-            calls = [(ray.values, (name, source, combos[first : first + count], seed, backend, timeout)) for first, count in pieces]
-            chunks = ray.run(calls, bar, [count for _, count in pieces])
+            values = [(ray.values, (name, source, combos[first : first + count], seed, backend, timeout)) for first, count in pieces]
+            rows = ray.run(values, bar, [count for _, count in pieces])
         else:
-            chunks = []
+            rows = []
             for first, count in pieces:
-                chunks.append(_native.sweep_values(name, source, combos[first : first + count], seed, backend, timeout, threads))
+                rows.append(_native.sweep_values(name, source, combos[first : first + count], seed, backend, timeout, threads))
                 bar.update(first + count)
         k = 0
-        for chunk in chunks:
-            for raw in chunk:
+        for row_chunk in rows:
+            for raw in row_chunk:
                 combo = combos[k]
                 k += 1
                 result.rows.append(SweepRow(dict(combo), raw))
@@ -506,14 +546,36 @@ def sweep(
     return result
 
 
-def _check_seed(seed) -> int:
+def _check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed={seed!r}: a seed is an int from 0 to 2**64 - 1")
     return seed
 
 
-def sweep_file(path, **options) -> Sweep:
+def sweep_file(
+    path: Union[str, os.PathLike[str]],
+    *,
+    samples: Optional[int] = None,
+    sets: Optional[Mapping[str, Union[int, Iterable[int]]]] = None,
+    seed: int = 0,
+    cluster: Optional[str] = None,
+    backend: str = "auto",
+    timeout: Optional[float] = None,
+    threads: Optional[int] = None,
+    progress: Optional[bool] = None,
+) -> Sweep:
     """:func:`sweep` on the story in the file ``path`` (messages name it by its path)."""
     with open(path, encoding="utf-8") as f:
         source = f.read()
-    return sweep(source, name=str(path), **options)
+    return sweep(
+        source,
+        samples=samples,
+        sets=sets,
+        seed=seed,
+        cluster=cluster,
+        backend=backend,
+        timeout=timeout,
+        threads=threads,
+        progress=progress,
+        name=str(path),
+    )

@@ -199,3 +199,25 @@ def test_probability_mistakes_are_errors():
     p = z3.bool("p")
     with pytest.raises(epipen.StoryError, match="probabilit"):
         z3.check(probability(p) <= 1)
+
+
+def test_a_probability_is_no_value_and_its_speaker_a_character():
+    # A probability compares into a formula; where a value goes, it is a TypeError
+    # where it is written (not when the statement reaches the native story).
+    s = epipen.Story()
+    a = s.character("A")
+    x = s.int("x")
+    chance = probability(a, x == 1)
+    with pytest.raises(TypeError, match="found a probability `probability\\(A, x == 1\\)`"):
+        s.learns(a, chance)
+    with pytest.raises(TypeError, match="found a probability"):
+        epipen.If(x == 1, chance, chance)
+    with pytest.raises(TypeError, match="found a probability"):
+        epipen.knows_value(a, chance)
+    s.announce(x.is_in([1, 2]))
+    assert s.show(chance).values == [(Fraction(1, 2), 2)]
+    # Not a character where one goes: a TypeError, as for knows and believes.
+    with pytest.raises(TypeError, match="expected a character, found x"):
+        probability(x, x == 1)
+    with pytest.raises(TypeError, match="expected a character, found x"):
+        epipen.knows(x, x == 1)

@@ -33,7 +33,7 @@ def test_the_other_commands():
     assert dot.startswith("graph epistemic_model {")
     sweep = cli("sweep", "stories/muddy-children.story", "--set", "n=2..3", check=0).stdout
     assert sweep.splitlines()[0].split()[:2] == ["n", "worlds"]
-    assert "1 verified" in cli("check", "stories/who-has-the-sum.story", check=0).stdout
+    assert "1 hint verified" in cli("check", "stories/who-has-the-sum.story", check=0).stdout
 
 
 def test_bench_runs_stories_with_this_command():

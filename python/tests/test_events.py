@@ -539,3 +539,17 @@ def test_a_case_handle_equals_its_name():
     assert e.happened.case is None  # no actual world
     assert x == "x" and x != y and x != "y" and {x: 1}[x] == 1 and repr(y) == "y"
     assert [c for c in [x, y] if c == "y"] == [y]
+
+
+def test_if_of_event_handles_is_a_value_of_the_event():
+    # `If(c, move, move)` is a value of the event's type, compared with its cases' names
+    # (an event's handle is an enum value: `If` keeps the event's cases).
+    s = ep.Story()
+    (anne,) = s.characters("Anne")
+    p = s.bool("p")
+    s.actual(p)
+    h = s.event("flip", lambda e: (e.case("heads", when=p), e.case("tails", when=~p)))
+    chosen = ep.If(p, h.event, h.event)
+    assert repr(chosen) == "if p then flip else flip"
+    s.check_actual(chosen == "heads")
+    assert not outcome(s.check_actual, chosen == "tails")

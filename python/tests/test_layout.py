@@ -1,6 +1,6 @@
 """The package's modules import no circle: each module's imports of the package's
-others (at its top or inside functions) form no loop, as tests/layout.rs checks for
-the Rust crates."""
+others (at its top or inside functions, and those for types only) form no loop, as
+tests/layout.rs checks for the Rust crates."""
 
 import ast
 import pathlib
@@ -17,12 +17,14 @@ def typing_only(tree):
     return skipped
 
 
-def imports():
+def imports(types=False):
+    """Each module's imports of the package's others; with ``types``, those under ``if
+    TYPE_CHECKING:`` too."""
     graph = {}
     for path in PACKAGE.glob("*.py"):
         names = set()
         tree = ast.parse(path.read_text())
-        skipped = typing_only(tree)
+        skipped = set() if types else typing_only(tree)
         for node in ast.walk(tree):
             if id(node) in skipped:
                 continue
@@ -53,6 +55,15 @@ def circles(graph):
 def test_no_module_imports_one_that_imports_it_back():
     graph = imports()
     assert "_story" in graph and "_events" in graph["_story"]
+    assert circles(graph) == []
+
+
+def test_not_even_for_types():
+    # A handle knows its story as an `Owner`, events and actions as a `Teller`
+    # (protocols): `_expr` imports nothing of `_story`, not even under TYPE_CHECKING.
+    graph = imports(types=True)
+    assert "_story" not in graph["_expr"]
+    assert "_story" not in graph["_events"] and "_story" not in graph["_actions"]
     assert circles(graph) == []
 
 

@@ -39,6 +39,45 @@ def test_python_prints_what_the_cli_prints(story):
     assert str(result.trace) == in_pythons_words(cli("run", "--trace", story).stdout)
 
 
+def _with_a_false_check(source: str):
+    """`source` with its first check negated (`check φ` → `check not (φ)`, and so for
+    `check actual`), or None when it has no check on a line of its own."""
+    lines = source.split("\n")
+    for i, line in enumerate(lines):
+        body = line.split("#", 1)[0].rstrip()
+        indent = body[: len(body) - len(body.lstrip())]
+        for keyword in ("check actual ", "check "):
+            if body.lstrip().startswith(keyword):
+                formula = body.lstrip()[len(keyword):]
+                lines[i] = f"{indent}{keyword}not ({formula})"
+                return "\n".join(lines)
+    return None
+
+
+FALSE_CHECKS = [p for p in ALL if _with_a_false_check(p.read_text()) is not None]
+
+
+def test_there_are_stories_with_checks():
+    assert len(FALSE_CHECKS) >= 15
+
+
+@pytest.mark.parametrize("story", FALSE_CHECKS, ids=[p.stem for p in FALSE_CHECKS])
+def test_a_failing_check_behaves_the_same_everywhere(tmp_path, story):
+    """A check that fails: the run goes on, every verdict is printed in order, the
+    worlds are printed, and the command exits with 1 at the end; Python's result says
+    the same (issue 44: the CLI used to stop at the first failing check)."""
+    path = tmp_path / story.name
+    path.write_text(_with_a_false_check(story.read_text()))
+    run = cli("run", path, check=1)
+    result = epipen.run_file(path, limit=10)
+    assert str(result) == run.stdout
+    assert any(c.holds is False for c in result.checks), run.stdout
+    assert "fails in the world" in run.stdout
+    worlds = cli("worlds", path, check=1)
+    assert str(result.worlds) == in_pythons_words(worlds.stdout)
+    assert "fails in the world" in worlds.stderr
+
+
 BAD = {
     "unknown-name": "characters A\nint day\nannounce dya > 3\n",
     "two-errors": "characters A\nint x\nannounce y > 1\nA learns z\n",

@@ -100,8 +100,8 @@ def test_a_check_over_no_world_is_vacuous(tmp_path):
     assert (check.kind, check.holds) == ("check", True)
     assert check.vacuous == "no world is possible (line 4, `Bob: knows_value(x)`, left none)"
     # The same line as `epipen check`, which exits with 1.
-    assert cli("check", path, check=1).stdout == f"{check}\n0 verified, 0 refuted, 1 vacuous\n"
-    assert str(r.worlds) == cli("worlds", path, check=0).stdout
+    assert cli("check", path, check=1).stdout == f"{check}\n1 vacuous verdict (no world is left)\n"
+    assert str(r.worlds) == cli("worlds", path, check=1).stdout
     assert str(r.worlds).startswith("no possible worlds: line 4, `Bob: knows_value(x)`, left none")
     (printed,) = r.events
     assert str(printed.get("worlds")) == str(r.worlds)

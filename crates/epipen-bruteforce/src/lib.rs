@@ -1,7 +1,8 @@
 //! An independent evaluator for finite stories: explicit sets of worlds, no Z3.
 //!
-//! It runs EpiPEn's semantics literally on a finite box of worlds, so the engine (which
-//! works symbolically through Z3) can be cross-checked against it:
+//! It runs EpiPEn's semantics literally on a finite box of worlds, so the engine's three
+//! backends (Z3's formulas, BDDs, the explicit backend's columns and tables) can be
+//! cross-checked against it:
 //!
 //! * the state is a set of worlds `W` plus, per character, the list of expressions it
 //!   has learned (`A learns month` adds the expression `month`);

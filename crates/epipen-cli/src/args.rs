@@ -31,9 +31,10 @@ Examples:
 Each command's --help lists its options; a story command's (worlds, run, graph,
 check) may also come before it: epipen --set n=8 run FILE.
 
-Exit codes: 0 success, 1 solver failure (unknown, timeout, resource limit),
-a refuted hint, a failing check, a plan that finds none or output that cannot be
-written, 2 usage or story error.";
+Exit codes: 0 success (zero worlds is an answer); 1 a check that fails, a hint
+refuted, a vacuous verdict or a plan that finds none (the run goes on and exits with 1
+at its end), or a solver failure (unknown, timeout, resource limit) or output that
+cannot be written; 2 a usage or story error.";
 
 #[derive(Parser)]
 #[command(name = "epipen", about = "Solve epistemic logic puzzles with the Z3 SMT solver", after_help = EXAMPLES)]
@@ -56,7 +57,7 @@ pub(crate) struct StoryOptions {
     /// reading and compiling included
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub(crate) timeout: Option<Duration>,
-    /// Print each statement's time and κ's size after it, on stderr
+    /// Print on stderr which backend runs the story, then each statement's time and κ's size after it
     #[arg(long)]
     pub(crate) stats: bool,
     /// Override a `const` of the story, e.g. --set n=8 (repeatable)
@@ -123,12 +124,15 @@ pub(crate) enum Command {
         /// and at the end which statement eliminated each world
         #[arg(long)]
         trace: bool,
-        /// With --trace: one JSON object per line instead of text
-        #[arg(long, requires = "trace")]
+        /// Print JSON instead of text: one object, {"reports": [...], "worlds": {...},
+        /// "tally": {...}} (the reports in story order: verdicts, shows, plans, `worlds`
+        /// statements; the worlds at the end); with --trace, one object per line
+        #[arg(long)]
         json: bool,
-        /// With --trace: list the worlds when there are at most this many
-        #[arg(long, default_value_t = 10, requires = "trace")]
-        limit: u64,
+        /// With --trace: list the worlds when there are at most this many; with --json:
+        /// list at most this many worlds at the end [default: 10]
+        #[arg(long, value_parser = parse_limit)]
+        limit: Option<u64>,
         #[command(flatten)]
         options: StoryOptions,
     },
@@ -149,6 +153,10 @@ pub(crate) enum Command {
     Check {
         /// The story file
         file: PathBuf,
+        /// Print one JSON object instead of text: {"reports": [...], "tally": {...}}
+        /// (the verdicts, shows and plans in story order, and how many hold and fail)
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         options: StoryOptions,
     },

@@ -8,10 +8,10 @@ use std::time::Instant;
 use clap::{CommandFactory, FromArgMatches};
 use epipen::engine::{Options, Strategy};
 use epipen::explore;
-use epipen::views::Report;
+use epipen::views::{Report, Tally};
 
 use crate::args::{Cli, Command, single_values};
-use crate::output::{self, errln, out, outln};
+use crate::output::{self, err, errln, out, outln};
 use crate::story::{Failure, exit_code, print_report, read_source, with_story};
 use crate::{graph, sweep, watchdog};
 
@@ -99,16 +99,22 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
         } => with_story(file, &sets, settings.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
             options.skip_worlds_statements = true;
-            // The hints taken on trust, said before the worlds.
-            let mut trusted = Vec::new();
+            options.keep_refuted_hints = true;
+            // The hints taken on trust, said before the worlds; the checks that fail,
+            // hints refuted and plans that found none, said on stderr (the worlds are
+            // printed all the same, and the exit code is 1).
+            let (mut trusted, mut failing) = (Vec::new(), Vec::new());
             let mut engine = story.run(&options, &mut |report| {
                 if matches!(&report, Report::Hint(v) if v.trusted) {
                     trusted.push(report);
+                } else if report.fails_run() {
+                    failing.push(report);
                 }
             })?;
+            say_failing(&failing);
             if *dot {
                 out!("{}", story.graph(&mut engine, None)?);
-                return Ok(());
+                return failed_if(!failing.is_empty());
             }
             let set = story.final_worlds(&mut engine, *limit)?;
             let worlds = story.worlds(&mut engine, &set)?;
@@ -116,6 +122,9 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                 let mut json = serde_json::to_value(&worlds).expect("views serialise");
                 if !trusted.is_empty() {
                     json["unverified_hints"] = trusted.iter().map(Report::line).collect();
+                }
+                if !failing.is_empty() {
+                    json["failing"] = serde_json::to_value(&failing).expect("views serialise");
                 }
                 outln!("{}", epipen::text::json(&json));
             } else {
@@ -127,32 +136,53 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                     epipen::text::worlds(&worlds, "raise --limit to see more")
                 );
             }
-            Ok(())
+            failed_if(!failing.is_empty())
         }),
         Command::Run {
             file,
             trust_hints,
             trace: false,
+            json,
+            limit,
             ..
         } => with_story(file, &sets, settings.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
-            let (mut printed, mut failed) = (false, false);
-            story.run(&options, &mut |report| {
-                printed |= print_report(&report);
-                failed |= report.fails_run();
+            options.keep_refuted_hints = true;
+            if let (false, Some(_)) = (*json, limit) {
+                return Err(Failure::usage(
+                    &story.path,
+                    "--limit is for `run --trace` and `run --json`".into(),
+                    Some("`epipen worlds --limit N FILE` lists the worlds at the end".into()),
+                ));
+            }
+            let mut reports = Vec::new();
+            let mut printed = false;
+            let mut engine = story.run(&options, &mut |report| {
+                if !*json {
+                    printed |= print_report(&report);
+                }
+                reports.push(report);
             })?;
-            if !printed {
+            let tally = Tally::of(&reports);
+            if *json {
+                let set = story.final_worlds(&mut engine, limit.unwrap_or(10))?;
+                let worlds = story.worlds(&mut engine, &set)?;
+                reports.retain(Report::printed_by_run);
+                let json = serde_json::json!({
+                    "reports": reports,
+                    "worlds": worlds,
+                    "tally": tally,
+                });
+                outln!("{}", epipen::text::json(&json));
+            } else if !printed {
                 errln!(
                     "note: the story printed nothing; `epipen worlds FILE` prints the worlds at its end"
                 );
             }
-            if failed {
-                // A check that holds only because no world is left proves nothing, and
-                // a plan that found none fails as a check would; the run went on past
-                // them, so that everything after them printed.
-                return Err(Failure::Quiet(1));
-            }
-            Ok(())
+            // A check that fails, a hint refuted, a verdict that holds only because no
+            // world is left, a plan that found none: the run went on past them, so that
+            // everything after them printed, and exits with 1.
+            failed_if(tally.failed())
         }),
         Command::Run {
             file,
@@ -163,7 +193,8 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             ..
         } => with_story(file, &sets, settings.seed, deadline, |story| {
             options.trust_hints = *trust_hints;
-            let limit = usize::try_from(*limit).unwrap_or(usize::MAX);
+            options.keep_refuted_hints = true;
+            let limit = usize::try_from(limit.unwrap_or(10)).unwrap_or(usize::MAX);
             story.trace(&options, limit, *json)
         }),
         Command::Graph { file, at, svg, .. } => {
@@ -172,13 +203,20 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                     graph::check_svg_path(out)?;
                 }
                 options.skip_worlds_statements = true;
+                options.keep_refuted_hints = true;
                 let checkpoint = story.checkpoint(at.as_deref())?;
-                let mut engine = story.run(&options, &mut |_| {})?;
+                let mut failing = Vec::new();
+                let mut engine = story.run(&options, &mut |report| {
+                    if report.fails_run() {
+                        failing.push(report);
+                    }
+                })?;
+                say_failing(&failing);
                 match svg {
                     None => out!("{}", story.graph(&mut engine, checkpoint)?),
                     Some(out) => graph::write_svg(&story.svg(&mut engine, checkpoint)?, out)?,
                 }
-                Ok(())
+                failed_if(!failing.is_empty())
             })
         }
         Command::Sweep {
@@ -229,48 +267,40 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             let sweep = sweep::Sweep { source: &source };
             exit_code(sweep.run(jobs, &options, settings.timeout, samples.is_some(), *json))
         }
-        Command::Check { file, .. } => with_story(file, &sets, settings.seed, deadline, |story| {
-            options.keep_refuted_hints = true;
-            options.skip_worlds_statements = true;
-            let (mut verified, mut refuted, mut vacuous) = (0, 0, 0);
-            // Plans that found one, and plans that found none.
-            let (mut planned, mut unplanned) = (0, 0);
-            story.run(&options, &mut |report| {
-                if let epipen::views::Report::Show { .. } = report {
-                    out!("{}", epipen::text::report(&report));
-                }
-                if let Some(plan) = report.plan() {
-                    match plan.solvable {
-                        true => planned += 1,
-                        false => unplanned += 1,
+        Command::Check { file, json, .. } => {
+            with_story(file, &sets, settings.seed, deadline, |story| {
+                options.keep_refuted_hints = true;
+                options.skip_worlds_statements = true;
+                // What `check` prints: shows, plans and verdicts, in story order.
+                let mut reports = Vec::new();
+                story.run(&options, &mut |report| {
+                    let line = match &report {
+                        Report::Show { .. } => epipen::text::report(&report),
+                        Report::Plan(plan) => format!("{}\n", epipen::text::plan(plan)),
+                        Report::Check(v) | Report::Hint(v) => {
+                            format!("{}\n", epipen::text::verdict(v))
+                        }
+                        _ => return,
+                    };
+                    if !*json {
+                        out!("{line}");
                     }
-                    outln!("{}", epipen::text::plan(plan));
+                    reports.push(report);
+                })?;
+                let tally = Tally::of(&reports);
+                match json {
+                    true => outln!(
+                        "{}",
+                        epipen::text::json(&serde_json::json!({
+                            "reports": reports,
+                            "tally": tally,
+                        }))
+                    ),
+                    false => outln!("{}", epipen::text::tally(&tally)),
                 }
-                let Some(verdict) = report.verdict() else {
-                    return;
-                };
-                match (verdict.vacuous, verdict.holds) {
-                    (true, _) => vacuous += 1,
-                    (false, Some(false)) => refuted += 1,
-                    (false, _) => verified += 1,
-                }
-                outln!("{}", epipen::text::verdict(verdict));
-            })?;
-            let mut summary = format!("{verified} verified, {refuted} refuted");
-            if vacuous > 0 {
-                summary.push_str(&format!(", {vacuous} vacuous"));
-            }
-            if planned + unplanned > 0 {
-                let s = if planned == 1 { "" } else { "s" };
-                summary.push_str(&format!(", {planned} plan{s} found, {unplanned} not found"));
-            }
-            outln!("{summary}");
-            if refuted > 0 || vacuous > 0 || unplanned > 0 {
-                Err(Failure::Quiet(1))
-            } else {
-                Ok(())
-            }
-        }),
+                failed_if(tally.failed())
+            })
+        }
         Command::Smcdel {
             file, json, story, ..
         } => {
@@ -426,5 +456,22 @@ fn is_mastar(file: &std::path::Path, source: &str) -> bool {
         Some("story") => false,
         Some("txt" | "mastar") => true,
         _ => epipen::mastar::recognised(source),
+    }
+}
+
+/// Says on stderr, in `epipen run`'s words, the checks that failed, the hints refuted
+/// and the plans that found none (for commands that print something else on stdout).
+fn say_failing(failing: &[Report]) {
+    for report in failing {
+        err!("{}", epipen::text::report(report));
+    }
+}
+
+/// The outcome of a command whose run went on past a failing check, a refuted hint or
+/// a plan that found none (everything already printed): exit code 1 when it did.
+fn failed_if(failed: bool) -> Result<(), Failure> {
+    match failed {
+        true => Err(Failure::Quiet(1)),
+        false => Ok(()),
     }
 }

@@ -1,5 +1,6 @@
 //! The `epipen` command: the only place that prints results and picks exit codes
-//! (0 success, 1 solver failure, 2 usage or story error), over the epipen library.
+//! (0 success; 1 a solver failure, a failing check, a refuted hint or a plan that finds
+//! none; 2 a usage or story error), over the epipen library.
 //!
 //! - [`args`]: the command line (clap);
 //! - `commands.rs`: each command run, its output printed;

@@ -112,6 +112,9 @@ pub(crate) struct Terminal {
 
 impl Watch for Terminal {
     fn begun(&mut self, story: &Session, engine: &Engine) {
+        if self.stats {
+            errln!("stats: backend: {}", engine.backend());
+        }
         if self.stats && engine.backend() == "bdd" {
             errln!(
                 "stats: BDD variable order: {}",

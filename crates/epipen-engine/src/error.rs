@@ -1,11 +1,14 @@
-//! What can go wrong while the engine asks Z3 questions.
+//! What can go wrong while a run's statements execute: a question a backend (Z3, BDDs or
+//! the explicit worlds) could not answer ([`SolverError`]), and why a statement failed
+//! ([`Failure`], located as an [`EngineError`]).
 
 use super::Counterexample;
 use crate::ir::Program;
 use crate::syntax::Span;
 use crate::worlds::{self, Value, World};
 
-/// A question Z3 could not answer. Never to be read as "no worlds".
+/// A question a backend could not answer (the name is from when Z3 was the only one).
+/// Never to be read as "no worlds".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SolverError {
     /// The run's `--timeout` ran out.
@@ -69,7 +72,7 @@ impl std::fmt::Display for SolverError {
 /// Why a statement failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Failure {
-    /// Z3 could not answer (exit code 1).
+    /// A backend could not answer (exit code 1).
     Solver(SolverError),
     /// The story is wrong in a way only running it shows, e.g. an `actual` that allows
     /// two worlds (exit code 2).

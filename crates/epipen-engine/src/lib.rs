@@ -1,7 +1,11 @@
 //! The EpiPEn engine: runs a program's statements, keeping the knowledge state (κ and who
-//! learned what), and reports what happens as [`Report`]s. Two backends do the work: Z3
-//! (every story) and BDDs (`bdd`, stories whose constants are all bools and enums).
-//! See docs/encoding.md for the formulas.
+//! learned what), and reports what happens as [`Report`]s. One statement driver
+//! (`driver`) runs every story over one of three backends: Z3 (`z3`: every story without
+//! chances, unbounded ints included), BDDs (`bdd`: bools, enums and ints the first
+//! announcements bound) and explicit worlds (`explicit`: stories whose first
+//! announcements bound every constant, listed natively; the only backend that keeps
+//! probabilities). `choice` decides which one runs a story. See docs/encoding.md for the
+//! encodings.
 
 pub mod bdd;
 mod choice;

@@ -1,7 +1,8 @@
 //! Runs a printed story on every backend that takes it and on the evaluator, and says
 //! whether they agree: the same events (worlds statements, reveals and whether they
-//! held, finished repeats, verified hints), then the same worlds, or the same kind of
-//! error at the same statement.
+//! held, event executions, finished repeats, verified hints, shows, plans), then the
+//! same worlds, or the same kind of error at the same statement; and the backends with
+//! each other on the world count, the epistemic model and `epipen check`'s verdicts.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! Integer arithmetic as the language defines it, in one place for every evaluator of
-//! the IR (lowering's constant folding, the Z3 engine's native evaluator, the BDD
-//! backend, the brute-force evaluator): integers are mathematical (no wrap-around),
+//! the IR (lowering's constant folding, the Z3 backend's native evaluator, the BDD and
+//! explicit backends, the brute-force evaluator): integers are mathematical (no wrap-around),
 //! and division and modulo are SMT-LIB's, Euclidean (`0 <= x % y < |y|`), with
 //! `x / 0 = 0` and `x % 0 = x`.
 //!

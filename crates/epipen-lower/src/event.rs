@@ -265,6 +265,33 @@ impl Lowerer {
                         changes,
                     });
                 }
+                EventItemKind::Sees { who, groups } if comma_for_bar(groups) => {
+                    // `C sees o2, o3`: one group, so C would tell no case apart, the
+                    // same as no `sees` line; a newcomer meant `|`.
+                    let Some(who) = self.character_expr(who) else {
+                        out.failed = true;
+                        continue;
+                    };
+                    let name = self.characters[who.0].name.clone();
+                    let cases: Vec<String> = (groups[0].iter())
+                        .filter_map(|g| match g {
+                            GroupItem::Case(case) => self.case_name(case),
+                            _ => None,
+                        })
+                        .collect();
+                    self.error(
+                        Diagnostic::error(
+                            item.span,
+                            format!("{name}'s `sees` line has one group: {name} would tell no case apart"),
+                        )
+                        .with_hint(format!(
+                            "separate the groups with `|`: `{name} sees {}` (a comma puts cases in one group); \
+                             a character with no `sees` line tells no case apart",
+                            cases.join(" | ")
+                        )),
+                    );
+                    out.failed = true;
+                }
                 EventItemKind::Sees { who, groups } | EventItemKind::Expects { who, groups } => {
                     let who = self.character_expr(who);
                     let groups = self.named_groups(groups);
@@ -962,4 +989,10 @@ pub(crate) fn name_occurrences(constants: &mut [ir::Constant], events: &[ir::Eve
             c.name = format!("{}#{}", events[o.event.0].name, seen[o.event.0]);
         }
     }
+}
+
+/// Whether a `sees` line's groups are one group of several cases named one by one (`C
+/// sees o2, o3`): a comma written for `|`.
+fn comma_for_bar(groups: &[Vec<GroupItem>]) -> bool {
+    matches!(groups, [one] if one.len() > 1 && one.iter().all(|g| matches!(g, GroupItem::Case(_))))
 }

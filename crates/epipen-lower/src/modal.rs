@@ -46,7 +46,28 @@ impl Lowerer {
                 return None;
             }
         };
-        let formula_ok = self.expect_opt(&formula, Ty::Bool);
+        // `knows(A, B)` of an int or an enum: the newcomer meant its value.
+        let formula_ok = match &formula {
+            Some(f) if f.ty != Ty::Bool => {
+                let found = self.ty_name(f.ty);
+                let value_fn = format!("{function}_value");
+                self.error(
+                    Diagnostic::error(f.span, format!("expected bool, found {found}")).with_hint(
+                        format!(
+                            "`{function}` takes a formula; to say whether the value is {}, \
+                             write `{value_fn}(…)` with the same arguments",
+                            if function == "believes" {
+                                "believed"
+                            } else {
+                                "known"
+                            }
+                        ),
+                    ),
+                );
+                false
+            }
+            f => self.expect_opt(f, Ty::Bool),
+        };
         let (agent, formula) = (agent?, formula?);
         if !formula_ok {
             return None;

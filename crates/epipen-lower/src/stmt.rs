@@ -453,6 +453,8 @@ impl Lowerer {
                 self.dead(|l| l.bound(&var.name, placeholder, |l| body(l, false)));
                 true
             }
+            // Over an enum's values, the body would only repeat that it is no int.
+            None if self.enum_values_listed(range).is_some() => false,
             None => {
                 self.dead(|l| l.bound(&var.name, 0, |l| body(l, false)));
                 false
@@ -470,6 +472,10 @@ impl Lowerer {
                 lo.zip(hi).map(|(lo, hi)| Values::Between(lo, hi))
             }
             ast::Range::List { items, .. } => {
+                if let Some(refused) = self.enum_values_listed(range) {
+                    self.error(refused);
+                    return None;
+                }
                 let mut values: Vec<i64> = Vec::with_capacity(items.len());
                 let mut failed = false;
                 for item in items {
@@ -488,6 +494,40 @@ impl Lowerer {
                 (!failed).then_some(Values::List(values))
             }
         }
+    }
+
+    /// `for d in {one, two, three}` over an enum's values: one error for the list (not
+    /// one "expected int" per value), saying what loops run over and what to write.
+    fn enum_values_listed(&self, range: &ast::Range) -> Option<Diagnostic> {
+        let ast::Range::List { items, .. } = range else {
+            return None;
+        };
+        let enum_of = |item: &ast::Expr| match &item.kind {
+            ast::ExprKind::Name(name) => match self.names.get(&name.name) {
+                Some(Entity::Variant(e, _)) => Some(*e),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (first, e) = items.iter().find_map(|i| enum_of(i).map(|e| (i, e)))?;
+        let span = Span::new(
+            first.span.start,
+            items.last().map_or(first.span.end, |l| l.span.end),
+        );
+        let name = &self.enums[e.0].name;
+        Some(
+            Diagnostic::error(
+                span,
+                format!("a `for` loop runs over ints, and these are values of the enum `{name}`"),
+            )
+            .with_hint(format!(
+                "write the block once for each of {}, or say it in one formula joined by `and`/`or`",
+                (self.enums[e.0].variants.iter())
+                    .map(|v| format!("`{v}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        )
     }
 
     /// Reports a loop variable that would shadow a name.

@@ -1,4 +1,4 @@
-//! The Rust side of docs/benchmarks.md's "epipen.run from Python": a story file
+//! The Rust side of docs/benchmarks.md's "run-timing" row: a story file
 //! compiled, run and its worlds listed, RUNS times in a row in one process, as the
 //! Python package's `run` does it (`Session`, checks' verdicts kept, up to 100
 //! worlds), each call timed.

@@ -6,8 +6,10 @@
 //! - `run.rs`: story files run, traced and graphed as the command line runs them, and
 //!   SMCDEL files answered (`epipen.smcdel`); mA* files planned (`epipen.plan_file`);
 //! - `sweep.rs`: sweeps, in chunks;
-//! - `builder.rs`: `epipen.Story`, the Rust API's story builder (`builder/blocks.rs`:
-//!   `simultaneously` and `assert_adds_ck`; `builder/events.rs`: events and changes);
+//! - `builder.rs`: `epipen.Story`, the Rust API's story builder (`builder/tree.rs`:
+//!   expressions as Python sends them; `builder/blocks.rs`: `simultaneously` and
+//!   `assert_adds_ck`; `builder/events.rs`: events and changes; `builder/chance.rs`:
+//!   probabilities; `builder/actions.rs`: actions, `do` and plans);
 //! - `worker.rs`: where solves run (worker threads; the GIL released; Ctrl-C cancels);
 //! - `convert.rs`: values, worlds and errors as Python sees them.
 //!

@@ -10,7 +10,10 @@
 //! - `the_wheel_works_in_a_clean_environment`: a fresh environment with the wheel alone
 //!   (no z3-solver, nothing else) solves stories with the wheel's own Z3;
 //! - `epipen_and_z3_solver_share_a_process`: beside z3-solver 4.13.3, in both orders;
-//! - `sweeps_run_on_ray`: the `epipen[ray]` extra, a local Ray, the same answers.
+//! - `sweeps_run_on_ray`: the `epipen[ray]` extra, a local Ray, the same answers;
+//! - `the_package_type_checks`: `mypy --strict` over python/epipen's sources (and their
+//!   `_native.pyi`), with the mypy pinned in [`TYPING`] and python/pyproject.toml's
+//!   `[tool.mypy]`; it needs no wheel.
 //!
 //! Environments are kept between runs while their requirements stay the same (only the
 //! wheel is installed again), so a run after the first reaches only the package
@@ -36,6 +39,9 @@ const MAIN: &[&str] = &[
 const COEXIST: &[&str] = &["pytest", "z3-solver==4.13.3"];
 /// `epipen[ray]` is installed from the wheel with its extra.
 const RAY: &[&str] = &["pytest"];
+/// The type checker, pinned: a new mypy may find new faults, so it comes in a commit of
+/// its own. 1.20 is the last that checks for Python 3.9 (`requires-python`).
+const TYPING: &[&str] = &["mypy==1.20.2"];
 
 /// Says something on the terminal, past the test harness's capture.
 fn say(text: &str) {
@@ -397,4 +403,31 @@ fn sweeps_run_on_ray() {
     let venv = venv("ray", RAY, Some("[ray]"));
     venv.pytest(&["test_ray.py"])
         .unwrap_or_else(|why| panic!("{why}"));
+}
+
+#[test]
+fn the_package_type_checks() {
+    let venv = Venv::get("typing", TYPING, None).unwrap_or_else(|why| panic!("{why}"));
+    // From python/, where mypy reads pyproject.toml's [tool.mypy]; its cache in target/.
+    let out = Command::new(venv.python())
+        .args(["-m", "mypy", "--strict", "--cache-dir"])
+        .arg(work().join("mypy-cache"))
+        .arg("epipen")
+        .current_dir(root().join("python"))
+        .env("PATH", path_with(&[&venv.bin()]))
+        .env_remove("PYTHONPATH")
+        .env_remove("MYPYPATH")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run mypy: {e}"));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "mypy --strict python/epipen ({}):\n{said}",
+        out.status
+    );
+    say(&format!("python typing: {}", said.trim()));
 }

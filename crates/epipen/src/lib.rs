@@ -1,13 +1,15 @@
-//! epipen: solve epistemic logic puzzles with the Z3 SMT solver.
+//! epipen: solve epistemic logic puzzles, on the Z3 SMT solver, on BDDs or over explicit
+//! worlds.
 //!
 //! A story flows through the stages once, each a crate of the workspace:
 //! [`syntax`] (epipen-syntax: lexer, parser, diagnostics) → [`lower`] (epipen-lower:
 //! names resolved, types checked, loops unrolled, giving an [`ir::Program`], the
 //! epipen-ir crate) → [`engine`] (one statement driver over three backends: Z3, the only
-//! place that talks to it, BDDs for stories of bools and enums, and explicit worlds for
-//! finite ones) → [`worlds`] (the possible worlds). [`story`] is the Rust API that tells
-//! a puzzle statement by statement, [`explore`] builds traces, model graphs and sweeps
-//! on the engine. [`Session`] is a story file compiled and run as every front end (the
+//! place that talks to it, BDDs for stories of bools, enums and bounded ints, and
+//! explicit worlds for finite ones) → [`worlds`] (the possible worlds). [`story`] is the
+//! Rust API that tells a puzzle statement by statement, [`explore`] builds traces, model
+//! graphs and sweeps on the engine, [`smcdel`] and [`mastar`] read SMCDEL's and mA*'s
+//! files as stories. [`Session`] is a story file compiled and run as every front end (the
 //! `epipen` command of epipen-cli, the playground, the Python package) runs it: it gives
 //! [`views`] (results as data) and [`Failure`]s (diagnostics as data), and [`text`] is
 //! the one renderer of both.

@@ -1,6 +1,6 @@
 //! The workspace's layout, as docs/testing.md promises it: no module imports one that
-//! imports it back, and no source file holds more than a thousand lines of code besides
-//! its tests. (That the library builds a solver's dependencies only is checked by
+//! imports it back, and no source file grows past two thousand lines of code besides
+//! its tests unnoticed. (That the library builds a solver's dependencies only is checked by
 //! tests/dependent.rs, on a crate that depends on it.)
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -64,11 +64,14 @@ fn code_lines(path: &Path) -> Vec<String> {
     lines[..end].iter().map(|l| l.to_string()).collect()
 }
 
-/// The most lines of non-test code a source file may hold.
-const MAX_LINES: usize = 1000;
+/// The most lines of non-test code a source file may hold: far above what a file about
+/// one thing needs (the largest hold about 1 000), so that no file is split only to fit
+/// under it; files split by what their code is about, and this only says when one
+/// has grown without anyone deciding it (issue 43).
+const MAX_LINES: usize = 2000;
 
 #[test]
-fn no_source_file_holds_more_than_a_thousand_lines_of_code() {
+fn no_source_file_grows_past_two_thousand_lines_of_code() {
     let mut big = Vec::new();
     for krate in crates() {
         for file in rust_files(&krate.join("src")) {

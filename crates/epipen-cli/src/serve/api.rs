@@ -258,7 +258,11 @@ fn run_story(request: &Request, limit: Duration) -> Value {
             &mut |item| match item {
                 Traced::Step(step) => trace.push(step_with_text(&step)),
                 Traced::Report(report) => match report.verdict() {
-                    Some(v) if !report.printed_by_run() => {
+                    Some(v)
+                        if matches!(report, epipen::views::Report::Hint(_))
+                            && !v.trusted
+                            && !v.vacuous =>
+                    {
                         hints.push(with_text(v, epipen::text::verdict(v)));
                     }
                     _ => trace.push(with_text(&report, epipen::text::report(&report))),

@@ -413,15 +413,17 @@ fn a_prior_before_the_bounding_announcement_answers_as_after_it() {
             "{name}"
         );
     }
-    let (code, _, stderr) = run_source(
+    let (code, stdout, stderr) = run_source(
         "prior-before-cut.story",
         &story("prior ann - 1", bound),
         &["run"],
     );
-    assert_eq!(code, 1, "{stderr}");
+    assert_eq!((code, stderr.as_str()), (1, ""));
     assert!(
-        stderr.contains("the check `probability(ann == 3) == 3/10` fails"),
-        "{stderr}"
+        stdout.starts_with(
+            "check line 6: fails in the world ann = 1, where probability(ann == 3) is 1/3\n"
+        ),
+        "{stdout}"
     );
     let (code, _, stderr) = run_source(
         "prior-before-kept.story",
@@ -495,9 +497,8 @@ fn an_expected_value_is_a_sum_of_probabilities() {
 }
 
 /// A failing check that compares probabilities says what each compared term is in the
-/// world where it fails (issue 44): in `run`'s error and in `check`'s verdicts (the
-/// views' `found`: crates/epipen/tests/api.rs), as written, or with the loop's value in
-/// a `for` loop.
+/// world where it fails (issue 44): in `run`'s and `check`'s verdicts and in `check
+/// --json`'s `found`, as written, or with the loop's value in a `for` loop.
 #[test]
 fn a_failing_probability_check_says_the_probability_it_found() {
     let source = indoc! {"
@@ -511,15 +512,14 @@ fn a_failing_probability_check_says_the_probability_it_found() {
         for i in 1..3 { check probability(ann == i) > 1/2 }
     "};
     let (code, stdout, stderr) = run_source("found.story", source, &["run"]);
-    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!((code, stderr.as_str()), (1, ""));
     assert_eq!(
-        stderr,
+        stdout,
         indoc! {"
-            f.story:5:1: error: the check `probability(Bob, ann == 3) > 1/2 or probability(ann == 1) == 1` fails
-              |
-            5 | check probability(Bob, ann == 3) > 1/2 or probability(ann == 1) == 1
-              | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-              = hint: it is false in the possible world ann = 1, where probability(Bob, ann == 3) is 0 and probability(ann == 1) is 1/4
+            check line 5: fails in the world ann = 1, where probability(Bob, ann == 3) is 0 and probability(ann == 1) is 1/4
+            check line 7: fails in the world ann = 3, where 2 * probability(Bob, ann == 3) is 1
+            check line 8: fails in the world ann = 1, where probability(ann == 1) is 1/4
+            check line 8: fails in the world ann = 1, where probability(ann == 2) is 1/4
         "}
     );
     let (code, stdout, _) = run_source("found.story", source, &["check"]);
@@ -531,7 +531,16 @@ fn a_failing_probability_check_says_the_probability_it_found() {
             line 7: check actual `2 * probability(Bob, ann == 3) < 1/2` fails in the world ann = 3, where 2 * probability(Bob, ann == 3) is 1
             line 8: check `probability(ann == i) > 1/2` fails in the world ann = 1, where probability(ann == 1) is 1/4
             line 8: check `probability(ann == i) > 1/2` fails in the world ann = 1, where probability(ann == 2) is 1/4
-            0 verified, 4 refuted
+            4 checks fail
         "}
+    );
+    let (_, stdout, _) = run_source("found.story", source, &["check", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let found: Vec<&serde_json::Value> = (json["reports"].as_array().unwrap().iter())
+        .map(|r| &r["found"])
+        .collect();
+    assert_eq!(
+        serde_json::to_string(&found).unwrap(),
+        r#"[[{"term":"probability(Bob, ann == 3)","value":"0"},{"term":"probability(ann == 1)","value":"1/4"}],[{"term":"2 * probability(Bob, ann == 3)","value":"1"}],[{"term":"probability(ann == 1)","value":"1/4"}],[{"term":"probability(ann == 2)","value":"1/4"}]]"#
     );
 }

@@ -252,10 +252,14 @@ fn trace_follows_worlds_through_changes_and_events() {
 }
 
 #[test]
-fn trace_options_need_trace() {
-    let out = epipen(&["run", "stories/cheryl.story", "--json"]);
+fn a_limit_needs_a_trace_or_json() {
+    let out = epipen(&["run", "stories/cheryl.story", "--limit", "3"]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("--trace"), "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        "error: --limit is for `run --trace` and `run --json`\n  \
+         = hint: `epipen worlds --limit N FILE` lists the worlds at the end\n"
+    );
 }
 
 /// The edge lines of a DOT graph.

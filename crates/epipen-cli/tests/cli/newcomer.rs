@@ -34,7 +34,10 @@ fn debug_logs_off_a_terminal_have_no_colour_and_name_lines_and_columns() {
 fn stats_columns_line_up_and_show_each_statement_on_one_line() {
     let out = epipen(&["--stats", "worlds", "stories/who-has-the-sum.story"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let lines: Vec<&str> = out.stderr.lines().collect();
+    // First, which backend runs the story.
+    let (backend, rest) = out.stderr.split_once('\n').unwrap();
+    assert_eq!(backend, "stats: backend: z3");
+    let lines: Vec<&str> = rest.lines().collect();
     assert!(lines.len() > 5);
     // Every column starts at the same place: `κ` and the statement.
     let column = |line: &str, what: &str| line.find(what).unwrap();
@@ -134,6 +137,28 @@ fn the_readme_lists_every_story_and_installs_locked() {
     assert!(readme.contains("cargo install --locked --path crates/epipen-cli"));
 }
 
+/// The exit codes are described once, in the same words, by `epipen --help`, the
+/// README and docs/language.md § Errors.
+#[test]
+fn the_exit_codes_are_described_the_same_way_everywhere() {
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let out = epipen(&["--help"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let help = words(&out.stdout);
+    let start = help
+        .find("Exit codes: ")
+        .expect("--help describes the exit codes");
+    let end = start + help[start..].find("story error.").expect("its end") + "story error.".len();
+    let sentence = &help[start..end];
+    assert!(sentence.contains("1 a check that fails"), "{sentence}");
+    let root = std::path::Path::new(super::ROOT);
+    for doc in ["README.md", "docs/language.md"] {
+        let text = words(&std::fs::read_to_string(root.join(doc)).unwrap());
+        assert!(text.contains(sentence), "{doc} does not say: {sentence}");
+        assert_eq!(text.matches("Exit codes:").count(), 1, "{doc}");
+    }
+}
+
 /// Each command's help lists the options it takes, `--timeout` worded as it applies
 /// there (the whole command, or each run); an option before a command that does not
 /// take it is an error, one it takes works before it as after it.
@@ -211,7 +236,7 @@ fn options_of(command: &str) -> Vec<String> {
         .collect()
 }
 
-/// `check` and `serve` list exactly their own options: a story command's (`--set`,
+/// `check` and `serve` list exactly their own options: `check --json` and a story command's (`--set`,
 /// `--seed`, `--backend`, `--stats`, the whole command's `--timeout`), the playground's
 /// (`--host`, `--port`, `--open`, each solve's `--timeout`), and `-v` for both.
 #[test]
@@ -219,8 +244,9 @@ fn check_and_serve_help_list_exactly_their_options() {
     assert_eq!(
         options_of("check"),
         [
+            "      --json               Print one JSON object instead of text: {\"reports\": [...], \"tally\": {...}} (the verdicts, shows and plans in story order, and how many hold and fail)",
             "      --timeout <SECS>     Give up after this many seconds (exit code 1), at most 1e9: the whole command, reading and compiling included",
-            "      --stats              Print each statement's time and κ's size after it, on stderr",
+            "      --stats              Print on stderr which backend runs the story, then each statement's time and κ's size after it",
             "      --set <NAME=VALUE>   Override a `const` of the story, e.g. --set n=8 (repeatable)",
             "      --seed <SEED>        Seed of the story's `sample(k, {…})` draws [default: 0]",
             "      --backend <BACKEND>  Which backend runs the story: explicit worlds when the first announcements bound every constant, BDDs for larger stories of bools and enums, Z3 otherwise (auto); a backend named here that does not fit the story is an error (exit code 2) [default: auto] [possible values: auto, z3, bdd, explicit]",
@@ -306,4 +332,46 @@ fn cargo_install_finds_every_package_a_profile_names() {
     }
     let config = std::fs::read_to_string(root.join(".cargo/config.toml")).unwrap();
     assert!(config.contains("\n[profile.dev.package.epipen-bruteforce]\nopt-level = 2\n"));
+}
+
+/// docs/tutorial.md is replayed: each `story` block is saved as `tutorial.story`, and
+/// each `sh` block's command prints exactly the `text` block after it.
+#[test]
+fn the_tutorial_prints_what_it_shows() {
+    let root = std::path::Path::new(super::ROOT);
+    let tutorial = std::fs::read_to_string(root.join("docs/tutorial.md")).unwrap();
+    // The fenced blocks, with their tags, in order.
+    let mut blocks: Vec<(String, String)> = Vec::new();
+    let mut lines = tutorial.lines();
+    while let Some(line) = lines.next() {
+        if let Some(tag) = line.strip_prefix("```") {
+            let body: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+            blocks.push((tag.to_string(), body.join("\n") + "\n"));
+        }
+    }
+    let (mut story, mut replayed) = (None, 0);
+    for (i, (tag, body)) in blocks.iter().enumerate() {
+        match tag.as_str() {
+            "story" => story = Some(story_file("tutorial.story", body)),
+            "sh" => {
+                let path = story.as_ref().expect("a story before the command");
+                let args: Vec<&str> = body.split_whitespace().collect();
+                assert_eq!(args.first(), Some(&"epipen"), "{body}");
+                assert_eq!(args.last(), Some(&"tutorial.story"), "{body}");
+                let mut args = args[1..args.len() - 1].to_vec();
+                args.push(path);
+                let out = epipen(&args);
+                assert!(out.code <= 1, "{body}: {}", out.stderr);
+                let (next, expected) = &blocks[i + 1];
+                assert_eq!(
+                    next, "text",
+                    "{body}: the block after a command shows its output"
+                );
+                assert_eq!(&out.stdout, expected, "{body}");
+                replayed += 1;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(replayed, 5);
 }

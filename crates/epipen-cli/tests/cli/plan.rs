@@ -89,7 +89,7 @@ fn check_lists_plans_among_its_verdicts_and_counts_them() {
         out.stdout,
         format!(
             "{KEY_PLANS}line 10: check `knows_value(Anne, key_under_mat)` holds\n\
-             1 verified, 0 refuted, 2 plans found, 1 not found\n"
+             1 check holds; 2 plans found, 1 not found\n"
         ),
         "stderr: {}",
         out.stderr

@@ -25,7 +25,7 @@ fn on_every_backend(backends: &[&str], args: &[&str], code: i32, stdout: &str, s
 }
 
 /// Bob says he knows x though he learned nothing: no world is left, and the check after
-/// it held "vacuously" (`1 verified, 0 refuted`, exit 0).
+/// it held "vacuously" (exit 0).
 const VACUOUS: &str = indoc! {"
     characters Anne, Bob
     int x
@@ -48,7 +48,7 @@ fn a_check_over_no_world_is_vacuous_and_names_the_statement_that_left_none() {
         indoc! {"
             line 5: check `x == 4` vacuous: no world is possible (line 4, `Bob: knows_value(x)`, left none)
             line 6: hint `x == 1` vacuous: no world is possible (line 4, `Bob: knows_value(x)`, left none)
-            0 verified, 0 refuted, 2 vacuous
+            2 vacuous verdicts (no world is left)
         "},
         "",
     );
@@ -122,7 +122,7 @@ fn a_check_over_some_world_is_not_vacuous() {
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert_eq!(
         out.stdout.lines().last(),
-        Some("1 verified, 1 refuted"),
+        Some("1 check fails; 1 hint verified"),
         "{}",
         out.stdout
     );
@@ -323,7 +323,7 @@ fn the_statement_that_left_no_world_is_found_far_from_zero() {
         1,
         indoc! {"
             line 10: check `a[0] == 1` vacuous: no world is possible (line 9, `announce a[1] < 0`, left none)
-            0 verified, 0 refuted, 1 vacuous
+            1 vacuous verdict (no world is left)
         "},
         "",
     );

@@ -118,6 +118,12 @@ fn cheryl() -> Value {
 /// What `epipen ARGS… NAME` prints on stderr for a story file `NAME` holding `source`,
 /// run from its directory (so that messages name the file as the playground does).
 pub(crate) fn cli_error(args: &[&str], name: &str, source: &str) -> (i32, String) {
+    let (code, _, stderr) = cli_output(args, name, source);
+    (code, stderr)
+}
+
+/// [`cli_error`] with the command's stdout too: its exit code, stdout and stderr.
+pub(crate) fn cli_output(args: &[&str], name: &str, source: &str) -> (i32, String, String) {
     let path = story_file(name, source);
     let dir = std::path::Path::new(&path).parent().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_epipen"))
@@ -128,6 +134,7 @@ pub(crate) fn cli_error(args: &[&str], name: &str, source: &str) -> (i32, String
         .unwrap();
     (
         out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
     )
 }

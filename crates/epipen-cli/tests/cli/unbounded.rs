@@ -51,7 +51,7 @@ fn common_knowledge_over_the_consecutive_numbers_is_found_as_the_limit_of_a_fami
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert_eq!(
         out.stdout,
-        "line 11: check `not common_knowledge(A + B >= 3)` holds\n1 verified, 0 refuted\n"
+        "line 11: check `not common_knowledge(A + B >= 3)` holds\n1 check holds\n"
     );
 }
 
@@ -63,7 +63,7 @@ fn common_knowledge_from_a_sum_upwards_holds_everywhere() {
         out.stdout,
         indoc! {"
             line 10: check `not common_knowledge(A + B >= 3)` fails in the world A = 3, B = 4
-            0 verified, 1 refuted
+            1 check fails
         "}
     );
 }

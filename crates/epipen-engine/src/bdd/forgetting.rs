@@ -1,9 +1,9 @@
-//! A prototype of the forgetting of histories (docs/benchmarks.md, "The forgetting,
-//! worked out"), hand-coded on this BDD package for `stories/prisoners.story`; the
-//! engine does not use it. It tries the plan's claims before anyone builds it into the
-//! backend: the answers stay the story's, κ over the counter's observations and the
-//! current state stays polynomial in n, and one image per interview is quick enough for
-//! 100 prisoners.
+//! A prototype of the forgetting of histories (docs/history/benchmarks-2026.md, "The
+//! forgetting, worked out"; the prisoners' miss in docs/benchmarks.md), hand-coded on
+//! this BDD package for `stories/prisoners.story`; the engine does not use it. It tries
+//! the plan's claims before anyone builds it into the backend: the answers stay the
+//! story's, κ over the counter's observations and the current state stays polynomial in
+//! n, and one image per interview is quick enough for 100 prisoners.
 //!
 //! The variables, in order: the counter's observation of each interview (two bits: lit,
 //! dark, another prisoner's interview), oldest first; which effect the interview had

@@ -8,7 +8,11 @@
 //! primed copies of U: `¬∃U'. κ(ȳ) ∧ L(ȳ) = L(x̄) ∧ ¬φ(ȳ)`, ȳ being x̄ with U primed.
 //! `knows_value(A, ē)` holds where A's worlds all give ē one value: the disjunction of
 //! `K_A (ē's value is v)` over the values v that ē takes in κ (true when it takes none:
-//! every group is empty).
+//! every group is empty); of constants it is asked bit by bit (`knows_bits`: `K b ∨ K ¬b`
+//! for each bit), and of the one bit an agent does not see as one quantification
+//! (`whether_bit`). An agent who learned expressions has κ split into its classes at its
+//! first question (`classes.rs`), and most questions are answered class by class, the
+//! primed relation built only when one needs it.
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::cell::{OnceCell, RefCell};

@@ -1,10 +1,13 @@
-//! The BDD backend: stories whose constants are all bools and enums have finitely many
+//! The BDD backend: a story whose constants are bools, enums and ints that the first
+//! announcements bound (each int at most `space::MAX_INT_BITS` bits) has finitely many
 //! worlds, and every set of worlds is a binary decision diagram over their bits
-//! (`space`). κ is a BDD, every boolean expression evaluates to one (knowledge
-//! operators by quantifying bits, `knowledge`), int-valued ones to partitions
-//! (`value`), and the worlds are read off κ in canonical order (`walk`). No Z3 call is
-//! made. The semantics are the Z3 engine's and the brute-force evaluator's; tests
-//! cross-check all three (tests/agreement.rs).
+//! (`space`); another int is refused by name. κ is a BDD, every boolean expression
+//! evaluates to one (knowledge operators by quantifying bits, `knowledge`, or by the
+//! agent's classes, `classes`), int-valued ones to partitions (`value`) or linear forms
+//! over bits (`linear`), and the worlds are read off κ in canonical order (`walk`).
+//! Events, belief and plans run here too; probabilities are refused by name. No Z3 call
+//! is made. The semantics are the other backends' and the brute-force evaluator's; tests
+//! cross-check them (tests/agreement.rs, the fuzzer).
 
 mod classes;
 mod diagram;

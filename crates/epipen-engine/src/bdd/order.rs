@@ -11,7 +11,10 @@
 //! as `bool paid[n], coin[n]`, the dining cryptographers' constants come in the order
 //! `paid[0] coin[0] paid[1] coin[1] …`: the ring of comparisons each announcement adds
 //! spans a few variables instead of the whole order, and κ grows linearly in n instead
-//! of exponentially.
+//! of exponentially. The declarations' order is kept instead when it keeps the
+//! constants each formula relates closer together (`spread`: the zebra puzzle's
+//! `distinct` over one family), and each event's occurrences go right after the last
+//! constant its cases read or change, in the order they happen (`beside_their_cases`).
 //!
 //! The order only changes how the BDD backend lays its bits out; worlds are still
 //! printed in the canonical order of [`crate::worlds::World`] (see the backend's

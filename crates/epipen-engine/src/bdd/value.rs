@@ -1,7 +1,8 @@
 //! Values over the world's bits: a boolean expression is a BDD (the worlds where it
-//! holds), an int-valued one (an enum constant, a literal, `count`/`sum` unrolled to
-//! arithmetic and `if`) a [`Partition`]: the values it takes, each with the BDD of the
-//! worlds where it takes it.
+//! holds), an int-valued one (an int or enum constant, a literal, arithmetic, `count`/
+//! `sum` unrolled to arithmetic and `if`) a [`Partition`]: the values it takes, each with
+//! the BDD of the worlds where it takes it. Arithmetic on small values combines the
+//! pairs of cells as plain numbers (`Partition::small_arith`); values beyond them stay exact.
 
 use std::collections::BTreeMap;
 

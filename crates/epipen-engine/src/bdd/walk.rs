@@ -1,17 +1,19 @@
 //! The first worlds of a BDD in the canonical order of [`crate::worlds::World`], without
 //! enumerating the others.
 //!
-//! The canonical order is magnitude first (the largest enum index; bools count 0), then
-//! value by value in declaration order. Each constant's bits are most significant first
-//! (see `space.rs`), so within one magnitude the canonical order is the lexicographic
-//! order of the bits taken in declaration order, false first. The BDD's variable order
-//! is another one (families interleaved, see [`crate::bdd::order`]), so the walk does
-//! not follow the BDD's branches: it fixes the bits one by one in declaration order,
-//! each to false when some world of the set agrees with everything fixed so far, else
-//! to true. Whether one does is a search through the BDD that follows the fixed bits and
-//! tries both branches of the others; it visits each node at most once. The magnitudes
-//! are walked as layers, smallest first: only those some constant can hold (an int
-//! bound to 10^12..=10^12 + 3 has four), until no world is left.
+//! The canonical order is magnitude first (the largest absolute value of an int, or
+//! index of an enum; bools count 0), then value by value in declaration order. Each
+//! constant's bits are most significant first (see `space.rs`), so within one magnitude
+//! the canonical order is the lexicographic order of the bits taken in declaration
+//! order, false first. The BDD's variable order is another one (families interleaved,
+//! see [`crate::bdd::order`]), so the walk does not follow the BDD's branches: it fixes
+//! the bits one by one in declaration order, each to false when some world of the set
+//! agrees with everything fixed so far, else to true. Whether one does is a search
+//! through the BDD that follows the fixed bits and tries both branches of the others; it
+//! visits each node at most once. The magnitudes are walked as layers, smallest first:
+//! only those some constant can hold (an int bound to 10^12..=10^12 + 3 has four), until
+//! no world is left. A set of at most `limit` worlds is listed in one walk and sorted
+//! instead (a plan's search lists every state it reaches).
 
 use super::diagram::{Bdd, BddVariable};
 use super::space::Space;

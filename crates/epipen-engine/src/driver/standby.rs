@@ -1,6 +1,7 @@
 //! The questions a backend hands over ([`Backend::handed_over`]: the explicit backend's
-//! states before the announcements that bound its worlds) and the [`Standby`] that
-//! answers them, which `choice` makes (the one place that chooses backends).
+//! states before the announcements that bound its worlds; and an `actual` whose worlds
+//! [`Backend::pin`] cannot list) and the [`Standby`] that answers them, which `choice`
+//! makes (the one place that chooses backends).
 
 use super::{Backend, Driver};
 use crate::ir::{CharId, Expr};

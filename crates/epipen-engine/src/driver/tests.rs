@@ -1,4 +1,6 @@
-//! The driver's terms for changed constants: shared, not copied.
+//! The driver's work counted without a clock: changed constants' terms shared, not
+//! copied; the BDD nodes the families and phrasings make, against a table
+//! (`the_families_make_no_more_nodes_than_they_did`); a plan followed step by step.
 
 use std::rc::Rc;
 

@@ -1,7 +1,8 @@
 //! Bounds without a solver: interval reasoning over knowledge-free formulas.
 //!
 //! Every constant gets an interval (bools are 0..=1, enums their variants' indices,
-//! ints all of i64 at first). Constraints narrow the intervals (bounds propagation, as a
+//! ints one beyond i64 at each end at first, so that an int the constraints leave there
+//! is unbounded). Constraints narrow the intervals (bounds propagation, as a
 //! constraint solver does: `x + y <= 100` with `x >= 2` gives `y <= 98`; a product
 //! `c * b1 * b2 == 144` with positive factors bounds each of them; a disjunction, or an
 //! `if` whose condition is open, narrows to the hull of what each side allows; a sum of

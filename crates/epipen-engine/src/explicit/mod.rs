@@ -3,8 +3,11 @@
 //! search, no solver), held in columns ([`column`]). A knowledge state is a set of world
 //! indices (a range, a sorted list or a bitmap: [`world_ids`]) plus what each character
 //! learned; a set of a state's worlds is a flag per world ([`flags`]); `K_A φ` and
-//! `knows_value` group the state's worlds by A's view ([`groups`], [`eval`]). No Z3 context is created unless an `actual` needs one (see
-//! [`ExplicitBackend::pin`]). docs/encoding.md describes it beside the other backends.
+//! `knows_value` group the state's worlds by A's view ([`groups`], [`eval`]). It makes no
+//! Z3 context: questions about states before its bounds hold, and an `actual` whose
+//! worlds its intervals cannot list ([`ExplicitBackend::pin`]), are handed over
+//! ([`handover`]) to the standby that `choice` makes. docs/encoding.md describes it
+//! beside the other backends.
 
 mod belief;
 mod bound;

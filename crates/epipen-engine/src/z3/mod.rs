@@ -1,7 +1,7 @@
 //! The Z3 backend: κ is a quantifier-free formula over the world variables (the EpiPEn
 //! encoding), knowledge operators become formulas by quantifier elimination or, when κ
-//! has finitely many worlds, by listing them (see `knowledge`). It runs every story,
-//! infinite domains included.
+//! has finitely many worlds, by listing them (see `knowledge`). It runs every story
+//! without chances (probabilities are refused by name), infinite domains included.
 
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -558,7 +558,11 @@ impl Printer<'_> {
                 continue;
             }
             let groups = self.partition(cases, part, Line::Sees);
-            body.push(format!("{who} sees {groups}"));
+            // One group of cases named one by one is refused (a comma for `|`); no
+            // line says the same.
+            if !one_listed_group(&groups) {
+                body.push(format!("{who} sees {groups}"));
+            }
             seen.push(who);
         }
         if seen.len() < self.agents().len() {
@@ -579,6 +583,9 @@ impl Printer<'_> {
             FamilySees::Own => self.own_groups(cases, &k),
         };
         self.scope.pop();
+        if one_listed_group(&groups) {
+            return;
+        }
         self.printed.constructs.insert("event: sees in a for");
         body.push(format!("for {k} in 0..n {{"));
         body.push(format!("  P[{k}] sees {groups}"));
@@ -856,4 +863,13 @@ impl Printer<'_> {
         }
         out
     }
+}
+
+/// Whether a `sees` line's groups are one group of several cases named one by one
+/// (`a, b`), which lowering refuses as a comma written for `|`.
+fn one_listed_group(groups: &str) -> bool {
+    !groups.contains('|')
+        && !groups.contains('(')
+        && groups.contains(", ")
+        && !groups.contains("others")
 }

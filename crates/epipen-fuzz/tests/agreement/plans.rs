@@ -312,10 +312,10 @@ fn a_coordinated_plan_over_400_worlds_agrees() {
 
 /// A `plan`'s invariant naming an event that has not happened (declared in a branch not
 /// taken) is the statement's error on the evaluator, as a name is wherever it stands in
-/// a statement (docs/testing.md, items 12 and 18), whether or not its evaluation reaches
-/// it; the engines read ψ only after an action, and the goal holds already here
-/// (`plans [[]]` on every backend where the evaluator stops at 11:1 with "the event has
-/// not happened yet"). The engine's `plan` would check the names of its goal and
+/// a statement (docs/history/campaigns.md, items 12 and 18), whether or not its
+/// evaluation reaches it; the engines read ψ only after an action, and the goal holds
+/// already here (`plans [[]]` on every backend where the evaluator stops at 11:1 with
+/// "the event has not happened yet"). The engine's `plan` would check the names of its goal and
 /// invariant first, as its other statements do (driver/plan.rs).
 #[test]
 fn a_plans_invariant_naming_an_event_that_has_not_happened_is_an_error() {
@@ -331,7 +331,8 @@ fn a_plans_invariant_naming_an_event_that_has_not_happened_is_an_error() {
 /// error "the probability is undefined" at the event (9:1) on the evaluator and no error
 /// on the explicit backend and `auto` (the story ends with 4 worlds; Z3 and BDDs refuse
 /// probabilities). Without the event `e0` between the checkpoint and `e`, all agree
-/// (item 22 of docs/testing.md was `at(c0, …)` read at worlds made after c0 too).
+/// (item 22 of docs/history/campaigns.md was `at(c0, …)` read at worlds made after c0
+/// too).
 #[test]
 fn an_undefined_probability_at_a_checkpoint_before_an_event_is_an_error() {
     every_backend_ends_as_the_evaluator(

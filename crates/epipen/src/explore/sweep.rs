@@ -1,6 +1,6 @@
 //! `epipen sweep`: runs a story for every combination of parameter values, or for many
-//! seeds of its `sample(…)`s, in parallel (one engine, and so one Z3 context, per
-//! thread), and summarises how many worlds each run leaves.
+//! seeds of its `sample(…)`s, in parallel (one engine per thread, and one Z3 context
+//! per thread for the runs on Z3), and summarises how many worlds each run leaves.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;

@@ -9,7 +9,7 @@ mod trace;
 mod worlds;
 
 pub use json::{json, step_with_text, with_text};
-pub use report::{plan, plan_found, report, verdict};
+pub use report::{plan, plan_found, report, tally, verdict};
 pub use smcdel::smcdel;
 pub use trace::{FATES_SHOWN, belief, fates, fates_listed, step};
 pub use worlds::{

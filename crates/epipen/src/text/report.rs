@@ -2,9 +2,9 @@
 //! lines.
 
 use super::worlds::{failing_world, vacuous_reason, where_worlds, worlds};
-use crate::views::{Plan, Report, Verdict};
+use crate::views::{Plan, Report, Tally, Verdict};
 
-/// What `epipen run` prints for `report` (nothing for a hint verified or refuted).
+/// What `epipen run` prints for `report` (nothing for a hint verified).
 pub fn report(report: &Report) -> String {
     let rounded = |round: &Option<u64>, text: String| match round {
         Some(r) => format!("round {r}: {text}\n"),
@@ -85,7 +85,10 @@ pub fn report(report: &Report) -> String {
             v.line,
             vacuous_reason(v.left_none.as_ref())
         ),
-        Report::Hint(_) => String::new(),
+        Report::Hint(v) => match &v.counterexample {
+            Some(c) => format!("hint line {}: refuted: counterexample {c}\n", v.line),
+            None => String::new(),
+        },
         Report::Check(v) => match &v.world {
             Some(w) => format!(
                 "check line {}: fails in the world {}\n",
@@ -151,10 +154,67 @@ pub fn verdict(v: &Verdict) -> String {
     format!("line {}: {} {what}", v.line, v.label())
 }
 
+/// `epipen check`'s last line: how the checks, hints and plans came out, e.g. `2
+/// checks hold, 1 fails; 1 hint verified; 1 plan found` (no line end).
+pub fn tally(t: &Tally) -> String {
+    let n = |count: usize, one: &str, many: &str| match count {
+        1 => format!("1 {one}"),
+        _ => format!("{count} {many}"),
+    };
+    let mut parts = Vec::new();
+    if t.checks_hold + t.checks_fail > 0 {
+        let mut part = match t.checks_hold {
+            0 => String::from("no check holds"),
+            h => n(h, "check holds", "checks hold"),
+        };
+        if t.checks_fail > 0 {
+            let fail = n(t.checks_fail, "fails", "fail");
+            part = match t.checks_hold {
+                0 => n(t.checks_fail, "check fails", "checks fail"),
+                _ => format!("{part}, {fail}"),
+            };
+        }
+        parts.push(part);
+    }
+    let hints: Vec<String> = [
+        (t.hints_verified, "verified"),
+        (t.hints_refuted, "refuted"),
+        (t.hints_trusted, "taken on trust"),
+    ]
+    .into_iter()
+    .filter(|(count, _)| *count > 0)
+    .enumerate()
+    .map(|(i, (count, what))| match i {
+        0 => format!("{} {what}", n(count, "hint", "hints")),
+        _ => format!("{count} {what}"),
+    })
+    .collect();
+    if !hints.is_empty() {
+        parts.push(hints.join(", "));
+    }
+    if t.vacuous > 0 {
+        parts.push(format!(
+            "{} (no world is left)",
+            n(t.vacuous, "vacuous verdict", "vacuous verdicts")
+        ));
+    }
+    if t.plans_found + t.plans_not_found > 0 {
+        let mut part = n(t.plans_found, "plan found", "plans found");
+        if t.plans_not_found > 0 {
+            part.push_str(&format!(", {} not found", t.plans_not_found));
+        }
+        parts.push(part);
+    }
+    match parts.is_empty() {
+        true => "nothing to check: the story has no check, hint or plan".into(),
+        false => parts.join("; "),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{plan, report};
-    use crate::views::{Plan, Report};
+    use super::{plan, report, tally};
+    use crate::views::{Plan, Report, Tally};
 
     /// The answer of a `plan` (`all`: `plan all`) on line 9 with `max D`.
     fn found(max: usize, all: bool, plans: &[&[&str]]) -> Plan {
@@ -278,5 +338,33 @@ mod tests {
                 "text": "line 9: 1 plan of 1 action: tell\n",
             })
         );
+    }
+
+    #[test]
+    fn a_tally_says_how_checks_hints_and_plans_came_out() {
+        let t = |f: fn(&mut Tally)| {
+            let mut t = Tally::default();
+            f(&mut t);
+            tally(&t)
+        };
+        assert_eq!(
+            t(|_| {}),
+            "nothing to check: the story has no check, hint or plan"
+        );
+        assert_eq!(t(|t| t.checks_hold = 1), "1 check holds");
+        assert_eq!(
+            t(|t| (t.checks_hold, t.checks_fail) = (2, 1)),
+            "2 checks hold, 1 fails"
+        );
+        assert_eq!(t(|t| t.checks_fail = 2), "2 checks fail");
+        assert_eq!(
+            t(|t| (t.hints_verified, t.hints_refuted, t.vacuous) = (1, 2, 1)),
+            "1 hint verified, 2 refuted; 1 vacuous verdict (no world is left)"
+        );
+        assert_eq!(
+            t(|t| (t.checks_hold, t.plans_found, t.plans_not_found) = (1, 2, 1)),
+            "1 check holds; 2 plans found, 1 not found"
+        );
+        assert!(!Tally::default().failed());
     }
 }

@@ -222,11 +222,11 @@ impl Report {
         }
     }
 
-    /// Whether `epipen run` prints it: everything but the verdicts of hints verified or
-    /// refuted (those are `epipen check`'s).
+    /// Whether `epipen run` prints it: everything but the verdicts of hints verified
+    /// (those are `epipen check`'s); a hint refuted, trusted or vacuous is printed.
     pub fn printed_by_run(&self) -> bool {
         match self {
-            Report::Hint(v) => v.trusted || v.vacuous,
+            Report::Hint(v) => v.trusted || v.vacuous || v.holds == Some(false),
             _ => true,
         }
     }
@@ -249,9 +249,10 @@ impl Report {
         self.plan().is_some_and(|p| !p.solvable)
     }
 
-    /// Whether the run exits with 1 because of it though it goes on past it: a check or
-    /// hint that holds only vacuously, or a plan that found none.
+    /// Whether the run exits with 1 because of it, though it goes on past it: a check
+    /// that fails, a hint refuted, a verdict that holds only because no world is left
+    /// (it proves nothing), a plan that found none.
     pub fn fails_run(&self) -> bool {
-        self.vacuous() || self.unsolvable()
+        super::Tally::of([self]).failed()
     }
 }

@@ -5,7 +5,7 @@
 //! made it.
 
 //!
-//! `term.rs` builds and inspects terms, `compiled.rs` evaluates them natively in
+//! `term.rs` builds and inspects terms, `native.rs` evaluates them natively in
 //! explicit worlds; this file asks Z3 questions (satisfiability, quantifier elimination,
 //! simplification, optimisation, enumeration) within the run's deadline.
 
