@@ -690,10 +690,11 @@ impl<'p> Evaluator<'p> {
                 for w in &worlds {
                     if !self.eval(formula, w, &state)?.into_bool()? {
                         let now = self.values_at(w, state.time)?;
+                        let found = self.found(formula, w, &state);
                         return Err(Fail {
                             kind: ErrorKind::CheckFailed,
                             span: None,
-                            message: format!("the check fails in the world {now:?}"),
+                            message: format!("the check fails in the world {now:?}{found}"),
                         });
                     }
                 }
@@ -709,10 +710,11 @@ impl<'p> Evaluator<'p> {
                 let actual = self.actual()?;
                 if !self.eval(formula, &actual, &state)?.into_bool()? {
                     let now = self.values_at(&actual, state.time)?;
+                    let found = self.found(formula, &actual, &state);
                     return Err(Fail {
                         kind: ErrorKind::CheckFailed,
                         span: None,
-                        message: format!("the check fails in the actual world {now:?}"),
+                        message: format!("the check fails in the actual world {now:?}{found}"),
                     });
                 }
                 self.events.push(Report::CheckHolds { span: stmt.span });

@@ -282,8 +282,15 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
                 }
                 Failure::Story { .. } => End::Story(at),
                 Failure::Refuted(_) => End::Refuted(at),
-                Failure::CheckFailed(world, _) => {
-                    End::CheckFailed(format!("{at} in {:?}", world.0))
+                Failure::CheckFailed(world, found) => {
+                    // With the values of the terms compared with probabilities there, as
+                    // the evaluator says them (" where 0, 1/4").
+                    let values: Vec<String> = found.iter().map(|f| f.value.to_string()).collect();
+                    let found = match values.is_empty() {
+                        true => String::new(),
+                        false => format!(" where {}", values.join(", ")),
+                    };
+                    End::CheckFailed(format!("{at} in {:?}{found}", world.0))
                 }
                 Failure::Solver(e) => solver_end(e),
             }
@@ -451,7 +458,8 @@ pub fn evaluator_transcript(program: &Program, text: &str, domain: &Domain) -> T
                 ErrorKind::Story => End::Story(at),
                 ErrorKind::Refuted => End::Refuted(at),
                 ErrorKind::CheckFailed => {
-                    // "the check fails in the world [Int(1), …]"
+                    // "the check fails in the world [Int(1), …]", with " where 0, 1/4"
+                    // after a check that compares probabilities.
                     let world = e.message.rsplit(" world ").next().unwrap_or_default();
                     End::CheckFailed(format!("{at} in {world}"))
                 }

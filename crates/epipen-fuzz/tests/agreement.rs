@@ -2054,3 +2054,33 @@ fn probabilities_agree_with_the_evaluator() {
         assert_eq!(t.end, End::Story(at.into()), "{text}\n{t}");
     }
 }
+
+/// A failing check that compares probabilities (issue 44): every backend that computes
+/// them and the evaluator stop at the same world, and say the same values there of the
+/// sides holding a probability (A's, 0; twice the storyteller's, 1/2); `check actual`
+/// likewise in the actual world.
+#[test]
+fn a_failing_probability_check_agrees_on_the_values_found() {
+    use epipen_fuzz::transcript::End;
+    let head = "characters A\nint x\nannounce 0 <= x and x <= 3\nA learns x % 2\n";
+    for (rest, end) in [
+        (
+            "check probability(A, x == 1) > 1/2 or 2 * probability(x == 3) == 1\n",
+            "5:1 in [Int(0)] where 0, 1/2",
+        ),
+        (
+            "actual x == 3\ncheck actual sum(v in 0..4: v * probability(A, x == v)) < 2\n",
+            "6:1 in [Int(3)] where 2",
+        ),
+        ("check x > 0\n", "5:1 in [Int(0)]"),
+    ] {
+        let text = format!("{head}{rest}");
+        let printed = printed(&text, &[("x", (0, 3))]);
+        if let Err(report) = epipen_fuzz::diff::check(&printed) {
+            panic!("{report}");
+        }
+        let program = printed.compile().expect("the story compiles");
+        let t = evaluator_transcript(&program, &text, &printed.domain(&program));
+        assert_eq!(t.end, End::CheckFailed(end.into()), "{text}\n{t}");
+    }
+}
