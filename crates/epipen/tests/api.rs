@@ -1342,3 +1342,19 @@ fn events_taking_turns_give_the_worlds_of_the_same_story_file() {
         other => panic!("{other:?}"),
     }
 }
+
+/// `Formula::knows_whether(A, φ)`: A knows whether φ holds, as `knows_value` of φ.
+#[test]
+fn knows_whether_is_the_value_of_a_formula_known() {
+    let mut story = Story::new();
+    let (anne, bob) = (story.character("Anne"), story.character("Bob"));
+    let p = story.bool("p");
+    story.actual(p.clone()).unwrap();
+    story.learns(anne, &p).unwrap();
+    assert!(
+        story
+            .reveals(anne, F::knows_whether(anne, p.clone()))
+            .unwrap()
+    );
+    assert!(!story.reveals(bob, F::knows_whether(bob, !&p)).unwrap());
+}
