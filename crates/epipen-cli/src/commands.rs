@@ -166,21 +166,32 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             let limit = usize::try_from(*limit).unwrap_or(usize::MAX);
             story.trace(&options, limit, *json)
         }),
-        Command::Graph { file, at, svg, .. } => {
-            with_story(file, &sets, settings.seed, deadline, |story| {
-                if let Some(out) = svg {
-                    graph::check_svg_path(out)?;
-                }
-                options.skip_worlds_statements = true;
-                let checkpoint = story.checkpoint(at.as_deref())?;
-                let mut engine = story.run(&options, &mut |_| {})?;
+        Command::Graph {
+            file,
+            at,
+            event,
+            svg,
+            ..
+        } => with_story(file, &sets, settings.seed, deadline, |story| {
+            if let Some(out) = svg {
+                graph::check_svg_path(out)?;
+            }
+            if let Some(name) = event {
                 match svg {
-                    None => out!("{}", story.graph(&mut engine, checkpoint)?),
-                    Some(out) => graph::write_svg(&story.svg(&mut engine, checkpoint)?, out)?,
+                    None => out!("{}", story.event_graph(name, false)?),
+                    Some(out) => graph::write_svg(&story.event_graph(name, true)?, out)?,
                 }
-                Ok(())
-            })
-        }
+                return Ok(());
+            }
+            options.skip_worlds_statements = true;
+            let checkpoint = story.checkpoint(at.as_deref())?;
+            let mut engine = story.run(&options, &mut |_| {})?;
+            match svg {
+                None => out!("{}", story.graph(&mut engine, checkpoint)?),
+                Some(out) => graph::write_svg(&story.svg(&mut engine, checkpoint)?, out)?,
+            }
+            Ok(())
+        }),
         Command::Sweep {
             file,
             samples,

@@ -33,6 +33,19 @@ impl Story {
     }
 }
 
+impl Story {
+    /// The event model of the event (or action) `name`: its cases as worlds, an edge
+    /// between two cases some characters cannot tell apart; as DOT, or as an SVG
+    /// document.
+    pub(crate) fn event_graph(&self, name: &str, as_svg: bool) -> Result<String, Failure> {
+        let (program, model, title) = self.event_model(name)?;
+        Ok(match as_svg {
+            true => svg::svg(&program, &model, None, &title, svg::WIDTH),
+            false => graph::dot(&program, &model, None, &title),
+        })
+    }
+}
+
 /// Checks that `epipen graph --svg OUT` can write `OUT`: its directory exists (before the
 /// story runs).
 pub(crate) fn check_svg_path(out: &std::path::Path) -> Result<(), Failure> {

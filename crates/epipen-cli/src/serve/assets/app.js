@@ -9,9 +9,10 @@ const SVG = "http://www.w3.org/2000/svg";
 const KEYWORDS = new Set(("characters int bool announce learns checkpoint worlds true false " +
   "not and or if then else in const enum for simultaneously actual reveals repeat until " +
   "assert_adds_ck check max event sees expects def where action do plan by keeping " +
-  "coordinated").split(" "));
+  "coordinated show prior weight").split(" "));
 const FUNCTIONS = new Set(("knows knows_value believes believes_value at all any sum count " +
-  "distinct abs min max sample everyone_knows common_knowledge distributed_knowledge each").split(" "));
+  "distinct abs min max sample everyone_knows common_knowledge distributed_knowledge each " +
+  "probability").split(" "));
 // Distinct colours for the characters' edges, in declaration order.
 const COLOURS = ["#2457c5", "#d1480f", "#0a7f5a", "#9b2fae", "#b8860b", "#c2185b", "#00838f",
   "#5d4037"];
@@ -30,6 +31,12 @@ const state = {
   plans: [],            // the plans whose steps the graph can be drawn after (followedPlans)
   focus: null,          // the character whose edges the graph highlights
   model: null,          // the model drawn (/api/graph's answer)
+  trace: [],            // the last run's trace
+  events: [],           // the names of the story's events and actions
+  asked: [],            // the formulas asked of the model, in the order typed
+  answers: [],          // for each, whether it holds in each world of the model drawn
+  current: -1,          // the formula whose worlds are filled
+  picked: null,         // the world clicked (its index in the model drawn)
   legendRows: [],       // the legend's rows, for the downloaded drawing: [{colour, ring, text}]
   run: 0,               // the number of the latest run started
   controller: null,
@@ -89,13 +96,18 @@ function renderEditor() {
 function alignGutter() {
   const rows = $("highlight").children;
   const gutter = $("gutter");
+  // The number column takes its width (as wide as the largest number) before the lines
+  // are measured: the code beside it is then as wide as it stays, and its lines wrap
+  // where they will be drawn.
+  gutter.style.width = `max(3.2em, calc(${String(rows.length).length}ch + 1em + 1px))`;
+  const heights = [...rows].map((row) => row.offsetHeight);
   gutter.textContent = "";
-  for (let i = 0; i < rows.length; i++) {
+  heights.forEach((height, i) => {
     const div = document.createElement("div");
     div.textContent = String(i + 1);
-    div.style.height = `${rows[i].offsetHeight}px`;
+    div.style.height = `${height}px`;
     gutter.append(div);
-  }
+  });
   // Room for the textarea's last line when scrolled to the end.
   gutter.append(document.createElement("br"));
   // As tall as the story once wrapped, within the window.
@@ -236,8 +248,13 @@ function pickStory(file) {
   state.errorLines = new Map();
   state.failedLines = new Set();
   state.markLine = 0;
-  // Another story: its first checkpoint's model again, whichever step was picked.
+  // Another story: its first checkpoint's model again, whichever step was picked, and no
+  // formula asked yet.
   state.pickedAt = false;
+  state.asked = [];
+  state.answers = [];
+  state.current = -1;
+  askNote("");
   renderConsts();
   renderEditor();
   scheduleRun(0);
@@ -322,6 +339,8 @@ function showRun(answer, ms) {
     }
     const kind = answer.exit_code === 2 ? "story error" : "solver failure";
     status(`exit code ${answer.exit_code}: ${kind}`, true);
+    // The previous run's checkpoints, steps and events are gone with it.
+    if (!answer.checkpoints) answer.checkpoints = [];
   } else if (answer.smcdel) {
     // A pasted SMCDEL file: its jobs' answers, in the trace.
     error.hidden = true;
@@ -349,7 +368,9 @@ function showRun(answer, ms) {
   showTrace(answer.trace || []);
   showHints(answer.hints || []);
   showFates(answer.fates);
+  state.trace = answer.trace || [];
   showCheckpoints(answer.checkpoints, answer.trace || []);
+  showEvents(answer.events || []);
 }
 
 // The lines of the checks that fail, of the hints refuted and of the plans that found
@@ -426,8 +447,11 @@ function showWorlds(worlds) {
   // When the story speaks of chances: each world's probability, last.
   const chances = list.some((w) => chanceOf(w) !== null);
   const headers = chances ? [...keys, "probability"] : keys;
-  box.append(table(headers, list.map((w) => {
-    const row = keys.map((k) => w[k]);
+  // A value a story changed: `4 (was 3)`, as `epipen worlds` prints it.
+  box.append(table(headers, list.map((w, i) => {
+    const before = worlds.before ? worlds.before[i] : null;
+    const row = keys.map((k) => before && k in before && String(before[k]) !== String(w[k])
+      ? `${w[k]} (was ${before[k]})` : w[k]);
     return chances ? [...row, chanceOf(w) ?? ""] : row;
   })));
   if (chances) box.querySelector("table").classList.add("chances");
@@ -643,7 +667,11 @@ function showCheckpoints(checkpoints, trace) {
   select.append(new Option("at the end", ""));
   const group = document.createElement("optgroup");
   group.label = "after a step of the trace";
-  steps.forEach((label, k) => group.append(new Option(`after ${label}`, `step:${k}`)));
+  steps.forEach((label, k) => {
+    const option = new Option(`after ${shortLabel(label)}`, `step:${k}`);
+    option.title = label;
+    group.append(option);
+  });
   if (steps.length) select.append(group);
   const planned = document.createElement("optgroup");
   planned.label = "after a step of a plan";
@@ -657,6 +685,51 @@ function showCheckpoints(checkpoints, trace) {
     state.pickedAt = false;
     select.value = checkpoints.includes(before) ? before : checkpoints[0] ?? "";
   }
+}
+
+// A step's label without its statement: `line 14`, `line 26, round 3`, `lines 4-5 (i in
+// 0..3)`, `the start`.
+function shortLabel(label) {
+  if (label === "start") return "the start";
+  const cut = label.indexOf(": ");
+  return cut < 0 ? label : label.slice(0, cut);
+}
+
+// The story's events and actions, whose event models can be drawn.
+function showEvents(events) {
+  const same = JSON.stringify(events) === JSON.stringify(state.events);
+  state.events = events;
+  $("events-section").hidden = events.length === 0;
+  const select = $("event");
+  if (!same || !select.options.length) {
+    const before = select.value;
+    select.textContent = "";
+    for (const name of events) select.append(new Option(`event ${name}`, name));
+    if (events.includes(before)) select.value = before;
+  }
+  if (events.length) drawEvent();
+  else { $("event-graph").textContent = ""; $("event-note").textContent = ""; }
+}
+
+// The event model of the event picked: its cases, and which each character tells apart.
+async function drawEvent() {
+  const name = $("event").value;
+  if (!name) return;
+  let answer;
+  try {
+    answer = await post("/api/event", { ...settings(), limit: undefined, event: name });
+  } catch (e) {
+    $("event-note").textContent = "the server did not answer: " + e.message;
+    return;
+  }
+  if (name !== $("event").value) return;
+  $("event-graph").textContent = "";
+  if (answer.error) {
+    $("event-note").textContent = answer.error.message.split("\n")[0].replace(/^.*?error: /, "");
+    return;
+  }
+  $("event-note").textContent = answer.title;
+  $("event-graph").append(drawModel(answer));
 }
 
 // Draws the model the visitor picked: `NAME` (a checkpoint), `` (the end), `step:K` or
@@ -693,7 +766,7 @@ function markDrawnStep() {
     const k = Number(at.slice(5));
     slider.value = String(k);
     slider.classList.remove("off");
-    $("step-label").textContent = `step ${k} of ${n - 1}`;
+    $("step-label").textContent = `step ${k} of ${n - 1}: ${shortLabel(state.steps[k] || "")}`;
   } else {
     // A checkpoint or the end: the slider waits at the start, greyed.
     slider.value = "0";
@@ -746,6 +819,14 @@ async function drawGraph(request, number) {
   const drawing = drawModel(answer);
   $("graph").append(drawing);
   state.model = answer;
+  // Another model: the formulas asked are asked of it, the world clicked forgotten.
+  state.picked = null;
+  state.answers = [];
+  for (const g of drawing.querySelectorAll("g.node")) {
+    g.addEventListener("click", () => pickWorld(Number(g.dataset.world)));
+  }
+  if (state.asked.length) await askModel(number);
+  else showAnswers();
   if (!answer.characters.includes(state.focus)) state.focus = null;
   const legend = $("legend");
   state.legendRows = [];
@@ -800,6 +881,145 @@ async function drawGraph(request, number) {
       text: "dashed arrows: the worlds a character believes most plausible among those it cannot tell apart" });
   }
   showFocus();
+}
+
+// ---- asking the model (Hintikka's World's lesson: where does a formula hold?) ----
+
+// Where the model drawn is, as `/api/ask` takes it: `{step}`, `{}` for the end, the
+// last step that is a checkpoint's statement for a checkpoint; null after a plan's step
+// (which no formula can be asked at).
+function askedStep() {
+  const at = $("at").value;
+  if (at.startsWith("step:")) return { step: Number(at.slice(5)) };
+  if (at === "") return {};
+  if (at.startsWith("plan:")) return null;
+  let found = -1;
+  state.trace.filter((t) => t.kind === "step").forEach((t, k) => {
+    if (t.event === `checkpoint ${at}`) found = k;
+  });
+  return found < 0 ? null : { step: found };
+}
+
+function askNote(text, bad) {
+  const note = $("ask-note");
+  note.hidden = !text;
+  note.textContent = text || "";
+  note.classList.toggle("bad", !!bad);
+}
+
+// Asks the server where each formula asked holds in the model drawn; true when it
+// answered.
+async function askModel(number) {
+  const where = askedStep();
+  if (where === null) {
+    state.answers = [];
+    askNote("formulas are asked after a step of the trace, at a checkpoint or at the end");
+    showAnswers();
+    return false;
+  }
+  let answer;
+  try {
+    answer = await post("/api/ask", { ...settings(), ...where, formulas: state.asked },
+      state.controller.signal);
+  } catch (e) {
+    if (e.name !== "AbortError") askNote("the server did not answer: " + e.message, true);
+    return false;
+  }
+  if (number !== state.run) return false;
+  if (answer.error) {
+    // The CLI's text: where the formula fails to compile, with its caret and hint.
+    askNote(answer.error.message.replace(/\n$/, ""), true);
+    showAnswers();
+    return false;
+  }
+  askNote("");
+  state.answers = answer.answers;
+  showAnswers();
+  return true;
+}
+
+// A formula typed: asked of the model drawn, its worlds filled.
+async function submitAsk(event) {
+  event.preventDefault();
+  const formula = $("ask").value.trim();
+  if (!formula || !state.model) return;
+  let k = state.asked.indexOf(formula);
+  const added = k < 0;
+  if (added) {
+    state.asked.push(formula);
+    k = state.asked.length - 1;
+  }
+  const before = state.current;
+  state.current = k;
+  const number = ++state.run;
+  if (state.controller) state.controller.abort();
+  state.controller = new AbortController();
+  document.body.dataset.state = "running";
+  const answered = await askModel(number);
+  if (!answered && added) {
+    // Not asked: the formula is dropped, its error stays.
+    state.asked.pop();
+    state.current = before;
+    showAnswers();
+  }
+  if (number === state.run) document.body.dataset.state = "done";
+}
+
+// The formulas asked (a click on one fills its worlds), the worlds where the current
+// one holds filled, the world clicked outlined and described.
+function showAnswers() {
+  const list = $("asked");
+  list.textContent = "";
+  const answers = state.answers.length === state.asked.length ? state.answers : [];
+  if (state.current >= answers.length) state.current = answers.length - 1;
+  answers.forEach((a, k) => {
+    const li = document.createElement("li");
+    li.dataset.formula = a.formula;
+    li.classList.toggle("current", k === state.current);
+    const count = a.holds.filter(Boolean).length;
+    const where = document.createElement("span");
+    where.className = "where";
+    where.textContent = `  holds in ${count} of ${plural(a.holds.length, "world")}`;
+    li.append(a.formula, where);
+    li.title = "click: fill the worlds where it holds";
+    li.addEventListener("click", () => { state.current = k; showAnswers(); });
+    list.append(li);
+  });
+  const holds = answers[state.current] ? answers[state.current].holds : null;
+  const root = $("graph").querySelector("svg");
+  if (root) {
+    for (const g of root.querySelectorAll("g.node")) {
+      const i = Number(g.dataset.world);
+      g.classList.toggle("holds", !!holds && holds[i] === true);
+      g.classList.toggle("picked", i === state.picked);
+    }
+  }
+  const info = $("world-info");
+  info.textContent = "";
+  const model = state.model;
+  info.hidden = state.picked === null || !model || !model.worlds[state.picked];
+  if (info.hidden) return;
+  const i = state.picked;
+  const chance = model.probabilities ? model.probabilities[i] : undefined;
+  const head = document.createElement("div");
+  head.textContent = `world ${i + 1}${i === model.actual ? " (the actual world)" : ""}: ` +
+    worldText(model.worlds[i], chance);
+  info.append(head);
+  answers.forEach((a) => {
+    const line = document.createElement("div");
+    line.className = a.holds[i] ? "yes" : "no";
+    line.textContent = `${a.holds[i] ? "✔ holds" : "✘ does not hold"}: ${a.formula}`;
+    info.append(line);
+  });
+  if (!answers.length) {
+    info.append(note("type a formula above to see whether it holds here"));
+  }
+}
+
+// A world clicked: its values and the formulas asked that hold there (again: none).
+function pickWorld(i) {
+  state.picked = state.picked === i ? null : i;
+  showAnswers();
 }
 
 // The worlds `who` finds most plausible (indices), when its plausibility is not flat.
@@ -944,49 +1164,6 @@ const MODEL_STYLE = `
 .node.plausible circle:not(.ring) { fill: #fff1b8; }
 `;
 
-// Node positions: a circle for few worlds, else a force layout started from the circle;
-// `ideal` apart (wider circles further apart).
-function layout(n, edges, ideal) {
-  const points = [];
-  const start = Math.max(100 * Math.sqrt(n), (ideal * n) / (2 * Math.PI));
-  for (let i = 0; i < n; i++) {
-    const angle = (2 * Math.PI * i) / Math.max(n, 1) - Math.PI / 2;
-    points.push({ x: Math.cos(angle) * start, y: Math.sin(angle) * start });
-  }
-  if (n <= 3) return points;
-  for (let step = 0; step < 300; step++) {
-    const heat = 20 * (1 - step / 300) + 1;
-    const force = points.map(() => ({ x: 0, y: 0 }));
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        const dx = points[i].x - points[j].x, dy = points[i].y - points[j].y;
-        const d2 = Math.max(dx * dx + dy * dy, 1);
-        const f = (ideal * ideal) / d2;
-        force[i].x += dx * f; force[i].y += dy * f;
-        force[j].x -= dx * f; force[j].y -= dy * f;
-      }
-    }
-    for (const e of edges) {
-      const a = points[e.a], b = points[e.b];
-      const dx = a.x - b.x, dy = a.y - b.y;
-      const d = Math.max(Math.hypot(dx, dy), 1);
-      const f = d / ideal;
-      force[e.a].x -= dx * f; force[e.a].y -= dy * f;
-      force[e.b].x += dx * f; force[e.b].y += dy * f;
-    }
-    for (let i = 0; i < n; i++) {
-      force[i].x -= points[i].x * 0.01; force[i].y -= points[i].y * 0.01;
-      const len = Math.hypot(force[i].x, force[i].y);
-      if (len > 0) {
-        const move = Math.min(len, heat);
-        points[i].x += (force[i].x / len) * move;
-        points[i].y += (force[i].y / len) * move;
-      }
-    }
-  }
-  return points;
-}
-
 function svg(tag, attributes, parent) {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
@@ -1025,29 +1202,22 @@ function fitLabel(parts, sep, radius) {
   return best;
 }
 
+// The model drawn where the server laid it out (`layout`: the one layout of every
+// front end, `epipen graph --svg`'s too): each world's circle at its point, each edge's
+// label at its place.
 function drawModel(model) {
   const n = model.worlds.length;
   const keys = n ? constantsOf(model.worlds[0]).map(([k]) => k) : [];
   // When the story speaks of chances: each world's probability, under its values.
   const chances = model.probabilities || null;
+  const lay = model.layout;
+  const radius = lay.radius;
   // Booleans as 1 and 0, side by side: `110` for three of them.
-  const bools = n > 0 && keys.every((k) => typeof model.worlds[0][k] === "boolean");
-  const labels = model.worlds.map((w) => bools
-    ? keys.map((k) => (w[k] ? "1" : "0")).join("")
-    : keys.map((k) => String(w[k])).join(", "));
-  const radius = Math.max(16, Math.min(48, 6 + 3.3 * Math.max(1, ...labels.map((l) => l.length),
-    ...(chances || []).map((p) => p.length))));
-  const points = layout(n, model.edges, Math.max(90, 2.8 * radius));
-  const pad = radius + 10;
-  const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
-  // At least 480 × 200 units, so that a few worlds are not drawn huge.
-  const spanX = Math.max(480, Math.max(0, ...xs) - Math.min(0, ...xs) + 2 * pad);
-  const spanY = Math.max(200, Math.max(0, ...ys) - Math.min(0, ...ys) + 2 * pad);
-  const midX = (Math.max(0, ...xs) + Math.min(0, ...xs)) / 2;
-  const midY = (Math.max(0, ...ys) + Math.min(0, ...ys)) / 2;
-  const minX = midX - spanX / 2, maxX = midX + spanX / 2;
+  const bools = n > 0 && lay.sep === "";
+  const points = lay.points.map(([x, y]) => ({ x, y }));
   // Room above for the line that says what the labels are.
-  const minY = midY - spanY / 2 - 16, maxY = midY + spanY / 2;
+  const top = keys.length ? 18 : 0;
+  const minX = 0, minY = -top, maxX = lay.width, maxY = lay.height;
   const root = svg("svg", {
     viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`,
     role: "img",
@@ -1058,18 +1228,19 @@ function drawModel(model) {
   const index = new Map(model.characters.map((c, i) => [c, i]));
   const edgeLayer = svg("g", {}, root), labelLayer = svg("g", {}, root), nodeLayer = svg("g", {}, root);
   const showLabels = model.edges.length <= 60;
-  for (const e of model.edges) {
+  model.edges.forEach((e, k) => {
     const a = points[e.a], b = points[e.b];
     const colour = e.who.length === 1 ? COLOURS[index.get(e.who[0]) % COLOURS.length] : "#555";
     const line = svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: colour, class: "edge",
       "data-who": e.who.join(", ") }, edgeLayer);
     svg("title", {}, line).textContent = `${e.who.join(", ")}: ${worldText(model.worlds[e.a])} ~ ${worldText(model.worlds[e.b])}`;
     if (showLabels) {
-      const text = svg("text", { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, fill: colour,
+      const [x, y] = lay.labels[k];
+      const text = svg("text", { x, y, fill: colour, "dominant-baseline": "central",
         class: "edge-label", "text-anchor": "middle", "data-who": e.who.join(", ") }, labelLayer);
       text.textContent = e.who.join(", ");
     }
-  }
+  });
   // Belief: a dashed arrow from a world to each world a character finds most plausible
   // among those it cannot tell from it, stopping at the target's circle.
   if ((model.beliefs || []).length) {
@@ -1098,8 +1269,7 @@ function drawModel(model) {
     // The actual world: a second, thicker ring around its circle.
     if (actual) svg("circle", { r: radius + 4, class: "ring" }, g);
     svg("circle", { r: radius }, g);
-    const parts = bools ? labels[i].split("") : keys.map((k) => String(w[k]));
-    const fit = fitLabel(parts, bools ? "" : ", ", radius);
+    const fit = fitLabel(lay.parts[i], lay.sep, radius);
     const text = svg("text", { "font-size": fit.size.toFixed(2) }, g);
     const chance = chances ? chances[i] : null;
     const rows = chance ? fit.lines.length + 1 : fit.lines.length;
@@ -1114,7 +1284,7 @@ function drawModel(model) {
     svg("title", {}, g).textContent = (actual ? "the actual world: " : "") + worldText(w, chance);
   });
   if (keys.length) {
-    svg("text", { x: minX + 8, y: minY + 16, class: "axis", fill: "#6b7280" }, root)
+    svg("text", { x: minX + 8, y: minY + 13, class: "axis", fill: "#6b7280" }, root)
       .textContent = (bools ? `nodes: ${keys.join(" ")} (1: true, 0: false)` : `nodes: (${keys.join(", ")})`) +
         (chances ? "; under them, each world's probability" : "");
   }
@@ -1147,6 +1317,8 @@ async function start() {
   $("story").addEventListener("change", (e) => pickStory(e.target.value));
   for (const id of ["seed", "backend", "limit"]) $(id).addEventListener("change", () => scheduleRun(0));
   $("at").addEventListener("change", () => pickModel($("at").value));
+  $("ask-form").addEventListener("submit", submitAsk);
+  $("event").addEventListener("change", drawEvent);
   $("step-slider").addEventListener("input", () => pickModel(`step:${$("step-slider").value}`));
   // Long lines wrap anew at another width.
   window.addEventListener("resize", alignGutter);

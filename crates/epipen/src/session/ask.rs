@@ -1,0 +1,184 @@
+//! Ask the model, the way Hintikka's World teaches: where do formulas hold among the
+//! worlds of the model at a step of the trace (or at the end)? Each formula is a `where
+//! φ` statement written after the story's last line ([`asking`]), compiled with it, so
+//! that it means what it would mean there (names, types, knowledge operators), and run
+//! by the engine at the step asked, where it changes nothing.
+
+use super::{Session, Unwatched};
+use crate::engine::{Engine, EngineError, Options, Report};
+use crate::explore::graph::GRAPH_CAP;
+use crate::explore::trace::Tracer;
+use crate::failure::Failure;
+use crate::ir::{Stmt, StmtKind};
+use crate::syntax::Located;
+use crate::worlds::{Model, World, WorldSet};
+
+/// The most formulas asked at once.
+pub const ASKED_CAP: usize = 20;
+
+/// The model asked about, its title, its actual world, and for each formula whether it
+/// holds in each of its worlds.
+pub type Answers = (Model, String, Option<usize>, Vec<Vec<bool>>);
+
+/// `source` with `where φ` after its last line for each formula: the story whose session
+/// [`Session::answers`] runs; or why a formula cannot be asked (none, more than
+/// [`ASKED_CAP`], one empty or of several lines), an error of the story's.
+pub fn asking(path: &str, source: &str, formulas: &[String]) -> Result<String, Failure> {
+    let refuse = |message: String, hint: &str| {
+        Err(Failure::story(
+            Located::nowhere(path, message).with_hint(hint),
+        ))
+    };
+    if formulas.is_empty() || formulas.len() > ASKED_CAP {
+        return refuse(
+            format!("ask 1 to {ASKED_CAP} formulas, not {}", formulas.len()),
+            "type a formula such as `knows(A, x == 1)`",
+        );
+    }
+    let mut out = source.to_string();
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    for f in formulas {
+        let f = f.trim();
+        if f.is_empty() || f.contains(['\n', '\r']) {
+            return refuse(
+                format!("a formula asked is one line of text, not {f:?}"),
+                "type a formula such as `knows(A, x == 1)` on one line",
+            );
+        }
+        out.push_str(&format!("where {f}\n"));
+    }
+    Ok(out)
+}
+
+impl Session {
+    /// The model after step `step` of the trace `tracer` makes (None: at the end), as
+    /// [`Session::model_after`] draws it, and where each of the last `asked` statements
+    /// of the story (the `where φ` lines [`asking`] wrote) holds in its worlds.
+    pub fn answers(
+        &self,
+        options: &Options,
+        tracer: Tracer,
+        step: Option<usize>,
+        asked: usize,
+    ) -> Result<Answers, Failure> {
+        let statements = &self.program.statements;
+        let wheres: Vec<Stmt> = (statements[statements.len().saturating_sub(asked)..].iter())
+            .filter(|s| matches!(s.kind, StmtKind::Where { .. }))
+            .map(|s| {
+                let mut s = s.clone();
+                if let StmtKind::Where { limit, .. } = &mut s.kind {
+                    *limit = GRAPH_CAP as u64 + 1;
+                }
+                s
+            })
+            .collect();
+        if wheres.len() != asked {
+            return Err(Failure::story(Located::nowhere(
+                &self.path,
+                format!("{}: the formulas asked are not its last lines", self.path),
+            )));
+        }
+        let options = Options {
+            skip_worlds_statements: false,
+            ..options.clone()
+        };
+        let last = statements.len() - asked;
+        // What the formulas asked find at the step (or the end), and there the model
+        // when it is the end's.
+        type AtEnd = (Model, String, Option<usize>);
+        let mut found: Option<(Vec<WorldSet>, Option<AtEnd>)> = None;
+        self.at_step(&options, step, last, &mut |engine| {
+            let mut sets = Vec::new();
+            for stmt in &wheres {
+                let mut sink = |report: Report| {
+                    if let Report::Worlds { set, .. } = report {
+                        sets.push(set);
+                    }
+                };
+                (engine.step(stmt, &mut sink)).map_err(|e: EngineError| self.failure(&e))?;
+            }
+            let end = match step {
+                Some(_) => None,
+                None => {
+                    let (model, title) = self.model(engine, None)?;
+                    let actual = self.actual_in(engine, &model);
+                    Some((model, title, actual))
+                }
+            };
+            found = Some((sets, end));
+            Ok(())
+        })?;
+        let (sets, end) = found.ok_or_else(|| {
+            let step = step.map_or("its end".to_string(), |s| format!("step {s}"));
+            Failure::story(Located::nowhere(
+                &self.path,
+                format!("the trace of {} has no {step}", self.path),
+            ))
+        })?;
+        let (model, title, actual) = match (end, step) {
+            (Some(end), _) => end,
+            (None, Some(step)) => self.model_after(&options, tracer, step)?,
+            (None, None) => unreachable!("the end's model is read at the end"),
+        };
+        let holds = (sets.iter()).map(|set| where_holds(&model, set)).collect();
+        Ok((model, title, actual, holds))
+    }
+
+    /// Runs the story to step `step` of its trace (None: through its first `last`
+    /// statements) and calls `then` with the engine there.
+    fn at_step(
+        &self,
+        options: &Options,
+        step: Option<usize>,
+        last: usize,
+        then: &mut dyn FnMut(&mut Engine) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
+        match step {
+            Some(step) => {
+                self.traced(
+                    options,
+                    &mut Unwatched,
+                    Tracer::following(1, 0),
+                    &mut |_| {},
+                    &mut |engine, k, _| {
+                        if k > step {
+                            return Ok(true);
+                        }
+                        if k == step {
+                            then(engine)?;
+                        }
+                        Ok(false)
+                    },
+                )?;
+            }
+            None => {
+                let end = last.checked_sub(1).map(|k| &self.program.statements[k]);
+                self.run_watched(options, &mut Unwatched, &mut |_| {}, &mut |engine, stmt| {
+                    let here = match (stmt, end) {
+                        (Some(s), Some(e)) => std::ptr::eq(s, e),
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if here { then(engine) } else { Ok(()) }
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether each world of `model` is among `set`'s (by its values now, and before when a
+/// story changed them).
+fn where_holds(model: &Model, set: &WorldSet) -> Vec<bool> {
+    let key = |worlds: &[World], before: Option<&Vec<World>>, k: usize| {
+        (worlds[k].clone(), before.and_then(|b| b.get(k).cloned()))
+    };
+    let found: std::collections::HashSet<(World, Option<World>)> = (0..set.worlds.len())
+        .map(|k| key(&set.worlds, set.before.as_ref(), k))
+        .collect();
+    (0..model.worlds.len())
+        .map(|k| found.contains(&key(&model.worlds, model.before.as_ref(), k)))
+        .collect()
+}
