@@ -100,7 +100,10 @@ function alignGutter() {
   // are measured: the code beside it is then as wide as it stays, and its lines wrap
   // where they will be drawn.
   gutter.style.width = `max(3.2em, calc(${String(rows.length).length}ch + 1em + 1px))`;
-  const heights = [...rows].map((row) => row.offsetHeight);
+  // Fractional heights (a line is 1.45 × 13 = 18.85 px): whole pixels, as offsetHeight
+  // gives them, put each number a little lower than the last, a line lower after a
+  // hundred lines.
+  const heights = [...rows].map((row) => row.getBoundingClientRect().height);
   gutter.textContent = "";
   heights.forEach((height, i) => {
     const div = document.createElement("div");
@@ -111,8 +114,7 @@ function alignGutter() {
   // Room for the textarea's last line when scrolled to the end.
   gutter.append(document.createElement("br"));
   // As tall as the story once wrapped, within the window.
-  let height = 0;
-  for (const row of rows) height += row.offsetHeight;
+  const height = heights.reduce((a, b) => a + b, 0);
   $("editor").style.height = `min(78vh, max(14em, calc(${height}px + var(--line) + 1.2em)))`;
 }
 
@@ -1320,8 +1322,17 @@ async function start() {
   $("ask-form").addEventListener("submit", submitAsk);
   $("event").addEventListener("change", drawEvent);
   $("step-slider").addEventListener("input", () => pickModel(`step:${$("step-slider").value}`));
-  // Long lines wrap anew at another width.
+  // Long lines wrap anew at another width: the window's, or the editor's column's when
+  // what the page shows beside it changes.
   window.addEventListener("resize", alignGutter);
+  let codeWidth = 0;
+  new ResizeObserver(() => {
+    const width = $("code").clientWidth;
+    if (width !== codeWidth) {
+      codeWidth = width;
+      alignGutter();
+    }
+  }).observe($("code"));
   window.addEventListener("hashchange", () => { if (loadFromLink()) { renderEditor(); scheduleRun(0); } });
 
   fetch("/api/version").then((r) => r.json()).then((v) => {
