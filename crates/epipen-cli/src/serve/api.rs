@@ -45,8 +45,9 @@
 //! - `POST /api/event` ([`Request`] with `event`): the event model of the story's event
 //!   named `event`, as `epipen graph --event NAME` draws it: `/api/graph`'s fields, its
 //!   worlds being the event's cases (`{"case": name}`) and its edges the cases each
-//!   character cannot tell apart.
-//! - `POST /api/ask` ([`Request`] with `formulas`, and `step` or none for the end):
+//!   character cannot tell apart. Without `event`: refused (400).
+//! - `POST /api/ask` ([`Request`] with `formulas`, and `step` or none for the end; `at`
+//!   and `plan_step` are refused (400): at a checkpoint, ask at its statement's step):
 //!   `/api/graph`'s model there, and `answers`: `[{"formula", "holds"}]`, for each
 //!   formula whether it holds in each world of `worlds` (each a `where φ` after the
 //!   story's last line, run at that step). A formula that does not compile is an error
@@ -234,6 +235,13 @@ pub(super) async fn ask(
     Extract(state): Extract<Arc<State>>,
     body: Result<Json<Request>, JsonRejection>,
 ) -> Response {
+    if let Ok(Json(request)) = &body
+        && (request.at.is_some() || request.plan_step.is_some())
+    {
+        let why = "`/api/ask` takes `step` (none: the end), not `at` or `plan_step`: at a \
+                   checkpoint, ask at the step of its statement";
+        return error(StatusCode::BAD_REQUEST, why.into());
+    }
     answer(&state, body, ask_story).await
 }
 
@@ -242,6 +250,12 @@ pub(super) async fn event(
     Extract(state): Extract<Arc<State>>,
     body: Result<Json<Request>, JsonRejection>,
 ) -> Response {
+    if let Ok(Json(request)) = &body
+        && request.event.is_none()
+    {
+        let why = "`/api/event` needs `event`: the name of the event to draw";
+        return error(StatusCode::BAD_REQUEST, why.into());
+    }
     answer(&state, body, event_story).await
 }
 

@@ -219,6 +219,10 @@ fn router(state: Arc<State>) -> Router {
             get(|| asset("text/javascript", include_str!("assets/app.js"))),
         )
         .route(
+            "/model.js",
+            get(|| asset("text/javascript", include_str!("assets/model.js"))),
+        )
+        .route(
             "/style.css",
             get(|| asset("text/css", include_str!("assets/style.css"))),
         )

@@ -256,6 +256,27 @@ fn the_model_is_asked_where_formulas_hold() {
             "{answer}"
         );
     }
+    // `at` is not asked at (a checkpoint's model is asked at its statement's step);
+    // `/api/event` needs the event's name.
+    let refused = server.client().post_json(
+        "/api/ask",
+        &json!({"source": source, "formulas": ["ann == 0"], "at": "dealt"}),
+    );
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(
+        refused
+            .body
+            .contains("at a checkpoint, ask at the step of its statement")
+    );
+    let refused = server
+        .client()
+        .post_json("/api/event", &json!({"source": source}));
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(
+        refused.body.contains("`/api/event` needs `event`"),
+        "{}",
+        refused.body
+    );
     // The event model, as `graph --event` draws it.
     let event = server.client().post_json(
         "/api/event",

@@ -1,14 +1,14 @@
 //! The epistemic model drawn as a standalone SVG picture, with no Graphviz: the drawing
-//! of the web playground (`drawModel` and `layout` in epipen-cli's `serve/assets/app.js`)
-//! done here, so that front ends without a browser's script (the Python package's
-//! Jupyter display) show the same picture. One circle per world, labelled with its
-//! values (booleans as `1`/`0` side by side when every constant is a bool); an edge
-//! between two worlds some characters cannot tell apart, in the character's colour (grey
-//! for several), labelled with their names; a dashed arrow from a world to each world a
-//! character believes most plausible among those it cannot tell from it (for characters
-//! whose plausibility is not flat); a legend under the graph. The layout is a
-//! force layout started from a circle, with a fixed number of steps: the same model
-//! always gives the same picture.
+//! of the web playground (`drawModel` in epipen-cli's `serve/assets/model.js`) done
+//! here, so that front ends without a browser's script (`epipen graph --svg`, the Python
+//! package's Jupyter display) show the same picture. One circle per world, labelled with
+//! its values (booleans as `1`/`0` side by side when every constant shown is a bool;
+//! events that have not happened left out); an edge between two worlds some characters
+//! cannot tell apart, in the character's colour (grey for several), labelled with their
+//! names; a dashed arrow from a world to each world a character believes most plausible
+//! among those it cannot tell from it (for characters whose plausibility is not flat); a
+//! legend under the graph. Every world and label is where [`super::layout`] puts it, as
+//! in the playground: the same model always gives the same picture.
 
 use std::fmt::Write;
 
