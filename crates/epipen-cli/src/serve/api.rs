@@ -46,12 +46,13 @@
 //!   named `event`, as `epipen graph --event NAME` draws it: `/api/graph`'s fields, its
 //!   worlds being the event's cases (`{"case": name}`) and its edges the cases each
 //!   character cannot tell apart. Without `event`: refused (400).
-//! - `POST /api/ask` ([`Request`] with `formulas`, and `step` or none for the end; `at`
-//!   and `plan_step` are refused (400): at a checkpoint, ask at its statement's step):
+//! - `POST /api/ask` ([`Request`] with `formulas`, and `at` or `step` or none for the
+//!   end; `plan_step` is refused, 400):
 //!   `/api/graph`'s model there, and `answers`: `[{"formula", "holds"}]`, for each
-//!   formula whether it holds in each world of `worlds` (each a `where φ` after the
-//!   story's last line, run at that step). A formula that does not compile is an error
-//!   of the story's (`exit_code` 2), at the line it was written on after the story.
+//!   formula whether it holds in each world of `worlds` (each a `where φ` line after the
+//!   story's last line, run at that step; at a checkpoint, after its line). A formula
+//!   that does not compile is an error of the story's (`exit_code` 2), at the line it
+//!   was written on.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -236,10 +237,9 @@ pub(super) async fn ask(
     body: Result<Json<Request>, JsonRejection>,
 ) -> Response {
     if let Ok(Json(request)) = &body
-        && (request.at.is_some() || request.plan_step.is_some())
+        && request.plan_step.is_some()
     {
-        let why = "`/api/ask` takes `step` (none: the end), not `at` or `plan_step`: at a \
-                   checkpoint, ask at the step of its statement";
+        let why = "`/api/ask` takes `step` or `at` (none: the end), not `plan_step`";
         return error(StatusCode::BAD_REQUEST, why.into());
     }
     answer(&state, body, ask_story).await
@@ -421,10 +421,11 @@ fn graph_story(request: &Request, limit: Duration) -> Value {
 /// The model after a step of the trace (or at the end), and where each formula asked
 /// holds in its worlds.
 fn ask_story(request: &Request, limit: Duration) -> Value {
-    let asked = epipen::session::asking(&request.name, &request.source, &request.formulas)
-        .map_err(Failure::from)
-        .and_then(|source| {
-            let story = request.compile_source(source, limit)?;
+    let asked = request
+        .compile(limit)
+        .and_then(|story| Ok(story.asking(&request.formulas, request.at.as_deref())?))
+        .and_then(|asked| {
+            let story = request.compile_source(asked.source.clone(), limit)?;
             let options = Options {
                 strategy: Strategy::of(request.backend),
                 keep_refuted_hints: true,
@@ -432,7 +433,7 @@ fn ask_story(request: &Request, limit: Duration) -> Value {
             };
             let tracer = Tracer::following(request.limit, FOLLOWED);
             let (model, title, actual, holds) =
-                story.answers(&options, tracer, request.step, request.formulas.len())?;
+                story.answers(&options, tracer, request.step, &asked)?;
             let mut value = serde_json::to_value(story.model_view(&model, title, actual))
                 .expect("views serialise");
             value["answers"] = (request.formulas.iter().zip(holds))

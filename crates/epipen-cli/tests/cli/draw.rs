@@ -256,18 +256,50 @@ fn the_model_is_asked_where_formulas_hold() {
             "{answer}"
         );
     }
-    // `at` is not asked at (a checkpoint's model is asked at its statement's step);
-    // `/api/event` needs the event's name.
+    // At the checkpoint `dealt`: as after its step.
+    let answer = ask(
+        &server,
+        &json!({"source": source, "name": "card-deal.story", "at": "dealt",
+                "formulas": ["knows_value(Bob, ann)", "ann == 1"]}),
+    );
+    assert_eq!(
+        answer["title"],
+        "card-deal.story at checkpoint dealt: 6 worlds"
+    );
+    assert_eq!(answer["answers"][0]["holds"], json!(vec![false; 6]));
+    assert_eq!(
+        answer["answers"][1]["holds"],
+        json!([false, false, true, true, false, false])
+    );
+    // A checkpoint inside a `repeat`: its last round's model (muddy children, n = 3,
+    // k = 2, at `round_start`), asked at each round, the last round's answers kept.
+    let muddy = super::read_story("muddy-children.story");
+    let answer = ask(
+        &server,
+        &json!({"source": muddy, "name": "muddy-children.story", "at": "round_start",
+                "sets": {"n": 3, "k": 2},
+                "formulas": ["knows_value(child[0], muddy[0])", "muddy[2]"]}),
+    );
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    let n = answer["worlds"].as_array().unwrap().len();
+    let graph = server.client().post_json(
+        "/api/graph",
+        &json!({"source": muddy, "name": "muddy-children.story", "at": "round_start",
+                "sets": {"n": 3, "k": 2}}),
+    );
+    assert_eq!(graph.json()["worlds"], answer["worlds"]);
+    let third: Vec<bool> = (answer["worlds"].as_array().unwrap().iter())
+        .map(|w| w["muddy[2]"] == true)
+        .collect();
+    assert_eq!(answer["answers"][1]["holds"], json!(third), "{answer}");
+    assert_eq!(answer["answers"][0]["holds"].as_array().unwrap().len(), n);
+    // `plan_step` is not asked at; `/api/event` needs the event's name.
     let refused = server.client().post_json(
         "/api/ask",
-        &json!({"source": source, "formulas": ["ann == 0"], "at": "dealt"}),
+        &json!({"source": source, "formulas": ["ann == 0"], "step": 1, "plan_step": 1}),
     );
     assert_eq!(refused.status, 400, "{}", refused.body);
-    assert!(
-        refused
-            .body
-            .contains("at a checkpoint, ask at the step of its statement")
-    );
+    assert!(refused.body.contains("not `plan_step`"), "{}", refused.body);
     let refused = server
         .client()
         .post_json("/api/event", &json!({"source": source}));

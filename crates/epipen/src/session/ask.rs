@@ -9,7 +9,7 @@ use crate::engine::{Engine, EngineError, Options, Report};
 use crate::explore::graph::GRAPH_CAP;
 use crate::explore::trace::Tracer;
 use crate::failure::Failure;
-use crate::ir::{Stmt, StmtKind};
+use crate::ir::{CheckpointId, Stmt, StmtKind};
 use crate::syntax::Located;
 use crate::worlds::{Model, World, WorldSet};
 
@@ -20,36 +20,69 @@ pub const ASKED_CAP: usize = 20;
 /// holds in each of its worlds.
 pub type Answers = (Model, String, Option<usize>, Vec<Vec<bool>>);
 
-/// `source` with `where φ` after its last line for each formula: the story whose session
-/// [`Session::answers`] runs; or why a formula cannot be asked (none, more than
-/// [`ASKED_CAP`], one empty or of several lines), an error of the story's.
-pub fn asking(path: &str, source: &str, formulas: &[String]) -> Result<String, Failure> {
-    let refuse = |message: String, hint: &str| {
-        Err(Failure::story(
-            Located::nowhere(path, message).with_hint(hint),
-        ))
-    };
-    if formulas.is_empty() || formulas.len() > ASKED_CAP {
-        return refuse(
-            format!("ask 1 to {ASKED_CAP} formulas, not {}", formulas.len()),
-            "type a formula such as `knows(A, x == 1)`",
-        );
-    }
-    let mut out = source.to_string();
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    for f in formulas {
-        let f = f.trim();
-        if f.is_empty() || f.contains(['\n', '\r']) {
+/// The story to ask: its text with a `where φ` line for each formula, after the story's
+/// last line, or right after a checkpoint's line (with its indentation, so that a
+/// checkpoint inside a `repeat` asks at each round, the last one's answers kept, as the
+/// model at such a checkpoint is its last round's); what [`Session::answers`] runs once
+/// compiled.
+#[derive(Debug, Clone)]
+pub struct Asked {
+    pub source: String,
+    /// The lines the formulas were written on.
+    lines: std::ops::Range<usize>,
+    /// Where they are asked: at this checkpoint (None: at the end or at a step).
+    checkpoint: Option<CheckpointId>,
+}
+
+impl Session {
+    /// The story that asks `formulas` at checkpoint `at` (None: at the end, or at a step
+    /// of the trace); or why they cannot be asked (none, more than [`ASKED_CAP`], one
+    /// empty or of several lines; no such checkpoint), an error of the story's.
+    pub fn asking(&self, formulas: &[String], at: Option<&str>) -> Result<Asked, Failure> {
+        let refuse = |message: String, hint: &str| {
+            Err(Failure::story(
+                Located::nowhere(&self.path, message).with_hint(hint),
+            ))
+        };
+        if formulas.is_empty() || formulas.len() > ASKED_CAP {
             return refuse(
-                format!("a formula asked is one line of text, not {f:?}"),
-                "type a formula such as `knows(A, x == 1)` on one line",
+                format!("ask 1 to {ASKED_CAP} formulas, not {}", formulas.len()),
+                "type a formula such as `knows(A, x == 1)`",
             );
         }
-        out.push_str(&format!("where {f}\n"));
+        let mut lines: Vec<String> = self.source.lines().map(String::from).collect();
+        let checkpoint = self.checkpoint(at)?;
+        // The line after which the formulas are written, and their indentation.
+        let (after, indent) = match checkpoint {
+            None => (lines.len(), String::new()),
+            Some(c) => {
+                let line = self.line(self.program.checkpoints[c.0].span);
+                let text = lines.get(line - 1).map_or("", String::as_str);
+                let indent: String = text.chars().take_while(|c| c.is_whitespace()).collect();
+                (line, indent)
+            }
+        };
+        let mut asked = Vec::new();
+        for f in formulas {
+            let f = f.trim();
+            if f.is_empty() || f.contains(['\n', '\r']) {
+                return refuse(
+                    format!("a formula asked is one line of text, not {f:?}"),
+                    "type a formula such as `knows(A, x == 1)` on one line",
+                );
+            }
+            asked.push(format!("{indent}where {f}"));
+        }
+        let count = asked.len();
+        lines.splice(after..after, asked);
+        let mut source = lines.join("\n");
+        source.push('\n');
+        Ok(Asked {
+            source,
+            lines: after + 1..after + 1 + count,
+            checkpoint,
+        })
     }
-    Ok(out)
 }
 
 impl Session {
@@ -61,8 +94,12 @@ impl Session {
         options: &Options,
         tracer: Tracer,
         step: Option<usize>,
-        asked: usize,
+        asked: &Asked,
     ) -> Result<Answers, Failure> {
+        if let Some(checkpoint) = asked.checkpoint {
+            return self.answers_at(options, checkpoint, asked);
+        }
+        let asked = asked.lines.len();
         let statements = &self.program.statements;
         let wheres: Vec<Stmt> = (statements[statements.len().saturating_sub(asked)..].iter())
             .filter(|s| matches!(s.kind, StmtKind::Where { .. }))
@@ -122,6 +159,43 @@ impl Session {
             (None, Some(step)) => self.model_after(&options, tracer, step)?,
             (None, None) => unreachable!("the end's model is read at the end"),
         };
+        let holds = (sets.iter()).map(|set| where_holds(&model, set)).collect();
+        Ok((model, title, actual, holds))
+    }
+
+    /// The model at `checkpoint` and where the formulas of `asked` (written after the
+    /// checkpoint's line) hold in its worlds: their last answers.
+    fn answers_at(
+        &self,
+        options: &Options,
+        checkpoint: CheckpointId,
+        asked: &Asked,
+    ) -> Result<Answers, Failure> {
+        let options = Options {
+            skip_worlds_statements: false,
+            ..options.clone()
+        };
+        let mut sets: Vec<WorldSet> = Vec::new();
+        let mut sink = |report: Report| {
+            if let Report::Worlds { span, set, .. } = report
+                && asked.lines.contains(&self.line(span))
+            {
+                // A round's answers replace the round's before.
+                if sets.len() == asked.lines.len() {
+                    sets.clear();
+                }
+                sets.push(set);
+            }
+        };
+        let mut engine = self.run_steps(
+            &options,
+            &mut Unwatched,
+            &mut sink,
+            &mut |_, _, _| Ok(()),
+            false,
+        )?;
+        let (model, title) = self.model(&mut engine, Some(checkpoint))?;
+        let actual = self.actual_in(&engine, &model);
         let holds = (sets.iter()).map(|set| where_holds(&model, set)).collect();
         Ok((model, title, actual, holds))
     }

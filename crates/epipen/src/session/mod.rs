@@ -26,7 +26,7 @@ mod plan;
 mod reveal;
 mod shown;
 
-pub use ask::{ASKED_CAP, Answers, asking};
+pub use ask::{ASKED_CAP, Answers, Asked};
 use reveal::reveals_as_written;
 
 /// A story compiled, with its text and the name messages give it.

@@ -114,19 +114,13 @@ async function drawGraph(request, number) {
 
 // ---- asking the model (Hintikka's World's lesson: where does a formula hold?) ----
 
-// Where the model drawn is, as `/api/ask` takes it: `{step}`, `{}` for the end, the
-// last step that is a checkpoint's statement for a checkpoint; null after a plan's step
-// (which no formula can be asked at).
+// Where the model drawn is, as `/api/ask` takes it: `{step}`, `{at}` for a
+// checkpoint, `{}` for the end; null after a plan's step (where no formula is asked).
 function askedStep() {
   const at = $("at").value;
   if (at.startsWith("step:")) return { step: Number(at.slice(5)) };
-  if (at === "") return {};
   if (at.startsWith("plan:")) return null;
-  let found = -1;
-  state.trace.filter((t) => t.kind === "step").forEach((t, k) => {
-    if (t.event === `checkpoint ${at}`) found = k;
-  });
-  return found < 0 ? null : { step: found };
+  return at === "" ? {} : { at };
 }
 
 function askNote(text, bad) {
@@ -142,7 +136,7 @@ async function askModel(number) {
   const where = askedStep();
   if (where === null) {
     state.answers = [];
-    askNote("formulas are asked after a step of the trace, at a checkpoint or at the end");
+    askNote("formulas are asked after a step of the trace, at a checkpoint or at the end, not after a plan's step");
     showAnswers();
     return false;
   }
