@@ -431,9 +431,10 @@ fn ask_story(request: &Request, limit: Duration) -> Value {
                 keep_refuted_hints: true,
                 ..Options::default()
             };
-            let tracer = Tracer::following(request.limit, FOLLOWED);
+            // The trace as `/api/run` makes it, its steps numbered alike.
+            let tracer = || Tracer::following(request.limit, FOLLOWED);
             let (model, title, actual, holds) =
-                story.answers(&options, tracer, request.step, &asked)?;
+                story.answers(&options, &tracer, request.step, &asked)?;
             let mut value = serde_json::to_value(story.model_view(&model, title, actual))
                 .expect("views serialise");
             value["answers"] = (request.formulas.iter().zip(holds))

@@ -293,6 +293,26 @@ fn the_model_is_asked_where_formulas_hold() {
         .collect();
     assert_eq!(answer["answers"][1]["holds"], json!(third), "{answer}");
     assert_eq!(answer["answers"][0]["holds"].as_array().unwrap().len(), n);
+    // More worlds than a `where` lists (10): every one is asked, at the end, after a
+    // step and at a checkpoint.
+    let many = "characters A\nbool p[5]\ncheckpoint c\nA learns p[0]\n";
+    for place in [json!({}), json!({"step": 1}), json!({"at": "c"})] {
+        let mut request = json!({"source": many, "formulas": ["true", "p[4]"]});
+        for (k, v) in place.as_object().unwrap() {
+            request[k] = v.clone();
+        }
+        let answer = ask(&server, &request);
+        assert_eq!(
+            answer["answers"][0]["holds"],
+            json!(vec![true; 32]),
+            "{place}"
+        );
+        let p4: Vec<bool> = (answer["worlds"].as_array().unwrap().iter())
+            .map(|w| w["p[4]"] == true)
+            .collect();
+        assert_eq!(answer["answers"][1]["holds"], json!(p4), "{place}");
+        assert_eq!(p4.iter().filter(|&&b| b).count(), 16, "{place}");
+    }
     // `plan_step` is not asked at; `/api/event` needs the event's name.
     let refused = server.client().post_json(
         "/api/ask",

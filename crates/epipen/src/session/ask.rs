@@ -1,8 +1,9 @@
 //! Ask the model, the way Hintikka's World teaches: where do formulas hold among the
-//! worlds of the model at a step of the trace (or at the end)? Each formula is a `where
-//! φ` statement written after the story's last line ([`asking`]), compiled with it, so
-//! that it means what it would mean there (names, types, knowledge operators), and run
-//! by the engine at the step asked, where it changes nothing.
+//! worlds of the model at a step of the trace, at a checkpoint or at the end? Each
+//! formula is a `where φ` line written into the story ([`Session::asking`]: after its
+//! last line, or after the checkpoint's), compiled with it, so that it means what it
+//! would mean there (names, types, knowledge operators), and run by the engine at the
+//! place asked, where it changes nothing ([`Session::answers`]).
 
 use super::{Session, Unwatched};
 use crate::engine::{Engine, EngineError, Options, Report};
@@ -86,13 +87,14 @@ impl Session {
 }
 
 impl Session {
-    /// The model after step `step` of the trace `tracer` makes (None: at the end), as
-    /// [`Session::model_after`] draws it, and where each of the last `asked` statements
-    /// of the story (the `where φ` lines [`asking`] wrote) holds in its worlds.
+    /// The model after step `step` of the trace a `tracer()` makes (None: at the end;
+    /// at the checkpoint `asked` names, if any), as [`Session::model_after`] and
+    /// [`Session::model`] draw it, and where each formula `asked` holds in its worlds.
+    /// `self` is the story [`Session::asking`] wrote, compiled.
     pub fn answers(
         &self,
         options: &Options,
-        tracer: Tracer,
+        tracer: &dyn Fn() -> Tracer,
         step: Option<usize>,
         asked: &Asked,
     ) -> Result<Answers, Failure> {
@@ -126,7 +128,7 @@ impl Session {
         // when it is the end's.
         type AtEnd = (Model, String, Option<usize>);
         let mut found: Option<(Vec<WorldSet>, Option<AtEnd>)> = None;
-        self.at_step(&options, step, last, &mut |engine| {
+        self.at_step(&options, tracer, step, last, &mut |engine| {
             let mut sets = Vec::new();
             for stmt in &wheres {
                 let mut sink = |report: Report| {
@@ -156,7 +158,7 @@ impl Session {
         })?;
         let (model, title, actual) = match (end, step) {
             (Some(end), _) => end,
-            (None, Some(step)) => self.model_after(&options, tracer, step)?,
+            (None, Some(step)) => self.model_after(&options, tracer(), step)?,
             (None, None) => unreachable!("the end's model is read at the end"),
         };
         let holds = (sets.iter()).map(|set| where_holds(&model, set)).collect();
@@ -187,15 +189,26 @@ impl Session {
                 sets.push(set);
             }
         };
-        let mut engine = self.run_steps(
+        // The lines asked list every world where they hold (a model has at most
+        // GRAPH_CAP), not the 10 a `where` lists.
+        let mut program = (*self.program).clone();
+        let line = |span| self.line(span);
+        unlimited(&mut program.statements, &|span| {
+            asked.lines.contains(&line(span))
+        });
+        let session = Session {
+            program: std::rc::Rc::new(program),
+            ..self.clone()
+        };
+        let mut engine = session.run_steps(
             &options,
             &mut Unwatched,
             &mut sink,
             &mut |_, _, _| Ok(()),
             false,
         )?;
-        let (model, title) = self.model(&mut engine, Some(checkpoint))?;
-        let actual = self.actual_in(&engine, &model);
+        let (model, title) = session.model(&mut engine, Some(checkpoint))?;
+        let actual = session.actual_in(&engine, &model);
         let holds = (sets.iter()).map(|set| where_holds(&model, set)).collect();
         Ok((model, title, actual, holds))
     }
@@ -205,6 +218,7 @@ impl Session {
     fn at_step(
         &self,
         options: &Options,
+        tracer: &dyn Fn() -> Tracer,
         step: Option<usize>,
         last: usize,
         then: &mut dyn FnMut(&mut Engine) -> Result<(), Failure>,
@@ -214,7 +228,7 @@ impl Session {
                 self.traced(
                     options,
                     &mut Unwatched,
-                    Tracer::following(1, 0),
+                    tracer(),
                     &mut |_| {},
                     &mut |engine, k, _| {
                         if k > step {
@@ -240,6 +254,22 @@ impl Session {
             }
         }
         Ok(())
+    }
+}
+
+/// Lets the `where` statements at the spans `asked` says list up to [`GRAPH_CAP`] + 1
+/// worlds (every world of a model drawn), in `stmts` and the blocks in them.
+fn unlimited(stmts: &mut [Stmt], asked: &dyn Fn(crate::syntax::Span) -> bool) {
+    for s in stmts {
+        let span = s.span;
+        match &mut s.kind {
+            StmtKind::Where { limit, .. } if asked(span) => *limit = GRAPH_CAP as u64 + 1,
+            StmtKind::Repeat { body, .. } | StmtKind::AssertAddsCk { body, .. } => {
+                unlimited(body, asked)
+            }
+            StmtKind::Simultaneously(body) => unlimited(body, asked),
+            _ => {}
+        }
     }
 }
 

@@ -9,7 +9,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const KEYWORDS = new Set(("characters int bool announce learns checkpoint worlds true false " +
   "not and or if then else in const enum for simultaneously actual reveals repeat until " +
   "assert_adds_ck check max event sees expects def where action do plan by keeping " +
-  "coordinated show prior weight").split(" "));
+  "coordinated show prior weight forall exists others").split(" "));
 const FUNCTIONS = new Set(("knows knows_value believes believes_value at all any sum count " +
   "distinct abs min max sample everyone_knows common_knowledge distributed_knowledge each " +
   "probability").split(" "));
