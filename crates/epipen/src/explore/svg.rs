@@ -13,7 +13,7 @@
 use std::fmt::Write;
 
 use crate::explore::graph::{Edge, arrows};
-use crate::explore::layout::{Drawing, drawing};
+use crate::explore::layout::{Drawing, drawing, text_width};
 use crate::ir::Program;
 use crate::worlds::{Model, Value, show_value};
 
@@ -34,13 +34,6 @@ const AXIS_FONT: f64 = 10.0;
 /// before their text.
 const MARGIN: f64 = 8.0;
 const SWATCH: f64 = 28.0;
-
-/// How wide `text` is drawn at `size` pixels, at most: a sans-serif font's widest
-/// letters (capitals, `m`, `w`) are about 0.9 em, its average about 0.55 em; 0.62 em a
-/// character covers English text of mixed case.
-pub fn text_width(text: &str, size: f64) -> f64 {
-    text.chars().count() as f64 * 0.62 * size
-}
 
 /// `text` in lines of at most `room` pixels at `size` (by [`text_width`]), broken at
 /// spaces (a word longer than a line is a line of its own).
