@@ -165,7 +165,11 @@ async function askModel(number) {
 async function submitAsk(event) {
   event.preventDefault();
   const formula = $("ask").value.trim();
-  if (!formula || !state.model) return;
+  if (!formula) return;
+  if (!state.model) {
+    askNote("no model is drawn to ask: see the note above the drawing", true);
+    return;
+  }
   let k = state.asked.indexOf(formula);
   const added = k < 0;
   if (added) {
@@ -533,9 +537,12 @@ function showEvents(events) {
 }
 
 // The event model of the event picked: its cases, and which each character tells apart.
+let eventsDrawn = 0;
 async function drawEvent() {
   const name = $("event").value;
   if (!name) return;
+  // Only the latest request's answer is drawn (the story may have changed since).
+  const number = ++eventsDrawn;
   let answer;
   try {
     answer = await post("/api/event", { ...settings(), limit: undefined, event: name });
@@ -543,7 +550,7 @@ async function drawEvent() {
     $("event-note").textContent = "the server did not answer: " + e.message;
     return;
   }
-  if (name !== $("event").value) return;
+  if (number !== eventsDrawn) return;
   $("event-graph").textContent = "";
   if (answer.error) {
     $("event-note").textContent = answer.error.message.split("\n")[0].replace(/^.*?error: /, "");
