@@ -628,6 +628,41 @@ mod tests {
     }
 
     #[test]
+    fn the_worlds_of_a_group_are_near_each_other() {
+        // Two groups of four worlds a character cannot tell apart (cliques), joined by
+        // one edge of another character's: each world is nearer every world of its own
+        // group than any world of the other group.
+        let mut edges = Vec::new();
+        for group in [0, 4] {
+            for a in group..group + 4 {
+                for b in a + 1..group + 4 {
+                    edges.push((a, b, 20.0));
+                }
+            }
+        }
+        edges.push((3, 4, 20.0));
+        let l = layout(8, &edges, 20.0);
+        let d = |a: usize, b: usize| {
+            (l.points[a].0 - l.points[b].0).hypot(l.points[a].1 - l.points[b].1)
+        };
+        for a in 0..8 {
+            let own = |b: usize| (a < 4) == (b < 4);
+            let near = (0..8)
+                .filter(|&b| b != a && own(b))
+                .map(|b| d(a, b))
+                .fold(0.0, f64::max);
+            let far = (0..8)
+                .filter(|&b| !own(b))
+                .map(|b| d(a, b))
+                .fold(f64::MAX, f64::min);
+            assert!(
+                near < far,
+                "world {a}: {near} within its group, {far} to the other: {l:?}"
+            );
+        }
+    }
+
+    #[test]
     fn the_layout_is_deterministic() {
         let (n, edges) = cube(4);
         assert_eq!(layout(n, &edges, 19.2), layout(n, &edges, 19.2));
