@@ -56,6 +56,7 @@ from ._expr import (
     everyone_knows,
     knows,
     knows_value,
+    knows_whether,
     tuple_in,
 )
 from ._results import Check, Event, Model, Plan, RawRun, Request, Result, Show, Step, Trace, World, Worlds
@@ -104,6 +105,7 @@ __all__ = [
     "Action",
     "knows",
     "knows_value",
+    "knows_whether",
     "believes",
     "believes_value",
     "probability",

@@ -418,6 +418,16 @@ def knows_value(*args: Union[Character, ValueLike]) -> Bool:
     return _of_values("knows_value", args)
 
 
+def knows_whether(who: Union[Character, Formula], formula: Optional[Formula] = None) -> Bool:
+    """``knows_whether(A, φ)``: A knows whether φ holds (``knows_value`` of a formula:
+    K_A φ or K_A not φ). In what a character :meth:`Story.says`, the speaker may be left
+    out: ``knows_whether(φ)``."""
+    a, f = _speaker(who, formula)
+    owner = _mix(f._owner, a._story if a is not None else None)
+    name = f"{a.name}, " if a is not None else ""
+    return Bool(("knows_value", _who(a), [f._t]), owner, f"knows_whether({name}{f._text})")
+
+
 def believes(who: Union[Character, Formula], formula: Optional[Formula] = None) -> Bool:
     """``believes(A, φ)``: φ holds in every world A finds most plausible among those it
     cannot tell from this one (belief can be wrong, knowledge cannot; see

@@ -350,3 +350,15 @@ def test_a_hint_or_a_check_over_no_world_is_vacuous():
     assert s.assert_adds_ck(x == 3, lambda b: b.announce(x == 3)) == "vacuous"
     with pytest.raises(ep.StoryError, match="the check is vacuous: no world is possible"):
         s.check(x == 3)
+
+
+def test_knows_whether_is_the_value_of_a_formula_known():
+    s = ep.Story()
+    anne, bob = s.character("Anne"), s.character("Bob")
+    p = s.bool("p")
+    s.actual(p)
+    s.learns(anne, p)
+    said = ep.knows_whether(anne, p)
+    assert str(said) == "knows_whether(Anne, p)"
+    assert s.reveals(anne, said) is True
+    assert s.reveals(bob, ep.knows_whether(bob, ~p)) is False

@@ -143,6 +143,10 @@ pub(crate) enum Command {
         /// The model at this checkpoint instead of the end
         #[arg(long, value_name = "CHECKPOINT")]
         at: Option<String>,
+        /// The event model of this event (or action) instead: its cases, and which each
+        /// character cannot tell apart
+        #[arg(long, value_name = "NAME", conflicts_with = "at")]
+        event: Option<String>,
         /// Draw the model into this SVG file (epipen's own drawing, as in the playground; no Graphviz needed) instead of printing DOT
         #[arg(long, value_name = "OUT")]
         svg: Option<PathBuf>,

@@ -11,6 +11,7 @@ use epipen::explore;
 use epipen::views::{Report, Tally};
 
 use crate::args::{Cli, Command, single_values};
+use crate::graph::Drawing;
 use crate::output::{self, err, errln, out, outln};
 use crate::story::{Failure, exit_code, print_report, read_source, with_story};
 use crate::{graph, sweep, watchdog};
@@ -197,28 +198,39 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             let limit = usize::try_from(limit.unwrap_or(10)).unwrap_or(usize::MAX);
             story.trace(&options, limit, *json)
         }),
-        Command::Graph { file, at, svg, .. } => {
-            with_story(file, &sets, settings.seed, deadline, |story| {
-                if let Some(out) = svg {
-                    graph::check_svg_path(out)?;
-                }
-                options.skip_worlds_statements = true;
-                options.keep_refuted_hints = true;
-                let checkpoint = story.checkpoint(at.as_deref())?;
-                let mut failing = Vec::new();
-                let mut engine = story.run(&options, &mut |report| {
-                    if report.fails_run() {
-                        failing.push(report);
-                    }
-                })?;
-                say_failing(&failing);
+        Command::Graph {
+            file,
+            at,
+            event,
+            svg,
+            ..
+        } => with_story(file, &sets, settings.seed, deadline, |story| {
+            if let Some(out) = svg {
+                graph::check_svg_path(out)?;
+            }
+            if let Some(name) = event {
                 match svg {
-                    None => out!("{}", story.graph(&mut engine, checkpoint)?),
-                    Some(out) => graph::write_svg(&story.svg(&mut engine, checkpoint)?, out)?,
+                    None => out!("{}", story.event_graph(name, Drawing::Dot)?),
+                    Some(out) => graph::write_svg(&story.event_graph(name, Drawing::Svg)?, out)?,
                 }
-                failed_if(!failing.is_empty())
-            })
-        }
+                return Ok(());
+            }
+            options.skip_worlds_statements = true;
+            options.keep_refuted_hints = true;
+            let checkpoint = story.checkpoint(at.as_deref())?;
+            let mut failing = Vec::new();
+            let mut engine = story.run(&options, &mut |report| {
+                if report.fails_run() {
+                    failing.push(report);
+                }
+            })?;
+            say_failing(&failing);
+            match svg {
+                None => out!("{}", story.graph(&mut engine, checkpoint)?),
+                Some(out) => graph::write_svg(&story.svg(&mut engine, checkpoint)?, out)?,
+            }
+            failed_if(!failing.is_empty())
+        }),
         Command::Sweep {
             file,
             samples,

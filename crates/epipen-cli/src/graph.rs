@@ -33,6 +33,27 @@ impl Story {
     }
 }
 
+/// How `epipen graph` writes a model.
+#[derive(Clone, Copy)]
+pub(crate) enum Drawing {
+    /// Graphviz DOT text.
+    Dot,
+    /// A standalone SVG document (epipen's own drawing).
+    Svg,
+}
+
+impl Story {
+    /// The event model of the event (or action) `name`: its cases as worlds, an edge
+    /// between two cases some characters cannot tell apart; drawn as `drawing` says.
+    pub(crate) fn event_graph(&self, name: &str, drawing: Drawing) -> Result<String, Failure> {
+        let (program, model, title) = self.event_model(name)?;
+        Ok(match drawing {
+            Drawing::Svg => svg::svg(&program, &model, None, &title, svg::WIDTH),
+            Drawing::Dot => graph::dot(&program, &model, None, &title),
+        })
+    }
+}
+
 /// Checks that `epipen graph --svg OUT` can write `OUT`: its directory exists (before the
 /// story runs).
 pub(crate) fn check_svg_path(out: &std::path::Path) -> Result<(), Failure> {

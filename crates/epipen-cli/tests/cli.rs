@@ -9,6 +9,8 @@ mod browser;
 mod chance;
 #[path = "cli/changes.rs"]
 mod changes;
+#[path = "cli/draw.rs"]
+mod draw;
 #[path = "cli/events.rs"]
 mod events;
 #[path = "cli/explore.rs"]

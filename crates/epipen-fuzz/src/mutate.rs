@@ -54,6 +54,7 @@ const VOCABULARY: &[&str] = &[
     "assert_adds_ck",
     "knows",
     "knows_value",
+    "knows_whether",
     "at",
     "everyone_knows",
     "common_knowledge",

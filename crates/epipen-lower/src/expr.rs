@@ -10,9 +10,11 @@ use epipen_syntax::ast::{self, BinOp, ExprKind, Ident, UnOp};
 use epipen_syntax::{Diagnostic, Span};
 
 /// The built-in functions, for "did you mean" hints (and names a story cannot give).
-pub const FUNCTIONS: [&str; 17] = [
+pub const FUNCTIONS: [&str; 19] = [
     "knows",
     "knows_value",
+    "knows_whether",
+    "believes_whether",
     "believes",
     "believes_value",
     "at",
@@ -31,9 +33,11 @@ pub const FUNCTIONS: [&str; 17] = [
 ];
 
 /// The functions that are knowledge operators.
-const KNOWLEDGE: [&str; 9] = [
+const KNOWLEDGE: [&str; 11] = [
     "knows",
     "knows_value",
+    "knows_whether",
+    "believes_whether",
     "believes",
     "believes_value",
     "at",
@@ -666,6 +670,7 @@ impl Lowerer {
         match function {
             "knows" | "believes" => self.knows(function, args, span, ctx),
             "knows_value" | "believes_value" => self.knows_value(function, args, span, ctx),
+            "knows_whether" | "believes_whether" => self.knows_whether(function, args, span, ctx),
             "at" => self.at(args, span, ctx),
             "everyone_knows" => self.group(ir::GroupOp::Everyone, args, span, ctx),
             "common_knowledge" => self.group(ir::GroupOp::Common, args, span, ctx),

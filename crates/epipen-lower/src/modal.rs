@@ -145,6 +145,55 @@ impl Lowerer {
         })
     }
 
+    /// `knows_whether(A, φ)` or `believes_whether(A, φ)` (`function`): A knows (believes)
+    /// whether φ holds, `knows_value(A, φ)` of a formula (K_A φ ∨ K_A ¬φ).
+    pub(super) fn knows_whether(
+        &mut self,
+        function: &str,
+        args: &[ast::Expr],
+        span: Span,
+        ctx: Ctx,
+    ) -> Option<ir::Expr> {
+        let one_formula = match args {
+            [who, _] => self.names_character(who),
+            [only] => !self.names_character(only),
+            _ => false,
+        };
+        if !one_formula {
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!("`{function}` takes a character and a formula"),
+                )
+                .with_hint(format!(
+                    "write `{function}(A, φ)`, or `{function}(φ)` about the speaker; \
+                         `knows_value(A, e1, e2)` for the values of several expressions"
+                )),
+            );
+            return None;
+        }
+        let value_fn = match function {
+            "believes_whether" => "believes_value",
+            _ => "knows_value",
+        };
+        let lowered = self.knows_value(value_fn, args, span, ctx)?;
+        let (ir::ExprKind::KnowsValue { exprs, .. } | ir::ExprKind::BelievesValue { exprs, .. }) =
+            &lowered.kind
+        else {
+            return Some(lowered);
+        };
+        if let Some(e) = exprs.iter().find(|e| e.ty != Ty::Bool) {
+            let found = self.ty_name(e.ty);
+            self.error(
+                Diagnostic::error(e.span, format!("expected bool, found {found}")).with_hint(
+                    format!("`{function}` takes a formula; `{value_fn}(…)` is about a value"),
+                ),
+            );
+            return None;
+        }
+        Some(lowered)
+    }
+
     pub(super) fn at(&mut self, args: &[ast::Expr], span: Span, ctx: Ctx) -> Option<ir::Expr> {
         let arity_error = |span| Diagnostic::error(span, "`at` takes a checkpoint and a formula");
         let [checkpoint, body] = args else {

@@ -410,6 +410,33 @@ fn a_newcomers_mistakes_get_one_message_that_leads_to_the_fix() {
     );
 }
 
+/// `knows_whether(A, φ)` is `knows_value(A, φ)` of a formula (K_A φ ∨ K_A ¬φ), the
+/// speaker's when A is left out; `believes_whether` likewise.
+#[test]
+fn knows_whether_is_the_value_of_a_formula_known() {
+    let story = "characters Anne, Bob\nbool p\nint x\nannounce knows_whether(Anne, p or x > 1)\n\
+                 Bob: not knows_whether(p)\nannounce believes_whether(Anne, p)";
+    assert_eq!(
+        rendered(story),
+        [
+            "announce knows_value(Anne, p or x > 1)",
+            "Bob: not knows_value(p)",
+            "announce believes_value(Anne, p)",
+        ]
+    );
+    assert_eq!(
+        errors("characters A\nint x\nannounce knows_whether(A, x)"),
+        [("expected bool, found int".to_string(), "x".to_string())]
+    );
+    assert_eq!(
+        errors("characters A\nbool p, q\nannounce knows_whether(A, p, q)"),
+        [(
+            "`knows_whether` takes a character and a formula".to_string(),
+            "knows_whether(A, p, q)".to_string()
+        )]
+    );
+}
+
 #[test]
 fn hints_say_what_to_do() {
     let table: &[(&str, &[&str])] = &[

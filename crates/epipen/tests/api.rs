@@ -1343,6 +1343,22 @@ fn events_taking_turns_give_the_worlds_of_the_same_story_file() {
     }
 }
 
+/// `Formula::knows_whether(A, φ)`: A knows whether φ holds, as `knows_value` of φ.
+#[test]
+fn knows_whether_is_the_value_of_a_formula_known() {
+    let mut story = Story::new();
+    let (anne, bob) = (story.character("Anne"), story.character("Bob"));
+    let p = story.bool("p");
+    story.actual(p.clone()).unwrap();
+    story.learns(anne, &p).unwrap();
+    assert!(
+        story
+            .reveals(anne, F::knows_whether(anne, p.clone()))
+            .unwrap()
+    );
+    assert!(!story.reveals(bob, F::knows_whether(bob, !&p)).unwrap());
+}
+
 /// A failing check that compares probabilities: its verdict carries the value of each
 /// compared term in the world where it fails (issue 44), serialised as `found`.
 #[test]

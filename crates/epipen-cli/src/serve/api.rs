@@ -6,7 +6,8 @@
 //!
 //! - `GET /api/stories`: `[{"file", "title", "source"}]`, the stories of `stories/`.
 //! - `GET /api/version`: `{"epipen", "z3"}`.
-//! - `POST /api/run` ([`Request`]): `consts`, `checkpoints`, `samples`, `trace`, `hints`,
+//! - `POST /api/run` ([`Request`]): `consts`, `checkpoints`, `events` (the names of the
+//!   story's events and actions, whose event models `/api/event` draws), `samples`, `trace`, `hints`,
 //!   then `backend`, `worlds` (`{"list", "complete"}`) and `fates` (as `run --trace
 //!   --json`'s last line, or null). A check that fails (a trace item of `kind` `check`
 //!   with `holds` false, and the `world` where it fails) or a hint refuted makes
@@ -36,6 +37,22 @@
 //!   step 2 (try_take): 1 world`. A step that is not a `plan`'s, or a plan that found
 //!   none or has fewer steps, is an error (`exit_code` 2); `plan_step` without `step`
 //!   is refused (400).
+//!   Each edge of `edges` and each world is drawn where `layout` says (the one layout
+//!   of every front end, `epipen graph --svg`'s too): `{"radius", "width", "height",
+//!   "points", "labels", "parts", "sep"}`, each world's centre (`points`) and each
+//!   edge's label's (`labels`) in pixels from the top left corner, the values drawn in
+//!   each world (`parts`, joined by `sep`).
+//! - `POST /api/event` ([`Request`] with `event`): the event model of the story's event
+//!   named `event`, as `epipen graph --event NAME` draws it: `/api/graph`'s fields, its
+//!   worlds being the event's cases (`{"case": name}`) and its edges the cases each
+//!   character cannot tell apart. Without `event`: refused (400).
+//! - `POST /api/ask` ([`Request`] with `formulas`, and `at` or `step` or none for the
+//!   end; `plan_step` is refused, 400):
+//!   `/api/graph`'s model there, and `answers`: `[{"formula", "holds"}]`, for each
+//!   formula whether it holds in each world of `worlds` (each a `where φ` line after the
+//!   story's last line, run at that step; at a checkpoint, after its line). A formula
+//!   that does not compile is an error of the story's (`exit_code` 2), at the line it
+//!   was written on.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -101,6 +118,11 @@ pub(super) struct Request {
     /// `/api/graph`: with `step` (a `plan` statement's), the step of the first plan it
     /// found after which to draw the model (0: before its first action).
     plan_step: Option<usize>,
+    /// `/api/ask`: the formulas asked.
+    #[serde(default)]
+    formulas: Vec<String>,
+    /// `/api/event`: the event whose model to draw.
+    event: Option<String>,
 }
 
 fn default_name() -> String {
@@ -150,15 +172,15 @@ impl Request {
 
     /// The story compiled with the request's settings; its runs stop at `limit`.
     fn compile(&self, limit: Duration) -> Result<Story, Failure> {
+        self.compile_source(self.source.clone(), limit)
+    }
+
+    /// `source` compiled with the request's settings; its runs stop at `limit`.
+    fn compile_source(&self, source: String, limit: Duration) -> Result<Story, Failure> {
         let sets: Vec<(String, i64)> = self.sets.clone().into_iter().collect();
         let deadline = Instant::now() + limit;
-        let mut story = Story::compile(
-            self.name.clone(),
-            self.source.clone(),
-            &sets,
-            self.seed,
-            Some(deadline),
-        )?;
+        let mut story =
+            Story::compile(self.name.clone(), source, &sets, self.seed, Some(deadline))?;
         story.progress = false;
         Ok(story)
     }
@@ -209,6 +231,34 @@ pub(super) async fn graph(
     answer(&state, body, graph_story).await
 }
 
+/// `POST /api/ask`
+pub(super) async fn ask(
+    Extract(state): Extract<Arc<State>>,
+    body: Result<Json<Request>, JsonRejection>,
+) -> Response {
+    if let Ok(Json(request)) = &body
+        && request.plan_step.is_some()
+    {
+        let why = "`/api/ask` takes `step` or `at` (none: the end), not `plan_step`";
+        return error(StatusCode::BAD_REQUEST, why.into());
+    }
+    answer(&state, body, ask_story).await
+}
+
+/// `POST /api/event`
+pub(super) async fn event(
+    Extract(state): Extract<Arc<State>>,
+    body: Result<Json<Request>, JsonRejection>,
+) -> Response {
+    if let Ok(Json(request)) = &body
+        && request.event.is_none()
+    {
+        let why = "`/api/event` needs `event`: the name of the event to draw";
+        return error(StatusCode::BAD_REQUEST, why.into());
+    }
+    answer(&state, body, event_story).await
+}
+
 /// Checks the request and answers it with `work`, a solve within its time limit.
 async fn answer(
     state: &State,
@@ -244,6 +294,7 @@ fn run_story(request: &Request, limit: Duration) -> Value {
     let program = &story.program;
     answer["checkpoints"] = program.checkpoints.iter().map(|c| c.name.clone()).collect();
     answer["samples"] = (!program.samples.is_empty()).into();
+    answer["events"] = epipen::explore::event::names(program).into();
     let options = Options {
         strategy: Strategy::of(request.backend),
         keep_refuted_hints: true,
@@ -365,6 +416,46 @@ fn graph_story(request: &Request, limit: Duration) -> Value {
         };
         let mut value =
             serde_json::to_value(story.model_view(&model, title, actual)).expect("views serialise");
+        value["exit_code"] = 0.into();
+        Ok(value)
+    });
+    drawn.unwrap_or_else(|failure| failed(json!({}), failure))
+}
+
+/// The model after a step of the trace (or at the end), and where each formula asked
+/// holds in its worlds.
+fn ask_story(request: &Request, limit: Duration) -> Value {
+    let asked = request
+        .compile(limit)
+        .and_then(|story| Ok(story.asking(&request.formulas, request.at.as_deref())?))
+        .and_then(|asked| {
+            let story = request.compile_source(asked.source.clone(), limit)?;
+            let options = Options {
+                strategy: Strategy::of(request.backend),
+                keep_refuted_hints: true,
+                ..Options::default()
+            };
+            // The trace as `/api/run` makes it, its steps numbered alike.
+            let tracer = || Tracer::following(request.limit, FOLLOWED);
+            let (model, title, actual, holds) =
+                story.answers(&options, &tracer, request.step, &asked)?;
+            let mut value = serde_json::to_value(story.model_view(&model, title, actual))
+                .expect("views serialise");
+            value["answers"] = (request.formulas.iter().zip(holds))
+                .map(|(formula, holds)| json!({ "formula": formula.trim(), "holds": holds }))
+                .collect();
+            value["exit_code"] = 0.into();
+            Ok(value)
+        });
+    asked.unwrap_or_else(|failure| failed(json!({}), failure))
+}
+
+/// The event model of the event `event` names.
+fn event_story(request: &Request, limit: Duration) -> Value {
+    let drawn = request.compile(limit).and_then(|story| {
+        let name = request.event.as_deref().unwrap_or_default();
+        let model = story.event_view(name)?;
+        let mut value = serde_json::to_value(model).expect("views serialise");
         value["exit_code"] = 0.into();
         Ok(value)
     });

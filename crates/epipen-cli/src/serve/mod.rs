@@ -219,6 +219,10 @@ fn router(state: Arc<State>) -> Router {
             get(|| asset("text/javascript", include_str!("assets/app.js"))),
         )
         .route(
+            "/model.js",
+            get(|| asset("text/javascript", include_str!("assets/model.js"))),
+        )
+        .route(
             "/style.css",
             get(|| asset("text/css", include_str!("assets/style.css"))),
         )
@@ -230,6 +234,8 @@ fn router(state: Arc<State>) -> Router {
         .route("/api/version", get(api::version))
         .route("/api/run", post(api::run))
         .route("/api/graph", post(api::graph))
+        .route("/api/ask", post(api::ask))
+        .route("/api/event", post(api::event))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page".into()) })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(state.clone(), check_host))

@@ -226,6 +226,14 @@ impl Browser {
         browser
     }
 
+    /// Sets the page's size (at launch: 1400 × 1450).
+    fn viewport(&mut self, width: u32, height: u32) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+        );
+    }
+
     /// Calls a DevTools method on the page and returns its result.
     fn call(&mut self, method: &str, params: Value) -> Value {
         self.next += 1;
@@ -633,7 +641,22 @@ fn the_playground_steps_through_the_muddy_children_as_a_teacher_would() {
         browser.eval("document.getElementById('at').value"),
         "step:6"
     );
-    assert_eq!(browser.text("#step-label"), "step 6 of 8");
+    assert_eq!(browser.text("#step-label"), "step 6 of 8: line 26, round 3");
+    // The menu names each step shortly: its line (and round), not its statement cut.
+    assert_eq!(
+        browser.eval("[...document.querySelectorAll('#at optgroup option')].map(o => o.text)"),
+        json!([
+            "after the start",
+            "after line 11",
+            "after line 16 (i in 0..6, j in 0..6)",
+            "after line 21",
+            "after line 26, round 1",
+            "after line 26, round 2",
+            "after line 26, round 3",
+            "after line 26, round 4",
+            "after line 35",
+        ])
+    );
     // The slider steps through the same models: step 4 is round 1 (the trace's steps
     // are the start, lines 11, 16 and 21, rounds 1 to 4, line 35).
     browser.run(
@@ -652,7 +675,7 @@ fn the_playground_steps_through_the_muddy_children_as_a_teacher_would() {
             "muddy-children.story after line 26, round 1: 57 worlds".to_string(),
             json!(57),
             json!("step:4"),
-            "step 4 of 8".to_string()
+            "step 4 of 8: line 26, round 1".to_string()
         )
     );
     assert_eq!(
@@ -1091,6 +1114,289 @@ fn the_playground_marks_a_failing_check_and_what_a_character_believes() {
     assert_eq!(
         focus(&mut browser, "A"),
         json!({"note": "A tells every world apart", "ringed": [], "filled": []})
+    );
+    browser.close();
+}
+
+/// What the drawn model looks like on the page: each world's circle (its centre and
+/// diameter on the screen), the model panel's box, whether the editor's line numbers
+/// stand beside their lines, and how many worlds are drawn.
+const DRAWN: &str = "(() => {
+  const panel = document.getElementById('graph').getBoundingClientRect();
+  const circles = [...document.querySelectorAll('#graph g.node circle:not(.ring)')].map((c) => {
+    const b = c.getBoundingClientRect();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2, d: b.width };
+  });
+  const rows = document.getElementById('highlight').children;
+  const numbers = document.getElementById('gutter').children;
+  const aligned = [...rows].every((r, i) => numbers[i] && numbers[i].textContent === String(i + 1) &&
+    Math.abs(numbers[i].getBoundingClientRect().top - r.getBoundingClientRect().top) < 0.5);
+  const off = [...rows].map((r, i) => [i + 1, numbers[i] && numbers[i].textContent,
+    numbers[i] && numbers[i].getBoundingClientRect().top - r.getBoundingClientRect().top,
+    r.offsetHeight, numbers[i] && numbers[i].offsetHeight]).filter((x) => x[1] !== String(x[0]) || Math.abs(x[2]) >= 0.5).slice(0, 3);
+  return { panel: { left: panel.left, top: panel.top, right: panel.right, bottom: panel.bottom },
+    circles, aligned, off, note: document.getElementById('graph-note').textContent };
+})()";
+
+/// The faults of a drawing (as [`DRAWN`] measures it): two circles overlapping, a
+/// circle out of the model panel or smaller than `least` pixels across, line numbers
+/// beside the wrong lines.
+fn faults(name: &str, drawn: &Value, least: f64) -> Vec<String> {
+    let mut out = Vec::new();
+    let circles: Vec<(f64, f64, f64)> = (drawn["circles"].as_array().unwrap().iter())
+        .map(|c| {
+            (
+                c["x"].as_f64().unwrap(),
+                c["y"].as_f64().unwrap(),
+                c["d"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let p = &drawn["panel"];
+    let (left, top) = (p["left"].as_f64().unwrap(), p["top"].as_f64().unwrap());
+    let (right, bottom) = (p["right"].as_f64().unwrap(), p["bottom"].as_f64().unwrap());
+    for (i, a) in circles.iter().enumerate() {
+        for b in &circles[i + 1..] {
+            if (a.0 - b.0).hypot(a.1 - b.1) < (a.2 + b.2) / 2.0 - 0.5 {
+                out.push(format!("{name}: circles at {a:?} and {b:?} overlap"));
+            }
+        }
+        let r = a.2 / 2.0;
+        if a.0 - r < left - 0.5
+            || a.0 + r > right + 0.5
+            || a.1 - r < top - 0.5
+            || a.1 + r > bottom + 0.5
+        {
+            out.push(format!(
+                "{name}: the circle at {a:?} is out of the panel {p}"
+            ));
+        }
+        if a.2 < least {
+            out.push(format!(
+                "{name}: a circle {:.1} px across, less than {least}",
+                a.2
+            ));
+        }
+    }
+    if drawn["aligned"] != json!(true) {
+        out.push(format!(
+            "{name}: line numbers beside the wrong lines: {}",
+            drawn["off"]
+        ));
+    }
+    out
+}
+
+/// Issue 44: at 1400 × 1000 every story's model is drawn beside its trace with no two
+/// worlds overlapping, every world inside the model panel, the editor's numbers beside
+/// their lines (a first line that wraps included); the card deal, Monty Hall's end and
+/// the four islanders' cube with circles at least 24 px across.
+#[test]
+fn every_story_is_drawn_in_the_playground_with_no_world_hidden() {
+    let server = Server::start(&["--timeout", "60"]);
+    let mut browser = Browser::launch();
+    browser.viewport(1400, 1000);
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://{}/", server.addr)}),
+    );
+    browser.wait(
+        "the page to list the stories",
+        "document.querySelectorAll('#story option').length > 10",
+    );
+    browser.wait("the first run", "document.body?.dataset.state === 'done'");
+    let files = browser
+        .eval("[...document.querySelectorAll('#story option')].map(o => o.value).filter(v => v)");
+    let mut wrong = Vec::new();
+    let mut drawn = 0;
+    for file in files.as_array().unwrap() {
+        let file = file.as_str().unwrap();
+        let quoted = serde_json::to_string(file).unwrap();
+        browser.run(
+            file,
+            &format!(
+                "const select = document.getElementById('story'); select.value = {quoted}; \
+                 select.dispatchEvent(new Event('change'))"
+            ),
+        );
+        let seen = browser.eval(DRAWN);
+        drawn += usize::from(!seen["circles"].as_array().unwrap().is_empty());
+        wrong.extend(faults(file, &seen, 0.0));
+    }
+    assert_eq!(wrong, Vec::<String>::new());
+    assert!(drawn > 40, "only {drawn} stories drew a model");
+
+    // The model beside the trace: its panel's top above the fold, right of the trace.
+    let (graph, trace) = (
+        browser.eval("document.getElementById('graph').getBoundingClientRect().toJSON()"),
+        browser.eval("document.getElementById('trace').getBoundingClientRect().toJSON()"),
+    );
+    assert!(graph["top"].as_f64().unwrap() < 400.0, "{graph}");
+    assert!(
+        graph["left"].as_f64().unwrap() >= trace["right"].as_f64().unwrap(),
+        "{graph} {trace}"
+    );
+
+    // The card deal at `dealt`: six deals.
+    browser.pick("The card deal");
+    let seen = browser.eval(DRAWN);
+    assert_eq!(
+        seen["note"],
+        "card-deal.story at checkpoint dealt: 6 worlds"
+    );
+    assert_eq!(seen["circles"].as_array().unwrap().len(), 6);
+    assert_eq!(faults("card-deal", &seen, 24.0), Vec::<String>::new());
+    browser.screenshot("playground-card-deal.png");
+
+    // Monty Hall at the end.
+    browser.pick("Monty Hall");
+    browser.run(
+        "Monty Hall's end",
+        "const at = document.getElementById('at'); at.value = ''; at.dispatchEvent(new Event('change'))",
+    );
+    let seen = browser.eval(DRAWN);
+    assert_eq!(seen["note"], "monty-hall.story at the end: 4 worlds");
+    assert_eq!(faults("monty-hall", &seen, 24.0), Vec::<String>::new());
+    browser.screenshot("playground-monty-hall.png");
+
+    // Four muddy islanders: the cube of 16 worlds, after each has looked at the others.
+    browser.pick("The Muddy Children");
+    browser.run(
+        "n = 4",
+        "const n = document.querySelector('#consts input[data-const=n]'); n.value = '4'; \
+         n.dispatchEvent(new Event('change'))",
+    );
+    browser.run(
+        "the cube",
+        "const k = [...document.querySelectorAll('#trace li[data-kind=step]')]
+           .findIndex(li => li.firstChild.textContent.startsWith('line 16'));
+         const s = document.getElementById('step-slider'); s.value = String(k);
+         s.dispatchEvent(new Event('input'))",
+    );
+    let seen = browser.eval(DRAWN);
+    assert_eq!(seen["circles"].as_array().unwrap().len(), 16, "{seen}");
+    assert_eq!(
+        faults("muddy-children n=4", &seen, 24.0),
+        Vec::<String>::new()
+    );
+    browser.screenshot("playground-muddy-cube.png");
+    browser.close();
+}
+
+/// Issue 44: a formula typed is asked of the model drawn, the worlds where it holds
+/// filled; a click on a world says its values and which formulas hold there; the event
+/// models are drawn; a story error empties the model's menu; the worlds table says what a
+/// changed value was.
+#[test]
+fn the_playground_asks_the_model_and_draws_event_models() {
+    let server = Server::start(&[]);
+    let mut browser = Browser::launch();
+    browser.viewport(1400, 1000);
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://{}/", server.addr)}),
+    );
+    browser.wait(
+        "the page to list the stories",
+        "document.querySelectorAll('#story option').length > 10",
+    );
+    browser.pick("The card deal");
+    // The event model of `showing`: three cases, Cath cannot tell them apart.
+    browser.wait(
+        "the event model",
+        "document.getElementById('event-note').textContent.startsWith('card-deal.story: event')",
+    );
+    assert_eq!(
+        browser.text("#event-note"),
+        "card-deal.story: event showing, 3 cases"
+    );
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#event-graph line.edge')].map(e => e.dataset.who)"
+        ),
+        json!(["Cath", "Cath", "Cath"])
+    );
+    // Ask, at `dealt`: Ann's card is 0 in two deals.
+    let ask = |browser: &mut Browser, formula: &str| {
+        let formula = serde_json::to_string(formula).unwrap();
+        browser.run(
+            formula.as_str(),
+            &format!(
+                "document.getElementById('ask').value = {formula}; \
+                 document.getElementById('ask-form').requestSubmit()"
+            ),
+        );
+    };
+    ask(&mut browser, "ann == 0");
+    let filled = "[...document.querySelectorAll('#graph g.node.holds')].map(g => +g.dataset.world)";
+    assert_eq!(browser.eval(filled), json!([0, 1]));
+    ask(&mut browser, "knows(Ann, not knows_value(Bob, ann))");
+    assert_eq!(browser.eval(filled), json!([0, 1, 2, 3, 4, 5]));
+    assert_eq!(
+        browser.eval("[...document.querySelectorAll('#asked li')].map(l => l.textContent)"),
+        json!([
+            "ann == 0  holds in 2 of 6 worlds",
+            "knows(Ann, not knows_value(Bob, ann))  holds in 6 of 6 worlds"
+        ])
+    );
+    // A click on a world: its values and the formulas asked.
+    browser.eval("document.querySelector('#graph g.node[data-world=\"2\"]').dispatchEvent(new MouseEvent('click')); true");
+    assert_eq!(
+        browser.eval("[...document.querySelectorAll('#world-info div')].map(d => d.textContent)"),
+        json!([
+            "world 3: ann = 1, bob = 0, cath = 2",
+            "✘ does not hold: ann == 0",
+            "✔ holds: knows(Ann, not knows_value(Bob, ann))"
+        ])
+    );
+    // A formula that does not compile: its error, located, and nothing asked.
+    ask(&mut browser, "knows(Ann, dan == 0)");
+    let note = browser.text("#ask-note");
+    assert!(note.contains("error: unknown name `dan`"), "{note}");
+    assert!(note.contains("where knows(Ann, dan == 0)"), "{note}");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#asked li').length"),
+        2
+    );
+    // After the event, at the end: Bob knows Ann's card everywhere.
+    browser.run(
+        "the end",
+        "const at = document.getElementById('at'); at.value = ''; at.dispatchEvent(new Event('change'))",
+    );
+    ask(&mut browser, "knows_value(Bob, ann)");
+    assert_eq!(browser.eval(filled), json!([0, 1, 2, 3, 4, 5]));
+    browser.screenshot("playground-ask.png");
+
+    // The worlds table says what a changed value was, as `epipen worlds` does.
+    browser.pick("The Sally-Anne test");
+    let worlds = browser.worlds();
+    assert_eq!(worlds[1][0], "box (was hand)", "{worlds}");
+
+    // A story error: the menu keeps no step of the run before.
+    browser.eval("document.body.dataset.state = 'waiting'; true");
+    browser.eval(
+        "{ const s = document.getElementById('source'); s.value = 'characters A\\nint x\\nannounce y == 1\\n'; \
+           s.dispatchEvent(new Event('input')); } true",
+    );
+    browser.wait(
+        "the error",
+        "document.body?.dataset.state === 'done' && !document.getElementById('error').hidden",
+    );
+    assert_eq!(
+        browser.eval("[...document.getElementById('at').options].map(o => o.text)"),
+        json!(["at the end"])
+    );
+    // Keywords of docs/language.md are coloured.
+    browser.eval("document.body.dataset.state = 'waiting'; true");
+    browser.eval(
+        "{ const s = document.getElementById('source'); \
+           s.value = 'characters A\\nint x\\nprior x\\nshow probability(A, x == 1)\\nevent e { a weight 2\\n b }\\n'; \
+           s.dispatchEvent(new Event('input')); } true",
+    );
+    browser.wait("the run", "document.body?.dataset.state === 'done'");
+    assert_eq!(
+        browser.eval("[...document.querySelectorAll('#highlight .tok-keyword, #highlight .tok-function')].map(t => t.textContent)"),
+        json!(["characters", "int", "prior", "show", "probability", "event", "weight"])
     );
     browser.close();
 }

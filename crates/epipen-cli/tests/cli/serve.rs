@@ -165,6 +165,13 @@ fn it_says_where_it_listens_and_serves_the_page() {
     let script = client.get("/app.js");
     assert_eq!(script.status, 200);
     assert!(script.body.contains("async function run()"));
+    // The model's drawing, a script of its own, loaded first.
+    assert!(page.body.contains(
+        "<script src=\"/model.js\" defer></script>\n<script src=\"/app.js\" defer></script>"
+    ));
+    let model = client.get("/model.js");
+    assert_eq!(model.status, 200);
+    assert!(model.body.contains("function drawModel(model)"));
     assert_eq!(client.get("/style.css").status, 200);
     // The language reference, linked from the page, is served here (no network).
     assert!(page.body.contains(r#"href="/docs/language.md""#));
@@ -1018,10 +1025,14 @@ fn probabilities_and_shows_are_in_the_answers_and_the_page_shows_them() {
     // A story without chances has none.
     let cheryl = server.client().post_json("/api/graph", &cheryl()).json();
     assert!(cheryl.get("probabilities").is_none(), "{cheryl}");
-    // The page lists and draws them (app.js reads them apart from the constants).
-    let page = server.client().get("/app.js");
-    assert_eq!(page.status, 200);
+    // The page lists and draws them (its scripts read them apart from the constants).
+    let (page, model) = (
+        server.client().get("/app.js"),
+        server.client().get("/model.js"),
+    );
+    assert_eq!((page.status, model.status), (200, 200));
+    let scripts = page.body + &model.body;
     for needle in ["chanceOf(", "model.probabilities", "\"probability\""] {
-        assert!(page.body.contains(needle), "app.js lacks {needle}");
+        assert!(scripts.contains(needle), "the scripts lack {needle}");
     }
 }

@@ -128,7 +128,7 @@ fn at_most_one_of_many_is_conjoined_two_by_two() {
 #[test]
 fn the_families_make_no_more_nodes_than_they_did() {
     type Family<'s> = (&'s str, &'s str, &'s [(&'s str, i64)], usize, u64, u64);
-    let families: [Family; 10] = [
+    let families: [Family; 11] = [
         // name, story, sets, checks held, worlds left, nodes made then
         (
             "muddy children",
@@ -201,6 +201,15 @@ fn the_families_make_no_more_nodes_than_they_did() {
             5,
             72,
             2_359,
+        ),
+        // Added 2026-12-06 (issue 42): "I know whether I am muddy" as a teacher writes it.
+        (
+            "muddy children, the teacher's phrasing",
+            include_str!("../../../../bench/phrasings/muddy-teacher.story"),
+            &[("n", 100), ("k", 100)],
+            0,
+            1,
+            12_967,
         ),
         (
             "Cheryl's age",

@@ -2,7 +2,9 @@
 //! ([`trace`]), epistemic model graphs ([`graph`]) and parameter/sample sweeps
 //! ([`sweep`]). They compute data and text; the CLI prints it.
 
+pub mod event;
 pub mod graph;
+pub mod layout;
 pub mod svg;
 pub mod sweep;
 pub mod trace;

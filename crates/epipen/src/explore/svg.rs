@@ -1,19 +1,20 @@
 //! The epistemic model drawn as a standalone SVG picture, with no Graphviz: the drawing
-//! of the web playground (`drawModel` and `layout` in epipen-cli's `serve/assets/app.js`)
-//! done here, so that front ends without a browser's script (the Python package's
-//! Jupyter display) show the same picture. One circle per world, labelled with its
-//! values (booleans as `1`/`0` side by side when every constant is a bool); an edge
-//! between two worlds some characters cannot tell apart, in the character's colour (grey
-//! for several), labelled with their names; a dashed arrow from a world to each world a
-//! character believes most plausible among those it cannot tell from it (for characters
-//! whose plausibility is not flat); a legend under the graph. The layout is a
-//! force layout started from a circle, with a fixed number of steps: the same model
-//! always gives the same picture.
+//! of the web playground (`drawModel` in epipen-cli's `serve/assets/model.js`) done
+//! here, so that front ends without a browser's script (`epipen graph --svg`, the Python
+//! package's Jupyter display) show the same picture. One circle per world, labelled with
+//! its values (booleans as `1`/`0` side by side when every constant shown is a bool;
+//! events that have not happened left out); an edge between two worlds some characters
+//! cannot tell apart, in the character's colour (grey for several), labelled with their
+//! names; a dashed arrow from a world to each world a character believes most plausible
+//! among those it cannot tell from it (for characters whose plausibility is not flat); a
+//! legend under the graph. Every world and label is where [`super::layout`] puts it, as
+//! in the playground: the same model always gives the same picture.
 
 use std::fmt::Write;
 
-use crate::explore::graph::{Edge, arrows, edges};
-use crate::ir::{Program, Ty};
+use crate::explore::graph::{Edge, arrows};
+use crate::explore::layout::{Drawing, drawing, text_width};
+use crate::ir::Program;
 use crate::worlds::{Model, Value, show_value};
 
 /// The characters' colours, in declaration order (the playground's).
@@ -33,13 +34,6 @@ const AXIS_FONT: f64 = 10.0;
 /// before their text.
 const MARGIN: f64 = 8.0;
 const SWATCH: f64 = 28.0;
-
-/// How wide `text` is drawn at `size` pixels, at most: a sans-serif font's widest
-/// letters (capitals, `m`, `w`) are about 0.9 em, its average about 0.55 em; 0.62 em a
-/// character covers English text of mixed case.
-pub fn text_width(text: &str, size: f64) -> f64 {
-    text.chars().count() as f64 * 0.62 * size
-}
 
 /// `text` in lines of at most `room` pixels at `size` (by [`text_width`]), broken at
 /// spaces (a word longer than a line is a line of its own).
@@ -123,59 +117,6 @@ pub fn fit_label(
 /// The colour of an edge that several characters share.
 const SHARED: &str = "#555";
 
-/// Node positions for `n` worlds joined by `edges`, `ideal` apart (at least 90; wider
-/// circles further): a circle for at most three worlds, else 300 steps of a force
-/// layout started from the circle (worlds repel each other, edges pull their ends to a
-/// length of `ideal`, a weak pull to the centre). The playground's `layout`.
-pub fn layout(n: usize, edges: &[Edge], ideal: f64) -> Vec<(f64, f64)> {
-    let radius = (100.0 * (n as f64).sqrt()).max(ideal * n as f64 / (2.0 * std::f64::consts::PI));
-    let mut points: Vec<(f64, f64)> = (0..n)
-        .map(|i| {
-            let angle = 2.0 * std::f64::consts::PI * i as f64 / n.max(1) as f64
-                - std::f64::consts::FRAC_PI_2;
-            (angle.cos() * radius, angle.sin() * radius)
-        })
-        .collect();
-    if n <= 3 {
-        return points;
-    }
-    let steps = 300;
-    for step in 0..steps {
-        let heat = 20.0 * (1.0 - step as f64 / steps as f64) + 1.0;
-        let mut force = vec![(0.0, 0.0); n];
-        for i in 0..n {
-            for j in i + 1..n {
-                let (dx, dy) = (points[i].0 - points[j].0, points[i].1 - points[j].1);
-                let f = ideal * ideal / (dx * dx + dy * dy).max(1.0);
-                force[i].0 += dx * f;
-                force[i].1 += dy * f;
-                force[j].0 -= dx * f;
-                force[j].1 -= dy * f;
-            }
-        }
-        for e in edges {
-            let (a, b) = (points[e.a], points[e.b]);
-            let (dx, dy) = (a.0 - b.0, a.1 - b.1);
-            let f = dx.hypot(dy).max(1.0) / ideal;
-            force[e.a].0 -= dx * f;
-            force[e.a].1 -= dy * f;
-            force[e.b].0 += dx * f;
-            force[e.b].1 += dy * f;
-        }
-        for (p, f) in points.iter_mut().zip(&mut force) {
-            f.0 -= p.0 * 0.01;
-            f.1 -= p.1 * 0.01;
-            let len = f.0.hypot(f.1);
-            if len > 0.0 {
-                let step = len.min(heat);
-                p.0 += f.0 / len * step;
-                p.1 += f.1 / len * step;
-            }
-        }
-    }
-    points
-}
-
 /// The model of `program`'s story as an SVG document titled `title`, at most `width`
 /// pixels wide (it scales down to its container).
 pub fn svg(
@@ -186,30 +127,22 @@ pub fn svg(
     width: f64,
 ) -> String {
     let n = model.worlds.len();
-    let edges = edges(model);
+    let Drawing {
+        parts,
+        sep,
+        bools,
+        shown: constants,
+        edges,
+        layout,
+    } = drawing(program, model);
     let arrows = arrows(model);
-    let bools = n > 0
-        && !program.constants.is_empty()
-        && program.constants.iter().all(|c| c.ty == Ty::Bool);
     let shown = |c: usize, v: Value| show_value(program, program.constants[c].ty, v);
-    // Each world's values (booleans as `1` and `0`, side by side), and the label they
-    // make.
-    let sep = if bools { "" } else { ", " };
-    let parts: Vec<Vec<String>> = (model.worlds.iter())
-        .map(|w| {
-            (w.0.iter().enumerate())
-                .map(|(c, v)| match bools {
-                    true => (if *v == Value::Bool(true) { "1" } else { "0" }).to_string(),
-                    false => shown(c, *v),
-                })
-                .collect()
-        })
-        .collect();
-    let labels: Vec<String> = parts.iter().map(|p| p.join(sep)).collect();
     let world_text = |k: usize| -> String {
-        let parts: Vec<String> = (program.constants.iter().zip(&model.worlds[k].0))
-            .enumerate()
-            .map(|(c, (constant, v))| format!("{} = {}", constant.name, shown(c, *v)))
+        let parts: Vec<String> = (constants.iter())
+            .map(|c| {
+                let v = model.worlds[k].0[c.0];
+                format!("{} = {}", program.constants[c.0].name, shown(c.0, v))
+            })
             .collect();
         if parts.is_empty() {
             "(no constants)".into()
@@ -220,20 +153,11 @@ pub fn svg(
     // When the story speaks of chances: each world's probability, under its label.
     let chances: Option<Vec<String>> =
         (model.chances.as_ref()).map(|c| c.iter().map(|q| q.to_string()).collect());
-    let longest = (labels.iter().chain(chances.iter().flatten()))
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(0);
-    let radius = (6.0 + 3.3 * longest.max(1) as f64).clamp(16.0, 48.0);
-    let points = layout(n, &edges, (2.8 * radius).max(90.0));
-    let pad = radius + 10.0;
-    let (lo_x, hi_x) = bounds(points.iter().map(|p| p.0));
-    let (lo_y, hi_y) = bounds(points.iter().map(|p| p.1));
-    // At least 480 × 200 units, so that a few worlds are not drawn huge.
-    let span_x = (hi_x - lo_x + 2.0 * pad).max(480.0);
-    let span_y = (hi_y - lo_y + 2.0 * pad).max(200.0);
-    let (mid_x, mid_y) = ((hi_x + lo_x) / 2.0, (hi_y + lo_y) / 2.0);
-    let min_y = mid_y - span_y / 2.0;
+    let radius = layout.radius;
+    let points = &layout.points;
+    let (span_x, span_y) = (layout.width, layout.height);
+    let mid_x = span_x / 2.0;
+    let min_y = 0.0;
 
     // The legend under the graph: the title, then one line per character who joins some
     // worlds, and one for edges several characters share.
@@ -280,10 +204,12 @@ pub fn svg(
             lines.push((indent, piece));
         }
     }
-    let axis: Vec<String> = if program.constants.is_empty() {
+    let axis: Vec<String> = if constants.is_empty() {
         Vec::new()
     } else {
-        let names: Vec<&str> = program.constants.iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = (constants.iter())
+            .map(|c| program.constants[c.0].name.as_str())
+            .collect();
         let axis = if bools {
             format!("nodes: {} (1: true, 0: false)", names.join(" "))
         } else {
@@ -404,18 +330,17 @@ pub fn svg(
         );
     }
     out.push_str("</g>\n");
-    if edges.len() <= 60 {
+    if edges.len() <= crate::explore::layout::LABELLED {
         out.push_str(
             "<g class=\"edge-labels\" font-family=\"system-ui, 'DejaVu Sans', Helvetica, Arial, sans-serif\" \
              font-size=\"10\" text-anchor=\"middle\" paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">\n",
         );
-        for e in &edges {
-            let (a, b) = (points[e.a], points[e.b]);
+        for (e, at) in edges.iter().zip(&layout.labels) {
             let _ = writeln!(
                 out,
-                "<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>",
-                num((a.0 + b.0) / 2.0),
-                num((a.1 + b.1) / 2.0),
+                "<text x=\"{}\" y=\"{}\" dominant-baseline=\"central\" fill=\"{}\">{}</text>",
+                num(at.0),
+                num(at.1),
                 colour(e),
                 escape(&who(e))
             );
@@ -554,11 +479,6 @@ pub fn svg(
     }
     out.push_str("</g>\n</svg>\n");
     out
-}
-
-/// The least and greatest of `values` and 0 (the playground's `Math.min(0, ...xs)`).
-fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    values.fold((0.0, 0.0), |(lo, hi), v| (v.min(lo), v.max(hi)))
 }
 
 /// A coordinate with two decimals, `-0` written `0`.
@@ -907,20 +827,6 @@ mod tests {
             ["aaaa bbbb", "cc"]
         );
         assert_eq!(wrap("longword x", 1.0, 11.0), ["longword", "x"]);
-    }
-
-    #[test]
-    fn layout_spreads_worlds_apart() {
-        let (_, model) = cheryl();
-        let points = layout(4, &edges(&model), 90.0);
-        for i in 0..4 {
-            for j in i + 1..4 {
-                let d = (points[i].0 - points[j].0).hypot(points[i].1 - points[j].1);
-                assert!(d > 40.0, "worlds {i} and {j} are {d} apart");
-            }
-        }
-        assert_eq!(layout(0, &[], 90.0), vec![]);
-        assert_eq!(layout(1, &[], 90.0).len(), 1);
     }
 
     #[test]

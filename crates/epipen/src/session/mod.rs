@@ -20,10 +20,13 @@ use crate::views::{self, VerdictKind};
 use crate::worlds::{Model, WorldCount, WorldSet};
 use crate::{CompileError, explore};
 
+mod ask;
+mod event;
 mod plan;
 mod reveal;
 mod shown;
 
+pub use ask::{ASKED_CAP, Answers, Asked};
 use reveal::reveals_as_written;
 
 /// A story compiled, with its text and the name messages give it.

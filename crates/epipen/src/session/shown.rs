@@ -376,6 +376,19 @@ impl Session {
                 .collect(),
             probabilities: (model.chances.as_ref())
                 .map(|chances| chances.iter().map(views::ratio).collect()),
+            layout: {
+                let drawn = explore::layout::drawing(program, model);
+                let xy = |p: &(f64, f64)| [p.0, p.1];
+                views::ModelLayout {
+                    radius: drawn.layout.radius,
+                    width: drawn.layout.width,
+                    height: drawn.layout.height,
+                    points: drawn.layout.points.iter().map(xy).collect(),
+                    labels: drawn.layout.labels.iter().map(xy).collect(),
+                    parts: drawn.parts,
+                    sep: drawn.sep.to_string(),
+                }
+            },
         }
     }
 }

@@ -547,6 +547,12 @@ impl Formula {
         }))
     }
 
+    /// `knows_whether(A, φ)`: `who` knows whether φ holds (`knows_value` of a formula:
+    /// K_A φ ∨ K_A ¬φ).
+    pub fn knows_whether(who: Character, formula: impl Into<Formula>) -> Formula {
+        Formula::knows_value(who, formula.into())
+    }
+
     /// `believes(A, φ)`: φ holds in every world `who` finds most plausible among those it
     /// cannot tell from this one (docs/language.md, "Belief"). Belief can be wrong, where
     /// knowledge cannot; worlds become more plausible by [`Story::expects`] and by an

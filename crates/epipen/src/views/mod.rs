@@ -14,5 +14,7 @@ mod world;
 pub use report::{Counted, Found, Plan, Report, Saw, Verdict, VerdictKind};
 pub use smcdel::{Smcdel, SmcdelAnswer, SmcdelJob, SmcdelKind};
 pub use tally::Tally;
-pub use trace::{Belief, Fate, Fates, Model, ModelArrow, ModelEdge, ModelPlausible, Step};
+pub use trace::{
+    Belief, Fate, Fates, Model, ModelArrow, ModelEdge, ModelLayout, ModelPlausible, Step,
+};
 pub use world::{Count, Shown, Statement, World, Worlds, ratio};

@@ -130,7 +130,7 @@ pub struct Fate {
 
 /// The epistemic model at a checkpoint (or the end): its worlds, and which characters
 /// cannot tell which apart.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Model {
     /// `cheryl.story at checkpoint whispered: 10 worlds`.
     pub title: String,
@@ -150,6 +150,24 @@ pub struct Model {
     /// When the story speaks of chances: each world's probability (`1/3`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probabilities: Option<Vec<String>>,
+    /// Where each world and each edge's label is drawn (`epipen graph --svg`'s picture).
+    pub layout: ModelLayout,
+}
+
+/// The model's drawing, as [`crate::explore::layout`] lays it out: in pixels from the
+/// top left corner of a drawing `width` × `height`, each world's centre (`points`, in
+/// the order of [`Model::worlds`]) and each edge's label's (`labels`, in the order of
+/// [`Model::edges`]); the circles' `radius`; each world's values as drawn (`parts`:
+/// booleans as `1` and `0` when every value shown is a bool), joined by `sep`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelLayout {
+    pub radius: f64,
+    pub width: f64,
+    pub height: f64,
+    pub points: Vec<[f64; 2]>,
+    pub labels: Vec<[f64; 2]>,
+    pub parts: Vec<Vec<String>>,
+    pub sep: String,
 }
 
 /// Two worlds (indices into [`Model::worlds`]) the characters `who` cannot tell apart.

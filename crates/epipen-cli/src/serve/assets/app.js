@@ -1,6 +1,6 @@
 // The epipen playground: edits a story, runs it through the server's JSON API
 // (POST /api/run, /api/graph; see src/serve/api.rs) and shows the worlds, the trace,
-// the hints' verdicts and the epistemic model, which it draws itself as SVG.
+// the hints' verdicts and the epistemic model, which model.js draws as SVG.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -9,9 +9,10 @@ const SVG = "http://www.w3.org/2000/svg";
 const KEYWORDS = new Set(("characters int bool announce learns checkpoint worlds true false " +
   "not and or if then else in const enum for simultaneously actual reveals repeat until " +
   "assert_adds_ck check max event sees expects def where action do plan by keeping " +
-  "coordinated").split(" "));
-const FUNCTIONS = new Set(("knows knows_value believes believes_value at all any sum count " +
-  "distinct abs min max sample everyone_knows common_knowledge distributed_knowledge each").split(" "));
+  "coordinated show prior weight forall exists others").split(" "));
+const FUNCTIONS = new Set(("knows knows_value knows_whether believes believes_value " +
+  "believes_whether at all any sum count distinct abs min max sample everyone_knows " +
+  "common_knowledge distributed_knowledge each probability").split(" "));
 // Distinct colours for the characters' edges, in declaration order.
 const COLOURS = ["#2457c5", "#d1480f", "#0a7f5a", "#9b2fae", "#b8860b", "#c2185b", "#00838f",
   "#5d4037"];
@@ -30,6 +31,12 @@ const state = {
   plans: [],            // the plans whose steps the graph can be drawn after (followedPlans)
   focus: null,          // the character whose edges the graph highlights
   model: null,          // the model drawn (/api/graph's answer)
+  trace: [],            // the last run's trace
+  events: [],           // the names of the story's events and actions
+  asked: [],            // the formulas asked of the model, in the order typed
+  answers: [],          // for each, whether it holds in each world of the model drawn
+  current: -1,          // the formula whose worlds are filled
+  picked: null,         // the world clicked (its index in the model drawn)
   legendRows: [],       // the legend's rows, for the downloaded drawing: [{colour, ring, text}]
   run: 0,               // the number of the latest run started
   controller: null,
@@ -89,18 +96,25 @@ function renderEditor() {
 function alignGutter() {
   const rows = $("highlight").children;
   const gutter = $("gutter");
+  // The number column takes its width (as wide as the largest number) before the lines
+  // are measured: the code beside it is then as wide as it stays, and its lines wrap
+  // where they will be drawn.
+  gutter.style.width = `max(3.2em, calc(${String(rows.length).length}ch + 1em + 1px))`;
+  // Fractional heights (a line is 1.45 × 13 = 18.85 px): whole pixels, as offsetHeight
+  // gives them, put each number a little lower than the last, a line lower after a
+  // hundred lines.
+  const heights = [...rows].map((row) => row.getBoundingClientRect().height);
   gutter.textContent = "";
-  for (let i = 0; i < rows.length; i++) {
+  heights.forEach((height, i) => {
     const div = document.createElement("div");
     div.textContent = String(i + 1);
-    div.style.height = `${rows[i].offsetHeight}px`;
+    div.style.height = `${height}px`;
     gutter.append(div);
-  }
+  });
   // Room for the textarea's last line when scrolled to the end.
   gutter.append(document.createElement("br"));
   // As tall as the story once wrapped, within the window.
-  let height = 0;
-  for (const row of rows) height += row.offsetHeight;
+  const height = heights.reduce((a, b) => a + b, 0);
   $("editor").style.height = `min(78vh, max(14em, calc(${height}px + var(--line) + 1.2em)))`;
 }
 
@@ -236,8 +250,13 @@ function pickStory(file) {
   state.errorLines = new Map();
   state.failedLines = new Set();
   state.markLine = 0;
-  // Another story: its first checkpoint's model again, whichever step was picked.
+  // Another story: its first checkpoint's model again, whichever step was picked, and no
+  // formula asked yet.
   state.pickedAt = false;
+  state.asked = [];
+  state.answers = [];
+  state.current = -1;
+  askNote("");
   renderConsts();
   renderEditor();
   scheduleRun(0);
@@ -322,6 +341,8 @@ function showRun(answer, ms) {
     }
     const kind = answer.exit_code === 2 ? "story error" : "solver failure";
     status(`exit code ${answer.exit_code}: ${kind}`, true);
+    // The previous run's checkpoints, steps and events are gone with it.
+    if (!answer.checkpoints) answer.checkpoints = [];
   } else if (answer.smcdel) {
     // A pasted SMCDEL file: its jobs' answers, in the trace.
     error.hidden = true;
@@ -349,7 +370,9 @@ function showRun(answer, ms) {
   showTrace(answer.trace || []);
   showHints(answer.hints || []);
   showFates(answer.fates);
+  state.trace = answer.trace || [];
   showCheckpoints(answer.checkpoints, answer.trace || []);
+  showEvents(answer.events || []);
 }
 
 // The lines of the checks that fail, of the hints refuted and of the plans that found
@@ -426,8 +449,11 @@ function showWorlds(worlds) {
   // When the story speaks of chances: each world's probability, last.
   const chances = list.some((w) => chanceOf(w) !== null);
   const headers = chances ? [...keys, "probability"] : keys;
-  box.append(table(headers, list.map((w) => {
-    const row = keys.map((k) => w[k]);
+  // A value a story changed: `4 (was 3)`, as `epipen worlds` prints it.
+  box.append(table(headers, list.map((w, i) => {
+    const before = worlds.before ? worlds.before[i] : null;
+    const row = keys.map((k) => before && k in before && String(before[k]) !== String(w[k])
+      ? `${w[k]} (was ${before[k]})` : w[k]);
     return chances ? [...row, chanceOf(w) ?? ""] : row;
   })));
   if (chances) box.querySelector("table").classList.add("chances");
@@ -643,7 +669,11 @@ function showCheckpoints(checkpoints, trace) {
   select.append(new Option("at the end", ""));
   const group = document.createElement("optgroup");
   group.label = "after a step of the trace";
-  steps.forEach((label, k) => group.append(new Option(`after ${label}`, `step:${k}`)));
+  steps.forEach((label, k) => {
+    const option = new Option(`after ${shortLabel(label)}`, `step:${k}`);
+    option.title = label;
+    group.append(option);
+  });
   if (steps.length) select.append(group);
   const planned = document.createElement("optgroup");
   planned.label = "after a step of a plan";
@@ -657,6 +687,14 @@ function showCheckpoints(checkpoints, trace) {
     state.pickedAt = false;
     select.value = checkpoints.includes(before) ? before : checkpoints[0] ?? "";
   }
+}
+
+// A step's label without its statement: `line 14`, `line 26, round 3`, `lines 4-5 (i in
+// 0..3)`, `the start`.
+function shortLabel(label) {
+  if (label === "start") return "the start";
+  const cut = label.indexOf(": ");
+  return cut < 0 ? label : label.slice(0, cut);
 }
 
 // Draws the model the visitor picked: `NAME` (a checkpoint), `` (the end), `step:K` or
@@ -693,432 +731,13 @@ function markDrawnStep() {
     const k = Number(at.slice(5));
     slider.value = String(k);
     slider.classList.remove("off");
-    $("step-label").textContent = `step ${k} of ${n - 1}`;
+    $("step-label").textContent = `step ${k} of ${n - 1}: ${shortLabel(state.steps[k] || "")}`;
   } else {
     // A checkpoint or the end: the slider waits at the start, greyed.
     slider.value = "0";
     slider.classList.add("off");
     $("step-label").textContent = "slide to step";
   }
-}
-
-// ---- the epistemic model ----
-
-async function drawGraph(request, number) {
-  const note = $("graph-note");
-  const at = $("at").value;
-  // After a step: numbered in the trace `/api/run` made with the same settings (the
-  // limit included); after a plan's step: that of the `plan` statement's step.
-  const step = at.startsWith("step:") ? Number(at.slice(5)) : undefined;
-  const [, planned, planStep] = at.match(/^plan:(\d+):(\d+)$/) || [];
-  const asked = step !== undefined ? { ...request, step }
-    : planned !== undefined ? { ...request, step: Number(planned), plan_step: Number(planStep) }
-    : { ...request, limit: undefined, at: at || undefined };
-  let answer;
-  try {
-    answer = await post("/api/graph", asked, state.controller.signal);
-  } catch (e) {
-    if (e.name !== "AbortError") note.textContent = "the server did not answer: " + e.message;
-    return;
-  }
-  if (number !== state.run) return;
-  $("graph").textContent = "";
-  $("legend").textContent = "";
-  $("focus-note").hidden = true;
-  $("download").hidden = true;
-  state.model = null;
-  markDrawnStep();
-  const why = answer.error && answer.error.message.split("\n")[0].replace(/^.*?error: /, "");
-  if (answer.error && at && !state.pickedAt && answer.exit_code === 2) {
-    // The first checkpoint, picked for the visitor, has too many worlds: the end then.
-    $("at").value = "";
-    await drawGraph(request, number);
-    if (number === state.run) note.textContent = `(at checkpoint ${at}: ${why}) ` + note.textContent;
-    return;
-  }
-  if (answer.error) {
-    note.textContent = why;
-    const hint = answer.error.message.split("\n").find((l) => l.includes("= hint:"));
-    if (hint) note.textContent += " (" + hint.replace(/^.*= hint: /, "") + ")";
-    return;
-  }
-  note.textContent = answer.title;
-  const drawing = drawModel(answer);
-  $("graph").append(drawing);
-  state.model = answer;
-  if (!answer.characters.includes(state.focus)) state.focus = null;
-  const legend = $("legend");
-  state.legendRows = [];
-  // Every character is in the legend (a click on one that tells every world apart
-  // says so); the downloaded drawing's legend has those with edges of their own.
-  const own = new Set(answer.edges.filter((e) => e.who.length === 1).map((e) => e.who[0]));
-  answer.characters.forEach((name, i) => {
-    const colour = COLOURS[i % COLOURS.length];
-    const span = document.createElement("span");
-    span.className = "who";
-    span.dataset.who = name;
-    span.tabIndex = 0;
-    span.setAttribute("role", "button");
-    span.title = `click: highlight the worlds ${name} cannot tell apart` +
-      (plausibleOf(answer, name) ? " and those it finds most plausible" : "") + " (again: all)";
-    const swatch = document.createElement("span");
-    swatch.className = "swatch";
-    swatch.style.background = colour;
-    const text = `${name} cannot tell these apart`;
-    span.append(swatch, text);
-    if (own.has(name)) state.legendRows.push({ colour, text });
-    const toggle = () => {
-      state.focus = state.focus === name ? null : name;
-      showFocus();
-    };
-    span.addEventListener("click", toggle);
-    span.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); }
-    });
-    legend.append(span);
-  });
-  if (answer.edges.some((e) => e.who.length > 1)) {
-    const span = document.createElement("span");
-    const swatch = document.createElement("span");
-    swatch.className = "swatch";
-    swatch.style.background = "#555";
-    span.append(swatch, "several characters");
-    state.legendRows.push({ colour: "#555", text: "several characters" });
-    legend.append(span);
-  }
-  if (answer.actual !== null && answer.actual !== undefined) {
-    const span = document.createElement("span");
-    span.className = "actual";
-    const ring = document.createElement("span");
-    ring.className = "ring";
-    span.append(ring, "the actual world");
-    state.legendRows.push({ ring: true, text: "double ring: the actual world" });
-    legend.append(span);
-  }
-  if ((answer.beliefs || []).length) {
-    state.legendRows.push({ dashed: true,
-      text: "dashed arrows: the worlds a character believes most plausible among those it cannot tell apart" });
-  }
-  showFocus();
-}
-
-// The worlds `who` finds most plausible (indices), when its plausibility is not flat.
-function plausibleOf(model, who) {
-  const found = (model.plausible || []).find((p) => p.who === who);
-  return found ? found.worlds : null;
-}
-
-// The worlds `who` cannot tell apart in `model`: its classes of more than one world
-// (the components of its edges), each sorted, in the order of their first world.
-function classesOf(model, who) {
-  const parent = model.worlds.map((_, i) => i);
-  const find = (i) => (parent[i] === i ? i : (parent[i] = find(parent[i])));
-  for (const e of model.edges) {
-    if (e.who.includes(who)) parent[find(e.a)] = find(e.b);
-  }
-  const classes = new Map();
-  model.worlds.forEach((_, i) => {
-    const root = find(i);
-    if (!classes.has(root)) classes.set(root, []);
-    classes.get(root).push(i);
-  });
-  return [...classes.values()].filter((c) => c.length > 1).sort((a, b) => a[0] - b[0]);
-}
-
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many || one + "s"}`;
-}
-
-// Highlights what the character picked in the legend cannot tell apart: its edges and
-// belief arrows (those of several characters among them), the others dimmed; the worlds
-// of its classes ringed in its colour; the worlds it finds most plausible filled (when
-// its plausibility is not flat). None picked: all alike.
-function showFocus() {
-  const who = state.focus;
-  const root = $("graph").querySelector("svg");
-  for (const span of $("legend").querySelectorAll(".who")) {
-    span.classList.toggle("active", span.dataset.who === who);
-    span.setAttribute("aria-pressed", String(span.dataset.who === who));
-  }
-  const note = $("focus-note");
-  note.textContent = "";
-  note.hidden = true;
-  if (!root) return;
-  root.classList.toggle("focusing", who !== null);
-  for (const el of root.querySelectorAll("[data-who]")) {
-    const mine = who !== null && el.dataset.who.split(", ").includes(who);
-    el.classList.toggle("focus", mine);
-    el.classList.toggle("dim", who !== null && !mine);
-  }
-  const model = state.model;
-  const classes = who !== null && model ? classesOf(model, who) : [];
-  const plausible = who !== null && model ? plausibleOf(model, who) : null;
-  const inClass = new Set(classes.flat());
-  const liked = new Set(plausible || []);
-  const colour = who !== null && model
-    ? COLOURS[model.characters.indexOf(who) % COLOURS.length] : "";
-  for (const g of root.querySelectorAll("g.node")) {
-    const i = Number(g.dataset.world);
-    g.classList.toggle("focus", inClass.has(i));
-    g.classList.toggle("plausible", liked.has(i));
-    if (inClass.has(i) || liked.has(i)) g.style.setProperty("--who", colour);
-    else g.style.removeProperty("--who");
-  }
-  if (who !== null && model) {
-    const n = model.worlds.length;
-    const known = n - inClass.size;
-    let text = classes.length === 0
-      ? `${who} tells every world apart`
-      : `${who} cannot tell apart the worlds of each of ${plural(classes.length, "group")} ` +
-        `(${plural(inClass.size, "world")}, ringed in its colour)`;
-    if (classes.length && known) text += `; it knows which world it is in ${plural(known, "other")}`;
-    if (plausible) text += `; filled: the ${plural(plausible.length, "world")} it finds most plausible`;
-    note.textContent = text;
-    note.hidden = false;
-  }
-  if (state.model) offerDownload(root, $("graph-note").textContent);
-}
-
-// The drawing as a standalone SVG file, its style inside: a data URL (no network).
-// The drawing as a standalone SVG file, its style inside, and under the graph a legend
-// as `epipen graph --svg` writes one: the title, a line per character with edges of its
-// own (its colour), shared edges, the actual world's ring, the belief arrows and what
-// the highlight shows. A data URL (no network).
-function offerDownload(root, title) {
-  const copy = root.cloneNode(true);
-  copy.setAttribute("xmlns", SVG);
-  const box = (root.getAttribute("viewBox") || "0 0 480 200").split(" ").map(Number);
-  const rows = [{ text: title }, ...state.legendRows];
-  const focus = $("focus-note");
-  if (!focus.hidden && focus.textContent) rows.push({ text: focus.textContent });
-  const line = 16, margin = 8, swatch = 28, size = 11;
-  const legend = svg("g", { class: "legend", "font-family": "sans-serif", "font-size": size }, copy);
-  rows.forEach((row, k) => {
-    const x = box[0] + margin, y = box[1] + box[3] + line * (k + 1);
-    const indent = row.colour || row.ring || row.dashed ? swatch : 0;
-    if (row.colour) {
-      svg("line", { x1: x, y1: y - 4, x2: x + 22, y2: y - 4, stroke: row.colour, "stroke-width": 3 }, legend);
-    } else if (row.ring) {
-      svg("circle", { cx: x + 11, cy: y - 4, r: 5, fill: "none", stroke: "#1f2328", "stroke-width": 2.5 }, legend);
-    } else if (row.dashed) {
-      svg("line", { x1: x, y1: y - 4, x2: x + 22, y2: y - 4, stroke: "#555", "stroke-dasharray": "5 4" }, legend);
-    }
-    svg("text", { x: x + indent, y, fill: "#1f2328" }, legend).textContent = row.text;
-  });
-  // Wide enough for the legend's longest line (a sans-serif's letters at most 0.62 em
-  // on average), tall enough for its lines.
-  const wide = Math.max(box[2], ...rows.map((r) => 2 * margin + swatch + 0.62 * size * r.text.length));
-  const high = box[3] + line * rows.length + 8;
-  copy.setAttribute("viewBox", `${box[0]} ${box[1]} ${wide} ${high}`);
-  copy.setAttribute("width", String(Math.round(wide)));
-  copy.setAttribute("height", String(Math.round(high)));
-  const style = document.createElementNS(SVG, "style");
-  style.textContent = MODEL_STYLE;
-  copy.insertBefore(style, copy.firstChild);
-  const heading = document.createElementNS(SVG, "title");
-  heading.textContent = title;
-  copy.insertBefore(heading, copy.firstChild);
-  const text = '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy);
-  const link = $("download");
-  link.href = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
-  const stem = state.name.replace(/\.story$/, "") || "story";
-  const at = $("at").value;
-  const place = at.startsWith("step:") ? `step-${at.slice(5)}`
-    : at.startsWith("plan:") ? at.replace(/:/g, "-") : at || "end";
-  link.download = `${stem}-${place}.svg`;
-  link.hidden = false;
-}
-
-// The drawing's style in a downloaded file (the page's is in style.css).
-const MODEL_STYLE = `
-.edge { stroke-width: 1.6; }
-.edge-label { font: 10px sans-serif; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
-.node circle { fill: #fff; stroke: #1f2328; stroke-width: 1.2; }
-.node.actual circle.ring { fill: none; stroke: #1f2328; stroke-width: 2.5; }
-.node text { font-family: monospace; text-anchor: middle; dominant-baseline: central; }
-.axis { font: 10px sans-serif; }
-.dim { opacity: 0.1; }
-.edge.focus { stroke-width: 3; }
-.belief.focus { stroke-width: 2; }
-.node.focus circle:not(.ring) { stroke: var(--who); stroke-width: 3; }
-.node.plausible circle:not(.ring) { fill: #fff1b8; }
-`;
-
-// Node positions: a circle for few worlds, else a force layout started from the circle;
-// `ideal` apart (wider circles further apart).
-function layout(n, edges, ideal) {
-  const points = [];
-  const start = Math.max(100 * Math.sqrt(n), (ideal * n) / (2 * Math.PI));
-  for (let i = 0; i < n; i++) {
-    const angle = (2 * Math.PI * i) / Math.max(n, 1) - Math.PI / 2;
-    points.push({ x: Math.cos(angle) * start, y: Math.sin(angle) * start });
-  }
-  if (n <= 3) return points;
-  for (let step = 0; step < 300; step++) {
-    const heat = 20 * (1 - step / 300) + 1;
-    const force = points.map(() => ({ x: 0, y: 0 }));
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        const dx = points[i].x - points[j].x, dy = points[i].y - points[j].y;
-        const d2 = Math.max(dx * dx + dy * dy, 1);
-        const f = (ideal * ideal) / d2;
-        force[i].x += dx * f; force[i].y += dy * f;
-        force[j].x -= dx * f; force[j].y -= dy * f;
-      }
-    }
-    for (const e of edges) {
-      const a = points[e.a], b = points[e.b];
-      const dx = a.x - b.x, dy = a.y - b.y;
-      const d = Math.max(Math.hypot(dx, dy), 1);
-      const f = d / ideal;
-      force[e.a].x -= dx * f; force[e.a].y -= dy * f;
-      force[e.b].x += dx * f; force[e.b].y += dy * f;
-    }
-    for (let i = 0; i < n; i++) {
-      force[i].x -= points[i].x * 0.01; force[i].y -= points[i].y * 0.01;
-      const len = Math.hypot(force[i].x, force[i].y);
-      if (len > 0) {
-        const move = Math.min(len, heat);
-        points[i].x += (force[i].x / len) * move;
-        points[i].y += (force[i].y / len) * move;
-      }
-    }
-  }
-  return points;
-}
-
-function svg(tag, attributes, parent) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
-  if (parent) parent.append(el);
-  return el;
-}
-
-// A world's label in its circle: the font size (px) and the lines that fit a circle of
-// `radius`, its parts (values) wrapped at their separator into as many lines as let the
-// font be largest (at most the page's 10.5 px).
-const LABEL_PX = 10.5, CHAR_EM = 0.6, LINE_EM = 1.15;
-function fitLabel(parts, sep, radius) {
-  const room = radius - 3;
-  let best = null;
-  const total = parts.join(sep).length;
-  for (let n = 1; n <= Math.min(parts.length, 8); n++) {
-    // Greedy lines of about total / n characters.
-    const target = Math.ceil(total / n);
-    const lines = [];
-    let line = [];
-    for (const part of parts) {
-      if (line.length && (line.join(sep) + sep + part).length > target && lines.length < n - 1) {
-        lines.push(line);
-        line = [];
-      }
-      line.push(part);
-    }
-    lines.push(line);
-    const texts = lines.map((l, k) => l.join(sep) + (k < lines.length - 1 ? sep.trimEnd() : ""));
-    const wide = Math.max(...texts.map((t) => t.length)) * CHAR_EM / 2;
-    const high = texts.length * LINE_EM / 2;
-    // The text's box within the circle: its corner on the circle at most.
-    const size = Math.min(LABEL_PX, room / Math.hypot(wide, high));
-    if (!best || size > best.size + 0.01) best = { size, lines: texts };
-  }
-  return best;
-}
-
-function drawModel(model) {
-  const n = model.worlds.length;
-  const keys = n ? constantsOf(model.worlds[0]).map(([k]) => k) : [];
-  // When the story speaks of chances: each world's probability, under its values.
-  const chances = model.probabilities || null;
-  // Booleans as 1 and 0, side by side: `110` for three of them.
-  const bools = n > 0 && keys.every((k) => typeof model.worlds[0][k] === "boolean");
-  const labels = model.worlds.map((w) => bools
-    ? keys.map((k) => (w[k] ? "1" : "0")).join("")
-    : keys.map((k) => String(w[k])).join(", "));
-  const radius = Math.max(16, Math.min(48, 6 + 3.3 * Math.max(1, ...labels.map((l) => l.length),
-    ...(chances || []).map((p) => p.length))));
-  const points = layout(n, model.edges, Math.max(90, 2.8 * radius));
-  const pad = radius + 10;
-  const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
-  // At least 480 × 200 units, so that a few worlds are not drawn huge.
-  const spanX = Math.max(480, Math.max(0, ...xs) - Math.min(0, ...xs) + 2 * pad);
-  const spanY = Math.max(200, Math.max(0, ...ys) - Math.min(0, ...ys) + 2 * pad);
-  const midX = (Math.max(0, ...xs) + Math.min(0, ...xs)) / 2;
-  const midY = (Math.max(0, ...ys) + Math.min(0, ...ys)) / 2;
-  const minX = midX - spanX / 2, maxX = midX + spanX / 2;
-  // Room above for the line that says what the labels are.
-  const minY = midY - spanY / 2 - 16, maxY = midY + spanY / 2;
-  const root = svg("svg", {
-    viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`,
-    role: "img",
-    class: "model",
-    "aria-label": `the epistemic model: ${n} worlds, ${model.edges.length} edges` +
-      ((model.beliefs || []).length ? `, ${model.beliefs.length} belief arrows` : ""),
-  });
-  const index = new Map(model.characters.map((c, i) => [c, i]));
-  const edgeLayer = svg("g", {}, root), labelLayer = svg("g", {}, root), nodeLayer = svg("g", {}, root);
-  const showLabels = model.edges.length <= 60;
-  for (const e of model.edges) {
-    const a = points[e.a], b = points[e.b];
-    const colour = e.who.length === 1 ? COLOURS[index.get(e.who[0]) % COLOURS.length] : "#555";
-    const line = svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: colour, class: "edge",
-      "data-who": e.who.join(", ") }, edgeLayer);
-    svg("title", {}, line).textContent = `${e.who.join(", ")}: ${worldText(model.worlds[e.a])} ~ ${worldText(model.worlds[e.b])}`;
-    if (showLabels) {
-      const text = svg("text", { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, fill: colour,
-        class: "edge-label", "text-anchor": "middle", "data-who": e.who.join(", ") }, labelLayer);
-      text.textContent = e.who.join(", ");
-    }
-  }
-  // Belief: a dashed arrow from a world to each world a character finds most plausible
-  // among those it cannot tell from it, stopping at the target's circle.
-  if ((model.beliefs || []).length) {
-    const defs = svg("defs", {}, root);
-    const marker = svg("marker", { id: "belief-head", viewBox: "0 0 10 10", refX: 10, refY: 5,
-      markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, defs);
-    svg("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "context-stroke" }, marker);
-  }
-  for (const a of model.beliefs || []) {
-    const p = points[a.from], q = points[a.to];
-    const dx = q.x - p.x, dy = q.y - p.y, length = Math.hypot(dx, dy) || 1;
-    const end = { x: q.x - dx / length * (radius + 2), y: q.y - dy / length * (radius + 2) };
-    const bend = 18;  // off the knowledge edge between the same worlds
-    const mid = { x: (p.x + end.x) / 2 - dy / length * bend, y: (p.y + end.y) / 2 + dx / length * bend };
-    const colour = a.who.length === 1 ? COLOURS[index.get(a.who[0]) % COLOURS.length] : "#555";
-    const path = svg("path", { d: `M ${p.x} ${p.y} Q ${mid.x} ${mid.y} ${end.x} ${end.y}`, fill: "none",
-      stroke: colour, "stroke-dasharray": "5 4", class: "belief", "marker-end": "url(#belief-head)",
-      "data-who": a.who.join(", ") }, edgeLayer);
-    svg("title", {}, path).textContent =
-      `${a.who.join(", ")}: in ${worldText(model.worlds[a.from])}, believes ${worldText(model.worlds[a.to])} most plausible`;
-  }
-  model.worlds.forEach((w, i) => {
-    const actual = i === model.actual;
-    const g = svg("g", { class: actual ? "node actual" : "node", "data-world": i,
-      transform: `translate(${points[i].x} ${points[i].y})` }, nodeLayer);
-    // The actual world: a second, thicker ring around its circle.
-    if (actual) svg("circle", { r: radius + 4, class: "ring" }, g);
-    svg("circle", { r: radius }, g);
-    const parts = bools ? labels[i].split("") : keys.map((k) => String(w[k]));
-    const fit = fitLabel(parts, bools ? "" : ", ", radius);
-    const text = svg("text", { "font-size": fit.size.toFixed(2) }, g);
-    const chance = chances ? chances[i] : null;
-    const rows = chance ? fit.lines.length + 1 : fit.lines.length;
-    fit.lines.forEach((line, k) => {
-      const dy = (k - (rows - 1) / 2) * LINE_EM;
-      svg("tspan", { x: 0, y: `${dy.toFixed(3)}em` }, text).textContent = line;
-    });
-    if (chance) {
-      const dy = ((rows - 1) / 2) * LINE_EM;
-      svg("tspan", { x: 0, y: `${dy.toFixed(3)}em`, class: "probability" }, text).textContent = chance;
-    }
-    svg("title", {}, g).textContent = (actual ? "the actual world: " : "") + worldText(w, chance);
-  });
-  if (keys.length) {
-    svg("text", { x: minX + 8, y: minY + 16, class: "axis", fill: "#6b7280" }, root)
-      .textContent = (bools ? `nodes: ${keys.join(" ")} (1: true, 0: false)` : `nodes: (${keys.join(", ")})`) +
-        (chances ? "; under them, each world's probability" : "");
-  }
-  return root;
 }
 
 // ---- start ----
@@ -1147,9 +766,20 @@ async function start() {
   $("story").addEventListener("change", (e) => pickStory(e.target.value));
   for (const id of ["seed", "backend", "limit"]) $(id).addEventListener("change", () => scheduleRun(0));
   $("at").addEventListener("change", () => pickModel($("at").value));
+  $("ask-form").addEventListener("submit", submitAsk);
+  $("event").addEventListener("change", drawEvent);
   $("step-slider").addEventListener("input", () => pickModel(`step:${$("step-slider").value}`));
-  // Long lines wrap anew at another width.
+  // Long lines wrap anew at another width: the window's, or the editor's column's when
+  // what the page shows beside it changes.
   window.addEventListener("resize", alignGutter);
+  let codeWidth = 0;
+  new ResizeObserver(() => {
+    const width = $("code").clientWidth;
+    if (width !== codeWidth) {
+      codeWidth = width;
+      alignGutter();
+    }
+  }).observe($("code"));
   window.addEventListener("hashchange", () => { if (loadFromLink()) { renderEditor(); scheduleRun(0); } });
 
   fetch("/api/version").then((r) => r.json()).then((v) => {
