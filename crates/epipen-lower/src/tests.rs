@@ -493,7 +493,8 @@ fn hints_say_what_to_do() {
         (
             "announce foo(true)",
             &[
-                "the functions are `knows`, `knows_value`, `believes`, `believes_value`, `at`, `everyone_knows`, \
+                "the functions are `knows`, `knows_value`, `knows_whether`, `believes_whether`, \
+                 `believes`, `believes_value`, `at`, `everyone_knows`, \
                  `common_knowledge`, `distributed_knowledge`, `all`, `any`, `sum`, `count`, \
              `distinct`, `abs`, `min`, `max` and `probability`",
             ],
