@@ -450,3 +450,34 @@ fn a_search_over_a_large_model_recognises_the_states_it_has_met() {
         );
     }
 }
+
+/// An action whose condition fails is not done, and its cases' preconditions are not
+/// evaluated (here one divides by a probability of 0): no plan, and `do` says the
+/// condition (the campaign's seed 104 found the search failing with the division).
+#[test]
+fn an_action_whose_condition_fails_is_not_looked_into() {
+    let story = story_file(
+        "guarded-division.story",
+        indoc! {"
+            characters A
+            bool p
+            action act by A if knows(A, not true) {
+              s0 if 1 / sum(i in 0..0: probability(A, p)) == 1
+              s1
+            }
+            plan knows(A, p) max 1
+            do act
+        "},
+    );
+    let out = epipen(&["run", &story]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(out.stdout, "line 7: no plan of at most 1 action\n");
+    assert!(
+        out.stderr.contains(
+            ":8:4: error: the action `act` cannot be done here: its condition does not hold in \
+             every world still possible\n"
+        ),
+        "{}",
+        out.stderr
+    );
+}

@@ -73,9 +73,7 @@ impl<B: Backend> Driver<B> {
         for step in steps {
             self.check_deadline().at(step.span)?;
             let action = &program.actions[step.action.0];
-            let state = self.state.clone();
-            let pres = self.preconditions(step.span, &action.body, &state)?;
-            if let Some(why) = self.not_executable(step.span, action, &pres)? {
+            if let Err(why) = self.executable(step.span, action)? {
                 return Err(Failure::not_executable(&action.name, why)).at(step.span);
             }
             self.event(step.span, &step.event, sink)?;
@@ -83,27 +81,29 @@ impl<B: Backend> Driver<B> {
         Ok(())
     }
 
-    /// Why `action` cannot be done in the current state (`pres`: where each of its
-    /// cases can happen there), or None when it can.
-    fn not_executable(
+    /// Where each of `action`'s cases can happen in the current state, or why the
+    /// action cannot be done there. Its condition comes first: an action whose condition
+    /// fails is not done, and its cases' preconditions are not evaluated (they may be
+    /// undefined there, e.g. divide by a probability of 0), as the textbook reads it.
+    fn executable(
         &mut self,
         span: Span,
         action: &ActionDef,
-        pres: &[B::Set],
-    ) -> Result<Option<&'static str>, EngineError> {
+    ) -> Result<Result<Vec<B::Set>, &'static str>, EngineError> {
         let state = self.state.clone();
         if let Some(guard) = &action.guard
             && !self.everywhere(span, guard)?
         {
-            return Ok(Some(match self.actual {
+            return Ok(Err(match self.actual {
                 Some(_) => "its condition does not hold in the actual world",
                 None => "its condition does not hold in every world still possible",
             }));
         }
+        let pres = self.preconditions(span, &action.body, &state)?;
         let possible = match &self.actual {
             Some((_, point)) => {
                 let mut any = false;
-                for pre in pres {
+                for pre in &pres {
                     if self.backend.holds(pre, point).at(span)? {
                         any = true;
                         break;
@@ -113,7 +113,7 @@ impl<B: Backend> Driver<B> {
             }
             None => {
                 let mut none = Vec::with_capacity(pres.len());
-                for pre in pres {
+                for pre in &pres {
                     none.push(self.backend.not(pre));
                 }
                 let first = none.pop().expect("an action has a case");
@@ -122,10 +122,13 @@ impl<B: Backend> Driver<B> {
                 self.is_empty_of(&left).at(span)?
             }
         };
-        Ok((!possible).then_some(match self.actual {
-            Some(_) => "none of its cases can happen in the actual world",
-            None => "none of its cases can happen in some world still possible",
-        }))
+        Ok(match possible {
+            true => Ok(pres),
+            false => Err(match self.actual {
+                Some(_) => "none of its cases can happen in the actual world",
+                None => "none of its cases can happen in some world still possible",
+            }),
+        })
     }
 
     /// Whether `e` holds as a goal does: at the actual world, or without one at every
@@ -179,11 +182,9 @@ impl<B: Backend> Driver<B> {
         let program = self.program.clone();
         let def = &program.actions[action.0];
         self.enter(from);
-        let state = self.state.clone();
-        let pres = self.preconditions(span, &def.body, &state)?;
-        if self.not_executable(span, def, &pres)?.is_some() {
+        let Ok(pres) = self.executable(span, def)? else {
             return Ok(None);
-        }
+        };
         let cases: Vec<Option<usize>> = match &self.actual {
             None => vec![None],
             Some((_, point)) => {
