@@ -2073,6 +2073,11 @@ fn a_failing_probability_check_agrees_on_the_values_found() {
             "6:1 in [Int(3)] where 2",
         ),
         ("check x > 0\n", "5:1 in [Int(0)]"),
+        // Campaign seed 104: the second side took the first one's memoised column.
+        (
+            "actual x == 1\ncheck actual probability(false) > probability(true)\n",
+            "6:1 in [Int(1)] where 0, 1",
+        ),
     ] {
         let text = format!("{head}{rest}");
         let printed = printed(&text, &[("x", (0, 3))]);

@@ -90,11 +90,17 @@ impl<B: Backend> Driver<B> {
     fn found(&mut self, phi: &Expr, state: &B::State, point: &B::Point) -> Vec<Found> {
         let mut sides = Vec::new();
         compared(phi, &mut sides);
+        // The explicit backend memoises a formula's columns by its address for the
+        // statement: the formulas evaluated for the verdict are gone, and one of these
+        // could be made where one of them was and take its column (seed 104 of the
+        // campaign: `probability(true)` found 0). So the memos start afresh, and every
+        // side lives until all are computed.
+        self.backend.statement_done();
+        let now: Vec<Rat> = sides.iter().map(|side| self.now_rat(side)).collect();
         let mut out = Vec::new();
-        for side in sides {
-            let r = self.now_rat(side);
+        for (side, r) in sides.into_iter().zip(&now) {
             let value = (self.backend)
-                .amounts(&r, state, &self.checkpoints, Some(point))
+                .amounts(r, state, &self.checkpoints, Some(point))
                 .ok()
                 .and_then(|mut v| (!v.is_empty()).then(|| v.swap_remove(0).0));
             if let Some(value) = value {
