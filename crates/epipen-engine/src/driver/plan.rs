@@ -131,6 +131,28 @@ impl<B: Backend> Driver<B> {
         })
     }
 
+    /// Whether `action` can be done at every one of `branches` (its condition, then one
+    /// of its cases possible there), doing it in none.
+    fn executable_everywhere(
+        &mut self,
+        span: Span,
+        branches: &[Snapshot<B>],
+        action: ActionId,
+    ) -> Result<bool, EngineError> {
+        if branches.len() < 2 {
+            return Ok(true);
+        }
+        let program = self.program.clone();
+        let def = &program.actions[action.0];
+        for b in branches {
+            self.enter(b);
+            if self.executable(span, def)?.is_err() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Whether `e` holds as a goal does: at the actual world, or without one at every
     /// world still possible.
     fn everywhere(&mut self, span: Span, e: &Expr) -> Result<bool, EngineError> {
@@ -450,6 +472,12 @@ impl<B: Backend> Driver<B> {
                 self.check_deadline().at(span)?;
                 self.forget_caches();
                 for &action in &plan.actions {
+                    // Executable at every branch before it is done at any: a sequence
+                    // one branch cannot follow is no plan, and doing it in the others
+                    // would meet what it meets there (an error) for nothing.
+                    if !self.executable_everywhere(span, &node.branches, action)? {
+                        continue;
+                    }
                     let mut branches = Vec::new();
                     let mut executable = true;
                     for b in &node.branches {

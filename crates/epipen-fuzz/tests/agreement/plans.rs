@@ -360,13 +360,12 @@ fn a_learned_formula_with_an_announcement_survives_a_public_announcement() {
     );
 }
 
-/// Finding 36 (campaign seed 105, open): in the last layer of a plain `plan` that finds
-/// none, `act1`'s only case weighs 0 where it can happen; the explicit backend stops the
-/// search with "every case that can happen in the world … weighs 0" (25:1), the
-/// evaluator answers `plans []` and goes on. Which side is right is for the next session:
-/// item 34's reading says which sequences a search executes.
+/// Finding 36 (campaign seed 105): in the last layer of a plain `plan` that finds none,
+/// `act1` can be done in one branch after `act0` (its only case weighing 0 there) and not
+/// in the other; the explicit backend did it in the first and stopped the search with
+/// "every case that can happen in the world … weighs 0", where the evaluator (an action
+/// is done only when every branch can do it) answers `plans []`.
 #[test]
-#[ignore]
 fn a_zero_weight_in_the_last_layer_of_a_search_is_met_alike() {
     agree(
         "const k = 3037000500\ncharacters A, B\nenum Colour { red, green, blue }\n\
