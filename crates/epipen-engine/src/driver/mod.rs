@@ -9,6 +9,11 @@ use std::time::Instant;
 
 mod actual;
 mod announce;
+mod contract;
+pub(crate) use contract::Quotient;
+
+/// A state rebuilt from its contraction, and its actual world ([`Backend::rebuilt`]).
+pub(crate) type Rebuilt<S, P> = Option<(S, Option<P>)>;
 mod emptied;
 mod event;
 mod now;
@@ -259,6 +264,21 @@ pub(crate) trait Backend {
         _terms: Option<&[Expr]>,
         _steps: &[(ConstId, Vec<i64>)],
     ) -> Result<Option<(u64, Self::Fixed)>, SolverError> {
+        Ok(None)
+    }
+    /// Whether [`Backend::rebuilt`] rebuilds states (a plan's search then contracts its
+    /// states after each step).
+    fn rebuilds(&self) -> bool {
+        false
+    }
+    /// A state of its own with one world per class of `q` (its rows' values, each
+    /// character's groups and plausibility), bisimilar to `state`'s contraction, and the
+    /// actual class's world in it; None when the backend does not rebuild states.
+    fn rebuilt(
+        &mut self,
+        _state: &Self::State,
+        _q: &Quotient,
+    ) -> Result<Rebuilt<Self::State, Self::Point>, SolverError> {
         Ok(None)
     }
     /// The most worlds a plan's search lists of a state to recognise it by its model
