@@ -61,11 +61,13 @@ pub(super) struct Classes {
 
 impl Classes {
     /// The contraction (its rows still without values: `row` gives a world's), keeping
-    /// the classes `actual` reaches by the characters' indistinguishability when there
-    /// is one.
+    /// the classes `actual` reaches when there is one: by the characters'
+    /// indistinguishability, or with `believed` by their beliefs (the most plausible
+    /// classes of each group).
     pub(super) fn quotient(
         &self,
         actual: Option<usize>,
+        believed: bool,
         mut row: impl FnMut(usize) -> Vec<Value>,
     ) -> Quotient {
         let n = self.labels.len();
@@ -103,8 +105,16 @@ impl Classes {
                 seen[start] = true;
                 let mut todo = vec![start];
                 while let Some(c) = todo.pop() {
-                    for (m, group_of) in members.iter().zip(&self.groups) {
-                        for &d in &m[&group_of[rep[c]]] {
+                    for (who, (m, group_of)) in members.iter().zip(&self.groups).enumerate() {
+                        let group = &m[&group_of[rep[c]]];
+                        let places = (self.places.get(who)).filter(|p| believed && p.len() == n);
+                        let least = places.and_then(|p| group.iter().map(|&d| p[rep[d]]).min());
+                        for &d in group {
+                            if let (Some(p), Some(least)) = (places, least)
+                                && p[rep[d]] != least
+                            {
+                                continue;
+                            }
                             if !seen[d] {
                                 seen[d] = true;
                                 todo.push(d);

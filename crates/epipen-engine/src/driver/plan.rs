@@ -328,7 +328,8 @@ impl<B: Backend> Driver<B> {
             if contract {
                 // Recognised by the contraction's own form (the classes the actual world
                 // reaches), as the states made from it are.
-                let q = classes.quotient(actual, |w| shown[w].0.clone());
+                let believed = self.options.plan_believed;
+                let q = classes.quotient(actual, believed, |w| shown[w].0.clone());
                 let own: Vec<Vec<Value>> = (q.rows.iter())
                     .map(|r| self.own(&World(r.clone())))
                     .collect();
