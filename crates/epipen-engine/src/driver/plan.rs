@@ -350,17 +350,21 @@ impl<B: Backend> Driver<B> {
     }
 
     /// Each branch replaced by its contraction (all as they were without contractions).
+    /// `mark`: where what the backend made for these branches starts, which a single
+    /// branch's contraction may take the place of.
     fn contract_all(
         &mut self,
         span: Span,
         branches: Vec<Snapshot<B>>,
         quotients: Vec<Quotient>,
+        mark: Option<usize>,
     ) -> Result<Vec<Snapshot<B>>, EngineError> {
         if quotients.len() != branches.len() {
             return Ok(branches);
         }
+        let reuse = mark.filter(|_| branches.len() == 1);
         (branches.into_iter().zip(quotients))
-            .map(|(b, q)| self.contracted(span, b, q))
+            .map(|(b, q)| self.contracted(span, b, q, reuse))
             .collect()
     }
 
@@ -371,6 +375,7 @@ impl<B: Backend> Driver<B> {
         span: Span,
         b: Snapshot<B>,
         mut q: Quotient,
+        reuse: Option<usize>,
     ) -> Result<Snapshot<B>, EngineError> {
         let Some(&first) = (self.program.plan_steps.as_ref()).and_then(|s| s.occurrences.first())
         else {
@@ -387,7 +392,7 @@ impl<B: Backend> Driver<B> {
             (Some(_), Some(a)) => Some(q.rows[a].clone()),
             (Some(_), None) => return Ok(b),
         };
-        let Some((state, point)) = self.backend.rebuilt(&b.state, &q).at(span)? else {
+        let Some((state, point)) = self.backend.rebuilt(&b.state, &q, reuse).at(span)? else {
             tracing::debug!("plan: a state not rebuilt");
             return Ok(b);
         };
@@ -399,7 +404,12 @@ impl<B: Backend> Driver<B> {
         let actual = match (actual, point) {
             (Some(world), Some(point)) => Some((world, point)),
             (None, _) => None,
-            (Some(_), None) => return Ok(b),
+            (Some(_), None) => {
+                return Err(Failure::internal(
+                    "a rebuilt state without its actual world",
+                ))
+                .at(span);
+            }
         };
         Ok(Snapshot {
             state,
@@ -519,7 +529,7 @@ impl<B: Backend> Driver<B> {
         let mut seen: Met<B::Fixed, ()> = Met::default();
         if compare && let Some((k, quotients)) = self.node_key(span, &root, &Vec::new, contract)? {
             seen.insert(k, ());
-            root = self.contract_all(span, root, quotients)?;
+            root = self.contract_all(span, root, quotients, None)?;
         }
         let mut layers: Vec<Vec<Node<B>>> = vec![vec![Node {
             branches: root,
@@ -534,6 +544,14 @@ impl<B: Backend> Driver<B> {
                 self.check_deadline().at(span)?;
                 self.forget_caches();
                 for &action in &plan.actions {
+                    // What the backend makes for this action's states starts here: it is
+                    // dropped when they are met before (a contraction takes its place).
+                    let mark = contract.then(|| self.backend.mark());
+                    let drop = |driver: &mut Self| {
+                        if let Some(m) = mark {
+                            driver.backend.drop_since(m);
+                        }
+                    };
                     let mut branches = Vec::new();
                     let mut executable = true;
                     for b in &node.branches {
@@ -546,6 +564,7 @@ impl<B: Backend> Driver<B> {
                         }
                     }
                     if !executable {
+                        drop(self);
                         continue;
                     }
                     // The last layer is never expanded: its states need not be recognised.
@@ -563,6 +582,7 @@ impl<B: Backend> Driver<B> {
                     if let Some((k, quotients)) = key {
                         if let Some(at) = self.find(span, &here, &k)? {
                             next[at].parents.push((i, action));
+                            drop(self);
                             continue;
                         }
                         // Seen at an earlier depth: a shortest plan never passes it again
@@ -570,13 +590,14 @@ impl<B: Backend> Driver<B> {
                         // decides, not the state alone).
                         let earlier = self.find(span, &seen, &k)?.is_some();
                         if earlier && !plan.coordinated {
+                            drop(self);
                             continue;
                         }
                         if !earlier {
                             seen.insert(k.clone(), ());
                         }
                         here.insert(k, next.len());
-                        branches = self.contract_all(span, branches, quotients)?;
+                        branches = self.contract_all(span, branches, quotients, mark)?;
                     }
                     // A state reached first here: the least plan to it is its first
                     // parent's and this action, and a plain plan is the first found.
@@ -584,6 +605,10 @@ impl<B: Backend> Driver<B> {
                         true => false,
                         false => self.reached(span, &branches, &plan.goal)?,
                     };
+                    if depth + 1 == plan.max {
+                        // The last layer's states are never entered again.
+                        drop(self);
+                    }
                     next.push(Node {
                         branches,
                         parents: vec![(i, action)],

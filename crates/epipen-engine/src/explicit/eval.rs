@@ -605,10 +605,10 @@ impl ExplicitBackend {
             .iter()
             .map(|&a| (a, state.minds.list(a, state.minds.learned[a].len())))
             .collect();
-        if let Some(g) = self.joint.get(&key) {
+        let (lo, hi) = self.span(state);
+        if let Some(g) = self.joint.get(&key).filter(|g| g.covers(lo, hi)) {
             return Ok(g.clone());
         }
-        let (lo, hi) = self.span(state);
         let mut joint = self.groups(state, agents[0])?;
         for &a in &agents[1..] {
             let other = self.groups(state, a)?;

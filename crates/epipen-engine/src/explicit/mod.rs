@@ -945,8 +945,18 @@ impl Backend for ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         q: &crate::driver::Quotient,
+        reuse: Option<usize>,
     ) -> Result<crate::driver::Rebuilt<Rc<State>, Option<u32>>, SolverError> {
-        self.rebuild(state, q)
+        self.rebuild(state, q, reuse)
+    }
+
+    /// The universe's size.
+    fn mark(&self) -> usize {
+        self.universe.len
+    }
+
+    fn drop_since(&mut self, mark: usize) {
+        self.truncate(mark);
     }
 
     fn statement_done(&mut self) {

@@ -25,6 +25,21 @@ impl Classes {
 }
 
 impl ExplicitBackend {
+    /// Drops the universe's worlds from `mark` on, and what was made of them.
+    pub(super) fn truncate(&mut self, mark: usize) {
+        if mark >= self.universe.len || self.weights.is_some() {
+            return;
+        }
+        Rc::make_mut(&mut self.universe).truncate(mark);
+        for kept in self.views.values_mut() {
+            kept.retain(|g| g.span().1 <= mark);
+        }
+        self.views.retain(|_, kept| !kept.is_empty());
+        self.joint.retain(|_, g| g.span().1 <= mark);
+        // Values of worlds by their indices, which the next worlds take again.
+        self.shared = Default::default();
+    }
+
     /// The number `c` gives universe world `w` (one of its worlds, or made from one).
     pub(super) fn class_of(&self, c: &Classes, w: usize) -> u32 {
         let then = self.universe.ancestor(w, c.base + c.values.len());
@@ -40,6 +55,7 @@ impl ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         q: &Quotient,
+        reuse: Option<usize>,
     ) -> Result<crate::driver::Rebuilt<Rc<State>, Option<u32>>, SolverError> {
         if state.pending > 0 || q.rows.is_empty() {
             return Ok(None);
@@ -56,13 +72,16 @@ impl ExplicitBackend {
         if order.windows(2).any(|w| rows[w[0]] == rows[w[1]]) {
             return Ok(None);
         }
-        let base = self.universe.len;
-        if base + rows.len() > u32::MAX as usize {
+        if self.universe.len + rows.len() > u32::MAX as usize {
             return Ok(None);
         }
+        if let Some(mark) = reuse {
+            self.truncate(mark);
+        }
+        let base = self.universe.len;
         let sorted: Vec<Vec<i64>> = order.iter().map(|&k| rows[k].clone()).collect();
-        let parent = state.worlds.iter().next().unwrap_or(0);
-        Rc::make_mut(&mut self.universe).append(&sorted, parent);
+        // The worlds stand for no earlier one (no formula reads them `at` a checkpoint).
+        Rc::make_mut(&mut self.universe).append(&sorted, 0);
         let numbers = |of: &[u32]| {
             Rc::new(Classes {
                 base,

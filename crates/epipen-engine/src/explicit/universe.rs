@@ -98,6 +98,23 @@ impl Universe {
         };
     }
 
+    /// Drops the worlds from `len` on (the start of a segment): the ranges stay (they
+    /// hold the values left).
+    pub(super) fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        for col in &mut self.columns {
+            col.truncate(len);
+        }
+        while self.segments.len() > 1 && self.segments.last().is_some_and(|&s| s >= len) {
+            self.segments.pop();
+        }
+        let first = self.segments.get(1).copied().unwrap_or(len);
+        self.parent.truncate(len.saturating_sub(first));
+        self.len = len;
+    }
+
     pub(super) fn new(columns: Vec<Column>, len: usize) -> Universe {
         Universe {
             columns,
