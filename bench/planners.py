@@ -5,7 +5,7 @@ the chosen families of deep's `exp/all/`, RUNS runs of each side, interleaved (e
 deep, epipen, ...), each a whole process; prints a Markdown table of the least CPU time
 (user + system, from wait4), the largest peak memory (max RSS) and the plan length each
 side found, and whether deep's `--execute_actions` replays epipen's plan and reaches the
-goal (`valid`).
+goal (`valid`; `replay > T s` when deep's replay takes longer than the timeout).
 
 deep is GPL-3.0: its files are read from a checkout of it whose path is the first
 argument (`fetch github:FrancescoFabiano/deep`, then `git --git-dir=… archive HEAD | tar
@@ -103,9 +103,13 @@ def epipen_plan(out):
 
 
 def valid(path, plan):
-    """Whether deep replays `plan` on `path` and reaches the goal with its last action."""
-    p = subprocess.run([deep, path, "-e", "-a", *plan], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, cwd=scratch, timeout=timeout)
+    """Whether deep replays `plan` on `path` and reaches the goal with its last action
+    (None: the replay took longer than the timeout)."""
+    try:
+        p = subprocess.run([deep, path, "-e", "-a", *plan], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, cwd=scratch, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
     out = p.stdout.decode(errors="replace")
     return (p.returncode == 0 and "Goal found" in out and f"Plan length: {len(plan)}" in out
             and "Plan found before" not in out)
@@ -162,6 +166,8 @@ for family in chosen:
                 e = min(s[0] for s in samples["epipen"])
                 d = min(s[0] for s in samples["deep"])
                 ratio = f"{d / e:.1f}x" if e > 0.005 else f"> {d / 0.005:.0f}x"
-            checked = "" if not plan else ("valid" if valid(path, plan) else "**invalid**")
+            replayed = valid(path, plan) if plan else ""
+            checked = {True: "valid", False: "**invalid**", None: f"replay > {timeout:g} s",
+                       "": ""}[replayed]
             row += f" {dcpu} | {dmem} | {lengths['deep']} | {ratio} | {checked} |"
         print(row, flush=True)

@@ -107,6 +107,12 @@ pub struct Options {
     /// How a plan's search recognises states ([`PlanStates::Listed`] unless a test
     /// asks for the other route).
     pub plan_states: PlanStates,
+    /// A plan's search keeps of each state only the worlds the actual world reaches by
+    /// the characters' beliefs (each group's most plausible worlds), as the mA*
+    /// planners keep their states (`epipen plan` on an mA* file sets it): the same
+    /// answers while no character sees what it believed impossible (where epipen's
+    /// characters revise their beliefs among the worlds kept).
+    pub plan_believed: bool,
 }
 
 /// How a plan's search recognises a state it has met.

@@ -10,6 +10,11 @@ use std::time::Instant;
 mod actual;
 mod announce;
 mod check;
+mod contract;
+pub(crate) use contract::Quotient;
+
+/// A state rebuilt from its contraction, and its actual world ([`Backend::rebuilt`]).
+pub(crate) type Rebuilt<S, P> = Option<(S, Option<P>)>;
 mod emptied;
 mod event;
 mod now;
@@ -262,6 +267,32 @@ pub(crate) trait Backend {
     ) -> Result<Option<(u64, Self::Fixed)>, SolverError> {
         Ok(None)
     }
+    /// Whether [`Backend::rebuilt`] rebuilds states (a plan's search then contracts its
+    /// states after each step).
+    fn rebuilds(&self) -> bool {
+        false
+    }
+    /// A state of its own with one world per class of `q` (its rows' values, each
+    /// character's groups and plausibility), bisimilar to `state`'s contraction, and the
+    /// actual class's world in it; None when the backend does not rebuild states.
+    /// With `reuse`, a mark ([`Backend::mark`]) after which nothing the backend made is
+    /// read again but what this state is rebuilt from (its rows): the backend may drop
+    /// it first.
+    fn rebuilt(
+        &mut self,
+        _state: &Self::State,
+        _q: &Quotient,
+        _reuse: Option<usize>,
+    ) -> Result<Rebuilt<Self::State, Self::Point>, SolverError> {
+        Ok(None)
+    }
+    /// Where what the backend makes from now on starts (for [`Backend::drop_since`]).
+    fn mark(&self) -> usize {
+        0
+    }
+    /// Drops what the backend made since `mark`: a plan's search read the states made
+    /// since for the last time (their successors were met before, or contracted).
+    fn drop_since(&mut self, _mark: usize) {}
     /// The most worlds a plan's search lists of a state to recognise it by its model
     /// (up to bisimulation); a larger one is recognised as [`Backend::fixed`] makes it.
     fn listing_cap(&self) -> usize {
@@ -358,6 +389,9 @@ pub(crate) struct Driver<B: Backend> {
     /// The program's formulas that normalising changes ([`crate::normal`]), by address:
     /// what the backend reads in their place.
     normal: HashMap<usize, Rc<Expr>>,
+    /// Whether some expression of the program reads the history (`at(c, …)`, an
+    /// event's latest case): when none does, [`Driver::now`] need not look for it.
+    history: bool,
     /// The statements finished since κ was last known to have a world, each with the
     /// state after it, in the order they finished (a block's statements before the
     /// block): the first after which κ had none is among them when κ has none now,
@@ -384,7 +418,9 @@ impl<B: Backend> Driver<B> {
         let program_checkpoints = program.checkpoints.len();
         let (events, constants) = (program.events.len(), program.constants.len());
         let normal = normalised(&program);
+        let history = now::program_reads_history(&program);
         Ok(Driver {
+            history,
             checkpoints: vec![None; program.checkpoints.len()],
             program,
             options: options.clone(),

@@ -43,7 +43,7 @@ impl<B: Backend> Driver<B> {
             }
             return Ok(as_is(normal));
         }
-        let history = reads_history(e);
+        let history = self.history && reads_history(e);
         if self.terms.is_none() && !history {
             // No constant changed, and no event or checkpoint named: as written (a
             // plan's search re-enters states often; nothing to substitute there).
@@ -94,6 +94,16 @@ pub(super) fn normalised(program: &Program) -> HashMap<usize, Rc<Expr>> {
 }
 
 /// Whether `e` names an event's latest case or a checkpoint (`at(c, …)`).
+/// Whether an expression of `program` (its statements' and its actions') reads the
+/// history.
+pub(super) fn program_reads_history(program: &Program) -> bool {
+    let mut look = |e: &Expr| if reads_history(e) { Err(()) } else { Ok(()) };
+    (program.statements.iter())
+        .try_for_each(|stmt| stmt.each_expr(&mut look))
+        .and_then(|()| (program.actions.iter()).try_for_each(|a| a.each_expr(&mut look)))
+        .is_err()
+}
+
 fn reads_history(e: &Expr) -> bool {
     e.walk(&mut |x| match x.kind {
         ExprKind::Latest(_) | ExprKind::At { .. } => Err(()),

@@ -9,11 +9,15 @@
 //! same to the search when their models are bisimilar (the worlds' current values, each
 //! character's indistinguishability, the actual world): [`key`] is the canonical form of
 //! the bisimulation contraction, computed from the model the backend lists, so that a
-//! state reached again (or left as it was by an action) is not expanded twice.
+//! state reached again (or left as it was by an action) is not expanded twice. On a
+//! backend that rebuilds states (the explicit one), each state met for the first time is
+//! replaced by that contraction, without its history ([`super::contract`]), and
+//! recognised by it.
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::contract::{Classes, Quotient};
 use super::event::Product;
 use super::{Backend, Driver};
 use crate::ir::{ActionDef, ActionId, ConstId, DoStep, Expr, ExprKind, PlanStmt};
@@ -304,14 +308,18 @@ impl<B: Backend> Driver<B> {
     /// How the search recognises the state of `branches`: the canonical form of their
     /// models up to bisimulation, or, when one branch's model is not listed (infinite,
     /// or too many worlds), the state the backend fixes (a single branch; `path` gives
-    /// the actions that led to it, asked only then). None: it is not recognised.
+    /// the actions that led to it, asked only then). None: it is not recognised. With
+    /// `contract`, each listed branch's contraction too ([`Quotient`]; none when a
+    /// branch is not listed).
     fn node_key(
         &mut self,
         span: Span,
         branches: &[Snapshot<B>],
         path: &dyn Fn() -> Vec<ActionId>,
-    ) -> Result<Option<StateKey<B::Fixed>>, EngineError> {
+        contract: bool,
+    ) -> Result<Option<Keyed<B::Fixed>>, EngineError> {
         let mut keys = Vec::with_capacity(branches.len());
+        let mut quotients = Vec::new();
         for b in branches {
             self.enter(b);
             let state = self.state.clone();
@@ -324,21 +332,35 @@ impl<B: Backend> Driver<B> {
             };
             let Some(model) = listed else {
                 return match branches {
-                    [_] => self.fixed_key(span, b, &path()),
+                    [_] => Ok(self.fixed_key(span, b, &path())?.map(|k| (k, Vec::new()))),
                     _ => Ok(None),
                 };
             };
-            let current: Vec<Vec<Value>> = (model.worlds.iter())
-                .map(|w| self.current(w))
+            let shown: Vec<World> = (model.worlds.iter())
+                .map(|w| self.shown(w))
                 .collect::<Result<_, _>>()
                 .at(span)?;
+            let current: Vec<Vec<Value>> = (shown.iter()).map(|w| self.own(w)).collect();
             let actual = b.actual.as_ref().and_then(|(a, _)| {
                 model
                     .worlds
                     .iter()
                     .position(|w| w.0.as_slice() == a.as_slice())
             });
-            keys.push(key(&model, &current, actual));
+            let (k, classes) = key(&model, &current, actual);
+            if contract {
+                // Recognised by the contraction's own form (the classes the actual world
+                // reaches), as the states made from it are.
+                let believed = self.options.plan_believed;
+                let q = classes.quotient(actual, believed, |w| shown[w].0.clone());
+                let own: Vec<Vec<Value>> = (q.rows.iter())
+                    .map(|r| self.own(&World(r.clone())))
+                    .collect();
+                keys.push(key(&q.model(), &own, q.actual).0);
+                quotients.push(q);
+            } else {
+                keys.push(k);
+            }
         }
         keys.sort();
         keys.dedup();
@@ -347,7 +369,76 @@ impl<B: Backend> Driver<B> {
             flat.push(k.len() as i64);
             flat.extend(k);
         }
-        Ok(Some(StateKey::Listed(flat)))
+        Ok(Some((StateKey::Listed(flat), quotients)))
+    }
+
+    /// Each branch replaced by its contraction (all as they were without contractions).
+    /// `mark`: where what the backend made for these branches starts, which a single
+    /// branch's contraction may take the place of.
+    fn contract_all(
+        &mut self,
+        span: Span,
+        branches: Vec<Snapshot<B>>,
+        quotients: Vec<Quotient>,
+        mark: Option<usize>,
+    ) -> Result<Vec<Snapshot<B>>, EngineError> {
+        if quotients.len() != branches.len() {
+            return Ok(branches);
+        }
+        let reuse = mark.filter(|_| branches.len() == 1);
+        (branches.into_iter().zip(quotients))
+            .map(|(b, q)| self.contracted(span, b, q, reuse))
+            .collect()
+    }
+
+    /// `b` replaced by its contraction `q` rebuilt by the backend (as it was when the
+    /// backend does not rebuild states).
+    fn contracted(
+        &mut self,
+        span: Span,
+        b: Snapshot<B>,
+        mut q: Quotient,
+        reuse: Option<usize>,
+    ) -> Result<Snapshot<B>, EngineError> {
+        let Some(&first) = (self.program.plan_steps.as_ref()).and_then(|s| s.occurrences.first())
+        else {
+            return Ok(b);
+        };
+        // The first step's occurrence tells the classes apart: no formula reads it once
+        // the constants hold their current values. Negative, so that no world of the
+        // story (whose steps are cases or not yet) has the values of one of these.
+        for (k, row) in q.rows.iter_mut().enumerate() {
+            row[first.0] = Value::Int(-(k as i64) - 1);
+        }
+        let actual = match (&b.actual, q.actual) {
+            (None, _) => None,
+            (Some(_), Some(a)) => Some(q.rows[a].clone()),
+            (Some(_), None) => return Ok(b),
+        };
+        let Some((state, point)) = self.backend.rebuilt(&b.state, &q, reuse).at(span)? else {
+            tracing::debug!("plan: a state not rebuilt");
+            return Ok(b);
+        };
+        tracing::trace!(
+            before = self.backend.size(&b.state),
+            after = q.rows.len(),
+            "plan: a state contracted"
+        );
+        let actual = match (actual, point) {
+            (Some(world), Some(point)) => Some((world, point)),
+            (None, _) => None,
+            (Some(_), None) => {
+                return Err(Failure::internal(
+                    "a rebuilt state without its actual world",
+                ))
+                .at(span);
+            }
+        };
+        Ok(Snapshot {
+            state,
+            terms: None,
+            actual,
+        })
     }
 
     /// The state of `b` as the backend fixes it, each step of `path` at the one case it
@@ -402,13 +493,13 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    /// A world's current values of the story's own constants (the occurrences left out).
-    fn current(&self, world: &World) -> Result<Vec<Value>, crate::SolverError> {
-        let shown = self.shown(world)?;
-        Ok((shown.0.into_iter().enumerate())
+    /// A world's values of the story's own constants (the occurrences left out), from
+    /// its values as the story names them now.
+    fn own(&self, shown: &World) -> Vec<Value> {
+        (shown.0.iter().enumerate())
             .filter(|(k, _)| self.program.constants[*k].occurrence.is_none())
-            .map(|(_, v)| v)
-            .collect())
+            .map(|(_, v)| *v)
+            .collect()
     }
 
     /// `plan …`: a question; the story goes on from the state before it.
@@ -450,14 +541,18 @@ impl<B: Backend> Driver<B> {
             tracing::debug!("plan: states are not compared ({name})");
         }
         let compare = self.unrecognisable(plan).is_none();
-        let root = vec![start.clone()];
+        // States replaced by their contractions after each step (a coordinated plan asks
+        // about the worlds of each state as the steps made them).
+        let contract = compare && !plan.coordinated && self.backend.rebuilds();
+        let mut root = vec![start.clone()];
         if self.reached(span, &root, &plan.goal)? {
             // The empty plan: coordinated too (reaches([]) is φ).
             return Ok(vec![Vec::new()]);
         }
         let mut seen: Met<B::Fixed, ()> = Met::default();
-        if compare && let Some(k) = self.node_key(span, &root, &Vec::new)? {
+        if compare && let Some((k, quotients)) = self.node_key(span, &root, &Vec::new, contract)? {
             seen.insert(k, ());
+            root = self.contract_all(span, root, quotients, None)?;
         }
         let mut layers: Vec<Vec<Node<B>>> = vec![vec![Node {
             branches: root,
@@ -478,6 +573,14 @@ impl<B: Backend> Driver<B> {
                     if !self.executable_everywhere(span, &node.branches, action)? {
                         continue;
                     }
+                    // What the backend makes for this action's states starts here: it is
+                    // dropped when they are met before (a contraction takes its place).
+                    let mark = contract.then(|| self.backend.mark());
+                    let drop = |driver: &mut Self| {
+                        if let Some(m) = mark {
+                            driver.backend.drop_since(m);
+                        }
+                    };
                     let mut branches = Vec::new();
                     let mut executable = true;
                     for b in &node.branches {
@@ -490,6 +593,7 @@ impl<B: Backend> Driver<B> {
                         }
                     }
                     if !executable {
+                        drop(self);
                         continue;
                     }
                     // The last layer is never expanded: its states need not be recognised.
@@ -500,13 +604,14 @@ impl<B: Backend> Driver<B> {
                                 path.push(action);
                                 path
                             };
-                            self.node_key(span, &branches, &path)?
+                            self.node_key(span, &branches, &path, contract)?
                         }
                         false => None,
                     };
-                    if let Some(k) = key {
+                    if let Some((k, quotients)) = key {
                         if let Some(at) = self.find(span, &here, &k)? {
                             next[at].parents.push((i, action));
+                            drop(self);
                             continue;
                         }
                         // Seen at an earlier depth: a shortest plan never passes it again
@@ -514,12 +619,14 @@ impl<B: Backend> Driver<B> {
                         // decides, not the state alone).
                         let earlier = self.find(span, &seen, &k)?.is_some();
                         if earlier && !plan.coordinated {
+                            drop(self);
                             continue;
                         }
                         if !earlier {
                             seen.insert(k.clone(), ());
                         }
                         here.insert(k, next.len());
+                        branches = self.contract_all(span, branches, quotients, mark)?;
                     }
                     // A state reached first here: the least plan to it is its first
                     // parent's and this action, and a plain plan is the first found.
@@ -527,6 +634,10 @@ impl<B: Backend> Driver<B> {
                         true => false,
                         false => self.reached(span, &branches, &plan.goal)?,
                     };
+                    if depth + 1 == plan.max {
+                        // The last layer's states are never entered again.
+                        drop(self);
+                    }
                     next.push(Node {
                         branches,
                         parents: vec![(i, action)],
@@ -793,6 +904,9 @@ impl<B: Backend> Driver<B> {
     }
 }
 
+/// A state's key, and its branches' contractions ([`Driver::node_key`]).
+type Keyed<F> = (StateKey<F>, Vec<Quotient>);
+
 /// How the search recognises a state ([`Driver::node_key`]).
 #[derive(Clone)]
 enum StateKey<F> {
@@ -875,7 +989,7 @@ fn paths<B: Backend>(
 /// worlds' current values, each round's blocks numbered by the sorted order of their
 /// signatures (so that the numbering does not depend on the order worlds are listed in),
 /// every round's table kept, and the actual world's final block.
-fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> Vec<i64> {
+fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64>, Classes) {
     let n = current.len();
     // Each character's plausibility of each world as its place among the distinct
     // ranks: belief compares ranks only, and rank tuples grow with every event, so two
@@ -925,18 +1039,21 @@ fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> Vec<i64>
     loop {
         let mut sigs: Vec<Vec<i64>> = (0..n).map(|w| vec![labels[w]]).collect();
         for class_of in &classes {
-            let mut members: HashMap<usize, Vec<i64>> = HashMap::new();
+            // Each class's blocks, then each world's class by the place of its blocks
+            // among the distinct ones (their table in the key): a world's signature
+            // grows by one number a character, not by its class's blocks.
+            let count = class_of.iter().map(|&c| c + 1).max().unwrap_or(0);
+            let mut members: Vec<Vec<i64>> = vec![Vec::new(); count];
             for w in 0..n {
-                members.entry(class_of[w]).or_default().push(labels[w]);
+                members[class_of[w]].push(labels[w]);
             }
-            for m in members.values_mut() {
+            for m in &mut members {
                 m.sort_unstable();
                 m.dedup();
             }
+            let places = number(&members, &mut out);
             for w in 0..n {
-                let m = &members[&class_of[w]];
-                sigs[w].push(m.len() as i64);
-                sigs[w].extend(m);
+                sigs[w].push(places[class_of[w]]);
             }
         }
         let next = number(&sigs, &mut out);
@@ -948,7 +1065,12 @@ fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> Vec<i64>
         blocks = now;
     }
     out.push(actual.map_or(-1, |a| labels[a]));
-    out
+    let classes = Classes {
+        labels,
+        groups: classes,
+        places,
+    };
+    (out, classes)
 }
 
 /// Numbers each signature by its rank among the distinct ones (sorted), appending the

@@ -56,6 +56,10 @@ impl ExplicitBackend {
                 .iter()
                 .map(|&w| i128::from(!self.learned_bit(bits, w as usize)))
                 .collect()),
+            Learned::Classes(c) => Ok(worlds
+                .iter()
+                .map(|&w| i128::from(self.class_of(c, w as usize)))
+                .collect()),
             Learned::Const(c) => Ok(worlds
                 .iter()
                 .map(|&w| i128::from(self.universe.columns[*c].get(w as usize)))

@@ -217,6 +217,7 @@ impl Column {
     }
 
     /// Calls `f(w, value)` for every world in order.
+    #[cfg(test)]
     pub(super) fn for_each(&self, mut f: impl FnMut(usize, i64)) {
         each!(self, v => for (w, &x) in v.iter().enumerate() {
             f(w, i64::from(x));

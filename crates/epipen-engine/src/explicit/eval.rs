@@ -605,100 +605,154 @@ impl ExplicitBackend {
             .iter()
             .map(|&a| (a, state.minds.list(a, state.minds.learned[a].len())))
             .collect();
-        if let Some(g) = self.joint.get(&key) {
+        let (lo, hi) = self.span(state);
+        if let Some(g) = self.joint.get(&key).filter(|g| g.covers(lo, hi)) {
             return Ok(g.clone());
         }
         let mut joint = self.groups(state, agents[0])?;
         for &a in &agents[1..] {
             let other = self.groups(state, a)?;
             let mut map: HashMap<(u32, u32), u32> = HashMap::new();
-            let gid: Vec<u32> = joint
-                .ids()
-                .into_iter()
-                .zip(other.ids())
-                .map(|(x, y)| {
+            let gid: Vec<u32> = (lo..hi)
+                .map(|w| {
+                    let (x, y) = (joint.of(w as u32) as u32, other.of(w as u32) as u32);
                     let fresh = map.len() as u32;
                     *map.entry((x, y)).or_insert(fresh)
                 })
                 .collect();
-            joint = Rc::new(Groups::new(gid, map.len()));
+            joint = Rc::new(Groups::new_at(lo, gid, map.len()));
         }
         self.joint.insert(key, joint.clone());
         Ok(joint)
     }
 
     /// `agent`'s groups as what it learned in `state` makes them, computed once per list
-    /// of things learned.
+    /// of things learned, over the state's span of the universe ([`Self::span`]).
     pub(super) fn groups(
         &mut self,
         state: &Rc<State>,
         agent: usize,
     ) -> Result<Rc<Groups>, SolverError> {
         let learned = &state.minds.learned[agent];
+        let (lo, hi) = self.span(state);
         let key = (agent, learned.len(), state.minds.list(agent, learned.len()));
-        if let Some(g) = self.views.get(&key) {
-            return Ok(g.clone());
+        if let Some(g) = self.cached_view(&key, lo, hi) {
+            return Ok(g);
         }
-        let n = self.universe.len;
         // Refining the groups of the longest list of things learned already grouped (the
-        // lists only grow, and the views are dropped when the universe grows), or of none.
+        // lists only grow), or of none.
         let (start, mut groups) = (1..learned.len())
             .rev()
             .find_map(|k| {
                 let key = (agent, k, state.minds.list(agent, k));
-                self.views.get(&key).map(|g| (k, g.clone()))
+                self.cached_view(&key, lo, hi).map(|g| (k, g))
             })
-            .unwrap_or_else(|| (0, Rc::new(Groups::one(n))));
+            .unwrap_or_else(|| (0, Rc::new(Groups::one_at(lo, hi - lo))));
+        let (lo, hi) = groups.span();
         let dom = if learned.len() == start {
             Vec::new()
         } else {
             self.universe.ranges().to_vec()
         };
         for item in &learned[start..] {
-            let (lo, hi) = Self::key_range(&dom, item);
-            let split = Rc::unwrap_or_clone(groups).refined(lo, hi, |f| self.keys(item, f))?;
+            let (min, max) = Self::key_range(&dom, item);
+            let split =
+                Rc::unwrap_or_clone(groups).refined(min, max, |f| self.keys(item, lo, hi, f))?;
             groups = Rc::new(split);
         }
-        self.views.insert(key, groups.clone());
+        self.cache_view(key, groups.clone());
         Ok(groups)
     }
 
-    /// Calls `f(w, key)` with the value of a learned item in every universe world `w`,
-    /// in order.
-    fn keys(&mut self, item: &Learned, f: &mut dyn FnMut(usize, i128)) -> Result<(), SolverError> {
+    /// The universe worlds a state's groups are made over: the state's own span (its
+    /// least world to its greatest), or the whole universe when the story reads a state
+    /// at worlds made after it (`at(c, …)`).
+    pub(super) fn span(&self, state: &State) -> (usize, usize) {
+        match self.local_views {
+            true => state.worlds.bounds(),
+            false => (0, self.universe.len),
+        }
+    }
+
+    /// A cached view of `key` that covers the worlds `lo..hi`.
+    pub(super) fn cached_view(
+        &self,
+        key: &(usize, usize, u64),
+        lo: usize,
+        hi: usize,
+    ) -> Option<Rc<Groups>> {
+        let found = self.views.get(key)?;
+        found.iter().rev().find(|g| g.covers(lo, hi)).cloned()
+    }
+
+    /// Keeps `groups` as the view of `key` (with at most three others over other spans).
+    pub(super) fn cache_view(&mut self, key: (usize, usize, u64), groups: Rc<Groups>) {
+        let kept = self.views.entry(key).or_default();
+        let (lo, hi) = groups.span();
+        kept.retain(|g| {
+            let (from, to) = g.span();
+            !(lo <= from && to <= hi)
+        });
+        kept.push(groups);
+        if kept.len() > 4 {
+            kept.remove(0);
+        }
+    }
+
+    /// Calls `f(w - lo, key)` with the value of a learned item in every universe world
+    /// `w` of `lo..hi`, in order.
+    fn keys(
+        &mut self,
+        item: &Learned,
+        lo: usize,
+        hi: usize,
+        f: &mut dyn FnMut(usize, i128),
+    ) -> Result<(), SolverError> {
         match item {
             Learned::Const(c) => {
-                self.universe.columns[*c].for_each(|w, v| f(w, i128::from(v)));
+                let mut values = Vec::with_capacity(CHUNK);
+                for start in (lo..hi).step_by(CHUNK) {
+                    let end = (start + CHUNK).min(hi);
+                    values.clear();
+                    self.universe.columns[*c].values_in(start, end, &mut values);
+                    for (i, v) in values.iter().enumerate() {
+                        f(start - lo + i, i128::from(*v));
+                    }
+                }
             }
             Learned::Set(bits) => {
-                for w in 0..self.universe.len {
-                    f(w, i128::from(self.learned_bit(bits, w)));
+                for w in lo..hi {
+                    f(w - lo, i128::from(self.learned_bit(bits, w)));
+                }
+            }
+            Learned::Classes(c) => {
+                for w in lo..hi {
+                    f(w - lo, i128::from(self.class_of(c, w)));
                 }
             }
             Learned::Expr(e) => {
                 let universe = self.universe.clone();
                 if let Some(direct) = Direct::of(e, &universe.columns, universe.ranges()) {
                     let mut values = Vec::with_capacity(CHUNK);
-                    for start in (0..universe.len).step_by(CHUNK) {
+                    for start in (lo..hi).step_by(CHUNK) {
                         self.check_deadline()?;
-                        direct.values(start, (start + CHUNK).min(universe.len), &mut values);
+                        direct.values(start, (start + CHUNK).min(hi), &mut values);
                         for (i, v) in values.iter().enumerate() {
-                            f(start + i, i128::from(*v));
+                            f(start - lo + i, i128::from(*v));
                         }
                     }
                     return Ok(());
                 }
                 // A learned expression has no knowledge operator: any state will do.
                 let all = self.scratch();
-                let n = self.universe.len;
                 let mut chunk = Vec::with_capacity(CHUNK);
-                for start in (0..n).step_by(CHUNK) {
+                for start in (lo..hi).step_by(CHUNK) {
                     self.check_deadline()?;
                     chunk.clear();
-                    chunk.extend(start as u32..(start + CHUNK).min(n) as u32);
+                    chunk.extend(start as u32..(start + CHUNK).min(hi) as u32);
                     let values = self.eval(e, &chunk, &all, &[])?.ints()?;
                     for (w, v) in chunk.iter().zip(values) {
-                        f(*w as usize, v);
+                        f(*w as usize - lo, v);
                     }
                 }
             }

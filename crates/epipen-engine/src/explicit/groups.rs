@@ -6,11 +6,14 @@
 
 use std::collections::HashMap;
 
-/// The group of each universe world, and how many groups there are.
+/// The group of each world of a span of the universe (`lo..lo + n`: the whole universe,
+/// or the worlds a state's own span covers), and how many groups there are.
 #[derive(Clone)]
 pub(super) struct Groups {
     ids: Ids,
     pub count: usize,
+    /// The first universe world of the span (world `w`'s id is at `w - lo`).
+    lo: usize,
 }
 
 /// One id per world, in one, two, three or four bytes; or 0 for every world, in none.
@@ -222,20 +225,46 @@ fn by_table<S: Slots, E>(
 
 impl Groups {
     /// All `n` worlds in one group (no group when there is no world).
+    #[cfg(test)]
     pub(super) fn one(n: usize) -> Groups {
+        Groups::one_at(0, n)
+    }
+
+    /// All `n` worlds from universe world `lo` in one group.
+    pub(super) fn one_at(lo: usize, n: usize) -> Groups {
         Groups {
             ids: Ids::Zero(n),
             count: usize::from(n > 0),
+            lo,
         }
     }
 
     /// Groups numbered `0..count`, `gid[w]` the group of world `w`.
+    #[cfg(test)]
     pub(super) fn new(gid: Vec<u32>, count: usize) -> Groups {
+        Groups::new_at(0, gid, count)
+    }
+
+    /// Groups numbered `0..count` of the worlds from universe world `lo`, `gid[k]` the
+    /// group of world `lo + k`.
+    pub(super) fn new_at(lo: usize, gid: Vec<u32>, count: usize) -> Groups {
         Groups {
             ids: Ids::U32(gid),
             count,
+            lo,
         }
         .narrowed()
+    }
+
+    /// The universe worlds these groups cover.
+    pub(super) fn span(&self) -> (usize, usize) {
+        (self.lo, self.lo + self.ids.len())
+    }
+
+    /// Whether these groups cover the universe worlds `lo..hi`.
+    pub(super) fn covers(&self, lo: usize, hi: usize) -> bool {
+        let (from, to) = self.span();
+        lo >= hi || (from <= lo && hi <= to)
     }
 
     /// The ids in the narrowest type that holds them.
@@ -254,16 +283,18 @@ impl Groups {
         Groups {
             ids,
             count: self.count,
+            lo: self.lo,
         }
     }
 
-    /// The group of world `w`.
+    /// The group of universe world `w` (one of the span's).
     #[inline]
     pub(super) fn of(&self, w: u32) -> usize {
-        self.ids.get(w as usize) as usize
+        self.ids.get(w as usize - self.lo) as usize
     }
 
-    /// The group of each world, in order.
+    /// The group of each world of the span, in order.
+    #[cfg(test)]
     pub(super) fn ids(&self) -> Vec<u32> {
         self.ids.iter().collect()
     }
@@ -295,11 +326,21 @@ impl Groups {
         Groups {
             ids,
             count: self.count,
+            lo: self.lo,
         }
     }
 
+    /// The groups of the worlds an event made from `parents` (worlds of this span), the
+    /// span `base..base + parents.len()`: each in the group of the world it came from.
+    /// Group ids are kept (some may have no world left).
+    pub(super) fn carried(&self, base: usize, parents: &[u32]) -> Groups {
+        let ids: Vec<u32> = parents.iter().map(|&p| self.of(p) as u32).collect();
+        Groups::new_at(base, ids, self.count)
+    }
+
     /// These groups split by the value of a learned item, in `lo..=hi`, which `keys` gives
-    /// world by world (calling its argument with each world and its value, in order;
+    /// world by world (calling its argument with each world's place in the span and its
+    /// value, in order;
     /// twice when the (old group, value) slots are more than 2^20 and at most 4 per
     /// world: those groups are numbered in the order of their slots, the others as they
     /// appear).
@@ -309,6 +350,7 @@ impl Groups {
         hi: i128,
         mut keys: impl FnMut(&mut dyn FnMut(usize, i128)) -> Result<(), E>,
     ) -> Result<Groups, E> {
+        let at = self.lo;
         let n = self.ids.len();
         let count = self.count;
         let width = (hi - lo) as u128 + 1;
@@ -384,7 +426,11 @@ impl Groups {
             })?;
             ids
         };
-        Ok(Groups { ids, count: fresh })
+        Ok(Groups {
+            ids,
+            count: fresh,
+            lo: at,
+        })
     }
 }
 
@@ -403,6 +449,26 @@ mod tests {
             let grown = groups.extended(&[5, 0, 999]);
             assert_eq!(grown.ids()[1000..], [gid[5], gid[0], gid[999]]);
         }
+    }
+
+    /// Groups over a span of the universe are read by universe index; those carried to
+    /// the worlds an event made are the groups of the worlds they came from.
+    #[test]
+    fn a_span_is_read_by_universe_index() {
+        let groups = Groups::one_at(100, 6)
+            .refined(0, 2, |f| {
+                (0..6).for_each(|k| f(k, (k % 3) as i128));
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+        assert_eq!(groups.span(), (100, 106));
+        assert!(groups.covers(101, 106) && !groups.covers(99, 103));
+        assert_eq!(groups.of(100), groups.of(103));
+        assert_ne!(groups.of(100), groups.of(101));
+        let carried = groups.carried(500, &[104, 101, 102]);
+        assert_eq!(carried.span(), (500, 503));
+        let got: Vec<usize> = (500..503).map(|w| carried.of(w)).collect();
+        assert_eq!(got, [groups.of(104), groups.of(101), groups.of(102)]);
     }
 
     /// One group takes no room, and becomes ids of the width a write needs.

@@ -36,7 +36,7 @@ impl ExplicitBackend {
                     },
                     Learned::Expr(e) => (**e).clone(),
                     // Only the model needs what characters learned; the worlds do not.
-                    Learned::Set(_) => {
+                    Learned::Set(_) | Learned::Classes(_) => {
                         return Some(Handover {
                             constraints,
                             learned: Err(

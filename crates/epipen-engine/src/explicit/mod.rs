@@ -3,7 +3,9 @@
 //! search, no solver), held in columns ([`column`]). A knowledge state is a set of world
 //! indices (a range, a sorted list or a bitmap: [`world_ids`]) plus what each character
 //! learned; a set of a state's worlds is a flag per world ([`flags`]); `K_A φ` and
-//! `knows_value` group the state's worlds by A's view ([`groups`], [`eval`]). It makes no
+//! `knows_value` group the state's worlds by A's view ([`groups`], [`eval`]), over the
+//! state's own span of the universe; a plan's search rebuilds each state it meets as
+//! its contraction's worlds ([`rebuild`]). It makes no
 //! Z3 context: questions about states before its bounds hold, and an `actual` whose
 //! worlds its intervals cannot list ([`ExplicitBackend::pin`]), are handed over
 //! ([`handover`]) to the standby that `choice` makes. docs/encoding.md describes it
@@ -19,6 +21,7 @@ mod eval;
 mod flags;
 mod groups;
 mod handover;
+mod rebuild;
 mod search;
 mod universe;
 mod world_ids;
@@ -55,6 +58,8 @@ enum Learned {
     Const(usize),
     Expr(Rc<Expr>),
     Set(Rc<Flags>),
+    /// A number per world of a rebuilt state ([`rebuild`]): its group, or its rank.
+    Classes(Rc<rebuild::Classes>),
 }
 
 /// A knowledge state: κ's worlds, and what each character learned and expects.
@@ -115,9 +120,15 @@ pub(crate) struct ExplicitBackend {
     /// The worlds each agent finds most plausible, by (state, agent), for the running
     /// statement.
     plausible: HashMap<(u64, usize), Rc<WorldIds>>,
-    /// Each character's groups, by (character, how many things it has learned): what a
-    /// character learns only grows.
-    views: HashMap<(usize, usize, u64), Rc<Groups>>,
+    /// Each character's groups, by (character, how many things it has learned, the id of
+    /// that list): what a character learns only grows. A few per list, each over its own
+    /// span of the universe ([`ExplicitBackend::span`]).
+    views: HashMap<(usize, usize, u64), Vec<Rc<Groups>>>,
+    /// Whether a state's groups are made over its own span of the universe rather than
+    /// the whole of it: unless a formula reads a state at worlds made after it
+    /// (`at(c, …)`), a plan's search then makes each state's views in time proportional
+    /// to its worlds, not to every world the search made.
+    local_views: bool,
     /// The groups of worlds that agree on everything some characters learned (for
     /// distributed knowledge), by (character, how many things it has learned) of each.
     joint: HashMap<Vec<(usize, u64)>, Rc<Groups>>,
@@ -251,6 +262,7 @@ impl ExplicitBackend {
         universe: Rc<Universe>,
         deadline: Option<Instant>,
     ) -> ExplicitBackend {
+        let local_views = !reads_checkpoints(&program);
         ExplicitBackend {
             program,
             options: options.clone(),
@@ -260,6 +272,7 @@ impl ExplicitBackend {
             memo: HashMap::new(),
             plausible: HashMap::new(),
             views: HashMap::new(),
+            local_views,
             joint: HashMap::new(),
             next_id: 0,
             next_list: 0,
@@ -393,6 +406,10 @@ impl ExplicitBackend {
                 .iter()
                 .map(|&w| Value::Bool(self.learned_bit(bits, w as usize)))
                 .collect(),
+            Learned::Classes(c) => order
+                .iter()
+                .map(|&w| Value::Int(i64::from(self.class_of(c, w as usize))))
+                .collect(),
             Learned::Expr(e) => {
                 let scratch = self.scratch();
                 match self.eval(e, order, &scratch, &[])? {
@@ -429,6 +446,7 @@ impl ExplicitBackend {
             Learned::Const(c) => dom[*c],
             Learned::Expr(e) => bound::interval(e, dom),
             Learned::Set(_) => return (0, 1),
+            Learned::Classes(c) => return (0, i128::from(c.max())),
         };
         (d.lo, d.hi)
     }
@@ -667,7 +685,9 @@ impl Backend for ExplicitBackend {
         // reads the new occurrence): each view grows by its groups there, unless it
         // mentions the occurrence or is not a prefix of what the character learned.
         let views = std::mem::take(&mut self.views);
-        for ((agent, k, list), groups) in views {
+        let (lo, hi) = self.span(state);
+        let parents: Vec<u32> = made.iter().map(|&(w, _)| w).collect();
+        for ((agent, k, list), kept) in views {
             let Some(items) = state.minds.learned.get(agent) else {
                 continue;
             };
@@ -677,9 +697,21 @@ impl Backend for ExplicitBackend {
             {
                 continue;
             }
-            let parents: Vec<u32> = made.iter().map(|&(w, _)| w).collect();
-            self.views
-                .insert((agent, k, list), Rc::new(groups.extended(&parents)));
+            let key = (agent, k, list);
+            if self.local_views {
+                // The state's views stay (the search comes back to it for its next
+                // action), beside those of the worlds made, over their own span.
+                let carried = (kept.iter().rev())
+                    .find(|g| g.covers(lo, hi))
+                    .map(|g| Rc::new(g.carried(base, &parents)));
+                self.views.insert(key, kept);
+                if let Some(carried) = carried {
+                    self.cache_view(key, carried);
+                }
+            } else if let Some(groups) = kept.last() {
+                let grown = vec![Rc::new(groups.extended(&parents))];
+                self.views.insert(key, grown);
+            }
         }
         // Appended in place (a plan's search makes many events: a copy of the whole
         // universe at each would be quadratic); indices of earlier worlds stay valid.
@@ -905,6 +937,28 @@ impl Backend for ExplicitBackend {
         }))
     }
 
+    fn rebuilds(&self) -> bool {
+        true
+    }
+
+    fn rebuilt(
+        &mut self,
+        state: &Rc<State>,
+        q: &crate::driver::Quotient,
+        reuse: Option<usize>,
+    ) -> Result<crate::driver::Rebuilt<Rc<State>, Option<u32>>, SolverError> {
+        self.rebuild(state, q, reuse)
+    }
+
+    /// The universe's size.
+    fn mark(&self) -> usize {
+        self.universe.len
+    }
+
+    fn drop_since(&mut self, mark: usize) {
+        self.truncate(mark);
+    }
+
     fn statement_done(&mut self) {
         self.memo.clear();
         self.plausible.clear();
@@ -948,7 +1002,7 @@ impl Backend for ExplicitBackend {
 fn reads(item: &Learned, occ: usize) -> bool {
     match item {
         Learned::Const(c) => *c == occ,
-        Learned::Set(_) => false,
+        Learned::Set(_) | Learned::Classes(_) => false,
         Learned::Expr(e) => e
             .walk(&mut |x: &Expr| match x.kind {
                 ExprKind::Const(c) if c.0 == occ => Err(()),
@@ -956,6 +1010,24 @@ fn reads(item: &Learned, occ: usize) -> bool {
             })
             .is_err(),
     }
+}
+
+/// Whether a formula of the story reads a state at worlds made after it (`at(c, …)`).
+fn reads_checkpoints(program: &Program) -> bool {
+    let mut found = false;
+    let mut look = |e: &Expr| -> Result<(), ()> {
+        e.walk(&mut |x| match x.kind {
+            ExprKind::At { .. } => {
+                found = true;
+                Err(())
+            }
+            _ => Ok(()),
+        })
+    };
+    let _ = (program.statements.iter())
+        .try_for_each(|stmt| stmt.each_expr(&mut look))
+        .and_then(|()| (program.actions.iter()).try_for_each(|a| a.each_expr(&mut look)));
+    found
 }
 
 /// Where the story first quantifies over constants (`forall p: …`), if it does.

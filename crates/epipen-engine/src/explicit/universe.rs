@@ -67,6 +67,54 @@ impl Universe {
         };
     }
 
+    /// Appends worlds of their own (a rebuilt state's, [`super::rebuild`]): `rows` in
+    /// lexicographic order, each standing for the world `parent` (an earlier one).
+    pub(super) fn append(&mut self, rows: &[Vec<i64>], parent: u32) {
+        let base = self.len;
+        let ranges = match (self.ranges.take(), base) {
+            (Some(mut ranges), b) if b > 0 => {
+                for row in rows {
+                    for (r, &v) in ranges.iter_mut().zip(row) {
+                        let v = i128::from(v);
+                        *r = bound::Interval::new(r.lo.min(v), r.hi.max(v));
+                    }
+                }
+                Some(ranges)
+            }
+            _ => None,
+        };
+        for (k, col) in self.columns.iter_mut().enumerate() {
+            col.reserve(rows.len());
+            for row in rows {
+                col.push(row[k]);
+            }
+        }
+        self.segments.push(base);
+        self.parent.extend(std::iter::repeat_n(parent, rows.len()));
+        self.len = base + rows.len();
+        self.ranges = match ranges {
+            Some(ranges) => std::cell::OnceCell::from(ranges),
+            None => std::cell::OnceCell::new(),
+        };
+    }
+
+    /// Drops the worlds from `len` on (the start of a segment): the ranges stay (they
+    /// hold the values left).
+    pub(super) fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        for col in &mut self.columns {
+            col.truncate(len);
+        }
+        while self.segments.len() > 1 && self.segments.last().is_some_and(|&s| s >= len) {
+            self.segments.pop();
+        }
+        let first = self.segments.get(1).copied().unwrap_or(len);
+        self.parent.truncate(len.saturating_sub(first));
+        self.len = len;
+    }
+
     pub(super) fn new(columns: Vec<Column>, len: usize) -> Universe {
         Universe {
             columns,

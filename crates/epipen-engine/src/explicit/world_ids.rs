@@ -110,6 +110,29 @@ impl WorldIds {
         }
     }
 
+    /// The least world and one past the greatest (`(0, 0)` when there is none).
+    pub(super) fn bounds(&self) -> (usize, usize) {
+        match self {
+            WorldIds::Range(start, end) if start < end => (*start as usize, *end as usize),
+            WorldIds::Range(..) => (0, 0),
+            WorldIds::List(list) => match (list.first(), list.last()) {
+                (Some(&a), Some(&b)) => (a as usize, b as usize + 1),
+                _ => (0, 0),
+            },
+            WorldIds::Bits { words, .. } => {
+                let first = words.iter().position(|&x| x != 0);
+                let last = words.iter().rposition(|&x| x != 0);
+                match (first, last) {
+                    (Some(f), Some(l)) => (
+                        f * 64 + words[f].trailing_zeros() as usize,
+                        l * 64 + 64 - words[l].leading_zeros() as usize,
+                    ),
+                    _ => (0, 0),
+                }
+            }
+        }
+    }
+
     /// Whether world `w` is one of these.
     pub(super) fn contains(&self, w: u32) -> bool {
         match self {
@@ -246,6 +269,11 @@ mod tests {
                 assert_eq!(ids.contains(w), list.contains(&w), "{w}");
                 assert_eq!(ids.position(w), list.iter().position(|x| *x == w), "{w}");
             }
+            let bounds = match (list.first(), list.last()) {
+                (Some(&a), Some(&b)) => (a as usize, b as usize + 1),
+                _ => (0, 0),
+            };
+            assert_eq!(ids.bounds(), bounds);
             let mut flags = Flags::with_capacity(list.len());
             flags.extend(list.iter().map(|w| w % 5 == 0));
             for keep in [true, false] {

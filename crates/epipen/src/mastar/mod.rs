@@ -145,8 +145,13 @@ impl MastarFile {
             0,
             options.deadline,
         )?;
+        // The states as the mA* planners keep them: the worlds believed from the actual.
+        let options = Options {
+            plan_believed: true,
+            ..options.clone()
+        };
         let mut found = None;
-        session.run(options, &mut |r| {
+        session.run(&options, &mut |r| {
             if let Report::Plan(p) = r {
                 found = Some(p);
             }

@@ -1,0 +1,158 @@
+//! A plan's states without their histories: after each step the search replaces a state
+//! by its bisimulation contraction, rebuilt by the backend as a state of its own
+//! ([`Backend::rebuilt`]): one world per class of bisimilar worlds (the worlds' current
+//! values, each character's indistinguishability and plausibility), the constants at
+//! their current values (no terms over the steps' occurrences), and, when the story has
+//! an actual world, only the classes it reaches by the characters' indistinguishability
+//! (what holds there, and after any action, reads no other). The oblivious agents'
+//! copies of the worlds collapse with it, and each state's worlds stay as few as its
+//! contraction's instead of doubling at every step.
+
+use std::collections::HashMap;
+
+use crate::worlds::{Model, Value, World};
+
+/// A state's contraction, as the backend rebuilds it ([`Backend::rebuilt`]).
+///
+/// [`Backend::rebuilt`]: super::Backend::rebuilt
+pub(crate) struct Quotient {
+    /// Each class's values, every constant as the story names it now (a step's
+    /// occurrence holds a number that tells the classes apart).
+    pub rows: Vec<Vec<Value>>,
+    /// Per character, the group of each class (the classes of a group look alike to it).
+    pub views: Vec<Vec<u32>>,
+    /// Per character, each class's plausibility (lower more plausible), or None when
+    /// every world is as plausible to it.
+    pub ranks: Vec<Option<Vec<u32>>>,
+    /// The actual world's class.
+    pub actual: Option<usize>,
+}
+
+impl Quotient {
+    /// The contraction as a model (its worlds' values, each character's group as its
+    /// view, its plausibility as its rank): for its canonical form.
+    pub(super) fn model(&self) -> Model {
+        let n = self.rows.len();
+        Model {
+            worlds: self.rows.iter().cloned().map(World).collect(),
+            before: None,
+            views: (self.views.iter())
+                .map(|v| v.iter().map(|&g| vec![Value::Int(i64::from(g))]).collect())
+                .collect(),
+            ranks: (self.ranks.iter())
+                .map(|r| match r {
+                    Some(r) => r.iter().map(|&p| vec![i64::from(p)]).collect(),
+                    None => vec![Vec::new(); n],
+                })
+                .collect(),
+            chances: None,
+        }
+    }
+}
+
+/// What [`super::plan`]'s canonical form found of a model: the final class of each
+/// world, each character's group of each world, and each character's plausibility
+/// place of each world (empty: none).
+pub(super) struct Classes {
+    pub labels: Vec<i64>,
+    pub groups: Vec<Vec<usize>>,
+    pub places: Vec<Vec<i64>>,
+}
+
+impl Classes {
+    /// The contraction (its rows still without values: `row` gives a world's), keeping
+    /// the classes `actual` reaches when there is one: by the characters'
+    /// indistinguishability, or with `believed` by their beliefs (the most plausible
+    /// classes of each group).
+    pub(super) fn quotient(
+        &self,
+        actual: Option<usize>,
+        believed: bool,
+        mut row: impl FnMut(usize) -> Vec<Value>,
+    ) -> Quotient {
+        let n = self.labels.len();
+        let count = self
+            .labels
+            .iter()
+            .map(|&l| l as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut rep = vec![usize::MAX; count];
+        for w in (0..n).rev() {
+            rep[self.labels[w] as usize] = w;
+        }
+        // Per character, the classes in each of its groups (the same for every world of a
+        // class: the labels are stable under refinement).
+        let members: Vec<HashMap<usize, Vec<usize>>> = (self.groups.iter())
+            .map(|group_of| {
+                let mut m: HashMap<usize, Vec<usize>> = HashMap::new();
+                for (w, &g) in group_of.iter().enumerate() {
+                    m.entry(g).or_default().push(self.labels[w] as usize);
+                }
+                for v in m.values_mut() {
+                    v.sort_unstable();
+                    v.dedup();
+                }
+                m
+            })
+            .collect();
+        // The classes kept: those the actual world reaches, or all.
+        let kept: Vec<usize> = match actual {
+            None => (0..count).collect(),
+            Some(a) => {
+                let mut seen = vec![false; count];
+                let start = self.labels[a] as usize;
+                seen[start] = true;
+                let mut todo = vec![start];
+                while let Some(c) = todo.pop() {
+                    for (who, (m, group_of)) in members.iter().zip(&self.groups).enumerate() {
+                        let group = &m[&group_of[rep[c]]];
+                        let places = (self.places.get(who)).filter(|p| believed && p.len() == n);
+                        let least = places.and_then(|p| group.iter().map(|&d| p[rep[d]]).min());
+                        for &d in group {
+                            if let (Some(p), Some(least)) = (places, least)
+                                && p[rep[d]] != least
+                            {
+                                continue;
+                            }
+                            if !seen[d] {
+                                seen[d] = true;
+                                todo.push(d);
+                            }
+                        }
+                    }
+                }
+                (0..count).filter(|&c| seen[c]).collect()
+            }
+        };
+        let views = (members.iter().zip(&self.groups))
+            .map(|(m, group_of)| {
+                let mut ids: HashMap<&Vec<usize>, u32> = HashMap::new();
+                (kept.iter())
+                    .map(|&c| {
+                        let fresh = ids.len() as u32;
+                        *ids.entry(&m[&group_of[rep[c]]]).or_insert(fresh)
+                    })
+                    .collect()
+            })
+            .collect();
+        let ranks = (self.places.iter())
+            .map(|places| {
+                if places.len() < n {
+                    return None;
+                }
+                let of: Vec<i64> = kept.iter().map(|&c| places[rep[c]]).collect();
+                match of.windows(2).all(|w| w[0] == w[1]) {
+                    true => None,
+                    false => Some(of.iter().map(|&p| p.max(0) as u32).collect()),
+                }
+            })
+            .collect();
+        Quotient {
+            rows: kept.iter().map(|&c| row(rep[c])).collect(),
+            views,
+            ranks,
+            actual: actual.and_then(|a| kept.binary_search(&(self.labels[a] as usize)).ok()),
+        }
+    }
+}
