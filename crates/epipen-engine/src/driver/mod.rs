@@ -821,6 +821,7 @@ impl<B: Backend> Run for Driver<B> {
     }
 
     fn step(&mut self, stmt: &Stmt, sink: &mut dyn FnMut(Report)) -> Result<(), EngineError> {
+        self.stepping(stmt);
         self.statement(stmt, sink)
     }
 
@@ -830,6 +831,7 @@ impl<B: Backend> Run for Driver<B> {
         round: u64,
         sink: &mut dyn FnMut(Report),
     ) -> Result<bool, EngineError> {
+        self.stepping(stmt);
         let StmtKind::Repeat { max, body, until } = &stmt.kind else {
             return self.statement(stmt, sink).map(|()| true);
         };

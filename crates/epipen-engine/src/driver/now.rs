@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::{Backend, Driver};
 use crate::Failure;
-use crate::ir::{CheckpointId, Expr, ExprKind, Moment, Program};
+use crate::ir::{CheckpointId, Expr, ExprKind, Moment, Program, Stmt};
 
 /// An expression of the program as the driver hands it to the backend: itself, or
 /// normalised, or with the names of changed constants replaced by their terms.
@@ -94,6 +94,17 @@ pub(super) fn normalised(program: &Program) -> HashMap<usize, Rc<Expr>> {
 }
 
 /// Whether `e` names an event's latest case or a checkpoint (`at(c, …)`).
+impl<B: Backend> Driver<B> {
+    /// A statement stepped from outside the program (the Rust API's live story, a
+    /// session's step by step run): whether it reads the history joins the program's.
+    pub(super) fn stepping(&mut self, stmt: &Stmt) {
+        if !self.history {
+            let mut look = |e: &Expr| if reads_history(e) { Err(()) } else { Ok(()) };
+            self.history = stmt.each_expr(&mut look).is_err();
+        }
+    }
+}
+
 /// Whether an expression of `program` (its statements' and its actions') reads the
 /// history.
 pub(super) fn program_reads_history(program: &Program) -> bool {

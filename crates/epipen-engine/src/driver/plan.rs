@@ -98,6 +98,13 @@ impl<B: Backend> Driver<B> {
         if let Some(guard) = &action.guard
             && !self.everywhere(span, guard)?
         {
+            // An event its cases name must have happened all the same: a name is an
+            // error wherever it stands (only values are not computed).
+            for case in &action.body.cases {
+                if let Some(pre) = &case.pre {
+                    self.now(pre).at(span)?;
+                }
+            }
             return Ok(Err(match self.actual {
                 Some(_) => "its condition does not hold in the actual world",
                 None => "its condition does not hold in every world still possible",
