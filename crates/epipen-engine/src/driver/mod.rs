@@ -286,6 +286,9 @@ pub(crate) trait Backend {
     ) -> Result<Rebuilt<Self::State, Self::Point>, SolverError> {
         Ok(None)
     }
+    /// A statement stepped from outside the program reads a checkpoint (`at(c, …)`):
+    /// views planned for a program without one must cover the whole universe.
+    fn reads_checkpoints(&mut self) {}
     /// Where what the backend makes from now on starts (for [`Backend::drop_since`]).
     fn mark(&self) -> usize {
         0

@@ -97,10 +97,21 @@ pub(super) fn normalised(program: &Program) -> HashMap<usize, Rc<Expr>> {
 impl<B: Backend> Driver<B> {
     /// A statement stepped from outside the program (the Rust API's live story, a
     /// session's step by step run): whether it reads the history joins the program's.
+    /// A statement that reads a checkpoint (`at(c, …)`) also tells the backend, which
+    /// may have planned its views for a program without one.
     pub(super) fn stepping(&mut self, stmt: &Stmt) {
-        if !self.history {
-            let mut look = |e: &Expr| if reads_history(e) { Err(()) } else { Ok(()) };
-            self.history = stmt.each_expr(&mut look).is_err();
+        let mut look = |e: &Expr| if reads_history(e) { Err(()) } else { Ok(()) };
+        if stmt.each_expr(&mut look).is_err() {
+            self.history = true;
+            let mut at = |e: &Expr| {
+                e.walk(&mut |x| match x.kind {
+                    ExprKind::At { .. } => Err(()),
+                    _ => Ok(()),
+                })
+            };
+            if stmt.each_expr(&mut at).is_err() {
+                self.backend.reads_checkpoints();
+            }
         }
     }
 }

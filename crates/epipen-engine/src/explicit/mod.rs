@@ -959,6 +959,14 @@ impl Backend for ExplicitBackend {
         self.truncate(mark);
     }
 
+    fn reads_checkpoints(&mut self) {
+        if self.local_views {
+            self.local_views = false;
+            self.views.clear();
+            self.joint.clear();
+        }
+    }
+
     fn statement_done(&mut self) {
         self.memo.clear();
         self.plausible.clear();
