@@ -15,8 +15,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use epipen_ir::{
-    ArithOp, CharId, CmpOp, EventStmt, Expr, ExprKind, Rat, RatKind, Shown, Span, Stmt, StmtKind,
-    Ty, World,
+    ArithOp, CharId, CmpOp, EventStmt, Expr, Rat, RatKind, Shown, Span, Stmt, StmtKind, World,
 };
 
 use crate::{Evaluator, Fail, Op, Report, State, Table, V};
@@ -51,39 +50,6 @@ fn later_first_announcements<'p>(statements: &'p [Stmt], prior: &Stmt) -> Vec<&'
             _ => None,
         })
         .collect()
-}
-
-/// The sides holding a probability of the comparisons of `e` outside knowledge
-/// operators (through `not`, `and`, `or`, `->`, `<->` and a formula's `if`).
-fn compared<'p>(e: &'p Expr, out: &mut Vec<&'p Rat>) {
-    fn has_probability(r: &Rat) -> bool {
-        match &r.kind {
-            RatKind::Int(_) => false,
-            RatKind::Probability { .. } => true,
-            RatKind::Neg(a) => has_probability(a),
-            RatKind::Arith(_, a, b) => has_probability(a) || has_probability(b),
-        }
-    }
-    match &e.kind {
-        ExprKind::Chance { left, right, .. } => {
-            out.extend(
-                [&**left, &**right]
-                    .into_iter()
-                    .filter(|r| has_probability(r)),
-            );
-        }
-        ExprKind::Not(a) => compared(a, out),
-        ExprKind::Logic(_, a, b) => {
-            compared(a, out);
-            compared(b, out);
-        }
-        ExprKind::Ite(c, a, b) if e.ty == Ty::Bool => {
-            for x in [c, a, b] {
-                compared(x, out);
-            }
-        }
-        _ => {}
-    }
 }
 
 /// A value a `show` statement reports.
@@ -297,8 +263,7 @@ impl<'p> Evaluator<'p> {
     /// holds a probability, in the order written, as ` where 0, 1/4` (nothing when
     /// there are none; a value that cannot be computed is left out).
     pub(crate) fn found(&mut self, phi: &'p Expr, w: &World, s: &Rc<State<'p>>) -> String {
-        let mut sides = Vec::new();
-        compared(phi, &mut sides);
+        let sides = phi.compared_probabilities();
         let values: Vec<String> = (sides.into_iter())
             .filter_map(|r| self.rat(r, w, s).ok())
             .map(|q| q.to_string())

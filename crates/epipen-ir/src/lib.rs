@@ -377,6 +377,16 @@ impl Rat {
         }
     }
 
+    /// Whether the term holds a probability (not only ints).
+    pub fn has_probability(&self) -> bool {
+        match &self.kind {
+            RatKind::Int(_) => false,
+            RatKind::Probability { .. } => true,
+            RatKind::Neg(a) => a.has_probability(),
+            RatKind::Arith(_, a, b) => a.has_probability() || b.has_probability(),
+        }
+    }
+
     /// See [`Expr::substitute`].
     pub fn substitute<'t>(&self, now: Moment<'t>, at: &dyn Fn(CheckpointId) -> Moment<'t>) -> Rat {
         let kind = match &self.kind {
@@ -948,6 +958,37 @@ impl Expr {
             _ => Ok(()),
         })
         .is_err()
+    }
+
+    /// The sides holding a probability of its comparisons outside knowledge operators
+    /// (through `not`, `and`, `or`, `->`, `<->` and a formula's `if`), in the order
+    /// written: the terms a failing check reports the values of.
+    pub fn compared_probabilities(&self) -> Vec<&Rat> {
+        fn walk<'e>(e: &'e Expr, out: &mut Vec<&'e Rat>) {
+            match &e.kind {
+                ExprKind::Chance { left, right, .. } => {
+                    out.extend(
+                        [&**left, &**right]
+                            .into_iter()
+                            .filter(|r| r.has_probability()),
+                    );
+                }
+                ExprKind::Not(a) => walk(a, out),
+                ExprKind::Logic(_, a, b) => {
+                    walk(a, out);
+                    walk(b, out);
+                }
+                ExprKind::Ite(c, a, b) if e.ty == Ty::Bool => {
+                    for x in [c, a, b] {
+                        walk(x, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut out);
+        out
     }
 
     /// Whether a quantifier over bool constants (`forall p: φ`) occurs in it.

@@ -3,7 +3,7 @@
 //! probabilities, the value each compared term has there.
 
 use super::{Backend, Driver};
-use crate::ir::{Expr, ExprKind, Rat, RatKind, Ty};
+use crate::ir::{Expr, Rat};
 use crate::syntax::Span;
 use crate::worlds::World;
 use crate::{At, EngineError, Failure, Found, Report};
@@ -88,8 +88,7 @@ impl<B: Backend> Driver<B> {
     /// of its comparisons that hold a probability, in the order written. A value that
     /// cannot be computed is left out (the verdict stands without it).
     fn found(&mut self, phi: &Expr, state: &B::State, point: &B::Point) -> Vec<Found> {
-        let mut sides = Vec::new();
-        compared(phi, &mut sides);
+        let sides = phi.compared_probabilities();
         // The explicit backend memoises a formula's columns by its address for the
         // statement: the formulas evaluated for the verdict are gone, and one of these
         // could be made where one of them was and take its column (seed 104 of the
@@ -112,39 +111,5 @@ impl<B: Backend> Driver<B> {
             }
         }
         out
-    }
-}
-
-/// The sides holding a probability of the comparisons of `e` outside knowledge
-/// operators.
-fn compared<'e>(e: &'e Expr, out: &mut Vec<&'e Rat>) {
-    match &e.kind {
-        ExprKind::Chance { left, right, .. } => {
-            out.extend(
-                [&**left, &**right]
-                    .into_iter()
-                    .filter(|r| has_probability(r)),
-            );
-        }
-        ExprKind::Not(a) => compared(a, out),
-        ExprKind::Logic(_, a, b) => {
-            compared(a, out);
-            compared(b, out);
-        }
-        ExprKind::Ite(c, a, b) if e.ty == Ty::Bool => {
-            for x in [c, a, b] {
-                compared(x, out);
-            }
-        }
-        _ => {}
-    }
-}
-
-fn has_probability(r: &Rat) -> bool {
-    match &r.kind {
-        RatKind::Int(_) => false,
-        RatKind::Probability { .. } => true,
-        RatKind::Neg(a) => has_probability(a),
-        RatKind::Arith(_, a, b) => has_probability(a) || has_probability(b),
     }
 }
