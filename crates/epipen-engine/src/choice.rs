@@ -23,7 +23,7 @@
 //! backend would have more time). A refusal of a backend asked for by name is a story
 //! error at the statement it names (the first one otherwise).
 //!
-//! Questions a backend hands over ([`crate::driver::Backend::handed_over`]: the explicit
+//! Questions a backend hands over ([`crate::driver::HandsOver::handed_over`]: the explicit
 //! backend's states before the announcements that bound its worlds, and an `actual` whose
 //! worlds it cannot list) are answered by the [`Standby`], by the same kind of table:
 //!
@@ -32,12 +32,24 @@
 //! | bools and enums (no int, even one BDDs would take: they bound it by every first announcement) | BDDs |
 //! | any other, at most [`STANDBY_MAX_WORLDS`] worlds so far | explicit worlds listed for the question |
 //! | any other | Z3 |
+//!
+//! What each backend can do beyond the core [`Backend`] ([`offers`]: the capability
+//! traits of `driver/capability.rs`):
+//!
+//! | capability | explicit | bdd | z3 |
+//! |---|---|---|---|
+//! | probabilities (`prior`, weights, `probability(…)`) | ✓ | | |
+//! | plausibility (`expects`, ranks) | ✓ | ✓ | ✓ |
+//! | hints (`assert_adds_ck`) | ✓ | ✓ | ✓ |
+//! | handover (states answered by the [`Standby`]) | ✓ | | |
+//! | recognition (a plan's states it cannot list) | | ✓ | ✓ |
+//! | rebuilding (a plan's states contracted) | ✓ | | |
 
 use std::rc::Rc;
 
 use std::collections::HashMap;
 
-use crate::driver::{Backend, Driver, Handover, Refused, Run, Standby};
+use crate::driver::{Backend, Capability, Driver, Handover, Origin, Refused, Run, Standby};
 use crate::explicit::{self, ExplicitBackend, Refusal};
 use crate::ir::{Expr, Program};
 use crate::limits::{AUTO_MAX_FINITE_TYPES, Size};
@@ -134,6 +146,8 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         Ok(Box::new(driver))
     };
     if program.probabilistic() {
+        // The one backend that keeps weights.
+        debug_assert!(offers("explicit", Capability::Probabilities));
         return match options.strategy {
             Strategy::Auto | Strategy::Explicit => explicit(program, Size::Forced)
                 .unwrap_or_else(|mut refusal| {
@@ -215,6 +229,20 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
             }
         }
         Strategy::Z3 | Strategy::Symbolic | Strategy::Finite => z3(program),
+    }
+}
+
+/// Whether the backend named `backend` (as `--backend` spells it) has `capability`: the
+/// table above, which the choice follows (a story with chances goes to the backend with
+/// probabilities) and `each_backend_offers_what_the_choice_table_says` checks against
+/// the backends' accessors.
+pub(crate) fn offers(backend: &str, capability: Capability) -> bool {
+    match capability {
+        Capability::Probabilities | Capability::Handover | Capability::Rebuilding => {
+            backend == "explicit"
+        }
+        Capability::Recognition => backend != "explicit",
+        Capability::Plausibility | Capability::Hints => true,
     }
 }
 
@@ -359,7 +387,7 @@ fn rebuilt<B: Backend>(
     let mut kappa = backend.initial()?;
     for e in &h.constraints {
         let phi = backend.formula(e, &kappa, &[])?;
-        kappa = backend.restrict(&kappa, phi, false)?;
+        kappa = backend.restrict(&kappa, phi, Origin::Written)?;
     }
     if learned {
         let items = h
@@ -395,4 +423,48 @@ fn multiplies_constants(program: &Program) -> bool {
         })
         .is_err()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explicit::ExplicitBackend;
+
+    /// Each backend's capability accessors, as a list in [`Capability`]'s order.
+    fn offered<B: Backend>(backend: &mut B) -> Vec<(Capability, bool)> {
+        vec![
+            (Capability::Probabilities, backend.probabilities().is_some()),
+            (Capability::Plausibility, backend.plausibility().is_some()),
+            (Capability::Hints, backend.hints().is_some()),
+            (Capability::Handover, backend.hands_over().is_some()),
+            (Capability::Recognition, backend.recognition().is_some()),
+            (Capability::Rebuilding, backend.rebuilding().is_some()),
+        ]
+    }
+
+    fn check<B: Backend>(backend: &mut B) {
+        let name = backend.name();
+        for (capability, has) in offered(backend) {
+            assert_eq!(
+                has,
+                offers(name, capability),
+                "{name}: {capability:?} offered {has}, the table says otherwise"
+            );
+        }
+    }
+
+    #[test]
+    fn each_backend_offers_what_the_choice_table_says() {
+        let program = Rc::new(
+            epipen_lower::compile("characters A\nbool p\nannounce p or not p", &[])
+                .expect("the story compiles"),
+        );
+        let options = Options::default();
+        let Ok(mut explicit) = ExplicitBackend::new(program.clone(), &options, Size::Forced) else {
+            panic!("the explicit backend lists two worlds");
+        };
+        check(&mut explicit);
+        check(&mut bdd::BddBackend::new(program.clone(), &options).expect("on BDDs"));
+        check(&mut Z3Backend::new(program, &options));
+    }
 }

@@ -14,7 +14,7 @@ use super::value::Val;
 use crate::SolverError;
 use crate::ir::{CmpOp, ConstId, Expr, ExprKind, Ty};
 
-/// A state with the plan's steps fixed ([`crate::driver::Backend::fixed`]).
+/// A state with the plan's steps fixed ([`crate::driver::Recognition::fixed`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Fixed {
     kappa: Bdd,

@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use diagram::{Bdd, BddValuation, BddVariable};
 
-use super::driver::{Backend, Said};
+use super::driver::{Backend, Hint, Hints, Origin, Plausibility, Recognition, Said};
 use super::{Failure, Options, SolverError};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
@@ -294,7 +294,7 @@ impl Backend for BddBackend {
         &mut self,
         state: &Rc<State>,
         added: Set,
-        _: bool,
+        _: Origin,
     ) -> Result<Rc<State>, SolverError> {
         Ok(State::new(
             state.kappa.and(&self.force(added)),
@@ -347,29 +347,6 @@ impl Backend for BddBackend {
         ))
     }
 
-    fn upgrade(
-        &mut self,
-        state: &Rc<State>,
-        who: CharId,
-        set: Set,
-    ) -> Result<Rc<State>, SolverError> {
-        Ok(self.ranked(state, who, Rank::Expected(self.force(set))))
-    }
-
-    fn prefer(
-        &mut self,
-        state: &Rc<State>,
-        who: CharId,
-        rank: &Expr,
-        levels: usize,
-    ) -> Result<Rc<State>, SolverError> {
-        let value = self.eval(rank, state)?;
-        let cells: Vec<Bdd> = (0..levels)
-            .map(|v| self.value_is(&value, v as i64))
-            .collect::<Result<_, _>>()?;
-        Ok(self.ranked(state, who, Rank::Levels(Rc::new(cells))))
-    }
-
     /// κ' = (∃ occ. κ) ∧ ⋁_c (occ = c ∧ pres[c]): κ holds `occ` at its not-yet value
     /// and the preconditions do not read it.
     fn event(
@@ -390,19 +367,6 @@ impl Backend for BddBackend {
             state.learned.clone(),
             state.ranks.clone(),
         ))
-    }
-
-    fn fixed(
-        &mut self,
-        state: &Rc<State>,
-        terms: Option<&[Expr]>,
-        steps: &[(ConstId, Vec<i64>)],
-    ) -> Result<Option<(u64, fixed::Fixed)>, SolverError> {
-        self.fix(state, terms, steps)
-    }
-
-    fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, SolverError> {
-        Ok(a == b)
     }
 
     fn known_empty(&self, state: &Rc<State>) -> Option<bool> {
@@ -435,41 +399,6 @@ impl Backend for BddBackend {
 
     fn contains(&mut self, state: &Rc<State>, point: &BddValuation) -> Result<bool, SolverError> {
         Ok(state.kappa.eval_in(point))
-    }
-
-    fn disagreement(
-        &mut self,
-        before: &Rc<State>,
-        after: &Rc<State>,
-        hint: &Set,
-    ) -> Result<Option<(World, bool)>, SolverError> {
-        let hint = self.force(hint.clone());
-        // A world of κ_before where κ_after and the hint disagree refutes the hint.
-        let disagree = before.kappa.and(&after.kappa.xor(&hint));
-        Ok(walk::first_worlds(&self.space, &disagree, 1)
-            .pop()
-            .map(|world| {
-                let kept = after.kappa.eval_in(&self.space.valuation(&world.0));
-                (world, kept)
-            }))
-    }
-
-    fn hinted(
-        &mut self,
-        before: &Rc<State>,
-        hint: Set,
-        learned: &Rc<State>,
-        verified: bool,
-    ) -> Result<Rc<State>, SolverError> {
-        // Verified, κ_after is κ_before ∧ φ already.
-        if verified {
-            return Ok(learned.clone());
-        }
-        Ok(State::new(
-            before.kappa.and(&self.force(hint)),
-            learned.learned.clone(),
-            learned.ranks.clone(),
-        ))
     }
 
     /// How many worlds are possible (more than 2⁶⁴ − 1 is reported as more than that).
@@ -562,6 +491,95 @@ impl Backend for BddBackend {
             worlds,
             complete,
         })
+    }
+
+    fn plausibility(&mut self) -> Option<&mut dyn Plausibility<Rc<State>, Set>> {
+        Some(self)
+    }
+
+    fn hints(&mut self) -> Option<&mut dyn Hints<Rc<State>, Set>> {
+        Some(self)
+    }
+
+    fn recognition(&mut self) -> Option<&mut dyn Recognition<Rc<State>, fixed::Fixed>> {
+        Some(self)
+    }
+}
+
+impl Plausibility<Rc<State>, Set> for BddBackend {
+    fn upgrade(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Set,
+    ) -> Result<Rc<State>, SolverError> {
+        Ok(self.ranked(state, who, Rank::Expected(self.force(set))))
+    }
+
+    fn prefer(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        rank: &Expr,
+        levels: usize,
+    ) -> Result<Rc<State>, SolverError> {
+        let value = self.eval(rank, state)?;
+        let cells: Vec<Bdd> = (0..levels)
+            .map(|v| self.value_is(&value, v as i64))
+            .collect::<Result<_, _>>()?;
+        Ok(self.ranked(state, who, Rank::Levels(Rc::new(cells))))
+    }
+}
+
+impl Hints<Rc<State>, Set> for BddBackend {
+    fn disagreement(
+        &mut self,
+        before: &Rc<State>,
+        after: &Rc<State>,
+        hint: &Set,
+    ) -> Result<Option<(World, bool)>, SolverError> {
+        let hint = self.force(hint.clone());
+        // A world of κ_before where κ_after and the hint disagree refutes the hint.
+        let disagree = before.kappa.and(&after.kappa.xor(&hint));
+        Ok(walk::first_worlds(&self.space, &disagree, 1)
+            .pop()
+            .map(|world| {
+                let kept = after.kappa.eval_in(&self.space.valuation(&world.0));
+                (world, kept)
+            }))
+    }
+
+    fn hinted(
+        &mut self,
+        before: &Rc<State>,
+        hint: Set,
+        learned: &Rc<State>,
+        how: Hint,
+    ) -> Result<Rc<State>, SolverError> {
+        // Verified, κ_after is κ_before ∧ φ already.
+        if how == Hint::Verified {
+            return Ok(learned.clone());
+        }
+        Ok(State::new(
+            before.kappa.and(&self.force(hint)),
+            learned.learned.clone(),
+            learned.ranks.clone(),
+        ))
+    }
+}
+
+impl Recognition<Rc<State>, fixed::Fixed> for BddBackend {
+    fn fixed(
+        &mut self,
+        state: &Rc<State>,
+        terms: Option<&[Expr]>,
+        steps: &[(ConstId, Vec<i64>)],
+    ) -> Result<Option<(u64, fixed::Fixed)>, SolverError> {
+        self.fix(state, terms, steps)
+    }
+
+    fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, SolverError> {
+        Ok(a == b)
     }
 }
 

@@ -619,7 +619,9 @@ fn knowledge_by_view_classes_equals_quantification() {
                 }
                 StmtKind::Announce { formula, .. } => {
                     let phi = backend.formula(formula, &state, &[]).expect("a formula");
-                    state = backend.restrict(&state, phi, false).expect("restricts");
+                    state = backend
+                        .restrict(&state, phi, crate::driver::Origin::Written)
+                        .expect("restricts");
                 }
                 StmtKind::Check(goal) => {
                     let goal = backend.formula(goal, &state, &[]).expect("a goal");
@@ -872,7 +874,9 @@ fn a_definition_from_fixed_bits_is_conjoined_into_kappa() {
             let added = backend
                 .announced_formula(formula, &state, &[])
                 .expect("the definition");
-            state = backend.restrict(&state, added, false).expect("κ");
+            state = backend
+                .restrict(&state, added, crate::driver::Origin::Written)
+                .expect("κ");
         }
         // One world per value of x: h[0..n * n] fixed, the rest defined.
         assert_eq!(backend.space.count(&state.kappa), Some(1 << n));
@@ -943,7 +947,9 @@ fn knowledge_at_a_point_equals_the_set_at_it() {
                 }
                 StmtKind::Announce { formula, .. } => {
                     let phi = backend.formula(formula, &state, &[]).expect("a formula");
-                    state = backend.restrict(&state, phi, false).expect("restricts");
+                    state = backend
+                        .restrict(&state, phi, crate::driver::Origin::Written)
+                        .expect("restricts");
                 }
                 StmtKind::Check(goal) => questions.push(goal.clone()),
                 _ => {}

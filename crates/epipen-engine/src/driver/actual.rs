@@ -1,6 +1,6 @@
 //! `actual φ`: the actual world, one of the worlds still possible.
 
-use super::{Backend, Driver};
+use super::{Backend, Driver, Origin};
 use crate::Failure;
 use crate::ir::{Expr, ExprKind};
 use crate::syntax::Span;
@@ -91,7 +91,7 @@ impl<B: Backend> Driver<B> {
         // Several worlds of the types: the first two worlds of κ (canonical order) where
         // φ holds.
         let set = self.backend.formula(&expr, &state, &self.checkpoints)?;
-        let possible = self.backend.restrict(&state, set, false)?;
+        let possible = self.backend.restrict(&state, set, Origin::Written)?;
         let found = self.worlds_of(&possible, 2)?;
         match found.worlds.as_slice() {
             [] if !found.complete => Err(Failure::internal(

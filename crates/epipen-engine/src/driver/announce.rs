@@ -2,16 +2,17 @@
 //! backend: the storyteller's formula, or K_A ψ by the backend's `said`, checked in the
 //! actual world.
 
-use super::{Backend, Driver};
+use super::{Backend, Driver, Origin};
 use crate::ir::{Stmt, StmtKind};
 use crate::{At, EngineError, Failure, Report};
 
-/// What a character's announcement adds ([`Backend::said`]): the set, and whether it is
-/// ψ as the story wrote it (the backend found that the speaker sees all of ψ, so that
-/// K_A ψ is ψ): κ then takes it as written, with no smaller equivalent sought.
+/// What a character's announcement adds ([`Backend::said`]): the set, and where it comes
+/// from: [`Origin::Written`] when it is ψ as the story wrote it (the backend found that
+/// the speaker sees all of ψ, so that K_A ψ is ψ): κ then takes it as written, with no
+/// smaller equivalent sought.
 pub(crate) struct Said<S> {
     pub set: S,
-    pub as_written: bool,
+    pub origin: Origin,
 }
 
 impl<S> Said<S> {
@@ -19,14 +20,14 @@ impl<S> Said<S> {
     pub(crate) fn derived(set: S) -> Said<S> {
         Said {
             set,
-            as_written: false,
+            origin: Origin::Derived,
         }
     }
 }
 
 impl<B: Backend> Driver<B> {
     /// What an `announce`, `A: …` or `A reveals …` statement adds to κ, evaluated in
-    /// `state`, and whether the engine derived it (see [`Backend::restrict`]); a reveal
+    /// `state`, and where it comes from (see [`Backend::restrict`]); a reveal
     /// is reported to `sink`. An announcement must hold in the actual world, when there
     /// is one.
     pub(super) fn announced(
@@ -34,37 +35,38 @@ impl<B: Backend> Driver<B> {
         stmt: &Stmt,
         state: &B::State,
         sink: &mut dyn FnMut(Report),
-    ) -> Result<(B::Set, bool), EngineError> {
+    ) -> Result<(B::Set, Origin), EngineError> {
         let span = stmt.span;
         match &stmt.kind {
             StmtKind::Announce { speaker, formula } => {
-                let (added, derived) = match speaker {
+                let (added, origin) = match speaker {
                     None => {
                         let e = self.now(formula).at(span)?;
                         let set = (self.backend)
                             .announced_formula(&e, state, &self.checkpoints)
                             .at(span)?;
-                        (set, formula.mentions_knowledge())
+                        let origin = match formula.mentions_knowledge() {
+                            true => Origin::Derived,
+                            false => Origin::Written,
+                        };
+                        (set, origin)
                     }
                     Some(agent) => {
                         let psi = self.formula(formula, state).at(span)?;
                         let said = self.backend.said(*agent, psi, state).at(span)?;
-                        (said.set, !said.as_written)
+                        (said.set, said.origin)
                     }
                 };
                 if self.actual.is_some() && !self.holds_in_actual(&added, "").at(span)? {
                     return Err(Failure::false_in_actual()).at(span);
                 }
-                Ok((added, derived))
+                Ok((added, origin))
             }
             StmtKind::Reveal { who, formula, text } => {
                 let psi = self.formula(formula, state).at(span)?;
                 let holds = self.holds_in_actual(&psi, "`reveals`").at(span)?;
                 let said = if holds { psi } else { self.backend.not(&psi) };
-                let Said {
-                    set: added,
-                    as_written,
-                } = self.backend.said(*who, said, state).at(span)?;
+                let Said { set: added, origin } = self.backend.said(*who, said, state).at(span)?;
                 // A reveals what it knows: in the actual world it must know φ or not φ.
                 if !self.holds_in_actual(&added, "`reveals`").at(span)? {
                     let name = &self.program.characters[who.0].name;
@@ -77,7 +79,7 @@ impl<B: Backend> Driver<B> {
                     text: text.clone(),
                     holds,
                 });
-                Ok((added, !as_written))
+                Ok((added, origin))
             }
             _ => Err(Failure::internal(
                 "only announcements can be made simultaneously (lowering keeps them so)",

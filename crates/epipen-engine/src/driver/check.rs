@@ -2,7 +2,7 @@
 //! world; a failing one names a world where φ is false and, when φ compares
 //! probabilities, the value each compared term has there.
 
-use super::{Backend, Driver};
+use super::{Backend, Driver, Origin};
 use crate::ir::{Expr, Rat};
 use crate::syntax::Span;
 use crate::worlds::World;
@@ -20,7 +20,9 @@ impl<B: Backend> Driver<B> {
         let set = self.formula(phi, &state).at(span)?;
         // The first world, in the canonical order, of κ where φ is false.
         let not = self.backend.not(&set);
-        let failing = self.backend.restrict(&state, not, false).at(span)?;
+        let failing = (self.backend)
+            .restrict(&state, not, Origin::Written)
+            .at(span)?;
         let found = self.worlds_of(&failing, 1).at(span)?;
         match found.worlds.first() {
             None if found.complete => match self.find_emptied().at(span)? {
@@ -98,9 +100,8 @@ impl<B: Backend> Driver<B> {
         let now: Vec<Rat> = sides.iter().map(|side| self.now_rat(side)).collect();
         let mut out = Vec::new();
         for (side, r) in sides.into_iter().zip(&now) {
-            let value = (self.backend)
-                .amounts(r, state, &self.checkpoints, Some(point))
-                .ok()
+            let value = (self.backend.probabilities())
+                .and_then(|p| p.amounts(r, state, &self.checkpoints, Some(point)).ok())
                 .and_then(|mut v| (!v.is_empty()).then(|| v.swap_remove(0).0));
             if let Some(value) = value {
                 out.push(Found {

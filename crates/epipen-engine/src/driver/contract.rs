@@ -1,6 +1,6 @@
 //! A plan's states without their histories: after each step the search replaces a state
 //! by its bisimulation contraction, rebuilt by the backend as a state of its own
-//! ([`Backend::rebuilt`]): one world per class of bisimilar worlds (the worlds' current
+//! ([`Rebuilding::rebuilt`](super::Rebuilding::rebuilt)): one world per class of bisimilar worlds (the worlds' current
 //! values, each character's indistinguishability and plausibility), the constants at
 //! their current values (no terms over the steps' occurrences), and, when the story has
 //! an actual world, only the classes it reaches by the characters' indistinguishability
@@ -12,9 +12,9 @@ use std::collections::HashMap;
 
 use crate::worlds::{Model, Value, World};
 
-/// A state's contraction, as the backend rebuilds it ([`Backend::rebuilt`]).
+/// A state's contraction, as the backend rebuilds it ([`Rebuilding::rebuilt`]).
 ///
-/// [`Backend::rebuilt`]: super::Backend::rebuilt
+/// [`Rebuilding::rebuilt`]: super::Rebuilding::rebuilt
 pub(crate) struct Quotient {
     /// Each class's values, every constant as the story names it now (a step's
     /// occurrence holds a number that tells the classes apart).

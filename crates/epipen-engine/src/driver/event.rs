@@ -187,8 +187,7 @@ impl<B: Backend> Driver<B> {
                 continue;
             }
             let rank = rank_of(occ, ty, first, ranks, span);
-            next = self
-                .backend
+            next = (self.plausibility().at(span)?)
                 .prefer(&next, crate::ir::CharId(who), &rank, levels)
                 .at(span)?;
         }

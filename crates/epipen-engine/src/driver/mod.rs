@@ -9,11 +9,12 @@ use std::time::Instant;
 
 mod actual;
 mod announce;
+mod capability;
 mod check;
 mod contract;
 pub(crate) use contract::Quotient;
 
-/// A state rebuilt from its contraction, and its actual world ([`Backend::rebuilt`]).
+/// A state rebuilt from its contraction, and its actual world ([`Rebuilding::rebuilt`]).
 pub(crate) type Rebuilt<S, P> = Option<(S, Option<P>)>;
 mod emptied;
 mod event;
@@ -29,28 +30,34 @@ mod standby;
 mod tests;
 
 pub(crate) use announce::Said;
+pub(crate) use capability::{
+    Capability, HandsOver, Hint, Hints, Origin, Plausibility, Probabilities, Rebuilding,
+    Recognition,
+};
 pub use plan::Followed;
 pub(crate) use refused::Refused;
 pub(crate) use show::no_chances;
 pub(crate) use standby::{Handover, Standby};
 
 use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
-use crate::ir::{
-    ActionId, CharId, CheckpointId, ConstId, Expr, ExprKind, Program, Rat, Stmt, StmtKind,
-};
+use crate::ir::{ActionId, CharId, CheckpointId, ConstId, Expr, ExprKind, Program, Stmt, StmtKind};
 use crate::syntax::Span;
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 use num_rational::BigRational;
 
-/// What a backend provides to the driver. A `Set` is the meaning of a formula (the worlds
-/// where it holds) and a `State` a knowledge state (κ and what each character learned);
-/// both are values, cheap to clone, and never change once made.
+/// What every backend provides to the driver: the core (states, formulas, announcements,
+/// learning, events, the actual world, listing worlds). What only some backends do —
+/// probabilities, plausibility, hints, handing states over, recognising or rebuilding a
+/// plan's states — is a capability trait of [`capability`], offered through its accessor
+/// here (`None` by default). A `Set` is the meaning of a formula (the worlds where it
+/// holds) and a `State` a knowledge state (κ and what each character learned); both are
+/// values, cheap to clone, and never change once made.
 pub(crate) trait Backend {
     type Set: Clone;
     type State: Clone;
     /// The actual world in the backend's own form.
     type Point: Clone;
-    /// A state fixed for a plan's search to recognise ([`Backend::fixed`]).
+    /// A state fixed for a plan's search to recognise ([`Recognition::fixed`]).
     type Fixed: Clone;
 
     /// The backend's name, as `--backend` spells it.
@@ -96,14 +103,13 @@ pub(crate) trait Backend {
     fn not(&mut self, set: &Self::Set) -> Self::Set;
     /// The intersection of `first` and the sets of `rest`.
     fn and(&mut self, first: Self::Set, rest: Vec<Self::Set>) -> Self::Set;
-    /// κ ∧ `added`, what characters learned kept. `derived`: the engine derived `added`
-    /// (from knowledge operators, not as the story wrote it: see [`Said`]), so a smaller
-    /// equivalent may be worth finding.
+    /// κ ∧ `added`, what characters learned kept. A set the engine derived (`origin`)
+    /// may be replaced by a smaller equivalent (see [`Said`]).
     fn restrict(
         &mut self,
         state: &Self::State,
         added: Self::Set,
-        derived: bool,
+        origin: Origin,
     ) -> Result<Self::State, SolverError>;
     /// `who` learns `what` (a knowledge-free expression).
     fn learn(
@@ -120,25 +126,6 @@ pub(crate) trait Backend {
         who: CharId,
         set: Self::Set,
     ) -> Result<Self::State, SolverError>;
-    /// `who` now finds the worlds of `set` more plausible than the others, its old
-    /// plausibility deciding inside each part (radical upgrade): `who`'s new most
-    /// significant rank is 0 in `set` and 1 elsewhere.
-    fn upgrade(
-        &mut self,
-        state: &Self::State,
-        who: CharId,
-        set: Self::Set,
-    ) -> Result<Self::State, SolverError>;
-    /// `who`'s new most significant rank is the value of `rank`, an int expression with
-    /// values in `0..levels`, lower more plausible: after an event, each case's rank in
-    /// `who`'s `expects` line (the action-priority update).
-    fn prefer(
-        &mut self,
-        state: &Self::State,
-        who: CharId,
-        rank: &Expr,
-        levels: usize,
-    ) -> Result<Self::State, SolverError>;
     /// An event happens: `occ`, an occurrence constant that holds its not-yet value in
     /// every world of `state` (and in `pres`), takes the value of the case that happened.
     /// The new κ holds the world w with `occ` = `first` + c for every world w of κ in
@@ -147,7 +134,7 @@ pub(crate) trait Backend {
     /// (the driver then makes each learn the group of the case it saw).
     /// `weights` (a story with chances): each case's weight, an int expression
     /// evaluated in the world before the event; a backend that keeps weights gives the
-    /// new worlds their share (see [`Backend::prior`]).
+    /// new worlds their share (see [`Probabilities::prior`]).
     fn event(
         &mut self,
         state: &Self::State,
@@ -157,44 +144,11 @@ pub(crate) trait Backend {
         weights: Option<&[Expr]>,
     ) -> Result<Self::State, SolverError>;
 
-    /// `prior e`: each world of κ now weighs the value of `e` there. Only a backend that
-    /// keeps weights takes stories with chances ([`crate::choice`] sends them to it).
-    fn prior(&mut self, _state: &Self::State, _weight: &Expr) -> Result<Self::State, SolverError> {
-        Err(no_chances(self.name()))
-    }
-    /// The storyteller's probability of each of `listed` (worlds of κ in `state`): None
-    /// when the story speaks of no chances.
-    fn chances(
-        &mut self,
-        _state: &Self::State,
-        _listed: &[World],
-    ) -> Result<Option<Vec<BigRational>>, SolverError> {
-        Ok(None)
-    }
-    /// The values of the probability term `r` at `at`, or at every world of κ grouped by
-    /// value (in the order they first appear in the canonical order), with how many
-    /// worlds have each.
-    fn amounts(
-        &mut self,
-        _r: &Rat,
-        _state: &Self::State,
-        _saved: &[Option<Self::State>],
-        _at: Option<&Self::Point>,
-    ) -> Result<Vec<(BigRational, u64)>, SolverError> {
-        Err(no_chances(self.name()))
-    }
-
     /// The first two worlds (canonical order) of the constants' types where the
     /// knowledge-free `phi` holds: when `actual φ` allows one, it is the actual world if
     /// possible; when several, the worlds still possible decide. None: the backend
     /// cannot list them, and the driver asks another ([`Standby`]).
     fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Option<Vec<World>>, SolverError>;
-    /// What κ is made of in `state` when the backend hands questions about it over
-    /// (`worlds`, `count`, `model`, `is_empty`) to another backend ([`Standby`]): the
-    /// explicit backend before the announcements that bound its worlds. None: it answers.
-    fn handed_over(&self, _state: &Self::State) -> Option<Handover> {
-        None
-    }
     /// A world in the backend's own form.
     fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
     /// The world of κ in `state` with these values (None: none), when several of the
@@ -229,82 +183,43 @@ pub(crate) trait Backend {
     /// Whether `point` is a world of κ in `state`.
     fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, SolverError>;
 
-    /// A world of κ `before` where κ `after` and `hint` disagree, and whether `after` keeps
-    /// it; None when `after` is exactly `before` ∧ `hint`.
-    fn disagreement(
-        &mut self,
-        before: &Self::State,
-        after: &Self::State,
-        hint: &Self::Set,
-    ) -> Result<Option<(World, bool)>, SolverError>;
-    /// κ `before` ∧ `hint` with what `learned` says characters learned: the state after
-    /// a verified or trusted hint.
-    fn hinted(
-        &mut self,
-        before: &Self::State,
-        hint: Self::Set,
-        learned: &Self::State,
-        verified: bool,
-    ) -> Result<Self::State, SolverError>;
-
     /// Up to `limit` of κ's worlds in canonical order.
     fn worlds(&mut self, state: &Self::State, limit: usize) -> Result<WorldSet, SolverError>;
     /// How many worlds κ has (see [`super::Engine::count_worlds`]).
     fn count(&mut self, state: &Self::State, cap: usize) -> Result<WorldCount, Failure>;
     /// The epistemic model of κ when it has at most `cap` worlds.
     fn model(&mut self, state: &Self::State, cap: usize) -> Result<Option<Model>, Failure>;
-    /// A plan's search, for a state whose model is not listed (infinite, or too many
-    /// worlds): the state with the constants' `terms` and each step of the plan so far
-    /// fixed at its value (`steps`: a step's occurrence and the values it may have), when
-    /// every step has one value in every world. The hash is equal for fixed states that
-    /// may be the same, [`Backend::same_fixed`] decides. None: a step's value differs
-    /// between worlds, or the backend does not recognise states it cannot list.
-    fn fixed(
-        &mut self,
-        _state: &Self::State,
-        _terms: Option<&[Expr]>,
-        _steps: &[(ConstId, Vec<i64>)],
-    ) -> Result<Option<(u64, Self::Fixed)>, SolverError> {
-        Ok(None)
-    }
-    /// Whether [`Backend::rebuilt`] rebuilds states (a plan's search then contracts its
-    /// states after each step).
-    fn rebuilds(&self) -> bool {
-        false
-    }
-    /// A state of its own with one world per class of `q` (its rows' values, each
-    /// character's groups and plausibility), bisimilar to `state`'s contraction, and the
-    /// actual class's world in it; None when the backend does not rebuild states.
-    /// With `reuse`, a mark ([`Backend::mark`]) after which nothing the backend made is
-    /// read again but what this state is rebuilt from (its rows): the backend may drop
-    /// it first.
-    fn rebuilt(
-        &mut self,
-        _state: &Self::State,
-        _q: &Quotient,
-        _reuse: Option<usize>,
-    ) -> Result<Rebuilt<Self::State, Self::Point>, SolverError> {
-        Ok(None)
-    }
     /// A statement stepped from outside the program reads a checkpoint (`at(c, …)`):
     /// views planned for a program without one must cover the whole universe.
     fn reads_checkpoints(&mut self) {}
-    /// Where what the backend makes from now on starts (for [`Backend::drop_since`]).
-    fn mark(&self) -> usize {
-        0
-    }
-    /// Drops what the backend made since `mark`: a plan's search read the states made
-    /// since for the last time (their successors were met before, or contracted).
-    fn drop_since(&mut self, _mark: usize) {}
     /// The most worlds a plan's search lists of a state to recognise it by its model
-    /// (up to bisimulation); a larger one is recognised as [`Backend::fixed`] makes it.
+    /// (up to bisimulation); a larger one is recognised as [`Recognition::fixed`] makes it.
     fn listing_cap(&self) -> usize {
         1 << 14
     }
-    /// Whether two states [`Backend::fixed`] made have the same worlds (values and
-    /// what each character learned).
-    fn same_fixed(&mut self, _a: &Self::Fixed, _b: &Self::Fixed) -> Result<bool, SolverError> {
-        Ok(false)
+    /// Weights and probabilities, when the backend keeps them.
+    fn probabilities(&mut self) -> Option<&mut dyn Probabilities<Self::State, Self::Point>> {
+        None
+    }
+    /// Plausibility orders (`expects`, an event's ranks).
+    fn plausibility(&mut self) -> Option<&mut dyn Plausibility<Self::State, Self::Set>> {
+        None
+    }
+    /// `assert_adds_ck` hints checked and kept small.
+    fn hints(&mut self) -> Option<&mut dyn Hints<Self::State, Self::Set>> {
+        None
+    }
+    /// Questions about some states handed over to another backend.
+    fn hands_over(&self) -> Option<&dyn HandsOver<Self::State>> {
+        None
+    }
+    /// A plan's search recognising states the backend cannot list.
+    fn recognition(&mut self) -> Option<&mut dyn Recognition<Self::State, Self::Fixed>> {
+        None
+    }
+    /// A plan's search contracting each state and rebuilding it without its history.
+    fn rebuilding(&mut self) -> Option<&mut dyn Rebuilding<Self::State, Self::Point>> {
+        None
     }
     /// Called after each top-level statement: caches keyed by the statement's
     /// expressions may be dropped.
@@ -323,6 +238,12 @@ pub(crate) trait Backend {
         let found = self.worlds(state, 1)?;
         Ok(found.worlds.is_empty() && found.complete)
     }
+}
+
+/// What a backend answers for a capability it has not got ([`crate::choice`] sends the
+/// stories that need one elsewhere, so this is only met by a backend asked for by name).
+fn lacks(backend: &str, what: &str) -> SolverError {
+    SolverError::Unsupported(format!("the {backend} backend cannot {what}"))
 }
 
 /// The driver as the engine sees it, whatever its backend.
@@ -543,11 +464,8 @@ impl<B: Backend> Driver<B> {
         match &stmt.kind {
             StmtKind::Announce { .. } | StmtKind::Reveal { .. } => {
                 let state = self.state.clone();
-                let (added, derived) = self.announced(stmt, &state, sink)?;
-                self.state = self
-                    .backend
-                    .restrict(&state, added, derived)
-                    .at(stmt.span)?;
+                let (added, origin) = self.announced(stmt, &state, sink)?;
+                self.state = self.backend.restrict(&state, added, origin).at(stmt.span)?;
             }
             StmtKind::Learn { who, what } if what.mentions_knowledge() => {
                 let state = self.state.clone();
@@ -557,7 +475,9 @@ impl<B: Backend> Driver<B> {
             StmtKind::Expects { who, formula } => {
                 let state = self.state.clone();
                 let set = self.formula(formula, &state).at(stmt.span)?;
-                self.state = self.backend.upgrade(&state, *who, set).at(stmt.span)?;
+                self.state = (self.plausibility().at(stmt.span)?)
+                    .upgrade(&state, *who, set)
+                    .at(stmt.span)?;
             }
             StmtKind::Learn { who, what } => {
                 let what = self.now(what).at(stmt.span)?;
@@ -594,24 +514,27 @@ impl<B: Backend> Driver<B> {
                 // take effect together.
                 let state = self.state.clone();
                 let mut added = Vec::with_capacity(stmts.len());
-                let mut derived = false;
+                let mut origin = Origin::Written;
                 for s in stmts {
-                    let (set, d) = self.announced(s, &state, sink)?;
+                    let (set, o) = self.announced(s, &state, sink)?;
                     added.push(set);
-                    derived |= d;
+                    origin = origin.and(o);
                 }
                 if !added.is_empty() {
                     let first = added.remove(0);
                     let added = self.backend.and(first, added);
                     self.state = (self.backend)
-                        .restrict(&state, added, derived)
+                        .restrict(&state, added, origin)
                         .at(stmt.span)?;
                 }
             }
             StmtKind::Actual(expr) => self.set_actual(expr, stmt.span).at(stmt.span)?,
             StmtKind::Prior(weight) => {
                 let weight = self.now(weight).at(stmt.span)?.clone();
-                self.state = self.backend.prior(&self.state, &weight).at(stmt.span)?;
+                let state = self.state.clone();
+                self.state = (self.probabilities().at(stmt.span)?)
+                    .prior(&state, &weight)
+                    .at(stmt.span)?;
             }
             StmtKind::Show { value, text } => self.show(stmt.span, value, text, sink)?,
             StmtKind::Repeat { max, body, until } => {
@@ -622,6 +545,37 @@ impl<B: Backend> Driver<B> {
             }
         }
         Ok(())
+    }
+
+    /// The backend's weights and probabilities, or the refusal that names it.
+    fn probabilities(&mut self) -> Result<&mut dyn Probabilities<B::State, B::Point>, SolverError> {
+        let name = self.backend.name();
+        self.backend.probabilities().ok_or_else(|| no_chances(name))
+    }
+
+    /// The probability of each of `listed` (worlds of κ in `state`), None when the
+    /// backend keeps no weights or the story has none.
+    fn chances_of(
+        &mut self,
+        state: &B::State,
+        listed: &[World],
+    ) -> Result<Option<Vec<BigRational>>, SolverError> {
+        match self.backend.probabilities() {
+            Some(p) => p.chances(state, listed),
+            None => Ok(None),
+        }
+    }
+
+    /// The backend's plausibility orders, or the refusal that names it.
+    fn plausibility(&mut self) -> Result<&mut dyn Plausibility<B::State, B::Set>, SolverError> {
+        let name = self.backend.name();
+        (self.backend.plausibility()).ok_or_else(|| lacks(name, "keep plausibility orders"))
+    }
+
+    /// The backend's hints, or the refusal that names it.
+    fn hints(&mut self) -> Result<&mut dyn Hints<B::State, B::Set>, SolverError> {
+        let name = self.backend.name();
+        (self.backend.hints()).ok_or_else(|| lacks(name, "check `assert_adds_ck` hints"))
     }
 
     fn formula(&mut self, e: &Expr, state: &B::State) -> Result<B::Set, Failure> {
@@ -691,13 +645,17 @@ impl<B: Backend> Driver<B> {
                 self.statement(s, sink)?;
             }
             let learned = self.state.clone();
-            self.state = self.backend.hinted(&before, h, &learned, false).at(span)?;
+            self.state = (self.hints().at(span)?)
+                .hinted(&before, h, &learned, Hint::Trusted)
+                .at(span)?;
             sink(Report::HintTrusted { span });
             return Ok(());
         }
         self.block(body, sink)?;
         let after = self.state.clone();
-        let found = self.backend.disagreement(&before, &after, &h).at(span)?;
+        let found = (self.hints().at(span)?)
+            .disagreement(&before, &after, &h)
+            .at(span)?;
         let elapsed = start.elapsed();
         match found {
             None => {
@@ -707,7 +665,9 @@ impl<B: Backend> Driver<B> {
                     Some(_) if self.is_empty_of(&before).at(span)? => self.emptied,
                     _ => None,
                 };
-                self.state = self.backend.hinted(&before, h, &after, true).at(span)?;
+                self.state = (self.hints().at(span)?)
+                    .hinted(&before, h, &after, Hint::Verified)
+                    .at(span)?;
                 match vacuous {
                     Some(left_none) => sink(Report::Vacuous { span, left_none }),
                     None => sink(Report::HintVerified { span, elapsed }),
@@ -767,7 +727,7 @@ impl<B: Backend> Driver<B> {
         let state = self.state.clone();
         let mut set = self.worlds_of(&state, limit)?;
         if self.chances {
-            set.chances = self.backend.chances(&state, &set.worlds)?;
+            set.chances = self.chances_of(&state, &set.worlds)?;
         }
         self.shown_set(set)
     }
@@ -778,11 +738,11 @@ impl<B: Backend> Driver<B> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let state = self.state.clone();
         let set = self.formula(phi, &state)?;
-        let kept = self.backend.restrict(&state, set, false)?;
+        let kept = self.backend.restrict(&state, set, Origin::Written)?;
         let mut found = self.worlds_of(&kept, limit)?;
         if self.chances {
             // Each world's probability among all the worlds possible here.
-            found.chances = self.backend.chances(&state, &found.worlds)?;
+            found.chances = self.chances_of(&state, &found.worlds)?;
         }
         Ok(self.shown_set(found)?)
     }

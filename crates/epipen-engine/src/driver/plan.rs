@@ -19,7 +19,7 @@ use std::rc::Rc;
 
 use super::contract::{Classes, Quotient};
 use super::event::Product;
-use super::{Backend, Driver};
+use super::{Backend, Driver, Origin};
 use crate::ir::{ActionDef, ActionId, ConstId, DoStep, Expr, ExprKind, PlanStmt};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World};
@@ -129,7 +129,9 @@ impl<B: Backend> Driver<B> {
                 }
                 let first = none.pop().expect("an action has a case");
                 let nowhere = self.backend.and(first, none);
-                let left = self.backend.restrict(&state, nowhere, false).at(span)?;
+                let left = (self.backend)
+                    .restrict(&state, nowhere, Origin::Written)
+                    .at(span)?;
                 self.is_empty_of(&left).at(span)?
             }
         };
@@ -173,7 +175,9 @@ impl<B: Backend> Driver<B> {
         }
         let set = self.formula(e, &state).at(span)?;
         let not = self.backend.not(&set);
-        let failing = self.backend.restrict(&state, not, false).at(span)?;
+        let failing = (self.backend)
+            .restrict(&state, not, Origin::Written)
+            .at(span)?;
         self.is_empty_of(&failing).at(span)
     }
 
@@ -422,7 +426,11 @@ impl<B: Backend> Driver<B> {
             (Some(_), Some(a)) => Some(q.rows[a].clone()),
             (Some(_), None) => return Ok(b),
         };
-        let Some((state, point)) = self.backend.rebuilt(&b.state, &q, reuse).at(span)? else {
+        let rebuilt = match self.backend.rebuilding() {
+            Some(r) => r.rebuilt(&b.state, &q, reuse).at(span)?,
+            None => None,
+        };
+        let Some((state, point)) = rebuilt else {
             tracing::debug!("plan: a state not rebuilt");
             return Ok(b);
         };
@@ -474,7 +482,10 @@ impl<B: Backend> Driver<B> {
             })
             .collect();
         let terms = b.terms.clone();
-        let fixed = (self.backend)
+        let Some(recognition) = self.backend.recognition() else {
+            return Ok(None);
+        };
+        let fixed = recognition
             .fixed(&b.state, terms.as_ref().map(|t| t.as_slice()), &steps)
             .at(span)?;
         Ok(fixed.map(|(hash, f)| StateKey::Fixed(hash, f)))
@@ -491,7 +502,11 @@ impl<B: Backend> Driver<B> {
             StateKey::Listed(k) => Ok(met.listed.get(k).copied()),
             StateKey::Fixed(hash, f) => {
                 for (other, value) in met.fixed.get(hash).into_iter().flatten() {
-                    if self.backend.same_fixed(f, other).at(span)? {
+                    let same = match self.backend.recognition() {
+                        Some(r) => r.same_fixed(f, other).at(span)?,
+                        None => false,
+                    };
+                    if same {
                         return Ok(Some(*value));
                     }
                 }
@@ -550,7 +565,7 @@ impl<B: Backend> Driver<B> {
         let compare = self.unrecognisable(plan).is_none();
         // States replaced by their contractions after each step (a coordinated plan asks
         // about the worlds of each state as the steps made them).
-        let contract = compare && !plan.coordinated && self.backend.rebuilds();
+        let contract = compare && !plan.coordinated && self.backend.rebuilding().is_some();
         let mut root = vec![start.clone()];
         if self.reached(span, &root, &plan.goal)? {
             // The empty plan: coordinated too (reaches([]) is φ).
@@ -582,10 +597,15 @@ impl<B: Backend> Driver<B> {
                     }
                     // What the backend makes for this action's states starts here: it is
                     // dropped when they are met before (a contraction takes its place).
-                    let mark = contract.then(|| self.backend.mark());
+                    let mark = match contract {
+                        true => self.backend.rebuilding().map(|r| r.mark()),
+                        false => None,
+                    };
                     let drop = |driver: &mut Self| {
-                        if let Some(m) = mark {
-                            driver.backend.drop_since(m);
+                        if let Some(m) = mark
+                            && let Some(r) = driver.backend.rebuilding()
+                        {
+                            r.drop_since(m);
                         }
                     };
                     let mut branches = Vec::new();

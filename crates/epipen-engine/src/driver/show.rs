@@ -26,8 +26,10 @@ impl<B: Backend> Driver<B> {
                 r.each_expr(&mut |e| super::no_latest(&self.program, e))
                     .at(span)?;
                 let point = self.actual.as_ref().map(|(_, p)| p);
-                let found = (self.backend)
-                    .amounts(&r, &state, &self.checkpoints, point)
+                let name = self.backend.name();
+                let found = (self.backend.probabilities())
+                    .ok_or_else(|| no_chances(name))
+                    .and_then(|p| p.amounts(&r, &state, &self.checkpoints, point))
                     .at(span)?;
                 let amounts = found
                     .into_iter()

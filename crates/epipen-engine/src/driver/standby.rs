@@ -1,7 +1,7 @@
-//! The questions a backend hands over ([`Backend::handed_over`]: the explicit backend's
-//! states before the announcements that bound its worlds; and an `actual` whose worlds
-//! [`Backend::pin`] cannot list) and the [`Standby`] that answers them, which `choice`
-//! makes (the one place that chooses backends).
+//! The questions a backend hands over ([`HandsOver`](super::HandsOver): the explicit
+//! backend's states before the announcements that bound its worlds; and an `actual`
+//! whose worlds [`Backend::pin`] cannot list) and the [`Standby`] that answers them,
+//! which `choice` makes (the one place that chooses backends).
 
 use super::{Backend, Driver};
 use crate::ir::{CharId, Expr};
@@ -17,8 +17,8 @@ pub(crate) struct Handover {
     pub learned: Result<Vec<(CharId, Expr)>, String>,
 }
 
-/// Answers the questions a backend hands over ([`Backend::handed_over`]), on another
-/// backend that `choice` (the one place that chooses backends) picks.
+/// Answers the questions a backend hands over ([`HandsOver`](super::HandsOver)), on
+/// another backend that `choice` (the one place that chooses backends) picks.
 pub(crate) trait Standby {
     /// Up to `limit` of κ's worlds.
     fn worlds(&mut self, h: &Handover, limit: usize) -> Result<WorldSet, SolverError>;
@@ -33,6 +33,11 @@ pub(crate) trait Standby {
 }
 
 impl<B: Backend> Driver<B> {
+    /// What κ is made of in `state` when the backend hands questions about it over.
+    fn handover(&self, state: &B::State) -> Option<Handover> {
+        self.backend.hands_over()?.handed_over(state)
+    }
+
     /// Up to `limit` of κ's worlds in `state` (see [`Backend::worlds`]), from the
     /// standby when the backend hands the question over.
     pub(super) fn worlds_of(
@@ -40,7 +45,7 @@ impl<B: Backend> Driver<B> {
         state: &B::State,
         limit: usize,
     ) -> Result<WorldSet, SolverError> {
-        match self.backend.handed_over(state) {
+        match self.handover(state) {
             None => self.backend.worlds(state, limit),
             Some(h) => self.standby.worlds(&h, limit),
         }
@@ -48,7 +53,7 @@ impl<B: Backend> Driver<B> {
 
     /// How many worlds κ has in `state` (see [`Backend::count`]).
     pub(super) fn count_of(&mut self, state: &B::State, cap: usize) -> Result<WorldCount, Failure> {
-        match self.backend.handed_over(state) {
+        match self.handover(state) {
             None => self.backend.count(state, cap),
             Some(h) => self.standby.count(&h, cap),
         }
@@ -60,7 +65,7 @@ impl<B: Backend> Driver<B> {
         state: &B::State,
         cap: usize,
     ) -> Result<Option<Model>, Failure> {
-        match self.backend.handed_over(state) {
+        match self.handover(state) {
             None => self.backend.model(state, cap),
             Some(h) => self.standby.model(&h, cap),
         }
@@ -68,7 +73,7 @@ impl<B: Backend> Driver<B> {
 
     /// Whether κ has no world in `state` (see [`Backend::is_empty`]).
     pub(super) fn is_empty_of(&mut self, state: &B::State) -> Result<bool, SolverError> {
-        match self.backend.handed_over(state) {
+        match self.handover(state) {
             None => self.backend.is_empty(state),
             Some(h) => self.standby.is_empty(&h),
         }

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use super::direct::Direct;
 use super::{ExplicitBackend, Flags, Groups, Learned, State, Universe, WorldIds};
 use crate::SolverError;
+use crate::driver::Origin;
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 
 /// Worlds evaluated at once.
@@ -338,11 +339,11 @@ impl ExplicitBackend {
             }
         };
         if agents.is_empty() {
-            let after = self.restrict(state, set.clone(), false)?;
+            let after = self.restrict(state, set.clone(), Origin::Written)?;
             put(&yes_at, self.eval(body, &yes, &after, saved)?.bools()?);
             if whether {
                 let not = Backend::not(self, &set);
-                let other = self.restrict(state, not, false)?;
+                let other = self.restrict(state, not, Origin::Written)?;
                 put(&no_at, self.eval(body, &no, &other, saved)?.bools()?);
             }
         } else {

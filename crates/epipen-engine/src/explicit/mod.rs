@@ -30,7 +30,10 @@ use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
-use super::driver::{Backend, Handover, Said};
+use super::driver::{
+    Backend, Handover, HandsOver, Hint, Hints, Origin, Plausibility, Probabilities, Rebuilding,
+    Said,
+};
 use super::{Failure, Options, SolverError};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::syntax::Span;
@@ -148,7 +151,7 @@ pub(crate) struct ExplicitBackend {
 }
 
 /// A question the driver hands over for states before the universe's bounds hold
-/// ([`Backend::handed_over`]), asked here.
+/// ([`HandsOver::handed_over`]), asked here.
 fn handed_over() -> SolverError {
     eval::internal(
         "a question about a state before the worlds are listed, which the driver hands over",
@@ -559,7 +562,7 @@ impl Backend for ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         added: Set,
-        _: bool,
+        _: Origin,
     ) -> Result<Rc<State>, SolverError> {
         if state.pending > 0 {
             // One of the announcements that bound the universe: it holds in all of it.
@@ -597,29 +600,6 @@ impl Backend for ExplicitBackend {
     ) -> Result<Rc<State>, SolverError> {
         let bits = self.universe_bits(&set);
         Ok(self.learn_flags(state, who, bits))
-    }
-
-    fn upgrade(
-        &mut self,
-        state: &Rc<State>,
-        who: CharId,
-        set: Set,
-    ) -> Result<Rc<State>, SolverError> {
-        let mut minds = (*state.minds).clone();
-        minds.ranks[who.0].insert(0, Learned::Set(self.universe_bits(&set)));
-        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
-    }
-
-    fn prefer(
-        &mut self,
-        state: &Rc<State>,
-        who: CharId,
-        rank: &Expr,
-        _: usize,
-    ) -> Result<Rc<State>, SolverError> {
-        let mut minds = (*state.minds).clone();
-        minds.ranks[who.0].insert(0, Learned::Expr(Rc::new(rank.clone())));
-        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
     }
 
     /// The product: a new world for each world of the state and each case whose
@@ -739,10 +719,6 @@ impl Backend for ExplicitBackend {
         (state.pending == 0).then(|| state.worlds.len() == 0)
     }
 
-    fn handed_over(&self, state: &Rc<State>) -> Option<Handover> {
-        self.handover(state)
-    }
-
     fn is_empty(&mut self, state: &Rc<State>) -> Result<bool, SolverError> {
         if state.pending > 0 {
             return Err(handed_over());
@@ -842,43 +818,6 @@ impl Backend for ExplicitBackend {
         Ok(point.is_some_and(|w| state.worlds.contains(w)))
     }
 
-    fn disagreement(
-        &mut self,
-        before: &Rc<State>,
-        after: &Rc<State>,
-        hint: &Set,
-    ) -> Result<Option<(World, bool)>, SolverError> {
-        if !Rc::ptr_eq(&hint.worlds, &before.worlds) {
-            return Err(eval::internal("a hint of another state"));
-        }
-        let mut best: Option<((u64, u32), bool)> = None;
-        for (i, w) in before.worlds.iter().enumerate() {
-            let kept = after.worlds.contains(w);
-            if kept != hint.bits.get(i) {
-                let key = self.key(w);
-                if best.is_none_or(|(k, _)| key < k) {
-                    best = Some((key, kept));
-                }
-            }
-        }
-        Ok(best.map(|((_, w), kept)| (self.world(w), kept)))
-    }
-
-    fn hinted(
-        &mut self,
-        before: &Rc<State>,
-        hint: Set,
-        learned: &Rc<State>,
-        verified: bool,
-    ) -> Result<Rc<State>, SolverError> {
-        // Verified, the block left exactly κ_before ∧ φ.
-        if verified {
-            return Ok(learned.clone());
-        }
-        let kept = self.filtered(before, &hint, true)?;
-        Ok(self.state(0, kept.worlds.clone(), learned.minds.clone()))
-    }
-
     fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, SolverError> {
         if state.pending > 0 {
             return Err(handed_over());
@@ -937,28 +876,6 @@ impl Backend for ExplicitBackend {
         }))
     }
 
-    fn rebuilds(&self) -> bool {
-        true
-    }
-
-    fn rebuilt(
-        &mut self,
-        state: &Rc<State>,
-        q: &crate::driver::Quotient,
-        reuse: Option<usize>,
-    ) -> Result<crate::driver::Rebuilt<Rc<State>, Option<u32>>, SolverError> {
-        self.rebuild(state, q, reuse)
-    }
-
-    /// The universe's size.
-    fn mark(&self) -> usize {
-        self.universe.len
-    }
-
-    fn drop_since(&mut self, mark: usize) {
-        self.truncate(mark);
-    }
-
     fn reads_checkpoints(&mut self) {
         if self.local_views {
             self.local_views = false;
@@ -974,6 +891,92 @@ impl Backend for ExplicitBackend {
         self.chance_tables.clear();
     }
 
+    fn plausibility(&mut self) -> Option<&mut dyn Plausibility<Rc<State>, Set>> {
+        Some(self)
+    }
+
+    fn hints(&mut self) -> Option<&mut dyn Hints<Rc<State>, Set>> {
+        Some(self)
+    }
+
+    fn probabilities(&mut self) -> Option<&mut dyn Probabilities<Rc<State>, Option<u32>>> {
+        Some(self)
+    }
+
+    fn hands_over(&self) -> Option<&dyn HandsOver<Rc<State>>> {
+        Some(self)
+    }
+
+    fn rebuilding(&mut self) -> Option<&mut dyn Rebuilding<Rc<State>, Option<u32>>> {
+        Some(self)
+    }
+}
+
+impl Plausibility<Rc<State>, Set> for ExplicitBackend {
+    fn upgrade(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Set,
+    ) -> Result<Rc<State>, SolverError> {
+        let mut minds = (*state.minds).clone();
+        minds.ranks[who.0].insert(0, Learned::Set(self.universe_bits(&set)));
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
+    }
+
+    fn prefer(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        rank: &Expr,
+        _: usize,
+    ) -> Result<Rc<State>, SolverError> {
+        let mut minds = (*state.minds).clone();
+        minds.ranks[who.0].insert(0, Learned::Expr(Rc::new(rank.clone())));
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
+    }
+}
+
+impl Hints<Rc<State>, Set> for ExplicitBackend {
+    fn disagreement(
+        &mut self,
+        before: &Rc<State>,
+        after: &Rc<State>,
+        hint: &Set,
+    ) -> Result<Option<(World, bool)>, SolverError> {
+        if !Rc::ptr_eq(&hint.worlds, &before.worlds) {
+            return Err(eval::internal("a hint of another state"));
+        }
+        let mut best: Option<((u64, u32), bool)> = None;
+        for (i, w) in before.worlds.iter().enumerate() {
+            let kept = after.worlds.contains(w);
+            if kept != hint.bits.get(i) {
+                let key = self.key(w);
+                if best.is_none_or(|(k, _)| key < k) {
+                    best = Some((key, kept));
+                }
+            }
+        }
+        Ok(best.map(|((_, w), kept)| (self.world(w), kept)))
+    }
+
+    fn hinted(
+        &mut self,
+        before: &Rc<State>,
+        hint: Set,
+        learned: &Rc<State>,
+        how: Hint,
+    ) -> Result<Rc<State>, SolverError> {
+        // Verified, the block left exactly κ_before ∧ φ.
+        if how == Hint::Verified {
+            return Ok(learned.clone());
+        }
+        let kept = self.filtered(before, &hint, true)?;
+        Ok(self.state(0, kept.worlds.clone(), learned.minds.clone()))
+    }
+}
+
+impl Probabilities<Rc<State>, Option<u32>> for ExplicitBackend {
     fn prior(&mut self, state: &Rc<State>, weight: &Expr) -> Result<Rc<State>, SolverError> {
         self.set_prior(state, weight)
     }
@@ -1003,6 +1006,32 @@ impl Backend for ExplicitBackend {
             }
         };
         self.amounts(r, state, saved, at)
+    }
+}
+
+impl HandsOver<Rc<State>> for ExplicitBackend {
+    fn handed_over(&self, state: &Rc<State>) -> Option<Handover> {
+        self.handover(state)
+    }
+}
+
+impl Rebuilding<Rc<State>, Option<u32>> for ExplicitBackend {
+    fn rebuilt(
+        &mut self,
+        state: &Rc<State>,
+        q: &crate::driver::Quotient,
+        reuse: Option<usize>,
+    ) -> Result<crate::driver::Rebuilt<Rc<State>, Option<u32>>, SolverError> {
+        self.rebuild(state, q, reuse)
+    }
+
+    /// The universe's size.
+    fn mark(&self) -> usize {
+        self.universe.len
+    }
+
+    fn drop_since(&mut self, mark: usize) {
+        self.truncate(mark);
     }
 }
 

@@ -13,7 +13,7 @@ use crate::ir::{ConstId, Expr};
 use crate::worlds::Value;
 use crate::z3::solver::Term;
 
-/// A state with the plan's steps fixed ([`crate::driver::Backend::fixed`]).
+/// A state with the plan's steps fixed ([`crate::driver::Recognition::fixed`]).
 #[derive(Clone)]
 pub(crate) struct Fixed {
     kappa: Kappa,

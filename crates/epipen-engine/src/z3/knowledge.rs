@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::{Goal, Learned, SHRINK_ABOVE, SHRINK_MAX_CUBES, State, Z3Backend};
+use crate::driver::Origin;
 use crate::ir::arith::Integer;
 use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp};
 use crate::worlds::Value;
@@ -149,10 +150,10 @@ impl Z3Backend {
                 use crate::driver::Backend;
                 let phi = self.encode(formula, state, saved)?;
                 if agents.is_empty() {
-                    let after = self.restrict(state, phi.clone(), false)?;
+                    let after = self.restrict(state, phi.clone(), Origin::Written)?;
                     let holds = self.encode(body, &after, saved)?;
                     if *whether {
-                        let other = self.restrict(state, phi.not(), false)?;
+                        let other = self.restrict(state, phi.not(), Origin::Written)?;
                         let otherwise = self.encode(body, &other, saved)?;
                         phi.ite(&holds, &otherwise)
                     } else {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::driver::{Backend, Said};
+use crate::driver::{Backend, Hint, Hints, Origin, Plausibility, Recognition, Said};
 use crate::ir::arith::Integer;
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
@@ -159,11 +159,12 @@ impl Z3Backend {
     }
 
     /// `state` with κ := simplify(κ ∧ φ), or, once κ's worlds are listed, the list
-    /// filtered by φ. With a symbolic κ, a large φ `derived` by the engine (knowledge
-    /// operators, not a formula the story wrote out) is first replaced by a smaller
+    /// filtered by φ. With a symbolic κ, a large φ the engine derived
+    /// ([`Origin::Derived`]: from knowledge operators, not a formula the story wrote
+    /// out) is first replaced by a smaller
     /// equivalent under κ built from its own atoms (an automatic, proven hint: see
     /// `Z3::shrink`).
-    fn add_to_kappa(&self, state: &State, phi: Term, derived: bool) -> Result<State, SolverError> {
+    fn add_to_kappa(&self, state: &State, phi: Term, origin: Origin) -> Result<State, SolverError> {
         if let Some(worlds) = self.listed(state) {
             let compiled = phi.compile(&self.vars);
             let mut scratch = Vec::new();
@@ -182,7 +183,7 @@ impl Z3Backend {
         }
         let mut phi = self.z3.simplify(&phi)?;
         let size = phi.dag_size();
-        if derived
+        if origin == Origin::Derived
             && size > SHRINK_ABOVE
             && let Some(smaller) = self.z3.shrink(&state.kappa, &phi, SHRINK_MAX_CUBES)?
         {
@@ -250,7 +251,7 @@ impl Backend for Z3Backend {
             // The speaker saw all of ψ: K_A ψ is ψ under κ.
             return Ok(Said {
                 set: psi,
-                as_written: true,
+                origin: Origin::Written,
             });
         }
         // When κ ⊨ ψ → K_A ψ, ψ and K_A ψ are equivalent under κ (K_A ψ → ψ always holds
@@ -308,9 +309,9 @@ impl Backend for Z3Backend {
         &mut self,
         state: &State,
         added: Term,
-        derived: bool,
+        origin: Origin,
     ) -> Result<State, SolverError> {
-        self.add_to_kappa(state, added, derived)
+        self.add_to_kappa(state, added, origin)
     }
 
     fn learn(&mut self, state: &State, who: CharId, what: &Expr) -> Result<State, SolverError> {
@@ -321,22 +322,6 @@ impl Backend for Z3Backend {
         let mut next = state.clone();
         next.learned[who.0].push(learned);
         Ok(next)
-    }
-
-    fn upgrade(&mut self, state: &State, who: CharId, set: Term) -> Result<State, SolverError> {
-        let rank = set.ite(&Term::int(0), &Term::int(1));
-        Ok(self.ranked(state, who, rank, 2))
-    }
-
-    fn prefer(
-        &mut self,
-        state: &State,
-        who: CharId,
-        rank: &Expr,
-        levels: usize,
-    ) -> Result<State, SolverError> {
-        let rank = self.encode(rank, state, &[])?;
-        Ok(self.ranked(state, who, rank, levels))
     }
 
     fn learn_set(&mut self, state: &State, who: CharId, set: Term) -> Result<State, SolverError> {
@@ -394,24 +379,11 @@ impl Backend for Z3Backend {
         })
     }
 
-    fn fixed(
-        &mut self,
-        state: &State,
-        terms: Option<&[Expr]>,
-        steps: &[(ConstId, Vec<i64>)],
-    ) -> Result<Option<(u64, fixed::Fixed)>, SolverError> {
-        self.fix(state, terms, steps)
-    }
-
     /// Listing a model asks the solver for each world: beyond a few dozen, fixing the
     /// state costs less (a search over 15 bools: 28 s with a cap of 1 024 worlds, 0.03 s
     /// fixed; gossip's calls: 30 ms listed, 130 ms fixed).
     fn listing_cap(&self) -> usize {
         64
-    }
-
-    fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, SolverError> {
-        self.same(a, b)
     }
 
     fn known_empty(&self, state: &State) -> Option<bool> {
@@ -445,55 +417,6 @@ impl Backend for Z3Backend {
             Some(worlds) => Ok(worlds.contains(point)),
             None => Ok(self.eval_in(&state.kappa, point)? == Value::Bool(true)),
         }
-    }
-
-    fn disagreement(
-        &mut self,
-        before: &State,
-        after: &State,
-        hint: &Term,
-    ) -> Result<Option<(World, bool)>, SolverError> {
-        let after = self.kappa_of(after);
-        // A world of κ_before where κ_after and the hint disagree refutes the hint.
-        let disagree = Term::and(&[self.kappa_of(before), after.iff(hint).not()]);
-        let (found, _) = self.z3.enumerate(&disagree, &self.vars, None, 1)?;
-        match found.into_iter().next() {
-            None => Ok(None),
-            Some(w) => {
-                let kept_by_block = self.eval_in(&after, &w)? == Value::Bool(true);
-                Ok(Some((World(w), kept_by_block)))
-            }
-        }
-    }
-
-    fn hinted(
-        &mut self,
-        before: &State,
-        hint: Term,
-        learned: &State,
-        verified: bool,
-    ) -> Result<State, SolverError> {
-        if verified {
-            // With its worlds listed, κ after the block is already that small form.
-            if learned.worlds.is_some() {
-                return Ok(learned.clone());
-            }
-            return Ok(State {
-                kappa: self
-                    .z3
-                    .simplify(&Term::and(&[self.kappa_of(before), hint]))?,
-                learned: learned.learned.clone(),
-                worlds: None,
-                ranks: learned.ranks.clone(),
-            });
-        }
-        let start = State {
-            kappa: before.kappa.clone(),
-            learned: learned.learned.clone(),
-            worlds: before.worlds.clone(),
-            ranks: learned.ranks.clone(),
-        };
-        self.add_to_kappa(&start, hint, false)
     }
 
     fn worlds(&mut self, state: &State, limit: usize) -> Result<WorldSet, SolverError> {
@@ -600,6 +523,102 @@ impl Backend for Z3Backend {
             views,
             ranks,
         }))
+    }
+
+    fn plausibility(&mut self) -> Option<&mut dyn Plausibility<State, Term>> {
+        Some(self)
+    }
+
+    fn hints(&mut self) -> Option<&mut dyn Hints<State, Term>> {
+        Some(self)
+    }
+
+    fn recognition(&mut self) -> Option<&mut dyn Recognition<State, fixed::Fixed>> {
+        Some(self)
+    }
+}
+
+impl Plausibility<State, Term> for Z3Backend {
+    fn upgrade(&mut self, state: &State, who: CharId, set: Term) -> Result<State, SolverError> {
+        let rank = set.ite(&Term::int(0), &Term::int(1));
+        Ok(self.ranked(state, who, rank, 2))
+    }
+
+    fn prefer(
+        &mut self,
+        state: &State,
+        who: CharId,
+        rank: &Expr,
+        levels: usize,
+    ) -> Result<State, SolverError> {
+        let rank = self.encode(rank, state, &[])?;
+        Ok(self.ranked(state, who, rank, levels))
+    }
+}
+
+impl Hints<State, Term> for Z3Backend {
+    fn disagreement(
+        &mut self,
+        before: &State,
+        after: &State,
+        hint: &Term,
+    ) -> Result<Option<(World, bool)>, SolverError> {
+        let after = self.kappa_of(after);
+        // A world of κ_before where κ_after and the hint disagree refutes the hint.
+        let disagree = Term::and(&[self.kappa_of(before), after.iff(hint).not()]);
+        let (found, _) = self.z3.enumerate(&disagree, &self.vars, None, 1)?;
+        match found.into_iter().next() {
+            None => Ok(None),
+            Some(w) => {
+                let kept_by_block = self.eval_in(&after, &w)? == Value::Bool(true);
+                Ok(Some((World(w), kept_by_block)))
+            }
+        }
+    }
+
+    fn hinted(
+        &mut self,
+        before: &State,
+        hint: Term,
+        learned: &State,
+        how: Hint,
+    ) -> Result<State, SolverError> {
+        if how == Hint::Verified {
+            // With its worlds listed, κ after the block is already that small form.
+            if learned.worlds.is_some() {
+                return Ok(learned.clone());
+            }
+            return Ok(State {
+                kappa: self
+                    .z3
+                    .simplify(&Term::and(&[self.kappa_of(before), hint]))?,
+                learned: learned.learned.clone(),
+                worlds: None,
+                ranks: learned.ranks.clone(),
+            });
+        }
+        let start = State {
+            kappa: before.kappa.clone(),
+            learned: learned.learned.clone(),
+            worlds: before.worlds.clone(),
+            ranks: learned.ranks.clone(),
+        };
+        self.add_to_kappa(&start, hint, Origin::Written)
+    }
+}
+
+impl Recognition<State, fixed::Fixed> for Z3Backend {
+    fn fixed(
+        &mut self,
+        state: &State,
+        terms: Option<&[Expr]>,
+        steps: &[(ConstId, Vec<i64>)],
+    ) -> Result<Option<(u64, fixed::Fixed)>, SolverError> {
+        self.fix(state, terms, steps)
+    }
+
+    fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, SolverError> {
+        self.same(a, b)
     }
 }
 
