@@ -9,7 +9,7 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use epipen::engine::SolverError;
+use epipen::engine::Failure;
 use epipen::syntax::{Diagnostic, Span};
 
 use crate::output::{err, errln};
@@ -84,11 +84,8 @@ pub(crate) fn start(deadline: Instant) {
             Whereabouts::Reading { path } => (path.clone(), "reading the story"),
             Whereabouts::Compiling { path } => (path.clone(), "compiling the story"),
             Whereabouts::Running { path, source, span } => {
-                let d = Diagnostic::error(
-                    span.unwrap_or_default(),
-                    format!("solver failure: {}", SolverError::Timeout),
-                )
-                .with_hint(hint);
+                let d = Diagnostic::error(span.unwrap_or_default(), Failure::Timeout.to_string())
+                    .with_hint(hint);
                 err!("{}", d.render(path, source));
                 std::process::exit(1);
             }

@@ -49,13 +49,13 @@ use std::rc::Rc;
 
 use std::collections::HashMap;
 
+use crate::Failure;
 use crate::driver::{Backend, Capability, Driver, Handover, Origin, Refused, Run, Standby};
 use crate::explicit::{self, ExplicitBackend, Refusal};
 use crate::ir::{Expr, Program};
 use crate::limits::{AUTO_MAX_FINITE_TYPES, Size};
 use crate::worlds::{Model, World, WorldCount, WorldSet};
 use crate::z3::Z3Backend;
-use crate::{Failure, SolverError};
 use crate::{Options, Strategy, bdd};
 
 /// The driver over the backend that runs `program` with `options` (see the table
@@ -120,7 +120,7 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
             Standbys::new(program, options),
         ) {
             Ok(driver) => Box::new(driver),
-            Err(e) => refused(Refusal::because(e.to_string())),
+            Err(e) => refused(Refusal::because(why(&e))),
         }
     };
     let bdd = |program: Rc<Program>| -> Result<Box<dyn Run>, String> {
@@ -131,7 +131,7 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
             backend,
             Standbys::new(program, options),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| why(&e))?;
         Ok(Box::new(driver))
     };
     let explicit = |program: Rc<Program>, size| -> Result<Box<dyn Run>, Refusal> {
@@ -142,7 +142,7 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
             backend,
             Standbys::new(program, options),
         )
-        .map_err(|e| Refusal::because(e.to_string()))?;
+        .map_err(|e| Refusal::because(why(&e)))?;
         Ok(Box::new(driver))
     };
     if program.probabilistic() {
@@ -230,6 +230,12 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         }
         Strategy::Z3 | Strategy::Symbolic | Strategy::Finite => z3(program),
     }
+}
+
+/// Why a backend could not start, as a refusal says it (a solver's failure without the
+/// "solver failure" before it).
+fn why(e: &Failure) -> String {
+    e.solver_detail().unwrap_or_else(|| e.to_string())
 }
 
 /// Whether the backend named `backend` (as `--backend` spells it) has `capability`: the
@@ -342,7 +348,7 @@ impl Standbys {
 }
 
 impl Standby for Standbys {
-    fn worlds(&mut self, h: &Handover, limit: usize) -> Result<WorldSet, SolverError> {
+    fn worlds(&mut self, h: &Handover, limit: usize) -> Result<WorldSet, Failure> {
         ask!(self, h, false, |b, s| b.worlds(&s, limit))
     }
 
@@ -364,12 +370,12 @@ impl Standby for Standbys {
     }
 
     /// On Z3 a satisfiability check, not a listing of the first world.
-    fn is_empty(&mut self, h: &Handover) -> Result<bool, SolverError> {
+    fn is_empty(&mut self, h: &Handover) -> Result<bool, Failure> {
         ask!(self, h, false, |b, s| b.is_empty(&s))
     }
 
     /// [`Backend::pin`] on Z3 (`φ` over the constants' types alone).
-    fn pin(&mut self, phi: &Expr) -> Result<Vec<World>, SolverError> {
+    fn pin(&mut self, phi: &Expr) -> Result<Vec<World>, Failure> {
         tracing::debug!("`actual` asks Z3");
         let mut z3 = Z3Backend::new(self.program.clone(), &self.options);
         let start = z3.initial()?;
@@ -379,11 +385,7 @@ impl Standby for Standbys {
 
 /// κ of `h` on `backend`: its types, the constraints and, when `learned`, what each
 /// character learned.
-fn rebuilt<B: Backend>(
-    backend: &mut B,
-    h: &Handover,
-    learned: bool,
-) -> Result<B::State, SolverError> {
+fn rebuilt<B: Backend>(backend: &mut B, h: &Handover, learned: bool) -> Result<B::State, Failure> {
     let mut kappa = backend.initial()?;
     for e in &h.constraints {
         let phi = backend.formula(e, &kappa, &[])?;
@@ -393,7 +395,7 @@ fn rebuilt<B: Backend>(
         let items = h
             .learned
             .as_ref()
-            .map_err(|why| SolverError::Unsupported(why.clone()))?;
+            .map_err(|why| Failure::Unsupported(why.clone()))?;
         for (who, what) in items {
             kappa = backend.learn(&kappa, *who, what)?;
         }

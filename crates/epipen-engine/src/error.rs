@@ -1,16 +1,18 @@
-//! What can go wrong while a run's statements execute: a question a backend (Z3, BDDs or
-//! the explicit worlds) could not answer ([`SolverError`]), and why a statement failed
-//! ([`Failure`], located as an [`EngineError`]).
+//! What can go wrong while a run's statements execute, in one type: [`Failure`] (a
+//! question a backend — Z3, BDDs or the explicit worlds — could not answer, a story
+//! error only running shows, a refuted hint, a failing check), located at its statement
+//! as an [`EngineError`]. A new kind of failure is one variant here and its wording in
+//! the kit (`epipen::session`, `Session::failure`).
 
 use super::Counterexample;
 use crate::ir::Program;
 use crate::syntax::Span;
 use crate::worlds::{self, Value, World};
 
-/// A question a backend could not answer (the name is from when Z3 was the only one).
-/// Never to be read as "no worlds".
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SolverError {
+/// Why a statement failed. The first six variants are a backend that could not answer
+/// (exit code 1), never to be read as "no worlds".
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
     /// The run's `--timeout` ran out.
     Timeout,
     /// The run's `--timeout` ran out while Z3 eliminated the quantifiers of a knowledge
@@ -25,58 +27,14 @@ pub enum SolverError {
     /// A formula the engine cannot decide (e.g. non-linear arithmetic over infinitely
     /// many worlds, where quantifier elimination leaves quantifiers behind).
     Unsupported(String),
-    /// The story asks something undefined, found while computing (a probability over
-    /// worlds that all weigh 0, a negative weight): a story error, at `at` when a part of
-    /// the statement is to blame (a case's weight), else at the statement.
+    /// The story is wrong in a way only running it shows, e.g. an `actual` that allows
+    /// two worlds, a probability over worlds that all weigh 0 (exit code 2): at `at`
+    /// when a part of the statement is to blame (a case's weight), else at the statement.
     Story {
         message: String,
-        hint: String,
+        hints: Vec<String>,
         at: Option<Span>,
     },
-}
-
-impl SolverError {
-    /// Whether the run's `--timeout` ran out (anywhere, or in quantifier elimination).
-    pub fn is_timeout(&self) -> bool {
-        matches!(self, SolverError::Timeout | SolverError::QeTimeout(_))
-    }
-
-    /// What a backend answers for an event's name, which the driver replaces by the
-    /// occurrence of its latest execution before any backend sees it (a bug otherwise).
-    pub(crate) fn unresolved_event() -> SolverError {
-        SolverError::Unsupported(
-            "internal error: an event's name reached a backend unresolved (a bug in epipen: \
-             please report it with the story)"
-                .into(),
-        )
-    }
-}
-
-impl std::fmt::Display for SolverError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SolverError::Timeout => write!(f, "the solver ran out of time (timeout)"),
-            SolverError::QeTimeout(m) => write!(
-                f,
-                "the solver ran out of time (timeout) eliminating the quantifiers of {m}"
-            ),
-            SolverError::Interrupted => write!(f, "the run was interrupted"),
-            SolverError::ResourceLimit(r) => write!(f, "the solver hit a resource limit ({r})"),
-            SolverError::Unknown(r) => write!(f, "the solver answered unknown ({r})"),
-            SolverError::Unsupported(m) => write!(f, "{m}"),
-            SolverError::Story { message, .. } => write!(f, "{message}"),
-        }
-    }
-}
-
-/// Why a statement failed.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Failure {
-    /// A backend could not answer (exit code 1).
-    Solver(SolverError),
-    /// The story is wrong in a way only running it shows, e.g. an `actual` that allows
-    /// two worlds (exit code 2).
-    Story { message: String, hints: Vec<String> },
     /// An `assert_adds_ck` hint is wrong (exit code 1).
     Refuted(Counterexample),
     /// A `check φ` fails in this world of κ (exit code 1), where the terms compared
@@ -84,15 +42,51 @@ pub enum Failure {
     CheckFailed(World, Vec<crate::Found>),
 }
 
-impl From<SolverError> for Failure {
-    fn from(e: SolverError) -> Failure {
-        match e {
-            SolverError::Story { message, hint, .. } => Failure::Story {
-                message,
-                hints: vec![hint],
-            },
-            e => Failure::Solver(e),
-        }
+impl Failure {
+    /// Whether the run's `--timeout` ran out (anywhere, or in quantifier elimination).
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, Failure::Timeout | Failure::QeTimeout(_))
+    }
+
+    /// Whether a backend could not answer (a timeout, `unknown`, a limit, a formula it
+    /// cannot decide, an interruption), as opposed to a story error, a refuted hint or
+    /// a failing check.
+    pub fn is_solver(&self) -> bool {
+        matches!(
+            self,
+            Failure::Timeout
+                | Failure::QeTimeout(_)
+                | Failure::Interrupted
+                | Failure::ResourceLimit(_)
+                | Failure::Unknown(_)
+                | Failure::Unsupported(_)
+        )
+    }
+
+    /// What a backend answers for an event's name, which the driver replaces by the
+    /// occurrence of its latest execution before any backend sees it (a bug otherwise).
+    pub(crate) fn unresolved_event() -> Failure {
+        Failure::Unsupported(
+            "internal error: an event's name reached a backend unresolved (a bug in epipen: \
+             please report it with the story)"
+                .into(),
+        )
+    }
+
+    /// What a backend could not answer, without the "solver failure" before it (None
+    /// for the other failures).
+    pub fn solver_detail(&self) -> Option<String> {
+        Some(match self {
+            Failure::Timeout => "the solver ran out of time (timeout)".into(),
+            Failure::QeTimeout(m) => {
+                format!("the solver ran out of time (timeout) eliminating the quantifiers of {m}")
+            }
+            Failure::Interrupted => "the run was interrupted".into(),
+            Failure::ResourceLimit(r) => format!("the solver hit a resource limit ({r})"),
+            Failure::Unknown(r) => format!("the solver answered unknown ({r})"),
+            Failure::Unsupported(m) => m.clone(),
+            _ => return None,
+        })
     }
 }
 
@@ -102,6 +96,7 @@ impl Failure {
         Failure::Story {
             message: message.into(),
             hints: hints.to_vec(),
+            at: None,
         }
     }
 
@@ -291,10 +286,14 @@ impl Failure {
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Failure::Solver(e) => write!(f, "solver failure: {e}"),
             Failure::Story { message, .. } => write!(f, "{message}"),
             Failure::Refuted(_) => write!(f, "the hint is wrong"),
             Failure::CheckFailed(..) => write!(f, "the check fails"),
+            other => write!(
+                f,
+                "solver failure: {}",
+                other.solver_detail().unwrap_or_default()
+            ),
         }
     }
 }

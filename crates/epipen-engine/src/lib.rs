@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 pub use crate::z3::solver::{Cancel, leave_ctrl_c_to_the_process, z3_version};
 pub use driver::Followed;
 use driver::Run;
-pub use error::{EngineError, Failure, SolverError};
+pub use error::{EngineError, Failure};
 
 /// Where the Z3 library linked at build time came from: `system`, the `pinned z3-solver
 /// wheel`, or `EPIPEN_Z3_DIR` (docs/z3.md).
@@ -102,7 +102,7 @@ pub struct Options {
     /// Report an [`Report::Step`] after every statement (time and κ's size).
     pub stats: bool,
     /// Stops the run, wherever the deadline is checked and inside Z3 calls, with
-    /// [`SolverError::Interrupted`] once raised from another thread.
+    /// [`Failure::Interrupted`] once raised from another thread.
     pub cancel: Cancel,
     /// How a plan's search recognises states ([`PlanStates::Listed`] unless a test
     /// asks for the other route).
@@ -316,7 +316,7 @@ impl Engine {
     }
 
     /// Up to `limit` of the worlds possible now, in canonical order.
-    pub fn worlds(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
+    pub fn worlds(&mut self, limit: u64) -> Result<WorldSet, Failure> {
         self.driver.worlds(limit)
     }
 
@@ -369,7 +369,7 @@ impl Engine {
     /// The first statement (the innermost, in the order the run finished them) after
     /// which no world was possible; None while some world is possible. Asked of the
     /// backend once and remembered (κ never regains a world once it has none).
-    pub fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
+    pub fn left_none(&mut self) -> Result<Option<Span>, Failure> {
         self.driver.left_none()
     }
 
@@ -414,10 +414,9 @@ pub fn solve(program: &Program, limit: u64) -> Result<WorldSet, EngineError> {
         .last()
         .map(|s| s.span)
         .unwrap_or_default();
-    engine.worlds(limit).map_err(|error| EngineError {
-        span: end,
-        error: error.into(),
-    })
+    engine
+        .worlds(limit)
+        .map_err(|error| EngineError { span: end, error })
 }
 
 /// The summands of a chain of `+`, `-` and unary `-`, with their signs (the linear forms

@@ -4,9 +4,7 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use epipen::engine::{
-    Amount, Engine, Options, PlanStates, Report, Shown, SolverError, Strategy, error::Failure,
-};
+use epipen::engine::{Amount, Engine, Failure, Options, PlanStates, Report, Shown, Strategy};
 use epipen::ir::{Program, Stmt, StmtKind};
 use epipen::syntax::Span;
 use epipen::worlds::{Model, World, WorldCount, WorldSet};
@@ -26,7 +24,7 @@ pub fn solve(
     };
     let mut engine = Engine::new(Rc::new(program.clone()), &options);
     engine.run(&mut |_| {}).map_err(|e| e.error)?;
-    engine.worlds(1_000_000).map_err(Failure::Solver)
+    engine.worlds(1_000_000)
 }
 
 /// Whether the backend of `strategy` takes the story (BDDs take bools, enums and ints the
@@ -292,7 +290,7 @@ pub fn engine_transcript_with(program: &Program, text: &str, options: &Options) 
                     };
                     End::CheckFailed(format!("{at} in {:?}{found}", world.0))
                 }
-                Failure::Solver(e) => solver_end(e),
+                e => solver_end(e),
             }
         }
     };
@@ -348,10 +346,10 @@ fn partitions(model: &Model) -> String {
     format!("{worlds}, classes {classes:?}")
 }
 
-fn solver_end(e: SolverError) -> End {
+fn solver_end(e: Failure) -> End {
     match e {
-        SolverError::Timeout | SolverError::QeTimeout(_) => End::Timeout,
-        e => End::Solver(e.to_string()),
+        Failure::Timeout | Failure::QeTimeout(_) => End::Timeout,
+        e => End::Solver(e.solver_detail().unwrap_or_else(|| e.to_string())),
     }
 }
 

@@ -1017,7 +1017,7 @@ fn agreement_pass(strategy: Strategy, timeout: Duration) -> Pass {
         };
         let report = match solved {
             Ok(set) if set.complete && set.worlds == expected => None,
-            Err(Failure::Solver(e)) if e.is_timeout() && strategy == Strategy::Symbolic => {
+            Err(e) if e.is_timeout() && strategy == Strategy::Symbolic => {
                 pass.timeouts += 1;
                 None
             }

@@ -102,7 +102,7 @@ fn error_code(e: &RunError) -> u8 {
 fn interrupted(outcomes: &[Outcome]) -> bool {
     outcomes.iter().any(|o| {
         matches!(&o.result, Err(RunError::Engine(e))
-            if e.error == epipen::engine::Failure::Solver(epipen::engine::SolverError::Interrupted))
+            if e.error == epipen::engine::Failure::Interrupted)
     })
 }
 

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::BddBackend;
 use super::diagram::{Bdd, BddValuation};
 use super::knowledge::{Class, Classes, Learned, State, View};
-use crate::SolverError;
+use crate::Failure;
 use crate::ir::CharId;
 
 /// An agent's questions are answered by [`Classes`] from this many on (the classes cost
@@ -139,7 +139,7 @@ impl BddBackend {
 
     /// K φ from the classes of the agent's view: the worlds of no class of which some
     /// world falsifies φ (classes not listed are empty: the agent knows φ there).
-    pub(super) fn knows_by_class(&self, classes: &Classes, phi: &Bdd) -> Result<Bdd, SolverError> {
+    pub(super) fn knows_by_class(&self, classes: &Classes, phi: &Bdd) -> Result<Bdd, Failure> {
         let literals = phi.as_cube();
         let not_phi = phi.not();
         let mut unknown = Vec::new();
@@ -186,7 +186,7 @@ impl BddBackend {
         agent: CharId,
         state: &Rc<State>,
         point: &BddValuation,
-    ) -> Result<Bdd, SolverError> {
+    ) -> Result<Bdd, Failure> {
         if let Some((at, class)) = state.classes_at.borrow().get(&agent.0)
             && at == point
         {

@@ -11,7 +11,7 @@ use super::BddBackend;
 use super::diagram::Bdd;
 use super::knowledge::{Learned, Rank, State};
 use super::value::Val;
-use crate::SolverError;
+use crate::Failure;
 use crate::ir::{CmpOp, ConstId, Expr, ExprKind, Ty};
 
 /// A state with the plan's steps fixed ([`crate::driver::Recognition::fixed`]).
@@ -33,7 +33,7 @@ impl BddBackend {
         state: &Rc<State>,
         terms: Option<&[Expr]>,
         steps: &[(ConstId, Vec<i64>)],
-    ) -> Result<Option<(u64, Fixed)>, SolverError> {
+    ) -> Result<Option<(u64, Fixed)>, Failure> {
         let mut pin = self.space.mk_true();
         let mut bits = Vec::new();
         for (occ, values) in steps {
@@ -121,7 +121,7 @@ impl BddBackend {
     }
 
     /// The worlds where occurrence `occ` holds `value`.
-    fn equals(&mut self, occ: ConstId, value: i64, state: &Rc<State>) -> Result<Bdd, SolverError> {
+    fn equals(&mut self, occ: ConstId, value: i64, state: &Rc<State>) -> Result<Bdd, Failure> {
         let at = |kind| Expr {
             kind,
             ty: Ty::Int,
@@ -141,7 +141,7 @@ impl BddBackend {
         };
         match self.eval(&e, state)? {
             Val::Bool(b) => Ok(b),
-            Val::Int(_) => Err(SolverError::Unsupported(
+            Val::Int(_) => Err(Failure::Unsupported(
                 "an occurrence compared with its value is not a formula".into(),
             )),
         }

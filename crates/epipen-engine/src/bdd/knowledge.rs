@@ -22,7 +22,7 @@ use super::BddBackend;
 use super::diagram::{Bdd, BddValuation, BddVariable, ValuesTaken};
 use super::space::{Kind, Space};
 use super::value::{Partition, Val, tuple_cells};
-use crate::SolverError;
+use crate::Failure;
 use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 
 /// What a character has learned: a constant, or an expression (the conditions of its
@@ -166,7 +166,7 @@ impl State {
 
 impl BddBackend {
     /// `e` in `state`, as a value over the world's bits.
-    pub(super) fn eval(&self, e: &Expr, state: &Rc<State>) -> Result<Val, SolverError> {
+    pub(super) fn eval(&self, e: &Expr, state: &Rc<State>) -> Result<Val, Failure> {
         Ok(match &e.kind {
             ExprKind::Int(n) => Val::Int(Partition::constant(i128::from(*n), self.space.mk_true())),
             ExprKind::Bool(b) => Val::Bool(self.space.mk_bool(*b)),
@@ -189,7 +189,7 @@ impl BddBackend {
                     }
                 }
             }
-            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
+            ExprKind::Latest(_) => return Err(Failure::unresolved_event()),
             ExprKind::Neg(a) => Val::Int(self.int(a, state)?.neg()?),
             ExprKind::Not(a) => Val::Bool(self.bool(a, state)?.not()),
             ExprKind::Arith(ArithOp::Add | ArithOp::Sub, _, _) => {
@@ -278,7 +278,7 @@ impl BddBackend {
                 let saved = match self.checkpoints.get(checkpoint.0) {
                     Some(Some(saved)) => saved.clone(),
                     _ => {
-                        return Err(SolverError::Unsupported(
+                        return Err(Failure::Unsupported(
                             "`at` names a checkpoint the story has not passed yet".into(),
                         ));
                     }
@@ -316,7 +316,7 @@ impl BddBackend {
         formula: &Expr,
         body: &Expr,
         state: &Rc<State>,
-    ) -> Result<Bdd, SolverError> {
+    ) -> Result<Bdd, Failure> {
         self.check_deadline()?;
         let phi = self.bool(formula, state)?;
         if agents.is_empty() {
@@ -351,7 +351,7 @@ impl BddBackend {
         e: &Expr,
         state: &Rc<State>,
         point: &BddValuation,
-    ) -> Result<bool, SolverError> {
+    ) -> Result<bool, Failure> {
         Ok(match &e.kind {
             ExprKind::Not(a) => !self.holds_at(a, state, point)?,
             ExprKind::Logic(op, a, b) => {
@@ -381,7 +381,7 @@ impl BddBackend {
                     self.holds_at(body, &saved, point)?
                 }
                 _ => {
-                    return Err(SolverError::Unsupported(
+                    return Err(Failure::Unsupported(
                         "`at` names a checkpoint the story has not passed yet".into(),
                     ));
                 }
@@ -403,19 +403,19 @@ impl BddBackend {
         })
     }
 
-    fn eval_all(&self, es: &[Expr], state: &Rc<State>) -> Result<Vec<Val>, SolverError> {
+    fn eval_all(&self, es: &[Expr], state: &Rc<State>) -> Result<Vec<Val>, Failure> {
         es.iter().map(|e| self.eval(e, state)).collect()
     }
 
     /// A boolean expression's BDD.
-    pub(super) fn bool(&self, e: &Expr, state: &Rc<State>) -> Result<Bdd, SolverError> {
+    pub(super) fn bool(&self, e: &Expr, state: &Rc<State>) -> Result<Bdd, Failure> {
         match self.eval(e, state)? {
             Val::Bool(b) => Ok(b),
             Val::Int(_) => Err(mixed_types()),
         }
     }
 
-    pub(super) fn int(&self, e: &Expr, state: &Rc<State>) -> Result<Partition, SolverError> {
+    pub(super) fn int(&self, e: &Expr, state: &Rc<State>) -> Result<Partition, Failure> {
         match self.eval(e, state)? {
             Val::Int(p) => Ok(p),
             Val::Bool(_) => Err(mixed_types()),
@@ -423,20 +423,20 @@ impl BddBackend {
     }
 
     /// A constant's value: its bit, or its enum's partition.
-    fn constant(&self, c: usize) -> Result<Val, SolverError> {
+    fn constant(&self, c: usize) -> Result<Val, Failure> {
         if let Some(b) = self.space.bool_constant(c) {
             return Ok(Val::Bool(b));
         }
         match self.space.kind(c) {
             Some(Kind::Enum(_) | Kind::Int { .. }) => Ok(Val::Int(self.space.enum_partition(c))),
-            _ => Err(SolverError::Unsupported(format!(
+            _ => Err(Failure::Unsupported(format!(
                 "constant #{c} is not a bool, an enum or an int"
             ))),
         }
     }
 
     /// Where `a op b` holds: `==` and `!=` on bools compare BDDs, the rest values.
-    fn compare(&self, op: CmpOp, a: &Val, b: &Val) -> Result<Bdd, SolverError> {
+    fn compare(&self, op: CmpOp, a: &Val, b: &Val) -> Result<Bdd, Failure> {
         match (a, b) {
             (Val::Bool(a), Val::Bool(b)) => match op {
                 CmpOp::Eq => Ok(a.iff(b)),
@@ -454,7 +454,7 @@ impl BddBackend {
         agent: CharId,
         state: &Rc<State>,
         phi: &Bdd,
-    ) -> Result<Bdd, SolverError> {
+    ) -> Result<Bdd, Failure> {
         self.check_deadline()?;
         let key = (agent.0, phi.clone());
         if let Some(known) = state.known.borrow().get(&key) {
@@ -515,8 +515,8 @@ impl BddBackend {
         agents: &[CharId],
         state: &Rc<State>,
         phi: &Bdd,
-    ) -> Result<Bdd, SolverError> {
-        let everyone = |x: &Bdd| -> Result<Bdd, SolverError> {
+    ) -> Result<Bdd, Failure> {
+        let everyone = |x: &Bdd| -> Result<Bdd, Failure> {
             let mut all = self.space.mk_true();
             for a in agents {
                 all = all.and(&self.knows(*a, state, x)?);
@@ -558,7 +558,7 @@ impl BddBackend {
         agent: CharId,
         state: &Rc<State>,
         psi: Bdd,
-    ) -> Result<Bdd, SolverError> {
+    ) -> Result<Bdd, Failure> {
         if state.seen.borrow().contains(&(agent.0, psi.clone())) {
             return Ok(psi);
         }
@@ -648,7 +648,7 @@ impl BddBackend {
         state: &Rc<State>,
         cells: &[Bdd],
         among: Option<&Bdd>,
-    ) -> Result<Bdd, SolverError> {
+    ) -> Result<Bdd, Failure> {
         if among.is_none()
             && let Some(bit) = self.whether_bit(agent, state, cells)
         {
@@ -693,7 +693,7 @@ impl BddBackend {
         agent: CharId,
         state: &Rc<State>,
         exprs: &[Expr],
-    ) -> Result<Option<Bdd>, SolverError> {
+    ) -> Result<Option<Bdd>, Failure> {
         let mut consts = Vec::with_capacity(exprs.len());
         let mut values: u128 = 1;
         for e in exprs {
@@ -793,11 +793,7 @@ impl BddBackend {
     /// apart: rank by rank (most significant first), in each class the worlds of the
     /// least level, a world kept when no world of its class (among those kept so far) is
     /// of a lower level, that is when the agent knows none is.
-    pub(super) fn most_plausible(
-        &self,
-        agent: CharId,
-        state: &Rc<State>,
-    ) -> Result<Bdd, SolverError> {
+    pub(super) fn most_plausible(&self, agent: CharId, state: &Rc<State>) -> Result<Bdd, Failure> {
         if let Some(best) = state.plausible.borrow().get(&agent.0) {
             return Ok(best.clone());
         }
@@ -821,6 +817,6 @@ impl BddBackend {
     }
 }
 
-fn mixed_types() -> SolverError {
-    SolverError::Unsupported("internal error: an expression of the wrong type".into())
+fn mixed_types() -> Failure {
+    Failure::Unsupported("internal error: an expression of the wrong type".into())
 }

@@ -40,7 +40,7 @@ use super::diagram::Bdd;
 use super::knowledge::State;
 use super::space::Kind;
 use super::value::Partition;
-use crate::SolverError;
+use crate::Failure;
 use crate::ir::arith::Integer;
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind};
 
@@ -101,11 +101,11 @@ impl Linear {
 /// compute it exactly), or an error to report.
 enum NotLinear {
     TooLarge,
-    Error(SolverError),
+    Error(Failure),
 }
 
-impl From<SolverError> for NotLinear {
-    fn from(e: SolverError) -> NotLinear {
+impl From<Failure> for NotLinear {
+    fn from(e: Failure) -> NotLinear {
         NotLinear::Error(e)
     }
 }
@@ -123,7 +123,7 @@ impl BddBackend {
         a: &Expr,
         b: &Expr,
         state: &Rc<State>,
-    ) -> Result<Option<Bdd>, SolverError> {
+    ) -> Result<Option<Bdd>, Failure> {
         if op == CmpOp::Eq
             && let Some(holds) = self.product_is(a, b, state)?
         {
@@ -227,7 +227,7 @@ impl BddBackend {
     }
 
     /// The threshold construction of `form op 0` (see the module's comment).
-    fn threshold(&self, op: CmpOp, mut form: Linear) -> Result<Bdd, SolverError> {
+    fn threshold(&self, op: CmpOp, mut form: Linear) -> Result<Bdd, Failure> {
         form.terms.sort_by_key(|t| t.top);
         let terms = &form.terms;
         let m = terms.len();
@@ -292,9 +292,7 @@ impl BddBackend {
                         Some(true) => cover[i + 1].clone(),
                         Some(false) => continue,
                         None => below.get(&t).cloned().ok_or_else(|| {
-                            SolverError::Unsupported(
-                                "internal error: a sum's state is missing".into(),
-                            )
+                            Failure::Unsupported("internal error: a sum's state is missing".into())
                         })?,
                     };
                     f = f.or(&cond.and(&after));
@@ -315,12 +313,7 @@ impl BddBackend {
     /// each factor's partition is kept to the divisors of k before the factors are
     /// combined (15 values of 144 each, where the whole partitions combine 144 × 144 and
     /// then thousands × 144 cells). None for any other comparison.
-    fn product_is(
-        &self,
-        a: &Expr,
-        b: &Expr,
-        state: &Rc<State>,
-    ) -> Result<Option<Bdd>, SolverError> {
+    fn product_is(&self, a: &Expr, b: &Expr, state: &Rc<State>) -> Result<Option<Bdd>, Failure> {
         let (product, k) = match (literal(a), literal(b)) {
             (None, Some(k)) => (a, k),
             (Some(k), None) => (b, k),
@@ -343,12 +336,7 @@ impl BddBackend {
     /// kept to the divisors of `k` first (every factor of a product that divides `k`
     /// divides `k`); None when a value is beyond i128. Each value is tested, never `k`
     /// factored: `k` may be near 2^63.
-    fn among(
-        &self,
-        e: &Expr,
-        k: i128,
-        state: &Rc<State>,
-    ) -> Result<Option<Partition>, SolverError> {
+    fn among(&self, e: &Expr, k: i128, state: &Rc<State>) -> Result<Option<Partition>, Failure> {
         let keep = |p: &Partition| -> Option<Partition> {
             let mut cells = Vec::new();
             for (v, cell) in p.cells() {
@@ -370,7 +358,7 @@ impl BddBackend {
 
     /// An int expression's partition. A sum adds its terms from the last variable up
     /// (see the module's comment); everything else is `value.rs`'s arithmetic.
-    pub(super) fn int_value(&self, e: &Expr, state: &Rc<State>) -> Result<Partition, SolverError> {
+    pub(super) fn int_value(&self, e: &Expr, state: &Rc<State>) -> Result<Partition, Failure> {
         if !matches!(e.kind, ExprKind::Arith(ArithOp::Add | ArithOp::Sub, _, _)) {
             return self.int(e, state);
         }

@@ -30,7 +30,7 @@ use std::time::Instant;
 use diagram::{Bdd, BddValuation, BddVariable};
 
 use super::driver::{Backend, Hint, Hints, Origin, Plausibility, Recognition, Said};
-use super::{Failure, Options, SolverError};
+use super::{Failure, Options};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 pub(crate) use knowledge::State;
@@ -72,7 +72,7 @@ impl BddBackend {
     /// κ once (the dining cryptographers' "at most one paid", n² / 2 members, one by one
     /// into κ, each a walk of κ, took 60 s at n = 800), and one by one into κ where it
     /// alone would be exponential (a definition of bits from bits κ fixes).
-    fn conjunction_within(&self, parts: &[Bdd], limit: usize) -> Result<Option<Bdd>, SolverError> {
+    fn conjunction_within(&self, parts: &[Bdd], limit: usize) -> Result<Option<Bdd>, Failure> {
         let mut level: Vec<(Bdd, usize)> = parts.iter().map(|p| (p.clone(), p.size())).collect();
         while level.len() > 1 {
             self.check_deadline()?;
@@ -121,13 +121,13 @@ impl BddBackend {
     }
 
     /// The worlds where the int value `value` is `v`.
-    fn value_is(&self, value: &value::Val, v: i64) -> Result<Bdd, SolverError> {
+    fn value_is(&self, value: &value::Val, v: i64) -> Result<Bdd, Failure> {
         match value {
             value::Val::Int(p) => Ok(p
                 .cells()
                 .find(|(x, _)| *x == crate::ir::arith::Integer::from(v))
                 .map_or_else(|| self.space.mk_false(), |(_, cell)| cell.clone())),
-            value::Val::Bool(_) => Err(SolverError::Unsupported(
+            value::Val::Bool(_) => Err(Failure::Unsupported(
                 "internal error: a rank that is a bool".into(),
             )),
         }
@@ -168,10 +168,10 @@ impl BddBackend {
         Bdd::if_then_else(&self.space.literal(bits[depth], true), &one, &zero)
     }
 
-    fn check_deadline(&self) -> Result<(), SolverError> {
+    fn check_deadline(&self) -> Result<(), Failure> {
         self.cancel.check()?;
         match self.deadline {
-            Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
+            Some(d) if Instant::now() >= d => Err(Failure::Timeout),
             _ => Ok(()),
         }
     }
@@ -187,7 +187,7 @@ impl Backend for BddBackend {
         "bdd"
     }
 
-    fn initial(&mut self) -> Result<Rc<State>, SolverError> {
+    fn initial(&mut self) -> Result<Rc<State>, Failure> {
         // Every occurrence of an event holds its not-yet value until it happens.
         let mut kappa = self.space.domain().clone();
         for occ in self.program.occurrences() {
@@ -219,7 +219,7 @@ impl Backend for BddBackend {
         e: &Expr,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Set, SolverError> {
+    ) -> Result<Set, Failure> {
         self.checkpoints.clear();
         self.checkpoints.extend_from_slice(saved);
         self.set(e, state)
@@ -234,7 +234,7 @@ impl Backend for BddBackend {
         e: &Expr,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Set, SolverError> {
+    ) -> Result<Set, Failure> {
         let mut members = Vec::new();
         conjuncts(e, &mut members);
         if members.len() < 2 {
@@ -263,12 +263,7 @@ impl Backend for BddBackend {
         Ok(Set::Bdd(within))
     }
 
-    fn said(
-        &mut self,
-        agent: CharId,
-        psi: Set,
-        state: &Rc<State>,
-    ) -> Result<Said<Set>, SolverError> {
+    fn said(&mut self, agent: CharId, psi: Set, state: &Rc<State>) -> Result<Said<Set>, Failure> {
         // The agent sees whether it knows its own bit.
         if let Set::Whether(w) = &psi
             && w.agent == agent.0
@@ -290,12 +285,7 @@ impl Backend for BddBackend {
     }
 
     /// κ := κ ∧ `added`, in a new state (what characters learned is kept).
-    fn restrict(
-        &mut self,
-        state: &Rc<State>,
-        added: Set,
-        _: Origin,
-    ) -> Result<Rc<State>, SolverError> {
+    fn restrict(&mut self, state: &Rc<State>, added: Set, _: Origin) -> Result<Rc<State>, Failure> {
         Ok(State::new(
             state.kappa.and(&self.force(added)),
             state.learned.clone(),
@@ -304,12 +294,7 @@ impl Backend for BddBackend {
     }
 
     /// `who learns what`: a constant, or the conditions of the expression's values.
-    fn learn(
-        &mut self,
-        state: &Rc<State>,
-        who: CharId,
-        what: &Expr,
-    ) -> Result<Rc<State>, SolverError> {
+    fn learn(&mut self, state: &Rc<State>, who: CharId, what: &Expr) -> Result<Rc<State>, Failure> {
         let learned = match what.kind {
             ExprKind::Const(c) => Learned::Const(c.0),
             _ => Learned::Expr(Rc::new(self.eval(what, state)?.cells())),
@@ -332,7 +317,7 @@ impl Backend for BddBackend {
         state: &Rc<State>,
         who: CharId,
         set: Set,
-    ) -> Result<Rc<State>, SolverError> {
+    ) -> Result<Rc<State>, Failure> {
         let set = self.force(set);
         let mut all = (*state.learned).clone();
         if let Some(list) = all.get_mut(who.0) {
@@ -356,7 +341,7 @@ impl Backend for BddBackend {
         first: usize,
         pres: Vec<Set>,
         _weights: Option<&[Expr]>,
-    ) -> Result<Rc<State>, SolverError> {
+    ) -> Result<Rc<State>, Failure> {
         let pres: Vec<Bdd> = pres.into_iter().map(|p| self.force(p)).collect();
         self.check_deadline()?;
         let bits = self.space.bits_of(&[occ.0]);
@@ -373,15 +358,15 @@ impl Backend for BddBackend {
         Some(state.kappa.is_false())
     }
 
-    fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Option<Vec<World>>, SolverError> {
+    fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Option<Vec<World>>, Failure> {
         self.first_two(phi, state).map(Some)
     }
 
-    fn point(&mut self, world: &[Value]) -> Result<BddValuation, SolverError> {
+    fn point(&mut self, world: &[Value]) -> Result<BddValuation, Failure> {
         Ok(self.space.valuation(world))
     }
 
-    fn holds(&mut self, set: &Set, point: &BddValuation) -> Result<bool, SolverError> {
+    fn holds(&mut self, set: &Set, point: &BddValuation) -> Result<bool, Failure> {
         Ok(set.holds(point))
     }
 
@@ -391,13 +376,13 @@ impl Backend for BddBackend {
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
         point: &BddValuation,
-    ) -> Result<bool, SolverError> {
+    ) -> Result<bool, Failure> {
         self.checkpoints.clear();
         self.checkpoints.extend_from_slice(saved);
         self.holds_at(e, state, point)
     }
 
-    fn contains(&mut self, state: &Rc<State>, point: &BddValuation) -> Result<bool, SolverError> {
+    fn contains(&mut self, state: &Rc<State>, point: &BddValuation) -> Result<bool, Failure> {
         Ok(state.kappa.eval_in(point))
     }
 
@@ -481,7 +466,7 @@ impl Backend for BddBackend {
     }
 
     /// Up to `limit` of κ's worlds in canonical order.
-    fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, SolverError> {
+    fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, Failure> {
         let mut worlds = walk::first_worlds(&self.space, &state.kappa, limit.saturating_add(1));
         let complete = worlds.len() <= limit;
         worlds.truncate(limit);
@@ -507,12 +492,7 @@ impl Backend for BddBackend {
 }
 
 impl Plausibility<Rc<State>, Set> for BddBackend {
-    fn upgrade(
-        &mut self,
-        state: &Rc<State>,
-        who: CharId,
-        set: Set,
-    ) -> Result<Rc<State>, SolverError> {
+    fn upgrade(&mut self, state: &Rc<State>, who: CharId, set: Set) -> Result<Rc<State>, Failure> {
         Ok(self.ranked(state, who, Rank::Expected(self.force(set))))
     }
 
@@ -522,7 +502,7 @@ impl Plausibility<Rc<State>, Set> for BddBackend {
         who: CharId,
         rank: &Expr,
         levels: usize,
-    ) -> Result<Rc<State>, SolverError> {
+    ) -> Result<Rc<State>, Failure> {
         let value = self.eval(rank, state)?;
         let cells: Vec<Bdd> = (0..levels)
             .map(|v| self.value_is(&value, v as i64))
@@ -537,7 +517,7 @@ impl Hints<Rc<State>, Set> for BddBackend {
         before: &Rc<State>,
         after: &Rc<State>,
         hint: &Set,
-    ) -> Result<Option<(World, bool)>, SolverError> {
+    ) -> Result<Option<(World, bool)>, Failure> {
         let hint = self.force(hint.clone());
         // A world of κ_before where κ_after and the hint disagree refutes the hint.
         let disagree = before.kappa.and(&after.kappa.xor(&hint));
@@ -555,7 +535,7 @@ impl Hints<Rc<State>, Set> for BddBackend {
         hint: Set,
         learned: &Rc<State>,
         how: Hint,
-    ) -> Result<Rc<State>, SolverError> {
+    ) -> Result<Rc<State>, Failure> {
         // Verified, κ_after is κ_before ∧ φ already.
         if how == Hint::Verified {
             return Ok(learned.clone());
@@ -574,11 +554,11 @@ impl Recognition<Rc<State>, fixed::Fixed> for BddBackend {
         state: &Rc<State>,
         terms: Option<&[Expr]>,
         steps: &[(ConstId, Vec<i64>)],
-    ) -> Result<Option<(u64, fixed::Fixed)>, SolverError> {
+    ) -> Result<Option<(u64, fixed::Fixed)>, Failure> {
         self.fix(state, terms, steps)
     }
 
-    fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, SolverError> {
+    fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, Failure> {
         Ok(a == b)
     }
 }
@@ -596,7 +576,7 @@ fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 
 impl BddBackend {
     /// The first two worlds of the types where `phi` holds ([`Backend::pin`]).
-    fn first_two(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
+    fn first_two(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, Failure> {
         let allowed = self.bool(phi, state)?.and(self.space.domain());
         // The first two worlds in canonical order: the examples in the error are stable.
         Ok(walk::first_worlds(&self.space, &allowed, 2))

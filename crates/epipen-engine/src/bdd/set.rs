@@ -15,7 +15,7 @@ use super::BddBackend;
 use super::diagram::{Bdd, BddValuation, BddVariable};
 use super::knowledge::State;
 use super::value::tuple_cells;
-use crate::SolverError;
+use crate::Failure;
 use crate::ir::{Expr, ExprKind};
 
 /// Bits, each with whether the agent asked about it knows it.
@@ -72,7 +72,7 @@ impl BddBackend {
     /// The worlds where the boolean expression `e` holds in `state`: a question whether
     /// an agent knows its one hidden bit (or its negation) kept as such, anything else
     /// as a BDD.
-    pub(super) fn set(&self, e: &Expr, state: &Rc<State>) -> Result<Set, SolverError> {
+    pub(super) fn set(&self, e: &Expr, state: &Rc<State>) -> Result<Set, Failure> {
         match &e.kind {
             ExprKind::Not(a) => Ok(self.set(a, state)?.not()),
             ExprKind::KnowsValue { agent, exprs }

@@ -393,7 +393,7 @@ fn a_timeout_is_reported_not_waited_out() {
     };
     let mut engine = bdd_engine(&program, options);
     let err = engine.run(&mut |_| {}).expect_err("no time at all");
-    assert_eq!(err.error, Failure::Solver(SolverError::Timeout));
+    assert_eq!(err.error, Failure::Timeout);
 }
 
 /// `a op b` of two constants made value by value from their pairs' bits

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::diagram::Bdd;
-use crate::SolverError;
+use crate::Failure;
 use crate::ir::arith::Integer;
 use crate::ir::{ArithOp, CmpOp};
 
@@ -50,14 +50,14 @@ impl Partition {
     }
 
     /// `-self`.
-    pub(super) fn neg(&self) -> Result<Partition, SolverError> {
+    pub(super) fn neg(&self) -> Result<Partition, Failure> {
         let out = self.0.iter().map(|(v, b)| (v.neg(), b.clone())).collect();
         Ok(Partition::from_disjoint(out))
     }
 
     /// `self op other`, value by value (the language's arithmetic, exact:
     /// [`Integer::arith`]).
-    pub(super) fn arith(&self, op: ArithOp, other: &Partition) -> Result<Partition, SolverError> {
+    pub(super) fn arith(&self, op: ArithOp, other: &Partition) -> Result<Partition, Failure> {
         match self.small_arith(op, other) {
             Some(p) => Ok(p),
             None => self.exact_arith(op, other),
@@ -65,11 +65,7 @@ impl Partition {
     }
 
     /// `self op other` with exact integers, value by value.
-    pub(super) fn exact_arith(
-        &self,
-        op: ArithOp,
-        other: &Partition,
-    ) -> Result<Partition, SolverError> {
+    pub(super) fn exact_arith(&self, op: ArithOp, other: &Partition) -> Result<Partition, Failure> {
         let mut merged: BTreeMap<Integer, Bdd> = BTreeMap::new();
         for (x, a) in &self.0 {
             for (y, b) in &other.0 {

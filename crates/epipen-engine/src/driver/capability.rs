@@ -8,7 +8,7 @@
 use num_rational::BigRational;
 
 use super::{Handover, Quotient, Rebuilt};
-use crate::SolverError;
+use crate::Failure;
 use crate::ir::{CharId, ConstId, Expr, Rat};
 use crate::worlds::World;
 
@@ -58,14 +58,11 @@ pub(crate) enum Hint {
 /// Weights and exact probabilities (`prior`, a case's `weight`, `probability(…)`).
 pub(crate) trait Probabilities<S, P> {
     /// `prior e`: each world of κ now weighs the value of `e` there.
-    fn prior(&mut self, state: &S, weight: &Expr) -> Result<S, SolverError>;
+    fn prior(&mut self, state: &S, weight: &Expr) -> Result<S, Failure>;
     /// The storyteller's probability of each of `listed` (worlds of κ in `state`): None
     /// when the story speaks of no chances.
-    fn chances(
-        &mut self,
-        state: &S,
-        listed: &[World],
-    ) -> Result<Option<Vec<BigRational>>, SolverError>;
+    fn chances(&mut self, state: &S, listed: &[World])
+    -> Result<Option<Vec<BigRational>>, Failure>;
     /// The values of the probability term `r` at `at`, or at every world of κ grouped by
     /// value (in the order they first appear in the canonical order), with how many
     /// worlds have each.
@@ -75,7 +72,7 @@ pub(crate) trait Probabilities<S, P> {
         state: &S,
         saved: &[Option<S>],
         at: Option<&P>,
-    ) -> Result<Vec<(BigRational, u64)>, SolverError>;
+    ) -> Result<Vec<(BigRational, u64)>, Failure>;
 }
 
 /// Plausibility orders: `expects` (a radical upgrade) and an event's ranks.
@@ -83,17 +80,11 @@ pub(crate) trait Plausibility<S, Set> {
     /// `who` now finds the worlds of `set` more plausible than the others, its old
     /// plausibility deciding inside each part (radical upgrade): `who`'s new most
     /// significant rank is 0 in `set` and 1 elsewhere.
-    fn upgrade(&mut self, state: &S, who: CharId, set: Set) -> Result<S, SolverError>;
+    fn upgrade(&mut self, state: &S, who: CharId, set: Set) -> Result<S, Failure>;
     /// `who`'s new most significant rank is the value of `rank`, an int expression with
     /// values in `0..levels`, lower more plausible: after an event, each case's rank in
     /// `who`'s `expects` line (the action-priority update).
-    fn prefer(
-        &mut self,
-        state: &S,
-        who: CharId,
-        rank: &Expr,
-        levels: usize,
-    ) -> Result<S, SolverError>;
+    fn prefer(&mut self, state: &S, who: CharId, rank: &Expr, levels: usize) -> Result<S, Failure>;
 }
 
 /// `assert_adds_ck` hints: checked against their block, and kept in their small form.
@@ -105,10 +96,10 @@ pub(crate) trait Hints<S, Set> {
         before: &S,
         after: &S,
         hint: &Set,
-    ) -> Result<Option<(World, bool)>, SolverError>;
+    ) -> Result<Option<(World, bool)>, Failure>;
     /// κ `before` ∧ `hint` with what `learned` says characters learned: the state after
     /// a verified or trusted hint.
-    fn hinted(&mut self, before: &S, hint: Set, learned: &S, how: Hint) -> Result<S, SolverError>;
+    fn hinted(&mut self, before: &S, hint: Set, learned: &S, how: Hint) -> Result<S, Failure>;
 }
 
 /// Questions about some states handed over to another backend ([`super::Standby`]).
@@ -131,10 +122,10 @@ pub(crate) trait Recognition<S, F> {
         state: &S,
         terms: Option<&[Expr]>,
         steps: &[(ConstId, Vec<i64>)],
-    ) -> Result<Option<(u64, F)>, SolverError>;
+    ) -> Result<Option<(u64, F)>, Failure>;
     /// Whether two states [`Recognition::fixed`] made have the same worlds (values and
     /// what each character learned).
-    fn same_fixed(&mut self, a: &F, b: &F) -> Result<bool, SolverError>;
+    fn same_fixed(&mut self, a: &F, b: &F) -> Result<bool, Failure>;
 }
 
 /// A plan's search replacing each state by its contraction, rebuilt without its history.
@@ -150,7 +141,7 @@ pub(crate) trait Rebuilding<S, P> {
         state: &S,
         q: &Quotient,
         reuse: Option<usize>,
-    ) -> Result<Rebuilt<S, P>, SolverError>;
+    ) -> Result<Rebuilt<S, P>, Failure>;
     /// Where what the backend makes from now on starts (for [`Rebuilding::drop_since`]).
     fn mark(&self) -> usize;
     /// Drops what the backend made since `mark`: a plan's search read the states made

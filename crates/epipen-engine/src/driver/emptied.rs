@@ -3,7 +3,7 @@
 //! a hint or an empty list of worlds asks (κ never regains a world once it has none).
 
 use super::{Backend, Driver};
-use crate::SolverError;
+use crate::Failure;
 use crate::syntax::Span;
 
 /// The most states the driver keeps to find the statement that left no world.
@@ -13,7 +13,7 @@ impl<B: Backend> Driver<B> {
     /// Keeps track of the statement at `span`, just finished, in case it left no world.
     /// The trail is searched once it holds [`TRAIL_CAP`] states (a solver call), so that
     /// it keeps few states alive.
-    pub(super) fn note_emptied(&mut self, span: Span) -> Result<(), SolverError> {
+    pub(super) fn note_emptied(&mut self, span: Span) -> Result<(), Failure> {
         if self.emptied.is_some() {
             return Ok(());
         }
@@ -38,7 +38,7 @@ impl<B: Backend> Driver<B> {
 
     /// The first statement after which κ had no world (None: κ has a world now): the
     /// first state of the trail without one, found by bisection.
-    pub(super) fn find_emptied(&mut self) -> Result<Option<Span>, SolverError> {
+    pub(super) fn find_emptied(&mut self) -> Result<Option<Span>, Failure> {
         if self.emptied.is_some() {
             return Ok(self.emptied);
         }

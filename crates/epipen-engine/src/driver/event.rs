@@ -8,7 +8,7 @@ use super::{Backend, Driver};
 use crate::ir::{CmpOp, ConstId, EventStmt, Expr, ExprKind, LogicOp, Ty};
 use crate::syntax::Span;
 use crate::worlds::Value;
-use crate::{At, EngineError, Failure, Report, SolverError};
+use crate::{At, EngineError, Failure, Report};
 
 /// What an execution of an event body makes of a state, before it is committed: the
 /// state after the product (each character taught the group it saw, its plausibility of
@@ -165,10 +165,10 @@ impl<B: Backend> Driver<B> {
             .event(&state, occ, first, pres, weights.as_deref())
             .map_err(|e| EngineError {
                 span: match &e {
-                    SolverError::Story { at: Some(at), .. } => *at,
+                    Failure::Story { at: Some(at), .. } => *at,
                     _ => span,
                 },
-                error: e.into(),
+                error: e,
             })?;
         // Each character learns the group of the case it saw.
         for (who, groups) in event.sees.iter().enumerate() {

@@ -39,7 +39,7 @@ pub(crate) use refused::Refused;
 pub(crate) use show::no_chances;
 pub(crate) use standby::{Handover, Standby};
 
-use super::{At, Counterexample, EngineError, Failure, Options, Report, SolverError};
+use super::{At, Counterexample, EngineError, Failure, Options, Report};
 use crate::ir::{ActionId, CharId, CheckpointId, ConstId, Expr, ExprKind, Program, Stmt, StmtKind};
 use crate::syntax::Span;
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
@@ -63,7 +63,7 @@ pub(crate) trait Backend {
     /// The backend's name, as `--backend` spells it.
     fn name(&self) -> &'static str;
     /// The state at the start of the story: every world of the constants' types.
-    fn initial(&mut self) -> Result<Self::State, SolverError>;
+    fn initial(&mut self) -> Result<Self::State, Failure>;
     /// κ's size in the backend's own unit (DAG nodes, BDD nodes, worlds), for `--stats`.
     fn size(&self, state: &Self::State) -> usize;
     /// What [`Backend::size`] counts, e.g. "nodes".
@@ -78,7 +78,7 @@ pub(crate) trait Backend {
         e: &Expr,
         state: &Self::State,
         saved: &[Option<Self::State>],
-    ) -> Result<Self::Set, SolverError>;
+    ) -> Result<Self::Set, Failure>;
 
     /// The worlds of κ where the announced `e` holds (the storyteller's announcement:
     /// only κ ∧ e is used, so outside κ the set may be anything): by default
@@ -89,7 +89,7 @@ pub(crate) trait Backend {
         e: &Expr,
         state: &Self::State,
         saved: &[Option<Self::State>],
-    ) -> Result<Self::Set, SolverError> {
+    ) -> Result<Self::Set, Failure> {
         self.formula(e, state, saved)
     }
     /// What `agent`'s truthful announcement of ψ adds in `state`: K_A ψ, or a set equal
@@ -99,7 +99,7 @@ pub(crate) trait Backend {
         agent: CharId,
         psi: Self::Set,
         state: &Self::State,
-    ) -> Result<Said<Self::Set>, SolverError>;
+    ) -> Result<Said<Self::Set>, Failure>;
     fn not(&mut self, set: &Self::Set) -> Self::Set;
     /// The intersection of `first` and the sets of `rest`.
     fn and(&mut self, first: Self::Set, rest: Vec<Self::Set>) -> Self::Set;
@@ -110,14 +110,14 @@ pub(crate) trait Backend {
         state: &Self::State,
         added: Self::Set,
         origin: Origin,
-    ) -> Result<Self::State, SolverError>;
+    ) -> Result<Self::State, Failure>;
     /// `who` learns `what` (a knowledge-free expression).
     fn learn(
         &mut self,
         state: &Self::State,
         who: CharId,
         what: &Expr,
-    ) -> Result<Self::State, SolverError>;
+    ) -> Result<Self::State, Failure>;
     /// `who` learns whether `set` holds (a formula with knowledge operators, evaluated
     /// in the state where it is learned).
     fn learn_set(
@@ -125,7 +125,7 @@ pub(crate) trait Backend {
         state: &Self::State,
         who: CharId,
         set: Self::Set,
-    ) -> Result<Self::State, SolverError>;
+    ) -> Result<Self::State, Failure>;
     /// An event happens: `occ`, an occurrence constant that holds its not-yet value in
     /// every world of `state` (and in `pres`), takes the value of the case that happened.
     /// The new κ holds the world w with `occ` = `first` + c for every world w of κ in
@@ -142,15 +142,15 @@ pub(crate) trait Backend {
         first: usize,
         pres: Vec<Self::Set>,
         weights: Option<&[Expr]>,
-    ) -> Result<Self::State, SolverError>;
+    ) -> Result<Self::State, Failure>;
 
     /// The first two worlds (canonical order) of the constants' types where the
     /// knowledge-free `phi` holds: when `actual φ` allows one, it is the actual world if
     /// possible; when several, the worlds still possible decide. None: the backend
     /// cannot list them, and the driver asks another ([`Standby`]).
-    fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Option<Vec<World>>, SolverError>;
+    fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Option<Vec<World>>, Failure>;
     /// A world in the backend's own form.
-    fn point(&mut self, world: &[Value]) -> Result<Self::Point, SolverError>;
+    fn point(&mut self, world: &[Value]) -> Result<Self::Point, Failure>;
     /// The world of κ in `state` with these values (None: none), when several of the
     /// backend's worlds may have the same values (a plan's search runs the same steps on
     /// other states): by default [`Backend::point`].
@@ -158,11 +158,11 @@ pub(crate) trait Backend {
         &mut self,
         _state: &Self::State,
         world: &[Value],
-    ) -> Result<Option<Self::Point>, SolverError> {
+    ) -> Result<Option<Self::Point>, Failure> {
         self.point(world).map(Some)
     }
     /// Whether `set` holds at `point`.
-    fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, SolverError>;
+    fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, Failure>;
     /// Whether `e` holds at `point` (a statement about the actual world: `check actual`,
     /// `until`, `show`), its knowledge operators evaluated in `state` (as
     /// [`Backend::formula`]): by default the set `e` denotes, tested at the point. A
@@ -176,15 +176,15 @@ pub(crate) trait Backend {
         state: &Self::State,
         saved: &[Option<Self::State>],
         point: &Self::Point,
-    ) -> Result<bool, SolverError> {
+    ) -> Result<bool, Failure> {
         let set = self.formula(e, state, saved)?;
         self.holds(&set, point)
     }
     /// Whether `point` is a world of κ in `state`.
-    fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, SolverError>;
+    fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, Failure>;
 
     /// Up to `limit` of κ's worlds in canonical order.
-    fn worlds(&mut self, state: &Self::State, limit: usize) -> Result<WorldSet, SolverError>;
+    fn worlds(&mut self, state: &Self::State, limit: usize) -> Result<WorldSet, Failure>;
     /// How many worlds κ has (see [`super::Engine::count_worlds`]).
     fn count(&mut self, state: &Self::State, cap: usize) -> Result<WorldCount, Failure>;
     /// The epistemic model of κ when it has at most `cap` worlds.
@@ -231,7 +231,7 @@ pub(crate) trait Backend {
     }
     /// Whether κ has no world in `state`: [`Backend::known_empty`], else a solver call
     /// (by default, listing its first world).
-    fn is_empty(&mut self, state: &Self::State) -> Result<bool, SolverError> {
+    fn is_empty(&mut self, state: &Self::State) -> Result<bool, Failure> {
         if let Some(known) = self.known_empty(state) {
             return Ok(known);
         }
@@ -242,8 +242,8 @@ pub(crate) trait Backend {
 
 /// What a backend answers for a capability it has not got ([`crate::choice`] sends the
 /// stories that need one elsewhere, so this is only met by a backend asked for by name).
-fn lacks(backend: &str, what: &str) -> SolverError {
-    SolverError::Unsupported(format!("the {backend} backend cannot {what}"))
+fn lacks(backend: &str, what: &str) -> Failure {
+    Failure::Unsupported(format!("the {backend} backend cannot {what}"))
 }
 
 /// The driver as the engine sees it, whatever its backend.
@@ -258,7 +258,7 @@ pub(crate) trait Run {
         round: u64,
         sink: &mut dyn FnMut(Report),
     ) -> Result<bool, EngineError>;
-    fn worlds(&mut self, limit: u64) -> Result<WorldSet, SolverError>;
+    fn worlds(&mut self, limit: u64) -> Result<WorldSet, Failure>;
     fn kappa_size(&self) -> usize;
     fn count_worlds(
         &mut self,
@@ -274,7 +274,7 @@ pub(crate) trait Run {
     /// The actions of `plan` done from the current state (see [`Driver::follow`]).
     fn follow_plan(&mut self, plan: &[ActionId], cap: usize) -> Result<Vec<Followed>, EngineError>;
     fn actual(&self) -> Option<World>;
-    fn left_none(&mut self) -> Result<Option<Span>, SolverError>;
+    fn left_none(&mut self) -> Result<Option<Span>, Failure>;
 }
 
 /// Runs a program's statements over one backend.
@@ -336,7 +336,7 @@ impl<B: Backend> Driver<B> {
         options: &Options,
         mut backend: B,
         standby: Box<dyn Standby>,
-    ) -> Result<Driver<B>, SolverError> {
+    ) -> Result<Driver<B>, Failure> {
         let state = backend.initial()?;
         let program_chances = program.probabilistic();
         let program_checkpoints = program.checkpoints.len();
@@ -371,7 +371,7 @@ impl<B: Backend> Driver<B> {
     }
 
     /// A world as the story now names it: its constants' current values.
-    fn shown(&self, world: &World) -> Result<World, SolverError> {
+    fn shown(&self, world: &World) -> Result<World, Failure> {
         let Some(terms) = &self.terms else {
             return Ok(world.clone());
         };
@@ -379,7 +379,7 @@ impl<B: Backend> Driver<B> {
             .into_iter()
             .map(|v| {
                 v.ok_or_else(|| {
-                    SolverError::Unsupported(format!(
+                    Failure::Unsupported(format!(
                         "a changed constant leaves the 64-bit integers in the world {}",
                         worlds::world_line(&self.program, &world.0)
                     ))
@@ -391,7 +391,7 @@ impl<B: Backend> Driver<B> {
 
     /// A set of worlds as the story now names them, with their values at its start when
     /// it changed constants.
-    fn shown_set(&self, set: WorldSet) -> Result<WorldSet, SolverError> {
+    fn shown_set(&self, set: WorldSet) -> Result<WorldSet, Failure> {
         if self.terms.is_none() {
             return Ok(set);
         }
@@ -408,10 +408,10 @@ impl<B: Backend> Driver<B> {
         })
     }
 
-    fn check_deadline(&self) -> Result<(), SolverError> {
+    fn check_deadline(&self) -> Result<(), Failure> {
         self.options.cancel.check()?;
         match self.deadline {
-            Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
+            Some(d) if Instant::now() >= d => Err(Failure::Timeout),
             _ => Ok(()),
         }
     }
@@ -548,7 +548,7 @@ impl<B: Backend> Driver<B> {
     }
 
     /// The backend's weights and probabilities, or the refusal that names it.
-    fn probabilities(&mut self) -> Result<&mut dyn Probabilities<B::State, B::Point>, SolverError> {
+    fn probabilities(&mut self) -> Result<&mut dyn Probabilities<B::State, B::Point>, Failure> {
         let name = self.backend.name();
         self.backend.probabilities().ok_or_else(|| no_chances(name))
     }
@@ -559,7 +559,7 @@ impl<B: Backend> Driver<B> {
         &mut self,
         state: &B::State,
         listed: &[World],
-    ) -> Result<Option<Vec<BigRational>>, SolverError> {
+    ) -> Result<Option<Vec<BigRational>>, Failure> {
         match self.backend.probabilities() {
             Some(p) => p.chances(state, listed),
             None => Ok(None),
@@ -567,20 +567,20 @@ impl<B: Backend> Driver<B> {
     }
 
     /// The backend's plausibility orders, or the refusal that names it.
-    fn plausibility(&mut self) -> Result<&mut dyn Plausibility<B::State, B::Set>, SolverError> {
+    fn plausibility(&mut self) -> Result<&mut dyn Plausibility<B::State, B::Set>, Failure> {
         let name = self.backend.name();
         (self.backend.plausibility()).ok_or_else(|| lacks(name, "keep plausibility orders"))
     }
 
     /// The backend's hints, or the refusal that names it.
-    fn hints(&mut self) -> Result<&mut dyn Hints<B::State, B::Set>, SolverError> {
+    fn hints(&mut self) -> Result<&mut dyn Hints<B::State, B::Set>, Failure> {
         let name = self.backend.name();
         (self.backend.hints()).ok_or_else(|| lacks(name, "check `assert_adds_ck` hints"))
     }
 
     fn formula(&mut self, e: &Expr, state: &B::State) -> Result<B::Set, Failure> {
         let e = self.now(e)?;
-        Ok(self.backend.formula(&e, state, &self.checkpoints)?)
+        self.backend.formula(&e, state, &self.checkpoints)
     }
 
     /// Gives each constant of `changes` its new term (over the values at the story's
@@ -722,7 +722,7 @@ impl<B: Backend> Driver<B> {
         Ok(())
     }
 
-    fn worlds_now(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
+    fn worlds_now(&mut self, limit: u64) -> Result<WorldSet, Failure> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let state = self.state.clone();
         let mut set = self.worlds_of(&state, limit)?;
@@ -744,16 +744,16 @@ impl<B: Backend> Driver<B> {
             // Each world's probability among all the worlds possible here.
             found.chances = self.chances_of(&state, &found.worlds)?;
         }
-        Ok(self.shown_set(found)?)
+        self.shown_set(found)
     }
 
     /// `model`'s worlds as the story names them now (with their values at its start as
     /// `before`, when it changed constants).
-    fn named(&self, model: Model) -> Result<Model, SolverError> {
+    fn named(&self, model: Model) -> Result<Model, Failure> {
         if self.terms.is_none() {
             return Ok(model);
         }
-        let shown: Result<Vec<World>, SolverError> =
+        let shown: Result<Vec<World>, Failure> =
             model.worlds.iter().map(|w| self.shown(w)).collect();
         Ok(Model {
             worlds: shown?,
@@ -803,7 +803,7 @@ impl<B: Backend> Run for Driver<B> {
         })
     }
 
-    fn worlds(&mut self, limit: u64) -> Result<WorldSet, SolverError> {
+    fn worlds(&mut self, limit: u64) -> Result<WorldSet, Failure> {
         self.worlds_now(limit)
     }
 
@@ -854,7 +854,7 @@ impl<B: Backend> Run for Driver<B> {
             .map(|(values, _)| World(values.clone()))
     }
 
-    fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
+    fn left_none(&mut self) -> Result<Option<Span>, Failure> {
         self.find_emptied()
     }
 }

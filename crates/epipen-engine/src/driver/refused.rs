@@ -5,7 +5,7 @@ use super::Run;
 use crate::ir::{CheckpointId, Stmt};
 use crate::syntax::Span;
 use crate::worlds::{Model, World, WorldCount, WorldSet};
-use crate::{EngineError, Failure, Report, SolverError};
+use crate::{EngineError, Failure, Report};
 
 /// A backend that refused the story: every question is answered with why.
 pub(crate) struct Refused {
@@ -31,11 +31,12 @@ impl Refused {
 
     fn failure(&self) -> Failure {
         if self.timed_out {
-            SolverError::Timeout.into()
+            Failure::Timeout
         } else if let Some(hint) = &self.hint {
             Failure::Story {
                 message: self.why.clone(),
                 hints: vec![hint.clone()],
+                at: None,
             }
         } else {
             Failure::refused(&self.why, self.pinned)
@@ -61,11 +62,11 @@ impl Run for Refused {
         Err(self.error(stmt.span))
     }
 
-    fn worlds(&mut self, _: u64) -> Result<WorldSet, SolverError> {
+    fn worlds(&mut self, _: u64) -> Result<WorldSet, Failure> {
         Err(if self.timed_out {
-            SolverError::Timeout
+            Failure::Timeout
         } else {
-            SolverError::Unsupported(self.why.clone())
+            Failure::Unsupported(self.why.clone())
         })
     }
 
@@ -97,7 +98,7 @@ impl Run for Refused {
         None
     }
 
-    fn left_none(&mut self) -> Result<Option<Span>, SolverError> {
+    fn left_none(&mut self) -> Result<Option<Span>, Failure> {
         Ok(None)
     }
 }

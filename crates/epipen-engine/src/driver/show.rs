@@ -5,7 +5,7 @@ use super::{Backend, Driver};
 use crate::ir::{Expr, Shown as ShownExpr, Ty};
 use crate::syntax::Span;
 use crate::worlds::{self, Value, World};
-use crate::{Amount, At, EngineError, Failure, Report, Shown, SolverError};
+use crate::{Amount, At, EngineError, Failure, Report, Shown};
 
 /// The most worlds `show` without an actual world goes through.
 const SHOW_CAP: usize = 100_000;
@@ -137,6 +137,7 @@ impl<B: Backend> Driver<B> {
                      and there are more than {SHOW_CAP}"
                 ),
                 hints: vec!["declare the actual world first with `actual …`".into()],
+                at: None,
             })
             .at(span);
         }
@@ -159,6 +160,7 @@ fn value_in(e: &Expr, world: &[Value], span: Span) -> Result<Amount, EngineError
             message: "the value to show leaves the 64-bit integers, or names an event that has not happened"
                 .into(),
             hints: Vec::new(),
+            at: None,
         })
         .at(span),
     }
@@ -166,8 +168,8 @@ fn value_in(e: &Expr, world: &[Value], span: Span) -> Result<Amount, EngineError
 
 /// What a backend that keeps no weights answers for a story with chances (the choice
 /// of backend never gives it one: a bug otherwise).
-pub(crate) fn no_chances(backend: &str) -> SolverError {
-    SolverError::Unsupported(format!(
+pub(crate) fn no_chances(backend: &str) -> Failure {
+    Failure::Unsupported(format!(
         "the {backend} backend does not compute probabilities: `prior`, a case's `weight` and `probability(…)` need the explicit backend"
     ))
 }

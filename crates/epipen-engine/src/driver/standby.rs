@@ -4,9 +4,9 @@
 //! which `choice` makes (the one place that chooses backends).
 
 use super::{Backend, Driver};
+use crate::Failure;
 use crate::ir::{CharId, Expr};
 use crate::worlds::{Model, World, WorldCount, WorldSet};
-use crate::{Failure, SolverError};
 
 /// What κ is made of in a state a backend hands over: the announcements so far and
 /// what each character learned, in order.
@@ -21,15 +21,15 @@ pub(crate) struct Handover {
 /// another backend that `choice` (the one place that chooses backends) picks.
 pub(crate) trait Standby {
     /// Up to `limit` of κ's worlds.
-    fn worlds(&mut self, h: &Handover, limit: usize) -> Result<WorldSet, SolverError>;
+    fn worlds(&mut self, h: &Handover, limit: usize) -> Result<WorldSet, Failure>;
     /// How many worlds κ has.
     fn count(&mut self, h: &Handover, cap: usize) -> Result<WorldCount, Failure>;
     /// κ's model when it has at most `cap` worlds.
     fn model(&mut self, h: &Handover, cap: usize) -> Result<Option<Model>, Failure>;
     /// Whether κ has no world.
-    fn is_empty(&mut self, h: &Handover) -> Result<bool, SolverError>;
+    fn is_empty(&mut self, h: &Handover) -> Result<bool, Failure>;
     /// [`Backend::pin`] for a backend that cannot list φ's worlds.
-    fn pin(&mut self, phi: &Expr) -> Result<Vec<World>, SolverError>;
+    fn pin(&mut self, phi: &Expr) -> Result<Vec<World>, Failure>;
 }
 
 impl<B: Backend> Driver<B> {
@@ -44,7 +44,7 @@ impl<B: Backend> Driver<B> {
         &mut self,
         state: &B::State,
         limit: usize,
-    ) -> Result<WorldSet, SolverError> {
+    ) -> Result<WorldSet, Failure> {
         match self.handover(state) {
             None => self.backend.worlds(state, limit),
             Some(h) => self.standby.worlds(&h, limit),
@@ -72,7 +72,7 @@ impl<B: Backend> Driver<B> {
     }
 
     /// Whether κ has no world in `state` (see [`Backend::is_empty`]).
-    pub(super) fn is_empty_of(&mut self, state: &B::State) -> Result<bool, SolverError> {
+    pub(super) fn is_empty_of(&mut self, state: &B::State) -> Result<bool, Failure> {
         match self.handover(state) {
             None => self.backend.is_empty(state),
             Some(h) => self.standby.is_empty(&h),

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::eval::CHUNK;
 use super::{ExplicitBackend, Learned, State, WorldIds};
-use crate::SolverError;
+use crate::Failure;
 
 impl ExplicitBackend {
     /// The worlds of `state` that `agent` finds most plausible in their group (sorted).
@@ -15,7 +15,7 @@ impl ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         agent: usize,
-    ) -> Result<Rc<WorldIds>, SolverError> {
+    ) -> Result<Rc<WorldIds>, Failure> {
         let ranks = state.minds.ranks[agent].clone();
         if ranks.is_empty() {
             return Ok(state.worlds.clone());
@@ -50,7 +50,7 @@ impl ExplicitBackend {
         &mut self,
         rank: &Learned,
         worlds: &[u32],
-    ) -> Result<Vec<i128>, SolverError> {
+    ) -> Result<Vec<i128>, Failure> {
         match rank {
             Learned::Set(bits) => Ok(worlds
                 .iter()

@@ -13,7 +13,7 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use super::eval::{CHUNK, internal};
 use super::{ExplicitBackend, Flags, Groups, State, WorldIds};
-use crate::SolverError;
+use crate::Failure;
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, Rat, RatKind};
 use crate::worlds::{self, World};
 
@@ -149,33 +149,33 @@ fn compare(op: CmpOp, a: &Q, b: &Q) -> Result<bool, Undefined> {
 
 impl ExplicitBackend {
     /// The error a story gets for a term with no value.
-    pub(super) fn undefined(&self, why: Undefined) -> SolverError {
+    pub(super) fn undefined(&self, why: Undefined) -> Failure {
         match why {
             Undefined::NoWeight(Some(agent)) => {
                 let name = &self.program.characters[agent].name;
-                SolverError::Story {
+                Failure::Story {
                     message: format!(
                         "{name}'s probability is undefined here: every world {name} considers possible weighs 0"
                     ),
-                    hint: "a probability is taken over worlds of positive weight: check the prior and the cases' weights".into(),
+                    hints: vec!["a probability is taken over worlds of positive weight: check the prior and the cases' weights".into()],
                     at: None,
                 }
             }
-            Undefined::NoWeight(None) => SolverError::Story {
+            Undefined::NoWeight(None) => Failure::Story {
                 message: "the probability is undefined here: every world still possible weighs 0"
                     .into(),
-                hint: "a probability is taken over worlds of positive weight: check the prior and the cases' weights".into(),
+                hints: vec!["a probability is taken over worlds of positive weight: check the prior and the cases' weights".into()],
                 at: None,
             },
-            Undefined::DivZero => SolverError::Story {
+            Undefined::DivZero => Failure::Story {
                 message: "division by zero in a comparison with probabilities".into(),
-                hint: "there `/` divides exactly: divide by a number that is not 0".into(),
+                hints: vec!["there `/` divides exactly: divide by a number that is not 0".into()],
                 at: None,
             },
         }
     }
 
-    fn weights(&self) -> Result<&Weights, SolverError> {
+    fn weights(&self) -> Result<&Weights, Failure> {
         self.weights
             .as_deref()
             .ok_or_else(|| internal("a probability in a story without weights"))
@@ -189,7 +189,7 @@ impl ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         weight: &Expr,
-    ) -> Result<Rc<State>, SolverError> {
+    ) -> Result<Rc<State>, Failure> {
         let mut weights = vec![0u64; self.universe.len];
         let mut big: Vec<(u32, BigUint)> = Vec::new();
         let mut negative: Option<((u64, u32), i128)> = None;
@@ -214,12 +214,12 @@ impl ExplicitBackend {
         }
         if let Some(((_, w), v)) = negative {
             let world = self.world(w);
-            return Err(SolverError::Story {
+            return Err(Failure::Story {
                 message: format!(
                     "the prior is {v} in the world {}, still possible: a weight is never negative",
                     worlds::world_line(&self.program, &world.0)
                 ),
-                hint: "write a prior that is 0 or more in every world still possible".into(),
+                hints: vec!["write a prior that is 0 or more in every world still possible".into()],
                 at: None,
             });
         }
@@ -247,7 +247,7 @@ impl ExplicitBackend {
         possible: &[Vec<bool>],
         weights: &[Expr],
         made: &[(u32, i64)],
-    ) -> Result<Weights, SolverError> {
+    ) -> Result<Weights, Failure> {
         let mu = (self.weights.clone())
             .ok_or_else(|| internal("an event's chances in a story without weights"))?;
         let worlds = state.worlds.clone();
@@ -275,13 +275,14 @@ impl ExplicitBackend {
             }
             if let Some(((_, w), v)) = worst {
                 let line = worlds::world_line(&self.program, &self.world(w).0);
-                return Err(SolverError::Story {
+                return Err(Failure::Story {
                     message: format!(
                         "this weight is {v} in the world {line}, where its case can happen: a weight is never negative"
                     ),
-                    hint:
+                    hints: vec![
                         "write a weight that is 0 or more in every world where the case can happen"
                             .into(),
+                    ],
                     at: Some(weights[c].span),
                 });
             }
@@ -309,9 +310,11 @@ impl ExplicitBackend {
         }
         if let Some((_, w)) = worst {
             let line = worlds::world_line(&self.program, &self.world(w).0);
-            return Err(SolverError::Story {
+            return Err(Failure::Story {
                 message: format!("every case that can happen in the world {line} weighs 0"),
-                hint: "each world where the event happens needs a case of positive weight".into(),
+                hints: vec![
+                    "each world where the event happens needs a case of positive weight".into(),
+                ],
                 at: None,
             });
         }
@@ -384,7 +387,7 @@ impl ExplicitBackend {
         formula: &Expr,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<RatCol, SolverError> {
+    ) -> Result<RatCol, Failure> {
         let key = (
             6,
             std::ptr::from_ref(formula) as usize,
@@ -432,7 +435,7 @@ impl ExplicitBackend {
         chunk: &[u32],
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<RatCol, SolverError> {
+    ) -> Result<RatCol, Failure> {
         Ok(match &r.kind {
             RatKind::Int(e) => match e.kind {
                 ExprKind::Int(n) => RatCol::Uniform(Ok(BigRational::from_integer(n.into()))),
@@ -474,7 +477,7 @@ impl ExplicitBackend {
         chunk: &[u32],
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Vec<bool>, SolverError> {
+    ) -> Result<Vec<bool>, Failure> {
         let ExprKind::Chance { op, left, right } = &e.kind else {
             return Err(internal("a comparison of probabilities expected"));
         };
@@ -538,7 +541,7 @@ impl ExplicitBackend {
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
         at: Option<u32>,
-    ) -> Result<Vec<(BigRational, u64)>, SolverError> {
+    ) -> Result<Vec<(BigRational, u64)>, Failure> {
         if let Some(w) = at {
             let col = self.rat_col(r, &[w], state, saved)?;
             let q = value_at(&col, 0, w).map_err(|u| self.undefined(u))?;
@@ -565,7 +568,7 @@ impl ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         listed: &[World],
-    ) -> Result<Option<Vec<BigRational>>, SolverError> {
+    ) -> Result<Option<Vec<BigRational>>, Failure> {
         if self.weights.is_none() || state.pending > 0 {
             return Ok(None);
         }
@@ -621,7 +624,7 @@ fn combine(
     b: RatCol,
     chunk: &[u32],
     f: impl Fn(&Q, &Q) -> Q,
-) -> Result<RatCol, SolverError> {
+) -> Result<RatCol, Failure> {
     Ok(match (a, b) {
         (RatCol::Uniform(x), RatCol::Uniform(y)) => RatCol::Uniform(f(&x, &y)),
         (RatCol::Grouped(g, v), RatCol::Uniform(y)) => {

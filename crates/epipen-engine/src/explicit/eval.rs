@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use super::direct::Direct;
 use super::{ExplicitBackend, Flags, Groups, Learned, State, Universe, WorldIds};
-use crate::SolverError;
+use crate::Failure;
 use crate::driver::Origin;
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 
@@ -62,14 +62,14 @@ impl SharedCols {
 }
 
 impl Col {
-    pub(super) fn ints(self) -> Result<Vec<i128>, SolverError> {
+    pub(super) fn ints(self) -> Result<Vec<i128>, Failure> {
         match self {
             Col::Int(v) => Ok(v),
             Col::Bool(v) => Ok(v.into_iter().map(i128::from).collect()),
         }
     }
 
-    pub(super) fn bools(self) -> Result<Vec<bool>, SolverError> {
+    pub(super) fn bools(self) -> Result<Vec<bool>, Failure> {
         match self {
             Col::Bool(v) => Ok(v),
             Col::Int(_) => Err(internal("a boolean was expected, an int was found")),
@@ -77,8 +77,8 @@ impl Col {
     }
 }
 
-pub(super) fn internal(what: &str) -> SolverError {
-    SolverError::Unsupported(format!(
+pub(super) fn internal(what: &str) -> Failure {
+    Failure::Unsupported(format!(
         "internal error in the explicit-worlds backend: {what} (please report it)"
     ))
 }
@@ -96,7 +96,7 @@ impl ExplicitBackend {
         worlds: &WorldIds,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Flags, SolverError> {
+    ) -> Result<Flags, Failure> {
         let mut out = Flags::with_capacity(worlds.len());
         for chunk in worlds.chunks() {
             self.check_deadline()?;
@@ -112,10 +112,10 @@ impl ExplicitBackend {
         chunk: &[u32],
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Col, SolverError> {
+    ) -> Result<Col, Failure> {
         let n = chunk.len();
         Ok(match &e.kind {
-            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
+            ExprKind::Latest(_) => return Err(Failure::unresolved_event()),
             ExprKind::Shared(inner) => {
                 let key = Arc::as_ptr(inner);
                 if let Some(col) = self.shared.get(&self.universe, chunk, key) {
@@ -297,7 +297,7 @@ impl ExplicitBackend {
                 body,
             } => Col::Bool(self.announced(agents, *whether, formula, body, chunk, state, saved)?),
             ExprKind::Quantified { .. } => {
-                return Err(SolverError::Unsupported(
+                return Err(Failure::Unsupported(
                     "the explicit-worlds backend cannot evaluate a quantifier over constants \
                      (`forall p: …`)"
                         .into(),
@@ -318,7 +318,7 @@ impl ExplicitBackend {
         chunk: &[u32],
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Vec<bool>, SolverError> {
+    ) -> Result<Vec<bool>, Failure> {
         use crate::driver::Backend;
         let here = self.eval(formula, chunk, state, saved)?.bools()?;
         let set = Backend::formula(self, formula, state, saved)?;
@@ -375,7 +375,7 @@ impl ExplicitBackend {
         worlds: Rc<WorldIds>,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Vec<bool>, SolverError> {
+    ) -> Result<Vec<bool>, Failure> {
         let groups = self.groups(state, agent)?;
         if self.names_every_constant(exprs) {
             // The values of every constant tell the worlds apart: a group agrees when it
@@ -441,7 +441,7 @@ impl ExplicitBackend {
         formula: &Expr,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Rc<Vec<bool>>, SolverError> {
+    ) -> Result<Rc<Vec<bool>>, Failure> {
         let key = (0, std::ptr::from_ref(formula) as usize, agent, state.id);
         if let Some(t) = self.memo.get(&key) {
             return Ok(t.clone());
@@ -462,7 +462,7 @@ impl ExplicitBackend {
         worlds: &WorldIds,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Vec<bool>, SolverError> {
+    ) -> Result<Vec<bool>, Failure> {
         let mut good = vec![true; groups.count];
         for chunk in worlds.chunks() {
             self.check_deadline()?;
@@ -485,7 +485,7 @@ impl ExplicitBackend {
         chunk: &[u32],
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Vec<bool>, SolverError> {
+    ) -> Result<Vec<bool>, Failure> {
         let tag = match op {
             GroupOp::Everyone => 2,
             GroupOp::Common => 3,
@@ -564,7 +564,7 @@ impl ExplicitBackend {
         formula: &Expr,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Vec<bool>, SolverError> {
+    ) -> Result<Vec<bool>, Failure> {
         let total = all.iter().map(|g| g.count).sum::<usize>();
         let mut parent: Vec<usize> = (0..total).collect();
         fn find(parent: &mut [usize], mut x: usize) -> usize {
@@ -597,11 +597,7 @@ impl ExplicitBackend {
     }
 
     /// The groups of worlds that agree on everything any of `agents` learned in `state`.
-    fn joint_groups(
-        &mut self,
-        state: &Rc<State>,
-        agents: &[usize],
-    ) -> Result<Rc<Groups>, SolverError> {
+    fn joint_groups(&mut self, state: &Rc<State>, agents: &[usize]) -> Result<Rc<Groups>, Failure> {
         let key: Vec<(usize, u64)> = agents
             .iter()
             .map(|&a| (a, state.minds.list(a, state.minds.learned[a].len())))
@@ -633,7 +629,7 @@ impl ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         agent: usize,
-    ) -> Result<Rc<Groups>, SolverError> {
+    ) -> Result<Rc<Groups>, Failure> {
         let learned = &state.minds.learned[agent];
         let (lo, hi) = self.span(state);
         let key = (agent, learned.len(), state.minds.list(agent, learned.len()));
@@ -708,7 +704,7 @@ impl ExplicitBackend {
         lo: usize,
         hi: usize,
         f: &mut dyn FnMut(usize, i128),
-    ) -> Result<(), SolverError> {
+    ) -> Result<(), Failure> {
         match item {
             Learned::Const(c) => {
                 let mut values = Vec::with_capacity(CHUNK);
@@ -768,10 +764,10 @@ fn lookup(table: &[bool], groups: &Groups, chunk: &[u32]) -> Vec<bool> {
 }
 
 /// Integer arithmetic as the language defines it.
-fn arith(op: ArithOp, x: i128, y: i128) -> Result<i128, SolverError> {
+fn arith(op: ArithOp, x: i128, y: i128) -> Result<i128, Failure> {
     crate::ir::arith::checked(op, x, y).ok_or_else(|| {
         // Only values a story changed (`x := x * x` in a `repeat`) can grow this far.
-        SolverError::Unsupported(
+        Failure::Unsupported(
             "a value goes beyond the 128-bit integers of the explicit-worlds backend; \
              the `z3` backend computes with unbounded integers"
                 .into(),

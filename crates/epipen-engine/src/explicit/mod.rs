@@ -34,7 +34,7 @@ use super::driver::{
     Backend, Handover, HandsOver, Hint, Hints, Origin, Plausibility, Probabilities, Rebuilding,
     Said,
 };
-use super::{Failure, Options, SolverError};
+use super::{Failure, Options};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
@@ -152,7 +152,7 @@ pub(crate) struct ExplicitBackend {
 
 /// A question the driver hands over for states before the universe's bounds hold
 /// ([`HandsOver::handed_over`]), asked here.
-fn handed_over() -> SolverError {
+fn handed_over() -> Failure {
     eval::internal(
         "a question about a state before the worlds are listed, which the driver hands over",
     )
@@ -287,10 +287,10 @@ impl ExplicitBackend {
         }
     }
 
-    fn check_deadline(&self) -> Result<(), SolverError> {
+    fn check_deadline(&self) -> Result<(), Failure> {
         self.options.cancel.check()?;
         match self.deadline {
-            Some(d) if Instant::now() >= d => Err(SolverError::Timeout),
+            Some(d) if Instant::now() >= d => Err(Failure::Timeout),
             _ => Ok(()),
         }
     }
@@ -379,12 +379,7 @@ impl ExplicitBackend {
         heap.into_sorted_vec().into_iter().map(|(_, w)| w).collect()
     }
 
-    fn filtered(
-        &mut self,
-        state: &Rc<State>,
-        set: &Set,
-        keep: bool,
-    ) -> Result<Rc<State>, SolverError> {
+    fn filtered(&mut self, state: &Rc<State>, set: &Set, keep: bool) -> Result<Rc<State>, Failure> {
         if !Rc::ptr_eq(&set.worlds, &state.worlds) {
             return Err(eval::internal("a set of another state"));
         }
@@ -402,7 +397,7 @@ impl ExplicitBackend {
     }
 
     /// What a learned item is in each of `order`'s worlds, as a model's views hold it.
-    fn observed(&mut self, item: &Learned, order: &[u32]) -> Result<Vec<Value>, SolverError> {
+    fn observed(&mut self, item: &Learned, order: &[u32]) -> Result<Vec<Value>, Failure> {
         Ok(match item {
             Learned::Const(c) => order.iter().map(|&w| self.world(w).0[*c]).collect(),
             Learned::Set(bits) => order
@@ -466,7 +461,7 @@ impl Backend for ExplicitBackend {
         "explicit"
     }
 
-    fn initial(&mut self) -> Result<Rc<State>, SolverError> {
+    fn initial(&mut self) -> Result<Rc<State>, Failure> {
         if self.program.probabilistic() {
             self.weights = Some(Rc::new(chance::Weights::ones(self.universe.len)));
         }
@@ -494,7 +489,7 @@ impl Backend for ExplicitBackend {
         e: &Expr,
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
-    ) -> Result<Set, SolverError> {
+    ) -> Result<Set, Failure> {
         // An announcement that bounds the universe holds in all of it by construction.
         let bits = if state.pending > 0 {
             Flags::filled(state.worlds.len(), true)
@@ -507,12 +502,7 @@ impl Backend for ExplicitBackend {
         })
     }
 
-    fn said(
-        &mut self,
-        agent: CharId,
-        psi: Set,
-        state: &Rc<State>,
-    ) -> Result<Said<Set>, SolverError> {
+    fn said(&mut self, agent: CharId, psi: Set, state: &Rc<State>) -> Result<Said<Set>, Failure> {
         if !Rc::ptr_eq(&psi.worlds, &state.worlds) {
             return Err(eval::internal("a set of another state"));
         }
@@ -558,12 +548,7 @@ impl Backend for ExplicitBackend {
         }
     }
 
-    fn restrict(
-        &mut self,
-        state: &Rc<State>,
-        added: Set,
-        _: Origin,
-    ) -> Result<Rc<State>, SolverError> {
+    fn restrict(&mut self, state: &Rc<State>, added: Set, _: Origin) -> Result<Rc<State>, Failure> {
         if state.pending > 0 {
             // One of the announcements that bound the universe: it holds in all of it.
             if added.bits.count(false) > 0 {
@@ -577,12 +562,7 @@ impl Backend for ExplicitBackend {
         self.filtered(state, &added, true)
     }
 
-    fn learn(
-        &mut self,
-        state: &Rc<State>,
-        who: CharId,
-        what: &Expr,
-    ) -> Result<Rc<State>, SolverError> {
+    fn learn(&mut self, state: &Rc<State>, who: CharId, what: &Expr) -> Result<Rc<State>, Failure> {
         let item = match what.kind {
             ExprKind::Const(c) => Learned::Const(c.0),
             _ => Learned::Expr(Rc::new(what.clone())),
@@ -597,7 +577,7 @@ impl Backend for ExplicitBackend {
         state: &Rc<State>,
         who: CharId,
         set: Set,
-    ) -> Result<Rc<State>, SolverError> {
+    ) -> Result<Rc<State>, Failure> {
         let bits = self.universe_bits(&set);
         Ok(self.learn_flags(state, who, bits))
     }
@@ -612,7 +592,7 @@ impl Backend for ExplicitBackend {
         first: usize,
         pres: Vec<Set>,
         weights: Option<&[Expr]>,
-    ) -> Result<Rc<State>, SolverError> {
+    ) -> Result<Rc<State>, Failure> {
         let first = first as i64;
         if state.pending > 0 || pres.iter().any(|p| !Rc::ptr_eq(&p.worlds, &state.worlds)) {
             return Err(eval::internal(
@@ -656,7 +636,7 @@ impl Backend for ExplicitBackend {
         let old = &self.universe;
         let base = old.len;
         if base + made.len() > u32::MAX as usize {
-            return Err(SolverError::Unsupported(
+            return Err(Failure::Unsupported(
                 "the events made more worlds than the explicit-worlds backend indexes".into(),
             ));
         }
@@ -719,7 +699,7 @@ impl Backend for ExplicitBackend {
         (state.pending == 0).then(|| state.worlds.len() == 0)
     }
 
-    fn is_empty(&mut self, state: &Rc<State>) -> Result<bool, SolverError> {
+    fn is_empty(&mut self, state: &Rc<State>) -> Result<bool, Failure> {
         if state.pending > 0 {
             return Err(handed_over());
         }
@@ -728,7 +708,7 @@ impl Backend for ExplicitBackend {
 
     /// Natively when the intervals bound φ's worlds (a few); else None (the driver asks
     /// another backend).
-    fn pin(&mut self, phi: &Expr, _: &Rc<State>) -> Result<Option<Vec<World>>, SolverError> {
+    fn pin(&mut self, phi: &Expr, _: &Rc<State>) -> Result<Option<Vec<World>>, Failure> {
         let limits = Limits {
             max_worlds: 10_000,
             max_nodes: 1_000_000,
@@ -759,13 +739,13 @@ impl Backend for ExplicitBackend {
                 worlds.truncate(2);
                 Ok(Some(worlds))
             }
-            Err(Stop::Timeout) => Err(SolverError::Timeout),
+            Err(Stop::Timeout) => Err(Failure::Timeout),
             _ => Ok(None),
         }
     }
 
     /// The world's index in the universe (None: not one of its worlds).
-    fn point(&mut self, world: &[Value]) -> Result<Option<u32>, SolverError> {
+    fn point(&mut self, world: &[Value]) -> Result<Option<u32>, Failure> {
         Ok(self.universe.find(world))
     }
 
@@ -775,7 +755,7 @@ impl Backend for ExplicitBackend {
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
         point: &Option<u32>,
-    ) -> Result<bool, SolverError> {
+    ) -> Result<bool, Failure> {
         match point {
             // A probability is asked at the actual world alone (knowledge operators
             // around it still read the whole state).
@@ -792,7 +772,7 @@ impl Backend for ExplicitBackend {
         }
     }
 
-    fn holds(&mut self, set: &Set, point: &Option<u32>) -> Result<bool, SolverError> {
+    fn holds(&mut self, set: &Set, point: &Option<u32>) -> Result<bool, Failure> {
         let Some(w) = point else {
             return Err(eval::internal(
                 "the actual world is not a world of the story",
@@ -810,15 +790,15 @@ impl Backend for ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         world: &[Value],
-    ) -> Result<Option<Option<u32>>, SolverError> {
+    ) -> Result<Option<Option<u32>>, Failure> {
         Ok(self.universe.find_among(&state.worlds, world).map(Some))
     }
 
-    fn contains(&mut self, state: &Rc<State>, point: &Option<u32>) -> Result<bool, SolverError> {
+    fn contains(&mut self, state: &Rc<State>, point: &Option<u32>) -> Result<bool, Failure> {
         Ok(point.is_some_and(|w| state.worlds.contains(w)))
     }
 
-    fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, SolverError> {
+    fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, Failure> {
         if state.pending > 0 {
             return Err(handed_over());
         }
@@ -833,14 +813,14 @@ impl Backend for ExplicitBackend {
 
     fn count(&mut self, state: &Rc<State>, _: usize) -> Result<WorldCount, Failure> {
         if state.pending > 0 {
-            return Err(handed_over().into());
+            return Err(handed_over());
         }
         Ok(WorldCount::Exactly(state.worlds.len() as u64))
     }
 
     fn model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
         if state.pending > 0 {
-            return Err(handed_over().into());
+            return Err(handed_over());
         }
         if state.worlds.len() > cap {
             return Ok(None);
@@ -913,12 +893,7 @@ impl Backend for ExplicitBackend {
 }
 
 impl Plausibility<Rc<State>, Set> for ExplicitBackend {
-    fn upgrade(
-        &mut self,
-        state: &Rc<State>,
-        who: CharId,
-        set: Set,
-    ) -> Result<Rc<State>, SolverError> {
+    fn upgrade(&mut self, state: &Rc<State>, who: CharId, set: Set) -> Result<Rc<State>, Failure> {
         let mut minds = (*state.minds).clone();
         minds.ranks[who.0].insert(0, Learned::Set(self.universe_bits(&set)));
         Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
@@ -930,7 +905,7 @@ impl Plausibility<Rc<State>, Set> for ExplicitBackend {
         who: CharId,
         rank: &Expr,
         _: usize,
-    ) -> Result<Rc<State>, SolverError> {
+    ) -> Result<Rc<State>, Failure> {
         let mut minds = (*state.minds).clone();
         minds.ranks[who.0].insert(0, Learned::Expr(Rc::new(rank.clone())));
         Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
@@ -943,7 +918,7 @@ impl Hints<Rc<State>, Set> for ExplicitBackend {
         before: &Rc<State>,
         after: &Rc<State>,
         hint: &Set,
-    ) -> Result<Option<(World, bool)>, SolverError> {
+    ) -> Result<Option<(World, bool)>, Failure> {
         if !Rc::ptr_eq(&hint.worlds, &before.worlds) {
             return Err(eval::internal("a hint of another state"));
         }
@@ -966,7 +941,7 @@ impl Hints<Rc<State>, Set> for ExplicitBackend {
         hint: Set,
         learned: &Rc<State>,
         how: Hint,
-    ) -> Result<Rc<State>, SolverError> {
+    ) -> Result<Rc<State>, Failure> {
         // Verified, the block left exactly κ_before ∧ φ.
         if how == Hint::Verified {
             return Ok(learned.clone());
@@ -977,7 +952,7 @@ impl Hints<Rc<State>, Set> for ExplicitBackend {
 }
 
 impl Probabilities<Rc<State>, Option<u32>> for ExplicitBackend {
-    fn prior(&mut self, state: &Rc<State>, weight: &Expr) -> Result<Rc<State>, SolverError> {
+    fn prior(&mut self, state: &Rc<State>, weight: &Expr) -> Result<Rc<State>, Failure> {
         self.set_prior(state, weight)
     }
 
@@ -985,7 +960,7 @@ impl Probabilities<Rc<State>, Option<u32>> for ExplicitBackend {
         &mut self,
         state: &Rc<State>,
         listed: &[World],
-    ) -> Result<Option<Vec<num_rational::BigRational>>, SolverError> {
+    ) -> Result<Option<Vec<num_rational::BigRational>>, Failure> {
         self.world_chances(state, listed)
     }
 
@@ -995,7 +970,7 @@ impl Probabilities<Rc<State>, Option<u32>> for ExplicitBackend {
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
         at: Option<&Option<u32>>,
-    ) -> Result<Vec<(num_rational::BigRational, u64)>, SolverError> {
+    ) -> Result<Vec<(num_rational::BigRational, u64)>, Failure> {
         let at = match at {
             None => None,
             Some(Some(w)) => Some(*w),
@@ -1021,7 +996,7 @@ impl Rebuilding<Rc<State>, Option<u32>> for ExplicitBackend {
         state: &Rc<State>,
         q: &crate::driver::Quotient,
         reuse: Option<usize>,
-    ) -> Result<crate::driver::Rebuilt<Rc<State>, Option<u32>>, SolverError> {
+    ) -> Result<crate::driver::Rebuilt<Rc<State>, Option<u32>>, Failure> {
         self.rebuild(state, q, reuse)
     }
 

@@ -7,7 +7,7 @@
 use std::rc::Rc;
 
 use super::{ExplicitBackend, Learned, Minds, State, WorldIds};
-use crate::SolverError;
+use crate::Failure;
 use crate::driver::Quotient;
 
 /// A number per world of a rebuilt state, the worlds `base..base + values.len()` (and
@@ -56,7 +56,7 @@ impl ExplicitBackend {
         state: &Rc<State>,
         q: &Quotient,
         reuse: Option<usize>,
-    ) -> Result<crate::driver::Rebuilt<Rc<State>, Option<u32>>, SolverError> {
+    ) -> Result<crate::driver::Rebuilt<Rc<State>, Option<u32>>, Failure> {
         if state.pending > 0 || q.rows.is_empty() {
             return Ok(None);
         }

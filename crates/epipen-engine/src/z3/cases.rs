@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use super::Z3Backend;
-use crate::SolverError;
+use crate::Failure;
 use crate::explicit;
 use crate::ir::Expr;
 use crate::worlds::Value;
@@ -28,7 +28,7 @@ impl Z3Backend {
         &mut self,
         e: &Expr,
         state: &super::State,
-    ) -> Result<Option<Term>, SolverError> {
+    ) -> Result<Option<Term>, Failure> {
         if !explicit::is_nonlinear(e) {
             return Ok(None);
         }
@@ -100,7 +100,7 @@ impl Z3Backend {
         hyp: &[Term],
         conclusion: &Term,
         eliminate: bool,
-    ) -> Result<Option<Term>, SolverError> {
+    ) -> Result<Option<Term>, Failure> {
         // Positions in `from`/`to` substituted, and their values, case by case.
         let mut chosen: Vec<usize> = Vec::new();
         let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
@@ -190,7 +190,7 @@ impl Z3Backend {
         kappa: &Term,
         left: &[Term],
         cases: &[(Vec<Term>, Term)],
-    ) -> Result<Option<Term>, SolverError> {
+    ) -> Result<Option<Term>, Failure> {
         let mut vars: Vec<Term> = Vec::new();
         let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
         for (indices, listed) in kappa.case_lists(&self.vars) {

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use super::{FiniteAnswer, State, WorldList, Z3Backend};
-use crate::SolverError;
+use crate::Failure;
 use crate::ir::Ty;
 use crate::worlds::Value;
 use crate::z3::solver::Term;
@@ -35,7 +35,7 @@ impl Z3Backend {
         &mut self,
         state: &State,
         closed_because: &str,
-    ) -> Result<WorldList, SolverError> {
+    ) -> Result<WorldList, Failure> {
         if let Some(worlds) = self.small_worlds(state, FINITE_CAP)? {
             return Ok(worlds);
         }
@@ -110,7 +110,7 @@ impl Z3Backend {
                 first.clone(),
             ),
         };
-        Err(SolverError::Unsupported(format!(
+        Err(Failure::Unsupported(format!(
             "quantifier elimination cannot handle {closed_because}, and {why}, so the \
              finite-domain route is closed too; bound every constant in an announcement, \
              e.g. `announce {example} >= 0 and {example} <= 100`"
@@ -125,7 +125,7 @@ impl Z3Backend {
         &mut self,
         state: &State,
         cap: usize,
-    ) -> Result<Option<WorldList>, SolverError> {
+    ) -> Result<Option<WorldList>, Failure> {
         if let Some(ws) = &state.worlds {
             return Ok(Some(ws.clone()));
         }
@@ -160,13 +160,13 @@ impl Z3Backend {
     /// κ's worlds when finitely many and at most `cap`; and whether the route is closed
     /// whatever the cap (an int beyond the 64-bit integers, or a non-linear κ the
     /// solver cannot bound within [`NONLINEAR_BUDGET`]).
-    fn list_worlds(&self, kappa: &Term, cap: usize) -> Result<Listed, SolverError> {
+    fn list_worlds(&self, kappa: &Term, cap: usize) -> Result<Listed, Failure> {
         // Non-linear integer arithmetic is undecidable: a check of a non-linear κ may
         // never end (`x * x + y * y == m * m` with a value beyond 2^63 asked: the check
         // ran until the run's deadline, or forever without one). Within a budget, an
         // unknown closes the route, and the error names the constants left unbounded.
         let nonlinear = kappa.is_nonlinear();
-        let sat = |f: &Term| -> Result<Option<bool>, SolverError> {
+        let sat = |f: &Term| -> Result<Option<bool>, Failure> {
             match nonlinear {
                 true => self.z3.is_sat_within(f, NONLINEAR_BUDGET),
                 false => self.z3.is_sat(f).map(Some),
@@ -220,7 +220,7 @@ impl Z3Backend {
 
     /// κ's worlds found by evaluating κ natively at every point of the box its int
     /// constants range over (from Z3's optimizer), when that box is small enough.
-    fn box_worlds(&self, kappa: &Term) -> Result<Option<Vec<Vec<Value>>>, SolverError> {
+    fn box_worlds(&self, kappa: &Term) -> Result<Option<Vec<Vec<Value>>>, Failure> {
         let compiled = kappa.compile(&self.vars);
         if !compiled.is_native() {
             return Ok(None);

@@ -8,7 +8,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::rc::Rc;
 
 use super::{Learned, State, Z3Backend};
-use crate::SolverError;
+use crate::Failure;
 use crate::ir::{ConstId, Expr};
 use crate::worlds::Value;
 use crate::z3::solver::Term;
@@ -39,7 +39,7 @@ impl Z3Backend {
         state: &State,
         terms: Option<&[Expr]>,
         steps: &[(ConstId, Vec<i64>)],
-    ) -> Result<Option<(u64, Fixed)>, SolverError> {
+    ) -> Result<Option<(u64, Fixed)>, Failure> {
         let listed = self.listed(state);
         let kappa = match &listed {
             Some(_) => Term::bool(true),
@@ -143,7 +143,7 @@ impl Z3Backend {
         )))
     }
 
-    pub(super) fn same(&mut self, a: &Fixed, b: &Fixed) -> Result<bool, SolverError> {
+    pub(super) fn same(&mut self, a: &Fixed, b: &Fixed) -> Result<bool, Failure> {
         if a.learned != b.learned || a.ranks != b.ranks || a.terms != b.terms {
             return Ok(false);
         }

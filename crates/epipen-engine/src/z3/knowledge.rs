@@ -10,7 +10,7 @@ use crate::ir::arith::Integer;
 use crate::ir::{ArithOp, CharId, CmpOp, Expr, ExprKind, GroupOp, LogicOp};
 use crate::worlds::Value;
 use crate::z3::solver::{Eliminated, Term};
-use crate::{SolverError, Strategy};
+use crate::{Failure, Strategy};
 
 /// With `Strategy::Auto`, κ counts as finite when the solver lists at most this many
 /// worlds (a box of values scanned natively may hold more).
@@ -27,7 +27,7 @@ impl Z3Backend {
         e: &Expr,
         state: &State,
         saved: &[Option<State>],
-    ) -> Result<Term, SolverError> {
+    ) -> Result<Term, Failure> {
         Ok(match &e.kind {
             ExprKind::Int(n) => Term::int(*n),
             ExprKind::Bool(v) => Term::bool(*v),
@@ -41,7 +41,7 @@ impl Z3Backend {
                     term
                 }
             },
-            ExprKind::Latest(_) => return Err(SolverError::unresolved_event()),
+            ExprKind::Latest(_) => return Err(Failure::unresolved_event()),
             ExprKind::Neg(a) => self.encode(a, state, saved)?.neg(),
             ExprKind::Not(a) => self.encode(a, state, saved)?.not(),
             ExprKind::Arith(op, a, b) => {
@@ -135,7 +135,7 @@ impl Z3Backend {
             }
             ExprKind::At { checkpoint, body } => {
                 let Some(Some(then)) = saved.get(checkpoint.0) else {
-                    return Err(SolverError::Unsupported(
+                    return Err(Failure::Unsupported(
                         "internal error: `at` names a checkpoint the run has not passed".into(),
                     ));
                 };
@@ -196,7 +196,7 @@ impl Z3Backend {
         agent: CharId,
         state: &State,
         goal: Goal,
-    ) -> Result<Term, SolverError> {
+    ) -> Result<Term, Failure> {
         let whose = format!("{}'s knowledge", self.program.characters[agent.0].name);
         self.knows_seeing(&state.learned[agent.0], state, goal, &whose)
     }
@@ -210,7 +210,7 @@ impl Z3Backend {
         agents: &[CharId],
         state: &State,
         phi: Term,
-    ) -> Result<Term, SolverError> {
+    ) -> Result<Term, Failure> {
         match op {
             GroupOp::Everyone => self.everyone(agents, state, &phi),
             GroupOp::Distributed => {
@@ -257,7 +257,7 @@ impl Z3Backend {
                     }
                     before.push(std::mem::replace(&mut x, next));
                 }
-                Err(SolverError::Unsupported(format!(
+                Err(Failure::Unsupported(format!(
                     "common knowledge did not reach its fixpoint in {COMMON_ROUNDS} rounds \
                      (X = everyone knows (φ and X)); over infinitely many worlds it may never"
                 )))
@@ -281,7 +281,7 @@ impl Z3Backend {
         older: &[Term],
         last: &Term,
         next: &Term,
-    ) -> Result<Option<Term>, SolverError> {
+    ) -> Result<Option<Term>, Failure> {
         let Some(first) = older.last() else {
             return Ok(None);
         };
@@ -329,12 +329,7 @@ impl Z3Backend {
     }
 
     /// E φ: every one of `agents` knows φ.
-    fn everyone(
-        &mut self,
-        agents: &[CharId],
-        state: &State,
-        phi: &Term,
-    ) -> Result<Term, SolverError> {
+    fn everyone(&mut self, agents: &[CharId], state: &State, phi: &Term) -> Result<Term, Failure> {
         let mut all = Vec::with_capacity(agents.len());
         for a in agents {
             all.push(self.knows(*a, state, Goal::That(phi.clone()))?);
@@ -350,7 +345,7 @@ impl Z3Backend {
         state: &State,
         goal: Goal,
         whose: &str,
-    ) -> Result<Term, SolverError> {
+    ) -> Result<Term, Failure> {
         if let Some(known) = self.seen_already(learned, &goal) {
             return Ok(known);
         }
@@ -429,8 +424,8 @@ impl Z3Backend {
             None => match self.z3.eliminate_forall(&to, &hyp, &conclusion) {
                 Ok(Eliminated::Free(t)) => return self.constant_under_kappa(state, t),
                 Ok(Eliminated::Leftover) => "this statement (quantifiers were left)".into(),
-                Err(SolverError::Timeout) => {
-                    return Err(SolverError::QeTimeout(self.qe_culprits(
+                Err(Failure::Timeout) => {
+                    return Err(Failure::QeTimeout(self.qe_culprits(
                         whose,
                         &hyp,
                         &conclusion,
@@ -530,7 +525,7 @@ impl Z3Backend {
     /// …) even where the answer is `false` under κ, and a knowledge operator over that
     /// quantifies them again: two solver calls on a quantifier-free formula spare it.
     /// Every use of a knowledge formula is under κ (κ only grows), so this is exact.
-    fn constant_under_kappa(&self, state: &State, t: Term) -> Result<Term, SolverError> {
+    fn constant_under_kappa(&self, state: &State, t: Term) -> Result<Term, Failure> {
         if !t.has_division() || t.as_value().is_some() {
             return Ok(t);
         }
@@ -554,7 +549,7 @@ impl Z3Backend {
         state: &State,
         goal: &Goal,
         closed_because: &str,
-    ) -> Result<Term, SolverError> {
+    ) -> Result<Term, Failure> {
         let worlds = self.finite_worlds(state, closed_because)?;
         let learned: Vec<Term> = learned
             .iter()
@@ -643,7 +638,7 @@ impl Z3Backend {
     /// apart, as a formula (equivalent on κ): rank by rank (most significant first), a
     /// world of the worlds kept so far stays when, for every level t above 0, it is below
     /// t or the agent knows no kept world of its class is (no kept world below t).
-    fn most_plausible(&mut self, agent: CharId, state: &State) -> Result<Term, SolverError> {
+    fn most_plausible(&mut self, agent: CharId, state: &State) -> Result<Term, Failure> {
         let mut best = Term::bool(true);
         for (rank, levels) in state.ranks[agent.0].clone().iter() {
             let mut kept = vec![best.clone()];

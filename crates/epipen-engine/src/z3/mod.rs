@@ -11,7 +11,7 @@ use crate::ir::arith::Integer;
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 use crate::z3::solver::{Term, Z3};
-use crate::{COUNT_ENUMERATION_CAP, Failure, Options, SolverError};
+use crate::{COUNT_ENUMERATION_CAP, Failure, Options};
 
 mod cases;
 mod finite;
@@ -154,7 +154,7 @@ impl Z3Backend {
     }
 
     /// The value of `term` in one world.
-    fn eval_in(&self, term: &Term, world: &[Value]) -> Result<Value, SolverError> {
+    fn eval_in(&self, term: &Term, world: &[Value]) -> Result<Value, Failure> {
         term.compile(&self.vars).eval(world, &mut Vec::new())
     }
 
@@ -164,7 +164,7 @@ impl Z3Backend {
     /// out) is first replaced by a smaller
     /// equivalent under κ built from its own atoms (an automatic, proven hint: see
     /// `Z3::shrink`).
-    fn add_to_kappa(&self, state: &State, phi: Term, origin: Origin) -> Result<State, SolverError> {
+    fn add_to_kappa(&self, state: &State, phi: Term, origin: Origin) -> Result<State, Failure> {
         if let Some(worlds) = self.listed(state) {
             let compiled = phi.compile(&self.vars);
             let mut scratch = Vec::new();
@@ -212,7 +212,7 @@ impl Backend for Z3Backend {
         "z3"
     }
 
-    fn initial(&mut self) -> Result<State, SolverError> {
+    fn initial(&mut self) -> Result<State, Failure> {
         // Every occurrence of an event holds its not-yet value until it happens.
         let not_yet: Vec<Term> = (self.program.occurrences())
             .map(|o| self.vars[o.0].eq(&Term::int(self.not_yet(o))))
@@ -236,7 +236,7 @@ impl Backend for Z3Backend {
         e: &Expr,
         state: &State,
         saved: &[Option<State>],
-    ) -> Result<Term, SolverError> {
+    ) -> Result<Term, Failure> {
         if let Some(t) = self.by_cases(e, state)? {
             return Ok(t);
         }
@@ -245,7 +245,7 @@ impl Backend for Z3Backend {
 
     /// K_A ψ, or ψ itself when the introspection check proves them equivalent under κ
     /// and ψ is smaller.
-    fn said(&mut self, agent: CharId, psi: Term, state: &State) -> Result<Said<Term>, SolverError> {
+    fn said(&mut self, agent: CharId, psi: Term, state: &State) -> Result<Said<Term>, Failure> {
         let k = self.knows(agent, state, Goal::That(psi.clone()))?;
         if k == psi {
             // The speaker saw all of ψ: K_A ψ is ψ under κ.
@@ -276,7 +276,7 @@ impl Backend for Z3Backend {
         };
         let introspective = match introspective {
             Ok(v) => v,
-            Err(SolverError::Timeout) => return Err(SolverError::Timeout),
+            Err(Failure::Timeout) => return Err(Failure::Timeout),
             Err(e) => {
                 tracing::debug!("introspection check failed ({e}); adding K_A ψ");
                 false
@@ -305,16 +305,11 @@ impl Backend for Z3Backend {
         Term::and(&rest)
     }
 
-    fn restrict(
-        &mut self,
-        state: &State,
-        added: Term,
-        origin: Origin,
-    ) -> Result<State, SolverError> {
+    fn restrict(&mut self, state: &State, added: Term, origin: Origin) -> Result<State, Failure> {
         self.add_to_kappa(state, added, origin)
     }
 
-    fn learn(&mut self, state: &State, who: CharId, what: &Expr) -> Result<State, SolverError> {
+    fn learn(&mut self, state: &State, who: CharId, what: &Expr) -> Result<State, Failure> {
         let learned = match what.kind {
             ExprKind::Const(c) => Learned::Const(c.0),
             _ => Learned::Expr(self.encode(what, state, &[])?),
@@ -324,7 +319,7 @@ impl Backend for Z3Backend {
         Ok(next)
     }
 
-    fn learn_set(&mut self, state: &State, who: CharId, set: Term) -> Result<State, SolverError> {
+    fn learn_set(&mut self, state: &State, who: CharId, set: Term) -> Result<State, Failure> {
         let mut next = state.clone();
         next.learned[who.0].push(Learned::Expr(set));
         Ok(next)
@@ -337,7 +332,7 @@ impl Backend for Z3Backend {
         first: usize,
         pres: Vec<Term>,
         _weights: Option<&[Expr]>,
-    ) -> Result<State, SolverError> {
+    ) -> Result<State, Failure> {
         let var = self.vars[occ.0].clone();
         let not_yet = Term::int(self.not_yet(occ));
         // κ and the preconditions hold `occ` at its not-yet value: read them there.
@@ -393,33 +388,33 @@ impl Backend for Z3Backend {
     /// κ is quantifier-free: it has a world when it is satisfiable (one solver call, not
     /// a listing in canonical order, which searches outwards from 0 and is slow for
     /// worlds far from it: the fuzzer's ints at 10^7).
-    fn is_empty(&mut self, state: &State) -> Result<bool, SolverError> {
+    fn is_empty(&mut self, state: &State) -> Result<bool, Failure> {
         match self.listed(state) {
             Some(worlds) => Ok(worlds.is_empty()),
             None => Ok(!self.z3.is_sat(&state.kappa)?),
         }
     }
 
-    fn pin(&mut self, phi: &Expr, state: &State) -> Result<Option<Vec<World>>, SolverError> {
+    fn pin(&mut self, phi: &Expr, state: &State) -> Result<Option<Vec<World>>, Failure> {
         self.first_two(phi, state).map(Some)
     }
 
-    fn point(&mut self, world: &[Value]) -> Result<Vec<Value>, SolverError> {
+    fn point(&mut self, world: &[Value]) -> Result<Vec<Value>, Failure> {
         Ok(world.to_vec())
     }
 
-    fn holds(&mut self, set: &Term, point: &Vec<Value>) -> Result<bool, SolverError> {
+    fn holds(&mut self, set: &Term, point: &Vec<Value>) -> Result<bool, Failure> {
         Ok(self.eval_in(set, point)? == Value::Bool(true))
     }
 
-    fn contains(&mut self, state: &State, point: &Vec<Value>) -> Result<bool, SolverError> {
+    fn contains(&mut self, state: &State, point: &Vec<Value>) -> Result<bool, Failure> {
         match self.listed(state) {
             Some(worlds) => Ok(worlds.contains(point)),
             None => Ok(self.eval_in(&state.kappa, point)? == Value::Bool(true)),
         }
     }
 
-    fn worlds(&mut self, state: &State, limit: usize) -> Result<WorldSet, SolverError> {
+    fn worlds(&mut self, state: &State, limit: usize) -> Result<WorldSet, Failure> {
         if let Some(ws) = self.listed(state) {
             let mut all: Vec<World> = ws.iter().map(|w| World(w.clone())).collect();
             all.sort();
@@ -511,7 +506,7 @@ impl Backend for Z3Backend {
                         Value::Int(n) => Ok(n),
                         Value::Bool(b) => Ok(i64::from(b)),
                     })
-                    .collect::<Result<Vec<i64>, SolverError>>()?;
+                    .collect::<Result<Vec<i64>, Failure>>()?;
                 per_world.push(tuple);
             }
             ranks.push(per_world);
@@ -539,7 +534,7 @@ impl Backend for Z3Backend {
 }
 
 impl Plausibility<State, Term> for Z3Backend {
-    fn upgrade(&mut self, state: &State, who: CharId, set: Term) -> Result<State, SolverError> {
+    fn upgrade(&mut self, state: &State, who: CharId, set: Term) -> Result<State, Failure> {
         let rank = set.ite(&Term::int(0), &Term::int(1));
         Ok(self.ranked(state, who, rank, 2))
     }
@@ -550,7 +545,7 @@ impl Plausibility<State, Term> for Z3Backend {
         who: CharId,
         rank: &Expr,
         levels: usize,
-    ) -> Result<State, SolverError> {
+    ) -> Result<State, Failure> {
         let rank = self.encode(rank, state, &[])?;
         Ok(self.ranked(state, who, rank, levels))
     }
@@ -562,7 +557,7 @@ impl Hints<State, Term> for Z3Backend {
         before: &State,
         after: &State,
         hint: &Term,
-    ) -> Result<Option<(World, bool)>, SolverError> {
+    ) -> Result<Option<(World, bool)>, Failure> {
         let after = self.kappa_of(after);
         // A world of κ_before where κ_after and the hint disagree refutes the hint.
         let disagree = Term::and(&[self.kappa_of(before), after.iff(hint).not()]);
@@ -582,7 +577,7 @@ impl Hints<State, Term> for Z3Backend {
         hint: Term,
         learned: &State,
         how: Hint,
-    ) -> Result<State, SolverError> {
+    ) -> Result<State, Failure> {
         if how == Hint::Verified {
             // With its worlds listed, κ after the block is already that small form.
             if learned.worlds.is_some() {
@@ -613,11 +608,11 @@ impl Recognition<State, fixed::Fixed> for Z3Backend {
         state: &State,
         terms: Option<&[Expr]>,
         steps: &[(ConstId, Vec<i64>)],
-    ) -> Result<Option<(u64, fixed::Fixed)>, SolverError> {
+    ) -> Result<Option<(u64, fixed::Fixed)>, Failure> {
         self.fix(state, terms, steps)
     }
 
-    fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, SolverError> {
+    fn same_fixed(&mut self, a: &fixed::Fixed, b: &fixed::Fixed) -> Result<bool, Failure> {
         self.same(a, b)
     }
 }
@@ -642,7 +637,7 @@ pub(super) fn enum_domains(program: &Program, vars: &[Term]) -> Term {
 
 impl Z3Backend {
     /// The first two worlds of the types where `phi` holds ([`Backend::pin`]).
-    fn first_two(&mut self, phi: &Expr, state: &State) -> Result<Vec<World>, SolverError> {
+    fn first_two(&mut self, phi: &Expr, state: &State) -> Result<Vec<World>, Failure> {
         let phi = self.encode(phi, state, &[])?;
         let domains = enum_domains(&self.program, &self.vars);
         // The first two worlds in canonical order: the examples in the error are stable.

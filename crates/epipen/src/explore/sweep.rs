@@ -181,7 +181,7 @@ fn run_one(
     let at_end = |error| RunError::Engine(EngineError { span: end, error });
     let count = engine.count_worlds(None, COUNT_CAP).map_err(at_end)?;
     let world = match count {
-        WorldCount::Exactly(1) => engine.worlds(1).map_err(|e| at_end(e.into()))?.worlds.pop(),
+        WorldCount::Exactly(1) => engine.worlds(1).map_err(at_end)?.worlds.pop(),
         _ => None,
     };
     Ok(Summary {

@@ -457,7 +457,7 @@ impl Session {
     pub fn final_worlds(&self, engine: &mut Engine, limit: u64) -> Result<WorldSet, Failure> {
         engine
             .worlds(limit)
-            .map_err(|error| self.failure(&self.located(None, error.into())))
+            .map_err(|error| self.failure(&self.located(None, error)))
     }
 
     /// The checkpoint named `name` (None: the end of the story).
@@ -554,11 +554,10 @@ impl Session {
     pub fn failure(&self, e: &EngineError) -> Failure {
         let d = Diagnostic::error(e.span, e.error.to_string());
         let (kind, d) = match &e.error {
-            EngineFailure::Solver(s) if s.is_timeout() => {
+            s if s.is_timeout() => {
                 let located = d.locate(&self.path, &self.source);
                 return Failure::solver(located).about(About::Timeout);
             }
-            EngineFailure::Solver(_) => (FailureKind::Solver, d),
             EngineFailure::Story { hints, .. } => (
                 FailureKind::Story,
                 hints.iter().fold(d, |d, h| d.with_hint(h.clone())),
@@ -586,6 +585,7 @@ impl Session {
                 )
                 .with_hint(format!("counterexample: {}", c.describe(&self.program))),
             ),
+            _ => (FailureKind::Solver, d),
         };
         Failure::one(kind, d.locate(&self.path, &self.source))
     }

@@ -56,7 +56,7 @@ impl Session {
         let left_none = match set.worlds.is_empty() && set.complete {
             true => engine
                 .left_none()
-                .map_err(|error| self.failure(&self.located(None, error.into())))?,
+                .map_err(|error| self.failure(&self.located(None, error)))?,
             false => None,
         };
         Ok(Worlds::of(

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::{Counterexample, SolverError};
+use crate::engine::{Counterexample, Failure};
 
 /// Why a statement of a [`Story`](crate::story::Story) failed. A failed statement has no effect.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,9 +26,11 @@ pub enum Error {
     },
     /// An [`Story::assert_adds_ck`](crate::story::Story::assert_adds_ck) hint is wrong.
     Refuted(Refutation),
-    /// Z3 could not answer (timeout, resource limit, `unknown`, or a formula outside
-    /// what the engine can decide). Never to be read as "no worlds".
-    Solver(SolverError),
+    /// A backend could not answer (timeout, resource limit, `unknown`, or a formula
+    /// outside what the engine can decide): a failure whose
+    /// [`is_solver`](crate::engine::Failure::is_solver) holds. Never to be read as "no
+    /// worlds".
+    Solver(Failure),
 }
 
 /// A world on which an [`Story::assert_adds_ck`](crate::story::Story::assert_adds_ck) hint and its block disagree.
@@ -53,15 +55,19 @@ impl fmt::Display for Error {
                 Ok(())
             }
             Error::Refuted(r) => write!(f, "the hint is wrong: {}", r.description),
-            Error::Solver(e) => write!(f, "solver failure: {e}"),
+            Error::Solver(e) => write!(f, "{e}"),
         }
     }
 }
 
 impl std::error::Error for Error {}
 
-impl From<SolverError> for Error {
-    fn from(e: SolverError) -> Error {
-        Error::Solver(e)
+/// A backend's failure outside a statement (no refuted hint or failing check there).
+impl From<Failure> for Error {
+    fn from(e: Failure) -> Error {
+        match e {
+            Failure::Story { message, hints, .. } => Error::Story { message, hints },
+            e => Error::Solver(e),
+        }
     }
 }

@@ -250,8 +250,7 @@ pub(super) fn refutation(program: &Program, mut counterexample: Counterexample) 
 
 pub(super) fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + '_ {
     move |e| match e.error {
-        Failure::Solver(s) => Error::Solver(s),
-        Failure::Story { message, hints } => Error::Story { message, hints },
+        Failure::Story { message, hints, .. } => Error::Story { message, hints },
         Failure::Refuted(c) => Error::Refuted(refutation(program, c)),
         Failure::CheckFailed(world, found) => Error::Story {
             message: format!(
@@ -268,6 +267,7 @@ pub(super) fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + 
             ),
             hints: Vec::new(),
         },
+        solver => Error::Solver(solver),
     }
 }
 

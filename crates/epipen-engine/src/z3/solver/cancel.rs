@@ -10,7 +10,7 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::error::SolverError;
+use crate::error::Failure;
 
 /// A cancellation flag, shared by clones. The default one is never cancelled (and costs
 /// nothing to check).
@@ -34,7 +34,7 @@ impl Cancel {
     }
 
     /// Raises the flag: the run stops at its next check with
-    /// [`SolverError::Interrupted`], and the Z3 calls it is making return at once.
+    /// [`Failure::Interrupted`], and the Z3 calls it is making return at once.
     pub fn cancel(&self) {
         let Some(flag) = &self.0 else { return };
         flag.cancelled.store(true, Ordering::SeqCst);
@@ -66,10 +66,10 @@ impl Cancel {
             .is_some_and(|flag| flag.cancelled.load(Ordering::Relaxed))
     }
 
-    /// `Err(SolverError::Interrupted)` once cancelled.
-    pub fn check(&self) -> Result<(), SolverError> {
+    /// `Err(Failure::Interrupted)` once cancelled.
+    pub fn check(&self) -> Result<(), Failure> {
         if self.is_cancelled() {
-            Err(SolverError::Interrupted)
+            Err(Failure::Interrupted)
         } else {
             Ok(())
         }
@@ -133,7 +133,7 @@ mod tests {
         let result = engine.run(&mut |_| {}).and_then(|()| {
             engine.worlds(10).map(drop).map_err(|error| EngineError {
                 span: Default::default(),
-                error: error.into(),
+                error,
             })
         });
         (result, start.elapsed())
@@ -157,7 +157,7 @@ mod tests {
         let (result, elapsed) = run(fermat, &cancel);
         raiser.join().unwrap();
         let error = result.expect_err("interrupted");
-        assert_eq!(error.error, Failure::Solver(SolverError::Interrupted));
+        assert_eq!(error.error, Failure::Interrupted);
         assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
         // The same thread (and Z3 context) answers the next run, with a fresh flag.
         let (result, _) = run(small, &Cancel::new());
@@ -166,7 +166,7 @@ mod tests {
         let (result, _) = run(small, &cancel);
         assert_eq!(
             result.expect_err("cancelled before").error,
-            Failure::Solver(SolverError::Interrupted)
+            Failure::Interrupted
         );
         let (result, _) = run(small, &Cancel::default());
         assert_eq!(result, Ok(()));

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool};
 use z3::{AstKind, Goal, Optimize, Params, SatResult, Solver, Tactic};
 
-use crate::error::SolverError;
+use crate::error::Failure;
 use crate::ir::arith::Integer;
 use crate::worlds::Value;
 
@@ -80,14 +80,14 @@ impl Z3 {
     }
 
     /// Milliseconds left before the deadline (None: no deadline).
-    fn remaining(&self) -> Result<Option<Duration>, SolverError> {
+    fn remaining(&self) -> Result<Option<Duration>, Failure> {
         self.cancel.check()?;
         match self.deadline {
             None => Ok(None),
             Some(d) => {
                 let now = Instant::now();
                 if now >= d {
-                    Err(SolverError::Timeout)
+                    Err(Failure::Timeout)
                 } else {
                     Ok(Some(d - now))
                 }
@@ -96,7 +96,7 @@ impl Z3 {
     }
 
     /// Z3's `timeout` parameter set to the time left (None: no deadline).
-    fn timeout_params(&self) -> Result<Option<Params>, SolverError> {
+    fn timeout_params(&self) -> Result<Option<Params>, Failure> {
         Ok(self.remaining()?.map(|left| {
             let mut p = Params::new();
             p.set_u32(
@@ -107,7 +107,7 @@ impl Z3 {
         }))
     }
 
-    fn solver(&self) -> Result<Solver, SolverError> {
+    fn solver(&self) -> Result<Solver, Failure> {
         let s = Solver::new();
         if let Some(p) = self.timeout_params()? {
             s.set_params(&p);
@@ -120,7 +120,7 @@ impl Z3 {
     /// core alone: the default solver first picks and builds a preprocessing pipeline
     /// for the goal's logic at every check, which costs ~1.5 ms, more than these
     /// questions themselves.
-    fn solver_for(&self, formula: &Term) -> Result<Solver, SolverError> {
+    fn solver_for(&self, formula: &Term) -> Result<Solver, Failure> {
         if formula.is_nonlinear() || formula.has_quantifier() {
             return self.solver();
         }
@@ -131,29 +131,29 @@ impl Z3 {
         Ok(s)
     }
 
-    fn unknown(&self, s: &Solver) -> SolverError {
+    fn unknown(&self, s: &Solver) -> Failure {
         let reason = s.get_reason_unknown().unwrap_or_else(|| "unknown".into());
         if self.cancel.is_cancelled() {
-            SolverError::Interrupted
+            Failure::Interrupted
         } else if self.remaining().is_err()
             || reason.contains("timeout")
             || reason.contains("canceled")
         {
-            SolverError::Timeout
+            Failure::Timeout
         } else if reason.contains("resource") || reason.contains("memory") {
-            SolverError::ResourceLimit(reason)
+            Failure::ResourceLimit(reason)
         } else {
-            SolverError::Unknown(reason)
+            Failure::Unknown(reason)
         }
     }
 
     /// Whether `formula` holds in every world.
-    pub fn is_valid(&self, formula: &Term) -> Result<bool, SolverError> {
+    pub fn is_valid(&self, formula: &Term) -> Result<bool, Failure> {
         Ok(!self.is_sat(&formula.not())?)
     }
 
     /// Whether some world satisfies `formula`.
-    pub fn is_sat(&self, formula: &Term) -> Result<bool, SolverError> {
+    pub fn is_sat(&self, formula: &Term) -> Result<bool, Failure> {
         let s = self.solver_for(formula)?;
         s.assert(b(formula));
         match s.check() {
@@ -165,11 +165,7 @@ impl Z3 {
 
     /// Whether some world satisfies `formula`, asked for at most `budget` (None when
     /// the solver cannot tell within it; the run's deadline still stops the run).
-    pub fn is_sat_within(
-        &self,
-        formula: &Term,
-        budget: Duration,
-    ) -> Result<Option<bool>, SolverError> {
+    pub fn is_sat_within(&self, formula: &Term, budget: Duration) -> Result<Option<bool>, Failure> {
         let left = self.remaining()?.map_or(budget, |left| left.min(budget));
         let s = self.solver_for(formula)?;
         let mut p = Params::new();
@@ -195,7 +191,7 @@ impl Z3 {
         &self,
         formula: &Term,
         divisions: bool,
-    ) -> Result<Eliminated, SolverError> {
+    ) -> Result<Eliminated, Failure> {
         if !formula.has_quantifier() {
             return Ok(Eliminated::Free(self.simplify(formula)?));
         }
@@ -227,7 +223,7 @@ impl Z3 {
         vars: &[Term],
         hyps: &[Term],
         conclusion: &Term,
-    ) -> Result<Eliminated, SolverError> {
+    ) -> Result<Eliminated, Failure> {
         if let Some(t) = self.eliminate_by_cases(vars, hyps, conclusion)? {
             return Ok(Eliminated::Free(t));
         }
@@ -245,7 +241,7 @@ impl Z3 {
         vars: &[Term],
         hyps: &[Term],
         conclusion: &Term,
-    ) -> Result<Option<Term>, SolverError> {
+    ) -> Result<Option<Term>, Failure> {
         let mut results = Vec::new();
         for case in cases(vars, hyps) {
             let formula = Term::forall(vars, &Term::and(&case).implies(conclusion));
@@ -268,7 +264,7 @@ impl Z3 {
         vars: &[Term],
         hyps: &[Term],
         conclusion: &Term,
-    ) -> Result<Option<Term>, SolverError> {
+    ) -> Result<Option<Term>, Failure> {
         let mut results = Vec::new();
         for case in cases(vars, hyps) {
             let body = Term::and(&case).implies(conclusion);
@@ -349,7 +345,7 @@ fn cases(vars: &[Term], hyps: &[Term]) -> Vec<Vec<Term>> {
 impl Z3 {
     /// The tactic `name` followed by `simplify`, applied to `formula` under the deadline:
     /// the disjunction of the subgoals, simplified.
-    fn apply_tactic(&self, name: &str, formula: &Term) -> Result<Term, SolverError> {
+    fn apply_tactic(&self, name: &str, formula: &Term) -> Result<Term, Failure> {
         let goal = Goal::new(false, false, false);
         goal.assert(&b(formula));
         let mut tactic = Tactic::new(name).and_then(&Tactic::new("simplify"));
@@ -358,11 +354,11 @@ impl Z3 {
         }
         let result = tactic.apply(&goal, None).map_err(|e| {
             if self.cancel.is_cancelled() {
-                SolverError::Interrupted
+                Failure::Interrupted
             } else if self.remaining().is_err() || e.contains("timeout") || e.contains("canceled") {
-                SolverError::Timeout
+                Failure::Timeout
             } else {
-                SolverError::Unknown(format!("quantifier elimination failed: {e}"))
+                Failure::Unknown(format!("quantifier elimination failed: {e}"))
             }
         })?;
         let disjuncts: Vec<Term> = result
@@ -373,7 +369,7 @@ impl Z3 {
     }
 
     /// Z3's simplifier (cheap, local rewriting).
-    pub fn simplify(&self, formula: &Term) -> Result<Term, SolverError> {
+    pub fn simplify(&self, formula: &Term) -> Result<Term, Failure> {
         self.remaining()?;
         Ok(formula.simplify())
     }
@@ -389,7 +385,7 @@ impl Z3 {
         kappa: &Term,
         phi: &Term,
         max_cubes: usize,
-    ) -> Result<Option<Term>, SolverError> {
+    ) -> Result<Option<Term>, Failure> {
         let atoms = phi.atoms();
         let inside = self.solver_for(&Term::and(&[kappa.clone(), phi.clone()]))?; // κ ∧ φ ∧ ¬(cubes so far)
         inside.assert(b(kappa));
@@ -442,9 +438,9 @@ impl Z3 {
         Ok(Some(Term::or(&cubes).simplify()))
     }
 
-    fn gave_up<T>(&self, s: &Solver) -> Result<Option<T>, SolverError> {
+    fn gave_up<T>(&self, s: &Solver) -> Result<Option<T>, Failure> {
         match self.unknown(s) {
-            e @ (SolverError::Timeout | SolverError::Interrupted) => Err(e),
+            e @ (Failure::Timeout | Failure::Interrupted) => Err(e),
             e => {
                 tracing::debug!("shrinking gave up: {e}");
                 Ok(None)
@@ -460,7 +456,7 @@ impl Z3 {
         &self,
         formula: &Term,
         vars: &[Term],
-    ) -> Result<Option<Vec<(i64, i64)>>, SolverError> {
+    ) -> Result<Option<Vec<(i64, i64)>>, Failure> {
         if vars.is_empty() {
             return Ok(Some(Vec::new()));
         }
@@ -497,7 +493,7 @@ impl Z3 {
     /// Whether the int `var` takes unboundedly large (or small) values in the models of
     /// `formula`, as Z3's optimizer proves it: then `formula` has infinitely many models.
     /// False when the optimizer finds both ends, or cannot tell (non-linear arithmetic).
-    pub fn unbounded(&self, formula: &Term, var: &Term) -> Result<bool, SolverError> {
+    pub fn unbounded(&self, formula: &Term, var: &Term) -> Result<bool, Failure> {
         for maximize in [false, true] {
             let opt = Optimize::new();
             if let Some(p) = self.timeout_params()? {
@@ -540,7 +536,7 @@ impl Z3 {
         vars: &[Term],
         bound: Option<u64>,
         cap: usize,
-    ) -> Result<(Vec<Vec<Value>>, bool), SolverError> {
+    ) -> Result<(Vec<Vec<Value>>, bool), Failure> {
         let s = self.solver_for(formula)?;
         s.assert(b(formula));
         if let Some(bound) = bound {
@@ -564,15 +560,15 @@ impl Z3 {
             }
             let model = s
                 .get_model()
-                .ok_or_else(|| SolverError::Unknown("no model for a satisfiable formula".into()))?;
+                .ok_or_else(|| Failure::Unknown("no model for a satisfiable formula".into()))?;
             let mut world = Vec::with_capacity(vars.len());
             let mut differs = Vec::with_capacity(vars.len());
             for v in vars {
-                let t = model.eval(&v.0, true).ok_or_else(|| {
-                    SolverError::Unknown(format!("the model gives no value to {v}"))
-                })?;
+                let t = model
+                    .eval(&v.0, true)
+                    .ok_or_else(|| Failure::Unknown(format!("the model gives no value to {v}")))?;
                 let value = Term(t.clone()).as_value().ok_or_else(|| {
-                    SolverError::Unsupported(format!(
+                    Failure::Unsupported(format!(
                         "a possible world has {v} = {t}: values beyond the 64-bit integers (-2^63 to 2^63 - 1) are not supported"
                     ))
                 })?;
@@ -612,7 +608,7 @@ mod tests {
         let huge = power.compile(&vars);
         assert!(matches!(
             huge.eval(&world, &mut scratch),
-            Err(SolverError::Unsupported(m)) if m.contains("beyond the 64-bit integers")
+            Err(Failure::Unsupported(m)) if m.contains("beyond the 64-bit integers")
         ));
         // Small worlds still take the i128 path and agree.
         assert_eq!(

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use z3::ast::{Ast, Dynamic};
 use z3::{AstKind, DeclKind, Model, SortKind};
 
-use crate::error::SolverError;
+use crate::error::Failure;
 use crate::ir::ArithOp;
 use crate::ir::arith::{self, Integer};
 use crate::worlds::Value;
@@ -220,7 +220,7 @@ impl Compiled {
     /// The term's value in `world` (values of the variables, in order). Integers are
     /// mathematical: the world is evaluated on i128, and again exactly when an
     /// intermediate value leaves i128, never wrapped around.
-    pub fn eval(&self, world: &[Value], scratch: &mut Vec<i128>) -> Result<Value, SolverError> {
+    pub fn eval(&self, world: &[Value], scratch: &mut Vec<i128>) -> Result<Value, Failure> {
         let nodes = match &self.plan {
             Ok(nodes) => nodes,
             Err(term) => return Assignment::new(&self.vars, world).eval(term),
@@ -230,7 +230,7 @@ impl Compiled {
             Ok(Value::Bool(top != Integer::from(0i128)))
         } else {
             top.to_i64().map(Value::Int).ok_or_else(|| {
-                SolverError::Unsupported(format!(
+                Failure::Unsupported(format!(
                     "a value in a world is {top}, beyond the 64-bit integers (-2^63 to 2^63 - 1) worlds hold"
                 ))
             })
@@ -241,11 +241,7 @@ impl Compiled {
 impl Compiled {
     /// The term's exact value in `world`, however large (bools as 0 and 1): what a
     /// character observes of a learned expression, which a world need not hold.
-    pub fn eval_exact(
-        &self,
-        world: &[Value],
-        scratch: &mut Vec<i128>,
-    ) -> Result<Integer, SolverError> {
+    pub fn eval_exact(&self, world: &[Value], scratch: &mut Vec<i128>) -> Result<Integer, Failure> {
         match &self.plan {
             Ok(nodes) => Ok(exact(nodes, world, scratch)),
             Err(term) => Assignment::new(&self.vars, world).eval_exact(term),
@@ -391,15 +387,15 @@ impl Assignment {
     }
 
     /// The exact value of `term` in this world (bools as 0 and 1).
-    fn eval_exact(&self, term: &Term) -> Result<Integer, SolverError> {
+    fn eval_exact(&self, term: &Term) -> Result<Integer, Failure> {
         let t = self.model.eval(&term.0, true).ok_or_else(|| {
-            SolverError::Unsupported("Z3 could not evaluate a term in a world".into())
+            Failure::Unsupported("Z3 could not evaluate a term in a world".into())
         })?;
         let t = Term(t);
         if t.is_bool() {
             return match b(&t).as_bool() {
                 Some(v) => Ok(Integer::from(i64::from(v))),
-                None => Err(SolverError::Unsupported(format!(
+                None => Err(Failure::Unsupported(format!(
                     "Z3 left a term unevaluated in a world: {term}"
                 ))),
             };
@@ -410,19 +406,19 @@ impl Assignment {
         match digits.parse::<num_bigint::BigInt>() {
             Ok(n) if text.starts_with("(- ") => Ok(Integer::from(-n)),
             Ok(n) => Ok(Integer::from(n)),
-            Err(_) => Err(SolverError::Unsupported(format!(
+            Err(_) => Err(Failure::Unsupported(format!(
                 "Z3 left a term unevaluated in a world: {term}"
             ))),
         }
     }
 
     /// The value of `term` in this world (unassigned variables default to 0/false).
-    fn eval(&self, term: &Term) -> Result<Value, SolverError> {
+    fn eval(&self, term: &Term) -> Result<Value, Failure> {
         let t = self.model.eval(&term.0, true).ok_or_else(|| {
-            SolverError::Unsupported("Z3 could not evaluate a term in a world".into())
+            Failure::Unsupported("Z3 could not evaluate a term in a world".into())
         })?;
         Term(t).as_value().ok_or_else(|| {
-            SolverError::Unsupported(format!("Z3 left a term unevaluated in a world: {term}"))
+            Failure::Unsupported(format!("Z3 left a term unevaluated in a world: {term}"))
         })
     }
 }

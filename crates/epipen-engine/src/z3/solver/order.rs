@@ -9,7 +9,7 @@
 use z3::{SatResult, Solver};
 
 use super::term::{Term, b};
-use super::{SolverError, Z3};
+use super::{Failure, Z3};
 use crate::ir::arith::Integer;
 use crate::worlds::Value;
 
@@ -24,7 +24,7 @@ impl Z3 {
         formula: &Term,
         vars: &[Term],
         limit: usize,
-    ) -> Result<Vec<Vec<Value>>, SolverError> {
+    ) -> Result<Vec<Vec<Value>>, Failure> {
         let s = Solver::new();
         s.assert(b(formula));
         let ints: Vec<&Term> = vars.iter().filter(|v| !v.is_bool()).collect();
@@ -72,12 +72,12 @@ impl Z3 {
         s: &Solver,
         ints: &[&Term],
         from: u64,
-    ) -> Result<Option<u64>, SolverError> {
+    ) -> Result<Option<u64>, Failure> {
         s.push();
         if from > 0 {
             s.assert(b(&beyond(ints, from - 1)));
         }
-        let sat_within = |m: u64| -> Result<bool, SolverError> {
+        let sat_within = |m: u64| -> Result<bool, Failure> {
             s.push();
             s.assert(b(&within(ints, m)));
             let r = self.check(s);
@@ -119,7 +119,7 @@ impl Z3 {
         s: &Solver,
         vars: &[Term],
         m: u64,
-    ) -> Result<Option<Vec<Value>>, SolverError> {
+    ) -> Result<Option<Vec<Value>>, Failure> {
         s.push();
         let answer = (|| {
             if !self.check(s)? {
@@ -145,7 +145,7 @@ impl Z3 {
                                 Some(smaller) => {
                                     model = smaller;
                                     let Value::Int(n) = model[k] else {
-                                        return Err(SolverError::Unknown(format!(
+                                        return Err(Failure::Unknown(format!(
                                             "the model gives {v} a value that is not an int"
                                         )));
                                     };
@@ -172,7 +172,7 @@ impl Z3 {
         s: &Solver,
         vars: &[Term],
         extra: &Term,
-    ) -> Result<Option<Vec<Value>>, SolverError> {
+    ) -> Result<Option<Vec<Value>>, Failure> {
         s.push();
         s.assert(b(extra));
         let r = match self.check(s) {
@@ -184,7 +184,7 @@ impl Z3 {
         r
     }
 
-    fn check(&self, s: &Solver) -> Result<bool, SolverError> {
+    fn check(&self, s: &Solver) -> Result<bool, Failure> {
         if let Some(p) = self.timeout_params()? {
             s.set_params(&p);
         }
@@ -196,17 +196,17 @@ impl Z3 {
     }
 
     /// The values of `vars` in the model of the last check of `s` (which was `sat`).
-    fn model_values(&self, s: &Solver, vars: &[Term]) -> Result<Vec<Value>, SolverError> {
+    fn model_values(&self, s: &Solver, vars: &[Term]) -> Result<Vec<Value>, Failure> {
         let model = s
             .get_model()
-            .ok_or_else(|| SolverError::Unknown("no model for a satisfiable formula".into()))?;
+            .ok_or_else(|| Failure::Unknown("no model for a satisfiable formula".into()))?;
         vars.iter()
             .map(|v| {
                 let t = model.eval(&v.0, true).ok_or_else(|| {
-                    SolverError::Unknown(format!("the model gives no value to {v}"))
+                    Failure::Unknown(format!("the model gives no value to {v}"))
                 })?;
                 Term(t.clone()).as_value().ok_or_else(|| {
-                    SolverError::Unsupported(format!(
+                    Failure::Unsupported(format!(
                         "a possible world has {v} = {t}: values beyond the 64-bit integers (-2^63 to 2^63 - 1) are not supported"
                     ))
                 })
