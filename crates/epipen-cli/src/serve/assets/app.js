@@ -29,6 +29,7 @@ const state = {
   pickedAt: false,      // whether the visitor chose the graph's checkpoint (or step)
   steps: [],            // the labels of the last run's trace steps, in order
   plans: [],            // the plans whose steps the graph can be drawn after (followedPlans)
+  end: "",              // the label of the model at the end in the graph's menu
   focus: null,          // the character whose edges the graph highlights
   model: null,          // the model drawn (/api/graph's answer)
   trace: [],            // the last run's trace
@@ -343,6 +344,14 @@ function showRun(answer, ms) {
     status(`exit code ${answer.exit_code}: ${kind}`, true);
     // The previous run's checkpoints, steps and events are gone with it.
     if (!answer.checkpoints) answer.checkpoints = [];
+  } else if (answer.mastar) {
+    // An mA* file: its plan (as `epipen plan` says it) in the trace, with its steps.
+    error.hidden = true;
+    const failed = refutations(answer.trace || [], []);
+    for (const line of failed.plans) state.failedLines.add(line);
+    const code = answer.exit_code ? ` · exit code ${answer.exit_code}` : "";
+    status(`mA* file: ${answer.mastar.text} · ${ms.toFixed(0)} ms · ${answer.backend} backend${code}`,
+      !answer.mastar.solvable);
   } else if (answer.smcdel) {
     // A pasted SMCDEL file: its jobs' answers, in the trace.
     error.hidden = true;
@@ -371,7 +380,9 @@ function showRun(answer, ms) {
   showHints(answer.hints || []);
   showFates(answer.fates);
   state.trace = answer.trace || [];
-  showCheckpoints(answer.checkpoints, answer.trace || []);
+  // An mA* file's story ends where it starts (its `plan` statement changes nothing):
+  // the model there is the initial state's.
+  showCheckpoints(answer.checkpoints, answer.trace || [], answer.mastar ? "at the start" : "at the end");
   showEvents(answer.events || []);
 }
 
@@ -486,13 +497,18 @@ function worldList(worlds, cls) {
 // The plans found by top-level `plan` statements, whose steps the model can be drawn
 // after (`/api/graph`'s `step` and `plan_step`): for each, its item's index in the
 // trace, the trace step of its statement (the next step, on its line: the plan's answer
-// comes just before it), its line and its first plan's actions.
+// comes just before it; an mA* file's plan, the only item of its trace, carries it as
+// `step`), its line and its first plan's actions.
 function followedPlans(trace) {
   const plans = [];
   let steps = 0;
   trace.forEach((item, index) => {
     if (item.kind === "step") steps++;
     if (item.kind !== "plan" || !item.solvable || !item.plans[0].length) return;
+    if (item.step !== undefined) {
+      plans.push({ index, step: item.step, line: item.line, actions: item.plans[0], file: true });
+      return;
+    }
     const next = trace.slice(index + 1).find((t) => t.kind === "step");
     if (!next || next.line !== item.line || next.round) return;
     plans.push({ index, step: steps, line: item.line, actions: item.plans[0] });
@@ -503,7 +519,8 @@ function followedPlans(trace) {
 // The model after step `k` (from 1) of a plan (one of followedPlans): the graph menu's
 // value, and its label.
 const planModel = (plan, k) => `plan:${plan.step}:${k}`;
-const planLabel = (plan, k) => `after line ${plan.line}'s plan, step ${k} (${plan.actions[k - 1]})`;
+const planLabel = (plan, k) => plan.file ? `after step ${k} of the plan (${plan.actions[k - 1]})`
+  : `after line ${plan.line}'s plan, step ${k} (${plan.actions[k - 1]})`;
 
 function showTrace(trace) {
   const list = $("trace");
@@ -647,10 +664,10 @@ function showFates(fates) {
   box.append(t);
 }
 
-// The graph's menu: the model at each checkpoint, at the end, after each step of the
-// trace (`step:K`) and after each step of a plan found (`plan:K:J`, step J of the plan
-// of the `plan` statement at step K of the trace).
-function showCheckpoints(checkpoints, trace) {
+// The graph's menu: the model at each checkpoint, at the end (`end`: its label), after
+// each step of the trace (`step:K`) and after each step of a plan found (`plan:K:J`,
+// step J of the plan of the `plan` statement at step K of the trace).
+function showCheckpoints(checkpoints, trace, end) {
   if (!checkpoints) return;
   const select = $("at");
   const before = select.value;
@@ -659,14 +676,15 @@ function showCheckpoints(checkpoints, trace) {
     plan.actions.map((_, k) => [planModel(plan, k + 1), planLabel(plan, k + 1)]));
   const same = JSON.stringify(checkpoints) === JSON.stringify(state.checkpoints) &&
     JSON.stringify(steps) === JSON.stringify(state.steps) &&
-    JSON.stringify(plans) === JSON.stringify(state.plans);
+    JSON.stringify(plans) === JSON.stringify(state.plans) && end === state.end;
+  state.end = end;
   state.checkpoints = checkpoints;
   state.steps = steps;
   state.plans = plans;
   if (same && select.options.length) return;
   select.textContent = "";
   for (const c of checkpoints) select.append(new Option(`at checkpoint ${c}`, c));
-  select.append(new Option("at the end", ""));
+  select.append(new Option(end, ""));
   const group = document.createElement("optgroup");
   group.label = "after a step of the trace";
   steps.forEach((label, k) => {
@@ -790,9 +808,20 @@ async function start() {
   } catch (e) {
     status("cannot load the stories: " + e.message, true);
   }
+  // The stories, then the example files of SMCDEL's format and of mA*, a group each.
   const select = $("story");
   select.append(new Option("(your own story)", ""));
-  for (const s of state.stories) select.append(new Option(`${s.title} — ${s.file}`, s.file));
+  const groups = new Map();
+  for (const s of state.stories) {
+    const label = s.group || "Stories";
+    if (!groups.has(label)) {
+      const group = document.createElement("optgroup");
+      group.label = label;
+      groups.set(label, group);
+      select.append(group);
+    }
+    groups.get(label).append(new Option(s.title ? `${s.title} — ${s.file}` : s.file, s.file));
+  }
   if (loadFromLink()) {
     renderEditor();
     scheduleRun(0);
