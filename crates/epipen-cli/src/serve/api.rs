@@ -45,8 +45,8 @@
 //!   step 2 (try_take): 1 world`. A step that is not a `plan`'s, or a plan that found
 //!   none or has fewer steps, is an error (`exit_code` 2); `plan_step` without `step`
 //!   is refused (400). For an mA* file: without `step`, the initial state (`…txt at
-//!   the start: 4 worlds`); with `step` and `plan_step`, the model after that step of
-//!   its plan (`coin-in-the-box.txt after step 2 of the plan (unlock): 3 worlds`).
+//!   the start: 3 worlds`); with `step` and `plan_step`, the model after that step of
+//!   its plan (`coin-in-the-box.txt after step 2 of the plan (unlock): 9 worlds`).
 //!   Each edge of `edges` and each world is drawn where `layout` says (the one layout
 //!   of every front end, `epipen graph --svg`'s too): `{"radius", "width", "height",
 //!   "points", "labels", "parts", "sep"}`, each world's centre (`points`) and each
@@ -63,6 +63,8 @@
 //!   story's last line, run at that step; at a checkpoint, after its line). A formula
 //!   that does not compile is an error of the story's (`exit_code` 2), at the line it
 //!   was written on.
+//! - `/api/ask` and `/api/event` take stories only: an SMCDEL or mA* file is an error
+//!   (`exit_code` 2) that says so; `/api/graph` draws no SMCDEL file, and says so.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -567,8 +569,8 @@ fn draw(
 
 /// The model of an mA* file's story that `/api/graph` draws: at the end of its story
 /// (which its `plan` statement leaves as it was: the initial state), titled
-/// `coin-in-the-box.txt at the start: 4 worlds`; or after step `plan_step` of its plan,
-/// titled `coin-in-the-box.txt after step 2 of the plan (unlock): 3 worlds`.
+/// `coin-in-the-box.txt at the start: 3 worlds`; or after step `plan_step` of its plan,
+/// titled `coin-in-the-box.txt after step 2 of the plan (unlock): 9 worlds`.
 fn mastar_graph(request: &Request, limit: Duration) -> Value {
     let drawn = request.compile_mastar(limit).and_then(|(file, story)| {
         let (model, title, actual) = draw(request, &story, &request.mastar_options())?;
@@ -580,7 +582,7 @@ fn mastar_graph(request: &Request, limit: Duration) -> Value {
             (None, _, None) | (Some(_), Some(0), _) => format!("{name} at the start: {worlds}"),
             (Some(_), Some(k), _) => {
                 // The action as the file names it: the story's, in the title's
-                // parentheses (`… step 2 (unlock[1]): 3 worlds`).
+                // parentheses (`… step 2 (unlock[1]): 9 worlds`).
                 let action = (title.rsplit_once("): "))
                     .and_then(|(head, _)| head.rsplit_once(" ("))
                     .map(|(_, action)| format!(" ({})", file.written(action)))

@@ -13,6 +13,35 @@ const KEYWORDS = new Set(("characters int bool announce learns checkpoint worlds
 const FUNCTIONS = new Set(("knows knows_value knows_whether believes believes_value " +
   "believes_whether at all any sum count distinct abs min max sample everyone_knows " +
   "common_knowledge distributed_knowledge each probability").split(" "));
+// The languages the editor highlights: a story's, SMCDEL's format and mA* (recognised as
+// the server recognises them, by their first word after comments), each with its
+// comments, keywords and functions.
+const LANGUAGES = {
+  story: { comment: "#", keywords: KEYWORDS, functions: FUNCTIONS },
+  smcdel: {
+    comment: "--",
+    keywords: new Set("VARS LAW OBS VALID WHERE TRUE Top Bot knows that whether comknow distknow Forall Exists".split(" ")),
+    functions: new Set(["K", "Kw"]),
+  },
+  mastar: {
+    comment: "%",
+    keywords: new Set(("fluent action agent executable if causes determines announces observes " +
+      "aware_of initially goal").split(" ")),
+    functions: new Set(["B", "C", "E"]),
+  },
+};
+
+// The language of `source`: SMCDEL's format when its first word after `--` comments is
+// `VARS`, mA* when its first after `%` comments declares fluents, actions or agents and
+// its statements end with `;`, else a story.
+function languageOf(source) {
+  const first = (comment) => source.split("\n").map((l) => l.split(comment)[0])
+    .join(" ").trim().split(/\s+/)[0];
+  if (first("--") === "VARS") return LANGUAGES.smcdel;
+  if (["fluent", "action", "agent"].includes(first("%")) && source.includes(";")) return LANGUAGES.mastar;
+  return LANGUAGES.story;
+}
+
 // Distinct colours for the characters' edges, in declaration order.
 const COLOURS = ["#2457c5", "#d1480f", "#0a7f5a", "#9b2fae", "#b8860b", "#c2185b", "#00838f",
   "#5d4037"];
@@ -50,9 +79,11 @@ function escapeHtml(text) {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
-// One line of a story as highlighted HTML; `column` (1-based) underlines the token there.
-function highlightLine(line, column) {
-  const token = /(#.*)|([A-Za-z_][A-Za-z0-9_]*)|(\d+)|(==|!=|<=|>=|=>|->|<->|\.\.|[-+*\/%<>=:])|(\s+|.)/g;
+// One line of a story (or a file in `language`) as highlighted HTML; `column` (1-based)
+// underlines the token there.
+function highlightLine(line, column, language = LANGUAGES.story) {
+  const token = new RegExp(`(${language.comment}.*)|([A-Za-z_][A-Za-z0-9_]*)|(\\d+)|` +
+    "(==|!=|<=|>=|=>|->|<->|\\.\\.|[-+*\\/%<>=:])|(\\s+|.)", "g");
   let html = "";
   let match;
   while ((match = token.exec(line)) !== null) {
@@ -61,8 +92,8 @@ function highlightLine(line, column) {
     let kind = "";
     if (comment) kind = "comment";
     else if (word) {
-      if (KEYWORDS.has(word)) kind = "keyword";
-      else if (FUNCTIONS.has(word) && line.slice(token.lastIndex).trimStart().startsWith("(")) kind = "function";
+      if (language.keywords.has(word)) kind = "keyword";
+      else if (language.functions.has(word) && line.slice(token.lastIndex).trimStart().startsWith("(")) kind = "function";
       else if (/^[A-Z]/.test(word)) kind = "name";
     } else if (number) kind = "number";
     else if (op) kind = "op";
@@ -80,13 +111,15 @@ function highlightLine(line, column) {
 // the textarea (same font, width and wrapping), and each line number takes the height of
 // its line.
 function renderEditor() {
-  const lines = $("source").value.split("\n");
+  const source = $("source").value;
+  const language = languageOf(source);
+  const lines = source.split("\n");
   $("highlight").innerHTML = lines.map((line, i) => {
     const n = i + 1;
     const column = state.errorLines.get(n);
     const cls = column !== undefined ? "err-line" : state.failedLines.has(n) ? "fail-line"
       : n === state.markLine ? "hl-line" : "";
-    const html = highlightLine(line, column) || " ";
+    const html = highlightLine(line, column, language) || " ";
     return `<div class="${cls ? "ln " + cls : "ln"}" data-line="${n}">${html}</div>`;
   }).join("");
   alignGutter();
