@@ -4,7 +4,9 @@
 //! and the data the CLI prints (`run --trace --json`'s steps and events, the worlds, the
 //! graph). A request the API cannot take gets a 4xx or 5xx status and `{"error": …}`.
 //!
-//! - `GET /api/stories`: `[{"file", "title", "source"}]`, the stories of `stories/`.
+//! - `GET /api/stories`: `[{"file", "title", "group", "source"}]`, the stories of
+//!   `stories/` (`group` `Stories`), then the example files of `examples/smcdel/`
+//!   (`SMCDEL files`) and of `examples/mastar/` (`mA* files`).
 //! - `GET /api/version`: `{"epipen", "z3"}`.
 //! - `POST /api/run` ([`Request`]): `consts`, `checkpoints`, `events` (the names of the
 //!   story's events and actions, whose event models `/api/event` draws), `samples`, `trace`, `hints`,
@@ -19,7 +21,13 @@
 //!   plan's actions by name, `text`); one that found none makes `exit_code` 1 too.
 //!   A file in SMCDEL's format (its first word `VARS`) is answered as `epipen smcdel`
 //!   answers it: `smcdel` (`{"jobs", "text"}`), and a trace item of `kind` `smcdel`
-//!   per job.
+//!   per job. A file in mA* (its first word `fluent`, `action` or `agent`, its
+//!   statements ended by `;`) is answered as `epipen plan` answers it, its story run as
+//!   a story is: `mastar` (`{"solvable", "length", "plan", "text"}`, the text the CLI
+//!   prints), and one trace item, the plan's (`kind` `plan`, on the line of the file's
+//!   first `goal`, its actions named as the file names them, and `step`: the trace step
+//!   to ask `/api/graph` for its steps' models with); exit code 1 when there is no
+//!   plan, 2 with the file's mistakes located in it.
 //! - `POST /api/graph` ([`Request`] with `at`, or `step`, or `step` and `plan_step`):
 //!   `title`, `characters`, `worlds`, `actual` (the actual world: an index into
 //!   `worlds`, or null), `edges` (`{"a", "b", "who"}`: indices into `worlds`, names of
@@ -36,7 +44,9 @@
 //!   at the actual world; 0: before it), titled `door-mat.story after line 29's plan,
 //!   step 2 (try_take): 1 world`. A step that is not a `plan`'s, or a plan that found
 //!   none or has fewer steps, is an error (`exit_code` 2); `plan_step` without `step`
-//!   is refused (400).
+//!   is refused (400). For an mA* file: without `step`, the initial state (`…txt at
+//!   the start: 3 worlds`); with `step` and `plan_step`, the model after that step of
+//!   its plan (`coin-in-the-box.txt after step 2 of the plan (unlock): 9 worlds`).
 //!   Each edge of `edges` and each world is drawn where `layout` says (the one layout
 //!   of every front end, `epipen graph --svg`'s too): `{"radius", "width", "height",
 //!   "points", "labels", "parts", "sep"}`, each world's centre (`points`) and each
@@ -53,6 +63,8 @@
 //!   story's last line, run at that step; at a checkpoint, after its line). A formula
 //!   that does not compile is an error of the story's (`exit_code` 2), at the line it
 //!   was written on.
+//! - `/api/ask` and `/api/event` take stories only: an SMCDEL or mA* file is an error
+//!   (`exit_code` 2) that says so; `/api/graph` draws no SMCDEL file, and says so.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -69,15 +81,30 @@ use serde_json::{Value, json};
 use super::{State, error, solve};
 use epipen::engine::{Options, Strategy};
 use epipen::explore::trace::Tracer;
+use epipen::mastar::{MastarFile, MastarPlan};
 use epipen::session::{Traced, Unwatched};
 use epipen::syntax::ast::StmtKind;
 use epipen::text::{step_with_text, with_text};
+use epipen::worlds::Model;
 
 use crate::story::{Failure, Story};
 use epipen::syntax::ast::Backend;
 
 /// `stories/*.story` by file name, compiled in (listed by build.rs).
 const STORIES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/stories.rs"));
+
+/// `examples/smcdel/*.smcdel.txt` by file name, compiled in (listed by build.rs).
+const SMCDEL_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/smcdel_files.rs"));
+
+/// `examples/mastar/*.txt` by file name, compiled in (listed by build.rs).
+const MASTAR_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/mastar_files.rs"));
+
+/// The menu's groups, in its order: each group's name and its files.
+const MENU: &[(&str, &[(&str, &str)])] = &[
+    ("Stories", STORIES),
+    ("SMCDEL files", SMCDEL_FILES),
+    ("mA* files", MASTAR_FILES),
+];
 
 /// The most worlds a request may ask to see listed.
 const MAX_LIMIT: usize = 1000;
@@ -184,22 +211,61 @@ impl Request {
         story.progress = false;
         Ok(story)
     }
+
+    /// The mA* file of the request read (its mistakes located in it, as `epipen plan`
+    /// locates them), and its story compiled as `{name} (as a story)`; its runs stop at
+    /// `limit`.
+    fn compile_mastar(&self, limit: Duration) -> Result<(MastarFile, Story), Failure> {
+        let deadline = Instant::now() + limit;
+        let file = epipen::mastar::read(&self.name, &self.source, epipen::mastar::DEFAULT_MAX)?;
+        let path = format!("{} (as a story)", self.name);
+        let story = file.translation.story.clone();
+        let mut story = Story::compile(path, story, &[], self.seed, Some(deadline))?;
+        story.progress = false;
+        Ok((file, story))
+    }
+
+    /// How the request's story runs: its backend, every hint kept.
+    fn options(&self) -> Options {
+        Options {
+            strategy: Strategy::of(self.backend),
+            keep_refuted_hints: true,
+            ..Options::default()
+        }
+    }
+
+    /// How an mA* file's story runs: as [`Request::options`], its plan's states kept as
+    /// the mA* planners keep them (as `epipen plan` runs it).
+    fn mastar_options(&self) -> Options {
+        Options {
+            plan_believed: true,
+            ..self.options()
+        }
+    }
 }
 
 /// `GET /api/stories`
 pub(super) async fn stories() -> Json<Value> {
-    let stories: Vec<Value> = STORIES
-        .iter()
-        .map(|(file, source)| json!({ "file": file, "title": title(source), "source": source }))
+    let stories: Vec<Value> = (MENU.iter())
+        .flat_map(|(group, files)| {
+            files.iter().map(move |(file, source)| {
+                json!({ "file": file, "title": title(source), "group": group, "source": source })
+            })
+        })
         .collect();
     Json(stories.into())
 }
 
-/// A story's title: its first comment line up to a parenthesis or a full stop.
+/// A file's title: its first comment line (`#` in a story, `--` in SMCDEL's format, `%`
+/// in mA*) up to a parenthesis or a full stop.
 fn title(source: &str) -> String {
     let first = source
         .lines()
-        .find_map(|l| l.strip_prefix('#'))
+        .find_map(|l| {
+            (l.strip_prefix('#'))
+                .or_else(|| l.strip_prefix("--"))
+                .or_else(|| l.strip_prefix('%'))
+        })
         .unwrap_or("")
         .trim();
     let cut = [" (", ". "]
@@ -286,24 +352,27 @@ fn run_story(request: &Request, limit: Duration) -> Value {
     if epipen::smcdel::recognised(&request.source) {
         return smcdel_file(request, limit);
     }
-    let mut answer = json!({ "consts": consts(&request.source) });
-    let story = match request.compile(limit) {
-        Ok(story) => story,
-        Err(failure) => return failed(answer, failure),
-    };
+    if epipen::mastar::recognised(&request.source) {
+        return mastar_file(request, limit);
+    }
+    let answer = json!({ "consts": consts(&request.source) });
+    match request.compile(limit) {
+        Ok(story) => run_compiled(request, &story, &request.options(), answer),
+        Err(failure) => failed(answer, failure),
+    }
+}
+
+/// [`run_story`]'s answer for `story`, compiled from the request, run with `options`:
+/// `answer` with the rest of the fields.
+fn run_compiled(request: &Request, story: &Story, options: &Options, mut answer: Value) -> Value {
     let program = &story.program;
     answer["checkpoints"] = program.checkpoints.iter().map(|c| c.name.clone()).collect();
     answer["samples"] = (!program.samples.is_empty()).into();
     answer["events"] = epipen::explore::event::names(program).into();
-    let options = Options {
-        strategy: Strategy::of(request.backend),
-        keep_refuted_hints: true,
-        ..Options::default()
-    };
     let (mut trace, mut hints) = (Vec::new(), Vec::new());
     let outcome = story
         .trace_run(
-            &options,
+            options,
             &mut Unwatched,
             Tracer::following(request.limit, FOLLOWED),
             &mut |item| match item {
@@ -386,34 +455,81 @@ fn smcdel_file(request: &Request, limit: Duration) -> Value {
     }
 }
 
+/// An mA* file (recognised by [`epipen::mastar::recognised`]): its story run as
+/// [`run_story`] runs a story, as `epipen plan` runs it, the answer then about the file:
+/// `mastar` (`epipen plan --json`'s `{"solvable", "length", "plan"}` with the CLI's
+/// `text`), and one trace item, the plan's (`kind` `plan`, on the line of the file's
+/// first `goal`, the actions named as the file names them, with `step`: the trace step
+/// of the story's `plan` statement, for `/api/graph`'s `step`); no worlds, checkpoints
+/// or events. A mistake of the file is located in it; one of its story, in the story.
+fn mastar_file(request: &Request, limit: Duration) -> Value {
+    let answer = json!({ "consts": [] });
+    let (file, story) = match request.compile_mastar(limit) {
+        Ok(compiled) => compiled,
+        Err(failure) => return in_the_file(failed(answer, failure), &request.name),
+    };
+    let mut answer = run_compiled(request, &story, &request.mastar_options(), answer);
+    let trace = answer["trace"].take();
+    let trace = trace.as_array().map_or(&[][..], Vec::as_slice);
+    // The plan's item, and the number of the trace step its statement begins (the
+    // plan's answer comes just before it).
+    let steps_before = |k: usize| trace[..k].iter().filter(|t| t["kind"] == "step").count();
+    let planned = (trace.iter().enumerate())
+        .find(|(_, t)| t["kind"] == "plan")
+        .map(|(k, t)| (steps_before(k), t));
+    answer["trace"] = json!([]);
+    if let Some((step, item)) = planned {
+        let plans: Vec<Vec<String>> = (item["plans"].as_array().into_iter().flatten())
+            .map(|plan| {
+                (plan.as_array().into_iter().flatten())
+                    .filter_map(Value::as_str)
+                    .map(|action| file.written(action))
+                    .collect()
+            })
+            .collect();
+        let found = MastarPlan {
+            solvable: item["solvable"] == true,
+            length: item["length"].as_u64().map(|k| k as usize),
+            plan: plans.first().cloned().unwrap_or_default(),
+            max: file.max,
+        };
+        let text = found.to_string();
+        answer["trace"] = json!([{
+            "kind": "plan",
+            "line": file.goal_line(),
+            "solvable": found.solvable,
+            "length": found.length,
+            "plans": plans,
+            "step": step,
+            "text": text,
+        }]);
+        answer["mastar"] = with_text(&found, text);
+    }
+    let mut answer = in_the_file(answer, &request.name);
+    answer["checkpoints"] = json!([]);
+    answer["events"] = json!([]);
+    answer["samples"] = false.into();
+    answer["fates"] = Value::Null;
+    if answer.get("worlds").is_some() {
+        let text =
+            "an mA* file: its plan is in the trace, the model after each of its steps beside";
+        answer["worlds"] = json!({ "worlds": [], "complete": true, "text": text });
+    }
+    answer
+}
+
 /// `epipen graph --at CHECKPOINT`, as data for the page to draw; or the model after a
 /// step of the trace, or after a step of a plan found.
 fn graph_story(request: &Request, limit: Duration) -> Value {
+    if epipen::smcdel::recognised(&request.source) {
+        let why = "an SMCDEL file has no model to draw: its answers are in the trace";
+        return failed(json!({}), no_story(request, why));
+    }
+    if epipen::mastar::recognised(&request.source) {
+        return mastar_graph(request, limit);
+    }
     let drawn = request.compile(limit).and_then(|story| {
-        let options = Options {
-            strategy: Strategy::of(request.backend),
-            keep_refuted_hints: true,
-            ..Options::default()
-        };
-        // The trace as `/api/run` makes it, its steps numbered alike.
-        let tracer = || Tracer::following(request.limit, FOLLOWED);
-        let (model, title, actual) = match (request.step, request.plan_step) {
-            (Some(step), Some(plan_step)) => {
-                story.model_after_plan(&options, tracer(), step, plan_step)?
-            }
-            (Some(step), None) => story.model_after(&options, tracer(), step)?,
-            (None, _) => {
-                let options = Options {
-                    skip_worlds_statements: true,
-                    ..options
-                };
-                let checkpoint = story.checkpoint(request.at.as_deref())?;
-                let mut engine = story.run(&options, &mut |_| {})?;
-                let (model, title) = story.model(&mut engine, checkpoint)?;
-                let actual = story.actual_in(&engine, &model);
-                (model, title, actual)
-            }
-        };
+        let (model, title, actual) = draw(request, &story, &request.options())?;
         let mut value =
             serde_json::to_value(story.model_view(&model, title, actual)).expect("views serialise");
         value["exit_code"] = 0.into();
@@ -422,23 +538,112 @@ fn graph_story(request: &Request, limit: Duration) -> Value {
     drawn.unwrap_or_else(|failure| failed(json!({}), failure))
 }
 
+/// The model `/api/graph` draws of `story` run with `options`: at the checkpoint `at`
+/// (none: the end), after a step of the trace, or after a step of a plan found; its
+/// title and the index of the actual world.
+fn draw(
+    request: &Request,
+    story: &Story,
+    options: &Options,
+) -> Result<(Model, String, Option<usize>), Failure> {
+    // The trace as `/api/run` makes it, its steps numbered alike.
+    let tracer = || Tracer::following(request.limit, FOLLOWED);
+    Ok(match (request.step, request.plan_step) {
+        (Some(step), Some(plan_step)) => {
+            story.model_after_plan(options, tracer(), step, plan_step)?
+        }
+        (Some(step), None) => story.model_after(options, tracer(), step)?,
+        (None, _) => {
+            let options = Options {
+                skip_worlds_statements: true,
+                ..options.clone()
+            };
+            let checkpoint = story.checkpoint(request.at.as_deref())?;
+            let mut engine = story.run(&options, &mut |_| {})?;
+            let (model, title) = story.model(&mut engine, checkpoint)?;
+            let actual = story.actual_in(&engine, &model);
+            (model, title, actual)
+        }
+    })
+}
+
+/// The model of an mA* file's story that `/api/graph` draws: at the end of its story
+/// (which its `plan` statement leaves as it was: the initial state), titled
+/// `coin-in-the-box.txt at the start: 3 worlds`; or after step `plan_step` of its plan,
+/// titled `coin-in-the-box.txt after step 2 of the plan (unlock): 9 worlds`.
+fn mastar_graph(request: &Request, limit: Duration) -> Value {
+    let drawn = request.compile_mastar(limit).and_then(|(file, story)| {
+        let (model, title, actual) = draw(request, &story, &request.mastar_options())?;
+        let worlds = epipen::worlds::WorldCount::Exactly(model.worlds.len() as u64);
+        let name = std::path::Path::new(&request.name)
+            .file_name()
+            .map_or(request.name.clone(), |f| f.to_string_lossy().into_owned());
+        let title = match (request.step, request.plan_step, request.at.as_deref()) {
+            (None, _, None) | (Some(_), Some(0), _) => format!("{name} at the start: {worlds}"),
+            (Some(_), Some(k), _) => {
+                // The action as the file names it: the story's, in the title's
+                // parentheses (`… step 2 (unlock[1]): 9 worlds`).
+                let action = (title.rsplit_once("): "))
+                    .and_then(|(head, _)| head.rsplit_once(" ("))
+                    .map(|(_, action)| format!(" ({})", file.written(action)))
+                    .unwrap_or_default();
+                format!("{name} after step {k} of the plan{action}: {worlds}")
+            }
+            _ => title,
+        };
+        let mut value =
+            serde_json::to_value(story.model_view(&model, title, actual)).expect("views serialise");
+        value["exit_code"] = 0.into();
+        Ok(value)
+    });
+    drawn.unwrap_or_else(|failure| in_the_file(failed(json!({}), failure), &request.name))
+}
+
+/// `answer`, the places its failure points at kept for the editor when they are in the
+/// file `name` (an mA* file's mistakes), dropped when they are in its story.
+fn in_the_file(mut answer: Value, name: &str) -> Value {
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    if answer.get("error").is_some() && !message.starts_with(&format!("{name}:")) {
+        answer["error"]["locations"] = json!([]);
+    }
+    answer
+}
+
+/// The failure of a request that `/api/ask` or `/api/event` takes for a story only (or
+/// `/api/graph` for a file with models): the file in it is another's (SMCDEL's, mA*).
+fn no_story(request: &Request, why: &str) -> Failure {
+    let located = epipen::syntax::Located::nowhere(&request.name, why);
+    Failure::Run(epipen::Failure::story(located))
+}
+
+/// Why `/api/ask` and `/api/event` answer no file but a story: None for a story.
+fn not_a_story(request: &Request) -> Option<Value> {
+    let why = if epipen::smcdel::recognised(&request.source) {
+        "an SMCDEL file has no model to ask: its answers are in the trace"
+    } else if epipen::mastar::recognised(&request.source) {
+        "formulas are asked of stories, and events drawn of them: an mA* file's models \
+         are drawn only (`epipen plan --story` prints its story)"
+    } else {
+        return None;
+    };
+    Some(failed(json!({}), no_story(request, why)))
+}
+
 /// The model after a step of the trace (or at the end), and where each formula asked
 /// holds in its worlds.
 fn ask_story(request: &Request, limit: Duration) -> Value {
+    if let Some(refused) = not_a_story(request) {
+        return refused;
+    }
     let asked = request
         .compile(limit)
         .and_then(|story| Ok(story.asking(&request.formulas, request.at.as_deref())?))
         .and_then(|asked| {
             let story = request.compile_source(asked.source.clone(), limit)?;
-            let options = Options {
-                strategy: Strategy::of(request.backend),
-                keep_refuted_hints: true,
-                ..Options::default()
-            };
             // The trace as `/api/run` makes it, its steps numbered alike.
             let tracer = || Tracer::following(request.limit, FOLLOWED);
             let (model, title, actual, holds) =
-                story.answers(&options, &tracer, request.step, &asked)?;
+                story.answers(&request.options(), &tracer, request.step, &asked)?;
             let mut value = serde_json::to_value(story.model_view(&model, title, actual))
                 .expect("views serialise");
             value["answers"] = (request.formulas.iter().zip(holds))
@@ -452,6 +657,9 @@ fn ask_story(request: &Request, limit: Duration) -> Value {
 
 /// The event model of the event `event` names.
 fn event_story(request: &Request, limit: Duration) -> Value {
+    if let Some(refused) = not_a_story(request) {
+        return refused;
+    }
     let drawn = request.compile(limit).and_then(|story| {
         let name = request.event.as_deref().unwrap_or_default();
         let model = story.event_view(name)?;
@@ -529,6 +737,43 @@ mod tests {
             "Three logicians walk into a bar"
         );
         assert_eq!(title("characters A\n"), "");
+        assert_eq!(
+            title("-- Public announcements ([! φ], <! φ>), of whether\nVARS 1\n"),
+            "Public announcements"
+        );
+        assert_eq!(
+            title("% A coin lies in a locked box; Anne holds the key. Bob\nfluent p;\n"),
+            "A coin lies in a locked box; Anne holds the key"
+        );
+    }
+
+    #[test]
+    fn every_example_file_is_compiled_in_and_recognised() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for (dir, suffix, files) in [
+            ("examples/smcdel", ".smcdel.txt", SMCDEL_FILES),
+            ("examples/mastar", ".txt", MASTAR_FILES),
+        ] {
+            let mut on_disk: Vec<String> = std::fs::read_dir(root.join(dir))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|f| f.ends_with(suffix))
+                .collect();
+            on_disk.sort();
+            let listed: Vec<&str> = files.iter().map(|(f, _)| *f).collect();
+            assert_eq!(listed, on_disk);
+            assert!(!files.is_empty());
+            for (file, source) in files {
+                assert!(!title(source).is_empty(), "{file}");
+                let smcdel = epipen::smcdel::recognised(source);
+                let mastar = epipen::mastar::recognised(source);
+                assert_eq!(
+                    (smcdel, mastar),
+                    (dir.ends_with("smcdel"), dir.ends_with("mastar")),
+                    "{file}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -917,6 +917,150 @@ fn the_playground_draws_the_model_after_each_step_of_a_plan() {
     browser.close();
 }
 
+/// An mA* file (issue 45), picked from the menu's group of mA* files: the status says
+/// its plan as `epipen plan` does, the trace lists the plan's steps, and the model is
+/// drawn at the start and after each step, picked from the trace or the menu; a mistake
+/// typed is marked at its place.
+#[test]
+fn the_playground_plans_an_mastar_file_and_draws_the_model_after_each_step() {
+    let server = Server::start(&[]);
+    let mut browser = Browser::launch();
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://{}/", server.addr)}),
+    );
+    browser.wait(
+        "the page to list the stories",
+        "document.querySelectorAll('#story option').length > 10",
+    );
+    // The menu's groups: the stories, SMCDEL's files, mA*'s.
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#story optgroup')].map(g => \
+               [g.label, [...g.children].slice(-2).map(o => o.value)])"
+        ),
+        json!([
+            ["Stories", ["who-has-the-sum.story", "zebra.story"]],
+            [
+                "SMCDEL files",
+                ["knowledge.smcdel.txt", "quantifiers.smcdel.txt"]
+            ],
+            ["mA* files", ["coin-in-the-box.txt", "grapevine.txt"]],
+        ])
+    );
+    browser.pick("A coin lies in a locked box; Anne holds the key");
+    let (_, plan, _) = cli_output(
+        &["plan"],
+        "coin-in-the-box.txt",
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/mastar/coin-in-the-box.txt"),
+        )
+        .unwrap(),
+    );
+    assert_eq!(plan, "plan of 3 actions: call_bob, unlock, peek\n");
+    let status = browser.text("#status");
+    assert!(
+        status.starts_with(&format!("mA* file: {}", plan.trim_end())),
+        "{status}"
+    );
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#trace li[data-kind=plan]')].map(li => \
+               [li.firstChild.textContent, \
+                [...li.querySelectorAll('ol.plan-steps li')].map(s => s.textContent)])"
+        ),
+        json!([[
+            "plan of 3 actions: call_bob, unlock, peek",
+            ["1. call_bob", "2. unlock", "3. peek"]
+        ]])
+    );
+    let drawn = |browser: &mut Browser| {
+        browser.eval(
+            "({ note: document.getElementById('graph-note').textContent,
+                worlds: document.querySelectorAll('#graph g.node').length,
+                actual: document.querySelectorAll('#graph g.node.actual').length,
+                drawn: [...document.querySelectorAll('#trace li.drawn')].map(li => li.textContent),
+                at: document.getElementById('at').value })",
+        )
+    };
+    // At first the initial state; the menu lists it and each step of the plan.
+    assert_eq!(
+        drawn(&mut browser),
+        json!({"note": "coin-in-the-box.txt at the start: 3 worlds", "worlds": 3, "actual": 1,
+               "drawn": [], "at": ""})
+    );
+    assert_eq!(
+        browser.eval("[...document.getElementById('at').options].map(o => o.text)"),
+        json!([
+            "at the start",
+            "after step 1 of the plan (call_bob)",
+            "after step 2 of the plan (unlock)",
+            "after step 3 of the plan (peek)",
+        ])
+    );
+    // A click on each step draws the model after it.
+    for (step, action, worlds) in [(1, "call_bob", 5), (2, "unlock", 9), (3, "peek", 17)] {
+        browser.run(
+            &format!("the model after step {step}"),
+            &format!(
+                "document.querySelectorAll('#trace li[data-kind=plan] ol.plan-steps li')[{step} - 1].click()"
+            ),
+        );
+        assert_eq!(
+            drawn(&mut browser),
+            json!({
+                "note": format!("coin-in-the-box.txt after step {step} of the plan ({action}): {worlds} worlds"),
+                "worlds": worlds,
+                "actual": 1,
+                "drawn": [format!("{step}. {action}")],
+                "at": format!("plan:7:{step}"),
+            })
+        );
+    }
+    browser.screenshot("playground-mastar.png");
+    // Back to the start from the menu.
+    browser.run(
+        "the initial state",
+        "const at = document.getElementById('at'); at.value = ''; \
+         at.dispatchEvent(new Event('change'))",
+    );
+    assert_eq!(
+        drawn(&mut browser)["note"],
+        "coin-in-the-box.txt at the start: 3 worlds"
+    );
+
+    // A fluent misspelt: the CLI's error, marked at its place.
+    browser.eval("document.body.dataset.state = 'waiting'; true");
+    browser.eval(
+        "{ const s = document.getElementById('source'); \
+           s.value = s.value.replace('call_bob causes bob_watches', 'call_bob causes bob_wtches'); \
+           s.dispatchEvent(new Event('input')); } true",
+    );
+    browser.wait(
+        "the run after the typo",
+        "document.body?.dataset.state === 'done' && \
+         document.querySelectorAll('#highlight .err-line').length > 0",
+    );
+    let typed = browser.eval("document.getElementById('source').value");
+    let (code, stderr) = cli_error(&["plan"], "coin-in-the-box.txt", typed.as_str().unwrap());
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with(
+            "coin-in-the-box.txt:13:17: error: the fluent `bob_wtches` is not declared\n"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(browser.text("#error"), stderr);
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#highlight .err-line')].map(l => l.dataset.line)"
+        ),
+        json!(["13"])
+    );
+    assert_eq!(browser.text("#highlight .err-at"), "bob_wtches");
+    browser.close();
+}
+
 /// Probabilities (issue 29): the worlds table has a probability column, the trace lists
 /// each world's probability beside it and prints the `show`, and the model labels each
 /// world with its probability.

@@ -201,17 +201,49 @@ fn every_story_is_listed_with_its_title() {
         .iter()
         .map(|s| s["file"].as_str().unwrap())
         .collect();
-    let mut expected: Vec<String> =
-        std::fs::read_dir(std::path::Path::new(super::ROOT).join("stories"))
+    // The stories, then SMCDEL's and mA*'s example files, each group in file order.
+    let listed = |dir: &str, suffix: &str| {
+        let mut files: Vec<String> = std::fs::read_dir(std::path::Path::new(super::ROOT).join(dir))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|f| f.ends_with(".story"))
+            .filter(|f| f.ends_with(suffix))
             .collect();
-    expected.sort();
+        files.sort();
+        files
+    };
+    let groups = [
+        ("Stories", listed("stories", ".story")),
+        ("SMCDEL files", listed("examples/smcdel", ".smcdel.txt")),
+        ("mA* files", listed("examples/mastar", ".txt")),
+    ];
+    let expected: Vec<String> = groups.iter().flat_map(|(_, f)| f.clone()).collect();
     assert_eq!(files, expected);
+    for (group, files) in &groups {
+        assert!(files.len() >= 2, "{group}: {files:?}");
+        for file in files {
+            let entry = &stories[expected.iter().position(|f| f == file).unwrap()];
+            assert_eq!(entry["group"], *group, "{file}");
+            assert!(!entry["title"].as_str().unwrap().is_empty(), "{file}");
+        }
+    }
     let cheryl = &stories[files.iter().position(|f| *f == "cheryl.story").unwrap()];
     assert_eq!(cheryl["title"], "Cheryl's Birthday");
     assert_eq!(cheryl["source"], super::read_story("cheryl.story"));
+    let coin = &stories[files
+        .iter()
+        .position(|f| *f == "coin-in-the-box.txt")
+        .unwrap()];
+    assert_eq!(
+        coin["title"],
+        "A coin lies in a locked box; Anne holds the key"
+    );
+    let source = std::path::Path::new(super::ROOT).join("examples/mastar/coin-in-the-box.txt");
+    assert_eq!(coin["source"], std::fs::read_to_string(source).unwrap());
+    let smcdel = &stories[files
+        .iter()
+        .position(|f| *f == "announcements.smcdel.txt")
+        .unwrap()];
+    assert_eq!(smcdel["title"], "Public announcements");
 }
 
 #[test]
@@ -947,6 +979,118 @@ fn a_pasted_smcdel_file_is_answered() {
         answer["error"]["locations"],
         json!([{"line": 4, "column": 8, "message": "the agent `b` is not declared by an `OBS` line"}])
     );
+}
+
+/// An mA* file (issue 45), from the menu or pasted, is answered as `epipen plan`
+/// answers it: the plan, as the CLI says it, the one item of the trace, on the line of
+/// the file's goal; `/api/graph` draws the initial state and the model after each step
+/// of the plan. A plan that is not found is exit code 1; a mistake is located in the
+/// file.
+#[test]
+fn an_mastar_file_is_answered_with_its_plan_and_a_model_per_step() {
+    let server = Server::start(&[]);
+    let path = std::path::Path::new(super::ROOT).join("examples/mastar/coin-in-the-box.txt");
+    let source = std::fs::read_to_string(path).unwrap();
+    let request = json!({"source": source, "name": "coin-in-the-box.txt"});
+    let answer = server.run(&request);
+    assert_eq!(answer["exit_code"], 0, "{answer}");
+    let cli = epipen(&["plan", "--json", "examples/mastar/coin-in-the-box.txt"]);
+    let expected: Value = serde_json::from_str(&cli.stdout).unwrap();
+    assert_eq!(without_text(&answer["mastar"]), expected);
+    assert_eq!(
+        answer["mastar"]["text"],
+        epipen(&["plan", "examples/mastar/coin-in-the-box.txt"])
+            .stdout
+            .trim_end()
+    );
+    assert_eq!(
+        answer["trace"],
+        json!([{
+            "kind": "plan", "line": 37, "solvable": true, "length": 3,
+            "plans": [["call_bob", "unlock", "peek"]], "step": 7,
+            "text": "plan of 3 actions: call_bob, unlock, peek",
+        }])
+    );
+    assert_eq!(answer["checkpoints"], json!([]));
+    assert_eq!(answer["worlds"]["worlds"], json!([]));
+    // The initial state, then the model after each step: Bob watches, the box is
+    // unlocked, Anne has peeked; the actual world marked in each.
+    let graph = |extra: Value| {
+        let mut asked = request.clone();
+        for (k, v) in extra.as_object().unwrap() {
+            asked[k] = v.clone();
+        }
+        server.client().post_json("/api/graph", &asked).json()
+    };
+    let mut titles = Vec::new();
+    for plan_step in 0..=3 {
+        let model = graph(json!({"step": 7, "plan_step": plan_step}));
+        assert_eq!(model["exit_code"], 0, "{model}");
+        assert_eq!(model["characters"], json!(["anne", "bob", "carl"]));
+        let actual = model["actual"].as_u64().expect("the actual world") as usize;
+        let world = &model["worlds"][actual];
+        let watches = plan_step >= 1;
+        let unlocked = plan_step >= 2;
+        assert_eq!(
+            (&world["heads"], &world["bob_watches"], &world["unlocked"]),
+            (&json!(true), &json!(watches), &json!(unlocked)),
+            "{model}"
+        );
+        titles.push(model["title"].as_str().unwrap().to_string());
+    }
+    assert_eq!(
+        titles,
+        [
+            "coin-in-the-box.txt at the start: 3 worlds",
+            "coin-in-the-box.txt after step 1 of the plan (call_bob): 5 worlds",
+            "coin-in-the-box.txt after step 2 of the plan (unlock): 9 worlds",
+            "coin-in-the-box.txt after step 3 of the plan (peek): 17 worlds",
+        ]
+    );
+    // Without a step: the initial state.
+    assert_eq!(graph(json!({}))["title"], titles[0]);
+    // A step beyond the plan: an error of the story's, at no place of the file.
+    let beyond = graph(json!({"step": 7, "plan_step": 4}));
+    assert_eq!(beyond["exit_code"], 2, "{beyond}");
+    assert_eq!(beyond["error"]["locations"], json!([]));
+    // Formulas are asked of stories only.
+    let asked = server.client().post_json(
+        "/api/ask",
+        &json!({"source": source, "name": "coin-in-the-box.txt", "formulas": ["heads"]}),
+    );
+    let asked = asked.json();
+    assert_eq!(asked["exit_code"], 2);
+    assert!(
+        asked["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("formulas are asked of stories"),
+        "{asked}"
+    );
+
+    // No plan: exit code 1, the CLI's words.
+    let answer = server.run(&json!({
+        "source": "fluent p, q;\naction a;\nagent x;\na causes p;\nx observes a;\n\
+                   initially -p, -q;\ninitially C([x], -p);\ngoal q;\n",
+        "name": "none.mastar",
+    }));
+    assert_eq!(answer["exit_code"], 1, "{answer}");
+    assert_eq!(answer["mastar"]["text"], "no plan of at most 20 actions");
+    assert_eq!(answer["trace"][0]["line"], 8);
+    assert_eq!(answer["trace"][0]["solvable"], false);
+
+    // A mistake: located in the file, as `epipen plan` locates it.
+    let bad =
+        "fluent p;\naction a;\nagent x;\na causes r;\nx observes a;\ninitially -p;\ngoal p;\n";
+    let answer = server.run(&json!({"source": bad, "name": "bad.txt"}));
+    assert_eq!(answer["exit_code"], 2, "{answer}");
+    assert_eq!(
+        answer["error"]["locations"],
+        json!([{"line": 4, "column": 10, "message": "the fluent `r` is not declared"}])
+    );
+    let (code, stderr) = cli_error(&["plan"], "bad.txt", bad);
+    assert_eq!(code, 2);
+    assert_eq!(answer["error"]["message"], stderr);
 }
 
 /// A view of the playground's answer without the text it carries (and its beliefs'):

@@ -177,8 +177,15 @@ impl MastarFile {
         })
     }
 
+    /// The line (from 1) of the file's first `goal`, where its plan is reported; None
+    /// when it has no goal.
+    pub fn goal_line(&self) -> Option<usize> {
+        let goal = self.input.goals.first()?;
+        Some(crate::syntax::line_col(&self.source, goal.span.start).0)
+    }
+
     /// The mA* name of the story's action `step` (`open_a[2]`: a frame of `open_a`).
-    fn written(&self, step: &str) -> String {
+    pub fn written(&self, step: &str) -> String {
         let base = step.split('[').next().unwrap_or(step);
         (self.translation.actions.iter())
             .find(|(epipen, _)| epipen == base)

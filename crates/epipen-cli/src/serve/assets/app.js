@@ -13,6 +13,35 @@ const KEYWORDS = new Set(("characters int bool announce learns checkpoint worlds
 const FUNCTIONS = new Set(("knows knows_value knows_whether believes believes_value " +
   "believes_whether at all any sum count distinct abs min max sample everyone_knows " +
   "common_knowledge distributed_knowledge each probability").split(" "));
+// The languages the editor highlights: a story's, SMCDEL's format and mA* (recognised as
+// the server recognises them, by their first word after comments), each with its
+// comments, keywords and functions.
+const LANGUAGES = {
+  story: { comment: "#", keywords: KEYWORDS, functions: FUNCTIONS },
+  smcdel: {
+    comment: "--",
+    keywords: new Set("VARS LAW OBS VALID WHERE TRUE Top Bot knows that whether comknow distknow Forall Exists".split(" ")),
+    functions: new Set(["K", "Kw"]),
+  },
+  mastar: {
+    comment: "%",
+    keywords: new Set(("fluent action agent executable if causes determines announces observes " +
+      "aware_of initially goal").split(" ")),
+    functions: new Set(["B", "C", "E"]),
+  },
+};
+
+// The language of `source`: SMCDEL's format when its first word after `--` comments is
+// `VARS`, mA* when its first after `%` comments declares fluents, actions or agents and
+// its statements end with `;`, else a story.
+function languageOf(source) {
+  const first = (comment) => source.split("\n").map((l) => l.split(comment)[0])
+    .join(" ").trim().split(/\s+/)[0];
+  if (first("--") === "VARS") return LANGUAGES.smcdel;
+  if (["fluent", "action", "agent"].includes(first("%")) && source.includes(";")) return LANGUAGES.mastar;
+  return LANGUAGES.story;
+}
+
 // Distinct colours for the characters' edges, in declaration order.
 const COLOURS = ["#2457c5", "#d1480f", "#0a7f5a", "#9b2fae", "#b8860b", "#c2185b", "#00838f",
   "#5d4037"];
@@ -29,6 +58,7 @@ const state = {
   pickedAt: false,      // whether the visitor chose the graph's checkpoint (or step)
   steps: [],            // the labels of the last run's trace steps, in order
   plans: [],            // the plans whose steps the graph can be drawn after (followedPlans)
+  end: "",              // the label of the model at the end in the graph's menu
   focus: null,          // the character whose edges the graph highlights
   model: null,          // the model drawn (/api/graph's answer)
   trace: [],            // the last run's trace
@@ -49,9 +79,11 @@ function escapeHtml(text) {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
-// One line of a story as highlighted HTML; `column` (1-based) underlines the token there.
-function highlightLine(line, column) {
-  const token = /(#.*)|([A-Za-z_][A-Za-z0-9_]*)|(\d+)|(==|!=|<=|>=|=>|->|<->|\.\.|[-+*\/%<>=:])|(\s+|.)/g;
+// One line of a story (or a file in `language`) as highlighted HTML; `column` (1-based)
+// underlines the token there.
+function highlightLine(line, column, language = LANGUAGES.story) {
+  const token = new RegExp(`(${language.comment}.*)|([A-Za-z_][A-Za-z0-9_]*)|(\\d+)|` +
+    "(==|!=|<=|>=|=>|->|<->|\\.\\.|[-+*\\/%<>=:])|(\\s+|.)", "g");
   let html = "";
   let match;
   while ((match = token.exec(line)) !== null) {
@@ -60,8 +92,8 @@ function highlightLine(line, column) {
     let kind = "";
     if (comment) kind = "comment";
     else if (word) {
-      if (KEYWORDS.has(word)) kind = "keyword";
-      else if (FUNCTIONS.has(word) && line.slice(token.lastIndex).trimStart().startsWith("(")) kind = "function";
+      if (language.keywords.has(word)) kind = "keyword";
+      else if (language.functions.has(word) && line.slice(token.lastIndex).trimStart().startsWith("(")) kind = "function";
       else if (/^[A-Z]/.test(word)) kind = "name";
     } else if (number) kind = "number";
     else if (op) kind = "op";
@@ -79,13 +111,15 @@ function highlightLine(line, column) {
 // the textarea (same font, width and wrapping), and each line number takes the height of
 // its line.
 function renderEditor() {
-  const lines = $("source").value.split("\n");
+  const source = $("source").value;
+  const language = languageOf(source);
+  const lines = source.split("\n");
   $("highlight").innerHTML = lines.map((line, i) => {
     const n = i + 1;
     const column = state.errorLines.get(n);
     const cls = column !== undefined ? "err-line" : state.failedLines.has(n) ? "fail-line"
       : n === state.markLine ? "hl-line" : "";
-    const html = highlightLine(line, column) || " ";
+    const html = highlightLine(line, column, language) || " ";
     return `<div class="${cls ? "ln " + cls : "ln"}" data-line="${n}">${html}</div>`;
   }).join("");
   alignGutter();
@@ -343,6 +377,14 @@ function showRun(answer, ms) {
     status(`exit code ${answer.exit_code}: ${kind}`, true);
     // The previous run's checkpoints, steps and events are gone with it.
     if (!answer.checkpoints) answer.checkpoints = [];
+  } else if (answer.mastar) {
+    // An mA* file: its plan (as `epipen plan` says it) in the trace, with its steps.
+    error.hidden = true;
+    const failed = refutations(answer.trace || [], []);
+    for (const line of failed.plans) state.failedLines.add(line);
+    const code = answer.exit_code ? ` · exit code ${answer.exit_code}` : "";
+    status(`mA* file: ${answer.mastar.text} · ${ms.toFixed(0)} ms · ${answer.backend} backend${code}`,
+      !answer.mastar.solvable);
   } else if (answer.smcdel) {
     // A pasted SMCDEL file: its jobs' answers, in the trace.
     error.hidden = true;
@@ -371,7 +413,9 @@ function showRun(answer, ms) {
   showHints(answer.hints || []);
   showFates(answer.fates);
   state.trace = answer.trace || [];
-  showCheckpoints(answer.checkpoints, answer.trace || []);
+  // An mA* file's story ends where it starts (its `plan` statement changes nothing):
+  // the model there is the initial state's.
+  showCheckpoints(answer.checkpoints, answer.trace || [], answer.mastar ? "at the start" : "at the end");
   showEvents(answer.events || []);
 }
 
@@ -486,13 +530,18 @@ function worldList(worlds, cls) {
 // The plans found by top-level `plan` statements, whose steps the model can be drawn
 // after (`/api/graph`'s `step` and `plan_step`): for each, its item's index in the
 // trace, the trace step of its statement (the next step, on its line: the plan's answer
-// comes just before it), its line and its first plan's actions.
+// comes just before it; an mA* file's plan, the only item of its trace, carries it as
+// `step`), its line and its first plan's actions.
 function followedPlans(trace) {
   const plans = [];
   let steps = 0;
   trace.forEach((item, index) => {
     if (item.kind === "step") steps++;
     if (item.kind !== "plan" || !item.solvable || !item.plans[0].length) return;
+    if (item.step !== undefined) {
+      plans.push({ index, step: item.step, line: item.line, actions: item.plans[0], file: true });
+      return;
+    }
     const next = trace.slice(index + 1).find((t) => t.kind === "step");
     if (!next || next.line !== item.line || next.round) return;
     plans.push({ index, step: steps, line: item.line, actions: item.plans[0] });
@@ -503,7 +552,8 @@ function followedPlans(trace) {
 // The model after step `k` (from 1) of a plan (one of followedPlans): the graph menu's
 // value, and its label.
 const planModel = (plan, k) => `plan:${plan.step}:${k}`;
-const planLabel = (plan, k) => `after line ${plan.line}'s plan, step ${k} (${plan.actions[k - 1]})`;
+const planLabel = (plan, k) => plan.file ? `after step ${k} of the plan (${plan.actions[k - 1]})`
+  : `after line ${plan.line}'s plan, step ${k} (${plan.actions[k - 1]})`;
 
 function showTrace(trace) {
   const list = $("trace");
@@ -647,10 +697,10 @@ function showFates(fates) {
   box.append(t);
 }
 
-// The graph's menu: the model at each checkpoint, at the end, after each step of the
-// trace (`step:K`) and after each step of a plan found (`plan:K:J`, step J of the plan
-// of the `plan` statement at step K of the trace).
-function showCheckpoints(checkpoints, trace) {
+// The graph's menu: the model at each checkpoint, at the end (`end`: its label), after
+// each step of the trace (`step:K`) and after each step of a plan found (`plan:K:J`,
+// step J of the plan of the `plan` statement at step K of the trace).
+function showCheckpoints(checkpoints, trace, end) {
   if (!checkpoints) return;
   const select = $("at");
   const before = select.value;
@@ -659,14 +709,15 @@ function showCheckpoints(checkpoints, trace) {
     plan.actions.map((_, k) => [planModel(plan, k + 1), planLabel(plan, k + 1)]));
   const same = JSON.stringify(checkpoints) === JSON.stringify(state.checkpoints) &&
     JSON.stringify(steps) === JSON.stringify(state.steps) &&
-    JSON.stringify(plans) === JSON.stringify(state.plans);
+    JSON.stringify(plans) === JSON.stringify(state.plans) && end === state.end;
+  state.end = end;
   state.checkpoints = checkpoints;
   state.steps = steps;
   state.plans = plans;
   if (same && select.options.length) return;
   select.textContent = "";
   for (const c of checkpoints) select.append(new Option(`at checkpoint ${c}`, c));
-  select.append(new Option("at the end", ""));
+  select.append(new Option(end, ""));
   const group = document.createElement("optgroup");
   group.label = "after a step of the trace";
   steps.forEach((label, k) => {
@@ -790,9 +841,20 @@ async function start() {
   } catch (e) {
     status("cannot load the stories: " + e.message, true);
   }
+  // The stories, then the example files of SMCDEL's format and of mA*, a group each.
   const select = $("story");
   select.append(new Option("(your own story)", ""));
-  for (const s of state.stories) select.append(new Option(`${s.title} — ${s.file}`, s.file));
+  const groups = new Map();
+  for (const s of state.stories) {
+    const label = s.group || "Stories";
+    if (!groups.has(label)) {
+      const group = document.createElement("optgroup");
+      group.label = label;
+      groups.set(label, group);
+      select.append(group);
+    }
+    groups.get(label).append(new Option(s.title ? `${s.title} — ${s.file}` : s.file, s.file));
+  }
   if (loadFromLink()) {
     renderEditor();
     scheduleRun(0);
