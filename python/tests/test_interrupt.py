@@ -96,14 +96,18 @@ def test_a_long_solve_releases_the_gil():
             ticks += 1
             time.sleep(0.001)
 
-    counter = threading.Thread(target=count)
+    # A daemon, stopped whatever the solve raised: a failing assertion must not leave
+    # the counter keeping the interpreter alive (the suite would hang, not fail).
+    counter = threading.Thread(target=count, daemon=True)
     counter.start()
     start = time.monotonic()
-    with pytest.raises(epipen.SolverError, match="timeout"):
-        epipen.run(FERMAT, timeout=1.0)
+    try:
+        with pytest.raises(epipen.SolverError, match="timeout"):
+            epipen.run(FERMAT, timeout=1.0)
+    finally:
+        stop.set()
+        counter.join()
     elapsed = time.monotonic() - start
-    stop.set()
-    counter.join()
     assert 0.9 < elapsed < 5
     # The other thread kept running while Z3 worked: with the GIL held for the second,
     # it would have ticked once or twice (20 leaves room for a loaded machine's sleeps).
