@@ -23,7 +23,6 @@ The package carries its own Z3 (5.4), which loads beside any ``z3-solver``; the
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Literal, Mapping, Optional, TypedDict, Union
 
@@ -210,8 +209,8 @@ def run(
     [{'month': 7, 'day': 16}]
     """
     request = _request(name, source, sets, seed, backend, timeout, limit)
-    raw: RawRun = json.loads(
-        _native.run(request["name"], request["source"], request["sets"], seed, backend, request["timeout"], limit)
+    raw: RawRun = _native.run(
+        request["name"], request["source"], request["sets"], seed, backend, request["timeout"], limit
     )
     return Result(raw, request)
 
@@ -286,7 +285,7 @@ def smcdel(
     >>> jobs[0]["answer"]
     True
     """
-    raw: RawSmcdel = json.loads(_native.smcdel(name, text, backend, None if timeout is None else float(timeout)))
+    raw: RawSmcdel = _native.smcdel(name, text, backend, None if timeout is None else float(timeout))
     return SmcdelJobs(raw)
 
 
@@ -328,7 +327,7 @@ def plan_file(
     with open(path, encoding="utf-8") as f:
         source = f.read()
     t = None if timeout is None else float(timeout)
-    raw: RawFilePlan = json.loads(_native.mastar_plan(os.fspath(path), source, int(max), backend, t))
+    raw: RawFilePlan = _native.mastar_plan(os.fspath(path), source, int(max), backend, t)
     return FilePlan(raw)
 
 

@@ -3,9 +3,9 @@ module's functions with these): expressions as trees of tuples, the statements o
 blocks and events as tuples, and what the native story answers. Types only, imported
 by every module that builds or reads them; this module imports none of the package's.
 
-``run``, ``trace``, ``model``, ``smcdel`` and ``mastar_plan`` answer with JSON text
-instead, decoded by the modules that read it (``_results``: ``RawRun``, ``RawTrace``,
-``RawModel``; ``epipen``: ``RawSmcdel``, ``RawFilePlan``)."""
+``run``, ``trace``, ``model``, ``smcdel`` and ``mastar_plan`` answer with views as
+dicts and lists, typed where the modules that read them are (``_results``: ``RawRun``,
+``RawTrace``, ``RawModel``; ``epipen``: ``RawSmcdel``, ``RawFilePlan``)."""
 
 from __future__ import annotations
 

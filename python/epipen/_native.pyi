@@ -2,16 +2,17 @@
 the epipen library. The package's Python modules wrap it; these are its types (what
 crosses the boundary is typed in ``epipen._boundary``).
 
-``run``, ``trace``, ``model``, ``smcdel`` and ``mastar_plan`` answer with JSON text:
-the views of epipen's kit (worlds, reports, trace steps, the model), each with its
-``text`` as the ``epipen`` command prints it, which the package decodes into the
-shapes of ``epipen._results`` (``RawRun``, ``RawTrace``, ``RawModel``) and ``epipen``
-(``RawSmcdel``, ``RawFilePlan``). A failure raises ``StoryError``, ``SolverError`` or
+``run``, ``trace``, ``model``, ``smcdel`` and ``mastar_plan`` answer with the views of
+epipen's kit (worlds, reports, trace steps, the model) as dicts and lists, each with its
+``text`` as the ``epipen`` command prints it, in the shapes of ``epipen._results``
+(``RawRun``, ``RawTrace``, ``RawModel``) and ``epipen`` (``RawSmcdel``,
+``RawFilePlan``), which the package's classes wrap. A failure raises ``StoryError``, ``SolverError`` or
 ``RefutedError`` (from ``epipen._errors``) carrying its line, column, message and hint."""
 
 import builtins
 from typing import Iterable, Optional, Sequence, Union
 
+from . import RawFilePlan, RawSmcdel
 from ._boundary import (
     BlockItem,
     CaseLine,
@@ -29,6 +30,7 @@ from ._boundary import (
     ValuesRow,
     WorldsReply,
 )
+from ._results import RawModel, RawRun, RawTrace
 
 __version__: str
 
@@ -39,15 +41,15 @@ def z3_version() -> str: ...
 def cli_main(argv: list[str]) -> int: ...
 def run(
     name: str, source: str, sets: Sets, seed: int, backend: str, timeout: Optional[float], limit: int
-) -> str: ...
+) -> RawRun: ...
 def trace(
     name: str, source: str, sets: Sets, seed: int, backend: str, timeout: Optional[float], limit: int
-) -> str: ...
+) -> RawTrace: ...
 def model(
     name: str, source: str, sets: Sets, seed: int, backend: str, timeout: Optional[float], at: Optional[str]
-) -> str: ...
-def smcdel(name: str, source: str, backend: str, timeout: Optional[float]) -> str: ...
-def mastar_plan(name: str, source: str, max: int, backend: str, timeout: Optional[float]) -> str: ...
+) -> RawModel: ...
+def smcdel(name: str, source: str, backend: str, timeout: Optional[float]) -> RawSmcdel: ...
+def mastar_plan(name: str, source: str, max: int, backend: str, timeout: Optional[float]) -> RawFilePlan: ...
 def sweep_check(
     name: str,
     source: str,

@@ -5,7 +5,6 @@ and their pandas / networkx forms."""
 from __future__ import annotations
 
 import html
-import json
 import re
 from fractions import Fraction
 from types import ModuleType
@@ -911,8 +910,8 @@ class Result:
             from . import _native
 
             r = self._request
-            raw: RawTrace = json.loads(
-                _native.trace(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], r["limit"])
+            raw: RawTrace = _native.trace(
+                r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], r["limit"]
             )
             self._trace = Trace([n for n, _ in raw["constants"]], raw)
         return self._trace
@@ -924,9 +923,7 @@ class Result:
             from . import _native
 
             r = self._request
-            raw: RawModel = json.loads(
-                _native.model(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], at)
-            )
+            raw: RawModel = _native.model(r["name"], r["source"], r["sets"], r["seed"], r["backend"], r["timeout"], at)
             self._models[at] = Model(raw, at)
         return self._models[at]
 

@@ -32,6 +32,37 @@ impl<'py> IntoPyObject<'py> for &Out {
     }
 }
 
+/// A view (as serde data) in its Python form: dicts (in the view's field order), lists,
+/// strings, ints, floats, bools and None — what the package's `Raw…` types describe, with
+/// no JSON text between.
+pub(crate) fn view<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value as J;
+    match v {
+        J::Null => Ok(py.None().into_bound(py)),
+        J::Bool(b) => b.into_bound_py_any(py),
+        J::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_bound_py_any(py),
+            (None, Some(u)) => u.into_bound_py_any(py),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_bound_py_any(py),
+        },
+        J::String(s) => s.into_bound_py_any(py),
+        J::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(view(py, item)?)?;
+            }
+            Ok(list.into_any())
+        }
+        J::Object(fields) => {
+            let dict = PyDict::new(py);
+            for (k, item) in fields {
+                dict.set_item(k, view(py, item)?)?;
+            }
+            Ok(dict.into_any())
+        }
+    }
+}
+
 /// A world's values, in declaration order.
 pub(crate) fn world(program: &Program, w: &World) -> Vec<Out> {
     (program.constants.iter().zip(&w.0))

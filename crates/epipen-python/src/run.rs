@@ -1,9 +1,10 @@
 //! Story files run from Python: `run` (the worlds at the end, what the run reported,
 //! the checks' verdicts), `trace` (the worlds after each statement) and `model` (the
 //! epistemic model at a checkpoint), each compiled and run on a worker by
-//! [`Session`], as the command line runs them. Each answers with the views (as JSON,
-//! which the package reads) and their text as `epipen::text` renders it: the package's
-//! `str()` of a result is exactly what the command line prints.
+//! [`Session`], as the command line runs them. Each answers with the views (as Python
+//! dicts and lists, [`convert::view`], which the package's classes wrap) and their text
+//! as `epipen::text` renders it: the package's `str()` of a result is exactly what the
+//! command line prints.
 
 use std::time::{Duration, Instant};
 
@@ -103,7 +104,7 @@ pub(crate) fn timeout_of(timeout: Option<f64>) -> PyResult<Option<Duration>> {
         .transpose()
 }
 
-/// A report as JSON, with what `epipen run` prints of it (`text`) and, for a check or a
+/// A report as serde data, with what `epipen run` prints of it (`text`) and, for a check or a
 /// hint, `epipen check`'s line (`verdict`).
 fn report_json(report: &Report) -> Value {
     let mut value = with_text(report, text::report(report));
@@ -135,7 +136,7 @@ fn story_json(story: &Session) -> Value {
     })
 }
 
-fn run_story(request: &Request, limit: u64, cancel: &Cancel) -> Result<String, Located> {
+fn run_story(request: &Request, limit: u64, cancel: &Cancel) -> Result<Value, Located> {
     let story = request.compile(request.deadline())?;
     let options = Options {
         keep_refuted_hints: true,
@@ -158,16 +159,16 @@ fn run_story(request: &Request, limit: u64, cancel: &Cancel) -> Result<String, L
     answer["worlds"] = with_text(&worlds, text::worlds(&worlds, "raise limit= to see more"));
     answer["reports"] = reports.iter().map(report_json).collect();
     answer["text"] = printed.into();
-    Ok(answer.to_string())
+    Ok(answer)
 }
 
-/// Runs a story and returns (as JSON) the worlds at its end (up to `limit`), what it
+/// Runs a story and returns  the worlds at its end (up to `limit`), what it
 /// reported (its printed output and its checks' and hints' verdicts), with their text.
 #[pyfunction]
 #[pyo3(signature = (name, source, sets, seed, backend, timeout, limit))]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn run(
-    py: Python<'_>,
+pub(crate) fn run<'py>(
+    py: Python<'py>,
     name: String,
     source: String,
     sets: Vec<(String, i64)>,
@@ -175,12 +176,14 @@ pub(crate) fn run(
     backend: &str,
     timeout: Option<f64>,
     limit: u64,
-) -> PyResult<String> {
+) -> PyResult<Bound<'py, PyAny>> {
     let request = Request::new(name, source, sets, seed, backend, timeout)?;
-    solve(py, move |cancel| run_story(&request, limit, cancel))?.map_err(|e| e.into_pyerr(py))
+    solve(py, move |cancel| run_story(&request, limit, cancel))?
+        .map_err(|e| e.into_pyerr(py))
+        .and_then(|answer| convert::view(py, &answer))
 }
 
-fn trace_story(request: &Request, limit: usize, cancel: &Cancel) -> Result<String, Located> {
+fn trace_story(request: &Request, limit: usize, cancel: &Cancel) -> Result<Value, Located> {
     let story = request.compile(request.deadline())?;
     let options = Options {
         keep_refuted_hints: true,
@@ -218,17 +221,17 @@ fn trace_story(request: &Request, limit: usize, cancel: &Cancel) -> Result<Strin
     answer["reports"] = reports.into();
     answer["fates"] = fates.into();
     answer["text"] = printed.into();
-    Ok(answer.to_string())
+    Ok(answer)
 }
 
-/// Runs a story statement by statement and returns (as JSON) the worlds after each
+/// Runs a story statement by statement and returns  the worlds after each
 /// statement (listed when at most `limit`), what it reported, which statement
 /// eliminated each world, and the whole trace's text as `epipen run --trace` prints it.
 #[pyfunction]
 #[pyo3(signature = (name, source, sets, seed, backend, timeout, limit))]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn trace(
-    py: Python<'_>,
+pub(crate) fn trace<'py>(
+    py: Python<'py>,
     name: String,
     source: String,
     sets: Vec<(String, i64)>,
@@ -236,12 +239,14 @@ pub(crate) fn trace(
     backend: &str,
     timeout: Option<f64>,
     limit: usize,
-) -> PyResult<String> {
+) -> PyResult<Bound<'py, PyAny>> {
     let request = Request::new(name, source, sets, seed, backend, timeout)?;
-    solve(py, move |cancel| trace_story(&request, limit, cancel))?.map_err(|e| e.into_pyerr(py))
+    solve(py, move |cancel| trace_story(&request, limit, cancel))?
+        .map_err(|e| e.into_pyerr(py))
+        .and_then(|answer| convert::view(py, &answer))
 }
 
-fn model_story(request: &Request, at: Option<&str>, cancel: &Cancel) -> Result<String, Located> {
+fn model_story(request: &Request, at: Option<&str>, cancel: &Cancel) -> Result<Value, Located> {
     let story = request.compile(request.deadline())?;
     let options = Options {
         skip_worlds_statements: true,
@@ -263,16 +268,16 @@ fn model_story(request: &Request, at: Option<&str>, cancel: &Cancel) -> Result<S
         serde_json::to_value(story.model_view(&model, title, actual)).expect("views serialise");
     answer["constants"] = json!(convert::constants(&story.program));
     answer["svg"] = picture.into();
-    Ok(answer.to_string())
+    Ok(answer)
 }
 
-/// The epistemic model at checkpoint `at` (None: the end), as JSON: its worlds, which
+/// The epistemic model at checkpoint `at` (None: the end): its worlds, which
 /// characters cannot tell which apart, and its picture.
 #[pyfunction]
 #[pyo3(signature = (name, source, sets, seed, backend, timeout, at))]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn model(
-    py: Python<'_>,
+pub(crate) fn model<'py>(
+    py: Python<'py>,
     name: String,
     source: String,
     sets: Vec<(String, i64)>,
@@ -280,21 +285,22 @@ pub(crate) fn model(
     backend: &str,
     timeout: Option<f64>,
     at: Option<String>,
-) -> PyResult<String> {
+) -> PyResult<Bound<'py, PyAny>> {
     let request = Request::new(name, source, sets, seed, backend, timeout)?;
     solve(py, move |cancel| {
         model_story(&request, at.as_deref(), cancel)
     })?
     .map_err(|e| e.into_pyerr(py))
+    .and_then(|answer| convert::view(py, &answer))
 }
 
-fn smcdel_file(request: &Request, cancel: &Cancel) -> Result<String, Located> {
+fn smcdel_file(request: &Request, cancel: &Cancel) -> Result<Value, Located> {
     let file = epipen::smcdel::read(&request.name, &request.source).map_err(Located::new)?;
     let answers = file
         .answer(&request.options(cancel))
         .map_err(Located::new)?;
     let mut value = with_text(&answers, text::smcdel(&answers));
-    // What the JSON leaves out (it is the text's): each job's formula as written and
+    // What the view leaves out (it is the text's): each job's formula as written and
     // `TRUE?`'s state.
     for (json, job) in (value["jobs"].as_array_mut().into_iter().flatten()).zip(&answers.jobs) {
         json["formula"] = job.formula.clone().into();
@@ -303,45 +309,48 @@ fn smcdel_file(request: &Request, cancel: &Cancel) -> Result<String, Located> {
         }
     }
     value["story"] = file.translation.story.into();
-    Ok(value.to_string())
+    Ok(value)
 }
 
-/// Answers the jobs of a file in SMCDEL's text format (`epipen smcdel`) and returns (as
-/// JSON) `{"jobs": [...], "text": ..., "story": ...}`.
+/// Answers the jobs of a file in SMCDEL's text format (`epipen smcdel`) and returns  `{"jobs": [...], "text": ..., "story": ...}`.
 #[pyfunction]
 #[pyo3(signature = (name, source, backend, timeout))]
-pub(crate) fn smcdel(
-    py: Python<'_>,
+pub(crate) fn smcdel<'py>(
+    py: Python<'py>,
     name: String,
     source: String,
     backend: &str,
     timeout: Option<f64>,
-) -> PyResult<String> {
+) -> PyResult<Bound<'py, PyAny>> {
     let request = Request::new(name, source, Vec::new(), 0, backend, timeout)?;
-    solve(py, move |cancel| smcdel_file(&request, cancel))?.map_err(|e| e.into_pyerr(py))
+    solve(py, move |cancel| smcdel_file(&request, cancel))?
+        .map_err(|e| e.into_pyerr(py))
+        .and_then(|answer| convert::view(py, &answer))
 }
 
-fn mastar_file(request: &Request, max: usize, cancel: &Cancel) -> Result<String, Located> {
+fn mastar_file(request: &Request, max: usize, cancel: &Cancel) -> Result<Value, Located> {
     let file = epipen::mastar::read(&request.name, &request.source, max).map_err(Located::new)?;
     let found = file.plan(&request.options(cancel)).map_err(Located::new)?;
     let mut value = serde_json::to_value(&found).expect("views serialise");
     value["text"] = found.to_string().into();
     value["story"] = file.translation.story.into();
-    Ok(value.to_string())
+    Ok(value)
 }
 
-/// Plans for an mA* file (`epipen plan`) and returns (as JSON) `{"solvable": …,
+/// Plans for an mA* file (`epipen plan`) and returns  `{"solvable": …,
 /// "length": …, "plan": [...], "text": ..., "story": ...}`.
 #[pyfunction]
 #[pyo3(signature = (name, source, max, backend, timeout))]
-pub(crate) fn mastar_plan(
-    py: Python<'_>,
+pub(crate) fn mastar_plan<'py>(
+    py: Python<'py>,
     name: String,
     source: String,
     max: usize,
     backend: &str,
     timeout: Option<f64>,
-) -> PyResult<String> {
+) -> PyResult<Bound<'py, PyAny>> {
     let request = Request::new(name, source, Vec::new(), 0, backend, timeout)?;
-    solve(py, move |cancel| mastar_file(&request, max, cancel))?.map_err(|e| e.into_pyerr(py))
+    solve(py, move |cancel| mastar_file(&request, max, cancel))?
+        .map_err(|e| e.into_pyerr(py))
+        .and_then(|answer| convert::view(py, &answer))
 }
