@@ -38,7 +38,9 @@ pub fn z3_source() -> &'static str {
     env!("EPIPEN_Z3_SOURCE")
 }
 
-use crate::ir::{ActionId, ArithOp, CharId, CheckpointId, EventId, Expr, ExprKind, Program, Stmt};
+use crate::ir::{
+    ActionId, ArithOp, CharId, CheckpointId, ConstId, EventId, Expr, ExprKind, Program, Stmt,
+};
 use crate::syntax::Span;
 use crate::worlds::{Model, World, WorldCount, WorldSet};
 
@@ -392,6 +394,16 @@ impl<T, E: Into<Failure>> At<T> for Result<T, E> {
             span,
             error: e.into(),
         })
+    }
+}
+
+/// The first int constant the story's first announcements leave unbounded, by the
+/// interval propagation the explicit and BDD backends bound their ints with; None when
+/// they bound every int, or when finding out takes more than a million steps.
+pub fn left_unbounded(program: &Program) -> Option<ConstId> {
+    match explicit::first_bounds(program, 1 << 20) {
+        Err(Some(k)) => Some(ConstId(k)),
+        _ => None,
     }
 }
 

@@ -451,19 +451,15 @@ impl Story {
         }
         let first = statements.iter().all(first_announcement);
         let prior = stmt(StmtKind::Prior(e));
-        match self.run(prior.clone()) {
-            // Among the story's first announcements, before those that bound the ints
-            // (docs/language.md, "Probability"): it weighs the worlds they leave, so it
-            // runs with them, when the next statement comes.
-            Err(Error::Story { message, .. })
-                if first && message.contains("bounded by the story's first announcements") =>
-            {
-                self.program.statements.push(prior);
-                self.live = None;
-                Ok(())
-            }
-            done => done.map(drop),
+        // Among the story's first announcements, before those that bound the ints
+        // (docs/language.md, "Probability"): it weighs the worlds they leave, so it runs
+        // with them, when the next statement comes.
+        if first && crate::engine::left_unbounded(&self.program).is_some() {
+            self.program.statements.push(prior);
+            self.live = None;
+            return Ok(());
         }
+        self.run(prior).map(drop)
     }
 
     /// `show e`: the value of `e` (a [`Chance`], an [`Int`], a [`Formula`] or an
