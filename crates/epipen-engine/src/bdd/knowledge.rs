@@ -612,7 +612,9 @@ impl BddBackend {
 
     /// The bits of the constants an agent has not learned directly.
     fn hidden_bits(&self, learned: &[Learned]) -> Vec<BddVariable> {
-        let mut seen = vec![false; self.program.constants.len()];
+        // The observations of the events (histories forgotten) are constants of the
+        // space: each character sees its own, learned as a constant.
+        let mut seen = vec![false; self.space.constants()];
         for l in learned {
             if let Learned::Const(c) = l
                 && let Some(s) = seen.get_mut(*c)

@@ -12,6 +12,7 @@
 mod classes;
 mod diagram;
 mod fixed;
+mod forget;
 #[cfg(test)]
 mod forgetting;
 mod knowledge;
@@ -29,8 +30,8 @@ use std::time::Instant;
 
 use diagram::{Bdd, BddValuation, BddVariable};
 
-use super::driver::{Backend, Said};
-use super::{Failure, Options, SolverError};
+use super::driver::{Backend, Forgotten, Said};
+use super::{Failure, History, Options, SolverError};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 pub(crate) use knowledge::State;
@@ -50,13 +51,21 @@ pub(super) struct BddBackend {
     /// The values of shared expressions (changed constants' terms: knowledge-free, so
     /// the same in every state), each evaluated once; the expression kept alive with it.
     shared: std::cell::RefCell<foldhash::HashMap<*const Expr, (std::sync::Arc<Expr>, value::Val)>>,
+    /// Whether the events' histories are forgotten ([`Backend::forget`]): the space then
+    /// holds each character's observation of each occurrence.
+    history: History,
 }
 
 impl BddBackend {
     /// A backend for `program`, or why BDDs cannot run it.
     pub(super) fn new(program: Rc<Program>, options: &Options) -> Result<BddBackend, String> {
-        let space = Space::new(&program)?;
+        let observing = match options.history {
+            History::Kept => space::Observations::None,
+            History::ForgottenWhereUnread => space::Observations::PerOccurrence,
+        };
+        let space = Space::new(&program, observing)?;
         Ok(BddBackend {
+            history: options.history,
             checkpoints: vec![None; program.checkpoints.len()],
             shared: Default::default(),
             program,
@@ -197,6 +206,9 @@ impl Backend for BddBackend {
             let not_yet = self.program.events[o.event.0].not_yet();
             kappa = kappa.and(&self.case(occ, not_yet));
         }
+        // Nothing observed yet (histories forgotten: each observation holds 0 until its
+        // occurrence happens).
+        kappa = kappa.and(&self.nothing_observed());
         let characters = self.program.characters.len();
         Ok(State::new(
             kappa,
@@ -392,6 +404,19 @@ impl Backend for BddBackend {
         ))
     }
 
+    fn forgets(&self) -> bool {
+        self.history == History::ForgottenWhereUnread
+    }
+
+    fn forget(
+        &mut self,
+        state: &Rc<State>,
+        forgotten: &Forgotten<'_>,
+        point: Option<&BddValuation>,
+    ) -> Result<(Rc<State>, Option<BddValuation>), SolverError> {
+        self.forget_event(state, forgotten, point)
+    }
+
     fn fixed(
         &mut self,
         state: &Rc<State>,
@@ -553,7 +578,8 @@ impl Backend for BddBackend {
 
     /// Up to `limit` of κ's worlds in canonical order.
     fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, SolverError> {
-        let mut worlds = walk::first_worlds(&self.space, &state.kappa, limit.saturating_add(1));
+        let kappa = self.unobserved(&state.kappa);
+        let mut worlds = walk::first_worlds(&self.space, &kappa, limit.saturating_add(1));
         let complete = worlds.len() <= limit;
         worlds.truncate(limit);
         Ok(WorldSet {
@@ -579,7 +605,7 @@ fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 impl BddBackend {
     /// The first two worlds of the types where `phi` holds ([`Backend::pin`]).
     fn first_two(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, SolverError> {
-        let allowed = self.bool(phi, state)?.and(self.space.domain());
+        let allowed = self.unobserved(&self.bool(phi, state)?.and(self.space.domain()));
         // The first two worlds in canonical order: the examples in the error are stable.
         Ok(walk::first_worlds(&self.space, &allowed, 2))
     }

@@ -67,6 +67,21 @@ pub(super) struct Space {
     /// [`Space::magnitude_at_most`]'s sets, made once each (a plan's search lists the
     /// worlds of every state it reaches).
     magnitudes_made: std::cell::RefCell<std::collections::HashMap<i128, Bdd>>,
+    /// How many of the constants are the program's: the others are observations.
+    program_constants: usize,
+    /// When histories are forgotten: for each occurrence and each character who sees
+    /// its event's cases in groups, the observation that holds the group it saw (an enum
+    /// of the groups, a constant of the space beyond the program's), in the order they
+    /// happen, above every other bit.
+    observations: foldhash::HashMap<(usize, usize), usize>,
+}
+
+/// Whether the space holds an observation per occurrence and character (the events'
+/// histories forgotten) or the occurrences only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Observations {
+    None,
+    PerOccurrence,
 }
 
 /// Each int constant's bounds by the story's first announcements (indexed by constant;
@@ -118,7 +133,7 @@ impl Space {
     /// The bits of `program`'s constants, or why the BDD backend cannot take it (an int
     /// constant the first announcements leave unbounded or bound too loosely, or more
     /// bits than [`MAX_VARS`] allows).
-    pub(super) fn new(program: &Program) -> Result<Space, String> {
+    pub(super) fn new(program: &Program, observing: Observations) -> Result<Space, String> {
         let bounds = int_bounds(program)?;
         let mut kinds = Vec::with_capacity(program.constants.len());
         for (k, c) in program.constants.iter().enumerate() {
@@ -133,6 +148,30 @@ impl Space {
                     }
                 }
             });
+        }
+        let program_constants = kinds.len();
+        let mut observations = foldhash::HashMap::default();
+        if observing == Observations::PerOccurrence {
+            let mut slots = Vec::new();
+            for stmt in &program.statements {
+                crate::bdd::order::events(stmt, &mut |event| {
+                    for occ in &event.occurrences {
+                        for (who, groups) in event.sees.iter().enumerate() {
+                            let Some(groups) = groups else { continue };
+                            let count = groups.iter().copied().max().unwrap_or(0) + 1;
+                            if count > 1 {
+                                slots.push((occ.0, who, count));
+                            }
+                        }
+                    }
+                });
+            }
+            slots.sort_unstable();
+            slots.dedup();
+            for (occ, who, count) in slots {
+                observations.insert((occ, who), kinds.len());
+                kinds.push(Kind::Enum(count));
+            }
         }
         let widths: Vec<usize> = kinds
             .iter()
@@ -173,7 +212,17 @@ impl Space {
         let set = Diagrams::new(2 * total);
         let mut bits = vec![Vec::new(); widths.len()];
         let mut next = 0;
-        let order = crate::bdd::order::order(program);
+        let mut order = crate::bdd::order::order(program);
+        if observing == Observations::PerOccurrence {
+            // The observations first, in the order they happen, then the occurrences.
+            order = crate::bdd::order::occurrences_first(program, order);
+            let mut observed: Vec<(usize, usize)> =
+                observations.iter().map(|(key, z)| (*z, key.0)).collect();
+            observed.sort_unstable_by_key(|(z, occ)| (*occ, *z));
+            let mut first: Vec<usize> = observed.into_iter().map(|(z, _)| z).collect();
+            first.extend(order);
+            order = first;
+        }
         let is_int = |c: usize| matches!(kinds[c], Kind::Int { .. });
         let mut at = 0;
         while at < order.len() {
@@ -211,6 +260,8 @@ impl Space {
             declared_bits,
             partitions: Vec::new(),
             magnitudes_made: Default::default(),
+            program_constants,
+            observations,
         };
         space.partitions = (0..space.kinds.len())
             .map(|c| space.make_partition(c))
@@ -542,7 +593,26 @@ impl Space {
                 }
             });
         }
+        world.truncate(self.program_constants);
         World(world)
+    }
+
+    /// How many constants the space holds, observations included.
+    pub(super) fn constants(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// The observation that holds the group of cases `who` saw at the occurrence `occ`
+    /// (None: the histories are kept, or `who` sees nothing of that event).
+    pub(super) fn observation(&self, occ: usize, who: usize) -> Option<usize> {
+        self.observations.get(&(occ, who)).copied()
+    }
+
+    /// The bits of every observation, as a cube.
+    pub(super) fn observation_bits(&self) -> Vec<BddVariable> {
+        (self.program_constants..self.kinds.len())
+            .flat_map(|c| self.bits[c].iter().copied())
+            .collect()
     }
 
     /// The worlds whose enum constants all hold an index of at most `m` and whose ints

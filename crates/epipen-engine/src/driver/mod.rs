@@ -247,6 +247,27 @@ pub(crate) trait Backend {
         verified: bool,
     ) -> Result<Self::State, SolverError>;
 
+    /// Whether the backend forgets an event's history when the program and the command
+    /// allow it ([`Backend::forget`]; [`crate::History`]).
+    fn forgets(&self) -> bool {
+        false
+    }
+    /// Forgets the history of the event that just happened in `state` (the product,
+    /// before the characters learned what they saw): the state over the constants'
+    /// current values and what each character observed of each event, the occurrence
+    /// back at its not-yet value; with the actual world's `point` (the world before
+    /// the event) moved along. Only a backend that [`Backend::forgets`] is asked.
+    fn forget(
+        &mut self,
+        _state: &Self::State,
+        _forgotten: &Forgotten<'_>,
+        _point: Option<&Self::Point>,
+    ) -> Result<(Self::State, Option<Self::Point>), SolverError> {
+        Err(SolverError::Unsupported(
+            "internal error: this backend keeps the events' histories".into(),
+        ))
+    }
+
     /// Up to `limit` of κ's worlds in canonical order.
     fn worlds(&mut self, state: &Self::State, limit: usize) -> Result<WorldSet, SolverError>;
     /// How many worlds κ has (see [`super::Engine::count_worlds`]).
@@ -356,6 +377,20 @@ pub(crate) trait Run {
     fn left_none(&mut self) -> Result<Option<Span>, SolverError>;
 }
 
+/// The event that just happened, for a backend that forgets its history
+/// ([`Backend::forget`]).
+pub(crate) struct Forgotten<'a> {
+    /// Its occurrence constant (case k is the value k).
+    pub occurrence: ConstId,
+    /// The case that happened in the actual world (None: the story has none).
+    pub actual_case: Option<usize>,
+    /// Each constant it changes, with its new term over the values before and the
+    /// occurrence.
+    pub changes: &'a [(ConstId, Expr)],
+    /// Each character's groups of the cases (None: it sees none of them apart).
+    pub sees: &'a [Option<Vec<usize>>],
+}
+
 /// Runs a program's statements over one backend.
 pub(crate) struct Driver<B: Backend> {
     program: Rc<Program>,
@@ -407,6 +442,10 @@ pub(crate) struct Driver<B: Backend> {
     chances: bool,
     /// The backends that answer what `backend` hands over.
     standby: Box<dyn Standby>,
+    /// Whether each event's history is forgotten (the program and the command allow it,
+    /// and the backend [`Backend::forgets`]): the constants' names then always stand for
+    /// their current values (`terms` stays None), and the actual world holds them.
+    forgetting: crate::History,
 }
 
 impl<B: Backend> Driver<B> {
@@ -422,7 +461,25 @@ impl<B: Backend> Driver<B> {
         let (events, constants) = (program.events.len(), program.constants.len());
         let normal = normalised(&program);
         let history = now::program_reads_history(&program);
+        let forgetting = match (options.history, backend.forgets()) {
+            (crate::History::ForgottenWhereUnread, true) => {
+                tracing::debug!(
+                    "the {} backend forgets the events' histories",
+                    backend.name()
+                );
+                crate::History::ForgottenWhereUnread
+            }
+            (crate::History::ForgottenWhereUnread, false) => {
+                tracing::debug!(
+                    "the events' histories are kept: the {} backend keeps them",
+                    backend.name()
+                );
+                crate::History::Kept
+            }
+            (crate::History::Kept, _) => crate::History::Kept,
+        };
         Ok(Driver {
+            forgetting,
             history,
             checkpoints: vec![None; program.checkpoints.len()],
             program,
