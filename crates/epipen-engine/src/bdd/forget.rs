@@ -20,9 +20,9 @@ use super::diagram::{Bdd, BddValuation, BddVariable};
 use super::knowledge::{Learned, Learnings, State};
 use super::space::Kind;
 use super::value::Val;
-use crate::SolverError;
 use crate::driver::Forgotten;
 use crate::ir::{ConstId, ExprKind};
+use crate::{History, SolverError};
 
 impl BddBackend {
     /// [`crate::driver::Backend::forget`].
@@ -33,6 +33,7 @@ impl BddBackend {
         point: Option<&BddValuation>,
     ) -> Result<(Rc<State>, Option<BddValuation>), SolverError> {
         let occ = forgotten.occurrence;
+        let start = std::time::Instant::now();
         // What a character learned before reads no bit that changes now: the program
         // has no `learns` (choice.rs); the observations are constants of their own.
         for learned in state.learned.iter() {
@@ -86,6 +87,7 @@ impl BddBackend {
                 *list = Rc::new(Learnings::new(items));
             }
         }
+        let observed = start.elapsed();
         // The changed constants' definitions, over their old bits primed.
         let changed: Vec<usize> = forgotten.changes.iter().map(|(c, _)| c.0).collect();
         let old_bits = self.space.bits_of(&changed);
@@ -157,6 +159,30 @@ impl BddBackend {
             kappa = kappa.exists(&self.space.cube(&unread));
         }
         let count = definitions.len();
+        let defined = start.elapsed();
+        // One relation when the definitions' conjunction stays small (the primed bits
+        // sit beside their bits, so a definition that reads its own old value is a few
+        // nodes a bit): one image, every primed bit and the occurrence quantified at once.
+        let parts: Vec<Bdd> = definitions.iter().map(|(d, _)| d.clone()).collect();
+        let limit = 4 * kappa.size() + (1 << 16);
+        if count > 1
+            && let Some(relation) = self.conjunction_within(&parts, limit)?
+        {
+            let mut gone = super::space::Space::primed(&old_bits);
+            gone.extend(occ_bits.iter().copied());
+            let related = start.elapsed();
+            kappa = kappa.and_exists(&relation, &self.space.cube(&gone));
+            tracing::trace!(
+                ?observed,
+                ?defined,
+                ?related,
+                image = ?start.elapsed(),
+                relation = relation.size(),
+                kappa = kappa.size(),
+                "an event's history forgotten in one image"
+            );
+            return self.forgotten(kappa, learned, state, occ, point);
+        }
         for (k, (definition, _)) in definitions.into_iter().enumerate() {
             self.check_deadline()?;
             let mut gone: Vec<BddVariable> = Vec::new();
@@ -173,10 +199,25 @@ impl BddBackend {
         if count == 0 {
             kappa = kappa.exists(&self.space.cube(&occ_bits));
         }
-        // The occurrence back at its not-yet value, as before the event.
+        self.forgotten(kappa, learned, state, occ, point)
+    }
+
+    /// The state after [`Self::forget_event`] (the actual world's occurrence back at
+    /// its not-yet value, as before the event).
+    fn forgotten(
+        &self,
+        mut kappa: Bdd,
+        learned: Vec<Rc<Learnings>>,
+        state: &Rc<State>,
+        occ: ConstId,
+        mut point: Option<BddValuation>,
+    ) -> Result<(Rc<State>, Option<BddValuation>), SolverError> {
+        // The occurrence free in κ, as every occurrence and every observation to come
+        // (a chain of fixed bits between the observations and the state would be
+        // copied below every observation that leads to a different state).
         let o = (self.program.constants[occ.0].occurrence).ok_or_else(mismatch)?;
         let not_yet = self.program.events[o.event.0].not_yet();
-        kappa = kappa.and(&self.case(occ, not_yet));
+        kappa = kappa.exists(&self.space.cube(&self.space.bits_of(&[occ.0])));
         if let Some(p) = &mut point {
             self.set_value(p, occ.0, i128::from(not_yet));
         }
@@ -186,24 +227,33 @@ impl BddBackend {
         ))
     }
 
-    /// `set` with every observation at 0: the worlds as the story names them (listed,
-    /// or pinned by `actual`), one per valuation of the story's constants.
+    /// `set` with every observation at 0 and every occurrence at its not-yet value,
+    /// when the histories are forgotten (κ leaves them free): the worlds as the story
+    /// names them (listed, or pinned by `actual`), one per valuation of its constants.
     pub(super) fn unobserved(&self, set: &Bdd) -> Bdd {
-        let bits = self.space.observation_bits();
-        if bits.is_empty() {
+        if self.history == History::Kept {
             return set.clone();
         }
-        let zero = (bits.iter()).fold(self.space.mk_true(), |acc, b| {
-            acc.and(&self.space.literal(*b, false))
-        });
-        set.exists(&self.space.cube(&bits)).and(&zero)
+        let (free, fixed) = self.histories_free();
+        set.exists(&free).and(&fixed)
     }
 
-    /// Every observation at 0 (what no character has observed yet).
-    pub(super) fn nothing_observed(&self) -> Bdd {
-        (self.space.observation_bits().iter()).fold(self.space.mk_true(), |acc, b| {
+    /// The bits κ leaves free when the histories are forgotten (every occurrence and
+    /// every observation), as a cube, and their values in a world as the story names it
+    /// (observations 0, occurrences not yet).
+    pub(super) fn histories_free(&self) -> (Bdd, Bdd) {
+        let mut bits = self.space.observation_bits();
+        let mut fixed = (bits.iter()).fold(self.space.mk_true(), |acc, b| {
             acc.and(&self.space.literal(*b, false))
-        })
+        });
+        for occ in self.program.occurrences() {
+            bits.extend(self.space.bits_of(&[occ.0]));
+            if let Some(o) = self.program.constants[occ.0].occurrence {
+                let not_yet = self.program.events[o.event.0].not_yet();
+                fixed = fixed.and(&self.case(occ, not_yet));
+            }
+        }
+        (self.space.cube(&bits), fixed)
     }
 
     /// The value `value` has at `point` (a bool as 0 or 1).

@@ -206,9 +206,11 @@ impl Backend for BddBackend {
             let not_yet = self.program.events[o.event.0].not_yet();
             kappa = kappa.and(&self.case(occ, not_yet));
         }
-        // Nothing observed yet (histories forgotten: each observation holds 0 until its
-        // occurrence happens).
-        kappa = kappa.and(&self.nothing_observed());
+        // When the histories are forgotten, κ leaves every occurrence and observation
+        // free (`bdd/forget.rs`).
+        if self.history == History::ForgottenWhereUnread {
+            kappa = kappa.exists(&self.histories_free().0);
+        }
         let characters = self.program.characters.len();
         Ok(State::new(
             kappa,
@@ -397,6 +399,11 @@ impl Backend for BddBackend {
         let bits = self.space.bits_of(&[occ.0]);
         let free = state.kappa.exists(&self.space.cube(&bits));
         let happened = self.cases(&bits, 0, 0, first, &pres);
+        tracing::trace!(
+            kappa = free.size(),
+            happened = happened.size(),
+            "an event's product"
+        );
         Ok(State::new(
             free.and(&happened),
             state.learned.clone(),
