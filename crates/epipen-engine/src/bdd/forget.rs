@@ -276,6 +276,12 @@ impl BddBackend {
             _ => 0,
         };
         let bits = self.space.bits_of(&[c]);
+        if let Some(Kind::OneHot(_)) = self.space.kind(c) {
+            for (k, bit) in bits.iter().enumerate() {
+                point.set_value(*bit, k as i128 == value);
+            }
+            return;
+        }
         let n = (value - lo).max(0) as u128;
         for (i, bit) in bits.iter().enumerate() {
             point.set_value(*bit, (n >> (bits.len() - 1 - i)) & 1 == 1);

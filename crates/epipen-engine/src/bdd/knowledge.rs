@@ -428,7 +428,9 @@ impl BddBackend {
             return Ok(Val::Bool(b));
         }
         match self.space.kind(c) {
-            Some(Kind::Enum(_) | Kind::Int { .. }) => Ok(Val::Int(self.space.enum_partition(c))),
+            Some(Kind::Enum(_) | Kind::Int { .. } | Kind::OneHot(_)) => {
+                Ok(Val::Int(self.space.enum_partition(c)))
+            }
             _ => Err(SolverError::Unsupported(format!(
                 "constant #{c} is not a bool, an enum or an int"
             ))),
@@ -706,7 +708,7 @@ impl BddBackend {
                 Some(Kind::Bool) => 2,
                 Some(Kind::Enum(n)) => n as u128,
                 Some(Kind::Int { count, .. }) => count,
-                None => return Ok(None),
+                Some(Kind::OneHot(_)) | None => return Ok(None),
             };
             values = values.saturating_mul(count);
             consts.push(c.0);

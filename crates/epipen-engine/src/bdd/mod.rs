@@ -398,7 +398,17 @@ impl Backend for BddBackend {
         self.check_deadline()?;
         let bits = self.space.bits_of(&[occ.0]);
         let free = state.kappa.exists(&self.space.cube(&bits));
-        let happened = self.cases(&bits, 0, 0, first, &pres);
+        let happened = match self.space.kind(occ.0) {
+            // One bit per case: the cases' cells, each with its precondition.
+            Some(space::Kind::OneHot(_)) => {
+                let mut happened = self.space.mk_false();
+                for (k, pre) in pres.iter().enumerate() {
+                    happened = happened.or(&self.case(occ, (first + k) as i64).and(pre));
+                }
+                happened
+            }
+            _ => self.cases(&bits, 0, 0, first, &pres),
+        };
         tracing::trace!(
             kappa = free.size(),
             happened = happened.size(),

@@ -186,19 +186,6 @@ pub(super) fn events(stmt: &Stmt, f: &mut dyn FnMut(&EventStmt)) {
     }
 }
 
-/// The order when the events' histories are forgotten (docs/encoding.md, "Forgetting
-/// histories"): every occurrence first, in the order they happen, then the other
-/// constants in `order`. An occurrence's bits are read once, when its event's image is
-/// taken, and below the state they made that image's transition millions of nodes
-/// (the prototype, `bdd/forgetting.rs`, at n = 20).
-pub(super) fn occurrences_first(program: &Program, order: Vec<usize>) -> Vec<usize> {
-    let is_occ = |c: &usize| program.constants[*c].occurrence.is_some();
-    let mut first: Vec<usize> = order.iter().copied().filter(is_occ).collect();
-    first.sort_unstable();
-    first.extend(order.into_iter().filter(|c| !is_occ(c)));
-    first
-}
-
 /// The order as `--stats` prints it: the constants outside families, then the families
 /// interleaved, e.g. `x, y, then by index: paid[i] coin[i] (i in 0..200)`.
 pub fn describe(program: &Program, order: &[usize]) -> String {

@@ -35,6 +35,12 @@ pub(super) enum Kind {
         lo: i128,
         count: u128,
     },
+    /// An event's occurrence when the histories are forgotten: a bit per case (this
+    /// many), case k's bit alone set when case k happened, none before (the not-yet
+    /// value, k = the number of cases). Every occurrence of one event shares its bits
+    /// (each is quantified away when its event has happened), and each case's bit sits
+    /// beside the constants the case changes (`bdd/forget.rs`).
+    OneHot(usize),
 }
 
 /// The most bits one int constant takes (2^16 = 65,536 values: its partition has a cell
@@ -151,6 +157,41 @@ impl Space {
         }
         let program_constants = kinds.len();
         let mut observations = foldhash::HashMap::default();
+        // One-hot occurrences: each event's first occurrence holds the bits, the others
+        // share them; each case's bit before the last constant (in the order) it changes
+        // or its precondition reads.
+        let mut shared_with: Vec<Option<usize>> = vec![None; kinds.len()];
+        let mut case_targets: foldhash::HashMap<usize, Vec<Vec<usize>>> = Default::default();
+        if observing == Observations::PerOccurrence {
+            let mut first_of: foldhash::HashMap<usize, usize> = Default::default();
+            for stmt in &program.statements {
+                crate::bdd::order::events(stmt, &mut |event| {
+                    for occ in &event.occurrences {
+                        let first = *first_of.entry(event.event.0).or_insert(occ.0);
+                        kinds[occ.0] = Kind::OneHot(event.cases.len());
+                        if first != occ.0 {
+                            shared_with[occ.0] = Some(first);
+                        } else {
+                            // What each case changes and what its precondition reads.
+                            let read = |c: &crate::ir::Case| {
+                                let mut read: Vec<usize> =
+                                    c.changes.iter().map(|(t, _)| t.0).collect();
+                                if let Some(pre) = &c.pre {
+                                    let _ = pre.walk(&mut |e| {
+                                        if let crate::ir::ExprKind::Const(x) = e.kind {
+                                            read.push(x.0);
+                                        }
+                                        Ok::<(), ()>(())
+                                    });
+                                }
+                                read
+                            };
+                            case_targets.insert(occ.0, event.cases.iter().map(read).collect());
+                        }
+                    }
+                });
+            }
+        }
         if observing == Observations::PerOccurrence {
             let mut slots = Vec::new();
             for stmt in &program.statements {
@@ -175,10 +216,13 @@ impl Space {
         }
         let widths: Vec<usize> = kinds
             .iter()
-            .map(|k| match k {
+            .enumerate()
+            .map(|(c, k)| match k {
                 Kind::Bool => 1,
                 Kind::Enum(n) => bits_for(*n),
                 Kind::Int { count, .. } => int_bits_for(*count),
+                Kind::OneHot(_) if shared_with.get(c).copied().flatten().is_some() => 0,
+                Kind::OneHot(n) => *n,
             })
             .collect();
         let mut int_bits = 0;
@@ -213,9 +257,26 @@ impl Space {
         let mut bits = vec![Vec::new(); widths.len()];
         let mut next = 0;
         let mut order = crate::bdd::order::order(program);
+        // Each one-hot case's bit, queued before the constant it goes before (None: at
+        // the top of the story's constants).
+        let mut queued: foldhash::HashMap<Option<usize>, Vec<(usize, usize)>> = Default::default();
+        let mut one_hot: foldhash::HashMap<usize, Vec<BddVariable>> = Default::default();
         if observing == Observations::PerOccurrence {
-            // The observations first, in the order they happen, then the occurrences.
-            order = crate::bdd::order::occurrences_first(program, order);
+            order.retain(|c| !matches!(kinds[*c], Kind::OneHot(_)));
+            let position: foldhash::HashMap<usize, usize> =
+                order.iter().enumerate().map(|(at, c)| (*c, at)).collect();
+            let mut holders: Vec<&usize> = case_targets.keys().collect();
+            holders.sort_unstable();
+            for occ in holders {
+                for (k, targets) in case_targets[occ].iter().enumerate() {
+                    let last = (targets.iter())
+                        .filter_map(|t| position.get(t).map(|at| (*at, *t)))
+                        .max()
+                        .map(|(_, t)| t);
+                    queued.entry(last).or_default().push((*occ, k));
+                }
+                one_hot.insert(*occ, vec![BddVariable::from_index(0); widths[*occ]]);
+            }
             let mut observed: Vec<(usize, usize)> =
                 observations.iter().map(|(key, z)| (*z, key.0)).collect();
             observed.sort_unstable_by_key(|(z, occ)| (*occ, *z));
@@ -238,6 +299,22 @@ impl Space {
                 }
             }
             let run = &order[at..end];
+            // The one-hot cases' bits that go before these constants (those of the
+            // cases that change nothing before the first constant that is no
+            // observation).
+            let mut before: Vec<(usize, usize)> = Vec::new();
+            if order[at] < program_constants {
+                before.extend(queued.remove(&None).unwrap_or_default());
+            }
+            for c in run {
+                before.extend(queued.remove(&Some(*c)).unwrap_or_default());
+            }
+            for (occ, k) in before {
+                if let Some(slot) = one_hot.get_mut(&occ).and_then(|b| b.get_mut(k)) {
+                    *slot = BddVariable::from_index(2 * next);
+                    next += 1;
+                }
+            }
             let top = run.iter().map(|c| widths[*c]).max().unwrap_or(0);
             for place in (0..top).rev() {
                 for &c in run {
@@ -248,6 +325,21 @@ impl Space {
                 }
             }
             at = end;
+        }
+        // Any left (an order of observations only): at the end.
+        let mut left: Vec<(usize, usize)> = queued.into_values().flatten().collect();
+        left.sort_unstable();
+        for (occ, k) in left {
+            if let Some(slot) = one_hot.get_mut(&occ).and_then(|b| b.get_mut(k)) {
+                *slot = BddVariable::from_index(2 * next);
+                next += 1;
+            }
+        }
+        for (c, shared) in shared_with.iter().enumerate() {
+            let holder = shared.unwrap_or(c);
+            if let Some(held) = one_hot.get(&holder) {
+                bits[c] = held.clone();
+            }
         }
         let all_bits = (0..total).map(|i| BddVariable::from_index(2 * i)).collect();
         let declared_bits = bits.iter().flatten().copied().collect();
@@ -263,18 +355,44 @@ impl Space {
             program_constants,
             observations,
         };
-        space.partitions = (0..space.kinds.len())
-            .map(|c| space.make_partition(c))
-            .collect();
+        let mut partitions: Vec<Option<Partition>> = Vec::with_capacity(space.kinds.len());
+        for c in 0..space.kinds.len() {
+            partitions.push(
+                match (space.kinds[c], shared_with.get(c).copied().flatten()) {
+                    (Kind::OneHot(_), Some(holder)) => partitions[holder].clone(),
+                    (Kind::OneHot(n), None) => Some(space.one_hot_partition(c, n)),
+                    _ => space.make_partition(c),
+                },
+            );
+        }
+        space.partitions = partitions;
         space.domain = space.make_domain();
         Ok(space)
+    }
+
+    /// A one-hot occurrence's partition: case k where its bit alone is set, the not-yet
+    /// value (`cases`) where none is.
+    fn one_hot_partition(&self, constant: usize, cases: usize) -> Partition {
+        let bits = &self.bits[constant];
+        let mut in_order: Vec<(usize, BddVariable)> = bits.iter().copied().enumerate().collect();
+        in_order.sort_by_key(|(_, b)| std::cmp::Reverse(b.to_index()));
+        let cell = |hot: Option<usize>| {
+            (in_order.iter()).fold(self.mk_true(), |acc, (k, b)| {
+                acc.and(&self.set.mk_literal(*b, Some(*k) == hot))
+            })
+        };
+        let mut cells: Vec<(Integer, Bdd)> = (0..cases)
+            .map(|k| (Integer::Small(k as i128), cell(Some(k))))
+            .collect();
+        cells.push((Integer::Small(cases as i128), cell(None)));
+        Partition::from_disjoint(cells)
     }
 
     fn make_domain(&self) -> Bdd {
         let mut domain = self.mk_true();
         for (c, kind) in self.kinds.iter().enumerate() {
             match kind {
-                Kind::Enum(_) => {
+                Kind::Enum(_) | Kind::OneHot(_) => {
                     domain = domain.and(&self.enum_partition(c).support(&self.mk_false()));
                 }
                 Kind::Int { count, .. } => {
@@ -391,7 +509,7 @@ impl Space {
         match self.kind(constant)? {
             Kind::Enum(k) => Some((0, k as u128)),
             Kind::Int { lo, count } => Some((lo, count)),
-            Kind::Bool => None,
+            Kind::Bool | Kind::OneHot(_) => None,
         }
     }
 
@@ -567,6 +685,13 @@ impl Space {
                 Value::Bool(b) => u64::from(*b),
                 Value::Int(i) => u64::try_from(i128::from(*i) - lo).unwrap_or(0),
             };
+            if let Some(Kind::OneHot(cases)) = self.kinds.get(c) {
+                // The bit of the case that happened (shared bits: never cleared here).
+                if let Some(bit) = bits.get(n as usize).filter(|_| (n as usize) < *cases) {
+                    valuation.set_value(*bit, true);
+                }
+                continue;
+            }
             for (i, bit) in bits.iter().enumerate() {
                 valuation.set_value(*bit, (n >> (bits.len() - 1 - i)) & 1 == 1);
             }
@@ -584,9 +709,14 @@ impl Space {
             for v in values.iter().skip(at).take(bits.len()) {
                 n = 2 * n + i64::from(*v);
             }
+            if let Kind::OneHot(cases) = kind {
+                let hot = (values.iter().skip(at).take(bits.len())).position(|v| *v);
+                n = hot.unwrap_or(*cases) as i64;
+            }
             at += bits.len();
             world.push(match kind {
                 Kind::Bool => Value::Bool(n == 1),
+                Kind::OneHot(_) => Value::Int(n),
                 Kind::Enum(_) => Value::Int(n),
                 Kind::Int { lo, .. } => {
                     Value::Int(i64::try_from(*lo + i128::from(n)).unwrap_or(i64::MAX))
@@ -633,7 +763,8 @@ impl Space {
             let (lo, top) = match kind {
                 Kind::Enum(n) => (0, *n as i128 - 1),
                 Kind::Int { lo, count } => (*lo, *lo + *count as i128 - 1),
-                Kind::Bool => continue,
+                // Occurrences, fixed at their not-yet value where worlds are listed.
+                Kind::Bool | Kind::OneHot(_) => continue,
             };
             // The values in -m..=m, as numbers the bits hold (value minus lo).
             let (from, to) = ((-m).max(lo) - lo, m.min(top) - lo);
@@ -650,7 +781,7 @@ impl Space {
             let (lo, count) = match kind {
                 Kind::Enum(n) => (0, *n as i128),
                 Kind::Int { lo, count } => (*lo, *count as i128),
-                Kind::Bool => continue,
+                Kind::Bool | Kind::OneHot(_) => continue,
             };
             for v in lo..lo + count {
                 all.insert(v.abs());
@@ -666,7 +797,7 @@ impl Space {
             .filter_map(|k| match k {
                 Kind::Enum(n) => Some(*n as i128 - 1),
                 Kind::Int { lo, count } => Some(lo.abs().max((lo + *count as i128 - 1).abs())),
-                Kind::Bool => None,
+                Kind::Bool | Kind::OneHot(_) => None,
             })
             .max()
             .map(|m| i64::try_from(m).unwrap_or(i64::MAX))
