@@ -402,7 +402,11 @@ fn compare(printed: &Printed) -> Result<(), String> {
                 };
                 let forgot = engine_transcript_with(&program, text, &forgetting);
                 if known_limit(&forgot).is_none() {
-                    tally(|t| *t.features.entry("checked with histories forgotten").or_default() += 1);
+                    tally(|t| {
+                        *t.features
+                            .entry("checked with histories forgotten")
+                            .or_default() += 1
+                    });
                     if verdicts(&forgot) != verdicts(&got) {
                         disagree = true;
                         checks.push((format!("{strategy:?} (check, histories forgotten)"), forgot));

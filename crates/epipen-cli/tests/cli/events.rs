@@ -223,9 +223,18 @@ fn gossip_succeeds_with_12_34_13_24_not_with_12_23_31() {
 #[test]
 fn a_story_with_worlds_statements_keeps_its_history() {
     for backend in ["bdd", "auto"] {
-        let out = epipen(&["-vv", "--backend", backend, "run", "stories/coin-flip.story"]);
+        let out = epipen(&[
+            "-vv",
+            "--backend",
+            backend,
+            "run",
+            "stories/coin-flip.story",
+        ]);
         assert_eq!(out.code, 0, "{}", out.stderr);
-        assert!(out.stdout.contains("heads = false (was true), flip = lands_tails"));
+        assert!(
+            out.stdout
+                .contains("heads = false (was true), flip = lands_tails")
+        );
         assert!(
             (out.stderr).contains("the events' histories are kept: a `worlds` statement"),
             "{}",
@@ -244,7 +253,11 @@ fn the_prisoners_forget_their_histories_with_the_same_verdicts() {
     let kept = epipen(&[&["--backend", "explicit"], &args[..]].concat());
     assert_eq!((forgot.code, kept.code), (0, 0), "{}", forgot.stderr);
     assert_eq!(forgot.stdout, kept.stdout);
-    assert!(forgot.stdout.contains("11 checks hold"), "{}", forgot.stdout);
+    assert!(
+        forgot.stdout.contains("11 checks hold"),
+        "{}",
+        forgot.stdout
+    );
     assert!(
         (forgot.stderr).contains("the bdd backend forgets the events' histories"),
         "{}",

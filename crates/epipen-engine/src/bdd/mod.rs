@@ -405,7 +405,7 @@ impl Backend for BddBackend {
                 for (k, pre) in pres.iter().enumerate() {
                     happened = happened.or(&self.case(occ, (first + k) as i64).and(pre));
                 }
-                happened
+                happened.and(&self.space.exactly_one(occ.0))
             }
             _ => self.cases(&bits, 0, 0, first, &pres),
         };
