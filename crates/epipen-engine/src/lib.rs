@@ -418,6 +418,13 @@ pub fn bdd_variable_order(program: &Program) -> String {
     bdd::order::describe(program, &bdd::order::order(program))
 }
 
+/// Whether a run of `program` with `options` may forget its events' histories (the
+/// command allows it and nothing in the program reads the past; only the BDD backend
+/// then forgets): docs/encoding.md, "Forgetting histories".
+pub fn history(program: &Program, options: &Options) -> History {
+    choice::history(program, options)
+}
+
 /// Runs the whole program and returns up to `limit` of the worlds possible at its end.
 pub fn solve(program: &Program, limit: u64) -> Result<WorldSet, EngineError> {
     let options = Options {
