@@ -163,11 +163,12 @@ impl Space {
         let mut shared_with: Vec<Option<usize>> = vec![None; kinds.len()];
         let mut case_targets: foldhash::HashMap<usize, Vec<Vec<usize>>> = Default::default();
         if observing == Observations::PerOccurrence {
-            let mut first_of: foldhash::HashMap<usize, usize> = Default::default();
+            let mut first_of: foldhash::HashMap<(usize, usize), usize> = Default::default();
             for stmt in &program.statements {
                 crate::bdd::order::events(stmt, &mut |event| {
                     for occ in &event.occurrences {
-                        let first = *first_of.entry(event.event.0).or_insert(occ.0);
+                        let key = (event.event.0, event.cases.len());
+                        let first = *first_of.entry(key).or_insert(occ.0);
                         kinds[occ.0] = Kind::OneHot(event.cases.len());
                         if first != occ.0 {
                             shared_with[occ.0] = Some(first);

@@ -338,7 +338,8 @@ fn the_families_make_no_more_nodes_than_they_did() {
     }
     // Added 2026-12-07 (issue 42): the histories forgotten (`epipen check`), the
     // occurrences one-hot. At n = 6 the prisoners made 97 278 nodes with them.
-    let forgetting: [(&str, &str, &[(&str, i64)], usize, u64); 1] = [(
+    type Forgetting<'s> = (&'s str, &'s str, &'s [(&'s str, i64)], usize, u64);
+    let forgetting: [Forgetting; 1] = [(
         "prisoners, histories forgotten",
         include_str!("../../../../stories/prisoners.story"),
         &[("n", 30)],
