@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{CommandFactory, FromArgMatches};
-use epipen::engine::{Options, Strategy};
+use epipen::engine::{History, Options, Strategy};
 use epipen::explore;
 use epipen::views::{Report, Tally};
 
@@ -156,6 +156,10 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                     Some("`epipen worlds --limit N FILE` lists the worlds at the end".into()),
                 ));
             }
+            // Without `--json` nothing lists worlds: the histories may be forgotten.
+            if !*json {
+                options.history = History::ForgottenWhereUnread;
+            }
             let mut reports = Vec::new();
             let mut printed = false;
             let mut engine = story.run(&options, &mut |report| {
@@ -283,6 +287,8 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             with_story(file, &sets, settings.seed, deadline, |story| {
                 options.keep_refuted_hints = true;
                 options.skip_worlds_statements = true;
+                // `check` lists no worlds: the histories may be forgotten.
+                options.history = History::ForgottenWhereUnread;
                 // What `check` prints: shows, plans and verdicts, in story order.
                 let mut reports = Vec::new();
                 story.run(&options, &mut |report| {

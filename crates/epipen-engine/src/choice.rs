@@ -44,6 +44,7 @@
 //! | handover (states answered by the [`Standby`]) | ✓ | | |
 //! | recognition (a plan's states it cannot list) | | ✓ | ✓ |
 //! | rebuilding (a plan's states contracted) | ✓ | | |
+//! | forgetting (an event's history, when [`history`] allows it) | | ✓ | |
 
 use std::rc::Rc;
 
@@ -52,11 +53,11 @@ use std::collections::HashMap;
 use crate::Failure;
 use crate::driver::{Backend, Capability, Driver, Handover, Origin, Refused, Run, Standby};
 use crate::explicit::{self, ExplicitBackend, Refusal};
-use crate::ir::{Expr, Program};
+use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind};
 use crate::limits::{AUTO_MAX_FINITE_TYPES, Size};
 use crate::worlds::{Model, World, WorldCount, WorldSet};
 use crate::z3::Z3Backend;
-use crate::{Options, Strategy, bdd};
+use crate::{History, Options, Strategy, bdd};
 
 /// The driver over the backend that runs `program` with `options` (see the table
 /// above), or the refusal that answers every statement.
@@ -73,6 +74,13 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         }
         _ => (options, None),
     };
+    // What the command prints and what the program reads decide whether the events'
+    // histories may be forgotten.
+    let scanned_options = Options {
+        history: history(&program, options),
+        ..options.clone()
+    };
+    let options = &scanned_options;
     let first = program
         .statements
         .first()
@@ -248,8 +256,115 @@ pub(crate) fn offers(backend: &str, capability: Capability) -> bool {
             backend == "explicit"
         }
         Capability::Recognition => backend != "explicit",
+        Capability::Forgetting => backend == "bdd",
         Capability::Plausibility | Capability::Hints => true,
     }
+}
+
+/// Whether a run of `program` may forget its events' histories: when the command
+/// prints no world ([`Options::history`]) and nothing in the program reads the past
+/// (docs/encoding.md, "Forgetting histories"). The histories are kept, whatever the
+/// command, for a program with chances (`prior`, weights, `probability`: they count
+/// worlds), checkpoints (`at(c, …)` reads an earlier state), `worlds`, `where` or `show`
+/// statements, an event's name used after it happened, plausibility (`expects`, an
+/// event's ranks), `learns` (what was learned reads values later events change),
+/// public changes (`x := e`), `actual` after an event, declared actions (`do`, `plan`),
+/// `simultaneously` and `assert_adds_ck` blocks. Only the BDD backend forgets (the
+/// driver asks it, [`crate::driver::Backend::forgetting`]).
+pub(crate) fn history(program: &Program, options: &Options) -> History {
+    if options.history == History::Kept {
+        return History::Kept;
+    }
+    match history_reader(program) {
+        Some(why) => {
+            tracing::debug!("the events' histories are kept: {why}");
+            History::Kept
+        }
+        None => {
+            tracing::debug!(
+                "the events' histories may be forgotten: the command lists no worlds and \
+                 nothing in the story reads the past"
+            );
+            History::ForgottenWhereUnread
+        }
+    }
+}
+
+/// What in `program` reads the events' histories (see [`history`]), if anything.
+fn history_reader(program: &Program) -> Option<&'static str> {
+    if program.probabilistic() {
+        return Some("the story speaks of chances (`prior`, a case's `weight`, `probability`)");
+    }
+    if !program.checkpoints.is_empty() {
+        return Some("the story has checkpoints (`at(c, …)` reads an earlier state)");
+    }
+    if !program.actions.is_empty() || program.plan_steps.is_some() {
+        return Some("the story declares actions (`do`, `plan`)");
+    }
+    let mut after_event = false;
+    // A `repeat` body runs again after its own events: it is read twice.
+    fn scan(program: &Program, stmts: &[Stmt], after_event: &mut bool) -> Option<&'static str> {
+        for stmt in stmts {
+            let read = stmt.each_expr(&mut |e| {
+                e.walk(&mut |x| match &x.kind {
+                    ExprKind::Latest(_) => Err("an event's name is used after it happened"),
+                    ExprKind::At { .. } => Err("`at(c, …)` reads an earlier state"),
+                    ExprKind::Chance { .. } => Err("`probability(…)` counts worlds"),
+                    _ => Ok(()),
+                })
+            });
+            if let Err(why) = read {
+                return Some(why);
+            }
+            match &stmt.kind {
+                StmtKind::Announce { .. }
+                | StmtKind::Reveal { .. }
+                | StmtKind::Check(_)
+                | StmtKind::CheckActual(_) => {}
+                StmtKind::Actual(_) if *after_event => {
+                    return Some("an `actual` statement after an event");
+                }
+                StmtKind::Actual(_) => {}
+                StmtKind::Event(event) => {
+                    if event.expects.iter().any(Option::is_some) {
+                        return Some("an event ranks its cases (`expects`)");
+                    }
+                    if (event.cases.iter())
+                        .flat_map(|c| c.changes.iter())
+                        .any(|(target, _)| program.constants[target.0].ty == crate::ir::Ty::Int)
+                    {
+                        return Some(
+                            "an event changes an int (a new value may leave the bits the \
+                             first announcements gave it)",
+                        );
+                    }
+                    *after_event = true;
+                }
+                StmtKind::Repeat { body, .. } => {
+                    for _ in 0..2 {
+                        if let Some(why) = scan(program, body, after_event) {
+                            return Some(why);
+                        }
+                    }
+                }
+                StmtKind::Learn { .. } => return Some("a `learns` statement"),
+                StmtKind::Assign { .. } => return Some("a public change (`x := e`)"),
+                StmtKind::Expects { .. } => return Some("plausibility (`expects`)"),
+                StmtKind::Worlds { .. } => return Some("a `worlds` statement"),
+                StmtKind::Where { .. } => return Some("a `where` statement"),
+                StmtKind::Show { .. } => return Some("a `show` statement"),
+                StmtKind::Prior(_) => return Some("a `prior` statement"),
+                StmtKind::Checkpoint(_) => return Some("a checkpoint"),
+                StmtKind::Do(_) | StmtKind::Plan(_) => {
+                    return Some("declared actions (`do`, `plan`)");
+                }
+                StmtKind::Simultaneously(_) => return Some("a `simultaneously` block"),
+                StmtKind::AssertAddsCk { .. } => return Some("an `assert_adds_ck` block"),
+            }
+        }
+        None
+    }
+    scan(program, &program.statements, &mut after_event)
 }
 
 /// Where the story first quantifies over constants around a knowledge operator
@@ -312,7 +427,11 @@ impl Standbys {
     pub(crate) fn new(program: Rc<Program>, options: &Options) -> Box<Standbys> {
         Box::new(Standbys {
             program,
-            options: options.clone(),
+            // A standby answers about a state handed over whole: it keeps its history.
+            options: Options {
+                history: History::Kept,
+                ..options.clone()
+            },
             bdd: None,
             listed: HashMap::new(),
         })
@@ -441,6 +560,7 @@ mod tests {
             (Capability::Handover, backend.hands_over().is_some()),
             (Capability::Recognition, backend.recognition().is_some()),
             (Capability::Rebuilding, backend.rebuilding().is_some()),
+            (Capability::Forgetting, backend.forgetting().is_some()),
         ]
     }
 
@@ -461,7 +581,11 @@ mod tests {
             epipen_lower::compile("characters A\nbool p\nannounce p or not p", &[])
                 .expect("the story compiles"),
         );
-        let options = Options::default();
+        // Forgetting is offered only when the run may forget.
+        let options = Options {
+            history: History::ForgottenWhereUnread,
+            ..Options::default()
+        };
         let Ok(mut explicit) = ExplicitBackend::new(program.clone(), &options, Size::Forced) else {
             panic!("the explicit backend lists two worlds");
         };

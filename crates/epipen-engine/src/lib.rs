@@ -115,6 +115,23 @@ pub struct Options {
     /// answers while no character sees what it believed impossible (where epipen's
     /// characters revise their beliefs among the worlds kept).
     pub plan_believed: bool,
+    /// Whether events' histories may be forgotten where nothing reads them: what the
+    /// command prints allows it ([`History::ForgottenWhereUnread`]: `check` and `run`,
+    /// which list no worlds), and [`crate::choice`] keeps the history of a program that
+    /// reads it (docs/encoding.md, "Forgetting histories").
+    pub history: History,
+}
+
+/// Whether a run keeps every event's history (the occurrences and the constants' values
+/// at the start), or forgets it where nothing reads it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum History {
+    /// Kept: every world can be listed with its history (`worlds`, `model`, `count`).
+    #[default]
+    Kept,
+    /// Forgotten after each event where the program and the command read no history:
+    /// the same verdicts, κ over what each character observed and the current values.
+    ForgottenWhereUnread,
 }
 
 /// How a plan's search recognises a state it has met.
@@ -411,6 +428,13 @@ pub fn left_unbounded(program: &Program) -> Option<ConstId> {
 /// (`as declared: owner[0..5], …`).
 pub fn bdd_variable_order(program: &Program) -> String {
     bdd::order::describe(program, &bdd::order::order(program))
+}
+
+/// Whether a run of `program` with `options` may forget its events' histories (the
+/// command allows it and nothing in the program reads the past; only the BDD backend
+/// then forgets): docs/encoding.md, "Forgetting histories".
+pub fn history(program: &Program, options: &Options) -> History {
+    choice::history(program, options)
 }
 
 /// Runs the whole program and returns up to `limit` of the worlds possible at its end.

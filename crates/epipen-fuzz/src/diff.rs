@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use epipen::engine::{Options, Strategy};
+use epipen::engine::{History, Options, Strategy};
 
 use crate::print::Printed;
 use crate::transcript::{
@@ -391,6 +391,36 @@ fn compare(printed: &Printed) -> Result<(), String> {
                 continue;
             }
             disagree |= checks.first().is_some_and(|(_, first)| *first != got);
+            if strategy == Strategy::Bdd && text.contains("event ") {
+                // As `epipen check` runs it on BDDs: the events' histories forgotten where
+                // the story reads none. The verdicts must be the same (a failing check's
+                // world is named by its values now, the worlds at the end are not
+                // compared).
+                let forgetting = Options {
+                    history: History::ForgottenWhereUnread,
+                    ..options.clone()
+                };
+                let allowed = epipen::engine::history(&program, &forgetting);
+                let forgot = match allowed {
+                    History::ForgottenWhereUnread => {
+                        Some(engine_transcript_with(&program, text, &forgetting))
+                    }
+                    History::Kept => None,
+                };
+                if let Some(forgot) = forgot.filter(|f| known_limit(f).is_none()) {
+                    tally(|t| {
+                        *t.features
+                            .entry("checked with histories forgotten")
+                            .or_default() += 1
+                    });
+                    if verdicts(&forgot) != verdicts(&got) {
+                        disagree = true;
+                        checks.push((format!("{strategy:?} (check, histories forgotten)"), forgot));
+                    }
+                } else if let Some(report) = forgetting_variant(printed, &options) {
+                    return Err(report);
+                }
+            }
             checks.push((format!("{strategy:?} (check)"), got));
         }
     }
@@ -405,6 +435,74 @@ fn compare(printed: &Printed) -> Result<(), String> {
         return Ok(());
     }
     Err(report)
+}
+
+/// Most generated stories read their past (an `expects` line in every event, `worlds`,
+/// `learns`, …), so their histories are kept: the story without those lines, when it
+/// compiles and may forget, runs on BDDs with and without forgetting, and the verdicts
+/// must agree. The report of a disagreement, if any.
+fn forgetting_variant(printed: &Printed, options: &Options) -> Option<String> {
+    let reads_the_past = |line: &str| {
+        let t = line.trim_start();
+        ["worlds", "where ", "show ", "prior ", "checkpoint "]
+            .iter()
+            .any(|s| t.starts_with(s))
+            || t.contains(" expects ")
+            || t.contains(" learns ")
+    };
+    let text: String = (printed.text.lines())
+        .filter(|l| !reads_the_past(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if text == printed.text {
+        return None;
+    }
+    let program = epipen::compile_seeded(&text, &printed.sets, printed.seed).ok()?;
+    let forgetting = Options {
+        history: History::ForgottenWhereUnread,
+        ..options.clone()
+    };
+    if epipen::engine::history(&program, &forgetting) != History::ForgottenWhereUnread {
+        return None;
+    }
+    let kept = engine_transcript_with(&program, &text, options);
+    let forgot = engine_transcript_with(&program, &text, &forgetting);
+    if known_limit(&kept).is_some() || known_limit(&forgot).is_some() {
+        return None;
+    }
+    tally(|t| {
+        *(t.features)
+            .entry("checked with histories forgotten (lines reading the past left out)")
+            .or_default() += 1;
+    });
+    if verdicts(&kept) == verdicts(&forgot) {
+        return None;
+    }
+    let variant = Printed {
+        text,
+        ..printed.clone()
+    };
+    Some(report(
+        &variant,
+        "the verdicts differ with the histories forgotten",
+        &[
+            ("Bdd (check)".into(), kept),
+            ("Bdd (check, histories forgotten)".into(), forgot),
+        ],
+    ))
+}
+
+/// A run's verdicts and how it ended, without the worlds it names: what a run with the
+/// histories forgotten must say as a run that keeps them does.
+fn verdicts(t: &Transcript) -> (Vec<String>, i32) {
+    let events = (t.events.iter())
+        .map(|e| match e.find(" check fails in ") {
+            Some(at) => format!("{} check fails", &e[..at]),
+            None => e.clone(),
+        })
+        .filter(|e| !e.contains(": worlds") && !e.contains(": where"))
+        .collect();
+    (events, t.end.exit_code())
 }
 
 /// Limits of a backend known and left to its own work (docs/testing.md says which): a run

@@ -215,3 +215,52 @@ fn gossip_succeeds_with_12_34_13_24_not_with_12_23_31() {
         "},
     );
 }
+
+/// `run` and `check` list no worlds, so they may forget the events' histories
+/// (docs/encoding.md, "Forgetting histories"); a story that prints worlds keeps them:
+/// the coin flip's `worlds` statement shows `heads = false (was true)` as before, and
+/// the log says why.
+#[test]
+fn a_story_with_worlds_statements_keeps_its_history() {
+    for backend in ["bdd", "auto"] {
+        let out = epipen(&[
+            "-vv",
+            "--backend",
+            backend,
+            "run",
+            "stories/coin-flip.story",
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(
+            out.stdout
+                .contains("heads = false (was true), flip = lands_tails")
+        );
+        assert!(
+            (out.stderr).contains("the events' histories are kept: a `worlds` statement"),
+            "{}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("forgets the events' histories"));
+    }
+}
+
+/// The prisoners on BDDs forget their histories under `check` (nothing in the story
+/// reads them) and give the verdicts of the explicit backend, which keeps them.
+#[test]
+fn the_prisoners_forget_their_histories_with_the_same_verdicts() {
+    let args = ["check", "stories/prisoners.story", "--set", "n=6"];
+    let forgot = epipen(&[&["-vv", "--backend", "bdd"], &args[..]].concat());
+    let kept = epipen(&[&["--backend", "explicit"], &args[..]].concat());
+    assert_eq!((forgot.code, kept.code), (0, 0), "{}", forgot.stderr);
+    assert_eq!(forgot.stdout, kept.stdout);
+    assert!(
+        forgot.stdout.contains("11 checks hold"),
+        "{}",
+        forgot.stdout
+    );
+    assert!(
+        (forgot.stderr).contains("the bdd backend forgets the events' histories"),
+        "{}",
+        forgot.stderr
+    );
+}

@@ -428,7 +428,9 @@ impl BddBackend {
             return Ok(Val::Bool(b));
         }
         match self.space.kind(c) {
-            Some(Kind::Enum(_) | Kind::Int { .. }) => Ok(Val::Int(self.space.enum_partition(c))),
+            Some(Kind::Enum(_) | Kind::Int { .. } | Kind::OneHot(_)) => {
+                Ok(Val::Int(self.space.enum_partition(c)))
+            }
             _ => Err(Failure::Unsupported(format!(
                 "constant #{c} is not a bool, an enum or an int"
             ))),
@@ -612,7 +614,9 @@ impl BddBackend {
 
     /// The bits of the constants an agent has not learned directly.
     fn hidden_bits(&self, learned: &[Learned]) -> Vec<BddVariable> {
-        let mut seen = vec![false; self.program.constants.len()];
+        // The observations of the events (histories forgotten) are constants of the
+        // space: each character sees its own, learned as a constant.
+        let mut seen = vec![false; self.space.constants()];
         for l in learned {
             if let Learned::Const(c) = l
                 && let Some(s) = seen.get_mut(*c)
@@ -704,7 +708,7 @@ impl BddBackend {
                 Some(Kind::Bool) => 2,
                 Some(Kind::Enum(n)) => n as u128,
                 Some(Kind::Int { count, .. }) => count,
-                None => return Ok(None),
+                Some(Kind::OneHot(_)) | None => return Ok(None),
             };
             values = values.saturating_mul(count);
             consts.push(c.0);

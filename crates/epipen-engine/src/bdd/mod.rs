@@ -12,6 +12,7 @@
 mod classes;
 mod diagram;
 mod fixed;
+mod forget;
 #[cfg(test)]
 mod forgetting;
 mod knowledge;
@@ -29,8 +30,10 @@ use std::time::Instant;
 
 use diagram::{Bdd, BddValuation, BddVariable};
 
-use super::driver::{Backend, Hint, Hints, Origin, Plausibility, Recognition, Said};
-use super::{Failure, Options};
+use super::driver::{
+    Backend, Forgetting, Forgotten, Hint, Hints, Origin, Plausibility, Recognition, Said,
+};
+use super::{Failure, History, Options};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 pub(crate) use knowledge::State;
@@ -50,13 +53,21 @@ pub(super) struct BddBackend {
     /// The values of shared expressions (changed constants' terms: knowledge-free, so
     /// the same in every state), each evaluated once; the expression kept alive with it.
     shared: std::cell::RefCell<foldhash::HashMap<*const Expr, (std::sync::Arc<Expr>, value::Val)>>,
+    /// Whether the events' histories are forgotten ([`crate::driver::Forgetting`]): the space then
+    /// holds each character's observation of each occurrence.
+    history: History,
 }
 
 impl BddBackend {
     /// A backend for `program`, or why BDDs cannot run it.
     pub(super) fn new(program: Rc<Program>, options: &Options) -> Result<BddBackend, String> {
-        let space = Space::new(&program)?;
+        let observing = match options.history {
+            History::Kept => space::Observations::None,
+            History::ForgottenWhereUnread => space::Observations::PerOccurrence,
+        };
+        let space = Space::new(&program, observing)?;
         Ok(BddBackend {
+            history: options.history,
             checkpoints: vec![None; program.checkpoints.len()],
             shared: Default::default(),
             program,
@@ -196,6 +207,11 @@ impl Backend for BddBackend {
                 .expect("an occurrence");
             let not_yet = self.program.events[o.event.0].not_yet();
             kappa = kappa.and(&self.case(occ, not_yet));
+        }
+        // When the histories are forgotten, κ leaves every occurrence and observation
+        // free (`bdd/forget.rs`).
+        if self.history == History::ForgottenWhereUnread {
+            kappa = kappa.exists(&self.histories_free().0);
         }
         let characters = self.program.characters.len();
         Ok(State::new(
@@ -346,7 +362,22 @@ impl Backend for BddBackend {
         self.check_deadline()?;
         let bits = self.space.bits_of(&[occ.0]);
         let free = state.kappa.exists(&self.space.cube(&bits));
-        let happened = self.cases(&bits, 0, 0, first, &pres);
+        let happened = match self.space.kind(occ.0) {
+            // One bit per case: the cases' cells, each with its precondition.
+            Some(space::Kind::OneHot(_)) => {
+                let mut happened = self.space.mk_false();
+                for (k, pre) in pres.iter().enumerate() {
+                    happened = happened.or(&self.case(occ, (first + k) as i64).and(pre));
+                }
+                happened.and(&self.space.exactly_one(occ.0))
+            }
+            _ => self.cases(&bits, 0, 0, first, &pres),
+        };
+        tracing::trace!(
+            kappa = free.size(),
+            happened = happened.size(),
+            "an event's product"
+        );
         Ok(State::new(
             free.and(&happened),
             state.learned.clone(),
@@ -467,7 +498,8 @@ impl Backend for BddBackend {
 
     /// Up to `limit` of κ's worlds in canonical order.
     fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, Failure> {
-        let mut worlds = walk::first_worlds(&self.space, &state.kappa, limit.saturating_add(1));
+        let kappa = self.unobserved(&state.kappa);
+        let mut worlds = walk::first_worlds(&self.space, &kappa, limit.saturating_add(1));
         let complete = worlds.len() <= limit;
         worlds.truncate(limit);
         Ok(WorldSet {
@@ -476,6 +508,15 @@ impl Backend for BddBackend {
             worlds,
             complete,
         })
+    }
+
+    /// Only when the run forgets ([`crate::History`]): the program and the command allow
+    /// it.
+    fn forgetting(&mut self) -> Option<&mut dyn Forgetting<Rc<State>, BddValuation>> {
+        match self.history {
+            History::ForgottenWhereUnread => Some(self),
+            History::Kept => None,
+        }
     }
 
     fn plausibility(&mut self) -> Option<&mut dyn Plausibility<Rc<State>, Set>> {
@@ -488,6 +529,17 @@ impl Backend for BddBackend {
 
     fn recognition(&mut self) -> Option<&mut dyn Recognition<Rc<State>, fixed::Fixed>> {
         Some(self)
+    }
+}
+
+impl Forgetting<Rc<State>, BddValuation> for BddBackend {
+    fn forget(
+        &mut self,
+        state: &Rc<State>,
+        forgotten: &Forgotten<'_>,
+        point: Option<&BddValuation>,
+    ) -> Result<(Rc<State>, Option<BddValuation>), Failure> {
+        self.forget_event(state, forgotten, point)
     }
 }
 
@@ -577,7 +629,7 @@ fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 impl BddBackend {
     /// The first two worlds of the types where `phi` holds ([`Backend::pin`]).
     fn first_two(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, Failure> {
-        let allowed = self.bool(phi, state)?.and(self.space.domain());
+        let allowed = self.unobserved(&self.bool(phi, state)?.and(self.space.domain()));
         // The first two worlds in canonical order: the examples in the error are stable.
         Ok(walk::first_worlds(&self.space, &allowed, 2))
     }

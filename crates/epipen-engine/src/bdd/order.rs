@@ -176,7 +176,7 @@ fn mentioned(e: &Expr) -> Vec<usize> {
 }
 
 /// Calls `f` on every event statement of `stmt` (blocks included).
-fn events(stmt: &Stmt, f: &mut dyn FnMut(&EventStmt)) {
+pub(super) fn events(stmt: &Stmt, f: &mut dyn FnMut(&EventStmt)) {
     match &stmt.kind {
         StmtKind::Event(event) => f(event),
         StmtKind::Simultaneously(body)

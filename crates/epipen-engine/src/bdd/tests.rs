@@ -153,7 +153,7 @@ const ARITH_OPS: [ArithOp; 5] = [
 #[test]
 fn partitions_follow_the_evaluators_arithmetic() {
     let program = compile("enum Five { a, b, c, d, e }\nenum Three { x, y, z }\nFive f\nThree t\n");
-    let space = Space::new(&program).expect("bits");
+    let space = Space::new(&program, super::space::Observations::None).expect("bits");
     let (f, t) = (space.enum_partition(0), space.enum_partition(1));
     let minus_two = Partition::constant(-2, space.mk_true());
     let worlds = by_z3(&program);
@@ -407,7 +407,7 @@ fn a_grid_of_two_constants_gives_the_cells_arithmetic_gives() {
         "enum Five { a, b, c, d, e }\nint x, y\nFive f\n\
          announce -3 <= x and x <= 4 and -2 <= y and y <= 6\n",
     );
-    let space = Space::new(&program).expect("bits");
+    let space = Space::new(&program, super::space::Observations::None).expect("bits");
     let (x, y, f) = (0, 1, 2);
     assert!(matches!(
         space.kind(x),
@@ -433,7 +433,7 @@ fn a_grid_of_two_constants_gives_the_cells_arithmetic_gives() {
 #[test]
 fn partitions_compute_beyond_128_bits() {
     let program = compile("enum Two { a, b }\nTwo t\n");
-    let space = Space::new(&program).expect("bits");
+    let space = Space::new(&program, super::space::Observations::None).expect("bits");
     let big = Partition::constant(i128::MAX, space.mk_true());
     let t = space.enum_partition(0); // 0 or 1
     let square = big.arith(ArithOp::Mul, &big).unwrap();
@@ -735,7 +735,7 @@ fn bounded_ints_are_offset_bit_patterns() {
                  announce -3 <= x and x <= 2 and y >= 5 and y <= 9\n\
                  announce p or x != y - 7 or c == g\n";
     let program = compile(story);
-    let space = Space::new(&program).expect("bits");
+    let space = Space::new(&program, super::space::Observations::None).expect("bits");
     assert_eq!(space.kind(0), Some(space::Kind::Int { lo: -3, count: 6 }));
     assert_eq!(space.kind(1), Some(space::Kind::Int { lo: 5, count: 5 }));
     assert_eq!(space.bits_of(&[0]).len(), 3);
@@ -792,7 +792,7 @@ fn knowledge_of_bounded_ints_equals_z3s() {
 #[test]
 fn a_loosely_bounded_int_is_refused_by_name() {
     let program = compile("int x, y\nannounce 0 <= x and x <= 3 and 0 <= y and y <= 70000\n");
-    let Err(why) = Space::new(&program) else {
+    let Err(why) = Space::new(&program, super::space::Observations::None) else {
         panic!("refused")
     };
     assert_eq!(

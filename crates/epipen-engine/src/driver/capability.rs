@@ -7,7 +7,7 @@
 
 use num_rational::BigRational;
 
-use super::{Handover, Quotient, Rebuilt};
+use super::{Forgotten, Handover, Quotient, Rebuilt};
 use crate::Failure;
 use crate::ir::{CharId, ConstId, Expr, Rat};
 use crate::worlds::World;
@@ -24,6 +24,7 @@ pub(crate) enum Capability {
     Handover,
     Recognition,
     Rebuilding,
+    Forgetting,
 }
 
 /// Where a set added to κ comes from ([`Backend::restrict`](super::Backend::restrict)).
@@ -147,4 +148,19 @@ pub(crate) trait Rebuilding<S, P> {
     /// Drops what the backend made since `mark`: a plan's search read the states made
     /// since for the last time (their successors were met before, or contracted).
     fn drop_since(&mut self, mark: usize);
+}
+
+/// Events whose histories are forgotten (docs/encoding.md, "Forgetting histories").
+pub(crate) trait Forgetting<S, P> {
+    /// Forgets the history of the event that just happened in `state` (the product,
+    /// before the characters learned what they saw): the state over the constants'
+    /// current values and what each character observed of each event, the occurrence
+    /// back at its not-yet value; with the actual world's `point` (the world before
+    /// the event) moved along.
+    fn forget(
+        &mut self,
+        state: &S,
+        forgotten: &Forgotten<'_>,
+        point: Option<&P>,
+    ) -> Result<(S, Option<P>), Failure>;
 }

@@ -50,7 +50,12 @@ impl<B: Backend> Driver<B> {
         let changes = self.changes(span, event, occ, 0)?;
         let actual_case = self.actual_case(event, &name, &pres, span)?;
         let product = self.product(span, event, occ, 0, pres, changes)?;
-        self.commit(span, product, occ, 0, actual_case)?;
+        match self.forgetting {
+            crate::History::Kept => self.commit(span, product, occ, 0, actual_case)?,
+            crate::History::ForgottenWhereUnread => {
+                self.commit_forgetting(span, event, product, occ, actual_case)?;
+            }
+        }
         let mut latest = self.latest.as_ref().clone();
         latest[event.event.0] = Some(occ);
         self.latest = Rc::new(latest);
@@ -170,8 +175,13 @@ impl<B: Backend> Driver<B> {
                 },
                 error: e,
             })?;
-        // Each character learns the group of the case it saw.
-        for (who, groups) in event.sees.iter().enumerate() {
+        // Each character learns the group of the case it saw (when the history is
+        // forgotten, the backend gives it the group as an observation of its own).
+        let sees: &[Option<Vec<usize>>] = match self.forgetting {
+            crate::History::Kept => &event.sees,
+            crate::History::ForgottenWhereUnread => &[],
+        };
+        for (who, groups) in sees.iter().enumerate() {
             let Some(groups) = groups else { continue };
             let what = group_of(occ, ty, first, groups, span);
             next = self
@@ -214,6 +224,67 @@ impl<B: Backend> Driver<B> {
             let (mut world, _) = self.actual.take().expect("an actual world");
             world[occ.0] = Value::Int((first + k) as i64);
             let point = self.backend.point(&world).at(span)?;
+            self.actual = Some((world, point));
+        }
+        Ok(())
+    }
+
+    /// [`Driver::commit`] when the history is forgotten: the backend replaces the
+    /// occurrence and the values before by each character's observation and the values
+    /// after, and the actual world holds the current values (the driver's terms stay
+    /// the constants themselves).
+    fn commit_forgetting(
+        &mut self,
+        span: Span,
+        event: &EventStmt,
+        product: Product<B>,
+        occ: ConstId,
+        actual_case: Option<usize>,
+    ) -> Result<(), EngineError> {
+        let point = self.actual.as_ref().map(|(_, point)| point.clone());
+        let forgotten = super::Forgotten {
+            occurrence: occ,
+            actual_case,
+            changes: &product.changes,
+            sees: &event.sees,
+        };
+        let Some(forgetting) = self.backend.forgetting() else {
+            return Err(Failure::internal(
+                "a backend that keeps the histories asked to forget one",
+            ))
+            .at(span);
+        };
+        let (state, point) = forgetting
+            .forget(&product.next, &forgotten, point.as_ref())
+            .at(span)?;
+        self.state = state;
+        self.happened[occ.0] = true;
+        self.generation += 1;
+        if let Some(k) = actual_case {
+            let (mut world, _) = self.actual.take().expect("an actual world");
+            world[occ.0] = Value::Int(k as i64);
+            // The changed constants' values after, from their values before.
+            let mut terms: Vec<Expr> = (self.program.constants.iter().enumerate())
+                .map(|(c, constant)| Expr {
+                    kind: ExprKind::Const(ConstId(c)),
+                    ty: constant.ty,
+                    span: constant.span,
+                })
+                .collect();
+            for (target, term) in &product.changes {
+                terms[target.0] = term.clone();
+            }
+            let values = crate::worlds::values_of(&terms, &world);
+            for (c, value) in values.into_iter().enumerate() {
+                world[c] = value
+                    .ok_or_else(|| {
+                        Failure::internal("a changed constant leaves the 64-bit integers")
+                    })
+                    .at(span)?;
+            }
+            let point = point
+                .ok_or_else(|| Failure::internal("an actual point"))
+                .at(span)?;
             self.actual = Some((world, point));
         }
         Ok(())

@@ -31,8 +31,8 @@ mod tests;
 
 pub(crate) use announce::Said;
 pub(crate) use capability::{
-    Capability, HandsOver, Hint, Hints, Origin, Plausibility, Probabilities, Rebuilding,
-    Recognition,
+    Capability, Forgetting, HandsOver, Hint, Hints, Origin, Plausibility, Probabilities,
+    Rebuilding, Recognition,
 };
 pub use plan::Followed;
 pub(crate) use refused::Refused;
@@ -217,6 +217,11 @@ pub(crate) trait Backend {
     fn recognition(&mut self) -> Option<&mut dyn Recognition<Self::State, Self::Fixed>> {
         None
     }
+    /// Events whose histories are forgotten, when the backend can and the program and
+    /// the command allow it ([`crate::History`]).
+    fn forgetting(&mut self) -> Option<&mut dyn Forgetting<Self::State, Self::Point>> {
+        None
+    }
     /// A plan's search contracting each state and rebuilding it without its history.
     fn rebuilding(&mut self) -> Option<&mut dyn Rebuilding<Self::State, Self::Point>> {
         None
@@ -277,6 +282,20 @@ pub(crate) trait Run {
     fn left_none(&mut self) -> Result<Option<Span>, Failure>;
 }
 
+/// The event that just happened, for a backend that forgets its history
+/// ([`Forgetting::forget`]).
+pub(crate) struct Forgotten<'a> {
+    /// Its occurrence constant (case k is the value k).
+    pub occurrence: ConstId,
+    /// The case that happened in the actual world (None: the story has none).
+    pub actual_case: Option<usize>,
+    /// Each constant it changes, with its new term over the values before and the
+    /// occurrence.
+    pub changes: &'a [(ConstId, Expr)],
+    /// Each character's groups of the cases (None: it sees none of them apart).
+    pub sees: &'a [Option<Vec<usize>>],
+}
+
 /// Runs a program's statements over one backend.
 pub(crate) struct Driver<B: Backend> {
     program: Rc<Program>,
@@ -328,6 +347,11 @@ pub(crate) struct Driver<B: Backend> {
     chances: bool,
     /// The backends that answer what `backend` hands over.
     standby: Box<dyn Standby>,
+    /// Whether each event's history is forgotten (the program and the command allow it,
+    /// and the backend offers [`Backend::forgetting`]): the constants' names then always
+    /// stand for their current values (`terms` stays None), and the actual world holds
+    /// them.
+    forgetting: crate::History,
 }
 
 impl<B: Backend> Driver<B> {
@@ -343,7 +367,26 @@ impl<B: Backend> Driver<B> {
         let (events, constants) = (program.events.len(), program.constants.len());
         let normal = normalised(&program);
         let history = now::program_reads_history(&program);
+        let forgets = backend.forgetting().is_some();
+        let forgetting = match (options.history, forgets) {
+            (crate::History::ForgottenWhereUnread, true) => {
+                tracing::debug!(
+                    "the {} backend forgets the events' histories",
+                    backend.name()
+                );
+                crate::History::ForgottenWhereUnread
+            }
+            (crate::History::ForgottenWhereUnread, false) => {
+                tracing::debug!(
+                    "the events' histories are kept: the {} backend keeps them",
+                    backend.name()
+                );
+                crate::History::Kept
+            }
+            (crate::History::Kept, _) => crate::History::Kept,
+        };
         Ok(Driver {
+            forgetting,
             history,
             checkpoints: vec![None; program.checkpoints.len()],
             program,
