@@ -354,10 +354,11 @@ impl<B: Backend> Driver<B> {
                     .iter()
                     .position(|w| w.0.as_slice() == a.as_slice())
             });
-            let (k, classes) = key(&model, &current, actual);
             if contract {
                 // Recognised by the contraction's own form (the classes the actual world
-                // reaches), as the states made from it are.
+                // reaches), as the states made from it are: the model's classes need
+                // not be numbered canonically.
+                let classes = refine(&model, &current);
                 let believed = self.options.plan_believed;
                 let q = classes.quotient(actual, believed, |w| shown[w].0.clone());
                 let own: Vec<Vec<Value>> = (q.rows.iter())
@@ -366,17 +367,19 @@ impl<B: Backend> Driver<B> {
                 keys.push(key(&q.model(), &own, q.actual).0);
                 quotients.push(q);
             } else {
-                keys.push(k);
+                keys.push(key(&model, &current, actual).0);
             }
         }
         keys.sort();
         keys.dedup();
         let mut flat = Vec::new();
         for k in keys {
-            flat.push(k.len() as i64);
-            flat.extend(k);
+            packed(k.len() as i64, &mut flat);
+            for x in k {
+                packed(x, &mut flat);
+            }
         }
-        Ok(Some((StateKey::Listed(flat), quotients)))
+        Ok(Some((StateKey::Listed(Rc::from(flat)), quotients)))
     }
 
     /// Each branch replaced by its contraction (all as they were without contractions).
@@ -488,7 +491,7 @@ impl<B: Backend> Driver<B> {
         key: &StateKey<B::Fixed>,
     ) -> Result<Option<T>, EngineError> {
         match key {
-            StateKey::Listed(k) => Ok(met.listed.get(k).copied()),
+            StateKey::Listed(k) => Ok(met.listed.get(&**k).copied()),
             StateKey::Fixed(hash, f) => {
                 for (other, value) in met.fixed.get(hash).into_iter().flatten() {
                     if self.backend.same_fixed(f, other).at(span)? {
@@ -917,23 +920,24 @@ type Keyed<F> = (StateKey<F>, Vec<Quotient>);
 /// How the search recognises a state ([`Driver::node_key`]).
 #[derive(Clone)]
 enum StateKey<F> {
-    /// The canonical form of the branches' listed models.
-    Listed(Vec<i64>),
+    /// The canonical form of the branches' listed models, its numbers packed
+    /// ([`packed`]): compared whole, a few bytes a number.
+    Listed(Rc<[u8]>),
     /// A state the backend fixed: its hash and the form it compares.
     Fixed(u64, F),
 }
 
 /// The states met (in a layer, or in the whole search), each with a value.
 struct Met<F, T> {
-    listed: HashMap<Vec<i64>, T>,
-    fixed: HashMap<u64, Vec<(F, T)>>,
+    listed: FastMap<Rc<[u8]>, T>,
+    fixed: FastMap<u64, Vec<(F, T)>>,
 }
 
 impl<F, T> Default for Met<F, T> {
     fn default() -> Self {
         Met {
-            listed: HashMap::new(),
-            fixed: HashMap::new(),
+            listed: FastMap::default(),
+            fixed: FastMap::default(),
         }
     }
 }
@@ -992,16 +996,25 @@ fn paths<B: Backend>(
     }
 }
 
-/// The canonical form of a model up to bisimulation: partition refinement from the
-/// worlds' current values, each round's blocks numbered by the sorted order of their
-/// signatures (so that the numbering does not depend on the order worlds are listed in),
-/// every round's table kept, and the actual world's final block.
-fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64>, Classes) {
-    let n = current.len();
-    // Each character's plausibility of each world as its place among the distinct
-    // ranks: belief compares ranks only, and rank tuples grow with every event, so two
-    // states alike but for their histories get the same places.
-    let places: Vec<Vec<i64>> = (model.ranks.iter())
+/// `x` appended to `out` in as few bytes as its size needs (zigzag, then 7 bits a byte,
+/// the high bit set on every byte but the last): the same numbers, the same bytes.
+fn packed(x: i64, out: &mut Vec<u8>) {
+    let mut z = ((x << 1) ^ (x >> 63)) as u64;
+    while z >= 0x80 {
+        out.push((z as u8) | 0x80);
+        z >>= 7;
+    }
+    out.push(z as u8);
+}
+
+/// A hash map with a fixed seed (the same every run) and a fast hasher.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
+/// Each character's plausibility of each world as its place among the distinct ranks:
+/// belief compares ranks only, and rank tuples grow with every event, so two states
+/// alike but for their histories get the same places.
+fn places_of(model: &Model) -> Vec<Vec<i64>> {
+    (model.ranks.iter())
         .map(|ranks| {
             let mut distinct: Vec<&Vec<i64>> = ranks.iter().collect();
             distinct.sort();
@@ -1010,12 +1023,15 @@ fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64
                 .map(|r| distinct.binary_search(&r).map_or(-1, |k| k as i64))
                 .collect()
         })
-        .collect();
-    // Round 0: the values, with what belief and chance say of a world.
-    let start: Vec<Vec<i64>> = (0..n)
+        .collect()
+}
+
+/// Each world's first signature: its values, with what belief and chance say of it.
+fn start_of(model: &Model, current: &[Vec<Value>], places: &[Vec<i64>]) -> Vec<Vec<i64>> {
+    (0..current.len())
         .map(|w| {
             let mut sig: Vec<i64> = current[w].iter().map(|v| v.number()).collect();
-            for ranks in &places {
+            for ranks in places {
                 if let Some(r) = ranks.get(w) {
                     sig.push(*r);
                 }
@@ -1027,49 +1043,85 @@ fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64
             }
             sig
         })
-        .collect();
-    let mut out = Vec::new();
-    let mut labels = number(&start, &mut out);
-    // Each character's classes: the worlds with the same view.
-    let classes: Vec<Vec<usize>> = (model.views.iter())
+        .collect()
+}
+
+/// Each character's classes: the worlds with the same view, numbered in the order met.
+fn groups_of(model: &Model) -> Vec<Vec<usize>> {
+    (model.views.iter())
         .map(|views| {
-            let mut ids: HashMap<&Vec<Value>, usize> = HashMap::new();
-            (0..n)
-                .map(|w| {
+            let mut ids: FastMap<&Vec<Value>, usize> = FastMap::default();
+            (views.iter())
+                .map(|v| {
                     let next = ids.len();
-                    *ids.entry(&views[w]).or_insert(next)
+                    *ids.entry(v).or_insert(next)
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// Each class's blocks (sorted, distinct), for a character's `class_of` the worlds.
+fn members(class_of: &[usize], labels: &[i64]) -> Vec<Vec<i64>> {
+    let count = class_of.iter().map(|&c| c + 1).max().unwrap_or(0);
+    let mut members: Vec<Vec<i64>> = vec![Vec::new(); count];
+    for (w, &c) in class_of.iter().enumerate() {
+        members[c].push(labels[w]);
+    }
+    for m in &mut members {
+        m.sort_unstable();
+        m.dedup();
+    }
+    members
+}
+
+/// The canonical form of a model up to bisimulation: partition refinement from the
+/// worlds' current values, each round's blocks numbered by the sorted order of their
+/// signatures (so that the numbering does not depend on the order worlds are listed in),
+/// until stable; then the stable partition's structure: the table of first signatures,
+/// each block's place in it, each character's classes as sets of blocks (their table)
+/// and each block's class, and the actual world's block.
+fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64>, Classes) {
+    let n = current.len();
+    let places = places_of(model);
+    let start = start_of(model, current, &places);
+    let mut out = Vec::new();
+    let first = number(&start, &mut out);
+    let classes = groups_of(model);
+    let mut labels = first.clone();
     let mut blocks = count(&labels);
+    // The tables of the rounds between: the stable partition's say it all.
+    let mut scratch = Vec::new();
     loop {
         let mut sigs: Vec<Vec<i64>> = (0..n).map(|w| vec![labels[w]]).collect();
         for class_of in &classes {
-            // Each class's blocks, then each world's class by the place of its blocks
-            // among the distinct ones (their table in the key): a world's signature
-            // grows by one number a character, not by its class's blocks.
-            let count = class_of.iter().map(|&c| c + 1).max().unwrap_or(0);
-            let mut members: Vec<Vec<i64>> = vec![Vec::new(); count];
-            for w in 0..n {
-                members[class_of[w]].push(labels[w]);
-            }
-            for m in &mut members {
-                m.sort_unstable();
-                m.dedup();
-            }
-            let places = number(&members, &mut out);
+            // Each world's class by the place of its blocks among the distinct ones: a
+            // world's signature grows by one number a character, not by its class's
+            // blocks.
+            let places = number(&members(class_of, &labels), &mut scratch);
             for w in 0..n {
                 sigs[w].push(places[class_of[w]]);
             }
         }
-        let next = number(&sigs, &mut out);
+        scratch.clear();
+        let next = number(&sigs, &mut scratch);
+        scratch.clear();
         let now = count(&next);
         labels = next;
         if now == blocks {
             break;
         }
         blocks = now;
+    }
+    let mut rep = vec![0; blocks];
+    for w in (0..n).rev() {
+        rep[labels[w] as usize] = w;
+    }
+    out.push(blocks as i64);
+    out.extend(rep.iter().map(|&w| first[w]));
+    for class_of in &classes {
+        let places = number(&members(class_of, &labels), &mut out);
+        out.extend(rep.iter().map(|&w| places[class_of[w]]));
     }
     out.push(actual.map_or(-1, |a| labels[a]));
     let classes = Classes {
@@ -1078,6 +1130,47 @@ fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64
         places,
     };
     (out, classes)
+}
+
+/// The model's classes of bisimilar worlds as [`key`] finds them, numbered in the order
+/// met rather than canonically (cheaper: no signature is sorted).
+fn refine(model: &Model, current: &[Vec<Value>]) -> Classes {
+    let n = current.len();
+    let places = places_of(model);
+    let (mut labels, mut blocks) = dense(&start_of(model, current, &places));
+    let groups = groups_of(model);
+    loop {
+        let mut sigs: Vec<Vec<i64>> = (0..n).map(|w| vec![labels[w]]).collect();
+        for class_of in &groups {
+            let (places, _) = dense(&members(class_of, &labels));
+            for w in 0..n {
+                sigs[w].push(places[class_of[w]]);
+            }
+        }
+        let (next, now) = dense(&sigs);
+        labels = next;
+        if now == blocks {
+            break;
+        }
+        blocks = now;
+    }
+    Classes {
+        labels,
+        groups,
+        places,
+    }
+}
+
+/// Numbers each signature by the order its value was first met, and how many there are.
+fn dense(sigs: &[Vec<i64>]) -> (Vec<i64>, usize) {
+    let mut ids: FastMap<&[i64], i64> = FastMap::default();
+    let labels = (sigs.iter())
+        .map(|s| {
+            let next = ids.len() as i64;
+            *ids.entry(s.as_slice()).or_insert(next)
+        })
+        .collect();
+    (labels, ids.len())
 }
 
 /// Numbers each signature by its rank among the distinct ones (sorted), appending the

@@ -801,13 +801,13 @@ impl Backend for ExplicitBackend {
         point: &Option<u32>,
     ) -> Result<bool, SolverError> {
         match point {
-            // A probability is asked at the actual world alone (knowledge operators
-            // around it still read the whole state).
-            Some(w) if state.pending == 0 && e.mentions_probability() => {
-                let col = self.eval(e, &[*w], state, saved)?.bools()?;
-                col.first()
-                    .copied()
-                    .ok_or_else(|| eval::internal("no value at the actual world"))
+            // Asked at the actual world alone (knowledge operators in it still read the
+            // whole state), its connectives from the side that decides them first.
+            Some(w) if state.pending == 0 => {
+                if state.worlds.position(*w).is_none() {
+                    return Err(eval::internal("the actual world left κ"));
+                }
+                self.holds_at(e, *w, state, saved)
             }
             _ => {
                 let set = self.formula(e, state, saved)?;
