@@ -253,6 +253,12 @@ pub(crate) trait Backend {
     fn count(&mut self, state: &Self::State, cap: usize) -> Result<WorldCount, Failure>;
     /// The epistemic model of κ when it has at most `cap` worlds.
     fn model(&mut self, state: &Self::State, cap: usize) -> Result<Option<Model>, Failure>;
+    /// [`Backend::model`] for a plan's search, which compares views for equality only: a
+    /// backend that groups the worlds by each character's view may give each world's
+    /// view as the number of its group.
+    fn grouped_model(&mut self, state: &Self::State, cap: usize) -> Result<Option<Model>, Failure> {
+        self.model(state, cap)
+    }
     /// A plan's search, for a state whose model is not listed (infinite, or too many
     /// worlds): the state with the constants' `terms` and each step of the plan so far
     /// fixed at its value (`steps`: a step's occurrence and the values it may have), when

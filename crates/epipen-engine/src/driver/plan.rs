@@ -333,7 +333,7 @@ impl<B: Backend> Driver<B> {
             let listed = match self.options.plan_states {
                 crate::PlanStates::Listed => {
                     let cap = self.backend.listing_cap();
-                    self.model_of(&state, cap).at(span)?
+                    self.grouped_model_of(&state, cap).at(span)?
                 }
                 crate::PlanStates::Fixed => None,
             };
@@ -564,6 +564,8 @@ impl<B: Backend> Driver<B> {
             seen.insert(k, ());
             root = self.contract_all(span, root, quotients, None)?;
         }
+        let literals: Vec<Option<Vec<(usize, bool)>>> =
+            (self.program.actions.iter()).map(guard_literals).collect();
         let mut layers: Vec<Vec<Node<B>>> = vec![vec![Node {
             branches: root,
             parents: Vec::new(),
@@ -577,6 +579,11 @@ impl<B: Backend> Driver<B> {
                 self.check_deadline().at(span)?;
                 self.forget_caches();
                 for &action in &plan.actions {
+                    if let Some(lits) = &literals[action.0]
+                        && node.branches.iter().any(|b| fails_at_actual(lits, b))
+                    {
+                        continue;
+                    }
                     // Executable at every branch before it is done at any: a sequence
                     // one branch cannot follow is no plan, and doing it in the others
                     // would meet what it meets there (an error) for nothing.
@@ -954,6 +961,57 @@ impl<F, T> Met<F, T> {
 
     fn len(&self) -> usize {
         self.listed.len() + self.fixed.values().map(Vec::len).sum::<usize>()
+    }
+}
+
+/// The literals (a bool constant, or its negation) among the conjuncts of `action`'s
+/// guard, when it has some and deciding it by them alone hides no error (the action
+/// names no probability, event, checkpoint or quantifier).
+fn guard_literals(action: &ActionDef) -> Option<Vec<(usize, bool)>> {
+    let failing = action
+        .each_expr(&mut |e| {
+            e.walk(&mut |x| match x.kind {
+                ExprKind::Chance { .. }
+                | ExprKind::Latest(_)
+                | ExprKind::At { .. }
+                | ExprKind::Quantified { .. } => Err(()),
+                _ => Ok(()),
+            })
+        })
+        .is_err();
+    if failing {
+        return None;
+    }
+    fn conjuncts(e: &Expr, out: &mut Vec<(usize, bool)>) {
+        match &e.kind {
+            ExprKind::Logic(crate::ir::LogicOp::And, a, b) => {
+                conjuncts(a, out);
+                conjuncts(b, out);
+            }
+            ExprKind::Const(c) if e.ty == crate::ir::Ty::Bool => out.push((c.0, true)),
+            ExprKind::Not(a) => {
+                if let ExprKind::Const(c) = &a.kind
+                    && a.ty == crate::ir::Ty::Bool
+                {
+                    out.push((c.0, false));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    conjuncts(action.guard.as_ref()?, &mut out);
+    (!out.is_empty()).then_some(out)
+}
+
+/// Whether one of `literals` is false at `b`'s actual world, read from its values as
+/// written (a state without terms: its constants hold their current values).
+fn fails_at_actual<B: Backend>(literals: &[(usize, bool)], b: &Snapshot<B>) -> bool {
+    match (&b.terms, &b.actual) {
+        (None, Some((row, _))) => {
+            (literals.iter()).any(|&(c, pos)| row.get(c).is_some_and(|v| (v.number() != 0) != pos))
+        }
+        _ => false,
     }
 }
 

@@ -66,6 +66,18 @@ impl<B: Backend> Driver<B> {
         }
     }
 
+    /// [`Self::model_of`] for a plan's search ([`Backend::grouped_model`]).
+    pub(super) fn grouped_model_of(
+        &mut self,
+        state: &B::State,
+        cap: usize,
+    ) -> Result<Option<Model>, Failure> {
+        match self.backend.handed_over(state) {
+            None => self.backend.grouped_model(state, cap),
+            Some(h) => self.standby.model(&h, cap),
+        }
+    }
+
     /// Whether κ has no world in `state` (see [`Backend::is_empty`]).
     pub(super) fn is_empty_of(&mut self, state: &B::State) -> Result<bool, SolverError> {
         match self.backend.handed_over(state) {

@@ -135,7 +135,7 @@ impl ExplicitBackend {
                     (LogicOp::Iff, _) => None,
                 };
                 if let Some(v) = decided
-                    && !may_fail(second)
+                    && !(self.may_fail && may_fail(second))
                 {
                     return Ok(v);
                 }
