@@ -681,6 +681,13 @@ impl<B: Backend> Driver<B> {
                 }
             }
             layers.push(next);
+            // The layer just expanded is never entered again: its nodes keep how they
+            // were reached (for the plans' paths), not their states.
+            if let Some(done) = layers.len().checked_sub(2).and_then(|k| layers.get_mut(k)) {
+                for node in done.iter_mut() {
+                    node.branches = Vec::new();
+                }
+            }
             if goals.is_empty() {
                 if layers.last().is_some_and(Vec::is_empty) {
                     break;
