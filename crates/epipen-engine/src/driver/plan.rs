@@ -1198,21 +1198,34 @@ fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64
 }
 
 /// The model's classes of bisimilar worlds as [`key`] finds them, numbered in the order
-/// met rather than canonically (cheaper: no signature is sorted).
+/// met rather than canonically (cheaper: no signature is sorted; each round's
+/// signatures in one flat table).
 fn refine(model: &Model, current: &[Vec<Value>]) -> Classes {
     let n = current.len();
     let places = places_of(model);
     let (mut labels, mut blocks) = dense(&start_of(model, current, &places));
     let groups = groups_of(model);
+    let stride = 1 + groups.len();
+    let mut sigs = vec![0i64; n * stride];
     loop {
-        let mut sigs: Vec<Vec<i64>> = (0..n).map(|w| vec![labels[w]]).collect();
-        for class_of in &groups {
+        for w in 0..n {
+            sigs[w * stride] = labels[w];
+        }
+        for (j, class_of) in groups.iter().enumerate() {
             let (places, _) = dense(&members(class_of, &labels));
             for w in 0..n {
-                sigs[w].push(places[class_of[w]]);
+                sigs[w * stride + 1 + j] = places[class_of[w]];
             }
         }
-        let (next, now) = dense(&sigs);
+        let mut ids: FastMap<&[i64], i64> = FastMap::default();
+        ids.reserve(n);
+        let next: Vec<i64> = (sigs.chunks(stride))
+            .map(|s| {
+                let fresh = ids.len() as i64;
+                *ids.entry(s).or_insert(fresh)
+            })
+            .collect();
+        let now = ids.len();
         labels = next;
         if now == blocks {
             break;
