@@ -4,7 +4,7 @@ use super::{Backend, Driver, Origin};
 use crate::Failure;
 use crate::ir::{Expr, ExprKind};
 use crate::syntax::Span;
-use crate::worlds::Value;
+use crate::worlds::{Value, WorldSet};
 
 impl<B: Backend> Driver<B> {
     /// `phi` with every occurrence constant pinned that `actual φ` does not have to
@@ -73,6 +73,20 @@ impl<B: Backend> Driver<B> {
         // case, asked without listing κ).
         let pinned = match self.backend.pin(&expr, &state)? {
             Some(pinned) => pinned,
+            // The backend cannot list φ's worlds of the types (too many: φ names a
+            // constant that the announcements pin): κ's worlds where φ holds decide when
+            // there are some and κ is the backend's own (no other solver started); the
+            // standby's listing of the types when there are none (φ allows no world at
+            // all, or contradicts κ).
+            None if self.handover(&state).is_none() => {
+                let set = self.backend.formula(&expr, &state, &self.checkpoints)?;
+                let possible = self.backend.restrict(&state, set, Origin::Written)?;
+                let found = self.worlds_of(&possible, 2)?;
+                if !(found.worlds.is_empty() && found.complete) {
+                    return self.actual_among(found, span);
+                }
+                self.standby.pin(&expr)?
+            }
             None => self.standby.pin(&expr)?,
         };
         match pinned.as_slice() {
@@ -93,6 +107,12 @@ impl<B: Backend> Driver<B> {
         let set = self.backend.formula(&expr, &state, &self.checkpoints)?;
         let possible = self.backend.restrict(&state, set, Origin::Written)?;
         let found = self.worlds_of(&possible, 2)?;
+        self.actual_among(found, span)
+    }
+
+    /// `actual φ` from the first two worlds of κ where φ holds (`found`): the actual
+    /// world when it is the only one.
+    fn actual_among(&mut self, found: WorldSet, span: Span) -> Result<(), Failure> {
         match found.worlds.as_slice() {
             [] if !found.complete => Err(Failure::internal(
                 "the solver listed no world and did not say there is none",

@@ -83,13 +83,15 @@ impl Classes {
         }
         // Per character, the classes in each of its groups (the same for every world of a
         // class: the labels are stable under refinement).
-        let members: Vec<HashMap<usize, Vec<usize>>> = (self.groups.iter())
+        // (The groups are numbered 0, 1, … in the order met.)
+        let members: Vec<Vec<Vec<usize>>> = (self.groups.iter())
             .map(|group_of| {
-                let mut m: HashMap<usize, Vec<usize>> = HashMap::new();
+                let groups = group_of.iter().map(|&g| g + 1).max().unwrap_or(0);
+                let mut m: Vec<Vec<usize>> = vec![Vec::new(); groups];
                 for (w, &g) in group_of.iter().enumerate() {
-                    m.entry(g).or_default().push(self.labels[w] as usize);
+                    m[g].push(self.labels[w] as usize);
                 }
-                for v in m.values_mut() {
+                for v in &mut m {
                     v.sort_unstable();
                     v.dedup();
                 }
@@ -106,7 +108,7 @@ impl Classes {
                 let mut todo = vec![start];
                 while let Some(c) = todo.pop() {
                     for (who, (m, group_of)) in members.iter().zip(&self.groups).enumerate() {
-                        let group = &m[&group_of[rep[c]]];
+                        let group = &m[group_of[rep[c]]];
                         let places = (self.places.get(who)).filter(|p| believed && p.len() == n);
                         let least = places.and_then(|p| group.iter().map(|&d| p[rep[d]]).min());
                         for &d in group {
@@ -127,11 +129,12 @@ impl Classes {
         };
         let views = (members.iter().zip(&self.groups))
             .map(|(m, group_of)| {
-                let mut ids: HashMap<&Vec<usize>, u32> = HashMap::new();
+                let mut ids: HashMap<&Vec<usize>, u32, foldhash::fast::FixedState> =
+                    HashMap::default();
                 (kept.iter())
                     .map(|&c| {
                         let fresh = ids.len() as u32;
-                        *ids.entry(&m[&group_of[rep[c]]]).or_insert(fresh)
+                        *ids.entry(&m[group_of[rep[c]]]).or_insert(fresh)
                     })
                     .collect()
             })

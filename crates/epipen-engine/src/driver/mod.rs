@@ -189,6 +189,12 @@ pub(crate) trait Backend {
     fn count(&mut self, state: &Self::State, cap: usize) -> Result<WorldCount, Failure>;
     /// The epistemic model of κ when it has at most `cap` worlds.
     fn model(&mut self, state: &Self::State, cap: usize) -> Result<Option<Model>, Failure>;
+    /// [`Backend::model`] for a plan's search, which compares views for equality only: a
+    /// backend that groups the worlds by each character's view may give each world's
+    /// view as the number of its group.
+    fn grouped_model(&mut self, state: &Self::State, cap: usize) -> Result<Option<Model>, Failure> {
+        self.model(state, cap)
+    }
     /// A statement stepped from outside the program reads a checkpoint (`at(c, …)`):
     /// views planned for a program without one must cover the whole universe.
     fn reads_checkpoints(&mut self) {}

@@ -337,7 +337,7 @@ impl<B: Backend> Driver<B> {
             let listed = match self.options.plan_states {
                 crate::PlanStates::Listed => {
                     let cap = self.backend.listing_cap();
-                    self.model_of(&state, cap).at(span)?
+                    self.grouped_model_of(&state, cap).at(span)?
                 }
                 crate::PlanStates::Fixed => None,
             };
@@ -358,10 +358,11 @@ impl<B: Backend> Driver<B> {
                     .iter()
                     .position(|w| w.0.as_slice() == a.as_slice())
             });
-            let (k, classes) = key(&model, &current, actual);
             if contract {
                 // Recognised by the contraction's own form (the classes the actual world
-                // reaches), as the states made from it are.
+                // reaches), as the states made from it are: the model's classes need
+                // not be numbered canonically.
+                let classes = refine(&model, &current);
                 let believed = self.options.plan_believed;
                 let q = classes.quotient(actual, believed, |w| shown[w].0.clone());
                 let own: Vec<Vec<Value>> = (q.rows.iter())
@@ -370,17 +371,19 @@ impl<B: Backend> Driver<B> {
                 keys.push(key(&q.model(), &own, q.actual).0);
                 quotients.push(q);
             } else {
-                keys.push(k);
+                keys.push(key(&model, &current, actual).0);
             }
         }
         keys.sort();
         keys.dedup();
         let mut flat = Vec::new();
         for k in keys {
-            flat.push(k.len() as i64);
-            flat.extend(k);
+            packed(k.len() as i64, &mut flat);
+            for x in k {
+                packed(x, &mut flat);
+            }
         }
-        Ok(Some((StateKey::Listed(flat), quotients)))
+        Ok(Some((StateKey::Listed(Rc::from(flat)), quotients)))
     }
 
     /// Each branch replaced by its contraction (all as they were without contractions).
@@ -499,7 +502,7 @@ impl<B: Backend> Driver<B> {
         key: &StateKey<B::Fixed>,
     ) -> Result<Option<T>, EngineError> {
         match key {
-            StateKey::Listed(k) => Ok(met.listed.get(k).copied()),
+            StateKey::Listed(k) => Ok(met.listed.get(&**k).copied()),
             StateKey::Fixed(hash, f) => {
                 for (other, value) in met.fixed.get(hash).into_iter().flatten() {
                     let same = match self.backend.recognition() {
@@ -576,6 +579,8 @@ impl<B: Backend> Driver<B> {
             seen.insert(k, ());
             root = self.contract_all(span, root, quotients, None)?;
         }
+        let literals: Vec<Option<Vec<(usize, bool)>>> =
+            (self.program.actions.iter()).map(guard_literals).collect();
         let mut layers: Vec<Vec<Node<B>>> = vec![vec![Node {
             branches: root,
             parents: Vec::new(),
@@ -589,6 +594,11 @@ impl<B: Backend> Driver<B> {
                 self.check_deadline().at(span)?;
                 self.forget_caches();
                 for &action in &plan.actions {
+                    if let Some(lits) = &literals[action.0]
+                        && node.branches.iter().any(|b| fails_at_actual(lits, b))
+                    {
+                        continue;
+                    }
                     // Executable at every branch before it is done at any: a sequence
                     // one branch cannot follow is no plan, and doing it in the others
                     // would meet what it meets there (an error) for nothing.
@@ -691,6 +701,13 @@ impl<B: Backend> Driver<B> {
                 }
             }
             layers.push(next);
+            // The layer just expanded is never entered again: its nodes keep how they
+            // were reached (for the plans' paths), not their states.
+            if let Some(done) = layers.len().checked_sub(2).and_then(|k| layers.get_mut(k)) {
+                for node in done.iter_mut() {
+                    node.branches = Vec::new();
+                }
+            }
             if goals.is_empty() {
                 if layers.last().is_some_and(Vec::is_empty) {
                     break;
@@ -937,23 +954,24 @@ type Keyed<F> = (StateKey<F>, Vec<Quotient>);
 /// How the search recognises a state ([`Driver::node_key`]).
 #[derive(Clone)]
 enum StateKey<F> {
-    /// The canonical form of the branches' listed models.
-    Listed(Vec<i64>),
+    /// The canonical form of the branches' listed models, its numbers packed
+    /// ([`packed`]): compared whole, a few bytes a number.
+    Listed(Rc<[u8]>),
     /// A state the backend fixed: its hash and the form it compares.
     Fixed(u64, F),
 }
 
 /// The states met (in a layer, or in the whole search), each with a value.
 struct Met<F, T> {
-    listed: HashMap<Vec<i64>, T>,
-    fixed: HashMap<u64, Vec<(F, T)>>,
+    listed: FastMap<Rc<[u8]>, T>,
+    fixed: FastMap<u64, Vec<(F, T)>>,
 }
 
 impl<F, T> Default for Met<F, T> {
     fn default() -> Self {
         Met {
-            listed: HashMap::new(),
-            fixed: HashMap::new(),
+            listed: FastMap::default(),
+            fixed: FastMap::default(),
         }
     }
 }
@@ -970,6 +988,57 @@ impl<F, T> Met<F, T> {
 
     fn len(&self) -> usize {
         self.listed.len() + self.fixed.values().map(Vec::len).sum::<usize>()
+    }
+}
+
+/// The literals (a bool constant, or its negation) among the conjuncts of `action`'s
+/// guard, when it has some and deciding it by them alone hides no error (the action
+/// names no probability, event, checkpoint or quantifier).
+fn guard_literals(action: &ActionDef) -> Option<Vec<(usize, bool)>> {
+    let failing = action
+        .each_expr(&mut |e| {
+            e.walk(&mut |x| match x.kind {
+                ExprKind::Chance { .. }
+                | ExprKind::Latest(_)
+                | ExprKind::At { .. }
+                | ExprKind::Quantified { .. } => Err(()),
+                _ => Ok(()),
+            })
+        })
+        .is_err();
+    if failing {
+        return None;
+    }
+    fn conjuncts(e: &Expr, out: &mut Vec<(usize, bool)>) {
+        match &e.kind {
+            ExprKind::Logic(crate::ir::LogicOp::And, a, b) => {
+                conjuncts(a, out);
+                conjuncts(b, out);
+            }
+            ExprKind::Const(c) if e.ty == crate::ir::Ty::Bool => out.push((c.0, true)),
+            ExprKind::Not(a) => {
+                if let ExprKind::Const(c) = &a.kind
+                    && a.ty == crate::ir::Ty::Bool
+                {
+                    out.push((c.0, false));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    conjuncts(action.guard.as_ref()?, &mut out);
+    (!out.is_empty()).then_some(out)
+}
+
+/// Whether one of `literals` is false at `b`'s actual world, read from its values as
+/// written (a state without terms: its constants hold their current values).
+fn fails_at_actual<B: Backend>(literals: &[(usize, bool)], b: &Snapshot<B>) -> bool {
+    match (&b.terms, &b.actual) {
+        (None, Some((row, _))) => {
+            (literals.iter()).any(|&(c, pos)| row.get(c).is_some_and(|v| (v.number() != 0) != pos))
+        }
+        _ => false,
     }
 }
 
@@ -1012,16 +1081,25 @@ fn paths<B: Backend>(
     }
 }
 
-/// The canonical form of a model up to bisimulation: partition refinement from the
-/// worlds' current values, each round's blocks numbered by the sorted order of their
-/// signatures (so that the numbering does not depend on the order worlds are listed in),
-/// every round's table kept, and the actual world's final block.
-fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64>, Classes) {
-    let n = current.len();
-    // Each character's plausibility of each world as its place among the distinct
-    // ranks: belief compares ranks only, and rank tuples grow with every event, so two
-    // states alike but for their histories get the same places.
-    let places: Vec<Vec<i64>> = (model.ranks.iter())
+/// `x` appended to `out` in as few bytes as its size needs (zigzag, then 7 bits a byte,
+/// the high bit set on every byte but the last): the same numbers, the same bytes.
+fn packed(x: i64, out: &mut Vec<u8>) {
+    let mut z = ((x << 1) ^ (x >> 63)) as u64;
+    while z >= 0x80 {
+        out.push((z as u8) | 0x80);
+        z >>= 7;
+    }
+    out.push(z as u8);
+}
+
+/// A hash map with a fixed seed (the same every run) and a fast hasher.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
+/// Each character's plausibility of each world as its place among the distinct ranks:
+/// belief compares ranks only, and rank tuples grow with every event, so two states
+/// alike but for their histories get the same places.
+fn places_of(model: &Model) -> Vec<Vec<i64>> {
+    (model.ranks.iter())
         .map(|ranks| {
             let mut distinct: Vec<&Vec<i64>> = ranks.iter().collect();
             distinct.sort();
@@ -1030,12 +1108,15 @@ fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64
                 .map(|r| distinct.binary_search(&r).map_or(-1, |k| k as i64))
                 .collect()
         })
-        .collect();
-    // Round 0: the values, with what belief and chance say of a world.
-    let start: Vec<Vec<i64>> = (0..n)
+        .collect()
+}
+
+/// Each world's first signature: its values, with what belief and chance say of it.
+fn start_of(model: &Model, current: &[Vec<Value>], places: &[Vec<i64>]) -> Vec<Vec<i64>> {
+    (0..current.len())
         .map(|w| {
             let mut sig: Vec<i64> = current[w].iter().map(|v| v.number()).collect();
-            for ranks in &places {
+            for ranks in places {
                 if let Some(r) = ranks.get(w) {
                     sig.push(*r);
                 }
@@ -1047,49 +1128,85 @@ fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64
             }
             sig
         })
-        .collect();
-    let mut out = Vec::new();
-    let mut labels = number(&start, &mut out);
-    // Each character's classes: the worlds with the same view.
-    let classes: Vec<Vec<usize>> = (model.views.iter())
+        .collect()
+}
+
+/// Each character's classes: the worlds with the same view, numbered in the order met.
+fn groups_of(model: &Model) -> Vec<Vec<usize>> {
+    (model.views.iter())
         .map(|views| {
-            let mut ids: HashMap<&Vec<Value>, usize> = HashMap::new();
-            (0..n)
-                .map(|w| {
+            let mut ids: FastMap<&Vec<Value>, usize> = FastMap::default();
+            (views.iter())
+                .map(|v| {
                     let next = ids.len();
-                    *ids.entry(&views[w]).or_insert(next)
+                    *ids.entry(v).or_insert(next)
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// Each class's blocks (sorted, distinct), for a character's `class_of` the worlds.
+fn members(class_of: &[usize], labels: &[i64]) -> Vec<Vec<i64>> {
+    let count = class_of.iter().map(|&c| c + 1).max().unwrap_or(0);
+    let mut members: Vec<Vec<i64>> = vec![Vec::new(); count];
+    for (w, &c) in class_of.iter().enumerate() {
+        members[c].push(labels[w]);
+    }
+    for m in &mut members {
+        m.sort_unstable();
+        m.dedup();
+    }
+    members
+}
+
+/// The canonical form of a model up to bisimulation: partition refinement from the
+/// worlds' current values, each round's blocks numbered by the sorted order of their
+/// signatures (so that the numbering does not depend on the order worlds are listed in),
+/// until stable; then the stable partition's structure: the table of first signatures,
+/// each block's place in it, each character's classes as sets of blocks (their table)
+/// and each block's class, and the actual world's block.
+fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64>, Classes) {
+    let n = current.len();
+    let places = places_of(model);
+    let start = start_of(model, current, &places);
+    let mut out = Vec::new();
+    let first = number(&start, &mut out);
+    let classes = groups_of(model);
+    let mut labels = first.clone();
     let mut blocks = count(&labels);
+    // The tables of the rounds between: the stable partition's say it all.
+    let mut scratch = Vec::new();
     loop {
         let mut sigs: Vec<Vec<i64>> = (0..n).map(|w| vec![labels[w]]).collect();
         for class_of in &classes {
-            // Each class's blocks, then each world's class by the place of its blocks
-            // among the distinct ones (their table in the key): a world's signature
-            // grows by one number a character, not by its class's blocks.
-            let count = class_of.iter().map(|&c| c + 1).max().unwrap_or(0);
-            let mut members: Vec<Vec<i64>> = vec![Vec::new(); count];
-            for w in 0..n {
-                members[class_of[w]].push(labels[w]);
-            }
-            for m in &mut members {
-                m.sort_unstable();
-                m.dedup();
-            }
-            let places = number(&members, &mut out);
+            // Each world's class by the place of its blocks among the distinct ones: a
+            // world's signature grows by one number a character, not by its class's
+            // blocks.
+            let places = number(&members(class_of, &labels), &mut scratch);
             for w in 0..n {
                 sigs[w].push(places[class_of[w]]);
             }
         }
-        let next = number(&sigs, &mut out);
+        scratch.clear();
+        let next = number(&sigs, &mut scratch);
+        scratch.clear();
         let now = count(&next);
         labels = next;
         if now == blocks {
             break;
         }
         blocks = now;
+    }
+    let mut rep = vec![0; blocks];
+    for w in (0..n).rev() {
+        rep[labels[w] as usize] = w;
+    }
+    out.push(blocks as i64);
+    out.extend(rep.iter().map(|&w| first[w]));
+    for class_of in &classes {
+        let places = number(&members(class_of, &labels), &mut out);
+        out.extend(rep.iter().map(|&w| places[class_of[w]]));
     }
     out.push(actual.map_or(-1, |a| labels[a]));
     let classes = Classes {
@@ -1098,6 +1215,60 @@ fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64
         places,
     };
     (out, classes)
+}
+
+/// The model's classes of bisimilar worlds as [`key`] finds them, numbered in the order
+/// met rather than canonically (cheaper: no signature is sorted; each round's
+/// signatures in one flat table).
+fn refine(model: &Model, current: &[Vec<Value>]) -> Classes {
+    let n = current.len();
+    let places = places_of(model);
+    let (mut labels, mut blocks) = dense(&start_of(model, current, &places));
+    let groups = groups_of(model);
+    let stride = 1 + groups.len();
+    let mut sigs = vec![0i64; n * stride];
+    loop {
+        for w in 0..n {
+            sigs[w * stride] = labels[w];
+        }
+        for (j, class_of) in groups.iter().enumerate() {
+            let (places, _) = dense(&members(class_of, &labels));
+            for w in 0..n {
+                sigs[w * stride + 1 + j] = places[class_of[w]];
+            }
+        }
+        let mut ids: FastMap<&[i64], i64> = FastMap::default();
+        ids.reserve(n);
+        let next: Vec<i64> = (sigs.chunks(stride))
+            .map(|s| {
+                let fresh = ids.len() as i64;
+                *ids.entry(s).or_insert(fresh)
+            })
+            .collect();
+        let now = ids.len();
+        labels = next;
+        if now == blocks {
+            break;
+        }
+        blocks = now;
+    }
+    Classes {
+        labels,
+        groups,
+        places,
+    }
+}
+
+/// Numbers each signature by the order its value was first met, and how many there are.
+fn dense(sigs: &[Vec<i64>]) -> (Vec<i64>, usize) {
+    let mut ids: FastMap<&[i64], i64> = FastMap::default();
+    let labels = (sigs.iter())
+        .map(|s| {
+            let next = ids.len() as i64;
+            *ids.entry(s.as_slice()).or_insert(next)
+        })
+        .collect();
+    (labels, ids.len())
 }
 
 /// Numbers each signature by its rank among the distinct ones (sorted), appending the

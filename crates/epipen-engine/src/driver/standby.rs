@@ -34,7 +34,7 @@ pub(crate) trait Standby {
 
 impl<B: Backend> Driver<B> {
     /// What κ is made of in `state` when the backend hands questions about it over.
-    fn handover(&self, state: &B::State) -> Option<Handover> {
+    pub(super) fn handover(&self, state: &B::State) -> Option<Handover> {
         self.backend.hands_over()?.handed_over(state)
     }
 
@@ -67,6 +67,18 @@ impl<B: Backend> Driver<B> {
     ) -> Result<Option<Model>, Failure> {
         match self.handover(state) {
             None => self.backend.model(state, cap),
+            Some(h) => self.standby.model(&h, cap),
+        }
+    }
+
+    /// [`Self::model_of`] for a plan's search ([`Backend::grouped_model`]).
+    pub(super) fn grouped_model_of(
+        &mut self,
+        state: &B::State,
+        cap: usize,
+    ) -> Result<Option<Model>, Failure> {
+        match self.handover(state) {
+            None => self.backend.grouped_model(state, cap),
             Some(h) => self.standby.model(&h, cap),
         }
     }

@@ -105,6 +105,75 @@ impl ExplicitBackend {
         Ok(out)
     }
 
+    /// Whether formula `e` holds at world `w` of `state`: its connectives (`not`,
+    /// `and`, `or`, `->`, `<->`) one side at a time, from the left unless the right one
+    /// alone is a literal (read directly from the universe's columns), and the other side
+    /// left out when the first decides and leaving it out hides no error (an undefined
+    /// probability, a name of an event not yet happened, a checkpoint, a quantifier:
+    /// the reference evaluates them all).
+    pub(super) fn holds_at(
+        &mut self,
+        e: &Expr,
+        w: u32,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+    ) -> Result<bool, Failure> {
+        if let Some(v) = self.literal_at(e, w) {
+            return Ok(v);
+        }
+        match &e.kind {
+            ExprKind::Not(a) => Ok(!self.holds_at(a, w, state, saved)?),
+            ExprKind::Logic(op, a, b) => {
+                let swap = self.literal_at(a, w).is_none() && self.literal_at(b, w).is_some();
+                let (first, second) = if swap { (b, a) } else { (a, b) };
+                let x = self.holds_at(first, w, state, saved)?;
+                // The value when `x` alone decides.
+                let decided = match (op, swap) {
+                    (LogicOp::And, _) => (!x).then_some(false),
+                    (LogicOp::Or, _) => x.then_some(true),
+                    (LogicOp::Implies, false) => (!x).then_some(true),
+                    (LogicOp::Implies, true) => x.then_some(true),
+                    (LogicOp::Iff, _) => None,
+                };
+                if let Some(v) = decided
+                    && !(self.may_fail && may_fail(second))
+                {
+                    return Ok(v);
+                }
+                let y = self.holds_at(second, w, state, saved)?;
+                let (l, r) = if swap { (y, x) } else { (x, y) };
+                Ok(match op {
+                    LogicOp::And => l && r,
+                    LogicOp::Or => l || r,
+                    LogicOp::Implies => !l || r,
+                    LogicOp::Iff => l == r,
+                })
+            }
+            _ => {
+                let col = self.eval(e, &[w], state, saved)?.bools()?;
+                col.first()
+                    .copied()
+                    .ok_or_else(|| internal("no value at the actual world"))
+            }
+        }
+    }
+
+    /// The value at universe world `w` of a literal (`true`, `false`, a bool constant,
+    /// its negation), read from its column; None for any other formula.
+    fn literal_at(&self, e: &Expr, w: u32) -> Option<bool> {
+        match &e.kind {
+            ExprKind::Bool(b) => Some(*b),
+            ExprKind::Const(c) if self.program.constants[c.0].ty == Ty::Bool => {
+                Some(self.universe.columns[c.0].get(w as usize) != 0)
+            }
+            ExprKind::Not(a) => match &a.kind {
+                ExprKind::Const(_) | ExprKind::Bool(_) => self.literal_at(a, w).map(|v| !v),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The values of `e` in a chunk of worlds.
     pub(super) fn eval(
         &mut self,
@@ -759,6 +828,34 @@ impl ExplicitBackend {
 }
 
 /// A per-group table read at the worlds of a chunk.
+/// Whether evaluating `e` may be an error that no value of its operands hides.
+fn may_fail(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Const(_) => false,
+        ExprKind::Not(a) | ExprKind::Neg(a) => may_fail(a),
+        ExprKind::Logic(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Arith(_, a, b) => {
+            may_fail(a) || may_fail(b)
+        }
+        ExprKind::Knows { formula, .. }
+        | ExprKind::Believes { formula, .. }
+        | ExprKind::Group { formula, .. } => may_fail(formula),
+        ExprKind::Chance { .. }
+        | ExprKind::Latest(_)
+        | ExprKind::At { .. }
+        | ExprKind::Quantified { .. } => true,
+        // Shared terms visited once, however many parents they have.
+        _ => e
+            .walk(&mut |x| match x.kind {
+                ExprKind::Chance { .. }
+                | ExprKind::Latest(_)
+                | ExprKind::At { .. }
+                | ExprKind::Quantified { .. } => Err(()),
+                _ => Ok(()),
+            })
+            .is_err(),
+    }
+}
+
 fn lookup(table: &[bool], groups: &Groups, chunk: &[u32]) -> Vec<bool> {
     chunk.iter().map(|w| table[groups.of(*w)]).collect()
 }

@@ -132,6 +132,10 @@ pub(crate) struct ExplicitBackend {
     /// (`at(c, …)`), a plan's search then makes each state's views in time proportional
     /// to its worlds, not to every world the search made.
     local_views: bool,
+    /// Whether a formula of the story may fail whatever its operands' values (a
+    /// probability, an event's name, a checkpoint, a quantifier): a formula asked at the
+    /// actual world then evaluates both sides of its connectives.
+    may_fail: bool,
     /// The groups of worlds that agree on everything some characters learned (for
     /// distributed knowledge), by (character, how many things it has learned) of each.
     joint: HashMap<Vec<(usize, u64)>, Rc<Groups>>,
@@ -266,6 +270,7 @@ impl ExplicitBackend {
         deadline: Option<Instant>,
     ) -> ExplicitBackend {
         let local_views = !reads_checkpoints(&program);
+        let may_fail = may_fail_in(&program);
         ExplicitBackend {
             program,
             options: options.clone(),
@@ -276,6 +281,7 @@ impl ExplicitBackend {
             plausible: HashMap::new(),
             views: HashMap::new(),
             local_views,
+            may_fail,
             joint: HashMap::new(),
             next_id: 0,
             next_list: 0,
@@ -757,13 +763,13 @@ impl Backend for ExplicitBackend {
         point: &Option<u32>,
     ) -> Result<bool, Failure> {
         match point {
-            // A probability is asked at the actual world alone (knowledge operators
-            // around it still read the whole state).
-            Some(w) if state.pending == 0 && e.mentions_probability() => {
-                let col = self.eval(e, &[*w], state, saved)?.bools()?;
-                col.first()
-                    .copied()
-                    .ok_or_else(|| eval::internal("no value at the actual world"))
+            // Asked at the actual world alone (knowledge operators in it still read the
+            // whole state), its connectives from the side that decides them first.
+            Some(w) if state.pending == 0 => {
+                if state.worlds.position(*w).is_none() {
+                    return Err(eval::internal("the actual world left κ"));
+                }
+                self.holds_at(e, *w, state, saved)
             }
             _ => {
                 let set = self.formula(e, state, saved)?;
@@ -836,6 +842,45 @@ impl Backend for ExplicitBackend {
                 }
             }
             views.push(view);
+        }
+        let mut ranks = Vec::with_capacity(state.minds.ranks.len());
+        for own in state.minds.ranks.iter() {
+            let mut per_world = vec![Vec::with_capacity(own.len()); order.len()];
+            for rank in own {
+                for (t, v) in per_world.iter_mut().zip(self.rank_values(rank, &order)?) {
+                    t.push(i64::try_from(v).unwrap_or(i64::MAX));
+                }
+            }
+            ranks.push(per_world);
+        }
+        Ok(Some(Model {
+            before: None,
+            worlds,
+            views,
+            ranks,
+            chances: self.chances_of(state, &order),
+        }))
+    }
+
+    /// Each world's view as the number of its group ([`eval`]'s groups, which the
+    /// search's formulas made already).
+    fn grouped_model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
+        if state.pending > 0 {
+            return Err(handed_over());
+        }
+        if state.worlds.len() > cap {
+            return Ok(None);
+        }
+        let order = self.first(&state.worlds, cap);
+        let worlds: Vec<World> = order.iter().map(|&w| self.world(w)).collect();
+        let mut views = Vec::with_capacity(state.minds.learned.len());
+        for who in 0..state.minds.learned.len() {
+            let groups = self.groups(state, who)?;
+            views.push(
+                (order.iter())
+                    .map(|&w| vec![Value::Int(groups.of(w) as i64)])
+                    .collect(),
+            );
         }
         let mut ranks = Vec::with_capacity(state.minds.ranks.len());
         for own in state.minds.ranks.iter() {
@@ -1025,6 +1070,28 @@ fn reads(item: &Learned, occ: usize) -> bool {
 }
 
 /// Whether a formula of the story reads a state at worlds made after it (`at(c, …)`).
+/// Whether an expression of the story holds what may fail whatever the values around it
+/// ([`ExplicitBackend::holds_at`]).
+fn may_fail_in(program: &Program) -> bool {
+    let mut found = false;
+    let mut look = |e: &Expr| -> Result<(), ()> {
+        e.walk(&mut |x| match x.kind {
+            ExprKind::Chance { .. }
+            | ExprKind::Latest(_)
+            | ExprKind::At { .. }
+            | ExprKind::Quantified { .. } => {
+                found = true;
+                Err(())
+            }
+            _ => Ok(()),
+        })
+    };
+    let _ = (program.statements.iter())
+        .try_for_each(|stmt| stmt.each_expr(&mut look))
+        .and_then(|()| (program.actions.iter()).try_for_each(|a| a.each_expr(&mut look)));
+    found || program.probabilistic()
+}
+
 fn reads_checkpoints(program: &Program) -> bool {
     let mut found = false;
     let mut look = |e: &Expr| -> Result<(), ()> {
