@@ -248,13 +248,15 @@ fn a_story_with_worlds_statements_keeps_its_history() {
 /// reads them) and give the verdicts of the explicit backend, which keeps them.
 #[test]
 fn the_prisoners_forget_their_histories_with_the_same_verdicts() {
-    let args = ["check", "stories/prisoners.story", "--set", "n=6"];
+    // n = 5: the explicit backend keeps the histories, and at n = 6 they are 3.6 GB
+    // and a minute (0.35 s here).
+    let args = ["check", "stories/prisoners.story", "--set", "n=5"];
     let forgot = epipen(&[&["-vv", "--backend", "bdd"], &args[..]].concat());
     let kept = epipen(&[&["--backend", "explicit"], &args[..]].concat());
     assert_eq!((forgot.code, kept.code), (0, 0), "{}", forgot.stderr);
     assert_eq!(forgot.stdout, kept.stdout);
     assert!(
-        forgot.stdout.contains("11 checks hold"),
+        forgot.stdout.contains("9 checks hold"),
         "{}",
         forgot.stdout
     );
