@@ -255,11 +255,7 @@ fn the_prisoners_forget_their_histories_with_the_same_verdicts() {
     let kept = epipen(&[&["--backend", "explicit"], &args[..]].concat());
     assert_eq!((forgot.code, kept.code), (0, 0), "{}", forgot.stderr);
     assert_eq!(forgot.stdout, kept.stdout);
-    assert!(
-        forgot.stdout.contains("9 checks hold"),
-        "{}",
-        forgot.stdout
-    );
+    assert!(forgot.stdout.contains("9 checks hold"), "{}", forgot.stdout);
     assert!(
         (forgot.stderr).contains("the bdd backend forgets the events' histories"),
         "{}",

@@ -456,6 +456,74 @@ impl ExplicitBackend {
     }
 }
 
+/// How a listed model gives each world's view ([`ExplicitBackend::listed_model`]).
+#[derive(Clone, Copy)]
+enum Views {
+    /// What the character observed, item by item.
+    Observed,
+    /// The number of the character's group: enough for a plan's search, which compares
+    /// views for equality only.
+    Grouped,
+}
+
+impl ExplicitBackend {
+    /// The epistemic model of κ when it has at most `cap` worlds, its views as `views`
+    /// says.
+    fn listed_model(
+        &mut self,
+        state: &Rc<State>,
+        cap: usize,
+        views: Views,
+    ) -> Result<Option<Model>, Failure> {
+        if state.pending > 0 {
+            return Err(handed_over());
+        }
+        if state.worlds.len() > cap {
+            return Ok(None);
+        }
+        let order = self.first(&state.worlds, cap);
+        let worlds: Vec<World> = order.iter().map(|&w| self.world(w)).collect();
+        let mut listed = Vec::with_capacity(state.minds.learned.len());
+        for (who, learned) in state.minds.learned.iter().enumerate() {
+            let view = match views {
+                Views::Observed => {
+                    let mut view = vec![Vec::with_capacity(learned.len()); order.len()];
+                    for item in learned {
+                        for (v, o) in view.iter_mut().zip(self.observed(item, &order)?) {
+                            v.push(o);
+                        }
+                    }
+                    view
+                }
+                Views::Grouped => {
+                    let groups = self.groups(state, who)?;
+                    (order.iter())
+                        .map(|&w| vec![Value::Int(groups.of(w) as i64)])
+                        .collect()
+                }
+            };
+            listed.push(view);
+        }
+        let mut ranks = Vec::with_capacity(state.minds.ranks.len());
+        for own in state.minds.ranks.iter() {
+            let mut per_world = vec![Vec::with_capacity(own.len()); order.len()];
+            for rank in own {
+                for (t, v) in per_world.iter_mut().zip(self.rank_values(rank, &order)?) {
+                    t.push(i64::try_from(v).unwrap_or(i64::MAX));
+                }
+            }
+            ranks.push(per_world);
+        }
+        Ok(Some(Model {
+            before: None,
+            worlds,
+            views: listed,
+            ranks,
+            chances: self.chances_of(state, &order),
+        }))
+    }
+}
+
 impl Backend for ExplicitBackend {
     type Set = Set;
     type State = Rc<State>;
@@ -825,80 +893,13 @@ impl Backend for ExplicitBackend {
     }
 
     fn model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
-        if state.pending > 0 {
-            return Err(handed_over());
-        }
-        if state.worlds.len() > cap {
-            return Ok(None);
-        }
-        let order = self.first(&state.worlds, cap);
-        let worlds: Vec<World> = order.iter().map(|&w| self.world(w)).collect();
-        let mut views = Vec::with_capacity(state.minds.learned.len());
-        for learned in state.minds.learned.iter() {
-            let mut view = vec![Vec::with_capacity(learned.len()); order.len()];
-            for item in learned {
-                for (v, o) in view.iter_mut().zip(self.observed(item, &order)?) {
-                    v.push(o);
-                }
-            }
-            views.push(view);
-        }
-        let mut ranks = Vec::with_capacity(state.minds.ranks.len());
-        for own in state.minds.ranks.iter() {
-            let mut per_world = vec![Vec::with_capacity(own.len()); order.len()];
-            for rank in own {
-                for (t, v) in per_world.iter_mut().zip(self.rank_values(rank, &order)?) {
-                    t.push(i64::try_from(v).unwrap_or(i64::MAX));
-                }
-            }
-            ranks.push(per_world);
-        }
-        Ok(Some(Model {
-            before: None,
-            worlds,
-            views,
-            ranks,
-            chances: self.chances_of(state, &order),
-        }))
+        self.listed_model(state, cap, Views::Observed)
     }
 
     /// Each world's view as the number of its group ([`eval`]'s groups, which the
     /// search's formulas made already).
     fn grouped_model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
-        if state.pending > 0 {
-            return Err(handed_over());
-        }
-        if state.worlds.len() > cap {
-            return Ok(None);
-        }
-        let order = self.first(&state.worlds, cap);
-        let worlds: Vec<World> = order.iter().map(|&w| self.world(w)).collect();
-        let mut views = Vec::with_capacity(state.minds.learned.len());
-        for who in 0..state.minds.learned.len() {
-            let groups = self.groups(state, who)?;
-            views.push(
-                (order.iter())
-                    .map(|&w| vec![Value::Int(groups.of(w) as i64)])
-                    .collect(),
-            );
-        }
-        let mut ranks = Vec::with_capacity(state.minds.ranks.len());
-        for own in state.minds.ranks.iter() {
-            let mut per_world = vec![Vec::with_capacity(own.len()); order.len()];
-            for rank in own {
-                for (t, v) in per_world.iter_mut().zip(self.rank_values(rank, &order)?) {
-                    t.push(i64::try_from(v).unwrap_or(i64::MAX));
-                }
-            }
-            ranks.push(per_world);
-        }
-        Ok(Some(Model {
-            before: None,
-            worlds,
-            views,
-            ranks,
-            chances: self.chances_of(state, &order),
-        }))
+        self.listed_model(state, cap, Views::Grouped)
     }
 
     fn reads_checkpoints(&mut self) {
