@@ -48,21 +48,6 @@ impl Failure {
         matches!(self, Failure::Timeout | Failure::QeTimeout(_))
     }
 
-    /// Whether a backend could not answer (a timeout, `unknown`, a limit, a formula it
-    /// cannot decide, an interruption), as opposed to a story error, a refuted hint or
-    /// a failing check.
-    pub fn is_solver(&self) -> bool {
-        matches!(
-            self,
-            Failure::Timeout
-                | Failure::QeTimeout(_)
-                | Failure::Interrupted
-                | Failure::ResourceLimit(_)
-                | Failure::Unknown(_)
-                | Failure::Unsupported(_)
-        )
-    }
-
     /// What a backend answers for an event's name, which the driver replaces by the
     /// occurrence of its latest execution before any backend sees it (a bug otherwise).
     pub(crate) fn unresolved_event() -> Failure {

@@ -27,9 +27,9 @@ pub enum Error {
     /// An [`Story::assert_adds_ck`](crate::story::Story::assert_adds_ck) hint is wrong.
     Refuted(Refutation),
     /// A backend could not answer (timeout, resource limit, `unknown`, or a formula
-    /// outside what the engine can decide): a failure whose
-    /// [`is_solver`](crate::engine::Failure::is_solver) holds. Never to be read as "no
-    /// worlds".
+    /// outside what the engine can decide): one of the engine's six solver failures, the
+    /// ones with a [`solver_detail`](crate::engine::Failure::solver_detail). Never to be
+    /// read as "no worlds".
     Solver(Failure),
 }
 
