@@ -178,6 +178,22 @@ impl Program {
         }
     }
 
+    /// Where the first subexpression of the program's statements, then of its declared
+    /// actions (a plan may do them; they are no statement), for which `pred` holds is
+    /// written, if there is one.
+    pub fn find(&self, pred: &mut dyn FnMut(&Expr) -> bool) -> Option<Span> {
+        let mut look = |e: &Expr| {
+            e.walk(&mut |x| match pred(x) {
+                true => Err(x.span),
+                false => Ok(()),
+            })
+        };
+        (self.statements.iter())
+            .try_for_each(|stmt| stmt.each_expr(&mut look))
+            .and_then(|()| (self.actions.iter()).try_for_each(|a| a.each_expr(&mut look)))
+            .err()
+    }
+
     /// The occurrence constants (`move`, `move#2`, …), in order.
     pub fn occurrences(&self) -> impl Iterator<Item = ConstId> + '_ {
         (self.constants.iter().enumerate())

@@ -119,11 +119,8 @@ impl<B: Backend> Driver<B> {
 /// Whether an expression of `program` (its statements' and its actions') reads the
 /// history.
 pub(super) fn program_reads_history(program: &Program) -> bool {
-    let mut look = |e: &Expr| if reads_history(e) { Err(()) } else { Ok(()) };
-    (program.statements.iter())
-        .try_for_each(|stmt| stmt.each_expr(&mut look))
-        .and_then(|()| (program.actions.iter()).try_for_each(|a| a.each_expr(&mut look)))
-        .is_err()
+    let found = program.find(&mut |x| matches!(x.kind, ExprKind::Latest(_) | ExprKind::At { .. }));
+    found.is_some()
 }
 
 fn reads_history(e: &Expr) -> bool {

@@ -1070,61 +1070,27 @@ fn reads(item: &Learned, occ: usize) -> bool {
     }
 }
 
-/// Whether a formula of the story reads a state at worlds made after it (`at(c, …)`).
 /// Whether an expression of the story holds what may fail whatever the values around it
 /// ([`ExplicitBackend::holds_at`]).
 fn may_fail_in(program: &Program) -> bool {
-    let mut found = false;
-    let mut look = |e: &Expr| -> Result<(), ()> {
-        e.walk(&mut |x| match x.kind {
+    let found = program.find(&mut |x| {
+        matches!(
+            x.kind,
             ExprKind::Chance { .. }
-            | ExprKind::Latest(_)
-            | ExprKind::At { .. }
-            | ExprKind::Quantified { .. } => {
-                found = true;
-                Err(())
-            }
-            _ => Ok(()),
-        })
-    };
-    let _ = (program.statements.iter())
-        .try_for_each(|stmt| stmt.each_expr(&mut look))
-        .and_then(|()| (program.actions.iter()).try_for_each(|a| a.each_expr(&mut look)));
-    found || program.probabilistic()
+                | ExprKind::Latest(_)
+                | ExprKind::At { .. }
+                | ExprKind::Quantified { .. }
+        )
+    });
+    found.is_some() || program.probabilistic()
 }
 
+/// Whether a formula of the story reads a state at worlds made after it (`at(c, …)`).
 fn reads_checkpoints(program: &Program) -> bool {
-    let mut found = false;
-    let mut look = |e: &Expr| -> Result<(), ()> {
-        e.walk(&mut |x| match x.kind {
-            ExprKind::At { .. } => {
-                found = true;
-                Err(())
-            }
-            _ => Ok(()),
-        })
-    };
-    let _ = (program.statements.iter())
-        .try_for_each(|stmt| stmt.each_expr(&mut look))
-        .and_then(|()| (program.actions.iter()).try_for_each(|a| a.each_expr(&mut look)));
-    found
+    (program.find(&mut |x| matches!(x.kind, ExprKind::At { .. }))).is_some()
 }
 
 /// Where the story first quantifies over constants (`forall p: …`), if it does.
 pub(crate) fn quantifier_in(program: &Program) -> Option<crate::syntax::Span> {
-    let mut found = None;
-    let mut look = |e: &Expr| -> Result<(), ()> {
-        e.walk(&mut |x| match x.kind {
-            crate::ir::ExprKind::Quantified { .. } => {
-                found = Some(x.span);
-                Err(())
-            }
-            _ => Ok(()),
-        })
-    };
-    // The statements, and the actions a plan may do (declared, they are no statement).
-    let _ = (program.statements.iter())
-        .try_for_each(|stmt| stmt.each_expr(&mut look))
-        .and_then(|()| (program.actions.iter()).try_for_each(|a| a.each_expr(&mut look)));
-    found
+    program.find(&mut |x| matches!(x.kind, ExprKind::Quantified { .. }))
 }
