@@ -51,7 +51,9 @@ use std::rc::Rc;
 use std::collections::HashMap;
 
 use crate::Failure;
-use crate::driver::{Backend, Capability, Driver, Handover, Origin, Refused, Run, Standby};
+use crate::driver::{
+    Backend, Capability, Driver, Handover, Listing, Origin, Refused, Run, Semantics, Standby,
+};
 use crate::explicit::{self, ExplicitBackend, Refusal};
 use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind};
 use crate::limits::{AUTO_MAX_FINITE_TYPES, Size};
@@ -270,7 +272,7 @@ pub(crate) fn offers(backend: &str, capability: Capability) -> bool {
 /// event's ranks), `learns` (what was learned reads values later events change),
 /// public changes (`x := e`), `actual` after an event, declared actions (`do`, `plan`),
 /// `simultaneously` and `assert_adds_ck` blocks. Only the BDD backend forgets (the
-/// driver asks it, [`crate::driver::Backend::forgetting`]).
+/// driver asks it, [`crate::driver::Offers::forgetting`]).
 pub(crate) fn history(program: &Program, options: &Options) -> History {
     if options.history == History::Kept {
         return History::Kept;
@@ -485,7 +487,11 @@ impl Standby for Standbys {
     }
 
     fn model(&mut self, h: &Handover, cap: usize) -> Result<Option<Model>, Failure> {
-        ask!(self, h, true, |b, s| b.model(&s, cap))
+        ask!(self, h, true, |b, s| b.model(
+            &s,
+            cap,
+            crate::driver::Views::Observed
+        ))
     }
 
     /// On Z3 a satisfiability check, not a listing of the first world.
@@ -493,7 +499,7 @@ impl Standby for Standbys {
         ask!(self, h, false, |b, s| b.is_empty(&s))
     }
 
-    /// [`Backend::pin`] on Z3 (`φ` over the constants' types alone).
+    /// [`Semantics::pin`] on Z3 (`φ` over the constants' types alone).
     fn pin(&mut self, phi: &Expr) -> Result<Vec<World>, Failure> {
         tracing::debug!("`actual` asks Z3");
         let mut z3 = Z3Backend::new(self.program.clone(), &self.options);
@@ -516,7 +522,7 @@ fn rebuilt<B: Backend>(backend: &mut B, h: &Handover, learned: bool) -> Result<B
             .as_ref()
             .map_err(|why| Failure::Unsupported(why.clone()))?;
         for (who, what) in items {
-            kappa = backend.learn(&kappa, *who, what)?;
+            kappa = backend.learn(&kappa, *who, crate::driver::Learning::Value(what))?;
         }
     }
     Ok(kappa)
@@ -565,7 +571,7 @@ mod tests {
     }
 
     fn check<B: Backend>(backend: &mut B) {
-        let name = backend.name();
+        let name = B::NAME;
         for (capability, has) in offered(backend) {
             assert_eq!(
                 has,

@@ -31,7 +31,8 @@ use std::time::Instant;
 use diagram::{Bdd, BddValuation, BddVariable};
 
 use super::driver::{
-    Backend, Forgetting, Forgotten, Hint, Hints, Origin, Plausibility, Recognition, Said,
+    Backend, Forgetting, Forgotten, Hint, Hints, Learning, Listing, Offers, Origin, Plausibility,
+    Recognition, Said, Semantics, Views,
 };
 use super::{Failure, History, Options};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program};
@@ -188,47 +189,12 @@ impl BddBackend {
     }
 }
 
-impl Backend for BddBackend {
+impl Semantics for BddBackend {
     type Set = Set;
+
     type State = Rc<State>;
+
     type Point = BddValuation;
-    type Fixed = fixed::Fixed;
-
-    fn name(&self) -> &'static str {
-        "bdd"
-    }
-
-    fn initial(&mut self) -> Result<Rc<State>, Failure> {
-        // Every occurrence of an event holds its not-yet value until it happens.
-        let mut kappa = self.space.domain().clone();
-        for occ in self.program.occurrences() {
-            let o = self.program.constants[occ.0]
-                .occurrence
-                .expect("an occurrence");
-            let not_yet = self.program.events[o.event.0].not_yet();
-            kappa = kappa.and(&self.case(occ, not_yet));
-        }
-        // When the histories are forgotten, κ leaves every occurrence and observation
-        // free (`bdd/forget.rs`).
-        if self.history == History::ForgottenWhereUnread {
-            kappa = kappa.exists(&self.histories_free().0);
-        }
-        let characters = self.program.characters.len();
-        Ok(State::new(
-            kappa,
-            Rc::new(
-                (0..characters)
-                    .map(|_| Rc::new(Learnings::new(Vec::new())))
-                    .collect(),
-            ),
-            Rc::new(vec![Vec::new(); characters]),
-        ))
-    }
-
-    /// The number of nodes of κ's BDD.
-    fn size(&self, state: &Rc<State>) -> usize {
-        state.kappa.size()
-    }
 
     fn formula(
         &mut self,
@@ -300,95 +266,6 @@ impl Backend for BddBackend {
         Set::Bdd(self.intersection(rest))
     }
 
-    /// κ := κ ∧ `added`, in a new state (what characters learned is kept).
-    fn restrict(&mut self, state: &Rc<State>, added: Set, _: Origin) -> Result<Rc<State>, Failure> {
-        Ok(State::new(
-            state.kappa.and(&self.force(added)),
-            state.learned.clone(),
-            state.ranks.clone(),
-        ))
-    }
-
-    /// `who learns what`: a constant, or the conditions of the expression's values.
-    fn learn(&mut self, state: &Rc<State>, who: CharId, what: &Expr) -> Result<Rc<State>, Failure> {
-        let learned = match what.kind {
-            ExprKind::Const(c) => Learned::Const(c.0),
-            _ => Learned::Expr(Rc::new(self.eval(what, state)?.cells())),
-        };
-        let mut all = (*state.learned).clone();
-        if let Some(list) = all.get_mut(who.0) {
-            let mut items = list.items.clone();
-            items.push(learned);
-            *list = Rc::new(Learnings::new(items));
-        }
-        Ok(State::new(
-            state.kappa.clone(),
-            Rc::new(all),
-            state.ranks.clone(),
-        ))
-    }
-
-    fn learn_set(
-        &mut self,
-        state: &Rc<State>,
-        who: CharId,
-        set: Set,
-    ) -> Result<Rc<State>, Failure> {
-        let set = self.force(set);
-        let mut all = (*state.learned).clone();
-        if let Some(list) = all.get_mut(who.0) {
-            let mut items = list.items.clone();
-            items.push(Learned::Expr(Rc::new(vec![set.not(), set])));
-            *list = Rc::new(Learnings::new(items));
-        }
-        Ok(State::new(
-            state.kappa.clone(),
-            Rc::new(all),
-            state.ranks.clone(),
-        ))
-    }
-
-    /// κ' = (∃ occ. κ) ∧ ⋁_c (occ = c ∧ pres[c]): κ holds `occ` at its not-yet value
-    /// and the preconditions do not read it.
-    fn event(
-        &mut self,
-        state: &Rc<State>,
-        occ: ConstId,
-        first: usize,
-        pres: Vec<Set>,
-        _weights: Option<&[Expr]>,
-    ) -> Result<Rc<State>, Failure> {
-        let pres: Vec<Bdd> = pres.into_iter().map(|p| self.force(p)).collect();
-        self.check_deadline()?;
-        let bits = self.space.bits_of(&[occ.0]);
-        let free = state.kappa.exists(&self.space.cube(&bits));
-        let happened = match self.space.kind(occ.0) {
-            // One bit per case: the cases' cells, each with its precondition.
-            Some(space::Kind::OneHot(_)) => {
-                let mut happened = self.space.mk_false();
-                for (k, pre) in pres.iter().enumerate() {
-                    happened = happened.or(&self.case(occ, (first + k) as i64).and(pre));
-                }
-                happened.and(&self.space.exactly_one(occ.0))
-            }
-            _ => self.cases(&bits, 0, 0, first, &pres),
-        };
-        tracing::trace!(
-            kappa = free.size(),
-            happened = happened.size(),
-            "an event's product"
-        );
-        Ok(State::new(
-            free.and(&happened),
-            state.learned.clone(),
-            state.ranks.clone(),
-        ))
-    }
-
-    fn known_empty(&self, state: &Rc<State>) -> Option<bool> {
-        Some(state.kappa.is_false())
-    }
-
     fn pin(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Option<Vec<World>>, Failure> {
         self.first_two(phi, state).map(Some)
     }
@@ -416,6 +293,17 @@ impl Backend for BddBackend {
     fn contains(&mut self, state: &Rc<State>, point: &BddValuation) -> Result<bool, Failure> {
         Ok(state.kappa.eval_in(point))
     }
+}
+
+impl Listing for BddBackend {
+    /// The number of nodes of κ's BDD.
+    fn size(&self, state: &Rc<State>) -> usize {
+        state.kappa.size()
+    }
+
+    fn known_empty(&self, state: &Rc<State>) -> Option<bool> {
+        Some(state.kappa.is_false())
+    }
 
     /// How many worlds are possible (more than 2⁶⁴ − 1 is reported as more than that).
     fn count(&mut self, state: &Rc<State>, _: usize) -> Result<WorldCount, Failure> {
@@ -428,7 +316,7 @@ impl Backend for BddBackend {
 
     /// The epistemic model when it has at most `cap` worlds. A character's view of a
     /// world is the value (the index of the partition cell) of each thing it learned.
-    fn model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
+    fn model(&mut self, state: &Rc<State>, cap: usize, _: Views) -> Result<Option<Model>, Failure> {
         // Counted first (one pass over the diagram): a state of too many worlds is not
         // listed up to the cap to find that out.
         if self
@@ -509,6 +397,10 @@ impl Backend for BddBackend {
             complete,
         })
     }
+}
+
+impl Offers for BddBackend {
+    type Fixed = fixed::Fixed;
 
     /// Only when the run forgets ([`crate::History`]): the program and the command allow
     /// it.
@@ -529,6 +421,141 @@ impl Backend for BddBackend {
 
     fn recognition(&mut self) -> Option<&mut dyn Recognition<Rc<State>, fixed::Fixed>> {
         Some(self)
+    }
+}
+
+impl Backend for BddBackend {
+    const NAME: &'static str = "bdd";
+
+    fn initial(&mut self) -> Result<Rc<State>, Failure> {
+        // Every occurrence of an event holds its not-yet value until it happens.
+        let mut kappa = self.space.domain().clone();
+        for occ in self.program.occurrences() {
+            let o = self.program.constants[occ.0]
+                .occurrence
+                .expect("an occurrence");
+            let not_yet = self.program.events[o.event.0].not_yet();
+            kappa = kappa.and(&self.case(occ, not_yet));
+        }
+        // When the histories are forgotten, κ leaves every occurrence and observation
+        // free (`bdd/forget.rs`).
+        if self.history == History::ForgottenWhereUnread {
+            kappa = kappa.exists(&self.histories_free().0);
+        }
+        let characters = self.program.characters.len();
+        Ok(State::new(
+            kappa,
+            Rc::new(
+                (0..characters)
+                    .map(|_| Rc::new(Learnings::new(Vec::new())))
+                    .collect(),
+            ),
+            Rc::new(vec![Vec::new(); characters]),
+        ))
+    }
+
+    /// κ := κ ∧ `added`, in a new state (what characters learned is kept).
+    fn restrict(&mut self, state: &Rc<State>, added: Set, _: Origin) -> Result<Rc<State>, Failure> {
+        Ok(State::new(
+            state.kappa.and(&self.force(added)),
+            state.learned.clone(),
+            state.ranks.clone(),
+        ))
+    }
+
+    fn learn(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        what: Learning<'_, Set>,
+    ) -> Result<Rc<State>, Failure> {
+        match what {
+            Learning::Value(e) => self.learn_value(state, who, e),
+            Learning::Whether(set) => self.learn_whether(state, who, set),
+        }
+    }
+
+    /// κ' = (∃ occ. κ) ∧ ⋁_c (occ = c ∧ pres[c]): κ holds `occ` at its not-yet value
+    /// and the preconditions do not read it.
+    fn event(
+        &mut self,
+        state: &Rc<State>,
+        occ: ConstId,
+        first: usize,
+        pres: Vec<Set>,
+        _weights: Option<&[Expr]>,
+    ) -> Result<Rc<State>, Failure> {
+        let pres: Vec<Bdd> = pres.into_iter().map(|p| self.force(p)).collect();
+        self.check_deadline()?;
+        let bits = self.space.bits_of(&[occ.0]);
+        let free = state.kappa.exists(&self.space.cube(&bits));
+        let happened = match self.space.kind(occ.0) {
+            // One bit per case: the cases' cells, each with its precondition.
+            Some(space::Kind::OneHot(_)) => {
+                let mut happened = self.space.mk_false();
+                for (k, pre) in pres.iter().enumerate() {
+                    happened = happened.or(&self.case(occ, (first + k) as i64).and(pre));
+                }
+                happened.and(&self.space.exactly_one(occ.0))
+            }
+            _ => self.cases(&bits, 0, 0, first, &pres),
+        };
+        tracing::trace!(
+            kappa = free.size(),
+            happened = happened.size(),
+            "an event's product"
+        );
+        Ok(State::new(
+            free.and(&happened),
+            state.learned.clone(),
+            state.ranks.clone(),
+        ))
+    }
+}
+
+impl BddBackend {
+    /// `who learns what`: a constant, or the conditions of the expression's values.
+    fn learn_value(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        what: &Expr,
+    ) -> Result<Rc<State>, Failure> {
+        let learned = match what.kind {
+            ExprKind::Const(c) => Learned::Const(c.0),
+            _ => Learned::Expr(Rc::new(self.eval(what, state)?.cells())),
+        };
+        let mut all = (*state.learned).clone();
+        if let Some(list) = all.get_mut(who.0) {
+            let mut items = list.items.clone();
+            items.push(learned);
+            *list = Rc::new(Learnings::new(items));
+        }
+        Ok(State::new(
+            state.kappa.clone(),
+            Rc::new(all),
+            state.ranks.clone(),
+        ))
+    }
+
+    fn learn_whether(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Set,
+    ) -> Result<Rc<State>, Failure> {
+        let set = self.force(set);
+        let mut all = (*state.learned).clone();
+        if let Some(list) = all.get_mut(who.0) {
+            let mut items = list.items.clone();
+            items.push(Learned::Expr(Rc::new(vec![set.not(), set])));
+            *list = Rc::new(Learnings::new(items));
+        }
+        Ok(State::new(
+            state.kappa.clone(),
+            Rc::new(all),
+            state.ranks.clone(),
+        ))
     }
 }
 
@@ -627,7 +654,7 @@ fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 }
 
 impl BddBackend {
-    /// The first two worlds of the types where `phi` holds ([`Backend::pin`]).
+    /// The first two worlds of the types where `phi` holds ([`Semantics::pin`]).
     fn first_two(&mut self, phi: &Expr, state: &Rc<State>) -> Result<Vec<World>, Failure> {
         let allowed = self.unobserved(&self.bool(phi, state)?.and(self.space.domain()));
         // The first two worlds in canonical order: the examples in the error are stable.

@@ -615,7 +615,9 @@ fn knowledge_by_view_classes_equals_quantification() {
         for s in &program.statements {
             match &s.kind {
                 StmtKind::Learn { who, what } => {
-                    state = backend.learn(&state, *who, what).expect("learns")
+                    state = backend
+                        .learn(&state, *who, crate::driver::Learning::Value(what))
+                        .expect("learns")
                 }
                 StmtKind::Announce { formula, .. } => {
                     let phi = backend.formula(formula, &state, &[]).expect("a formula");
@@ -943,7 +945,9 @@ fn knowledge_at_a_point_equals_the_set_at_it() {
         for s in &program.statements {
             match &s.kind {
                 StmtKind::Learn { who, what } => {
-                    state = backend.learn(&state, *who, what).expect("learns")
+                    state = backend
+                        .learn(&state, *who, crate::driver::Learning::Value(what))
+                        .expect("learns")
                 }
                 StmtKind::Announce { formula, .. } => {
                     let phi = backend.formula(formula, &state, &[]).expect("a formula");

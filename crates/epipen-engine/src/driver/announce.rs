@@ -6,7 +6,7 @@ use super::{Backend, Driver, Origin};
 use crate::ir::{Stmt, StmtKind};
 use crate::{At, EngineError, Failure, Report};
 
-/// What a character's announcement adds ([`Backend::said`]): the set, and where it comes
+/// What a character's announcement adds ([`Semantics::said`](super::Semantics::said)): the set, and where it comes
 /// from: [`Origin::Written`] when it is ψ as the story wrote it (the backend found that
 /// the speaker sees all of ψ, so that K_A ψ is ψ): κ then takes it as written, with no
 /// smaller equivalent sought.

@@ -1,13 +1,13 @@
 //! What a backend may do beyond the core [`Backend`](super::Backend): each capability a
 //! trait of its own, which a backend implements or not and offers through its accessor
-//! on `Backend` (`None`: it has not got it). The driver asks the accessor where it needs
+//! on [`Offers`] (`None`: it has not got it). The driver asks the accessor where it needs
 //! the capability; [`crate::choice`] sends a story that needs one (probabilities) to a
 //! backend that offers it, and `each_backend_offers_what_the_choice_table_says` checks
 //! the accessors against [`crate::choice::offers`].
 
 use num_rational::BigRational;
 
-use super::{Forgotten, Handover, Quotient, Rebuilt};
+use super::{Forgotten, Handover, Quotient, Rebuilt, Semantics};
 use crate::Failure;
 use crate::ir::{CharId, ConstId, Expr, Rat};
 use crate::worlds::World;
@@ -54,6 +54,42 @@ pub(crate) enum Hint {
     Verified,
     /// The hint was trusted (`--trust-hints`): the block's announcements did not run.
     Trusted,
+}
+
+/// Which capabilities a backend offers: one accessor each, `None` by default.
+pub(crate) trait Offers: Semantics {
+    /// A state fixed for a plan's search to recognise ([`Recognition::fixed`]).
+    type Fixed: Clone;
+
+    /// Weights and probabilities, when the backend keeps them.
+    fn probabilities(&mut self) -> Option<&mut dyn Probabilities<Self::State, Self::Point>> {
+        None
+    }
+    /// Plausibility orders (`expects`, an event's ranks).
+    fn plausibility(&mut self) -> Option<&mut dyn Plausibility<Self::State, Self::Set>> {
+        None
+    }
+    /// `assert_adds_ck` hints checked and kept small.
+    fn hints(&mut self) -> Option<&mut dyn Hints<Self::State, Self::Set>> {
+        None
+    }
+    /// Questions about some states handed over to another backend.
+    fn hands_over(&self) -> Option<&dyn HandsOver<Self::State>> {
+        None
+    }
+    /// A plan's search recognising states the backend cannot list.
+    fn recognition(&mut self) -> Option<&mut dyn Recognition<Self::State, Self::Fixed>> {
+        None
+    }
+    /// Events whose histories are forgotten, when the backend can and the program and
+    /// the command allow it ([`crate::History`]).
+    fn forgetting(&mut self) -> Option<&mut dyn Forgetting<Self::State, Self::Point>> {
+        None
+    }
+    /// A plan's search contracting each state and rebuilding it without its history.
+    fn rebuilding(&mut self) -> Option<&mut dyn Rebuilding<Self::State, Self::Point>> {
+        None
+    }
 }
 
 /// Weights and exact probabilities (`prior`, a case's `weight`, `probability(…)`).

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::{Backend, Driver};
+use super::{Backend, Driver, Learning};
 use crate::ir::{CmpOp, ConstId, EventStmt, Expr, ExprKind, LogicOp, Ty};
 use crate::syntax::Span;
 use crate::worlds::Value;
@@ -186,7 +186,7 @@ impl<B: Backend> Driver<B> {
             let what = group_of(occ, ty, first, groups, span);
             next = self
                 .backend
-                .learn(&next, crate::ir::CharId(who), &what)
+                .learn(&next, crate::ir::CharId(who), Learning::Value(&what))
                 .at(span)?;
         }
         // Each character's plausibility of the cases (action priority).

@@ -18,11 +18,13 @@ pub(crate) use contract::Quotient;
 pub(crate) type Rebuilt<S, P> = Option<(S, Option<P>)>;
 mod emptied;
 mod event;
+mod listing;
 mod now;
 use now::{no_latest, normalised};
 mod plan;
 mod refused;
 mod repeat;
+mod semantics;
 mod show;
 mod standby;
 
@@ -31,11 +33,13 @@ mod tests;
 
 pub(crate) use announce::Said;
 pub(crate) use capability::{
-    Capability, Forgetting, HandsOver, Hint, Hints, Origin, Plausibility, Probabilities,
+    Capability, Forgetting, HandsOver, Hint, Hints, Offers, Origin, Plausibility, Probabilities,
     Rebuilding, Recognition,
 };
+pub(crate) use listing::{Listing, Views};
 pub use plan::Followed;
 pub(crate) use refused::Refused;
+pub(crate) use semantics::Semantics;
 pub(crate) use show::no_chances;
 pub(crate) use standby::{Handover, Standby};
 
@@ -45,64 +49,21 @@ use crate::syntax::Span;
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
 use num_rational::BigRational;
 
-/// What every backend provides to the driver: the core (states, formulas, announcements,
-/// learning, events, the actual world, listing worlds). What only some backends do —
-/// probabilities, plausibility, hints, handing states over, recognising or rebuilding a
-/// plan's states — is a capability trait of [`capability`], offered through its accessor
-/// here (`None` by default). A `Set` is the meaning of a formula (the worlds where it
-/// holds) and a `State` a knowledge state (κ and what each character learned); both are
-/// values, cheap to clone, and never change once made.
-pub(crate) trait Backend {
-    type Set: Clone;
-    type State: Clone;
-    /// The actual world in the backend's own form.
-    type Point: Clone;
-    /// A state fixed for a plan's search to recognise ([`Recognition::fixed`]).
-    type Fixed: Clone;
-
+/// What every backend provides to the driver. The core is four traits: [`Semantics`]
+/// (what a formula means in a knowledge state), [`Listing`] (κ's worlds, their number
+/// and model), this one (the first state, and how announcements, learning and events
+/// change a state) and [`Offers`], which says which capability traits of
+/// [`capability`] the backend implements — probabilities, plausibility, hints,
+/// handing states over, recognising or rebuilding a plan's states, forgetting
+/// histories —, each `None` by default. [`crate::choice`] holds the table of which
+/// backend offers what.
+pub(crate) trait Backend: Semantics + Listing + Offers {
     /// The backend's name, as `--backend` spells it.
-    fn name(&self) -> &'static str;
+    const NAME: &'static str;
+
     /// The state at the start of the story: every world of the constants' types.
     fn initial(&mut self) -> Result<Self::State, Failure>;
-    /// κ's size in the backend's own unit (DAG nodes, BDD nodes, worlds), for `--stats`.
-    fn size(&self, state: &Self::State) -> usize;
-    /// What [`Backend::size`] counts, e.g. "nodes".
-    fn size_unit(&self) -> &'static str {
-        "nodes"
-    }
 
-    /// The worlds where `e` holds, its knowledge operators evaluated in `state` and an
-    /// `at(c, …)` in `saved[c]` (always a state the run has passed).
-    fn formula(
-        &mut self,
-        e: &Expr,
-        state: &Self::State,
-        saved: &[Option<Self::State>],
-    ) -> Result<Self::Set, Failure>;
-
-    /// The worlds of κ where the announced `e` holds (the storyteller's announcement:
-    /// only κ ∧ e is used, so outside κ the set may be anything): by default
-    /// [`Backend::formula`]. The BDD backend conjoins a conjunction's members into κ one
-    /// by one, where the conjunction alone can be exponentially larger than κ ∧ it.
-    fn announced_formula(
-        &mut self,
-        e: &Expr,
-        state: &Self::State,
-        saved: &[Option<Self::State>],
-    ) -> Result<Self::Set, Failure> {
-        self.formula(e, state, saved)
-    }
-    /// What `agent`'s truthful announcement of ψ adds in `state`: K_A ψ, or a set equal
-    /// to it on κ.
-    fn said(
-        &mut self,
-        agent: CharId,
-        psi: Self::Set,
-        state: &Self::State,
-    ) -> Result<Said<Self::Set>, Failure>;
-    fn not(&mut self, set: &Self::Set) -> Self::Set;
-    /// The intersection of `first` and the sets of `rest`.
-    fn and(&mut self, first: Self::Set, rest: Vec<Self::Set>) -> Self::Set;
     /// κ ∧ `added`, what characters learned kept. A set the engine derived (`origin`)
     /// may be replaced by a smaller equivalent (see [`Said`]).
     fn restrict(
@@ -111,21 +72,17 @@ pub(crate) trait Backend {
         added: Self::Set,
         origin: Origin,
     ) -> Result<Self::State, Failure>;
-    /// `who` learns `what` (a knowledge-free expression).
+
+    /// `who` learns `what`: the value of a knowledge-free expression, or whether a set
+    /// (a formula with knowledge operators, evaluated in the state where it is learned)
+    /// holds.
     fn learn(
         &mut self,
         state: &Self::State,
         who: CharId,
-        what: &Expr,
+        what: Learning<'_, Self::Set>,
     ) -> Result<Self::State, Failure>;
-    /// `who` learns whether `set` holds (a formula with knowledge operators, evaluated
-    /// in the state where it is learned).
-    fn learn_set(
-        &mut self,
-        state: &Self::State,
-        who: CharId,
-        set: Self::Set,
-    ) -> Result<Self::State, Failure>;
+
     /// An event happens: `occ`, an occurrence constant that holds its not-yet value in
     /// every world of `state` (and in `pres`), takes the value of the case that happened.
     /// The new κ holds the world w with `occ` = `first` + c for every world w of κ in
@@ -144,111 +101,21 @@ pub(crate) trait Backend {
         weights: Option<&[Expr]>,
     ) -> Result<Self::State, Failure>;
 
-    /// The first two worlds (canonical order) of the constants' types where the
-    /// knowledge-free `phi` holds: when `actual φ` allows one, it is the actual world if
-    /// possible; when several, the worlds still possible decide. None: the backend
-    /// cannot list them, and the driver asks another ([`Standby`]).
-    fn pin(&mut self, phi: &Expr, state: &Self::State) -> Result<Option<Vec<World>>, Failure>;
-    /// A world in the backend's own form.
-    fn point(&mut self, world: &[Value]) -> Result<Self::Point, Failure>;
-    /// The world of κ in `state` with these values (None: none), when several of the
-    /// backend's worlds may have the same values (a plan's search runs the same steps on
-    /// other states): by default [`Backend::point`].
-    fn point_in(
-        &mut self,
-        _state: &Self::State,
-        world: &[Value],
-    ) -> Result<Option<Self::Point>, Failure> {
-        self.point(world).map(Some)
-    }
-    /// Whether `set` holds at `point`.
-    fn holds(&mut self, set: &Self::Set, point: &Self::Point) -> Result<bool, Failure>;
-    /// Whether `e` holds at `point` (a statement about the actual world: `check actual`,
-    /// `until`, `show`), its knowledge operators evaluated in `state` (as
-    /// [`Backend::formula`]): by default the set `e` denotes, tested at the point. A
-    /// backend may instead take the connectives by their operands' truth values there,
-    /// without building their sets (BDDs: an `until` asks about one world only); one
-    /// that computes probabilities asks them at the point alone (a probability undefined
-    /// in another world is no error here).
-    fn formula_holds(
-        &mut self,
-        e: &Expr,
-        state: &Self::State,
-        saved: &[Option<Self::State>],
-        point: &Self::Point,
-    ) -> Result<bool, Failure> {
-        let set = self.formula(e, state, saved)?;
-        self.holds(&set, point)
-    }
-    /// Whether `point` is a world of κ in `state`.
-    fn contains(&mut self, state: &Self::State, point: &Self::Point) -> Result<bool, Failure>;
-
-    /// Up to `limit` of κ's worlds in canonical order.
-    fn worlds(&mut self, state: &Self::State, limit: usize) -> Result<WorldSet, Failure>;
-    /// How many worlds κ has (see [`super::Engine::count_worlds`]).
-    fn count(&mut self, state: &Self::State, cap: usize) -> Result<WorldCount, Failure>;
-    /// The epistemic model of κ when it has at most `cap` worlds.
-    fn model(&mut self, state: &Self::State, cap: usize) -> Result<Option<Model>, Failure>;
-    /// [`Backend::model`] for a plan's search, which compares views for equality only: a
-    /// backend that groups the worlds by each character's view may give each world's
-    /// view as the number of its group.
-    fn grouped_model(&mut self, state: &Self::State, cap: usize) -> Result<Option<Model>, Failure> {
-        self.model(state, cap)
-    }
     /// A statement stepped from outside the program reads a checkpoint (`at(c, …)`):
     /// views planned for a program without one must cover the whole universe.
     fn reads_checkpoints(&mut self) {}
-    /// The most worlds a plan's search lists of a state to recognise it by its model
-    /// (up to bisimulation); a larger one is recognised as [`Recognition::fixed`] makes it.
-    fn listing_cap(&self) -> usize {
-        1 << 14
-    }
-    /// Weights and probabilities, when the backend keeps them.
-    fn probabilities(&mut self) -> Option<&mut dyn Probabilities<Self::State, Self::Point>> {
-        None
-    }
-    /// Plausibility orders (`expects`, an event's ranks).
-    fn plausibility(&mut self) -> Option<&mut dyn Plausibility<Self::State, Self::Set>> {
-        None
-    }
-    /// `assert_adds_ck` hints checked and kept small.
-    fn hints(&mut self) -> Option<&mut dyn Hints<Self::State, Self::Set>> {
-        None
-    }
-    /// Questions about some states handed over to another backend.
-    fn hands_over(&self) -> Option<&dyn HandsOver<Self::State>> {
-        None
-    }
-    /// A plan's search recognising states the backend cannot list.
-    fn recognition(&mut self) -> Option<&mut dyn Recognition<Self::State, Self::Fixed>> {
-        None
-    }
-    /// Events whose histories are forgotten, when the backend can and the program and
-    /// the command allow it ([`crate::History`]).
-    fn forgetting(&mut self) -> Option<&mut dyn Forgetting<Self::State, Self::Point>> {
-        None
-    }
-    /// A plan's search contracting each state and rebuilding it without its history.
-    fn rebuilding(&mut self) -> Option<&mut dyn Rebuilding<Self::State, Self::Point>> {
-        None
-    }
+
     /// Called after each top-level statement: caches keyed by the statement's
     /// expressions may be dropped.
     fn statement_done(&mut self) {}
-    /// Whether κ has no world, when the backend knows without a solver call (BDDs and
-    /// listed worlds do); None when finding out costs one.
-    fn known_empty(&self, _state: &Self::State) -> Option<bool> {
-        None
-    }
-    /// Whether κ has no world in `state`: [`Backend::known_empty`], else a solver call
-    /// (by default, listing its first world).
-    fn is_empty(&mut self, state: &Self::State) -> Result<bool, Failure> {
-        if let Some(known) = self.known_empty(state) {
-            return Ok(known);
-        }
-        let found = self.worlds(state, 1)?;
-        Ok(found.worlds.is_empty() && found.complete)
-    }
+}
+
+/// What a character learns ([`Backend::learn`]).
+pub(crate) enum Learning<'e, S> {
+    /// The value of a knowledge-free expression.
+    Value(&'e Expr),
+    /// Whether a set holds.
+    Whether(S),
 }
 
 /// What a backend answers for a capability it has not got ([`crate::choice`] sends the
@@ -354,7 +221,7 @@ pub(crate) struct Driver<B: Backend> {
     /// The backends that answer what `backend` hands over.
     standby: Box<dyn Standby>,
     /// Whether each event's history is forgotten (the program and the command allow it,
-    /// and the backend offers [`Backend::forgetting`]): the constants' names then always
+    /// and the backend offers [`Offers::forgetting`]): the constants' names then always
     /// stand for their current values (`terms` stays None), and the actual world holds
     /// them.
     forgetting: crate::History,
@@ -376,16 +243,13 @@ impl<B: Backend> Driver<B> {
         let forgets = backend.forgetting().is_some();
         let forgetting = match (options.history, forgets) {
             (crate::History::ForgottenWhereUnread, true) => {
-                tracing::debug!(
-                    "the {} backend forgets the events' histories",
-                    backend.name()
-                );
+                tracing::debug!("the {} backend forgets the events' histories", B::NAME);
                 crate::History::ForgottenWhereUnread
             }
             (crate::History::ForgottenWhereUnread, false) => {
                 tracing::debug!(
                     "the events' histories are kept: the {} backend keeps them",
-                    backend.name()
+                    B::NAME
                 );
                 crate::History::Kept
             }
@@ -503,7 +367,7 @@ impl<B: Backend> Driver<B> {
                 span: stmt.span,
                 elapsed: start.elapsed(),
                 kappa_size: self.backend.size(&self.state),
-                unit: self.backend.size_unit(),
+                unit: B::SIZE_UNIT,
             });
         }
         Ok(done)
@@ -519,7 +383,10 @@ impl<B: Backend> Driver<B> {
             StmtKind::Learn { who, what } if what.mentions_knowledge() => {
                 let state = self.state.clone();
                 let set = self.formula(what, &state).at(stmt.span)?;
-                self.state = self.backend.learn_set(&state, *who, set).at(stmt.span)?;
+                self.state = self
+                    .backend
+                    .learn(&state, *who, Learning::Whether(set))
+                    .at(stmt.span)?;
             }
             StmtKind::Expects { who, formula } => {
                 let state = self.state.clone();
@@ -530,7 +397,9 @@ impl<B: Backend> Driver<B> {
             }
             StmtKind::Learn { who, what } => {
                 let what = self.now(what).at(stmt.span)?;
-                self.state = self.backend.learn(&self.state, *who, &what).at(stmt.span)?;
+                self.state = (self.backend)
+                    .learn(&self.state, *who, Learning::Value(&what))
+                    .at(stmt.span)?;
             }
             StmtKind::Checkpoint(c) => {
                 self.checkpoints[c.0] = Some(self.state.clone());
@@ -598,7 +467,7 @@ impl<B: Backend> Driver<B> {
 
     /// The backend's weights and probabilities, or the refusal that names it.
     fn probabilities(&mut self) -> Result<&mut dyn Probabilities<B::State, B::Point>, Failure> {
-        let name = self.backend.name();
+        let name = B::NAME;
         self.backend.probabilities().ok_or_else(|| no_chances(name))
     }
 
@@ -617,13 +486,13 @@ impl<B: Backend> Driver<B> {
 
     /// The backend's plausibility orders, or the refusal that names it.
     fn plausibility(&mut self) -> Result<&mut dyn Plausibility<B::State, B::Set>, Failure> {
-        let name = self.backend.name();
+        let name = B::NAME;
         (self.backend.plausibility()).ok_or_else(|| lacks(name, "keep plausibility orders"))
     }
 
     /// The backend's hints, or the refusal that names it.
     fn hints(&mut self) -> Result<&mut dyn Hints<B::State, B::Set>, Failure> {
-        let name = self.backend.name();
+        let name = B::NAME;
         (self.backend.hints()).ok_or_else(|| lacks(name, "check `assert_adds_ck` hints"))
     }
 
@@ -875,7 +744,7 @@ impl<B: Backend> Run for Driver<B> {
         cap: usize,
     ) -> Result<Option<Model>, Failure> {
         let state = self.state_at(checkpoint)?;
-        let Some(model) = self.model_of(&state, cap)? else {
+        let Some(model) = self.model_of(&state, cap, Views::Observed)? else {
             return Ok(None);
         };
         // Worlds as the story named them then: with the terms of the checkpoint's time.
@@ -894,7 +763,7 @@ impl<B: Backend> Run for Driver<B> {
     }
 
     fn backend(&self) -> &'static str {
-        self.backend.name()
+        B::NAME
     }
 
     fn actual(&self) -> Option<World> {

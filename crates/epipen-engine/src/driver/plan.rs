@@ -19,7 +19,7 @@ use std::rc::Rc;
 
 use super::contract::{Classes, Quotient};
 use super::event::Product;
-use super::{Backend, Driver, Origin};
+use super::{Backend, Driver, Origin, Views};
 use crate::ir::{ActionDef, ActionId, ConstId, DoStep, Expr, ExprKind, PlanStmt};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World};
@@ -277,7 +277,7 @@ impl<B: Backend> Driver<B> {
                 at = next.into_iter().next().expect("a branch");
                 self.enter(&at);
                 let state = self.state.clone();
-                let model = match self.model_of(&state, cap).at(span)? {
+                let model = match self.model_of(&state, cap, Views::Observed).at(span)? {
                     Some(m) => Some(self.named(m).at(span)?),
                     None => None,
                 };
@@ -336,8 +336,8 @@ impl<B: Backend> Driver<B> {
             let state = self.state.clone();
             let listed = match self.options.plan_states {
                 crate::PlanStates::Listed => {
-                    let cap = self.backend.listing_cap();
-                    self.grouped_model_of(&state, cap).at(span)?
+                    let cap = B::LISTING_CAP;
+                    self.model_of(&state, cap, Views::Grouped).at(span)?
                 }
                 crate::PlanStates::Fixed => None,
             };
@@ -941,7 +941,7 @@ impl<B: Backend> Driver<B> {
     /// world by world).
     fn listed_model(&mut self, span: Span) -> Result<Model, EngineError> {
         let state = self.state.clone();
-        self.model_of(&state, KEY_CAP)
+        self.model_of(&state, KEY_CAP, Views::Observed)
             .at(span)?
             .ok_or_else(|| Failure::coordinated_too_large(KEY_CAP))
             .at(span)

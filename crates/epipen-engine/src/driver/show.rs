@@ -26,7 +26,7 @@ impl<B: Backend> Driver<B> {
                 r.each_expr(&mut |e| super::no_latest(&self.program, e))
                     .at(span)?;
                 let point = self.actual.as_ref().map(|(_, p)| p);
-                let name = self.backend.name();
+                let name = B::NAME;
                 let found = (self.backend.probabilities())
                     .ok_or_else(|| no_chances(name))
                     .and_then(|p| p.amounts(&r, &state, &self.checkpoints, point))

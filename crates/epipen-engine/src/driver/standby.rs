@@ -1,9 +1,9 @@
 //! The questions a backend hands over ([`HandsOver`](super::HandsOver): the explicit
 //! backend's states before the announcements that bound its worlds; and an `actual`
-//! whose worlds [`Backend::pin`] cannot list) and the [`Standby`] that answers them,
+//! whose worlds [`Semantics::pin`](crate::driver::Semantics::pin) cannot list) and the [`Standby`] that answers them,
 //! which `choice` makes (the one place that chooses backends).
 
-use super::{Backend, Driver};
+use super::{Backend, Driver, Views};
 use crate::Failure;
 use crate::ir::{CharId, Expr};
 use crate::worlds::{Model, World, WorldCount, WorldSet};
@@ -28,7 +28,7 @@ pub(crate) trait Standby {
     fn model(&mut self, h: &Handover, cap: usize) -> Result<Option<Model>, Failure>;
     /// Whether κ has no world.
     fn is_empty(&mut self, h: &Handover) -> Result<bool, Failure>;
-    /// [`Backend::pin`] for a backend that cannot list φ's worlds.
+    /// [`Semantics::pin`](crate::driver::Semantics::pin) for a backend that cannot list φ's worlds.
     fn pin(&mut self, phi: &Expr) -> Result<Vec<World>, Failure>;
 }
 
@@ -38,7 +38,7 @@ impl<B: Backend> Driver<B> {
         self.backend.hands_over()?.handed_over(state)
     }
 
-    /// Up to `limit` of κ's worlds in `state` (see [`Backend::worlds`]), from the
+    /// Up to `limit` of κ's worlds in `state` (see [`Listing::worlds`](crate::driver::Listing::worlds)), from the
     /// standby when the backend hands the question over.
     pub(super) fn worlds_of(
         &mut self,
@@ -51,7 +51,7 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    /// How many worlds κ has in `state` (see [`Backend::count`]).
+    /// How many worlds κ has in `state` (see [`Listing::count`](crate::driver::Listing::count)).
     pub(super) fn count_of(&mut self, state: &B::State, cap: usize) -> Result<WorldCount, Failure> {
         match self.handover(state) {
             None => self.backend.count(state, cap),
@@ -59,31 +59,20 @@ impl<B: Backend> Driver<B> {
         }
     }
 
-    /// κ's model in `state` (see [`Backend::model`]).
+    /// κ's model in `state` (see [`Listing::model`](crate::driver::Listing::model)).
     pub(super) fn model_of(
         &mut self,
         state: &B::State,
         cap: usize,
+        views: Views,
     ) -> Result<Option<Model>, Failure> {
         match self.handover(state) {
-            None => self.backend.model(state, cap),
+            None => self.backend.model(state, cap, views),
             Some(h) => self.standby.model(&h, cap),
         }
     }
 
-    /// [`Self::model_of`] for a plan's search ([`Backend::grouped_model`]).
-    pub(super) fn grouped_model_of(
-        &mut self,
-        state: &B::State,
-        cap: usize,
-    ) -> Result<Option<Model>, Failure> {
-        match self.handover(state) {
-            None => self.backend.grouped_model(state, cap),
-            Some(h) => self.standby.model(&h, cap),
-        }
-    }
-
-    /// Whether κ has no world in `state` (see [`Backend::is_empty`]).
+    /// Whether κ has no world in `state` (see [`Listing::is_empty`](crate::driver::Listing::is_empty)).
     pub(super) fn is_empty_of(&mut self, state: &B::State) -> Result<bool, Failure> {
         match self.handover(state) {
             None => self.backend.is_empty(state),

@@ -325,7 +325,7 @@ fn the_families_make_no_more_nodes_than_they_did() {
         let sets: Vec<(String, i64)> = sets.iter().map(|(k, v)| (k.to_string(), *v)).collect();
         let (mut driver, held, failed) = checked_on_bdds(story, &sets);
         let state = driver.state.clone();
-        let left = super::Backend::count(&mut driver.backend, &state, 0);
+        let left = super::Listing::count(&mut driver.backend, &state, 0);
         assert!(
             matches!(left, Ok(crate::WorldCount::Exactly(n)) if n == worlds),
             "{name}: {left:?} worlds left, not {worlds}"
@@ -386,7 +386,7 @@ fn phrasings_of_muddy_children_make_as_many_nodes_as_the_textbooks() {
         let (mut driver, held, failed) = checked_on_bdds(story, &sets);
         assert_eq!((held, failed), (0, 0));
         let state = driver.state.clone();
-        let left = super::Backend::count(&mut driver.backend, &state, 0);
+        let left = super::Listing::count(&mut driver.backend, &state, 0);
         assert!(
             matches!(left, Ok(crate::WorldCount::Exactly(1))),
             "{left:?}"

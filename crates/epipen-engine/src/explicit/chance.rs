@@ -578,7 +578,7 @@ impl ExplicitBackend {
         }
         let mut out = Vec::with_capacity(listed.len());
         for world in listed {
-            let Some(w) = super::Backend::point(self, &world.0)? else {
+            let Some(w) = super::Semantics::point(self, &world.0)? else {
                 return Err(internal("a listed world is not in the universe"));
             };
             out.push(rational(self.weights()?.get(w), total.clone()));

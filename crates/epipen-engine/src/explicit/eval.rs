@@ -17,6 +17,7 @@ use std::sync::Arc;
 use super::direct::Direct;
 use super::{ExplicitBackend, Flags, Groups, Learned, State, Universe, WorldIds};
 use crate::Failure;
+use crate::driver::Backend;
 use crate::driver::Origin;
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 
@@ -388,9 +389,9 @@ impl ExplicitBackend {
         state: &Rc<State>,
         saved: &[Option<Rc<State>>],
     ) -> Result<Vec<bool>, Failure> {
-        use crate::driver::Backend;
+        use crate::driver::Semantics;
         let here = self.eval(formula, chunk, state, saved)?.bools()?;
-        let set = Backend::formula(self, formula, state, saved)?;
+        let set = Semantics::formula(self, formula, state, saved)?;
         // ψ is read only where the announcement can be made (a probability in ψ may be
         // undefined elsewhere): at the worlds where φ holds for `!`, at each world in the
         // state of its answer for `?!`.
@@ -411,7 +412,7 @@ impl ExplicitBackend {
             let after = self.restrict(state, set.clone(), Origin::Written)?;
             put(&yes_at, self.eval(body, &yes, &after, saved)?.bools()?);
             if whether {
-                let not = Backend::not(self, &set);
+                let not = Semantics::not(self, &set);
                 let other = self.restrict(state, not, Origin::Written)?;
                 put(&no_at, self.eval(body, &no, &other, saved)?.bools()?);
             }

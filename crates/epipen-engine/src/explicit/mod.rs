@@ -31,8 +31,8 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use super::driver::{
-    Backend, Handover, HandsOver, Hint, Hints, Origin, Plausibility, Probabilities, Rebuilding,
-    Said,
+    Backend, Handover, HandsOver, Hint, Hints, Learning, Listing, Offers, Origin, Plausibility,
+    Probabilities, Rebuilding, Said, Semantics, Views,
 };
 use super::{Failure, Options};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
@@ -456,16 +456,6 @@ impl ExplicitBackend {
     }
 }
 
-/// How a listed model gives each world's view ([`ExplicitBackend::listed_model`]).
-#[derive(Clone, Copy)]
-enum Views {
-    /// What the character observed, item by item.
-    Observed,
-    /// The number of the character's group: enough for a plan's search, which compares
-    /// views for equality only.
-    Grouped,
-}
-
 impl ExplicitBackend {
     /// The epistemic model of κ when it has at most `cap` worlds, its views as `views`
     /// says.
@@ -524,39 +514,12 @@ impl ExplicitBackend {
     }
 }
 
-impl Backend for ExplicitBackend {
+impl Semantics for ExplicitBackend {
     type Set = Set;
+
     type State = Rc<State>;
+
     type Point = Option<u32>;
-    /// Not used: a plan's search lists the states it recognises.
-    type Fixed = ();
-
-    fn name(&self) -> &'static str {
-        "explicit"
-    }
-
-    fn initial(&mut self) -> Result<Rc<State>, Failure> {
-        if self.program.probabilistic() {
-            self.weights = Some(Rc::new(chance::Weights::ones(self.universe.len)));
-        }
-        let all = WorldIds::range(0, self.universe.len);
-        let characters = self.program.characters.len();
-        let minds = Rc::new(Minds {
-            learned: vec![Vec::new(); characters],
-            lists: vec![Vec::new(); characters],
-            ranks: vec![Vec::new(); characters],
-        });
-        Ok(self.state(self.prefix.len(), Rc::new(all), minds))
-    }
-
-    /// κ's worlds.
-    fn size(&self, state: &Rc<State>) -> usize {
-        state.worlds.len()
-    }
-
-    fn size_unit(&self) -> &'static str {
-        "worlds"
-    }
 
     fn formula(
         &mut self,
@@ -622,6 +585,192 @@ impl Backend for ExplicitBackend {
         }
     }
 
+    /// Natively when the intervals bound φ's worlds (a few); else None (the driver asks
+    /// another backend).
+    fn pin(&mut self, phi: &Expr, _: &Rc<State>) -> Result<Option<Vec<World>>, Failure> {
+        let limits = Limits {
+            max_worlds: 10_000,
+            max_nodes: 1_000_000,
+            max_work: usize::MAX,
+            deadline: self.deadline,
+            cancel: self.options.cancel.clone(),
+        };
+        let tbox = type_box_after(&self.program, &self.happened);
+        let (found, overflow) = list_worlds_in(&self.program, tbox, &[phi], &limits);
+        match found {
+            Ok((columns, n, _)) if !overflow => {
+                let mut worlds: Vec<World> = (0..n)
+                    .map(|i| {
+                        World(
+                            self.program
+                                .constants
+                                .iter()
+                                .zip(&columns)
+                                .map(|(c, col)| match c.ty {
+                                    Ty::Bool => Value::Bool(col.get(i) != 0),
+                                    _ => Value::Int(col.get(i)),
+                                })
+                                .collect(),
+                        )
+                    })
+                    .collect();
+                worlds.sort();
+                worlds.truncate(2);
+                Ok(Some(worlds))
+            }
+            Err(Stop::Timeout) => Err(Failure::Timeout),
+            _ => Ok(None),
+        }
+    }
+
+    /// The world's index in the universe (None: not one of its worlds).
+    fn point(&mut self, world: &[Value]) -> Result<Option<u32>, Failure> {
+        Ok(self.universe.find(world))
+    }
+
+    fn formula_holds(
+        &mut self,
+        e: &Expr,
+        state: &Rc<State>,
+        saved: &[Option<Rc<State>>],
+        point: &Option<u32>,
+    ) -> Result<bool, Failure> {
+        match point {
+            // Asked at the actual world alone (knowledge operators in it still read the
+            // whole state), its connectives from the side that decides them first.
+            Some(w) if state.pending == 0 => {
+                if state.worlds.position(*w).is_none() {
+                    return Err(eval::internal("the actual world left κ"));
+                }
+                self.holds_at(e, *w, state, saved)
+            }
+            _ => {
+                let set = self.formula(e, state, saved)?;
+                self.holds(&set, point)
+            }
+        }
+    }
+
+    fn holds(&mut self, set: &Set, point: &Option<u32>) -> Result<bool, Failure> {
+        let Some(w) = point else {
+            return Err(eval::internal(
+                "the actual world is not a world of the story",
+            ));
+        };
+        match set.worlds.position(*w) {
+            Some(i) => Ok(set.bits.get(i)),
+            None => Err(eval::internal("the actual world left κ")),
+        }
+    }
+
+    /// The state's own world with these values: a plan's search appends the same rows
+    /// for each state it passes through.
+    fn point_in(
+        &mut self,
+        state: &Rc<State>,
+        world: &[Value],
+    ) -> Result<Option<Option<u32>>, Failure> {
+        Ok(self.universe.find_among(&state.worlds, world).map(Some))
+    }
+
+    fn contains(&mut self, state: &Rc<State>, point: &Option<u32>) -> Result<bool, Failure> {
+        Ok(point.is_some_and(|w| state.worlds.contains(w)))
+    }
+}
+
+impl Listing for ExplicitBackend {
+    /// κ's worlds.
+    fn size(&self, state: &Rc<State>) -> usize {
+        state.worlds.len()
+    }
+
+    const SIZE_UNIT: &'static str = "worlds";
+
+    fn known_empty(&self, state: &Rc<State>) -> Option<bool> {
+        (state.pending == 0).then(|| state.worlds.len() == 0)
+    }
+
+    fn is_empty(&mut self, state: &Rc<State>) -> Result<bool, Failure> {
+        if state.pending > 0 {
+            return Err(handed_over());
+        }
+        Ok(state.worlds.len() == 0)
+    }
+
+    fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, Failure> {
+        if state.pending > 0 {
+            return Err(handed_over());
+        }
+        let first = self.first(&state.worlds, limit);
+        Ok(WorldSet {
+            chances: None,
+            before: None,
+            worlds: first.into_iter().map(|w| self.world(w)).collect(),
+            complete: state.worlds.len() <= limit,
+        })
+    }
+
+    fn count(&mut self, state: &Rc<State>, _: usize) -> Result<WorldCount, Failure> {
+        if state.pending > 0 {
+            return Err(handed_over());
+        }
+        Ok(WorldCount::Exactly(state.worlds.len() as u64))
+    }
+
+    /// Grouped views are the numbers of [`eval`]'s groups, which the search's formulas
+    /// made already.
+    fn model(
+        &mut self,
+        state: &Rc<State>,
+        cap: usize,
+        views: Views,
+    ) -> Result<Option<Model>, Failure> {
+        self.listed_model(state, cap, views)
+    }
+}
+
+impl Offers for ExplicitBackend {
+    /// Not used: a plan's search lists the states it recognises.
+    type Fixed = ();
+
+    fn plausibility(&mut self) -> Option<&mut dyn Plausibility<Rc<State>, Set>> {
+        Some(self)
+    }
+
+    fn hints(&mut self) -> Option<&mut dyn Hints<Rc<State>, Set>> {
+        Some(self)
+    }
+
+    fn probabilities(&mut self) -> Option<&mut dyn Probabilities<Rc<State>, Option<u32>>> {
+        Some(self)
+    }
+
+    fn hands_over(&self) -> Option<&dyn HandsOver<Rc<State>>> {
+        Some(self)
+    }
+
+    fn rebuilding(&mut self) -> Option<&mut dyn Rebuilding<Rc<State>, Option<u32>>> {
+        Some(self)
+    }
+}
+
+impl Backend for ExplicitBackend {
+    const NAME: &'static str = "explicit";
+
+    fn initial(&mut self) -> Result<Rc<State>, Failure> {
+        if self.program.probabilistic() {
+            self.weights = Some(Rc::new(chance::Weights::ones(self.universe.len)));
+        }
+        let all = WorldIds::range(0, self.universe.len);
+        let characters = self.program.characters.len();
+        let minds = Rc::new(Minds {
+            learned: vec![Vec::new(); characters],
+            lists: vec![Vec::new(); characters],
+            ranks: vec![Vec::new(); characters],
+        });
+        Ok(self.state(self.prefix.len(), Rc::new(all), minds))
+    }
+
     fn restrict(&mut self, state: &Rc<State>, added: Set, _: Origin) -> Result<Rc<State>, Failure> {
         if state.pending > 0 {
             // One of the announcements that bound the universe: it holds in all of it.
@@ -636,24 +785,16 @@ impl Backend for ExplicitBackend {
         self.filtered(state, &added, true)
     }
 
-    fn learn(&mut self, state: &Rc<State>, who: CharId, what: &Expr) -> Result<Rc<State>, Failure> {
-        let item = match what.kind {
-            ExprKind::Const(c) => Learned::Const(c.0),
-            _ => Learned::Expr(Rc::new(what.clone())),
-        };
-        let mut minds = (*state.minds).clone();
-        self.push_learned(&mut minds, who.0, item);
-        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
-    }
-
-    fn learn_set(
+    fn learn(
         &mut self,
         state: &Rc<State>,
         who: CharId,
-        set: Set,
+        what: Learning<'_, Set>,
     ) -> Result<Rc<State>, Failure> {
-        let bits = self.universe_bits(&set);
-        Ok(self.learn_flags(state, who, bits))
+        match what {
+            Learning::Value(e) => self.learn_value(state, who, e),
+            Learning::Whether(set) => self.learn_whether(state, who, set),
+        }
     }
 
     /// The product: a new world for each world of the state and each case whose
@@ -769,139 +910,6 @@ impl Backend for ExplicitBackend {
         Ok(self.state(0, Rc::new(worlds), state.minds.clone()))
     }
 
-    fn known_empty(&self, state: &Rc<State>) -> Option<bool> {
-        (state.pending == 0).then(|| state.worlds.len() == 0)
-    }
-
-    fn is_empty(&mut self, state: &Rc<State>) -> Result<bool, Failure> {
-        if state.pending > 0 {
-            return Err(handed_over());
-        }
-        Ok(state.worlds.len() == 0)
-    }
-
-    /// Natively when the intervals bound φ's worlds (a few); else None (the driver asks
-    /// another backend).
-    fn pin(&mut self, phi: &Expr, _: &Rc<State>) -> Result<Option<Vec<World>>, Failure> {
-        let limits = Limits {
-            max_worlds: 10_000,
-            max_nodes: 1_000_000,
-            max_work: usize::MAX,
-            deadline: self.deadline,
-            cancel: self.options.cancel.clone(),
-        };
-        let tbox = type_box_after(&self.program, &self.happened);
-        let (found, overflow) = list_worlds_in(&self.program, tbox, &[phi], &limits);
-        match found {
-            Ok((columns, n, _)) if !overflow => {
-                let mut worlds: Vec<World> = (0..n)
-                    .map(|i| {
-                        World(
-                            self.program
-                                .constants
-                                .iter()
-                                .zip(&columns)
-                                .map(|(c, col)| match c.ty {
-                                    Ty::Bool => Value::Bool(col.get(i) != 0),
-                                    _ => Value::Int(col.get(i)),
-                                })
-                                .collect(),
-                        )
-                    })
-                    .collect();
-                worlds.sort();
-                worlds.truncate(2);
-                Ok(Some(worlds))
-            }
-            Err(Stop::Timeout) => Err(Failure::Timeout),
-            _ => Ok(None),
-        }
-    }
-
-    /// The world's index in the universe (None: not one of its worlds).
-    fn point(&mut self, world: &[Value]) -> Result<Option<u32>, Failure> {
-        Ok(self.universe.find(world))
-    }
-
-    fn formula_holds(
-        &mut self,
-        e: &Expr,
-        state: &Rc<State>,
-        saved: &[Option<Rc<State>>],
-        point: &Option<u32>,
-    ) -> Result<bool, Failure> {
-        match point {
-            // Asked at the actual world alone (knowledge operators in it still read the
-            // whole state), its connectives from the side that decides them first.
-            Some(w) if state.pending == 0 => {
-                if state.worlds.position(*w).is_none() {
-                    return Err(eval::internal("the actual world left κ"));
-                }
-                self.holds_at(e, *w, state, saved)
-            }
-            _ => {
-                let set = self.formula(e, state, saved)?;
-                self.holds(&set, point)
-            }
-        }
-    }
-
-    fn holds(&mut self, set: &Set, point: &Option<u32>) -> Result<bool, Failure> {
-        let Some(w) = point else {
-            return Err(eval::internal(
-                "the actual world is not a world of the story",
-            ));
-        };
-        match set.worlds.position(*w) {
-            Some(i) => Ok(set.bits.get(i)),
-            None => Err(eval::internal("the actual world left κ")),
-        }
-    }
-
-    /// The state's own world with these values: a plan's search appends the same rows
-    /// for each state it passes through.
-    fn point_in(
-        &mut self,
-        state: &Rc<State>,
-        world: &[Value],
-    ) -> Result<Option<Option<u32>>, Failure> {
-        Ok(self.universe.find_among(&state.worlds, world).map(Some))
-    }
-
-    fn contains(&mut self, state: &Rc<State>, point: &Option<u32>) -> Result<bool, Failure> {
-        Ok(point.is_some_and(|w| state.worlds.contains(w)))
-    }
-
-    fn worlds(&mut self, state: &Rc<State>, limit: usize) -> Result<WorldSet, Failure> {
-        if state.pending > 0 {
-            return Err(handed_over());
-        }
-        let first = self.first(&state.worlds, limit);
-        Ok(WorldSet {
-            chances: None,
-            before: None,
-            worlds: first.into_iter().map(|w| self.world(w)).collect(),
-            complete: state.worlds.len() <= limit,
-        })
-    }
-
-    fn count(&mut self, state: &Rc<State>, _: usize) -> Result<WorldCount, Failure> {
-        if state.pending > 0 {
-            return Err(handed_over());
-        }
-        Ok(WorldCount::Exactly(state.worlds.len() as u64))
-    }
-
-    fn model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
-        self.listed_model(state, cap, Views::Observed)
-    }
-
-    /// Each world's view as the number of its group ([`eval`]'s groups, which the
-    /// search's formulas made already).
-    fn grouped_model(&mut self, state: &Rc<State>, cap: usize) -> Result<Option<Model>, Failure> {
-        self.listed_model(state, cap, Views::Grouped)
-    }
-
     fn reads_checkpoints(&mut self) {
         if self.local_views {
             self.local_views = false;
@@ -916,25 +924,32 @@ impl Backend for ExplicitBackend {
         self.chance_memo.clear();
         self.chance_tables.clear();
     }
+}
 
-    fn plausibility(&mut self) -> Option<&mut dyn Plausibility<Rc<State>, Set>> {
-        Some(self)
+impl ExplicitBackend {
+    fn learn_value(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        what: &Expr,
+    ) -> Result<Rc<State>, Failure> {
+        let item = match what.kind {
+            ExprKind::Const(c) => Learned::Const(c.0),
+            _ => Learned::Expr(Rc::new(what.clone())),
+        };
+        let mut minds = (*state.minds).clone();
+        self.push_learned(&mut minds, who.0, item);
+        Ok(self.state(state.pending, state.worlds.clone(), Rc::new(minds)))
     }
 
-    fn hints(&mut self) -> Option<&mut dyn Hints<Rc<State>, Set>> {
-        Some(self)
-    }
-
-    fn probabilities(&mut self) -> Option<&mut dyn Probabilities<Rc<State>, Option<u32>>> {
-        Some(self)
-    }
-
-    fn hands_over(&self) -> Option<&dyn HandsOver<Rc<State>>> {
-        Some(self)
-    }
-
-    fn rebuilding(&mut self) -> Option<&mut dyn Rebuilding<Rc<State>, Option<u32>>> {
-        Some(self)
+    fn learn_whether(
+        &mut self,
+        state: &Rc<State>,
+        who: CharId,
+        set: Set,
+    ) -> Result<Rc<State>, Failure> {
+        let bits = self.universe_bits(&set);
+        Ok(self.learn_flags(state, who, bits))
     }
 }
 

@@ -162,7 +162,7 @@ impl Z3Backend {
                 } else {
                     let mut after = state.clone();
                     for &who in agents {
-                        after = self.learn_set(&after, who, phi.clone())?;
+                        after = self.learn_whether(&after, who, phi.clone())?;
                     }
                     let holds = self.encode(body, &after, saved)?;
                     if *whether { holds } else { phi.implies(&holds) }

@@ -6,7 +6,10 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::driver::{Backend, Hint, Hints, Origin, Plausibility, Recognition, Said};
+use crate::driver::{
+    Backend, Hint, Hints, Learning, Listing, Offers, Origin, Plausibility, Recognition, Said,
+    Semantics, Views,
+};
 use crate::ir::arith::Integer;
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::worlds::{self, Model, Value, World, WorldCount, WorldSet};
@@ -202,34 +205,12 @@ impl Z3Backend {
     }
 }
 
-impl Backend for Z3Backend {
+impl Semantics for Z3Backend {
     type Set = Term;
+
     type State = State;
+
     type Point = Vec<Value>;
-    type Fixed = fixed::Fixed;
-
-    fn name(&self) -> &'static str {
-        "z3"
-    }
-
-    fn initial(&mut self) -> Result<State, Failure> {
-        // Every occurrence of an event holds its not-yet value until it happens.
-        let not_yet: Vec<Term> = (self.program.occurrences())
-            .map(|o| self.vars[o.0].eq(&Term::int(self.not_yet(o))))
-            .collect();
-        let mut kappa = vec![enum_domains(&self.program, &self.vars)];
-        kappa.extend(not_yet);
-        Ok(State {
-            kappa: Term::and(&kappa).simplify(),
-            learned: vec![Vec::new(); self.program.characters.len()],
-            worlds: None,
-            ranks: Rc::new(vec![Vec::new(); self.program.characters.len()]),
-        })
-    }
-
-    fn size(&self, state: &State) -> usize {
-        self.kappa_of(state).dag_size()
-    }
 
     fn formula(
         &mut self,
@@ -305,96 +286,6 @@ impl Backend for Z3Backend {
         Term::and(&rest)
     }
 
-    fn restrict(&mut self, state: &State, added: Term, origin: Origin) -> Result<State, Failure> {
-        self.add_to_kappa(state, added, origin)
-    }
-
-    fn learn(&mut self, state: &State, who: CharId, what: &Expr) -> Result<State, Failure> {
-        let learned = match what.kind {
-            ExprKind::Const(c) => Learned::Const(c.0),
-            _ => Learned::Expr(self.encode(what, state, &[])?),
-        };
-        let mut next = state.clone();
-        next.learned[who.0].push(learned);
-        Ok(next)
-    }
-
-    fn learn_set(&mut self, state: &State, who: CharId, set: Term) -> Result<State, Failure> {
-        let mut next = state.clone();
-        next.learned[who.0].push(Learned::Expr(set));
-        Ok(next)
-    }
-
-    fn event(
-        &mut self,
-        state: &State,
-        occ: ConstId,
-        first: usize,
-        pres: Vec<Term>,
-        _weights: Option<&[Expr]>,
-    ) -> Result<State, Failure> {
-        let var = self.vars[occ.0].clone();
-        let not_yet = Term::int(self.not_yet(occ));
-        // κ and the preconditions hold `occ` at its not-yet value: read them there.
-        let before =
-            |t: &Term| t.substitute(std::slice::from_ref(&var), std::slice::from_ref(&not_yet));
-        let pres: Vec<Term> = pres.iter().map(before).collect();
-        if let Some(worlds) = self.listed(state) {
-            let compiled: Vec<_> = pres.iter().map(|p| p.compile(&self.vars)).collect();
-            let mut scratch = Vec::new();
-            let mut next = Vec::new();
-            for w in worlds.iter() {
-                for (c, pre) in compiled.iter().enumerate() {
-                    if pre.eval(w, &mut scratch)? == Value::Bool(true) {
-                        let mut w = w.clone();
-                        w[occ.0] = Value::Int((first + c) as i64);
-                        next.push(w);
-                    }
-                }
-            }
-            return Ok(State {
-                kappa: state.kappa.clone(),
-                learned: state.learned.clone(),
-                worlds: Some(Rc::new(next)),
-                ranks: state.ranks.clone(),
-            });
-        }
-        let happened: Vec<Term> = pres
-            .into_iter()
-            .enumerate()
-            .map(|(c, pre)| Term::and(&[var.eq(&Term::int((first + c) as i64)), pre]))
-            .collect();
-        Ok(State {
-            kappa: self
-                .z3
-                .simplify(&Term::and(&[before(&state.kappa), Term::or(&happened)]))?,
-            learned: state.learned.clone(),
-            worlds: None,
-            ranks: state.ranks.clone(),
-        })
-    }
-
-    /// Listing a model asks the solver for each world: beyond a few dozen, fixing the
-    /// state costs less (a search over 15 bools: 28 s with a cap of 1 024 worlds, 0.03 s
-    /// fixed; gossip's calls: 30 ms listed, 130 ms fixed).
-    fn listing_cap(&self) -> usize {
-        64
-    }
-
-    fn known_empty(&self, state: &State) -> Option<bool> {
-        self.listed(state).map(|worlds| worlds.is_empty())
-    }
-
-    /// κ is quantifier-free: it has a world when it is satisfiable (one solver call, not
-    /// a listing in canonical order, which searches outwards from 0 and is slow for
-    /// worlds far from it: the fuzzer's ints at 10^7).
-    fn is_empty(&mut self, state: &State) -> Result<bool, Failure> {
-        match self.listed(state) {
-            Some(worlds) => Ok(worlds.is_empty()),
-            None => Ok(!self.z3.is_sat(&state.kappa)?),
-        }
-    }
-
     fn pin(&mut self, phi: &Expr, state: &State) -> Result<Option<Vec<World>>, Failure> {
         self.first_two(phi, state).map(Some)
     }
@@ -411,6 +302,31 @@ impl Backend for Z3Backend {
         match self.listed(state) {
             Some(worlds) => Ok(worlds.contains(point)),
             None => Ok(self.eval_in(&state.kappa, point)? == Value::Bool(true)),
+        }
+    }
+}
+
+impl Listing for Z3Backend {
+    fn size(&self, state: &State) -> usize {
+        self.kappa_of(state).dag_size()
+    }
+
+    /// Listing a model asks the solver for each world: beyond a few dozen, fixing the
+    /// state costs less (a search over 15 bools: 28 s with a cap of 1 024 worlds, 0.03 s
+    /// fixed; gossip's calls: 30 ms listed, 130 ms fixed).
+    const LISTING_CAP: usize = 64;
+
+    fn known_empty(&self, state: &State) -> Option<bool> {
+        self.listed(state).map(|worlds| worlds.is_empty())
+    }
+
+    /// κ is quantifier-free: it has a world when it is satisfiable (one solver call, not
+    /// a listing in canonical order, which searches outwards from 0 and is slow for
+    /// worlds far from it: the fuzzer's ints at 10^7).
+    fn is_empty(&mut self, state: &State) -> Result<bool, Failure> {
+        match self.listed(state) {
+            Some(worlds) => Ok(worlds.is_empty()),
+            None => Ok(!self.z3.is_sat(&state.kappa)?),
         }
     }
 
@@ -463,7 +379,7 @@ impl Backend for Z3Backend {
         Ok(WorldCount::MoreThan(cap as u64))
     }
 
-    fn model(&mut self, state: &State, cap: usize) -> Result<Option<Model>, Failure> {
+    fn model(&mut self, state: &State, cap: usize, _: Views) -> Result<Option<Model>, Failure> {
         let Some(list) = self.small_worlds(state, cap)? else {
             return Ok(None);
         };
@@ -519,6 +435,10 @@ impl Backend for Z3Backend {
             ranks,
         }))
     }
+}
+
+impl Offers for Z3Backend {
+    type Fixed = fixed::Fixed;
 
     fn plausibility(&mut self) -> Option<&mut dyn Plausibility<State, Term>> {
         Some(self)
@@ -530,6 +450,108 @@ impl Backend for Z3Backend {
 
     fn recognition(&mut self) -> Option<&mut dyn Recognition<State, fixed::Fixed>> {
         Some(self)
+    }
+}
+
+impl Backend for Z3Backend {
+    const NAME: &'static str = "z3";
+
+    fn initial(&mut self) -> Result<State, Failure> {
+        // Every occurrence of an event holds its not-yet value until it happens.
+        let not_yet: Vec<Term> = (self.program.occurrences())
+            .map(|o| self.vars[o.0].eq(&Term::int(self.not_yet(o))))
+            .collect();
+        let mut kappa = vec![enum_domains(&self.program, &self.vars)];
+        kappa.extend(not_yet);
+        Ok(State {
+            kappa: Term::and(&kappa).simplify(),
+            learned: vec![Vec::new(); self.program.characters.len()],
+            worlds: None,
+            ranks: Rc::new(vec![Vec::new(); self.program.characters.len()]),
+        })
+    }
+
+    fn restrict(&mut self, state: &State, added: Term, origin: Origin) -> Result<State, Failure> {
+        self.add_to_kappa(state, added, origin)
+    }
+
+    fn learn(
+        &mut self,
+        state: &State,
+        who: CharId,
+        what: Learning<'_, Term>,
+    ) -> Result<State, Failure> {
+        match what {
+            Learning::Value(e) => self.learn_value(state, who, e),
+            Learning::Whether(set) => self.learn_whether(state, who, set),
+        }
+    }
+
+    fn event(
+        &mut self,
+        state: &State,
+        occ: ConstId,
+        first: usize,
+        pres: Vec<Term>,
+        _weights: Option<&[Expr]>,
+    ) -> Result<State, Failure> {
+        let var = self.vars[occ.0].clone();
+        let not_yet = Term::int(self.not_yet(occ));
+        // κ and the preconditions hold `occ` at its not-yet value: read them there.
+        let before =
+            |t: &Term| t.substitute(std::slice::from_ref(&var), std::slice::from_ref(&not_yet));
+        let pres: Vec<Term> = pres.iter().map(before).collect();
+        if let Some(worlds) = self.listed(state) {
+            let compiled: Vec<_> = pres.iter().map(|p| p.compile(&self.vars)).collect();
+            let mut scratch = Vec::new();
+            let mut next = Vec::new();
+            for w in worlds.iter() {
+                for (c, pre) in compiled.iter().enumerate() {
+                    if pre.eval(w, &mut scratch)? == Value::Bool(true) {
+                        let mut w = w.clone();
+                        w[occ.0] = Value::Int((first + c) as i64);
+                        next.push(w);
+                    }
+                }
+            }
+            return Ok(State {
+                kappa: state.kappa.clone(),
+                learned: state.learned.clone(),
+                worlds: Some(Rc::new(next)),
+                ranks: state.ranks.clone(),
+            });
+        }
+        let happened: Vec<Term> = pres
+            .into_iter()
+            .enumerate()
+            .map(|(c, pre)| Term::and(&[var.eq(&Term::int((first + c) as i64)), pre]))
+            .collect();
+        Ok(State {
+            kappa: self
+                .z3
+                .simplify(&Term::and(&[before(&state.kappa), Term::or(&happened)]))?,
+            learned: state.learned.clone(),
+            worlds: None,
+            ranks: state.ranks.clone(),
+        })
+    }
+}
+
+impl Z3Backend {
+    fn learn_value(&mut self, state: &State, who: CharId, what: &Expr) -> Result<State, Failure> {
+        let learned = match what.kind {
+            ExprKind::Const(c) => Learned::Const(c.0),
+            _ => Learned::Expr(self.encode(what, state, &[])?),
+        };
+        let mut next = state.clone();
+        next.learned[who.0].push(learned);
+        Ok(next)
+    }
+
+    fn learn_whether(&mut self, state: &State, who: CharId, set: Term) -> Result<State, Failure> {
+        let mut next = state.clone();
+        next.learned[who.0].push(Learned::Expr(set));
+        Ok(next)
     }
 }
 
@@ -636,7 +658,7 @@ pub(super) fn enum_domains(program: &Program, vars: &[Term]) -> Term {
 }
 
 impl Z3Backend {
-    /// The first two worlds of the types where `phi` holds ([`Backend::pin`]).
+    /// The first two worlds of the types where `phi` holds ([`Semantics::pin`]).
     fn first_two(&mut self, phi: &Expr, state: &State) -> Result<Vec<World>, Failure> {
         let phi = self.encode(phi, state, &[])?;
         let domains = enum_domains(&self.program, &self.vars);
