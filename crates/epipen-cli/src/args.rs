@@ -194,7 +194,7 @@ pub(crate) enum Command {
         #[arg(long, value_name = "D", default_value_t = epipen::mastar::DEFAULT_MAX,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
         max: usize,
-        /// Print one JSON object: {"solvable": bool, "length": K or null, "plan": [names]}
+        /// Print one JSON object: {"solvable": bool, "length": K or null, "plan": [name, …]}
         /// (a story: one per `plan` statement, with its "line")
         #[arg(long, conflicts_with = "story")]
         json: bool,

@@ -117,7 +117,7 @@ pub struct Options {
     pub plan_believed: bool,
     /// Whether events' histories may be forgotten where nothing reads them: what the
     /// command prints allows it ([`History::ForgottenWhereUnread`]: `check` and `run`,
-    /// which list no worlds), and [`crate::choice`] keeps the history of a program that
+    /// which list no worlds), and `crate::choice` keeps the history of a program that
     /// reads it (docs/encoding.md, "Forgetting histories").
     pub history: History,
 }

@@ -154,7 +154,7 @@ impl BddBackend {
             .map_or_else(|| self.space.mk_false(), |(_, cell)| cell.clone())
     }
 
-    /// ⋁_c (o = c ∧ pres[c]) for the occurrence o of `bits` (its case's index in
+    /// ⋁_c (o = c ∧ pres\[c\]) for the occurrence o of `bits` (its case's index in
     /// binary, most significant bit first), the cases whose index starts with the
     /// `depth` bits `prefix`: one walk down o's bits, an if-then-else per bit, so each
     /// precondition is read once and no cell `o = c` is built (a fold over the cases
@@ -475,7 +475,7 @@ impl Backend for BddBackend {
         }
     }
 
-    /// κ' = (∃ occ. κ) ∧ ⋁_c (occ = c ∧ pres[c]): κ holds `occ` at its not-yet value
+    /// κ' = (∃ occ. κ) ∧ ⋁_c (occ = c ∧ pres\[c\]): κ holds `occ` at its not-yet value
     /// and the preconditions do not read it.
     fn event(
         &mut self,

@@ -572,7 +572,7 @@ impl Space {
 
     /// `a op b` for two different int or enum constants with at most [`GRID`] pairs of
     /// values: each pair's value computed as a number, and each value's cell made at once
-    /// from the bits of its pairs ([`Bdd::rows`]), where the constants' cells would be
+    /// from the bits of its pairs (`Diagrams::rows`), where the constants' cells would be
     /// conjoined pair by pair and the pairs of one value joined (Sum and Product's
     /// `x * y`: 9 409 pairs). None otherwise, or when a value is beyond i128.
     pub(super) fn grid(&self, op: ArithOp, a: usize, b: usize) -> Option<Partition> {

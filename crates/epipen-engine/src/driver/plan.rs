@@ -47,7 +47,7 @@ impl<B: Backend> Clone for Snapshot<B> {
     }
 }
 
-/// A step of a plan followed ([`Driver::follow`]): the action, the model after it (None:
+/// A step of a plan followed (`Driver::follow`): the action, the model after it (None:
 /// too many worlds) and the actual world then (None: the story has none).
 #[derive(Debug, Clone)]
 pub struct Followed {
@@ -820,7 +820,7 @@ impl<B: Backend> Driver<B> {
 
     /// Whether reaches(rest) holds at every world of `worlds` (their values) in `at`'s
     /// state, the plan's first `depth` actions done: reaches([]) = φ; reaches((A, a) :
-    /// rest) = K_A(⟨a⟩⊤ ∧ [a](ψ ∧ reaches(rest))). The product of a state by an action is
+    /// rest) = K_A(⟨a⟩⊤ ∧ \[a\](ψ ∧ reaches(rest))). The product of a state by an action is
     /// the same whichever world is actual, so each step is made once for all the worlds
     /// asked about: those of the owner's classes of `worlds`, then their successors.
     fn reaches(

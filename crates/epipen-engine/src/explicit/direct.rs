@@ -9,7 +9,7 @@ use super::bound::{self, Interval};
 use super::column::Column;
 use crate::ir::{ArithOp, Expr, ExprKind};
 
-/// An expression compiled for [`Direct::value`].
+/// An expression compiled for `Direct::value`.
 pub(super) enum Direct<'a> {
     Const(&'a Column),
     Int(i64),

@@ -1,6 +1,6 @@
 //! The explicit-worlds backend: when the story's first announcements bound every
 //! constant, its worlds are listed natively once ([`bound`]: interval propagation and
-//! search, no solver), held in columns ([`column`]). A knowledge state is a set of world
+//! search, no solver), held in columns ([`column`](mod@column)). A knowledge state is a set of world
 //! indices (a range, a sorted list or a bitmap: [`world_ids`]) plus what each character
 //! learned; a set of a state's worlds is a flag per world ([`flags`]); `K_A φ` and
 //! `knows_value` group the state's worlds by A's view ([`groups`], [`eval`]), over the
@@ -444,7 +444,7 @@ impl ExplicitBackend {
     }
 
     /// The interval a learned item's values stay in, from the universe's box `dom`
-    /// ([`ExplicitBackend::ranges`]).
+    /// ([`Universe::ranges`](universe::Universe::ranges)).
     fn key_range(dom: &[Interval], item: &Learned) -> (i128, i128) {
         let d = match item {
             Learned::Const(c) => dom[*c],

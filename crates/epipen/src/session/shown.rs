@@ -1,5 +1,5 @@
 //! The engine's reports, trace steps and models as front ends show them: the
-//! [`views`](crate::views), their constants, characters, lines and statements named.
+//! [`views`](mod@crate::views), their constants, characters, lines and statements named.
 
 use crate::engine::{Engine, Found, Report};
 use crate::explore;
