@@ -1,6 +1,6 @@
 //! The workspace's layout, as docs/testing.md promises it: no module imports one that
-//! imports it back, and no source file grows past two thousand lines of code besides
-//! its tests unnoticed. (That the library builds a solver's dependencies only is checked by
+//! imports it back, no source file grows past two thousand lines of code besides its
+//! tests unnoticed, and the reference pages of docs/ stay under 700 lines. (That the library builds a solver's dependencies only is checked by
 //! tests/dependent.rs, on a crate that depends on it.)
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -84,6 +84,27 @@ fn no_source_file_grows_past_two_thousand_lines_of_code() {
     assert!(
         big.is_empty(),
         "split these by what their code is about: {big:?}"
+    );
+}
+
+/// The most lines a reference page of docs/ may hold (issue 43): what was measured or
+/// tried on the way, session by session, belongs in docs/history/ or CHANGELOG.md.
+const MAX_REFERENCE_LINES: usize = 700;
+
+#[test]
+fn the_reference_pages_stay_reference() {
+    let mut long = Vec::new();
+    for page in ["benchmarks.md", "testing.md"] {
+        let path = workspace().join("docs").join(page);
+        let text = std::fs::read_to_string(&path).expect("a page of docs/");
+        let n = text.lines().count();
+        if n > MAX_REFERENCE_LINES {
+            long.push(format!("docs/{page} ({n} lines)"));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "move what is history to docs/history/: {long:?}"
     );
 }
 
