@@ -11,8 +11,8 @@
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
 
 use epipen::engine::{Cancel, Options};
 use epipen::story::Values;
@@ -28,13 +28,13 @@ mod actions;
 mod blocks;
 mod chance;
 mod events;
-mod tree;
+pub(crate) mod expr;
 
 use actions::{ActionSpec, PlanSpec, Planned, Steps};
 use blocks::{Item, items};
-use chance::{ShowTree, ShownReply};
+use chance::ShownReply;
 use events::{EventSpec, Reported};
-use tree::{Tree, tree};
+use expr::{Term, Tree, tree};
 
 /// What the Python thread asks the story's thread.
 enum Command {
@@ -59,7 +59,7 @@ enum Command {
     AssertAddsCk(Tree, Vec<Item>),
     Worlds(u64),
     Prior(Tree),
-    Show(ShowTree),
+    Show(Term),
     Action(Box<ActionSpec>),
     Do(Steps),
     Plan(Box<PlanSpec>),
@@ -264,7 +264,7 @@ impl Handles {
             Tree::Neg(a) => Value::Int(-int(a)?),
             Tree::Arith(op, a, b) => {
                 let (a, b) = (int(a)?, int(b)?);
-                Value::Int(match op.as_str() {
+                Value::Int(match *op {
                     "+" => a + b,
                     "-" => a - b,
                     "*" => a * b,
@@ -273,7 +273,7 @@ impl Handles {
                     other => return Err(format!("unknown operator {other}")),
                 })
             }
-            Tree::Cmp(op, a, b) => Value::Bool(match (v(a)?, v(b)?, op.as_str()) {
+            Tree::Cmp(op, a, b) => Value::Bool(match (v(a)?, v(b)?, *op) {
                 (Value::Int(a), Value::Int(b), op) => match op {
                     "==" => a.eq(b),
                     "!=" => a.ne(b),
@@ -298,7 +298,7 @@ impl Handles {
             Tree::Not(a) => Value::Bool(!formula(a)?),
             Tree::Logic(op, a, b) => {
                 let (a, b) = (formula(a)?, formula(b)?);
-                Value::Bool(match op.as_str() {
+                Value::Bool(match *op {
                     "and" => a.and(b),
                     "or" => a.or(b),
                     "implies" => a.implies(b),
@@ -348,7 +348,7 @@ impl Handles {
                     .map(|k| self.character(*k))
                     .collect::<Result<_, _>>()?;
                 let f = formula(f)?;
-                Value::Bool(match op.as_str() {
+                Value::Bool(match *op {
                     "everyone" => Formula::everyone_knows(&group, f),
                     "common" => Formula::common_knowledge(&group, f),
                     "distributed" => Formula::distributed_knowledge(&group, f),
@@ -442,7 +442,7 @@ impl Handles {
         for row in rows {
             let mut all = Vec::with_capacity(row.len());
             for (t, r) in tuple.iter().zip(row) {
-                let eq = Tree::Cmp("==".into(), Box::new(t.clone()), Box::new(r.clone()));
+                let eq = Tree::Cmp("==", Arc::new(t.clone()), Arc::new(r.clone()));
                 all.push(self.formula(&eq, speaker)?);
             }
             any.push(Formula::all(all));
@@ -875,7 +875,7 @@ impl NativeStory {
         py: Python<'py>,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        match self.ask(py, Command::Show(chance::show_tree(value)?))? {
+        match self.ask(py, Command::Show(expr::show_term(value)?))? {
             Reply::Shown(shown) => shown.into_py(py),
             _ => Err(internal("`show` gave no value")),
         }

@@ -3,13 +3,12 @@
 
 use epipen::story::{Shown, ShownValue};
 use epipen::{Chance, Character, Formula};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use super::{Actor, Answer, Handles, Reply, Tree, Value, failed, invalid, tree};
+use super::{Actor, Answer, Handles, Reply, Term, Tree, Value, failed, invalid};
 
-/// A probability term as Python sends it.
+/// A probability term (an `epipen.Probability`'s).
 #[derive(Debug, Clone)]
 pub(super) enum Rat {
     /// `probability(A, φ)`; None: the speaker's in what a character says, else the
@@ -21,58 +20,6 @@ pub(super) enum Rat {
     Int(Box<Tree>),
     Arith(String, Box<Rat>, Box<Rat>),
     Neg(Box<Rat>),
-}
-
-/// What `Story.show` shows: a probability term, or an expression.
-#[derive(Debug, Clone)]
-pub(super) enum ShowTree {
-    Rat(Rat),
-    Expr(Tree),
-}
-
-/// The tags of probability terms.
-fn is_rat(tag: &str) -> bool {
-    matches!(tag, "prob" | "ratio" | "rint" | "rarith" | "rneg")
-}
-
-pub(super) fn rat(obj: &Bound<'_, PyAny>) -> PyResult<Rat> {
-    let t = obj
-        .cast::<PyTuple>()
-        .map_err(|_| PyTypeError::new_err("not an epipen probability"))?;
-    let tag: String = t.get_item(0)?.extract()?;
-    let sub = |k: usize| -> PyResult<Box<Rat>> { Ok(Box::new(rat(&t.get_item(k)?)?)) };
-    Ok(match tag.as_str() {
-        "prob" => Rat::Probability(t.get_item(1)?.extract()?, Box::new(tree(&t.get_item(2)?)?)),
-        "ratio" => Rat::Ratio(t.get_item(1)?.extract()?, t.get_item(2)?.extract()?),
-        "rint" => Rat::Int(Box::new(tree(&t.get_item(1)?)?)),
-        "rarith" => Rat::Arith(t.get_item(1)?.extract()?, sub(2)?, sub(3)?),
-        "rneg" => Rat::Neg(sub(1)?),
-        other => {
-            return Err(PyTypeError::new_err(format!(
-                "not an epipen probability: {other}"
-            )));
-        }
-    })
-}
-
-/// `("chance", op, left, right)`: a comparison of probability terms.
-pub(super) fn cmp_tree(t: &Bound<'_, PyTuple>) -> PyResult<Tree> {
-    Ok(Tree::ChanceCmp(
-        t.get_item(1)?.extract()?,
-        Box::new(rat(&t.get_item(2)?)?),
-        Box::new(rat(&t.get_item(3)?)?),
-    ))
-}
-
-pub(super) fn show_tree(obj: &Bound<'_, PyAny>) -> PyResult<ShowTree> {
-    let tag: Option<String> = obj
-        .cast::<PyTuple>()
-        .ok()
-        .and_then(|t| t.get_item(0).ok()?.extract().ok());
-    match tag {
-        Some(tag) if is_rat(&tag) => Ok(ShowTree::Rat(rat(obj)?)),
-        _ => Ok(ShowTree::Expr(tree(obj)?)),
-    }
 }
 
 impl Handles {
@@ -202,14 +149,14 @@ impl Actor {
     }
 
     /// `show e`.
-    pub(super) fn show(&mut self, s: &ShowTree) -> Answer {
+    pub(super) fn show(&mut self, s: &Term) -> Answer {
         let h = &self.handles;
         let shown = match s {
-            ShowTree::Rat(r) => {
+            Term::Rat(r) => {
                 let c = h.chance(r, None).map_err(invalid)?;
                 self.story.show(c)
             }
-            ShowTree::Expr(t) => match h.value(t, None).map_err(invalid)? {
+            Term::Value(t) => match h.value(t, None).map_err(invalid)? {
                 Value::Int(i) => self.story.show(i),
                 Value::Bool(f) => self.story.show(f),
                 Value::Enum(e) => self.story.show(e),

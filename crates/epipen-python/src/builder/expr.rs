@@ -1,0 +1,1316 @@
+//! Expressions from Python: the native handles `epipen.Int`, `Bool`, `EnumValue` and
+//! `Probability` (one [`Expr`] each, of its [`Type`]), `Character` and `Checkpoint`, with
+//! Python's operators, the knowledge operators and the connectives, and their text as a
+//! story writes it. A handle holds its expression as a [`Tree`] that names characters,
+//! constants, enums and events by their index of declaration and checkpoints by name
+//! (the story's thread makes the Rust API's typed expressions of it, whose own checks
+//! give the messages of mistakes), and the Python story it belongs to.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyTuple};
+
+use super::chance::Rat;
+use crate::convert::{Kind, Located};
+
+/// An expression of a story's values, as the story's thread reads it.
+#[derive(Debug, Clone)]
+pub(super) enum Tree {
+    Const(usize),
+    Int(i64),
+    Bool(bool),
+    /// A variant of the enum with this index, by name.
+    Variant(usize, String),
+    Neg(Arc<Tree>),
+    Arith(&'static str, Arc<Tree>, Arc<Tree>),
+    Cmp(&'static str, Arc<Tree>, Arc<Tree>),
+    Not(Arc<Tree>),
+    Logic(&'static str, Arc<Tree>, Arc<Tree>),
+    Ite(Arc<Tree>, Arc<Tree>, Arc<Tree>),
+    In(Vec<Tree>, Vec<Vec<Tree>>),
+    /// None: the speaker of the `says` it is in.
+    Knows(Option<usize>, Arc<Tree>),
+    KnowsValue(Option<usize>, Vec<Tree>),
+    /// None: the speaker of the `says` it is in.
+    Believes(Option<usize>, Arc<Tree>),
+    BelievesValue(Option<usize>, Vec<Tree>),
+    At(String, Arc<Tree>),
+    Group(&'static str, Vec<usize>, Arc<Tree>),
+    /// The latest execution's case of the event with this index.
+    Latest(usize),
+    /// A case of the event with this index, by name; with the event of the block whose
+    /// handle named it.
+    Case(usize, String, Option<String>),
+    /// A comparison of probability terms.
+    ChanceCmp(&'static str, Arc<Rat>, Arc<Rat>),
+}
+
+/// What a handle is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Type {
+    Int,
+    Bool,
+    Enum,
+    Probability,
+}
+
+/// A handle's expression: a value's, or a probability term's.
+#[derive(Debug, Clone)]
+pub(super) enum Term {
+    Value(Tree),
+    Rat(Rat),
+}
+
+/// An expression of a story (`epipen.Expr`): `Int`, `Bool`, `EnumValue` and
+/// `Probability` are its kinds.
+#[pyclass(module = "epipen._native", subclass, frozen)]
+pub(crate) struct Expr {
+    ty: Type,
+    pub(super) term: Term,
+    /// The Python story of its handles (None: literals only).
+    owner: Option<Py<PyAny>>,
+    text: String,
+    /// How tightly its text binds (for parentheses).
+    prec: u8,
+    /// An enum value's type (`epipen.EnumType`).
+    enum_type: Option<Py<PyAny>>,
+}
+
+#[pyclass(module = "epipen._native", extends = Expr, frozen)]
+pub(crate) struct Int;
+#[pyclass(module = "epipen._native", extends = Expr, frozen)]
+pub(crate) struct Bool;
+#[pyclass(module = "epipen._native", extends = Expr, subclass, frozen)]
+pub(crate) struct EnumValue;
+#[pyclass(module = "epipen._native", extends = Expr, frozen)]
+pub(crate) struct Probability;
+
+/// A character of a story (`epipen.Character`).
+#[pyclass(module = "epipen._native", frozen)]
+pub(crate) struct Character {
+    #[pyo3(get, name = "_story")]
+    story: Py<PyAny>,
+    #[pyo3(get, name = "_index")]
+    index: usize,
+    #[pyo3(get)]
+    name: String,
+}
+
+#[pymethods]
+impl Character {
+    #[new]
+    fn new(story: Py<PyAny>, index: usize, name: String) -> Character {
+        Character { story, index, name }
+    }
+
+    fn __repr__(&self) -> &str {
+        &self.name
+    }
+}
+
+/// A saved knowledge state (`epipen.Checkpoint`), for `at`.
+#[pyclass(module = "epipen._native", frozen)]
+pub(crate) struct Checkpoint {
+    #[pyo3(get, name = "_story")]
+    story: Py<PyAny>,
+    #[pyo3(get)]
+    name: String,
+}
+
+#[pymethods]
+impl Checkpoint {
+    #[new]
+    fn new(story: Py<PyAny>, name: String) -> Checkpoint {
+        Checkpoint { story, name }
+    }
+
+    fn __repr__(&self) -> &str {
+        &self.name
+    }
+}
+
+fn story_error(message: String) -> PyErr {
+    Python::attach(|py| Located::plain(Kind::Story, message).into_pyerr(py))
+}
+
+fn type_error(message: String) -> PyErr {
+    PyTypeError::new_err(message)
+}
+
+/// `type(x).__name__ x!r`, for messages.
+fn found(x: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(format!("{} {}", x.get_type().name()?, x.repr()?))
+}
+
+impl Type {
+    fn describe(self) -> &'static str {
+        match self {
+            Type::Int => "an int",
+            Type::Bool => "a formula",
+            Type::Enum => "an enum value",
+            Type::Probability => "a probability",
+        }
+    }
+}
+
+impl Expr {
+    fn new(ty: Type, term: Term, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
+        Expr {
+            ty,
+            term,
+            owner,
+            text,
+            prec,
+            enum_type: None,
+        }
+    }
+
+    fn dup(&self, py: Python<'_>) -> Expr {
+        Expr {
+            ty: self.ty,
+            term: self.term.clone(),
+            owner: self.owner.as_ref().map(|o| o.clone_ref(py)),
+            text: self.text.clone(),
+            prec: self.prec,
+            enum_type: self.enum_type.as_ref().map(|e| e.clone_ref(py)),
+        }
+    }
+
+    fn paren(&self, prec: u8) -> String {
+        match self.prec < prec {
+            true => format!("({})", self.text),
+            false => self.text.clone(),
+        }
+    }
+
+    pub(super) fn tree(&self) -> Arc<Tree> {
+        match &self.term {
+            Term::Value(t) => Arc::new(t.clone()),
+            Term::Rat(_) => unreachable!("a probability is no value"),
+        }
+    }
+
+    fn value(&self) -> Tree {
+        (*self.tree()).clone()
+    }
+
+    fn rat(&self) -> Arc<Rat> {
+        match &self.term {
+            Term::Rat(r) => Arc::new(r.clone()),
+            Term::Value(t) => Arc::new(Rat::Int(Box::new(t.clone()))),
+        }
+    }
+}
+
+/// Makes the handle `e` (of its kind) for Python.
+fn made(py: Python<'_>, e: Expr) -> PyResult<Py<PyAny>> {
+    let ty = e.ty;
+    let init = PyClassInitializer::from(e);
+    Ok(match ty {
+        Type::Int => Bound::new(py, init.add_subclass(Int))?.into_any(),
+        Type::Bool => Bound::new(py, init.add_subclass(Bool))?.into_any(),
+        Type::Enum => Bound::new(py, init.add_subclass(EnumValue))?.into_any(),
+        Type::Probability => Bound::new(py, init.add_subclass(Probability))?.into_any(),
+    }
+    .unbind())
+}
+
+/// The story of a combination of handles (None: literals only).
+fn mix(
+    py: Python<'_>,
+    owners: impl IntoIterator<Item = Option<Py<PyAny>>>,
+) -> PyResult<Option<Py<PyAny>>> {
+    let mut found: Option<Py<PyAny>> = None;
+    for o in owners.into_iter().flatten() {
+        match &found {
+            Some(f) if !f.is(&o) => {
+                return Err(story_error(
+                    "an expression mixes handles of two different stories".into(),
+                ));
+            }
+            Some(_) => {}
+            None => found = Some(o.clone_ref(py)),
+        }
+    }
+    Ok(found)
+}
+
+fn owner(py: Python<'_>, e: &Expr) -> Option<Py<PyAny>> {
+    e.owner.as_ref().map(|o| o.clone_ref(py))
+}
+
+fn handle(x: &Bound<'_, PyAny>) -> Option<Expr> {
+    x.cast::<Expr>().ok().map(|b| b.get().dup(x.py()))
+}
+
+/// An int literal of any size: a 64-bit literal, or exact arithmetic on them.
+fn literal(n: &Bound<'_, PyAny>) -> PyResult<Tree> {
+    if let Ok(k) = n.extract::<i64>() {
+        return Ok(Tree::Int(k));
+    }
+    // n == (n >> 62) * 2^62 + (n & (2^62 - 1)), with |n >> 62| smaller than |n|.
+    let high = n.call_method1("__rshift__", (62,))?;
+    let low: i64 = n.call_method1("__and__", ((1i64 << 62) - 1,))?.extract()?;
+    let high = Tree::Arith("*", Arc::new(literal(&high)?), Arc::new(Tree::Int(1 << 62)));
+    Ok(Tree::Arith("+", Arc::new(high), Arc::new(Tree::Int(low))))
+}
+
+/// `x` as an int expression (`what` names it in the message).
+pub(super) fn int_of(x: &Bound<'_, PyAny>, what: &str) -> PyResult<Expr> {
+    if let Some(e) = handle(x) {
+        return match e.ty {
+            Type::Int => Ok(e),
+            _ => Err(type_error(format!(
+                "expected an int expression, found {} `{}`",
+                e.ty.describe(),
+                e.text
+            ))),
+        };
+    }
+    if x.is_instance_of::<PyBool>() || !x.is_instance_of::<PyInt>() {
+        return Err(type_error(format!(
+            "expected {what} (an epipen Int or a Python int), found {}",
+            found(x)?
+        )));
+    }
+    let text = x.str()?.to_string();
+    Ok(Expr::new(
+        Type::Int,
+        Term::Value(literal(x)?),
+        None,
+        text,
+        100,
+    ))
+}
+
+fn bool_literal(b: bool) -> Expr {
+    let text = if b { "true" } else { "false" };
+    Expr::new(
+        Type::Bool,
+        Term::Value(Tree::Bool(b)),
+        None,
+        text.into(),
+        100,
+    )
+}
+
+/// `x` as a formula.
+pub(super) fn bool_of(x: &Bound<'_, PyAny>) -> PyResult<Expr> {
+    if let Some(e) = handle(x) {
+        return match e.ty {
+            Type::Bool => Ok(e),
+            _ => Err(type_error(format!(
+                "expected a formula (a Bool), found {} `{}`",
+                e.ty.describe(),
+                e.text
+            ))),
+        };
+    }
+    match x.cast::<PyBool>() {
+        Ok(b) => Ok(bool_literal(b.is_true())),
+        Err(_) => Err(type_error(format!(
+            "expected a formula (an epipen Bool or a Python bool), found {}",
+            found(x)?
+        ))),
+    }
+}
+
+/// `x` as a value: an int, a formula or an enum value.
+pub(super) fn any_of(x: &Bound<'_, PyAny>) -> PyResult<Expr> {
+    if let Some(e) = handle(x) {
+        return match e.ty {
+            Type::Probability => Err(type_error(format!(
+                "expected an int, a formula or an enum value, found {} `{}` (compare a \
+                 probability, == < …, to get a formula)",
+                e.ty.describe(),
+                e.text
+            ))),
+            _ => Ok(e),
+        };
+    }
+    if x.is_instance_of::<PyBool>() {
+        return bool_of(x);
+    }
+    if x.is_instance_of::<PyInt>() {
+        return int_of(x, "an int");
+    }
+    Err(type_error(format!(
+        "expected an epipen expression, an int or a bool, found {}",
+        found(x)?
+    )))
+}
+
+/// `x` as a probability term: a probability, an int (or Int), or a Fraction.
+fn term_of(x: &Bound<'_, PyAny>) -> PyResult<Expr> {
+    let py = x.py();
+    if let Some(e) = handle(x) {
+        return match e.ty {
+            Type::Probability => Ok(e),
+            Type::Int => Ok(Expr::new(
+                Type::Probability,
+                Term::Rat(Rat::Int(Box::new(e.value()))),
+                owner(py, &e),
+                e.text.clone(),
+                e.prec,
+            )),
+            _ => Err(type_error(format!(
+                "a probability is compared with numbers, found {} `{}`",
+                e.ty.describe(),
+                e.text
+            ))),
+        };
+    }
+    let fraction = py.import("fractions")?.getattr("Fraction")?;
+    if x.is_instance(&fraction)? {
+        let (n, d) = (x.getattr("numerator")?, x.getattr("denominator")?);
+        let (Ok(n), Ok(d)) = (n.extract::<i64>(), d.extract::<i64>()) else {
+            return Err(PyValueError::new_err(format!(
+                "the fraction {} does not fit in 64 bits",
+                x.str()?
+            )));
+        };
+        let (text, prec) = match d {
+            1 => (n.to_string(), 100),
+            _ => (format!("{n}/{d}"), 9),
+        };
+        return Ok(Expr::new(
+            Type::Probability,
+            Term::Rat(Rat::Ratio(n, d)),
+            None,
+            text,
+            prec,
+        ));
+    }
+    if x.is_instance_of::<PyInt>() && !x.is_instance_of::<PyBool>() {
+        return term_of(&made(py, int_of(x, "an int")?)?.into_bound(py));
+    }
+    if x.is_instance_of::<PyFloat>() {
+        return Err(type_error(format!(
+            "probabilities are exact: compare them with fractions.Fraction or ints, not the \
+             float {}",
+            x.repr()?
+        )));
+    }
+    Err(type_error(format!(
+        "expected a probability, an int or a fractions.Fraction, found {}",
+        found(x)?
+    )))
+}
+
+fn arith(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
+    let prec = if matches!(op, "+" | "-") { 8 } else { 9 };
+    let text = format!("{} {op} {}", a.paren(prec), b.paren(prec + 1));
+    let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
+    let term = match (a.ty, b.ty) {
+        (Type::Int, Type::Int) => Term::Value(Tree::Arith(op, a.tree(), b.tree())),
+        _ => Term::Rat(Rat::Arith(
+            op.into(),
+            Box::new((*a.rat()).clone()),
+            Box::new((*b.rat()).clone()),
+        )),
+    };
+    let ty = if let Term::Rat(_) = term {
+        Type::Probability
+    } else {
+        Type::Int
+    };
+    Ok(Expr::new(ty, term, owner, text, prec))
+}
+
+fn cmp(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
+    let text = format!("{} {op} {}", a.paren(8), b.paren(8));
+    let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
+    let tree = match a.ty {
+        Type::Probability => Tree::ChanceCmp(op, a.rat(), b.rat()),
+        _ => Tree::Cmp(op, a.tree(), b.tree()),
+    };
+    Ok(Expr::new(Type::Bool, Term::Value(tree), owner, text, 7))
+}
+
+fn logic(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
+    let (prec, word) = match op {
+        "and" => (5, "and"),
+        "or" => (4, "or"),
+        "implies" => (3, "->"),
+        _ => (2, "<->"),
+    };
+    let text = format!("{} {word} {}", a.paren(prec + 1), b.paren(prec + 1));
+    let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
+    let tree = Tree::Logic(op, a.tree(), b.tree());
+    Ok(Expr::new(Type::Bool, Term::Value(tree), owner, text, prec))
+}
+
+fn op_name(op: CompareOp) -> &'static str {
+    match op {
+        CompareOp::Eq => "==",
+        CompareOp::Ne => "!=",
+        CompareOp::Lt => "<",
+        CompareOp::Le => "<=",
+        CompareOp::Gt => ">",
+        CompareOp::Ge => ">=",
+    }
+}
+
+/// The operands of a binary operator, `reflected` when Python calls `o op self`.
+fn pair(e: Expr, o: Expr, reflected: bool) -> (Expr, Expr) {
+    if reflected { (o, e) } else { (e, o) }
+}
+
+impl Expr {
+    /// `self op o` (or `o op self`) for an arithmetic operator: None when it gives way.
+    fn arith_op(
+        &self,
+        py: Python<'_>,
+        op: &'static str,
+        o: &Bound<'_, PyAny>,
+        reflected: bool,
+    ) -> PyResult<Option<Expr>> {
+        let rational = handle(o).is_some_and(|h| h.ty == Type::Probability);
+        let (a, b) = match self.ty {
+            // An int gives way to a probability, whose reflected operator answers.
+            Type::Int if rational => return Ok(None),
+            Type::Int if op == "/" && o.is_instance_of::<PyString>() => return Ok(None),
+            Type::Int => pair(self.dup(py), int_of(o, "an int")?, reflected),
+            Type::Probability => pair(self.dup(py), term_of(o)?, reflected),
+            _ => return Ok(None),
+        };
+        arith(py, op, a, b).map(Some)
+    }
+
+    fn answer(py: Python<'_>, e: PyResult<Option<Expr>>) -> PyResult<Py<PyAny>> {
+        match e? {
+            Some(e) => made(py, e),
+            None => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn logic_op(
+        &self,
+        py: Python<'_>,
+        op: &'static str,
+        o: &Bound<'_, PyAny>,
+        reflected: bool,
+    ) -> PyResult<Py<PyAny>> {
+        if self.ty != Type::Bool {
+            return Ok(py.NotImplemented());
+        }
+        let (a, b) = pair(self.dup(py), bool_of(o)?, reflected);
+        let e = match op {
+            "xor" => cmp(py, "!=", a, b)?,
+            op => logic(py, op, a, b)?,
+        };
+        made(py, e)
+    }
+
+    /// An enum value's operand: a value, or a variant's name (its type says).
+    fn other(&self, o: &Bound<'_, PyAny>) -> PyResult<Expr> {
+        if let Some(e) = handle(o).filter(|e| e.ty == Type::Enum) {
+            return Ok(e);
+        }
+        let ty = self.enum_type.as_ref().expect("an enum value has its type");
+        let v = ty.bind(o.py()).call_method1("_operand", (o,))?;
+        any_of(&v)
+    }
+
+    fn unary(&self, what: &str, slf: &Bound<'_, PyAny>) -> PyErr {
+        let name = slf
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        type_error(format!("bad operand type for {what}: '{name}'"))
+    }
+}
+
+#[pymethods]
+impl Expr {
+    fn __repr__(&self) -> &str {
+        &self.text
+    }
+
+    fn __bool__(&self) -> PyResult<bool> {
+        Err(type_error(format!(
+            "`{}` is an epipen expression, which has no truth value in Python: combine \
+             formulas with & | ~ (or And, Or, Not), not and/or/not",
+            self.text
+        )))
+    }
+
+    fn __hash__(slf: &Bound<'_, Self>) -> isize {
+        slf.as_ptr() as isize >> 4
+    }
+
+    #[getter]
+    fn _type(&self) -> &'static str {
+        self.ty.describe()
+    }
+
+    #[getter]
+    fn _owner(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        owner(py, self)
+    }
+
+    #[getter]
+    fn _text(&self) -> &str {
+        &self.text
+    }
+
+    /// A constant's index (None: no constant).
+    #[getter]
+    fn _constant(&self) -> Option<usize> {
+        match &self.term {
+            Term::Value(Tree::Const(k)) => Some(*k),
+            _ => None,
+        }
+    }
+
+    #[getter]
+    fn _enum(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.enum_type.as_ref().map(|e| e.clone_ref(py))
+    }
+
+    fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Expr::answer(py, self.arith_op(py, "+", o, false))
+    }
+    fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Expr::answer(py, self.arith_op(py, "+", o, true))
+    }
+    fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Expr::answer(py, self.arith_op(py, "-", o, false))
+    }
+    fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Expr::answer(py, self.arith_op(py, "-", o, true))
+    }
+    fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Expr::answer(py, self.arith_op(py, "*", o, false))
+    }
+    fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Expr::answer(py, self.arith_op(py, "*", o, true))
+    }
+    fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match self.ty {
+            Type::Int => Expr::answer(py, self.arith_op(py, "/", o, false)),
+            _ => Ok(py.NotImplemented()),
+        }
+    }
+    fn __rfloordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match self.ty {
+            Type::Int => Expr::answer(py, self.arith_op(py, "/", o, true)),
+            _ => Ok(py.NotImplemented()),
+        }
+    }
+    fn __mod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match self.ty {
+            Type::Int => Expr::answer(py, self.arith_op(py, "%", o, false)),
+            _ => Ok(py.NotImplemented()),
+        }
+    }
+    fn __rmod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match self.ty {
+            Type::Int => Expr::answer(py, self.arith_op(py, "%", o, true)),
+            _ => Ok(py.NotImplemented()),
+        }
+    }
+    fn __truediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.truediv(py, o, false)
+    }
+    fn __rtruediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.truediv(py, o, true)
+    }
+
+    fn __neg__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let (py, e) = (slf.py(), slf.get());
+        let (text, term) = match (&e.term, e.ty) {
+            (Term::Value(_), Type::Int) => (e.paren(10), Term::Value(Tree::Neg(e.tree()))),
+            (Term::Rat(r), _) => (e.paren(10), Term::Rat(Rat::Neg(Box::new(r.clone())))),
+            _ => return Err(e.unary("unary -", slf.as_any())),
+        };
+        made(
+            py,
+            Expr::new(e.ty, term, owner(py, e), format!("-{text}"), 10),
+        )
+    }
+
+    fn __pos__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        match slf.get().ty {
+            Type::Int | Type::Probability => Ok(slf.clone().into_any().unbind()),
+            _ => Err(slf.get().unary("unary +", slf.as_any())),
+        }
+    }
+
+    fn __abs__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        if slf.get().ty != Type::Int {
+            return Err(slf.get().unary("abs()", slf.as_any()));
+        }
+        let zero = 0i64.into_pyobject(py)?.into_any();
+        let positive = slf.call_method1("__ge__", (&zero,))?;
+        let negative = slf.call_method0("__neg__")?;
+        if_(py, &positive, slf.as_any(), &negative)
+    }
+
+    fn __invert__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let (py, e) = (slf.py(), slf.get());
+        if e.ty != Type::Bool {
+            return Err(e.unary("unary ~", slf.as_any()));
+        }
+        let text = format!("not {}", e.paren(6));
+        made(
+            py,
+            Expr::new(
+                Type::Bool,
+                Term::Value(Tree::Not(e.tree())),
+                owner(py, e),
+                text,
+                6,
+            ),
+        )
+    }
+
+    fn __and__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.logic_op(py, "and", o, false)
+    }
+    fn __rand__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.logic_op(py, "and", o, true)
+    }
+    fn __or__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.logic_op(py, "or", o, false)
+    }
+    fn __ror__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.logic_op(py, "or", o, true)
+    }
+    fn __xor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.logic_op(py, "xor", o, false)
+    }
+    fn __rxor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.logic_op(py, "xor", o, false)
+    }
+
+    fn __richcmp__(
+        &self,
+        py: Python<'_>,
+        o: &Bound<'_, PyAny>,
+        op: CompareOp,
+    ) -> PyResult<Py<PyAny>> {
+        let name = op_name(op);
+        let eq = matches!(op, CompareOp::Eq | CompareOp::Ne);
+        let rational = handle(o).is_some_and(|h| h.ty == Type::Probability);
+        let other = match self.ty {
+            Type::Int if rational => return Ok(py.NotImplemented()),
+            Type::Int => int_of(o, "an int")?,
+            Type::Probability => term_of(o)?,
+            Type::Bool if eq => bool_of(o)?,
+            Type::Enum if eq => self.other(o)?,
+            _ => return Ok(py.NotImplemented()),
+        };
+        made(py, cmp(py, name, self.dup(py), other)?)
+    }
+}
+
+impl Expr {
+    fn truediv(
+        &self,
+        py: Python<'_>,
+        o: &Bound<'_, PyAny>,
+        reflected: bool,
+    ) -> PyResult<Py<PyAny>> {
+        match self.ty {
+            Type::Int if handle(o).is_some_and(|h| h.ty == Type::Probability) => {
+                Ok(py.NotImplemented())
+            }
+            Type::Int => Err(type_error(
+                "epipen ints divide with // (integer division), not /".into(),
+            )),
+            Type::Probability => Expr::answer(py, self.arith_op(py, "/", o, reflected)),
+            _ => Ok(py.NotImplemented()),
+        }
+    }
+}
+
+#[pymethods]
+impl Int {
+    /// `self in {values}`: equal to one of them (false for none).
+    fn is_in(slf: &Bound<'_, Self>, values: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let rows = values
+            .try_iter()?
+            .map(|v| Ok(vec![v?]))
+            .collect::<PyResult<Vec<_>>>()?;
+        made(py, membership(py, &[slf.clone().into_any()], rows)?)
+    }
+}
+
+#[pymethods]
+impl Bool {
+    /// `self -> o`.
+    fn implies(slf: &Bound<'_, Self>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        slf.as_super().get().logic_op(slf.py(), "implies", o, false)
+    }
+
+    /// `self <-> o`.
+    fn iff(slf: &Bound<'_, Self>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        slf.as_super().get().logic_op(slf.py(), "iff", o, false)
+    }
+}
+
+#[pymethods]
+impl EnumValue {
+    /// A copy of an enum value (for `epipen.EventHandle`).
+    #[new]
+    fn new(value: &Bound<'_, Expr>) -> PyResult<PyClassInitializer<EnumValue>> {
+        let e = value.get();
+        if e.ty != Type::Enum {
+            return Err(type_error(format!(
+                "expected an enum value, found {}",
+                e.text
+            )));
+        }
+        Ok(PyClassInitializer::from(e.dup(value.py())).add_subclass(EnumValue))
+    }
+
+    /// `self in {values}` (variants' names or values).
+    fn is_in(slf: &Bound<'_, Self>, values: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let e = slf.as_super().get();
+        let rows = values
+            .try_iter()?
+            .map(|v| Ok(vec![made(py, e.other(&v?)?)?.into_bound(py)]))
+            .collect::<PyResult<Vec<_>>>()?;
+        made(py, membership(py, &[slf.clone().into_any()], rows)?)
+    }
+}
+
+/// A handle of the story `owner` named `name`: a constant (`kind` "int", "bool" or
+/// "enum", `index` its index), a variant of an enum ("variant", the enum's index), a
+/// case of an event ("case", the event's index; `of` the event of the block that named
+/// it) or an event's latest case ("latest"). An enum value's `enum_type` is its type.
+#[pyfunction]
+#[pyo3(signature = (owner, kind, index, name, enum_type=None, of=None))]
+pub(crate) fn leaf(
+    py: Python<'_>,
+    owner: Py<PyAny>,
+    kind: &str,
+    index: usize,
+    name: String,
+    enum_type: Option<Py<PyAny>>,
+    of: Option<String>,
+) -> PyResult<Py<PyAny>> {
+    let (ty, tree) = match kind {
+        "int" => (Type::Int, Tree::Const(index)),
+        "bool" => (Type::Bool, Tree::Const(index)),
+        "enum" => (Type::Enum, Tree::Const(index)),
+        "variant" => (Type::Enum, Tree::Variant(index, name.clone())),
+        "case" => (Type::Enum, Tree::Case(index, name.clone(), of)),
+        "latest" => (Type::Enum, Tree::Latest(index)),
+        other => return Err(PyValueError::new_err(format!("no handle of kind {other}"))),
+    };
+    let mut e = Expr::new(ty, Term::Value(tree), Some(owner), name, 100);
+    e.enum_type = enum_type;
+    made(py, e)
+}
+
+/// `_int(x, what)`, `_bool(x)`, `_any(x)`: Python values as handles.
+#[pyfunction]
+#[pyo3(signature = (x, what="an int"))]
+pub(crate) fn as_int(py: Python<'_>, x: &Bound<'_, PyAny>, what: &str) -> PyResult<Py<PyAny>> {
+    made(py, int_of(x, what)?)
+}
+
+#[pyfunction]
+pub(crate) fn as_bool(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    made(py, bool_of(x)?)
+}
+
+#[pyfunction]
+pub(crate) fn as_value(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    made(py, any_of(x)?)
+}
+
+fn character<'py>(c: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Character>> {
+    c.cast::<Character>().cloned().map_err(|_| match c.repr() {
+        Ok(r) => type_error(format!("expected a character, found {r}")),
+        Err(e) => e,
+    })
+}
+
+/// `op(A, φ)`'s character and formula, A left out when `formula` is None.
+fn speaker<'py>(
+    who: &Bound<'py, PyAny>,
+    formula: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Option<Bound<'py, Character>>, Expr)> {
+    let (who, formula) = match formula {
+        None if !who.is_instance_of::<Character>() => (None, who),
+        None => (Some(who), &who.py().None().into_bound(who.py())),
+        Some(f) => (Some(who), f),
+    };
+    let f = bool_of(formula)?;
+    Ok((who.map(character).transpose()?, f))
+}
+
+/// `op(A, φ)` for `knows`, `believes`, `knows_whether` and `probability`.
+fn of_formula(
+    py: Python<'_>,
+    op: &'static str,
+    who: &Bound<'_, PyAny>,
+    formula: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let (a, f) = speaker(who, formula)?;
+    let a = a.as_ref().map(|a| a.get());
+    let owner = mix(py, [owner(py, &f), a.map(|a| a.story.clone_ref(py))])?;
+    let name = a.map(|a| format!("{}, ", a.name)).unwrap_or_default();
+    let text = format!("{op}({name}{})", f.text);
+    let (k, t) = (a.map(|a| a.index), f.tree());
+    let (ty, term) = match op {
+        "knows" => (Type::Bool, Term::Value(Tree::Knows(k, t))),
+        "believes" => (Type::Bool, Term::Value(Tree::Believes(k, t))),
+        "knows_whether" => (
+            Type::Bool,
+            Term::Value(Tree::KnowsValue(k, vec![f.value()])),
+        ),
+        _ => (
+            Type::Probability,
+            Term::Rat(Rat::Probability(k, Box::new(f.value()))),
+        ),
+    };
+    made(py, Expr::new(ty, term, owner, text, 100))
+}
+
+/// `op(A, e1, …, en)` for `knows_value` and `believes_value`, A optional.
+fn of_values(py: Python<'_>, op: &'static str, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    let first = args.get_item(0).ok();
+    let who = first
+        .as_ref()
+        .and_then(|a| a.cast::<Character>().ok())
+        .map(|c| c.get());
+    let exprs = (args.iter().skip(who.is_some() as usize))
+        .map(|e| any_of(&e))
+        .collect::<PyResult<Vec<_>>>()?;
+    if exprs.is_empty() {
+        return Err(type_error(format!("{op} needs at least one expression")));
+    }
+    let owners = exprs.iter().map(|e| owner(py, e));
+    let owner = mix(py, owners.chain([who.map(|w| w.story.clone_ref(py))]))?;
+    let names: Vec<&str> = (who.map(|w| w.name.as_str()).into_iter())
+        .chain(exprs.iter().map(|e| e.text.as_str()))
+        .collect();
+    let text = format!("{op}({})", names.join(", "));
+    let (k, trees) = (
+        who.map(|w| w.index),
+        exprs.iter().map(Expr::value).collect(),
+    );
+    let tree = match op {
+        "knows_value" => Tree::KnowsValue(k, trees),
+        _ => Tree::BelievesValue(k, trees),
+    };
+    made(
+        py,
+        Expr::new(Type::Bool, Term::Value(tree), owner, text, 100),
+    )
+}
+
+/// `knows(A, φ)`: A knows that φ. In what a character says, the speaker may be left
+/// out: `knows(φ)`.
+#[pyfunction]
+#[pyo3(signature = (who, formula=None))]
+pub(crate) fn knows(
+    py: Python<'_>,
+    who: &Bound<'_, PyAny>,
+    formula: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    of_formula(py, "knows", who, formula)
+}
+
+/// `knows_whether(A, φ)`: A knows whether φ holds (`knows_value` of a formula).
+#[pyfunction]
+#[pyo3(signature = (who, formula=None))]
+pub(crate) fn knows_whether(
+    py: Python<'_>,
+    who: &Bound<'_, PyAny>,
+    formula: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    of_formula(py, "knows_whether", who, formula)
+}
+
+/// `believes(A, φ)`: φ holds in every world A finds most plausible among those it
+/// cannot tell from this one.
+#[pyfunction]
+#[pyo3(signature = (who, formula=None))]
+pub(crate) fn believes(
+    py: Python<'_>,
+    who: &Bound<'_, PyAny>,
+    formula: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    of_formula(py, "believes", who, formula)
+}
+
+/// `probability(A, φ)`: A's probability of φ in this world; `probability(φ)`: the
+/// speaker's in what a character says, elsewhere the storyteller's.
+#[pyfunction]
+#[pyo3(signature = (who, formula=None))]
+pub(crate) fn probability(
+    py: Python<'_>,
+    who: &Bound<'_, PyAny>,
+    formula: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    of_formula(py, "probability", who, formula)
+}
+
+/// `knows_value(A, e1, …, en)`: A knows the value of the tuple.
+#[pyfunction]
+#[pyo3(signature = (*args))]
+pub(crate) fn knows_value(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    of_values(py, "knows_value", args)
+}
+
+/// `believes_value(A, e1, …, en)`: the worlds A finds most plausible agree on the tuple.
+#[pyfunction]
+#[pyo3(signature = (*args))]
+pub(crate) fn believes_value(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    of_values(py, "believes_value", args)
+}
+
+/// `at(c, φ)`: φ with its knowledge operators evaluated at checkpoint `c`.
+#[pyfunction]
+pub(crate) fn at(
+    py: Python<'_>,
+    checkpoint: &Bound<'_, PyAny>,
+    formula: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let Ok(c) = checkpoint.cast::<Checkpoint>() else {
+        return Err(type_error(format!(
+            "expected a checkpoint, found {}",
+            checkpoint.repr()?
+        )));
+    };
+    let (c, f) = (c.get(), bool_of(formula)?);
+    let owner = mix(py, [owner(py, &f), Some(c.story.clone_ref(py))])?;
+    let text = format!("at({}, {})", c.name, f.text);
+    let tree = Tree::At(c.name.clone(), f.tree());
+    made(
+        py,
+        Expr::new(Type::Bool, Term::Value(tree), owner, text, 100),
+    )
+}
+
+/// `everyone_knows`, `common_knowledge`, `distributed_knowledge` (`op`: the first word).
+fn group(
+    py: Python<'_>,
+    op: &'static str,
+    word: &str,
+    group: &Bound<'_, PyAny>,
+    formula: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let members = (group.try_iter()?)
+        .map(|c| character(&c?))
+        .collect::<PyResult<Vec<_>>>()?;
+    let f = bool_of(formula)?;
+    let owners = members.iter().map(|c| Some(c.get().story.clone_ref(py)));
+    let owner = mix(py, owners.chain([owner(py, &f)]))?;
+    let names: Vec<&str> = members.iter().map(|c| c.get().name.as_str()).collect();
+    let text = format!("{word}({}, {})", names.join(", "), f.text);
+    let who = members.iter().map(|c| c.get().index).collect();
+    let tree = Tree::Group(op, who, f.tree());
+    made(
+        py,
+        Expr::new(Type::Bool, Term::Value(tree), owner, text, 100),
+    )
+}
+
+/// `everyone_knows(G, φ)`: every character of `group` knows φ.
+#[pyfunction]
+pub(crate) fn everyone_knows(
+    py: Python<'_>,
+    group: &Bound<'_, PyAny>,
+    formula: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    self::group(py, "everyone", "everyone_knows", group, formula)
+}
+
+/// `common_knowledge(G, φ)`: φ is common knowledge among `group`.
+#[pyfunction]
+pub(crate) fn common_knowledge(
+    py: Python<'_>,
+    group: &Bound<'_, PyAny>,
+    formula: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    self::group(py, "common", "common_knowledge", group, formula)
+}
+
+/// `distributed_knowledge(G, φ)`: φ follows from what `group` knows together.
+#[pyfunction]
+pub(crate) fn distributed_knowledge(
+    py: Python<'_>,
+    group: &Bound<'_, PyAny>,
+    formula: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    self::group(py, "distributed", "distributed_knowledge", group, formula)
+}
+
+/// `f(a, b, c)` or `f([a, b, c])`: the items.
+fn flat<'py>(args: &Bound<'py, PyTuple>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if args.len() == 1 {
+        let one = args.get_item(0)?;
+        if !one.is_instance_of::<Expr>() && one.try_iter().is_ok() {
+            return one.try_iter()?.collect();
+        }
+    }
+    Ok(args.iter().collect())
+}
+
+fn fold(
+    py: Python<'_>,
+    op: &'static str,
+    items: Vec<Expr>,
+    empty: Expr,
+    with: fn(Python<'_>, &'static str, Expr, Expr) -> PyResult<Expr>,
+) -> PyResult<Py<PyAny>> {
+    let mut items = items.into_iter();
+    let Some(mut out) = items.next() else {
+        return made(py, empty);
+    };
+    for x in items {
+        out = with(py, op, out, x)?;
+    }
+    made(py, out)
+}
+
+fn formulas(args: &Bound<'_, PyTuple>) -> PyResult<Vec<Expr>> {
+    flat(args)?.iter().map(bool_of).collect()
+}
+
+/// Every formula holds (true for none): `And(a, b, c)` or `And([a, b, c])`.
+#[pyfunction(name = "And")]
+#[pyo3(signature = (*formulas))]
+pub(crate) fn and(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    fold(
+        py,
+        "and",
+        self::formulas(formulas)?,
+        bool_literal(true),
+        logic,
+    )
+}
+
+/// At least one formula holds (false for none).
+#[pyfunction(name = "Or")]
+#[pyo3(signature = (*formulas))]
+pub(crate) fn or(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    fold(
+        py,
+        "or",
+        self::formulas(formulas)?,
+        bool_literal(false),
+        logic,
+    )
+}
+
+/// `not φ` (also `~φ`).
+#[pyfunction(name = "Not")]
+pub(crate) fn not(py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    made(py, bool_of(formula)?)?.call_method0(py, "__invert__")
+}
+
+/// `a -> b`.
+#[pyfunction(name = "Implies")]
+pub(crate) fn implies(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    made(py, logic(py, "implies", bool_of(a)?, bool_of(b)?)?)
+}
+
+/// `a <-> b`.
+#[pyfunction(name = "Iff")]
+pub(crate) fn iff(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    made(py, logic(py, "iff", bool_of(a)?, bool_of(b)?)?)
+}
+
+/// `if c then a else b`, for two values of the same type.
+#[pyfunction(name = "If")]
+pub(crate) fn if_(
+    py: Python<'_>,
+    condition: &Bound<'_, PyAny>,
+    then: &Bound<'_, PyAny>,
+    otherwise: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let c = bool_of(condition)?;
+    let (a, b) = (any_of(then)?, any_of(otherwise)?);
+    if a.ty != b.ty {
+        return Err(type_error(format!(
+            "the branches of If have {} and {}: they need the same type",
+            a.ty.describe(),
+            b.ty.describe()
+        )));
+    }
+    let text = format!("if {} then {} else {}", c.text, a.text, b.text);
+    let owner = mix(py, [owner(py, &c), owner(py, &a), owner(py, &b)])?;
+    let prec = if a.ty == Type::Enum { 100 } else { 1 };
+    let mut e = Expr::new(
+        a.ty,
+        Term::Value(Tree::Ite(c.tree(), a.tree(), b.tree())),
+        owner,
+        text,
+        prec,
+    );
+    e.enum_type = a.enum_type.as_ref().map(|t| t.clone_ref(py));
+    made(py, e)
+}
+
+/// The sum of the terms (0 for none).
+#[pyfunction(name = "Sum")]
+#[pyo3(signature = (*terms))]
+pub(crate) fn sum(py: Python<'_>, terms: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    let terms = (flat(terms)?.iter())
+        .map(|t| int_of(t, "an int"))
+        .collect::<PyResult<Vec<_>>>()?;
+    let zero = Expr::new(Type::Int, Term::Value(Tree::Int(0)), None, "0".into(), 100);
+    fold(py, "+", terms, zero, arith)
+}
+
+/// How many of the formulas hold.
+#[pyfunction(name = "Count")]
+#[pyo3(signature = (*formulas))]
+pub(crate) fn count(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    let (one, zero) = (
+        1i64.into_pyobject(py)?.into_any(),
+        0i64.into_pyobject(py)?.into_any(),
+    );
+    let terms = (flat(formulas)?.iter())
+        .map(|f| if_(py, &made(py, bool_of(f)?)?.into_bound(py), &one, &zero))
+        .collect::<PyResult<Vec<_>>>()?;
+    sum(py, &PyTuple::new(py, [PyTuple::new(py, terms)?])?)
+}
+
+/// `(e1, …, en) in {(a1, …, an), …}`: the tuple equals one of the rows.
+#[pyfunction]
+pub(crate) fn tuple_in(
+    py: Python<'_>,
+    values: &Bound<'_, PyAny>,
+    rows: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let values = values.try_iter()?.collect::<PyResult<Vec<_>>>()?;
+    let rows = (rows.try_iter()?)
+        .map(|row| row?.try_iter()?.collect::<PyResult<Vec<_>>>())
+        .collect::<PyResult<Vec<_>>>()?;
+    made(py, membership(py, &values, rows)?)
+}
+
+fn membership(
+    py: Python<'_>,
+    values: &[Bound<'_, PyAny>],
+    rows: Vec<Vec<Bound<'_, PyAny>>>,
+) -> PyResult<Expr> {
+    let tuple = values.iter().map(any_of).collect::<PyResult<Vec<_>>>()?;
+    let mut built: Vec<Vec<Expr>> = Vec::with_capacity(rows.len());
+    for row in rows {
+        if row.len() != tuple.len() {
+            return Err(story_error(format!(
+                "a set item has {} values, the tuple has {}",
+                row.len(),
+                tuple.len()
+            )));
+        }
+        let items = tuple.iter().zip(&row).map(|(v, x)| match v.ty {
+            Type::Enum if x.is_instance_of::<PyString>() => v.other(x),
+            _ => any_of(x),
+        });
+        built.push(items.collect::<PyResult<_>>()?);
+    }
+    let owners = tuple
+        .iter()
+        .chain(built.iter().flatten())
+        .map(|e| owner(py, e));
+    let owner = mix(py, owners.collect::<Vec<_>>())?;
+    let texts = |row: &[Expr]| {
+        row.iter()
+            .map(|x| x.text.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let listed: Vec<String> = (built.iter())
+        .map(|row| match row.len() {
+            1 => row[0].text.clone(),
+            _ => format!("({})", texts(row)),
+        })
+        .collect();
+    let lhs = match tuple.len() {
+        1 => tuple[0].text.clone(),
+        _ => format!("({})", texts(&tuple)),
+    };
+    let text = format!("{lhs} in {{{}}}", listed.join(", "));
+    let rows = built
+        .iter()
+        .map(|r| r.iter().map(Expr::value).collect())
+        .collect();
+    let tree = Tree::In(tuple.iter().map(Expr::value).collect(), rows);
+    Ok(Expr::new(Type::Bool, Term::Value(tree), owner, text, 7))
+}
+
+/// The expression a statement reads.
+pub(super) fn tree(obj: &Bound<'_, PyAny>) -> PyResult<Tree> {
+    match handle(obj) {
+        Some(e) if e.ty != Type::Probability => Ok(e.value()),
+        _ => Err(type_error(format!(
+            "not an epipen expression: {}",
+            obj.repr()?
+        ))),
+    }
+}
+
+/// What `Story.show` shows: a probability term, or an expression.
+pub(super) fn show_term(obj: &Bound<'_, PyAny>) -> PyResult<Term> {
+    match handle(obj) {
+        Some(e) => Ok(e.term),
+        None => Err(type_error(format!(
+            "not an epipen expression: {}",
+            obj.repr()?
+        ))),
+    }
+}
+
+/// Adds the handles and their functions to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Expr>()?;
+    m.add_class::<Int>()?;
+    m.add_class::<Bool>()?;
+    m.add_class::<EnumValue>()?;
+    m.add_class::<Probability>()?;
+    m.add_class::<Character>()?;
+    m.add_class::<Checkpoint>()?;
+    for f in [
+        wrap_pyfunction!(leaf, m)?,
+        wrap_pyfunction!(as_int, m)?,
+        wrap_pyfunction!(as_bool, m)?,
+        wrap_pyfunction!(as_value, m)?,
+        wrap_pyfunction!(knows, m)?,
+        wrap_pyfunction!(knows_whether, m)?,
+        wrap_pyfunction!(knows_value, m)?,
+        wrap_pyfunction!(believes, m)?,
+        wrap_pyfunction!(believes_value, m)?,
+        wrap_pyfunction!(probability, m)?,
+        wrap_pyfunction!(at, m)?,
+        wrap_pyfunction!(everyone_knows, m)?,
+        wrap_pyfunction!(common_knowledge, m)?,
+        wrap_pyfunction!(distributed_knowledge, m)?,
+        wrap_pyfunction!(and, m)?,
+        wrap_pyfunction!(or, m)?,
+        wrap_pyfunction!(not, m)?,
+        wrap_pyfunction!(implies, m)?,
+        wrap_pyfunction!(iff, m)?,
+        wrap_pyfunction!(if_, m)?,
+        wrap_pyfunction!(sum, m)?,
+        wrap_pyfunction!(count, m)?,
+        wrap_pyfunction!(tuple_in, m)?,
+    ] {
+        m.add_function(f)?;
+    }
+    Ok(())
+}
