@@ -30,64 +30,13 @@ mod chance;
 mod events;
 pub(crate) mod expr;
 
-use actions::{ActionSpec, PlanSpec, Planned, Steps};
-use blocks::{Item, items};
-use chance::ShownReply;
-use events::{EventSpec, Reported};
+use actions::{ActionSpec, PlanSpec};
+use blocks::items;
+use events::EventSpec;
 use expr::{Term, Tree, tree};
 
-/// What the Python thread asks the story's thread.
-enum Command {
-    Character(String),
-    Int(String),
-    Bool(String),
-    Enumeration(String, Vec<String>),
-    EnumConstant(usize, String),
-    Checkpoint(String),
-    Announce(Tree),
-    Says(usize, Tree),
-    Learns(usize, Vec<Tree>),
-    Actual(Tree),
-    Reveals(usize, Tree),
-    Check(Tree),
-    Expects(usize, Tree),
-    /// The changes, and the method that makes them (for messages).
-    Assign(Vec<(usize, Tree)>, &'static str),
-    CheckActual(Tree),
-    Event(Box<EventSpec>),
-    Simultaneously(Vec<Item>),
-    AssertAddsCk(Tree, Vec<Item>),
-    Worlds(u64),
-    Prior(Tree),
-    Show(Term),
-    Action(Box<ActionSpec>),
-    Do(Steps),
-    Plan(Box<PlanSpec>),
-}
-
-enum Reply {
-    Index(usize),
-    Done,
-    Bool(bool),
-    Bools(Vec<bool>),
-    Hint(&'static str),
-    /// The constants' names, the worlds' values, whether that is all, their text, and
-    /// their probabilities (when the story speaks of chances).
-    Worlds(
-        Vec<String>,
-        Vec<Vec<Out>>,
-        bool,
-        String,
-        Option<Vec<String>>,
-    ),
-    Shown(ShownReply),
-    Happened(Reported),
-    /// What happened at each action of a `do`.
-    Happenings(Vec<Reported>),
-    Planned(Planned),
-}
-
-type Answer = Result<Reply, Located>;
+/// What a statement answers, or its mistake.
+type Answer<T> = Result<T, Located>;
 
 /// A constant of the story, typed.
 #[derive(Clone)]
@@ -473,166 +422,9 @@ fn failed(e: Error) -> Located {
 }
 
 impl Actor {
-    fn handle(&mut self, command: Command) -> Answer {
-        let h = &self.handles;
-        let formula = |t: &Tree, speaker| h.formula(t, speaker).map_err(invalid);
-        let character = |k: usize| h.character(k).map_err(invalid);
-        match command {
-            Command::Character(name) => {
-                let c = self.story.character(&name);
-                self.handles.characters.push(c);
-                self.handles.names.push(name);
-                Ok(Reply::Index(self.handles.characters.len() - 1))
-            }
-            Command::Int(name) | Command::Bool(name) | Command::EnumConstant(_, name)
-                if self
-                    .story
-                    .program()
-                    .constants
-                    .iter()
-                    .any(|c| c.name == name) =>
-            {
-                Err(invalid(format!(
-                    "the constant `{name}` is already declared"
-                )))
-            }
-            Command::Int(name) => {
-                let x = self.story.int(&name);
-                self.handles.constants.push(Value::Int(x));
-                Ok(Reply::Index(self.handles.constants.len() - 1))
-            }
-            Command::Bool(name) => {
-                let x = self.story.bool(&name);
-                self.handles.constants.push(Value::Bool(x));
-                Ok(Reply::Index(self.handles.constants.len() - 1))
-            }
-            Command::Enumeration(name, variants) => {
-                let variants: Vec<&str> = variants.iter().map(String::as_str).collect();
-                let ty = self.story.enumeration(&name, &variants);
-                self.handles.enums.push(ty);
-                Ok(Reply::Index(self.handles.enums.len() - 1))
-            }
-            Command::EnumConstant(e, name) => {
-                let ty = h
-                    .enums
-                    .get(e)
-                    .cloned()
-                    .ok_or_else(|| invalid("an enum of another story".into()))?;
-                let x = self.story.enum_constant(&ty, &name);
-                self.handles.constants.push(Value::Enum(x));
-                Ok(Reply::Index(self.handles.constants.len() - 1))
-            }
-            Command::Checkpoint(name) => {
-                let cp = self.story.checkpoint(&name).map_err(failed)?;
-                self.handles.checkpoints.insert(name, cp);
-                Ok(Reply::Done)
-            }
-            Command::Announce(t) => {
-                let f = formula(&t, None)?;
-                self.story.announce(f).map_err(failed)?;
-                Ok(Reply::Done)
-            }
-            Command::Says(who, t) => {
-                let who = character(who)?;
-                let f = formula(&t, Some(who))?;
-                self.story.says(who, f).map_err(failed)?;
-                Ok(Reply::Done)
-            }
-            Command::Learns(who, trees) => {
-                let who = character(who)?;
-                let (ints, bools, enums) = self.split(&trees)?;
-                // One statement per type of value (learning is of each value anyway).
-                if !ints.is_empty() {
-                    self.story.learns(who, ints).map_err(failed)?;
-                }
-                if !bools.is_empty() {
-                    self.story.learns(who, bools).map_err(failed)?;
-                }
-                if !enums.is_empty() {
-                    self.story.learns(who, enums).map_err(failed)?;
-                }
-                Ok(Reply::Done)
-            }
-            Command::Actual(t) => {
-                let f = formula(&t, None)?;
-                self.story.actual(f).map_err(failed)?;
-                Ok(Reply::Done)
-            }
-            Command::Reveals(who, t) => {
-                let who = character(who)?;
-                let f = formula(&t, Some(who))?;
-                Ok(Reply::Bool(self.story.reveals(who, f).map_err(failed)?))
-            }
-            Command::Check(t) => {
-                let f = formula(&t, None)?;
-                self.story.check(f).map_err(failed)?;
-                Ok(Reply::Done)
-            }
-            Command::Expects(who, t) => {
-                let who = character(who)?;
-                let f = formula(&t, None)?;
-                self.story.expects(who, f).map_err(failed)?;
-                Ok(Reply::Done)
-            }
-            Command::Assign(pairs, op) => {
-                let changes = events::changes(h, &pairs, op).map_err(invalid)?;
-                self.story.assign_all(changes).map_err(failed)?;
-                Ok(Reply::Done)
-            }
-            Command::CheckActual(t) => {
-                let f = formula(&t, None)?;
-                self.story.check_actual(f).map_err(failed)?;
-                Ok(Reply::Done)
-            }
-            Command::Event(spec) => self.event(*spec),
-            Command::Simultaneously(block) => {
-                let statements = self.simultaneous(&block)?;
-                let outcomes = self
-                    .story
-                    .simultaneously(|s| {
-                        for (kind, who, f) in statements {
-                            match (kind, who) {
-                                ("announce", _) | (_, None) => s.announce(f),
-                                ("says", Some(who)) => s.says(who, f),
-                                (_, Some(who)) => s.reveals(who, f),
-                            };
-                        }
-                    })
-                    .map_err(failed)?;
-                Ok(Reply::Bools(outcomes))
-            }
-            Command::AssertAddsCk(hint, block) => self.assert_adds_ck(&hint, &block),
-            Command::Worlds(limit) => {
-                let worlds = self.story.worlds(limit).map_err(failed)?;
-                let program = self.story.program();
-                let names = program.constants.iter().map(|c| c.name.clone()).collect();
-                let values = worlds
-                    .iter()
-                    .map(|w| convert::world(program, w.world()))
-                    .collect();
-                let chances = (worlds.iter())
-                    .map(|w| w.probability().map(ToString::to_string))
-                    .collect::<Option<Vec<String>>>()
-                    .filter(|_| !worlds.is_empty());
-                Ok(Reply::Worlds(
-                    names,
-                    values,
-                    worlds.is_complete(),
-                    worlds.to_string(),
-                    chances,
-                ))
-            }
-            Command::Prior(t) => self.prior(&t),
-            Command::Show(s) => self.show(&s),
-            Command::Action(spec) => self.action(*spec),
-            Command::Do(steps) => self.do_actions(steps),
-            Command::Plan(spec) => self.plan(*spec),
-        }
-    }
-
-    /// Values by type.
+    /// `learns`'s values, by type.
     #[allow(clippy::type_complexity)]
-    fn split(&self, trees: &[Tree]) -> Result<(Vec<Int>, Vec<Formula>, Vec<Enum>), Located> {
+    fn split(&self, trees: &[Tree]) -> Answer<(Vec<Int>, Vec<Formula>, Vec<Enum>)> {
         let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
         for t in trees {
             match self.handles.value(t, None).map_err(invalid)? {
@@ -646,30 +438,86 @@ impl Actor {
         }
         Ok((ints, bools, enums))
     }
+
+    fn assign(&mut self, pairs: &[(usize, Tree)], op: &'static str) -> Answer<()> {
+        let changes = events::changes(&self.handles, pairs, op).map_err(invalid)?;
+        self.story.assign_all(changes).map_err(failed)
+    }
+
+    fn formula(&self, t: &Tree, speaker: Option<Character>) -> Answer<Formula> {
+        self.handles.formula(t, speaker).map_err(invalid)
+    }
+
+    fn character(&self, k: usize) -> Answer<Character> {
+        self.handles.character(k).map_err(invalid)
+    }
+
+    /// Declares the constant `name` with `declare`.
+    fn constant(&mut self, name: &str, declare: impl FnOnce(&mut Story) -> Value) -> Answer<usize> {
+        if (self.story.program().constants.iter()).any(|c| c.name == name) {
+            return Err(invalid(format!(
+                "the constant `{name}` is already declared"
+            )));
+        }
+        let x = declare(&mut self.story);
+        self.handles.constants.push(x);
+        Ok(self.handles.constants.len() - 1)
+    }
+
+    /// (constant names, worlds as tuples of values, complete, their text, their
+    /// probabilities as exact texts or None)
+    fn worlds(&mut self, limit: u64) -> Answer<Worlds> {
+        let worlds = self.story.worlds(limit).map_err(failed)?;
+        let program = self.story.program();
+        let names = program.constants.iter().map(|c| c.name.clone()).collect();
+        let values = (worlds.iter())
+            .map(|w| convert::world(program, w.world()))
+            .collect();
+        let chances = (worlds.iter())
+            .map(|w| w.probability().map(ToString::to_string))
+            .collect::<Option<Vec<String>>>()
+            .filter(|_| !worlds.is_empty());
+        let (complete, text) = (worlds.is_complete(), worlds.to_string());
+        Ok((names, values, complete, text, chances))
+    }
 }
 
-type Request = (Command, Sender<Result<Answer, String>>);
+/// What `worlds` answers: see [`Actor::worlds`].
+type Worlds = (
+    Vec<String>,
+    Vec<Vec<Out>>,
+    bool,
+    String,
+    Option<Vec<String>>,
+);
 
-fn serve(mut actor: Actor, requests: Receiver<Request>) {
-    for (command, reply) in requests {
+/// A statement for the story's thread.
+type Job = Box<dyn FnOnce(&mut Actor) + Send>;
+
+fn serve(mut actor: Actor, jobs: Receiver<Job>) {
+    for job in jobs {
         // The previous statement has stopped: a cancelled one must not stop this one.
         actor.cancel.reset();
-        let answer = catch_unwind(AssertUnwindSafe(|| actor.handle(command)));
-        let _ = reply.send(answer.map_err(|panic| panic_message(&*panic)));
+        job(&mut actor);
     }
 }
 
 /// The native side of `epipen.Story`: a channel to the story's thread.
 #[pyclass(module = "epipen._native")]
 pub(crate) struct NativeStory {
-    requests: Mutex<Option<Sender<Request>>>,
+    jobs: Mutex<Option<Sender<Job>>>,
     cancel: Cancel,
     /// The process whose thread holds the story (a forked child has no such thread).
     owner: u32,
 }
 
 impl NativeStory {
-    fn ask(&self, py: Python<'_>, command: Command) -> PyResult<Reply> {
+    /// Runs `job` on the story's thread (the GIL released, Ctrl-C cancelling it).
+    fn ask<T: Send + 'static>(
+        &self,
+        py: Python<'_>,
+        job: impl FnOnce(&mut Actor) -> Answer<T> + Send + 'static,
+    ) -> PyResult<T> {
         if std::process::id() != self.owner {
             return Err(pyo3::exceptions::PyRuntimeError::new_err(
                 "this epipen.Story was made before the process forked, and its engine stayed \
@@ -677,27 +525,16 @@ impl NativeStory {
             ));
         }
         let (tx, rx) = mpsc::channel();
-        let sent = self
-            .requests
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            .map(|requests| requests.send((command, tx)));
-        if !matches!(sent, Some(Ok(()))) {
+        let job: Job = Box::new(move |actor| {
+            let answer = catch_unwind(AssertUnwindSafe(|| job(actor)));
+            let _ = tx.send(answer.map_err(|panic| panic_message(&*panic)));
+        });
+        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        if !matches!(jobs.as_ref().map(|jobs| jobs.send(job)), Some(Ok(()))) {
             return Err(internal("the story's thread stopped"));
         }
+        drop(jobs);
         wait(py, rx, &self.cancel)?.map_err(|e| e.into_pyerr(py))
-    }
-
-    fn index(&self, py: Python<'_>, command: Command) -> PyResult<usize> {
-        match self.ask(py, command)? {
-            Reply::Index(k) => Ok(k),
-            _ => Err(internal("a declaration gave no handle")),
-        }
-    }
-
-    fn done(&self, py: Python<'_>, command: Command) -> PyResult<()> {
-        self.ask(py, command).map(drop)
     }
 }
 
@@ -714,7 +551,7 @@ impl NativeStory {
             cancel: cancel.clone(),
             ..Options::default()
         };
-        let (tx, rx) = mpsc::channel::<Request>();
+        let (tx, rx) = mpsc::channel::<Job>();
         let actor_cancel = cancel.clone();
         std::thread::Builder::new()
             .name("epipen-story".into())
@@ -729,86 +566,138 @@ impl NativeStory {
             })
             .map_err(|e| internal(&format!("cannot start the story's thread: {e}")))?;
         Ok(NativeStory {
-            requests: Mutex::new(Some(tx)),
+            jobs: Mutex::new(Some(tx)),
             cancel,
             owner: std::process::id(),
         })
     }
 
     fn character(&self, py: Python<'_>, name: String) -> PyResult<usize> {
-        self.index(py, Command::Character(name))
+        self.ask(py, move |a| {
+            a.handles.characters.push(a.story.character(&name));
+            a.handles.names.push(name);
+            Ok(a.handles.characters.len() - 1)
+        })
     }
 
     fn int(&self, py: Python<'_>, name: String) -> PyResult<usize> {
-        self.index(py, Command::Int(name))
+        self.ask(py, move |a| a.constant(&name, |s| Value::Int(s.int(&name))))
     }
 
     fn bool(&self, py: Python<'_>, name: String) -> PyResult<usize> {
-        self.index(py, Command::Bool(name))
+        self.ask(py, move |a| {
+            a.constant(&name, |s| Value::Bool(s.bool(&name)))
+        })
     }
 
     fn enumeration(&self, py: Python<'_>, name: String, variants: Vec<String>) -> PyResult<usize> {
-        self.index(py, Command::Enumeration(name, variants))
+        self.ask(py, move |a| {
+            let variants: Vec<&str> = variants.iter().map(String::as_str).collect();
+            a.handles.enums.push(a.story.enumeration(&name, &variants));
+            Ok(a.handles.enums.len() - 1)
+        })
     }
 
     fn enum_constant(&self, py: Python<'_>, ty: usize, name: String) -> PyResult<usize> {
-        self.index(py, Command::EnumConstant(ty, name))
+        self.ask(py, move |a| {
+            let ty = (a.handles.enums.get(ty).cloned())
+                .ok_or_else(|| invalid("an enum of another story".into()))?;
+            a.constant(&name, |s| Value::Enum(s.enum_constant(&ty, &name)))
+        })
     }
 
     fn checkpoint(&self, py: Python<'_>, name: String) -> PyResult<()> {
-        self.done(py, Command::Checkpoint(name))
+        self.ask(py, move |a| {
+            let cp = a.story.checkpoint(&name).map_err(failed)?;
+            a.handles.checkpoints.insert(name, cp);
+            Ok(())
+        })
     }
 
     fn announce(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.done(py, Command::Announce(tree(formula)?))
+        let t = tree(formula)?;
+        self.ask(py, move |a| {
+            a.story.announce(a.formula(&t, None)?).map_err(failed)
+        })
     }
 
     fn says(&self, py: Python<'_>, who: usize, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.done(py, Command::Says(who, tree(formula)?))
+        let t = tree(formula)?;
+        self.ask(py, move |a| {
+            let who = a.character(who)?;
+            a.story.says(who, a.formula(&t, Some(who))?).map_err(failed)
+        })
     }
 
     fn learns(&self, py: Python<'_>, who: usize, values: &Bound<'_, PyAny>) -> PyResult<()> {
-        let values = values
-            .try_iter()?
+        let trees: Vec<Tree> = (values.try_iter()?)
             .map(|v| tree(&v?))
             .collect::<PyResult<_>>()?;
-        self.done(py, Command::Learns(who, values))
+        self.ask(py, move |a| {
+            let who = a.character(who)?;
+            let (ints, bools, enums) = a.split(&trees)?;
+            // One statement per type of value (learning is of each value anyway).
+            if !ints.is_empty() {
+                a.story.learns(who, ints).map_err(failed)?;
+            }
+            if !bools.is_empty() {
+                a.story.learns(who, bools).map_err(failed)?;
+            }
+            if !enums.is_empty() {
+                a.story.learns(who, enums).map_err(failed)?;
+            }
+            Ok(())
+        })
     }
 
     fn actual(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.done(py, Command::Actual(tree(formula)?))
+        let t = tree(formula)?;
+        self.ask(py, move |a| {
+            a.story.actual(a.formula(&t, None)?).map_err(failed)
+        })
     }
 
     fn reveals(&self, py: Python<'_>, who: usize, formula: &Bound<'_, PyAny>) -> PyResult<bool> {
-        match self.ask(py, Command::Reveals(who, tree(formula)?))? {
-            Reply::Bool(b) => Ok(b),
-            _ => Err(internal("`reveals` gave no outcome")),
-        }
+        let t = tree(formula)?;
+        self.ask(py, move |a| {
+            let who = a.character(who)?;
+            a.story
+                .reveals(who, a.formula(&t, Some(who))?)
+                .map_err(failed)
+        })
     }
 
     fn check(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.done(py, Command::Check(tree(formula)?))
+        let t = tree(formula)?;
+        self.ask(py, move |a| {
+            a.story.check(a.formula(&t, None)?).map_err(failed)
+        })
     }
 
     fn expects(&self, py: Python<'_>, who: usize, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.done(py, Command::Expects(who, tree(formula)?))
+        let t = tree(formula)?;
+        self.ask(py, move |a| {
+            let who = a.character(who)?;
+            a.story.expects(who, a.formula(&t, None)?).map_err(failed)
+        })
     }
 
     fn assign(&self, py: Python<'_>, constant: usize, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.done(
-            py,
-            Command::Assign(vec![(constant, tree(value)?)], "assign"),
-        )
+        let pairs = vec![(constant, tree(value)?)];
+        self.ask(py, move |a| a.assign(&pairs, "assign"))
     }
 
     /// `changes`: `[(constant, value), …]`.
     fn assign_all(&self, py: Python<'_>, changes: &Bound<'_, PyAny>) -> PyResult<()> {
-        let changes = events::changes_of(changes)?;
-        self.done(py, Command::Assign(changes, "assign_all"))
+        let pairs = events::changes_of(changes)?;
+        self.ask(py, move |a| a.assign(&pairs, "assign_all"))
     }
 
     fn check_actual(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.done(py, Command::CheckActual(tree(formula)?))
+        let t = tree(formula)?;
+        self.ask(py, move |a| {
+            a.story.check_actual(a.formula(&t, None)?).map_err(failed)
+        })
     }
 
     /// An event block (see `events::EventSpec::from_py`); returns (event index, name,
@@ -824,17 +713,25 @@ impl NativeStory {
         actual: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let spec = EventSpec::from_py(name, cases, sees, expects, actual)?;
-        match self.ask(py, Command::Event(Box::new(spec)))? {
-            Reply::Happened(r) => r.into_pyobject(py),
-            _ => Err(internal("`event` gave no report")),
-        }
+        self.ask(py, move |a| a.event(spec))?.into_pyobject(py)
     }
 
     fn simultaneously(&self, py: Python<'_>, block: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
-        match self.ask(py, Command::Simultaneously(items(block)?))? {
-            Reply::Bools(b) => Ok(b),
-            _ => Err(internal("`simultaneously` gave no outcomes")),
-        }
+        let block = items(block)?;
+        self.ask(py, move |a| {
+            let statements = a.simultaneous(&block)?;
+            (a.story)
+                .simultaneously(|s| {
+                    for (who, reveals, f) in statements {
+                        match (who, reveals) {
+                            (None, _) => s.announce(f),
+                            (Some(who), false) => s.says(who, f),
+                            (Some(who), true) => s.reveals(who, f),
+                        };
+                    }
+                })
+                .map_err(failed)
+        })
     }
 
     fn assert_adds_ck(
@@ -843,29 +740,23 @@ impl NativeStory {
         hint: &Bound<'_, PyAny>,
         block: &Bound<'_, PyAny>,
     ) -> PyResult<&'static str> {
-        match self.ask(py, Command::AssertAddsCk(tree(hint)?, items(block)?))? {
-            Reply::Hint(h) => Ok(h),
-            _ => Err(internal("`assert_adds_ck` gave no verdict")),
-        }
+        let (hint, block) = (tree(hint)?, items(block)?);
+        self.ask(py, move |a| a.assert_adds_ck(&hint, &block))
     }
 
-    /// (constant names, worlds as tuples of values, complete, their text, their
-    /// probabilities as exact texts or None)
+    /// See [`Actor::worlds`].
     fn worlds<'py>(&self, py: Python<'py>, limit: u64) -> PyResult<Bound<'py, PyTuple>> {
-        match self.ask(py, Command::Worlds(limit))? {
-            Reply::Worlds(names, worlds, complete, text, chances) => {
-                let list = PyList::empty(py);
-                for w in &worlds {
-                    list.append(PyTuple::new(py, w)?)?;
-                }
-                (names, list, complete, text, chances).into_pyobject(py)
-            }
-            _ => Err(internal("`worlds` gave no worlds")),
+        let (names, worlds, complete, text, chances) = self.ask(py, move |a| a.worlds(limit))?;
+        let list = PyList::empty(py);
+        for w in &worlds {
+            list.append(PyTuple::new(py, w)?)?;
         }
+        (names, list, complete, text, chances).into_pyobject(py)
     }
 
     fn prior(&self, py: Python<'_>, weight: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.done(py, Command::Prior(tree(weight)?))
+        let t = tree(weight)?;
+        self.ask(py, move |a| a.prior(&t))
     }
 
     /// (expression, the actual world's value or None, [(value, worlds)], text), each
@@ -875,10 +766,8 @@ impl NativeStory {
         py: Python<'py>,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        match self.ask(py, Command::Show(expr::show_term(value)?))? {
-            Reply::Shown(shown) => shown.into_py(py),
-            _ => Err(internal("`show` gave no value")),
-        }
+        let term = expr::show_term(value)?;
+        self.ask(py, move |a| a.show(&term))?.into_py(py)
     }
 
     /// An action's declaration: its name, its owner's index or None, its condition or
@@ -896,7 +785,7 @@ impl NativeStory {
         expects: &Bound<'py, PyAny>,
     ) -> PyResult<usize> {
         let spec = ActionSpec::from_py(py, name, by, when, (cases, sees, expects))?;
-        self.index(py, Command::Action(Box::new(spec)))
+        self.ask(py, move |a| a.action(spec))
     }
 
     /// `do`: `[(action index, case or None)]`; returns what happened at each, as `event`
@@ -906,12 +795,8 @@ impl NativeStory {
         py: Python<'py>,
         steps: Vec<(usize, Option<String>)>,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
-        match self.ask(py, Command::Do(steps))? {
-            Reply::Happenings(reports) => {
-                (reports.into_iter()).map(|r| r.into_pyobject(py)).collect()
-            }
-            _ => Err(internal("`do` gave no report")),
-        }
+        let reports = self.ask(py, move |a| a.do_actions(steps))?;
+        reports.into_iter().map(|r| r.into_pyobject(py)).collect()
     }
 
     /// `plan`: (whether it found one, their length or None, the plans, the text).
@@ -925,17 +810,11 @@ impl NativeStory {
         all: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let spec = PlanSpec::from_py(goal, max, keeping, coordinated, all)?;
-        match self.ask(py, Command::Plan(Box::new(spec)))? {
-            Reply::Planned(p) => p.into_pyobject(py),
-            _ => Err(internal("`plan` gave no answer")),
-        }
+        self.ask(py, move |a| a.plan(spec))?.into_pyobject(py)
     }
 
     /// Ends the story's thread (also done when the story is collected).
     fn close(&self) {
-        self.requests
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
     }
 }

@@ -9,8 +9,9 @@ use epipen::{Action, PlanOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
+use super::events::Reported;
 use super::events::{Built, EventSpec};
-use super::{Actor, Answer, Reply, Tree, failed, invalid, tree};
+use super::{Actor, Answer, Tree, failed, invalid, tree};
 
 /// An action as Python declares it.
 #[derive(Debug, Clone)]
@@ -98,7 +99,7 @@ impl<'py> IntoPyObject<'py> for Planned {
 
 impl Actor {
     /// `action NAME by A if φ { … }`: declared; its index among the story's actions.
-    pub(super) fn action(&mut self, spec: ActionSpec) -> Answer {
+    pub(super) fn action(&mut self, spec: ActionSpec) -> Answer<usize> {
         let h = &self.handles;
         let owner = match spec.by {
             Some(k) => Some(h.character(k).map_err(invalid)?),
@@ -118,11 +119,11 @@ impl Actor {
         }
         let action = declared.body(|e| built.state(e)).map_err(failed)?;
         self.handles.actions.push(action);
-        Ok(Reply::Index(self.handles.actions.len() - 1))
+        Ok(self.handles.actions.len() - 1)
     }
 
     /// `do a, b: CASE, …`: what happened at each.
-    pub(super) fn do_actions(&mut self, steps: Steps) -> Answer {
+    pub(super) fn do_actions(&mut self, steps: Steps) -> Answer<Vec<Reported>> {
         let actions: Vec<Action> = (steps.iter())
             .map(|(k, _)| {
                 (self.handles.actions.get(*k).cloned())
@@ -135,11 +136,11 @@ impl Actor {
             .collect();
         let happened = self.story.do_actions(&pairs).map_err(failed)?;
         let reports = happened.iter().map(|h| self.report(h)).collect();
-        Ok(Reply::Happenings(reports))
+        Ok(reports)
     }
 
     /// `plan …`: what it found.
-    pub(super) fn plan(&mut self, spec: PlanSpec) -> Answer {
+    pub(super) fn plan(&mut self, spec: PlanSpec) -> Answer<Planned> {
         let h = &self.handles;
         let goal = h.formula(&spec.goal, None).map_err(invalid)?;
         let keeping = match &spec.keeping {
@@ -161,11 +162,11 @@ impl Actor {
             all: spec.all,
         };
         let planned = self.story.plan(goal, options).map_err(failed)?;
-        Ok(Reply::Planned(Planned(
+        Ok(Planned(
             planned.solvable(),
             planned.length(),
             planned.plans.clone(),
             planned.to_string(),
-        )))
+        ))
     }
 }

@@ -6,7 +6,7 @@ use epipen::{Chance, Character, Formula};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use super::{Actor, Answer, Handles, Reply, Term, Tree, Value, failed, invalid};
+use super::{Actor, Answer, Handles, Term, Tree, Value, failed, invalid};
 
 /// A probability term (an `epipen.Probability`'s).
 #[derive(Debug, Clone)]
@@ -142,14 +142,13 @@ impl ShownReply {
 
 impl Actor {
     /// `prior e`.
-    pub(super) fn prior(&mut self, t: &Tree) -> Answer {
+    pub(super) fn prior(&mut self, t: &Tree) -> Answer<()> {
         let weight = self.handles.int(t, None).map_err(invalid)?;
-        self.story.prior(weight).map_err(failed)?;
-        Ok(Reply::Done)
+        self.story.prior(weight).map_err(failed)
     }
 
     /// `show e`.
-    pub(super) fn show(&mut self, s: &Term) -> Answer {
+    pub(super) fn show(&mut self, s: &Term) -> Answer<ShownReply> {
         let h = &self.handles;
         let shown = match s {
             Term::Rat(r) => {
@@ -162,6 +161,6 @@ impl Actor {
                 Value::Enum(e) => self.story.show(e),
             },
         };
-        Ok(Reply::Shown(ShownReply::of(shown.map_err(failed)?)))
+        Ok(ShownReply::of(shown.map_err(failed)?))
     }
 }

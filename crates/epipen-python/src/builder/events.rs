@@ -10,7 +10,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::{Actor, Answer, Handles, Reply, Tree, Value, failed, invalid, tree};
+use super::{Actor, Answer, Handles, Tree, Value, failed, invalid, tree};
 
 /// A case as a `sees` group, an `expects` group or `actual` names it.
 #[derive(Debug, Clone)]
@@ -310,13 +310,13 @@ impl Built {
 impl Actor {
     /// `event NAME { … }`: the block built (every expression first, so that a mistake
     /// runs nothing), run, and what happened.
-    pub(super) fn event(&mut self, spec: EventSpec) -> Answer {
+    pub(super) fn event(&mut self, spec: EventSpec) -> Answer<Reported> {
         let built = Built::of(&self.handles, &spec).map_err(invalid)?;
         let happened = self
             .story
             .event(&spec.name, |e| built.state(e))
             .map_err(failed)?;
-        Ok(Reply::Happened(self.report(&happened)))
+        Ok(self.report(&happened))
     }
 
     /// What happened, with the event and the occurrence among the handles.
