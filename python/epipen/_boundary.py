@@ -44,7 +44,7 @@ Count = Union[int, str]
 #: A case as a ``sees`` group, an ``expects`` group or ``actual`` names it: by name (a
 #: case of the block, or a family's name in a group), or a case of another block (its
 #: event, its name), which the native story refuses in its own words.
-CaseName = Union[tuple[Literal["name"], str], tuple[Literal["foreign"], str, str]]
+CaseName = Union[str, tuple[str, str]]
 
 #: Groups of cases, in order.
 Groups = list[list[CaseName]]
@@ -61,15 +61,10 @@ SeesLine = tuple[int, Optional[Groups]]
 #: ``A expects G1 > G2 > …``: the character's index, its groups.
 ExpectsLine = tuple[int, Groups]
 
-#: A statement of a ``simultaneously`` or ``assert_adds_ck`` block (characters by index).
-BlockItem = Union[
-    tuple[Literal["announce"], Bool],
-    tuple[Literal["says"], int, Bool],
-    tuple[Literal["reveals"], int, Bool],
-    tuple[Literal["learns"], int, list[Expr]],
-    tuple[Literal["checkpoint"], str],
-    tuple[Literal["simultaneously"], list["BlockItem"]],
-]
+#: A statement of a ``simultaneously`` or ``assert_adds_ck`` block (characters by
+#: index): ``announce``'s formula, ``says`` and ``reveals`` as (who, formula, whether it
+#: reveals), ``learns`` as (who, values), a checkpoint's name, a nested block's list.
+BlockItem = Union[Bool, tuple[int, Bool, bool], tuple[int, list[Expr]], str, list["BlockItem"]]
 
 #: What happened at an event (or an action done): the event's index, its name, its
 #: cases, the occurrence's constant index, the case in the actual world and its index

@@ -246,9 +246,9 @@ class EventBlock:
 
     def _item(self, c: object) -> CaseName:
         if isinstance(c, Case):
-            return ("name", c.name) if c._block is self else ("foreign", c._block.name, c.name)
+            return c.name if c._block is self else (c._block.name, c.name)
         if isinstance(c, str):
-            return ("name", c)
+            return c
         raise TypeError(f"a case is a Case (from EventBlock.case) or a case's name, not {c!r}")
 
     def _groups(self, groups: Sequence[object]) -> Groups:

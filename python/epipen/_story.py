@@ -80,25 +80,25 @@ class _Block:
 
     def announce(self, formula: Formula) -> None:
         """``announce φ``."""
-        self._items.append(("announce", self._formula(formula)))
+        self._items.append(self._formula(formula))
 
     def says(self, who: Character, formula: Formula) -> None:
         """``A: φ``."""
-        self._items.append(("says", self._story._char(who), self._formula(formula)))
+        self._items.append((self._story._char(who), self._formula(formula), False))
 
     def reveals(self, who: Character, formula: Formula) -> None:
         """``A reveals φ``."""
-        self._items.append(("reveals", self._story._char(who), self._formula(formula)))
+        self._items.append((self._story._char(who), self._formula(formula), True))
 
     def learns(self, who: Character, *values: Union[ValueLike, Sequence[ValueLike]]) -> None:
         """``A learns e`` (only in ``assert_adds_ck``)."""
         self._need_ck("learns")
-        self._items.append(("learns", self._story._char(who), self._story._values(values)))
+        self._items.append((self._story._char(who), self._story._values(values)))
 
     def checkpoint(self, name: str) -> Checkpoint:
         """``checkpoint c`` (only in ``assert_adds_ck``)."""
         self._need_ck("checkpoint")
-        self._items.append(("checkpoint", name))
+        self._items.append(name)
         return Checkpoint(self._story, name)
 
     @overload
@@ -109,7 +109,7 @@ class _Block:
         """A ``simultaneously`` block inside an ``assert_adds_ck`` block."""
         self._need_ck("simultaneously")
         inner = _Block(self._story, "simultaneously")
-        self._items.append(("simultaneously", inner._items))
+        self._items.append(inner._items)
         if block is not None:
             block(inner)
             return None

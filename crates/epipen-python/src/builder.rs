@@ -30,10 +30,10 @@ mod chance;
 mod events;
 pub(crate) mod expr;
 
-use actions::{ActionSpec, PlanSpec};
-use blocks::items;
-use events::EventSpec;
-use expr::{Term, Tree, tree};
+use actions::{ActionSpec, PlanSpec, Planned, Steps};
+use blocks::Item;
+use events::{CaseItem, CaseSpec, EventSpec, Groups, Reported};
+use expr::{Term, Tree};
 
 /// What a statement answers, or its mistake.
 type Answer<T> = Result<T, Located>;
@@ -614,28 +614,25 @@ impl NativeStory {
         })
     }
 
-    fn announce(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        let t = tree(formula)?;
+    fn announce(&self, py: Python<'_>, formula: Tree) -> PyResult<()> {
         self.ask(py, move |a| {
-            a.story.announce(a.formula(&t, None)?).map_err(failed)
+            a.story.announce(a.formula(&formula, None)?).map_err(failed)
         })
     }
 
-    fn says(&self, py: Python<'_>, who: usize, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        let t = tree(formula)?;
+    fn says(&self, py: Python<'_>, who: usize, formula: Tree) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
-            a.story.says(who, a.formula(&t, Some(who))?).map_err(failed)
+            a.story
+                .says(who, a.formula(&formula, Some(who))?)
+                .map_err(failed)
         })
     }
 
-    fn learns(&self, py: Python<'_>, who: usize, values: &Bound<'_, PyAny>) -> PyResult<()> {
-        let trees: Vec<Tree> = (values.try_iter()?)
-            .map(|v| tree(&v?))
-            .collect::<PyResult<_>>()?;
+    fn learns(&self, py: Python<'_>, who: usize, values: Vec<Tree>) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
-            let (ints, bools, enums) = a.split(&trees)?;
+            let (ints, bools, enums) = a.split(&values)?;
             // One statement per type of value (learning is of each value anyway).
             if !ints.is_empty() {
                 a.story.learns(who, ints).map_err(failed)?;
@@ -650,74 +647,76 @@ impl NativeStory {
         })
     }
 
-    fn actual(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        let t = tree(formula)?;
+    fn actual(&self, py: Python<'_>, formula: Tree) -> PyResult<()> {
         self.ask(py, move |a| {
-            a.story.actual(a.formula(&t, None)?).map_err(failed)
+            a.story.actual(a.formula(&formula, None)?).map_err(failed)
         })
     }
 
-    fn reveals(&self, py: Python<'_>, who: usize, formula: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let t = tree(formula)?;
+    fn reveals(&self, py: Python<'_>, who: usize, formula: Tree) -> PyResult<bool> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
             a.story
-                .reveals(who, a.formula(&t, Some(who))?)
+                .reveals(who, a.formula(&formula, Some(who))?)
                 .map_err(failed)
         })
     }
 
-    fn check(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        let t = tree(formula)?;
+    fn check(&self, py: Python<'_>, formula: Tree) -> PyResult<()> {
         self.ask(py, move |a| {
-            a.story.check(a.formula(&t, None)?).map_err(failed)
+            a.story.check(a.formula(&formula, None)?).map_err(failed)
         })
     }
 
-    fn expects(&self, py: Python<'_>, who: usize, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        let t = tree(formula)?;
+    fn expects(&self, py: Python<'_>, who: usize, formula: Tree) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
-            a.story.expects(who, a.formula(&t, None)?).map_err(failed)
+            a.story
+                .expects(who, a.formula(&formula, None)?)
+                .map_err(failed)
         })
     }
 
-    fn assign(&self, py: Python<'_>, constant: usize, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        let pairs = vec![(constant, tree(value)?)];
-        self.ask(py, move |a| a.assign(&pairs, "assign"))
+    fn assign(&self, py: Python<'_>, constant: usize, value: Tree) -> PyResult<()> {
+        self.ask(py, move |a| a.assign(&[(constant, value)], "assign"))
     }
 
     /// `changes`: `[(constant, value), …]`.
-    fn assign_all(&self, py: Python<'_>, changes: &Bound<'_, PyAny>) -> PyResult<()> {
-        let pairs = events::changes_of(changes)?;
-        self.ask(py, move |a| a.assign(&pairs, "assign_all"))
+    fn assign_all(&self, py: Python<'_>, changes: Vec<(usize, Tree)>) -> PyResult<()> {
+        self.ask(py, move |a| a.assign(&changes, "assign_all"))
     }
 
-    fn check_actual(&self, py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<()> {
-        let t = tree(formula)?;
+    fn check_actual(&self, py: Python<'_>, formula: Tree) -> PyResult<()> {
         self.ask(py, move |a| {
-            a.story.check_actual(a.formula(&t, None)?).map_err(failed)
+            a.story
+                .check_actual(a.formula(&formula, None)?)
+                .map_err(failed)
         })
     }
 
-    /// An event block (see `events::EventSpec::from_py`); returns (event index, name,
-    /// cases, occurrence's constant index, case or None, its index, what each character
-    /// saw, the text).
-    fn event<'py>(
+    /// An event block: its name, `[(case, when or None, [(constant, value)], weight or
+    /// None)]`, `[(who, groups or None)]`, `[(who, groups)]`, `[case]`; returns what
+    /// happened (see [`Reported`]).
+    fn event(
         &self,
-        py: Python<'py>,
+        py: Python<'_>,
         name: String,
-        cases: &Bound<'py, PyAny>,
-        sees: &Bound<'py, PyAny>,
-        expects: &Bound<'py, PyAny>,
-        actual: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let spec = EventSpec::from_py(name, cases, sees, expects, actual)?;
-        self.ask(py, move |a| a.event(spec))?.into_pyobject(py)
+        cases: Vec<CaseSpec>,
+        sees: Vec<(usize, Option<Groups>)>,
+        expects: Vec<(usize, Groups)>,
+        actual: Vec<CaseItem>,
+    ) -> PyResult<Reported> {
+        let spec = EventSpec {
+            name,
+            cases,
+            sees,
+            expects,
+            actual,
+        };
+        self.ask(py, move |a| a.event(spec))
     }
 
-    fn simultaneously(&self, py: Python<'_>, block: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
-        let block = items(block)?;
+    fn simultaneously(&self, py: Python<'_>, block: Vec<Item>) -> PyResult<Vec<bool>> {
         self.ask(py, move |a| {
             let statements = a.simultaneous(&block)?;
             (a.story)
@@ -737,10 +736,9 @@ impl NativeStory {
     fn assert_adds_ck(
         &self,
         py: Python<'_>,
-        hint: &Bound<'_, PyAny>,
-        block: &Bound<'_, PyAny>,
+        hint: Tree,
+        block: Vec<Item>,
     ) -> PyResult<&'static str> {
-        let (hint, block) = (tree(hint)?, items(block)?);
         self.ask(py, move |a| a.assert_adds_ck(&hint, &block))
     }
 
@@ -754,63 +752,64 @@ impl NativeStory {
         (names, list, complete, text, chances).into_pyobject(py)
     }
 
-    fn prior(&self, py: Python<'_>, weight: &Bound<'_, PyAny>) -> PyResult<()> {
-        let t = tree(weight)?;
-        self.ask(py, move |a| a.prior(&t))
+    fn prior(&self, py: Python<'_>, weight: Tree) -> PyResult<()> {
+        self.ask(py, move |a| a.prior(&weight))
     }
 
     /// (expression, the actual world's value or None, [(value, worlds)], text), each
     /// value a pair (kind, value): see `chance::ShownReply::into_py`.
-    fn show<'py>(
-        &self,
-        py: Python<'py>,
-        value: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let term = expr::show_term(value)?;
-        self.ask(py, move |a| a.show(&term))?.into_py(py)
+    fn show<'py>(&self, py: Python<'py>, value: Term) -> PyResult<Bound<'py, PyTuple>> {
+        self.ask(py, move |a| a.show(&value))?.into_py(py)
     }
 
     /// An action's declaration: its name, its owner's index or None, its condition or
     /// None, and its body's cases, `sees` and `expects` lines (as `event` takes them);
     /// returns the action's index.
     #[allow(clippy::too_many_arguments)]
-    fn action<'py>(
+    fn action(
         &self,
-        py: Python<'py>,
+        py: Python<'_>,
         name: String,
         by: Option<usize>,
-        when: &Bound<'py, PyAny>,
-        cases: &Bound<'py, PyAny>,
-        sees: &Bound<'py, PyAny>,
-        expects: &Bound<'py, PyAny>,
+        when: Option<Tree>,
+        cases: Vec<CaseSpec>,
+        sees: Vec<(usize, Option<Groups>)>,
+        expects: Vec<(usize, Groups)>,
     ) -> PyResult<usize> {
-        let spec = ActionSpec::from_py(py, name, by, when, (cases, sees, expects))?;
-        self.ask(py, move |a| a.action(spec))
+        let body = EventSpec {
+            name,
+            cases,
+            sees,
+            expects,
+            actual: Vec::new(),
+        };
+        self.ask(py, move |a| a.action(ActionSpec { by, when, body }))
     }
 
     /// `do`: `[(action index, case or None)]`; returns what happened at each, as `event`
     /// reports it.
-    fn do_actions<'py>(
-        &self,
-        py: Python<'py>,
-        steps: Vec<(usize, Option<String>)>,
-    ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
-        let reports = self.ask(py, move |a| a.do_actions(steps))?;
-        reports.into_iter().map(|r| r.into_pyobject(py)).collect()
+    fn do_actions(&self, py: Python<'_>, steps: Steps) -> PyResult<Vec<Reported>> {
+        self.ask(py, move |a| a.do_actions(steps))
     }
 
     /// `plan`: (whether it found one, their length or None, the plans, the text).
-    fn plan<'py>(
+    fn plan(
         &self,
-        py: Python<'py>,
-        goal: &Bound<'py, PyAny>,
+        py: Python<'_>,
+        goal: Tree,
         max: i64,
-        keeping: &Bound<'py, PyAny>,
+        keeping: Option<Tree>,
         coordinated: bool,
         all: bool,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let spec = PlanSpec::from_py(goal, max, keeping, coordinated, all)?;
-        self.ask(py, move |a| a.plan(spec))?.into_pyobject(py)
+    ) -> PyResult<Planned> {
+        let spec = PlanSpec {
+            goal,
+            max,
+            keeping,
+            coordinated,
+            all,
+        };
+        self.ask(py, move |a| a.plan(spec))
     }
 
     /// Ends the story's thread (also done when the story is collected).

@@ -3,50 +3,20 @@
 
 use epipen::story::Hint;
 use epipen::{Character, Checkpoint, Formula, Int};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 
-use super::{Actor, Answer, Handles, Tree, Value, failed, invalid, tree};
+use super::{Actor, Answer, Handles, Tree, Value, failed, invalid};
 
-/// A statement of a block (`simultaneously`, `assert_adds_ck`).
-#[derive(Debug, Clone)]
+/// A statement of a block (`simultaneously`, `assert_adds_ck`), as Python sends it:
+/// `announce`'s formula; `says` and `reveals` as (who, formula, whether it reveals);
+/// `learns` as (who, [values]); a checkpoint's name; a `simultaneously` block's list.
+#[derive(Debug, Clone, FromPyObject)]
 pub(super) enum Item {
     Announce(Tree),
-    Says(usize, Tree),
-    Reveals(usize, Tree),
+    Says(usize, Tree, bool),
     Learns(usize, Vec<Tree>),
     Checkpoint(String),
     Simultaneously(Vec<Item>),
-}
-
-pub(super) fn items(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
-    obj.try_iter()?
-        .map(|item| {
-            let item = item?;
-            let t = item.cast::<PyTuple>()?;
-            let kind: String = t.get_item(0)?.extract()?;
-            Ok(match kind.as_str() {
-                "announce" => Item::Announce(tree(&t.get_item(1)?)?),
-                "says" => Item::Says(t.get_item(1)?.extract()?, tree(&t.get_item(2)?)?),
-                "reveals" => Item::Reveals(t.get_item(1)?.extract()?, tree(&t.get_item(2)?)?),
-                "learns" => Item::Learns(
-                    t.get_item(1)?.extract()?,
-                    t.get_item(2)?
-                        .try_iter()?
-                        .map(|v| tree(&v?))
-                        .collect::<PyResult<_>>()?,
-                ),
-                "checkpoint" => Item::Checkpoint(t.get_item(1)?.extract()?),
-                "simultaneously" => Item::Simultaneously(items(&t.get_item(1)?)?),
-                other => {
-                    return Err(PyValueError::new_err(format!(
-                        "not a block statement: {other}"
-                    )));
-                }
-            })
-        })
-        .collect()
 }
 
 /// A statement of a `simultaneously` block, built: its speaker (None: the
@@ -57,8 +27,7 @@ type Simultaneous = (Option<Character>, bool, Formula);
 fn simultaneous(h: &Handles, item: &Item) -> Result<Simultaneous, String> {
     let (who, reveals, t) = match item {
         Item::Announce(t) => return Ok((None, false, h.formula(t, None)?)),
-        Item::Says(who, t) => (who, false, t),
-        Item::Reveals(who, t) => (who, true, t),
+        Item::Says(who, t, reveals) => (who, *reveals, t),
         _ => {
             return Err(
                 "a `simultaneously` block holds announcements only (announce, says, reveals)"
@@ -104,13 +73,13 @@ impl Actor {
                         Item::Announce(t) => {
                             b.announce(h.formula(t, None)?);
                         }
-                        Item::Says(who, t) => {
+                        Item::Says(who, t, reveals) => {
                             let who = h.character(*who)?;
-                            b.says(who, h.formula(t, Some(who))?);
-                        }
-                        Item::Reveals(who, t) => {
-                            let who = h.character(*who)?;
-                            b.reveals(who, h.formula(t, Some(who))?);
+                            let f = h.formula(t, Some(who))?;
+                            match reveals {
+                                true => b.reveals(who, f),
+                                false => b.says(who, f),
+                            };
                         }
                         Item::Learns(who, trees) => {
                             let who = h.character(*who)?;

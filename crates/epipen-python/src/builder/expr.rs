@@ -16,6 +16,10 @@ use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyTuple};
 use super::chance::Rat;
 use crate::convert::{Kind, Located};
 
+type Obj<'py> = Bound<'py, PyAny>;
+/// A handle (or `NotImplemented`) for Python.
+type Made = PyResult<Py<PyAny>>;
+
 /// An expression of a story's values, as the story's thread reads it.
 #[derive(Debug, Clone)]
 pub(super) enum Tree {
@@ -141,7 +145,7 @@ fn type_error(message: String) -> PyErr {
 }
 
 /// `type(x).__name__ x!r`, for messages.
-fn found(x: &Bound<'_, PyAny>) -> PyResult<String> {
+fn found(x: &Obj<'_>) -> PyResult<String> {
     Ok(format!("{} {}", x.get_type().name()?, x.repr()?))
 }
 
@@ -206,7 +210,7 @@ impl Expr {
 }
 
 /// Makes the handle `e` (of its kind) for Python.
-fn made(py: Python<'_>, e: Expr) -> PyResult<Py<PyAny>> {
+fn made(py: Python<'_>, e: Expr) -> Made {
     let ty = e.ty;
     let init = PyClassInitializer::from(e);
     Ok(match ty {
@@ -242,12 +246,12 @@ fn owner(py: Python<'_>, e: &Expr) -> Option<Py<PyAny>> {
     e.owner.as_ref().map(|o| o.clone_ref(py))
 }
 
-fn handle(x: &Bound<'_, PyAny>) -> Option<Expr> {
+fn handle(x: &Obj<'_>) -> Option<Expr> {
     x.cast::<Expr>().ok().map(|b| b.get().dup(x.py()))
 }
 
 /// An int literal of any size: a 64-bit literal, or exact arithmetic on them.
-fn literal(n: &Bound<'_, PyAny>) -> PyResult<Tree> {
+fn literal(n: &Obj<'_>) -> PyResult<Tree> {
     if let Ok(k) = n.extract::<i64>() {
         return Ok(Tree::Int(k));
     }
@@ -259,7 +263,7 @@ fn literal(n: &Bound<'_, PyAny>) -> PyResult<Tree> {
 }
 
 /// `x` as an int expression (`what` names it in the message).
-pub(super) fn int_of(x: &Bound<'_, PyAny>, what: &str) -> PyResult<Expr> {
+pub(super) fn int_of(x: &Obj<'_>, what: &str) -> PyResult<Expr> {
     if let Some(e) = handle(x) {
         return match e.ty {
             Type::Int => Ok(e),
@@ -298,7 +302,7 @@ fn bool_literal(b: bool) -> Expr {
 }
 
 /// `x` as a formula.
-pub(super) fn bool_of(x: &Bound<'_, PyAny>) -> PyResult<Expr> {
+pub(super) fn bool_of(x: &Obj<'_>) -> PyResult<Expr> {
     if let Some(e) = handle(x) {
         return match e.ty {
             Type::Bool => Ok(e),
@@ -319,7 +323,7 @@ pub(super) fn bool_of(x: &Bound<'_, PyAny>) -> PyResult<Expr> {
 }
 
 /// `x` as a value: an int, a formula or an enum value.
-pub(super) fn any_of(x: &Bound<'_, PyAny>) -> PyResult<Expr> {
+pub(super) fn any_of(x: &Obj<'_>) -> PyResult<Expr> {
     if let Some(e) = handle(x) {
         return match e.ty {
             Type::Probability => Err(type_error(format!(
@@ -344,7 +348,7 @@ pub(super) fn any_of(x: &Bound<'_, PyAny>) -> PyResult<Expr> {
 }
 
 /// `x` as a probability term: a probability, an int (or Int), or a Fraction.
-fn term_of(x: &Bound<'_, PyAny>) -> PyResult<Expr> {
+fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
     let py = x.py();
     if let Some(e) = handle(x) {
         return match e.ty {
@@ -460,53 +464,34 @@ fn pair(e: Expr, o: Expr, reflected: bool) -> (Expr, Expr) {
 }
 
 impl Expr {
-    /// `self op o` (or `o op self`) for an arithmetic operator: None when it gives way.
-    fn arith_op(
-        &self,
-        py: Python<'_>,
-        op: &'static str,
-        o: &Bound<'_, PyAny>,
-        reflected: bool,
-    ) -> PyResult<Option<Expr>> {
+    /// `self op o`, or `o op self` when `reflected`; `NotImplemented` where Python's
+    /// class has no such operator, or gives way (an int to a probability, whose
+    /// reflected operator answers).
+    fn binary(&self, py: Python<'_>, op: &'static str, o: &Obj<'_>, reflected: bool) -> Made {
         let rational = handle(o).is_some_and(|h| h.ty == Type::Probability);
-        let (a, b) = match self.ty {
-            // An int gives way to a probability, whose reflected operator answers.
-            Type::Int if rational => return Ok(None),
-            Type::Int if op == "/" && o.is_instance_of::<PyString>() => return Ok(None),
-            Type::Int => pair(self.dup(py), int_of(o, "an int")?, reflected),
-            Type::Probability => pair(self.dup(py), term_of(o)?, reflected),
-            _ => return Ok(None),
+        let e = self.dup(py);
+        let (a, b) = match (self.ty, op) {
+            (Type::Int, "/") => {
+                return Err(type_error(
+                    "epipen ints divide with // (integer division), not /".into(),
+                ));
+            }
+            (Type::Int, _) if rational => return Ok(py.NotImplemented()),
+            (Type::Int, "+" | "-" | "*" | "//" | "%") => pair(e, int_of(o, "an int")?, reflected),
+            (Type::Probability, "+" | "-" | "*" | "/") => pair(e, term_of(o)?, reflected),
+            // `^` is `!=`, its operands in their order either way.
+            (Type::Bool, "xor") => return made(py, cmp(py, "!=", e, bool_of(o)?)?),
+            (Type::Bool, "and" | "or") => {
+                let (a, b) = pair(e, bool_of(o)?, reflected);
+                return made(py, logic(py, op, a, b)?);
+            }
+            _ => return Ok(py.NotImplemented()),
         };
-        arith(py, op, a, b).map(Some)
-    }
-
-    fn answer(py: Python<'_>, e: PyResult<Option<Expr>>) -> PyResult<Py<PyAny>> {
-        match e? {
-            Some(e) => made(py, e),
-            None => Ok(py.NotImplemented()),
-        }
-    }
-
-    fn logic_op(
-        &self,
-        py: Python<'_>,
-        op: &'static str,
-        o: &Bound<'_, PyAny>,
-        reflected: bool,
-    ) -> PyResult<Py<PyAny>> {
-        if self.ty != Type::Bool {
-            return Ok(py.NotImplemented());
-        }
-        let (a, b) = pair(self.dup(py), bool_of(o)?, reflected);
-        let e = match op {
-            "xor" => cmp(py, "!=", a, b)?,
-            op => logic(py, op, a, b)?,
-        };
-        made(py, e)
+        made(py, arith(py, if op == "//" { "/" } else { op }, a, b)?)
     }
 
     /// An enum value's operand: a value, or a variant's name (its type says).
-    fn other(&self, o: &Bound<'_, PyAny>) -> PyResult<Expr> {
+    fn other(&self, o: &Obj<'_>) -> PyResult<Expr> {
         if let Some(e) = handle(o).filter(|e| e.ty == Type::Enum) {
             return Ok(e);
         }
@@ -515,7 +500,7 @@ impl Expr {
         any_of(&v)
     }
 
-    fn unary(&self, what: &str, slf: &Bound<'_, PyAny>) -> PyErr {
+    fn unary(&self, what: &str, slf: &Obj<'_>) -> PyErr {
         let name = slf
             .get_type()
             .name()
@@ -527,6 +512,62 @@ impl Expr {
 
 #[pymethods]
 impl Expr {
+    // Python's binary operators and their reflections: `Expr::binary`.
+    fn __add__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "+", o, false)
+    }
+    fn __radd__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "+", o, true)
+    }
+    fn __sub__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "-", o, false)
+    }
+    fn __rsub__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "-", o, true)
+    }
+    fn __mul__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "*", o, false)
+    }
+    fn __rmul__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "*", o, true)
+    }
+    fn __floordiv__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "//", o, false)
+    }
+    fn __rfloordiv__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "//", o, true)
+    }
+    fn __mod__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "%", o, false)
+    }
+    fn __rmod__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "%", o, true)
+    }
+    fn __truediv__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "/", o, false)
+    }
+    fn __rtruediv__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "/", o, true)
+    }
+    fn __and__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "and", o, false)
+    }
+    fn __rand__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "and", o, true)
+    }
+    fn __or__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "or", o, false)
+    }
+    fn __ror__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "or", o, true)
+    }
+    fn __xor__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "xor", o, false)
+    }
+    fn __rxor__(&self, py: Python<'_>, o: &Obj<'_>) -> Made {
+        self.binary(py, "xor", o, true)
+    }
+
     fn __repr__(&self) -> &str {
         &self.text
     }
@@ -572,56 +613,7 @@ impl Expr {
         self.enum_type.as_ref().map(|e| e.clone_ref(py))
     }
 
-    fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Expr::answer(py, self.arith_op(py, "+", o, false))
-    }
-    fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Expr::answer(py, self.arith_op(py, "+", o, true))
-    }
-    fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Expr::answer(py, self.arith_op(py, "-", o, false))
-    }
-    fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Expr::answer(py, self.arith_op(py, "-", o, true))
-    }
-    fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Expr::answer(py, self.arith_op(py, "*", o, false))
-    }
-    fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Expr::answer(py, self.arith_op(py, "*", o, true))
-    }
-    fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        match self.ty {
-            Type::Int => Expr::answer(py, self.arith_op(py, "/", o, false)),
-            _ => Ok(py.NotImplemented()),
-        }
-    }
-    fn __rfloordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        match self.ty {
-            Type::Int => Expr::answer(py, self.arith_op(py, "/", o, true)),
-            _ => Ok(py.NotImplemented()),
-        }
-    }
-    fn __mod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        match self.ty {
-            Type::Int => Expr::answer(py, self.arith_op(py, "%", o, false)),
-            _ => Ok(py.NotImplemented()),
-        }
-    }
-    fn __rmod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        match self.ty {
-            Type::Int => Expr::answer(py, self.arith_op(py, "%", o, true)),
-            _ => Ok(py.NotImplemented()),
-        }
-    }
-    fn __truediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.truediv(py, o, false)
-    }
-    fn __rtruediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.truediv(py, o, true)
-    }
-
-    fn __neg__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+    fn __neg__(slf: &Bound<'_, Self>) -> Made {
         let (py, e) = (slf.py(), slf.get());
         let (text, term) = match (&e.term, e.ty) {
             (Term::Value(_), Type::Int) => (e.paren(10), Term::Value(Tree::Neg(e.tree()))),
@@ -634,14 +626,14 @@ impl Expr {
         )
     }
 
-    fn __pos__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+    fn __pos__(slf: &Bound<'_, Self>) -> Made {
         match slf.get().ty {
             Type::Int | Type::Probability => Ok(slf.clone().into_any().unbind()),
             _ => Err(slf.get().unary("unary +", slf.as_any())),
         }
     }
 
-    fn __abs__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+    fn __abs__(slf: &Bound<'_, Self>) -> Made {
         let py = slf.py();
         if slf.get().ty != Type::Int {
             return Err(slf.get().unary("abs()", slf.as_any()));
@@ -652,7 +644,7 @@ impl Expr {
         if_(py, &positive, slf.as_any(), &negative)
     }
 
-    fn __invert__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+    fn __invert__(slf: &Bound<'_, Self>) -> Made {
         let (py, e) = (slf.py(), slf.get());
         if e.ty != Type::Bool {
             return Err(e.unary("unary ~", slf.as_any()));
@@ -670,31 +662,7 @@ impl Expr {
         )
     }
 
-    fn __and__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.logic_op(py, "and", o, false)
-    }
-    fn __rand__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.logic_op(py, "and", o, true)
-    }
-    fn __or__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.logic_op(py, "or", o, false)
-    }
-    fn __ror__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.logic_op(py, "or", o, true)
-    }
-    fn __xor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.logic_op(py, "xor", o, false)
-    }
-    fn __rxor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.logic_op(py, "xor", o, false)
-    }
-
-    fn __richcmp__(
-        &self,
-        py: Python<'_>,
-        o: &Bound<'_, PyAny>,
-        op: CompareOp,
-    ) -> PyResult<Py<PyAny>> {
+    fn __richcmp__(&self, py: Python<'_>, o: &Obj<'_>, op: CompareOp) -> Made {
         let name = op_name(op);
         let eq = matches!(op, CompareOp::Eq | CompareOp::Ne);
         let rational = handle(o).is_some_and(|h| h.ty == Type::Probability);
@@ -710,30 +678,10 @@ impl Expr {
     }
 }
 
-impl Expr {
-    fn truediv(
-        &self,
-        py: Python<'_>,
-        o: &Bound<'_, PyAny>,
-        reflected: bool,
-    ) -> PyResult<Py<PyAny>> {
-        match self.ty {
-            Type::Int if handle(o).is_some_and(|h| h.ty == Type::Probability) => {
-                Ok(py.NotImplemented())
-            }
-            Type::Int => Err(type_error(
-                "epipen ints divide with // (integer division), not /".into(),
-            )),
-            Type::Probability => Expr::answer(py, self.arith_op(py, "/", o, reflected)),
-            _ => Ok(py.NotImplemented()),
-        }
-    }
-}
-
 #[pymethods]
 impl Int {
     /// `self in {values}`: equal to one of them (false for none).
-    fn is_in(slf: &Bound<'_, Self>, values: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    fn is_in(slf: &Bound<'_, Self>, values: &Obj<'_>) -> Made {
         let py = slf.py();
         let rows = values
             .try_iter()?
@@ -746,13 +694,29 @@ impl Int {
 #[pymethods]
 impl Bool {
     /// `self -> o`.
-    fn implies(slf: &Bound<'_, Self>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        slf.as_super().get().logic_op(slf.py(), "implies", o, false)
+    fn implies(slf: &Bound<'_, Self>, o: &Obj<'_>) -> Made {
+        made(
+            slf.py(),
+            logic(
+                slf.py(),
+                "implies",
+                slf.as_super().get().dup(slf.py()),
+                bool_of(o)?,
+            )?,
+        )
     }
 
     /// `self <-> o`.
-    fn iff(slf: &Bound<'_, Self>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        slf.as_super().get().logic_op(slf.py(), "iff", o, false)
+    fn iff(slf: &Bound<'_, Self>, o: &Obj<'_>) -> Made {
+        made(
+            slf.py(),
+            logic(
+                slf.py(),
+                "iff",
+                slf.as_super().get().dup(slf.py()),
+                bool_of(o)?,
+            )?,
+        )
     }
 }
 
@@ -772,7 +736,7 @@ impl EnumValue {
     }
 
     /// `self in {values}` (variants' names or values).
-    fn is_in(slf: &Bound<'_, Self>, values: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    fn is_in(slf: &Bound<'_, Self>, values: &Obj<'_>) -> Made {
         let py = slf.py();
         let e = slf.as_super().get();
         let rows = values
@@ -797,7 +761,7 @@ pub(crate) fn leaf(
     name: String,
     enum_type: Option<Py<PyAny>>,
     of: Option<String>,
-) -> PyResult<Py<PyAny>> {
+) -> Made {
     let (ty, tree) = match kind {
         "int" => (Type::Int, Tree::Const(index)),
         "bool" => (Type::Bool, Tree::Const(index)),
@@ -815,21 +779,21 @@ pub(crate) fn leaf(
 /// `_int(x, what)`, `_bool(x)`, `_any(x)`: Python values as handles.
 #[pyfunction]
 #[pyo3(signature = (x, what="an int"))]
-pub(crate) fn as_int(py: Python<'_>, x: &Bound<'_, PyAny>, what: &str) -> PyResult<Py<PyAny>> {
+pub(crate) fn as_int(py: Python<'_>, x: &Obj<'_>, what: &str) -> Made {
     made(py, int_of(x, what)?)
 }
 
 #[pyfunction]
-pub(crate) fn as_bool(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+pub(crate) fn as_bool(py: Python<'_>, x: &Obj<'_>) -> Made {
     made(py, bool_of(x)?)
 }
 
 #[pyfunction]
-pub(crate) fn as_value(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+pub(crate) fn as_value(py: Python<'_>, x: &Obj<'_>) -> Made {
     made(py, any_of(x)?)
 }
 
-fn character<'py>(c: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Character>> {
+fn character<'py>(c: &Obj<'py>) -> PyResult<Bound<'py, Character>> {
     c.cast::<Character>().cloned().map_err(|_| match c.repr() {
         Ok(r) => type_error(format!("expected a character, found {r}")),
         Err(e) => e,
@@ -838,8 +802,8 @@ fn character<'py>(c: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Character>> {
 
 /// `op(A, φ)`'s character and formula, A left out when `formula` is None.
 fn speaker<'py>(
-    who: &Bound<'py, PyAny>,
-    formula: Option<&Bound<'py, PyAny>>,
+    who: &Obj<'py>,
+    formula: Option<&Obj<'py>>,
 ) -> PyResult<(Option<Bound<'py, Character>>, Expr)> {
     let (who, formula) = match formula {
         None if !who.is_instance_of::<Character>() => (None, who),
@@ -851,12 +815,7 @@ fn speaker<'py>(
 }
 
 /// `op(A, φ)` for `knows`, `believes`, `knows_whether` and `probability`.
-fn of_formula(
-    py: Python<'_>,
-    op: &'static str,
-    who: &Bound<'_, PyAny>,
-    formula: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
+fn of_formula(py: Python<'_>, op: &'static str, who: &Obj<'_>, formula: Option<&Obj<'_>>) -> Made {
     let (a, f) = speaker(who, formula)?;
     let a = a.as_ref().map(|a| a.get());
     let owner = mix(py, [owner(py, &f), a.map(|a| a.story.clone_ref(py))])?;
@@ -879,7 +838,7 @@ fn of_formula(
 }
 
 /// `op(A, e1, …, en)` for `knows_value` and `believes_value`, A optional.
-fn of_values(py: Python<'_>, op: &'static str, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+fn of_values(py: Python<'_>, op: &'static str, args: &Bound<'_, PyTuple>) -> Made {
     let first = args.get_item(0).ok();
     let who = first
         .as_ref()
@@ -915,22 +874,14 @@ fn of_values(py: Python<'_>, op: &'static str, args: &Bound<'_, PyTuple>) -> PyR
 /// out: `knows(φ)`.
 #[pyfunction]
 #[pyo3(signature = (who, formula=None))]
-pub(crate) fn knows(
-    py: Python<'_>,
-    who: &Bound<'_, PyAny>,
-    formula: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn knows(py: Python<'_>, who: &Obj<'_>, formula: Option<&Obj<'_>>) -> Made {
     of_formula(py, "knows", who, formula)
 }
 
 /// `knows_whether(A, φ)`: A knows whether φ holds (`knows_value` of a formula).
 #[pyfunction]
 #[pyo3(signature = (who, formula=None))]
-pub(crate) fn knows_whether(
-    py: Python<'_>,
-    who: &Bound<'_, PyAny>,
-    formula: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn knows_whether(py: Python<'_>, who: &Obj<'_>, formula: Option<&Obj<'_>>) -> Made {
     of_formula(py, "knows_whether", who, formula)
 }
 
@@ -938,11 +889,7 @@ pub(crate) fn knows_whether(
 /// cannot tell from this one.
 #[pyfunction]
 #[pyo3(signature = (who, formula=None))]
-pub(crate) fn believes(
-    py: Python<'_>,
-    who: &Bound<'_, PyAny>,
-    formula: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn believes(py: Python<'_>, who: &Obj<'_>, formula: Option<&Obj<'_>>) -> Made {
     of_formula(py, "believes", who, formula)
 }
 
@@ -950,35 +897,27 @@ pub(crate) fn believes(
 /// speaker's in what a character says, elsewhere the storyteller's.
 #[pyfunction]
 #[pyo3(signature = (who, formula=None))]
-pub(crate) fn probability(
-    py: Python<'_>,
-    who: &Bound<'_, PyAny>,
-    formula: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn probability(py: Python<'_>, who: &Obj<'_>, formula: Option<&Obj<'_>>) -> Made {
     of_formula(py, "probability", who, formula)
 }
 
 /// `knows_value(A, e1, …, en)`: A knows the value of the tuple.
 #[pyfunction]
 #[pyo3(signature = (*args))]
-pub(crate) fn knows_value(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+pub(crate) fn knows_value(py: Python<'_>, args: &Bound<'_, PyTuple>) -> Made {
     of_values(py, "knows_value", args)
 }
 
 /// `believes_value(A, e1, …, en)`: the worlds A finds most plausible agree on the tuple.
 #[pyfunction]
 #[pyo3(signature = (*args))]
-pub(crate) fn believes_value(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+pub(crate) fn believes_value(py: Python<'_>, args: &Bound<'_, PyTuple>) -> Made {
     of_values(py, "believes_value", args)
 }
 
 /// `at(c, φ)`: φ with its knowledge operators evaluated at checkpoint `c`.
 #[pyfunction]
-pub(crate) fn at(
-    py: Python<'_>,
-    checkpoint: &Bound<'_, PyAny>,
-    formula: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn at(py: Python<'_>, checkpoint: &Obj<'_>, formula: &Obj<'_>) -> Made {
     let Ok(c) = checkpoint.cast::<Checkpoint>() else {
         return Err(type_error(format!(
             "expected a checkpoint, found {}",
@@ -996,13 +935,7 @@ pub(crate) fn at(
 }
 
 /// `everyone_knows`, `common_knowledge`, `distributed_knowledge` (`op`: the first word).
-fn group(
-    py: Python<'_>,
-    op: &'static str,
-    word: &str,
-    group: &Bound<'_, PyAny>,
-    formula: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
+fn group(py: Python<'_>, op: &'static str, word: &str, group: &Obj<'_>, formula: &Obj<'_>) -> Made {
     let members = (group.try_iter()?)
         .map(|c| character(&c?))
         .collect::<PyResult<Vec<_>>>()?;
@@ -1021,31 +954,19 @@ fn group(
 
 /// `everyone_knows(G, φ)`: every character of `group` knows φ.
 #[pyfunction]
-pub(crate) fn everyone_knows(
-    py: Python<'_>,
-    group: &Bound<'_, PyAny>,
-    formula: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn everyone_knows(py: Python<'_>, group: &Obj<'_>, formula: &Obj<'_>) -> Made {
     self::group(py, "everyone", "everyone_knows", group, formula)
 }
 
 /// `common_knowledge(G, φ)`: φ is common knowledge among `group`.
 #[pyfunction]
-pub(crate) fn common_knowledge(
-    py: Python<'_>,
-    group: &Bound<'_, PyAny>,
-    formula: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn common_knowledge(py: Python<'_>, group: &Obj<'_>, formula: &Obj<'_>) -> Made {
     self::group(py, "common", "common_knowledge", group, formula)
 }
 
 /// `distributed_knowledge(G, φ)`: φ follows from what `group` knows together.
 #[pyfunction]
-pub(crate) fn distributed_knowledge(
-    py: Python<'_>,
-    group: &Bound<'_, PyAny>,
-    formula: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn distributed_knowledge(py: Python<'_>, group: &Obj<'_>, formula: &Obj<'_>) -> Made {
     self::group(py, "distributed", "distributed_knowledge", group, formula)
 }
 
@@ -1066,7 +987,7 @@ fn fold(
     items: Vec<Expr>,
     empty: Expr,
     with: fn(Python<'_>, &'static str, Expr, Expr) -> PyResult<Expr>,
-) -> PyResult<Py<PyAny>> {
+) -> Made {
     let mut items = items.into_iter();
     let Some(mut out) = items.next() else {
         return made(py, empty);
@@ -1084,7 +1005,7 @@ fn formulas(args: &Bound<'_, PyTuple>) -> PyResult<Vec<Expr>> {
 /// Every formula holds (true for none): `And(a, b, c)` or `And([a, b, c])`.
 #[pyfunction(name = "And")]
 #[pyo3(signature = (*formulas))]
-pub(crate) fn and(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+pub(crate) fn and(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> Made {
     fold(
         py,
         "and",
@@ -1097,7 +1018,7 @@ pub(crate) fn and(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> PyResult<Py<
 /// At least one formula holds (false for none).
 #[pyfunction(name = "Or")]
 #[pyo3(signature = (*formulas))]
-pub(crate) fn or(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+pub(crate) fn or(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> Made {
     fold(
         py,
         "or",
@@ -1109,27 +1030,19 @@ pub(crate) fn or(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> PyResult<Py<P
 
 /// `not φ` (also `~φ`).
 #[pyfunction(name = "Not")]
-pub(crate) fn not(py: Python<'_>, formula: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+pub(crate) fn not(py: Python<'_>, formula: &Obj<'_>) -> Made {
     made(py, bool_of(formula)?)?.call_method0(py, "__invert__")
 }
 
 /// `a -> b`.
 #[pyfunction(name = "Implies")]
-pub(crate) fn implies(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn implies(py: Python<'_>, a: &Obj<'_>, b: &Obj<'_>) -> Made {
     made(py, logic(py, "implies", bool_of(a)?, bool_of(b)?)?)
 }
 
 /// `a <-> b`.
 #[pyfunction(name = "Iff")]
-pub(crate) fn iff(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn iff(py: Python<'_>, a: &Obj<'_>, b: &Obj<'_>) -> Made {
     made(py, logic(py, "iff", bool_of(a)?, bool_of(b)?)?)
 }
 
@@ -1137,10 +1050,10 @@ pub(crate) fn iff(
 #[pyfunction(name = "If")]
 pub(crate) fn if_(
     py: Python<'_>,
-    condition: &Bound<'_, PyAny>,
-    then: &Bound<'_, PyAny>,
-    otherwise: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
+    condition: &Obj<'_>,
+    then: &Obj<'_>,
+    otherwise: &Obj<'_>,
+) -> Made {
     let c = bool_of(condition)?;
     let (a, b) = (any_of(then)?, any_of(otherwise)?);
     if a.ty != b.ty {
@@ -1167,7 +1080,7 @@ pub(crate) fn if_(
 /// The sum of the terms (0 for none).
 #[pyfunction(name = "Sum")]
 #[pyo3(signature = (*terms))]
-pub(crate) fn sum(py: Python<'_>, terms: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+pub(crate) fn sum(py: Python<'_>, terms: &Bound<'_, PyTuple>) -> Made {
     let terms = (flat(terms)?.iter())
         .map(|t| int_of(t, "an int"))
         .collect::<PyResult<Vec<_>>>()?;
@@ -1178,7 +1091,7 @@ pub(crate) fn sum(py: Python<'_>, terms: &Bound<'_, PyTuple>) -> PyResult<Py<PyA
 /// How many of the formulas hold.
 #[pyfunction(name = "Count")]
 #[pyo3(signature = (*formulas))]
-pub(crate) fn count(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+pub(crate) fn count(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> Made {
     let (one, zero) = (
         1i64.into_pyobject(py)?.into_any(),
         0i64.into_pyobject(py)?.into_any(),
@@ -1191,11 +1104,7 @@ pub(crate) fn count(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> PyResult<P
 
 /// `(e1, …, en) in {(a1, …, an), …}`: the tuple equals one of the rows.
 #[pyfunction]
-pub(crate) fn tuple_in(
-    py: Python<'_>,
-    values: &Bound<'_, PyAny>,
-    rows: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
+pub(crate) fn tuple_in(py: Python<'_>, values: &Obj<'_>, rows: &Obj<'_>) -> Made {
     let values = values.try_iter()?.collect::<PyResult<Vec<_>>>()?;
     let rows = (rows.try_iter()?)
         .map(|row| row?.try_iter()?.collect::<PyResult<Vec<_>>>())
@@ -1254,25 +1163,33 @@ fn membership(
     Ok(Expr::new(Type::Bool, Term::Value(tree), owner, text, 7))
 }
 
-/// The expression a statement reads.
-pub(super) fn tree(obj: &Bound<'_, PyAny>) -> PyResult<Tree> {
-    match handle(obj) {
-        Some(e) if e.ty != Type::Probability => Ok(e.value()),
-        _ => Err(type_error(format!(
-            "not an epipen expression: {}",
-            obj.repr()?
-        ))),
+/// The expression a statement reads, from its handle.
+impl<'a, 'py> FromPyObject<'a, 'py> for Tree {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Tree> {
+        match handle(&obj) {
+            Some(e) if e.ty != Type::Probability => Ok(e.value()),
+            _ => Err(type_error(format!(
+                "not an epipen expression: {}",
+                obj.repr()?
+            ))),
+        }
     }
 }
 
 /// What `Story.show` shows: a probability term, or an expression.
-pub(super) fn show_term(obj: &Bound<'_, PyAny>) -> PyResult<Term> {
-    match handle(obj) {
-        Some(e) => Ok(e.term),
-        None => Err(type_error(format!(
-            "not an epipen expression: {}",
-            obj.repr()?
-        ))),
+impl<'a, 'py> FromPyObject<'a, 'py> for Term {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Term> {
+        match handle(&obj) {
+            Some(e) => Ok(e.term),
+            None => Err(type_error(format!(
+                "not an epipen expression: {}",
+                obj.repr()?
+            ))),
+        }
     }
 }
 
