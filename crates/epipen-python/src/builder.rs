@@ -11,8 +11,8 @@
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex};
 
 use epipen::engine::{Cancel, Options};
 use epipen::story::Values;
@@ -33,7 +33,7 @@ pub(crate) mod expr;
 use actions::{ActionSpec, PlanSpec, Planned, Steps};
 use blocks::Item;
 use events::{CaseItem, CaseSpec, EventSpec, Groups, Reported};
-use expr::{Term, Tree};
+use expr::{Recipe, Term};
 
 /// What a statement answers, or its mistake.
 type Answer<T> = Result<T, Located>;
@@ -141,7 +141,7 @@ impl Handles {
     fn value_known(
         &self,
         who: Option<usize>,
-        exprs: &[Tree],
+        exprs: &[Recipe],
         speaker: Option<Character>,
         op: &'static str,
     ) -> Result<Formula, String> {
@@ -177,149 +177,22 @@ impl Handles {
         Ok(Formula::all(parts))
     }
 
-    fn int(&self, t: &Tree, speaker: Option<Character>) -> Result<Int, String> {
+    fn int(&self, t: &Recipe, speaker: Option<Character>) -> Result<Int, String> {
         match self.value(t, speaker)? {
             Value::Int(i) => Ok(i),
             v => Err(format!("expected an int, found {}", v.kind())),
         }
     }
 
-    fn formula(&self, t: &Tree, speaker: Option<Character>) -> Result<Formula, String> {
+    fn formula(&self, t: &Recipe, speaker: Option<Character>) -> Result<Formula, String> {
         match self.value(t, speaker)? {
             Value::Bool(f) => Ok(f),
             v => Err(format!("expected a formula (a bool), found {}", v.kind())),
         }
     }
 
-    fn value(&self, t: &Tree, speaker: Option<Character>) -> Result<Value, String> {
-        let v = |t: &Tree| self.value(t, speaker);
-        let int = |t: &Tree| self.int(t, speaker);
-        let formula = |t: &Tree| self.formula(t, speaker);
-        Ok(match t {
-            Tree::Const(k) => self
-                .constants
-                .get(*k)
-                .cloned()
-                .ok_or_else(|| "a constant of another story".to_string())?,
-            Tree::Int(n) => Value::Int(Int::from(*n)),
-            Tree::Bool(b) => Value::Bool(Formula::from(*b)),
-            Tree::Variant(e, name) => {
-                let ty = self
-                    .enums
-                    .get(*e)
-                    .ok_or_else(|| "an enum of another story".to_string())?;
-                Value::Enum(ty.value(name))
-            }
-            Tree::Neg(a) => Value::Int(-int(a)?),
-            Tree::Arith(op, a, b) => {
-                let (a, b) = (int(a)?, int(b)?);
-                Value::Int(match *op {
-                    "+" => a + b,
-                    "-" => a - b,
-                    "*" => a * b,
-                    "/" => a / b,
-                    "%" => a % b,
-                    other => return Err(format!("unknown operator {other}")),
-                })
-            }
-            Tree::Cmp(op, a, b) => Value::Bool(match (v(a)?, v(b)?, *op) {
-                (Value::Int(a), Value::Int(b), op) => match op {
-                    "==" => a.eq(b),
-                    "!=" => a.ne(b),
-                    "<" => a.lt(b),
-                    "<=" => a.le(b),
-                    ">" => a.gt(b),
-                    ">=" => a.ge(b),
-                    other => return Err(format!("unknown comparison {other}")),
-                },
-                (Value::Bool(a), Value::Bool(b), "==") => a.eq(b),
-                (Value::Bool(a), Value::Bool(b), "!=") => a.ne(b),
-                (Value::Enum(a), Value::Enum(b), "==") => a.eq(b),
-                (Value::Enum(a), Value::Enum(b), "!=") => a.ne(b),
-                (a, b, op) => {
-                    return Err(format!(
-                        "cannot compare {} with {} by `{op}`",
-                        a.kind(),
-                        b.kind()
-                    ));
-                }
-            }),
-            Tree::Not(a) => Value::Bool(!formula(a)?),
-            Tree::Logic(op, a, b) => {
-                let (a, b) = (formula(a)?, formula(b)?);
-                Value::Bool(match *op {
-                    "and" => a.and(b),
-                    "or" => a.or(b),
-                    "implies" => a.implies(b),
-                    "iff" => a.iff(b),
-                    other => return Err(format!("unknown connective {other}")),
-                })
-            }
-            Tree::Ite(c, a, b) => {
-                let c = formula(c)?;
-                match (v(a)?, v(b)?) {
-                    (Value::Int(a), Value::Int(b)) => Value::Int(c.ite(a, b)),
-                    (Value::Bool(a), Value::Bool(b)) => Value::Bool(c.ite(a, b)),
-                    (Value::Enum(a), Value::Enum(b)) => Value::Enum(c.ite(a, b)),
-                    (a, b) => {
-                        return Err(format!(
-                            "the branches of `If` have {} and {}: they need the same type",
-                            a.kind(),
-                            b.kind()
-                        ));
-                    }
-                }
-            }
-            Tree::In(tuple, rows) => Value::Bool(self.membership(tuple, rows, speaker)?),
-            Tree::Knows(who, f) => Value::Bool(Formula::knows(
-                self.agent(*who, speaker, "knows")?,
-                self.within(*who, speaker, "knows", || formula(f))?,
-            )),
-            Tree::KnowsValue(who, exprs) => {
-                Value::Bool(self.value_known(*who, exprs, speaker, "knows_value")?)
-            }
-            Tree::Believes(who, f) => Value::Bool(Formula::believes(
-                self.agent(*who, speaker, "believes")?,
-                self.within(*who, speaker, "believes", || formula(f))?,
-            )),
-            Tree::BelievesValue(who, exprs) => {
-                Value::Bool(self.value_known(*who, exprs, speaker, "believes_value")?)
-            }
-            Tree::At(name, f) => {
-                let cp = self.checkpoints.get(name).ok_or_else(|| {
-                    format!("`at` names the checkpoint `{name}`, which is not saved before it")
-                })?;
-                Value::Bool(Formula::at(*cp, formula(f)?))
-            }
-            Tree::Group(op, who, f) => {
-                let group: Vec<Character> = who
-                    .iter()
-                    .map(|k| self.character(*k))
-                    .collect::<Result<_, _>>()?;
-                let f = formula(f)?;
-                Value::Bool(match *op {
-                    "everyone" => Formula::everyone_knows(&group, f),
-                    "common" => Formula::common_knowledge(&group, f),
-                    "distributed" => Formula::distributed_knowledge(&group, f),
-                    other => return Err(format!("unknown group operator {other}")),
-                })
-            }
-            Tree::ChanceCmp(op, a, b) => self.chance_cmp(op, a, b, speaker)?,
-            Tree::Latest(k) => Value::Enum(self.event(*k)?.latest()),
-            Tree::Case(k, name, of) => {
-                let event = self.event(*k)?;
-                match of {
-                    // The Rust API's words for a handle of another event.
-                    Some(other) if other != event.name() => {
-                        return Err(format!(
-                            "the case `{name}` is a case of the event `{other}`, not of `{}`",
-                            event.name()
-                        ));
-                    }
-                    _ => Value::Enum(event.case(name)),
-                }
-            }
-        })
+    fn value(&self, t: &Recipe, speaker: Option<Character>) -> Result<Value, String> {
+        t.run(self, speaker)
     }
 
     fn event(&self, k: usize) -> Result<&epipen::Event, String> {
@@ -328,54 +201,32 @@ impl Handles {
             .ok_or_else(|| "an event of another story".to_string())
     }
 
-    /// `(e1, …, en) in {rows}`.
+    /// `(e1, …, en) in {rows}`; `numbers`: the rows, when they are all numbers.
     fn membership(
         &self,
-        tuple: &[Tree],
-        rows: &[Vec<Tree>],
+        tuple: &[Recipe],
+        rows: &[Vec<Recipe>],
+        numbers: Option<&[Vec<i64>]>,
         speaker: Option<Character>,
     ) -> Result<Formula, String> {
         if tuple.is_empty() {
             return Err("a membership test needs at least one expression".into());
         }
-        if let Some(row) = rows.iter().find(|r| r.len() != tuple.len()) {
-            return Err(format!(
-                "a set item has {} values, the tuple has {}",
-                row.len(),
-                tuple.len()
-            ));
-        }
-        let values: Vec<Value> = tuple
-            .iter()
+        let values: Vec<Value> = (tuple.iter())
             .map(|t| self.value(t, speaker))
             .collect::<Result<_, _>>()?;
         // Ints against rows of numbers: the story language's own membership test.
-        let numbers: Option<Vec<Vec<i64>>> = rows
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .map(|t| match t {
-                        Tree::Int(n) => Some(*n),
-                        _ => None,
-                    })
-                    .collect()
+        let ints: Option<Vec<Int>> = (values.iter())
+            .map(|v| match v {
+                Value::Int(i) => Some(i.clone()),
+                _ => None,
             })
             .collect();
-        if let Some(numbers) = numbers
-            && values.iter().all(|v| matches!(v, Value::Int(_)))
-        {
-            let ints: Vec<Int> = values
-                .into_iter()
-                .filter_map(|v| match v {
-                    Value::Int(i) => Some(i),
-                    _ => None,
-                })
-                .collect();
+        if let (Some(numbers), Some(ints)) = (numbers, ints) {
             return Ok(Formula::tuple_in(ints, numbers));
         }
         if let [Value::Enum(e)] = values.as_slice() {
-            let options: Vec<Enum> = rows
-                .iter()
+            let options: Vec<Enum> = (rows.iter())
                 .map(|r| match self.value(&r[0], speaker)? {
                     Value::Enum(o) => Ok(o),
                     o => Err(format!(
@@ -390,14 +241,38 @@ impl Handles {
         let mut any = Vec::with_capacity(rows.len());
         for row in rows {
             let mut all = Vec::with_capacity(row.len());
-            for (t, r) in tuple.iter().zip(row) {
-                let eq = Tree::Cmp("==", Arc::new(t.clone()), Arc::new(r.clone()));
-                all.push(self.formula(&eq, speaker)?);
+            for (v, r) in values.iter().zip(row) {
+                all.push(compare("==", v.clone(), self.value(r, speaker)?)?);
             }
             any.push(Formula::all(all));
         }
         Ok(Formula::any(any))
     }
+}
+
+/// `a op b`, for two values of one type.
+fn compare(op: &str, a: Value, b: Value) -> Result<Formula, String> {
+    Ok(match (a, b, op) {
+        (Value::Int(a), Value::Int(b), op) => match op {
+            "==" => a.eq(b),
+            "!=" => a.ne(b),
+            "<" => a.lt(b),
+            "<=" => a.le(b),
+            ">" => a.gt(b),
+            _ => a.ge(b),
+        },
+        (Value::Bool(a), Value::Bool(b), "==") => a.eq(b),
+        (Value::Bool(a), Value::Bool(b), "!=") => a.ne(b),
+        (Value::Enum(a), Value::Enum(b), "==") => a.eq(b),
+        (Value::Enum(a), Value::Enum(b), "!=") => a.ne(b),
+        (a, b, op) => {
+            return Err(format!(
+                "cannot compare {} with {} by `{op}`",
+                a.kind(),
+                b.kind()
+            ));
+        }
+    })
 }
 
 /// The story's thread: the Rust story and its handles.
@@ -424,7 +299,7 @@ fn failed(e: Error) -> Located {
 impl Actor {
     /// `learns`'s values, by type.
     #[allow(clippy::type_complexity)]
-    fn split(&self, trees: &[Tree]) -> Answer<(Vec<Int>, Vec<Formula>, Vec<Enum>)> {
+    fn split(&self, trees: &[Recipe]) -> Answer<(Vec<Int>, Vec<Formula>, Vec<Enum>)> {
         let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
         for t in trees {
             match self.handles.value(t, None).map_err(invalid)? {
@@ -439,12 +314,12 @@ impl Actor {
         Ok((ints, bools, enums))
     }
 
-    fn assign(&mut self, pairs: &[(usize, Tree)], op: &'static str) -> Answer<()> {
+    fn assign(&mut self, pairs: &[(usize, Recipe)], op: &'static str) -> Answer<()> {
         let changes = events::changes(&self.handles, pairs, op).map_err(invalid)?;
         self.story.assign_all(changes).map_err(failed)
     }
 
-    fn formula(&self, t: &Tree, speaker: Option<Character>) -> Answer<Formula> {
+    fn formula(&self, t: &Recipe, speaker: Option<Character>) -> Answer<Formula> {
         self.handles.formula(t, speaker).map_err(invalid)
     }
 
@@ -614,13 +489,13 @@ impl NativeStory {
         })
     }
 
-    fn announce(&self, py: Python<'_>, formula: Tree) -> PyResult<()> {
+    fn announce(&self, py: Python<'_>, formula: Recipe) -> PyResult<()> {
         self.ask(py, move |a| {
             a.story.announce(a.formula(&formula, None)?).map_err(failed)
         })
     }
 
-    fn says(&self, py: Python<'_>, who: usize, formula: Tree) -> PyResult<()> {
+    fn says(&self, py: Python<'_>, who: usize, formula: Recipe) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
             a.story
@@ -629,7 +504,7 @@ impl NativeStory {
         })
     }
 
-    fn learns(&self, py: Python<'_>, who: usize, values: Vec<Tree>) -> PyResult<()> {
+    fn learns(&self, py: Python<'_>, who: usize, values: Vec<Recipe>) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
             let (ints, bools, enums) = a.split(&values)?;
@@ -647,13 +522,13 @@ impl NativeStory {
         })
     }
 
-    fn actual(&self, py: Python<'_>, formula: Tree) -> PyResult<()> {
+    fn actual(&self, py: Python<'_>, formula: Recipe) -> PyResult<()> {
         self.ask(py, move |a| {
             a.story.actual(a.formula(&formula, None)?).map_err(failed)
         })
     }
 
-    fn reveals(&self, py: Python<'_>, who: usize, formula: Tree) -> PyResult<bool> {
+    fn reveals(&self, py: Python<'_>, who: usize, formula: Recipe) -> PyResult<bool> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
             a.story
@@ -662,13 +537,13 @@ impl NativeStory {
         })
     }
 
-    fn check(&self, py: Python<'_>, formula: Tree) -> PyResult<()> {
+    fn check(&self, py: Python<'_>, formula: Recipe) -> PyResult<()> {
         self.ask(py, move |a| {
             a.story.check(a.formula(&formula, None)?).map_err(failed)
         })
     }
 
-    fn expects(&self, py: Python<'_>, who: usize, formula: Tree) -> PyResult<()> {
+    fn expects(&self, py: Python<'_>, who: usize, formula: Recipe) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
             a.story
@@ -677,16 +552,16 @@ impl NativeStory {
         })
     }
 
-    fn assign(&self, py: Python<'_>, constant: usize, value: Tree) -> PyResult<()> {
+    fn assign(&self, py: Python<'_>, constant: usize, value: Recipe) -> PyResult<()> {
         self.ask(py, move |a| a.assign(&[(constant, value)], "assign"))
     }
 
     /// `changes`: `[(constant, value), …]`.
-    fn assign_all(&self, py: Python<'_>, changes: Vec<(usize, Tree)>) -> PyResult<()> {
+    fn assign_all(&self, py: Python<'_>, changes: Vec<(usize, Recipe)>) -> PyResult<()> {
         self.ask(py, move |a| a.assign(&changes, "assign_all"))
     }
 
-    fn check_actual(&self, py: Python<'_>, formula: Tree) -> PyResult<()> {
+    fn check_actual(&self, py: Python<'_>, formula: Recipe) -> PyResult<()> {
         self.ask(py, move |a| {
             a.story
                 .check_actual(a.formula(&formula, None)?)
@@ -736,7 +611,7 @@ impl NativeStory {
     fn assert_adds_ck(
         &self,
         py: Python<'_>,
-        hint: Tree,
+        hint: Recipe,
         block: Vec<Item>,
     ) -> PyResult<&'static str> {
         self.ask(py, move |a| a.assert_adds_ck(&hint, &block))
@@ -752,7 +627,7 @@ impl NativeStory {
         (names, list, complete, text, chances).into_pyobject(py)
     }
 
-    fn prior(&self, py: Python<'_>, weight: Tree) -> PyResult<()> {
+    fn prior(&self, py: Python<'_>, weight: Recipe) -> PyResult<()> {
         self.ask(py, move |a| a.prior(&weight))
     }
 
@@ -771,7 +646,7 @@ impl NativeStory {
         py: Python<'_>,
         name: String,
         by: Option<usize>,
-        when: Option<Tree>,
+        when: Option<Recipe>,
         cases: Vec<CaseSpec>,
         sees: Vec<(usize, Option<Groups>)>,
         expects: Vec<(usize, Groups)>,
@@ -796,9 +671,9 @@ impl NativeStory {
     fn plan(
         &self,
         py: Python<'_>,
-        goal: Tree,
+        goal: Recipe,
         max: i64,
-        keeping: Option<Tree>,
+        keeping: Option<Recipe>,
         coordinated: bool,
         all: bool,
     ) -> PyResult<Planned> {

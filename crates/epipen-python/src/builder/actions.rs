@@ -6,16 +6,16 @@
 //! and [`Story::plan`](epipen::Story::plan).
 
 use super::events::{Built, EventSpec, Reported};
-use super::{Actor, Answer, Tree, failed, invalid};
+use super::{Actor, Answer, Recipe, failed, invalid};
 use epipen::{Action, PlanOptions};
 
 /// An action as Python declares it.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct ActionSpec {
     /// `by A`: the character's index.
     pub(super) by: Option<usize>,
     /// `if φ`.
-    pub(super) when: Option<Tree>,
+    pub(super) when: Option<Recipe>,
     /// Its body: its name, cases, `sees` and `expects` lines (no `actual`).
     pub(super) body: EventSpec,
 }
@@ -25,11 +25,11 @@ pub(crate) struct ActionSpec {
 pub(crate) type Steps = Vec<(usize, Option<String>)>;
 
 /// `plan [all] φ [max D] [keeping ψ] [coordinated]` as Python asks it.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct PlanSpec {
-    pub(super) goal: Tree,
+    pub(super) goal: Recipe,
     pub(super) max: i64,
-    pub(super) keeping: Option<Tree>,
+    pub(super) keeping: Option<Recipe>,
     pub(super) coordinated: bool,
     pub(super) all: bool,
 }

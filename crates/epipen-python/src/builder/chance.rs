@@ -1,81 +1,11 @@
-//! Probabilities from Python (`epipen.probability`, `Story.prior`, a case's `weight=`,
-//! `Story.show`): the probability terms Python sends, as the Rust API's [`Chance`].
+//! `Story.prior` and `Story.show` from Python (probability terms are handles:
+//! `expr.rs`), and what `show` found, for Python.
 
 use epipen::story::{Shown, ShownValue};
-use epipen::{Chance, Character, Formula};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use super::{Actor, Answer, Handles, Term, Tree, Value, failed, invalid};
-
-/// A probability term (an `epipen.Probability`'s).
-#[derive(Debug, Clone)]
-pub(super) enum Rat {
-    /// `probability(A, φ)`; None: the speaker's in what a character says, else the
-    /// storyteller's.
-    Probability(Option<usize>, Box<Tree>),
-    /// An exact fraction (numerator, denominator).
-    Ratio(i64, i64),
-    /// An int expression.
-    Int(Box<Tree>),
-    Arith(String, Box<Rat>, Box<Rat>),
-    Neg(Box<Rat>),
-}
-
-impl Handles {
-    /// The Rust API's probability term for `r`.
-    fn chance(&self, r: &Rat, speaker: Option<Character>) -> Result<Chance, String> {
-        let sub = |r: &Rat| self.chance(r, speaker);
-        Ok(match r {
-            Rat::Probability(who, f) => {
-                // Left out: the speaker's in what a character says (as `knows`, and
-                // refused inside another character's knowledge), else the storyteller's.
-                let agent = match (who, speaker) {
-                    (None, None) => None,
-                    _ => Some(self.agent(*who, speaker, "probability")?),
-                };
-                let f = self.within(*who, speaker, "probability", || self.formula(f, speaker))?;
-                match agent {
-                    Some(a) => Formula::probability(a, f),
-                    None => Formula::probability_of(f),
-                }
-            }
-            Rat::Ratio(n, d) => Chance::ratio(*n, *d),
-            Rat::Int(t) => Chance::from(self.int(t, speaker)?),
-            Rat::Neg(a) => -sub(a)?,
-            Rat::Arith(op, a, b) => {
-                let (a, b) = (sub(a)?, sub(b)?);
-                match op.as_str() {
-                    "+" => a + b,
-                    "-" => a - b,
-                    "*" => a * b,
-                    "/" => a / b,
-                    other => return Err(format!("unknown operator {other} on probabilities")),
-                }
-            }
-        })
-    }
-
-    /// A comparison of probability terms.
-    pub(super) fn chance_cmp(
-        &self,
-        op: &str,
-        a: &Rat,
-        b: &Rat,
-        speaker: Option<Character>,
-    ) -> Result<Value, String> {
-        let (a, b) = (self.chance(a, speaker)?, self.chance(b, speaker)?);
-        Ok(Value::Bool(match op {
-            "==" => a.eq(b),
-            "!=" => a.ne(b),
-            "<" => a.lt(b),
-            "<=" => a.le(b),
-            ">" => a.gt(b),
-            ">=" => a.ge(b),
-            other => return Err(format!("unknown comparison {other}")),
-        }))
-    }
-}
+use super::{Actor, Answer, Recipe, Term, Value, failed, invalid};
 
 /// A value `Story.show` found, for Python: an int, a bool, a name, or a probability as
 /// its exact text (`"2/3"`, which Python makes a `Fraction`).
@@ -142,7 +72,7 @@ impl ShownReply {
 
 impl Actor {
     /// `prior e`.
-    pub(super) fn prior(&mut self, t: &Tree) -> Answer<()> {
+    pub(super) fn prior(&mut self, t: &Recipe) -> Answer<()> {
         let weight = self.handles.int(t, None).map_err(invalid)?;
         self.story.prior(weight).map_err(failed)
     }
@@ -151,8 +81,8 @@ impl Actor {
     pub(super) fn show(&mut self, s: &Term) -> Answer<ShownReply> {
         let h = &self.handles;
         let shown = match s {
-            Term::Rat(r) => {
-                let c = h.chance(r, None).map_err(invalid)?;
+            Term::Chance(c) => {
+                let c = c.run(h, None).map_err(invalid)?;
                 self.story.show(c)
             }
             Term::Value(t) => match h.value(t, None).map_err(invalid)? {

@@ -9,7 +9,7 @@
 use epipen::{Change, Character, EventBlock, Formula, Happened, Int};
 use pyo3::prelude::*;
 
-use super::{Actor, Answer, Handles, Tree, Value, failed, invalid};
+use super::{Actor, Answer, Handles, Recipe, Value, failed, invalid};
 
 /// A case as a `sees` group, an `expects` group or `actual` names it.
 #[derive(Debug, Clone, FromPyObject)]
@@ -24,11 +24,11 @@ pub(super) enum CaseItem {
 pub(super) type Groups = Vec<Vec<CaseItem>>;
 
 /// A case: its name, its precondition, its changes (constant, value), its weight.
-#[derive(Debug, Clone, FromPyObject)]
-pub(super) struct CaseSpec(String, Option<Tree>, Vec<(usize, Tree)>, Option<Tree>);
+#[derive(Clone, FromPyObject)]
+pub(super) struct CaseSpec(String, Option<Recipe>, Vec<(usize, Recipe)>, Option<Recipe>);
 
 /// An event block as Python states it.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(super) struct EventSpec {
     pub(super) name: String,
     pub(super) cases: Vec<CaseSpec>,
@@ -58,7 +58,7 @@ pub(super) type Reported = (
 /// method in messages).
 pub(super) fn changes(
     h: &Handles,
-    pairs: &[(usize, Tree)],
+    pairs: &[(usize, Recipe)],
     op: &str,
 ) -> Result<Vec<Change>, String> {
     pairs

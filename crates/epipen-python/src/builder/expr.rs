@@ -1,56 +1,53 @@
 //! Expressions from Python: the native handles `epipen.Int`, `Bool`, `EnumValue` and
 //! `Probability` (one [`Expr`] each, of its [`Type`]), `Character` and `Checkpoint`, with
 //! Python's operators, the knowledge operators and the connectives, and their text as a
-//! story writes it. A handle holds its expression as a [`Tree`] that names characters,
-//! constants, enums and events by their index of declaration and checkpoints by name
-//! (the story's thread makes the Rust API's typed expressions of it, whose own checks
-//! give the messages of mistakes), and the Python story it belongs to.
+//! story writes it. A handle holds its story (the Python `Story`) and its [`Recipe`]: the
+//! Rust API's calls that make its value on the story's thread, with the story's
+//! declarations (constants, enums, events by their index, checkpoints by name) and the
+//! speaker of the `says` it is in (the Rust API's `Enum` is no `Send` value, and an
+//! operator's character may be the speaker's); the Rust API's own checks give the
+//! messages of mistakes.
 
 use std::sync::Arc;
 
+use epipen::{Chance, Formula, Int as Integer};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyTuple};
 
-use super::chance::Rat;
+use super::{Handles, Value, compare};
 use crate::convert::{Kind, Located};
 
 type Obj<'py> = Bound<'py, PyAny>;
 /// A handle (or `NotImplemented`) for Python.
 type Made = PyResult<Py<PyAny>>;
+/// The story's character who speaks, in a `says`.
+type Speaker = Option<epipen::Character>;
 
-/// An expression of a story's values, as the story's thread reads it.
-#[derive(Debug, Clone)]
-pub(super) enum Tree {
-    Const(usize),
-    Int(i64),
-    Bool(bool),
-    /// A variant of the enum with this index, by name.
-    Variant(usize, String),
-    Neg(Arc<Tree>),
-    Arith(&'static str, Arc<Tree>, Arc<Tree>),
-    Cmp(&'static str, Arc<Tree>, Arc<Tree>),
-    Not(Arc<Tree>),
-    Logic(&'static str, Arc<Tree>, Arc<Tree>),
-    Ite(Arc<Tree>, Arc<Tree>, Arc<Tree>),
-    In(Vec<Tree>, Vec<Vec<Tree>>),
-    /// None: the speaker of the `says` it is in.
-    Knows(Option<usize>, Arc<Tree>),
-    KnowsValue(Option<usize>, Vec<Tree>),
-    /// None: the speaker of the `says` it is in.
-    Believes(Option<usize>, Arc<Tree>),
-    BelievesValue(Option<usize>, Vec<Tree>),
-    At(String, Arc<Tree>),
-    Group(&'static str, Vec<usize>, Arc<Tree>),
-    /// The latest execution's case of the event with this index.
-    Latest(usize),
-    /// A case of the event with this index, by name; with the event of the block whose
-    /// handle named it.
-    Case(usize, String, Option<String>),
-    /// A comparison of probability terms.
-    ChanceCmp(&'static str, Arc<Rat>, Arc<Rat>),
+/// How the story's thread makes a value of the Rust API's.
+pub(super) struct Make<T>(Arc<MakeFn<T>>);
+
+type MakeFn<T> = dyn Fn(&Handles, Speaker) -> Result<T, String> + Send + Sync;
+
+impl<T> Clone for Make<T> {
+    fn clone(&self) -> Self {
+        Make(self.0.clone())
+    }
 }
+
+impl<T> Make<T> {
+    pub(super) fn run(&self, h: &Handles, speaker: Speaker) -> Result<T, String> {
+        (self.0)(h, speaker)
+    }
+}
+
+fn make<T>(f: impl Fn(&Handles, Speaker) -> Result<T, String> + Send + Sync + 'static) -> Make<T> {
+    Make(Arc::new(f))
+}
+
+/// An expression of a story's values, as the story's thread makes it.
+pub(super) type Recipe = Make<Value>;
 
 /// What a handle is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,10 +59,10 @@ pub(super) enum Type {
 }
 
 /// A handle's expression: a value's, or a probability term's.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(super) enum Term {
-    Value(Tree),
-    Rat(Rat),
+    Value(Recipe),
+    Chance(Make<Chance>),
 }
 
 /// An expression of a story (`epipen.Expr`): `Int`, `Bool`, `EnumValue` and
@@ -81,6 +78,8 @@ pub(crate) struct Expr {
     prec: u8,
     /// An enum value's type (`epipen.EnumType`).
     enum_type: Option<Py<PyAny>>,
+    /// A constant's index among the story's.
+    constant: Option<usize>,
 }
 
 #[pyclass(module = "epipen._native", extends = Expr, frozen)]
@@ -169,6 +168,7 @@ impl Expr {
             text,
             prec,
             enum_type: None,
+            constant: None,
         }
     }
 
@@ -180,6 +180,7 @@ impl Expr {
             text: self.text.clone(),
             prec: self.prec,
             enum_type: self.enum_type.as_ref().map(|e| e.clone_ref(py)),
+            constant: self.constant,
         }
     }
 
@@ -190,23 +191,51 @@ impl Expr {
         }
     }
 
-    pub(super) fn tree(&self) -> Arc<Tree> {
+    fn recipe(&self) -> Recipe {
         match &self.term {
-            Term::Value(t) => Arc::new(t.clone()),
-            Term::Rat(_) => unreachable!("a probability is no value"),
+            Term::Value(r) => r.clone(),
+            Term::Chance(_) => unreachable!("a probability is no value"),
         }
     }
 
-    fn value(&self) -> Tree {
-        (*self.tree()).clone()
-    }
-
-    fn rat(&self) -> Arc<Rat> {
+    fn chance(&self) -> Make<Chance> {
         match &self.term {
-            Term::Rat(r) => Arc::new(r.clone()),
-            Term::Value(t) => Arc::new(Rat::Int(Box::new(t.clone()))),
+            Term::Chance(c) => c.clone(),
+            Term::Value(r) => {
+                let r = r.clone();
+                make(move |h, s| Ok(Chance::from(h.int(&r, s)?)))
+            }
         }
     }
+}
+
+/// A value's handle of the kind `ty`.
+fn value(ty: Type, recipe: Recipe, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
+    Expr::new(ty, Term::Value(recipe), owner, text, prec)
+}
+
+fn bool_expr(recipe: Recipe, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
+    value(Type::Bool, recipe, owner, text, prec)
+}
+
+fn number(n: i64) -> Recipe {
+    make(move |_, _| Ok(Value::Int(Integer::from(n))))
+}
+
+/// The integer operator `op`.
+fn int_op(op: &str) -> fn(Integer, Integer) -> Integer {
+    match op {
+        "+" => |a, b| a + b,
+        "-" => |a, b| a - b,
+        "*" => |a, b| a * b,
+        "/" => |a, b| a / b,
+        _ => |a, b| a % b,
+    }
+}
+
+fn int_arith(op: &str, a: Recipe, b: Recipe) -> Recipe {
+    let f = int_op(op);
+    make(move |h, s| Ok(Value::Int(f(h.int(&a, s)?, h.int(&b, s)?))))
 }
 
 /// Makes the handle `e` (of its kind) for Python.
@@ -251,15 +280,15 @@ fn handle(x: &Obj<'_>) -> Option<Expr> {
 }
 
 /// An int literal of any size: a 64-bit literal, or exact arithmetic on them.
-fn literal(n: &Obj<'_>) -> PyResult<Tree> {
+fn literal(n: &Obj<'_>) -> PyResult<Recipe> {
     if let Ok(k) = n.extract::<i64>() {
-        return Ok(Tree::Int(k));
+        return Ok(number(k));
     }
     // n == (n >> 62) * 2^62 + (n & (2^62 - 1)), with |n >> 62| smaller than |n|.
     let high = n.call_method1("__rshift__", (62,))?;
     let low: i64 = n.call_method1("__and__", ((1i64 << 62) - 1,))?.extract()?;
-    let high = Tree::Arith("*", Arc::new(literal(&high)?), Arc::new(Tree::Int(1 << 62)));
-    Ok(Tree::Arith("+", Arc::new(high), Arc::new(Tree::Int(low))))
+    let high = int_arith("*", literal(&high)?, number(1 << 62));
+    Ok(int_arith("+", high, number(low)))
 }
 
 /// `x` as an int expression (`what` names it in the message).
@@ -294,7 +323,7 @@ fn bool_literal(b: bool) -> Expr {
     let text = if b { "true" } else { "false" };
     Expr::new(
         Type::Bool,
-        Term::Value(Tree::Bool(b)),
+        Term::Value(make(move |_, _| Ok(Value::Bool(Formula::from(b))))),
         None,
         text.into(),
         100,
@@ -355,7 +384,7 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
             Type::Probability => Ok(e),
             Type::Int => Ok(Expr::new(
                 Type::Probability,
-                Term::Rat(Rat::Int(Box::new(e.value()))),
+                Term::Chance(e.chance()),
                 owner(py, &e),
                 e.text.clone(),
                 e.prec,
@@ -382,7 +411,7 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
         };
         return Ok(Expr::new(
             Type::Probability,
-            Term::Rat(Rat::Ratio(n, d)),
+            Term::Chance(make(move |_, _| Ok(Chance::ratio(n, d)))),
             None,
             text,
             prec,
@@ -408,30 +437,45 @@ fn arith(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
     let prec = if matches!(op, "+" | "-") { 8 } else { 9 };
     let text = format!("{} {op} {}", a.paren(prec), b.paren(prec + 1));
     let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
-    let term = match (a.ty, b.ty) {
-        (Type::Int, Type::Int) => Term::Value(Tree::Arith(op, a.tree(), b.tree())),
-        _ => Term::Rat(Rat::Arith(
-            op.into(),
-            Box::new((*a.rat()).clone()),
-            Box::new((*b.rat()).clone()),
-        )),
+    if (a.ty, b.ty) == (Type::Int, Type::Int) {
+        let term = Term::Value(int_arith(op, a.recipe(), b.recipe()));
+        return Ok(Expr::new(Type::Int, term, owner, text, prec));
+    }
+    let (a, b) = (a.chance(), b.chance());
+    let f: fn(Chance, Chance) -> Chance = match op {
+        "+" => |a, b| a + b,
+        "-" => |a, b| a - b,
+        "*" => |a, b| a * b,
+        _ => |a, b| a / b,
     };
-    let ty = if let Term::Rat(_) = term {
-        Type::Probability
-    } else {
-        Type::Int
-    };
-    Ok(Expr::new(ty, term, owner, text, prec))
+    let term = Term::Chance(make(move |h, s| Ok(f(a.run(h, s)?, b.run(h, s)?))));
+    Ok(Expr::new(Type::Probability, term, owner, text, prec))
 }
 
 fn cmp(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
     let text = format!("{} {op} {}", a.paren(8), b.paren(8));
     let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
-    let tree = match a.ty {
-        Type::Probability => Tree::ChanceCmp(op, a.rat(), b.rat()),
-        _ => Tree::Cmp(op, a.tree(), b.tree()),
+    let recipe = match a.ty {
+        Type::Probability => {
+            let (a, b) = (a.chance(), b.chance());
+            make(move |h, s| {
+                let (a, b) = (a.run(h, s)?, b.run(h, s)?);
+                Ok(Value::Bool(match op {
+                    "==" => a.eq(b),
+                    "!=" => a.ne(b),
+                    "<" => a.lt(b),
+                    "<=" => a.le(b),
+                    ">" => a.gt(b),
+                    _ => a.ge(b),
+                }))
+            })
+        }
+        _ => {
+            let (a, b) = (a.recipe(), b.recipe());
+            make(move |h, s| compare(op, h.value(&a, s)?, h.value(&b, s)?).map(Value::Bool))
+        }
     };
-    Ok(Expr::new(Type::Bool, Term::Value(tree), owner, text, 7))
+    Ok(bool_expr(recipe, owner, text, 7))
 }
 
 fn logic(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
@@ -443,8 +487,15 @@ fn logic(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
     };
     let text = format!("{} {word} {}", a.paren(prec + 1), b.paren(prec + 1));
     let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
-    let tree = Tree::Logic(op, a.tree(), b.tree());
-    Ok(Expr::new(Type::Bool, Term::Value(tree), owner, text, prec))
+    let f: fn(Formula, Formula) -> Formula = match op {
+        "and" => |a, b| a.and(b),
+        "or" => |a, b| a.or(b),
+        "implies" => |a, b| a.implies(b),
+        _ => |a, b| a.iff(b),
+    };
+    let (a, b) = (a.recipe(), b.recipe());
+    let recipe = make(move |h, s| Ok(Value::Bool(f(h.formula(&a, s)?, h.formula(&b, s)?))));
+    Ok(bool_expr(recipe, owner, text, prec))
 }
 
 fn op_name(op: CompareOp) -> &'static str {
@@ -602,10 +653,7 @@ impl Expr {
     /// A constant's index (None: no constant).
     #[getter]
     fn _constant(&self) -> Option<usize> {
-        match &self.term {
-            Term::Value(Tree::Const(k)) => Some(*k),
-            _ => None,
-        }
+        self.constant
     }
 
     #[getter]
@@ -616,8 +664,20 @@ impl Expr {
     fn __neg__(slf: &Bound<'_, Self>) -> Made {
         let (py, e) = (slf.py(), slf.get());
         let (text, term) = match (&e.term, e.ty) {
-            (Term::Value(_), Type::Int) => (e.paren(10), Term::Value(Tree::Neg(e.tree()))),
-            (Term::Rat(r), _) => (e.paren(10), Term::Rat(Rat::Neg(Box::new(r.clone())))),
+            (Term::Value(r), Type::Int) => {
+                let r = r.clone();
+                (
+                    e.paren(10),
+                    Term::Value(make(move |h, s| Ok(Value::Int(-h.int(&r, s)?)))),
+                )
+            }
+            (Term::Chance(c), _) => {
+                let c = c.clone();
+                (
+                    e.paren(10),
+                    Term::Chance(make(move |h, s| Ok(-c.run(h, s)?))),
+                )
+            }
             _ => return Err(e.unary("unary -", slf.as_any())),
         };
         made(
@@ -649,17 +709,9 @@ impl Expr {
         if e.ty != Type::Bool {
             return Err(e.unary("unary ~", slf.as_any()));
         }
-        let text = format!("not {}", e.paren(6));
-        made(
-            py,
-            Expr::new(
-                Type::Bool,
-                Term::Value(Tree::Not(e.tree())),
-                owner(py, e),
-                text,
-                6,
-            ),
-        )
+        let (text, r) = (format!("not {}", e.paren(6)), e.recipe());
+        let recipe = make(move |h, s| Ok(Value::Bool(!h.formula(&r, s)?)));
+        made(py, bool_expr(recipe, owner(py, e), text, 6))
     }
 
     fn __richcmp__(&self, py: Python<'_>, o: &Obj<'_>, op: CompareOp) -> Made {
@@ -762,17 +814,50 @@ pub(crate) fn leaf(
     enum_type: Option<Py<PyAny>>,
     of: Option<String>,
 ) -> Made {
-    let (ty, tree) = match kind {
-        "int" => (Type::Int, Tree::Const(index)),
-        "bool" => (Type::Bool, Tree::Const(index)),
-        "enum" => (Type::Enum, Tree::Const(index)),
-        "variant" => (Type::Enum, Tree::Variant(index, name.clone())),
-        "case" => (Type::Enum, Tree::Case(index, name.clone(), of)),
-        "latest" => (Type::Enum, Tree::Latest(index)),
+    let k = index;
+    let (ty, recipe) = match kind {
+        "int" | "bool" | "enum" => {
+            let recipe = make(move |h, _| {
+                (h.constants.get(k).cloned()).ok_or_else(|| "a constant of another story".into())
+            });
+            let ty = [Type::Int, Type::Bool, Type::Enum][["int", "bool", "enum"]
+                .iter()
+                .position(|t| *t == kind)
+                .unwrap_or(0)];
+            (ty, recipe)
+        }
+        "variant" => {
+            let variant = name.clone();
+            let recipe = make(move |h, _| {
+                let ty = (h.enums.get(k)).ok_or_else(|| "an enum of another story".to_string())?;
+                Ok(Value::Enum(ty.value(&variant)))
+            });
+            (Type::Enum, recipe)
+        }
+        "case" => {
+            let case = name.clone();
+            let recipe = make(move |h, _| {
+                let event = h.event(k)?;
+                match &of {
+                    // The Rust API's words for a handle of another event.
+                    Some(other) if other != event.name() => Err(format!(
+                        "the case `{case}` is a case of the event `{other}`, not of `{}`",
+                        event.name()
+                    )),
+                    _ => Ok(Value::Enum(event.case(&case))),
+                }
+            });
+            (Type::Enum, recipe)
+        }
+        "latest" => (
+            Type::Enum,
+            make(move |h, _| Ok(Value::Enum(h.event(k)?.latest()))),
+        ),
         other => return Err(PyValueError::new_err(format!("no handle of kind {other}"))),
     };
-    let mut e = Expr::new(ty, Term::Value(tree), Some(owner), name, 100);
+    let mut e = value(ty, recipe, Some(owner), name, 100);
     e.enum_type = enum_type;
+    e.constant = matches!(kind, "int" | "bool" | "enum").then_some(index);
     made(py, e)
 }
 
@@ -821,18 +906,38 @@ fn of_formula(py: Python<'_>, op: &'static str, who: &Obj<'_>, formula: Option<&
     let owner = mix(py, [owner(py, &f), a.map(|a| a.story.clone_ref(py))])?;
     let name = a.map(|a| format!("{}, ", a.name)).unwrap_or_default();
     let text = format!("{op}({name}{})", f.text);
-    let (k, t) = (a.map(|a| a.index), f.tree());
-    let (ty, term) = match op {
-        "knows" => (Type::Bool, Term::Value(Tree::Knows(k, t))),
-        "believes" => (Type::Bool, Term::Value(Tree::Believes(k, t))),
-        "knows_whether" => (
-            Type::Bool,
-            Term::Value(Tree::KnowsValue(k, vec![f.value()])),
-        ),
-        _ => (
-            Type::Probability,
-            Term::Rat(Rat::Probability(k, Box::new(f.value()))),
-        ),
+    let (who, f) = (a.map(|a| a.index), f.recipe());
+    let term = match op {
+        "knows_whether" => Term::Value(make(move |h, s| {
+            let f = std::slice::from_ref(&f);
+            h.value_known(who, f, s, "knows_value").map(Value::Bool)
+        })),
+        "probability" => Term::Chance(make(move |h, s| {
+            // Left out: the speaker's in what a character says (as `knows`, and refused
+            // inside another character's knowledge), else the storyteller's.
+            let agent = match (who, s) {
+                (None, None) => None,
+                _ => Some(h.agent(who, s, op)?),
+            };
+            let f = h.within(who, s, op, || h.formula(&f, s))?;
+            Ok(match agent {
+                Some(a) => Formula::probability(a, f),
+                None => Formula::probability_of(f),
+            })
+        })),
+        _ => Term::Value(make(move |h, s| {
+            let agent = h.agent(who, s, op)?;
+            let f = h.within(who, s, op, || h.formula(&f, s))?;
+            Ok(Value::Bool(match op {
+                "knows" => Formula::knows(agent, f),
+                _ => Formula::believes(agent, f),
+            }))
+        })),
+    };
+    let ty = if op == "probability" {
+        Type::Probability
+    } else {
+        Type::Bool
     };
     made(py, Expr::new(ty, term, owner, text, 100))
 }
@@ -856,18 +961,10 @@ fn of_values(py: Python<'_>, op: &'static str, args: &Bound<'_, PyTuple>) -> Mad
         .chain(exprs.iter().map(|e| e.text.as_str()))
         .collect();
     let text = format!("{op}({})", names.join(", "));
-    let (k, trees) = (
-        who.map(|w| w.index),
-        exprs.iter().map(Expr::value).collect(),
-    );
-    let tree = match op {
-        "knows_value" => Tree::KnowsValue(k, trees),
-        _ => Tree::BelievesValue(k, trees),
-    };
-    made(
-        py,
-        Expr::new(Type::Bool, Term::Value(tree), owner, text, 100),
-    )
+    let who = who.map(|w| w.index);
+    let exprs: Vec<Recipe> = exprs.iter().map(Expr::recipe).collect();
+    let recipe = make(move |h, s| h.value_known(who, &exprs, s, op).map(Value::Bool));
+    made(py, bool_expr(recipe, owner, text, 100))
 }
 
 /// `knows(A, φ)`: A knows that φ. In what a character says, the speaker may be left
@@ -927,11 +1024,14 @@ pub(crate) fn at(py: Python<'_>, checkpoint: &Obj<'_>, formula: &Obj<'_>) -> Mad
     let (c, f) = (c.get(), bool_of(formula)?);
     let owner = mix(py, [owner(py, &f), Some(c.story.clone_ref(py))])?;
     let text = format!("at({}, {})", c.name, f.text);
-    let tree = Tree::At(c.name.clone(), f.tree());
-    made(
-        py,
-        Expr::new(Type::Bool, Term::Value(tree), owner, text, 100),
-    )
+    let (name, f) = (c.name.clone(), f.recipe());
+    let recipe = make(move |h, s| {
+        let cp = h.checkpoints.get(&name).ok_or_else(|| {
+            format!("`at` names the checkpoint `{name}`, which is not saved before it")
+        })?;
+        Ok(Value::Bool(Formula::at(*cp, h.formula(&f, s)?)))
+    });
+    made(py, bool_expr(recipe, owner, text, 100))
 }
 
 /// `everyone_knows`, `common_knowledge`, `distributed_knowledge` (`op`: the first word).
@@ -944,12 +1044,17 @@ fn group(py: Python<'_>, op: &'static str, word: &str, group: &Obj<'_>, formula:
     let owner = mix(py, owners.chain([owner(py, &f)]))?;
     let names: Vec<&str> = members.iter().map(|c| c.get().name.as_str()).collect();
     let text = format!("{word}({}, {})", names.join(", "), f.text);
-    let who = members.iter().map(|c| c.get().index).collect();
-    let tree = Tree::Group(op, who, f.tree());
-    made(
-        py,
-        Expr::new(Type::Bool, Term::Value(tree), owner, text, 100),
-    )
+    let (who, f): (Vec<usize>, _) = (members.iter().map(|c| c.get().index).collect(), f.recipe());
+    let recipe = make(move |h, s| {
+        let group = (who.iter().map(|k| h.character(*k))).collect::<Result<Vec<_>, _>>()?;
+        let f = h.formula(&f, s)?;
+        Ok(Value::Bool(match op {
+            "everyone" => Formula::everyone_knows(&group, f),
+            "common" => Formula::common_knowledge(&group, f),
+            _ => Formula::distributed_knowledge(&group, f),
+        }))
+    });
+    made(py, bool_expr(recipe, owner, text, 100))
 }
 
 /// `everyone_knows(G, φ)`: every character of `group` knows φ.
@@ -1066,13 +1171,23 @@ pub(crate) fn if_(
     let text = format!("if {} then {} else {}", c.text, a.text, b.text);
     let owner = mix(py, [owner(py, &c), owner(py, &a), owner(py, &b)])?;
     let prec = if a.ty == Type::Enum { 100 } else { 1 };
-    let mut e = Expr::new(
-        a.ty,
-        Term::Value(Tree::Ite(c.tree(), a.tree(), b.tree())),
-        owner,
-        text,
-        prec,
-    );
+    let (ty, c, then, otherwise) = (a.ty, c.recipe(), a.recipe(), b.recipe());
+    let recipe = make(move |h, s| {
+        let c = h.formula(&c, s)?;
+        Ok(match (h.value(&then, s)?, h.value(&otherwise, s)?) {
+            (Value::Int(a), Value::Int(b)) => Value::Int(c.ite(a, b)),
+            (Value::Bool(a), Value::Bool(b)) => Value::Bool(c.ite(a, b)),
+            (Value::Enum(a), Value::Enum(b)) => Value::Enum(c.ite(a, b)),
+            (a, b) => {
+                return Err(format!(
+                    "the branches of `If` have {} and {}: they need the same type",
+                    a.kind(),
+                    b.kind()
+                ));
+            }
+        })
+    });
+    let mut e = value(ty, recipe, owner, text, prec);
     e.enum_type = a.enum_type.as_ref().map(|t| t.clone_ref(py));
     made(py, e)
 }
@@ -1084,7 +1199,7 @@ pub(crate) fn sum(py: Python<'_>, terms: &Bound<'_, PyTuple>) -> Made {
     let terms = (flat(terms)?.iter())
         .map(|t| int_of(t, "an int"))
         .collect::<PyResult<Vec<_>>>()?;
-    let zero = Expr::new(Type::Int, Term::Value(Tree::Int(0)), None, "0".into(), 100);
+    let zero = value(Type::Int, number(0), None, "0".into(), 100);
     fold(py, "+", terms, zero, arith)
 }
 
@@ -1119,7 +1234,7 @@ fn membership(
 ) -> PyResult<Expr> {
     let tuple = values.iter().map(any_of).collect::<PyResult<Vec<_>>>()?;
     let mut built: Vec<Vec<Expr>> = Vec::with_capacity(rows.len());
-    for row in rows {
+    for row in &rows {
         if row.len() != tuple.len() {
             return Err(story_error(format!(
                 "a set item has {} values, the tuple has {}",
@@ -1127,7 +1242,7 @@ fn membership(
                 tuple.len()
             )));
         }
-        let items = tuple.iter().zip(&row).map(|(v, x)| match v.ty {
+        let items = tuple.iter().zip(row).map(|(v, x)| match v.ty {
             Type::Enum if x.is_instance_of::<PyString>() => v.other(x),
             _ => any_of(x),
         });
@@ -1155,21 +1270,36 @@ fn membership(
         _ => format!("({})", texts(&tuple)),
     };
     let text = format!("{lhs} in {{{}}}", listed.join(", "));
-    let rows = built
-        .iter()
-        .map(|r| r.iter().map(Expr::value).collect())
+    // Rows of numbers: the story language's own membership test, for ints.
+    let numbers: Option<Vec<Vec<i64>>> = (rows.iter())
+        .map(|r| {
+            r.iter()
+                .map(|x| {
+                    x.extract::<i64>()
+                        .ok()
+                        .filter(|_| !x.is_instance_of::<PyBool>())
+                })
+                .collect()
+        })
         .collect();
-    let tree = Tree::In(tuple.iter().map(Expr::value).collect(), rows);
-    Ok(Expr::new(Type::Bool, Term::Value(tree), owner, text, 7))
+    let rows: Vec<Vec<Recipe>> = (built.iter())
+        .map(|r| r.iter().map(Expr::recipe).collect())
+        .collect();
+    let tuple: Vec<Recipe> = tuple.iter().map(Expr::recipe).collect();
+    let recipe = make(move |h, s| {
+        h.membership(&tuple, &rows, numbers.as_deref(), s)
+            .map(Value::Bool)
+    });
+    Ok(bool_expr(recipe, owner, text, 7))
 }
 
 /// The expression a statement reads, from its handle.
-impl<'a, 'py> FromPyObject<'a, 'py> for Tree {
+impl<'a, 'py> FromPyObject<'a, 'py> for Recipe {
     type Error = PyErr;
 
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Tree> {
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Recipe> {
         match handle(&obj) {
-            Some(e) if e.ty != Type::Probability => Ok(e.value()),
+            Some(e) if e.ty != Type::Probability => Ok(e.recipe()),
             _ => Err(type_error(format!(
                 "not an epipen expression: {}",
                 obj.repr()?
