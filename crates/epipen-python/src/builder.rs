@@ -4,10 +4,11 @@
 //! the statements the Python thread sends it (with the GIL released, and Ctrl-C
 //! cancelling the statement: a statement that fails has no effect).
 //!
-//! Python's expressions (`epipen/_story.py`) arrive as trees of tuples, which name
-//! characters, constants and enums by their index of declaration and checkpoints by
-//! name; here they become the Rust API's typed expressions ([`Int`], [`Formula`],
-//! [`Enum`]), whose own checks give the messages of mistakes.
+//! Python's expressions are native handles (`builder/expr.rs`), each holding the
+//! [`Recipe`] of its value: on the story's thread it becomes the Rust API's typed
+//! expression ([`Int`], [`Formula`], [`Enum`], [`epipen::Chance`]) with the story's
+//! declarations ([`Handles`]: characters, constants, enums and events by their index of
+//! declaration, checkpoints by name), whose own checks give the messages of mistakes.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -299,16 +300,16 @@ fn failed(e: Error) -> Located {
 impl Actor {
     /// `learns`'s values, by type.
     #[allow(clippy::type_complexity)]
-    fn split(&self, trees: &[Recipe]) -> Answer<(Vec<Int>, Vec<Formula>, Vec<Enum>)> {
+    fn split(&self, values: &[Recipe]) -> Answer<(Vec<Int>, Vec<Formula>, Vec<Enum>)> {
         let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
-        for t in trees {
+        for t in values {
             match self.handles.value(t, None).map_err(invalid)? {
                 Value::Int(i) => ints.push(i),
                 Value::Bool(b) => bools.push(b),
                 Value::Enum(e) => enums.push(e),
             }
         }
-        if trees.is_empty() {
+        if values.is_empty() {
             return Err(invalid("`learns` needs at least one expression".into()));
         }
         Ok((ints, bools, enums))
