@@ -143,9 +143,21 @@ fn type_error(message: String) -> PyErr {
     PyTypeError::new_err(message)
 }
 
-/// `type(x).__name__ x!r`, for messages.
-fn found(x: &Obj<'_>) -> PyResult<String> {
-    Ok(format!("{} {}", x.get_type().name()?, x.repr()?))
+/// `expected …, found type(x).__name__ x!r`.
+fn found(expected: &str, x: &Obj<'_>) -> PyErr {
+    match (x.get_type().name(), x.repr()) {
+        (Ok(ty), Ok(r)) => type_error(format!("{expected}, found {ty} {r}")),
+        (Err(e), _) | (_, Err(e)) => e,
+    }
+}
+
+/// `expected …, found <kind> `e``, for a handle of another kind.
+fn wrong(expected: &str, e: &Expr) -> PyErr {
+    type_error(format!(
+        "{expected}, found {} `{}`",
+        e.ty.describe(),
+        e.text
+    ))
 }
 
 impl Type {
@@ -294,36 +306,31 @@ fn literal(n: &Obj<'_>) -> PyResult<Recipe> {
 /// `x` as an int expression (`what` names it in the message).
 pub(super) fn int_of(x: &Obj<'_>, what: &str) -> PyResult<Expr> {
     if let Some(e) = handle(x) {
-        return match e.ty {
-            Type::Int => Ok(e),
-            _ => Err(type_error(format!(
-                "expected an int expression, found {} `{}`",
-                e.ty.describe(),
-                e.text
-            ))),
+        return if e.ty == Type::Int {
+            Ok(e)
+        } else {
+            Err(wrong("expected an int expression", &e))
         };
     }
     if x.is_instance_of::<PyBool>() || !x.is_instance_of::<PyInt>() {
-        return Err(type_error(format!(
-            "expected {what} (an epipen Int or a Python int), found {}",
-            found(x)?
-        )));
+        return Err(found(
+            &format!("expected {what} (an epipen Int or a Python int)"),
+            x,
+        ));
     }
-    let text = x.str()?.to_string();
-    Ok(Expr::new(
+    Ok(value(
         Type::Int,
-        Term::Value(literal(x)?),
+        literal(x)?,
         None,
-        text,
+        x.str()?.to_string(),
         100,
     ))
 }
 
 fn bool_literal(b: bool) -> Expr {
     let text = if b { "true" } else { "false" };
-    Expr::new(
-        Type::Bool,
-        Term::Value(make(move |_, _| Ok(Value::Bool(Formula::from(b))))),
+    bool_expr(
+        make(move |_, _| Ok(Value::Bool(Formula::from(b)))),
         None,
         text.into(),
         100,
@@ -333,21 +340,18 @@ fn bool_literal(b: bool) -> Expr {
 /// `x` as a formula.
 pub(super) fn bool_of(x: &Obj<'_>) -> PyResult<Expr> {
     if let Some(e) = handle(x) {
-        return match e.ty {
-            Type::Bool => Ok(e),
-            _ => Err(type_error(format!(
-                "expected a formula (a Bool), found {} `{}`",
-                e.ty.describe(),
-                e.text
-            ))),
+        return if e.ty == Type::Bool {
+            Ok(e)
+        } else {
+            Err(wrong("expected a formula (a Bool)", &e))
         };
     }
     match x.cast::<PyBool>() {
         Ok(b) => Ok(bool_literal(b.is_true())),
-        Err(_) => Err(type_error(format!(
-            "expected a formula (an epipen Bool or a Python bool), found {}",
-            found(x)?
-        ))),
+        Err(_) => Err(found(
+            "expected a formula (an epipen Bool or a Python bool)",
+            x,
+        )),
     }
 }
 
@@ -356,9 +360,8 @@ pub(super) fn any_of(x: &Obj<'_>) -> PyResult<Expr> {
     if let Some(e) = handle(x) {
         return match e.ty {
             Type::Probability => Err(type_error(format!(
-                "expected an int, a formula or an enum value, found {} `{}` (compare a \
-                 probability, == < …, to get a formula)",
-                e.ty.describe(),
+                "expected an int, a formula or an enum value, found a probability `{}` \
+                 (compare a probability, == < …, to get a formula)",
                 e.text
             ))),
             _ => Ok(e),
@@ -370,10 +373,7 @@ pub(super) fn any_of(x: &Obj<'_>) -> PyResult<Expr> {
     if x.is_instance_of::<PyInt>() {
         return int_of(x, "an int");
     }
-    Err(type_error(format!(
-        "expected an epipen expression, an int or a bool, found {}",
-        found(x)?
-    )))
+    Err(found("expected an epipen expression, an int or a bool", x))
 }
 
 /// `x` as a probability term: a probability, an int (or Int), or a Fraction.
@@ -382,18 +382,17 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
     if let Some(e) = handle(x) {
         return match e.ty {
             Type::Probability => Ok(e),
-            Type::Int => Ok(Expr::new(
-                Type::Probability,
-                Term::Chance(e.chance()),
-                owner(py, &e),
-                e.text.clone(),
-                e.prec,
-            )),
-            _ => Err(type_error(format!(
-                "a probability is compared with numbers, found {} `{}`",
-                e.ty.describe(),
-                e.text
-            ))),
+            Type::Int => {
+                let owner = owner(py, &e);
+                Ok(Expr::new(
+                    Type::Probability,
+                    Term::Chance(e.chance()),
+                    owner,
+                    e.text,
+                    e.prec,
+                ))
+            }
+            _ => Err(wrong("a probability is compared with numbers", &e)),
         };
     }
     let fraction = py.import("fractions")?.getattr("Fraction")?;
@@ -409,13 +408,8 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
             1 => (n.to_string(), 100),
             _ => (format!("{n}/{d}"), 9),
         };
-        return Ok(Expr::new(
-            Type::Probability,
-            Term::Chance(make(move |_, _| Ok(Chance::ratio(n, d)))),
-            None,
-            text,
-            prec,
-        ));
+        let term = Term::Chance(make(move |_, _| Ok(Chance::ratio(n, d))));
+        return Ok(Expr::new(Type::Probability, term, None, text, prec));
     }
     if x.is_instance_of::<PyInt>() && !x.is_instance_of::<PyBool>() {
         return term_of(&made(py, int_of(x, "an int")?)?.into_bound(py));
@@ -427,10 +421,10 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
             x.repr()?
         )));
     }
-    Err(type_error(format!(
-        "expected a probability, an int or a fractions.Fraction, found {}",
-        found(x)?
-    )))
+    Err(found(
+        "expected a probability, an int or a fractions.Fraction",
+        x,
+    ))
 }
 
 fn arith(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
@@ -815,17 +809,13 @@ pub(crate) fn leaf(
     of: Option<String>,
 ) -> Made {
     let k = index;
+    let constant = move |h: &Handles, _| {
+        (h.constants.get(k).cloned()).ok_or_else(|| "a constant of another story".into())
+    };
     let (ty, recipe) = match kind {
-        "int" | "bool" | "enum" => {
-            let recipe = make(move |h, _| {
-                (h.constants.get(k).cloned()).ok_or_else(|| "a constant of another story".into())
-            });
-            let ty = [Type::Int, Type::Bool, Type::Enum][["int", "bool", "enum"]
-                .iter()
-                .position(|t| *t == kind)
-                .unwrap_or(0)];
-            (ty, recipe)
-        }
+        "int" => (Type::Int, make(constant)),
+        "bool" => (Type::Bool, make(constant)),
+        "enum" => (Type::Enum, make(constant)),
         "variant" => {
             let variant = name.clone();
             let recipe = make(move |h, _| {
