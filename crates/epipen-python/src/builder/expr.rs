@@ -15,6 +15,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
 
 use super::{Handles, Value, compare};
 use crate::convert::{Kind, Located};
@@ -109,6 +110,10 @@ impl Character {
         Character { story, index, name }
     }
 
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.story)
+    }
+
     fn __repr__(&self) -> &str {
         &self.name
     }
@@ -128,6 +133,10 @@ impl Checkpoint {
     #[new]
     fn new(story: Py<PyAny>, name: String) -> Checkpoint {
         Checkpoint { story, name }
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.story)
     }
 
     fn __repr__(&self) -> &str {
@@ -615,6 +624,13 @@ impl Expr {
 
     fn __repr__(&self) -> &str {
         &self.text
+    }
+
+    /// Its story and enum type, for Python's collector (a story's handles refer to it,
+    /// and it to some of them: without this, neither would be collected).
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.owner)?;
+        visit.call(&self.enum_type)
     }
 
     fn __bool__(&self) -> PyResult<bool> {
