@@ -29,7 +29,6 @@ from typing import Literal, Mapping, Optional, TypedDict, Union
 from . import _native
 from ._actions import Action
 from ._errors import EpipenError, RefutedError, SolverError, StoryError
-from ._chance import Probability, probability
 from ._events import Case, EventBlock, EventCases, EventHandle, Happened
 from ._expr import (
     And,
@@ -46,6 +45,7 @@ from ._expr import (
     Int,
     Not,
     Or,
+    Probability,
     Sum,
     at,
     believes,
@@ -56,6 +56,7 @@ from ._expr import (
     knows,
     knows_value,
     knows_whether,
+    probability,
     tuple_in,
 )
 from ._results import Check, Event, Model, Plan, RawRun, Request, Result, Show, Step, Trace, World, Worlds

@@ -75,8 +75,7 @@ class Action(EventBlock):
         self._open("the block")
         story = self._story
         by = None if self.by is None else story._char(self.by)
-        when = None if self._guard is None else self._guard._t
-        self._index = story._native.action(self.name, by, when, self._lines(), self._sees, self._expects)
+        self._index = story._native.action(self.name, by, self._guard, self._lines(), self._sees, self._expects)
         return self
 
     def __enter__(self) -> Action:

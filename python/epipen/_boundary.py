@@ -1,7 +1,8 @@
 """What crosses between the package and its native module (``_native.pyi`` types the
-module's functions with these): expressions as trees of tuples, the statements of
-blocks and events as tuples, and what the native story answers. Types only, imported
-by every module that builds or reads them; this module imports none of the package's.
+module's functions with these): the statements of blocks and events as tuples of
+native handles (``_native.Expr``), and what the native story answers. Types only,
+imported by every module that builds or reads them; this module imports none of the
+package's Python modules.
 
 ``run``, ``trace``, ``model``, ``smcdel`` and ``mastar_plan`` answer with views as
 dicts and lists, typed where the modules that read them are (``_results``: ``RawRun``,
@@ -11,11 +12,11 @@ from __future__ import annotations
 
 from typing import Literal, Optional, TypedDict, Union
 
+from ._native import Bool, Expr, Int
+
 __all__ = [
     "Value",
     "Count",
-    "Tree",
-    "Term",
     "CaseName",
     "Groups",
     "CaseLine",
@@ -40,69 +41,19 @@ Value = Union[int, bool, str]
 #: How many worlds are possible: an int, ``"infinite"``, or ``">N"`` (more than N).
 Count = Union[int, str]
 
-#: An expression (an int, a formula, an enum value) as the native story reads it: a
-#: tuple tagged by its kind, characters, constants, enums and events by their index of
-#: declaration, checkpoints by name. ``_expr`` builds them.
-Tree = Union[
-    tuple[Literal["const"], int],
-    tuple[Literal["int"], int],
-    tuple[Literal["bool"], bool],
-    # A variant of the enum with this index, by name.
-    tuple[Literal["variant"], int, str],
-    tuple[Literal["neg"], "Tree"],
-    # + - * / %
-    tuple[Literal["arith"], str, "Tree", "Tree"],
-    # == != < <= > >=
-    tuple[Literal["cmp"], str, "Tree", "Tree"],
-    tuple[Literal["not"], "Tree"],
-    # and, or, implies, iff
-    tuple[Literal["logic"], str, "Tree", "Tree"],
-    tuple[Literal["ite"], "Tree", "Tree", "Tree"],
-    # (e1, …, en) in {rows}
-    tuple[Literal["in"], list["Tree"], list[list["Tree"]]],
-    # The character's index; None: the speaker of the `says` it is in.
-    tuple[Literal["knows"], Optional[int], "Tree"],
-    tuple[Literal["knows_value"], Optional[int], list["Tree"]],
-    tuple[Literal["believes"], Optional[int], "Tree"],
-    tuple[Literal["believes_value"], Optional[int], list["Tree"]],
-    # at(checkpoint, φ)
-    tuple[Literal["at"], str, "Tree"],
-    # everyone, common or distributed, the characters' indices, φ
-    tuple[Literal["group"], str, list[Optional[int]], "Tree"],
-    # The latest execution's case of the event with this index.
-    tuple[Literal["latest"], int],
-    # A case of the event with this index, by name; with the event of the block whose
-    # handle named it (None: by name only).
-    tuple[Literal["case"], int, str, Optional[str]],
-    # A comparison of probability terms.
-    tuple[Literal["chance"], str, "Term", "Term"],
-]
-
-#: A probability term (``_chance``): ``probability(A, φ)`` (A's index; None: the
-#: speaker's, or the storyteller's), an exact fraction (numerator, denominator), an int
-#: expression, or arithmetic on terms.
-Term = Union[
-    tuple[Literal["prob"], Optional[int], Tree],
-    tuple[Literal["ratio"], int, int],
-    tuple[Literal["rint"], Tree],
-    # + - * /
-    tuple[Literal["rarith"], str, "Term", "Term"],
-    tuple[Literal["rneg"], "Term"],
-]
-
 #: A case as a ``sees`` group, an ``expects`` group or ``actual`` names it: by name (a
 #: case of the block, or a family's name in a group), or a case of another block (its
 #: event, its name), which the native story refuses in its own words.
-CaseName = Union[tuple[Literal["name"], str], tuple[Literal["foreign"], str, str]]
+CaseName = Union[str, tuple[str, str]]
 
 #: Groups of cases, in order.
 Groups = list[list[CaseName]]
 
 #: ``target := value``: the constant's index, the value.
-Change = tuple[int, Tree]
+Change = tuple[int, Expr]
 
 #: A case of an event block: its name, its precondition, its changes, its weight.
-CaseLine = tuple[str, Optional[Tree], list[Change], Optional[Tree]]
+CaseLine = tuple[str, Optional[Bool], list[Change], Optional[Int]]
 
 #: ``A sees G1 | G2 | …``: the character's index, its groups (None: ``sees each``).
 SeesLine = tuple[int, Optional[Groups]]
@@ -110,15 +61,10 @@ SeesLine = tuple[int, Optional[Groups]]
 #: ``A expects G1 > G2 > …``: the character's index, its groups.
 ExpectsLine = tuple[int, Groups]
 
-#: A statement of a ``simultaneously`` or ``assert_adds_ck`` block (characters by index).
-BlockItem = Union[
-    tuple[Literal["announce"], Tree],
-    tuple[Literal["says"], int, Tree],
-    tuple[Literal["reveals"], int, Tree],
-    tuple[Literal["learns"], int, list[Tree]],
-    tuple[Literal["checkpoint"], str],
-    tuple[Literal["simultaneously"], list["BlockItem"]],
-]
+#: A statement of a ``simultaneously`` or ``assert_adds_ck`` block (characters by
+#: index): ``announce``'s formula, ``says`` and ``reveals`` as (who, formula, whether it
+#: reveals), ``learns`` as (who, values), a checkpoint's name, a nested block's list.
+BlockItem = Union[Bool, tuple[int, Bool, bool], tuple[int, list[Expr]], str, list["BlockItem"]]
 
 #: What happened at an event (or an action done): the event's index, its name, its
 #: cases, the occurrence's constant index, the case in the actual world and its index

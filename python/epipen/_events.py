@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Callable, Iterable, Literal, Optional, Protocol, Sequence, TypeVar, Union, cast
 
-from ._boundary import CaseLine, CaseName, Change, ExpectsLine, Groups, Reported, SeesLine, Tree
+from . import _native
+from ._boundary import CaseLine, CaseName, Change, ExpectsLine, Groups, Reported, SeesLine
 from ._errors import StoryError
 from ._expr import Bool, Character, EnumType, EnumValue, Expr, Formula, Int, IntLike, Owner, ValueLike, _int
 
@@ -44,7 +45,7 @@ class Teller(Owner, Protocol):
 
     def _formula_expr(self, formula: Formula) -> Bool: ...
 
-    def _formula(self, formula: Formula) -> Tree: ...
+    def _formula(self, formula: Formula) -> Bool: ...
 
     def _own(self, e: Expr) -> None: ...
 
@@ -245,9 +246,9 @@ class EventBlock:
 
     def _item(self, c: object) -> CaseName:
         if isinstance(c, Case):
-            return ("name", c.name) if c._block is self else ("foreign", c._block.name, c.name)
+            return c.name if c._block is self else (c._block.name, c.name)
         if isinstance(c, str):
-            return ("name", c)
+            return c
         raise TypeError(f"a case is a Case (from EventBlock.case) or a case's name, not {c!r}")
 
     def _groups(self, groups: Sequence[object]) -> Groups:
@@ -259,7 +260,7 @@ class EventBlock:
     def _lines(self) -> list[CaseLine]:
         """The cases as the native story takes them."""
         return [
-            (c.name, None if c._when is None else c._when._t, c._then, None if c._weight is None else c._weight._t)
+            (c.name, c._when, c._then, c._weight)
             for c in self._cases
         ]
 
@@ -295,10 +296,10 @@ class EventCases(EnumType):
 
     def _operand(self, case: object) -> EnumValue:
         if isinstance(case, Case):
-            return EnumValue(("case", self._index, case.name, case._block.name), self._story, case.name, self)
+            return _native.leaf(self._story, "case", self._index, case.name, self, case._block.name)
         if isinstance(case, str):
             # An unknown name is the Rust API's mistake, when the formula is used.
-            return EnumValue(("case", self._index, case, None), self._story, case, self)
+            return _native.leaf(self._story, "case", self._index, case, self)
         raise TypeError(f"a case is a Case (from EventBlock.case) or a case's name, not {case!r}")
 
     def constant(self, name: str) -> EnumValue:
@@ -335,7 +336,7 @@ class EventHandle(EnumValue):
 
     def latest(self) -> EnumValue:
         """The case of the latest execution (the handle itself, as a plain value)."""
-        return EnumValue(self._t, self._owner, self._text, self._enum)
+        return EnumValue(self)
 
     def case(self, case: Union[Case, str]) -> EnumValue:
         """A case of the event as a value of its type: ``moved`` in ``move == moved``."""
@@ -412,10 +413,10 @@ def happened(story: Teller, raw: Reported) -> Happened:
     index, name, cases, occurrence, case, case_index, saw, text = raw
     handle = story._events.get(index)
     if handle is None:
-        handle = EventHandle(("latest", index), story, name, EventCases(story, index, name, cases))
+        handle = EventHandle(_native.leaf(story, "latest", index, name, EventCases(story, index, name, cases)))
         story._events[index] = handle
     done = story._executions.get(index, 0) + 1
     story._executions[index] = done
     label = name if done == 1 else f"{name}#{done}"
-    value = EnumValue(("const", occurrence), story, label, handle._enum)
+    value = _native.leaf(story, "enum", occurrence, label, handle._enum)
     return Happened(story, handle, case, case_index, value, saw, text)

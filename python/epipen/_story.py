@@ -23,7 +23,7 @@ from typing import Callable, Literal, Optional, Sequence, TypeVar, Union, overlo
 
 from . import _native
 from ._actions import Action, declare, do, plan
-from ._boundary import BlockItem, Change, HintVerdict, Term, Tree
+from ._boundary import BlockItem, Change, HintVerdict
 from ._errors import StoryError
 from ._events import Case, Changes, EventBlock, EventHandle, Happened, _pairs, run_event
 from ._expr import (
@@ -36,13 +36,13 @@ from ._expr import (
     Formula,
     Int,
     IntLike,
+    Probability,
     ValueLike,
     _any,
     _bool,
     _flat,
     _int,
 )
-from ._chance import Probability
 from ._results import Plan, Show, Worlds, World
 
 __all__ = ["Story"]
@@ -80,25 +80,25 @@ class _Block:
 
     def announce(self, formula: Formula) -> None:
         """``announce φ``."""
-        self._items.append(("announce", self._formula(formula)._t))
+        self._items.append(self._formula(formula))
 
     def says(self, who: Character, formula: Formula) -> None:
         """``A: φ``."""
-        self._items.append(("says", self._story._char(who), self._formula(formula)._t))
+        self._items.append((self._story._char(who), self._formula(formula), False))
 
     def reveals(self, who: Character, formula: Formula) -> None:
         """``A reveals φ``."""
-        self._items.append(("reveals", self._story._char(who), self._formula(formula)._t))
+        self._items.append((self._story._char(who), self._formula(formula), True))
 
     def learns(self, who: Character, *values: Union[ValueLike, Sequence[ValueLike]]) -> None:
         """``A learns e`` (only in ``assert_adds_ck``)."""
         self._need_ck("learns")
-        self._items.append(("learns", self._story._char(who), self._story._values(values)))
+        self._items.append((self._story._char(who), self._story._values(values)))
 
     def checkpoint(self, name: str) -> Checkpoint:
         """``checkpoint c`` (only in ``assert_adds_ck``)."""
         self._need_ck("checkpoint")
-        self._items.append(("checkpoint", name))
+        self._items.append(name)
         return Checkpoint(self._story, name)
 
     @overload
@@ -109,7 +109,7 @@ class _Block:
         """A ``simultaneously`` block inside an ``assert_adds_ck`` block."""
         self._need_ck("simultaneously")
         inner = _Block(self._story, "simultaneously")
-        self._items.append(("simultaneously", inner._items))
+        self._items.append(inner._items)
         if block is not None:
             block(inner)
             return None
@@ -125,7 +125,7 @@ class _Block:
             self.outcomes = native.simultaneously(self._items)
             return self.outcomes
         assert self._hint is not None, "an assert_adds_ck block has its hint"
-        self.verdict = native.assert_adds_ck(self._hint._t, self._items)
+        self.verdict = native.assert_adds_ck(self._hint, self._items)
         return self.verdict
 
     def __enter__(self) -> _Block:
@@ -199,7 +199,7 @@ class Story:
     def int(self, name: str) -> Int:
         """Declares a hidden integer constant (any integer: bound it by an announcement)."""
         k = self._native.int(name)
-        return Int(("const", k), self, name)
+        return _native.leaf(self, "int", k, name)
 
     def ints(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Int]:
         """Declares several ints: ``ints("month day")`` or ``ints("x", 3)``."""
@@ -208,7 +208,7 @@ class Story:
     def bool(self, name: str) -> Bool:
         """Declares a hidden boolean constant."""
         k = self._native.bool(name)
-        return Bool(("const", k), self, name)
+        return _native.leaf(self, "bool", k, name)
 
     def bools(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Bool]:
         """Declares several bools: ``bools("p q")`` or ``bools("muddy", 3)``."""
@@ -224,7 +224,7 @@ class Story:
         if ty._story is not self:
             raise StoryError("the enum type belongs to another story")
         k = self._native.enum_constant(ty._index, name)
-        return EnumValue(("const", k), self, name, ty)
+        return _native.leaf(self, "enum", k, name, ty)
 
     # --- statements ---
 
@@ -278,7 +278,7 @@ class Story:
         before any probability (announcements before it are fine)."""
         w = _int(weight, "a weight")
         self._own(w)
-        self._native.prior(w._t)
+        self._native.prior(w)
 
     def show(self, value: Union[Probability, ValueLike]) -> Show:
         """``show e``: the value of ``e`` (a :class:`Probability`, an :class:`Int`, a
@@ -287,14 +287,9 @@ class Story:
         name), or without one in each world still possible, grouped by value
         (``.values``: (value, worlds) pairs). ``str()`` is ``show e = 2/3``. Nothing
         changes."""
-        if isinstance(value, Probability):
-            shown: Expr = value
-            t: Union[Tree, Term] = value._t
-        else:
-            e = _any(value)
-            shown, t = e, e._t
+        shown = value if isinstance(value, Probability) else _any(value)
         self._own(shown)
-        return Show._native(self._native.show(t))
+        return Show._native(self._native.show(shown))
 
     def expects(self, who: Character, formula: Formula) -> None:
         """``A expects φ``: soft information. ``who`` now finds every world where φ holds
@@ -311,8 +306,7 @@ class Story:
     def assign(self, constant: Expr, value: Union[ValueLike, str]) -> None:
         """``x := e``: a public change of the constant ``x`` to the value ``e`` had (an
         enum constant takes a value of its enum or a variant's name)."""
-        index, tree = self._change(constant, value, "assign")
-        self._native.assign(index, tree)
+        self._native.assign(*self._change(constant, value, "assign"))
 
     def assign_all(self, changes: Changes[_Target]) -> None:
         """``x, y := e, f``: a simultaneous public change, every value read before any
@@ -504,32 +498,29 @@ class Story:
 
     def _change(self, constant: object, value: object, what: str) -> Change:
         """``constant := value`` as the native story takes it: (its index, the value)."""
-        target = constant._t if isinstance(constant, Expr) else None
-        if not isinstance(constant, Expr) or target is None or target[0] != "const":
+        target = constant._constant if isinstance(constant, Expr) else None
+        if not isinstance(constant, Expr) or target is None:
             raise StoryError(
                 f"`{what}` changes a constant: its target must be one (from Story.int, bool or enum_constant)"
             )
         self._own(constant)
         if isinstance(constant, EnumValue) and isinstance(value, str):
-            value = constant._other(value)
+            value = constant._enum._operand(value)
         v = _any(value)
         self._own(v)
-        return (target[1], v._t)
+        return (target, v)
 
     def _formula_expr(self, formula: Formula) -> Bool:
         f = _bool(formula)
         self._own(f)
         return f
 
-    def _formula(self, formula: Formula) -> Tree:
-        return self._formula_expr(formula)._t
+    _formula = _formula_expr
 
-    def _values(self, values: Sequence[object]) -> list[Tree]:
-        out = []
-        for item in _flat(values):
-            v = _any(item)
+    def _values(self, values: Sequence[object]) -> list[Expr]:
+        out: list[Expr] = [_any(item) for item in _flat(values)]
+        for v in out:
             self._own(v)
-            out.append(v._t)
         return out
 
     def __repr__(self) -> str:

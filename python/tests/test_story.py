@@ -1,7 +1,9 @@
 """epipen.Story: the Rust API's builder from Python, with Python's operators, and an
 EpiPEn script ported line by line."""
 
+import gc
 import threading
+import weakref
 
 import pytest
 
@@ -286,6 +288,22 @@ def test_expressions_print_as_stories_write_them():
     assert repr(~(x == 3) & ep.knows(a, y > 2)) == "not x == 3 and knows(Anne, y > 2)"
     assert repr(ep.knows_value(a, x, y)) == "knows_value(Anne, x, y)"
     assert repr(ep.tuple_in((x, y), [(1, 2), (3, 4)])) == "(x, y) in {(1, 2), (3, 4)}"
+
+
+def test_a_story_and_its_handles_are_collected():
+    # Handles refer to their story, and the story to some of them: Python's collector
+    # sees through the native handles, or each story (and its thread) would live on.
+    def tell():
+        s = ep.Story()
+        a = s.character("A")
+        x = s.int("x")
+        s.announce(ep.knows(a, x > 0) | (x > 1))
+        s.event("e", lambda e: e.case("c"))
+        return weakref.ref(s)
+
+    stories = [tell() for _ in range(3)]
+    gc.collect()
+    assert [s() for s in stories] == [None, None, None]
 
 
 def test_a_story_is_used_from_any_thread():

@@ -6,8 +6,8 @@
 //! - `run.rs`: story files run, traced and graphed as the command line runs them, and
 //!   SMCDEL files answered (`epipen.smcdel`); mA* files planned (`epipen.plan_file`);
 //! - `sweep.rs`: sweeps, in chunks;
-//! - `builder.rs`: `epipen.Story`, the Rust API's story builder (`builder/tree.rs`:
-//!   expressions as Python sends them; `builder/blocks.rs`: `simultaneously` and
+//! - `builder.rs`: `epipen.Story`, the Rust API's story builder (`builder/expr.rs`:
+//!   the handles of expressions, characters and checkpoints; `builder/blocks.rs`: `simultaneously` and
 //!   `assert_adds_ck`; `builder/events.rs`: events and changes; `builder/chance.rs`:
 //!   probabilities; `builder/actions.rs`: actions, `do` and plans);
 //! - `worker.rs`: where solves run (worker threads; the GIL released; Ctrl-C cancels);
@@ -65,5 +65,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::sweep_samples, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_values, m)?)?;
     m.add_class::<builder::NativeStory>()?;
+    builder::expr::register(m)?;
     Ok(())
 }

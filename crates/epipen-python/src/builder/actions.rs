@@ -5,45 +5,19 @@
 //! [`Story::action`](epipen::Story::action), [`Story::do_actions`](epipen::Story::do_actions)
 //! and [`Story::plan`](epipen::Story::plan).
 
+use super::events::{Built, EventSpec, Reported};
+use super::{Actor, Answer, Recipe, failed, invalid};
 use epipen::{Action, PlanOptions};
-use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
-
-use super::events::{Built, EventSpec};
-use super::{Actor, Answer, Reply, Tree, failed, invalid, tree};
 
 /// An action as Python declares it.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct ActionSpec {
     /// `by A`: the character's index.
-    by: Option<usize>,
+    pub(super) by: Option<usize>,
     /// `if φ`.
-    when: Option<Tree>,
+    pub(super) when: Option<Recipe>,
     /// Its body: its name, cases, `sees` and `expects` lines (no `actual`).
-    body: EventSpec,
-}
-
-impl ActionSpec {
-    /// From Python: the name, the owner's index or None, the condition or None, and the
-    /// body's lines as `EventSpec::from_py` takes them.
-    pub(super) fn from_py<'py>(
-        py: Python<'py>,
-        name: String,
-        by: Option<usize>,
-        when: &Bound<'py, PyAny>,
-        lines: (&Bound<'py, PyAny>, &Bound<'py, PyAny>, &Bound<'py, PyAny>),
-    ) -> PyResult<ActionSpec> {
-        let (cases, sees, expects) = lines;
-        let none = PyList::empty(py);
-        Ok(ActionSpec {
-            by,
-            when: match when.is_none() {
-                true => None,
-                false => Some(tree(when)?),
-            },
-            body: EventSpec::from_py(name, cases, sees, expects, none.as_any())?,
-        })
-    }
+    pub(super) body: EventSpec,
 }
 
 /// The steps of a `do`: each action's index, and the case that happens (None: the one
@@ -51,54 +25,22 @@ impl ActionSpec {
 pub(crate) type Steps = Vec<(usize, Option<String>)>;
 
 /// `plan [all] φ [max D] [keeping ψ] [coordinated]` as Python asks it.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct PlanSpec {
-    pub(super) goal: Tree,
+    pub(super) goal: Recipe,
     pub(super) max: i64,
-    pub(super) keeping: Option<Tree>,
+    pub(super) keeping: Option<Recipe>,
     pub(super) coordinated: bool,
     pub(super) all: bool,
 }
 
-impl PlanSpec {
-    pub(super) fn from_py(
-        goal: &Bound<'_, PyAny>,
-        max: i64,
-        keeping: &Bound<'_, PyAny>,
-        coordinated: bool,
-        all: bool,
-    ) -> PyResult<PlanSpec> {
-        Ok(PlanSpec {
-            goal: tree(goal)?,
-            max,
-            keeping: match keeping.is_none() {
-                true => None,
-                false => Some(tree(keeping)?),
-            },
-            coordinated,
-            all,
-        })
-    }
-}
-
 /// What a plan found, for Python: whether it found one, their length, the plans (as
 /// action names) and its text (`plan of 1 action: tell`).
-#[derive(Debug, Clone)]
-pub(crate) struct Planned(bool, Option<usize>, Vec<Vec<String>>, String);
-
-impl<'py> IntoPyObject<'py> for Planned {
-    type Target = PyTuple;
-    type Output = Bound<'py, PyTuple>;
-    type Error = PyErr;
-
-    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        (self.0, self.1, self.2, self.3).into_pyobject(py)
-    }
-}
+pub(crate) type Planned = (bool, Option<usize>, Vec<Vec<String>>, String);
 
 impl Actor {
     /// `action NAME by A if φ { … }`: declared; its index among the story's actions.
-    pub(super) fn action(&mut self, spec: ActionSpec) -> Answer {
+    pub(super) fn action(&mut self, spec: ActionSpec) -> Answer<usize> {
         let h = &self.handles;
         let owner = match spec.by {
             Some(k) => Some(h.character(k).map_err(invalid)?),
@@ -118,11 +60,11 @@ impl Actor {
         }
         let action = declared.body(|e| built.state(e)).map_err(failed)?;
         self.handles.actions.push(action);
-        Ok(Reply::Index(self.handles.actions.len() - 1))
+        Ok(self.handles.actions.len() - 1)
     }
 
     /// `do a, b: CASE, …`: what happened at each.
-    pub(super) fn do_actions(&mut self, steps: Steps) -> Answer {
+    pub(super) fn do_actions(&mut self, steps: Steps) -> Answer<Vec<Reported>> {
         let actions: Vec<Action> = (steps.iter())
             .map(|(k, _)| {
                 (self.handles.actions.get(*k).cloned())
@@ -135,11 +77,11 @@ impl Actor {
             .collect();
         let happened = self.story.do_actions(&pairs).map_err(failed)?;
         let reports = happened.iter().map(|h| self.report(h)).collect();
-        Ok(Reply::Happenings(reports))
+        Ok(reports)
     }
 
     /// `plan …`: what it found.
-    pub(super) fn plan(&mut self, spec: PlanSpec) -> Answer {
+    pub(super) fn plan(&mut self, spec: PlanSpec) -> Answer<Planned> {
         let h = &self.handles;
         let goal = h.formula(&spec.goal, None).map_err(invalid)?;
         let keeping = match &spec.keeping {
@@ -161,11 +103,11 @@ impl Actor {
             all: spec.all,
         };
         let planned = self.story.plan(goal, options).map_err(failed)?;
-        Ok(Reply::Planned(Planned(
+        Ok((
             planned.solvable(),
             planned.length(),
             planned.plans.clone(),
             planned.to_string(),
-        )))
+        ))
     }
 }

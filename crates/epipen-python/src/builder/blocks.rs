@@ -3,85 +3,51 @@
 
 use epipen::story::Hint;
 use epipen::{Character, Checkpoint, Formula, Int};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 
-use super::{Actor, Answer, Reply, Tree, Value, failed, invalid, tree};
-use crate::convert::Located;
+use super::{Actor, Answer, Handles, Recipe, Value, failed, invalid};
 
-/// A statement of a block (`simultaneously`, `assert_adds_ck`).
-#[derive(Debug, Clone)]
+/// A statement of a block (`simultaneously`, `assert_adds_ck`), as Python sends it:
+/// `announce`'s formula; `says` and `reveals` as (who, formula, whether it reveals);
+/// `learns` as (who, [values]); a checkpoint's name; a `simultaneously` block's list.
+#[derive(Clone, FromPyObject)]
 pub(super) enum Item {
-    Announce(Tree),
-    Says(usize, Tree),
-    Reveals(usize, Tree),
-    Learns(usize, Vec<Tree>),
+    Announce(Recipe),
+    Says(usize, Recipe, bool),
+    Learns(usize, Vec<Recipe>),
     Checkpoint(String),
     Simultaneously(Vec<Item>),
 }
 
-pub(super) fn items(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
-    obj.try_iter()?
-        .map(|item| {
-            let item = item?;
-            let t = item.cast::<PyTuple>()?;
-            let kind: String = t.get_item(0)?.extract()?;
-            Ok(match kind.as_str() {
-                "announce" => Item::Announce(tree(&t.get_item(1)?)?),
-                "says" => Item::Says(t.get_item(1)?.extract()?, tree(&t.get_item(2)?)?),
-                "reveals" => Item::Reveals(t.get_item(1)?.extract()?, tree(&t.get_item(2)?)?),
-                "learns" => Item::Learns(
-                    t.get_item(1)?.extract()?,
-                    t.get_item(2)?
-                        .try_iter()?
-                        .map(|v| tree(&v?))
-                        .collect::<PyResult<_>>()?,
-                ),
-                "checkpoint" => Item::Checkpoint(t.get_item(1)?.extract()?),
-                "simultaneously" => Item::Simultaneously(items(&t.get_item(1)?)?),
-                other => {
-                    return Err(PyValueError::new_err(format!(
-                        "not a block statement: {other}"
-                    )));
-                }
-            })
-        })
-        .collect()
-}
+/// A statement of a `simultaneously` block, built: its speaker (None: the
+/// storyteller's `announce`), whether it `reveals`, its formula.
+type Simultaneous = (Option<Character>, bool, Formula);
 
-/// A statement of a `simultaneously` block, built: its kind, its speaker, its formula.
-type Simultaneous = (&'static str, Option<Character>, Formula);
+/// A `simultaneously` block's statement, built.
+fn simultaneous(h: &Handles, item: &Item) -> Result<Simultaneous, String> {
+    let (who, reveals, t) = match item {
+        Item::Announce(t) => return Ok((None, false, h.formula(t, None)?)),
+        Item::Says(who, t, reveals) => (who, *reveals, t),
+        _ => {
+            return Err(
+                "a `simultaneously` block holds announcements only (announce, says, reveals)"
+                    .into(),
+            );
+        }
+    };
+    let who = h.character(*who)?;
+    Ok((Some(who), reveals, h.formula(t, Some(who))?))
+}
 
 impl Actor {
     /// A `simultaneously` block's statements, built.
-    pub(super) fn simultaneous(&self, block: &[Item]) -> Result<Vec<Simultaneous>, Located> {
-        let h = &self.handles;
-        block
-            .iter()
-            .map(|item| {
-                Ok(match item {
-                    Item::Announce(t) => ("announce", None, h.formula(t, None).map_err(invalid)?),
-                    Item::Says(who, t) => {
-                        let who = h.character(*who).map_err(invalid)?;
-                        ("says", Some(who), h.formula(t, Some(who)).map_err(invalid)?)
-                    }
-                    Item::Reveals(who, t) => {
-                        let who = h.character(*who).map_err(invalid)?;
-                        ("reveals", Some(who), h.formula(t, Some(who)).map_err(invalid)?)
-                    }
-                    _ => {
-                        return Err(invalid(
-                            "a `simultaneously` block holds announcements only (announce, says, reveals)"
-                                .into(),
-                        ));
-                    }
-                })
-            })
+    pub(super) fn simultaneous(&self, block: &[Item]) -> Answer<Vec<Simultaneous>> {
+        (block.iter())
+            .map(|item| simultaneous(&self.handles, item).map_err(invalid))
             .collect()
     }
 
-    pub(super) fn assert_adds_ck(&mut self, hint: &Tree, block: &[Item]) -> Answer {
+    pub(super) fn assert_adds_ck(&mut self, hint: &Recipe, block: &[Item]) -> Answer<&'static str> {
         let hint = self.handles.formula(hint, None).map_err(invalid)?;
         let Actor { story, handles, .. } = self;
         // Statements are built as the block runs: a checkpoint saved in the block may be
@@ -107,13 +73,13 @@ impl Actor {
                         Item::Announce(t) => {
                             b.announce(h.formula(t, None)?);
                         }
-                        Item::Says(who, t) => {
+                        Item::Says(who, t, reveals) => {
                             let who = h.character(*who)?;
-                            b.says(who, h.formula(t, Some(who))?);
-                        }
-                        Item::Reveals(who, t) => {
-                            let who = h.character(*who)?;
-                            b.reveals(who, h.formula(t, Some(who))?);
+                            let f = h.formula(t, Some(who))?;
+                            match reveals {
+                                true => b.reveals(who, f),
+                                false => b.says(who, f),
+                            };
                         }
                         Item::Learns(who, trees) => {
                             let who = h.character(*who)?;
@@ -129,23 +95,9 @@ impl Actor {
                             saved.push((name.clone(), b.checkpoint(name)));
                         }
                         Item::Simultaneously(inner) => {
-                            let mut statements = Vec::new();
-                            for item in inner {
-                                match item {
-                                    Item::Announce(t) => statements.push((None, false, h.formula(t, None)?)),
-                                    Item::Says(who, t) => {
-                                        let who = h.character(*who)?;
-                                        statements.push((Some(who), false, h.formula(t, Some(who))?));
-                                    }
-                                    Item::Reveals(who, t) => {
-                                        let who = h.character(*who)?;
-                                        statements.push((Some(who), true, h.formula(t, Some(who))?));
-                                    }
-                                    _ => {
-                                        return Err("a `simultaneously` block holds announcements only (announce, says, reveals)".into());
-                                    }
-                                }
-                            }
+                            let statements = (inner.iter())
+                                .map(|item| simultaneous(h, item))
+                                .collect::<Result<Vec<_>, _>>()?;
                             b.simultaneously(|s| {
                                 for (who, reveals, f) in statements {
                                     match (who, reveals) {
@@ -171,10 +123,10 @@ impl Actor {
             return Err(invalid(m));
         }
         match outcome.map_err(failed)? {
-            Hint::Verified { .. } => Ok(Reply::Hint("verified")),
-            Hint::Trusted => Ok(Reply::Hint("trusted")),
-            Hint::Vacuous => Ok(Reply::Hint("vacuous")),
-            _ => Ok(Reply::Hint("refuted")),
+            Hint::Verified { .. } => Ok("verified"),
+            Hint::Trusted => Ok("trusted"),
+            Hint::Vacuous => Ok("vacuous"),
+            _ => Ok("refuted"),
         }
     }
 }

@@ -1,134 +1,11 @@
-//! Probabilities from Python (`epipen.probability`, `Story.prior`, a case's `weight=`,
-//! `Story.show`): the probability terms Python sends, as the Rust API's [`Chance`].
+//! `Story.prior` and `Story.show` from Python (probability terms are handles:
+//! `expr.rs`), and what `show` found, for Python.
 
 use epipen::story::{Shown, ShownValue};
-use epipen::{Chance, Character, Formula};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use super::{Actor, Answer, Handles, Reply, Tree, Value, failed, invalid, tree};
-
-/// A probability term as Python sends it.
-#[derive(Debug, Clone)]
-pub(super) enum Rat {
-    /// `probability(A, φ)`; None: the speaker's in what a character says, else the
-    /// storyteller's.
-    Probability(Option<usize>, Box<Tree>),
-    /// An exact fraction (numerator, denominator).
-    Ratio(i64, i64),
-    /// An int expression.
-    Int(Box<Tree>),
-    Arith(String, Box<Rat>, Box<Rat>),
-    Neg(Box<Rat>),
-}
-
-/// What `Story.show` shows: a probability term, or an expression.
-#[derive(Debug, Clone)]
-pub(super) enum ShowTree {
-    Rat(Rat),
-    Expr(Tree),
-}
-
-/// The tags of probability terms.
-fn is_rat(tag: &str) -> bool {
-    matches!(tag, "prob" | "ratio" | "rint" | "rarith" | "rneg")
-}
-
-pub(super) fn rat(obj: &Bound<'_, PyAny>) -> PyResult<Rat> {
-    let t = obj
-        .cast::<PyTuple>()
-        .map_err(|_| PyTypeError::new_err("not an epipen probability"))?;
-    let tag: String = t.get_item(0)?.extract()?;
-    let sub = |k: usize| -> PyResult<Box<Rat>> { Ok(Box::new(rat(&t.get_item(k)?)?)) };
-    Ok(match tag.as_str() {
-        "prob" => Rat::Probability(t.get_item(1)?.extract()?, Box::new(tree(&t.get_item(2)?)?)),
-        "ratio" => Rat::Ratio(t.get_item(1)?.extract()?, t.get_item(2)?.extract()?),
-        "rint" => Rat::Int(Box::new(tree(&t.get_item(1)?)?)),
-        "rarith" => Rat::Arith(t.get_item(1)?.extract()?, sub(2)?, sub(3)?),
-        "rneg" => Rat::Neg(sub(1)?),
-        other => {
-            return Err(PyTypeError::new_err(format!(
-                "not an epipen probability: {other}"
-            )));
-        }
-    })
-}
-
-/// `("chance", op, left, right)`: a comparison of probability terms.
-pub(super) fn cmp_tree(t: &Bound<'_, PyTuple>) -> PyResult<Tree> {
-    Ok(Tree::ChanceCmp(
-        t.get_item(1)?.extract()?,
-        Box::new(rat(&t.get_item(2)?)?),
-        Box::new(rat(&t.get_item(3)?)?),
-    ))
-}
-
-pub(super) fn show_tree(obj: &Bound<'_, PyAny>) -> PyResult<ShowTree> {
-    let tag: Option<String> = obj
-        .cast::<PyTuple>()
-        .ok()
-        .and_then(|t| t.get_item(0).ok()?.extract().ok());
-    match tag {
-        Some(tag) if is_rat(&tag) => Ok(ShowTree::Rat(rat(obj)?)),
-        _ => Ok(ShowTree::Expr(tree(obj)?)),
-    }
-}
-
-impl Handles {
-    /// The Rust API's probability term for `r`.
-    fn chance(&self, r: &Rat, speaker: Option<Character>) -> Result<Chance, String> {
-        let sub = |r: &Rat| self.chance(r, speaker);
-        Ok(match r {
-            Rat::Probability(who, f) => {
-                // Left out: the speaker's in what a character says (as `knows`, and
-                // refused inside another character's knowledge), else the storyteller's.
-                let agent = match (who, speaker) {
-                    (None, None) => None,
-                    _ => Some(self.agent(*who, speaker, "probability")?),
-                };
-                let f = self.within(*who, speaker, "probability", || self.formula(f, speaker))?;
-                match agent {
-                    Some(a) => Formula::probability(a, f),
-                    None => Formula::probability_of(f),
-                }
-            }
-            Rat::Ratio(n, d) => Chance::ratio(*n, *d),
-            Rat::Int(t) => Chance::from(self.int(t, speaker)?),
-            Rat::Neg(a) => -sub(a)?,
-            Rat::Arith(op, a, b) => {
-                let (a, b) = (sub(a)?, sub(b)?);
-                match op.as_str() {
-                    "+" => a + b,
-                    "-" => a - b,
-                    "*" => a * b,
-                    "/" => a / b,
-                    other => return Err(format!("unknown operator {other} on probabilities")),
-                }
-            }
-        })
-    }
-
-    /// A comparison of probability terms.
-    pub(super) fn chance_cmp(
-        &self,
-        op: &str,
-        a: &Rat,
-        b: &Rat,
-        speaker: Option<Character>,
-    ) -> Result<Value, String> {
-        let (a, b) = (self.chance(a, speaker)?, self.chance(b, speaker)?);
-        Ok(Value::Bool(match op {
-            "==" => a.eq(b),
-            "!=" => a.ne(b),
-            "<" => a.lt(b),
-            "<=" => a.le(b),
-            ">" => a.gt(b),
-            ">=" => a.ge(b),
-            other => return Err(format!("unknown comparison {other}")),
-        }))
-    }
-}
+use super::{Actor, Answer, Recipe, Term, Value, failed, invalid};
 
 /// A value `Story.show` found, for Python: an int, a bool, a name, or a probability as
 /// its exact text (`"2/3"`, which Python makes a `Fraction`).
@@ -195,26 +72,25 @@ impl ShownReply {
 
 impl Actor {
     /// `prior e`.
-    pub(super) fn prior(&mut self, t: &Tree) -> Answer {
+    pub(super) fn prior(&mut self, t: &Recipe) -> Answer<()> {
         let weight = self.handles.int(t, None).map_err(invalid)?;
-        self.story.prior(weight).map_err(failed)?;
-        Ok(Reply::Done)
+        self.story.prior(weight).map_err(failed)
     }
 
     /// `show e`.
-    pub(super) fn show(&mut self, s: &ShowTree) -> Answer {
+    pub(super) fn show(&mut self, s: &Term) -> Answer<ShownReply> {
         let h = &self.handles;
         let shown = match s {
-            ShowTree::Rat(r) => {
-                let c = h.chance(r, None).map_err(invalid)?;
+            Term::Chance(c) => {
+                let c = c.run(h, None).map_err(invalid)?;
                 self.story.show(c)
             }
-            ShowTree::Expr(t) => match h.value(t, None).map_err(invalid)? {
+            Term::Value(t) => match h.value(t, None).map_err(invalid)? {
                 Value::Int(i) => self.story.show(i),
                 Value::Bool(f) => self.story.show(f),
                 Value::Enum(e) => self.story.show(e),
             },
         };
-        Ok(Reply::Shown(ShownReply::of(shown.map_err(failed)?)))
+        Ok(ShownReply::of(shown.map_err(failed)?))
     }
 }
