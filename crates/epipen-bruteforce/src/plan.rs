@@ -258,7 +258,7 @@ impl<'p> Evaluator<'p> {
     }
 
     /// reaches(seq) at each world of the state, from the definition: reaches([]) = φ,
-    /// reaches((A, a) : rest) = K_A(executable(a) ∧ [a](ψ ∧ reaches(rest))), where [a]χ
+    /// reaches((A, a) : rest) = K_A(executable(a) ∧ \[a\](ψ ∧ reaches(rest))), where \[a\]χ
     /// holds at w when χ holds at (w, c) after a for every case c possible at w. The
     /// state is as before.
     fn reaches(

@@ -476,7 +476,7 @@ pub struct DoStep {
 /// one at every world still possible). k = 0 when φ holds already (ψ is not asked
 /// before the first action). `coordinated`: moreover reaches(a₁…a_k) holds (at the
 /// actual world, or at every world), where reaches([]) = φ and reaches((A, a) : rest)
-/// = K_A(executable(a) ∧ [a](ψ ∧ reaches(rest))), [a]χ holding at w when χ holds at
+/// = K_A(executable(a) ∧ \[a\](ψ ∧ reaches(rest))), \[a\]χ holding at w when χ holds at
 /// (w, c) after a for every case c possible at w. The answer: the shortest k ≤ `max`
 /// with a plan; `plan` reports the first of them in the lexicographic order of action
 /// indices (declaration order), `plan all` every one of them in that order. An error

@@ -9,7 +9,7 @@ use super::{Actor, Answer, Handles, Recipe, Value, failed, invalid};
 
 /// A statement of a block (`simultaneously`, `assert_adds_ck`), as Python sends it:
 /// `announce`'s formula; `says` and `reveals` as (who, formula, whether it reveals);
-/// `learns` as (who, [values]); a checkpoint's name; a `simultaneously` block's list.
+/// `learns` as (who, a list of values); a checkpoint's name; a `simultaneously` block's list.
 #[derive(Clone, FromPyObject)]
 pub(super) enum Item {
     Announce(Recipe),

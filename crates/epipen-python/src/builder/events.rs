@@ -1,6 +1,6 @@
 //! `Story.event` and changes (`Story.assign_all`, a case's `then`) from Python: an
 //! event block as Python sends it ([`EventSpec`]), built into the Rust API's
-//! [`EventBlock`](epipen::EventBlock) on the story's thread, and what happened, sent back.
+//! [`EventBlock`] on the story's thread, and what happened, sent back.
 //!
 //! Python's case handles arrive as names (a handle of the block being run) or as a
 //! handle of another block (its event, its name), which the Rust API refuses with its

@@ -1,4 +1,4 @@
-//! The parser: tokens → [`ast::Story`], by recursive descent.
+//! The parser: tokens → [`ast::Story`](crate::ast::Story), by recursive descent.
 //!
 //! Each statement either parses completely or yields exactly one diagnostic, after
 //! which the parser skips to the next statement end and carries on, so every
