@@ -22,7 +22,7 @@ const MAX_DEPTH: i64 = 10_000;
 const STEP: &str = "plan step";
 
 /// The actions declared so far, and what the `plan`s need.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Planning {
     /// In declaration order.
     pub(crate) actions: Vec<ir::ActionDef>,

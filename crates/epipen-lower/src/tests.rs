@@ -2623,7 +2623,8 @@ fn empty_aggregates_are_their_identity_and_never_vanish() {
 fn a_statement_that_lowers_to_nothing_is_an_internal_error() {
     let story = epipen_syntax::parse("bool p\nannounce p\n").unwrap();
     let statement = story.statements[1].span;
-    let mut lowerer = Lowerer::new(&story, &[], 0);
+    let mut lowerer = Lowerer::new(&[], 0);
+    lowerer.note_names(&story.statements);
     lowerer.vanished = Some(statement);
     let Err(CompileError::Story(diagnostics)) = lowerer.finish(Vec::new()) else {
         panic!("an internal error")
@@ -2639,7 +2640,8 @@ fn a_statement_that_lowers_to_nothing_is_an_internal_error() {
         ["this is a bug in epipen; please report it with the story"]
     );
     // Lowering a story records none.
-    let mut lowerer = Lowerer::new(&story, &[], 0);
+    let mut lowerer = Lowerer::new(&[], 0);
+    lowerer.note_names(&story.statements);
     let mut out = Vec::new();
     for stmt in &story.statements {
         lowerer.stmt(stmt, &mut out);
@@ -4237,4 +4239,93 @@ fn action_do_and_plan_mistakes_are_located_with_a_hint() {
         errors(&format!("{head}action a by Zed {{ y }}\ndo a")),
         [("unknown name `Zed`".to_string(), "Zed".to_string())]
     );
+}
+
+/// A statement's IR statements, or its diagnostics' messages.
+type Lowered = Result<Vec<ir::Stmt>, Vec<String>>;
+
+/// Lowers the statements of `src` one at a time through [`Incremental`].
+fn incrementally(src: &str) -> (Incremental, Vec<Lowered>) {
+    let story = epipen_syntax::parse(src).unwrap();
+    let mut lowering = Incremental::new(&[], 0);
+    let results = (story.statements.iter())
+        .map(|s| (lowering.stmt(s)).map_err(|ds| ds.into_iter().map(|d| d.message).collect()))
+        .collect();
+    (lowering, results)
+}
+
+#[test]
+fn incremental_lowering_gives_what_whole_file_lowering_gives() {
+    let src = "\
+characters Albert, Bernard
+int month, day
+announce (month, day) in {(5, 15), (5, 16), (6, 17)}
+Albert learns month
+Bernard learns day
+checkpoint whispered
+Albert: not knows_value(month, day)
+Bernard: not at(whispered, knows_value(month, day)) and knows_value(month, day)
+enum Colour { red, blue }
+Colour cloe
+event flip {
+  paint if cloe == blue then cloe := red
+  same
+  Albert sees paint | same
+}
+";
+    let whole = compile(src).unwrap();
+    let (lowering, results) = incrementally(src);
+    let statements: Vec<ir::Stmt> = (results.into_iter())
+        .flat_map(|r| r.expect("no error"))
+        .collect();
+    assert_eq!(statements, whole.statements);
+    let program = lowering.program();
+    assert_eq!(program.characters, whole.characters);
+    assert_eq!(program.constants, whole.constants);
+    assert_eq!(program.enums, whole.enums);
+    assert_eq!(program.events, whole.events);
+    assert_eq!(program.checkpoints, whole.checkpoints);
+    assert!(program.statements.is_empty());
+}
+
+#[test]
+fn an_incremental_statement_with_errors_changes_nothing() {
+    let src = "\
+characters A
+int x
+announce y == 1
+int y, x
+announce y == x
+actual x == 1
+actual x == 2
+A learns knows(A, x == 1) + 1
+checkpoint c
+checkpoint c
+announce at(d, x == 1)
+";
+    let (lowering, results) = incrementally(src);
+    let errors: Vec<Vec<String>> = (results.iter())
+        .map(|r| r.clone().err().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            vec![],
+            vec![],
+            // Nothing is "declared later" when the story arrives one statement at a time.
+            vec!["unknown name `y`".to_string()],
+            // The statement fails as a whole: `y` is not declared either.
+            vec!["`x` is already declared".to_string()],
+            vec!["unknown name `y`".to_string()],
+            vec![],
+            vec!["the actual world is already declared".to_string()],
+            vec!["`+` needs int operands, found bool".to_string()],
+            vec![],
+            vec!["checkpoint `c` is already defined".to_string()],
+            vec!["unknown checkpoint `d`".to_string()],
+        ]
+    );
+    let program = lowering.program();
+    assert_eq!(program.constants.len(), 1);
+    assert_eq!(program.checkpoints.len(), 1);
 }
