@@ -1395,3 +1395,33 @@ fn a_failing_probability_check_carries_what_it_found() {
          the world ann = 1, where probability(Bob, ann == 3) is 0 and probability(ann == 1) is 1/4"
     );
 }
+
+/// The handles and results a front end wraps (Python's classes hold them) can be
+/// cloned and shared between threads; only the `Story` itself, whose engine may hold
+/// thread-local Z3 contexts, stays on its thread.
+#[test]
+fn the_handles_are_clone_send_and_sync() {
+    fn shareable<T: Clone + Send + Sync>() {}
+    use epipen::story::*;
+    shareable::<Int>();
+    shareable::<Formula>();
+    shareable::<Enum>();
+    shareable::<EnumType>();
+    shareable::<Character>();
+    shareable::<Checkpoint>();
+    shareable::<Event>();
+    shareable::<Case<'static>>();
+    shareable::<EventBlock>();
+    shareable::<Happened>();
+    shareable::<Chance>();
+    shareable::<Change>();
+    shareable::<Action>();
+    shareable::<PlanOptions>();
+    shareable::<Planned>();
+    shareable::<Shown>();
+    shareable::<Worlds>();
+    shareable::<PossibleWorld>();
+    shareable::<Hint>();
+    shareable::<Refutation>();
+    shareable::<Error>();
+}

@@ -1,6 +1,6 @@
 //! Handles of a story's declarations: characters, checkpoints and enum types.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::ir::{CharId, CheckpointId, EnumId, ExprKind, Ty};
 
@@ -41,7 +41,7 @@ pub(super) struct EnumInfo {
 /// An enum type of a [`Story`](crate::story::Story), from [`Story::enumeration`](crate::story::Story::enumeration). Its values are the
 /// variants, in declaration order.
 #[derive(Debug, Clone)]
-pub struct EnumType(pub(super) Rc<EnumInfo>);
+pub struct EnumType(pub(super) Arc<EnumInfo>);
 
 impl EnumType {
     pub(super) fn same(&self, other: &EnumType) -> bool {

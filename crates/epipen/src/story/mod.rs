@@ -232,7 +232,7 @@ pub use handles::{Character, Checkpoint, EnumType};
 pub use possible::{PossibleWorld, Worlds};
 
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -438,7 +438,7 @@ impl Story {
             variants: variants.iter().map(|v| v.to_string()).collect(),
             span: Span::default(),
         });
-        EnumType(Rc::new(EnumInfo {
+        EnumType(Arc::new(EnumInfo {
             story: self.id,
             id,
             name: name.into(),
@@ -707,7 +707,7 @@ impl Story {
         } else {
             live.engine.worlds(limit)?
         };
-        let decls = Rc::new(Program {
+        let decls = Arc::new(Program {
             characters: self.program.characters.clone(),
             constants: self.program.constants.clone(),
             checkpoints: self.program.checkpoints.clone(),
