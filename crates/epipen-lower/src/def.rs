@@ -88,7 +88,7 @@ impl Lowerer {
         }
         if self.declare(name, false) {
             let k = self.defs.len();
-            self.defs.push(std::rc::Rc::new(Def {
+            self.defs.push(std::sync::Arc::new(Def {
                 name: name.clone(),
                 params: params.to_vec(),
                 body: body.clone(),

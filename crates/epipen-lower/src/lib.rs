@@ -144,6 +144,19 @@ impl Incremental {
         }
     }
 
+    /// Lowers an expression in the storyteller's words (`announce`'s context) against
+    /// the declarations so far, as a statement would: its IR, or its errors. Nothing
+    /// changes either way (a `sample` in it draws nothing for the story).
+    pub fn expr(&self, expr: &ast::Expr) -> Result<ir::Expr, Vec<Diagnostic>> {
+        let mut lowerer = self.lowerer.clone();
+        let lowered = lowerer.expr(expr, Ctx::storyteller());
+        let diagnostics = lowerer.take_diagnostics();
+        match lowered {
+            Some(lowered) if diagnostics.is_empty() => Ok(lowered),
+            _ => Err(diagnostics),
+        }
+    }
+
     /// The declarations so far (characters, constants with the events' occurrences,
     /// checkpoints, enums, events, actions) as a program without statements.
     pub fn program(&self) -> ir::Program {
@@ -327,7 +340,7 @@ struct Lowerer {
     /// How many occurrence constants the events so far allocated.
     occurrences_made: u64,
     /// `def`s, in order.
-    defs: Vec<std::rc::Rc<def::Def>>,
+    defs: Vec<std::sync::Arc<def::Def>>,
     /// The actions declared so far, and the state of the `plan`s (see
     /// [`action::Planning`]).
     planning: action::Planning,

@@ -4329,3 +4329,37 @@ announce at(d, x == 1)
     assert_eq!(program.constants.len(), 1);
     assert_eq!(program.checkpoints.len(), 1);
 }
+
+#[test]
+fn an_incremental_lowering_lowers_expressions_against_its_declarations() {
+    let (lowering, _) = incrementally("characters A\nint x\nenum Colour { red, blue }\nColour c\n");
+    let parsed = |src: &str| match epipen_syntax::parse(&format!("announce {src}"))
+        .unwrap()
+        .statements
+        .remove(0)
+        .kind
+    {
+        StmtKind::Announce(e) => e,
+        other => panic!("{other:?}"),
+    };
+    let e = lowering.expr(&parsed("x + 1")).unwrap();
+    assert_eq!(e.ty, Ty::Int);
+    let e = lowering.expr(&parsed("knows(A, c == red)")).unwrap();
+    assert_eq!(e.ty, Ty::Bool);
+    let messages = |src: &str| -> Vec<String> {
+        (lowering.expr(&parsed(src)).unwrap_err().into_iter())
+            .map(|d| d.message)
+            .collect()
+    };
+    assert_eq!(messages("y"), ["unknown name `y`"]);
+    assert_eq!(messages("x + c"), ["`+` needs int operands, found Colour"]);
+    // The storyteller must name the agent.
+    assert_eq!(messages("knows_value(x)").len(), 1);
+}
+
+/// A front end's handles may hold a lowering (Python's classes are Send + Sync).
+#[test]
+fn an_incremental_lowering_can_be_shared_between_threads() {
+    fn shareable<T: Clone + Send + Sync>() {}
+    shareable::<Incremental>();
+}
