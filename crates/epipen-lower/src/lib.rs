@@ -1,5 +1,10 @@
 //! Name resolution, type checking and unrolling: syntax tree → [`ir::Program`].
 //!
+//! A story file is lowered whole by [`lower`]; a front end that builds a story call by
+//! call lowers it one statement at a time with [`Incremental`]. Both run each statement
+//! through the same path, so a statement gets the same IR and the same diagnostics
+//! either way (only the hint "declared later in the story" needs the whole file).
+//!
 //! Every statement is checked even after an error, so a story reports all its problems
 //! at once. An expression whose subterm already failed lowers to `None` (the internal
 //! "error type"), and the expressions around it stay quiet about it, so one mistake gives
