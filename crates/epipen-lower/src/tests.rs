@@ -3762,8 +3762,8 @@ fn actions_lower_to_definitions_with_events_of_their_own() {
             "call[2, 1] by P[2] if s[2] @7: c then s[1] := true; P[2] sees [0]",
         ]
     );
-    // Nothing happens where an action is declared; it is no name of the story's; without
-    // a `plan` there is no step event.
+    // Nothing happens where an action is declared; without a `plan` there is no step
+    // event.
     assert!(program.statements.is_empty());
     assert_eq!(program.events.len(), 7);
     assert!(program.plan_steps.is_none());
@@ -4362,4 +4362,35 @@ fn an_incremental_lowering_lowers_expressions_against_its_declarations() {
 fn an_incremental_lowering_can_be_shared_between_threads() {
     fn shareable<T: Clone + Send + Sync>() {}
     shareable::<Incremental>();
+}
+
+#[test]
+fn an_actions_name_names_its_last_do() {
+    // docs/language.md, "Plans": `tell == told` names the last `do` of `tell`.
+    let program = ok("characters Anne, Bob\nbool k\nactual k\n\
+        action tell by Anne { told if k }\n\
+        plan tell == told\ndo tell\ncheck tell == told\n");
+    let tell = program.actions[0].body.event;
+    let latest = |stmt: &ir::Stmt| match &stmt.kind {
+        ir::StmtKind::Check(f) => matches!(
+            &f.kind,
+            ir::ExprKind::Cmp(_, lhs, _) if lhs.kind == ir::ExprKind::Latest(tell)
+        ),
+        _ => false,
+    };
+    assert!(
+        program.statements.iter().any(latest),
+        "{:#?}",
+        program.statements
+    );
+    // One namespace: an action's plain name is unique among the story's names; a
+    // family's members are not names of the story's.
+    assert_eq!(
+        errors("characters Anne\nbool tell\naction tell { told }\n"),
+        [("`tell` is already declared".to_string(), "tell".to_string())]
+    );
+    assert_eq!(
+        errors("characters P[2]\nfor i in 0..2 { action call[i] { c } }\ncheck call == c\n")[0].1,
+        "call"
+    );
 }
