@@ -587,6 +587,7 @@ impl Story {
                 name: def.name.clone(),
                 variants: def.cases.clone(),
                 event: true,
+                error: None,
             })),
         }
     }
