@@ -4394,3 +4394,44 @@ fn an_actions_name_names_its_last_do() {
         "call"
     );
 }
+
+/// `ExprKind::Execution` (the builders', never parsed): the k-th execution's occurrence,
+/// whatever ran after it; of an event or of an action's `do`.
+#[test]
+fn an_execution_names_its_occurrence_after_later_ones() {
+    let (lowering, results) = incrementally(
+        "characters A\nevent roll { a\n b\n actual a }\nevent roll { a\n b\n actual b }\n\
+         action tell { told }\ndo tell\n",
+    );
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let program = lowering.program();
+    let occurrences: Vec<ConstId> = (0..program.constants.len())
+        .map(ConstId)
+        .filter(|c| program.constants[c.0].occurrence.is_some())
+        .collect();
+    assert_eq!(occurrences.len(), 3);
+    let execution = |name: &str, k: usize| ast::Expr {
+        kind: ast::ExprKind::Execution {
+            event: Ident {
+                name: name.into(),
+                span: Span::default(),
+            },
+            k,
+        },
+        span: Span::default(),
+    };
+    let lowered = |name: &str, k: usize| lowering.expr(&execution(name, k)).map(|e| e.kind);
+    assert_eq!(lowered("roll", 1), Ok(ir::ExprKind::Const(occurrences[0])));
+    assert_eq!(lowered("roll", 2), Ok(ir::ExprKind::Const(occurrences[1])));
+    assert_eq!(lowered("tell", 1), Ok(ir::ExprKind::Const(occurrences[2])));
+    let message = |name: &str, k: usize| lowered(name, k).unwrap_err()[0].message.clone();
+    assert_eq!(
+        message("roll", 3),
+        "`roll` has no execution #3: it has run 2 times so far"
+    );
+    assert_eq!(
+        message("roll", 0),
+        "`roll` has no execution #0: it has run 2 times so far"
+    );
+    assert_eq!(message("A", 1), "`A` is no event or action of the story");
+}
