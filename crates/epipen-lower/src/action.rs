@@ -22,7 +22,7 @@ const MAX_DEPTH: i64 = 10_000;
 const STEP: &str = "plan step";
 
 /// The actions declared so far, and what the `plan`s need.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Planning {
     /// In declaration order.
     pub(crate) actions: Vec<ir::ActionDef>,
@@ -130,6 +130,11 @@ impl Lowerer {
             self.planning.failed.insert(full);
             return;
         };
+        // A plain action's name names its last `do` (`tell == told`), as an event's
+        // name names its latest execution: one of the story's names.
+        if action.name.indices.is_empty() && self.declare(&action.name.name, false) {
+            (self.names).insert(full.clone(), crate::Entity::Event(body.event));
+        }
         let id = ActionId(self.planning.actions.len());
         let offset = self.planning.cases;
         self.planning.cases += body.cases.len();

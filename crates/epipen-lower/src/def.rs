@@ -88,7 +88,7 @@ impl Lowerer {
         }
         if self.declare(name, false) {
             let k = self.defs.len();
-            self.defs.push(std::rc::Rc::new(Def {
+            self.defs.push(std::sync::Arc::new(Def {
                 name: name.clone(),
                 params: params.to_vec(),
                 body: body.clone(),
@@ -281,7 +281,7 @@ fn substitute(e: &ast::Expr, map: &HashMap<String, ast::Expr>, at_name: bool) ->
             }
             None => e.kind.clone(),
         },
-        ExprKind::Int(_) | ExprKind::Bool(_) => e.kind.clone(),
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Execution { .. } => e.kind.clone(),
         ExprKind::Unary { op, operand } => ExprKind::Unary {
             op: *op,
             operand: sub(operand),

@@ -996,3 +996,50 @@ pub(crate) fn name_occurrences(constants: &mut [ir::Constant], events: &[ir::Eve
 fn comma_for_bar(groups: &[Vec<GroupItem>]) -> bool {
     matches!(groups, [one] if one.len() > 1 && one.iter().all(|g| matches!(g, GroupItem::Case(_))))
 }
+
+impl Lowerer {
+    /// `event#k` ([`ast::ExprKind::Execution`], the builders'): the occurrence of the
+    /// `k`-th execution (from 1) of the event or action named `event`.
+    pub(crate) fn execution(
+        &mut self,
+        event: &ast::Ident,
+        k: usize,
+        span: Span,
+    ) -> Option<ir::Expr> {
+        let id = match self.names.get(&event.name) {
+            Some(Entity::Event(id)) => Some(*id),
+            _ => (self.planning.actions.iter())
+                .find(|a| a.name == event.name)
+                .map(|a| a.body.event),
+        };
+        let Some(id) = id else {
+            self.error(Diagnostic::error(
+                event.span,
+                format!("`{}` is no event or action of the story", event.name),
+            ));
+            return None;
+        };
+        let mut executions = (self.constants.iter().enumerate())
+            .filter(|(_, c)| c.occurrence.is_some_and(|o| o.event == id));
+        let found = k.checked_sub(1).and_then(|k| executions.nth(k));
+        let Some((c, constant)) = found else {
+            let ran = (self.constants.iter())
+                .filter(|c| c.occurrence.is_some_and(|o| o.event == id))
+                .count();
+            self.error(Diagnostic::error(
+                event.span,
+                format!(
+                    "`{}` has no execution #{k}: it has run {ran} time{} so far",
+                    event.name,
+                    if ran == 1 { "" } else { "s" }
+                ),
+            ));
+            return None;
+        };
+        Some(ir::Expr {
+            kind: ir::ExprKind::Const(ConstId(c)),
+            ty: constant.ty,
+            span,
+        })
+    }
+}

@@ -134,6 +134,7 @@ impl Lowerer {
             ExprKind::Quantified { forall, vars, body } => {
                 self.quantified(*forall, vars, body, span, ctx)
             }
+            ExprKind::Execution { event, k } => self.execution(event, *k, span),
         }
     }
 

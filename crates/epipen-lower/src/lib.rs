@@ -1,5 +1,10 @@
 //! Name resolution, type checking and unrolling: syntax tree → [`ir::Program`].
 //!
+//! A story file is lowered whole by [`lower`]; a front end that builds a story call by
+//! call lowers it one statement at a time with [`Incremental`]. Both run each statement
+//! through the same path, so a statement gets the same IR and the same diagnostics
+//! either way (only the hint "declared later in the story" needs the whole file).
+//!
 //! Every statement is checked even after an error, so a story reports all its problems
 //! at once. An expression whose subterm already failed lowers to `None` (the internal
 //! "error type"), and the expressions around it stay quiet about it, so one mistake gives
@@ -89,21 +94,93 @@ pub const TIMEOUT_MESSAGE: &str =
 /// Resolves names, checks types and unrolls loops, reporting every error found. `sets`
 /// override the values of `const`s (the caller checks that each names a `const`);
 /// `seed` seeds the draws of `sample(k, {…})`. Unrolling stops once `deadline` passes.
+/// The statements go through the one path of [`Incremental`], with the whole story's
+/// names known first (for the hint "declared later in the story") and every error
+/// reported at once.
 pub fn lower(
     story: &ast::Story,
     sets: &[(String, i64)],
     seed: u64,
     deadline: Option<Instant>,
 ) -> Result<ir::Program, CompileError> {
-    let mut lowerer = Lowerer::new(story, sets, seed);
-    lowerer.deadline = deadline;
+    let mut lowering = Incremental::new(sets, seed);
+    lowering.lowerer.deadline = deadline;
+    lowering.lowerer.note_names(&story.statements);
     let mut statements = Vec::new();
     for stmt in &story.statements {
-        lowerer.stmt(stmt, &mut statements);
+        lowering.lowerer.stmt(stmt, &mut statements);
     }
-    let mut program = lowerer.finish(statements)?;
+    let mut program = lowering.lowerer.finish(statements)?;
     program.backend = story.backend.map(|(backend, _)| backend);
     Ok(program)
+}
+
+/// Lowering one statement at a time, as a front end that builds a story call by call
+/// (the Rust `Story` API) tells it: declarations are declared as they arrive, and each
+/// statement lowers to its IR statements or to the diagnostics whole-file lowering
+/// reports for it. A statement with errors changes nothing.
+#[derive(Clone)]
+pub struct Incremental {
+    lowerer: Lowerer,
+}
+
+impl Incremental {
+    /// Nothing declared yet; `sets` and `seed` as for [`lower`].
+    pub fn new(sets: &[(String, i64)], seed: u64) -> Incremental {
+        Incremental {
+            lowerer: Lowerer::new(sets, seed),
+        }
+    }
+
+    /// Lowers `stmt` after the statements so far: the IR statements it runs as (none
+    /// for a declaration, whose effect is on [`Incremental::program`]), or its errors,
+    /// in which case the lowering is as it was before the call.
+    pub fn stmt(&mut self, stmt: &ast::Stmt) -> Result<Vec<ir::Stmt>, Vec<Diagnostic>> {
+        let before = self.clone();
+        let mut out = Vec::new();
+        self.lowerer.note_names(std::slice::from_ref(stmt));
+        self.lowerer.stmt(stmt, &mut out);
+        let diagnostics = self.lowerer.take_diagnostics();
+        if diagnostics.is_empty() {
+            Ok(out)
+        } else {
+            *self = before;
+            Err(diagnostics)
+        }
+    }
+
+    /// Lowers an expression in the storyteller's words (`announce`'s context) against
+    /// the declarations so far, as a statement would: its IR, or its errors. Nothing
+    /// changes either way (a `sample` in it draws nothing for the story).
+    pub fn expr(&self, expr: &ast::Expr) -> Result<ir::Expr, Vec<Diagnostic>> {
+        let mut lowerer = self.lowerer.clone();
+        let lowered = lowerer.expr(expr, Ctx::storyteller());
+        let diagnostics = lowerer.take_diagnostics();
+        match lowered {
+            Some(lowered) if diagnostics.is_empty() => Ok(lowered),
+            _ => Err(diagnostics),
+        }
+    }
+
+    /// The declarations so far (characters, constants with the events' occurrences,
+    /// checkpoints, enums, events, actions) as a program without statements.
+    pub fn program(&self) -> ir::Program {
+        let l = &self.lowerer;
+        let mut constants = l.constants.clone();
+        event::name_occurrences(&mut constants, &l.events);
+        ir::Program {
+            characters: l.characters.clone(),
+            constants,
+            checkpoints: l.checkpoints.clone(),
+            enums: l.enums.clone(),
+            events: l.events.clone(),
+            actions: l.planning.actions.clone(),
+            plan_steps: None,
+            statements: Vec::new(),
+            samples: l.samples.clone(),
+            backend: None,
+        }
+    }
 }
 
 /// A family's members: ids `first .. first + len`.
@@ -202,6 +279,7 @@ impl Ctx {
     }
 }
 
+#[derive(Clone)]
 struct Lowerer {
     characters: Vec<ir::Character>,
     constants: Vec<ir::Constant>,
@@ -267,7 +345,7 @@ struct Lowerer {
     /// How many occurrence constants the events so far allocated.
     occurrences_made: u64,
     /// `def`s, in order.
-    defs: Vec<std::rc::Rc<def::Def>>,
+    defs: Vec<std::sync::Arc<def::Def>>,
     /// The actions declared so far, and the state of the `plan`s (see
     /// [`action::Planning`]).
     planning: action::Planning,
@@ -284,34 +362,7 @@ struct Lowerer {
 }
 
 impl Lowerer {
-    fn new(story: &ast::Story, sets: &[(String, i64)], seed: u64) -> Lowerer {
-        let mut declared_at = HashMap::new();
-        for stmt in &story.statements {
-            let mut declare = |name: &Ident| {
-                declared_at
-                    .entry(name.name.clone())
-                    .or_insert(name.span.start);
-            };
-            match &stmt.kind {
-                StmtKind::Characters(decls) | StmtKind::Constants { names: decls, .. } => {
-                    decls.iter().for_each(|d| declare(&d.name));
-                }
-                StmtKind::Const { name, .. } | StmtKind::Def { name, .. } => declare(name),
-                StmtKind::Enum { name, variants } => {
-                    declare(name);
-                    variants.iter().for_each(&mut declare);
-                }
-                _ => {}
-            }
-        }
-        let mut defined_at = HashMap::new();
-        let mut planning = action::Planning::default();
-        collect_names(
-            &story.statements,
-            &mut defined_at,
-            &mut declared_at,
-            &mut planning.declared_at,
-        );
+    fn new(sets: &[(String, i64)], seed: u64) -> Lowerer {
         Lowerer {
             characters: Vec::new(),
             constants: Vec::new(),
@@ -323,8 +374,8 @@ impl Lowerer {
             loop_vars: Vec::new(),
             checkpoint_ids: HashMap::new(),
             dead_checkpoints: HashSet::new(),
-            declared_at,
-            defined_at,
+            declared_at: HashMap::new(),
+            defined_at: HashMap::new(),
             sets: sets.iter().cloned().collect(),
             rng: sample::Rng::new(seed),
             samples: Vec::new(),
@@ -349,16 +400,70 @@ impl Lowerer {
             expansions: Vec::new(),
             expanded: HashMap::new(),
             samples_lowered: 0,
-            planning,
+            planning: action::Planning::default(),
             in_hint: 0,
         }
+    }
+
+    /// Notes where the names of `statements` are declared (characters, constants,
+    /// consts, defs, enums and their values, events, actions) and where checkpoints
+    /// are defined, keeping the first place of each.
+    fn note_names(&mut self, statements: &[ast::Stmt]) {
+        for stmt in statements {
+            let mut declare = |name: &Ident| {
+                (self.declared_at)
+                    .entry(name.name.clone())
+                    .or_insert(name.span.start);
+            };
+            match &stmt.kind {
+                StmtKind::Characters(decls) | StmtKind::Constants { names: decls, .. } => {
+                    decls.iter().for_each(|d| declare(&d.name));
+                }
+                StmtKind::Const { name, .. } | StmtKind::Def { name, .. } => declare(name),
+                StmtKind::Enum { name, variants } => {
+                    declare(name);
+                    variants.iter().for_each(&mut declare);
+                }
+                _ => {}
+            }
+        }
+        collect_names(
+            statements,
+            &mut self.defined_at,
+            &mut self.declared_at,
+            &mut self.planning.declared_at,
+        );
     }
 
     fn finish(mut self, statements: Vec<ir::Stmt>) -> Result<ir::Program, CompileError> {
         if let Some(span) = self.timed_out {
             return Err(CompileError::Timeout { span });
         }
-        if let Some(span) = self.vanished
+        let diagnostics = self.take_diagnostics();
+        if !diagnostics.is_empty() {
+            return Err(CompileError::Story(diagnostics));
+        }
+        let plan_steps = self.plan_steps();
+        event::name_occurrences(&mut self.constants, &self.events);
+        Ok(ir::Program {
+            characters: self.characters,
+            constants: self.constants,
+            checkpoints: self.checkpoints,
+            enums: self.enums,
+            events: self.events,
+            actions: self.planning.actions,
+            plan_steps,
+            statements,
+            samples: self.samples,
+            backend: None,
+        })
+    }
+
+    /// The errors found so far, in source order, each with the count of its repeats
+    /// in other rounds (and a statement that vanished without one, as an internal
+    /// error); none left behind.
+    fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        if let Some(span) = self.vanished.take()
             && self.diagnostics.is_empty()
         {
             self.error(
@@ -369,37 +474,22 @@ impl Lowerer {
                 .with_hint("this is a bug in epipen; please report it with the story"),
             );
         }
-        if self.diagnostics.is_empty() {
-            let plan_steps = self.plan_steps();
-            event::name_occurrences(&mut self.constants, &self.events);
-            Ok(ir::Program {
-                characters: self.characters,
-                constants: self.constants,
-                checkpoints: self.checkpoints,
-                enums: self.enums,
-                events: self.events,
-                actions: self.planning.actions,
-                plan_steps,
-                statements,
-                samples: self.samples,
-                backend: None,
-            })
-        } else {
-            for (first, messages) in self.places.values() {
-                let more = messages.len() - 1;
-                if more > 0 {
-                    let d = &mut self.diagnostics[*first];
-                    d.hints.push(format!(
-                        "and {more} more error{} here, in other rounds of the unrolling",
-                        if more == 1 { "" } else { "s" }
-                    ));
-                }
+        for (first, messages) in self.places.values() {
+            let more = messages.len() - 1;
+            if more > 0 {
+                let d = &mut self.diagnostics[*first];
+                d.hints.push(format!(
+                    "and {more} more error{} here, in other rounds of the unrolling",
+                    if more == 1 { "" } else { "s" }
+                ));
             }
-            // Expressions report inner problems before outer ones; show them in source
-            // order.
-            self.diagnostics.sort_by_key(|d| d.span.start);
-            Err(CompileError::Story(self.diagnostics))
         }
+        self.places.clear();
+        let mut diagnostics = std::mem::take(&mut self.diagnostics);
+        // Expressions report inner problems before outer ones; show them in source
+        // order.
+        diagnostics.sort_by_key(|d| d.span.start);
+        diagnostics
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {

@@ -2623,7 +2623,8 @@ fn empty_aggregates_are_their_identity_and_never_vanish() {
 fn a_statement_that_lowers_to_nothing_is_an_internal_error() {
     let story = epipen_syntax::parse("bool p\nannounce p\n").unwrap();
     let statement = story.statements[1].span;
-    let mut lowerer = Lowerer::new(&story, &[], 0);
+    let mut lowerer = Lowerer::new(&[], 0);
+    lowerer.note_names(&story.statements);
     lowerer.vanished = Some(statement);
     let Err(CompileError::Story(diagnostics)) = lowerer.finish(Vec::new()) else {
         panic!("an internal error")
@@ -2639,7 +2640,8 @@ fn a_statement_that_lowers_to_nothing_is_an_internal_error() {
         ["this is a bug in epipen; please report it with the story"]
     );
     // Lowering a story records none.
-    let mut lowerer = Lowerer::new(&story, &[], 0);
+    let mut lowerer = Lowerer::new(&[], 0);
+    lowerer.note_names(&story.statements);
     let mut out = Vec::new();
     for stmt in &story.statements {
         lowerer.stmt(stmt, &mut out);
@@ -3760,8 +3762,8 @@ fn actions_lower_to_definitions_with_events_of_their_own() {
             "call[2, 1] by P[2] if s[2] @7: c then s[1] := true; P[2] sees [0]",
         ]
     );
-    // Nothing happens where an action is declared; it is no name of the story's; without
-    // a `plan` there is no step event.
+    // Nothing happens where an action is declared; without a `plan` there is no step
+    // event.
     assert!(program.statements.is_empty());
     assert_eq!(program.events.len(), 7);
     assert!(program.plan_steps.is_none());
@@ -4237,4 +4239,199 @@ fn action_do_and_plan_mistakes_are_located_with_a_hint() {
         errors(&format!("{head}action a by Zed {{ y }}\ndo a")),
         [("unknown name `Zed`".to_string(), "Zed".to_string())]
     );
+}
+
+/// A statement's IR statements, or its diagnostics' messages.
+type Lowered = Result<Vec<ir::Stmt>, Vec<String>>;
+
+/// Lowers the statements of `src` one at a time through [`Incremental`].
+fn incrementally(src: &str) -> (Incremental, Vec<Lowered>) {
+    let story = epipen_syntax::parse(src).unwrap();
+    let mut lowering = Incremental::new(&[], 0);
+    let results = (story.statements.iter())
+        .map(|s| (lowering.stmt(s)).map_err(|ds| ds.into_iter().map(|d| d.message).collect()))
+        .collect();
+    (lowering, results)
+}
+
+#[test]
+fn incremental_lowering_gives_what_whole_file_lowering_gives() {
+    let src = "\
+characters Albert, Bernard
+int month, day
+announce (month, day) in {(5, 15), (5, 16), (6, 17)}
+Albert learns month
+Bernard learns day
+checkpoint whispered
+Albert: not knows_value(month, day)
+Bernard: not at(whispered, knows_value(month, day)) and knows_value(month, day)
+enum Colour { red, blue }
+Colour cloe
+event flip {
+  paint if cloe == blue then cloe := red
+  same
+  Albert sees paint | same
+}
+";
+    let whole = compile(src).unwrap();
+    let (lowering, results) = incrementally(src);
+    let statements: Vec<ir::Stmt> = (results.into_iter())
+        .flat_map(|r| r.expect("no error"))
+        .collect();
+    assert_eq!(statements, whole.statements);
+    let program = lowering.program();
+    assert_eq!(program.characters, whole.characters);
+    assert_eq!(program.constants, whole.constants);
+    assert_eq!(program.enums, whole.enums);
+    assert_eq!(program.events, whole.events);
+    assert_eq!(program.checkpoints, whole.checkpoints);
+    assert!(program.statements.is_empty());
+}
+
+#[test]
+fn an_incremental_statement_with_errors_changes_nothing() {
+    let src = "\
+characters A
+int x
+announce y == 1
+int y, x
+announce y == x
+actual x == 1
+actual x == 2
+A learns knows(A, x == 1) + 1
+checkpoint c
+checkpoint c
+announce at(d, x == 1)
+";
+    let (lowering, results) = incrementally(src);
+    let errors: Vec<Vec<String>> = (results.iter())
+        .map(|r| r.clone().err().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            vec![],
+            vec![],
+            // Nothing is "declared later" when the story arrives one statement at a time.
+            vec!["unknown name `y`".to_string()],
+            // The statement fails as a whole: `y` is not declared either.
+            vec!["`x` is already declared".to_string()],
+            vec!["unknown name `y`".to_string()],
+            vec![],
+            vec!["the actual world is already declared".to_string()],
+            vec!["`+` needs int operands, found bool".to_string()],
+            vec![],
+            vec!["checkpoint `c` is already defined".to_string()],
+            vec!["unknown checkpoint `d`".to_string()],
+        ]
+    );
+    let program = lowering.program();
+    assert_eq!(program.constants.len(), 1);
+    assert_eq!(program.checkpoints.len(), 1);
+}
+
+#[test]
+fn an_incremental_lowering_lowers_expressions_against_its_declarations() {
+    let (lowering, _) = incrementally("characters A\nint x\nenum Colour { red, blue }\nColour c\n");
+    let parsed = |src: &str| match epipen_syntax::parse(&format!("announce {src}"))
+        .unwrap()
+        .statements
+        .remove(0)
+        .kind
+    {
+        StmtKind::Announce(e) => e,
+        other => panic!("{other:?}"),
+    };
+    let e = lowering.expr(&parsed("x + 1")).unwrap();
+    assert_eq!(e.ty, Ty::Int);
+    let e = lowering.expr(&parsed("knows(A, c == red)")).unwrap();
+    assert_eq!(e.ty, Ty::Bool);
+    let messages = |src: &str| -> Vec<String> {
+        (lowering.expr(&parsed(src)).unwrap_err().into_iter())
+            .map(|d| d.message)
+            .collect()
+    };
+    assert_eq!(messages("y"), ["unknown name `y`"]);
+    assert_eq!(messages("x + c"), ["`+` needs int operands, found Colour"]);
+    // The storyteller must name the agent.
+    assert_eq!(messages("knows_value(x)").len(), 1);
+}
+
+/// A front end's handles may hold a lowering (Python's classes are Send + Sync).
+#[test]
+fn an_incremental_lowering_can_be_shared_between_threads() {
+    fn shareable<T: Clone + Send + Sync>() {}
+    shareable::<Incremental>();
+}
+
+#[test]
+fn an_actions_name_names_its_last_do() {
+    // docs/language.md, "Plans": `tell == told` names the last `do` of `tell`.
+    let program = ok("characters Anne, Bob\nbool k\nactual k\n\
+        action tell by Anne { told if k }\n\
+        plan tell == told\ndo tell\ncheck tell == told\n");
+    let tell = program.actions[0].body.event;
+    let latest = |stmt: &ir::Stmt| match &stmt.kind {
+        ir::StmtKind::Check(f) => matches!(
+            &f.kind,
+            ir::ExprKind::Cmp(_, lhs, _) if lhs.kind == ir::ExprKind::Latest(tell)
+        ),
+        _ => false,
+    };
+    assert!(
+        program.statements.iter().any(latest),
+        "{:#?}",
+        program.statements
+    );
+    // One namespace: an action's plain name is unique among the story's names; a
+    // family's members are not names of the story's.
+    assert_eq!(
+        errors("characters Anne\nbool tell\naction tell { told }\n"),
+        [("`tell` is already declared".to_string(), "tell".to_string())]
+    );
+    assert_eq!(
+        errors("characters P[2]\nfor i in 0..2 { action call[i] { c } }\ncheck call == c\n")[0].1,
+        "call"
+    );
+}
+
+/// `ExprKind::Execution` (the builders', never parsed): the k-th execution's occurrence,
+/// whatever ran after it; of an event or of an action's `do`.
+#[test]
+fn an_execution_names_its_occurrence_after_later_ones() {
+    let (lowering, results) = incrementally(
+        "characters A\nevent roll { a\n b\n actual a }\nevent roll { a\n b\n actual b }\n\
+         action tell { told }\ndo tell\n",
+    );
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let program = lowering.program();
+    let occurrences: Vec<ConstId> = (0..program.constants.len())
+        .map(ConstId)
+        .filter(|c| program.constants[c.0].occurrence.is_some())
+        .collect();
+    assert_eq!(occurrences.len(), 3);
+    let execution = |name: &str, k: usize| ast::Expr {
+        kind: ast::ExprKind::Execution {
+            event: Ident {
+                name: name.into(),
+                span: Span::default(),
+            },
+            k,
+        },
+        span: Span::default(),
+    };
+    let lowered = |name: &str, k: usize| lowering.expr(&execution(name, k)).map(|e| e.kind);
+    assert_eq!(lowered("roll", 1), Ok(ir::ExprKind::Const(occurrences[0])));
+    assert_eq!(lowered("roll", 2), Ok(ir::ExprKind::Const(occurrences[1])));
+    assert_eq!(lowered("tell", 1), Ok(ir::ExprKind::Const(occurrences[2])));
+    let message = |name: &str, k: usize| lowered(name, k).unwrap_err()[0].message.clone();
+    assert_eq!(
+        message("roll", 3),
+        "`roll` has no execution #3: it has run 2 times so far"
+    );
+    assert_eq!(
+        message("roll", 0),
+        "`roll` has no execution #0: it has run 2 times so far"
+    );
+    assert_eq!(message("A", 1), "`A` is no event or action of the story");
 }

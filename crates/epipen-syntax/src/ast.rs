@@ -451,6 +451,14 @@ pub enum ExprKind {
         vars: Vec<Expr>,
         body: Box<Expr>,
     },
+    /// The case of the `k`-th execution (from 1) of the event or action `event`, which
+    /// worlds print as `event#k`: later executions do not change which one it names (the
+    /// plain name names the latest). The parser never produces it (`#` starts a
+    /// comment); it is the builders' (the Rust `Story`'s `Happened::occurrence`).
+    Execution {
+        event: Ident,
+        k: usize,
+    },
 }
 
 /// `sample(k, {…})` on the right of `in`: the number of items to draw, and where the

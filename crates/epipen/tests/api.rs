@@ -312,6 +312,37 @@ fn invalid(result: Result<impl std::fmt::Debug, Error>, needle: &str) {
     }
 }
 
+/// A story's names are one namespace, as a story file's: characters, constants, enums
+/// and enum values; lowering refuses a name declared twice, in its words.
+#[test]
+fn names_are_one_namespace_as_in_a_story_file() {
+    // A second character of a name breaks the story: every later statement fails.
+    let mut story = Story::new();
+    let albert = story.character("Albert");
+    story.character("Albert");
+    let taken = "`Albert` is already declared (names of characters and constants must be unique)";
+    invalid(story.announce(F::knows(albert, true)), taken);
+    invalid(story.worlds(1), taken);
+    // A constant of a character's name.
+    let mut story = Story::new();
+    story.character("x");
+    let x = story.int("x");
+    invalid(story.announce(x.eq(1)), "`x` is already declared");
+    // Two enums sharing a value name: the second enum fails where it is used.
+    let colour = story.enumeration("Colour", &["red", "green"]);
+    let fruit = story.enumeration("Fruit", &["apple", "red"]);
+    let wall = story.enum_constant(&colour, "wall");
+    story.announce(wall.eq("red")).unwrap();
+    let shared = "`red` is already declared (names of characters, constants, consts, enums and \
+                  enum values must be unique)";
+    invalid(story.announce(fruit.value("apple").eq("apple")), shared);
+    let pick = story.enum_constant(&fruit, "pick");
+    invalid(story.announce(pick.eq("apple")), shared);
+    // A constant named like an enum's value.
+    let green = story.bool("green");
+    invalid(story.announce(green), "`green` is already declared");
+}
+
 #[test]
 fn mistakes_are_typed_errors_before_the_engine() {
     let mut story = Story::new();
@@ -1394,4 +1425,34 @@ fn a_failing_probability_check_carries_what_it_found() {
         "line 5: check `probability(Bob, ann == 3) > 1/2 or probability(ann == 1) == 1` fails in \
          the world ann = 1, where probability(Bob, ann == 3) is 0 and probability(ann == 1) is 1/4"
     );
+}
+
+/// The handles and results a front end wraps (Python's classes hold them) can be
+/// cloned and shared between threads; only the `Story` itself, whose engine may hold
+/// thread-local Z3 contexts, stays on its thread.
+#[test]
+fn the_handles_are_clone_send_and_sync() {
+    fn shareable<T: Clone + Send + Sync>() {}
+    use epipen::story::*;
+    shareable::<Int>();
+    shareable::<Formula>();
+    shareable::<Enum>();
+    shareable::<EnumType>();
+    shareable::<Character>();
+    shareable::<Checkpoint>();
+    shareable::<Event>();
+    shareable::<Case<'static>>();
+    shareable::<EventBlock>();
+    shareable::<Happened>();
+    shareable::<Chance>();
+    shareable::<Change>();
+    shareable::<Action>();
+    shareable::<PlanOptions>();
+    shareable::<Planned>();
+    shareable::<Shown>();
+    shareable::<Worlds>();
+    shareable::<PossibleWorld>();
+    shareable::<Hint>();
+    shareable::<Refutation>();
+    shareable::<Error>();
 }

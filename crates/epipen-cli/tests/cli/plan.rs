@@ -186,6 +186,22 @@ fn do_runs_each_action_as_an_event_on_every_backend() {
 }
 
 #[test]
+fn an_actions_name_names_its_last_do() {
+    let story = story_file(
+        "done-named.story",
+        &format!("{DONE}check tell == told and try_take == took\n"),
+    );
+    let out = epipen(&["run", &story]);
+    assert!(
+        out.stdout.ends_with("check line 15: holds\n"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(out.code, 0);
+}
+
+#[test]
 fn do_of_an_action_that_cannot_be_done_is_an_error_at_its_name() {
     let story = story_file("done-twice.story", &format!("{DONE}do try_take, tell\n"));
     for backend in ["explicit", "bdd", "z3"] {

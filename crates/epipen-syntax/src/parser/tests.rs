@@ -92,6 +92,7 @@ fn show(e: &Expr) -> String {
             let vars: Vec<String> = vars.iter().map(show).collect();
             format!("({word} [{}] {})", vars.join(" "), show(body))
         }
+        ExprKind::Execution { event, k } => format!("{}#{k}", event.name),
     }
 }
 

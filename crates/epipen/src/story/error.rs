@@ -9,7 +9,7 @@ use crate::engine::{Counterexample, Failure};
 #[non_exhaustive]
 pub enum Error {
     /// A mistake caught before running: a handle of another story, values of two
-    /// different enums compared, an unknown enum variant, a duplicate constant name, a
+    /// different enums compared, an unknown enum variant, a name already declared, a
     /// knowledge operator in [`Story::actual`](crate::story::Story::actual) or in a change, a checkpoint used
     /// by [`Formula::at`](crate::story::Formula::at) before it was saved, a mistake in an
     /// [`EventBlock`](crate::story::EventBlock) (an unknown case, a case missing from a

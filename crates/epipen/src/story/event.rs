@@ -4,11 +4,10 @@
 //! who sees which cases apart, who expects which cases, and the case that happened; the
 //! [`Event`] handle names the latest execution's case in formulas afterwards.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
-use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::engine::Report;
 use crate::ir::{self, ConstId, EnumId, EventId, ExprKind, StmtKind, Ty};
@@ -25,6 +24,7 @@ static NEXT_BLOCK: AtomicU64 = AtomicU64::new(1);
 
 mod sealed {
     /// A case as a `sees`, `actual` or [`super::Event::is`] names it.
+    #[derive(Clone)]
     pub enum Named {
         /// A handle of an event block: the block, its event's name, the case's index
         /// and name.
@@ -99,6 +99,7 @@ where
 }
 
 /// A case as the block holds it until the event runs.
+#[derive(Clone)]
 struct CaseLine {
     name: String,
     pre: Option<Formula>,
@@ -107,6 +108,7 @@ struct CaseLine {
 }
 
 /// A `sees` line.
+#[derive(Clone)]
 struct SeesLine {
     who: Character,
     /// None: every case a group of its own.
@@ -114,6 +116,7 @@ struct SeesLine {
 }
 
 /// An `expects` line: its groups, most plausible first.
+#[derive(Clone)]
 struct ExpectsLine {
     who: Character,
     groups: Vec<Vec<Named>>,
@@ -126,10 +129,10 @@ struct ExpectsLine {
 pub struct EventBlock {
     serial: u64,
     name: String,
-    cases: RefCell<Vec<CaseLine>>,
-    sees: RefCell<Vec<SeesLine>>,
-    expects: RefCell<Vec<ExpectsLine>>,
-    actual: RefCell<Vec<Named>>,
+    cases: Mutex<Vec<CaseLine>>,
+    sees: Mutex<Vec<SeesLine>>,
+    expects: Mutex<Vec<ExpectsLine>>,
+    actual: Mutex<Vec<Named>>,
 }
 
 /// A case of an event block, from [`EventBlock::case`]: `moved if φ then x := e`. Add
@@ -151,14 +154,14 @@ impl fmt::Debug for Case<'_> {
 impl<'e> Case<'e> {
     /// The case's name.
     pub fn name(self) -> String {
-        self.block.cases.borrow()[self.index].name.clone()
+        lock(&self.block.cases)[self.index].name.clone()
     }
 
     /// `if φ`: the case can happen only in a world where φ holds, evaluated in the state
     /// before the event (knowledge operators allowed). Several calls: all must hold.
     /// Without one, the case can always happen.
     pub fn when(self, precondition: impl Into<Formula>) -> Case<'e> {
-        let mut cases = self.block.cases.borrow_mut();
+        let mut cases = lock(&self.block.cases);
         let pre = &mut cases[self.index].pre;
         let f = precondition.into();
         *pre = Some(match pre.take() {
@@ -181,16 +184,32 @@ impl<'e> Case<'e> {
     /// weights of the cases possible there (docs/language.md, "Probability"). Without
     /// one, 1; a second call replaces the first.
     pub fn weight(self, weight: impl Into<Int>) -> Case<'e> {
-        self.block.cases.borrow_mut()[self.index].weight = Some(weight.into());
+        lock(&self.block.cases)[self.index].weight = Some(weight.into());
         self
     }
 
     /// Several changes at once (as [`Case::then`] for each).
     pub fn then_all(self, changes: impl IntoIterator<Item = Change>) -> Case<'e> {
-        self.block.cases.borrow_mut()[self.index]
-            .changes
-            .extend(changes);
+        lock(&self.block.cases)[self.index].changes.extend(changes);
         self
+    }
+}
+
+/// The lines of an event block, whichever thread states them.
+fn lock<T>(lines: &Mutex<T>) -> MutexGuard<'_, T> {
+    lines.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Clone for EventBlock {
+    fn clone(&self) -> EventBlock {
+        EventBlock {
+            serial: self.serial,
+            name: self.name.clone(),
+            cases: Mutex::new(lock(&self.cases).clone()),
+            sees: Mutex::new(lock(&self.sees).clone()),
+            expects: Mutex::new(lock(&self.expects).clone()),
+            actual: Mutex::new(lock(&self.actual).clone()),
+        }
     }
 }
 
@@ -199,10 +218,10 @@ impl EventBlock {
         EventBlock {
             serial: NEXT_BLOCK.fetch_add(1, Ordering::Relaxed),
             name: name.into(),
-            cases: RefCell::new(Vec::new()),
-            sees: RefCell::new(Vec::new()),
-            expects: RefCell::new(Vec::new()),
-            actual: RefCell::new(Vec::new()),
+            cases: Mutex::new(Vec::new()),
+            sees: Mutex::new(Vec::new()),
+            expects: Mutex::new(Vec::new()),
+            actual: Mutex::new(Vec::new()),
         }
     }
 
@@ -211,7 +230,7 @@ impl EventBlock {
     /// an event has the same cases, in the same order. Cases of a family are named with
     /// their indices: `format!("face[{f}]")`.
     pub fn case(&self, name: &str) -> Case<'_> {
-        let mut cases = self.cases.borrow_mut();
+        let mut cases = lock(&self.cases);
         cases.push(CaseLine {
             name: name.into(),
             pre: None,
@@ -238,7 +257,7 @@ impl EventBlock {
         C: CaseRef,
     {
         let groups = named_groups(groups);
-        self.sees.borrow_mut().push(SeesLine {
+        lock(&self.sees).push(SeesLine {
             who,
             groups: Some(groups),
         });
@@ -246,7 +265,7 @@ impl EventBlock {
 
     /// `A sees each(…)`: `who` tells every case apart (each case a group of its own).
     pub fn sees_each(&self, who: Character) {
-        self.sees.borrow_mut().push(SeesLine { who, groups: None });
+        lock(&self.sees).push(SeesLine { who, groups: None });
     }
 
     /// `A expects G1 > G2 > …`: `who`'s plausibility of the cases, most plausible group
@@ -267,14 +286,14 @@ impl EventBlock {
         C: CaseRef,
     {
         let groups = named_groups(groups);
-        self.expects.borrow_mut().push(ExpectsLine { who, groups });
+        lock(&self.expects).push(ExpectsLine { who, groups });
     }
 
     /// `actual CASE`: the case that happened in the actual world. Required when the
     /// story has an actual world ([`Story::actual`]), unless exactly one case's
     /// precondition holds there; an error without an actual world.
     pub fn actual(&self, case: impl CaseRef) {
-        self.actual.borrow_mut().push(case.named());
+        lock(&self.actual).push(case.named());
     }
 }
 
@@ -562,12 +581,13 @@ impl Story {
         let def = &self.program.events[id.0];
         Event {
             id,
-            ty: EnumType(Rc::new(EnumInfo {
+            ty: EnumType(Arc::new(EnumInfo {
                 story: self.id,
                 id: def.sort,
                 name: def.name.clone(),
                 variants: def.cases.clone(),
                 event: true,
+                error: None,
             })),
         }
     }
@@ -688,7 +708,7 @@ impl Story {
         if event.is_empty() {
             return Err(Error::Invalid(format!("an {what} needs a name")));
         }
-        let lines = lines.into_inner();
+        let lines = lines.into_inner().unwrap_or_else(PoisonError::into_inner);
         if lines.is_empty() {
             return Err(Error::Invalid(format!(
                 "the {what} `{event}` has no cases (state them in the block: `e.case(\"moved\")`)"
@@ -735,7 +755,10 @@ impl Story {
             names: &names,
         };
         let mut sees: Vec<Option<Vec<usize>>> = vec![None; self.program.characters.len()];
-        for line in sees_lines.into_inner() {
+        for line in sees_lines
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+        {
             self.check_character(line.who)?;
             let who = &self.program.characters[line.who.id.0].name;
             if sees[line.who.id.0].is_some() {
@@ -750,7 +773,10 @@ impl Story {
             });
         }
         let mut expects: Vec<Option<Vec<usize>>> = vec![None; self.program.characters.len()];
-        for line in expects_lines.into_inner() {
+        for line in expects_lines
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+        {
             self.check_character(line.who)?;
             let who = &self.program.characters[line.who.id.0].name;
             if expects[line.who.id.0].is_some() {
@@ -761,7 +787,11 @@ impl Story {
             }
             expects[line.who.id.0] = Some(scope.partition(who, line.groups, "expects")?);
         }
-        let actual = match actual_lines.into_inner().as_slice() {
+        let actual = match actual_lines
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_slice()
+        {
             [] => None,
             [..] if kind == Kind::Action => {
                 return Err(Error::Invalid(

@@ -1,6 +1,6 @@
 //! Handles of a story's declarations: characters, checkpoints and enum types.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::ir::{CharId, CheckpointId, EnumId, ExprKind, Ty};
 
@@ -36,12 +36,14 @@ pub(super) struct EnumInfo {
     /// The type of an event's cases (its name, and its variants the cases), not an
     /// enum the story declared.
     pub(super) event: bool,
+    /// Why lowering refused the enum's declaration: its values fail with it.
+    pub(super) error: Option<String>,
 }
 
 /// An enum type of a [`Story`](crate::story::Story), from [`Story::enumeration`](crate::story::Story::enumeration). Its values are the
 /// variants, in declaration order.
 #[derive(Debug, Clone)]
-pub struct EnumType(pub(super) Rc<EnumInfo>);
+pub struct EnumType(pub(super) Arc<EnumInfo>);
 
 impl EnumType {
     pub(super) fn same(&self, other: &EnumType) -> bool {
@@ -67,7 +69,12 @@ impl EnumType {
     /// The variant called `name`. An unknown name gives a value that fails with
     /// [`Error::Invalid`](crate::story::Error::Invalid) when a statement uses it.
     pub fn value(&self, name: &str) -> Enum {
-        let node = match self.0.variants.iter().position(|v| v == name) {
+        let position = match &self.0.error {
+            Some(_) => None,
+            None => self.0.variants.iter().position(|v| v == name),
+        };
+        let node = match position {
+            None if let Some(e) = &self.0.error => Node::invalid(e.clone()),
             Some(i) => Node::of(
                 self.0.story,
                 mk(ExprKind::Int(i as i64), Ty::Enum(self.0.id)),

@@ -171,6 +171,7 @@ impl Story {
     /// Runs statements as a unit: all succeed and join the story, or the story stays
     /// as it was.
     pub(super) fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Report>, Error> {
+        self.intact()?;
         let mut saved = self.saved.clone();
         saved.resize(self.program.checkpoints.len(), false);
         for s in &stmts {
@@ -204,6 +205,7 @@ impl Story {
     /// Runs a question that leaves the state as it was (a `plan`): it does not join
     /// the story's statements, so that a replay does not ask it again.
     pub(super) fn ask(&mut self, stmt: Stmt) -> Result<Vec<Report>, Error> {
+        self.intact()?;
         let mut saved = self.saved.clone();
         saved.resize(self.program.checkpoints.len(), false);
         check_checkpoints(&stmt, &mut saved)?;

@@ -232,7 +232,7 @@ pub use handles::{Character, Checkpoint, EnumType};
 pub use possible::{PossibleWorld, Worlds};
 
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -240,7 +240,8 @@ use crate::engine::{Options, Report};
 use crate::ir::{
     self, CharId, CheckpointId, ConstId, EnumId, ExprKind, Program, Stmt, StmtKind, Ty,
 };
-use crate::syntax::Span;
+use crate::lower::Incremental;
+use crate::syntax::{Diagnostic, Span, ast};
 
 use expr::{Node, mk};
 use handles::EnumInfo;
@@ -292,6 +293,12 @@ pub struct Story {
     live: Option<Live>,
     /// The deepest plan asked so far (0: none): the live engine has room for it.
     plan_depth: usize,
+    /// The story's declarations as lowering knows them: each declaration goes through
+    /// it, which checks its names (one namespace, as in a story file).
+    lowering: Incremental,
+    /// A declaration lowering refused that returned a handle without room for an error
+    /// (a character of a name already declared): every later statement fails with it.
+    broken: Option<Error>,
 }
 
 impl Default for Story {
@@ -340,6 +347,8 @@ impl Story {
             saved: Vec::new(),
             live: None,
             plan_depth: 0,
+            lowering: Incremental::new(&[], 0),
+            broken: None,
         }
     }
 
@@ -351,8 +360,13 @@ impl Story {
 
     // --- declarations ---
 
-    /// Declares a character. Names are labels: two characters may share one.
+    /// Declares a character. Its name is one of the story's names, as in a story file:
+    /// a name already declared (a character's, a constant's, an enum's or its value's)
+    /// makes every later statement fail with [`Error::Invalid`].
     pub fn character(&mut self, name: &str) -> Character {
+        if let Err(e) = self.declare(ast::StmtKind::Characters(vec![decl(name)])) {
+            self.broken.get_or_insert(Error::Invalid(e));
+        }
         let id = CharId(self.program.characters.len());
         self.program.characters.push(ir::Character {
             name: name.into(),
@@ -379,8 +393,14 @@ impl Story {
                 e.name
             ));
         }
-        if self.program.constants.iter().any(|c| c.name == name) {
-            return Node::invalid(format!("the constant `{name}` is already declared"));
+        let sort = match ty {
+            Ty::Int => ast::SortName::Int,
+            Ty::Bool => ast::SortName::Bool,
+            Ty::Enum(e) => ast::SortName::Enum(ident(&self.program.enums[e.0].name)),
+        };
+        let names = vec![decl(name)];
+        if let Err(e) = self.declare(ast::StmtKind::Constants { sort, names }) {
+            return Node::invalid(e);
         }
         let id = ConstId(self.program.constants.len());
         self.program.constants.push(ir::Constant {
@@ -393,8 +413,9 @@ impl Story {
     }
 
     /// Declares a hidden integer constant (any integer: bound it with an announcement
-    /// if needed). Constant names are unique: a second `month` gives an expression that
-    /// fails with [`Error::Invalid`] when used.
+    /// if needed). Names are unique among the story's names (characters, constants,
+    /// enums and their values): a second `month` gives an expression that fails with
+    /// [`Error::Invalid`] when used.
     pub fn int(&mut self, name: &str) -> Int {
         Int(self.constant(name, Ty::Int))
     }
@@ -431,19 +452,30 @@ impl Story {
     /// # Ok(())
     /// # }
     /// ```
+    ///
+    /// The enum's name and its values are names of the story's: a name already declared
+    /// (say a value of another enum) makes the enum's values and constants fail with
+    /// [`Error::Invalid`] when used.
     pub fn enumeration(&mut self, name: &str, variants: &[&str]) -> EnumType {
+        let error = self
+            .declare(ast::StmtKind::Enum {
+                name: ident(name),
+                variants: variants.iter().map(|v| ident(v)).collect(),
+            })
+            .err();
         let id = EnumId(self.program.enums.len());
         self.program.enums.push(ir::EnumDef {
             name: name.into(),
             variants: variants.iter().map(|v| v.to_string()).collect(),
             span: Span::default(),
         });
-        EnumType(Rc::new(EnumInfo {
+        EnumType(Arc::new(EnumInfo {
             story: self.id,
             id,
             name: name.into(),
             variants: variants.iter().map(|v| v.to_string()).collect(),
             event: false,
+            error,
         }))
     }
 
@@ -451,6 +483,8 @@ impl Story {
     pub fn enum_constant(&mut self, ty: &EnumType, name: &str) -> Enum {
         let node = if ty.0.story != self.id {
             Node::invalid("the enum type belongs to another story")
+        } else if let Some(e) = &ty.0.error {
+            Node::invalid(e.clone())
         } else if ty.0.event {
             Node::invalid(format!(
                 "`{}` is an event: constants are not declared of its cases",
@@ -694,6 +728,7 @@ impl Story {
     /// Up to `limit` of the worlds possible now, in the canonical order (smaller
     /// magnitude first, then value by value in declaration order).
     pub fn worlds(&mut self, limit: u64) -> Result<Worlds, Error> {
+        self.intact()?;
         self.ensure_live()?;
         let live = self.live.as_mut().expect("ensure_live made the engine");
         let shown = self.program.constants.len();
@@ -707,7 +742,7 @@ impl Story {
         } else {
             live.engine.worlds(limit)?
         };
-        let decls = Rc::new(Program {
+        let decls = Arc::new(Program {
             characters: self.program.characters.clone(),
             constants: self.program.constants.clone(),
             checkpoints: self.program.checkpoints.clone(),
@@ -737,6 +772,24 @@ impl Story {
     }
 
     // --- internals ---
+
+    /// Declares through lowering: `Err`, lowering's diagnostics (the declaration is
+    /// then not made there).
+    fn declare(&mut self, kind: ast::StmtKind) -> Result<(), String> {
+        let stmt = ast::Stmt {
+            kind,
+            span: Span::default(),
+        };
+        self.lowering.stmt(&stmt).map(drop).map_err(|d| render(&d))
+    }
+
+    /// Fails while a refused declaration breaks the story.
+    fn intact(&self) -> Result<(), Error> {
+        match &self.broken {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
 
     /// The IR of an expression of this story.
     fn expr(&self, node: Node) -> Result<ir::Expr, Error> {
@@ -815,6 +868,34 @@ impl Story {
             }
         };
         Checkpoint { story: self.id, id }
+    }
+}
+
+/// Lowering's diagnostics as an [`Error::Invalid`]'s message: each `message (hint;
+/// hint)`, one after another.
+pub(super) fn render(diagnostics: &[Diagnostic]) -> String {
+    (diagnostics.iter())
+        .map(|d| match d.hints.is_empty() {
+            true => d.message.clone(),
+            false => format!("{} ({})", d.message, d.hints.join("; ")),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A name as the AST holds it (no place in a file).
+pub(super) fn ident(name: &str) -> ast::Ident {
+    ast::Ident {
+        name: name.into(),
+        span: Span::default(),
+    }
+}
+
+/// One declared name, not a family.
+fn decl(name: &str) -> ast::Decl {
+    ast::Decl {
+        name: ident(name),
+        size: None,
     }
 }
 

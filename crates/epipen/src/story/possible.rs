@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::ops;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::engine::BigRational;
 use crate::ir::{Program, Ty};
@@ -18,7 +18,7 @@ use super::expr::{Enum, Formula, Int, Node};
 pub struct Worlds {
     pub(super) worlds: Vec<PossibleWorld>,
     pub(super) complete: bool,
-    pub(super) decls: Rc<Program>,
+    pub(super) decls: Arc<Program>,
 }
 
 impl Worlds {
@@ -97,7 +97,7 @@ impl fmt::Display for Worlds {
 pub struct PossibleWorld {
     pub(super) story: u64,
     pub(super) world: World,
-    pub(super) decls: Rc<Program>,
+    pub(super) decls: Arc<Program>,
     pub(super) probability: Option<BigRational>,
 }
 
