@@ -7,9 +7,11 @@ use std::ops;
 
 use crate::engine::{self, BigInt, BigRational};
 use crate::ir::{self, ArithOp, CmpOp, ExprKind, Rat, RatKind, Stmt, StmtKind, Ty};
-use crate::syntax::Span;
+use crate::syntax::{Span, ast};
 
-use super::expr::{Enum, Formula, Int, Node, mk};
+use super::expr::{
+    Enum, Formula, Int, Node, arith_op, ax, call_ax, character_name, cmp_op, mk, name_ax,
+};
 use super::{Character, Error, Story, no_knowledge, stmt};
 
 /// A probability term, in exact rational arithmetic: [`Formula::probability`] (a
@@ -38,6 +40,8 @@ use super::{Character, Error, Story, no_knowledge, stmt};
 pub struct Chance {
     pub(super) story: Option<u64>,
     pub(super) rat: Result<Rat, String>,
+    /// The term as the language's AST.
+    pub(super) ast: Result<ast::Expr, String>,
 }
 
 fn rat(kind: RatKind) -> Rat {
@@ -48,7 +52,12 @@ fn rat(kind: RatKind) -> Rat {
 }
 
 impl Chance {
-    fn combine(a: Chance, b: Chance, build: impl FnOnce(Rat, Rat) -> Rat) -> Chance {
+    fn combine(
+        a: Chance,
+        b: Chance,
+        op: ast::BinOp,
+        build: impl FnOnce(Rat, Rat) -> Rat,
+    ) -> Chance {
         let story = match (a.story, b.story) {
             (Some(x), Some(y)) if x != y => {
                 return Chance::invalid("an expression mixes handles of two different stories");
@@ -59,18 +68,27 @@ impl Chance {
             (Ok(a), Ok(b)) => Ok(build(a, b)),
             (Err(m), _) | (_, Err(m)) => Err(m),
         };
-        Chance { story, rat }
+        let ast = match (a.ast, b.ast) {
+            (Ok(lhs), Ok(rhs)) => Ok(ax(ast::ExprKind::Binary {
+                op,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            })),
+            (Err(m), _) | (_, Err(m)) => Err(m),
+        };
+        Chance { story, rat, ast }
     }
 
     fn invalid(message: &str) -> Chance {
         Chance {
             story: None,
             rat: Err(message.into()),
+            ast: Err(message.into()),
         }
     }
 
     fn arith(op: ArithOp, a: Chance, b: Chance) -> Chance {
-        Chance::combine(a, b, |a, b| {
+        Chance::combine(a, b, arith_op(op), |a, b| {
             rat(RatKind::Arith(op, Box::new(a), Box::new(b)))
         })
     }
@@ -83,7 +101,7 @@ impl Chance {
 
     fn cmp(&self, op: CmpOp, other: Chance) -> Formula {
         let mut pair = None;
-        let c = Chance::combine(self.clone(), other, |a, b| {
+        let c = Chance::combine(self.clone(), other, cmp_op(op), |a, b| {
             pair = Some((a, b));
             rat(RatKind::Int(Box::new(mk(ExprKind::Int(0), Ty::Int))))
         });
@@ -100,6 +118,7 @@ impl Chance {
                     Ty::Bool,
                 ))
             }),
+            ast: c.ast,
         })
     }
 
@@ -174,6 +193,10 @@ impl Formula {
                     formula: Box::new(e),
                 })
             }),
+            ast: node.ast.map(|e| {
+                let who = who.map(|w| name_ax(&character_name(w.id)));
+                call_ax("probability", who.into_iter().chain([e]).collect())
+            }),
         }
     }
 }
@@ -183,6 +206,7 @@ impl From<Int> for Chance {
         Chance {
             story: n.0.story,
             rat: n.0.expr.map(|e| rat(RatKind::Int(Box::new(e)))),
+            ast: n.0.ast,
         }
     }
 }
@@ -269,6 +293,12 @@ impl ops::Neg for Chance {
         Chance {
             story: self.story,
             rat: self.rat.map(|r| rat(RatKind::Neg(Box::new(r)))),
+            ast: self.ast.map(|e| {
+                ax(ast::ExprKind::Unary {
+                    op: ast::UnOp::Neg,
+                    operand: Box::new(e),
+                })
+            }),
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::lower::{closest, list};
 use crate::syntax::Span;
 
 use super::change::{Change, ValueOf};
-use super::expr::{Enum, Expression, Formula, Int, Node, mk};
+use super::expr::{Enum, Expression, Formula, Int, Node, ax, case_ax, mk, name_ax};
 use super::handles::EnumInfo;
 use super::{Character, EnumType, Error, Story, stmt};
 
@@ -330,6 +330,7 @@ impl Event {
             node: Node::of(
                 self.ty.0.story,
                 mk(ExprKind::Latest(self.id), Ty::Enum(self.ty.0.id)),
+                name_ax(self.name()),
             ),
             ty: self.ty.clone(),
         }
@@ -355,6 +356,7 @@ impl Event {
             Some(k) => Node::of(
                 self.ty.0.story,
                 mk(ExprKind::Int(k as i64), Ty::Enum(self.ty.0.id)),
+                case_ax(&name),
             ),
             None => Node::invalid(unknown_case("event", self.name(), self.cases(), &name)),
         };
@@ -616,8 +618,20 @@ impl Story {
     ) -> Happened {
         let handle = self.event_handle(event);
         let sort = self.program.events[event.0].sort;
+        // The k-th execution (from 1), for the AST.
+        let k = (self.program.constants[..=occurrence.0].iter())
+            .filter(|c| c.occurrence.is_some_and(|o| o.event == event))
+            .count();
+        let execution = ax(crate::syntax::ast::ExprKind::Execution {
+            event: super::ident(handle.name()),
+            k,
+        });
         let occurrence = Enum {
-            node: Node::of(self.id, mk(ExprKind::Const(occurrence), Ty::Enum(sort))),
+            node: Node::of(
+                self.id,
+                mk(ExprKind::Const(occurrence), Ty::Enum(sort)),
+                execution,
+            ),
             ty: handle.ty.clone(),
         };
         Happened {

@@ -1,22 +1,26 @@
 //! Typed expressions of the Rust API: [`Int`], [`Formula`], [`Enum`], with Rust's
-//! operators, built as IR expressions that remember which story their handles belong to.
+//! operators, built as IR expressions and, side by side, as the story language's AST
+//! (which lowering resolves), remembering which story their handles belong to.
 
 use std::ops;
 
-use crate::ir::{self, ArithOp, CharId, CmpOp, ExprKind, GroupOp, LogicOp, Ty};
-use crate::syntax::Span;
+use crate::ir::{self, ArithOp, CharId, CheckpointId, CmpOp, ExprKind, GroupOp, LogicOp, Ty};
+use crate::syntax::{Span, ast};
 
 use super::{Character, Checkpoint, EnumType};
 
 mod sealed {
     use super::*;
 
-    /// A typed IR expression under construction, or the mistake that stopped it. It
-    /// remembers which story its handles belong to (`None`: only literals).
+    /// A typed IR expression under construction, or the mistake that stopped it, and
+    /// the same expression as the language's AST (characters and checkpoints as
+    /// placeholder names, [`super::character_name`]). It remembers which story its
+    /// handles belong to (`None`: only literals).
     #[derive(Debug, Clone)]
     pub struct Node {
         pub(crate) story: Option<u64>,
         pub(crate) expr: Result<ir::Expr, String>,
+        pub(crate) ast: Result<ast::Expr, String>,
     }
 
     /// What the expression types share; not implementable outside this crate.
@@ -48,37 +52,152 @@ pub(super) fn mk(kind: ExprKind, ty: Ty) -> ir::Expr {
     }
 }
 
+/// An AST expression of `kind`, written nowhere.
+pub(super) fn ax(kind: ast::ExprKind) -> ast::Expr {
+    ast::Expr {
+        kind,
+        span: Span::default(),
+    }
+}
+
+/// A name as an AST expression.
+pub(super) fn name_ax(name: &str) -> ast::Expr {
+    ax(ast::ExprKind::Name(super::ident(name)))
+}
+
+/// `name(args)`.
+pub(super) fn call_ax(name: &str, args: Vec<ast::Expr>) -> ast::Expr {
+    ax(ast::ExprKind::Call {
+        name: super::ident(name),
+        args,
+    })
+}
+
+fn bin_ax(op: ast::BinOp, lhs: ast::Expr, rhs: ast::Expr) -> ast::Expr {
+    ax(ast::ExprKind::Binary {
+        op,
+        lhs: Box::new(lhs),
+        rhs: Box::new(rhs),
+    })
+}
+
+/// An integer literal (the AST's are non-negative).
+pub(super) fn int_ax(n: i64) -> ast::Expr {
+    let neg = |e| {
+        ax(ast::ExprKind::Unary {
+            op: ast::UnOp::Neg,
+            operand: Box::new(e),
+        })
+    };
+    match n {
+        0.. => ax(ast::ExprKind::Int(n)),
+        i64::MIN => bin_ax(
+            ast::BinOp::Sub,
+            neg(ax(ast::ExprKind::Int(i64::MAX))),
+            int_ax(1),
+        ),
+        _ => neg(ax(ast::ExprKind::Int(-n))),
+    }
+}
+
+/// The placeholder name of a character in a handle's AST, which the story replaces by
+/// the character's name when it lowers a statement (`#` starts a comment in a story
+/// file: no name of the story's has one).
+pub(super) fn character_name(id: CharId) -> String {
+    format!("#character{}", id.0)
+}
+
+/// The placeholder name of a checkpoint, as [`character_name`].
+pub(super) fn checkpoint_name(id: CheckpointId) -> String {
+    format!("#checkpoint{}", id.0)
+}
+
+/// The characters `agents` (as placeholder names), then `rest`: a modal operator's
+/// arguments.
+fn agent_args(agents: &[CharId], rest: Vec<ast::Expr>) -> Vec<ast::Expr> {
+    let names = agents.iter().map(|&a| name_ax(&character_name(a)));
+    names.chain(rest).collect()
+}
+
+/// A case of an event as the language names it: `moved`, `face[3]`, `call[0, 1]`.
+pub(super) fn case_ax(name: &str) -> ast::Expr {
+    let indexed = name.strip_suffix(']').and_then(|n| n.split_once('['));
+    let Some((base, indices)) = indexed else {
+        return name_ax(name);
+    };
+    let indices: Option<Vec<ast::Expr>> = (indices.split(','))
+        .map(|i| i.trim().parse::<i64>().ok().map(int_ax))
+        .collect();
+    match indices {
+        Some(mut i) => ax(ast::ExprKind::Index {
+            base: super::ident(base),
+            index: Box::new(match i.len() {
+                1 => i.remove(0),
+                _ => ax(ast::ExprKind::Tuple(i)),
+            }),
+        }),
+        None => name_ax(name),
+    }
+}
+
+pub(super) fn arith_op(op: ArithOp) -> ast::BinOp {
+    match op {
+        ArithOp::Add => ast::BinOp::Add,
+        ArithOp::Sub => ast::BinOp::Sub,
+        ArithOp::Mul => ast::BinOp::Mul,
+        ArithOp::Div => ast::BinOp::Div,
+        ArithOp::Mod => ast::BinOp::Mod,
+    }
+}
+
+pub(super) fn cmp_op(op: CmpOp) -> ast::BinOp {
+    match op {
+        CmpOp::Eq => ast::BinOp::Eq,
+        CmpOp::Ne => ast::BinOp::Ne,
+        CmpOp::Lt => ast::BinOp::Lt,
+        CmpOp::Le => ast::BinOp::Le,
+        CmpOp::Gt => ast::BinOp::Gt,
+        CmpOp::Ge => ast::BinOp::Ge,
+    }
+}
+
 impl Node {
-    pub(super) fn lit(expr: ir::Expr) -> Node {
+    pub(super) fn lit(expr: ir::Expr, ast: ast::Expr) -> Node {
         Node {
             story: None,
             expr: Ok(expr),
+            ast: Ok(ast),
         }
     }
 
-    pub(super) fn of(story: u64, expr: ir::Expr) -> Node {
+    pub(super) fn of(story: u64, expr: ir::Expr, ast: ast::Expr) -> Node {
         Node {
             story: Some(story),
             expr: Ok(expr),
+            ast: Ok(ast),
         }
     }
 
     pub(super) fn invalid(message: impl Into<String>) -> Node {
+        let message = message.into();
         Node {
             story: None,
-            expr: Err(message.into()),
+            expr: Err(message.clone()),
+            ast: Err(message),
         }
     }
 
-    /// Combines nodes into one with `build`: the first mistake wins, and handles of two
-    /// different stories are a mistake.
+    /// Combines nodes into one with `build` (the IR) and `build_ast`: the first mistake
+    /// wins, and handles of two different stories are a mistake.
     pub(super) fn combine(
         nodes: Vec<Node>,
         extra: Option<u64>,
         build: impl FnOnce(Vec<ir::Expr>) -> Result<ir::Expr, String>,
+        build_ast: impl FnOnce(Vec<ast::Expr>) -> ast::Expr,
     ) -> Node {
         let mut story = extra;
-        let mut exprs = Vec::with_capacity(nodes.len());
+        let mut exprs = Ok(Vec::with_capacity(nodes.len()));
+        let mut asts = Ok(Vec::with_capacity(nodes.len()));
         for n in nodes {
             match (story, n.story) {
                 (Some(a), Some(b)) if a != b => {
@@ -87,19 +206,23 @@ impl Node {
                 (None, s) => story = s,
                 _ => {}
             }
-            match n.expr {
-                Ok(e) => exprs.push(e),
-                Err(m) => {
-                    return Node {
-                        story,
-                        expr: Err(m),
-                    };
+            if let Ok(es) = &mut exprs {
+                match n.expr {
+                    Ok(e) => es.push(e),
+                    Err(m) => exprs = Err(m),
+                }
+            }
+            if let Ok(es) = &mut asts {
+                match n.ast {
+                    Ok(e) => es.push(e),
+                    Err(m) => asts = Err(m),
                 }
             }
         }
         Node {
             story,
-            expr: build(exprs),
+            expr: exprs.and_then(build),
+            ast: asts.map(build_ast),
         }
     }
 }
@@ -182,20 +305,43 @@ impl Typed for Enum {
 }
 impl Expression for Enum {}
 
-fn unary(node: Node, build: impl FnOnce(ir::Expr) -> ir::Expr) -> Node {
-    Node::combine(vec![node], None, |mut es| Ok(build(es.remove(0))))
+fn unary(node: Node, op: ast::UnOp, build: impl FnOnce(ir::Expr) -> ir::Expr) -> Node {
+    Node::combine(
+        vec![node],
+        None,
+        |mut es| Ok(build(es.remove(0))),
+        |mut es| {
+            ax(ast::ExprKind::Unary {
+                op,
+                operand: Box::new(es.remove(0)),
+            })
+        },
+    )
 }
 
-fn binary(a: Node, b: Node, build: impl FnOnce(ir::Expr, ir::Expr) -> ir::Expr) -> Node {
-    Node::combine(vec![a, b], None, |mut es| {
-        let b = es.remove(1);
-        let a = es.remove(0);
-        Ok(build(a, b))
-    })
+fn binary(
+    a: Node,
+    b: Node,
+    op: ast::BinOp,
+    build: impl FnOnce(ir::Expr, ir::Expr) -> ir::Expr,
+) -> Node {
+    Node::combine(
+        vec![a, b],
+        None,
+        |mut es| {
+            let b = es.remove(1);
+            let a = es.remove(0);
+            Ok(build(a, b))
+        },
+        |mut es| {
+            let b = es.remove(1);
+            bin_ax(op, es.remove(0), b)
+        },
+    )
 }
 
 fn cmp(op: CmpOp, a: Node, b: Node) -> Formula {
-    Formula(binary(a, b, |a, b| {
+    Formula(binary(a, b, cmp_op(op), |a, b| {
         mk(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
     }))
 }
@@ -217,26 +363,48 @@ fn membership(tuple: Vec<Node>, rows: Vec<Vec<Node>>) -> Node {
         .into_iter()
         .chain(rows.into_iter().flatten())
         .collect();
-    Node::combine(all, None, |mut es| {
+    let tuple_ax = move |mut es: Vec<ast::Expr>| match es.len() {
+        1 => es.remove(0),
+        _ => ax(ast::ExprKind::Tuple(es)),
+    };
+    let in_ax = move |mut es: Vec<ast::Expr>| {
         let rest = es.split_off(arity);
-        let tuple = es;
-        let mut set = Vec::with_capacity(widths.len());
+        let mut set = Vec::new();
         let mut it = rest.into_iter();
-        for w in widths {
-            let row: Vec<ir::Expr> = it.by_ref().take(w).collect();
-            for (v, t) in row.iter().zip(&tuple) {
-                if v.ty != t.ty {
-                    return Err(format!(
-                        "a set item has a value of type {} where the tuple has {}",
-                        ty_name(v.ty),
-                        ty_name(t.ty)
-                    ));
-                }
-            }
-            set.push(row);
+        while it.len() > 0 {
+            set.push(tuple_ax(it.by_ref().take(arity).collect()));
         }
-        Ok(mk(ExprKind::In { tuple, set }, Ty::Bool))
-    })
+        ax(ast::ExprKind::In {
+            element: Box::new(tuple_ax(es)),
+            set,
+            sample: None,
+        })
+    };
+    Node::combine(
+        all,
+        None,
+        |mut es| {
+            let rest = es.split_off(arity);
+            let tuple = es;
+            let mut set = Vec::with_capacity(widths.len());
+            let mut it = rest.into_iter();
+            for w in widths {
+                let row: Vec<ir::Expr> = it.by_ref().take(w).collect();
+                for (v, t) in row.iter().zip(&tuple) {
+                    if v.ty != t.ty {
+                        return Err(format!(
+                            "a set item has a value of type {} where the tuple has {}",
+                            ty_name(v.ty),
+                            ty_name(t.ty)
+                        ));
+                    }
+                }
+                set.push(row);
+            }
+            Ok(mk(ExprKind::In { tuple, set }, Ty::Bool))
+        },
+        in_ax,
+    )
 }
 
 /// `int`, `bool` or `enum`, for messages.
@@ -250,7 +418,7 @@ fn ty_name(ty: Ty) -> &'static str {
 
 impl Int {
     fn arith(op: ArithOp, a: Int, b: Int) -> Int {
-        Int(binary(a.0, b.0, |a, b| {
+        Int(binary(a.0, b.0, arith_op(op), |a, b| {
             mk(ExprKind::Arith(op, Box::new(a), Box::new(b)), Ty::Int)
         }))
     }
@@ -320,7 +488,7 @@ impl From<&Int> for Int {
 
 impl From<i64> for Int {
     fn from(n: i64) -> Int {
-        Int(Node::lit(mk(ExprKind::Int(n), Ty::Int)))
+        Int(Node::lit(mk(ExprKind::Int(n), Ty::Int), int_ax(n)))
     }
 }
 
@@ -385,7 +553,7 @@ int_ops! {
 impl ops::Neg for Int {
     type Output = Int;
     fn neg(self) -> Int {
-        Int(unary(self.0, |a| match a.kind {
+        Int(unary(self.0, ast::UnOp::Neg, |a| match a.kind {
             ExprKind::Int(n) if n.checked_neg().is_some() => mk(ExprKind::Int(-n), Ty::Int),
             _ => mk(ExprKind::Neg(Box::new(a)), Ty::Int),
         }))
@@ -401,7 +569,13 @@ impl ops::Neg for &Int {
 
 impl Formula {
     fn logic(op: LogicOp, a: Formula, b: Formula) -> Formula {
-        Formula(binary(a.0, b.0, |a, b| {
+        let ast_op = match op {
+            LogicOp::And => ast::BinOp::And,
+            LogicOp::Or => ast::BinOp::Or,
+            LogicOp::Implies => ast::BinOp::Implies,
+            LogicOp::Iff => ast::BinOp::Iff,
+        };
+        Formula(binary(a.0, b.0, ast_op, |a, b| {
             mk(ExprKind::Logic(op, Box::new(a), Box::new(b)), Ty::Bool)
         }))
     }
@@ -438,7 +612,7 @@ impl Formula {
 
     /// `not f` (also `!f`).
     pub fn not(f: impl Into<Formula>) -> Formula {
-        Formula(unary(f.into().0, |a| {
+        Formula(unary(f.into().0, ast::UnOp::Not, |a| {
             mk(ExprKind::Not(Box::new(a)), Ty::Bool)
         }))
     }
@@ -469,6 +643,16 @@ impl Formula {
                 }
                 let ty = a.ty;
                 Ok(mk(ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b)), ty))
+            },
+            |mut es| {
+                let otherwise = Box::new(es.remove(2));
+                let then = Box::new(es.remove(1));
+                let cond = Box::new(es.remove(0));
+                ax(ast::ExprKind::Ite {
+                    cond,
+                    then,
+                    otherwise,
+                })
             },
         );
         then.rewrap(node)
@@ -526,6 +710,7 @@ impl Formula {
                     Ty::Bool,
                 ))
             },
+            |es| call_ax("knows", agent_args(&[who.id], es)),
         ))
     }
 
@@ -536,15 +721,20 @@ impl Formula {
         if nodes.is_empty() {
             return Formula(Node::invalid("`knows_value` needs at least one expression"));
         }
-        Formula(Node::combine(nodes, Some(who.story), |exprs| {
-            Ok(mk(
-                ExprKind::KnowsValue {
-                    agent: who.id,
-                    exprs,
-                },
-                Ty::Bool,
-            ))
-        }))
+        Formula(Node::combine(
+            nodes,
+            Some(who.story),
+            |exprs| {
+                Ok(mk(
+                    ExprKind::KnowsValue {
+                        agent: who.id,
+                        exprs,
+                    },
+                    Ty::Bool,
+                ))
+            },
+            |es| call_ax("knows_value", agent_args(&[who.id], es)),
+        ))
     }
 
     /// `knows_whether(A, φ)`: `who` knows whether φ holds (`knows_value` of a formula:
@@ -573,6 +763,7 @@ impl Formula {
                     Ty::Bool,
                 ))
             },
+            |es| call_ax("believes", agent_args(&[who.id], es)),
         ))
     }
 
@@ -586,15 +777,20 @@ impl Formula {
                 "`believes_value` needs at least one expression",
             ));
         }
-        Formula(Node::combine(nodes, Some(who.story), |exprs| {
-            Ok(mk(
-                ExprKind::BelievesValue {
-                    agent: who.id,
-                    exprs,
-                },
-                Ty::Bool,
-            ))
-        }))
+        Formula(Node::combine(
+            nodes,
+            Some(who.story),
+            |exprs| {
+                Ok(mk(
+                    ExprKind::BelievesValue {
+                        agent: who.id,
+                        exprs,
+                    },
+                    Ty::Bool,
+                ))
+            },
+            |es| call_ax("believes_value", agent_args(&[who.id], es)),
+        ))
     }
 
     /// `everyone_knows(G, φ)`: every character of `group` knows φ (E_G φ).
@@ -630,6 +826,7 @@ impl Formula {
         let mut agents: Vec<CharId> = group.iter().map(|c| c.id).collect();
         agents.sort();
         agents.dedup();
+        let ids = agents.clone();
         Formula(Node::combine(
             vec![formula.0],
             Some(first.story),
@@ -643,6 +840,7 @@ impl Formula {
                     Ty::Bool,
                 ))
             },
+            |es| call_ax(op.name(), agent_args(&ids, es)),
         ))
     }
 
@@ -661,13 +859,20 @@ impl Formula {
                     Ty::Bool,
                 ))
             },
+            |mut es| {
+                let at = name_ax(&checkpoint_name(checkpoint.id));
+                call_ax("at", vec![at, es.remove(0)])
+            },
         ))
     }
 }
 
 impl From<bool> for Formula {
     fn from(b: bool) -> Formula {
-        Formula(Node::lit(mk(ExprKind::Bool(b), Ty::Bool)))
+        Formula(Node::lit(
+            mk(ExprKind::Bool(b), Ty::Bool),
+            ax(ast::ExprKind::Bool(b)),
+        ))
     }
 }
 

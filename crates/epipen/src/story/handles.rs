@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::ir::{CharId, CheckpointId, EnumId, ExprKind, Ty};
 
-use super::expr::{Enum, Node, mk};
+use super::expr::{Enum, Node, case_ax, mk, name_ax};
 
 /// A character (agent) of a [`Story`](crate::story::Story), from [`Story::character`](crate::story::Story::character).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -78,6 +78,10 @@ impl EnumType {
             Some(i) => Node::of(
                 self.0.story,
                 mk(ExprKind::Int(i as i64), Ty::Enum(self.0.id)),
+                match self.0.event {
+                    true => case_ax(name),
+                    false => name_ax(name),
+                },
             ),
             None if self.0.event => Node::invalid(format!(
                 "the event `{}` has no case `{name}` (its cases: {})",

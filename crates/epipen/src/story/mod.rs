@@ -409,7 +409,7 @@ impl Story {
             span: Span::default(),
             occurrence: None,
         });
-        Node::of(self.id, mk(ExprKind::Const(id), ty))
+        Node::of(self.id, mk(ExprKind::Const(id), ty), expr::name_ax(name))
     }
 
     /// Declares a hidden integer constant (any integer: bound it with an announcement
