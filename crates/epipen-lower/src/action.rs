@@ -94,7 +94,8 @@ impl Lowerer {
             && self.dead == 0
         {
             let at = self.planning.actions[first.0].span;
-            let diagnostic = if at == name_at {
+            // A builder's statements are written nowhere: one place is then no loop.
+            let diagnostic = if at == name_at && at != Span::default() {
                 Diagnostic::error(
                     name_at,
                     format!("the action `{full}` is declared again in the next round of this loop"),

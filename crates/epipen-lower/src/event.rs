@@ -511,6 +511,17 @@ impl Lowerer {
     /// name declares it (and its enum); later ones must have the same cases.
     fn event_def(&mut self, name: &Ident, cases: &[String]) -> Option<EventId> {
         if let Some(Entity::Event(id)) = self.names.get(&name.name).copied() {
+            if let Some(action) = (self.planning.actions.iter()).find(|a| a.body.event == id) {
+                self.error(
+                    Diagnostic::error(name.span, format!("`{}` is an action", name.name))
+                        .with_note(action.span, "its declaration")
+                        .with_hint(format!(
+                            "an action is done by `do {}`; an event needs a name of its own",
+                            name.name
+                        )),
+                );
+                return None;
+            }
             let def = &self.events[id.0];
             if def.cases != cases {
                 let first = def.span;

@@ -1097,7 +1097,7 @@ fn event_mistakes_are_typed_errors() {
     invalid(
         story.event("move", |e| {
             let (moved, stayed) = both(e);
-            e.sees(anne, [[moved, moved, stayed]]);
+            e.sees(anne, [vec![moved, moved], vec![stayed]]);
         }),
         "the case `moved` is named twice in one group",
     );
@@ -1137,7 +1137,7 @@ fn event_mistakes_are_typed_errors() {
             e.actual(moved);
             e.actual(stayed);
         }),
-        "the event `move` has two `actual` cases",
+        "the event has two `actual` lines",
     );
     // Preconditions and changes.
     invalid(
@@ -1151,7 +1151,7 @@ fn event_mistakes_are_typed_errors() {
             e.case("moved")
                 .then(&x, F::knows_value(anne, &x).ite(Int::from(1), 0));
         }),
-        "`:=` takes no knowledge operators",
+        "`:=` gives a constant a value of the world, without knowledge operators",
     );
     invalid(
         story.event("move", |e| {
@@ -1196,7 +1196,7 @@ fn event_mistakes_are_typed_errors() {
             e.case("stayed");
             e.case("moved");
         }),
-        "the event `move` has other cases here (every `move` event has the same cases, in \
+        "the event `move` has other cases here (every `event move` has the same cases, in \
          the same order: `moved` and `stayed`)",
     );
     invalid(
@@ -1225,10 +1225,7 @@ fn event_mistakes_are_typed_errors() {
         "the event `move` has no case `heads`",
     );
     let z = story.int("move");
-    invalid(
-        story.announce(z.eq(1)),
-        "`move` names the executions of the event `move`",
-    );
+    invalid(story.announce(z.eq(1)), "`move` is already declared");
     let w = story.enum_constant(move_event.latest().enum_type(), "w");
     invalid(story.announce(w.eq("moved")), "`move` is an event");
     invalid(

@@ -1,7 +1,8 @@
 //! Statements grouped: [`Simultaneous`] announcements and the [`Block`] of an
 //! `assert_adds_ck` hint.
 
-use crate::ir::{Stmt, StmtKind};
+use crate::ir::{CheckpointId, Stmt, StmtKind};
+use crate::syntax::ast;
 
 use super::expr::Formula;
 use super::{Character, Checkpoint, Error, Story, Values, stmt};
@@ -99,9 +100,25 @@ impl Block<'_> {
 
     /// `checkpoint c`, saved when the block runs there.
     pub fn checkpoint(&mut self, name: &str) -> Checkpoint {
-        let cp = self.story.declare_checkpoint(name);
-        self.stmts.push(stmt(StmtKind::Checkpoint(cp.id)));
-        cp
+        let checkpoint = ast::StmtKind::Checkpoint(super::ident(name));
+        let mut id = CheckpointId(self.story.program.checkpoints.len());
+        match self.story.lower(checkpoint) {
+            Ok(stmts) => {
+                for s in stmts {
+                    if let StmtKind::Checkpoint(c) = s.kind {
+                        id = c;
+                    }
+                    self.stmts.push(s);
+                }
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        Checkpoint {
+            story: self.story.id,
+            id,
+        }
     }
 
     /// `simultaneously { … }` inside the block.

@@ -564,11 +564,4 @@ impl Story {
             },
         })
     }
-
-    /// A case's `weight`, checked: an int of the world's values.
-    pub(super) fn weight(&self, weight: Int) -> Result<ir::Expr, Error> {
-        let e = self.expr(weight.0)?;
-        no_knowledge(&e, "a case's `weight`")?;
-        Ok(e)
-    }
 }

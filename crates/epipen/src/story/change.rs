@@ -75,6 +75,11 @@ pub struct Change {
 }
 
 impl Change {
+    /// The target and the value.
+    pub(super) fn parts(self) -> (Node, Node) {
+        (self.target, self.value)
+    }
+
     /// `target := value`, `target` a constant of the story (a handle from
     /// [`Story::int`], [`Story::bool`] or [`Story::enum_constant`]).
     pub fn new<T: Expression>(target: &T, value: impl ValueOf<T>) -> Change {

@@ -237,9 +237,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::engine::{Options, Report};
-use crate::ir::{
-    self, CharId, CheckpointId, ConstId, EnumId, ExprKind, Program, Stmt, StmtKind, Ty,
-};
+use crate::ir::{self, CharId, ConstId, EnumId, ExprKind, Program, Stmt, StmtKind, Ty};
 use crate::lower::Incremental;
 use crate::syntax::{Diagnostic, Span, ast};
 
@@ -364,14 +362,10 @@ impl Story {
     /// a name already declared (a character's, a constant's, an enum's or its value's)
     /// makes every later statement fail with [`Error::Invalid`].
     pub fn character(&mut self, name: &str) -> Character {
+        let id = CharId(self.program.characters.len());
         if let Err(e) = self.declare(ast::StmtKind::Characters(vec![decl(name)])) {
             self.broken.get_or_insert(Error::Invalid(e));
         }
-        let id = CharId(self.program.characters.len());
-        self.program.characters.push(ir::Character {
-            name: name.into(),
-            span: Span::default(),
-        });
         Character { story: self.id, id }
     }
 
@@ -383,16 +377,6 @@ impl Story {
     }
 
     fn constant(&mut self, name: &str, ty: Ty) -> Node {
-        if let Some(e) = (self.program.events.iter()).find(|e| event::event_owns(&e.name, name)) {
-            let what = match self.program.actions.iter().any(|a| a.name == e.name) {
-                true => "action",
-                false => "event",
-            };
-            return Node::invalid(format!(
-                "`{name}` names the executions of the {what} `{}`: a constant needs another name",
-                e.name
-            ));
-        }
         let sort = match ty {
             Ty::Int => ast::SortName::Int,
             Ty::Bool => ast::SortName::Bool,
@@ -402,13 +386,7 @@ impl Story {
         if let Err(e) = self.declare(ast::StmtKind::Constants { sort, names }) {
             return Node::invalid(e);
         }
-        let id = ConstId(self.program.constants.len());
-        self.program.constants.push(ir::Constant {
-            name: name.into(),
-            ty,
-            span: Span::default(),
-            occurrence: None,
-        });
+        let id = ConstId(self.program.constants.len() - 1);
         Node::of(self.id, mk(ExprKind::Const(id), ty), expr::name_ax(name))
     }
 
@@ -463,12 +441,7 @@ impl Story {
                 variants: variants.iter().map(|v| ident(v)).collect(),
             })
             .err();
-        let id = EnumId(self.program.enums.len());
-        self.program.enums.push(ir::EnumDef {
-            name: name.into(),
-            variants: variants.iter().map(|v| v.to_string()).collect(),
-            span: Span::default(),
-        });
+        let id = EnumId(self.program.enums.len() - usize::from(error.is_none()));
         EnumType(Arc::new(EnumInfo {
             story: self.id,
             id,
@@ -501,7 +474,10 @@ impl Story {
 
     /// The name a character was declared with.
     pub fn name(&self, who: Character) -> Option<&str> {
-        (who.story == self.id).then(|| self.program.characters[who.id.0].name.as_str())
+        let character = self.program.characters.get(who.id.0);
+        character
+            .filter(|_| who.story == self.id)
+            .map(|c| c.name.as_str())
     }
 
     // --- statements ---
@@ -533,9 +509,14 @@ impl Story {
     /// for [`Formula::at`]. Saving under a name used before overwrites that checkpoint
     /// and returns the same handle.
     pub fn checkpoint(&mut self, name: &str) -> Result<Checkpoint, Error> {
-        let cp = self.declare_checkpoint(name);
-        self.run(stmt(StmtKind::Checkpoint(cp.id)))?;
-        Ok(cp)
+        let (stmts, _) = self.lower_run(ast::StmtKind::Checkpoint(ident(name)))?;
+        let id = (stmts.iter())
+            .find_map(|s| match s.kind {
+                StmtKind::Checkpoint(id) => Some(id),
+                _ => None,
+            })
+            .expect("a checkpoint lowers to one");
+        Ok(Checkpoint { story: self.id, id })
     }
 
     /// `actual φ`: declares the actual world, which φ (without knowledge operators)
@@ -640,6 +621,8 @@ impl Story {
         block: impl FnOnce(&mut Block),
     ) -> Result<Hint, Error> {
         let hint = self.expr(hint.into().0)?;
+        // The block's checkpoints are declared as it states them.
+        let before = self.lowering.clone();
         let mut b = Block {
             story: self,
             stmts: Vec::new(),
@@ -647,10 +630,14 @@ impl Story {
         };
         block(&mut b);
         let Block { stmts, error, .. } = b;
-        if let Some(e) = error {
-            return Err(e);
-        }
-        let events = self.run(stmt(StmtKind::AssertAddsCk { hint, body: stmts }))?;
+        let ran = match error {
+            Some(e) => Err(e),
+            None => self.run(stmt(StmtKind::AssertAddsCk { hint, body: stmts })),
+        };
+        let events = ran.inspect_err(|_| {
+            self.lowering = before;
+            self.sync();
+        })?;
         Ok(events
             .into_iter()
             .rev()
@@ -780,7 +767,118 @@ impl Story {
             kind,
             span: Span::default(),
         };
-        self.lowering.stmt(&stmt).map(drop).map_err(|d| render(&d))
+        self.lowering.stmt(&stmt).map_err(|d| render(&d))?;
+        self.sync();
+        Ok(())
+    }
+
+    /// The story's declarations become the lowering's.
+    fn sync(&mut self) {
+        let p = self.lowering.program();
+        self.program.characters = p.characters;
+        self.program.constants = p.constants;
+        self.program.checkpoints = p.checkpoints;
+        self.program.enums = p.enums;
+        self.program.events = p.events;
+        self.program.actions = p.actions;
+    }
+
+    /// Lowers a statement the story built from handles' ASTs (resolved by
+    /// [`Story::ast`]) after the story so far: its IR statements, its declarations
+    /// joining the story's; or lowering's diagnostics.
+    fn lower(&mut self, kind: ast::StmtKind) -> Result<Vec<Stmt>, Error> {
+        self.intact()?;
+        let stmt = ast::Stmt {
+            kind,
+            span: Span::default(),
+        };
+        let stmts = (self.lowering.stmt(&stmt)).map_err(|d| Error::Invalid(render(&d)))?;
+        self.sync();
+        Ok(stmts)
+    }
+
+    /// Lowers a statement and runs what it lowers to, as a unit: on failure (lowering's
+    /// or the engine's) the story is as it was.
+    fn lower_run(&mut self, kind: ast::StmtKind) -> Result<(Vec<Stmt>, Vec<Report>), Error> {
+        let before = self.lowering.clone();
+        let stmts = self.lower(kind)?;
+        if stmts.is_empty() {
+            return Ok((stmts, Vec::new()));
+        }
+        match self.run_all(stmts.clone()) {
+            Ok(reports) => Ok((stmts, reports)),
+            Err(e) => {
+                self.lowering = before;
+                self.sync();
+                Err(e)
+            }
+        }
+    }
+
+    /// The AST of an expression of this story, its characters and checkpoints named.
+    fn ast(&self, node: Node) -> Result<ast::Expr, Error> {
+        if node.story.is_some_and(|s| s != self.id) {
+            return Err(Error::Invalid(
+                "an expression uses handles of another story".into(),
+            ));
+        }
+        let mut e = node.ast.map_err(Error::Invalid)?;
+        self.resolve(&mut e);
+        Ok(e)
+    }
+
+    /// A character as the AST names it.
+    fn character_ast(&self, who: Character) -> Result<ast::Expr, Error> {
+        self.check_character(who)?;
+        let mut e = expr::name_ax(&expr::character_name(who.id));
+        self.resolve(&mut e);
+        Ok(e)
+    }
+
+    /// Replaces the placeholder names of characters and checkpoints in `e` by theirs.
+    fn resolve(&self, e: &mut ast::Expr) {
+        use ast::ExprKind as K;
+        match &mut e.kind {
+            K::Name(n) => {
+                let named = if let Some(k) = n.name.strip_prefix("#character") {
+                    let k = k.parse().ok();
+                    k.and_then(|k: usize| self.program.characters.get(k))
+                        .map(|c| c.name.clone())
+                } else if let Some(k) = n.name.strip_prefix("#checkpoint") {
+                    let k = k.parse().ok();
+                    k.and_then(|k: usize| self.program.checkpoints.get(k))
+                        .map(|c| c.name.clone())
+                } else {
+                    None
+                };
+                if let Some(name) = named {
+                    n.name = name;
+                }
+            }
+            K::Unary { operand, .. } => self.resolve(operand),
+            K::Binary { lhs, rhs, .. } => {
+                self.resolve(lhs);
+                self.resolve(rhs);
+            }
+            K::Ite {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.resolve(cond);
+                self.resolve(then);
+                self.resolve(otherwise);
+            }
+            K::Tuple(items) | K::Call { args: items, .. } => {
+                items.iter_mut().for_each(|i| self.resolve(i))
+            }
+            K::In { element, set, .. } => {
+                self.resolve(element);
+                set.iter_mut().for_each(|i| self.resolve(i));
+            }
+            K::Index { index, .. } => self.resolve(index),
+            _ => {}
+        }
     }
 
     /// Fails while a refused declaration breaks the story.
@@ -854,20 +952,6 @@ impl Story {
                 Ok(stmt(StmtKind::Learn { who: who.id, what }))
             })
             .collect()
-    }
-
-    fn declare_checkpoint(&mut self, name: &str) -> Checkpoint {
-        let id = match self.program.checkpoints.iter().position(|c| c.name == name) {
-            Some(i) => CheckpointId(i),
-            None => {
-                self.program.checkpoints.push(ir::Checkpoint {
-                    name: name.into(),
-                    span: Span::default(),
-                });
-                CheckpointId(self.program.checkpoints.len() - 1)
-            }
-        };
-        Checkpoint { story: self.id, id }
     }
 }
 

@@ -262,7 +262,7 @@ fn probability_mistakes_are_invalid_before_the_engine() {
             e.case("c")
                 .weight(F::knows(a, x.eq(1)).ite(Int::from(2), 1));
         }),
-        "a case's `weight` takes no knowledge",
+        "a case's `weight` is computed from the world's values, without knowledge",
     );
     // Handles of another story.
     let mut other = Story::new();
