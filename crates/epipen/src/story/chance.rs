@@ -6,13 +6,13 @@ use std::fmt;
 use std::ops;
 
 use crate::engine::{self, BigInt, BigRational};
-use crate::ir::{self, ArithOp, CmpOp, ExprKind, Rat, RatKind, Stmt, StmtKind, Ty};
+use crate::ir::{ArithOp, CmpOp, ExprKind, Rat, RatKind, Stmt, StmtKind, Ty};
 use crate::syntax::{Span, ast};
 
 use super::expr::{
     Enum, Formula, Int, Node, arith_op, ax, call_ax, character_name, cmp_op, mk, name_ax,
 };
-use super::{Character, Error, Story, no_knowledge, stmt};
+use super::{Character, Error, Story};
 
 /// A probability term, in exact rational arithmetic: [`Formula::probability`] (a
 /// character's), [`Formula::probability_of`] (the storyteller's), an [`Int`] or a plain
@@ -150,16 +150,6 @@ impl Chance {
     /// `self >= other`.
     pub fn ge(&self, other: impl Into<Chance>) -> Formula {
         self.cmp(CmpOp::Ge, other.into())
-    }
-
-    /// The probability term's IR (for this story's handles).
-    fn of_story(&self, story: u64) -> Result<Rat, Error> {
-        if self.story.is_some_and(|s| s != story) {
-            return Err(Error::Invalid(
-                "an expression uses handles of another story".into(),
-            ));
-        }
-        self.rat.clone().map_err(Error::Invalid)
     }
 }
 
@@ -419,34 +409,6 @@ fn first_announcement(s: &Stmt) -> bool {
     matches!(&s.kind, StmtKind::Announce { speaker: None, formula } if !formula.mentions_knowledge())
 }
 
-fn observes(s: &Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Learn { .. }
-        | StmtKind::Announce {
-            speaker: Some(_), ..
-        }
-        | StmtKind::Reveal { .. }
-        | StmtKind::Event(_)
-        | StmtKind::Show {
-            value: ir::Shown::Rational(_),
-            ..
-        } => true,
-        StmtKind::Simultaneously(body)
-        | StmtKind::Repeat { body, .. }
-        | StmtKind::AssertAddsCk { body, .. }
-            if body.iter().any(observes) =>
-        {
-            true
-        }
-        _ => s
-            .each_expr(&mut |e| match e.mentions_probability() {
-                true => Err(()),
-                false => Ok(()),
-            })
-            .is_err(),
-    }
-}
-
 impl Story {
     /// `prior e`: the storyteller's prior. Each world weighs the value of the int
     /// expression `weight` there (of the constants, without knowledge operators; never
@@ -458,38 +420,21 @@ impl Story {
     /// that bound the ints (while the story has only announcements), it weighs the worlds
     /// they leave, as if given after them: it runs with the next statement.
     pub fn prior(&mut self, weight: impl Into<Int>) -> Result<(), Error> {
-        let e = self.expr(weight.into().0)?;
-        no_knowledge(&e, "`prior`")?;
-        let statements = &self.program.statements;
-        if statements
-            .iter()
-            .any(|s| matches!(s.kind, StmtKind::Prior(_)))
-        {
-            return Err(Error::Invalid(
-                "the prior is already given; give one prior: multiply the two weights in one \
-                 `prior`"
-                    .into(),
-            ));
-        }
-        if statements.iter().any(observes) {
-            return Err(Error::Invalid(
-                "`prior` comes after a statement that lets a character learn or observe \
-                 something, or asks a probability; the prior weighs the worlds before: move \
-                 it up (announcements before it are fine)"
-                    .into(),
-            ));
-        }
-        let first = statements.iter().all(first_announcement);
-        let prior = stmt(StmtKind::Prior(e));
+        let e = self.ast(weight.into().0)?;
+        let before = self.lowering.clone();
+        let prior = self.lower(ast::StmtKind::Prior(e))?;
         // Among the story's first announcements, before those that bound the ints
         // (docs/language.md, "Probability"): it weighs the worlds they leave, so it runs
         // with them, when the next statement comes.
-        if first && crate::engine::left_unbounded(&self.program).is_some() {
-            self.program.statements.push(prior);
+        let statements = &self.program.statements;
+        if statements.iter().all(first_announcement)
+            && crate::engine::left_unbounded(&self.program).is_some()
+        {
+            self.program.statements.extend(prior);
             self.live = None;
             return Ok(());
         }
-        self.run(prior).map(drop)
+        self.run_lowered(before, prior).map(drop)
     }
 
     /// `show e`: the value of `e` (a [`Chance`], an [`Int`], a [`Formula`] or an
@@ -512,26 +457,18 @@ impl Story {
     pub fn show(&mut self, value: impl Showable) -> Result<Shown, Error> {
         let shown = match value.into_shown() {
             Showing::Chance(c) => {
-                let r = c.of_story(self.id)?;
-                ir::Shown::Rational(r)
-            }
-            Showing::Expr(node) => {
-                let e = self.expr(node)?;
-                if e.ty != Ty::Bool && e.mentions_knowledge() {
+                if c.story.is_some_and(|s| s != self.id) {
                     return Err(Error::Invalid(
-                        "`show` of a number that depends on knowledge: show the formula \
-                         itself, e.g. `show knows(A, x > 1)`"
-                            .into(),
+                        "an expression uses handles of another story".into(),
                     ));
                 }
-                ir::Shown::Expr(e)
+                let mut e = c.ast.map_err(Error::Invalid)?;
+                self.resolve(&mut e)?;
+                e
             }
+            Showing::Expr(node) => self.ast(node)?,
         };
-        let text = match &shown {
-            ir::Shown::Rational(r) => self.program.show_rat(r, None),
-            ir::Shown::Expr(e) => self.program.show(e, None),
-        };
-        let reports = self.run(stmt(StmtKind::Show { value: shown, text }))?;
+        let (_, reports) = self.lower_run(ast::StmtKind::Show(shown))?;
         let found = reports.into_iter().find_map(|r| match r {
             engine::Report::Show { text, shown, .. } => Some((text, shown)),
             _ => None,

@@ -163,11 +163,6 @@ impl Story {
         Ok(live)
     }
 
-    /// Runs one statement; on success it becomes part of the story.
-    pub(super) fn run(&mut self, stmt: Stmt) -> Result<Vec<Report>, Error> {
-        self.run_all(vec![stmt])
-    }
-
     /// Runs statements as a unit: all succeed and join the story, or the story stays
     /// as it was.
     pub(super) fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Report>, Error> {

@@ -485,13 +485,13 @@ impl Story {
     /// `announce φ`: the storyteller announces φ, which becomes common knowledge.
     pub fn announce(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
         let stmt = self.announcement(None, formula.into())?;
-        self.run(stmt).map(drop)
+        self.lower_run(stmt).map(drop)
     }
 
     /// `A: φ`: `who` truthfully announces φ (κ := κ ∧ K_A φ).
     pub fn says(&mut self, who: Character, formula: impl Into<Formula>) -> Result<(), Error> {
         let stmt = self.announcement(Some(who), formula.into())?;
-        self.run(stmt).map(drop)
+        self.lower_run(stmt).map(drop)
     }
 
     /// `A learns e`: `who` gets access to the value of each expression (a constant, or
@@ -500,9 +500,9 @@ impl Story {
     /// value it has now: `learns(a, F::knows(b, p))` (an int or enum expression with
     /// them is an [`Error::Invalid`]).
     pub fn learns(&mut self, who: Character, values: impl Values) -> Result<(), Error> {
-        let stmts = self.learn_stmts(who, values)?;
+        let stmt = self.learn_stmt(who, values)?;
         // One statement per value, run as a unit so that a failure leaves no trace.
-        self.run_all(stmts).map(drop)
+        self.lower_run(stmt).map(drop)
     }
 
     /// `checkpoint c`: saves the knowledge state (κ and who learned what) under `name`,
@@ -524,22 +524,15 @@ impl Story {
     /// announcements must be true in it. It is declared once: a second `actual` is an
     /// [`Error::Invalid`].
     pub fn actual(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
-        let e = self.expr(formula.into().0)?;
-        no_knowledge(&e, "`actual`")?;
-        if (self.program.statements.iter()).any(|s| matches!(s.kind, StmtKind::Actual(_))) {
-            return Err(Error::Invalid(
-                "the actual world is already declared; declare it once, e.g. `actual(φ & ψ)`"
-                    .into(),
-            ));
-        }
-        self.run(stmt(StmtKind::Actual(e))).map(drop)
+        let e = self.ast(formula.into().0)?;
+        self.lower_run(ast::StmtKind::Actual(e)).map(drop)
     }
 
     /// `A reveals φ`: `who` announces φ if it holds in the actual world, else `not φ`.
     /// Returns whether φ held.
     pub fn reveals(&mut self, who: Character, formula: impl Into<Formula>) -> Result<bool, Error> {
         let stmt = self.reveal_stmt(who, formula.into())?;
-        let events = self.run(stmt)?;
+        let (_, events) = self.lower_run(stmt)?;
         Ok(reveal_outcomes(&events).first().copied().unwrap_or(false))
     }
 
@@ -583,7 +576,11 @@ impl Story {
         if let Some(e) = error {
             return Err(e);
         }
-        let events = self.run(stmt(StmtKind::Simultaneously(stmts)))?;
+        let block = ast::Block {
+            statements: stmts,
+            span: Span::default(),
+        };
+        let (_, events) = self.lower_run(ast::StmtKind::Simultaneously(block))?;
         Ok(reveal_outcomes(&events))
     }
 
@@ -620,7 +617,7 @@ impl Story {
         hint: impl Into<Formula>,
         block: impl FnOnce(&mut Block),
     ) -> Result<Hint, Error> {
-        let hint = self.expr(hint.into().0)?;
+        let hint = self.ast(hint.into().0)?;
         // The block's checkpoints are declared as it states them.
         let before = self.lowering.clone();
         let mut b = Block {
@@ -630,11 +627,15 @@ impl Story {
         };
         block(&mut b);
         let Block { stmts, error, .. } = b;
+        let body = ast::Block {
+            statements: stmts,
+            span: Span::default(),
+        };
         let ran = match error {
             Some(e) => Err(e),
-            None => self.run(stmt(StmtKind::AssertAddsCk { hint, body: stmts })),
+            None => self.lower_run(ast::StmtKind::AssertAddsCk { hint, body }),
         };
-        let events = ran.inspect_err(|_| {
+        let (_, events) = ran.inspect_err(|_| {
             self.lowering = before;
             self.sync();
         })?;
@@ -677,8 +678,8 @@ impl Story {
     /// # }
     /// ```
     pub fn check(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
-        let e = self.expr(formula.into().0)?;
-        let reports = self.run(stmt(StmtKind::Check(e)))?;
+        let e = self.ast(formula.into().0)?;
+        let (_, reports) = self.lower_run(ast::StmtKind::Check(e))?;
         // Over no world a check holds only because nothing is left: it proves nothing.
         if reports.iter().any(|r| matches!(r, Report::Vacuous { .. })) {
             return Err(Error::Story {
@@ -708,8 +709,8 @@ impl Story {
     /// # }
     /// ```
     pub fn check_actual(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
-        let e = self.expr(formula.into().0)?;
-        self.run(stmt(StmtKind::CheckActual(e))).map(drop)
+        let e = self.ast(formula.into().0)?;
+        self.lower_run(ast::StmtKind::CheckActual(e)).map(drop)
     }
 
     /// Up to `limit` of the worlds possible now, in the canonical order (smaller
@@ -802,6 +803,16 @@ impl Story {
     fn lower_run(&mut self, kind: ast::StmtKind) -> Result<(Vec<Stmt>, Vec<Report>), Error> {
         let before = self.lowering.clone();
         let stmts = self.lower(kind)?;
+        self.run_lowered(before, stmts)
+    }
+
+    /// Runs what a statement lowered to (`before`: the lowering before it), as a unit:
+    /// on failure the lowering is as it was.
+    fn run_lowered(
+        &mut self,
+        before: Incremental,
+        stmts: Vec<Stmt>,
+    ) -> Result<(Vec<Stmt>, Vec<Report>), Error> {
         if stmts.is_empty() {
             return Ok((stmts, Vec::new()));
         }
@@ -823,7 +834,7 @@ impl Story {
             ));
         }
         let mut e = node.ast.map_err(Error::Invalid)?;
-        self.resolve(&mut e);
+        self.resolve(&mut e)?;
         Ok(e)
     }
 
@@ -831,53 +842,58 @@ impl Story {
     fn character_ast(&self, who: Character) -> Result<ast::Expr, Error> {
         self.check_character(who)?;
         let mut e = expr::name_ax(&expr::character_name(who.id));
-        self.resolve(&mut e);
+        self.resolve(&mut e)?;
         Ok(e)
     }
 
     /// Replaces the placeholder names of characters and checkpoints in `e` by theirs.
-    fn resolve(&self, e: &mut ast::Expr) {
+    fn resolve(&self, e: &mut ast::Expr) -> Result<(), Error> {
         use ast::ExprKind as K;
         match &mut e.kind {
             K::Name(n) => {
-                let named = if let Some(k) = n.name.strip_prefix("#character") {
-                    let k = k.parse().ok();
-                    k.and_then(|k: usize| self.program.characters.get(k))
-                        .map(|c| c.name.clone())
-                } else if let Some(k) = n.name.strip_prefix("#checkpoint") {
-                    let k = k.parse().ok();
-                    k.and_then(|k: usize| self.program.checkpoints.get(k))
-                        .map(|c| c.name.clone())
-                } else {
-                    None
-                };
-                if let Some(name) = named {
-                    n.name = name;
+                let index = |prefix| n.name.strip_prefix(prefix)?.parse::<usize>().ok();
+                if let Some(k) = index("#character") {
+                    n.name = (self.program.characters.get(k))
+                        .ok_or_else(|| Error::Invalid("the character is not declared".into()))?
+                        .name
+                        .clone();
+                } else if let Some(k) = index("#checkpoint") {
+                    n.name = (self.program.checkpoints.get(k))
+                        .ok_or_else(|| {
+                            Error::Invalid(
+                                "`at` names a checkpoint that is not saved at this point of \
+                                 the story"
+                                    .into(),
+                            )
+                        })?
+                        .name
+                        .clone();
                 }
+                Ok(())
             }
             K::Unary { operand, .. } => self.resolve(operand),
             K::Binary { lhs, rhs, .. } => {
-                self.resolve(lhs);
-                self.resolve(rhs);
+                self.resolve(lhs)?;
+                self.resolve(rhs)
             }
             K::Ite {
                 cond,
                 then,
                 otherwise,
             } => {
-                self.resolve(cond);
-                self.resolve(then);
-                self.resolve(otherwise);
+                self.resolve(cond)?;
+                self.resolve(then)?;
+                self.resolve(otherwise)
             }
             K::Tuple(items) | K::Call { args: items, .. } => {
-                items.iter_mut().for_each(|i| self.resolve(i))
+                items.iter_mut().try_for_each(|i| self.resolve(i))
             }
             K::In { element, set, .. } => {
-                self.resolve(element);
-                set.iter_mut().for_each(|i| self.resolve(i));
+                self.resolve(element)?;
+                set.iter_mut().try_for_each(|i| self.resolve(i))
             }
             K::Index { index, .. } => self.resolve(index),
-            _ => {}
+            _ => Ok(()),
         }
     }
 
@@ -887,16 +903,6 @@ impl Story {
             Some(e) => Err(e.clone()),
             None => Ok(()),
         }
-    }
-
-    /// The IR of an expression of this story.
-    fn expr(&self, node: Node) -> Result<ir::Expr, Error> {
-        if node.story.is_some_and(|s| s != self.id) {
-            return Err(Error::Invalid(
-                "an expression uses handles of another story".into(),
-            ));
-        }
-        node.expr.map_err(Error::Invalid)
     }
 
     fn check_character(&self, who: Character) -> Result<(), Error> {
@@ -909,49 +915,40 @@ impl Story {
         }
     }
 
-    fn announcement(&self, who: Option<Character>, formula: Formula) -> Result<Stmt, Error> {
-        if let Some(who) = who {
-            self.check_character(who)?;
-        }
-        let formula = self.expr(formula.0)?;
-        Ok(stmt(StmtKind::Announce {
-            speaker: who.map(|w| w.id),
-            formula,
-        }))
+    fn announcement(
+        &self,
+        who: Option<Character>,
+        formula: Formula,
+    ) -> Result<ast::StmtKind, Error> {
+        let what = self.ast(formula.0)?;
+        Ok(match who {
+            None => ast::StmtKind::Announce(what),
+            Some(who) => ast::StmtKind::Says {
+                speaker: self.character_ast(who)?,
+                what,
+            },
+        })
     }
 
-    fn reveal_stmt(&self, who: Character, formula: Formula) -> Result<Stmt, Error> {
-        self.check_character(who)?;
-        let formula = self.expr(formula.0)?;
-        Ok(stmt(StmtKind::Reveal {
-            who: who.id,
-            formula,
-            text: String::new(),
-        }))
+    fn reveal_stmt(&self, who: Character, formula: Formula) -> Result<ast::StmtKind, Error> {
+        Ok(ast::StmtKind::Reveals {
+            who: self.character_ast(who)?,
+            what: self.ast(formula.0)?,
+        })
     }
 
-    fn learn_stmts(&self, who: Character, values: impl Values) -> Result<Vec<Stmt>, Error> {
-        self.check_character(who)?;
+    fn learn_stmt(&self, who: Character, values: impl Values) -> Result<ast::StmtKind, Error> {
+        let who = self.character_ast(who)?;
         let nodes = values.into_nodes();
         if nodes.is_empty() {
             return Err(Error::Invalid(
                 "`learns` needs at least one expression".into(),
             ));
         }
-        nodes
-            .into_iter()
-            .map(|n| {
-                let what = self.expr(n)?;
-                if what.ty != Ty::Bool && what.mentions_knowledge() {
-                    return Err(Error::Invalid(
-                        "a value learned with knowledge operators must be a formula (learning \
-                         a formula learns whether it holds now)"
-                            .into(),
-                    ));
-                }
-                Ok(stmt(StmtKind::Learn { who: who.id, what }))
-            })
-            .collect()
+        let what = (nodes.into_iter())
+            .map(|n| self.ast(n))
+            .collect::<Result<_, _>>()?;
+        Ok(ast::StmtKind::Learns { who, what })
     }
 }
 
@@ -983,14 +980,6 @@ fn decl(name: &str) -> ast::Decl {
     }
 }
 
-fn stmt(kind: StmtKind) -> Stmt {
-    Stmt {
-        kind,
-        span: Span::default(),
-        loops: Vec::new(),
-    }
-}
-
 fn reveal_outcomes(events: &[Report]) -> Vec<bool> {
     events
         .iter()
@@ -1004,17 +993,4 @@ fn reveal_outcomes(events: &[Report]) -> Vec<bool> {
 /// Calls `f` on every subexpression of `e`, `e` first.
 fn walk(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr) -> Result<(), Error>) -> Result<(), Error> {
     e.walk(f)
-}
-
-fn no_knowledge(e: &ir::Expr, what: &str) -> Result<(), Error> {
-    walk(e, &mut |x| {
-        if x.is_knowledge() {
-            Err(Error::Invalid(format!(
-                "{what} takes no knowledge operators (knows, knows_value, believes, \
-                 believes_value, at, group knowledge)"
-            )))
-        } else {
-            Ok(())
-        }
-    })
 }

@@ -251,11 +251,11 @@ fn probability_mistakes_are_invalid_before_the_engine() {
     // Knowledge in a prior or a weight.
     invalid(
         story.prior(F::knows(a, x.eq(1)).ite(Int::from(2), 1)),
-        "`prior` takes no knowledge",
+        "`prior` gives each world a weight from its values, without knowledge operators",
     );
     invalid(
         story.prior(F::probability_of(x.eq(1)).gt(0).ite(Int::from(2), 1)),
-        "`prior` takes no knowledge",
+        "`prior` gives each world a weight from its values, without knowledge operators",
     );
     invalid(
         story.event("e", |e| {
