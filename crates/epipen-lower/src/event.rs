@@ -390,8 +390,17 @@ impl Lowerer {
             ..Ctx::storyteller()
         };
         let lowered = self.expr(target, ctx);
-        let value = self.expr(value, ctx);
+        let value = self.compared(value, lowered.as_ref(), ctx);
         let target = match lowered {
+            Some(ir::Expr {
+                kind: ir::ExprKind::Const(c),
+                ..
+            }) if self.constants[c.0].occurrence.is_some() => {
+                // A builder's execution of an event (`ExprKind::Execution`).
+                let message = "an execution's case records what happened: `:=` cannot change it";
+                self.error(Diagnostic::error(target.span, message));
+                return None;
+            }
             Some(ir::Expr {
                 kind: ir::ExprKind::Const(c),
                 ..

@@ -1233,7 +1233,7 @@ fn event_mistakes_are_typed_errors() {
     invalid(story.announce(w.eq("moved")), "`move` is an event");
     invalid(
         story.assign(moving.occurrence(), "moved"),
-        "unknown name `moved` (`moved` is a case of the event `move`",
+        "an execution's case records what happened: `:=` cannot change it",
     );
     invalid(
         other.announce(y.eq(0) & move_event.is("moved")),
