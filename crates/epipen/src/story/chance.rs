@@ -6,12 +6,10 @@ use std::fmt;
 use std::ops;
 
 use crate::engine::{self, BigInt, BigRational};
-use crate::ir::{ArithOp, CmpOp, ExprKind, Rat, RatKind, Stmt, StmtKind, Ty};
-use crate::syntax::{Span, ast};
+use crate::ir::{Stmt, StmtKind};
+use crate::syntax::ast;
 
-use super::expr::{
-    Enum, Formula, Int, Node, arith_op, ax, call_ax, character_name, cmp_op, mk, name_ax,
-};
+use super::expr::{Enum, Formula, Int, Node, ax, bin_ax, call_ax, character_name, name_ax};
 use super::{Character, Error, Story};
 
 /// A probability term, in exact rational arithmetic: [`Formula::probability`] (a
@@ -39,58 +37,30 @@ use super::{Character, Error, Story};
 #[derive(Debug, Clone)]
 pub struct Chance {
     pub(super) story: Option<u64>,
-    pub(super) rat: Result<Rat, String>,
     /// The term as the language's AST.
     pub(super) ast: Result<ast::Expr, String>,
 }
 
-fn rat(kind: RatKind) -> Rat {
-    Rat {
-        kind,
-        span: Span::default(),
-    }
-}
-
 impl Chance {
-    fn combine(
-        a: Chance,
-        b: Chance,
-        op: ast::BinOp,
-        build: impl FnOnce(Rat, Rat) -> Rat,
-    ) -> Chance {
+    fn combine(a: Chance, b: Chance, op: ast::BinOp) -> Chance {
         let story = match (a.story, b.story) {
             (Some(x), Some(y)) if x != y => {
                 return Chance::invalid("an expression mixes handles of two different stories");
             }
             (x, y) => x.or(y),
         };
-        let rat = match (a.rat, b.rat) {
-            (Ok(a), Ok(b)) => Ok(build(a, b)),
-            (Err(m), _) | (_, Err(m)) => Err(m),
-        };
         let ast = match (a.ast, b.ast) {
-            (Ok(lhs), Ok(rhs)) => Ok(ax(ast::ExprKind::Binary {
-                op,
-                lhs: Box::new(lhs),
-                rhs: Box::new(rhs),
-            })),
+            (Ok(lhs), Ok(rhs)) => Ok(bin_ax(op, lhs, rhs)),
             (Err(m), _) | (_, Err(m)) => Err(m),
         };
-        Chance { story, rat, ast }
+        Chance { story, ast }
     }
 
     fn invalid(message: &str) -> Chance {
         Chance {
             story: None,
-            rat: Err(message.into()),
             ast: Err(message.into()),
         }
-    }
-
-    fn arith(op: ArithOp, a: Chance, b: Chance) -> Chance {
-        Chance::combine(a, b, arith_op(op), |a, b| {
-            rat(RatKind::Arith(op, Box::new(a), Box::new(b)))
-        })
     }
 
     /// The exact fraction `numerator / denominator` (`Chance::ratio(2, 3)`: the
@@ -99,57 +69,42 @@ impl Chance {
         Chance::from(numerator) / Chance::from(denominator)
     }
 
-    fn cmp(&self, op: CmpOp, other: Chance) -> Formula {
-        let mut pair = None;
-        let c = Chance::combine(self.clone(), other, cmp_op(op), |a, b| {
-            pair = Some((a, b));
-            rat(RatKind::Int(Box::new(mk(ExprKind::Int(0), Ty::Int))))
-        });
+    fn cmp(&self, op: ast::BinOp, other: Chance) -> Formula {
+        let c = Chance::combine(self.clone(), other, op);
         Formula(Node {
             story: c.story,
-            expr: c.rat.and_then(|_| {
-                let (left, right) = pair.ok_or_else(String::new)?;
-                Ok(mk(
-                    ExprKind::Chance {
-                        op,
-                        left: Box::new(left),
-                        right: Box::new(right),
-                    },
-                    Ty::Bool,
-                ))
-            }),
             ast: c.ast,
         })
     }
 
     /// `self == other`.
     pub fn eq(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Eq, other.into())
+        self.cmp(ast::BinOp::Eq, other.into())
     }
 
     /// `self != other`.
     pub fn ne(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Ne, other.into())
+        self.cmp(ast::BinOp::Ne, other.into())
     }
 
     /// `self < other`.
     pub fn lt(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Lt, other.into())
+        self.cmp(ast::BinOp::Lt, other.into())
     }
 
     /// `self <= other`.
     pub fn le(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Le, other.into())
+        self.cmp(ast::BinOp::Le, other.into())
     }
 
     /// `self > other`.
     pub fn gt(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Gt, other.into())
+        self.cmp(ast::BinOp::Gt, other.into())
     }
 
     /// `self >= other`.
     pub fn ge(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Ge, other.into())
+        self.cmp(ast::BinOp::Ge, other.into())
     }
 }
 
@@ -177,12 +132,6 @@ impl Formula {
         };
         Chance {
             story,
-            rat: node.expr.map(|e| {
-                rat(RatKind::Probability {
-                    agent: who.map(|w| w.id),
-                    formula: Box::new(e),
-                })
-            }),
             ast: node.ast.map(|e| {
                 let who = who.map(|w| name_ax(&character_name(w.id)));
                 call_ax("probability", who.into_iter().chain([e]).collect())
@@ -195,7 +144,6 @@ impl From<Int> for Chance {
     fn from(n: Int) -> Chance {
         Chance {
             story: n.0.story,
-            rat: n.0.expr.map(|e| rat(RatKind::Int(Box::new(e)))),
             ast: n.0.ast,
         }
     }
@@ -242,19 +190,19 @@ macro_rules! chance_ops {
         impl<R: Into<Chance>> ops::$trait<R> for Chance {
             type Output = Chance;
             fn $method(self, rhs: R) -> Chance {
-                Chance::arith(ArithOp::$op, self, rhs.into())
+                Chance::combine(self, rhs.into(), ast::BinOp::$op)
             }
         }
         impl<R: Into<Chance>> ops::$trait<R> for &Chance {
             type Output = Chance;
             fn $method(self, rhs: R) -> Chance {
-                Chance::arith(ArithOp::$op, self.clone(), rhs.into())
+                Chance::combine(self.clone(), rhs.into(), ast::BinOp::$op)
             }
         }
         impl ops::$trait<Chance> for i64 {
             type Output = Chance;
             fn $method(self, rhs: Chance) -> Chance {
-                Chance::arith(ArithOp::$op, Chance::from(self), rhs)
+                Chance::combine(Chance::from(self), rhs, ast::BinOp::$op)
             }
         }
     )*};
@@ -282,7 +230,6 @@ impl ops::Neg for Chance {
     fn neg(self) -> Chance {
         Chance {
             story: self.story,
-            rat: self.rat.map(|r| rat(RatKind::Neg(Box::new(r)))),
             ast: self.ast.map(|e| {
                 ax(ast::ExprKind::Unary {
                     op: ast::UnOp::Neg,
@@ -463,7 +410,7 @@ impl Story {
                     ));
                 }
                 let mut e = c.ast.map_err(Error::Invalid)?;
-                self.resolve(&mut e)?;
+                super::resolve(&self.program, &mut e)?;
                 e
             }
             Showing::Expr(node) => self.ast(node)?,

@@ -9,12 +9,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::engine::Report;
-use crate::ir::{ConstId, EventId, ExprKind, StmtKind, Ty};
+use crate::ir::{ConstId, EventId, StmtKind};
 use crate::lower::{closest, list};
 use crate::syntax::{Span, ast};
 
 use super::change::{Change, ValueOf};
-use super::expr::{Enum, Expression, Formula, Int, Node, ax, case_ax, mk, name_ax};
+use super::expr::{Enum, Expression, Formula, Int, Node, ax, case_ax, name_ax};
 use super::handles::EnumInfo;
 use super::{Character, EnumType, Error, Story, ident};
 
@@ -326,11 +326,7 @@ impl Event {
     /// The case of the latest execution, as a value of the event's own type: `move`.
     pub fn latest(&self) -> Enum {
         Enum {
-            node: Node::of(
-                self.ty.0.story,
-                mk(ExprKind::Latest(self.id), Ty::Enum(self.ty.0.id)),
-                name_ax(self.name()),
-            ),
+            node: Node::of(self.ty.0.story, name_ax(self.name())),
             ty: self.ty.clone(),
         }
     }
@@ -352,11 +348,7 @@ impl Event {
             Named::Handle { name, .. } | Named::Name(name) => name,
         };
         let node = match self.cases().iter().position(|c| *c == name) {
-            Some(k) => Node::of(
-                self.ty.0.story,
-                mk(ExprKind::Int(k as i64), Ty::Enum(self.ty.0.id)),
-                case_ax(&name),
-            ),
+            Some(_) => Node::of(self.ty.0.story, case_ax(&name)),
             None => Node::invalid(unknown_case("event", self.name(), self.cases(), &name)),
         };
         Enum {
@@ -648,7 +640,6 @@ impl Story {
         saw: Vec<Vec<usize>>,
     ) -> Happened {
         let handle = self.event_handle(event);
-        let sort = self.program.events[event.0].sort;
         // The k-th execution (from 1), for the AST.
         let k = (self.program.constants[..=occurrence.0].iter())
             .filter(|c| c.occurrence.is_some_and(|o| o.event == event))
@@ -658,11 +649,7 @@ impl Story {
             k,
         });
         let occurrence = Enum {
-            node: Node::of(
-                self.id,
-                mk(ExprKind::Const(occurrence), Ty::Enum(sort)),
-                execution,
-            ),
+            node: Node::of(self.id, execution),
             ty: handle.ty.clone(),
         };
         Happened {

@@ -1,10 +1,10 @@
 //! Typed expressions of the Rust API: [`Int`], [`Formula`], [`Enum`], with Rust's
-//! operators, built as IR expressions and, side by side, as the story language's AST
-//! (which lowering resolves), remembering which story their handles belong to.
+//! operators, built as the story language's AST (which lowering resolves and checks when
+//! a statement uses them), remembering which story their handles belong to.
 
 use std::ops;
 
-use crate::ir::{self, ArithOp, CharId, CheckpointId, CmpOp, ExprKind, GroupOp, LogicOp, Ty};
+use crate::ir::{CharId, CheckpointId, GroupOp};
 use crate::syntax::{Span, ast};
 
 use super::{Character, Checkpoint, EnumType};
@@ -12,14 +12,12 @@ use super::{Character, Checkpoint, EnumType};
 mod sealed {
     use super::*;
 
-    /// A typed IR expression under construction, or the mistake that stopped it, and
-    /// the same expression as the language's AST (characters and checkpoints as
-    /// placeholder names, [`super::character_name`]). It remembers which story its
-    /// handles belong to (`None`: only literals).
+    /// An expression as the language's AST (characters and checkpoints as placeholder
+    /// names, [`super::character_name`]), or the mistake that stopped it. It remembers
+    /// which story its handles belong to (`None`: only literals).
     #[derive(Debug, Clone)]
     pub struct Node {
         pub(crate) story: Option<u64>,
-        pub(crate) expr: Result<ir::Expr, String>,
         pub(crate) ast: Result<ast::Expr, String>,
     }
 
@@ -44,14 +42,6 @@ mod sealed {
 
 pub(super) use sealed::{IntoEnumNode, IntoNodes, Node, Typed};
 
-pub(super) fn mk(kind: ExprKind, ty: Ty) -> ir::Expr {
-    ir::Expr {
-        kind,
-        ty,
-        span: Span::default(),
-    }
-}
-
 /// An AST expression of `kind`, written nowhere.
 pub(super) fn ax(kind: ast::ExprKind) -> ast::Expr {
     ast::Expr {
@@ -73,7 +63,7 @@ pub(super) fn call_ax(name: &str, args: Vec<ast::Expr>) -> ast::Expr {
     })
 }
 
-fn bin_ax(op: ast::BinOp, lhs: ast::Expr, rhs: ast::Expr) -> ast::Expr {
+pub(super) fn bin_ax(op: ast::BinOp, lhs: ast::Expr, rhs: ast::Expr) -> ast::Expr {
     ax(ast::ExprKind::Binary {
         op,
         lhs: Box::new(lhs),
@@ -140,64 +130,37 @@ pub(super) fn case_ax(name: &str) -> ast::Expr {
     }
 }
 
-pub(super) fn arith_op(op: ArithOp) -> ast::BinOp {
-    match op {
-        ArithOp::Add => ast::BinOp::Add,
-        ArithOp::Sub => ast::BinOp::Sub,
-        ArithOp::Mul => ast::BinOp::Mul,
-        ArithOp::Div => ast::BinOp::Div,
-        ArithOp::Mod => ast::BinOp::Mod,
-    }
-}
-
-pub(super) fn cmp_op(op: CmpOp) -> ast::BinOp {
-    match op {
-        CmpOp::Eq => ast::BinOp::Eq,
-        CmpOp::Ne => ast::BinOp::Ne,
-        CmpOp::Lt => ast::BinOp::Lt,
-        CmpOp::Le => ast::BinOp::Le,
-        CmpOp::Gt => ast::BinOp::Gt,
-        CmpOp::Ge => ast::BinOp::Ge,
-    }
-}
-
 impl Node {
-    pub(super) fn lit(expr: ir::Expr, ast: ast::Expr) -> Node {
+    pub(super) fn lit(ast: ast::Expr) -> Node {
         Node {
             story: None,
-            expr: Ok(expr),
             ast: Ok(ast),
         }
     }
 
-    pub(super) fn of(story: u64, expr: ir::Expr, ast: ast::Expr) -> Node {
+    pub(super) fn of(story: u64, ast: ast::Expr) -> Node {
         Node {
             story: Some(story),
-            expr: Ok(expr),
             ast: Ok(ast),
         }
     }
 
     pub(super) fn invalid(message: impl Into<String>) -> Node {
-        let message = message.into();
         Node {
             story: None,
-            expr: Err(message.clone()),
-            ast: Err(message),
+            ast: Err(message.into()),
         }
     }
 
-    /// Combines nodes into one with `build` (the IR) and `build_ast`: the first mistake
-    /// wins, and handles of two different stories are a mistake.
+    /// Combines nodes into one with `build`: the first mistake wins, and handles of two
+    /// different stories are a mistake.
     pub(super) fn combine(
         nodes: Vec<Node>,
         extra: Option<u64>,
-        build: impl FnOnce(Vec<ir::Expr>) -> Result<ir::Expr, String>,
-        build_ast: impl FnOnce(Vec<ast::Expr>) -> ast::Expr,
+        build: impl FnOnce(Vec<ast::Expr>) -> ast::Expr,
     ) -> Node {
         let mut story = extra;
-        let mut exprs = Ok(Vec::with_capacity(nodes.len()));
-        let mut asts = Ok(Vec::with_capacity(nodes.len()));
+        let mut asts = Vec::with_capacity(nodes.len());
         for n in nodes {
             match (story, n.story) {
                 (Some(a), Some(b)) if a != b => {
@@ -206,23 +169,14 @@ impl Node {
                 (None, s) => story = s,
                 _ => {}
             }
-            if let Ok(es) = &mut exprs {
-                match n.expr {
-                    Ok(e) => es.push(e),
-                    Err(m) => exprs = Err(m),
-                }
-            }
-            if let Ok(es) = &mut asts {
-                match n.ast {
-                    Ok(e) => es.push(e),
-                    Err(m) => asts = Err(m),
-                }
+            match n.ast {
+                Ok(e) => asts.push(e),
+                Err(m) => return Node { story, ast: Err(m) },
             }
         }
         Node {
             story,
-            expr: exprs.and_then(build),
-            ast: asts.map(build_ast),
+            ast: Ok(build(asts)),
         }
     }
 }
@@ -305,48 +259,27 @@ impl Typed for Enum {
 }
 impl Expression for Enum {}
 
-fn unary(node: Node, op: ast::UnOp, build: impl FnOnce(ir::Expr) -> ir::Expr) -> Node {
-    Node::combine(
-        vec![node],
-        None,
-        |mut es| Ok(build(es.remove(0))),
-        |mut es| {
-            ax(ast::ExprKind::Unary {
-                op,
-                operand: Box::new(es.remove(0)),
-            })
-        },
-    )
+fn unary(node: Node, op: ast::UnOp) -> Node {
+    Node::combine(vec![node], None, |mut es| {
+        ax(ast::ExprKind::Unary {
+            op,
+            operand: Box::new(es.remove(0)),
+        })
+    })
 }
 
-fn binary(
-    a: Node,
-    b: Node,
-    op: ast::BinOp,
-    build: impl FnOnce(ir::Expr, ir::Expr) -> ir::Expr,
-) -> Node {
-    Node::combine(
-        vec![a, b],
-        None,
-        |mut es| {
-            let b = es.remove(1);
-            let a = es.remove(0);
-            Ok(build(a, b))
-        },
-        |mut es| {
-            let b = es.remove(1);
-            bin_ax(op, es.remove(0), b)
-        },
-    )
+fn binary(a: Node, b: Node, op: ast::BinOp) -> Node {
+    Node::combine(vec![a, b], None, |mut es| {
+        let b = es.remove(1);
+        bin_ax(op, es.remove(0), b)
+    })
 }
 
-fn cmp(op: CmpOp, a: Node, b: Node) -> Formula {
-    Formula(binary(a, b, cmp_op(op), |a, b| {
-        mk(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
-    }))
+fn cmp(op: ast::BinOp, a: Node, b: Node) -> Formula {
+    Formula(binary(a, b, op))
 }
 
-/// `(e1, …, en) in {rows}`: every row must have n values of the tuple's types.
+/// `(e1, …, en) in {rows}`: every row must have n values.
 fn membership(tuple: Vec<Node>, rows: Vec<Vec<Node>>) -> Node {
     let arity = tuple.len();
     if arity == 0 {
@@ -358,7 +291,6 @@ fn membership(tuple: Vec<Node>, rows: Vec<Vec<Node>>) -> Node {
             row.len()
         ));
     }
-    let widths: Vec<usize> = rows.iter().map(Vec::len).collect();
     let all: Vec<Node> = tuple
         .into_iter()
         .chain(rows.into_iter().flatten())
@@ -367,7 +299,7 @@ fn membership(tuple: Vec<Node>, rows: Vec<Vec<Node>>) -> Node {
         1 => es.remove(0),
         _ => ax(ast::ExprKind::Tuple(es)),
     };
-    let in_ax = move |mut es: Vec<ast::Expr>| {
+    Node::combine(all, None, move |mut es| {
         let rest = es.split_off(arity);
         let mut set = Vec::new();
         let mut it = rest.into_iter();
@@ -379,78 +311,42 @@ fn membership(tuple: Vec<Node>, rows: Vec<Vec<Node>>) -> Node {
             set,
             sample: None,
         })
-    };
-    Node::combine(
-        all,
-        None,
-        |mut es| {
-            let rest = es.split_off(arity);
-            let tuple = es;
-            let mut set = Vec::with_capacity(widths.len());
-            let mut it = rest.into_iter();
-            for w in widths {
-                let row: Vec<ir::Expr> = it.by_ref().take(w).collect();
-                for (v, t) in row.iter().zip(&tuple) {
-                    if v.ty != t.ty {
-                        return Err(format!(
-                            "a set item has a value of type {} where the tuple has {}",
-                            ty_name(v.ty),
-                            ty_name(t.ty)
-                        ));
-                    }
-                }
-                set.push(row);
-            }
-            Ok(mk(ExprKind::In { tuple, set }, Ty::Bool))
-        },
-        in_ax,
-    )
-}
-
-/// `int`, `bool` or `enum`, for messages.
-fn ty_name(ty: Ty) -> &'static str {
-    match ty {
-        Ty::Int => "int",
-        Ty::Bool => "bool",
-        Ty::Enum(_) => "enum",
-    }
+    })
 }
 
 impl Int {
-    fn arith(op: ArithOp, a: Int, b: Int) -> Int {
-        Int(binary(a.0, b.0, arith_op(op), |a, b| {
-            mk(ExprKind::Arith(op, Box::new(a), Box::new(b)), Ty::Int)
-        }))
+    fn arith(op: ast::BinOp, a: Int, b: Int) -> Int {
+        Int(binary(a.0, b.0, op))
     }
 
     /// `self == other`.
     pub fn eq(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Eq, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Eq, self.0.clone(), other.into().0)
     }
 
     /// `self != other`.
     pub fn ne(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Ne, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Ne, self.0.clone(), other.into().0)
     }
 
     /// `self < other`.
     pub fn lt(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Lt, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Lt, self.0.clone(), other.into().0)
     }
 
     /// `self <= other`.
     pub fn le(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Le, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Le, self.0.clone(), other.into().0)
     }
 
     /// `self > other`.
     pub fn gt(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Gt, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Gt, self.0.clone(), other.into().0)
     }
 
     /// `self >= other`.
     pub fn ge(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Ge, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Ge, self.0.clone(), other.into().0)
     }
 
     /// `self in {values}`: equal to one of the values (false for none).
@@ -488,7 +384,7 @@ impl From<&Int> for Int {
 
 impl From<i64> for Int {
     fn from(n: i64) -> Int {
-        Int(Node::lit(mk(ExprKind::Int(n), Ty::Int), int_ax(n)))
+        Int(Node::lit(int_ax(n)))
     }
 }
 
@@ -516,13 +412,13 @@ macro_rules! int_ops {
         impl<R: Into<Int>> ops::$trait<R> for Int {
             type Output = Int;
             fn $method(self, rhs: R) -> Int {
-                Int::arith(ArithOp::$op, self, rhs.into())
+                Int::arith(ast::BinOp::$op, self, rhs.into())
             }
         }
         impl<R: Into<Int>> ops::$trait<R> for &Int {
             type Output = Int;
             fn $method(self, rhs: R) -> Int {
-                Int::arith(ArithOp::$op, self.clone(), rhs.into())
+                Int::arith(ast::BinOp::$op, self.clone(), rhs.into())
             }
         }
         int_ops!(@lhs $trait $method $op: i64, i32);
@@ -531,13 +427,13 @@ macro_rules! int_ops {
         impl ops::$trait<Int> for $t {
             type Output = Int;
             fn $method(self, rhs: Int) -> Int {
-                Int::arith(ArithOp::$op, Int::from(self), rhs)
+                Int::arith(ast::BinOp::$op, Int::from(self), rhs)
             }
         }
         impl ops::$trait<&Int> for $t {
             type Output = Int;
             fn $method(self, rhs: &Int) -> Int {
-                Int::arith(ArithOp::$op, Int::from(self), rhs.clone())
+                Int::arith(ast::BinOp::$op, Int::from(self), rhs.clone())
             }
         }
     )*};
@@ -553,10 +449,7 @@ int_ops! {
 impl ops::Neg for Int {
     type Output = Int;
     fn neg(self) -> Int {
-        Int(unary(self.0, ast::UnOp::Neg, |a| match a.kind {
-            ExprKind::Int(n) if n.checked_neg().is_some() => mk(ExprKind::Int(-n), Ty::Int),
-            _ => mk(ExprKind::Neg(Box::new(a)), Ty::Int),
-        }))
+        Int(unary(self.0, ast::UnOp::Neg))
     }
 }
 
@@ -568,53 +461,43 @@ impl ops::Neg for &Int {
 }
 
 impl Formula {
-    fn logic(op: LogicOp, a: Formula, b: Formula) -> Formula {
-        let ast_op = match op {
-            LogicOp::And => ast::BinOp::And,
-            LogicOp::Or => ast::BinOp::Or,
-            LogicOp::Implies => ast::BinOp::Implies,
-            LogicOp::Iff => ast::BinOp::Iff,
-        };
-        Formula(binary(a.0, b.0, ast_op, |a, b| {
-            mk(ExprKind::Logic(op, Box::new(a), Box::new(b)), Ty::Bool)
-        }))
+    fn logic(op: ast::BinOp, a: Formula, b: Formula) -> Formula {
+        Formula(binary(a.0, b.0, op))
     }
 
     /// `self and other` (also `self & other`).
     pub fn and(self, other: impl Into<Formula>) -> Formula {
-        Formula::logic(LogicOp::And, self, other.into())
+        Formula::logic(ast::BinOp::And, self, other.into())
     }
 
     /// `self or other` (also `self | other`).
     pub fn or(self, other: impl Into<Formula>) -> Formula {
-        Formula::logic(LogicOp::Or, self, other.into())
+        Formula::logic(ast::BinOp::Or, self, other.into())
     }
 
     /// `self -> other`.
     pub fn implies(self, other: impl Into<Formula>) -> Formula {
-        Formula::logic(LogicOp::Implies, self, other.into())
+        Formula::logic(ast::BinOp::Implies, self, other.into())
     }
 
     /// `self <-> other`.
     pub fn iff(self, other: impl Into<Formula>) -> Formula {
-        Formula::logic(LogicOp::Iff, self, other.into())
+        Formula::logic(ast::BinOp::Iff, self, other.into())
     }
 
     /// `self == other`, for two formulas (the same as [`Formula::iff`]).
     pub fn eq(&self, other: impl Into<Formula>) -> Formula {
-        cmp(CmpOp::Eq, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Eq, self.0.clone(), other.into().0)
     }
 
     /// `self != other`, for two formulas.
     pub fn ne(&self, other: impl Into<Formula>) -> Formula {
-        cmp(CmpOp::Ne, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Ne, self.0.clone(), other.into().0)
     }
 
     /// `not f` (also `!f`).
     pub fn not(f: impl Into<Formula>) -> Formula {
-        Formula(unary(f.into().0, ast::UnOp::Not, |a| {
-            mk(ExprKind::Not(Box::new(a)), Ty::Bool)
-        }))
+        Formula(unary(f.into().0, ast::UnOp::Not))
     }
 
     /// `if self then a else b`, for two values of the same type.
@@ -634,16 +517,6 @@ impl Formula {
                 otherwise.into_node(),
             ],
             None,
-            |mut es| {
-                let b = es.remove(2);
-                let a = es.remove(1);
-                let c = es.remove(0);
-                if a.ty != b.ty {
-                    return Err("the branches of `ite` have values of two different enums".into());
-                }
-                let ty = a.ty;
-                Ok(mk(ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b)), ty))
-            },
             |mut es| {
                 let otherwise = Box::new(es.remove(2));
                 let then = Box::new(es.remove(1));
@@ -701,15 +574,6 @@ impl Formula {
         Formula(Node::combine(
             vec![formula.into().0],
             Some(who.story),
-            |mut es| {
-                Ok(mk(
-                    ExprKind::Knows {
-                        agent: who.id,
-                        formula: Box::new(es.remove(0)),
-                    },
-                    Ty::Bool,
-                ))
-            },
             |es| call_ax("knows", agent_args(&[who.id], es)),
         ))
     }
@@ -721,20 +585,9 @@ impl Formula {
         if nodes.is_empty() {
             return Formula(Node::invalid("`knows_value` needs at least one expression"));
         }
-        Formula(Node::combine(
-            nodes,
-            Some(who.story),
-            |exprs| {
-                Ok(mk(
-                    ExprKind::KnowsValue {
-                        agent: who.id,
-                        exprs,
-                    },
-                    Ty::Bool,
-                ))
-            },
-            |es| call_ax("knows_value", agent_args(&[who.id], es)),
-        ))
+        Formula(Node::combine(nodes, Some(who.story), |es| {
+            call_ax("knows_value", agent_args(&[who.id], es))
+        }))
     }
 
     /// `knows_whether(A, φ)`: `who` knows whether φ holds (`knows_value` of a formula:
@@ -754,15 +607,6 @@ impl Formula {
         Formula(Node::combine(
             vec![formula.into().0],
             Some(who.story),
-            |mut es| {
-                Ok(mk(
-                    ExprKind::Believes {
-                        agent: who.id,
-                        formula: Box::new(es.remove(0)),
-                    },
-                    Ty::Bool,
-                ))
-            },
             |es| call_ax("believes", agent_args(&[who.id], es)),
         ))
     }
@@ -777,20 +621,9 @@ impl Formula {
                 "`believes_value` needs at least one expression",
             ));
         }
-        Formula(Node::combine(
-            nodes,
-            Some(who.story),
-            |exprs| {
-                Ok(mk(
-                    ExprKind::BelievesValue {
-                        agent: who.id,
-                        exprs,
-                    },
-                    Ty::Bool,
-                ))
-            },
-            |es| call_ax("believes_value", agent_args(&[who.id], es)),
-        ))
+        Formula(Node::combine(nodes, Some(who.story), |es| {
+            call_ax("believes_value", agent_args(&[who.id], es))
+        }))
     }
 
     /// `everyone_knows(G, φ)`: every character of `group` knows φ (E_G φ).
@@ -823,25 +656,12 @@ impl Formula {
                 "an expression mixes handles of two different stories",
             ));
         }
-        let mut agents: Vec<CharId> = group.iter().map(|c| c.id).collect();
-        agents.sort();
-        agents.dedup();
-        let ids = agents.clone();
-        Formula(Node::combine(
-            vec![formula.0],
-            Some(first.story),
-            |mut es| {
-                Ok(mk(
-                    ExprKind::Group {
-                        op,
-                        agents,
-                        formula: Box::new(es.remove(0)),
-                    },
-                    Ty::Bool,
-                ))
-            },
-            |es| call_ax(op.name(), agent_args(&ids, es)),
-        ))
+        let mut ids: Vec<CharId> = group.iter().map(|c| c.id).collect();
+        ids.sort();
+        ids.dedup();
+        Formula(Node::combine(vec![formula.0], Some(first.story), |es| {
+            call_ax(op.name(), agent_args(&ids, es))
+        }))
     }
 
     /// `at(c, φ)`: φ with its knowledge operators evaluated in the state saved at
@@ -850,15 +670,6 @@ impl Formula {
         Formula(Node::combine(
             vec![formula.into().0],
             Some(checkpoint.story),
-            |mut es| {
-                Ok(mk(
-                    ExprKind::At {
-                        checkpoint: checkpoint.id,
-                        body: Box::new(es.remove(0)),
-                    },
-                    Ty::Bool,
-                ))
-            },
             |mut es| {
                 let at = name_ax(&checkpoint_name(checkpoint.id));
                 call_ax("at", vec![at, es.remove(0)])
@@ -869,10 +680,7 @@ impl Formula {
 
 impl From<bool> for Formula {
     fn from(b: bool) -> Formula {
-        Formula(Node::lit(
-            mk(ExprKind::Bool(b), Ty::Bool),
-            ax(ast::ExprKind::Bool(b)),
-        ))
+        Formula(Node::lit(ax(ast::ExprKind::Bool(b))))
     }
 }
 
@@ -972,12 +780,20 @@ impl From<&Enum> for Enum {
 impl Enum {
     /// `self == other`: `other` is a value of the same enum or a variant's name.
     pub fn eq(&self, other: impl EnumOperand) -> Formula {
-        cmp(CmpOp::Eq, self.node.clone(), other.into_enum_node(&self.ty))
+        cmp(
+            ast::BinOp::Eq,
+            self.node.clone(),
+            other.into_enum_node(&self.ty),
+        )
     }
 
     /// `self != other`.
     pub fn ne(&self, other: impl EnumOperand) -> Formula {
-        cmp(CmpOp::Ne, self.node.clone(), other.into_enum_node(&self.ty))
+        cmp(
+            ast::BinOp::Ne,
+            self.node.clone(),
+            other.into_enum_node(&self.ty),
+        )
     }
 
     /// `self in {values}`: equal to one of them (variant names or values).

@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use crate::ir::{CharId, CheckpointId, EnumId, ExprKind, Ty};
+use crate::ir::{CharId, CheckpointId, EnumId};
 
-use super::expr::{Enum, Node, case_ax, mk, name_ax};
+use super::expr::{Enum, Node, case_ax, name_ax};
 
 /// A character (agent) of a [`Story`](crate::story::Story), from [`Story::character`](crate::story::Story::character).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -75,9 +75,8 @@ impl EnumType {
         };
         let node = match position {
             None if let Some(e) = &self.0.error => Node::invalid(e.clone()),
-            Some(i) => Node::of(
+            Some(_) => Node::of(
                 self.0.story,
-                mk(ExprKind::Int(i as i64), Ty::Enum(self.0.id)),
                 match self.0.event {
                     true => case_ax(name),
                     false => name_ax(name),

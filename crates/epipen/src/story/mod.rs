@@ -237,11 +237,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::engine::{Options, Report};
-use crate::ir::{self, CharId, ConstId, EnumId, ExprKind, Program, Stmt, StmtKind, Ty};
+use crate::ir::{self, CharId, EnumId, Program, Stmt, StmtKind, Ty};
 use crate::lower::Incremental;
 use crate::syntax::{Diagnostic, Span, ast};
 
-use expr::{Node, mk};
+use expr::Node;
 use handles::EnumInfo;
 use live::{Live, refutation};
 
@@ -386,8 +386,7 @@ impl Story {
         if let Err(e) = self.declare(ast::StmtKind::Constants { sort, names }) {
             return Node::invalid(e);
         }
-        let id = ConstId(self.program.constants.len() - 1);
-        Node::of(self.id, mk(ExprKind::Const(id), ty), expr::name_ax(name))
+        Node::of(self.id, expr::name_ax(name))
     }
 
     /// Declares a hidden integer constant (any integer: bound it with an announcement
@@ -742,6 +741,7 @@ impl Story {
             samples: Vec::new(),
             backend: None,
         });
+        let lowering = Arc::new(self.lowering.clone());
         Ok(Worlds {
             worlds: (set.worlds.into_iter().enumerate())
                 .map(|(i, mut world)| {
@@ -750,6 +750,7 @@ impl Story {
                         story: self.id,
                         world,
                         decls: decls.clone(),
+                        lowering: lowering.clone(),
                         probability: set.chances.as_ref().and_then(|c| c.get(i).cloned()),
                     }
                 })
@@ -834,7 +835,7 @@ impl Story {
             ));
         }
         let mut e = node.ast.map_err(Error::Invalid)?;
-        self.resolve(&mut e)?;
+        resolve(&self.program, &mut e)?;
         Ok(e)
     }
 
@@ -842,59 +843,8 @@ impl Story {
     fn character_ast(&self, who: Character) -> Result<ast::Expr, Error> {
         self.check_character(who)?;
         let mut e = expr::name_ax(&expr::character_name(who.id));
-        self.resolve(&mut e)?;
+        resolve(&self.program, &mut e)?;
         Ok(e)
-    }
-
-    /// Replaces the placeholder names of characters and checkpoints in `e` by theirs.
-    fn resolve(&self, e: &mut ast::Expr) -> Result<(), Error> {
-        use ast::ExprKind as K;
-        match &mut e.kind {
-            K::Name(n) => {
-                let index = |prefix| n.name.strip_prefix(prefix)?.parse::<usize>().ok();
-                if let Some(k) = index("#character") {
-                    n.name = (self.program.characters.get(k))
-                        .ok_or_else(|| Error::Invalid("the character is not declared".into()))?
-                        .name
-                        .clone();
-                } else if let Some(k) = index("#checkpoint") {
-                    n.name = (self.program.checkpoints.get(k))
-                        .ok_or_else(|| {
-                            Error::Invalid(
-                                "`at` names a checkpoint that is not saved at this point of \
-                                 the story"
-                                    .into(),
-                            )
-                        })?
-                        .name
-                        .clone();
-                }
-                Ok(())
-            }
-            K::Unary { operand, .. } => self.resolve(operand),
-            K::Binary { lhs, rhs, .. } => {
-                self.resolve(lhs)?;
-                self.resolve(rhs)
-            }
-            K::Ite {
-                cond,
-                then,
-                otherwise,
-            } => {
-                self.resolve(cond)?;
-                self.resolve(then)?;
-                self.resolve(otherwise)
-            }
-            K::Tuple(items) | K::Call { args: items, .. } => {
-                items.iter_mut().try_for_each(|i| self.resolve(i))
-            }
-            K::In { element, set, .. } => {
-                self.resolve(element)?;
-                set.iter_mut().try_for_each(|i| self.resolve(i))
-            }
-            K::Index { index, .. } => self.resolve(index),
-            _ => Ok(()),
-        }
     }
 
     /// Fails while a refused declaration breaks the story.
@@ -993,4 +943,55 @@ fn reveal_outcomes(events: &[Report]) -> Vec<bool> {
 /// Calls `f` on every subexpression of `e`, `e` first.
 fn walk(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr) -> Result<(), Error>) -> Result<(), Error> {
     e.walk(f)
+}
+
+/// Replaces the placeholder names of characters and checkpoints in `e` by theirs.
+pub(super) fn resolve(program: &Program, e: &mut ast::Expr) -> Result<(), Error> {
+    use ast::ExprKind as K;
+    match &mut e.kind {
+        K::Name(n) => {
+            let index = |prefix| n.name.strip_prefix(prefix)?.parse::<usize>().ok();
+            if let Some(k) = index("#character") {
+                n.name = (program.characters.get(k))
+                    .ok_or_else(|| Error::Invalid("the character is not declared".into()))?
+                    .name
+                    .clone();
+            } else if let Some(k) = index("#checkpoint") {
+                n.name = (program.checkpoints.get(k))
+                    .ok_or_else(|| {
+                        Error::Invalid(
+                            "`at` names a checkpoint that is not saved at this point of \
+                             the story"
+                                .into(),
+                        )
+                    })?
+                    .name
+                    .clone();
+            }
+            Ok(())
+        }
+        K::Unary { operand, .. } => resolve(program, operand),
+        K::Binary { lhs, rhs, .. } => {
+            resolve(program, lhs)?;
+            resolve(program, rhs)
+        }
+        K::Ite {
+            cond,
+            then,
+            otherwise,
+        } => {
+            resolve(program, cond)?;
+            resolve(program, then)?;
+            resolve(program, otherwise)
+        }
+        K::Tuple(items) | K::Call { args: items, .. } => {
+            items.iter_mut().try_for_each(|i| resolve(program, i))
+        }
+        K::In { element, set, .. } => {
+            resolve(program, element)?;
+            set.iter_mut().try_for_each(|i| resolve(program, i))
+        }
+        K::Index { index, .. } => resolve(program, index),
+        _ => Ok(()),
+    }
 }
