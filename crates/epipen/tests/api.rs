@@ -364,10 +364,7 @@ fn mistakes_are_typed_errors_before_the_engine() {
         "two different stories",
     );
     invalid(story.says(bob, p.clone()), "another story");
-    invalid(
-        story.announce(c.eq(&s)),
-        "enum `Colour` with one of enum `Shape`",
-    );
+    invalid(story.announce(c.eq(&s)), "cannot compare Colour with Shape");
     invalid(story.announce(c.eq("blue")), "no variant `blue`");
     invalid(
         story.learns(albert, F::knows(albert, x.gt(0)).ite(Int::from(1), 0)),
@@ -1221,7 +1218,7 @@ fn event_mistakes_are_typed_errors() {
         .unwrap();
     invalid(
         story.announce(move_event.latest().eq(flip.event().latest())),
-        "cannot compare a value of event `move` with one of event `flip`",
+        "cannot compare move with flip",
     );
     invalid(
         story.announce(move_event.latest().eq("heads")),

@@ -10,7 +10,6 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::engine::Report;
 use crate::ir::{ConstId, EventId, StmtKind};
-use crate::lower::{closest, list};
 use crate::syntax::{Span, ast};
 
 use super::change::{Change, ValueOf};
@@ -347,12 +346,8 @@ impl Event {
             }
             Named::Handle { name, .. } | Named::Name(name) => name,
         };
-        let node = match self.cases().iter().position(|c| *c == name) {
-            Some(_) => Node::of(self.ty.0.story, case_ax(&name)),
-            None => Node::invalid(unknown_case("event", self.name(), self.cases(), &name)),
-        };
         Enum {
-            node,
+            node: Node::of(self.ty.0.story, case_ax(&name)),
             ty: self.ty.clone(),
         }
     }
@@ -679,15 +674,4 @@ pub(super) fn case_name(name: &str) -> ast::CaseName {
         indices,
         span: Span::default(),
     }
-}
-
-/// "the event `move` has no case `mvoed` (did you mean `moved`?)" (`what`: "event", or
-/// "action")
-pub(super) fn unknown_case(what: &str, event: &str, cases: &[String], case: &str) -> String {
-    let names: Vec<&str> = cases.iter().map(String::as_str).collect();
-    let hint = match closest(case, names.iter().copied()) {
-        Some(close) => format!("did you mean `{close}`?"),
-        None => format!("its cases are {}", list(&names)),
-    };
-    format!("the {what} `{event}` has no case `{case}` ({hint})")
 }

@@ -753,16 +753,8 @@ impl IntoEnumNode for &String {
     }
 }
 impl IntoEnumNode for Enum {
-    fn into_enum_node(self, ty: &EnumType) -> Node {
-        if self.ty.same(ty) {
-            self.node
-        } else {
-            Node::invalid(format!(
-                "cannot compare a value of {} with one of {}",
-                ty.describe(),
-                self.ty.describe()
-            ))
-        }
+    fn into_enum_node(self, _: &EnumType) -> Node {
+        self.node
     }
 }
 impl IntoEnumNode for &Enum {

@@ -46,19 +46,9 @@ pub(super) struct EnumInfo {
 pub struct EnumType(pub(super) Arc<EnumInfo>);
 
 impl EnumType {
-    pub(super) fn same(&self, other: &EnumType) -> bool {
-        self.0.story == other.0.story && self.0.id == other.0.id
-    }
-
     /// The enum's name.
     pub fn name(&self) -> &str {
         &self.0.name
-    }
-
-    /// `enum `Colour`` or `event `move``, for messages.
-    pub(super) fn describe(&self) -> String {
-        let kind = if self.0.event { "event" } else { "enum" };
-        format!("{kind} `{}`", self.0.name)
     }
 
     /// The variants' names, in declaration order.
