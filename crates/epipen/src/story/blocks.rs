@@ -1,7 +1,7 @@
 //! Statements grouped: [`Simultaneous`] announcements and the [`Block`] of an
 //! `assert_adds_ck` hint.
 
-use crate::ir::{CheckpointId, StmtKind};
+use crate::ir::{self, CheckpointId};
 use crate::syntax::{Span, ast};
 
 use super::expr::Formula;
@@ -102,22 +102,20 @@ impl Block<'_> {
 
     /// `checkpoint c`, saved when the block runs there.
     pub fn checkpoint(&mut self, name: &str) -> Checkpoint {
-        // Declared now, for the handle (the story forgets it if the block fails).
+        // Named for the statements after it in the block, until the block lowers.
+        let checkpoints = &mut self.story.program.checkpoints;
+        let id = match checkpoints.iter().position(|c| c.name == name) {
+            Some(k) => CheckpointId(k),
+            None => {
+                checkpoints.push(ir::Checkpoint {
+                    name: name.into(),
+                    span: Span::default(),
+                });
+                CheckpointId(checkpoints.len() - 1)
+            }
+        };
         let checkpoint = ast::StmtKind::Checkpoint(super::ident(name));
-        let mut id = CheckpointId(self.story.program.checkpoints.len());
-        match self.story.lower(checkpoint.clone()) {
-            Ok(stmts) => {
-                for s in stmts {
-                    if let StmtKind::Checkpoint(c) = s.kind {
-                        id = c;
-                    }
-                }
-                self.stmts.push(in_block(checkpoint));
-            }
-            Err(e) => {
-                self.error.get_or_insert(e);
-            }
-        }
+        self.stmts.push(in_block(checkpoint));
         Checkpoint {
             story: self.story.id,
             id,

@@ -237,7 +237,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::engine::{Options, Report};
-use crate::ir::{self, CharId, EnumId, Program, Stmt, StmtKind, Ty};
+use crate::ir::{CharId, EnumId, Program, Stmt, StmtKind, Ty};
 use crate::lower::Incremental;
 use crate::syntax::{Diagnostic, Span, ast};
 
@@ -286,8 +286,6 @@ pub struct Story {
     options: Options,
     /// The declarations, and every statement that ran successfully.
     program: Program,
-    /// Which checkpoints the statements so far have saved.
-    saved: Vec<bool>,
     live: Option<Live>,
     /// The deepest plan asked so far (0: none): the live engine has room for it.
     plan_depth: usize,
@@ -342,7 +340,6 @@ impl Story {
                 samples: Vec::new(),
                 backend: None,
             },
-            saved: Vec::new(),
             live: None,
             plan_depth: 0,
             lowering: Incremental::new(&[], 0),
@@ -617,8 +614,6 @@ impl Story {
         block: impl FnOnce(&mut Block),
     ) -> Result<Hint, Error> {
         let hint = self.ast(hint.into().0)?;
-        // The block's checkpoints are declared as it states them.
-        let before = self.lowering.clone();
         let mut b = Block {
             story: self,
             stmts: Vec::new(),
@@ -634,10 +629,8 @@ impl Story {
             Some(e) => Err(e),
             None => self.lower_run(ast::StmtKind::AssertAddsCk { hint, body }),
         };
-        let (_, events) = ran.inspect_err(|_| {
-            self.lowering = before;
-            self.sync();
-        })?;
+        // The block's checkpoints named so far are the lowering's again.
+        let (_, events) = ran.inspect_err(|_| self.sync())?;
         Ok(events
             .into_iter()
             .rev()
@@ -938,11 +931,6 @@ fn reveal_outcomes(events: &[Report]) -> Vec<bool> {
             _ => None,
         })
         .collect()
-}
-
-/// Calls `f` on every subexpression of `e`, `e` first.
-fn walk(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr) -> Result<(), Error>) -> Result<(), Error> {
-    e.walk(f)
 }
 
 /// Replaces the placeholder names of characters and checkpoints in `e` by theirs.
