@@ -380,7 +380,7 @@ fn mistakes_are_typed_errors_before_the_engine() {
     );
     invalid(
         story.announce(F::tuple_in((&x, &x), [vec![1, 2], vec![3]])),
-        "has 1 values, the tuple has 2",
+        "this set item has 1 value, the element has 2",
     );
     invalid(
         story.announce(F::tuple_in((&x, &p), [[1, 2]])),

@@ -279,18 +279,13 @@ fn cmp(op: ast::BinOp, a: Node, b: Node) -> Formula {
     Formula(binary(a, b, op))
 }
 
-/// `(e1, …, en) in {rows}`: every row must have n values.
+/// `(e1, …, en) in {rows}` (every row must have n values: lowering checks).
 fn membership(tuple: Vec<Node>, rows: Vec<Vec<Node>>) -> Node {
     let arity = tuple.len();
     if arity == 0 {
         return Node::invalid("a membership test needs at least one expression");
     }
-    if let Some(row) = rows.iter().find(|r| r.len() != arity) {
-        return Node::invalid(format!(
-            "a set item has {} values, the tuple has {arity}",
-            row.len()
-        ));
-    }
+    let widths: Vec<usize> = rows.iter().map(Vec::len).collect();
     let all: Vec<Node> = tuple
         .into_iter()
         .chain(rows.into_iter().flatten())
@@ -300,12 +295,10 @@ fn membership(tuple: Vec<Node>, rows: Vec<Vec<Node>>) -> Node {
         _ => ax(ast::ExprKind::Tuple(es)),
     };
     Node::combine(all, None, move |mut es| {
-        let rest = es.split_off(arity);
-        let mut set = Vec::new();
-        let mut it = rest.into_iter();
-        while it.len() > 0 {
-            set.push(tuple_ax(it.by_ref().take(arity).collect()));
-        }
+        let mut rest = es.split_off(arity).into_iter();
+        let set = (widths.into_iter())
+            .map(|w| tuple_ax(rest.by_ref().take(w).collect()))
+            .collect();
         ax(ast::ExprKind::In {
             element: Box::new(tuple_ax(es)),
             set,
