@@ -603,7 +603,6 @@ impl Story {
             id,
             ty: EnumType(Arc::new(EnumInfo {
                 story: self.id,
-                id: def.sort,
                 name: def.name.clone(),
                 variants: def.cases.clone(),
                 event: true,

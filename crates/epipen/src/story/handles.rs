@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::ir::{CharId, CheckpointId, EnumId};
+use crate::ir::{CharId, CheckpointId};
 
 use super::expr::{Enum, Node, case_ax, name_ax};
 
@@ -30,7 +30,6 @@ pub struct Checkpoint {
 #[derive(Debug)]
 pub(super) struct EnumInfo {
     pub(super) story: u64,
-    pub(super) id: EnumId,
     pub(super) name: String,
     pub(super) variants: Vec<String>,
     /// The type of an event's cases (its name, and its variants the cases), not an

@@ -237,7 +237,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::engine::{Options, Report};
-use crate::ir::{CharId, EnumId, Program, Stmt, StmtKind, Ty};
+use crate::ir::{CharId, Program, Stmt, StmtKind};
 use crate::lower::Incremental;
 use crate::syntax::{Diagnostic, Span, ast};
 
@@ -373,12 +373,7 @@ impl Story {
             .collect()
     }
 
-    fn constant(&mut self, name: &str, ty: Ty) -> Node {
-        let sort = match ty {
-            Ty::Int => ast::SortName::Int,
-            Ty::Bool => ast::SortName::Bool,
-            Ty::Enum(e) => ast::SortName::Enum(ident(&self.program.enums[e.0].name)),
-        };
+    fn constant(&mut self, name: &str, sort: ast::SortName) -> Node {
         let names = vec![decl(name)];
         if let Err(e) = self.declare(ast::StmtKind::Constants { sort, names }) {
             return Node::invalid(e);
@@ -391,7 +386,7 @@ impl Story {
     /// enums and their values): a second `month` gives an expression that fails with
     /// [`Error::Invalid`] when used.
     pub fn int(&mut self, name: &str) -> Int {
-        Int(self.constant(name, Ty::Int))
+        Int(self.constant(name, ast::SortName::Int))
     }
 
     /// Declares `n` int constants named `name[0]`, …, `name[n-1]`.
@@ -401,7 +396,7 @@ impl Story {
 
     /// Declares a hidden boolean constant, which is a [`Formula`].
     pub fn bool(&mut self, name: &str) -> Formula {
-        Formula(self.constant(name, Ty::Bool))
+        Formula(self.constant(name, ast::SortName::Bool))
     }
 
     /// Declares `n` bool constants named `name[0]`, …, `name[n-1]`.
@@ -437,10 +432,8 @@ impl Story {
                 variants: variants.iter().map(|v| ident(v)).collect(),
             })
             .err();
-        let id = EnumId(self.program.enums.len() - usize::from(error.is_none()));
         EnumType(Arc::new(EnumInfo {
             story: self.id,
-            id,
             name: name.into(),
             variants: variants.iter().map(|v| v.to_string()).collect(),
             event: false,
@@ -460,7 +453,7 @@ impl Story {
                 ty.0.name
             ))
         } else {
-            self.constant(name, Ty::Enum(ty.0.id))
+            self.constant(name, ast::SortName::Enum(ident(&ty.0.name)))
         };
         Enum {
             node,
