@@ -6,23 +6,20 @@
 //! own (named like the action), so that a `do` of it is an execution of that event: its
 //! occurrence is named `tell`, `tell#2`, … and [`Happened::event`] names its latest case
 //! in formulas. A `plan` is a question: it runs on the live engine, which is given the
-//! search's step event ([`ir::PlanSteps`]: every action's cases, and as many occurrences
+//! search's step event ([`crate::ir::PlanSteps`]: every action's cases, and as many occurrences
 //! as the deepest plan asked so far) after its spare occurrences, and it does not join
 //! the story's statements (a replay does not search again).
 
 use std::fmt;
 
 use crate::engine::Report;
-use crate::ir::{self, ActionId, ConstId, EnumId, EventId, StmtKind, Ty};
+use crate::ir::{ActionId, ConstId, EventId, StmtKind};
 use crate::syntax::{Span, ast};
 use crate::views;
 
 use super::event::case_name;
 use super::expr::{Formula, int_ax};
 use super::{Character, Error, Event, EventBlock, Happened, Story, render};
-
-/// The name of the search's step event (never shown), as lowering names it.
-const STEP: &str = "plan step";
 
 /// A declared action of a [`Story`], from [`Story::action`]: done by
 /// [`Story::do_action`], chosen by [`Story::plan`].
@@ -372,51 +369,4 @@ impl Story {
             event: self.event_handle(event),
         })
     }
-}
-
-/// The search's step event over the actions of `decls` (every action's cases, in
-/// declaration order, named `ACTION.CASE`), declared after `events` and `enums`, and
-/// `depth` occurrences of it after `constants`: what lowering gives a story with a
-/// `plan` (see [`ir::PlanSteps`]).
-pub(super) fn plan_steps(
-    decls: &ir::Program,
-    (events, enums, constants): (
-        &mut Vec<ir::EventDef>,
-        &mut Vec<ir::EnumDef>,
-        &mut Vec<ir::Constant>,
-    ),
-    depth: usize,
-) -> ir::PlanSteps {
-    let cases: Vec<String> = (decls.actions.iter())
-        .flat_map(|a| (a.body.cases.iter()).map(move |c| format!("{}.{}", a.name, c.name)))
-        .collect();
-    let event = EventId(events.len());
-    let sort = EnumId(enums.len());
-    let mut variants = cases.clone();
-    variants.push(format!("(no {STEP} yet)"));
-    enums.push(ir::EnumDef {
-        name: STEP.to_string(),
-        variants,
-        span: Span::default(),
-    });
-    events.push(ir::EventDef {
-        name: STEP.to_string(),
-        cases,
-        sort,
-        span: Span::default(),
-    });
-    // Named apart as lowering names them (`plan step#1`, …): a backend may know its
-    // constants by name.
-    let occurrences = (1..=depth)
-        .map(|k| {
-            constants.push(ir::Constant {
-                name: format!("{STEP}#{k}"),
-                ty: Ty::Enum(sort),
-                span: Span::default(),
-                occurrence: Some(ir::Occurrence { event }),
-            });
-            ConstId(constants.len() - 1)
-        })
-        .collect();
-    ir::PlanSteps { event, occurrences }
 }

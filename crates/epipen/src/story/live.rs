@@ -5,10 +5,11 @@ use std::rc::Rc;
 
 use crate::engine::{Counterexample, Engine, EngineError, Failure, Options, Report};
 use crate::ir::{self, EventId, Program, Stmt, Ty};
+use crate::lower::plan_steps;
 use crate::syntax::Span;
 use crate::worlds;
 
-use super::{Error, Refutation, Story, action};
+use super::{Error, Refutation, Story};
 
 /// An engine running over a snapshot of the story's declarations.
 pub(super) struct Live {
@@ -61,11 +62,16 @@ impl Live {
         constants.extend(spares);
         let (mut events, mut enums) = (decls.events.clone(), decls.enums.clone());
         let plan_steps = match steps > 0 && !decls.actions.is_empty() {
-            true => Some(action::plan_steps(
-                decls,
-                (&mut events, &mut enums, &mut constants),
-                steps,
-            )),
+            true => {
+                let room = (&mut events, &mut enums, &mut constants);
+                let plan = plan_steps(&decls.actions, room, steps, Span::default());
+                // Named apart as a story's program names them (`plan step#1`, …): a
+                // backend may know its constants by name.
+                for (k, c) in plan.occurrences.iter().enumerate() {
+                    constants[c.0].name = format!("{}#{}", events[plan.event.0].name, k + 1);
+                }
+                Some(plan)
+            }
             false => decls.plan_steps.clone(),
         };
         let steps = if plan_steps.is_some() { steps } else { 0 };
