@@ -359,10 +359,13 @@ impl Story {
     /// a name already declared (a character's, a constant's, an enum's or its value's)
     /// makes every later statement fail with [`Error::Invalid`].
     pub fn character(&mut self, name: &str) -> Character {
-        let id = CharId(self.program.characters.len());
-        if let Err(e) = self.declare(ast::StmtKind::Characters(vec![decl(name)])) {
-            self.broken.get_or_insert(Error::Invalid(e));
-        }
+        let id = match self.declare(ast::StmtKind::Characters(vec![decl(name)])) {
+            Ok(()) => CharId(self.program.characters.len() - 1),
+            Err(e) => {
+                self.broken.get_or_insert(Error::Invalid(e));
+                CharId(usize::MAX) // no character's
+            }
+        };
         Character { story: self.id, id }
     }
 
@@ -461,7 +464,8 @@ impl Story {
         }
     }
 
-    /// The name a character was declared with.
+    /// The name a character was declared with (None for one of another story, or one
+    /// whose declaration was refused).
     pub fn name(&self, who: Character) -> Option<&str> {
         let character = self.program.characters.get(who.id.0);
         character
