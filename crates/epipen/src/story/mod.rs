@@ -719,18 +719,8 @@ impl Story {
         } else {
             live.engine.worlds(limit)?
         };
-        let decls = Arc::new(Program {
-            characters: self.program.characters.clone(),
-            constants: self.program.constants.clone(),
-            checkpoints: self.program.checkpoints.clone(),
-            enums: self.program.enums.clone(),
-            events: self.program.events.clone(),
-            actions: self.program.actions.clone(),
-            plan_steps: self.program.plan_steps.clone(),
-            statements: Vec::new(),
-            samples: Vec::new(),
-            backend: None,
-        });
+        // The declarations, which the story's are.
+        let decls = Arc::new(self.lowering.program());
         let lowering = Arc::new(self.lowering.clone());
         Ok(Worlds {
             worlds: (set.worlds.into_iter().enumerate())
