@@ -399,7 +399,7 @@ fn mistakes_are_typed_errors_before_the_engine() {
     invalid(err, "another story");
     invalid(
         story.announce(F::at(inner.unwrap(), F::knows(albert, p.clone()))),
-        "not saved",
+        "unknown checkpoint `inside`",
     );
     // Nothing above ran.
     assert!(story.program().statements.is_empty());

@@ -1,7 +1,6 @@
 //! Statements grouped: [`Simultaneous`] announcements and the [`Block`] of an
 //! `assert_adds_ck` hint.
 
-use crate::ir::{self, CheckpointId};
 use crate::syntax::{Span, ast};
 
 use super::expr::Formula;
@@ -102,24 +101,9 @@ impl Block<'_> {
 
     /// `checkpoint c`, saved when the block runs there.
     pub fn checkpoint(&mut self, name: &str) -> Checkpoint {
-        // Named for the statements after it in the block, until the block lowers.
-        let checkpoints = &mut self.story.program.checkpoints;
-        let id = match checkpoints.iter().position(|c| c.name == name) {
-            Some(k) => CheckpointId(k),
-            None => {
-                checkpoints.push(ir::Checkpoint {
-                    name: name.into(),
-                    span: Span::default(),
-                });
-                CheckpointId(checkpoints.len() - 1)
-            }
-        };
         let checkpoint = ast::StmtKind::Checkpoint(super::ident(name));
         self.stmts.push(in_block(checkpoint));
-        Checkpoint {
-            story: self.story.id,
-            id,
-        }
+        self.story.checkpoint_handle(name)
     }
 
     /// `simultaneously { … }` inside the block.

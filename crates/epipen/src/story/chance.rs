@@ -410,7 +410,7 @@ impl Story {
                     ));
                 }
                 let mut e = c.ast.map_err(Error::Invalid)?;
-                super::resolve(&self.program, &mut e)?;
+                super::resolve(&mut e, &|p| self.named(p))?;
                 e
             }
             Showing::Expr(node) => self.ast(node)?,

@@ -237,7 +237,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::engine::{Options, Report};
-use crate::ir::{CharId, Program, Stmt, StmtKind};
+use crate::ir::{self, CharId, CheckpointId, Program, Stmt};
 use crate::lower::Incremental;
 use crate::syntax::{Diagnostic, Span, ast};
 
@@ -292,6 +292,9 @@ pub struct Story {
     /// The story's declarations as lowering knows them: each declaration goes through
     /// it, which checks its names (one namespace, as in a story file).
     lowering: Incremental,
+    /// The names of the checkpoints handles were given for (a handle's id is its place
+    /// here; lowering says whether it is saved where a statement names it).
+    checkpoints: Vec<String>,
     /// A declaration lowering refused that returned a handle without room for an error
     /// (a character of a name already declared): every later statement fails with it.
     broken: Option<Error>,
@@ -343,6 +346,7 @@ impl Story {
             live: None,
             plan_depth: 0,
             lowering: Incremental::new(&[], 0),
+            checkpoints: Vec::new(),
             broken: None,
         }
     }
@@ -502,14 +506,8 @@ impl Story {
     /// for [`Formula::at`]. Saving under a name used before overwrites that checkpoint
     /// and returns the same handle.
     pub fn checkpoint(&mut self, name: &str) -> Result<Checkpoint, Error> {
-        let (stmts, _) = self.lower_run(ast::StmtKind::Checkpoint(ident(name)))?;
-        let id = (stmts.iter())
-            .find_map(|s| match s.kind {
-                StmtKind::Checkpoint(id) => Some(id),
-                _ => None,
-            })
-            .expect("a checkpoint lowers to one");
-        Ok(Checkpoint { story: self.id, id })
+        self.lower_run(ast::StmtKind::Checkpoint(ident(name)))?;
+        Ok(self.checkpoint_handle(name))
     }
 
     /// `actual φ`: declares the actual world, which φ (without knowledge operators)
@@ -626,8 +624,7 @@ impl Story {
             Some(e) => Err(e),
             None => self.lower_run(ast::StmtKind::AssertAddsCk { hint, body }),
         };
-        // The block's checkpoints named so far are the lowering's again.
-        let (_, events) = ran.inspect_err(|_| self.sync())?;
+        let (_, events) = ran?;
         Ok(events
             .into_iter()
             .rev()
@@ -815,15 +812,41 @@ impl Story {
             ));
         }
         let mut e = node.ast.map_err(Error::Invalid)?;
-        resolve(&self.program, &mut e)?;
+        resolve(&mut e, &|p| self.named(p))?;
         Ok(e)
+    }
+
+    /// The name of the character or checkpoint a placeholder name stands for.
+    fn named(&self, placeholder: &str) -> Result<Option<String>, Error> {
+        match placeholder.strip_prefix("#checkpoint") {
+            Some(k) => Ok(k
+                .parse()
+                .ok()
+                .and_then(|k: usize| self.checkpoints.get(k).cloned())),
+            None => character_named(&self.program.characters, placeholder),
+        }
+    }
+
+    /// The handle of the checkpoint `name` (the same for the same name).
+    fn checkpoint_handle(&mut self, name: &str) -> Checkpoint {
+        let id = match self.checkpoints.iter().position(|c| c == name) {
+            Some(k) => k,
+            None => {
+                self.checkpoints.push(name.into());
+                self.checkpoints.len() - 1
+            }
+        };
+        Checkpoint {
+            story: self.id,
+            id: CheckpointId(id),
+        }
     }
 
     /// A character as the AST names it.
     fn character_ast(&self, who: Character) -> Result<ast::Expr, Error> {
         self.check_character(who)?;
         let mut e = expr::name_ax(&expr::character_name(who.id));
-        resolve(&self.program, &mut e)?;
+        resolve(&mut e, &|p| self.named(p))?;
         Ok(e)
     }
 
@@ -920,53 +943,58 @@ fn reveal_outcomes(events: &[Report]) -> Vec<bool> {
         .collect()
 }
 
-/// Replaces the placeholder names of characters and checkpoints in `e` by theirs.
-pub(super) fn resolve(program: &Program, e: &mut ast::Expr) -> Result<(), Error> {
+/// Replaces the placeholder names of characters and checkpoints in `e` by `named`'s
+/// names for them (`None`: not a placeholder).
+pub(super) fn resolve(
+    e: &mut ast::Expr,
+    named: &dyn Fn(&str) -> Result<Option<String>, Error>,
+) -> Result<(), Error> {
     use ast::ExprKind as K;
     match &mut e.kind {
         K::Name(n) => {
-            let index = |prefix| n.name.strip_prefix(prefix)?.parse::<usize>().ok();
-            if let Some(k) = index("#character") {
-                n.name = (program.characters.get(k))
-                    .ok_or_else(|| Error::Invalid("the character is not declared".into()))?
-                    .name
-                    .clone();
-            } else if let Some(k) = index("#checkpoint") {
-                n.name = (program.checkpoints.get(k))
-                    .ok_or_else(|| {
-                        Error::Invalid(
-                            "`at` names a checkpoint that is not saved at this point of \
-                             the story"
-                                .into(),
-                        )
-                    })?
-                    .name
-                    .clone();
+            if let Some(name) = named(&n.name)? {
+                n.name = name;
             }
             Ok(())
         }
-        K::Unary { operand, .. } => resolve(program, operand),
+        K::Unary { operand, .. } => resolve(operand, named),
         K::Binary { lhs, rhs, .. } => {
-            resolve(program, lhs)?;
-            resolve(program, rhs)
+            resolve(lhs, named)?;
+            resolve(rhs, named)
         }
         K::Ite {
             cond,
             then,
             otherwise,
         } => {
-            resolve(program, cond)?;
-            resolve(program, then)?;
-            resolve(program, otherwise)
+            resolve(cond, named)?;
+            resolve(then, named)?;
+            resolve(otherwise, named)
         }
         K::Tuple(items) | K::Call { args: items, .. } => {
-            items.iter_mut().try_for_each(|i| resolve(program, i))
+            items.iter_mut().try_for_each(|i| resolve(i, named))
         }
         K::In { element, set, .. } => {
-            resolve(program, element)?;
-            set.iter_mut().try_for_each(|i| resolve(program, i))
+            resolve(element, named)?;
+            set.iter_mut().try_for_each(|i| resolve(i, named))
         }
-        K::Index { index, .. } => resolve(program, index),
+        K::Index { index, .. } => resolve(index, named),
         _ => Ok(()),
+    }
+}
+
+/// The character a placeholder name names in `characters` (`None`: no character's
+/// placeholder).
+pub(super) fn character_named(
+    characters: &[ir::Character],
+    placeholder: &str,
+) -> Result<Option<String>, Error> {
+    let Some(k) = placeholder.strip_prefix("#character") else {
+        return Ok(None);
+    };
+    let character = k.parse::<usize>().ok().and_then(|k| characters.get(k));
+    match character {
+        Some(c) => Ok(Some(c.name.clone())),
+        None => Err(Error::Invalid("the character is not declared".into())),
     }
 }

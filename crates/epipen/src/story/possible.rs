@@ -179,7 +179,9 @@ impl PossibleWorld {
             return None;
         }
         let mut e = node.ast.clone().ok()?;
-        super::resolve(&self.decls, &mut e).ok()?;
+        // Characters by name; a checkpoint means nothing in a world.
+        let named = |p: &str| super::character_named(&self.decls.characters, p);
+        super::resolve(&mut e, &named).ok()?;
         self.lowering.expr(&e).ok()
     }
 
