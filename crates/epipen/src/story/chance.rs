@@ -9,7 +9,7 @@ use crate::engine::{self, BigInt, BigRational};
 use crate::ir::{Stmt, StmtKind};
 use crate::syntax::ast;
 
-use super::expr::{Enum, Formula, Int, Node, ax, bin_ax, call_ax, character_name, name_ax};
+use super::expr::{Enum, Formula, Int, Node, binary, call_ax, character_name, name_ax};
 use super::{Character, Error, Story};
 
 /// A probability term, in exact rational arithmetic: [`Formula::probability`] (a
@@ -35,32 +35,11 @@ use super::{Character, Error, Story};
 /// # }
 /// ```
 #[derive(Debug, Clone)]
-pub struct Chance {
-    pub(super) story: Option<u64>,
-    /// The term as the language's AST.
-    pub(super) ast: Result<ast::Expr, String>,
-}
+pub struct Chance(pub(super) Node);
 
 impl Chance {
     fn combine(a: Chance, b: Chance, op: ast::BinOp) -> Chance {
-        let story = match (a.story, b.story) {
-            (Some(x), Some(y)) if x != y => {
-                return Chance::invalid("an expression mixes handles of two different stories");
-            }
-            (x, y) => x.or(y),
-        };
-        let ast = match (a.ast, b.ast) {
-            (Ok(lhs), Ok(rhs)) => Ok(bin_ax(op, lhs, rhs)),
-            (Err(m), _) | (_, Err(m)) => Err(m),
-        };
-        Chance { story, ast }
-    }
-
-    fn invalid(message: &str) -> Chance {
-        Chance {
-            story: None,
-            ast: Err(message.into()),
-        }
+        Chance(binary(a.0, b.0, op))
     }
 
     /// The exact fraction `numerator / denominator` (`Chance::ratio(2, 3)`: the
@@ -70,11 +49,7 @@ impl Chance {
     }
 
     fn cmp(&self, op: ast::BinOp, other: Chance) -> Formula {
-        let c = Chance::combine(self.clone(), other, op);
-        Formula(Node {
-            story: c.story,
-            ast: c.ast,
-        })
+        Formula(binary(self.0.clone(), other.0, op))
     }
 
     /// `self == other`.
@@ -123,29 +98,16 @@ impl Formula {
     }
 
     fn chance(who: Option<Character>, formula: Formula) -> Chance {
-        let node = formula.0;
-        let story = match (who.map(|w| w.story), node.story) {
-            (Some(a), Some(b)) if a != b => {
-                return Chance::invalid("an expression mixes handles of two different stories");
-            }
-            (a, b) => a.or(b),
-        };
-        Chance {
-            story,
-            ast: node.ast.map(|e| {
-                let who = who.map(|w| name_ax(&character_name(w.id)));
-                call_ax("probability", who.into_iter().chain([e]).collect())
-            }),
-        }
+        Chance(Node::combine(vec![formula.0], who.map(|w| w.story), |es| {
+            let who = who.map(|w| name_ax(&character_name(w.id)));
+            call_ax("probability", who.into_iter().chain(es).collect())
+        }))
     }
 }
 
 impl From<Int> for Chance {
     fn from(n: Int) -> Chance {
-        Chance {
-            story: n.0.story,
-            ast: n.0.ast,
-        }
+        Chance(n.0)
     }
 }
 
@@ -176,7 +138,9 @@ impl From<BigRational> for Chance {
     fn from(q: BigRational) -> Chance {
         let part = |n: &BigInt| match i64::try_from(n) {
             Ok(n) => Chance::from(n),
-            Err(_) => Chance::invalid(&format!("the fraction {q} does not fit in 64 bits")),
+            Err(_) => Chance(Node::invalid(format!(
+                "the fraction {q} does not fit in 64 bits"
+            ))),
         };
         match q.is_integer() {
             true => part(q.numer()),
@@ -228,15 +192,7 @@ impl std::iter::Sum for Chance {
 impl ops::Neg for Chance {
     type Output = Chance;
     fn neg(self) -> Chance {
-        Chance {
-            story: self.story,
-            ast: self.ast.map(|e| {
-                ax(ast::ExprKind::Unary {
-                    op: ast::UnOp::Neg,
-                    operand: Box::new(e),
-                })
-            }),
-        }
+        Chance((-Int(self.0)).0)
     }
 }
 
@@ -403,16 +359,7 @@ impl Story {
     /// ```
     pub fn show(&mut self, value: impl Showable) -> Result<Shown, Error> {
         let shown = match value.into_shown() {
-            Showing::Chance(c) => {
-                if c.story.is_some_and(|s| s != self.id) {
-                    return Err(Error::Invalid(
-                        "an expression uses handles of another story".into(),
-                    ));
-                }
-                let mut e = c.ast.map_err(Error::Invalid)?;
-                super::resolve(&mut e, &|p| self.named(p))?;
-                e
-            }
+            Showing::Chance(c) => self.ast(c.0)?,
             Showing::Expr(node) => self.ast(node)?,
         };
         let (_, reports) = self.lower_run(ast::StmtKind::Show(shown))?;

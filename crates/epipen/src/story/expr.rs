@@ -268,7 +268,7 @@ fn unary(node: Node, op: ast::UnOp) -> Node {
     })
 }
 
-fn binary(a: Node, b: Node, op: ast::BinOp) -> Node {
+pub(super) fn binary(a: Node, b: Node, op: ast::BinOp) -> Node {
     Node::combine(vec![a, b], None, |mut es| {
         let b = es.remove(1);
         bin_ax(op, es.remove(0), b)
