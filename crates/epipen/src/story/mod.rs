@@ -198,13 +198,13 @@
 //!
 //! # Errors
 //!
-//! Mistakes Rust's types cannot catch (a constant of another story, comparing values
-//! of two different enums, an unknown enum variant, a knowledge operator where none is
-//! allowed, …) are carried inside the expression and reported as [`Error::Invalid`] by
-//! the statement that uses it, before anything reaches the engine; so are the mistakes
-//! of an event's block (an unknown case, a case missing from a `sees` line, a case in
-//! two groups of an `expects` line, …). A
-//! statement that fails, for whatever reason, has no effect: the story is as it was
+//! Each statement is built as the story language's syntax tree and lowered as a story
+//! file's statement is, so mistakes Rust's types cannot catch (comparing values of two
+//! different enums, a knowledge operator where none is allowed, an unknown case, a case
+//! missing from a `sees` line, …) are [`Error::Invalid`] in lowering's words (`message
+//! (hint; hint)`), before anything reaches the engine; so are a handle of another story
+//! and an unknown enum variant, which the expression carries until a statement uses it.
+//! A statement that fails, for whatever reason, has no effect: the story is as it was
 //! before the call.
 
 #![warn(missing_docs)]
