@@ -310,7 +310,7 @@ def test_every_event_mistake_is_a_story_error_in_the_rust_apis_words():
     def both(e):
         return e.case("moved"), e.case("stayed")
 
-    mistake(s, lambda e: None, 'the event `move` has no cases (state them in the block: `e.case("moved")`)')
+    mistake(s, lambda e: None, "the event `move` has no cases (write its cases in the block, e.g. `moved if … then …`)")
     with pytest.raises(ep.StoryError, match="^an event needs a name$"):
         s.event("", both)
     mistake(
@@ -340,7 +340,8 @@ def test_every_event_mistake_is_a_story_error_in_the_rust_apis_words():
     mistake(
         s,
         in_no_group,
-        "the case `stayed` is in no group of Anne's `sees` line (every case is in exactly one group: add it to one)",
+        "the case `stayed` is in no group of Anne's `sees` line (every case is in exactly one group: add it, or end "
+        "the line with `| others`)",
     )
 
     def in_two_groups(e):
@@ -398,7 +399,7 @@ def test_every_event_mistake_is_a_story_error_in_the_rust_apis_words():
         e.actual(moved)
         e.actual(stayed)
 
-    mistake(s, two_actual, "the event `move` has two `actual` cases (one case happened: name it once)")
+    mistake(s, two_actual, "the event has two `actual` lines (one case happened: keep one `actual` line)")
 
     # A case of another block (of this story or another).
     elsewhere = ep.Story()
@@ -435,7 +436,7 @@ def test_every_event_mistake_is_a_story_error_in_the_rust_apis_words():
     mistake(
         s,
         lambda e: e.case("moved", then={x: ep.If(ep.knows(anne, x > 1), 1, 2)}),
-        "`:=` takes no knowledge operators (knows, knows_value, believes, believes_value, at, group knowledge)",
+        "`:=` gives a constant a value of the world, without knowledge operators",
     )
     # Without an actual world, `actual` is an error when the event runs.
     with pytest.raises(ep.StoryError) as e:
@@ -467,7 +468,7 @@ def test_every_event_mistake_is_a_story_error_in_the_rust_apis_words():
     mistake(
         s,
         both,
-        "the event `move` has other cases here (every `move` event has the same cases, in the same order: `moved`)",
+        "the event `move` has other cases here (every `event move` has the same cases, in the same order: `moved`)",
     )
 
 
@@ -492,7 +493,7 @@ def test_naming_cases_in_formulas():
     assert e.value.message == "the case `heads` is a case of the event `flip`, not of `tell`"
     with pytest.raises(ep.StoryError, match="`tell` is an event"):
         tell.type.constant("t")
-    with pytest.raises(ep.StoryError, match="records which case of an event happened"):
+    with pytest.raises(ep.StoryError, match="an execution's case records what happened"):
         s.assign(happened.occurrence, "no")
     assert repr(tell.is_in(["yes", "no"])) == "tell in {yes, no}"
     file = ep.run(

@@ -174,7 +174,7 @@ def test_belief_mistakes_are_story_errors_and_type_errors():
         ep.believes(bob, p) & p
     with pytest.raises(ep.StoryError, match="may be left out only in what a character says"):
         s.check(ep.believes(p))
-    with pytest.raises(ep.StoryError, match="`actual` takes no knowledge operators"):
+    with pytest.raises(ep.StoryError, match="`actual` describes the world itself, without knowledge operators"):
         s.actual(ep.believes(a, p))
     # Nothing of that reached the story.
     assert s.worlds() == [{"p": False}, {"p": True}]

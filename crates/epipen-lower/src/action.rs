@@ -94,7 +94,8 @@ impl Lowerer {
             && self.dead == 0
         {
             let at = self.planning.actions[first.0].span;
-            let diagnostic = if at == name_at {
+            // A builder's statements are written nowhere: one place is then no loop.
+            let diagnostic = if at == name_at && at != Span::default() {
                 Diagnostic::error(
                     name_at,
                     format!("the action `{full}` is declared again in the next round of this loop"),
@@ -387,44 +388,62 @@ impl Lowerer {
         false
     }
 
-    /// The search's step event (every action's cases, in declaration order, named
-    /// `ACTION.CASE`) and its occurrences, as many as the deepest `plan`; None without a
-    /// `plan`.
+    /// The search's step event ([`plan_steps`]) with as many occurrences as the deepest
+    /// `plan`; None without a `plan`.
     pub(crate) fn plan_steps(&mut self) -> Option<ir::PlanSteps> {
         let span = self.planning.first_plan?;
-        let cases: Vec<String> = (self.planning.actions.iter())
-            .flat_map(|a| (a.body.cases.iter()).map(move |c| format!("{}.{}", a.name, c.name)))
-            .collect();
-        let event = EventId(self.events.len());
-        let sort = EnumId(self.enums.len());
-        let mut variants = cases.clone();
-        variants.push(format!("(no {STEP} yet)"));
-        self.enums.push(ir::EnumDef {
-            name: STEP.to_string(),
-            variants,
-            span,
-        });
-        self.event_of_sort.insert(sort, self.events.len());
-        self.events.push(ir::EventDef {
-            name: STEP.to_string(),
-            cases,
-            sort,
-            span,
-        });
-        let occurrences = (0..self.planning.depth)
-            .map(|_| {
-                let id = ConstId(self.constants.len());
-                self.constants.push(ir::Constant {
-                    name: STEP.to_string(),
-                    ty: Ty::Enum(sort),
-                    span,
-                    occurrence: Some(ir::Occurrence { event }),
-                });
-                id
-            })
-            .collect();
-        Some(ir::PlanSteps { event, occurrences })
+        let decls = (&mut self.events, &mut self.enums, &mut self.constants);
+        let steps = plan_steps(&self.planning.actions, decls, self.planning.depth, span);
+        let sort = self.events[steps.event.0].sort;
+        self.event_of_sort.insert(sort, steps.event.0);
+        Some(steps)
     }
+}
+
+/// The search's step event of a `plan` over `actions` (every action's cases, in
+/// declaration order, named `ACTION.CASE`), declared at `span` after `events` and
+/// `enums`, and `depth` occurrences of it after `constants` (each named `plan step`,
+/// as an event's are until [`ir::Program`]'s names tell them apart).
+pub fn plan_steps(
+    actions: &[ir::ActionDef],
+    (events, enums, constants): (
+        &mut Vec<ir::EventDef>,
+        &mut Vec<ir::EnumDef>,
+        &mut Vec<ir::Constant>,
+    ),
+    depth: usize,
+    span: Span,
+) -> ir::PlanSteps {
+    let cases: Vec<String> = (actions.iter())
+        .flat_map(|a| (a.body.cases.iter()).map(move |c| format!("{}.{}", a.name, c.name)))
+        .collect();
+    let event = EventId(events.len());
+    let sort = EnumId(enums.len());
+    let mut variants = cases.clone();
+    variants.push(format!("(no {STEP} yet)"));
+    enums.push(ir::EnumDef {
+        name: STEP.to_string(),
+        variants,
+        span,
+    });
+    events.push(ir::EventDef {
+        name: STEP.to_string(),
+        cases,
+        sort,
+        span,
+    });
+    let occurrences = (0..depth)
+        .map(|_| {
+            constants.push(ir::Constant {
+                name: STEP.to_string(),
+                ty: Ty::Enum(sort),
+                span,
+                occurrence: Some(ir::Occurrence { event }),
+            });
+            ConstId(constants.len() - 1)
+        })
+        .collect();
+    ir::PlanSteps { event, occurrences }
 }
 
 /// When some of `actions` have no owner, as a `coordinated` plan needs: the message

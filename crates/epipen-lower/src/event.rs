@@ -390,8 +390,17 @@ impl Lowerer {
             ..Ctx::storyteller()
         };
         let lowered = self.expr(target, ctx);
-        let value = self.expr(value, ctx);
+        let value = self.compared(value, lowered.as_ref(), ctx);
         let target = match lowered {
+            Some(ir::Expr {
+                kind: ir::ExprKind::Const(c),
+                ..
+            }) if self.constants[c.0].occurrence.is_some() => {
+                // A builder's execution of an event (`ExprKind::Execution`).
+                let message = "an execution's case records what happened: `:=` cannot change it";
+                self.error(Diagnostic::error(target.span, message));
+                return None;
+            }
             Some(ir::Expr {
                 kind: ir::ExprKind::Const(c),
                 ..
@@ -511,6 +520,17 @@ impl Lowerer {
     /// name declares it (and its enum); later ones must have the same cases.
     fn event_def(&mut self, name: &Ident, cases: &[String]) -> Option<EventId> {
         if let Some(Entity::Event(id)) = self.names.get(&name.name).copied() {
+            if let Some(action) = (self.planning.actions.iter()).find(|a| a.body.event == id) {
+                self.error(
+                    Diagnostic::error(name.span, format!("`{}` is an action", name.name))
+                        .with_note(action.span, "its declaration")
+                        .with_hint(format!(
+                            "an action is done by `do {}`; an event needs a name of its own",
+                            name.name
+                        )),
+                );
+                return None;
+            }
             let def = &self.events[id.0];
             if def.cases != cases {
                 let first = def.span;

@@ -52,7 +52,7 @@ use epipen_syntax::{Diagnostic, Span};
 
 use names::collect_names;
 
-pub use action::unowned;
+pub use action::{plan_steps, unowned};
 pub use expr::FUNCTIONS;
 pub use names::{closest, list};
 

@@ -371,7 +371,8 @@ impl Lowerer {
             self.actual = Some(span);
             return;
         };
-        let diagnostic = if first == span {
+        // A builder's statements are written nowhere: one place is then no loop.
+        let diagnostic = if first == span && span != Span::default() {
             Diagnostic::error(
                 span,
                 "`actual` is declared again in the next round of this loop",

@@ -4435,3 +4435,86 @@ fn an_execution_names_its_occurrence_after_later_ones() {
     );
     assert_eq!(message("A", 1), "`A` is no event or action of the story");
 }
+
+/// An event needs a name of its own: not an action's (whose name names its last `do`).
+#[test]
+fn an_event_named_like_an_action_is_refused() {
+    assert_eq!(
+        errors("action tell { told }\nevent tell { told }"),
+        [("`tell` is an action".to_string(), "tell".to_string())]
+    );
+}
+
+/// A builder's statements are written nowhere (every span the default): one place
+/// twice is then no loop's next round.
+#[test]
+fn a_builders_second_declaration_is_no_loops_next_round() {
+    let spanless = |src: &str| {
+        let mut story = epipen_syntax::parse(src).unwrap();
+        fn clear(e: &mut ast::Stmt) {
+            e.span = Span::default();
+            if let ast::StmtKind::Action(a) = &mut e.kind {
+                a.name.span = Span::default();
+            }
+        }
+        story.statements.iter_mut().for_each(clear);
+        let mut lowering = Incremental::new(&[], 0);
+        (story.statements.iter())
+            .map(|s| lowering.stmt(s).err().map(|ds| ds[0].message.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        spanless("action tell { told }\naction tell { said }"),
+        [
+            None,
+            Some("the action `tell` is declared twice".to_string())
+        ]
+    );
+    assert_eq!(
+        spanless("int x\nactual x == 1\nactual x == 2"),
+        [
+            None,
+            None,
+            Some("the actual world is already declared".to_string())
+        ]
+    );
+}
+
+/// `:=` does not change what records an execution's case (a builder's
+/// `ExprKind::Execution`); its value is read next to its target, as `==` reads it.
+#[test]
+fn an_executions_case_is_not_changed_by_assignment() {
+    let (mut lowering, results) = incrementally("characters A\nevent roll { a\n b }\n");
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let name = |n: &str| ast::Expr {
+        kind: ast::ExprKind::Name(Ident {
+            name: n.into(),
+            span: Span::default(),
+        }),
+        span: Span::default(),
+    };
+    let execution = ast::Expr {
+        kind: ast::ExprKind::Execution {
+            event: Ident {
+                name: "roll".into(),
+                span: Span::default(),
+            },
+            k: 1,
+        },
+        span: Span::default(),
+    };
+    let assign = ast::Stmt {
+        kind: ast::StmtKind::Assign {
+            targets: vec![execution],
+            values: vec![name("a")],
+        },
+        span: Span::default(),
+    };
+    let messages: Vec<String> = (lowering.stmt(&assign).unwrap_err().into_iter())
+        .map(|d| d.message)
+        .collect();
+    assert_eq!(
+        messages,
+        ["an execution's case records what happened: `:=` cannot change it"]
+    );
+}

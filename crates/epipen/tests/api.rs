@@ -364,10 +364,7 @@ fn mistakes_are_typed_errors_before_the_engine() {
         "two different stories",
     );
     invalid(story.says(bob, p.clone()), "another story");
-    invalid(
-        story.announce(c.eq(&s)),
-        "enum `Colour` with one of enum `Shape`",
-    );
+    invalid(story.announce(c.eq(&s)), "cannot compare Colour with Shape");
     invalid(story.announce(c.eq("blue")), "no variant `blue`");
     invalid(
         story.learns(albert, F::knows(albert, x.gt(0)).ite(Int::from(1), 0)),
@@ -375,7 +372,7 @@ fn mistakes_are_typed_errors_before_the_engine() {
     );
     invalid(
         story.actual(F::knows_value(albert, &x)),
-        "`actual` takes no knowledge",
+        "`actual` describes the world itself, without knowledge operators",
     );
     invalid(
         story.announce(F::knows_value(albert, Vec::<epipen::Int>::new())),
@@ -383,11 +380,11 @@ fn mistakes_are_typed_errors_before_the_engine() {
     );
     invalid(
         story.announce(F::tuple_in((&x, &x), [vec![1, 2], vec![3]])),
-        "has 1 values, the tuple has 2",
+        "this set item has 1 value, the element has 2",
     );
     invalid(
         story.announce(F::tuple_in((&x, &p), [[1, 2]])),
-        "type int where the tuple has bool",
+        "expected bool, found int",
     );
     let dup = story.int("x");
     invalid(story.announce(dup.eq(1)), "`x` is already declared");
@@ -402,7 +399,7 @@ fn mistakes_are_typed_errors_before_the_engine() {
     invalid(err, "another story");
     invalid(
         story.announce(F::at(inner.unwrap(), F::knows(albert, p.clone()))),
-        "not saved",
+        "unknown checkpoint `inside`",
     );
     // Nothing above ran.
     assert!(story.program().statements.is_empty());
@@ -563,17 +560,20 @@ fn public_change() {
         .map(|w| (w.int(&x).unwrap(), w.int(&y).unwrap()))
         .collect();
     assert_eq!(values, [(10, 5), (20, 5), (30, 5)]);
-    invalid(story.assign(&(&x + 1), 3), "`:=` changes a constant");
+    invalid(
+        story.assign(&(&x + 1), 3),
+        "only a constant can be given a new value",
+    );
     invalid(
         story.assign(&x, F::knows_value(anne, &x).ite(Int::from(1), 2)),
-        "`:=` takes no knowledge operators",
+        "`:=` gives a constant a value of the world, without knowledge operators",
     );
     let colour = story.enumeration("Colour", &["red", "green"]);
     let size = story.enumeration("Size", &["s", "m"]);
     let c = story.enum_constant(&colour, "c");
     invalid(
         story.assign(&c, size.value("s")),
-        "`:=` needs a value of the constant's type",
+        "expected Colour, found Size",
     );
 }
 
@@ -1041,7 +1041,7 @@ fn simultaneous_changes() {
     invalid(story.assign_all([]), "at least one change");
     invalid(
         story.assign_all([Change::new(&y, 1), Change::new(&(&x + 1), 2)]),
-        "`:=` changes a constant",
+        "only a constant can be given a new value",
     );
     // Nothing of the refused changes ran.
     story.check(y.ne(1) | x.eq(3)).unwrap();
@@ -1097,7 +1097,7 @@ fn event_mistakes_are_typed_errors() {
     invalid(
         story.event("move", |e| {
             let (moved, stayed) = both(e);
-            e.sees(anne, [[moved, moved, stayed]]);
+            e.sees(anne, [vec![moved, moved], vec![stayed]]);
         }),
         "the case `moved` is named twice in one group",
     );
@@ -1137,7 +1137,7 @@ fn event_mistakes_are_typed_errors() {
             e.actual(moved);
             e.actual(stayed);
         }),
-        "the event `move` has two `actual` cases",
+        "the event has two `actual` lines",
     );
     // Preconditions and changes.
     invalid(
@@ -1151,7 +1151,7 @@ fn event_mistakes_are_typed_errors() {
             e.case("moved")
                 .then(&x, F::knows_value(anne, &x).ite(Int::from(1), 0));
         }),
-        "`:=` takes no knowledge operators",
+        "`:=` gives a constant a value of the world, without knowledge operators",
     );
     invalid(
         story.event("move", |e| {
@@ -1196,7 +1196,7 @@ fn event_mistakes_are_typed_errors() {
             e.case("stayed");
             e.case("moved");
         }),
-        "the event `move` has other cases here (every `move` event has the same cases, in \
+        "the event `move` has other cases here (every `event move` has the same cases, in \
          the same order: `moved` and `stayed`)",
     );
     invalid(
@@ -1218,22 +1218,19 @@ fn event_mistakes_are_typed_errors() {
         .unwrap();
     invalid(
         story.announce(move_event.latest().eq(flip.event().latest())),
-        "cannot compare a value of event `move` with one of event `flip`",
+        "cannot compare move with flip",
     );
     invalid(
         story.announce(move_event.latest().eq("heads")),
         "the event `move` has no case `heads`",
     );
     let z = story.int("move");
-    invalid(
-        story.announce(z.eq(1)),
-        "`move` names the executions of the event `move`",
-    );
+    invalid(story.announce(z.eq(1)), "`move` is already declared");
     let w = story.enum_constant(move_event.latest().enum_type(), "w");
     invalid(story.announce(w.eq("moved")), "`move` is an event");
     invalid(
         story.assign(moving.occurrence(), "moved"),
-        "`move` records which case of an event happened",
+        "an execution's case records what happened: `:=` cannot change it",
     );
     invalid(
         other.announce(y.eq(0) & move_event.is("moved")),

@@ -6,28 +6,20 @@
 //! own (named like the action), so that a `do` of it is an execution of that event: its
 //! occurrence is named `tell`, `tell#2`, … and [`Happened::event`] names its latest case
 //! in formulas. A `plan` is a question: it runs on the live engine, which is given the
-//! search's step event ([`ir::PlanSteps`]: every action's cases, and as many occurrences
+//! search's step event ([`crate::ir::PlanSteps`]: every action's cases, and as many occurrences
 //! as the deepest plan asked so far) after its spare occurrences, and it does not join
 //! the story's statements (a replay does not search again).
 
 use std::fmt;
 
 use crate::engine::Report;
-use crate::ir::{self, ActionId, ConstId, EnumId, EventId, StmtKind, Ty};
-use crate::syntax::Span;
+use crate::ir::{ActionId, ConstId, EventId, StmtKind};
+use crate::syntax::{Span, ast};
 use crate::views;
 
-use super::event::{Kind, event_owns, unknown_case};
-use super::expr::Formula;
-use super::live::check_checkpoints;
-use super::{Character, Error, Event, EventBlock, Happened, Story, stmt};
-
-/// The largest `max` of a plan, as in a story file (each step of the search is a
-/// hidden constant).
-const MAX_DEPTH: usize = 10_000;
-
-/// The name of the search's step event (never shown), as lowering names it.
-const STEP: &str = "plan step";
+use super::event::case_name;
+use super::expr::{Formula, int_ax};
+use super::{Character, Error, Event, EventBlock, Happened, Story, render};
 
 /// A declared action of a [`Story`], from [`Story::action`]: done by
 /// [`Story::do_action`], chosen by [`Story::plan`].
@@ -261,50 +253,25 @@ impl Story {
         if steps.is_empty() {
             return Err(Error::Invalid("`do` needs at least one action".into()));
         }
-        let mut chosen = Vec::with_capacity(steps.len());
+        let mut items = Vec::with_capacity(steps.len());
         for (action, case) in steps {
-            let def = self.action_def(action)?;
-            let actual = match case {
-                None => None,
-                Some(case) => {
-                    let names = action.cases();
-                    match names.iter().position(|c| c == case) {
-                        Some(k) => Some(k),
-                        None => {
-                            return Err(Error::Invalid(unknown_case(
-                                "action", &def.name, names, case,
-                            )));
-                        }
-                    }
-                }
-            };
-            chosen.push((action.id, actual));
-        }
-        let before = self.program.constants.len();
-        let mut executions = Vec::with_capacity(chosen.len());
-        for (id, actual) in chosen {
-            let mut event = self.program.actions[id.0].body.clone();
-            event.actual = actual;
-            event.occurrences = vec![self.occurrence(event.event)];
-            executions.push(ir::DoStep {
-                action: id,
-                event,
-                span: Span::default(),
+            if action.story != self.id {
+                return Err(Error::Invalid("the action belongs to another story".into()));
+            }
+            items.push(ast::DoItem {
+                action: case_name(action.name()),
+                case: case.map(case_name),
             });
         }
-        let done: Vec<(EventId, ConstId)> = (executions.iter())
+        let (stmts, reports) = self.lower_run(ast::StmtKind::Do(items))?;
+        let done: Vec<(EventId, ConstId)> = (stmts.iter())
+            .filter_map(|s| match &s.kind {
+                StmtKind::Do(steps) => Some(steps),
+                _ => None,
+            })
+            .flatten()
             .map(|s| (s.event.event, s.event.occurrences[0]))
             .collect();
-        let reports = match self.run(stmt(StmtKind::Do(executions))) {
-            Ok(reports) => reports,
-            Err(e) => {
-                self.program.constants.truncate(before);
-                return Err(e);
-            }
-        };
-        for &(event, _) in &done {
-            self.name_occurrences(event);
-        }
         let mut seen = reports.into_iter().filter_map(|r| match r {
             Report::Happened { case, saw, .. } => Some((case, saw)),
             _ => None,
@@ -334,44 +301,25 @@ impl Story {
         goal: impl Into<Formula>,
         options: PlanOptions,
     ) -> Result<Planned, Error> {
-        let goal = self.expr(goal.into().0)?;
-        let keeping = match options.keeping {
-            Some(k) => Some(self.expr(k.0)?),
-            None => None,
-        };
-        let max = options.max;
-        if max < 1 {
-            return Err(Error::Invalid(format!(
-                "a plan's `max` must be at least 1, found {max} (`max` is the most actions a \
-                 plan may take)"
-            )));
-        }
-        if max > MAX_DEPTH {
-            return Err(Error::Invalid(format!(
-                "a plan's `max` may be at most {MAX_DEPTH}, found {max} (`max` is the most \
-                 actions a plan may take: lower it)"
-            )));
-        }
-        if self.program.actions.is_empty() {
-            return Err(Error::Invalid(
-                "no action is declared before this `plan` (a plan chooses among the actions \
-                 declared before it: declare them first with `Story::action`)"
-                    .into(),
-            ));
-        }
-        if options.coordinated {
-            self.owned()?;
-        }
-        let plan = ir::PlanStmt {
-            actions: (0..self.program.actions.len()).map(ActionId).collect(),
-            goal,
-            max,
-            keeping,
-            coordinated: options.coordinated,
+        let plan = ast::Plan {
             all: options.all,
+            goal: self.ast(goal.into().0)?,
+            max: Some(int_ax(i64::try_from(options.max).unwrap_or(i64::MAX))),
+            keeping: options.keeping.map(|k| self.ast(k.0)).transpose()?,
+            coordinated: options.coordinated.then(Span::default),
         };
+        // A question: the lowering does not keep it.
+        let stmt = ast::Stmt {
+            kind: ast::StmtKind::Plan(Box::new(plan)),
+            span: Span::default(),
+        };
+        let stmts = (self.lowering.clone().stmt(&stmt)).map_err(|d| Error::Invalid(render(&d)))?;
+        let max = options.max;
         self.plan_depth = self.plan_depth.max(max);
-        let reports = self.ask(stmt(StmtKind::Plan(Box::new(plan))))?;
+        let mut reports = Vec::new();
+        for s in stmts {
+            reports.extend(self.ask(s)?);
+        }
         let plans = reports
             .into_iter()
             .find_map(|r| match r {
@@ -401,138 +349,24 @@ impl Story {
         guard: Option<Formula>,
         block: impl FnOnce(&mut EventBlock),
     ) -> Result<Action, Error> {
-        if let Some(who) = owner {
-            self.check_character(who)?;
-        }
-        let guard = match guard {
-            Some(g) => Some(self.expr(g.0)?),
-            None => None,
-        };
+        let owner = owner.map(|who| self.character_ast(who)).transpose()?;
+        let guard = guard.map(|g| self.ast(g.0)).transpose()?;
         let mut lines = EventBlock::new(name);
         block(&mut lines);
-        let checked = self.check_block(lines, Kind::Action)?;
-        let body = ir::EventStmt {
-            event: EventId(usize::MAX),
-            cases: checked.cases,
-            sees: checked.sees,
-            expects: checked.expects,
-            actual: None,
-            actual_at: None,
-            occurrences: Vec::new(),
-        };
-        // `at` in the guard or the body names a checkpoint saved by now.
-        let mut saved = self.saved.clone();
-        saved.resize(self.program.checkpoints.len(), false);
-        check_checkpoints(&stmt(StmtKind::Event(Box::new(body.clone()))), &mut saved)?;
-        if let Some(g) = &guard {
-            check_checkpoints(&stmt(StmtKind::Check(g.clone())), &mut saved)?;
-        }
-        let event = self.declare_event(name, &checked.names);
-        let id = ActionId(self.program.actions.len());
-        let offset = (self.program.actions.iter())
-            .map(|a| a.body.cases.len())
-            .sum();
-        self.program.actions.push(ir::ActionDef {
-            name: name.into(),
-            owner: owner.map(|o| o.id),
+        let body = self.block_items(lines)?;
+        let action = ast::Action {
+            name: case_name(name),
+            owner,
             guard,
-            body: ir::EventStmt { event, ..body },
-            offset,
-            span: Span::default(),
-        });
+            body,
+        };
+        self.lower_run(ast::StmtKind::Action(Box::new(action)))?;
+        let id = ActionId(self.program.actions.len() - 1);
+        let event = self.program.actions[id.0].body.event;
         Ok(Action {
             story: self.id,
             id,
             event: self.event_handle(event),
         })
     }
-
-    /// Checks that the name of a new action is free, as lowering does.
-    pub(super) fn new_action(&self, name: &str) -> Result<(), Error> {
-        if self.program.actions.iter().any(|a| a.name == name) {
-            return Err(Error::Invalid(format!(
-                "the action `{name}` is declared twice (every action needs a name of its own; \
-                 members of a family, indices of their own)"
-            )));
-        }
-        let sorts: Vec<EnumId> = self.program.events.iter().map(|e| e.sort).collect();
-        let clash = self.program.events.iter().any(|e| e.name == name)
-            || (self.program.constants.iter())
-                .any(|c| c.occurrence.is_none() && event_owns(name, &c.name))
-            || (self.program.enums.iter().enumerate())
-                .any(|(k, e)| e.name == name && !sorts.contains(&EnumId(k)));
-        if clash {
-            return Err(Error::Invalid(format!(
-                "`{name}` is already declared (names of constants, enums, events and actions \
-                 must be unique)"
-            )));
-        }
-        Ok(())
-    }
-
-    /// The declaration of an action of this story.
-    fn action_def(&self, action: &Action) -> Result<&ir::ActionDef, Error> {
-        match self.program.actions.get(action.id.0) {
-            Some(def) if action.story == self.id => Ok(def),
-            _ => Err(Error::Invalid("the action belongs to another story".into())),
-        }
-    }
-
-    /// Every action has an owner, as a `coordinated` plan needs.
-    fn owned(&self) -> Result<(), Error> {
-        let Some((message, first)) = crate::lower::unowned(&self.program.actions) else {
-            return Ok(());
-        };
-        Err(Error::Invalid(format!(
-            "{message} (give `{}` an owner with `by`: the character who does it)",
-            first.name
-        )))
-    }
-}
-
-/// The search's step event over the actions of `decls` (every action's cases, in
-/// declaration order, named `ACTION.CASE`), declared after `events` and `enums`, and
-/// `depth` occurrences of it after `constants`: what lowering gives a story with a
-/// `plan` (see [`ir::PlanSteps`]).
-pub(super) fn plan_steps(
-    decls: &ir::Program,
-    (events, enums, constants): (
-        &mut Vec<ir::EventDef>,
-        &mut Vec<ir::EnumDef>,
-        &mut Vec<ir::Constant>,
-    ),
-    depth: usize,
-) -> ir::PlanSteps {
-    let cases: Vec<String> = (decls.actions.iter())
-        .flat_map(|a| (a.body.cases.iter()).map(move |c| format!("{}.{}", a.name, c.name)))
-        .collect();
-    let event = EventId(events.len());
-    let sort = EnumId(enums.len());
-    let mut variants = cases.clone();
-    variants.push(format!("(no {STEP} yet)"));
-    enums.push(ir::EnumDef {
-        name: STEP.to_string(),
-        variants,
-        span: Span::default(),
-    });
-    events.push(ir::EventDef {
-        name: STEP.to_string(),
-        cases,
-        sort,
-        span: Span::default(),
-    });
-    // Named apart as lowering names them (`plan step#1`, …): a backend may know its
-    // constants by name.
-    let occurrences = (1..=depth)
-        .map(|k| {
-            constants.push(ir::Constant {
-                name: format!("{STEP}#{k}"),
-                ty: Ty::Enum(sort),
-                span: Span::default(),
-                occurrence: Some(ir::Occurrence { event }),
-            });
-            ConstId(constants.len() - 1)
-        })
-        .collect();
-    ir::PlanSteps { event, occurrences }
 }

@@ -2,10 +2,10 @@
 //! [`Formula::believes`] and [`Formula::believes_value`]; an event's plausibility of its
 //! cases is [`EventBlock::expects`](super::EventBlock::expects).
 
-use crate::ir::StmtKind;
+use crate::syntax::ast;
 
 use super::expr::Formula;
-use super::{Character, Error, Story, stmt};
+use super::{Character, Error, Story};
 
 impl Story {
     /// `A expects φ`: soft information. `who` now finds every world where φ holds (as it
@@ -43,12 +43,10 @@ impl Story {
     /// # }
     /// ```
     pub fn expects(&mut self, who: Character, formula: impl Into<Formula>) -> Result<(), Error> {
-        self.check_character(who)?;
-        let formula = self.expr(formula.into().0)?;
-        self.run(stmt(StmtKind::Expects {
-            who: who.id,
-            formula,
-        }))
-        .map(drop)
+        let expects = ast::StmtKind::Expects {
+            who: self.character_ast(who)?,
+            what: self.ast(formula.into().0)?,
+        };
+        self.lower_run(expects).map(drop)
     }
 }

@@ -1,24 +1,32 @@
 //! Statements grouped: [`Simultaneous`] announcements and the [`Block`] of an
 //! `assert_adds_ck` hint.
 
-use crate::ir::{Stmt, StmtKind};
+use crate::syntax::{Span, ast};
 
 use super::expr::Formula;
-use super::{Character, Checkpoint, Error, Story, Values, stmt};
+use super::{Character, Checkpoint, Error, Story, Values};
+
+/// A statement of a block, written nowhere.
+fn in_block(kind: ast::StmtKind) -> ast::Stmt {
+    ast::Stmt {
+        kind,
+        span: Span::default(),
+    }
+}
 
 /// The statements of a [`Story::simultaneously`] block: announcements only, all
 /// evaluated in the state at the block's start. Mistakes are reported by
 /// [`Story::simultaneously`], which then runs nothing.
 pub struct Simultaneous<'s> {
     pub(super) story: &'s Story,
-    pub(super) stmts: Vec<Stmt>,
+    pub(super) stmts: Vec<ast::Stmt>,
     pub(super) error: Option<Error>,
 }
 
 impl Simultaneous<'_> {
-    fn push(&mut self, s: Result<Stmt, Error>) -> &mut Self {
+    fn push(&mut self, s: Result<ast::StmtKind, Error>) -> &mut Self {
         match s {
-            Ok(s) => self.stmts.push(s),
+            Ok(kind) => self.stmts.push(in_block(kind)),
             Err(e) => {
                 self.error.get_or_insert(e);
             }
@@ -51,14 +59,14 @@ impl Simultaneous<'_> {
 /// nothing.
 pub struct Block<'s> {
     pub(super) story: &'s mut Story,
-    pub(super) stmts: Vec<Stmt>,
+    pub(super) stmts: Vec<ast::Stmt>,
     pub(super) error: Option<Error>,
 }
 
 impl Block<'_> {
-    fn push(&mut self, s: Result<Vec<Stmt>, Error>) -> &mut Self {
+    fn push(&mut self, s: Result<ast::StmtKind, Error>) -> &mut Self {
         match s {
-            Ok(s) => self.stmts.extend(s),
+            Ok(kind) => self.stmts.push(in_block(kind)),
             Err(e) => {
                 self.error.get_or_insert(e);
             }
@@ -68,40 +76,34 @@ impl Block<'_> {
 
     /// `announce φ`.
     pub fn announce(&mut self, formula: impl Into<Formula>) -> &mut Self {
-        let s = self
-            .story
-            .announcement(None, formula.into())
-            .map(|s| vec![s]);
+        let s = self.story.announcement(None, formula.into());
         self.push(s)
     }
 
     /// `A: φ`.
     pub fn says(&mut self, who: Character, formula: impl Into<Formula>) -> &mut Self {
-        let s = self
-            .story
-            .announcement(Some(who), formula.into())
-            .map(|s| vec![s]);
+        let s = self.story.announcement(Some(who), formula.into());
         self.push(s)
     }
 
     /// `A learns e`, as [`Story::learns`].
     pub fn learns(&mut self, who: Character, values: impl Values) -> &mut Self {
-        let s = self.story.learn_stmts(who, values);
+        let s = self.story.learn_stmt(who, values);
         self.push(s)
     }
 
     /// `A reveals φ`. (Its outcome is not returned; use [`Story::reveals`] outside a
     /// block to get it.)
     pub fn reveals(&mut self, who: Character, formula: impl Into<Formula>) -> &mut Self {
-        let s = self.story.reveal_stmt(who, formula.into()).map(|s| vec![s]);
+        let s = self.story.reveal_stmt(who, formula.into());
         self.push(s)
     }
 
     /// `checkpoint c`, saved when the block runs there.
     pub fn checkpoint(&mut self, name: &str) -> Checkpoint {
-        let cp = self.story.declare_checkpoint(name);
-        self.stmts.push(stmt(StmtKind::Checkpoint(cp.id)));
-        cp
+        let checkpoint = ast::StmtKind::Checkpoint(super::ident(name));
+        self.stmts.push(in_block(checkpoint));
+        self.story.checkpoint_handle(name)
     }
 
     /// `simultaneously { … }` inside the block.
@@ -115,7 +117,10 @@ impl Block<'_> {
         let Simultaneous { stmts, error, .. } = s;
         match error {
             Some(e) => self.push(Err(e)),
-            None => self.push(Ok(vec![stmt(StmtKind::Simultaneously(stmts))])),
+            None => self.push(Ok(ast::StmtKind::Simultaneously(ast::Block {
+                statements: stmts,
+                span: Span::default(),
+            }))),
         }
     }
 }

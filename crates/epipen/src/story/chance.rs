@@ -6,11 +6,11 @@ use std::fmt;
 use std::ops;
 
 use crate::engine::{self, BigInt, BigRational};
-use crate::ir::{self, ArithOp, CmpOp, ExprKind, Rat, RatKind, Stmt, StmtKind, Ty};
-use crate::syntax::Span;
+use crate::ir::{Stmt, StmtKind};
+use crate::syntax::ast;
 
-use super::expr::{Enum, Formula, Int, Node, mk};
-use super::{Character, Error, Story, no_knowledge, stmt};
+use super::expr::{Enum, Formula, Int, Node, binary, call_ax, character_name, name_ax};
+use super::{Character, Error, Story};
 
 /// A probability term, in exact rational arithmetic: [`Formula::probability`] (a
 /// character's), [`Formula::probability_of`] (the storyteller's), an [`Int`] or a plain
@@ -35,44 +35,11 @@ use super::{Character, Error, Story, no_knowledge, stmt};
 /// # }
 /// ```
 #[derive(Debug, Clone)]
-pub struct Chance {
-    pub(super) story: Option<u64>,
-    pub(super) rat: Result<Rat, String>,
-}
-
-fn rat(kind: RatKind) -> Rat {
-    Rat {
-        kind,
-        span: Span::default(),
-    }
-}
+pub struct Chance(pub(super) Node);
 
 impl Chance {
-    fn combine(a: Chance, b: Chance, build: impl FnOnce(Rat, Rat) -> Rat) -> Chance {
-        let story = match (a.story, b.story) {
-            (Some(x), Some(y)) if x != y => {
-                return Chance::invalid("an expression mixes handles of two different stories");
-            }
-            (x, y) => x.or(y),
-        };
-        let rat = match (a.rat, b.rat) {
-            (Ok(a), Ok(b)) => Ok(build(a, b)),
-            (Err(m), _) | (_, Err(m)) => Err(m),
-        };
-        Chance { story, rat }
-    }
-
-    fn invalid(message: &str) -> Chance {
-        Chance {
-            story: None,
-            rat: Err(message.into()),
-        }
-    }
-
-    fn arith(op: ArithOp, a: Chance, b: Chance) -> Chance {
-        Chance::combine(a, b, |a, b| {
-            rat(RatKind::Arith(op, Box::new(a), Box::new(b)))
-        })
+    fn combine(a: Chance, b: Chance, op: ast::BinOp) -> Chance {
+        Chance(binary(a.0, b.0, op))
     }
 
     /// The exact fraction `numerator / denominator` (`Chance::ratio(2, 3)`: the
@@ -81,66 +48,38 @@ impl Chance {
         Chance::from(numerator) / Chance::from(denominator)
     }
 
-    fn cmp(&self, op: CmpOp, other: Chance) -> Formula {
-        let mut pair = None;
-        let c = Chance::combine(self.clone(), other, |a, b| {
-            pair = Some((a, b));
-            rat(RatKind::Int(Box::new(mk(ExprKind::Int(0), Ty::Int))))
-        });
-        Formula(Node {
-            story: c.story,
-            expr: c.rat.and_then(|_| {
-                let (left, right) = pair.ok_or_else(String::new)?;
-                Ok(mk(
-                    ExprKind::Chance {
-                        op,
-                        left: Box::new(left),
-                        right: Box::new(right),
-                    },
-                    Ty::Bool,
-                ))
-            }),
-        })
+    fn cmp(&self, op: ast::BinOp, other: Chance) -> Formula {
+        Formula(binary(self.0.clone(), other.0, op))
     }
 
     /// `self == other`.
     pub fn eq(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Eq, other.into())
+        self.cmp(ast::BinOp::Eq, other.into())
     }
 
     /// `self != other`.
     pub fn ne(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Ne, other.into())
+        self.cmp(ast::BinOp::Ne, other.into())
     }
 
     /// `self < other`.
     pub fn lt(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Lt, other.into())
+        self.cmp(ast::BinOp::Lt, other.into())
     }
 
     /// `self <= other`.
     pub fn le(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Le, other.into())
+        self.cmp(ast::BinOp::Le, other.into())
     }
 
     /// `self > other`.
     pub fn gt(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Gt, other.into())
+        self.cmp(ast::BinOp::Gt, other.into())
     }
 
     /// `self >= other`.
     pub fn ge(&self, other: impl Into<Chance>) -> Formula {
-        self.cmp(CmpOp::Ge, other.into())
-    }
-
-    /// The probability term's IR (for this story's handles).
-    fn of_story(&self, story: u64) -> Result<Rat, Error> {
-        if self.story.is_some_and(|s| s != story) {
-            return Err(Error::Invalid(
-                "an expression uses handles of another story".into(),
-            ));
-        }
-        self.rat.clone().map_err(Error::Invalid)
+        self.cmp(ast::BinOp::Ge, other.into())
     }
 }
 
@@ -159,31 +98,16 @@ impl Formula {
     }
 
     fn chance(who: Option<Character>, formula: Formula) -> Chance {
-        let node = formula.0;
-        let story = match (who.map(|w| w.story), node.story) {
-            (Some(a), Some(b)) if a != b => {
-                return Chance::invalid("an expression mixes handles of two different stories");
-            }
-            (a, b) => a.or(b),
-        };
-        Chance {
-            story,
-            rat: node.expr.map(|e| {
-                rat(RatKind::Probability {
-                    agent: who.map(|w| w.id),
-                    formula: Box::new(e),
-                })
-            }),
-        }
+        Chance(Node::combine(vec![formula.0], who.map(|w| w.story), |es| {
+            let who = who.map(|w| name_ax(&character_name(w.id)));
+            call_ax("probability", who.into_iter().chain(es).collect())
+        }))
     }
 }
 
 impl From<Int> for Chance {
     fn from(n: Int) -> Chance {
-        Chance {
-            story: n.0.story,
-            rat: n.0.expr.map(|e| rat(RatKind::Int(Box::new(e)))),
-        }
+        Chance(n.0)
     }
 }
 
@@ -214,7 +138,9 @@ impl From<BigRational> for Chance {
     fn from(q: BigRational) -> Chance {
         let part = |n: &BigInt| match i64::try_from(n) {
             Ok(n) => Chance::from(n),
-            Err(_) => Chance::invalid(&format!("the fraction {q} does not fit in 64 bits")),
+            Err(_) => Chance(Node::invalid(format!(
+                "the fraction {q} does not fit in 64 bits"
+            ))),
         };
         match q.is_integer() {
             true => part(q.numer()),
@@ -228,19 +154,19 @@ macro_rules! chance_ops {
         impl<R: Into<Chance>> ops::$trait<R> for Chance {
             type Output = Chance;
             fn $method(self, rhs: R) -> Chance {
-                Chance::arith(ArithOp::$op, self, rhs.into())
+                Chance::combine(self, rhs.into(), ast::BinOp::$op)
             }
         }
         impl<R: Into<Chance>> ops::$trait<R> for &Chance {
             type Output = Chance;
             fn $method(self, rhs: R) -> Chance {
-                Chance::arith(ArithOp::$op, self.clone(), rhs.into())
+                Chance::combine(self.clone(), rhs.into(), ast::BinOp::$op)
             }
         }
         impl ops::$trait<Chance> for i64 {
             type Output = Chance;
             fn $method(self, rhs: Chance) -> Chance {
-                Chance::arith(ArithOp::$op, Chance::from(self), rhs)
+                Chance::combine(Chance::from(self), rhs, ast::BinOp::$op)
             }
         }
     )*};
@@ -266,10 +192,7 @@ impl std::iter::Sum for Chance {
 impl ops::Neg for Chance {
     type Output = Chance;
     fn neg(self) -> Chance {
-        Chance {
-            story: self.story,
-            rat: self.rat.map(|r| rat(RatKind::Neg(Box::new(r)))),
-        }
+        Chance((-Int(self.0)).0)
     }
 }
 
@@ -389,34 +312,6 @@ fn first_announcement(s: &Stmt) -> bool {
     matches!(&s.kind, StmtKind::Announce { speaker: None, formula } if !formula.mentions_knowledge())
 }
 
-fn observes(s: &Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Learn { .. }
-        | StmtKind::Announce {
-            speaker: Some(_), ..
-        }
-        | StmtKind::Reveal { .. }
-        | StmtKind::Event(_)
-        | StmtKind::Show {
-            value: ir::Shown::Rational(_),
-            ..
-        } => true,
-        StmtKind::Simultaneously(body)
-        | StmtKind::Repeat { body, .. }
-        | StmtKind::AssertAddsCk { body, .. }
-            if body.iter().any(observes) =>
-        {
-            true
-        }
-        _ => s
-            .each_expr(&mut |e| match e.mentions_probability() {
-                true => Err(()),
-                false => Ok(()),
-            })
-            .is_err(),
-    }
-}
-
 impl Story {
     /// `prior e`: the storyteller's prior. Each world weighs the value of the int
     /// expression `weight` there (of the constants, without knowledge operators; never
@@ -428,38 +323,21 @@ impl Story {
     /// that bound the ints (while the story has only announcements), it weighs the worlds
     /// they leave, as if given after them: it runs with the next statement.
     pub fn prior(&mut self, weight: impl Into<Int>) -> Result<(), Error> {
-        let e = self.expr(weight.into().0)?;
-        no_knowledge(&e, "`prior`")?;
-        let statements = &self.program.statements;
-        if statements
-            .iter()
-            .any(|s| matches!(s.kind, StmtKind::Prior(_)))
-        {
-            return Err(Error::Invalid(
-                "the prior is already given; give one prior: multiply the two weights in one \
-                 `prior`"
-                    .into(),
-            ));
-        }
-        if statements.iter().any(observes) {
-            return Err(Error::Invalid(
-                "`prior` comes after a statement that lets a character learn or observe \
-                 something, or asks a probability; the prior weighs the worlds before: move \
-                 it up (announcements before it are fine)"
-                    .into(),
-            ));
-        }
-        let first = statements.iter().all(first_announcement);
-        let prior = stmt(StmtKind::Prior(e));
+        let e = self.ast(weight.into().0)?;
+        let before = self.lowering.clone();
+        let prior = self.lower(ast::StmtKind::Prior(e))?;
         // Among the story's first announcements, before those that bound the ints
         // (docs/language.md, "Probability"): it weighs the worlds they leave, so it runs
         // with them, when the next statement comes.
-        if first && crate::engine::left_unbounded(&self.program).is_some() {
-            self.program.statements.push(prior);
+        let statements = &self.program.statements;
+        if statements.iter().all(first_announcement)
+            && crate::engine::left_unbounded(&self.program).is_some()
+        {
+            self.program.statements.extend(prior);
             self.live = None;
             return Ok(());
         }
-        self.run(prior).map(drop)
+        self.run_lowered(before, prior).map(drop)
     }
 
     /// `show e`: the value of `e` (a [`Chance`], an [`Int`], a [`Formula`] or an
@@ -481,27 +359,10 @@ impl Story {
     /// ```
     pub fn show(&mut self, value: impl Showable) -> Result<Shown, Error> {
         let shown = match value.into_shown() {
-            Showing::Chance(c) => {
-                let r = c.of_story(self.id)?;
-                ir::Shown::Rational(r)
-            }
-            Showing::Expr(node) => {
-                let e = self.expr(node)?;
-                if e.ty != Ty::Bool && e.mentions_knowledge() {
-                    return Err(Error::Invalid(
-                        "`show` of a number that depends on knowledge: show the formula \
-                         itself, e.g. `show knows(A, x > 1)`"
-                            .into(),
-                    ));
-                }
-                ir::Shown::Expr(e)
-            }
+            Showing::Chance(c) => self.ast(c.0)?,
+            Showing::Expr(node) => self.ast(node)?,
         };
-        let text = match &shown {
-            ir::Shown::Rational(r) => self.program.show_rat(r, None),
-            ir::Shown::Expr(e) => self.program.show(e, None),
-        };
-        let reports = self.run(stmt(StmtKind::Show { value: shown, text }))?;
+        let (_, reports) = self.lower_run(ast::StmtKind::Show(shown))?;
         let found = reports.into_iter().find_map(|r| match r {
             engine::Report::Show { text, shown, .. } => Some((text, shown)),
             _ => None,
@@ -533,12 +394,5 @@ impl Story {
                 by_world: all.into_iter().map(|(a, n)| (value(a), n)).collect(),
             },
         })
-    }
-
-    /// A case's `weight`, checked: an int of the world's values.
-    pub(super) fn weight(&self, weight: Int) -> Result<ir::Expr, Error> {
-        let e = self.expr(weight.0)?;
-        no_knowledge(&e, "a case's `weight`")?;
-        Ok(e)
     }
 }

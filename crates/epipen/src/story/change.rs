@@ -1,10 +1,10 @@
 //! Public change: `x := e` and `x, y := e, f` ([`Story::assign`], [`Story::assign_all`]),
 //! and the [`Change`]s an event's case makes.
 
-use crate::ir::{self, ConstId, ExprKind, StmtKind};
+use crate::syntax::ast;
 
 use super::expr::{Enum, Expression, Formula, Int, IntoEnumNode, Node};
-use super::{Error, Story, no_knowledge, stmt};
+use super::{Error, Story};
 
 mod sealed {
     use super::Node;
@@ -75,6 +75,11 @@ pub struct Change {
 }
 
 impl Change {
+    /// The target and the value.
+    pub(super) fn parts(self) -> (Node, Node) {
+        (self.target, self.value)
+    }
+
     /// `target := value`, `target` a constant of the story (a handle from
     /// [`Story::int`], [`Story::bool`] or [`Story::enum_constant`]).
     pub fn new<T: Expression>(target: &T, value: impl ValueOf<T>) -> Change {
@@ -121,51 +126,17 @@ impl Story {
     /// constant changes (so `[Change::new(&x, &y), Change::new(&y, &x)]` swaps them).
     /// Each constant is changed at most once; otherwise as [`Story::assign`].
     pub fn assign_all(&mut self, changes: impl IntoIterator<Item = Change>) -> Result<(), Error> {
-        let changes = self.changes(changes.into_iter().collect())?;
-        if changes.is_empty() {
+        let (mut targets, mut values) = (Vec::new(), Vec::new());
+        for Change { target, value } in changes {
+            targets.push(self.ast(target)?);
+            values.push(self.ast(value)?);
+        }
+        if targets.is_empty() {
             return Err(Error::Invalid(
                 "`assign_all` needs at least one change".into(),
             ));
         }
-        self.run(stmt(StmtKind::Assign { changes })).map(drop)
-    }
-
-    /// The changes as the IR holds them: each target a constant of this story (not an
-    /// event's occurrence), changed once, each value of its type and free of knowledge
-    /// operators.
-    pub(super) fn changes(&self, changes: Vec<Change>) -> Result<Vec<(ConstId, ir::Expr)>, Error> {
-        let mut out: Vec<(ConstId, ir::Expr)> = Vec::with_capacity(changes.len());
-        for Change { target, value } in changes {
-            let target = self.expr(target)?;
-            let ExprKind::Const(c) = target.kind else {
-                return Err(Error::Invalid(
-                    "`:=` changes a constant: its target must be one (a handle from \
-                     `Story::int`, `Story::bool` or `Story::enum_constant`)"
-                        .into(),
-                ));
-            };
-            let constant = &self.program.constants[c.0];
-            if constant.occurrence.is_some() {
-                return Err(Error::Invalid(format!(
-                    "`{}` records which case of an event happened: `:=` cannot change it",
-                    constant.name
-                )));
-            }
-            let value = self.expr(value)?;
-            no_knowledge(&value, "`:=`")?;
-            if value.ty != target.ty {
-                return Err(Error::Invalid(
-                    "`:=` needs a value of the constant's type (the same enum)".into(),
-                ));
-            }
-            if out.iter().any(|(d, _)| *d == c) {
-                return Err(Error::Invalid(format!(
-                    "`{}` is changed twice (a constant gets one new value per change)",
-                    constant.name
-                )));
-            }
-            out.push((c, value));
-        }
-        Ok(out)
+        self.lower_run(ast::StmtKind::Assign { targets, values })
+            .map(drop)
     }
 }

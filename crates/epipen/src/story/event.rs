@@ -4,20 +4,18 @@
 //! who sees which cases apart, who expects which cases, and the case that happened; the
 //! [`Event`] handle names the latest execution's case in formulas afterwards.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::engine::Report;
-use crate::ir::{self, ConstId, EnumId, EventId, ExprKind, StmtKind, Ty};
-use crate::lower::{closest, list};
-use crate::syntax::Span;
+use crate::ir::{ConstId, EventId, StmtKind};
+use crate::syntax::{Span, ast};
 
 use super::change::{Change, ValueOf};
-use super::expr::{Enum, Expression, Formula, Int, Node, mk};
+use super::expr::{Enum, Expression, Formula, Int, Node, ax, case_ax, name_ax};
 use super::handles::EnumInfo;
-use super::{Character, EnumType, Error, Story, stmt};
+use super::{Character, EnumType, Error, Story, ident};
 
 /// Tells event blocks apart, so a case handle is never taken for another block's.
 static NEXT_BLOCK: AtomicU64 = AtomicU64::new(1);
@@ -327,10 +325,7 @@ impl Event {
     /// The case of the latest execution, as a value of the event's own type: `move`.
     pub fn latest(&self) -> Enum {
         Enum {
-            node: Node::of(
-                self.ty.0.story,
-                mk(ExprKind::Latest(self.id), Ty::Enum(self.ty.0.id)),
-            ),
+            node: Node::of(self.ty.0.story, name_ax(self.name())),
             ty: self.ty.clone(),
         }
     }
@@ -351,15 +346,8 @@ impl Event {
             }
             Named::Handle { name, .. } | Named::Name(name) => name,
         };
-        let node = match self.cases().iter().position(|c| *c == name) {
-            Some(k) => Node::of(
-                self.ty.0.story,
-                mk(ExprKind::Int(k as i64), Ty::Enum(self.ty.0.id)),
-            ),
-            None => Node::invalid(unknown_case("event", self.name(), self.cases(), &name)),
-        };
         Enum {
-            node,
+            node: Node::of(self.ty.0.story, case_ax(&name)),
             ty: self.ty.clone(),
         }
     }
@@ -449,33 +437,6 @@ impl fmt::Display for Happened {
     }
 }
 
-/// An event block checked against the story: everything of its `EventStmt` but the
-/// event's id and occurrence.
-pub(super) struct Checked {
-    existing: Option<EventId>,
-    pub(super) names: Vec<String>,
-    pub(super) cases: Vec<ir::Case>,
-    pub(super) sees: Vec<Option<Vec<usize>>>,
-    pub(super) expects: Vec<Option<Vec<usize>>>,
-    actual: Option<usize>,
-}
-
-/// What an [`EventBlock`] states: an event's execution, or an action's body.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    Event,
-    Action,
-}
-
-impl Kind {
-    fn word(self) -> &'static str {
-        match self {
-            Kind::Event => "event",
-            Kind::Action => "action",
-        }
-    }
-}
-
 impl Story {
     /// `event NAME { … }`: one execution of the event `name`, stated by `block`, runs at
     /// once. Each call is a new execution (call it in a loop for rounds): worlds carry the
@@ -542,38 +503,97 @@ impl Story {
     ) -> Result<Happened, Error> {
         let mut lines = EventBlock::new(name);
         block(&mut lines);
-        let checked = self.check_block(lines, Kind::Event)?;
-        let before = (
-            self.program.constants.len(),
-            self.program.enums.len(),
-            self.program.events.len(),
-        );
-        let event = match checked.existing {
-            Some(id) => id,
-            None => self.declare_event(name, &checked.names),
+        let body = self.block_items(lines)?;
+        let event = ast::StmtKind::Event {
+            name: ident(name),
+            body,
         };
-        let occurrence = self.occurrence(event);
-        let stmt = stmt(StmtKind::Event(Box::new(ir::EventStmt {
-            event,
-            cases: checked.cases,
-            sees: checked.sees,
-            expects: checked.expects,
-            actual: checked.actual,
-            actual_at: None,
-            occurrences: vec![occurrence],
-        })));
-        match self.run(stmt) {
-            Ok(reports) => {
-                self.name_occurrences(event);
-                Ok(self.happened(event, occurrence, &reports))
-            }
-            Err(e) => {
-                self.program.constants.truncate(before.0);
-                self.program.enums.truncate(before.1);
-                self.program.events.truncate(before.2);
-                Err(e)
-            }
+        let (stmts, reports) = self.lower_run(event)?;
+        let (event, occurrence) = (stmts.iter())
+            .find_map(|s| match &s.kind {
+                StmtKind::Event(e) => Some((e.event, e.occurrences[0])),
+                _ => None,
+            })
+            .expect("an event lowers to its execution");
+        Ok(self.happened(event, occurrence, &reports))
+    }
+
+    /// The lines of an event block (or an action's) as the language's.
+    pub(super) fn block_items(&self, block: EventBlock) -> Result<Vec<ast::EventItem>, Error> {
+        let EventBlock {
+            serial,
+            name: event,
+            cases,
+            sees,
+            expects,
+            actual,
+        } = block;
+        if event.is_empty() {
+            return Err(Error::Invalid("an event needs a name".into()));
         }
+        let cases = cases.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
+        let case = |named: Named| match named {
+            Named::Handle { block, name, .. } if block == serial => Ok(case_name(&name)),
+            Named::Handle {
+                event: other, name, ..
+            } => Err(Error::Invalid(format!(
+                "the case `{name}` is a case of another event block (`{other}`), not of \
+                 this `{event}`"
+            ))),
+            Named::Name(name) => Ok(case_name(&name)),
+        };
+        let groups = |groups: Vec<Vec<Named>>| -> Result<Vec<Vec<ast::GroupItem>>, Error> {
+            (groups.into_iter().filter(|g| !g.is_empty()))
+                .map(|g| {
+                    g.into_iter()
+                        .map(|c| Ok(ast::GroupItem::Case(case(c)?)))
+                        .collect()
+                })
+                .collect()
+        };
+        let mut items = Vec::new();
+        for line in cases {
+            let changes = (line.changes.into_iter())
+                .map(|c| {
+                    let (target, value) = c.parts();
+                    Ok(ast::Change::One {
+                        target: self.ast(target)?,
+                        value: self.ast(value)?,
+                    })
+                })
+                .collect::<Result<_, Error>>()?;
+            items.push(ast::EventItemKind::Case {
+                name: case_name(&line.name),
+                pre: line.pre.map(|f| self.ast(f.0)).transpose()?,
+                weight: line.weight.map(|w| self.ast(w.0)).transpose()?,
+                changes,
+            });
+        }
+        for line in sees.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            let who = self.character_ast(line.who)?;
+            let groups = match line.groups {
+                Some(g) => groups(g)?,
+                None => (names.iter())
+                    .map(|n| vec![ast::GroupItem::Case(case_name(n))])
+                    .collect(),
+            };
+            items.push(ast::EventItemKind::Sees { who, groups });
+        }
+        for line in expects.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            let who = self.character_ast(line.who)?;
+            let groups = groups(line.groups)?;
+            items.push(ast::EventItemKind::Expects { who, groups });
+        }
+        for named in actual.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            items.push(ast::EventItemKind::Actual(case(named)?));
+        }
+        Ok((items.into_iter())
+            .map(|kind| ast::EventItem {
+                kind,
+                span: Span::default(),
+            })
+            .collect())
     }
 
     /// The handle of the event `id`.
@@ -583,7 +603,6 @@ impl Story {
             id,
             ty: EnumType(Arc::new(EnumInfo {
                 story: self.id,
-                id: def.sort,
                 name: def.name.clone(),
                 variants: def.cases.clone(),
                 event: true,
@@ -615,9 +634,16 @@ impl Story {
         saw: Vec<Vec<usize>>,
     ) -> Happened {
         let handle = self.event_handle(event);
-        let sort = self.program.events[event.0].sort;
+        // The k-th execution (from 1), for the AST.
+        let k = (self.program.constants[..=occurrence.0].iter())
+            .filter(|c| c.occurrence.is_some_and(|o| o.event == event))
+            .count();
+        let execution = ax(ast::ExprKind::Execution {
+            event: ident(handle.name()),
+            k,
+        });
         let occurrence = Enum {
-            node: Node::of(self.id, mk(ExprKind::Const(occurrence), Ty::Enum(sort))),
+            node: Node::of(self.id, execution),
             ty: handle.ty.clone(),
         };
         Happened {
@@ -631,351 +657,20 @@ impl Story {
             event: handle,
         }
     }
-
-    /// Declares the event `name` with these cases, and the enum of its occurrences: the
-    /// cases, then "not yet".
-    pub(super) fn declare_event(&mut self, name: &str, cases: &[String]) -> EventId {
-        let id = EventId(self.program.events.len());
-        let sort = EnumId(self.program.enums.len());
-        let mut variants = cases.to_vec();
-        variants.push(format!("(no {name} yet)"));
-        self.program.enums.push(ir::EnumDef {
-            name: name.into(),
-            variants,
-            span: Span::default(),
-        });
-        self.program.events.push(ir::EventDef {
-            name: name.into(),
-            cases: cases.to_vec(),
-            sort,
-            span: Span::default(),
-        });
-        id
-    }
-
-    /// A new occurrence constant of `event`, for one execution.
-    pub(super) fn occurrence(&mut self, event: EventId) -> ConstId {
-        let def = &self.program.events[event.0];
-        let done = self.occurrences_of(event).count();
-        let name = match done {
-            0 => def.name.clone(),
-            n => format!("{}#{}", def.name, n + 1),
-        };
-        let constant = ir::Constant {
-            name,
-            ty: Ty::Enum(def.sort),
-            span: Span::default(),
-            occurrence: Some(ir::Occurrence { event }),
-        };
-        self.program.constants.push(constant);
-        ConstId(self.program.constants.len() - 1)
-    }
-
-    fn occurrences_of(&self, event: EventId) -> impl Iterator<Item = &ir::Constant> + '_ {
-        (self.program.constants.iter())
-            .filter(move |c| c.occurrence.is_some_and(|o| o.event == event))
-    }
-
-    /// Names the occurrences of `event` as the language does: `move` while it happened
-    /// once, then `move#1`, `move#2`, ….
-    pub(super) fn name_occurrences(&mut self, event: EventId) {
-        let name = self.program.events[event.0].name.clone();
-        if self.occurrences_of(event).count() < 2 {
-            return;
-        }
-        let mut k = 0;
-        for c in &mut self.program.constants {
-            if c.occurrence.is_some_and(|o| o.event == event) {
-                k += 1;
-                c.name = format!("{name}#{k}");
-            }
-        }
-    }
-
-    /// Checks an event block against the story, as lowering checks an `event` statement
-    /// (or, `kind`, an `action`'s body: a new name, no `actual` line).
-    pub(super) fn check_block(&self, block: EventBlock, kind: Kind) -> Result<Checked, Error> {
-        let EventBlock {
-            serial,
-            name: event,
-            cases: lines,
-            sees: sees_lines,
-            expects: expects_lines,
-            actual: actual_lines,
-        } = block;
-        let event = event.as_str();
-        let what = kind.word();
-        if event.is_empty() {
-            return Err(Error::Invalid(format!("an {what} needs a name")));
-        }
-        let lines = lines.into_inner().unwrap_or_else(PoisonError::into_inner);
-        if lines.is_empty() {
-            return Err(Error::Invalid(format!(
-                "the {what} `{event}` has no cases (state them in the block: `e.case(\"moved\")`)"
-            )));
-        }
-        let names: Vec<String> = lines.iter().map(|c| c.name.clone()).collect();
-        let mut index: HashMap<&str, usize> = HashMap::new();
-        for (k, name) in names.iter().enumerate() {
-            if index.insert(name, k).is_some() {
-                return Err(Error::Invalid(format!(
-                    "the case `{name}` is written twice (every case of an {what} needs a \
-                     name of its own)"
-                )));
-            }
-        }
-        let existing = match kind {
-            Kind::Event => self.existing_event(event, &names)?,
-            Kind::Action => {
-                self.new_action(event)?;
-                None
-            }
-        };
-        let mut cases = Vec::with_capacity(lines.len());
-        for line in lines {
-            let pre = match line.pre {
-                Some(f) => Some(self.expr(f.0)?),
-                None => None,
-            };
-            cases.push(ir::Case {
-                name: line.name,
-                pre,
-                changes: self.changes(line.changes)?,
-                weight: match line.weight {
-                    Some(w) => Some(self.weight(w)?),
-                    None => None,
-                },
-                span: Span::default(),
-            });
-        }
-        let scope = Scope {
-            serial,
-            what,
-            event,
-            names: &names,
-        };
-        let mut sees: Vec<Option<Vec<usize>>> = vec![None; self.program.characters.len()];
-        for line in sees_lines
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-        {
-            self.check_character(line.who)?;
-            let who = &self.program.characters[line.who.id.0].name;
-            if sees[line.who.id.0].is_some() {
-                return Err(Error::Invalid(format!(
-                    "{who} has two `sees` lines (one line says every group of cases a \
-                     character tells apart)"
-                )));
-            }
-            sees[line.who.id.0] = Some(match line.groups {
-                None => (0..names.len()).collect(),
-                Some(groups) => scope.partition(who, groups, "sees")?,
-            });
-        }
-        let mut expects: Vec<Option<Vec<usize>>> = vec![None; self.program.characters.len()];
-        for line in expects_lines
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-        {
-            self.check_character(line.who)?;
-            let who = &self.program.characters[line.who.id.0].name;
-            if expects[line.who.id.0].is_some() {
-                return Err(Error::Invalid(format!(
-                    "{who} has two `expects` lines (one line orders the cases, most \
-                     plausible first: `a > b, c`)"
-                )));
-            }
-            expects[line.who.id.0] = Some(scope.partition(who, line.groups, "expects")?);
-        }
-        let actual = match actual_lines
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_slice()
-        {
-            [] => None,
-            [..] if kind == Kind::Action => {
-                return Err(Error::Invalid(
-                    "an action's block has no `actual` line (the case that happens is said \
-                     where the action is done)"
-                        .into(),
-                ));
-            }
-            [case] => Some(scope.resolve(case, false)?[0]),
-            [..] => {
-                return Err(Error::Invalid(format!(
-                    "the event `{event}` has two `actual` cases (one case happened: \
-                     name it once)"
-                )));
-            }
-        };
-        Ok(Checked {
-            existing,
-            names,
-            cases,
-            sees,
-            expects,
-            actual,
-        })
-    }
-
-    /// The event `name` when an earlier execution declared it (with the same cases);
-    /// None when it is new and its name is free.
-    fn existing_event(&self, name: &str, cases: &[String]) -> Result<Option<EventId>, Error> {
-        if self.program.actions.iter().any(|a| a.name == name) {
-            return Err(Error::Invalid(format!(
-                "`{name}` is an action, done by `do` (an event needs a name of its own)"
-            )));
-        }
-        if let Some(k) = self.program.events.iter().position(|e| e.name == name) {
-            let def = &self.program.events[k];
-            if def.cases != cases {
-                let theirs: Vec<&str> = def.cases.iter().map(String::as_str).collect();
-                return Err(Error::Invalid(format!(
-                    "the event `{name}` has other cases here (every `{name}` event has the \
-                     same cases, in the same order: {})",
-                    list(&theirs)
-                )));
-            }
-            return Ok(Some(EventId(k)));
-        }
-        let sorts: Vec<EnumId> = self.program.events.iter().map(|e| e.sort).collect();
-        let clash = (self.program.constants.iter())
-            .any(|c| c.occurrence.is_none() && event_owns(name, &c.name))
-            || (self.program.enums.iter().enumerate())
-                .any(|(k, e)| e.name == name && !sorts.contains(&EnumId(k)));
-        if clash {
-            return Err(Error::Invalid(format!(
-                "`{name}` is already declared (names of constants, enums and events must be \
-                 unique)"
-            )));
-        }
-        Ok(None)
-    }
 }
 
-/// Whether the constant `name` is one an event `event` names its executions with:
-/// `move`, `move#2`.
-pub(super) fn event_owns(event: &str, name: &str) -> bool {
-    match name.strip_prefix(event) {
-        Some("") => true,
-        Some(rest) => rest
-            .strip_prefix('#')
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())),
-        None => false,
-    }
-}
-
-/// "the event `move` has no case `mvoed` (did you mean `moved`?)" (`what`: "event", or
-/// "action")
-pub(super) fn unknown_case(what: &str, event: &str, cases: &[String], case: &str) -> String {
-    let names: Vec<&str> = cases.iter().map(String::as_str).collect();
-    let hint = match closest(case, names.iter().copied()) {
-        Some(close) => format!("did you mean `{close}`?"),
-        None => format!("its cases are {}", list(&names)),
+/// A case (or an action) as the language names it: `moved`, `face[3]`, `call[0, 1]`.
+pub(super) fn case_name(name: &str) -> ast::CaseName {
+    let (name, indices) = match case_ax(name).kind {
+        ast::ExprKind::Index { base, index } => match index.kind {
+            ast::ExprKind::Tuple(items) => (base, items),
+            _ => (base, vec![*index]),
+        },
+        _ => (ident(name), Vec::new()),
     };
-    format!("the {what} `{event}` has no case `{case}` ({hint})")
-}
-
-/// The cases of the event block being checked, for what its `sees` lines and `actual`
-/// name.
-struct Scope<'a> {
-    serial: u64,
-    what: &'a str,
-    event: &'a str,
-    names: &'a [String],
-}
-
-impl Scope<'_> {
-    /// The cases a `sees` group item or an `actual` names (a family's in a `sees` group).
-    fn resolve(&self, case: &Named, family: bool) -> Result<Vec<usize>, Error> {
-        let (event, names) = (self.event, self.names);
-        match case {
-            Named::Handle { block, index, .. } if *block == self.serial => Ok(vec![*index]),
-            Named::Handle {
-                event: other, name, ..
-            } => Err(Error::Invalid(format!(
-                "the case `{name}` is a case of another event block (`{other}`), not of \
-                 this `{event}`"
-            ))),
-            Named::Name(name) => {
-                if let Some(k) = names.iter().position(|c| c == name) {
-                    return Ok(vec![k]);
-                }
-                let prefix = format!("{name}[");
-                let members: Vec<usize> = (names.iter().enumerate())
-                    .filter(|(_, c)| family && c.starts_with(&prefix))
-                    .map(|(k, _)| k)
-                    .collect();
-                if members.is_empty() {
-                    Err(Error::Invalid(unknown_case(self.what, event, names, name)))
-                } else {
-                    Ok(members)
-                }
-            }
-        }
-    }
-
-    /// The group of each case in `who`'s `sees` line: every case in exactly one group,
-    /// groups numbered in order of first appearance (so equal partitions are equal). Or,
-    /// for its `expects` line (`keyword`), each case's rank: its group's place in the
-    /// line (0 most plausible), the number of groups for a case in none.
-    fn partition(
-        &self,
-        who: &str,
-        groups: Vec<Vec<Named>>,
-        keyword: &str,
-    ) -> Result<Vec<usize>, Error> {
-        let names = self.names;
-        let mut group_of: Vec<Option<usize>> = vec![None; names.len()];
-        for (g, group) in groups.iter().filter(|g| !g.is_empty()).enumerate() {
-            for item in group {
-                for k in self.resolve(item, true)? {
-                    if let Some(first) = group_of[k] {
-                        let message = if first == g {
-                            format!("the case `{}` is named twice in one group", names[k])
-                        } else {
-                            format!(
-                                "the case `{}` is in two groups of {who}'s `{keyword}` line",
-                                names[k]
-                            )
-                        };
-                        return Err(Error::Invalid(format!(
-                            "{message} (every case is in exactly one group of the line)"
-                        )));
-                    }
-                    group_of[k] = Some(g);
-                }
-            }
-        }
-        if keyword == "expects" {
-            let last = groups.iter().filter(|g| !g.is_empty()).count();
-            return Ok(group_of.into_iter().map(|g| g.unwrap_or(last)).collect());
-        }
-        let missing: Vec<&str> = (names.iter().zip(&group_of))
-            .filter(|(_, g)| g.is_none())
-            .map(|(c, _)| c.as_str())
-            .collect();
-        if !missing.is_empty() {
-            let (what, verb) = if missing.len() == 1 {
-                ("case", "is")
-            } else {
-                ("cases", "are")
-            };
-            return Err(Error::Invalid(format!(
-                "the {what} {} {verb} in no group of {who}'s `sees` line (every case is in \
-                 exactly one group: add it to one)",
-                list(&missing)
-            )));
-        }
-        let mut renumber: HashMap<usize, usize> = HashMap::new();
-        Ok(group_of
-            .into_iter()
-            .map(|g| {
-                let next = renumber.len();
-                *renumber
-                    .entry(g.expect("every case has a group"))
-                    .or_insert(next)
-            })
-            .collect())
+    ast::CaseName {
+        name,
+        indices,
+        span: Span::default(),
     }
 }

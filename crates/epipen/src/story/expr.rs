@@ -1,22 +1,24 @@
 //! Typed expressions of the Rust API: [`Int`], [`Formula`], [`Enum`], with Rust's
-//! operators, built as IR expressions that remember which story their handles belong to.
+//! operators, built as the story language's AST (which lowering resolves and checks when
+//! a statement uses them), remembering which story their handles belong to.
 
 use std::ops;
 
-use crate::ir::{self, ArithOp, CharId, CmpOp, ExprKind, GroupOp, LogicOp, Ty};
-use crate::syntax::Span;
+use crate::ir::{CharId, CheckpointId, GroupOp};
+use crate::syntax::{Span, ast};
 
 use super::{Character, Checkpoint, EnumType};
 
 mod sealed {
     use super::*;
 
-    /// A typed IR expression under construction, or the mistake that stopped it. It
-    /// remembers which story its handles belong to (`None`: only literals).
+    /// An expression as the language's AST (characters and checkpoints as placeholder
+    /// names, [`super::character_name`]), or the mistake that stopped it. It remembers
+    /// which story its handles belong to (`None`: only literals).
     #[derive(Debug, Clone)]
     pub struct Node {
         pub(crate) story: Option<u64>,
-        pub(crate) expr: Result<ir::Expr, String>,
+        pub(crate) ast: Result<ast::Expr, String>,
     }
 
     /// What the expression types share; not implementable outside this crate.
@@ -40,33 +42,113 @@ mod sealed {
 
 pub(super) use sealed::{IntoEnumNode, IntoNodes, Node, Typed};
 
-pub(super) fn mk(kind: ExprKind, ty: Ty) -> ir::Expr {
-    ir::Expr {
+/// An AST expression of `kind`, written nowhere.
+pub(super) fn ax(kind: ast::ExprKind) -> ast::Expr {
+    ast::Expr {
         kind,
-        ty,
         span: Span::default(),
     }
 }
 
+/// A name as an AST expression.
+pub(super) fn name_ax(name: &str) -> ast::Expr {
+    ax(ast::ExprKind::Name(super::ident(name)))
+}
+
+/// `name(args)`.
+pub(super) fn call_ax(name: &str, args: Vec<ast::Expr>) -> ast::Expr {
+    ax(ast::ExprKind::Call {
+        name: super::ident(name),
+        args,
+    })
+}
+
+pub(super) fn bin_ax(op: ast::BinOp, lhs: ast::Expr, rhs: ast::Expr) -> ast::Expr {
+    ax(ast::ExprKind::Binary {
+        op,
+        lhs: Box::new(lhs),
+        rhs: Box::new(rhs),
+    })
+}
+
+/// An integer literal (the AST's are non-negative).
+pub(super) fn int_ax(n: i64) -> ast::Expr {
+    let neg = |e| {
+        ax(ast::ExprKind::Unary {
+            op: ast::UnOp::Neg,
+            operand: Box::new(e),
+        })
+    };
+    match n {
+        0.. => ax(ast::ExprKind::Int(n)),
+        i64::MIN => bin_ax(
+            ast::BinOp::Sub,
+            neg(ax(ast::ExprKind::Int(i64::MAX))),
+            int_ax(1),
+        ),
+        _ => neg(ax(ast::ExprKind::Int(-n))),
+    }
+}
+
+/// The placeholder name of a character in a handle's AST, which the story replaces by
+/// the character's name when it lowers a statement (`#` starts a comment in a story
+/// file: no name of the story's has one).
+pub(super) fn character_name(id: CharId) -> String {
+    format!("#character{}", id.0)
+}
+
+/// The placeholder name of a checkpoint, as [`character_name`].
+pub(super) fn checkpoint_name(id: CheckpointId) -> String {
+    format!("#checkpoint{}", id.0)
+}
+
+/// The characters `agents` (as placeholder names), then `rest`: a modal operator's
+/// arguments.
+fn agent_args(agents: &[CharId], rest: Vec<ast::Expr>) -> Vec<ast::Expr> {
+    let names = agents.iter().map(|&a| name_ax(&character_name(a)));
+    names.chain(rest).collect()
+}
+
+/// A case of an event as the language names it: `moved`, `face[3]`, `call[0, 1]`.
+pub(super) fn case_ax(name: &str) -> ast::Expr {
+    let indexed = name.strip_suffix(']').and_then(|n| n.split_once('['));
+    let Some((base, indices)) = indexed else {
+        return name_ax(name);
+    };
+    let indices: Option<Vec<ast::Expr>> = (indices.split(','))
+        .map(|i| i.trim().parse::<i64>().ok().map(int_ax))
+        .collect();
+    match indices {
+        Some(mut i) => ax(ast::ExprKind::Index {
+            base: super::ident(base),
+            index: Box::new(match i.len() {
+                1 => i.remove(0),
+                _ => ax(ast::ExprKind::Tuple(i)),
+            }),
+        }),
+        None => name_ax(name),
+    }
+}
+
 impl Node {
-    pub(super) fn lit(expr: ir::Expr) -> Node {
+    pub(super) fn lit(ast: ast::Expr) -> Node {
         Node {
             story: None,
-            expr: Ok(expr),
+            ast: Ok(ast),
         }
     }
 
-    pub(super) fn of(story: u64, expr: ir::Expr) -> Node {
+    pub(super) fn of(story: u64, ast: ast::Expr) -> Node {
         Node {
             story: Some(story),
-            expr: Ok(expr),
+            ast: Ok(ast),
         }
     }
 
     pub(super) fn invalid(message: impl Into<String>) -> Node {
         Node {
             story: None,
-            expr: Err(message.into()),
+            ast: Err(message.into()),
         }
     }
 
@@ -75,10 +157,10 @@ impl Node {
     pub(super) fn combine(
         nodes: Vec<Node>,
         extra: Option<u64>,
-        build: impl FnOnce(Vec<ir::Expr>) -> Result<ir::Expr, String>,
+        build: impl FnOnce(Vec<ast::Expr>) -> ast::Expr,
     ) -> Node {
         let mut story = extra;
-        let mut exprs = Vec::with_capacity(nodes.len());
+        let mut asts = Vec::with_capacity(nodes.len());
         for n in nodes {
             match (story, n.story) {
                 (Some(a), Some(b)) if a != b => {
@@ -87,19 +169,14 @@ impl Node {
                 (None, s) => story = s,
                 _ => {}
             }
-            match n.expr {
-                Ok(e) => exprs.push(e),
-                Err(m) => {
-                    return Node {
-                        story,
-                        expr: Err(m),
-                    };
-                }
+            match n.ast {
+                Ok(e) => asts.push(e),
+                Err(m) => return Node { story, ast: Err(m) },
             }
         }
         Node {
             story,
-            expr: build(exprs),
+            ast: Ok(build(asts)),
         }
     }
 }
@@ -182,107 +259,87 @@ impl Typed for Enum {
 }
 impl Expression for Enum {}
 
-fn unary(node: Node, build: impl FnOnce(ir::Expr) -> ir::Expr) -> Node {
-    Node::combine(vec![node], None, |mut es| Ok(build(es.remove(0))))
-}
-
-fn binary(a: Node, b: Node, build: impl FnOnce(ir::Expr, ir::Expr) -> ir::Expr) -> Node {
-    Node::combine(vec![a, b], None, |mut es| {
-        let b = es.remove(1);
-        let a = es.remove(0);
-        Ok(build(a, b))
+fn unary(node: Node, op: ast::UnOp) -> Node {
+    Node::combine(vec![node], None, |mut es| {
+        ax(ast::ExprKind::Unary {
+            op,
+            operand: Box::new(es.remove(0)),
+        })
     })
 }
 
-fn cmp(op: CmpOp, a: Node, b: Node) -> Formula {
-    Formula(binary(a, b, |a, b| {
-        mk(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
-    }))
+pub(super) fn binary(a: Node, b: Node, op: ast::BinOp) -> Node {
+    Node::combine(vec![a, b], None, |mut es| {
+        let b = es.remove(1);
+        bin_ax(op, es.remove(0), b)
+    })
 }
 
-/// `(e1, …, en) in {rows}`: every row must have n values of the tuple's types.
+fn cmp(op: ast::BinOp, a: Node, b: Node) -> Formula {
+    Formula(binary(a, b, op))
+}
+
+/// `(e1, …, en) in {rows}` (every row must have n values: lowering checks).
 fn membership(tuple: Vec<Node>, rows: Vec<Vec<Node>>) -> Node {
     let arity = tuple.len();
     if arity == 0 {
         return Node::invalid("a membership test needs at least one expression");
-    }
-    if let Some(row) = rows.iter().find(|r| r.len() != arity) {
-        return Node::invalid(format!(
-            "a set item has {} values, the tuple has {arity}",
-            row.len()
-        ));
     }
     let widths: Vec<usize> = rows.iter().map(Vec::len).collect();
     let all: Vec<Node> = tuple
         .into_iter()
         .chain(rows.into_iter().flatten())
         .collect();
-    Node::combine(all, None, |mut es| {
-        let rest = es.split_off(arity);
-        let tuple = es;
-        let mut set = Vec::with_capacity(widths.len());
-        let mut it = rest.into_iter();
-        for w in widths {
-            let row: Vec<ir::Expr> = it.by_ref().take(w).collect();
-            for (v, t) in row.iter().zip(&tuple) {
-                if v.ty != t.ty {
-                    return Err(format!(
-                        "a set item has a value of type {} where the tuple has {}",
-                        ty_name(v.ty),
-                        ty_name(t.ty)
-                    ));
-                }
-            }
-            set.push(row);
-        }
-        Ok(mk(ExprKind::In { tuple, set }, Ty::Bool))
+    let tuple_ax = move |mut es: Vec<ast::Expr>| match es.len() {
+        1 => es.remove(0),
+        _ => ax(ast::ExprKind::Tuple(es)),
+    };
+    Node::combine(all, None, move |mut es| {
+        let mut rest = es.split_off(arity).into_iter();
+        let set = (widths.into_iter())
+            .map(|w| tuple_ax(rest.by_ref().take(w).collect()))
+            .collect();
+        ax(ast::ExprKind::In {
+            element: Box::new(tuple_ax(es)),
+            set,
+            sample: None,
+        })
     })
 }
 
-/// `int`, `bool` or `enum`, for messages.
-fn ty_name(ty: Ty) -> &'static str {
-    match ty {
-        Ty::Int => "int",
-        Ty::Bool => "bool",
-        Ty::Enum(_) => "enum",
-    }
-}
-
 impl Int {
-    fn arith(op: ArithOp, a: Int, b: Int) -> Int {
-        Int(binary(a.0, b.0, |a, b| {
-            mk(ExprKind::Arith(op, Box::new(a), Box::new(b)), Ty::Int)
-        }))
+    fn arith(op: ast::BinOp, a: Int, b: Int) -> Int {
+        Int(binary(a.0, b.0, op))
     }
 
     /// `self == other`.
     pub fn eq(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Eq, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Eq, self.0.clone(), other.into().0)
     }
 
     /// `self != other`.
     pub fn ne(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Ne, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Ne, self.0.clone(), other.into().0)
     }
 
     /// `self < other`.
     pub fn lt(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Lt, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Lt, self.0.clone(), other.into().0)
     }
 
     /// `self <= other`.
     pub fn le(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Le, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Le, self.0.clone(), other.into().0)
     }
 
     /// `self > other`.
     pub fn gt(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Gt, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Gt, self.0.clone(), other.into().0)
     }
 
     /// `self >= other`.
     pub fn ge(&self, other: impl Into<Int>) -> Formula {
-        cmp(CmpOp::Ge, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Ge, self.0.clone(), other.into().0)
     }
 
     /// `self in {values}`: equal to one of the values (false for none).
@@ -320,7 +377,7 @@ impl From<&Int> for Int {
 
 impl From<i64> for Int {
     fn from(n: i64) -> Int {
-        Int(Node::lit(mk(ExprKind::Int(n), Ty::Int)))
+        Int(Node::lit(int_ax(n)))
     }
 }
 
@@ -348,13 +405,13 @@ macro_rules! int_ops {
         impl<R: Into<Int>> ops::$trait<R> for Int {
             type Output = Int;
             fn $method(self, rhs: R) -> Int {
-                Int::arith(ArithOp::$op, self, rhs.into())
+                Int::arith(ast::BinOp::$op, self, rhs.into())
             }
         }
         impl<R: Into<Int>> ops::$trait<R> for &Int {
             type Output = Int;
             fn $method(self, rhs: R) -> Int {
-                Int::arith(ArithOp::$op, self.clone(), rhs.into())
+                Int::arith(ast::BinOp::$op, self.clone(), rhs.into())
             }
         }
         int_ops!(@lhs $trait $method $op: i64, i32);
@@ -363,13 +420,13 @@ macro_rules! int_ops {
         impl ops::$trait<Int> for $t {
             type Output = Int;
             fn $method(self, rhs: Int) -> Int {
-                Int::arith(ArithOp::$op, Int::from(self), rhs)
+                Int::arith(ast::BinOp::$op, Int::from(self), rhs)
             }
         }
         impl ops::$trait<&Int> for $t {
             type Output = Int;
             fn $method(self, rhs: &Int) -> Int {
-                Int::arith(ArithOp::$op, Int::from(self), rhs.clone())
+                Int::arith(ast::BinOp::$op, Int::from(self), rhs.clone())
             }
         }
     )*};
@@ -385,10 +442,7 @@ int_ops! {
 impl ops::Neg for Int {
     type Output = Int;
     fn neg(self) -> Int {
-        Int(unary(self.0, |a| match a.kind {
-            ExprKind::Int(n) if n.checked_neg().is_some() => mk(ExprKind::Int(-n), Ty::Int),
-            _ => mk(ExprKind::Neg(Box::new(a)), Ty::Int),
-        }))
+        Int(unary(self.0, ast::UnOp::Neg))
     }
 }
 
@@ -400,47 +454,43 @@ impl ops::Neg for &Int {
 }
 
 impl Formula {
-    fn logic(op: LogicOp, a: Formula, b: Formula) -> Formula {
-        Formula(binary(a.0, b.0, |a, b| {
-            mk(ExprKind::Logic(op, Box::new(a), Box::new(b)), Ty::Bool)
-        }))
+    fn logic(op: ast::BinOp, a: Formula, b: Formula) -> Formula {
+        Formula(binary(a.0, b.0, op))
     }
 
     /// `self and other` (also `self & other`).
     pub fn and(self, other: impl Into<Formula>) -> Formula {
-        Formula::logic(LogicOp::And, self, other.into())
+        Formula::logic(ast::BinOp::And, self, other.into())
     }
 
     /// `self or other` (also `self | other`).
     pub fn or(self, other: impl Into<Formula>) -> Formula {
-        Formula::logic(LogicOp::Or, self, other.into())
+        Formula::logic(ast::BinOp::Or, self, other.into())
     }
 
     /// `self -> other`.
     pub fn implies(self, other: impl Into<Formula>) -> Formula {
-        Formula::logic(LogicOp::Implies, self, other.into())
+        Formula::logic(ast::BinOp::Implies, self, other.into())
     }
 
     /// `self <-> other`.
     pub fn iff(self, other: impl Into<Formula>) -> Formula {
-        Formula::logic(LogicOp::Iff, self, other.into())
+        Formula::logic(ast::BinOp::Iff, self, other.into())
     }
 
     /// `self == other`, for two formulas (the same as [`Formula::iff`]).
     pub fn eq(&self, other: impl Into<Formula>) -> Formula {
-        cmp(CmpOp::Eq, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Eq, self.0.clone(), other.into().0)
     }
 
     /// `self != other`, for two formulas.
     pub fn ne(&self, other: impl Into<Formula>) -> Formula {
-        cmp(CmpOp::Ne, self.0.clone(), other.into().0)
+        cmp(ast::BinOp::Ne, self.0.clone(), other.into().0)
     }
 
     /// `not f` (also `!f`).
     pub fn not(f: impl Into<Formula>) -> Formula {
-        Formula(unary(f.into().0, |a| {
-            mk(ExprKind::Not(Box::new(a)), Ty::Bool)
-        }))
+        Formula(unary(f.into().0, ast::UnOp::Not))
     }
 
     /// `if self then a else b`, for two values of the same type.
@@ -461,14 +511,14 @@ impl Formula {
             ],
             None,
             |mut es| {
-                let b = es.remove(2);
-                let a = es.remove(1);
-                let c = es.remove(0);
-                if a.ty != b.ty {
-                    return Err("the branches of `ite` have values of two different enums".into());
-                }
-                let ty = a.ty;
-                Ok(mk(ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b)), ty))
+                let otherwise = Box::new(es.remove(2));
+                let then = Box::new(es.remove(1));
+                let cond = Box::new(es.remove(0));
+                ax(ast::ExprKind::Ite {
+                    cond,
+                    then,
+                    otherwise,
+                })
             },
         );
         then.rewrap(node)
@@ -517,15 +567,7 @@ impl Formula {
         Formula(Node::combine(
             vec![formula.into().0],
             Some(who.story),
-            |mut es| {
-                Ok(mk(
-                    ExprKind::Knows {
-                        agent: who.id,
-                        formula: Box::new(es.remove(0)),
-                    },
-                    Ty::Bool,
-                ))
-            },
+            |es| call_ax("knows", agent_args(&[who.id], es)),
         ))
     }
 
@@ -536,14 +578,8 @@ impl Formula {
         if nodes.is_empty() {
             return Formula(Node::invalid("`knows_value` needs at least one expression"));
         }
-        Formula(Node::combine(nodes, Some(who.story), |exprs| {
-            Ok(mk(
-                ExprKind::KnowsValue {
-                    agent: who.id,
-                    exprs,
-                },
-                Ty::Bool,
-            ))
+        Formula(Node::combine(nodes, Some(who.story), |es| {
+            call_ax("knows_value", agent_args(&[who.id], es))
         }))
     }
 
@@ -564,15 +600,7 @@ impl Formula {
         Formula(Node::combine(
             vec![formula.into().0],
             Some(who.story),
-            |mut es| {
-                Ok(mk(
-                    ExprKind::Believes {
-                        agent: who.id,
-                        formula: Box::new(es.remove(0)),
-                    },
-                    Ty::Bool,
-                ))
-            },
+            |es| call_ax("believes", agent_args(&[who.id], es)),
         ))
     }
 
@@ -586,14 +614,8 @@ impl Formula {
                 "`believes_value` needs at least one expression",
             ));
         }
-        Formula(Node::combine(nodes, Some(who.story), |exprs| {
-            Ok(mk(
-                ExprKind::BelievesValue {
-                    agent: who.id,
-                    exprs,
-                },
-                Ty::Bool,
-            ))
+        Formula(Node::combine(nodes, Some(who.story), |es| {
+            call_ax("believes_value", agent_args(&[who.id], es))
         }))
     }
 
@@ -627,23 +649,12 @@ impl Formula {
                 "an expression mixes handles of two different stories",
             ));
         }
-        let mut agents: Vec<CharId> = group.iter().map(|c| c.id).collect();
-        agents.sort();
-        agents.dedup();
-        Formula(Node::combine(
-            vec![formula.0],
-            Some(first.story),
-            |mut es| {
-                Ok(mk(
-                    ExprKind::Group {
-                        op,
-                        agents,
-                        formula: Box::new(es.remove(0)),
-                    },
-                    Ty::Bool,
-                ))
-            },
-        ))
+        let mut ids: Vec<CharId> = group.iter().map(|c| c.id).collect();
+        ids.sort();
+        ids.dedup();
+        Formula(Node::combine(vec![formula.0], Some(first.story), |es| {
+            call_ax(op.name(), agent_args(&ids, es))
+        }))
     }
 
     /// `at(c, φ)`: φ with its knowledge operators evaluated in the state saved at
@@ -653,13 +664,8 @@ impl Formula {
             vec![formula.into().0],
             Some(checkpoint.story),
             |mut es| {
-                Ok(mk(
-                    ExprKind::At {
-                        checkpoint: checkpoint.id,
-                        body: Box::new(es.remove(0)),
-                    },
-                    Ty::Bool,
-                ))
+                let at = name_ax(&checkpoint_name(checkpoint.id));
+                call_ax("at", vec![at, es.remove(0)])
             },
         ))
     }
@@ -667,7 +673,7 @@ impl Formula {
 
 impl From<bool> for Formula {
     fn from(b: bool) -> Formula {
-        Formula(Node::lit(mk(ExprKind::Bool(b), Ty::Bool)))
+        Formula(Node::lit(ax(ast::ExprKind::Bool(b))))
     }
 }
 
@@ -740,16 +746,8 @@ impl IntoEnumNode for &String {
     }
 }
 impl IntoEnumNode for Enum {
-    fn into_enum_node(self, ty: &EnumType) -> Node {
-        if self.ty.same(ty) {
-            self.node
-        } else {
-            Node::invalid(format!(
-                "cannot compare a value of {} with one of {}",
-                ty.describe(),
-                self.ty.describe()
-            ))
-        }
+    fn into_enum_node(self, _: &EnumType) -> Node {
+        self.node
     }
 }
 impl IntoEnumNode for &Enum {
@@ -767,12 +765,20 @@ impl From<&Enum> for Enum {
 impl Enum {
     /// `self == other`: `other` is a value of the same enum or a variant's name.
     pub fn eq(&self, other: impl EnumOperand) -> Formula {
-        cmp(CmpOp::Eq, self.node.clone(), other.into_enum_node(&self.ty))
+        cmp(
+            ast::BinOp::Eq,
+            self.node.clone(),
+            other.into_enum_node(&self.ty),
+        )
     }
 
     /// `self != other`.
     pub fn ne(&self, other: impl EnumOperand) -> Formula {
-        cmp(CmpOp::Ne, self.node.clone(), other.into_enum_node(&self.ty))
+        cmp(
+            ast::BinOp::Ne,
+            self.node.clone(),
+            other.into_enum_node(&self.ty),
+        )
     }
 
     /// `self in {values}`: equal to one of them (variant names or values).

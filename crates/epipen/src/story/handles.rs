@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use crate::ir::{CharId, CheckpointId, EnumId, ExprKind, Ty};
+use crate::ir::{CharId, CheckpointId};
 
-use super::expr::{Enum, Node, mk};
+use super::expr::{Enum, Node, case_ax, name_ax};
 
 /// A character (agent) of a [`Story`](crate::story::Story), from [`Story::character`](crate::story::Story::character).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,7 +30,6 @@ pub struct Checkpoint {
 #[derive(Debug)]
 pub(super) struct EnumInfo {
     pub(super) story: u64,
-    pub(super) id: EnumId,
     pub(super) name: String,
     pub(super) variants: Vec<String>,
     /// The type of an event's cases (its name, and its variants the cases), not an
@@ -46,19 +45,9 @@ pub(super) struct EnumInfo {
 pub struct EnumType(pub(super) Arc<EnumInfo>);
 
 impl EnumType {
-    pub(super) fn same(&self, other: &EnumType) -> bool {
-        self.0.story == other.0.story && self.0.id == other.0.id
-    }
-
     /// The enum's name.
     pub fn name(&self) -> &str {
         &self.0.name
-    }
-
-    /// `enum `Colour`` or `event `move``, for messages.
-    pub(super) fn describe(&self) -> String {
-        let kind = if self.0.event { "event" } else { "enum" };
-        format!("{kind} `{}`", self.0.name)
     }
 
     /// The variants' names, in declaration order.
@@ -75,9 +64,12 @@ impl EnumType {
         };
         let node = match position {
             None if let Some(e) = &self.0.error => Node::invalid(e.clone()),
-            Some(i) => Node::of(
+            Some(_) => Node::of(
                 self.0.story,
-                mk(ExprKind::Int(i as i64), Ty::Enum(self.0.id)),
+                match self.0.event {
+                    true => case_ax(name),
+                    false => name_ax(name),
+                },
             ),
             None if self.0.event => Node::invalid(format!(
                 "the event `{}` has no case `{name}` (its cases: {})",

@@ -4,11 +4,12 @@
 use std::rc::Rc;
 
 use crate::engine::{Counterexample, Engine, EngineError, Failure, Options, Report};
-use crate::ir::{self, EventId, ExprKind, Program, Stmt, StmtKind, Ty};
+use crate::ir::{self, EventId, Program, Stmt, Ty};
+use crate::lower::plan_steps;
 use crate::syntax::Span;
 use crate::worlds;
 
-use super::{Error, Refutation, Story, action, walk};
+use super::{Error, Refutation, Story};
 
 /// An engine running over a snapshot of the story's declarations.
 pub(super) struct Live {
@@ -61,11 +62,16 @@ impl Live {
         constants.extend(spares);
         let (mut events, mut enums) = (decls.events.clone(), decls.enums.clone());
         let plan_steps = match steps > 0 && !decls.actions.is_empty() {
-            true => Some(action::plan_steps(
-                decls,
-                (&mut events, &mut enums, &mut constants),
-                steps,
-            )),
+            true => {
+                let room = (&mut events, &mut enums, &mut constants);
+                let plan = plan_steps(&decls.actions, room, steps, Span::default());
+                // Named apart as a story's program names them (`plan step#1`, …): a
+                // backend may know its constants by name.
+                for (k, c) in plan.occurrences.iter().enumerate() {
+                    constants[c.0].name = format!("{}#{}", events[plan.event.0].name, k + 1);
+                }
+                Some(plan)
+            }
             false => decls.plan_steps.clone(),
         };
         let steps = if plan_steps.is_some() { steps } else { 0 };
@@ -163,20 +169,10 @@ impl Story {
         Ok(live)
     }
 
-    /// Runs one statement; on success it becomes part of the story.
-    pub(super) fn run(&mut self, stmt: Stmt) -> Result<Vec<Report>, Error> {
-        self.run_all(vec![stmt])
-    }
-
     /// Runs statements as a unit: all succeed and join the story, or the story stays
     /// as it was.
     pub(super) fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Report>, Error> {
         self.intact()?;
-        let mut saved = self.saved.clone();
-        saved.resize(self.program.checkpoints.len(), false);
-        for s in &stmts {
-            check_checkpoints(s, &mut saved)?;
-        }
         self.ensure_live_for(&stmts)?;
         let live = self.live.as_mut().expect("ensure_live made the engine");
         let mut events = Vec::new();
@@ -189,7 +185,6 @@ impl Story {
         }
         match result {
             Ok(()) => {
-                self.saved = saved;
                 self.program.statements.extend(stmts);
                 Ok(events)
             }
@@ -206,9 +201,6 @@ impl Story {
     /// the story's statements, so that a replay does not ask it again.
     pub(super) fn ask(&mut self, stmt: Stmt) -> Result<Vec<Report>, Error> {
         self.intact()?;
-        let mut saved = self.saved.clone();
-        saved.resize(self.program.checkpoints.len(), false);
-        check_checkpoints(&stmt, &mut saved)?;
         let pending = std::slice::from_ref(&stmt);
         self.ensure_live_for(pending)?;
         let live = self.live.as_mut().expect("ensure_live made the engine");
@@ -270,55 +262,6 @@ pub(super) fn from_engine(program: &Program) -> impl Fn(EngineError) -> Error + 
             hints: Vec::new(),
         },
         solver => Error::Solver(solver),
-    }
-}
-
-/// Checks that every `at` names a checkpoint saved before it, in story order, and
-/// records the checkpoints `s` saves.
-pub(super) fn check_checkpoints(s: &Stmt, saved: &mut Vec<bool>) -> Result<(), Error> {
-    let check = |e: &ir::Expr, saved: &Vec<bool>| {
-        walk(e, &mut |x| match x.kind {
-            ExprKind::At { checkpoint, .. }
-                if !saved.get(checkpoint.0).copied().unwrap_or(false) =>
-            {
-                Err(Error::Invalid(
-                    "`at` names a checkpoint that is not saved at this point of the story".into(),
-                ))
-            }
-            _ => Ok(()),
-        })
-    };
-    match &s.kind {
-        StmtKind::Announce { formula: e, .. }
-        | StmtKind::Learn { what: e, .. }
-        | StmtKind::Actual(e)
-        | StmtKind::Check(e)
-        | StmtKind::CheckActual(e)
-        | StmtKind::Where { formula: e, .. }
-        | StmtKind::Reveal { formula: e, .. } => check(e, saved),
-        StmtKind::Assign { .. }
-        | StmtKind::Event(_)
-        | StmtKind::Expects { .. }
-        | StmtKind::Do(_)
-        | StmtKind::Plan(_) => s.each_expr(&mut |e| check(e, saved)),
-        StmtKind::Checkpoint(c) => {
-            if saved.len() <= c.0 {
-                saved.resize(c.0 + 1, false);
-            }
-            saved[c.0] = true;
-            Ok(())
-        }
-        StmtKind::Worlds { .. } => Ok(()),
-        StmtKind::Prior(_) | StmtKind::Show { .. } => s.each_expr(&mut |e| check(e, saved)),
-        StmtKind::Simultaneously(body) => body.iter().try_for_each(|b| check_checkpoints(b, saved)),
-        StmtKind::Repeat { body, until, .. } => {
-            body.iter().try_for_each(|b| check_checkpoints(b, saved))?;
-            check(until, saved)
-        }
-        StmtKind::AssertAddsCk { hint, body } => {
-            check(hint, saved)?;
-            body.iter().try_for_each(|b| check_checkpoints(b, saved))
-        }
     }
 }
 

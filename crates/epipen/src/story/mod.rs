@@ -198,13 +198,13 @@
 //!
 //! # Errors
 //!
-//! Mistakes Rust's types cannot catch (a constant of another story, comparing values
-//! of two different enums, an unknown enum variant, a knowledge operator where none is
-//! allowed, …) are carried inside the expression and reported as [`Error::Invalid`] by
-//! the statement that uses it, before anything reaches the engine; so are the mistakes
-//! of an event's block (an unknown case, a case missing from a `sees` line, a case in
-//! two groups of an `expects` line, …). A
-//! statement that fails, for whatever reason, has no effect: the story is as it was
+//! Each statement is built as the story language's syntax tree and lowered as a story
+//! file's statement is, so mistakes Rust's types cannot catch (comparing values of two
+//! different enums, a knowledge operator where none is allowed, an unknown case, a case
+//! missing from a `sees` line, …) are [`Error::Invalid`] in lowering's words (`message
+//! (hint; hint)`), before anything reaches the engine; so are a handle of another story
+//! and an unknown enum variant, which the expression carries until a statement uses it.
+//! A statement that fails, for whatever reason, has no effect: the story is as it was
 //! before the call.
 
 #![warn(missing_docs)]
@@ -237,13 +237,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::engine::{Options, Report};
-use crate::ir::{
-    self, CharId, CheckpointId, ConstId, EnumId, ExprKind, Program, Stmt, StmtKind, Ty,
-};
+use crate::ir::{self, CharId, CheckpointId, Program, Stmt};
 use crate::lower::Incremental;
 use crate::syntax::{Diagnostic, Span, ast};
 
-use expr::{Node, mk};
+use expr::Node;
 use handles::EnumInfo;
 use live::{Live, refutation};
 
@@ -288,14 +286,15 @@ pub struct Story {
     options: Options,
     /// The declarations, and every statement that ran successfully.
     program: Program,
-    /// Which checkpoints the statements so far have saved.
-    saved: Vec<bool>,
     live: Option<Live>,
     /// The deepest plan asked so far (0: none): the live engine has room for it.
     plan_depth: usize,
     /// The story's declarations as lowering knows them: each declaration goes through
     /// it, which checks its names (one namespace, as in a story file).
     lowering: Incremental,
+    /// The names of the checkpoints handles were given for (a handle's id is its place
+    /// here; lowering says whether it is saved where a statement names it).
+    checkpoints: Vec<String>,
     /// A declaration lowering refused that returned a handle without room for an error
     /// (a character of a name already declared): every later statement fails with it.
     broken: Option<Error>,
@@ -344,10 +343,10 @@ impl Story {
                 samples: Vec::new(),
                 backend: None,
             },
-            saved: Vec::new(),
             live: None,
             plan_depth: 0,
             lowering: Incremental::new(&[], 0),
+            checkpoints: Vec::new(),
             broken: None,
         }
     }
@@ -364,14 +363,13 @@ impl Story {
     /// a name already declared (a character's, a constant's, an enum's or its value's)
     /// makes every later statement fail with [`Error::Invalid`].
     pub fn character(&mut self, name: &str) -> Character {
-        if let Err(e) = self.declare(ast::StmtKind::Characters(vec![decl(name)])) {
-            self.broken.get_or_insert(Error::Invalid(e));
-        }
-        let id = CharId(self.program.characters.len());
-        self.program.characters.push(ir::Character {
-            name: name.into(),
-            span: Span::default(),
-        });
+        let id = match self.declare(ast::StmtKind::Characters(vec![decl(name)])) {
+            Ok(()) => CharId(self.program.characters.len() - 1),
+            Err(e) => {
+                self.broken.get_or_insert(Error::Invalid(e));
+                CharId(usize::MAX) // no character's
+            }
+        };
         Character { story: self.id, id }
     }
 
@@ -382,34 +380,12 @@ impl Story {
             .collect()
     }
 
-    fn constant(&mut self, name: &str, ty: Ty) -> Node {
-        if let Some(e) = (self.program.events.iter()).find(|e| event::event_owns(&e.name, name)) {
-            let what = match self.program.actions.iter().any(|a| a.name == e.name) {
-                true => "action",
-                false => "event",
-            };
-            return Node::invalid(format!(
-                "`{name}` names the executions of the {what} `{}`: a constant needs another name",
-                e.name
-            ));
-        }
-        let sort = match ty {
-            Ty::Int => ast::SortName::Int,
-            Ty::Bool => ast::SortName::Bool,
-            Ty::Enum(e) => ast::SortName::Enum(ident(&self.program.enums[e.0].name)),
-        };
+    fn constant(&mut self, name: &str, sort: ast::SortName) -> Node {
         let names = vec![decl(name)];
         if let Err(e) = self.declare(ast::StmtKind::Constants { sort, names }) {
             return Node::invalid(e);
         }
-        let id = ConstId(self.program.constants.len());
-        self.program.constants.push(ir::Constant {
-            name: name.into(),
-            ty,
-            span: Span::default(),
-            occurrence: None,
-        });
-        Node::of(self.id, mk(ExprKind::Const(id), ty))
+        Node::of(self.id, expr::name_ax(name))
     }
 
     /// Declares a hidden integer constant (any integer: bound it with an announcement
@@ -417,7 +393,7 @@ impl Story {
     /// enums and their values): a second `month` gives an expression that fails with
     /// [`Error::Invalid`] when used.
     pub fn int(&mut self, name: &str) -> Int {
-        Int(self.constant(name, Ty::Int))
+        Int(self.constant(name, ast::SortName::Int))
     }
 
     /// Declares `n` int constants named `name[0]`, …, `name[n-1]`.
@@ -427,7 +403,7 @@ impl Story {
 
     /// Declares a hidden boolean constant, which is a [`Formula`].
     pub fn bool(&mut self, name: &str) -> Formula {
-        Formula(self.constant(name, Ty::Bool))
+        Formula(self.constant(name, ast::SortName::Bool))
     }
 
     /// Declares `n` bool constants named `name[0]`, …, `name[n-1]`.
@@ -463,15 +439,8 @@ impl Story {
                 variants: variants.iter().map(|v| ident(v)).collect(),
             })
             .err();
-        let id = EnumId(self.program.enums.len());
-        self.program.enums.push(ir::EnumDef {
-            name: name.into(),
-            variants: variants.iter().map(|v| v.to_string()).collect(),
-            span: Span::default(),
-        });
         EnumType(Arc::new(EnumInfo {
             story: self.id,
-            id,
             name: name.into(),
             variants: variants.iter().map(|v| v.to_string()).collect(),
             event: false,
@@ -491,7 +460,7 @@ impl Story {
                 ty.0.name
             ))
         } else {
-            self.constant(name, Ty::Enum(ty.0.id))
+            self.constant(name, ast::SortName::Enum(ident(&ty.0.name)))
         };
         Enum {
             node,
@@ -499,9 +468,13 @@ impl Story {
         }
     }
 
-    /// The name a character was declared with.
+    /// The name a character was declared with (None for one of another story, or one
+    /// whose declaration was refused).
     pub fn name(&self, who: Character) -> Option<&str> {
-        (who.story == self.id).then(|| self.program.characters[who.id.0].name.as_str())
+        let character = self.program.characters.get(who.id.0);
+        character
+            .filter(|_| who.story == self.id)
+            .map(|c| c.name.as_str())
     }
 
     // --- statements ---
@@ -509,13 +482,13 @@ impl Story {
     /// `announce φ`: the storyteller announces φ, which becomes common knowledge.
     pub fn announce(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
         let stmt = self.announcement(None, formula.into())?;
-        self.run(stmt).map(drop)
+        self.lower_run(stmt).map(drop)
     }
 
     /// `A: φ`: `who` truthfully announces φ (κ := κ ∧ K_A φ).
     pub fn says(&mut self, who: Character, formula: impl Into<Formula>) -> Result<(), Error> {
         let stmt = self.announcement(Some(who), formula.into())?;
-        self.run(stmt).map(drop)
+        self.lower_run(stmt).map(drop)
     }
 
     /// `A learns e`: `who` gets access to the value of each expression (a constant, or
@@ -524,18 +497,17 @@ impl Story {
     /// value it has now: `learns(a, F::knows(b, p))` (an int or enum expression with
     /// them is an [`Error::Invalid`]).
     pub fn learns(&mut self, who: Character, values: impl Values) -> Result<(), Error> {
-        let stmts = self.learn_stmts(who, values)?;
+        let stmt = self.learn_stmt(who, values)?;
         // One statement per value, run as a unit so that a failure leaves no trace.
-        self.run_all(stmts).map(drop)
+        self.lower_run(stmt).map(drop)
     }
 
     /// `checkpoint c`: saves the knowledge state (κ and who learned what) under `name`,
     /// for [`Formula::at`]. Saving under a name used before overwrites that checkpoint
     /// and returns the same handle.
     pub fn checkpoint(&mut self, name: &str) -> Result<Checkpoint, Error> {
-        let cp = self.declare_checkpoint(name);
-        self.run(stmt(StmtKind::Checkpoint(cp.id)))?;
-        Ok(cp)
+        self.lower_run(ast::StmtKind::Checkpoint(ident(name)))?;
+        Ok(self.checkpoint_handle(name))
     }
 
     /// `actual φ`: declares the actual world, which φ (without knowledge operators)
@@ -543,22 +515,15 @@ impl Story {
     /// announcements must be true in it. It is declared once: a second `actual` is an
     /// [`Error::Invalid`].
     pub fn actual(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
-        let e = self.expr(formula.into().0)?;
-        no_knowledge(&e, "`actual`")?;
-        if (self.program.statements.iter()).any(|s| matches!(s.kind, StmtKind::Actual(_))) {
-            return Err(Error::Invalid(
-                "the actual world is already declared; declare it once, e.g. `actual(φ & ψ)`"
-                    .into(),
-            ));
-        }
-        self.run(stmt(StmtKind::Actual(e))).map(drop)
+        let e = self.ast(formula.into().0)?;
+        self.lower_run(ast::StmtKind::Actual(e)).map(drop)
     }
 
     /// `A reveals φ`: `who` announces φ if it holds in the actual world, else `not φ`.
     /// Returns whether φ held.
     pub fn reveals(&mut self, who: Character, formula: impl Into<Formula>) -> Result<bool, Error> {
         let stmt = self.reveal_stmt(who, formula.into())?;
-        let events = self.run(stmt)?;
+        let (_, events) = self.lower_run(stmt)?;
         Ok(reveal_outcomes(&events).first().copied().unwrap_or(false))
     }
 
@@ -602,7 +567,11 @@ impl Story {
         if let Some(e) = error {
             return Err(e);
         }
-        let events = self.run(stmt(StmtKind::Simultaneously(stmts)))?;
+        let block = ast::Block {
+            statements: stmts,
+            span: Span::default(),
+        };
+        let (_, events) = self.lower_run(ast::StmtKind::Simultaneously(block))?;
         Ok(reveal_outcomes(&events))
     }
 
@@ -639,7 +608,7 @@ impl Story {
         hint: impl Into<Formula>,
         block: impl FnOnce(&mut Block),
     ) -> Result<Hint, Error> {
-        let hint = self.expr(hint.into().0)?;
+        let hint = self.ast(hint.into().0)?;
         let mut b = Block {
             story: self,
             stmts: Vec::new(),
@@ -647,10 +616,15 @@ impl Story {
         };
         block(&mut b);
         let Block { stmts, error, .. } = b;
-        if let Some(e) = error {
-            return Err(e);
-        }
-        let events = self.run(stmt(StmtKind::AssertAddsCk { hint, body: stmts }))?;
+        let body = ast::Block {
+            statements: stmts,
+            span: Span::default(),
+        };
+        let ran = match error {
+            Some(e) => Err(e),
+            None => self.lower_run(ast::StmtKind::AssertAddsCk { hint, body }),
+        };
+        let (_, events) = ran?;
         Ok(events
             .into_iter()
             .rev()
@@ -690,8 +664,8 @@ impl Story {
     /// # }
     /// ```
     pub fn check(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
-        let e = self.expr(formula.into().0)?;
-        let reports = self.run(stmt(StmtKind::Check(e)))?;
+        let e = self.ast(formula.into().0)?;
+        let (_, reports) = self.lower_run(ast::StmtKind::Check(e))?;
         // Over no world a check holds only because nothing is left: it proves nothing.
         if reports.iter().any(|r| matches!(r, Report::Vacuous { .. })) {
             return Err(Error::Story {
@@ -721,8 +695,8 @@ impl Story {
     /// # }
     /// ```
     pub fn check_actual(&mut self, formula: impl Into<Formula>) -> Result<(), Error> {
-        let e = self.expr(formula.into().0)?;
-        self.run(stmt(StmtKind::CheckActual(e))).map(drop)
+        let e = self.ast(formula.into().0)?;
+        self.lower_run(ast::StmtKind::CheckActual(e)).map(drop)
     }
 
     /// Up to `limit` of the worlds possible now, in the canonical order (smaller
@@ -742,18 +716,9 @@ impl Story {
         } else {
             live.engine.worlds(limit)?
         };
-        let decls = Arc::new(Program {
-            characters: self.program.characters.clone(),
-            constants: self.program.constants.clone(),
-            checkpoints: self.program.checkpoints.clone(),
-            enums: self.program.enums.clone(),
-            events: self.program.events.clone(),
-            actions: self.program.actions.clone(),
-            plan_steps: self.program.plan_steps.clone(),
-            statements: Vec::new(),
-            samples: Vec::new(),
-            backend: None,
-        });
+        // The declarations, which the story's are.
+        let decls = Arc::new(self.lowering.program());
+        let lowering = Arc::new(self.lowering.clone());
         Ok(Worlds {
             worlds: (set.worlds.into_iter().enumerate())
                 .map(|(i, mut world)| {
@@ -762,6 +727,7 @@ impl Story {
                         story: self.id,
                         world,
                         decls: decls.clone(),
+                        lowering: lowering.clone(),
                         probability: set.chances.as_ref().and_then(|c| c.get(i).cloned()),
                     }
                 })
@@ -780,7 +746,108 @@ impl Story {
             kind,
             span: Span::default(),
         };
-        self.lowering.stmt(&stmt).map(drop).map_err(|d| render(&d))
+        self.lowering.stmt(&stmt).map_err(|d| render(&d))?;
+        self.sync();
+        Ok(())
+    }
+
+    /// The story's declarations become the lowering's.
+    fn sync(&mut self) {
+        let p = self.lowering.program();
+        self.program.characters = p.characters;
+        self.program.constants = p.constants;
+        self.program.checkpoints = p.checkpoints;
+        self.program.enums = p.enums;
+        self.program.events = p.events;
+        self.program.actions = p.actions;
+    }
+
+    /// Lowers a statement the story built from handles' ASTs (resolved by
+    /// [`Story::ast`]) after the story so far: its IR statements, its declarations
+    /// joining the story's; or lowering's diagnostics.
+    fn lower(&mut self, kind: ast::StmtKind) -> Result<Vec<Stmt>, Error> {
+        self.intact()?;
+        let stmt = ast::Stmt {
+            kind,
+            span: Span::default(),
+        };
+        let stmts = (self.lowering.stmt(&stmt)).map_err(|d| Error::Invalid(render(&d)))?;
+        self.sync();
+        Ok(stmts)
+    }
+
+    /// Lowers a statement and runs what it lowers to, as a unit: on failure (lowering's
+    /// or the engine's) the story is as it was.
+    fn lower_run(&mut self, kind: ast::StmtKind) -> Result<(Vec<Stmt>, Vec<Report>), Error> {
+        let before = self.lowering.clone();
+        let stmts = self.lower(kind)?;
+        self.run_lowered(before, stmts)
+    }
+
+    /// Runs what a statement lowered to (`before`: the lowering before it), as a unit:
+    /// on failure the lowering is as it was.
+    fn run_lowered(
+        &mut self,
+        before: Incremental,
+        stmts: Vec<Stmt>,
+    ) -> Result<(Vec<Stmt>, Vec<Report>), Error> {
+        if stmts.is_empty() {
+            return Ok((stmts, Vec::new()));
+        }
+        match self.run_all(stmts.clone()) {
+            Ok(reports) => Ok((stmts, reports)),
+            Err(e) => {
+                self.lowering = before;
+                self.sync();
+                Err(e)
+            }
+        }
+    }
+
+    /// The AST of an expression of this story, its characters and checkpoints named.
+    fn ast(&self, node: Node) -> Result<ast::Expr, Error> {
+        if node.story.is_some_and(|s| s != self.id) {
+            return Err(Error::Invalid(
+                "an expression uses handles of another story".into(),
+            ));
+        }
+        let mut e = node.ast.map_err(Error::Invalid)?;
+        resolve(&mut e, &|p| self.named(p))?;
+        Ok(e)
+    }
+
+    /// The name of the character or checkpoint a placeholder name stands for.
+    fn named(&self, placeholder: &str) -> Result<Option<String>, Error> {
+        match placeholder.strip_prefix("#checkpoint") {
+            Some(k) => Ok(k
+                .parse()
+                .ok()
+                .and_then(|k: usize| self.checkpoints.get(k).cloned())),
+            None => character_named(&self.program.characters, placeholder),
+        }
+    }
+
+    /// The handle of the checkpoint `name` (the same for the same name).
+    fn checkpoint_handle(&mut self, name: &str) -> Checkpoint {
+        let id = match self.checkpoints.iter().position(|c| c == name) {
+            Some(k) => k,
+            None => {
+                self.checkpoints.push(name.into());
+                self.checkpoints.len() - 1
+            }
+        };
+        Checkpoint {
+            story: self.id,
+            id: CheckpointId(id),
+        }
+    }
+
+    /// A character as the AST names it.
+    fn character_ast(&self, who: Character) -> Result<ast::Expr, Error> {
+        self.check_character(who)?;
+        let mut e = expr::name_ax(&expr::character_name(who.id));
+        resolve(&mut e, &|p| self.named(p))?;
+        Ok(e)
     }
 
     /// Fails while a refused declaration breaks the story.
@@ -789,16 +856,6 @@ impl Story {
             Some(e) => Err(e.clone()),
             None => Ok(()),
         }
-    }
-
-    /// The IR of an expression of this story.
-    fn expr(&self, node: Node) -> Result<ir::Expr, Error> {
-        if node.story.is_some_and(|s| s != self.id) {
-            return Err(Error::Invalid(
-                "an expression uses handles of another story".into(),
-            ));
-        }
-        node.expr.map_err(Error::Invalid)
     }
 
     fn check_character(&self, who: Character) -> Result<(), Error> {
@@ -811,63 +868,40 @@ impl Story {
         }
     }
 
-    fn announcement(&self, who: Option<Character>, formula: Formula) -> Result<Stmt, Error> {
-        if let Some(who) = who {
-            self.check_character(who)?;
-        }
-        let formula = self.expr(formula.0)?;
-        Ok(stmt(StmtKind::Announce {
-            speaker: who.map(|w| w.id),
-            formula,
-        }))
+    fn announcement(
+        &self,
+        who: Option<Character>,
+        formula: Formula,
+    ) -> Result<ast::StmtKind, Error> {
+        let what = self.ast(formula.0)?;
+        Ok(match who {
+            None => ast::StmtKind::Announce(what),
+            Some(who) => ast::StmtKind::Says {
+                speaker: self.character_ast(who)?,
+                what,
+            },
+        })
     }
 
-    fn reveal_stmt(&self, who: Character, formula: Formula) -> Result<Stmt, Error> {
-        self.check_character(who)?;
-        let formula = self.expr(formula.0)?;
-        Ok(stmt(StmtKind::Reveal {
-            who: who.id,
-            formula,
-            text: String::new(),
-        }))
+    fn reveal_stmt(&self, who: Character, formula: Formula) -> Result<ast::StmtKind, Error> {
+        Ok(ast::StmtKind::Reveals {
+            who: self.character_ast(who)?,
+            what: self.ast(formula.0)?,
+        })
     }
 
-    fn learn_stmts(&self, who: Character, values: impl Values) -> Result<Vec<Stmt>, Error> {
-        self.check_character(who)?;
+    fn learn_stmt(&self, who: Character, values: impl Values) -> Result<ast::StmtKind, Error> {
+        let who = self.character_ast(who)?;
         let nodes = values.into_nodes();
         if nodes.is_empty() {
             return Err(Error::Invalid(
                 "`learns` needs at least one expression".into(),
             ));
         }
-        nodes
-            .into_iter()
-            .map(|n| {
-                let what = self.expr(n)?;
-                if what.ty != Ty::Bool && what.mentions_knowledge() {
-                    return Err(Error::Invalid(
-                        "a value learned with knowledge operators must be a formula (learning \
-                         a formula learns whether it holds now)"
-                            .into(),
-                    ));
-                }
-                Ok(stmt(StmtKind::Learn { who: who.id, what }))
-            })
-            .collect()
-    }
-
-    fn declare_checkpoint(&mut self, name: &str) -> Checkpoint {
-        let id = match self.program.checkpoints.iter().position(|c| c.name == name) {
-            Some(i) => CheckpointId(i),
-            None => {
-                self.program.checkpoints.push(ir::Checkpoint {
-                    name: name.into(),
-                    span: Span::default(),
-                });
-                CheckpointId(self.program.checkpoints.len() - 1)
-            }
-        };
-        Checkpoint { story: self.id, id }
+        let what = (nodes.into_iter())
+            .map(|n| self.ast(n))
+            .collect::<Result<_, _>>()?;
+        Ok(ast::StmtKind::Learns { who, what })
     }
 }
 
@@ -899,14 +933,6 @@ fn decl(name: &str) -> ast::Decl {
     }
 }
 
-fn stmt(kind: StmtKind) -> Stmt {
-    Stmt {
-        kind,
-        span: Span::default(),
-        loops: Vec::new(),
-    }
-}
-
 fn reveal_outcomes(events: &[Report]) -> Vec<bool> {
     events
         .iter()
@@ -917,20 +943,58 @@ fn reveal_outcomes(events: &[Report]) -> Vec<bool> {
         .collect()
 }
 
-/// Calls `f` on every subexpression of `e`, `e` first.
-fn walk(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr) -> Result<(), Error>) -> Result<(), Error> {
-    e.walk(f)
-}
-
-fn no_knowledge(e: &ir::Expr, what: &str) -> Result<(), Error> {
-    walk(e, &mut |x| {
-        if x.is_knowledge() {
-            Err(Error::Invalid(format!(
-                "{what} takes no knowledge operators (knows, knows_value, believes, \
-                 believes_value, at, group knowledge)"
-            )))
-        } else {
+/// Replaces the placeholder names of characters and checkpoints in `e` by `named`'s
+/// names for them (`None`: not a placeholder).
+pub(super) fn resolve(
+    e: &mut ast::Expr,
+    named: &dyn Fn(&str) -> Result<Option<String>, Error>,
+) -> Result<(), Error> {
+    use ast::ExprKind as K;
+    match &mut e.kind {
+        K::Name(n) => {
+            if let Some(name) = named(&n.name)? {
+                n.name = name;
+            }
             Ok(())
         }
-    })
+        K::Unary { operand, .. } => resolve(operand, named),
+        K::Binary { lhs, rhs, .. } => {
+            resolve(lhs, named)?;
+            resolve(rhs, named)
+        }
+        K::Ite {
+            cond,
+            then,
+            otherwise,
+        } => {
+            resolve(cond, named)?;
+            resolve(then, named)?;
+            resolve(otherwise, named)
+        }
+        K::Tuple(items) | K::Call { args: items, .. } => {
+            items.iter_mut().try_for_each(|i| resolve(i, named))
+        }
+        K::In { element, set, .. } => {
+            resolve(element, named)?;
+            set.iter_mut().try_for_each(|i| resolve(i, named))
+        }
+        K::Index { index, .. } => resolve(index, named),
+        _ => Ok(()),
+    }
+}
+
+/// The character a placeholder name names in `characters` (`None`: no character's
+/// placeholder).
+pub(super) fn character_named(
+    characters: &[ir::Character],
+    placeholder: &str,
+) -> Result<Option<String>, Error> {
+    let Some(k) = placeholder.strip_prefix("#character") else {
+        return Ok(None);
+    };
+    let character = k.parse::<usize>().ok().and_then(|k| characters.get(k));
+    match character {
+        Some(c) => Ok(Some(c.name.clone())),
+        None => Err(Error::Invalid("the character is not declared".into())),
+    }
 }

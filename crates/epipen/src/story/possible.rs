@@ -5,7 +5,8 @@ use std::ops;
 use std::sync::Arc;
 
 use crate::engine::BigRational;
-use crate::ir::{Program, Ty};
+use crate::ir::{self, Program, Ty};
+use crate::lower::Incremental;
 use crate::worlds::{self, Value, World, WorldSet};
 
 use super::expr::{Enum, Formula, Int, Node};
@@ -93,11 +94,13 @@ impl fmt::Display for Worlds {
 }
 
 /// One possible world: a value for every constant of the story.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct PossibleWorld {
     pub(super) story: u64,
     pub(super) world: World,
     pub(super) decls: Arc<Program>,
+    /// The story's lowering when the worlds were listed, to read handles with.
+    pub(super) lowering: Arc<Incremental>,
     pub(super) probability: Option<BigRational>,
 }
 
@@ -124,10 +127,11 @@ impl PossibleWorld {
     /// The variant an enum expression takes here, e.g. of an enum constant (`None` as
     /// for [`PossibleWorld::int`]).
     pub fn variant(&self, e: &Enum) -> Option<&str> {
-        let Value::Int(i) = self.eval(&e.node)? else {
+        let e = self.lower(&e.node)?;
+        let Value::Int(i) = worlds::value_of(&e, &self.world.0)? else {
             return None;
         };
-        let Ty::Enum(id) = e.node.expr.as_ref().ok()?.ty else {
+        let Ty::Enum(id) = e.ty else {
             return None;
         };
         self.decls
@@ -168,15 +172,35 @@ impl PossibleWorld {
         &self.world
     }
 
-    fn eval(&self, node: &Node) -> Option<Value> {
+    /// The IR of a handle of this story, lowered as the story stood when the worlds
+    /// were listed.
+    fn lower(&self, node: &Node) -> Option<ir::Expr> {
         if node.story.is_some_and(|s| s != self.story) {
             return None;
         }
-        worlds::value_of(node.expr.as_ref().ok()?, &self.world.0)
+        let mut e = node.ast.clone().ok()?;
+        // Characters by name; a checkpoint means nothing in a world.
+        let named = |p: &str| super::character_named(&self.decls.characters, p);
+        super::resolve(&mut e, &named).ok()?;
+        self.lowering.expr(&e).ok()
+    }
+
+    fn eval(&self, node: &Node) -> Option<Value> {
+        worlds::value_of(&self.lower(node)?, &self.world.0)
     }
 }
 
 /// `month = 7, day = 16`
+impl fmt::Debug for PossibleWorld {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PossibleWorld")
+            .field("story", &self.story)
+            .field("world", &self.world)
+            .field("probability", &self.probability)
+            .finish_non_exhaustive()
+    }
+}
+
 impl fmt::Display for PossibleWorld {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", worlds::world_line(&self.decls, &self.world.0))

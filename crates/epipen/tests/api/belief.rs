@@ -483,11 +483,11 @@ fn belief_mistakes_are_typed_errors() {
     // Belief is a knowledge operator for `actual` and `:=`.
     invalid(
         story.actual(F::believes(anne, marble.eq("box"))),
-        "`actual` takes no knowledge operators (knows, knows_value, believes, believes_value",
+        "`actual` describes the world itself, without knowledge operators",
     );
     invalid(
         story.assign(&p, F::believes(anne, marble.eq("box"))),
-        "`:=` takes no knowledge operators",
+        "`:=` gives a constant a value of the world, without knowledge operators",
     );
     // Nothing above ran: the one announcement, and no event was declared.
     assert_eq!(story.program().statements.len(), 1);

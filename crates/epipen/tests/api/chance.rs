@@ -251,18 +251,18 @@ fn probability_mistakes_are_invalid_before_the_engine() {
     // Knowledge in a prior or a weight.
     invalid(
         story.prior(F::knows(a, x.eq(1)).ite(Int::from(2), 1)),
-        "`prior` takes no knowledge",
+        "`prior` gives each world a weight from its values, without knowledge operators",
     );
     invalid(
         story.prior(F::probability_of(x.eq(1)).gt(0).ite(Int::from(2), 1)),
-        "`prior` takes no knowledge",
+        "`prior` gives each world a weight from its values, without knowledge operators",
     );
     invalid(
         story.event("e", |e| {
             e.case("c")
                 .weight(F::knows(a, x.eq(1)).ite(Int::from(2), 1));
         }),
-        "a case's `weight` takes no knowledge",
+        "a case's `weight` is computed from the world's values, without knowledge",
     );
     // Handles of another story.
     let mut other = Story::new();

@@ -303,10 +303,7 @@ fn action_do_and_plan_mistakes_are_errors_in_the_language_words() {
         "`tell` is an action",
     );
     let clash = story.bool("tell");
-    invalid(
-        story.announce(clash),
-        "`tell` names the executions of the action `tell`",
-    );
+    invalid(story.announce(clash), "`tell` is already declared");
     // The body: an `actual` case, no cases, an unknown case in a `sees` line.
     invalid(
         story.action("peek").by(bob).body(|a| {
