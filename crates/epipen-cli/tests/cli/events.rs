@@ -3,7 +3,7 @@
 
 use indoc::{formatdoc, indoc};
 
-use super::epipen;
+use super::{epipen, read_story, story_file};
 
 /// Every backend; the BDD backend takes stories of bools and enums only.
 const ALL: [&str; 4] = ["auto", "z3", "bdd", "explicit"];
@@ -245,20 +245,104 @@ fn a_story_with_worlds_statements_keeps_its_history() {
 }
 
 /// The prisoners on BDDs forget their histories under `check` (nothing in the story
-/// reads them) and give the verdicts of the explicit backend, which keeps them.
+/// reads them) and give the verdicts of the explicit backend, which keeps them in the
+/// same story with a checkpoint (in place of a comment: the lines stay).
 #[test]
 fn the_prisoners_forget_their_histories_with_the_same_verdicts() {
     // n = 5: the explicit backend keeps the histories, and at n = 6 they are 3.6 GB
     // and a minute (0.35 s here).
     let args = ["check", "stories/prisoners.story", "--set", "n=5"];
     let forgot = epipen(&[&["-vv", "--backend", "bdd"], &args[..]].concat());
-    let kept = epipen(&[&["--backend", "explicit"], &args[..]].concat());
+    let story = read_story("prisoners.story");
+    let with_checkpoint = story.replace(
+        "# SMCDEL's prisonGoal: the counter knows that all have been interrogated.",
+        "checkpoint end",
+    );
+    assert_ne!(with_checkpoint, story);
+    let path = story_file("prisoners-kept.story", &with_checkpoint);
+    let kept = epipen(&[
+        "-vv",
+        "--backend",
+        "explicit",
+        "check",
+        &path,
+        "--set",
+        "n=5",
+    ]);
     assert_eq!((forgot.code, kept.code), (0, 0), "{}", forgot.stderr);
-    assert_eq!(forgot.stdout, kept.stdout);
+    assert_eq!(
+        forgot.stdout,
+        kept.stdout.replace(&path, "stories/prisoners.story")
+    );
     assert!(forgot.stdout.contains("9 checks hold"), "{}", forgot.stdout);
     assert!(
         (forgot.stderr).contains("the bdd backend forgets the events' histories"),
         "{}",
         forgot.stderr
+    );
+    assert!(
+        (kept.stderr).contains("the events' histories are kept: the story has checkpoints"),
+        "{}",
+        kept.stderr
+    );
+}
+
+/// The prisoners on explicit worlds forget their histories too (each event's worlds
+/// merged where they agree on the values and on what the counter saw): the verdicts of
+/// BDDs, at n = 5 as with the histories kept above, and at n = 8, where the histories
+/// would be 8^14 worlds.
+#[test]
+fn the_prisoners_forget_their_histories_on_explicit_worlds() {
+    for n in ["n=5", "n=8"] {
+        let args = ["check", "stories/prisoners.story", "--set", n];
+        let on_bdds = epipen(&[&["--backend", "bdd"], &args[..]].concat());
+        let listed = epipen(&[&["-vv", "--backend", "explicit"], &args[..]].concat());
+        assert_eq!((on_bdds.code, listed.code), (0, 0), "{}", listed.stderr);
+        assert_eq!(on_bdds.stdout, listed.stdout);
+        assert!(
+            (listed.stderr).contains("the explicit backend forgets the events' histories"),
+            "{}",
+            listed.stderr
+        );
+    }
+}
+
+/// `--stats` prints the BDD variable order the run uses: with the histories forgotten,
+/// the observations first (one per interview: the counter's) and each case's bit beside
+/// what it changes; with them kept (`worlds`), the occurrences after the constants.
+#[test]
+fn stats_print_the_variable_order_of_forgetting() {
+    let forgot = epipen(&[
+        "--backend",
+        "bdd",
+        "check",
+        "--stats",
+        "stories/prisoners.story",
+    ]);
+    assert_eq!(forgot.code, 0, "{}", forgot.stderr);
+    assert!(
+        (forgot.stderr).contains(
+            "stats: BDD variable order: histories forgotten: 4 observations first (one per \
+             occurrence and character who tells its cases apart, oldest first), then as \
+             declared: light, counted[0..3]; each event's cases one bit each"
+        ),
+        "{}",
+        forgot.stderr
+    );
+    let kept = epipen(&[
+        "--backend",
+        "bdd",
+        "worlds",
+        "--stats",
+        "stories/prisoners.story",
+    ]);
+    assert_eq!(kept.code, 0, "{}", kept.stderr);
+    assert!(
+        (kept.stderr).contains(
+            "stats: BDD variable order: as declared: light, counted[0..3]; each event's \
+             occurrences after"
+        ),
+        "{}",
+        kept.stderr
     );
 }

@@ -19,6 +19,7 @@ mod column;
 mod direct;
 mod eval;
 mod flags;
+mod forget;
 mod groups;
 mod handover;
 mod rebuild;
@@ -935,6 +936,15 @@ impl Backend for ExplicitBackend {
 
     fn rebuilding(&mut self) -> Option<&mut dyn Rebuilding<Rc<State>, Option<u32>>> {
         Some(self)
+    }
+
+    /// Only when the run forgets ([`crate::History`]): the program and the command allow
+    /// it.
+    fn forgetting(&mut self) -> Option<&mut dyn crate::driver::Forgetting<Rc<State>, Option<u32>>> {
+        match self.options.history {
+            crate::History::ForgottenWhereUnread => Some(self),
+            crate::History::Kept => None,
+        }
     }
 }
 
