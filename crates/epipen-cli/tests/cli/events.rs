@@ -346,3 +346,81 @@ fn stats_print_the_variable_order_of_forgetting() {
         kept.stderr
     );
 }
+
+/// Three characters, two events that change a bool and an enum, a speaker's
+/// announcement between them, checks that fail: with the histories forgotten the
+/// explicit backend prints what BDDs print, failing worlds included (named by their
+/// values now, no occurrence), with distributed knowledge (worlds merged only where
+/// everyone observed the same) and without (contracted); and the verdicts of the run
+/// that keeps the histories (a checkpoint added).
+#[test]
+fn explicit_worlds_forget_as_bdds_do() {
+    let story = indoc! {"
+        characters A, B, C
+        bool p, q
+        enum Colour { red, green, blue }
+        Colour c
+        announce p or q
+        actual p and not q and c == red
+        event toss {
+          h if p then q := not q, c := green
+          t if not p or q then p := q
+          u then c := blue
+          A sees h | t, u
+          B sees h, t | u
+          actual h
+        }
+        check distributed_knowledge(A, B, p) or not p
+        check knows(A, q) or knows(B, q) or common_knowledge(p or q)
+        C: knows(p or q)
+        check actual knows(A, c == green)
+        event again {
+          x if knows(A, q) then p := false
+          y if not knows(A, q)
+          B sees x | y
+          actual y
+        }
+        check everyone_knows(p or not p) and (knows(B, p) == knows(A, p))
+        check actual knows(B, not p) or knows(B, p)
+    "};
+    let contracted = story.replace(
+        "distributed_knowledge(A, B, p) or not p",
+        "knows(A, p) or knows(B, not p) or not p",
+    );
+    for (name, text) in [("distributed", story), ("contracted", &contracted)] {
+        let path = story_file(&format!("forget-{name}.story"), text);
+        let kept_path = story_file(
+            &format!("forget-{name}-kept.story"),
+            &text.replace("C: knows(p or q)", "checkpoint c0\nC: knows(p or q)"),
+        );
+        let on_bdds = epipen(&["--backend", "bdd", "check", &path]);
+        let listed = epipen(&["-vv", "--backend", "explicit", "check", &path]);
+        let kept = epipen(&["--backend", "explicit", "check", &kept_path]);
+        assert_eq!(on_bdds.code, 1, "{}", on_bdds.stderr);
+        assert_eq!(on_bdds.stdout, listed.stdout, "{name}");
+        assert!(
+            on_bdds.stdout.contains("3 checks hold, 2 fail"),
+            "{}",
+            on_bdds.stdout
+        );
+        assert!(
+            (listed.stderr).contains("the explicit backend forgets the events' histories"),
+            "{}",
+            listed.stderr
+        );
+        // The same verdicts, line for line (the kept story has one line more).
+        let verdicts = |out: &str| -> Vec<String> {
+            (out.lines())
+                .map(|l| match l.split_once(" fails in ") {
+                    Some((v, _)) => format!("{v} fails"),
+                    None => l.to_string(),
+                })
+                .map(|l| match l.split_once(": ") {
+                    Some((_, rest)) => rest.to_string(),
+                    None => l,
+                })
+                .collect()
+        };
+        assert_eq!(verdicts(&listed.stdout), verdicts(&kept.stdout), "{name}");
+    }
+}

@@ -37,9 +37,9 @@ impl ExplicitBackend {
             return Err(internal("forgetting the history of plausibility ranks"));
         }
         let occ = forgotten.occurrence.0;
-        let o = (self.program.constants[occ].occurrence)
-            .ok_or_else(|| internal("an event without its occurrence"))?;
-        let not_yet = self.program.events[o.event.0].not_yet();
+        if self.program.constants[occ].occurrence.is_none() {
+            return Err(internal("an event without its occurrence"));
+        }
         let worlds: Vec<u32> = state.worlds.iter().collect();
         let n = worlds.len();
         // The changed constants' values after, world by world.
@@ -85,8 +85,11 @@ impl ExplicitBackend {
         // Each world's row: the values after, every occurrence at its not-yet value (the
         // earlier ones were put back, the later ones have not happened).
         let columns = self.universe.columns.len();
-        let occurrences: Vec<bool> = (self.program.constants.iter())
-            .map(|c| c.occurrence.is_some())
+        let not_yet: Vec<Option<i64>> = (self.program.constants.iter())
+            .map(|c| {
+                c.occurrence
+                    .map(|o| self.program.events[o.event.0].not_yet())
+            })
             .collect();
         let mut changed: Vec<Option<&[i64]>> = vec![None; columns];
         for (c, values) in &after {
@@ -94,10 +97,10 @@ impl ExplicitBackend {
         }
         let row = |i: usize| -> Vec<i64> {
             (0..columns)
-                .map(|c| match (changed[c], occurrences[c]) {
+                .map(|c| match (changed[c], not_yet[c]) {
                     (Some(values), _) => values[i],
-                    (None, true) => not_yet,
-                    (None, false) => self.universe.columns[c].get(worlds[i] as usize),
+                    (None, Some(not_yet)) => not_yet,
+                    (None, None) => self.universe.columns[c].get(worlds[i] as usize),
                 })
                 .collect()
         };

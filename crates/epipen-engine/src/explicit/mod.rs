@@ -355,14 +355,16 @@ impl ExplicitBackend {
     }
 
     /// The canonical order's key of universe world `w`: its magnitude, then its index
-    /// (the universe is in lexicographic order of values).
+    /// (the universe is in lexicographic order of values). With the histories forgotten
+    /// the occurrences are left out, as on BDDs (they are all at their not-yet value).
     fn key(&self, w: u32) -> (u64, u32) {
+        let forgets = self.options.history == crate::History::ForgottenWhereUnread;
         let magnitude = self
             .program
             .constants
             .iter()
             .zip(&self.universe.columns)
-            .filter(|(c, _)| c.ty != Ty::Bool)
+            .filter(|(c, _)| c.ty != Ty::Bool && !(forgets && c.occurrence.is_some()))
             .map(|(_, col)| col.get(w as usize).unsigned_abs())
             .max()
             .unwrap_or(0);
