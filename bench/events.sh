@@ -59,7 +59,7 @@ if [[ $part == prisoners || $part == all ]]; then
   echo "|---|---|---|---|---|---|"
   scale prisoners auto "" 3 4 5 6 7 8 9 10 11 12
   scale prisoners bdd "" 3 4 5 6 7 8 9 10 11 12
-  scale prisoners explicit "" 3 4 5 6
+  scale prisoners explicit "" 3 4 5 6 8 10 12 14 16
   echo
 fi
 

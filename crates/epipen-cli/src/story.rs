@@ -98,6 +98,7 @@ impl Story {
             progress: Progress::new(&self.program, self.progress),
             watchdog: self.progress,
             stats: options.stats,
+            options: options.clone(),
         }
     }
 }
@@ -108,6 +109,8 @@ pub(crate) struct Terminal {
     progress: Progress,
     watchdog: bool,
     stats: bool,
+    /// The run's options (whether it may forget the histories: the BDD order it uses).
+    options: Options,
 }
 
 impl Watch for Terminal {
@@ -118,7 +121,7 @@ impl Watch for Terminal {
         if self.stats && engine.backend() == "bdd" {
             errln!(
                 "stats: BDD variable order: {}",
-                epipen::engine::bdd_variable_order(&story.program)
+                epipen::engine::bdd_variable_order_with(&story.program, &self.options)
             );
         }
     }

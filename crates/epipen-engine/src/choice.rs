@@ -44,7 +44,7 @@
 //! | handover (states answered by the [`Standby`]) | ✓ | | |
 //! | recognition (a plan's states it cannot list) | | ✓ | ✓ |
 //! | rebuilding (a plan's states contracted) | ✓ | | |
-//! | forgetting (an event's history, when [`history`] allows it) | | ✓ | |
+//! | forgetting (an event's history, when [`history`] allows it) | ✓ | ✓ | |
 
 use std::rc::Rc;
 
@@ -258,7 +258,7 @@ pub(crate) fn offers(backend: &str, capability: Capability) -> bool {
             backend == "explicit"
         }
         Capability::Recognition => backend != "explicit",
-        Capability::Forgetting => backend == "bdd",
+        Capability::Forgetting => backend != "z3",
         Capability::Plausibility | Capability::Hints => true,
     }
 }
@@ -271,8 +271,8 @@ pub(crate) fn offers(backend: &str, capability: Capability) -> bool {
 /// statements, an event's name used after it happened, plausibility (`expects`, an
 /// event's ranks), `learns` (what was learned reads values later events change),
 /// public changes (`x := e`), `actual` after an event, declared actions (`do`, `plan`),
-/// `simultaneously` and `assert_adds_ck` blocks. Only the BDD backend forgets (the
-/// driver asks it, [`crate::driver::Offers::forgetting`]).
+/// `simultaneously` and `assert_adds_ck` blocks. The BDD and explicit backends forget
+/// (the driver asks them, [`crate::driver::Offers::forgetting`]); Z3 keeps them.
 pub(crate) fn history(program: &Program, options: &Options) -> History {
     if options.history == History::Kept {
         return History::Kept;

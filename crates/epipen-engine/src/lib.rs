@@ -430,9 +430,20 @@ pub fn bdd_variable_order(program: &Program) -> String {
     bdd::order::describe(program, &bdd::order::order(program))
 }
 
+/// The order of the BDD backend's variables for `program` run with `options`, as
+/// `--stats` prints it: [`bdd_variable_order`], or when the run forgets the events'
+/// histories ([`history`]) the order of the observations, the story's constants and the
+/// cases' bits it then uses.
+pub fn bdd_variable_order_with(program: &Program, options: &Options) -> String {
+    match history(program, options) {
+        History::ForgottenWhereUnread => bdd::order::describe_forgetting(program),
+        History::Kept => bdd_variable_order(program),
+    }
+}
+
 /// Whether a run of `program` with `options` may forget its events' histories (the
-/// command allows it and nothing in the program reads the past; only the BDD backend
-/// then forgets): docs/encoding.md, "Forgetting histories".
+/// command allows it and nothing in the program reads the past; the BDD and explicit
+/// backends then forget): docs/encoding.md, "Forgetting histories".
 pub fn history(program: &Program, options: &Options) -> History {
     choice::history(program, options)
 }

@@ -391,11 +391,11 @@ fn compare(printed: &Printed) -> Result<(), String> {
                 continue;
             }
             disagree |= checks.first().is_some_and(|(_, first)| *first != got);
-            if strategy == Strategy::Bdd && text.contains("event ") {
-                // As `epipen check` runs it on BDDs: the events' histories forgotten where
-                // the story reads none. The verdicts must be the same (a failing check's
-                // world is named by its values now, the worlds at the end are not
-                // compared).
+            if matches!(strategy, Strategy::Bdd | Strategy::Explicit) && text.contains("event ") {
+                // As `epipen check` runs it on BDDs and on explicit worlds: the events'
+                // histories forgotten where the story reads none. The verdicts must be
+                // the same (a failing check's world is named by its values now, the
+                // worlds at the end are not compared).
                 let forgetting = Options {
                     history: History::ForgottenWhereUnread,
                     ..options.clone()
@@ -408,11 +408,11 @@ fn compare(printed: &Printed) -> Result<(), String> {
                     History::Kept => None,
                 };
                 if let Some(forgot) = forgot.filter(|f| known_limit(f).is_none()) {
-                    tally(|t| {
-                        *t.features
-                            .entry("checked with histories forgotten")
-                            .or_default() += 1
-                    });
+                    let feature = match strategy {
+                        Strategy::Bdd => "checked with histories forgotten (bdd)",
+                        _ => "checked with histories forgotten (explicit)",
+                    };
+                    tally(|t| *t.features.entry(feature).or_default() += 1);
                     if verdicts(&forgot) != verdicts(&got) {
                         disagree = true;
                         checks.push((format!("{strategy:?} (check, histories forgotten)"), forgot));
@@ -439,8 +439,9 @@ fn compare(printed: &Printed) -> Result<(), String> {
 
 /// Most generated stories read their past (an `expects` line in every event, `worlds`,
 /// `learns`, …), so their histories are kept: the story without those lines, when it
-/// compiles and may forget, runs on BDDs with and without forgetting, and the verdicts
-/// must agree. The report of a disagreement, if any.
+/// compiles and may forget, runs on the backend of `options` (BDDs or explicit worlds)
+/// with and without forgetting, and the verdicts must agree. The report of a
+/// disagreement, if any.
 fn forgetting_variant(printed: &Printed, options: &Options) -> Option<String> {
     let reads_the_past = |line: &str| {
         let t = line.trim_start();
@@ -470,11 +471,11 @@ fn forgetting_variant(printed: &Printed, options: &Options) -> Option<String> {
     if known_limit(&kept).is_some() || known_limit(&forgot).is_some() {
         return None;
     }
-    tally(|t| {
-        *(t.features)
-            .entry("checked with histories forgotten (lines reading the past left out)")
-            .or_default() += 1;
-    });
+    let feature = match options.strategy {
+        Strategy::Bdd => "checked with histories forgotten (bdd, lines reading the past left out)",
+        _ => "checked with histories forgotten (explicit, lines reading the past left out)",
+    };
+    tally(|t| *(t.features).entry(feature).or_default() += 1);
     if verdicts(&kept) == verdicts(&forgot) {
         return None;
     }
@@ -486,8 +487,11 @@ fn forgetting_variant(printed: &Printed, options: &Options) -> Option<String> {
         &variant,
         "the verdicts differ with the histories forgotten",
         &[
-            ("Bdd (check)".into(), kept),
-            ("Bdd (check, histories forgotten)".into(), forgot),
+            (format!("{:?} (check)", options.strategy), kept),
+            (
+                format!("{:?} (check, histories forgotten)", options.strategy),
+                forgot,
+            ),
         ],
     ))
 }

@@ -15,10 +15,12 @@ use proptest::prelude::*;
 mod belief;
 mod chance;
 mod event;
+mod forgetful;
 mod plan;
 
 pub use chance::{Chance, ProbCmp, RatE, ShowE};
 pub use event::{ActualLine, Case, CaseLine, Event, FamilySees, Partition};
+pub use forgetful::forgetful_story;
 pub use plan::{Action, DoItem, Goal, Plan};
 
 /// Everything declared before the first statement.
@@ -989,4 +991,14 @@ pub fn story() -> impl Strategy<Value = Story> {
         .prop_filter("too many worlds", |s| {
             world_count(&s.decls, s.set_n.unwrap_or(s.decls.n)) <= MAX_WORLDS
         })
+}
+
+/// The stories of a campaign: [`story`]'s, and as many that read none of their past
+/// ([`forgetful_story`]), whose verdicts are compared with the events' histories
+/// forgotten too (issue 42).
+pub fn campaign_story() -> impl Strategy<Value = Story> {
+    prop_oneof![
+        1 => story(),
+        1 => forgetful_story(),
+    ]
 }

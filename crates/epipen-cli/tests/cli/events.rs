@@ -3,7 +3,7 @@
 
 use indoc::{formatdoc, indoc};
 
-use super::epipen;
+use super::{epipen, read_story, story_file};
 
 /// Every backend; the BDD backend takes stories of bools and enums only.
 const ALL: [&str; 4] = ["auto", "z3", "bdd", "explicit"];
@@ -245,20 +245,182 @@ fn a_story_with_worlds_statements_keeps_its_history() {
 }
 
 /// The prisoners on BDDs forget their histories under `check` (nothing in the story
-/// reads them) and give the verdicts of the explicit backend, which keeps them.
+/// reads them) and give the verdicts of the explicit backend, which keeps them in the
+/// same story with a checkpoint (in place of a comment: the lines stay).
 #[test]
 fn the_prisoners_forget_their_histories_with_the_same_verdicts() {
     // n = 5: the explicit backend keeps the histories, and at n = 6 they are 3.6 GB
     // and a minute (0.35 s here).
     let args = ["check", "stories/prisoners.story", "--set", "n=5"];
     let forgot = epipen(&[&["-vv", "--backend", "bdd"], &args[..]].concat());
-    let kept = epipen(&[&["--backend", "explicit"], &args[..]].concat());
+    let story = read_story("prisoners.story");
+    let with_checkpoint = story.replace(
+        "# SMCDEL's prisonGoal: the counter knows that all have been interrogated.",
+        "checkpoint end",
+    );
+    assert_ne!(with_checkpoint, story);
+    let path = story_file("prisoners-kept.story", &with_checkpoint);
+    let kept = epipen(&[
+        "-vv",
+        "--backend",
+        "explicit",
+        "check",
+        &path,
+        "--set",
+        "n=5",
+    ]);
     assert_eq!((forgot.code, kept.code), (0, 0), "{}", forgot.stderr);
-    assert_eq!(forgot.stdout, kept.stdout);
+    assert_eq!(
+        forgot.stdout,
+        kept.stdout.replace(&path, "stories/prisoners.story")
+    );
     assert!(forgot.stdout.contains("9 checks hold"), "{}", forgot.stdout);
     assert!(
         (forgot.stderr).contains("the bdd backend forgets the events' histories"),
         "{}",
         forgot.stderr
     );
+    assert!(
+        (kept.stderr).contains("the events' histories are kept: the story has checkpoints"),
+        "{}",
+        kept.stderr
+    );
+}
+
+/// The prisoners on explicit worlds forget their histories too (each event's worlds
+/// merged where they agree on the values and on what the counter saw): the verdicts of
+/// BDDs, at n = 5 as with the histories kept above, and at n = 8, where the histories
+/// would be 8^14 worlds.
+#[test]
+fn the_prisoners_forget_their_histories_on_explicit_worlds() {
+    for n in ["n=5", "n=8"] {
+        let args = ["check", "stories/prisoners.story", "--set", n];
+        let on_bdds = epipen(&[&["--backend", "bdd"], &args[..]].concat());
+        let listed = epipen(&[&["-vv", "--backend", "explicit"], &args[..]].concat());
+        assert_eq!((on_bdds.code, listed.code), (0, 0), "{}", listed.stderr);
+        assert_eq!(on_bdds.stdout, listed.stdout);
+        assert!(
+            (listed.stderr).contains("the explicit backend forgets the events' histories"),
+            "{}",
+            listed.stderr
+        );
+    }
+}
+
+/// `--stats` prints the BDD variable order the run uses: with the histories forgotten,
+/// the observations first (one per interview: the counter's) and each case's bit beside
+/// what it changes; with them kept (`worlds`), the occurrences after the constants.
+#[test]
+fn stats_print_the_variable_order_of_forgetting() {
+    let forgot = epipen(&[
+        "--backend",
+        "bdd",
+        "check",
+        "--stats",
+        "stories/prisoners.story",
+    ]);
+    assert_eq!(forgot.code, 0, "{}", forgot.stderr);
+    assert!(
+        (forgot.stderr).contains(
+            "stats: BDD variable order: histories forgotten: 4 observations first (one per \
+             occurrence and character who tells its cases apart, oldest first), then as \
+             declared: light, counted[0..3]; each event's cases one bit each"
+        ),
+        "{}",
+        forgot.stderr
+    );
+    let kept = epipen(&[
+        "--backend",
+        "bdd",
+        "worlds",
+        "--stats",
+        "stories/prisoners.story",
+    ]);
+    assert_eq!(kept.code, 0, "{}", kept.stderr);
+    assert!(
+        (kept.stderr).contains(
+            "stats: BDD variable order: as declared: light, counted[0..3]; each event's \
+             occurrences after"
+        ),
+        "{}",
+        kept.stderr
+    );
+}
+
+/// Three characters, two events that change a bool and an enum, a speaker's
+/// announcement between them, checks that fail: with the histories forgotten the
+/// explicit backend prints what BDDs print, failing worlds included (named by their
+/// values now, no occurrence), with distributed knowledge (worlds merged only where
+/// everyone observed the same) and without (contracted); and the verdicts of the run
+/// that keeps the histories (a checkpoint added).
+#[test]
+fn explicit_worlds_forget_as_bdds_do() {
+    let story = indoc! {"
+        characters A, B, C
+        bool p, q
+        enum Colour { red, green, blue }
+        Colour c
+        announce p or q
+        actual p and not q and c == red
+        event toss {
+          h if p then q := not q, c := green
+          t if not p or q then p := q
+          u then c := blue
+          A sees h | t, u
+          B sees h, t | u
+          actual h
+        }
+        check distributed_knowledge(A, B, p) or not p
+        check knows(A, q) or knows(B, q) or common_knowledge(p or q)
+        C: knows(p or q)
+        check actual knows(A, c == green)
+        event again {
+          x if knows(A, q) then p := false
+          y if not knows(A, q)
+          B sees x | y
+          actual y
+        }
+        check everyone_knows(p or not p) and (knows(B, p) == knows(A, p))
+        check actual knows(B, not p) or knows(B, p)
+    "};
+    let contracted = story.replace(
+        "distributed_knowledge(A, B, p) or not p",
+        "knows(A, p) or knows(B, not p) or not p",
+    );
+    for (name, text) in [("distributed", story), ("contracted", &contracted)] {
+        let path = story_file(&format!("forget-{name}.story"), text);
+        let kept_path = story_file(
+            &format!("forget-{name}-kept.story"),
+            &text.replace("C: knows(p or q)", "checkpoint c0\nC: knows(p or q)"),
+        );
+        let on_bdds = epipen(&["--backend", "bdd", "check", &path]);
+        let listed = epipen(&["-vv", "--backend", "explicit", "check", &path]);
+        let kept = epipen(&["--backend", "explicit", "check", &kept_path]);
+        assert_eq!(on_bdds.code, 1, "{}", on_bdds.stderr);
+        assert_eq!(on_bdds.stdout, listed.stdout, "{name}");
+        assert!(
+            on_bdds.stdout.contains("3 checks hold, 2 fail"),
+            "{}",
+            on_bdds.stdout
+        );
+        assert!(
+            (listed.stderr).contains("the explicit backend forgets the events' histories"),
+            "{}",
+            listed.stderr
+        );
+        // The same verdicts, line for line (the kept story has one line more).
+        let verdicts = |out: &str| -> Vec<String> {
+            (out.lines())
+                .map(|l| match l.split_once(" fails in ") {
+                    Some((v, _)) => format!("{v} fails"),
+                    None => l.to_string(),
+                })
+                .map(|l| match l.split_once(": ") {
+                    Some((_, rest)) => rest.to_string(),
+                    None => l,
+                })
+                .collect()
+        };
+        assert_eq!(verdicts(&listed.stdout), verdicts(&kept.stdout), "{name}");
+    }
 }

@@ -186,6 +186,38 @@ pub(super) fn events(stmt: &Stmt, f: &mut dyn FnMut(&EventStmt)) {
     }
 }
 
+/// The order as `--stats` prints it when the events' histories are forgotten
+/// (`space.rs`, one observation per occurrence and character, one-hot cases): the
+/// observations first, oldest first, then the story's constants as [`describe`] gives
+/// them, each case's bit right before the last constant it changes or its precondition
+/// reads.
+pub fn describe_forgetting(program: &Program) -> String {
+    let mut slots = std::collections::BTreeSet::new();
+    for stmt in &program.statements {
+        events(stmt, &mut |event| {
+            for occ in &event.occurrences {
+                for (who, groups) in event.sees.iter().enumerate() {
+                    let Some(groups) = groups else { continue };
+                    if groups.iter().copied().max().unwrap_or(0) > 0 {
+                        slots.insert((occ.0, who));
+                    }
+                }
+            }
+        });
+    }
+    let story: Vec<usize> = (order(program).into_iter())
+        .filter(|c| program.constants[*c].occurrence.is_none())
+        .collect();
+    format!(
+        "histories forgotten: {} observations first (one per occurrence and character who \
+         tells its cases apart, oldest first), then {}; each event's cases one bit each \
+         (shared by its occurrences), right before the last constant the case changes or \
+         its precondition reads",
+        slots.len(),
+        describe(program, &story)
+    )
+}
+
 /// The order as `--stats` prints it: the constants outside families, then the families
 /// interleaved, e.g. `x, y, then by index: paid[i] coin[i] (i in 0..200)`.
 pub fn describe(program: &Program, order: &[usize]) -> String {

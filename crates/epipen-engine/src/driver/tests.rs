@@ -144,6 +144,88 @@ fn forgetting_the_histories_keeps_every_verdict() {
     assert!(verdicts.iter().any(|v| v.ends_with("fails")));
 }
 
+/// Each check's verdict running `story` with `sets` on explicit worlds (listed within
+/// the forced budget), as [`verdicts_on_bdds`] gives them, and whether the histories
+/// were forgotten.
+fn verdicts_on_explicit(
+    history: History,
+    story: &str,
+    sets: &[(String, i64)],
+) -> (Vec<String>, bool) {
+    let program = Rc::new(epipen_lower::compile(story, sets).expect("the story compiles"));
+    let asked = Options {
+        history,
+        keep_refuted_hints: true,
+        ..Options::default()
+    };
+    let options = Options {
+        history: crate::choice::history(&program, &asked),
+        ..asked
+    };
+    let Ok(backend) = crate::explicit::ExplicitBackend::new(
+        program.clone(),
+        &options,
+        crate::limits::Size::Forced,
+    ) else {
+        panic!("the explicit backend lists the worlds");
+    };
+    let mut driver = Driver::new(
+        program.clone(),
+        &options,
+        backend,
+        crate::choice::Standbys::new(program.clone(), &options),
+    )
+    .expect("a driver");
+    let mut verdicts = Vec::new();
+    for s in &program.statements {
+        (driver.statement(s, &mut |r| match r {
+            crate::Report::CheckHolds { span } => verdicts.push(format!("{span:?} holds")),
+            crate::Report::CheckFailed { span, .. } => verdicts.push(format!("{span:?} fails")),
+            crate::Report::Vacuous { span, left_none } => {
+                verdicts.push(format!("{span:?} vacuous after {left_none:?}"));
+            }
+            _ => {}
+        }))
+        .expect("the statement runs");
+    }
+    (verdicts, driver.forgetting == History::ForgottenWhereUnread)
+}
+
+/// The prisoners on explicit worlds with their histories forgotten (each event's
+/// worlds merged where they agree on the values and on what each character saw) give
+/// the verdicts the explicit worlds give with them (n = 3, 4) and BDDs give with them
+/// (n = 3 … 6), in the three variants of
+/// [`forgetting_the_histories_keeps_every_verdict`].
+#[test]
+fn forgetting_on_explicit_worlds_keeps_every_verdict() {
+    let story = include_str!("../../../../stories/prisoners.story");
+    let of_every_world = story.replace(
+        "check actual knows(counter, all(p in 0..n: counted[p])) == (k == n - 1 and turn == 1)",
+        "check actual knows(counter, all(p in 0..n: counted[p])) == (k == n - 1 and turn == 1)\n    \
+         check knows(counter, counted[0]) or knows(counter, not light)\n    \
+         check not knows(counter, all(p in 0..n: counted[p]))",
+    );
+    let sees_less = story.replace(
+        "counter sees lit | dark | others",
+        "counter sees lit | others",
+    );
+    for variant in [story, &of_every_world, &sees_less] {
+        for n in 3..=6 {
+            let sets = [("n".to_string(), n)];
+            let (forgot, forgot_some) =
+                verdicts_on_explicit(History::ForgottenWhereUnread, variant, &sets);
+            assert!(forgot_some, "n = {n}: forgotten");
+            let (on_bdds, _) = verdicts_on_bdds(History::Kept, variant, &sets);
+            assert_eq!(on_bdds, forgot, "n = {n}: the verdicts of\n{variant}");
+            if n <= 4 {
+                let (kept, forgot_none) = verdicts_on_explicit(History::Kept, variant, &sets);
+                assert!(!forgot_none, "n = {n}: forgotten only when asked");
+                assert_eq!(kept, forgot, "n = {n}: the verdicts of\n{variant}");
+            }
+        }
+    }
+}
+
 /// A program that reads its past keeps its history whatever the command allows: a
 /// `worlds` statement, `at(c, …)`, an event's name after it happened, `learns`.
 #[test]

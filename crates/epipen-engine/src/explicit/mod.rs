@@ -19,6 +19,7 @@ mod column;
 mod direct;
 mod eval;
 mod flags;
+mod forget;
 mod groups;
 mod handover;
 mod rebuild;
@@ -354,14 +355,16 @@ impl ExplicitBackend {
     }
 
     /// The canonical order's key of universe world `w`: its magnitude, then its index
-    /// (the universe is in lexicographic order of values).
+    /// (the universe is in lexicographic order of values). With the histories forgotten
+    /// the occurrences are left out, as on BDDs (they are all at their not-yet value).
     fn key(&self, w: u32) -> (u64, u32) {
+        let forgets = self.options.history == crate::History::ForgottenWhereUnread;
         let magnitude = self
             .program
             .constants
             .iter()
             .zip(&self.universe.columns)
-            .filter(|(c, _)| c.ty != Ty::Bool)
+            .filter(|(c, _)| c.ty != Ty::Bool && !(forgets && c.occurrence.is_some()))
             .map(|(_, col)| col.get(w as usize).unsigned_abs())
             .max()
             .unwrap_or(0);
@@ -751,6 +754,15 @@ impl Offers for ExplicitBackend {
 
     fn rebuilding(&mut self) -> Option<&mut dyn Rebuilding<Rc<State>, Option<u32>>> {
         Some(self)
+    }
+
+    /// Only when the run forgets ([`crate::History`]): the program and the command allow
+    /// it.
+    fn forgetting(&mut self) -> Option<&mut dyn crate::driver::Forgetting<Rc<State>, Option<u32>>> {
+        match self.options.history {
+            crate::History::ForgottenWhereUnread => Some(self),
+            crate::History::Kept => None,
+        }
     }
 }
 

@@ -18,6 +18,11 @@ pub(crate) struct Classes {
 }
 
 impl Classes {
+    /// The numbers of the worlds `base..base + values.len()`.
+    pub(super) fn new(base: usize, values: Vec<u32>) -> Classes {
+        Classes { base, values }
+    }
+
     /// The greatest number.
     pub(super) fn max(&self) -> u32 {
         self.values.iter().copied().max().unwrap_or(0)
