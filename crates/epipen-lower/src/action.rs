@@ -392,7 +392,7 @@ impl Lowerer {
     /// `plan`; None without a `plan`.
     pub(crate) fn plan_steps(&mut self) -> Option<ir::PlanSteps> {
         let span = self.planning.first_plan?;
-        let decls = (&mut self.events, &mut self.enums, &mut self.constants);
+        let decls = (&mut *self.events, &mut *self.enums, &mut *self.constants);
         let steps = plan_steps(&self.planning.actions, decls, self.planning.depth, span);
         let sort = self.events[steps.event.0].sort;
         self.event_of_sort.insert(sort, steps.event.0);

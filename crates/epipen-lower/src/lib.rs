@@ -122,6 +122,8 @@ pub fn lower(
 #[derive(Clone)]
 pub struct Incremental {
     lowerer: Lowerer,
+    /// Whether the last statement changed the declarations.
+    declared: bool,
 }
 
 impl Incremental {
@@ -129,7 +131,15 @@ impl Incremental {
     pub fn new(sets: &[(String, i64)], seed: u64) -> Incremental {
         Incremental {
             lowerer: Lowerer::new(sets, seed),
+            declared: false,
         }
+    }
+
+    /// Whether the last statement lowered changed the declarations that
+    /// [`Incremental::program`] gives (a caller holding a copy of them refreshes it
+    /// only then).
+    pub fn declared(&self) -> bool {
+        self.declared
     }
 
     /// Lowers `stmt` after the statements so far: the IR statements it runs as (none
@@ -142,6 +152,15 @@ impl Incremental {
         self.lowerer.stmt(stmt, &mut out);
         let diagnostics = self.lowerer.take_diagnostics();
         if diagnostics.is_empty() {
+            // A table changed through a copy shared with `before` was copied first.
+            let (now, then) = (&self.lowerer, &before.lowerer);
+            self.declared = !(now.characters.same(&then.characters)
+                && now.constants.same(&then.constants)
+                && now.checkpoints.same(&then.checkpoints)
+                && now.enums.same(&then.enums)
+                && now.events.same(&then.events)
+                && now.planning.actions.len() == then.planning.actions.len()
+                && now.samples.len() == then.samples.len());
             Ok(out)
         } else {
             *self = before;
@@ -166,14 +185,14 @@ impl Incremental {
     /// checkpoints, enums, events, actions) as a program without statements.
     pub fn program(&self) -> ir::Program {
         let l = &self.lowerer;
-        let mut constants = l.constants.clone();
+        let mut constants = l.constants.to_vec();
         event::name_occurrences(&mut constants, &l.events);
         ir::Program {
-            characters: l.characters.clone(),
+            characters: l.characters.to_vec(),
             constants,
-            checkpoints: l.checkpoints.clone(),
-            enums: l.enums.clone(),
-            events: l.events.clone(),
+            checkpoints: l.checkpoints.to_vec(),
+            enums: l.enums.to_vec(),
+            events: l.events.to_vec(),
             actions: l.planning.actions.clone(),
             plan_steps: None,
             statements: Vec::new(),
@@ -279,30 +298,74 @@ impl Ctx {
     }
 }
 
+/// A table the lowering shares with its copies until one of them changes it: cloning a
+/// [`Lowerer`] (which [`Incremental`] does before each statement, to undo it) copies a
+/// pointer, and the first change made through a shared copy copies the table
+/// (`Arc::make_mut`). Reading goes through `Deref`, changing through `DerefMut`.
+#[derive(Default)]
+struct Shared<T: Clone>(std::sync::Arc<T>);
+
+impl<T: Clone> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T: Clone> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        std::sync::Arc::make_mut(&mut self.0)
+    }
+}
+
+impl<T: Clone> Shared<T> {
+    /// Whether both are the same table (neither changed since one was copied from the
+    /// other).
+    fn same(&self, other: &Shared<T>) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// The table itself, copied only when another lowering still shares it.
+    fn take(self) -> T {
+        std::sync::Arc::unwrap_or_clone(self.0)
+    }
+}
+
+/// Where errors were found: see [`Lowerer::places`].
+type Places = HashMap<(usize, usize), (usize, HashSet<u64>)>;
+/// Definitions' uses that folded to a literal: see [`Lowerer::expanded`].
+type Expanded = HashMap<(usize, Vec<def::Literal>, Ctx), ir::Expr>;
+
 #[derive(Clone)]
 struct Lowerer {
-    characters: Vec<ir::Character>,
-    constants: Vec<ir::Constant>,
-    checkpoints: Vec<ir::Checkpoint>,
-    enums: Vec<ir::EnumDef>,
-    events: Vec<ir::EventDef>,
+    characters: Shared<Vec<ir::Character>>,
+    constants: Shared<Vec<ir::Constant>>,
+    checkpoints: Shared<Vec<ir::Checkpoint>>,
+    enums: Shared<Vec<ir::EnumDef>>,
+    events: Shared<Vec<ir::EventDef>>,
     /// Each event's index by its sort (every event has a sort of its own).
-    event_of_sort: HashMap<EnumId, usize>,
+    event_of_sort: Shared<HashMap<EnumId, usize>>,
     /// Characters, constants, families, enums, their values, consts and events (one
     /// namespace).
-    names: HashMap<String, Entity>,
+    names: Shared<HashMap<String, Entity>>,
     /// The loop variables in scope, innermost last.
     loop_vars: Vec<(String, i64)>,
     /// Checkpoints defined so far (their own namespace).
-    checkpoint_ids: HashMap<String, CheckpointId>,
+    checkpoint_ids: Shared<HashMap<String, CheckpointId>>,
     /// Checkpoints defined only in code that does not run.
     dead_checkpoints: HashSet<String>,
     /// Where each global name is first declared (byte offset).
-    declared_at: HashMap<String, usize>,
+    declared_at: Shared<HashMap<String, usize>>,
     /// Where each checkpoint is first defined (byte offset).
-    defined_at: HashMap<String, usize>,
+    defined_at: Shared<HashMap<String, usize>>,
     /// `--set` values of consts.
-    sets: HashMap<String, i64>,
+    sets: Shared<HashMap<String, i64>>,
     /// The start of the statement being lowered.
     current: usize,
     /// How many blocks enclose the statement being lowered.
@@ -328,7 +391,7 @@ struct Lowerer {
     /// The places (spans) with errors: the first error's index in `diagnostics`, and the
     /// hashes of the distinct messages found there. Unrolling finds a mistake once per
     /// round, each time with its round's values: it is reported once, with a count.
-    places: HashMap<(usize, usize), (usize, HashSet<u64>)>,
+    places: Shared<Places>,
     /// How many errors were found (a repeated one counts again).
     reported: usize,
     /// The first statement that runs and lowered to nothing without an error.
@@ -355,7 +418,7 @@ struct Lowerer {
     expansions: Vec<def::Expansion>,
     /// Uses of definitions with literal arguments that folded to a literal, by the
     /// definition, the arguments (see [`def::Literal`]) and where they were used.
-    expanded: HashMap<(usize, Vec<def::Literal>, Ctx), ir::Expr>,
+    expanded: Shared<Expanded>,
     /// How many `sample(…)`s were lowered (drawn or not): an expansion that lowers one
     /// is not remembered.
     samples_lowered: u64,
@@ -364,19 +427,19 @@ struct Lowerer {
 impl Lowerer {
     fn new(sets: &[(String, i64)], seed: u64) -> Lowerer {
         Lowerer {
-            characters: Vec::new(),
-            constants: Vec::new(),
-            checkpoints: Vec::new(),
-            enums: Vec::new(),
-            events: Vec::new(),
-            event_of_sort: HashMap::new(),
-            names: HashMap::new(),
+            characters: Shared::default(),
+            constants: Shared::default(),
+            checkpoints: Shared::default(),
+            enums: Shared::default(),
+            events: Shared::default(),
+            event_of_sort: Shared::default(),
+            names: Shared::default(),
             loop_vars: Vec::new(),
-            checkpoint_ids: HashMap::new(),
+            checkpoint_ids: Shared::default(),
             dead_checkpoints: HashSet::new(),
-            declared_at: HashMap::new(),
-            defined_at: HashMap::new(),
-            sets: sets.iter().cloned().collect(),
+            declared_at: Shared::default(),
+            defined_at: Shared::default(),
+            sets: Shared(std::sync::Arc::new(sets.iter().cloned().collect())),
             rng: sample::Rng::new(seed),
             samples: Vec::new(),
             current: 0,
@@ -388,7 +451,7 @@ impl Lowerer {
             deadline: None,
             timed_out: None,
             diagnostics: Vec::new(),
-            places: HashMap::new(),
+            places: Shared::default(),
             reported: 0,
             vanished: None,
             actual: None,
@@ -398,7 +461,7 @@ impl Lowerer {
             occurrences_made: 0,
             defs: Vec::new(),
             expansions: Vec::new(),
-            expanded: HashMap::new(),
+            expanded: Shared::default(),
             samples_lowered: 0,
             planning: action::Planning::default(),
             in_hint: 0,
@@ -427,12 +490,25 @@ impl Lowerer {
                 _ => {}
             }
         }
+        // Into tables of their own first: a statement that declares nothing leaves the
+        // shared tables unchanged (not copied).
+        let (mut defined, mut declared) = (HashMap::new(), HashMap::new());
         collect_names(
             statements,
-            &mut self.defined_at,
-            &mut self.declared_at,
+            &mut defined,
+            &mut declared,
             &mut self.planning.declared_at,
         );
+        for (table, found) in [
+            (&mut self.defined_at, defined),
+            (&mut self.declared_at, declared),
+        ] {
+            let mut found = found;
+            found.retain(|name, _| !table.contains_key(name));
+            if !found.is_empty() {
+                table.extend(found);
+            }
+        }
     }
 
     fn finish(mut self, statements: Vec<ir::Stmt>) -> Result<ir::Program, CompileError> {
@@ -446,11 +522,11 @@ impl Lowerer {
         let plan_steps = self.plan_steps();
         event::name_occurrences(&mut self.constants, &self.events);
         Ok(ir::Program {
-            characters: self.characters,
-            constants: self.constants,
-            checkpoints: self.checkpoints,
-            enums: self.enums,
-            events: self.events,
+            characters: self.characters.take(),
+            constants: self.constants.take(),
+            checkpoints: self.checkpoints.take(),
+            enums: self.enums.take(),
+            events: self.events.take(),
             actions: self.planning.actions,
             plan_steps,
             statements,

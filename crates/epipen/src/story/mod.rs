@@ -772,7 +772,9 @@ impl Story {
             span: Span::default(),
         };
         let stmts = (self.lowering.stmt(&stmt)).map_err(|d| Error::Invalid(render(&d)))?;
-        self.sync();
+        if self.lowering.declared() {
+            self.sync();
+        }
         Ok(stmts)
     }
 
