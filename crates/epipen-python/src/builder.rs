@@ -4,11 +4,11 @@
 //! the statements the Python thread sends it (with the GIL released, and Ctrl-C
 //! cancelling the statement: a statement that fails has no effect).
 //!
-//! Python's expressions are native handles (`builder/expr.rs`), each holding the
-//! [`Recipe`] of its value: on the story's thread it becomes the Rust API's typed
-//! expression ([`Int`], [`Formula`], [`Enum`], [`epipen::Chance`]) with the story's
-//! declarations ([`Handles`]: characters, constants, enums and events by their index of
-//! declaration, checkpoints by name), whose own checks give the messages of mistakes.
+//! Python's expressions are native handles (`builder/expr.rs`), each holding its
+//! [`Term`]: the Rust API's typed expression ([`Int`], [`Formula`], [`Enum`],
+//! [`Chance`]), or what the story's thread finishes it with when a statement uses it
+//! ([`Handles`]: checkpoints by name, events by their index, the speaker of a `says`).
+//! The Rust API's own checks give the messages of mistakes.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -16,8 +16,7 @@ use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use epipen::engine::{Cancel, Options};
-use epipen::story::Values;
-use epipen::{Character, Checkpoint, Enum, EnumType, Error, Formula, Int, Story};
+use epipen::{Chance, Character, Checkpoint, Enum, EnumType, Error, Formula, Int, Story};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
@@ -34,17 +33,18 @@ pub(crate) mod expr;
 use actions::{ActionSpec, PlanSpec, Planned, Steps};
 use blocks::Item;
 use events::{CaseItem, CaseSpec, EventSpec, Groups, Reported};
-use expr::{Recipe, Term};
+use expr::{Ctx, Shown, Term};
 
 /// What a statement answers, or its mistake.
 type Answer<T> = Result<T, Located>;
 
-/// A constant of the story, typed.
-#[derive(Clone)]
+/// A value of the story, typed.
+#[derive(Debug, Clone)]
 enum Value {
     Int(Int),
     Bool(Formula),
     Enum(Enum),
+    Chance(Chance),
 }
 
 impl Value {
@@ -53,6 +53,30 @@ impl Value {
             Value::Int(_) => "an int",
             Value::Bool(_) => "a bool",
             Value::Enum(_) => "an enum value",
+            Value::Chance(_) => "a probability",
+        }
+    }
+
+    fn int(self) -> Result<Int, String> {
+        match self {
+            Value::Int(i) => Ok(i),
+            v => Err(format!("expected an int, found {}", v.kind())),
+        }
+    }
+
+    fn formula(self) -> Result<Formula, String> {
+        match self {
+            Value::Bool(f) => Ok(f),
+            v => Err(format!("expected a formula (a bool), found {}", v.kind())),
+        }
+    }
+
+    /// A probability term (an int is one).
+    fn chance(self) -> Result<Chance, String> {
+        match self {
+            Value::Chance(c) => Ok(c),
+            Value::Int(i) => Ok(Chance::from(i)),
+            v => Err(format!("expected a probability, found {}", v.kind())),
         }
     }
 }
@@ -63,10 +87,6 @@ struct Handles {
     characters: Vec<Character>,
     /// Their names, as declared.
     names: Vec<String>,
-    /// While the formula of a knowledge operator naming another character than the
-    /// speaker is made: that character and the operator (an operator there must name
-    /// its agent, as in a story file).
-    inside: std::cell::Cell<Option<(usize, &'static str)>>,
     constants: Vec<Value>,
     enums: Vec<EnumType>,
     checkpoints: HashMap<String, Checkpoint>,
@@ -84,116 +104,16 @@ impl Handles {
             .ok_or_else(|| "a character of another story".to_string())
     }
 
-    fn agent(
-        &self,
-        who: Option<usize>,
-        speaker: Option<Character>,
-        op: &str,
-    ) -> Result<Character, String> {
-        match (who, speaker) {
-            (Some(k), _) => self.character(k),
-            (None, Some(s)) => match self.inside.get() {
-                Some((other, outer)) => {
-                    let name = |c: Character| {
-                        (self.characters.iter().position(|d| *d == c))
-                            .and_then(|k| self.names.get(k).cloned())
-                            .unwrap_or_default()
-                    };
-                    let (speaker, other) = (name(s), name(self.character(other)?));
-                    let what = match op.starts_with("believes") {
-                        true => "belief",
-                        false => "knowledge",
-                    };
-                    Err(format!(
-                        "`{op}` inside `{outer}({other}, …)` needs its character: write \
-                         `{op}({other}, …)` for {other}'s {what}, or `{op}({speaker}, …)` for \
-                         {speaker}'s"
-                    ))
-                }
-                None => Ok(s),
-            },
-            (None, None) => Err(format!(
-                "`{op}` needs a character here: it may be left out only in what a character says"
-            )),
-        }
+    fn int(&self, t: &Term, speaker: Option<Character>) -> Result<Int, String> {
+        self.value(t, speaker)?.int()
     }
 
-    /// Makes the formula of the operator `op` whose agent is `who` (None: the speaker)
-    /// with `make`, inside that character's knowledge when it is not the speaker.
-    fn within<T>(
-        &self,
-        who: Option<usize>,
-        speaker: Option<Character>,
-        op: &'static str,
-        make: impl FnOnce() -> Result<T, String>,
-    ) -> Result<T, String> {
-        let Some(k) = who else { return make() };
-        let outer = self.inside.get();
-        let other = speaker.is_none_or(|s| self.character(k).is_ok_and(|c| c != s));
-        self.inside.set(if other { Some((k, op)) } else { None });
-        let made = make();
-        self.inside.set(outer);
-        made
+    fn formula(&self, t: &Term, speaker: Option<Character>) -> Result<Formula, String> {
+        self.value(t, speaker)?.formula()
     }
 
-    /// `knows_value(A, e1, …)` or `believes_value(A, e1, …)` (`op`). Knowing (or
-    /// believing) a tuple's value is knowing each member's: the tuple of each type as one
-    /// `knows_value`.
-    fn value_known(
-        &self,
-        who: Option<usize>,
-        exprs: &[Recipe],
-        speaker: Option<Character>,
-        op: &'static str,
-    ) -> Result<Formula, String> {
-        let named = who;
-        let who = self.agent(who, speaker, op)?;
-        if exprs.is_empty() {
-            return Err(format!("`{op}` needs at least one expression"));
-        }
-        let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
-        for e in exprs {
-            match self.within(named, speaker, op, || self.value(e, speaker))? {
-                Value::Int(i) => ints.push(i),
-                Value::Bool(b) => bools.push(b),
-                Value::Enum(e) => enums.push(e),
-            }
-        }
-        fn of<V: Values>(op: &str, who: Character, values: V) -> Formula {
-            match op {
-                "knows_value" => Formula::knows_value(who, values),
-                _ => Formula::believes_value(who, values),
-            }
-        }
-        let mut parts = Vec::new();
-        if !ints.is_empty() {
-            parts.push(of(op, who, ints));
-        }
-        if !bools.is_empty() {
-            parts.push(of(op, who, bools));
-        }
-        if !enums.is_empty() {
-            parts.push(of(op, who, enums));
-        }
-        Ok(Formula::all(parts))
-    }
-
-    fn int(&self, t: &Recipe, speaker: Option<Character>) -> Result<Int, String> {
-        match self.value(t, speaker)? {
-            Value::Int(i) => Ok(i),
-            v => Err(format!("expected an int, found {}", v.kind())),
-        }
-    }
-
-    fn formula(&self, t: &Recipe, speaker: Option<Character>) -> Result<Formula, String> {
-        match self.value(t, speaker)? {
-            Value::Bool(f) => Ok(f),
-            v => Err(format!("expected a formula (a bool), found {}", v.kind())),
-        }
-    }
-
-    fn value(&self, t: &Recipe, speaker: Option<Character>) -> Result<Value, String> {
-        t.run(self, speaker)
+    fn value(&self, t: &Term, speaker: Option<Character>) -> Result<Value, String> {
+        t.value(Ctx::new(self, speaker))
     }
 
     fn event(&self, k: usize) -> Result<&epipen::Event, String> {
@@ -201,60 +121,20 @@ impl Handles {
             .get(k)
             .ok_or_else(|| "an event of another story".to_string())
     }
-
-    /// `(e1, …, en) in {rows}`; `numbers`: the rows, when they are all numbers.
-    fn membership(
-        &self,
-        tuple: &[Recipe],
-        rows: &[Vec<Recipe>],
-        numbers: Option<&[Vec<i64>]>,
-        speaker: Option<Character>,
-    ) -> Result<Formula, String> {
-        if tuple.is_empty() {
-            return Err("a membership test needs at least one expression".into());
-        }
-        let values: Vec<Value> = (tuple.iter())
-            .map(|t| self.value(t, speaker))
-            .collect::<Result<_, _>>()?;
-        // Ints against rows of numbers: the story language's own membership test.
-        let ints: Option<Vec<Int>> = (values.iter())
-            .map(|v| match v {
-                Value::Int(i) => Some(i.clone()),
-                _ => None,
-            })
-            .collect();
-        if let (Some(numbers), Some(ints)) = (numbers, ints) {
-            return Ok(Formula::tuple_in(ints, numbers));
-        }
-        if let [Value::Enum(e)] = values.as_slice() {
-            let options: Vec<Enum> = (rows.iter())
-                .map(|r| match self.value(&r[0], speaker)? {
-                    Value::Enum(o) => Ok(o),
-                    o => Err(format!(
-                        "a set item is {} where the tuple has an enum value",
-                        o.kind()
-                    )),
-                })
-                .collect::<Result<_, String>>()?;
-            return Ok(e.is_in(options));
-        }
-        // Otherwise: one of the rows, member by member.
-        let mut any = Vec::with_capacity(rows.len());
-        for row in rows {
-            let mut all = Vec::with_capacity(row.len());
-            for (v, r) in values.iter().zip(row) {
-                all.push(compare("==", v.clone(), self.value(r, speaker)?)?);
-            }
-            any.push(Formula::all(all));
-        }
-        Ok(Formula::any(any))
-    }
 }
 
 /// `a op b`, for two values of one type.
 fn compare(op: &str, a: Value, b: Value) -> Result<Formula, String> {
     Ok(match (a, b, op) {
         (Value::Int(a), Value::Int(b), op) => match op {
+            "==" => a.eq(b),
+            "!=" => a.ne(b),
+            "<" => a.lt(b),
+            "<=" => a.le(b),
+            ">" => a.gt(b),
+            _ => a.ge(b),
+        },
+        (Value::Chance(a), Value::Chance(b), op) => match op {
             "==" => a.eq(b),
             "!=" => a.ne(b),
             "<" => a.lt(b),
@@ -300,13 +180,14 @@ fn failed(e: Error) -> Located {
 impl Actor {
     /// `learns`'s values, by type.
     #[allow(clippy::type_complexity)]
-    fn split(&self, values: &[Recipe]) -> Answer<(Vec<Int>, Vec<Formula>, Vec<Enum>)> {
+    fn split(&self, values: &[Term]) -> Answer<(Vec<Int>, Vec<Formula>, Vec<Enum>)> {
         let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
         for t in values {
             match self.handles.value(t, None).map_err(invalid)? {
                 Value::Int(i) => ints.push(i),
                 Value::Bool(b) => bools.push(b),
                 Value::Enum(e) => enums.push(e),
+                v => return Err(invalid(format!("`learns` of {}", v.kind()))),
             }
         }
         if values.is_empty() {
@@ -315,12 +196,12 @@ impl Actor {
         Ok((ints, bools, enums))
     }
 
-    fn assign(&mut self, pairs: &[(usize, Recipe)], op: &'static str) -> Answer<()> {
+    fn assign(&mut self, pairs: &[(usize, Term)], op: &'static str) -> Answer<()> {
         let changes = events::changes(&self.handles, pairs, op).map_err(invalid)?;
         self.story.assign_all(changes).map_err(failed)
     }
 
-    fn formula(&self, t: &Recipe, speaker: Option<Character>) -> Answer<Formula> {
+    fn formula(&self, t: &Term, speaker: Option<Character>) -> Answer<Formula> {
         self.handles.formula(t, speaker).map_err(invalid)
     }
 
@@ -490,13 +371,13 @@ impl NativeStory {
         })
     }
 
-    fn announce(&self, py: Python<'_>, formula: Recipe) -> PyResult<()> {
+    fn announce(&self, py: Python<'_>, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
             a.story.announce(a.formula(&formula, None)?).map_err(failed)
         })
     }
 
-    fn says(&self, py: Python<'_>, who: usize, formula: Recipe) -> PyResult<()> {
+    fn says(&self, py: Python<'_>, who: usize, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
             a.story
@@ -505,7 +386,7 @@ impl NativeStory {
         })
     }
 
-    fn learns(&self, py: Python<'_>, who: usize, values: Vec<Recipe>) -> PyResult<()> {
+    fn learns(&self, py: Python<'_>, who: usize, values: Vec<Term>) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
             let (ints, bools, enums) = a.split(&values)?;
@@ -523,13 +404,13 @@ impl NativeStory {
         })
     }
 
-    fn actual(&self, py: Python<'_>, formula: Recipe) -> PyResult<()> {
+    fn actual(&self, py: Python<'_>, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
             a.story.actual(a.formula(&formula, None)?).map_err(failed)
         })
     }
 
-    fn reveals(&self, py: Python<'_>, who: usize, formula: Recipe) -> PyResult<bool> {
+    fn reveals(&self, py: Python<'_>, who: usize, formula: Term) -> PyResult<bool> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
             a.story
@@ -538,13 +419,13 @@ impl NativeStory {
         })
     }
 
-    fn check(&self, py: Python<'_>, formula: Recipe) -> PyResult<()> {
+    fn check(&self, py: Python<'_>, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
             a.story.check(a.formula(&formula, None)?).map_err(failed)
         })
     }
 
-    fn expects(&self, py: Python<'_>, who: usize, formula: Recipe) -> PyResult<()> {
+    fn expects(&self, py: Python<'_>, who: usize, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
             a.story
@@ -553,16 +434,16 @@ impl NativeStory {
         })
     }
 
-    fn assign(&self, py: Python<'_>, constant: usize, value: Recipe) -> PyResult<()> {
+    fn assign(&self, py: Python<'_>, constant: usize, value: Term) -> PyResult<()> {
         self.ask(py, move |a| a.assign(&[(constant, value)], "assign"))
     }
 
     /// `changes`: `[(constant, value), …]`.
-    fn assign_all(&self, py: Python<'_>, changes: Vec<(usize, Recipe)>) -> PyResult<()> {
+    fn assign_all(&self, py: Python<'_>, changes: Vec<(usize, Term)>) -> PyResult<()> {
         self.ask(py, move |a| a.assign(&changes, "assign_all"))
     }
 
-    fn check_actual(&self, py: Python<'_>, formula: Recipe) -> PyResult<()> {
+    fn check_actual(&self, py: Python<'_>, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
             a.story
                 .check_actual(a.formula(&formula, None)?)
@@ -612,7 +493,7 @@ impl NativeStory {
     fn assert_adds_ck(
         &self,
         py: Python<'_>,
-        hint: Recipe,
+        hint: Term,
         block: Vec<Item>,
     ) -> PyResult<&'static str> {
         self.ask(py, move |a| a.assert_adds_ck(&hint, &block))
@@ -628,14 +509,14 @@ impl NativeStory {
         (names, list, complete, text, chances).into_pyobject(py)
     }
 
-    fn prior(&self, py: Python<'_>, weight: Recipe) -> PyResult<()> {
+    fn prior(&self, py: Python<'_>, weight: Term) -> PyResult<()> {
         self.ask(py, move |a| a.prior(&weight))
     }
 
     /// (expression, the actual world's value or None, [(value, worlds)], text), each
     /// value a pair (kind, value): see `chance::ShownReply::into_py`.
-    fn show<'py>(&self, py: Python<'py>, value: Term) -> PyResult<Bound<'py, PyTuple>> {
-        self.ask(py, move |a| a.show(&value))?.into_py(py)
+    fn show<'py>(&self, py: Python<'py>, value: Shown) -> PyResult<Bound<'py, PyTuple>> {
+        self.ask(py, move |a| a.show(&value.0))?.into_py(py)
     }
 
     /// An action's declaration: its name, its owner's index or None, its condition or
@@ -647,7 +528,7 @@ impl NativeStory {
         py: Python<'_>,
         name: String,
         by: Option<usize>,
-        when: Option<Recipe>,
+        when: Option<Term>,
         cases: Vec<CaseSpec>,
         sees: Vec<(usize, Option<Groups>)>,
         expects: Vec<(usize, Groups)>,
@@ -672,9 +553,9 @@ impl NativeStory {
     fn plan(
         &self,
         py: Python<'_>,
-        goal: Recipe,
+        goal: Term,
         max: i64,
-        keeping: Option<Recipe>,
+        keeping: Option<Term>,
         coordinated: bool,
         all: bool,
     ) -> PyResult<Planned> {

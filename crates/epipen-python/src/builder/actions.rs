@@ -6,7 +6,7 @@
 //! and [`Story::plan`](epipen::Story::plan).
 
 use super::events::{Built, EventSpec, Reported};
-use super::{Actor, Answer, Recipe, failed, invalid};
+use super::{Actor, Answer, Term, failed, invalid};
 use epipen::{Action, PlanOptions};
 
 /// An action as Python declares it.
@@ -15,7 +15,7 @@ pub(crate) struct ActionSpec {
     /// `by A`: the character's index.
     pub(super) by: Option<usize>,
     /// `if φ`.
-    pub(super) when: Option<Recipe>,
+    pub(super) when: Option<Term>,
     /// Its body: its name, cases, `sees` and `expects` lines (no `actual`).
     pub(super) body: EventSpec,
 }
@@ -27,9 +27,9 @@ pub(crate) type Steps = Vec<(usize, Option<String>)>;
 /// `plan [all] φ [max D] [keeping ψ] [coordinated]` as Python asks it.
 #[derive(Clone)]
 pub(crate) struct PlanSpec {
-    pub(super) goal: Recipe,
+    pub(super) goal: Term,
     pub(super) max: i64,
-    pub(super) keeping: Option<Recipe>,
+    pub(super) keeping: Option<Term>,
     pub(super) coordinated: bool,
     pub(super) all: bool,
 }

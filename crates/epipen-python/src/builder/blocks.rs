@@ -5,16 +5,16 @@ use epipen::story::Hint;
 use epipen::{Character, Checkpoint, Formula, Int};
 use pyo3::prelude::*;
 
-use super::{Actor, Answer, Handles, Recipe, Value, failed, invalid};
+use super::{Actor, Answer, Handles, Term, Value, failed, invalid};
 
 /// A statement of a block (`simultaneously`, `assert_adds_ck`), as Python sends it:
 /// `announce`'s formula; `says` and `reveals` as (who, formula, whether it reveals);
 /// `learns` as (who, a list of values); a checkpoint's name; a `simultaneously` block's list.
 #[derive(Clone, FromPyObject)]
 pub(super) enum Item {
-    Announce(Recipe),
-    Says(usize, Recipe, bool),
-    Learns(usize, Vec<Recipe>),
+    Announce(Term),
+    Says(usize, Term, bool),
+    Learns(usize, Vec<Term>),
     Checkpoint(String),
     Simultaneously(Vec<Item>),
 }
@@ -47,7 +47,7 @@ impl Actor {
             .collect()
     }
 
-    pub(super) fn assert_adds_ck(&mut self, hint: &Recipe, block: &[Item]) -> Answer<&'static str> {
+    pub(super) fn assert_adds_ck(&mut self, hint: &Term, block: &[Item]) -> Answer<&'static str> {
         let hint = self.handles.formula(hint, None).map_err(invalid)?;
         let Actor { story, handles, .. } = self;
         // Statements are built as the block runs: a checkpoint saved in the block may be
@@ -88,6 +88,7 @@ impl Actor {
                                     Value::Int(i) => b.learns(who, i),
                                     Value::Bool(f) => b.learns(who, f),
                                     Value::Enum(e) => b.learns(who, e),
+                                    v => return Err(format!("`learns` of {}", v.kind())),
                                 };
                             }
                         }

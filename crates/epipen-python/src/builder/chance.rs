@@ -5,7 +5,7 @@ use epipen::story::{Shown, ShownValue};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use super::{Actor, Answer, Recipe, Term, Value, failed, invalid};
+use super::{Actor, Answer, Term, Value, failed, invalid};
 
 /// A value `Story.show` found, for Python: an int, a bool, a name, or a probability as
 /// its exact text (`"2/3"`, which Python makes a `Fraction`).
@@ -72,7 +72,7 @@ impl ShownReply {
 
 impl Actor {
     /// `prior e`.
-    pub(super) fn prior(&mut self, t: &Recipe) -> Answer<()> {
+    pub(super) fn prior(&mut self, t: &Term) -> Answer<()> {
         let weight = self.handles.int(t, None).map_err(invalid)?;
         self.story.prior(weight).map_err(failed)
     }
@@ -80,16 +80,11 @@ impl Actor {
     /// `show e`.
     pub(super) fn show(&mut self, s: &Term) -> Answer<ShownReply> {
         let h = &self.handles;
-        let shown = match s {
-            Term::Chance(c) => {
-                let c = c.run(h, None).map_err(invalid)?;
-                self.story.show(c)
-            }
-            Term::Value(t) => match h.value(t, None).map_err(invalid)? {
-                Value::Int(i) => self.story.show(i),
-                Value::Bool(f) => self.story.show(f),
-                Value::Enum(e) => self.story.show(e),
-            },
+        let shown = match h.value(s, None).map_err(invalid)? {
+            Value::Int(i) => self.story.show(i),
+            Value::Bool(f) => self.story.show(f),
+            Value::Enum(e) => self.story.show(e),
+            Value::Chance(c) => self.story.show(c),
         };
         Ok(ShownReply::of(shown.map_err(failed)?))
     }

@@ -9,7 +9,7 @@
 use epipen::{Change, Character, EventBlock, Formula, Happened, Int};
 use pyo3::prelude::*;
 
-use super::{Actor, Answer, Handles, Recipe, Value, failed, invalid};
+use super::{Actor, Answer, Handles, Term, Value, failed, invalid};
 
 /// A case as a `sees` group, an `expects` group or `actual` names it.
 #[derive(Debug, Clone, FromPyObject)]
@@ -25,7 +25,7 @@ pub(super) type Groups = Vec<Vec<CaseItem>>;
 
 /// A case: its name, its precondition, its changes (constant, value), its weight.
 #[derive(Clone, FromPyObject)]
-pub(super) struct CaseSpec(String, Option<Recipe>, Vec<(usize, Recipe)>, Option<Recipe>);
+pub(super) struct CaseSpec(String, Option<Term>, Vec<(usize, Term)>, Option<Term>);
 
 /// An event block as Python states it.
 #[derive(Clone)]
@@ -58,7 +58,7 @@ pub(super) type Reported = (
 /// method in messages).
 pub(super) fn changes(
     h: &Handles,
-    pairs: &[(usize, Recipe)],
+    pairs: &[(usize, Term)],
     op: &str,
 ) -> Result<Vec<Change>, String> {
     pairs

@@ -1,12 +1,11 @@
 //! Expressions from Python: the native handles `epipen.Int`, `Bool`, `EnumValue` and
 //! `Probability` (one [`Expr`] each, of its [`Type`]), `Character` and `Checkpoint`, with
 //! Python's operators, the knowledge operators and the connectives, and their text as a
-//! story writes it. A handle holds its story (the Python `Story`) and its [`Recipe`]: the
-//! Rust API's calls that make its value on the story's thread, with the story's
-//! declarations (constants, enums, events by their index, checkpoints by name) and the
-//! speaker of the `says` it is in (the Rust API's `Enum` is no `Send` value, and an
-//! operator's character may be the speaker's); the Rust API's own checks give the
-//! messages of mistakes.
+//! story writes it. A handle holds its story (the Python `Story`) and its [`Term`]: the
+//! Rust API's value, built at once by the Rust API's operators, or where it cannot be
+//! yet (a `knows(φ)` whose agent is the speaker of the `says` it ends up in, `at` a
+//! checkpoint by name, an event's cases before it happened) built by the story's thread
+//! when a statement uses it; the Rust API's own checks give the messages of mistakes.
 
 use std::sync::Arc;
 
@@ -17,38 +16,114 @@ use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
 
-use super::{Handles, Value, compare};
+use super::{Handles, NativeStory, Value, compare, invalid};
 use crate::convert::{Kind, Located};
 
 type Obj<'py> = Bound<'py, PyAny>;
 /// A handle (or `NotImplemented`) for Python.
 type Made = PyResult<Py<PyAny>>;
-/// The story's character who speaks, in a `says`.
-type Speaker = Option<epipen::Character>;
+type Agent = epipen::Character;
 
-/// How the story's thread makes a value of the Rust API's.
-pub(super) struct Make<T>(Arc<MakeFn<T>>);
+/// Where the story's thread finishes a value: its declarations, the speaker of the
+/// `says` it is in, and the knowledge operator naming another character than the
+/// speaker it is inside (an operator there must name its agent, as in a story file).
+#[derive(Clone, Copy)]
+pub(super) struct Ctx<'a> {
+    pub(super) h: &'a Handles,
+    pub(super) speaker: Option<Agent>,
+    inside: Option<(Agent, &'static str)>,
+}
 
-type MakeFn<T> = dyn Fn(&Handles, Speaker) -> Result<T, String> + Send + Sync;
+impl<'a> Ctx<'a> {
+    pub(super) fn new(h: &'a Handles, speaker: Option<Agent>) -> Ctx<'a> {
+        let inside = None;
+        Ctx { h, speaker, inside }
+    }
 
-impl<T> Clone for Make<T> {
-    fn clone(&self) -> Self {
-        Make(self.0.clone())
+    /// Inside the operator `op` whose agent is `who`.
+    fn within(self, (who, op): (Agent, &'static str)) -> Ctx<'a> {
+        let inside = (self.speaker != Some(who)).then_some((who, op));
+        Ctx { inside, ..self }
+    }
+
+    /// The agent of `op(φ)`, its character left out: the speaker.
+    fn agent(self, op: &str) -> Result<Agent, String> {
+        let Some(speaker) = self.speaker else {
+            return Err(format!(
+                "`{op}` needs a character here: it may be left out only in what a character says"
+            ));
+        };
+        let Some((other, outer)) = self.inside else {
+            return Ok(speaker);
+        };
+        let h = self.h;
+        let name = |c: Agent| {
+            (h.characters.iter().position(|d| *d == c))
+                .and_then(|k| h.names.get(k).cloned())
+                .unwrap_or_default()
+        };
+        let (speaker, other) = (name(speaker), name(other));
+        let what = match op.starts_with("believes") {
+            true => "belief",
+            false => "knowledge",
+        };
+        Err(format!(
+            "`{op}` inside `{outer}({other}, …)` needs its character: write `{op}({other}, …)` \
+             for {other}'s {what}, or `{op}({speaker}, …)` for {speaker}'s"
+        ))
     }
 }
 
-impl<T> Make<T> {
-    pub(super) fn run(&self, h: &Handles, speaker: Speaker) -> Result<T, String> {
-        (self.0)(h, speaker)
+type Later = dyn Fn(Ctx<'_>) -> Result<Value, String> + Send + Sync;
+
+/// A handle's value of the Rust API's, built at once; or, where it depends on the
+/// story's state or on where it is used (the speaker of a `knows(φ)`, a checkpoint by
+/// name, an event before it happened), built by the story's thread when a statement
+/// uses it.
+#[derive(Clone)]
+pub(super) enum Term {
+    Now(Value),
+    Later(Arc<Later>),
+}
+
+impl Term {
+    pub(super) fn value(&self, c: Ctx<'_>) -> Result<Value, String> {
+        match self {
+            Term::Now(v) => Ok(v.clone()),
+            Term::Later(f) => f(c),
+        }
     }
 }
 
-fn make<T>(f: impl Fn(&Handles, Speaker) -> Result<T, String> + Send + Sync + 'static) -> Make<T> {
-    Make(Arc::new(f))
+fn later(f: impl Fn(Ctx<'_>) -> Result<Value, String> + Send + Sync + 'static) -> Term {
+    Term::Later(Arc::new(f))
 }
 
-/// An expression of a story's values, as the story's thread makes it.
-pub(super) type Recipe = Make<Value>;
+/// `f` of the values of `parts`: at once when they are built, else when a statement
+/// uses it (inside the knowledge operator `within`, when given). A mistake is the
+/// statement's.
+fn combine(
+    parts: Vec<Term>,
+    within: Option<(Agent, &'static str)>,
+    f: impl Fn(Vec<Value>) -> Result<Value, String> + Send + Sync + 'static,
+) -> Term {
+    let now: Option<Vec<Value>> = (parts.iter())
+        .map(|p| match p {
+            Term::Now(v) => Some(v.clone()),
+            Term::Later(_) => None,
+        })
+        .collect();
+    match now.map(&f) {
+        Some(Ok(v)) => Term::Now(v),
+        Some(Err(e)) => later(move |_| Err(e.clone())),
+        None => later(move |c| {
+            let c = within.map_or(c, |w| c.within(w));
+            f((parts.iter())
+                .map(|p| p.value(c))
+                .collect::<Result<_, _>>()?)
+        }),
+    }
+}
 
 /// What a handle is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,13 +132,6 @@ pub(super) enum Type {
     Bool,
     Enum,
     Probability,
-}
-
-/// A handle's expression: a value's, or a probability term's.
-#[derive(Clone)]
-pub(super) enum Term {
-    Value(Recipe),
-    Chance(Make<Chance>),
 }
 
 /// An expression of a story (`epipen.Expr`): `Int`, `Bool`, `EnumValue` and
@@ -101,13 +169,21 @@ pub(crate) struct Character {
     index: usize,
     #[pyo3(get)]
     name: String,
+    value: Agent,
 }
 
 #[pymethods]
 impl Character {
     #[new]
-    fn new(story: Py<PyAny>, index: usize, name: String) -> Character {
-        Character { story, index, name }
+    fn new(story: Bound<'_, PyAny>, index: usize, name: String) -> PyResult<Character> {
+        let value = declared(&story, move |h| h.characters.get(index).copied())?;
+        let story = story.unbind();
+        Ok(Character {
+            story,
+            index,
+            name,
+            value,
+        })
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
@@ -142,6 +218,19 @@ impl Checkpoint {
     fn __repr__(&self) -> &str {
         &self.name
     }
+}
+
+/// A declaration of the story `owner` (a Python `Story`), from its thread.
+fn declared<T: Send + 'static>(
+    owner: &Obj<'_>,
+    get: impl FnOnce(&Handles) -> Option<T> + Send + 'static,
+) -> PyResult<T> {
+    let native = owner.getattr("_native")?;
+    let native = native.cast::<NativeStory>()?.borrow();
+    let get = move |a: &mut super::Actor| {
+        get(&a.handles).ok_or_else(|| invalid("a declaration of another story".into()))
+    };
+    native.ask(owner.py(), get)
 }
 
 fn story_error(message: String) -> PyErr {
@@ -211,52 +300,29 @@ impl Expr {
             false => self.text.clone(),
         }
     }
-
-    fn recipe(&self) -> Recipe {
-        match &self.term {
-            Term::Value(r) => r.clone(),
-            Term::Chance(_) => unreachable!("a probability is no value"),
-        }
-    }
-
-    fn chance(&self) -> Make<Chance> {
-        match &self.term {
-            Term::Chance(c) => c.clone(),
-            Term::Value(r) => {
-                let r = r.clone();
-                make(move |h, s| Ok(Chance::from(h.int(&r, s)?)))
-            }
-        }
-    }
 }
 
 /// A value's handle of the kind `ty`.
-fn value(ty: Type, recipe: Recipe, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
-    Expr::new(ty, Term::Value(recipe), owner, text, prec)
+fn value(ty: Type, term: Term, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
+    Expr::new(ty, term, owner, text, prec)
 }
 
-fn bool_expr(recipe: Recipe, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
-    value(Type::Bool, recipe, owner, text, prec)
+fn bool_expr(term: Term, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
+    value(Type::Bool, term, owner, text, prec)
 }
 
-fn number(n: i64) -> Recipe {
-    make(move |_, _| Ok(Value::Int(Integer::from(n))))
+fn number(n: impl Into<Integer>) -> Term {
+    Term::Now(Value::Int(n.into()))
 }
 
-/// The integer operator `op`.
-fn int_op(op: &str) -> fn(Integer, Integer) -> Integer {
+fn int_arith(op: &str, a: Integer, b: Integer) -> Integer {
     match op {
-        "+" => |a, b| a + b,
-        "-" => |a, b| a - b,
-        "*" => |a, b| a * b,
-        "/" => |a, b| a / b,
-        _ => |a, b| a % b,
+        "+" => a + b,
+        "-" => a - b,
+        "*" => a * b,
+        "/" => a / b,
+        _ => a % b,
     }
-}
-
-fn int_arith(op: &str, a: Recipe, b: Recipe) -> Recipe {
-    let f = int_op(op);
-    make(move |h, s| Ok(Value::Int(f(h.int(&a, s)?, h.int(&b, s)?))))
 }
 
 /// Makes the handle `e` (of its kind) for Python.
@@ -301,15 +367,14 @@ fn handle(x: &Obj<'_>) -> Option<Expr> {
 }
 
 /// An int literal of any size: a 64-bit literal, or exact arithmetic on them.
-fn literal(n: &Obj<'_>) -> PyResult<Recipe> {
+fn literal(n: &Obj<'_>) -> PyResult<Integer> {
     if let Ok(k) = n.extract::<i64>() {
-        return Ok(number(k));
+        return Ok(Integer::from(k));
     }
     // n == (n >> 62) * 2^62 + (n & (2^62 - 1)), with |n >> 62| smaller than |n|.
     let high = n.call_method1("__rshift__", (62,))?;
     let low: i64 = n.call_method1("__and__", ((1i64 << 62) - 1,))?.extract()?;
-    let high = int_arith("*", literal(&high)?, number(1 << 62));
-    Ok(int_arith("+", high, number(low)))
+    Ok(literal(&high)? * (1i64 << 62) + low)
 }
 
 /// `x` as an int expression (`what` names it in the message).
@@ -329,7 +394,7 @@ pub(super) fn int_of(x: &Obj<'_>, what: &str) -> PyResult<Expr> {
     }
     Ok(value(
         Type::Int,
-        literal(x)?,
+        number(literal(x)?),
         None,
         x.str()?.to_string(),
         100,
@@ -339,7 +404,7 @@ pub(super) fn int_of(x: &Obj<'_>, what: &str) -> PyResult<Expr> {
 fn bool_literal(b: bool) -> Expr {
     let text = if b { "true" } else { "false" };
     bool_expr(
-        make(move |_, _| Ok(Value::Bool(Formula::from(b)))),
+        Term::Now(Value::Bool(Formula::from(b))),
         None,
         text.into(),
         100,
@@ -391,16 +456,10 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
     if let Some(e) = handle(x) {
         return match e.ty {
             Type::Probability => Ok(e),
-            Type::Int => {
-                let owner = owner(py, &e);
-                Ok(Expr::new(
-                    Type::Probability,
-                    Term::Chance(e.chance()),
-                    owner,
-                    e.text,
-                    e.prec,
-                ))
-            }
+            Type::Int => Ok(Expr {
+                ty: Type::Probability,
+                ..e
+            }),
             _ => Err(wrong("a probability is compared with numbers", &e)),
         };
     }
@@ -417,7 +476,7 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
             1 => (n.to_string(), 100),
             _ => (format!("{n}/{d}"), 9),
         };
-        let term = Term::Chance(make(move |_, _| Ok(Chance::ratio(n, d))));
+        let term = Term::Now(Value::Chance(Chance::ratio(n, d)));
         return Ok(Expr::new(Type::Probability, term, None, text, prec));
     }
     if x.is_instance_of::<PyInt>() && !x.is_instance_of::<PyBool>() {
@@ -440,45 +499,39 @@ fn arith(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
     let prec = if matches!(op, "+" | "-") { 8 } else { 9 };
     let text = format!("{} {op} {}", a.paren(prec), b.paren(prec + 1));
     let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
-    if (a.ty, b.ty) == (Type::Int, Type::Int) {
-        let term = Term::Value(int_arith(op, a.recipe(), b.recipe()));
-        return Ok(Expr::new(Type::Int, term, owner, text, prec));
-    }
-    let (a, b) = (a.chance(), b.chance());
-    let f: fn(Chance, Chance) -> Chance = match op {
-        "+" => |a, b| a + b,
-        "-" => |a, b| a - b,
-        "*" => |a, b| a * b,
-        _ => |a, b| a / b,
+    let ty = match (a.ty, b.ty) {
+        (Type::Int, Type::Int) => Type::Int,
+        _ => Type::Probability,
     };
-    let term = Term::Chance(make(move |h, s| Ok(f(a.run(h, s)?, b.run(h, s)?))));
-    Ok(Expr::new(Type::Probability, term, owner, text, prec))
+    let term = combine(vec![a.term, b.term], None, move |v| {
+        let [a, b] = <[Value; 2]>::try_from(v).expect("two operands");
+        if ty == Type::Int {
+            return Ok(Value::Int(int_arith(op, a.int()?, b.int()?)));
+        }
+        let (a, b) = (a.chance()?, b.chance()?);
+        Ok(Value::Chance(match op {
+            "+" => a + b,
+            "-" => a - b,
+            "*" => a * b,
+            _ => a / b,
+        }))
+    });
+    Ok(Expr::new(ty, term, owner, text, prec))
 }
 
 fn cmp(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
     let text = format!("{} {op} {}", a.paren(8), b.paren(8));
     let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
-    let recipe = match a.ty {
-        Type::Probability => {
-            let (a, b) = (a.chance(), b.chance());
-            make(move |h, s| {
-                let (a, b) = (a.run(h, s)?, b.run(h, s)?);
-                Ok(Value::Bool(match op {
-                    "==" => a.eq(b),
-                    "!=" => a.ne(b),
-                    "<" => a.lt(b),
-                    "<=" => a.le(b),
-                    ">" => a.gt(b),
-                    _ => a.ge(b),
-                }))
-            })
-        }
-        _ => {
-            let (a, b) = (a.recipe(), b.recipe());
-            make(move |h, s| compare(op, h.value(&a, s)?, h.value(&b, s)?).map(Value::Bool))
-        }
-    };
-    Ok(bool_expr(recipe, owner, text, 7))
+    let chances = a.ty == Type::Probability;
+    let term = combine(vec![a.term, b.term], None, move |v| {
+        let [a, b] = <[Value; 2]>::try_from(v).expect("two operands");
+        let (a, b) = match chances {
+            true => (Value::Chance(a.chance()?), Value::Chance(b.chance()?)),
+            false => (a, b),
+        };
+        compare(op, a, b).map(Value::Bool)
+    });
+    Ok(bool_expr(term, owner, text, 7))
 }
 
 fn logic(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
@@ -490,15 +543,17 @@ fn logic(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
     };
     let text = format!("{} {word} {}", a.paren(prec + 1), b.paren(prec + 1));
     let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
-    let f: fn(Formula, Formula) -> Formula = match op {
-        "and" => |a, b| a.and(b),
-        "or" => |a, b| a.or(b),
-        "implies" => |a, b| a.implies(b),
-        _ => |a, b| a.iff(b),
-    };
-    let (a, b) = (a.recipe(), b.recipe());
-    let recipe = make(move |h, s| Ok(Value::Bool(f(h.formula(&a, s)?, h.formula(&b, s)?))));
-    Ok(bool_expr(recipe, owner, text, prec))
+    let term = combine(vec![a.term, b.term], None, move |v| {
+        let [a, b] = <[Value; 2]>::try_from(v).expect("two operands");
+        let (a, b) = (a.formula()?, b.formula()?);
+        Ok(Value::Bool(match op {
+            "and" => a.and(b),
+            "or" => a.or(b),
+            "implies" => a.implies(b),
+            _ => a.iff(b),
+        }))
+    });
+    Ok(bool_expr(term, owner, text, prec))
 }
 
 fn op_name(op: CompareOp) -> &'static str {
@@ -673,27 +728,17 @@ impl Expr {
 
     fn __neg__(slf: &Bound<'_, Self>) -> Made {
         let (py, e) = (slf.py(), slf.get());
-        let (text, term) = match (&e.term, e.ty) {
-            (Term::Value(r), Type::Int) => {
-                let r = r.clone();
-                (
-                    e.paren(10),
-                    Term::Value(make(move |h, s| Ok(Value::Int(-h.int(&r, s)?)))),
-                )
-            }
-            (Term::Chance(c), _) => {
-                let c = c.clone();
-                (
-                    e.paren(10),
-                    Term::Chance(make(move |h, s| Ok(-c.run(h, s)?))),
-                )
-            }
-            _ => return Err(e.unary("unary -", slf.as_any())),
-        };
-        made(
-            py,
-            Expr::new(e.ty, term, owner(py, e), format!("-{text}"), 10),
-        )
+        if !matches!(e.ty, Type::Int | Type::Probability) {
+            return Err(e.unary("unary -", slf.as_any()));
+        }
+        let term = combine(vec![e.term.clone()], None, |v| {
+            Ok(match v.into_iter().next().expect("an operand") {
+                Value::Int(i) => Value::Int(-i),
+                v => Value::Chance(-v.chance()?),
+            })
+        });
+        let text = format!("-{}", e.paren(10));
+        made(py, Expr::new(e.ty, term, owner(py, e), text, 10))
     }
 
     fn __pos__(slf: &Bound<'_, Self>) -> Made {
@@ -719,9 +764,13 @@ impl Expr {
         if e.ty != Type::Bool {
             return Err(e.unary("unary ~", slf.as_any()));
         }
-        let (text, r) = (format!("not {}", e.paren(6)), e.recipe());
-        let recipe = make(move |h, s| Ok(Value::Bool(!h.formula(&r, s)?)));
-        made(py, bool_expr(recipe, owner(py, e), text, 6))
+        let text = format!("not {}", e.paren(6));
+        let term = combine(vec![e.term.clone()], None, |v| {
+            Ok(Value::Bool(
+                !v.into_iter().next().expect("an operand").formula()?,
+            ))
+        });
+        made(py, bool_expr(term, owner(py, e), text, 6))
     }
 
     fn __richcmp__(&self, py: Python<'_>, o: &Obj<'_>, op: CompareOp) -> Made {
@@ -825,25 +874,23 @@ pub(crate) fn leaf(
     of: Option<String>,
 ) -> Made {
     let k = index;
-    let constant = move |h: &Handles, _| {
-        (h.constants.get(k).cloned()).ok_or_else(|| "a constant of another story".into())
-    };
-    let (ty, recipe) = match kind {
-        "int" => (Type::Int, make(constant)),
-        "bool" => (Type::Bool, make(constant)),
-        "enum" => (Type::Enum, make(constant)),
+    let term = match kind {
+        "int" | "bool" | "enum" => declared(owner.bind(py), move |h| h.constants.get(k).cloned()),
         "variant" => {
             let variant = name.clone();
-            let recipe = make(move |h, _| {
-                let ty = (h.enums.get(k)).ok_or_else(|| "an enum of another story".to_string())?;
-                Ok(Value::Enum(ty.value(&variant)))
-            });
-            (Type::Enum, recipe)
+            declared(owner.bind(py), move |h| {
+                Some(Value::Enum(h.enums.get(k)?.value(&variant)))
+            })
         }
+        _ => Ok(Value::Bool(Formula::from(true))),
+    };
+    let term = match kind {
+        "int" | "bool" | "enum" | "variant" => Term::Now(term?),
+        // An event is named before it happens (its block's expressions name its cases).
         "case" => {
             let case = name.clone();
-            let recipe = make(move |h, _| {
-                let event = h.event(k)?;
+            later(move |c| {
+                let event = c.h.event(k)?;
                 match &of {
                     // The Rust API's words for a handle of another event.
                     Some(other) if other != event.name() => Err(format!(
@@ -852,16 +899,17 @@ pub(crate) fn leaf(
                     )),
                     _ => Ok(Value::Enum(event.case(&case))),
                 }
-            });
-            (Type::Enum, recipe)
+            })
         }
-        "latest" => (
-            Type::Enum,
-            make(move |h, _| Ok(Value::Enum(h.event(k)?.latest()))),
-        ),
+        "latest" => later(move |c| Ok(Value::Enum(c.h.event(k)?.latest()))),
         other => return Err(PyValueError::new_err(format!("no handle of kind {other}"))),
     };
-    let mut e = value(ty, recipe, Some(owner), name, 100);
+    let ty = match kind {
+        "int" => Type::Int,
+        "bool" => Type::Bool,
+        _ => Type::Enum,
+    };
+    let mut e = value(ty, term, Some(owner), name, 100);
     e.enum_type = enum_type;
     e.constant = matches!(kind, "int" | "bool" | "enum").then_some(index);
     made(py, e)
@@ -912,33 +960,35 @@ fn of_formula(py: Python<'_>, op: &'static str, who: &Obj<'_>, formula: Option<&
     let owner = mix(py, [owner(py, &f), a.map(|a| a.story.clone_ref(py))])?;
     let name = a.map(|a| format!("{}, ", a.name)).unwrap_or_default();
     let text = format!("{op}({name}{})", f.text);
-    let (who, f) = (a.map(|a| a.index), f.recipe());
-    let term = match op {
-        "knows_whether" => Term::Value(make(move |h, s| {
-            let f = std::slice::from_ref(&f);
-            h.value_known(who, f, s, "knows_value").map(Value::Bool)
-        })),
-        "probability" => Term::Chance(make(move |h, s| {
-            // Left out: the speaker's in what a character says (as `knows`, and refused
-            // inside another character's knowledge), else the storyteller's.
-            let agent = match (who, s) {
-                (None, None) => None,
-                _ => Some(h.agent(who, s, op)?),
-            };
-            let f = h.within(who, s, op, || h.formula(&f, s))?;
-            Ok(match agent {
-                Some(a) => Formula::probability(a, f),
-                None => Formula::probability_of(f),
+    let within = if op == "knows_whether" {
+        "knows_value"
+    } else {
+        op
+    };
+    let build = move |who: Agent, f: Formula| match op {
+        "knows_whether" => value_known(within, who, vec![Value::Bool(f)]),
+        "probability" => Ok(Value::Chance(Formula::probability(who, f))),
+        "knows" => Ok(Value::Bool(Formula::knows(who, f))),
+        _ => Ok(Value::Bool(Formula::believes(who, f))),
+    };
+    let term = match a {
+        Some(a) => {
+            let who = a.value;
+            combine(vec![f.term], Some((who, within)), move |v| {
+                build(who, v.into_iter().next().expect("a formula").formula()?)
             })
-        })),
-        _ => Term::Value(make(move |h, s| {
-            let agent = h.agent(who, s, op)?;
-            let f = h.within(who, s, op, || h.formula(&f, s))?;
-            Ok(Value::Bool(match op {
-                "knows" => Formula::knows(agent, f),
-                _ => Formula::believes(agent, f),
-            }))
-        })),
+        }
+        // Left out: the speaker's in what a character says (and refused inside another
+        // character's knowledge); a probability's elsewhere the storyteller's.
+        None => later(move |c| {
+            if op == "probability" && c.speaker.is_none() {
+                return Ok(Value::Chance(Formula::probability_of(
+                    f.term.value(c)?.formula()?,
+                )));
+            }
+            let who = c.agent(within)?;
+            build(who, f.term.value(c)?.formula()?)
+        }),
     };
     let ty = if op == "probability" {
         Type::Probability
@@ -967,10 +1017,52 @@ fn of_values(py: Python<'_>, op: &'static str, args: &Bound<'_, PyTuple>) -> Mad
         .chain(exprs.iter().map(|e| e.text.as_str()))
         .collect();
     let text = format!("{op}({})", names.join(", "));
-    let who = who.map(|w| w.index);
-    let exprs: Vec<Recipe> = exprs.iter().map(Expr::recipe).collect();
-    let recipe = make(move |h, s| h.value_known(who, &exprs, s, op).map(Value::Bool));
-    made(py, bool_expr(recipe, owner, text, 100))
+    let parts = exprs.into_iter().map(|e| e.term).collect::<Vec<_>>();
+    let term = match who.map(|w| w.value) {
+        Some(who) => combine(parts, Some((who, op)), move |v| value_known(op, who, v)),
+        None => later(move |c| {
+            let who = c.agent(op)?;
+            value_known(
+                op,
+                who,
+                (parts.iter())
+                    .map(|p| p.value(c))
+                    .collect::<Result<_, _>>()?,
+            )
+        }),
+    };
+    made(py, bool_expr(term, owner, text, 100))
+}
+
+/// `op(who, values…)` for `knows_value` and `believes_value`. Knowing (or believing) a
+/// tuple's value is knowing each member's: the tuple of each type as one operator.
+fn value_known(op: &str, who: Agent, values: Vec<Value>) -> Result<Value, String> {
+    let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
+    for v in values {
+        match v {
+            Value::Int(i) => ints.push(i),
+            Value::Bool(b) => bools.push(b),
+            Value::Enum(e) => enums.push(e),
+            v => return Err(format!("`{op}` of {}", v.kind())),
+        }
+    }
+    fn of<V: epipen::story::Values>(op: &str, who: Agent, values: V) -> Formula {
+        match op {
+            "knows_value" => Formula::knows_value(who, values),
+            _ => Formula::believes_value(who, values),
+        }
+    }
+    let mut parts = Vec::new();
+    if !ints.is_empty() {
+        parts.push(of(op, who, ints));
+    }
+    if !bools.is_empty() {
+        parts.push(of(op, who, bools));
+    }
+    if !enums.is_empty() {
+        parts.push(of(op, who, enums));
+    }
+    Ok(Value::Bool(Formula::all(parts)))
 }
 
 /// `knows(A, φ)`: A knows that φ. In what a character says, the speaker may be left
@@ -1030,14 +1122,15 @@ pub(crate) fn at(py: Python<'_>, checkpoint: &Obj<'_>, formula: &Obj<'_>) -> Mad
     let (c, f) = (c.get(), bool_of(formula)?);
     let owner = mix(py, [owner(py, &f), Some(c.story.clone_ref(py))])?;
     let text = format!("at({}, {})", c.name, f.text);
-    let (name, f) = (c.name.clone(), f.recipe());
-    let recipe = make(move |h, s| {
-        let cp = h.checkpoints.get(&name).ok_or_else(|| {
+    // A checkpoint may be named before it is saved (in a block that saves it).
+    let (name, f) = (c.name.clone(), f.term);
+    let term = later(move |c| {
+        let cp = c.h.checkpoints.get(&name).ok_or_else(|| {
             format!("`at` names the checkpoint `{name}`, which is not saved before it")
         })?;
-        Ok(Value::Bool(Formula::at(*cp, h.formula(&f, s)?)))
+        Ok(Value::Bool(Formula::at(*cp, f.value(c)?.formula()?)))
     });
-    made(py, bool_expr(recipe, owner, text, 100))
+    made(py, bool_expr(term, owner, text, 100))
 }
 
 /// `everyone_knows`, `common_knowledge`, `distributed_knowledge` (`op`: the first word).
@@ -1050,17 +1143,16 @@ fn group(py: Python<'_>, op: &'static str, word: &str, group: &Obj<'_>, formula:
     let owner = mix(py, owners.chain([owner(py, &f)]))?;
     let names: Vec<&str> = members.iter().map(|c| c.get().name.as_str()).collect();
     let text = format!("{word}({}, {})", names.join(", "), f.text);
-    let (who, f): (Vec<usize>, _) = (members.iter().map(|c| c.get().index).collect(), f.recipe());
-    let recipe = make(move |h, s| {
-        let group = (who.iter().map(|k| h.character(*k))).collect::<Result<Vec<_>, _>>()?;
-        let f = h.formula(&f, s)?;
+    let group: Vec<Agent> = members.iter().map(|c| c.get().value).collect();
+    let term = combine(vec![f.term], None, move |v| {
+        let f = v.into_iter().next().expect("a formula").formula()?;
         Ok(Value::Bool(match op {
             "everyone" => Formula::everyone_knows(&group, f),
             "common" => Formula::common_knowledge(&group, f),
             _ => Formula::distributed_knowledge(&group, f),
         }))
     });
-    made(py, bool_expr(recipe, owner, text, 100))
+    made(py, bool_expr(term, owner, text, 100))
 }
 
 /// `everyone_knows(G, φ)`: every character of `group` knows φ.
@@ -1177,10 +1269,12 @@ pub(crate) fn if_(
     let text = format!("if {} then {} else {}", c.text, a.text, b.text);
     let owner = mix(py, [owner(py, &c), owner(py, &a), owner(py, &b)])?;
     let prec = if a.ty == Type::Enum { 100 } else { 1 };
-    let (ty, c, then, otherwise) = (a.ty, c.recipe(), a.recipe(), b.recipe());
-    let recipe = make(move |h, s| {
-        let c = h.formula(&c, s)?;
-        Ok(match (h.value(&then, s)?, h.value(&otherwise, s)?) {
+    let ty = a.ty;
+    let enum_type = a.enum_type.as_ref().map(|t| t.clone_ref(py));
+    let term = combine(vec![c.term, a.term, b.term], None, |v| {
+        let [c, a, b] = <[Value; 3]>::try_from(v).expect("three operands");
+        let c = c.formula()?;
+        Ok(match (a, b) {
             (Value::Int(a), Value::Int(b)) => Value::Int(c.ite(a, b)),
             (Value::Bool(a), Value::Bool(b)) => Value::Bool(c.ite(a, b)),
             (Value::Enum(a), Value::Enum(b)) => Value::Enum(c.ite(a, b)),
@@ -1193,11 +1287,10 @@ pub(crate) fn if_(
             }
         })
     });
-    let mut e = value(ty, recipe, owner, text, prec);
-    e.enum_type = a.enum_type.as_ref().map(|t| t.clone_ref(py));
+    let mut e = value(ty, term, owner, text, prec);
+    e.enum_type = enum_type;
     made(py, e)
 }
-
 /// The sum of the terms (0 for none).
 #[pyfunction(name = "Sum")]
 #[pyo3(signature = (*terms))]
@@ -1205,7 +1298,7 @@ pub(crate) fn sum(py: Python<'_>, terms: &Bound<'_, PyTuple>) -> Made {
     let terms = (flat(terms)?.iter())
         .map(|t| int_of(t, "an int"))
         .collect::<PyResult<Vec<_>>>()?;
-    let zero = value(Type::Int, number(0), None, "0".into(), 100);
+    let zero = value(Type::Int, number(0i64), None, "0".into(), 100);
     fold(py, "+", terms, zero, arith)
 }
 
@@ -1288,24 +1381,67 @@ fn membership(
                 .collect()
         })
         .collect();
-    let rows: Vec<Vec<Recipe>> = (built.iter())
-        .map(|r| r.iter().map(Expr::recipe).collect())
+    let width = tuple.len();
+    let parts = (tuple.into_iter().chain(built.into_iter().flatten()))
+        .map(|e| e.term)
         .collect();
-    let tuple: Vec<Recipe> = tuple.iter().map(Expr::recipe).collect();
-    let recipe = make(move |h, s| {
-        h.membership(&tuple, &rows, numbers.as_deref(), s)
-            .map(Value::Bool)
+    let term = combine(parts, None, move |v| {
+        if width == 0 {
+            return Err("a membership test needs at least one expression".into());
+        }
+        let (tuple, rows) = v.split_at(width);
+        membership_of(tuple, rows.chunks(width), numbers.as_deref()).map(Value::Bool)
     });
-    Ok(bool_expr(recipe, owner, text, 7))
+    Ok(bool_expr(term, owner, text, 7))
+}
+
+/// `(e1, …, en) in {rows}`; `numbers`: the rows, when they are all numbers.
+fn membership_of<'a>(
+    tuple: &[Value],
+    rows: impl Iterator<Item = &'a [Value]>,
+    numbers: Option<&[Vec<i64>]>,
+) -> Result<Formula, String> {
+    // Ints against rows of numbers: the story language's own membership test.
+    let ints: Option<Vec<Integer>> = (tuple.iter())
+        .map(|v| match v {
+            Value::Int(i) => Some(i.clone()),
+            _ => None,
+        })
+        .collect();
+    if let (Some(numbers), Some(ints)) = (numbers, ints) {
+        return Ok(Formula::tuple_in(ints, numbers));
+    }
+    if let [Value::Enum(e)] = tuple {
+        let options: Vec<epipen::Enum> = rows
+            .map(|r| match &r[0] {
+                Value::Enum(o) => Ok(o.clone()),
+                o => Err(format!(
+                    "a set item is {} where the tuple has an enum value",
+                    o.kind()
+                )),
+            })
+            .collect::<Result<_, String>>()?;
+        return Ok(e.is_in(options));
+    }
+    // Otherwise: one of the rows, member by member.
+    let mut any = Vec::new();
+    for row in rows {
+        let mut all = Vec::with_capacity(row.len());
+        for (v, r) in tuple.iter().zip(row) {
+            all.push(compare("==", v.clone(), r.clone())?);
+        }
+        any.push(Formula::all(all));
+    }
+    Ok(Formula::any(any))
 }
 
 /// The expression a statement reads, from its handle.
-impl<'a, 'py> FromPyObject<'a, 'py> for Recipe {
+impl<'a, 'py> FromPyObject<'a, 'py> for Term {
     type Error = PyErr;
 
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Recipe> {
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Term> {
         match handle(&obj) {
-            Some(e) if e.ty != Type::Probability => Ok(e.recipe()),
+            Some(e) if e.ty != Type::Probability => Ok(e.term),
             _ => Err(type_error(format!(
                 "not an epipen expression: {}",
                 obj.repr()?
@@ -1315,12 +1451,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Recipe {
 }
 
 /// What `Story.show` shows: a probability term, or an expression.
-impl<'a, 'py> FromPyObject<'a, 'py> for Term {
+pub(super) struct Shown(pub(super) Term);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Shown {
     type Error = PyErr;
 
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Term> {
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Shown> {
         match handle(&obj) {
-            Some(e) => Ok(e.term),
+            Some(e) => Ok(Shown(e.term)),
             None => Err(type_error(format!(
                 "not an epipen expression: {}",
                 obj.repr()?
