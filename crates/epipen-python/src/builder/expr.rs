@@ -302,13 +302,8 @@ impl Expr {
     }
 }
 
-/// A value's handle of the kind `ty`.
-fn value(ty: Type, term: Term, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
-    Expr::new(ty, term, owner, text, prec)
-}
-
 fn bool_expr(term: Term, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
-    value(Type::Bool, term, owner, text, prec)
+    Expr::new(Type::Bool, term, owner, text, prec)
 }
 
 fn number(n: impl Into<Integer>) -> Term {
@@ -392,7 +387,7 @@ pub(super) fn int_of(x: &Obj<'_>, what: &str) -> PyResult<Expr> {
             x,
         ));
     }
-    Ok(value(
+    Ok(Expr::new(
         Type::Int,
         number(literal(x)?),
         None,
@@ -806,28 +801,12 @@ impl Int {
 impl Bool {
     /// `self -> o`.
     fn implies(slf: &Bound<'_, Self>, o: &Obj<'_>) -> Made {
-        made(
-            slf.py(),
-            logic(
-                slf.py(),
-                "implies",
-                slf.as_super().get().dup(slf.py()),
-                bool_of(o)?,
-            )?,
-        )
+        implies(slf.py(), slf.as_any(), o)
     }
 
     /// `self <-> o`.
     fn iff(slf: &Bound<'_, Self>, o: &Obj<'_>) -> Made {
-        made(
-            slf.py(),
-            logic(
-                slf.py(),
-                "iff",
-                slf.as_super().get().dup(slf.py()),
-                bool_of(o)?,
-            )?,
-        )
+        iff(slf.py(), slf.as_any(), o)
     }
 }
 
@@ -909,7 +888,7 @@ pub(crate) fn leaf(
         "bool" => Type::Bool,
         _ => Type::Enum,
     };
-    let mut e = value(ty, term, Some(owner), name, 100);
+    let mut e = Expr::new(ty, term, Some(owner), name, 100);
     e.enum_type = enum_type;
     e.constant = matches!(kind, "int" | "bool" | "enum").then_some(index);
     made(py, e)
@@ -1287,7 +1266,7 @@ pub(crate) fn if_(
             }
         })
     });
-    let mut e = value(ty, term, owner, text, prec);
+    let mut e = Expr::new(ty, term, owner, text, prec);
     e.enum_type = enum_type;
     made(py, e)
 }
@@ -1298,7 +1277,7 @@ pub(crate) fn sum(py: Python<'_>, terms: &Bound<'_, PyTuple>) -> Made {
     let terms = (flat(terms)?.iter())
         .map(|t| int_of(t, "an int"))
         .collect::<PyResult<Vec<_>>>()?;
-    let zero = value(Type::Int, number(0i64), None, "0".into(), 100);
+    let zero = Expr::new(Type::Int, number(0i64), None, "0".into(), 100);
     fold(py, "+", terms, zero, arith)
 }
 
