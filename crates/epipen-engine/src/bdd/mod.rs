@@ -13,8 +13,6 @@ mod classes;
 mod diagram;
 mod fixed;
 mod forget;
-#[cfg(test)]
-mod forgetting;
 mod knowledge;
 mod linear;
 pub(crate) mod order;
