@@ -159,3 +159,77 @@ impl Classes {
         }
     }
 }
+
+/// A hash map with a fixed seed (the same every run) and a fast hasher.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
+/// The coarsest stable refinement of a partition of worlds: the classes of the
+/// bisimulation contraction. `labels` numbers each world's first block (0, 1, … in the
+/// order met; `blocks` of them) and `groups[j][w]` is character j's class of world w
+/// (the classes an equivalence). Each round gives a world the block of its block with,
+/// per character, the set of blocks of its class, until no block splits; `round` is
+/// asked before each (a deadline). The planner's canonical form and the explicit
+/// backend's forgetting (`explicit/forget.rs`) contract with it: one mechanism for a
+/// plan's states and for states without their histories.
+pub(crate) fn stable_labels<E>(
+    mut labels: Vec<i64>,
+    mut blocks: usize,
+    groups: &[Vec<usize>],
+    mut round: impl FnMut() -> Result<(), E>,
+) -> Result<Vec<i64>, E> {
+    let n = labels.len();
+    let stride = 1 + groups.len();
+    let mut sigs = vec![0i64; n * stride];
+    loop {
+        round()?;
+        for w in 0..n {
+            sigs[w * stride] = labels[w];
+        }
+        for (j, class_of) in groups.iter().enumerate() {
+            let (places, _) = dense(&members(class_of, &labels));
+            for w in 0..n {
+                sigs[w * stride + 1 + j] = places[class_of[w]];
+            }
+        }
+        let mut ids: FastMap<&[i64], i64> = FastMap::default();
+        ids.reserve(n);
+        let next: Vec<i64> = (sigs.chunks(stride))
+            .map(|s| {
+                let fresh = ids.len() as i64;
+                *ids.entry(s).or_insert(fresh)
+            })
+            .collect();
+        let now = ids.len();
+        labels = next;
+        if now == blocks {
+            return Ok(labels);
+        }
+        blocks = now;
+    }
+}
+
+/// Numbers each signature by the order its value was first met, and how many there are.
+pub(crate) fn dense(sigs: &[Vec<i64>]) -> (Vec<i64>, usize) {
+    let mut ids: FastMap<&[i64], i64> = FastMap::default();
+    let labels = (sigs.iter())
+        .map(|s| {
+            let next = ids.len() as i64;
+            *ids.entry(s.as_slice()).or_insert(next)
+        })
+        .collect();
+    (labels, ids.len())
+}
+
+/// Each class's labels (sorted, without repeats), `class_of` giving each world's class.
+pub(crate) fn members(class_of: &[usize], labels: &[i64]) -> Vec<Vec<i64>> {
+    let count = class_of.iter().map(|&c| c + 1).max().unwrap_or(0);
+    let mut members: Vec<Vec<i64>> = vec![Vec::new(); count];
+    for (w, &c) in class_of.iter().enumerate() {
+        members[c].push(labels[w]);
+    }
+    for m in &mut members {
+        m.sort_unstable();
+        m.dedup();
+    }
+    members
+}

@@ -12,7 +12,7 @@ mod announce;
 mod capability;
 mod check;
 mod contract;
-pub(crate) use contract::Quotient;
+pub(crate) use contract::{Quotient, dense, members, stable_labels};
 
 /// A state rebuilt from its contraction, and its actual world ([`Rebuilding::rebuilt`]).
 pub(crate) type Rebuilt<S, P> = Option<(S, Option<P>)>;

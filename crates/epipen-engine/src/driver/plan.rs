@@ -15,9 +15,10 @@
 //! recognised by it.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::rc::Rc;
 
-use super::contract::{Classes, Quotient};
+use super::contract::{Classes, Quotient, dense, members, stable_labels};
 use super::event::Product;
 use super::{Backend, Driver, Origin, Views};
 use crate::ir::{ActionDef, ActionId, ConstId, DoStep, Expr, ExprKind, PlanStmt};
@@ -1146,20 +1147,6 @@ fn groups_of(model: &Model) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// Each class's blocks (sorted, distinct), for a character's `class_of` the worlds.
-fn members(class_of: &[usize], labels: &[i64]) -> Vec<Vec<i64>> {
-    let count = class_of.iter().map(|&c| c + 1).max().unwrap_or(0);
-    let mut members: Vec<Vec<i64>> = vec![Vec::new(); count];
-    for (w, &c) in class_of.iter().enumerate() {
-        members[c].push(labels[w]);
-    }
-    for m in &mut members {
-        m.sort_unstable();
-        m.dedup();
-    }
-    members
-}
-
 /// The canonical form of a model up to bisimulation: partition refinement from the
 /// worlds' current values, each round's blocks numbered by the sorted order of their
 /// signatures (so that the numbering does not depend on the order worlds are listed in),
@@ -1221,54 +1208,18 @@ fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64
 /// met rather than canonically (cheaper: no signature is sorted; each round's
 /// signatures in one flat table).
 fn refine(model: &Model, current: &[Vec<Value>]) -> Classes {
-    let n = current.len();
     let places = places_of(model);
-    let (mut labels, mut blocks) = dense(&start_of(model, current, &places));
+    let (labels, blocks) = dense(&start_of(model, current, &places));
     let groups = groups_of(model);
-    let stride = 1 + groups.len();
-    let mut sigs = vec![0i64; n * stride];
-    loop {
-        for w in 0..n {
-            sigs[w * stride] = labels[w];
-        }
-        for (j, class_of) in groups.iter().enumerate() {
-            let (places, _) = dense(&members(class_of, &labels));
-            for w in 0..n {
-                sigs[w * stride + 1 + j] = places[class_of[w]];
-            }
-        }
-        let mut ids: FastMap<&[i64], i64> = FastMap::default();
-        ids.reserve(n);
-        let next: Vec<i64> = (sigs.chunks(stride))
-            .map(|s| {
-                let fresh = ids.len() as i64;
-                *ids.entry(s).or_insert(fresh)
-            })
-            .collect();
-        let now = ids.len();
-        labels = next;
-        if now == blocks {
-            break;
-        }
-        blocks = now;
-    }
+    let labels = match stable_labels(labels, blocks, &groups, || Ok::<(), Infallible>(())) {
+        Ok(labels) => labels,
+        Err(never) => match never {},
+    };
     Classes {
         labels,
         groups,
         places,
     }
-}
-
-/// Numbers each signature by the order its value was first met, and how many there are.
-fn dense(sigs: &[Vec<i64>]) -> (Vec<i64>, usize) {
-    let mut ids: FastMap<&[i64], i64> = FastMap::default();
-    let labels = (sigs.iter())
-        .map(|s| {
-            let next = ids.len() as i64;
-            *ids.entry(s.as_slice()).or_insert(next)
-        })
-        .collect();
-    (labels, ids.len())
 }
 
 /// Numbers each signature by its rank among the distinct ones (sorted), appending the

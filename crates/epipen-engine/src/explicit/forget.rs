@@ -19,6 +19,7 @@ use super::rebuild::Classes;
 use super::{ExplicitBackend, Learned, Minds, State, WorldIds};
 use crate::Failure;
 use crate::driver::Forgotten;
+use crate::driver::{dense, members, stable_labels};
 use crate::ir::{ExprKind, GroupOp};
 
 impl ExplicitBackend {
@@ -224,88 +225,41 @@ impl ExplicitBackend {
 type Worlds = Vec<(Vec<i64>, Vec<u32>)>;
 
 /// The bisimulation contraction of `worlds` (each a row and each character's class, the
-/// classes an equivalence per character): the classes of worlds with the same row whose
-/// classes reach the same classes of worlds, for every character, refined until stable
-/// (partition refinement); each class one world, its row, and per character the class of
-/// the classes its members' classes reach. With the class of each of `worlds`.
+/// classes an equivalence per character): from the worlds' rows, refined by
+/// [`stable_labels`] (the planner's refinement) until stable; each class one world, its
+/// row, and per character the class of the classes its members' classes reach. With
+/// the class of each of `worlds`.
 fn contract(
     worlds: &Worlds,
     characters: usize,
     check_deadline: impl Fn() -> Result<(), Failure>,
 ) -> Result<(Worlds, Vec<usize>), Failure> {
-    let n = worlds.len();
-    let mut intern: HashMap<Vec<u32>, u32> = HashMap::default();
-    fn number(key: Vec<u32>, intern: &mut HashMap<Vec<u32>, u32>) -> u32 {
-        let fresh = intern.len() as u32;
-        *intern.entry(key).or_insert(fresh)
+    let rows: Vec<Vec<i64>> = worlds.iter().map(|(row, _)| row.clone()).collect();
+    let (labels, blocks) = dense(&rows);
+    let groups: Vec<Vec<usize>> = (0..characters)
+        .map(|who| worlds.iter().map(|(_, c)| c[who] as usize).collect())
+        .collect();
+    let labels = stable_labels(labels, blocks, &groups, check_deadline)?;
+    // Per character, each class's blocks, numbered: the contracted worlds' classes.
+    let reach: Vec<Vec<i64>> = (groups.iter())
+        .map(|class_of| dense(&members(class_of, &labels)).0)
+        .collect();
+    let mut first: Vec<usize> = Vec::new();
+    for (i, &b) in labels.iter().enumerate() {
+        if b as usize == first.len() {
+            first.push(i);
+        }
     }
-    // First by row.
-    let mut rows: HashMap<&Vec<i64>, u32> = HashMap::default();
-    let mut block: Vec<u32> = (worlds.iter())
-        .map(|(row, _)| {
-            let fresh = rows.len() as u32;
-            *rows.entry(row).or_insert(fresh)
+    let contracted = (first.iter())
+        .map(|&i| {
+            let classes = (0..characters)
+                .map(|who| reach[who][groups[who][i]] as u32)
+                .collect();
+            (worlds[i].0.clone(), classes)
         })
         .collect();
-    let mut blocks = rows.len();
-    drop(rows);
-    let classes_of = |who: usize| -> usize {
-        (worlds.iter())
-            .map(|(_, c)| c[who] as usize + 1)
-            .max()
-            .unwrap_or(0)
-    };
-    let counts: Vec<usize> = (0..characters).map(classes_of).collect();
-    loop {
-        check_deadline()?;
-        // Per character, each class's blocks (sorted), numbered.
-        let mut reach: Vec<Vec<u32>> = Vec::with_capacity(characters);
-        for (who, &count) in counts.iter().enumerate() {
-            let mut members: Vec<Vec<u32>> = vec![Vec::new(); count];
-            for (i, (_, c)) in worlds.iter().enumerate() {
-                members[c[who] as usize].push(block[i]);
-            }
-            intern.clear();
-            let ids: Vec<u32> = (members.into_iter())
-                .map(|mut b| {
-                    b.sort_unstable();
-                    b.dedup();
-                    number(b, &mut intern)
-                })
-                .collect();
-            reach.push(ids);
-        }
-        intern.clear();
-        let next: Vec<u32> = (0..n)
-            .map(|i| {
-                let mut key = Vec::with_capacity(characters + 1);
-                key.push(block[i]);
-                key.extend((0..characters).map(|who| reach[who][worlds[i].1[who] as usize]));
-                number(key, &mut intern)
-            })
-            .collect();
-        if intern.len() == blocks {
-            // Stable: each block one world.
-            let mut first = vec![usize::MAX; blocks];
-            for (i, &b) in block.iter().enumerate() {
-                if first[b as usize] == usize::MAX {
-                    first[b as usize] = i;
-                }
-            }
-            let contracted = (first.iter())
-                .map(|&i| {
-                    let classes = (0..characters)
-                        .map(|who| reach[who][worlds[i].1[who] as usize])
-                        .collect();
-                    (worlds[i].0.clone(), classes)
-                })
-                .collect();
-            let map = block.iter().map(|&b| b as usize).collect();
-            return Ok((contracted, map));
-        }
-        blocks = intern.len();
-        block = next;
-    }
+    let map = labels.iter().map(|&b| b as usize).collect();
+    Ok((contracted, map))
 }
 
 fn internal(what: &str) -> Failure {
