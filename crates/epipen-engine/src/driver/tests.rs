@@ -17,14 +17,14 @@ fn on_bdds(
     on_bdds_with(History::Kept, story, sets, sink)
 }
 
-/// [`on_bdds`], the histories forgotten where the program allows it when `history`
-/// asks for it (as `epipen check` asks).
-fn on_bdds_with(
+/// `story` compiled with `sets`, and the options of a run that keeps refuted hints and
+/// forgets the histories where the program allows it when `history` asks for it (as
+/// `epipen check` asks).
+fn compiled(
     history: History,
     story: &str,
     sets: &[(String, i64)],
-    sink: &mut dyn FnMut(crate::Report),
-) -> Driver<BddBackend> {
+) -> (Rc<crate::ir::Program>, Options) {
     let program = Rc::new(epipen_lower::compile(story, sets).expect("the story compiles"));
     let asked = Options {
         history,
@@ -35,6 +35,18 @@ fn on_bdds_with(
         history: crate::choice::history(&program, &asked),
         ..asked
     };
+    (program, options)
+}
+
+/// [`on_bdds`], the histories forgotten where the program allows it when `history`
+/// asks for it (as `epipen check` asks).
+fn on_bdds_with(
+    history: History,
+    story: &str,
+    sets: &[(String, i64)],
+    sink: &mut dyn FnMut(crate::Report),
+) -> Driver<BddBackend> {
+    let (program, options) = compiled(history, story, sets);
     let backend = BddBackend::new(program.clone(), &options).expect("bools");
     let mut driver = Driver::new(
         program.clone(),
@@ -167,16 +179,7 @@ fn verdicts_on_explicit(
     story: &str,
     sets: &[(String, i64)],
 ) -> (Vec<String>, bool) {
-    let program = Rc::new(epipen_lower::compile(story, sets).expect("the story compiles"));
-    let asked = Options {
-        history,
-        keep_refuted_hints: true,
-        ..Options::default()
-    };
-    let options = Options {
-        history: crate::choice::history(&program, &asked),
-        ..asked
-    };
+    let (program, options) = compiled(history, story, sets);
     let Ok(backend) = crate::explicit::ExplicitBackend::new(
         program.clone(),
         &options,
