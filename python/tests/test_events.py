@@ -293,7 +293,7 @@ def mistake(s, block, message):
     before = s.worlds(20)
     with pytest.raises(ep.StoryError) as e:
         s.event("move", block)
-    assert e.value.message == message
+    assert str(e.value) == message
     assert s.worlds(20) == before and s.worlds(20).names == before.names
 
 
@@ -484,7 +484,9 @@ def test_naming_cases_in_formulas():
     s.check(ep.knows(anne, p) | ep.knows(anne, ~p))
     with pytest.raises(ep.StoryError) as e:
         s.check(tell == "maybe")
-    assert e.value.message == "the event `tell` has no case `maybe` (its cases are `yes` and `no`)"
+    assert str(e.value) == "the event `tell` has no case `maybe` (its cases are `yes` and `no`)"
+    assert e.value.message == "the event `tell` has no case `maybe`"
+    assert e.value.hint == "its cases are `yes` and `no`"
     # A case handle of another event.
     cases = []
     s.event("flip", lambda e: (cases.append(e.case("heads")), e.case("tails"), e.actual("heads")))
@@ -510,20 +512,22 @@ def test_a_missing_or_impossible_actual_case_fails_when_the_event_runs():
     p = s.bool("p")
     with pytest.raises(ep.StoryError) as e:
         s.event("e", lambda e: (e.case("x"), e.actual("x")))
-    assert e.value.message == (
+    assert str(e.value) == (
         "`actual x` needs the story's actual world, and none is declared yet; hint: declare it first "
         "with `actual …`, or remove this line"
     )
     s.actual(p)
     with pytest.raises(ep.StoryError) as e:
         s.event("e", lambda e: (e.case("x"), e.case("y")))
-    assert e.value.message == (
+    assert str(e.value) == (
         "which case of `e` happened? `x`, `y` can happen in the actual world; hint: say which in the "
         "event's block, e.g. `actual x`"
     )
     with pytest.raises(ep.StoryError) as e:
         s.event("e", lambda e: (e.case("x", when=~p), e.case("y"), e.actual("x")))
-    assert e.value.message == (
+    assert e.value.message == "the case `x` of `e` cannot happen in the actual world"
+    assert e.value.hint == "its precondition is false there: name a case that can happen"
+    assert str(e.value) == (
         "the case `x` of `e` cannot happen in the actual world; hint: its precondition is false there: "
         "name a case that can happen"
     )

@@ -279,6 +279,18 @@ def test_mistakes_are_story_errors_and_type_errors():
     assert s.worlds(2) == [{"x": 2, "p": False}, {"x": 2, "p": True}]
 
 
+def test_a_mistake_lowering_finds_carries_its_message_and_hint_apart():
+    s = ep.Story()
+    s.character("Albert")
+    s.character("Albert")
+    with pytest.raises(ep.StoryError) as e:
+        s.announce(True)
+    assert str(e.value) == "`Albert` is already declared (names of characters and constants must be unique)"
+    assert e.value.message == "`Albert` is already declared"
+    assert e.value.hint == "names of characters and constants must be unique"
+    assert e.value.errors == [(None, None, "`Albert` is already declared")]
+
+
 def test_expressions_print_as_stories_write_them():
     s = ep.Story()
     a = s.character("Anne")

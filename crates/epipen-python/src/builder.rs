@@ -167,14 +167,26 @@ fn invalid(message: String) -> Located {
     Located::plain(Kind::Story, message)
 }
 
-/// A statement's failure, as the package raises it.
+/// A statement's failure, as the package raises it: its messages (lowering's diagnostics',
+/// or the story's) at no place, and the first one's hint apart.
 fn failed(e: Error) -> Located {
     let kind = match &e {
         Error::Solver(_) => Kind::Solver,
         Error::Refuted(_) => Kind::Refuted,
         _ => Kind::Story,
     };
-    Located::plain(kind, e.to_string())
+    let mut located = Located::plain(kind, e.to_string());
+    let (messages, hint) = match &e {
+        Error::Invalid(diagnostics) if !diagnostics.is_empty() => (
+            diagnostics.iter().map(|d| d.message.clone()).collect(),
+            diagnostics[0].hints.first(),
+        ),
+        Error::Story { message, hints } => (vec![message.clone()], hints.first()),
+        _ => return located,
+    };
+    located.errors = messages.into_iter().map(|m| (None, None, m)).collect();
+    located.hint = hint.cloned();
+    located
 }
 
 impl Actor {

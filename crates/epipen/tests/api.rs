@@ -307,7 +307,10 @@ fn enums_compare_by_variant() {
 #[track_caller]
 fn invalid(result: Result<impl std::fmt::Debug, Error>, needle: &str) {
     match result {
-        Err(Error::Invalid(m)) => assert!(m.contains(needle), "{m:?} lacks {needle:?}"),
+        Err(e @ Error::Invalid(_)) => {
+            let m = e.to_string();
+            assert!(m.contains(needle), "{m:?} lacks {needle:?}")
+        }
         other => panic!("expected Error::Invalid({needle:?}), got {other:?}"),
     }
 }
@@ -323,6 +326,18 @@ fn names_are_one_namespace_as_in_a_story_file() {
     let taken = "`Albert` is already declared (names of characters and constants must be unique)";
     invalid(story.announce(F::knows(albert, true)), taken);
     invalid(story.worlds(1), taken);
+    // The error is lowering's diagnostic: its message and hint as data.
+    let Err(Error::Invalid(diagnostics)) = story.announce(true) else {
+        panic!("a broken story refuses every statement");
+    };
+    let [d] = diagnostics.as_slice() else {
+        panic!("one diagnostic, found {diagnostics:?}");
+    };
+    assert_eq!(d.message, "`Albert` is already declared");
+    assert_eq!(
+        d.hints,
+        ["names of characters and constants must be unique"]
+    );
     // A constant of a character's name.
     let mut story = Story::new();
     story.character("x");

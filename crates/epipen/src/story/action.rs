@@ -19,7 +19,7 @@ use crate::views;
 
 use super::event::case_name;
 use super::expr::{Formula, int_ax};
-use super::{Character, Error, Event, EventBlock, Happened, Story, render};
+use super::{Character, Error, Event, EventBlock, Happened, Story};
 
 /// A declared action of a [`Story`], from [`Story::action`]: done by
 /// [`Story::do_action`], chosen by [`Story::plan`].
@@ -251,12 +251,12 @@ impl Story {
         steps: &[(&Action, Option<&str>)],
     ) -> Result<Vec<Happened>, Error> {
         if steps.is_empty() {
-            return Err(Error::Invalid("`do` needs at least one action".into()));
+            return Err(Error::invalid("`do` needs at least one action"));
         }
         let mut items = Vec::with_capacity(steps.len());
         for (action, case) in steps {
             if action.story != self.id {
-                return Err(Error::Invalid("the action belongs to another story".into()));
+                return Err(Error::invalid("the action belongs to another story"));
             }
             items.push(ast::DoItem {
                 action: case_name(action.name()),
@@ -313,7 +313,7 @@ impl Story {
             kind: ast::StmtKind::Plan(Box::new(plan)),
             span: Span::default(),
         };
-        let stmts = (self.lowering.clone().stmt(&stmt)).map_err(|d| Error::Invalid(render(&d)))?;
+        let stmts = (self.lowering.clone().stmt(&stmt)).map_err(Error::Invalid)?;
         let max = options.max;
         self.plan_depth = self.plan_depth.max(max);
         let mut reports = Vec::new();

@@ -368,7 +368,7 @@ impl Story {
             _ => None,
         });
         let Some((expression, shown)) = found else {
-            return Err(Error::Invalid("`show` reported nothing".into()));
+            return Err(Error::invalid("`show` reported nothing"));
         };
         let value = |a: engine::Amount| match a {
             engine::Amount::Ratio(q) => ShownValue::Probability(q),

@@ -132,9 +132,7 @@ impl Story {
             values.push(self.ast(value)?);
         }
         if targets.is_empty() {
-            return Err(Error::Invalid(
-                "`assign_all` needs at least one change".into(),
-            ));
+            return Err(Error::invalid("`assign_all` needs at least one change"));
         }
         self.lower_run(ast::StmtKind::Assign { targets, values })
             .map(drop)

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::engine::{Counterexample, Failure};
+use crate::syntax::{Diagnostic, Span};
 
 /// Why a statement of a [`Story`](crate::story::Story) failed. A failed statement has no effect.
 #[derive(Debug, Clone, PartialEq)]
@@ -13,8 +14,9 @@ pub enum Error {
     /// knowledge operator in [`Story::actual`](crate::story::Story::actual) or in a change, a checkpoint used
     /// by [`Formula::at`](crate::story::Formula::at) before it was saved, a mistake in an
     /// [`EventBlock`](crate::story::EventBlock) (an unknown case, a case missing from a
-    /// `sees` line, …)
-    Invalid(String),
+    /// `sees` line, …): lowering's diagnostics, as it words a story file's mistakes (a
+    /// builder's statement is written nowhere: their spans are empty).
+    Invalid(Vec<Diagnostic>),
     /// The story is wrong in a way only running it shows: an `actual` formula that
     /// allows several worlds, an announcement false in the actual world, `reveals`
     /// without an actual world, …
@@ -46,7 +48,16 @@ pub struct Refutation {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Invalid(m) => write!(f, "{m}"),
+            Error::Invalid(diagnostics) => {
+                for (k, d) in diagnostics.iter().enumerate() {
+                    let sep = if k == 0 { "" } else { "; " };
+                    match d.hints.is_empty() {
+                        true => write!(f, "{sep}{}", d.message)?,
+                        false => write!(f, "{sep}{} ({})", d.message, d.hints.join("; "))?,
+                    }
+                }
+                Ok(())
+            }
             Error::Story { message, hints } => {
                 write!(f, "{message}")?;
                 for h in hints {
@@ -61,6 +72,13 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl Error {
+    /// A mistake the builder finds itself, worded as lowering words one.
+    pub(crate) fn invalid(message: impl Into<String>) -> Error {
+        Error::Invalid(vec![Diagnostic::error(Span::default(), message)])
+    }
+}
 
 /// A backend's failure outside a statement (no refuted hint or failing check there).
 impl From<Failure> for Error {

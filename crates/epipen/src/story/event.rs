@@ -529,7 +529,7 @@ impl Story {
             actual,
         } = block;
         if event.is_empty() {
-            return Err(Error::Invalid("an event needs a name".into()));
+            return Err(Error::invalid("an event needs a name"));
         }
         let cases = cases.into_inner().unwrap_or_else(PoisonError::into_inner);
         let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
@@ -537,7 +537,7 @@ impl Story {
             Named::Handle { block, name, .. } if block == serial => Ok(case_name(&name)),
             Named::Handle {
                 event: other, name, ..
-            } => Err(Error::Invalid(format!(
+            } => Err(Error::invalid(format!(
                 "the case `{name}` is a case of another event block (`{other}`), not of \
                  this `{event}`"
             ))),

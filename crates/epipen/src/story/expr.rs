@@ -18,7 +18,7 @@ mod sealed {
     #[derive(Debug, Clone)]
     pub struct Node {
         pub(crate) story: Option<u64>,
-        pub(crate) ast: Result<ast::Expr, String>,
+        pub(crate) ast: Result<ast::Expr, super::super::Error>,
     }
 
     /// What the expression types share; not implementable outside this crate.
@@ -146,9 +146,14 @@ impl Node {
     }
 
     pub(super) fn invalid(message: impl Into<String>) -> Node {
+        Node::failed(super::Error::invalid(message))
+    }
+
+    /// The node of a handle that cannot be used: using it fails with `error`.
+    pub(super) fn failed(error: super::Error) -> Node {
         Node {
             story: None,
-            ast: Err(message.into()),
+            ast: Err(error),
         }
     }
 

@@ -36,7 +36,7 @@ pub(super) struct EnumInfo {
     /// enum the story declared.
     pub(super) event: bool,
     /// Why lowering refused the enum's declaration: its values fail with it.
-    pub(super) error: Option<String>,
+    pub(super) error: Option<crate::story::Error>,
 }
 
 /// An enum type of a [`Story`](crate::story::Story), from [`Story::enumeration`](crate::story::Story::enumeration). Its values are the
@@ -63,7 +63,7 @@ impl EnumType {
             None => self.0.variants.iter().position(|v| v == name),
         };
         let node = match position {
-            None if let Some(e) = &self.0.error => Node::invalid(e.clone()),
+            None if let Some(e) = &self.0.error => Node::failed(e.clone()),
             Some(_) => Node::of(
                 self.0.story,
                 match self.0.event {

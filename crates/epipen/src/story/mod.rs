@@ -383,7 +383,7 @@ impl Story {
     fn constant(&mut self, name: &str, sort: ast::SortName) -> Node {
         let names = vec![decl(name)];
         if let Err(e) = self.declare(ast::StmtKind::Constants { sort, names }) {
-            return Node::invalid(e);
+            return Node::failed(Error::Invalid(e));
         }
         Node::of(self.id, expr::name_ax(name))
     }
@@ -438,7 +438,8 @@ impl Story {
                 name: ident(name),
                 variants: variants.iter().map(|v| ident(v)).collect(),
             })
-            .err();
+            .err()
+            .map(Error::Invalid);
         EnumType(Arc::new(EnumInfo {
             story: self.id,
             name: name.into(),
@@ -453,7 +454,7 @@ impl Story {
         let node = if ty.0.story != self.id {
             Node::invalid("the enum type belongs to another story")
         } else if let Some(e) = &ty.0.error {
-            Node::invalid(e.clone())
+            Node::failed(e.clone())
         } else if ty.0.event {
             Node::invalid(format!(
                 "`{}` is an event: constants are not declared of its cases",
@@ -741,12 +742,12 @@ impl Story {
 
     /// Declares through lowering: `Err`, lowering's diagnostics (the declaration is
     /// then not made there).
-    fn declare(&mut self, kind: ast::StmtKind) -> Result<(), String> {
+    fn declare(&mut self, kind: ast::StmtKind) -> Result<(), Vec<Diagnostic>> {
         let stmt = ast::Stmt {
             kind,
             span: Span::default(),
         };
-        self.lowering.stmt(&stmt).map_err(|d| render(&d))?;
+        self.lowering.stmt(&stmt)?;
         self.sync();
         Ok(())
     }
@@ -771,7 +772,7 @@ impl Story {
             kind,
             span: Span::default(),
         };
-        let stmts = (self.lowering.stmt(&stmt)).map_err(|d| Error::Invalid(render(&d)))?;
+        let stmts = (self.lowering.stmt(&stmt)).map_err(Error::Invalid)?;
         if self.lowering.declared() {
             self.sync();
         }
@@ -809,11 +810,11 @@ impl Story {
     /// The AST of an expression of this story, its characters and checkpoints named.
     fn ast(&self, node: Node) -> Result<ast::Expr, Error> {
         if node.story.is_some_and(|s| s != self.id) {
-            return Err(Error::Invalid(
-                "an expression uses handles of another story".into(),
+            return Err(Error::invalid(
+                "an expression uses handles of another story",
             ));
         }
-        let mut e = node.ast.map_err(Error::Invalid)?;
+        let mut e = node.ast?;
         resolve(&mut e, &|p| self.named(p))?;
         Ok(e)
     }
@@ -864,9 +865,7 @@ impl Story {
         if who.story == self.id {
             Ok(())
         } else {
-            Err(Error::Invalid(
-                "the character belongs to another story".into(),
-            ))
+            Err(Error::invalid("the character belongs to another story"))
         }
     }
 
@@ -896,27 +895,13 @@ impl Story {
         let who = self.character_ast(who)?;
         let nodes = values.into_nodes();
         if nodes.is_empty() {
-            return Err(Error::Invalid(
-                "`learns` needs at least one expression".into(),
-            ));
+            return Err(Error::invalid("`learns` needs at least one expression"));
         }
         let what = (nodes.into_iter())
             .map(|n| self.ast(n))
             .collect::<Result<_, _>>()?;
         Ok(ast::StmtKind::Learns { who, what })
     }
-}
-
-/// Lowering's diagnostics as an [`Error::Invalid`]'s message: each `message (hint;
-/// hint)`, one after another.
-pub(super) fn render(diagnostics: &[Diagnostic]) -> String {
-    (diagnostics.iter())
-        .map(|d| match d.hints.is_empty() {
-            true => d.message.clone(),
-            false => format!("{} ({})", d.message, d.hints.join("; ")),
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
 }
 
 /// A name as the AST holds it (no place in a file).
@@ -997,6 +982,6 @@ pub(super) fn character_named(
     let character = k.parse::<usize>().ok().and_then(|k| characters.get(k));
     match character {
         Some(c) => Ok(Some(c.name.clone())),
-        None => Err(Error::Invalid("the character is not declared".into())),
+        None => Err(Error::invalid("the character is not declared")),
     }
 }
