@@ -5,6 +5,7 @@ pub mod diagnostic;
 mod lexer;
 mod parser;
 mod pragma;
+mod print;
 pub mod span;
 
 pub use diagnostic::{At, Diagnostic, Located, line_col};
@@ -36,4 +37,11 @@ pub fn parse(source: &str) -> Result<ast::Story, Vec<Diagnostic>> {
             Err(diags)
         }
     }
+}
+
+/// Parses one expression, as a story writes it (on one line or several), e.g.
+/// `knows(Albert, month == 5)`: what [`ast::Expr`]'s `Display` prints parses back to
+/// the same tree (spans aside). On failure returns the syntax error.
+pub fn parse_expr(source: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
+    parser::parse_expr_tokens(source, lexer::lex(source))
 }

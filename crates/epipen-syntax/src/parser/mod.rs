@@ -99,6 +99,29 @@ pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Ve
     }
 }
 
+/// One expression filling the whole of `tokens` (newlines aside).
+pub(crate) fn parse_expr_tokens(source: &str, tokens: Vec<Token>) -> Result<Expr, Vec<Diagnostic>> {
+    let mut parser = Parser {
+        src: source,
+        toks: tokens,
+        pos: 0,
+        nesting: 0,
+        blocks: 0,
+        enums: HashSet::new(),
+        characters: HashSet::new(),
+        diags: Vec::new(),
+        no_gt: false,
+    };
+    let expr = parser.expr().map_err(|d| vec![d])?;
+    while parser.at(&TokenKind::Newline) {
+        parser.bump();
+    }
+    if !parser.at(&TokenKind::Eof) {
+        return Err(vec![parser.unexpected("the end of the expression")]);
+    }
+    Ok(expr)
+}
+
 struct Parser<'s> {
     src: &'s str,
     /// Always ends with `Eof`; `pos` never moves past it.
