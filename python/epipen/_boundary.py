@@ -49,8 +49,8 @@ CaseName = Union[str, tuple[str, str]]
 #: Groups of cases, in order.
 Groups = list[list[CaseName]]
 
-#: ``target := value``: the constant's index, the value.
-Change = tuple[int, Expr]
+#: ``target := value``: the constant, the value.
+Change = tuple[Expr, Expr]
 
 #: A case of an event block: its name, its precondition, its changes, its weight.
 CaseLine = tuple[str, Optional[Bool], list[Change], Optional[Int]]
@@ -67,10 +67,9 @@ ExpectsLine = tuple[int, Groups]
 BlockItem = Union[Bool, tuple[int, Bool, bool], tuple[int, list[Expr]], str, list["BlockItem"]]
 
 #: What happened at an event (or an action done): the event's index, its name, its
-#: cases, the occurrence's constant index, the case in the actual world and its index
-#: (None without one), for each character the cases it could not tell from it, and
-#: ``epipen run``'s line for it.
-Reported = tuple[int, str, list[str], int, Optional[str], Optional[int], list[list[str]], str]
+#: cases, the case in the actual world and its index (None without one), for each
+#: character the cases it could not tell from it, and ``epipen run``'s line for it.
+Reported = tuple[int, str, list[str], Optional[str], Optional[int], list[list[str]], str]
 
 #: A value ``show`` found, with its kind: a probability as its exact text (``"2/3"``).
 ShownValue = Union[

@@ -410,13 +410,12 @@ def run_event(
 
 def happened(story: Teller, raw: Reported) -> Happened:
     """What happened, from the native story's report."""
-    index, name, cases, occurrence, case, case_index, saw, text = raw
+    index, name, cases, case, case_index, saw, text = raw
     handle = story._events.get(index)
     if handle is None:
         handle = EventHandle(_native.leaf(story, "latest", index, name, EventCases(story, index, name, cases)))
         story._events[index] = handle
     done = story._executions.get(index, 0) + 1
     story._executions[index] = done
-    label = name if done == 1 else f"{name}#{done}"
-    value = _native.leaf(story, "enum", occurrence, label, handle._enum)
+    value = _native.leaf(story, "occurrence", index, name, handle._enum, k=done)
     return Happened(story, handle, case, case_index, value, saw, text)

@@ -497,9 +497,8 @@ class Story:
         return who._index
 
     def _change(self, constant: object, value: object, what: str) -> Change:
-        """``constant := value`` as the native story takes it: (its index, the value)."""
-        target = constant._constant if isinstance(constant, Expr) else None
-        if not isinstance(constant, Expr) or target is None:
+        """``constant := value`` as the native story takes it: (the constant, the value)."""
+        if not isinstance(constant, Expr) or constant._constant is None:
             raise StoryError(
                 f"`{what}` changes a constant: its target must be one (from Story.int, bool or enum_constant)"
             )
@@ -508,7 +507,7 @@ class Story:
             value = constant._enum._operand(value)
         v = _any(value)
         self._own(v)
-        return (target, v)
+        return (constant, v)
 
     def _formula_expr(self, formula: Formula) -> Bool:
         f = _bool(formula)

@@ -495,7 +495,7 @@ def test_naming_cases_in_formulas():
     assert e.value.message == "the case `heads` is a case of the event `flip`, not of `tell`"
     with pytest.raises(ep.StoryError, match="`tell` is an event"):
         tell.type.constant("t")
-    with pytest.raises(ep.StoryError, match="an execution's case records what happened"):
+    with pytest.raises(ep.StoryError, match="`assign` changes a constant"):
         s.assign(happened.occurrence, "no")
     assert repr(tell.is_in(["yes", "no"])) == "tell in {yes, no}"
     file = ep.run(

@@ -4,19 +4,17 @@
 //! the statements the Python thread sends it (with the GIL released, and Ctrl-C
 //! cancelling the statement: a statement that fails has no effect).
 //!
-//! Python's expressions are native handles (`builder/expr.rs`), each holding its
-//! [`Term`]: the Rust API's typed expression ([`Int`], [`Formula`], [`Enum`],
-//! [`Chance`]), or what the story's thread finishes it with when a statement uses it
-//! ([`Handles`]: checkpoints by name, events by their index, the speaker of a `says`).
-//! The Rust API's own checks give the messages of mistakes.
+//! Python's expressions are native handles (`builder/expr.rs`), each holding the story
+//! language's AST of its expression ([`Term`]), which a statement hands to the Rust
+//! API ([`Formula::from_syntax`], …): lowering checks it and gives the messages of
+//! mistakes.
 
-use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use epipen::engine::{Cancel, Options};
-use epipen::{Chance, Character, Checkpoint, Enum, EnumType, Error, Formula, Int, Story};
+use epipen::{Chance, Character, Enum, EnumType, Error, Formula, Int, Story};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
@@ -33,7 +31,7 @@ pub(crate) mod expr;
 use actions::{ActionSpec, PlanSpec, Planned, Steps};
 use blocks::Item;
 use events::{CaseItem, CaseSpec, EventSpec, Groups, Reported};
-use expr::{Ctx, Shown, Term};
+use expr::{EnumOf, Shown, Term, Type};
 
 /// What a statement answers, or its mistake.
 type Answer<T> = Result<T, Located>;
@@ -56,40 +54,13 @@ impl Value {
             Value::Chance(_) => "a probability",
         }
     }
-
-    fn int(self) -> Result<Int, String> {
-        match self {
-            Value::Int(i) => Ok(i),
-            v => Err(format!("expected an int, found {}", v.kind())),
-        }
-    }
-
-    fn formula(self) -> Result<Formula, String> {
-        match self {
-            Value::Bool(f) => Ok(f),
-            v => Err(format!("expected a formula (a bool), found {}", v.kind())),
-        }
-    }
-
-    /// A probability term (an int is one).
-    fn chance(self) -> Result<Chance, String> {
-        match self {
-            Value::Chance(c) => Ok(c),
-            Value::Int(i) => Ok(Chance::from(i)),
-            v => Err(format!("expected a probability, found {}", v.kind())),
-        }
-    }
 }
 
-/// What expressions refer to: the story's handles.
+/// What statements refer to: the story's handles.
 #[derive(Default)]
 struct Handles {
     characters: Vec<Character>,
-    /// Their names, as declared.
-    names: Vec<String>,
-    constants: Vec<Value>,
     enums: Vec<EnumType>,
-    checkpoints: HashMap<String, Checkpoint>,
     /// The events that happened, in order of their first execution.
     events: Vec<epipen::Event>,
     /// The actions declared, in order.
@@ -104,56 +75,39 @@ impl Handles {
             .ok_or_else(|| "a character of another story".to_string())
     }
 
-    fn int(&self, t: &Term, speaker: Option<Character>) -> Result<Int, String> {
-        self.value(t, speaker)?.int()
+    /// The expression `t` as the Rust API types it.
+    fn value(&self, t: &Term) -> Result<Value, String> {
+        let e = t.ast.clone();
+        Ok(match t.ty {
+            Type::Int => Value::Int(Int::from_syntax(e)),
+            Type::Bool => Value::Bool(Formula::from_syntax(e)),
+            Type::Probability => Value::Chance(Chance::from_syntax(e)),
+            Type::Enum => Value::Enum(self.enum_type(t.enum_of)?.from_syntax(e)),
+        })
     }
 
-    fn formula(&self, t: &Term, speaker: Option<Character>) -> Result<Formula, String> {
-        self.value(t, speaker)?.formula()
-    }
-
-    fn value(&self, t: &Term, speaker: Option<Character>) -> Result<Value, String> {
-        t.value(Ctx::new(self, speaker))
-    }
-
-    fn event(&self, k: usize) -> Result<&epipen::Event, String> {
-        self.events
-            .get(k)
-            .ok_or_else(|| "an event of another story".to_string())
-    }
-}
-
-/// `a op b`, for two values of one type.
-fn compare(op: &str, a: Value, b: Value) -> Result<Formula, String> {
-    Ok(match (a, b, op) {
-        (Value::Int(a), Value::Int(b), op) => match op {
-            "==" => a.eq(b),
-            "!=" => a.ne(b),
-            "<" => a.lt(b),
-            "<=" => a.le(b),
-            ">" => a.gt(b),
-            _ => a.ge(b),
-        },
-        (Value::Chance(a), Value::Chance(b), op) => match op {
-            "==" => a.eq(b),
-            "!=" => a.ne(b),
-            "<" => a.lt(b),
-            "<=" => a.le(b),
-            ">" => a.gt(b),
-            _ => a.ge(b),
-        },
-        (Value::Bool(a), Value::Bool(b), "==") => a.eq(b),
-        (Value::Bool(a), Value::Bool(b), "!=") => a.ne(b),
-        (Value::Enum(a), Value::Enum(b), "==") => a.eq(b),
-        (Value::Enum(a), Value::Enum(b), "!=") => a.ne(b),
-        (a, b, op) => {
-            return Err(format!(
-                "cannot compare {} with {} by `{op}`",
-                a.kind(),
-                b.kind()
-            ));
+    fn int(&self, t: &Term) -> Result<Int, String> {
+        match self.value(t)? {
+            Value::Int(i) => Ok(i),
+            v => Err(format!("expected an int, found {}", v.kind())),
         }
-    })
+    }
+
+    fn formula(&self, t: &Term) -> Result<Formula, String> {
+        match self.value(t)? {
+            Value::Bool(f) => Ok(f),
+            v => Err(format!("expected a formula (a bool), found {}", v.kind())),
+        }
+    }
+
+    fn enum_type(&self, of: Option<EnumOf>) -> Result<EnumType, String> {
+        let ty = match of {
+            Some(EnumOf::Declared(k)) => self.enums.get(k).cloned(),
+            Some(EnumOf::Event(k)) => (self.events.get(k)).map(|e| e.latest().enum_type().clone()),
+            None => None,
+        };
+        ty.ok_or_else(|| "an enum value of another story".to_string())
+    }
 }
 
 /// The story's thread: the Rust story and its handles.
@@ -195,7 +149,7 @@ impl Actor {
     fn split(&self, values: &[Term]) -> Answer<(Vec<Int>, Vec<Formula>, Vec<Enum>)> {
         let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
         for t in values {
-            match self.handles.value(t, None).map_err(invalid)? {
+            match self.handles.value(t).map_err(invalid)? {
                 Value::Int(i) => ints.push(i),
                 Value::Bool(b) => bools.push(b),
                 Value::Enum(e) => enums.push(e),
@@ -208,29 +162,28 @@ impl Actor {
         Ok((ints, bools, enums))
     }
 
-    fn assign(&mut self, pairs: &[(usize, Term)], op: &'static str) -> Answer<()> {
+    fn assign(&mut self, pairs: &[(Term, Term)], op: &'static str) -> Answer<()> {
         let changes = events::changes(&self.handles, pairs, op).map_err(invalid)?;
         self.story.assign_all(changes).map_err(failed)
     }
 
-    fn formula(&self, t: &Term, speaker: Option<Character>) -> Answer<Formula> {
-        self.handles.formula(t, speaker).map_err(invalid)
+    fn formula(&self, t: &Term) -> Answer<Formula> {
+        self.handles.formula(t).map_err(invalid)
     }
 
     fn character(&self, k: usize) -> Answer<Character> {
         self.handles.character(k).map_err(invalid)
     }
 
-    /// Declares the constant `name` with `declare`.
-    fn constant(&mut self, name: &str, declare: impl FnOnce(&mut Story) -> Value) -> Answer<usize> {
+    /// Declares the constant `name` with `declare`: its index among the story's.
+    fn constant(&mut self, name: &str, declare: impl FnOnce(&mut Story)) -> Answer<usize> {
         if (self.story.program().constants.iter()).any(|c| c.name == name) {
             return Err(invalid(format!(
                 "the constant `{name}` is already declared"
             )));
         }
-        let x = declare(&mut self.story);
-        self.handles.constants.push(x);
-        Ok(self.handles.constants.len() - 1)
+        declare(&mut self.story);
+        Ok(self.story.program().constants.len() - 1)
     }
 
     /// (constant names, worlds as tuples of values, complete, their text, their
@@ -344,19 +297,16 @@ impl NativeStory {
     fn character(&self, py: Python<'_>, name: String) -> PyResult<usize> {
         self.ask(py, move |a| {
             a.handles.characters.push(a.story.character(&name));
-            a.handles.names.push(name);
             Ok(a.handles.characters.len() - 1)
         })
     }
 
     fn int(&self, py: Python<'_>, name: String) -> PyResult<usize> {
-        self.ask(py, move |a| a.constant(&name, |s| Value::Int(s.int(&name))))
+        self.ask(py, move |a| a.constant(&name, |s| drop(s.int(&name))))
     }
 
     fn bool(&self, py: Python<'_>, name: String) -> PyResult<usize> {
-        self.ask(py, move |a| {
-            a.constant(&name, |s| Value::Bool(s.bool(&name)))
-        })
+        self.ask(py, move |a| a.constant(&name, |s| drop(s.bool(&name))))
     }
 
     fn enumeration(&self, py: Python<'_>, name: String, variants: Vec<String>) -> PyResult<usize> {
@@ -371,30 +321,26 @@ impl NativeStory {
         self.ask(py, move |a| {
             let ty = (a.handles.enums.get(ty).cloned())
                 .ok_or_else(|| invalid("an enum of another story".into()))?;
-            a.constant(&name, |s| Value::Enum(s.enum_constant(&ty, &name)))
+            a.constant(&name, |s| drop(s.enum_constant(&ty, &name)))
         })
     }
 
     fn checkpoint(&self, py: Python<'_>, name: String) -> PyResult<()> {
         self.ask(py, move |a| {
-            let cp = a.story.checkpoint(&name).map_err(failed)?;
-            a.handles.checkpoints.insert(name, cp);
-            Ok(())
+            a.story.checkpoint(&name).map(drop).map_err(failed)
         })
     }
 
     fn announce(&self, py: Python<'_>, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
-            a.story.announce(a.formula(&formula, None)?).map_err(failed)
+            a.story.announce(a.formula(&formula)?).map_err(failed)
         })
     }
 
     fn says(&self, py: Python<'_>, who: usize, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
-            a.story
-                .says(who, a.formula(&formula, Some(who))?)
-                .map_err(failed)
+            a.story.says(who, a.formula(&formula)?).map_err(failed)
         })
     }
 
@@ -418,48 +364,42 @@ impl NativeStory {
 
     fn actual(&self, py: Python<'_>, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
-            a.story.actual(a.formula(&formula, None)?).map_err(failed)
+            a.story.actual(a.formula(&formula)?).map_err(failed)
         })
     }
 
     fn reveals(&self, py: Python<'_>, who: usize, formula: Term) -> PyResult<bool> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
-            a.story
-                .reveals(who, a.formula(&formula, Some(who))?)
-                .map_err(failed)
+            a.story.reveals(who, a.formula(&formula)?).map_err(failed)
         })
     }
 
     fn check(&self, py: Python<'_>, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
-            a.story.check(a.formula(&formula, None)?).map_err(failed)
+            a.story.check(a.formula(&formula)?).map_err(failed)
         })
     }
 
     fn expects(&self, py: Python<'_>, who: usize, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
-            a.story
-                .expects(who, a.formula(&formula, None)?)
-                .map_err(failed)
+            a.story.expects(who, a.formula(&formula)?).map_err(failed)
         })
     }
 
-    fn assign(&self, py: Python<'_>, constant: usize, value: Term) -> PyResult<()> {
+    fn assign(&self, py: Python<'_>, constant: Term, value: Term) -> PyResult<()> {
         self.ask(py, move |a| a.assign(&[(constant, value)], "assign"))
     }
 
     /// `changes`: `[(constant, value), …]`.
-    fn assign_all(&self, py: Python<'_>, changes: Vec<(usize, Term)>) -> PyResult<()> {
+    fn assign_all(&self, py: Python<'_>, changes: Vec<(Term, Term)>) -> PyResult<()> {
         self.ask(py, move |a| a.assign(&changes, "assign_all"))
     }
 
     fn check_actual(&self, py: Python<'_>, formula: Term) -> PyResult<()> {
         self.ask(py, move |a| {
-            a.story
-                .check_actual(a.formula(&formula, None)?)
-                .map_err(failed)
+            a.story.check_actual(a.formula(&formula)?).map_err(failed)
         })
     }
 

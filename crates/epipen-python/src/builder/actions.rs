@@ -47,7 +47,7 @@ impl Actor {
             None => None,
         };
         let guard = match &spec.when {
-            Some(t) => Some(h.formula(t, None).map_err(invalid)?),
+            Some(t) => Some(h.formula(t).map_err(invalid)?),
             None => None,
         };
         let built = Built::of(h, &spec.body).map_err(invalid)?;
@@ -83,9 +83,9 @@ impl Actor {
     /// `plan …`: what it found.
     pub(super) fn plan(&mut self, spec: PlanSpec) -> Answer<Planned> {
         let h = &self.handles;
-        let goal = h.formula(&spec.goal, None).map_err(invalid)?;
+        let goal = h.formula(&spec.goal).map_err(invalid)?;
         let keeping = match &spec.keeping {
-            Some(t) => Some(h.formula(t, None).map_err(invalid)?),
+            Some(t) => Some(h.formula(t).map_err(invalid)?),
             None => None,
         };
         // A negative `max` (Python's int) is the Rust API's mistake of a `max` below 1.

@@ -2,7 +2,7 @@
 //! sends them ([`Item`]), built and run on the story's thread.
 
 use epipen::story::Hint;
-use epipen::{Character, Checkpoint, Formula, Int};
+use epipen::{Character, Formula, Int};
 use pyo3::prelude::*;
 
 use super::{Actor, Answer, Handles, Term, Value, failed, invalid};
@@ -26,7 +26,7 @@ type Simultaneous = (Option<Character>, bool, Formula);
 /// A `simultaneously` block's statement, built.
 fn simultaneous(h: &Handles, item: &Item) -> Result<Simultaneous, String> {
     let (who, reveals, t) = match item {
-        Item::Announce(t) => return Ok((None, false, h.formula(t, None)?)),
+        Item::Announce(t) => return Ok((None, false, h.formula(t)?)),
         Item::Says(who, t, reveals) => (who, *reveals, t),
         _ => {
             return Err(
@@ -36,7 +36,7 @@ fn simultaneous(h: &Handles, item: &Item) -> Result<Simultaneous, String> {
         }
     };
     let who = h.character(*who)?;
-    Ok((Some(who), reveals, h.formula(t, Some(who))?))
+    Ok((Some(who), reveals, h.formula(t)?))
 }
 
 impl Actor {
@@ -48,43 +48,31 @@ impl Actor {
     }
 
     pub(super) fn assert_adds_ck(&mut self, hint: &Term, block: &[Item]) -> Answer<&'static str> {
-        let hint = self.handles.formula(hint, None).map_err(invalid)?;
+        let hint = self.handles.formula(hint).map_err(invalid)?;
         let Actor { story, handles, .. } = self;
-        // Statements are built as the block runs: a checkpoint saved in the block may be
-        // named by the statements after it. The first mistake stops the block (an
-        // invalid statement makes the story refuse it) and is what is reported.
+        // The first mistake stops the block (an invalid statement makes the story refuse
+        // it) and is what is reported.
         let mut mistake: Option<String> = None;
         let outcome = story.assert_adds_ck(hint, |b| {
-            let mut saved: Vec<(String, Checkpoint)> = Vec::new();
-            let spoil = |b: &mut epipen::Block, mistake: &mut Option<String>, m: String| {
-                mistake.get_or_insert(m);
-                b.announce(Formula::from(false).and(Int::from(u64::MAX).eq(0)));
-            };
+            let h = &*handles;
             for item in block {
-                if mistake.is_some() {
-                    break;
-                }
-                for (name, cp) in saved.drain(..) {
-                    handles.checkpoints.insert(name, cp);
-                }
-                let h = &*handles;
                 let built = (|| -> Result<(), String> {
                     match item {
                         Item::Announce(t) => {
-                            b.announce(h.formula(t, None)?);
+                            b.announce(h.formula(t)?);
                         }
                         Item::Says(who, t, reveals) => {
                             let who = h.character(*who)?;
-                            let f = h.formula(t, Some(who))?;
+                            let f = h.formula(t)?;
                             match reveals {
                                 true => b.reveals(who, f),
                                 false => b.says(who, f),
                             };
                         }
-                        Item::Learns(who, trees) => {
+                        Item::Learns(who, values) => {
                             let who = h.character(*who)?;
-                            for t in trees {
-                                match h.value(t, None)? {
+                            for t in values {
+                                match h.value(t)? {
                                     Value::Int(i) => b.learns(who, i),
                                     Value::Bool(f) => b.learns(who, f),
                                     Value::Enum(e) => b.learns(who, e),
@@ -93,7 +81,7 @@ impl Actor {
                             }
                         }
                         Item::Checkpoint(name) => {
-                            saved.push((name.clone(), b.checkpoint(name)));
+                            b.checkpoint(name);
                         }
                         Item::Simultaneously(inner) => {
                             let statements = (inner.iter())
@@ -113,11 +101,11 @@ impl Actor {
                     Ok(())
                 })();
                 if let Err(m) = built {
-                    spoil(b, &mut mistake, m);
+                    mistake = Some(m);
+                    // Refused: a statement that cannot hold stops the block.
+                    b.announce(Formula::from(false).and(Int::from(u64::MAX).eq(0)));
+                    break;
                 }
-            }
-            for (name, cp) in saved {
-                handles.checkpoints.insert(name, cp);
             }
         });
         if let Some(m) = mistake {

@@ -73,14 +73,14 @@ impl ShownReply {
 impl Actor {
     /// `prior e`.
     pub(super) fn prior(&mut self, t: &Term) -> Answer<()> {
-        let weight = self.handles.int(t, None).map_err(invalid)?;
+        let weight = self.handles.int(t).map_err(invalid)?;
         self.story.prior(weight).map_err(failed)
     }
 
     /// `show e`.
     pub(super) fn show(&mut self, s: &Term) -> Answer<ShownReply> {
         let h = &self.handles;
-        let shown = match h.value(s, None).map_err(invalid)? {
+        let shown = match h.value(s).map_err(invalid)? {
             Value::Int(i) => self.story.show(i),
             Value::Bool(f) => self.story.show(f),
             Value::Enum(e) => self.story.show(e),

@@ -25,7 +25,7 @@ pub(super) type Groups = Vec<Vec<CaseItem>>;
 
 /// A case: its name, its precondition, its changes (constant, value), its weight.
 #[derive(Clone, FromPyObject)]
-pub(super) struct CaseSpec(String, Option<Term>, Vec<(usize, Term)>, Option<Term>);
+pub(super) struct CaseSpec(String, Option<Term>, Vec<(Term, Term)>, Option<Term>);
 
 /// An event block as Python states it.
 #[derive(Clone)]
@@ -39,15 +39,13 @@ pub(super) struct EventSpec {
 }
 
 /// What happened, for Python: the event's index among the story's events (as
-/// expressions name it), its name, its cases, the occurrence's index among the story's
-/// constants, the case and its index, for each character so far the cases it could not
+/// expressions name it), its name, its cases, the case and its index, for each character so far the cases it could not
 /// tell from the one that happened, and the text (`move: moved (Anne saw moved; Sally
 /// saw moved or stayed)`).
 pub(super) type Reported = (
     usize,
     String,
     Vec<String>,
-    usize,
     Option<String>,
     Option<usize>,
     Vec<Vec<String>>,
@@ -58,18 +56,13 @@ pub(super) type Reported = (
 /// method in messages).
 pub(super) fn changes(
     h: &Handles,
-    pairs: &[(usize, Term)],
+    pairs: &[(Term, Term)],
     op: &str,
 ) -> Result<Vec<Change>, String> {
     pairs
         .iter()
-        .map(|(k, t)| {
-            let target = h
-                .constants
-                .get(*k)
-                .cloned()
-                .ok_or_else(|| "a constant of another story".to_string())?;
-            Ok(match (target, h.value(t, None)?) {
+        .map(|(target, t)| {
+            Ok(match (h.value(target)?, h.value(t)?) {
                 (Value::Int(x), Value::Int(v)) => Change::new(&x, v),
                 (Value::Bool(x), Value::Bool(v)) => Change::new(&x, v),
                 (Value::Enum(x), Value::Enum(v)) => Change::new(&x, v),
@@ -122,8 +115,8 @@ impl Built {
         let event = spec.name.as_str();
         let mut cases = Vec::with_capacity(spec.cases.len());
         for CaseSpec(name, when, then, weight) in &spec.cases {
-            let pre = when.as_ref().map(|t| h.formula(t, None)).transpose()?;
-            let weight = weight.as_ref().map(|t| h.int(t, None)).transpose()?;
+            let pre = when.as_ref().map(|t| h.formula(t)).transpose()?;
+            let weight = weight.as_ref().map(|t| h.int(t)).transpose()?;
             cases.push((name.clone(), pre, changes(h, then, "then")?, weight));
         }
         let mut sees = Vec::with_capacity(spec.sees.len());
@@ -199,9 +192,6 @@ impl Actor {
                 handles.events.len() - 1
             }
         };
-        handles
-            .constants
-            .push(Value::Enum(happened.occurrence().clone()));
         let saw = (handles.characters.iter())
             .map(|&who| happened.saw(who).into_iter().map(String::from).collect())
             .collect();
@@ -209,7 +199,6 @@ impl Actor {
             index,
             event.name().to_string(),
             event.cases().to_vec(),
-            handles.constants.len() - 1,
             happened.case().map(String::from),
             happened.case_index(),
             saw,

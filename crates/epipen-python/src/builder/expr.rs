@@ -1,129 +1,27 @@
 //! Expressions from Python: the native handles `epipen.Int`, `Bool`, `EnumValue` and
 //! `Probability` (one [`Expr`] each, of its [`Type`]), `Character` and `Checkpoint`, with
-//! Python's operators, the knowledge operators and the connectives, and their text as a
-//! story writes it. A handle holds its story (the Python `Story`) and its [`Term`]: the
-//! Rust API's value, built at once by the Rust API's operators, or where it cannot be
-//! yet (a `knows(φ)` whose agent is the speaker of the `says` it ends up in, `at` a
-//! checkpoint by name, an event's cases before it happened) built by the story's thread
-//! when a statement uses it; the Rust API's own checks give the messages of mistakes.
+//! Python's operators, the knowledge operators and the connectives.
+//!
+//! A handle holds its expression as the story language's AST, its names as a story
+//! file writes them (`knows(φ)` without a character is the speaker's, `at(c, φ)` names
+//! its checkpoint), and shows it as the AST prints. A statement hands it to the Rust
+//! API (`Formula::from_syntax`, …), whose lowering checks it as a story file's: the
+//! handles check only what Python's types say (an int is not a formula) and which story
+//! their handles come from.
 
-use std::sync::Arc;
-
-use epipen::{Chance, Formula, Int as Integer};
+use epipen::syntax::ast::{self, BinOp, ExprKind, UnOp};
+use epipen::syntax::{Span, parse_expr};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
 
-use super::{Handles, NativeStory, Value, compare, invalid};
 use crate::convert::{Kind, Located};
 
 type Obj<'py> = Bound<'py, PyAny>;
 /// A handle (or `NotImplemented`) for Python.
 type Made = PyResult<Py<PyAny>>;
-type Agent = epipen::Character;
-
-/// Where the story's thread finishes a value: its declarations, the speaker of the
-/// `says` it is in, and the knowledge operator naming another character than the
-/// speaker it is inside (an operator there must name its agent, as in a story file).
-#[derive(Clone, Copy)]
-pub(super) struct Ctx<'a> {
-    pub(super) h: &'a Handles,
-    pub(super) speaker: Option<Agent>,
-    inside: Option<(Agent, &'static str)>,
-}
-
-impl<'a> Ctx<'a> {
-    pub(super) fn new(h: &'a Handles, speaker: Option<Agent>) -> Ctx<'a> {
-        let inside = None;
-        Ctx { h, speaker, inside }
-    }
-
-    /// Inside the operator `op` whose agent is `who`.
-    fn within(self, (who, op): (Agent, &'static str)) -> Ctx<'a> {
-        let inside = (self.speaker != Some(who)).then_some((who, op));
-        Ctx { inside, ..self }
-    }
-
-    /// The agent of `op(φ)`, its character left out: the speaker.
-    fn agent(self, op: &str) -> Result<Agent, String> {
-        let Some(speaker) = self.speaker else {
-            return Err(format!(
-                "`{op}` needs a character here: it may be left out only in what a character says"
-            ));
-        };
-        let Some((other, outer)) = self.inside else {
-            return Ok(speaker);
-        };
-        let h = self.h;
-        let name = |c: Agent| {
-            (h.characters.iter().position(|d| *d == c))
-                .and_then(|k| h.names.get(k).cloned())
-                .unwrap_or_default()
-        };
-        let (speaker, other) = (name(speaker), name(other));
-        let what = match op.starts_with("believes") {
-            true => "belief",
-            false => "knowledge",
-        };
-        Err(format!(
-            "`{op}` inside `{outer}({other}, …)` needs its character: write `{op}({other}, …)` \
-             for {other}'s {what}, or `{op}({speaker}, …)` for {speaker}'s"
-        ))
-    }
-}
-
-type Later = dyn Fn(Ctx<'_>) -> Result<Value, String> + Send + Sync;
-
-/// A handle's value of the Rust API's, built at once; or, where it depends on the
-/// story's state or on where it is used (the speaker of a `knows(φ)`, a checkpoint by
-/// name, an event before it happened), built by the story's thread when a statement
-/// uses it.
-#[derive(Clone)]
-pub(super) enum Term {
-    Now(Value),
-    Later(Arc<Later>),
-}
-
-impl Term {
-    pub(super) fn value(&self, c: Ctx<'_>) -> Result<Value, String> {
-        match self {
-            Term::Now(v) => Ok(v.clone()),
-            Term::Later(f) => f(c),
-        }
-    }
-}
-
-fn later(f: impl Fn(Ctx<'_>) -> Result<Value, String> + Send + Sync + 'static) -> Term {
-    Term::Later(Arc::new(f))
-}
-
-/// `f` of the values of `parts`: at once when they are built, else when a statement
-/// uses it (inside the knowledge operator `within`, when given). A mistake is the
-/// statement's.
-fn combine(
-    parts: Vec<Term>,
-    within: Option<(Agent, &'static str)>,
-    f: impl Fn(Vec<Value>) -> Result<Value, String> + Send + Sync + 'static,
-) -> Term {
-    let now: Option<Vec<Value>> = (parts.iter())
-        .map(|p| match p {
-            Term::Now(v) => Some(v.clone()),
-            Term::Later(_) => None,
-        })
-        .collect();
-    match now.map(&f) {
-        Some(Ok(v)) => Term::Now(v),
-        Some(Err(e)) => later(move |_| Err(e.clone())),
-        None => later(move |c| {
-            let c = within.map_or(c, |w| c.within(w));
-            f((parts.iter())
-                .map(|p| p.value(c))
-                .collect::<Result<_, _>>()?)
-        }),
-    }
-}
 
 /// What a handle is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,19 +32,33 @@ pub(super) enum Type {
     Probability,
 }
 
+/// The enum an enum value belongs to: one the story declared, or an event's cases (by
+/// their index among the story's enums and events).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum EnumOf {
+    Declared(usize),
+    Event(usize),
+}
+
+/// What a statement reads of a handle: its type and its AST.
+#[derive(Debug, Clone)]
+pub(super) struct Term {
+    pub(super) ty: Type,
+    pub(super) ast: ast::Expr,
+    pub(super) enum_of: Option<EnumOf>,
+}
+
 /// An expression of a story (`epipen.Expr`): `Int`, `Bool`, `EnumValue` and
 /// `Probability` are its kinds.
 #[pyclass(module = "epipen._native", subclass, frozen)]
 pub(crate) struct Expr {
     ty: Type,
-    pub(super) term: Term,
+    ast: ast::Expr,
     /// The Python story of its handles (None: literals only).
     owner: Option<Py<PyAny>>,
-    text: String,
-    /// How tightly its text binds (for parentheses).
-    prec: u8,
-    /// An enum value's type (`epipen.EnumType`).
+    /// An enum value's type (`epipen.EnumType`), and which enum it is.
     enum_type: Option<Py<PyAny>>,
+    enum_of: Option<EnumOf>,
     /// A constant's index among the story's.
     constant: Option<usize>,
 }
@@ -169,21 +81,13 @@ pub(crate) struct Character {
     index: usize,
     #[pyo3(get)]
     name: String,
-    value: Agent,
 }
 
 #[pymethods]
 impl Character {
     #[new]
-    fn new(story: Bound<'_, PyAny>, index: usize, name: String) -> PyResult<Character> {
-        let value = declared(&story, move |h| h.characters.get(index).copied())?;
-        let story = story.unbind();
-        Ok(Character {
-            story,
-            index,
-            name,
-            value,
-        })
+    fn new(story: Py<PyAny>, index: usize, name: String) -> Character {
+        Character { story, index, name }
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
@@ -220,18 +124,74 @@ impl Checkpoint {
     }
 }
 
-/// A declaration of the story `owner` (a Python `Story`), from its thread.
-fn declared<T: Send + 'static>(
-    owner: &Obj<'_>,
-    get: impl FnOnce(&Handles) -> Option<T> + Send + 'static,
-) -> PyResult<T> {
-    let native = owner.getattr("_native")?;
-    let native = native.cast::<NativeStory>()?.borrow();
-    let get = move |a: &mut super::Actor| {
-        get(&a.handles).ok_or_else(|| invalid("a declaration of another story".into()))
-    };
-    native.ask(owner.py(), get)
+// --- the AST ---
+
+fn ax(kind: ExprKind) -> ast::Expr {
+    ast::Expr {
+        kind,
+        span: Span::default(),
+    }
 }
+
+fn ident(name: &str) -> ast::Ident {
+    ast::Ident {
+        name: name.into(),
+        span: Span::default(),
+    }
+}
+
+fn name_ax(name: &str) -> ast::Expr {
+    ax(ExprKind::Name(ident(name)))
+}
+
+fn call_ax(name: &str, args: Vec<ast::Expr>) -> ast::Expr {
+    ax(ExprKind::Call {
+        name: ident(name),
+        args,
+    })
+}
+
+fn bin_ax(op: BinOp, lhs: ast::Expr, rhs: ast::Expr) -> ast::Expr {
+    ax(ExprKind::Binary {
+        op,
+        lhs: Box::new(lhs),
+        rhs: Box::new(rhs),
+    })
+}
+
+fn un_ax(op: UnOp, operand: ast::Expr) -> ast::Expr {
+    ax(ExprKind::Unary {
+        op,
+        operand: Box::new(operand),
+    })
+}
+
+/// An integer literal (the AST's are non-negative).
+fn int_ax(n: i64) -> ast::Expr {
+    match n {
+        0.. => ax(ExprKind::Int(n)),
+        i64::MIN => bin_ax(BinOp::Sub, int_ax(-i64::MAX), int_ax(1)),
+        _ => un_ax(UnOp::Neg, ax(ExprKind::Int(-n))),
+    }
+}
+
+/// A list's AST: the item alone, or a tuple.
+fn tuple_ax(mut items: Vec<ast::Expr>) -> ast::Expr {
+    match items.len() {
+        1 => items.remove(0),
+        _ => ax(ExprKind::Tuple(items)),
+    }
+}
+
+/// A case of an event as the language names it: `moved`, `face[3]`, `call[0, 1]`.
+fn case_ax(name: &str) -> ast::Expr {
+    match parse_expr(name) {
+        Ok(e) if matches!(e.kind, ExprKind::Name(_) | ExprKind::Index { .. }) => e,
+        _ => name_ax(name),
+    }
+}
+
+// --- mistakes ---
 
 fn story_error(message: String) -> PyErr {
     Python::attach(|py| Located::plain(Kind::Story, message).into_pyerr(py))
@@ -251,11 +211,7 @@ fn found(expected: &str, x: &Obj<'_>) -> PyErr {
 
 /// `expected …, found <kind> `e``, for a handle of another kind.
 fn wrong(expected: &str, e: &Expr) -> PyErr {
-    type_error(format!(
-        "{expected}, found {} `{}`",
-        e.ty.describe(),
-        e.text
-    ))
+    type_error(format!("{expected}, found {} `{}`", e.ty.describe(), e.ast))
 }
 
 impl Type {
@@ -269,15 +225,16 @@ impl Type {
     }
 }
 
+// --- handles ---
+
 impl Expr {
-    fn new(ty: Type, term: Term, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
+    fn new(ty: Type, ast: ast::Expr, owner: Option<Py<PyAny>>) -> Expr {
         Expr {
             ty,
-            term,
+            ast,
             owner,
-            text,
-            prec,
             enum_type: None,
+            enum_of: None,
             constant: None,
         }
     }
@@ -285,39 +242,34 @@ impl Expr {
     fn dup(&self, py: Python<'_>) -> Expr {
         Expr {
             ty: self.ty,
-            term: self.term.clone(),
+            ast: self.ast.clone(),
             owner: self.owner.as_ref().map(|o| o.clone_ref(py)),
-            text: self.text.clone(),
-            prec: self.prec,
             enum_type: self.enum_type.as_ref().map(|e| e.clone_ref(py)),
+            enum_of: self.enum_of,
             constant: self.constant,
         }
     }
 
-    fn paren(&self, prec: u8) -> String {
-        match self.prec < prec {
-            true => format!("({})", self.text),
-            false => self.text.clone(),
+    /// The same value's type (an enum's) on `ast`, of the story `owner`.
+    fn like(&self, py: Python<'_>, ast: ast::Expr, owner: Option<Py<PyAny>>) -> Expr {
+        Expr {
+            enum_type: self.enum_type.as_ref().map(|e| e.clone_ref(py)),
+            enum_of: self.enum_of,
+            ..Expr::new(self.ty, ast, owner)
+        }
+    }
+
+    pub(super) fn term(&self) -> Term {
+        Term {
+            ty: self.ty,
+            ast: self.ast.clone(),
+            enum_of: self.enum_of,
         }
     }
 }
 
-fn bool_expr(term: Term, owner: Option<Py<PyAny>>, text: String, prec: u8) -> Expr {
-    Expr::new(Type::Bool, term, owner, text, prec)
-}
-
-fn number(n: impl Into<Integer>) -> Term {
-    Term::Now(Value::Int(n.into()))
-}
-
-fn int_arith(op: &str, a: Integer, b: Integer) -> Integer {
-    match op {
-        "+" => a + b,
-        "-" => a - b,
-        "*" => a * b,
-        "/" => a / b,
-        _ => a % b,
-    }
+fn bool_expr(ast: ast::Expr, owner: Option<Py<PyAny>>) -> Expr {
+    Expr::new(Type::Bool, ast, owner)
 }
 
 /// Makes the handle `e` (of its kind) for Python.
@@ -357,28 +309,34 @@ fn owner(py: Python<'_>, e: &Expr) -> Option<Py<PyAny>> {
     e.owner.as_ref().map(|o| o.clone_ref(py))
 }
 
+/// The story of the handles `es` and, when given, a character's or checkpoint's.
+fn owners(py: Python<'_>, es: &[&Expr], extra: Option<&Py<PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+    let extra = extra.map(|s| s.clone_ref(py));
+    mix(py, es.iter().map(|e| owner(py, e)).chain([extra]))
+}
+
 fn handle(x: &Obj<'_>) -> Option<Expr> {
     x.cast::<Expr>().ok().map(|b| b.get().dup(x.py()))
 }
 
 /// An int literal of any size: a 64-bit literal, or exact arithmetic on them.
-fn literal(n: &Obj<'_>) -> PyResult<Integer> {
+fn literal(n: &Obj<'_>) -> PyResult<ast::Expr> {
     if let Ok(k) = n.extract::<i64>() {
-        return Ok(Integer::from(k));
+        return Ok(int_ax(k));
     }
     // n == (n >> 62) * 2^62 + (n & (2^62 - 1)), with |n >> 62| smaller than |n|.
     let high = n.call_method1("__rshift__", (62,))?;
     let low: i64 = n.call_method1("__and__", ((1i64 << 62) - 1,))?.extract()?;
-    Ok(literal(&high)? * (1i64 << 62) + low)
+    let scaled = bin_ax(BinOp::Mul, literal(&high)?, int_ax(1 << 62));
+    Ok(bin_ax(BinOp::Add, scaled, int_ax(low)))
 }
 
 /// `x` as an int expression (`what` names it in the message).
 pub(super) fn int_of(x: &Obj<'_>, what: &str) -> PyResult<Expr> {
     if let Some(e) = handle(x) {
-        return if e.ty == Type::Int {
-            Ok(e)
-        } else {
-            Err(wrong("expected an int expression", &e))
+        return match e.ty {
+            Type::Int => Ok(e),
+            _ => Err(wrong("expected an int expression", &e)),
         };
     }
     if x.is_instance_of::<PyBool>() || !x.is_instance_of::<PyInt>() {
@@ -387,32 +345,19 @@ pub(super) fn int_of(x: &Obj<'_>, what: &str) -> PyResult<Expr> {
             x,
         ));
     }
-    Ok(Expr::new(
-        Type::Int,
-        number(literal(x)?),
-        None,
-        x.str()?.to_string(),
-        100,
-    ))
+    Ok(Expr::new(Type::Int, literal(x)?, None))
 }
 
 fn bool_literal(b: bool) -> Expr {
-    let text = if b { "true" } else { "false" };
-    bool_expr(
-        Term::Now(Value::Bool(Formula::from(b))),
-        None,
-        text.into(),
-        100,
-    )
+    bool_expr(ax(ExprKind::Bool(b)), None)
 }
 
 /// `x` as a formula.
 pub(super) fn bool_of(x: &Obj<'_>) -> PyResult<Expr> {
     if let Some(e) = handle(x) {
-        return if e.ty == Type::Bool {
-            Ok(e)
-        } else {
-            Err(wrong("expected a formula (a Bool)", &e))
+        return match e.ty {
+            Type::Bool => Ok(e),
+            _ => Err(wrong("expected a formula (a Bool)", &e)),
         };
     }
     match x.cast::<PyBool>() {
@@ -431,7 +376,7 @@ pub(super) fn any_of(x: &Obj<'_>) -> PyResult<Expr> {
             Type::Probability => Err(type_error(format!(
                 "expected an int, a formula or an enum value, found a probability `{}` \
                  (compare a probability, == < …, to get a formula)",
-                e.text
+                e.ast
             ))),
             _ => Ok(e),
         };
@@ -447,7 +392,6 @@ pub(super) fn any_of(x: &Obj<'_>) -> PyResult<Expr> {
 
 /// `x` as a probability term: a probability, an int (or Int), or a Fraction.
 fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
-    let py = x.py();
     if let Some(e) = handle(x) {
         return match e.ty {
             Type::Probability => Ok(e),
@@ -458,7 +402,7 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
             _ => Err(wrong("a probability is compared with numbers", &e)),
         };
     }
-    let fraction = py.import("fractions")?.getattr("Fraction")?;
+    let fraction = x.py().import("fractions")?.getattr("Fraction")?;
     if x.is_instance(&fraction)? {
         let (n, d) = (x.getattr("numerator")?, x.getattr("denominator")?);
         let (Ok(n), Ok(d)) = (n.extract::<i64>(), d.extract::<i64>()) else {
@@ -467,15 +411,18 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
                 x.str()?
             )));
         };
-        let (text, prec) = match d {
-            1 => (n.to_string(), 100),
-            _ => (format!("{n}/{d}"), 9),
+        let ast = match d {
+            1 => int_ax(n),
+            _ => bin_ax(BinOp::Div, int_ax(n), int_ax(d)),
         };
-        let term = Term::Now(Value::Chance(Chance::ratio(n, d)));
-        return Ok(Expr::new(Type::Probability, term, None, text, prec));
+        return Ok(Expr::new(Type::Probability, ast, None));
     }
     if x.is_instance_of::<PyInt>() && !x.is_instance_of::<PyBool>() {
-        return term_of(&made(py, int_of(x, "an int")?)?.into_bound(py));
+        let e = int_of(x, "an int")?;
+        return Ok(Expr {
+            ty: Type::Probability,
+            ..e
+        });
     }
     if x.is_instance_of::<PyFloat>() {
         return Err(type_error(format!(
@@ -490,75 +437,25 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
     ))
 }
 
-fn arith(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
-    let prec = if matches!(op, "+" | "-") { 8 } else { 9 };
-    let text = format!("{} {op} {}", a.paren(prec), b.paren(prec + 1));
-    let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
-    let ty = match (a.ty, b.ty) {
-        (Type::Int, Type::Int) => Type::Int,
-        _ => Type::Probability,
-    };
-    let term = combine(vec![a.term, b.term], None, move |v| {
-        let [a, b] = <[Value; 2]>::try_from(v).expect("two operands");
-        if ty == Type::Int {
-            return Ok(Value::Int(int_arith(op, a.int()?, b.int()?)));
-        }
-        let (a, b) = (a.chance()?, b.chance()?);
-        Ok(Value::Chance(match op {
-            "+" => a + b,
-            "-" => a - b,
-            "*" => a * b,
-            _ => a / b,
-        }))
-    });
-    Ok(Expr::new(ty, term, owner, text, prec))
+/// `a op b`: arithmetic (of ints, or of probability terms), a comparison or a
+/// connective, typed `ty`.
+fn binary(py: Python<'_>, ty: Type, op: BinOp, a: Expr, b: Expr) -> PyResult<Expr> {
+    let owner = owners(py, &[&a, &b], None)?;
+    Ok(Expr::new(ty, bin_ax(op, a.ast, b.ast), owner))
 }
 
-fn cmp(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
-    let text = format!("{} {op} {}", a.paren(8), b.paren(8));
-    let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
-    let chances = a.ty == Type::Probability;
-    let term = combine(vec![a.term, b.term], None, move |v| {
-        let [a, b] = <[Value; 2]>::try_from(v).expect("two operands");
-        let (a, b) = match chances {
-            true => (Value::Chance(a.chance()?), Value::Chance(b.chance()?)),
-            false => (a, b),
-        };
-        compare(op, a, b).map(Value::Bool)
-    });
-    Ok(bool_expr(term, owner, text, 7))
+fn compare(py: Python<'_>, op: BinOp, a: Expr, b: Expr) -> PyResult<Expr> {
+    binary(py, Type::Bool, op, a, b)
 }
 
-fn logic(py: Python<'_>, op: &'static str, a: Expr, b: Expr) -> PyResult<Expr> {
-    let (prec, word) = match op {
-        "and" => (5, "and"),
-        "or" => (4, "or"),
-        "implies" => (3, "->"),
-        _ => (2, "<->"),
-    };
-    let text = format!("{} {word} {}", a.paren(prec + 1), b.paren(prec + 1));
-    let owner = mix(py, [owner(py, &a), owner(py, &b)])?;
-    let term = combine(vec![a.term, b.term], None, move |v| {
-        let [a, b] = <[Value; 2]>::try_from(v).expect("two operands");
-        let (a, b) = (a.formula()?, b.formula()?);
-        Ok(Value::Bool(match op {
-            "and" => a.and(b),
-            "or" => a.or(b),
-            "implies" => a.implies(b),
-            _ => a.iff(b),
-        }))
-    });
-    Ok(bool_expr(term, owner, text, prec))
-}
-
-fn op_name(op: CompareOp) -> &'static str {
+fn compare_op(op: CompareOp) -> BinOp {
     match op {
-        CompareOp::Eq => "==",
-        CompareOp::Ne => "!=",
-        CompareOp::Lt => "<",
-        CompareOp::Le => "<=",
-        CompareOp::Gt => ">",
-        CompareOp::Ge => ">=",
+        CompareOp::Eq => BinOp::Eq,
+        CompareOp::Ne => BinOp::Ne,
+        CompareOp::Lt => BinOp::Lt,
+        CompareOp::Le => BinOp::Le,
+        CompareOp::Gt => BinOp::Gt,
+        CompareOp::Ge => BinOp::Ge,
     }
 }
 
@@ -574,24 +471,35 @@ impl Expr {
     fn binary(&self, py: Python<'_>, op: &'static str, o: &Obj<'_>, reflected: bool) -> Made {
         let rational = handle(o).is_some_and(|h| h.ty == Type::Probability);
         let e = self.dup(py);
-        let (a, b) = match (self.ty, op) {
+        let arith = match op {
+            "+" => BinOp::Add,
+            "-" => BinOp::Sub,
+            "*" => BinOp::Mul,
+            "%" => BinOp::Mod,
+            "and" => BinOp::And,
+            "or" => BinOp::Or,
+            _ => BinOp::Div,
+        };
+        let (ty, (a, b)) = match (self.ty, op) {
             (Type::Int, "/") => {
                 return Err(type_error(
                     "epipen ints divide with // (integer division), not /".into(),
                 ));
             }
             (Type::Int, _) if rational => return Ok(py.NotImplemented()),
-            (Type::Int, "+" | "-" | "*" | "//" | "%") => pair(e, int_of(o, "an int")?, reflected),
-            (Type::Probability, "+" | "-" | "*" | "/") => pair(e, term_of(o)?, reflected),
-            // `^` is `!=`, its operands in their order either way.
-            (Type::Bool, "xor") => return made(py, cmp(py, "!=", e, bool_of(o)?)?),
-            (Type::Bool, "and" | "or") => {
-                let (a, b) = pair(e, bool_of(o)?, reflected);
-                return made(py, logic(py, op, a, b)?);
+            (Type::Int, "+" | "-" | "*" | "//" | "%") => {
+                (Type::Int, pair(e, int_of(o, "an int")?, reflected))
             }
+            (Type::Probability, "+" | "-" | "*" | "/") => {
+                (Type::Probability, pair(e, term_of(o)?, reflected))
+            }
+            // `^` is `!=`, its operands in their order either way.
+            (Type::Bool, "xor") => (Type::Bool, pair(e, bool_of(o)?, false)),
+            (Type::Bool, "and" | "or") => (Type::Bool, pair(e, bool_of(o)?, reflected)),
             _ => return Ok(py.NotImplemented()),
         };
-        made(py, arith(py, if op == "//" { "/" } else { op }, a, b)?)
+        let op = if op == "xor" { BinOp::Ne } else { arith };
+        made(py, binary(py, ty, op, a, b)?)
     }
 
     /// An enum value's operand: a value, or a variant's name (its type says).
@@ -672,8 +580,8 @@ impl Expr {
         self.binary(py, "xor", o, true)
     }
 
-    fn __repr__(&self) -> &str {
-        &self.text
+    fn __repr__(&self) -> String {
+        self.ast.to_string()
     }
 
     /// Its story and enum type, for Python's collector (a story's handles refer to it,
@@ -687,7 +595,7 @@ impl Expr {
         Err(type_error(format!(
             "`{}` is an epipen expression, which has no truth value in Python: combine \
              formulas with & | ~ (or And, Or, Not), not and/or/not",
-            self.text
+            self.ast
         )))
     }
 
@@ -706,8 +614,8 @@ impl Expr {
     }
 
     #[getter]
-    fn _text(&self) -> &str {
-        &self.text
+    fn _text(&self) -> String {
+        self.ast.to_string()
     }
 
     /// A constant's index (None: no constant).
@@ -726,14 +634,8 @@ impl Expr {
         if !matches!(e.ty, Type::Int | Type::Probability) {
             return Err(e.unary("unary -", slf.as_any()));
         }
-        let term = combine(vec![e.term.clone()], None, |v| {
-            Ok(match v.into_iter().next().expect("an operand") {
-                Value::Int(i) => Value::Int(-i),
-                v => Value::Chance(-v.chance()?),
-            })
-        });
-        let text = format!("-{}", e.paren(10));
-        made(py, Expr::new(e.ty, term, owner(py, e), text, 10))
+        let ast = un_ax(UnOp::Neg, e.ast.clone());
+        made(py, Expr::new(e.ty, ast, owner(py, e)))
     }
 
     fn __pos__(slf: &Bound<'_, Self>) -> Made {
@@ -744,14 +646,12 @@ impl Expr {
     }
 
     fn __abs__(slf: &Bound<'_, Self>) -> Made {
-        let py = slf.py();
-        if slf.get().ty != Type::Int {
-            return Err(slf.get().unary("abs()", slf.as_any()));
+        let (py, e) = (slf.py(), slf.get());
+        if e.ty != Type::Int {
+            return Err(e.unary("abs()", slf.as_any()));
         }
-        let zero = 0i64.into_pyobject(py)?.into_any();
-        let positive = slf.call_method1("__ge__", (&zero,))?;
-        let negative = slf.call_method0("__neg__")?;
-        if_(py, &positive, slf.as_any(), &negative)
+        let ast = call_ax("abs", vec![e.ast.clone()]);
+        made(py, Expr::new(Type::Int, ast, owner(py, e)))
     }
 
     fn __invert__(slf: &Bound<'_, Self>) -> Made {
@@ -759,17 +659,10 @@ impl Expr {
         if e.ty != Type::Bool {
             return Err(e.unary("unary ~", slf.as_any()));
         }
-        let text = format!("not {}", e.paren(6));
-        let term = combine(vec![e.term.clone()], None, |v| {
-            Ok(Value::Bool(
-                !v.into_iter().next().expect("an operand").formula()?,
-            ))
-        });
-        made(py, bool_expr(term, owner(py, e), text, 6))
+        made(py, bool_expr(un_ax(UnOp::Not, e.ast.clone()), owner(py, e)))
     }
 
     fn __richcmp__(&self, py: Python<'_>, o: &Obj<'_>, op: CompareOp) -> Made {
-        let name = op_name(op);
         let eq = matches!(op, CompareOp::Eq | CompareOp::Ne);
         let rational = handle(o).is_some_and(|h| h.ty == Type::Probability);
         let other = match self.ty {
@@ -780,7 +673,7 @@ impl Expr {
             Type::Enum if eq => self.other(o)?,
             _ => return Ok(py.NotImplemented()),
         };
-        made(py, cmp(py, name, self.dup(py), other)?)
+        made(py, compare(py, compare_op(op), self.dup(py), other)?)
     }
 }
 
@@ -819,7 +712,7 @@ impl EnumValue {
         if e.ty != Type::Enum {
             return Err(type_error(format!(
                 "expected an enum value, found {}",
-                e.text
+                e.ast
             )));
         }
         Ok(PyClassInitializer::from(e.dup(value.py())).add_subclass(EnumValue))
@@ -840,9 +733,11 @@ impl EnumValue {
 /// A handle of the story `owner` named `name`: a constant (`kind` "int", "bool" or
 /// "enum", `index` its index), a variant of an enum ("variant", the enum's index), a
 /// case of an event ("case", the event's index; `of` the event of the block that named
-/// it) or an event's latest case ("latest"). An enum value's `enum_type` is its type.
+/// it), an event's latest case ("latest") or its `k`-th execution's ("occurrence"). An
+/// enum value's `enum_type` is its type.
 #[pyfunction]
-#[pyo3(signature = (owner, kind, index, name, enum_type=None, of=None))]
+#[pyo3(signature = (owner, kind, index, name, enum_type=None, of=None, k=None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn leaf(
     py: Python<'_>,
     owner: Py<PyAny>,
@@ -851,45 +746,46 @@ pub(crate) fn leaf(
     name: String,
     enum_type: Option<Py<PyAny>>,
     of: Option<String>,
+    k: Option<usize>,
 ) -> Made {
-    let k = index;
-    let term = match kind {
-        "int" | "bool" | "enum" => declared(owner.bind(py), move |h| h.constants.get(k).cloned()),
-        "variant" => {
-            let variant = name.clone();
-            declared(owner.bind(py), move |h| {
-                Some(Value::Enum(h.enums.get(k)?.value(&variant)))
-            })
+    let declared = |ty: &Option<Py<PyAny>>| -> PyResult<Option<EnumOf>> {
+        match ty {
+            Some(t) => Ok(Some(EnumOf::Declared(
+                t.getattr(py, "_index")?.extract(py)?,
+            ))),
+            None => Ok(None),
         }
-        _ => Ok(Value::Bool(Formula::from(true))),
     };
-    let term = match kind {
-        "int" | "bool" | "enum" | "variant" => Term::Now(term?),
-        // An event is named before it happens (its block's expressions name its cases).
+    let (ty, ast, enum_of) = match kind {
+        "int" => (Type::Int, name_ax(&name), None),
+        "bool" => (Type::Bool, name_ax(&name), None),
+        "enum" => (Type::Enum, name_ax(&name), declared(&enum_type)?),
+        "variant" => (Type::Enum, name_ax(&name), Some(EnumOf::Declared(index))),
         "case" => {
-            let case = name.clone();
-            later(move |c| {
-                let event = c.h.event(k)?;
-                match &of {
-                    // The Rust API's words for a handle of another event.
-                    Some(other) if other != event.name() => Err(format!(
-                        "the case `{case}` is a case of the event `{other}`, not of `{}`",
-                        event.name()
-                    )),
-                    _ => Ok(Value::Enum(event.case(&case))),
-                }
-            })
+            let event: String = match &enum_type {
+                Some(t) => t.getattr(py, "name")?.extract(py)?,
+                None => String::new(),
+            };
+            // The Rust API's words for a handle of another event.
+            if let Some(other) = of.filter(|other| *other != event) {
+                return Err(story_error(format!(
+                    "the case `{name}` is a case of the event `{other}`, not of `{event}`"
+                )));
+            }
+            (Type::Enum, case_ax(&name), Some(EnumOf::Event(index)))
         }
-        "latest" => later(move |c| Ok(Value::Enum(c.h.event(k)?.latest()))),
+        "latest" => (Type::Enum, name_ax(&name), Some(EnumOf::Event(index))),
+        "occurrence" => {
+            let k = k.unwrap_or(1);
+            let event = ident(&name);
+            let ast = ax(ExprKind::Execution { event, k });
+            (Type::Enum, ast, Some(EnumOf::Event(index)))
+        }
         other => return Err(PyValueError::new_err(format!("no handle of kind {other}"))),
     };
-    let ty = match kind {
-        "int" => Type::Int,
-        "bool" => Type::Bool,
-        _ => Type::Enum,
-    };
-    let mut e = Expr::new(ty, term, Some(owner), name, 100);
+    let mut e = Expr::new(ty, ast, Some(owner));
     e.enum_type = enum_type;
+    e.enum_of = enum_of;
     e.constant = matches!(kind, "int" | "bool" | "enum").then_some(index);
     made(py, e)
 }
@@ -918,70 +814,32 @@ fn character<'py>(c: &Obj<'py>) -> PyResult<Bound<'py, Character>> {
     })
 }
 
-/// `op(A, φ)`'s character and formula, A left out when `formula` is None.
-fn speaker<'py>(
-    who: &Obj<'py>,
-    formula: Option<&Obj<'py>>,
-) -> PyResult<(Option<Bound<'py, Character>>, Expr)> {
+/// `op(A, φ)` for `knows`, `believes`, `knows_whether` and `probability`; A left out
+/// when `formula` is None (the speaker's, or for a probability outside what a
+/// character says, the storyteller's: lowering reads it as a story file's).
+fn of_formula(py: Python<'_>, op: &'static str, who: &Obj<'_>, formula: Option<&Obj<'_>>) -> Made {
     let (who, formula) = match formula {
         None if !who.is_instance_of::<Character>() => (None, who),
-        None => (Some(who), &who.py().None().into_bound(who.py())),
+        None => (Some(who), &py.None().into_bound(py)),
         Some(f) => (Some(who), f),
     };
     let f = bool_of(formula)?;
-    Ok((who.map(character).transpose()?, f))
-}
-
-/// `op(A, φ)` for `knows`, `believes`, `knows_whether` and `probability`.
-fn of_formula(py: Python<'_>, op: &'static str, who: &Obj<'_>, formula: Option<&Obj<'_>>) -> Made {
-    let (a, f) = speaker(who, formula)?;
-    let a = a.as_ref().map(|a| a.get());
-    let owner = mix(py, [owner(py, &f), a.map(|a| a.story.clone_ref(py))])?;
-    let name = a.map(|a| format!("{}, ", a.name)).unwrap_or_default();
-    let text = format!("{op}({name}{})", f.text);
-    let within = if op == "knows_whether" {
-        "knows_value"
-    } else {
-        op
+    let who = who.map(character).transpose()?;
+    let who = who.as_ref().map(|c| c.get());
+    let owner = owners(py, &[&f], who.map(|c| &c.story))?;
+    let agent = who.map(|c| name_ax(&c.name));
+    let ast = call_ax(op, agent.into_iter().chain([f.ast]).collect());
+    let ty = match op {
+        "probability" => Type::Probability,
+        _ => Type::Bool,
     };
-    let build = move |who: Agent, f: Formula| match op {
-        "knows_whether" => value_known(within, who, vec![Value::Bool(f)]),
-        "probability" => Ok(Value::Chance(Formula::probability(who, f))),
-        "knows" => Ok(Value::Bool(Formula::knows(who, f))),
-        _ => Ok(Value::Bool(Formula::believes(who, f))),
-    };
-    let term = match a {
-        Some(a) => {
-            let who = a.value;
-            combine(vec![f.term], Some((who, within)), move |v| {
-                build(who, v.into_iter().next().expect("a formula").formula()?)
-            })
-        }
-        // Left out: the speaker's in what a character says (and refused inside another
-        // character's knowledge); a probability's elsewhere the storyteller's.
-        None => later(move |c| {
-            if op == "probability" && c.speaker.is_none() {
-                return Ok(Value::Chance(Formula::probability_of(
-                    f.term.value(c)?.formula()?,
-                )));
-            }
-            let who = c.agent(within)?;
-            build(who, f.term.value(c)?.formula()?)
-        }),
-    };
-    let ty = if op == "probability" {
-        Type::Probability
-    } else {
-        Type::Bool
-    };
-    made(py, Expr::new(ty, term, owner, text, 100))
+    made(py, Expr::new(ty, ast, owner))
 }
 
 /// `op(A, e1, …, en)` for `knows_value` and `believes_value`, A optional.
 fn of_values(py: Python<'_>, op: &'static str, args: &Bound<'_, PyTuple>) -> Made {
     let first = args.get_item(0).ok();
-    let who = first
-        .as_ref()
+    let who = (first.as_ref())
         .and_then(|a| a.cast::<Character>().ok())
         .map(|c| c.get());
     let exprs = (args.iter().skip(who.is_some() as usize))
@@ -990,58 +848,11 @@ fn of_values(py: Python<'_>, op: &'static str, args: &Bound<'_, PyTuple>) -> Mad
     if exprs.is_empty() {
         return Err(type_error(format!("{op} needs at least one expression")));
     }
-    let owners = exprs.iter().map(|e| owner(py, e));
-    let owner = mix(py, owners.chain([who.map(|w| w.story.clone_ref(py))]))?;
-    let names: Vec<&str> = (who.map(|w| w.name.as_str()).into_iter())
-        .chain(exprs.iter().map(|e| e.text.as_str()))
-        .collect();
-    let text = format!("{op}({})", names.join(", "));
-    let parts = exprs.into_iter().map(|e| e.term).collect::<Vec<_>>();
-    let term = match who.map(|w| w.value) {
-        Some(who) => combine(parts, Some((who, op)), move |v| value_known(op, who, v)),
-        None => later(move |c| {
-            let who = c.agent(op)?;
-            value_known(
-                op,
-                who,
-                (parts.iter())
-                    .map(|p| p.value(c))
-                    .collect::<Result<_, _>>()?,
-            )
-        }),
-    };
-    made(py, bool_expr(term, owner, text, 100))
-}
-
-/// `op(who, values…)` for `knows_value` and `believes_value`. Knowing (or believing) a
-/// tuple's value is knowing each member's: the tuple of each type as one operator.
-fn value_known(op: &str, who: Agent, values: Vec<Value>) -> Result<Value, String> {
-    let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
-    for v in values {
-        match v {
-            Value::Int(i) => ints.push(i),
-            Value::Bool(b) => bools.push(b),
-            Value::Enum(e) => enums.push(e),
-            v => return Err(format!("`{op}` of {}", v.kind())),
-        }
-    }
-    fn of<V: epipen::story::Values>(op: &str, who: Agent, values: V) -> Formula {
-        match op {
-            "knows_value" => Formula::knows_value(who, values),
-            _ => Formula::believes_value(who, values),
-        }
-    }
-    let mut parts = Vec::new();
-    if !ints.is_empty() {
-        parts.push(of(op, who, ints));
-    }
-    if !bools.is_empty() {
-        parts.push(of(op, who, bools));
-    }
-    if !enums.is_empty() {
-        parts.push(of(op, who, enums));
-    }
-    Ok(Value::Bool(Formula::all(parts)))
+    let refs: Vec<&Expr> = exprs.iter().collect();
+    let owner = owners(py, &refs, who.map(|c| &c.story))?;
+    let agent = who.map(|c| name_ax(&c.name));
+    let args = agent.into_iter().chain(exprs.into_iter().map(|e| e.ast));
+    made(py, bool_expr(call_ax(op, args.collect()), owner))
 }
 
 /// `knows(A, φ)`: A knows that φ. In what a character says, the speaker may be left
@@ -1089,7 +900,8 @@ pub(crate) fn believes_value(py: Python<'_>, args: &Bound<'_, PyTuple>) -> Made 
     of_values(py, "believes_value", args)
 }
 
-/// `at(c, φ)`: φ with its knowledge operators evaluated at checkpoint `c`.
+/// `at(c, φ)`: φ with its knowledge operators evaluated at checkpoint `c` (which may be
+/// saved after the handle is made: in a block that saves it).
 #[pyfunction]
 pub(crate) fn at(py: Python<'_>, checkpoint: &Obj<'_>, formula: &Obj<'_>) -> Made {
     let Ok(c) = checkpoint.cast::<Checkpoint>() else {
@@ -1099,57 +911,43 @@ pub(crate) fn at(py: Python<'_>, checkpoint: &Obj<'_>, formula: &Obj<'_>) -> Mad
         )));
     };
     let (c, f) = (c.get(), bool_of(formula)?);
-    let owner = mix(py, [owner(py, &f), Some(c.story.clone_ref(py))])?;
-    let text = format!("at({}, {})", c.name, f.text);
-    // A checkpoint may be named before it is saved (in a block that saves it).
-    let (name, f) = (c.name.clone(), f.term);
-    let term = later(move |c| {
-        let cp = c.h.checkpoints.get(&name).ok_or_else(|| {
-            format!("`at` names the checkpoint `{name}`, which is not saved before it")
-        })?;
-        Ok(Value::Bool(Formula::at(*cp, f.value(c)?.formula()?)))
-    });
-    made(py, bool_expr(term, owner, text, 100))
+    let owner = owners(py, &[&f], Some(&c.story))?;
+    let ast = call_ax("at", vec![name_ax(&c.name), f.ast]);
+    made(py, bool_expr(ast, owner))
 }
 
-/// `everyone_knows`, `common_knowledge`, `distributed_knowledge` (`op`: the first word).
-fn group(py: Python<'_>, op: &'static str, word: &str, group: &Obj<'_>, formula: &Obj<'_>) -> Made {
+/// `op(G, φ)`: `everyone_knows`, `common_knowledge`, `distributed_knowledge`.
+fn group(py: Python<'_>, op: &'static str, group: &Obj<'_>, formula: &Obj<'_>) -> Made {
     let members = (group.try_iter()?)
         .map(|c| character(&c?))
         .collect::<PyResult<Vec<_>>>()?;
+    if members.is_empty() {
+        return Err(story_error(format!("`{op}` needs at least one character")));
+    }
     let f = bool_of(formula)?;
-    let owners = members.iter().map(|c| Some(c.get().story.clone_ref(py)));
-    let owner = mix(py, owners.chain([owner(py, &f)]))?;
-    let names: Vec<&str> = members.iter().map(|c| c.get().name.as_str()).collect();
-    let text = format!("{word}({}, {})", names.join(", "), f.text);
-    let group: Vec<Agent> = members.iter().map(|c| c.get().value).collect();
-    let term = combine(vec![f.term], None, move |v| {
-        let f = v.into_iter().next().expect("a formula").formula()?;
-        Ok(Value::Bool(match op {
-            "everyone" => Formula::everyone_knows(&group, f),
-            "common" => Formula::common_knowledge(&group, f),
-            _ => Formula::distributed_knowledge(&group, f),
-        }))
-    });
-    made(py, bool_expr(term, owner, text, 100))
+    let stories = members.iter().map(|c| Some(c.get().story.clone_ref(py)));
+    let owner = mix(py, stories.chain([owner(py, &f)]))?;
+    let names = members.iter().map(|c| name_ax(&c.get().name));
+    let ast = call_ax(op, names.chain([f.ast]).collect());
+    made(py, bool_expr(ast, owner))
 }
 
 /// `everyone_knows(G, φ)`: every character of `group` knows φ.
 #[pyfunction]
 pub(crate) fn everyone_knows(py: Python<'_>, group: &Obj<'_>, formula: &Obj<'_>) -> Made {
-    self::group(py, "everyone", "everyone_knows", group, formula)
+    self::group(py, "everyone_knows", group, formula)
 }
 
 /// `common_knowledge(G, φ)`: φ is common knowledge among `group`.
 #[pyfunction]
 pub(crate) fn common_knowledge(py: Python<'_>, group: &Obj<'_>, formula: &Obj<'_>) -> Made {
-    self::group(py, "common", "common_knowledge", group, formula)
+    self::group(py, "common_knowledge", group, formula)
 }
 
 /// `distributed_knowledge(G, φ)`: φ follows from what `group` knows together.
 #[pyfunction]
 pub(crate) fn distributed_knowledge(py: Python<'_>, group: &Obj<'_>, formula: &Obj<'_>) -> Made {
-    self::group(py, "distributed", "distributed_knowledge", group, formula)
+    self::group(py, "distributed_knowledge", group, formula)
 }
 
 /// `f(a, b, c)` or `f([a, b, c])`: the items.
@@ -1163,19 +961,14 @@ fn flat<'py>(args: &Bound<'py, PyTuple>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     Ok(args.iter().collect())
 }
 
-fn fold(
-    py: Python<'_>,
-    op: &'static str,
-    items: Vec<Expr>,
-    empty: Expr,
-    with: fn(Python<'_>, &'static str, Expr, Expr) -> PyResult<Expr>,
-) -> Made {
+/// `items` joined by `op` (typed `ty`), or `empty` for none.
+fn fold(py: Python<'_>, ty: Type, op: BinOp, items: Vec<Expr>, empty: Expr) -> Made {
     let mut items = items.into_iter();
     let Some(mut out) = items.next() else {
         return made(py, empty);
     };
     for x in items {
-        out = with(py, op, out, x)?;
+        out = binary(py, ty, op, out, x)?;
     }
     made(py, out)
 }
@@ -1188,26 +981,16 @@ fn formulas(args: &Bound<'_, PyTuple>) -> PyResult<Vec<Expr>> {
 #[pyfunction(name = "And")]
 #[pyo3(signature = (*formulas))]
 pub(crate) fn and(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> Made {
-    fold(
-        py,
-        "and",
-        self::formulas(formulas)?,
-        bool_literal(true),
-        logic,
-    )
+    let items = self::formulas(formulas)?;
+    fold(py, Type::Bool, BinOp::And, items, bool_literal(true))
 }
 
 /// At least one formula holds (false for none).
 #[pyfunction(name = "Or")]
 #[pyo3(signature = (*formulas))]
 pub(crate) fn or(py: Python<'_>, formulas: &Bound<'_, PyTuple>) -> Made {
-    fold(
-        py,
-        "or",
-        self::formulas(formulas)?,
-        bool_literal(false),
-        logic,
-    )
+    let items = self::formulas(formulas)?;
+    fold(py, Type::Bool, BinOp::Or, items, bool_literal(false))
 }
 
 /// `not φ` (also `~φ`).
@@ -1219,13 +1002,15 @@ pub(crate) fn not(py: Python<'_>, formula: &Obj<'_>) -> Made {
 /// `a -> b`.
 #[pyfunction(name = "Implies")]
 pub(crate) fn implies(py: Python<'_>, a: &Obj<'_>, b: &Obj<'_>) -> Made {
-    made(py, logic(py, "implies", bool_of(a)?, bool_of(b)?)?)
+    let (a, b) = (bool_of(a)?, bool_of(b)?);
+    made(py, binary(py, Type::Bool, BinOp::Implies, a, b)?)
 }
 
 /// `a <-> b`.
 #[pyfunction(name = "Iff")]
 pub(crate) fn iff(py: Python<'_>, a: &Obj<'_>, b: &Obj<'_>) -> Made {
-    made(py, logic(py, "iff", bool_of(a)?, bool_of(b)?)?)
+    let (a, b) = (bool_of(a)?, bool_of(b)?);
+    made(py, binary(py, Type::Bool, BinOp::Iff, a, b)?)
 }
 
 /// `if c then a else b`, for two values of the same type.
@@ -1245,31 +1030,15 @@ pub(crate) fn if_(
             b.ty.describe()
         )));
     }
-    let text = format!("if {} then {} else {}", c.text, a.text, b.text);
-    let owner = mix(py, [owner(py, &c), owner(py, &a), owner(py, &b)])?;
-    let prec = if a.ty == Type::Enum { 100 } else { 1 };
-    let ty = a.ty;
-    let enum_type = a.enum_type.as_ref().map(|t| t.clone_ref(py));
-    let term = combine(vec![c.term, a.term, b.term], None, |v| {
-        let [c, a, b] = <[Value; 3]>::try_from(v).expect("three operands");
-        let c = c.formula()?;
-        Ok(match (a, b) {
-            (Value::Int(a), Value::Int(b)) => Value::Int(c.ite(a, b)),
-            (Value::Bool(a), Value::Bool(b)) => Value::Bool(c.ite(a, b)),
-            (Value::Enum(a), Value::Enum(b)) => Value::Enum(c.ite(a, b)),
-            (a, b) => {
-                return Err(format!(
-                    "the branches of `If` have {} and {}: they need the same type",
-                    a.kind(),
-                    b.kind()
-                ));
-            }
-        })
+    let owner = owners(py, &[&c, &a, &b], None)?;
+    let ast = ax(ExprKind::Ite {
+        cond: Box::new(c.ast),
+        then: Box::new(a.ast.clone()),
+        otherwise: Box::new(b.ast),
     });
-    let mut e = Expr::new(ty, term, owner, text, prec);
-    e.enum_type = enum_type;
-    made(py, e)
+    made(py, a.like(py, ast, owner))
 }
+
 /// The sum of the terms (0 for none).
 #[pyfunction(name = "Sum")]
 #[pyo3(signature = (*terms))]
@@ -1277,8 +1046,8 @@ pub(crate) fn sum(py: Python<'_>, terms: &Bound<'_, PyTuple>) -> Made {
     let terms = (flat(terms)?.iter())
         .map(|t| int_of(t, "an int"))
         .collect::<PyResult<Vec<_>>>()?;
-    let zero = Expr::new(Type::Int, number(0i64), None, "0".into(), 100);
-    fold(py, "+", terms, zero, arith)
+    let zero = Expr::new(Type::Int, int_ax(0), None);
+    fold(py, Type::Int, BinOp::Add, terms, zero)
 }
 
 /// How many of the formulas hold.
@@ -1311,6 +1080,11 @@ fn membership(
     rows: Vec<Vec<Bound<'_, PyAny>>>,
 ) -> PyResult<Expr> {
     let tuple = values.iter().map(any_of).collect::<PyResult<Vec<_>>>()?;
+    if tuple.is_empty() {
+        return Err(story_error(
+            "a membership test needs at least one expression".into(),
+        ));
+    }
     let mut built: Vec<Vec<Expr>> = Vec::with_capacity(rows.len());
     for row in &rows {
         if row.len() != tuple.len() {
@@ -1326,92 +1100,15 @@ fn membership(
         });
         built.push(items.collect::<PyResult<_>>()?);
     }
-    let owners = tuple
-        .iter()
-        .chain(built.iter().flatten())
-        .map(|e| owner(py, e));
-    let owner = mix(py, owners.collect::<Vec<_>>())?;
-    let texts = |row: &[Expr]| {
-        row.iter()
-            .map(|x| x.text.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let listed: Vec<String> = (built.iter())
-        .map(|row| match row.len() {
-            1 => row[0].text.clone(),
-            _ => format!("({})", texts(row)),
-        })
-        .collect();
-    let lhs = match tuple.len() {
-        1 => tuple[0].text.clone(),
-        _ => format!("({})", texts(&tuple)),
-    };
-    let text = format!("{lhs} in {{{}}}", listed.join(", "));
-    // Rows of numbers: the story language's own membership test, for ints.
-    let numbers: Option<Vec<Vec<i64>>> = (rows.iter())
-        .map(|r| {
-            r.iter()
-                .map(|x| {
-                    x.extract::<i64>()
-                        .ok()
-                        .filter(|_| !x.is_instance_of::<PyBool>())
-                })
-                .collect()
-        })
-        .collect();
-    let width = tuple.len();
-    let parts = (tuple.into_iter().chain(built.into_iter().flatten()))
-        .map(|e| e.term)
-        .collect();
-    let term = combine(parts, None, move |v| {
-        if width == 0 {
-            return Err("a membership test needs at least one expression".into());
-        }
-        let (tuple, rows) = v.split_at(width);
-        membership_of(tuple, rows.chunks(width), numbers.as_deref()).map(Value::Bool)
+    let all: Vec<&Expr> = tuple.iter().chain(built.iter().flatten()).collect();
+    let owner = owners(py, &all, None)?;
+    let asts = |row: Vec<Expr>| tuple_ax(row.into_iter().map(|e| e.ast).collect());
+    let ast = ax(ExprKind::In {
+        element: Box::new(asts(tuple)),
+        set: built.into_iter().map(asts).collect(),
+        sample: None,
     });
-    Ok(bool_expr(term, owner, text, 7))
-}
-
-/// `(e1, …, en) in {rows}`; `numbers`: the rows, when they are all numbers.
-fn membership_of<'a>(
-    tuple: &[Value],
-    rows: impl Iterator<Item = &'a [Value]>,
-    numbers: Option<&[Vec<i64>]>,
-) -> Result<Formula, String> {
-    // Ints against rows of numbers: the story language's own membership test.
-    let ints: Option<Vec<Integer>> = (tuple.iter())
-        .map(|v| match v {
-            Value::Int(i) => Some(i.clone()),
-            _ => None,
-        })
-        .collect();
-    if let (Some(numbers), Some(ints)) = (numbers, ints) {
-        return Ok(Formula::tuple_in(ints, numbers));
-    }
-    if let [Value::Enum(e)] = tuple {
-        let options: Vec<epipen::Enum> = rows
-            .map(|r| match &r[0] {
-                Value::Enum(o) => Ok(o.clone()),
-                o => Err(format!(
-                    "a set item is {} where the tuple has an enum value",
-                    o.kind()
-                )),
-            })
-            .collect::<Result<_, String>>()?;
-        return Ok(e.is_in(options));
-    }
-    // Otherwise: one of the rows, member by member.
-    let mut any = Vec::new();
-    for row in rows {
-        let mut all = Vec::with_capacity(row.len());
-        for (v, r) in tuple.iter().zip(row) {
-            all.push(compare("==", v.clone(), r.clone())?);
-        }
-        any.push(Formula::all(all));
-    }
-    Ok(Formula::any(any))
+    Ok(bool_expr(ast, owner))
 }
 
 /// The expression a statement reads, from its handle.
@@ -1419,8 +1116,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Term {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Term> {
-        match handle(&obj) {
-            Some(e) if e.ty != Type::Probability => Ok(e.term),
+        match obj.cast::<Expr>() {
+            Ok(e) if e.get().ty != Type::Probability => Ok(e.get().term()),
             _ => Err(type_error(format!(
                 "not an epipen expression: {}",
                 obj.repr()?
@@ -1436,9 +1133,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Shown {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Shown> {
-        match handle(&obj) {
-            Some(e) => Ok(Shown(e.term)),
-            None => Err(type_error(format!(
+        match obj.cast::<Expr>() {
+            Ok(e) => Ok(Shown(e.get().term())),
+            Err(_) => Err(type_error(format!(
                 "not an epipen expression: {}",
                 obj.repr()?
             ))),

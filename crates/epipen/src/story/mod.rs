@@ -220,6 +220,7 @@ mod expr;
 mod handles;
 mod live;
 mod possible;
+mod syntax;
 
 pub use action::{Action, ActionDecl, PlanOptions, Planned};
 pub use blocks::{Block, Simultaneous};
