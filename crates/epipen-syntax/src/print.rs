@@ -1,4 +1,4 @@
-//! Expressions as a story writes them: [`Display`](std::fmt::Display) for
+//! Expressions as a story writes them: [`Display`] for
 //! [`ast::Expr`](crate::ast::Expr) (and for the [`Binder`] and [`Range`] of an aggregate).
 //!
 //! What the printer guarantees, for every tree the parser can produce: the printed text,
