@@ -406,20 +406,20 @@ pub(crate) struct Standbys {
     listed: HashMap<usize, Option<ExplicitBackend>>,
 }
 
-/// Asks `$body` of the standby's backend for `$h`, its state rebuilt as `$s` (with what
-/// characters learned when `$learned`).
+/// Asks `$body` of the standby's backend for `$h`, its state rebuilt as `$s` (the
+/// [`Part`] `$part` of it).
 macro_rules! ask {
-    ($standby:expr, $h:expr, $learned:expr, |$b:ident, $s:ident| $body:expr) => {{
-        let (standby, h, learned): (&mut Standbys, &Handover, bool) = ($standby, $h, $learned);
+    ($standby:expr, $h:expr, $part:expr, |$b:ident, $s:ident| $body:expr) => {{
+        let (standby, h, part): (&mut Standbys, &Handover, Part) = ($standby, $h, $part);
         if let Some($b) = standby.bdd() {
-            let $s = rebuilt($b, h, learned)?;
+            let $s = rebuilt($b, h, part)?;
             $body
         } else if let Some($b) = standby.listed(h) {
-            let $s = rebuilt($b, h, learned)?;
+            let $s = rebuilt($b, h, part)?;
             $body
         } else {
             let $b = &mut Z3Backend::new(standby.program.clone(), &standby.options);
-            let $s = rebuilt($b, h, learned)?;
+            let $s = rebuilt($b, h, part)?;
             $body
         }
     }};
@@ -470,7 +470,7 @@ impl Standbys {
 
 impl Standby for Standbys {
     fn worlds(&mut self, h: &Handover, limit: usize) -> Result<WorldSet, Failure> {
-        ask!(self, h, false, |b, s| b.worlds(&s, limit))
+        ask!(self, h, Part::Worlds, |b, s| b.worlds(&s, limit))
     }
 
     fn count(&mut self, h: &Handover, cap: usize) -> Result<WorldCount, Failure> {
@@ -483,11 +483,11 @@ impl Standby for Standbys {
                 }
             });
         }
-        ask!(self, h, false, |b, s| b.count(&s, cap))
+        ask!(self, h, Part::Worlds, |b, s| b.count(&s, cap))
     }
 
     fn model(&mut self, h: &Handover, cap: usize) -> Result<Option<Model>, Failure> {
-        ask!(self, h, true, |b, s| b.model(
+        ask!(self, h, Part::Knowledge, |b, s| b.model(
             &s,
             cap,
             crate::driver::Views::Observed
@@ -496,7 +496,7 @@ impl Standby for Standbys {
 
     /// On Z3 a satisfiability check, not a listing of the first world.
     fn is_empty(&mut self, h: &Handover) -> Result<bool, Failure> {
-        ask!(self, h, false, |b, s| b.is_empty(&s))
+        ask!(self, h, Part::Worlds, |b, s| b.is_empty(&s))
     }
 
     /// [`Semantics::pin`] on Z3 (`φ` over the constants' types alone).
@@ -510,13 +510,22 @@ impl Standby for Standbys {
 
 /// κ of `h` on `backend`: its types, the constraints and, when `learned`, what each
 /// character learned.
-fn rebuilt<B: Backend>(backend: &mut B, h: &Handover, learned: bool) -> Result<B::State, Failure> {
+/// How much of a handed-over state a standby rebuilds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// The worlds (κ): for listing, counting and emptiness.
+    Worlds,
+    /// The worlds and what each character learned: for a model.
+    Knowledge,
+}
+
+fn rebuilt<B: Backend>(backend: &mut B, h: &Handover, part: Part) -> Result<B::State, Failure> {
     let mut kappa = backend.initial()?;
     for e in &h.constraints {
         let phi = backend.formula(e, &kappa, &[])?;
         kappa = backend.restrict(&kappa, phi, Origin::Written)?;
     }
-    if learned {
+    if part == Part::Knowledge {
         let items = h
             .learned
             .as_ref()
