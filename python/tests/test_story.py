@@ -258,8 +258,11 @@ def test_mistakes_are_story_errors_and_type_errors():
         x + p
     with pytest.raises(TypeError, match="divide with //"):
         x / 2
-    with pytest.raises(ep.StoryError, match="already declared"):
+    with pytest.raises(ep.StoryError, match="^`x` is already declared") as declared:
         s.int("x")
+    assert declared.value.hint == "names of characters and constants must be unique"
+    with pytest.raises(ep.StoryError, match="^`A` is already declared"):
+        s.bool("A")  # a character's name
     with pytest.raises(ep.StoryError, match="^`knows_value` needs a character here"):
         s.announce(ep.knows_value(x))
     with pytest.raises(ep.StoryError, match="a value learned with knowledge operators must be a formula"):

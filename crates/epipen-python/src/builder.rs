@@ -14,6 +14,7 @@ use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use epipen::engine::{Cancel, Options};
+use epipen::story::Expression;
 use epipen::{Chance, Character, Enum, EnumType, Error, Formula, Int, Story};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -175,14 +176,12 @@ impl Actor {
         self.handles.character(k).map_err(invalid)
     }
 
-    /// Declares the constant `name` with `declare`: its index among the story's.
-    fn constant(&mut self, name: &str, declare: impl FnOnce(&mut Story)) -> Answer<usize> {
-        if (self.story.program().constants.iter()).any(|c| c.name == name) {
-            return Err(invalid(format!(
-                "the constant `{name}` is already declared"
-            )));
+    /// Declares a constant with `declare`: its index among the story's, or lowering's
+    /// refusal at once (a name already declared).
+    fn constant<T: Expression>(&mut self, declare: impl FnOnce(&mut Story) -> T) -> Answer<usize> {
+        if let Some(e) = declare(&mut self.story).refused() {
+            return Err(failed(e.clone()));
         }
-        declare(&mut self.story);
         Ok(self.story.program().constants.len() - 1)
     }
 
@@ -302,11 +301,11 @@ impl NativeStory {
     }
 
     fn int(&self, py: Python<'_>, name: String) -> PyResult<usize> {
-        self.ask(py, move |a| a.constant(&name, |s| drop(s.int(&name))))
+        self.ask(py, move |a| a.constant(|s| s.int(&name)))
     }
 
     fn bool(&self, py: Python<'_>, name: String) -> PyResult<usize> {
-        self.ask(py, move |a| a.constant(&name, |s| drop(s.bool(&name))))
+        self.ask(py, move |a| a.constant(|s| s.bool(&name)))
     }
 
     fn enumeration(&self, py: Python<'_>, name: String, variants: Vec<String>) -> PyResult<usize> {
@@ -321,7 +320,7 @@ impl NativeStory {
         self.ask(py, move |a| {
             let ty = (a.handles.enums.get(ty).cloned())
                 .ok_or_else(|| invalid("an enum of another story".into()))?;
-            a.constant(&name, |s| drop(s.enum_constant(&ty, &name)))
+            a.constant(|s| s.enum_constant(&ty, &name))
         })
     }
 

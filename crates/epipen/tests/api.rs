@@ -2,6 +2,7 @@
 //! errors a Rust program can get back.
 
 use epipen::engine::Strategy;
+use epipen::story::Expression;
 use epipen::{Change, Error, Formula as F, Hint, Int, Options, Story};
 
 #[path = "api/belief.rs"]
@@ -343,6 +344,13 @@ fn names_are_one_namespace_as_in_a_story_file() {
     story.character("x");
     let x = story.int("x");
     invalid(story.announce(x.eq(1)), "`x` is already declared");
+    // The handle says so where it is made, as the statement does.
+    let refused = x.refused().map(ToString::to_string);
+    assert_eq!(
+        refused.as_deref(),
+        Some("`x` is already declared (names of characters and constants must be unique)")
+    );
+    assert!(story.int("y").refused().is_none());
     // Two enums sharing a value name: the second enum fails where it is used.
     let colour = story.enumeration("Colour", &["red", "green"]);
     let fruit = story.enumeration("Fruit", &["apple", "red"]);

@@ -188,7 +188,15 @@ impl Node {
 
 /// The sealed trait of the expression types [`Int`], [`Formula`] and [`Enum`]: it
 /// lets generic functions such as [`Formula::ite`] take any of them.
-pub trait Expression: Typed {}
+pub trait Expression: Typed {
+    /// Why a statement using this expression will fail before it runs (a declaration
+    /// lowering refused, a handle of another story, …), or None. The statement reports
+    /// the same [`Error`](crate::story::Error); this lets a builder report it where
+    /// the expression is made.
+    fn refused(&self) -> Option<&crate::story::Error> {
+        self.node().ast.as_ref().err()
+    }
+}
 
 /// An integer expression: an `int` constant, a literal, or arithmetic over them.
 ///
