@@ -400,3 +400,46 @@ def test_knows_whether_is_the_value_of_a_formula_known():
     assert str(said) == "knows_whether(Anne, p)"
     assert s.reveals(anne, said) is True
     assert s.reveals(bob, ep.knows_whether(bob, ~p)) is False
+
+
+def test_every_statement_refuses_an_expression_of_another_story():
+    # Handles hold their expressions by name: a handle of another story with the same
+    # names must not be read as this story's.
+    def story():
+        s = ep.Story()
+        a = s.character("A")
+        x = s.int("x")
+        p = s.bool("p")
+        s.announce(x.is_in([1, 2]))
+        s.actual((x == 1) & p)
+        return s, a, x, p
+
+    s, a, x, p = story()
+    _, _, y, q = story()
+    statements = [
+        lambda: s.announce(q),
+        lambda: s.says(a, q),
+        lambda: s.reveals(a, q),
+        lambda: s.learns(a, y),
+        lambda: s.check(q),
+        lambda: s.check_actual(q),
+        lambda: s.expects(a, q),
+        lambda: s.assign(x, y),
+        lambda: s.assign(y, 1),
+        lambda: s.prior(y),
+        lambda: s.show(y),
+        lambda: s.event("e", lambda e: e.case("c", when=q)),
+        lambda: s.event("e", lambda e: e.case("c", then={x: y})),
+        lambda: s.event("e", lambda e: e.case("c", weight=y)),
+        lambda: s.action("act", lambda b: b.case("c"), when=q),
+        lambda: s.plan(q),
+        lambda: s.assert_adds_ck(q, lambda b: b.announce(p)),
+        lambda: s.assert_adds_ck(p, lambda b: b.announce(q)),
+        lambda: s.simultaneously(lambda b: b.says(a, q)),
+    ]
+    for k, statement in enumerate(statements):
+        with pytest.raises(ep.StoryError, match="another story") as e:
+            statement()
+        assert "another story" in str(e.value), k
+    # Nothing of that reached the story.
+    assert s.worlds() == [{"x": x_, "p": p_} for x_ in (1, 2) for p_ in (False, True)]
