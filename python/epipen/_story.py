@@ -193,8 +193,15 @@ class Story:
     def characters(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Character]:
         """Declares several characters: ``characters("Albert Bernard")`` (names separated
         by spaces or commas, or a list), or a family ``characters("child", 3)``:
-        ``child[0]``, ``child[1]``, ``child[2]``."""
-        return [self.character(name) for name in _names(names, n)]
+        ``child[0]``, ``child[1]``, ``child[2]`` (in one declaration: a name already
+        declared refuses them all)."""
+        listed = _names(names, n)
+        if n is None or not listed:
+            return [self.character(name) for name in listed]
+        first = self._native.characters(self._family(names), n)
+        made = [Character(self, first + k, name) for k, name in enumerate(listed)]
+        self._characters.extend(made)
+        return made
 
     def int(self, name: str) -> Int:
         """Declares a hidden integer constant (any integer: bound it by an announcement)."""
@@ -202,8 +209,13 @@ class Story:
         return _native.leaf(self, "int", k, name)
 
     def ints(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Int]:
-        """Declares several ints: ``ints("month day")`` or ``ints("x", 3)``."""
-        return [self.int(name) for name in _names(names, n)]
+        """Declares several ints: ``ints("month day")`` or ``ints("x", 3)`` (a family, in
+        one declaration)."""
+        listed = _names(names, n)
+        if n is None or not listed:
+            return [self.int(name) for name in listed]
+        first = self._native.ints(self._family(names), n)
+        return [_native.leaf(self, "int", first + k, name) for k, name in enumerate(listed)]
 
     def bool(self, name: str) -> Bool:
         """Declares a hidden boolean constant."""
@@ -211,8 +223,13 @@ class Story:
         return _native.leaf(self, "bool", k, name)
 
     def bools(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Bool]:
-        """Declares several bools: ``bools("p q")`` or ``bools("muddy", 3)``."""
-        return [self.bool(name) for name in _names(names, n)]
+        """Declares several bools: ``bools("p q")`` or ``bools("muddy", 3)`` (a family,
+        in one declaration)."""
+        listed = _names(names, n)
+        if n is None or not listed:
+            return [self.bool(name) for name in listed]
+        first = self._native.bools(self._family(names), n)
+        return [_native.leaf(self, "bool", first + k, name) for k, name in enumerate(listed)]
 
     def enumeration(self, name: str, variants: Union[str, Sequence[str]]) -> EnumType:
         """Declares an enum type: ``enumeration("Colour", "red green blue")``."""
@@ -484,6 +501,11 @@ class Story:
         return Worlds(names, listed, complete, text=text)
 
     # --- internals ---
+
+    def _family(self, name: object) -> str:
+        if not isinstance(name, str):
+            raise TypeError(f"a family's name is a str, not {name!r}")
+        return name
 
     def _own(self, e: Expr) -> None:
         if e._owner is not None and e._owner is not self:

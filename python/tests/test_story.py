@@ -263,6 +263,13 @@ def test_mistakes_are_story_errors_and_type_errors():
     assert declared.value.hint == "names of characters and constants must be unique"
     with pytest.raises(ep.StoryError, match="^`A` is already declared"):
         s.bool("A")  # a character's name
+    # A family is one declaration: a member declared before refuses it whole.
+    f = ep.Story()
+    f.bool("q[1]")
+    with pytest.raises(ep.StoryError, match=r"^`q\[1\]` is already declared"):
+        f.bools("q", 3)
+    assert [repr(r) for r in f.ints("r", 2)] == ["r[0]", "r[1]"]
+    assert f.worlds(1).names == ["q[1]", "r[0]", "r[1]"]
     with pytest.raises(ep.StoryError, match="^`knows_value` needs a character here"):
         s.announce(ep.knows_value(x))
     with pytest.raises(ep.StoryError, match="a value learned with knowledge operators must be a formula"):

@@ -176,13 +176,18 @@ impl Actor {
         self.handles.character(k).map_err(invalid)
     }
 
-    /// Declares a constant with `declare`: its index among the story's, or lowering's
-    /// refusal at once (a name already declared).
-    fn constant<T: Expression>(&mut self, declare: impl FnOnce(&mut Story) -> T) -> Answer<usize> {
-        if let Some(e) = declare(&mut self.story).refused() {
+    /// Declares constants with `declare`, in one statement: the first one's index
+    /// among the story's (the others follow it), or lowering's refusal at once (a name
+    /// already declared).
+    fn constants<T: Expression>(
+        &mut self,
+        declare: impl FnOnce(&mut Story) -> Vec<T>,
+    ) -> Answer<usize> {
+        let made = declare(&mut self.story);
+        if let Some(e) = made.first().and_then(Expression::refused) {
             return Err(failed(e.clone()));
         }
-        Ok(self.story.program().constants.len() - 1)
+        Ok(self.story.program().constants.len() - made.len())
     }
 
     /// (constant names, worlds as tuples of values, complete, their text, their
@@ -300,12 +305,31 @@ impl NativeStory {
         })
     }
 
+    /// `name[0]`, …, `name[n-1]` in one statement: the first one's index.
+    fn characters(&self, py: Python<'_>, name: String, n: usize) -> PyResult<usize> {
+        self.ask(py, move |a| {
+            let first = a.handles.characters.len();
+            a.handles.characters.extend(a.story.characters(&name, n));
+            Ok(first)
+        })
+    }
+
     fn int(&self, py: Python<'_>, name: String) -> PyResult<usize> {
-        self.ask(py, move |a| a.constant(|s| s.int(&name)))
+        self.ask(py, move |a| a.constants(|s| vec![s.int(&name)]))
+    }
+
+    /// `name[0]`, …, `name[n-1]` in one statement: the first one's index.
+    fn ints(&self, py: Python<'_>, name: String, n: usize) -> PyResult<usize> {
+        self.ask(py, move |a| a.constants(|s| s.ints(&name, n)))
     }
 
     fn bool(&self, py: Python<'_>, name: String) -> PyResult<usize> {
-        self.ask(py, move |a| a.constant(|s| s.bool(&name)))
+        self.ask(py, move |a| a.constants(|s| vec![s.bool(&name)]))
+    }
+
+    /// `name[0]`, …, `name[n-1]` in one statement: the first one's index.
+    fn bools(&self, py: Python<'_>, name: String, n: usize) -> PyResult<usize> {
+        self.ask(py, move |a| a.constants(|s| s.bools(&name, n)))
     }
 
     fn enumeration(&self, py: Python<'_>, name: String, variants: Vec<String>) -> PyResult<usize> {
@@ -320,7 +344,7 @@ impl NativeStory {
         self.ask(py, move |a| {
             let ty = (a.handles.enums.get(ty).cloned())
                 .ok_or_else(|| invalid("an enum of another story".into()))?;
-            a.constant(|s| s.enum_constant(&ty, &name))
+            a.constants(|s| vec![s.enum_constant(&ty, &name)])
         })
     }
 

@@ -351,6 +351,22 @@ fn names_are_one_namespace_as_in_a_story_file() {
         Some("`x` is already declared (names of characters and constants must be unique)")
     );
     assert!(story.int("y").refused().is_none());
+    // A family is one declaration: a member declared before refuses it whole.
+    story.bool("p[1]");
+    let family = story.bools("p", 3);
+    let refusals: Vec<_> = (family.iter())
+        .map(|p| p.refused().map(ToString::to_string))
+        .collect();
+    let taken = "`p[1]` is already declared (names of characters and constants must be unique)";
+    assert_eq!(refusals, vec![Some(taken.to_string()); 3]);
+    assert_eq!(
+        story
+            .ints("q", 2)
+            .iter()
+            .filter(|q| q.refused().is_none())
+            .count(),
+        2
+    );
     // Two enums sharing a value name: the second enum fails where it is used.
     let colour = story.enumeration("Colour", &["red", "green"]);
     let fruit = story.enumeration("Fruit", &["apple", "red"]);

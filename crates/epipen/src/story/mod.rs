@@ -364,29 +364,43 @@ impl Story {
     /// a name already declared (a character's, a constant's, an enum's or its value's)
     /// makes every later statement fail with [`Error::Invalid`].
     pub fn character(&mut self, name: &str) -> Character {
-        let id = match self.declare(ast::StmtKind::Characters(vec![decl(name)])) {
-            Ok(()) => CharId(self.program.characters.len() - 1),
-            Err(e) => {
-                self.broken.get_or_insert(Error::Invalid(e));
-                CharId(usize::MAX) // no character's
-            }
-        };
-        Character { story: self.id, id }
+        self.declare_characters(&[name.into()])[0]
     }
 
-    /// Declares `n` characters named `name[0]`, …, `name[n-1]`.
+    /// Declares `n` characters named `name[0]`, …, `name[n-1]`, in one statement (as
+    /// `characters A, B, C`): a name already declared refuses them all.
     pub fn characters(&mut self, name: &str, n: usize) -> Vec<Character> {
-        (0..n)
-            .map(|i| self.character(&format!("{name}[{i}]")))
-            .collect()
+        self.declare_characters(&family(name, n))
+    }
+
+    fn declare_characters(&mut self, names: &[String]) -> Vec<Character> {
+        let first = self.program.characters.len();
+        let decls = names.iter().map(|n| decl(n)).collect();
+        let ids: Vec<CharId> = match self.declare(ast::StmtKind::Characters(decls)) {
+            Ok(()) => (first..first + names.len()).map(CharId).collect(),
+            Err(e) => {
+                self.broken.get_or_insert(Error::Invalid(e));
+                vec![CharId(usize::MAX); names.len()] // no character's
+            }
+        };
+        let story = self.id;
+        ids.into_iter().map(|id| Character { story, id }).collect()
+    }
+
+    /// Declares the constants `names` of `sort` in one statement (as `int a, b`):
+    /// their nodes, each failing with lowering's refusal when it refuses one.
+    fn constants(&mut self, names: &[String], sort: ast::SortName) -> Vec<Node> {
+        let decls = names.iter().map(|n| decl(n)).collect();
+        match self.declare(ast::StmtKind::Constants { sort, names: decls }) {
+            Ok(()) => (names.iter())
+                .map(|n| Node::of(self.id, expr::name_ax(n)))
+                .collect(),
+            Err(e) => vec![Node::failed(Error::Invalid(e)); names.len()],
+        }
     }
 
     fn constant(&mut self, name: &str, sort: ast::SortName) -> Node {
-        let names = vec![decl(name)];
-        if let Err(e) = self.declare(ast::StmtKind::Constants { sort, names }) {
-            return Node::failed(Error::Invalid(e));
-        }
-        Node::of(self.id, expr::name_ax(name))
+        self.constants(&[name.into()], sort).remove(0)
     }
 
     /// Declares a hidden integer constant (any integer: bound it with an announcement
@@ -397,9 +411,11 @@ impl Story {
         Int(self.constant(name, ast::SortName::Int))
     }
 
-    /// Declares `n` int constants named `name[0]`, …, `name[n-1]`.
+    /// Declares `n` int constants named `name[0]`, …, `name[n-1]`, in one statement
+    /// (a name already declared refuses them all).
     pub fn ints(&mut self, name: &str, n: usize) -> Vec<Int> {
-        (0..n).map(|i| self.int(&format!("{name}[{i}]"))).collect()
+        let nodes = self.constants(&family(name, n), ast::SortName::Int);
+        nodes.into_iter().map(Int).collect()
     }
 
     /// Declares a hidden boolean constant, which is a [`Formula`].
@@ -407,9 +423,11 @@ impl Story {
         Formula(self.constant(name, ast::SortName::Bool))
     }
 
-    /// Declares `n` bool constants named `name[0]`, …, `name[n-1]`.
+    /// Declares `n` bool constants named `name[0]`, …, `name[n-1]`, in one statement
+    /// (a name already declared refuses them all).
     pub fn bools(&mut self, name: &str, n: usize) -> Vec<Formula> {
-        (0..n).map(|i| self.bool(&format!("{name}[{i}]"))).collect()
+        let nodes = self.constants(&family(name, n), ast::SortName::Bool);
+        nodes.into_iter().map(Formula).collect()
     }
 
     /// Declares an enum type with the given variants: `enum Colour { red, green }`.
@@ -914,6 +932,11 @@ pub(super) fn ident(name: &str) -> ast::Ident {
 }
 
 /// One declared name, not a family.
+/// The names `name[0]`, …, `name[n-1]`.
+fn family(name: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{name}[{i}]")).collect()
+}
+
 fn decl(name: &str) -> ast::Decl {
     ast::Decl {
         name: ident(name),
