@@ -75,17 +75,7 @@ pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Ve
             _ => {}
         }
     }
-    let mut parser = Parser {
-        src: source,
-        toks: tokens,
-        pos: 0,
-        nesting: 0,
-        blocks: 0,
-        enums,
-        characters,
-        diags: Vec::new(),
-        no_gt: false,
-    };
+    let mut parser = Parser::new(source, tokens, enums, characters);
     let statements = parser.statements(false);
     if parser.diags.is_empty() {
         Ok(Story {
@@ -101,17 +91,7 @@ pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Ve
 
 /// One expression filling the whole of `tokens` (newlines aside).
 pub(crate) fn parse_expr_tokens(source: &str, tokens: Vec<Token>) -> Result<Expr, Vec<Diagnostic>> {
-    let mut parser = Parser {
-        src: source,
-        toks: tokens,
-        pos: 0,
-        nesting: 0,
-        blocks: 0,
-        enums: HashSet::new(),
-        characters: HashSet::new(),
-        diags: Vec::new(),
-        no_gt: false,
-    };
+    let mut parser = Parser::new(source, tokens, HashSet::new(), HashSet::new());
     let expr = parser.expr().map_err(|d| vec![d])?;
     while parser.at(&TokenKind::Newline) {
         parser.bump();
@@ -207,6 +187,27 @@ fn boxed(node: Node) -> Box<Expr> {
 }
 
 impl<'s> Parser<'s> {
+    /// A parser at the first of `toks` (which ends with `Eof`), knowing the story's
+    /// `enums` and `characters` by name.
+    fn new(
+        src: &'s str,
+        toks: Vec<Token>,
+        enums: HashSet<String>,
+        characters: HashSet<String>,
+    ) -> Parser<'s> {
+        Parser {
+            src,
+            toks,
+            pos: 0,
+            nesting: 0,
+            blocks: 0,
+            enums,
+            characters,
+            diags: Vec::new(),
+            no_gt: false,
+        }
+    }
+
     // ----- token access -------------------------------------------------------------
 
     fn peek(&self) -> &Token {
