@@ -216,6 +216,24 @@ def test_hints_are_verified_or_refuted():
     assert len(s.worlds(5)) == 5
 
 
+def test_a_hints_block_learns_values_of_every_type():
+    s = ep.Story()
+    anne = s.character("Anne")
+    x, p = s.int("x"), s.bool("p")
+    s.announce(x.is_in([1, 2]))
+    with s.assert_adds_ck(True) as block:
+        block.learns(anne, x, p)
+        block.says(anne, ep.knows_value(x) & ep.knows_value(p))
+    assert block.verdict == "verified"
+    s.check(ep.knows_value(anne, x) & ep.knows_value(anne, p))
+    # As the statement, a block's `learns` needs something to learn.
+    with pytest.raises(ep.StoryError, match="^`learns` needs at least one expression$"):
+        s.assert_adds_ck(True, lambda b: b.learns(anne))
+    with pytest.raises(ep.StoryError, match="^`learns` needs at least one expression$"):
+        s.learns(anne)
+    assert len(s.worlds()) == 4
+
+
 def test_ints_are_exact_beyond_64_bits():
     s = ep.Story()
     x = s.int("x")

@@ -57,6 +57,14 @@ impl Value {
     }
 }
 
+/// The values of a `learns`, by type.
+#[derive(Default)]
+struct Learned {
+    ints: Vec<Int>,
+    bools: Vec<Formula>,
+    enums: Vec<Enum>,
+}
+
 /// What statements refer to: the story's handles.
 #[derive(Default)]
 struct Handles {
@@ -99,6 +107,24 @@ impl Handles {
             Value::Bool(f) => Ok(f),
             v => Err(format!("expected a formula (a bool), found {}", v.kind())),
         }
+    }
+
+    /// `learns`'s values, by type: the Rust API learns each type's in one statement
+    /// (learning is of each value anyway).
+    fn learned(&self, values: &[Term]) -> Result<Learned, String> {
+        if values.is_empty() {
+            return Err("`learns` needs at least one expression".into());
+        }
+        let mut learned = Learned::default();
+        for t in values {
+            match self.value(t)? {
+                Value::Int(i) => learned.ints.push(i),
+                Value::Bool(b) => learned.bools.push(b),
+                Value::Enum(e) => learned.enums.push(e),
+                v => return Err(format!("`learns` of {}", v.kind())),
+            }
+        }
+        Ok(learned)
     }
 
     fn enum_type(&self, of: Option<EnumOf>) -> Result<EnumType, String> {
@@ -145,24 +171,6 @@ fn failed(e: Error) -> Located {
 }
 
 impl Actor {
-    /// `learns`'s values, by type.
-    #[allow(clippy::type_complexity)]
-    fn split(&self, values: &[Term]) -> Answer<(Vec<Int>, Vec<Formula>, Vec<Enum>)> {
-        let (mut ints, mut bools, mut enums) = (Vec::new(), Vec::new(), Vec::new());
-        for t in values {
-            match self.handles.value(t).map_err(invalid)? {
-                Value::Int(i) => ints.push(i),
-                Value::Bool(b) => bools.push(b),
-                Value::Enum(e) => enums.push(e),
-                v => return Err(invalid(format!("`learns` of {}", v.kind()))),
-            }
-        }
-        if values.is_empty() {
-            return Err(invalid("`learns` needs at least one expression".into()));
-        }
-        Ok((ints, bools, enums))
-    }
-
     fn assign(&mut self, pairs: &[(Term, Term)], op: &'static str) -> Answer<()> {
         let changes = events::changes(&self.handles, pairs, op).map_err(invalid)?;
         self.story.assign_all(changes).map_err(failed)
@@ -370,16 +378,15 @@ impl NativeStory {
     fn learns(&self, py: Python<'_>, who: usize, values: Vec<Term>) -> PyResult<()> {
         self.ask(py, move |a| {
             let who = a.character(who)?;
-            let (ints, bools, enums) = a.split(&values)?;
-            // One statement per type of value (learning is of each value anyway).
-            if !ints.is_empty() {
-                a.story.learns(who, ints).map_err(failed)?;
+            let learned = a.handles.learned(&values).map_err(invalid)?;
+            if !learned.ints.is_empty() {
+                a.story.learns(who, learned.ints).map_err(failed)?;
             }
-            if !bools.is_empty() {
-                a.story.learns(who, bools).map_err(failed)?;
+            if !learned.bools.is_empty() {
+                a.story.learns(who, learned.bools).map_err(failed)?;
             }
-            if !enums.is_empty() {
-                a.story.learns(who, enums).map_err(failed)?;
+            if !learned.enums.is_empty() {
+                a.story.learns(who, learned.enums).map_err(failed)?;
             }
             Ok(())
         })

@@ -5,7 +5,7 @@ use epipen::story::Hint;
 use epipen::{Character, Formula, Int};
 use pyo3::prelude::*;
 
-use super::{Actor, Answer, Handles, Term, Value, failed, invalid};
+use super::{Actor, Answer, Handles, Term, failed, invalid};
 
 /// A statement of a block (`simultaneously`, `assert_adds_ck`), as Python sends it:
 /// `announce`'s formula; `says` and `reveals` as (who, formula, whether it reveals);
@@ -71,13 +71,15 @@ impl Actor {
                         }
                         Item::Learns(who, values) => {
                             let who = h.character(*who)?;
-                            for t in values {
-                                match h.value(t)? {
-                                    Value::Int(i) => b.learns(who, i),
-                                    Value::Bool(f) => b.learns(who, f),
-                                    Value::Enum(e) => b.learns(who, e),
-                                    v => return Err(format!("`learns` of {}", v.kind())),
-                                };
+                            let learned = h.learned(values)?;
+                            if !learned.ints.is_empty() {
+                                b.learns(who, learned.ints);
+                            }
+                            if !learned.bools.is_empty() {
+                                b.learns(who, learned.bools);
+                            }
+                            if !learned.enums.is_empty() {
+                                b.learns(who, learned.enums);
                             }
                         }
                         Item::Checkpoint(name) => {
