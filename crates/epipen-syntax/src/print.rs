@@ -191,13 +191,14 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr, ctx: Ctx) -> fmt::Result {
     }
 }
 
-/// Items separated by `, `, each a whole expression (inside brackets).
-fn write_list(f: &mut Formatter<'_>, items: &[Expr]) -> fmt::Result {
+/// Items separated by `, `, each whole (inside brackets: an expression at
+/// [`Ctx::TOP`], or an aggregate's binder).
+fn write_list<T: Display>(f: &mut Formatter<'_>, items: &[T]) -> fmt::Result {
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             f.write_str(", ")?;
         }
-        write_expr(f, item, Ctx::TOP)?;
+        write!(f, "{item}")?;
     }
     Ok(())
 }
@@ -222,8 +223,8 @@ fn write_bare(f: &mut Formatter<'_>, e: &Expr, ctx: Ctx) -> fmt::Result {
             write_expr(f, operand, ctx.at(min, ctx.followed))
         }
         ExprKind::Binary { op, lhs, rhs } => {
-            let (_, left, right) = binary_levels(*op);
-            write_expr(f, lhs, ctx.at(left, Some(binary_levels(*op).0)))?;
+            let (level, left, right) = binary_levels(*op);
+            write_expr(f, lhs, ctx.at(left, Some(level)))?;
             write!(f, " {} ", op.symbol())?;
             write_expr(f, rhs, ctx.at(right, ctx.followed))
         }
@@ -298,12 +299,7 @@ fn write_bare(f: &mut Formatter<'_>, e: &Expr, ctx: Ctx) -> fmt::Result {
             body,
         } => {
             write!(f, "{}(", name.name)?;
-            for (i, binder) in binders.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                write!(f, "{binder}")?;
-            }
+            write_list(f, binders)?;
             if let Some(guard) = guard {
                 f.write_str(" if ")?;
                 write_expr(f, guard, Ctx::TOP)?;
