@@ -48,13 +48,19 @@ fn on_bdds_with(
 ) -> Driver<BddBackend> {
     let (program, options) = compiled(history, story, sets);
     let backend = BddBackend::new(program.clone(), &options).expect("bools");
-    let mut driver = Driver::new(
-        program.clone(),
-        &options,
-        backend,
-        crate::choice::Standbys::new(program.clone(), &options),
-    )
-    .expect("a driver");
+    ran(&program, &options, backend, sink)
+}
+
+/// A driver of `backend` that has run every statement of `program`, each report given
+/// to `sink`.
+fn ran<B: super::Backend>(
+    program: &Rc<crate::ir::Program>,
+    options: &Options,
+    backend: B,
+    sink: &mut dyn FnMut(crate::Report),
+) -> Driver<B> {
+    let standbys = crate::choice::Standbys::new(program.clone(), options);
+    let mut driver = Driver::new(program.clone(), options, backend, standbys).expect("a driver");
     for s in &program.statements {
         driver.statement(s, sink).expect("the statement runs");
     }
@@ -187,17 +193,10 @@ fn verdicts_on_explicit(
     ) else {
         panic!("the explicit backend lists the worlds");
     };
-    let mut driver = Driver::new(
-        program.clone(),
-        &options,
-        backend,
-        crate::choice::Standbys::new(program.clone(), &options),
-    )
-    .expect("a driver");
     let mut verdicts = Vec::new();
-    for s in &program.statements {
-        (driver.statement(s, &mut |r| verdicts.extend(verdict(&r)))).expect("the statement runs");
-    }
+    let driver = ran(&program, &options, backend, &mut |r| {
+        verdicts.extend(verdict(&r))
+    });
     (verdicts, driver.forgetting == History::ForgottenWhereUnread)
 }
 
