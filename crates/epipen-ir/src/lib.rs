@@ -12,7 +12,7 @@ pub mod arith;
 mod show;
 mod value;
 
-pub use show::Namer;
+pub use show::{Entries, Namer};
 pub use value::{Value, World};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

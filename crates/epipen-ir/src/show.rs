@@ -19,13 +19,26 @@ const NEG: u8 = 10;
 const ATOM: u8 = 11;
 
 /// The names an expression's ids refer to.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Namer<'a> {
-    pub characters: &'a [Character],
-    pub constants: &'a [Constant],
-    pub checkpoints: &'a [Checkpoint],
-    pub enums: &'a [EnumDef],
-    pub events: &'a [EventDef],
+    pub characters: &'a dyn Entries<Character>,
+    pub constants: &'a dyn Entries<Constant>,
+    pub checkpoints: &'a dyn Entries<Checkpoint>,
+    pub enums: &'a dyn Entries<EnumDef>,
+    pub events: &'a dyn Entries<EventDef>,
+}
+
+/// A table of declarations a [`Namer`] reads, by index: a program's `Vec`, or
+/// lowering's own tables.
+pub trait Entries<T>: std::ops::Index<usize, Output = T> {
+    /// How many entries the table has.
+    fn count(&self) -> usize;
+}
+
+impl<T> Entries<T> for Vec<T> {
+    fn count(&self) -> usize {
+        self.len()
+    }
 }
 
 impl Program {
@@ -296,7 +309,7 @@ impl Printer<'_, '_> {
                 agents,
                 formula,
             } => {
-                let mut parts: Vec<String> = if agents.len() == self.names.characters.len() {
+                let mut parts: Vec<String> = if agents.len() == self.names.characters.count() {
                     Vec::new()
                 } else {
                     (agents.iter())

@@ -43,6 +43,22 @@ pub(crate) struct Planning {
     first_plan: Option<Span>,
 }
 
+impl Planning {
+    /// The search's step event ([`plan_steps`]) with as many occurrences as the deepest
+    /// `plan`, declared after `decls` (events, enums, constants); None without a `plan`.
+    pub(crate) fn steps(
+        &self,
+        decls: (
+            &mut Vec<ir::EventDef>,
+            &mut Vec<ir::EnumDef>,
+            &mut Vec<ir::Constant>,
+        ),
+    ) -> Option<ir::PlanSteps> {
+        let span = self.first_plan?;
+        Some(plan_steps(&self.actions, decls, self.depth, span))
+    }
+}
+
 impl Lowerer {
     /// The block around the statement where an action may not be declared.
     fn enclosing_block(&self) -> Option<&'static str> {
@@ -386,17 +402,6 @@ impl Lowerer {
             ));
         self.error(diagnostic);
         false
-    }
-
-    /// The search's step event ([`plan_steps`]) with as many occurrences as the deepest
-    /// `plan`; None without a `plan`.
-    pub(crate) fn plan_steps(&mut self) -> Option<ir::PlanSteps> {
-        let span = self.planning.first_plan?;
-        let decls = (&mut *self.events, &mut *self.enums, &mut *self.constants);
-        let steps = plan_steps(&self.planning.actions, decls, self.planning.depth, span);
-        let sort = self.events[steps.event.0].sort;
-        self.event_of_sort.insert(sort, steps.event.0);
-        Some(steps)
     }
 }
 

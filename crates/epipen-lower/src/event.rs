@@ -1039,10 +1039,13 @@ impl Lowerer {
             ));
             return None;
         };
-        let mut executions = (self.constants.iter().enumerate())
-            .filter(|(_, c)| c.occurrence.is_some_and(|o| o.event == id));
-        let found = k.checked_sub(1).and_then(|k| executions.nth(k));
-        let Some((c, constant)) = found else {
+        let found = k.checked_sub(1).and_then(|k| {
+            (self.constants.iter().enumerate())
+                .filter(|(_, c)| c.occurrence.is_some_and(|o| o.event == id))
+                .nth(k)
+                .map(|(c, constant)| (c, constant.ty))
+        });
+        let Some((c, ty)) = found else {
             let ran = (self.constants.iter())
                 .filter(|c| c.occurrence.is_some_and(|o| o.event == id))
                 .count();
@@ -1058,7 +1061,7 @@ impl Lowerer {
         };
         Some(ir::Expr {
             kind: ir::ExprKind::Const(ConstId(c)),
-            ty: constant.ty,
+            ty,
             span,
         })
     }

@@ -185,19 +185,47 @@ impl Incremental {
     /// checkpoints, enums, events, actions) as a program without statements.
     pub fn program(&self) -> ir::Program {
         let l = &self.lowerer;
-        let mut constants = l.constants.to_vec();
-        event::name_occurrences(&mut constants, &l.events);
+        let (mut constants, events) = (l.constants.to_vec(), l.events.to_vec());
+        event::name_occurrences(&mut constants, &events);
         ir::Program {
             characters: l.characters.to_vec(),
             constants,
             checkpoints: l.checkpoints.to_vec(),
             enums: l.enums.to_vec(),
-            events: l.events.to_vec(),
+            events,
             actions: l.planning.actions.clone(),
             plan_steps: None,
             statements: Vec::new(),
             samples: l.samples.clone(),
             backend: None,
+        }
+    }
+}
+
+impl Incremental {
+    /// Brings `decls` up to date: the declarations of [`Incremental::program`] taken at
+    /// an earlier state of this lowering, with only statements that lowered (not undone)
+    /// since. What was declared since joins them (lowering's tables only grow), in time
+    /// for what is new, not for all.
+    pub fn extend(&self, decls: &mut ir::Program) {
+        fn tail<T: Clone>(to: &mut Vec<T>, table: &Table<T>) {
+            to.extend(table.0.skip(to.len()));
+        }
+        let l = &self.lowerer;
+        let named = decls.constants.len();
+        tail(&mut decls.characters, &l.characters);
+        tail(&mut decls.constants, &l.constants);
+        tail(&mut decls.checkpoints, &l.checkpoints);
+        tail(&mut decls.enums, &l.enums);
+        tail(&mut decls.events, &l.events);
+        let actions = &l.planning.actions[decls.actions.len()..];
+        decls.actions.extend(actions.iter().cloned());
+        // A second execution of an event renames the first's occurrence (`roll#1`).
+        if decls.constants[named..]
+            .iter()
+            .any(|c| c.occurrence.is_some())
+        {
+            event::name_occurrences(&mut decls.constants, &decls.events);
         }
     }
 }
@@ -298,6 +326,62 @@ impl Ctx {
     }
 }
 
+/// A declarations' table (characters, constants, …) in order of declaration, and a
+/// namespace. Both are persistent: cloning a [`Lowerer`] (which [`Incremental`] does
+/// before each statement, to undo it) takes constant time, and a change made through a
+/// copy copies only what it touches, so a story declared one name at a time lowers in
+/// time linear in its names, not quadratic.
+#[derive(Clone)]
+struct Table<T: Clone>(imbl::Vector<T>);
+type Map<K, V> = imbl::HashMap<K, V>;
+
+impl<T: Clone> Default for Table<T> {
+    fn default() -> Self {
+        Table(imbl::Vector::new())
+    }
+}
+
+impl<T: Clone> Table<T> {
+    fn push(&mut self, item: T) {
+        self.0.push_back(item);
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn first(&self) -> Option<&T> {
+        self.0.front()
+    }
+
+    fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator {
+        self.0.iter()
+    }
+
+    /// Whether both are the same table (neither changed since one was copied from the
+    /// other).
+    fn same(&self, other: &Table<T>) -> bool {
+        self.0.ptr_eq(&other.0)
+    }
+
+    fn to_vec(&self) -> Vec<T> {
+        self.0.iter().cloned().collect()
+    }
+}
+
+impl<T: Clone> ir::Entries<T> for Table<T> {
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+}
+
+impl<T: Clone> std::ops::Index<usize> for Table<T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        &self.0[i]
+    }
+}
+
 /// A table the lowering shares with its copies until one of them changes it: cloning a
 /// [`Lowerer`] (which [`Incremental`] does before each statement, to undo it) copies a
 /// pointer, and the first change made through a shared copy copies the table
@@ -324,19 +408,6 @@ impl<T: Clone> std::ops::DerefMut for Shared<T> {
     }
 }
 
-impl<T: Clone> Shared<T> {
-    /// Whether both are the same table (neither changed since one was copied from the
-    /// other).
-    fn same(&self, other: &Shared<T>) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &other.0)
-    }
-
-    /// The table itself, copied only when another lowering still shares it.
-    fn take(self) -> T {
-        std::sync::Arc::unwrap_or_clone(self.0)
-    }
-}
-
 /// Where errors were found: see [`Lowerer::places`].
 type Places = HashMap<(usize, usize), (usize, HashSet<u64>)>;
 /// Definitions' uses that folded to a literal: see [`Lowerer::expanded`].
@@ -344,26 +415,26 @@ type Expanded = HashMap<(usize, Vec<def::Literal>, Ctx), ir::Expr>;
 
 #[derive(Clone)]
 struct Lowerer {
-    characters: Shared<Vec<ir::Character>>,
-    constants: Shared<Vec<ir::Constant>>,
-    checkpoints: Shared<Vec<ir::Checkpoint>>,
-    enums: Shared<Vec<ir::EnumDef>>,
-    events: Shared<Vec<ir::EventDef>>,
+    characters: Table<ir::Character>,
+    constants: Table<ir::Constant>,
+    checkpoints: Table<ir::Checkpoint>,
+    enums: Table<ir::EnumDef>,
+    events: Table<ir::EventDef>,
     /// Each event's index by its sort (every event has a sort of its own).
-    event_of_sort: Shared<HashMap<EnumId, usize>>,
+    event_of_sort: Map<EnumId, usize>,
     /// Characters, constants, families, enums, their values, consts and events (one
     /// namespace).
-    names: Shared<HashMap<String, Entity>>,
+    names: Map<String, Entity>,
     /// The loop variables in scope, innermost last.
     loop_vars: Vec<(String, i64)>,
     /// Checkpoints defined so far (their own namespace).
-    checkpoint_ids: Shared<HashMap<String, CheckpointId>>,
+    checkpoint_ids: Map<String, CheckpointId>,
     /// Checkpoints defined only in code that does not run.
     dead_checkpoints: HashSet<String>,
     /// Where each global name is first declared (byte offset).
-    declared_at: Shared<HashMap<String, usize>>,
+    declared_at: Map<String, usize>,
     /// Where each checkpoint is first defined (byte offset).
-    defined_at: Shared<HashMap<String, usize>>,
+    defined_at: Map<String, usize>,
     /// `--set` values of consts.
     sets: Shared<HashMap<String, i64>>,
     /// The start of the statement being lowered.
@@ -427,18 +498,18 @@ struct Lowerer {
 impl Lowerer {
     fn new(sets: &[(String, i64)], seed: u64) -> Lowerer {
         Lowerer {
-            characters: Shared::default(),
-            constants: Shared::default(),
-            checkpoints: Shared::default(),
-            enums: Shared::default(),
-            events: Shared::default(),
-            event_of_sort: Shared::default(),
-            names: Shared::default(),
+            characters: Table::default(),
+            constants: Table::default(),
+            checkpoints: Table::default(),
+            enums: Table::default(),
+            events: Table::default(),
+            event_of_sort: Map::default(),
+            names: Map::default(),
             loop_vars: Vec::new(),
-            checkpoint_ids: Shared::default(),
+            checkpoint_ids: Map::default(),
             dead_checkpoints: HashSet::new(),
-            declared_at: Shared::default(),
-            defined_at: Shared::default(),
+            declared_at: Map::default(),
+            defined_at: Map::default(),
             sets: Shared(std::sync::Arc::new(sets.iter().cloned().collect())),
             rng: sample::Rng::new(seed),
             samples: Vec::new(),
@@ -519,14 +590,16 @@ impl Lowerer {
         if !diagnostics.is_empty() {
             return Err(CompileError::Story(diagnostics));
         }
-        let plan_steps = self.plan_steps();
-        event::name_occurrences(&mut self.constants, &self.events);
+        let (mut events, mut enums) = (self.events.to_vec(), self.enums.to_vec());
+        let mut constants = self.constants.to_vec();
+        let plan_steps = (self.planning).steps((&mut events, &mut enums, &mut constants));
+        event::name_occurrences(&mut constants, &events);
         Ok(ir::Program {
-            characters: self.characters.take(),
-            constants: self.constants.take(),
-            checkpoints: self.checkpoints.take(),
-            enums: self.enums.take(),
-            events: self.events.take(),
+            characters: self.characters.to_vec(),
+            constants,
+            checkpoints: self.checkpoints.to_vec(),
+            enums,
+            events,
             actions: self.planning.actions,
             plan_steps,
             statements,

@@ -4288,6 +4288,54 @@ event flip {
     assert!(program.statements.is_empty());
 }
 
+/// What a front end keeps of the declarations, extended after each statement, is what
+/// the lowering declares: new names join it, and a second execution of an event renames
+/// the first's occurrence.
+#[test]
+fn declarations_extended_statement_by_statement_are_the_lowerings() {
+    let src = "\
+characters A, B[2]
+int x
+int x
+bool p
+enum Colour { red, blue }
+Colour c
+checkpoint start
+event roll { one\n two\n actual one }
+announce x > 0
+event roll { one\n two\n actual two }
+event flip { heads\n tails\n actual tails }
+action tell by A { told if p }
+do tell
+do tell
+characters C
+";
+    let story = epipen_syntax::parse(src).unwrap();
+    let mut lowering = Incremental::new(&[], 0);
+    let mut kept = lowering.program();
+    for stmt in &story.statements {
+        let lowered = lowering.stmt(stmt);
+        if lowered.is_ok() && lowering.declared() {
+            lowering.extend(&mut kept);
+        }
+        let now = lowering.program();
+        assert_eq!(kept.characters, now.characters);
+        assert_eq!(kept.constants, now.constants);
+        assert_eq!(kept.checkpoints, now.checkpoints);
+        assert_eq!(kept.enums, now.enums);
+        assert_eq!(kept.events, now.events);
+        assert_eq!(kept.actions, now.actions);
+    }
+    let names: Vec<&str> = kept.constants.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "x", "p", "c", "roll#1", "roll#2", "flip", "tell#1", "tell#2"
+        ]
+    );
+    assert_eq!(kept.characters.len(), 4);
+}
+
 #[test]
 fn an_incremental_statement_with_errors_changes_nothing() {
     let src = "\

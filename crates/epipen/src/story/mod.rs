@@ -767,11 +767,12 @@ impl Story {
             span: Span::default(),
         };
         self.lowering.stmt(&stmt)?;
-        self.sync();
+        self.lowering.extend(&mut self.program);
         Ok(())
     }
 
-    /// The story's declarations become the lowering's.
+    /// The story's declarations become the lowering's, after the lowering was undone
+    /// (after a statement that lowered, [`Incremental::extend`] adds what is new).
     fn sync(&mut self) {
         let p = self.lowering.program();
         self.program.characters = p.characters;
@@ -793,7 +794,7 @@ impl Story {
         };
         let stmts = (self.lowering.stmt(&stmt)).map_err(Error::Invalid)?;
         if self.lowering.declared() {
-            self.sync();
+            self.lowering.extend(&mut self.program);
         }
         Ok(stmts)
     }
