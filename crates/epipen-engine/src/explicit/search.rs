@@ -214,6 +214,13 @@ pub(super) fn solve(
     if let Some(k) = (0..n).find(|k| !defined[*k] && bound::unbounded(root[*k])) {
         return Err(Stop::Unbounded(k));
     }
+    // Without constraints every point of the box is a world: too many are refused before
+    // the columns are reserved (an engine of the Rust API's, made before the story's
+    // statements run, is asked with none).
+    let points = (root.iter()).fold(1u128, |size, d| size.saturating_mul(d.width()));
+    if conjuncts.is_empty() && points > limits.max_worlds as u128 {
+        return Err(Stop::TooMany(limits.max_worlds));
+    }
     // Each column in the smallest type that holds its constant's values.
     for (col, d) in columns.iter_mut().zip(&root) {
         *col = Column::for_range(d.lo, d.hi);
