@@ -231,6 +231,11 @@ def test_a_hints_block_learns_values_of_every_type():
         s.assert_adds_ck(True, lambda b: b.learns(anne))
     with pytest.raises(ep.StoryError, match="^`learns` needs at least one expression$"):
         s.learns(anne)
+    # A mistake anywhere in a block stops it whole: the statements before it do not run.
+    with pytest.raises(ep.StoryError, match="^`learns` needs at least one expression$"):
+        with s.assert_adds_ck(True) as block:
+            block.announce(x == 1)
+            block.learns(anne)
     assert len(s.worlds()) == 4
 
 

@@ -30,7 +30,7 @@ mod events;
 pub(crate) mod expr;
 
 use actions::{ActionSpec, PlanSpec, Planned, Steps};
-use blocks::Item;
+use blocks::{Item, announce_all};
 use events::{CaseItem, CaseSpec, EventSpec, Groups, Reported};
 use expr::{EnumOf, Shown, Term, Type};
 
@@ -57,13 +57,9 @@ impl Value {
     }
 }
 
-/// The values of a `learns`, by type.
-#[derive(Default)]
-struct Learned {
-    ints: Vec<Int>,
-    bools: Vec<Formula>,
-    enums: Vec<Enum>,
-}
+/// The values of a `learns`, by type: the Rust API's [`epipen::Values`] (a tuple), so
+/// that they are learned in one statement.
+type Learned = (Vec<Int>, Vec<Formula>, Vec<Enum>);
 
 /// What statements refer to: the story's handles.
 #[derive(Default)]
@@ -109,8 +105,7 @@ impl Handles {
         }
     }
 
-    /// `learns`'s values, by type: the Rust API learns each type's in one statement
-    /// (learning is of each value anyway).
+    /// `learns`'s values, by type (learning is of each value).
     fn learned(&self, values: &[Term]) -> Result<Learned, String> {
         if values.is_empty() {
             return Err("`learns` needs at least one expression".into());
@@ -118,9 +113,9 @@ impl Handles {
         let mut learned = Learned::default();
         for t in values {
             match self.value(t)? {
-                Value::Int(i) => learned.ints.push(i),
-                Value::Bool(b) => learned.bools.push(b),
-                Value::Enum(e) => learned.enums.push(e),
+                Value::Int(i) => learned.0.push(i),
+                Value::Bool(b) => learned.1.push(b),
+                Value::Enum(e) => learned.2.push(e),
                 v => return Err(format!("`learns` of {}", v.kind())),
             }
         }
@@ -379,16 +374,7 @@ impl NativeStory {
         self.ask(py, move |a| {
             let who = a.character(who)?;
             let learned = a.handles.learned(&values).map_err(invalid)?;
-            if !learned.ints.is_empty() {
-                a.story.learns(who, learned.ints).map_err(failed)?;
-            }
-            if !learned.bools.is_empty() {
-                a.story.learns(who, learned.bools).map_err(failed)?;
-            }
-            if !learned.enums.is_empty() {
-                a.story.learns(who, learned.enums).map_err(failed)?;
-            }
-            Ok(())
+            a.story.learns(who, learned).map_err(failed)
         })
     }
 
@@ -459,15 +445,7 @@ impl NativeStory {
         self.ask(py, move |a| {
             let statements = a.simultaneous(&block)?;
             (a.story)
-                .simultaneously(|s| {
-                    for (who, reveals, f) in statements {
-                        match (who, reveals) {
-                            (None, _) => s.announce(f),
-                            (Some(who), false) => s.says(who, f),
-                            (Some(who), true) => s.reveals(who, f),
-                        };
-                    }
-                })
+                .simultaneously(|s| announce_all(s, statements))
                 .map_err(failed)
         })
     }
