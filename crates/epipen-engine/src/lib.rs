@@ -419,7 +419,7 @@ impl<T, E: Into<Failure>> At<T> for Result<T, E> {
 /// they bound every int, or when finding out takes more than a million steps.
 pub fn left_unbounded(program: &Program) -> Option<ConstId> {
     match explicit::first_bounds(program, 1 << 20) {
-        Err(Some(k)) => Some(ConstId(k)),
+        Err(explicit::Loose::Unbounded(k)) => Some(ConstId(k)),
         _ => None,
     }
 }

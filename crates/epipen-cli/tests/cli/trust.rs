@@ -70,6 +70,33 @@ fn values_beyond_64_bits_are_a_clear_error() {
     assert!(!stderr.contains("unknown"), "stderr: {stderr}");
 }
 
+/// A world whose value lies beyond i64 is an error on every backend, never a world
+/// dropped: the explicit and BDD backends, which bound their ints by the first
+/// announcements, refuse the story (they took those worlds for none, or kept the others
+/// alone, or read the value as 2^63 - 1).
+#[test]
+fn a_world_beyond_64_bits_is_never_dropped() {
+    let refusal = "the story's first announcements allow `x` a value beyond the 64-bit integers (-2^63 to 2^63 - 1), which a world does not hold";
+    for (name, formula) in [
+        ("beyond-one.story", "x == 9223372036854775807 * 4"),
+        ("beyond-or.story", "x == 1 or x == 9223372036854775807 * 4"),
+        (
+            "beyond-range.story",
+            "x >= 9223372036854775807 * 4 and x <= 9223372036854775807 * 4 + 2",
+        ),
+    ] {
+        let story = story_file(name, &format!("int x\nannounce {formula}\n"));
+        fails(
+            &["worlds", &story],
+            1,
+            "a possible world has x = 36893488147419103228: values beyond the 64-bit integers (-2^63 to 2^63 - 1) are not supported",
+        );
+        for backend in ["bdd", "explicit"] {
+            fails(&["--backend", backend, "worlds", &story], 2, refusal);
+        }
+    }
+}
+
 #[test]
 fn an_aggregate_over_an_empty_range_keeps_its_statement() {
     let story = story_file(

@@ -363,7 +363,7 @@ fn a_non_linear_story_with_infinitely_many_worlds_is_refused_not_waited_on() {
     assert_eq!(
         out.stderr,
         formatdoc! {"
-            {story}:11:1: error: solver failure: quantifier elimination cannot handle `m * m` (non-linear arithmetic), and the possible worlds are more than 200000 or not finitely many (the story's first announcements bound `x`, `y`, `m` to more than 200000 values each), so the finite-domain route is closed too; bound every constant in an announcement, e.g. `announce x >= 0 and x <= 100`
+            {story}:11:1: error: solver failure: quantifier elimination cannot handle `m * m` (non-linear arithmetic), and the possible worlds are more than 200000 or not finitely many (the story's first announcements leave `x`, `y`, `m` unbounded), so the finite-domain route is closed too; bound every constant in an announcement, e.g. `announce x >= 0 and x <= 100`
                |
             11 | Anne: knows_value(x, y)
                | ^^^^^^^^^^^^^^^^^^^^^^^

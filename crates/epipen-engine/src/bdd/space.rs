@@ -20,6 +20,7 @@
 use super::diagram::{Bdd, BddValuation, BddVariable, Diagrams, MAX_VARS};
 
 use super::value::Partition;
+use crate::explicit::Loose;
 use crate::ir::arith::Integer;
 use crate::ir::{ArithOp, Program, Ty};
 use crate::worlds::{Value, World};
@@ -108,8 +109,9 @@ fn int_bounds(program: &Program) -> Result<Vec<(i128, i128)>, String> {
     match crate::explicit::first_bounds(program, BOUNDING_WORK) {
         Ok(Some(bounds)) => Ok(bounds),
         Ok(None) => Ok(vec![(0, 0); n]),
-        Err(Some(k)) => Err(unbounded(k)),
-        Err(None) => Err(
+        Err(Loose::Unbounded(k)) => Err(unbounded(k)),
+        Err(Loose::Beyond(k)) => Err(crate::explicit::beyond_i64(program, k)),
+        Err(Loose::Work) => Err(
             "bounding the story's ints by its first announcements took more work than the \
              BDD backend gives it"
                 .into(),

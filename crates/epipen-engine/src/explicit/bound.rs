@@ -759,25 +759,30 @@ fn except(d: Interval, v: i128) -> Interval {
     }
 }
 
-/// The initial box of a program's constants: bools 0..=1, enums their variants, ints all
-/// of i64.
+/// The initial box of a program's constants: bools 0..=1, enums their variants, ints
+/// every integer (a story's ints have no bounds: one that the constraints put beyond
+/// i64 is [`beyond_i64`], which the backends refuse, rather than no value at all).
 pub(super) fn type_box(types: &[Ty], enum_sizes: &[usize]) -> Box {
     types
         .iter()
         .map(|ty| match ty {
             Ty::Bool => Interval::new(0, 1),
             Ty::Enum(e) => Interval::new(0, enum_sizes[e.0] as i128 - 1),
-            // One beyond i64 at each end: a constraint that bounds an int to the
-            // edge (`x <= 9223372036854775807`) still narrows it.
-            Ty::Int => Interval::new(i128::from(i64::MIN) - 1, i128::from(i64::MAX) + 1),
+            Ty::Int => Interval::new(NEG_INF, POS_INF),
         })
         .collect()
 }
 
 /// Whether an int constant's interval goes beyond i64: the constraints did not bound
-/// it.
+/// it, or bound it beyond i64 ([`beyond_i64`]).
 pub(super) fn unbounded(d: Interval) -> bool {
     d.lo < i128::from(i64::MIN) || d.hi > i128::from(i64::MAX)
+}
+
+/// Whether the constraints bound an int constant's interval, but beyond i64: values the
+/// worlds do not hold.
+pub(super) fn beyond_i64(d: Interval) -> bool {
+    d.is_bounded() && !d.is_empty() && unbounded(d)
 }
 
 /// The values, sorted and inside its interval, that constant `k` may take for `e` to

@@ -46,11 +46,11 @@ use flags::Flags;
 use groups::Groups;
 use search::{Limits, Stop};
 pub(crate) use universe::loose_by_first;
+pub(super) use universe::{Loose, beyond_i64, finite_type_worlds, first_bounds};
 use universe::{
     MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, event_worlds, list_worlds,
     list_worlds_in, refusal, type_box_after,
 };
-pub(super) use universe::{finite_type_worlds, first_bounds};
 use world_ids::WorldIds;
 
 use crate::limits::{AUTO_MAX_EVENT_WORLDS, Budget, Size};

@@ -32,6 +32,8 @@ use crate::ir::{Expr, ExprKind, LogicOp, Ty};
 pub(super) enum Stop {
     /// The constraints do not bound this constant (its index).
     Unbounded(usize),
+    /// The constraints allow this constant (its index) a value beyond i64.
+    Beyond(usize),
     /// More than this many worlds.
     TooMany(usize),
     /// More than this many search nodes.
@@ -60,7 +62,7 @@ impl Limits {
 }
 
 /// What [`solve`] lists: one column of values per constant, how many solutions, and the
-/// box the root propagation gave.
+/// box the root propagation gave, cut to i64 (where the values lie).
 pub(super) type Solutions = (Vec<Column>, usize, Box);
 
 /// A knowledge-free expression's value in one world (bools 0 and 1), exactly: None when
@@ -147,7 +149,8 @@ fn propagate(
 
 /// The box the constraints' propagation from `start` leaves (the explicit search's
 /// root, shared with the BDD backend's bounded ints): None when the constraints have no
-/// solution; `Err(Stop::Unbounded(k))` when they leave constant `k` unbounded.
+/// solution; `Err(Stop::Unbounded(k))` when they leave constant `k` unbounded,
+/// `Err(Stop::Beyond(k))` when they allow it a value beyond i64.
 pub(crate) fn bounds(
     constraints: &[&Expr],
     start: &Box,
@@ -163,12 +166,24 @@ pub(crate) fn bounds(
         defined[*c] = true;
     }
     if let Some(k) = (0..start.len()).find(|k| !defined[*k] && bound::unbounded(root.root[*k])) {
-        return Err(Stop::Unbounded(k));
+        return Err(loose(k, root.root[k]));
     }
     if let Some(k) = (0..start.len()).find(|k| !root.root[*k].is_bounded()) {
         return Err(Stop::Unbounded(k));
     }
+    // A defined constant's bounds too: a backend encodes its values within them.
+    if let Some(k) = (0..start.len()).find(|k| bound::beyond_i64(root.root[*k])) {
+        return Err(Stop::Beyond(k));
+    }
     Ok(Some(root.root))
+}
+
+/// Why an int constant `k` whose interval `d` goes beyond i64 stops the search.
+fn loose(k: usize, d: Interval) -> Stop {
+    match bound::beyond_i64(d) {
+        true => Stop::Beyond(k),
+        false => Stop::Unbounded(k),
+    }
 }
 
 /// The box the constraints' propagation from `start` leaves, unbounded intervals
@@ -209,10 +224,10 @@ pub(super) fn solve(
     }
     let mut columns = vec![Column::default(); n];
     if !consistent {
-        return Ok((columns, 0, root));
+        return Ok((columns, 0, within_i64(root)));
     }
     if let Some(k) = (0..n).find(|k| !defined[*k] && bound::unbounded(root[*k])) {
-        return Err(Stop::Unbounded(k));
+        return Err(loose(k, root[k]));
     }
     // Without constraints every point of the box is a world: too many are refused before
     // the columns are reserved (an engine of the Rust API's, made before the story's
@@ -277,10 +292,17 @@ pub(super) fn solve(
     );
     let mut len = search.worlds;
     if !definitions.is_empty() {
-        len = fill_definitions(&mut columns, len, &definitions, &start, value);
+        len = fill_definitions(&mut columns, len, &definitions, &start, value)?;
     }
     sort(&mut columns, len);
-    Ok((columns, len, root))
+    Ok((columns, len, within_i64(root)))
+}
+
+/// The root box cut to i64, where every world's values lie (a constant that could leave
+/// it stopped the search): the box later expressions are bounded in.
+fn within_i64(root: Box) -> Box {
+    let i64s = Interval::new(i128::from(i64::MIN), i128::from(i64::MAX));
+    root.into_iter().map(|d| d.meet(i64s)).collect()
 }
 
 /// The conjuncts of `e`, in order.
@@ -786,14 +808,15 @@ impl Search<'_> {
 
 /// Computes the defined constants' columns (see the module's comment) in the `len`
 /// worlds found, keeping the worlds where each value lies in its constant's type box
-/// (`types`); returns how many are kept.
+/// (`types`); returns how many are kept, or [`Stop::Beyond`] for a value there beyond
+/// i64.
 fn fill_definitions(
     columns: &mut [Column],
     len: usize,
     definitions: &[(usize, Expr)],
     types: &[Interval],
     value: &mut dyn FnMut(&Expr, &[i128]) -> Option<i128>,
-) -> usize {
+) -> Result<usize, Stop> {
     let mut point = vec![0i128; columns.len()];
     let mut kept = 0;
     'world: for w in 0..len {
@@ -802,7 +825,10 @@ fn fill_definitions(
         }
         for (c, e) in definitions {
             match value(e, &point) {
-                Some(v) if types[*c].contains(v) && i64::try_from(v).is_ok() => point[*c] = v,
+                Some(v) if types[*c].contains(v) && i64::try_from(v).is_err() => {
+                    return Err(Stop::Beyond(*c));
+                }
+                Some(v) if types[*c].contains(v) => point[*c] = v,
                 _ => continue 'world,
             }
         }
@@ -814,7 +840,7 @@ fn fill_definitions(
     for col in columns.iter_mut() {
         col.truncate(kept);
     }
-    kept
+    Ok(kept)
 }
 
 /// Puts the `len` worlds in lexicographic order of their values (constant by constant),

@@ -218,7 +218,7 @@ pub(crate) fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
 pub(crate) fn first_bounds(
     program: &Program,
     max_work: usize,
-) -> Result<Option<Vec<(i128, i128)>>, Option<usize>> {
+) -> Result<Option<Vec<(i128, i128)>>, Loose> {
     let prefix = bounding_prefix(&program.statements);
     let types: Vec<Ty> = program.constants.iter().map(|c| c.ty).collect();
     let limits = Limits {
@@ -246,9 +246,31 @@ pub(crate) fn first_bounds(
     match found {
         Ok(Some(b)) => Ok(Some(b.iter().map(|d| (d.lo, d.hi)).collect())),
         Ok(None) => Ok(None),
-        Err(Stop::Unbounded(k)) => Err(Some(k)),
-        Err(_) => Err(None),
+        Err(Stop::Unbounded(k)) => Err(Loose::Unbounded(k)),
+        Err(Stop::Beyond(k)) => Err(Loose::Beyond(k)),
+        Err(_) => Err(Loose::Work),
     }
+}
+
+/// Why the story's first announcements do not bound its ints ([`first_bounds`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Loose {
+    /// They leave this int constant unbounded.
+    Unbounded(usize),
+    /// They allow this int constant a value beyond i64.
+    Beyond(usize),
+    /// Finding out took more than the work allowed.
+    Work,
+}
+
+/// Why a backend that holds the worlds' values refuses a story whose first
+/// announcements allow constant `k` a value beyond i64 ([`Loose::Beyond`]).
+pub(crate) fn beyond_i64(program: &Program, k: usize) -> String {
+    format!(
+        "the story's first announcements allow `{}` a value beyond the 64-bit integers \
+         (-2^63 to 2^63 - 1), which a world does not hold",
+        program.constants[k].name
+    )
 }
 
 /// The int constants the story's first announcements ([`bounding_prefix`]) leave
@@ -343,6 +365,7 @@ pub(super) fn refusal(program: &Program, stop: Stop) -> Refusal {
              announcements, and they leave `{}` unbounded",
             program.constants[*k].name
         ),
+        Stop::Beyond(k) => beyond_i64(program, *k),
         Stop::TooMany(n) => format!(
             "the story's first announcements allow more than {n} worlds, more than the \
              explicit-worlds backend lists"
