@@ -48,14 +48,14 @@
 
 use std::rc::Rc;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::Failure;
 use crate::driver::{
     Backend, Capability, Driver, Handover, Listing, Origin, Refused, Run, Semantics, Standby,
 };
 use crate::explicit::{self, ExplicitBackend, Refusal};
-use crate::ir::{Expr, ExprKind, Program, Stmt, StmtKind};
+use crate::ir::{ConstId, Expr, ExprKind, Program, Stmt, StmtKind};
 use crate::limits::{AUTO_MAX_FINITE_TYPES, Size};
 use crate::worlds::{Model, World, WorldCount, WorldSet};
 use crate::z3::Z3Backend;
@@ -271,7 +271,8 @@ pub(crate) fn offers(backend: &str, capability: Capability) -> bool {
 /// statements, an event's name used after it happened, plausibility (`expects`, an
 /// event's ranks), `learns` (what was learned reads values later events change),
 /// public changes (`x := e`), `actual` after an event, declared actions (`do`, `plan`),
-/// `simultaneously` and `assert_adds_ck` blocks. The BDD and explicit backends forget
+/// `simultaneously` and `assert_adds_ck` blocks, an event that changes an int, and a
+/// quantifier over a bool an event changed. The BDD and explicit backends forget
 /// (the driver asks them, [`crate::driver::Offers::forgetting`]); Z3 keeps them.
 pub(crate) fn history(program: &Program, options: &Options) -> History {
     if options.history == History::Kept {
@@ -303,15 +304,26 @@ fn history_reader(program: &Program) -> Option<&'static str> {
     if !program.actions.is_empty() || program.plan_steps.is_some() {
         return Some("the story declares actions (`do`, `plan`)");
     }
-    let mut after_event = false;
+    // Whether an event happened so far, and the constants events changed.
+    let mut after_event = (false, HashSet::new());
     // A `repeat` body runs again after its own events: it is read twice.
-    fn scan(program: &Program, stmts: &[Stmt], after_event: &mut bool) -> Option<&'static str> {
+    fn scan(
+        program: &Program,
+        stmts: &[Stmt],
+        state: &mut (bool, HashSet<ConstId>),
+    ) -> Option<&'static str> {
         for stmt in stmts {
+            let (after_event, changed) = &mut *state;
             let read = stmt.each_expr(&mut |e| {
                 e.walk(&mut |x| match &x.kind {
                     ExprKind::Latest(_) => Err("an event's name is used after it happened"),
                     ExprKind::At { .. } => Err("`at(c, …)` reads an earlier state"),
                     ExprKind::Chance { .. } => Err("`probability(…)` counts worlds"),
+                    // `forall p` takes the worlds where p *started* otherwise, and reads
+                    // p as the events made it from there.
+                    ExprKind::Quantified { consts, .. } if consts.iter().any(|c| changed.contains(c)) => {
+                        Err("a quantifier over a bool an event changed (it reads the bool's value at the start)")
+                    }
                     _ => Ok(()),
                 })
             });
@@ -341,10 +353,16 @@ fn history_reader(program: &Program) -> Option<&'static str> {
                         );
                     }
                     *after_event = true;
+                    changed.extend(
+                        event
+                            .cases
+                            .iter()
+                            .flat_map(|c| c.changes.iter().map(|(t, _)| *t)),
+                    );
                 }
                 StmtKind::Repeat { body, .. } => {
                     for _ in 0..2 {
-                        if let Some(why) = scan(program, body, after_event) {
+                        if let Some(why) = scan(program, body, state) {
                             return Some(why);
                         }
                     }

@@ -244,6 +244,39 @@ fn a_story_with_worlds_statements_keeps_its_history() {
     }
 }
 
+/// `forall p` after an event that changed p takes the worlds where p started otherwise
+/// (docs/language.md, "Quantifiers over bools"): the histories are kept for it, so that
+/// `check` answers as `worlds` does (fuzz campaign seed 125: forgetting them, the BDD
+/// backend quantified over p's new value and took a true announcement for a false one).
+#[test]
+fn a_quantifier_over_a_changed_bool_keeps_the_histories() {
+    let story = story_file(
+        "forall-changed.story",
+        "characters A\nbool p, q\nactual not p and q\n\
+         event reset {\n  set then p := false\n  actual set\n}\n\
+         A: forall p: not p\ncheck forall q: q or not q\n",
+    );
+    for backend in ["bdd", "auto"] {
+        let out = epipen(&["-vv", "--backend", backend, "check", &story]);
+        assert_eq!(
+            (out.code, out.stdout.as_str()),
+            (
+                0,
+                "line 9: check `forall q: q or not q` holds\n1 check holds\n"
+            ),
+            "{}",
+            out.stderr
+        );
+        assert!(
+            (out.stderr).contains(
+                "the events' histories are kept: a quantifier over a bool an event changed"
+            ),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
 /// The prisoners on BDDs forget their histories under `check` (nothing in the story
 /// reads them) and give the verdicts of the explicit backend, which keeps them in the
 /// same story with a checkpoint (in place of a comment: the lines stay).
