@@ -430,8 +430,10 @@ fn compare(printed: &Printed) -> Result<(), String> {
     runs.extend(checks);
     let report = report(printed, "the runs disagree", &runs);
     if std::env::var_os("FUZZ_EXPLORE").is_some() {
-        // Triage: every disagreement on stderr, none stops the run.
+        // Triage: every disagreement on stderr, none stops the run (the tally counts
+        // it).
         eprintln!("=== disagreement ===\n{report}");
+        tally(|t| t.disagreements += 1);
         return Ok(());
     }
     Err(report)

@@ -328,7 +328,10 @@ fn literal(n: &Obj<'_>) -> PyResult<ast::Expr> {
     let high = n.call_method1("__rshift__", (62,))?;
     let low: i64 = n.call_method1("__and__", ((1i64 << 62) - 1,))?.extract()?;
     let scaled = bin_ax(BinOp::Mul, literal(&high)?, int_ax(1 << 62));
-    Ok(bin_ax(BinOp::Add, scaled, int_ax(low)))
+    Ok(match low {
+        0 => scaled,
+        _ => bin_ax(BinOp::Add, scaled, int_ax(low)),
+    })
 }
 
 /// `x` as an int expression (`what` names it in the message).
