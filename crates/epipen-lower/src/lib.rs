@@ -200,18 +200,33 @@ impl Incremental {
             backend: None,
         }
     }
-}
 
-impl Incremental {
-    /// Brings `decls` up to date: the declarations of [`Incremental::program`] taken at
-    /// an earlier state of this lowering, with only statements that lowered (not undone)
-    /// since. What was declared since joins them (lowering's tables only grow), in time
-    /// for what is new, not for all.
+    /// Brings `decls`, the declarations of [`Incremental::program`] at an earlier state
+    /// of this lowering, up to date. After statements that lowered, what they declared
+    /// joins them (lowering's tables only grow), in time for what is new, not for all;
+    /// after a statement was undone, declarations it made are longer than the
+    /// lowering's, and are replaced whole.
     pub fn extend(&self, decls: &mut ir::Program) {
         fn tail<T: Clone>(to: &mut Vec<T>, table: &Table<T>) {
             to.extend(table.0.skip(to.len()));
         }
         let l = &self.lowerer;
+        if decls.characters.len() > l.characters.len()
+            || decls.constants.len() > l.constants.len()
+            || decls.checkpoints.len() > l.checkpoints.len()
+            || decls.enums.len() > l.enums.len()
+            || decls.events.len() > l.events.len()
+            || decls.actions.len() > l.planning.actions.len()
+        {
+            let p = self.program();
+            decls.characters = p.characters;
+            decls.constants = p.constants;
+            decls.checkpoints = p.checkpoints;
+            decls.enums = p.enums;
+            decls.events = p.events;
+            decls.actions = p.actions;
+            return;
+        }
         let named = decls.constants.len();
         tail(&mut decls.characters, &l.characters);
         tail(&mut decls.constants, &l.constants);

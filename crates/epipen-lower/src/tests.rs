@@ -4334,6 +4334,25 @@ characters C
         ]
     );
     assert_eq!(kept.characters.len(), 4);
+    // A statement undone after it lowered (the story's engine failed on it): the kept
+    // declarations go back with the lowering, the second execution's renaming too.
+    let undone = epipen_syntax::parse("event flip { heads\n tails\n actual heads }\nint z\n")
+        .unwrap()
+        .statements;
+    for stmt in &undone {
+        let before = lowering.clone();
+        lowering.stmt(stmt).unwrap();
+        lowering.extend(&mut kept);
+        assert_ne!(kept.constants, before.program().constants);
+        lowering = before;
+        lowering.extend(&mut kept);
+        assert_eq!(kept.constants, lowering.program().constants);
+    }
+    assert_eq!(
+        kept.constants.last().map(|c| c.name.as_str()),
+        Some("tell#2")
+    );
+    assert_eq!(kept.constants[5].name, "flip");
 }
 
 #[test]

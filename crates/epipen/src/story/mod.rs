@@ -771,18 +771,6 @@ impl Story {
         Ok(())
     }
 
-    /// The story's declarations become the lowering's, after the lowering was undone
-    /// (after a statement that lowered, [`Incremental::extend`] adds what is new).
-    fn sync(&mut self) {
-        let p = self.lowering.program();
-        self.program.characters = p.characters;
-        self.program.constants = p.constants;
-        self.program.checkpoints = p.checkpoints;
-        self.program.enums = p.enums;
-        self.program.events = p.events;
-        self.program.actions = p.actions;
-    }
-
     /// Lowers a statement the story built from handles' ASTs (resolved by
     /// [`Story::ast`]) after the story so far: its IR statements, its declarations
     /// joining the story's; or lowering's diagnostics.
@@ -821,7 +809,7 @@ impl Story {
             Ok(reports) => Ok((stmts, reports)),
             Err(e) => {
                 self.lowering = before;
-                self.sync();
+                self.lowering.extend(&mut self.program);
                 Err(e)
             }
         }
