@@ -195,11 +195,11 @@ class Story:
         by spaces or commas, or a list), or a family ``characters("child", 3)``:
         ``child[0]``, ``child[1]``, ``child[2]`` (in one declaration: a name already
         declared refuses them all)."""
-        listed = _names(names, n)
-        if n is None or not listed:
-            return [self.character(name) for name in listed]
+        if n is None:
+            return [self.character(name) for name in _names(names, None)]
+        # Declared first: a family too large is refused before its members are named.
         first = self._native.characters(self._family(names), n)
-        made = [Character(self, first + k, name) for k, name in enumerate(listed)]
+        made = [Character(self, first + k, name) for k, name in enumerate(_names(names, n))]
         self._characters.extend(made)
         return made
 
@@ -211,11 +211,10 @@ class Story:
     def ints(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Int]:
         """Declares several ints: ``ints("month day")`` or ``ints("x", 3)`` (a family, in
         one declaration)."""
-        listed = _names(names, n)
-        if n is None or not listed:
-            return [self.int(name) for name in listed]
+        if n is None:
+            return [self.int(name) for name in _names(names, None)]
         first = self._native.ints(self._family(names), n)
-        return [_native.leaf(self, "int", first + k, name) for k, name in enumerate(listed)]
+        return [_native.leaf(self, "int", first + k, name) for k, name in enumerate(_names(names, n))]
 
     def bool(self, name: str) -> Bool:
         """Declares a hidden boolean constant."""
@@ -225,11 +224,10 @@ class Story:
     def bools(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Bool]:
         """Declares several bools: ``bools("p q")`` or ``bools("muddy", 3)`` (a family,
         in one declaration)."""
-        listed = _names(names, n)
-        if n is None or not listed:
-            return [self.bool(name) for name in listed]
+        if n is None:
+            return [self.bool(name) for name in _names(names, None)]
         first = self._native.bools(self._family(names), n)
-        return [_native.leaf(self, "bool", first + k, name) for k, name in enumerate(listed)]
+        return [_native.leaf(self, "bool", first + k, name) for k, name in enumerate(_names(names, n))]
 
     def enumeration(self, name: str, variants: Union[str, Sequence[str]]) -> EnumType:
         """Declares an enum type: ``enumeration("Colour", "red green blue")``."""

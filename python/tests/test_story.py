@@ -316,13 +316,43 @@ def test_mistakes_are_story_errors_and_type_errors():
 def test_a_mistake_lowering_finds_carries_its_message_and_hint_apart():
     s = ep.Story()
     s.character("Albert")
-    s.character("Albert")
     with pytest.raises(ep.StoryError) as e:
-        s.announce(True)
+        s.character("Albert")
     assert str(e.value) == "`Albert` is already declared (names of characters and constants must be unique)"
     assert e.value.message == "`Albert` is already declared"
     assert e.value.hint == "names of characters and constants must be unique"
     assert e.value.errors == [(None, None, "`Albert` is already declared")]
+    # As in the Rust API, a character refused refuses every statement after it.
+    with pytest.raises(ep.StoryError, match="^`Albert` is already declared"):
+        s.announce(True)
+
+
+def test_a_declared_name_is_a_name_and_a_family_has_a_size():
+    s = ep.Story()
+    hint = "a name is a letter or `_` followed by letters, digits and `_`, and no keyword"
+    for name, message in [
+        ("", "`` is not a name"),
+        ("x y", "`x y` is not a name"),
+        ("1x", "`1x` is not a name"),
+        ("announce", "`announce` is a keyword, not a name"),
+    ]:
+        with pytest.raises(ep.StoryError) as e:
+            s.int(name)
+        assert (e.value.message, e.value.hint) == (message, hint)
+    # A family's size is refused before its members are named (10**12 of them would not
+    # fit in memory), as a story file's is.
+    with pytest.raises(ep.StoryError, match="^a family may have at most 100000 members, found 1000000000000$"):
+        s.bools("h", 10**12)
+    with pytest.raises(ep.StoryError, match="^a family cannot have -1 members$"):
+        s.ints("h", -1)
+    with pytest.raises(OverflowError):
+        s.bools("h", 10**20)
+    assert s.ints("h", 0) == []
+    x = s.int("x")
+    s.announce(x == 1)
+    assert s.worlds() == [{"x": 1}]
+    with pytest.raises(ep.StoryError, match="^a family may have at most 100000 members, found 1000000000000$"):
+        ep.Story().characters("child", 10**12)
 
 
 def test_expressions_print_as_stories_write_them():

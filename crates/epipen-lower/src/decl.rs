@@ -7,9 +7,20 @@ use epipen_syntax::ast::{self, Ident};
 use crate::*;
 
 impl Lowerer {
-    /// Checks that a global name is new; reports it otherwise. `basic`: the name is a
-    /// character or a constant (for the hint).
+    /// Checks that a global name is a name and new; reports it otherwise. `basic`: the
+    /// name is a character or a constant (for the hint).
     pub(crate) fn declare(&mut self, name: &Ident, basic: bool) -> bool {
+        if !builders_name(&name.name) {
+            // Only a builder's (the Rust and Python APIs'): the parser reads names only.
+            let message = match epipen_syntax::is_keyword(&name.name) {
+                true => format!("`{}` is a keyword, not a name", name.name),
+                false => format!("`{}` is not a name", name.name),
+            };
+            self.error(Diagnostic::error(name.span, message).with_hint(
+                "a name is a letter or `_` followed by letters, digits and `_`, and no keyword",
+            ));
+            return false;
+        }
         if let Some(existing) = self.names.get(&name.name) {
             let both_basic = basic
                 && matches!(
@@ -42,18 +53,8 @@ impl Lowerer {
         let n = self
             .compile_time_int(size, "the size of a family")
             .ok_or(())?;
-        if n < 0 {
-            self.error(Diagnostic::error(
-                size.span,
-                format!("a family cannot have {n} members"),
-            ));
-            return Err(());
-        }
-        if n > MAX_FAMILY {
-            self.error(Diagnostic::error(
-                size.span,
-                format!("a family may have at most {MAX_FAMILY} members, found {n}"),
-            ));
+        if let Some(why) = family_refusal(n) {
+            self.error(Diagnostic::error(size.span, why));
             return Err(());
         }
         Ok(Some(n as usize))
@@ -175,5 +176,30 @@ impl Lowerer {
                 None
             }
         }
+    }
+}
+
+/// Whether a declared name is a name, or a family member's as the builders declare one
+/// by one (`child[0]`, `call[0, 1]`): a name then integers in brackets.
+fn builders_name(name: &str) -> bool {
+    let (base, indices) = match name.strip_suffix(']').and_then(|n| n.split_once('[')) {
+        Some((base, indices)) => (base, Some(indices)),
+        None => (name, None),
+    };
+    epipen_syntax::is_name(base)
+        && indices.is_none_or(|i| i.split(',').all(|k| k.trim().parse::<i64>().is_ok()))
+}
+
+/// Why a family of `n` members cannot be declared, if it cannot (the builders ask before
+/// they name the members).
+pub fn family_refusal(n: i64) -> Option<String> {
+    if n < 0 {
+        Some(format!("a family cannot have {n} members"))
+    } else if n > MAX_FAMILY {
+        Some(format!(
+            "a family may have at most {MAX_FAMILY} members, found {n}"
+        ))
+    } else {
+        None
     }
 }

@@ -53,6 +53,7 @@ use epipen_syntax::{Diagnostic, Span};
 use names::collect_names;
 
 pub use action::{plan_steps, unowned};
+pub use decl::family_refusal;
 pub use expr::FUNCTIONS;
 pub use names::{closest, list};
 

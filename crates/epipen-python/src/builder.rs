@@ -143,6 +143,15 @@ fn invalid(message: String) -> Located {
     Located::plain(Kind::Story, message)
 }
 
+/// A family's size as Python gives it, or lowering's refusal (a negative one, or more
+/// members than a story file's family may have), before any member is named.
+fn family_size(n: i64) -> Answer<usize> {
+    match epipen::lower::family_refusal(n) {
+        Some(why) => Err(invalid(why)),
+        None => Ok(n as usize),
+    }
+}
+
 /// A statement's failure, as the package raises it: its messages (lowering's diagnostics',
 /// or the story's) at no place, and the first one's hint apart.
 fn failed(e: Error) -> Located {
@@ -182,6 +191,19 @@ impl Actor {
     /// Declares constants with `declare`, in one statement: the first one's index
     /// among the story's (the others follow it), or lowering's refusal at once (a name
     /// already declared).
+    /// Characters declared by `declare`: the first one's index, or the refusal of the
+    /// declaration (which every later statement gets too).
+    fn characters(&mut self, declare: impl FnOnce(&mut Story) -> Vec<Character>) -> Answer<usize> {
+        let refused_before = self.story.refusal().is_some();
+        let made = declare(&mut self.story);
+        if let Some(e) = self.story.refusal().filter(|_| !refused_before) {
+            return Err(failed(e.clone()));
+        }
+        let first = self.handles.characters.len();
+        self.handles.characters.extend(made);
+        Ok(first)
+    }
+
     fn constants<T: Expression>(
         &mut self,
         declare: impl FnOnce(&mut Story) -> Vec<T>,
@@ -302,18 +324,14 @@ impl NativeStory {
     }
 
     fn character(&self, py: Python<'_>, name: String) -> PyResult<usize> {
-        self.ask(py, move |a| {
-            a.handles.characters.push(a.story.character(&name));
-            Ok(a.handles.characters.len() - 1)
-        })
+        self.ask(py, move |a| a.characters(|s| vec![s.character(&name)]))
     }
 
     /// `name[0]`, …, `name[n-1]` in one statement: the first one's index.
-    fn characters(&self, py: Python<'_>, name: String, n: usize) -> PyResult<usize> {
+    fn characters(&self, py: Python<'_>, name: String, n: i64) -> PyResult<usize> {
         self.ask(py, move |a| {
-            let first = a.handles.characters.len();
-            a.handles.characters.extend(a.story.characters(&name, n));
-            Ok(first)
+            let n = family_size(n)?;
+            a.characters(|s| s.characters(&name, n))
         })
     }
 
@@ -322,8 +340,11 @@ impl NativeStory {
     }
 
     /// `name[0]`, …, `name[n-1]` in one statement: the first one's index.
-    fn ints(&self, py: Python<'_>, name: String, n: usize) -> PyResult<usize> {
-        self.ask(py, move |a| a.constants(|s| s.ints(&name, n)))
+    fn ints(&self, py: Python<'_>, name: String, n: i64) -> PyResult<usize> {
+        self.ask(py, move |a| {
+            let n = family_size(n)?;
+            a.constants(|s| s.ints(&name, n))
+        })
     }
 
     fn bool(&self, py: Python<'_>, name: String) -> PyResult<usize> {
@@ -331,8 +352,11 @@ impl NativeStory {
     }
 
     /// `name[0]`, …, `name[n-1]` in one statement: the first one's index.
-    fn bools(&self, py: Python<'_>, name: String, n: usize) -> PyResult<usize> {
-        self.ask(py, move |a| a.constants(|s| s.bools(&name, n)))
+    fn bools(&self, py: Python<'_>, name: String, n: i64) -> PyResult<usize> {
+        self.ask(py, move |a| {
+            let n = family_size(n)?;
+            a.constants(|s| s.bools(&name, n))
+        })
     }
 
     fn enumeration(&self, py: Python<'_>, name: String, variants: Vec<String>) -> PyResult<usize> {

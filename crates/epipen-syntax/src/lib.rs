@@ -14,6 +14,15 @@ pub use diagnostic::{At, Diagnostic, Located, line_col};
 pub fn is_keyword(word: &str) -> bool {
     lexer::keyword(word).is_some()
 }
+
+/// Whether `word` is a name as a story writes one: a letter or `_`, then letters,
+/// digits and `_`, and no keyword.
+pub fn is_name(word: &str) -> bool {
+    let mut bytes = word.bytes();
+    bytes.next().is_some_and(lexer::is_ident_start)
+        && bytes.all(lexer::is_ident_continue)
+        && !is_keyword(word)
+}
 pub use span::Span;
 
 /// Parses a story. On failure returns every syntax error found (the parser recovers at

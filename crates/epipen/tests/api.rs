@@ -316,6 +316,39 @@ fn invalid(result: Result<impl std::fmt::Debug, Error>, needle: &str) {
     }
 }
 
+/// A name the API declares is a name a story file could write (or a family member's,
+/// `p[1]`), and a family is no larger than a file's may be: refused before its members
+/// are named.
+#[test]
+fn names_are_names_and_families_have_a_size() {
+    let mut story = Story::new();
+    for (name, message) in [
+        ("", "`` is not a name"),
+        ("x y", "`x y` is not a name"),
+        ("if", "`if` is a keyword, not a name"),
+    ] {
+        let refused = story.int(name).refused().map(ToString::to_string);
+        let hint = "a name is a letter or `_` followed by letters, digits and `_`, and no keyword";
+        assert_eq!(refused, Some(format!("{message} ({hint})")));
+    }
+    assert!(story.bool("p[1]").refused().is_none());
+    let huge = story.bools("h", 1 << 40);
+    let too_many = "a family may have at most 100000 members, found 1099511627776";
+    let refusals: Vec<_> = huge
+        .iter()
+        .map(|h| h.refused().map(ToString::to_string))
+        .collect();
+    assert_eq!(refusals, [Some(too_many.to_string())]);
+    story.announce(true).unwrap();
+    // A character refused breaks the story, and says so.
+    assert!(story.characters("child", 1 << 40).is_empty());
+    assert_eq!(
+        story.refusal().map(ToString::to_string).as_deref(),
+        Some(too_many)
+    );
+    invalid(story.announce(true), too_many);
+}
+
 /// A story's names are one namespace, as a story file's: characters, constants, enums
 /// and enum values; lowering refuses a name declared twice, in its words.
 #[test]
@@ -912,6 +945,44 @@ const FINITE: &[Strategy] = &[
     Strategy::Bdd,
     Strategy::Explicit,
 ];
+
+/// Ints bounded by the story's first announcement run on the backends that bound them
+/// so (explicit worlds, BDDs), as the story file does: the engine is made knowing the
+/// statements so far (it took `month` for unbounded, refusing both).
+#[test]
+fn bounded_ints_give_the_worlds_of_the_same_story_file() {
+    let cheryl = |options| {
+        let mut story = Story::with_options(options);
+        let albert = story.character("Albert");
+        let bernard = story.character("Bernard");
+        let month = story.int("month");
+        let day = story.int("day");
+        let dates = [
+            [5, 15],
+            [5, 16],
+            [5, 19],
+            [6, 17],
+            [6, 18],
+            [7, 14],
+            [7, 16],
+        ];
+        story.announce(F::tuple_in((&month, &day), dates)).unwrap();
+        story.learns(albert, &month).unwrap();
+        story.learns(bernard, &day).unwrap();
+        let both = (&month, &day);
+        story.says(albert, !F::knows_value(albert, both)).unwrap();
+        story.says(bernard, F::knows_value(bernard, both)).unwrap();
+        story
+    };
+    same_as_text(
+        cheryl,
+        "characters Albert, Bernard\nint month, day\n\
+         announce (month, day) in {(5, 15), (5, 16), (5, 19), (6, 17), (6, 18), (7, 14), (7, 16)}\n\
+         Albert learns month\nBernard learns day\n\
+         Albert: not knows_value(month, day)\nBernard: knows_value(month, day)\n",
+        FINITE,
+    );
+}
 
 #[test]
 fn events_give_the_worlds_of_the_same_story_file() {

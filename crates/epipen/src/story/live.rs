@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use crate::engine::{Counterexample, Engine, EngineError, Failure, Options, Report};
+use crate::engine::{Counterexample, Engine, EngineError, Failure, Options, Report, Strategy};
 use crate::ir::{self, EventId, Program, Stmt, Ty};
 use crate::lower::plan_steps;
 use crate::syntax::Span;
@@ -83,7 +83,7 @@ impl Live {
             actions: decls.actions.clone(),
             plan_steps,
             checkpoints,
-            statements: match chances {
+            statements: match chances || bounded_by_first(options) {
                 true => (decls.statements.iter().chain(pending).cloned()).collect(),
                 false => Vec::new(),
             },
@@ -213,6 +213,13 @@ impl Story {
             }
         }
     }
+}
+
+/// Whether the backend the options name bounds the story's ints by its first
+/// announcements (explicit worlds, BDDs), as a story file's program gives them: the
+/// engine's snapshot then holds the statements so far.
+fn bounded_by_first(options: &Options) -> bool {
+    matches!(options.strategy, Strategy::Explicit | Strategy::Bdd)
 }
 
 /// Whether the story's statements (if given) or `pending` speak of chances.

@@ -368,9 +368,22 @@ impl Story {
     }
 
     /// Declares `n` characters named `name[0]`, …, `name[n-1]`, in one statement (as
-    /// `characters A, B, C`): a name already declared refuses them all.
+    /// `characters A, B, C`): a name already declared refuses them all, and so does a
+    /// family larger than a story file's may be (then no handle is made).
     pub fn characters(&mut self, name: &str, n: usize) -> Vec<Character> {
-        self.declare_characters(&family(name, n))
+        match family(name, n) {
+            Ok(names) => self.declare_characters(&names),
+            Err(e) => {
+                self.broken.get_or_insert(e);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Why every statement from now on fails, if one does: a character's declaration
+    /// was refused ([`Story::character`]).
+    pub fn refusal(&self) -> Option<&Error> {
+        self.broken.as_ref()
     }
 
     fn declare_characters(&mut self, names: &[String]) -> Vec<Character> {
@@ -412,9 +425,10 @@ impl Story {
     }
 
     /// Declares `n` int constants named `name[0]`, …, `name[n-1]`, in one statement
-    /// (a name already declared refuses them all).
+    /// (a name already declared refuses them all; a family larger than a story file's
+    /// may be is one handle, refused).
     pub fn ints(&mut self, name: &str, n: usize) -> Vec<Int> {
-        let nodes = self.constants(&family(name, n), ast::SortName::Int);
+        let nodes = self.family_of(name, n, ast::SortName::Int);
         nodes.into_iter().map(Int).collect()
     }
 
@@ -424,10 +438,18 @@ impl Story {
     }
 
     /// Declares `n` bool constants named `name[0]`, …, `name[n-1]`, in one statement
-    /// (a name already declared refuses them all).
+    /// (as [`Story::ints`]).
     pub fn bools(&mut self, name: &str, n: usize) -> Vec<Formula> {
-        let nodes = self.constants(&family(name, n), ast::SortName::Bool);
+        let nodes = self.family_of(name, n, ast::SortName::Bool);
         nodes.into_iter().map(Formula).collect()
+    }
+
+    /// The nodes of a family of constants: one refused node when it is too large.
+    fn family_of(&mut self, name: &str, n: usize, sort: ast::SortName) -> Vec<Node> {
+        match family(name, n) {
+            Ok(names) => self.constants(&names, sort),
+            Err(e) => vec![Node::failed(e)],
+        }
     }
 
     /// Declares an enum type with the given variants: `enum Colour { red, green }`.
@@ -922,8 +944,14 @@ pub(super) fn ident(name: &str) -> ast::Ident {
 
 /// One declared name, not a family.
 /// The names `name[0]`, …, `name[n-1]`.
-fn family(name: &str, n: usize) -> Vec<String> {
-    (0..n).map(|i| format!("{name}[{i}]")).collect()
+/// The members' names of a family of `n` (lowering's refusal when it cannot have them,
+/// before any is named).
+fn family(name: &str, n: usize) -> Result<Vec<String>, Error> {
+    let size = i64::try_from(n).unwrap_or(i64::MAX);
+    match crate::lower::family_refusal(size) {
+        Some(why) => Err(Error::invalid(why)),
+        None => Ok((0..n).map(|i| format!("{name}[{i}]")).collect()),
+    }
 }
 
 fn decl(name: &str) -> ast::Decl {
