@@ -984,6 +984,40 @@ fn bounded_ints_give_the_worlds_of_the_same_story_file() {
     );
 }
 
+/// Under `auto`, the backend chosen for the statements so far (explicit worlds, for two
+/// bools) gives way to one chosen knowing a statement it cannot run (`forall p`), as a
+/// story file's choice would have; a backend named in the options does not.
+#[test]
+fn auto_changes_backend_for_a_statement_its_choice_cannot_run() {
+    let forall = || F::from_syntax(epipen::syntax::parse_expr("forall p: p or q").unwrap());
+    for strategy in FINITE {
+        let mut story = Story::with_options(Options {
+            strategy: *strategy,
+            ..Options::default()
+        });
+        let (p, q) = (story.bool("p"), story.bool("q"));
+        story.announce(p | q).unwrap();
+        let outcome = story.announce(forall());
+        let worlds = story.worlds(10).unwrap().len();
+        match strategy {
+            Strategy::Explicit => {
+                let Err(Error::Solver(e)) = outcome else {
+                    panic!("explicit worlds refuse a quantifier: {outcome:?}");
+                };
+                assert!(
+                    e.to_string().contains("cannot evaluate a quantifier"),
+                    "{e}"
+                );
+                assert_eq!(worlds, 3);
+            }
+            _ => {
+                outcome.unwrap();
+                assert_eq!(worlds, 2, "{strategy:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn events_give_the_worlds_of_the_same_story_file() {
     // Sally and Anne.

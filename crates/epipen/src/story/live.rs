@@ -172,46 +172,49 @@ impl Story {
     /// Runs statements as a unit: all succeed and join the story, or the story stays
     /// as it was.
     pub(super) fn run_all(&mut self, stmts: Vec<Stmt>) -> Result<Vec<Report>, Error> {
-        self.intact()?;
-        self.ensure_live_for(&stmts)?;
-        let live = self.live.as_mut().expect("ensure_live made the engine");
-        let mut events = Vec::new();
-        let mut result = Ok(());
-        for s in &stmts {
-            result = live.step(s, &mut |e| events.push(e));
-            if result.is_err() {
-                break;
-            }
-        }
-        match result {
-            Ok(()) => {
-                self.program.statements.extend(stmts);
-                Ok(events)
-            }
-            Err(e) => {
-                // The engine may hold part of the failed statement's effect: start
-                // afresh (replaying the story) at the next statement.
-                self.live = None;
-                Err(from_engine(&self.program)(e))
-            }
-        }
+        let events = self.step_all(&stmts)?;
+        self.program.statements.extend(stmts);
+        Ok(events)
     }
 
     /// Runs a question that leaves the state as it was (a `plan`): it does not join
     /// the story's statements, so that a replay does not ask it again.
     pub(super) fn ask(&mut self, stmt: Stmt) -> Result<Vec<Report>, Error> {
+        self.step_all(std::slice::from_ref(&stmt))
+    }
+
+    /// Runs `stmts` on the live engine, what they report. Under `auto`, a backend
+    /// chosen for the statements so far that cannot run these (a quantifier over bools
+    /// on explicit worlds) gives way to one chosen knowing them, as a story file's
+    /// program would have chosen: the story replays on it.
+    fn step_all(&mut self, stmts: &[Stmt]) -> Result<Vec<Report>, Error> {
         self.intact()?;
-        let pending = std::slice::from_ref(&stmt);
-        self.ensure_live_for(pending)?;
+        let mut result = self.try_step_all(stmts)?;
+        if let Err(e) = &result
+            && matches!(e.error, Failure::Unsupported(_))
+            && self.options.strategy == Strategy::Auto
+        {
+            tracing::debug!(why = %e.error, "the backend gives way to one chosen knowing the statement");
+            result = self.try_step_all(stmts)?;
+        }
+        result.map_err(|e| from_engine(&self.program)(e))
+    }
+
+    /// [`Story::step_all`] once: the engine's failure inside (then the story starts
+    /// afresh at the next statement), or the failure to make the engine.
+    fn try_step_all(&mut self, stmts: &[Stmt]) -> Result<Result<Vec<Report>, EngineError>, Error> {
+        self.ensure_live_for(stmts)?;
         let live = self.live.as_mut().expect("ensure_live made the engine");
         let mut events = Vec::new();
-        match live.step(&stmt, &mut |e| events.push(e)) {
-            Ok(()) => Ok(events),
-            Err(e) => {
+        for s in stmts {
+            if let Err(e) = live.step(s, &mut |e| events.push(e)) {
+                // The engine may hold part of the failed statement's effect: start
+                // afresh (replaying the story) at the next statement.
                 self.live = None;
-                Err(from_engine(&self.program)(e))
+                return Ok(Err(e));
             }
         }
+        Ok(Ok(events))
     }
 }
 
@@ -219,7 +222,10 @@ impl Story {
 /// announcements (explicit worlds, BDDs), as a story file's program gives them: the
 /// engine's snapshot then holds the statements so far.
 fn bounded_by_first(options: &Options) -> bool {
-    matches!(options.strategy, Strategy::Explicit | Strategy::Bdd)
+    matches!(
+        options.strategy,
+        Strategy::Auto | Strategy::Explicit | Strategy::Bdd
+    )
 }
 
 /// Whether the story's statements (if given) or `pending` speak of chances.

@@ -280,6 +280,12 @@ pub enum Hint {
 /// given room for the executions to come, so that a loop of k executions replays the
 /// story about log k times.
 ///
+/// The engine is chosen as for a story file made of the statements so far (the
+/// options' backend, or `auto`'s choice, which bounds the ints by the first
+/// announcements: Cheryl's birthday runs on explicit worlds). Under `auto`, a later
+/// statement that backend cannot run (a quantifier over bools on explicit worlds) makes
+/// the story replay on the backend chosen knowing it.
+///
 /// A story uses Z3, whose contexts are thread-local: it stays on the thread that made it.
 /// See the [module documentation](self) for complete examples.
 pub struct Story {
