@@ -145,7 +145,11 @@ impl Story {
         }
         self.live = None;
         let spares = spares(&self.program);
-        self.live = Some(self.replayed_for(spares, steps, pending)?);
+        let live = self.replayed_for(spares, steps, pending)?;
+        if self.options.strategy == Strategy::Auto {
+            self.auto_chose = Some(live.engine.backend());
+        }
+        self.live = Some(live);
         Ok(())
     }
 
@@ -161,7 +165,28 @@ impl Story {
         steps: usize,
         pending: &[Stmt],
     ) -> Result<Live, Error> {
-        let mut live = Live::new(&self.program, &self.options, spares, steps, pending);
+        // `auto`'s choice again, where it chose BDDs or Z3: a replay after a late
+        // declaration (one a statement, in a loop) does not list the worlds again to
+        // find that explicit worlds cannot hold them, unless that backend refuses.
+        let again = match self.auto_chose {
+            Some("bdd") => Some(Strategy::Bdd),
+            Some("z3") => Some(Strategy::Z3),
+            _ => None,
+        };
+        let mut live = match again {
+            Some(strategy) => {
+                let options = Options {
+                    strategy,
+                    ..self.options.clone()
+                };
+                let live = Live::new(&self.program, &options, spares.clone(), steps, pending);
+                match live.engine.backend() {
+                    "none" => Live::new(&self.program, &self.options, spares, steps, pending),
+                    _ => live,
+                }
+            }
+            None => Live::new(&self.program, &self.options, spares, steps, pending),
+        };
         for s in &self.program.statements {
             live.step(s, &mut |_| {})
                 .map_err(from_engine(&self.program))?;
@@ -195,6 +220,7 @@ impl Story {
             && self.options.strategy == Strategy::Auto
         {
             tracing::debug!(why = %e.error, "the backend gives way to one chosen knowing the statement");
+            self.auto_chose = None;
             result = self.try_step_all(stmts)?;
         }
         result.map_err(|e| from_engine(&self.program)(e))

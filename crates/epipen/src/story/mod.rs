@@ -294,6 +294,8 @@ pub struct Story {
     /// The declarations, and every statement that ran successfully.
     program: Program,
     live: Option<Live>,
+    /// The backend `auto` chose for the last engine (see [`Story::replayed_for`]).
+    auto_chose: Option<&'static str>,
     /// The deepest plan asked so far (0: none): the live engine has room for it.
     plan_depth: usize,
     /// The story's declarations as lowering knows them: each declaration goes through
@@ -351,6 +353,7 @@ impl Story {
                 backend: None,
             },
             live: None,
+            auto_chose: None,
             plan_depth: 0,
             lowering: Incremental::new(&[], 0),
             checkpoints: Vec::new(),
