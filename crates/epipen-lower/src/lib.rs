@@ -425,7 +425,7 @@ impl<T: Clone> std::ops::DerefMut for Shared<T> {
 }
 
 /// Where errors were found: see [`Lowerer::places`].
-type Places = HashMap<(usize, usize), (usize, HashSet<u64>)>;
+type Places = HashMap<(usize, usize, u64), (usize, HashSet<u64>)>;
 /// Definitions' uses that folded to a literal: see [`Lowerer::expanded`].
 type Expanded = HashMap<(usize, Vec<def::Literal>, Ctx), ir::Expr>;
 
@@ -475,9 +475,10 @@ struct Lowerer {
     /// What each `sample` drew.
     samples: Vec<ir::SampleDraw>,
     diagnostics: Vec<Diagnostic>,
-    /// The places (spans) with errors: the first error's index in `diagnostics`, and the
-    /// hashes of the distinct messages found there. Unrolling finds a mistake once per
-    /// round, each time with its round's values: it is reported once, with a count.
+    /// The places (spans; for a builder's statement, written nowhere, the span and the
+    /// message) with errors: the first error's index in `diagnostics`, and the hashes of
+    /// the distinct messages found there. Unrolling finds a mistake once per round, each
+    /// time with its round's values: it is reported once, with a count.
     places: Shared<Places>,
     /// How many errors were found (a repeated one counts again).
     reported: usize,
@@ -667,10 +668,15 @@ impl Lowerer {
         let mut hasher = DefaultHasher::new();
         diagnostic.message.hash(&mut hasher);
         let message = hasher.finish();
-        match self
-            .places
-            .entry((diagnostic.span.start, diagnostic.span.end))
-        {
+        // A builder's statement is written nowhere (the default span): its distinct
+        // mistakes are places of their own, not rounds of one.
+        let nowhere = diagnostic.span == Span::default();
+        let place = (
+            diagnostic.span.start,
+            diagnostic.span.end,
+            if nowhere { message } else { 0 },
+        );
+        match self.places.entry(place) {
             Entry::Occupied(mut place) => {
                 place.get_mut().1.insert(message);
             }

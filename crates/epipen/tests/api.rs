@@ -340,6 +340,23 @@ fn names_are_names_and_families_have_a_size() {
         .collect();
     assert_eq!(refusals, [Some(too_many.to_string())]);
     story.announce(true).unwrap();
+    // A builder's statement is written nowhere: each of its mistakes is its own, not
+    // one place's errors "in other rounds of the unrolling".
+    let mut twice = Story::new();
+    twice.characters("child", 2);
+    twice.characters("child", 2);
+    let Some(Error::Invalid(diagnostics)) = twice.refusal() else {
+        panic!("the second family is refused");
+    };
+    let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "`child[0]` is already declared",
+            "`child[1]` is already declared"
+        ]
+    );
+    assert_eq!(diagnostics[0].hints.len(), 1, "{:?}", diagnostics[0].hints);
     // A character refused breaks the story, and says so.
     assert!(story.characters("child", 1 << 40).is_empty());
     assert_eq!(
