@@ -113,13 +113,7 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         if let Some(span) = quantified_knowledge(&program) {
             return refused(Refusal {
                 span: Some(span),
-                ..Refusal::because(
-                    "the Z3 backend cannot quantify over constants around knowledge \
-                     operators (`forall p: knows(…)`): its knowledge is exact only at \
-                     possible worlds, and a quantifier looks at others; the `bdd` backend \
-                     can"
-                    .into(),
-                )
+                ..Refusal::because(crate::z3::QUANTIFIED_KNOWLEDGE.into())
             });
         }
         let backend = Z3Backend::new(program.clone(), options);

@@ -1035,6 +1035,41 @@ fn auto_changes_backend_for_a_statement_its_choice_cannot_run() {
     }
 }
 
+/// `forall p: knows(…)` on Z3 is refused, through the API as in a file (Z3's knowledge
+/// is exact only at possible worlds): a statement that arrives after Z3 was chosen was
+/// answered. Under `auto` a story of bools replays on BDDs, which take it: the worlds
+/// where q holds (A, who learned q, knows it there), as the story file gives them.
+#[test]
+fn a_quantifier_around_knowledge_is_refused_by_z3_through_the_api() {
+    let formula =
+        || F::from_syntax(epipen::syntax::parse_expr("forall p: knows(A, q) or p").unwrap());
+    for (strategy, takes) in [
+        (Strategy::Z3, false),
+        (Strategy::Auto, true),
+        (Strategy::Bdd, true),
+    ] {
+        let mut story = Story::with_options(Options {
+            strategy,
+            ..Options::default()
+        });
+        let anne = story.character("A");
+        let (p, q) = (story.bool("p"), story.bool("q"));
+        story.learns(anne, &q).unwrap();
+        story.announce(p | q).unwrap();
+        match (story.announce(formula()), takes) {
+            (Ok(()), true) => assert_eq!(story.worlds(10).unwrap().len(), 2, "{strategy:?}"),
+            (Err(Error::Solver(e)), false) => {
+                assert!(
+                    e.to_string()
+                        .contains("cannot quantify over constants around knowledge"),
+                    "{e}"
+                )
+            }
+            (outcome, _) => panic!("{strategy:?}: {outcome:?}"),
+        }
+    }
+}
+
 #[test]
 fn events_give_the_worlds_of_the_same_story_file() {
     // Sally and Anne.

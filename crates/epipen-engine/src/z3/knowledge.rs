@@ -12,6 +12,11 @@ use crate::worlds::Value;
 use crate::z3::solver::{Eliminated, Term};
 use crate::{Failure, Strategy};
 
+/// Why the Z3 backend refuses a quantifier over constants around a knowledge operator.
+pub(crate) const QUANTIFIED_KNOWLEDGE: &str = "the Z3 backend cannot quantify over constants \
+     around knowledge operators (`forall p: knows(…)`): its knowledge is exact only at \
+     possible worlds, and a quantifier looks at others; the `bdd` backend can";
+
 /// With `Strategy::Auto`, κ counts as finite when the solver lists at most this many
 /// worlds (a box of values scanned natively may hold more).
 const AUTO_FINITE_CAP: usize = 5_000;
@@ -173,6 +178,12 @@ impl Z3Backend {
                 consts,
                 body,
             } => {
+                if body.mentions_knowledge() {
+                    // A story file is refused before it runs (`choice`); a statement
+                    // stepped from outside (the Rust API's) is refused here, so that
+                    // `auto` can replay the story on a backend that takes it.
+                    return Err(Failure::Unsupported(QUANTIFIED_KNOWLEDGE.into()));
+                }
                 let mut holds = self.encode(body, state, saved)?;
                 for c in consts {
                     let var = std::slice::from_ref(&self.vars[c.0]);

@@ -21,6 +21,7 @@ mod finite;
 mod fixed;
 mod knowledge;
 pub mod solver;
+pub(crate) use knowledge::QUANTIFIED_KNOWLEDGE;
 
 /// Added formulas with more DAG nodes than this are shrunk before joining κ.
 const SHRINK_ABOVE: usize = 24;
