@@ -384,22 +384,9 @@ fn history_reader(program: &Program) -> Option<&'static str> {
 /// Where the story first quantifies over constants around a knowledge operator
 /// (`forall p: knows(A, p)`), if it does.
 fn quantified_knowledge(program: &Program) -> Option<crate::syntax::Span> {
-    let mut found = None;
-    for stmt in &program.statements {
-        let _ = stmt.each_expr(&mut |e| {
-            e.walk(&mut |x| match &x.kind {
-                crate::ir::ExprKind::Quantified { body, .. } if body.mentions_knowledge() => {
-                    found = Some(x.span);
-                    Err(())
-                }
-                _ => Ok(()),
-            })
-        });
-        if found.is_some() {
-            break;
-        }
-    }
-    found
+    program.find(&mut |x| {
+        matches!(&x.kind, crate::ir::ExprKind::Quantified { body, .. } if body.mentions_knowledge())
+    })
 }
 
 /// The most worlds the [`Standby`] lists natively for a question about a state whose

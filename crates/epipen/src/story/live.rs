@@ -83,7 +83,7 @@ impl Live {
             actions: decls.actions.clone(),
             plan_steps,
             checkpoints,
-            statements: match chances || bounded_by_first(options) {
+            statements: match chances || snapshot_holds_statements(options) {
                 true => (decls.statements.iter().chain(pending).cloned()).collect(),
                 false => Vec::new(),
             },
@@ -165,9 +165,10 @@ impl Story {
         steps: usize,
         pending: &[Stmt],
     ) -> Result<Live, Error> {
-        // `auto`'s choice again, where it chose BDDs or Z3: a replay after a late
-        // declaration (one a statement, in a loop) does not list the worlds again to
-        // find that explicit worlds cannot hold them, unless that backend refuses.
+        // `auto`'s choice again, where it chose BDDs or Z3: the replays of a loop that
+        // declares a constant before each statement do not list the worlds again, each
+        // time, to find that explicit worlds cannot hold them (unless that backend
+        // refuses the story now).
         let again = match self.auto_chose {
             Some("bdd") => Some(Strategy::Bdd),
             Some("z3") => Some(Strategy::Z3),
@@ -244,10 +245,10 @@ impl Story {
     }
 }
 
-/// Whether the backend the options name bounds the story's ints by its first
-/// announcements (explicit worlds, BDDs), as a story file's program gives them: the
-/// engine's snapshot then holds the statements so far.
-fn bounded_by_first(options: &Options) -> bool {
+/// Whether the engine's snapshot holds the statements so far, as a story file's program
+/// does: for the backends that bound the ints by the first announcements (explicit
+/// worlds, BDDs) and for `auto`, which chooses by them.
+fn snapshot_holds_statements(options: &Options) -> bool {
     matches!(
         options.strategy,
         Strategy::Auto | Strategy::Explicit | Strategy::Bdd
