@@ -230,8 +230,8 @@ pub(super) fn solve(
         return Err(loose(k, root[k]));
     }
     // Without constraints every point of the box is a world: too many are refused before
-    // the columns are reserved (an engine of the Rust API's, made before the story's
-    // statements run, is asked with none).
+    // the columns are reserved (a story of many bools whose first statement constrains
+    // none, as an API's story may be when a declaration makes it replay).
     let points = (root.iter()).fold(1u128, |size, d| size.saturating_mul(d.width()));
     if conjuncts.is_empty() && points > limits.max_worlds as u128 {
         return Err(Stop::TooMany(limits.max_worlds));
