@@ -185,21 +185,20 @@ impl Incremental {
     /// The declarations so far (characters, constants with the events' occurrences,
     /// checkpoints, enums, events, actions) as a program without statements.
     pub fn program(&self) -> ir::Program {
-        let l = &self.lowerer;
-        let (mut constants, events) = (l.constants.to_vec(), l.events.to_vec());
-        event::name_occurrences(&mut constants, &events);
-        ir::Program {
-            characters: l.characters.to_vec(),
-            constants,
-            checkpoints: l.checkpoints.to_vec(),
-            enums: l.enums.to_vec(),
-            events,
-            actions: l.planning.actions.clone(),
+        let mut program = ir::Program {
+            characters: Vec::new(),
+            constants: Vec::new(),
+            checkpoints: Vec::new(),
+            enums: Vec::new(),
+            events: Vec::new(),
+            actions: Vec::new(),
             plan_steps: None,
             statements: Vec::new(),
-            samples: l.samples.clone(),
+            samples: self.lowerer.samples.clone(),
             backend: None,
-        }
+        };
+        self.extend(&mut program);
+        program
     }
 
     /// Brings `decls`, the declarations of [`Incremental::program`] at an earlier state
@@ -219,14 +218,12 @@ impl Incremental {
             || decls.events.len() > l.events.len()
             || decls.actions.len() > l.planning.actions.len()
         {
-            let p = self.program();
-            decls.characters = p.characters;
-            decls.constants = p.constants;
-            decls.checkpoints = p.checkpoints;
-            decls.enums = p.enums;
-            decls.events = p.events;
-            decls.actions = p.actions;
-            return;
+            decls.characters.clear();
+            decls.constants.clear();
+            decls.checkpoints.clear();
+            decls.enums.clear();
+            decls.events.clear();
+            decls.actions.clear();
         }
         let named = decls.constants.len();
         tail(&mut decls.characters, &l.characters);

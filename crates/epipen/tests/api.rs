@@ -75,7 +75,20 @@ fn cheryl() -> (
     epipen::Int,
     epipen::Int,
 ) {
-    let mut story = Story::new();
+    cheryl_with(Options::default())
+}
+
+/// [`cheryl`] told with `options`.
+fn cheryl_with(
+    options: Options,
+) -> (
+    Story,
+    epipen::Character,
+    epipen::Character,
+    epipen::Int,
+    epipen::Int,
+) {
+    let mut story = Story::with_options(options);
     let albert = story.character("Albert");
     let bernard = story.character("Bernard");
     let month = story.int("month");
@@ -969,23 +982,7 @@ const FINITE: &[Strategy] = &[
 #[test]
 fn bounded_ints_give_the_worlds_of_the_same_story_file() {
     let cheryl = |options| {
-        let mut story = Story::with_options(options);
-        let albert = story.character("Albert");
-        let bernard = story.character("Bernard");
-        let month = story.int("month");
-        let day = story.int("day");
-        let dates = [
-            [5, 15],
-            [5, 16],
-            [5, 19],
-            [6, 17],
-            [6, 18],
-            [7, 14],
-            [7, 16],
-        ];
-        story.announce(F::tuple_in((&month, &day), dates)).unwrap();
-        story.learns(albert, &month).unwrap();
-        story.learns(bernard, &day).unwrap();
+        let (mut story, albert, bernard, month, day) = cheryl_with(options);
         let both = (&month, &day);
         story.says(albert, !F::knows_value(albert, both)).unwrap();
         story.says(bernard, F::knows_value(bernard, both)).unwrap();
@@ -994,7 +991,8 @@ fn bounded_ints_give_the_worlds_of_the_same_story_file() {
     same_as_text(
         cheryl,
         "characters Albert, Bernard\nint month, day\n\
-         announce (month, day) in {(5, 15), (5, 16), (5, 19), (6, 17), (6, 18), (7, 14), (7, 16)}\n\
+         announce (month, day) in {(5, 15), (5, 16), (5, 19), (6, 17), (6, 18), (7, 14), \
+         (7, 16), (8, 14), (8, 15), (8, 17)}\n\
          Albert learns month\nBernard learns day\n\
          Albert: not knows_value(month, day)\nBernard: knows_value(month, day)\n",
         FINITE,
