@@ -43,7 +43,7 @@ from ._expr import (
     _flat,
     _int,
 )
-from ._results import Plan, Show, Worlds, World
+from ._results import Event, Plan, Show, Worlds, World, _events
 
 __all__ = ["Story"]
 
@@ -489,6 +489,20 @@ class Story:
             assert isinstance(verdict, str)
             return verdict
         return b
+
+    def tell(self, text: str) -> list[Event]:
+        """Tells the story ``text``: statements in the story language, declarations too,
+        after the statements so far, as a story file continues. Names are the story's
+        (those declared in Python and in text told before); what the text declares is
+        the story's from then on, in text. Returns what the statements print, as
+        ``epipen run`` prints it (``worlds`` and ``where`` listings, reveals, events,
+        plans; a check that holds prints nothing).
+
+        The text is a unit: when a statement fails, none of it takes effect, and the
+        error (:class:`StoryError`, :class:`SolverError`) is located in the text told to
+        the story so far, its line counted from the first text told (``<told>:3:10``)."""
+        names, reports = self._native.tell(text)
+        return _events(names, reports)
 
     def worlds(self, limit: builtins.int = 10) -> Worlds:
         """Up to ``limit`` of the worlds possible now, in canonical order."""

@@ -10,6 +10,8 @@ import pytest
 
 import epipen as ep
 
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+
 DATES = [(5, 15), (5, 16), (5, 19), (6, 17), (6, 18), (7, 14), (7, 16), (8, 14), (8, 15), (8, 17)]
 
 
@@ -286,13 +288,16 @@ def test_mistakes_are_story_errors_and_type_errors():
     assert declared.value.hint == "names of characters and constants must be unique"
     with pytest.raises(ep.StoryError, match="^`A` is already declared"):
         s.bool("A")  # a character's name
-    # A family is one declaration: a member declared before refuses it whole.
+    # A family is one declaration, and its members are declared with it.
     f = ep.Story()
-    f.bool("q[1]")
-    with pytest.raises(ep.StoryError, match=r"^`q\[1\]` is already declared"):
+    with pytest.raises(ep.StoryError, match=r"^`q\[1\]` is not a name") as member:
+        f.bool("q[1]")
+    assert member.value.hint == "a family's members are declared with it, as a family"
+    f.bool("q")
+    with pytest.raises(ep.StoryError, match=r"^`q` is already declared"):
         f.bools("q", 3)
     assert [repr(r) for r in f.ints("r", 2)] == ["r[0]", "r[1]"]
-    assert f.worlds(1).names == ["q[1]", "r[0]", "r[1]"]
+    assert f.worlds(1).names == ["q", "r[0]", "r[1]"]
     with pytest.raises(ep.StoryError, match="^`knows_value` needs a character here"):
         s.announce(ep.knows_value(x))
     with pytest.raises(ep.StoryError, match="a value learned with knowledge operators must be a formula"):
@@ -403,10 +408,13 @@ def test_a_story_is_used_from_any_thread():
 
 
 def test_options_reach_the_engine():
-    with pytest.raises(ep.StoryError, match="BDD backend"):
-        s = ep.Story(backend="bdd")
-        x = s.int("x")
-        s.announce(x > 0)
+    s = ep.Story(backend="bdd")
+    x = s.int("x")
+    s.announce(x > 0)  # the first announcements wait for each other's bounds
+    with pytest.raises(ep.StoryError, match="BDD backend needs every int bounded"):
+        s.worlds()
+    s.announce(x < 3)
+    assert s.worlds() == [{"x": 1}, {"x": 2}]
     with pytest.raises(ValueError, match="the backends are"):
         ep.Story(backend="nope")
 
@@ -504,3 +512,38 @@ def test_every_statement_refuses_an_expression_of_another_story():
         assert "another story" in str(e.value), k
     # Nothing of that reached the story.
     assert s.worlds() == [{"x": x_, "p": p_} for x_ in (1, 2) for p_ in (False, True)]
+
+
+def test_text_told_continues_the_story_in_the_language():
+    s = ep.Story()
+    anne = s.character("Anne")
+    x = s.int("x")
+    kids = s.characters("child", 2)
+    muddy = s.bools("muddy", 2)
+    s.announce((x >= 1) & (x <= 3))
+    (listed,) = s.tell("int y\nannounce y == x + 1\nAnne learns y\nworlds 12")
+    assert listed["kind"] == "worlds" and len(listed["worlds"]) == 12 and listed["worlds"].complete
+    assert listed["worlds"][5] == {"x": 2, "muddy[0]": False, "muddy[1]": True, "y": 3}
+    assert str(listed).startswith(
+        "-- line 4: worlds --\n12 possible worlds:\n  x = 1, muddy[0] = false, muddy[1] = false, y = 2\n"
+    )
+    # Families declared in Python are families in text, and Python's handles name
+    # what text declares by their names.
+    s.tell("for i in 0..2 { child[i] learns muddy[1 - i] }\nannounce any(i in 0..2: muddy[i])")
+    s.says(anne, ep.knows_value(anne, x))
+    assert s.tell("check knows_value(Anne, x)") == []
+    assert s.worlds(20).names == ["x", "muddy[0]", "muddy[1]", "y"]
+    assert len(s.worlds(20)) == 9
+    (where,) = s.tell("where muddy[0] and not muddy[1] and x == 2")
+    assert where["kind"] == "where" and where["worlds"] == [{"x": 2, "muddy[0]": True, "muddy[1]": False, "y": 3}]
+    # A text that fails has no effect, and its error is located in the text told.
+    with pytest.raises(ep.StoryError) as wrong:
+        s.tell("announce x > 1\nannounce z > 1")
+    assert (wrong.value.line, wrong.value.column) == (10, 10)
+    assert str(wrong.value).startswith("<told>:10:10: error: unknown name `z`")
+    assert len(s.worlds(20)) == 9
+    with pytest.raises(ep.SolverError, match="the check `x < 3` fails"):
+        s.tell("check x < 3")
+    plan = ep.Story()
+    (found,) = plan.tell(open(ROOT / "stories" / "door-mat.story").read().split("\n# A plan")[0] + "\nplan bob_has_key")
+    assert found["kind"] == "plan" and str(found) == "line 24: plan of 1 action: try_take"

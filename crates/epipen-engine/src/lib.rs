@@ -414,6 +414,8 @@ impl<T, E: Into<Failure>> At<T> for Result<T, E> {
     }
 }
 
+pub use explicit::bounds_the_worlds;
+
 /// The first int constant the story's first announcements leave unbounded, by the
 /// interval propagation the explicit and BDD backends bound their ints with; None when
 /// they bound every int, or when finding out takes more than a million steps.

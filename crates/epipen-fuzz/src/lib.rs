@@ -7,6 +7,8 @@
 //!   evaluator enumerates;
 //! - [`transcript`]: a run on an engine or on the evaluator as comparable text;
 //! - [`diff`]: one story on every backend that takes it and on the evaluator;
+//! - [`told`]: one story run as a file and told to the Rust API in parts, on every
+//!   backend;
 //! - [`mutate`]: inputs for the parser and CLI fuzzers (bytes, token soup, the stories
 //!   of `stories/` mutated);
 //! - [`runner`]: proptest as every fuzz test runs it;
@@ -24,6 +26,7 @@ pub mod runner;
 pub mod smcdel;
 pub mod story;
 pub mod structure;
+pub mod told;
 pub mod transcript;
 
 use std::path::{Path, PathBuf};

@@ -1383,3 +1383,42 @@ fn a_probability_shown_before_its_event_is_the_storys_error() {
     );
     assert!(format!("{t:?}").contains("has not happened yet"), "{t:?}");
 }
+
+// ---------------------------------------------------------------------------------
+// Stories told in parts.
+
+/// Runs `cases` stories drawn from `seed` as files and told to the Rust API in parts
+/// ([`epipen_fuzz::told`]); panics with the minimal story they print differently.
+fn told_in_parts(cases: u32, seed: u64) {
+    with_stack(move || {
+        let mut runner = TestRunner::new(config(
+            cases,
+            seed,
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/regressions/told.regressions"
+            ),
+        ));
+        let result = runner.run(&story::campaign_story(), |s| {
+            let printed = print::print(&s);
+            epipen_fuzz::told::check(&printed).map_err(TestCaseError::fail)
+        });
+        let tally = epipen_fuzz::told::take_tally();
+        eprintln!("seed {seed}: {tally:?}");
+        outcome(result, seed);
+    })
+}
+
+/// A story told to the Rust API in parts prints what it prints as a file, on every
+/// backend: a fixed sample.
+#[test]
+fn stories_told_in_parts_print_what_the_files_print() {
+    told_in_parts(cases(60), seed(43));
+}
+
+/// A campaign of stories told in parts: `FUZZ_CASES` stories from `FUZZ_SEED`.
+#[test]
+#[ignore]
+fn told_campaign() {
+    told_in_parts(cases(3_000), seed(1));
+}

@@ -38,7 +38,7 @@ pub(crate) struct Planning {
     /// How many cases the actions so far have: the next one's offset.
     cases: usize,
     /// The largest `max` among the `plan`s that run.
-    depth: usize,
+    pub(crate) depth: usize,
     /// The first `plan` that runs.
     first_plan: Option<Span>,
 }

@@ -10,15 +10,19 @@ impl Lowerer {
     /// Checks that a global name is a name and new; reports it otherwise. `basic`: the
     /// name is a character or a constant (for the hint).
     pub(crate) fn declare(&mut self, name: &Ident, basic: bool) -> bool {
-        if !builders_name(&name.name) {
+        if !epipen_syntax::is_name(&name.name) {
             // Only a builder's (the Rust and Python APIs'): the parser reads names only.
             let message = match epipen_syntax::is_keyword(&name.name) {
                 true => format!("`{}` is a keyword, not a name", name.name),
                 false => format!("`{}` is not a name", name.name),
             };
-            self.error(Diagnostic::error(name.span, message).with_hint(
-                "a name is a letter or `_` followed by letters, digits and `_`, and no keyword",
-            ));
+            let hint = match name.name.contains('[') {
+                true => "a family's members are declared with it, as a family",
+                false => {
+                    "a name is a letter or `_` followed by letters, digits and `_`, and no keyword"
+                }
+            };
+            self.error(Diagnostic::error(name.span, message).with_hint(hint));
             return false;
         }
         if let Some(existing) = self.names.get(&name.name) {
@@ -177,17 +181,6 @@ impl Lowerer {
             }
         }
     }
-}
-
-/// Whether a declared name is a name, or a family member's as the builders declare one
-/// by one (`child[0]`, `call[0, 1]`): a name then integers in brackets.
-fn builders_name(name: &str) -> bool {
-    let (base, indices) = match name.strip_suffix(']').and_then(|n| n.split_once('[')) {
-        Some((base, indices)) => (base, Some(indices)),
-        None => (name, None),
-    };
-    epipen_syntax::is_name(base)
-        && indices.is_none_or(|i| i.split(',').all(|k| k.trim().parse::<i64>().is_ok()))
 }
 
 /// Why a family of `n` members cannot be declared, if it cannot (the builders ask before

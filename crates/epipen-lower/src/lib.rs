@@ -169,6 +169,12 @@ impl Incremental {
         }
     }
 
+    /// The largest `max` of the `plan`s lowered so far (0: none): how deep a search
+    /// the engine that runs them needs room for.
+    pub fn plan_depth(&self) -> usize {
+        self.lowerer.planning.depth
+    }
+
     /// Lowers an expression in the storyteller's words (`announce`'s context) against
     /// the declarations so far, as a statement would: its IR, or its errors. Nothing
     /// changes either way (a `sample` in it draws nothing for the story).

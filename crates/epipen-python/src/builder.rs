@@ -233,6 +233,23 @@ impl Actor {
     }
 }
 
+impl Actor {
+    /// The story's constants' names and what the statements of `text` reported (each
+    /// report as `run` gives it), or the failure located in the text told, as the
+    /// command line words it.
+    fn tell(&mut self, text: &str) -> Answer<serde_json::Value> {
+        let reports = self.story.tell(text).map_err(Located::new)?;
+        let names = (self.story.program().constants.iter()).map(|c| c.name.clone());
+        Ok(serde_json::json!([
+            names.collect::<Vec<_>>(),
+            reports
+                .iter()
+                .map(crate::run::report_json)
+                .collect::<Vec<_>>()
+        ]))
+    }
+}
+
 /// What `worlds` answers: see [`Actor::worlds`].
 type Worlds = (
     Vec<String>,
@@ -491,6 +508,12 @@ impl NativeStory {
             list.append(PyTuple::new(py, w)?)?;
         }
         (names, list, complete, text, chances).into_pyobject(py)
+    }
+
+    /// See [`Actor::tell`]: (the constants' names, the reports) as Python data.
+    fn tell<'py>(&self, py: Python<'py>, text: String) -> PyResult<Bound<'py, PyAny>> {
+        let told = self.ask(py, move |a| a.tell(&text))?;
+        convert::view(py, &told)
     }
 
     fn prior(&self, py: Python<'_>, weight: Term) -> PyResult<()> {

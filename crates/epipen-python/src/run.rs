@@ -106,7 +106,7 @@ pub(crate) fn timeout_of(timeout: Option<f64>) -> PyResult<Option<Duration>> {
 
 /// A report as serde data, with what `epipen run` prints of it (`text`) and, for a check or a
 /// hint, `epipen check`'s line (`verdict`).
-fn report_json(report: &Report) -> Value {
+pub(crate) fn report_json(report: &Report) -> Value {
     let mut value = with_text(report, text::report(report));
     if let Some(v) = report.verdict() {
         value["verdict"] = text::verdict(v).into();

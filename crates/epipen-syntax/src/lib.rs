@@ -34,7 +34,7 @@ pub fn parse(source: &str) -> Result<ast::Story, Vec<Diagnostic>> {
         _ => source.len(),
     };
     let settings = pragma::settings(source, first_statement);
-    match parser::parse_tokens(source, tokens) {
+    match parser::parse_tokens(source, tokens, &Declared::default()) {
         Ok(story) if settings.diags.is_empty() => Ok(ast::Story {
             backend: settings.backend,
             ..story
@@ -42,6 +42,41 @@ pub fn parse(source: &str) -> Result<ast::Story, Vec<Diagnostic>> {
         Ok(_) => Err(settings.diags),
         Err(mut diags) => {
             diags.extend(settings.diags);
+            diags.sort_by_key(|d| d.span.start);
+            Err(diags)
+        }
+    }
+}
+
+/// What a part of a story told after others ([`parse_part`]) knows of the declarations
+/// before it: the names of the enums and characters declared, for the parser to read
+/// `Colour wall` as a declaration and `child x` as no declaration.
+#[derive(Debug, Clone, Default)]
+pub struct Declared {
+    pub enums: Vec<String>,
+    pub characters: Vec<String>,
+}
+
+/// Parses a part of a story told after the statements before it (a story told in parts,
+/// as `epipen::Story::tell` tells one): the statements of `source[start..]`, with spans
+/// within `source` (so that a message points into the whole text told), the enums and
+/// characters `declared` before it known. A setting `#!` is a story file's only: in a
+/// part it is an error. On failure returns every syntax error found, in source order.
+pub fn parse_part(
+    source: &str,
+    start: usize,
+    declared: &Declared,
+) -> Result<Vec<ast::Stmt>, Vec<Diagnostic>> {
+    let mut tokens = lexer::lex(&source[start..]);
+    for t in &mut tokens {
+        t.span = Span::new(t.span.start + start, t.span.end + start);
+    }
+    let mut diags = pragma::in_part(&source[start..], start);
+    match parser::parse_tokens(source, tokens, declared) {
+        Ok(story) if diags.is_empty() => Ok(story.statements),
+        Ok(_) => Err(diags),
+        Err(more) => {
+            diags.extend(more);
             diags.sort_by_key(|d| d.span.start);
             Err(diags)
         }

@@ -58,6 +58,21 @@ fn words(text: &str, offset: usize) -> Vec<(&str, Span)> {
     }
 }
 
+/// The errors of settings in `part`, a part of a story told after others (starting at
+/// `offset` of the whole text): a setting is a story file's, written at its top.
+pub(crate) fn in_part(part: &str, offset: usize) -> Vec<Diagnostic> {
+    (lines(part))
+        .filter_map(|(start, line)| {
+            let blank = line.len() - line.trim_start_matches([' ', '\t']).len();
+            let at = offset + start + blank;
+            line[blank..].starts_with("#!").then(|| {
+                Diagnostic::error(Span::new(at, at + 2), "a setting `#!` goes at the top of a story file")
+                    .with_hint("a story told in parts takes its backend from its options; a comment is written `# …`")
+            })
+        })
+        .collect()
+}
+
 /// Reads the `#!` lines of `source`, whose first statement starts at `first_statement`.
 pub(crate) fn settings(source: &str, first_statement: usize) -> Settings {
     let mut settings = Settings::default();

@@ -11,6 +11,8 @@ mod belief;
 mod chance;
 #[path = "api/plan.rs"]
 mod plan;
+#[path = "api/tell.rs"]
+mod tell;
 
 /// The muddy children with n children, the first k muddy: who steps forward in each
 /// round, until everyone has (at most n + 1 rounds).
@@ -344,7 +346,10 @@ fn names_are_names_and_families_have_a_size() {
         let hint = "a name is a letter or `_` followed by letters, digits and `_`, and no keyword";
         assert_eq!(refused, Some(format!("{message} ({hint})")));
     }
-    assert!(story.bool("p[1]").refused().is_none());
+    // A family's member is declared with its family.
+    let member = story.bool("p[1]").refused().map(ToString::to_string);
+    let whole = "`p[1]` is not a name (a family's members are declared with it, as a family)";
+    assert_eq!(member.as_deref(), Some(whole));
     let huge = story.bools("h", 1 << 40);
     let too_many = "a family may have at most 100000 members, found 1099511627776";
     let refusals: Vec<_> = huge
@@ -362,14 +367,23 @@ fn names_are_names_and_families_have_a_size() {
         panic!("the second family is refused");
     };
     let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
-    assert_eq!(
-        messages,
-        [
-            "`child[0]` is already declared",
-            "`child[1]` is already declared"
-        ]
-    );
+    assert_eq!(messages, ["`child` is already declared"]);
     assert_eq!(diagnostics[0].hints.len(), 1, "{:?}", diagnostics[0].hints);
+    use epipen::syntax::ast::{BinOp, Expr, ExprKind};
+    let both = ExprKind::Binary {
+        op: BinOp::And,
+        lhs: Box::new(Expr::named("y")),
+        rhs: Box::new(Expr::named("z")),
+    };
+    let both = Expr {
+        kind: both,
+        span: Default::default(),
+    };
+    let Err(Error::Invalid(diagnostics)) = Story::new().announce(F::from_syntax(both)) else {
+        panic!("unknown names are refused");
+    };
+    let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages, ["unknown name `y`", "unknown name `z`"]);
     // A character refused breaks the story, and says so.
     assert!(story.characters("child", 1 << 40).is_empty());
     assert_eq!(
@@ -414,13 +428,13 @@ fn names_are_one_namespace_as_in_a_story_file() {
         Some("`x` is already declared (names of characters and constants must be unique)")
     );
     assert!(story.int("y").refused().is_none());
-    // A family is one declaration: a member declared before refuses it whole.
-    story.bool("p[1]");
+    // A family is one declaration, and its name one of the story's names.
+    story.bool("p");
     let family = story.bools("p", 3);
     let refusals: Vec<_> = (family.iter())
         .map(|p| p.refused().map(ToString::to_string))
         .collect();
-    let taken = "`p[1]` is already declared (names of characters and constants must be unique)";
+    let taken = "`p` is already declared (names of characters and constants must be unique)";
     assert_eq!(refusals, vec![Some(taken.to_string()); 3]);
     assert_eq!(
         story

@@ -45,6 +45,7 @@ use eval::{CHUNK, MemoKey};
 use flags::Flags;
 use groups::Groups;
 use search::{Limits, Stop};
+pub use universe::bounds_the_worlds;
 pub(crate) use universe::loose_by_first;
 pub(super) use universe::{Loose, beyond_i64, finite_type_worlds, first_bounds};
 use universe::{

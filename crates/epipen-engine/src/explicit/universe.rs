@@ -194,19 +194,28 @@ pub(super) const MAX_OCCURRENCE_VALUES: u128 = 50_000_000;
 /// them: an announcement keeps the weights of the worlds it keeps). The first other
 /// statement ends it.
 pub(crate) fn bounding_prefix(statements: &[Stmt]) -> Vec<&Expr> {
-    let mut prefix = Vec::new();
-    for s in statements {
-        match &s.kind {
-            StmtKind::Announce {
-                speaker: None,
-                formula,
-            } if !formula.mentions_knowledge() => prefix.push(formula),
-            StmtKind::Learn { what, .. } if !what.mentions_knowledge() => {}
-            StmtKind::Prior(_) => {}
-            _ => break,
-        }
+    let prefix = statements.iter().take_while(|s| bounds_the_worlds(s));
+    (prefix.filter_map(|s| match &s.kind {
+        StmtKind::Announce { formula, .. } => Some(formula),
+        _ => None,
+    }))
+    .collect()
+}
+
+/// Whether `s` may stand among the story's first announcements, the statements at its
+/// start whose constraints bound the worlds ([`bounding_prefix`]: the storyteller's
+/// announcements and the `learns` without knowledge operators, and the `prior`): the
+/// explicit and BDD backends bound their ints by them, and `auto` chooses by them.
+pub fn bounds_the_worlds(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Announce {
+            speaker: None,
+            formula,
+        } => !formula.mentions_knowledge(),
+        StmtKind::Learn { what, .. } => !what.mentions_knowledge(),
+        StmtKind::Prior(_) => true,
+        _ => false,
     }
-    prefix
 }
 
 /// Each constant's smallest and largest value in the worlds the story's first

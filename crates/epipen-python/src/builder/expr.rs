@@ -760,9 +760,9 @@ pub(crate) fn leaf(
         }
     };
     let (ty, ast, enum_of) = match kind {
-        "int" => (Type::Int, name_ax(&name), None),
-        "bool" => (Type::Bool, name_ax(&name), None),
-        "enum" => (Type::Enum, name_ax(&name), declared(&enum_type)?),
+        "int" => (Type::Int, ast::Expr::named(&name), None),
+        "bool" => (Type::Bool, ast::Expr::named(&name), None),
+        "enum" => (Type::Enum, ast::Expr::named(&name), declared(&enum_type)?),
         "variant" => (Type::Enum, name_ax(&name), Some(EnumOf::Declared(index))),
         "case" => {
             let event: String = match &enum_type {
@@ -830,7 +830,7 @@ fn of_formula(py: Python<'_>, op: &'static str, who: &Obj<'_>, formula: Option<&
     let who = who.map(character).transpose()?;
     let who = who.as_ref().map(|c| c.get());
     let owner = owners(py, &[&f], who.map(|c| &c.story))?;
-    let agent = who.map(|c| name_ax(&c.name));
+    let agent = who.map(|c| ast::Expr::named(&c.name));
     let ast = call_ax(op, agent.into_iter().chain([f.ast]).collect());
     let ty = match op {
         "probability" => Type::Probability,
@@ -853,7 +853,7 @@ fn of_values(py: Python<'_>, op: &'static str, args: &Bound<'_, PyTuple>) -> Mad
     }
     let refs: Vec<&Expr> = exprs.iter().collect();
     let owner = owners(py, &refs, who.map(|c| &c.story))?;
-    let agent = who.map(|c| name_ax(&c.name));
+    let agent = who.map(|c| ast::Expr::named(&c.name));
     let args = agent.into_iter().chain(exprs.into_iter().map(|e| e.ast));
     made(py, bool_expr(call_ax(op, args.collect()), owner))
 }
@@ -930,7 +930,7 @@ fn group(py: Python<'_>, op: &'static str, group: &Obj<'_>, formula: &Obj<'_>) -
     let f = bool_of(formula)?;
     let stories = members.iter().map(|c| Some(c.get().story.clone_ref(py)));
     let owner = mix(py, stories.chain([owner(py, &f)]))?;
-    let names = members.iter().map(|c| name_ax(&c.get().name));
+    let names = members.iter().map(|c| ast::Expr::named(&c.get().name));
     let ast = call_ax(op, names.chain([f.ast]).collect());
     made(py, bool_expr(ast, owner))
 }

@@ -13,6 +13,7 @@ mod tests;
 
 use std::collections::HashSet;
 
+use crate::Declared;
 use crate::ast::{BinOp, Expr, Story};
 use crate::diagnostic::Diagnostic;
 use crate::lexer::{Token, TokenKind};
@@ -47,18 +48,23 @@ const STATEMENT_KEYWORDS: [&str; 17] = [
     "plan",
 ];
 
-pub(crate) fn parse_tokens(source: &str, tokens: Vec<Token>) -> Result<Story, Vec<Diagnostic>> {
-    // Names of enums declared anywhere, so that `Colour wall[5]` reads as a declaration
-    // (an enum declared later is then reported by `lower`).
-    let enums = tokens
-        .windows(2)
-        .filter_map(|w| match (&w[0].kind, &w[1].kind) {
+pub(crate) fn parse_tokens(
+    source: &str,
+    tokens: Vec<Token>,
+    declared: &Declared,
+) -> Result<Story, Vec<Diagnostic>> {
+    // Names of enums declared anywhere (or before the part, `declared`), so that
+    // `Colour wall[5]` reads as a declaration (an enum declared later is then reported
+    // by `lower`).
+    let mut enums: HashSet<String> = declared.enums.iter().cloned().collect();
+    enums.extend(
+        (tokens.windows(2)).filter_map(|w| match (&w[0].kind, &w[1].kind) {
             (TokenKind::Enum, TokenKind::Ident(name)) => Some(name.clone()),
             _ => None,
-        })
-        .collect();
+        }),
+    );
     // Names declared by `characters` lines, so that `child x` is not read as a type.
-    let mut characters = HashSet::new();
+    let mut characters: HashSet<String> = declared.characters.iter().cloned().collect();
     let mut in_characters = false;
     for w in tokens.windows(2) {
         match (&w[0].kind, &w[1].kind) {

@@ -27,7 +27,7 @@ mod reveal;
 mod shown;
 
 pub use ask::{ASKED_CAP, Answers, Asked};
-use reveal::reveals_as_written;
+pub(crate) use reveal::reveals_as_written;
 
 /// A story compiled, with its text and the name messages give it.
 #[derive(Debug, Clone)]

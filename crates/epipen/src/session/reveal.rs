@@ -8,7 +8,7 @@ use crate::ir::{Stmt, StmtKind};
 /// written in `source` (on one line), the loop variables around it replaced by their
 /// values (`knows_value(muddy[i])` with `i = 0`: `knows_value(muddy[0])`), rather than
 /// the lowered formula (an aggregate unrolled).
-pub(super) fn reveals_as_written(source: &str, stmts: &mut [Stmt]) {
+pub(crate) fn reveals_as_written(source: &str, stmts: &mut [Stmt]) {
     for stmt in stmts {
         let Stmt { kind, span, loops } = stmt;
         match kind {

@@ -3,13 +3,20 @@
 
 use std::rc::Rc;
 
-use crate::engine::{Counterexample, Engine, EngineError, Failure, Options, Report, Strategy};
+use crate::engine::{
+    Counterexample, Engine, EngineError, Failure, Options, Report, Strategy, bounds_the_worlds,
+    left_unbounded,
+};
 use crate::ir::{self, EventId, Program, Stmt, Ty};
 use crate::lower::plan_steps;
 use crate::syntax::Span;
 use crate::worlds;
 
 use super::{Error, Refutation, Story};
+
+/// What statements run on the live engine reported, or the engine's failure inside,
+/// or the failure to make the engine.
+pub(super) type Stepped = Result<Result<Vec<Report>, EngineError>, Error>;
 
 /// An engine running over a snapshot of the story's declarations.
 pub(super) struct Live {
@@ -134,11 +141,12 @@ impl Story {
     /// far on a new one when needed.
     pub(super) fn ensure_live(&mut self) -> Result<(), Error> {
         self.ensure_live_for(&[])
+            .map_err(from_engine(&self.program))
     }
 
     /// [`Story::ensure_live`], for an engine that will run `pending` next (a story
     /// that starts to speak of chances needs one that keeps weights).
-    fn ensure_live_for(&mut self, pending: &[Stmt]) -> Result<(), Error> {
+    fn ensure_live_for(&mut self, pending: &[Stmt]) -> Result<(), EngineError> {
         let steps = self.plan_depth;
         if (self.live.as_ref()).is_some_and(|l| l.fits(&self.program, pending, steps)) {
             return Ok(());
@@ -156,15 +164,17 @@ impl Story {
     /// A new engine, with `spares` and room for plans of `steps` actions, that ran the
     /// statements so far.
     pub(super) fn replayed(&self, spares: Vec<ir::Constant>, steps: usize) -> Result<Live, Error> {
-        self.replayed_for(spares, steps, &[])
+        (self.replayed_for(spares, steps, &[])).map_err(from_engine(&self.program))
     }
 
+    /// [`Story::replayed`], for an engine that will run `pending` next; a statement
+    /// that fails in the replay, as the engine words it.
     fn replayed_for(
         &self,
         spares: Vec<ir::Constant>,
         steps: usize,
         pending: &[Stmt],
-    ) -> Result<Live, Error> {
+    ) -> Result<Live, EngineError> {
         // `auto`'s choice again, where it chose BDDs or Z3: the replays of a loop that
         // declares a constant before each statement do not list the worlds again, each
         // time, to find that explicit worlds cannot hold them (unless that backend
@@ -189,8 +199,7 @@ impl Story {
             None => Live::new(&self.program, &self.options, spares, steps, pending),
         };
         for s in &self.program.statements {
-            live.step(s, &mut |_| {})
-                .map_err(from_engine(&self.program))?;
+            live.step(s, &mut |_| {})?;
         }
         Ok(live)
     }
@@ -214,23 +223,39 @@ impl Story {
     /// on explicit worlds) gives way to one chosen knowing them, as a story file's
     /// program would have chosen: the story replays on it.
     fn step_all(&mut self, stmts: &[Stmt]) -> Result<Vec<Report>, Error> {
-        self.intact()?;
-        let mut result = self.try_step_all(stmts)?;
-        if let Err(e) = &result
-            && matches!(e.error, Failure::Unsupported(_))
-            && self.options.strategy == Strategy::Auto
-        {
-            tracing::debug!(why = %e.error, "the backend gives way to one chosen knowing the statement");
-            self.auto_chose = None;
-            result = self.try_step_all(stmts)?;
-        }
+        let result = self.step_all_raw(stmts)?;
         result.map_err(|e| from_engine(&self.program)(e))
     }
 
-    /// [`Story::step_all`] once: the engine's failure inside (then the story starts
-    /// afresh at the next statement), or the failure to make the engine.
-    fn try_step_all(&mut self, stmts: &[Stmt]) -> Result<Result<Vec<Report>, EngineError>, Error> {
-        self.ensure_live_for(stmts)?;
+    /// [`Story::step_all`], with the engine's failure inside as the engine words it
+    /// (then the story starts afresh at the next statement), or the failure to make
+    /// the engine.
+    pub(super) fn step_all_raw(&mut self, stmts: &[Stmt]) -> Stepped {
+        self.intact()?;
+        let result = self.try_step_all(stmts)?;
+        match result {
+            Err(e)
+                if matches!(e.error, Failure::Unsupported(_))
+                    && self.options.strategy == Strategy::Auto =>
+            {
+                tracing::debug!(why = %e.error, "the backend gives way to one chosen knowing the statement");
+                self.auto_chose = None;
+                self.try_step_all(stmts)
+            }
+            result => Ok(result),
+        }
+    }
+
+    /// [`Story::step_all_raw`] once.
+    fn try_step_all(&mut self, stmts: &[Stmt]) -> Stepped {
+        if self.waits(stmts) {
+            return Ok(Ok(Vec::new()));
+        }
+        if let Err(e) = self.ensure_live_for(stmts) {
+            // A statement so far fails on the new engine (a negative prior among the
+            // first announcements, which waited for it).
+            return Ok(Err(e));
+        }
         let live = self.live.as_mut().expect("ensure_live made the engine");
         let mut events = Vec::new();
         for s in stmts {
@@ -242,6 +267,28 @@ impl Story {
             }
         }
         Ok(Ok(events))
+    }
+}
+
+impl Story {
+    /// Whether `stmts` join the story without running yet: while the story is still
+    /// telling its first announcements (the statements that bound the worlds) and they
+    /// leave an int unbounded, no engine is made, so that one made later sees them all,
+    /// as a story file's does (the explicit and BDD backends bound their ints by them,
+    /// and `auto` chooses by them): `announce 0 <= x and x <= 9` then `announce 0 <= y
+    /// and y <= 9` runs on explicit worlds or BDDs. They report nothing; what fails
+    /// among them (a negative `prior`) fails the statement that makes the engine. Not
+    /// on Z3 named in the options, which needs no bounds.
+    fn waits(&self, stmts: &[Stmt]) -> bool {
+        if self.live.is_some()
+            || self.options.strategy == Strategy::Z3
+            || !(self.program.statements.iter().chain(stmts)).all(bounds_the_worlds)
+        {
+            return false;
+        }
+        let mut so_far = self.program.clone();
+        so_far.statements.extend(stmts.iter().cloned());
+        left_unbounded(&so_far).is_some()
     }
 }
 

@@ -221,6 +221,7 @@ mod handles;
 mod live;
 mod possible;
 mod syntax;
+mod tell;
 
 pub use action::{Action, ActionDecl, PlanOptions, Planned};
 pub use blocks::{Block, Simultaneous};
@@ -231,6 +232,7 @@ pub use event::{Case, CaseRef, Event, EventBlock, Happened};
 pub use expr::{Enum, EnumOperand, Expression, Formula, Int, Values};
 pub use handles::{Character, Checkpoint, EnumType};
 pub use possible::{PossibleWorld, Worlds};
+pub use tell::TOLD;
 
 use std::fmt;
 use std::sync::Arc;
@@ -307,6 +309,9 @@ pub struct Story {
     /// A declaration lowering refused that returned a handle without room for an error
     /// (a character of a name already declared): every later statement fails with it.
     broken: Option<Error>,
+    /// Every text [`Story::tell`] was given, each on new lines: the spans of the
+    /// statements told point into it.
+    told: String,
 }
 
 impl Default for Story {
@@ -358,6 +363,7 @@ impl Story {
             lowering: Incremental::new(&[], 0),
             checkpoints: Vec::new(),
             broken: None,
+            told: String::new(),
         }
     }
 
@@ -373,7 +379,7 @@ impl Story {
     /// a name already declared (a character's, a constant's, an enum's or its value's)
     /// makes every later statement fail with [`Error::Invalid`].
     pub fn character(&mut self, name: &str) -> Character {
-        self.declare_characters(&[name.into()])[0]
+        self.declare_characters(decl(name), 1)[0]
     }
 
     /// Declares `n` characters named `name[0]`, …, `name[n-1]`, in one statement (as
@@ -381,7 +387,7 @@ impl Story {
     /// family larger than a story file's may be (then no handle is made).
     pub fn characters(&mut self, name: &str, n: usize) -> Vec<Character> {
         match family(name, n) {
-            Ok(names) => self.declare_characters(&names),
+            Ok((decl, _)) => self.declare_characters(decl, n),
             Err(e) => {
                 self.broken.get_or_insert(e);
                 Vec::new()
@@ -395,34 +401,36 @@ impl Story {
         self.broken.as_ref()
     }
 
-    fn declare_characters(&mut self, names: &[String]) -> Vec<Character> {
+    /// Declares the `n` characters of `decl` (a name, or a family).
+    fn declare_characters(&mut self, decl: ast::Decl, n: usize) -> Vec<Character> {
         let first = self.program.characters.len();
-        let decls = names.iter().map(|n| decl(n)).collect();
-        let ids: Vec<CharId> = match self.declare(ast::StmtKind::Characters(decls)) {
-            Ok(()) => (first..first + names.len()).map(CharId).collect(),
+        let ids: Vec<CharId> = match self.declare(ast::StmtKind::Characters(vec![decl])) {
+            Ok(()) => (first..first + n).map(CharId).collect(),
             Err(e) => {
                 self.broken.get_or_insert(Error::Invalid(e));
-                vec![CharId(usize::MAX); names.len()] // no character's
+                vec![CharId(usize::MAX); n] // no character's
             }
         };
         let story = self.id;
         ids.into_iter().map(|id| Character { story, id }).collect()
     }
 
-    /// Declares the constants `names` of `sort` in one statement (as `int a, b`):
-    /// their nodes, each failing with lowering's refusal when it refuses one.
-    fn constants(&mut self, names: &[String], sort: ast::SortName) -> Vec<Node> {
-        let decls = names.iter().map(|n| decl(n)).collect();
-        match self.declare(ast::StmtKind::Constants { sort, names: decls }) {
+    /// Declares the constants of `decl` (a name, or a family), of `sort` and named
+    /// `names`: their nodes, each failing with lowering's refusal when it refuses them.
+    fn constants(&mut self, decl: ast::Decl, names: &[String], sort: ast::SortName) -> Vec<Node> {
+        match self.declare(ast::StmtKind::Constants {
+            sort,
+            names: vec![decl],
+        }) {
             Ok(()) => (names.iter())
-                .map(|n| Node::of(self.id, expr::name_ax(n)))
+                .map(|n| Node::of(self.id, ast::Expr::named(n)))
                 .collect(),
             Err(e) => vec![Node::failed(Error::Invalid(e)); names.len()],
         }
     }
 
     fn constant(&mut self, name: &str, sort: ast::SortName) -> Node {
-        self.constants(&[name.into()], sort).remove(0)
+        self.constants(decl(name), &[name.into()], sort).remove(0)
     }
 
     /// Declares a hidden integer constant (any integer: bound it with an announcement
@@ -456,7 +464,7 @@ impl Story {
     /// The nodes of a family of constants: one refused node when it is too large.
     fn family_of(&mut self, name: &str, n: usize, sort: ast::SortName) -> Vec<Node> {
         match family(name, n) {
-            Ok(names) => self.constants(&names, sort),
+            Ok((decl, names)) => self.constants(decl, &names, sort),
             Err(e) => vec![Node::failed(e)],
         }
     }
@@ -811,7 +819,13 @@ impl Story {
             kind,
             span: Span::default(),
         };
-        let stmts = (self.lowering.stmt(&stmt)).map_err(Error::Invalid)?;
+        self.lower_stmt(&stmt).map_err(Error::Invalid)
+    }
+
+    /// Lowers `stmt` after the story so far: its IR statements, its declarations
+    /// joining the story's; or lowering's diagnostics.
+    fn lower_stmt(&mut self, stmt: &ast::Stmt) -> Result<Vec<Stmt>, Vec<Diagnostic>> {
+        let stmts = self.lowering.stmt(stmt)?;
         if self.lowering.declared() {
             self.lowering.extend(&mut self.program);
         }
@@ -951,18 +965,22 @@ pub(super) fn ident(name: &str) -> ast::Ident {
     }
 }
 
-/// One declared name, not a family.
-/// The names `name[0]`, …, `name[n-1]`.
-/// The members' names of a family of `n` (lowering's refusal when it cannot have them,
-/// before any is named).
-fn family(name: &str, n: usize) -> Result<Vec<String>, Error> {
+/// The declaration of a family of `n` named `name` (`name[n]`), and its members'
+/// names `name[0]`, …, `name[n-1]`; lowering's refusal when it cannot have them, before
+/// any is named.
+fn family(name: &str, n: usize) -> Result<(ast::Decl, Vec<String>), Error> {
     let size = i64::try_from(n).unwrap_or(i64::MAX);
-    match crate::lower::family_refusal(size) {
-        Some(why) => Err(Error::invalid(why)),
-        None => Ok((0..n).map(|i| format!("{name}[{i}]")).collect()),
+    if let Some(why) = crate::lower::family_refusal(size) {
+        return Err(Error::invalid(why));
     }
+    let decl = ast::Decl {
+        name: ident(name),
+        size: Some(expr::int_ax(size)),
+    };
+    Ok((decl, (0..n).map(|i| format!("{name}[{i}]")).collect()))
 }
 
+/// One declared name, not a family.
 fn decl(name: &str) -> ast::Decl {
     ast::Decl {
         name: ident(name),
@@ -990,7 +1008,7 @@ pub(super) fn resolve(
     match &mut e.kind {
         K::Name(n) => {
             if let Some(name) = named(&n.name)? {
-                n.name = name;
+                *e = ast::Expr::named(&name);
             }
             Ok(())
         }

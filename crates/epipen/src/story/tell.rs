@@ -1,0 +1,162 @@
+//! Statements written in the story language, told to a [`Story`] after the story so
+//! far: [`Story::tell`].
+
+use std::rc::Rc;
+
+use crate::engine::EngineError;
+use crate::engine::Options;
+use crate::failure::{Failure, FailureKind};
+use crate::ir::{Stmt, StmtKind};
+use crate::lower::Incremental;
+use crate::session::{Session, reveals_as_written};
+use crate::syntax::{self, Declared, Diagnostic, Span, ast};
+use crate::views;
+
+use super::Story;
+
+/// The name messages give the text told to a story.
+pub const TOLD: &str = "<told>";
+
+impl Story {
+    /// An empty story whose told texts ([`Story::tell`]) compile as a story file does
+    /// with `sets` (`--set NAME=VALUE`: a `const` declared with one of these names takes
+    /// its value) and `seed` (`--seed`, for `sample`). A value for a const no text
+    /// declares changes nothing.
+    pub fn with_sets(options: Options, sets: &[(String, i64)], seed: u64) -> Story {
+        Story {
+            lowering: Incremental::new(sets, seed),
+            ..Story::with_options(options)
+        }
+    }
+
+    /// Tells the story `text`, statements written in the story language (declarations
+    /// too), after the statements so far: the handles' names are the story's names, and
+    /// what `text` declares is the story's, for later calls and later texts. Returns
+    /// what the statements report, as `epipen run` reports a story file's (the worlds of
+    /// a `worlds` or `where` statement, reveals, events, checks, plans).
+    ///
+    /// The statements run in order, each as a call of the API would run it, and the
+    /// text is a unit, as a statement is: when one fails, the text has no effect (the
+    /// statements before it are undone). The failure is located as a story file's, in
+    /// the whole text told to the story so far (each text starts on a new line of it,
+    /// named [`TOLD`]), so that its line counts from the first text told.
+    ///
+    /// ```
+    /// use epipen::Story;
+    /// use epipen::views::Report;
+    ///
+    /// let mut story = Story::new();
+    /// let anne = story.character("Anne");
+    /// let x = story.int("x");
+    /// story.learns(anne, &x % 2).unwrap();
+    /// let reports = story
+    ///     .tell("announce 1 <= x and x <= 3\nAnne: knows_value(x)\nworlds")
+    ///     .unwrap();
+    /// let Report::Worlds { line, worlds } = &reports[0] else { panic!() };
+    /// assert_eq!((*line, worlds.worlds.len()), (3, 1));
+    /// assert_eq!(story.worlds(10).unwrap()[0].int(&x), Some(2));
+    ///
+    /// let wrong = story.tell("announce y > 1").unwrap_err();
+    /// assert_eq!(epipen::text::failure(&wrong).lines().next(),
+    ///            Some("<told>:4:10: error: unknown name `y`"));
+    /// ```
+    pub fn tell(&mut self, text: &str) -> Result<Vec<views::Report>, Failure> {
+        if let Err(e) = self.intact() {
+            return Err(Failure::story(
+                Diagnostic::error(Span::default(), e.to_string()).locate(TOLD, ""),
+            ));
+        }
+        if !self.told.is_empty() && !self.told.ends_with('\n') {
+            self.told.push('\n');
+        }
+        let start = self.told.len();
+        self.told.push_str(text);
+        let declared = Declared {
+            enums: self.program.enums.iter().map(|e| e.name.clone()).collect(),
+            characters: (self.program.characters.iter())
+                .map(|c| c.name.clone())
+                .collect(),
+        };
+        let statements = syntax::parse_part(&self.told, start, &declared)
+            .map_err(|diagnostics| Failure::story_errors(TOLD, &self.told, &diagnostics))?;
+        let before = (
+            self.lowering.clone(),
+            self.program.statements.len(),
+            self.plan_depth,
+        );
+        let told = self.tell_statements(&statements);
+        if told.is_err() {
+            // The text is a unit: the statements before the one that failed are undone.
+            let (lowering, ran, plan_depth) = before;
+            if self.program.statements.len() > ran {
+                self.live = None;
+            }
+            self.lowering = lowering;
+            self.lowering.extend(&mut self.program);
+            self.program.statements.truncate(ran);
+            self.plan_depth = plan_depth;
+        }
+        told
+    }
+
+    /// Runs `statements`, parsed from the text told, in order: what they report, or the
+    /// first failure.
+    fn tell_statements(&mut self, statements: &[ast::Stmt]) -> Result<Vec<views::Report>, Failure> {
+        let mut views = Vec::new();
+        for stmt in statements {
+            let mut stmts = (self.lower_stmt(stmt))
+                .map_err(|diagnostics| Failure::story_errors(TOLD, &self.told, &diagnostics))?;
+            reveals_as_written(&self.told, &mut stmts);
+            self.plan_depth = self.plan_depth.max(self.lowering.plan_depth());
+            if stmts.is_empty() {
+                continue; // a declaration: the engine is made for the first statement
+            }
+            let session = self.session(&stmts);
+            match self.step_all_raw(&stmts) {
+                Ok(Ok(reports)) => {
+                    views.extend(reports.iter().filter_map(|r| session.report(r)));
+                    // A plan is a question: a replay does not ask it again.
+                    let kept = stmts.into_iter();
+                    (self.program.statements)
+                        .extend(kept.filter(|s| !matches!(s.kind, StmtKind::Plan(_))));
+                }
+                Ok(Err(e)) => return Err(session.failure(&e)),
+                Err(e) => return Err(failure_at(&session, stmt.span, &e)),
+            }
+        }
+        Ok(views)
+    }
+
+    /// The session that words what `stmts` report: the story's declarations, its
+    /// statements so far and `stmts`, in the text told.
+    fn session(&self, stmts: &[Stmt]) -> Session {
+        let mut program = self.program.clone();
+        program.statements.extend(stmts.iter().cloned());
+        Session {
+            path: TOLD.into(),
+            source: self.told.clone(),
+            program: Rc::new(program),
+            deadline: None,
+        }
+    }
+}
+
+/// A failure of the story outside the engine's run of a statement (making the engine
+/// again), located at the statement told.
+fn failure_at(session: &Session, span: Span, e: &super::Error) -> Failure {
+    let engine_error = match e {
+        super::Error::Solver(failure) => Some(EngineError {
+            span,
+            error: failure.clone(),
+        }),
+        _ => None,
+    };
+    let d = match (engine_error, e) {
+        (Some(e), _) => return session.failure(&e),
+        (None, super::Error::Story { message, hints }) => {
+            (hints.iter()).fold(Diagnostic::error(span, message), |d, h| d.with_hint(h))
+        }
+        (None, e) => Diagnostic::error(span, e.to_string()),
+    };
+    Failure::one(FailureKind::Story, d.locate(TOLD, &session.source))
+}

@@ -1,0 +1,168 @@
+//! Text told to a story (`Story::tell`): statements in the story language after the
+//! statements so far, one namespace with the handles, a text that fails undone, its
+//! failure located in the text told; and the first announcements waiting for the
+//! engine, as a file's are all seen before it starts.
+
+use epipen::engine::Strategy;
+use epipen::views::Report;
+use epipen::{Formula as F, Options, Story, text};
+
+fn on(strategy: Strategy) -> Story {
+    Story::with_options(Options {
+        strategy,
+        ..Options::default()
+    })
+}
+
+/// What the reports print, as `epipen run` prints them.
+fn printed(reports: &[Report]) -> String {
+    reports.iter().map(text::report).collect()
+}
+
+fn cheryl_text() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../stories/cheryl.story");
+    std::fs::read_to_string(path).expect("stories/cheryl.story")
+}
+
+#[test]
+fn a_story_file_told_whole_gives_the_files_worlds_on_every_backend() {
+    for strategy in [
+        Strategy::Auto,
+        Strategy::Z3,
+        Strategy::Bdd,
+        Strategy::Explicit,
+    ] {
+        let mut story = on(strategy);
+        let reports = story.tell(&cheryl_text()).unwrap();
+        assert!(reports.is_empty(), "{strategy:?}: {}", printed(&reports));
+        let worlds = story.worlds(10).unwrap();
+        let listed: Vec<String> = worlds.iter().map(|w| w.to_string()).collect();
+        assert_eq!(listed, ["month = 7, day = 16"], "{strategy:?}");
+        assert!(worlds.is_complete());
+    }
+}
+
+#[test]
+fn text_and_handles_share_the_story_s_names() {
+    let mut story = Story::new();
+    let anne = story.character("Anne");
+    let x = story.int("x");
+    story.announce(x.ge(1) & x.le(3)).unwrap();
+    let reports = story
+        .tell("int y\nannounce y == x + 1\nAnne learns y\nworlds")
+        .unwrap();
+    assert_eq!(
+        printed(&reports),
+        "-- line 4: worlds --\n3 possible worlds:\n  x = 1, y = 2\n  x = 2, y = 3\n  x = 3, y = 4\n(and that's all)\n"
+    );
+    // A handle of the story's speaks of what the text declared, and the reverse.
+    story.says(anne, F::knows_value(anne, &x)).unwrap();
+    story.tell("check knows_value(Anne, x)").unwrap();
+    let worlds = story.worlds(10).unwrap();
+    assert_eq!(worlds.len(), 3);
+    assert_eq!(worlds[2].get("y").map(|v| v.to_string()), Some("4".into()));
+}
+
+#[test]
+fn enums_and_characters_declared_before_a_text_are_known_to_it() {
+    let mut story = Story::new();
+    let colour = story.enumeration("Colour", &["red", "green"]);
+    story.characters("child", 2);
+    let wall = story.enum_constant(&colour, "wall");
+    story.tell("Colour door\nannounce door != wall").unwrap();
+    story.tell("child[0] learns door\nworlds").unwrap();
+    story.announce(wall.eq("red")).unwrap();
+    let worlds = story.worlds(10).unwrap();
+    let listed: Vec<String> = worlds.iter().map(|w| w.to_string()).collect();
+    assert_eq!(listed, ["wall = red, door = green"]);
+}
+
+#[test]
+fn a_text_that_fails_is_undone_and_its_failure_located_in_the_text_told() {
+    let mut story = Story::new();
+    story.tell("int x\nannounce 0 <= x and x <= 3").unwrap();
+    let wrong = story.tell("announce x > 0\nannounce y > 1").unwrap_err();
+    assert_eq!(
+        text::failure(&wrong),
+        "<told>:4:10: error: unknown name `y`\n  |\n4 | announce y > 1\n  |          ^\n  = hint: did you mean `x`?\nerror: <told>: 1 error found\n"
+    );
+    // The text had no effect: `x > 0` was undone with it.
+    assert_eq!(story.worlds(10).unwrap().len(), 4);
+    // A failure while running (a check that fails) is located too, and undoes its text.
+    let failed = story.tell("announce x != 2\ncheck x < 3").unwrap_err();
+    assert_eq!(
+        text::failure(&failed),
+        "<told>:6:1: error: the check `x < 3` fails\n  |\n6 | check x < 3\n  | ^^^^^^^^^^^\n  = hint: it is false in the possible world x = 3\n"
+    );
+    assert_eq!(failed.exit_code(), 1);
+    assert_eq!(story.worlds(10).unwrap().len(), 4);
+}
+
+#[test]
+fn a_setting_is_a_story_file_s_and_refused_in_a_text_told() {
+    let mut story = Story::new();
+    let wrong = story.tell("#! backend z3\nint x").unwrap_err();
+    assert_eq!(
+        text::failure(&wrong),
+        "<told>:1:1: error: a setting `#!` goes at the top of a story file\n  |\n1 | #! backend z3\n  | ^^\n  = hint: a story told in parts takes its backend from its options; a comment is written `# …`\nerror: <told>: 1 error found\n"
+    );
+    assert_eq!(story.program().constants.len(), 0);
+}
+
+#[test]
+fn a_plan_told_is_a_question_the_story_does_not_keep() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../stories/door-mat.story");
+    let door_mat = std::fs::read_to_string(path).unwrap();
+    for strategy in [
+        Strategy::Auto,
+        Strategy::Z3,
+        Strategy::Bdd,
+        Strategy::Explicit,
+    ] {
+        let mut story = on(strategy);
+        let reports = story.tell(&door_mat).unwrap();
+        assert_eq!(
+            printed(&reports),
+            "line 25: plan of 1 action: try_take\nline 29: plan of 2 actions: tell, try_take\n",
+            "{strategy:?}"
+        );
+        let kinds = story.program().statements.iter().map(|s| &s.kind);
+        assert!(
+            !kinds
+                .into_iter()
+                .any(|k| matches!(k, epipen::ir::StmtKind::Plan(_)))
+        );
+        let reports = story.tell("do tell, try_take\ncheck actual knows(Bob, bob_has_key)");
+        assert!(reports.is_ok(), "{strategy:?}: {reports:?}");
+    }
+}
+
+#[test]
+fn first_announcements_made_apart_bound_the_ints_as_a_file_s_do() {
+    // The explicit and BDD backends bound the ints by the story's first announcements:
+    // the engine waits for them all (it was made at the first, which left `y`
+    // unbounded, and the BDD backend refused the story).
+    for strategy in [Strategy::Bdd, Strategy::Explicit, Strategy::Auto] {
+        let mut story = on(strategy);
+        let anne = story.character("Anne");
+        let x = story.int("x");
+        let y = story.int("y");
+        story.announce(x.ge(0) & x.le(2)).unwrap();
+        story.learns(anne, &x).unwrap();
+        story.announce(y.ge(0) & y.le(1)).unwrap();
+        story.says(anne, !F::knows_value(anne, &y)).unwrap();
+        assert_eq!(story.worlds(10).unwrap().len(), 6, "{strategy:?}");
+    }
+}
+
+#[test]
+fn a_failure_among_the_first_announcements_points_at_its_statement() {
+    let mut story = on(Strategy::Explicit);
+    let told = "int x\nannounce 0 <= x and x <= 2\nprior x - 1\nannounce x < 2\nworlds";
+    let wrong = story.tell(told).unwrap_err();
+    assert_eq!(
+        wrong.diagnostics[0].message,
+        "the prior is -1 in the world x = 0, still possible: a weight is never negative"
+    );
+    assert_eq!(wrong.diagnostics[0].at.as_ref().map(|a| a.line), Some(3));
+}
