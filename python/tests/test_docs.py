@@ -41,6 +41,7 @@ def test_the_examples_run(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "month = 7, day = 16" in out
     assert "<story>:3:10: error: unknown name `mnth`" in out
+    assert "-- line 5: where y > 2 --\n1 possible world where it holds:\n  x = 2, y = 3\n" in out
     assert scope["result"].worlds == [{"month": 7, "day": 16}]
 
 

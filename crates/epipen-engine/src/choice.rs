@@ -7,7 +7,7 @@
 //! | `bdd` | bools, enums, and ints the first announcements bound (at most 16 bits each, 256 in all) | BDDs; another int constant is refused by name |
 //! | `explicit` | any | explicit worlds within [`Size::Forced`]'s budget, or refused by name |
 //! | `auto` | bools and enums whose types allow more than [`AUTO_MAX_FINITE_TYPES`] worlds | explicit worlds within [`Size::Small`]'s budget; else BDDs; else Z3 |
-//! | `auto` | with a quantifier over constants (`forall p: …`) | BDDs for bools and enums, else Z3 (which refuses a quantifier around knowledge operators) |
+//! | `auto` | with a quantifier over constants (`forall p: …`) | BDDs for bools and enums, and for ints the first announcements bound when a quantifier is around knowledge operators (which Z3 refuses); else Z3 |
 //! | `auto` | with an int constant | explicit worlds within [`Size::Small`]'s budget; else BDDs when the first announcements bound every int (as `bdd` above) and no two terms reading constants are multiplied; else as the next line |
 //! | `auto` | any other | explicit worlds within [`Size::Auto`]'s budget; refused for what its events would make ([`crate::limits::AUTO_MAX_EVENT_WORLDS`]) in a story of bools and enums: BDDs, else Z3; refused otherwise: Z3 |
 //! | any | with chances (`prior`, a case's `weight`, `probability(…)`) | explicit worlds within [`Size::Forced`]'s budget (the only backend that keeps weights), or refused by name; `z3` and `bdd` asked by name refuse it |
@@ -182,10 +182,12 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
             let by_types = explicit::finite_type_worlds(&program);
             if explicit::quantifier_in(&program).is_some() {
                 // The explicit backend refuses quantifiers over constants: BDDs for
-                // bools and enums, else Z3.
-                return match by_types {
-                    Some(_) => bdd(program.clone()).unwrap_or_else(|_| z3(program)),
-                    None => z3(program),
+                // bools and enums, and for bounded ints around knowledge operators
+                // (which Z3 refuses), else Z3.
+                let around_knowledge = quantified_knowledge(&program).is_some();
+                return match by_types.is_some() || around_knowledge {
+                    true => bdd(program.clone()).unwrap_or_else(|_| z3(program)),
+                    false => z3(program),
                 };
             }
             if by_types.is_some_and(|n| n > AUTO_MAX_FINITE_TYPES) {

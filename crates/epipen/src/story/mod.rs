@@ -196,6 +196,13 @@
 //! # }
 //! ```
 //!
+//! # Text
+//!
+//! [`Story::tell`] runs statements written in the story language after the statements
+//! so far, as if the story file went on: the names are the story's, whether declared
+//! by a call or in text told before (a family [`Story::bools`] is `muddy[i]` in text, as
+//! in a file), and what the text reports comes back as [`crate::views::Report`]s.
+//!
 //! # Errors
 //!
 //! Each statement is built as the story language's syntax tree and lowered as a story
