@@ -26,6 +26,7 @@ Examples:
   epipen sweep stories/cheryl-sample.story --samples 1000 --seed 1
   epipen smcdel MuddyChildren.smcdel.txt          answer an SMCDEL file's jobs
   epipen plan Coin_in_the_Box__pl_7.txt           a shortest plan of an mA* file
+  epipen repl stories/cheryl.story                go on telling it, a statement at a time
   epipen serve --open                             the web playground, in the browser
 
 Each command's --help lists its options; a story command's (worlds, run, graph,
@@ -224,6 +225,15 @@ pub(crate) enum Command {
         #[command(flatten)]
         options: SweepOptions,
     },
+    /// Tell a story a statement at a time, typed or piped on the standard input (after
+    /// FILE, if given): each prints what it reports as `run` does, and a mistake is
+    /// shown and has no effect
+    Repl {
+        /// A story file to tell first
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        options: StoryOptions,
+    },
     /// Serve the web playground: edit, run and explore stories in the browser
     Serve {
         /// The address to listen on (127.0.0.1: this machine only)
@@ -315,6 +325,9 @@ impl Cli {
                 },
                 [true, false, false, false, true],
             ),
+            Command::Repl { options, .. } => {
+                ("repl", options.clone(), [false, false, true, true, true])
+            }
             Command::Serve { timeout, .. } => (
                 "serve",
                 StoryOptions {

@@ -61,7 +61,10 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
     // give it to each run.
     let per_run = matches!(
         cli.command,
-        Command::Sweep { .. } | Command::Bench { .. } | Command::Serve { .. }
+        Command::Sweep { .. }
+            | Command::Bench { .. }
+            | Command::Serve { .. }
+            | Command::Repl { .. }
     );
     let deadline = match per_run {
         true => None,
@@ -425,6 +428,12 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                     false => Err(Failure::Quiet(1)),
                 }
             })())
+        }
+        Command::Repl { file, .. } => {
+            // As `epipen run` tells a story: a check that fails is reported, and the
+            // story goes on.
+            options.keep_refuted_hints = true;
+            crate::repl::main(file.as_ref(), options, &sets, settings.seed)
         }
         Command::Serve {
             host, port, open, ..

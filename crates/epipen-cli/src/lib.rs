@@ -7,6 +7,7 @@
 //! - `story.rs`: a story file read, compiled and run with progress and `--stats`;
 //! - `trace.rs` (`run --trace`), `graph.rs` (`graph`, `worlds --dot`), `sweep.rs`
 //!   (`sweep`): the explorer's output;
+//! - `repl.rs`: `epipen repl`, a story told a statement at a time;
 //! - [`serve`]: the web playground (`epipen serve`);
 //! - [`bench`](mod@bench): `epipen bench`, stories timed as child processes;
 //! - `watchdog.rs`: `--timeout` kept when a single solver call runs long;
@@ -17,6 +18,7 @@ pub mod bench;
 mod commands;
 mod graph;
 pub(crate) mod output;
+mod repl;
 pub mod serve;
 mod story;
 mod sweep;

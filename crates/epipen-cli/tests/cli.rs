@@ -29,6 +29,8 @@ mod newcomer;
 mod phrasings;
 #[path = "cli/plan.rs"]
 mod plan;
+#[path = "cli/repl.rs"]
+mod repl;
 #[path = "cli/semantics.rs"]
 mod semantics;
 #[path = "cli/serve.rs"]

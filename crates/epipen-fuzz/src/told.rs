@@ -200,6 +200,12 @@ fn report(mut view: Report) -> String {
         v.seconds = None;
     }
     let text = unnumbered(&text::report(&view));
+    if let Report::Check(v) = &view
+        && v.holds == Some(false)
+    {
+        // The failing world shown: see above.
+        return text.split(" in the world").next().unwrap_or_default().to_string();
+    }
     if !matches!(view, Report::Worlds { .. } | Report::Where { .. }) {
         return text;
     }
@@ -217,9 +223,9 @@ fn failed(failure: &Failure) -> (End, Option<(usize, usize)>) {
     let Some(first) = failure.diagnostics.first() else {
         return (End::Failed(failure.kind, String::new()), None);
     };
-    // Which two worlds an `actual` that allows several shows depends on the canonical
-    // order (see [`report`]).
-    let shown = |h: &&String| !h.starts_with("for example");
+    // Which two worlds an `actual` that allows several shows, and which a failing
+    // check shows, depend on the canonical order (see [`report`]).
+    let shown = |h: &&String| !h.starts_with("for example") && !h.starts_with("it is false in");
     let hints = first
         .hints
         .iter()

@@ -1,0 +1,92 @@
+//! `epipen repl`: statements told one at a time from the standard input, after a story
+//! file if given; what each reports printed as `epipen run` prints it, a mistake shown
+//! where it is and left out.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use indoc::indoc;
+
+/// `epipen repl ARGS` with `input` on its standard input: (exit code, stdout, stderr).
+fn repl(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_epipen"))
+        .arg("repl")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    (child.stdin.take().unwrap())
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
+
+#[test]
+fn statements_piped_in_are_told_one_at_a_time() {
+    let input = indoc! {"
+        characters Anne
+        int x
+        announce 0 <= x and x <= 3
+        Anne learns x % 2
+        event flip {
+          heads
+          tails   # a comment with a brace }
+          Anne sees heads | tails
+        }
+        announce y > 1
+        announce x != 1
+        Anne: knows_value(x)
+        worlds
+        check knows(Anne, x == 2)
+    "};
+    let (code, stdout, stderr) = repl(&[], input);
+    assert_eq!(
+        stdout,
+        indoc! {"
+            -- line 13: worlds --
+            2 possible worlds:
+              x = 3, flip = heads
+              x = 3, flip = tails
+            (and that's all)
+            check line 14: fails in the world x = 3, flip = heads
+        "}
+    );
+    // The mistake is shown and left out; the story goes on.
+    assert_eq!(
+        stderr,
+        indoc! {"
+            <told>:10:10: error: unknown name `y`
+               |
+            10 | announce y > 1
+               |          ^
+               = hint: did you mean `x`?
+            error: <told>: 1 error found
+        "}
+    );
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn a_story_file_is_told_first_and_goes_on() {
+    let cheryl = concat!(env!("CARGO_MANIFEST_DIR"), "/../../stories/cheryl.story");
+    let (code, stdout, stderr) = repl(&[cheryl, "--backend", "bdd"], "worlds\ncheck month == 8\n");
+    assert_eq!((code, stderr.as_str()), (1, ""));
+    assert_eq!(
+        stdout,
+        indoc! {"
+            -- line 30: worlds --
+            1 possible world:
+              month = 7, day = 16
+            (and that's all)
+            check line 31: fails in the world month = 7, day = 16
+        "}
+    );
+}
