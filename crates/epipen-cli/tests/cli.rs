@@ -73,6 +73,29 @@ fn epipen(args: &[&str]) -> Output {
         .env_remove("RUST_LOG")
         .output()
         .expect("run epipen");
+    output(out)
+}
+
+/// `epipen ARGS` with `input` on its standard input.
+fn epipen_reading(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_epipen"))
+        .args(args)
+        .current_dir(ROOT)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run epipen");
+    let mut stdin = child.stdin.take().expect("its stdin");
+    stdin.write_all(input.as_bytes()).expect("write its stdin");
+    drop(stdin);
+    output(child.wait_with_output().expect("run epipen"))
+}
+
+fn output(out: std::process::Output) -> Output {
     Output {
         code: out.status.code().expect("exit code"),
         stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),

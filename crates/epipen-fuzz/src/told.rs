@@ -204,7 +204,11 @@ fn report(mut view: Report) -> String {
         && v.holds == Some(false)
     {
         // The failing world shown: see above.
-        return text.split(" in the world").next().unwrap_or_default().to_string();
+        return text
+            .split(" in the world")
+            .next()
+            .unwrap_or_default()
+            .to_string();
     }
     if !matches!(view, Report::Worlds { .. } | Report::Where { .. }) {
         return text;

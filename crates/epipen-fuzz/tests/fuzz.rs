@@ -25,21 +25,31 @@ use proptest::test_runner::{TestCaseError, TestRunner};
 /// Runs the differential fuzzer on `cases` stories drawn from `seed`; panics with the
 /// minimal failing story.
 fn differential(cases: u32, seed: u64) {
+    let regressions = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/regressions/differential.regressions"
+    );
+    on_stories(cases, seed, regressions, diff::check, || {
+        diff::take_tally().report()
+    })
+}
+
+/// Runs `check` on `cases` stories of the campaign drawn from `seed` (failures kept in
+/// the file `regressions`), prints the seed and `tally`, and panics with the minimal
+/// story `check` fails on.
+fn on_stories(
+    cases: u32,
+    seed: u64,
+    regressions: &'static str,
+    check: fn(&print::Printed) -> Result<(), String>,
+    tally: fn() -> String,
+) {
     with_stack(move || {
-        let mut runner = TestRunner::new(config(
-            cases,
-            seed,
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/regressions/differential.regressions"
-            ),
-        ));
+        let mut runner = TestRunner::new(config(cases, seed, regressions));
         let result = runner.run(&story::campaign_story(), |s| {
-            let printed = print::print(&s);
-            diff::check(&printed).map_err(TestCaseError::fail)
+            check(&print::print(&s)).map_err(TestCaseError::fail)
         });
-        let tally = diff::take_tally();
-        eprintln!("seed {seed}: {}", tally.report());
+        eprintln!("seed {seed}: {}", tally());
         outcome(result, seed);
     })
 }
@@ -1390,22 +1400,12 @@ fn a_probability_shown_before_its_event_is_the_storys_error() {
 /// Runs `cases` stories drawn from `seed` as files and told to the Rust API in parts
 /// ([`epipen_fuzz::told`]); panics with the minimal story they print differently.
 fn told_in_parts(cases: u32, seed: u64) {
-    with_stack(move || {
-        let mut runner = TestRunner::new(config(
-            cases,
-            seed,
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/regressions/told.regressions"
-            ),
-        ));
-        let result = runner.run(&story::campaign_story(), |s| {
-            let printed = print::print(&s);
-            epipen_fuzz::told::check(&printed).map_err(TestCaseError::fail)
-        });
-        let tally = epipen_fuzz::told::take_tally();
-        eprintln!("seed {seed}: {tally:?}");
-        outcome(result, seed);
+    let regressions = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/regressions/told.regressions"
+    );
+    on_stories(cases, seed, regressions, epipen_fuzz::told::check, || {
+        format!("{:?}", epipen_fuzz::told::take_tally())
     })
 }
 

@@ -2,31 +2,14 @@
 //! file if given; what each reports printed as `epipen run` prints it, a mistake shown
 //! where it is and left out.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use indoc::indoc;
+
+use super::epipen_reading;
 
 /// `epipen repl ARGS` with `input` on its standard input: (exit code, stdout, stderr).
 fn repl(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_epipen"))
-        .arg("repl")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    (child.stdin.take().unwrap())
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        text(out.stdout),
-        text(out.stderr),
-    )
+    let out = epipen_reading(&[&["repl"], args].concat(), input);
+    (out.code, out.stdout, out.stderr)
 }
 
 #[test]

@@ -183,21 +183,10 @@ fn answers_in_words_close_to_smcdels() {
 /// `-` reads the file from the standard input, as SMCDEL's command does.
 #[test]
 fn the_standard_input_is_a_file() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_epipen"))
-        .args(["smcdel", "-", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    (child.stdin.take().unwrap())
-        .write_all(b"VARS 1\nLAW Top\nOBS a: 1\nVALID? a knows whether 1\nVALID? b knows that 1\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let file = "VARS 1\nLAW Top\nOBS a: 1\nVALID? a knows whether 1\nVALID? b knows that 1\n";
+    let out = super::epipen_reading(&["smcdel", "-", "--json"], file);
+    assert_eq!(out.code, 2);
+    let stderr = out.stderr;
     assert!(
         stderr.starts_with("<stdin>:5:8: error: the agent `b` is not declared by an `OBS` line"),
         "{stderr}"
