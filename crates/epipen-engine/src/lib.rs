@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 
 pub use crate::z3::solver::{Cancel, leave_ctrl_c_to_the_process, z3_version};
 pub use driver::Followed;
+pub use explicit::bounds_the_worlds;
 use driver::Run;
 pub use error::{EngineError, Failure};
 
@@ -413,8 +414,6 @@ impl<T, E: Into<Failure>> At<T> for Result<T, E> {
         })
     }
 }
-
-pub use explicit::bounds_the_worlds;
 
 /// The first int constant the story's first announcements leave unbounded, by the
 /// interval propagation the explicit and BDD backends bound their ints with; None when

@@ -227,15 +227,18 @@ fn failed(failure: &Failure) -> (End, Option<(usize, usize)>) {
     let Some(first) = failure.diagnostics.first() else {
         return (End::Failed(failure.kind, String::new()), None);
     };
-    // Which two worlds an `actual` that allows several shows, and which a failing
-    // check shows, depend on the canonical order (see [`report`]).
-    let shown = |h: &&String| !h.starts_with("for example") && !h.starts_with("it is false in");
+    // Which two worlds an `actual` that allows several shows, which a failing check
+    // and which a refuted hint show, depend on the canonical order (see [`report`]).
+    let worlds = ["for example", "it is false in", "counterexample:"];
+    let shown = |h: &&String| !worlds.iter().any(|w| h.starts_with(w));
     let hints = first
         .hints
         .iter()
         .filter(shown)
         .map(|h| format!("; hint: {h}"));
-    let message = unnumbered(&(first.message.clone() + &hints.collect::<String>()));
+    // (And the world a message names, which is the first in that order.)
+    let said = first.message.split(" in the world ").next().unwrap_or_default();
+    let message = unnumbered(&(said.to_string() + &hints.collect::<String>()));
     let at = first.at.as_ref().map(|a| (a.line, a.column));
     (End::Failed(failure.kind, message), at)
 }
