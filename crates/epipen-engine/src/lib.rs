@@ -29,9 +29,9 @@ use std::time::{Duration, Instant};
 
 pub use crate::z3::solver::{Cancel, leave_ctrl_c_to_the_process, z3_version};
 pub use driver::Followed;
-pub use explicit::bounds_the_worlds;
 use driver::Run;
 pub use error::{EngineError, Failure};
+pub use explicit::bounds_the_worlds;
 
 /// Where the Z3 library linked at build time came from: `system`, the `pinned z3-solver
 /// wheel`, or `EPIPEN_Z3_DIR` (docs/z3.md).

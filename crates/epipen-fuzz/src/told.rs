@@ -210,6 +210,14 @@ fn report(mut view: Report) -> String {
             .unwrap_or_default()
             .to_string();
     }
+    if let Report::Show { .. } = &view
+        && let Some((shown, values)) = text.trim_end().rsplit_once(": ")
+    {
+        // A value in each world, in the order of the worlds: see above.
+        let mut values: Vec<&str> = values.split(", ").collect();
+        values.sort_unstable();
+        return format!("{shown}: {}\n", values.join(", "));
+    }
     if !matches!(view, Report::Worlds { .. } | Report::Where { .. }) {
         return text;
     }
@@ -237,7 +245,11 @@ fn failed(failure: &Failure) -> (End, Option<(usize, usize)>) {
         .filter(shown)
         .map(|h| format!("; hint: {h}"));
     // (And the world a message names, which is the first in that order.)
-    let said = first.message.split(" in the world ").next().unwrap_or_default();
+    let said = first
+        .message
+        .split(" in the world ")
+        .next()
+        .unwrap_or_default();
     let message = unnumbered(&(said.to_string() + &hints.collect::<String>()));
     let at = first.at.as_ref().map(|a| (a.line, a.column));
     (End::Failed(failure.kind, message), at)

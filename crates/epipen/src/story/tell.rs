@@ -111,17 +111,19 @@ impl Story {
             if stmts.is_empty() {
                 continue; // a declaration: the engine is made for the first statement
             }
-            let session = self.session(&stmts);
             match self.step_all_raw(&stmts) {
                 Ok(Ok(reports)) => {
-                    views.extend(reports.iter().filter_map(|r| session.report(r)));
+                    if !reports.is_empty() {
+                        let session = self.session(&stmts);
+                        views.extend(reports.iter().filter_map(|r| session.report(r)));
+                    }
                     // A plan is a question: a replay does not ask it again.
                     let kept = stmts.into_iter();
                     (self.program.statements)
                         .extend(kept.filter(|s| !matches!(s.kind, StmtKind::Plan(_))));
                 }
-                Ok(Err(e)) => return Err(session.failure(&e)),
-                Err(e) => return Err(failure_at(&session, stmt.span, &e)),
+                Ok(Err(e)) => return Err(self.session(&stmts).failure(&e)),
+                Err(e) => return Err(failure_at(&self.session(&stmts), stmt.span, &e)),
             }
         }
         Ok(views)
