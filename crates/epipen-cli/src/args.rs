@@ -231,8 +231,15 @@ pub(crate) enum Command {
     Repl {
         /// A story file to tell first
         file: Option<PathBuf>,
-        #[command(flatten)]
-        options: StoryOptions,
+        /// Override a `const` of the story, e.g. --set n=8 (repeatable)
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, Vec<i64>)>,
+        /// Seed of the story's `sample(k, {…})` draws [default: 0]
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Which backend runs the story (see `epipen worlds --help`) [default: auto]
+        #[arg(long, value_parser = backend_parser())]
+        backend: Option<Backend>,
     },
     /// Serve the web playground: edit, run and explore stories in the browser
     Serve {
@@ -325,9 +332,21 @@ impl Cli {
                 },
                 [true, false, false, false, true],
             ),
-            Command::Repl { options, .. } => {
-                ("repl", options.clone(), [false, false, true, true, true])
-            }
+            Command::Repl {
+                sets,
+                seed,
+                backend,
+                ..
+            } => (
+                "repl",
+                StoryOptions {
+                    sets: sets.clone(),
+                    seed: *seed,
+                    backend: *backend,
+                    ..StoryOptions::default()
+                },
+                [false, false, true, true, true],
+            ),
             Command::Serve { timeout, .. } => (
                 "serve",
                 StoryOptions {

@@ -73,3 +73,17 @@ fn a_story_file_is_told_first_and_goes_on() {
         "}
     );
 }
+
+#[test]
+fn sets_and_seed_reach_the_text_told() {
+    let (code, stdout, stderr) = repl(&["--set", "n=1"], "const n = 2\nbool p[n]\nworlds\n");
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(
+        stdout,
+        "-- line 3: worlds --\n2 possible worlds:\n  p[0] = false\n  p[0] = true\n(and that's all)\n"
+    );
+    // Options the REPL does not take are refused, not ignored.
+    let (code, _, stderr) = repl(&["--stats"], "");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.starts_with("error: unexpected argument '--stats' found"), "{stderr}");
+}
