@@ -223,7 +223,20 @@ fn report(mut view: Report) -> String {
     }
     let partial = text.contains("possible worlds; the first") || text.contains("holds; the first");
     let (worlds, rest): (Vec<&str>, Vec<&str>) = text.lines().partition(|l| l.starts_with("  "));
-    let mut worlds = if partial { Vec::new() } else { worlds };
+    // A file that speaks of chances later lists its worlds' probabilities from the
+    // start (`x = 1   [1/2]`); told in parts, from when it does.
+    fn unweighed(l: &str) -> &str {
+        match l.rsplit_once("   [") {
+            Some((world, _)) if l.ends_with(']') => world,
+            _ => l,
+        }
+    }
+    let worlds = worlds.into_iter().map(unweighed);
+    let mut worlds: Vec<&str> = if partial {
+        Vec::new()
+    } else {
+        worlds.collect()
+    };
     worlds.sort_unstable();
     (rest.iter().chain(&worlds))
         .map(|l| format!("{l}\n"))

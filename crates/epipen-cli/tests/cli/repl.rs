@@ -85,5 +85,8 @@ fn sets_and_seed_reach_the_text_told() {
     // Options the REPL does not take are refused, not ignored.
     let (code, _, stderr) = repl(&["--stats"], "");
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.starts_with("error: unexpected argument '--stats' found"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: unexpected argument '--stats' found"),
+        "{stderr}"
+    );
 }
