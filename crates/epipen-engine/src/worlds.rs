@@ -99,10 +99,7 @@ pub fn world_line(program: &Program, values: &[Value]) -> String {
 /// at its start of those that changed (two worlds may be alike now and differ in their
 /// past).
 pub fn world_line_since(program: &Program, now: &[Value], before: &[Value]) -> String {
-    if now.is_empty() {
-        return "(no constants)".into();
-    }
-    (program.constants.iter().zip(now).zip(before).enumerate())
+    let shown: Vec<String> = (program.constants.iter().zip(now).zip(before).enumerate())
         .filter(|(k, ((_, v), _))| program.shows(ConstId(*k), **v))
         .map(|(_, ((c, v), was))| match v == was {
             true => format!("{} = {}", c.name, show_value(program, c.ty, *v)),
@@ -113,8 +110,13 @@ pub fn world_line_since(program: &Program, now: &[Value], before: &[Value]) -> S
                 show_value(program, c.ty, *was)
             ),
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect();
+    match shown.is_empty() {
+        // No constant, or only those a world does not show (a plan's steps, events
+        // that have not happened), as views say it.
+        true => "(no constants)".into(),
+        false => shown.join(", "),
+    }
 }
 
 /// The constants a world shows, with their values: every constant but the occurrences

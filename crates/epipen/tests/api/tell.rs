@@ -166,3 +166,17 @@ fn a_failure_among_the_first_announcements_points_at_its_statement() {
     );
     assert_eq!(wrong.diagnostics[0].at.as_ref().map(|a| a.line), Some(3));
 }
+
+#[test]
+fn a_world_that_shows_no_constant_says_so() {
+    // A plan's steps are constants no world shows: the line of a world of this story
+    // was empty (the told stories' campaign, seed 137).
+    let text = "characters A\naction act0 { s0 }\nplan true max 2\n";
+    let session = epipen::Session::compile("p.story".into(), text.into(), &[], 0, None).unwrap();
+    let mut engine = session.run(&Options::default(), &mut |_| {}).unwrap();
+    let set = session.final_worlds(&mut engine, 10).unwrap();
+    let lines: Vec<String> = (set.worlds.iter())
+        .map(|w| epipen::worlds::world_line(&session.program, &w.0))
+        .collect();
+    assert_eq!(lines, ["(no constants)"]);
+}
