@@ -353,3 +353,28 @@ fn auto_takes_a_quantifier_around_knowledge_over_bounded_ints_to_bdds() {
     "};
     on_every_backend(&["auto", "bdd"], &["worlds", &story], 0, worlds, "");
 }
+
+/// An actual world of the types that the first announcements rule out contradicts
+/// them, on every backend: the BDD backend, which holds only the values the first
+/// announcements allow, said "`actual` allows no world at all" (the stories told in
+/// parts, `told_campaign` seed 137).
+#[test]
+fn an_actual_world_the_first_announcements_rule_out_contradicts_them() {
+    let story = story_file(
+        "ruled-out.story",
+        indoc! {"
+        characters A
+        int x
+        announce 0 <= x and x <= 3
+        actual x == 5
+    "},
+    );
+    let stderr = indoc! {"
+        PATH:4:1: error: the actual world contradicts what was announced before
+          |
+        4 | actual x == 5
+          | ^^^^^^^^^^^^^
+    "};
+    let all = ["auto", "z3", "bdd", "explicit"];
+    on_every_backend(&all, &["worlds", &story], 2, "", stderr);
+}

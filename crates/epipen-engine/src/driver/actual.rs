@@ -90,6 +90,12 @@ impl<B: Backend> Driver<B> {
             None => self.standby.pin(&expr)?,
         };
         match pinned.as_slice() {
+            // None of the backend's worlds: it may hold only those the first
+            // announcements allow (the BDD backend's bounded ints), so φ may allow a
+            // world of the types that they ruled out.
+            [] if (self.standby.pin(&expr)).is_ok_and(|w| !w.is_empty()) => {
+                return Err(Failure::actual_contradicts());
+            }
             [] => return Err(Failure::actual_allows_none()),
             [w] => {
                 let point = self.backend.point(&w.0)?;
