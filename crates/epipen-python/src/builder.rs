@@ -237,16 +237,11 @@ impl Actor {
     /// The story's constants' names and what the statements of `text` reported (each
     /// report as `run` gives it), or the failure located in the text told, as the
     /// command line words it.
-    fn tell(&mut self, text: &str) -> Answer<serde_json::Value> {
+    fn tell(&mut self, text: &str) -> Answer<(Vec<String>, serde_json::Value)> {
         let reports = self.story.tell(text).map_err(Located::new)?;
         let names = (self.story.program().constants.iter()).map(|c| c.name.clone());
-        Ok(serde_json::json!([
-            names.collect::<Vec<_>>(),
-            reports
-                .iter()
-                .map(crate::run::report_json)
-                .collect::<Vec<_>>()
-        ]))
+        let reports = reports.iter().map(crate::run::report_json).collect();
+        Ok((names.collect(), serde_json::Value::Array(reports)))
     }
 }
 
@@ -511,9 +506,9 @@ impl NativeStory {
     }
 
     /// See [`Actor::tell`]: (the constants' names, the reports) as Python data.
-    fn tell<'py>(&self, py: Python<'py>, text: String) -> PyResult<Bound<'py, PyAny>> {
-        let told = self.ask(py, move |a| a.tell(&text))?;
-        convert::view(py, &told)
+    fn tell<'py>(&self, py: Python<'py>, text: String) -> PyResult<Bound<'py, PyTuple>> {
+        let (names, reports) = self.ask(py, move |a| a.tell(&text))?;
+        (names, convert::view(py, &reports)?).into_pyobject(py)
     }
 
     fn prior(&self, py: Python<'_>, weight: Term) -> PyResult<()> {
