@@ -8,7 +8,8 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use epipen::engine::Options;
+use epipen::engine::{Options, Strategy};
+use epipen::syntax::ast::Backend;
 use epipen::{Failure, Story};
 
 use crate::output::{err, errln};
@@ -24,14 +25,24 @@ pub(crate) fn main(
     sets: &[(String, i64)],
     seed: u64,
 ) -> ExitCode {
-    let mut story = Story::with_sets(options, sets, seed);
-    let mut worst = 0;
+    let mut options = options;
+    let mut first = None;
     if let Some(file) = file {
         let (_, source) = match read_source(file) {
             Ok(read) => read,
             Err(code) => return code,
         };
-        worst = worst.max(tell(&mut story, &source));
+        let (pin, text) = unpinned(&source);
+        // The file's `#! backend` pin, as a story file's (when --backend is auto).
+        if let (Some(pin), Strategy::Auto) = (pin, options.strategy) {
+            options.strategy = Strategy::of(pin);
+        }
+        first = Some(text);
+    }
+    let mut story = Story::with_sets(options, sets, seed);
+    let mut worst = 0;
+    if let Some(text) = first {
+        worst = worst.max(tell(&mut story, &text));
     }
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal() && std::io::stderr().is_terminal();
@@ -89,6 +100,20 @@ fn tell(story: &mut Story, text: &str) -> u8 {
             Failure::exit_code(&failure)
         }
     }
+}
+
+/// A story file's `#! backend` pin, and its text with its settings made comments (a
+/// setting is a file's, not a part's: `epipen::syntax::parse_part`), lines and columns
+/// kept.
+fn unpinned(source: &str) -> (Option<Backend>, String) {
+    let pin = (epipen::syntax::parse(source).ok()).and_then(|s| s.backend.map(|(b, _)| b));
+    let text = (source.split_inclusive('\n'))
+        .map(|line| match line.trim_start().starts_with("#!") {
+            true => line.replacen("#!", "# ", 1),
+            false => line.to_string(),
+        })
+        .collect();
+    (pin, text)
 }
 
 /// How many blocks (`{`) `text` opens and does not close, comments aside.

@@ -90,3 +90,24 @@ fn sets_and_seed_reach_the_text_told() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_story_file_s_backend_pin_holds_in_the_repl() {
+    // `#! backend bdd` is the file's: the REPL runs it on BDDs (which refuse an
+    // unbounded int), where `auto` would run it on Z3.
+    let story = super::story_file(
+        "pinned.story",
+        "#! backend bdd\ncharacters A\nint x\nannounce x >= 0\n",
+    );
+    let (code, stdout, stderr) = repl(&[&story], "worlds\n");
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(
+        stderr.starts_with("<told>:4:1: error: the BDD backend needs every int bounded"),
+        "{stderr}"
+    );
+    let (code, stdout, _) = repl(&[&story, "--backend", "z3"], "worlds 1\n");
+    assert_eq!(
+        (code, stdout.lines().nth(1)),
+        (0, Some("more than one possible world; the first:"))
+    );
+}
