@@ -14,8 +14,9 @@ use crate::worlds;
 
 use super::{Error, Refutation, Story};
 
-/// What statements run on the live engine reported, or the engine's failure inside,
-/// or the failure to make the engine.
+/// What statements run on the live engine reported, or the engine's failure inside
+/// (running them, or making the engine again); outside, the story's refusal (a
+/// declaration refused, [`Story::refusal`]).
 pub(super) type Stepped = Result<Result<Vec<Report>, EngineError>, Error>;
 
 /// An engine running over a snapshot of the story's declarations.
@@ -228,11 +229,10 @@ impl Story {
     }
 
     /// [`Story::step_all`], with the engine's failure inside as the engine words it
-    /// (then the story starts afresh at the next statement), or the failure to make
-    /// the engine.
+    /// (then the story starts afresh at the next statement).
     pub(super) fn step_all_raw(&mut self, stmts: &[Stmt]) -> Stepped {
         self.intact()?;
-        let result = self.try_step_all(stmts)?;
+        let result = self.try_step_all(stmts);
         match result {
             Err(e)
                 if matches!(e.error, Failure::Unsupported(_))
@@ -240,22 +240,20 @@ impl Story {
             {
                 tracing::debug!(why = %e.error, "the backend gives way to one chosen knowing the statement");
                 self.auto_chose = None;
-                self.try_step_all(stmts)
+                Ok(self.try_step_all(stmts))
             }
             result => Ok(result),
         }
     }
 
     /// [`Story::step_all_raw`] once.
-    fn try_step_all(&mut self, stmts: &[Stmt]) -> Stepped {
+    fn try_step_all(&mut self, stmts: &[Stmt]) -> Result<Vec<Report>, EngineError> {
         if self.waits(stmts) {
-            return Ok(Ok(Vec::new()));
+            return Ok(Vec::new());
         }
-        if let Err(e) = self.ensure_live_for(stmts) {
-            // A statement so far fails on the new engine (a negative prior among the
-            // first announcements, which waited for it).
-            return Ok(Err(e));
-        }
+        // A statement so far may fail on a new engine (a negative prior among the first
+        // announcements, which waited for it).
+        self.ensure_live_for(stmts)?;
         let live = self.live.as_mut().expect("ensure_live made the engine");
         let mut events = Vec::new();
         for s in stmts {
@@ -263,10 +261,10 @@ impl Story {
                 // The engine may hold part of the failed statement's effect: start
                 // afresh (replaying the story) at the next statement.
                 self.live = None;
-                return Ok(Err(e));
+                return Err(e);
             }
         }
-        Ok(Ok(events))
+        Ok(events)
     }
 }
 

@@ -3,9 +3,8 @@
 
 use std::rc::Rc;
 
-use crate::engine::EngineError;
 use crate::engine::Options;
-use crate::failure::{Failure, FailureKind};
+use crate::failure::Failure;
 use crate::ir::{Stmt, StmtKind};
 use crate::lower::Incremental;
 use crate::session::{Session, reveals_as_written};
@@ -123,7 +122,11 @@ impl Story {
                         .extend(kept.filter(|s| !matches!(s.kind, StmtKind::Plan(_))));
                 }
                 Ok(Err(e)) => return Err(self.session(&stmts).failure(&e)),
-                Err(e) => return Err(failure_at(&self.session(&stmts), stmt.span, &e)),
+                // The story broken by a refused declaration.
+                Err(e) => {
+                    let d = Diagnostic::error(stmt.span, e.to_string());
+                    return Err(Failure::story(d.locate(TOLD, &self.told)));
+                }
             }
         }
         Ok(views)
@@ -141,24 +144,4 @@ impl Story {
             deadline: None,
         }
     }
-}
-
-/// A failure of the story outside the engine's run of a statement (making the engine
-/// again), located at the statement told.
-fn failure_at(session: &Session, span: Span, e: &super::Error) -> Failure {
-    let engine_error = match e {
-        super::Error::Solver(failure) => Some(EngineError {
-            span,
-            error: failure.clone(),
-        }),
-        _ => None,
-    };
-    let d = match (engine_error, e) {
-        (Some(e), _) => return session.failure(&e),
-        (None, super::Error::Story { message, hints }) => {
-            (hints.iter()).fold(Diagnostic::error(span, message), |d, h| d.with_hint(h))
-        }
-        (None, e) => Diagnostic::error(span, e.to_string()),
-    };
-    Failure::one(FailureKind::Story, d.locate(TOLD, &session.source))
 }
