@@ -118,20 +118,20 @@ pub fn check(printed: &Printed) -> Result<(), String> {
             tally(|t| *t.skipped.entry("a timeout").or_default() += 1);
             continue;
         }
-        // A file that does not compile stops before its first statement; told in parts,
-        // the statements before the error run, and a backend may refuse one of them first.
-        // A backend that refuses the story refuses it before its first statement as a
-        // file; told in parts, the statements before the one it cannot run run first,
-        // and may fail first, and a formula it cannot evaluate is refused where it is
-        // evaluated (a plan's `keeping` is not, when no step is needed): nothing to
-        // compare.
         let compiled = file.compiled;
         let refused = matches!(&file.end, End::Failed(_, m) if m.contains("backend"));
         let agree = match (&file.end, &told.end) {
-            // (A file whose `--set` values do not compile fails at no place.)
+            // A file that does not compile stops before its first statement; told in
+            // parts, the statements before the mistake run, and may fail first (a file
+            // whose `--set` values do not compile fails at no place).
             (End::Failed(..), End::Failed(..)) if !compiled => {
                 file.at.is_none() || place(&told) <= place(&file)
             }
+            // A backend that refuses the story refuses a file before its first
+            // statement; told in parts, the statements before the one it cannot run run
+            // first and may fail first, and what it cannot evaluate is refused where it
+            // is evaluated (a plan that needs no step does not evaluate its `keeping`):
+            // nothing to compare.
             _ if refused && compiled => true,
             // A statement that fails reports nothing told (it has no effect), where a
             // file prints what it reported before it failed (a `repeat`'s rounds).
