@@ -223,7 +223,7 @@ fn report(mut view: Report) -> String {
     if !matches!(view, Report::Worlds { .. } | Report::Where { .. }) {
         return text;
     }
-    let partial = text.contains("possible worlds; the first") || text.contains("holds; the first");
+    let partial = text.contains("; the first");
     let (worlds, rest): (Vec<&str>, Vec<&str>) = text.lines().partition(|l| l.starts_with("  "));
     // A file that speaks of chances later lists its worlds' probabilities from the
     // start (`x = 1   [1/2]`); told in parts, from when it does.
