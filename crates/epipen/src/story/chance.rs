@@ -6,7 +6,6 @@ use std::fmt;
 use std::ops;
 
 use crate::engine::{self, BigInt, BigRational};
-use crate::ir::{Stmt, StmtKind};
 use crate::syntax::ast;
 
 use super::expr::{Enum, Formula, Int, Node, binary, call_ax, character_name, name_ax};
@@ -304,40 +303,20 @@ impl fmt::Display for Shown {
     }
 }
 
-/// What lets a character learn or observe something, or asks a probability: a `prior`
-/// must come before it.
-/// Whether `s` is one of the statements that may stand among the story's first
-/// announcements, which bound the worlds: the storyteller's without knowledge.
-fn first_announcement(s: &Stmt) -> bool {
-    matches!(&s.kind, StmtKind::Announce { speaker: None, formula } if !formula.mentions_knowledge())
-}
-
 impl Story {
     /// `prior e`: the storyteller's prior. Each world weighs the value of the int
     /// expression `weight` there (of the constants, without knowledge operators; never
-    /// negative in a world still possible: the statement fails otherwise, naming one).
-    /// Weights are normalised where a probability is taken; without a prior every world
-    /// weighs 1. At most one prior, before anything a character learns or observes
-    /// ([`Story::learns`], [`Story::says`], [`Story::reveals`], an event) and before any
-    /// probability; announcements before it are fine. Given before the announcements
-    /// that bound the ints (while the story has only announcements), it weighs the worlds
-    /// they leave, as if given after them: it runs with the next statement.
+    /// negative in a world the first announcements leave). Weights are normalised where
+    /// a probability is taken; without a prior every world weighs 1. At most one prior,
+    /// before anything a character learns or observes ([`Story::learns`],
+    /// [`Story::says`], [`Story::reveals`], an event) and before any probability;
+    /// announcements before it are fine. As in a story file, it weighs the worlds that
+    /// all of the story's first announcements leave (those before it and those right
+    /// after it): it runs with the first other statement, which fails if the prior is
+    /// negative in a world they leave.
     pub fn prior(&mut self, weight: impl Into<Int>) -> Result<(), Error> {
         let e = self.ast(weight.into().0)?;
-        let before = self.lowering.clone();
-        let prior = self.lower(ast::StmtKind::Prior(e))?;
-        // Among the story's first announcements, before those that bound the ints
-        // (docs/language.md, "Probability"): it weighs the worlds they leave, so it runs
-        // with them, when the next statement comes.
-        let statements = &self.program.statements;
-        if statements.iter().all(first_announcement)
-            && crate::engine::left_unbounded(&self.program).is_some()
-        {
-            self.program.statements.extend(prior);
-            self.live = None;
-            return Ok(());
-        }
-        self.run_lowered(before, prior).map(drop)
+        self.lower_run(ast::StmtKind::Prior(e)).map(drop)
     }
 
     /// `show e`: the value of `e` (a [`Chance`], an [`Int`], a [`Formula`] or an

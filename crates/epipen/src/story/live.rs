@@ -249,6 +249,7 @@ impl Story {
     /// [`Story::step_all_raw`] once.
     fn try_step_all(&mut self, stmts: &[Stmt]) -> Result<Vec<Report>, EngineError> {
         if self.waits(stmts) {
+            self.live = None;
             return Ok(Vec::new());
         }
         // A statement so far may fail on a new engine (a negative prior among the first
@@ -271,17 +272,24 @@ impl Story {
 impl Story {
     /// Whether `stmts` join the story without running yet: while the story is still
     /// telling its first announcements (the statements that bound the worlds) and they
-    /// leave an int unbounded, no engine is made, so that one made later sees them all,
-    /// as a story file's does (the explicit and BDD backends bound their ints by them,
-    /// and `auto` chooses by them): `announce 0 <= x and x <= 9` then `announce 0 <= y
-    /// and y <= 9` runs on explicit worlds or BDDs. They report nothing; what fails
-    /// among them (a negative `prior`) fails the statement that makes the engine. Not
-    /// on Z3 named in the options, which needs no bounds.
+    /// leave an int unbounded, or a `prior` stands among them, no engine is made, so
+    /// that one made later sees them all, as a story file's does: the explicit and BDD
+    /// backends bound their ints by them (`announce 0 <= x and x <= 9` then `announce 0
+    /// <= y and y <= 9` runs on explicit worlds or BDDs), `auto` chooses by them, and a
+    /// prior weighs the worlds they all leave, wherever it stands among them. They
+    /// report nothing; what fails among them (a prior negative in a world they all
+    /// leave) fails the statement that makes the engine. Not on Z3 named in the
+    /// options, which needs no bounds and weighs no world.
     fn waits(&self, stmts: &[Stmt]) -> bool {
-        if self.live.is_some()
-            || self.options.strategy == Strategy::Z3
-            || !(self.program.statements.iter().chain(stmts)).all(bounds_the_worlds)
-        {
+        let mut so_far = self.program.statements.iter().chain(stmts);
+        if self.options.strategy == Strategy::Z3 || !so_far.clone().all(bounds_the_worlds) {
+            return false;
+        }
+        // (An engine made for announcements before a prior is made again after them.)
+        if so_far.any(|s| matches!(s.kind, ir::StmtKind::Prior(_))) {
+            return true;
+        }
+        if self.live.is_some() {
             return false;
         }
         let mut so_far = self.program.clone();

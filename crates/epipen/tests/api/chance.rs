@@ -296,18 +296,28 @@ fn probability_mistakes_are_invalid_before_the_engine() {
         .check(F::probability_of(z.eq(1)).eq(Chance::ratio(1, 2)))
         .unwrap();
     invalid(asked.prior(z.clone()), "comes after");
-    // A negative weight is the engine's error, located in a world.
+    // A prior weighs the worlds all the first announcements leave, as in a story file:
+    // negative where `w = -1`, which the announcement after it rules out...
+    let mut later = Story::new();
+    let w = later.int("w");
+    later.announce(w.is_in([-1, 2, 3])).unwrap();
+    later.prior(w.clone()).unwrap();
+    later.announce(w.gt(0)).unwrap();
+    let shown = later.show(F::probability_of(w.eq(2))).unwrap();
+    assert_eq!(shown.by_world[0].0, Value::Probability(q(2, 5)));
+    // ...and negative in a world they leave: the engine's error, located in a world,
+    // at the first other statement.
     let mut negative = Story::new();
     let w = negative.int("w");
     negative.announce(w.is_in([-1, 2])).unwrap();
-    assert!(matches!(
-        negative.prior(w.clone()),
-        Err(Error::Story { .. })
-    ));
-    // A failed statement leaves the story as it was: the prior can still be given.
-    negative.prior(&w * &w).unwrap();
-    let shown = negative.show(F::probability_of(w.eq(2))).unwrap();
-    assert_eq!(shown.by_world[0].0, Value::Probability(q(4, 5)));
+    negative.prior(w.clone()).unwrap();
+    let Err(Error::Story { message, .. }) = negative.show(F::probability_of(w.eq(2))) else {
+        panic!("a negative prior is refused");
+    };
+    assert_eq!(
+        message,
+        "the prior is -1 in the world w = -1, still possible: a weight is never negative"
+    );
 }
 
 /// Issue 44 through the Rust API: the prior before the announcement that bounds the ints
