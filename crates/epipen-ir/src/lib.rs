@@ -134,7 +134,7 @@ pub struct Checkpoint {
 /// loops, statement-level `if`s and aggregates (`all`, `sum`, …) are gone: lowering
 /// unrolls them, and members of families are ordinary characters and constants named
 /// like `muddy[0]`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Program {
     pub characters: Vec<Character>,
     pub constants: Vec<Constant>,

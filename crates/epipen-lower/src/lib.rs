@@ -192,16 +192,8 @@ impl Incremental {
     /// checkpoints, enums, events, actions) as a program without statements.
     pub fn program(&self) -> ir::Program {
         let mut program = ir::Program {
-            characters: Vec::new(),
-            constants: Vec::new(),
-            checkpoints: Vec::new(),
-            enums: Vec::new(),
-            events: Vec::new(),
-            actions: Vec::new(),
-            plan_steps: None,
-            statements: Vec::new(),
             samples: self.lowerer.samples.clone(),
-            backend: None,
+            ..ir::Program::default()
         };
         self.extend(&mut program);
         program

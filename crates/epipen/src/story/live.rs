@@ -312,16 +312,8 @@ fn snapshot_holds_statements(options: &Options) -> bool {
 fn probabilistic(decls: Option<&Program>, pending: &[Stmt]) -> bool {
     decls.is_some_and(Program::probabilistic)
         || Program {
-            characters: Vec::new(),
-            constants: Vec::new(),
-            checkpoints: Vec::new(),
-            enums: Vec::new(),
-            events: Vec::new(),
-            actions: Vec::new(),
-            plan_steps: None,
             statements: pending.to_vec(),
-            samples: Vec::new(),
-            backend: None,
+            ..Program::default()
         }
         .probabilistic()
 }
