@@ -237,6 +237,11 @@ pub(crate) enum Command {
         /// Seed of the story's `sample(k, {…})` draws [default: 0]
         #[arg(long)]
         seed: Option<u64>,
+        /// Give up a statement after this many seconds, at most 1e9: each statement
+        /// (the file told first is one) has its own time; one that runs out has no
+        /// effect, and the story goes on
+        #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
         /// Which backend runs the story (see `epipen worlds --help`) [default: auto]
         #[arg(long, value_parser = backend_parser())]
         backend: Option<Backend>,
@@ -335,17 +340,19 @@ impl Cli {
             Command::Repl {
                 sets,
                 seed,
+                timeout,
                 backend,
                 ..
             } => (
                 "repl",
                 StoryOptions {
+                    timeout: *timeout,
                     sets: sets.clone(),
                     seed: *seed,
                     backend: *backend,
                     ..StoryOptions::default()
                 },
-                [false, false, true, true, true],
+                [true, false, true, true, true],
             ),
             Command::Serve { timeout, .. } => (
                 "serve",

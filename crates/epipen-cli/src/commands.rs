@@ -433,7 +433,13 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
             // As `epipen run` tells a story: a check that fails is reported, and the
             // story goes on.
             options.keep_refuted_hints = true;
-            crate::repl::main(file.as_ref(), options, &sets, settings.seed)
+            crate::repl::main(
+                file.as_ref(),
+                options,
+                &sets,
+                settings.seed,
+                settings.timeout,
+            )
         }
         Command::Serve {
             host, port, open, ..

@@ -3,12 +3,19 @@
 //! (a block `{ … }` over several lines is one) is told to an [`epipen::Story`] as it
 //! comes ([`epipen::Story::tell`]): what it prints is printed as `epipen run` prints
 //! it, and a mistake is printed where it is, and the story goes on without it.
+//!
+//! A statement that runs too long stops, and has no effect: on Ctrl-C, or after
+//! `--timeout` (each statement has its own). Ctrl-C between statements drops the
+//! statement being typed (at a terminal) or ends the REPL (input piped in).
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use epipen::engine::{Options, Strategy};
+use epipen::engine::{Cancel, Options, Strategy};
 use epipen::syntax::ast::Backend;
 use epipen::{Failure, Story};
 
@@ -16,14 +23,15 @@ use crate::output::{err, errln};
 use crate::story::{print_report, read_source};
 
 /// Runs the REPL: `file` told first (when given), then each statement of the standard
-/// input. The exit code is the worst of its outcomes: 0 when everything held, 1 when a
-/// check failed or a plan found none (or a solver failure), 2 when a statement was a
-/// mistake (it then had no effect).
+/// input, each within `timeout`. The exit code is the worst of its outcomes: 0 when
+/// everything held, 1 when a check failed or a plan found none (or a solver failure,
+/// a timeout or Ctrl-C), 2 when a statement was a mistake (it then had no effect).
 pub(crate) fn main(
     file: Option<&PathBuf>,
     options: Options,
     sets: &[(String, i64)],
     seed: u64,
+    timeout: Option<Duration>,
 ) -> ExitCode {
     let mut options = options;
     let mut first = None;
@@ -39,13 +47,15 @@ pub(crate) fn main(
         }
         first = Some(text);
     }
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal() && std::io::stderr().is_terminal();
+    options.cancel = Cancel::new();
+    let watch = Watch::start(options.cancel.clone(), timeout, interactive);
     let mut story = Story::with_sets(options, sets, seed);
     let mut worst = 0;
     if let Some(text) = first {
-        worst = worst.max(tell(&mut story, &text));
+        worst = worst.max(watch.tell(&mut story, &text));
     }
-    let stdin = std::io::stdin();
-    let interactive = stdin.is_terminal() && std::io::stderr().is_terminal();
     if interactive {
         errln!(
             "epipen {}: tell a story, a statement at a time (Ctrl-D ends it)",
@@ -56,7 +66,7 @@ pub(crate) fn main(
     let mut lines = stdin.lock();
     loop {
         if interactive {
-            err!("{}", if pending.is_empty() { "> " } else { "… " });
+            err!("{}", prompt(&pending));
             let _ = std::io::stderr().flush();
         }
         let mut line = String::new();
@@ -68,36 +78,113 @@ pub(crate) fn main(
                 return ExitCode::from(2);
             }
         }
+        if watch.dropped.swap(false, Ordering::SeqCst) {
+            pending.clear(); // Ctrl-C while it was being typed
+        }
         pending.push_str(&line);
         if open_blocks(&pending) > 0 {
             continue; // a block goes on over the next lines
         }
         if !pending.trim().is_empty() {
-            worst = worst.max(tell(&mut story, &pending));
+            worst = worst.max(watch.tell(&mut story, &pending));
         }
         pending.clear();
     }
     if !pending.trim().is_empty() {
         // A block left open at the end: the parser says so.
-        worst = worst.max(tell(&mut story, &pending));
+        worst = worst.max(watch.tell(&mut story, &pending));
     }
     ExitCode::from(worst)
 }
 
-/// Tells `text`, printing what it reports (stdout) or its failure (stderr): the exit
-/// code of its outcome.
-fn tell(story: &mut Story, text: &str) -> u8 {
-    match story.tell(text) {
-        Ok(reports) => {
-            let failed = reports.iter().any(|r| r.fails_run());
-            for report in &reports {
-                print_report(report);
+fn prompt(pending: &str) -> &'static str {
+    if pending.is_empty() { "> " } else { "… " }
+}
+
+/// Raised by SIGINT (all a signal handler may do); [`Watch`]'s thread acts on it.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_interrupt(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Stops the statement that runs on Ctrl-C or at its deadline, from a thread of its
+/// own that looks every 20 ms.
+struct Watch {
+    cancel: Cancel,
+    timeout: Option<Duration>,
+    /// While a statement runs: Some(its deadline, if any).
+    running: Arc<Mutex<Option<Option<Instant>>>>,
+    /// Ctrl-C came between statements: the text typed so far is dropped.
+    dropped: Arc<AtomicBool>,
+}
+
+impl Watch {
+    fn start(cancel: Cancel, timeout: Option<Duration>, interactive: bool) -> Watch {
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+        unsafe {
+            libc::signal(
+                libc::SIGINT,
+                on_interrupt as *const () as libc::sighandler_t,
+            )
+        };
+        let watch = Watch {
+            cancel,
+            timeout,
+            running: Arc::default(),
+            dropped: Arc::default(),
+        };
+        let (cancel, running, dropped) = (
+            watch.cancel.clone(),
+            watch.running.clone(),
+            watch.dropped.clone(),
+        );
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_millis(20));
+                let interrupted = INTERRUPTED.swap(false, Ordering::SeqCst);
+                let mut running = running.lock().unwrap_or_else(|e| e.into_inner());
+                match running.as_mut() {
+                    Some(_) if interrupted => cancel.cancel(),
+                    Some(deadline) if deadline.is_some_and(|d| Instant::now() >= d) => {
+                        *deadline = None;
+                        cancel.time_out();
+                    }
+                    Some(_) => {}
+                    None if !interrupted => {}
+                    None if interactive => {
+                        dropped.store(true, Ordering::SeqCst);
+                        err!("\n(Ctrl-D ends the story)\n> ");
+                        let _ = std::io::stderr().flush();
+                    }
+                    None => std::process::exit(130),
+                }
             }
-            u8::from(failed)
-        }
-        Err(failure) => {
-            err!("{}", epipen::text::failure(&failure));
-            Failure::exit_code(&failure)
+        });
+        watch
+    }
+
+    /// Tells `text` within the timeout, printing what it reports (stdout) or its
+    /// failure (stderr): the exit code of its outcome.
+    fn tell(&self, story: &mut Story, text: &str) -> u8 {
+        let deadline = self.timeout.and_then(|t| Instant::now().checked_add(t));
+        *self.running.lock().unwrap_or_else(|e| e.into_inner()) = Some(deadline);
+        let told = story.tell(text);
+        *self.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        // The statement has stopped: a flag raised for it must not stop the next.
+        self.cancel.reset();
+        match told {
+            Ok(reports) => {
+                let failed = reports.iter().any(|r| r.fails_run());
+                for report in &reports {
+                    print_report(report);
+                }
+                u8::from(failed)
+            }
+            Err(failure) => {
+                err!("{}", epipen::text::failure(&failure));
+                Failure::exit_code(&failure)
+            }
         }
     }
 }

@@ -111,3 +111,80 @@ fn a_story_file_s_backend_pin_holds_in_the_repl() {
         (0, Some("more than one possible world; the first:"))
     );
 }
+
+/// Fermat's cubes: Z3 looks for a counterexample for as long as it is let.
+const ENDLESS: &str = "check not (x > 1 and y > 1 and z > 1 and x*x*x + y*y*y == z*z*z)\n";
+
+#[test]
+fn a_statement_out_of_time_stops_and_the_story_goes_on() {
+    let input = format!(
+        "characters A\nint x, y, z\nannounce x > 0\n{ENDLESS}\
+         announce x == 5 and y == 1 and z == 2\nworlds\n"
+    );
+    let (code, stdout, stderr) = repl(&["--timeout", "0.5"], &input);
+    assert_eq!(
+        stderr,
+        indoc! {"
+            <told>:4:1: error: solver failure: the solver ran out of time (timeout)
+              |
+            4 | check not (x > 1 and y > 1 and z > 1 and x*x*x + y*y*y == z*z*z)
+              | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "}
+    );
+    assert_eq!(
+        stdout,
+        "-- line 6: worlds --\n1 possible world:\n  x = 5, y = 1, z = 2\n(and that's all)\n"
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn ctrl_c_stops_the_statement_that_runs_then_ends_the_piped_repl() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_epipen"))
+        .arg("repl")
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run epipen");
+    let mut stdin = child.stdin.take().expect("its stdin");
+    let interrupt = |child: &std::process::Child| {
+        // SAFETY: a signal to a child of ours, which is alive (we have not waited for it).
+        let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    };
+    let mut tell = |text: &str| {
+        stdin.write_all(text.as_bytes()).expect("write its stdin");
+        stdin.flush().expect("flush its stdin");
+    };
+    tell(&format!(
+        "characters A\nint x, y, z\nannounce x > 0\n{ENDLESS}"
+    ));
+    std::thread::sleep(Duration::from_millis(1500));
+    // While the check runs: it stops, and the story goes on without it.
+    interrupt(&child);
+    tell("announce x == 5 and y == 1 and z == 2\nworlds\n");
+    std::thread::sleep(Duration::from_millis(1500));
+    // Between statements (the input still open): the REPL ends, as a piped program does.
+    interrupt(&child);
+    let out = super::output(child.wait_with_output().expect("run epipen"));
+    assert_eq!(
+        out.stderr,
+        indoc! {"
+            <told>:4:1: error: solver failure: the run was interrupted
+              |
+            4 | check not (x > 1 and y > 1 and z > 1 and x*x*x + y*y*y == z*z*z)
+              | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "}
+    );
+    assert_eq!(
+        out.stdout,
+        "-- line 6: worlds --\n1 possible world:\n  x = 5, y = 1, z = 2\n(and that's all)\n"
+    );
+    assert_eq!(out.code, 130);
+}

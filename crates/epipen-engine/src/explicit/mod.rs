@@ -622,7 +622,9 @@ impl Semantics for ExplicitBackend {
                 worlds.truncate(2);
                 Ok(Some(worlds))
             }
-            Err(Stop::Timeout) => Err(Failure::Timeout),
+            Err(Stop::Timeout) => {
+                Err((self.options.cancel.check().err()).unwrap_or(Failure::Timeout))
+            }
             _ => Ok(None),
         }
     }

@@ -7,10 +7,16 @@
 
 use std::fmt;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::Failure;
+
+/// The states of a [`Flag`]: not raised, raised by [`Cancel::cancel`], raised by
+/// [`Cancel::time_out`].
+const RUNNING: u8 = 0;
+const INTERRUPTED: u8 = 1;
+const TIMED_OUT: u8 = 2;
 
 /// A cancellation flag, shared by clones. The default one is never cancelled (and costs
 /// nothing to check).
@@ -18,7 +24,8 @@ use crate::error::Failure;
 pub struct Cancel(Option<Arc<Flag>>);
 
 struct Flag {
-    cancelled: AtomicBool,
+    /// [`RUNNING`], [`INTERRUPTED`] or [`TIMED_OUT`].
+    state: AtomicU8,
     /// The Z3 contexts of the threads running a Z3 question for this run (as addresses):
     /// [`Cancel::cancel`] interrupts them. An entry lives as long as a [`Registration`].
     contexts: Mutex<Vec<usize>>,
@@ -28,7 +35,7 @@ impl Cancel {
     /// A flag that [`Cancel::cancel`] can raise.
     pub fn new() -> Cancel {
         Cancel(Some(Arc::new(Flag {
-            cancelled: AtomicBool::new(false),
+            state: AtomicU8::new(RUNNING),
             contexts: Mutex::new(Vec::new()),
         })))
     }
@@ -36,8 +43,19 @@ impl Cancel {
     /// Raises the flag: the run stops at its next check with
     /// [`Failure::Interrupted`], and the Z3 calls it is making return at once.
     pub fn cancel(&self) {
+        self.raise(INTERRUPTED);
+    }
+
+    /// Raises the flag as a deadline that passed: the run stops as [`Cancel::cancel`]
+    /// stops it, with [`Failure::Timeout`] (for a front end that gives each statement of
+    /// a live story its own time, as `epipen repl --timeout` does).
+    pub fn time_out(&self) {
+        self.raise(TIMED_OUT);
+    }
+
+    fn raise(&self, state: u8) {
         let Some(flag) = &self.0 else { return };
-        flag.cancelled.store(true, Ordering::SeqCst);
+        flag.state.store(state, Ordering::SeqCst);
         let contexts = flag.contexts.lock().unwrap_or_else(|e| e.into_inner());
         for &context in contexts.iter() {
             if let Some(context) = NonNull::new(context as *mut z3_sys::_Z3_context) {
@@ -55,23 +73,26 @@ impl Cancel {
     /// only once the cancelled run has stopped.
     pub fn reset(&self) {
         if let Some(flag) = &self.0 {
-            flag.cancelled.store(false, Ordering::SeqCst);
+            flag.state.store(RUNNING, Ordering::SeqCst);
         }
     }
 
-    /// Whether [`Cancel::cancel`] was called.
+    /// Whether [`Cancel::cancel`] or [`Cancel::time_out`] was called.
     pub fn is_cancelled(&self) -> bool {
-        self.0
-            .as_ref()
-            .is_some_and(|flag| flag.cancelled.load(Ordering::Relaxed))
+        self.state() != RUNNING
     }
 
-    /// `Err(Failure::Interrupted)` once cancelled.
+    fn state(&self) -> u8 {
+        (self.0.as_ref()).map_or(RUNNING, |flag| flag.state.load(Ordering::Relaxed))
+    }
+
+    /// `Err(Failure::Interrupted)` once cancelled, `Err(Failure::Timeout)` once timed
+    /// out.
     pub fn check(&self) -> Result<(), Failure> {
-        if self.is_cancelled() {
-            Err(Failure::Interrupted)
-        } else {
-            Ok(())
+        match self.state() {
+            RUNNING => Ok(()),
+            TIMED_OUT => Err(Failure::Timeout),
+            _ => Err(Failure::Interrupted),
         }
     }
 
@@ -169,6 +190,28 @@ mod tests {
             Failure::Interrupted
         );
         let (result, _) = run(small, &Cancel::default());
+        assert_eq!(result, Ok(()));
+    }
+
+    #[test]
+    fn a_flag_timed_out_stops_the_run_as_its_deadline_would() {
+        let fermat = "characters A\nint x, y, z\n\
+                      announce x > 1 and y > 1 and z > 1 and x*x*x + y*y*y == z*z*z\n";
+        let cancel = Cancel::new();
+        let raiser = {
+            let cancel = cancel.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                cancel.time_out();
+            })
+        };
+        let (result, elapsed) = run(fermat, &cancel);
+        raiser.join().unwrap();
+        assert_eq!(result.expect_err("timed out").error, Failure::Timeout);
+        assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
+        // Lowered again, the flag lets a run finish.
+        cancel.reset();
+        let (result, _) = run("characters A\nint x\nannounce x > 1 and x < 4\n", &cancel);
         assert_eq!(result, Ok(()));
     }
 }

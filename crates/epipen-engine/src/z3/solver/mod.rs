@@ -133,8 +133,8 @@ impl Z3 {
 
     fn unknown(&self, s: &Solver) -> Failure {
         let reason = s.get_reason_unknown().unwrap_or_else(|| "unknown".into());
-        if self.cancel.is_cancelled() {
-            Failure::Interrupted
+        if let Err(stopped) = self.cancel.check() {
+            stopped
         } else if self.remaining().is_err()
             || reason.contains("timeout")
             || reason.contains("canceled")
@@ -353,8 +353,8 @@ impl Z3 {
             tactic = tactic.try_for(left);
         }
         let result = tactic.apply(&goal, None).map_err(|e| {
-            if self.cancel.is_cancelled() {
-                Failure::Interrupted
+            if let Err(stopped) = self.cancel.check() {
+                stopped
             } else if self.remaining().is_err() || e.contains("timeout") || e.contains("canceled") {
                 Failure::Timeout
             } else {
