@@ -155,8 +155,9 @@ class Story:
     Rust: declarations return handles, statements run at once (a statement that fails
     raises and has no effect), :meth:`worlds` lists the worlds possible now.
 
-    Options: ``backend`` ("auto", "z3", "bdd", "explicit"), ``timeout`` (seconds, for the
-    whole story from its first statement, as in the Rust API), ``trust_hints`` (take
+    Options: ``backend`` ("auto", "z3", "bdd", "explicit"), ``timeout`` (seconds for
+    each statement: one that runs out raises :class:`SolverError` and has no effect;
+    the time between statements is not counted), ``trust_hints`` (take
     ``assert_adds_ck`` hints on trust).
 
     Example (Cheryl's Birthday)::

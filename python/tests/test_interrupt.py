@@ -67,6 +67,23 @@ def test_ctrl_c_stops_a_story_and_the_story_goes_on():
     assert done.stdout.split("\n")[:2] == ["interrupted", "True True"], done.stdout + done.stderr
 
 
+def test_a_story_s_timeout_is_each_statement_s():
+    s = epipen.Story(backend="z3", timeout=1.0)
+    x, y, z = s.ints("x y z")
+    s.announce((x > 0) & (y > 0) & (z > 0))
+    # Time between statements is not the story's: a second later it goes on.
+    time.sleep(1.2)
+    s.announce(x < 3)
+    # A statement that runs out of time raises, and has no effect.
+    start = time.monotonic()
+    with pytest.raises(epipen.SolverError) as raised:
+        s.check(~((x > 1) & (y > 1) & (z > 1) & (x * x * x + y * y * y == z * z * z)))
+    assert raised.value.message == "solver failure: the solver ran out of time (timeout)"
+    assert time.monotonic() - start < 3.0
+    s.announce((x == 2) & (y == 1) & (z == 1))
+    assert s.worlds() == [{"x": 2, "y": 1, "z": 1}]
+
+
 def test_ctrl_c_stops_a_sweep():
     done = _python(
         f"""

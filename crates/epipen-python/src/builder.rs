@@ -12,6 +12,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
 
 use epipen::engine::{Cancel, Options};
 use epipen::story::Expression;
@@ -270,6 +271,8 @@ fn serve(mut actor: Actor, jobs: Receiver<Job>) {
 pub(crate) struct NativeStory {
     jobs: Mutex<Option<Sender<Job>>>,
     cancel: Cancel,
+    /// Each statement's time (the flag times it out).
+    timeout: Option<Duration>,
     /// The process whose thread holds the story (a forked child has no such thread).
     owner: u32,
 }
@@ -297,7 +300,8 @@ impl NativeStory {
             return Err(internal("the story's thread stopped"));
         }
         drop(jobs);
-        wait(py, rx, &self.cancel)?.map_err(|e| e.into_pyerr(py))
+        let deadline = self.timeout.and_then(|t| Instant::now().checked_add(t));
+        wait(py, rx, &self.cancel, deadline)?.map_err(|e| e.into_pyerr(py))
     }
 }
 
@@ -306,10 +310,10 @@ impl NativeStory {
     #[new]
     #[pyo3(signature = (backend, timeout, trust_hints))]
     fn new(backend: &str, timeout: Option<f64>, trust_hints: bool) -> PyResult<NativeStory> {
+        let timeout = timeout_of(timeout)?;
         let cancel = Cancel::new();
         let options = Options {
             strategy: strategy(backend)?,
-            deadline: timeout_of(timeout)?.and_then(|t| std::time::Instant::now().checked_add(t)),
             trust_hints,
             cancel: cancel.clone(),
             ..Options::default()
@@ -331,6 +335,7 @@ impl NativeStory {
         Ok(NativeStory {
             jobs: Mutex::new(Some(tx)),
             cancel,
+            timeout,
             owner: std::process::id(),
         })
     }

@@ -13,7 +13,7 @@ use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use epipen::engine::Cancel;
 use pyo3::exceptions::PyRuntimeError;
@@ -110,15 +110,17 @@ pub(crate) fn solve<T: Send + 'static>(
         let outcome = catch_unwind(AssertUnwindSafe(|| job(&flag)));
         let _ = tx.send(outcome.map_err(|panic| panic_message(&*panic)));
     }));
-    wait(py, rx, &cancel)
+    wait(py, rx, &cancel, None)
 }
 
 /// Waits for the answer on `rx` with the GIL released, cancelling with `cancel` when a
-/// signal handler raises.
+/// signal handler raises, and timing it out (the run fails as at its deadline) once
+/// `deadline` passes.
 pub(crate) fn wait<T: Send>(
     py: Python<'_>,
     mut rx: Receiver<Result<T, String>>,
     cancel: &Cancel,
+    mut deadline: Option<Instant>,
 ) -> PyResult<T> {
     loop {
         let (back, got) = py.detach(move || {
@@ -141,6 +143,10 @@ pub(crate) fn wait<T: Send>(
                         let _ = rx.recv_timeout(GRACE);
                     });
                     return Err(signal);
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    deadline = None;
+                    cancel.time_out();
                 }
             }
         }

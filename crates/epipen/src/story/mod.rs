@@ -343,11 +343,11 @@ impl Story {
         Story::with_options(Options::default())
     }
 
-    /// An empty story. Of the [`Options`]: `timeout` is a deadline counted from when
-    /// the engine starts (at the first statement, and again when the story is replayed
-    /// after a late declaration or a failed statement); `trust_hints` and
-    /// `keep_refuted_hints` change [`Story::assert_adds_ck`]; `skip_worlds_statements`
-    /// does not matter here.
+    /// An empty story. Of the [`Options`]: `deadline` holds for every statement (an
+    /// instant; for a time per statement, raise [`crate::engine::Cancel::time_out`] on
+    /// `cancel` from a watching thread, as `epipen repl --timeout` and Python's `Story`
+    /// do); `trust_hints` and `keep_refuted_hints` change [`Story::assert_adds_ck`];
+    /// `skip_worlds_statements` does not matter here.
     pub fn with_options(options: Options) -> Story {
         Story {
             id: NEXT_STORY.fetch_add(1, Ordering::Relaxed),
