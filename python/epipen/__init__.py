@@ -60,7 +60,7 @@ from ._expr import (
     tuple_in,
 )
 from ._results import Check, Event, Model, Plan, RawRun, Request, Result, Show, Step, Trace, World, Worlds
-from ._story import Story
+from ._story import Handle, Story
 from ._sweep import MAX_RUNS, Sweep, SweepGroup, SweepRow, sweep, sweep_file
 
 __version__: str = _native.__version__
@@ -89,6 +89,7 @@ __all__ = [
     "SolverError",
     "RefutedError",
     "Story",
+    "Handle",
     "Character",
     "Checkpoint",
     "Expr",

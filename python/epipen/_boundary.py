@@ -30,6 +30,8 @@ __all__ = [
     "WorldsReply",
     "Planned",
     "HintVerdict",
+    "EnumRef",
+    "HandleReply",
     "SampleChunk",
     "FirstUnique",
     "ValuesRow",
@@ -66,10 +68,11 @@ ExpectsLine = tuple[int, Groups]
 #: reveals), ``learns`` as (who, values), a checkpoint's name, a nested block's list.
 BlockItem = Union[Bool, tuple[int, Bool, bool], tuple[int, list[Expr]], str, list["BlockItem"]]
 
-#: What happened at an event (or an action done): the event's index, its name, its
-#: cases, the case in the actual world and its index (None without one), for each
-#: character the cases it could not tell from it, and ``epipen run``'s line for it.
-Reported = tuple[int, str, list[str], Optional[str], Optional[int], list[list[str]], str]
+#: What happened at an event (or an action done): the event's index, which execution of
+#: it this was (from 1, text told included), its name, its cases, the case in the actual
+#: world and its index (None without one), for each character the cases it could not
+#: tell from it, and ``epipen run``'s line for it.
+Reported = tuple[int, int, str, list[str], Optional[str], Optional[int], list[list[str]], str]
 
 #: A value ``show`` found, with its kind: a probability as its exact text (``"2/3"``).
 ShownValue = Union[
@@ -90,6 +93,27 @@ WorldsReply = tuple[list[str], list[tuple[Value, ...]], bool, str, Optional[list
 #: A plan's answer: whether one was found, its length (None: none), the plans (as
 #: action names), its text.
 Planned = tuple[bool, Optional[int], list[list[str]], str]
+
+#: An enum as ``Story.handle`` gives it: its index among the native story's, its name,
+#: its variants.
+EnumRef = tuple[int, str, list[str]]
+
+#: What a name stands for (``Story.handle``): ``("character", index, name)``, ``("int" |
+#: "bool", constant's index, name)``, ``("enum", constant's index, name, enum)``,
+#: ``("variant", name, enum)``, ``("enum_type", enum)``, ``("const", value)``,
+#: ``("checkpoint", name)``, ``("event", index, name, cases)``, ``("family",
+#: [members])``.
+HandleReply = Union[
+    tuple[Literal["character"], int, str],
+    tuple[Literal["int", "bool"], int, str],
+    tuple[Literal["enum"], int, str, EnumRef],
+    tuple[Literal["variant"], str, EnumRef],
+    tuple[Literal["enum_type"], EnumRef],
+    tuple[Literal["const"], int],
+    tuple[Literal["checkpoint"], str],
+    tuple[Literal["event"], int, str, list[str]],
+    tuple[Literal["family"], list["HandleReply"]],
+]
 
 #: An ``assert_adds_ck`` hint's verdict (a refuted hint raises ``RefutedError``).
 HintVerdict = Literal["verified", "trusted", "vacuous", "refuted"]

@@ -39,9 +39,8 @@ class Teller(Owner, Protocol):
     a protocol, so that neither this module nor ``_actions`` imports ``_story``)."""
 
     _native: NativeStory
-    #: The events that happened (by the native story's index), and how many times.
+    #: The events that happened (by the native story's index).
     _events: dict[int, EventHandle]
-    _executions: dict[int, int]
 
     def _formula_expr(self, formula: Formula) -> Bool: ...
 
@@ -408,14 +407,18 @@ def run_event(
     return e
 
 
-def happened(story: Teller, raw: Reported) -> Happened:
-    """What happened, from the native story's report."""
-    index, name, cases, case, case_index, saw, text = raw
+def event_handle(story: Teller, index: int, name: str, cases: list[str]) -> EventHandle:
+    """The handle of the native story's event ``index`` (made the first time)."""
     handle = story._events.get(index)
     if handle is None:
         handle = EventHandle(_native.leaf(story, "latest", index, name, EventCases(story, index, name, cases)))
         story._events[index] = handle
-    done = story._executions.get(index, 0) + 1
-    story._executions[index] = done
-    value = _native.leaf(story, "occurrence", index, name, handle._enum, k=done)
+    return handle
+
+
+def happened(story: Teller, raw: Reported) -> Happened:
+    """What happened, from the native story's report."""
+    index, execution, name, cases, case, case_index, saw, text = raw
+    handle = event_handle(story, index, name, cases)
+    value = _native.leaf(story, "occurrence", index, name, handle._enum, k=execution)
     return Happened(story, handle, case, case_index, value, saw, text)

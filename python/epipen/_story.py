@@ -23,9 +23,9 @@ from typing import Callable, Literal, Optional, Sequence, TypeVar, Union, overlo
 
 from . import _native
 from ._actions import Action, declare, do, plan
-from ._boundary import BlockItem, Change, HintVerdict
+from ._boundary import BlockItem, Change, EnumRef, HandleReply, HintVerdict
 from ._errors import StoryError
-from ._events import Case, Changes, EventBlock, EventHandle, Happened, _pairs, run_event
+from ._events import Case, Changes, EventBlock, EventHandle, Happened, _pairs, event_handle, run_event
 from ._expr import (
     Bool,
     Character,
@@ -48,6 +48,20 @@ from ._results import Event, Plan, Show, Worlds, World, _events
 __all__ = ["Story"]
 
 _Target = TypeVar("_Target", bound=Expr)
+
+#: What :meth:`Story.handle` gives: a declaration's handle, a ``const``'s value, or a
+#: family's members.
+Handle = Union[
+    Character,
+    Int,
+    Bool,
+    EnumValue,
+    EnumType,
+    Checkpoint,
+    EventHandle,
+    builtins.int,
+    list["Handle"],
+]
 
 
 def _names(names: Union[str, Sequence[str]], n: Optional[int]) -> list[str]:
@@ -179,9 +193,8 @@ class Story:
     def __init__(self, *, backend: str = "auto", timeout: Optional[float] = None, trust_hints: bool = False):
         self._native = _native.NativeStory(backend, timeout, trust_hints)
         self._characters: list[Character] = []
-        # The events that happened (by the native story's index), and how many times.
+        # The events that happened (by the native story's index).
         self._events: dict[builtins.int, EventHandle] = {}
-        self._executions: dict[builtins.int, builtins.int] = {}
 
     # --- declarations ---
 
@@ -505,6 +518,21 @@ class Story:
         names, reports = self._native.tell(text)
         return _events(names, reports)
 
+    def handle(self, name: str) -> Handle:
+        """The handle of ``name``, whoever declared it (Python, or text :meth:`tell` told),
+        as its declaration returns it: a :class:`Character`, an :class:`Int`, a
+        :class:`Bool`, an :class:`EnumValue` (a constant, or a value: ``"red"``), an
+        :class:`EnumType`, a :class:`Checkpoint`, an event (as :attr:`Happened.event`),
+        a ``const``'s value (an int), or a family's members as a list (``"muddy"``;
+        ``"muddy[1]"`` is one)::
+
+            s.tell("characters Anne\nint x\nannounce 0 <= x and x <= 3")
+            anne, x = s.handle("Anne"), s.handle("x")
+
+        An unknown name raises :class:`StoryError` (with a "did you mean" hint); so do a
+        definition (``def``) and an action, which only text uses."""
+        return self._made(self._native.handle(name))
+
     def worlds(self, limit: builtins.int = 10) -> Worlds:
         """Up to ``limit`` of the worlds possible now, in canonical order."""
         names, worlds, complete, text, chances = self._native.worlds(limit)
@@ -519,6 +547,31 @@ class Story:
         if not isinstance(name, str):
             raise TypeError(f"a family's name is a str, not {name!r}")
         return name
+
+    def _made(self, reply: HandleReply) -> Handle:
+        """The Python handle of the native story's answer to :meth:`handle`."""
+        if reply[0] == "character":
+            return Character(self, reply[1], reply[2])
+        if reply[0] == "int":
+            return _native.leaf(self, "int", reply[1], reply[2])
+        if reply[0] == "bool":
+            return _native.leaf(self, "bool", reply[1], reply[2])
+        if reply[0] == "enum":
+            return _native.leaf(self, "enum", reply[1], reply[2], self._enum(reply[3]))
+        if reply[0] == "variant":
+            return self._enum(reply[2])[reply[1]]
+        if reply[0] == "enum_type":
+            return self._enum(reply[1])
+        if reply[0] == "const":
+            return reply[1]
+        if reply[0] == "checkpoint":
+            return Checkpoint(self, reply[1])
+        if reply[0] == "event":
+            return event_handle(self, reply[1], reply[2], reply[3])
+        return [self._made(m) for m in reply[1]]
+
+    def _enum(self, ref: EnumRef) -> EnumType:
+        return EnumType(self, ref[0], ref[1], ref[2])
 
     def _own(self, e: Expr) -> None:
         if e._owner is not None and e._owner is not self:

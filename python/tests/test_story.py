@@ -514,6 +514,61 @@ def test_every_statement_refuses_an_expression_of_another_story():
     assert s.worlds() == [{"x": x_, "p": p_} for x_ in (1, 2) for p_ in (False, True)]
 
 
+def test_names_told_in_text_have_handles_python_goes_on_with():
+    s = ep.Story()
+    s.tell(
+        "const n = 2\ncharacters child[n], Anne\nenum Colour { red, green }\nbool muddy[n]\n"
+        "int x\nColour wall\nannounce 0 <= x and x <= 2\ncheckpoint start\n"
+        "event flip {\n  heads\n  tails\n  Anne sees heads | tails\n}\ndef small(v) = v < 1\n"
+        "action shout {\n  done\n  Anne sees done\n}"
+    )
+    x, muddy, child1, wall = s.handle("x"), s.handle("muddy"), s.handle("child[1]"), s.handle("wall")
+    assert isinstance(x, ep.Int) and repr(x) == "x"
+    assert isinstance(muddy, list) and [repr(m) for m in muddy] == ["muddy[0]", "muddy[1]"]
+    assert all(isinstance(m, ep.Bool) for m in muddy)
+    assert isinstance(child1, ep.Character) and child1.name == "child[1]"
+    colour = s.handle("Colour")
+    assert isinstance(colour, ep.EnumType) and colour.variants == ["red", "green"]
+    assert isinstance(wall, ep.EnumValue) and repr(s.handle("green")) == "green"
+    assert s.handle("n") == 2
+    start, flip = s.handle("start"), s.handle("flip")
+    assert isinstance(start, ep.Checkpoint) and isinstance(flip, ep.EventHandle)
+    assert flip.cases == ["heads", "tails"]
+    # Python's statements take them, and name what text declared.
+    assert isinstance(muddy[0], ep.Bool) and isinstance(muddy[1], ep.Bool)
+    s.announce(muddy[0] & ~muddy[1] & (wall == "green") & (x == 2) & (flip == "tails"))
+    s.learns(child1, muddy[0])
+    s.check(ep.knows(child1, muddy[0]) & ep.at(start, ~ep.knows(child1, muddy[0])))
+    assert s.worlds() == [{"muddy[0]": True, "muddy[1]": False, "x": 2, "wall": "green", "flip": "tails"}]
+    # Names Python declared have handles too; unknown names, definitions and actions
+    # raise, saying why.
+    y = s.int("y")
+    s.announce(y == x)
+    assert repr(s.handle("y")) == "y" and repr(y) == "y"
+    with pytest.raises(ep.StoryError) as unknown:
+        s.handle("mudy")
+    assert str(unknown.value) == "unknown name `mudy` (did you mean `muddy`?)"
+    assert unknown.value.hint == "did you mean `muddy`?"
+    with pytest.raises(ep.StoryError, match=r"`small` is a definition \(`def`\)"):
+        s.handle("small")
+    with pytest.raises(ep.StoryError, match=r"`shout` is an action: .*story.tell\(\"do shout\"\)"):
+        s.handle("shout")
+
+
+def test_an_execution_after_executions_told_in_text_names_its_own_occurrence():
+    s = ep.Story()
+    flip = "event flip {\n  heads\n  tails\n  Anne sees heads | tails\n}\n"
+    s.tell("characters Anne\n" + flip + flip)
+    anne = s.handle("Anne")
+    assert isinstance(anne, ep.Character)
+    third = s.event("flip", lambda e: (e.case("heads"), e.case("tails"), e.sees(anne, ["heads"], ["tails"])))
+    assert isinstance(third, ep.Happened)
+    # The third execution's case is `flip#3`, not the first's.
+    assert repr(third.occurrence) == "flip#3"
+    s.announce(third.occurrence == "heads")
+    assert [w["flip#3"] for w in s.worlds()] == ["heads"] * 4
+
+
 def test_text_told_continues_the_story_in_the_language():
     s = ep.Story()
     anne = s.character("Anne")

@@ -33,6 +33,7 @@ mod def;
 mod event;
 mod expr;
 mod fold;
+mod meaning;
 mod modal;
 mod names;
 mod sample;
@@ -55,6 +56,7 @@ use names::collect_names;
 pub use action::{plan_steps, unowned};
 pub use decl::family_refusal;
 pub use expr::FUNCTIONS;
+pub use meaning::Meaning;
 pub use names::{closest, list};
 
 pub use compile::{

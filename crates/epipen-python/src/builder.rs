@@ -29,6 +29,7 @@ mod blocks;
 mod chance;
 mod events;
 pub(crate) mod expr;
+mod named;
 
 use actions::{ActionSpec, PlanSpec, Planned, Steps};
 use blocks::{Item, announce_all};
@@ -514,6 +515,11 @@ impl NativeStory {
     fn tell<'py>(&self, py: Python<'py>, text: String) -> PyResult<Bound<'py, PyTuple>> {
         let (names, reports) = self.ask(py, move |a| a.tell(&text))?;
         (names, convert::view(py, &reports)?).into_pyobject(py)
+    }
+
+    /// The handle of `name` as Python makes it: see `named::Named::into_py`.
+    fn handle<'py>(&self, py: Python<'py>, name: String) -> PyResult<Bound<'py, PyAny>> {
+        self.ask(py, move |a| a.handle(&name))?.into_py(py)
     }
 
     fn prior(&self, py: Python<'_>, weight: Term) -> PyResult<()> {

@@ -60,8 +60,8 @@ pub use lower::{
 pub use session::Session;
 pub use story::{
     Action, Block, Case, Chance, Change, Character, Checkpoint, Enum, EnumType, Error, Event,
-    EventBlock, Formula, Happened, Hint, Int, PlanOptions, Planned, PossibleWorld, Refutation,
-    Simultaneous, Story, Worlds,
+    EventBlock, Formula, Handle, Happened, Hint, Int, PlanOptions, Planned, PossibleWorld,
+    Refutation, Simultaneous, Story, Worlds,
 };
 pub use syntax::{Diagnostic, Span};
 

@@ -39,10 +39,12 @@ pub(super) struct EventSpec {
 }
 
 /// What happened, for Python: the event's index among the story's events (as
-/// expressions name it), its name, its cases, the case and its index, for each character so far the cases it could not
-/// tell from the one that happened, and the text (`move: moved (Anne saw moved; Sally
-/// saw moved or stayed)`).
+/// expressions name it), which execution of it this was (from 1), its name, its cases,
+/// the case and its index, for each character so far the cases it could not tell from
+/// the one that happened, and the text (`move: moved (Anne saw moved; Sally saw moved
+/// or stayed)`).
 pub(super) type Reported = (
+    usize,
     usize,
     String,
     Vec<String>,
@@ -183,20 +185,15 @@ impl Actor {
 
     /// What happened, with the event and the occurrence among the handles.
     pub(super) fn report(&mut self, happened: &Happened) -> Reported {
-        let handles = &mut self.handles;
         let event = happened.event();
-        let index = match (handles.events.iter()).position(|e| e.id() == event.id()) {
-            Some(k) => k,
-            None => {
-                handles.events.push(event.clone());
-                handles.events.len() - 1
-            }
-        };
+        let index = self.handles.event_index(event);
+        let handles = &self.handles;
         let saw = (handles.characters.iter())
             .map(|&who| happened.saw(who).into_iter().map(String::from).collect())
             .collect();
         (
             index,
+            happened.execution(),
             event.name().to_string(),
             event.cases().to_vec(),
             happened.case().map(String::from),

@@ -361,12 +361,16 @@ impl Story {
             body,
         };
         self.lower_run(ast::StmtKind::Action(Box::new(action)))?;
-        let id = ActionId(self.program.actions.len() - 1);
+        Ok(self.action_handle(ActionId(self.program.actions.len() - 1)))
+    }
+
+    /// The handle of the action `id`.
+    pub(super) fn action_handle(&self, id: ActionId) -> Action {
         let event = self.program.actions[id.0].body.event;
-        Ok(Action {
+        Action {
             story: self.id,
             id,
             event: self.event_handle(event),
-        })
+        }
     }
 }

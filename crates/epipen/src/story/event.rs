@@ -371,6 +371,8 @@ impl Event {
 pub struct Happened {
     event: Event,
     occurrence: Enum,
+    /// Which execution of the event this was, from 1.
+    execution: usize,
     case: Option<usize>,
     saw: Vec<Vec<usize>>,
     characters: Vec<String>,
@@ -412,6 +414,12 @@ impl Happened {
     /// it in a world: `world.variant(happened.occurrence())`.
     pub fn occurrence(&self) -> &Enum {
         &self.occurrence
+    }
+
+    /// Which execution of its event this was, counted from 1 over the whole story
+    /// (text told included): `flip#3`'s is 3.
+    pub fn execution(&self) -> usize {
+        self.execution
     }
 }
 
@@ -648,6 +656,7 @@ impl Story {
         };
         Happened {
             occurrence,
+            execution: k,
             case,
             characters: (self.program.characters.iter())
                 .take(saw.len())

@@ -196,6 +196,13 @@ pub trait Expression: Typed {
     fn refused(&self) -> Option<&crate::story::Error> {
         self.node().ast.as_ref().err()
     }
+
+    /// The expression as the story language's AST, as `from_syntax` takes it (for a
+    /// builder in another language: a [`Story::handle`](crate::story::Story::handle)'s
+    /// constant is its name); None when it is [`Expression::refused`].
+    fn syntax(&self) -> Option<&ast::Expr> {
+        self.node().ast.as_ref().ok()
+    }
 }
 
 /// An integer expression: an `int` constant, a literal, or arithmetic over them.

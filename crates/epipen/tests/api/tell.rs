@@ -180,3 +180,93 @@ fn a_world_that_shows_no_constant_says_so() {
         .collect();
     assert_eq!(lines, ["(no constants)"]);
 }
+
+#[test]
+fn names_told_in_text_have_handles_the_api_goes_on_with() {
+    use epipen::Handle;
+    let mut story = Story::new();
+    story
+        .tell(concat!(
+            "const n = 3\n",
+            "characters child[n], Anne\n",
+            "enum Colour { red, green }\n",
+            "bool muddy[n]\n",
+            "int x\n",
+            "Colour wall\n",
+            "announce 0 <= x and x <= 2\n",
+            "checkpoint start\n",
+            "action shout {\n  done\n  Anne sees done\n}\n",
+        ))
+        .unwrap();
+    let handle = |story: &mut Story, name: &str| story.handle(name).unwrap();
+    let Handle::Int(x) = handle(&mut story, "x") else {
+        panic!("x is an int")
+    };
+    let Handle::Family(muddy) = handle(&mut story, "muddy") else {
+        panic!("a family")
+    };
+    let muddy: Vec<F> = (muddy.into_iter())
+        .map(|m| match m {
+            Handle::Bool(b) => b,
+            other => panic!("a bool, not {other:?}"),
+        })
+        .collect();
+    let Handle::Character(child1) = handle(&mut story, "child[1]") else {
+        panic!()
+    };
+    let Handle::Enum(wall) = handle(&mut story, "wall") else {
+        panic!("an enum constant")
+    };
+    let Handle::Enum(green) = handle(&mut story, "green") else {
+        panic!("a variant")
+    };
+    let Handle::EnumType(colour) = handle(&mut story, "Colour") else {
+        panic!("an enum")
+    };
+    assert_eq!(colour.variants(), ["red", "green"]);
+    assert!(matches!(handle(&mut story, "n"), Handle::Const(3)));
+    assert!(matches!(handle(&mut story, "start"), Handle::Checkpoint(_)));
+    let Handle::Action(shout) = handle(&mut story, "shout") else {
+        panic!("an action")
+    };
+    assert_eq!(shout.name(), "shout");
+    // The handles speak of the story's constants, in statements of the API.
+    story
+        .announce(muddy[0].clone() & !&muddy[1] & !&muddy[2])
+        .unwrap();
+    story.announce(wall.eq(&green) & x.eq(2)).unwrap();
+    story.learns(child1, &muddy[0]).unwrap();
+    story.check(F::knows(child1, muddy[0].clone())).unwrap();
+    let worlds = story.worlds(10).unwrap();
+    let listed: Vec<String> = worlds.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        listed,
+        ["muddy[0] = true, muddy[1] = false, muddy[2] = false, x = 2, wall = green"]
+    );
+    // Names declared through the API have handles too.
+    let y = story.int("y");
+    story.announce(y.eq(&x)).unwrap();
+    let Handle::Int(y_again) = handle(&mut story, "y") else {
+        panic!("an int")
+    };
+    story.check(y_again.eq(2)).unwrap();
+}
+
+#[test]
+fn a_name_without_a_handle_says_why() {
+    let mut story = Story::new();
+    story
+        .tell("characters Anne\nint month\ndef small(v) = v < 3")
+        .unwrap();
+    let message = |story: &mut Story, name: &str| story.handle(name).unwrap_err().to_string();
+    assert_eq!(
+        message(&mut story, "mnth"),
+        "unknown name `mnth` (did you mean `month`?)"
+    );
+    assert_eq!(message(&mut story, "Bob"), "unknown name `Bob`");
+    assert_eq!(
+        message(&mut story, "small"),
+        "`small` is a definition (`def`): text told can use it, the API has no handle for it"
+    );
+    assert_eq!(message(&mut story, "month[0]"), "unknown name `month[0]`");
+}

@@ -1,0 +1,90 @@
+//! What a declared name stands for, for a front end that hands out handles of names a
+//! story declared, in text as well as through its own calls (the Rust and Python
+//! `Story`'s `handle`).
+
+use epipen_ir::{ActionId, CharId, CheckpointId, ConstId, EnumId, EventId};
+use epipen_syntax::{Diagnostic, Span};
+
+use crate::{Entity, Incremental, closest};
+
+/// What a name of the story stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Meaning {
+    Character(CharId),
+    /// A family of characters: its members in order.
+    Characters(Vec<CharId>),
+    /// A hidden constant (its type is the program's).
+    Constant(ConstId),
+    /// A family of constants: its members in order.
+    Constants(Vec<ConstId>),
+    /// An enum's value: its enum, its index there.
+    Variant(EnumId, usize),
+    Enum(EnumId),
+    /// `const n = …`: its value.
+    Const(i64),
+    Event(EventId),
+    /// `def name(…) = …`.
+    Definition,
+    Action(ActionId),
+    /// A family of actions (`call[i, j]`): its members in order of declaration.
+    Actions(Vec<ActionId>),
+    /// A checkpoint (their own namespace, after the others).
+    Checkpoint(CheckpointId),
+}
+
+impl Incremental {
+    /// What `name` stands for among the declarations so far; an unknown name is the
+    /// error a statement using it would get, with its "did you mean" hint.
+    pub fn meaning(&self, name: &str) -> Result<Meaning, Diagnostic> {
+        let l = &self.lowerer;
+        let ids = |first: usize, len: usize| first..first + len;
+        let meaning = match l.names.get(name).copied() {
+            Some(Entity::Character(id)) => Some(Meaning::Character(id)),
+            Some(Entity::CharFamily(f)) => Some(Meaning::Characters(
+                ids(f.first, f.len).map(CharId).collect(),
+            )),
+            Some(Entity::Constant(id)) => Some(Meaning::Constant(id)),
+            Some(Entity::ConstFamily(f)) => Some(Meaning::Constants(
+                ids(f.first, f.len).map(ConstId).collect(),
+            )),
+            Some(Entity::Variant(e, k)) => Some(Meaning::Variant(e, k)),
+            Some(Entity::Enum(e)) => Some(Meaning::Enum(e)),
+            Some(Entity::Param(Some(n))) => Some(Meaning::Const(n)),
+            Some(Entity::Event(e)) => Some(Meaning::Event(e)),
+            Some(Entity::Def(_)) => Some(Meaning::Definition),
+            // Refused declarations are undone before a statement ends: none is left.
+            Some(Entity::Param(None) | Entity::Failed) | None => None,
+        };
+        let action = || {
+            let actions = &l.planning.actions;
+            let family = format!("{name}[");
+            let members: Vec<ActionId> = (0..actions.len())
+                .filter(|&k| actions[k].name.starts_with(&family))
+                .map(ActionId)
+                .collect();
+            (!members.is_empty()).then_some(Meaning::Actions(members))
+        };
+        let checkpoint = || {
+            l.checkpoint_ids
+                .get(name)
+                .map(|&id| Meaning::Checkpoint(id))
+        };
+        // An action's body is an event of its name: the name is the action's.
+        let actions = &l.planning.actions;
+        if let Some(k) = actions.iter().position(|a| a.name == name) {
+            return Ok(Meaning::Action(ActionId(k)));
+        }
+        meaning.or_else(action).or_else(checkpoint).ok_or_else(|| {
+            let names = (l.names.keys().map(String::as_str))
+                .chain(l.checkpoint_ids.keys().map(String::as_str));
+            let mut names: Vec<&str> = names.collect();
+            // Deterministic among equally close names: the first declared.
+            names.sort_by_key(|n| (l.declared_at.get(*n).copied(), *n));
+            let unknown = Diagnostic::error(Span::default(), format!("unknown name `{name}`"));
+            match closest(name, names) {
+                Some(close) => unknown.with_hint(format!("did you mean `{close}`?")),
+                None => unknown,
+            }
+        })
+    }
+}
