@@ -37,6 +37,11 @@ impl Incremental {
     /// error a statement using it would get, with its "did you mean" hint.
     pub fn meaning(&self, name: &str) -> Result<Meaning, Diagnostic> {
         let l = &self.lowerer;
+        let actions = &l.planning.actions;
+        // An action's body is an event of its name: the name is the action's.
+        if let Some(k) = actions.iter().position(|a| a.name == name) {
+            return Ok(Meaning::Action(ActionId(k)));
+        }
         let ids = |first: usize, len: usize| first..first + len;
         let meaning = match l.names.get(name).copied() {
             Some(Entity::Character(id)) => Some(Meaning::Character(id)),
@@ -56,7 +61,6 @@ impl Incremental {
             Some(Entity::Param(None) | Entity::Failed) | None => None,
         };
         let action = || {
-            let actions = &l.planning.actions;
             let family = format!("{name}[");
             let members: Vec<ActionId> = (0..actions.len())
                 .filter(|&k| actions[k].name.starts_with(&family))
@@ -69,11 +73,6 @@ impl Incremental {
                 .get(name)
                 .map(|&id| Meaning::Checkpoint(id))
         };
-        // An action's body is an event of its name: the name is the action's.
-        let actions = &l.planning.actions;
-        if let Some(k) = actions.iter().position(|a| a.name == name) {
-            return Ok(Meaning::Action(ActionId(k)));
-        }
         meaning.or_else(action).or_else(checkpoint).ok_or_else(|| {
             let names = (l.names.keys().map(String::as_str))
                 .chain(l.checkpoint_ids.keys().map(String::as_str));

@@ -34,16 +34,6 @@ pub struct Failure {
     pub about: Option<About>,
 }
 
-/// As the command line prints it ([`crate::text::failure`], the one renderer), so that
-/// `?` takes a failure into a `Box<dyn Error>`.
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(crate::text::failure(self).trim_end())
-    }
-}
-
-impl std::error::Error for Failure {}
-
 /// What a [`Failure`] is about, beyond the story: something a front end asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -23,11 +23,11 @@ use crate::{CompileError, explore};
 mod ask;
 mod event;
 mod plan;
-mod reveal;
 mod shown;
+mod written;
 
 pub use ask::{ASKED_CAP, Answers, Asked};
-pub(crate) use reveal::reveals_as_written;
+pub(crate) use written::as_written;
 
 /// A story compiled, with its text and the name messages give it.
 #[derive(Debug, Clone)]
@@ -103,7 +103,7 @@ impl Session {
         match crate::compile_until(&source, sets, seed, deadline) {
             Ok(mut program) => Ok(Session {
                 program: {
-                    reveals_as_written(&source, &mut program.statements);
+                    as_written(&source, &mut program.statements);
                     Rc::new(program)
                 },
                 path,

@@ -7,7 +7,7 @@ use crate::engine::Options;
 use crate::failure::Failure;
 use crate::ir::{Stmt, StmtKind};
 use crate::lower::Incremental;
-use crate::session::{Session, reveals_as_written};
+use crate::session::{Session, as_written};
 use crate::syntax::{self, Declared, Diagnostic, Span, ast};
 use crate::views;
 
@@ -105,7 +105,7 @@ impl Story {
         for stmt in statements {
             let mut stmts = (self.lower_stmt(stmt))
                 .map_err(|diagnostics| Failure::story_errors(TOLD, &self.told, &diagnostics))?;
-            reveals_as_written(&self.told, &mut stmts);
+            as_written(&self.told, &mut stmts);
             self.plan_depth = self.plan_depth.max(self.lowering.plan_depth());
             if stmts.is_empty() {
                 continue; // a declaration: the engine is made for the first statement

@@ -27,3 +27,13 @@ pub fn failure(failure: &Failure) -> String {
     }
     out
 }
+
+/// As the command line prints it ([`failure`]), so that `?` takes a failure into a
+/// `Box<dyn Error>`.
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(failure(self).trim_end())
+    }
+}
+
+impl std::error::Error for Failure {}
