@@ -549,6 +549,10 @@ def test_names_told_in_text_have_handles_python_goes_on_with():
         s.handle("mudy")
     assert str(unknown.value) == "unknown name `mudy` (did you mean `muddy`?)"
     assert unknown.value.hint == "did you mean `muddy`?"
+    with pytest.raises(ep.StoryError, match=r"^index 2 is out of range: `muddy` has 2 members \(0\.\.1\)$"):
+        s.handle("muddy[2]")
+    with pytest.raises(ep.StoryError, match=r"^`x` is not a family$"):
+        s.handle("x[0]")
     with pytest.raises(ep.StoryError, match=r"`small` is a definition \(`def`\)"):
         s.handle("small")
     with pytest.raises(ep.StoryError, match=r"`shout` is an action: .*story.tell\(\"do shout\"\)"):

@@ -3,6 +3,7 @@
 //! `Story`'s `handle`).
 
 use epipen_ir::{ActionId, CharId, CheckpointId, ConstId, EnumId, EventId};
+use epipen_syntax::ast::{self, ExprKind, Ident};
 use epipen_syntax::{Diagnostic, Span};
 
 use crate::{Entity, Incremental, closest};
@@ -33,14 +34,24 @@ pub enum Meaning {
 }
 
 impl Incremental {
-    /// What `name` stands for among the declarations so far; an unknown name is the
-    /// error a statement using it would get, with its "did you mean" hint.
+    /// What `name` stands for among the declarations so far: a name, or a family's
+    /// member (`muddy[1]`, its index any compile-time expression). A name or member
+    /// that is none is the error a statement using it would get ("did you mean",
+    /// "out of range", "not a family"), at no place.
     pub fn meaning(&self, name: &str) -> Result<Meaning, Diagnostic> {
         let l = &self.lowerer;
         let actions = &l.planning.actions;
-        // An action's body is an event of its name: the name is the action's.
+        // An action's body is an event of its name: the name is the action's (a
+        // member of a family of actions too: `call[0, 1]`).
         if let Some(k) = actions.iter().position(|a| a.name == name) {
             return Ok(Meaning::Action(ActionId(k)));
+        }
+        if let Ok(ast::Expr {
+            kind: ExprKind::Index { base, index },
+            ..
+        }) = epipen_syntax::parse_expr(name)
+        {
+            return self.member(&base, &index);
         }
         let ids = |first: usize, len: usize| first..first + len;
         let meaning = match l.names.get(name).copied() {
@@ -85,5 +96,34 @@ impl Incremental {
                 None => unknown,
             }
         })
+    }
+
+    /// The member `base[index]` of a family of characters or constants, or lowering's
+    /// error for it as a statement would get it.
+    fn member(&self, base: &Ident, index: &ast::Expr) -> Result<Meaning, Diagnostic> {
+        let mut lowerer = self.lowerer.clone();
+        let meaning =
+            match lowerer.names.get(&base.name).copied() {
+                Some(Entity::CharFamily(f)) => (lowerer.member(base, f, index))
+                    .map(|i| Meaning::Character(CharId(f.first + i))),
+                Some(Entity::ConstFamily(f)) => (lowerer.member(base, f, index))
+                    .map(|i| Meaning::Constant(ConstId(f.first + i))),
+                _ => {
+                    lowerer.not_a_family(base, index);
+                    None
+                }
+            };
+        let diagnostics = lowerer.take_diagnostics();
+        match (meaning, diagnostics.into_iter().next()) {
+            (Some(meaning), None) => Ok(meaning),
+            (_, Some(d)) => Err(Diagnostic {
+                span: Span::default(),
+                ..d
+            }),
+            (None, None) => Err(Diagnostic::error(
+                Span::default(),
+                format!("`{}` names no member", base.name),
+            )),
+        }
     }
 }

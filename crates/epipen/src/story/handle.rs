@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::ir::{ActionId, CharId, Ty};
+use crate::ir::{CharId, Ty};
 use crate::lower::Meaning;
 use crate::syntax::ast;
 
@@ -59,24 +59,17 @@ impl Story {
     /// An unknown name is [`Error::Invalid`] (with lowering's "did you mean" hint); so
     /// is a definition (`def`), which only text can use.
     pub fn handle(&mut self, name: &str) -> Result<Handle, Error> {
-        let member = name
-            .split_once('[')
-            .is_some_and(|(_, rest)| rest.ends_with(']'));
-        if member && let Some(handle) = self.member(name) {
-            return Ok(handle);
-        }
         let meaning = self.lowering.meaning(name);
         let meaning = meaning.map_err(|d| Error::Invalid(vec![d]))?;
-        let family = |members: Vec<Handle>| Handle::Family(members);
         Ok(match meaning {
             Meaning::Character(id) => self.character_handle(id),
-            Meaning::Characters(ids) => family(
+            Meaning::Characters(ids) => Handle::Family(
                 ids.into_iter()
                     .map(|id| self.character_handle(id))
                     .collect(),
             ),
             Meaning::Constant(id) => self.constant_handle(id.0),
-            Meaning::Constants(ids) => family(
+            Meaning::Constants(ids) => Handle::Family(
                 ids.into_iter()
                     .map(|id| self.constant_handle(id.0))
                     .collect(),
@@ -89,7 +82,7 @@ impl Story {
             Meaning::Const(n) => Handle::Const(n),
             Meaning::Event(e) => Handle::Event(self.event_handle(e)),
             Meaning::Action(a) => Handle::Action(self.action_handle(a)),
-            Meaning::Actions(ids) => family(
+            Meaning::Actions(ids) => Handle::Family(
                 ids.into_iter()
                     .map(|a| Handle::Action(self.action_handle(a)))
                     .collect(),
@@ -101,20 +94,6 @@ impl Story {
                 )));
             }
         })
-    }
-
-    /// A family's member by its full name (`muddy[1]`, `child[0]`, `call[0, 1]`).
-    fn member(&mut self, name: &str) -> Option<Handle> {
-        let program = &self.program;
-        if let Some(k) = program.characters.iter().position(|c| c.name == name) {
-            return Some(self.character_handle(CharId(k)));
-        }
-        let named = |c: &crate::ir::Constant| c.name == name && c.occurrence.is_none();
-        if let Some(k) = program.constants.iter().position(named) {
-            return Some(self.constant_handle(k));
-        }
-        let k = program.actions.iter().position(|a| a.name == name)?;
-        Some(Handle::Action(self.action_handle(ActionId(k))))
     }
 
     fn character_handle(&self, id: CharId) -> Handle {

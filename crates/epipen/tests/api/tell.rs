@@ -268,5 +268,14 @@ fn a_name_without_a_handle_says_why() {
         message(&mut story, "small"),
         "`small` is a definition (`def`): text told can use it, the API has no handle for it"
     );
-    assert_eq!(message(&mut story, "month[0]"), "unknown name `month[0]`");
+    assert_eq!(message(&mut story, "month[0]"), "`month` is not a family");
+    story.tell("bool p[2]").unwrap();
+    assert_eq!(
+        message(&mut story, "p[2]"),
+        "index 2 is out of range: `p` has 2 members (0..1)"
+    );
+    assert!(matches!(
+        story.handle("p[2 - 1]"),
+        Ok(epipen::Handle::Bool(_))
+    ));
 }
