@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 use epipen::engine::{Cancel, Options, Strategy};
 use epipen::syntax::ast::Backend;
 use epipen::{Failure, Story};
+use rustyline::DefaultEditor;
+use rustyline::config::{Behavior, Config};
+use rustyline::error::ReadlineError;
 
 use crate::output::{err, errln};
 use crate::story::{print_report, read_source};
@@ -56,6 +59,10 @@ pub(crate) fn main(
     if let Some(text) = first {
         worst = worst.max(watch.tell(&mut story, &text));
     }
+    let mut input = match interactive {
+        true => Input::terminal(),
+        false => Input::Piped(stdin.lock()),
+    };
     if interactive {
         errln!(
             "epipen {}: tell a story, a statement at a time (Ctrl-D ends it)",
@@ -63,21 +70,19 @@ pub(crate) fn main(
         );
     }
     let mut pending = String::new();
-    let mut lines = stdin.lock();
     loop {
-        if interactive {
-            err!("{}", prompt(&pending));
-            let _ = std::io::stderr().flush();
-        }
-        let mut line = String::new();
-        match lines.read_line(&mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => {
+        let line = match input.line(prompt(&pending)) {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(Read::Dropped) => {
+                pending.clear(); // Ctrl-C at the prompt
+                continue;
+            }
+            Err(Read::Failed(e)) => {
                 errln!("error: cannot read the standard input: {e}");
                 return ExitCode::from(2);
             }
-        }
+        };
         if watch.dropped.swap(false, Ordering::SeqCst) {
             pending.clear(); // Ctrl-C while it was being typed
         }
@@ -97,6 +102,94 @@ pub(crate) fn main(
     ExitCode::from(worst)
 }
 
+/// Where the statements come from: a terminal, with line editing and history, or the
+/// standard input read a line at a time.
+enum Input<'a> {
+    Terminal(Box<DefaultEditor>),
+    Piped(std::io::StdinLock<'a>),
+    /// A terminal rustyline cannot edit on: read as piped, the prompt on stderr.
+    Plain(std::io::StdinLock<'a>),
+}
+
+/// A line typed while a statement ran (Some(None): the end of the input, Ctrl-D), or
+/// None. Rustyline would read every line typed ahead at once and keep the first; the
+/// terminal, not yet in rustyline's raw mode, gives one line a read (its canonical
+/// mode), echoed already.
+fn typed_ahead() -> Option<Result<Option<String>, String>> {
+    let mut stdin = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one pollfd, and a zero timeout: it only looks.
+    if unsafe { libc::poll(&mut stdin, 1, 0) } <= 0 {
+        return None;
+    }
+    let mut buf = vec![0u8; 1 << 16];
+    // SAFETY: reads at most buf.len() bytes into buf, which outlives the call.
+    let n = unsafe { libc::read(libc::STDIN_FILENO, buf.as_mut_ptr().cast(), buf.len()) };
+    Some(match n {
+        n if n < 0 => Err(std::io::Error::last_os_error().to_string()),
+        0 => Ok(None),
+        n => Ok(Some(
+            String::from_utf8_lossy(&buf[..n as usize]).into_owned(),
+        )),
+    })
+}
+
+/// Why no line was read.
+enum Read {
+    /// Ctrl-C at the prompt: the statement being typed is dropped.
+    Dropped,
+    Failed(String),
+}
+
+impl Input<'_> {
+    fn terminal() -> Input<'static> {
+        let config = Config::builder().behavior(Behavior::PreferTerm).build();
+        match DefaultEditor::with_config(config) {
+            Ok(editor) => Input::Terminal(Box::new(editor)),
+            Err(_) => Input::Plain(std::io::stdin().lock()),
+        }
+    }
+
+    /// The next line, with its newline; None at the end of the input.
+    fn line(&mut self, prompt: &str) -> Result<Option<String>, Read> {
+        let lines = match self {
+            Input::Terminal(editor) => {
+                if let Some(ahead) = typed_ahead() {
+                    let line = ahead.map_err(Read::Failed)?;
+                    if let Some(line) = &line {
+                        let _ = editor.add_history_entry(line.trim_end());
+                    }
+                    return Ok(line);
+                }
+                return match editor.readline(prompt) {
+                    Ok(line) => {
+                        let _ = editor.add_history_entry(line.as_str());
+                        Ok(Some(line + "\n"))
+                    }
+                    Err(ReadlineError::Interrupted) => Err(Read::Dropped),
+                    Err(ReadlineError::Eof) => Ok(None),
+                    Err(e) => Err(Read::Failed(e.to_string())),
+                };
+            }
+            Input::Plain(lines) => {
+                err!("{prompt}");
+                let _ = std::io::stderr().flush();
+                lines
+            }
+            Input::Piped(lines) => lines,
+        };
+        let mut line = String::new();
+        match lines.read_line(&mut line) {
+            Ok(0) => Ok(None),
+            Ok(_) => Ok(Some(line)),
+            Err(e) => Err(Read::Failed(e.to_string())),
+        }
+    }
+}
+
 fn prompt(pending: &str) -> &'static str {
     if pending.is_empty() { "> " } else { "… " }
 }
@@ -106,6 +199,32 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_interrupt(_: libc::c_int) {
     INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// [`on_interrupt`] as SIGINT's handler, until dropped (the handler before it back).
+struct OnInterrupt(libc::sigaction);
+
+impl OnInterrupt {
+    fn install() -> OnInterrupt {
+        // SAFETY: sigaction with initialised structs; the handler only stores to an
+        // atomic, which is async-signal-safe.
+        unsafe {
+            let mut ours: libc::sigaction = std::mem::zeroed();
+            ours.sa_sigaction = on_interrupt as *const () as libc::sighandler_t;
+            ours.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut ours.sa_mask);
+            let mut before: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(libc::SIGINT, &ours, &mut before);
+            OnInterrupt(before)
+        }
+    }
+}
+
+impl Drop for OnInterrupt {
+    fn drop(&mut self) {
+        // SAFETY: puts back the handler sigaction gave when this one was installed.
+        unsafe { libc::sigaction(libc::SIGINT, &self.0, std::ptr::null_mut()) };
+    }
 }
 
 /// Stops the statement that runs on Ctrl-C or at its deadline, from a thread of its
@@ -121,13 +240,10 @@ struct Watch {
 
 impl Watch {
     fn start(cancel: Cancel, timeout: Option<Duration>, interactive: bool) -> Watch {
-        // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-        unsafe {
-            libc::signal(
-                libc::SIGINT,
-                on_interrupt as *const () as libc::sighandler_t,
-            )
-        };
+        // Between statements too, for input piped in (rustyline, at a terminal, keeps
+        // its own handler from when it starts: `OnInterrupt` replaces it while a
+        // statement runs).
+        std::mem::forget(OnInterrupt::install());
         let watch = Watch {
             cancel,
             timeout,
@@ -169,7 +285,9 @@ impl Watch {
     fn tell(&self, story: &mut Story, text: &str) -> u8 {
         let deadline = self.timeout.and_then(|t| Instant::now().checked_add(t));
         *self.running.lock().unwrap_or_else(|e| e.into_inner()) = Some(deadline);
+        let handler = OnInterrupt::install();
         let told = story.tell(text);
+        drop(handler);
         *self.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
         // The statement has stopped: a flag raised for it must not stop the next.
         self.cancel.reset();

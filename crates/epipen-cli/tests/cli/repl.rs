@@ -188,3 +188,148 @@ fn ctrl_c_stops_the_statement_that_runs_then_ends_the_piped_repl() {
     );
     assert_eq!(out.code, 130);
 }
+
+/// `epipen repl` on a terminal of its own (a pseudo-terminal it controls): what it was
+/// sent and what it showed, read until `until` shows (or 60 s pass).
+struct Terminal {
+    master: std::fs::File,
+    child: std::process::Child,
+    shown: String,
+    /// Where the last text waited for ended.
+    read: usize,
+}
+
+impl Terminal {
+    fn start(args: &[&str]) -> Terminal {
+        use std::os::fd::{FromRawFd, OwnedFd};
+        use std::os::unix::process::CommandExt;
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes the two descriptors it opens; no name, termios or size.
+        let opened = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(opened, 0, "openpty");
+        // SAFETY: both descriptors were just opened, and are owned here alone.
+        let (master, slave) =
+            unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_epipen"));
+        command
+            .arg("repl")
+            .args(args)
+            .env_remove("RUST_LOG")
+            .env("TERM", "xterm")
+            .stdin(slave.try_clone().unwrap())
+            .stdout(slave.try_clone().unwrap())
+            .stderr(slave);
+        // SAFETY: between fork and exec, only async-signal-safe calls: a new session,
+        // whose controlling terminal the pseudo-terminal (on stdin) becomes.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().expect("run epipen repl");
+        // SAFETY: the master's descriptor is valid; non-blocking reads poll it.
+        let master = std::fs::File::from(master);
+        unsafe {
+            use std::os::fd::AsRawFd;
+            libc::fcntl(master.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK);
+        }
+        Terminal {
+            master,
+            child,
+            shown: String::new(),
+            read: 0,
+        }
+    }
+
+    fn send(&mut self, keys: &str) {
+        use std::io::Write;
+        self.master.write_all(keys.as_bytes()).expect("type");
+    }
+
+    /// Reads what the terminal shows until `until` is among it (after the text waited
+    /// for before), returning what came up to its end.
+    fn until(&mut self, until: &str) -> String {
+        use std::io::Read;
+        let start = self.read;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            if let Some(k) = self.shown[start..].find(until) {
+                self.read = start + k + until.len();
+                return self.shown[start..self.read].to_string();
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{until:?} never showed; the terminal showed {:?}",
+                &self.shown[start..]
+            );
+            let mut buf = [0u8; 4096];
+            match self.master.read(&mut buf) {
+                Ok(n) => self.shown.push_str(&String::from_utf8_lossy(&buf[..n])),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => panic!("the terminal: {e} after {:?}", &self.shown[start..]),
+            }
+        }
+    }
+}
+
+#[test]
+fn at_a_terminal_lines_are_edited_recalled_and_ctrl_c_stops_what_runs() {
+    let mut terminal = Terminal::start(&["--timeout", "30"]);
+    terminal.until("(Ctrl-D ends it)");
+    terminal.until("> ");
+    // (Lines sent at once at the prompt, not as a paste, would reach rustyline in one
+    // read, which keeps the first: each waits for the prompt.)
+    terminal.send("characters A\r");
+    terminal.until("> ");
+    terminal.send("int x\r");
+    terminal.until("> ");
+    // A paste (bracketed, as terminals send one) is one text of several lines.
+    terminal.send("\x1b[200~announce 0 <= x and x <= 3\rA learns x\x1b[201~\r");
+    terminal.until("A learns x");
+    terminal.until("> ");
+    // Ctrl-C at the prompt drops the line being typed.
+    terminal.send("announce x > 1 and");
+    terminal.until("and");
+    terminal.send("\x03");
+    terminal.until("> ");
+    terminal.send("announce x == 3\r");
+    terminal.until("> ");
+    // The up arrow recalls it; Ctrl-U clears the line for another.
+    terminal.send("\x1b[A");
+    terminal.until("announce x == 3");
+    terminal.send("\x15worlds\r");
+    let shown = terminal.until("(and that's all)");
+    assert!(
+        shown.contains("1 possible world:\r\n  x = 3\r\n"),
+        "{shown:?}"
+    );
+    // Ctrl-C while a statement runs stops it; what was typed meanwhile runs after it.
+    terminal.until("> ");
+    terminal.send("int y, z\r");
+    terminal.until("> ");
+    terminal.send(&ENDLESS.replace('\n', "\r"));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    terminal.send("\x03");
+    terminal.send("check x == 3\r");
+    let shown = terminal.until("check line 9: holds");
+    assert!(
+        shown.contains("error: solver failure: the run was interrupted"),
+        "{shown:?}"
+    );
+    terminal.send("\x04");
+    let status = terminal.child.wait().expect("epipen repl ends");
+    assert_eq!(status.code(), Some(1), "{}", terminal.shown);
+}
