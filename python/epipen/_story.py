@@ -518,6 +518,19 @@ class Story:
         names, reports = self._native.tell(text)
         return _events(names, reports)
 
+    def text(self) -> str:
+        """The story so far as a story file writes it: every declaration and statement
+        that took effect, in order, made in Python or told as text (a failed one is not
+        in it). ``epipen.run(s.text())`` (or ``epipen run`` on it) tells the same
+        story::
+
+            open("mine.story", "w").write(s.text())
+
+        A story naming an execution of an event (:attr:`Happened.occurrence`:
+        ``flip#2``), which the story language cannot write, raises
+        :class:`StoryError`."""
+        return self._native.text()
+
     def handle(self, name: str) -> Handle:
         """The handle of ``name``, whoever declared it (Python, or text :meth:`tell` told),
         as its declaration returns it: a :class:`Character`, an :class:`Int`, a

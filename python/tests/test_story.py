@@ -573,6 +573,37 @@ def test_an_execution_after_executions_told_in_text_names_its_own_occurrence():
     assert [w["flip#3"] for w in s.worlds()] == ["heads"] * 4
 
 
+def test_a_story_s_text_runs_as_a_story_file():
+    s = ep.Story()
+    albert, bernard = s.characters("Albert Bernard")
+    month, day = s.ints("month day")
+    dates = [(5, 15), (5, 16), (5, 19), (6, 17), (6, 18), (7, 14), (7, 16), (8, 14), (8, 15), (8, 17)]
+    s.announce(ep.tuple_in((month, day), dates))
+    s.learns(albert, month)
+    s.learns(bernard, day)
+    s.tell("checkpoint whispered")
+    s.says(albert, ~ep.knows_value(month, day) & ep.knows(~ep.knows_value(bernard, month, day)))
+    with pytest.raises(ep.StoryError, match="the check fails"):
+        s.check(month == 13)  # fails: not in the text
+    s.says(bernard, ~ep.at(s.handle("whispered"), ep.knows_value(month, day)) & ep.knows_value(month, day))
+    s.says(albert, ep.knows_value(month, day))
+    text = s.text()
+    assert text.splitlines()[:4] == ["characters Albert", "characters Bernard", "int month", "int day"]
+    assert "month == 13" not in text
+    # The text, run as a file, tells the same story.
+    assert ep.run(text).worlds == s.worlds() == [{"month": 7, "day": 16}]
+    # An execution named by its handle has no story text.
+    flips = ep.Story()
+    anne = flips.character("Anne")
+    flip = lambda e: (e.case("heads"), e.case("tails"), e.sees(anne, ["heads"], ["tails"]))  # noqa: E731
+    flips.event("flip", flip)
+    second = flips.event("flip", flip)
+    assert isinstance(second, ep.Happened)
+    flips.announce(second.occurrence == "heads")
+    with pytest.raises(ep.StoryError, match=r"`announce flip#2 == heads` names an execution"):
+        flips.text()
+
+
 def test_text_told_continues_the_story_in_the_language():
     s = ep.Story()
     anne = s.character("Anne")

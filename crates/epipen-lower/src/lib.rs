@@ -127,6 +127,8 @@ pub struct Incremental {
     lowerer: Lowerer,
     /// Whether the last statement changed the declarations.
     declared: bool,
+    /// The statements lowered so far, as they were given ([`Incremental::story`]).
+    written: imbl::Vector<ast::Stmt>,
 }
 
 impl Incremental {
@@ -135,6 +137,16 @@ impl Incremental {
         Incremental {
             lowerer: Lowerer::new(sets, seed),
             declared: false,
+            written: imbl::Vector::new(),
+        }
+    }
+
+    /// The statements lowered so far, in order, as a story file holds them (one that
+    /// failed is not among them): [`ast::Story`]'s `Display` writes it as story text.
+    pub fn story(&self) -> ast::Story {
+        ast::Story {
+            statements: self.written.iter().cloned().collect(),
+            backend: None,
         }
     }
 
@@ -164,6 +176,7 @@ impl Incremental {
                 && now.events.same(&then.events)
                 && now.planning.actions.len() == then.planning.actions.len()
                 && now.samples.len() == then.samples.len());
+            self.written.push_back(stmt.clone());
             Ok(out)
         } else {
             *self = before;

@@ -517,6 +517,11 @@ impl NativeStory {
         (names, convert::view(py, &reports)?).into_pyobject(py)
     }
 
+    /// The story so far as story text: [`Story::text`].
+    fn text(&self, py: Python<'_>) -> PyResult<String> {
+        self.ask(py, |a| a.story.text().map_err(failed))
+    }
+
     /// The handle of `name` as Python makes it: see `named::Named::into_py`.
     fn handle<'py>(&self, py: Python<'py>, name: String) -> PyResult<Bound<'py, PyAny>> {
         self.ask(py, move |a| a.handle(&name))?.into_py(py)

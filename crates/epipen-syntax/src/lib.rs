@@ -6,6 +6,7 @@ mod lexer;
 mod parser;
 mod pragma;
 mod print;
+mod print_stmt;
 pub mod span;
 
 pub use diagnostic::{At, Diagnostic, Located, line_col};

@@ -11,7 +11,7 @@ use epipen_syntax::{Span, parse, parse_expr};
 
 /// The tree's `Debug` text with every span replaced by `_` (spans are where the text
 /// was, which printing does not keep).
-fn shape(e: &Expr) -> String {
+fn shape(e: &impl std::fmt::Debug) -> String {
     let debug = format!("{e:?}");
     let mut out = String::with_capacity(debug.len());
     let mut rest = debug.as_str();
@@ -311,6 +311,73 @@ fn every_story_expression_round_trips() {
     }
     assert!(top > 500, "only {top} expressions in the stories");
     assert!(all > 2000, "only {all} expressions and sub-expressions");
+}
+
+/// Every story file of the repository (`stories/`, the benchmarks', the command line's
+/// tests') prints whole as text that parses back to the same story, and printing that
+/// text again gives it unchanged.
+#[test]
+fn every_story_prints_whole_as_a_story_that_parses_back() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    for dir in ["stories", "bench", "crates/epipen-cli/tests/unbounded"] {
+        story_files(&root.join(dir), &mut files);
+    }
+    files.sort();
+    assert!(files.len() > 90, "found only {} stories", files.len());
+    for file in &files {
+        let source = std::fs::read_to_string(file).expect("a readable story");
+        let story = parse(&source)
+            .unwrap_or_else(|diags| panic!("{} does not parse: {diags:?}", file.display()));
+        let text = story.to_string();
+        let back = parse(&text).unwrap_or_else(|diags| {
+            panic!(
+                "{} prints as a story that does not parse: {diags:?}\n{text}",
+                file.display()
+            )
+        });
+        assert_eq!(
+            shape(&back),
+            shape(&story),
+            "{} prints as another story:\n{text}",
+            file.display()
+        );
+        assert_eq!(back.to_string(), text, "{}", file.display());
+    }
+}
+
+/// Statements print as the stories write them: blocks indented by two spaces, `else
+/// if` chained, a case line's parts in order.
+#[test]
+fn statements_print_as_a_story_writes_them() {
+    let source = "characters A, child[2]\nenum Colour { red, green }\nColour wall\nint x, y\n\
+                  def big(v) = v > 1\nif x > 1 { announce y > 1 } else if x > 0 { A learns x, y } \
+                  else { check actual wall == red }\nrepeat max 3 { A: knows_value(x) } until x == 1\n\
+                  event flip {\n heads if x > 0 weight 2 then x := x - 1, for i in 0..2 { y := i }\n \
+                  tails\n A sees heads | tails\n child[0] expects heads > others\n for i in 0..2 { \
+                  child[i] sees each(j in 0..2 if j != i: heads) }\n actual tails\n}\n\
+                  action shout by A if x > 0 {\n done\n}\ndo shout: done\n\
+                  plan all knows(A, x == 1) max 2 keeping y > 0 coordinated\nx, y := y, x\n";
+    let story = parse(source).expect("the story parses");
+    assert_eq!(
+        story.to_string(),
+        "characters A, child[2]\n\
+         enum Colour { red, green }\n\
+         Colour wall\n\
+         int x, y\n\
+         def big(v) = v > 1\n\
+         if x > 1 {\n  announce y > 1\n} else if x > 0 {\n  A learns x, y\n} else {\n  \
+         check actual wall == red\n}\n\
+         repeat max 3 {\n  A: knows_value(x)\n} until x == 1\n\
+         event flip {\n  heads if x > 0 weight 2 then x := x - 1, for i in 0..2 { y := i }\n  \
+         tails\n  A sees heads | tails\n  child[0] expects heads > others\n  \
+         for i in 0..2 {\n    child[i] sees each(j in 0..2 if j != i: heads)\n  }\n  \
+         actual tails\n}\n\
+         action shout by A if x > 0 {\n  done\n}\n\
+         do shout: done\n\
+         plan all knows(A, x == 1) max 2 keeping y > 0 coordinated\n\
+         x, y := y, x\n"
+    );
 }
 
 // ----- exact texts -------------------------------------------------------------------

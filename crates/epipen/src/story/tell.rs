@@ -28,6 +28,49 @@ impl Story {
         }
     }
 
+    /// The story so far as a story file writes it: every declaration and statement
+    /// that took effect, in order, whether made by calls or told as text (comments and
+    /// layout aside); `epipen run` on it tells the same story. A failed statement is
+    /// not in it; a `plan` is (it prints its answer again). Consts are as declared: a
+    /// story made [`Story::with_sets`] runs the same with the same `--set`s and seed.
+    ///
+    /// ```
+    /// use epipen::{Formula as F, Story};
+    ///
+    /// let mut story = Story::new();
+    /// let anne = story.character("Anne");
+    /// let x = story.int("x");
+    /// story.announce(x.ge(0) & x.le(3)).unwrap();
+    /// story.learns(anne, &x % 2).unwrap();
+    /// story.says(anne, F::knows(anne, x.ne(1))).unwrap();
+    /// assert_eq!(
+    ///     story.text().unwrap(),
+    ///     "characters Anne\nint x\nannounce x >= 0 and x <= 3\nAnne learns x % 2\n\
+    ///      Anne: knows(Anne, x != 1)\n"
+    /// );
+    /// ```
+    ///
+    /// A story that names an execution of an event ([`Happened::occurrence`]:
+    /// `flip#2`), which the story language cannot write, has no text: [`Error::Invalid`]
+    /// names its statement.
+    ///
+    /// [`Happened::occurrence`]: super::Happened::occurrence
+    /// [`Error::Invalid`]: super::Error::Invalid
+    pub fn text(&self) -> Result<String, super::Error> {
+        let story = self.lowering.story();
+        // The printer writes `#` only for an execution (`flip#2`): no comment, and no
+        // setting in a story made here.
+        if let Some(stmt) = (story.statements.iter()).find(|s| s.to_string().contains('#')) {
+            let first = stmt.to_string();
+            let first = first.lines().next().unwrap_or_default();
+            return Err(super::Error::invalid(format!(
+                "the story has no text: `{first}` names an execution of an event (a \
+                 `Happened::occurrence`, `event#k`), which the story language cannot write"
+            )));
+        }
+        Ok(story.to_string())
+    }
+
     /// Tells the story `text`, statements written in the story language (declarations
     /// too), after the statements so far: the handles' names are the story's names, and
     /// what `text` declares is the story's, for later calls and later texts. Returns

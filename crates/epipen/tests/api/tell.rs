@@ -279,3 +279,75 @@ fn a_name_without_a_handle_says_why() {
         Ok(epipen::Handle::Bool(_))
     ));
 }
+
+#[test]
+fn a_story_s_text_is_a_story_file_that_tells_the_same() {
+    let mut story = Story::new();
+    let (anne, sally) = (story.character("Anne"), story.character("Sally"));
+    let place = story.enumeration("Place", &["basket", "box"]);
+    let marble = story.enum_constant(&place, "marble");
+    let coins = story.bools("coin", 2);
+    story.announce(marble.eq("basket")).unwrap();
+    story
+        .actual(marble.eq("basket") & &coins[0] & !&coins[1])
+        .unwrap();
+    let before = story.checkpoint("before").unwrap();
+    story
+        .event("move", |e| {
+            let moved = e
+                .case("moved")
+                .when(marble.eq("basket"))
+                .then(&marble, "box");
+            let stayed = e.case("stayed");
+            e.sees(anne, [[moved], [stayed]]);
+            e.actual(moved);
+        })
+        .unwrap();
+    story
+        .tell("for i in 0..2 { Anne learns coin[i] }\nSally: not knows_value(marble)")
+        .unwrap();
+    // A statement that fails is not the story's.
+    assert!(story.announce(marble.eq("basket")).is_err());
+    story
+        .check(F::at(before, F::knows(sally, marble.eq("basket"))))
+        .unwrap();
+    let text = story.text().unwrap();
+    assert_eq!(
+        text,
+        "characters Anne\ncharacters Sally\nenum Place { basket, box }\nPlace marble\n\
+         bool coin[2]\nannounce marble == basket\nactual marble == basket and coin[0] and \
+         not coin[1]\ncheckpoint before\nevent move {\n  moved if marble == basket then \
+         marble := box\n  stayed\n  Anne sees moved | stayed\n  actual moved\n}\n\
+         for i in 0..2 {\n  Anne learns coin[i]\n}\nSally: not knows_value(marble)\n\
+         check at(before, knows(Sally, marble == basket))\n"
+    );
+    // Told to a new story (or run as a file), it leaves the same worlds.
+    let mut again = Story::new();
+    again.tell(&text).unwrap();
+    let listed = |s: &mut Story| s.worlds(10).unwrap().to_string();
+    assert_eq!(listed(&mut again), listed(&mut story));
+    assert_eq!(again.text().unwrap(), text);
+}
+
+#[test]
+fn a_story_naming_an_execution_has_no_text() {
+    let mut story = Story::new();
+    let anne = story.character("Anne");
+    let flip = |story: &mut Story| {
+        story
+            .event("flip", |e| {
+                let (heads, tails) = (e.case("heads"), e.case("tails"));
+                e.sees(anne, [[heads], [tails]]);
+            })
+            .unwrap()
+    };
+    flip(&mut story);
+    let second = flip(&mut story);
+    story.announce(second.occurrence().eq("heads")).unwrap();
+    let wrong = story.text().unwrap_err().to_string();
+    assert_eq!(
+        wrong,
+        "the story has no text: `announce flip#2 == heads` names an execution of an event \
+         (a `Happened::occurrence`, `event#k`), which the story language cannot write"
+    );
+}
