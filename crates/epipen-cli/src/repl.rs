@@ -22,7 +22,7 @@ use rustyline::DefaultEditor;
 use rustyline::config::{Behavior, Config};
 use rustyline::error::ReadlineError;
 
-use crate::output::{err, errln};
+use crate::output::{err, errln, out};
 use crate::story::{print_report, read_source};
 
 /// Runs the REPL: `file` told first (when given), then each statement of the standard
@@ -65,7 +65,7 @@ pub(crate) fn main(
     };
     if interactive {
         errln!(
-            "epipen {}: tell a story, a statement at a time (Ctrl-D ends it)",
+            "epipen {}: tell a story, a statement at a time (`:help` for more; Ctrl-D ends it)",
             env!("CARGO_PKG_VERSION")
         );
     }
@@ -85,6 +85,10 @@ pub(crate) fn main(
         };
         if watch.dropped.swap(false, Ordering::SeqCst) {
             pending.clear(); // Ctrl-C while it was being typed
+        }
+        if pending.is_empty() && line.trim_start().starts_with(':') {
+            worst = worst.max(command(&story, line.trim()));
+            continue;
         }
         pending.push_str(&line);
         if open_blocks(&pending) > 0 {
@@ -188,6 +192,56 @@ impl Input<'_> {
             Err(e) => Err(Read::Failed(e.to_string())),
         }
     }
+}
+
+/// What `:help` prints.
+const HELP: &str = "\
+Statements are told as they come (a block `{ … }` over several lines is one).
+Commands:
+  :text       print the story so far, as a story file writes it
+  :save FILE  write the story so far to FILE (`epipen run FILE` tells it again)
+  :help       this
+Ctrl-C stops the statement that runs (or drops the one being typed); Ctrl-D ends.
+";
+
+/// Runs a REPL command (`:text`, `:save FILE`, `:help`): the exit code of its outcome.
+fn command(story: &Story, line: &str) -> u8 {
+    let (name, arg) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let arg = arg.trim();
+    let text = || {
+        story.text().map_err(|e| {
+            errln!("error: {e}");
+            2
+        })
+    };
+    let outcome = match (name, arg) {
+        (":help", "") => {
+            err!("{HELP}");
+            Ok(())
+        }
+        (":text", "") => text().map(|text| out!("{text}")),
+        (":save", file) if !file.is_empty() => text().and_then(|text| {
+            std::fs::write(file, &text).map_err(|e| {
+                errln!("error: cannot write {file}: {e}");
+                2
+            })?;
+            errln!("saved the story ({} lines) to {file}", text.lines().count());
+            Ok(())
+        }),
+        (":save", _) => {
+            errln!("error: `:save` needs a file: `:save puzzle.story`");
+            Err(2)
+        }
+        (":help" | ":text", _) => {
+            errln!("error: `{name}` takes nothing after it");
+            Err(2)
+        }
+        _ => {
+            errln!("error: unknown command `{name}` (`:help` lists them)");
+            Err(2)
+        }
+    };
+    outcome.err().unwrap_or(0)
 }
 
 fn prompt(pending: &str) -> &'static str {

@@ -288,7 +288,7 @@ impl Terminal {
 #[test]
 fn at_a_terminal_lines_are_edited_recalled_and_ctrl_c_stops_what_runs() {
     let mut terminal = Terminal::start(&["--timeout", "30"]);
-    terminal.until("(Ctrl-D ends it)");
+    terminal.until("Ctrl-D ends it)");
     terminal.until("> ");
     // (Lines sent at once at the prompt, not as a paste, would reach rustyline in one
     // read, which keeps the first: each waits for the prompt.)
@@ -332,4 +332,41 @@ fn at_a_terminal_lines_are_edited_recalled_and_ctrl_c_stops_what_runs() {
     terminal.send("\x04");
     let status = terminal.child.wait().expect("epipen repl ends");
     assert_eq!(status.code(), Some(1), "{}", terminal.shown);
+}
+
+#[test]
+fn commands_print_and_save_the_story_so_far() {
+    let saved = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl-saved.story");
+    let _ = std::fs::remove_file(&saved);
+    let input = format!(
+        "characters A\nint x\nannounce 0 <= x and x <= 3\nannounce y > 0\n\
+         for i in 0..2 {{\n  A learns x > i\n}}\n:text\n:save {}\n:nope\n:save\n",
+        saved.display()
+    );
+    let (code, stdout, stderr) = repl(&[], &input);
+    // The story so far: the statement that failed is not in it.
+    let story =
+        "characters A\nint x\nannounce 0 <= x and x <= 3\nfor i in 0..2 {\n  A learns x > i\n}\n";
+    assert_eq!(stdout, story);
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), story);
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.starts_with(['<', ' ', '4']))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "error: <told>: 1 error found",
+            &format!("saved the story (6 lines) to {}", saved.display()),
+            "error: unknown command `:nope` (`:help` lists them)",
+            "error: `:save` needs a file: `:save puzzle.story`",
+        ]
+    );
+    assert_eq!(code, 2);
+    // The file saved runs as the story told.
+    let out = super::epipen(&["worlds", &saved.display().to_string()]);
+    assert_eq!(
+        out.stdout,
+        "4 possible worlds:\n  x = 0\n  x = 1\n  x = 2\n  x = 3\n(and that's all)\n"
+    );
 }
