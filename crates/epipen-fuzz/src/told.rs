@@ -92,6 +92,8 @@ struct Run {
     compiled: bool,
     /// Where its failure points (line, column).
     at: Option<(usize, usize)>,
+    /// Told in parts, every part taking effect: the story's text ([`Story::text`]).
+    text: Option<Result<String, String>>,
 }
 
 impl PartialEq for Run {
@@ -142,6 +144,24 @@ pub fn check(printed: &Printed) -> Result<(), String> {
             }
             _ => file == told && place(&file) == place(&told),
         };
+        if let (true, Some(Err(why))) = (agree, &told.text) {
+            tally(|t| t.disagreements += 1);
+            return Err(format!(
+                "=== disagreement: told in parts on {strategy:?}, the story has no text ===\n{}\n{}--- why: {why}\n",
+                printed.command(),
+                printed.text,
+            ));
+        }
+        if let (true, Some(Ok(text))) = (agree, &told.text)
+            && let Some(expected) = text_mismatch(printed, text)
+        {
+            tally(|t| t.disagreements += 1);
+            return Err(format!(
+                "=== disagreement: told in parts on {strategy:?}, the story's text ===\n{}\n{}--- the file printed:\n{expected}--- the story's text:\n{text}",
+                printed.command(),
+                printed.text,
+            ));
+        }
         if !agree {
             tally(|t| t.disagreements += 1);
             return Err(format!(
@@ -162,6 +182,22 @@ pub fn check(printed: &Printed) -> Result<(), String> {
         tally(|t| *t.endings.entry(ending).or_default() += 1);
     }
     Ok(())
+}
+
+/// What the text of a story told statement by statement should have been, when it is
+/// not: the file's statements printed ([`epipen::Story::text`] keeps each as lowering
+/// was given it), the same again when the text is read back.
+fn text_mismatch(printed: &Printed, text: &str) -> Option<String> {
+    let expected = epipen::syntax::parse(&printed.text).ok()?.to_string();
+    let again = epipen::syntax::parse(text).map(|s| s.to_string());
+    match (text == expected, again) {
+        (true, Ok(again)) if again == text => None,
+        (_, Ok(again)) if text == expected => {
+            Some(format!("{expected}--- read back and printed:\n{again}"))
+        }
+        (_, Err(e)) => Some(format!("{expected}--- which does not parse: {e:?}\n")),
+        _ => Some(expected),
+    }
 }
 
 fn shown(run: &Run) -> String {
@@ -287,6 +323,7 @@ fn as_file(printed: &Printed, options: &Options) -> Run {
                 reports: Vec::new(),
                 end,
                 compiled: false,
+                text: None,
                 at,
             };
         }
@@ -313,6 +350,7 @@ fn as_file(printed: &Printed, options: &Options) -> Run {
         end,
         compiled: true,
         at,
+        text: None,
     }
 }
 
@@ -337,6 +375,7 @@ fn told(printed: &Printed, options: Options) -> Run {
                     end,
                     compiled: true,
                     at,
+                    text: None,
                 };
             }
         }
@@ -355,6 +394,7 @@ fn told(printed: &Printed, options: Options) -> Run {
         end,
         compiled: true,
         at: None,
+        text: Some(story.text().map_err(|e| e.to_string())),
     }
 }
 
