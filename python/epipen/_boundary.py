@@ -101,8 +101,8 @@ EnumRef = tuple[int, str, list[str]]
 #: What a name stands for (``Story.handle``): ``("character", index, name)``, ``("int" |
 #: "bool", constant's index, name)``, ``("enum", constant's index, name, enum)``,
 #: ``("variant", name, enum)``, ``("enum_type", enum)``, ``("const", value)``,
-#: ``("checkpoint", name)``, ``("event", index, name, cases)``, ``("family",
-#: [members])``.
+#: ``("checkpoint", name)``, ``("event", index, name, cases)``, ``("action", index,
+#: name, who does it as (index, name) or None)``, ``("family", [members])``.
 HandleReply = Union[
     tuple[Literal["character"], int, str],
     tuple[Literal["int", "bool"], int, str],
@@ -112,6 +112,7 @@ HandleReply = Union[
     tuple[Literal["const"], int],
     tuple[Literal["checkpoint"], str],
     tuple[Literal["event"], int, str, list[str]],
+    tuple[Literal["action"], int, str, Optional[tuple[int, str]]],
     tuple[Literal["family"], list["HandleReply"]],
 ]
 

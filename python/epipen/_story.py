@@ -59,6 +59,7 @@ Handle = Union[
     EnumType,
     Checkpoint,
     EventHandle,
+    Action,
     builtins.int,
     list["Handle"],
 ]
@@ -536,14 +537,14 @@ class Story:
         as its declaration returns it: a :class:`Character`, an :class:`Int`, a
         :class:`Bool`, an :class:`EnumValue` (a constant, or a value: ``"red"``), an
         :class:`EnumType`, a :class:`Checkpoint`, an event (as :attr:`Happened.event`),
-        a ``const``'s value (an int), or a family's members as a list (``"muddy"``;
-        ``"muddy[1]"`` is one)::
+        an :class:`Action`, a ``const``'s value (an int), or a family's members as a
+        list (``"muddy"``; ``"muddy[1]"`` is one)::
 
             s.tell("characters Anne\nint x\nannounce 0 <= x and x <= 3")
             anne, x = s.handle("Anne"), s.handle("x")
 
-        An unknown name raises :class:`StoryError` (with a "did you mean" hint); so do a
-        definition (``def``) and an action, which only text uses."""
+        An unknown name raises :class:`StoryError` (with a "did you mean" hint); so does
+        a definition (``def``), which only text uses."""
         return self._made(self._native.handle(name))
 
     def worlds(self, limit: builtins.int = 10) -> Worlds:
@@ -581,6 +582,11 @@ class Story:
             return Checkpoint(self, reply[1])
         if reply[0] == "event":
             return event_handle(self, reply[1], reply[2], reply[3])
+        if reply[0] == "action":
+            by = None if reply[3] is None else Character(self, reply[3][0], reply[3][1])
+            action = Action(self, reply[2], by, None)
+            action._index = reply[1]
+            return action
         return [self._made(m) for m in reply[1]]
 
     def _enum(self, ref: EnumRef) -> EnumType:

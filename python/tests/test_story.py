@@ -520,7 +520,7 @@ def test_names_told_in_text_have_handles_python_goes_on_with():
         "const n = 2\ncharacters child[n], Anne\nenum Colour { red, green }\nbool muddy[n]\n"
         "int x\nColour wall\nannounce 0 <= x and x <= 2\ncheckpoint start\n"
         "event flip {\n  heads\n  tails\n  Anne sees heads | tails\n}\ndef small(v) = v < 1\n"
-        "action shout {\n  done\n  Anne sees done\n}"
+        "action shout by Anne {\n  done\n  Anne sees done\n}"
     )
     x, muddy, child1, wall = s.handle("x"), s.handle("muddy"), s.handle("child[1]"), s.handle("wall")
     assert isinstance(x, ep.Int) and repr(x) == "x"
@@ -555,8 +555,11 @@ def test_names_told_in_text_have_handles_python_goes_on_with():
         s.handle("x[0]")
     with pytest.raises(ep.StoryError, match=r"`small` is a definition \(`def`\)"):
         s.handle("small")
-    with pytest.raises(ep.StoryError, match=r"`shout` is an action: .*story.tell\(\"do shout\"\)"):
-        s.handle("shout")
+    shout = s.handle("shout")
+    assert isinstance(shout, ep.Action) and shout.declared and shout.name == "shout"
+    assert shout.by is not None and shout.by.name == "Anne"
+    (done,) = s.do(shout)
+    assert (done.event.name, done.case) == ("shout", None)
 
 
 def test_an_execution_after_executions_told_in_text_names_its_own_occurrence():

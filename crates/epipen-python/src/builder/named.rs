@@ -29,6 +29,9 @@ pub(super) enum Named {
     Checkpoint(String),
     /// An event: its index among the handles, its name, its cases.
     Event(usize, String, Vec<String>),
+    /// An action: its index among the handles, its name, who does it (a character's
+    /// index and name).
+    Action(usize, String, Option<(usize, String)>),
     Family(Vec<Named>),
 }
 
@@ -108,11 +111,25 @@ impl Actor {
                 }
                 Named::Family(named)
             }
-            Handle::Action(_) => {
-                return Err(invalid(format!(
-                    "`{name}` is an action: Python has no handle for an action told in text \
-                     (do it in text: `story.tell(\"do {name}\")`)"
-                )));
+            Handle::Action(action) => {
+                let program = self.story.program();
+                let owner = (program.actions[action.id().0].owner)
+                    .map(|id| program.characters[id.0].name.clone());
+                let by = match owner {
+                    Some(owner) => match self.handle(&owner)? {
+                        Named::Character(k, who) => Some((k, who)),
+                        _ => return Err(no_handle(&owner)),
+                    },
+                    None => None,
+                };
+                let k = match (self.handles.actions.iter()).position(|a| a.id() == action.id()) {
+                    Some(k) => k,
+                    None => {
+                        self.handles.actions.push(action.clone());
+                        self.handles.actions.len() - 1
+                    }
+                };
+                Named::Action(k, action.name().to_string(), by)
             }
             _ => return Err(no_handle(name)),
         })
@@ -145,6 +162,7 @@ impl Named {
             Named::Const(n) => ("const", n).into_pyobject(py)?.into_any(),
             Named::Checkpoint(name) => ("checkpoint", name).into_pyobject(py)?.into_any(),
             Named::Event(k, name, cases) => ("event", k, name, cases).into_pyobject(py)?.into_any(),
+            Named::Action(k, name, by) => ("action", k, name, by).into_pyobject(py)?.into_any(),
             Named::Family(members) => {
                 let list = PyList::empty(py);
                 for m in members {
