@@ -193,7 +193,6 @@ class Story:
 
     def __init__(self, *, backend: str = "auto", timeout: Optional[float] = None, trust_hints: bool = False):
         self._native = _native.NativeStory(backend, timeout, trust_hints)
-        self._characters: list[Character] = []
         # The events that happened (by the native story's index).
         self._events: dict[builtins.int, EventHandle] = {}
 
@@ -201,9 +200,7 @@ class Story:
 
     def character(self, name: str) -> Character:
         """Declares a character."""
-        c = Character(self, self._native.character(name), name)
-        self._characters.append(c)
-        return c
+        return Character(self, self._native.character(name), name)
 
     def characters(self, names: Union[str, Sequence[str]], n: Optional[builtins.int] = None) -> list[Character]:
         """Declares several characters: ``characters("Albert Bernard")`` (names separated
@@ -214,9 +211,7 @@ class Story:
             return [self.character(name) for name in _names(names, None)]
         # Declared first: a family too large is refused before its members are named.
         first = self._native.characters(self._family(names), n)
-        made = [Character(self, first + k, name) for k, name in enumerate(_names(names, n))]
-        self._characters.extend(made)
-        return made
+        return [Character(self, first + k, name) for k, name in enumerate(_names(names, n))]
 
     def int(self, name: str) -> Int:
         """Declares a hidden integer constant (any integer: bound it by an announcement)."""
@@ -630,4 +625,5 @@ class Story:
         return out
 
     def __repr__(self) -> str:
-        return f"<epipen.Story: {len(self._characters)} characters>"
+        characters, constants = self._native.declared()
+        return f"<epipen.Story: {characters} characters, {constants} constants>"

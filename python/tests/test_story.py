@@ -522,6 +522,7 @@ def test_names_told_in_text_have_handles_python_goes_on_with():
         "event flip {\n  heads\n  tails\n  Anne sees heads | tails\n}\ndef small(v) = v < 1\n"
         "action shout by Anne {\n  done\n  Anne sees done\n}"
     )
+    assert repr(s) == "<epipen.Story: 3 characters, 4 constants>"
     x, muddy, child1, wall = s.handle("x"), s.handle("muddy"), s.handle("child[1]"), s.handle("wall")
     assert isinstance(x, ep.Int) and repr(x) == "x"
     assert isinstance(muddy, list) and [repr(m) for m in muddy] == ["muddy[0]", "muddy[1]"]

@@ -517,6 +517,16 @@ impl NativeStory {
         (names, convert::view(py, &reports)?).into_pyobject(py)
     }
 
+    /// How many characters and constants the story declared (by Python or in text;
+    /// not the constants of events' executions).
+    fn declared(&self, py: Python<'_>) -> PyResult<(usize, usize)> {
+        self.ask(py, |a| {
+            let program = a.story.program();
+            let constants = program.constants.iter().filter(|c| c.occurrence.is_none());
+            Ok((program.characters.len(), constants.count()))
+        })
+    }
+
     /// The story so far as story text: [`Story::text`].
     fn text(&self, py: Python<'_>) -> PyResult<String> {
         self.ask(py, |a| a.story.text().map_err(failed))
