@@ -89,12 +89,16 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         .map(|s| s.span)
         .unwrap_or_default();
     // A refusal because the time ran out (while the explicit backend listed the
-    // worlds) answers with the timeout: no other backend would have more time.
+    // worlds) answers with the timeout: no other backend would have more time. The
+    // listing stops on a cancel too: then it answers as cancelled.
+    let stopped = |timed_out: bool| {
+        timed_out.then(|| (options.cancel.check().err()).unwrap_or(Failure::Timeout))
+    };
     let refused = |r: Refusal| -> Box<dyn Run> {
         Box::new(Refused {
             why: r.why,
             first: r.span.unwrap_or(first),
-            timed_out: r.timed_out,
+            stopped: stopped(r.timed_out),
             pinned,
             hint: None,
         })
@@ -104,7 +108,7 @@ pub(crate) fn choose(program: Rc<Program>, options: &Options) -> Box<dyn Run> {
         Box::new(Refused {
             why: r.why,
             first: r.span.unwrap_or(first),
-            timed_out: r.timed_out,
+            stopped: stopped(r.timed_out),
             pinned,
             hint: Some(hint.to_string()),
         })

@@ -12,9 +12,10 @@ pub(crate) struct Refused {
     pub why: String,
     /// Where `run` reports it: the program's first statement.
     pub first: Span,
-    /// The run's time ran out while the backend was being made: every question is
-    /// answered with the timeout (exit 1), not with a refusal of the story (exit 2).
-    pub timed_out: bool,
+    /// The run stopped while the backend was being made (its time ran out, or it was
+    /// cancelled): every question is answered with that failure (exit 1), not with a
+    /// refusal of the story (exit 2).
+    pub stopped: Option<Failure>,
     /// The backend was pinned by the story (`#! backend bdd`), not by the options.
     pub pinned: Option<&'static str>,
     /// What to do instead, when the refusal knows better than "pick another backend".
@@ -30,8 +31,8 @@ impl Refused {
     }
 
     fn failure(&self) -> Failure {
-        if self.timed_out {
-            Failure::Timeout
+        if let Some(stopped) = &self.stopped {
+            stopped.clone()
         } else if let Some(hint) = &self.hint {
             Failure::Story {
                 message: self.why.clone(),
@@ -63,8 +64,8 @@ impl Run for Refused {
     }
 
     fn worlds(&mut self, _: u64) -> Result<WorldSet, Failure> {
-        Err(if self.timed_out {
-            Failure::Timeout
+        Err(if let Some(stopped) = &self.stopped {
+            stopped.clone()
         } else {
             Failure::Unsupported(self.why.clone())
         })

@@ -214,4 +214,21 @@ mod tests {
         let (result, _) = run("characters A\nint x\nannounce x > 1 and x < 4\n", &cancel);
         assert_eq!(result, Ok(()));
     }
+
+    #[test]
+    fn explicit_worlds_listed_when_cancelled_say_so_not_a_timeout() {
+        // Ten thousand worlds to list: the listing looks at the flag as it goes.
+        let source = "characters A\nint x, y\nannounce 0 <= x and x < 100 and 0 <= y and y < 100\n";
+        let program = epipen_lower::compile(source, &[]).expect("compiles");
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let options = Options {
+            strategy: Strategy::Explicit,
+            cancel: cancel.clone(),
+            ..Options::default()
+        };
+        let mut engine = Engine::new(Rc::new(program), &options);
+        let error = engine.run(&mut |_| {}).expect_err("cancelled");
+        assert_eq!(error.error, Failure::Interrupted);
+    }
 }
