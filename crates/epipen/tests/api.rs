@@ -980,6 +980,12 @@ fn same_as_text(tell: impl Fn(Options) -> Story, text: &str, strategies: &[Strat
         assert_eq!(lines(&got.worlds), lines(&expected.worlds), "{strategy:?}");
         assert_eq!(got.worlds, expected.worlds, "{strategy:?}");
         assert_eq!(got.complete, expected.complete, "{strategy:?}");
+        // The story's own text (`Story::text`) is the same story again.
+        let own = story.text().expect("the story has a text");
+        let own = epipen::compile(&own, &[]).expect("its text compiles");
+        assert_eq!(names(&own), names(&program), "{strategy:?}");
+        let again = epipen::engine::solve(&own, 10_000).expect("its text runs");
+        assert_eq!(again.worlds, expected.worlds, "{strategy:?}");
     }
 }
 
