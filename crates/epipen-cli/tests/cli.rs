@@ -76,11 +76,10 @@ fn epipen(args: &[&str]) -> Output {
     output(out)
 }
 
-/// `epipen ARGS` with `input` on its standard input.
-fn epipen_reading(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
+/// `epipen ARGS` started from the repository's root, its standard streams piped.
+fn spawned(args: &[&str]) -> std::process::Child {
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_epipen"))
+    Command::new(env!("CARGO_BIN_EXE_epipen"))
         .args(args)
         .current_dir(ROOT)
         .env_remove("RUST_LOG")
@@ -88,7 +87,13 @@ fn epipen_reading(args: &[&str], input: &str) -> Output {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("run epipen");
+        .expect("run epipen")
+}
+
+/// `epipen ARGS` with `input` on its standard input.
+fn epipen_reading(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = spawned(args);
     let mut stdin = child.stdin.take().expect("its stdin");
     stdin.write_all(input.as_bytes()).expect("write its stdin");
     drop(stdin);

@@ -79,16 +79,26 @@ fn indent(f: &mut Formatter<'_>, depth: usize) -> fmt::Result {
     Ok(())
 }
 
-/// `{`, the statements a line each at `depth + 1`, `}` at `depth`.
-fn write_block(f: &mut Formatter<'_>, block: &Block, depth: usize) -> fmt::Result {
+/// `{`, the lines a line each at `depth + 1` (each written by `line`), `}` at `depth`.
+fn write_lines<T>(
+    f: &mut Formatter<'_>,
+    lines: &[T],
+    depth: usize,
+    line: fn(&mut Formatter<'_>, &T, usize) -> fmt::Result,
+) -> fmt::Result {
     f.write_str("{\n")?;
-    for stmt in &block.statements {
+    for item in lines {
         indent(f, depth + 1)?;
-        write_stmt(f, stmt, depth + 1)?;
+        line(f, item, depth + 1)?;
         f.write_char('\n')?;
     }
     indent(f, depth)?;
     f.write_char('}')
+}
+
+/// A block of statements.
+fn write_block(f: &mut Formatter<'_>, block: &Block, depth: usize) -> fmt::Result {
+    write_lines(f, &block.statements, depth, write_stmt)
 }
 
 fn write_stmt(f: &mut Formatter<'_>, stmt: &Stmt, depth: usize) -> fmt::Result {
@@ -267,16 +277,9 @@ impl Display for Plan {
     }
 }
 
-/// An event's (or an action's) block: `{`, its lines at `depth + 1`, `}`.
+/// An event's (or an action's) block.
 fn write_items(f: &mut Formatter<'_>, items: &[EventItem], depth: usize) -> fmt::Result {
-    f.write_str("{\n")?;
-    for item in items {
-        indent(f, depth + 1)?;
-        write_item(f, item, depth + 1)?;
-        f.write_char('\n')?;
-    }
-    indent(f, depth)?;
-    f.write_char('}')
+    write_lines(f, items, depth, write_item)
 }
 
 fn write_item(f: &mut Formatter<'_>, item: &EventItem, depth: usize) -> fmt::Result {

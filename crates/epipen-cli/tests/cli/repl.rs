@@ -141,17 +141,9 @@ fn a_statement_out_of_time_stops_and_the_story_goes_on() {
 #[test]
 fn ctrl_c_stops_the_statement_that_runs_then_ends_the_piped_repl() {
     use std::io::Write;
-    use std::process::{Command, Stdio};
     use std::time::Duration;
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_epipen"))
-        .arg("repl")
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run epipen");
+    let mut child = super::spawned(&["repl"]);
     let mut stdin = child.stdin.take().expect("its stdin");
     let interrupt = |child: &std::process::Child| {
         // SAFETY: a signal to a child of ours, which is alive (we have not waited for it).
