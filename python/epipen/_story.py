@@ -517,7 +517,7 @@ class Story:
     def text(self) -> str:
         """The story so far as a story file writes it: every declaration and statement
         that took effect, in order, made in Python or told as text (a failed one is not
-        in it). ``epipen.run(s.text())`` (or ``epipen run`` on it) tells the same
+        in it, nor a plan, a question the story does not keep). ``epipen.run(s.text())`` (or ``epipen run`` on it) tells the same
         story::
 
             open("mine.story", "w").write(s.text())

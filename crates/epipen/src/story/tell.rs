@@ -31,7 +31,8 @@ impl Story {
     /// The story so far as a story file writes it: every declaration and statement
     /// that took effect, in order, whether made by calls or told as text (comments and
     /// layout aside); `epipen run` on it tells the same story. A failed statement is
-    /// not in it; a `plan` is (it prints its answer again). Consts are as declared: a
+    /// not in it, nor a `plan` (a question the story does not keep); `worlds` and
+    /// `where` told as text are (they print again). Consts are as declared: a
     /// story made [`Story::with_sets`] runs the same with the same `--set`s and seed.
     ///
     /// ```
