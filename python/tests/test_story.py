@@ -608,6 +608,46 @@ def test_a_story_s_text_runs_as_a_story_file():
         flips.text()
 
 
+def test_a_story_of_every_kind_of_statement_retells_from_its_text():
+    s = ep.Story()
+    anne, bob = s.characters("Anne Bob")
+    x, y = s.ints("x y")
+    p = s.bools("p", 2)
+    s.announce((x >= 0) & (x <= 3) & (y >= 0) & (y <= 1))
+    s.prior(x + 1)
+    s.actual((x == 2) & (y == 1) & p[0] & ~p[1])
+    s.learns(anne, x % 2)
+    with s.simultaneously() as block:
+        block.announce(p[0] | p[1])
+        block.says(anne, ep.knows(anne, x > 0) | ~ep.knows(anne, x > 0))
+    s.assign_all({x: y, y: x})
+    s.event(
+        "flip",
+        lambda e: (
+            e.case("heads", weight=2),
+            e.case("tails", then={y: 0}),
+            e.sees(anne, ["heads"], ["tails"]),
+            e.actual("heads"),
+        ),
+    )
+    s.expects(bob, x == 1)
+    shown = s.show(ep.probability(anne, x == 1))
+    with s.action("tell", by=anne) as tell:
+        tell.case("told", when=p[0])
+    s.plan(ep.knows(bob, p[0]))  # a question: not in the text
+    s.do(tell)
+    text = s.text()
+    assert "plan" not in text and "x, y := y, x" in text and "heads weight 2" in text
+    again = ep.run(text, limit=100)
+    # The same worlds with the same probabilities (listed in another order: a file
+    # declares the events' constants before they happen), and the same `show`.
+    key = lambda w: sorted(w.items())  # noqa: E731
+    listed = sorted(((key(w), w.probability) for w in again.worlds))
+    assert listed == sorted(((key(w), w.probability) for w in s.worlds(100)))
+    assert len(listed) == 32
+    assert [str(e) for e in again.events if e["kind"] == "show"] == [f"line 22: {shown}"]
+
+
 def test_text_told_continues_the_story_in_the_language():
     s = ep.Story()
     anne = s.character("Anne")
