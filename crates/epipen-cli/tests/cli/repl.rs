@@ -362,3 +362,28 @@ fn commands_print_and_save_the_story_so_far() {
         "4 possible worlds:\n  x = 0\n  x = 1\n  x = 2\n  x = 3\n(and that's all)\n"
     );
 }
+
+#[test]
+fn a_declaration_the_story_cannot_take_is_undone_with_why() {
+    // A constant declared after `actual` leaves it several worlds: told again with it,
+    // the story fails at `actual`; the declaration fails with that, and the story goes
+    // on without it (it used to stay, and fail every statement after it).
+    let input = "characters A\nbool p\nactual p\nint zz\nannounce p\nworlds\n";
+    let (code, stdout, stderr) = repl(&[], input);
+    assert_eq!(
+        stderr,
+        indoc! {"
+            <told>:3:1: error: `actual` must pin down exactly one of the worlds still possible, but it allows several
+              |
+            3 | actual p
+              | ^^^^^^^^
+              = note: line 4: declared after the story began: told again with it, the story fails here
+              = hint: for example p = true, zz = 0 and p = true, zz = -1, both still possible; give the constants that tell them apart a value
+        "}
+    );
+    assert_eq!(
+        stdout,
+        "-- line 6: worlds --\n1 possible world:\n  p = true\n(and that's all)\n"
+    );
+    assert_eq!(code, 2);
+}

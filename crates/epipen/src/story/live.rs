@@ -147,7 +147,7 @@ impl Story {
 
     /// [`Story::ensure_live`], for an engine that will run `pending` next (a story
     /// that starts to speak of chances needs one that keeps weights).
-    fn ensure_live_for(&mut self, pending: &[Stmt]) -> Result<(), EngineError> {
+    pub(super) fn ensure_live_for(&mut self, pending: &[Stmt]) -> Result<(), EngineError> {
         let steps = self.plan_depth;
         if (self.live.as_ref()).is_some_and(|l| l.fits(&self.program, pending, steps)) {
             return Ok(());

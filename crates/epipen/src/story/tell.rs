@@ -80,7 +80,9 @@ impl Story {
     ///
     /// The statements run in order, each as a call of the API would run it, and the
     /// text is a unit, as a statement is: when one fails, the text has no effect (the
-    /// statements before it are undone). The failure is located as a story file's, in
+    /// statements before it are undone). A text that declares something after the
+    /// story began tells the story again with it before it ends: a declaration the
+    /// story cannot take (a constant after `actual`) fails the text there. The failure is located as a story file's, in
     /// the whole text told to the story so far (each text starts on a new line of it,
     /// named [`TOLD`]), so that its line counts from the first text told.
     ///
@@ -146,12 +148,17 @@ impl Story {
     /// first failure.
     fn tell_statements(&mut self, statements: &[ast::Stmt]) -> Result<Vec<views::Report>, Failure> {
         let mut views = Vec::new();
+        // A declaration while an engine runs the story: its span.
+        let mut late = None;
         for stmt in statements {
             let mut stmts = (self.lower_stmt(stmt))
                 .map_err(|diagnostics| Failure::story_errors(TOLD, &self.told, &diagnostics))?;
             as_written(&self.told, &mut stmts);
             self.plan_depth = self.plan_depth.max(self.lowering.plan_depth());
             if stmts.is_empty() {
+                if self.live.is_some() && self.lowering.declared() {
+                    late = late.or(Some(stmt.span));
+                }
                 continue; // a declaration: the engine is made for the first statement
             }
             match self.step_all_raw(&stmts) {
@@ -173,7 +180,29 @@ impl Story {
                 }
             }
         }
+        if let Some(declared) = late {
+            self.retold_with(declared)?;
+        }
         Ok(views)
+    }
+
+    /// After a declaration (at `declared`) while an engine ran the story: the story
+    /// told again on an engine that knows it, now, so that a declaration the story
+    /// cannot take (a constant after `actual`, which then allows several worlds; an
+    /// unbounded int where only finitely many worlds can be handled) fails with the
+    /// text that makes it, and is undone with it, rather than failing every statement
+    /// after it.
+    fn retold_with(&mut self, declared: Span) -> Result<(), Failure> {
+        let Err(e) = self.ensure_live_for(&[]) else {
+            return Ok(());
+        };
+        let mut failure = self.session(&[]).failure(&e);
+        let line = syntax::diagnostic::line_col(&self.told, declared.start).0;
+        if let Some(first) = failure.diagnostics.first_mut() {
+            let note = "declared after the story began: told again with it, the story fails here";
+            first.notes.push((line, note.to_string()));
+        }
+        Err(failure)
     }
 
     /// The session that words what `stmts` report: the story's declarations, its
