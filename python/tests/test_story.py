@@ -648,6 +648,19 @@ def test_a_story_of_every_kind_of_statement_retells_from_its_text():
     assert [str(e) for e in again.events if e["kind"] == "show"] == [f"line 22: {shown}"]
 
 
+def test_a_constant_the_story_cannot_take_now_raises_where_it_is_declared():
+    s = ep.Story()
+    s.character("A")
+    p = s.bool("p")
+    s.actual(p)
+    with pytest.raises(ep.StoryError, match=r"^`zz` cannot join the story now: told again with it, the story fails \(`actual` must pin down"):
+        s.int("zz")
+    s.announce(p)  # the story goes on without it
+    assert s.worlds() == [{"p": True}]
+    with pytest.raises(ep.StoryError, match="unknown name `zz`"):
+        s.tell("announce zz == 1")
+
+
 def test_text_told_continues_the_story_in_the_language():
     s = ep.Story()
     anne = s.character("Anne")

@@ -415,15 +415,36 @@ impl Story {
 
     /// Declares the constants of `decl` (a name, or a family), of `sort` and named
     /// `names`: their nodes, each failing with lowering's refusal when it refuses them.
+    /// Declared while an engine runs the story, they are told the story again with at
+    /// once: when it fails with them (a constant after `actual`, which then allows
+    /// several worlds), they are not declared, and their nodes fail with why.
     fn constants(&mut self, decl: ast::Decl, names: &[String], sort: ast::SortName) -> Vec<Node> {
-        match self.declare(ast::StmtKind::Constants {
+        let (before, shown) = (self.lowering.clone(), decl.name.name.clone());
+        let declared = self.declare(ast::StmtKind::Constants {
             sort,
             names: vec![decl],
-        }) {
-            Ok(()) => (names.iter())
+        });
+        let retold = match (&declared, &self.live) {
+            (Ok(()), Some(_)) => self.ensure_live(),
+            _ => Ok(()),
+        };
+        match (declared, retold) {
+            (Ok(()), Ok(())) => (names.iter())
                 .map(|n| Node::of(self.id, ast::Expr::named(n)))
                 .collect(),
-            Err(e) => vec![Node::failed(Error::Invalid(e)); names.len()],
+            (Ok(()), Err(e)) => {
+                self.lowering = before;
+                self.lowering.extend(&mut self.program);
+                let e = Error::Story {
+                    message: format!(
+                        "`{shown}` cannot join the story now: told again with it, the story \
+                         fails ({e})"
+                    ),
+                    hints: vec!["declare it before the statements it would change".into()],
+                };
+                vec![Node::failed(e); names.len()]
+            }
+            (Err(e), _) => vec![Node::failed(Error::Invalid(e)); names.len()],
         }
     }
 

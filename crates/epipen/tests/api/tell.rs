@@ -351,3 +351,39 @@ fn a_story_naming_an_execution_has_no_text() {
          (a `Happened::occurrence`, `event#k`), which the story language cannot write"
     );
 }
+
+#[test]
+fn a_constant_the_story_cannot_take_now_is_not_declared() {
+    let mut story = Story::new();
+    story.character("A");
+    let p = story.bool("p");
+    story.actual(p.clone()).unwrap();
+    // After `actual`, a new constant would leave it several worlds.
+    let zz = story.int("zz");
+    let refused = story.announce(zz.eq(1)).unwrap_err().to_string();
+    assert!(
+        refused.starts_with(
+            "`zz` cannot join the story now: told again with it, the story fails (`actual` \
+             must pin down exactly one of the worlds still possible, but it allows several"
+        ),
+        "{refused}"
+    );
+    assert!(refused.ends_with("; hint: declare it before the statements it would change"));
+    // The story goes on without it.
+    story.announce(p.clone()).unwrap();
+    assert_eq!(
+        story.worlds(10).unwrap().to_string(),
+        "1 possible world:\n  p = true\n(and that's all)\n"
+    );
+    assert_eq!(
+        story.text().unwrap(),
+        "characters A\nbool p\nactual p\nannounce p\n"
+    );
+    // Without `actual`, a constant declared late joins the story.
+    let mut story = Story::new();
+    let p = story.bool("p");
+    story.announce(p.clone()).unwrap();
+    let q = story.bool("q");
+    story.announce(q.clone() | p.clone()).unwrap();
+    assert_eq!(story.worlds(10).unwrap().len(), 2);
+}
