@@ -127,8 +127,10 @@ pub struct Incremental {
     lowerer: Lowerer,
     /// Whether the last statement changed the declarations.
     declared: bool,
-    /// The statements lowered so far, as they were given ([`Incremental::story`]).
-    written: imbl::Vector<ast::Stmt>,
+    /// The statements lowered so far, as they were given ([`Incremental::story`]);
+    /// shared, so that the copy of the vector's last chunk a push makes after a snapshot
+    /// (`stmt`'s rollback) copies pointers, not trees.
+    written: imbl::Vector<std::sync::Arc<ast::Stmt>>,
 }
 
 impl Incremental {
@@ -145,7 +147,7 @@ impl Incremental {
     /// failed is not among them): [`ast::Story`]'s `Display` writes it as story text.
     pub fn story(&self) -> ast::Story {
         ast::Story {
-            statements: self.written.iter().cloned().collect(),
+            statements: self.written.iter().map(|s| (**s).clone()).collect(),
             backend: None,
         }
     }
@@ -176,7 +178,7 @@ impl Incremental {
                 && now.events.same(&then.events)
                 && now.planning.actions.len() == then.planning.actions.len()
                 && now.samples.len() == then.samples.len());
-            self.written.push_back(stmt.clone());
+            self.written.push_back(std::sync::Arc::new(stmt.clone()));
             Ok(out)
         } else {
             *self = before;

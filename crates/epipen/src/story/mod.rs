@@ -419,20 +419,22 @@ impl Story {
     /// once: when it fails with them (a constant after `actual`, which then allows
     /// several worlds), they are not declared, and their nodes fail with why.
     fn constants(&mut self, decl: ast::Decl, names: &[String], sort: ast::SortName) -> Vec<Node> {
-        let (before, shown) = (self.lowering.clone(), decl.name.name.clone());
+        // Undone only when told again with them, on a running engine, fails.
+        let before = self.live.as_ref().map(|_| self.lowering.clone());
+        let shown = decl.name.name.clone();
         let declared = self.declare(ast::StmtKind::Constants {
             sort,
             names: vec![decl],
         });
-        let retold = match (&declared, &self.live) {
-            (Ok(()), Some(_)) => self.ensure_live(),
+        let retold = match (&declared, before) {
+            (Ok(()), Some(before)) => self.ensure_live().map_err(|e| (e, before)),
             _ => Ok(()),
         };
         match (declared, retold) {
             (Ok(()), Ok(())) => (names.iter())
                 .map(|n| Node::of(self.id, ast::Expr::named(n)))
                 .collect(),
-            (Ok(()), Err(e)) => {
+            (Ok(()), Err((e, before))) => {
                 self.lowering = before;
                 self.lowering.extend(&mut self.program);
                 let e = Error::Story {
