@@ -87,7 +87,7 @@ pub(crate) fn main(
             pending.clear(); // Ctrl-C while it was being typed
         }
         if pending.is_empty() && line.trim_start().starts_with(':') {
-            worst = worst.max(command(&story, line.trim()));
+            worst = worst.max(command(&story, line.trim(), &run_with(sets, seed)));
             continue;
         }
         pending.push_str(&line);
@@ -204,8 +204,19 @@ Commands:
 Ctrl-C stops the statement that runs (or drops the one being typed); Ctrl-D ends.
 ";
 
+/// How a story saved must be run to be the story told: the REPL's `--set`s and
+/// `--seed`, as options (empty without them).
+fn run_with(sets: &[(String, i64)], seed: u64) -> String {
+    let sets = sets
+        .iter()
+        .map(|(name, value)| format!(" --set {name}={value}"));
+    let seed = (seed != 0).then(|| format!(" --seed {seed}"));
+    sets.chain(seed).collect()
+}
+
 /// Runs a REPL command (`:text`, `:save FILE`, `:help`): the exit code of its outcome.
-fn command(story: &Story, line: &str) -> u8 {
+/// `options`: what a saved story is run with to be the story told.
+fn command(story: &Story, line: &str, options: &str) -> u8 {
     let (name, arg) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let arg = arg.trim();
     let text = || {
@@ -226,6 +237,9 @@ fn command(story: &Story, line: &str) -> u8 {
                 2
             })?;
             errln!("saved the story ({} lines) to {file}", text.lines().count());
+            if !options.is_empty() {
+                errln!("(it is the story told with its `const`s as written: run it with{options})");
+            }
             Ok(())
         }),
         (":save", _) => {

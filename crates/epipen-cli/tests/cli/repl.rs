@@ -361,6 +361,23 @@ fn commands_print_and_save_the_story_so_far() {
         out.stdout,
         "4 possible worlds:\n  x = 0\n  x = 1\n  x = 2\n  x = 3\n(and that's all)\n"
     );
+    // Told with `--set`s, the saved story says how to run it.
+    let input = format!("const n = 2\nbool p[n]\n:save {}\n", saved.display());
+    let (code, _, stderr) = repl(&["--set", "n=1", "--seed", "7"], &input);
+    assert_eq!(
+        stderr,
+        format!(
+            "saved the story (2 lines) to {}\n(it is the story told with its `const`s as \
+             written: run it with --set n=1 --seed 7)\n",
+            saved.display()
+        )
+    );
+    assert_eq!(code, 0);
+    let out = super::epipen(&["worlds", "--set", "n=1", &saved.display().to_string()]);
+    assert_eq!(
+        out.stdout,
+        "2 possible worlds:\n  p[0] = false\n  p[0] = true\n(and that's all)\n"
+    );
 }
 
 #[test]
