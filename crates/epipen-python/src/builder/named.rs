@@ -35,27 +35,26 @@ pub(super) enum Named {
     Family(Vec<Named>),
 }
 
+/// The index of the first of `handles` that is `same`, or of `new` pushed when none is.
+fn index_of<T>(handles: &mut Vec<T>, same: impl Fn(&T) -> bool, new: impl FnOnce() -> T) -> usize {
+    match handles.iter().position(same) {
+        Some(k) => k,
+        None => {
+            handles.push(new());
+            handles.len() - 1
+        }
+    }
+}
+
 impl Handles {
     /// The index of `event` among the handles (added when new).
     pub(super) fn event_index(&mut self, event: &Event) -> usize {
-        match (self.events.iter()).position(|e| e.id() == event.id()) {
-            Some(k) => k,
-            None => {
-                self.events.push(event.clone());
-                self.events.len() - 1
-            }
-        }
+        index_of(&mut self.events, |e| e.id() == event.id(), || event.clone())
     }
 
     /// `ty` as Python makes it, its index among the handles (added when new).
     fn enum_ref(&mut self, ty: &EnumType) -> EnumRef {
-        let index = match (self.enums.iter()).position(|e| e.name() == ty.name()) {
-            Some(k) => k,
-            None => {
-                self.enums.push(ty.clone());
-                self.enums.len() - 1
-            }
-        };
+        let index = index_of(&mut self.enums, |e| e.name() == ty.name(), || ty.clone());
         (index, ty.name().to_string(), ty.variants().to_vec())
     }
 }
@@ -70,14 +69,7 @@ impl Actor {
     fn named(&mut self, name: &str, handle: Handle) -> Answer<Named> {
         Ok(match handle {
             Handle::Character(who) => {
-                let handles = &mut self.handles.characters;
-                let index = match handles.iter().position(|&c| c == who) {
-                    Some(k) => k,
-                    None => {
-                        handles.push(who);
-                        handles.len() - 1
-                    }
-                };
+                let index = index_of(&mut self.handles.characters, |&c| c == who, || who);
                 let name = self.story.name(who).unwrap_or(name).to_string();
                 Named::Character(index, name)
             }
@@ -122,21 +114,14 @@ impl Actor {
                     },
                     None => None,
                 };
-                let k = match (self.handles.actions.iter()).position(|a| a.id() == action.id()) {
-                    Some(k) => k,
-                    None => {
-                        self.handles.actions.push(action.clone());
-                        self.handles.actions.len() - 1
-                    }
-                };
+                let actions = &mut self.handles.actions;
+                let k = index_of(actions, |a| a.id() == action.id(), || action.clone());
                 Named::Action(k, action.name().to_string(), by)
             }
             _ => return Err(no_handle(name)),
         })
     }
-}
 
-impl Actor {
     /// An expression's name as the story writes it (`muddy[1]`), and its index among
     /// the story's constants (None: an enum's value).
     fn constant(&self, name: &str, e: Option<&ast::Expr>) -> Answer<(Option<usize>, String)> {
