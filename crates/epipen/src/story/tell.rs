@@ -58,18 +58,23 @@ impl Story {
     /// [`Happened::occurrence`]: super::Happened::occurrence
     /// [`Error::Invalid`]: super::Error::Invalid
     pub fn text(&self) -> Result<String, super::Error> {
-        let story = self.lowering.story();
-        // The printer writes `#` only for an execution (`flip#2`): no comment, and no
-        // setting in a story made here.
-        if let Some(stmt) = (story.statements.iter()).find(|s| s.to_string().contains('#')) {
-            let first = stmt.to_string();
-            let first = first.lines().next().unwrap_or_default();
-            return Err(super::Error::invalid(format!(
-                "the story has no text: `{first}` names an execution of an event (a \
-                 `Happened::occurrence`, `event#k`), which the story language cannot write"
-            )));
+        // Each statement printed once, as `ast::Story`'s `Display` prints a story
+        // without a setting. The printer writes `#` only for an execution (`flip#2`): no
+        // comment, and no setting in a story made here.
+        let mut text = String::new();
+        for stmt in self.lowering.story().statements {
+            let printed = stmt.to_string();
+            if printed.contains('#') {
+                let first = printed.lines().next().unwrap_or_default();
+                return Err(super::Error::invalid(format!(
+                    "the story has no text: `{first}` names an execution of an event (a \
+                     `Happened::occurrence`, `event#k`), which the story language cannot write"
+                )));
+            }
+            text.push_str(&printed);
+            text.push('\n');
         }
-        Ok(story.to_string())
+        Ok(text)
     }
 
     /// Tells the story `text`, statements written in the story language (declarations

@@ -141,11 +141,26 @@ mod tests {
     use super::*;
     use crate::{Engine, EngineError, Failure, Options, Strategy};
 
+    /// Cubes: Z3 searches for a counterexample to Fermat's n = 3 for as long as it is
+    /// let (there is none).
+    const FERMAT: &str = "characters A\nint x, y, z\n\
+                          announce x > 1 and y > 1 and z > 1 and x*x*x + y*y*y == z*z*z\n";
+    const SMALL: &str = "characters A\nint x\nannounce x > 1 and x < 4\n";
+
     /// Runs `source` on Z3 with `cancel`, returning the error and how long it took.
     fn run(source: &str, cancel: &Cancel) -> (Result<(), EngineError>, Duration) {
+        run_on(Strategy::Z3, source, cancel)
+    }
+
+    /// [`run`] on the backend `strategy` names.
+    fn run_on(
+        strategy: Strategy,
+        source: &str,
+        cancel: &Cancel,
+    ) -> (Result<(), EngineError>, Duration) {
         let program = epipen_lower::compile(source, &[]).expect("compiles");
         let options = Options {
-            strategy: Strategy::Z3,
+            strategy,
             cancel: cancel.clone(),
             ..Options::default()
         };
@@ -160,58 +175,49 @@ mod tests {
         (result, start.elapsed())
     }
 
-    #[test]
-    fn cancel_interrupts_a_z3_call_and_the_thread_solves_again() {
-        // Cubes: Z3 searches for a counterexample to Fermat's n = 3 for as long as it is
-        // let (there is none).
-        let fermat = "characters A\nint x, y, z\n\
-                      announce x > 1 and y > 1 and z > 1 and x*x*x + y*y*y == z*z*z\n";
-        let small = "characters A\nint x\nannounce x > 1 and x < 4\n";
-        let cancel = Cancel::new();
+    /// FERMAT run with `cancel` raised by `raise` (another thread's) after 300 ms.
+    fn fermat_raised(cancel: &Cancel, raise: fn(&Cancel)) -> (Result<(), EngineError>, Duration) {
         let raiser = {
             let cancel = cancel.clone();
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_millis(300));
-                cancel.cancel();
+                raise(&cancel);
             })
         };
-        let (result, elapsed) = run(fermat, &cancel);
+        let ran = run(FERMAT, cancel);
         raiser.join().unwrap();
+        ran
+    }
+
+    #[test]
+    fn cancel_interrupts_a_z3_call_and_the_thread_solves_again() {
+        let cancel = Cancel::new();
+        let (result, elapsed) = fermat_raised(&cancel, Cancel::cancel);
         let error = result.expect_err("interrupted");
         assert_eq!(error.error, Failure::Interrupted);
         assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
         // The same thread (and Z3 context) answers the next run, with a fresh flag.
-        let (result, _) = run(small, &Cancel::new());
+        let (result, _) = run(SMALL, &Cancel::new());
         assert_eq!(result, Ok(()));
         // A flag raised before the run stops it at once.
-        let (result, _) = run(small, &cancel);
+        let (result, _) = run(SMALL, &cancel);
         assert_eq!(
             result.expect_err("cancelled before").error,
             Failure::Interrupted
         );
-        let (result, _) = run(small, &Cancel::default());
+        let (result, _) = run(SMALL, &Cancel::default());
         assert_eq!(result, Ok(()));
     }
 
     #[test]
     fn a_flag_timed_out_stops_the_run_as_its_deadline_would() {
-        let fermat = "characters A\nint x, y, z\n\
-                      announce x > 1 and y > 1 and z > 1 and x*x*x + y*y*y == z*z*z\n";
         let cancel = Cancel::new();
-        let raiser = {
-            let cancel = cancel.clone();
-            std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(300));
-                cancel.time_out();
-            })
-        };
-        let (result, elapsed) = run(fermat, &cancel);
-        raiser.join().unwrap();
+        let (result, elapsed) = fermat_raised(&cancel, Cancel::time_out);
         assert_eq!(result.expect_err("timed out").error, Failure::Timeout);
         assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
         // Lowered again, the flag lets a run finish.
         cancel.reset();
-        let (result, _) = run("characters A\nint x\nannounce x > 1 and x < 4\n", &cancel);
+        let (result, _) = run(SMALL, &cancel);
         assert_eq!(result, Ok(()));
     }
 
@@ -219,16 +225,9 @@ mod tests {
     fn explicit_worlds_listed_when_cancelled_say_so_not_a_timeout() {
         // Ten thousand worlds to list: the listing looks at the flag as it goes.
         let source = "characters A\nint x, y\nannounce 0 <= x and x < 100 and 0 <= y and y < 100\n";
-        let program = epipen_lower::compile(source, &[]).expect("compiles");
         let cancel = Cancel::new();
         cancel.cancel();
-        let options = Options {
-            strategy: Strategy::Explicit,
-            cancel: cancel.clone(),
-            ..Options::default()
-        };
-        let mut engine = Engine::new(Rc::new(program), &options);
-        let error = engine.run(&mut |_| {}).expect_err("cancelled");
-        assert_eq!(error.error, Failure::Interrupted);
+        let (result, _) = run_on(Strategy::Explicit, source, &cancel);
+        assert_eq!(result.expect_err("cancelled").error, Failure::Interrupted);
     }
 }
