@@ -3,6 +3,7 @@
 pub mod ast;
 pub mod diagnostic;
 mod lexer;
+mod nowhere;
 mod parser;
 mod pragma;
 mod print;

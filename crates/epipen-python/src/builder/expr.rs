@@ -10,7 +10,6 @@
 //! their handles come from.
 
 use epipen::syntax::ast::{self, BinOp, ExprKind, UnOp};
-use epipen::syntax::{Span, parse_expr};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
@@ -125,71 +124,6 @@ impl Checkpoint {
 }
 
 // --- the AST ---
-
-fn ax(kind: ExprKind) -> ast::Expr {
-    ast::Expr {
-        kind,
-        span: Span::default(),
-    }
-}
-
-fn ident(name: &str) -> ast::Ident {
-    ast::Ident {
-        name: name.into(),
-        span: Span::default(),
-    }
-}
-
-fn name_ax(name: &str) -> ast::Expr {
-    ax(ExprKind::Name(ident(name)))
-}
-
-fn call_ax(name: &str, args: Vec<ast::Expr>) -> ast::Expr {
-    ax(ExprKind::Call {
-        name: ident(name),
-        args,
-    })
-}
-
-fn bin_ax(op: BinOp, lhs: ast::Expr, rhs: ast::Expr) -> ast::Expr {
-    ax(ExprKind::Binary {
-        op,
-        lhs: Box::new(lhs),
-        rhs: Box::new(rhs),
-    })
-}
-
-fn un_ax(op: UnOp, operand: ast::Expr) -> ast::Expr {
-    ax(ExprKind::Unary {
-        op,
-        operand: Box::new(operand),
-    })
-}
-
-/// An integer literal (the AST's are non-negative).
-fn int_ax(n: i64) -> ast::Expr {
-    match n {
-        0.. => ax(ExprKind::Int(n)),
-        i64::MIN => bin_ax(BinOp::Sub, int_ax(-i64::MAX), int_ax(1)),
-        _ => un_ax(UnOp::Neg, ax(ExprKind::Int(-n))),
-    }
-}
-
-/// A list's AST: the item alone, or a tuple.
-fn tuple_ax(mut items: Vec<ast::Expr>) -> ast::Expr {
-    match items.len() {
-        1 => items.remove(0),
-        _ => ax(ExprKind::Tuple(items)),
-    }
-}
-
-/// A case of an event as the language names it: `moved`, `face[3]`, `call[0, 1]`.
-fn case_ax(name: &str) -> ast::Expr {
-    match parse_expr(name) {
-        Ok(e) if matches!(e.kind, ExprKind::Name(_) | ExprKind::Index { .. }) => e,
-        _ => name_ax(name),
-    }
-}
 
 // --- mistakes ---
 
@@ -322,15 +256,15 @@ fn handle(x: &Obj<'_>) -> Option<Expr> {
 /// An int literal of any size: a 64-bit literal, or exact arithmetic on them.
 fn literal(n: &Obj<'_>) -> PyResult<ast::Expr> {
     if let Ok(k) = n.extract::<i64>() {
-        return Ok(int_ax(k));
+        return Ok(ast::Expr::int(k));
     }
     // n == (n >> 62) * 2^62 + (n & (2^62 - 1)), with |n >> 62| smaller than |n|.
     let high = n.call_method1("__rshift__", (62,))?;
     let low: i64 = n.call_method1("__and__", ((1i64 << 62) - 1,))?.extract()?;
-    let scaled = bin_ax(BinOp::Mul, literal(&high)?, int_ax(1 << 62));
+    let scaled = ast::Expr::binary(BinOp::Mul, literal(&high)?, ast::Expr::int(1 << 62));
     Ok(match low {
         0 => scaled,
-        _ => bin_ax(BinOp::Add, scaled, int_ax(low)),
+        _ => ast::Expr::binary(BinOp::Add, scaled, ast::Expr::int(low)),
     })
 }
 
@@ -352,7 +286,7 @@ pub(super) fn int_of(x: &Obj<'_>, what: &str) -> PyResult<Expr> {
 }
 
 fn bool_literal(b: bool) -> Expr {
-    bool_expr(ax(ExprKind::Bool(b)), None)
+    bool_expr(ast::Expr::nowhere(ExprKind::Bool(b)), None)
 }
 
 /// `x` as a formula.
@@ -415,8 +349,8 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
             )));
         };
         let ast = match d {
-            1 => int_ax(n),
-            _ => bin_ax(BinOp::Div, int_ax(n), int_ax(d)),
+            1 => ast::Expr::int(n),
+            _ => ast::Expr::binary(BinOp::Div, ast::Expr::int(n), ast::Expr::int(d)),
         };
         return Ok(Expr::new(Type::Probability, ast, None));
     }
@@ -444,7 +378,7 @@ fn term_of(x: &Obj<'_>) -> PyResult<Expr> {
 /// connective, typed `ty`.
 fn binary(py: Python<'_>, ty: Type, op: BinOp, a: Expr, b: Expr) -> PyResult<Expr> {
     let owner = owners(py, &[&a, &b], None)?;
-    Ok(Expr::new(ty, bin_ax(op, a.ast, b.ast), owner))
+    Ok(Expr::new(ty, ast::Expr::binary(op, a.ast, b.ast), owner))
 }
 
 fn compare(py: Python<'_>, op: BinOp, a: Expr, b: Expr) -> PyResult<Expr> {
@@ -637,7 +571,7 @@ impl Expr {
         if !matches!(e.ty, Type::Int | Type::Probability) {
             return Err(e.unary("unary -", slf.as_any()));
         }
-        let ast = un_ax(UnOp::Neg, e.ast.clone());
+        let ast = ast::Expr::unary(UnOp::Neg, e.ast.clone());
         made(py, Expr::new(e.ty, ast, owner(py, e)))
     }
 
@@ -653,7 +587,7 @@ impl Expr {
         if e.ty != Type::Int {
             return Err(e.unary("abs()", slf.as_any()));
         }
-        let ast = call_ax("abs", vec![e.ast.clone()]);
+        let ast = ast::Expr::call("abs", vec![e.ast.clone()]);
         made(py, Expr::new(Type::Int, ast, owner(py, e)))
     }
 
@@ -662,7 +596,10 @@ impl Expr {
         if e.ty != Type::Bool {
             return Err(e.unary("unary ~", slf.as_any()));
         }
-        made(py, bool_expr(un_ax(UnOp::Not, e.ast.clone()), owner(py, e)))
+        made(
+            py,
+            bool_expr(ast::Expr::unary(UnOp::Not, e.ast.clone()), owner(py, e)),
+        )
     }
 
     fn __richcmp__(&self, py: Python<'_>, o: &Obj<'_>, op: CompareOp) -> Made {
@@ -763,7 +700,11 @@ pub(crate) fn leaf(
         "int" => (Type::Int, ast::Expr::named(&name), None),
         "bool" => (Type::Bool, ast::Expr::named(&name), None),
         "enum" => (Type::Enum, ast::Expr::named(&name), declared(&enum_type)?),
-        "variant" => (Type::Enum, name_ax(&name), Some(EnumOf::Declared(index))),
+        "variant" => (
+            Type::Enum,
+            ast::Expr::name(&name),
+            Some(EnumOf::Declared(index)),
+        ),
         "case" => {
             let event: String = match &enum_type {
                 Some(t) => t.getattr(py, "name")?.extract(py)?,
@@ -775,13 +716,21 @@ pub(crate) fn leaf(
                     "the case `{name}` is a case of the event `{other}`, not of `{event}`"
                 )));
             }
-            (Type::Enum, case_ax(&name), Some(EnumOf::Event(index)))
+            (
+                Type::Enum,
+                ast::Expr::case(&name),
+                Some(EnumOf::Event(index)),
+            )
         }
-        "latest" => (Type::Enum, name_ax(&name), Some(EnumOf::Event(index))),
+        "latest" => (
+            Type::Enum,
+            ast::Expr::name(&name),
+            Some(EnumOf::Event(index)),
+        ),
         "occurrence" => {
             let k = k.unwrap_or(1);
-            let event = ident(&name);
-            let ast = ax(ExprKind::Execution { event, k });
+            let event = ast::Ident::nowhere(&name);
+            let ast = ast::Expr::nowhere(ExprKind::Execution { event, k });
             (Type::Enum, ast, Some(EnumOf::Event(index)))
         }
         other => return Err(PyValueError::new_err(format!("no handle of kind {other}"))),
@@ -831,7 +780,7 @@ fn of_formula(py: Python<'_>, op: &'static str, who: &Obj<'_>, formula: Option<&
     let who = who.as_ref().map(|c| c.get());
     let owner = owners(py, &[&f], who.map(|c| &c.story))?;
     let agent = who.map(|c| ast::Expr::named(&c.name));
-    let ast = call_ax(op, agent.into_iter().chain([f.ast]).collect());
+    let ast = ast::Expr::call(op, agent.into_iter().chain([f.ast]).collect());
     let ty = match op {
         "probability" => Type::Probability,
         _ => Type::Bool,
@@ -855,7 +804,7 @@ fn of_values(py: Python<'_>, op: &'static str, args: &Bound<'_, PyTuple>) -> Mad
     let owner = owners(py, &refs, who.map(|c| &c.story))?;
     let agent = who.map(|c| ast::Expr::named(&c.name));
     let args = agent.into_iter().chain(exprs.into_iter().map(|e| e.ast));
-    made(py, bool_expr(call_ax(op, args.collect()), owner))
+    made(py, bool_expr(ast::Expr::call(op, args.collect()), owner))
 }
 
 /// `knows(A, φ)`: A knows that φ. In what a character says, the speaker may be left
@@ -915,7 +864,7 @@ pub(crate) fn at(py: Python<'_>, checkpoint: &Obj<'_>, formula: &Obj<'_>) -> Mad
     };
     let (c, f) = (c.get(), bool_of(formula)?);
     let owner = owners(py, &[&f], Some(&c.story))?;
-    let ast = call_ax("at", vec![name_ax(&c.name), f.ast]);
+    let ast = ast::Expr::call("at", vec![ast::Expr::name(&c.name), f.ast]);
     made(py, bool_expr(ast, owner))
 }
 
@@ -931,7 +880,7 @@ fn group(py: Python<'_>, op: &'static str, group: &Obj<'_>, formula: &Obj<'_>) -
     let stories = members.iter().map(|c| Some(c.get().story.clone_ref(py)));
     let owner = mix(py, stories.chain([owner(py, &f)]))?;
     let names = members.iter().map(|c| ast::Expr::named(&c.get().name));
-    let ast = call_ax(op, names.chain([f.ast]).collect());
+    let ast = ast::Expr::call(op, names.chain([f.ast]).collect());
     made(py, bool_expr(ast, owner))
 }
 
@@ -1034,7 +983,7 @@ pub(crate) fn if_(
         )));
     }
     let owner = owners(py, &[&c, &a, &b], None)?;
-    let ast = ax(ExprKind::Ite {
+    let ast = ast::Expr::nowhere(ExprKind::Ite {
         cond: Box::new(c.ast),
         then: Box::new(a.ast.clone()),
         otherwise: Box::new(b.ast),
@@ -1049,7 +998,7 @@ pub(crate) fn sum(py: Python<'_>, terms: &Bound<'_, PyTuple>) -> Made {
     let terms = (flat(terms)?.iter())
         .map(|t| int_of(t, "an int"))
         .collect::<PyResult<Vec<_>>>()?;
-    let zero = Expr::new(Type::Int, int_ax(0), None);
+    let zero = Expr::new(Type::Int, ast::Expr::int(0), None);
     fold(py, Type::Int, BinOp::Add, terms, zero)
 }
 
@@ -1105,8 +1054,8 @@ fn membership(
     }
     let all: Vec<&Expr> = tuple.iter().chain(built.iter().flatten()).collect();
     let owner = owners(py, &all, None)?;
-    let asts = |row: Vec<Expr>| tuple_ax(row.into_iter().map(|e| e.ast).collect());
-    let ast = ax(ExprKind::In {
+    let asts = |row: Vec<Expr>| ast::Expr::tuple(row.into_iter().map(|e| e.ast).collect());
+    let ast = ast::Expr::nowhere(ExprKind::In {
         element: Box::new(asts(tuple)),
         set: built.into_iter().map(asts).collect(),
         sample: None,

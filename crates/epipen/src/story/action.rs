@@ -18,7 +18,7 @@ use crate::syntax::{Span, ast};
 use crate::views;
 
 use super::event::case_name;
-use super::expr::{Formula, int_ax};
+use super::expr::Formula;
 use super::{Character, Error, Event, EventBlock, Happened, Story};
 
 /// A declared action of a [`Story`], from [`Story::action`]: done by
@@ -304,15 +304,14 @@ impl Story {
         let plan = ast::Plan {
             all: options.all,
             goal: self.ast(goal.into().0)?,
-            max: Some(int_ax(i64::try_from(options.max).unwrap_or(i64::MAX))),
+            max: Some(ast::Expr::int(
+                i64::try_from(options.max).unwrap_or(i64::MAX),
+            )),
             keeping: options.keeping.map(|k| self.ast(k.0)).transpose()?,
             coordinated: options.coordinated.then(Span::default),
         };
         // A question: the lowering does not keep it.
-        let stmt = ast::Stmt {
-            kind: ast::StmtKind::Plan(Box::new(plan)),
-            span: Span::default(),
-        };
+        let stmt = ast::Stmt::nowhere(ast::StmtKind::Plan(Box::new(plan)));
         let stmts = (self.lowering.clone().stmt(&stmt)).map_err(Error::Invalid)?;
         let max = options.max;
         self.plan_depth = self.plan_depth.max(max);

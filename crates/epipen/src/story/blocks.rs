@@ -1,18 +1,10 @@
 //! Statements grouped: [`Simultaneous`] announcements and the [`Block`] of an
 //! `assert_adds_ck` hint.
 
-use crate::syntax::{Span, ast};
+use crate::syntax::ast;
 
 use super::expr::Formula;
 use super::{Character, Checkpoint, Error, Story, Values};
-
-/// A statement of a block, written nowhere.
-fn in_block(kind: ast::StmtKind) -> ast::Stmt {
-    ast::Stmt {
-        kind,
-        span: Span::default(),
-    }
-}
 
 /// The statements of a [`Story::simultaneously`] block: announcements only, all
 /// evaluated in the state at the block's start. Mistakes are reported by
@@ -26,7 +18,7 @@ pub struct Simultaneous<'s> {
 impl Simultaneous<'_> {
     fn push(&mut self, s: Result<ast::StmtKind, Error>) -> &mut Self {
         match s {
-            Ok(kind) => self.stmts.push(in_block(kind)),
+            Ok(kind) => self.stmts.push(ast::Stmt::nowhere(kind)),
             Err(e) => {
                 self.error.get_or_insert(e);
             }
@@ -66,7 +58,7 @@ pub struct Block<'s> {
 impl Block<'_> {
     fn push(&mut self, s: Result<ast::StmtKind, Error>) -> &mut Self {
         match s {
-            Ok(kind) => self.stmts.push(in_block(kind)),
+            Ok(kind) => self.stmts.push(ast::Stmt::nowhere(kind)),
             Err(e) => {
                 self.error.get_or_insert(e);
             }
@@ -101,8 +93,8 @@ impl Block<'_> {
 
     /// `checkpoint c`, saved when the block runs there.
     pub fn checkpoint(&mut self, name: &str) -> Checkpoint {
-        let checkpoint = ast::StmtKind::Checkpoint(super::ident(name));
-        self.stmts.push(in_block(checkpoint));
+        let checkpoint = ast::StmtKind::Checkpoint(ast::Ident::nowhere(name));
+        self.stmts.push(ast::Stmt::nowhere(checkpoint));
         self.story.checkpoint_handle(name)
     }
 
@@ -117,10 +109,9 @@ impl Block<'_> {
         let Simultaneous { stmts, error, .. } = s;
         match error {
             Some(e) => self.push(Err(e)),
-            None => self.push(Ok(ast::StmtKind::Simultaneously(ast::Block {
-                statements: stmts,
-                span: Span::default(),
-            }))),
+            None => self.push(Ok(ast::StmtKind::Simultaneously(ast::Block::nowhere(
+                stmts,
+            )))),
         }
     }
 }

@@ -8,7 +8,7 @@ use std::ops;
 use crate::engine::{self, BigInt, BigRational};
 use crate::syntax::ast;
 
-use super::expr::{Enum, Formula, Int, Node, binary, call_ax, character_name, name_ax};
+use super::expr::{Enum, Formula, Int, Node, binary, character_name};
 use super::{Character, Error, Story};
 
 /// A probability term, in exact rational arithmetic: [`Formula::probability`] (a
@@ -98,8 +98,8 @@ impl Formula {
 
     fn chance(who: Option<Character>, formula: Formula) -> Chance {
         Chance(Node::combine(vec![formula.0], who.map(|w| w.story), |es| {
-            let who = who.map(|w| name_ax(&character_name(w.id)));
-            call_ax("probability", who.into_iter().chain(es).collect())
+            let who = who.map(|w| ast::Expr::name(&character_name(w.id)));
+            ast::Expr::call("probability", who.into_iter().chain(es).collect())
         }))
     }
 }

@@ -13,9 +13,9 @@ use crate::ir::{ConstId, EventId, StmtKind};
 use crate::syntax::{Span, ast};
 
 use super::change::{Change, ValueOf};
-use super::expr::{Enum, Expression, Formula, Int, Node, ax, case_ax, name_ax};
+use super::expr::{Enum, Expression, Formula, Int, Node};
 use super::handles::EnumInfo;
-use super::{Character, EnumType, Error, Story, ident};
+use super::{Character, EnumType, Error, Story};
 
 /// Tells event blocks apart, so a case handle is never taken for another block's.
 static NEXT_BLOCK: AtomicU64 = AtomicU64::new(1);
@@ -325,7 +325,7 @@ impl Event {
     /// The case of the latest execution, as a value of the event's own type: `move`.
     pub fn latest(&self) -> Enum {
         Enum {
-            node: Node::of(self.ty.0.story, name_ax(self.name())),
+            node: Node::of(self.ty.0.story, ast::Expr::name(self.name())),
             ty: self.ty.clone(),
         }
     }
@@ -347,7 +347,7 @@ impl Event {
             Named::Handle { name, .. } | Named::Name(name) => name,
         };
         Enum {
-            node: Node::of(self.ty.0.story, case_ax(&name)),
+            node: Node::of(self.ty.0.story, ast::Expr::case(&name)),
             ty: self.ty.clone(),
         }
     }
@@ -513,7 +513,7 @@ impl Story {
         block(&mut lines);
         let body = self.block_items(lines)?;
         let event = ast::StmtKind::Event {
-            name: ident(name),
+            name: ast::Ident::nowhere(name),
             body,
         };
         let (stmts, reports) = self.lower_run(event)?;
@@ -646,8 +646,8 @@ impl Story {
         let k = (self.program.constants[..=occurrence.0].iter())
             .filter(|c| c.occurrence.is_some_and(|o| o.event == event))
             .count();
-        let execution = ax(ast::ExprKind::Execution {
-            event: ident(handle.name()),
+        let execution = ast::Expr::nowhere(ast::ExprKind::Execution {
+            event: ast::Ident::nowhere(handle.name()),
             k,
         });
         let occurrence = Enum {
@@ -670,12 +670,12 @@ impl Story {
 
 /// A case (or an action) as the language names it: `moved`, `face[3]`, `call[0, 1]`.
 pub(super) fn case_name(name: &str) -> ast::CaseName {
-    let (name, indices) = match case_ax(name).kind {
+    let (name, indices) = match ast::Expr::case(name).kind {
         ast::ExprKind::Index { base, index } => match index.kind {
             ast::ExprKind::Tuple(items) => (base, items),
             _ => (base, vec![*index]),
         },
-        _ => (ident(name), Vec::new()),
+        _ => (ast::Ident::nowhere(name), Vec::new()),
     };
     ast::CaseName {
         name,

@@ -5,7 +5,7 @@
 use std::ops;
 
 use crate::ir::{CharId, CheckpointId, GroupOp};
-use crate::syntax::{Span, ast};
+use crate::syntax::ast;
 
 use super::{Character, Checkpoint, EnumType};
 
@@ -42,54 +42,6 @@ mod sealed {
 
 pub(super) use sealed::{IntoEnumNode, IntoNodes, Node, Typed};
 
-/// An AST expression of `kind`, written nowhere.
-pub(super) fn ax(kind: ast::ExprKind) -> ast::Expr {
-    ast::Expr {
-        kind,
-        span: Span::default(),
-    }
-}
-
-/// A name as an AST expression.
-pub(super) fn name_ax(name: &str) -> ast::Expr {
-    ax(ast::ExprKind::Name(super::ident(name)))
-}
-
-/// `name(args)`.
-pub(super) fn call_ax(name: &str, args: Vec<ast::Expr>) -> ast::Expr {
-    ax(ast::ExprKind::Call {
-        name: super::ident(name),
-        args,
-    })
-}
-
-pub(super) fn bin_ax(op: ast::BinOp, lhs: ast::Expr, rhs: ast::Expr) -> ast::Expr {
-    ax(ast::ExprKind::Binary {
-        op,
-        lhs: Box::new(lhs),
-        rhs: Box::new(rhs),
-    })
-}
-
-/// An integer literal (the AST's are non-negative).
-pub(super) fn int_ax(n: i64) -> ast::Expr {
-    let neg = |e| {
-        ax(ast::ExprKind::Unary {
-            op: ast::UnOp::Neg,
-            operand: Box::new(e),
-        })
-    };
-    match n {
-        0.. => ax(ast::ExprKind::Int(n)),
-        i64::MIN => bin_ax(
-            ast::BinOp::Sub,
-            neg(ax(ast::ExprKind::Int(i64::MAX))),
-            int_ax(1),
-        ),
-        _ => neg(ax(ast::ExprKind::Int(-n))),
-    }
-}
-
 /// The placeholder name of a character in a handle's AST, which the story replaces by
 /// the character's name when it lowers a statement (`#` starts a comment in a story
 /// file: no name of the story's has one).
@@ -105,29 +57,8 @@ pub(super) fn checkpoint_name(id: CheckpointId) -> String {
 /// The characters `agents` (as placeholder names), then `rest`: a modal operator's
 /// arguments.
 fn agent_args(agents: &[CharId], rest: Vec<ast::Expr>) -> Vec<ast::Expr> {
-    let names = agents.iter().map(|&a| name_ax(&character_name(a)));
+    let names = agents.iter().map(|&a| ast::Expr::name(&character_name(a)));
     names.chain(rest).collect()
-}
-
-/// A case of an event as the language names it: `moved`, `face[3]`, `call[0, 1]`.
-pub(super) fn case_ax(name: &str) -> ast::Expr {
-    let indexed = name.strip_suffix(']').and_then(|n| n.split_once('['));
-    let Some((base, indices)) = indexed else {
-        return name_ax(name);
-    };
-    let indices: Option<Vec<ast::Expr>> = (indices.split(','))
-        .map(|i| i.trim().parse::<i64>().ok().map(int_ax))
-        .collect();
-    match indices {
-        Some(mut i) => ax(ast::ExprKind::Index {
-            base: super::ident(base),
-            index: Box::new(match i.len() {
-                1 => i.remove(0),
-                _ => ax(ast::ExprKind::Tuple(i)),
-            }),
-        }),
-        None => name_ax(name),
-    }
 }
 
 impl Node {
@@ -281,7 +212,7 @@ impl Expression for Enum {}
 
 fn unary(node: Node, op: ast::UnOp) -> Node {
     Node::combine(vec![node], None, |mut es| {
-        ax(ast::ExprKind::Unary {
+        ast::Expr::nowhere(ast::ExprKind::Unary {
             op,
             operand: Box::new(es.remove(0)),
         })
@@ -291,7 +222,7 @@ fn unary(node: Node, op: ast::UnOp) -> Node {
 pub(super) fn binary(a: Node, b: Node, op: ast::BinOp) -> Node {
     Node::combine(vec![a, b], None, |mut es| {
         let b = es.remove(1);
-        bin_ax(op, es.remove(0), b)
+        ast::Expr::binary(op, es.remove(0), b)
     })
 }
 
@@ -310,17 +241,13 @@ fn membership(tuple: Vec<Node>, rows: Vec<Vec<Node>>) -> Node {
         .into_iter()
         .chain(rows.into_iter().flatten())
         .collect();
-    let tuple_ax = move |mut es: Vec<ast::Expr>| match es.len() {
-        1 => es.remove(0),
-        _ => ax(ast::ExprKind::Tuple(es)),
-    };
     Node::combine(all, None, move |mut es| {
         let mut rest = es.split_off(arity).into_iter();
         let set = (widths.into_iter())
-            .map(|w| tuple_ax(rest.by_ref().take(w).collect()))
+            .map(|w| ast::Expr::tuple(rest.by_ref().take(w).collect()))
             .collect();
-        ax(ast::ExprKind::In {
-            element: Box::new(tuple_ax(es)),
+        ast::Expr::nowhere(ast::ExprKind::In {
+            element: Box::new(ast::Expr::tuple(es)),
             set,
             sample: None,
         })
@@ -397,7 +324,7 @@ impl From<&Int> for Int {
 
 impl From<i64> for Int {
     fn from(n: i64) -> Int {
-        Int(Node::lit(int_ax(n)))
+        Int(Node::lit(ast::Expr::int(n)))
     }
 }
 
@@ -534,7 +461,7 @@ impl Formula {
                 let otherwise = Box::new(es.remove(2));
                 let then = Box::new(es.remove(1));
                 let cond = Box::new(es.remove(0));
-                ax(ast::ExprKind::Ite {
+                ast::Expr::nowhere(ast::ExprKind::Ite {
                     cond,
                     then,
                     otherwise,
@@ -587,7 +514,7 @@ impl Formula {
         Formula(Node::combine(
             vec![formula.into().0],
             Some(who.story),
-            |es| call_ax("knows", agent_args(&[who.id], es)),
+            |es| ast::Expr::call("knows", agent_args(&[who.id], es)),
         ))
     }
 
@@ -599,7 +526,7 @@ impl Formula {
             return Formula(Node::invalid("`knows_value` needs at least one expression"));
         }
         Formula(Node::combine(nodes, Some(who.story), |es| {
-            call_ax("knows_value", agent_args(&[who.id], es))
+            ast::Expr::call("knows_value", agent_args(&[who.id], es))
         }))
     }
 
@@ -620,7 +547,7 @@ impl Formula {
         Formula(Node::combine(
             vec![formula.into().0],
             Some(who.story),
-            |es| call_ax("believes", agent_args(&[who.id], es)),
+            |es| ast::Expr::call("believes", agent_args(&[who.id], es)),
         ))
     }
 
@@ -635,7 +562,7 @@ impl Formula {
             ));
         }
         Formula(Node::combine(nodes, Some(who.story), |es| {
-            call_ax("believes_value", agent_args(&[who.id], es))
+            ast::Expr::call("believes_value", agent_args(&[who.id], es))
         }))
     }
 
@@ -673,7 +600,7 @@ impl Formula {
         ids.sort();
         ids.dedup();
         Formula(Node::combine(vec![formula.0], Some(first.story), |es| {
-            call_ax(op.name(), agent_args(&ids, es))
+            ast::Expr::call(op.name(), agent_args(&ids, es))
         }))
     }
 
@@ -684,8 +611,8 @@ impl Formula {
             vec![formula.into().0],
             Some(checkpoint.story),
             |mut es| {
-                let at = name_ax(&checkpoint_name(checkpoint.id));
-                call_ax("at", vec![at, es.remove(0)])
+                let at = ast::Expr::name(&checkpoint_name(checkpoint.id));
+                ast::Expr::call("at", vec![at, es.remove(0)])
             },
         ))
     }
@@ -693,7 +620,7 @@ impl Formula {
 
 impl From<bool> for Formula {
     fn from(b: bool) -> Formula {
-        Formula(Node::lit(ax(ast::ExprKind::Bool(b))))
+        Formula(Node::lit(ast::Expr::nowhere(ast::ExprKind::Bool(b))))
     }
 }
 

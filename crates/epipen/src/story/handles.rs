@@ -3,8 +3,9 @@
 use std::sync::Arc;
 
 use crate::ir::{CharId, CheckpointId};
+use crate::syntax::ast;
 
-use super::expr::{Enum, Node, case_ax, name_ax};
+use super::expr::{Enum, Node};
 
 /// A character (agent) of a [`Story`](crate::story::Story), from [`Story::character`](crate::story::Story::character).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -67,8 +68,8 @@ impl EnumType {
             Some(_) => Node::of(
                 self.0.story,
                 match self.0.event {
-                    true => case_ax(name),
-                    false => name_ax(name),
+                    true => ast::Expr::case(name),
+                    false => ast::Expr::name(name),
                 },
             ),
             None if self.0.event => Node::invalid(format!(

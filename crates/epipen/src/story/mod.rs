@@ -251,7 +251,7 @@ use std::time::Duration;
 use crate::engine::{Options, Report};
 use crate::ir::{self, CharId, CheckpointId, Program, Stmt};
 use crate::lower::Incremental;
-use crate::syntax::{Diagnostic, Span, ast};
+use crate::syntax::{Diagnostic, ast};
 
 use expr::Node;
 use handles::EnumInfo;
@@ -514,8 +514,8 @@ impl Story {
     pub fn enumeration(&mut self, name: &str, variants: &[&str]) -> EnumType {
         let error = self
             .declare(ast::StmtKind::Enum {
-                name: ident(name),
-                variants: variants.iter().map(|v| ident(v)).collect(),
+                name: ast::Ident::nowhere(name),
+                variants: variants.iter().map(|v| ast::Ident::nowhere(v)).collect(),
             })
             .err()
             .map(Error::Invalid);
@@ -540,7 +540,7 @@ impl Story {
                 ty.0.name
             ))
         } else {
-            self.constant(name, ast::SortName::Enum(ident(&ty.0.name)))
+            self.constant(name, ast::SortName::Enum(ast::Ident::nowhere(&ty.0.name)))
         };
         Enum {
             node,
@@ -586,7 +586,7 @@ impl Story {
     /// for [`Formula::at`]. Saving under a name used before overwrites that checkpoint
     /// and returns the same handle.
     pub fn checkpoint(&mut self, name: &str) -> Result<Checkpoint, Error> {
-        self.lower_run(ast::StmtKind::Checkpoint(ident(name)))?;
+        self.lower_run(ast::StmtKind::Checkpoint(ast::Ident::nowhere(name)))?;
         Ok(self.checkpoint_handle(name))
     }
 
@@ -647,10 +647,7 @@ impl Story {
         if let Some(e) = error {
             return Err(e);
         }
-        let block = ast::Block {
-            statements: stmts,
-            span: Span::default(),
-        };
+        let block = ast::Block::nowhere(stmts);
         let (_, events) = self.lower_run(ast::StmtKind::Simultaneously(block))?;
         Ok(reveal_outcomes(&events))
     }
@@ -696,10 +693,7 @@ impl Story {
         };
         block(&mut b);
         let Block { stmts, error, .. } = b;
-        let body = ast::Block {
-            statements: stmts,
-            span: Span::default(),
-        };
+        let body = ast::Block::nowhere(stmts);
         let ran = match error {
             Some(e) => Err(e),
             None => self.lower_run(ast::StmtKind::AssertAddsCk { hint, body }),
@@ -822,10 +816,7 @@ impl Story {
     /// Declares through lowering: `Err`, lowering's diagnostics (the declaration is
     /// then not made there).
     fn declare(&mut self, kind: ast::StmtKind) -> Result<(), Vec<Diagnostic>> {
-        let stmt = ast::Stmt {
-            kind,
-            span: Span::default(),
-        };
+        let stmt = ast::Stmt::nowhere(kind);
         self.lowering.stmt(&stmt)?;
         self.lowering.extend(&mut self.program);
         Ok(())
@@ -836,10 +827,7 @@ impl Story {
     /// joining the story's; or lowering's diagnostics.
     fn lower(&mut self, kind: ast::StmtKind) -> Result<Vec<Stmt>, Error> {
         self.intact()?;
-        let stmt = ast::Stmt {
-            kind,
-            span: Span::default(),
-        };
+        let stmt = ast::Stmt::nowhere(kind);
         self.lower_stmt(&stmt).map_err(Error::Invalid)
     }
 
@@ -922,7 +910,7 @@ impl Story {
     /// A character as the AST names it.
     fn character_ast(&self, who: Character) -> Result<ast::Expr, Error> {
         self.check_character(who)?;
-        let mut e = expr::name_ax(&expr::character_name(who.id));
+        let mut e = ast::Expr::name(&expr::character_name(who.id));
         resolve(&mut e, &|p| self.named(p))?;
         Ok(e)
     }
@@ -978,14 +966,6 @@ impl Story {
     }
 }
 
-/// A name as the AST holds it (no place in a file).
-pub(super) fn ident(name: &str) -> ast::Ident {
-    ast::Ident {
-        name: name.into(),
-        span: Span::default(),
-    }
-}
-
 /// The declaration of a family of `n` named `name` (`name[n]`), and its members'
 /// names `name[0]`, …, `name[n-1]`; lowering's refusal when it cannot have them, before
 /// any is named.
@@ -995,8 +975,8 @@ fn family(name: &str, n: usize) -> Result<(ast::Decl, Vec<String>), Error> {
         return Err(Error::invalid(why));
     }
     let decl = ast::Decl {
-        name: ident(name),
-        size: Some(expr::int_ax(size)),
+        name: ast::Ident::nowhere(name),
+        size: Some(ast::Expr::int(size)),
     };
     Ok((decl, (0..n).map(|i| format!("{name}[{i}]")).collect()))
 }
@@ -1004,7 +984,7 @@ fn family(name: &str, n: usize) -> Result<(ast::Decl, Vec<String>), Error> {
 /// One declared name, not a family.
 fn decl(name: &str) -> ast::Decl {
     ast::Decl {
-        name: ident(name),
+        name: ast::Ident::nowhere(name),
         size: None,
     }
 }
