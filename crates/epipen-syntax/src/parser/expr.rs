@@ -269,9 +269,8 @@ impl Parser<'_> {
         if op.kind == TokenKind::In {
             let sample = self.accept_sample_start()?;
             if !self.at(&TokenKind::LBrace) {
-                return Err(self
-                    .unexpected("`{` after `in`")
-                    .with_hint("write a set: `x in {1, 2, 3}`"));
+                let hint = self.range_membership_hint(&lhs.0);
+                return Err(self.unexpected("`{` after `in`").with_hint(hint));
             }
             let open = self.bump();
             let (items, mut close) = self.comma_list(&open, TokenKind::RBrace)?;
@@ -308,6 +307,25 @@ impl Parser<'_> {
             let rhs = self.additive()?;
             let rhs_span = rhs.0.span;
             Ok((self.binary(op, lhs, rhs)?, rhs_span))
+        }
+    }
+
+    /// How to write `x in a..b`, a range that is not a set (the current token follows
+    /// `in`): compare with its bounds.
+    fn range_membership_hint(&mut self, element: &Expr) -> String {
+        let (pos, nesting, diags) = (self.pos, self.nesting, self.diags.len());
+        let range = self.range();
+        (self.pos, self.nesting) = (pos, nesting);
+        self.diags.truncate(diags);
+        match range {
+            Ok(crate::ast::Range::Between { lo, hi }) => {
+                let x = self.text(element.span);
+                let (lo, hi) = (self.text(lo.span), self.text(hi.span));
+                format!(
+                    "a range is not a set: write `{lo} <= {x} and {x} < {hi}`, or list the values: `{x} in {{…}}`"
+                )
+            }
+            _ => "write a set: `x in {1, 2, 3}`".to_string(),
         }
     }
 

@@ -74,10 +74,14 @@ impl Parser<'_> {
                 } else {
                     SortName::Bool
                 };
-                StmtKind::Constants {
-                    sort,
-                    names: self.decl_list()?,
+                let names = self.decl_list()?;
+                if sort == SortName::Int
+                    && matches!(self.peek_kind(), TokenKind::In | TokenKind::Colon)
+                {
+                    let x = names[names.len() - 1].name.name.clone();
+                    return Err(self.declared_values(&x));
                 }
+                StmtKind::Constants { sort, names }
             }
             TokenKind::Const => {
                 self.bump();
@@ -732,6 +736,25 @@ impl Parser<'_> {
         } else {
             Err(self.keyword_hint(self.unexpected("a name")))
         }
+    }
+
+    /// An int declared with its values, `int x in 1..6` (at `in` or `:`): the error,
+    /// with the announcement that says them.
+    fn declared_values(&mut self, x: &str) -> Diagnostic {
+        let diag = self.unexpected("end of line");
+        self.bump();
+        let values = match self.range() {
+            Ok(Range::Between { lo, hi }) => {
+                let (lo, hi) = (self.text(lo.span), self.text(hi.span));
+                format!("`announce {lo} <= {x} and {x} < {hi}`")
+            }
+            Ok(Range::List { span, .. }) => format!("`announce {x} in {}`", self.text(span)),
+            Err(_) => format!("e.g. `announce 1 <= {x} and {x} <= 5`"),
+        };
+        diag.with_hint(format!(
+            "an int is declared without its values: declare `int {x}`, then announce \
+             which it can take: {values}"
+        ))
     }
 
     /// `a, b[n], c` with an optional trailing comma.

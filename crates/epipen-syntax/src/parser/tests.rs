@@ -1363,6 +1363,42 @@ fn error_messages() {
             &["write a set: `x in {1, 2, 3}`"],
         ),
         (
+            "announce age in 1..n + 1",
+            "expected `{` after `in`, found `1`",
+            1,
+            17,
+            &[
+                "a range is not a set: write `1 <= age and age < n + 1`, or list the values: `age in {…}`",
+            ],
+        ),
+        (
+            "int a, age in 1..100",
+            "expected end of line, found `in`",
+            1,
+            12,
+            &[
+                "an int is declared without its values: declare `int age`, then announce which it can take: `announce 1 <= age and age < 100`",
+            ],
+        ),
+        (
+            "int day: {14, 15}",
+            "expected end of line, found `:`",
+            1,
+            8,
+            &[
+                "an int is declared without its values: declare `int day`, then announce which it can take: e.g. `announce 1 <= day and day <= 5`",
+            ],
+        ),
+        (
+            "int day in {14, 15}",
+            "expected end of line, found `in`",
+            1,
+            9,
+            &[
+                "an int is declared without its values: declare `int day`, then announce which it can take: `announce day in {14, 15}`",
+            ],
+        ),
+        (
             "announce ()",
             "expected an expression, found `)`",
             1,
