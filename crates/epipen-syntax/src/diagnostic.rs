@@ -148,6 +148,33 @@ pub struct At {
     pub carets: usize,
 }
 
+/// How many characters of a line an excerpt shows: a longer line is cut around the
+/// carets, `...` where it is cut.
+const EXCERPT: usize = 100;
+/// How many characters before the carets a cut line keeps.
+const BEFORE_CARETS: usize = 30;
+
+impl At {
+    /// The line's text as an excerpt shows it, the blanks before the carets and how
+    /// many carets: the whole line, or [`EXCERPT`] characters of a longer one around the
+    /// carets' start (a span running past them is marked as far as they go).
+    fn excerpt(&self) -> (String, String, usize) {
+        let chars: Vec<char> = self.text.chars().collect();
+        if chars.len() <= EXCERPT {
+            return (self.text.clone(), self.prefix.clone(), self.carets);
+        }
+        let at = self.prefix.chars().count().min(chars.len());
+        let to = (at.saturating_sub(BEFORE_CARETS) + EXCERPT).min(chars.len());
+        let from = to - EXCERPT;
+        let cut = |yes: bool| if yes { "..." } else { "" };
+        let text: String = chars[from..to].iter().collect();
+        let text = format!("{}{text}{}", cut(from > 0), cut(to < chars.len()));
+        let prefix: String = self.prefix.chars().skip(from).collect();
+        let prefix = format!("{}{prefix}", if from > 0 { "   " } else { "" });
+        (text, prefix, self.carets.min(to - at).max(1))
+    }
+}
+
 impl Located {
     /// A message about no place of the story.
     pub fn nowhere(path: &str, message: impl Into<String>) -> Located {
@@ -191,12 +218,13 @@ impl Located {
             self.path, at.line, at.column, self.message
         );
         out.push_str(&format!("{pad} |\n"));
-        if at.text.is_empty() {
+        let (text, prefix, carets) = at.excerpt();
+        if text.is_empty() {
             out.push_str(&format!("{number} |\n"));
         } else {
-            out.push_str(&format!("{number} | {}\n", at.text));
+            out.push_str(&format!("{number} | {text}\n"));
         }
-        out.push_str(&format!("{pad} | {}{}\n", at.prefix, "^".repeat(at.carets)));
+        out.push_str(&format!("{pad} | {prefix}{}\n", "^".repeat(carets)));
         for (line, note) in &self.notes {
             out.push_str(&format!("{pad} = note: line {line}: {note}\n"));
         }
@@ -282,6 +310,39 @@ s:12:12: error: `=` is not an operator
         assert_eq!(
             d.render("t.story", src),
             "t.story:1:18: error: unexpected character `@`\n  |\n1 | announce\t(a +\tb) @\n  |         \t    \t   ^\n"
+        );
+    }
+
+    #[test]
+    fn renders_a_long_line_cut_around_the_carets() {
+        let terms = "+1".repeat(100);
+        // At the start: the line is cut after 100 characters.
+        let src = format!("announce x == 1{terms}\n");
+        let d = Diagnostic::error(Span::new(9, src.len() - 1), "too large");
+        let shown = format!("{}...", &src[..100]);
+        let carets = "^".repeat(91);
+        assert_eq!(
+            d.render("s", &src),
+            format!("s:1:10: error: too large\n  |\n1 | {shown}\n  |          {carets}\n")
+        );
+        // In the middle: 30 characters before the carets, cut on both sides.
+        let src = format!("announce x == 1{terms} + yyy{terms}\n");
+        let d = Diagnostic::error(at(&src, "yyy"), "unknown name `yyy`");
+        let start = src.find("yyy").expect("yyy") - 30;
+        let shown = format!("...{}...", &src[start..start + 100]);
+        let blanks = " ".repeat(33);
+        assert_eq!(
+            d.render("s", &src),
+            format!("s:1:219: error: unknown name `yyy`\n  |\n1 | {shown}\n  | {blanks}^^^\n")
+        );
+        // At the end: the last 100 characters.
+        let src = format!("announce x == 1{terms} + yyy\n");
+        let d = Diagnostic::error(at(&src, "yyy"), "unknown name `yyy`");
+        let shown = format!("...{}", &src[src.len() - 101..src.len() - 1]);
+        let blanks = " ".repeat(100);
+        assert_eq!(
+            d.render("s", &src),
+            format!("s:1:219: error: unknown name `yyy`\n  |\n1 | {shown}\n  | {blanks}^^^\n")
         );
     }
 
