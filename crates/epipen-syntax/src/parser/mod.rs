@@ -280,10 +280,37 @@ impl<'s> Parser<'s> {
         if let TokenKind::Invalid { diag, .. } = &tok.kind {
             return (**diag).clone();
         }
-        Diagnostic::error(
+        let diag = Diagnostic::error(
             tok.span,
             format!("expected {expected}, found {}", self.describe(tok)),
-        )
+        );
+        match self.modal_after_name() {
+            Some(hint) => diag.with_hint(hint),
+            None => diag,
+        }
+    }
+
+    /// `A knows φ`, a character before a knowledge operator as prose writes it (at
+    /// the operator): how the language writes it.
+    fn modal_after_name(&self) -> Option<String> {
+        let TokenKind::Ident(word) = self.peek_kind() else {
+            return None;
+        };
+        let before = self.pos.checked_sub(1).and_then(|i| self.toks.get(i));
+        let Some(TokenKind::Ident(who)) = before.map(|t| &t.kind) else {
+            return None;
+        };
+        const MODAL: [&str; 6] = [
+            "knows",
+            "knows_value",
+            "knows_whether",
+            "believes",
+            "believes_value",
+            "believes_whether",
+        ];
+        MODAL
+            .contains(&word.as_str())
+            .then(|| format!("the character goes inside the parentheses: `{word}({who}, …)`"))
     }
 
     fn expect(&mut self, kind: TokenKind, expected: &str) -> PResult<Token> {

@@ -696,6 +696,12 @@ impl Parser<'_> {
             TokenKind::Ident(word) if close_to(word, "reveals") => {
                 diag = diag.with_hint("did you mean `reveals`?");
             }
+            TokenKind::Ident(word) if self.modal_after_name().is_some() => {
+                diag = diag.with_hint(format!(
+                    "to announce it, write `announce {word}({}, …)`",
+                    who.name
+                ));
+            }
             _ if next_is_operator => {
                 diag = diag.with_hint("to announce a fact, write `announce …`");
             }

@@ -1215,6 +1215,27 @@ fn error_messages() {
             &["use `<=`"],
         ),
         (
+            "Albert knows month == 5",
+            "expected `learns` or `:` after `Albert`",
+            1,
+            8,
+            &["to announce it, write `announce knows(Albert, …)`"],
+        ),
+        (
+            "announce Albert believes_value month",
+            "expected end of line, found `believes_value`",
+            1,
+            17,
+            &["the character goes inside the parentheses: `believes_value(Albert, …)`"],
+        ),
+        (
+            "announce knows(all(d in 14..20: not (Bernard knows day == d)))",
+            "expected `,` or `)`, found `knows`",
+            1,
+            46,
+            &["the character goes inside the parentheses: `knows(Bernard, …)`"],
+        ),
+        (
             "Albert month",
             "expected `learns` or `:` after `Albert`",
             1,
