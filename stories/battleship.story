@@ -12,7 +12,7 @@ bool down[4]
 def covers(p, k, i, j) = if down[2 * p + k] then c[2 * p + k] == j and (r[2 * p + k] == i or r[2 * p + k] + 1 == i) else r[2 * p + k] == i and (c[2 * p + k] == j or c[2 * p + k] + 1 == j)
 def hit(p, i, j) = covers(p, 0, i, j) or covers(p, 1, i, j)
 
-announce all(p in 0..2, k in 0..2: 0 <= r[2 * p + k] and r[2 * p + k] < n and 0 <= c[2 * p + k] and c[2 * p + k] < n)
+announce all(p in 0..2, k in 0..2: r[2 * p + k] in 0..n and c[2 * p + k] in 0..n)
 announce all(p in 0..2, k in 0..2: if down[2 * p + k] then r[2 * p + k] + 1 < n else c[2 * p + k] + 1 < n)
 announce all(p in 0..2, i in 0..n, j in 0..n: not (covers(p, 0, i, j) and covers(p, 1, i, j)))
 

@@ -5,7 +5,7 @@
 enum Sex { boy, girl }
 Sex elder, younger
 int elder_day, younger_day                 # 0 Monday, 1 Tuesday, … 6 Sunday
-announce 0 <= elder_day and elder_day <= 6 and 0 <= younger_day and younger_day <= 6
+announce elder_day in 0..7 and younger_day in 0..7
 
 def boys = elder == boy and younger == boy
 def tuesday_boy = (elder == boy and elder_day == 1) or (younger == boy and younger_day == 1)

@@ -20,7 +20,7 @@ characters Prisoner
 int day                             # the day of the hanging
 
 # "You will be hanged at noon on one of the days of next week,
-announce day >= 1 and day <= days
+announce day in 1..days + 1
 # and it will be a surprise." On the morning of day d, not hanged before, he will know
 # that today is the day exactly when he knows now that it is no later than d.
 announce all(d in 1..days + 1: day == d -> not knows(Prisoner, day <= d))

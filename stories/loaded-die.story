@@ -4,7 +4,7 @@
 characters Bob
 int roll
 prior if roll == 6 then 2 else 1           # weighs the faces the next line allows
-announce 1 <= roll and roll <= 6
+announce roll in 1..7
 check sum(v in 1..7: v * probability(roll == v)) == 27/7
 Bob learns roll % 2
 actual roll == 4

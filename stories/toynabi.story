@@ -23,7 +23,7 @@ characters P[players]
 # The card at each position (player i's position p is slot i * positions + p; -1: none),
 # and the card to be played next (all played: cards).
 int slot[slots], next
-announce next == 0 and all(s in 0..slots: -1 <= slot[s] and slot[s] < cards)
+announce next == 0 and all(s in 0..slots: slot[s] in -1..cards)
   and all(c in 0..cards: count(s in 0..slots: slot[s] == c) == 1)
   and all(s in cards..slots: slot[s] == -1)
 actual all(s in 0..slots: slot[s] == (if s < cards then s else -1))

@@ -315,6 +315,11 @@ fn substitute(e: &ast::Expr, map: &HashMap<String, ast::Expr>, at_name: bool) ->
                 span: s.span,
             }),
         },
+        ExprKind::InRange { element, lo, hi } => ExprKind::InRange {
+            element: sub(element),
+            lo: sub(lo),
+            hi: sub(hi),
+        },
         ExprKind::Call { name, args } => ExprKind::Call {
             name: name.clone(),
             args: args.iter().map(|x| substitute(x, map, at_name)).collect(),

@@ -116,6 +116,7 @@ impl Lowerer {
                 set,
                 sample,
             } => self.membership(element, set, sample.as_ref(), span, ctx),
+            ExprKind::InRange { element, lo, hi } => self.in_range(element, lo, hi, span, ctx),
             ExprKind::Call { name, args } => self.call(name, args, span, ctx),
             ExprKind::Index { base, index } => self.index_value(base, index, span),
             ExprKind::Aggregate {
@@ -575,6 +576,51 @@ impl Lowerer {
         }
         let tuple = tuple.into_iter().collect::<Option<Vec<_>>>()?;
         Some(fold::membership(tuple, items, span))
+    }
+
+    /// `e in lo..hi`: `lo <= e and e < hi` (a probability compared so, as the
+    /// comparisons are).
+    fn in_range(
+        &mut self,
+        element: &ast::Expr,
+        lo: &ast::Expr,
+        hi: &ast::Expr,
+        span: Span,
+        ctx: Ctx,
+    ) -> Option<ir::Expr> {
+        if [element, lo, hi].into_iter().any(chance::has_probability) {
+            let compare = |op, lhs: &ast::Expr, rhs: &ast::Expr| ast::Expr {
+                kind: ExprKind::Binary {
+                    op,
+                    lhs: Box::new(lhs.clone()),
+                    rhs: Box::new(rhs.clone()),
+                },
+                span,
+            };
+            let (from, below) = (
+                compare(BinOp::Le, lo, element),
+                compare(BinOp::Lt, element, hi),
+            );
+            return self.binary(BinOp::And, &from, &below, span, ctx);
+        }
+        let parts = [element, lo, hi].map(|e| self.expr(e, ctx));
+        let mut ok = true;
+        for part in parts.iter().flatten() {
+            if part.ty != Ty::Int {
+                let found = self.ty_name(part.ty).to_string();
+                let message = format!("`in a..b` is a range of ints, and this is {found}");
+                self.error(Diagnostic::error(part.span, message));
+                ok = false;
+            }
+        }
+        let [x, lo, hi] = parts;
+        let (x, lo, hi) = (x?, lo?, hi?);
+        if !ok {
+            return None;
+        }
+        let from = fold::cmp(ir::CmpOp::Le, lo, x.clone(), span);
+        let below = fold::cmp(ir::CmpOp::Lt, x, hi, span);
+        Some(fold::logic(ir::LogicOp::And, from, below, span))
     }
 
     /// The indices of the items `sample(k, set)` draws, recorded in the program with

@@ -241,6 +241,17 @@ fn every_check_has_its_message_and_span() {
             &[("expected bool, found int", "2")],
         ),
         (
+            "int m\nbool r\nannounce r in 1..m",
+            &[("`in a..b` is a range of ints, and this is bool", "r")],
+        ),
+        (
+            "int m\nbool r\nannounce m in r..true",
+            &[
+                ("`in a..b` is a range of ints, and this is bool", "r"),
+                ("`in a..b` is a range of ints, and this is bool", "true"),
+            ],
+        ),
+        (
             "int m, d\nannounce (m, d) == (1, 2)",
             &[
                 ("a tuple can only be used with `in`", "(m, d)"),
@@ -1196,6 +1207,11 @@ mod build {
     pub fn logic(op: ir::LogicOp, a: ir::Expr, b: ir::Expr) -> ir::Expr {
         e(E::Logic(op, Box::new(a), Box::new(b)), Ty::Bool)
     }
+    /// `x in lo..hi`, lowered.
+    pub fn in_range(x: ir::Expr, lo: i64, hi: i64) -> ir::Expr {
+        let from = cmp(ir::CmpOp::Le, int(lo), x.clone());
+        logic(ir::LogicOp::And, from, cmp(ir::CmpOp::Lt, x, int(hi)))
+    }
     pub fn ite(c: ir::Expr, a: ir::Expr, b: ir::Expr) -> ir::Expr {
         let ty = a.ty;
         e(E::Ite(Box::new(c), Box::new(a), Box::new(b)), ty)
@@ -1336,6 +1352,29 @@ fn sum_count_and_friends_expand() {
             "distinct(age[0], age[1])",
             cmp(CmpOp::Ne, c(0, Ty::Int), c(1, Ty::Int)),
         ),
+        (
+            "age[0] in 1..age[1] + 1",
+            logic(
+                LogicOp::And,
+                cmp(CmpOp::Le, int(1), c(0, Ty::Int)),
+                cmp(CmpOp::Lt, c(0, Ty::Int), add(c(1, Ty::Int), int(1))),
+            ),
+        ),
+        (
+            "count(i in 0..3: age[i] in i..3) == 0",
+            cmp(
+                CmpOp::Eq,
+                add(
+                    add(
+                        ite(in_range(c(0, Ty::Int), 0, 3), int(1), int(0)),
+                        ite(in_range(c(1, Ty::Int), 1, 3), int(1), int(0)),
+                    ),
+                    ite(in_range(c(2, Ty::Int), 2, 3), int(1), int(0)),
+                ),
+                int(0),
+            ),
+        ),
+        ("3 in 0..3", bool(false)),
         ("distinct(age[0])", bool(true)),
         ("distinct()", bool(true)),
         // Empty aggregates.

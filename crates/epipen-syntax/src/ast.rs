@@ -440,6 +440,12 @@ pub enum ExprKind {
         set: Vec<Expr>,
         sample: Option<Sample>,
     },
+    /// `e in lo..hi`: `lo <= e and e < hi`, the integers of a range as a loop's.
+    InRange {
+        element: Box<Expr>,
+        lo: Box<Expr>,
+        hi: Box<Expr>,
+    },
     /// `name(args)`: `knows`, `knows_value`, `at`, `abs`, … (resolved by `lower`).
     Call {
         name: Ident,

@@ -95,7 +95,7 @@ fn binary_levels(op: BinOp) -> (u8, u8, u8) {
 fn level(e: &Expr) -> u8 {
     match &e.kind {
         ExprKind::Binary { op, .. } => binary_levels(*op).0,
-        ExprKind::In { .. } => COMPARISON,
+        ExprKind::In { .. } | ExprKind::InRange { .. } => COMPARISON,
         ExprKind::Unary { op: UnOp::Not, .. } | ExprKind::Announced { .. } => PREFIX,
         ExprKind::Unary { op: UnOp::Neg, .. } => NEG,
         ExprKind::Int(n) if *n < 0 => NEG,
@@ -159,18 +159,7 @@ impl Display for Range {
     /// `lo..hi` / `{0, 7, 35}`.
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
-            Range::Between { lo, hi } => {
-                // `i in sample(…)` would read as a sampled membership, not a binder.
-                let sample =
-                    matches!(&lo.kind, ExprKind::Call { name, .. } if name.name == "sample");
-                if sample {
-                    write!(f, "({lo})")?;
-                } else {
-                    write_expr(f, lo, Ctx::TOP.at(ADDITIVE, None))?;
-                }
-                f.write_str("..")?;
-                write_expr(f, hi, Ctx::TOP.at(ADDITIVE, None))
-            }
+            Range::Between { lo, hi } => write_range(f, lo, hi, Ctx::TOP),
             Range::List { items, .. } => {
                 f.write_char('{')?;
                 write_list(f, items)?;
@@ -178,6 +167,19 @@ impl Display for Range {
             }
         }
     }
+}
+
+/// `lo..hi` (of a binder, or a membership `e in lo..hi` at `ctx`).
+fn write_range(f: &mut Formatter<'_>, lo: &Expr, hi: &Expr, ctx: Ctx) -> fmt::Result {
+    // `i in sample(…)` would read as a sampled membership.
+    let sample = matches!(&lo.kind, ExprKind::Call { name, .. } if name.name == "sample");
+    if sample {
+        write!(f, "({lo})")?;
+    } else {
+        write_expr(f, lo, ctx.at(ADDITIVE, None))?;
+    }
+    f.write_str("..")?;
+    write_expr(f, hi, ctx.at(ADDITIVE, ctx.followed))
 }
 
 /// `e` at `ctx`, parenthesised if it must be.
@@ -269,13 +271,18 @@ fn write_bare(f: &mut Formatter<'_>, e: &Expr, ctx: Ctx) -> fmt::Result {
             }
             Ok(())
         }
+        ExprKind::InRange { element, lo, hi } => {
+            write_expr(f, element, ctx.at(ADDITIVE, Some(COMPARISON)))?;
+            f.write_str(" in ")?;
+            write_range(f, lo, hi, ctx)
+        }
         ExprKind::Call { name, args } => {
             write!(f, "{}(", name.name)?;
             for (i, arg) in args.iter().enumerate() {
                 if i > 0 {
                     f.write_str(", ")?;
                 }
-                if i == 0 && reads_as_binder(arg, args.get(1)) {
+                if i == 0 && reads_as_binder(args) {
                     write!(f, "({arg})")?;
                 } else {
                     write_expr(f, arg, Ctx::TOP)?;
@@ -348,35 +355,77 @@ fn write_bare(f: &mut Formatter<'_>, e: &Expr, ctx: Ctx) -> fmt::Result {
     }
 }
 
-/// Whether `first, second` as the first arguments of a call would read as the binders
-/// of an aggregate, `f(x in {1, 2}, y in {3})`, as the parser's `at_binder` tells them.
-fn reads_as_binder(first: &Expr, second: Option<&Expr>) -> bool {
-    let ExprKind::In {
-        element,
-        sample: None,
-        ..
-    } = &first.kind
-    else {
+/// Whether the first of a call's arguments would read as the binders of an aggregate,
+/// `f(x in {1, 2}, y in {3})` or `f(x in 1..3, y in {3})`, as the parser's `at_binder`
+/// tells them.
+fn reads_as_binder(args: &[Expr]) -> bool {
+    let Some(first) = args.first() else {
         return false;
     };
-    let (ExprKind::Name(_), Some(second)) = (&element.kind, second) else {
-        return false;
+    let (element, range_end) = match &first.kind {
+        ExprKind::In {
+            element,
+            sample: None,
+            ..
+        } => (element, None),
+        ExprKind::InRange { element, hi, .. } => (element, Some(hi)),
+        _ => return false,
     };
+    if !matches!(element.kind, ExprKind::Name(_)) {
+        return false;
+    }
+    let binder_next = args.get(1).is_some_and(|second| {
+        let text = second.to_string();
+        let word_end = text
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(text.len());
+        let word = &text[..word_end];
+        word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && !crate::is_keyword(word)
+            && text[word_end..].starts_with(" in ")
+    });
+    if let Some(hi) = range_end {
+        // The parser reads a range up to a `:`, `if`, `,` or `)` outside brackets, and
+        // a range followed by arguments with a `:` outside brackets as binders.
+        let rest: Vec<String> = args[1..].iter().map(ToString::to_string).collect();
+        return binder_next
+            || ends_range(&hi.to_string(), &["if", ":"])
+            || ends_range(&rest.join(", "), &[":"]);
+    }
     // The parser looks past the set's first `}` (if no `{` comes before it).
     let text = first.to_string();
     let set = text.find('{').map_or("", |at| &text[at + 1..]);
-    if set
+    let closes = set
         .find(['{', '}'])
-        .is_none_or(|at| set.as_bytes()[at] == b'{')
-    {
-        return false;
+        .is_some_and(|at| set.as_bytes()[at] == b'}');
+    closes && binder_next
+}
+
+/// Whether printed `text` holds one of `stops` (`:`, or the word `if`) outside
+/// brackets.
+fn ends_range(text: &str, stops: &[&str]) -> bool {
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    for (at, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => {
+                let word_start = !(previous.is_ascii_alphanumeric() || previous == '_');
+                let found = stops.iter().any(|stop| {
+                    text[at..].starts_with(stop)
+                        && (*stop == ":"
+                            || (word_start
+                                && !text[at + stop.len()..]
+                                    .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')))
+                });
+                if found {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        previous = c;
     }
-    let text = second.to_string();
-    let word_end = text
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(text.len());
-    let word = &text[..word_end];
-    word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && !crate::is_keyword(word)
-        && text[word_end..].starts_with(" in ")
+    false
 }

@@ -244,6 +244,7 @@ fn children(e: &Expr) -> Vec<&Expr> {
             out.extend(set);
             out.extend(sample.iter().map(|s| &*s.count));
         }
+        ExprKind::InRange { element, lo, hi } => out.extend([&**element, &**lo, &**hi]),
         ExprKind::Index { index, .. } => out.push(&**index),
         ExprKind::Aggregate {
             binders,
@@ -639,6 +640,11 @@ fn tree(rng: &mut Rng, depth: u32) -> Expr {
             otherwise: sub(rng),
         },
         8 => ExprKind::Tuple(vec![*sub(rng), *sub(rng)]),
+        9 if rng.below(3) == 0 => ExprKind::InRange {
+            element: sub(rng),
+            lo: sub(rng),
+            hi: sub(rng),
+        },
         9 => ExprKind::In {
             element: sub(rng),
             set: (0..rng.below(3)).map(|_| *sub(rng)).collect(),

@@ -140,6 +140,11 @@ impl Printer<'_> {
                 let items: Vec<String> = set.iter().map(|v| lit(*v).0).collect();
                 compound(format!("{e} in {{{}}}", items.join(", ")))
             }
+            BoolE::InRange(e, lo, hi) => {
+                let e = operand(self.int_e(e, cx));
+                let (lo, hi) = (operand(self.int_e(lo, cx)), operand(self.int_e(hi, cx)));
+                compound(format!("{e} in {lo}..{hi}"))
+            }
             BoolE::InEnum(e, set) => match self.enum_e(e, cx) {
                 Some(e) => {
                     let colours = usize::from(self.d.colours.min(3));

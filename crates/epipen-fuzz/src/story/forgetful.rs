@@ -124,6 +124,7 @@ fn bool_e(f: BoolE) -> BoolE {
         BoolE::BoolEq(eq, a, b) => BoolE::BoolEq(eq, boxed(*a), boxed(*b)),
         BoolE::EnumEq(eq, a, b) => BoolE::EnumEq(eq, enum_e(a), enum_e(b)),
         BoolE::In(e, set) => BoolE::In(int_e(e), set),
+        BoolE::InRange(e, lo, hi) => BoolE::InRange(int_e(e), int_e(lo), int_e(hi)),
         BoolE::InEnum(e, set) => BoolE::InEnum(enum_e(e), set),
         BoolE::Sample(e, k, set) => BoolE::Sample(int_e(e), k, set),
         BoolE::Ite(c, a, b) => BoolE::Ite(boxed(*c), boxed(*a), boxed(*b)),

@@ -268,9 +268,8 @@ impl Parser<'_> {
     pub(super) fn comparison_rhs(&mut self, op: &Token, lhs: Node) -> PResult<(Node, Span)> {
         if op.kind == TokenKind::In {
             let sample = self.accept_sample_start()?;
-            if !self.at(&TokenKind::LBrace) {
-                let hint = self.range_membership_hint(&lhs.0);
-                return Err(self.unexpected("`{` after `in`").with_hint(hint));
+            if sample.is_none() && !self.at(&TokenKind::LBrace) {
+                return self.range_membership(lhs);
             }
             let open = self.bump();
             let (items, mut close) = self.comma_list(&open, TokenKind::RBrace)?;
@@ -310,23 +309,33 @@ impl Parser<'_> {
         }
     }
 
-    /// How to write `x in a..b`, a range that is not a set (the current token follows
-    /// `in`): compare with its bounds.
-    fn range_membership_hint(&mut self, element: &Expr) -> String {
-        let (pos, nesting, diags) = (self.pos, self.nesting, self.diags.len());
-        let range = self.range();
-        (self.pos, self.nesting) = (pos, nesting);
-        self.diags.truncate(diags);
-        match range {
-            Ok(crate::ast::Range::Between { lo, hi }) => {
-                let x = self.text(element.span);
-                let (lo, hi) = (self.text(lo.span), self.text(hi.span));
-                format!(
-                    "a range is not a set: write `{lo} <= {x} and {x} < {hi}`, or list the values: `{x} in {{…}}`"
-                )
-            }
-            _ => "write a set: `x in {1, 2, 3}`".to_string(),
+    /// `lo..hi` after `e in`: the node of `e in lo..hi`, and the range's span.
+    fn range_membership(&mut self, element: Node) -> PResult<(Node, Span)> {
+        let lo = self.additive()?;
+        if let (ExprKind::Tuple(items), false) = (&lo.0.kind, self.at(&TokenKind::DotDot)) {
+            let items: Vec<&str> = items.iter().map(|e| self.text(e.span)).collect();
+            return Err(Diagnostic::error(
+                lo.0.span,
+                "a set is written in braces, not parentheses",
+            )
+            .with_hint(format!("write `{{{}}}`", items.join(", "))));
         }
+        if !self.at(&TokenKind::DotDot) {
+            return Err(self.unexpected("`..` or a set `{…}` after `in`").with_hint(
+                "write a set, `x in {1, 2, 3}`, or a range, `x in 1..4` (from 1 up to 3)",
+            ));
+        }
+        self.bump();
+        let hi = self.additive()?;
+        let range = lo.0.span.to(hi.0.span);
+        let span = element.0.span.to(hi.0.span);
+        let height = 1 + element.1.max(lo.1).max(hi.1);
+        let kind = ExprKind::InRange {
+            element: boxed(element),
+            lo: boxed(lo),
+            hi: boxed(hi),
+        };
+        Ok((self.node(kind, span, height)?, range))
     }
 
     /// `sample(k,` after `in`: the start of `sample` and the count k (None when the set
@@ -356,7 +365,7 @@ impl Parser<'_> {
         let diag = Diagnostic::error(op2.span, "comparisons cannot be chained");
         let lhs_span = match &first.kind {
             ExprKind::Binary { lhs, .. } => lhs.span,
-            ExprKind::In { element, .. } => element.span,
+            ExprKind::In { element, .. } | ExprKind::InRange { element, .. } => element.span,
             _ => first.span,
         };
         if op1.kind == TokenKind::In || op2.kind == TokenKind::In {
@@ -520,8 +529,10 @@ impl Parser<'_> {
         }
     }
 
-    /// At `i in a..b`, or `i in {…}` followed by `:`, `if` or another binder (not the
-    /// membership `x in {…}` nor `x in sample(k, {…})`), right after the `(` of a call?
+    /// At a binder `i in a..b` or `i in {…}` right after the `(` of a call: what
+    /// follows the range or the list is `:`, `if` or another binder (`, j in`), where
+    /// a membership `x in 1..4`, `x in {…}` (or `x in sample(k, {…})`) is an argument,
+    /// followed by `,` or `)`.
     pub(super) fn at_binder(&self) -> bool {
         let kind = |i: usize| self.toks.get(self.pos + i).map(|t| &t.kind);
         let sample = matches!(kind(2), Some(TokenKind::Ident(word)) if word == "sample")
@@ -529,28 +540,81 @@ impl Parser<'_> {
         if !matches!(kind(0), Some(TokenKind::Ident(_))) || kind(1) != Some(&TokenKind::In) {
             return false;
         }
-        if kind(2) != Some(&TokenKind::LBrace) {
-            return !sample;
+        if sample {
+            return false;
         }
-        // A list: what follows its `}` tells a binder from a membership.
-        let mut i = 3;
-        loop {
-            match kind(i) {
-                Some(TokenKind::RBrace) => break,
-                None | Some(TokenKind::Newline | TokenKind::Eof | TokenKind::LBrace) => {
-                    return false;
+        let mut i = 2;
+        let ranged = kind(2) != Some(&TokenKind::LBrace);
+        if !ranged {
+            // A list: up to its `}`.
+            loop {
+                i += 1;
+                match kind(i) {
+                    Some(TokenKind::RBrace) => break,
+                    None | Some(TokenKind::Newline | TokenKind::Eof | TokenKind::LBrace) => {
+                        return false;
+                    }
+                    _ => {}
                 }
-                _ => i += 1,
+            }
+            i += 1;
+        } else {
+            // A range: up to a `,`, `:`, `if` or `)` outside brackets (the end of the
+            // line: a binder, whose errors say what is missing).
+            let mut depth = 0usize;
+            loop {
+                match kind(i) {
+                    None | Some(TokenKind::Newline | TokenKind::Eof) => return true,
+                    Some(TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace) => {
+                        depth += 1;
+                    }
+                    Some(TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace)
+                        if depth > 0 =>
+                    {
+                        depth -= 1;
+                    }
+                    Some(
+                        TokenKind::RParen | TokenKind::Comma | TokenKind::Colon | TokenKind::If,
+                    ) if depth == 0 => {
+                        break;
+                    }
+                    // An operator looser than `+`: the range ended, in a membership
+                    // (`x in 1..4 -> p`).
+                    Some(k) if depth == 0 && ends_additive(k) => return false,
+                    _ => {}
+                }
+                i += 1;
             }
         }
-        match kind(i + 1) {
+        match kind(i) {
             Some(TokenKind::Colon | TokenKind::If) => true,
             Some(TokenKind::Comma) => {
-                matches!(kind(i + 2), Some(TokenKind::Ident(_)))
-                    && kind(i + 3) == Some(&TokenKind::In)
+                let another = matches!(kind(i + 1), Some(TokenKind::Ident(_)))
+                    && kind(i + 2) == Some(&TokenKind::In);
+                // After a range, a `:` before the call closes: binders gone wrong
+                // (`all(i in 0..3, 4: p)`), not arguments.
+                another || (ranged && self.colon_before_close(self.pos + i))
             }
             _ => false,
         }
+    }
+
+    /// Whether a `:` outside brackets comes after token `from` before the `)` that
+    /// closes the call it is in (or the end of the line).
+    fn colon_before_close(&self, from: usize) -> bool {
+        let mut depth = 0usize;
+        for tok in &self.toks[from..] {
+            match tok.kind {
+                TokenKind::Colon if depth == 0 => return true,
+                TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => depth += 1,
+                TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace if depth > 0 => {
+                    depth -= 1;
+                }
+                TokenKind::RParen | TokenKind::Newline | TokenKind::Eof => return false,
+                _ => {}
+            }
+        }
+        false
     }
 
     /// `name(i in a..b, j in c..d if guard: body)` after the `(`.
@@ -738,4 +802,16 @@ fn quantifier(word: &Ident) -> Diagnostic {
         "over a range of integers, write `{aggregate}(x in 0..10: …)`; to say that a character \
          knows a value, write `knows_value(A, x)` or `knows(A, …)`"
     ))
+}
+
+/// Whether `kind` is an operator looser than `+` and `-` (a comparison, a
+/// connective): it ends an additive expression. (Not `in`: after a range it is a
+/// binder's, a comma forgotten.)
+fn ends_additive(kind: &TokenKind) -> bool {
+    binop_of(kind).is_some_and(|op| {
+        !matches!(
+            op,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod
+        )
+    })
 }

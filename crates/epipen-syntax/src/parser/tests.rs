@@ -46,6 +46,7 @@ fn show(e: &Expr) -> String {
                 Some(s) => format!("(in {} (sample {} {set}))", show(element), show(&s.count)),
             }
         }
+        ExprKind::InRange { element, lo, hi } => list("in-range", &[element, lo, hi]),
         ExprKind::Call { name, args } => list(
             &format!("call {}", name.name),
             &args.iter().collect::<Vec<_>>(),
@@ -476,6 +477,19 @@ fn expressions() {
             "(and (not (in (+ x 1) (set 2))) b)",
         ),
         ("x in {1 + 2, -3}", "(in x (set (+ 1 2) (- 3)))"),
+        // A range: `x in a..b`; as a call's first argument, a binder only when a `:`
+        // or `if` follows it (or a `:` the next arguments).
+        ("age in 1..n + 1", "(in-range age 1 (+ n 1))"),
+        ("x in 0..3 -> p", "(-> (in-range x 0 3) p)"),
+        ("knows(x in 1..4)", "(call knows (in-range x 1 4))"),
+        ("f(x in 1..3, g(y))", "(call f (in-range x 1 3) (call g y))"),
+        (
+            "f(x in 1..3 -> p, y in {1})",
+            "(call f (-> (in-range x 1 3) p) (in y (set 1)))",
+        ),
+        ("count(x in 1..4: p[x])", "(count (x 1 4) (index p x))"),
+        ("count(x in 1..4 if q: p)", "(count (x 1 4) (if q) p)"),
+        ("all(i in 0..n, j in 0..i: q)", "(all (i 0 n) (j 0 i) q)"),
         // Calls.
         ("f()", "(call f)"),
         ("knows(Albert)", "(call knows Albert)"),
@@ -1378,19 +1392,17 @@ fn error_messages() {
         ),
         (
             "announce x in (1, 2)",
-            "expected `{` after `in`, found `(`",
+            "a set is written in braces, not parentheses",
             1,
             15,
-            &["write a set: `x in {1, 2, 3}`"],
+            &["write `{1, 2}`"],
         ),
         (
-            "announce age in 1..n + 1",
-            "expected `{` after `in`, found `1`",
+            "announce age in n + 1",
+            "expected `..` or a set `{…}` after `in`, found end of input",
             1,
-            17,
-            &[
-                "a range is not a set: write `1 <= age and age < n + 1`, or list the values: `age in {…}`",
-            ],
+            22,
+            &["write a set, `x in {1, 2, 3}`, or a range, `x in 1..4` (from 1 up to 3)"],
         ),
         (
             "int a, age in 1..100",
