@@ -542,8 +542,10 @@ fn bool_leaf() -> impl Strategy<Value = BoolE> {
         1 => any::<bool>().prop_map(BoolE::Lit),
         5 => (cmp_op(), int_expr(), int_expr()).prop_map(|(op, a, b)| BoolE::Cmp(op, a, b)),
         2 => (any::<bool>(), enum_expr(), enum_expr()).prop_map(|(eq, a, b)| BoolE::EnumEq(eq, a, b)),
-        1 => (int_expr(), vec(literal(), 0..4)).prop_map(|(e, set)| BoolE::In(e, set)),
-        1 => (int_expr(), int_expr(), int_expr()).prop_map(|(e, lo, hi)| BoolE::InRange(e, lo, hi)),
+        1 => prop_oneof![
+            (int_expr(), vec(literal(), 0..4)).prop_map(|(e, set)| BoolE::In(e, set)),
+            (int_expr(), int_expr(), int_expr()).prop_map(|(e, lo, hi)| BoolE::InRange(e, lo, hi)),
+        ],
         1 => (enum_expr(), vec(0u8..3, 0..3)).prop_map(|(e, set)| BoolE::InEnum(e, set)),
         1 => (int_expr(), 0u8..4, vec(-3i64..=5, 0..5)).prop_map(|(e, k, set)| BoolE::Sample(e, k, set)),
         1 => vec(int_expr(), 0..4).prop_map(BoolE::Distinct),

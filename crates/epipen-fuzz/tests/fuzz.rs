@@ -174,7 +174,8 @@ fn the_generator_writes_divisions_by_constants_up_to_64() {
 }
 
 /// The generator writes lists of values (issue 27: `for i1 in {2, 0} { … }`,
-/// `sum(i1 in {3, -1}: …)`), so that the evaluator cross-checks their unrolling.
+/// `sum(i1 in {3, -1}: …)`), so that the evaluator cross-checks their unrolling, and
+/// range memberships (`x in a..b`).
 #[test]
 fn the_generator_writes_lists_of_values() {
     with_stack(|| {
@@ -185,10 +186,14 @@ fn the_generator_writes_lists_of_values() {
             TestRng::from_seed(RngAlgorithm::ChaCha, &[27; 32]),
         );
         let strategy = story::story();
-        let (mut loops, mut aggregates) = (0, 0);
+        let (mut loops, mut aggregates, mut ranges) = (0, 0, 0);
         for _ in 0..300 {
             let s = strategy.new_tree(&mut runner).expect("a story").current();
             let printed = print::print(&s);
+            if printed.constructs.contains("range membership") {
+                ranges += 1;
+                assert!(printed.text.contains(".."), "{}", printed.text);
+            }
             loops += usize::from(printed.constructs.contains("list of values: for"));
             aggregates += usize::from(printed.constructs.contains("list of values: aggregate"));
             if printed.constructs.contains("list of values: for") {
@@ -203,8 +208,8 @@ fn the_generator_writes_lists_of_values() {
             }
         }
         assert!(
-            loops >= 5 && aggregates >= 5,
-            "loops {loops}, aggregates {aggregates}"
+            loops >= 5 && aggregates >= 5 && ranges >= 5,
+            "loops {loops}, aggregates {aggregates}, range memberships {ranges}"
         );
     })
 }

@@ -141,6 +141,7 @@ impl Printer<'_> {
                 compound(format!("{e} in {{{}}}", items.join(", ")))
             }
             BoolE::InRange(e, lo, hi) => {
+                self.printed.constructs.insert("range membership");
                 let e = operand(self.int_e(e, cx));
                 let (lo, hi) = (operand(self.int_e(lo, cx)), operand(self.int_e(hi, cx)));
                 compound(format!("{e} in {lo}..{hi}"))
