@@ -132,7 +132,8 @@ class Int(Expr):
     def __gt__(self, o: _IntLike) -> Bool: ...
     def __ge__(self, o: _IntLike) -> Bool: ...
     def is_in(self, values: Iterable[_IntLike]) -> Bool:
-        """``self in {values}``: equal to one of them (false for none)."""
+        """``self in {values}``: equal to one of them (false for none); for a
+        ``range(a, b)``, ``self in a..b`` (``a <= self < b``, however long the range)."""
 
 class Bool(Expr):
     """A formula: a ``bool`` constant, a comparison, a combination with ``& | ~ ^``, or

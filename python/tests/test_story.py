@@ -378,6 +378,17 @@ def test_expressions_print_as_stories_write_them():
     assert repr(ep.probability(a, x > 1) >= Fraction(1, 3)) == "probability(Anne, x > 1) >= 1 / 3"
 
 
+def test_a_python_range_is_a_range_membership_however_long():
+    s = ep.Story()
+    x, y = s.ints("x y")
+    assert repr(x.is_in(range(1, 10**12))) == "x in 1..1000000000000"
+    assert repr((x + 1).is_in(range(-2, 5))) == "x + 1 in -2..5"
+    # Another step: the values listed.
+    assert repr(x.is_in(range(1, 7, 2))) == "x in {1, 3, 5}"
+    s.announce(x.is_in(range(1, 10**30)) & (x * x).is_in(range(2, 10)) & (y == 0))
+    assert s.worlds() == [{"x": 2, "y": 0}, {"x": 3, "y": 0}]
+
+
 def test_a_story_and_its_handles_are_collected():
     # Handles refer to their story, and the story to some of them: Python's collector
     # sees through the native handles, or each story (and its thread) would live on.

@@ -13,7 +13,7 @@ use epipen::syntax::ast::{self, BinOp, ExprKind, UnOp};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyFloat, PyInt, PyRange, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
 
 use crate::convert::{Kind, Located};
@@ -619,9 +619,23 @@ impl Expr {
 
 #[pymethods]
 impl Int {
-    /// `self in {values}`: equal to one of them (false for none).
+    /// `self in {values}`: equal to one of them (false for none); for a Python
+    /// `range(a, b)`, `self in a..b` (however long the range).
     fn is_in(slf: &Bound<'_, Self>, values: &Obj<'_>) -> Made {
         let py = slf.py();
+        if let Ok(range) = values.cast::<PyRange>()
+            && range.getattr("step")?.extract::<i64>().ok() == Some(1)
+        {
+            let e = slf.as_super().get();
+            let bound = |end: &str| int_of(&range.getattr(end)?, "a range's bound");
+            let (lo, hi) = (bound("start")?, bound("stop")?);
+            let ast = ast::Expr::nowhere(ExprKind::InRange {
+                element: Box::new(e.ast.clone()),
+                lo: Box::new(lo.ast),
+                hi: Box::new(hi.ast),
+            });
+            return made(py, bool_expr(ast, owner(py, e)));
+        }
         let rows = values
             .try_iter()?
             .map(|v| Ok(vec![v?]))
