@@ -91,12 +91,6 @@ impl<B: Backend> Driver<B> {
     /// cannot be computed is left out (the verdict stands without it).
     fn found(&mut self, phi: &Expr, state: &B::State, point: &B::Point) -> Vec<Found> {
         let sides = phi.compared_probabilities();
-        // The explicit backend memoises a formula's columns by its address for the
-        // statement: the formulas evaluated for the verdict are gone, and one of these
-        // could be made where one of them was and take its column (seed 104 of the
-        // campaign: `probability(true)` found 0). So the memos start afresh, and every
-        // side lives until all are computed.
-        self.backend.statement_done();
         let now: Vec<Rat> = sides.iter().map(|side| self.now_rat(side)).collect();
         let mut out = Vec::new();
         for (side, r) in sides.into_iter().zip(&now) {

@@ -754,9 +754,7 @@ impl<B: Backend> Driver<B> {
 
     /// Drops what the driver and the backend cached for the expressions evaluated so
     /// far: the search evaluates the same expressions in every state it passes, each time
-    /// substituted anew, and keeping them all would grow with the search. (The backend's
-    /// caches keyed by an expression's address go first, so no address is reused while
-    /// a cache still names it.)
+    /// substituted anew, and keeping them all would grow with the search.
     fn forget_caches(&mut self) {
         self.backend.statement_done();
         self.substituted.clear();

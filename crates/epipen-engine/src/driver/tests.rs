@@ -536,3 +536,50 @@ fn a_plan_is_followed_step_by_step_and_the_state_left_as_it_was() {
         ]
     );
 }
+
+/// The explicit backend keeps a knowledge operator's table for the running statement
+/// by the address of its formula: another formula made where an evaluated one was is
+/// evaluated anew, not given the first one's table (as a plan's search or a verdict
+/// may make and drop formulas while a statement runs).
+#[test]
+fn a_formula_made_where_another_was_is_evaluated_anew() {
+    use crate::driver::semantics::Semantics;
+    use crate::ir::{ExprKind, StmtKind, Value};
+    let story = "characters A\nint x\nannounce 0 <= x and x <= 3\nA learns x % 2\n";
+    let (program, options) = compiled(History::Kept, story, &[]);
+    let backend = crate::explicit::ExplicitBackend::new(
+        program.clone(),
+        &options,
+        crate::limits::Size::Forced,
+    );
+    let Ok(backend) = backend else {
+        panic!("the explicit backend lists the worlds");
+    };
+    let mut driver = ran(&program, &options, backend, &mut |_| {});
+    // `knows(A, x == 1)` (false: A learned only the parity) and `knows(A, x < 4)`.
+    let asked = format!("{story}announce knows(A, x == 1)\nannounce knows(A, x < 4)\n");
+    let asked = epipen_lower::compile(&asked, &[]).expect("the story compiles");
+    let formulas: Vec<_> = (asked.statements.iter().rev().take(2))
+        .map(|s| match &s.kind {
+            StmtKind::Announce { formula, .. } => formula.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let (below_four, is_one) = (&formulas[0], &formulas[1]);
+    let mut knows = is_one.clone();
+    let point = driver.backend.point(&[Value::Int(1)]).expect("a world");
+    let state = driver.state.clone();
+    let set = (driver.backend.formula(&knows, &state, &[])).expect("evaluated");
+    assert!(!driver.backend.holds(&set, &point).expect("a verdict"));
+    // The other formula in the same place (the box of `knows`'s operand, kept).
+    let (ExprKind::Knows { formula: slot, .. }, ExprKind::Knows { formula: other, .. }) =
+        (&mut knows.kind, &below_four.kind)
+    else {
+        panic!("knowledge formulas");
+    };
+    let at = std::ptr::from_ref(&**slot);
+    **slot = (**other).clone();
+    assert_eq!(std::ptr::from_ref(&**slot), at, "the same address");
+    let set = (driver.backend.formula(&knows, &state, &[])).expect("evaluated");
+    assert!(driver.backend.holds(&set, &point).expect("a verdict"));
+}

@@ -394,8 +394,9 @@ impl ExplicitBackend {
             agent.map_or(usize::MAX, |a| a),
             state.id,
         );
-        if let Some(col) = self.chance_memo.get(&key) {
-            return Ok(col.clone());
+        let made_for = std::slice::from_ref(formula);
+        if let Some(col) = self.chance_memo.get(&key, made_for, &[]) {
+            return Ok(col);
         }
         let worlds = state.worlds.clone();
         let holds = self.eval_bools(formula, &worlds, state, saved)?;
@@ -424,7 +425,7 @@ impl ExplicitBackend {
                     .unwrap_or(Err(Undefined::NoWeight(None))),
             ),
         };
-        self.chance_memo.insert(key, col.clone());
+        self.chance_memo.insert(key, made_for, &[], col.clone());
         Ok(col)
     }
 
@@ -483,21 +484,22 @@ impl ExplicitBackend {
         };
         let op = *op;
         let key = (7, std::ptr::from_ref(e) as usize, 0, state.id);
-        let table = match self.chance_tables.get(&key) {
-            Some(t) => Some(t.clone()),
+        let made_for = std::slice::from_ref(e);
+        let table = match self.chance_tables.get(&key, made_for, &[]) {
+            Some(t) => Some(t),
             None => {
                 let a = self.rat_col(left, chunk, state, saved)?;
                 let b = self.rat_col(right, chunk, state, saved)?;
                 match combine(a, b, chunk, |x, y| compare(op, x, y).map(bool_q))? {
                     RatCol::Uniform(q) => {
                         let t = ChanceTable::Uniform(q.map(|x| !x.is_zero()));
-                        self.chance_tables.insert(key, t.clone());
+                        self.chance_tables.insert(key, made_for, &[], t.clone());
                         Some(t)
                     }
                     RatCol::Grouped(g, v) => {
                         let v = v.iter().map(|q| q.clone().map(|x| !x.is_zero())).collect();
                         let t = ChanceTable::Grouped(g, Rc::new(v));
-                        self.chance_tables.insert(key, t.clone());
+                        self.chance_tables.insert(key, made_for, &[], t.clone());
                         Some(t)
                     }
                     RatCol::PerWorld(v) => {

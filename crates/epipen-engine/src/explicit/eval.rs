@@ -84,10 +84,6 @@ pub(super) fn internal(what: &str) -> Failure {
     ))
 }
 
-/// Memo keys: the operator's kind, the address of its expression, the agent and the
-/// state's id.
-pub(super) type MemoKey = (u8, usize, usize, u64);
-
 impl ExplicitBackend {
     /// The values of `e` over `worlds` (universe indices, sorted), its knowledge operators
     /// evaluated in `state`, chunk by chunk.
@@ -305,12 +301,12 @@ impl ExplicitBackend {
             }
             ExprKind::KnowsValue { agent, exprs } => {
                 let key = (1, exprs.as_ptr() as usize, agent.0, state.id);
-                let table = match self.memo.get(&key) {
-                    Some(t) => t.clone(),
+                let table = match self.memo.get(&key, exprs, &[]) {
+                    Some(t) => t,
                     None => {
                         let worlds = state.worlds.clone();
                         let table = Rc::new(self.agree(agent.0, exprs, worlds, state, saved)?);
-                        self.memo.insert(key, table.clone());
+                        self.memo.insert(key, exprs, &[], table.clone());
                         table
                     }
                 };
@@ -324,14 +320,15 @@ impl ExplicitBackend {
                     agent.0,
                     state.id,
                 );
-                let table = match self.memo.get(&key) {
-                    Some(t) => t.clone(),
+                let made_for = std::slice::from_ref(&**formula);
+                let table = match self.memo.get(&key, made_for, &[]) {
+                    Some(t) => t,
                     None => {
                         let groups = self.groups(state, agent.0)?;
                         let best = self.most_plausible(state, agent.0)?;
                         let table =
                             Rc::new(self.all_in_group(&groups, formula, &best, state, saved)?);
-                        self.memo.insert(key, table.clone());
+                        self.memo.insert(key, made_for, &[], table.clone());
                         table
                     }
                 };
@@ -340,12 +337,12 @@ impl ExplicitBackend {
             }
             ExprKind::BelievesValue { agent, exprs } => {
                 let key = (4, exprs.as_ptr() as usize, agent.0, state.id);
-                let table = match self.memo.get(&key) {
-                    Some(t) => t.clone(),
+                let table = match self.memo.get(&key, exprs, &[]) {
+                    Some(t) => t,
                     None => {
                         let best = self.most_plausible(state, agent.0)?;
                         let table = Rc::new(self.agree(agent.0, exprs, best, state, saved)?);
-                        self.memo.insert(key, table.clone());
+                        self.memo.insert(key, exprs, &[], table.clone());
                         table
                     }
                 };
@@ -513,13 +510,14 @@ impl ExplicitBackend {
         saved: &[Option<Rc<State>>],
     ) -> Result<Rc<Vec<bool>>, Failure> {
         let key = (0, std::ptr::from_ref(formula) as usize, agent, state.id);
-        if let Some(t) = self.memo.get(&key) {
-            return Ok(t.clone());
+        let made_for = std::slice::from_ref(formula);
+        if let Some(t) = self.memo.get(&key, made_for, &[]) {
+            return Ok(t);
         }
         let groups = self.groups(state, agent)?;
         let worlds = state.worlds.clone();
         let table = Rc::new(self.all_in_group(&groups, formula, &worlds, state, saved)?);
-        self.memo.insert(key, table.clone());
+        self.memo.insert(key, made_for, &[], table.clone());
         Ok(table)
     }
 
@@ -561,8 +559,8 @@ impl ExplicitBackend {
             GroupOp::Common => 3,
             GroupOp::Distributed => 4,
         };
-        // The group's members are part of the expression, whose address is in the key.
         let key = (tag, std::ptr::from_ref(formula) as usize, 0, state.id);
+        let made_for = std::slice::from_ref(formula);
         match op {
             GroupOp::Everyone => {
                 let mut out = vec![true; chunk.len()];
@@ -577,13 +575,13 @@ impl ExplicitBackend {
             }
             GroupOp::Distributed => {
                 let groups = self.joint_groups(state, agents)?;
-                let table = match self.memo.get(&key) {
-                    Some(t) => t.clone(),
+                let table = match self.memo.get(&key, made_for, agents) {
+                    Some(t) => t,
                     None => {
                         let worlds = state.worlds.clone();
                         let t =
                             Rc::new(self.all_in_group(&groups, formula, &worlds, state, saved)?);
-                        self.memo.insert(key, t.clone());
+                        self.memo.insert(key, made_for, agents, t.clone());
                         t
                     }
                 };
@@ -605,11 +603,11 @@ impl ExplicitBackend {
                         Some(at)
                     })
                     .collect();
-                let table = match self.memo.get(&key) {
-                    Some(t) => t.clone(),
+                let table = match self.memo.get(&key, made_for, agents) {
+                    Some(t) => t,
                     None => {
                         let t = Rc::new(self.common_table(&all, &offsets, formula, state, saved)?);
-                        self.memo.insert(key, t.clone());
+                        self.memo.insert(key, made_for, agents, t.clone());
                         t
                     }
                 };

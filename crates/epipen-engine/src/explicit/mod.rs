@@ -22,6 +22,7 @@ mod flags;
 mod forget;
 mod groups;
 mod handover;
+mod memo;
 mod rebuild;
 mod search;
 mod universe;
@@ -41,9 +42,10 @@ use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
 use bound::Interval;
 pub(crate) use cases::{cases_of, is_nonlinear};
-use eval::{CHUNK, MemoKey};
+use eval::CHUNK;
 use flags::Flags;
 use groups::Groups;
+use memo::Memo;
 use search::{Limits, Stop};
 pub use universe::bounds_the_worlds;
 pub(crate) use universe::loose_by_first;
@@ -121,7 +123,7 @@ pub(crate) struct ExplicitBackend {
     universe: Rc<Universe>,
     deadline: Option<Instant>,
     /// Knowledge tables of the running statement.
-    memo: HashMap<MemoKey, Rc<Vec<bool>>>,
+    memo: Memo<Rc<Vec<bool>>>,
     /// The worlds each agent finds most plausible, by (state, agent), for the running
     /// statement.
     plausible: HashMap<(u64, usize), Rc<WorldIds>>,
@@ -149,9 +151,9 @@ pub(crate) struct ExplicitBackend {
     /// Each universe world's weight, when the story speaks of chances.
     weights: Option<Rc<chance::Weights>>,
     /// Probabilities of the running statement, by (kind, formula, agent, state).
-    chance_memo: HashMap<MemoKey, chance::RatCol>,
+    chance_memo: Memo<chance::RatCol>,
     /// Comparisons of probabilities of the running statement, per group.
-    chance_tables: HashMap<MemoKey, chance::ChanceTable>,
+    chance_tables: Memo<chance::ChanceTable>,
     /// Shared expressions' values in the last chunk evaluated.
     shared: eval::SharedCols,
 }
@@ -279,7 +281,7 @@ impl ExplicitBackend {
             prefix,
             universe,
             deadline,
-            memo: HashMap::new(),
+            memo: Memo::default(),
             plausible: HashMap::new(),
             views: HashMap::new(),
             local_views,
@@ -289,8 +291,8 @@ impl ExplicitBackend {
             next_list: 0,
             happened: Vec::new(),
             weights: None,
-            chance_memo: HashMap::new(),
-            chance_tables: HashMap::new(),
+            chance_memo: Memo::default(),
+            chance_tables: Memo::default(),
             shared: Default::default(),
         }
     }
