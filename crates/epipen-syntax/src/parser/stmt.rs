@@ -752,10 +752,10 @@ impl Parser<'_> {
         let values = match self.range() {
             Ok(Range::Between { lo, hi }) => {
                 let (lo, hi) = (self.text(lo.span), self.text(hi.span));
-                format!("`announce {lo} <= {x} and {x} < {hi}`")
+                format!("`announce {x} in {lo}..{hi}`")
             }
             Ok(Range::List { span, .. }) => format!("`announce {x} in {}`", self.text(span)),
-            Err(_) => format!("e.g. `announce 1 <= {x} and {x} <= 5`"),
+            Err(_) => format!("e.g. `announce {x} in 1..6`"),
         };
         diag.with_hint(format!(
             "an int is declared without its values: declare `int {x}`, then announce \

@@ -1410,7 +1410,7 @@ fn error_messages() {
             1,
             12,
             &[
-                "an int is declared without its values: declare `int age`, then announce which it can take: `announce 1 <= age and age < 100`",
+                "an int is declared without its values: declare `int age`, then announce which it can take: `announce age in 1..100`",
             ],
         ),
         (
@@ -1419,7 +1419,7 @@ fn error_messages() {
             1,
             8,
             &[
-                "an int is declared without its values: declare `int day`, then announce which it can take: e.g. `announce 1 <= day and day <= 5`",
+                "an int is declared without its values: declare `int day`, then announce which it can take: e.g. `announce day in 1..6`",
             ],
         ),
         (
