@@ -589,6 +589,13 @@ impl Lowerer {
         let names: Vec<&str> = cases.iter().map(String::as_str).collect();
         let hint = match closest(case, names.iter().copied()) {
             Some(close) => format!("did you mean `{close}`?"),
+            // `A sees each`: every case apart, as prose says it.
+            None if matches!(case, "each" | "all") => format!(
+                "its cases are {}; `{case}` takes a binder, `{case}(i in 0..n: c[i])`, and \
+                 a line that tells every case apart lists them: `{}`",
+                list(&names),
+                names.join(" | ")
+            ),
             None => format!("its cases are {}", list(&names)),
         };
         self.error(

@@ -2863,6 +2863,14 @@ fn event_mistakes_are_located_with_a_hint() {
             &["its cases are `a` and `b`"],
         ),
         (
+            "event flip {\n  heads\n  tails\n  A sees each\n}",
+            "the event `flip` has no case `each`",
+            "each",
+            &[
+                "its cases are `heads` and `tails`; `each` takes a binder, `each(i in 0..n: c[i])`, and a line that tells every case apart lists them: `heads | tails`",
+            ],
+        ),
+        (
             "event e {\n  moved\n  stayed\n  A sees mooved | stayed\n}",
             "the event `e` has no case `mooved`",
             "mooved",
