@@ -277,6 +277,11 @@ def test_mistakes_are_story_errors_and_type_errors():
     with pytest.raises(TypeError, match="no truth value"):
         if x > 1:
             pass
+    # Python's chained comparisons and `in` ask for a truth value too.
+    with pytest.raises(TypeError, match=r"as `\(a < x\) & \(x < b\)`"):
+        s.announce(1 < x < 5)
+    with pytest.raises(TypeError, match=r"`x == 1` .* as `x.is_in\(\[1, 2\]\)`"):
+        s.announce(x in [1, 2])
     with pytest.raises(TypeError, match="expected a formula"):
         s.announce(x + 1)
     with pytest.raises(TypeError, match="expected an int expression"):

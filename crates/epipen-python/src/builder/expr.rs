@@ -531,7 +531,8 @@ impl Expr {
     fn __bool__(&self) -> PyResult<bool> {
         Err(type_error(format!(
             "`{}` is an epipen expression, which has no truth value in Python: combine \
-             formulas with & | ~ (or And, Or, Not), not and/or/not",
+             formulas with & | ~ (or And, Or, Not), not and/or/not; write `a < x < b` as \
+             `(a < x) & (x < b)` and `x in [1, 2]` as `x.is_in([1, 2])`",
             self.ast
         )))
     }
