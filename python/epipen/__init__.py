@@ -29,6 +29,7 @@ from typing import Literal, Mapping, Optional, TypedDict, Union
 from . import _native
 from ._actions import Action
 from ._errors import EpipenError, RefutedError, SolverError, StoryError
+from ._options import backend_checked, limit_checked, timeout_checked
 from ._events import Case, EventBlock, EventCases, EventHandle, Happened
 from ._expr import (
     And,
@@ -137,9 +138,6 @@ def z3_version() -> str:
     return _native.z3_version()
 
 
-_BACKENDS = ("auto", "z3", "bdd", "explicit")
-
-
 def _sets(sets: Optional[Mapping[str, int]]) -> list[tuple[str, int]]:
     out = []
     for name, value in (sets or {}).items():
@@ -164,14 +162,11 @@ def _request(
 ) -> Request:
     if not isinstance(source, str):
         raise TypeError(f"a story is a str (its text), not {type(source).__name__}; epipen.run_file reads a file")
-    if backend not in _BACKENDS:
-        raise ValueError(f"backend={backend!r}: the backends are {', '.join(map(repr, _BACKENDS))}")
+    backend_checked(backend)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed={seed!r}: a seed is an int from 0 to 2**64 - 1")
-    if timeout is not None and not (isinstance(timeout, (int, float)) and timeout >= 0):
-        raise ValueError(f"timeout={timeout!r}: a number of seconds, 0 or more (None: no limit)")
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise ValueError(f"limit={limit!r}: how many worlds to list, 0 or more")
+    timeout_checked(timeout)
+    limit_checked(limit)
     return {
         "name": name,
         "source": source,

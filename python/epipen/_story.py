@@ -25,6 +25,7 @@ from . import _native
 from ._actions import Action, declare, do, plan
 from ._boundary import BlockItem, Change, EnumRef, HandleReply, HintVerdict
 from ._errors import StoryError
+from ._options import backend_checked, limit_checked, timeout_checked
 from ._events import Case, Changes, EventBlock, EventHandle, Happened, _pairs, event_handle, run_event
 from ._expr import (
     Bool,
@@ -192,7 +193,7 @@ class Story:
     """
 
     def __init__(self, *, backend: str = "auto", timeout: Optional[float] = None, trust_hints: bool = False):
-        self._native = _native.NativeStory(backend, timeout, trust_hints)
+        self._native = _native.NativeStory(backend_checked(backend), timeout_checked(timeout), trust_hints)
         # The events that happened (by the native story's index).
         self._events: dict[builtins.int, EventHandle] = {}
 
@@ -544,7 +545,7 @@ class Story:
 
     def worlds(self, limit: builtins.int = 10) -> Worlds:
         """Up to ``limit`` of the worlds possible now, in canonical order."""
-        names, worlds, complete, text, chances = self._native.worlds(limit)
+        names, worlds, complete, text, chances = self._native.worlds(limit_checked(limit))
         listed = [World(zip(names, w)) for w in worlds]
         for w, p in zip(listed, chances or []):
             w.probability = Fraction(p)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping, Opt
 
 from . import _native
 from ._boundary import Count, SampleChunk, Value, ValuesRow
+from ._options import backend_checked, timeout_checked
 from ._results import World, _need
 
 if TYPE_CHECKING:
@@ -478,6 +479,8 @@ def sweep(
     if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
         raise ValueError(f"samples={samples!r}: a number of samples, 1 or more")
     seed = _check_seed(seed)
+    backend_checked(backend)
+    timeout_checked(timeout)
     runs = seeds * math.prod(len(v) for _, v in ranges)
     if runs > MAX_RUNS:
         sizes = [f"{len(v)} values of {n}" for n, v in ranges] + ([f"{samples} samples"] if samples is not None else [])

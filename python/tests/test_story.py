@@ -277,6 +277,28 @@ def test_mistakes_are_story_errors_and_type_errors():
     with pytest.raises(TypeError, match="no truth value"):
         if x > 1:
             pass
+    # The options refused as epipen.run and epipen.sweep refuse them.
+    for mistake, run in [
+        ("backend='nope': the backends are 'auto', 'z3', 'bdd', 'explicit'", lambda: ep.Story(backend="nope")),
+        ("timeout=-1: a number of seconds from 0 to 1e9 (None: no limit)", lambda: ep.Story(timeout=-1)),
+        ("timeout='1': a number of seconds from 0 to 1e9 (None: no limit)", lambda: ep.Story(timeout="1")),
+        ("timeout=-1: a number of seconds from 0 to 1e9 (None: no limit)", lambda: ep.run("int x\n", timeout=-1)),
+        ("backend='nope': the backends are 'auto', 'z3', 'bdd', 'explicit'", lambda: ep.run("int x\n", backend="nope")),
+        (
+            "timeout=inf: a number of seconds from 0 to 1e9 (None: no limit)",
+            lambda: ep.sweep("const n = 1\nint x\n", sets={"n": range(1, 3)}, timeout=float("inf")),
+        ),
+        (
+            "backend='nope': the backends are 'auto', 'z3', 'bdd', 'explicit'",
+            lambda: ep.sweep("const n = 1\nint x\n", sets={"n": range(1, 3)}, backend="nope"),
+        ),
+    ]:
+        with pytest.raises(ValueError) as refused:
+            run()
+        assert str(refused.value) == mistake
+    for limit in (-1, True, 2**70, 1.5):
+        with pytest.raises(ValueError, match=f"^limit={limit!r}: how many worlds to list, 0 or more$"):
+            s.worlds(limit)  # type: ignore[arg-type]
     # Python's chained comparisons and `in` ask for a truth value too.
     with pytest.raises(TypeError, match=r"as `\(a < x\) & \(x < b\)`"):
         s.announce(1 < x < 5)
