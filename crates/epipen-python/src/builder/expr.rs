@@ -790,6 +790,14 @@ fn of_formula(py: Python<'_>, op: &'static str, who: &Obj<'_>, formula: Option<&
         None => (Some(who), &py.None().into_bound(py)),
         Some(f) => (Some(who), f),
     };
+    if let (Some(who), Ok(c)) = (who, formula.cast::<Character>())
+        && !who.is_instance_of::<Character>()
+    {
+        return Err(type_error(format!(
+            "the character comes first: `{op}({}, …)`, not after the formula",
+            c.get().name
+        )));
+    }
     let f = bool_of(formula)?;
     let who = who.map(character).transpose()?;
     let who = who.as_ref().map(|c| c.get());
