@@ -298,9 +298,9 @@ def test_mistakes_are_story_errors_and_type_errors():
         assert str(refused.value) == mistake
     for limit in (-1, True, 2**70, 1.5):
         with pytest.raises(ValueError, match=f"^limit={limit!r}: how many worlds to list, 0 or more$"):
-            s.worlds(limit)  # type: ignore[arg-type]
+            s.worlds(limit)
     with pytest.raises(TypeError, match=r"^the character comes first: `knows\(A, …\)`, not after the formula$"):
-        ep.knows(x > 1, a)  # type: ignore[arg-type]
+        ep.knows(x > 1, a)
     # Python's chained comparisons and `in` ask for a truth value too.
     with pytest.raises(TypeError, match=r"as `\(a < x\) & \(x < b\)`"):
         s.announce(1 < x < 5)
