@@ -320,6 +320,24 @@ fn enums_compare_by_variant() {
     assert_eq!(w[0].to_string(), "Cloe = turquoise, Ariana = earth");
 }
 
+/// `in_range`: a range of any length, written and run as a story's `x in a..b`.
+#[test]
+fn a_range_of_any_length_is_one_membership() {
+    let mut story = Story::new();
+    let (x, n) = (story.int("x"), story.int("n"));
+    story.announce(n.in_range(2, 4)).unwrap();
+    story
+        .announce(x.in_range(1, i64::MAX) & (&x * &x).in_range(0, &n))
+        .unwrap();
+    let worlds = story.worlds(10).unwrap();
+    let lines: Vec<String> = worlds.iter().map(ToString::to_string).collect();
+    assert_eq!(lines, ["x = 1, n = 2", "x = 1, n = 3"]);
+    assert_eq!(
+        story.text().unwrap(),
+        "int x\nint n\nannounce n in 2..4\nannounce x in 1..9223372036854775807 and x * x in 0..n\n"
+    );
+}
+
 #[track_caller]
 fn invalid(result: Result<impl std::fmt::Debug, Error>, needle: &str) {
     match result {

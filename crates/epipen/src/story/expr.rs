@@ -301,6 +301,25 @@ impl Int {
         Formula(membership(vec![self.0.clone()], rows))
     }
 
+    /// `self in lo..hi`: `lo <= self and self < hi`, a range of any length (where
+    /// [`Int::is_in`] lists the values).
+    ///
+    /// ```
+    /// # let mut story = epipen::Story::new();
+    /// let (age, n) = (story.int("age"), story.int("n"));
+    /// let adult = age.in_range(18, 1_000_000_000);
+    /// let below_n = age.in_range(0, &n);
+    /// ```
+    pub fn in_range(&self, lo: impl Into<Int>, hi: impl Into<Int>) -> Formula {
+        let parts = vec![self.0.clone(), lo.into().0, hi.into().0];
+        Formula(Node::combine(parts, None, |mut es| {
+            let element = Box::new(es.remove(0));
+            let lo = Box::new(es.remove(0));
+            let hi = Box::new(es.remove(0));
+            ast::Expr::nowhere(ast::ExprKind::InRange { element, lo, hi })
+        }))
+    }
+
     /// The sum of the terms (0 for none).
     pub fn sum<T: Into<Int>>(terms: impl IntoIterator<Item = T>) -> Int {
         terms
