@@ -199,8 +199,8 @@ pub(crate) struct Driver<B: Backend> {
     /// Changes `terms` or a saved checkpoint went through: with the address of an
     /// expression of the program, the key of its substituted form.
     generation: u64,
-    /// Substituted expressions, kept for the whole run: backends may key caches by the
-    /// address of an expression, which must not be reused by another.
+    /// Substituted expressions, by the address of the program's expression (alive for
+    /// the run) and the generation: each is substituted once a generation.
     substituted: HashMap<(usize, u64), Rc<Expr>>,
     /// The program's formulas that normalising changes ([`crate::normal`]), by address:
     /// what the backend reads in their place.
