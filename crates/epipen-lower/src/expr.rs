@@ -740,6 +740,28 @@ impl Lowerer {
                 self.distinct(items, span)
             }
             _ => {
+                // `all(i in 0..n)`: a binder read as a membership, its body forgotten.
+                let binder = args.first().filter(|a| match &a.kind {
+                    ExprKind::In {
+                        element,
+                        sample: None,
+                        ..
+                    }
+                    | ExprKind::InRange { element, .. } => {
+                        matches!(element.kind, ExprKind::Name(_))
+                    }
+                    _ => false,
+                });
+                if let Some(binder) = binder {
+                    self.error(
+                        Diagnostic::error(
+                            span,
+                            format!("`{function}` needs a body after its range"),
+                        )
+                        .with_hint(format!("write `{function}({binder}: …)`")),
+                    );
+                    return None;
+                }
                 for arg in args {
                     self.expr(arg, ctx);
                 }

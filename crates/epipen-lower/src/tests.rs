@@ -2060,6 +2060,14 @@ fn new_constructs_report_located_errors() {
             &[("expected bool, found int", "1")],
         ),
         (
+            "announce count(i in 0..3) == 1",
+            &[("`count` needs a body after its range", "count(i in 0..3)")],
+        ),
+        (
+            "announce any(i in {1, 2})",
+            &[("`any` needs a body after its range", "any(i in {1, 2})")],
+        ),
+        (
             "announce count(i in 0..3: i) == 1",
             &[("expected bool, found int", "i")],
         ),
