@@ -210,10 +210,7 @@ impl Lowerer {
                 otherwise,
             } => {
                 let cond = self.compile_time_bool(cond, "the condition of `if`");
-                let empty = ast::Block {
-                    statements: Vec::new(),
-                    span: Span::default(),
-                };
+                let empty = ast::Block::nowhere(Vec::new());
                 let otherwise = otherwise.as_ref().unwrap_or(&empty);
                 match cond {
                     Some(true) => {

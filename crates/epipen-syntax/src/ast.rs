@@ -333,31 +333,6 @@ pub struct Expr {
     pub span: Span,
 }
 
-impl Expr {
-    /// A declared name as a story writes it, written nowhere (its spans empty): `x`, or
-    /// a family's member `muddy[0]` (as the family's members are named), the family
-    /// indexed.
-    pub fn named(name: &str) -> Expr {
-        let ident = |name: &str| Ident {
-            name: name.into(),
-            span: Span::default(),
-        };
-        let at = |kind| Expr {
-            kind,
-            span: Span::default(),
-        };
-        let member = (name.strip_suffix(']').and_then(|n| n.split_once('[')))
-            .and_then(|(base, k)| Some((base, k.parse::<i64>().ok().filter(|k| *k >= 0)?)));
-        match member {
-            Some((base, k)) => at(ExprKind::Index {
-                base: ident(base),
-                index: Box::new(at(ExprKind::Int(k))),
-            }),
-            None => at(ExprKind::Name(ident(name))),
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnOp {
     /// `-e`

@@ -48,6 +48,20 @@ impl Expr {
         Expr::nowhere(ExprKind::Name(Ident::nowhere(name)))
     }
 
+    /// A declared name as a story writes it: `x`, or a family's member `muddy[0]` (as
+    /// the family's members are named), the family indexed.
+    pub fn named(name: &str) -> Expr {
+        let member = (name.strip_suffix(']').and_then(|n| n.split_once('[')))
+            .and_then(|(base, k)| Some((base, k.parse::<i64>().ok().filter(|k| *k >= 0)?)));
+        match member {
+            Some((base, k)) => Expr::nowhere(ExprKind::Index {
+                base: Ident::nowhere(base),
+                index: Box::new(Expr::int(k)),
+            }),
+            None => Expr::name(name),
+        }
+    }
+
     /// `name(args)`.
     pub fn call(name: &str, args: Vec<Expr>) -> Expr {
         Expr::nowhere(ExprKind::Call {
@@ -142,6 +156,15 @@ mod tests {
         // Not a case's shape: the name whole, for lowering to refuse.
         assert_eq!(Expr::case("a + b"), Expr::name("a + b"));
         assert_eq!(Expr::case("face[i]"), Expr::name("face[i]"));
+    }
+
+    #[test]
+    fn a_declared_name_is_a_name_or_a_familys_member() {
+        assert_eq!(Expr::named("x"), Expr::name("x"));
+        assert_eq!(Expr::named("muddy[2]").to_string(), "muddy[2]");
+        assert_eq!(Expr::named("muddy[2]").span, Span::default());
+        // No member's index: the name whole.
+        assert_eq!(Expr::named("p[-1]"), Expr::name("p[-1]"));
     }
 
     #[test]
