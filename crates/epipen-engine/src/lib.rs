@@ -401,6 +401,11 @@ impl Engine {
     }
 }
 
+/// A hash map with a fixed seed (the same every run, so iteration order too) and a fast
+/// hasher: the engine's tables are keyed by numbers, addresses and small vectors, which
+/// need no protection against chosen collisions.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+
 /// Attaches a statement's span to a failure.
 pub(crate) trait At<T> {
     fn at(self, span: Span) -> Result<T, EngineError>;

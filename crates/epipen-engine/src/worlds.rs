@@ -141,17 +141,22 @@ pub fn value_of(e: &Expr, world: &[Value]) -> Option<Value> {
 }
 
 /// The values of `terms` in `world`, their shared subexpressions computed once for all
-/// (a changed constant's term reads the others' earlier terms); None as [`value_of`].
-pub fn values_of(terms: &[Expr], world: &[Value]) -> Vec<Option<Value>> {
+/// (a changed constant's term reads the others' earlier terms); None when one of them
+/// leaves 64 bits, as [`value_of`].
+pub fn values_of(terms: &[Expr], world: &[Value]) -> Option<Vec<Value>> {
     let mut met = HashMap::new();
-    (terms.iter())
-        .map(|t| {
-            Some(match exact_value(t, world, &mut met)? {
+    let mut out = Vec::with_capacity(terms.len());
+    for t in terms {
+        out.push(match t.kind {
+            // A constant not changed: most of them.
+            ExprKind::Const(c) => *world.get(c.0)?,
+            _ => match exact_value(t, world, &mut met)? {
                 Exact::Int(n) => Value::Int(n.to_i64()?),
                 Exact::Bool(b) => Value::Bool(b),
-            })
-        })
-        .collect()
+            },
+        });
+    }
+    Some(out)
 }
 
 /// A value on the way: ints exact.

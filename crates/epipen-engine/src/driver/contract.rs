@@ -8,9 +8,9 @@
 //! copies of the worlds collapse with it, and each state's worlds stay as few as its
 //! contraction's instead of doubling at every step.
 
-use std::collections::HashMap;
-
-use crate::worlds::{Model, Value, World};
+use super::frame::Frame;
+use crate::FastMap;
+use crate::worlds::Value;
 
 /// A state's contraction, as the backend rebuilds it ([`Rebuilding::rebuilt`]).
 ///
@@ -28,140 +28,90 @@ pub(crate) struct Quotient {
     pub actual: Option<usize>,
 }
 
-impl Quotient {
-    /// The contraction as a model (its worlds' values, each character's group as its
-    /// view, its plausibility as its rank): for its canonical form.
-    pub(super) fn model(&self) -> Model {
-        let n = self.rows.len();
-        Model {
-            worlds: self.rows.iter().cloned().map(World).collect(),
-            before: None,
-            views: (self.views.iter())
-                .map(|v| v.iter().map(|&g| vec![Value::Int(i64::from(g))]).collect())
-                .collect(),
-            ranks: (self.ranks.iter())
-                .map(|r| match r {
-                    Some(r) => r.iter().map(|&p| vec![i64::from(p)]).collect(),
-                    None => vec![Vec::new(); n],
-                })
-                .collect(),
-            chances: None,
-        }
+/// The contraction of `frame` whose worlds' classes are `labels` ([`Frame::refine`]),
+/// keeping the classes `actual` reaches when there is one: by the characters'
+/// indistinguishability, or with `believed` by their beliefs (the most plausible
+/// classes of each group). Its rows are left empty: the second part gives the world of
+/// the frame that each class stands for, whose values they are.
+pub(super) fn quotient(
+    frame: &Frame,
+    labels: &[i64],
+    actual: Option<usize>,
+    believed: bool,
+) -> (Quotient, Vec<usize>) {
+    let n = labels.len();
+    let count = labels.iter().map(|&l| l as usize + 1).max().unwrap_or(0);
+    let mut rep = vec![usize::MAX; count];
+    for w in (0..n).rev() {
+        rep[labels[w] as usize] = w;
     }
-}
-
-/// What [`super::plan`]'s canonical form found of a model: the final class of each
-/// world, each character's group of each world, and each character's plausibility
-/// place of each world (empty: none).
-pub(super) struct Classes {
-    pub labels: Vec<i64>,
-    pub groups: Vec<Vec<usize>>,
-    pub places: Vec<Vec<i64>>,
-}
-
-impl Classes {
-    /// The contraction (its rows still without values: `row` gives a world's), keeping
-    /// the classes `actual` reaches when there is one: by the characters'
-    /// indistinguishability, or with `believed` by their beliefs (the most plausible
-    /// classes of each group).
-    pub(super) fn quotient(
-        &self,
-        actual: Option<usize>,
-        believed: bool,
-        mut row: impl FnMut(usize) -> Vec<Value>,
-    ) -> Quotient {
-        let n = self.labels.len();
-        let count = self
-            .labels
-            .iter()
-            .map(|&l| l as usize + 1)
-            .max()
-            .unwrap_or(0);
-        let mut rep = vec![usize::MAX; count];
-        for w in (0..n).rev() {
-            rep[self.labels[w] as usize] = w;
-        }
-        // Per character, the classes in each of its groups (the same for every world of a
-        // class: the labels are stable under refinement).
-        // (The groups are numbered 0, 1, … in the order met.)
-        let members: Vec<Vec<Vec<usize>>> = (self.groups.iter())
-            .map(|group_of| {
-                let groups = group_of.iter().map(|&g| g + 1).max().unwrap_or(0);
-                let mut m: Vec<Vec<usize>> = vec![Vec::new(); groups];
-                for (w, &g) in group_of.iter().enumerate() {
-                    m[g].push(self.labels[w] as usize);
-                }
-                for v in &mut m {
-                    v.sort_unstable();
-                    v.dedup();
-                }
-                m
-            })
-            .collect();
-        // The classes kept: those the actual world reaches, or all.
-        let kept: Vec<usize> = match actual {
-            None => (0..count).collect(),
-            Some(a) => {
-                let mut seen = vec![false; count];
-                let start = self.labels[a] as usize;
-                seen[start] = true;
-                let mut todo = vec![start];
-                while let Some(c) = todo.pop() {
-                    for (who, (m, group_of)) in members.iter().zip(&self.groups).enumerate() {
-                        let group = &m[group_of[rep[c]]];
-                        let places = (self.places.get(who)).filter(|p| believed && p.len() == n);
-                        let least = places.and_then(|p| group.iter().map(|&d| p[rep[d]]).min());
-                        for &d in group {
-                            if let (Some(p), Some(least)) = (places, least)
-                                && p[rep[d]] != least
-                            {
-                                continue;
-                            }
-                            if !seen[d] {
-                                seen[d] = true;
-                                todo.push(d);
-                            }
+    // Per character, the classes in each of its groups (the same for every world of a
+    // class: the labels are stable under refinement).
+    let members: Vec<Members> = (frame.groups.iter())
+        .map(|group_of| Members::of(group_of, labels))
+        .collect();
+    // The classes kept: those the actual world reaches, or all.
+    let kept: Vec<usize> = match actual {
+        None => (0..count).collect(),
+        Some(a) => {
+            let mut seen = vec![false; count];
+            let start = labels[a] as usize;
+            seen[start] = true;
+            let mut todo = vec![start];
+            while let Some(c) = todo.pop() {
+                for (who, (m, group_of)) in members.iter().zip(&frame.groups).enumerate() {
+                    let group = m.get(group_of[rep[c]]);
+                    let places = (frame.places.get(who)).filter(|p| believed && p.len() == n);
+                    let least =
+                        places.and_then(|p| group.iter().map(|&d| p[rep[d as usize]]).min());
+                    for &d in group {
+                        let d = d as usize;
+                        if let (Some(p), Some(least)) = (places, least)
+                            && p[rep[d]] != least
+                        {
+                            continue;
+                        }
+                        if !seen[d] {
+                            seen[d] = true;
+                            todo.push(d);
                         }
                     }
                 }
-                (0..count).filter(|&c| seen[c]).collect()
             }
-        };
-        let views = (members.iter().zip(&self.groups))
-            .map(|(m, group_of)| {
-                let mut ids: HashMap<&Vec<usize>, u32, foldhash::fast::FixedState> =
-                    HashMap::default();
-                (kept.iter())
-                    .map(|&c| {
-                        let fresh = ids.len() as u32;
-                        *ids.entry(&m[group_of[rep[c]]]).or_insert(fresh)
-                    })
-                    .collect()
-            })
-            .collect();
-        let ranks = (self.places.iter())
-            .map(|places| {
-                if places.len() < n {
-                    return None;
-                }
-                let of: Vec<i64> = kept.iter().map(|&c| places[rep[c]]).collect();
-                match of.windows(2).all(|w| w[0] == w[1]) {
-                    true => None,
-                    false => Some(of.iter().map(|&p| p.max(0) as u32).collect()),
-                }
-            })
-            .collect();
-        Quotient {
-            rows: kept.iter().map(|&c| row(rep[c])).collect(),
-            views,
-            ranks,
-            actual: actual.and_then(|a| kept.binary_search(&(self.labels[a] as usize)).ok()),
+            (0..count).filter(|&c| seen[c]).collect()
         }
-    }
+    };
+    let views = (members.iter().zip(&frame.groups))
+        .map(|(m, group_of)| {
+            let mut ids: FastMap<&[i64], u32> = FastMap::default();
+            (kept.iter())
+                .map(|&c| {
+                    let fresh = ids.len() as u32;
+                    *ids.entry(m.get(group_of[rep[c]])).or_insert(fresh)
+                })
+                .collect()
+        })
+        .collect();
+    let ranks = (frame.places.iter())
+        .map(|places| {
+            if places.len() < n {
+                return None;
+            }
+            let of: Vec<i64> = kept.iter().map(|&c| places[rep[c]]).collect();
+            match of.windows(2).all(|w| w[0] == w[1]) {
+                true => None,
+                false => Some(of.iter().map(|&p| p.max(0) as u32).collect()),
+            }
+        })
+        .collect();
+    let q = Quotient {
+        rows: Vec::new(),
+        views,
+        ranks,
+        actual: actual.and_then(|a| kept.binary_search(&(labels[a] as usize)).ok()),
+    };
+    (q, kept.iter().map(|&c| rep[c]).collect())
 }
-
-/// A hash map with a fixed seed (the same every run) and a fast hasher.
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// The coarsest stable refinement of a partition of worlds: the classes of the
 /// bisimulation contraction. `labels` numbers each world's first block (0, 1, … in the
@@ -186,7 +136,7 @@ pub(crate) fn stable_labels<E>(
             sigs[w * stride] = labels[w];
         }
         for (j, class_of) in groups.iter().enumerate() {
-            let (places, _) = dense(&members(class_of, &labels));
+            let (places, _) = Members::of(class_of, &labels).dense();
             for w in 0..n {
                 sigs[w * stride + 1 + j] = places[class_of[w]];
             }
@@ -220,16 +170,82 @@ pub(crate) fn dense(sigs: &[Vec<i64>]) -> (Vec<i64>, usize) {
     (labels, ids.len())
 }
 
-/// Each class's labels (sorted, without repeats), `class_of` giving each world's class.
-pub(crate) fn members(class_of: &[usize], labels: &[i64]) -> Vec<Vec<i64>> {
-    let count = class_of.iter().map(|&c| c + 1).max().unwrap_or(0);
-    let mut members: Vec<Vec<i64>> = vec![Vec::new(); count];
-    for (w, &c) in class_of.iter().enumerate() {
-        members[c].push(labels[w]);
+/// Numbers each of the `n` signatures of `stride` numbers in `flat` by the order its
+/// value was first met, and how many there are.
+pub(super) fn dense_flat(flat: &[i64], stride: usize, n: usize) -> (Vec<i64>, usize) {
+    let mut ids: FastMap<&[i64], i64> = FastMap::default();
+    let labels = (0..n)
+        .map(|w| {
+            let next = ids.len() as i64;
+            *ids.entry(&flat[w * stride..(w + 1) * stride])
+                .or_insert(next)
+        })
+        .collect();
+    (labels, ids.len())
+}
+
+/// Each class's labels (sorted, without repeats), `class_of` giving each world's class,
+/// in one table: class c's are `flat[starts[c]..starts[c + 1]]`.
+pub(crate) struct Members {
+    flat: Vec<i64>,
+    starts: Vec<usize>,
+}
+
+impl Members {
+    pub(crate) fn of(class_of: &[usize], labels: &[i64]) -> Members {
+        let count = class_of.iter().map(|&c| c + 1).max().unwrap_or(0);
+        // The worlds by class (a counting sort), then each class's labels sorted and
+        // without repeats, moved down over the repeats.
+        let mut starts = vec![0usize; count + 1];
+        for &c in class_of {
+            starts[c + 1] += 1;
+        }
+        for c in 0..count {
+            starts[c + 1] += starts[c];
+        }
+        let mut flat = vec![0i64; class_of.len()];
+        let mut fill = starts.clone();
+        for (w, &c) in class_of.iter().enumerate() {
+            flat[fill[c]] = labels[w];
+            fill[c] += 1;
+        }
+        let mut end = 0;
+        for c in 0..count {
+            let (from, to) = (starts[c], starts[c + 1]);
+            flat[from..to].sort_unstable();
+            starts[c] = end;
+            for k in from..to {
+                if k == from || flat[k] != flat[k - 1] {
+                    flat[end] = flat[k];
+                    end += 1;
+                }
+            }
+        }
+        starts[count] = end;
+        flat.truncate(end);
+        Members { flat, starts }
     }
-    for m in &mut members {
-        m.sort_unstable();
-        m.dedup();
+
+    /// How many classes.
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len() - 1
     }
-    members
+
+    /// Class `c`'s labels.
+    pub(crate) fn get(&self, c: usize) -> &[i64] {
+        &self.flat[self.starts[c]..self.starts[c + 1]]
+    }
+
+    /// Each class numbered by the order its labels were first met, and how many
+    /// distinct ones there are.
+    pub(crate) fn dense(&self) -> (Vec<i64>, usize) {
+        let mut ids: FastMap<&[i64], i64> = FastMap::default();
+        let numbers = (0..self.len())
+            .map(|c| {
+                let next = ids.len() as i64;
+                *ids.entry(self.get(c)).or_insert(next)
+            })
+            .collect();
+        (numbers, ids.len())
+    }
 }

@@ -274,14 +274,9 @@ impl<B: Backend> Driver<B> {
             for (target, term) in &product.changes {
                 terms[target.0] = term.clone();
             }
-            let values = crate::worlds::values_of(&terms, &world);
-            for (c, value) in values.into_iter().enumerate() {
-                world[c] = value
-                    .ok_or_else(|| {
-                        Failure::internal("a changed constant leaves the 64-bit integers")
-                    })
-                    .at(span)?;
-            }
+            world = crate::worlds::values_of(&terms, &world)
+                .ok_or_else(|| Failure::internal("a changed constant leaves the 64-bit integers"))
+                .at(span)?;
             let point = point
                 .ok_or_else(|| Failure::internal("an actual point"))
                 .at(span)?;

@@ -11,7 +11,8 @@ pub(crate) enum Views {
     Observed,
     /// Anything equal exactly where the observations are: a plan's search compares
     /// views for equality only, so a backend that groups the worlds by each character's
-    /// view may give the number of its group.
+    /// view may give the number of its group; and it reads the model up to bisimulation,
+    /// so the worlds may come in any order.
     Grouped,
 }
 

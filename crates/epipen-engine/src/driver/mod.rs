@@ -12,7 +12,8 @@ mod announce;
 mod capability;
 mod check;
 mod contract;
-pub(crate) use contract::{Quotient, dense, members, stable_labels};
+mod frame;
+pub(crate) use contract::{Members, Quotient, dense, stable_labels};
 
 /// A state rebuilt from its contraction, and its actual world ([`Rebuilding::rebuilt`]).
 pub(crate) type Rebuilt<S, P> = Option<(S, Option<P>)>;
@@ -288,17 +289,12 @@ impl<B: Backend> Driver<B> {
         let Some(terms) = &self.terms else {
             return Ok(world.clone());
         };
-        let values = worlds::values_of(terms, &world.0)
-            .into_iter()
-            .map(|v| {
-                v.ok_or_else(|| {
-                    Failure::Unsupported(format!(
-                        "a changed constant leaves the 64-bit integers in the world {}",
-                        worlds::world_line(&self.program, &world.0)
-                    ))
-                })
-            })
-            .collect::<Result<_, _>>()?;
+        let values = worlds::values_of(terms, &world.0).ok_or_else(|| {
+            Failure::Unsupported(format!(
+                "a changed constant leaves the 64-bit integers in the world {}",
+                worlds::world_line(&self.program, &world.0)
+            ))
+        })?;
         Ok(World(values))
     }
 

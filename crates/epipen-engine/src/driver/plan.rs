@@ -7,24 +7,23 @@
 //! event code: the step at depth d records its case in the d-th occurrence constant of
 //! [`crate::ir::PlanSteps`], whose values are every action's cases. Two states are the
 //! same to the search when their models are bisimilar (the worlds' current values, each
-//! character's indistinguishability, the actual world): [`key`] is the canonical form of
-//! the bisimulation contraction, computed from the model the backend lists, so that a
-//! state reached again (or left as it was by an action) is not expanded twice. On a
+//! character's indistinguishability, the actual world): [`Frame::key`] is the canonical
+//! form of the bisimulation contraction, computed from the model the backend lists, so
+//! that a state reached again (or left as it was by an action) is not expanded twice. On a
 //! backend that rebuilds states (the explicit one), each state met for the first time is
 //! replaced by that contraction, without its history ([`super::contract`]), and
 //! recognised by it.
 
-use std::collections::HashMap;
-use std::convert::Infallible;
 use std::rc::Rc;
 
-use super::contract::{Classes, Quotient, dense, members, stable_labels};
+use super::contract::{Quotient, quotient};
 use super::event::Product;
+use super::frame::Frame;
 use super::{Backend, Driver, Origin, Views};
 use crate::ir::{ActionDef, ActionId, ConstId, DoStep, Expr, ExprKind, PlanStmt};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World};
-use crate::{At, EngineError, Failure, Report};
+use crate::{At, EngineError, Failure, FastMap, Report};
 
 /// The most worlds a coordinated plan's check lists of a state (it asks each owner's
 /// knowledge world by world).
@@ -332,6 +331,11 @@ impl<B: Backend> Driver<B> {
     ) -> Result<Option<Keyed<B::Fixed>>, EngineError> {
         let mut keys = Vec::with_capacity(branches.len());
         let mut quotients = Vec::new();
+        // The story's own constants (the steps' occurrences left out).
+        let own: Vec<usize> = (self.program.constants.iter().enumerate())
+            .filter(|(_, c)| c.occurrence.is_none())
+            .map(|(k, _)| k)
+            .collect();
         for b in branches {
             self.enter(b);
             let state = self.state.clone();
@@ -352,7 +356,7 @@ impl<B: Backend> Driver<B> {
                 .map(|w| self.shown(w))
                 .collect::<Result<_, _>>()
                 .at(span)?;
-            let current: Vec<Vec<Value>> = (shown.iter()).map(|w| self.own(w)).collect();
+            let frame = Frame::of_model(&model, |w, sig| own_numbers(&shown[w].0, &own, sig));
             let actual = b.actual.as_ref().and_then(|(a, _)| {
                 model
                     .worlds
@@ -363,16 +367,16 @@ impl<B: Backend> Driver<B> {
                 // Recognised by the contraction's own form (the classes the actual world
                 // reaches), as the states made from it are: the model's classes need
                 // not be numbered canonically.
-                let classes = refine(&model, &current);
+                let labels = frame.refine();
                 let believed = self.options.plan_believed;
-                let q = classes.quotient(actual, believed, |w| shown[w].0.clone());
-                let own: Vec<Vec<Value>> = (q.rows.iter())
-                    .map(|r| self.own(&World(r.clone())))
-                    .collect();
-                keys.push(key(&q.model(), &own, q.actual).0);
-                quotients.push(q);
+                let (q, reps) = quotient(&frame, &labels, actual, believed);
+                let of_q = Frame::of_quotient(&q, reps.len(), |c, sig| {
+                    own_numbers(&shown[reps[c]].0, &own, sig)
+                });
+                keys.push(of_q.key(q.actual));
+                quotients.push(Pending { q, reps, shown });
             } else {
-                keys.push(key(&model, &current, actual).0);
+                keys.push(frame.key(actual));
             }
         }
         keys.sort();
@@ -394,7 +398,7 @@ impl<B: Backend> Driver<B> {
         &mut self,
         span: Span,
         branches: Vec<Snapshot<B>>,
-        quotients: Vec<Quotient>,
+        quotients: Vec<Pending>,
         mark: Option<usize>,
     ) -> Result<Vec<Snapshot<B>>, EngineError> {
         if quotients.len() != branches.len() {
@@ -406,15 +410,23 @@ impl<B: Backend> Driver<B> {
             .collect()
     }
 
-    /// `b` replaced by its contraction `q` rebuilt by the backend (as it was when the
-    /// backend does not rebuild states).
+    /// `b` replaced by its contraction (`pending`) rebuilt by the backend (as it was when
+    /// the backend does not rebuild states).
     fn contracted(
         &mut self,
         span: Span,
         b: Snapshot<B>,
-        mut q: Quotient,
+        pending: Pending,
         reuse: Option<usize>,
     ) -> Result<Snapshot<B>, EngineError> {
+        let Pending {
+            mut q,
+            reps,
+            mut shown,
+        } = pending;
+        q.rows = (reps.into_iter())
+            .map(|w| std::mem::take(&mut shown[w].0))
+            .collect();
         let Some(&first) = (self.program.plan_steps.as_ref()).and_then(|s| s.occurrences.first())
         else {
             return Ok(b);
@@ -517,15 +529,6 @@ impl<B: Backend> Driver<B> {
                 Ok(None)
             }
         }
-    }
-
-    /// A world's values of the story's own constants (the occurrences left out), from
-    /// its values as the story names them now.
-    fn own(&self, shown: &World) -> Vec<Value> {
-        (shown.0.iter().enumerate())
-            .filter(|(k, _)| self.program.constants[*k].occurrence.is_none())
-            .map(|(_, v)| *v)
-            .collect()
     }
 
     /// `plan …`: a question; the story goes on from the state before it.
@@ -948,7 +951,16 @@ impl<B: Backend> Driver<B> {
 }
 
 /// A state's key, and its branches' contractions ([`Driver::node_key`]).
-type Keyed<F> = (StateKey<F>, Vec<Quotient>);
+type Keyed<F> = (StateKey<F>, Vec<Pending>);
+
+/// A branch's contraction before its rows are written (a state recognised as one met
+/// before is dropped without them): the model's worlds each class stands for, and
+/// their values.
+struct Pending {
+    q: Quotient,
+    reps: Vec<usize>,
+    shown: Vec<World>,
+}
 
 /// How the search recognises a state ([`Driver::node_key`]).
 #[derive(Clone)]
@@ -1091,154 +1103,7 @@ fn packed(x: i64, out: &mut Vec<u8>) {
     out.push(z as u8);
 }
 
-/// A hash map with a fixed seed (the same every run) and a fast hasher.
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
-
-/// Each character's plausibility of each world as its place among the distinct ranks:
-/// belief compares ranks only, and rank tuples grow with every event, so two states
-/// alike but for their histories get the same places.
-fn places_of(model: &Model) -> Vec<Vec<i64>> {
-    (model.ranks.iter())
-        .map(|ranks| {
-            let mut distinct: Vec<&Vec<i64>> = ranks.iter().collect();
-            distinct.sort();
-            distinct.dedup();
-            (ranks.iter())
-                .map(|r| distinct.binary_search(&r).map_or(-1, |k| k as i64))
-                .collect()
-        })
-        .collect()
-}
-
-/// Each world's first signature: its values, with what belief and chance say of it.
-fn start_of(model: &Model, current: &[Vec<Value>], places: &[Vec<i64>]) -> Vec<Vec<i64>> {
-    (0..current.len())
-        .map(|w| {
-            let mut sig: Vec<i64> = current[w].iter().map(|v| v.number()).collect();
-            for ranks in places {
-                if let Some(r) = ranks.get(w) {
-                    sig.push(*r);
-                }
-            }
-            if let Some(chances) = &model.chances {
-                let c = chances[w].to_string();
-                sig.push(c.len() as i64);
-                sig.extend(c.bytes().map(i64::from));
-            }
-            sig
-        })
-        .collect()
-}
-
-/// Each character's classes: the worlds with the same view, numbered in the order met.
-fn groups_of(model: &Model) -> Vec<Vec<usize>> {
-    (model.views.iter())
-        .map(|views| {
-            let mut ids: FastMap<&Vec<Value>, usize> = FastMap::default();
-            (views.iter())
-                .map(|v| {
-                    let next = ids.len();
-                    *ids.entry(v).or_insert(next)
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// The canonical form of a model up to bisimulation: partition refinement from the
-/// worlds' current values, each round's blocks numbered by the sorted order of their
-/// signatures (so that the numbering does not depend on the order worlds are listed in),
-/// until stable; then the stable partition's structure: the table of first signatures,
-/// each block's place in it, each character's classes as sets of blocks (their table)
-/// and each block's class, and the actual world's block.
-fn key(model: &Model, current: &[Vec<Value>], actual: Option<usize>) -> (Vec<i64>, Classes) {
-    let n = current.len();
-    let places = places_of(model);
-    let start = start_of(model, current, &places);
-    let mut out = Vec::new();
-    let first = number(&start, &mut out);
-    let classes = groups_of(model);
-    let mut labels = first.clone();
-    let mut blocks = count(&labels);
-    // The tables of the rounds between: the stable partition's say it all.
-    let mut scratch = Vec::new();
-    loop {
-        let mut sigs: Vec<Vec<i64>> = (0..n).map(|w| vec![labels[w]]).collect();
-        for class_of in &classes {
-            // Each world's class by the place of its blocks among the distinct ones: a
-            // world's signature grows by one number a character, not by its class's
-            // blocks.
-            let places = number(&members(class_of, &labels), &mut scratch);
-            for w in 0..n {
-                sigs[w].push(places[class_of[w]]);
-            }
-        }
-        scratch.clear();
-        let next = number(&sigs, &mut scratch);
-        scratch.clear();
-        let now = count(&next);
-        labels = next;
-        if now == blocks {
-            break;
-        }
-        blocks = now;
-    }
-    let mut rep = vec![0; blocks];
-    for w in (0..n).rev() {
-        rep[labels[w] as usize] = w;
-    }
-    out.push(blocks as i64);
-    out.extend(rep.iter().map(|&w| first[w]));
-    for class_of in &classes {
-        let places = number(&members(class_of, &labels), &mut out);
-        out.extend(rep.iter().map(|&w| places[class_of[w]]));
-    }
-    out.push(actual.map_or(-1, |a| labels[a]));
-    let classes = Classes {
-        labels,
-        groups: classes,
-        places,
-    };
-    (out, classes)
-}
-
-/// The model's classes of bisimilar worlds as [`key`] finds them, numbered in the order
-/// met rather than canonically (cheaper: no signature is sorted; each round's
-/// signatures in one flat table).
-fn refine(model: &Model, current: &[Vec<Value>]) -> Classes {
-    let places = places_of(model);
-    let (labels, blocks) = dense(&start_of(model, current, &places));
-    let groups = groups_of(model);
-    let labels = match stable_labels(labels, blocks, &groups, || Ok::<(), Infallible>(())) {
-        Ok(labels) => labels,
-        Err(never) => match never {},
-    };
-    Classes {
-        labels,
-        groups,
-        places,
-    }
-}
-
-/// Numbers each signature by its rank among the distinct ones (sorted), appending the
-/// table of distinct signatures to `out`.
-fn number(sigs: &[Vec<i64>], out: &mut Vec<i64>) -> Vec<i64> {
-    let mut distinct: Vec<&Vec<i64>> = sigs.iter().collect();
-    distinct.sort();
-    distinct.dedup();
-    out.push(distinct.len() as i64);
-    for d in &distinct {
-        out.push(d.len() as i64);
-        out.extend(d.iter());
-    }
-    sigs.iter()
-        .map(|s| distinct.binary_search(&s).expect("a signature listed") as i64)
-        .collect()
-}
-
-fn count(labels: &[i64]) -> usize {
-    let mut l = labels.to_vec();
-    l.sort_unstable();
-    l.dedup();
-    l.len()
+/// The values of `own` constants in `row`, as numbers, appended to `out`.
+fn own_numbers(row: &[Value], own: &[usize], out: &mut Vec<i64>) {
+    out.extend(own.iter().map(|&k| row[k].number()));
 }

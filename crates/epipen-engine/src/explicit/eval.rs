@@ -10,16 +10,15 @@
 //! of its group. The tables are memoised per (operator, state) for the running
 //! statement.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
 use super::direct::Direct;
 use super::{ExplicitBackend, Flags, Groups, Learned, State, Universe, WorldIds};
-use crate::Failure;
 use crate::driver::Backend;
 use crate::driver::Origin;
 use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
+use crate::{Failure, FastMap};
 
 /// Worlds evaluated at once.
 pub(super) const CHUNK: usize = 4096;
@@ -38,7 +37,7 @@ pub(super) enum Col {
 pub(super) struct SharedCols {
     /// The universe and the chunk the values are of.
     at: Option<(*const Universe, Vec<u32>)>,
-    cols: HashMap<*const Expr, (Arc<Expr>, Col)>,
+    cols: FastMap<*const Expr, (Arc<Expr>, Col)>,
 }
 
 impl SharedCols {
@@ -677,7 +676,7 @@ impl ExplicitBackend {
         let mut joint = self.groups(state, agents[0])?;
         for &a in &agents[1..] {
             let other = self.groups(state, a)?;
-            let mut map: HashMap<(u32, u32), u32> = HashMap::new();
+            let mut map: FastMap<(u32, u32), u32> = FastMap::default();
             let gid: Vec<u32> = (lo..hi)
                 .map(|w| {
                     let (x, y) = (joint.of(w as u32) as u32, other.of(w as u32) as u32);

@@ -19,7 +19,7 @@ use super::rebuild::Classes;
 use super::{ExplicitBackend, Learned, Minds, State, WorldIds};
 use crate::Failure;
 use crate::driver::Forgotten;
-use crate::driver::{dense, members, stable_labels};
+use crate::driver::{Members, dense, stable_labels};
 use crate::ir::{ExprKind, GroupOp};
 
 impl ExplicitBackend {
@@ -242,7 +242,7 @@ fn contract(
     let labels = stable_labels(labels, blocks, &groups, check_deadline)?;
     // Per character, each class's blocks, numbered: the contracted worlds' classes.
     let reach: Vec<Vec<i64>> = (groups.iter())
-        .map(|class_of| dense(&members(class_of, &labels)).0)
+        .map(|class_of| Members::of(class_of, &labels).dense().0)
         .collect();
     let mut first: Vec<usize> = Vec::new();
     for (i, &b) in labels.iter().enumerate() {

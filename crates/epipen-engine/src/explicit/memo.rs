@@ -6,8 +6,7 @@
 //! keeps a copy of what it was made for, compared on each hit: an address taken again
 //! by another expression misses, and its entry is made anew.
 
-use std::collections::HashMap;
-
+use crate::FastMap;
 use crate::ir::Expr;
 
 /// Memo keys: the operator's kind, the address of its expression, the agent and the
@@ -24,13 +23,13 @@ struct MadeFor {
 
 /// Values by [`MemoKey`], each with what it was made for.
 pub(super) struct Memo<T> {
-    entries: HashMap<MemoKey, (MadeFor, T)>,
+    entries: FastMap<MemoKey, (MadeFor, T)>,
 }
 
 impl<T> Default for Memo<T> {
     fn default() -> Memo<T> {
         Memo {
-            entries: HashMap::new(),
+            entries: FastMap::default(),
         }
     }
 }

@@ -28,7 +28,7 @@ mod search;
 mod universe;
 mod world_ids;
 
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -36,7 +36,7 @@ use super::driver::{
     Backend, Handover, HandsOver, Hint, Hints, Learning, Listing, Offers, Origin, Plausibility,
     Probabilities, Rebuilding, Said, Semantics, Views,
 };
-use super::{Failure, Options};
+use super::{Failure, FastMap, Options};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
 use crate::syntax::Span;
 use crate::worlds::{Model, Value, World, WorldCount, WorldSet};
@@ -126,11 +126,11 @@ pub(crate) struct ExplicitBackend {
     memo: Memo<Rc<Vec<bool>>>,
     /// The worlds each agent finds most plausible, by (state, agent), for the running
     /// statement.
-    plausible: HashMap<(u64, usize), Rc<WorldIds>>,
+    plausible: FastMap<(u64, usize), Rc<WorldIds>>,
     /// Each character's groups, by (character, how many things it has learned, the id of
     /// that list): what a character learns only grows. A few per list, each over its own
     /// span of the universe ([`ExplicitBackend::span`]).
-    views: HashMap<(usize, usize, u64), Vec<Rc<Groups>>>,
+    views: FastMap<(usize, usize, u64), Vec<Rc<Groups>>>,
     /// Whether a state's groups are made over its own span of the universe rather than
     /// the whole of it: unless a formula reads a state at worlds made after it
     /// (`at(c, …)`), a plan's search then makes each state's views in time proportional
@@ -142,7 +142,7 @@ pub(crate) struct ExplicitBackend {
     may_fail: bool,
     /// The groups of worlds that agree on everything some characters learned (for
     /// distributed knowledge), by (character, how many things it has learned) of each.
-    joint: HashMap<Vec<(usize, u64)>, Rc<Groups>>,
+    joint: FastMap<Vec<(usize, u64)>, Rc<Groups>>,
     next_id: u64,
     /// The last id given to a list of things learned ([`Minds::lists`]).
     next_list: u64,
@@ -282,11 +282,11 @@ impl ExplicitBackend {
             universe,
             deadline,
             memo: Memo::default(),
-            plausible: HashMap::new(),
-            views: HashMap::new(),
+            plausible: FastMap::default(),
+            views: FastMap::default(),
             local_views,
             may_fail,
-            joint: HashMap::new(),
+            joint: FastMap::default(),
             next_id: 0,
             next_list: 0,
             happened: Vec::new(),
@@ -477,7 +477,11 @@ impl ExplicitBackend {
         if state.worlds.len() > cap {
             return Ok(None);
         }
-        let order = self.first(&state.worlds, cap);
+        // A plan's search reads a model up to bisimulation: any order of its worlds does.
+        let order = match views {
+            Views::Observed => self.first(&state.worlds, cap),
+            Views::Grouped => state.worlds.iter().collect(),
+        };
         let worlds: Vec<World> = order.iter().map(|&w| self.world(w)).collect();
         let mut listed = Vec::with_capacity(state.minds.learned.len());
         for (who, learned) in state.minds.learned.iter().enumerate() {

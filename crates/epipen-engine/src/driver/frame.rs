@@ -1,0 +1,260 @@
+//! [`Frame`]: a listed model as a plan's search reads it, in flat tables of numbers:
+//! each world's first signature (its values, what belief and chance say of it), each
+//! character's class of each world, each character's plausibility place of each world.
+//! The search refines it to its classes of bisimilar worlds ([`Frame::refine`]) and
+//! writes its canonical form ([`Frame::key`]); a state's contraction is made from a
+//! frame of its model and recognised by a frame of the contraction
+//! ([`Frame::of_quotient`]), so that no [`Model`] of the contraction is made.
+
+use std::convert::Infallible;
+
+use num_rational::BigRational;
+
+use super::contract::{Members, Quotient, dense_flat, stable_labels};
+use crate::FastMap;
+use crate::worlds::{Model, Value};
+
+/// A model's worlds as numbers (see the module documentation).
+pub(super) struct Frame {
+    /// How many worlds.
+    pub n: usize,
+    /// The numbers of each world's first signature.
+    stride: usize,
+    /// Each world's first signature, `stride` numbers a world: its values, each
+    /// character's plausibility place, its chance's place among the distinct chances.
+    start: Vec<i64>,
+    /// The distinct chances in order (empty: the model has none), which the places in
+    /// `start` refer to.
+    chances: Vec<BigRational>,
+    /// Per character, each world's class (the worlds with the same view), numbered in
+    /// the order met.
+    pub groups: Vec<Vec<usize>>,
+    /// Per character, each world's plausibility as its place among the distinct ranks
+    /// (`n` of them, or none: every world as plausible; belief compares ranks only, and rank tuples grow with every event,
+    /// so two states alike but for their histories get the same places).
+    pub places: Vec<Vec<i64>>,
+}
+
+impl Frame {
+    /// The frame of `model`, `own` giving the values (as numbers) of a world that tell
+    /// it apart (the story's own constants, without the steps' occurrences).
+    pub fn of_model(model: &Model, mut own: impl FnMut(usize, &mut Vec<i64>)) -> Frame {
+        let n = model.worlds.len();
+        let groups = model.views.iter().map(|views| classes_of(views)).collect();
+        let places = model.ranks.iter().map(|ranks| places_of(ranks)).collect();
+        let (chance_of, chances) = match &model.chances {
+            Some(c) => {
+                let (of, distinct) = places_of_values(c);
+                (Some(of), distinct.into_iter().cloned().collect())
+            }
+            None => (None, Vec::new()),
+        };
+        Frame::with(n, groups, places, chance_of, chances, |w, sig| own(w, sig))
+    }
+
+    /// The frame of a contraction of `n` classes, `own` giving the values of a class (as
+    /// [`Frame::of_model`]).
+    pub fn of_quotient(q: &Quotient, n: usize, mut own: impl FnMut(usize, &mut Vec<i64>)) -> Frame {
+        let groups = (q.views.iter())
+            .map(|v| v.iter().map(|&g| g as usize).collect())
+            .collect();
+        let places = (q.ranks.iter())
+            .map(|r| match r {
+                Some(r) => places_of(r),
+                None => vec![0; n],
+            })
+            .collect();
+        Frame::with(n, groups, places, None, Vec::new(), |w, sig| own(w, sig))
+    }
+
+    fn with(
+        n: usize,
+        groups: Vec<Vec<usize>>,
+        places: Vec<Vec<i64>>,
+        chance_of: Option<Vec<i64>>,
+        chances: Vec<BigRational>,
+        mut own: impl FnMut(usize, &mut Vec<i64>),
+    ) -> Frame {
+        let mut start = Vec::new();
+        let mut stride = 0;
+        for w in 0..n {
+            own(w, &mut start);
+            start.extend(places.iter().filter(|p| p.len() == n).map(|p| p[w]));
+            if let Some(c) = &chance_of {
+                start.push(c[w]);
+            }
+            if w == 0 {
+                stride = start.len();
+            }
+        }
+        debug_assert_eq!(start.len(), n * stride);
+        Frame {
+            n,
+            stride,
+            start,
+            chances,
+            groups,
+            places,
+        }
+    }
+
+    /// The frame's classes of bisimilar worlds as [`Frame::key`] finds them (each world's
+    /// class), numbered in the order met rather than canonically (cheaper: no signature
+    /// is sorted).
+    pub fn refine(&self) -> Vec<i64> {
+        let (labels, blocks) = dense_flat(&self.start, self.stride, self.n);
+        match stable_labels(labels, blocks, &self.groups, || Ok::<(), Infallible>(())) {
+            Ok(labels) => labels,
+            Err(never) => match never {},
+        }
+    }
+
+    /// The canonical form of the frame up to bisimulation: partition refinement from the
+    /// worlds' first signatures, each round's blocks numbered by the sorted order of
+    /// their signatures (so that the numbering does not depend on the order worlds are
+    /// listed in), until stable; then the stable partition's structure: the table of
+    /// first signatures (and of the chances they name), each block's place in it, each
+    /// character's classes as sets of blocks (their table) and each block's class, and
+    /// `actual`'s block.
+    pub fn key(&self, actual: Option<usize>) -> Vec<i64> {
+        let n = self.n;
+        let mut out = Vec::new();
+        let (first, mut blocks) = number_flat(&self.start, self.stride, n, &mut out);
+        for c in &self.chances {
+            let c = c.to_string();
+            out.push(c.len() as i64);
+            out.extend(c.bytes().map(i64::from));
+        }
+        let mut labels = first.clone();
+        // The tables of the rounds between: the stable partition's say it all.
+        let stride = 1 + self.groups.len();
+        let mut sigs = vec![0i64; n * stride];
+        let mut scratch = Vec::new();
+        loop {
+            for w in 0..n {
+                sigs[w * stride] = labels[w];
+            }
+            for (j, class_of) in self.groups.iter().enumerate() {
+                // Each world's class by the place of its blocks among the distinct ones:
+                // a world's signature grows by one number a character, not by its
+                // class's blocks.
+                let places = number_sets(&Members::of(class_of, &labels), &mut scratch);
+                for w in 0..n {
+                    sigs[w * stride + 1 + j] = places[class_of[w]];
+                }
+            }
+            scratch.clear();
+            let (next, now) = number_flat(&sigs, stride, n, &mut scratch);
+            scratch.clear();
+            labels = next;
+            if now == blocks {
+                break;
+            }
+            blocks = now;
+        }
+        let mut rep = vec![0; blocks];
+        for w in (0..n).rev() {
+            rep[labels[w] as usize] = w;
+        }
+        out.push(blocks as i64);
+        out.extend(rep.iter().map(|&w| first[w]));
+        for class_of in &self.groups {
+            let places = number_sets(&Members::of(class_of, &labels), &mut out);
+            out.extend(rep.iter().map(|&w| places[class_of[w]]));
+        }
+        out.push(actual.map_or(-1, |a| labels[a]));
+        out
+    }
+}
+
+/// Each world's class among `views` (the worlds with the same view), numbered in the
+/// order met. A backend that groups worlds gives each view as the number of its group
+/// ([`super::Views::Grouped`]): small numbers are told apart by a table, not hashed.
+fn classes_of(views: &[Vec<Value>]) -> Vec<usize> {
+    let n = views.len();
+    let small = |v: &Vec<Value>| match v.as_slice() {
+        [Value::Int(g)] => usize::try_from(*g).ok().filter(|&g| g <= 4 * n),
+        _ => None,
+    };
+    if views.iter().all(|v| small(v).is_some()) {
+        let mut ids = vec![usize::MAX; 4 * n + 1];
+        let mut next = 0;
+        return (views.iter())
+            .map(|v| {
+                let id = &mut ids[small(v).unwrap_or_default()];
+                if *id == usize::MAX {
+                    *id = next;
+                    next += 1;
+                }
+                *id
+            })
+            .collect();
+    }
+    let mut ids: FastMap<&[Value], usize> = FastMap::default();
+    (views.iter())
+        .map(|v| {
+            let next = ids.len();
+            *ids.entry(v.as_slice()).or_insert(next)
+        })
+        .collect()
+}
+
+/// Each world's rank as its place among the distinct ranks (sorted).
+fn places_of<T: Ord>(ranks: &[T]) -> Vec<i64> {
+    places_of_values(ranks).0
+}
+
+/// Each value's place among the distinct values (sorted), and those values.
+fn places_of_values<T: Ord>(values: &[T]) -> (Vec<i64>, Vec<&T>) {
+    let mut distinct: Vec<&T> = values.iter().collect();
+    distinct.sort();
+    distinct.dedup();
+    let places = (values.iter())
+        .map(|v| distinct.binary_search(&v).map_or(-1, |k| k as i64))
+        .collect();
+    (places, distinct)
+}
+
+/// Numbers each of the `n` signatures of `stride` numbers in `flat` by its rank among
+/// the distinct ones (sorted), appending the table of distinct signatures to `out`; and
+/// how many distinct ones there are.
+fn number_flat(flat: &[i64], stride: usize, n: usize, out: &mut Vec<i64>) -> (Vec<i64>, usize) {
+    let sig = |w: usize| &flat[w * stride..(w + 1) * stride];
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_unstable_by(|&a, &b| sig(a).cmp(sig(b)));
+    let mut labels = vec![0i64; n];
+    let mut distinct = 0usize;
+    out.push(0);
+    let at = out.len() - 1;
+    out.push(stride as i64);
+    for (k, &w) in order.iter().enumerate() {
+        if k == 0 || sig(order[k - 1]) != sig(w) {
+            distinct += 1;
+            out.extend_from_slice(sig(w));
+        }
+        labels[w] = distinct as i64 - 1;
+    }
+    out[at] = distinct as i64;
+    (labels, distinct)
+}
+
+/// Numbers each set of blocks by its rank among the distinct ones (sorted), appending
+/// the table of distinct sets to `out`.
+fn number_sets(sets: &Members, out: &mut Vec<i64>) -> Vec<i64> {
+    let mut order: Vec<usize> = (0..sets.len()).collect();
+    order.sort_unstable_by(|&a, &b| sets.get(a).cmp(sets.get(b)));
+    let mut numbers = vec![0i64; sets.len()];
+    let at = out.len();
+    out.push(0);
+    let mut distinct = 0i64;
+    for (k, &c) in order.iter().enumerate() {
+        if k == 0 || sets.get(order[k - 1]) != sets.get(c) {
+            distinct += 1;
+            out.push(sets.get(c).len() as i64);
+            out.extend_from_slice(sets.get(c));
+        }
+        numbers[c] = distinct - 1;
+    }
+    out[at] = distinct;
+    numbers
+}
