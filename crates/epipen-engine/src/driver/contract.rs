@@ -8,7 +8,6 @@
 //! copies of the worlds collapse with it, and each state's worlds stay as few as its
 //! contraction's instead of doubling at every step.
 
-use super::frame::Frame;
 use crate::FastMap;
 use crate::worlds::Value;
 
@@ -26,91 +25,6 @@ pub(crate) struct Quotient {
     pub ranks: Vec<Option<Vec<u32>>>,
     /// The actual world's class.
     pub actual: Option<usize>,
-}
-
-/// The contraction of `frame` whose worlds' classes are `labels` ([`Frame::refine`]),
-/// keeping the classes `actual` reaches when there is one: by the characters'
-/// indistinguishability, or with `believed` by their beliefs (the most plausible
-/// classes of each group). Its rows are left empty: the second part gives the world of
-/// the frame that each class stands for, whose values they are.
-pub(super) fn quotient(
-    frame: &Frame,
-    labels: &[i64],
-    actual: Option<usize>,
-    believed: bool,
-) -> (Quotient, Vec<usize>) {
-    let n = labels.len();
-    let count = labels.iter().map(|&l| l as usize + 1).max().unwrap_or(0);
-    let mut rep = vec![usize::MAX; count];
-    for w in (0..n).rev() {
-        rep[labels[w] as usize] = w;
-    }
-    // Per character, the classes in each of its groups (the same for every world of a
-    // class: the labels are stable under refinement).
-    let members: Vec<Members> = (frame.groups.iter())
-        .map(|group_of| Members::of(group_of, labels))
-        .collect();
-    // The classes kept: those the actual world reaches, or all.
-    let kept: Vec<usize> = match actual {
-        None => (0..count).collect(),
-        Some(a) => {
-            let mut seen = vec![false; count];
-            let start = labels[a] as usize;
-            seen[start] = true;
-            let mut todo = vec![start];
-            while let Some(c) = todo.pop() {
-                for (who, (m, group_of)) in members.iter().zip(&frame.groups).enumerate() {
-                    let group = m.get(group_of[rep[c]]);
-                    let places = (frame.places.get(who)).filter(|p| believed && p.len() == n);
-                    let least =
-                        places.and_then(|p| group.iter().map(|&d| p[rep[d as usize]]).min());
-                    for &d in group {
-                        let d = d as usize;
-                        if let (Some(p), Some(least)) = (places, least)
-                            && p[rep[d]] != least
-                        {
-                            continue;
-                        }
-                        if !seen[d] {
-                            seen[d] = true;
-                            todo.push(d);
-                        }
-                    }
-                }
-            }
-            (0..count).filter(|&c| seen[c]).collect()
-        }
-    };
-    let views = (members.iter().zip(&frame.groups))
-        .map(|(m, group_of)| {
-            let mut ids: FastMap<&[i64], u32> = FastMap::default();
-            (kept.iter())
-                .map(|&c| {
-                    let fresh = ids.len() as u32;
-                    *ids.entry(m.get(group_of[rep[c]])).or_insert(fresh)
-                })
-                .collect()
-        })
-        .collect();
-    let ranks = (frame.places.iter())
-        .map(|places| {
-            if places.len() < n {
-                return None;
-            }
-            let of: Vec<i64> = kept.iter().map(|&c| places[rep[c]]).collect();
-            match of.windows(2).all(|w| w[0] == w[1]) {
-                true => None,
-                false => Some(of.iter().map(|&p| p.max(0) as u32).collect()),
-            }
-        })
-        .collect();
-    let q = Quotient {
-        rows: Vec::new(),
-        views,
-        ranks,
-        actual: actual.and_then(|a| kept.binary_search(&(labels[a] as usize)).ok()),
-    };
-    (q, kept.iter().map(|&c| rep[c]).collect())
 }
 
 /// The coarsest stable refinement of a partition of worlds: the classes of the

@@ -16,7 +16,7 @@
 
 use std::rc::Rc;
 
-use super::contract::{Quotient, quotient};
+use super::contract::Quotient;
 use super::event::Product;
 use super::frame::Frame;
 use super::{Backend, Driver, Origin, Views};
@@ -369,7 +369,7 @@ impl<B: Backend> Driver<B> {
                 // not be numbered canonically.
                 let labels = frame.refine();
                 let believed = self.options.plan_believed;
-                let (q, reps) = quotient(&frame, &labels, actual, believed);
+                let (q, reps) = frame.quotient(&labels, actual, believed);
                 let of_q = Frame::of_quotient(&q, reps.len(), |c, sig| {
                     own_numbers(&shown[reps[c]].0, &own, sig)
                 });

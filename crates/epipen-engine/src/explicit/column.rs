@@ -149,6 +149,17 @@ impl Column {
         self.push_n(x, 1);
     }
 
+    /// Appends the column's own values in `worlds`, in order (no width check: they fit).
+    pub(super) fn push_copies(&mut self, worlds: impl ExactSizeIterator<Item = usize>) {
+        each!(self, v => {
+            v.reserve(worlds.len());
+            for w in worlds {
+                let x = v[w];
+                v.push(x);
+            }
+        })
+    }
+
     /// Appends `n` copies of `x`.
     pub(super) fn push_n(&mut self, x: i64, n: usize) {
         self.fit(x);

@@ -48,14 +48,13 @@ impl Universe {
             }
         };
         for (k, col) in self.columns.iter_mut().enumerate() {
-            col.reserve(made.len());
-            for &(w, c) in made {
-                let v = if k == occ {
-                    first + c
-                } else {
-                    col.get(w as usize)
-                };
-                col.push(v);
+            if k == occ {
+                col.reserve(made.len());
+                for &(_, c) in made {
+                    col.push(first + c);
+                }
+            } else {
+                col.push_copies(made.iter().map(|&(w, _)| w as usize));
             }
         }
         self.segments.push(base);
