@@ -487,7 +487,10 @@ impl ExplicitBackend {
         for (who, learned) in state.minds.learned.iter().enumerate() {
             let view = match views {
                 Views::Observed => {
-                    let mut view = vec![Vec::with_capacity(learned.len()); order.len()];
+                    // (Not `vec![…; n]`: a clone of an empty vector has no capacity.)
+                    let mut view: Vec<Vec<Value>> = (0..order.len())
+                        .map(|_| Vec::with_capacity(learned.len()))
+                        .collect();
                     for item in learned {
                         for (v, o) in view.iter_mut().zip(self.observed(item, &order)?) {
                             v.push(o);
@@ -506,7 +509,9 @@ impl ExplicitBackend {
         }
         let mut ranks = Vec::with_capacity(state.minds.ranks.len());
         for own in state.minds.ranks.iter() {
-            let mut per_world = vec![Vec::with_capacity(own.len()); order.len()];
+            let mut per_world: Vec<Vec<i64>> = (0..order.len())
+                .map(|_| Vec::with_capacity(own.len()))
+                .collect();
             for rank in own {
                 for (t, v) in per_world.iter_mut().zip(self.rank_values(rank, &order)?) {
                     t.push(i64::try_from(v).unwrap_or(i64::MAX));
