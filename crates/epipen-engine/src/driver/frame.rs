@@ -17,7 +17,7 @@ use crate::worlds::{Model, Value};
 /// A model's worlds as numbers (see the module documentation).
 pub(super) struct Frame {
     /// How many worlds.
-    pub n: usize,
+    n: usize,
     /// The numbers of each world's first signature.
     stride: usize,
     /// Each world's first signature, `stride` numbers a world: its values, each
@@ -30,7 +30,7 @@ pub(super) struct Frame {
     /// the order met.
     pub groups: Vec<Vec<usize>>,
     /// Per character, each world's plausibility as its place among the distinct ranks
-    /// (`n` of them, or none: every world as plausible; belief compares ranks only, and rank tuples grow with every event,
+    /// (`n` of them; belief compares ranks only, and rank tuples grow with every event,
     /// so two states alike but for their histories get the same places).
     pub places: Vec<Vec<i64>>,
 }
@@ -38,7 +38,7 @@ pub(super) struct Frame {
 impl Frame {
     /// The frame of `model`, `own` giving the values (as numbers) of a world that tell
     /// it apart (the story's own constants, without the steps' occurrences).
-    pub fn of_model(model: &Model, mut own: impl FnMut(usize, &mut Vec<i64>)) -> Frame {
+    pub fn of_model(model: &Model, own: impl FnMut(usize, &mut Vec<i64>)) -> Frame {
         let n = model.worlds.len();
         let groups = model.views.iter().map(|views| classes_of(views)).collect();
         let places = model.ranks.iter().map(|ranks| places_of(ranks)).collect();
@@ -49,12 +49,12 @@ impl Frame {
             }
             None => (None, Vec::new()),
         };
-        Frame::with(n, groups, places, chance_of, chances, |w, sig| own(w, sig))
+        Frame::with(n, groups, places, chance_of, chances, own)
     }
 
     /// The frame of a contraction of `n` classes, `own` giving the values of a class (as
     /// [`Frame::of_model`]).
-    pub fn of_quotient(q: &Quotient, n: usize, mut own: impl FnMut(usize, &mut Vec<i64>)) -> Frame {
+    pub fn of_quotient(q: &Quotient, n: usize, own: impl FnMut(usize, &mut Vec<i64>)) -> Frame {
         let groups = (q.views.iter())
             .map(|v| v.iter().map(|&g| g as usize).collect())
             .collect();
@@ -64,7 +64,7 @@ impl Frame {
                 None => vec![0; n],
             })
             .collect();
-        Frame::with(n, groups, places, None, Vec::new(), |w, sig| own(w, sig))
+        Frame::with(n, groups, places, None, Vec::new(), own)
     }
 
     fn with(
