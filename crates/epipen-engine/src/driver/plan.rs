@@ -789,7 +789,7 @@ impl<B: Backend> Driver<B> {
             });
         }
         // Beliefs are compared: a world's plausibility for each character is part of
-        // its label in [`key`] (the order, not the history that made it).
+        // its label in [`Frame::key`] (the order, not the history that made it).
         if self.chances {
             return Some("the story has chances");
         }
