@@ -1,7 +1,5 @@
 //! Possible worlds: values, their canonical order, how a world is named in messages.
 
-use std::collections::HashMap;
-
 use crate::ir::{CmpOp, ConstId, Constant, Expr, ExprKind, LogicOp, Program, Ty, arith};
 use num_rational::BigRational;
 
@@ -134,7 +132,7 @@ pub fn shown<'a>(
 /// semantics (mathematical integers, exact however large on the way; `None` when the
 /// value itself leaves 64 bits).
 pub fn value_of(e: &Expr, world: &[Value]) -> Option<Value> {
-    Some(match exact_value(e, world, &mut HashMap::new())? {
+    Some(match exact_value(e, world, &mut Met::default())? {
         Exact::Int(n) => Value::Int(n.to_i64()?),
         Exact::Bool(b) => Value::Bool(b),
     })
@@ -144,7 +142,7 @@ pub fn value_of(e: &Expr, world: &[Value]) -> Option<Value> {
 /// (a changed constant's term reads the others' earlier terms); None when one of them
 /// leaves 64 bits, as [`value_of`].
 pub fn values_of(terms: &[Expr], world: &[Value]) -> Option<Vec<Value>> {
-    let mut met = HashMap::new();
+    let mut met = Met::default();
     let mut out = Vec::with_capacity(terms.len());
     for t in terms {
         out.push(match t.kind {
@@ -167,7 +165,7 @@ enum Exact {
 }
 
 /// The values of the shared subexpressions met so far in one world.
-type Met = HashMap<*const Expr, Option<Exact>>;
+type Met = crate::FastMap<*const Expr, Option<Exact>>;
 
 fn exact_int(e: &Expr, world: &[Value], met: &mut Met) -> Option<arith::Integer> {
     match exact_value(e, world, met)? {
@@ -270,7 +268,7 @@ fn exact_value(e: &Expr, world: &[Value], met: &mut Met) -> Option<Exact> {
                 for (k, c) in consts.iter().enumerate() {
                     *changed.get_mut(c.0)? = Value::Bool((bits >> k) & 1 == 1);
                 }
-                if exact_bool(body, &changed, &mut HashMap::new())? != *forall {
+                if exact_bool(body, &changed, &mut Met::default())? != *forall {
                     all = !*forall;
                     break;
                 }

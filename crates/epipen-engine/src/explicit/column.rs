@@ -160,6 +160,22 @@ impl Column {
         })
     }
 
+    /// Appends `values` in order, the column widened once for the widest of them.
+    pub(super) fn push_values(&mut self, values: impl ExactSizeIterator<Item = i64> + Clone) {
+        if let (Some(lo), Some(hi)) = (values.clone().min(), values.clone().max()) {
+            self.fit(lo);
+            self.fit(hi);
+        }
+        // The column is wide enough for the least and the greatest value, and so for
+        // every value between: the conversions below are exact.
+        match self {
+            Column::I8(v) => v.extend(values.map(|x| x as i8)),
+            Column::I16(v) => v.extend(values.map(|x| x as i16)),
+            Column::I32(v) => v.extend(values.map(|x| x as i32)),
+            Column::I64(v) => v.extend(values),
+        }
+    }
+
     /// Appends `n` copies of `x`.
     pub(super) fn push_n(&mut self, x: i64, n: usize) {
         self.fit(x);
@@ -290,6 +306,22 @@ mod tests {
         let mut c = Column::for_range(3, 70_000);
         c.push_n(3, 2);
         assert_eq!(c.bytes(), 8);
+    }
+
+    #[test]
+    fn copies_and_values_are_appended_at_the_width_they_need() {
+        let mut c = Column::for_range(0, 1);
+        c.push_values([1, -5, 0].into_iter());
+        assert!(matches!(c, Column::I8(_)));
+        c.push_copies([1, 1, 2].into_iter());
+        assert_eq!(c.to_vec(), [1, -5, 0, -5, -5, 0]);
+        // The widest value is not the last, nor the first.
+        c.push_values([3, -40_000, 7].into_iter());
+        assert!(matches!(c, Column::I32(_)));
+        c.push_copies([7].into_iter());
+        assert_eq!(c.to_vec(), [1, -5, 0, -5, -5, 0, 3, -40_000, 7, -40_000]);
+        c.push_values(std::iter::empty());
+        assert_eq!(c.len(), 10);
     }
 
     #[test]

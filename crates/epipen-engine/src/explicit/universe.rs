@@ -83,10 +83,7 @@ impl Universe {
             _ => None,
         };
         for (k, col) in self.columns.iter_mut().enumerate() {
-            col.reserve(rows.len());
-            for row in rows {
-                col.push(row[k]);
-            }
+            col.push_values(rows.iter().map(|row| row[k]));
         }
         self.segments.push(base);
         self.parent.extend(std::iter::repeat_n(parent, rows.len()));
