@@ -16,7 +16,9 @@ use crate::worlds::Value;
 /// [`Rebuilding::rebuilt`]: super::Rebuilding::rebuilt
 pub(crate) struct Quotient {
     /// Each class's values, every constant as the story names it now (a step's
-    /// occurrence holds a number that tells the classes apart).
+    /// occurrence holds a number that tells the classes apart). Written only for a
+    /// state the search keeps: [`Frame::quotient`](super::frame::Frame::quotient)
+    /// leaves them empty.
     pub rows: Vec<Vec<Value>>,
     /// Per character, the group of each class (the classes of a group look alike to it).
     pub views: Vec<Vec<u32>>,
@@ -161,5 +163,29 @@ impl Members {
             })
             .collect();
         (numbers, ids.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_are_each_class_labels_sorted_without_repeats() {
+        // Worlds 0..6 in classes 2, 0, 2, 1, 0, 2 with labels 5, 3, 1, 4, 3, 5.
+        let m = Members::of(&[2, 0, 2, 1, 0, 2], &[5, 3, 1, 4, 3, 5]);
+        assert_eq!(m.len(), 3);
+        assert_eq!(m.get(0), [3]);
+        assert_eq!(m.get(1), [4]);
+        assert_eq!(m.get(2), [1, 5]);
+        // Classes numbered by the order their sets are first met.
+        let m = Members::of(&[0, 1, 2, 1], &[7, 7, 7, 9]);
+        assert_eq!(
+            (m.get(0), m.get(1), m.get(2)),
+            (&[7][..], &[7, 9][..], &[7][..])
+        );
+        assert_eq!(m.dense(), (vec![0, 1, 0], 2));
+        let none = Members::of(&[], &[]);
+        assert_eq!((none.len(), none.dense()), (0, (vec![], 0)));
     }
 }

@@ -343,3 +343,50 @@ fn number_sets(sets: &Members, out: &mut Vec<i64>) -> Vec<i64> {
     out[at] = distinct;
     numbers
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::worlds::World;
+
+    /// A model of worlds with one int each, one character's views and no ranks.
+    fn model(values: &[i64], views: &[i64]) -> Model {
+        Model {
+            worlds: values.iter().map(|&v| World(vec![Value::Int(v)])).collect(),
+            before: None,
+            views: vec![views.iter().map(|&g| vec![Value::Int(g)]).collect()],
+            ranks: vec![vec![Vec::new(); values.len()]],
+            chances: None,
+        }
+    }
+
+    fn key(m: &Model, actual: Option<usize>) -> Vec<i64> {
+        let frame = Frame::of_model(m, |w, sig| sig.push(m.worlds[w].0[0].number()));
+        frame.key(actual)
+    }
+
+    #[test]
+    fn the_key_is_the_same_up_to_bisimulation_and_order() {
+        // x = 1 and x = 2 told apart, two copies of x = 2 alike.
+        let a = model(&[1, 2, 2], &[0, 1, 1]);
+        let listed_otherwise = model(&[2, 1, 2], &[5, 3, 5]);
+        let contracted = model(&[1, 2], &[0, 1]);
+        assert_eq!(key(&a, Some(0)), key(&listed_otherwise, Some(1)));
+        assert_eq!(key(&a, Some(0)), key(&contracted, Some(0)));
+        // Another actual world, another view, another value: other states.
+        assert_ne!(key(&a, Some(0)), key(&a, Some(1)));
+        assert_ne!(
+            key(&a, Some(0)),
+            key(&model(&[1, 2, 2], &[0, 0, 0]), Some(0))
+        );
+        assert_ne!(
+            key(&a, Some(0)),
+            key(&model(&[1, 3, 3], &[0, 1, 1]), Some(0))
+        );
+        // The refinement finds the two classes, in the order met.
+        let frame = Frame::of_model(&listed_otherwise, |w, sig| {
+            sig.push(listed_otherwise.worlds[w].0[0].number())
+        });
+        assert_eq!(frame.refine(), [0, 1, 0]);
+    }
+}
