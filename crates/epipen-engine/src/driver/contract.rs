@@ -8,6 +8,8 @@
 //! copies of the worlds collapse with it, and each state's worlds stay as few as its
 //! contraction's instead of doubling at every step.
 
+use std::hash::Hash;
+
 use crate::FastMap;
 use crate::worlds::Value;
 
@@ -57,15 +59,7 @@ pub(crate) fn stable_labels<E>(
                 sigs[w * stride + 1 + j] = places[class_of[w]];
             }
         }
-        let mut ids: FastMap<&[i64], i64> = FastMap::default();
-        ids.reserve(n);
-        let next: Vec<i64> = (sigs.chunks(stride))
-            .map(|s| {
-                let fresh = ids.len() as i64;
-                *ids.entry(s).or_insert(fresh)
-            })
-            .collect();
-        let now = ids.len();
+        let (next, now) = dense_by(sigs.chunks(stride));
         labels = next;
         if now == blocks {
             return Ok(labels);
@@ -74,27 +68,17 @@ pub(crate) fn stable_labels<E>(
     }
 }
 
-/// Numbers each signature by the order its value was first met, and how many there are.
-pub(crate) fn dense(sigs: &[Vec<i64>]) -> (Vec<i64>, usize) {
-    let mut ids: FastMap<&[i64], i64> = FastMap::default();
-    let labels = (sigs.iter())
+/// Numbers each item by the order its value was first met, and how many distinct
+/// values there are.
+pub(crate) fn dense_by<'a, T: Hash + Eq + ?Sized + 'a>(
+    items: impl ExactSizeIterator<Item = &'a T>,
+) -> (Vec<i64>, usize) {
+    let mut ids: FastMap<&T, i64> = FastMap::default();
+    ids.reserve(items.len());
+    let labels = items
         .map(|s| {
             let next = ids.len() as i64;
-            *ids.entry(s.as_slice()).or_insert(next)
-        })
-        .collect();
-    (labels, ids.len())
-}
-
-/// Numbers each of the `n` signatures of `stride` numbers in `flat` by the order its
-/// value was first met, and how many there are.
-pub(super) fn dense_flat(flat: &[i64], stride: usize, n: usize) -> (Vec<i64>, usize) {
-    let mut ids: FastMap<&[i64], i64> = FastMap::default();
-    let labels = (0..n)
-        .map(|w| {
-            let next = ids.len() as i64;
-            *ids.entry(&flat[w * stride..(w + 1) * stride])
-                .or_insert(next)
+            *ids.entry(s).or_insert(next)
         })
         .collect();
     (labels, ids.len())
@@ -155,14 +139,7 @@ impl Members {
     /// Each class numbered by the order its labels were first met, and how many
     /// distinct ones there are.
     pub(crate) fn dense(&self) -> (Vec<i64>, usize) {
-        let mut ids: FastMap<&[i64], i64> = FastMap::default();
-        let numbers = (0..self.len())
-            .map(|c| {
-                let next = ids.len() as i64;
-                *ids.entry(self.get(c)).or_insert(next)
-            })
-            .collect();
-        (numbers, ids.len())
+        dense_by((0..self.len()).map(|c| self.get(c)))
     }
 }
 

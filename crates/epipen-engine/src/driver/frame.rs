@@ -10,8 +10,7 @@ use std::convert::Infallible;
 
 use num_rational::BigRational;
 
-use super::contract::{Members, Quotient, dense_flat, stable_labels};
-use crate::FastMap;
+use super::contract::{Members, Quotient, dense_by, stable_labels};
 use crate::worlds::{Model, Value};
 
 /// A model's worlds as numbers (see the module documentation).
@@ -102,7 +101,8 @@ impl Frame {
     /// class), numbered in the order met rather than canonically (cheaper: no signature
     /// is sorted).
     pub fn refine(&self) -> Vec<i64> {
-        let (labels, blocks) = dense_flat(&self.start, self.stride, self.n);
+        let sig = |w: usize| &self.start[w * self.stride..(w + 1) * self.stride];
+        let (labels, blocks) = dense_by((0..self.n).map(sig));
         match stable_labels(labels, blocks, &self.groups, || Ok::<(), Infallible>(())) {
             Ok(labels) => labels,
             Err(never) => match never {},
@@ -164,13 +164,8 @@ impl Frame {
         };
         let views = (members.iter().zip(&self.groups))
             .map(|(m, group_of)| {
-                let mut ids: FastMap<&[i64], u32> = FastMap::default();
-                (kept.iter())
-                    .map(|&c| {
-                        let fresh = ids.len() as u32;
-                        *ids.entry(m.get(group_of[rep[c]])).or_insert(fresh)
-                    })
-                    .collect()
+                let (ids, _) = dense_by(kept.iter().map(|&c| m.get(group_of[rep[c]])));
+                ids.into_iter().map(|g| g as u32).collect()
             })
             .collect();
         let ranks = (self.places.iter())
@@ -275,13 +270,8 @@ fn classes_of(views: &[Vec<Value>]) -> Vec<usize> {
             })
             .collect();
     }
-    let mut ids: FastMap<&[Value], usize> = FastMap::default();
-    (views.iter())
-        .map(|v| {
-            let next = ids.len();
-            *ids.entry(v.as_slice()).or_insert(next)
-        })
-        .collect()
+    let (ids, _) = dense_by(views.iter().map(Vec::as_slice));
+    ids.into_iter().map(|g| g as usize).collect()
 }
 
 /// Each world's rank as its place among the distinct ranks (sorted).

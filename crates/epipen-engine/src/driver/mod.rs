@@ -13,7 +13,7 @@ mod capability;
 mod check;
 mod contract;
 mod frame;
-pub(crate) use contract::{Members, Quotient, dense, stable_labels};
+pub(crate) use contract::{Members, Quotient, dense_by, stable_labels};
 
 /// A state rebuilt from its contraction, and its actual world ([`Rebuilding::rebuilt`]).
 pub(crate) type Rebuilt<S, P> = Option<(S, Option<P>)>;

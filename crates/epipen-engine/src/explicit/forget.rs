@@ -19,7 +19,7 @@ use super::rebuild::Classes;
 use super::{ExplicitBackend, Learned, Minds, State, WorldIds};
 use crate::Failure;
 use crate::driver::Forgotten;
-use crate::driver::{Members, dense, stable_labels};
+use crate::driver::{Members, dense_by, stable_labels};
 use crate::ir::{ExprKind, GroupOp};
 
 impl ExplicitBackend {
@@ -235,7 +235,7 @@ fn contract(
     check_deadline: impl Fn() -> Result<(), Failure>,
 ) -> Result<(Worlds, Vec<usize>), Failure> {
     let rows: Vec<Vec<i64>> = worlds.iter().map(|(row, _)| row.clone()).collect();
-    let (labels, blocks) = dense(&rows);
+    let (labels, blocks) = dense_by(rows.iter().map(Vec::as_slice));
     let groups: Vec<Vec<usize>> = (0..characters)
         .map(|who| worlds.iter().map(|(_, c)| c[who] as usize).collect())
         .collect();

@@ -49,10 +49,7 @@ impl Universe {
         };
         for (k, col) in self.columns.iter_mut().enumerate() {
             if k == occ {
-                col.reserve(made.len());
-                for &(_, c) in made {
-                    col.push(first + c);
-                }
+                col.push_values(made.iter().map(|&(_, c)| first + c));
             } else {
                 col.push_copies(made.iter().map(|&(w, _)| w as usize));
             }
