@@ -7,7 +7,7 @@
 
 use num_rational::BigRational;
 
-use super::{Forgotten, Handover, Quotient, Rebuilt, Semantics};
+use super::{Forgotten, Handover, Quotient, Rebuilt, Semantics, Tables};
 use crate::Failure;
 use crate::ir::{CharId, ConstId, Expr, Rat};
 use crate::worlds::World;
@@ -179,6 +179,24 @@ pub(crate) trait Rebuilding<S, P> {
         q: &Quotient,
         reuse: Option<usize>,
     ) -> Result<Rebuilt<S, P>, Failure>;
+    /// `state`'s worlds as a plan's search recognises them, in the order the backend
+    /// lists them ([`super::Views::Grouped`]), the values of the constants `own` (at
+    /// their `terms` when constants changed) read where the backend keeps them, and the
+    /// place of the actual world `actual`; None when it has more than `cap` worlds, when
+    /// a value leaves the 64-bit integers, or when the backend does not list it itself
+    /// (the search lists its model then).
+    fn tables(
+        &mut self,
+        state: &S,
+        cap: usize,
+        terms: Option<&[Expr]>,
+        own: &[usize],
+        actual: Option<&P>,
+    ) -> Result<Option<Tables>, Failure>;
+    /// The worlds at the places `picks` of `state`'s listing ([`Rebuilding::tables`]),
+    /// with the values the constants had at the story's start and the steps'
+    /// occurrences.
+    fn rows(&mut self, state: &S, picks: &[usize]) -> Vec<World>;
     /// Where what the backend makes from now on starts (for [`Rebuilding::drop_since`]).
     fn mark(&self) -> usize;
     /// Drops what the backend made since `mark`: a plan's search read the states made

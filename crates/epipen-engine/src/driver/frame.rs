@@ -13,6 +13,27 @@ use num_rational::BigRational;
 use super::contract::{Members, Quotient, dense_by, stable_labels};
 use crate::worlds::{Model, Value};
 
+/// A state's worlds as a backend that rebuilds states lists them for a plan's search
+/// ([`super::Rebuilding::tables`]): what a [`Model`] says of them, but for the values
+/// only those of the story's own constants, as numbers, and each view as the number of
+/// its group.
+pub(crate) struct Tables {
+    /// How many worlds.
+    pub n: usize,
+    /// Each world's values of the story's own constants (the steps' occurrences left
+    /// out), as many numbers a world, as [`Value::number`] writes them.
+    pub own: Vec<i64>,
+    /// Per character, each world's group: the same number, the same view.
+    pub groups: Vec<Vec<u32>>,
+    /// Per character, how many plausibility ranks a world has, and each world's ranks
+    /// in a row (as [`Model::ranks`], flat).
+    pub ranks: Vec<(usize, Vec<i64>)>,
+    /// Each world's chance (as [`Model::chances`]).
+    pub chances: Option<Vec<BigRational>>,
+    /// The actual world's place, if there is one.
+    pub actual: Option<usize>,
+}
+
 /// A model's worlds as numbers (see the module documentation).
 pub(super) struct Frame {
     /// How many worlds.
@@ -49,6 +70,26 @@ impl Frame {
             None => (None, Vec::new()),
         };
         Frame::with(n, groups, places, chance_of, chances, own)
+    }
+
+    /// The frame of a state's [`Tables`] (a backend that rebuilds states lists them
+    /// without the worlds' values: [`super::Rebuilding::tables`]).
+    pub fn of_tables(t: &Tables) -> Frame {
+        let groups = t.groups.iter().map(|ids| classes_of_ids(ids)).collect();
+        let places = (t.ranks.iter())
+            .map(|(stride, rows)| places_of_rows(rows, *stride, t.n))
+            .collect();
+        let (chance_of, chances) = match &t.chances {
+            Some(c) => {
+                let (of, distinct) = places_of_values(c);
+                (Some(of), distinct.into_iter().cloned().collect())
+            }
+            None => (None, Vec::new()),
+        };
+        let stride = t.own.len().checked_div(t.n).unwrap_or(0);
+        Frame::with(t.n, groups, places, chance_of, chances, |w, sig| {
+            sig.extend_from_slice(&t.own[w * stride..(w + 1) * stride]);
+        })
     }
 
     /// The frame of a contraction of `n` classes, `own` giving the values of a class (as
@@ -251,32 +292,53 @@ impl Frame {
 /// order met. A backend that groups worlds gives each view as the number of its group
 /// ([`super::Views::Grouped`]): small numbers are told apart by a table, not hashed.
 fn classes_of(views: &[Vec<Value>]) -> Vec<usize> {
-    let n = views.len();
-    let small = |v: &Vec<Value>| match v.as_slice() {
-        [Value::Int(g)] => usize::try_from(*g).ok().filter(|&g| g <= 4 * n),
-        _ => None,
-    };
-    if views.iter().all(|v| small(v).is_some()) {
-        let mut ids = vec![usize::MAX; 4 * n + 1];
-        let mut next = 0;
-        return (views.iter())
-            .map(|v| {
-                let id = &mut ids[small(v).unwrap_or_default()];
-                if *id == usize::MAX {
-                    *id = next;
-                    next += 1;
-                }
-                *id
-            })
-            .collect();
+    let ids: Option<Vec<u32>> = (views.iter())
+        .map(|v| match v.as_slice() {
+            [Value::Int(g)] => u32::try_from(*g).ok(),
+            _ => None,
+        })
+        .collect();
+    if let Some(ids) = ids {
+        return classes_of_ids(&ids);
     }
     let (ids, _) = dense_by(views.iter().map(Vec::as_slice));
     ids.into_iter().map(|g| g as usize).collect()
 }
 
+/// Each world's class among the group numbers `ids`, numbered in the order met.
+fn classes_of_ids(ids: &[u32]) -> Vec<usize> {
+    let n = ids.len();
+    if ids.iter().any(|&g| g as usize > 4 * n) {
+        let (ids, _) = dense_by(ids.iter());
+        return ids.into_iter().map(|g| g as usize).collect();
+    }
+    let mut class = vec![usize::MAX; 4 * n + 1];
+    let mut next = 0;
+    (ids.iter())
+        .map(|&g| {
+            let id = &mut class[g as usize];
+            if *id == usize::MAX {
+                *id = next;
+                next += 1;
+            }
+            *id
+        })
+        .collect()
+}
+
 /// Each world's rank as its place among the distinct ranks (sorted).
 fn places_of<T: Ord>(ranks: &[T]) -> Vec<i64> {
     places_of_values(ranks).0
+}
+
+/// Each of the `n` rows of `stride` numbers in `flat` as its place among the distinct
+/// rows (sorted), as [`places_of`] for ranks in one table.
+fn places_of_rows(flat: &[i64], stride: usize, n: usize) -> Vec<i64> {
+    match stride {
+        0 => vec![0; n],
+        1 => places_of(flat),
+        _ => number_flat(flat, stride, n, &mut Vec::new()).0,
+    }
 }
 
 /// Each value's place among the distinct values (sorted), and those values.

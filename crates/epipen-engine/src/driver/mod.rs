@@ -14,6 +14,7 @@ mod check;
 mod contract;
 mod frame;
 pub(crate) use contract::{Members, Quotient, dense_by, stable_labels};
+pub(crate) use frame::Tables;
 
 /// A state rebuilt from its contraction, and its actual world ([`Rebuilding::rebuilt`]).
 pub(crate) type Rebuilt<S, P> = Option<(S, Option<P>)>;

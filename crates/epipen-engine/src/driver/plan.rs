@@ -12,13 +12,15 @@
 //! that a state reached again (or left as it was by an action) is not expanded twice. On a
 //! backend that rebuilds states (the explicit one), each state met for the first time is
 //! replaced by that contraction, without its history ([`super::contract`]), and
-//! recognised by it.
+//! recognised by it; that backend lists the state's [`Tables`] itself (its columns and
+//! groups), and the values of the worlds a contraction keeps are read only for the states
+//! kept.
 
 use std::rc::Rc;
 
 use super::contract::Quotient;
 use super::event::Product;
-use super::frame::Frame;
+use super::frame::{Frame, Tables};
 use super::{Backend, Driver, Origin, Views};
 use crate::ir::{ActionDef, ActionId, ConstId, DoStep, Expr, ExprKind, PlanStmt};
 use crate::syntax::Span;
@@ -332,13 +334,27 @@ impl<B: Backend> Driver<B> {
         let mut keys = Vec::with_capacity(branches.len());
         let mut quotients = Vec::new();
         // The story's own constants (the steps' occurrences left out).
-        let own: Vec<usize> = (self.program.constants.iter().enumerate())
-            .filter(|(_, c)| c.occurrence.is_none())
-            .map(|(k, _)| k)
-            .collect();
+        let own = self.own_constants();
         for b in branches {
             self.enter(b);
             let state = self.state.clone();
+            if contract && let Some(t) = self.tables(&state, b, &own).at(span)? {
+                let frame = Frame::of_tables(&t);
+                let labels = frame.refine();
+                let believed = self.options.plan_believed;
+                let (q, reps) = frame.quotient(&labels, t.actual, believed);
+                let stride = own.len();
+                let of_q = Frame::of_quotient(&q, reps.len(), |c, sig| {
+                    sig.extend_from_slice(&t.own[reps[c] * stride..(reps[c] + 1) * stride]);
+                });
+                keys.push(of_q.key(q.actual));
+                quotients.push(Pending {
+                    q,
+                    reps,
+                    rows: Rows::Own(t.own),
+                });
+                continue;
+            }
             let listed = match self.options.plan_states {
                 crate::PlanStates::Listed => {
                     let cap = B::LISTING_CAP;
@@ -374,7 +390,11 @@ impl<B: Backend> Driver<B> {
                     own_numbers(&shown[reps[c]].0, &own, sig)
                 });
                 keys.push(of_q.key(q.actual));
-                quotients.push(Pending { q, reps, shown });
+                quotients.push(Pending {
+                    q,
+                    reps,
+                    rows: Rows::Shown(shown),
+                });
             } else {
                 keys.push(frame.key(actual));
             }
@@ -389,6 +409,40 @@ impl<B: Backend> Driver<B> {
             }
         }
         Ok(Some((StateKey::Listed(Rc::from(flat)), quotients)))
+    }
+
+    /// The story's own constants: all but the steps' occurrences.
+    pub(super) fn own_constants(&self) -> Vec<usize> {
+        (self.program.constants.iter().enumerate())
+            .filter(|(_, c)| c.occurrence.is_none())
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// The [`Tables`] of the branch `b` (entered: its state is `state`) from a backend
+    /// that rebuilds states and lists them itself; None when it does not (the search
+    /// lists the model then).
+    fn tables(
+        &mut self,
+        state: &B::State,
+        b: &Snapshot<B>,
+        own: &[usize],
+    ) -> Result<Option<Tables>, Failure> {
+        if self.options.plan_states != crate::PlanStates::Listed || self.handover(state).is_some() {
+            return Ok(None);
+        }
+        let terms = self.terms.clone();
+        let actual = b.actual.as_ref().map(|(_, p)| p);
+        match self.backend.rebuilding() {
+            Some(r) => r.tables(
+                state,
+                B::LISTING_CAP,
+                terms.as_deref().map(Vec::as_slice),
+                own,
+                actual,
+            ),
+            None => Ok(None),
+        }
     }
 
     /// Each branch replaced by its contraction (all as they were without contractions).
@@ -419,14 +473,21 @@ impl<B: Backend> Driver<B> {
         pending: Pending,
         reuse: Option<usize>,
     ) -> Result<Snapshot<B>, EngineError> {
-        let Pending {
-            mut q,
-            reps,
-            mut shown,
-        } = pending;
-        q.rows = (reps.into_iter())
-            .map(|w| std::mem::take(&mut shown[w].0))
-            .collect();
+        let Pending { mut q, reps, rows } = pending;
+        q.rows = match rows {
+            Rows::Shown(mut shown) => (reps.into_iter())
+                .map(|w| std::mem::take(&mut shown[w].0))
+                .collect(),
+            Rows::Own(values) => {
+                // The steps' occurrences as the backend lists them (no change reads or
+                // writes them), the story's own constants at their current values.
+                let rows = match self.backend.rebuilding() {
+                    Some(r) => r.rows(&b.state, &reps),
+                    None => Vec::new(),
+                };
+                with_own_values(rows, &values, &self.own_constants(), &reps)
+            }
+        };
         let Some(&first) = (self.program.plan_steps.as_ref()).and_then(|s| s.occurrences.first())
         else {
             return Ok(b);
@@ -954,12 +1015,21 @@ impl<B: Backend> Driver<B> {
 type Keyed<F> = (StateKey<F>, Vec<Pending>);
 
 /// A branch's contraction before its rows are written (a state recognised as one met
-/// before is dropped without them): the model's worlds each class stands for, and
+/// before is dropped without them): the listed worlds each class stands for, and
 /// their values.
 struct Pending {
     q: Quotient,
     reps: Vec<usize>,
-    shown: Vec<World>,
+    rows: Rows,
+}
+
+/// The values of a state's listed worlds, as a plan's search read them.
+enum Rows {
+    /// Each world's values, as the story now names them.
+    Shown(Vec<World>),
+    /// Each world's values of the story's own constants ([`Tables::own`]); the
+    /// backend lists the rest ([`super::Rebuilding::rows`]).
+    Own(Vec<i64>),
 }
 
 /// How the search recognises a state ([`Driver::node_key`]).
@@ -1104,6 +1174,28 @@ fn packed(x: i64, out: &mut Vec<u8>) {
 }
 
 /// The values of `own` constants in `row`, as numbers, appended to `out`.
-fn own_numbers(row: &[Value], own: &[usize], out: &mut Vec<i64>) {
+/// The listed worlds `rows` (at the places `picks`) with the story's own constants `own`
+/// at their values in `values` ([`Tables::own`]).
+pub(super) fn with_own_values(
+    rows: Vec<World>,
+    values: &[i64],
+    own: &[usize],
+    picks: &[usize],
+) -> Vec<Vec<Value>> {
+    let stride = own.len();
+    (rows.into_iter().zip(picks))
+        .map(|(World(mut row), &w)| {
+            for (&k, &v) in own.iter().zip(&values[w * stride..(w + 1) * stride]) {
+                row[k] = match row[k] {
+                    Value::Bool(_) => Value::Bool(v != 0),
+                    Value::Int(_) => Value::Int(v),
+                };
+            }
+            row
+        })
+        .collect()
+}
+
+pub(super) fn own_numbers(row: &[Value], own: &[usize], out: &mut Vec<i64>) {
     out.extend(own.iter().map(|&k| row[k].number()));
 }

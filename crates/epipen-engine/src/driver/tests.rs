@@ -583,3 +583,60 @@ fn a_formula_made_where_another_was_is_evaluated_anew() {
     let set = (driver.backend.formula(&knows, &state, &[])).expect("evaluated");
     assert!(driver.backend.holds(&set, &point).expect("a verdict"));
 }
+
+/// A backend that rebuilds states lists a plan's state itself ([`Rebuilding::tables`]):
+/// the frame, its key, its classes and the representatives' rows are those the search
+/// reads from the listed model, at a state with changed constants, beliefs and events.
+#[test]
+fn a_state_the_backend_lists_itself_is_its_listed_model() {
+    use super::frame::Frame;
+    use super::plan::{own_numbers, with_own_values};
+    use super::{Rebuilding, Views};
+    let story = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../stories/sally-anne-spying.story"
+    ))
+    .expect("the story");
+    let (program, options) = compiled(History::Kept, &story, &[]);
+    let backend = crate::explicit::ExplicitBackend::new(
+        program.clone(),
+        &options,
+        crate::limits::Size::Forced,
+    );
+    let Ok(backend) = backend else {
+        panic!("the explicit backend lists the worlds");
+    };
+    let mut driver = ran(&program, &options, backend, &mut |_| {});
+    let (state, terms) = (driver.state.clone(), driver.terms.clone().expect("changes"));
+    let (actual, point) = driver.actual.clone().expect("an actual world");
+    let own = driver.own_constants();
+    let cap = 1 << 14;
+    let tables = driver
+        .backend
+        .tables(&state, cap, Some(&terms), &own, Some(&point));
+    let tables = tables
+        .expect("listed")
+        .expect("the backend lists the state");
+    let model = (driver.model_of(&state, cap, Views::Grouped)).expect("listed");
+    let model = model.expect("a model");
+    let shown: Vec<_> = (model.worlds.iter())
+        .map(|w| driver.shown(w).expect("64-bit values"))
+        .collect();
+    let at = model.worlds.iter().position(|w| w.0 == actual);
+    assert!(model.worlds.len() > 2, "{} worlds", model.worlds.len());
+    assert_eq!(tables.actual, at);
+    assert!(at.is_some());
+    let listed = Frame::of_model(&model, |w, sig| own_numbers(&shown[w].0, &own, sig));
+    let by_backend = Frame::of_tables(&tables);
+    assert_eq!(by_backend.key(tables.actual), listed.key(at));
+    let labels = listed.refine();
+    assert_eq!(by_backend.refine(), labels);
+    let (_, reps) = listed.quotient(&labels, at, true);
+    let rows = Rebuilding::rows(&mut driver.backend, &state, &reps);
+    let rows = with_own_values(rows, &tables.own, &own, &reps);
+    let expected: Vec<_> = reps.iter().map(|&w| shown[w].0.clone()).collect();
+    assert_eq!(rows, expected);
+    // The key tells the worlds' values apart: another actual world, another key.
+    let other = (0..model.worlds.len()).find(|&w| Some(labels[w]) != at.map(|a| labels[a]));
+    assert_ne!(by_backend.key(other), listed.key(at));
+}

@@ -34,7 +34,7 @@ use std::time::Instant;
 
 use super::driver::{
     Backend, Handover, HandsOver, Hint, Hints, Learning, Listing, Offers, Origin, Plausibility,
-    Probabilities, Rebuilding, Said, Semantics, Views,
+    Probabilities, Rebuilding, Said, Semantics, Tables, Views,
 };
 use super::{Failure, FastMap, Options};
 use crate::ir::{CharId, ConstId, Expr, ExprKind, Program, Ty};
@@ -507,25 +507,85 @@ impl ExplicitBackend {
             };
             listed.push(view);
         }
-        let mut ranks = Vec::with_capacity(state.minds.ranks.len());
-        for own in state.minds.ranks.iter() {
-            let mut per_world: Vec<Vec<i64>> = (0..order.len())
-                .map(|_| Vec::with_capacity(own.len()))
-                .collect();
-            for rank in own {
-                for (t, v) in per_world.iter_mut().zip(self.rank_values(rank, &order)?) {
-                    t.push(i64::try_from(v).unwrap_or(i64::MAX));
-                }
-            }
-            ranks.push(per_world);
-        }
         Ok(Some(Model {
             before: None,
             worlds,
             views: listed,
-            ranks,
+            ranks: (self.ranks_at(state, &order)?.into_iter())
+                .map(|(stride, rows)| match stride {
+                    0 => vec![Vec::new(); order.len()],
+                    _ => rows.chunks(stride).map(<[i64]>::to_vec).collect(),
+                })
+                .collect(),
             chances: self.chances_of(state, &order),
         }))
+    }
+
+    /// Per character, the plausibility ranks of the worlds `order` of `state`: how many
+    /// a world, and each world's in a row (as [`Tables::ranks`]).
+    fn ranks_at(
+        &mut self,
+        state: &State,
+        order: &[u32],
+    ) -> Result<Vec<(usize, Vec<i64>)>, Failure> {
+        let mut ranks = Vec::with_capacity(state.minds.ranks.len());
+        for own in state.minds.ranks.iter() {
+            let stride = own.len();
+            let mut rows = vec![0i64; order.len() * stride];
+            for (j, rank) in own.iter().enumerate() {
+                for (w, v) in self.rank_values(rank, order)?.into_iter().enumerate() {
+                    rows[w * stride + j] = i64::try_from(v).unwrap_or(i64::MAX);
+                }
+            }
+            ranks.push((stride, rows));
+        }
+        Ok(ranks)
+    }
+
+    /// The values of the constants `own` in the worlds `order` of `state`, `own.len()`
+    /// numbers a world: read from the universe's columns, or evaluated from their
+    /// `terms` when constants changed. None when one leaves the 64-bit integers (or
+    /// the 128 bits the evaluation computes in).
+    fn own_values(
+        &mut self,
+        state: &Rc<State>,
+        order: &[u32],
+        terms: Option<&[Expr]>,
+        own: &[usize],
+    ) -> Result<Option<Vec<i64>>, Failure> {
+        let stride = own.len();
+        let mut out = vec![0i64; order.len() * stride];
+        for (j, &k) in own.iter().enumerate() {
+            let term = terms.map(|t| &t[k]);
+            let read = match term.map(|t| &t.kind) {
+                None => Some(k),
+                Some(ExprKind::Const(c)) => Some(c.0),
+                Some(_) => None,
+            };
+            if let Some(c) = read {
+                let column = &self.universe.columns[c];
+                for (w, &id) in order.iter().enumerate() {
+                    out[w * stride + j] = column.get(id as usize);
+                }
+                continue;
+            }
+            let term = term.expect("a term");
+            for (at, chunk) in order.chunks(CHUNK).enumerate() {
+                self.check_deadline()?;
+                let values = match self.eval(term, chunk, state, &[]) {
+                    Ok(col) => col.ints()?,
+                    Err(Failure::Unsupported(_)) => return Ok(None),
+                    Err(e) => return Err(e),
+                };
+                for (w, v) in values.into_iter().enumerate() {
+                    let Ok(v) = i64::try_from(v) else {
+                        return Ok(None);
+                    };
+                    out[(at * CHUNK + w) * stride + j] = v;
+                }
+            }
+        }
+        Ok(Some(out))
     }
 }
 
@@ -1085,6 +1145,44 @@ impl Rebuilding<Rc<State>, Option<u32>> for ExplicitBackend {
         reuse: Option<usize>,
     ) -> Result<crate::driver::Rebuilt<Rc<State>, Option<u32>>, Failure> {
         self.rebuild(state, q, reuse)
+    }
+
+    fn tables(
+        &mut self,
+        state: &Rc<State>,
+        cap: usize,
+        terms: Option<&[Expr]>,
+        own: &[usize],
+        actual: Option<&Option<u32>>,
+    ) -> Result<Option<Tables>, Failure> {
+        if state.pending > 0 || state.worlds.len() > cap {
+            return Ok(None);
+        }
+        let order: Vec<u32> = state.worlds.iter().collect();
+        let Some(values) = self.own_values(state, &order, terms, own)? else {
+            return Ok(None);
+        };
+        let mut groups = Vec::with_capacity(state.minds.learned.len());
+        for who in 0..state.minds.learned.len() {
+            let of = self.groups(state, who)?;
+            groups.push(order.iter().map(|&w| of.of(w) as u32).collect());
+        }
+        Ok(Some(Tables {
+            n: order.len(),
+            own: values,
+            groups,
+            ranks: self.ranks_at(state, &order)?,
+            chances: self.chances_of(state, &order),
+            actual: actual
+                .copied()
+                .flatten()
+                .and_then(|a| order.binary_search(&a).ok()),
+        }))
+    }
+
+    fn rows(&mut self, state: &Rc<State>, picks: &[usize]) -> Vec<World> {
+        let order: Vec<u32> = state.worlds.iter().collect();
+        picks.iter().map(|&p| self.world(order[p])).collect()
     }
 
     /// The universe's size.

@@ -123,10 +123,10 @@ impl Universe {
     /// none.
     pub(super) fn find(&self, world: &[Value]) -> Option<u32> {
         let values: Vec<i64> = world.iter().map(|v| v.number()).collect();
-        let ends = self.segments.iter().skip(1).copied().chain([self.len]);
-        let segments: Vec<(usize, usize)> = self.segments.iter().copied().zip(ends).collect();
-        for &(start, end) in segments.iter().rev() {
+        let mut end = self.len;
+        for &start in self.segments.iter().rev() {
             let (mut lo, mut hi) = (start, end);
+            end = start;
             while lo < hi {
                 let mid = (lo + hi) / 2;
                 let row = self.columns.iter().map(|c| c.get(mid));
