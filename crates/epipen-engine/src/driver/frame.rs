@@ -177,12 +177,20 @@ impl Frame {
             None => (0..count).collect(),
             Some(a) => {
                 let mut seen = vec![false; count];
+                // Each character's groups reached: a group leads to the same classes
+                // whichever of its classes reached it.
+                let mut expanded: Vec<Vec<bool>> =
+                    members.iter().map(|m| vec![false; m.len()]).collect();
                 let start = labels[a] as usize;
                 seen[start] = true;
                 let mut todo = vec![start];
                 while let Some(c) = todo.pop() {
                     for (who, (m, group_of)) in members.iter().zip(&self.groups).enumerate() {
-                        let group = m.get(group_of[rep[c]]);
+                        let g = group_of[rep[c]];
+                        if std::mem::replace(&mut expanded[who][g], true) {
+                            continue;
+                        }
+                        let group = m.get(g);
                         let places = (self.places.get(who)).filter(|p| believed && p.len() == n);
                         let least =
                             places.and_then(|p| group.iter().map(|&d| p[rep[d as usize]]).min());
