@@ -62,13 +62,7 @@ impl Frame {
         let n = model.worlds.len();
         let groups = model.views.iter().map(|views| classes_of(views)).collect();
         let places = model.ranks.iter().map(|ranks| places_of(ranks)).collect();
-        let (chance_of, chances) = match &model.chances {
-            Some(c) => {
-                let (of, distinct) = places_of_values(c);
-                (Some(of), distinct.into_iter().cloned().collect())
-            }
-            None => (None, Vec::new()),
-        };
+        let (chance_of, chances) = chance_places(model.chances.as_deref());
         Frame::with(n, groups, places, chance_of, chances, own)
     }
 
@@ -79,13 +73,7 @@ impl Frame {
         let places = (t.ranks.iter())
             .map(|(stride, rows)| places_of_rows(rows, *stride, t.n))
             .collect();
-        let (chance_of, chances) = match &t.chances {
-            Some(c) => {
-                let (of, distinct) = places_of_values(c);
-                (Some(of), distinct.into_iter().cloned().collect())
-            }
-            None => (None, Vec::new()),
-        };
+        let (chance_of, chances) = chance_places(t.chances.as_deref());
         let stride = t.own.len().checked_div(t.n).unwrap_or(0);
         Frame::with(t.n, groups, places, chance_of, chances, |w, sig| {
             sig.extend_from_slice(&t.own[w * stride..(w + 1) * stride]);
@@ -346,6 +334,18 @@ fn places_of_rows(flat: &[i64], stride: usize, n: usize) -> Vec<i64> {
         0 => vec![0; n],
         1 => places_of(flat),
         _ => number_flat(flat, stride, n, &mut Vec::new()).0,
+    }
+}
+
+/// Each world's chance as its place among the distinct chances, and those chances in
+/// order (none without chances).
+fn chance_places(chances: Option<&[BigRational]>) -> (Option<Vec<i64>>, Vec<BigRational>) {
+    match chances {
+        Some(c) => {
+            let (of, distinct) = places_of_values(c);
+            (Some(of), distinct.into_iter().cloned().collect())
+        }
+        None => (None, Vec::new()),
     }
 }
 

@@ -338,47 +338,38 @@ impl<B: Backend> Driver<B> {
         for b in branches {
             self.enter(b);
             let state = self.state.clone();
-            if contract && let Some(t) = self.tables(&state, b, &own).at(span)? {
-                let frame = Frame::of_tables(&t);
-                let labels = frame.refine();
-                let believed = self.options.plan_believed;
-                let (q, reps) = frame.quotient(&labels, t.actual, believed);
-                let stride = own.len();
-                let of_q = Frame::of_quotient(&q, reps.len(), |c, sig| {
-                    sig.extend_from_slice(&t.own[reps[c] * stride..(reps[c] + 1) * stride]);
-                });
-                keys.push(of_q.key(q.actual));
-                quotients.push(Pending {
-                    q,
-                    reps,
-                    rows: Rows::Own(t.own),
-                });
-                continue;
-            }
-            let listed = match self.options.plan_states {
-                crate::PlanStates::Listed => {
-                    let cap = B::LISTING_CAP;
-                    self.model_of(&state, cap, Views::Grouped).at(span)?
+            let tables = match contract {
+                true => self.tables(&state, b, &own).at(span)?,
+                false => None,
+            };
+            let (frame, actual, rows) = match tables {
+                Some(t) => (Frame::of_tables(&t), t.actual, Rows::Own(t.own)),
+                None => {
+                    let listed = match self.options.plan_states {
+                        crate::PlanStates::Listed => {
+                            let cap = B::LISTING_CAP;
+                            self.model_of(&state, cap, Views::Grouped).at(span)?
+                        }
+                        crate::PlanStates::Fixed => None,
+                    };
+                    let Some(model) = listed else {
+                        return match branches {
+                            [_] => Ok(self.fixed_key(span, b, &path())?.map(|k| (k, Vec::new()))),
+                            _ => Ok(None),
+                        };
+                    };
+                    let shown: Vec<World> = (model.worlds.iter())
+                        .map(|w| self.shown(w))
+                        .collect::<Result<_, _>>()
+                        .at(span)?;
+                    let rows = Rows::Shown(shown);
+                    let frame = Frame::of_model(&model, |w, sig| rows.own_numbers(w, &own, sig));
+                    let actual = b.actual.as_ref().and_then(|(a, _)| {
+                        (model.worlds.iter()).position(|w| w.0.as_slice() == a.as_slice())
+                    });
+                    (frame, actual, rows)
                 }
-                crate::PlanStates::Fixed => None,
             };
-            let Some(model) = listed else {
-                return match branches {
-                    [_] => Ok(self.fixed_key(span, b, &path())?.map(|k| (k, Vec::new()))),
-                    _ => Ok(None),
-                };
-            };
-            let shown: Vec<World> = (model.worlds.iter())
-                .map(|w| self.shown(w))
-                .collect::<Result<_, _>>()
-                .at(span)?;
-            let frame = Frame::of_model(&model, |w, sig| own_numbers(&shown[w].0, &own, sig));
-            let actual = b.actual.as_ref().and_then(|(a, _)| {
-                model
-                    .worlds
-                    .iter()
-                    .position(|w| w.0.as_slice() == a.as_slice())
-            });
             if contract {
                 // Recognised by the contraction's own form (the classes the actual world
                 // reaches), as the states made from it are: the model's classes need
@@ -387,14 +378,10 @@ impl<B: Backend> Driver<B> {
                 let believed = self.options.plan_believed;
                 let (q, reps) = frame.quotient(&labels, actual, believed);
                 let of_q = Frame::of_quotient(&q, reps.len(), |c, sig| {
-                    own_numbers(&shown[reps[c]].0, &own, sig)
+                    rows.own_numbers(reps[c], &own, sig)
                 });
                 keys.push(of_q.key(q.actual));
-                quotients.push(Pending {
-                    q,
-                    reps,
-                    rows: Rows::Shown(shown),
-                });
+                quotients.push(Pending { q, reps, rows });
             } else {
                 keys.push(frame.key(actual));
             }
@@ -1032,6 +1019,17 @@ enum Rows {
     Own(Vec<i64>),
 }
 
+impl Rows {
+    /// The values of the story's own constants `own` in world `w`, as numbers,
+    /// appended to `out`.
+    fn own_numbers(&self, w: usize, own: &[usize], out: &mut Vec<i64>) {
+        match self {
+            Rows::Shown(shown) => own_numbers(&shown[w].0, own, out),
+            Rows::Own(values) => out.extend_from_slice(&values[w * own.len()..(w + 1) * own.len()]),
+        }
+    }
+}
+
 /// How the search recognises a state ([`Driver::node_key`]).
 #[derive(Clone)]
 enum StateKey<F> {
@@ -1173,7 +1171,6 @@ fn packed(x: i64, out: &mut Vec<u8>) {
     out.push(z as u8);
 }
 
-/// The values of `own` constants in `row`, as numbers, appended to `out`.
 /// The listed worlds `rows` (at the places `picks`) with the story's own constants `own`
 /// at their values in `values` ([`Tables::own`]).
 pub(super) fn with_own_values(
@@ -1196,6 +1193,7 @@ pub(super) fn with_own_values(
         .collect()
 }
 
+/// The values of `own` constants in `row`, as numbers, appended to `out`.
 pub(super) fn own_numbers(row: &[Value], own: &[usize], out: &mut Vec<i64>) {
     out.extend(own.iter().map(|&k| row[k].number()));
 }
