@@ -185,6 +185,18 @@ fn verdicts_on_explicit(
     story: &str,
     sets: &[(String, i64)],
 ) -> (Vec<String>, bool) {
+    let mut verdicts = Vec::new();
+    let driver = on_explicit(history, story, sets, &mut |r| verdicts.extend(verdict(&r)));
+    (verdicts, driver.forgetting == History::ForgottenWhereUnread)
+}
+
+/// [`on_bdds_with`] on explicit worlds (listed within the forced budget).
+fn on_explicit(
+    history: History,
+    story: &str,
+    sets: &[(String, i64)],
+    sink: &mut dyn FnMut(crate::Report),
+) -> Driver<crate::explicit::ExplicitBackend> {
     let (program, options) = compiled(history, story, sets);
     let Ok(backend) = crate::explicit::ExplicitBackend::new(
         program.clone(),
@@ -193,11 +205,7 @@ fn verdicts_on_explicit(
     ) else {
         panic!("the explicit backend lists the worlds");
     };
-    let mut verdicts = Vec::new();
-    let driver = ran(&program, &options, backend, &mut |r| {
-        verdicts.extend(verdict(&r))
-    });
-    (verdicts, driver.forgetting == History::ForgottenWhereUnread)
+    ran(&program, &options, backend, sink)
 }
 
 /// The prisoners on explicit worlds with their histories forgotten (each event's
@@ -546,16 +554,7 @@ fn a_formula_made_where_another_was_is_evaluated_anew() {
     use crate::driver::semantics::Semantics;
     use crate::ir::{ExprKind, StmtKind, Value};
     let story = "characters A\nint x\nannounce 0 <= x and x <= 3\nA learns x % 2\n";
-    let (program, options) = compiled(History::Kept, story, &[]);
-    let backend = crate::explicit::ExplicitBackend::new(
-        program.clone(),
-        &options,
-        crate::limits::Size::Forced,
-    );
-    let Ok(backend) = backend else {
-        panic!("the explicit backend lists the worlds");
-    };
-    let mut driver = ran(&program, &options, backend, &mut |_| {});
+    let mut driver = on_explicit(History::Kept, story, &[], &mut |_| {});
     // `knows(A, x == 1)` (false: A learned only the parity) and `knows(A, x < 4)`.
     let asked = format!("{story}announce knows(A, x == 1)\nannounce knows(A, x < 4)\n");
     let asked = epipen_lower::compile(&asked, &[]).expect("the story compiles");
@@ -597,16 +596,7 @@ fn a_state_the_backend_lists_itself_is_its_listed_model() {
         "/../../stories/sally-anne-spying.story"
     ))
     .expect("the story");
-    let (program, options) = compiled(History::Kept, &story, &[]);
-    let backend = crate::explicit::ExplicitBackend::new(
-        program.clone(),
-        &options,
-        crate::limits::Size::Forced,
-    );
-    let Ok(backend) = backend else {
-        panic!("the explicit backend lists the worlds");
-    };
-    let mut driver = ran(&program, &options, backend, &mut |_| {});
+    let mut driver = on_explicit(History::Kept, &story, &[], &mut |_| {});
     let (state, terms) = (driver.state.clone(), driver.terms.clone().expect("changes"));
     let (actual, point) = driver.actual.clone().expect("an actual world");
     let own = driver.own_constants();
