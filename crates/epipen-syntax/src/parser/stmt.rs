@@ -75,11 +75,16 @@ impl Parser<'_> {
                     SortName::Bool
                 };
                 let names = self.decl_list()?;
+                let x = names[names.len() - 1].name.name.clone();
                 if sort == SortName::Int
                     && matches!(self.peek_kind(), TokenKind::In | TokenKind::Colon)
                 {
-                    let x = names[names.len() - 1].name.name.clone();
                     return Err(self.declared_values(&x));
+                }
+                if matches!(self.peek_kind(), TokenKind::Invalid { .. })
+                    && self.text(self.peek().span) == "="
+                {
+                    return Err(self.declared_value(&sort, &x));
                 }
                 StmtKind::Constants { sort, names }
             }
@@ -748,19 +753,61 @@ impl Parser<'_> {
     /// with the announcement that says them.
     fn declared_values(&mut self, x: &str) -> Diagnostic {
         let diag = self.unexpected("end of line");
-        self.bump();
-        let values = match self.range() {
-            Ok(Range::Between { lo, hi }) => {
-                let (lo, hi) = (self.text(lo.span), self.text(hi.span));
-                format!("`announce {x} in {lo}..{hi}`")
-            }
-            Ok(Range::List { span, .. }) => format!("`announce {x} in {}`", self.text(span)),
-            Err(_) => format!("e.g. `announce {x} in 1..6`"),
+        let colon = self.bump().kind == TokenKind::Colon;
+        // After `:`, a `{` opens a block to the lexer: the set is the line's text.
+        let braced = match colon && self.at(&TokenKind::LBlock) {
+            true => self.rest_of_line().filter(|t| t.ends_with('}')),
+            false => None,
         };
+        let values = match braced {
+            Some(set) => Ok(format!("`announce {x} in {set}`")),
+            None => self.range().map(|range| match range {
+                Range::Between { lo, hi } => {
+                    let (lo, hi) = (self.text(lo.span), self.text(hi.span));
+                    format!("`announce {x} in {lo}..{hi}`")
+                }
+                Range::List { span, .. } => format!("`announce {x} in {}`", self.text(span)),
+            }),
+        };
+        let values = values.unwrap_or_else(|_| format!("e.g. `announce {x} in 1..6`"));
         diag.with_hint(format!(
             "an int is declared without its values: declare `int {x}`, then announce \
              which it can take: {values}"
         ))
+    }
+
+    /// A constant declared with its value, `int x = 14` (at `=`): the lexer's error, with
+    /// the announcement that says it (and, for an int, the `const` that names a number).
+    fn declared_value(&mut self, sort: &SortName, x: &str) -> Diagnostic {
+        let mut diag = self.unexpected("end of line");
+        diag.hints.clear();
+        self.bump();
+        let value = self.rest_of_line().unwrap_or_else(|| "…".into());
+        let (kind, named) = match sort {
+            SortName::Int => (
+                "int",
+                format!("; a fixed number is a `const`: `const {x} = {value}`"),
+            ),
+            SortName::Bool => ("bool", String::new()),
+            SortName::Enum(ty) => (ty.name.as_str(), String::new()),
+        };
+        diag.with_hint(format!(
+            "a constant is declared without its value: declare `{kind} {x}`, then \
+             announce it: `announce {x} == {value}`{named}"
+        ))
+    }
+
+    /// The text of the rest of the statement's line, its tokens read, each run of
+    /// blanks one space (None: nothing is left).
+    fn rest_of_line(&mut self) -> Option<String> {
+        let first = self.peek().span;
+        let mut last = None;
+        while !self.at_line_end() {
+            last = Some(self.bump().span);
+        }
+        let words: Vec<&str> =
+            last.map(|end| self.text(first.to(end)).split_whitespace().collect())?;
+        Some(words.join(" "))
     }
 
     /// `a, b[n], c` with an optional trailing comma.

@@ -1419,7 +1419,34 @@ fn error_messages() {
             1,
             8,
             &[
-                "an int is declared without its values: declare `int day`, then announce which it can take: e.g. `announce day in 1..6`",
+                "an int is declared without its values: declare `int day`, then announce which it can take: `announce day in {14, 15}`",
+            ],
+        ),
+        (
+            "int day: {14,\n15}",
+            "expected end of line, found `:`",
+            1,
+            8,
+            &[
+                "an int is declared without its values: declare `int day`, then announce which it can take: `announce day in {14, 15}`",
+            ],
+        ),
+        (
+            "int day = 14",
+            "`=` is not an operator",
+            1,
+            9,
+            &[
+                "a constant is declared without its value: declare `int day`, then announce it: `announce day == 14`; a fixed number is a `const`: `const day = 14`",
+            ],
+        ),
+        (
+            "bool p, q = x > 2",
+            "`=` is not an operator",
+            1,
+            11,
+            &[
+                "a constant is declared without its value: declare `bool q`, then announce it: `announce q == x > 2`",
             ],
         ),
         (
