@@ -798,11 +798,19 @@ impl Parser<'_> {
     }
 
     /// The text of the rest of the statement's line, its tokens read, each run of
-    /// blanks one space (None: nothing is left).
+    /// blanks one space (None: nothing is left). The `}` of a block the statement
+    /// stands in ends it too.
     fn rest_of_line(&mut self) -> Option<String> {
         let first = self.peek().span;
         let mut last = None;
+        let mut depth = 0usize;
         while !self.at_line_end() {
+            match self.peek_kind() {
+                TokenKind::LBlock => depth += 1,
+                TokenKind::RBlock if depth == 0 => break,
+                TokenKind::RBlock => depth -= 1,
+                _ => {}
+            }
             last = Some(self.bump().span);
         }
         let words: Vec<&str> =

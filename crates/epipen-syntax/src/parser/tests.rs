@@ -1441,6 +1441,15 @@ fn error_messages() {
             ],
         ),
         (
+            "for k in 1..3 { int y = 3 }",
+            "`=` is not an operator",
+            1,
+            23,
+            &[
+                "a constant is declared without its value: declare `int y`, then announce it: `announce y == 3`; a fixed number is a `const`: `const y = 3`",
+            ],
+        ),
+        (
             "bool p, q = x > 2",
             "`=` is not an operator",
             1,
