@@ -76,15 +76,18 @@ impl Parser<'_> {
                 };
                 let names = self.decl_list()?;
                 let x = names[names.len() - 1].name.name.clone();
+                // The names as written (`a, b[2]`): what the hints below declare.
+                let written = names[0].name.span.to(self.toks[self.pos - 1].span);
+                let declared = format!("{} {}", self.text(first.span), self.text(written));
                 if sort == SortName::Int
                     && matches!(self.peek_kind(), TokenKind::In | TokenKind::Colon)
                 {
-                    return Err(self.declared_values(&x));
+                    return Err(self.declared_values(&declared, &x));
                 }
                 if matches!(self.peek_kind(), TokenKind::Invalid { .. })
                     && self.text(self.peek().span) == "="
                 {
-                    return Err(self.declared_value(&sort, &x));
+                    return Err(self.declared_value(&sort, &declared, &x));
                 }
                 StmtKind::Constants { sort, names }
             }
@@ -750,8 +753,9 @@ impl Parser<'_> {
     }
 
     /// An int declared with its values, `int x in 1..6` (at `in` or `:`): the error,
-    /// with the announcement that says them.
-    fn declared_values(&mut self, x: &str) -> Diagnostic {
+    /// with the declaration as written (`declared`: `int a, x`) and the announcement
+    /// that says the values of its last name `x`.
+    fn declared_values(&mut self, declared: &str, x: &str) -> Diagnostic {
         let diag = self.unexpected("end of line");
         let colon = self.bump().kind == TokenKind::Colon;
         // After `:`, a `{` opens a block to the lexer: the set is the line's text.
@@ -771,29 +775,35 @@ impl Parser<'_> {
         };
         let values = values.unwrap_or_else(|_| format!("e.g. `announce {x} in 1..6`"));
         diag.with_hint(format!(
-            "an int is declared without its values: declare `int {x}`, then announce \
+            "an int is declared without its values: declare `{declared}`, then announce \
              which it can take: {values}"
         ))
     }
 
     /// A constant declared with its value, `int x = 14` (at `=`): the lexer's error, with
-    /// the announcement that says it (and, for an int, the `const` that names a number).
-    fn declared_value(&mut self, sort: &SortName, x: &str) -> Diagnostic {
+    /// the declaration as written (`declared`), the announcement that says the value of
+    /// its last name `x` (and, for an int, the `const` that names a number).
+    fn declared_value(&mut self, sort: &SortName, declared: &str, x: &str) -> Diagnostic {
         let mut diag = self.unexpected("end of line");
         diag.hints.clear();
         self.bump();
         let value = self.rest_of_line().unwrap_or_else(|| "…".into());
-        let (kind, named) = match sort {
+        let (announced, named) = match sort {
             SortName::Int => (
-                "int",
+                format!("{x} == {value}"),
                 format!("; a fixed number is a `const`: `const {x} = {value}`"),
             ),
-            SortName::Bool => ("bool", String::new()),
-            SortName::Enum(ty) => (ty.name.as_str(), String::new()),
+            SortName::Bool => match value.as_str() {
+                "true" => (x.to_string(), String::new()),
+                "false" => (format!("not {x}"), String::new()),
+                v if v.contains(' ') => (format!("{x} == ({value})"), String::new()),
+                _ => (format!("{x} == {value}"), String::new()),
+            },
+            SortName::Enum(_) => (format!("{x} == {value}"), String::new()),
         };
         diag.with_hint(format!(
-            "a constant is declared without its value: declare `{kind} {x}`, then \
-             announce it: `announce {x} == {value}`{named}"
+            "a constant is declared without its value: declare `{declared}`, then \
+             announce it: `announce {announced}`{named}"
         ))
     }
 

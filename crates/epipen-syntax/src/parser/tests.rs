@@ -1410,7 +1410,7 @@ fn error_messages() {
             1,
             12,
             &[
-                "an int is declared without its values: declare `int age`, then announce which it can take: `announce age in 1..100`",
+                "an int is declared without its values: declare `int a, age`, then announce which it can take: `announce age in 1..100`",
             ],
         ),
         (
@@ -1455,7 +1455,34 @@ fn error_messages() {
             1,
             11,
             &[
-                "a constant is declared without its value: declare `bool q`, then announce it: `announce q == x > 2`",
+                "a constant is declared without its value: declare `bool p, q`, then announce it: `announce q == (x > 2)`",
+            ],
+        ),
+        (
+            "bool p, q = true",
+            "`=` is not an operator",
+            1,
+            11,
+            &[
+                "a constant is declared without its value: declare `bool p, q`, then announce it: `announce q`",
+            ],
+        ),
+        (
+            "bool q = false",
+            "`=` is not an operator",
+            1,
+            8,
+            &[
+                "a constant is declared without its value: declare `bool q`, then announce it: `announce not q`",
+            ],
+        ),
+        (
+            "int a[3], b = 3",
+            "`=` is not an operator",
+            1,
+            13,
+            &[
+                "a constant is declared without its value: declare `int a[3], b`, then announce it: `announce b == 3`; a fixed number is a `const`: `const b = 3`",
             ],
         ),
         (
