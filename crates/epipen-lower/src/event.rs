@@ -458,7 +458,7 @@ impl Lowerer {
                             continue;
                         }
                         let mut cases = Vec::new();
-                        ok &= self.comprehension(binders, guard.as_ref(), case, &mut cases);
+                        ok &= self.comprehension(binders, guard.as_deref(), case, &mut cases);
                         if matches!(item, GroupItem::Each { .. }) {
                             out.extend(cases.into_iter().map(|c| vec![c]));
                         } else {

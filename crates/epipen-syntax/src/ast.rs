@@ -239,8 +239,9 @@ pub enum EventItemKind {
     Case {
         name: CaseName,
         pre: Option<Expr>,
-        /// `weight e`: the case's weight among the cases possible in a world.
-        weight: Option<Expr>,
+        /// `weight e`: the case's weight among the cases possible in a world (boxed:
+        /// most cases have none, and a story of many actions keeps thousands of cases).
+        weight: Option<Box<Expr>>,
         changes: Vec<Change>,
     },
     /// `Anne sees moved | stayed`: the groups of cases `who` tells apart.
@@ -255,10 +256,11 @@ pub enum EventItemKind {
     },
     /// `actual moved`: the case that happened.
     Actual(CaseName),
-    /// `for i in lo..hi { … }` around lines of the block.
+    /// `for i in lo..hi { … }` around lines of the block (the range boxed, so that a
+    /// line is no larger than a case).
     For {
         var: Ident,
-        range: Range,
+        range: Box<Range>,
         body: Vec<EventItem>,
     },
     /// `if c { … } else { … }` around lines of the block.
@@ -292,7 +294,8 @@ pub struct CaseName {
     pub span: Span,
 }
 
-/// One item of a group in a `sees` or `expects` line.
+/// One item of a group in a `sees` or `expects` line (a story of many events keeps
+/// thousands: `each` and `all` keep their parts boxed, so that an item is a case's size).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GroupItem {
     /// A case (`moved`, `face[3]`), or a whole family of cases (`face`).
@@ -301,15 +304,15 @@ pub enum GroupItem {
     /// (it stands for a whole group, between `|`s).
     Each {
         binders: Vec<Binder>,
-        guard: Option<Expr>,
-        case: CaseName,
+        guard: Option<Box<Expr>>,
+        case: Box<CaseName>,
         span: Span,
     },
     /// `all(i in 0..n if …: call[i, k])`: every case it names, in this group.
     All {
         binders: Vec<Binder>,
-        guard: Option<Expr>,
-        case: CaseName,
+        guard: Option<Box<Expr>>,
+        case: Box<CaseName>,
         span: Span,
     },
     /// `others`: every case the line names nowhere else, as one group.

@@ -93,7 +93,7 @@ fn group_exprs<'a>(groups: &'a [Vec<GroupItem>], out: &mut Vec<&'a Expr>) {
                 ..
             } => {
                 binder_exprs(binders, out);
-                out.extend(guard);
+                out.extend(guard.as_deref());
                 case_exprs(case, out);
             }
             GroupItem::Others(_) => {}
@@ -112,7 +112,7 @@ fn event_exprs<'a>(items: &'a [EventItem], out: &mut Vec<&'a Expr>) {
             } => {
                 case_exprs(name, out);
                 out.extend(pre);
-                out.extend(weight);
+                out.extend(weight.as_deref());
                 for change in changes {
                     change_exprs(change, out);
                 }

@@ -63,6 +63,7 @@ impl Parser<'_> {
                 }
             }
         }
+        items.shrink_to_fit();
         items
     }
 
@@ -81,7 +82,11 @@ impl Parser<'_> {
                 self.bump();
                 let range = self.range()?;
                 let body = self.event_block("the range of `for`")?;
-                EventItemKind::For { var, range, body }
+                EventItemKind::For {
+                    var,
+                    range: Box::new(range),
+                    body,
+                }
             }
             TokenKind::If => {
                 self.bump();
@@ -192,7 +197,7 @@ impl Parser<'_> {
         Ok(EventItemKind::Case {
             name,
             pre,
-            weight,
+            weight: weight.map(Box::new),
             changes,
         })
     }
@@ -305,6 +310,8 @@ impl Parser<'_> {
             }
             span = span.to(self.bump().span);
         }
+        // Usually one index: a story of many actions keeps thousands of these.
+        indices.shrink_to_fit();
         Ok(CaseName {
             name,
             indices,
@@ -380,6 +387,7 @@ impl Parser<'_> {
                     _ => return Err(self.unexpected("`)`")),
                 };
                 let span = name.span.to(close);
+                let (guard, case) = (guard.map(Box::new), Box::new(case));
                 Ok(if each {
                     GroupItem::Each {
                         binders,

@@ -574,7 +574,11 @@ impl Story {
             items.push(ast::EventItemKind::Case {
                 name: case_name(&line.name),
                 pre: line.pre.map(|f| self.ast(f.0)).transpose()?,
-                weight: line.weight.map(|w| self.ast(w.0)).transpose()?,
+                weight: line
+                    .weight
+                    .map(|w| self.ast(w.0))
+                    .transpose()?
+                    .map(Box::new),
                 changes,
             });
         }
