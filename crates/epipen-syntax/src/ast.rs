@@ -477,3 +477,15 @@ pub struct Sample {
     pub count: Box<Expr>,
     pub span: Span,
 }
+
+// A story of many actions (an mA* file's frames) keeps tens of thousands of these while
+// it is lowered: a field that makes them larger is a choice to make knowingly (box it
+// if it is rare). Grapevine_5 pl_2's AST took 20 MB before fdb7e8d (docs/benchmarks.md,
+// "Misses").
+#[cfg(target_pointer_width = "64")]
+const _: () = {
+    assert!(std::mem::size_of::<Expr>() <= 96);
+    assert!(std::mem::size_of::<CaseName>() <= 80);
+    assert!(std::mem::size_of::<GroupItem>() <= 80);
+    assert!(std::mem::size_of::<EventItem>() <= 224);
+};
