@@ -75,19 +75,15 @@ impl Parser<'_> {
                     SortName::Bool
                 };
                 let names = self.decl_list()?;
-                let x = names[names.len() - 1].name.name.clone();
-                // The names as written (`a, b[2]`): what the hints below declare.
-                let written = names[0].name.span.to(self.toks[self.pos - 1].span);
-                let declared = format!("{} {}", self.text(first.span), self.text(written));
                 if sort == SortName::Int
                     && matches!(self.peek_kind(), TokenKind::In | TokenKind::Colon)
                 {
-                    return Err(self.declared_values(&declared, &x));
+                    return Err(self.declared_values(first.span, &names));
                 }
                 if matches!(self.peek_kind(), TokenKind::Invalid { .. })
                     && self.text(self.peek().span) == "="
                 {
-                    return Err(self.declared_value(&sort, &declared, &x));
+                    return Err(self.declared_value(&sort, first.span, &names));
                 }
                 StmtKind::Constants { sort, names }
             }
@@ -752,10 +748,20 @@ impl Parser<'_> {
         }
     }
 
-    /// An int declared with its values, `int x in 1..6` (at `in` or `:`): the error,
-    /// with the declaration as written (`declared`: `int a, x`) and the announcement
-    /// that says the values of its last name `x`.
-    fn declared_values(&mut self, declared: &str, x: &str) -> Diagnostic {
+    /// A declaration as written up to the current token (`int a, b[2]`: its `keyword`,
+    /// then its `names`, at least one), and its last name (`b`): what a declared value's
+    /// hint declares and announces.
+    fn declaration(&self, keyword: Span, names: &[Decl]) -> (String, String) {
+        let written = names[0].name.span.to(self.toks[self.pos - 1].span);
+        let declared = format!("{} {}", self.text(keyword), self.text(written));
+        (declared, names[names.len() - 1].name.name.clone())
+    }
+
+    /// An int declared with its values, `int x in 1..6` (at `in` or `:`, after the
+    /// `names` its `keyword` declares): the error, with the declaration as written and
+    /// the announcement that says the values of its last name.
+    fn declared_values(&mut self, keyword: Span, names: &[Decl]) -> Diagnostic {
+        let (declared, x) = self.declaration(keyword, names);
         let diag = self.unexpected("end of line");
         let colon = self.bump().kind == TokenKind::Colon;
         // After `:`, a `{` opens a block to the lexer: the set is the line's text.
@@ -780,10 +786,12 @@ impl Parser<'_> {
         ))
     }
 
-    /// A constant declared with its value, `int x = 14` (at `=`): the lexer's error, with
-    /// the declaration as written (`declared`), the announcement that says the value of
-    /// its last name `x` (and, for an int, the `const` that names a number).
-    fn declared_value(&mut self, sort: &SortName, declared: &str, x: &str) -> Diagnostic {
+    /// A constant declared with its value, `int x = 14` (at `=`, after the `names` its
+    /// `keyword` declares): the lexer's error, with the declaration as written, the
+    /// announcement that says the value of its last name (and, for an int, the `const`
+    /// that names a number).
+    fn declared_value(&mut self, sort: &SortName, keyword: Span, names: &[Decl]) -> Diagnostic {
+        let (declared, x) = self.declaration(keyword, names);
         let mut diag = self.unexpected("end of line");
         diag.hints.clear();
         self.bump();
