@@ -67,17 +67,15 @@ impl Frame {
     }
 
     /// The frame of a state's [`Tables`] (a backend that rebuilds states lists them
-    /// without the worlds' values: [`super::Rebuilding::tables`]).
-    pub fn of_tables(t: &Tables) -> Frame {
+    /// without the worlds' values: [`super::Rebuilding::tables`]), `own` giving the
+    /// values of a world (as [`Frame::of_model`]; [`Tables::own`] holds them).
+    pub fn of_tables(t: &Tables, own: impl FnMut(usize, &mut Vec<i64>)) -> Frame {
         let groups = t.groups.iter().map(|ids| classes_of_ids(ids)).collect();
         let places = (t.ranks.iter())
             .map(|(stride, rows)| places_of_rows(rows, *stride, t.n))
             .collect();
         let (chance_of, chances) = chance_places(t.chances.as_deref());
-        let stride = t.own.len().checked_div(t.n).unwrap_or(0);
-        Frame::with(t.n, groups, places, chance_of, chances, |w, sig| {
-            sig.extend_from_slice(&t.own[w * stride..(w + 1) * stride]);
-        })
+        Frame::with(t.n, groups, places, chance_of, chances, own)
     }
 
     /// The frame of a contraction of `n` classes, `own` giving the values of a class (as

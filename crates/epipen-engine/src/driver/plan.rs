@@ -343,7 +343,11 @@ impl<B: Backend> Driver<B> {
                 false => None,
             };
             let (frame, actual, rows) = match tables {
-                Some(t) => (Frame::of_tables(&t), t.actual, Rows::Own(t.own)),
+                Some(mut t) => {
+                    let rows = Rows::Own(std::mem::take(&mut t.own));
+                    let frame = Frame::of_tables(&t, |w, sig| rows.own_numbers(w, &own, sig));
+                    (frame, t.actual, rows)
+                }
                 None => {
                     let listed = match self.options.plan_states {
                         crate::PlanStates::Listed => {

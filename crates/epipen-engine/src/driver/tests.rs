@@ -617,7 +617,10 @@ fn a_state_the_backend_lists_itself_is_its_listed_model() {
     assert_eq!(tables.actual, at);
     assert!(at.is_some());
     let listed = Frame::of_model(&model, |w, sig| own_numbers(&shown[w].0, &own, sig));
-    let by_backend = Frame::of_tables(&tables);
+    let k = own.len();
+    let by_backend = Frame::of_tables(&tables, |w, sig| {
+        sig.extend_from_slice(&tables.own[w * k..(w + 1) * k])
+    });
     assert_eq!(by_backend.key(tables.actual), listed.key(at));
     let labels = listed.refine();
     assert_eq!(by_backend.refine(), labels);
