@@ -2310,7 +2310,8 @@ fn actions_do_and_plan() {
             "plan all p and q max 3 keeping not r coordinated",
             &["plan all (and p q) max 3 keeping (not r) coordinated"],
         ),
-        // `all` followed by `(i in` opens an aggregate, anything else is the keyword.
+        // `all` followed by a parenthesis with its own `:` opens an aggregate, anything
+        // else is the keyword.
         (
             "plan all all(i in 0..3: p[i])",
             &["plan all (all (i 0 3) (index p i))"],
@@ -2320,6 +2321,15 @@ fn actions_do_and_plan() {
             &["plan (all (i 0 3) (index p i)) max n"],
         ),
         ("plan all (p)", &["plan all p"]),
+        // Without its own `:`, the parenthesis is the goal's: `all` is the keyword.
+        (
+            "plan all (x in {1, 2}) or p",
+            &["plan all (or (in x (set 1 2)) p)"],
+        ),
+        (
+            "plan all (e in {s} -> count(i in 0..2: p[i]) > 0)",
+            &["plan all (-> (in e (set s)) (> (count (i 0 2) (index p i)) 0))"],
+        ),
         ("plan all p", &["plan all p"]),
         (
             "plan knows(A, p) max n + 1 coordinated",
