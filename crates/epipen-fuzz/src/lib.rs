@@ -11,6 +11,7 @@
 //!   backend;
 //! - [`mutate`]: inputs for the parser and CLI fuzzers (bytes, token soup, the stories
 //!   of `stories/` mutated);
+//! - [`mastar`]: mA* files mutated, for the mA* reader's fuzzer;
 //! - [`runner`]: proptest as every fuzz test runs it;
 //! - [`smcdel`] and [`structure`]: random files in SMCDEL's format, and their meaning
 //!   from the definitions of knowledge structures.
@@ -20,6 +21,7 @@
 //! backend); epipen-cli's tests fuzz the executable with [`mutate`]'s inputs.
 
 pub mod diff;
+pub mod mastar;
 pub mod mutate;
 pub mod print;
 pub mod runner;

@@ -571,6 +571,69 @@ fn parser_random_seed() {
     parse_fuzz(cases(500), random_seed());
 }
 
+/// Runs the mA* reader on `cases` mutated files drawn from `seed`: reading never
+/// panics, and a file that reads is planned for on the explicit and BDD backends (at
+/// most 2 actions, within 2 s each), which find the same plan or none, or time out;
+/// never a story failure: the story written for a file that reads runs, and every
+/// mistake of a file is `read`'s, located in the file.
+fn mastar_fuzz(cases: u32, seed: u64) {
+    use epipen::engine::Strategy as Backend;
+    with_stack(move || {
+        let seeds = epipen_fuzz::mastar::seeds();
+        let regressions = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/regressions/mastar.regressions"
+        );
+        let mut runner = TestRunner::new(config(cases, seed, regressions));
+        let read = std::cell::Cell::new(0u32);
+        let result = runner.run(&epipen_fuzz::mastar::mutated(), |(k, mutations)| {
+            let text = epipen_fuzz::mastar::apply(&seeds[k % seeds.len()], &mutations);
+            let Ok(file) = epipen::mastar::read("fuzz.txt", &text, 2) else {
+                return Ok(());
+            };
+            read.set(read.get() + 1);
+            let mut plans = Vec::new();
+            for strategy in [Backend::Explicit, Backend::Bdd] {
+                let start = Instant::now();
+                let options = epipen::engine::Options {
+                    strategy,
+                    deadline: Some(start + Duration::from_secs(2)),
+                    ..Default::default()
+                };
+                match file.plan(&options) {
+                    Ok(p) => plans.push((strategy, p.solvable, p.plan)),
+                    Err(f) => prop_assert!(
+                        f.kind == epipen::FailureKind::Solver,
+                        "a file that reads fails as a story:\n{text}\n{}",
+                        epipen::text::failure(&f)
+                    ),
+                }
+                prop_assert!(
+                    start.elapsed() < Duration::from_secs(10),
+                    "planning took {:?} past a deadline of 2 s:\n{text}",
+                    start.elapsed()
+                );
+            }
+            if let [a, b] = &plans[..] {
+                prop_assert!(a.1 == b.1 && a.2 == b.2, "{a:?} but {b:?}:\n{text}");
+            }
+            Ok(())
+        });
+        eprintln!("seed {seed}: {cases} mA* files, {} read", read.get());
+        outcome(result, seed);
+    })
+}
+
+#[test]
+fn mastar_fixed_seed() {
+    mastar_fuzz(cases(300), 0x5eed_0000_0000_0045);
+}
+
+#[test]
+fn mastar_random_seed() {
+    mastar_fuzz(cases(100), random_seed());
+}
+
 // ---------------------------------------------------------------------------------
 // Each disagreement the fuzzer found, minimised, as a named test.
 

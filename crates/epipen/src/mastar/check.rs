@@ -151,6 +151,35 @@ pub(super) fn modal(f: &Form) -> bool {
     }
 }
 
+/// Whether the fluent formula `f` holds in the world `values`.
+fn holds(f: &Form, values: &BTreeMap<String, Sign>) -> bool {
+    match &f.kind {
+        FormKind::Lit(l) => values.get(&l.fluent.text) == Some(&l.sign),
+        FormKind::And(a, b) => holds(a, values) && holds(b, values),
+        FormKind::Or(a, b) => holds(a, values) || holds(b, values),
+        FormKind::Not(a) => !holds(a, values),
+        FormKind::B(..) | FormKind::C(..) | FormKind::E(..) => true,
+    }
+}
+
+/// The fluents `f` names, each once, in the order it names them.
+fn fluents_of(f: &Form, out: &mut Vec<String>) {
+    match &f.kind {
+        FormKind::Lit(l) => {
+            if !out.contains(&l.fluent.text) {
+                out.push(l.fluent.text.clone());
+            }
+        }
+        FormKind::And(a, b) | FormKind::Or(a, b) => {
+            fluents_of(a, out);
+            fluents_of(b, out);
+        }
+        FormKind::Not(a) | FormKind::B(_, a) | FormKind::C(_, a) | FormKind::E(_, a) => {
+            fluents_of(a, out)
+        }
+    }
+}
+
 /// The conjuncts of `f` (`a, b, c`: three).
 fn conjuncts(f: &Form) -> Vec<&Form> {
     match &f.kind {
@@ -448,6 +477,39 @@ pub(super) fn check(input: &Input) -> Result<Domain<'_>, Vec<Diagnostic>> {
              the common knowledge says so)",
             unlisted.join(", ")
         );
+    }
+    // deep's pointed world is the one of these literals among the worlds the common
+    // knowledge allows: with none, it has no pointed world.
+    // (After the mistakes above only: a fluent not declared has no value.)
+    let sound = c.out.is_empty();
+    for f in common.iter().filter(|_| sound) {
+        if !holds(f, &actual) {
+            let mut values: Vec<String> = Vec::new();
+            fluents_of(f, &mut values);
+            let values: Vec<String> = (values.iter())
+                .map(|f| {
+                    let value = match actual.get(f) {
+                        Some(Sign::Pos) => format!("`{f}`"),
+                        _ => format!("`-{f}`"),
+                    };
+                    match unlisted.contains(f) {
+                        true => format!("{value} (not in `initially`: taken as deep takes it)"),
+                        false => value,
+                    }
+                })
+                .collect();
+            c.out.push(
+                Diagnostic::error(
+                    f.span,
+                    "the actual world of `initially` is not among the worlds this common \
+                     knowledge allows",
+                )
+                .with_hint(format!(
+                    "the actual world has {}: change the `initially` literals or this formula",
+                    values.join(", ")
+                )),
+            );
+        }
     }
     for f in &input.goals {
         c.formula(f);

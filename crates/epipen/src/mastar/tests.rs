@@ -220,3 +220,31 @@ fn unlisted_fluents_take_deeps_values() {
     let story = super::story("t.txt", src, 3).unwrap();
     assert!(story.contains("\nactual f and not g and h\n"), "{story}");
 }
+
+/// An actual world the initial common knowledge rules out (deep would have no pointed
+/// world) is a mistake at the formula, naming the values it reads.
+#[test]
+fn an_actual_world_the_common_knowledge_rules_out_is_located() {
+    let (line, col, message, hint) =
+        error("initially -f, g, at(a,1);\ninitially C([a, b], f | -g);\ngoal f;");
+    assert_eq!((line, col), (5, 21));
+    assert_eq!(
+        message,
+        "the actual world of `initially` is not among the worlds this common knowledge allows"
+    );
+    assert_eq!(
+        hint.as_deref(),
+        Some("the actual world has `-f`, `g`: change the `initially` literals or this formula")
+    );
+    let (_, _, _, hint) = error("initially f;\ninitially C([a, b], -f | h);\ngoal f;");
+    assert_eq!(
+        hint.as_deref(),
+        Some(
+            "the actual world has `f`, `-h` (not in `initially`: taken as deep takes it): \
+             change the `initially` literals or this formula"
+        )
+    );
+    // Allowed, it reads as before.
+    let src = format!("{HEAD}initially -f, g, at(a,1);\ninitially C([a, b], f | g);\ngoal f;");
+    assert!(super::story("t.txt", &src, 3).is_ok());
+}
