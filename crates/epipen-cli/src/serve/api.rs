@@ -190,11 +190,13 @@ impl Request {
         Ok(request)
     }
 
-    /// The time the solve may take: the request's, within the server's.
+    /// The time the solve may take: the request's, within the server's (a request's
+    /// beyond what a `Duration` holds is the server's).
     fn time_limit(&self, state: &State) -> Duration {
-        self.timeout.map_or(state.timeout, |t| {
-            Duration::from_secs_f64(t).min(state.timeout)
-        })
+        let asked = self
+            .timeout
+            .and_then(|t| Duration::try_from_secs_f64(t).ok());
+        asked.map_or(state.timeout, |t| t.min(state.timeout))
     }
 
     /// The story compiled with the request's settings; its runs stop at `limit`.
