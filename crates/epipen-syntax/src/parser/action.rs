@@ -135,10 +135,16 @@ impl Parser<'_> {
     }
 
     /// `[all] φ [max D] [keeping ψ] [coordinated]` after `plan`. `all` is the keyword
-    /// unless it opens an aggregate, `all(i in …: …)`: a `(` whose own `:` follows.
+    /// unless it opens an aggregate, `all(i in …: …)`, as an expression's `all(` does
+    /// ([`Parser::at_binder`] after the `(`).
     fn plan(&mut self) -> PResult<StmtKind> {
         let kind = |p: &Self, i: usize| p.toks.get(p.pos + i).map(|t| t.kind.clone());
-        let aggregate = kind(self, 1) == Some(TokenKind::LParen) && self.colon_inside(self.pos + 1);
+        let aggregate = kind(self, 1) == Some(TokenKind::LParen) && {
+            self.pos += 2;
+            let binder = self.at_binder();
+            self.pos -= 2;
+            binder
+        };
         let all = matches!(self.peek_kind(), TokenKind::Ident(w) if w == "all") && !aggregate;
         if all {
             self.bump();
@@ -198,28 +204,5 @@ impl Parser<'_> {
             keeping,
             coordinated,
         })))
-    }
-
-    /// Whether the parenthesis opened at token `open` holds a `:` of its own (not inside
-    /// a bracket nested in it) before it closes or its line ends: an aggregate's.
-    fn colon_inside(&self, open: usize) -> bool {
-        let mut depth = 0usize;
-        for t in &self.toks[open..] {
-            match t.kind {
-                TokenKind::LParen | TokenKind::LBrace | TokenKind::LBracket => depth += 1,
-                TokenKind::RParen | TokenKind::RBrace | TokenKind::RBracket => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return false;
-                    }
-                }
-                TokenKind::Colon if depth == 1 => return true,
-                TokenKind::Newline | TokenKind::Eof | TokenKind::LBlock | TokenKind::RBlock => {
-                    return false;
-                }
-                _ => {}
-            }
-        }
-        false
     }
 }

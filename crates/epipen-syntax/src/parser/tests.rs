@@ -2310,8 +2310,8 @@ fn actions_do_and_plan() {
             "plan all p and q max 3 keeping not r coordinated",
             &["plan all (and p q) max 3 keeping (not r) coordinated"],
         ),
-        // `all` followed by a parenthesis with its own `:` opens an aggregate, anything
-        // else is the keyword.
+        // `all` followed by a binder in a parenthesis opens an aggregate (as in any
+        // expression), anything else is the keyword.
         (
             "plan all all(i in 0..3: p[i])",
             &["plan all (all (i 0 3) (index p i))"],
@@ -2321,10 +2321,14 @@ fn actions_do_and_plan() {
             &["plan (all (i 0 3) (index p i)) max n"],
         ),
         ("plan all (p)", &["plan all p"]),
-        // Without its own `:`, the parenthesis is the goal's: `all` is the keyword.
+        // Not a binder and its `:`: the parenthesis is the goal's, `all` the keyword.
         (
             "plan all (x in {1, 2}) or p",
             &["plan all (or (in x (set 1 2)) p)"],
+        ),
+        (
+            "plan all (exists p: forall q: p -> q) max 3",
+            &["plan all (exists [p] (forall [q] (-> p q))) max 3"],
         ),
         (
             "plan all (e in {s} -> count(i in 0..2: p[i]) > 0)",
