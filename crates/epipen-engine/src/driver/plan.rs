@@ -239,9 +239,19 @@ impl<B: Backend> Driver<B> {
         let changes = self.changes(span, &def.body, occ, def.offset)?;
         let product: Product<B> = self.product(span, &def.body, occ, def.offset, pres, changes)?;
         let mut out = Vec::with_capacity(cases.len());
-        for case in cases {
+        // Each case commits a copy of the product, the last one the product itself.
+        let mut product = Some(product);
+        let last = cases.len().saturating_sub(1);
+        for (k, case) in cases.into_iter().enumerate() {
+            let this = match k == last {
+                true => product.take(),
+                false => product.clone(),
+            };
+            let this = this
+                .ok_or_else(|| Failure::internal("a product per case"))
+                .at(span)?;
             self.enter(from);
-            self.commit(span, product.clone(), occ, def.offset, case)?;
+            self.commit(span, this, occ, def.offset, case)?;
             if let Some(psi) = keeping
                 && !self.everywhere(span, psi)?
             {
