@@ -58,6 +58,10 @@ use world_ids::WorldIds;
 
 use crate::limits::{AUTO_MAX_EVENT_WORLDS, Budget, Size};
 
+/// A state of at most this many worlds has its constants' terms evaluated a world at a
+/// time ([`ExplicitBackend::value_at`]), not in columns.
+const SCALAR_WORLDS: usize = 4;
+
 /// What a character learned: a constant, the value of an expression, or whether a
 /// formula with knowledge operators held when it was learned (for each universe world).
 #[derive(Clone)]
@@ -570,6 +574,22 @@ impl ExplicitBackend {
                 continue;
             }
             let term = term.expect("a term");
+            if order.len() <= SCALAR_WORLDS {
+                // Else the columns below, which say why (or overwrite what was read).
+                let mut read_all = true;
+                for (w, &id) in order.iter().enumerate() {
+                    match self.value_at(term, id).and_then(|v| i64::try_from(v).ok()) {
+                        Some(v) => out[w * stride + j] = v,
+                        None => {
+                            read_all = false;
+                            break;
+                        }
+                    }
+                }
+                if read_all {
+                    continue;
+                }
+            }
             for (at, chunk) in order.chunks(CHUNK).enumerate() {
                 self.check_deadline()?;
                 let values = match self.eval(term, chunk, state, &[]) {
