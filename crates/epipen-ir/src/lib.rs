@@ -609,12 +609,40 @@ pub enum CmpOp {
     Ge,
 }
 
+impl CmpOp {
+    /// Whether `x op y` holds.
+    #[inline]
+    pub fn holds<T: PartialOrd>(self, x: &T, y: &T) -> bool {
+        match self {
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogicOp {
     And,
     Or,
     Implies,
     Iff,
+}
+
+impl LogicOp {
+    /// The connective's value on `x` and `y`.
+    #[inline]
+    pub fn holds(self, x: bool, y: bool) -> bool {
+        match self {
+            LogicOp::And => x && y,
+            LogicOp::Or => x || y,
+            LogicOp::Implies => !x || y,
+            LogicOp::Iff => x == y,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -82,24 +82,13 @@ pub(super) fn arith(op: ArithOp, a: Expr, b: Expr, span: Span) -> Expr {
     }
 }
 
-fn compare<T: Ord>(op: CmpOp, a: T, b: T) -> bool {
-    match op {
-        CmpOp::Eq => a == b,
-        CmpOp::Ne => a != b,
-        CmpOp::Lt => a < b,
-        CmpOp::Le => a <= b,
-        CmpOp::Gt => a > b,
-        CmpOp::Ge => a >= b,
-    }
-}
-
 /// `a op b` on two values of one type (ints or enums for every op, bools for `==`/`!=`).
 pub(super) fn cmp(op: CmpOp, a: Expr, b: Expr, span: Span) -> Expr {
     if let (Some(x), Some(y)) = (int_of(&a), int_of(&b)) {
-        return bool_lit(compare(op, x, y), span);
+        return bool_lit(op.holds(&x, &y), span);
     }
     if let (Some(x), Some(y)) = (bool_of(&a), bool_of(&b)) {
-        return bool_lit(compare(op, x, y), span);
+        return bool_lit(op.holds(&x, &y), span);
     }
     Expr {
         kind: ExprKind::Cmp(op, Box::new(a), Box::new(b)),

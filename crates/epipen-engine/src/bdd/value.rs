@@ -121,14 +121,7 @@ impl Partition {
 
     /// Where `self op other` holds (`nowhere`: the false BDD).
     pub(super) fn compare(&self, op: CmpOp, other: &Partition, nowhere: &Bdd) -> Bdd {
-        let test = |x: &Integer, y: &Integer| match op {
-            CmpOp::Eq => x == y,
-            CmpOp::Ne => x != y,
-            CmpOp::Lt => x < y,
-            CmpOp::Le => x <= y,
-            CmpOp::Gt => x > y,
-            CmpOp::Ge => x >= y,
-        };
+        let test = |x: &Integer, y: &Integer| op.holds(x, y);
         let mut holds = nowhere.clone();
         for (x, a) in &self.0 {
             for (y, b) in &other.0 {

@@ -137,14 +137,7 @@ fn apply(op: ArithOp, a: &Q, b: &Q) -> Q {
 
 fn compare(op: CmpOp, a: &Q, b: &Q) -> Result<bool, Undefined> {
     let (a, b) = (a.as_ref().map_err(|e| *e)?, b.as_ref().map_err(|e| *e)?);
-    Ok(match op {
-        CmpOp::Eq => a == b,
-        CmpOp::Ne => a != b,
-        CmpOp::Lt => a < b,
-        CmpOp::Le => a <= b,
-        CmpOp::Gt => a > b,
-        CmpOp::Ge => a >= b,
-    })
+    Ok(op.holds(a, b))
 }
 
 impl ExplicitBackend {

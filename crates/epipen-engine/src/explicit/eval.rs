@@ -17,7 +17,7 @@ use super::direct::Direct;
 use super::{ExplicitBackend, Flags, Groups, Learned, State, Universe, WorldIds};
 use crate::driver::Backend;
 use crate::driver::Origin;
-use crate::ir::{ArithOp, CmpOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
+use crate::ir::{ArithOp, Expr, ExprKind, GroupOp, LogicOp, Ty};
 use crate::{Failure, FastMap};
 
 /// Worlds evaluated at once.
@@ -138,12 +138,7 @@ impl ExplicitBackend {
                 }
                 let y = self.holds_at(second, w, state, saved)?;
                 let (l, r) = if swap { (y, x) } else { (x, y) };
-                Ok(match op {
-                    LogicOp::And => l && r,
-                    LogicOp::Or => l || r,
-                    LogicOp::Implies => !l || r,
-                    LogicOp::Iff => l == r,
-                })
+                Ok(op.holds(l, r))
             }
             _ => {
                 let col = self.eval(e, &[w], state, saved)?.bools()?;
@@ -189,23 +184,11 @@ impl ExplicitBackend {
             }
             ExprKind::Cmp(op, a, b) => {
                 let (x, y) = (self.value_at(a, w)?, self.value_at(b, w)?);
-                i128::from(match op {
-                    CmpOp::Eq => x == y,
-                    CmpOp::Ne => x != y,
-                    CmpOp::Lt => x < y,
-                    CmpOp::Le => x <= y,
-                    CmpOp::Gt => x > y,
-                    CmpOp::Ge => x >= y,
-                })
+                i128::from(op.holds(&x, &y))
             }
             ExprKind::Logic(op, a, b) => {
                 let (x, y) = (self.value_at(a, w)? != 0, self.value_at(b, w)? != 0);
-                i128::from(match op {
-                    LogicOp::And => x && y,
-                    LogicOp::Or => x || y,
-                    LogicOp::Implies => !x || y,
-                    LogicOp::Iff => x == y,
-                })
+                i128::from(op.holds(x, y))
             }
             ExprKind::Ite(c, a, b) => {
                 let (c, a, b) = (
@@ -272,14 +255,7 @@ impl ExplicitBackend {
                 Col::Bool(
                     a.into_iter()
                         .zip(b)
-                        .map(|(x, y)| match op {
-                            CmpOp::Eq => x == y,
-                            CmpOp::Ne => x != y,
-                            CmpOp::Lt => x < y,
-                            CmpOp::Le => x <= y,
-                            CmpOp::Gt => x > y,
-                            CmpOp::Ge => x >= y,
-                        })
+                        .map(|(x, y)| op.holds(&x, &y))
                         .collect(),
                 )
             }
@@ -287,17 +263,7 @@ impl ExplicitBackend {
                 let a = self.eval(a, chunk, state, saved)?.bools()?;
                 let b = self.eval(b, chunk, state, saved)?.bools()?;
                 let op = *op;
-                Col::Bool(
-                    a.into_iter()
-                        .zip(b)
-                        .map(|(x, y)| match op {
-                            LogicOp::And => x && y,
-                            LogicOp::Or => x || y,
-                            LogicOp::Implies => !x || y,
-                            LogicOp::Iff => x == y,
-                        })
-                        .collect(),
-                )
+                Col::Bool(a.into_iter().zip(b).map(|(x, y)| op.holds(x, y)).collect())
             }
             ExprKind::Ite(c, a, b) => {
                 let c = self.eval(c, chunk, state, saved)?.bools()?;

@@ -422,7 +422,6 @@ pub(super) fn check_widths(program: &Program, root: &[Interval]) -> Result<(), R
 /// A knowledge-free expression's value in one world (values as in the universe: bools
 /// 0/1), exactly; None when a value goes beyond i128.
 pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
-    use crate::ir::{CmpOp, LogicOp};
     Some(match &e.kind {
         ExprKind::Int(n) => i128::from(*n),
         ExprKind::Bool(b) => i128::from(*b),
@@ -436,23 +435,11 @@ pub(super) fn exact(e: &Expr, point: &[i128]) -> Option<i128> {
         }
         ExprKind::Cmp(op, a, b) => {
             let (x, y) = (exact(a, point)?, exact(b, point)?);
-            i128::from(match op {
-                CmpOp::Eq => x == y,
-                CmpOp::Ne => x != y,
-                CmpOp::Lt => x < y,
-                CmpOp::Le => x <= y,
-                CmpOp::Gt => x > y,
-                CmpOp::Ge => x >= y,
-            })
+            i128::from(op.holds(&x, &y))
         }
         ExprKind::Logic(op, a, b) => {
             let (x, y) = (exact(a, point)? != 0, exact(b, point)? != 0);
-            i128::from(match op {
-                LogicOp::And => x && y,
-                LogicOp::Or => x || y,
-                LogicOp::Implies => !x || y,
-                LogicOp::Iff => x == y,
-            })
+            i128::from(op.holds(x, y))
         }
         ExprKind::Ite(c, a, b) => {
             if exact(c, point)? != 0 {
