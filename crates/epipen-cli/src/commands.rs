@@ -402,6 +402,10 @@ fn run_command(args: Vec<std::ffi::OsString>) -> ExitCode {
                     })?;
                     if plans == 0 {
                         errln!("error: {path} has no `plan` statement");
+                        errln!(
+                            "  = hint: `epipen plan` answers a story's `plan φ` lines (or an \
+                             mA* file's goal); `epipen run` runs the rest"
+                        );
                         return Err(Failure::Quiet(2));
                     }
                     match unplanned {

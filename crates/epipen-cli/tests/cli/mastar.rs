@@ -107,7 +107,10 @@ fn the_story_translation_plans_alike() {
     let out = epipen(&["plan", &none]);
     assert_eq!(
         out.stderr,
-        format!("error: {none} has no `plan` statement\n")
+        format!(
+            "error: {none} has no `plan` statement\n  = hint: `epipen plan` answers a story's \
+             `plan φ` lines (or an mA* file's goal); `epipen run` runs the rest\n"
+        )
     );
     assert_eq!(out.code, 2);
 }
