@@ -379,8 +379,11 @@ def test_a_declared_name_is_a_name_and_a_family_has_a_size():
         s.bools("h", 10**12)
     with pytest.raises(ep.StoryError, match="^a family cannot have -1 members$"):
         s.ints("h", -1)
+    # Wider than 64 bits too; past 128 bits, Python's own OverflowError.
+    with pytest.raises(ep.StoryError, match="^a family may have at most 100000 members, found 2{20}$"):
+        s.bools("h", 2 * (10**20 - 1) // 9)
     with pytest.raises(OverflowError):
-        s.bools("h", 10**20)
+        s.bools("h", 2**130)
     assert s.ints("h", 0) == []
     x = s.int("x")
     s.announce(x == 1)

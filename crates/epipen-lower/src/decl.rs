@@ -57,7 +57,7 @@ impl Lowerer {
         let n = self
             .compile_time_int(size, "the size of a family")
             .ok_or(())?;
-        if let Some(why) = family_refusal(n) {
+        if let Some(why) = family_refusal(n.into()) {
             self.error(Diagnostic::error(size.span, why));
             return Err(());
         }
@@ -184,11 +184,11 @@ impl Lowerer {
 }
 
 /// Why a family of `n` members cannot be declared, if it cannot (the builders ask before
-/// they name the members).
-pub fn family_refusal(n: i64) -> Option<String> {
+/// they name the members; Python's ints may be wider than a story's).
+pub fn family_refusal(n: i128) -> Option<String> {
     if n < 0 {
         Some(format!("a family cannot have {n} members"))
-    } else if n > MAX_FAMILY {
+    } else if n > i128::from(MAX_FAMILY) {
         Some(format!(
             "a family may have at most {MAX_FAMILY} members, found {n}"
         ))

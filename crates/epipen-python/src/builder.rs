@@ -147,7 +147,7 @@ fn invalid(message: String) -> Located {
 
 /// A family's size as Python gives it, or lowering's refusal (a negative one, or more
 /// members than a story file's family may have), before any member is named.
-fn family_size(n: i64) -> Answer<usize> {
+fn family_size(n: i128) -> Answer<usize> {
     match epipen::lower::family_refusal(n) {
         Some(why) => Err(invalid(why)),
         None => Ok(n as usize),
@@ -346,7 +346,7 @@ impl NativeStory {
     }
 
     /// `name[0]`, …, `name[n-1]` in one statement: the first one's index.
-    fn characters(&self, py: Python<'_>, name: String, n: i64) -> PyResult<usize> {
+    fn characters(&self, py: Python<'_>, name: String, n: i128) -> PyResult<usize> {
         self.ask(py, move |a| {
             let n = family_size(n)?;
             a.characters(|s| s.characters(&name, n))
@@ -358,7 +358,7 @@ impl NativeStory {
     }
 
     /// `name[0]`, …, `name[n-1]` in one statement: the first one's index.
-    fn ints(&self, py: Python<'_>, name: String, n: i64) -> PyResult<usize> {
+    fn ints(&self, py: Python<'_>, name: String, n: i128) -> PyResult<usize> {
         self.ask(py, move |a| {
             let n = family_size(n)?;
             a.constants(|s| s.ints(&name, n))
@@ -370,7 +370,7 @@ impl NativeStory {
     }
 
     /// `name[0]`, …, `name[n-1]` in one statement: the first one's index.
-    fn bools(&self, py: Python<'_>, name: String, n: i64) -> PyResult<usize> {
+    fn bools(&self, py: Python<'_>, name: String, n: i128) -> PyResult<usize> {
         self.ask(py, move |a| {
             let n = family_size(n)?;
             a.constants(|s| s.bools(&name, n))

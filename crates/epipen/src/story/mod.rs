@@ -971,7 +971,7 @@ impl Story {
 /// any is named.
 fn family(name: &str, n: usize) -> Result<(ast::Decl, Vec<String>), Error> {
     let size = i64::try_from(n).unwrap_or(i64::MAX);
-    if let Some(why) = crate::lower::family_refusal(size) {
+    if let Some(why) = crate::lower::family_refusal(size.into()) {
         return Err(Error::invalid(why));
     }
     let decl = ast::Decl {
