@@ -165,43 +165,6 @@ impl ExplicitBackend {
         }
     }
 
-    /// The value of `e` at world `w` (a formula's as 0 or 1) when `e` is made of
-    /// literals, constants, arithmetic, comparisons, connectives and `if`, without the
-    /// column of each node that [`Self::eval`] makes: for the states of a plan's search,
-    /// of a world or a few. None for any other node, or an arithmetic failure (which
-    /// `eval` then reports); every node is evaluated, as `eval` does, so that the two
-    /// give a value at the same worlds.
-    pub(super) fn value_at(&self, e: &Expr, w: u32) -> Option<i128> {
-        Some(match &e.kind {
-            ExprKind::Int(v) => i128::from(*v),
-            ExprKind::Bool(b) => i128::from(*b),
-            ExprKind::Const(c) => i128::from(self.universe.columns[c.0].get(w as usize)),
-            ExprKind::Shared(inner) => self.value_at(inner, w)?,
-            ExprKind::Neg(a) => -self.value_at(a, w)?,
-            ExprKind::Not(a) => i128::from(self.value_at(a, w)? == 0),
-            ExprKind::Arith(op, a, b) => {
-                arith(*op, self.value_at(a, w)?, self.value_at(b, w)?).ok()?
-            }
-            ExprKind::Cmp(op, a, b) => {
-                let (x, y) = (self.value_at(a, w)?, self.value_at(b, w)?);
-                i128::from(op.holds(&x, &y))
-            }
-            ExprKind::Logic(op, a, b) => {
-                let (x, y) = (self.value_at(a, w)? != 0, self.value_at(b, w)? != 0);
-                i128::from(op.holds(x, y))
-            }
-            ExprKind::Ite(c, a, b) => {
-                let (c, a, b) = (
-                    self.value_at(c, w)?,
-                    self.value_at(a, w)?,
-                    self.value_at(b, w)?,
-                );
-                if c != 0 { a } else { b }
-            }
-            _ => return None,
-        })
-    }
-
     /// The values of `e` in a chunk of worlds.
     pub(super) fn eval(
         &mut self,

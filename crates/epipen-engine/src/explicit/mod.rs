@@ -51,15 +51,15 @@ pub use universe::bounds_the_worlds;
 pub(crate) use universe::loose_by_first;
 pub(super) use universe::{Loose, beyond_i64, finite_type_worlds, first_bounds};
 use universe::{
-    MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, event_worlds, list_worlds,
-    list_worlds_in, refusal, type_box_after,
+    MAX_OCCURRENCE_VALUES, Universe, bounding_prefix, check_widths, event_worlds, exact,
+    list_worlds, list_worlds_in, refusal, type_box_after,
 };
 use world_ids::WorldIds;
 
 use crate::limits::{AUTO_MAX_EVENT_WORLDS, Budget, Size};
 
 /// A state of at most this many worlds has its constants' terms evaluated a world at a
-/// time ([`ExplicitBackend::value_at`]), not in columns.
+/// time ([`universe::exact`]), not in columns.
 const SCALAR_WORLDS: usize = 4;
 
 /// What a character learned: a constant, the value of an expression, or whether a
@@ -559,6 +559,9 @@ impl ExplicitBackend {
     ) -> Result<Option<Vec<i64>>, Failure> {
         let stride = own.len();
         let mut out = vec![0i64; order.len() * stride];
+        // A state of a few worlds (a plan's search's): each world's row, read once for
+        // its terms' values in one world (`universe::exact`), not in columns.
+        let mut points: Option<Vec<Vec<i128>>> = None;
         for (j, &k) in own.iter().enumerate() {
             let term = terms.map(|t| &t[k]);
             let read = match term.map(|t| &t.kind) {
@@ -575,10 +578,21 @@ impl ExplicitBackend {
             }
             let term = term.expect("a term");
             if order.len() <= SCALAR_WORLDS {
+                let columns = &self.universe.columns;
+                let points = points.get_or_insert_with(|| {
+                    (order.iter())
+                        .map(|&w| {
+                            columns
+                                .iter()
+                                .map(|c| i128::from(c.get(w as usize)))
+                                .collect()
+                        })
+                        .collect()
+                });
                 // Else the columns below, which say why (or overwrite what was read).
                 let mut read_all = true;
-                for (w, &id) in order.iter().enumerate() {
-                    match self.value_at(term, id).and_then(|v| i64::try_from(v).ok()) {
+                for (w, point) in points.iter().enumerate() {
+                    match exact(term, point).and_then(|v| i64::try_from(v).ok()) {
                         Some(v) => out[w * stride + j] = v,
                         None => {
                             read_all = false;
