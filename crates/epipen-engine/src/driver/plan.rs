@@ -240,18 +240,11 @@ impl<B: Backend> Driver<B> {
         let product: Product<B> = self.product(span, &def.body, occ, def.offset, pres, changes)?;
         let mut out = Vec::with_capacity(cases.len());
         // Each case commits a copy of the product, the last one the product itself.
-        let mut product = Some(product);
-        let last = cases.len().saturating_sub(1);
-        for (k, case) in cases.into_iter().enumerate() {
-            let this = match k == last {
-                true => product.take(),
-                false => product.clone(),
-            };
-            let this = this
-                .ok_or_else(|| Failure::internal("a product per case"))
-                .at(span)?;
+        let mut products: Vec<Product<B>> = (1..cases.len()).map(|_| product.clone()).collect();
+        products.push(product);
+        for (case, product) in cases.into_iter().zip(products) {
             self.enter(from);
-            self.commit(span, this, occ, def.offset, case)?;
+            self.commit(span, product, occ, def.offset, case)?;
             if let Some(psi) = keeping
                 && !self.everywhere(span, psi)?
             {

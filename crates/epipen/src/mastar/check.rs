@@ -482,8 +482,8 @@ pub(super) fn check(input: &Input) -> Result<Domain<'_>, Vec<Diagnostic>> {
     // knowledge allows: with none, it has no pointed world.
     // (After the mistakes above only: a fluent not declared has no value.)
     let sound = c.out.is_empty();
-    for f in common.iter().filter(|_| sound) {
-        if !holds(f, &actual) {
+    for f in &common {
+        if sound && !holds(f, &actual) {
             let mut values: Vec<String> = Vec::new();
             fluents_of(f, &mut values);
             let values: Vec<String> = (values.iter())
